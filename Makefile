@@ -1,0 +1,42 @@
+# Thin wrappers around the go command. See README.md.
+GO      ?= go
+BIN     := $(CURDIR)/bin
+FUZZTIME ?= 10s
+
+.PHONY: all build test vet fmt-check bench fuzz demo clean
+
+all: build
+
+## build: every binary (the toolhost CLI and the example tools) into bin/
+build:
+	@mkdir -p $(BIN)
+	$(GO) build -o $(BIN)/ ./cmd/... ./examples/...
+	@for f in examples/sh/*.sh; do [ -e "$$f" ] || continue; install -m 0755 "$$f" "$(BIN)/$$(basename $$f .sh)"; done
+
+## test: vet, gofmt, and every test with the race detector
+test: build vet fmt-check
+	$(GO) test -race -count=1 ./...
+
+vet:
+	$(GO) vet ./...
+
+fmt-check:
+	@out="$$(gofmt -l . | grep -v '^bin/' || true)"; if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+## bench: benchmarks, reported as ratios against baselines measured in the same run
+bench: build
+	$(GO) test -run='^$$' -bench=. -benchtime=2s -count=1 ./...
+
+## fuzz: run each fuzz target for FUZZTIME
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+	  for f in $$($(GO) test -list='^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz' || true); do \
+	    echo "== $$pkg $$f"; $(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) $$pkg; \
+	  done; done
+
+## demo: build the examples and run them against this repository's .config/toolhost
+demo: build
+	@./scripts/demo.sh
+
+clean:
+	rm -rf $(BIN)

@@ -1,0 +1,284 @@
+package tool
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// Kind is the "type" of an [Outcome].
+type Kind string
+
+// The outcome kinds of protocol v1.
+const (
+	KindSuccess    Kind = "success"     // the call succeeded; Content holds its result
+	KindError      Kind = "error"       // the tool ran and failed; Message says why
+	KindNeedsInput Kind = "needs_input" // the tool needs an answer to Question before it can go on
+)
+
+// Outcome is what a binary answers to "run" and "format_arguments": a
+// success with content, an error with a message, or a question it needs
+// answered. A tool that ran and failed is an Outcome, not a Go error.
+//
+// Its JSON is byte-compatible with the JP assistant's outcome:
+//
+//	{"type":"success","content":"text"}
+//	{"type":"error","message":"…","trace":[],"transient":false}
+//	{"type":"needs_input","question":{…}}
+type Outcome struct {
+	Type      Kind
+	Content   string    // KindSuccess
+	Message   string    // KindError
+	Trace     []string  // KindError: causes, outermost first
+	Transient bool      // KindError: retrying the same call may succeed
+	Question  *Question // KindNeedsInput
+}
+
+// Success returns a success outcome with the given content.
+func Success(content string) Outcome { return Outcome{Type: KindSuccess, Content: content} }
+
+// Fail returns an error outcome with a message and optional trace of causes.
+func Fail(message string, trace ...string) Outcome {
+	return Outcome{Type: KindError, Message: message, Trace: trace}
+}
+
+// Failf returns an error outcome with a formatted message.
+func Failf(format string, args ...any) Outcome { return Fail(fmt.Sprintf(format, args...)) }
+
+// Ask returns a needs_input outcome asking q.
+func Ask(q Question) Outcome { return Outcome{Type: KindNeedsInput, Question: &q} }
+
+// IsError reports whether o is an error outcome.
+func (o Outcome) IsError() bool { return o.Type == KindError }
+
+// String returns the outcome's text: the content, the error message with its
+// trace, or the question.
+func (o Outcome) String() string {
+	switch o.Type {
+	case KindSuccess:
+		return o.Content
+	case KindError:
+		s := o.Message
+		for _, t := range o.Trace {
+			s += ": " + t
+		}
+		return s
+	case KindNeedsInput:
+		if o.Question != nil {
+			return o.Question.Text
+		}
+	}
+	return ""
+}
+
+type successJSON struct {
+	Type    Kind   `json:"type"`
+	Content string `json:"content"`
+}
+
+type errorJSON struct {
+	Type      Kind     `json:"type"`
+	Message   string   `json:"message"`
+	Trace     []string `json:"trace"`
+	Transient bool     `json:"transient"`
+}
+
+type needsInputJSON struct {
+	Type     Kind      `json:"type"`
+	Question *Question `json:"question"`
+}
+
+// MarshalJSON writes the fields of o's kind, and only those, in JP's order.
+func (o Outcome) MarshalJSON() ([]byte, error) {
+	switch o.Type {
+	case KindSuccess:
+		return json.Marshal(successJSON{o.Type, o.Content})
+	case KindError:
+		trace := o.Trace
+		if trace == nil {
+			trace = []string{}
+		}
+		return json.Marshal(errorJSON{o.Type, o.Message, trace, o.Transient})
+	case KindNeedsInput:
+		if o.Question == nil {
+			return nil, errors.New("tool: needs_input outcome without a question")
+		}
+		return json.Marshal(needsInputJSON{o.Type, o.Question})
+	}
+	return nil, fmt.Errorf("tool: outcome of unknown type %q", o.Type)
+}
+
+// ErrNotOutcome reports that a document is not an outcome object. Hosts
+// treat such stdout as plain content when the exit status is 0.
+var ErrNotOutcome = errors.New("not an outcome")
+
+// UnmarshalJSON decodes an outcome, checking that its type is known and that
+// a needs_input outcome carries a question with an id. Unknown fields are
+// ignored; a missing trace decodes as nil.
+func (o *Outcome) UnmarshalJSON(data []byte) error {
+	var raw struct {
+		Type      *Kind     `json:"type"`
+		Content   *string   `json:"content"`
+		Message   string    `json:"message"`
+		Trace     []string  `json:"trace"`
+		Transient bool      `json:"transient"`
+		Question  *Question `json:"question"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	if raw.Type == nil {
+		return fmt.Errorf(`%w: no "type" field`, ErrNotOutcome)
+	}
+	*o = Outcome{Type: *raw.Type}
+	switch *raw.Type {
+	case KindSuccess:
+		if raw.Content == nil {
+			return fmt.Errorf(`%w: success without "content"`, ErrNotOutcome)
+		}
+		o.Content = *raw.Content
+	case KindError:
+		o.Message, o.Trace, o.Transient = raw.Message, raw.Trace, raw.Transient
+	case KindNeedsInput:
+		if raw.Question == nil || raw.Question.ID == "" {
+			return fmt.Errorf(`%w: needs_input without a question id`, ErrNotOutcome)
+		}
+		o.Question = raw.Question
+	default:
+		return fmt.Errorf(`%w: unknown type %q (want "success", "error" or "needs_input")`, ErrNotOutcome, *raw.Type)
+	}
+	return nil
+}
+
+// DecodeOutcome decodes stdout holding one outcome, with whitespace around
+// it allowed. It returns an error wrapping [ErrNotOutcome] when data is not a
+// JSON object with a known "type"; hosts then apply the plain-output rules.
+func DecodeOutcome(data []byte) (Outcome, error) {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 || data[0] != '{' {
+		return Outcome{}, fmt.Errorf("%w: not a JSON object", ErrNotOutcome)
+	}
+	var o Outcome
+	if err := decodeOne(data, &o); err != nil {
+		if errors.Is(err, ErrNotOutcome) {
+			return Outcome{}, err
+		}
+		return Outcome{}, fmt.Errorf("%w: %v", ErrNotOutcome, err)
+	}
+	return o, nil
+}
+
+// Question is what a needs_input outcome asks. Its JSON is JP's:
+//
+//	{"id":"overwrite","text":"Overwrite a.txt?","pre_amble":null,"answer_type":"Boolean","default":false}
+type Question struct {
+	ID         string     `json:"id"`          // key of the answer in the next request's tool.answers
+	Text       string     `json:"text"`        // the question, for a human
+	PreAmble   *string    `json:"pre_amble"`   // optional text shown before the question
+	AnswerType AnswerType `json:"answer_type"` // what kind of answer is expected
+	Default    any        `json:"default"`     // the answer to use when nobody can be asked; nil for none
+}
+
+// Check reports whether answer is a valid answer to q: a bool for Boolean, a
+// string for Text, and one of the options for Select.
+func (q Question) Check(answer any) error {
+	switch q.AnswerType.Kind {
+	case AnswerBoolean:
+		if _, ok := answer.(bool); !ok {
+			return fmt.Errorf("question %q wants a boolean answer, got %s", q.ID, jsonText(answer))
+		}
+	case AnswerText:
+		if _, ok := answer.(string); !ok {
+			return fmt.Errorf("question %q wants a text answer, got %s", q.ID, jsonText(answer))
+		}
+	case AnswerSelect:
+		s, ok := answer.(string)
+		if !ok || !slices.Contains(q.AnswerType.Options, s) {
+			return fmt.Errorf("question %q wants one of %q, got %s", q.ID, q.AnswerType.Options, jsonText(answer))
+		}
+	default:
+		return fmt.Errorf("question %q has unknown answer type %q", q.ID, q.AnswerType.Kind)
+	}
+	return nil
+}
+
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// AnswerKind is the kind of answer a [Question] expects.
+type AnswerKind string
+
+// The answer kinds, spelled as JP spells them.
+const (
+	AnswerBoolean AnswerKind = "Boolean"
+	AnswerText    AnswerKind = "Text"
+	AnswerSelect  AnswerKind = "Select"
+)
+
+// AnswerType is a question's "answer_type": "Boolean", "Text", or
+// {"Select":{"options":[…]}}.
+type AnswerType struct {
+	Kind    AnswerKind
+	Options []string // AnswerSelect only
+}
+
+// Predefined answer types.
+var (
+	Boolean = AnswerType{Kind: AnswerBoolean}
+	Text    = AnswerType{Kind: AnswerText}
+)
+
+// Select returns the answer type of a question answered by one of options.
+func Select(options ...string) AnswerType { return AnswerType{Kind: AnswerSelect, Options: options} }
+
+type selectJSON struct {
+	Select struct {
+		Options []string `json:"options"`
+	} `json:"Select"`
+}
+
+// MarshalJSON writes JP's spelling of the answer type.
+func (a AnswerType) MarshalJSON() ([]byte, error) {
+	switch a.Kind {
+	case AnswerBoolean, AnswerText:
+		return json.Marshal(string(a.Kind))
+	case AnswerSelect:
+		var s selectJSON
+		s.Select.Options = a.Options
+		if s.Select.Options == nil {
+			s.Select.Options = []string{}
+		}
+		return json.Marshal(s)
+	}
+	return nil, fmt.Errorf("tool: unknown answer type %q", a.Kind)
+}
+
+// UnmarshalJSON reads JP's spelling of the answer type.
+func (a *AnswerType) UnmarshalJSON(data []byte) error {
+	data = bytes.TrimSpace(data)
+	if len(data) > 0 && data[0] == '"' {
+		var s string
+		if err := json.Unmarshal(data, &s); err != nil {
+			return err
+		}
+		switch AnswerKind(s) {
+		case AnswerBoolean, AnswerText:
+			*a = AnswerType{Kind: AnswerKind(s)}
+			return nil
+		}
+		return fmt.Errorf(`unknown answer_type %q (want "Boolean", "Text" or {"Select":{"options":[…]}})`, s)
+	}
+	var s selectJSON
+	if err := json.Unmarshal(data, &s); err != nil || s.Select.Options == nil {
+		return fmt.Errorf(`unknown answer_type %s (want "Boolean", "Text" or {"Select":{"options":[…]}})`, data)
+	}
+	*a = Select(s.Select.Options...)
+	return nil
+}

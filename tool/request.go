@@ -1,0 +1,148 @@
+package tool
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Version is the protocol version this package speaks, as sent in
+// [Request.Protocol].
+const Version = "1"
+
+// Action names what a [Request] asks the binary to do.
+type Action string
+
+// The actions of protocol v1.
+const (
+	ActionSchema          Action = "schema"           // describe the binary's tools
+	ActionRun             Action = "run"              // execute a call and return an Outcome
+	ActionFormatArguments Action = "format_arguments" // render a call's arguments for a human
+)
+
+// Valid reports whether a is one of the actions of protocol v1.
+func (a Action) Valid() bool {
+	switch a {
+	case ActionSchema, ActionRun, ActionFormatArguments:
+		return true
+	}
+	return false
+}
+
+// Request is the one JSON object a host writes to a tool binary's stdin.
+type Request struct {
+	Protocol string  `json:"protocol"`
+	Context  Context `json:"context"`
+	Tool     *Call   `json:"tool,omitempty"` // nil for ActionSchema
+}
+
+// Context is the "context" object of a [Request]: what is asked and where.
+// It is not a context.Context; variables holding one are named tc.
+type Context struct {
+	Action         Action          `json:"action"`
+	Root           string          `json:"root"`
+	WorkspaceID    string          `json:"workspace_id"`
+	ConversationID string          `json:"conversation_id"`
+	Access         json.RawMessage `json:"access"` // null, or JP's access policy object, passed through
+}
+
+// MarshalJSON writes Access as null when it is empty, so the field is always
+// present as the protocol requires.
+func (tc Context) MarshalJSON() ([]byte, error) {
+	type plain Context
+	if len(bytes.TrimSpace(tc.Access)) == 0 {
+		tc.Access = json.RawMessage("null")
+	}
+	return json.Marshal(plain(tc))
+}
+
+// Call is the "tool" object of a [Request]: one call of one tool.
+type Call struct {
+	Name      string         `json:"name"`      // the tool's name inside the binary
+	Arguments map[string]any `json:"arguments"` // the call's arguments
+	Answers   map[string]any `json:"answers"`   // answers to earlier questions, by question id
+	Options   map[string]any `json:"options"`   // the entry's free-form options table
+}
+
+// MarshalJSON writes nil maps as {} so binaries never see null where they
+// expect an object.
+func (c Call) MarshalJSON() ([]byte, error) {
+	type plain Call
+	if c.Arguments == nil {
+		c.Arguments = map[string]any{}
+	}
+	if c.Answers == nil {
+		c.Answers = map[string]any{}
+	}
+	if c.Options == nil {
+		c.Options = map[string]any{}
+	}
+	return json.Marshal(plain(c))
+}
+
+// Errors returned by [DecodeRequest]. Each names a problem a tool binary
+// reports back to the host as an error outcome.
+var (
+	ErrEmptyRequest  = errors.New("empty request on stdin: expected one JSON request object")
+	ErrVersion       = errors.New("unsupported protocol version")
+	ErrUnknownAction = errors.New("unknown action")
+	ErrMissingTool   = errors.New(`request has no "tool" object`)
+)
+
+// DecodeRequest decodes one request as a binary receives it on stdin. It
+// checks what every binary would otherwise check itself: the document is one
+// JSON object, the protocol version is supported (an absent version is taken
+// as "1", as JP hosts send none), the action is known, and run and
+// format_arguments carry a tool object with a name. Unknown fields are
+// ignored. Nil argument, answer and option maps are replaced by empty ones.
+func DecodeRequest(data []byte) (*Request, error) {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		return nil, ErrEmptyRequest
+	}
+	var req Request
+	if err := decodeOne(data, &req); err != nil {
+		return nil, fmt.Errorf("request is not valid JSON: %w", err)
+	}
+	if req.Protocol == "" {
+		req.Protocol = Version
+	}
+	if req.Protocol != Version {
+		return nil, fmt.Errorf("%w %q: this binary speaks protocol %q", ErrVersion, req.Protocol, Version)
+	}
+	if !req.Context.Action.Valid() {
+		return nil, fmt.Errorf("%w %q: want %q, %q or %q", ErrUnknownAction, req.Context.Action,
+			ActionSchema, ActionRun, ActionFormatArguments)
+	}
+	if req.Context.Action != ActionSchema {
+		if req.Tool == nil || req.Tool.Name == "" {
+			return nil, fmt.Errorf("%w with a name for action %q", ErrMissingTool, req.Context.Action)
+		}
+	}
+	if req.Tool != nil {
+		if req.Tool.Arguments == nil {
+			req.Tool.Arguments = map[string]any{}
+		}
+		if req.Tool.Answers == nil {
+			req.Tool.Answers = map[string]any{}
+		}
+		if req.Tool.Options == nil {
+			req.Tool.Options = map[string]any{}
+		}
+	}
+	return &req, nil
+}
+
+// decodeOne decodes exactly one JSON value from data into v and rejects
+// anything but whitespace after it.
+func decodeOne(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
+		return fmt.Errorf("unexpected data after the JSON value: %.40q", rest)
+	}
+	return nil
+}
