@@ -94,18 +94,18 @@ type needsInputJSON struct {
 func (o Outcome) MarshalJSON() ([]byte, error) {
 	switch o.Type {
 	case KindSuccess:
-		return json.Marshal(successJSON{o.Type, o.Content})
+		return marshal(successJSON{o.Type, o.Content})
 	case KindError:
 		trace := o.Trace
 		if trace == nil {
 			trace = []string{}
 		}
-		return json.Marshal(errorJSON{o.Type, o.Message, trace, o.Transient})
+		return marshal(errorJSON{o.Type, o.Message, trace, o.Transient})
 	case KindNeedsInput:
 		if o.Question == nil {
 			return nil, errors.New("tool: needs_input outcome without a question")
 		}
-		return json.Marshal(needsInputJSON{o.Type, o.Question})
+		return marshal(needsInputJSON{o.Type, o.Question})
 	}
 	return nil, fmt.Errorf("tool: outcome of unknown type %q", o.Type)
 }
@@ -145,6 +145,9 @@ func (o *Outcome) UnmarshalJSON(data []byte) error {
 		if raw.Question == nil || raw.Question.ID == "" {
 			return fmt.Errorf(`%w: needs_input without a question id`, ErrNotOutcome)
 		}
+		if raw.Question.AnswerType.Kind == "" {
+			return fmt.Errorf(`%w: needs_input question %q without an answer_type`, ErrNotOutcome, raw.Question.ID)
+		}
 		o.Question = raw.Question
 	default:
 		return fmt.Errorf(`%w: unknown type %q (want "success", "error" or "needs_input")`, ErrNotOutcome, *raw.Type)
@@ -162,8 +165,12 @@ func DecodeOutcome(data []byte) (Outcome, error) {
 	}
 	var o Outcome
 	if err := decodeOne(data, &o); err != nil {
-		if errors.Is(err, ErrNotOutcome) {
+		var typeErr *json.UnmarshalTypeError
+		switch {
+		case errors.Is(err, ErrNotOutcome):
 			return Outcome{}, err
+		case errors.As(err, &typeErr):
+			return Outcome{}, fmt.Errorf("%w: %s", ErrNotOutcome, describeTypeError("the outcome", typeErr))
 		}
 		return Outcome{}, fmt.Errorf("%w: %v", ErrNotOutcome, err)
 	}
@@ -248,14 +255,14 @@ type selectJSON struct {
 func (a AnswerType) MarshalJSON() ([]byte, error) {
 	switch a.Kind {
 	case AnswerBoolean, AnswerText:
-		return json.Marshal(string(a.Kind))
+		return marshal(string(a.Kind))
 	case AnswerSelect:
 		var s selectJSON
 		s.Select.Options = a.Options
 		if s.Select.Options == nil {
 			s.Select.Options = []string{}
 		}
-		return json.Marshal(s)
+		return marshal(s)
 	}
 	return nil, fmt.Errorf("tool: unknown answer type %q", a.Kind)
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"strings"
 )
 
 // Version is the protocol version this package speaks, as sent in
@@ -54,7 +56,7 @@ func (tc Context) MarshalJSON() ([]byte, error) {
 	if len(bytes.TrimSpace(tc.Access)) == 0 {
 		tc.Access = json.RawMessage("null")
 	}
-	return json.Marshal(plain(tc))
+	return marshal(plain(tc))
 }
 
 // Call is the "tool" object of a [Request]: one call of one tool.
@@ -78,7 +80,7 @@ func (c Call) MarshalJSON() ([]byte, error) {
 	if c.Options == nil {
 		c.Options = map[string]any{}
 	}
-	return json.Marshal(plain(c))
+	return marshal(plain(c))
 }
 
 // Errors returned by [DecodeRequest]. Each names a problem a tool binary
@@ -103,13 +105,24 @@ func DecodeRequest(data []byte) (*Request, error) {
 	}
 	var req Request
 	if err := decodeOne(data, &req); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			return nil, fmt.Errorf("malformed request: %s", describeTypeError("the request", typeErr))
+		}
 		return nil, fmt.Errorf("request is not valid JSON: %w", err)
+	}
+	if a := bytes.TrimSpace(req.Context.Access); bytes.Equal(a, []byte("null")) {
+		req.Context.Access = nil
 	}
 	if req.Protocol == "" {
 		req.Protocol = Version
 	}
 	if req.Protocol != Version {
 		return nil, fmt.Errorf("%w %q: this binary speaks protocol %q", ErrVersion, req.Protocol, Version)
+	}
+	if req.Context.Action == "" {
+		return nil, fmt.Errorf("%w: the request has no context.action (want %q, %q or %q)", ErrUnknownAction,
+			ActionSchema, ActionRun, ActionFormatArguments)
 	}
 	if !req.Context.Action.Valid() {
 		return nil, fmt.Errorf("%w %q: want %q, %q or %q", ErrUnknownAction, req.Context.Action,
@@ -132,6 +145,61 @@ func DecodeRequest(data []byte) (*Request, error) {
 		}
 	}
 	return &req, nil
+}
+
+// describeTypeError names the field of a document (what, e.g. "the
+// request") that holds a JSON value of the wrong type, in JSON terms rather
+// than Go's: `field "tool.arguments" is an array, want a JSON object`.
+func describeTypeError(what string, e *json.UnmarshalTypeError) string {
+	want := "a JSON " + jsonKind(e.Type)
+	if e.Field == "" {
+		return fmt.Sprintf("%s is %s, want %s", what, article(e.Value), want)
+	}
+	return fmt.Sprintf("field %q is %s, want %s", e.Field, article(e.Value), want)
+}
+
+// jsonKind names the JSON type that decodes into t.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Map, reflect.Struct:
+		return "object"
+	case reflect.Slice, reflect.Array:
+		return "array"
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		return "number"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return "value"
+}
+
+// article prefixes a JSON value kind as encoding/json reports it ("array",
+// "number 5", "string") with "a" or "an".
+func article(value string) string {
+	if value != "" && strings.ContainsRune("aeiou", rune(value[0])) {
+		return "an " + value
+	}
+	return "a " + value
+}
+
+// marshal encodes v like json.Marshal but without escaping <, > and &, so
+// that the bytes equal what the JP assistant's serde_json writes. Callers that
+// want those bytes on the wire encode with a json.Encoder whose
+// SetEscapeHTML(false) is set; json.Marshal re-escapes them.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // decodeOne decodes exactly one JSON value from data into v and rejects

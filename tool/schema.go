@@ -64,9 +64,9 @@ type Types []string
 // MarshalJSON writes a single type as a string and several as an array.
 func (t Types) MarshalJSON() ([]byte, error) {
 	if len(t) == 1 {
-		return json.Marshal(t[0])
+		return marshal(t[0])
 	}
-	return json.Marshal([]string(t))
+	return marshal([]string(t))
 }
 
 // UnmarshalJSON accepts a string or an array of strings.
@@ -121,6 +121,9 @@ var ErrNotSchema = errors.New("not a schema response")
 // response wrap [ErrNotSchema].
 func DecodeSchemaResponse(data []byte) (*SchemaResponse, error) {
 	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		return nil, errors.New(`schema response is empty: want a JSON object with a "tools" array`)
+	}
 	var raw struct {
 		Tools *json.RawMessage `json:"tools"`
 	}
@@ -136,6 +139,10 @@ func DecodeSchemaResponse(data []byte) (*SchemaResponse, error) {
 	}
 	var resp SchemaResponse
 	if err := json.Unmarshal(data, &resp); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			return nil, fmt.Errorf("%w: %s", ErrNotSchema, describeTypeError("the response", typeErr))
+		}
 		return nil, fmt.Errorf("%w: %v", ErrNotSchema, err)
 	}
 	seen := make(map[string]bool, len(resp.Tools))
@@ -225,13 +232,13 @@ func (p *Parameter) JSONSchema() map[string]any {
 	if p.Default != nil {
 		s["default"] = p.Default
 	}
-	if p.Enum != nil {
+	if len(p.Enum) > 0 {
 		s["enum"] = slices.Clone(p.Enum)
 	}
 	if p.Items != nil {
 		s["items"] = p.Items.JSONSchema()
 	}
-	if p.Properties != nil {
+	if len(p.Properties) > 0 {
 		obj := objectSchema(p.Properties)
 		s["properties"] = obj["properties"]
 		s["additionalProperties"] = false
