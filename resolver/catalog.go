@@ -1,0 +1,324 @@
+package resolver
+
+import (
+	"maps"
+	"os"
+	"slices"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/toolhost/toolhost/tool"
+)
+
+// Options configures a [Catalog]. A nil *Options means all defaults.
+type Options struct {
+	// Root is the workspace root, sent to binaries as context.root and used
+	// as their working directory. If empty, the current directory.
+	Root string
+	// WorkspaceID and ConversationID are sent to binaries. If empty, stable
+	// ids are derived from Root (workspace) and from the process (conversation).
+	WorkspaceID, ConversationID string
+	// CacheDir holds the persistent schema cache. If empty, schemas are only
+	// cached for the catalog's lifetime. The CLI passes [DefaultCacheDir].
+	CacheDir string
+	// Concurrency bounds the schema requests in flight. If zero, 4.
+	Concurrency int
+	// Progress, if set, is called while resolving with the number of
+	// binaries asked so far and the number to ask.
+	Progress func(done, total int)
+}
+
+// Definition is a tool as tools/list serves it (contract): the description
+// is the tool's summary, and the input schema is a JSON Schema object.
+type Definition struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description"`
+	InputSchema map[string]any `json:"inputSchema"`
+	Annotations map[string]any `json:"annotations,omitempty"`
+}
+
+// Tool is the full detail of a resolved tool, for describe and the HTTP
+// manifest. The embedded Definition is what tools/list serves.
+type Tool struct {
+	Definition
+	Summary         string                     // one line; same as Definition.Description
+	LongDescription string                     // the longer text, after {{description}} splicing
+	Examples        string                     // free text
+	Parameters      map[string]*tool.Parameter // nil for dynamic tools registered with a raw schema
+	Category        string
+	Tags            []string
+	// RequiresApproval is served as metadata; acting on it is the
+	// embedding host's call.
+	RequiresApproval bool
+	Timeout          time.Duration // per call; 0 for dynamic tools (the caller's ctx decides)
+	Enabled          bool          // false: listed by Tools, left out of List, Names and Call
+	// Source says where the tool runs: `bin/fs (tool "grep_files")`, or
+	// "dynamic" for registered handlers.
+	Source  string
+	Dynamic bool
+	// Provenance maps each field ("summary", "description", "parameters",
+	// "parameters.path.summary", "timeout", …) to where its value came from:
+	// "binary", "file:line" of the TOML that set it, "default" or "dynamic".
+	Provenance map[string]string
+}
+
+// clone returns a copy of t that shares no maps or slices the caller could
+// modify with the catalog's copy (parameters are shared: treat them as read-only).
+func (t *Tool) clone() *Tool {
+	c := *t
+	c.InputSchema = cloneMap(t.InputSchema)
+	c.Annotations = maps.Clone(t.Annotations)
+	c.Parameters = maps.Clone(t.Parameters)
+	c.Tags = slices.Clone(t.Tags)
+	c.Provenance = maps.Clone(t.Provenance)
+	return &c
+}
+
+// cloneMap deep-copies a JSON-like value tree.
+func cloneMap(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = cloneValue(v)
+	}
+	return out
+}
+
+func cloneValue(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		return cloneMap(v)
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = cloneValue(e)
+		}
+		return out
+	case []string:
+		return slices.Clone(v)
+	}
+	return v
+}
+
+// Category describes a category that tools name, from [categories.ID].
+type Category struct {
+	ID, Name, Description, Icon string
+}
+
+// entry is one tool the catalog serves. Fields are fixed once the entry is
+// stored; a change replaces the entry.
+type entry struct {
+	tool    *Tool
+	args    *argSchema // compiled input schema
+	handler Handler    // dynamic tools
+	bin     *binding   // binary tools
+}
+
+// Catalog serves the tools of a resolved configuration, plus tools
+// registered at run time. It is safe for concurrent use.
+type Catalog struct {
+	// fixed at creation
+	root, workspaceID, conversationID string
+	cacheDir                          string
+	concurrency                       int
+	progress                          func(done, total int)
+	plan                              *plan         // what the configuration asks for; nil when empty
+	schemas                           *sessionCache // schema answers for this catalog's lifetime
+	statEvery                         time.Duration // minimum delay between automatic stat checks
+
+	mu         sync.Mutex
+	tools      map[string]*entry
+	report     Report
+	categories []Category
+	subs       map[int]func()
+	nextSub    int
+	identity   *Identity // nil: recompute
+	lastStat   time.Time // last automatic stat check
+}
+
+// Report returns the problems found while resolving the configuration,
+// errors and warnings. It is never nil.
+func (c *Catalog) Report() *Report {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return &Report{Problems: slices.Clone(c.report.Problems)}
+}
+
+// List returns the definitions of the enabled tools, sorted by name: the
+// tools/list result.
+func (c *Catalog) List() []Definition {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []Definition
+	for _, e := range c.sortedLocked() {
+		if e.tool.Enabled {
+			d := e.tool.Definition
+			d.InputSchema = cloneMap(d.InputSchema)
+			d.Annotations = maps.Clone(d.Annotations)
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Tools returns every tool, including disabled ones, sorted by name. The
+// results are copies; their Parameters are shared and must not be modified.
+func (c *Catalog) Tools() []*Tool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []*Tool
+	for _, e := range c.sortedLocked() {
+		out = append(out, e.tool.clone())
+	}
+	return out
+}
+
+// Tool returns the full detail of the named tool, enabled or not.
+func (c *Catalog) Tool(name string) (*Tool, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.tools[name]
+	if !ok {
+		return nil, false
+	}
+	return e.tool.clone(), true
+}
+
+// Categories returns the categories of the configuration, sorted by id.
+func (c *Catalog) Categories() []Category {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.categories)
+}
+
+// Has reports whether the catalog serves an enabled tool of that name.
+func (c *Catalog) Has(name string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.tools[name]
+	return ok && e.tool.Enabled
+}
+
+// Names returns the names of the enabled tools, sorted.
+func (c *Catalog) Names() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
+	for _, e := range c.sortedLocked() {
+		if e.tool.Enabled {
+			out = append(out, e.tool.Name)
+		}
+	}
+	return out
+}
+
+// Len returns the number of enabled tools.
+func (c *Catalog) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, e := range c.tools {
+		if e.tool.Enabled {
+			n++
+		}
+	}
+	return n
+}
+
+func (c *Catalog) sortedLocked() []*entry {
+	out := make([]*entry, 0, len(c.tools))
+	for _, e := range c.tools {
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].tool.Name < out[j].tool.Name })
+	return out
+}
+
+// lookup returns the entry of an enabled tool.
+func (c *Catalog) lookup(name string) (*entry, error) {
+	c.mu.Lock()
+	e, ok := c.tools[name]
+	c.mu.Unlock()
+	if !ok {
+		return nil, &unknownError{name: name}
+	}
+	if !e.tool.Enabled {
+		return nil, &unknownError{name: name, disabled: true, place: e.tool.Provenance["enabled"]}
+	}
+	return e, nil
+}
+
+type unknownError struct {
+	name     string
+	disabled bool
+	place    string
+}
+
+func (e *unknownError) Error() string {
+	if e.disabled {
+		s := "resolver: tool " + quote(e.name) + " is disabled"
+		if e.place != "" && e.place != "binary" && e.place != "default" {
+			s += " (enable = false at " + e.place + ")"
+		}
+		return s + ": " + ErrUnknownTool.Error()
+	}
+	return "resolver: " + ErrUnknownTool.Error() + " " + quote(e.name)
+}
+
+func (e *unknownError) Unwrap() error { return ErrUnknownTool }
+
+// Subscribe registers fn to run after each change of the catalog: a
+// registration, an unregistration, a rebuilt binary noticed by Refresh. fn
+// runs on the goroutine that made the change, after the catalog's lock is
+// released; it may call the catalog. The returned function cancels the
+// subscription.
+func (c *Catalog) Subscribe(fn func()) (cancel func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.subs == nil {
+		c.subs = map[int]func(){}
+	}
+	id := c.nextSub
+	c.nextSub++
+	c.subs[id] = fn
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			c.mu.Lock()
+			delete(c.subs, id)
+			c.mu.Unlock()
+		})
+	}
+}
+
+// changedLocked invalidates derived state and returns the subscribers to
+// notify once the lock is released.
+func (c *Catalog) changedLocked() []func() {
+	c.identity = nil
+	ids := slices.Sorted(maps.Keys(c.subs))
+	fns := make([]func(), len(ids))
+	for i, id := range ids {
+		fns[i] = c.subs[id]
+	}
+	return fns
+}
+
+func notify(fns []func()) {
+	for _, fn := range fns {
+		fn()
+	}
+}
+
+func quote(s string) string { return strconv.Quote(s) }
+
+func getwd() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	return wd
+}

@@ -1,0 +1,63 @@
+// Package resolver turns TOML tool entries into a catalog of tools: it asks
+// each tool binary for its schema (once per binary, cached), merges the
+// user's overrides on top, and serves the result with tools/list and
+// tools/call semantics.
+//
+// A host program embeds it in a few lines:
+//
+//	cfg, err := config.Load(&config.LoadOptions{Dir: root})
+//	if err != nil { … }
+//	cat, err := resolver.New(ctx, cfg, &resolver.Options{Root: root, CacheDir: resolver.DefaultCacheDir()})
+//	if err != nil { … }
+//	for _, p := range cat.Report().Problems { log.Print(p) } // every tool that failed to resolve
+//	for _, d := range cat.List() { fmt.Println(d.Name, d.Description) }
+//	out, err := cat.Call(ctx, "greet", map[string]any{"name": "Ada"}, nil)
+//
+// Flow: config.toml → [config.Entry] → group by invocation → schema request
+// (deduplicated, bounded, cached) → merge overrides → lint → [Catalog] →
+// List / Call / Format.
+//
+// # Resolution
+//
+// [New] resolves every entry of the configuration. Entries whose binary
+// describes itself are grouped by invocation (command, workdir, env): each
+// distinct binary receives one "schema" request, however many entries and
+// toolsets use it. Requests run concurrently, at most [Options.Concurrency]
+// at a time. A binary is asked at most once per [Catalog] (the session
+// cache); with [Options.CacheDir] set, answers are also kept on disk, keyed
+// by the binary's path, size and modification time (and those of script
+// arguments), so that a rebuilt binary is asked again and a stale answer is
+// never served.
+//
+// One failing entry never hides the others: [New] returns every tool that
+// resolved, and [Catalog.Report] lists every problem, each with the fix
+// where one is known (the TOML parameters block to add, the binary to
+// upgrade).
+//
+// # Merging
+//
+// The binary's definition comes first; the user's overrides are merged on
+// top of it. "{{description}}" in the user's description splices the
+// binary's text. Each field of a resolved [Tool] records where it came from
+// in [Tool.Provenance]: "binary", "file:line" of the TOML that set it, or
+// "dynamic".
+//
+// # Calling
+//
+// [Catalog.Call] validates the arguments against the tool's input schema
+// and applies defaults before anything is spawned. Invalid arguments, like
+// any failure a tool reports, are an error [tool.Outcome] (err == nil); a Go
+// error means the host could not get an answer (binary missing, timeout,
+// garbage on stdout). A tool that needs input is answered through
+// [CallOptions.Ask] and run again with the answer.
+//
+// # Dynamic tools
+//
+// [Catalog.Register] adds in-process tools beside the binary tools. Every
+// change to the catalog (a registration, a binary rebuilt during a long
+// session and noticed by [Catalog.Refresh]) changes [Catalog.Identity] and
+// runs the functions given to [Catalog.Subscribe].
+//
+// A Catalog is safe for concurrent use. It never holds a lock while a
+// binary runs.
+package resolver

@@ -1,0 +1,81 @@
+package resolver
+
+import (
+	"context"
+	"fmt"
+	"maps"
+
+	"github.com/toolhost/toolhost/tool"
+)
+
+// Handler runs a dynamically registered tool. args have been validated
+// against the tool's input schema and have defaults applied. A failure the
+// model should see is an error outcome; a Go error means the host could not
+// get an answer.
+type Handler func(ctx context.Context, args map[string]any) (tool.Outcome, error)
+
+// Register adds an in-process tool beside the binary tools. The name must
+// match ^[a-zA-Z0-9_-]{1,64}$ (else an error wrapping [ErrInvalidName]) and
+// must not be served already ([ErrDuplicate]); the input schema must be a
+// JSON Schema object ([ErrNotObject]); a nil schema means no arguments.
+// Subscribers are notified and the identity changes. h must not be nil.
+func (c *Catalog) Register(def Definition, h Handler) error {
+	if h == nil {
+		panic("resolver: Register with a nil handler")
+	}
+	if err := checkName(def.Name); err != nil {
+		return fmt.Errorf("resolver: register: %w", err)
+	}
+	schema := cloneMap(def.InputSchema)
+	if schema == nil {
+		schema = emptyObject()
+	}
+	args, err := compileSchema(schema)
+	if err != nil {
+		return fmt.Errorf("resolver: register %q: %w", def.Name, err)
+	}
+	def.InputSchema = schema
+	def.Annotations = maps.Clone(def.Annotations)
+	t := &Tool{
+		Definition: def,
+		Summary:    def.Description,
+		Enabled:    true,
+		Source:     "dynamic",
+		Dynamic:    true,
+		Provenance: map[string]string{"name": "dynamic", "summary": "dynamic", "inputSchema": "dynamic", "annotations": "dynamic"},
+	}
+	c.mu.Lock()
+	if old, ok := c.tools[def.Name]; ok {
+		c.mu.Unlock()
+		return fmt.Errorf("resolver: register %q: %w (already served from %s)", def.Name, ErrDuplicate, old.tool.Source)
+	}
+	if c.tools == nil {
+		c.tools = map[string]*entry{}
+	}
+	c.tools[def.Name] = &entry{tool: t, args: args, handler: h}
+	fns := c.changedLocked()
+	c.mu.Unlock()
+	notify(fns)
+	return nil
+}
+
+// Unregister removes a tool added with [Catalog.Register]. It returns an
+// error wrapping [ErrUnknownTool] when no tool has that name and
+// [ErrNotDynamic] when the tool comes from the configuration.
+func (c *Catalog) Unregister(name string) error {
+	c.mu.Lock()
+	e, ok := c.tools[name]
+	if !ok {
+		c.mu.Unlock()
+		return fmt.Errorf("resolver: unregister %q: %w", name, ErrUnknownTool)
+	}
+	if !e.tool.Dynamic {
+		c.mu.Unlock()
+		return fmt.Errorf("resolver: unregister %q: %w (it comes from %s)", name, ErrNotDynamic, e.tool.Source)
+	}
+	delete(c.tools, name)
+	fns := c.changedLocked()
+	c.mu.Unlock()
+	notify(fns)
+	return nil
+}

@@ -1,0 +1,85 @@
+package resolver
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"encoding/json"
+)
+
+// ProtocolVersion is the identity's protocol_version.
+const ProtocolVersion = "1.0"
+
+// Identity identifies the set of tools a catalog serves (contract):
+//
+//	{"server_id":"<uuid>","tools_count":N,"protocol_version":"1.0"}
+//
+// ServerID is a UUID derived from the sorted definitions (names,
+// descriptions, input schemas): the same tools give the same id, in any
+// process; any change gives a new one.
+type Identity struct {
+	ServerID        string `json:"server_id"`
+	ToolsCount      int    `json:"tools_count"`
+	ProtocolVersion string `json:"protocol_version"`
+}
+
+// identityNamespace is the UUID namespace of server ids (a fixed random UUID).
+var identityNamespace = [16]byte{0x6b, 0x1e, 0x3f, 0x52, 0x8c, 0x0d, 0x4e, 0x7a, 0x9f, 0x31, 0x2a, 0x55, 0xc4, 0x07, 0xe1, 0x9b}
+
+// Identity returns the identity of the enabled tools. It is computed once
+// per change of the catalog.
+func (c *Catalog) Identity() Identity {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.identity == nil {
+		var defs []Definition
+		for _, e := range c.sortedLocked() {
+			if e.tool.Enabled {
+				defs = append(defs, e.tool.Definition)
+			}
+		}
+		id := identityOf(defs)
+		c.identity = &id
+	}
+	return *c.identity
+}
+
+// identityOf hashes sorted definitions into a name-based (version 5) UUID.
+// json.Marshal writes map keys sorted, so equal schemas hash equally.
+func identityOf(defs []Definition) Identity {
+	type item struct {
+		Name        string         `json:"name"`
+		Description string         `json:"description"`
+		InputSchema map[string]any `json:"inputSchema"`
+	}
+	items := make([]item, len(defs))
+	for i, d := range defs {
+		items[i] = item{d.Name, d.Description, d.InputSchema}
+	}
+	data, err := json.Marshal(items)
+	if err != nil { // schemas are checked to be JSON at registration
+		panic("resolver: definitions are not JSON: " + err.Error())
+	}
+	return Identity{ServerID: uuid5(identityNamespace, data), ToolsCount: len(defs), ProtocolVersion: ProtocolVersion}
+}
+
+// uuid5 returns the RFC 9562 version 5 UUID of name in namespace ns.
+func uuid5(ns [16]byte, name []byte) string {
+	h := sha1.New()
+	h.Write(ns[:])
+	h.Write(name)
+	var u [16]byte
+	copy(u[:], h.Sum(nil))
+	u[6] = u[6]&0x0f | 0x50 // version 5
+	u[8] = u[8]&0x3f | 0x80 // variant RFC 9562
+	var buf [36]byte
+	hex.Encode(buf[0:8], u[0:4])
+	buf[8] = '-'
+	hex.Encode(buf[9:13], u[4:6])
+	buf[13] = '-'
+	hex.Encode(buf[14:18], u[6:8])
+	buf[18] = '-'
+	hex.Encode(buf[19:23], u[8:10])
+	buf[23] = '-'
+	hex.Encode(buf[24:], u[10:])
+	return string(buf[:])
+}

@@ -1,0 +1,175 @@
+package resolver
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// namePattern is the tool name pattern LLM providers accept.
+var namePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+// checkName returns an error wrapping ErrInvalidName when name is not
+// acceptable to LLM providers.
+func checkName(name string) error {
+	if name == "" {
+		return fmt.Errorf("%w: the name is empty", ErrInvalidName)
+	}
+	if !namePattern.MatchString(name) {
+		return fmt.Errorf("%w %q: a name must match ^[a-zA-Z0-9_-]{1,64}$", ErrInvalidName, name)
+	}
+	return nil
+}
+
+// argSchema is a compiled input schema: it validates a call's arguments
+// and fills in defaults (docs/validation.md says why google/jsonschema-go).
+type argSchema struct {
+	all      *jsonschema.Resolved
+	props    map[string]*jsonschema.Resolved // each property on its own, to name the fields at fault
+	names    []string                        // declared properties, sorted
+	required []string
+	closed   bool // additionalProperties: false
+}
+
+// emptyObject is the input schema of a tool that takes no arguments.
+func emptyObject() map[string]any {
+	return map[string]any{"type": "object", "properties": map[string]any{}}
+}
+
+// compileSchema checks that s is an object schema that compiles, and
+// prepares it for validation.
+func compileSchema(s map[string]any) (*argSchema, error) {
+	if s == nil {
+		s = emptyObject()
+	}
+	if t, _ := s["type"].(string); t != "object" {
+		if t == "" {
+			return nil, fmt.Errorf(`%w: it has no "type":"object"`, ErrNotObject)
+		}
+		return nil, fmt.Errorf(`%w: its type is %q`, ErrNotObject, t)
+	}
+	data, err := json.Marshal(s)
+	if err != nil {
+		return nil, fmt.Errorf("input schema is not JSON: %v", err)
+	}
+	var js jsonschema.Schema
+	if err := json.Unmarshal(data, &js); err != nil {
+		return nil, fmt.Errorf("input schema is not a JSON Schema: %v", err)
+	}
+	all, err := js.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
+	if err != nil {
+		return nil, fmt.Errorf("input schema does not compile: %v", err)
+	}
+	a := &argSchema{
+		all:      all,
+		props:    make(map[string]*jsonschema.Resolved, len(js.Properties)),
+		required: slices.Clone(js.Required),
+		closed:   js.AdditionalProperties != nil && js.AdditionalProperties.Not != nil,
+	}
+	for name, sub := range js.Properties {
+		a.names = append(a.names, name)
+		if r, err := sub.Resolve(nil); err == nil { // a $ref to the root does not resolve alone: fall back to the whole message
+			a.props[name] = r
+		}
+	}
+	sort.Strings(a.names)
+	return a, nil
+}
+
+// check applies defaults to a copy of args and validates it. It returns
+// the arguments to send, or the list of problems, each naming its field.
+func (a *argSchema) check(args map[string]any) (map[string]any, []string) {
+	args = cloneMap(args)
+	if args == nil {
+		args = map[string]any{}
+	}
+	if err := a.all.ApplyDefaults(&args); err != nil {
+		return nil, []string{cleanValidation(err)}
+	}
+	err := a.all.Validate(args)
+	if err == nil {
+		return args, nil
+	}
+	var problems []string
+	var missing []string
+	for _, r := range a.required {
+		if _, ok := args[r]; !ok {
+			missing = append(missing, r)
+		}
+	}
+	if len(missing) > 0 {
+		problems = append(problems, fmt.Sprintf("missing required %s %s", plural(len(missing), "argument", "arguments"), quoteList(missing)))
+	}
+	keys := make([]string, 0, len(args))
+	for k := range args {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var unknown []string
+	for _, k := range keys {
+		sub, declared := a.props[k]
+		if !slices.Contains(a.names, k) {
+			if a.closed {
+				unknown = append(unknown, k)
+			}
+			continue
+		}
+		if declared {
+			if err := sub.Validate(args[k]); err != nil {
+				problems = append(problems, fmt.Sprintf("argument %q: %s", k, cleanValidation(err)))
+			}
+		}
+	}
+	if len(unknown) > 0 {
+		takes := "no arguments"
+		if len(a.names) > 0 {
+			takes = quoteList(a.names)
+		}
+		problems = append(problems, fmt.Sprintf("unknown %s %s (the tool takes %s)", plural(len(unknown), "argument", "arguments"), quoteList(unknown), takes))
+	}
+	if len(problems) == 0 {
+		problems = []string{cleanValidation(err)}
+	}
+	return nil, problems
+}
+
+// cleanValidation drops jsonschema's "validating /path: " prefixes, which
+// name schema locations rather than fields.
+func cleanValidation(err error) string {
+	s := err.Error()
+	for strings.HasPrefix(s, "validating ") || strings.HasPrefix(s, "applyDefaults: ") {
+		_, rest, ok := strings.Cut(s, ": ")
+		if !ok {
+			break
+		}
+		s = rest
+	}
+	// jsonschema-go prints numbers of constraints as big.Rat ("0/1") and %f ("1.000000").
+	s = ratInt.ReplaceAllString(s, "$1")
+	return floatInt.ReplaceAllString(s, "$1")
+}
+
+var (
+	ratInt   = regexp.MustCompile(`\b(-?\d+)/1\b`)
+	floatInt = regexp.MustCompile(`\b(-?\d+)\.0+\b`)
+)
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func quoteList(list []string) string {
+	q := make([]string, len(list))
+	for i, s := range list {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ", ")
+}
