@@ -1,0 +1,126 @@
+// Package sdk turns typed Go functions into self-describing tool binaries
+// that toolhost (or any host speaking protocol v1 of package tool) can run.
+//
+// A tool is a function over an input struct. The struct's fields are the
+// tool's parameters; [Main] serves one or many tools from one binary:
+//
+//	package main
+//
+//	import (
+//		"context"
+//
+//		"github.com/toolhost/toolhost/sdk"
+//	)
+//
+//	type Input struct {
+//		Name     string `json:"name" jsonschema:"description=Who to greet."`
+//		Greeting string `json:"greeting,omitempty" jsonschema:"default=Hello"`
+//	}
+//
+//	func greet(ctx context.Context, in Input) (string, error) {
+//		return in.Greeting + ", " + in.Name + "!", nil
+//	}
+//
+//	func main() { sdk.Main(sdk.New("greet", "Greet someone by name.", greet, nil)) }
+//
+// Build it, then ask it what it offers and call it:
+//
+//	$ go build -o bin/greet . && bin/greet          # on a terminal: prints a hint
+//	$ echo '{"context":{"action":"schema"}}' | bin/greet
+//	{"tools":[{"name":"greet","summary":"Greet someone by name.","parameters":{...}}]}
+//	$ echo '{"context":{"action":"run"},"tool":{"name":"greet","arguments":{"name":"Ada"}}}' | bin/greet
+//	{"type":"success","content":"Hello, Ada!"}
+//
+// Register it with toolhost in .config/toolhost/tools.toml with one line,
+// `[tools.greet]` and `command = "bin/greet"`, or try it with
+// `toolhost schema -- bin/greet` and `toolhost call greet name=Ada`.
+//
+// Flow: host → request on stdin → [Run] → schema | decode + validate →
+// your function → outcome on stdout.
+//
+// # Parameters: the input struct
+//
+// The input struct is reflected with github.com/invopop/jsonschema (settings
+// fixed in one place: expanded, no $ref) into the parameters of the
+// "schema" answer. Each exported field is one parameter:
+//
+//   - The name is the json tag's name (the Go field name without one);
+//     `json:"-"` hides a field.
+//   - A field is required unless its json tag says omitempty (or omitzero) or
+//     it has a default. `jsonschema:"required"` forces required.
+//   - The type follows the Go type: string, integer (all int and uint
+//     kinds), number (floats), boolean, array (slices and arrays, with
+//     items), object (structs, with their own properties, and maps); a
+//     pointer is its element type, `any` accepts anything, time.Time is a
+//     string with format date-time. Channels, functions and recursive
+//     structs are not allowed.
+//   - The jsonschema tag sets keywords, comma-separated:
+//     description=…, default=…, enum=… (repeat it for each value), minimum=…,
+//     maximum=…, minLength=…, maxLength=…, pattern=…, format=…, minItems=…,
+//     maxItems=…, nullable. A comma inside a value is written `\,`; for long
+//     descriptions use the separate tag `jsonschema_description:"…"`.
+//
+// Example:
+//
+//	type Input struct {
+//		Path  string   `json:"path" jsonschema:"description=File to read\\, relative to the root."`
+//		Limit int      `json:"limit,omitempty" jsonschema:"default=200,minimum=1,maximum=10000"`
+//		Mode  string   `json:"mode,omitempty" jsonschema:"enum=text,enum=hex,default=text"`
+//		Tags  []string `json:"tags,omitempty" jsonschema:"maxItems=5"`
+//	}
+//
+// # Running a call
+//
+// For "run" the arguments are checked against the parameters before your
+// function is called: an unknown argument, a missing required one, a value
+// of the wrong type or outside its constraints ends the run with an error
+// outcome naming every offending field (exit status 2), so the model can
+// correct the call. Absent optional arguments take their defaults; an
+// explicit null for an optional argument counts as absent.
+//
+// What your function returns becomes the outcome: the string is the success
+// content; an error is an error outcome with its message ([Transient] marks
+// it retryable); a panic is an error outcome too, with the stack on stderr.
+// The context carries the request: [RequestFrom] gives context.root (the
+// workspace root, also the working directory), the ids, and the entry's
+// options. It is cancelled when the host stops the call.
+//
+// Anything your function prints goes to stderr (os.Stdout points there while
+// it runs), which hosts keep as the error trail: log freely. Only the
+// response is written to stdout.
+//
+// # Questions
+//
+// [Confirm], [AskText] and [AskSelect] return the answer when the request
+// holds it (tool.answers[id]); otherwise they return a [*NeedsInputError]:
+// return it, and the run ends with a needs_input outcome. The host asks the
+// user and runs the tool again, with the same arguments and the answer, so
+// everything before the question runs twice: ask before side effects.
+//
+//	ok, err := sdk.Confirm(ctx, "overwrite", "Overwrite a.txt?", false)
+//	if err != nil {
+//		return "", err
+//	}
+//
+// # Formatting arguments
+//
+// Before a user approves a call a host may ask for "format_arguments". The
+// default answer lists the arguments one per line ("name: value") in
+// struct-field order; [Options].Format replaces it. It must have no side
+// effects.
+//
+// # Testing
+//
+// Package sdk/sdktest runs tools in-process: sdktest.Schema checks that a
+// tool describes itself, sdktest.Run and sdktest.Format call it with
+// arguments and answers, and return the outcome. The function itself is an
+// ordinary Go function; call it directly too.
+//
+// # Start-up cost
+//
+// A binary built with the sdk starts in about the time of any Go program: the
+// input struct is reflected only when a request needs it. Importing
+// invopop/jsonschema links package net, which makes default (cgo) builds
+// dynamically linked; build with CGO_ENABLED=0 for the fastest start
+// (see bench/startup).
+package sdk

@@ -1,0 +1,223 @@
+package sdk
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"syscall"
+
+	"github.com/toolhost/toolhost/tool"
+)
+
+// MaxRequest is the largest request, in bytes, that [Run] reads from stdin.
+const MaxRequest = 64 << 20
+
+// Exit statuses of [Run], as the protocol (package tool) specifies them.
+const (
+	ExitOK       = 0 // a response was written, including an error outcome
+	ExitInternal = 1 // the binary is broken (a bad tool definition) or stdout failed
+	ExitRequest  = 2 // the request could not be decoded or did not fit the tool
+)
+
+// Main serves tools from the current process: it reads one request from
+// stdin, writes the response to stdout and exits with the status [Run]
+// returns. Call it from main and nothing else:
+//
+//	func main() { sdk.Main(greetTool) }
+//
+// The handler's context is cancelled on SIGINT or SIGTERM (hosts send
+// SIGTERM when a call times out). While a handler runs, os.Stdout points at
+// stderr, so stray prints cannot corrupt the protocol; the response goes to
+// the real stdout. Started by hand with a terminal as stdin, Main prints a
+// one-line hint to stderr and exits with status 2 instead of waiting.
+func Main(tools ...*Tool) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := serve(ctx, tools)
+	stop()
+	os.Exit(code)
+}
+
+func serve(ctx context.Context, tools []*Tool) int {
+	if isTerminal(os.Stdin) {
+		fmt.Fprintln(os.Stderr, hint(filepath.Base(os.Args[0]), tools))
+		return ExitRequest
+	}
+	stdout := os.Stdout
+	os.Stdout = os.Stderr
+	defer func() { os.Stdout = stdout }()
+	return Run(ctx, os.Stdin, stdout, os.Stderr, tools...)
+}
+
+func hint(prog string, tools []*Tool) string {
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.name
+	}
+	return fmt.Sprintf(`%s serves the tools [%s] to a host such as toolhost: it reads one JSON request on stdin. Try: echo '{"context":{"action":"schema"}}' | %s`,
+		prog, strings.Join(names, " "), prog)
+}
+
+// isTerminal reports whether f is a terminal: a character device other than
+// the null device.
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err != nil || !os.SameFile(fi, null)
+}
+
+// Run serves one request: it reads the request from stdin, answers
+// "schema" with the tools' definitions, "run" by calling the named tool and
+// "format_arguments" with the tool's formatter, writes exactly one JSON
+// document and a newline to stdout, and returns the exit status:
+//
+//   - [ExitOK] after writing a schema or any outcome, including error and
+//     needs_input outcomes from the tool;
+//   - [ExitRequest] after writing an error outcome for a request it could not
+//     use: empty or not JSON, an unsupported protocol version, an unknown
+//     action or tool, arguments that do not fit the parameters;
+//   - [ExitInternal] after writing an error outcome for a broken tool
+//     definition (an invalid name or input type, a name served twice), or
+//     when stdout cannot be written.
+//
+// Errors the tool returns and panics in the tool become error outcomes; the
+// stack of a panic goes to stderr. Run does not touch os.Stdout; [Main] does.
+func Run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, tools ...*Tool) int {
+	resp, code := handle(ctx, stdin, stderr, tools)
+	data, err := json.Marshal(resp)
+	if err != nil {
+		resp, code = tool.Failf("sdk: cannot encode the response: %v", err), ExitInternal
+		data, _ = json.Marshal(resp)
+	}
+	if o, ok := resp.(tool.Outcome); ok && o.IsError() && code != ExitOK {
+		fmt.Fprintln(stderr, o.Message)
+	}
+	if _, err := stdout.Write(append(data, '\n')); err != nil {
+		fmt.Fprintf(stderr, "sdk: writing the response: %v\n", err)
+		return ExitInternal
+	}
+	return code
+}
+
+// handle returns the response (a tool.SchemaResponse or a tool.Outcome) and
+// the exit status.
+func handle(ctx context.Context, stdin io.Reader, stderr io.Writer, tools []*Tool) (any, int) {
+	if err := checkTools(tools); err != nil {
+		return tool.Fail(err.Error()), ExitInternal
+	}
+	data, err := io.ReadAll(io.LimitReader(stdin, MaxRequest+1))
+	if err != nil {
+		return tool.Failf("reading the request from stdin: %v", err), ExitRequest
+	}
+	if len(data) > MaxRequest {
+		return tool.Failf("request larger than %d bytes", MaxRequest), ExitRequest
+	}
+	req, err := tool.DecodeRequest(data)
+	if err != nil {
+		return tool.Fail(err.Error()), ExitRequest
+	}
+	if req.Context.Action == tool.ActionSchema {
+		return schema(tools)
+	}
+	t := find(tools, req.Tool.Name)
+	if t == nil {
+		names := make([]string, len(tools))
+		for i, t := range tools {
+			names[i] = fmt.Sprintf("%q", t.name)
+		}
+		return tool.Failf("unknown tool %q: this binary serves %s", req.Tool.Name, strings.Join(names, ", ")), ExitRequest
+	}
+	return call(withRequest(ctx, req), stderr, t, req)
+}
+
+func checkTools(tools []*Tool) error {
+	seen := map[string]bool{}
+	for i, t := range tools {
+		if t == nil {
+			return fmt.Errorf("sdk: tool %d is nil", i)
+		}
+		if seen[t.name] {
+			return fmt.Errorf("sdk: tool %q is served twice", t.name)
+		}
+		seen[t.name] = true
+	}
+	return nil
+}
+
+func find(tools []*Tool, name string) *Tool {
+	for _, t := range tools {
+		if t.name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+func schema(tools []*Tool) (any, int) {
+	resp := tool.SchemaResponse{Tools: make([]tool.Definition, 0, len(tools))}
+	for _, t := range tools {
+		d, err := t.Definition()
+		if err != nil {
+			return tool.Fail(err.Error()), ExitInternal
+		}
+		resp.Tools = append(resp.Tools, d)
+	}
+	return resp, ExitOK
+}
+
+// call decodes the arguments and runs or formats the call, turning errors
+// and panics into error outcomes.
+func call(ctx context.Context, stderr io.Writer, t *Tool, req *tool.Request) (o tool.Outcome, code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "sdk: tool %q panicked: %v\n%s", t.name, r, debug.Stack())
+			o, code = tool.Failf("tool %q panicked: %v", t.name, r), ExitOK
+		}
+	}()
+	if _, err := t.parameters(); err != nil {
+		return tool.Fail(err.Error()), ExitInternal
+	}
+	in, args, err := t.decodeArgs(req.Tool.Arguments)
+	if err != nil {
+		return tool.Fail(err.Error()), ExitRequest
+	}
+	var content string
+	switch {
+	case req.Context.Action == tool.ActionRun:
+		content, err = t.run(ctx, in)
+	case t.format != nil:
+		content, err = t.format(ctx, in)
+	default:
+		content = formatArgs(t.params.order, args)
+	}
+	if err != nil {
+		return Outcome(err), ExitOK
+	}
+	return tool.Success(content), ExitOK
+}
+
+// Outcome returns the outcome an error from a tool becomes: needs_input for
+// the error of a question helper such as [Confirm], otherwise an error
+// outcome with err's message, transient when [IsTransient] says so. A nil
+// error is an empty success.
+func Outcome(err error) tool.Outcome {
+	if err == nil {
+		return tool.Success("")
+	}
+	var ni *NeedsInputError
+	if errors.As(err, &ni) {
+		return tool.Ask(ni.Question)
+	}
+	o := tool.Fail(err.Error())
+	o.Transient = IsTransient(err)
+	return o
+}
