@@ -1,0 +1,153 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// AppendTool registers a tool for `toolhost add`: it appends
+//
+//	[tools.NAME]
+//	command = "…"          # a string when every token is plain, else an array
+//	tool = "TOOLNAME"      # only when toolName is set and differs from name
+//
+// to file, leaving the bytes already there (comments included) untouched.
+// The file and its directory are created when missing. It refuses when the
+// file is not valid configuration or already has [tools.NAME]. The write
+// is atomic (a temporary file renamed over the original, whose mode is
+// kept; a symlink is followed).
+func AppendTool(file, name string, command []string, toolName string) error {
+	if name == "" {
+		return errors.New("config: add: empty tool name")
+	}
+	if len(command) == 0 || command[0] == "" {
+		return fmt.Errorf("config: add %q: empty command", name)
+	}
+	target := file
+	if t, err := filepath.EvalSymlinks(file); err == nil {
+		target = t
+	}
+	mode := fs.FileMode(0o644)
+	old, err := os.ReadFile(target)
+	switch {
+	case err == nil:
+		if info, err := os.Stat(target); err == nil {
+			mode = info.Mode().Perm()
+		}
+		layer, err := parseLayer(file, old)
+		if err != nil {
+			return fmt.Errorf("config: cannot add %q to %s: %w", name, file, err)
+		}
+		if e, ok := layer.Tools[name]; ok {
+			return fmt.Errorf("config: %s: tool %q already exists in %s; edit it there or choose another name", e.Place, name, file)
+		}
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return fmt.Errorf("config: add %q: %w", name, err)
+		}
+	default:
+		return fmt.Errorf("config: add %q: %w", name, err)
+	}
+
+	var b strings.Builder
+	b.Write(old)
+	if len(old) > 0 {
+		if old[len(old)-1] != '\n' {
+			b.WriteByte('\n')
+		}
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "[%s]\n", dotted([]string{"tools", name}))
+	fmt.Fprintf(&b, "command = %s\n", commandValue(command))
+	if toolName != "" && toolName != name {
+		fmt.Fprintf(&b, "tool = %s\n", tomlString(toolName))
+	}
+	data := []byte(b.String())
+	if _, err := parseLayer(file, data); err != nil { // never write what we cannot read back
+		return fmt.Errorf("config: add %q to %s: %w", name, file, err)
+	}
+	return writeAtomic(target, data, mode)
+}
+
+// commandValue writes command as a TOML string when it splits back into
+// the same tokens without quoting, else as an array.
+func commandValue(command []string) string {
+	plain := true
+	for _, a := range command {
+		if a == "" || QuoteWord(a) != a || strings.ContainsAny(a, " \t") {
+			plain = false
+		}
+	}
+	if plain {
+		return tomlString(strings.Join(command, " "))
+	}
+	parts := make([]string, len(command))
+	for i, a := range command {
+		parts[i] = tomlString(a)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+func writeAtomic(file string, data []byte, mode fs.FileMode) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), mode)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), file)
+	}
+	if err != nil {
+		return fmt.Errorf("config: write %s: %w", file, err)
+	}
+	return nil
+}
+
+// tomlString quotes s as a TOML basic string.
+func tomlString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
+		default:
+			if r < 0x20 || r == 0x7f {
+				fmt.Fprintf(&b, `\u%04X`, r)
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}

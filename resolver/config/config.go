@@ -1,0 +1,180 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/toolhost/toolhost/tool"
+)
+
+// Config is the merged configuration: every layer read by [Load], or the
+// one file given to [Parse].
+type Config struct {
+	Defaults   Defaults
+	Tools      map[string]*Entry    // [tools.NAME], keyed by NAME
+	Toolsets   map[string]*Entry    // [toolsets.NAME], keyed by NAME
+	Categories map[string]*Category // [categories.ID], keyed by ID
+	Files      []string             // layers read, in order (later wins)
+}
+
+// Defaults is the [defaults] table. [Load] and [Parse] apply it to every
+// entry that leaves the field unset, so callers may read the entries alone;
+// it is kept here for display.
+type Defaults struct {
+	Timeout  *Duration         // timeout of an entry without one; nil: the resolver's 60s
+	ClearEnv *bool             // clear_env of an entry without one
+	Env      map[string]string // variables every entry gets; an entry's env wins per variable
+
+	// Pos records where each field was set: "timeout", "clear_env", "env",
+	// "env.NAME".
+	Pos map[string]Position
+}
+
+// Entry is one [tools.NAME] or [toolsets.NAME] table, merged over all layers.
+//
+// Pointer fields are nil when no layer set them, so that a later layer can
+// override true with false.
+type Entry struct {
+	Name    string  // the table key
+	Toolset bool    // from [toolsets.NAME]
+	Command Command // string (shell words) or array
+	Tool    string  // name inside the binary ("" means Name); JP's source = "local.x" sets it
+
+	Shell            *bool // run the command through /bin/sh -c
+	Enable           *bool // nil means enabled
+	RequiresApproval *bool // manifest metadata for the embedding host
+	ClearEnv         *bool // pass only PATH, HOME and Env
+	SelfDescribe     *bool // nil: ask the binary exactly when Parameters is nil
+
+	Summary     *string // one line; served as the MCP description
+	Description *string // may contain {{description}}: the binary's text
+	Examples    *string
+
+	Parameters  map[string]*tool.Parameter // declared or overridden parameters
+	Annotations map[string]any             // MCP tool annotations
+	Options     map[string]any             // passed to the binary as tool.options
+
+	Category string   // a [categories.ID] id
+	Tags     []string // manifest metadata
+	Timeout  *Duration
+	Workdir  string            // "" means the request's context.root
+	Env      map[string]string // extra variables
+
+	Prefix  string   // toolsets only: prepended to every tool name
+	Include []string // toolsets only: serve only these tools (binary names)
+	Exclude []string // toolsets only: serve all but these tools (binary names)
+
+	// Pos records where each field was set, by TOML key: "command",
+	// "summary", "tool" (also for source), "env.NAME", "parameters.NAME",
+	// "parameters.NAME.FIELD", ... A later layer's position replaces an
+	// earlier one's; fields filled from [defaults] point at [defaults].
+	Pos map[string]Position
+
+	// Place is the [tools.NAME] header (or the first key that mentions
+	// the entry) in the first layer that defines the entry.
+	Place Position
+}
+
+// SelfDescribes reports whether the resolver should ask the binary for its
+// schema: the self_describe field when set, otherwise true exactly when the
+// entry declares no parameters.
+func (e *Entry) SelfDescribes() bool {
+	if e.SelfDescribe != nil {
+		return *e.SelfDescribe
+	}
+	return e.Parameters == nil
+}
+
+// BinaryTool returns the name of the tool inside the binary: Tool, or Name
+// when Tool is empty.
+func (e *Entry) BinaryTool() string {
+	if e.Tool != "" {
+		return e.Tool
+	}
+	return e.Name
+}
+
+// Enabled reports whether the entry is enabled (enable is unset or true).
+func (e *Entry) Enabled() bool {
+	return e.Enable == nil || *e.Enable
+}
+
+// Key returns the entry's table name as written in TOML, such as
+// "tools.greet" or `toolsets."my.set"`, for messages.
+func (e *Entry) Key() string {
+	section := "tools"
+	if e.Toolset {
+		section = "toolsets"
+	}
+	return dotted([]string{section, e.Name})
+}
+
+// Position is a place in a configuration file.
+type Position struct {
+	File string
+	Line int // 1-based; 0 when unknown
+}
+
+// String returns "file:line", or "file" when the line is unknown.
+func (p Position) String() string {
+	if p.Line <= 0 {
+		return p.File
+	}
+	return fmt.Sprintf("%s:%d", p.File, p.Line)
+}
+
+// Command is an entry's command line.
+//
+// A TOML string is split into Args by shell-word rules (see [SplitWords])
+// when it is parsed, except that with shell = true Args holds the whole
+// string as its only element so that /bin/sh sees it exactly as written.
+// A TOML array is used as Args unchanged.
+type Command struct {
+	Args []string // argv tokens; may hold {{…}} templates
+	Raw  string   // the string form as written; "" for the array form
+}
+
+// IsZero reports whether no command is set.
+func (c Command) IsZero() bool { return len(c.Args) == 0 && c.Raw == "" }
+
+// String returns the command as written: Raw, or the array's tokens joined
+// by spaces, quoted where needed.
+func (c Command) String() string {
+	if c.Raw != "" {
+		return c.Raw
+	}
+	parts := make([]string, len(c.Args))
+	for i, a := range c.Args {
+		parts[i] = QuoteWord(a)
+	}
+	return strings.Join(parts, " ")
+}
+
+// Duration is a TOML duration string such as "30s" or "2m".
+type Duration struct {
+	time.Duration
+}
+
+// MarshalText writes the duration in time.Duration's String form.
+func (d Duration) MarshalText() ([]byte, error) {
+	return []byte(d.Duration.String()), nil
+}
+
+// UnmarshalText parses a time.ParseDuration string.
+func (d *Duration) UnmarshalText(text []byte) error {
+	v, err := time.ParseDuration(string(text))
+	if err != nil {
+		return err
+	}
+	d.Duration = v
+	return nil
+}
+
+// Category is one [categories.ID] table.
+type Category struct {
+	ID          string // the table key
+	Name        string
+	Description string
+	Icon        string
+}

@@ -1,0 +1,651 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+	"github.com/toolhost/toolhost/tool"
+)
+
+// maxErrors bounds the problems reported for one file.
+const maxErrors = 20
+
+// decoder turns one parsed TOML document into a layer, strictly: it walks
+// the generic map BurntSushi/toml produced, so that every unknown key and
+// wrong type is reported with the key's line (see [keyLines]).
+type decoder struct {
+	file  string
+	lines *keyLines
+	errs  []*Error
+}
+
+// parseLayer parses one file without the whole-configuration checks (a
+// layer may override an entry whose command an earlier layer sets).
+func parseLayer(file string, data []byte) (*Config, error) {
+	var doc map[string]any
+	if _, err := toml.Decode(string(data), &doc); err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, &Error{
+				Pos:   Position{File: file, Line: pe.Position.Line},
+				Key:   pe.LastKey,
+				Err:   ErrSyntax,
+				Msg:   "TOML syntax error: " + pe.Message,
+				Parse: &pe,
+			}
+		}
+		return nil, &Error{Pos: Position{File: file}, Err: ErrSyntax, Msg: "TOML syntax error: " + err.Error()}
+	}
+	d := &decoder{file: file, lines: scanKeys(data)}
+	cfg := d.document(doc)
+	if err := d.err(); err != nil {
+		return nil, err
+	}
+	cfg.Files = []string{file}
+	return cfg, nil
+}
+
+func (d *decoder) pos(path []string) Position {
+	return Position{File: d.file, Line: d.lines.line(path)}
+}
+
+func (d *decoder) fail(path []string, kind error, format string, args ...any) {
+	d.errs = append(d.errs, newError(d.pos(path), dotted(path), kind, format, args...))
+}
+
+// err returns the problems sorted by position: one *Error, or several
+// joined.
+func (d *decoder) err() error {
+	if len(d.errs) == 0 {
+		return nil
+	}
+	sort.SliceStable(d.errs, func(i, j int) bool {
+		if d.errs[i].Pos.Line != d.errs[j].Pos.Line {
+			return d.errs[i].Pos.Line < d.errs[j].Pos.Line
+		}
+		return d.errs[i].Key < d.errs[j].Key
+	})
+	if len(d.errs) == 1 {
+		return d.errs[0]
+	}
+	errs := make([]error, 0, min(len(d.errs), maxErrors))
+	for _, e := range d.errs[:min(len(d.errs), maxErrors)] {
+		errs = append(errs, e)
+	}
+	return errors.Join(errs...)
+}
+
+func (d *decoder) unknown(path []string, known []string) {
+	hint := ""
+	if s := suggest(path[len(path)-1], known); s != "" {
+		hint = fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	d.fail(path, ErrUnknownKey, "unknown key %q%s", dotted(path), hint)
+}
+
+func (d *decoder) wrongType(path []string, want string, v any) {
+	d.fail(path, ErrWrongType, "%s: want %s, got %s", dotted(path), want, describe(v))
+}
+
+func sortedKeys[M ~map[string]V, V any](m M) []string {
+	return slices.Sorted(maps.Keys(m))
+}
+
+func with(path []string, keys ...string) []string {
+	return append(slices.Clip(path), keys...)
+}
+
+var topKeys = []string{"defaults", "tools", "toolsets", "categories"}
+
+func (d *decoder) document(doc map[string]any) *Config {
+	cfg := &Config{
+		Tools:      map[string]*Entry{},
+		Toolsets:   map[string]*Entry{},
+		Categories: map[string]*Category{},
+	}
+	for _, k := range sortedKeys(doc) {
+		v := doc[k]
+		path := []string{k}
+		switch k {
+		case "defaults":
+			if t, ok := d.table(path, v); ok {
+				cfg.Defaults = d.defaults(path, t)
+			}
+		case "tools", "toolsets":
+			t, ok := d.table(path, v)
+			if !ok {
+				continue
+			}
+			for _, name := range sortedKeys(t) {
+				if e := d.entry(with(path, name), name, k == "toolsets", t[name]); e != nil {
+					if k == "tools" {
+						cfg.Tools[name] = e
+					} else {
+						cfg.Toolsets[name] = e
+					}
+				}
+			}
+		case "categories":
+			t, ok := d.table(path, v)
+			if !ok {
+				continue
+			}
+			for _, id := range sortedKeys(t) {
+				if c := d.category(with(path, id), id, t[id]); c != nil {
+					cfg.Categories[id] = c
+				}
+			}
+		default:
+			d.unknown(path, topKeys)
+		}
+	}
+	return cfg
+}
+
+var defaultsKeys = []string{"timeout", "clear_env", "env"}
+
+func (d *decoder) defaults(path []string, t map[string]any) Defaults {
+	def := Defaults{Pos: map[string]Position{}}
+	for _, k := range sortedKeys(t) {
+		p := with(path, k)
+		v := t[k]
+		switch k {
+		case "timeout":
+			def.Timeout = d.duration(p, v)
+		case "clear_env":
+			def.ClearEnv = d.boolPtr(p, v)
+		case "env":
+			def.Env = d.env(p, v, def.Pos)
+		default:
+			d.unknown(p, defaultsKeys)
+			continue
+		}
+		def.Pos[k] = d.pos(p)
+	}
+	return def
+}
+
+var categoryKeys = []string{"name", "description", "icon"}
+
+func (d *decoder) category(path []string, id string, v any) *Category {
+	t, ok := d.table(path, v)
+	if !ok {
+		return nil
+	}
+	c := &Category{ID: id}
+	for _, k := range sortedKeys(t) {
+		p := with(path, k)
+		switch k {
+		case "name":
+			c.Name, _ = d.str(p, t[k])
+		case "description":
+			c.Description, _ = d.str(p, t[k])
+		case "icon":
+			c.Icon, _ = d.str(p, t[k])
+		default:
+			d.unknown(p, categoryKeys)
+		}
+	}
+	return c
+}
+
+// Keys of an entry. toolsetKeys are the ones a toolset accepts.
+var (
+	entryKeys = []string{
+		"command", "tool", "source", "shell", "enable", "summary", "description",
+		"examples", "parameters", "annotations", "options", "category", "tags",
+		"requires_approval", "timeout", "workdir", "env", "clear_env", "self_describe",
+		"prefix", "include", "exclude",
+	}
+	toolsetKeys = []string{
+		"command", "shell", "timeout", "workdir", "env", "clear_env", "enable",
+		"category", "tags", "requires_approval", "options", "prefix", "include", "exclude",
+	}
+	toolsetOnly = []string{"prefix", "include", "exclude"}
+)
+
+func (d *decoder) entry(path []string, name string, toolset bool, v any) *Entry {
+	t, ok := d.table(path, v)
+	if !ok {
+		return nil
+	}
+	e := &Entry{Name: name, Toolset: toolset, Pos: map[string]Position{}, Place: d.pos(path)}
+	var source *string
+	for _, k := range sortedKeys(t) {
+		p := with(path, k)
+		v := t[k]
+		switch {
+		case !slices.Contains(entryKeys, k):
+			known := entryKeys
+			if toolset {
+				known = toolsetKeys
+			}
+			d.unknown(p, known)
+			continue
+		case toolset && !slices.Contains(toolsetKeys, k):
+			d.fail(p, ErrUnknownKey, "%s: not allowed in [toolsets.NAME] (a toolset serves its tools as the binary describes them; to override one, add a [tools.NAME] entry)", dotted(p))
+			continue
+		case !toolset && slices.Contains(toolsetOnly, k):
+			d.fail(p, ErrUnknownKey, "%s: only allowed in [toolsets.NAME]", dotted(p))
+			continue
+		}
+		switch k {
+		case "command":
+			e.Command = d.command(p, v)
+		case "tool":
+			e.Tool, _ = d.str(p, v)
+		case "source":
+			if s, ok := d.str(p, v); ok {
+				source = &s
+			}
+			continue // its position is recorded as "tool" by d.source
+		case "shell":
+			e.Shell = d.boolPtr(p, v)
+		case "enable":
+			e.Enable = d.boolPtr(p, v)
+		case "requires_approval":
+			e.RequiresApproval = d.boolPtr(p, v)
+		case "clear_env":
+			e.ClearEnv = d.boolPtr(p, v)
+		case "self_describe":
+			e.SelfDescribe = d.boolPtr(p, v)
+		case "summary":
+			e.Summary = d.strPtr(p, v)
+		case "description":
+			e.Description = d.strPtr(p, v)
+		case "examples":
+			e.Examples = d.strPtr(p, v)
+		case "parameters":
+			e.Parameters = d.parameters(p, v, e.Pos)
+		case "annotations":
+			e.Annotations = d.anyTable(p, v, e.Pos)
+		case "options":
+			e.Options = d.anyTable(p, v, e.Pos)
+		case "category":
+			e.Category, _ = d.str(p, v)
+		case "tags":
+			e.Tags = d.strings(p, v)
+		case "timeout":
+			e.Timeout = d.duration(p, v)
+		case "workdir":
+			e.Workdir, _ = d.str(p, v)
+		case "env":
+			e.Env = d.env(p, v, e.Pos)
+		case "prefix":
+			e.Prefix, _ = d.str(p, v)
+		case "include":
+			e.Include = d.strings(p, v)
+		case "exclude":
+			e.Exclude = d.strings(p, v)
+		}
+		e.Pos[k] = d.pos(p)
+	}
+	if source != nil {
+		d.source(path, e, *source, t["tool"] != nil)
+	}
+	if e.Include != nil && e.Exclude != nil {
+		d.fail(with(path, "exclude"), ErrInvalid, "%s: include and exclude are both set; use one", dotted(path))
+	}
+	e.finish()
+	return e
+}
+
+// source applies JP's spelling: source = "local" (the tool is the entry's
+// name) or "local.TOOL".
+func (d *decoder) source(path []string, e *Entry, src string, hasTool bool) {
+	p := with(path, "source")
+	var name string
+	switch {
+	case src == "local":
+		name = e.Name
+	case strings.HasPrefix(src, "local.") && len(src) > len("local."):
+		name = strings.TrimPrefix(src, "local.")
+	default:
+		d.fail(p, ErrInvalid, `%s: unsupported source %q; only "local" and "local.TOOL" are supported`, dotted(p), src)
+		return
+	}
+	if hasTool {
+		if e.BinaryTool() != name {
+			d.fail(p, ErrInvalid, "%s: tool %q and source %q disagree; keep one", dotted(path), e.Tool, src)
+		}
+		return
+	}
+	if name == e.Name {
+		name = ""
+	}
+	e.Tool = name
+	e.Pos["tool"] = d.pos(p)
+}
+
+// finish derives Command.Args for the shell form after a merge or parse:
+// with shell = true the string goes to /bin/sh whole.
+func (e *Entry) finish() {
+	if e.Command.Raw == "" {
+		return
+	}
+	if e.Shell != nil && *e.Shell {
+		e.Command.Args = []string{e.Command.Raw}
+	} else if args, err := SplitWords(e.Command.Raw); err == nil {
+		e.Command.Args = args
+	}
+}
+
+func (d *decoder) command(path []string, v any) Command {
+	switch v := v.(type) {
+	case string:
+		args, err := SplitWords(v)
+		if err != nil {
+			d.fail(path, ErrInvalid, "%s: %v in %q", dotted(path), err, v)
+			return Command{Raw: v}
+		}
+		if len(args) == 0 || args[0] == "" {
+			d.fail(path, ErrInvalid, "%s: empty command", dotted(path))
+		}
+		return Command{Args: args, Raw: v}
+	case []any:
+		args := d.strings(path, v)
+		if len(args) == 0 || args[0] == "" {
+			d.fail(path, ErrInvalid, "%s: empty command", dotted(path))
+		}
+		return Command{Args: args}
+	}
+	d.wrongType(path, "a string or an array of strings", v)
+	return Command{}
+}
+
+var paramKeys = []string{
+	"type", "summary", "description", "required", "default", "enum", "items", "properties",
+	"minimum", "maximum", "minLength", "maxLength", "pattern", "format", "minItems", "maxItems",
+}
+
+// parameters decodes a parameters table; pos (when not nil) receives
+// "parameters.NAME" and "parameters.NAME.FIELD" positions.
+func (d *decoder) parameters(path []string, v any, pos map[string]Position) map[string]*tool.Parameter {
+	t, ok := d.table(path, v)
+	if !ok {
+		return nil
+	}
+	params := make(map[string]*tool.Parameter, len(t))
+	for _, name := range sortedKeys(t) {
+		p := with(path, name)
+		if pos != nil {
+			pos["parameters."+name] = d.pos(p)
+		}
+		if param := d.parameter(p, t[name], pos, "parameters."+name+"."); param != nil {
+			params[name] = param
+		}
+	}
+	return params
+}
+
+func (d *decoder) parameter(path []string, v any, pos map[string]Position, prefix string) *tool.Parameter {
+	t, ok := d.table(path, v)
+	if !ok {
+		return nil
+	}
+	p := &tool.Parameter{}
+	for _, k := range sortedKeys(t) {
+		kp := with(path, k)
+		v := t[k]
+		switch k {
+		case "type":
+			if err := p.Type.UnmarshalTOML(v); err != nil {
+				d.wrongType(kp, "a string or an array of strings", v)
+			}
+		case "summary":
+			p.Summary, _ = d.str(kp, v)
+		case "description":
+			p.Description, _ = d.str(kp, v)
+		case "required":
+			p.Required = d.boolPtr(kp, v)
+		case "default":
+			p.Default = v
+		case "enum":
+			if a, ok := v.([]any); ok {
+				p.Enum = a
+			} else {
+				d.wrongType(kp, "an array", v)
+			}
+		case "items":
+			p.Items = d.parameter(kp, v, nil, "")
+		case "properties":
+			p.Properties = d.parameters(kp, v, nil)
+		case "minimum":
+			p.Minimum = d.number(kp, v)
+		case "maximum":
+			p.Maximum = d.number(kp, v)
+		case "minLength":
+			p.MinLength = d.count(kp, v)
+		case "maxLength":
+			p.MaxLength = d.count(kp, v)
+		case "minItems":
+			p.MinItems = d.count(kp, v)
+		case "maxItems":
+			p.MaxItems = d.count(kp, v)
+		case "pattern":
+			if s, ok := d.str(kp, v); ok {
+				if _, err := regexp.Compile(s); err != nil {
+					d.fail(kp, ErrInvalid, "%s: not a regular expression: %v", dotted(kp), err)
+				}
+				p.Pattern = s
+			}
+		case "format":
+			p.Format, _ = d.str(kp, v)
+		default:
+			d.unknown(kp, paramKeys)
+			continue
+		}
+		if pos != nil {
+			pos[prefix+k] = d.pos(kp)
+		}
+	}
+	return p
+}
+
+// Typed accessors: each reports a wrong type and returns the zero value.
+
+func (d *decoder) table(path []string, v any) (map[string]any, bool) {
+	t, ok := v.(map[string]any)
+	if !ok {
+		d.wrongType(path, "a table", v)
+	}
+	return t, ok
+}
+
+func (d *decoder) str(path []string, v any) (string, bool) {
+	s, ok := v.(string)
+	if !ok {
+		d.wrongType(path, "a string", v)
+	}
+	return s, ok
+}
+
+func (d *decoder) strPtr(path []string, v any) *string {
+	if s, ok := d.str(path, v); ok {
+		return &s
+	}
+	return nil
+}
+
+func (d *decoder) boolPtr(path []string, v any) *bool {
+	b, ok := v.(bool)
+	if !ok {
+		d.wrongType(path, "a boolean", v)
+		return nil
+	}
+	return &b
+}
+
+func (d *decoder) strings(path []string, v any) []string {
+	a, ok := v.([]any)
+	if !ok {
+		d.wrongType(path, "an array of strings", v)
+		return nil
+	}
+	out := make([]string, 0, len(a))
+	for _, e := range a {
+		s, ok := e.(string)
+		if !ok {
+			d.wrongType(path, "an array of strings", v)
+			return nil
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func (d *decoder) number(path []string, v any) *float64 {
+	switch n := v.(type) {
+	case int64:
+		f := float64(n)
+		return &f
+	case float64:
+		return &n
+	}
+	d.wrongType(path, "a number", v)
+	return nil
+}
+
+func (d *decoder) count(path []string, v any) *int {
+	n, ok := v.(int64)
+	if !ok {
+		d.wrongType(path, "an integer", v)
+		return nil
+	}
+	if n < 0 || n > math.MaxInt32 {
+		d.fail(path, ErrInvalid, "%s: must be between 0 and %d, got %d", dotted(path), math.MaxInt32, n)
+		return nil
+	}
+	c := int(n)
+	return &c
+}
+
+func (d *decoder) duration(path []string, v any) *Duration {
+	s, ok := v.(string)
+	if !ok {
+		d.wrongType(path, `a duration string such as "30s"`, v)
+		return nil
+	}
+	t, err := time.ParseDuration(s)
+	if err != nil {
+		d.fail(path, ErrInvalid, `%s: %q is not a duration; write e.g. "30s" or "2m"`, dotted(path), s)
+		return nil
+	}
+	if t <= 0 {
+		d.fail(path, ErrInvalid, "%s: must be positive, got %q", dotted(path), s)
+		return nil
+	}
+	return &Duration{t}
+}
+
+// env decodes a table of strings; pos receives "env.NAME" positions.
+func (d *decoder) env(path []string, v any, pos map[string]Position) map[string]string {
+	t, ok := d.table(path, v)
+	if !ok {
+		return nil
+	}
+	env := make(map[string]string, len(t))
+	for _, k := range sortedKeys(t) {
+		p := with(path, k)
+		if s, ok := d.str(p, t[k]); ok {
+			env[k] = s
+			pos[path[len(path)-1]+"."+k] = d.pos(p)
+		}
+	}
+	return env
+}
+
+// anyTable decodes a free-form table; pos receives "KEY.NAME" positions for
+// its top-level keys.
+func (d *decoder) anyTable(path []string, v any, pos map[string]Position) map[string]any {
+	t, ok := d.table(path, v)
+	if !ok {
+		return nil
+	}
+	for _, k := range sortedKeys(t) {
+		pos[path[len(path)-1]+"."+k] = d.pos(with(path, k))
+	}
+	return t
+}
+
+// describe names a TOML value's type for messages: `string "yes"`,
+// `integer 3`, `array`, `table`.
+func describe(v any) string {
+	switch v := v.(type) {
+	case string:
+		if len(v) > 40 {
+			v = v[:40] + "…"
+		}
+		return fmt.Sprintf("string %q", v)
+	case int64:
+		return fmt.Sprintf("integer %d", v)
+	case float64:
+		return fmt.Sprintf("float %v", v)
+	case bool:
+		return fmt.Sprintf("boolean %v", v)
+	case []any, []map[string]any:
+		return "array"
+	case map[string]any:
+		return "table"
+	case time.Time:
+		return fmt.Sprintf("datetime %v", v)
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+var bareKey = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+// dotted writes a key path as TOML does: tools.greet, tools."a.b".
+func dotted(path []string) string {
+	parts := make([]string, len(path))
+	for i, p := range path {
+		if bareKey.MatchString(p) {
+			parts[i] = p
+		} else {
+			parts[i] = tomlString(p)
+		}
+	}
+	return strings.Join(parts, ".")
+}
+
+// suggest returns the known key closest to k (edit distance ≤ 2), or "".
+func suggest(k string, known []string) string {
+	best, bestD := "", 3
+	for _, c := range known {
+		if dist := editDistance(k, c); dist < bestD {
+			best, bestD = c, dist
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return 99
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,49 @@
+// Package config reads toolhost's TOML configuration: the tool entries a
+// user registers, in layers that merge field by field.
+//
+//	cfg, err := config.Load(&config.LoadOptions{Dir: root, Files: flagConfigs})
+//	if err != nil {
+//		return err // e.g. config.toml:7: unknown key "tools.greet.comand" (did you mean "command"?)
+//	}
+//	for name, e := range cfg.Tools {
+//		fmt.Println(name, e.Command.Args, e.SelfDescribes(), e.Pos["command"])
+//	}
+//
+// Flow: user file → workspace .config/toolhost/*.toml → --config files →
+// [Parse] each → merge (later wins) → checks and [defaults] → [Config].
+//
+// # Files and layers
+//
+// [Load] reads the user file ([UserFile]), then the workspace files (the
+// nearest .config/toolhost directory at or above the working directory,
+// [WorkspaceDir], its *.toml files sorted by name), then explicit files. The
+// same [tools.NAME] in several layers is merged field by field: a field set
+// in a later layer wins, a field it leaves unset keeps the earlier value.
+// Overridable scalars are pointers ([Entry].Enable is a *bool), so a later
+// enable = false does override an earlier true. Parameters merge per
+// parameter and per field. [Entry].Pos remembers, per field, the file:line
+// that set it last; [Entry].Place is where the entry was first defined.
+//
+// # Entries
+//
+// A [tools.NAME] table is one tool: a command, optionally the name of the
+// tool inside a multi-tool binary, and overrides of what the binary says
+// about itself. A [toolsets.NAME] table serves every tool a binary declares
+// (with prefix, include or exclude); it takes the invocation keys only. The
+// command is a string of shell words ([SplitWords]) or an array. JP's
+// source = "local" or "local.TOOL" is accepted as the spelling of tool.
+// docs/config.md documents every key.
+//
+// # Errors
+//
+// Decoding is strict. Every problem is an [*Error] "file:line: text" whose
+// kind is one of [ErrUnknownKey], [ErrWrongType], [ErrInvalid] and
+// [ErrSyntax]; a TOML syntax error also unwraps to the toml.ParseError, whose
+// ErrorWithPosition shows the line. Several problems in one file are joined
+// with errors.Join, sorted by line.
+//
+// # Editing
+//
+// [AppendTool] adds a [tools.NAME] entry to a file for `toolhost add`,
+// leaving the existing bytes untouched.
+package config
