@@ -1,0 +1,230 @@
+package tool
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// The fuzz targets hold every decoder of outside input to two promises: it
+// never panics, and a value it accepts re-encodes (encodeJP) to bytes that it
+// accepts again and decodes to the same value. "The same" treats a nil and an
+// empty slice or map alike (the wire drops empty optional fields) and compares
+// raw JSON (context.access) after compaction.
+
+// seed adds every golden vector of kind to f's corpus.
+func seed(f *testing.F, kind string) {
+	f.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", kind, "*.json"))
+	if err != nil || len(files) == 0 {
+		f.Fatalf("no seeds for %s: %v", kind, err)
+	}
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+}
+
+// roundTrip checks the re-encoding promise for a value v1 that decode accepted.
+func roundTrip[T any](t *testing.T, v1 T, decode func([]byte) (T, error)) {
+	t.Helper()
+	b1, err := encodeJP(v1)
+	if err != nil {
+		t.Fatalf("accepted value does not encode: %v\nvalue: %#v", err, v1)
+	}
+	v2, err := decode(b1)
+	if err != nil {
+		t.Fatalf("re-encoded value is rejected: %v\nbytes: %s", err, b1)
+	}
+	if !sameValue(reflect.ValueOf(v1), reflect.ValueOf(v2)) {
+		t.Fatalf("value changed in a round trip\nfirst:  %#v\nsecond: %#v\nbytes: %s", v1, v2, b1)
+	}
+	b2, err := encodeJP(v2)
+	if err != nil || !bytes.Equal(b1, b2) {
+		t.Fatalf("second encoding differs (err %v)\nfirst:  %s\nsecond: %s", err, b1, b2)
+	}
+}
+
+func FuzzDecodeRequest(f *testing.F) {
+	seed(f, "request")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		req, err := DecodeRequest(data)
+		if err != nil {
+			if req != nil {
+				t.Fatalf("error %v with a non-nil request", err)
+			}
+			return
+		}
+		if req.Protocol != Version || !req.Context.Action.Valid() {
+			t.Fatalf("accepted request with protocol %q, action %q", req.Protocol, req.Context.Action)
+		}
+		if req.Context.Action != ActionSchema && (req.Tool == nil || req.Tool.Name == "") {
+			t.Fatalf("accepted %q request without a tool name", req.Context.Action)
+		}
+		if req.Tool != nil && (req.Tool.Arguments == nil || req.Tool.Answers == nil || req.Tool.Options == nil) {
+			t.Fatalf("accepted request with nil maps: %#v", req.Tool)
+		}
+		roundTrip(t, req, DecodeRequest)
+	})
+}
+
+func FuzzDecodeOutcome(f *testing.F) {
+	seed(f, "outcome")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		o, err := DecodeOutcome(data)
+		if err != nil {
+			if !errorsIsNotOutcome(err) {
+				t.Fatalf("error %v does not wrap ErrNotOutcome", err)
+			}
+			return
+		}
+		if o.Type == KindNeedsInput && (o.Question == nil || o.Question.ID == "") {
+			t.Fatalf("accepted needs_input without a question id: %#v", o)
+		}
+		_ = o.String()
+		roundTrip(t, o, DecodeOutcome)
+	})
+}
+
+func FuzzDecodeSchemaResponse(f *testing.F) {
+	seed(f, "schema")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		resp, err := DecodeSchemaResponse(data)
+		if err != nil {
+			return
+		}
+		seen := map[string]bool{}
+		for _, d := range resp.Tools {
+			if d.Name == "" || seen[d.Name] {
+				t.Fatalf("accepted empty or duplicate name %q", d.Name)
+			}
+			seen[d.Name] = true
+			// InputSchema must never panic and must always encode.
+			if _, err := json.Marshal(InputSchema(d.Parameters)); err != nil {
+				t.Fatalf("InputSchema(%s) does not encode: %v", d.Name, err)
+			}
+		}
+		roundTrip(t, resp, DecodeSchemaResponse)
+	})
+}
+
+func FuzzAnswerType(f *testing.F) {
+	seed(f, "answer_type")
+	decode := func(data []byte) (AnswerType, error) {
+		var a AnswerType
+		err := json.Unmarshal(data, &a)
+		return a, err
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a, err := decode(data)
+		if err != nil {
+			return
+		}
+		switch a.Kind {
+		case AnswerBoolean, AnswerText:
+			if a.Options != nil {
+				t.Fatalf("%s with options %q", a.Kind, a.Options)
+			}
+		case AnswerSelect:
+			if a.Options == nil {
+				t.Fatal("Select with nil options")
+			}
+		default:
+			t.Fatalf("accepted unknown kind %q", a.Kind)
+		}
+		q := Question{ID: "q", AnswerType: a}
+		for _, answer := range []any{true, "x", nil, 1.0} {
+			_ = q.Check(answer) // must not panic
+		}
+		roundTrip(t, a, decode)
+	})
+}
+
+func errorsIsNotOutcome(err error) bool {
+	for e := err; e != nil; {
+		if e == ErrNotOutcome {
+			return true
+		}
+		u, ok := e.(interface{ Unwrap() error })
+		if !ok {
+			return false
+		}
+		e = u.Unwrap()
+	}
+	return false
+}
+
+var rawMessageType = reflect.TypeFor[json.RawMessage]()
+
+// sameValue is reflect.DeepEqual, except that nil and empty slices and maps
+// are equal and json.RawMessage values are compared after compaction (with
+// nil equal to null).
+func sameValue(a, b reflect.Value) bool {
+	if !a.IsValid() || !b.IsValid() {
+		return a.IsValid() == b.IsValid()
+	}
+	if a.Type() != b.Type() {
+		return false
+	}
+	if a.Type() == rawMessageType {
+		return bytes.Equal(compactRaw(a.Bytes()), compactRaw(b.Bytes()))
+	}
+	switch a.Kind() {
+	case reflect.Pointer:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		return sameValue(a.Elem(), b.Elem())
+	case reflect.Interface:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		return sameValue(a.Elem(), b.Elem())
+	case reflect.Slice, reflect.Array:
+		if a.Len() != b.Len() {
+			return false
+		}
+		for i := range a.Len() {
+			if !sameValue(a.Index(i), b.Index(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Map:
+		if a.Len() != b.Len() {
+			return false
+		}
+		for _, k := range a.MapKeys() {
+			bv := b.MapIndex(k)
+			if !bv.IsValid() || !sameValue(a.MapIndex(k), bv) {
+				return false
+			}
+		}
+		return true
+	case reflect.Struct:
+		for i := range a.NumField() {
+			if !sameValue(a.Field(i), b.Field(i)) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(a.Interface(), b.Interface())
+}
+
+func compactRaw(data []byte) []byte {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, data); err != nil || buf.String() == "null" {
+		if len(bytes.TrimSpace(data)) == 0 || buf.String() == "null" {
+			return nil
+		}
+		return data
+	}
+	return buf.Bytes()
+}
