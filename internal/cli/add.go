@@ -1,0 +1,134 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/toolhost/toolhost/resolver/config"
+	"github.com/toolhost/toolhost/tool"
+)
+
+// validName is the tool-name pattern LLM providers accept.
+var validName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+func (a *app) addCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "add",
+		Usage:     "register a tool with just its command line",
+		ArgsUsage: "NAME -- COMMAND [ARG…]",
+		Description: "Asks COMMAND for its schema first, then appends [tools.NAME] to the\n" +
+			"workspace's .config/toolhost/tools.toml (created when missing; what is\n" +
+			"already there is left as it is). For a binary offering several tools, pick\n" +
+			"one with --tool, or register them all with a [toolsets] entry.\n\n" +
+			"Examples:\n   toolhost add greet -- bin/greet\n   toolhost add search --tool grep_files -- bin/fs",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "tool", Usage: "the `NAME` of the tool inside a multi-tool binary"},
+		},
+		Action: a.add,
+	}
+}
+
+func (a *app) add(c *cli.Context) error {
+	if err := checkArgs(c, 2, -1, "NAME -- COMMAND [ARG…]"); err != nil {
+		return err
+	}
+	name := c.Args().First()
+	if !validName.MatchString(name) {
+		return commandUsageErrorf(c.Command.HelpName, "invalid tool name %q: use 1 to 64 letters, digits, '_' or '-'", name)
+	}
+	argv, err := commandArgs(c.Args().Tail())
+	if err != nil {
+		return commandUsageErrorf(c.Command.HelpName, "%v", err)
+	}
+	root, err := workspaceRoot(c)
+	if err != nil {
+		return &exitError{code: ExitFailure, err: err}
+	}
+	// A name the configuration already serves would be an error later.
+	if cfg, err := a.loadConfig(c); err == nil {
+		if e, ok := cfg.Tools[name]; ok {
+			return &exitError{code: ExitFailure, err: fmt.Errorf("%s: tool %q already exists; edit it there or choose another name", e.Place, name)}
+		}
+	}
+	cmdText := strings.Join(argv, " ")
+	resp, err := askSchema(c.Context, argv, root)
+	if err != nil {
+		return &exitError{code: ExitFailure, err: fmt.Errorf("%s does not describe itself: %w\n"+
+			"  fix: if it is a plain command, declare its parameters in TOML instead:\n\n%s",
+			cmdText, err, plainEntry(name, argv))}
+	}
+	toolName, err := pickTool(name, c.String("tool"), argv, resp)
+	if err != nil {
+		return err
+	}
+	file := filepath.Join(root, ".config", "toolhost", "tools.toml")
+	if dir, ok := config.WorkspaceDir(root); ok {
+		file = filepath.Join(dir, "tools.toml")
+	}
+	if err := config.AppendTool(file, name, argv, toolName); err != nil {
+		return &exitError{code: ExitFailure, err: err}
+	}
+	def := resp.Find(toolName)
+	fmt.Fprintf(a.stdout, "added %s to %s", a.out.green(name), relPath(file))
+	if def != nil && def.Summary != "" {
+		fmt.Fprintf(a.stdout, ": %s", oneLine(def.Summary))
+	}
+	fmt.Fprintf(a.stdout, "\ntry: toolhost call %s --help\n", name)
+	return nil
+}
+
+// pickTool chooses the binary's tool an entry named name stands for: the
+// --tool flag, else the tool called name, else the binary's only tool.
+func pickTool(name, flagTool string, argv []string, resp *tool.SchemaResponse) (string, error) {
+	names := resp.Names()
+	switch {
+	case flagTool != "":
+		if resp.Find(flagTool) == nil {
+			return "", &exitError{code: ExitFailure, err: fmt.Errorf("%s offers no tool %q (it offers: %s)",
+				strings.Join(argv, " "), flagTool, strings.Join(names, ", "))}
+		}
+		return flagTool, nil
+	case resp.Find(name) != nil:
+		return name, nil
+	case len(names) == 1:
+		return names[0], nil
+	case len(names) == 0:
+		return "", &exitError{code: ExitFailure, err: fmt.Errorf("%s describes no tools", strings.Join(argv, " "))}
+	}
+	return "", &exitError{code: ExitFailure, err: fmt.Errorf("%s offers %d tools: %s\n"+
+		"  pick one with --tool NAME, or register them all with a toolset in .config/toolhost/tools.toml:\n\n"+
+		"[toolsets.%s]\ncommand = %s\n",
+		strings.Join(argv, " "), len(names), strings.Join(names, ", "), name, tomlCommand(argv))}
+}
+
+// plainEntry is the TOML a user adds for a command that does not speak the
+// protocol: its arguments declared and templated into argv.
+func plainEntry(name string, argv []string) string {
+	return fmt.Sprintf("[tools.%s]\ncommand = %s\n[tools.%s.parameters.path]\ntype = \"string\"\nsummary = \"…\"\n",
+		name, tomlCommand(append(append([]string{}, argv...), "{{tool.arguments.path}}")), name)
+}
+
+// tomlCommand writes argv as a TOML command string.
+func tomlCommand(argv []string) string {
+	words := make([]string, len(argv))
+	for i, w := range argv {
+		words[i] = config.QuoteWord(w)
+	}
+	return fmt.Sprintf("%q", strings.Join(words, " "))
+}
+
+// relPath shows file relative to the working directory when it is below it.
+func relPath(file string) string {
+	wd, err := filepath.Abs(".")
+	if err != nil {
+		return file
+	}
+	if rel, err := filepath.Rel(wd, file); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return file
+}

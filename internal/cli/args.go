@@ -1,0 +1,168 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/toolhost/toolhost/tool"
+)
+
+// parseArguments builds a call's arguments from the --args JSON object (may
+// be empty) and key=value pairs, which win over --args. Each value is typed
+// by the parameter's schema: see [typeValue].
+func parseArguments(argsJSON string, pairs []string, params map[string]*tool.Parameter) (map[string]any, error) {
+	args := map[string]any{}
+	if strings.TrimSpace(argsJSON) != "" {
+		if err := json.Unmarshal([]byte(argsJSON), &args); err != nil {
+			return nil, usageErrorf("--args: want a JSON object: %v", err)
+		}
+		if args == nil { // "null"
+			args = map[string]any{}
+		}
+	}
+	seen := map[string]bool{}
+	for _, kv := range pairs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, usageErrorf("argument %q: want key=value", kv)
+		}
+		if seen[k] {
+			return nil, usageErrorf("argument %q given twice", k)
+		}
+		seen[k] = true
+		val, err := typeValue(v, params[k])
+		if err != nil {
+			return nil, usageErrorf("argument %s: %v", k, err)
+		}
+		args[k] = val
+	}
+	return normalize(args)
+}
+
+// typeValue converts the text s of a key=value argument to the type its
+// parameter p declares: integer, number and boolean are parsed; array and
+// object take JSON (an array also takes comma-separated items, each typed
+// by "items"); null takes "null"; string keeps s as it is. A parameter that
+// is unknown or declares no type keeps the string. With several types, the
+// first that parses wins, and string (when listed) is the fallback.
+func typeValue(s string, p *tool.Parameter) (any, error) {
+	if p == nil || len(p.Type) == 0 {
+		return s, nil
+	}
+	var firstErr error
+	for _, t := range p.Type {
+		if t == "string" {
+			continue
+		}
+		v, err := parseAs(s, t, p)
+		if err == nil {
+			return v, nil
+		}
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	if slices.Contains(p.Type, "string") || firstErr == nil {
+		return s, nil
+	}
+	return nil, firstErr
+}
+
+func parseAs(s, typ string, p *tool.Parameter) (any, error) {
+	switch typ {
+	case "integer":
+		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("want an integer, got %q", s)
+		}
+		return n, nil
+	case "number":
+		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil {
+			return nil, fmt.Errorf("want a number, got %q", s)
+		}
+		return f, nil
+	case "boolean":
+		b, err := strconv.ParseBool(strings.TrimSpace(s))
+		if err != nil {
+			return nil, fmt.Errorf("want true or false, got %q", s)
+		}
+		return b, nil
+	case "null":
+		if strings.TrimSpace(s) != "null" {
+			return nil, fmt.Errorf("want null, got %q", s)
+		}
+		return nil, nil
+	case "object":
+		var m map[string]any
+		if err := json.Unmarshal([]byte(s), &m); err != nil || m == nil {
+			return nil, fmt.Errorf("want a JSON object, got %q", s)
+		}
+		return m, nil
+	case "array":
+		t := strings.TrimSpace(s)
+		if strings.HasPrefix(t, "[") {
+			var a []any
+			if err := json.Unmarshal([]byte(t), &a); err != nil {
+				return nil, fmt.Errorf("want a JSON array or comma-separated items, got %q", s)
+			}
+			return a, nil
+		}
+		items := []any{}
+		if t == "" {
+			return items, nil
+		}
+		for _, part := range strings.Split(s, ",") {
+			v, err := typeValue(part, p.Items)
+			if err != nil {
+				return nil, fmt.Errorf("item %q: %v", part, err)
+			}
+			items = append(items, v)
+		}
+		return items, nil
+	}
+	return nil, fmt.Errorf("unknown type %q", typ)
+}
+
+// parseAnswer converts the text of an --answer or of a reply typed on the
+// terminal to what q expects: a bool for Boolean (true/false, yes/no, y/n),
+// the text for Text, one of the options for Select (by name or 1-based
+// number).
+func parseAnswer(s string, q tool.Question) (any, error) {
+	switch q.AnswerType.Kind {
+	case tool.AnswerBoolean:
+		switch strings.ToLower(strings.TrimSpace(s)) {
+		case "y", "yes", "true", "1":
+			return true, nil
+		case "n", "no", "false", "0":
+			return false, nil
+		}
+		return nil, fmt.Errorf("question %q wants yes or no, got %q", q.ID, s)
+	case tool.AnswerSelect:
+		t := strings.TrimSpace(s)
+		if slices.Contains(q.AnswerType.Options, t) {
+			return t, nil
+		}
+		if n, err := strconv.Atoi(t); err == nil && n >= 1 && n <= len(q.AnswerType.Options) {
+			return q.AnswerType.Options[n-1], nil
+		}
+		return nil, fmt.Errorf("question %q wants one of %q, got %q", q.ID, q.AnswerType.Options, s)
+	}
+	return s, nil
+}
+
+// parseAnswerFlags splits --answer id=value flags into raw values by id.
+func parseAnswerFlags(flags []string) (map[string]string, error) {
+	m := map[string]string{}
+	for _, f := range flags {
+		id, v, ok := strings.Cut(f, "=")
+		if !ok || id == "" {
+			return nil, usageErrorf("--answer %q: want id=value", f)
+		}
+		m[id] = v
+	}
+	return m, nil
+}

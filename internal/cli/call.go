@@ -1,0 +1,311 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/toolhost/toolhost/resolver"
+	"github.com/toolhost/toolhost/tool"
+)
+
+func (a *app) callCommand() *cli.Command {
+	return &cli.Command{
+		Name:         "call",
+		BashComplete: a.completeToolNames,
+		Usage:        "call a tool and print its result",
+		ArgsUsage:    "NAME [key=value…]",
+		Description: "Arguments come as --args JSON or key=value pairs (pairs win); each value is\n" +
+			"typed by the tool's schema: integer, number, boolean, array and object are\n" +
+			"parsed (an array also takes a,b,c), strings are kept as written.\n\n" +
+			"When the tool asks a question, the answer comes from --answer id=value, else\n" +
+			"from you on a terminal, else from the question's default; with none of these\n" +
+			"the question is printed and the exit status is 1.\n\n" +
+			"Exit status: 0 success, 1 the tool reported an error (or a question went\n" +
+			"unanswered), 2 usage, configuration or invocation failure.\n" +
+			"`toolhost call NAME --help` lists the tool's parameters.\n\n" +
+			"Examples:\n   toolhost call greet name=Ada\n   toolhost call search --args '{\"pattern\":\"TODO\",\"limit\":5}'\n" +
+			"   toolhost call rm path=a.txt --answer confirm=yes --json",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "args", Usage: "the arguments as a JSON `OBJECT`"},
+			&cli.StringSliceFlag{Name: "answer", Usage: "answer question `ID=VALUE` when the tool asks it (repeatable)"},
+			&cli.BoolFlag{Name: "json", Usage: "print the outcome object"},
+			// Run turns `call NAME --help` into `call --tool-help NAME`.
+			&cli.BoolFlag{Name: "tool-help", Hidden: true},
+		},
+		Action: a.call,
+	}
+}
+
+func (a *app) call(c *cli.Context) error {
+	if c.Bool("tool-help") {
+		if err := checkArgs(c, 1, -1, "NAME --help"); err != nil {
+			return err
+		}
+		return a.toolHelp(c, c.Args().First())
+	}
+	if err := checkArgs(c, 1, -1, "NAME [key=value…]"); err != nil {
+		return err
+	}
+	answers, err := parseAnswerFlags(c.StringSlice("answer"))
+	if err != nil {
+		return err
+	}
+	cat, err := a.catalog(c, false)
+	if err != nil {
+		return err
+	}
+	name := c.Args().First()
+	t, err := findTool(cat, name)
+	if err != nil {
+		return err
+	}
+	args, err := parseArguments(c.String("args"), c.Args().Tail(), schemaParams(t.InputSchema))
+	if err != nil {
+		return err
+	}
+	ask := &asker{a: a, answers: answers, interactive: a.interactive()}
+	out, err := cat.Call(c.Context, name, args, &resolver.CallOptions{Ask: ask.ask})
+	if err != nil {
+		var u *unansweredError
+		if errors.As(err, &u) {
+			out = tool.Ask(u.q)
+		} else {
+			var e *exitError
+			if errors.As(err, &e) {
+				return err
+			}
+			return &exitError{code: ExitFailure, err: fmt.Errorf("call %s: %w", name, err)}
+		}
+	}
+	return a.printOutcome(out, c.Bool("json"))
+}
+
+// printOutcome prints a call's outcome and returns the exit status for it:
+// nil for success, exit 1 for an error or an unanswered question.
+func (a *app) printOutcome(out tool.Outcome, asJSON bool) error {
+	if asJSON {
+		if err := writeJSON(a.stdout, out); err != nil {
+			return err
+		}
+		if out.Type == tool.KindSuccess {
+			return nil
+		}
+		return silent(ExitToolError)
+	}
+	switch out.Type {
+	case tool.KindSuccess:
+		fmt.Fprint(a.stdout, out.Content)
+		if out.Content != "" && !strings.HasSuffix(out.Content, "\n") {
+			fmt.Fprintln(a.stdout)
+		}
+		return nil
+	case tool.KindError:
+		fmt.Fprintf(a.stderr, "%s: %s\n", a.errOut.red("error"), out.Message)
+		for _, t := range out.Trace {
+			fmt.Fprintf(a.stderr, "  caused by: %s\n", t)
+		}
+		if out.Transient {
+			fmt.Fprintln(a.stderr, "  (transient: the same call may succeed if retried)")
+		}
+		return silent(ExitToolError)
+	case tool.KindNeedsInput:
+		q := out.Question
+		if q == nil {
+			q = &tool.Question{}
+		}
+		fmt.Fprintf(a.stderr, "%s: the tool asks: %s\n", a.errOut.yellow("question"), q.Text)
+		fmt.Fprintf(a.stderr, "  answer with --answer %s=%s\n", q.ID, answerHint(*q))
+		return silent(ExitToolError)
+	}
+	return &exitError{code: ExitFailure, err: fmt.Errorf("outcome of unknown type %q", out.Type)}
+}
+
+// answerHint shows what an answer to q looks like.
+func answerHint(q tool.Question) string {
+	switch q.AnswerType.Kind {
+	case tool.AnswerBoolean:
+		return "yes|no"
+	case tool.AnswerSelect:
+		return strings.Join(q.AnswerType.Options, "|")
+	}
+	return "TEXT"
+}
+
+// interactive reports whether questions can be asked on stdin.
+func (a *app) interactive() bool {
+	return a.opts.Interactive || (isTerminal(a.stdin) && isTerminal(a.stderr))
+}
+
+// unansweredError reports a question that had no --answer, no terminal and
+// no default: `call` prints it and exits 1.
+type unansweredError struct{ q tool.Question }
+
+func (e *unansweredError) Error() string {
+	return fmt.Sprintf("question %q has no answer: %s", e.q.ID, e.q.Text)
+}
+
+// asker answers a tool's questions for `call`: from --answer, then the
+// terminal, then the question's default.
+type asker struct {
+	a           *app
+	answers     map[string]string
+	interactive bool
+	in          *bufio.Reader
+}
+
+func (k *asker) ask(ctx context.Context, q tool.Question) (any, error) {
+	if raw, ok := k.answers[q.ID]; ok {
+		v, err := parseAnswer(raw, q)
+		if err != nil {
+			return nil, usageErrorf("--answer %s: %v", q.ID, err)
+		}
+		return v, nil
+	}
+	if k.interactive {
+		return k.prompt(ctx, q)
+	}
+	if q.Default != nil {
+		return q.Default, nil
+	}
+	return nil, &unansweredError{q: q}
+}
+
+// prompt asks q on stderr and reads the answer from stdin, asking again
+// after an answer that does not fit. An empty line takes the default.
+func (k *asker) prompt(ctx context.Context, q tool.Question) (any, error) {
+	if k.in == nil {
+		k.in = bufio.NewReader(k.a.stdin)
+	}
+	w := k.a.stderr
+	if q.PreAmble != nil && *q.PreAmble != "" {
+		fmt.Fprintln(w, *q.PreAmble)
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		hint := answerHint(q)
+		if q.AnswerType.Kind == tool.AnswerSelect {
+			for i, o := range q.AnswerType.Options {
+				fmt.Fprintf(w, "  %d) %s\n", i+1, o)
+			}
+			hint = fmt.Sprintf("1-%d", len(q.AnswerType.Options))
+		}
+		if q.Default != nil {
+			hint += ", default " + defaultText(q.Default)
+		}
+		fmt.Fprintf(w, "%s %s [%s] ", k.a.errOut.bold("?"), q.Text, hint)
+		line, err := k.in.ReadString('\n')
+		line = strings.TrimRight(line, "\r\n")
+		if err != nil && (line == "" || !errors.Is(err, io.EOF)) {
+			fmt.Fprintln(w)
+			if q.Default != nil {
+				return q.Default, nil
+			}
+			return nil, &unansweredError{q: q}
+		}
+		if line == "" && q.Default != nil {
+			return q.Default, nil
+		}
+		v, perr := parseAnswer(line, q)
+		if perr == nil {
+			return v, nil
+		}
+		fmt.Fprintf(w, "  %s\n", perr)
+		if err != nil { // EOF after a bad answer: nothing more to read
+			return nil, &unansweredError{q: q}
+		}
+	}
+}
+
+func defaultText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	if b, ok := v.(bool); ok {
+		if b {
+			return "yes"
+		}
+		return "no"
+	}
+	return compactJSON(v)
+}
+
+// toolHelp prints `call NAME --help`: the usage line and the tool's
+// parameters from its schema.
+func (a *app) toolHelp(c *cli.Context, name string) error {
+	cat, err := a.catalog(c, false)
+	if err != nil {
+		return err
+	}
+	t, err := findTool(cat, name)
+	if err != nil {
+		return err
+	}
+	w := a.stdout
+	fmt.Fprintf(w, "%s\n\n", a.out.bold("USAGE"))
+	fmt.Fprintf(w, "  toolhost call %s [key=value…] [--args JSON] [--answer ID=VALUE] [--json]\n\n", t.Name)
+	if t.Summary != "" || t.Description != "" {
+		s := t.Summary
+		if s == "" {
+			s = t.Description
+		}
+		fmt.Fprintf(w, "  %s\n", s)
+	}
+	if t.LongDescription != "" {
+		fmt.Fprintln(w)
+		for _, l := range strings.Split(strings.TrimRight(t.LongDescription, "\n"), "\n") {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+	fmt.Fprintf(w, "\n%s\n", a.out.bold("PARAMETERS"))
+	a.writeParams(w, t.InputSchema, "  ")
+	if rows := paramRows(t.InputSchema); len(rows) > 0 {
+		var ex []string
+		for _, r := range rows {
+			if r.Required {
+				ex = append(ex, r.Name+"="+exampleValue(r.Type))
+			}
+		}
+		fmt.Fprintf(w, "\n%s\n  toolhost call %s %s\n", a.out.bold("EXAMPLE"), t.Name, strings.Join(ex, " "))
+	}
+	if t.Examples != "" {
+		fmt.Fprintf(w, "\n%s\n", a.out.bold("EXAMPLES"))
+		for _, l := range strings.Split(strings.TrimRight(t.Examples, "\n"), "\n") {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+	return nil
+}
+
+func exampleValue(typ string) string {
+	switch {
+	case strings.HasPrefix(typ, "integer"), strings.HasPrefix(typ, "number"):
+		return "1"
+	case strings.HasPrefix(typ, "boolean"):
+		return "true"
+	case strings.HasPrefix(typ, "array"):
+		return "a,b"
+	case strings.HasPrefix(typ, "object"):
+		return `'{"k":"v"}'`
+	}
+	return "…"
+}
+
+// normalize round-trips args through JSON, so values typed from key=value
+// pairs have the same Go types as values decoded from --args.
+func normalize(args map[string]any) (map[string]any, error) {
+	b, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{}
+	return out, json.Unmarshal(b, &out)
+}

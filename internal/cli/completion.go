@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+)
+
+const bashCompletion = `# bash completion for toolhost; load with: source <(toolhost completion bash)
+_toolhost_complete() {
+  local cur words req
+  COMPREPLY=()
+  cur="${COMP_WORDS[COMP_CWORD]}"
+  words=("${COMP_WORDS[@]:0:$COMP_CWORD}")
+  if [[ "$cur" == "-"* ]]; then
+    req="${words[*]} ${cur} --generate-bash-completion"
+  else
+    req="${words[*]} --generate-bash-completion"
+  fi
+  local IFS=$'\n'
+  COMPREPLY=($(compgen -W "$(eval "${req}" 2>/dev/null)" -- "${cur}"))
+  return 0
+}
+complete -o bashdefault -o default -F _toolhost_complete toolhost
+`
+
+const zshCompletion = `#compdef toolhost
+# zsh completion for toolhost; load with: source <(toolhost completion zsh)
+_toolhost() {
+  local -a opts
+  local cur
+  cur=${words[-1]}
+  if [[ "$cur" == "-"* ]]; then
+    opts=("${(@f)$(${words[@]:0:#words[@]-1} ${cur} --generate-bash-completion 2>/dev/null)}")
+  else
+    opts=("${(@f)$(${words[@]:0:#words[@]-1} --generate-bash-completion 2>/dev/null)}")
+  fi
+  if [[ "${opts[1]}" != "" ]]; then
+    _describe 'values' opts
+  else
+    _files
+  fi
+}
+compdef _toolhost toolhost
+`
+
+func (a *app) completionCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "completion",
+		Usage:     "print a shell completion script (bash or zsh)",
+		ArgsUsage: "bash|zsh",
+		Description: "Completes commands, flags and tool names.\n\n" +
+			"Examples:\n   source <(toolhost completion bash)      # in ~/.bashrc\n" +
+			"   source <(toolhost completion zsh)       # in ~/.zshrc, after compinit",
+		Action: func(c *cli.Context) error {
+			if err := checkArgs(c, 0, 1, "bash|zsh"); err != nil {
+				return err
+			}
+			switch sh := c.Args().First(); sh {
+			case "", "bash":
+				_, err := io.WriteString(a.stdout, bashCompletion)
+				return err
+			case "zsh":
+				_, err := io.WriteString(a.stdout, zshCompletion)
+				return err
+			default:
+				return usageErrorf("completion: unknown shell %q (want bash or zsh)", sh)
+			}
+		},
+		BashComplete: func(c *cli.Context) {
+			fmt.Fprintln(a.stdout, "bash")
+			fmt.Fprintln(a.stdout, "zsh")
+		},
+	}
+}
+
+// completeToolNames is the BashComplete of commands whose first argument
+// is a tool name: it prints the names, or the command's flags once a name
+// is given. Errors print nothing: completion must stay quiet.
+func (a *app) completeToolNames(c *cli.Context) {
+	if c.NArg() > 0 {
+		cli.DefaultCompleteWithFlags(c.Command)(c)
+		return
+	}
+	quietApp := *a
+	quietApp.stderr = io.Discard
+	cat, err := quietApp.catalog(c, true)
+	if err != nil {
+		return
+	}
+	for _, n := range cat.Names() {
+		fmt.Fprintln(a.stdout, n)
+	}
+}

@@ -1,0 +1,32 @@
+// Package cli is the toolhost command line: list, describe, call, format,
+// schema, add, check, identity, serve, cache clear and completion, over a
+// resolver.Catalog built from the TOML configuration.
+//
+// main stays thin; tests drive the whole app in-process with buffers:
+//
+//	func main() {
+//		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+//		code := cli.Run(ctx, os.Args, os.Stdout, os.Stderr, os.Stdin, nil)
+//		stop()
+//		os.Exit(code)
+//	}
+//
+// An embedding program (or a test) adds its own in-process tools with
+// [Options].Setup, which runs on every catalog the app builds.
+//
+// # Exit codes
+//
+// [Run] returns 0 on success, 1 when the tool reported an error or asked a
+// question nobody answered (and when `check` finds errors), and 2 for
+// usage, configuration and invocation failures. Actions never call
+// os.Exit or cli.Exit: they return errors that Run maps to codes.
+//
+// # Output
+//
+// --json output is stable, indented JSON with the shapes of design.md §6-7
+// (`list --json` is exactly the MCP tools/list result). Human output is
+// aligned with text/tabwriter and coloured only on a terminal without
+// NO_COLOR. Warnings and progress go to stderr, never stdout.
+//
+// Flow: os.Args → [Run] → config.Load → resolver.New → command → stdout / exit code.
+package cli

@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Exit codes of every command (contract: design.md §7).
+const (
+	ExitOK        = 0 // success
+	ExitToolError = 1 // the tool reported an error, a question nobody answered, or `check` found errors
+	ExitFailure   = 2 // usage, configuration or invocation failure
+)
+
+// exitError carries the exit code an action wants, with the error to print.
+// A nil err means "exit with code, print nothing more" (the action already
+// reported what happened).
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageErrorf returns an exit-2 error for a command line that cannot be run.
+func usageErrorf(format string, args ...any) error {
+	return &exitError{code: ExitFailure, err: &usageError{msg: fmt.Sprintf(format, args...)}}
+}
+
+// usageError marks an error as a usage error, so the message suggests --help.
+type usageError struct {
+	msg  string
+	path string // the command's path, "toolhost call"; "" for the app
+}
+
+func (e *usageError) Error() string { return e.msg }
+
+// commandUsageErrorf is usageErrorf for the command at path ("toolhost call").
+func commandUsageErrorf(path, format string, args ...any) error {
+	return &exitError{code: ExitFailure, err: &usageError{msg: fmt.Sprintf(format, args...), path: path}}
+}
+
+// silent returns an error that exits with code and prints nothing.
+func silent(code int) error { return &exitError{code: code} }
+
+// exitCode maps an error returned by an action to the process exit code:
+// nil is 0, an exitError carries its own code, anything else is a failure
+// (2): configuration, invocation, I/O.
+func exitCode(err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var e *exitError
+	if errors.As(err, &e) {
+		return e.code
+	}
+	return ExitFailure
+}

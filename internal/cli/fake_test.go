@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/toolhost/toolhost/tool"
+)
+
+// fakeTools are the tool binaries the test binary plays when started with
+// TOOLHOST_CLI_TEST_CHILD set and the scenario name as its first argument.
+var fakeTools = map[string]func() int{
+	"greet":      fakeGreet,     // one self-describing tool: greet(name, shout=false); asks before greeting "root"
+	"multi":      fakeMulti,     // two tools: alpha and beta
+	"no-schema":  fakeNoSchema,  // prints garbage and exits 3
+	"greet-desc": fakeGreetDesc, // greet, with a summary taken from $FAKE_SUMMARY
+}
+
+func fakeServe(defs []tool.Definition, run func(*tool.Request) tool.Outcome) int {
+	data, err := io.ReadAll(os.Stdin)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	req, err := tool.DecodeRequest(data)
+	if err != nil {
+		json.NewEncoder(os.Stdout).Encode(tool.Fail(err.Error()))
+		return 1
+	}
+	var out any
+	switch req.Context.Action {
+	case tool.ActionSchema:
+		out = tool.SchemaResponse{Tools: defs}
+	case tool.ActionFormatArguments:
+		out = tool.Success(fmt.Sprintf("%s for %v", req.Tool.Name, req.Tool.Arguments["name"]))
+	default:
+		out = run(req)
+	}
+	if err := json.NewEncoder(os.Stdout).Encode(out); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	return 0
+}
+
+func greetDef(summary string) tool.Definition {
+	f := false
+	return tool.Definition{
+		Name:    "greet",
+		Summary: summary,
+		Parameters: map[string]*tool.Parameter{
+			"name":  {Type: tool.Types{"string"}, Summary: "Who to greet."},
+			"shout": {Type: tool.Types{"boolean"}, Default: f},
+		},
+	}
+}
+
+func greetRun(req *tool.Request) tool.Outcome {
+	name, _ := req.Tool.Arguments["name"].(string)
+	if name == "root" {
+		ok, answered := req.Tool.Answers["sure"].(bool)
+		if !answered {
+			return tool.Ask(tool.Question{ID: "sure", Text: "Greet root?", AnswerType: tool.Boolean})
+		}
+		if !ok {
+			return tool.Fail("not greeting root")
+		}
+	}
+	if name == "" {
+		return tool.Fail("nobody to greet")
+	}
+	return tool.Success("Hello, " + name + "!")
+}
+
+func fakeGreet() int { return fakeServe([]tool.Definition{greetDef("Greet someone.")}, greetRun) }
+
+func fakeGreetDesc() int {
+	return fakeServe([]tool.Definition{greetDef(os.Getenv("FAKE_SUMMARY"))}, greetRun)
+}
+
+func fakeMulti() int {
+	return fakeServe([]tool.Definition{
+		{Name: "alpha", Summary: "First."},
+		{Name: "beta", Summary: "Second."},
+	}, func(req *tool.Request) tool.Outcome { return tool.Success(req.Tool.Name) })
+}
+
+func fakeNoSchema() int {
+	io.ReadAll(os.Stdin)
+	fmt.Println("usage: no-schema FILE")
+	fmt.Fprintln(os.Stderr, "no-schema: missing FILE")
+	return 3
+}

@@ -1,0 +1,238 @@
+package cli
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/toolhost/toolhost/resolver"
+	"github.com/toolhost/toolhost/tool"
+)
+
+func (a *app) listCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "list",
+		Usage: "list the tools the configuration serves",
+		Description: "Resolves every entry and prints one line per tool. With --json, prints exactly\n" +
+			"the MCP tools/list result {\"tools\":[…]}.\n\n" +
+			"Examples:\n   toolhost list\n   toolhost list --schemas\n   toolhost list --json | jq '.tools[].name'",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "print the MCP tools/list result"},
+			&cli.BoolFlag{Name: "schemas", Usage: "show each tool's parameters"},
+		},
+		Action: func(c *cli.Context) error {
+			if err := checkArgs(c, 0, 0, ""); err != nil {
+				return err
+			}
+			cat, err := a.catalog(c, false)
+			if err != nil {
+				return err
+			}
+			defs := cat.List()
+			if defs == nil {
+				defs = []resolver.Definition{}
+			}
+			if c.Bool("json") {
+				return writeJSON(a.stdout, struct {
+					Tools []resolver.Definition `json:"tools"`
+				}{defs})
+			}
+			if len(defs) == 0 {
+				fmt.Fprintln(a.stderr, "no tools: add one with `toolhost add NAME -- COMMAND`")
+				return nil
+			}
+			if c.Bool("schemas") {
+				for i, d := range defs {
+					if i > 0 {
+						fmt.Fprintln(a.stdout)
+					}
+					fmt.Fprintf(a.stdout, "%s  %s\n", a.out.bold(d.Name), oneLine(d.Description))
+					a.writeParams(a.stdout, d.InputSchema, "  ")
+				}
+				return nil
+			}
+			tw := newTable(a.stdout)
+			row(tw, a.out.bold("NAME"), "DESCRIPTION")
+			for _, d := range defs {
+				row(tw, a.out.green(d.Name), d.Description)
+			}
+			return tw.Flush()
+		},
+	}
+}
+
+// toolJSON is the JSON that `describe --json` prints: the tools/list
+// definition (name, description, inputSchema, annotations) plus the full
+// detail. Provenance is included with --explain.
+type toolJSON struct {
+	Name             string                     `json:"name"`
+	Description      string                     `json:"description"`
+	InputSchema      map[string]any             `json:"inputSchema"`
+	Annotations      map[string]any             `json:"annotations,omitempty"`
+	Summary          string                     `json:"summary"`
+	LongDescription  string                     `json:"long_description,omitempty"`
+	Examples         string                     `json:"examples,omitempty"`
+	Parameters       map[string]*tool.Parameter `json:"parameters,omitempty"`
+	Category         string                     `json:"category,omitempty"`
+	Tags             []string                   `json:"tags,omitempty"`
+	RequiresApproval bool                       `json:"requires_approval"`
+	TimeoutSeconds   float64                    `json:"timeout_seconds,omitempty"`
+	Enabled          bool                       `json:"enabled"`
+	Source           string                     `json:"source"`
+	Dynamic          bool                       `json:"dynamic"`
+	Provenance       map[string]string          `json:"provenance,omitempty"`
+}
+
+func newToolJSON(t *resolver.Tool, explain bool) toolJSON {
+	j := toolJSON{
+		Name:             t.Name,
+		Description:      t.Description,
+		InputSchema:      t.InputSchema,
+		Annotations:      t.Annotations,
+		Summary:          t.Summary,
+		LongDescription:  t.LongDescription,
+		Examples:         t.Examples,
+		Parameters:       t.Parameters,
+		Category:         t.Category,
+		Tags:             t.Tags,
+		RequiresApproval: t.RequiresApproval,
+		TimeoutSeconds:   t.Timeout.Seconds(),
+		Enabled:          t.Enabled,
+		Source:           t.Source,
+		Dynamic:          t.Dynamic,
+	}
+	if len(j.Annotations) == 0 {
+		j.Annotations = nil
+	}
+	if explain {
+		j.Provenance = t.Provenance
+		if j.Provenance == nil {
+			j.Provenance = map[string]string{}
+		}
+	}
+	return j
+}
+
+// findTool returns the named tool, or an exit-2 error naming the tools
+// there are.
+func findTool(cat *resolver.Catalog, name string) (*resolver.Tool, error) {
+	if t, ok := cat.Tool(name); ok {
+		return t, nil
+	}
+	names := cat.Names()
+	if len(names) == 0 {
+		return nil, &exitError{code: ExitFailure, err: fmt.Errorf("unknown tool %q: the configuration serves no tools", name)}
+	}
+	return nil, &exitError{code: ExitFailure, err: fmt.Errorf("unknown tool %q (tools: %s)", name, strings.Join(names, ", "))}
+}
+
+func (a *app) describeCommand() *cli.Command {
+	return &cli.Command{
+		Name:         "describe",
+		BashComplete: a.completeToolNames,
+		Usage:        "show everything about one tool",
+		ArgsUsage:    "NAME",
+		Description: "Prints a tool's summary, description, parameters, examples and where it runs.\n" +
+			"With --explain, also where each field came from: the binary, a TOML file:line,\n" +
+			"a default, or a dynamic registration.\n\n" +
+			"Examples:\n   toolhost describe greet\n   toolhost describe greet --explain\n   toolhost describe greet --json",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "print the tool as JSON"},
+			&cli.BoolFlag{Name: "explain", Usage: "show where each field came from"},
+		},
+		Action: func(c *cli.Context) error {
+			if err := checkArgs(c, 1, 1, "NAME"); err != nil {
+				return err
+			}
+			cat, err := a.catalog(c, false)
+			if err != nil {
+				return err
+			}
+			t, err := findTool(cat, c.Args().First())
+			if err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				return writeJSON(a.stdout, newToolJSON(t, c.Bool("explain")))
+			}
+			a.describe(t, c.Bool("explain"))
+			return nil
+		},
+	}
+}
+
+func (a *app) describe(t *resolver.Tool, explain bool) {
+	w := a.stdout
+	from := func(field string) string {
+		if !explain {
+			return ""
+		}
+		if p, ok := t.Provenance[field]; ok {
+			return a.out.dim("(" + p + ")")
+		}
+		return ""
+	}
+	tw := newTable(w)
+	line := func(label, value, field string) {
+		if value == "" {
+			return
+		}
+		cells := []string{a.out.bold(label), value}
+		if explain {
+			cells = append(cells, from(field))
+		}
+		row(tw, cells...)
+	}
+	line("NAME", t.Name, "name")
+	line("SUMMARY", t.Summary, "summary")
+	line("SOURCE", t.Source, "command")
+	line("CATEGORY", t.Category, "category")
+	line("TAGS", strings.Join(t.Tags, ", "), "tags")
+	if t.RequiresApproval {
+		line("APPROVAL", "required", "requires_approval")
+	}
+	if t.Timeout > 0 {
+		line("TIMEOUT", t.Timeout.Round(time.Millisecond).String(), "timeout")
+	}
+	if !t.Enabled {
+		line("ENABLED", "no", "enable")
+	}
+	if len(t.Annotations) > 0 {
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(t.Annotations)) {
+			parts = append(parts, k+"="+compactJSON(t.Annotations[k]))
+		}
+		line("ANNOTATIONS", strings.Join(parts, " "), "annotations")
+	}
+	tw.Flush()
+	section := func(title, body, field string) {
+		if strings.TrimSpace(body) == "" {
+			return
+		}
+		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(a.out.bold(title)+" "+from(field)))
+		for _, l := range strings.Split(strings.TrimRight(body, "\n"), "\n") {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+	section("DESCRIPTION", t.LongDescription, "description")
+	fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(a.out.bold("PARAMETERS")+" "+from("parameters")))
+	a.writeParams(w, t.InputSchema, "  ")
+	section("EXAMPLES", t.Examples, "examples")
+	if explain {
+		fmt.Fprintf(w, "\n%s\n", a.out.bold("PROVENANCE"))
+		if len(t.Provenance) == 0 {
+			fmt.Fprintln(w, "  (none recorded)")
+			return
+		}
+		tw := newTable(w)
+		row(tw, "  FIELD", "FROM")
+		for _, k := range slices.Sorted(maps.Keys(t.Provenance)) {
+			row(tw, "  "+k, t.Provenance[k])
+		}
+		tw.Flush()
+	}
+}

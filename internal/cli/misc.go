@@ -1,0 +1,223 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+func (a *app) formatCommand() *cli.Command {
+	return &cli.Command{
+		Name:         "format",
+		BashComplete: a.completeToolNames,
+		Usage:        "render a call's arguments for a human, as shown before approval",
+		ArgsUsage:    "NAME [key=value…]",
+		Description: "Asks the tool's binary to render the arguments (format_arguments); when the\n" +
+			"binary cannot, the host renders them itself.\n\n" +
+			"Examples:\n   toolhost format search --args '{\"pattern\":\"TODO\"}'\n   toolhost format greet name=Ada",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "args", Usage: "the arguments as a JSON `OBJECT`"},
+		},
+		Action: func(c *cli.Context) error {
+			if err := checkArgs(c, 1, -1, "NAME [--args JSON | key=value…]"); err != nil {
+				return err
+			}
+			cat, err := a.catalog(c, false)
+			if err != nil {
+				return err
+			}
+			name := c.Args().First()
+			t, err := findTool(cat, name)
+			if err != nil {
+				return err
+			}
+			args, err := parseArguments(c.String("args"), c.Args().Tail(), schemaParams(t.InputSchema))
+			if err != nil {
+				return err
+			}
+			s, err := cat.Format(c.Context, name, args)
+			if err != nil {
+				return &exitError{code: ExitFailure, err: fmt.Errorf("format %s: %w", name, err)}
+			}
+			fmt.Fprint(a.stdout, s)
+			if !strings.HasSuffix(s, "\n") {
+				fmt.Fprintln(a.stdout)
+			}
+			return nil
+		},
+	}
+}
+
+// commandArgs returns the COMMAND… after "--": several tokens are the argv
+// as given; a single token holding spaces is split like a TOML command
+// string.
+func commandArgs(args []string) ([]string, error) {
+	if len(args) == 1 && strings.ContainsAny(args[0], " \t") {
+		return splitCommand(args[0])
+	}
+	return args, nil
+}
+
+// workspaceRoot is --root made absolute, or the current directory.
+func workspaceRoot(c *cli.Context) (string, error) {
+	root := c.String("root")
+	if root == "" {
+		return os.Getwd()
+	}
+	return filepath.Abs(root)
+}
+
+func (a *app) schemaCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "schema",
+		Usage:     "ask any binary for its schema (for tool authors)",
+		ArgsUsage: "-- COMMAND [ARG…]",
+		Description: "Sends the schema request to COMMAND and prints its answer as indented JSON,\n" +
+			"or says what is wrong with it and how to fix it.\n\n" +
+			"Examples:\n   toolhost schema -- bin/greet\n   toolhost schema -- go run ./examples/fs",
+		Action: func(c *cli.Context) error {
+			if err := checkArgs(c, 1, -1, "-- COMMAND [ARG…]"); err != nil {
+				return err
+			}
+			argv, err := commandArgs(c.Args().Slice())
+			if err != nil {
+				return usageErrorf("%v", err)
+			}
+			root, err := workspaceRoot(c)
+			if err != nil {
+				return err
+			}
+			resp, err := askSchema(c.Context, argv, root)
+			if err != nil {
+				return &exitError{code: ExitFailure, err: err}
+			}
+			return writeJSON(a.stdout, resp)
+		},
+	}
+}
+
+func (a *app) checkCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "check",
+		Usage: "resolve every entry and report every problem with its fix",
+		Description: "Exit status: 0 when no errors were found (warnings are fine), 1 when some\n" +
+			"entry has an error, 2 when the configuration cannot be read at all.\n\n" +
+			"Examples:\n   toolhost check\n   toolhost check --json",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: `print {"tools":N,"problems":[…]}`},
+		},
+		Action: func(c *cli.Context) error {
+			if err := checkArgs(c, 0, 0, ""); err != nil {
+				return err
+			}
+			cat, err := a.catalog(c, true)
+			if err != nil {
+				return err
+			}
+			rep := cat.Report()
+			nerr, nwarn := len(rep.Errors()), len(rep.Warnings())
+			if c.Bool("json") {
+				type problemJSON struct {
+					Tool    string `json:"tool,omitempty"`
+					Place   string `json:"place,omitempty"`
+					Warning bool   `json:"warning"`
+					Error   string `json:"error"`
+					Fix     string `json:"fix,omitempty"`
+				}
+				out := struct {
+					Tools    int           `json:"tools"`
+					Errors   int           `json:"errors"`
+					Warnings int           `json:"warnings"`
+					Problems []problemJSON `json:"problems"`
+				}{Tools: cat.Len(), Errors: nerr, Warnings: nwarn, Problems: []problemJSON{}}
+				for _, p := range rep.Problems {
+					pj := problemJSON{Tool: p.Tool, Place: p.Place, Warning: p.Warning, Fix: p.Fix}
+					if p.Err != nil {
+						pj.Error = p.Err.Error()
+					}
+					out.Problems = append(out.Problems, pj)
+				}
+				if err := writeJSON(a.stdout, out); err != nil {
+					return err
+				}
+			} else {
+				for _, p := range rep.Problems {
+					label := a.out.red("error")
+					if p.Warning {
+						label = a.out.yellow("warning")
+					}
+					fmt.Fprintf(a.stdout, "%s: %s\n", label, problemText(p))
+				}
+				verdict := a.out.green("ok")
+				if nerr > 0 {
+					verdict = a.out.red("FAIL")
+				}
+				fmt.Fprintf(a.stdout, "%s: %d tools, %d errors, %d warnings\n", verdict, cat.Len(), nerr, nwarn)
+			}
+			if nerr > 0 {
+				return silent(ExitToolError)
+			}
+			return nil
+		},
+	}
+}
+
+func (a *app) identityCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "identity",
+		Usage: "print the catalog's identity: a UUID that changes whenever the tools do",
+		Description: "The id is derived from the sorted tool definitions: the same tools give the\n" +
+			"same id in every process; any change gives a new one.\n\n" +
+			"Examples:\n   toolhost identity\n   toolhost identity --json",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: `print {"server_id","tools_count","protocol_version"}`},
+		},
+		Action: func(c *cli.Context) error {
+			if err := checkArgs(c, 0, 0, ""); err != nil {
+				return err
+			}
+			cat, err := a.catalog(c, false)
+			if err != nil {
+				return err
+			}
+			id := cat.Identity()
+			if c.Bool("json") {
+				return writeJSON(a.stdout, id)
+			}
+			tw := newTable(a.stdout)
+			row(tw, a.out.bold("server_id"), id.ServerID)
+			row(tw, a.out.bold("tools_count"), fmt.Sprint(id.ToolsCount))
+			row(tw, a.out.bold("protocol_version"), id.ProtocolVersion)
+			return tw.Flush()
+		},
+	}
+}
+
+func (a *app) cacheCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "cache",
+		Usage: "manage the persistent schema cache",
+		Subcommands: []*cli.Command{{
+			Name:  "clear",
+			Usage: "delete every cached schema answer",
+			Description: "Binaries are asked again the next time. The cache lives in\n" +
+				"$XDG_CACHE_HOME/toolhost (or ~/.cache/toolhost).\n\n" +
+				"Example:\n   toolhost cache clear",
+			Action: func(c *cli.Context) error {
+				if err := checkArgs(c, 0, 0, ""); err != nil {
+					return err
+				}
+				dir := defaultCacheDir()
+				if err := clearCache(dir); err != nil && !errors.Is(err, os.ErrNotExist) {
+					return &exitError{code: ExitFailure, err: err}
+				}
+				fmt.Fprintf(a.stdout, "cleared %s\n", dir)
+				return nil
+			},
+		}},
+	}
+}

@@ -1,0 +1,210 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/toolhost/toolhost/tool"
+)
+
+// writeJSON writes v as indented JSON with a final newline. Map keys come
+// out sorted, so the output is stable.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// table aligns tab-separated cells in columns two spaces apart; Flush
+// writes the lines to the destination without trailing blanks.
+type table struct {
+	*tabwriter.Writer
+	buf bytes.Buffer
+	dst io.Writer
+}
+
+// newTable returns a table writing to w on Flush.
+func newTable(w io.Writer) *table {
+	t := &table{dst: w}
+	t.Writer = tabwriter.NewWriter(&t.buf, 0, 0, 2, ' ', 0)
+	return t
+}
+
+// Flush aligns what was written and writes it out.
+func (t *table) Flush() error {
+	if err := t.Writer.Flush(); err != nil {
+		return err
+	}
+	for _, line := range strings.SplitAfter(t.buf.String(), "\n") {
+		if line == "" {
+			continue
+		}
+		nl := strings.HasSuffix(line, "\n")
+		line = strings.TrimRight(line, " \n")
+		if nl {
+			line += "\n"
+		}
+		if _, err := io.WriteString(t.dst, line); err != nil {
+			return err
+		}
+	}
+	t.buf.Reset()
+	return nil
+}
+
+// row writes cells joined by tabs. Cells must not contain tabs or newlines.
+func row(w io.Writer, cells ...string) {
+	for i, c := range cells {
+		cells[i] = oneLine(c)
+	}
+	fmt.Fprintln(w, strings.Join(cells, "\t"))
+}
+
+// oneLine keeps the first line of s and turns tabs into spaces.
+func oneLine(s string) string {
+	s, _, cut := strings.Cut(s, "\n")
+	s = strings.ReplaceAll(s, "\t", " ")
+	if cut {
+		s += " …"
+	}
+	return s
+}
+
+// paramRow is one parameter of a tool, as read from its input schema.
+type paramRow struct {
+	Name, Type, Default, Description string
+	Required                         bool
+}
+
+// paramRows lists the properties of an input schema, sorted by name.
+func paramRows(schema map[string]any) []paramRow {
+	props, _ := schema["properties"].(map[string]any)
+	req := map[string]bool{}
+	switch r := schema["required"].(type) {
+	case []string:
+		for _, n := range r {
+			req[n] = true
+		}
+	case []any:
+		for _, n := range r {
+			if s, ok := n.(string); ok {
+				req[s] = true
+			}
+		}
+	}
+	rows := make([]paramRow, 0, len(props))
+	for name, v := range props {
+		node, _ := v.(map[string]any)
+		r := paramRow{Name: name, Required: req[name], Type: typeText(node)}
+		if d, ok := node["default"]; ok {
+			r.Default = compactJSON(d)
+		}
+		r.Description, _ = node["description"].(string)
+		if enum, ok := node["enum"].([]any); ok && len(enum) > 0 {
+			parts := make([]string, len(enum))
+			for i, e := range enum {
+				parts[i] = compactJSON(e)
+			}
+			r.Description = strings.TrimSpace(r.Description + " (one of " + strings.Join(parts, ", ") + ")")
+		}
+		rows = append(rows, r)
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].Name < rows[j].Name })
+	return rows
+}
+
+// typeText renders a schema node's type: "string", "integer|null",
+// "array of string", or "any".
+func typeText(node map[string]any) string {
+	var s string
+	switch t := node["type"].(type) {
+	case string:
+		s = t
+	case []string:
+		s = strings.Join(t, "|")
+	case []any:
+		parts := make([]string, 0, len(t))
+		for _, e := range t {
+			parts = append(parts, fmt.Sprint(e))
+		}
+		s = strings.Join(parts, "|")
+	default:
+		s = "any"
+	}
+	if items, ok := node["items"].(map[string]any); ok {
+		s += " of " + typeText(items)
+	}
+	return s
+}
+
+func compactJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// writeParams writes a parameter table, indented by indent.
+func (a *app) writeParams(w io.Writer, schema map[string]any, indent string) {
+	rows := paramRows(schema)
+	if len(rows) == 0 {
+		fmt.Fprintf(w, "%s(no parameters)\n", indent)
+		return
+	}
+	tw := newTable(w)
+	row(tw, indent+a.out.bold("PARAMETER"), "TYPE", "REQUIRED", "DEFAULT", "DESCRIPTION")
+	for _, r := range rows {
+		req := "no"
+		if r.Required {
+			req = "yes"
+		}
+		def := r.Default
+		if def == "" {
+			def = "-"
+		}
+		row(tw, indent+a.out.green(r.Name), r.Type, req, def, r.Description)
+	}
+	tw.Flush()
+}
+
+// schemaParams turns the properties of an input schema into the parameter
+// types that key=value arguments are parsed by (type and items only).
+func schemaParams(schema map[string]any) map[string]*tool.Parameter {
+	props, _ := schema["properties"].(map[string]any)
+	out := make(map[string]*tool.Parameter, len(props))
+	for name, v := range props {
+		node, _ := v.(map[string]any)
+		out[name] = schemaParam(node)
+	}
+	return out
+}
+
+func schemaParam(node map[string]any) *tool.Parameter {
+	if node == nil {
+		return nil
+	}
+	p := &tool.Parameter{}
+	switch t := node["type"].(type) {
+	case string:
+		p.Type = tool.Types{t}
+	case []string:
+		p.Type = tool.Types(t)
+	case []any:
+		for _, e := range t {
+			if s, ok := e.(string); ok {
+				p.Type = append(p.Type, s)
+			}
+		}
+	}
+	if items, ok := node["items"].(map[string]any); ok {
+		p.Items = schemaParam(items)
+	}
+	return p
+}
