@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/toolhost/toolhost/tool"
 )
@@ -177,6 +178,11 @@ func checkValue(problems *[]string, path string, p *tool.Parameter, v any) {
 		}
 		if p.MaxLength != nil && n > *p.MaxLength {
 			bad("want at most %d characters, got %d", *p.MaxLength, n)
+		}
+		if p.Format == "date-time" {
+			if _, err := time.Parse(time.RFC3339, v); err != nil {
+				bad("want a date-time such as 2006-01-02T15:04:05Z (RFC 3339), got %q", v)
+			}
 		}
 		if p.Pattern != "" {
 			if re, err := regexp.Compile(p.Pattern); err == nil && !re.MatchString(v) {
