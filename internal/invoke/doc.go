@@ -1,0 +1,49 @@
+// Package invoke is the one place that starts tool processes: it splits
+// and renders a command, runs it with one request on stdin, bounds its time
+// and output, and reads its answer.
+//
+//	argv, err := invoke.SplitCommand(`bin/fs --root "my dir"`)
+//	spec := &invoke.Spec{Command: argv}
+//	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+//	defer cancel()
+//	res, err := invoke.Run(ctx, spec, req) // err: not found, not executable, timeout, output too large
+//	if err != nil {
+//		return err
+//	}
+//	outcome, err := res.Outcome() // or res.Schema() for a schema request
+//
+// Flow: TOML command → [SplitCommand] → [Spec] → [Render] → [Run] (stdin: request) → [Result] → [Result.Outcome] / [Result.Schema].
+//
+// # Processes
+//
+// [Run] starts the binary directly (no shell unless [Spec.Shell]) in its own
+// process group, in context.root or [Spec.Dir], writes the request JSON to
+// its stdin and closes it. When the context is done the whole group gets
+// SIGTERM, then SIGKILL after [Spec.Grace]; a descendant that keeps stdout
+// open cannot hang the call (os/exec WaitDelay), and the group is killed
+// when Run returns, so nothing is left behind. stdout is capped
+// ([Spec.MaxStdout], 16 MiB by default; a breach kills the group and is
+// [ErrOutputTooLarge]); of stderr only the last 64 KiB are kept.
+//
+// # Templates
+//
+// JP's argv templates are rendered per token: {{context}} and {{tool}} are
+// the request's objects as compact JSON, {{tool.arguments.x}} a value (bare
+// when scalar, JSON when composite, null when missing). See [Render].
+//
+// # Errors
+//
+// A tool that ran and reported failure is data (a [tool.Outcome]); an
+// [*Error] means no answer could be had. It wraps one of [ErrNotFound],
+// [ErrNotExecutable], [ErrTimeout], [ErrOutputTooLarge], [ErrExit],
+// [ErrNotJSON] or [tool.ErrNotSchema], and its message carries the cause,
+// the fix where the user can make one, and the last lines of stderr:
+//
+//	run "bin/x": schema: tool failed: exit status 3: stderr: panic: boom
+//
+// # Cache keys
+//
+// [Stat] returns the [Key] under which a binary's schema answer may be
+// persisted: it changes when the binary or a script argument changes, and
+// does not exist for shell commands or launchers such as go run.
+package invoke

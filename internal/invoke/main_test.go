@@ -1,0 +1,248 @@
+package invoke
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// childEnv marks a process started by these tests as a fake tool: the test
+// binary then plays the tool named by os.Args[1] instead of running tests.
+const childEnv = "INVOKE_TEST_CHILD"
+
+// pgidFileEnv names the file where "hang-ignore-term" writes its process
+// group id.
+const pgidFileEnv = "INVOKE_TEST_PGID_FILE"
+
+// fakeTools are the misbehaving (and well-behaved) tools the test binary
+// plays. Each returns the exit status.
+var fakeTools = map[string]func() int{
+	// echo-request copies stdin to stdout.
+	"echo-request": func() int {
+		_, _ = io.Copy(os.Stdout, os.Stdin)
+		return 0
+	},
+	// outcome prints a success outcome with whitespace around it.
+	"outcome": func() int {
+		fmt.Println("\n  {\"type\":\"success\",\"content\":\"done\"}  ")
+		return 0
+	},
+	// outcome-exit-1 prints an error outcome and exits 1: it is believed.
+	"outcome-exit-1": func() int {
+		fmt.Println(`{"type":"error","message":"no such city","trace":["lookup"],"transient":true}`)
+		fmt.Fprintln(os.Stderr, "some log line")
+		return 1
+	},
+	// plain prints plain text, as a command that does not speak the protocol.
+	"plain": func() int {
+		fmt.Println("hello world")
+		return 0
+	},
+	// exit-3 logs to stderr and exits 3.
+	"exit-3": func() int {
+		fmt.Fprintln(os.Stderr, "starting up")
+		fmt.Fprintln(os.Stderr, "panic: boom")
+		return 3
+	},
+	// bad-json logs to stdout instead of answering.
+	"bad-json": func() int {
+		fmt.Println("loading config from /etc/x.conf")
+		fmt.Println(`{"tools":[]}`)
+		return 0
+	},
+	// no-tools answers a schema request with JSON that is not a schema.
+	"no-tools": func() int {
+		fmt.Println(`{"name":"greet","summary":"Say hello."}`)
+		return 0
+	},
+	// schema answers a schema request.
+	"schema": func() int {
+		fmt.Println(`{"tools":[{"name":"greet","summary":"Say hello.","parameters":{"name":{"type":"string"}}}]}`)
+		return 0
+	},
+	// hang-ignore-term ignores SIGTERM, writes its process group id to the
+	// file named by $INVOKE_TEST_PGID_FILE, starts a grandchild `sleep 300`
+	// (which inherits the ignored SIGTERM) holding stdout open, and sleeps.
+	"hang-ignore-term": func() int {
+		signal.Ignore(syscall.SIGTERM)
+		grand := exec.Command("sleep", "300")
+		grand.Stdout = os.Stdout
+		if err := grand.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		pgid, _ := syscall.Getpgid(0)
+		data := fmt.Sprintf("%d %d", pgid, grand.Process.Pid)
+		if err := os.WriteFile(os.Getenv(pgidFileEnv), []byte(data), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		fmt.Fprintln(os.Stderr, "hanging")
+		time.Sleep(time.Hour)
+		return 0
+	},
+	// leave-grandchild exits at once but leaves a grandchild holding stdout.
+	"leave-grandchild": func() int {
+		grand := exec.Command("sleep", "300")
+		grand.Stdout = os.Stdout
+		if err := grand.Start(); err != nil {
+			return 2
+		}
+		pgid, _ := syscall.Getpgid(0)
+		_ = os.WriteFile(os.Getenv(pgidFileEnv), []byte(fmt.Sprintf("%d %d", pgid, grand.Process.Pid)), 0o644)
+		fmt.Println("partial")
+		return 0
+	},
+	// flood writes to stdout until it is killed.
+	"flood": func() int {
+		chunk := []byte(strings.Repeat("x", 64<<10))
+		for {
+			if _, err := os.Stdout.Write(chunk); err != nil {
+				return 1
+			}
+		}
+	},
+	// noisy-stderr writes 200 KiB of numbered lines to stderr, then exits 1.
+	"noisy-stderr": func() int {
+		for i := 0; i < 200<<10/20; i++ {
+			fmt.Fprintf(os.Stderr, "noise line %08d\n", i)
+		}
+		fmt.Fprintln(os.Stderr, "LAST LINE")
+		return 1
+	},
+	// print-argv prints its arguments as a JSON array.
+	"print-argv": func() int {
+		_ = json.NewEncoder(os.Stdout).Encode(os.Args[2:])
+		return 0
+	},
+	// print-env prints its environment as a JSON array.
+	"print-env": func() int {
+		_ = json.NewEncoder(os.Stdout).Encode(os.Environ())
+		return 0
+	},
+	// pwd prints its working directory.
+	"pwd": func() int {
+		wd, err := os.Getwd()
+		if err != nil {
+			return 2
+		}
+		fmt.Print(wd)
+		return 0
+	},
+}
+
+func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) != "" {
+		if len(os.Args) < 2 || fakeTools[os.Args[1]] == nil {
+			fmt.Fprintf(os.Stderr, "fake tool: unknown scenario %q\n", os.Args[1:])
+			os.Exit(97)
+		}
+		os.Exit(fakeTools[os.Args[1]]())
+	}
+	if len(os.Args) > 1 && fakeTools[os.Args[1]] != nil {
+		// Started as a fake tool without the marker (a test cleared the
+		// environment): refuse rather than run the tests recursively.
+		fmt.Fprintln(os.Stderr, "fake tool started without "+childEnv)
+		os.Exit(98)
+	}
+	os.Setenv(childEnv, "1") // inherited by every process the tests start
+	// A race-enabled child would sleep 1 s at exit; the fake tools need not.
+	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
+	os.Exit(m.Run())
+}
+
+// self returns the test binary's path, which plays the fake tools.
+func self(t testing.TB) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exe
+}
+
+// readPgid reads what a hanging fake tool wrote to file: its process group
+// and its grandchild's pid.
+func readPgid(t *testing.T, file string) (pgid, grandchild int) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("fake tool wrote no pgid: %v", err)
+	}
+	f := strings.Fields(string(data))
+	if len(f) != 2 {
+		t.Fatalf("pgid file %q", data)
+	}
+	pgid, _ = strconv.Atoi(f[0])
+	grandchild, _ = strconv.Atoi(f[1])
+	return pgid, grandchild
+}
+
+// waitGone fails the test when a process of group pgid is still alive.
+// It waits up to 3 s for kill(-pgid, 0) to report ESRCH; members that are
+// dead but not yet reaped (zombies, which an init that reaps slowly may
+// leave for a second or two) count as gone.
+func waitGone(t *testing.T, pgid int) {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		err := syscall.Kill(-pgid, 0)
+		if err == syscall.ESRCH {
+			return
+		}
+		alive := liveMembers(pgid)
+		if time.Now().After(deadline) {
+			if len(alive) == 0 {
+				t.Logf("process group %d: only zombies left (kill(-pgid, 0) = %v), waiting on init to reap them", pgid, err)
+				return
+			}
+			t.Fatalf("process group %d survived Run: live members %v", pgid, alive)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// liveMembers lists "pid state" of the processes of group pgid that are
+// not zombies, from /proc.
+func liveMembers(pgid int) []string {
+	var alive []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		data, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...; comm may hold spaces.
+		s := string(data)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(f) > 2 && f[2] == strconv.Itoa(pgid) && f[0] != "Z" {
+			alive = append(alive, e.Name()+" "+f[0])
+		}
+	}
+	return alive
+}
+
+// procState returns the state letter of process pid ("Z" for a zombie), or
+// "" when it does not exist.
+func procState(pid int) string {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return ""
+	}
+	s := string(data)
+	if f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]); len(f) > 0 {
+		return f[0]
+	}
+	return ""
+}

@@ -1,0 +1,346 @@
+package invoke
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/toolhost/toolhost/tool"
+)
+
+// Defaults and fixed limits of [Run].
+const (
+	DefaultMaxStdout = 16 << 20        // Spec.MaxStdout when zero
+	DefaultGrace     = 2 * time.Second // Spec.Grace when zero
+	StderrTail       = 64 << 10        // bytes of stderr kept: the last ones
+)
+
+// Spec says how to start one tool process.
+type Spec struct {
+	// Command holds the argv tokens after shell-word splitting (see
+	// [SplitCommand]); tokens may hold {{context}}, {{tool}} and
+	// {{tool.arguments.x}} templates (see [Render]). A first token with a
+	// slash is a path, relative to the working directory; a bare name is
+	// looked up on the child's PATH.
+	Command []string
+	// Shell runs the rendered tokens joined by spaces through /bin/sh -c
+	// (only when the entry says shell = true). Template values are then
+	// shell-quoted; literal tokens are passed to the shell as they are, so
+	// a caller holding the command as written should pass it as one token.
+	Shell bool
+	// Dir is the working directory; "" means the request's context.root,
+	// and a relative Dir is taken relative to context.root.
+	Dir string
+	// Env holds extra variables, set after (so overriding) the inherited ones.
+	Env map[string]string
+	// ClearEnv passes only PATH, HOME and Env.
+	ClearEnv bool
+	// MaxStdout caps stdout in bytes; 0 means DefaultMaxStdout (16 MiB).
+	MaxStdout int64
+	// Grace is the delay between SIGTERM and SIGKILL to the process group
+	// when the context is done, and how long a process that exited may leave
+	// a descendant holding stdout open; 0 means DefaultGrace (2 s).
+	Grace time.Duration
+}
+
+// Result is what a tool process left: its stdout, the tail of its stderr
+// and its exit status. Interpret it with [Result.Outcome] or
+// [Result.Schema].
+type Result struct {
+	Stdout     []byte        // at most Spec.MaxStdout bytes
+	StderrTail []byte        // the last StderrTail (64 KiB) bytes of stderr
+	ExitCode   int           // -1 when the process was killed by a signal
+	Elapsed    time.Duration // from the call of Run to the end of Wait
+
+	command string      // for errors: the command as configured
+	action  tool.Action // for errors: the request's action
+	status  string      // "exit status 3", "signal: killed"
+}
+
+// Run starts one tool process for req, writes the request JSON to its
+// stdin, closes stdin, and waits for it to exit. The caller bounds the call
+// with context.WithTimeout; when ctx is done the whole process group gets
+// SIGTERM and, Spec.Grace later, SIGKILL. Whatever happens, no process of
+// the group is left running when Run returns.
+//
+// A non-zero exit is not an error from Run: it is in the [Result]. Run
+// returns an [*Error] when no answer could be had, wrapping [ErrNotFound],
+// [ErrNotExecutable], [ErrTimeout], [ErrOutputTooLarge] or the context's
+// error; the Result is then non-nil when the process had started (holding
+// what it printed until then).
+func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
+	start := time.Now()
+	if req == nil {
+		req = &tool.Request{Protocol: tool.Version}
+	}
+	e := &Error{Command: strings.Join(spec.Command, " "), Action: req.Context.Action, ExitCode: -1}
+	fail := func(err error) error {
+		e.Err = err
+		return e
+	}
+	if len(spec.Command) == 0 {
+		return nil, fail(fmt.Errorf("%w: the command is empty (fix: set command in the entry)", ErrNotFound))
+	}
+	if ctx.Err() != nil {
+		return nil, fail(contextError(ctx, start))
+	}
+	input, err := json.Marshal(req)
+	if err != nil {
+		return nil, fail(fmt.Errorf("encoding the request: %w", err))
+	}
+	input = append(input, '\n')
+
+	dir := workDir(spec.Dir, req.Context.Root)
+	env := environ(spec, dir)
+	var argv []string
+	if spec.Shell {
+		toks, err := render(spec.Command, req, shellQuote)
+		if err != nil {
+			return nil, fail(err)
+		}
+		argv = []string{"/bin/sh", "-c", strings.Join(toks, " ")}
+	} else if argv, err = Render(spec.Command, req); err != nil {
+		return nil, fail(err)
+	}
+	if dir != "" {
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			if err == nil {
+				err = errors.New("not a directory")
+			} else {
+				err = errors.Unwrap(err) // the errno, without the path
+			}
+			return nil, fail(fmt.Errorf("%w: working directory %s: %v (fix: check workdir in the entry or the workspace root)", ErrNotFound, dir, err))
+		}
+	}
+	path, err := lookPath(argv[0], dir, envValue(env, "PATH"))
+	if err != nil {
+		return nil, fail(err)
+	}
+
+	maxOut := spec.MaxStdout
+	if maxOut <= 0 {
+		maxOut = DefaultMaxStdout
+	}
+	grace := spec.Grace
+	if grace <= 0 {
+		grace = DefaultGrace
+	}
+	cmd := exec.CommandContext(ctx, path, argv[1:]...)
+	cmd.Args[0] = argv[0]
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdout := &capWriter{max: maxOut, kill: func() { _ = signalGroup(cmd.Process.Pid, syscall.SIGKILL) }}
+	stderr := &tailWriter{max: StderrTail}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(input), stdout, stderr
+	var canceled atomic.Bool
+	cmd.Cancel = func() error {
+		err := signalGroup(cmd.Process.Pid, syscall.SIGTERM)
+		if err == nil {
+			canceled.Store(true)
+		}
+		return err
+	}
+	// After Grace os/exec kills the leader and closes our ends of the pipes,
+	// so a descendant holding stdout cannot hang Wait; the group kill below
+	// then takes the descendants.
+	cmd.WaitDelay = grace
+
+	if err := cmd.Start(); err != nil {
+		if ctx.Err() != nil {
+			return nil, fail(contextError(ctx, start))
+		}
+		return nil, fail(startError(err, path))
+	}
+	pgid := cmd.Process.Pid
+	waitErr := cmd.Wait()
+	_ = signalGroup(pgid, syscall.SIGKILL) // leave nothing of the group behind
+
+	e.ExitCode = cmd.ProcessState.ExitCode()
+	e.Stderr = stderr.Bytes()
+	res := &Result{
+		Stdout:     stdout.buf,
+		StderrTail: e.Stderr,
+		ExitCode:   e.ExitCode,
+		Elapsed:    time.Since(start),
+		command:    e.Command,
+		action:     e.Action,
+		status:     cmd.ProcessState.String(),
+	}
+	switch {
+	case stdout.exceeded:
+		e.ExitCode = -1
+		return res, fail(fmt.Errorf("%w: more than %s; the process group was killed (fix: raise the limit or make the tool print less; logs belong on stderr)",
+			ErrOutputTooLarge, byteSize(maxOut)))
+	case canceled.Load() && waitErr != nil:
+		e.ExitCode = -1
+		return res, fail(contextError(ctx, start))
+	}
+	return res, nil
+}
+
+// contextError is the cause for a done ctx: ErrTimeout with the timeout
+// for a deadline, the context's error otherwise.
+func contextError(ctx context.Context, start time.Time) error {
+	if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("canceled; the process group was killed: %w", context.Cause(ctx))
+	}
+	after := "its deadline"
+	if dl, ok := ctx.Deadline(); ok {
+		d := dl.Sub(start)
+		if d >= time.Second {
+			d = d.Round(100 * time.Millisecond)
+		} else {
+			d = d.Round(10 * time.Millisecond) // the caller made ctx a moment before Run started
+		}
+		after = d.String()
+	}
+	return fmt.Errorf("%w after %s; the process group was killed (fix: raise timeout in the entry)", ErrTimeout, after)
+}
+
+// signalGroup sends sig to the process group pgid. It reports
+// os.ErrProcessDone when the group no longer exists.
+func signalGroup(pgid int, sig syscall.Signal) error {
+	err := syscall.Kill(-pgid, sig)
+	if errors.Is(err, syscall.ESRCH) {
+		return os.ErrProcessDone
+	}
+	return err
+}
+
+// workDir is Spec.Dir taken relative to root, or root.
+func workDir(dir, root string) string {
+	if dir == "" {
+		return root
+	}
+	if !filepath.IsAbs(dir) && root != "" {
+		return filepath.Join(root, dir)
+	}
+	return dir
+}
+
+// environ builds the child's environment: the host's (with PWD set to dir)
+// or, with ClearEnv, only PATH and HOME; then Env in key order. os/exec
+// keeps the last of duplicate keys.
+func environ(spec *Spec, dir string) []string {
+	env := []string{}
+	if spec.ClearEnv {
+		for _, k := range []string{"PATH", "HOME"} {
+			if v, ok := os.LookupEnv(k); ok {
+				env = append(env, k+"="+v)
+			}
+		}
+	} else {
+		env = append(env, os.Environ()...)
+		if dir != "" {
+			if abs, err := filepath.Abs(dir); err == nil {
+				env = append(env, "PWD="+abs)
+			}
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(spec.Env)) {
+		env = append(env, k+"="+spec.Env[k])
+	}
+	return env
+}
+
+// envValue returns the last value of key in env.
+func envValue(env []string, key string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], key+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// lookPath resolves name as the child will see it: a name with a slash
+// relative to dir, a bare name on pathEnv (the child's PATH, whose relative
+// entries are taken relative to dir). It works like exec.LookPath but
+// against the child's working directory and PATH, and classifies failures.
+func lookPath(name, dir, pathEnv string) (string, error) {
+	if strings.Contains(name, "/") {
+		p := name
+		if !filepath.IsAbs(p) && dir != "" {
+			p = filepath.Join(dir, p)
+		}
+		return p, checkExecutable(p)
+	}
+	if name == "" {
+		return "", fmt.Errorf("%w: the command name is empty (fix: set command in the entry)", ErrNotFound)
+	}
+	var notExec error
+	for _, d := range filepath.SplitList(pathEnv) {
+		if d == "" {
+			d = "."
+		}
+		if !filepath.IsAbs(d) && dir != "" {
+			d = filepath.Join(dir, d)
+		}
+		p := filepath.Join(d, name)
+		err := checkExecutable(p)
+		if err == nil {
+			return p, nil
+		}
+		if notExec == nil && errors.Is(err, ErrNotExecutable) {
+			notExec = err
+		}
+	}
+	if notExec != nil {
+		return "", notExec
+	}
+	return "", fmt.Errorf("%w: %q is not in PATH (fix: check the name, add its directory to PATH, or give a path such as bin/%s)",
+		ErrNotFound, name, name)
+}
+
+// checkExecutable reports whether p is an executable regular file.
+func checkExecutable(p string) error {
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%w: %s does not exist (fix: check the path, or PATH for a bare name)", ErrNotFound, p)
+	case err != nil:
+		return fmt.Errorf("%w: %v (fix: check the permissions of its directories)", ErrNotExecutable, err)
+	case fi.IsDir():
+		return fmt.Errorf("%w: %s is a directory (fix: point command at the binary inside it)", ErrNotExecutable, p)
+	case fi.Mode()&0o111 == 0 || syscall.Access(p, 1) != nil: // X_OK
+		return fmt.Errorf("%w: %s has no execute permission (fix: chmod +x %s)", ErrNotExecutable, p, p)
+	}
+	return nil
+}
+
+// startError classifies an error of cmd.Start.
+func startError(err error, path string) error {
+	switch {
+	case errors.Is(err, syscall.ENOENT):
+		return fmt.Errorf("%w: %s: %v (fix: check the interpreter on its #! line)", ErrNotFound, path, err)
+	case errors.Is(err, syscall.ENOEXEC):
+		return fmt.Errorf("%w: %s: %v (fix: add a #! line, or build it for this machine)", ErrNotExecutable, path, err)
+	case errors.Is(err, syscall.EACCES), errors.Is(err, syscall.EPERM):
+		return fmt.Errorf("%w: %s: %v (fix: chmod +x %s, and check the file system is not mounted noexec)", ErrNotExecutable, path, err, path)
+	}
+	return fmt.Errorf("starting %s: %w", path, err)
+}
+
+// byteSize renders n as "16 MiB", "64 KiB" or "100 bytes".
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

@@ -1,0 +1,211 @@
+package invoke
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/toolhost/toolhost/tool"
+)
+
+func TestSplitCommand(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+		err  string
+	}{
+		{"", nil, ""},
+		{"   \t\n", nil, ""},
+		{"bin/x", []string{"bin/x"}, ""},
+		{"  bin/x  a\tb\nc ", []string{"bin/x", "a", "b", "c"}, ""},
+		{`bin/x --name "a b" 'c d'`, []string{"bin/x", "--name", "a b", "c d"}, ""},
+		{`a"b"'c'd`, []string{"abcd"}, ""},
+		{`"" ''`, []string{"", ""}, ""},
+		{`'it'\''s'`, []string{"it's"}, ""},
+		{`"say \"hi\" \\ \$x \a"`, []string{`say "hi" \ $x \a`}, ""},
+		{`'no \escapes $here'`, []string{`no \escapes $here`}, ""},
+		{`a\ b c\"d \'`, []string{"a b", `c"d`, "'"}, ""},
+		{"a\\\nb", []string{"ab"}, ""},
+		{"\"a\\\nb\"", []string{"ab"}, ""},
+		{`echo $HOME $(id) ; x | y && z # not a comment *`, []string{"echo", "$HOME", "$(id)", ";", "x", "|", "y", "&&", "z", "#", "not", "a", "comment", "*"}, ""},
+		{"jp-tools {{context}} {{tool}}", []string{"jp-tools", "{{context}}", "{{tool}}"}, ""},
+		{`wc -l "{{ tool.arguments.path }}"`, []string{"wc", "-l", "{{ tool.arguments.path }}"}, ""},
+		{"héllo 'wörld'", []string{"héllo", "wörld"}, ""},
+		{`bin/x 'unterminated`, nil, `command "bin/x 'unterminated": unterminated single quote at offset 6`},
+		{`bin/x "unterminated`, nil, `command "bin/x \"unterminated": unterminated double quote at offset 6`},
+		{`bin/x "a\"`, nil, `command "bin/x \"a\\\"": unterminated double quote at offset 6`},
+		{`bin/x \`, nil, `command "bin/x \\": trailing backslash escapes nothing`},
+	}
+	for _, tt := range tests {
+		got, err := SplitCommand(tt.in)
+		if tt.err != "" {
+			if err == nil || err.Error() != tt.err {
+				t.Errorf("SplitCommand(%q) error = %v, want %s", tt.in, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("SplitCommand(%q): %v", tt.in, err)
+			continue
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("SplitCommand(%q) mismatch:\nwant %q\ngot  %q", tt.in, tt.want, got)
+		}
+	}
+}
+
+// FuzzSplitCommand checks that splitting never panics and that quoting the
+// tokens and splitting again gives them back.
+func FuzzSplitCommand(f *testing.F) {
+	for _, s := range []string{`bin/x --name "a b" 'c d'`, `'it'\''s'`, `"\\\"$"`, "a\\\nb", `"x`, `\`, "{{tool}}", "a\x00b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		tokens, err := SplitCommand(s)
+		if err != nil {
+			return
+		}
+		quoted := make([]string, len(tokens))
+		for i, tok := range tokens {
+			quoted[i] = shellQuote(tok)
+		}
+		again, err := SplitCommand(strings.Join(quoted, " "))
+		if err != nil {
+			t.Fatalf("re-splitting %q: %v", quoted, err)
+		}
+		if !slices.Equal(again, tokens) {
+			t.Fatalf("round trip of %q:\nwant %q\ngot  %q", s, tokens, again)
+		}
+	})
+}
+
+func TestRender(t *testing.T) {
+	req := &tool.Request{
+		Protocol: tool.Version,
+		Context:  tool.Context{Action: tool.ActionRun, Root: "/w s", WorkspaceID: "w-1", ConversationID: "s-1"},
+		Tool: &tool.Call{Name: "wc", Arguments: map[string]any{
+			"path":  "a b.txt",
+			"n":     3,
+			"big":   12345678901234567890.0,
+			"f":     1.5,
+			"ok":    true,
+			"none":  nil,
+			"list":  []any{"x", 2, map[string]any{"k": "v"}},
+			"obj":   map[string]any{"a": map[string]any{"b": "deep"}, "z": 1},
+			"html":  "<a&b>",
+			"empty": "",
+		}},
+	}
+	wantContext := `{"action":"run","root":"/w s","workspace_id":"w-1","conversation_id":"s-1","access":null}`
+	toolJSON, _ := json.Marshal(req.Tool)
+	tests := []struct {
+		tok, want, err string
+	}{
+		{"plain", "plain", ""},
+		{"}} {x} {", "}} {x} {", ""},
+		{"{{context}}", wantContext, ""},
+		{"{{ context }}", wantContext, ""},
+		{"{{tool}}", string(toolJSON), ""},
+		{"{{context.root}}", "/w s", ""},
+		{"{{context.action}}", "run", ""},
+		{"{{context.access}}", "null", ""},
+		{"{{tool.name}}", "wc", ""},
+		{"{{tool.arguments.path}}", "a b.txt", ""},
+		{"{{\ttool.arguments.path }}", "a b.txt", ""},
+		{"--path={{tool.arguments.path}}!", "--path=a b.txt!", ""},
+		{"{{tool.arguments.n}}", "3", ""},
+		{"{{tool.arguments.big}}", "12345678901234567000", ""},
+		{"{{tool.arguments.f}}", "1.5", ""},
+		{"{{tool.arguments.ok}}", "true", ""},
+		{"{{tool.arguments.none}}", "null", ""},
+		{"{{tool.arguments.missing}}", "null", ""},
+		{"{{tool.arguments.missing.deeper}}", "null", ""},
+		{"{{tool.arguments.path.deeper}}", "null", ""},
+		{"{{tool.arguments.empty}}", "", ""},
+		{"{{tool.arguments.list}}", `["x",2,{"k":"v"}]`, ""},
+		{"{{tool.arguments.list.0}}", "x", ""},
+		{"{{tool.arguments.list.2.k}}", "v", ""},
+		{"{{tool.arguments.list.9}}", "null", ""},
+		{"{{tool.arguments.list.x}}", "null", ""},
+		{"{{tool.arguments.obj}}", `{"a":{"b":"deep"},"z":1}`, ""},
+		{"{{tool.arguments.obj.a.b}}", "deep", ""},
+		{"{{tool.arguments.html}}", "<a&b>", ""},
+		{"{{tool.arguments.n}}-{{tool.arguments.ok}}", "3-true", ""},
+		{"{{tool.arguments", "", `command token 0 "{{tool.arguments": unclosed {{ at offset 0`},
+		{"a{{tool}}b{{", "", `command token 0 "a{{tool}}b{{": unclosed {{ at offset 1`},
+		{"{{}}", "", `command token 0 "{{}}": empty template {{}}: want {{context}}, {{tool}} or a path such as {{tool.arguments.x}}`},
+		{"{{  }}", "", `command token 0 "{{  }}": empty template {{}}: want {{context}}, {{tool}} or a path such as {{tool.arguments.x}}`},
+		{"{{args.x}}", "", `command token 0 "{{args.x}}": template {{args.x}}: unknown root "args" (want context or tool)`},
+		{"{{tool..x}}", "", `command token 0 "{{tool..x}}": template {{tool..x}} has an empty path segment`},
+	}
+	for _, tt := range tests {
+		got, err := Render([]string{tt.tok}, req)
+		if tt.err != "" {
+			if err == nil || err.Error() != tt.err {
+				t.Errorf("Render(%q) error = %v, want %s", tt.tok, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("Render(%q): %v", tt.tok, err)
+			continue
+		}
+		if len(got) != 1 || got[0] != tt.want {
+			t.Errorf("Render(%q) = %q, want %q", tt.tok, got, tt.want)
+		}
+	}
+
+	// {{tool}} is null for a schema request, and the JSON is the stdin's.
+	schemaReq := &tool.Request{Protocol: tool.Version, Context: tool.Context{Action: tool.ActionSchema}}
+	got, err := Render([]string{"bin/x", "{{context}}", "{{tool}}", "{{tool.arguments.x}}"}, schemaReq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctxJSON, _ := json.Marshal(schemaReq.Context)
+	if want := []string{"bin/x", string(ctxJSON), "null", "null"}; !slices.Equal(got, want) {
+		t.Errorf("schema request mismatch:\nwant %q\ngot  %q", want, got)
+	}
+	stdin, _ := json.Marshal(req)
+	if rendered, _ := Render([]string{"{{context}}", "{{tool}}"}, req); !strings.Contains(string(stdin), rendered[0]) || !strings.Contains(string(stdin), rendered[1]) {
+		t.Errorf("rendered %q is not the JSON on stdin %s", rendered, stdin)
+	}
+}
+
+func TestRenderShellQuoted(t *testing.T) {
+	req := &tool.Request{Tool: &tool.Call{Arguments: map[string]any{"x": "it's $(id)", "y": "safe-1.txt", "e": ""}}}
+	got, err := render([]string{"echo", "--x={{tool.arguments.x}}", "{{tool.arguments.y}}", "{{tool.arguments.e}}", "$HOME"}, req, shellQuote)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"echo", `--x='it'\''s $(id)'`, "safe-1.txt", "''", "$HOME"}
+	if !slices.Equal(got, want) {
+		t.Errorf("mismatch:\nwant %q\ngot  %q", want, got)
+	}
+}
+
+// FuzzRender checks that rendering never panics and leaves tokens without
+// "{{" alone.
+func FuzzRender(f *testing.F) {
+	for _, s := range []string{"{{context}}", "{{tool.arguments.x}}", "a{{ tool.arguments.list.0 }}b", "{{", "{{}}", "}}{{tool", "{{tool..}}", "{{{{tool}}}}"} {
+		f.Add(s, `{"x":"v","list":[1,{"a":null}]}`)
+	}
+	f.Fuzz(func(t *testing.T, tok, args string) {
+		var arguments map[string]any
+		_ = json.Unmarshal([]byte(args), &arguments)
+		req := &tool.Request{Context: tool.Context{Action: tool.ActionRun}, Tool: &tool.Call{Name: "t", Arguments: arguments}}
+		got, err := Render([]string{"bin/x", tok}, req)
+		if err != nil {
+			if !strings.Contains(tok, "{{") {
+				t.Fatalf("error for a token without templates %q: %v", tok, err)
+			}
+			return
+		}
+		if len(got) != 2 || got[0] != "bin/x" {
+			t.Fatalf("Render changed the argv shape: %q", got)
+		}
+		if !strings.Contains(tok, "{{") && got[1] != tok {
+			t.Fatalf("token without templates changed: %q → %q", tok, got[1])
+		}
+	})
+}
