@@ -352,6 +352,9 @@ func (d *decoder) command(path []string, v any) Command {
 		return Command{Args: args, Raw: v}
 	case []any:
 		args := d.strings(path, v)
+		if args == nil { // wrong element type, reported
+			return Command{}
+		}
 		if len(args) == 0 || args[0] == "" {
 			d.fail(path, ErrInvalid, "%s: empty command", dotted(path))
 		}
@@ -616,9 +619,10 @@ func dotted(path []string) string {
 	return strings.Join(parts, ".")
 }
 
-// suggest returns the known key closest to k (edit distance ≤ 2), or "".
+// suggest returns the known key closest to k, or "" when none is close
+// (edit distance at most a third of k's length, and at least 1).
 func suggest(k string, known []string) string {
-	best, bestD := "", 3
+	best, bestD := "", max(1, len(k)/3)+1
 	for _, c := range known {
 		if dist := editDistance(k, c); dist < bestD {
 			best, bestD = c, dist

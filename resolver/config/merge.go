@@ -43,6 +43,9 @@ func mergeDefaults(dst, src *Defaults) error {
 	if err := mergo.Merge(dst, s, mergo.WithOverride, mergo.WithoutDereference); err != nil {
 		return err
 	}
+	if src.Timeout != nil { // mergo.WithoutDereference never overrides a pointer to a struct
+		dst.Timeout = src.Timeout
+	}
 	dst.Pos = mergePos(pos, src.Pos)
 	return nil
 }
@@ -60,7 +63,9 @@ func mergePos(dst, src map[string]Position) map[string]Position {
 // mergeEntry lays src over dst. Pointer fields override when set (so false
 // overrides true: mergo.WithoutDereference); maps merge per key; the
 // command is replaced as a unit; fields that mergo treats as empty but that
-// src sets explicitly ("", []) are copied by hand, guided by src.Pos.
+// src sets explicitly ("", []) are copied by hand, guided by src.Pos, and
+// so is the timeout: with WithoutDereference mergo leaves a pointer to a
+// struct (*Duration) alone when both sides are set.
 func mergeEntry(dst, src *Entry) error {
 	s := *src
 	s.Name, s.Toolset, s.Pos, s.Place = "", false, nil, Position{}
@@ -69,6 +74,9 @@ func mergeEntry(dst, src *Entry) error {
 		return err
 	}
 	set := func(k string) bool { _, ok := src.Pos[k]; return ok }
+	if set("timeout") { // mergo.WithoutDereference never overrides a pointer to a struct
+		dst.Timeout = src.Timeout
+	}
 	if set("command") {
 		dst.Command = src.Command
 	}

@@ -1,0 +1,47 @@
+package config
+
+import (
+	"errors"
+	"testing"
+)
+
+func FuzzParse(f *testing.F) {
+	seeds := []string{
+		"",
+		"[tools.greet]\ncommand = \"bin/greet\"\n",
+		"[defaults]\ntimeout = \"30s\"\n[tools.s]\ncommand = [\"bin/fs\"]\nsource = \"local.grep\"\n[tools.s.parameters.p]\ntype = [\"string\"]\nitems = { type = \"x\" }\n",
+		"[toolsets.fs]\ncommand = \"bin/fs\"\nprefix = \"fs_\"\nexclude = [\"a\"]\n",
+		"[tools]\n\"a.b\".command = '''\nx\n'''\n[categories.c]\nname = \"\"\"n\"\"\"\n",
+		"x = [1, [2, {a = 3}], \"]\"] # c\n[[tools]]\n",
+		"[tools.x]\ncommand = \"a 'b\"\ntimeout = \"-1s\"\n",
+	}
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg, err := Parse("f.toml", data)
+		if err != nil {
+			var ce *Error
+			if !errors.As(err, &ce) {
+				t.Fatalf("error is not *Error: %v", err)
+			}
+			return
+		}
+		for _, e := range cfg.Tools {
+			if e.Command.IsZero() {
+				t.Fatalf("tool %q parsed without a command", e.Name)
+			}
+		}
+		scanKeys(data) // also on its own, for the light scanner
+	})
+}
+
+func FuzzScanKeys(f *testing.F) {
+	for _, s := range []string{"[a.b]\nc = 1", "a = \"\"\"\n\"\"\"\"", "a = {b = [{c = 1}]}", "[[x]]\n'y'.\"z\" = 2", "\"a\\u00e9\" = 1"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		k := scanKeys(data)
+		k.line([]string{"a", "b"})
+	})
+}
