@@ -1,0 +1,216 @@
+package sh
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/toolhost/toolhost/tool"
+)
+
+const script = "word_count.sh"
+
+// run pipes stdin into the script and returns its stdout and exit status.
+func run(t *testing.T, stdin string) (string, int) {
+	t.Helper()
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	cmd := exec.CommandContext(t.Context(), "/bin/sh", script)
+	cmd.Stdin = strings.NewReader(stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exitErr *exec.ExitError
+	code := 0
+	switch {
+	case errors.As(err, &exitErr):
+		code = exitErr.ExitCode()
+	case err != nil:
+		t.Fatal(err)
+	}
+	if strings.Contains(stderr.String(), "awk:") || strings.Contains(stderr.String(), "sh:") {
+		t.Errorf("script error on stderr: %s", stderr.String())
+	}
+	return stdout.String(), code
+}
+
+// request builds a request the way a host does.
+func request(t *testing.T, action tool.Action, call *tool.Call) string {
+	t.Helper()
+	root, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := tool.Request{Protocol: tool.Version, Context: tool.Context{Action: action, Root: root, WorkspaceID: "w", ConversationID: "c"}, Tool: call}
+	data, err := encode(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// encode writes v as hosts and JP tools do: compact, <, > and & unescaped.
+func encode(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(v)
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), err
+}
+
+func TestSchema(t *testing.T) {
+	out, code := run(t, request(t, tool.ActionSchema, nil))
+	if code != 0 {
+		t.Fatalf("exit status %d, want 0; stdout %s", code, out)
+	}
+	resp, err := tool.DecodeSchemaResponse([]byte(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resp.Names(); !reflect.DeepEqual(got, []string{"word_count"}) {
+		t.Fatalf("tools = %v, want [word_count]", got)
+	}
+	got := tool.InputSchema(resp.Tools[0].Parameters)
+	if _, ok := got["required"]; ok {
+		t.Errorf("input schema requires %v, want no required parameter", got["required"])
+	}
+	props := got["properties"].(map[string]any)
+	if props["text"].(map[string]any)["type"] != "string" || props["what"].(map[string]any)["default"] != "all" {
+		t.Errorf("unexpected properties %v", props)
+	}
+}
+
+func TestRun(t *testing.T) {
+	tests := []struct {
+		name string
+		call tool.Call
+		want tool.Outcome
+	}{
+		{"all", tool.Call{Name: "word_count", Arguments: map[string]any{"text": "hello world\nsecond line\n"}}, tool.Success("lines: 2, words: 4, bytes: 24")},
+		{"last line without newline", tool.Call{Name: "word_count", Arguments: map[string]any{"text": "a\nb"}}, tool.Success("lines: 2, words: 2, bytes: 3")},
+		{"empty text", tool.Call{Name: "word_count", Arguments: map[string]any{"text": ""}}, tool.Success("lines: 0, words: 0, bytes: 0")},
+		{"escapes and unicode", tool.Call{Name: "word_count", Arguments: map[string]any{"text": "say \"hi\"\t\\ é 🙂 <&>\n"}}, tool.Success("lines: 1, words: 6, bytes: 24")},
+		{"words only", tool.Call{Name: "word_count", Arguments: map[string]any{"text": "one two three", "what": "words"}}, tool.Success("3")},
+		{"bytes only", tool.Call{Name: "word_count", Arguments: map[string]any{"text": "日本", "what": "bytes"}}, tool.Success("6")},
+		{"explicit null what", tool.Call{Name: "word_count", Arguments: map[string]any{"text": "x", "what": nil}}, tool.Success("lines: 1, words: 1, bytes: 1")},
+		{"asks without text", tool.Call{Name: "word_count", Arguments: map[string]any{}},
+			tool.Ask(tool.Question{ID: "text", Text: "Which text should I count?", AnswerType: tool.Text})},
+		{"answer supplies text", tool.Call{Name: "word_count", Answers: map[string]any{"text": "x y z"}}, tool.Success("lines: 1, words: 3, bytes: 5")},
+		{"argument wins over answer", tool.Call{Name: "word_count", Arguments: map[string]any{"text": "a"}, Answers: map[string]any{"text": "x y z"}}, tool.Success("lines: 1, words: 1, bytes: 1")},
+		{"unknown arguments ignored", tool.Call{Name: "word_count", Arguments: map[string]any{"text": "a", "extra": []any{1.0, map[string]any{"k": "v"}}}}, tool.Success("lines: 1, words: 1, bytes: 1")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, code := run(t, request(t, tool.ActionRun, &tt.call))
+			if code != 0 {
+				t.Errorf("exit status %d, want 0", code)
+			}
+			got, err := tool.DecodeOutcome([]byte(out))
+			if err != nil {
+				t.Fatalf("%v; stdout %q", err, out)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("outcome mismatch\nwant %#v\ngot  %#v", tt.want, got)
+			}
+			// The script's bytes are what this repository's encoder writes.
+			if want, _ := encode(tt.want); strings.TrimSpace(out) != string(want) {
+				t.Errorf("bytes mismatch\nwant %s\ngot  %s", want, out)
+			}
+		})
+	}
+}
+
+func TestFormatArguments(t *testing.T) {
+	tests := []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"text": "he said \"hi\"\n\tok"}, `count all in 16 bytes of text: "he said "hi"  ok"`},
+		{map[string]any{"text": "abc", "what": "lines"}, `count lines in 3 bytes of text: "abc"`},
+		{map[string]any{}, "count all (the text will be asked for)"},
+	}
+	for _, tt := range tests {
+		out, code := run(t, request(t, tool.ActionFormatArguments, &tool.Call{Name: "word_count", Arguments: tt.args}))
+		got, err := tool.DecodeOutcome([]byte(out))
+		if err != nil || code != 0 {
+			t.Fatalf("format %v: %v, exit %d; stdout %q", tt.args, err, code, out)
+		}
+		if !reflect.DeepEqual(got, tool.Success(tt.want)) {
+			t.Errorf("format %v = %#v, want content %q", tt.args, got, tt.want)
+		}
+	}
+}
+
+func TestMalformedRequests(t *testing.T) {
+	run1 := func(args string) string {
+		return `{"protocol":"1","context":{"action":"run","root":"/","workspace_id":"w","conversation_id":"c","access":null},"tool":{"name":"word_count","arguments":` + args + `}}`
+	}
+	tests := []struct {
+		name, stdin, want string
+	}{
+		{"empty", "", "empty request on stdin: expected one JSON request object"},
+		{"blank", " \n", "empty request on stdin: expected one JSON request object"},
+		{"not json", "count this", `request is not valid JSON: unexpected "c" at byte 1`},
+		{"truncated", `{"protocol":"1","context":{"action":"run"`, `request is not valid JSON: expected "," or "}", found end of input`},
+		{"trailing data", `{"context":{"action":"schema"}} {}`, "request is not valid JSON: unexpected data after the JSON value at byte 33"},
+		{"array", `[1]`, "malformed request: the request is an array, want a JSON object"},
+		{"bad escape", run1(`{"text":"\x"}`), "request is not valid JSON: invalid escape at byte 159"},
+		{"raw control character", run1("{\"text\":\"a\tb\"}"), "request is not valid JSON: control character in a string at byte 160"},
+		{"version", `{"protocol":"2","context":{"action":"schema"}}`, `unsupported protocol version "2": this binary speaks protocol "1"`},
+		{"no context", `{"protocol":"1"}`, `the request has no "context" object`},
+		{"no action", `{"context":{}}`, `unknown action: the request has no context.action (want "schema", "run" or "format_arguments")`},
+		{"unknown action", `{"context":{"action":"delete"}}`, `unknown action "delete": want "schema", "run" or "format_arguments"`},
+		{"no tool", `{"context":{"action":"run"}}`, `request has no "tool" object with a name for action "run"`},
+		{"unknown tool", `{"context":{"action":"run"},"tool":{"name":"wc"}}`, `unknown tool "wc": this binary offers "word_count"`},
+		{"arguments array", run1(`[]`), `field "tool.arguments" is an array, want a JSON object`},
+		{"text number", run1(`{"text":5}`), `argument "text" must be a string, got a number`},
+		{"text object", run1(`{"text":{"a":1}}`), `argument "text" must be a string, got an object`},
+		{"what bool", run1(`{"text":"a","what":true}`), `argument "what" must be a string, got a boolean`},
+		{"what unknown", run1(`{"text":"a","what":"chars"}`), `argument "what" must be one of "all", "lines", "words", "bytes", got "chars"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, code := run(t, tt.stdin)
+			if code != 2 {
+				t.Errorf("exit status %d, want 2", code)
+			}
+			got, err := tool.DecodeOutcome([]byte(out))
+			if err != nil {
+				t.Fatalf("%v; stdout %q", err, out)
+			}
+			if got.Type != tool.KindError || got.Message != "word_count: "+tt.want {
+				t.Errorf("outcome mismatch\nwant error %q\ngot  %#v", "word_count: "+tt.want, got)
+			}
+			if want, _ := encode(tool.Fail("word_count: " + tt.want)); strings.TrimSpace(out) != string(want) {
+				t.Errorf("bytes mismatch\nwant %s\ngot  %s", want, out)
+			}
+		})
+	}
+}
+
+// TestInstalled checks the binary `make build` installs, when it exists.
+func TestInstalled(t *testing.T) {
+	bin, err := filepath.Abs("../../bin/word_count")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(bin); err != nil {
+		t.Skip("bin/word_count not built (run make build)")
+	}
+	cmd := exec.CommandContext(t.Context(), bin)
+	cmd.Stdin = strings.NewReader(request(t, tool.ActionSchema, nil))
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tool.DecodeSchemaResponse(out); err != nil {
+		t.Error(err)
+	}
+}
