@@ -255,7 +255,9 @@ if [ -z "$text_from" ]; then
 fi
 
 bytes=$(printf '%s' "$text" | wc -c | tr -d ' ')
-words=$(printf '%s' "$text" | wc -w | tr -d ' ')
+# Words are runs of bytes other than space, tab and newline (wc -w would skip
+# non-ASCII words in the C locale).
+words=$(printf '%s' "$text" | awk '{ w += NF } END { print w + 0 }')
 lines=$(printf '%s' "$text" | wc -l | tr -d ' ')
 # A last line without a newline still counts.
 if [ "$bytes" -gt 0 ] && [ "$(printf '%s' "$text" | tail -c 1 | od -An -c | tr -d ' ')" != '\n' ]; then
