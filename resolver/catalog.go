@@ -7,8 +7,10 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/toolhost/toolhost/internal/invoke"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -119,21 +121,25 @@ type entry struct {
 }
 
 // Catalog serves the tools of a resolved configuration, plus tools
-// registered at run time. It is safe for concurrent use.
+// registered at run time. It is safe for concurrent use; no lock is held
+// while a binary runs.
 type Catalog struct {
 	// fixed at creation
 	root, workspaceID, conversationID string
-	cacheDir                          string
 	concurrency                       int
 	progress                          func(done, total int)
-	plan                              *plan         // what the configuration asks for; nil when empty
+	plan                              *plan         // what the configuration asks for
 	schemas                           *sessionCache // schema answers for this catalog's lifetime
+	disk                              diskCache     // persistent schema answers; zero: none
 	statEvery                         time.Duration // minimum delay between automatic stat checks
+	builds                            atomic.Uint64 // resolution passes started
 
 	mu         sync.Mutex
 	tools      map[string]*entry
 	report     Report
 	categories []Category
+	keys       map[string]invoke.Key // stat key of each asked group when the tools were built
+	built      uint64                // the pass the tools come from
 	subs       map[int]func()
 	nextSub    int
 	identity   *Identity // nil: recompute

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/toolhost/toolhost/internal/invoke"
+	"github.com/toolhost/toolhost/tool"
 )
 
 // Errors of the catalog API. Callers test them with errors.Is.
@@ -23,6 +26,70 @@ var (
 	// the configuration rather than from [Catalog.Register].
 	ErrNotDynamic = errors.New("tool is not dynamically registered")
 )
+
+// Errors that say why a binary gave no usable answer. They are the values
+// internal/invoke detects, so errors.Is works on any error of this package.
+// Each comes wrapped in an [*Error] that carries the cause and the fix.
+var (
+	// ErrNotFound: the command, its working directory or its interpreter does not exist.
+	ErrNotFound = invoke.ErrNotFound
+	// ErrNotExecutable: the file exists but cannot be executed.
+	ErrNotExecutable = invoke.ErrNotExecutable
+	// ErrExit: the binary exited with a non-zero status without an answer;
+	// the message carries the tail of its stderr.
+	ErrExit = invoke.ErrExit
+	// ErrNotJSON: the binary's answer to "schema" is not JSON.
+	ErrNotJSON = invoke.ErrNotJSON
+	// ErrNotSchema: the answer is JSON but not a schema response ({"tools":[…]}).
+	ErrNotSchema = tool.ErrNotSchema
+	// ErrTimeout: the binary did not answer within the entry's timeout; it was killed.
+	ErrTimeout = invoke.ErrTimeout
+	// ErrOutputTooLarge: the binary flooded stdout; it was killed.
+	ErrOutputTooLarge = invoke.ErrOutputTooLarge
+	// ErrToolNotOffered: the binary answered, but does not offer the tool the
+	// entry names. [Error.Offered] lists the names it offers.
+	ErrToolNotOffered = errors.New("tool not offered by the binary")
+)
+
+// Error reports a binary that gave no usable answer, for one entry:
+//
+//	resolver: tool "weather": schema: run "bin/weather": schema: tool failed: exit status 3: stderr: …
+//	fix: …
+//
+// Err wraps the cause (one of the error variables above, or a context
+// error); Fix, when set, says what the user can do.
+type Error struct {
+	Tool    string      // the entry (or served tool) name
+	Command string      // the command as written in the configuration
+	Action  tool.Action // the request that failed
+	Offered []string    // ErrToolNotOffered: the names the binary offers
+	Err     error
+	Fix     string
+}
+
+// Error returns the cause, then the fix on a line of its own.
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString("resolver: ")
+	if e.Tool != "" {
+		fmt.Fprintf(&b, "tool %q: ", e.Tool)
+	}
+	if e.Action != "" {
+		b.WriteString(string(e.Action))
+		b.WriteString(": ")
+	}
+	if e.Err != nil {
+		b.WriteString(e.Err.Error())
+	}
+	if e.Fix != "" {
+		b.WriteString("\nfix: ")
+		b.WriteString(e.Fix)
+	}
+	return b.String()
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
 
 // Problem is one thing that went wrong (or looks wrong) while resolving one
 // entry. Errors leave the tool out of the catalog; warnings do not.
@@ -44,13 +111,15 @@ func (p Problem) Error() string {
 	if p.Warning {
 		b.WriteString("warning: ")
 	}
-	if p.Tool != "" {
-		fmt.Fprintf(&b, "tool %q: ", p.Tool)
-	}
+	msg := ""
 	if p.Err != nil {
-		b.WriteString(p.Err.Error())
+		msg = strings.TrimPrefix(p.Err.Error(), "resolver: ")
 	}
-	if p.Fix != "" {
+	if prefix := fmt.Sprintf("tool %q: ", p.Tool); p.Tool != "" && !strings.HasPrefix(msg, prefix) {
+		b.WriteString(prefix)
+	}
+	b.WriteString(msg)
+	if p.Fix != "" && !strings.Contains(msg, p.Fix) {
 		b.WriteString("\nfix: ")
 		b.WriteString(p.Fix)
 	}

@@ -5,16 +5,21 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"time"
+
+	"github.com/toolhost/toolhost/resolver/config"
 )
 
+// statEvery is how often Call checks, at most, whether a binary was rebuilt.
+const statEvery = time.Second
+
 // New resolves cfg into a catalog. Problems with single entries (a binary
-// that is missing or does not describe itself, a name produced twice, a
-// definition LLM providers would reject) go to [Catalog.Report] and never
-// hide the other tools; New itself fails only when nothing can be served at
-// all (bad options) or ctx is done. A nil cfg gives an empty catalog, to
-// which tools can be added with [Catalog.Register].
-// Until resolver/config lands, cfg is typed any (callers pass a *config.Config).
-func New(ctx context.Context, cfg any, opts *Options) (*Catalog, error) {
+// that is missing or does not describe itself, a tool the binary does not
+// offer, a name produced twice, a definition LLM providers would reject) go
+// to [Catalog.Report] and never hide the other tools: New fails only when
+// ctx is done. A nil cfg gives an empty catalog, to which tools can be added
+// with [Catalog.Register].
+func New(ctx context.Context, cfg *config.Config, opts *Options) (*Catalog, error) {
 	var o Options
 	if opts != nil {
 		o = *opts
@@ -32,18 +37,22 @@ func New(ctx context.Context, cfg any, opts *Options) (*Catalog, error) {
 		o.WorkspaceID = "w-" + uuid5(identityNamespace, []byte("workspace:"+o.Root))[:8]
 	}
 	if o.ConversationID == "" {
-		o.ConversationID = "s-" + uuid5(identityNamespace, []byte("conversation:"+o.Root+":"+strconv.Itoa(os.Getpid())))[:8]
+		o.ConversationID = "s-" + uuid5(identityNamespace, []byte("conversation:"+o.Root+":"+strconv.Itoa(os.Getpid())+":"+time.Now().String()))[:8]
 	}
 	c := &Catalog{
 		root:           o.Root,
 		workspaceID:    o.WorkspaceID,
 		conversationID: o.ConversationID,
-		cacheDir:       o.CacheDir,
 		concurrency:    o.Concurrency,
 		progress:       o.Progress,
+		plan:           newPlan(cfg),
+		schemas:        &sessionCache{},
+		disk:           newDiskCache(o.CacheDir),
+		statEvery:      statEvery,
 		tools:          map[string]*entry{},
 	}
-	if err := ctx.Err(); err != nil {
+	c.categories = c.plan.categories
+	if _, err := c.rebuild(ctx); err != nil {
 		return nil, err
 	}
 	return c, nil

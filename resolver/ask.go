@@ -1,0 +1,45 @@
+package resolver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/toolhost/toolhost/internal/invoke"
+	"github.com/toolhost/toolhost/tool"
+)
+
+// AskSchema asks any command for its schema, as `toolhost schema -- CMD`
+// and `toolhost add` do: command holds argv tokens (no shell), run in root
+// ("" for the current directory) with the default timeout. Nothing is
+// cached. A failure is an [*Error] wrapping one of this package's error
+// variables, with the fix.
+func AskSchema(ctx context.Context, command []string, root string) (*tool.SchemaResponse, error) {
+	if root == "" {
+		root = getwd()
+	}
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
+	spec := &invoke.Spec{Command: command}
+	ctx, cancel := context.WithTimeout(ctx, DefaultTimeout)
+	defer cancel()
+	req := &tool.Request{Protocol: tool.Version, Context: tool.Context{Action: tool.ActionSchema, Root: root, WorkspaceID: "w-schema", ConversationID: "s-schema"}}
+	res, err := invoke.Run(ctx, spec, req)
+	var resp *tool.SchemaResponse
+	if err == nil {
+		resp, err = res.Schema()
+	}
+	if err == nil {
+		return resp, nil
+	}
+	display := strings.Join(command, " ")
+	e := &Error{Command: display, Action: tool.ActionSchema, Err: err}
+	switch {
+	case errors.Is(err, ErrExit), errors.Is(err, ErrNotJSON), errors.Is(err, ErrNotSchema), errors.Is(err, ErrOutputTooLarge):
+		e.Fix = fmt.Sprintf("%q does not describe itself; register it with its parameters declared in TOML:\n\n    [tools.NAME]\n    command = %q\n    [tools.NAME.parameters.ARG]\n    type = \"string\"\n    summary = \"What ARG is.\"\n\nor upgrade the binary to answer the schema action (protocol v1; Go tools: sdk.Main)", display, display)
+	}
+	return nil, e
+}

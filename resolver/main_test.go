@@ -1,0 +1,169 @@
+package resolver
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolhost/toolhost/resolver/config"
+	"github.com/toolhost/toolhost/tool"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files in testdata")
+
+// TestMain lets the test binary play the fake tools: started with
+// RESOLVER_TEST_CHILD set, it acts as the tool named by os.Args[1].
+func TestMain(m *testing.M) {
+	if os.Getenv("RESOLVER_TEST_CHILD") != "" {
+		os.Exit(fakeTool(os.Args[1:]))
+	}
+	os.Setenv("RESOLVER_TEST_CHILD", "1") // inherited by every binary the tests start
+	os.Exit(m.Run())
+}
+
+// exe is the test binary, which the entries of the tests run.
+func exe(t testing.TB) string {
+	t.Helper()
+	p, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// fakeTool acts as the tool args[0] ("scenario"). Every schema request is
+// counted as one line appended to $RESOLVER_TEST_COUNTER, if set.
+func fakeTool(args []string) int {
+	data, _ := io.ReadAll(os.Stdin)
+	req, err := tool.DecodeRequest(data)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fake tool:", err)
+		return 2
+	}
+	if req.Context.Action == tool.ActionSchema {
+		if f := os.Getenv("RESOLVER_TEST_COUNTER"); f != "" {
+			fh, err := os.OpenFile(f, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+			if err == nil {
+				fmt.Fprintln(fh, strings.Join(args, " "))
+				fh.Close()
+			}
+		}
+	}
+	reply := func(v any) int {
+		json.NewEncoder(os.Stdout).Encode(v)
+		return 0
+	}
+	switch args[0] {
+	case "multi": // ten tools t0..t9; run echoes its request
+		if req.Context.Action == tool.ActionSchema {
+			var resp tool.SchemaResponse
+			for i := range 10 {
+				resp.Tools = append(resp.Tools, tool.Definition{
+					Name:    fmt.Sprintf("t%d", i),
+					Summary: fmt.Sprintf("Tool %d of %s.", i, strings.Join(args[1:], " ")),
+					Parameters: map[string]*tool.Parameter{
+						"path":  {Type: tool.Types{"string"}, Summary: "A path."},
+						"limit": {Type: tool.Types{"integer"}, Default: 10.0},
+					},
+				})
+			}
+			return reply(resp)
+		}
+		if req.Context.Action == tool.ActionFormatArguments {
+			return reply(tool.Success("fmt " + req.Tool.Name + " " + compact(req.Tool.Arguments)))
+		}
+		return reply(tool.Success(compact(req.Tool)))
+	case "greet": // one tool that asks before greeting many times
+		if req.Context.Action == tool.ActionSchema {
+			return reply(tool.SchemaResponse{Tools: []tool.Definition{{
+				Name: "greet", Summary: "Greet someone.", Description: "Says hello.",
+				Parameters: map[string]*tool.Parameter{
+					"name":  {Type: tool.Types{"string"}, Summary: "Who to greet."},
+					"loud":  {Type: tool.Types{"boolean"}, Default: true},
+					"times": {Type: tool.Types{"integer"}, Default: 1.0, Minimum: ptr(1.0)},
+				},
+				Annotations: map[string]any{"readOnlyHint": true},
+			}}})
+		}
+		if req.Context.Action == tool.ActionFormatArguments {
+			return reply(tool.Fail("no formatter"))
+		}
+		if req.Tool.Arguments["name"] == "question" {
+			for _, id := range []string{"first", "second"} {
+				if _, ok := req.Tool.Answers[id]; !ok {
+					return reply(tool.Ask(tool.Question{ID: id, Text: "Sure about " + id + "?", AnswerType: tool.Boolean, Default: false}))
+				}
+			}
+		}
+		if req.Tool.Arguments["name"] == "nodefault" {
+			if _, ok := req.Tool.Answers["who"]; !ok {
+				return reply(tool.Ask(tool.Question{ID: "who", Text: "Who?", AnswerType: tool.Text}))
+			}
+		}
+		if req.Tool.Arguments["name"] == "forever" {
+			return reply(tool.Ask(tool.Question{ID: fmt.Sprint(len(req.Tool.Answers)), Text: "Again?", AnswerType: tool.Boolean, Default: true}))
+		}
+		return reply(tool.Success(fmt.Sprintf("Hello, %v (times=%v, answers=%s, options=%s)",
+			req.Tool.Arguments["name"], req.Tool.Arguments["times"], compact(req.Tool.Answers), compact(req.Tool.Options))))
+	case "plain": // not a protocol binary: prints text for every request
+		fmt.Println("usage: plain [FILE]")
+		return 0
+	case "exit-3":
+		fmt.Fprintln(os.Stderr, "loading config\npanic: boom")
+		return 3
+	case "bad-json":
+		fmt.Print(`{"tools": [`)
+		return 0
+	case "not-schema":
+		return reply(map[string]any{"hello": "world"})
+	case "hang":
+		time.Sleep(time.Minute)
+		return 0
+	case "flood":
+		chunk := strings.Repeat("x", 1<<20)
+		for range 20 {
+			fmt.Print(chunk)
+		}
+		return 0
+	case "bad-name": // a tool name LLM providers reject
+		return reply(tool.SchemaResponse{Tools: []tool.Definition{{Name: "fs.read", Summary: "Bad name."}, {Name: "ok", Summary: "Fine."}}})
+	}
+	fmt.Fprintln(os.Stderr, "fake tool: unknown scenario", args)
+	return 2
+}
+
+func compact(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// parse parses TOML as the configuration file "test.toml"; %EXE% stands for
+// the test binary.
+func parse(t testing.TB, text string) *config.Config {
+	t.Helper()
+	text = strings.ReplaceAll(text, "%EXE%", exe(t))
+	cfg, err := config.Parse("test.toml", []byte(text))
+	if err != nil {
+		t.Fatalf("config:\n%s\n%v", text, err)
+	}
+	return cfg
+}
+
+// counter returns a counter file and a function reading its count.
+func counter(t testing.TB) (string, func() int) {
+	path := t.TempDir() + "/count"
+	return path, func() int {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return 0
+		}
+		return strings.Count(string(data), "\n")
+	}
+}

@@ -1,0 +1,299 @@
+package resolver
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"dario.cat/mergo"
+
+	"github.com/toolhost/toolhost/resolver/config"
+	"github.com/toolhost/toolhost/tool"
+)
+
+// DefaultTimeout is the per-call timeout of an entry that sets none, in
+// itself or in [defaults].
+const DefaultTimeout = 60 * time.Second
+
+// fields are the parts of a tool a user can override. Pointer fields are
+// nil when unset, so that an override of true with false applies
+// (conventions §10: mergo.WithoutDereference).
+type fields struct {
+	Summary          *string
+	Description      *string
+	Examples         *string
+	Annotations      map[string]any
+	Enable           *bool
+	RequiresApproval *bool
+	Timeout          *time.Duration
+	Category         *string
+	Tags             []string
+}
+
+// merge builds a resolved tool: bin is the binary's definition (nil when
+// the entry does not describe itself and its parameters come from TOML
+// alone), with the entry's overrides merged on top. name is the name the
+// tool is served under. It returns warnings for overrides that name
+// parameters the binary does not declare (those overrides are not applied).
+func merge(name string, bin *tool.Definition, e *config.Entry) (*Tool, []string) {
+	var base fields
+	var baseParams map[string]*tool.Parameter
+	binText := ""
+	if bin != nil {
+		base = fields{
+			Summary:     nonEmpty(bin.Summary),
+			Description: nonEmpty(bin.Description),
+			Examples:    nonEmpty(bin.Examples),
+			Annotations: maps.Clone(bin.Annotations),
+		}
+		baseParams = cloneParams(bin.Parameters)
+		binText = bin.Description
+	}
+	user := fields{
+		Summary:          e.Summary,
+		Examples:         e.Examples,
+		Annotations:      maps.Clone(e.Annotations),
+		Enable:           e.Enable,
+		RequiresApproval: e.RequiresApproval,
+		Category:         nonEmpty(e.Category),
+		Tags:             slices.Clone(e.Tags),
+	}
+	if e.Description != nil {
+		d := strings.ReplaceAll(*e.Description, "{{description}}", binText)
+		user.Description = &d
+	}
+	if e.Timeout != nil {
+		d := e.Timeout.Duration
+		user.Timeout = &d
+	}
+	if err := mergo.Merge(&base, user, mergo.WithOverride, mergo.WithoutDereference); err != nil {
+		panic("resolver: merge: " + err.Error()) // only for mismatched types: a programming error
+	}
+
+	prov := map[string]string{}
+	if bin != nil {
+		setProv(prov, "summary", bin.Summary != "", "binary")
+		setProv(prov, "description", bin.Description != "", "binary")
+		setProv(prov, "examples", bin.Examples != "", "binary")
+		for k := range bin.Annotations {
+			prov["annotations."+k] = "binary"
+		}
+		for p, param := range bin.Parameters {
+			paramProv(prov, "parameters."+p, param, "binary")
+		}
+	}
+
+	var warnings []string
+	params := baseParams
+	if bin == nil {
+		params = cloneParams(e.Parameters)
+	} else {
+		for _, p := range slices.Sorted(maps.Keys(e.Parameters)) {
+			over := e.Parameters[p]
+			have, ok := params[p]
+			if !ok {
+				w := fmt.Sprintf("parameter %q is not declared by the binary (it declares %s); the override is ignored", p, declared(params))
+				if near := nearest(p, slices.Collect(maps.Keys(params))); near != "" {
+					w += fmt.Sprintf("; did you mean %q?", near)
+				}
+				warnings = append(warnings, w)
+				continue
+			}
+			params[p] = mergeParam(have, over)
+		}
+	}
+	for k, pos := range e.Pos {
+		prov[k] = pos.String()
+	}
+	if bin == nil {
+		for p, param := range params {
+			if _, ok := prov["parameters."+p]; !ok {
+				paramProv(prov, "parameters."+p, param, e.Place.String())
+			}
+		}
+	}
+	if base.Timeout == nil {
+		prov["timeout"] = "default"
+	}
+	if base.Enable == nil {
+		prov["enable"] = "default"
+	}
+
+	t := &Tool{
+		Summary:          deref(base.Summary),
+		LongDescription:  deref(base.Description),
+		Examples:         deref(base.Examples),
+		Parameters:       params,
+		Category:         deref(base.Category),
+		Tags:             base.Tags,
+		RequiresApproval: base.RequiresApproval != nil && *base.RequiresApproval,
+		Timeout:          DefaultTimeout,
+		Enabled:          base.Enable == nil || *base.Enable,
+		Provenance:       prov,
+	}
+	if base.Timeout != nil && *base.Timeout > 0 {
+		t.Timeout = *base.Timeout
+	}
+	annotations := base.Annotations
+	if len(annotations) == 0 {
+		annotations = nil
+	}
+	t.Definition = Definition{
+		Name:        name,
+		Description: t.Summary,
+		InputSchema: tool.InputSchema(params),
+		Annotations: annotations,
+	}
+	return t, warnings
+}
+
+// mergeParam returns a copy of have with the fields over sets merged on
+// top; nested properties and items are merged the same way.
+func mergeParam(have, over *tool.Parameter) *tool.Parameter {
+	if over == nil {
+		return have
+	}
+	if have == nil {
+		return cloneParam(over)
+	}
+	dst := *cloneParam(have)
+	src := *over
+	dst.Properties, dst.Items = nil, nil
+	src.Properties, src.Items = nil, nil
+	if err := mergo.Merge(&dst, src, mergo.WithOverride, mergo.WithoutDereference); err != nil {
+		panic("resolver: merge parameter: " + err.Error())
+	}
+	dst.Items = mergeParam(have.Items, over.Items)
+	if have.Properties != nil || over.Properties != nil {
+		dst.Properties = cloneParams(have.Properties)
+		if dst.Properties == nil {
+			dst.Properties = map[string]*tool.Parameter{}
+		}
+		for k, v := range over.Properties {
+			dst.Properties[k] = mergeParam(dst.Properties[k], v)
+		}
+	}
+	return &dst
+}
+
+// paramProv records where a parameter and each of its set fields came from.
+func paramProv(prov map[string]string, key string, p *tool.Parameter, from string) {
+	prov[key] = from
+	if p == nil {
+		return
+	}
+	set := func(field string, ok bool) {
+		if ok {
+			prov[key+"."+field] = from
+		}
+	}
+	set("type", len(p.Type) > 0)
+	set("summary", p.Summary != "")
+	set("description", p.Description != "")
+	set("required", p.Required != nil)
+	set("default", p.Default != nil)
+	set("enum", p.Enum != nil)
+	set("pattern", p.Pattern != "")
+	set("format", p.Format != "")
+	set("minimum", p.Minimum != nil)
+	set("maximum", p.Maximum != nil)
+	set("minLength", p.MinLength != nil)
+	set("maxLength", p.MaxLength != nil)
+	set("minItems", p.MinItems != nil)
+	set("maxItems", p.MaxItems != nil)
+	if p.Items != nil {
+		paramProv(prov, key+".items", p.Items, from)
+	}
+	for k, sub := range p.Properties {
+		paramProv(prov, key+".properties."+k, sub, from)
+	}
+}
+
+func setProv(prov map[string]string, key string, ok bool, from string) {
+	if ok {
+		prov[key] = from
+	}
+}
+
+func cloneParams(m map[string]*tool.Parameter) map[string]*tool.Parameter {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]*tool.Parameter, len(m))
+	for k, p := range m {
+		out[k] = cloneParam(p)
+	}
+	return out
+}
+
+func cloneParam(p *tool.Parameter) *tool.Parameter {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	c.Type = slices.Clone(p.Type)
+	c.Enum = slices.Clone(p.Enum)
+	c.Items = cloneParam(p.Items)
+	c.Properties = cloneParams(p.Properties)
+	return &c
+}
+
+func declared(params map[string]*tool.Parameter) string {
+	if len(params) == 0 {
+		return "none"
+	}
+	names := slices.Collect(maps.Keys(params))
+	sort.Strings(names)
+	return quoteList(names)
+}
+
+// nearest returns the candidate closest to s by edit distance, if it is
+// close enough to be a likely typo.
+func nearest(s string, candidates []string) string {
+	sort.Strings(candidates)
+	best, bestD := "", len(s)/2+1
+	for _, c := range candidates {
+		if d := editDistance(s, c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}

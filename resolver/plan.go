@@ -1,0 +1,101 @@
+package resolver
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/toolhost/toolhost/internal/invoke"
+	"github.com/toolhost/toolhost/resolver/config"
+)
+
+// plan is what a configuration asks for, computed once in [New]: the
+// entries in resolution order and the distinct invocations whose schema is
+// needed.
+type plan struct {
+	entries    []*config.Entry   // [tools.*] sorted by name, then [toolsets.*] sorted by name
+	groups     map[string]*group // by invocation key
+	order      []*group          // groups in first-use order
+	groupOf    map[*config.Entry]*group
+	categories []Category
+}
+
+// group is one distinct invocation (command, shell, workdir, env,
+// clear_env): one schema request serves every entry in it.
+type group struct {
+	key     string // invocation key
+	spec    *invoke.Spec
+	command string        // as written, for messages
+	timeout time.Duration // the longest timeout of its entries
+	asked   bool          // some entry needs its schema
+}
+
+// specOf returns how to run an entry's command.
+func specOf(e *config.Entry) *invoke.Spec {
+	return &invoke.Spec{
+		Command:  slices.Clone(e.Command.Args),
+		Shell:    e.Shell != nil && *e.Shell,
+		Dir:      e.Workdir,
+		Env:      maps.Clone(e.Env),
+		ClearEnv: e.ClearEnv != nil && *e.ClearEnv,
+	}
+}
+
+// invocationKey identifies an invocation: entries with equal keys run the
+// same process for a schema request.
+func invocationKey(s *invoke.Spec) string {
+	data, _ := json.Marshal(struct {
+		Command  []string          `json:"command"`
+		Shell    bool              `json:"shell"`
+		Dir      string            `json:"dir"`
+		Env      map[string]string `json:"env"`
+		ClearEnv bool              `json:"clear_env"`
+	}{s.Command, s.Shell, s.Dir, s.Env, s.ClearEnv})
+	return string(data)
+}
+
+func timeoutOf(e *config.Entry) time.Duration {
+	if e.Timeout != nil && e.Timeout.Duration > 0 {
+		return e.Timeout.Duration
+	}
+	return DefaultTimeout
+}
+
+// newPlan groups cfg's entries by invocation.
+func newPlan(cfg *config.Config) *plan {
+	p := &plan{groups: map[string]*group{}, groupOf: map[*config.Entry]*group{}}
+	if cfg == nil {
+		return p
+	}
+	for _, name := range slices.Sorted(maps.Keys(cfg.Tools)) {
+		p.entries = append(p.entries, cfg.Tools[name])
+	}
+	for _, name := range slices.Sorted(maps.Keys(cfg.Toolsets)) {
+		p.entries = append(p.entries, cfg.Toolsets[name])
+	}
+	for _, e := range p.entries {
+		spec := specOf(e)
+		key := invocationKey(spec)
+		g, ok := p.groups[key]
+		if !ok {
+			g = &group{key: key, spec: spec, command: e.Command.String()}
+			p.groups[key] = g
+			p.order = append(p.order, g)
+		}
+		p.groupOf[e] = g
+		if e.Toolset || e.SelfDescribes() {
+			g.asked = true
+			g.timeout = max(g.timeout, timeoutOf(e))
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(cfg.Categories)) {
+		c := cfg.Categories[id]
+		cid := c.ID
+		if cid == "" {
+			cid = id
+		}
+		p.categories = append(p.categories, Category{ID: cid, Name: c.Name, Description: c.Description, Icon: c.Icon})
+	}
+	return p
+}

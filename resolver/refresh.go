@@ -1,0 +1,99 @@
+package resolver
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"time"
+)
+
+// Refresh checks cheaply whether any binary changed since it was asked for
+// its schema (its stat key: size and modification time of the executable
+// and of script arguments; nothing is spawned for that), asks the changed
+// binaries again, and rebuilds the tools. It reports whether the served
+// tools changed; if so, the identity changes and subscribers are notified.
+// Commands without a trustworthy stat key (go run, shell) are not checked.
+//
+// [Catalog.Call] runs the stat check itself at most once a second; a
+// server may call Refresh before answering tools/list.
+func (c *Catalog) Refresh(ctx context.Context) (changed bool, err error) {
+	c.mu.Lock()
+	c.lastStat = time.Now()
+	keys := c.keys
+	c.mu.Unlock()
+	stale := false
+	for _, g := range c.plan.order {
+		if g.asked && c.statKey(g) != keys[g.key] {
+			stale = true
+			break
+		}
+	}
+	if !stale {
+		return false, nil
+	}
+	return c.rebuild(ctx)
+}
+
+// maybeRefresh runs Refresh when the last stat check is older than
+// statEvery. Errors are left to the call that follows.
+func (c *Catalog) maybeRefresh(ctx context.Context) {
+	c.mu.Lock()
+	due := time.Since(c.lastStat) >= c.statEvery && len(c.plan.order) > 0
+	c.mu.Unlock()
+	if due {
+		_, _ = c.Refresh(ctx)
+	}
+}
+
+// rebuild runs a resolution pass and installs its tools, unless a later
+// pass was installed meanwhile. Dynamic tools are kept.
+func (c *Catalog) rebuild(ctx context.Context) (changed bool, err error) {
+	pass := c.builds.Add(1)
+	r := c.resolve(ctx)
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	c.mu.Lock()
+	if pass < c.built {
+		c.mu.Unlock()
+		return false, nil
+	}
+	c.built = pass
+	for name, e := range c.tools {
+		if e.handler == nil {
+			continue
+		}
+		if b, clash := r.tools[name]; clash {
+			r.problems = append(r.problems, Problem{Tool: name, Place: b.tool.Provenance["entry"],
+				Err: fmt.Errorf("%w: %q is registered dynamically and produced by %s; the dynamic tool is kept", ErrDuplicate, name, b.tool.Source)})
+		}
+		r.tools[name] = e
+	}
+	changed = !sameTools(c.tools, r.tools)
+	c.tools = r.tools
+	c.report = Report{Problems: r.problems}
+	c.keys = r.keys
+	c.lastStat = time.Now()
+	var fns []func()
+	if changed {
+		fns = c.changedLocked()
+	}
+	c.mu.Unlock()
+	notify(fns)
+	return changed, nil
+}
+
+// sameTools reports whether two tool sets serve the same tools.
+func sameTools(a, b map[string]*entry) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for name, ea := range a {
+		eb, ok := b[name]
+		if !ok || !reflect.DeepEqual(ea.tool, eb.tool) {
+			return false
+		}
+	}
+	return true
+}
+

@@ -1,0 +1,322 @@
+package resolver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/toolhost/toolhost/internal/invoke"
+	"github.com/toolhost/toolhost/resolver/config"
+	"github.com/toolhost/toolhost/tool"
+)
+
+// answer is the outcome of asking one group's binary for its schema.
+type answer struct {
+	resp *tool.SchemaResponse
+	err  error
+}
+
+// resolution is the result of one pass over the plan.
+type resolution struct {
+	tools    map[string]*entry
+	problems []Problem
+	keys     map[string]invoke.Key // stat key of each asked group, "" when none
+}
+
+// statKey returns the persistent-cache key of a group, "" when it has none.
+func (c *Catalog) statKey(g *group) invoke.Key {
+	k, ok := invoke.Stat(g.spec, c.root)
+	if !ok {
+		return ""
+	}
+	return k
+}
+
+// schemaRequest runs one schema request.
+func (c *Catalog) schemaRequest(ctx context.Context, g *group) (*tool.SchemaResponse, error) {
+	ctx, cancel := context.WithTimeout(ctx, g.timeout)
+	defer cancel()
+	res, err := invoke.Run(ctx, g.spec, c.request(tool.ActionSchema, nil))
+	if err != nil {
+		return nil, err
+	}
+	return res.Schema()
+}
+
+// request builds the request of an action.
+func (c *Catalog) request(action tool.Action, call *tool.Call) *tool.Request {
+	return &tool.Request{
+		Protocol: tool.Version,
+		Context: tool.Context{
+			Action:         action,
+			Root:           c.root,
+			WorkspaceID:    c.workspaceID,
+			ConversationID: c.conversationID,
+		},
+		Tool: call,
+	}
+}
+
+// fetch returns a group's schema: from the session cache, else the
+// persistent cache, else the binary (whose answer is then stored).
+func (c *Catalog) fetch(ctx context.Context, g *group, key invoke.Key) (*tool.SchemaResponse, error) {
+	return c.schemas.get(ctx, g.key+"\x00"+string(key), func() (*tool.SchemaResponse, error) {
+		if resp, ok := c.disk.load(g.key, c.root, key); ok {
+			return resp, nil
+		}
+		resp, err := c.schemaRequest(ctx, g)
+		if err == nil {
+			_ = c.disk.store(g.key, c.root, key, g.spec.Command, resp) // the cache only saves time
+		}
+		return resp, err
+	})
+}
+
+// resolve asks every group for its schema (bounded, concurrently) and
+// builds the tools of every entry.
+func (c *Catalog) resolve(ctx context.Context) *resolution {
+	p := c.plan
+	r := &resolution{tools: map[string]*entry{}, keys: map[string]invoke.Key{}}
+	var asked []*group
+	for _, g := range p.order {
+		if g.asked {
+			asked = append(asked, g)
+			r.keys[g.key] = c.statKey(g)
+		}
+	}
+	answers := make(map[*group]*answer, len(asked))
+	for _, g := range asked {
+		answers[g] = &answer{}
+	}
+	var (
+		wg       sync.WaitGroup
+		sem      = make(chan struct{}, c.concurrency)
+		progress sync.Mutex
+		done     int
+	)
+	if c.progress != nil && len(asked) > 0 {
+		c.progress(0, len(asked))
+	}
+	for _, g := range asked {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				answers[g].err = ctx.Err()
+				return
+			}
+			a := answers[g]
+			a.resp, a.err = c.fetch(ctx, g, r.keys[g.key])
+			<-sem
+			if c.progress != nil {
+				progress.Lock()
+				done++
+				c.progress(done, len(asked))
+				progress.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+
+	type produced struct {
+		e     *entry
+		place string
+	}
+	var all []produced
+	for _, e := range p.entries {
+		g := p.groupOf[e]
+		place := e.Place.String()
+		if e.Toolset {
+			a := answers[g]
+			if a.err != nil {
+				r.problems = append(r.problems, c.diagnose(e, g, a.err))
+				continue
+			}
+			for _, t := range c.toolset(e, g, a.resp, &r.problems) {
+				all = append(all, produced{t, place})
+			}
+			continue
+		}
+		var bin *tool.Definition
+		if e.SelfDescribes() {
+			a := answers[g]
+			if a.err != nil {
+				r.problems = append(r.problems, c.diagnose(e, g, a.err))
+				continue
+			}
+			bin = a.resp.Find(e.BinaryTool())
+			if bin == nil {
+				r.problems = append(r.problems, notOffered(e, g, a.resp))
+				continue
+			}
+		}
+		t, warnings := merge(e.Name, bin, e)
+		for _, w := range warnings {
+			r.problems = append(r.problems, Problem{Tool: e.Name, Place: place, Warning: true, Err: errors.New(w)})
+		}
+		all = append(all, produced{c.bind(t, e, g, bin != nil), place})
+	}
+
+	byName := map[string]string{}
+	for _, pr := range all {
+		name := pr.e.tool.Name
+		if first, dup := byName[name]; dup {
+			r.problems = append(r.problems, Problem{
+				Tool: name, Place: pr.place,
+				Err: fmt.Errorf("%w: %q is produced by %s (%s) and by %s (%s)", ErrDuplicate, name,
+					pr.e.tool.Provenance["entry"], pr.place, r.tools[name].tool.Provenance["entry"], first),
+				Fix: "rename one of them, or give the toolset a prefix or an exclude list",
+			})
+			continue
+		}
+		if err := lint(pr.e); err != nil {
+			r.problems = append(r.problems, Problem{Tool: name, Place: pr.place, Err: err.err, Fix: err.fix})
+			continue
+		}
+		for _, w := range lintWarnings(pr.e.tool) {
+			r.problems = append(r.problems, Problem{Tool: name, Place: pr.place, Warning: true, Err: errors.New(w)})
+		}
+		byName[name] = pr.place
+		r.tools[name] = pr.e
+	}
+	return r
+}
+
+// bind completes a merged tool with how to run it.
+func (c *Catalog) bind(t *Tool, e *config.Entry, g *group, protocol bool) *entry {
+	name := e.BinaryTool()
+	t.Source = e.Command.String()
+	if name != t.Name || e.Toolset || e.Tool != "" {
+		t.Source += fmt.Sprintf(" (tool %q)", name)
+	}
+	t.Provenance["entry"] = e.Key()
+	return &entry{tool: t, bin: &binding{
+		spec:     g.spec,
+		group:    g,
+		name:     name,
+		options:  maps.Clone(e.Options),
+		timeout:  t.Timeout,
+		protocol: protocol,
+	}}
+}
+
+// toolset expands a [toolsets.NAME] entry into the tools of its binary.
+func (c *Catalog) toolset(e *config.Entry, g *group, resp *tool.SchemaResponse, problems *[]Problem) []*entry {
+	offered := resp.Names()
+	place := e.Place.String()
+	for _, n := range e.Include {
+		if !slices.Contains(offered, n) {
+			*problems = append(*problems, Problem{Tool: e.Name, Place: posOr(e, "include"), Warning: true,
+				Err: &Error{Tool: e.Name, Command: g.command, Action: tool.ActionSchema, Offered: offered,
+					Err: fmt.Errorf("%w: include names %q; the binary offers %s", ErrToolNotOffered, n, quoteList(offered))}})
+		}
+	}
+	for _, n := range e.Exclude {
+		if !slices.Contains(offered, n) {
+			*problems = append(*problems, Problem{Tool: e.Name, Place: posOr(e, "exclude"), Warning: true,
+				Err: &Error{Tool: e.Name, Command: g.command, Action: tool.ActionSchema, Offered: offered,
+					Err: fmt.Errorf("%w: exclude names %q; the binary offers %s", ErrToolNotOffered, n, quoteList(offered))}})
+		}
+	}
+	var out []*entry
+	for i := range resp.Tools {
+		def := &resp.Tools[i]
+		if e.Include != nil && !slices.Contains(e.Include, def.Name) || slices.Contains(e.Exclude, def.Name) {
+			continue
+		}
+		// A toolset's overrides apply to each of its tools, except
+		// parameters, which belong to one tool.
+		one := *e
+		one.Tool = def.Name
+		one.Parameters = nil
+		t, warnings := merge(e.Prefix+def.Name, def, &one)
+		for _, w := range warnings {
+			*problems = append(*problems, Problem{Tool: t.Name, Place: place, Warning: true, Err: errors.New(w)})
+		}
+		out = append(out, c.bind(t, &one, g, true))
+	}
+	if len(e.Parameters) > 0 {
+		*problems = append(*problems, Problem{Tool: e.Name, Place: posOr(e, "parameters"), Warning: true,
+			Err: errors.New("a toolset's parameters are ignored: they belong to one tool"),
+			Fix: fmt.Sprintf("override them in a [tools.NAME] entry with command = %q and tool = \"NAME\", and exclude NAME from the toolset", g.command)})
+	}
+	return out
+}
+
+func posOr(e *config.Entry, key string) string {
+	if p, ok := e.Pos[key]; ok {
+		return p.String()
+	}
+	return e.Place.String()
+}
+
+// notOffered reports an entry naming a tool its binary does not offer.
+func notOffered(e *config.Entry, g *group, resp *tool.SchemaResponse) Problem {
+	offered := resp.Names()
+	err := &Error{Tool: e.Name, Command: g.command, Action: tool.ActionSchema, Offered: offered,
+		Err: fmt.Errorf("%w: %q does not offer %q; it offers %s", ErrToolNotOffered, g.command, e.BinaryTool(), quoteList(offered))}
+	switch {
+	case len(offered) == 0:
+		err.Fix = "the binary declares no tools; check that it is the right command"
+	case len(offered) == 1:
+		err.Fix = fmt.Sprintf("set tool = %q in [%s]", offered[0], e.Key())
+	default:
+		err.Fix = fmt.Sprintf("set tool = one of %s in [%s], or serve them all with [toolsets.%s] command = %q",
+			quoteList(offered), e.Key(), e.Name, g.command)
+	}
+	if near := nearest(e.BinaryTool(), slices.Clone(offered)); near != "" && len(offered) > 1 {
+		err.Fix = fmt.Sprintf("did you mean tool = %q? ", near) + err.Fix
+	}
+	return Problem{Tool: e.Name, Place: posOr(e, "tool"), Err: err, Fix: err.Fix}
+}
+
+// diagnose turns a failed schema request into a problem with a fix.
+func (c *Catalog) diagnose(e *config.Entry, g *group, cause error) Problem {
+	err := &Error{Tool: e.Name, Command: g.command, Action: tool.ActionSchema, Err: cause}
+	err.Fix = c.fixFor(e, g, cause)
+	return Problem{Tool: e.Name, Place: posOr(e, "command"), Err: err, Fix: err.Fix}
+}
+
+// fixFor says what the user can do about a binary that did not describe
+// itself.
+func (c *Catalog) fixFor(e *config.Entry, g *group, cause error) string {
+	switch {
+	case errors.Is(cause, ErrNotFound):
+		if len(g.spec.Command) > 0 && strings.Contains(g.spec.Command[0], "/") {
+			return fmt.Sprintf("check command in [%s]: relative paths are taken from the workspace root %s (or workdir); build the binary first if it is built from source", e.Key(), c.root)
+		}
+		return fmt.Sprintf("check command in [%s]: install the program or add its directory to PATH", e.Key())
+	case errors.Is(cause, ErrNotExecutable):
+		return fmt.Sprintf("make %s executable (chmod +x) or fix command in [%s]", firstWord(g), e.Key())
+	case errors.Is(cause, ErrTimeout):
+		return fmt.Sprintf("a binary must answer the schema action quickly and without side effects; raise timeout in [%s], or declare its parameters in TOML so it is not asked:\n%s", e.Key(), parametersBlock(e))
+	case errors.Is(cause, ErrOutputTooLarge):
+		return "the binary must print only its JSON answer on stdout and log to stderr; upgrade it, or declare its parameters in TOML:\n" + parametersBlock(e)
+	case errors.Is(cause, ErrExit), errors.Is(cause, ErrNotJSON), errors.Is(cause, ErrNotSchema):
+		if e.Toolset {
+			return fmt.Sprintf("a toolset needs a binary that describes itself (answers {\"context\":{\"action\":\"schema\"}} with {\"tools\":[…]}); upgrade the binary, or register its tools one by one as [tools.NAME] entries with a parameters table (see `toolhost schema -- %s`)", g.command)
+		}
+		return fmt.Sprintf("%q does not describe itself; either declare its parameters in [%s]:\n%s\nor upgrade the binary to answer the schema action (protocol v1; Go tools: sdk.Main). `toolhost schema -- %s` shows its answer.",
+			g.command, e.Key(), parametersBlock(e), g.command)
+	}
+	return ""
+}
+
+// parametersBlock is the TOML an entry needs to be used without asking
+// its binary.
+func parametersBlock(e *config.Entry) string {
+	return fmt.Sprintf("\n    [%s.parameters.ARG]   # one table per argument\n    type = \"string\"\n    summary = \"What ARG is.\"\n", e.Key())
+}
+
+func firstWord(g *group) string {
+	if len(g.spec.Command) == 0 {
+		return "the command"
+	}
+	return g.spec.Command[0]
+}

@@ -1,0 +1,273 @@
+package resolver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/toolhost/toolhost/tool"
+)
+
+// fiftyEntries is a configuration of 50 tools over 5 distinct binaries
+// (the test binary with 5 different arguments), plus two toolsets using
+// two of the same binaries.
+func fiftyEntries(t testing.TB, count string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[defaults]\nenv = { RESOLVER_TEST_COUNTER = %q }\n", count)
+	for bin := range 5 {
+		for i := range 10 {
+			fmt.Fprintf(&b, "[tools.b%d_t%d]\ncommand = [\"%%EXE%%\", \"multi\", \"b%d\"]\ntool = \"t%d\"\n", bin, i, bin, i)
+		}
+	}
+	b.WriteString("[toolsets.set0]\ncommand = [\"%EXE%\", \"multi\", \"b0\"]\nprefix = \"s0_\"\n")
+	b.WriteString("[toolsets.set1]\ncommand = [\"%EXE%\", \"multi\", \"b1\"]\nprefix = \"s1_\"\ninclude = [\"t1\", \"t2\"]\n")
+	return b.String()
+}
+
+func TestSchemaRequestsPerBinary(t *testing.T) {
+	count, asked := counter(t)
+	cfg := parse(t, fiftyEntries(t, count))
+	var progress []string
+	c, err := New(t.Context(), cfg, &Options{Root: t.TempDir(), Progress: func(done, total int) {
+		progress = append(progress, fmt.Sprintf("%d/%d", done, total))
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Report().Err(); err != nil {
+		t.Fatal(err)
+	}
+	if got := asked(); got != 5 {
+		t.Errorf("first resolution: %d schema requests, want 5", got)
+	}
+	if got, want := c.Len(), 50+10+2; got != want {
+		t.Errorf("Len = %d, want %d", got, want)
+	}
+	if got, want := strings.Join(progress, " "), "0/5 1/5 2/5 3/5 4/5 5/5"; got != want {
+		t.Errorf("progress = %s, want %s", got, want)
+	}
+	// A second resolution in the same catalog asks nobody.
+	if _, err := c.rebuild(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if got := asked(); got != 5 {
+		t.Errorf("second resolution: %d schema requests in all, want still 5", got)
+	}
+	if changed, err := c.Refresh(t.Context()); changed || err != nil {
+		t.Errorf("Refresh = %v, %v; want false, nil", changed, err)
+	}
+	if got := asked(); got != 5 {
+		t.Errorf("after Refresh: %d schema requests in all, want still 5", got)
+	}
+}
+
+func TestPersistentCache(t *testing.T) {
+	root := t.TempDir()
+	newCat := func(t *testing.T, cfgText, cacheDir string) *Catalog {
+		t.Helper()
+		c, err := New(t.Context(), parse(t, cfgText), &Options{Root: root, CacheDir: cacheDir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Report().Err(); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	t.Run("fifty entries", func(t *testing.T) {
+		count, asked := counter(t)
+		cache := t.TempDir()
+		cfg := fiftyEntries(t, count)
+		newCat(t, cfg, cache)
+		newCat(t, cfg, cache)
+		if got := asked(); got != 5 {
+			t.Errorf("two catalogs: %d schema requests, want 5", got)
+		}
+	})
+	t.Run("rebuilt binary", func(t *testing.T) {
+		count, asked := counter(t)
+		cache, bin := t.TempDir(), filepath.Join(t.TempDir(), "tool")
+		copyExe(t, bin, nil)
+		cfg := fmt.Sprintf("[tools.a]\ncommand = [%q, \"multi\"]\ntool = \"t1\"\nenv = { RESOLVER_TEST_COUNTER = %q }\n", bin, count)
+		newCat(t, cfg, cache)
+		newCat(t, cfg, cache)
+		if got := asked(); got != 1 {
+			t.Fatalf("before rebuild: %d requests, want 1", got)
+		}
+		copyExe(t, bin, []byte("rebuilt")) // same path, new size and mtime
+		newCat(t, cfg, cache)
+		newCat(t, cfg, cache)
+		if got := asked(); got != 2 {
+			t.Errorf("after rebuild: %d requests in all, want 2", got)
+		}
+	})
+	t.Run("edited script argument", func(t *testing.T) {
+		count, asked := counter(t)
+		cache, script := t.TempDir(), filepath.Join(t.TempDir(), "script.py")
+		writeFile(t, script, "print('v1')\n")
+		cfg := fmt.Sprintf("[tools.a]\ncommand = [\"%%EXE%%\", \"multi\", %q]\ntool = \"t1\"\nenv = { RESOLVER_TEST_COUNTER = %q }\n", script, count)
+		newCat(t, cfg, cache)
+		newCat(t, cfg, cache)
+		if got := asked(); got != 1 {
+			t.Fatalf("before edit: %d requests, want 1", got)
+		}
+		writeFile(t, script, "print('version 2')\n")
+		newCat(t, cfg, cache)
+		if got := asked(); got != 2 {
+			t.Errorf("after edit: %d requests in all, want 2", got)
+		}
+	})
+	t.Run("changed command line", func(t *testing.T) {
+		count, asked := counter(t)
+		cache := t.TempDir()
+		line := func(args string) string {
+			return fmt.Sprintf("[tools.a]\ncommand = \"%%EXE%% multi %s\"\ntool = \"t1\"\nenv = { RESOLVER_TEST_COUNTER = %q }\n", args, count)
+		}
+		newCat(t, line("one"), cache)
+		newCat(t, line("one --flag"), cache)
+		if got := asked(); got != 2 {
+			t.Errorf("after changing the command: %d requests, want 2", got)
+		}
+		newCat(t, line("one"), cache) // the first command line's answer is still stored
+		if got := asked(); got != 2 {
+			t.Errorf("back to the first command: %d requests, want still 2", got)
+		}
+	})
+	t.Run("no trustworthy key", func(t *testing.T) {
+		count, asked := counter(t)
+		cache := t.TempDir()
+		// env(1) launches what it is given: invoke.Stat has no key for it.
+		cfg := fmt.Sprintf("[tools.a]\ncommand = [\"env\", \"%%EXE%%\", \"multi\"]\ntool = \"t1\"\nenv = { RESOLVER_TEST_COUNTER = %q }\n", count)
+		newCat(t, cfg, cache)
+		newCat(t, cfg, cache)
+		if got := asked(); got != 2 {
+			t.Errorf("%d requests, want 2 (not persisted)", got)
+		}
+		if files, _ := filepath.Glob(filepath.Join(cache, "schemas", "*")); len(files) != 0 {
+			t.Errorf("persisted %v, want nothing", files)
+		}
+	})
+	t.Run("corrupt file", func(t *testing.T) {
+		count, asked := counter(t)
+		cache := t.TempDir()
+		cfg := fmt.Sprintf("[tools.a]\ncommand = [\"%%EXE%%\", \"multi\"]\ntool = \"t1\"\nenv = { RESOLVER_TEST_COUNTER = %q }\n", count)
+		newCat(t, cfg, cache)
+		files, _ := filepath.Glob(filepath.Join(cache, "schemas", "*.json"))
+		if len(files) != 1 {
+			t.Fatalf("cache files %v, want one", files)
+		}
+		writeFile(t, files[0], `{"version":1,"key":"x","response":{"tools":[{"name":`)
+		c := newCat(t, cfg, cache)
+		if got := asked(); got != 2 {
+			t.Errorf("%d requests, want 2 (corrupt file ignored)", got)
+		}
+		if !c.Has("a") {
+			t.Error("tool a not served")
+		}
+		data, _ := os.ReadFile(files[0])
+		if _, err := decodeCacheFile(data); err != nil {
+			t.Errorf("cache file not rewritten: %v", err)
+		}
+		newCat(t, cfg, cache)
+		if got := asked(); got != 2 {
+			t.Errorf("%d requests, want still 2 after the rewrite", got)
+		}
+	})
+	t.Run("clear", func(t *testing.T) {
+		count, asked := counter(t)
+		cache := t.TempDir()
+		cfg := fmt.Sprintf("[tools.a]\ncommand = [\"%%EXE%%\", \"multi\"]\ntool = \"t1\"\nenv = { RESOLVER_TEST_COUNTER = %q }\n", count)
+		writeFile(t, filepath.Join(cache, "keep.txt"), "not ours")
+		newCat(t, cfg, cache)
+		if err := ClearCache(cache); err != nil {
+			t.Fatal(err)
+		}
+		newCat(t, cfg, cache)
+		if got := asked(); got != 2 {
+			t.Errorf("%d requests, want 2 (cache cleared)", got)
+		}
+		if _, err := os.Stat(filepath.Join(cache, "keep.txt")); err != nil {
+			t.Errorf("ClearCache removed a file it does not own: %v", err)
+		}
+		if err := ClearCache(filepath.Join(cache, "missing")); err != nil {
+			t.Errorf("ClearCache(missing) = %v", err)
+		}
+	})
+}
+
+// copyExe copies the test binary to dst, followed by extra bytes (an ELF
+// file runs the same with bytes appended), and makes sure its mtime moves.
+func copyExe(t testing.TB, dst string, extra []byte) {
+	t.Helper()
+	data, err := os.ReadFile(exe(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := dst + ".tmp"
+	if err := os.WriteFile(tmp, append(data, extra...), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, dst); err != nil { // no ETXTBSY on a running binary
+		t.Fatal(err)
+	}
+	future := time.Now().Add(time.Duration(len(extra)) * time.Second)
+	os.Chtimes(dst, future, future)
+}
+
+func writeFile(t testing.TB, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSessionCacheSharesOneRequest(t *testing.T) {
+	var s sessionCache
+	var calls int
+	var mu sync.Mutex
+	release := make(chan struct{})
+	fetch := func() (*tool.SchemaResponse, error) {
+		mu.Lock()
+		calls++
+		mu.Unlock()
+		<-release
+		return &tool.SchemaResponse{Tools: []tool.Definition{{Name: "x"}}}, nil
+	}
+	var wg sync.WaitGroup
+	results := make([]*tool.SchemaResponse, 10)
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i], _ = s.get(context.Background(), "k", fetch)
+		}()
+	}
+	time.Sleep(20 * time.Millisecond)
+	close(release)
+	wg.Wait()
+	if calls != 1 {
+		t.Errorf("fetch ran %d times, want 1", calls)
+	}
+	for i, r := range results {
+		if r == nil || r.Tools[0].Name != "x" {
+			t.Errorf("asker %d got %v", i, r)
+		}
+	}
+	// A cancelled request is not kept: the next asker asks again.
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	_, err := s.get(ctx, "c", func() (*tool.SchemaResponse, error) { return nil, ctx.Err() })
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v", err)
+	}
+	got, err := s.get(t.Context(), "c", func() (*tool.SchemaResponse, error) { return &tool.SchemaResponse{}, nil })
+	if err != nil || got == nil {
+		t.Errorf("after a cancelled request: %v, %v", got, err)
+	}
+}

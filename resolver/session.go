@@ -1,0 +1,68 @@
+package resolver
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/toolhost/toolhost/tool"
+)
+
+// sessionCache holds the schema answers of one catalog: each binary is
+// asked at most once per catalog, and concurrent askers of the same binary
+// share one request (a hand-written singleflight). It is safe for
+// concurrent use.
+//
+// Answers are keyed by the invocation and the binary's stat key
+// (invoke.Stat), so a binary rebuilt during the catalog's life is a new
+// key and is asked again, while an unchanged one never is. Failures are
+// kept too (a missing binary is not asked again until its stat key
+// changes), except cancellations, which say nothing about the binary.
+//
+// # Trade-offs
+//
+// Unbounded: one answer per binary version seen, dropped with the catalog.
+// A command without a trustworthy stat key (go run, shell) is asked once
+// per catalog and its rebuilds go unnoticed.
+type sessionCache struct {
+	mu      sync.Mutex
+	flights map[string]*flight
+}
+
+// flight is one schema request, finished when done is closed.
+type flight struct {
+	done chan struct{}
+	resp *tool.SchemaResponse
+	err  error
+}
+
+// get returns the answer for key, calling fetch only if no request for key
+// finished or is under way. A waiter whose ctx ends stops waiting; the
+// request goes on for the others.
+func (s *sessionCache) get(ctx context.Context, key string, fetch func() (*tool.SchemaResponse, error)) (*tool.SchemaResponse, error) {
+	s.mu.Lock()
+	if s.flights == nil {
+		s.flights = map[string]*flight{}
+	}
+	if f, ok := s.flights[key]; ok {
+		s.mu.Unlock()
+		select {
+		case <-f.done:
+			return f.resp, f.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	f := &flight{done: make(chan struct{})}
+	s.flights[key] = f
+	s.mu.Unlock()
+
+	f.resp, f.err = fetch() // without the lock: this runs a binary
+	if f.err != nil && (errors.Is(f.err, context.Canceled) || ctx.Err() != nil) {
+		s.mu.Lock()
+		delete(s.flights, key) // a cancelled request says nothing about the binary
+		s.mu.Unlock()
+	}
+	close(f.done)
+	return f.resp, f.err
+}
