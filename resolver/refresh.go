@@ -96,4 +96,3 @@ func sameTools(a, b map[string]*entry) bool {
 	}
 	return true
 }
-
