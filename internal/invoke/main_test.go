@@ -52,6 +52,13 @@ var fakeTools = map[string]func() int{
 		fmt.Fprintln(os.Stderr, "panic: boom")
 		return 3
 	},
+	// crash dies of SIGKILL after logging to stderr.
+	"crash": func() int {
+		fmt.Fprintln(os.Stderr, "about to crash")
+		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		time.Sleep(time.Minute)
+		return 0
+	},
 	// bad-json logs to stdout instead of answering.
 	"bad-json": func() int {
 		fmt.Println("loading config from /etc/x.conf")
@@ -140,20 +147,18 @@ var fakeTools = map[string]func() int{
 }
 
 func TestMain(m *testing.M) {
-	if os.Getenv(childEnv) != "" {
-		if len(os.Args) < 2 || fakeTools[os.Args[1]] == nil {
-			fmt.Fprintf(os.Stderr, "fake tool: unknown scenario %q\n", os.Args[1:])
-			os.Exit(97)
+	if len(os.Args) > 1 && fakeTools[os.Args[1]] != nil {
+		if os.Getenv(childEnv) == "" {
+			// Started as a fake tool without the marker (a test cleared
+			// the environment): refuse rather than run the tests again.
+			fmt.Fprintln(os.Stderr, "fake tool started without "+childEnv)
+			os.Exit(98)
 		}
 		os.Exit(fakeTools[os.Args[1]]())
 	}
-	if len(os.Args) > 1 && fakeTools[os.Args[1]] != nil {
-		// Started as a fake tool without the marker (a test cleared the
-		// environment): refuse rather than run the tests recursively.
-		fmt.Fprintln(os.Stderr, "fake tool started without "+childEnv)
-		os.Exit(98)
-	}
-	os.Setenv(childEnv, "1") // inherited by every process the tests start
+	// Every process the tests start inherits the marker. (Fuzz workers do
+	// too; their arguments are flags, so they run tests as usual.)
+	os.Setenv(childEnv, "1")
 	// A race-enabled child would sleep 1 s at exit; the fake tools need not.
 	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	os.Exit(m.Run())

@@ -370,6 +370,7 @@ func TestOutcome(t *testing.T) {
 		{"outcome-exit-1", tool.Outcome{Type: tool.KindError, Message: "no such city", Trace: []string{"lookup"}, Transient: true}, nil, ""},
 		{"plain", tool.Success("hello world"), nil, ""},
 		{"exit-3", tool.Outcome{}, ErrExit, ": run: tool failed: exit status 3: stderr: starting up\npanic: boom"},
+		{"crash", tool.Outcome{}, ErrExit, ": run: tool failed: signal: killed: stderr: about to crash"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.scenario, func(t *testing.T) {

@@ -1,0 +1,167 @@
+package invoke
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/toolhost/toolhost/tool"
+)
+
+func TestStat(t *testing.T) {
+	root := t.TempDir()
+	bin := filepath.Join(root, "bin", "x")
+	script := filepath.Join(root, "tool.py")
+	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for p, content := range map[string]string{bin: "#!/bin/sh\n", script: "print(1)\n"} {
+		if err := os.WriteFile(p, []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	key := func(t *testing.T, spec *Spec) Key {
+		t.Helper()
+		k, ok := Stat(spec, root)
+		if !ok {
+			t.Fatalf("Stat(%q) not ok", spec.Command)
+		}
+		if len(k) != 64 {
+			t.Fatalf("key %q is not a hex sha256", k)
+		}
+		return k
+	}
+	base := key(t, &Spec{Command: []string{"bin/x", "tool.py"}})
+	if again := key(t, &Spec{Command: []string{"bin/x", "tool.py"}}); again != base {
+		t.Errorf("key not stable: %s then %s", base, again)
+	}
+	if abs := key(t, &Spec{Command: []string{bin, "tool.py"}}); abs == base {
+		t.Error("argv as configured is not in the key")
+	}
+
+	touch := func(p string, content string) {
+		t.Helper()
+		if err := os.WriteFile(p, []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		future := time.Now().Add(time.Hour)
+		if err := os.Chtimes(p, future, future); err != nil {
+			t.Fatal(err)
+		}
+	}
+	changes := []struct {
+		name   string
+		change func()
+		spec   *Spec
+	}{
+		{"Env", func() {}, &Spec{Command: []string{"bin/x", "tool.py"}, Env: map[string]string{"A": "1"}}},
+		{"ClearEnv", func() {}, &Spec{Command: []string{"bin/x", "tool.py"}, ClearEnv: true}},
+		{"argv", func() {}, &Spec{Command: []string{"bin/x", "tool.py", "-v"}}},
+		{"script edited", func() { touch(script, "print(2)\n") }, &Spec{Command: []string{"bin/x", "tool.py"}}},
+		{"binary rebuilt", func() { touch(bin, "#!/bin/sh\n# v2\n") }, &Spec{Command: []string{"bin/x", "tool.py"}}},
+	}
+	prev := base
+	for _, c := range changes {
+		c.change()
+		k := key(t, c.spec)
+		if k == prev || k == base {
+			t.Errorf("%s: key did not change", c.name)
+		}
+		prev = k
+	}
+	if a, b := key(t, &Spec{Command: []string{"bin/x"}, Env: map[string]string{"A": "1", "B": "2"}}),
+		key(t, &Spec{Command: []string{"bin/x"}, Env: map[string]string{"B": "2", "A": "1"}}); a != b {
+		t.Error("key depends on map order")
+	}
+
+	// The working directory is part of the key.
+	if err := os.Mkdir(filepath.Join(root, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if key(t, &Spec{Command: []string{bin}}) == key(t, &Spec{Command: []string{bin}, Dir: "sub"}) {
+		t.Error("Dir: key did not change")
+	}
+	if key(t, &Spec{Command: []string{bin}, Dir: "sub"}) != key(t, &Spec{Command: []string{bin}, Dir: filepath.Join(root, "sub")}) {
+		t.Error("relative and absolute Dir naming the same directory give different keys")
+	}
+
+	// A bare name resolves on the child's PATH.
+	if _, ok := Stat(&Spec{Command: []string{"x"}, Env: map[string]string{"PATH": filepath.Dir(bin)}}, root); !ok {
+		t.Error("bare name on Env PATH not resolved")
+	}
+
+	untrusted := [][]string{
+		{"go", "run", "./cmd/x"},
+		{"/usr/local/go/bin/go", "run", "."},
+		{"go", "tool", "x"},
+		{"npx", "-y", "some-tool"},
+		{"uv", "run", "tool.py"},
+		{"uvx", "tool"},
+		{"cargo", "run", "--release"},
+		{"python3", "-m", "tool"},
+		{"env", "A=1", "bin/x"},
+		{"{{tool.name}}"},
+		{"bin/missing"},
+		{"tool.py-not-there"},
+	}
+	for _, argv := range untrusted {
+		if k, ok := Stat(&Spec{Command: argv}, root); ok {
+			t.Errorf("Stat(%q) = %s, true; want no key", argv, k)
+		}
+	}
+	if _, ok := Stat(&Spec{Command: []string{"bin/x"}, Shell: true}, root); ok {
+		t.Error("Stat of a shell command gave a key")
+	}
+	if _, ok := Stat(&Spec{}, root); ok {
+		t.Error("Stat of an empty command gave a key")
+	}
+	// go build / go version are not launchers.
+	if _, err := exec.LookPath("go"); err == nil {
+		if _, ok := Stat(&Spec{Command: []string{"go", "version"}}, root); !ok {
+			t.Error("Stat(go version) gave no key")
+		}
+	}
+}
+
+// BenchmarkRun compares Run of a trivial binary (true) with a bare
+// exec.Command(path).Run() of the same binary, interleaved in one loop so
+// both see the same machine; it reports the ratio.
+func BenchmarkRun(b *testing.B) {
+	path, err := exec.LookPath("true")
+	if err != nil {
+		b.Skip("no true binary")
+	}
+	spec := &Spec{Command: []string{path}}
+	req := &tool.Request{Protocol: tool.Version, Context: tool.Context{Action: tool.ActionSchema, Root: b.TempDir()}}
+	ctx := context.Background()
+	var bare, ours time.Duration
+	runBare := func() time.Duration {
+		t0 := time.Now()
+		if err := exec.Command(path).Run(); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(t0)
+	}
+	runOurs := func() time.Duration {
+		t0 := time.Now()
+		if _, err := Run(ctx, spec, req); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(t0)
+	}
+	for i := 0; b.Loop(); i++ { // alternate which goes first
+		if i%2 == 0 {
+			bare += runBare()
+			ours += runOurs()
+		} else {
+			ours += runOurs()
+			bare += runBare()
+		}
+	}
+	b.ReportMetric(float64(bare.Nanoseconds())/float64(b.N), "bare-ns/run")
+	b.ReportMetric(float64(ours.Nanoseconds())/float64(b.N), "invoke-ns/run")
+	b.ReportMetric(float64(ours)/float64(bare), "ratio")
+}
