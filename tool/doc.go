@@ -10,37 +10,56 @@
 //	resp, err := tool.DecodeSchemaResponse(stdout)
 //	schema := tool.InputSchema(resp.Tools[0].Parameters) // JSON Schema for tools/list
 //
+// A binary does the reverse with [DecodeRequest] and writes an [Outcome].
+//
 // Flow: host → [Request] on stdin → binary → [SchemaResponse] or [Outcome] on stdout.
 //
 // # The protocol (normative)
 //
 // This section is the specification. docs/protocol.md is the guide for
-// authors in other languages; where they differ, this text wins.
+// authors in other languages, with a worked example in POSIX sh; where they
+// differ, this text wins.
 //
-// A tool binary is started once per request. The host writes exactly one JSON
-// object to the binary's stdin and then closes stdin. The binary writes
-// exactly one JSON document to stdout and exits. The working directory is
-// context.root unless the user's configuration says otherwise.
+// A tool binary is started once per request. The host writes exactly one
+// JSON object (UTF-8) to the binary's stdin and then closes stdin. The binary
+// writes exactly one JSON document to stdout and exits. The working directory
+// is context.root unless the user's configuration sets another one; the
+// environment is the host's, plus or restricted to what the configuration
+// says. A binary may ignore stdin entirely (JP binaries read argv instead,
+// see below); the host tolerates a binary that exits without reading it.
 //
-// The request:
+// # The request
 //
 //	{"protocol":"1",
 //	 "context":{"action":"run","root":"/abs/workspace","workspace_id":"w-1","conversation_id":"s-1","access":null},
 //	 "tool":{"name":"read_file","arguments":{"path":"a.txt"},"answers":{},"options":{}}}
 //
+// Hosts send every field shown, in this order, as compact JSON:
+//
 //   - protocol is "1". A binary that receives a version it does not speak
-//     answers with an error outcome naming the versions it speaks.
+//     answers with an error outcome naming the versions it speaks. An absent
+//     protocol means "1" (JP hosts send none).
 //   - context.action is "schema", "run" or "format_arguments".
 //   - context.root is the absolute workspace root. workspace_id and
-//     conversation_id are always present strings; access is null or the JP
-//     assistant's access policy object, passed through untouched.
-//   - tool is absent for "schema". tool.name is the name of the tool inside
-//     the binary; arguments are the call's arguments; answers holds answers to
-//     earlier questions keyed by question id; options is the free-form options
-//     table of the user's configuration entry.
+//     conversation_id are always present strings (stable ids a tool may use to
+//     scope state it keeps); access is null or the JP assistant's access
+//     policy object, passed through untouched.
+//   - tool is absent for "schema" and present for the other actions.
+//     tool.name is the name of the tool inside the binary (a binary may offer
+//     several); arguments is an object holding the call's arguments, already
+//     checked against the tool's parameters and with defaults filled in;
+//     answers is an object holding the answers to earlier questions keyed by
+//     question id; options is the free-form options table of the user's
+//     configuration entry. All three are objects, {} when empty, never null.
 //
-// Unknown fields anywhere must be ignored by both sides, so that later minor
-// versions can add fields.
+// # Compatibility rules
+//
+// Both sides ignore fields they do not know, anywhere, so that later minor
+// versions can add fields. A reader treats an optional field that is absent
+// and one that is null alike: "default": null means "no default", "trace":
+// null an empty trace. Writers should send the full shapes shown here.
+// Numbers are JSON numbers (a Go reader sees float64). Field names are
+// matched exactly as spelled here.
 //
 // # Action "schema"
 //
@@ -51,32 +70,64 @@
 //	                "limit":{"type":"integer","default":200}},
 //	  "annotations":{"readOnlyHint":true},"examples":"read_file path=a.txt"}]}
 //
-// Only name is mandatory. A parameter is a JSON-Schema-like node ([Parameter]):
-// type (a string or a list of strings), summary, description, required,
-// default, enum, items, properties, and the JSON Schema constraint keywords
-// minimum, maximum, minLength, maxLength, pattern, format, minItems and
-// maxItems. The required rule: a parameter is required unless it has a
-// default or says "required": false. [InputSchema] turns a parameter map into
-// the JSON Schema object that LLM providers accept.
+// "tools" is required (it may be empty); in each tool only name is required,
+// and names are unique within the response. Names should match
+// ^[a-zA-Z0-9_-]{1,64}$, which is what LLM providers accept; hosts report
+// others. summary is one line (served as the MCP description); description
+// is longer text; annotations are MCP tool annotations such as readOnlyHint;
+// examples is free text.
+//
+// A parameter is a JSON-Schema-like node ([Parameter]): type (a string or a
+// list of strings), summary, description, required, default, enum, items
+// (the node of an array's elements), properties (the nodes of an object's
+// fields), and the JSON Schema constraint keywords minimum, maximum,
+// minLength, maxLength, pattern, format, minItems and maxItems. The required
+// rule, at every level: a parameter is required unless it has a non-null
+// default or says "required": false. Empty enum and properties mean the same
+// as absent ones. [InputSchema] turns a parameter map into the JSON Schema
+// object that LLM providers accept: summaries (else descriptions) become
+// "description", required parameters are listed in "required", and objects
+// with properties get "additionalProperties": false.
+//
+// The answer to "schema" must not depend on context.root or have side
+// effects, and should come quickly: hosts cache it per binary (keyed by its
+// path, size and modification time) and ask again only when it changes.
 //
 // # Actions "run" and "format_arguments"
 //
-// The binary answers with one [Outcome]:
+// The binary answers with one [Outcome], whose "type" says which:
 //
 //	{"type":"success","content":"text"}
 //	{"type":"error","message":"what failed","trace":["cause"],"transient":false}
 //	{"type":"needs_input","question":{"id":"overwrite","text":"Overwrite a.txt?","pre_amble":null,
 //	  "answer_type":"Boolean","default":false}}
 //
-// answer_type is "Boolean", "Text" or {"Select":{"options":["a","b"]}}, as the
-// JP assistant spells it. After needs_input the process exits; the host asks
-// the question and runs the binary again with tool.answers[id] set to the
-// answer (a JSON boolean, string, or one of the select options).
+// The kinds:
+//
+//   - success: content (a string, required) is the result, given to the
+//     model as text.
+//   - error: the tool ran and failed. message says what failed; trace lists
+//     causes, outermost first; transient says whether the same call may
+//     succeed if retried.
+//   - needs_input: the tool needs an answer before it can go on. question.id
+//     (required, non-empty, without ".") keys the answer; text is one line;
+//     pre_amble is optional text shown before it; answer_type (required) is
+//     "Boolean", "Text" or {"Select":{"options":["a","b"]}}, as the JP
+//     assistant spells it; default is the answer to use when nobody can be
+//     asked, or null.
+//
+// After needs_input the process exits. The host gets an answer (from the
+// user, from answers supplied in advance, or the default) and runs the
+// binary again with the same arguments and tool.answers[id] set: a JSON
+// boolean for Boolean, a string for Text, one of the options for Select.
+// Answers accumulate over rounds, so a tool may ask several questions, one
+// per run; hosts bound the number of rounds. Without an answer and without a
+// default the call ends with the question as its error.
 //
 // For "format_arguments" the binary renders tool.arguments for a human who is
-// about to approve the call. It must have no side effects. Success content is
-// shown verbatim; any other answer means the host falls back to its own
-// rendering.
+// about to approve the call. It must have no side effects and should not
+// ask questions. Success content is shown verbatim; any other answer means
+// the host falls back to its own rendering of the arguments.
 //
 // # Stdout, stderr and exit status
 //
@@ -90,24 +141,45 @@
 //     commands that do not speak the protocol just work);
 //   - otherwise it is an error carrying the exit status and the stderr tail.
 //
-// A binary should exit 0 after writing any outcome, including an error
-// outcome, and non-zero only when it could not write one. A binary that
-// received a request it cannot decode (empty stdin, invalid JSON, an unknown
-// action, arguments of the wrong type) writes an error outcome naming the
-// problem and exits with status 2.
+// For "schema", anything but a schema response with exit status 0 is an
+// error the host diagnoses for the user.
+//
+// A binary exits 0 after writing any outcome, including an error outcome,
+// and non-zero only when it could not write one. A binary that received a
+// request it cannot understand (empty stdin, invalid JSON, another protocol
+// version, an unknown action or tool name, arguments of the wrong type)
+// writes an error outcome naming the problem and exits with status 2. A
+// binary started by hand with stdin on a terminal should print a one-line
+// hint to stderr instead of waiting for input.
+//
+// # Encoding
+//
+// Outcomes and questions are byte-compatible with the JP assistant's
+// serde_json output: compact, fields in the order shown, every field of the
+// kind present (pre_amble and default as null when unset, trace as []).
+// json.Marshal escapes <, > and & as \u003c, \u003e and \u0026, which is
+// valid JSON but not JP's bytes; encode with a [json.Encoder] after
+// SetEscapeHTML(false) to get them. (Go also always escapes U+2028 and
+// U+2029; JP does not. Readers accept both.)
 //
 // # Limits
 //
-// The host enforces a per-call timeout (default 60 s) after which the whole
-// process group receives SIGTERM and, after a grace period, SIGKILL; stdout
-// is capped (default 16 MiB). Binaries should answer "schema" quickly and
-// without side effects: hosts cache the answer.
+// The host enforces a per-call timeout (default 60 s, configurable per
+// entry) after which the binary's whole process group receives SIGTERM and,
+// after a grace period (default 2 s), SIGKILL. Stdout is capped (default
+// 16 MiB): a binary that writes more is killed and the call fails. Of stderr
+// only the last 64 KiB are kept.
 //
 // # JP compatibility
 //
 // Binaries written for the JP assistant's local-tool protocol take the
 // context and tool objects as argv elements instead of stdin, through command
-// templates such as "jp-tools {{context}} {{tool}}". Hosts render those
-// templates and still write the request on stdin, which such binaries ignore.
-// Their outcome JSON is byte-compatible with [Outcome].
+// templates such as "jp-tools {{context}} {{tool}}". Hosts split the command
+// into words first, then render each word: {{context}} and {{tool}} become
+// one argv element of compact JSON each (the objects of the request; {{tool}}
+// is null for "schema"), {{tool.arguments.x}} renders a string, number or
+// boolean bare and an object or array as compact JSON, and a missing value
+// renders as null. The request is still written on stdin, which such
+// binaries ignore. Their outcome JSON is byte-compatible with [Outcome], and
+// the JP context object carries the same fields as context here.
 package tool
