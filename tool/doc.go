@@ -89,8 +89,8 @@
 // "description", required parameters are listed in "required", and objects
 // with properties get "additionalProperties": false.
 //
-// The answer to "schema" must not depend on context.root or have side
-// effects, and should come quickly: hosts cache it per binary (keyed by its
+// The answer to "schema" should not depend on context.root, must have no
+// side effects, and should come quickly: hosts cache it per binary (keyed by its
 // path, size and modification time) and ask again only when it changes.
 //
 // # Actions "run" and "format_arguments"
@@ -110,19 +110,20 @@
 //     causes, outermost first; transient says whether the same call may
 //     succeed if retried.
 //   - needs_input: the tool needs an answer before it can go on. question.id
-//     (required, non-empty, without ".") keys the answer; text is one line;
-//     pre_amble is optional text shown before it; answer_type (required) is
-//     "Boolean", "Text" or {"Select":{"options":["a","b"]}}, as the JP
-//     assistant spells it; default is the answer to use when nobody can be
-//     asked, or null.
+//     (required, non-empty; JP also forbids ".") keys the answer; text is
+//     one line; pre_amble is optional text shown before it; answer_type
+//     (required) is "Boolean", "Text" or {"Select":{"options":["a","b"]}}, as
+//     the JP assistant spells it; default is the answer to use when nobody
+//     can be asked, or null.
 //
 // After needs_input the process exits. The host gets an answer (from the
 // user, from answers supplied in advance, or the default) and runs the
 // binary again with the same arguments and tool.answers[id] set: a JSON
 // boolean for Boolean, a string for Text, one of the options for Select.
 // Answers accumulate over rounds, so a tool may ask several questions, one
-// per run; hosts bound the number of rounds. Without an answer and without a
-// default the call ends with the question as its error.
+// per run; hosts bound the number of rounds. When no answer can be had and
+// the question has no default, the host reports the question to its caller
+// (over MCP: a tool error carrying the question text).
 //
 // For "format_arguments" the binary renders tool.arguments for a human who is
 // about to approve the call. It must have no side effects and should not
