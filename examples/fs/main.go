@@ -1,0 +1,288 @@
+// Command fs serves four file tools from one binary, all confined to the
+// workspace root (context.root): read_file, list_files, grep_files and
+// write_file. A path that leaves the root, by ".." or through a symbolic
+// link, is an error outcome. write_file asks before overwriting a file.
+//
+// Register every tool it offers with one entry:
+//
+//	[toolsets.fs]
+//	command = "bin/fs"
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/toolhost/toolhost/sdk"
+)
+
+// Tools are the tools this binary serves, in the order "schema" lists them.
+var Tools = []*sdk.Tool{
+	sdk.New("read_file", "Read a text file in the workspace.", ReadFile, &sdk.Options[ReadInput]{
+		Description: "Returns the file's lines, starting at offset (0-based), at most limit of them.",
+		Annotations: map[string]any{"readOnlyHint": true},
+	}),
+	sdk.New("list_files", "List files under a directory of the workspace.", ListFiles, &sdk.Options[ListInput]{
+		Description: "One path per line, relative to the workspace root; directories end in /. Skips .git.",
+		Annotations: map[string]any{"readOnlyHint": true},
+	}),
+	sdk.New("grep_files", "Search files for a regular expression.", GrepFiles, &sdk.Options[GrepInput]{
+		Description: "Prints path:line: text for each matching line, in path order.",
+		Annotations: map[string]any{"readOnlyHint": true},
+	}),
+	sdk.New("write_file", "Write a text file in the workspace.", WriteFile, &sdk.Options[WriteInput]{
+		Description: "Creates the file and its directories; asks before overwriting an existing file.",
+		Annotations: map[string]any{"destructiveHint": true},
+		Format:      FormatWrite,
+	}),
+}
+
+func main() { sdk.Main(Tools...) }
+
+// ReadInput holds read_file's parameters.
+type ReadInput struct {
+	Path   string `json:"path" jsonschema:"description=File to read\\, relative to the workspace root."`
+	Offset int    `json:"offset,omitempty" jsonschema:"description=First line to return (0-based).,minimum=0,default=0"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"description=Most lines to return.,minimum=1,default=2000"`
+}
+
+// ReadFile returns lines of a file.
+func ReadFile(ctx context.Context, in ReadInput) (string, error) {
+	root, name, err := open(ctx, in.Path)
+	if err != nil {
+		return "", err
+	}
+	defer root.Close()
+	data, err := root.ReadFile(name)
+	if err != nil {
+		return "", fmt.Errorf("reading %s: %w", in.Path, unwrapPath(err))
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if in.Offset >= len(lines) {
+		return "", nil
+	}
+	end := min(len(lines), in.Offset+in.Limit)
+	return strings.Join(lines[in.Offset:end], ""), nil
+}
+
+// ListInput holds list_files's parameters.
+type ListInput struct {
+	Dir   string `json:"dir,omitempty" jsonschema:"description=Directory to list\\, relative to the workspace root.,default=."`
+	Glob  string `json:"glob,omitempty" jsonschema:"description=Only names matching this pattern (path.Match syntax\\, e.g. *.go)."`
+	Limit int    `json:"limit,omitempty" jsonschema:"description=Most entries to return.,minimum=1,default=1000"`
+}
+
+// ListFiles lists the files under a directory.
+func ListFiles(ctx context.Context, in ListInput) (string, error) {
+	var b strings.Builder
+	n := 0
+	err := walk(ctx, in.Dir, in.Glob, func(fsys fs.FS, p string, d fs.DirEntry) error {
+		if n == in.Limit {
+			fmt.Fprintf(&b, "… (limit of %d entries reached)\n", in.Limit)
+			return fs.SkipAll
+		}
+		n++
+		if d.IsDir() {
+			p += "/"
+		}
+		b.WriteString(p + "\n")
+		return nil
+	})
+	return b.String(), err
+}
+
+// GrepInput holds grep_files's parameters.
+type GrepInput struct {
+	Pattern string `json:"pattern" jsonschema:"description=A Go regular expression (RE2 syntax).,minLength=1"`
+	Dir     string `json:"dir,omitempty" jsonschema:"description=Directory to search\\, relative to the workspace root.,default=."`
+	Glob    string `json:"glob,omitempty" jsonschema:"description=Only files whose name matches this pattern (e.g. *.go)."`
+	Limit   int    `json:"limit,omitempty" jsonschema:"description=Most matching lines to return.,minimum=1,default=100"`
+}
+
+// GrepFiles searches files for a regular expression.
+func GrepFiles(ctx context.Context, in GrepInput) (string, error) {
+	re, err := regexp.Compile(in.Pattern)
+	if err != nil {
+		return "", fmt.Errorf("pattern: %w", err)
+	}
+	var b strings.Builder
+	n := 0
+	err = walk(ctx, in.Dir, in.Glob, func(fsys fs.FS, p string, d fs.DirEntry) error {
+		if d.IsDir() || !d.Type().IsRegular() {
+			return nil
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil || bytes.IndexByte(data, 0) >= 0 { // unreadable or binary
+			return nil
+		}
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		sc.Buffer(nil, len(data)+1)
+		for line := 1; sc.Scan(); line++ {
+			if !re.Match(sc.Bytes()) {
+				continue
+			}
+			if n == in.Limit {
+				fmt.Fprintf(&b, "… (limit of %d matches reached)\n", in.Limit)
+				return fs.SkipAll
+			}
+			n++
+			fmt.Fprintf(&b, "%s:%d: %s\n", p, line, sc.Text())
+		}
+		return nil
+	})
+	if err == nil && n == 0 {
+		return "no matches", nil
+	}
+	return b.String(), err
+}
+
+// WriteInput holds write_file's parameters.
+type WriteInput struct {
+	Path    string `json:"path" jsonschema:"description=File to write\\, relative to the workspace root."`
+	Content string `json:"content" jsonschema:"description=The file's new content."`
+}
+
+// WriteFile writes a file, asking before it overwrites one.
+func WriteFile(ctx context.Context, in WriteInput) (string, error) {
+	root, name, err := open(ctx, in.Path)
+	if err != nil {
+		return "", err
+	}
+	defer root.Close()
+	fi, err := root.Stat(name)
+	switch {
+	case err == nil && fi.IsDir():
+		return "", fmt.Errorf("%s is a directory", in.Path)
+	case err == nil:
+		ok, err := sdk.Confirm(ctx, "overwrite", fmt.Sprintf("Overwrite %s (%d bytes)?", in.Path, fi.Size()), false)
+		if err != nil {
+			return "", err
+		}
+		if !ok {
+			return "", fmt.Errorf("%s exists and the user chose not to overwrite it", in.Path)
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return "", fmt.Errorf("writing %s: %w", in.Path, unwrapPath(err))
+	}
+	if dir := filepath.Dir(name); dir != "." {
+		if err := root.MkdirAll(dir, 0o755); err != nil {
+			return "", fmt.Errorf("writing %s: %w", in.Path, unwrapPath(err))
+		}
+	}
+	if err := root.WriteFile(name, []byte(in.Content), 0o644); err != nil {
+		return "", fmt.Errorf("writing %s: %w", in.Path, unwrapPath(err))
+	}
+	return fmt.Sprintf("wrote %d bytes to %s", len(in.Content), in.Path), nil
+}
+
+// FormatWrite shows a write_file call to a user about to approve it: the
+// path, the size and the first lines of the content.
+func FormatWrite(ctx context.Context, in WriteInput) (string, error) {
+	const show = 10
+	lines := strings.Split(strings.TrimSuffix(in.Content, "\n"), "\n")
+	var b strings.Builder
+	fmt.Fprintf(&b, "write %s (%d bytes, %d lines)\n", in.Path, len(in.Content), len(lines))
+	for i, l := range lines {
+		if i == show {
+			fmt.Fprintf(&b, "  … %d more lines\n", len(lines)-show)
+			break
+		}
+		b.WriteString("  │ " + l + "\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n"), nil
+}
+
+// open opens the workspace root and returns p as a name inside it, or an
+// error when p leaves the root. Symbolic links that leave it are caught by
+// os.Root when the file is opened.
+func open(ctx context.Context, p string) (*os.Root, string, error) {
+	rootDir := "."
+	if req := sdk.RequestFrom(ctx); req != nil && req.Context.Root != "" {
+		rootDir = req.Context.Root
+	}
+	if p == "" {
+		return nil, "", errors.New("path is empty")
+	}
+	name := p
+	if filepath.IsAbs(p) {
+		r, err := filepath.Rel(rootDir, p)
+		if err != nil {
+			return nil, "", fmt.Errorf("path %s is outside the workspace root %s", p, rootDir)
+		}
+		name = r
+	}
+	name = filepath.Clean(name)
+	if !filepath.IsLocal(name) {
+		return nil, "", fmt.Errorf("path %s is outside the workspace root %s", p, rootDir)
+	}
+	root, err := os.OpenRoot(rootDir)
+	if err != nil {
+		return nil, "", fmt.Errorf("opening the workspace root: %w", err)
+	}
+	return root, name, nil
+}
+
+// walk calls fn for each entry under dir whose base name matches glob
+// (every entry when glob is ""), in lexical order, skipping .git.
+func walk(ctx context.Context, dir, glob string, fn func(fsys fs.FS, p string, d fs.DirEntry) error) error {
+	if glob != "" {
+		if _, err := path.Match(glob, ""); err != nil {
+			return fmt.Errorf("glob %q: %w", glob, err)
+		}
+	}
+	root, name, err := open(ctx, dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	fsys := root.FS()
+	start := filepath.ToSlash(name)
+	if fi, err := fs.Stat(fsys, start); err != nil {
+		return fmt.Errorf("%s: %w", dir, unwrapPath(err))
+	} else if !fi.IsDir() {
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	return fs.WalkDir(fsys, start, func(p string, d fs.DirEntry, err error) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err != nil || p == start {
+			return nil // unreadable entries are skipped
+		}
+		if d.IsDir() && d.Name() == ".git" {
+			return fs.SkipDir
+		}
+		if glob != "" {
+			if ok, _ := path.Match(glob, d.Name()); !ok {
+				return nil
+			}
+		}
+		return fn(fsys, p, d)
+	})
+}
+
+// unwrapPath drops the operation and name of a *fs.PathError, which repeat
+// what the caller's message already says, and explains os.Root's refusal to
+// follow a symbolic link out of the root.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	if strings.Contains(pe.Err.Error(), "escapes") {
+		return fmt.Errorf("outside the workspace root: %w", pe.Err)
+	}
+	return pe.Err
+}
