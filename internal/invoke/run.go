@@ -39,6 +39,8 @@ type Spec struct {
 	// (only when the entry says shell = true). Template values are then
 	// shell-quoted; literal tokens are passed to the shell as they are, so
 	// a caller holding the command as written should pass it as one token.
+	// Do not quote templates in a shell command yourself: '{{tool.arguments.x}}'
+	// would put the quotes Run adds inside yours.
 	Shell bool
 	// Dir is the working directory; "" means the request's context.root,
 	// and a relative Dir is taken relative to context.root.
