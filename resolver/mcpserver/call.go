@@ -1,0 +1,343 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolhost/toolhost/resolver"
+	"github.com/toolhost/toolhost/tool"
+)
+
+// maxRounds bounds the questions answered within one tools/call.
+const maxRounds = 8
+
+// mrtrVersion is the first MCP version in which a server may not send
+// requests (such as elicitation/create) while serving one: it answers with
+// input requests instead, and the client calls again with the answers
+// (multi round-trip requests, SEP-2322).
+const mrtrVersion = "2026-07-28"
+
+// Errors the ask callbacks return to stop a call.
+var (
+	errInputRequired = errors.New("input required")          // multi round-trip: answer with input requests
+	errDeclined      = errors.New("the user did not answer") // declined or cancelled the elicitation, or answered wrongly
+)
+
+// toolHandler returns the SDK handler of the named tool. Outcomes map as
+// design §6 says: success → text, isError false; error → isError with the
+// message; needs_input → elicitation where the client supports it, else the
+// question's default, else isError with the question's text. An unknown
+// tool is a protocol error; a host failure (binary missing, crashed, timed
+// out) is an isError result so the model sees it.
+func (s *Server) toolHandler(name string) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args, err := decodeArgs(req.Params.Arguments)
+		if err != nil {
+			return errorResult(fmt.Sprintf("invalid arguments for tool %q: %v", name, err)), nil
+		}
+		answers := map[string]any{}
+		if req.Params.RequestState != "" || len(req.Params.InputResponses) > 0 {
+			var res *mcp.CallToolResult
+			answers, res, err = s.resume(name, args, req.Params)
+			if res != nil || err != nil {
+				return res, err
+			}
+		}
+
+		ctx, done, err := s.acquire(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+		return s.call(ctx, req, name, args, answers)
+	}
+}
+
+// acquire takes a call slot, returning a context that Close cancels too.
+func (s *Server) acquire(ctx context.Context) (context.Context, func(), error) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "server is shutting down"}
+	}
+	s.calls.Add(1)
+	s.mu.Unlock()
+	select {
+	case s.sem <- struct{}{}:
+	case <-ctx.Done():
+		s.calls.Done()
+		return nil, nil, ctx.Err()
+	case <-s.life.Done():
+		s.calls.Done()
+		return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "server is shutting down"}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(s.life, cancel)
+	return ctx, func() {
+		stop()
+		cancel()
+		<-s.sem
+		s.calls.Done()
+	}, nil
+}
+
+// call runs the tool, answering its questions, and maps the outcome.
+func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, name string, args, answers map[string]any) (*mcp.CallToolResult, error) {
+	elicit := supportsElicitation(req)
+	mrtr := req.ProtocolVersion() >= mrtrVersion
+	for round := 0; ; round++ {
+		var pending *tool.Question
+		opts := &resolver.CallOptions{Answers: maps.Clone(answers)}
+		if elicit {
+			opts.Ask = func(ctx context.Context, q tool.Question) (any, error) {
+				if mrtr {
+					pending = &q
+					return nil, errInputRequired
+				}
+				return elicitAnswer(ctx, req.Session, q)
+			}
+		}
+		out, err := s.cat.Call(ctx, name, args, opts)
+		if pending != nil {
+			return s.inputRequired(name, args, answers, *pending)
+		}
+		if err != nil {
+			return callError(ctx, name, err)
+		}
+		if out.Type != tool.KindNeedsInput || out.Question == nil {
+			return outcomeResult(out), nil
+		}
+		// The catalog handed the question back (no Ask, no default, or a
+		// dynamic tool asking): answer it here.
+		q := *out.Question
+		if round >= maxRounds {
+			return errorResult(fmt.Sprintf("tool %q asked more than %d questions", name, maxRounds)), nil
+		}
+		switch {
+		case elicit && mrtr:
+			return s.inputRequired(name, args, answers, q)
+		case elicit:
+			a, err := elicitAnswer(ctx, req.Session, q)
+			if err != nil {
+				return callError(ctx, name, err)
+			}
+			answers[q.ID] = a
+		case q.Default != nil:
+			answers[q.ID] = q.Default
+		default:
+			return errorResult(questionText(q)), nil
+		}
+	}
+}
+
+// callError maps a Go error from a call: an unknown tool is the protocol
+// error the SDK gives for tools it does not know; a cancelled call returns
+// the context's error; anything else is shown to the model as isError.
+func callError(ctx context.Context, name string, err error) (*mcp.CallToolResult, error) {
+	switch {
+	case errors.Is(err, resolver.ErrUnknownTool):
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	}
+	return errorResult(err.Error()), nil
+}
+
+// outcomeResult maps a success or error outcome.
+func outcomeResult(out tool.Outcome) *mcp.CallToolResult {
+	if out.Type == tool.KindSuccess {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out.Content}}}
+	}
+	return errorResult(out.String())
+}
+
+func errorResult(text string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, IsError: true}
+}
+
+// decodeArgs decodes tools/call arguments: absent or null is {}, anything
+// but an object is an error.
+func decodeArgs(raw json.RawMessage) (map[string]any, error) {
+	raw = bytes.TrimSpace(raw)
+	args := map[string]any{}
+	if len(raw) == 0 || string(raw) == "null" {
+		return args, nil
+	}
+	if raw[0] != '{' {
+		return nil, errors.New("arguments must be a JSON object")
+	}
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return nil, err
+	}
+	return args, nil
+}
+
+// supportsElicitation reports whether the client can answer form
+// elicitations (an elicitation capability of {} means form).
+func supportsElicitation(req *mcp.CallToolRequest) bool {
+	caps := req.ClientCapabilities()
+	if caps == nil || caps.Elicitation == nil {
+		return false
+	}
+	return caps.Elicitation.Form != nil || caps.Elicitation.URL == nil
+}
+
+// questionText is the question as a human reads it.
+func questionText(q tool.Question) string {
+	if q.PreAmble != nil && *q.PreAmble != "" {
+		return *q.PreAmble + "\n\n" + q.Text
+	}
+	return q.Text
+}
+
+// elicitParams is the form elicitation asking q: one property named after
+// the question id.
+func elicitParams(q tool.Question) *mcp.ElicitParams {
+	prop := map[string]any{"title": q.Text}
+	switch q.AnswerType.Kind {
+	case tool.AnswerBoolean:
+		prop["type"] = "boolean"
+	case tool.AnswerSelect:
+		prop["type"] = "string"
+		prop["enum"] = q.AnswerType.Options
+	default:
+		prop["type"] = "string"
+	}
+	if q.Default != nil && q.Check(q.Default) == nil {
+		prop["default"] = q.Default
+	}
+	return &mcp.ElicitParams{
+		Mode:    "form",
+		Message: questionText(q),
+		RequestedSchema: map[string]any{
+			"type":       "object",
+			"properties": map[string]any{q.ID: prop},
+			"required":   []string{q.ID},
+		},
+	}
+}
+
+// elicitAnswer asks the client (protocol versions before mrtrVersion).
+func elicitAnswer(ctx context.Context, ss *mcp.ServerSession, q tool.Question) (any, error) {
+	res, err := ss.Elicit(ctx, elicitParams(q))
+	if err != nil {
+		return nil, fmt.Errorf("asking %q: %w", q.Text, err)
+	}
+	return answerOf(q, res)
+}
+
+// answerOf reads q's answer from an elicitation result.
+func answerOf(q tool.Question, res *mcp.ElicitResult) (any, error) {
+	if res == nil || res.Action != "accept" {
+		action := "cancel"
+		if res != nil {
+			action = res.Action
+		}
+		return nil, fmt.Errorf("%w (%s): %s", errDeclined, action, q.Text)
+	}
+	a, ok := res.Content[q.ID]
+	if !ok {
+		return nil, fmt.Errorf("%w (no answer in the form): %s", errDeclined, q.Text)
+	}
+	if err := q.Check(a); err != nil {
+		return nil, fmt.Errorf("%w (%v): %s", errDeclined, err, q.Text)
+	}
+	return a, nil
+}
+
+// callState is what a multi round-trip call carries from one round to
+// the next, in the request state (signed, so a client cannot forge answers
+// to questions never asked).
+type callState struct {
+	Tool     string         `json:"tool"`
+	Args     string         `json:"args"` // sha256 of the arguments' JSON
+	Answers  map[string]any `json:"answers"`
+	Question tool.Question  `json:"question"`
+}
+
+// inputRequired answers a round of a multi round-trip call with the
+// question as a form elicitation.
+func (s *Server) inputRequired(name string, args, answers map[string]any, q tool.Question) (*mcp.CallToolResult, error) {
+	st := callState{Tool: name, Args: argsHash(args), Answers: answers, Question: q}
+	payload, err := json.Marshal(st)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.CallToolResult{
+		InputRequests: mcp.InputRequestMap{q.ID: elicitParams(q)},
+		RequestState:  s.sign(payload),
+	}, nil
+}
+
+// resume reads the state and input responses of a retried call: the
+// answers so far, or the result to send at once (a declined question), or
+// a protocol error (forged or foreign state).
+func (s *Server) resume(name string, args map[string]any, p *mcp.CallToolParamsRaw) (map[string]any, *mcp.CallToolResult, error) {
+	bad := &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid requestState"}
+	payload, ok := s.verify(p.RequestState)
+	if !ok {
+		return nil, nil, bad
+	}
+	var st callState
+	if err := json.Unmarshal(payload, &st); err != nil || st.Tool != name || st.Args != argsHash(args) {
+		return nil, nil, bad
+	}
+	answers := st.Answers
+	if answers == nil {
+		answers = map[string]any{}
+	}
+	resp, ok := p.InputResponses[st.Question.ID].(*mcp.ElicitResult)
+	if !ok {
+		return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("missing input response %q", st.Question.ID)}
+	}
+	a, err := answerOf(st.Question, resp)
+	if err != nil {
+		return nil, errorResult(err.Error()), nil
+	}
+	answers[st.Question.ID] = a
+	return answers, nil, nil
+}
+
+func argsHash(args map[string]any) string {
+	b, _ := json.Marshal(args) // map keys sorted: canonical enough
+	h := sha256.Sum256(b)
+	return base64.RawURLEncoding.EncodeToString(h[:])
+}
+
+func newKey() []byte {
+	k := make([]byte, 32)
+	rand.Read(k)
+	return k
+}
+
+func (s *Server) sign(payload []byte) string {
+	m := hmac.New(sha256.New, s.key)
+	m.Write(payload)
+	return base64.RawURLEncoding.EncodeToString(payload) + "." + base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+func (s *Server) verify(state string) ([]byte, bool) {
+	p, sig, ok := strings.Cut(state, ".")
+	if !ok {
+		return nil, false
+	}
+	payload, err1 := base64.RawURLEncoding.DecodeString(p)
+	mac, err2 := base64.RawURLEncoding.DecodeString(sig)
+	if err1 != nil || err2 != nil {
+		return nil, false
+	}
+	m := hmac.New(sha256.New, s.key)
+	m.Write(payload)
+	return payload, hmac.Equal(mac, m.Sum(nil))
+}

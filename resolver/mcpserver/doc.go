@@ -1,0 +1,67 @@
+// Package mcpserver serves a tool catalog over the Model Context Protocol,
+// with the official Go SDK (github.com/modelcontextprotocol/go-sdk): on
+// stdin/stdout (`toolhost serve`) or as MCP streamable HTTP (mounted at /mcp
+// by package httpserver).
+//
+// `toolhost serve` is, in essence:
+//
+//	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+//	defer stop()
+//	cat, err := resolver.New(ctx, cfg, opts)
+//	if err != nil { … }
+//	s := mcpserver.New(cat, &mcpserver.Options{Version: version, Logger: stderrLogger})
+//	return s.ServeStdio(ctx) // until stdin closes or ctx is done; no tool process left behind
+//
+// Flow: [resolver.Catalog] → [Server] (sync on every change) → SDK server →
+// stdio | streamable HTTP → MCP client.
+//
+// # Tools
+//
+// The SDK server's tool set is kept equal to [Catalog.List]: New subscribes
+// to the catalog, and each change (a dynamically registered tool, a binary
+// rebuilt during the session and noticed by the catalog's Refresh, which
+// [Server.Watch] polls) removes, adds or replaces tools, so clients receive
+// notifications/tools/list_changed. A tools/list or tools/call right after a
+// change already sees it. Input schemas are served as the catalog gives
+// them (JSON Schema objects); annotations map onto the SDK's
+// ToolAnnotations, and are omitted when a tool has none.
+//
+// # Calls
+//
+// tools/call goes to [Catalog.Call], which validates the arguments first:
+//
+//   - success → text content, isError false;
+//   - error outcome, including invalid arguments (the message names the
+//     fields) → isError true with the message and its trace;
+//   - needs_input → a form elicitation when the client declared the
+//     elicitation capability (elicitation/create for protocol versions
+//     before 2026-07-28; an input-required result, signed request state and
+//     a retried call from 2026-07-28 on), else the question's default, else
+//     isError true with the question's text; a declined elicitation is
+//     isError true;
+//   - an unknown tool → the JSON-RPC error -32602 `unknown tool "x"` (a
+//     protocol error, as the SDK gives for tools it does not know);
+//   - a host failure (binary missing, crashed, timed out, garbage on
+//     stdout) → isError true with the error's text, so the model sees it.
+//
+// Calls run concurrently, at most [Options.MaxCalls] at a time. A cancelled
+// request (notifications/cancelled, or the HTTP request going away) cancels
+// the call's context, which kills the tool's process group. When the
+// session ends (stdin closed, ctx done by SIGTERM), [Server.Run] cancels the
+// running calls and waits for them before it returns.
+//
+// # Identity
+//
+// The custom method [MethodIdentity] ("server/identity") returns the
+// catalog's identity, {"server_id","tools_count","protocol_version"}. The
+// SDK supports custom methods directly (mcp.AddReceivingCustomMethod, no
+// middleware hack): the method passes through the SDK's middleware and
+// works on every transport. Clients register it with
+// mcp.AddSendingCustomMethod and call it with mcp.CallCustomMethod, using
+// [IdentityParams] and [IdentityResult].
+//
+// # Stdout
+//
+// Nothing but protocol messages is written to stdout; diagnostics go to
+// [Options.Logger] (the CLI's points at stderr).
+package mcpserver

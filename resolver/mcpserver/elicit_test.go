@@ -1,0 +1,129 @@
+package mcpserver_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolhost/toolhost/resolver"
+	"github.com/toolhost/toolhost/resolver/mcpserver"
+	"github.com/toolhost/toolhost/tool"
+)
+
+// askCatalog adds tools that ask questions, answered as *resolver.Catalog
+// answers a binary's needs_input: pre-supplied answers first, then Ask, then
+// the question's default, else the needs_input outcome itself.
+type askCatalog struct {
+	*resolver.Catalog
+	questions map[string][]tool.Question // tool → the questions it asks, in order
+}
+
+func (c *askCatalog) Call(ctx context.Context, name string, args map[string]any, opts *resolver.CallOptions) (tool.Outcome, error) {
+	qs, ok := c.questions[name]
+	if !ok {
+		return c.Catalog.Call(ctx, name, args, opts)
+	}
+	var got []string
+	for _, q := range qs {
+		a, ok := opts.Answers[q.ID]
+		switch {
+		case ok:
+		case opts.Ask != nil:
+			v, err := opts.Ask(ctx, q)
+			if err != nil {
+				return tool.Outcome{}, fmt.Errorf("resolver: tool %q: %w", name, err)
+			}
+			a = v
+		case q.Default != nil:
+			a = q.Default
+		default:
+			return tool.Ask(q), nil
+		}
+		got = append(got, fmt.Sprintf("%s=%v", q.ID, a))
+	}
+	return tool.Success(strings.Join(got, " ")), nil
+}
+
+func newAskCatalog(t *testing.T) *askCatalog {
+	t.Helper()
+	cat, err := resolver.New(t.Context(), nil, &resolver.Options{Root: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs := map[string][]tool.Question{
+		"confirm": {{ID: "overwrite", Text: "Overwrite a.txt?", AnswerType: tool.Boolean, Default: false}},
+		"name":    {{ID: "who", Text: "Whom to greet?", AnswerType: tool.Text}},
+		"two": {
+			{ID: "colour", Text: "Which colour?", AnswerType: tool.Select("red", "blue")},
+			{ID: "sure", Text: "Sure?", AnswerType: tool.Boolean},
+		},
+	}
+	for name := range qs {
+		if err := cat.Register(resolver.Definition{Name: name, Description: "Asks."},
+			func(context.Context, map[string]any) (tool.Outcome, error) { panic("not called") }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &askCatalog{Catalog: cat, questions: qs}
+}
+
+// TestElicitation checks the needs_input mapping: elicitation where the
+// client supports it (in both protocol generations: elicitation/create
+// before 2026-07-28, input requests after), else the question's default,
+// else isError with the question's text.
+func TestElicitation(t *testing.T) {
+	answer := func(action string) func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		return func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			if action != "accept" {
+				return &mcp.ElicitResult{Action: action}, nil
+			}
+			props := req.Params.RequestedSchema.(map[string]any)["properties"].(map[string]any)
+			content := map[string]any{}
+			for id, p := range props {
+				switch p := p.(map[string]any); p["type"] {
+				case "boolean":
+					content[id] = true
+				default:
+					if enum, ok := p["enum"].([]any); ok {
+						content[id] = enum[len(enum)-1]
+					} else {
+						content[id] = "Ada"
+					}
+				}
+			}
+			return &mcp.ElicitResult{Action: "accept", Content: content}, nil
+		}
+	}
+	tests := []struct {
+		name    string
+		handler func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) // nil: no elicitation capability
+		tool    string
+		isError bool
+		want    string
+	}{
+		{"elicited boolean", answer("accept"), "confirm", false, "overwrite=true"},
+		{"elicited text", answer("accept"), "name", false, "who=Ada"},
+		{"two questions", answer("accept"), "two", false, "colour=blue sure=true"},
+		{"declined", answer("decline"), "confirm", true, "the user did not answer (decline): Overwrite a.txt?"},
+		{"cancelled", answer("cancel"), "name", true, "the user did not answer (cancel): Whom to greet?"},
+		{"no elicitation: default", nil, "confirm", false, "overwrite=false"},
+		{"no elicitation, no default", nil, "name", true, "Whom to greet?"},
+	}
+	for _, version := range []string{"", "2025-11-25"} {
+		for _, tt := range tests {
+			t.Run(fmt.Sprintf("version=%s/%s", version, tt.name), func(t *testing.T) {
+				c, _ := newClient(t, &mcp.ClientOptions{ElicitationHandler: tt.handler})
+				cs := connect(t, mcpserver.New(newAskCatalog(t), nil), c, &mcp.ClientSessionOptions{ProtocolVersion: version})
+				res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tt.tool, Arguments: map[string]any{}})
+				if err != nil {
+					t.Fatalf("CallTool: %v", err)
+				}
+				if got := text(res); res.IsError != tt.isError || !strings.Contains(got, tt.want) {
+					t.Errorf("result = %q (isError %v), want %q (isError %v)", got, res.IsError, tt.want, tt.isError)
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,209 @@
+package mcpserver_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolhost/toolhost/resolver"
+	"github.com/toolhost/toolhost/resolver/mcpserver"
+	"github.com/toolhost/toolhost/tool"
+)
+
+// The test binary plays `toolhost serve` when MCPSERVER_TEST_SERVE is set:
+// it serves testCatalog over stdio, as the CLI does.
+const serveEnv = "MCPSERVER_TEST_SERVE"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(serveEnv) != "" {
+		os.Exit(serveMain())
+	}
+	os.Exit(m.Run())
+}
+
+func serveMain() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cat, err := testCatalog(ctx, &probe{dir: os.Getenv("MCPSERVER_TEST_DIR")})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	s := mcpserver.New(cat, nil)
+	if err := s.ServeStdio(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "serve:", err)
+		return 1
+	}
+	return 0
+}
+
+// probe records what the slow tool saw: how many run at once, and (in a
+// directory, for the helper process) that it was cancelled.
+type probe struct {
+	dir       string
+	running   atomic.Int32
+	peak      atomic.Int32
+	cancelled atomic.Int32
+	started   chan struct{} // receives once per slow call started, if non-nil
+}
+
+// testCatalog is a catalog of dynamic tools:
+//
+//	echo(text, times=1)  success with text repeated
+//	fail()               an error outcome
+//	slow()               waits for its ctx (records cancellation)
+//	register(name)       registers a new tool "name" (a catalog change)
+func testCatalog(ctx context.Context, p *probe) (*resolver.Catalog, error) {
+	cat, err := resolver.New(ctx, nil, &resolver.Options{Root: os.TempDir()})
+	if err != nil {
+		return nil, err
+	}
+	must := func(err error) {
+		if err != nil {
+			panic(err)
+		}
+	}
+	must(cat.Register(resolver.Definition{
+		Name:        "echo",
+		Description: "Repeat a text.",
+		InputSchema: map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"text":  map[string]any{"type": "string", "description": "What to say."},
+				"times": map[string]any{"type": "integer", "default": 1},
+			},
+			"required":             []any{"text"},
+			"additionalProperties": false,
+		},
+		Annotations: map[string]any{"readOnlyHint": true},
+	}, func(ctx context.Context, args map[string]any) (tool.Outcome, error) {
+		n := 1
+		if f, ok := args["times"].(float64); ok {
+			n = int(f)
+		}
+		return tool.Success(strings.Repeat(args["text"].(string), n)), nil
+	}))
+	must(cat.Register(resolver.Definition{Name: "fail", Description: "Always fails."},
+		func(ctx context.Context, args map[string]any) (tool.Outcome, error) {
+			return tool.Fail("it broke", "deep cause"), nil
+		}))
+	must(cat.Register(resolver.Definition{Name: "slow", Description: "Waits until cancelled."},
+		func(ctx context.Context, args map[string]any) (tool.Outcome, error) {
+			n := p.running.Add(1)
+			defer p.running.Add(-1)
+			for {
+				peak := p.peak.Load()
+				if n <= peak || p.peak.CompareAndSwap(peak, n) {
+					break
+				}
+			}
+			if p.started != nil {
+				p.started <- struct{}{}
+			}
+			if p.dir != "" {
+				os.WriteFile(filepath.Join(p.dir, "started"), nil, 0o644)
+			}
+			select {
+			case <-ctx.Done():
+			case <-time.After(time.Minute):
+				return tool.Success("not cancelled"), nil
+			}
+			time.Sleep(50 * time.Millisecond) // a tool process takes a moment to die
+			p.cancelled.Add(1)
+			if p.dir != "" {
+				os.WriteFile(filepath.Join(p.dir, "cancelled"), nil, 0o644)
+			}
+			return tool.Outcome{}, ctx.Err()
+		}))
+	must(cat.Register(resolver.Definition{
+		Name:        "register",
+		Description: "Registers a tool.",
+		InputSchema: map[string]any{
+			"type":       "object",
+			"properties": map[string]any{"name": map[string]any{"type": "string"}},
+			"required":   []any{"name"},
+		},
+	}, func(ctx context.Context, args map[string]any) (tool.Outcome, error) {
+		name := args["name"].(string)
+		err := cat.Register(resolver.Definition{Name: name, Description: "Registered at run time."},
+			func(ctx context.Context, args map[string]any) (tool.Outcome, error) {
+				return tool.Success("hello from " + name), nil
+			})
+		if err != nil {
+			return tool.Fail(err.Error()), nil
+		}
+		return tool.Success("registered " + name), nil
+	}))
+	return cat, nil
+}
+
+// newClient returns a client that records tools/list_changed notifications
+// and can call server/identity.
+func newClient(t *testing.T, opts *mcp.ClientOptions) (*mcp.Client, <-chan struct{}) {
+	t.Helper()
+	changed := make(chan struct{}, 16)
+	var o mcp.ClientOptions
+	if opts != nil {
+		o = *opts
+	}
+	o.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) {
+		changed <- struct{}{}
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v0"}, &o)
+	if err := mcp.AddSendingCustomMethod[*mcpserver.IdentityParams, *mcpserver.IdentityResult](c, mcpserver.MethodIdentity); err != nil {
+		t.Fatal(err)
+	}
+	return c, changed
+}
+
+// connect runs s on one end of an in-memory pipe and returns a session on
+// the other end. The session is closed and the server waited for at cleanup.
+func connect(t *testing.T, s *mcpserver.Server, c *mcp.Client, opts *mcp.ClientSessionOptions) *mcp.ClientSession {
+	t.Helper()
+	st, ct := mcp.NewInMemoryTransports()
+	ran := make(chan error, 1)
+	go func() { ran <- s.Run(context.Background(), st) }()
+	cs, err := c.Connect(t.Context(), ct, opts)
+	if err != nil {
+		t.Fatalf("Connect: %v", err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		select {
+		case err := <-ran:
+			if err != nil {
+				t.Errorf("Run: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Errorf("Run did not return after the client closed")
+		}
+	})
+	return cs
+}
+
+func waitChanged(t *testing.T, changed <-chan struct{}) {
+	t.Helper()
+	select {
+	case <-changed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no notifications/tools/list_changed")
+	}
+}
+
+func text(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,353 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolhost/toolhost/resolver"
+	"github.com/toolhost/toolhost/tool"
+)
+
+// Catalog is what a [Server] serves. *resolver.Catalog implements it; tests
+// and embedding hosts may supply their own.
+//
+// A Catalog that also has a method
+//
+//	Refresh(ctx context.Context) (changed bool, err error)
+//
+// (as *resolver.Catalog does) is polled every [Options.RefreshInterval] while
+// the server runs, so that a binary rebuilt during a session shows up as a
+// tools/list_changed notification.
+type Catalog interface {
+	// List returns the definitions tools/list serves, sorted by name.
+	List() []resolver.Definition
+	// Call runs a tool (see [resolver.Catalog.Call]).
+	Call(ctx context.Context, name string, args map[string]any, opts *resolver.CallOptions) (tool.Outcome, error)
+	// Identity identifies the current set of tools.
+	Identity() resolver.Identity
+	// Subscribe registers fn to run after each change; cancel undoes it.
+	Subscribe(fn func()) (cancel func())
+}
+
+// refresher is the optional interface of a [Catalog] that can notice
+// rebuilt binaries.
+type refresher interface {
+	Refresh(ctx context.Context) (changed bool, err error)
+}
+
+// Options configures a [Server]. The zero value (or a nil *Options) gives
+// the documented defaults.
+type Options struct {
+	// Name and Version are the implementation info sent to clients.
+	// If empty, "toolhost" and "dev".
+	Name, Version string
+	// MaxCalls bounds the tool calls running at once, so the tool processes
+	// alive at any time; further calls wait for a slot (or their
+	// cancellation). If zero, 2×GOMAXPROCS, at least 4.
+	MaxCalls int
+	// RefreshInterval is how often a Catalog with a Refresh method is polled
+	// for rebuilt binaries while the server runs. If zero, 2s; negative
+	// disables polling.
+	RefreshInterval time.Duration
+	// Logger receives the server's diagnostics (never stdout). If nil,
+	// nothing is logged.
+	Logger *slog.Logger
+}
+
+// Server serves a [Catalog] over MCP with the official Go SDK: the
+// catalog's tools with their input schemas, tools/call mapped as design §6
+// says, the custom method server/identity, and
+// notifications/tools/list_changed whenever the catalog changes.
+//
+// A Server is safe for concurrent use. It may serve one stdio session
+// ([Server.Run], [Server.ServeStdio]) or any number of streamable HTTP
+// sessions ([Server.Handler]); [Server.Close] cancels every running tool
+// call and waits for it to finish.
+type Server struct {
+	// fixed at creation
+	cat      Catalog
+	mcp      *mcp.Server
+	logger   *slog.Logger
+	interval time.Duration
+	sem      chan struct{}
+	key      []byte          // signs the request state of multi round-trip calls
+	life     context.Context // cancelled by Close; every tool call derives from it too
+	kill     context.CancelFunc
+	cancel   func() // unsubscribes from the catalog
+
+	syncMu sync.Mutex        // serialises sync
+	synced map[string]string // name → JSON of the definition the SDK serves; guarded by syncMu
+
+	mu     sync.Mutex
+	dirty  bool // the catalog changed since the last sync
+	closed bool
+	calls  sync.WaitGroup // running tool calls; Add only under mu while !closed
+}
+
+// New returns a server for cat. It subscribes to cat at once, so changes
+// made before the first session are seen; call [Server.Close] when done.
+func New(cat Catalog, opts *Options) *Server {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Name == "" {
+		o.Name = "toolhost"
+	}
+	if o.Version == "" {
+		o.Version = "dev"
+	}
+	if o.MaxCalls <= 0 {
+		o.MaxCalls = max(4, 2*runtime.GOMAXPROCS(0))
+	}
+	if o.RefreshInterval == 0 {
+		o.RefreshInterval = 2 * time.Second
+	}
+	logger := o.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	life, kill := context.WithCancel(context.Background())
+	s := &Server{
+		life:     life,
+		kill:     kill,
+		cat:      cat,
+		logger:   logger,
+		interval: o.RefreshInterval,
+		sem:      make(chan struct{}, o.MaxCalls),
+		key:      newKey(),
+		synced:   map[string]string{},
+	}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
+		Logger: o.Logger,
+		// Tools even when the catalog is empty, with list-changed
+		// notifications; no logging capability (we never send log messages).
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+	})
+	if err := mcp.AddReceivingCustomMethod(s.mcp, MethodIdentity, s.identity); err != nil {
+		panic(err) // only if MethodIdentity shadowed a standard method: a programming error
+	}
+	s.mcp.AddReceivingMiddleware(s.syncFirst)
+	s.cancel = cat.Subscribe(s.changed)
+	s.sync()
+	return s
+}
+
+// MCP returns the underlying SDK server, for transports this package does
+// not wrap. Do not add or remove tools on it: the Server keeps its tool set
+// equal to the catalog's.
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// Run serves one MCP session over t until the peer closes it or ctx is
+// done, then closes s: every running tool call is cancelled (its process
+// killed) and waited for before Run returns. A session ended by the peer
+// (stdin closed) returns nil.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	defer s.Close()
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go s.Watch(wctx)
+	// The session waits for running calls before it ends: when the peer
+	// goes (stdin closed), cancel them at once.
+	ss, err := s.mcp.Connect(ctx, &watchedTransport{t, s.kill}, nil)
+	if err != nil {
+		return err
+	}
+	ended := make(chan error, 1)
+	go func() { ended <- ss.Wait() }()
+	select {
+	case <-ctx.Done():
+		s.Close() // kill running tools before the connection goes
+		ss.Close()
+		<-ended
+		return nil
+	case err := <-ended:
+		if errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) {
+			err = nil
+		}
+		return err
+	}
+}
+
+// watchedTransport calls gone when a read from its connection fails: the
+// peer closed the connection (or it broke).
+type watchedTransport struct {
+	mcp.Transport
+	gone func()
+}
+
+func (t *watchedTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &watchedConn{Connection: c, gone: t.gone}, nil
+}
+
+type watchedConn struct {
+	mcp.Connection
+	gone func()
+}
+
+func (c *watchedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	m, err := c.Connection.Read(ctx)
+	if err != nil {
+		c.gone()
+	}
+	return m, err
+}
+
+// ServeStdio serves one MCP session on the process's stdin and stdout (see
+// [Server.Run]). Nothing but protocol messages is written to stdout.
+func (s *Server) ServeStdio(ctx context.Context) error {
+	return s.Run(ctx, &mcp.StdioTransport{})
+}
+
+// Handler returns the MCP streamable HTTP handler for s (stateful
+// sessions, the SDK's DNS-rebinding protection on). Mount it at /mcp; the
+// caller polls for rebuilt binaries with [Server.Watch] and calls
+// [Server.Close] on shutdown.
+func (s *Server) Handler() http.Handler {
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
+		Logger:                       s.logger,
+		PropagateRequestCancellation: true,
+	})
+}
+
+// Watch polls the catalog for rebuilt binaries every
+// [Options.RefreshInterval] until ctx is done or s is closed. It returns at
+// once if the catalog has no Refresh method or polling is disabled. Changes
+// it finds reach clients through the catalog's subscription.
+func (s *Server) Watch(ctx context.Context) {
+	r, ok := s.cat.(refresher)
+	if !ok || s.interval < 0 {
+		return
+	}
+	tick := time.NewTicker(s.interval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.life.Done():
+			return
+		case <-tick.C:
+			if _, err := r.Refresh(ctx); err != nil && ctx.Err() == nil {
+				s.logger.Warn("refreshing the catalog", "error", err)
+			}
+		}
+	}
+}
+
+// Close unsubscribes from the catalog, cancels every running tool call and
+// waits for them to end. It is safe to call more than once.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		s.calls.Wait()
+		return nil
+	}
+	s.closed = true
+	s.kill()
+	s.mu.Unlock()
+	s.cancel()
+	s.calls.Wait()
+	return nil
+}
+
+// changed is the catalog subscription: mark the tool set stale and sync it
+// in the background (the catalog may call us from inside a registration).
+func (s *Server) changed() {
+	s.mu.Lock()
+	s.dirty = true
+	s.mu.Unlock()
+	go s.sync()
+}
+
+// syncFirst is a receiving middleware: a tools/list or tools/call sees a
+// change of the catalog at once, even before the background sync ran.
+func (s *Server) syncFirst(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "tools/list" || method == "tools/call" {
+			s.mu.Lock()
+			dirty := s.dirty
+			s.mu.Unlock()
+			if dirty {
+				s.sync()
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// sync makes the SDK server's tool set equal to the catalog's: tools gone
+// are removed, new or changed ones (re)added. The SDK coalesces the
+// resulting notifications/tools/list_changed.
+func (s *Server) sync() {
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
+	s.mu.Lock()
+	s.dirty = false
+	s.mu.Unlock()
+	defs := s.cat.List()
+	seen := make(map[string]bool, len(defs))
+	for _, d := range defs {
+		seen[d.Name] = true
+		b, err := json.Marshal(d)
+		if err != nil {
+			s.logger.Error("tool definition does not marshal", "tool", d.Name, "error", err)
+			continue
+		}
+		if s.synced[d.Name] == string(b) {
+			continue
+		}
+		t, err := sdkTool(d)
+		if err != nil {
+			s.logger.Error("tool left out of tools/list", "tool", d.Name, "error", err)
+			continue
+		}
+		s.mcp.AddTool(t, s.toolHandler(d.Name))
+		s.synced[d.Name] = string(b)
+	}
+	var gone []string
+	for name := range s.synced {
+		if !seen[name] {
+			gone = append(gone, name)
+			delete(s.synced, name)
+		}
+	}
+	if len(gone) > 0 {
+		s.mcp.RemoveTools(gone...)
+	}
+}
+
+// sdkTool converts a catalog definition to the SDK's tool, checking what
+// the SDK would otherwise panic on.
+func sdkTool(d resolver.Definition) (*mcp.Tool, error) {
+	if typ, _ := d.InputSchema["type"].(string); typ != "object" {
+		return nil, errors.New(`input schema is not {"type":"object",…}`)
+	}
+	t := &mcp.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema}
+	if len(d.Annotations) > 0 {
+		b, err := json.Marshal(d.Annotations)
+		if err != nil {
+			return nil, err
+		}
+		var a mcp.ToolAnnotations
+		if err := json.Unmarshal(b, &a); err != nil {
+			return nil, err
+		}
+		t.Annotations = &a
+	}
+	return t, nil
+}
