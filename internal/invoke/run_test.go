@@ -297,9 +297,9 @@ func TestRunEnv(t *testing.T) {
 	t.Run("clear_env", func(t *testing.T) {
 		spec := fake(t, "print-env")
 		spec.ClearEnv = true
-		spec.Env = map[string]string{"FOO": "bar", childEnv: "1"}
+		spec.Env = map[string]string{"FOO": "bar", childEnv: "1", "GORACE": os.Getenv("GORACE")}
 		got := env(t, spec)
-		want := []string{"FOO=bar", childEnv + "=1"}
+		want := []string{"FOO=bar", childEnv + "=1", "GORACE=" + os.Getenv("GORACE")}
 		for _, k := range []string{"HOME", "PATH"} {
 			if v, ok := os.LookupEnv(k); ok {
 				want = append(want, k+"="+v)
