@@ -214,3 +214,90 @@ func TestInstalled(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// docHello extracts the hello.sh listing from docs/protocol.md into a file.
+func docHello(t *testing.T) string {
+	t.Helper()
+	doc, err := os.ReadFile("../../docs/protocol.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const marker = "<!-- hello.sh: tested by examples/sh/sh_test.go (TestProtocolDocHello) -->\n```sh\n"
+	_, rest, ok := strings.Cut(string(doc), marker)
+	if !ok {
+		t.Fatal("docs/protocol.md has no hello.sh listing after the marker")
+	}
+	listing, _, ok := strings.Cut(rest, "\n```\n")
+	if !ok {
+		t.Fatal("hello.sh listing is not closed")
+	}
+	path := filepath.Join(t.TempDir(), "hello.sh")
+	if err := os.WriteFile(path, []byte(listing+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestProtocolDocHello runs the complete sh tool printed in docs/protocol.md.
+func TestProtocolDocHello(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	hello := docHello(t)
+	runHello := func(stdin string) (string, int) {
+		cmd := exec.CommandContext(t.Context(), "/bin/sh", hello)
+		cmd.Stdin = strings.NewReader(stdin)
+		out, err := cmd.Output()
+		var exitErr *exec.ExitError
+		if errors.As(err, &exitErr) {
+			return string(out), exitErr.ExitCode()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(out), 0
+	}
+
+	out, code := runHello(request(t, tool.ActionSchema, nil))
+	resp, err := tool.DecodeSchemaResponse([]byte(out))
+	if err != nil || code != 0 || !reflect.DeepEqual(resp.Names(), []string{"hello"}) {
+		t.Fatalf("schema: %v, exit %d, stdout %s", err, code, out)
+	}
+
+	tests := []struct {
+		name  string
+		stdin string
+		want  tool.Outcome
+		code  int
+	}{
+		{"run", request(t, tool.ActionRun, &tool.Call{Name: "hello", Arguments: map[string]any{"name": "Ann"}}), tool.Success("Hello, Ann!"), 0},
+		{"run default", request(t, tool.ActionRun, &tool.Call{Name: "hello"}), tool.Success("Hello, world!"), 0},
+		{"argument named like a context field", request(t, tool.ActionRun, &tool.Call{Name: "hello", Arguments: map[string]any{"name": "Bo", "action": "schema"}}), tool.Success("Hello, Bo!"), 0},
+		{"format", request(t, tool.ActionFormatArguments, &tool.Call{Name: "hello", Arguments: map[string]any{"name": "Ann"}}), tool.Success("greet Ann"), 0},
+		{"pretty-printed request", "{\n  \"protocol\": \"1\",\n  \"context\": {\"action\": \"run\"},\n  \"tool\": {\"name\": \"hello\", \"arguments\": {\"name\": \"Cy\"}}\n}\n", tool.Success("Hello, Cy!"), 0},
+		{"empty", "", tool.Fail("hello: empty request on stdin: expected one JSON request object"), 2},
+		{"not json", "hi there", tool.Fail("hello: the request is not a JSON object"), 2},
+		{"version", `{"protocol":"2","context":{"action":"schema"}}`, tool.Fail("hello: unsupported protocol version: this binary speaks protocol 1"), 2},
+		{"no action", `{"context":{"root":"/"}}`, tool.Fail("hello: the request has no context.action"), 2},
+		{"unknown action", `{"context":{"action":"delete"}}`, tool.Fail("hello: unknown action 'delete': want schema, run or format_arguments"), 2},
+		{"unknown tool", `{"context":{"action":"run"},"tool":{"name":"bye"}}`, tool.Fail("hello: unknown tool 'bye': this binary offers hello"), 2},
+		{"arguments array", `{"context":{"action":"run"},"tool":{"name":"hello","arguments":[]}}`, tool.Fail("hello: tool.arguments must be a flat JSON object"), 2},
+		{"name number", `{"context":{"action":"run"},"tool":{"name":"hello","arguments":{"name":5}}}`, tool.Fail("hello: argument name must be a non-empty string without quotes or backslashes"), 2},
+		{"name with escape", `{"context":{"action":"run"},"tool":{"name":"hello","arguments":{"name":"a\"b"}}}`, tool.Fail("hello: argument name must be a non-empty string without quotes or backslashes"), 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, code := runHello(tt.stdin)
+			if code != tt.code {
+				t.Errorf("exit status %d, want %d", code, tt.code)
+			}
+			want, err := encode(tt.want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.TrimSpace(out) != string(want) {
+				t.Errorf("stdout mismatch\nwant %s\ngot  %s", want, out)
+			}
+		})
+	}
+}
