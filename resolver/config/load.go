@@ -138,10 +138,11 @@ func (c *Config) finish() error {
 	if len(errs) == 0 {
 		return nil
 	}
+	layer := func(file string) int { return slices.Index(c.Files, file) }
 	sort.SliceStable(errs, func(i, j int) bool {
 		a, b := errs[i].Pos, errs[j].Pos
 		if a.File != b.File {
-			return a.File < b.File
+			return layer(a.File) < layer(b.File)
 		}
 		return a.Line < b.Line
 	})

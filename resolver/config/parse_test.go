@@ -426,3 +426,26 @@ func TestParseParametersAreToolParameters(t *testing.T) {
 		t.Error("SelfDescribes() = true, want false (parameters declared)")
 	}
 }
+
+func TestStrings(t *testing.T) {
+	tests := []struct{ got, want string }{
+		{Position{File: "a.toml", Line: 3}.String(), "a.toml:3"},
+		{Position{File: "a.toml"}.String(), "a.toml"},
+		{Command{Args: []string{"a"}, Raw: "a  "}.String(), "a  "},
+		{Command{Args: []string{"bin/x", "a b", "", "it's", "{{tool}}"}}.String(), `bin/x 'a b' '' "it's" {{tool}}`},
+		{(&Entry{Name: "a.b", Toolset: true}).Key(), `toolsets."a.b"`},
+		{(&Entry{Name: "x"}).Key(), "tools.x"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+}
+
+func TestParseEmptyParameters(t *testing.T) {
+	e := mustParse(t, "[tools.date]\ncommand = \"date\"\nparameters = {}\n").Tools["date"]
+	if e.Parameters == nil || len(e.Parameters) != 0 || e.SelfDescribes() {
+		t.Errorf("Parameters = %#v, SelfDescribes = %v; want an empty non-nil map and false", e.Parameters, e.SelfDescribes())
+	}
+}
