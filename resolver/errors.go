@@ -74,7 +74,8 @@ func (e *Error) Error() string {
 	if e.Tool != "" {
 		fmt.Fprintf(&b, "tool %q: ", e.Tool)
 	}
-	if e.Action != "" {
+	var ierr *invoke.Error
+	if e.Action != "" && !errors.As(e.Err, &ierr) { // invoke's message names the action
 		b.WriteString(string(e.Action))
 		b.WriteString(": ")
 	}

@@ -19,7 +19,8 @@ var update = flag.Bool("update", false, "rewrite golden files in testdata")
 // TestMain lets the test binary play the fake tools: started with
 // RESOLVER_TEST_CHILD set, it acts as the tool named by os.Args[1].
 func TestMain(m *testing.M) {
-	if os.Getenv("RESOLVER_TEST_CHILD") != "" {
+	// Fuzz workers inherit the variable too; they start with -test. flags.
+	if os.Getenv("RESOLVER_TEST_CHILD") != "" && len(os.Args) > 1 && !strings.HasPrefix(os.Args[1], "-test.") {
 		os.Exit(fakeTool(os.Args[1:]))
 	}
 	os.Setenv("RESOLVER_TEST_CHILD", "1") // inherited by every binary the tests start
@@ -110,6 +111,12 @@ func fakeTool(args []string) int {
 		}
 		return reply(tool.Success(fmt.Sprintf("Hello, %v (times=%v, answers=%s, options=%s)",
 			req.Tool.Arguments["name"], req.Tool.Arguments["times"], compact(req.Tool.Answers), compact(req.Tool.Options))))
+	case "versioned": // describes itself with its own size, so a rebuild shows
+		fi, _ := os.Stat(os.Args[0])
+		if req.Context.Action == tool.ActionSchema {
+			return reply(tool.SchemaResponse{Tools: []tool.Definition{{Name: "v", Summary: fmt.Sprintf("Version %d.", fi.Size())}}})
+		}
+		return reply(tool.Success("ok"))
 	case "plain": // not a protocol binary: prints text for every request
 		fmt.Println("usage: plain [FILE]")
 		return 0
@@ -141,6 +148,8 @@ func compact(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+func itoa(n int64) string { return fmt.Sprint(n) }
 
 func ptr[T any](v T) *T { return &v }
 

@@ -1,0 +1,251 @@
+package resolver
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolhost/toolhost/tool"
+)
+
+func greetCatalog(t *testing.T) *Catalog {
+	t.Helper()
+	cfg := parse(t, `
+[tools.greet]
+command = ["%EXE%", "greet"]
+options = { style = "warm" }
+
+[tools.slow]
+command = ["%EXE%", "hang"]
+timeout = "300ms"
+summary = "Never answers."
+[tools.slow.parameters.x]
+type = "string"
+required = false
+
+[tools.multi]
+command = ["%EXE%", "multi"]
+tool = "t2"
+
+[tools.off]
+command = ["%EXE%", "multi"]
+tool = "t3"
+enable = false
+`)
+	c, err := New(t.Context(), cfg, &Options{Root: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Report().Err(); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestCallBinary(t *testing.T) {
+	c := greetCatalog(t)
+	yes := func(ctx context.Context, q tool.Question) (any, error) { return true, nil }
+	tests := []struct {
+		name string
+		args map[string]any
+		opts *CallOptions
+		want tool.Outcome
+	}{
+		{"defaults and options", map[string]any{"name": "Ada"}, nil,
+			tool.Success(`Hello, Ada (times=1, answers={}, options={"style":"warm"})`)},
+		{"invalid arguments, nothing spawned", map[string]any{"name": 3, "times": 0}, nil,
+			tool.Fail(`invalid arguments for tool "greet": argument "name": type: 3 has type "integer", want "string"; argument "times": minimum: 0 is less than 1`)},
+		{"questions answered by Ask", map[string]any{"name": "question"}, &CallOptions{Ask: yes},
+			tool.Success(`Hello, question (times=1, answers={"first":true,"second":true}, options={"style":"warm"})`)},
+		{"questions answered by their defaults", map[string]any{"name": "question"}, nil,
+			tool.Success(`Hello, question (times=1, answers={"first":false,"second":false}, options={"style":"warm"})`)},
+		{"pre-supplied answers", map[string]any{"name": "question"}, &CallOptions{Answers: map[string]any{"first": true}},
+			tool.Success(`Hello, question (times=1, answers={"first":true,"second":false}, options={"style":"warm"})`)},
+		{"no default and nobody to ask", map[string]any{"name": "nodefault"}, nil,
+			tool.Ask(tool.Question{ID: "who", Text: "Who?", AnswerType: tool.Text})},
+		{"bounded rounds", map[string]any{"name": "forever"}, &CallOptions{MaxRounds: 2},
+			tool.Fail(`tool "greet" asked 3 questions in one call (the last: "Again?"); giving up`)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := c.Call(t.Context(), "greet", tt.args, tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := diff(tt.want, got); d != "" {
+				t.Errorf("outcome mismatch (-want +got):\n%s", d)
+			}
+		})
+	}
+	t.Run("Ask error", func(t *testing.T) {
+		boom := errors.New("no terminal")
+		_, err := c.Call(t.Context(), "greet", map[string]any{"name": "question"}, &CallOptions{
+			Ask: func(ctx context.Context, q tool.Question) (any, error) { return nil, boom }})
+		if !errors.Is(err, boom) {
+			t.Errorf("err = %v, want %v", err, boom)
+		}
+	})
+	t.Run("wrong answer type", func(t *testing.T) {
+		_, err := c.Call(t.Context(), "greet", map[string]any{"name": "question"}, &CallOptions{
+			Ask: func(ctx context.Context, q tool.Question) (any, error) { return "yes", nil }})
+		if err == nil || !strings.Contains(err.Error(), "wants a boolean answer") {
+			t.Errorf("err = %v", err)
+		}
+	})
+	t.Run("timeout", func(t *testing.T) {
+		start := time.Now()
+		_, err := c.Call(t.Context(), "slow", nil, nil)
+		var rerr *Error
+		if !errors.Is(err, ErrTimeout) || !errors.As(err, &rerr) || !strings.Contains(err.Error(), "raise timeout in the entry (now 300ms)") {
+			t.Errorf("err = %v, want ErrTimeout with the fix", err)
+		}
+		if d := time.Since(start); d > 20*time.Second {
+			t.Errorf("took %v", d)
+		}
+	})
+	t.Run("cancel kills the tool", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		time.AfterFunc(200*time.Millisecond, cancel)
+		_, err := c.Call(ctx, "slow", nil, nil)
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("err = %v, want context.Canceled", err)
+		}
+	})
+	t.Run("disabled", func(t *testing.T) {
+		_, err := c.Call(t.Context(), "off", nil, nil)
+		if !errors.Is(err, ErrUnknownTool) || !strings.Contains(err.Error(), "disabled") {
+			t.Errorf("err = %v", err)
+		}
+		if c.Has("off") {
+			t.Error("Has(off) = true for a disabled tool")
+		}
+		if off, ok := c.Tool("off"); !ok || off.Enabled {
+			t.Errorf("Tool(off) = %v, %v; want the tool, disabled", off, ok)
+		}
+	})
+}
+
+func TestFormat(t *testing.T) {
+	c := greetCatalog(t)
+	tests := []struct{ tool, want string }{
+		{"multi", `fmt t2 {"limit":10,"path":"a.txt"}`}, // the binary's own rendering
+		{"greet", `greet(limit=10, path="a.txt")`},      // the binary declines: host rendering
+		{"slow", `slow(limit=10, path="a.txt")`},       // not asked: a plain command would run
+	}
+	for _, tt := range tests {
+		got, err := c.Format(t.Context(), tt.tool, map[string]any{"path": "a.txt", "limit": 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tt.want {
+			t.Errorf("Format(%s) = %s, want %s", tt.tool, got, tt.want)
+		}
+	}
+}
+
+func TestPlainCommands(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "a.txt"), "one\ntwo\nthree\n")
+	cfg := parse(t, `
+[tools.wc]
+command = "wc -l {{tool.arguments.path}}"
+summary = "Count the lines of a file."
+[tools.wc.parameters.path]
+type = "string"
+summary = "File to count."
+
+[tools.date]
+command = "date -u -d @{{tool.arguments.epoch}} +%Y-%m-%d"
+summary = "Format a Unix time."
+[tools.date.parameters.epoch]
+type = "integer"
+default = 0
+`)
+	c, err := New(t.Context(), cfg, &Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Report().Err(); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		tool string
+		args map[string]any
+		want tool.Outcome
+	}{
+		{"wc", map[string]any{"path": "a.txt"}, tool.Success("3 a.txt")},
+		{"date", nil, tool.Success("1970-01-01")},
+		{"date", map[string]any{"epoch": 86400}, tool.Success("1970-01-02")},
+		{"wc", nil, tool.Fail(`invalid arguments for tool "wc": missing required argument "path"`)},
+	}
+	for _, tt := range tests {
+		got, err := c.Call(t.Context(), tt.tool, tt.args, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := diff(tt.want, got); d != "" {
+			t.Errorf("Call(%s, %v) mismatch (-want +got):\n%s", tt.tool, tt.args, d)
+		}
+	}
+	// A failing plain command is an error carrying its stderr.
+	_, err = c.Call(t.Context(), "wc", map[string]any{"path": "missing.txt"}, nil)
+	if !errors.Is(err, ErrExit) || !strings.Contains(err.Error(), "missing.txt") {
+		t.Errorf("err = %v, want ErrExit naming the file", err)
+	}
+}
+
+func TestRefresh(t *testing.T) {
+	count, asked := counter(t)
+	bin := filepath.Join(t.TempDir(), "tool")
+	copyExe(t, bin, nil)
+	cfg := parse(t, `
+[tools.v]
+command = ["`+bin+`", "versioned"]
+env = { RESOLVER_TEST_COUNTER = "`+count+`" }
+`)
+	c, err := New(t.Context(), cfg, &Options{Root: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Report().Err(); err != nil {
+		t.Fatal(err)
+	}
+	notified := make(chan struct{}, 10)
+	c.Subscribe(func() { notified <- struct{}{} })
+	id := c.Identity()
+	if changed, err := c.Refresh(t.Context()); changed || err != nil || asked() != 1 {
+		t.Fatalf("Refresh with nothing rebuilt = %v, %v (%d requests)", changed, err, asked())
+	}
+	copyExe(t, bin, []byte("v2")) // the rebuilt binary describes itself differently
+	c.statEvery = 0
+	if out, err := c.Call(t.Context(), "v", nil, nil); err != nil || out.IsError() {
+		t.Fatalf("Call = %v, %v", out, err)
+	}
+	if got := asked(); got != 2 {
+		t.Errorf("after the rebuild: %d requests, want 2", got)
+	}
+	select {
+	case <-notified:
+	default:
+		t.Error("subscribers not notified")
+	}
+	if c.Identity() == id {
+		t.Error("identity unchanged after the rebuild")
+	}
+	v, _ := c.Tool("v")
+	if want := "Version " + sizeOf(t, bin) + "."; v.Summary != want {
+		t.Errorf("summary %q, want %q", v.Summary, want)
+	}
+}
+
+func sizeOf(t *testing.T, path string) string {
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return itoa(fi.Size())
+}

@@ -1,0 +1,171 @@
+package resolver
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestDiagnosis(t *testing.T) {
+	dir := t.TempDir()
+	notExec := filepath.Join(dir, "not-exec")
+	writeFile(t, notExec, "#!/bin/sh\necho hi\n") // 0644
+	tests := []struct {
+		name    string
+		command string // TOML value
+		extra   string // more TOML lines for the entry
+		want    error
+		msg     []string // substrings of the problem's message: cause, then fix
+	}{
+		{"not found", `"/nonexistent/dir/tool"`, "", ErrNotFound,
+			[]string{"/nonexistent/dir/tool does not exist", "fix: check command in [tools.broken]"}},
+		{"relative path not found", `"bin/nothing"`, "", ErrNotFound,
+			[]string{"bin/nothing does not exist", "relative paths are taken from the workspace root"}},
+		{"bare name not on PATH", `"no-such-tool-anywhere"`, "", ErrNotFound,
+			[]string{`"no-such-tool-anywhere" is not in PATH`, "install the program or add its directory to PATH"}},
+		{"not executable", fmt.Sprintf("%q", notExec), "", ErrNotExecutable,
+			[]string{"has no execute permission", "chmod +x"}},
+		{"non-zero exit", `["%EXE%", "exit-3"]`, "", ErrExit,
+			[]string{"exit status 3", "panic: boom", "does not describe itself", "[tools.broken.parameters.ARG]", "upgrade the binary"}},
+		{"not JSON", `["%EXE%", "bad-json"]`, "", ErrNotJSON,
+			[]string{"stdout is not JSON", `{\"tools\": [`, "[tools.broken.parameters.ARG]", "upgrade the binary"}},
+		{"plain program", `["%EXE%", "plain"]`, "", ErrNotJSON,
+			[]string{"usage: plain", "[tools.broken.parameters.ARG]"}},
+		{"not a schema", `["%EXE%", "not-schema"]`, "", ErrNotSchema,
+			[]string{`no "tools" field`, "[tools.broken.parameters.ARG]", "upgrade the binary"}},
+		{"timeout", `["%EXE%", "hang"]`, `timeout = "300ms"`, ErrTimeout,
+			[]string{"timed out after 300ms", "raise timeout in [tools.broken]"}},
+		{"output too large", `["%EXE%", "flood"]`, "", ErrOutputTooLarge,
+			[]string{"more than 16 MiB", "log to stderr"}},
+		{"tool not offered", `["%EXE%", "multi"]`, `tool = "t11"`, ErrToolNotOffered,
+			[]string{`does not offer "t11"; it offers "t0", "t1",`, `did you mean tool = "t1"?`}},
+	}
+	var cfg strings.Builder
+	for i, tt := range tests {
+		fmt.Fprintf(&cfg, "[tools.broken%d]\ncommand = %s\n%s\n", i, tt.command, tt.extra)
+	}
+	cfg.WriteString("[tools.good]\ncommand = [\"%EXE%\", \"greet\"]\ntool = \"greet\"\n")
+	c, err := New(t.Context(), parse(t, cfg.String()), &Options{Root: dir, Concurrency: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One failing entry never hides the others.
+	if got := c.Names(); !slices.Equal(got, []string{"good"}) {
+		t.Errorf("Names = %v, want [good]", got)
+	}
+	problems := c.Report().Errors()
+	if len(problems) != len(tests) {
+		t.Fatalf("%d problems, want %d:\n%v", len(problems), len(tests), c.Report().Err())
+	}
+	byTool := map[string]Problem{}
+	for _, p := range problems {
+		byTool[p.Tool] = p
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			name := fmt.Sprintf("broken%d", i)
+			p, ok := byTool[name]
+			if !ok {
+				t.Fatalf("no problem for %s", name)
+			}
+			if !errors.Is(p, tt.want) {
+				t.Errorf("errors.Is(problem, %v) = false; problem: %v", tt.want, p)
+			}
+			var rerr *Error
+			if !errors.As(p, &rerr) || rerr.Tool != name || rerr.Fix == "" || rerr.Fix != p.Fix {
+				t.Fatalf("problem does not carry an *Error with the fix: %#v", p.Err)
+			}
+			msg := strings.ReplaceAll(p.Error(), "broken"+fmt.Sprint(i), "broken")
+			if !strings.HasPrefix(msg, "test.toml:") {
+				t.Errorf("message does not start with the place: %s", msg)
+			}
+			for _, s := range tt.msg {
+				if !strings.Contains(msg, s) {
+					t.Errorf("message lacks %q:\n%s", s, msg)
+				}
+			}
+			if tt.want == ErrToolNotOffered && len(rerr.Offered) != 10 {
+				t.Errorf("Offered = %v, want the 10 names", rerr.Offered)
+			}
+		})
+	}
+	if err := c.Report().Err(); !errors.Is(err, ErrTimeout) || !errors.Is(err, ErrNotFound) {
+		t.Errorf("Report.Err() does not join the causes: %v", err)
+	}
+}
+
+func TestToolsetsAndDuplicates(t *testing.T) {
+	cfg := parse(t, `
+[tools.t1]
+command = ["%EXE%", "multi"]
+
+[toolsets.all]
+command = ["%EXE%", "multi"]
+exclude = ["t0", "t5"]
+
+[toolsets.some]
+command = ["%EXE%", "multi"]
+prefix = "x_"
+include = ["t3", "t99"]
+category = "files"
+timeout = "5s"
+`)
+	c, err := New(t.Context(), cfg, &Options{Root: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"t1", "t2", "t3", "t4", "t6", "t7", "t8", "t9", "x_t3"}
+	if got := c.Names(); !slices.Equal(got, want) {
+		t.Errorf("Names = %v, want %v", got, want)
+	}
+	errs := c.Report().Errors()
+	if len(errs) != 1 || !errors.Is(errs[0], ErrDuplicate) {
+		t.Fatalf("errors = %v, want one ErrDuplicate", errs)
+	}
+	msg := errs[0].Error()
+	for _, s := range []string{`"t1" is produced by toolsets.all (test.toml:`, "and by tools.t1 (test.toml:2)"} {
+		if !strings.Contains(msg, s) {
+			t.Errorf("duplicate message lacks %q: %s", s, msg)
+		}
+	}
+	warns := c.Report().Warnings()
+	if len(warns) != 1 || !errors.Is(warns[0], ErrToolNotOffered) || !strings.Contains(warns[0].Error(), `include names "t99"`) {
+		t.Errorf("warnings = %v, want include t99 not offered", warns)
+	}
+	x, _ := c.Tool("x_t3")
+	if x.Category != "files" || x.Timeout.String() != "5s" || !strings.Contains(x.Source, `(tool "t3")`) {
+		t.Errorf("x_t3 = category %q timeout %v source %q", x.Category, x.Timeout, x.Source)
+	}
+	if out, err := c.Call(t.Context(), "x_t3", map[string]any{"path": "a"}, nil); err != nil || !strings.Contains(out.Content, `"name":"t3"`) {
+		t.Errorf("Call(x_t3) = %v, %v; want the binary to see its own name t3", out, err)
+	}
+}
+
+func TestLint(t *testing.T) {
+	cfg := parse(t, `
+[toolsets.bad]
+command = ["%EXE%", "bad-name"]
+
+[tools.nosummary]
+command = "wc -l"
+self_describe = false
+`)
+	c, err := New(t.Context(), cfg, &Options{Root: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Names(); !slices.Equal(got, []string{"nosummary", "ok"}) {
+		t.Errorf("Names = %v", got)
+	}
+	errs := c.Report().Errors()
+	if len(errs) != 1 || !errors.Is(errs[0], ErrInvalidName) || !strings.Contains(errs[0].Error(), `"fs.read"`) {
+		t.Errorf("errors = %v, want the invalid name fs.read", errs)
+	}
+	warns := c.Report().Warnings()
+	if len(warns) != 1 || !strings.Contains(warns[0].Error(), "no summary") {
+		t.Errorf("warnings = %v, want a missing summary", warns)
+	}
+}

@@ -1,0 +1,204 @@
+package resolver
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolhost/toolhost/resolver/config"
+	"github.com/toolhost/toolhost/tool"
+)
+
+func TestMerge(t *testing.T) {
+	pos := func(line int) config.Position { return config.Position{File: "a.toml", Line: line} }
+	binary := func() *tool.Definition {
+		return &tool.Definition{
+			Name: "search", Summary: "Search files.", Description: "Greps the workspace.", Examples: "search pattern=x",
+			Parameters: map[string]*tool.Parameter{
+				"pattern": {Type: tool.Types{"string"}, Summary: "A regexp.", Required: ptr(true)},
+				"limit":   {Type: tool.Types{"integer"}, Default: 100.0},
+			},
+			Annotations: map[string]any{"readOnlyHint": true, "openWorldHint": false},
+		}
+	}
+	tests := []struct {
+		name     string
+		bin      *tool.Definition
+		entry    config.Entry
+		check    func(t *testing.T, got *Tool)
+		warnings []string
+	}{
+		{
+			name:  "unset leaves the binary's value",
+			bin:   binary(),
+			entry: config.Entry{Name: "search"},
+			check: func(t *testing.T, got *Tool) {
+				eq(t, "summary", got.Summary, "Search files.")
+				eq(t, "description", got.Definition.Description, "Search files.")
+				eq(t, "long description", got.LongDescription, "Greps the workspace.")
+				eq(t, "examples", got.Examples, "search pattern=x")
+				eq(t, "annotations", got.Annotations, map[string]any{"readOnlyHint": true, "openWorldHint": false})
+				eq(t, "enabled", got.Enabled, true)
+				eq(t, "timeout", got.Timeout, DefaultTimeout)
+				eq(t, "required", got.InputSchema["required"], []string{"pattern"})
+				eq(t, "provenance summary", got.Provenance["summary"], "binary")
+				eq(t, "provenance pattern", got.Provenance["parameters.pattern.summary"], "binary")
+				eq(t, "provenance timeout", got.Provenance["timeout"], "default")
+			},
+		},
+		{
+			name: "override true with false",
+			bin:  binary(),
+			entry: config.Entry{
+				Name:        "search",
+				Enable:      ptr(false),
+				Annotations: map[string]any{"readOnlyHint": false},
+				Parameters:  map[string]*tool.Parameter{"pattern": {Required: ptr(false)}},
+				Pos:         map[string]config.Position{"enable": pos(3), "annotations.readOnlyHint": pos(4), "parameters.pattern.required": pos(5)},
+			},
+			check: func(t *testing.T, got *Tool) {
+				eq(t, "enabled", got.Enabled, false)
+				eq(t, "readOnlyHint", got.Annotations["readOnlyHint"], false)
+				eq(t, "openWorldHint kept", got.Annotations["openWorldHint"], false)
+				eq(t, "pattern required", *got.Parameters["pattern"].Required, false)
+				eq(t, "required list", got.InputSchema["required"], nil)
+				eq(t, "pattern type kept", got.Parameters["pattern"].Type, tool.Types{"string"})
+				eq(t, "provenance enable", got.Provenance["enable"], "a.toml:3")
+				eq(t, "provenance required", got.Provenance["parameters.pattern.required"], "a.toml:5")
+				eq(t, "provenance type", got.Provenance["parameters.pattern.type"], "binary")
+			},
+		},
+		{
+			name: "override false with true",
+			bin:  binary(),
+			entry: config.Entry{Name: "search", RequiresApproval: ptr(true),
+				Annotations: map[string]any{"openWorldHint": true}},
+			check: func(t *testing.T, got *Tool) {
+				eq(t, "requires approval", got.RequiresApproval, true)
+				eq(t, "openWorldHint", got.Annotations["openWorldHint"], true)
+			},
+		},
+		{
+			name: "text overrides and {{description}}",
+			bin:  binary(),
+			entry: config.Entry{
+				Name:        "grep",
+				Summary:     ptr("Search the workspace."),
+				Description: ptr("{{description}}\n\nPrefer this over reading whole files."),
+				Parameters:  map[string]*tool.Parameter{"limit": {Default: 20.0, Summary: "At most this many."}},
+				Timeout:     &config.Duration{Duration: 5 * time.Second},
+				Category:    "files",
+				Tags:        []string{"fs"},
+				Pos:         map[string]config.Position{"summary": pos(2), "description": pos(3), "timeout": pos(4)},
+			},
+			check: func(t *testing.T, got *Tool) {
+				eq(t, "name", got.Name, "grep")
+				eq(t, "summary", got.Summary, "Search the workspace.")
+				eq(t, "served description", got.Definition.Description, "Search the workspace.")
+				eq(t, "long description", got.LongDescription, "Greps the workspace.\n\nPrefer this over reading whole files.")
+				eq(t, "limit default", got.Parameters["limit"].Default, 20.0)
+				eq(t, "limit type kept", got.Parameters["limit"].Type, tool.Types{"integer"})
+				eq(t, "limit summary", got.Parameters["limit"].Summary, "At most this many.")
+				eq(t, "timeout", got.Timeout, 5*time.Second)
+				eq(t, "category", got.Category, "files")
+				eq(t, "tags", got.Tags, []string{"fs"})
+				eq(t, "provenance summary", got.Provenance["summary"], "a.toml:2")
+				eq(t, "provenance description", got.Provenance["description"], "a.toml:3")
+			},
+		},
+		{
+			name: "override of an undeclared parameter is a warning",
+			bin:  binary(),
+			entry: config.Entry{Name: "search",
+				Parameters: map[string]*tool.Parameter{"patern": {Summary: "typo"}}},
+			check: func(t *testing.T, got *Tool) {
+				if _, ok := got.Parameters["patern"]; ok {
+					t.Error("undeclared parameter served")
+				}
+			},
+			warnings: []string{`parameter "patern" is not declared by the binary (it declares "limit", "pattern"); the override is ignored; did you mean "pattern"?`},
+		},
+		{
+			name: "no binary: parameters from TOML with the required rule",
+			entry: config.Entry{Name: "wc", Summary: ptr("Count lines."), Place: pos(7),
+				Parameters: map[string]*tool.Parameter{
+					"path":  {Type: tool.Types{"string"}},
+					"flags": {Type: tool.Types{"string"}, Default: "-l"},
+					"opt":   {Type: tool.Types{"string"}, Required: ptr(false)},
+				}},
+			check: func(t *testing.T, got *Tool) {
+				eq(t, "required", got.InputSchema["required"], []string{"path"})
+				eq(t, "provenance", got.Provenance["parameters.path.type"], "a.toml:7")
+				eq(t, "description", got.LongDescription, "")
+			},
+		},
+		{
+			name:  "{{description}} with no binary text",
+			entry: config.Entry{Name: "x", Description: ptr("Before {{description}}after.")},
+			check: func(t *testing.T, got *Tool) { eq(t, "description", got.LongDescription, "Before after.") },
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var before *tool.Definition
+			if tt.bin != nil {
+				before = binary()
+			}
+			name := tt.entry.Name
+			got, warnings := merge(name, tt.bin, &tt.entry)
+			tt.check(t, got)
+			eq(t, "warnings", warnings, tt.warnings)
+			if tt.bin != nil && !reflect.DeepEqual(tt.bin, before) {
+				t.Error("merge modified the binary's definition")
+			}
+		})
+	}
+}
+
+func eq(t *testing.T, what string, got, want any) {
+	t.Helper()
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s = %#v, want %#v", what, got, want)
+	}
+}
+
+func TestSelfDescribeWithParameters(t *testing.T) {
+	count, asked := counter(t)
+	cfg := parse(t, strings.ReplaceAll(`
+[defaults]
+env = { RESOLVER_TEST_COUNTER = "@COUNT@" }
+
+[tools.over]                 # self_describe = true: parameters are overrides
+command = ["%EXE%", "greet"]
+tool = "greet"
+self_describe = true
+[tools.over.parameters.name]
+summary = "The person."
+
+[tools.toml]                 # parameters alone: the binary is not asked
+command = ["%EXE%", "greet", "toml"]
+tool = "greet"
+summary = "Greet from TOML."
+[tools.toml.parameters.name]
+type = "string"
+`, "@COUNT@", count))
+	c, err := New(t.Context(), cfg, &Options{Root: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Report().Err(); err != nil {
+		t.Fatal(err)
+	}
+	if got := asked(); got != 1 {
+		t.Errorf("%d schema requests, want 1 (only the self-describing entry)", got)
+	}
+	over, _ := c.Tool("over")
+	eq(t, "over name summary", over.Parameters["name"].Summary, "The person.")
+	eq(t, "over name type", over.Parameters["name"].Type, tool.Types{"string"})
+	eq(t, "over params", len(over.Parameters), 3)
+	eq(t, "over provenance", over.Provenance["parameters.name.summary"], "test.toml:10")
+	toml, _ := c.Tool("toml")
+	eq(t, "toml params", len(toml.Parameters), 1)
+	eq(t, "toml summary", toml.Summary, "Greet from TOML.")
+}
