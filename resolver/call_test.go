@@ -134,7 +134,7 @@ func TestFormat(t *testing.T) {
 	tests := []struct{ tool, want string }{
 		{"multi", `fmt t2 {"limit":10,"path":"a.txt"}`}, // the binary's own rendering
 		{"greet", `greet(limit=10, path="a.txt")`},      // the binary declines: host rendering
-		{"slow", `slow(limit=10, path="a.txt")`},       // not asked: a plain command would run
+		{"slow", `slow(limit=10, path="a.txt")`},        // not asked: a plain command would run
 	}
 	for _, tt := range tests {
 		got, err := c.Format(t.Context(), tt.tool, map[string]any{"path": "a.txt", "limit": 10})
