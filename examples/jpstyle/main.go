@@ -201,8 +201,15 @@ func fromStdin(stdin io.Reader) (*jpContext, *jpTool, error) {
 // decode unmarshals one JSON object, describing failures in JSON terms.
 func decode(what string, data []byte, v any) error {
 	data = bytes.TrimSpace(data)
-	if len(data) == 0 || data[0] != '{' {
-		return badf("the %s is not a JSON object: %.40q", what, data)
+	if len(data) == 0 {
+		return badf("the %s is empty: want a JSON object", what)
+	}
+	if data[0] != '{' {
+		var v any
+		if err := json.Unmarshal(data, &v); err != nil {
+			return badf("the %s is not valid JSON: %v", what, err)
+		}
+		return badf("the %s is %s, want a JSON object", what, kindOf(data))
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(v); err != nil {
@@ -323,6 +330,8 @@ func kindOf(raw json.RawMessage) string {
 		return "a string"
 	case c == "true" || c == "false":
 		return "a boolean"
+	case c == "null":
+		return "null"
 	default:
 		return "a number"
 	}
