@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"sort"
 	"strconv"
 	"strings"
@@ -69,7 +70,7 @@ func (sc *keyScanner) peek(n int) byte {
 }
 
 func (sc *keyScanner) hasPrefix(p string) bool {
-	return strings.HasPrefix(string(sc.s[min(sc.i, len(sc.s)):]), p)
+	return bytes.HasPrefix(sc.s[min(sc.i, len(sc.s)):], []byte(p))
 }
 
 // blank skips spaces and tabs; with newlines also newlines and comments.
