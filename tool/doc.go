@@ -58,8 +58,8 @@
 // versions can add fields. A reader treats an optional field that is absent
 // and one that is null alike: "default": null means "no default", "trace":
 // null an empty trace. Writers should send the full shapes shown here.
-// Numbers are JSON numbers (a Go reader sees float64). Field names are
-// matched exactly as spelled here.
+// Numbers are JSON numbers (a Go reader sees float64). Writers spell field
+// names exactly as here.
 //
 // # Action "schema"
 //

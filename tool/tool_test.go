@@ -345,3 +345,56 @@ func ExampleAsk() {
 	// Output:
 	// {"type":"needs_input","question":{"id":"overwrite","text":"Overwrite a.txt?","pre_amble":null,"answer_type":"Boolean","default":false}}
 }
+
+// TestInputSchemaRules states the conversion rules one by one; the golden
+// vectors in testdata/input_schema show whole documents.
+func TestInputSchemaRules(t *testing.T) {
+	var params map[string]*Parameter
+	err := json.Unmarshal([]byte(`{
+		"path":   {"type":"string","summary":"Short.","description":"Long.","minLength":1,"pattern":"^a","format":"uri"},
+		"limit":  {"type":"integer","default":5,"minimum":0,"maximum":9},
+		"mode":   {"type":["string","null"],"required":false,"enum":["a",null]},
+		"edits":  {"type":"array","minItems":1,"maxItems":3,"items":{"type":"object","properties":{
+		            "old":{"type":"string"},"new":{"type":"string","default":""}}}},
+		"where":  {"description":"Where.","properties":{"line":{"type":"integer"},"col":{"type":"integer","required":false}}}
+	}`), &params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := InputSchema(params)
+	props := s["properties"].(map[string]any)
+	node := func(path ...string) map[string]any {
+		n := props[path[0]].(map[string]any)
+		for _, p := range path[1:] {
+			n = n[p].(map[string]any)
+		}
+		return n
+	}
+	tests := []struct {
+		name string
+		got  any
+		want any
+	}{
+		{"top level is a closed object", []any{s["type"], s["additionalProperties"]}, []any{"object", false}},
+		{"required: no default and not required=false", s["required"], []string{"edits", "path", "where"}},
+		{"summary wins as description", node("path")["description"], "Short."},
+		{"description when no summary", node("where")["description"], "Where."},
+		{"string constraints kept", []any{node("path")["minLength"], node("path")["pattern"], node("path")["format"]}, []any{1, "^a", "uri"}},
+		{"number constraints kept", []any{node("limit")["minimum"], node("limit")["maximum"], node("limit")["default"]}, []any{0.0, 9.0, 5.0}},
+		{"type list kept", node("mode")["type"], []string{"string", "null"}},
+		{"enum kept", node("mode")["enum"], []any{"a", nil}},
+		{"array constraints kept", []any{node("edits")["minItems"], node("edits")["maxItems"]}, []any{1, 3}},
+		{"array items are converted", node("edits", "items")["required"], []string{"old"}},
+		{"nested objects are closed", node("edits", "items")["additionalProperties"], false},
+		{"properties imply type object", node("where")["type"], "object"},
+		{"nested required rule", node("where")["required"], []string{"line"}},
+	}
+	for _, tt := range tests {
+		if !reflect.DeepEqual(tt.got, tt.want) {
+			t.Errorf("%s: got %#v, want %#v", tt.name, tt.got, tt.want)
+		}
+	}
+	if _, ok := node("limit")["required"]; ok {
+		t.Error("a leaf node has a required list")
+	}
+}
