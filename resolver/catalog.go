@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"encoding/json"
 	"maps"
 	"os"
 	"slices"
@@ -45,25 +46,39 @@ type Definition struct {
 // manifest. The embedded Definition is what tools/list serves.
 type Tool struct {
 	Definition
-	Summary         string                     // one line; same as Definition.Description
-	LongDescription string                     // the longer text, after {{description}} splicing
-	Examples        string                     // free text
-	Parameters      map[string]*tool.Parameter // nil for dynamic tools registered with a raw schema
-	Category        string
-	Tags            []string
+	Summary         string                     `json:"summary,omitempty"`          // one line; same as Definition.Description
+	LongDescription string                     `json:"long_description,omitempty"` // the longer text, after {{description}} splicing
+	Examples        string                     `json:"examples,omitempty"`         // free text
+	Parameters      map[string]*tool.Parameter `json:"parameters,omitempty"`       // nil for dynamic tools registered with a raw schema
+	Category        string                     `json:"category,omitempty"`
+	Tags            []string                   `json:"tags,omitempty"`
 	// RequiresApproval is served as metadata; acting on it is the
 	// embedding host's call.
-	RequiresApproval bool
-	Timeout          time.Duration // per call; 0 for dynamic tools (the caller's ctx decides)
-	Enabled          bool          // false: listed by Tools, left out of List, Names and Call
+	RequiresApproval bool          `json:"requires_approval"`
+	Timeout          time.Duration `json:"-"`       // per call; 0 for dynamic tools (the caller's ctx decides); JSON "timeout": "30s"
+	Enabled          bool          `json:"enabled"` // false: listed by Tools, left out of List, Names and Call
 	// Source says where the tool runs: `bin/fs (tool "grep_files")`, or
 	// "dynamic" for registered handlers.
-	Source  string
-	Dynamic bool
+	Source  string `json:"source"`
+	Dynamic bool   `json:"dynamic,omitempty"`
 	// Provenance maps each field ("summary", "description", "parameters",
 	// "parameters.path.summary", "timeout", …) to where its value came from:
 	// "binary", "file:line" of the TOML that set it, "default" or "dynamic".
-	Provenance map[string]string
+	// "entry" names the configuration entry ("tools.search", "toolsets.fs").
+	Provenance map[string]string `json:"provenance,omitempty"`
+}
+
+// MarshalJSON writes the tool with its timeout as a duration string ("30s").
+func (t *Tool) MarshalJSON() ([]byte, error) {
+	type plain Tool
+	var timeout string
+	if t.Timeout > 0 {
+		timeout = t.Timeout.String()
+	}
+	return json.Marshal(struct {
+		*plain
+		Timeout string `json:"timeout,omitempty"`
+	}{(*plain)(t), timeout})
 }
 
 // clone returns a copy of t that shares no maps or slices the caller could

@@ -1,0 +1,164 @@
+package resolver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolhost/toolhost/resolver/config"
+	"github.com/toolhost/toolhost/tool"
+)
+
+// buildExamples builds the example binaries into dir/bin as `make build`
+// does, and returns dir.
+func buildExamples(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the examples; skipped with -short")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	cmd := exec.CommandContext(t.Context(), "go", "build", "-o", bin+"/", "./examples/greet", "./examples/fs", "./examples/jpstyle")
+	cmd.Dir = ".."
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	script, err := os.ReadFile("../examples/sh/word_count.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "word_count"), script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// repoCatalog resolves this repository's .config/toolhost against the
+// examples built into root/bin.
+func repoCatalog(t *testing.T, root string) (*Catalog, string) {
+	t.Helper()
+	repo, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(&config.LoadOptions{Dir: repo, NoUser: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := New(t.Context(), cfg, &Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Report().Problems) > 0 {
+		t.Fatalf("problems resolving .config/toolhost:\n%v", c.Report().Problems)
+	}
+	return c, repo
+}
+
+// TestRepositoryTools checks the resolved definitions of this repository's
+// own tool entries against testdata/repo_tools.json (-update rewrites it).
+func TestRepositoryTools(t *testing.T) {
+	root := buildExamples(t)
+	c, repo := repoCatalog(t, root)
+	got, err := json.MarshalIndent(struct {
+		Tools      []*Tool    `json:"tools"`
+		Categories []Category `json:"categories"`
+		Identity   Identity   `json:"identity"`
+	}{c.Tools(), c.Categories(), c.Identity()}, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = bytes.ReplaceAll(got, []byte(repo+string(filepath.Separator)), nil)
+	got = append(got, '\n')
+	golden(t, "testdata/repo_tools.json", got)
+
+	t.Run("list", func(t *testing.T) {
+		data, err := json.MarshalIndent(map[string]any{"tools": c.List()}, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden(t, "testdata/repo_list.json", append(data, '\n'))
+	})
+}
+
+// TestRepositoryToolsRun runs each kind of example: sdk binaries, the sh
+// tool, the JP-style binary (unmodified, argv templates, TOML parameters)
+// and a plain command.
+func TestRepositoryToolsRun(t *testing.T) {
+	root := buildExamples(t)
+	c, _ := repoCatalog(t, root)
+	writeFile(t, filepath.Join(root, "notes.txt"), "alpha\nbeta\n")
+	answers := func(m map[string]any) func(context.Context, tool.Question) (any, error) {
+		return func(ctx context.Context, q tool.Question) (any, error) { return m[q.ID], nil }
+	}
+	tests := []struct {
+		tool string
+		args map[string]any
+		opts *CallOptions
+		want tool.Outcome
+	}{
+		{"greet", map[string]any{"name": "Ada"}, nil, tool.Success("Hello, Ada!")},
+		{"reverse", map[string]any{"text": "stressed"}, nil, tool.Success("desserts")},
+		{"jp_greet", map[string]any{"name": "Ada"}, nil, tool.Success("Hi Ada.")},
+		{"jp_greet", map[string]any{"name": "Ada"}, &CallOptions{Ask: answers(map[string]any{"style": "formal", "exclaim": true})},
+			tool.Success("Good day, Ada!")},
+		{"line_count", map[string]any{"path": "notes.txt"}, nil, tool.Success("2 notes.txt")},
+		{"word_count", map[string]any{"text": "hello big world"}, nil, tool.Success("lines: 1, words: 3, bytes: 15")},
+		{"fs_read_file", map[string]any{"path": "notes.txt"}, nil, tool.Success("alpha\nbeta\n")},
+		{"reverse", map[string]any{}, nil, tool.Fail(`invalid arguments for tool "reverse": missing required argument "text"`)},
+	}
+	for _, tt := range tests {
+		got, err := c.Call(t.Context(), tt.tool, tt.args, tt.opts)
+		if err != nil {
+			t.Errorf("Call(%s): %v", tt.tool, err)
+			continue
+		}
+		if d := diff(tt.want, got); d != "" {
+			t.Errorf("Call(%s, %v) mismatch (-want +got):\n%s", tt.tool, tt.args, d)
+		}
+	}
+}
+
+// golden compares got with the file, or rewrites it with -update.
+func golden(t *testing.T, file string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if !bytes.Equal(want, got) {
+		t.Errorf("%s mismatch (-want +got):\n%s", file, lineDiff(string(want), string(got)))
+	}
+}
+
+// lineDiff lists the lines that differ, for golden mismatches.
+func lineDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	var b strings.Builder
+	for i := 0; i < max(len(w), len(g)); i++ {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl {
+			b.WriteString("-" + wl + "\n+" + gl + "\n")
+		}
+	}
+	return b.String()
+}
