@@ -1,0 +1,54 @@
+// Package httpserver serves a tool catalog over HTTP: plain discovery
+// endpoints (an MCP-like tool list, the Tool Discovery Protocol 1.0
+// manifest, the identity) and, beside them, MCP streamable HTTP at /mcp.
+//
+// `toolhost serve --http ADDR` is, in essence:
+//
+//	ln, err := httpserver.Listen(addr) // "" → 127.0.0.1:7477; ":8080" → 127.0.0.1:8080
+//	if err != nil { … }
+//	if !httpserver.IsLoopback(addr) { warn("serving on a non-loopback address") }
+//	ms := mcpserver.New(cat, nil)
+//	defer ms.Close()
+//	go ms.Watch(ctx) // rebuilt binaries → tools/list_changed
+//	h := httpserver.NewHandler(httpserver.FromCatalog(cat), &httpserver.Options{MCP: ms.Handler()})
+//	return httpserver.Serve(ctx, ln, h) // until ctx is done, then a graceful shutdown
+//
+// Flow: [Provider] (catalog, static list or function) → [NewHandler] →
+// GET /tools, /tools/{name}, /api/v1/tools, /api/v1/tools/{name},
+// /identity; /mcp → mcpserver.
+//
+// # Endpoints
+//
+// The JSON shapes are contracts (design §6). GET /tools lists the enabled
+// tools as {name, description, annotations?}; "annotations" is omitted
+// when a tool has none, never null. GET /tools/{name} adds "inputSchema".
+// GET /api/v1/tools is the Tool Discovery Protocol 1.0 manifest,
+// {protocol_version, scenario, tools, categories, generated_at}, with the
+// protocol's own field names and Cache-Control: public, max-age=60; it also
+// lists disabled tools, as metadata.enabled_by_default false. Unknown tools
+// are 404 with {"error": "…"}; a failing provider is 503.
+//
+// # Caching
+//
+// Nothing is cached inside the handler: the [Provider] is asked once per
+// request, so a change to the catalog shows at the next request. Every
+// listing carries ETag: "<server_id>" (the catalog's identity, which
+// changes with any change to the tools), and If-None-Match with that tag
+// gets 304 Not Modified.
+//
+// # Security
+//
+// [Listen] binds loopback unless given a non-loopback host explicitly;
+// [IsLoopback] lets the caller warn. A request whose Origin header is not a
+// loopback origin or one of [Options.AllowedOrigins] is refused with 403
+// (requests without Origin, from non-browser clients, pass). /mcp keeps the
+// SDK's DNS-rebinding protection. [NewServer] sets read, write and idle
+// timeouts and a header limit; [NewHandler] limits request bodies.
+//
+// # Embedding
+//
+// A host program mounts the discovery handler on its own mux, with any
+// provider: [FromCatalog], [Static], or a [Func] called on every request.
+//
+//	mux.Handle("/discovery/", http.StripPrefix("/discovery", httpserver.NewHandler(httpserver.Func(myTools), nil)))
+package httpserver

@@ -1,0 +1,377 @@
+package httpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/toolhost/toolhost/resolver"
+)
+
+// Options configures [NewHandler]. The zero value (or a nil *Options)
+// gives the documented defaults.
+type Options struct {
+	// Scenario describes this server in the manifest. Empty fields default
+	// to name "toolhost", version "dev" and a one-line description.
+	Scenario Scenario
+	// MCP, if non-nil, is served at /mcp (all methods), for example
+	// (*mcpserver.Server).Handler().
+	MCP http.Handler
+	// AllowedOrigins lists the Origin header values accepted besides
+	// loopback ones (http://localhost:3000, http://127.0.0.1, http://[::1]),
+	// exactly as browsers send them: "https://app.example.com". "*" accepts
+	// any. A request with another Origin gets 403; a request without one
+	// (not from a browser) is accepted.
+	AllowedOrigins []string
+	// MaxBodyBytes limits request bodies (only /mcp reads them). If zero,
+	// 4 MiB.
+	MaxBodyBytes int64
+	// Now is the clock of the manifest's generated_at. If nil, time.Now.
+	Now func() time.Time
+}
+
+// Scenario is the "scenario" object of the Tool Discovery Protocol
+// manifest.
+type Scenario struct {
+	Name        string `json:"name"`
+	Version     string `json:"version"`
+	Description string `json:"description"`
+	BaseURL     string `json:"base_url,omitempty"`
+}
+
+// DefaultMaxBodyBytes is the request body limit when
+// [Options.MaxBodyBytes] is zero.
+const DefaultMaxBodyBytes = 4 << 20
+
+// NewHandler returns the HTTP face of p (design §6, contract):
+//
+//	GET /tools                 [{name, description, annotations?}]          enabled tools
+//	GET /tools/{name}          {name, description, inputSchema, annotations?}  404 {"error":…}
+//	GET /api/v1/tools          Tool Discovery Protocol 1.0 manifest, Cache-Control: public, max-age=60
+//	GET /api/v1/tools/{name}   one manifest tool                            404 {"error":…}
+//	GET /identity              {server_id, tools_count, protocol_version}
+//	    /mcp                   opts.MCP (MCP streamable HTTP), when set
+//
+// Every GET response carries ETag: "<server_id>"; a request whose
+// If-None-Match holds it gets 304 Not Modified. A request with a
+// non-loopback Origin not in [Options.AllowedOrigins] gets 403. p is asked
+// once per request and nothing is cached, so the handler can be mounted on
+// any mux (strip a prefix with http.StripPrefix).
+func NewHandler(p Provider, opts *Options) http.Handler {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Scenario.Name == "" {
+		o.Scenario.Name = "toolhost"
+	}
+	if o.Scenario.Version == "" {
+		o.Scenario.Version = "dev"
+	}
+	if o.Scenario.Description == "" {
+		o.Scenario.Description = "Local tool binaries served by toolhost."
+	}
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	h := &handler{p: p, o: o}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /tools", h.tools)
+	mux.HandleFunc("GET /tools/{name}", h.tool)
+	mux.HandleFunc("GET /api/v1/tools", h.manifest)
+	mux.HandleFunc("GET /api/v1/tools/{name}", h.manifestTool)
+	mux.HandleFunc("GET /identity", h.identity)
+	if o.MCP != nil {
+		mux.Handle("/mcp", noWriteDeadline(o.MCP))
+	}
+	for _, path := range []string{"/tools", "/tools/{name}", "/api/v1/tools", "/api/v1/tools/{name}", "/identity"} {
+		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Allow", "GET, HEAD")
+			writeError(w, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed (GET only)", r.Method))
+		})
+	}
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("no endpoint %s %s", r.Method, r.URL.Path))
+	})
+	return h.guard(mux)
+}
+
+type handler struct {
+	p Provider
+	o Options
+}
+
+// guard refuses foreign origins and limits request bodies.
+func (h *handler) guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if origin := r.Header.Get("Origin"); origin != "" {
+			if !allowedOrigin(origin, h.o.AllowedOrigins) {
+				writeError(w, http.StatusForbidden, fmt.Sprintf("origin %q is not allowed (serve with an allowed origin to permit it)", origin))
+				return
+			}
+			w.Header().Set("Access-Control-Allow-Origin", origin)
+			w.Header().Add("Vary", "Origin")
+		}
+		if r.Body != nil {
+			r.Body = http.MaxBytesReader(w, r.Body, h.o.MaxBodyBytes)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// allowedOrigin reports whether a browser page at origin may use the
+// server: a loopback origin, or one listed.
+func allowedOrigin(origin string, allowed []string) bool {
+	for _, a := range allowed {
+		if a == "*" || strings.EqualFold(strings.TrimSuffix(a, "/"), origin) {
+			return true
+		}
+	}
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	return isLoopbackHost(u.Hostname())
+}
+
+// noWriteDeadline lifts the server's write timeout for /mcp, whose
+// responses stream for as long as a tool runs or a session listens.
+func noWriteDeadline(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
+		next.ServeHTTP(w, r)
+	})
+}
+
+// snapshot asks the provider, answering 503 if it fails, and handles the
+// ETag: it returns nil when the response is complete (error or 304).
+func (h *handler) snapshot(w http.ResponseWriter, r *http.Request) *Snapshot {
+	s, err := h.p.Snapshot(r.Context())
+	if err != nil || s == nil {
+		msg := "no tools available"
+		if err != nil {
+			msg = err.Error()
+		}
+		writeError(w, http.StatusServiceUnavailable, msg)
+		return nil
+	}
+	s = normalize(s)
+	w.Header().Set("ETag", `"`+s.Identity.ServerID+`"`)
+	if etagMatch(r.Header.Get("If-None-Match"), s.Identity.ServerID) {
+		w.WriteHeader(http.StatusNotModified)
+		return nil
+	}
+	return s
+}
+
+// etagMatch reports whether an If-None-Match header names id (quoted or
+// not, weak or strong) or is "*".
+func etagMatch(header, id string) bool {
+	if header == "" {
+		return false
+	}
+	for tag := range strings.SplitSeq(header, ",") {
+		tag = strings.TrimSpace(tag)
+		tag = strings.TrimPrefix(tag, "W/")
+		tag = strings.Trim(tag, `"`)
+		if tag == "*" || tag == id {
+			return true
+		}
+	}
+	return false
+}
+
+// listed is one entry of GET /tools; detail adds the input schema.
+type listed struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description"`
+	Annotations map[string]any `json:"annotations,omitempty"`
+}
+
+type detail struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description"`
+	InputSchema map[string]any `json:"inputSchema"`
+	Annotations map[string]any `json:"annotations,omitempty"`
+}
+
+func (h *handler) tools(w http.ResponseWriter, r *http.Request) {
+	s := h.snapshot(w, r)
+	if s == nil {
+		return
+	}
+	list := []listed{}
+	for _, t := range s.Tools {
+		if t.Enabled {
+			list = append(list, listed{t.Name, t.Description, t.Annotations})
+		}
+	}
+	w.Header().Set("Cache-Control", "no-cache")
+	writeJSON(w, http.StatusOK, list)
+}
+
+func (h *handler) tool(w http.ResponseWriter, r *http.Request) {
+	s := h.snapshot(w, r)
+	if s == nil {
+		return
+	}
+	t := find(s, r.PathValue("name"))
+	if t == nil || !t.Enabled {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown tool %q", r.PathValue("name")))
+		return
+	}
+	w.Header().Set("Cache-Control", "no-cache")
+	writeJSON(w, http.StatusOK, detail{t.Name, t.Description, t.InputSchema, t.Annotations})
+}
+
+func (h *handler) identity(w http.ResponseWriter, r *http.Request) {
+	s := h.snapshot(w, r)
+	if s == nil {
+		return
+	}
+	w.Header().Set("Cache-Control", "no-cache")
+	writeJSON(w, http.StatusOK, s.Identity)
+}
+
+func find(s *Snapshot, name string) *resolver.Tool {
+	i, ok := slices.BinarySearchFunc(s.Tools, name, func(t *resolver.Tool, name string) int { return strings.Compare(t.Name, name) })
+	if !ok {
+		return nil
+	}
+	return s.Tools[i]
+}
+
+// The Tool Discovery Protocol 1.0 manifest. Field names are the protocol's
+// own (contract): its consumers read them.
+type manifest struct {
+	ProtocolVersion string             `json:"protocol_version"`
+	Scenario        Scenario           `json:"scenario"`
+	Tools           []manifestTool     `json:"tools"`
+	Categories      []manifestCategory `json:"categories"`
+	GeneratedAt     string             `json:"generated_at"`
+}
+
+type manifestTool struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description"`
+	Category    string         `json:"category,omitempty"`
+	Parameters  map[string]any `json:"parameters"`
+	Metadata    metadata       `json:"metadata"`
+}
+
+type metadata struct {
+	EnabledByDefault bool      `json:"enabled_by_default"`
+	RequiresApproval bool      `json:"requires_approval"`
+	TimeoutSeconds   int64     `json:"timeout_seconds,omitempty"`
+	Idempotent       *bool     `json:"idempotent,omitempty"`
+	Tags             []string  `json:"tags,omitempty"`
+	Examples         []example `json:"examples,omitempty"`
+}
+
+type example struct {
+	Description string `json:"description"`
+}
+
+type manifestCategory struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Icon        string `json:"icon,omitempty"`
+}
+
+// manifestProtocolVersion is the Tool Discovery Protocol version served.
+const manifestProtocolVersion = "1.0"
+
+func toManifestTool(t *resolver.Tool) manifestTool {
+	m := manifestTool{
+		Name:        t.Name,
+		Description: t.Description,
+		Category:    t.Category,
+		Parameters:  t.InputSchema,
+		Metadata: metadata{
+			EnabledByDefault: t.Enabled,
+			RequiresApproval: t.RequiresApproval,
+			TimeoutSeconds:   int64(math.Ceil(t.Timeout.Seconds())),
+			Tags:             t.Tags,
+		},
+	}
+	if m.Parameters == nil {
+		m.Parameters = map[string]any{"type": "object", "properties": map[string]any{}}
+	}
+	if b, ok := t.Annotations["idempotentHint"].(bool); ok {
+		m.Metadata.Idempotent = &b
+	}
+	if t.Examples != "" {
+		m.Metadata.Examples = []example{{Description: t.Examples}}
+	}
+	return m
+}
+
+func (h *handler) manifest(w http.ResponseWriter, r *http.Request) {
+	s := h.snapshot(w, r)
+	if s == nil {
+		return
+	}
+	m := manifest{
+		ProtocolVersion: manifestProtocolVersion,
+		Scenario:        h.o.Scenario,
+		Tools:           []manifestTool{},
+		Categories:      []manifestCategory{},
+		GeneratedAt:     h.o.Now().UTC().Format(time.RFC3339),
+	}
+	for _, t := range s.Tools {
+		m.Tools = append(m.Tools, toManifestTool(t))
+	}
+	for _, c := range s.Categories {
+		m.Categories = append(m.Categories, manifestCategory(c))
+	}
+	w.Header().Set("Cache-Control", "public, max-age=60")
+	writeJSON(w, http.StatusOK, m)
+}
+
+func (h *handler) manifestTool(w http.ResponseWriter, r *http.Request) {
+	s := h.snapshot(w, r)
+	if s == nil {
+		return
+	}
+	t := find(s, r.PathValue("name"))
+	if t == nil {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown tool %q", r.PathValue("name")))
+		return
+	}
+	w.Header().Set("Cache-Control", "public, max-age=60")
+	writeJSON(w, http.StatusOK, toManifestTool(t))
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		writeError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+// writeError writes {"error": msg}.
+func writeError(w http.ResponseWriter, status int, msg string) {
+	b, _ := json.Marshal(struct {
+		Error string `json:"error"`
+	}{msg})
+	w.Header().Del("ETag")
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(append(b, '\n'))
+}
