@@ -40,9 +40,13 @@
 //
 // # Parameters: the input struct
 //
-// The input struct is reflected with github.com/invopop/jsonschema (settings
-// fixed in one place: expanded, no $ref) into the parameters of the
-// "schema" answer. Each exported field is one parameter:
+// The input struct is reflected into the parameters of the "schema" answer
+// the way github.com/invopop/jsonschema reflects it with
+// &jsonschema.Reflector{ExpandedStruct: true, DoNotReference: true}: one flat
+// object, nested structs expanded in place, no $ref. The same struct tags
+// apply (the sdk reproduces them itself, and a test checks it against
+// invopop, so tool binaries do not link invopop and its dependencies). Each
+// exported field is one parameter:
 //
 //   - The name is the json tag's name (the Go field name without one);
 //     `json:"-"` hides a field.
@@ -53,7 +57,8 @@
 //     items), object (structs, with their own properties, and maps); a
 //     pointer is its element type, `any` accepts anything, time.Time is a
 //     string with format date-time. Channels, functions and recursive
-//     structs are not allowed.
+//     structs are not allowed. Methods such as JSONSchema() that invopop
+//     would call are ignored: describe fields with tags.
 //   - The jsonschema tag sets keywords, comma-separated:
 //     description=…, default=…, enum=… (repeat it for each value), minimum=…,
 //     maximum=…, minLength=…, maxLength=…, pattern=…, format=…, minItems=…,
@@ -118,9 +123,9 @@
 //
 // # Start-up cost
 //
-// A binary built with the sdk starts in about the time of any Go program: the
-// input struct is reflected only when a request needs it. Importing
-// invopop/jsonschema links package net, which makes default (cgo) builds
-// dynamically linked; build with CGO_ENABLED=0 for the fastest start
-// (see bench/startup).
+// A binary built with the sdk starts in about the time of any Go program that
+// decodes and encodes JSON: input structs are reflected only when a request
+// needs them, signal handling is set up only for "run", and the package
+// compiles no regular expression at init and links neither package net nor
+// cgo. bench/startup measures it against a plain Go program.
 package sdk

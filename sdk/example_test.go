@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -65,7 +66,7 @@ func ExampleRun() {
 		`{"protocol":"1","context":{"action":"format_arguments"},"tool":{"name":"greet","arguments":{"name":"Ada"}}}`,
 		`{"protocol":"1","context":{"action":"run"},"tool":{"name":"greet","arguments":{"name":42}}}`,
 	} {
-		code := sdk.Run(context.Background(), strings.NewReader(stdin), os.Stdout, os.Stderr, greet)
+		code := sdk.Run(context.Background(), strings.NewReader(stdin), os.Stdout, io.Discard, greet)
 		fmt.Println("exit status", code)
 	}
 	// Output:
@@ -98,8 +99,8 @@ func ExampleConfirm() {
 
 	first := `{"context":{"action":"run"},"tool":{"name":"delete","arguments":{"path":"a.txt"}}}`
 	again := `{"context":{"action":"run"},"tool":{"name":"delete","arguments":{"path":"a.txt"},"answers":{"delete":true}}}`
-	sdk.Run(context.Background(), strings.NewReader(first), os.Stdout, os.Stderr, del)
-	sdk.Run(context.Background(), strings.NewReader(again), os.Stdout, os.Stderr, del)
+	sdk.Run(context.Background(), strings.NewReader(first), os.Stdout, io.Discard, del)
+	sdk.Run(context.Background(), strings.NewReader(again), os.Stdout, io.Discard, del)
 	// Output:
 	// {"type":"needs_input","question":{"id":"delete","text":"Delete a.txt?","pre_amble":null,"answer_type":"Boolean","default":false}}
 	// {"type":"success","content":"deleted a.txt"}
@@ -110,7 +111,7 @@ func ExampleTransient() {
 	busy := sdk.New("busy", "Always busy.", func(ctx context.Context, in struct{}) (string, error) {
 		return "", sdk.Transient(fmt.Errorf("database locked"))
 	}, nil)
-	sdk.Run(context.Background(), strings.NewReader(`{"context":{"action":"run"},"tool":{"name":"busy"}}`), os.Stdout, os.Stderr, busy)
+	sdk.Run(context.Background(), strings.NewReader(`{"context":{"action":"run"},"tool":{"name":"busy"}}`), os.Stdout, io.Discard, busy)
 	// Output:
 	// {"type":"error","message":"database locked","trace":[],"transient":true}
 }

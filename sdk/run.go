@@ -32,16 +32,14 @@ const (
 //
 //	func main() { sdk.Main(greetTool) }
 //
-// The handler's context is cancelled on SIGINT or SIGTERM (hosts send
-// SIGTERM when a call times out). While a handler runs, os.Stdout points at
-// stderr, so stray prints cannot corrupt the protocol; the response goes to
-// the real stdout. Started by hand with a terminal as stdin, Main prints a
-// one-line hint to stderr and exits with status 2 instead of waiting.
+// While a tool function runs ("run"), its context is cancelled on SIGINT or
+// SIGTERM (hosts send SIGTERM when a call times out, and SIGKILL a little
+// later), and os.Stdout points at stderr, so stray prints cannot corrupt the
+// protocol; the response goes to the real stdout. Started by hand with a
+// terminal as stdin, Main prints a one-line hint to stderr and exits with
+// status 2 instead of waiting.
 func Main(tools ...*Tool) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := serve(ctx, tools)
-	stop()
-	os.Exit(code)
+	os.Exit(serve(context.Background(), tools))
 }
 
 func serve(ctx context.Context, tools []*Tool) int {
@@ -52,8 +50,14 @@ func serve(ctx context.Context, tools []*Tool) int {
 	stdout := os.Stdout
 	os.Stdout = os.Stderr
 	defer func() { os.Stdout = stdout }()
-	return Run(ctx, os.Stdin, stdout, os.Stderr, tools...)
+	return Run(context.WithValue(ctx, signalsKey{}, true), os.Stdin, stdout, os.Stderr, tools...)
 }
+
+// signalsKey marks a context from Main: "run" then installs
+// signal.NotifyContext around the tool function. It is installed only for
+// "run" because starting the signal machinery costs about a fifth of a Go
+// binary's start-up time, which "schema" and "format_arguments" need not pay.
+type signalsKey struct{}
 
 func hint(prog string, tools []*Tool) string {
 	names := make([]string, len(tools))
@@ -193,6 +197,11 @@ func call(ctx context.Context, stderr io.Writer, t *Tool, req *tool.Request) (o 
 	var content string
 	switch {
 	case req.Context.Action == tool.ActionRun:
+		if ctx.Value(signalsKey{}) != nil {
+			var stop context.CancelFunc
+			ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+			defer stop()
+		}
 		content, err = t.run(ctx, in)
 	case t.format != nil:
 		content, err = t.format(ctx, in)

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/toolhost/toolhost/sdk"
@@ -82,6 +84,11 @@ func testTools() []*sdk.Tool {
 			req := sdk.RequestFrom(ctx)
 			return fmt.Sprintf("%s %s %s %v", req.Context.Root, req.Context.WorkspaceID, req.Context.ConversationID, req.Tool.Options["k"]), nil
 		}, nil),
+		sdk.New("wait", "Waits until cancelled.", func(ctx context.Context, in struct{}) (string, error) {
+			fmt.Fprintln(os.Stderr, "waiting")
+			<-ctx.Done()
+			return "", fmt.Errorf("stopped: %w", context.Cause(ctx))
+		}, nil),
 		sdk.New("fmt", "Has its own formatter.", greet, &sdk.Options[greetIn]{
 			Format: func(ctx context.Context, in greetIn) (string, error) { return "greet " + in.Name, nil },
 		}),
@@ -117,7 +124,7 @@ func TestRun(t *testing.T) {
 		{"unknown action", req("fly", "", "", ""), tool.Fail(`unknown action "fly": want "schema", "run" or "format_arguments"`), 2},
 		{"version", `{"protocol":"9","context":{"action":"schema"}}`, tool.Fail(`unsupported protocol version "9": this binary speaks protocol "1"`), 2},
 		{"no tool object", `{"context":{"action":"run"}}`, tool.Fail(`request has no "tool" object with a name for action "run"`), 2},
-		{"unknown tool", req("run", "nope", `{}`, ""), tool.Fail(`unknown tool "nope": this binary serves "greet", "count", "noisy", "panics", "busy", "fails", "ask", "whoami", "fmt"`), 2},
+		{"unknown tool", req("run", "nope", `{}`, ""), tool.Fail(`unknown tool "nope": this binary serves "greet", "count", "noisy", "panics", "busy", "fails", "ask", "whoami", "wait", "fmt"`), 2},
 		{"wrong type", req("run", "greet", `{"name":3}`, ""), tool.Fail(`invalid arguments for tool "greet": name: want string, got number 3`), 2},
 		{"missing required", req("run", "greet", `{}`, ""), tool.Fail(`invalid arguments for tool "greet": missing required argument "name"`), 2},
 		{"unknown argument", req("run", "greet", `{"name":"A","nmae":"B"}`, ""), tool.Fail(`invalid arguments for tool "greet": unknown argument "nmae" (want one of: greeting, name)`), 2},
@@ -201,7 +208,7 @@ func TestRunSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"greet", "count", "noisy", "panics", "busy", "fails", "ask", "whoami", "fmt"}
+	want := []string{"greet", "count", "noisy", "panics", "busy", "fails", "ask", "whoami", "wait", "fmt"}
 	if got := resp.Names(); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("names = %v, want %v", got, want)
 	}
@@ -350,5 +357,41 @@ func TestMainDevNull(t *testing.T) {
 	out, _ := cmd.Output() // stdin nil: the null device
 	if _, err := tool.DecodeOutcome(out); err != nil || cmd.ProcessState.ExitCode() != 2 {
 		t.Errorf("stdin /dev/null: exit %d, stdout %q", cmd.ProcessState.ExitCode(), out)
+	}
+}
+
+// TestMainSIGTERM checks that a host's SIGTERM cancels the tool function's
+// context and the binary still answers with an outcome.
+func TestMainSIGTERM(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(t.Context(), exe)
+	cmd.Env = append(os.Environ(), "SDK_TEST_CHILD=1")
+	cmd.Stdin = strings.NewReader(req("run", "wait", `{}`, ""))
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line := make([]byte, len("waiting\n"))
+	if _, err := io.ReadFull(stderr, line); err != nil || string(line) != "waiting\n" {
+		t.Fatalf("child did not start waiting: %q, %v", line, err)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, stderr)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("exit: %v", err)
+	}
+	want := `{"type":"error","message":"stopped: terminated signal received","trace":[],"transient":false}` + "\n"
+	if stdout.String() != want {
+		t.Errorf("stdout mismatch\nwant %q\ngot  %q", want, stdout.String())
 	}
 }

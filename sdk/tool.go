@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"reflect"
-	"regexp"
 	"sync"
 
 	"github.com/toolhost/toolhost/tool"
@@ -52,7 +51,20 @@ type Tool struct {
 // Name returns the tool's name.
 func (t *Tool) Name() string { return t.name }
 
-var nameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+// validName reports whether name matches ^[a-zA-Z0-9_-]{1,64}$, the tool
+// names LLM providers accept. (No regexp: compiling one at init costs more
+// start-up time than the rest of the package.)
+func validName(name string) bool {
+	if len(name) == 0 || len(name) > 64 {
+		return false
+	}
+	for _, c := range []byte(name) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // New returns a tool named name that runs fn. The summary is one line shown
 // to the model; opts may be nil. In must be a struct type (struct{} for a
@@ -78,7 +90,7 @@ func New[In any](name, summary string, fn Func[In], opts *Options[In]) *Tool {
 		t.format = func(ctx context.Context, in any) (string, error) { return opts.Format(ctx, *in.(*In)) }
 	}
 	switch {
-	case !nameRE.MatchString(name):
+	case !validName(name):
 		t.err = fmt.Errorf("sdk: invalid tool name %q: want 1 to 64 letters, digits, '_' or '-'", name)
 	case fn == nil:
 		t.err = fmt.Errorf("sdk: tool %q has a nil function", name)
