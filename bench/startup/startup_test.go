@@ -50,40 +50,36 @@ func median(ds []time.Duration) time.Duration {
 	return s[len(s)/2]
 }
 
-// BenchmarkStartup reports, per build mode, the median wall time of bin/greet
-// answering "schema" (sdk-ms), of the baseline (base-ms), and sdk/base.
-// Each iteration runs both binaries once, alternating which goes first.
+// BenchmarkStartup reports the median wall time of bin/greet answering
+// "schema" (sdk-ms), of a plain Go program printing a fixed JSON line
+// (base-ms), and of a plain Go program that decodes the request and encodes
+// the answer with encoding/json (json-ms), with the ratios sdk/base and
+// sdk/json. All three are built as `go build` builds them. Each iteration
+// runs each binary once; the order rotates from one iteration to the next.
 func BenchmarkStartup(b *testing.B) {
-	modes := []struct {
-		name string
-		env  []string
-	}{
-		{"go_build", nil}, // what `go build` gives by default
-		{"CGO_ENABLED=0", []string{"CGO_ENABLED=0"}}, // static binaries
+	dir := b.TempDir()
+	bins := []string{
+		build(b, dir, "github.com/toolhost/toolhost/examples/greet"),
+		build(b, dir, "./testdata/baseline"),
+		build(b, dir, "./testdata/jsonbaseline"),
 	}
-	for _, m := range modes {
-		b.Run(m.name, func(b *testing.B) {
-			dir := b.TempDir()
-			greet := build(b, dir, "github.com/toolhost/toolhost/examples/greet", m.env...)
-			base := build(b, dir, "./testdata/baseline", m.env...)
-			run(b, greet) // warm the page cache
-			run(b, base)
-			var sdkTimes, baseTimes []time.Duration
-			b.ResetTimer()
-			for i := 0; b.Loop(); i++ {
-				if i%2 == 0 {
-					sdkTimes = append(sdkTimes, run(b, greet))
-					baseTimes = append(baseTimes, run(b, base))
-				} else {
-					baseTimes = append(baseTimes, run(b, base))
-					sdkTimes = append(sdkTimes, run(b, greet))
-				}
-			}
-			s, bs := median(sdkTimes), median(baseTimes)
-			b.ReportMetric(float64(s)/1e6, "sdk-ms")
-			b.ReportMetric(float64(bs)/1e6, "base-ms")
-			b.ReportMetric(float64(s)/float64(bs), "ratio")
-			b.Logf("N=%d: median sdk %v, baseline %v, ratio %.2f", len(sdkTimes), s, bs, float64(s)/float64(bs))
-		})
+	times := make([][]time.Duration, len(bins))
+	for _, bin := range bins { // warm the page cache
+		run(b, bin)
 	}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		for k := range bins {
+			j := (i + k) % len(bins)
+			times[j] = append(times[j], run(b, bins[j]))
+		}
+	}
+	sdk, base, js := median(times[0]), median(times[1]), median(times[2])
+	b.ReportMetric(float64(sdk)/1e6, "sdk-ms")
+	b.ReportMetric(float64(base)/1e6, "base-ms")
+	b.ReportMetric(float64(js)/1e6, "json-ms")
+	b.ReportMetric(float64(sdk)/float64(base), "sdk/base")
+	b.ReportMetric(float64(sdk)/float64(js), "sdk/json")
+	b.Logf("N=%d: median sdk %v, baseline %v (ratio %.2f), json baseline %v (ratio %.2f)",
+		len(times[0]), sdk, base, float64(sdk)/float64(base), js, float64(sdk)/float64(js))
 }
