@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolhost/toolhost/resolver"
+	"github.com/toolhost/toolhost/resolver/config"
 	"github.com/toolhost/toolhost/resolver/mcpserver"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -22,7 +24,20 @@ import (
 // it serves testCatalog over stdio, as the CLI does.
 const serveEnv = "MCPSERVER_TEST_SERVE"
 
+// The test binary plays a tool binary when MCPSERVER_TEST_TOOL is set
+// (checked first: a tool inherits the serving process's environment).
+const toolEnv = "MCPSERVER_TEST_TOOL"
+
 func TestMain(m *testing.M) {
+	switch os.Getenv(toolEnv) {
+	case "":
+	case "hang": // record the pid, then never answer
+		os.WriteFile(filepath.Join(os.Getenv("MCPSERVER_TEST_DIR"), "tool.pid"), []byte(strconv.Itoa(os.Getpid())), 0o644)
+		time.Sleep(time.Hour)
+		os.Exit(0)
+	default:
+		os.Exit(3)
+	}
 	if os.Getenv(serveEnv) != "" {
 		os.Exit(serveMain())
 	}
@@ -32,7 +47,16 @@ func TestMain(m *testing.M) {
 func serveMain() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	cat, err := testCatalog(ctx, &probe{dir: os.Getenv("MCPSERVER_TEST_DIR")})
+	var cfg *config.Config
+	if file := os.Getenv("MCPSERVER_TEST_CONFIG"); file != "" {
+		var err error
+		cfg, err = config.Load(&config.LoadOptions{Files: []string{file}, NoUser: true, NoWorkspace: true})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+	}
+	cat, err := testCatalog(ctx, cfg, &probe{dir: os.Getenv("MCPSERVER_TEST_DIR")})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
@@ -61,8 +85,8 @@ type probe struct {
 //	fail()               an error outcome
 //	slow()               waits for its ctx (records cancellation)
 //	register(name)       registers a new tool "name" (a catalog change)
-func testCatalog(ctx context.Context, p *probe) (*resolver.Catalog, error) {
-	cat, err := resolver.New(ctx, nil, &resolver.Options{Root: os.TempDir()})
+func testCatalog(ctx context.Context, cfg *config.Config, p *probe) (*resolver.Catalog, error) {
+	cat, err := resolver.New(ctx, cfg, &resolver.Options{Root: os.TempDir()})
 	if err != nil {
 		return nil, err
 	}

@@ -5,12 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -143,7 +145,7 @@ func checkSession(t *testing.T, cs *mcp.ClientSession, changed <-chan struct{}) 
 func TestInMemory(t *testing.T) {
 	for _, version := range []string{"", "2025-11-25", "2025-06-18"} {
 		t.Run("version="+version, func(t *testing.T) {
-			cat, err := testCatalog(t.Context(), &probe{})
+			cat, err := testCatalog(t.Context(), nil, &probe{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -165,7 +167,7 @@ func TestInMemory(t *testing.T) {
 // TestChangeOutsideCall checks that a change made by the host (not by a
 // tool call) reaches the client, and that unregistering removes the tool.
 func TestChangeOutsideCall(t *testing.T) {
-	cat, err := testCatalog(t.Context(), &probe{})
+	cat, err := testCatalog(t.Context(), nil, &probe{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +196,7 @@ func TestChangeOutsideCall(t *testing.T) {
 // context (for a binary: kills its process group).
 func TestCancelKillsCall(t *testing.T) {
 	p := &probe{started: make(chan struct{}, 1)}
-	cat, err := testCatalog(t.Context(), p)
+	cat, err := testCatalog(t.Context(), nil, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +225,7 @@ func TestCancelKillsCall(t *testing.T) {
 // TestMaxCalls checks that calls run concurrently, bounded by MaxCalls.
 func TestMaxCalls(t *testing.T) {
 	p := &probe{started: make(chan struct{}, 8)}
-	cat, err := testCatalog(t.Context(), p)
+	cat, err := testCatalog(t.Context(), nil, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +260,7 @@ func TestMaxCalls(t *testing.T) {
 // before it returns.
 func TestRunEndsCalls(t *testing.T) {
 	p := &probe{started: make(chan struct{}, 1)}
-	cat, err := testCatalog(t.Context(), p)
+	cat, err := testCatalog(t.Context(), nil, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -395,5 +397,75 @@ func waitFile(t *testing.T, path string) {
 			t.Fatalf("%s never appeared", path)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestStdioKillsTool spawns the server with a TOML entry whose binary
+// hangs: cancelling the call must kill the tool process; SIGTERM during a
+// call must make the server exit 0 and leave no tool process behind.
+func TestStdioKillsTool(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "tools.toml")
+	toml := fmt.Sprintf("[tools.hang]\ncommand = [%q]\nself_describe = false\nsummary = \"Hangs.\"\nenv = { %s = \"hang\" }\n", os.Args[0], toolEnv)
+	if err := os.WriteFile(conf, []byte(toml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), serveEnv+"=1", "MCPSERVER_TEST_DIR="+dir, "MCPSERVER_TEST_CONFIG="+conf)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	c, _ := newClient(t, nil)
+	cs, err := c.Connect(t.Context(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("Connect: %v (stderr %q)", err, stderr.String())
+	}
+	defer cs.Close()
+	pidFile := filepath.Join(dir, "tool.pid")
+	startTool := func(ctx context.Context) int {
+		t.Helper()
+		os.Remove(pidFile)
+		go cs.CallTool(ctx, &mcp.CallToolParams{Name: "hang", Arguments: map[string]any{}})
+		waitFile(t, pidFile)
+		b, _ := os.ReadFile(pidFile)
+		pid, err := strconv.Atoi(string(b))
+		if err != nil {
+			t.Fatalf("tool.pid: %q", b)
+		}
+		return pid
+	}
+	waitGone := func(pid int) {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for syscall.Kill(pid, 0) == nil {
+			if time.Now().After(deadline) {
+				syscall.Kill(pid, syscall.SIGKILL)
+				t.Fatalf("tool process %d still alive (stderr %q)", pid, stderr.String())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+
+	ctx, cancel := context.WithCancel(t.Context())
+	pid := startTool(ctx)
+	cancel() // notifications/cancelled
+	waitGone(pid)
+
+	pid = startTool(context.Background())
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { cs.Wait(); close(exited) }()
+	select {
+	case <-exited:
+	case <-time.After(15 * time.Second):
+		t.Fatal("server did not exit after SIGTERM")
+	}
+	waitGone(pid)
+	if cmd.ProcessState != nil && !cmd.ProcessState.Success() {
+		t.Errorf("server exit after SIGTERM: %v, want 0 (stderr %q)", cmd.ProcessState, stderr.String())
 	}
 }
