@@ -148,6 +148,7 @@ type Catalog struct {
 	disk                              diskCache     // persistent schema answers; zero: none
 	statEvery                         time.Duration // minimum delay between automatic stat checks
 	builds                            atomic.Uint64 // resolution passes started
+	compiled                          compiled      // input schemas compiled so far
 
 	mu         sync.Mutex
 	tools      map[string]*entry

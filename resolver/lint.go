@@ -19,7 +19,7 @@ var propertyPattern = regexp.MustCompile(`^[a-zA-Z0-9_.-]{1,64}$`)
 // lint checks a resolved definition against what LLM providers accept: a
 // name matching ^[a-zA-Z0-9_-]{1,64}$ and an input schema that is a JSON
 // Schema object with properties. It compiles the schema for validation.
-func lint(e *entry) *lintError {
+func (c *Catalog) lint(e *entry) *lintError {
 	t := e.tool
 	if err := checkName(t.Name); err != nil {
 		return &lintError{err, "rename the entry (or give the toolset a prefix without dots or spaces); names may hold letters, digits, _ and -"}
@@ -29,7 +29,7 @@ func lint(e *entry) *lintError {
 			return &lintError{fmt.Errorf("parameter name %q is not accepted by LLM providers (^[a-zA-Z0-9_.-]{1,64}$)", p), "rename the parameter"}
 		}
 	}
-	args, err := compileSchema(t.InputSchema)
+	args, err := c.compile(t.InputSchema)
 	if err != nil {
 		return &lintError{err, "fix the parameters of the tool (a default must match its own type and constraints)"}
 	}

@@ -175,7 +175,7 @@ func (c *Catalog) resolve(ctx context.Context) *resolution {
 			})
 			continue
 		}
-		if err := lint(pr.e); err != nil {
+		if err := c.lint(pr.e); err != nil {
 			r.problems = append(r.problems, Problem{Tool: name, Place: pr.place, Err: err.err, Fix: err.fix})
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -79,6 +80,46 @@ func compileSchema(s map[string]any) (*argSchema, error) {
 	}
 	sort.Strings(a.names)
 	return a, nil
+}
+
+// compiled memoizes compiled input schemas by their JSON: a resolution
+// pass compiles each distinct schema once per catalog. It is safe for
+// concurrent use.
+//
+// # Trade-offs
+//
+// Unbounded: one entry per distinct schema seen, dropped with the catalog.
+type compiled struct {
+	mu      sync.Mutex
+	schemas map[string]compileResult
+}
+
+type compileResult struct {
+	args *argSchema
+	err  error
+}
+
+// compile returns the compiled schema, from the memo when it was compiled before.
+func (c *Catalog) compile(s map[string]any) (*argSchema, error) {
+	data, err := json.Marshal(s)
+	if err != nil {
+		return compileSchema(s)
+	}
+	key := string(data)
+	c.compiled.mu.Lock()
+	r, ok := c.compiled.schemas[key]
+	c.compiled.mu.Unlock()
+	if ok {
+		return r.args, r.err
+	}
+	r.args, r.err = compileSchema(s)
+	c.compiled.mu.Lock()
+	if c.compiled.schemas == nil {
+		c.compiled.schemas = map[string]compileResult{}
+	}
+	c.compiled.schemas[key] = r
+	c.compiled.mu.Unlock()
+	return r.args, r.err
 }
 
 // check applies defaults to a copy of args and validates it. It returns

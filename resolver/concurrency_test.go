@@ -1,0 +1,115 @@
+package resolver
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// TestConcurrentUse drives every method at once; run with -race.
+func TestConcurrentUse(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "tool")
+	copyExe(t, bin, nil)
+	cfg := parse(t, `
+[tools.v]
+command = ["`+bin+`", "versioned"]
+[toolsets.m]
+command = ["%EXE%", "multi"]
+include = ["t1", "t2"]
+`)
+	c, err := New(t.Context(), cfg, &Options{Root: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.statEvery = 0 // every Call checks the binaries
+	cancel := c.Subscribe(func() { _ = c.List() })
+	defer cancel()
+	var wg sync.WaitGroup
+	errs := make(chan error, 100)
+	for i := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			name := fmt.Sprintf("dyn%d", i)
+			for range 5 {
+				if err := c.Register(Definition{Name: name}, echoHandler); err != nil {
+					errs <- err
+				}
+				if _, err := c.Call(t.Context(), name, nil, nil); err != nil {
+					errs <- err
+				}
+				if err := c.Unregister(name); err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	for i := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if i == 0 {
+				copyExe(t, bin, []byte("rebuilt"))
+			}
+			for range 3 {
+				if out, err := c.Call(t.Context(), "t1", map[string]any{"path": "x"}, nil); err != nil || out.IsError() {
+					errs <- fmt.Errorf("Call(t1) = %v, %v", out, err)
+				}
+				_, _ = c.Refresh(t.Context())
+				_ = c.Identity()
+				_ = c.Tools()
+				_ = c.Names()
+				_, _ = c.Format(t.Context(), "t2", nil)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if got := strings.Join(c.Names(), " "); got != "t1 t2 v" {
+		t.Errorf("Names = %s", got)
+	}
+}
+
+func TestAskSchema(t *testing.T) {
+	resp, err := AskSchema(t.Context(), []string{exe(t), "multi"}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Tools) != 10 || resp.Tools[3].Name != "t3" {
+		t.Errorf("tools = %v", resp.Names())
+	}
+	tests := []struct {
+		command []string
+		want    error
+		msg     string
+	}{
+		{[]string{exe(t), "exit-3"}, ErrExit, "[tools.NAME.parameters.ARG]"},
+		{[]string{exe(t), "plain"}, ErrNotJSON, "upgrade the binary"},
+		{[]string{"/nonexistent/tool"}, ErrNotFound, "does not exist"},
+	}
+	for _, tt := range tests {
+		_, err := AskSchema(t.Context(), tt.command, "")
+		var rerr *Error
+		if !errors.Is(err, tt.want) || !errors.As(err, &rerr) || !strings.Contains(err.Error(), tt.msg) {
+			t.Errorf("AskSchema(%q) = %v, want %v with %q", tt.command, err, tt.want, tt.msg)
+		}
+	}
+}
+
+func TestDefaultCacheDir(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", "/xdg/cache")
+	if got := DefaultCacheDir(); got != "/xdg/cache/toolhost" {
+		t.Errorf("with XDG_CACHE_HOME: %s", got)
+	}
+	t.Setenv("XDG_CACHE_HOME", "relative")
+	t.Setenv("HOME", "/home/ada")
+	if got := DefaultCacheDir(); got != "/home/ada/.cache/toolhost" {
+		t.Errorf("without: %s", got)
+	}
+}
