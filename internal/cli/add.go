@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/resolver/config"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -54,12 +55,9 @@ func (a *app) add(c *cli.Context) error {
 			return &exitError{code: ExitFailure, err: fmt.Errorf("%s: tool %q already exists; edit it there or choose another name", e.Place, name)}
 		}
 	}
-	cmdText := strings.Join(argv, " ")
-	resp, err := askSchema(c.Context, argv, root)
-	if err != nil {
-		return &exitError{code: ExitFailure, err: fmt.Errorf("%s does not describe itself: %w\n"+
-			"  fix: if it is a plain command, declare its parameters in TOML instead:\n\n%s",
-			cmdText, err, plainEntry(name, argv))}
+	resp, err := resolver.AskSchema(c.Context, argv, root)
+	if err != nil { // the error says what is wrong and how to fix it
+		return &exitError{code: ExitFailure, err: fmt.Errorf("add %s: %w", name, err)}
 	}
 	toolName, err := pickTool(name, c.String("tool"), argv, resp)
 	if err != nil {
@@ -103,13 +101,6 @@ func pickTool(name, flagTool string, argv []string, resp *tool.SchemaResponse) (
 		"  pick one with --tool NAME, or register them all with a toolset in .config/toolhost/tools.toml:\n\n"+
 		"[toolsets.%s]\ncommand = %s\n",
 		strings.Join(argv, " "), len(names), strings.Join(names, ", "), name, tomlCommand(argv))}
-}
-
-// plainEntry is the TOML a user adds for a command that does not speak the
-// protocol: its arguments declared and templated into argv.
-func plainEntry(name string, argv []string) string {
-	return fmt.Sprintf("[tools.%s]\ncommand = %s\n[tools.%s.parameters.path]\ntype = \"string\"\nsummary = \"…\"\n",
-		name, tomlCommand(append(append([]string{}, argv...), "{{tool.arguments.path}}")), name)
 }
 
 // tomlCommand writes argv as a TOML command string.

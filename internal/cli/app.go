@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/toolhost/toolhost/resolver"
+	"github.com/toolhost/toolhost/resolver/config"
 )
 
 // Options configures the app. A nil *Options means all defaults.
@@ -79,7 +80,12 @@ func errorText(err error) string {
 	msg := err.Error()
 	var perr toml.ParseError
 	if errors.As(err, &perr) {
-		msg += "\n" + strings.TrimRight(perr.ErrorWithPosition(), "\n")
+		// The message has the file and the cause; add the parser's
+		// picture of where, without its own first line.
+		_, pos, _ := strings.Cut(perr.ErrorWithPosition(), "\n")
+		if pos = strings.Trim(pos, "\n"); pos != "" {
+			msg += "\n" + pos
+		}
 	}
 	return msg
 }
@@ -179,8 +185,8 @@ func checkArgs(c *cli.Context, min, max int, what string) error {
 }
 
 // loadConfig reads the configuration layers named by the global flags.
-func (a *app) loadConfig(c *cli.Context) (configT, error) {
-	cfg, err := loadConfigFiles(c.String("root"), c.StringSlice("config"))
+func (a *app) loadConfig(c *cli.Context) (*config.Config, error) {
+	cfg, err := config.Load(&config.LoadOptions{Dir: c.String("root"), Files: c.StringSlice("config")})
 	if err != nil {
 		return nil, &exitError{code: ExitFailure, err: err}
 	}
@@ -191,7 +197,7 @@ func (a *app) loadConfig(c *cli.Context) (configT, error) {
 func (a *app) resolverOptions(c *cli.Context) *resolver.Options {
 	opts := &resolver.Options{Root: c.String("root")}
 	if !c.Bool("no-cache") {
-		opts.CacheDir = defaultCacheDir()
+		opts.CacheDir = resolver.DefaultCacheDir()
 	}
 	return opts
 }
@@ -226,20 +232,34 @@ func (a *app) catalog(c *cli.Context, quiet bool) (*resolver.Catalog, error) {
 	return cat, nil
 }
 
-// printProblems writes each problem on stderr, errors and warnings alike,
-// with its fix.
+// printProblems writes the report's problems on stderr, one line each:
+// the tools that resolved are served anyway. `toolhost check` has the
+// details and fixes.
 func (a *app) printProblems(problems []resolver.Problem) {
+	errs := 0
 	for _, p := range problems {
-		label := a.errOut.red("error")
-		if p.Warning {
-			label = a.errOut.yellow("warning")
+		label := a.errOut.yellow("warning")
+		if !p.Warning {
+			label = a.errOut.red("error")
+			errs++
 		}
-		fmt.Fprintf(a.stderr, "%s: %s\n", label, problemText(p))
+		msg, _, _ := strings.Cut(problemCause(p), "\n")
+		fmt.Fprintf(a.stderr, "%s: %s\n", label, problemPrefix(p)+msg)
+	}
+	if errs > 0 {
+		fmt.Fprintf(a.stderr, "(%d %s not served; run 'toolhost check' for the fixes)\n", errs, plural(errs, "tool", "tools"))
 	}
 }
 
-// problemText is a problem's message with its fix indented below it.
-func problemText(p resolver.Problem) string {
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// problemPrefix is "place: tool "NAME": ".
+func problemPrefix(p resolver.Problem) string {
 	var b strings.Builder
 	if p.Place != "" {
 		b.WriteString(p.Place)
@@ -248,12 +268,36 @@ func problemText(p resolver.Problem) string {
 	if p.Tool != "" {
 		fmt.Fprintf(&b, "tool %q: ", p.Tool)
 	}
-	if p.Err != nil {
-		b.WriteString(p.Err.Error())
+	return b.String()
+}
+
+// problemCause is the problem's cause without what the prefix and the fix
+// already say: a leading `resolver: tool "NAME": ` and a trailing
+// "\nfix: …" equal to p.Fix are dropped.
+func problemCause(p resolver.Problem) string {
+	if p.Err == nil {
+		return ""
+	}
+	msg := p.Err.Error()
+	if p.Tool != "" {
+		msg = strings.TrimPrefix(msg, fmt.Sprintf("resolver: tool %q: ", p.Tool))
 	}
 	if p.Fix != "" {
+		if i := strings.Index(msg, "\nfix: "); i >= 0 && strings.TrimSpace(msg[i+len("\nfix: "):]) == strings.TrimSpace(p.Fix) {
+			msg = msg[:i]
+		}
+	}
+	return msg
+}
+
+// problemText is a problem's message with its fix indented below it.
+func problemText(p resolver.Problem) string {
+	var b strings.Builder
+	b.WriteString(problemPrefix(p))
+	b.WriteString(problemCause(p))
+	if p.Fix != "" {
 		b.WriteString("\n  fix: ")
-		b.WriteString(strings.ReplaceAll(strings.TrimRight(p.Fix, "\n"), "\n", "\n       "))
+		b.WriteString(indentLines(strings.TrimRight(p.Fix, "\n"), "  "))
 	}
 	return b.String()
 }
@@ -311,4 +355,18 @@ func (p *progress) stop() {
 	if p.shown {
 		fmt.Fprint(p.w, "\r\x1b[K")
 	}
+}
+
+// indentLines indents every line of s but the first by prefix, leaving
+// empty lines empty.
+func indentLines(s, prefix string) string {
+	lines := strings.Split(s, "\n")
+	for i := 1; i < len(lines); i++ {
+		if strings.TrimSpace(lines[i]) != "" {
+			lines[i] = prefix + lines[i]
+		} else {
+			lines[i] = ""
+		}
+	}
+	return strings.Join(lines, "\n")
 }

@@ -68,6 +68,15 @@ func greetRun(req *tool.Request) tool.Outcome {
 			return tool.Fail("not greeting root")
 		}
 	}
+	if name == "admin" {
+		ok, answered := req.Tool.Answers["admin"].(bool)
+		if !answered {
+			return tool.Ask(tool.Question{ID: "admin", Text: "Greet admin?", AnswerType: tool.Boolean, Default: true})
+		}
+		if !ok {
+			return tool.Fail("not greeting admin")
+		}
+	}
 	if name == "" {
 		return tool.Fail("nobody to greet")
 	}

@@ -8,6 +8,9 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/toolhost/toolhost/resolver"
+	"github.com/toolhost/toolhost/resolver/config"
 )
 
 func (a *app) formatCommand() *cli.Command {
@@ -57,7 +60,7 @@ func (a *app) formatCommand() *cli.Command {
 // string.
 func commandArgs(args []string) ([]string, error) {
 	if len(args) == 1 && strings.ContainsAny(args[0], " \t") {
-		return splitCommand(args[0])
+		return config.SplitWords(args[0])
 	}
 	return args, nil
 }
@@ -91,7 +94,7 @@ func (a *app) schemaCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			resp, err := askSchema(c.Context, argv, root)
+			resp, err := resolver.AskSchema(c.Context, argv, root)
 			if err != nil {
 				return &exitError{code: ExitFailure, err: err}
 			}
@@ -135,10 +138,7 @@ func (a *app) checkCommand() *cli.Command {
 					Problems []problemJSON `json:"problems"`
 				}{Tools: cat.Len(), Errors: nerr, Warnings: nwarn, Problems: []problemJSON{}}
 				for _, p := range rep.Problems {
-					pj := problemJSON{Tool: p.Tool, Place: p.Place, Warning: p.Warning, Fix: p.Fix}
-					if p.Err != nil {
-						pj.Error = p.Err.Error()
-					}
+					pj := problemJSON{Tool: p.Tool, Place: p.Place, Warning: p.Warning, Error: problemCause(p), Fix: p.Fix}
 					out.Problems = append(out.Problems, pj)
 				}
 				if err := writeJSON(a.stdout, out); err != nil {
@@ -211,8 +211,8 @@ func (a *app) cacheCommand() *cli.Command {
 				if err := checkArgs(c, 0, 0, ""); err != nil {
 					return err
 				}
-				dir := defaultCacheDir()
-				if err := clearCache(dir); err != nil && !errors.Is(err, os.ErrNotExist) {
+				dir := resolver.DefaultCacheDir()
+				if err := resolver.ClearCache(dir); err != nil && !errors.Is(err, os.ErrNotExist) {
 					return &exitError{code: ExitFailure, err: err}
 				}
 				fmt.Fprintf(a.stdout, "cleared %s\n", dir)

@@ -1,0 +1,155 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// workspace returns a temporary workspace whose .config/toolhost/tools.toml
+// holds toml, with {{exe}} replaced by the test binary's path (which plays
+// the fake tools of fake_test.go).
+func workspace(t *testing.T, toml string) string {
+	t.Helper()
+	dir := t.TempDir()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	toml = strings.ReplaceAll(toml, "{{exe}}", fmt.Sprintf("%q", exe))
+	cfgDir := filepath.Join(dir, ".config", "toolhost")
+	if err := os.MkdirAll(cfgDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cfgDir, "tools.toml"), []byte(toml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+const greetTOML = `
+[tools.greet]
+command = [{{exe}}, "greet"]
+`
+
+var (
+	buildOnce sync.Once
+	builtPath string
+	buildErr  error
+)
+
+// toolhostBinary builds cmd/toolhost once per test run.
+func toolhostBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the toolhost binary")
+	}
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "toolhost-bin")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		builtPath = filepath.Join(dir, "toolhost")
+		if runtime.GOOS == "windows" {
+			builtPath += ".exe"
+		}
+		out, err := exec.Command("go", "build", "-o", builtPath, "github.com/toolhost/toolhost/cmd/toolhost").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return builtPath
+}
+
+// runBinary runs the built toolhost in dir with extra environment
+// variables, stdin and stdout being pipes (never a terminal).
+func runBinary(t *testing.T, dir string, env []string, args ...string) result {
+	t.Helper()
+	cmd := exec.CommandContext(t.Context(), toolhostBinary(t), args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return result{code: code, stdout: stdout.String(), stderr: stderr.String()}
+}
+
+func TestBinaryNoEscapeCodes(t *testing.T) {
+	dir := workspace(t, greetTOML+`
+[tools.broken]
+command = [{{exe}}, "no-schema"]
+`)
+	runs := [][]string{
+		{"list"}, {"list", "--schemas"}, {"describe", "greet", "--explain"}, {"check"},
+		{"call", "greet", "name=Ada"}, {"call", "greet", "name=root"}, {"call", "greet", "--help"},
+		{"identity"}, {"nope"},
+	}
+	for _, env := range [][]string{{"NO_COLOR=1"}, {"NO_COLOR=", "TERM=xterm-256color"}} {
+		for _, args := range runs {
+			r := runBinary(t, dir, env, args...)
+			if strings.Contains(r.stdout, "\x1b") || strings.Contains(r.stderr, "\x1b") {
+				t.Errorf("%v %v: escape codes in output:\nstdout: %q\nstderr: %q", env, args, r.stdout, r.stderr)
+			}
+			if r.stdout == "" && r.stderr == "" {
+				t.Errorf("%v %v: no output at all (exit %d)", env, args, r.code)
+			}
+		}
+	}
+	if r := runBinary(t, dir, []string{"NO_COLOR=1"}, "call", "greet", "name=Ada"); r.code != 0 || r.stdout != "Hello, Ada!\n" {
+		t.Errorf("call greet: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestBinaryIdentityAcrossProcesses(t *testing.T) {
+	dir := workspace(t, greetTOML)
+	id := func() string {
+		t.Helper()
+		r := runBinary(t, dir, nil, "identity", "--json")
+		if r.code != 0 {
+			t.Fatalf("identity: exit %d, stderr:\n%s", r.code, r.stderr)
+		}
+		var v struct {
+			ServerID   string `json:"server_id"`
+			ToolsCount int    `json:"tools_count"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &v); err != nil {
+			t.Fatalf("%v in %q", err, r.stdout)
+		}
+		if v.ToolsCount != 1 {
+			t.Errorf("tools_count %d, want 1", v.ToolsCount)
+		}
+		return v.ServerID
+	}
+	first, second := id(), id()
+	if first == "" || first != second {
+		t.Fatalf("server_id differs between processes: %q, %q", first, second)
+	}
+	// A description change (here an override of the summary) gives a new id.
+	file := filepath.Join(dir, ".config", "toolhost", "tools.toml")
+	f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintln(f, `summary = "Greet someone, politely."`)
+	f.Close()
+	if third := id(); third == first {
+		t.Errorf("server_id %q did not change with the tool's description", third)
+	}
+}

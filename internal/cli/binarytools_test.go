@@ -1,0 +1,201 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestCallBinary(t *testing.T) {
+	dir := workspace(t, greetTOML)
+	tests := []struct {
+		name       string
+		args       []string
+		stdin      string // non-empty: interactive
+		wantCode   int
+		wantStdout string
+		wantStderr string // substring
+	}{
+		{"success", []string{"call", "greet", "name=Ada"}, "", 0, "Hello, Ada!\n", ""},
+		{"boolean typed", []string{"call", "greet", "name=Ada", "shout=false", "--json"}, "", 0,
+			"{\n  \"type\": \"success\",\n  \"content\": \"Hello, Ada!\"\n}\n", ""},
+		{"bad boolean", []string{"call", "greet", "name=Ada", "shout=loud"}, "", 2, "", `argument shout: want true or false, got "loud"`},
+		{"tool error", []string{"call", "greet", "name="}, "", 1, "", "error: nobody to greet\n"},
+		{"question, no terminal, no default", []string{"call", "greet", "name=root"}, "", 1, "",
+			"question: the tool asks: Greet root?\n  answer with --answer sure=yes|no\n"},
+		{"question json", []string{"call", "greet", "name=root", "--json"}, "", 1,
+			"{\n  \"type\": \"needs_input\",\n  \"question\": {\n    \"id\": \"sure\",\n    \"text\": \"Greet root?\",\n    \"pre_amble\": null,\n    \"answer_type\": \"Boolean\",\n    \"default\": null\n  }\n}\n", ""},
+		{"question default", []string{"call", "greet", "name=admin"}, "", 0, "Hello, admin!\n", ""},
+		{"--answer yes", []string{"call", "greet", "name=root", "--answer", "sure=yes"}, "", 0, "Hello, root!\n", ""},
+		{"--answer no", []string{"call", "greet", "name=root", "--answer", "sure=n"}, "", 1, "", "error: not greeting root\n"},
+		{"--answer not boolean", []string{"call", "greet", "name=root", "--answer", "sure=maybe"}, "", 2, "", `question "sure" wants yes or no, got "maybe"`},
+		{"interactive", []string{"call", "greet", "name=root"}, "y\n", 0, "Hello, root!\n", "? Greet root? [yes|no] "},
+		{"interactive retry", []string{"call", "greet", "name=root"}, "what\nno\n", 1, "", "wants yes or no"},
+		{"interactive EOF", []string{"call", "greet", "name=root"}, "\n", 1, "", "question: the tool asks: Greet root?"},
+		{"format", []string{"format", "greet", "name=Ada"}, "", 0, "greet for Ada\n", ""},
+		{"describe unknown", []string{"describe", "nope"}, "", 2, "", `toolhost: unknown tool "nope" (tools: greet)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runIn(t, dir, tt.stdin, nil, tt.args...)
+			if r.code != tt.wantCode {
+				t.Errorf("exit %d, want %d; stderr:\n%s", r.code, tt.wantCode, r.stderr)
+			}
+			if r.stdout != tt.wantStdout {
+				t.Errorf("stdout mismatch (-want +got):\n-%q\n+%q", tt.wantStdout, r.stdout)
+			}
+			if !strings.Contains(r.stderr, tt.wantStderr) {
+				t.Errorf("stderr %q does not contain %q", r.stderr, tt.wantStderr)
+			}
+		})
+	}
+}
+
+func TestSchemaCommand(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, nil, "schema", "--", exe, "greet")
+	if r.code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	golden(t, "schema-greet.json", r.stdout)
+
+	r = run(t, nil, "schema", "--", exe, "no-schema")
+	if r.code != 2 || r.stdout != "" || !strings.Contains(r.stderr, "exit status 3") || !strings.Contains(r.stderr, "fix:") {
+		t.Errorf("no-schema: exit %d, stdout %q, stderr:\n%s\nwant exit 2 with the exit status and a fix", r.code, r.stdout, r.stderr)
+	}
+	r = run(t, nil, "schema")
+	if r.code != 2 || !strings.Contains(r.stderr, "usage: toolhost schema -- COMMAND") {
+		t.Errorf("no command: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+func TestAdd(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	quoted, _ := json.Marshal(exe)
+	dir := t.TempDir()
+	file := filepath.Join(dir, ".config", "toolhost", "tools.toml")
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	existing := "# my tools\n[defaults]\ntimeout = \"10s\"  # keep this comment\n"
+	if err := os.WriteFile(file, []byte(existing), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	steps := []struct {
+		name     string
+		args     []string
+		wantCode int
+		want     string // substring of stdout (exit 0) or stderr
+	}{
+		{"self-describing", []string{"add", "greet", "--", exe, "greet"}, 0, "added greet to "},
+		{"only tool, other name", []string{"add", "hello", "--", exe, "greet"}, 0, "added hello"},
+		{"already there", []string{"add", "greet", "--", exe, "greet"}, 2, `tool "greet" already exists`},
+		{"several tools", []string{"add", "fs", "--", exe, "multi"}, 2, "offers 2 tools: alpha, beta\n  pick one with --tool NAME, or register them all with a toolset"},
+		{"--tool", []string{"add", "second", "--tool", "beta", "--", exe, "multi"}, 0, "added second"},
+		{"--tool unknown", []string{"add", "third", "--tool", "gamma", "--", exe, "multi"}, 2, `offers no tool "gamma" (it offers: alpha, beta)`},
+		{"does not answer", []string{"add", "bad", "--", exe, "no-schema"}, 2, "fix:"},
+		{"bad name", []string{"add", "a b", "--", exe, "greet"}, 2, `invalid tool name "a b"`},
+		{"no command", []string{"add", "x"}, 2, "usage: toolhost add NAME -- COMMAND"},
+	}
+	for _, s := range steps {
+		r := runIn(t, dir, "", nil, s.args...)
+		out := r.stdout
+		if s.wantCode != 0 {
+			out = r.stderr
+		}
+		if r.code != s.wantCode || !strings.Contains(out, s.want) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit %d with %q", s.name, r.code, r.stdout, r.stderr, s.wantCode, s.want)
+		}
+	}
+	got, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := existing + "\n[tools.greet]\ncommand = [" + string(quoted) + ", \"greet\"]\n" +
+		"\n[tools.hello]\ncommand = [" + string(quoted) + ", \"greet\"]\ntool = \"greet\"\n" +
+		"\n[tools.second]\ncommand = [" + string(quoted) + ", \"multi\"]\ntool = \"beta\"\n"
+	if !strings.Contains(exe, " ") && !strings.ContainsAny(exe, `"'\$`) {
+		want = existing + "\n[tools.greet]\ncommand = \"" + exe + " greet\"\n" +
+			"\n[tools.hello]\ncommand = \"" + exe + " greet\"\ntool = \"greet\"\n" +
+			"\n[tools.second]\ncommand = \"" + exe + " multi\"\ntool = \"beta\"\n"
+	}
+	if string(got) != want {
+		t.Errorf("tools.toml mismatch (-want +got):\n-%s\n+%s", want, got)
+	}
+	// What was added resolves.
+	r := runIn(t, dir, "", nil, "call", "second")
+	if r.code != 0 || r.stdout != "beta\n" {
+		t.Errorf("call second: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestCheckProblems(t *testing.T) {
+	dir := workspace(t, greetTOML+`
+[tools.broken]
+command = [{{exe}}, "no-schema"]
+`)
+	r := runIn(t, dir, "", nil, "check", "--json")
+	if r.code != 1 {
+		t.Errorf("exit %d, want 1; stderr:\n%s", r.code, r.stderr)
+	}
+	var got struct {
+		Tools, Errors, Warnings int
+		Problems                []struct {
+			Tool, Place, Error, Fix string
+			Warning                 bool
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatalf("%v in %q", err, r.stdout)
+	}
+	if got.Tools != 1 || got.Errors != 1 || len(got.Problems) != 1 {
+		t.Fatalf("got %+v, want 1 tool and 1 error", got)
+	}
+	p := got.Problems[0]
+	if p.Tool != "broken" || p.Warning || !strings.Contains(p.Place, "tools.toml:") || !strings.Contains(p.Error, "exit status 3") || strings.Contains(p.Error, "fix:") || p.Fix == "" {
+		t.Errorf("problem %+v: want broken in tools.toml, exit status 3, the fix apart", p)
+	}
+
+	r = runIn(t, dir, "", nil, "check")
+	if r.code != 1 || !strings.Contains(r.stdout, `tool "broken": `) || !strings.Contains(r.stdout, "\n  fix: ") ||
+		!strings.HasSuffix(r.stdout, "FAIL: 1 tools, 1 errors, 0 warnings\n") {
+		t.Errorf("check: exit %d, stdout:\n%s", r.code, r.stdout)
+	}
+	// Other commands still serve greet, with a one-line note on stderr.
+	r = runIn(t, dir, "", nil, "list", "--json")
+	if r.code != 0 || !strings.Contains(r.stdout, `"name": "greet"`) ||
+		!strings.Contains(r.stderr, "(1 tool not served; run 'toolhost check' for the fixes)") {
+		t.Errorf("list: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	tests := []struct {
+		name, toml, want string
+	}{
+		{"unknown key", "[tools.greet]\ncomand = \"x\"\n", `tools.toml:2: unknown key "tools.greet.comand"`},
+		{"syntax", "[tools.greet\n", "TOML syntax error"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := workspace(t, tt.toml)
+			r := runIn(t, dir, "", nil, "list")
+			if r.code != 2 || !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("exit %d, stderr %q; want 2 with %q", r.code, r.stderr, tt.want)
+			}
+		})
+	}
+	r := run(t, nil, "--config", filepath.Join(t.TempDir(), "missing.toml"), "list")
+	if r.code != 2 || !strings.Contains(r.stderr, "missing.toml") {
+		t.Errorf("missing --config: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
