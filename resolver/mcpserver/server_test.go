@@ -72,9 +72,9 @@ func checkSession(t *testing.T, cs *mcp.ClientSession, changed <-chan struct{}) 
 			{"success", "echo", map[string]any{"text": "hi"}, false, "hi"},
 			{"default applied", "echo", map[string]any{"text": "ab", "times": 2}, false, "abab"},
 			{"tool error", "fail", nil, true, "it broke: deep cause"},
-			{"missing field", "echo", map[string]any{}, true, "text"},
+			{"missing field", "echo", map[string]any{}, true, `invalid arguments for tool "echo": missing required argument "text"`},
 			{"wrong type", "echo", map[string]any{"text": 3}, true, "text"},
-			{"unknown field", "echo", map[string]any{"text": "x", "colour": "red"}, true, "colour"},
+			{"unknown field", "echo", map[string]any{"text": "x", "colour": "red"}, true, `unknown argument "colour"`},
 			{"not an object", "echo", []any{1}, true, "arguments must be a JSON object"},
 		}
 		for _, tt := range tests {
