@@ -16,10 +16,10 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// ErrArguments reports arguments that do not fit a tool's parameters: a
+// errArguments reports arguments that do not fit a tool's parameters: a
 // missing required argument, an unknown one, a value of the wrong type or
 // outside its constraints. Its message names every offending field.
-var ErrArguments = errors.New("invalid arguments")
+var errArguments = errors.New("invalid arguments")
 
 // decodeArgs validates args against the tool's parameters, fills in
 // defaults and decodes the result into a new value of the input struct. It
@@ -31,26 +31,26 @@ func (t *Tool) decodeArgs(args map[string]any) (any, map[string]any, error) {
 	}
 	args, err = normalize(withDefaults(p.byName, args))
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w for tool %q: %v", ErrArguments, t.name, err)
+		return nil, nil, fmt.Errorf("%w for tool %q: %v", errArguments, t.name, err)
 	}
 	var problems []string
 	checkObject(&problems, "", p.byName, args)
 	if len(problems) > 0 {
-		return nil, nil, fmt.Errorf("%w for tool %q: %s", ErrArguments, t.name, strings.Join(problems, "; "))
+		return nil, nil, fmt.Errorf("%w for tool %q: %s", errArguments, t.name, strings.Join(problems, "; "))
 	}
 	data, err := json.Marshal(args)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w for tool %q: %v", ErrArguments, t.name, err)
+		return nil, nil, fmt.Errorf("%w for tool %q: %v", errArguments, t.name, err)
 	}
 	in := reflect.New(t.inType)
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(in.Interface()); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) && typeErr.Field != "" {
-			return nil, nil, fmt.Errorf("%w for tool %q: %s: want %s, got %s", ErrArguments, t.name,
+			return nil, nil, fmt.Errorf("%w for tool %q: %s: want %s, got %s", errArguments, t.name,
 				typeErr.Field, goKind(typeErr.Type), typeErr.Value)
 		}
-		return nil, nil, fmt.Errorf("%w for tool %q: %v", ErrArguments, t.name, err)
+		return nil, nil, fmt.Errorf("%w for tool %q: %v", errArguments, t.name, err)
 	}
 	return in.Interface(), args, nil
 }

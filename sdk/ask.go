@@ -22,6 +22,18 @@ func RequestFrom(ctx context.Context) *tool.Request {
 	return req
 }
 
+// Root returns the workspace root of the request being served
+// (context.root), or "." when ctx does not come from [Run] or the request
+// names none. The process runs in the root unless the user's configuration
+// sets another working directory, so resolve the model's relative paths
+// against Root.
+func Root(ctx context.Context) string {
+	if req := RequestFrom(ctx); req != nil && req.Context.Root != "" {
+		return req.Context.Root
+	}
+	return "."
+}
+
 // NeedsInputError is the error the question helpers return when the request
 // holds no answer yet. Return it from the tool function (wrapped or not):
 // the run ends with a needs_input outcome asking Question, and the host runs

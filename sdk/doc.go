@@ -2,7 +2,9 @@
 // that toolhost (or any host speaking protocol v1 of package tool) can run.
 //
 // A tool is a function over an input struct. The struct's fields are the
-// tool's parameters; [Main] serves one or many tools from one binary:
+// tool's parameters; [Main] serves one or many tools from one binary. In a
+// new module (go mod init example.com/greet; go get
+// github.com/toolhost/toolhost/sdk), main.go is:
 //
 //	package main
 //
@@ -31,9 +33,16 @@
 //	$ echo '{"context":{"action":"run"},"tool":{"name":"greet","arguments":{"name":"Ada"}}}' | bin/greet
 //	{"type":"success","content":"Hello, Ada!"}
 //
-// Register it with toolhost in .config/toolhost/tools.toml with one line,
-// `[tools.greet]` and `command = "bin/greet"`, or try it with
-// `toolhost schema -- bin/greet` and `toolhost call greet name=Ada`.
+// Register it with toolhost in .config/toolhost/tools.toml (the binary
+// describes itself, so the command is all the entry needs):
+//
+//	[tools.greet]
+//	command = "bin/greet"
+//
+// or try it with `toolhost schema -- bin/greet` and
+// `toolhost call greet name=Ada`. One binary may serve several tools:
+// sdk.Main(readTool, writeTool); register them all with a [toolsets.NAME]
+// entry. docs/protocol.md describes the JSON on the wire.
 //
 // Flow: host → request on stdin → [Run] → schema | decode + validate →
 // your function → outcome on stdout.
@@ -62,8 +71,10 @@
 //   - The jsonschema tag sets keywords, comma-separated:
 //     description=…, default=…, enum=… (repeat it for each value), minimum=…,
 //     maximum=…, minLength=…, maxLength=…, pattern=…, format=…, minItems=…,
-//     maxItems=…, nullable. A comma inside a value is written `\,`; for long
-//     descriptions use the separate tag `jsonschema_description:"…"`.
+//     maxItems=…, nullable. A comma inside a value needs a backslash, which
+//     is written \\, between the tag's quotes (as in Path below); or put
+//     the description in the separate tag `jsonschema_description:"…"`,
+//     which takes commas as they are.
 //
 // Example:
 //
@@ -84,11 +95,13 @@
 // explicit null for an optional argument counts as absent.
 //
 // What your function returns becomes the outcome: the string is the success
-// content; an error is an error outcome with its message ([Transient] marks
+// content (for structured results return JSON text, e.g. from json.Marshal);
+// an error is an error outcome with its message ([Transient] marks
 // it retryable); a panic is an error outcome too, with the stack on stderr.
-// The context carries the request: [RequestFrom] gives context.root (the
-// workspace root, also the working directory), the ids, and the entry's
-// options. It is cancelled when the host stops the call.
+// The context carries the request: [Root] gives context.root, the workspace
+// root (also the working directory unless the user's entry sets another), and
+// [RequestFrom] the whole request: the ids, the entry's options, the raw
+// arguments. It is cancelled when the host stops the call.
 //
 // Anything your function prints goes to stderr (os.Stdout points there while
 // it runs), which hosts keep as the error trail: log freely. Only the
@@ -118,8 +131,17 @@
 //
 // Package sdk/sdktest runs tools in-process: sdktest.Schema checks that a
 // tool describes itself, sdktest.Run and sdktest.Format call it with
-// arguments and answers, and return the outcome. The function itself is an
-// ordinary Go function; call it directly too.
+// arguments and answers, and return the outcome a host would see:
+//
+//	tl := sdk.New("greet", "Greet someone by name.", greet, nil)
+//	sdktest.Schema(t, tl)
+//	o := sdktest.Run(t, tl, map[string]any{"name": "Ada"}, nil)
+//	// o.Content == "Hello, Ada!"; for a question, o.Question.ID names it:
+//	o = sdktest.Run(t, del, args, &sdktest.Options{Answers: map[string]any{"delete": true}})
+//
+// The function itself is an ordinary Go function; call it directly too
+// (outside Run, [Root] is "." and the question helpers return
+// [*NeedsInputError]).
 //
 // # Start-up cost
 //

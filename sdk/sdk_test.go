@@ -82,7 +82,7 @@ func testTools() []*sdk.Tool {
 		}, nil),
 		sdk.New("whoami", "Echoes the request context.", func(ctx context.Context, in struct{}) (string, error) {
 			req := sdk.RequestFrom(ctx)
-			return fmt.Sprintf("%s %s %s %v", req.Context.Root, req.Context.WorkspaceID, req.Context.ConversationID, req.Tool.Options["k"]), nil
+			return fmt.Sprintf("%s %s %s %v", sdk.Root(ctx), req.Context.WorkspaceID, req.Context.ConversationID, req.Tool.Options["k"]), nil
 		}, nil),
 		sdk.New("wait", "Waits until cancelled.", func(ctx context.Context, in struct{}) (string, error) {
 			fmt.Fprintln(os.Stderr, "waiting")
@@ -292,6 +292,9 @@ func TestAskOutsideRun(t *testing.T) {
 	}
 	if sdk.RequestFrom(t.Context()) != nil {
 		t.Error("RequestFrom outside Run is not nil")
+	}
+	if got := sdk.Root(t.Context()); got != "." {
+		t.Errorf("Root outside Run = %q, want %q", got, ".")
 	}
 }
 

@@ -208,10 +208,7 @@ func FormatWrite(ctx context.Context, in WriteInput) (string, error) {
 // error when p leaves the root. Symbolic links that leave it are caught by
 // os.Root when the file is opened.
 func open(ctx context.Context, p string) (*os.Root, string, error) {
-	rootDir := "."
-	if req := sdk.RequestFrom(ctx); req != nil && req.Context.Root != "" {
-		rootDir = req.Context.Root
-	}
+	rootDir := sdk.Root(ctx)
 	if p == "" {
 		return nil, "", errors.New("path is empty")
 	}

@@ -1,0 +1,53 @@
+package sdk
+
+import (
+	"context"
+	"os"
+	"testing"
+)
+
+func TestHint(t *testing.T) {
+	noop := func(context.Context, struct{}) (string, error) { return "", nil }
+	got := hint("fs", []*Tool{New("read_file", "", noop, nil), New("write_file", "", noop, nil)})
+	want := `fs serves the tools [read_file write_file] to a host such as toolhost: it reads one JSON request on stdin. Try: echo '{"context":{"action":"schema"}}' | fs`
+	if got != want {
+		t.Errorf("hint mismatch\nwant %s\ngot  %s", want, got)
+	}
+}
+
+func TestIsTerminal(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	for _, f := range []*os.File{r, null} {
+		if isTerminal(f) {
+			t.Errorf("isTerminal(%s) = true", f.Name())
+		}
+	}
+	if tty, err := os.Open("/dev/tty"); err == nil { // only where a terminal exists
+		defer tty.Close()
+		if !isTerminal(tty) {
+			t.Error("isTerminal(/dev/tty) = false")
+		}
+	}
+}
+
+func TestValidName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"a": true, "read_file": true, "A-9_z": true, "": false, "a b": false, "é": false,
+		"a.b": false, string(make([]byte, 65)): false,
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa": true, // 64
+	} {
+		if got := validName(name); got != want {
+			t.Errorf("validName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
