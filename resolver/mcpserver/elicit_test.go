@@ -111,19 +111,27 @@ func TestElicitation(t *testing.T) {
 		{"no elicitation: default", nil, "confirm", false, "overwrite=false"},
 		{"no elicitation, no default", nil, "name", true, "Whom to greet?"},
 	}
-	for _, version := range []string{"", "2025-11-25"} {
-		for _, tt := range tests {
-			t.Run(fmt.Sprintf("version=%s/%s", version, tt.name), func(t *testing.T) {
-				c, _ := newClient(t, &mcp.ClientOptions{ElicitationHandler: tt.handler})
-				cs := connect(t, mcpserver.New(newAskCatalog(t), nil), c, &mcp.ClientSessionOptions{ProtocolVersion: version})
-				res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tt.tool, Arguments: map[string]any{}})
-				if err != nil {
-					t.Fatalf("CallTool: %v", err)
-				}
-				if got := text(res); res.IsError != tt.isError || !strings.Contains(got, tt.want) {
-					t.Errorf("result = %q (isError %v), want %q (isError %v)", got, res.IsError, tt.want, tt.isError)
-				}
-			})
+	for _, transport := range []string{"memory", "http"} {
+		for _, version := range []string{"", "2025-11-25"} {
+			for _, tt := range tests {
+				t.Run(fmt.Sprintf("%s/version=%s/%s", transport, version, tt.name), func(t *testing.T) {
+					c, _ := newClient(t, &mcp.ClientOptions{ElicitationHandler: tt.handler})
+					s := mcpserver.New(newAskCatalog(t), nil)
+					var cs *mcp.ClientSession
+					if transport == "http" {
+						cs = connectHTTP(t, s, c, &mcp.ClientSessionOptions{ProtocolVersion: version})
+					} else {
+						cs = connect(t, s, c, &mcp.ClientSessionOptions{ProtocolVersion: version})
+					}
+					res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tt.tool, Arguments: map[string]any{}})
+					if err != nil {
+						t.Fatalf("CallTool: %v", err)
+					}
+					if got := text(res); res.IsError != tt.isError || !strings.Contains(got, tt.want) {
+						t.Errorf("result = %q (isError %v), want %q (isError %v)", got, res.IsError, tt.want, tt.isError)
+					}
+				})
+			}
 		}
 	}
 }

@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"context"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -209,6 +210,24 @@ func connect(t *testing.T, s *mcpserver.Server, c *mcp.Client, opts *mcp.ClientS
 		case <-time.After(10 * time.Second):
 			t.Errorf("Run did not return after the client closed")
 		}
+	})
+	return cs
+}
+
+// connectHTTP serves s's streamable HTTP handler on a real listener and
+// returns a session with it.
+func connectHTTP(t *testing.T, s *mcpserver.Server, c *mcp.Client, opts *mcp.ClientSessionOptions) *mcp.ClientSession {
+	t.Helper()
+	srv := httptest.NewServer(s.Handler())
+	cs, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: srv.URL}, opts)
+	if err != nil {
+		srv.Close()
+		t.Fatalf("Connect: %v", err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		s.Close()
+		srv.Close()
 	})
 	return cs
 }

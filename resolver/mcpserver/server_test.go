@@ -164,6 +164,21 @@ func TestInMemory(t *testing.T) {
 	}
 }
 
+// TestHTTP runs the contract checks over MCP streamable HTTP.
+func TestHTTP(t *testing.T) {
+	for _, version := range []string{"", "2025-11-25"} {
+		t.Run("version="+version, func(t *testing.T) {
+			cat, err := testCatalog(t.Context(), nil, &probe{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, changed := newClient(t, nil)
+			cs := connectHTTP(t, mcpserver.New(cat, nil), c, &mcp.ClientSessionOptions{ProtocolVersion: version})
+			checkSession(t, cs, changed)
+		})
+	}
+}
+
 // TestChangeOutsideCall checks that a change made by the host (not by a
 // tool call) reaches the client, and that unregistering removes the tool.
 func TestChangeOutsideCall(t *testing.T) {
