@@ -2,7 +2,9 @@ package mcpserver_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http/httptest"
 	"os"
 	"os/signal"
@@ -36,6 +38,8 @@ func TestMain(m *testing.M) {
 		os.WriteFile(filepath.Join(os.Getenv("MCPSERVER_TEST_DIR"), "tool.pid"), []byte(strconv.Itoa(os.Getpid())), 0o644)
 		time.Sleep(time.Hour)
 		os.Exit(0)
+	case "echo", "describe":
+		os.Exit(fakeTool(os.Getenv(toolEnv)))
 	default:
 		os.Exit(3)
 	}
@@ -43,6 +47,36 @@ func TestMain(m *testing.M) {
 		os.Exit(serveMain())
 	}
 	os.Exit(m.Run())
+}
+
+// fakeTool answers one protocol request on stdin: "echo" runs (its
+// parameters are declared in TOML); "describe" also describes itself, its
+// summary read from desc.txt in MCPSERVER_TEST_DIR.
+func fakeTool(mode string) int {
+	data, err := io.ReadAll(os.Stdin)
+	if err != nil {
+		return 2
+	}
+	req, err := tool.DecodeRequest(data)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	var out any
+	switch {
+	case req.Context.Action == tool.ActionSchema && mode == "describe":
+		desc, _ := os.ReadFile(filepath.Join(os.Getenv("MCPSERVER_TEST_DIR"), "desc.txt"))
+		out = tool.SchemaResponse{Tools: []tool.Definition{{Name: "described", Summary: strings.TrimSpace(string(desc)), Parameters: map[string]*tool.Parameter{}}}}
+	case req.Context.Action == tool.ActionRun && mode == "echo":
+		text, _ := req.Tool.Arguments["text"].(string)
+		out = tool.Success(text)
+	case req.Context.Action == tool.ActionRun:
+		out = tool.Success(req.Tool.Name)
+	default:
+		out = tool.Failf("%s: unexpected action %q", mode, req.Context.Action)
+	}
+	json.NewEncoder(os.Stdout).Encode(out)
+	return 0
 }
 
 func serveMain() int {
