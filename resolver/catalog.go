@@ -36,10 +36,10 @@ type Options struct {
 // Definition is a tool as tools/list serves it (contract): the description
 // is the tool's summary, and the input schema is a JSON Schema object.
 type Definition struct {
-	Name        string         `json:"name"`
-	Description string         `json:"description"`
-	InputSchema map[string]any `json:"inputSchema"`
-	Annotations map[string]any `json:"annotations,omitempty"`
+	Name        string         `json:"name"`                  // ^[a-zA-Z0-9_-]{1,64}$
+	Description string         `json:"description"`           // the one-line summary
+	InputSchema map[string]any `json:"inputSchema"`           // {"type":"object","properties":…,"required":[…],"additionalProperties":false}
+	Annotations map[string]any `json:"annotations,omitempty"` // MCP tool annotations; omitted when empty
 }
 
 // Tool is the full detail of a resolved tool, for describe and the HTTP
@@ -123,7 +123,10 @@ func cloneValue(v any) any {
 
 // Category describes a category that tools name, from [categories.ID].
 type Category struct {
-	ID, Name, Description, Icon string
+	ID          string // the table key: tools name it in category = "ID"
+	Name        string // for display
+	Description string
+	Icon        string // free text: an emoji, a name or a URL
 }
 
 // entry is one tool the catalog serves. Fields are fixed once the entry is

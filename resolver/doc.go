@@ -51,6 +51,26 @@
 // garbage on stdout). A tool that needs input is answered through
 // [CallOptions.Ask] and run again with the answer.
 //
+// # Errors
+//
+// Problems found while resolving are [Problem] values in the [Report]; a
+// binary that gave no usable answer is an [*Error] whose cause is one of
+// [ErrNotFound], [ErrNotExecutable], [ErrExit] (with the stderr tail),
+// [ErrNotJSON], [ErrNotSchema], [ErrTimeout], [ErrOutputTooLarge] or
+// [ErrToolNotOffered] (with [Error.Offered]), tested with errors.Is, and
+// whose Fix says what to change: the TOML parameters block to add when a
+// binary does not describe itself, the tool name to pick, the timeout to
+// raise. The catalog API returns errors wrapping [ErrUnknownTool],
+// [ErrInvalidName], [ErrDuplicate], [ErrNotObject] and [ErrNotDynamic].
+//
+// # Caches
+//
+// The session cache makes every resolution after the first in a catalog
+// spawn nothing; [Catalog.Refresh] compares stat keys only and asks just
+// the binaries that changed. The persistent cache (Options.CacheDir, see
+// [DefaultCacheDir] and [ClearCache]) holds one JSON file per invocation,
+// written atomically; a corrupt file is ignored and rewritten.
+//
 // # Dynamic tools
 //
 // [Catalog.Register] adds in-process tools beside the binary tools. Every

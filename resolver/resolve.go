@@ -182,6 +182,10 @@ func (c *Catalog) resolve(ctx context.Context) *resolution {
 		for _, w := range lintWarnings(pr.e.tool) {
 			r.problems = append(r.problems, Problem{Tool: name, Place: pr.place, Warning: true, Err: errors.New(w)})
 		}
+		if cat := pr.e.tool.Category; cat != "" && !slices.ContainsFunc(p.categories, func(c Category) bool { return c.ID == cat }) {
+			r.problems = append(r.problems, Problem{Tool: name, Place: pr.place, Warning: true,
+				Err: fmt.Errorf("category %q is not described by a [categories.%s] table", cat, cat)})
+		}
 		byName[name] = pr.place
 		r.tools[name] = pr.e
 	}

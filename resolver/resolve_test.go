@@ -271,3 +271,35 @@ func TestSessionCacheSharesOneRequest(t *testing.T) {
 		t.Errorf("after a cancelled request: %v, %v", got, err)
 	}
 }
+
+func TestCategories(t *testing.T) {
+	cfg := parse(t, `
+[categories.files]
+name = "Files"
+icon = "folder"
+
+[tools.a]
+command = "true"
+summary = "A."
+category = "files"
+self_describe = false
+
+[tools.b]
+command = "true"
+summary = "B."
+category = "nowhere"
+self_describe = false
+`)
+	c, err := New(t.Context(), cfg, &Options{Root: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "categories", c.Categories(), []Category{{ID: "files", Name: "Files", Icon: "folder"}})
+	warns := c.Report().Warnings()
+	if len(warns) != 1 || warns[0].Tool != "b" || !strings.Contains(warns[0].Error(), `category "nowhere" is not described`) {
+		t.Errorf("warnings = %v", warns)
+	}
+	if c.Report().Err() != nil || c.Len() != 2 {
+		t.Errorf("Report.Err = %v, Len = %d", c.Report().Err(), c.Len())
+	}
+}
