@@ -60,9 +60,11 @@ func serve(ctx context.Context, tools []*Tool) int {
 type signalsKey struct{}
 
 func hint(prog string, tools []*Tool) string {
-	names := make([]string, len(tools))
-	for i, t := range tools {
-		names[i] = t.name
+	var names []string
+	for _, t := range tools {
+		if t != nil {
+			names = append(names, t.name)
+		}
 	}
 	return fmt.Sprintf(`%s serves the tools [%s] to a host such as toolhost: it reads one JSON request on stdin. Try: echo '{"context":{"action":"schema"}}' | %s`,
 		prog, strings.Join(names, " "), prog)

@@ -25,7 +25,8 @@ type Options[In any] struct {
 	Annotations map[string]any
 	// Format renders a call's arguments for a human who is about to approve
 	// it ("format_arguments"). It must have no side effects. If nil, the
-	// arguments are listed one per line in struct-field order (see [Tool]).
+	// arguments (defaults applied) are listed one per line, "name: value", in
+	// struct-field order.
 	Format func(ctx context.Context, in In) (string, error)
 }
 

@@ -1,17 +1,3 @@
-// Package sdktest runs tools built with package sdk in-process, the way a
-// host would run their binary, so authors can test schema, run,
-// format_arguments and questions with `go test`:
-//
-//	func TestGreet(t *testing.T) {
-//		resp := sdktest.Schema(t, Tool)                       // the tool describes itself
-//		o := sdktest.Run(t, Tool, map[string]any{"name": "Ada"}, nil)
-//		if o.Content != "Hello, Ada!" { t.Errorf("got %v", o) }
-//	}
-//
-// Each helper encodes a real request, serves it with [sdk.Run] and decodes
-// stdout strictly: a response that a host could not read fails the test.
-//
-// Flow: test → tool.Request → sdk.Run (in-process) → stdout → tool.Outcome.
 package sdktest
 
 import (

@@ -1,0 +1,26 @@
+// Package sdktest runs tools built with package sdk in-process, the way a
+// host would run their binary, so authors can test schema, run,
+// format_arguments and questions with `go test`:
+//
+//	func TestGreet(t *testing.T) {
+//		sdktest.Schema(t, Tool) // fails the test unless the tool describes itself
+//		o := sdktest.Run(t, Tool, map[string]any{"name": "Ada"}, nil)
+//		if o.Content != "Hello, Ada!" {
+//			t.Errorf("run = %v", o)
+//		}
+//		o = sdktest.Run(t, Tool, map[string]any{"name": 42}, nil) // o.Message names the field
+//	}
+//
+// Each helper encodes a real request, serves it with [sdk.Run] and decodes
+// stdout strictly: a response that a host could not read fails the test.
+//
+// Flow: test → tool.Request → sdk.Run (in-process) → stdout → tool.Outcome.
+//
+// # Questions
+//
+// A tool that asks returns a needs_input outcome; pass the answer the way a
+// host does on the next run:
+//
+//	o := sdktest.Run(t, del, args, nil) // o.Question.ID == "delete"
+//	o = sdktest.Run(t, del, args, &sdktest.Options{Answers: map[string]any{"delete": true}})
+package sdktest
