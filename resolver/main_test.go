@@ -111,6 +111,13 @@ func fakeTool(args []string) int {
 		}
 		return reply(tool.Success(fmt.Sprintf("Hello, %v (times=%v, answers=%s, options=%s)",
 			req.Tool.Arguments["name"], req.Tool.Arguments["times"], compact(req.Tool.Answers), compact(req.Tool.Options))))
+	case "sleepy": // a slow schema answer, logged as start and end lines
+		if f := os.Getenv("RESOLVER_TEST_TRACE"); f != "" && req.Context.Action == tool.ActionSchema {
+			appendLine(f, "start")
+			time.Sleep(300 * time.Millisecond)
+			appendLine(f, "end")
+		}
+		return reply(tool.SchemaResponse{Tools: []tool.Definition{{Name: "s", Summary: "Sleepy."}}})
 	case "versioned": // describes itself with its own size, so a rebuild shows
 		fi, _ := os.Stat(os.Args[0])
 		if req.Context.Action == tool.ActionSchema {
@@ -142,6 +149,14 @@ func fakeTool(args []string) int {
 	}
 	fmt.Fprintln(os.Stderr, "fake tool: unknown scenario", args)
 	return 2
+}
+
+func appendLine(file, line string) {
+	fh, err := os.OpenFile(file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err == nil {
+		fmt.Fprintln(fh, line)
+		fh.Close()
+	}
 }
 
 func compact(v any) string {

@@ -259,6 +259,33 @@ func TestSessionCacheSharesOneRequest(t *testing.T) {
 			t.Errorf("asker %d got %v", i, r)
 		}
 	}
+	// A waiter whose asker gives up asks again itself.
+	started, giveUp := make(chan struct{}), make(chan struct{})
+	askerCtx, cancelAsker := context.WithCancel(t.Context())
+	go func() {
+		s.get(askerCtx, "w", func() (*tool.SchemaResponse, error) {
+			close(started)
+			<-giveUp
+			return nil, askerCtx.Err()
+		})
+	}()
+	<-started
+	var waiterGot *tool.SchemaResponse
+	waited := make(chan error)
+	go func() {
+		var err error
+		waiterGot, err = s.get(t.Context(), "w", func() (*tool.SchemaResponse, error) {
+			return &tool.SchemaResponse{Tools: []tool.Definition{{Name: "again"}}}, nil
+		})
+		waited <- err
+	}()
+	time.Sleep(20 * time.Millisecond)
+	cancelAsker()
+	close(giveUp)
+	if err := <-waited; err != nil || waiterGot.Tools[0].Name != "again" {
+		t.Errorf("waiter after a cancelled asker: %v, %v", waiterGot, err)
+	}
+
 	// A cancelled request is not kept: the next asker asks again.
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
@@ -301,5 +328,41 @@ self_describe = false
 	}
 	if c.Report().Err() != nil || c.Len() != 2 {
 		t.Errorf("Report.Err = %v, Len = %d", c.Report().Err(), c.Len())
+	}
+}
+
+func TestConcurrencyBound(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "trace")
+	var cfg strings.Builder
+	fmt.Fprintf(&cfg, "[defaults]\nenv = { RESOLVER_TEST_TRACE = %q }\n", trace)
+	for i := range 6 {
+		fmt.Fprintf(&cfg, "[tools.s%d]\ncommand = [\"%%EXE%%\", \"sleepy\", \"%d\"]\ntool = \"s\"\n", i, i)
+	}
+	c, err := New(t.Context(), parse(t, cfg.String()), &Options{Root: t.TempDir(), Concurrency: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Len() != 6 {
+		t.Fatalf("Len = %d: %v", c.Len(), c.Report().Err())
+	}
+	data, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inFlight, most, starts := 0, 0, 0
+	for _, line := range strings.Fields(string(data)) {
+		if line == "start" {
+			inFlight++
+			starts++
+		} else {
+			inFlight--
+		}
+		most = max(most, inFlight)
+	}
+	if starts != 6 || most > 2 {
+		t.Errorf("%d requests, at most %d in flight; want 6, at most 2", starts, most)
+	}
+	if most < 2 {
+		t.Logf("requests did not overlap (a loaded machine): at most %d in flight", most)
 	}
 }

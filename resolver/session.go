@@ -31,27 +31,35 @@ type sessionCache struct {
 
 // flight is one schema request, finished when done is closed.
 type flight struct {
-	done chan struct{}
-	resp *tool.SchemaResponse
-	err  error
+	done      chan struct{}
+	resp      *tool.SchemaResponse
+	err       error
+	cancelled bool // the asker's ctx ended: not an answer, not kept
 }
 
 // get returns the answer for key, calling fetch only if no request for key
 // finished or is under way. A waiter whose ctx ends stops waiting; the
 // request goes on for the others.
 func (s *sessionCache) get(ctx context.Context, key string, fetch func() (*tool.SchemaResponse, error)) (*tool.SchemaResponse, error) {
-	s.mu.Lock()
-	if s.flights == nil {
-		s.flights = map[string]*flight{}
-	}
-	if f, ok := s.flights[key]; ok {
+	for {
+		s.mu.Lock()
+		if s.flights == nil {
+			s.flights = map[string]*flight{}
+		}
+		f, ok := s.flights[key]
+		if !ok {
+			break // with s.mu held: this asker makes the request
+		}
 		s.mu.Unlock()
 		select {
 		case <-f.done:
-			return f.resp, f.err
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
+		if f.cancelled && ctx.Err() == nil {
+			continue // the asker that made the request gave up; ask again
+		}
+		return f.resp, f.err
 	}
 	f := &flight{done: make(chan struct{})}
 	s.flights[key] = f
@@ -59,6 +67,7 @@ func (s *sessionCache) get(ctx context.Context, key string, fetch func() (*tool.
 
 	f.resp, f.err = fetch() // without the lock: this runs a binary
 	if f.err != nil && (errors.Is(f.err, context.Canceled) || ctx.Err() != nil) {
+		f.cancelled = true
 		s.mu.Lock()
 		delete(s.flights, key) // a cancelled request says nothing about the binary
 		s.mu.Unlock()
