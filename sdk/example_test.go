@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/toolhost/toolhost/sdk"
+	"github.com/toolhost/toolhost/tool"
 )
 
 // ExampleNew reflects an input struct into the parameters the "schema"
@@ -114,4 +115,71 @@ func ExampleTransient() {
 	sdk.Run(context.Background(), strings.NewReader(`{"context":{"action":"run"},"tool":{"name":"busy"}}`), os.Stdout, io.Discard, busy)
 	// Output:
 	// {"type":"error","message":"database locked","trace":[],"transient":true}
+}
+
+// ExampleNew_tags shows struct tags and the JSON Schema a host derives from
+// the reflected parameters for tools/list (tool.InputSchema).
+func ExampleNew_tags() {
+	type Range struct {
+		From int `json:"from"`
+		To   int `json:"to,omitempty" jsonschema:"description=Last line; 0 means the end."`
+	}
+	type Input struct {
+		Pattern string   `json:"pattern" jsonschema:"description=A Go regular expression.,minLength=1"`
+		Mode    string   `json:"mode,omitempty" jsonschema:"enum=lines,enum=count,default=lines"`
+		Paths   []string `json:"paths,omitempty" jsonschema:"maxItems=10"`
+		Lines   *Range   `json:"lines,omitempty"`
+	}
+	grep := sdk.New("grep", "Search files.", func(ctx context.Context, in Input) (string, error) {
+		return "", nil
+	}, nil)
+	def, _ := grep.Definition()
+	out, _ := json.MarshalIndent(tool.InputSchema(def.Parameters), "", "  ")
+	fmt.Println(string(out))
+	// Output:
+	// {
+	//   "additionalProperties": false,
+	//   "properties": {
+	//     "lines": {
+	//       "additionalProperties": false,
+	//       "properties": {
+	//         "from": {
+	//           "type": "integer"
+	//         },
+	//         "to": {
+	//           "description": "Last line; 0 means the end.",
+	//           "type": "integer"
+	//         }
+	//       },
+	//       "required": [
+	//         "from"
+	//       ],
+	//       "type": "object"
+	//     },
+	//     "mode": {
+	//       "default": "lines",
+	//       "enum": [
+	//         "lines",
+	//         "count"
+	//       ],
+	//       "type": "string"
+	//     },
+	//     "paths": {
+	//       "items": {
+	//         "type": "string"
+	//       },
+	//       "maxItems": 10,
+	//       "type": "array"
+	//     },
+	//     "pattern": {
+	//       "description": "A Go regular expression.",
+	//       "minLength": 1,
+	//       "type": "string"
+	//     }
+	//   },
+	//   "required": [
+	//     "pattern"
+	//   ],
+	//   "type": "object"
+	// }
 }
