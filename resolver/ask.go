@@ -30,7 +30,7 @@ func AskSchema(ctx context.Context, command []string, root string) (*tool.Schema
 	res, err := invoke.Run(ctx, spec, req)
 	var resp *tool.SchemaResponse
 	if err == nil {
-		resp, err = res.Schema()
+		resp, err = schemaOf(res)
 	}
 	if err == nil {
 		return resp, nil

@@ -30,6 +30,8 @@ func TestDiagnosis(t *testing.T) {
 			[]string{"has no execute permission", "chmod +x"}},
 		{"non-zero exit", `["%EXE%", "exit-3"]`, "", ErrExit,
 			[]string{"exit status 3", "panic: boom", "does not describe itself", "[tools.broken.parameters.ARG]", "upgrade the binary"}},
+		{"other protocol version", `["%EXE%", "old-protocol"]`, "", ErrExit,
+			[]string{"exit status 2", `the binary answered: unsupported protocol version "1": this binary speaks protocol "0"`, "does not speak protocol v1", "upgrade it", "[tools.broken.parameters.ARG]"}},
 		{"not JSON", `["%EXE%", "bad-json"]`, "", ErrNotJSON,
 			[]string{"stdout is not JSON", `{\"tools\": [`, "[tools.broken.parameters.ARG]", "upgrade the binary"}},
 		{"plain program", `["%EXE%", "plain"]`, "", ErrNotJSON,

@@ -130,6 +130,9 @@ func fakeTool(args []string) int {
 	case "exit-3":
 		fmt.Fprintln(os.Stderr, "loading config\npanic: boom")
 		return 3
+	case "old-protocol": // a binary that speaks another version answers with an error outcome
+		reply(tool.Fail(`unsupported protocol version "1": this binary speaks protocol "0"`))
+		return 2
 	case "bad-json":
 		fmt.Print(`{"tools": [`)
 		return 0

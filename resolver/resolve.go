@@ -44,8 +44,34 @@ func (c *Catalog) schemaRequest(ctx context.Context, g *group) (*tool.SchemaResp
 	if err != nil {
 		return nil, err
 	}
-	return res.Schema()
+	return schemaOf(res)
 }
+
+// schemaOf interprets a schema answer. A binary that answered with an error
+// outcome (a protocol version it does not speak, a request it cannot
+// decode) gets its message quoted in the error.
+func schemaOf(res *invoke.Result) (*tool.SchemaResponse, error) {
+	resp, err := res.Schema()
+	if err != nil {
+		if out, derr := tool.DecodeOutcome(res.Stdout); derr == nil && out.IsError() {
+			err = &answeredError{err: err, message: out.String()}
+		}
+	}
+	return resp, err
+}
+
+// answeredError is a schema failure where the binary explained itself
+// with an error outcome.
+type answeredError struct {
+	err     error
+	message string
+}
+
+func (e *answeredError) Error() string {
+	return fmt.Sprintf("%v; the binary answered: %s", e.err, e.message)
+}
+
+func (e *answeredError) Unwrap() error { return e.err }
 
 // request builds the request of an action.
 func (c *Catalog) request(action tool.Action, call *tool.Call) *tool.Request {
@@ -303,6 +329,11 @@ func (c *Catalog) fixFor(e *config.Entry, g *group, cause error) string {
 	case errors.Is(cause, ErrOutputTooLarge):
 		return "the binary must print only its JSON answer on stdout and log to stderr; upgrade it, or declare its parameters in TOML:\n" + parametersBlock(e)
 	case errors.Is(cause, ErrExit), errors.Is(cause, ErrNotJSON), errors.Is(cause, ErrNotSchema):
+		var answered *answeredError
+		if errors.As(cause, &answered) && strings.Contains(strings.ToLower(answered.message), "protocol") {
+			return fmt.Sprintf("the binary does not speak protocol v1 (the host sends %q); upgrade it, or declare its parameters in [%s]:\n%s",
+				tool.Version, e.Key(), parametersBlock(e))
+		}
 		if e.Toolset {
 			return fmt.Sprintf("a toolset needs a binary that describes itself (answers {\"context\":{\"action\":\"schema\"}} with {\"tools\":[…]}); upgrade the binary, or register its tools one by one as [tools.NAME] entries with a parameters table (see `toolhost schema -- %s`)", g.command)
 		}
