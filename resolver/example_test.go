@@ -1,0 +1,74 @@
+package resolver_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/toolhost/toolhost/resolver"
+	"github.com/toolhost/toolhost/resolver/config"
+	"github.com/toolhost/toolhost/tool"
+)
+
+// A plain command with its parameters declared in TOML: nothing is asked,
+// the arguments are templated into argv, and stdout is the content.
+func ExampleNew() {
+	cfg, err := config.Parse("tools.toml", []byte(`
+[tools.shout]
+command = "echo {{tool.arguments.text}}!"
+summary = "Echo a text loudly."
+[tools.shout.parameters.text]
+type = "string"
+summary = "What to echo."
+`))
+	if err != nil {
+		panic(err)
+	}
+	ctx := context.Background()
+	cat, err := resolver.New(ctx, cfg, &resolver.Options{Root: os.TempDir()})
+	if err != nil {
+		panic(err)
+	}
+	list, _ := json.Marshal(cat.List())
+	fmt.Println(string(list))
+	out, err := cat.Call(ctx, "shout", map[string]any{"text": "hello"}, nil)
+	fmt.Println(out.Content, err)
+	out, _ = cat.Call(ctx, "shout", nil, nil)
+	fmt.Println(out.Message)
+	// Output:
+	// [{"name":"shout","description":"Echo a text loudly.","inputSchema":{"additionalProperties":false,"properties":{"text":{"description":"What to echo.","type":"string"}},"required":["text"],"type":"object"}}]
+	// hello! <nil>
+	// invalid arguments for tool "shout": missing required argument "text"
+}
+
+// An in-process tool beside the binary tools.
+func ExampleCatalog_Register() {
+	ctx := context.Background()
+	cat, _ := resolver.New(ctx, nil, nil)
+	cat.Subscribe(func() { fmt.Println("changed:", cat.Names()) })
+	err := cat.Register(resolver.Definition{
+		Name:        "add",
+		Description: "Add two integers.",
+		InputSchema: map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"a": map[string]any{"type": "integer"},
+				"b": map[string]any{"type": "integer", "default": 1},
+			},
+			"required": []any{"a"},
+		},
+	}, func(ctx context.Context, args map[string]any) (tool.Outcome, error) {
+		return tool.Success(fmt.Sprint(args["a"].(float64) + args["b"].(float64))), nil
+	})
+	fmt.Println(err)
+	out, _ := cat.Call(ctx, "add", map[string]any{"a": 41.0}, nil)
+	fmt.Println(out.Content)
+	id, _ := json.Marshal(cat.Identity())
+	fmt.Println(string(id))
+	// Output:
+	// changed: [add]
+	// <nil>
+	// 42
+	// {"server_id":"1ce38d7e-afee-514e-a691-9a1f63f7dccf","tools_count":1,"protocol_version":"1.0"}
+}
