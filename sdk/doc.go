@@ -129,6 +129,13 @@
 // struct-field order; [Options].Format replaces it. It must have no side
 // effects.
 //
+// # JP assistant compatibility
+//
+// The JP assistant passes the context and tool objects as two argv elements
+// (command = "bin/greet {{context}} {{tool}}") and may write nothing on
+// stdin; Main accepts that form too, so one binary serves both kinds of
+// host.
+//
 // # Testing
 //
 // Package sdk/sdktest runs tools in-process: sdktest.Schema checks that a

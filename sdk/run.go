@@ -1,6 +1,7 @@
 package sdk
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -37,20 +38,42 @@ const (
 // later), and os.Stdout points at stderr, so stray prints cannot corrupt the
 // protocol; the response goes to the real stdout. Started by hand with a
 // terminal as stdin, Main prints a one-line hint to stderr and exits with
-// status 2 instead of waiting.
+// status 2 instead of waiting. When its arguments are exactly two JSON
+// objects, the JP assistant's argv form of the context and tool objects,
+// Main takes the request from them and does not read stdin.
 func Main(tools ...*Tool) {
 	os.Exit(serve(context.Background(), tools))
 }
 
 func serve(ctx context.Context, tools []*Tool) int {
-	if isTerminal(os.Stdin) {
+	var stdin io.Reader = os.Stdin
+	if req, ok := argvRequest(os.Args[1:]); ok {
+		stdin = bytes.NewReader(req)
+	} else if isTerminal(os.Stdin) {
 		fmt.Fprintln(os.Stderr, hint(filepath.Base(os.Args[0]), tools))
 		return ExitRequest
 	}
 	stdout := os.Stdout
 	os.Stdout = os.Stderr
 	defer func() { os.Stdout = stdout }()
-	return Run(context.WithValue(ctx, signalsKey{}, true), os.Stdin, stdout, os.Stderr, tools...)
+	return Run(context.WithValue(ctx, signalsKey{}, true), stdin, stdout, os.Stderr, tools...)
+}
+
+// argvRequest builds a request from JP-style arguments, the context and tool
+// objects as two argv elements (command = "bin/x {{context}} {{tool}}"), so
+// an sdk binary also runs under hosts that pass the request that way only.
+// It reports false unless args are exactly two JSON objects.
+func argvRequest(args []string) ([]byte, bool) {
+	if len(args) != 2 {
+		return nil, false
+	}
+	for _, a := range args {
+		a = strings.TrimSpace(a)
+		if !strings.HasPrefix(a, "{") || !json.Valid([]byte(a)) {
+			return nil, false
+		}
+	}
+	return []byte(`{"context":` + args[0] + `,"tool":` + args[1] + `}`), true
 }
 
 // signalsKey marks a context from Main: "run" then installs

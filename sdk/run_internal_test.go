@@ -51,3 +51,24 @@ func TestValidName(t *testing.T) {
 		}
 	}
 }
+
+func TestArgvRequest(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string // "" for not a request
+	}{
+		{[]string{`{"action":"run","root":"/r"}`, `{"name":"greet","arguments":{"name":"Ada"}}`},
+			`{"context":{"action":"run","root":"/r"},"tool":{"name":"greet","arguments":{"name":"Ada"}}}`},
+		{[]string{` {"action":"schema"} `, `null`}, ""},
+		{[]string{`{"action":"run"}`}, ""},
+		{[]string{`--help`, `x`}, ""},
+		{[]string{`{"action":`, `{}`}, ""},
+		{nil, ""},
+	}
+	for _, tt := range tests {
+		got, ok := argvRequest(tt.args)
+		if ok != (tt.want != "") || string(got) != tt.want {
+			t.Errorf("argvRequest(%q) = %s, %v; want %s", tt.args, got, ok, tt.want)
+		}
+	}
+}

@@ -348,6 +348,22 @@ func TestMainProcess(t *testing.T) {
 	}
 }
 
+// TestMainArgv runs the binary the way the JP assistant does, with the
+// context and tool objects as argv and nothing on stdin.
+func TestMainArgv(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(t.Context(), exe, `{"action":"run","root":"/r","workspace_id":"w","conversation_id":"c"}`,
+		`{"name":"greet","arguments":{"name":"Ada"},"answers":{}}`)
+	cmd.Env = append(os.Environ(), "SDK_TEST_CHILD=1")
+	out, err := cmd.Output()
+	if want := `{"type":"success","content":"Hello, Ada!"}` + "\n"; err != nil || string(out) != want {
+		t.Errorf("argv request: %v, stdout %q, want %q", err, out, want)
+	}
+}
+
 // TestMainDevNull checks that /dev/null as stdin is not taken for a
 // terminal: the binary answers with an error outcome instead of the hint.
 func TestMainDevNull(t *testing.T) {

@@ -111,7 +111,11 @@ type GrepInput struct {
 	Limit   int    `json:"limit,omitempty" jsonschema:"description=Most matching lines to return.,minimum=1,default=100"`
 }
 
-// GrepFiles searches files for a regular expression.
+// maxGrepSize is the size of the largest file grep_files reads.
+const maxGrepSize = 8 << 20
+
+// GrepFiles searches files for a regular expression; it skips binary files
+// and files larger than 8 MiB.
 func GrepFiles(ctx context.Context, in GrepInput) (string, error) {
 	re, err := regexp.Compile(in.Pattern)
 	if err != nil {
@@ -121,6 +125,9 @@ func GrepFiles(ctx context.Context, in GrepInput) (string, error) {
 	n := 0
 	err = walk(ctx, in.Dir, in.Glob, func(fsys fs.FS, p string, d fs.DirEntry) error {
 		if d.IsDir() || !d.Type().IsRegular() {
+			return nil
+		}
+		if fi, err := d.Info(); err != nil || fi.Size() > maxGrepSize {
 			return nil
 		}
 		data, err := fs.ReadFile(fsys, p)
