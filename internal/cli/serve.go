@@ -1,25 +1,77 @@
 package cli
 
 import (
-	"errors"
+	"fmt"
+	"io"
+	"log/slog"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v2"
+
+	"github.com/toolhost/toolhost/resolver/httpserver"
+	"github.com/toolhost/toolhost/resolver/mcpserver"
 )
 
 func (a *app) serveCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "serve",
 		Usage: "serve the tools over MCP (stdio), or over HTTP with --http",
-		Description: "Without --http, speaks MCP on stdin/stdout (for an MCP client to start).\n" +
-			"With --http ADDR, serves MCP streamable HTTP at /mcp and the discovery\n" +
-			"endpoints (/tools, /api/v1/tools, /identity) on ADDR, loopback unless\n" +
-			"given otherwise.\n\n" +
-			"Examples:\n   toolhost serve\n   toolhost serve --http 127.0.0.1:8080",
+		Description: "Without --http, speaks MCP on stdin/stdout, for an MCP client to start as a\n" +
+			"subprocess; diagnostics go to stderr. With --http ADDR, serves MCP streamable\n" +
+			"HTTP at /mcp and the discovery endpoints (/tools, /tools/{name},\n" +
+			"/api/v1/tools, /identity) until interrupted. ADDR defaults to " + httpserver.DefaultAddr + ";\n" +
+			"\":PORT\" means 127.0.0.1:PORT. A non-loopback address is used only when given\n" +
+			"explicitly, with a warning. A binary rebuilt while serving is noticed, and\n" +
+			"clients get tools/list_changed.\n\n" +
+			"Examples:\n   toolhost serve\n   toolhost serve --http :8080\n" +
+			"   claude mcp add toolhost -- toolhost --root \"$PWD\" serve",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "http", Usage: "serve HTTP on `ADDR` (host:port; :port means 127.0.0.1:port)"},
+			&cli.StringFlag{Name: "http", Usage: "serve HTTP on `ADDR` (host:port; \":port\" means 127.0.0.1:port)"},
 		},
-		Action: func(c *cli.Context) error {
-			return &exitError{code: ExitFailure, err: errors.New("serve: not wired yet")}
-		},
+		Action: a.serve,
 	}
 }
+
+func (a *app) serve(c *cli.Context) error {
+	if err := checkArgs(c, 0, 0, "[--http ADDR]"); err != nil {
+		return err
+	}
+	cat, err := a.catalog(c, false)
+	if err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	ms := mcpserver.New(cat, &mcpserver.Options{Logger: logger})
+	defer ms.Close()
+
+	if !c.IsSet("http") {
+		t := &mcp.IOTransport{Reader: io.NopCloser(a.stdin), Writer: nopWriteCloser{a.stdout}}
+		if err := ms.Run(c.Context, t); err != nil {
+			return &exitError{code: ExitFailure, err: fmt.Errorf("serve: %w", err)}
+		}
+		return nil
+	}
+
+	addr := c.String("http")
+	ln, err := httpserver.Listen(addr)
+	if err != nil {
+		return &exitError{code: ExitFailure, err: fmt.Errorf("serve: %w", err)}
+	}
+	if !httpserver.IsLoopback(addr) {
+		fmt.Fprintf(a.stderr, "%s: serving on %s, which is not a loopback address: anyone who can reach it can run these tools\n",
+			a.errOut.yellow("warning"), ln.Addr())
+	}
+	go ms.Watch(c.Context)
+	h := httpserver.NewHandler(httpserver.FromCatalog(cat), &httpserver.Options{MCP: ms.Handler()})
+	fmt.Fprintf(a.stderr, "serving %d %s on http://%s (MCP at /mcp, discovery at /tools and /api/v1/tools)\n",
+		cat.Len(), plural(cat.Len(), "tool", "tools"), ln.Addr())
+	if err := httpserver.Serve(c.Context, ln, h); err != nil {
+		return &exitError{code: ExitFailure, err: fmt.Errorf("serve: %w", err)}
+	}
+	return nil
+}
+
+// nopWriteCloser lets the MCP transport close stdout without closing it.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
