@@ -50,7 +50,7 @@ func serve(ctx context.Context, tools []*Tool) int {
 	if req, ok := argvRequest(os.Args[1:]); ok {
 		stdin = bytes.NewReader(req)
 	} else if isTerminal(os.Stdin) {
-		fmt.Fprintln(os.Stderr, hint(filepath.Base(os.Args[0]), tools))
+		fmt.Fprintln(os.Stderr, hint(os.Args[0], tools))
 		return ExitRequest
 	}
 	stdout := os.Stdout
@@ -82,6 +82,7 @@ func argvRequest(args []string) ([]byte, bool) {
 // binary's start-up time, which "schema" and "format_arguments" need not pay.
 type signalsKey struct{}
 
+// hint is the line Main prints when started by hand; prog is os.Args[0].
 func hint(prog string, tools []*Tool) string {
 	var names []string
 	for _, t := range tools {
@@ -90,7 +91,7 @@ func hint(prog string, tools []*Tool) string {
 		}
 	}
 	return fmt.Sprintf(`%s serves the tools [%s] to a host such as toolhost: it reads one JSON request on stdin. Try: echo '{"context":{"action":"schema"}}' | %s`,
-		prog, strings.Join(names, " "), prog)
+		filepath.Base(prog), strings.Join(names, " "), prog)
 }
 
 // isTerminal reports whether f is a terminal: a character device other than

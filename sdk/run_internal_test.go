@@ -8,8 +8,8 @@ import (
 
 func TestHint(t *testing.T) {
 	noop := func(context.Context, struct{}) (string, error) { return "", nil }
-	got := hint("fs", []*Tool{New("read_file", "", noop, nil), New("write_file", "", noop, nil)})
-	want := `fs serves the tools [read_file write_file] to a host such as toolhost: it reads one JSON request on stdin. Try: echo '{"context":{"action":"schema"}}' | fs`
+	got := hint("bin/fs", []*Tool{New("read_file", "", noop, nil), New("write_file", "", noop, nil)})
+	want := `fs serves the tools [read_file write_file] to a host such as toolhost: it reads one JSON request on stdin. Try: echo '{"context":{"action":"schema"}}' | bin/fs`
 	if got != want {
 		t.Errorf("hint mismatch\nwant %s\ngot  %s", want, got)
 	}
