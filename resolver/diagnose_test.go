@@ -104,6 +104,9 @@ func TestToolsetsAndDuplicates(t *testing.T) {
 [tools.t1]
 command = ["%EXE%", "multi"]
 
+[categories.files]
+name = "Files"
+
 [toolsets.all]
 command = ["%EXE%", "multi"]
 exclude = ["t0", "t5"]
