@@ -153,3 +153,33 @@ func TestBinaryIdentityAcrossProcesses(t *testing.T) {
 		t.Errorf("server_id %q did not change with the tool's description", third)
 	}
 }
+
+// TestEndToEndExample builds examples/greet and registers it with the built
+// toolhost, as a user would: add, list, call, check.
+func TestEndToEndExample(t *testing.T) {
+	toolhostBinary(t) // skips under -short
+	bin := filepath.Join(t.TempDir(), "greet")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/toolhost/toolhost/examples/greet").CombinedOutput(); err != nil {
+		t.Fatalf("go build examples/greet: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	steps := []struct {
+		args     []string
+		wantCode int
+		want     string // substring of stdout
+	}{
+		{[]string{"add", "hello", "--", bin}, 0, "added hello to .config/toolhost/tools.toml: Greet someone by name.\n"},
+		{[]string{"list"}, 0, "hello  Greet someone by name.\n"},
+		{[]string{"call", "hello", "name=Ada"}, 0, "Hello, Ada!\n"},
+		{[]string{"call", "hello", "name=Ada", "greeting=Hi", "--json"}, 0, `"content": "Hi, Ada!"`},
+		{[]string{"call", "hello", "--help"}, 0, "Who to greet.\n"},
+		{[]string{"check"}, 0, "ok: 1 tools, 0 errors"},
+	}
+	for _, s := range steps {
+		r := runBinary(t, dir, []string{"NO_COLOR=1"}, s.args...)
+		if r.code != s.wantCode || !strings.Contains(r.stdout, s.want) {
+			t.Errorf("toolhost %s: exit %d, stdout %q, stderr %q; want exit %d with %q",
+				strings.Join(s.args, " "), r.code, r.stdout, r.stderr, s.wantCode, s.want)
+		}
+	}
+}
