@@ -47,6 +47,7 @@ enable = false
 }
 
 func TestCallBinary(t *testing.T) {
+	t.Parallel()
 	c := greetCatalog(t)
 	yes := func(ctx context.Context, q tool.Question) (any, error) { return true, nil }
 	tests := []struct {
@@ -130,6 +131,7 @@ func TestCallBinary(t *testing.T) {
 }
 
 func TestFormat(t *testing.T) {
+	t.Parallel()
 	c := greetCatalog(t)
 	tests := []struct{ tool, want string }{
 		{"multi", `fmt t2 {"limit":10,"path":"a.txt"}`}, // the binary's own rendering
@@ -148,6 +150,7 @@ func TestFormat(t *testing.T) {
 }
 
 func TestPlainCommands(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	writeFile(t, filepath.Join(root, "a.txt"), "one\ntwo\nthree\n")
 	cfg := parse(t, `
@@ -199,6 +202,7 @@ default = 0
 }
 
 func TestRefresh(t *testing.T) {
+	t.Parallel()
 	count, asked := counter(t)
 	bin := filepath.Join(t.TempDir(), "tool")
 	copyExe(t, bin, nil)

@@ -11,6 +11,7 @@ import (
 
 // TestConcurrentUse drives every method at once; run with -race.
 func TestConcurrentUse(t *testing.T) {
+	t.Parallel()
 	bin := filepath.Join(t.TempDir(), "tool")
 	copyExe(t, bin, nil)
 	cfg := parse(t, `
@@ -77,6 +78,7 @@ include = ["t1", "t2"]
 }
 
 func TestAskSchema(t *testing.T) {
+	t.Parallel()
 	resp, err := AskSchema(t.Context(), []string{exe(t), "multi"}, t.TempDir())
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 )
 
 func TestDiagnosis(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	notExec := filepath.Join(dir, "not-exec")
 	writeFile(t, notExec, "#!/bin/sh\necho hi\n") // 0644
@@ -100,6 +101,7 @@ func TestDiagnosis(t *testing.T) {
 }
 
 func TestToolsetsAndDuplicates(t *testing.T) {
+	t.Parallel()
 	cfg := parse(t, `
 [tools.t1]
 command = ["%EXE%", "multi"]
@@ -150,6 +152,7 @@ timeout = "5s"
 }
 
 func TestLint(t *testing.T) {
+	t.Parallel()
 	cfg := parse(t, `
 [toolsets.bad]
 command = ["%EXE%", "bad-name"]

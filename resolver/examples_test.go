@@ -63,6 +63,7 @@ func repoCatalog(t *testing.T, root string) (*Catalog, string) {
 // TestRepositoryTools checks the resolved definitions of this repository's
 // own tool entries against testdata/repo_tools.json (-update rewrites it).
 func TestRepositoryTools(t *testing.T) {
+	t.Parallel()
 	root := buildExamples(t)
 	c, repo := repoCatalog(t, root)
 	got, err := json.MarshalIndent(struct {
@@ -90,6 +91,7 @@ func TestRepositoryTools(t *testing.T) {
 // tool, the JP-style binary (unmodified, argv templates, TOML parameters)
 // and a plain command.
 func TestRepositoryToolsRun(t *testing.T) {
+	t.Parallel()
 	root := buildExamples(t)
 	c, _ := repoCatalog(t, root)
 	writeFile(t, filepath.Join(root, "notes.txt"), "alpha\nbeta\n")

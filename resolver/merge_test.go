@@ -164,6 +164,7 @@ func eq(t *testing.T, what string, got, want any) {
 }
 
 func TestSelfDescribeWithParameters(t *testing.T) {
+	t.Parallel()
 	count, asked := counter(t)
 	cfg := parse(t, strings.ReplaceAll(`
 [defaults]

@@ -31,6 +31,7 @@ func fiftyEntries(t testing.TB, count string) string {
 }
 
 func TestSchemaRequestsPerBinary(t *testing.T) {
+	t.Parallel()
 	count, asked := counter(t)
 	cfg := parse(t, fiftyEntries(t, count))
 	var progress []string
@@ -68,6 +69,7 @@ func TestSchemaRequestsPerBinary(t *testing.T) {
 }
 
 func TestPersistentCache(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	newCat := func(t *testing.T, cfgText, cacheDir string) *Catalog {
 		t.Helper()
@@ -81,6 +83,7 @@ func TestPersistentCache(t *testing.T) {
 		return c
 	}
 	t.Run("fifty entries", func(t *testing.T) {
+		t.Parallel()
 		count, asked := counter(t)
 		cache := t.TempDir()
 		cfg := fiftyEntries(t, count)
@@ -91,6 +94,7 @@ func TestPersistentCache(t *testing.T) {
 		}
 	})
 	t.Run("rebuilt binary", func(t *testing.T) {
+		t.Parallel()
 		count, asked := counter(t)
 		cache, bin := t.TempDir(), filepath.Join(t.TempDir(), "tool")
 		copyExe(t, bin, nil)
@@ -108,6 +112,7 @@ func TestPersistentCache(t *testing.T) {
 		}
 	})
 	t.Run("edited script argument", func(t *testing.T) {
+		t.Parallel()
 		count, asked := counter(t)
 		cache, script := t.TempDir(), filepath.Join(t.TempDir(), "script.py")
 		writeFile(t, script, "print('v1')\n")
@@ -124,6 +129,7 @@ func TestPersistentCache(t *testing.T) {
 		}
 	})
 	t.Run("changed command line", func(t *testing.T) {
+		t.Parallel()
 		count, asked := counter(t)
 		cache := t.TempDir()
 		line := func(args string) string {
@@ -140,6 +146,7 @@ func TestPersistentCache(t *testing.T) {
 		}
 	})
 	t.Run("no trustworthy key", func(t *testing.T) {
+		t.Parallel()
 		count, asked := counter(t)
 		cache := t.TempDir()
 		// env(1) launches what it is given: invoke.Stat has no key for it.
@@ -154,6 +161,7 @@ func TestPersistentCache(t *testing.T) {
 		}
 	})
 	t.Run("corrupt file", func(t *testing.T) {
+		t.Parallel()
 		count, asked := counter(t)
 		cache := t.TempDir()
 		cfg := fmt.Sprintf("[tools.a]\ncommand = [\"%%EXE%%\", \"multi\"]\ntool = \"t1\"\nenv = { RESOLVER_TEST_COUNTER = %q }\n", count)
@@ -180,6 +188,7 @@ func TestPersistentCache(t *testing.T) {
 		}
 	})
 	t.Run("clear", func(t *testing.T) {
+		t.Parallel()
 		count, asked := counter(t)
 		cache := t.TempDir()
 		cfg := fmt.Sprintf("[tools.a]\ncommand = [\"%%EXE%%\", \"multi\"]\ntool = \"t1\"\nenv = { RESOLVER_TEST_COUNTER = %q }\n", count)
@@ -300,6 +309,7 @@ func TestSessionCacheSharesOneRequest(t *testing.T) {
 }
 
 func TestCategories(t *testing.T) {
+	t.Parallel()
 	cfg := parse(t, `
 [categories.files]
 name = "Files"
@@ -332,6 +342,7 @@ self_describe = false
 }
 
 func TestConcurrencyBound(t *testing.T) {
+	t.Parallel()
 	trace := filepath.Join(t.TempDir(), "trace")
 	var cfg strings.Builder
 	fmt.Fprintf(&cfg, "[defaults]\nenv = { RESOLVER_TEST_TRACE = %q }\n", trace)
