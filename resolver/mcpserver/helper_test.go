@@ -46,7 +46,11 @@ func TestMain(m *testing.M) {
 	if os.Getenv(serveEnv) != "" {
 		os.Exit(serveMain())
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if buildDir != "" { // see buildToolhost
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
 }
 
 // fakeTool answers one protocol request on stdin: "echo" runs (its

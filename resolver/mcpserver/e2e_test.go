@@ -1,0 +1,320 @@
+package mcpserver_test
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolhost/toolhost/resolver/mcpserver"
+)
+
+// TestServeCommand builds cmd/toolhost and runs `toolhost serve` with a TOML
+// configuration under the SDK's client, as an MCP client would: initialize,
+// tools with object schemas, a call, invalid arguments, an unknown tool,
+// server/identity, list_changed when a binary is rebuilt, a cancelled call
+// killing its tool, and a clean exit when stdin closes.
+func TestServeCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds cmd/toolhost")
+	}
+	dir := t.TempDir()
+	toolhost := buildToolhost(t)
+	// The self-describing tool is a copy of the test binary, so that it can
+	// be "rebuilt" (its modification time changed) during the session.
+	described := filepath.Join(dir, "described")
+	copyFile(t, os.Args[0], described)
+	writeFile(t, filepath.Join(dir, "desc.txt"), "First description.")
+	conf := filepath.Join(dir, "tools.toml")
+	writeFile(t, conf, fmt.Sprintf(`
+[tools.echo]
+command = [%[1]q]
+summary = "Repeat a text."
+env = { %[2]s = "echo" }
+[tools.echo.parameters.text]
+type = "string"
+summary = "What to say."
+
+[tools.hang]
+command = [%[1]q]
+self_describe = false
+summary = "Hangs."
+env = { %[2]s = "hang" }
+
+[tools.described]
+command = [%[3]q]
+env = { %[2]s = "describe" }
+`, os.Args[0], toolEnv, described))
+
+	cmd := exec.Command(toolhost, "--no-cache", "--root", dir, "--config", conf, "serve")
+	cmd.Env = append(os.Environ(), "MCPSERVER_TEST_DIR="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "xdg"))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	c, changed := newClient(t, nil)
+	ctx := t.Context()
+	cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("Connect: %v (stderr %q)", err, stderr.String())
+	}
+	defer cs.Close()
+
+	list, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range list.Tools {
+		names = append(names, tl.Name)
+		if s, ok := tl.InputSchema.(map[string]any); !ok || s["type"] != "object" {
+			t.Errorf("tool %q: inputSchema %#v, want an object schema", tl.Name, tl.InputSchema)
+		}
+	}
+	if want := []string{"described", "echo", "hang"}; !slices.Equal(names, want) {
+		t.Fatalf("tools = %q, want %q (stderr %q)", names, want, stderr.String())
+	}
+
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "hi"}})
+	if err != nil || res.IsError || text(res) != "hi" {
+		t.Errorf("call echo: %v, %q (isError %v)", err, text(res), res != nil && res.IsError)
+	}
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"txt": "hi"}})
+	if err != nil || !res.IsError || !strings.Contains(text(res), `"text"`) || !strings.Contains(text(res), `"txt"`) {
+		t.Errorf("call echo with invalid arguments: %v, %q; want isError naming text and txt", err, text(res))
+	}
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "nope"})
+	var werr *jsonrpc.Error
+	if !errors.As(err, &werr) || werr.Code != jsonrpc.CodeInvalidParams {
+		t.Errorf("call unknown tool: err %v, want the protocol error", err)
+	}
+	before, err := mcp.CallCustomMethod[*mcpserver.IdentityParams, *mcpserver.IdentityResult](ctx, cs, mcpserver.MethodIdentity, &mcpserver.IdentityParams{})
+	if err != nil || !uuidPattern.MatchString(before.ServerID) || before.ToolsCount != 3 {
+		t.Fatalf("server/identity = %+v, %v", before, err)
+	}
+
+	// Rebuild the self-describing binary: new description, new mtime.
+	writeFile(t, filepath.Join(dir, "desc.txt"), "Second description.")
+	later := time.Now().Add(time.Minute)
+	if err := os.Chtimes(described, later, later); err != nil {
+		t.Fatal(err)
+	}
+	waitChanged(t, changed)
+	list, err = cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := slices.IndexFunc(list.Tools, func(tl *mcp.Tool) bool { return tl.Name == "described" }); i < 0 || list.Tools[i].Description != "Second description." {
+		t.Errorf("after the rebuild: tools %+v, want described with the second description", list.Tools)
+	}
+	after, err := mcp.CallCustomMethod[*mcpserver.IdentityParams, *mcpserver.IdentityResult](ctx, cs, mcpserver.MethodIdentity, &mcpserver.IdentityParams{})
+	if err != nil || after.ServerID == before.ServerID {
+		t.Errorf("server/identity after the rebuild = %+v, %v; want a new id", after, err)
+	}
+
+	// A cancelled call kills its tool.
+	pidFile := filepath.Join(dir, "tool.pid")
+	cctx, cancel := context.WithCancel(ctx)
+	go cs.CallTool(cctx, &mcp.CallToolParams{Name: "hang", Arguments: map[string]any{}})
+	waitFile(t, pidFile)
+	b, _ := os.ReadFile(pidFile)
+	pid, err := strconv.Atoi(string(b))
+	if err != nil {
+		t.Fatalf("tool.pid: %q", b)
+	}
+	cancel()
+	deadline := time.Now().Add(10 * time.Second)
+	for syscall.Kill(pid, 0) == nil {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("tool process %d still alive after the call was cancelled", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	start := time.Now()
+	if err := cs.Close(); err != nil {
+		t.Errorf("Close: %v (stderr %q)", err, stderr.String())
+	}
+	if d := time.Since(start); d > 4*time.Second {
+		t.Errorf("toolhost serve took %v to exit after stdin closed", d)
+	}
+	if cmd.ProcessState == nil || !cmd.ProcessState.Success() {
+		t.Errorf("toolhost serve exit: %v, want status 0 (stderr %q)", cmd.ProcessState, stderr.String())
+	}
+}
+
+var (
+	buildOnce sync.Once
+	buildDir  string
+	buildErr  error
+)
+
+// buildToolhost builds cmd/toolhost once per test run.
+func buildToolhost(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		buildDir, buildErr = os.MkdirTemp("", "toolhost-e2e")
+		if buildErr != nil {
+			return
+		}
+		out, err := exec.Command("go", "build", "-o", filepath.Join(buildDir, "toolhost"), "github.com/toolhost/toolhost/cmd/toolhost").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return filepath.Join(buildDir, "toolhost")
+}
+
+// TestServeHTTPCommand runs `toolhost serve --http 127.0.0.1:0` and talks
+// to it over MCP streamable HTTP at /mcp and the discovery endpoints; SIGTERM
+// ends it with status 0.
+func TestServeHTTPCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds cmd/toolhost")
+	}
+	dir := t.TempDir()
+	toolhost := buildToolhost(t)
+	conf := filepath.Join(dir, "tools.toml")
+	writeFile(t, conf, fmt.Sprintf(`
+[tools.echo]
+command = [%[1]q]
+summary = "Repeat a text."
+env = { %[2]s = "echo" }
+[tools.echo.parameters.text]
+type = "string"
+`, os.Args[0], toolEnv))
+	cmd := exec.Command(toolhost, "--no-cache", "--root", dir, "--config", conf, "serve", "--http", "127.0.0.1:0")
+	cmd.Env = append(os.Environ(), "MCPSERVER_TEST_DIR="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "xdg"))
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	addr := make(chan string, 1)
+	var log strings.Builder
+	var logMu sync.Mutex
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			logMu.Lock()
+			log.WriteString(sc.Text() + "\n")
+			logMu.Unlock()
+			if m := servingOn.FindStringSubmatch(sc.Text()); m != nil {
+				addr <- m[1]
+			}
+		}
+	}()
+	var base string
+	select {
+	case a := <-addr:
+		base = "http://" + a
+	case <-time.After(20 * time.Second):
+		logMu.Lock()
+		defer logMu.Unlock()
+		t.Fatalf("toolhost serve --http never said where it serves; stderr:\n%s", log.String())
+	}
+
+	resp, err := http.Get(base + "/tools")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || string(body) != `[{"name":"echo","description":"Repeat a text."}]`+"\n" {
+		t.Errorf("GET /tools: %d %s", resp.StatusCode, body)
+	}
+
+	ctx := t.Context()
+	c, _ := newClient(t, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + "/mcp"}, nil)
+	if err != nil {
+		t.Fatalf("Connect: %v", err)
+	}
+	list, err := cs.ListTools(ctx, nil)
+	if err != nil || len(list.Tools) != 1 || list.Tools[0].InputSchema.(map[string]any)["type"] != "object" {
+		t.Fatalf("ListTools: %+v, %v", list, err)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "over http"}})
+	if err != nil || res.IsError || text(res) != "over http" {
+		t.Errorf("call echo: %v, %q", err, text(res))
+	}
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{}})
+	if err != nil || !res.IsError || !strings.Contains(text(res), `"text"`) {
+		t.Errorf("call echo with invalid arguments: %v, %q", err, text(res))
+	}
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "nope"})
+	var werr *jsonrpc.Error
+	if !errors.As(err, &werr) || werr.Code != jsonrpc.CodeInvalidParams {
+		t.Errorf("call unknown tool: err %v, want the protocol error", err)
+	}
+	id, err := mcp.CallCustomMethod[*mcpserver.IdentityParams, *mcpserver.IdentityResult](ctx, cs, mcpserver.MethodIdentity, &mcpserver.IdentityParams{})
+	if err != nil || id.ToolsCount != 1 || !uuidPattern.MatchString(id.ServerID) {
+		t.Errorf("server/identity = %+v, %v", id, err)
+	}
+	cs.Close()
+
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			logMu.Lock()
+			defer logMu.Unlock()
+			t.Errorf("exit after SIGTERM: %v, want 0; stderr:\n%s", err, log.String())
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("toolhost serve --http did not exit after SIGTERM")
+	}
+}
+
+// servingOn finds the address in the CLI's "serving N tools on http://ADDR" line.
+var servingOn = regexp.MustCompile(`on http://(\S+)`)
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	in, err := os.Open(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func writeFile(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
