@@ -38,7 +38,7 @@ type fields struct {
 // alone), with the entry's overrides merged on top. name is the name the
 // tool is served under. It returns warnings for overrides that name
 // parameters the binary does not declare (those overrides are not applied).
-func merge(name string, bin *tool.Definition, e *config.Entry) (*Tool, []string) {
+func merge(name string, bin *tool.Definition, e *config.Entry) (*Tool, []warning) {
 	var base fields
 	var baseParams map[string]*tool.Parameter
 	binText := ""
@@ -86,7 +86,7 @@ func merge(name string, bin *tool.Definition, e *config.Entry) (*Tool, []string)
 		}
 	}
 
-	var warnings []string
+	var warnings []warning
 	params := baseParams
 	if bin == nil {
 		params = cloneParams(e.Parameters)
@@ -99,7 +99,7 @@ func merge(name string, bin *tool.Definition, e *config.Entry) (*Tool, []string)
 				if near := nearest(p, slices.Collect(maps.Keys(params))); near != "" {
 					w += fmt.Sprintf("; did you mean %q?", near)
 				}
-				warnings = append(warnings, w)
+				warnings = append(warnings, warning{"parameters." + p, w})
 				continue
 			}
 			params[p] = mergeParam(have, over)
@@ -148,6 +148,11 @@ func merge(name string, bin *tool.Definition, e *config.Entry) (*Tool, []string)
 		Annotations: annotations,
 	}
 	return t, warnings
+}
+
+// warning is something merge noticed, with the configuration key it is about.
+type warning struct {
+	key, text string
 }
 
 // mergeParam returns a copy of have with the fields over sets merged on

@@ -27,7 +27,7 @@ func TestMerge(t *testing.T) {
 		bin      *tool.Definition
 		entry    config.Entry
 		check    func(t *testing.T, got *Tool)
-		warnings []string
+		warnings []warning
 	}{
 		{
 			name:  "unset leaves the binary's value",
@@ -117,7 +117,7 @@ func TestMerge(t *testing.T) {
 					t.Error("undeclared parameter served")
 				}
 			},
-			warnings: []string{`parameter "patern" is not declared by the binary (it declares "limit", "pattern"); the override is ignored; did you mean "pattern"?`},
+			warnings: []warning{{"parameters.patern", `parameter "patern" is not declared by the binary (it declares "limit", "pattern"); the override is ignored; did you mean "pattern"?`}},
 		},
 		{
 			name: "no binary: parameters from TOML with the required rule",
@@ -176,6 +176,8 @@ tool = "greet"
 self_describe = true
 [tools.over.parameters.name]
 summary = "The person."
+[tools.over.parameters.nmae]
+summary = "A typo."
 
 [tools.toml]                 # parameters alone: the binary is not asked
 command = ["%EXE%", "greet", "toml"]
@@ -190,6 +192,11 @@ type = "string"
 	}
 	if err := c.Report().Err(); err != nil {
 		t.Fatal(err)
+	}
+	warns := c.Report().Warnings()
+	if len(warns) != 1 || warns[0].Tool != "over" || warns[0].Place != "test.toml:11" ||
+		!strings.Contains(warns[0].Error(), `parameter "nmae" is not declared by the binary (it declares "loud", "name", "times"); the override is ignored; did you mean "name"?`) {
+		t.Errorf("warnings = %v", warns)
 	}
 	if got := asked(); got != 1 {
 		t.Errorf("%d schema requests, want 1 (only the self-describing entry)", got)

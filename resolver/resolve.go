@@ -184,7 +184,7 @@ func (c *Catalog) resolve(ctx context.Context) *resolution {
 		}
 		t, warnings := merge(e.Name, bin, e)
 		for _, w := range warnings {
-			r.problems = append(r.problems, Problem{Tool: e.Name, Place: place, Warning: true, Err: errors.New(w)})
+			r.problems = append(r.problems, Problem{Tool: e.Name, Place: posOr(e, w.key), Warning: true, Err: errors.New(w.text)})
 		}
 		all = append(all, produced{c.bind(t, e, g, bin != nil), place})
 	}
@@ -239,7 +239,6 @@ func (c *Catalog) bind(t *Tool, e *config.Entry, g *group, protocol bool) *entry
 // toolset expands a [toolsets.NAME] entry into the tools of its binary.
 func (c *Catalog) toolset(e *config.Entry, g *group, resp *tool.SchemaResponse, problems *[]Problem) []*entry {
 	offered := resp.Names()
-	place := e.Place.String()
 	for _, n := range e.Include {
 		if !slices.Contains(offered, n) {
 			*problems = append(*problems, Problem{Tool: e.Name, Place: posOr(e, "include"), Warning: true,
@@ -267,7 +266,7 @@ func (c *Catalog) toolset(e *config.Entry, g *group, resp *tool.SchemaResponse, 
 		one.Parameters = nil
 		t, warnings := merge(e.Prefix+def.Name, def, &one)
 		for _, w := range warnings {
-			*problems = append(*problems, Problem{Tool: t.Name, Place: place, Warning: true, Err: errors.New(w)})
+			*problems = append(*problems, Problem{Tool: t.Name, Place: posOr(e, w.key), Warning: true, Err: errors.New(w.text)})
 		}
 		out = append(out, c.bind(t, &one, g, true))
 	}
