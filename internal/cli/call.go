@@ -261,9 +261,7 @@ func (a *app) toolHelp(c *cli.Context, name string) error {
 	}
 	if t.LongDescription != "" {
 		fmt.Fprintln(w)
-		for _, l := range strings.Split(strings.TrimRight(t.LongDescription, "\n"), "\n") {
-			fmt.Fprintf(w, "  %s\n", l)
-		}
+		writeIndented(w, t.LongDescription, "  ")
 	}
 	fmt.Fprintf(w, "\n%s\n", a.out.bold("PARAMETERS"))
 	a.writeParams(w, t.InputSchema, "  ")
@@ -278,9 +276,7 @@ func (a *app) toolHelp(c *cli.Context, name string) error {
 	}
 	if t.Examples != "" {
 		fmt.Fprintf(w, "\n%s\n", a.out.bold("EXAMPLES"))
-		for _, l := range strings.Split(strings.TrimRight(t.Examples, "\n"), "\n") {
-			fmt.Fprintf(w, "  %s\n", l)
-		}
+		writeIndented(w, t.Examples, "  ")
 	}
 	return nil
 }

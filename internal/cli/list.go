@@ -2,7 +2,9 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -171,7 +173,7 @@ func (a *app) describe(t *resolver.Tool, explain bool) {
 		if !explain {
 			return ""
 		}
-		if p, ok := t.Provenance[field]; ok {
+		if p := origin(t.Provenance, field); p != "" {
 			return a.out.dim("(" + p + ")")
 		}
 		return ""
@@ -214,9 +216,7 @@ func (a *app) describe(t *resolver.Tool, explain bool) {
 			return
 		}
 		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(a.out.bold(title)+" "+from(field)))
-		for _, l := range strings.Split(strings.TrimRight(body, "\n"), "\n") {
-			fmt.Fprintf(w, "  %s\n", l)
-		}
+		writeIndented(w, body, "  ")
 	}
 	section("DESCRIPTION", t.LongDescription, "description")
 	fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(a.out.bold("PARAMETERS")+" "+from("parameters")))
@@ -231,8 +231,49 @@ func (a *app) describe(t *resolver.Tool, explain bool) {
 		tw := newTable(w)
 		row(tw, "  FIELD", "FROM")
 		for _, k := range slices.Sorted(maps.Keys(t.Provenance)) {
-			row(tw, "  "+k, t.Provenance[k])
+			row(tw, "  "+k, shortPlace(t.Provenance[k]))
 		}
 		tw.Flush()
+	}
+}
+
+// origin says where field came from: its own provenance entry, else the
+// origins of its sub-fields ("parameters.path.summary" for "parameters"),
+// joined when they differ. Places under the working directory are shown
+// relative to it.
+func origin(prov map[string]string, field string) string {
+	if p, ok := prov[field]; ok {
+		return shortPlace(p)
+	}
+	var origins []string
+	for _, k := range slices.Sorted(maps.Keys(prov)) {
+		if strings.HasPrefix(k, field+".") {
+			if o := shortPlace(prov[k]); !slices.Contains(origins, o) {
+				origins = append(origins, o)
+			}
+		}
+	}
+	return strings.Join(origins, ", ")
+}
+
+// shortPlace shows a "file:line" place relative to the working directory
+// when the file is below it; other origins ("binary") are kept.
+func shortPlace(p string) string {
+	file, line, ok := strings.Cut(p, ":")
+	if !ok || !filepath.IsAbs(file) {
+		return p
+	}
+	return relPath(file) + ":" + line
+}
+
+// writeIndented writes each line of text indented by prefix, leaving empty
+// lines empty.
+func writeIndented(w io.Writer, text, prefix string) {
+	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		if strings.TrimSpace(l) == "" {
+			fmt.Fprintln(w)
+			continue
+		}
+		fmt.Fprintf(w, "%s%s\n", prefix, l)
 	}
 }
