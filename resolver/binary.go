@@ -78,6 +78,12 @@ func (c *Catalog) run(ctx context.Context, e *entry, action tool.Action, args, a
 		if out, err = res.Outcome(); err == nil {
 			return out, nil
 		}
+		if action == tool.ActionRun && errors.Is(err, ErrExit) {
+			// The tool ran and failed without writing an outcome (a plain
+			// command exiting non-zero, a crash): that is data for the
+			// caller, with the exit status and the stderr tail (§3.4).
+			return tool.Fail(fmt.Sprintf("tool %q failed: %v", e.tool.Name, err)), nil
+		}
 	}
 	rerr := &Error{Tool: e.tool.Name, Command: b.group.command, Action: action, Err: err}
 	switch {

@@ -26,10 +26,13 @@ type CallOptions struct {
 // Call runs the named tool with args. The arguments are validated against
 // the tool's input schema, with defaults applied, before anything runs:
 // invalid arguments give an error outcome naming the fields, and err nil.
-// A failure the tool reports is an error outcome too. err is non-nil only
-// when no answer could be had: an unknown tool (wrapping [ErrUnknownTool]),
-// a binary that is missing, crashed, timed out or wrote garbage (see the
-// error variables of this package), or ctx cancelled (the binary is killed).
+// A failure the tool reports is an error outcome too, and so is a binary
+// that exits non-zero without writing an outcome (a plain command that
+// failed, a crash): its message carries the exit status and stderr tail.
+// err is non-nil only when no answer could be had: an unknown tool
+// (wrapping [ErrUnknownTool]), a binary that is missing, not executable,
+// timed out or flooded stdout (see the error variables of this package), or
+// ctx cancelled (the binary is killed).
 func (c *Catalog) Call(ctx context.Context, name string, args map[string]any, opts *CallOptions) (tool.Outcome, error) {
 	c.maybeRefresh(ctx)
 	e, err := c.lookup(name)

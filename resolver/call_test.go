@@ -194,10 +194,14 @@ default = 0
 			t.Errorf("Call(%s, %v) mismatch (-want +got):\n%s", tt.tool, tt.args, d)
 		}
 	}
-	// A failing plain command is an error carrying its stderr.
-	_, err = c.Call(t.Context(), "wc", map[string]any{"path": "missing.txt"}, nil)
-	if !errors.Is(err, ErrExit) || !strings.Contains(err.Error(), "missing.txt") {
-		t.Errorf("err = %v, want ErrExit naming the file", err)
+	// A failing plain command ran and failed: an error outcome carrying the
+	// exit status and its stderr, not a host error.
+	got, err := c.Call(t.Context(), "wc", map[string]any{"path": "missing.txt"}, nil)
+	if err != nil {
+		t.Fatalf("Call(wc, missing.txt) err = %v, want an error outcome", err)
+	}
+	if !got.IsError() || !strings.Contains(got.Message, "exit status 1") || !strings.Contains(got.Message, "missing.txt") {
+		t.Errorf("Call(wc, missing.txt) = %+v, want an error outcome with the exit status and stderr naming the file", got)
 	}
 }
 
