@@ -110,6 +110,9 @@ func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, name string
 		}
 		out, err := s.cat.Call(ctx, name, args, opts)
 		if pending != nil {
+			if _, asked := answers[pending.ID]; asked {
+				return askedAgain(name, *pending), nil
+			}
 			return s.inputRequired(name, args, answers, *pending)
 		}
 		if err != nil {
@@ -121,6 +124,9 @@ func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, name string
 		// The catalog handed the question back (no Ask, no default, or a
 		// dynamic tool asking): answer it here.
 		q := *out.Question
+		if _, asked := answers[q.ID]; asked {
+			return askedAgain(name, q), nil
+		}
 		if round >= maxRounds {
 			return errorResult(fmt.Sprintf("tool %q asked more than %d questions", name, maxRounds)), nil
 		}
@@ -139,6 +145,12 @@ func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, name string
 			return errorResult(questionText(q)), nil
 		}
 	}
+}
+
+// askedAgain is the result when a tool asks a question it was given the
+// answer to (a tool that ignores tool.answers would otherwise ask forever).
+func askedAgain(name string, q tool.Question) *mcp.CallToolResult {
+	return errorResult(fmt.Sprintf("tool %q asked %q again after it was answered", name, q.Text))
 }
 
 // callError maps a Go error from a call: an unknown tool is the protocol

@@ -60,6 +60,13 @@ func newAskCatalog(t *testing.T) *askCatalog {
 			{ID: "sure", Text: "Sure?", AnswerType: tool.Boolean},
 		},
 	}
+	// A dynamic tool cannot read answers: it asks whatever it is given.
+	if err := cat.Register(resolver.Definition{Name: "deaf", Description: "Asks forever."},
+		func(context.Context, map[string]any) (tool.Outcome, error) {
+			return tool.Ask(tool.Question{ID: "again", Text: "Again?", AnswerType: tool.Boolean}), nil
+		}); err != nil {
+		t.Fatal(err)
+	}
 	for name := range qs {
 		if err := cat.Register(resolver.Definition{Name: name, Description: "Asks."},
 			func(context.Context, map[string]any) (tool.Outcome, error) { panic("not called") }); err != nil {
@@ -110,6 +117,7 @@ func TestElicitation(t *testing.T) {
 		{"cancelled", answer("cancel"), "name", true, "the user did not answer (cancel): Whom to greet?"},
 		{"no elicitation: default", nil, "confirm", false, "overwrite=false"},
 		{"no elicitation, no default", nil, "name", true, "Whom to greet?"},
+		{"asked again", answer("accept"), "deaf", true, `tool "deaf" asked "Again?" again after it was answered`},
 	}
 	for _, transport := range []string{"memory", "http"} {
 		for _, version := range []string{"", "2025-11-25"} {
