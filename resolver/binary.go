@@ -82,7 +82,7 @@ func (c *Catalog) run(ctx context.Context, e *entry, action tool.Action, args, a
 			// The tool ran and failed without writing an outcome (a plain
 			// command exiting non-zero, a crash): that is data for the
 			// caller, with the exit status and the stderr tail (§3.4).
-			return tool.Fail(fmt.Sprintf("tool %q failed: %v", e.tool.Name, err)), nil
+			return exitOutcome(e.tool.Name, err), nil
 		}
 	}
 	rerr := &Error{Tool: e.tool.Name, Command: b.group.command, Action: action, Err: err}
@@ -107,4 +107,18 @@ func (c *Catalog) formatBinary(ctx context.Context, e *entry, args map[string]an
 		return "", false
 	}
 	return out.Content, true
+}
+
+// exitOutcome describes a run that exited non-zero without an outcome: the
+// exit status and the stderr tail, which is what the caller can act on.
+func exitOutcome(name string, err error) tool.Outcome {
+	var ie *invoke.Error
+	if !errors.As(err, &ie) || ie.ExitCode < 0 {
+		return tool.Fail(fmt.Sprintf("tool %q failed: %v", name, err))
+	}
+	msg := fmt.Sprintf("tool %q exited with status %d", name, ie.ExitCode)
+	if t := ie.StderrTail(); t != "" {
+		return tool.Fail(msg + ": " + t)
+	}
+	return tool.Fail(fmt.Sprintf("%s: %v", msg, ie.Err))
 }

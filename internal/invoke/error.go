@@ -57,7 +57,7 @@ func (e *Error) Error() string {
 		b.WriteString(": ")
 		b.WriteString(e.Err.Error())
 	}
-	if t := lastLines(e.Stderr, stderrLines, stderrMessageBytes); t != "" {
+	if t := e.StderrTail(); t != "" {
 		b.WriteString(": stderr: ")
 		b.WriteString(t)
 	}
@@ -66,6 +66,12 @@ func (e *Error) Error() string {
 
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
+
+// StderrTail returns the last lines of stderr as they appear in the error
+// message (at most 8 lines and 2 KiB), or "" when there were none.
+func (e *Error) StderrTail() string {
+	return lastLines(e.Stderr, stderrLines, stderrMessageBytes)
+}
 
 // How much of the stderr tail goes into an error message.
 const (
