@@ -35,7 +35,9 @@ func TestMain(m *testing.M) {
 	switch os.Getenv(toolEnv) {
 	case "":
 	case "hang": // record the pid, then never answer
-		os.WriteFile(filepath.Join(os.Getenv("MCPSERVER_TEST_DIR"), "tool.pid"), []byte(strconv.Itoa(os.Getpid())), 0o644)
+		pidFile := filepath.Join(os.Getenv("MCPSERVER_TEST_DIR"), "tool.pid")
+		os.WriteFile(pidFile+".tmp", []byte(strconv.Itoa(os.Getpid())), 0o644)
+		os.Rename(pidFile+".tmp", pidFile) // atomically: the test polls for it
 		time.Sleep(time.Hour)
 		os.Exit(0)
 	case "echo", "describe":
