@@ -200,7 +200,7 @@ default = 0
 	if err != nil {
 		t.Fatalf("Call(wc, missing.txt) err = %v, want an error outcome", err)
 	}
-	if !got.IsError() || !strings.Contains(got.Message, "exit status 1") || !strings.Contains(got.Message, "missing.txt") {
+	if !got.IsError() || !strings.Contains(got.Message, "exited with status 1") || !strings.Contains(got.Message, "missing.txt") {
 		t.Errorf("Call(wc, missing.txt) = %+v, want an error outcome with the exit status and stderr naming the file", got)
 	}
 }
