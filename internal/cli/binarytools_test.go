@@ -34,6 +34,12 @@ func TestCallBinary(t *testing.T) {
 		{"interactive", []string{"call", "greet", "name=root"}, "y\n", 0, "Hello, root!\n", "? Greet root? [yes|no] "},
 		{"interactive retry", []string{"call", "greet", "name=root"}, "what\nno\n", 1, "", "wants yes or no"},
 		{"interactive EOF", []string{"call", "greet", "name=root"}, "\n", 1, "", "question: the tool asks: Greet root?"},
+		{"select by number", []string{"call", "greet", "name=painter"}, "2\n", 0, "Hello, green painter!\n",
+			"Painters like colours.\n  1) red\n  2) green\n? Which colour? [1-2] "},
+		{"select by name", []string{"call", "greet", "name=painter"}, "red", 0, "Hello, red painter!\n", ""},
+		{"select --answer", []string{"call", "greet", "name=painter", "--answer", "colour=green"}, "", 0, "Hello, green painter!\n", ""},
+		{"select bad --answer", []string{"call", "greet", "name=painter", "--answer", "colour=blue"}, "", 2, "", `wants one of ["red" "green"], got "blue"`},
+		{"interactive default", []string{"call", "greet", "name=admin"}, "\n", 0, "Hello, admin!\n", "? Greet admin? [yes|no, default yes] "},
 		{"format", []string{"format", "greet", "name=Ada"}, "", 0, "greet for Ada\n", ""},
 		{"describe unknown", []string{"describe", "nope"}, "", 2, "", `toolhost: unknown tool "nope" (tools: greet)`},
 	}
@@ -197,5 +203,52 @@ func TestConfigErrors(t *testing.T) {
 	r := run(t, nil, "--config", filepath.Join(t.TempDir(), "missing.toml"), "list")
 	if r.code != 2 || !strings.Contains(r.stderr, "missing.toml") {
 		t.Errorf("missing --config: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+func TestListJSONBinary(t *testing.T) {
+	dir := workspace(t, greetTOML)
+	r := runIn(t, dir, "", nil, "list", "--json")
+	if r.code != 0 || r.stderr != "" {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	golden(t, "list-binary.json", r.stdout)
+}
+
+func TestDescribeJSONBinary(t *testing.T) {
+	dir := workspace(t, greetTOML+"summary = \"Say hello.\"\n")
+	r := runIn(t, dir, "", nil, "describe", "greet", "--json", "--explain")
+	if r.code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	var got toolJSON
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Name != "greet" || got.Description != "Say hello." || got.Summary != "Say hello." || got.Dynamic ||
+		got.TimeoutSeconds != 60 || !got.Enabled || !strings.Contains(got.Source, "greet") {
+		t.Errorf("describe --json: %+v", got)
+	}
+	if p := got.Provenance["summary"]; !strings.HasSuffix(p, "tools.toml:4") {
+		t.Errorf("provenance of summary %q, want the TOML line", p)
+	}
+	if p := got.Provenance["parameters.name.summary"]; p != "binary" {
+		t.Errorf("provenance of parameters.name.summary %q, want binary", p)
+	}
+	if got.Parameters["name"] == nil || got.Parameters["name"].Summary != "Who to greet." {
+		t.Errorf("parameters %v", got.Parameters)
+	}
+}
+
+func TestConfigFlag(t *testing.T) {
+	dir := workspace(t, greetTOML)
+	exe, _ := os.Executable()
+	extra := filepath.Join(t.TempDir(), "extra.toml")
+	q, _ := json.Marshal(exe)
+	os.WriteFile(extra, []byte("[tools.greet]\nsummary = \"Overridden.\"\n[tools.second]\ncommand = ["+string(q)+", \"multi\"]\ntool = \"alpha\"\n"), 0o644)
+	r := runIn(t, dir, "", nil, "list", "--config", extra)
+	want := "NAME    DESCRIPTION\ngreet   Overridden.\nsecond  First.\n"
+	if r.code != 0 || r.stdout != want {
+		t.Errorf("list --config: exit %d, stdout %q, want %q; stderr %q", r.code, r.stdout, want, r.stderr)
 	}
 }

@@ -77,6 +77,14 @@ func greetRun(req *tool.Request) tool.Outcome {
 			return tool.Fail("not greeting admin")
 		}
 	}
+	if name == "painter" {
+		colour, answered := req.Tool.Answers["colour"].(string)
+		if !answered {
+			pre := "Painters like colours."
+			return tool.Ask(tool.Question{ID: "colour", Text: "Which colour?", PreAmble: &pre, AnswerType: tool.Select("red", "green")})
+		}
+		return tool.Success("Hello, " + colour + " painter!")
+	}
 	if name == "" {
 		return tool.Fail("nobody to greet")
 	}
