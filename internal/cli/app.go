@@ -115,15 +115,14 @@ func New(stdout, stderr io.Writer, stdin io.Reader, opts *Options) *cli.App {
 			".config/toolhost/*.toml, --config files), asks each binary for its schema,\n" +
 			"and serves the tools: list and call them here, or serve them over MCP or HTTP.\n\n" +
 			"Example:\n   toolhost add greet -- bin/greet\n   toolhost call greet name=Ada",
-		Writer:                 stdout,
-		ErrWriter:              stderr,
-		Reader:                 stdin,
-		EnableBashCompletion:   true,
-		HideVersion:            true,
-		UseShortOptionHandling: false,
-		Suggest:                true,
-		ExitErrHandler:         func(*cli.Context, error) {}, // never os.Exit below main
-		OnUsageError:           onUsageError,
+		Writer:               stdout,
+		ErrWriter:            stderr,
+		Reader:               stdin,
+		EnableBashCompletion: true,
+		HideVersion:          true,
+		Suggest:              true,
+		ExitErrHandler:       func(*cli.Context, error) {}, // never os.Exit below main
+		OnUsageError:         onUsageError,
 		BashComplete: func(c *cli.Context) {
 			for _, cmd := range c.App.VisibleCommands() {
 				fmt.Fprintln(stdout, cmd.Name)
@@ -160,6 +159,8 @@ func New(stdout, stderr io.Writer, stdin io.Reader, opts *Options) *cli.App {
 	return app
 }
 
+// setUsageErrors makes flag errors of c and its subcommands usage errors
+// (exit 2, a hint on stderr) instead of urfave/cli's help dump on stdout.
 func setUsageErrors(c *cli.Command) {
 	c.OnUsageError = onUsageError
 	for _, s := range c.Subcommands {
@@ -167,6 +168,8 @@ func setUsageErrors(c *cli.Command) {
 	}
 }
 
+// onUsageError turns a flag parsing error into a usage error naming the
+// command whose --help to read.
 func onUsageError(c *cli.Context, err error, isSub bool) error {
 	if isSub && c.Command != nil {
 		return commandUsageErrorf(c.Command.HelpName, "%v", err)
@@ -174,12 +177,12 @@ func onUsageError(c *cli.Context, err error, isSub bool) error {
 	return usageErrorf("%v", err)
 }
 
-// args checks that c has between min and max positional arguments (max < 0:
+// checkArgs checks that c has between min and max positional arguments (max < 0:
 // no limit).
 func checkArgs(c *cli.Context, min, max int, what string) error {
 	n := c.Args().Len()
 	if n < min || (max >= 0 && n > max) {
-		return commandUsageErrorf(c.Command.HelpName, "usage: %s %s", c.Command.HelpName, what)
+		return commandUsageErrorf(c.Command.HelpName, "usage: %s", strings.TrimSpace(c.Command.HelpName+" "+what))
 	}
 	return nil
 }

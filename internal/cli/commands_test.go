@@ -216,7 +216,7 @@ func TestUsageErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"bogus"}, "toolhost: unknown command \"bogus\"\nRun 'toolhost --help' for usage.\n"},
-		{[]string{"list", "extra"}, "toolhost: usage: toolhost list \nRun 'toolhost list --help' for usage.\n"},
+		{[]string{"list", "extra"}, "toolhost: usage: toolhost list\nRun 'toolhost list --help' for usage.\n"},
 		{[]string{"--bogus", "list"}, "toolhost: flag provided but not defined: -bogus\nRun 'toolhost --help' for usage.\n"},
 		{[]string{"describe"}, "toolhost: usage: toolhost describe NAME\nRun 'toolhost describe --help' for usage.\n"},
 		{[]string{"help", "bogus"}, "toolhost: No help topic for 'bogus'. Did you mean \"format\"?\n"},
