@@ -4,6 +4,8 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"encoding/json"
+	"slices"
+	"strings"
 )
 
 // ProtocolVersion is the identity's protocol_version.
@@ -37,15 +39,19 @@ func (c *Catalog) Identity() Identity {
 				defs = append(defs, e.tool.Definition)
 			}
 		}
-		id := identityOf(defs)
+		id := IdentityOf(defs)
 		c.identity = &id
 	}
 	return *c.identity
 }
 
-// identityOf hashes sorted definitions into a name-based (version 5) UUID.
-// json.Marshal writes map keys sorted, so equal schemas hash equally.
-func identityOf(defs []Definition) Identity {
+// IdentityOf derives the identity of a set of definitions, in any order:
+// a name-based (version 5) UUID over their names, descriptions and input
+// schemas sorted by name. Every face that serves a tool list computes its id
+// with it, so the same tools give the same id everywhere. It panics if an
+// input schema cannot be marshalled to JSON, which [Catalog.Register]
+// rules out for catalogs.
+func IdentityOf(defs []Definition) Identity {
 	type item struct {
 		Name        string         `json:"name"`
 		Description string         `json:"description"`
@@ -55,8 +61,9 @@ func identityOf(defs []Definition) Identity {
 	for i, d := range defs {
 		items[i] = item{d.Name, d.Description, d.InputSchema}
 	}
-	data, err := json.Marshal(items)
-	if err != nil { // schemas are checked to be JSON at registration
+	slices.SortFunc(items, func(a, b item) int { return strings.Compare(a.Name, b.Name) })
+	data, err := json.Marshal(items) // map keys are written sorted: equal schemas hash equally
+	if err != nil {
 		panic("resolver: definitions are not JSON: " + err.Error())
 	}
 	return Identity{ServerID: uuid5(identityNamespace, data), ToolsCount: len(defs), ProtocolVersion: ProtocolVersion}

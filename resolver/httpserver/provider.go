@@ -3,9 +3,6 @@ package httpserver
 import (
 	"cmp"
 	"context"
-	"crypto/sha1"
-	"encoding/hex"
-	"encoding/json"
 	"slices"
 
 	"github.com/toolhost/toolhost/resolver"
@@ -67,45 +64,15 @@ func normalize(s *Snapshot) *Snapshot {
 	return &n
 }
 
-// identityNamespace is resolver's namespace of server ids, so that a
-// Static or Func provider serving a catalog's tools gets the catalog's id
-// (TestIdentityMatchesCatalog keeps the two in step).
-var identityNamespace = [16]byte{0x6b, 0x1e, 0x3f, 0x52, 0x8c, 0x0d, 0x4e, 0x7a, 0x9f, 0x31, 0x2a, 0x55, 0xc4, 0x07, 0xe1, 0x9b}
-
-// identityOf derives the identity of the enabled tools (sorted by name):
-// a name-based (version 5) UUID of their names, descriptions and schemas.
+// identityOf derives the identity of the enabled tools with
+// [resolver.IdentityOf], so a Static or Func provider serving a catalog's
+// tools gets the catalog's id.
 func identityOf(tools []*resolver.Tool) resolver.Identity {
-	type item struct {
-		Name        string         `json:"name"`
-		Description string         `json:"description"`
-		InputSchema map[string]any `json:"inputSchema"`
-	}
-	items := []item{}
+	var defs []resolver.Definition
 	for _, t := range tools {
 		if t.Enabled {
-			items = append(items, item{t.Name, t.Description, t.InputSchema})
+			defs = append(defs, t.Definition)
 		}
 	}
-	data, err := json.Marshal(items)
-	if err != nil {
-		data = []byte(err.Error()) // still an id; unmarshalable schemas fail elsewhere
-	}
-	h := sha1.New()
-	h.Write(identityNamespace[:])
-	h.Write(data)
-	var u [16]byte
-	copy(u[:], h.Sum(nil))
-	u[6] = u[6]&0x0f | 0x50
-	u[8] = u[8]&0x3f | 0x80
-	var b [36]byte
-	hex.Encode(b[0:8], u[0:4])
-	b[8] = '-'
-	hex.Encode(b[9:13], u[4:6])
-	b[13] = '-'
-	hex.Encode(b[14:18], u[6:8])
-	b[18] = '-'
-	hex.Encode(b[19:23], u[8:10])
-	b[23] = '-'
-	hex.Encode(b[24:], u[10:])
-	return resolver.Identity{ServerID: string(b[:]), ToolsCount: len(items), ProtocolVersion: resolver.ProtocolVersion}
+	return resolver.IdentityOf(defs)
 }
