@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+// openPTY opens a pseudo-terminal pair with the standard library only:
+// the controller (the test's side) and the terminal the child gets.
+func openPTY(t *testing.T) (ptmx, tty *os.File) {
+	t.Helper()
+	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminals: %v", err)
+	}
+	var unlock int32
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, ptmx.Fd(), syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); e != 0 {
+		ptmx.Close()
+		t.Skipf("unlockpt: %v", e)
+	}
+	var n uint32
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, ptmx.Fd(), syscall.TIOCGPTN, uintptr(unsafe.Pointer(&n))); e != 0 {
+		ptmx.Close()
+		t.Skipf("ptsname: %v", e)
+	}
+	tty, err = os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		ptmx.Close()
+		t.Skipf("open pts: %v", err)
+	}
+	return ptmx, tty
+}
+
+// runOnTerminal runs the built toolhost in dir with stdin, stdout and
+// stderr on a fresh terminal, types input, and returns everything the
+// terminal showed.
+func runOnTerminal(t *testing.T, dir string, env []string, input string, args ...string) (string, int) {
+	t.Helper()
+	ptmx, tty := openPTY(t)
+	defer ptmx.Close()
+	cmd := exec.CommandContext(t.Context(), toolhostBinary(t), args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	if err := cmd.Start(); err != nil {
+		tty.Close()
+		t.Fatal(err)
+	}
+	tty.Close() // the child holds it now; reads on ptmx end with EIO when it exits
+	var out bytes.Buffer
+	copied := make(chan struct{})
+	go func() {
+		io.Copy(&out, ptmx)
+		close(copied)
+	}()
+	if input != "" {
+		time.Sleep(200 * time.Millisecond) // let the question appear first
+		io.WriteString(ptmx, input)
+	}
+	err := cmd.Wait()
+	select {
+	case <-copied:
+	case <-time.After(5 * time.Second):
+		t.Fatal("terminal output did not end")
+	}
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return strings.ReplaceAll(out.String(), "\r\n", "\n"), code
+}
+
+func TestTerminal(t *testing.T) {
+	dir := workspace(t, greetTOML)
+	out, code := runOnTerminal(t, dir, []string{"NO_COLOR=", "TERM=xterm"}, "", "list")
+	if code != 0 || !ansi.MatchString(out) || !strings.Contains(ansi.ReplaceAllString(out, ""), "NAME   DESCRIPTION\ngreet  Greet someone.\n") {
+		t.Errorf("list on a terminal: exit %d, want colour and aligned columns:\n%q", code, out)
+	}
+	out, code = runOnTerminal(t, dir, []string{"NO_COLOR=1"}, "", "list")
+	if code != 0 || ansi.MatchString(out) {
+		t.Errorf("list on a terminal with NO_COLOR: exit %d, output %q", code, out)
+	}
+	out, code = runOnTerminal(t, dir, []string{"NO_COLOR=1"}, "y\n", "call", "greet", "name=root")
+	if code != 0 || !strings.Contains(out, "? Greet root? [yes|no] ") || !strings.HasSuffix(out, "Hello, root!\n") {
+		t.Errorf("interactive question: exit %d, terminal showed %q", code, out)
+	}
+}
