@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/toolhost/toolhost/tool"
 )
@@ -16,6 +17,12 @@ var fakeTools = map[string]func() int{
 	"multi":      fakeMulti,     // two tools: alpha and beta
 	"no-schema":  fakeNoSchema,  // prints garbage and exits 3
 	"greet-desc": fakeGreetDesc, // greet, with a summary taken from $FAKE_SUMMARY
+	"slow-greet": fakeSlowGreet, // greet, after 600ms
+}
+
+func fakeSlowGreet() int {
+	time.Sleep(600 * time.Millisecond)
+	return fakeGreet()
 }
 
 func fakeServe(defs []tool.Definition, run func(*tool.Request) tool.Outcome) int {

@@ -95,3 +95,11 @@ func TestTerminal(t *testing.T) {
 		t.Errorf("interactive question: exit %d, terminal showed %q", code, out)
 	}
 }
+
+func TestTerminalProgress(t *testing.T) {
+	dir := workspace(t, "[tools.greet]\ncommand = [{{exe}}, \"slow-greet\"]\n")
+	out, code := runOnTerminal(t, dir, []string{"NO_COLOR=1"}, "", "--no-cache", "list")
+	if code != 0 || !strings.Contains(out, "\r\x1b[Kresolving tools 0/1…") || !strings.Contains(out, "\r\x1b[KNAME") {
+		t.Errorf("slow resolution on a terminal: exit %d, want a progress line then erased, got %q", code, out)
+	}
+}
