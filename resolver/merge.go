@@ -49,7 +49,7 @@ func merge(name string, bin *tool.Definition, e *config.Entry) (*Tool, []warning
 			Examples:    nonEmpty(bin.Examples),
 			Annotations: maps.Clone(bin.Annotations),
 		}
-		baseParams = cloneParams(bin.Parameters)
+		baseParams = tool.CloneParameters(bin.Parameters)
 		binText = bin.Description
 	}
 	user := fields{
@@ -89,7 +89,7 @@ func merge(name string, bin *tool.Definition, e *config.Entry) (*Tool, []warning
 	var warnings []warning
 	params := baseParams
 	if bin == nil {
-		params = cloneParams(e.Parameters)
+		params = tool.CloneParameters(e.Parameters)
 	} else {
 		for _, p := range slices.Sorted(maps.Keys(e.Parameters)) {
 			over := e.Parameters[p]
@@ -162,9 +162,9 @@ func mergeParam(have, over *tool.Parameter) *tool.Parameter {
 		return have
 	}
 	if have == nil {
-		return cloneParam(over)
+		return over.Clone()
 	}
-	dst := *cloneParam(have)
+	dst := *have.Clone()
 	src := *over
 	dst.Properties, dst.Items = nil, nil
 	src.Properties, src.Items = nil, nil
@@ -173,7 +173,7 @@ func mergeParam(have, over *tool.Parameter) *tool.Parameter {
 	}
 	dst.Items = mergeParam(have.Items, over.Items)
 	if have.Properties != nil || over.Properties != nil {
-		dst.Properties = cloneParams(have.Properties)
+		dst.Properties = tool.CloneParameters(have.Properties)
 		if dst.Properties == nil {
 			dst.Properties = map[string]*tool.Parameter{}
 		}
@@ -221,29 +221,6 @@ func setProv(prov map[string]string, key string, ok bool, from string) {
 	if ok {
 		prov[key] = from
 	}
-}
-
-func cloneParams(m map[string]*tool.Parameter) map[string]*tool.Parameter {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]*tool.Parameter, len(m))
-	for k, p := range m {
-		out[k] = cloneParam(p)
-	}
-	return out
-}
-
-func cloneParam(p *tool.Parameter) *tool.Parameter {
-	if p == nil {
-		return nil
-	}
-	c := *p
-	c.Type = slices.Clone(p.Type)
-	c.Enum = slices.Clone(p.Enum)
-	c.Items = cloneParam(p.Items)
-	c.Properties = cloneParams(p.Properties)
-	return &c
 }
 
 func declared(params map[string]*tool.Parameter) string {

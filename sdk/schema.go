@@ -21,28 +21,7 @@ func (p *params) clone() map[string]*tool.Parameter {
 	if len(p.byName) == 0 {
 		return nil
 	}
-	out := make(map[string]*tool.Parameter, len(p.byName))
-	for k, v := range p.byName {
-		out[k] = cloneParam(v)
-	}
-	return out
-}
-
-func cloneParam(p *tool.Parameter) *tool.Parameter {
-	if p == nil {
-		return nil
-	}
-	c := *p
-	c.Type = slices.Clone(p.Type)
-	c.Enum = slices.Clone(p.Enum)
-	c.Items = cloneParam(p.Items)
-	if p.Properties != nil {
-		c.Properties = make(map[string]*tool.Parameter, len(p.Properties))
-		for k, v := range p.Properties {
-			c.Properties[k] = cloneParam(v)
-		}
-	}
-	return &c
+	return tool.CloneParameters(p.byName)
 }
 
 // checkType rejects what the reflector cannot describe or would recurse on

@@ -273,3 +273,31 @@ func (p *Parameter) JSONSchema() map[string]any {
 	}
 	return s
 }
+
+// Clone returns a deep copy of p: its type list, enum, items and properties
+// are copied, so the copy may be modified freely. Default and enum values
+// and the constraint pointers are shared; treat them as read-only.
+func (p *Parameter) Clone() *Parameter {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	c.Type = slices.Clone(p.Type)
+	c.Enum = slices.Clone(p.Enum)
+	c.Items = p.Items.Clone()
+	c.Properties = CloneParameters(p.Properties)
+	return &c
+}
+
+// CloneParameters returns a deep copy of a parameter map (see
+// [Parameter.Clone]); nil stays nil.
+func CloneParameters(params map[string]*Parameter) map[string]*Parameter {
+	if params == nil {
+		return nil
+	}
+	out := make(map[string]*Parameter, len(params))
+	for k, p := range params {
+		out[k] = p.Clone()
+	}
+	return out
+}
