@@ -81,6 +81,9 @@ func (a *app) call(c *cli.Context) error {
 			if errors.As(err, &e) {
 				return err
 			}
+			if c.Context.Err() != nil {
+				return &exitError{code: ExitFailure, err: fmt.Errorf("call %s: interrupted", name)}
+			}
 			return &exitError{code: ExitFailure, err: fmt.Errorf("call %s: %w", name, err)}
 		}
 	}

@@ -199,6 +199,7 @@ func TestCompletion(t *testing.T) {
 		{[]string{"completion", "fish"}, 2, ""},
 		{[]string{"--generate-bash-completion"}, 0, "describe\n"},
 		{[]string{"describe", "--generate-bash-completion"}, 0, "ask\nbroken\necho\nfail\n"},
+		{[]string{"call", "echo", "text=a", "--generate-bash-completion"}, 0, "loud=\ntags=\ntimes=\n"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 )
@@ -20,6 +21,9 @@ _toolhost_complete() {
   fi
   local IFS=$'\n'
   COMPREPLY=($(compgen -W "$(eval "${req}" 2>/dev/null)" -- "${cur}"))
+  if [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]]; then
+    compopt -o nospace 2>/dev/null
+  fi
   return 0
 }
 complete -o bashdefault -o default -F _toolhost_complete toolhost
@@ -76,20 +80,34 @@ func (a *app) completionCommand() *cli.Command {
 }
 
 // completeToolNames is the BashComplete of commands whose first argument
-// is a tool name: it prints the names, or the command's flags once a name
-// is given. Errors print nothing: completion must stay quiet.
+// is a tool name: it prints the tool names, then, once a name is given,
+// "param=" for each parameter of that tool not given yet (for call and
+// format). Errors print nothing: completion must stay quiet.
 func (a *app) completeToolNames(c *cli.Context) {
-	if c.NArg() > 0 {
-		cli.DefaultCompleteWithFlags(c.Command)(c)
-		return
-	}
 	quietApp := *a
 	quietApp.stderr = io.Discard
 	cat, err := quietApp.catalog(c, true)
 	if err != nil {
 		return
 	}
-	for _, n := range cat.Names() {
-		fmt.Fprintln(a.stdout, n)
+	if c.NArg() == 0 {
+		for _, n := range cat.Names() {
+			fmt.Fprintln(a.stdout, n)
+		}
+		return
+	}
+	t, ok := cat.Tool(c.Args().First())
+	if !ok || c.Command.Name == "describe" {
+		return
+	}
+	given := map[string]bool{}
+	for _, kv := range c.Args().Tail() {
+		k, _, _ := strings.Cut(kv, "=")
+		given[k] = true
+	}
+	for _, r := range paramRows(t.InputSchema) {
+		if !given[r.Name] {
+			fmt.Fprintln(a.stdout, r.Name+"=")
+		}
 	}
 }
