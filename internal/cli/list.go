@@ -198,7 +198,7 @@ func (a *app) describe(t *resolver.Tool, explain bool) {
 		line("APPROVAL", "required", "requires_approval")
 	}
 	if t.Timeout > 0 {
-		line("TIMEOUT", t.Timeout.Round(time.Millisecond).String(), "timeout")
+		line("TIMEOUT", durationText(t.Timeout), "timeout")
 	}
 	if !t.Enabled {
 		line("ENABLED", "no", "enable")
@@ -276,4 +276,15 @@ func writeIndented(w io.Writer, text, prefix string) {
 		}
 		fmt.Fprintf(w, "%s%s\n", prefix, l)
 	}
+}
+
+// durationText writes d as people write timeouts: "60s", "5m", "1.5s".
+func durationText(d time.Duration) string {
+	switch {
+	case d%time.Minute == 0 && d >= 5*time.Minute:
+		return fmt.Sprintf("%dm", d/time.Minute)
+	case d%time.Second == 0:
+		return fmt.Sprintf("%ds", d/time.Second)
+	}
+	return d.Round(time.Millisecond).String()
 }
