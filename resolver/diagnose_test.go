@@ -34,7 +34,7 @@ func TestDiagnosis(t *testing.T) {
 		{"other protocol version", `["%EXE%", "old-protocol"]`, "", ErrExit,
 			[]string{"exit status 2", `the binary answered: unsupported protocol version "1": this binary speaks protocol "0"`, "does not speak protocol v1", "upgrade it", "[tools.broken.parameters.ARG]"}},
 		{"not JSON", `["%EXE%", "bad-json"]`, "", ErrNotJSON,
-			[]string{"stdout is not JSON", `{\"tools\": [`, "[tools.broken.parameters.ARG]", "upgrade the binary"}},
+			[]string{"stdout is not JSON", `{\"tools\": [`, "[tools.broken.parameters.ARG]", "must print only its JSON answer on stdout and log to stderr"}},
 		{"plain program", `["%EXE%", "plain"]`, "", ErrNotJSON,
 			[]string{"usage: plain", "[tools.broken.parameters.ARG]"}},
 		{"not a schema", `["%EXE%", "not-schema"]`, "", ErrNotSchema,

@@ -3,6 +3,7 @@ package resolver
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/toolhost/toolhost/internal/invoke"
@@ -80,7 +81,11 @@ func (e *Error) Error() string {
 		b.WriteString(": ")
 	}
 	if e.Err != nil {
-		b.WriteString(e.Err.Error())
+		cause := e.Err.Error()
+		if e.Fix != "" { // ours knows the entry: drop the process-level "(fix: …)"
+			cause = inlineFix.ReplaceAllString(cause, "")
+		}
+		b.WriteString(cause)
 	}
 	if e.Fix != "" {
 		b.WriteString("\nfix: ")
@@ -91,6 +96,10 @@ func (e *Error) Error() string {
 
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
+
+// inlineFix matches the " (fix: …)" that internal/invoke puts in its
+// messages, for callers that have no entry to name.
+var inlineFix = regexp.MustCompile(` \(fix: [^()]*\)`)
 
 // Problem is one thing that went wrong (or looks wrong) while resolving one
 // entry. Errors leave the tool out of the catalog; warnings do not.

@@ -336,6 +336,10 @@ func (c *Catalog) fixFor(e *config.Entry, g *group, cause error) string {
 		if e.Toolset {
 			return fmt.Sprintf("a toolset needs a binary that describes itself (answers {\"context\":{\"action\":\"schema\"}} with {\"tools\":[…]}); upgrade the binary, or register its tools one by one as [tools.NAME] entries with a parameters table (see `toolhost schema -- %s`)", g.command)
 		}
+		if errors.Is(cause, ErrNotJSON) {
+			return fmt.Sprintf("if %q is meant to describe itself, it must print only its JSON answer on stdout and log to stderr (`toolhost schema -- %s` shows what it prints); otherwise declare its parameters in [%s]:\n%s",
+				g.command, g.command, e.Key(), parametersBlock(e))
+		}
 		return fmt.Sprintf("%q does not describe itself; either declare its parameters in [%s]:\n%s\nor upgrade the binary to answer the schema action (protocol v1; Go tools: sdk.Main). `toolhost schema -- %s` shows its answer.",
 			g.command, e.Key(), parametersBlock(e), g.command)
 	}
