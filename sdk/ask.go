@@ -42,6 +42,7 @@ type NeedsInputError struct {
 	Question tool.Question
 }
 
+// Error returns "needs input: question ID: TEXT".
 func (e *NeedsInputError) Error() string {
 	return fmt.Sprintf("needs input: question %q: %s", e.Question.ID, e.Question.Text)
 }
