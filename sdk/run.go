@@ -123,19 +123,31 @@ func isTerminal(f *os.File) bool {
 // stack of a panic goes to stderr. Run does not touch os.Stdout; [Main] does.
 func Run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, tools ...*Tool) int {
 	resp, code := handle(ctx, stdin, stderr, tools)
-	data, err := json.Marshal(resp)
+	data, err := encode(resp)
 	if err != nil {
 		resp, code = tool.Failf("sdk: cannot encode the response: %v", err), ExitInternal
-		data, _ = json.Marshal(resp)
+		data, _ = encode(resp)
 	}
 	if o, ok := resp.(tool.Outcome); ok && o.IsError() && code != ExitOK {
 		fmt.Fprintln(stderr, o.Message)
 	}
-	if _, err := stdout.Write(append(data, '\n')); err != nil {
+	if _, err := stdout.Write(data); err != nil {
 		fmt.Fprintf(stderr, "sdk: writing the response: %v\n", err)
 		return ExitInternal
 	}
 	return code
+}
+
+// encode writes v as one line of JSON, without escaping <, > and & (as JP
+// writes its outcomes).
+func encode(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // handle returns the response (a tool.SchemaResponse or a tool.Outcome) and

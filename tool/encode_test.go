@@ -1,0 +1,122 @@
+package tool
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// referenceJSON encodes r with encoding/json's reflection, as SchemaResponse
+// did before it had its own MarshalJSON.
+func referenceJSON(t testing.TB, r SchemaResponse) []byte {
+	t.Helper()
+	type plain struct {
+		Tools []Definition `json:"tools"`
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(plain{r.Tools}); err != nil {
+		t.Fatal(err)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func TestEncodeMatchesEncodingJSON(t *testing.T) {
+	cases := map[string]SchemaResponse{
+		"nil tools":   {},
+		"empty tools": {Tools: []Definition{}},
+		"strings": {Tools: []Definition{{
+			Name:        "a<b>&c",
+			Summary:     "quote \" backslash \\ tab \t nl \n cr \r bs \b ff \f nul \x00 esc \x1b",
+			Description: "invalid \xff utf8, line sep \u2028 para \u2029, é ✓ 𝄞",
+			Examples:    "x",
+		}}},
+		"every parameter field": {Tools: []Definition{{
+			Name: "t",
+			Parameters: map[string]*Parameter{
+				"z": nil,
+				"a": {
+					Type: Types{"string", "null"}, Summary: "s", Description: "d", Required: ptr(false),
+					Default: "x", Enum: []any{"x", 1.5, true, nil, []any{1.0}, map[string]any{"k": "v"}},
+					Minimum: ptr(0.0), Maximum: ptr(1e21), MinLength: ptr(1), MaxLength: ptr(-2),
+					Pattern: "^a+$", Format: "email", MinItems: ptr(0), MaxItems: ptr(9),
+				},
+				"n": {Type: Types{"number"}, Default: 1e-7, Minimum: ptr(-0.000001), Maximum: ptr(123456789.125)},
+				"i": {Type: Types{"integer"}, Default: 42, Required: ptr(true)},
+				"o": {Type: Types{"object"}, Properties: map[string]*Parameter{"b": {Type: Types{"boolean"}, Default: false}},
+					Items: &Parameter{Type: Types{"string"}}},
+				"e": {Enum: []any{}, Properties: map[string]*Parameter{}},
+				"g": {Default: map[string]any{"nested": []any{map[string]any{}, []string{"a"}}}},
+				"h": {Default: struct {
+					A int `json:"a"`
+				}{7}},
+				"j": {Default: int64(math.MaxInt64), Enum: []any{float64(1 << 53), -0.0, 1e20, 1e300}},
+			},
+			Annotations: map[string]any{"readOnlyHint": true, "title": "T", "x": []any{}},
+		}}},
+	}
+	for name, r := range cases {
+		t.Run(name, func(t *testing.T) {
+			got, err := marshal(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := referenceJSON(t, r); !bytes.Equal(got, want) {
+				t.Errorf("MarshalJSON mismatch\nwant %s\ngot  %s", want, got)
+			}
+		})
+	}
+	files, _ := filepath.Glob("testdata/schema/*.json")
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := DecodeSchemaResponse(data)
+		if err != nil {
+			continue
+		}
+		got, err := r.MarshalJSON()
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if want := referenceJSON(t, *r); !bytes.Equal(got, want) {
+			t.Errorf("%s: MarshalJSON mismatch\nwant %s\ngot  %s", f, want, got)
+		}
+	}
+}
+
+func TestEncodeRejectsNaN(t *testing.T) {
+	r := SchemaResponse{Tools: []Definition{{Name: "t", Parameters: map[string]*Parameter{"x": {Minimum: ptr(math.NaN())}}}}}
+	if _, err := r.MarshalJSON(); err == nil {
+		t.Error("MarshalJSON of a NaN minimum: err = nil, want an error")
+	}
+}
+
+func FuzzEncodeSchemaResponse(f *testing.F) {
+	files, _ := filepath.Glob("testdata/schema/*.json")
+	for _, p := range files {
+		if data, err := os.ReadFile(p); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := DecodeSchemaResponse(data)
+		if err != nil {
+			return
+		}
+		got, err := r.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := referenceJSON(t, *r); !bytes.Equal(got, want) {
+			t.Errorf("MarshalJSON mismatch\nwant %s\ngot  %s", want, got)
+		}
+	})
+}
