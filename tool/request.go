@@ -103,8 +103,8 @@ func DecodeRequest(data []byte) (*Request, error) {
 	if len(data) == 0 {
 		return nil, ErrEmptyRequest
 	}
-	var req Request
-	if err := decodeOne(data, &req); err != nil {
+	req, err := decodeRequest(data)
+	if err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) {
 			return nil, fmt.Errorf("malformed request: %s", describeTypeError("the request", typeErr))
@@ -144,8 +144,82 @@ func DecodeRequest(data []byte) (*Request, error) {
 			req.Tool.Options = map[string]any{}
 		}
 	}
+	return req, nil
+}
+
+// decodeRequest decodes the request object by its fields, without
+// reflecting over the Request types: a tool binary decodes one request per
+// process, and reflection's first-use cost is part of its start-up (see
+// bench/startup). Type errors are *json.UnmarshalTypeError with the field's
+// path, as decoding into a Request would report them; keys match exactly.
+func decodeRequest(data []byte) (*Request, error) {
+	var top map[string]json.RawMessage
+	if err := decodeOne(data, &top); err != nil {
+		return nil, err
+	}
+	var req Request
+	if err := decodeField(top, "protocol", "", &req.Protocol); err != nil {
+		return nil, err
+	}
+	var tc map[string]json.RawMessage
+	if err := decodeField(top, "context", "", &tc); err != nil {
+		return nil, err
+	}
+	var action string
+	for _, f := range []struct {
+		key string
+		v   *string
+	}{{"action", &action}, {"root", &req.Context.Root}, {"workspace_id", &req.Context.WorkspaceID}, {"conversation_id", &req.Context.ConversationID}} {
+		if err := decodeField(tc, f.key, "context.", f.v); err != nil {
+			return nil, err
+		}
+	}
+	req.Context.Action = Action(action)
+	if a, ok := tc["access"]; ok {
+		req.Context.Access = a
+	}
+	if raw, ok := top["tool"]; ok && !isNull(raw) {
+		var call map[string]json.RawMessage
+		if err := decodeField(top, "tool", "", &call); err != nil {
+			return nil, err
+		}
+		req.Tool = &Call{}
+		if err := decodeField(call, "name", "tool.", &req.Tool.Name); err != nil {
+			return nil, err
+		}
+		for _, f := range []struct {
+			key string
+			m   *map[string]any
+		}{{"arguments", &req.Tool.Arguments}, {"answers", &req.Tool.Answers}, {"options", &req.Tool.Options}} {
+			if err := decodeField(call, f.key, "tool.", f.m); err != nil {
+				return nil, err
+			}
+		}
+	}
 	return &req, nil
 }
+
+// decodeField decodes obj[key], when present, into v (a *string or a
+// pointer to a map), reporting a wrong JSON type with the field's path
+// (prefix+key). null leaves v unchanged, as encoding/json does.
+func decodeField(obj map[string]json.RawMessage, key, prefix string, v any) error {
+	raw, ok := obj[key]
+	if !ok || isNull(raw) {
+		return nil
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) && typeErr.Field == "" {
+			typeErr.Field = prefix + key
+		} else if errors.As(err, &typeErr) {
+			typeErr.Field = prefix + key + "." + typeErr.Field
+		}
+		return err
+	}
+	return nil
+}
+
+func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
 
 // describeTypeError names the field of a document (what, e.g. "the
 // request") that holds a JSON value of the wrong type, in JSON terms rather
