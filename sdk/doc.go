@@ -25,6 +25,11 @@
 //
 //	func main() { sdk.Main(sdk.New("greet", "Greet someone by name.", greet, nil)) }
 //
+// To build against a local checkout of toolhost, go get does not help (it
+// asks the module proxy for a version, replace directive or not): run
+// go mod edit -replace github.com/toolhost/toolhost=/path/to/toolhost -require github.com/toolhost/toolhost@v0.0.0
+// and, once main.go exists, go mod tidy.
+//
 // Build it, then ask it what it offers and call it:
 //
 //	$ go build -o bin/greet . && bin/greet          # on a terminal: prints a hint
@@ -120,6 +125,21 @@
 //	ok, err := sdk.Confirm(ctx, "overwrite", "Overwrite a.txt?", false)
 //	if err != nil {
 //		return "", err
+//	}
+//
+// A question's default is what a host uses when nobody can be asked (an MCP
+// client without elicitation, `toolhost call` off a terminal without
+// --answer): the function then runs with it, and nobody was asked. Confirm
+// always has one (def); AskText and AskSelect have none when def is "". For
+// a decision only a person may take, ask with [Ask] and a nil Default: with
+// nobody to ask, the host then reports the question to its caller instead.
+//
+//	v, err := sdk.Ask(ctx, tool.Question{ID: "delete", Text: "Delete a.txt?", AnswerType: tool.AnswerType{Kind: tool.AnswerBoolean}})
+//	if err != nil {
+//		return "", err
+//	}
+//	if v != true {
+//		return "", errors.New("not deleted")
 //	}
 //
 // # Formatting arguments
