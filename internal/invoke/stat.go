@@ -18,10 +18,12 @@ type Key string
 
 // Stat returns the persistent-cache key of spec run with workspace root
 // root: a hash of the resolved executable (path after symlinks, size,
-// modification time in ns), the full argv as configured, the working
-// directory, ClearEnv and the sorted Env, and the same stat for every
-// argument naming an existing regular file (a script passed to an
-// interpreter, relative to the working directory).
+// modification time in ns, and where the system has them device, inode and
+// change time, which no tool can set back: a rewrite that keeps the size
+// and restores the mtime, as cp -p or tar do, still changes the key), the
+// full argv as configured, the working directory, ClearEnv and the sorted
+// Env, and the same stat for every argument naming an existing regular file
+// (a script passed to an interpreter, relative to the working directory).
 //
 // ok is false when no trustworthy key exists: shell commands, an
 // executable that cannot be resolved, a templated first token, and
@@ -50,7 +52,7 @@ func Stat(spec *Spec, root string) (Key, bool) {
 		ClearEnv bool              `json:"clear_env"`
 		Env      map[string]string `json:"env"` // encoding/json sorts map keys
 		Files    []fileKey         `json:"files"`
-	}{Version: 1, Exe: exe, Argv: spec.Command, Dir: dir, ClearEnv: spec.ClearEnv, Env: spec.Env}
+	}{Version: 2, Exe: exe, Argv: spec.Command, Dir: dir, ClearEnv: spec.ClearEnv, Env: spec.Env}
 	for _, arg := range spec.Command[1:] {
 		if arg == "" || strings.Contains(arg, "{{") {
 			continue
@@ -76,6 +78,9 @@ type fileKey struct {
 	Path  string `json:"path"`
 	Size  int64  `json:"size"`
 	Mtime int64  `json:"mtime_ns"`
+	Dev   uint64 `json:"dev,omitempty"`
+	Ino   uint64 `json:"ino,omitempty"`
+	Ctime int64  `json:"ctime_ns,omitempty"` // status change time: moves on every write, rename or chmod
 }
 
 // statFile returns the key of p when it names a regular file (through
@@ -94,6 +99,7 @@ func statFile(p string) (fileKey, bool) {
 		real = abs
 	}
 	k.Path, k.Size, k.Mtime = real, fi.Size(), fi.ModTime().UnixNano()
+	k.Dev, k.Ino, k.Ctime = sysStat(fi)
 	return k, true
 }
 

@@ -52,6 +52,38 @@ func TestStat(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// sameSizeAndTime rewrites p with content of the same size and puts its
+	// modification time back, as cp -p, tar or rsync -t do; inPlace keeps
+	// the inode, otherwise the new file is renamed over p.
+	sameSizeAndTime := func(p, content string, inPlace bool) {
+		t.Helper()
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if int64(len(content)) != fi.Size() {
+			t.Fatalf("content of %d bytes for a file of %d", len(content), fi.Size())
+		}
+		time.Sleep(20 * time.Millisecond) // past the file system's timestamp granularity
+		target := p
+		if !inPlace {
+			target = p + ".new"
+		}
+		if err := os.WriteFile(target, []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(target, fi.ModTime(), fi.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+		if !inPlace {
+			if err := os.Rename(target, p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if after, _ := os.Stat(p); after.Size() != fi.Size() || !after.ModTime().Equal(fi.ModTime()) {
+			t.Fatalf("size or mtime of %s moved", p)
+		}
+	}
 	changes := []struct {
 		name   string
 		change func()
@@ -62,6 +94,9 @@ func TestStat(t *testing.T) {
 		{"argv", func() {}, &Spec{Command: []string{"bin/x", "tool.py", "-v"}}},
 		{"script edited", func() { touch(script, "print(2)\n") }, &Spec{Command: []string{"bin/x", "tool.py"}}},
 		{"binary rebuilt", func() { touch(bin, "#!/bin/sh\n# v2\n") }, &Spec{Command: []string{"bin/x", "tool.py"}}},
+		{"binary replaced, same size and mtime", func() { sameSizeAndTime(bin, "#!/bin/sh\n# v3\n", false) }, &Spec{Command: []string{"bin/x", "tool.py"}}},
+		{"binary rewritten in place, same size and mtime", func() { sameSizeAndTime(bin, "#!/bin/sh\n# v4\n", true) }, &Spec{Command: []string{"bin/x", "tool.py"}}},
+		{"script rewritten in place, same size and mtime", func() { sameSizeAndTime(script, "print(3)\n", true) }, &Spec{Command: []string{"bin/x", "tool.py"}}},
 	}
 	prev := base
 	for _, c := range changes {
