@@ -22,8 +22,8 @@ import (
 //	{"version":1,"key":"<invoke.Stat key>","command":["bin/fs"],"response":{"tools":[…]}}
 //
 // An answer is used only when its key equals the binary's current
-// invoke.Stat key (path, size and mtime of the executable and of file
-// arguments, plus the command line), so it is never stale; a rebuilt binary
+// invoke.Stat key (path, size, mtime, inode and ctime of the executable and
+// of file arguments, plus the command line), so it is never stale; a rebuilt binary
 // overwrites its file. Commands without a trustworthy key (go run, shell)
 // are never stored. Files are written to a temporary file and renamed, so a
 // reader never sees half a file; a file that does not decode is ignored and

@@ -25,8 +25,8 @@
 // toolsets use it. Requests run concurrently, at most [Options.Concurrency]
 // at a time. A binary is asked at most once per [Catalog] (the session
 // cache); with [Options.CacheDir] set, answers are also kept on disk, keyed
-// by the binary's path, size and modification time (and those of script
-// arguments), so that a rebuilt binary is asked again and a stale answer is
+// by the binary's path, size, modification time, inode and change time
+// (and those of script arguments), so that a rebuilt binary is asked again and a stale answer is
 // never served.
 //
 // One failing entry never hides the others: [New] returns every tool that

@@ -24,6 +24,8 @@ func TestMain(m *testing.M) {
 		os.Exit(fakeTool(os.Args[1:]))
 	}
 	os.Setenv("RESOLVER_TEST_CHILD", "1") // inherited by every binary the tests start
+	// A race-enabled child would sleep 1 s at exit; the fake tools need not.
+	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	os.Exit(m.Run())
 }
 

@@ -8,8 +8,8 @@ import (
 )
 
 // Refresh checks cheaply whether any binary changed since it was asked for
-// its schema (its stat key: size and modification time of the executable
-// and of script arguments; nothing is spawned for that), asks the changed
+// its schema (its stat key: size, modification time, inode and change time
+// of the executable and of script arguments; nothing is spawned for that), asks the changed
 // binaries again, and rebuilds the tools. It reports whether the served
 // tools changed; if so, the identity changes and subscribers are notified.
 // Commands without a trustworthy stat key (go run, shell) are not checked.

@@ -111,6 +111,35 @@ func TestPersistentCache(t *testing.T) {
 			t.Errorf("after rebuild: %d requests in all, want 2", got)
 		}
 	})
+	t.Run("rebuilt binary, same size and mtime", func(t *testing.T) {
+		t.Parallel()
+		count, asked := counter(t)
+		cache, bin := t.TempDir(), filepath.Join(t.TempDir(), "tool")
+		copyExe(t, bin, []byte("v1"))
+		fi, err := os.Stat(bin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := fmt.Sprintf("[tools.a]\ncommand = [%q, \"multi\"]\ntool = \"t1\"\nenv = { RESOLVER_TEST_COUNTER = %q }\n", bin, count)
+		newCat(t, cfg, cache)
+		newCat(t, cfg, cache)
+		if got := asked(); got != 1 {
+			t.Fatalf("before rebuild: %d requests, want 1", got)
+		}
+		time.Sleep(20 * time.Millisecond) // past the file system's timestamp granularity
+		copyExe(t, bin, []byte("v2"))     // as cp -p or tar would: same size, mtime put back
+		if err := os.Chtimes(bin, fi.ModTime(), fi.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+		if after, _ := os.Stat(bin); after.Size() != fi.Size() || !after.ModTime().Equal(fi.ModTime()) {
+			t.Fatal("size or mtime moved")
+		}
+		newCat(t, cfg, cache)
+		newCat(t, cfg, cache)
+		if got := asked(); got != 2 {
+			t.Errorf("after rebuild: %d requests in all, want 2", got)
+		}
+	})
 	t.Run("edited script argument", func(t *testing.T) {
 		t.Parallel()
 		count, asked := counter(t)
@@ -126,6 +155,22 @@ func TestPersistentCache(t *testing.T) {
 		newCat(t, cfg, cache)
 		if got := asked(); got != 2 {
 			t.Errorf("after edit: %d requests in all, want 2", got)
+		}
+		// An edit that keeps the size and the mtime (an editor that
+		// preserves times, a checkout) is a change too.
+		fi, err := os.Stat(script)
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(20 * time.Millisecond)
+		writeFile(t, script, "print('version 3')\n")
+		if err := os.Chtimes(script, fi.ModTime(), fi.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+		newCat(t, cfg, cache)
+		newCat(t, cfg, cache)
+		if got := asked(); got != 3 {
+			t.Errorf("after a same-size edit: %d requests in all, want 3", got)
 		}
 	})
 	t.Run("changed command line", func(t *testing.T) {
