@@ -23,4 +23,13 @@
 //
 //	o := sdktest.Run(t, del, args, nil) // o.Question.ID == "delete"
 //	o = sdktest.Run(t, del, args, &sdktest.Options{Answers: map[string]any{"delete": true}})
+//
+// # The workspace root
+//
+// [sdk.Root] returns [Options].Root, the current directory when it is empty
+// (the package directory, under go test). A tool that reads or writes files
+// is best tested in a directory of its own:
+//
+//	root := t.TempDir()
+//	o := sdktest.Run(t, note, map[string]any{"line": "buy milk"}, &sdktest.Options{Root: root})
 package sdktest
