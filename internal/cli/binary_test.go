@@ -61,7 +61,7 @@ func toolhostBinary(t *testing.T) string {
 		if runtime.GOOS == "windows" {
 			builtPath += ".exe"
 		}
-		out, err := exec.Command("go", "build", "-o", builtPath, "github.com/toolhost/toolhost/cmd/toolhost").CombinedOutput()
+		out, err := goBuild("-o", builtPath, "github.com/toolhost/toolhost/cmd/toolhost")
 		if err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}
@@ -159,7 +159,7 @@ func TestBinaryIdentityAcrossProcesses(t *testing.T) {
 func TestEndToEndExample(t *testing.T) {
 	toolhostBinary(t) // skips under -short
 	bin := filepath.Join(t.TempDir(), "greet")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/toolhost/toolhost/examples/greet").CombinedOutput(); err != nil {
+	if out, err := goBuild("-o", bin, "github.com/toolhost/toolhost/examples/greet"); err != nil {
 		t.Fatalf("go build examples/greet: %v\n%s", err, out)
 	}
 	dir := t.TempDir()

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,7 +28,13 @@ func TestMain(m *testing.M) {
 		}
 	}
 	os.Setenv(childEnv, "1") // inherited by every binary the tests start
-	// Keep the user's config and cache out of the tests.
+	// A race-enabled child that started threads sleeps 1 s at exit
+	// (atexit_sleep_ms); the fake tools need not, and each call of the
+	// greet tool paid that second.
+	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
+	// Keep the user's config and cache out of the tests (but not out of
+	// the go command the tests run: see goBuild).
+	goEnv = os.Environ()
 	tmp, err := os.MkdirTemp("", "toolhost-cli-test")
 	if err != nil {
 		panic(err)
@@ -38,6 +45,20 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(tmp)
 	os.Exit(code)
+}
+
+// goEnv is the environment the tests started with, before TestMain moved
+// HOME, XDG_CONFIG_HOME and XDG_CACHE_HOME to a temporary directory.
+var goEnv []string
+
+// goBuild runs `go build args…` in the environment the tests started with:
+// under the moved HOME and XDG_CACHE_HOME the go command would find an empty
+// build cache and module cache, and build (and download) everything again,
+// which took a minute.
+func goBuild(args ...string) ([]byte, error) {
+	cmd := exec.Command("go", append([]string{"build"}, args...)...)
+	cmd.Env = goEnv
+	return cmd.CombinedOutput()
 }
 
 // result is what one in-process run of the CLI produced.

@@ -48,6 +48,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(serveEnv) != "" {
 		os.Exit(serveMain())
 	}
+	// A race-enabled child that started threads sleeps 1 s at exit
+	// (atexit_sleep_ms): the fake tools and served test binaries need not.
+	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	code := m.Run()
 	if buildDir != "" { // see buildToolhost
 		os.RemoveAll(buildDir)
