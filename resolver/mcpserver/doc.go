@@ -23,8 +23,10 @@
 // [Server.Watch] polls) removes, adds or replaces tools, so clients receive
 // notifications/tools/list_changed. A tools/list or tools/call right after a
 // change already sees it. Input schemas are served as the catalog gives
-// them (JSON Schema objects); annotations map onto the SDK's
-// ToolAnnotations, and are omitted when a tool has none.
+// them (JSON Schema objects), and annotations exactly as the catalog gives
+// them (the SDK's ToolAnnotations would add "readOnlyHint":false and
+// "idempotentHint":false), omitted when a tool has none: tools/list is the
+// definitions `toolhost list --json` prints.
 //
 // # Calls
 //

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -87,6 +88,9 @@ type Server struct {
 	syncMu sync.Mutex        // serialises sync
 	synced map[string]string // name → JSON of the definition the SDK serves; guarded by syncMu
 
+	annMu       sync.Mutex
+	annotations map[string]json.RawMessage // name → annotations as the catalog gives them; guarded by annMu
+
 	mu     sync.Mutex
 	dirty  bool // the catalog changed since the last sync
 	closed bool
@@ -126,6 +130,8 @@ func New(cat Catalog, opts *Options) *Server {
 		sem:      make(chan struct{}, o.MaxCalls),
 		key:      newKey(),
 		synced:   map[string]string{},
+
+		annotations: map[string]json.RawMessage{},
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
 		Logger: o.Logger,
@@ -275,7 +281,9 @@ func (s *Server) changed() {
 }
 
 // syncFirst is a receiving middleware: a tools/list or tools/call sees a
-// change of the catalog at once, even before the background sync ran.
+// change of the catalog at once, even before the background sync ran. It
+// also makes tools/list serve each tool's annotations as given (see
+// [listResult]).
 func (s *Server) syncFirst(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if method == "tools/list" || method == "tools/call" {
@@ -286,8 +294,76 @@ func (s *Server) syncFirst(next mcp.MethodHandler) mcp.MethodHandler {
 				s.sync()
 			}
 		}
-		return next(ctx, method, req)
+		res, err := next(ctx, method, req)
+		if lr, ok := res.(*mcp.ListToolsResult); ok && err == nil {
+			return s.listResult(lr), nil
+		}
+		return res, err
 	}
+}
+
+// listResult is a tools/list result whose tools carry their annotations
+// exactly as the catalog gives them. The SDK's ToolAnnotations always
+// writes readOnlyHint and idempotentHint (false when unset); served as
+// given, tools/list is byte for byte the definitions `toolhost list --json`
+// prints. Everything else is the SDK's own result (it is embedded).
+type listResult struct {
+	*mcp.ListToolsResult
+	annotations map[string]json.RawMessage // by tool name, for the tools listed
+}
+
+func (s *Server) listResult(res *mcp.ListToolsResult) *listResult {
+	lr := &listResult{ListToolsResult: res, annotations: map[string]json.RawMessage{}}
+	s.annMu.Lock()
+	defer s.annMu.Unlock()
+	for _, t := range res.Tools {
+		if a, ok := s.annotations[t.Name]; ok && t.Annotations != nil {
+			lr.annotations[t.Name] = a
+		}
+	}
+	return lr
+}
+
+// MarshalJSON writes the SDK's result with each listed tool's
+// "annotations" replaced by the catalog's.
+func (r *listResult) MarshalJSON() ([]byte, error) {
+	b, err := marshalNoEscape(r.ListToolsResult)
+	if err != nil || len(r.annotations) == 0 {
+		return b, err
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(b, &top); err != nil {
+		return nil, err
+	}
+	var tools []map[string]json.RawMessage
+	if err := json.Unmarshal(top["tools"], &tools); err != nil {
+		return nil, err
+	}
+	for _, t := range tools {
+		var name string
+		if err := json.Unmarshal(t["name"], &name); err != nil {
+			return nil, err
+		}
+		if a, ok := r.annotations[name]; ok {
+			t["annotations"] = a
+		}
+	}
+	if top["tools"], err = marshalNoEscape(tools); err != nil {
+		return nil, err
+	}
+	return marshalNoEscape(top)
+}
+
+// marshalNoEscape is json.Marshal without HTML escaping, as the SDK writes
+// its messages.
+func marshalNoEscape(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // sync makes the SDK server's tool set equal to the catalog's: tools gone
@@ -316,6 +392,20 @@ func (s *Server) sync() {
 			s.logger.Error("tool left out of tools/list", "tool", d.Name, "error", err)
 			continue
 		}
+		var ann json.RawMessage
+		if t.Annotations != nil {
+			if ann, err = marshalNoEscape(d.Annotations); err != nil {
+				s.logger.Error("tool left out of tools/list", "tool", d.Name, "error", err)
+				continue
+			}
+		}
+		s.annMu.Lock()
+		if ann != nil {
+			s.annotations[d.Name] = ann
+		} else {
+			delete(s.annotations, d.Name)
+		}
+		s.annMu.Unlock()
 		s.mcp.AddTool(t, s.toolHandler(d.Name))
 		s.synced[d.Name] = string(b)
 	}
@@ -326,6 +416,11 @@ func (s *Server) sync() {
 			delete(s.synced, name)
 		}
 	}
+	s.annMu.Lock()
+	for _, name := range gone {
+		delete(s.annotations, name)
+	}
+	s.annMu.Unlock()
 	if len(gone) > 0 {
 		s.mcp.RemoveTools(gone...)
 	}

@@ -362,6 +362,7 @@ func TestStdioSIGTERM(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`,
 		`{"jsonrpc":"2.0","id":2,"method":"server/identity"}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{}}`,
 		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"slow","arguments":{}}}`,
 	} {
 		if _, err := io.WriteString(stdin, msg+"\n"); err != nil {
@@ -369,16 +370,41 @@ func TestStdioSIGTERM(t *testing.T) {
 		}
 	}
 	var got []string
-	for len(got) < 2 {
+	answers := map[float64]json.RawMessage{} // by id
+	for len(answers) < 3 {
 		select {
 		case l := <-lines:
 			got = append(got, l)
+			var m struct {
+				ID     *float64        `json:"id"`
+				Result json.RawMessage `json:"result"`
+			}
+			if json.Unmarshal([]byte(l), &m) == nil && m.ID != nil {
+				answers[*m.ID] = m.Result
+			}
 		case <-time.After(10 * time.Second):
 			t.Fatalf("no answers; got %q", got)
 		}
 	}
-	if !strings.Contains(got[1], `"server_id":"`) || !strings.Contains(got[1], `"protocol_version":"1.0"`) {
-		t.Errorf("server/identity answer = %s", got[1])
+	if id := string(answers[2]); !strings.Contains(id, `"server_id":"`) || !strings.Contains(id, `"protocol_version":"1.0"`) {
+		t.Errorf("server/identity answer = %s", id)
+	}
+	// Annotations go on the wire as the catalog has them: no
+	// "idempotentHint":false added, none at all for a tool without.
+	var list struct {
+		Tools []map[string]json.RawMessage `json:"tools"`
+	}
+	if err := json.Unmarshal(answers[4], &list); err != nil {
+		t.Fatalf("tools/list answer %s: %v", answers[4], err)
+	}
+	for _, tl := range list.Tools {
+		name, a := string(tl["name"]), string(tl["annotations"])
+		switch {
+		case name == `"echo"` && a != `{"readOnlyHint":true}`:
+			t.Errorf("echo annotations on the wire = %s, want {\"readOnlyHint\":true}", a)
+		case name != `"echo"` && a != "":
+			t.Errorf("tool %s has annotations %s on the wire, want none", name, a)
+		}
 	}
 	waitFile(t, filepath.Join(dir, "started"))
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
