@@ -115,7 +115,7 @@ func (h *handler) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if origin := r.Header.Get("Origin"); origin != "" {
 			if !allowedOrigin(origin, h.o.AllowedOrigins) {
-				writeError(w, http.StatusForbidden, fmt.Sprintf("origin %q is not allowed (serve with an allowed origin to permit it)", origin))
+				writeError(w, http.StatusForbidden, fmt.Sprintf("origin %q is not allowed: only pages from a loopback origin (http://localhost, http://127.0.0.1, http://[::1]) or an allowed origin may call this server", origin))
 				return
 			}
 			w.Header().Set("Access-Control-Allow-Origin", origin)
@@ -153,8 +153,9 @@ func noWriteDeadline(next http.Handler) http.Handler {
 }
 
 // snapshot asks the provider, answering 503 if it fails, and handles the
-// ETag: it returns nil when the response is complete (error or 304).
-func (h *handler) snapshot(w http.ResponseWriter, r *http.Request) *Snapshot {
+// ETag: it returns nil when the response is complete (error or 304). A 304
+// carries the Cache-Control the full response would have (RFC 9110 §15.4.5).
+func (h *handler) snapshot(w http.ResponseWriter, r *http.Request, cacheControl string) *Snapshot {
 	s, err := h.p.Snapshot(r.Context())
 	if err != nil || s == nil {
 		msg := "no tools available"
@@ -166,6 +167,7 @@ func (h *handler) snapshot(w http.ResponseWriter, r *http.Request) *Snapshot {
 	}
 	s = normalize(s)
 	w.Header().Set("ETag", `"`+s.Identity.ServerID+`"`)
+	w.Header().Set("Cache-Control", cacheControl)
 	if etagMatch(r.Header.Get("If-None-Match"), s.Identity.ServerID) {
 		w.WriteHeader(http.StatusNotModified)
 		return nil
@@ -205,7 +207,7 @@ type detail struct {
 }
 
 func (h *handler) tools(w http.ResponseWriter, r *http.Request) {
-	s := h.snapshot(w, r)
+	s := h.snapshot(w, r, "no-cache")
 	if s == nil {
 		return
 	}
@@ -215,12 +217,11 @@ func (h *handler) tools(w http.ResponseWriter, r *http.Request) {
 			list = append(list, listed{t.Name, t.Description, t.Annotations})
 		}
 	}
-	w.Header().Set("Cache-Control", "no-cache")
 	writeJSON(w, http.StatusOK, list)
 }
 
 func (h *handler) tool(w http.ResponseWriter, r *http.Request) {
-	s := h.snapshot(w, r)
+	s := h.snapshot(w, r, "no-cache")
 	if s == nil {
 		return
 	}
@@ -229,16 +230,14 @@ func (h *handler) tool(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown tool %q", r.PathValue("name")))
 		return
 	}
-	w.Header().Set("Cache-Control", "no-cache")
 	writeJSON(w, http.StatusOK, detail{t.Name, t.Description, t.InputSchema, t.Annotations})
 }
 
 func (h *handler) identity(w http.ResponseWriter, r *http.Request) {
-	s := h.snapshot(w, r)
+	s := h.snapshot(w, r, "no-cache")
 	if s == nil {
 		return
 	}
-	w.Header().Set("Cache-Control", "no-cache")
 	writeJSON(w, http.StatusOK, s.Identity)
 }
 
@@ -288,6 +287,9 @@ type manifestCategory struct {
 	Icon        string `json:"icon,omitempty"`
 }
 
+// manifestCacheControl is the Cache-Control of the manifest (contract).
+const manifestCacheControl = "public, max-age=60"
+
 // manifestProtocolVersion is the Tool Discovery Protocol version served.
 const manifestProtocolVersion = "1.0"
 
@@ -317,7 +319,7 @@ func toManifestTool(t *resolver.Tool) manifestTool {
 }
 
 func (h *handler) manifest(w http.ResponseWriter, r *http.Request) {
-	s := h.snapshot(w, r)
+	s := h.snapshot(w, r, manifestCacheControl)
 	if s == nil {
 		return
 	}
@@ -334,12 +336,11 @@ func (h *handler) manifest(w http.ResponseWriter, r *http.Request) {
 	for _, c := range s.Categories {
 		m.Categories = append(m.Categories, manifestCategory(c))
 	}
-	w.Header().Set("Cache-Control", "public, max-age=60")
 	writeJSON(w, http.StatusOK, m)
 }
 
 func (h *handler) manifestTool(w http.ResponseWriter, r *http.Request) {
-	s := h.snapshot(w, r)
+	s := h.snapshot(w, r, manifestCacheControl)
 	if s == nil {
 		return
 	}
@@ -348,7 +349,6 @@ func (h *handler) manifestTool(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown tool %q", r.PathValue("name")))
 		return
 	}
-	w.Header().Set("Cache-Control", "public, max-age=60")
 	writeJSON(w, http.StatusOK, toManifestTool(t))
 }
 
@@ -371,6 +371,7 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 		Error string `json:"error"`
 	}{msg})
 	w.Header().Del("ETag")
+	w.Header().Del("Cache-Control")
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	w.Write(append(b, '\n'))

@@ -168,7 +168,7 @@ func TestEndpoints(t *testing.T) {
 		{name: "no mcp unless configured", path: "/mcp", status: 404, body: `{"error":"no endpoint GET /mcp"}` + "\n"},
 		{name: "loopback origin", path: "/identity", header: map[string]string{"Origin": "http://localhost:3000"}, status: 200},
 		{name: "foreign origin", path: "/tools", header: map[string]string{"Origin": "https://evil.example"}, status: 403,
-			body: `{"error":"origin \"https://evil.example\" is not allowed (serve with an allowed origin to permit it)"}` + "\n"},
+			body: `{"error":"origin \"https://evil.example\" is not allowed: only pages from a loopback origin (http://localhost, http://127.0.0.1, http://[::1]) or an allowed origin may call this server"}` + "\n"},
 		{name: "null origin", path: "/tools", header: map[string]string{"Origin": "null"}, status: 403},
 	}
 	for _, tt := range tests {
@@ -272,11 +272,18 @@ func TestETag(t *testing.T) {
 	if etag != `"`+id.ServerID+`"` || id.ToolsCount != 2 {
 		t.Fatalf("ETag %s, identity %+v: want the quoted server_id and 2 enabled tools", etag, id)
 	}
+	cacheControl := map[string]string{ // a 304 repeats the full response's Cache-Control
+		"/tools": "no-cache", "/tools/search": "no-cache", "/identity": "no-cache",
+		"/api/v1/tools": "public, max-age=60", "/api/v1/tools/search": "public, max-age=60",
+	}
 	for _, path := range []string{"/tools", "/tools/search", "/api/v1/tools", "/api/v1/tools/search", "/identity"} {
 		for _, inm := range []string{etag, id.ServerID, `W/` + etag, `"other", ` + etag, "*"} {
 			resp, body := get(t, srv.URL+path, map[string]string{"If-None-Match": inm})
 			if resp.StatusCode != http.StatusNotModified || len(body) != 0 || resp.Header.Get("ETag") != etag {
 				t.Errorf("GET %s If-None-Match %s: status %d, ETag %q, body %q; want 304, the ETag, no body", path, inm, resp.StatusCode, resp.Header.Get("ETag"), body)
+			}
+			if got := resp.Header.Get("Cache-Control"); got != cacheControl[path] {
+				t.Errorf("GET %s If-None-Match %s: 304 with Cache-Control %q, want %q", path, inm, got, cacheControl[path])
 			}
 		}
 		resp, _ := get(t, srv.URL+path, map[string]string{"If-None-Match": `"other"`})
