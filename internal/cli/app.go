@@ -52,6 +52,10 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, stdin io.
 		args = append(args[:1:1], permute(a, args[1:])...)
 	}
 	err := a.RunContext(ctx, args)
+	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		// Ctrl-C or SIGTERM while resolving: say so, not "context canceled".
+		err = &exitError{code: ExitFailure, err: errors.New("interrupted")}
+	}
 	code := exitCode(err)
 	if msg := errorText(err); msg != "" {
 		fmt.Fprintf(stderr, "toolhost: %s\n", msg)

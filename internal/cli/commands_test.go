@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestListJSON(t *testing.T) {
@@ -242,5 +244,19 @@ func TestHelpHasExamples(t *testing.T) {
 	r := run(t, nil, "cache", "clear", "--help")
 	if r.code != 0 || !strings.Contains(r.stdout, "Example") {
 		t.Errorf("cache clear --help: exit %d, no example in:\n%s", r.code, r.stdout)
+	}
+}
+
+// TestInterrupted checks what an interrupted command says: Ctrl-C or
+// SIGTERM while the tools resolve is "interrupted", exit 2, not the
+// context's own "context canceled".
+func TestInterrupted(t *testing.T) {
+	dir := workspace(t, "[tools.greet]\ncommand = [{{exe}}, \"slow-greet\"]\n")
+	ctx, cancel := context.WithCancel(t.Context())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	var stdout, stderr strings.Builder
+	code := Run(ctx, []string{"toolhost", "--root", dir, "--no-cache", "list"}, &stdout, &stderr, strings.NewReader(""), nil)
+	if code != 2 || stderr.String() != "toolhost: interrupted\n" {
+		t.Errorf("interrupted list: exit %d, stderr %q; want 2, \"toolhost: interrupted\\n\"", code, stderr.String())
 	}
 }
