@@ -106,6 +106,12 @@ func merge(name string, bin *tool.Definition, e *config.Entry) (*Tool, []warning
 		}
 	}
 	for k, pos := range e.Pos {
+		if bin != nil && (k == "parameters" || binaryParam(k, bin) || ignored(k, warnings)) {
+			// The binary's parameters (or one of them): the overridden
+			// fields say where they come from. An ignored override is no
+			// field's origin.
+			continue
+		}
 		prov[k] = pos.String()
 	}
 	if bin == nil {
@@ -148,6 +154,25 @@ func merge(name string, bin *tool.Definition, e *config.Entry) (*Tool, []warning
 		Annotations: annotations,
 	}
 	return t, warnings
+}
+
+// binaryParam reports whether key is "parameters.X" for a parameter X the
+// binary declares.
+func binaryParam(key string, bin *tool.Definition) bool {
+	name, ok := strings.CutPrefix(key, "parameters.")
+	_, declared := bin.Parameters[name]
+	return ok && declared
+}
+
+// ignored reports whether the provenance key belongs to a parameter
+// override that was ignored with a warning ("parameters.X" or below it).
+func ignored(key string, warnings []warning) bool {
+	for _, w := range warnings {
+		if key == w.key || strings.HasPrefix(key, w.key+".") {
+			return true
+		}
+	}
+	return false
 }
 
 // warning is something merge noticed, with the configuration key it is about.

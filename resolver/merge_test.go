@@ -55,7 +55,8 @@ func TestMerge(t *testing.T) {
 				Enable:      ptr(false),
 				Annotations: map[string]any{"readOnlyHint": false},
 				Parameters:  map[string]*tool.Parameter{"pattern": {Required: ptr(false)}},
-				Pos:         map[string]config.Position{"enable": pos(3), "annotations.readOnlyHint": pos(4), "parameters.pattern.required": pos(5)},
+				Pos: map[string]config.Position{"enable": pos(3), "annotations.readOnlyHint": pos(4),
+					"parameters": pos(5), "parameters.pattern": pos(5), "parameters.pattern.required": pos(5)},
 			},
 			check: func(t *testing.T, got *Tool) {
 				eq(t, "enabled", got.Enabled, false)
@@ -67,6 +68,8 @@ func TestMerge(t *testing.T) {
 				eq(t, "provenance enable", got.Provenance["enable"], "a.toml:3")
 				eq(t, "provenance required", got.Provenance["parameters.pattern.required"], "a.toml:5")
 				eq(t, "provenance type", got.Provenance["parameters.pattern.type"], "binary")
+				eq(t, "provenance pattern", got.Provenance["parameters.pattern"], "binary")
+				eq(t, "provenance parameters", got.Provenance["parameters"], "")
 			},
 		},
 		{
@@ -111,10 +114,16 @@ func TestMerge(t *testing.T) {
 			name: "override of an undeclared parameter is a warning",
 			bin:  binary(),
 			entry: config.Entry{Name: "search",
-				Parameters: map[string]*tool.Parameter{"patern": {Summary: "typo"}}},
+				Parameters: map[string]*tool.Parameter{"patern": {Summary: "typo"}},
+				Pos:        map[string]config.Position{"parameters": pos(2), "parameters.patern": pos(2), "parameters.patern.summary": pos(3)}},
 			check: func(t *testing.T, got *Tool) {
 				if _, ok := got.Parameters["patern"]; ok {
 					t.Error("undeclared parameter served")
+				}
+				for k, v := range got.Provenance { // an ignored override is no field's origin
+					if strings.HasPrefix(k, "parameters") && v != "binary" {
+						t.Errorf("provenance %s = %s, want only the binary's parameters", k, v)
+					}
 				}
 			},
 			warnings: []warning{{"parameters.patern", `parameter "patern" is not declared by the binary (it declares "limit", "pattern"); the override is ignored; did you mean "pattern"?`}},
