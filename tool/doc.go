@@ -91,8 +91,9 @@
 //
 // The answer to "schema" should not depend on context.root, must have no
 // side effects, and should come quickly: hosts cache it per binary (keyed by its
-// path, size and modification time; toolhost also keys on script files named
-// in the command, as in "python3 tool.py") and ask again only when it changes.
+// path, size and modification time; toolhost also keys on the inode and
+// change time, and on script files named in the command, as in
+// "python3 tool.py") and ask again only when it changes.
 //
 // # Actions "run" and "format_arguments"
 //
