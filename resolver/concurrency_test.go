@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -113,5 +114,64 @@ func TestDefaultCacheDir(t *testing.T) {
 	t.Setenv("HOME", "/home/ada")
 	if got := DefaultCacheDir(); got != "/home/ada/.cache/toolhost" {
 		t.Errorf("without: %s", got)
+	}
+}
+
+// TestConcurrentRefreshSharesOneRequest: a binary rebuilt under a catalog
+// that many goroutines use at once is asked exactly once more, and the
+// change is published exactly once.
+func TestConcurrentRefreshSharesOneRequest(t *testing.T) {
+	t.Parallel()
+	count, asked := counter(t)
+	bin := filepath.Join(t.TempDir(), "tool")
+	copyExe(t, bin, nil)
+	cfg := parse(t, `
+[tools.v]
+command = ["`+bin+`", "versioned"]
+env = { RESOLVER_TEST_COUNTER = "`+count+`" }
+`)
+	c, err := New(t.Context(), cfg, &Options{Root: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.statEvery = 0 // every Call checks the binaries
+	var notified atomic.Int32
+	c.Subscribe(func() { notified.Add(1) })
+	id := c.Identity()
+	copyExe(t, bin, []byte("rebuilt"))
+
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if i%2 == 0 {
+				if _, err := c.Refresh(t.Context()); err != nil {
+					errs <- err
+				}
+				return
+			}
+			if out, err := c.Call(t.Context(), "v", nil, nil); err != nil || out.IsError() {
+				errs <- fmt.Errorf("Call = %v, %v", out, err)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if got := asked(); got != 2 {
+		t.Errorf("%d schema requests, want 2 (one at New, one shared after the rebuild)", got)
+	}
+	if got := notified.Load(); got != 1 {
+		t.Errorf("subscribers notified %d times, want 1", got)
+	}
+	if c.Identity() == id {
+		t.Error("identity unchanged after the rebuild")
+	}
+	if v, _ := c.Tool("v"); v.Summary != "Version "+sizeOf(t, bin)+"." {
+		t.Errorf("summary %q: the rebuilt binary's answer is not served", v.Summary)
 	}
 }
