@@ -149,8 +149,19 @@ func TestBinaryIdentityAcrossProcesses(t *testing.T) {
 	}
 	fmt.Fprintln(f, `summary = "Greet someone, politely."`)
 	f.Close()
-	if third := id(); third == first {
+	third := id()
+	if third == first {
 		t.Errorf("server_id %q did not change with the tool's description", third)
+	}
+	// So does a schema change (a parameter's description, from an override).
+	f, err = os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintln(f, "self_describe = true\n[tools.greet.parameters.name]\nsummary = \"The person to greet.\"")
+	f.Close()
+	if fourth := id(); fourth == third || fourth == first {
+		t.Errorf("server_id %q did not change with the tool's input schema", fourth)
 	}
 }
 

@@ -41,6 +41,9 @@ func TestCallBinary(t *testing.T) {
 		{"select bad --answer", []string{"call", "greet", "name=painter", "--answer", "colour=blue"}, "", 2, "", `wants one of ["red" "green"], got "blue"`},
 		{"interactive default", []string{"call", "greet", "name=admin"}, "\n", 0, "Hello, admin!\n", "? Greet admin? [yes|no, default yes] "},
 		{"format", []string{"format", "greet", "name=Ada"}, "", 0, "greet for Ada\n", ""},
+		{"format unknown tool", []string{"format", "nope", "name=Ada"}, "", 2, "", `toolhost: unknown tool "nope" (tools: greet)`},
+		{"format bad --args", []string{"format", "greet", "--args", "[1]"}, "", 2, "", "--args: want a JSON object"},
+		{"format no name", []string{"format"}, "", 2, "", "usage: toolhost format NAME"},
 		{"describe unknown", []string{"describe", "nope"}, "", 2, "", `toolhost: unknown tool "nope" (tools: greet)`},
 	}
 	for _, tt := range tests {
@@ -250,5 +253,20 @@ func TestConfigFlag(t *testing.T) {
 	want := "NAME    DESCRIPTION\ngreet   Overridden.\nsecond  First.\n"
 	if r.code != 0 || r.stdout != want {
 		t.Errorf("list --config: exit %d, stdout %q, want %q; stderr %q", r.code, r.stdout, want, r.stderr)
+	}
+}
+
+// TestWarningsOnStderr checks that resolution warnings (here an override
+// of a parameter the binary does not declare) go to stderr, leaving stdout
+// to the output and the exit status 0.
+func TestWarningsOnStderr(t *testing.T) {
+	dir := workspace(t, greetTOML+"self_describe = true\n[tools.greet.parameters.nme]\nsummary = \"A typo.\"\n")
+	r := runIn(t, dir, "", nil, "list", "--json")
+	want := `warning: .config/toolhost/tools.toml:5: tool "greet": parameter "nme" is not declared by the binary`
+	if r.code != 0 || !strings.Contains(r.stderr, "parameter \"nme\" is not declared by the binary") || !strings.HasPrefix(r.stderr, "warning: ") {
+		t.Errorf("list: exit %d, stderr %q; want 0 and a warning like %q", r.code, r.stderr, want)
+	}
+	if strings.Contains(r.stdout, "nme") || !strings.Contains(r.stdout, `"name": "greet"`) {
+		t.Errorf("list --json stdout %q: want greet, no warning", r.stdout)
 	}
 }
