@@ -494,10 +494,10 @@ func (d *decoder) strings(path []string, v any) []string {
 		return nil
 	}
 	out := make([]string, 0, len(a))
-	for _, e := range a {
+	for i, e := range a {
 		s, ok := e.(string)
 		if !ok {
-			d.wrongType(path, "an array of strings", v)
+			d.fail(path, ErrWrongType, "%s: want an array of strings, got %s at index %d", dotted(path), describe(e), i)
 			return nil
 		}
 		out = append(out, s)

@@ -299,7 +299,7 @@ func TestParseErrors(t *testing.T) {
 		{"wrong type command", "[tools.greet]\ncommand = 3\n", ErrWrongType,
 			`config.toml:2: tools.greet.command: want a string or an array of strings, got integer 3`},
 		{"wrong type command element", "[tools.greet]\ncommand = [\"a\",\n 3]\n", ErrWrongType,
-			`config.toml:2: tools.greet.command: want an array of strings, got array`},
+			`config.toml:2: tools.greet.command: want an array of strings, got integer 3 at index 1`},
 		{"wrong type entry", "[tools]\ngreet = \"bin/greet\"\n", ErrWrongType,
 			`config.toml:2: tools.greet: want a table, got string "bin/greet"`},
 		{"wrong type tags", "[tools.greet]\ncommand = \"g\"\ntags = \"a\"\n", ErrWrongType,
