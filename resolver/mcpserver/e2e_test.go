@@ -183,14 +183,21 @@ func buildToolhost(t *testing.T) string {
 }
 
 // TestServeHTTPCommand runs `toolhost serve --http 127.0.0.1:0` and talks
-// to it over MCP streamable HTTP at /mcp and the discovery endpoints; SIGTERM
-// ends it with status 0.
+// to it over MCP streamable HTTP at /mcp and the discovery endpoints, as
+// TestServeCommand does over stdio: object schemas, a call, invalid
+// arguments, an unknown tool, server/identity, list_changed when a binary
+// is rebuilt, a clean close; SIGTERM ends it with status 0.
 func TestServeHTTPCommand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds cmd/toolhost")
 	}
 	dir := t.TempDir()
 	toolhost := buildToolhost(t)
+	// As in TestServeCommand, a copy of the test binary describes itself
+	// and is "rebuilt" during the session.
+	described := filepath.Join(dir, "described")
+	copyFile(t, os.Args[0], described)
+	writeFile(t, filepath.Join(dir, "desc.txt"), "First description.")
 	conf := filepath.Join(dir, "tools.toml")
 	writeFile(t, conf, fmt.Sprintf(`
 [tools.echo]
@@ -199,7 +206,11 @@ summary = "Repeat a text."
 env = { %[2]s = "echo" }
 [tools.echo.parameters.text]
 type = "string"
-`, os.Args[0], toolEnv))
+
+[tools.described]
+command = [%[3]q]
+env = { %[2]s = "describe" }
+`, os.Args[0], toolEnv, described))
 	cmd := exec.Command(toolhost, "--no-cache", "--root", dir, "--config", conf, "serve", "--http", "127.0.0.1:0")
 	cmd.Env = append(os.Environ(), "MCPSERVER_TEST_DIR="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "xdg"))
 	stderr, err := cmd.StderrPipe()
@@ -240,19 +251,24 @@ type = "string"
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 200 || string(body) != `[{"name":"echo","description":"Repeat a text."}]`+"\n" {
-		t.Errorf("GET /tools: %d %s", resp.StatusCode, body)
+	if want := `[{"name":"described","description":"First description."},{"name":"echo","description":"Repeat a text."}]` + "\n"; resp.StatusCode != 200 || string(body) != want {
+		t.Errorf("GET /tools: %d %s, want 200 %s", resp.StatusCode, body, want)
 	}
 
 	ctx := t.Context()
-	c, _ := newClient(t, nil)
+	c, changed := newClient(t, nil)
 	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + "/mcp"}, nil)
 	if err != nil {
 		t.Fatalf("Connect: %v", err)
 	}
 	list, err := cs.ListTools(ctx, nil)
-	if err != nil || len(list.Tools) != 1 || list.Tools[0].InputSchema.(map[string]any)["type"] != "object" {
+	if err != nil || len(list.Tools) != 2 {
 		t.Fatalf("ListTools: %+v, %v", list, err)
+	}
+	for _, tl := range list.Tools {
+		if s, ok := tl.InputSchema.(map[string]any); !ok || s["type"] != "object" {
+			t.Errorf("tool %q: inputSchema %#v, want an object schema", tl.Name, tl.InputSchema)
+		}
 	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "over http"}})
 	if err != nil || res.IsError || text(res) != "over http" {
@@ -268,10 +284,38 @@ type = "string"
 		t.Errorf("call unknown tool: err %v, want the protocol error", err)
 	}
 	id, err := mcp.CallCustomMethod[*mcpserver.IdentityParams, *mcpserver.IdentityResult](ctx, cs, mcpserver.MethodIdentity, &mcpserver.IdentityParams{})
-	if err != nil || id.ToolsCount != 1 || !uuidPattern.MatchString(id.ServerID) {
-		t.Errorf("server/identity = %+v, %v", id, err)
+	if err != nil || id.ToolsCount != 2 || !uuidPattern.MatchString(id.ServerID) {
+		t.Fatalf("server/identity = %+v, %v", id, err)
 	}
-	cs.Close()
+
+	// Rebuild the self-describing binary: list_changed, the new description
+	// over MCP and HTTP, a new identity.
+	writeFile(t, filepath.Join(dir, "desc.txt"), "Second description.")
+	later := time.Now().Add(time.Minute)
+	if err := os.Chtimes(described, later, later); err != nil {
+		t.Fatal(err)
+	}
+	waitChanged(t, changed)
+	list, err = cs.ListTools(ctx, nil)
+	if err != nil || len(list.Tools) != 2 || list.Tools[0].Description != "Second description." {
+		t.Errorf("ListTools after the rebuild: %+v, %v; want described with the second description", list, err)
+	}
+	after, err := mcp.CallCustomMethod[*mcpserver.IdentityParams, *mcpserver.IdentityResult](ctx, cs, mcpserver.MethodIdentity, &mcpserver.IdentityParams{})
+	if err != nil || after.ServerID == id.ServerID {
+		t.Errorf("server/identity after the rebuild = %+v, %v; want a new id", after, err)
+	}
+	resp, err = http.Get(base + "/tools/described")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `"description":"Second description."`) || resp.Header.Get("ETag") != `"`+after.ServerID+`"` {
+		t.Errorf("GET /tools/described after the rebuild: %d, ETag %s, %s", resp.StatusCode, resp.Header.Get("ETag"), body)
+	}
+	if err := cs.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
 
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
