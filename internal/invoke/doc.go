@@ -2,8 +2,7 @@
 // and renders a command, runs it with one request on stdin, bounds its time
 // and output, and reads its answer.
 //
-//	argv, err := invoke.SplitCommand(`bin/fs --root "my dir"`)
-//	spec := &invoke.Spec{Command: argv}
+//	spec := &invoke.Spec{Command: []string{"bin/fs", "--root", "my dir"}} // argv tokens, as config.SplitWords gives them
 //	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 //	defer cancel()
 //	res, err := invoke.Run(ctx, spec, req) // err: not found, not executable, timeout, output too large
@@ -12,7 +11,7 @@
 //	}
 //	outcome, err := res.Outcome() // or res.Schema() for a schema request
 //
-// Flow: TOML command → [SplitCommand] → [Spec] → [Render] → [Run] (stdin: request) → [Result] → [Result.Outcome] / [Result.Schema].
+// Flow: TOML command → config.SplitWords → [Spec] → [Render] → [Run] (stdin: request) → [Result] → [Result.Outcome] / [Result.Schema].
 //
 // # Processes
 //

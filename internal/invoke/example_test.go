@@ -7,15 +7,6 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-func ExampleSplitCommand() {
-	argv, err := invoke.SplitCommand(`bin/fs --root "my dir" 'it''s' a\ b $HOME`)
-	if err != nil {
-		panic(err)
-	}
-	fmt.Printf("%q\n", argv)
-	// Output: ["bin/fs" "--root" "my dir" "its" "a b" "$HOME"]
-}
-
 func ExampleRender() {
 	req := &tool.Request{
 		Protocol: tool.Version,

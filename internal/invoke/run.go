@@ -30,7 +30,7 @@ const (
 // Spec says how to start one tool process.
 type Spec struct {
 	// Command holds the argv tokens after shell-word splitting (see
-	// [SplitCommand]); tokens may hold {{context}}, {{tool}} and
+	// config.SplitWords); tokens may hold {{context}}, {{tool}} and
 	// {{tool.arguments.x}} templates (see [Render]). A first token with a
 	// slash is a path, relative to the working directory; a bare name is
 	// looked up on the child's PATH.
