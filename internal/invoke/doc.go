@@ -1,5 +1,5 @@
-// Package invoke is the one place that starts tool processes: it splits
-// and renders a command, runs it with one request on stdin, bounds its time
+// Package invoke is the one place that starts tool processes: it renders
+// a command's templates, runs it with one request on stdin, bounds its time
 // and output, and reads its answer.
 //
 //	spec := &invoke.Spec{Command: []string{"bin/fs", "--root", "my dir"}} // argv tokens, as config.SplitWords gives them
