@@ -60,16 +60,25 @@ func (s *Server) toolHandler(name string) mcp.ToolHandler {
 			return nil, err
 		}
 		defer done()
-		return s.call(ctx, req, name, args, answers)
+		res, err := s.call(ctx, req, name, args, answers)
+		if err != nil && s.life.Err() != nil {
+			// Close (SIGTERM, stdin closed) cancelled the call: say so,
+			// rather than a bare "context canceled" with code 0.
+			return nil, errShuttingDown
+		}
+		return res, err
 	}
 }
+
+// errShuttingDown answers calls refused or cancelled by [Server.Close].
+var errShuttingDown = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "server is shutting down"}
 
 // acquire takes a call slot, returning a context that Close cancels too.
 func (s *Server) acquire(ctx context.Context) (context.Context, func(), error) {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
-		return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "server is shutting down"}
+		return nil, nil, errShuttingDown
 	}
 	s.calls.Add(1)
 	s.mu.Unlock()
@@ -80,7 +89,7 @@ func (s *Server) acquire(ctx context.Context) (context.Context, func(), error) {
 		return nil, nil, ctx.Err()
 	case <-s.life.Done():
 		s.calls.Done()
-		return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "server is shutting down"}
+		return nil, nil, errShuttingDown
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	stop := context.AfterFunc(s.life, cancel)

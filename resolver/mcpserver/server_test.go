@@ -424,6 +424,12 @@ func TestStdioSIGTERM(t *testing.T) {
 		if err := json.Unmarshal([]byte(l), &m); err != nil || m["jsonrpc"] != "2.0" {
 			t.Errorf("stdout line is not a JSON-RPC message: %q", l)
 		}
+		// The call cut short says why, with a JSON-RPC error code. (Its
+		// answer usually, not always, gets out before the connection
+		// closes: its absence is no failure.)
+		if m["id"] == 3.0 && !strings.Contains(l, `"error":{"code":-32603,"message":"server is shutting down"}`) {
+			t.Errorf("answer to the call cancelled by SIGTERM = %s, want the error server is shutting down", l)
+		}
 	}
 }
 
