@@ -36,3 +36,21 @@ func BenchmarkResolve(b *testing.B) {
 	b.ReportMetric(float64(first.Microseconds()), "first_µs")
 	b.ReportMetric(float64(first)/float64(second), "x_faster")
 }
+
+// BenchmarkRefreshUnchanged measures Refresh of 50 entries over 5 binaries
+// when nothing was rebuilt: a stat of each binary, nothing spawned.
+func BenchmarkRefreshUnchanged(b *testing.B) {
+	count, asked := counter(b)
+	c, err := New(b.Context(), parse(b, fiftyEntries(b, count)), &Options{Root: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if changed, err := c.Refresh(b.Context()); changed || err != nil {
+			b.Fatalf("Refresh = %v, %v", changed, err)
+		}
+	}
+	if got := asked(); got != 5 {
+		b.Fatalf("%d schema requests, want the 5 of New: Refresh spawned", got)
+	}
+}
