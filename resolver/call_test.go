@@ -257,3 +257,31 @@ func sizeOf(t *testing.T, path string) string {
 	}
 	return itoa(fi.Size())
 }
+
+// TestRefreshBinaryBuiltLater: a binary missing when the catalog was made
+// (not built yet) is served once it appears, without a new catalog.
+func TestRefreshBinaryBuiltLater(t *testing.T) {
+	t.Parallel()
+	bin := filepath.Join(t.TempDir(), "tool")
+	cfg := parse(t, `
+[tools.v]
+command = ["`+bin+`", "versioned"]
+`)
+	c, err := New(t.Context(), cfg, &Options{Root: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := c.Report().Errors(); len(errs) != 1 || !errors.Is(errs[0], ErrNotFound) {
+		t.Fatalf("errors = %v, want one ErrNotFound", errs)
+	}
+	if changed, err := c.Refresh(t.Context()); changed || err != nil {
+		t.Fatalf("Refresh before the build = %v, %v; want false, nil", changed, err)
+	}
+	copyExe(t, bin, nil)
+	if changed, err := c.Refresh(t.Context()); !changed || err != nil {
+		t.Fatalf("Refresh after the build = %v, %v; want true, nil", changed, err)
+	}
+	if !c.Has("v") || c.Report().Err() != nil {
+		t.Errorf("Has(v) = %v, report %v; want the tool served and no errors", c.Has("v"), c.Report().Err())
+	}
+}
