@@ -86,11 +86,14 @@ func (c *Catalog) run(ctx context.Context, e *entry, action tool.Action, args, a
 		}
 	}
 	rerr := &Error{Tool: e.tool.Name, Command: b.group.command, Action: action, Err: err}
+	key := e.tool.Provenance["entry"] // tools.NAME or toolsets.NAME
 	switch {
 	case errors.Is(err, ErrTimeout):
-		rerr.Fix = fmt.Sprintf("raise timeout in the entry (now %s)", b.timeout)
-	case errors.Is(err, ErrNotFound), errors.Is(err, ErrNotExecutable):
-		rerr.Fix = "check the entry's command; relative paths are taken from the workspace root " + c.root
+		rerr.Fix = fmt.Sprintf("raise timeout in [%s] (now %s)", key, b.timeout)
+	case errors.Is(err, ErrNotFound):
+		rerr.Fix = fmt.Sprintf("check command in [%s]; relative paths are taken from the workspace root %s (or workdir)", key, c.root)
+	case errors.Is(err, ErrNotExecutable):
+		rerr.Fix = notExecutableFix(err, firstWord(b.group), key)
 	}
 	return tool.Outcome{}, rerr
 }

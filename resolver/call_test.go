@@ -3,6 +3,7 @@ package resolver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,7 +102,7 @@ func TestCallBinary(t *testing.T) {
 		start := time.Now()
 		_, err := c.Call(t.Context(), "slow", nil, nil)
 		var rerr *Error
-		if !errors.Is(err, ErrTimeout) || !errors.As(err, &rerr) || !strings.Contains(err.Error(), "raise timeout in the entry (now 300ms)") {
+		if !errors.Is(err, ErrTimeout) || !errors.As(err, &rerr) || !strings.Contains(err.Error(), "raise timeout in [tools.slow] (now 300ms)") {
 			t.Errorf("err = %v, want ErrTimeout with the fix", err)
 		}
 		if d := time.Since(start); d > 20*time.Second {
@@ -283,5 +284,57 @@ command = ["`+bin+`", "versioned"]
 	}
 	if !c.Has("v") || c.Report().Err() != nil {
 		t.Errorf("Has(v) = %v, report %v; want the tool served and no errors", c.Has("v"), c.Report().Err())
+	}
+}
+
+// TestCallHostErrors: a binary that cannot be run at call time is a host
+// error of the exact kind, whose fix fits the cause and names the entry.
+func TestCallHostErrors(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "noexec"), "#!/bin/sh\necho hi\n") // 0644
+	if err := os.WriteFile(filepath.Join(root, "garbage"), []byte("\x00\x01garbage"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(root, "dir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, command string
+		want          error
+		message       string
+	}{
+		{"missing", "./missing", ErrNotFound,
+			`resolver: tool "missing": run "./missing": run: executable not found: ` + root + `/missing does not exist
+fix: check command in [tools.missing]; relative paths are taken from the workspace root ` + root + ` (or workdir)`},
+		{"noexec", "./noexec", ErrNotExecutable,
+			`resolver: tool "noexec": run "./noexec": run: not executable: ` + root + `/noexec has no execute permission
+fix: chmod +x ` + root + `/noexec; or fix command in [tools.noexec]`},
+		{"garbage", "./garbage", ErrNotExecutable,
+			`resolver: tool "garbage": run "./garbage": run: not executable: ` + root + `/garbage: fork/exec ` + root + `/garbage: exec format error
+fix: add a #! line, or build it for this machine; or fix command in [tools.garbage]`},
+		{"dir", "./dir", ErrNotExecutable,
+			`resolver: tool "dir": run "./dir": run: not executable: ` + root + `/dir is a directory
+fix: point command at the binary inside it; or fix command in [tools.dir]`},
+	}
+	var cfg strings.Builder
+	for _, tt := range tests {
+		fmt.Fprintf(&cfg, "[tools.%s]\ncommand = %q\nsummary = \"x\"\nparameters = {}\n", tt.name, tt.command)
+	}
+	c, err := New(t.Context(), parse(t, cfg.String()), &Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := c.Call(t.Context(), tt.name, nil, nil)
+			var rerr *Error
+			if !errors.Is(err, tt.want) || !errors.As(err, &rerr) {
+				t.Fatalf("err = %v, want an *Error wrapping %v", err, tt.want)
+			}
+			if err.Error() != tt.message {
+				t.Errorf("message mismatch:\nwant %s\ngot  %s", tt.message, err)
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package resolver
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,6 +15,10 @@ func TestDiagnosis(t *testing.T) {
 	dir := t.TempDir()
 	notExec := filepath.Join(dir, "not-exec")
 	writeFile(t, notExec, "#!/bin/sh\necho hi\n") // 0644
+	garbage := filepath.Join(dir, "garbage")
+	if err := os.WriteFile(garbage, []byte("\x00\x01garbage"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name    string
 		command string // TOML value
@@ -28,7 +33,11 @@ func TestDiagnosis(t *testing.T) {
 		{"bare name not on PATH", `"no-such-tool-anywhere"`, "", ErrNotFound,
 			[]string{`"no-such-tool-anywhere" is not in PATH`, "install the program or add its directory to PATH"}},
 		{"not executable", fmt.Sprintf("%q", notExec), "", ErrNotExecutable,
-			[]string{"has no execute permission", "chmod +x"}},
+			[]string{"has no execute permission", "fix: chmod +x " + notExec + "; or fix command in [tools.broken]"}},
+		{"directory", fmt.Sprintf("%q", dir), "", ErrNotExecutable,
+			[]string{"is a directory", "fix: point command at the binary inside it; or fix command in [tools.broken]"}},
+		{"exec format", fmt.Sprintf("%q", garbage), "", ErrNotExecutable,
+			[]string{"exec format error", "fix: add a #! line, or build it for this machine; or fix command in [tools.broken]"}},
 		{"non-zero exit", `["%EXE%", "exit-3"]`, "", ErrExit,
 			[]string{"exit status 3", "panic: boom", "does not describe itself", "[tools.broken.parameters.ARG]", "upgrade the binary"}},
 		{"other protocol version", `["%EXE%", "old-protocol"]`, "", ErrExit,

@@ -99,7 +99,7 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // inlineFix matches the " (fix: …)" that internal/invoke puts in its
 // messages, for callers that have no entry to name.
-var inlineFix = regexp.MustCompile(` \(fix: [^()]*\)`)
+var inlineFix = regexp.MustCompile(` \(fix: ([^()]*)\)`)
 
 // Problem is one thing that went wrong (or looks wrong) while resolving one
 // entry. Errors leave the tool out of the catalog; warnings do not.

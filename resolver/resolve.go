@@ -322,7 +322,7 @@ func (c *Catalog) fixFor(e *config.Entry, g *group, cause error) string {
 		}
 		return fmt.Sprintf("check command in [%s]: install the program or add its directory to PATH", e.Key())
 	case errors.Is(cause, ErrNotExecutable):
-		return fmt.Sprintf("make %s executable (chmod +x) or fix command in [%s]", firstWord(g), e.Key())
+		return notExecutableFix(cause, firstWord(g), e.Key())
 	case errors.Is(cause, ErrTimeout):
 		return fmt.Sprintf("a binary must answer the schema action quickly and without side effects; raise timeout in [%s], or declare its parameters in TOML so it is not asked:\n%s", e.Key(), parametersBlock(e))
 	case errors.Is(cause, ErrOutputTooLarge):
@@ -350,6 +350,16 @@ func (c *Catalog) fixFor(e *config.Entry, g *group, cause error) string {
 // its binary.
 func parametersBlock(e *config.Entry) string {
 	return fmt.Sprintf("\n    [%s.parameters.ARG]   # one table per argument\n    type = \"string\"\n    summary = \"What ARG is.\"\n", e.Key())
+}
+
+// notExecutableFix is the fix for a command that exists but cannot run:
+// the one invoke found for the exact cause (chmod +x, a #! line, a
+// directory given as the command), naming the entry to change.
+func notExecutableFix(cause error, command, key string) string {
+	if m := inlineFix.FindStringSubmatch(cause.Error()); m != nil {
+		return fmt.Sprintf("%s; or fix command in [%s]", m[1], key)
+	}
+	return fmt.Sprintf("make %s executable (chmod +x) or fix command in [%s]", command, key)
 }
 
 func firstWord(g *group) string {
