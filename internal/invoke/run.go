@@ -184,7 +184,7 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 	switch {
 	case stdout.exceeded:
 		e.ExitCode = -1
-		return res, fail(fmt.Errorf("%w: more than %s; the process group was killed (fix: raise the limit or make the tool print less; logs belong on stderr)",
+		return res, fail(fmt.Errorf("%w: more than %s; the process group was killed (fix: the tool must print less on stdout, where only its answer belongs; logs go to stderr)",
 			ErrOutputTooLarge, byteSize(maxOut)))
 	case canceled.Load() && waitErr != nil:
 		e.ExitCode = -1

@@ -125,7 +125,7 @@ func TestRunFlood(t *testing.T) {
 	if !errors.Is(err, ErrOutputTooLarge) {
 		t.Fatalf("err = %v, want ErrOutputTooLarge", err)
 	}
-	want := "stdout too large: more than 1 MiB; the process group was killed (fix: raise the limit or make the tool print less; logs belong on stderr)"
+	want := "stdout too large: more than 1 MiB; the process group was killed (fix: the tool must print less on stdout, where only its answer belongs; logs go to stderr)"
 	if !strings.HasSuffix(err.Error(), want) {
 		t.Errorf("message %q\nwant suffix %q", err, want)
 	}
