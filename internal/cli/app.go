@@ -219,7 +219,7 @@ func (a *app) catalog(c *cli.Context, quiet bool) (*resolver.Catalog, error) {
 	}
 	opts := a.resolverOptions(c)
 	var p *progress
-	if isTerminal(a.stderr) {
+	if isTerminal(a.stderr) && a.opts.Getenv("TERM") != "dumb" { // a dumb terminal shows escape codes as they are
 		p = startProgress(a.stderr, a.opts.ProgressDelay)
 		opts.Progress = p.update
 	}

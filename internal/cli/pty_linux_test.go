@@ -102,4 +102,8 @@ func TestTerminalProgress(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "\r\x1b[Kresolving tools 0/1…") || !strings.Contains(out, "\r\x1b[KNAME") {
 		t.Errorf("slow resolution on a terminal: exit %d, want a progress line then erased, got %q", code, out)
 	}
+	out, code = runOnTerminal(t, dir, []string{"NO_COLOR=1", "TERM=dumb"}, "", "--no-cache", "list")
+	if code != 0 || strings.Contains(out, "\x1b") || !strings.Contains(out, "NAME") {
+		t.Errorf("slow resolution on a dumb terminal: exit %d, want no escape codes, got %q", code, out)
+	}
 }
