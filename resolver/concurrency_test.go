@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestConcurrentUse drives every method at once; run with -race.
@@ -95,6 +97,12 @@ func TestAskSchema(t *testing.T) {
 		{[]string{exe(t), "exit-3"}, ErrExit, "[tools.NAME.parameters.ARG]"},
 		{[]string{exe(t), "plain"}, ErrNotJSON, "upgrade the binary"},
 		{[]string{"/nonexistent/tool"}, ErrNotFound, "does not exist"},
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	defer cancel()
+	_, err = AskSchema(ctx, []string{exe(t), "hang"}, "")
+	if want := "\nfix: a binary must answer the schema action at once and without side effects (toolhost waits at most 60s); if"; !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), want) {
+		t.Errorf("AskSchema(hang) = %v, want ErrTimeout with %q", err, want)
 	}
 	for _, tt := range tests {
 		_, err := AskSchema(t.Context(), tt.command, "")
