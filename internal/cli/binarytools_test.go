@@ -270,3 +270,31 @@ func TestWarningsOnStderr(t *testing.T) {
 		t.Errorf("list --json stdout %q: want greet, no warning", r.stdout)
 	}
 }
+
+// TestDisabledTool checks what the commands say about a tool with
+// enable = false: call and format refuse it, naming the line that disables
+// it; list says it is there but disabled; describe shows it.
+func TestDisabledTool(t *testing.T) {
+	dir := workspace(t, greetTOML+"enable = false\n")
+	tests := []struct {
+		args       []string
+		wantCode   int
+		wantStdout string // substring
+		wantStderr string // substring
+	}{
+		{[]string{"call", "greet", "name=Ada"}, 2, "", `.config/toolhost/tools.toml:4 to run it`},
+		{[]string{"format", "greet", "name=Ada"}, 2, "", `tool "greet" is disabled`},
+		{[]string{"list"}, 0, "", "no enabled tools (disabled: greet)\n"},
+		{[]string{"list", "--json"}, 0, "{\n  \"tools\": []\n}\n", ""},
+		{[]string{"describe", "greet"}, 0, "ENABLED  no", ""},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			r := runIn(t, dir, "", nil, tt.args...)
+			if r.code != tt.wantCode || !strings.Contains(r.stdout, tt.wantStdout) || !strings.Contains(r.stderr, tt.wantStderr) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, stdout with %q, stderr with %q",
+					r.code, r.stdout, r.stderr, tt.wantCode, tt.wantStdout, tt.wantStderr)
+			}
+		})
+	}
+}

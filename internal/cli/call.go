@@ -62,7 +62,7 @@ func (a *app) call(c *cli.Context) error {
 		return err
 	}
 	name := c.Args().First()
-	t, err := findTool(cat, name)
+	t, err := findEnabled(cat, name)
 	if err != nil {
 		return err
 	}

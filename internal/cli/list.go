@@ -44,6 +44,10 @@ func (a *app) listCommand() *cli.Command {
 				}{defs})
 			}
 			if len(defs) == 0 {
+				if names := disabledNames(cat); len(names) > 0 {
+					fmt.Fprintf(a.stderr, "no enabled tools (disabled: %s)\n", strings.Join(names, ", "))
+					return nil
+				}
 				fmt.Fprintln(a.stderr, "no tools: add one with `toolhost add NAME -- COMMAND`")
 				return nil
 			}
@@ -65,6 +69,17 @@ func (a *app) listCommand() *cli.Command {
 			return tw.Flush()
 		},
 	}
+}
+
+// disabledNames lists the catalog's disabled tools.
+func disabledNames(cat *resolver.Catalog) []string {
+	var names []string
+	for _, t := range cat.Tools() {
+		if !t.Enabled {
+			names = append(names, t.Name)
+		}
+	}
+	return names
 }
 
 // toolJSON is the JSON that `describe --json` prints: the tools/list
@@ -117,6 +132,20 @@ func newToolJSON(t *resolver.Tool, explain bool) toolJSON {
 		}
 	}
 	return j
+}
+
+// findEnabled is findTool for the commands that run a tool (call,
+// format): a disabled tool is an exit-2 error saying where it is disabled.
+func findEnabled(cat *resolver.Catalog, name string) (*resolver.Tool, error) {
+	t, err := findTool(cat, name)
+	if err != nil || t.Enabled {
+		return t, err
+	}
+	where := "its entry"
+	if p := origin(t.Provenance, "enable"); p != "" && p != "default" {
+		where = p
+	}
+	return nil, &exitError{code: ExitFailure, err: fmt.Errorf("tool %q is disabled: set enable = true in %s to run it", name, where)}
 }
 
 // findTool returns the named tool, or an exit-2 error naming the tools

@@ -34,7 +34,7 @@ func (a *app) formatCommand() *cli.Command {
 				return err
 			}
 			name := c.Args().First()
-			t, err := findTool(cat, name)
+			t, err := findEnabled(cat, name)
 			if err != nil {
 				return err
 			}
