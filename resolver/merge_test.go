@@ -18,6 +18,7 @@ func TestMerge(t *testing.T) {
 			Parameters: map[string]*tool.Parameter{
 				"pattern": {Type: tool.Types{"string"}, Summary: "A regexp.", Required: ptr(true)},
 				"limit":   {Type: tool.Types{"integer"}, Default: 100.0},
+				"verbose": {Type: tool.Types{"boolean"}, Default: true},
 			},
 			Annotations: map[string]any{"readOnlyHint": true, "openWorldHint": false},
 		}
@@ -54,7 +55,11 @@ func TestMerge(t *testing.T) {
 				Name:        "search",
 				Enable:      ptr(false),
 				Annotations: map[string]any{"readOnlyHint": false},
-				Parameters:  map[string]*tool.Parameter{"pattern": {Required: ptr(false)}},
+				Parameters: map[string]*tool.Parameter{
+					"pattern": {Required: ptr(false)},
+					"verbose": {Default: false}, // a default of true overridden with false
+					"limit":   {Default: 0.0},   // and 100 with 0
+				},
 				Pos: map[string]config.Position{"enable": pos(3), "annotations.readOnlyHint": pos(4),
 					"parameters": pos(5), "parameters.pattern": pos(5), "parameters.pattern.required": pos(5)},
 			},
@@ -63,6 +68,8 @@ func TestMerge(t *testing.T) {
 				eq(t, "readOnlyHint", got.Annotations["readOnlyHint"], false)
 				eq(t, "openWorldHint kept", got.Annotations["openWorldHint"], false)
 				eq(t, "pattern required", *got.Parameters["pattern"].Required, false)
+				eq(t, "verbose default", got.Parameters["verbose"].Default, false)
+				eq(t, "limit default", got.Parameters["limit"].Default, 0.0)
 				eq(t, "required list", got.InputSchema["required"], nil)
 				eq(t, "pattern type kept", got.Parameters["pattern"].Type, tool.Types{"string"})
 				eq(t, "provenance enable", got.Provenance["enable"], "a.toml:3")
@@ -126,7 +133,7 @@ func TestMerge(t *testing.T) {
 					}
 				}
 			},
-			warnings: []warning{{"parameters.patern", `parameter "patern" is not declared by the binary (it declares "limit", "pattern"); the override is ignored; did you mean "pattern"?`}},
+			warnings: []warning{{"parameters.patern", `parameter "patern" is not declared by the binary (it declares "limit", "pattern", "verbose"); the override is ignored; did you mean "pattern"?`}},
 		},
 		{
 			name: "no binary: parameters from TOML with the required rule",
