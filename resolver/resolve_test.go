@@ -205,6 +205,27 @@ func TestPersistentCache(t *testing.T) {
 			t.Errorf("persisted %v, want nothing", files)
 		}
 	})
+	t.Run("go run", func(t *testing.T) {
+		t.Parallel()
+		count, asked := counter(t)
+		cache, pathDir := t.TempDir(), t.TempDir()
+		// A "go" on PATH that plays the tool: go run builds what it runs, so
+		// nothing about its files says whether the answer is still good.
+		writeFile(t, filepath.Join(pathDir, "go"), fmt.Sprintf("#!/bin/sh\nexec %q multi\n", exe(t)))
+		if err := os.Chmod(filepath.Join(pathDir, "go"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		cfg := fmt.Sprintf("[tools.a]\ncommand = \"go run ./cmd/tool\"\ntool = \"t1\"\nenv = { RESOLVER_TEST_COUNTER = %q, PATH = %q }\n",
+			count, pathDir+string(os.PathListSeparator)+os.Getenv("PATH"))
+		newCat(t, cfg, cache)
+		newCat(t, cfg, cache)
+		if got := asked(); got != 2 {
+			t.Errorf("%d requests, want 2 (go run is not persisted)", got)
+		}
+		if files, _ := filepath.Glob(filepath.Join(cache, "schemas", "*")); len(files) != 0 {
+			t.Errorf("persisted %v, want nothing", files)
+		}
+	})
 	t.Run("corrupt file", func(t *testing.T) {
 		t.Parallel()
 		count, asked := counter(t)
