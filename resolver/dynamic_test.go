@@ -48,6 +48,9 @@ func TestRegisterErrors(t *testing.T) {
 		{"duplicate", Definition{Name: "taken"}, ErrDuplicate},
 		{"string schema", Definition{Name: "s", InputSchema: map[string]any{"type": "string"}}, ErrNotObject},
 		{"no type", Definition{Name: "s", InputSchema: map[string]any{"properties": map[string]any{}}}, ErrNotObject},
+		{"properties not schemas", Definition{Name: "s", InputSchema: map[string]any{"type": "object", "properties": "x"}}, ErrNotObject},
+		{"default breaks its schema", Definition{Name: "s", InputSchema: map[string]any{"type": "object",
+			"properties": map[string]any{"n": map[string]any{"type": "integer", "minimum": 1, "default": 0}}}}, ErrNotObject},
 		{"64 chars ok", Definition{Name: strings.Repeat("a", 64)}, nil},
 		{"nil schema ok", Definition{Name: "a-b_C9"}, nil},
 	}

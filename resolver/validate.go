@@ -60,11 +60,11 @@ func compileSchema(s map[string]any) (*argSchema, error) {
 	}
 	var js jsonschema.Schema
 	if err := json.Unmarshal(data, &js); err != nil {
-		return nil, fmt.Errorf("input schema is not a JSON Schema: %v", err)
+		return nil, &invalidSchema{fmt.Sprintf("input schema is not a JSON Schema: %v", err)}
 	}
 	all, err := js.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
 	if err != nil {
-		return nil, fmt.Errorf("input schema does not compile: %v", err)
+		return nil, &invalidSchema{fmt.Sprintf("input schema does not compile: %v", err)}
 	}
 	a := &argSchema{
 		all:      all,
@@ -81,6 +81,13 @@ func compileSchema(s map[string]any) (*argSchema, error) {
 	sort.Strings(a.names)
 	return a, nil
 }
+
+// invalidSchema is an object schema that is not a valid JSON Schema. It
+// keeps its own message and matches [ErrNotObject] for errors.Is.
+type invalidSchema struct{ msg string }
+
+func (e *invalidSchema) Error() string { return e.msg }
+func (e *invalidSchema) Unwrap() error { return ErrNotObject }
 
 // compiled memoizes compiled input schemas by their JSON: a resolution
 // pass compiles each distinct schema once per catalog. It is safe for
