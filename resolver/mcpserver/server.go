@@ -196,20 +196,79 @@ func (t *watchedTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &watchedConn{Connection: c, gone: t.gone}, nil
+	return &watchedConn{Connection: c, gone: t.gone, pending: map[jsonrpc.ID]bool{}, answered: make(chan struct{}, 1)}, nil
 }
 
+// drainLimit bounds how long a session whose peer closed stdin waits for
+// the answers to requests it had already read before it cancels them.
+const drainLimit = 2 * time.Second
+
+// watchedConn tracks the requests read and not yet answered. When the
+// peer closes its end (io.EOF), Read holds the EOF back until those are
+// answered (at most drainLimit): the SDK stops writing once a read fails
+// (go-sdk issue 1061), which would drop the answers of a client that
+// writes its requests and closes stdin. Then it calls gone, which cancels
+// whatever still runs.
 type watchedConn struct {
 	mcp.Connection
 	gone func()
+
+	mu       sync.Mutex
+	pending  map[jsonrpc.ID]bool // calls read, not yet answered
+	answered chan struct{}       // signalled after each answer
 }
 
 func (c *watchedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	m, err := c.Connection.Read(ctx)
-	if err != nil {
-		c.gone()
+	if err == nil {
+		if req, ok := m.(*jsonrpc.Request); ok && req.IsCall() {
+			c.mu.Lock()
+			c.pending[req.ID] = true
+			c.mu.Unlock()
+		}
+		return m, nil
 	}
+	if errors.Is(err, io.EOF) {
+		c.drain(ctx)
+	}
+	c.gone()
 	return m, err
+}
+
+func (c *watchedConn) Write(ctx context.Context, m jsonrpc.Message) error {
+	err := c.Connection.Write(ctx, m)
+	if resp, ok := m.(*jsonrpc.Response); ok {
+		c.mu.Lock()
+		delete(c.pending, resp.ID)
+		c.mu.Unlock()
+		select {
+		case c.answered <- struct{}{}:
+		default:
+		}
+	}
+	return err
+}
+
+// drain waits until every call read has been answered, drainLimit has
+// passed, or ctx is done.
+func (c *watchedConn) drain(ctx context.Context) {
+	limit := time.NewTimer(drainLimit)
+	defer limit.Stop()
+	for {
+		c.mu.Lock()
+		n := len(c.pending)
+		c.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-c.answered:
+		case <-limit.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 // ServeStdio serves one MCP session on the process's stdin and stdout (see

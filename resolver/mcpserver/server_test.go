@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -514,5 +515,59 @@ func TestStdioKillsTool(t *testing.T) {
 	waitGone(pid)
 	if cmd.ProcessState != nil && !cmd.ProcessState.Success() {
 		t.Errorf("server exit after SIGTERM: %v, want 0 (stderr %q)", cmd.ProcessState, stderr.String())
+	}
+}
+
+// TestStdioOneShotPipe writes every request and closes stdin at once, as a
+// shell pipe does: each request read must still be answered (the SDK alone
+// drops them, go-sdk issue 1061), a call still running after the drain
+// limit is cancelled, and the server exits.
+func TestStdioOneShotPipe(t *testing.T) {
+	dir := t.TempDir()
+	for round := range 3 { // the bug was a race: try it more than once
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = append(os.Environ(), serveEnv+"=1", "MCPSERVER_TEST_DIR="+dir)
+		cmd.Stdin = strings.NewReader(strings.Join([]string{
+			`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pipe","version":"0"}}}`,
+			`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`,
+			`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}`,
+			`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi","times":2}}}`,
+			`{"jsonrpc":"2.0","id":4,"method":"server/identity"}`,
+			`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"slow","arguments":{}}}`,
+		}, "\n") + "\n")
+		var stdout bytes.Buffer
+		cmd.Stdout = &stdout
+		start := time.Now()
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("round %d: serve: %v", round, err)
+		}
+		elapsed := time.Since(start)
+		ids := map[float64]string{}
+		for _, l := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+			if l == "" {
+				continue
+			}
+			var m struct {
+				ID     *float64        `json:"id"`
+				Result json.RawMessage `json:"result"`
+			}
+			if err := json.Unmarshal([]byte(l), &m); err != nil {
+				t.Fatalf("round %d: stdout line %q is not JSON-RPC: %v", round, l, err)
+			}
+			if m.ID != nil {
+				ids[*m.ID] = string(m.Result)
+			}
+		}
+		for _, id := range []float64{1, 2, 3, 4} {
+			if _, ok := ids[id]; !ok {
+				t.Errorf("round %d: no answer to request %v; stdout:\n%s", round, id, stdout.String())
+			}
+		}
+		if !strings.Contains(ids[3], `"text":"hihi"`) {
+			t.Errorf("round %d: tools/call echo answer = %s", round, ids[3])
+		}
+		if elapsed > 2*time.Second+5*time.Second { // the drain limit is 2s
+			t.Errorf("round %d: serve took %v after stdin closed with a call still running, want about the 2s drain limit", round, elapsed)
+		}
 	}
 }
