@@ -2,8 +2,10 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -45,8 +47,11 @@ func (a *app) add(c *cli.Context) error {
 	if err != nil {
 		return commandUsageErrorf(c.Command.HelpName, "%v", err)
 	}
-	root, err := workspaceRoot(c)
+	root, err := findRoot(c)
 	if err != nil {
+		return &exitError{code: ExitFailure, err: err}
+	}
+	if argv, err = rootRelative(argv, root); err != nil {
 		return &exitError{code: ExitFailure, err: err}
 	}
 	// A name the configuration already serves would be an error later.
@@ -77,6 +82,33 @@ func (a *app) add(c *cli.Context) error {
 	}
 	fmt.Fprintf(a.stdout, "\ntry: toolhost call %s --help\n", name)
 	return nil
+}
+
+// rootRelative rewrites a command path typed relative to the current
+// directory (./bin/x, ../tools/y) so that it is relative to the workspace
+// root, where the entry's command is taken from. Bare names (found in PATH)
+// and absolute paths are left as they are.
+func rootRelative(argv []string, root string) ([]string, error) {
+	if len(argv) == 0 || !strings.Contains(argv[0], "/") || filepath.IsAbs(argv[0]) {
+		return argv, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	if wd == root {
+		return argv, nil
+	}
+	rel, err := filepath.Rel(root, filepath.Join(wd, argv[0]))
+	if err != nil {
+		return nil, err
+	}
+	if !strings.Contains(rel, "/") {
+		rel = "./" + rel // a path, not a name looked up in PATH
+	}
+	out := slices.Clone(argv)
+	out[0] = rel
+	return out, nil
 }
 
 // pickTool chooses the binary's tool an entry named name stands for: the

@@ -193,7 +193,11 @@ func checkArgs(c *cli.Context, min, max int, what string) error {
 
 // loadConfig reads the configuration layers named by the global flags.
 func (a *app) loadConfig(c *cli.Context) (*config.Config, error) {
-	cfg, err := config.Load(&config.LoadOptions{Dir: c.String("root"), Files: c.StringSlice("config")})
+	root, err := findRoot(c)
+	if err != nil {
+		return nil, &exitError{code: ExitFailure, err: err}
+	}
+	cfg, err := config.Load(&config.LoadOptions{Dir: root, Files: c.StringSlice("config")})
 	if err != nil {
 		return nil, &exitError{code: ExitFailure, err: err}
 	}
@@ -201,12 +205,16 @@ func (a *app) loadConfig(c *cli.Context) (*config.Config, error) {
 }
 
 // resolverOptions are the options every catalog of this run uses.
-func (a *app) resolverOptions(c *cli.Context) *resolver.Options {
-	opts := &resolver.Options{Root: c.String("root")}
+func (a *app) resolverOptions(c *cli.Context) (*resolver.Options, error) {
+	root, err := findRoot(c)
+	if err != nil {
+		return nil, &exitError{code: ExitFailure, err: err}
+	}
+	opts := &resolver.Options{Root: root}
 	if !c.Bool("no-cache") {
 		opts.CacheDir = resolver.DefaultCacheDir()
 	}
-	return opts
+	return opts, nil
 }
 
 // catalog loads the configuration and resolves it, showing progress on a
@@ -217,7 +225,10 @@ func (a *app) catalog(c *cli.Context, quiet bool) (*resolver.Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := a.resolverOptions(c)
+	opts, err := a.resolverOptions(c)
+	if err != nil {
+		return nil, err
+	}
 	var p *progress
 	if isTerminal(a.stderr) && a.opts.Getenv("TERM") != "dumb" { // a dumb terminal shows escape codes as they are
 		p = startProgress(a.stderr, a.opts.ProgressDelay)
