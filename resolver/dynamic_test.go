@@ -250,3 +250,31 @@ func diff(want, got any) string {
 	}
 	return fmt.Sprintf("-%#v\n+%#v", want, got)
 }
+
+// TestIdentityOf: every field tools/list serves is in the id (it is the
+// HTTP listings' ETag), and nothing else is; order does not matter.
+func TestIdentityOf(t *testing.T) {
+	base := Definition{Name: "x", Description: "X", InputSchema: greetSchema, Annotations: map[string]any{"readOnlyHint": true}}
+	id := IdentityOf([]Definition{base}).ServerID
+	change := map[string]func(d *Definition){
+		"name":           func(d *Definition) { d.Name = "z" },
+		"description":    func(d *Definition) { d.Description = "Y" },
+		"schema":         func(d *Definition) { d.InputSchema = map[string]any{"type": "object"} },
+		"annotation":     func(d *Definition) { d.Annotations = map[string]any{"readOnlyHint": false} },
+		"no annotations": func(d *Definition) { d.Annotations = nil },
+	}
+	for what, f := range change {
+		d := base
+		f(&d)
+		if got := IdentityOf([]Definition{d}).ServerID; got == id {
+			t.Errorf("changing the %s kept server_id %s", what, id)
+		}
+	}
+	other := Definition{Name: "a"}
+	if IdentityOf([]Definition{base, other}) != IdentityOf([]Definition{other, base}) {
+		t.Error("IdentityOf depends on the order of the definitions")
+	}
+	if got := IdentityOf([]Definition{base, other}).ToolsCount; got != 2 {
+		t.Errorf("tools_count = %d, want 2", got)
+	}
+}

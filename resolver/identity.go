@@ -16,7 +16,7 @@ const ProtocolVersion = "1.0"
 //	{"server_id":"<uuid>","tools_count":N,"protocol_version":"1.0"}
 //
 // ServerID is a UUID derived from the sorted definitions (names,
-// descriptions, input schemas): the same tools give the same id, in any
+// descriptions, input schemas, annotations): the same tools give the same id, in any
 // process; any change gives a new one.
 type Identity struct {
 	ServerID        string `json:"server_id"`
@@ -46,8 +46,9 @@ func (c *Catalog) Identity() Identity {
 }
 
 // IdentityOf derives the identity of a set of definitions, in any order:
-// a name-based (version 5) UUID over their names, descriptions and input
-// schemas sorted by name. Every face that serves a tool list computes its id
+// a name-based (version 5) UUID over everything tools/list serves of them
+// (names, descriptions, input schemas and annotations), sorted by name, so
+// that any change a client could see gives a new id (and a new ETag). Every face that serves a tool list computes its id
 // with it, so the same tools give the same id everywhere. It panics if an
 // input schema cannot be marshalled to JSON, which [Catalog.Register]
 // rules out for catalogs.
@@ -56,10 +57,11 @@ func IdentityOf(defs []Definition) Identity {
 		Name        string         `json:"name"`
 		Description string         `json:"description"`
 		InputSchema map[string]any `json:"inputSchema"`
+		Annotations map[string]any `json:"annotations,omitempty"`
 	}
 	items := make([]item, len(defs))
 	for i, d := range defs {
-		items[i] = item{d.Name, d.Description, d.InputSchema}
+		items[i] = item{d.Name, d.Description, d.InputSchema, d.Annotations}
 	}
 	slices.SortFunc(items, func(a, b item) int { return strings.Compare(a.Name, b.Name) })
 	data, err := json.Marshal(items) // map keys are written sorted: equal schemas hash equally
