@@ -184,7 +184,7 @@ func TestEndToEndExample(t *testing.T) {
 		{[]string{"call", "hello", "name=Ada"}, 0, "Hello, Ada!\n"},
 		{[]string{"call", "hello", "name=Ada", "greeting=Hi", "--json"}, 0, `"content": "Hi, Ada!"`},
 		{[]string{"call", "hello", "--help"}, 0, "Who to greet.\n"},
-		{[]string{"check"}, 0, "ok: 1 tools, 0 errors"},
+		{[]string{"check"}, 0, "ok: 1 tool, 0 errors"},
 	}
 	for _, s := range steps {
 		r := runBinary(t, dir, []string{"NO_COLOR=1"}, s.args...)

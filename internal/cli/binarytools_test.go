@@ -176,7 +176,7 @@ command = [{{exe}}, "no-schema"]
 
 	r = runIn(t, dir, "", nil, "check")
 	if r.code != 1 || !strings.Contains(r.stdout, `tool "broken": `) || !strings.Contains(r.stdout, "\n  fix: ") ||
-		!strings.HasSuffix(r.stdout, "FAIL: 1 tools, 1 errors, 0 warnings\n") {
+		!strings.HasSuffix(r.stdout, "FAIL: 1 tool, 1 error, 0 warnings\n") {
 		t.Errorf("check: exit %d, stdout:\n%s", r.code, r.stdout)
 	}
 	// Other commands still serve greet, with a one-line note on stderr.

@@ -68,7 +68,7 @@ func (a *app) call(c *cli.Context) error {
 	}
 	args, err := parseArguments(c.String("args"), c.Args().Tail(), schemaParams(t.InputSchema))
 	if err != nil {
-		return err
+		return forCommand(err, "toolhost call "+name)
 	}
 	ask := &asker{a: a, answers: answers, interactive: a.interactive()}
 	out, err := cat.Call(c.Context, name, args, &resolver.CallOptions{Ask: ask.ask})
@@ -78,8 +78,8 @@ func (a *app) call(c *cli.Context) error {
 			out = tool.Ask(u.q)
 		} else {
 			var e *exitError
-			if errors.As(err, &e) {
-				return err
+			if errors.As(err, &e) { // from the asker: a bad --answer
+				return forCommand(e, "toolhost call "+name)
 			}
 			if c.Context.Err() != nil {
 				return &exitError{code: ExitFailure, err: fmt.Errorf("call %s: interrupted", name)}

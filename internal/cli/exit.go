@@ -47,6 +47,16 @@ func commandUsageErrorf(path, format string, args ...any) error {
 	return &exitError{code: ExitFailure, err: &usageError{msg: fmt.Sprintf(format, args...), path: path}}
 }
 
+// forCommand points a usage error without a command at path, so its
+// message suggests `path --help`; other errors pass unchanged.
+func forCommand(err error, path string) error {
+	var u *usageError
+	if errors.As(err, &u) && u.path == "" {
+		u.path = path
+	}
+	return err
+}
+
 // silent returns an error that exits with code and prints nothing.
 func silent(code int) error { return &exitError{code: code} }
 

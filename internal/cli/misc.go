@@ -40,7 +40,7 @@ func (a *app) formatCommand() *cli.Command {
 			}
 			args, err := parseArguments(c.String("args"), c.Args().Tail(), schemaParams(t.InputSchema))
 			if err != nil {
-				return err
+				return forCommand(err, "toolhost call "+c.Args().First())
 			}
 			s, err := cat.Format(c.Context, name, args)
 			if err != nil {
@@ -175,7 +175,8 @@ func (a *app) checkCommand() *cli.Command {
 				if nerr > 0 {
 					verdict = a.out.red("FAIL")
 				}
-				fmt.Fprintf(a.stdout, "%s: %d tools, %d errors, %d warnings\n", verdict, cat.Len(), nerr, nwarn)
+				fmt.Fprintf(a.stdout, "%s: %d %s, %d %s, %d %s\n", verdict, cat.Len(), plural(cat.Len(), "tool", "tools"),
+					nerr, plural(nerr, "error", "errors"), nwarn, plural(nwarn, "warning", "warnings"))
 			}
 			if nerr > 0 {
 				return silent(ExitToolError)
