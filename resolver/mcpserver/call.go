@@ -151,7 +151,7 @@ func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, name string
 		case q.Default != nil:
 			answers[q.ID] = q.Default
 		default:
-			return errorResult(questionText(q)), nil
+			return errorResult(unanswered(name, q)), nil
 		}
 	}
 }
@@ -212,6 +212,24 @@ func supportsElicitation(req *mcp.CallToolRequest) bool {
 		return false
 	}
 	return caps.Elicitation.Form != nil || caps.Elicitation.URL == nil
+}
+
+// unanswered is the isError text for a question nobody can answer here
+// (the client has no elicitation and the question no default): the
+// question, the answers it takes and its id, so that the model can tell
+// the user what the tool needs.
+func unanswered(name string, q tool.Question) string {
+	var takes string
+	switch q.AnswerType.Kind {
+	case tool.AnswerBoolean:
+		takes = "yes or no"
+	case tool.AnswerSelect:
+		takes = "one of " + strings.Join(q.AnswerType.Options, ", ")
+	default:
+		takes = "a text"
+	}
+	return fmt.Sprintf("%s\n\n(tool %q needs an answer to this question (id %q; answer: %s), and this client cannot ask the user: it does not support MCP elicitation. Ask the user, or use a host that can ask.)",
+		questionText(q), name, q.ID, takes)
 }
 
 // questionText is the question as a human reads it.

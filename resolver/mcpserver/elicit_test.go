@@ -116,7 +116,7 @@ func TestElicitation(t *testing.T) {
 		{"declined", answer("decline"), "confirm", true, "the user did not answer (decline): Overwrite a.txt?"},
 		{"cancelled", answer("cancel"), "name", true, "the user did not answer (cancel): Whom to greet?"},
 		{"no elicitation: default", nil, "confirm", false, "overwrite=false"},
-		{"no elicitation, no default", nil, "name", true, "Whom to greet?"},
+		{"no elicitation, no default", nil, "name", true, "Whom to greet?\n\n(tool \"name\" needs an answer to this question (id \"who\"; answer: a text), and this client cannot ask the user"},
 		{"asked again", answer("accept"), "deaf", true, `tool "deaf" asked "Again?" again after it was answered`},
 	}
 	for _, transport := range []string{"memory", "http"} {
