@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"fmt"
+	"github.com/toolhost/toolhost/internal/suggest"
 	"maps"
 	"slices"
 	"sort"
@@ -258,36 +259,10 @@ func declared(params map[string]*tool.Parameter) string {
 }
 
 // nearest returns the candidate closest to s by edit distance, if it is
-// close enough to be a likely typo.
+// close enough (at most half of s) to be a likely typo.
 func nearest(s string, candidates []string) string {
 	sort.Strings(candidates)
-	best, bestD := "", len(s)/2+1
-	for _, c := range candidates {
-		if d := editDistance(s, c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
+	return suggest.Nearest(s, candidates, len(s)/2)
 }
 
 func nonEmpty(s string) *string {

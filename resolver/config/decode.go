@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"github.com/toolhost/toolhost/internal/suggest"
 	"maps"
 	"math"
 	"regexp"
@@ -85,7 +86,7 @@ func (d *decoder) err() error {
 
 func (d *decoder) unknown(path []string, known []string) {
 	hint := ""
-	if s := suggest(path[len(path)-1], known); s != "" {
+	if s := suggestKey(path[len(path)-1], known); s != "" {
 		hint = fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	d.fail(path, ErrUnknownKey, "unknown key %q%s", dotted(path), hint)
@@ -619,37 +620,8 @@ func dotted(path []string) string {
 	return strings.Join(parts, ".")
 }
 
-// suggest returns the known key closest to k, or "" when none is close
+// suggestKey returns the known key closest to k, or "" when none is close
 // (edit distance at most a third of k's length, and at least 1).
-func suggest(k string, known []string) string {
-	best, bestD := "", max(1, len(k)/3)+1
-	for _, c := range known {
-		if dist := editDistance(k, c); dist < bestD {
-			best, bestD = c, dist
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return 99
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+func suggestKey(k string, known []string) string {
+	return suggest.Nearest(k, known, max(1, len(k)/3))
 }
