@@ -2,7 +2,6 @@ package resolver
 
 import (
 	"fmt"
-	"github.com/toolhost/toolhost/internal/suggest"
 	"maps"
 	"slices"
 	"sort"
@@ -11,6 +10,7 @@ import (
 
 	"dario.cat/mergo"
 
+	"github.com/toolhost/toolhost/internal/suggest"
 	"github.com/toolhost/toolhost/resolver/config"
 	"github.com/toolhost/toolhost/tool"
 )

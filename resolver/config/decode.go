@@ -3,7 +3,6 @@ package config
 import (
 	"errors"
 	"fmt"
-	"github.com/toolhost/toolhost/internal/suggest"
 	"maps"
 	"math"
 	"regexp"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+	"github.com/toolhost/toolhost/internal/suggest"
 	"github.com/toolhost/toolhost/tool"
 )
 
