@@ -46,16 +46,20 @@
 //
 // [Catalog.Call] validates the arguments against the tool's input schema
 // and applies defaults before anything is spawned. Invalid arguments, like
-// any failure a tool reports, are an error [tool.Outcome] (err == nil); a Go
-// error means the host could not get an answer (binary missing, timeout,
-// garbage on stdout). A tool that needs input is answered through
-// [CallOptions.Ask] and run again with the answer.
+// any failure a tool reports, are an error [tool.Outcome] (err == nil). So
+// is a run that exits non-zero without printing an outcome (a plain command
+// failing, a crash): the outcome's message carries the exit status and the
+// stderr tail. A Go error means the host could not get an answer: the
+// binary is missing or not executable, timed out or flooded stdout. A tool
+// that needs input is answered through [CallOptions.Ask] and run again with
+// the answer.
 //
 // # Errors
 //
 // Problems found while resolving are [Problem] values in the [Report]; a
 // binary that gave no usable answer is an [*Error] whose cause is one of
-// [ErrNotFound], [ErrNotExecutable], [ErrExit] (with the stderr tail),
+// [ErrNotFound], [ErrNotExecutable], [ErrExit] (a schema request that
+// failed, with the stderr tail),
 // [ErrNotJSON], [ErrNotSchema], [ErrTimeout], [ErrOutputTooLarge] or
 // [ErrToolNotOffered] (with [Error.Offered]), tested with errors.Is, and
 // whose Fix says what to change: the TOML parameters block to add when a
@@ -70,6 +74,13 @@
 // the binaries that changed. The persistent cache (Options.CacheDir, see
 // [DefaultCacheDir] and [ClearCache]) holds one JSON file per invocation,
 // written atomically; a corrupt file is ignored and rewritten.
+//
+// # Identity
+//
+// [Catalog.Identity] is a UUID derived from everything tools/list serves
+// (names, descriptions, input schemas and annotations, see [IdentityOf]):
+// the same tools give the same id in any process, and any change a client
+// could see gives a new one.
 //
 // # Dynamic tools
 //

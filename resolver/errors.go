@@ -37,8 +37,10 @@ var (
 	ErrNotFound = invoke.ErrNotFound
 	// ErrNotExecutable: the file exists but cannot be executed.
 	ErrNotExecutable = invoke.ErrNotExecutable
-	// ErrExit: the binary exited with a non-zero status without an answer;
-	// the message carries the tail of its stderr.
+	// ErrExit: the binary exited with a non-zero status without answering a
+	// schema request; the message carries the tail of its stderr. A run
+	// that does so is no error: [Catalog.Call] returns an error outcome with
+	// the exit status and the stderr tail.
 	ErrExit = invoke.ErrExit
 	// ErrNotJSON: the binary's answer to "schema" is not JSON.
 	ErrNotJSON = invoke.ErrNotJSON

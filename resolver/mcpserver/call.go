@@ -38,8 +38,8 @@ var (
 // design §6 says: success → text, isError false; error → isError with the
 // message; needs_input → elicitation where the client supports it, else the
 // question's default, else isError with the question's text. An unknown
-// tool is a protocol error; a host failure (binary missing, crashed, timed
-// out) is an isError result so the model sees it.
+// tool is a protocol error; a host failure (binary missing, timed out) is
+// an isError result so the model sees it.
 func (s *Server) toolHandler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args, err := decodeArgs(req.Params.Arguments)

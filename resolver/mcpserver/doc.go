@@ -43,14 +43,20 @@
 //     isError true;
 //   - an unknown tool → the JSON-RPC error -32602 `unknown tool "x"` (a
 //     protocol error, as the SDK gives for tools it does not know);
-//   - a host failure (binary missing, crashed, timed out, garbage on
-//     stdout) → isError true with the error's text, so the model sees it.
+//   - a binary that exits non-zero without an outcome (a plain command
+//     failing, a crash) → isError true with its exit status and stderr
+//     tail, as the catalog reports it;
+//   - a host failure (binary missing or not executable, timed out,
+//     flooding stdout) → isError true with the error's text, so the model
+//     sees it.
 //
 // Calls run concurrently, at most [Options.MaxCalls] at a time. A cancelled
 // request (notifications/cancelled, or the HTTP request going away) cancels
-// the call's context, which kills the tool's process group. When the
-// session ends (stdin closed, ctx done by SIGTERM), [Server.Run] cancels the
-// running calls and waits for them before it returns.
+// the call's context, which kills the tool's process group. When ctx is
+// done (SIGTERM), [Server.Run] cancels the running calls and waits for them
+// before it returns. When the peer closes stdin, the requests already read
+// are still answered, for up to 2s (a client may write its requests and
+// close stdin at once), then whatever still runs is cancelled the same way.
 //
 // # Identity
 //
