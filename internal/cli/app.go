@@ -134,7 +134,7 @@ func New(stdout, stderr io.Writer, stdin io.Reader, opts *Options) *cli.App {
 		},
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "config", Aliases: []string{"c"}, Usage: "read tool entries from `FILE` too, after the user and workspace files (repeatable)"},
-			&cli.StringFlag{Name: "root", Usage: "workspace root `DIR` (default: the current directory)"},
+			&cli.StringFlag{Name: "root", Usage: "workspace root `DIR` (default: the directory holding the .config/toolhost found walking up, else the current directory)"},
 			&cli.BoolFlag{Name: "no-cache", Usage: "do not read or write the persistent schema cache"},
 		},
 		Action: func(c *cli.Context) error {

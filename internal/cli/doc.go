@@ -5,7 +5,7 @@
 // main stays thin; tests drive the whole app in-process with buffers:
 //
 //	func main() {
-//		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+//		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 //		code := cli.Run(ctx, os.Args, os.Stdout, os.Stderr, os.Stdin, nil)
 //		stop()
 //		os.Exit(code)
@@ -13,6 +13,15 @@
 //
 // An embedding program (or a test) adds its own in-process tools with
 // [Options].Setup, which runs on every catalog the app builds.
+//
+// # Workspace root
+//
+// The workspace root is --root when given, else the directory holding the
+// .config/toolhost found by walking up from the working directory (as git
+// finds its repository), else the working directory. Relative commands in
+// the configuration are taken from it, so toolhost works the same from any
+// subdirectory of a workspace; `add` rewrites a relative command path to be
+// relative to it.
 //
 // # Exit codes
 //

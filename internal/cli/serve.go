@@ -17,12 +17,13 @@ func (a *app) serveCommand() *cli.Command {
 		Name:  "serve",
 		Usage: "serve the tools over MCP (stdio), or over HTTP with --http",
 		Description: "Without --http, speaks MCP on stdin/stdout, for an MCP client to start as a\n" +
-			"subprocess; diagnostics go to stderr. With --http ADDR, serves MCP streamable\n" +
-			"HTTP at /mcp and the discovery endpoints (/tools, /tools/{name},\n" +
-			"/api/v1/tools, /identity) until interrupted. ADDR defaults to " + httpserver.DefaultAddr + ";\n" +
-			"\":PORT\" means 127.0.0.1:PORT. A non-loopback address is used only when given\n" +
-			"explicitly, with a warning. A binary rebuilt while serving is noticed, and\n" +
-			"clients get tools/list_changed.\n\n" +
+			"subprocess; diagnostics go to stderr. When stdin closes, the requests already\n" +
+			"read are still answered (for up to 2s) before it exits. With --http ADDR,\n" +
+			"serves MCP streamable HTTP at /mcp and the discovery endpoints (/tools,\n" +
+			"/tools/{name}, /api/v1/tools, /identity) until interrupted. ADDR defaults to\n" +
+			httpserver.DefaultAddr + "; \":PORT\" means 127.0.0.1:PORT. A non-loopback address is\n" +
+			"used only when given explicitly, with a warning. A binary rebuilt while\n" +
+			"serving is noticed, and clients get tools/list_changed.\n\n" +
 			"Examples:\n   toolhost serve\n   toolhost serve --http :8080\n" +
 			"   claude mcp add toolhost -- toolhost --root \"$PWD\" serve",
 		Flags: []cli.Flag{
