@@ -1,7 +1,3 @@
-// Package suggest finds the word a user probably meant ("did you mean
-// …?") among the valid ones, by edit distance.
-//
-//	if s := suggest.Nearest("comand", keys, 2); s != "" { … } // "command"
 package suggest
 
 // Nearest returns the candidate closest to s by edit distance, if that
