@@ -62,13 +62,6 @@ type keyScanner struct {
 
 func (sc *keyScanner) eof() bool { return sc.i >= len(sc.s) }
 
-func (sc *keyScanner) peek(n int) byte {
-	if sc.i+n < len(sc.s) {
-		return sc.s[sc.i+n]
-	}
-	return 0
-}
-
 func (sc *keyScanner) hasPrefix(p string) bool {
 	return bytes.HasPrefix(sc.s[min(sc.i, len(sc.s)):], []byte(p))
 }
