@@ -192,17 +192,11 @@ func etagMatch(header, id string) bool {
 	return false
 }
 
-// listed is one entry of GET /tools; detail adds the input schema.
+// listed is one entry of GET /tools: the tool's [resolver.Definition]
+// without its input schema. GET /tools/{name} serves the whole definition.
 type listed struct {
 	Name        string         `json:"name"`
 	Description string         `json:"description"`
-	Annotations map[string]any `json:"annotations,omitempty"`
-}
-
-type detail struct {
-	Name        string         `json:"name"`
-	Description string         `json:"description"`
-	InputSchema map[string]any `json:"inputSchema"`
 	Annotations map[string]any `json:"annotations,omitempty"`
 }
 
@@ -230,7 +224,7 @@ func (h *handler) tool(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown tool %q", r.PathValue("name")))
 		return
 	}
-	writeJSON(w, http.StatusOK, detail{t.Name, t.Description, t.InputSchema, t.Annotations})
+	writeJSON(w, http.StatusOK, t.Definition)
 }
 
 func (h *handler) identity(w http.ResponseWriter, r *http.Request) {
