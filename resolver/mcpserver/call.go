@@ -61,7 +61,7 @@ func (s *Server) toolHandler(name string) mcp.ToolHandler {
 		}
 		defer done()
 		res, err := s.call(ctx, req, name, args, answers)
-		if err != nil && s.life.Err() != nil {
+		if err != nil && s.stopped() {
 			// Close (SIGTERM, stdin closed) cancelled the call: say so,
 			// rather than a bare "context canceled" with code 0.
 			return nil, errShuttingDown
@@ -87,14 +87,19 @@ func (s *Server) acquire(ctx context.Context) (context.Context, func(), error) {
 	case <-ctx.Done():
 		s.calls.Done()
 		return nil, nil, ctx.Err()
-	case <-s.life.Done():
+	case <-s.stopping:
 		s.calls.Done()
 		return nil, nil, errShuttingDown
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	stop := context.AfterFunc(s.life, cancel)
+	go func() { // ends with the call at the latest: done cancels ctx
+		select {
+		case <-s.stopping:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	return ctx, func() {
-		stop()
 		cancel()
 		<-s.sem
 		s.calls.Done()

@@ -80,9 +80,9 @@ type Server struct {
 	logger   *slog.Logger
 	interval time.Duration
 	sem      chan struct{}
-	key      []byte          // signs the request state of multi round-trip calls
-	life     context.Context // cancelled by Close; every tool call derives from it too
-	kill     context.CancelFunc
+	key      []byte        // signs the request state of multi round-trip calls
+	stopping chan struct{} // closed by stopCalls: running tool calls are cancelled, new ones refused
+	stopOnce sync.Once
 	cancel   func() // unsubscribes from the catalog
 
 	syncMu sync.Mutex        // serialises sync
@@ -120,10 +120,8 @@ func New(cat Catalog, opts *Options) *Server {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	life, kill := context.WithCancel(context.Background())
 	s := &Server{
-		life:     life,
-		kill:     kill,
+		stopping: make(chan struct{}),
 		cat:      cat,
 		logger:   logger,
 		interval: o.RefreshInterval,
@@ -164,7 +162,7 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	go s.Watch(wctx)
 	// The session waits for running calls before it ends: when the peer
 	// goes (stdin closed), cancel them at once.
-	ss, err := s.mcp.Connect(ctx, &watchedTransport{t, s.kill}, nil)
+	ss, err := s.mcp.Connect(ctx, &watchedTransport{t, s.stopCalls}, nil)
 	if err != nil {
 		return err
 	}
@@ -303,7 +301,7 @@ func (s *Server) Watch(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-s.life.Done():
+		case <-s.stopping:
 			return
 		case <-tick.C:
 			if _, err := r.Refresh(ctx); err != nil && ctx.Err() == nil {
@@ -323,11 +321,27 @@ func (s *Server) Close() error {
 		return nil
 	}
 	s.closed = true
-	s.kill()
+	s.stopCalls()
 	s.mu.Unlock()
 	s.cancel()
 	s.calls.Wait()
 	return nil
+}
+
+// stopCalls cancels every running tool call and makes new ones fail with
+// errShuttingDown. It is safe to call more than once.
+func (s *Server) stopCalls() {
+	s.stopOnce.Do(func() { close(s.stopping) })
+}
+
+// stopped reports whether stopCalls was called.
+func (s *Server) stopped() bool {
+	select {
+	case <-s.stopping:
+		return true
+	default:
+		return false
+	}
 }
 
 // changed is the catalog subscription: mark the tool set stale and sync it
