@@ -10,10 +10,9 @@ import (
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
-)
 
-// namePattern is the tool name pattern LLM providers accept.
-var namePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+	"github.com/toolhost/toolhost/internal/toolname"
+)
 
 // checkName returns an error wrapping ErrInvalidName when name is not
 // acceptable to LLM providers.
@@ -21,8 +20,8 @@ func checkName(name string) error {
 	if name == "" {
 		return fmt.Errorf("%w: the name is empty", ErrInvalidName)
 	}
-	if !namePattern.MatchString(name) {
-		return fmt.Errorf("%w %q: a name must match ^[a-zA-Z0-9_-]{1,64}$", ErrInvalidName, name)
+	if !toolname.Valid(name) {
+		return fmt.Errorf("%w %q: a name must match %s", ErrInvalidName, name, toolname.Pattern)
 	}
 	return nil
 }

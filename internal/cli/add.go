@@ -4,19 +4,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/toolhost/toolhost/internal/toolname"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/resolver/config"
 	"github.com/toolhost/toolhost/tool"
 )
-
-// validName is the tool-name pattern LLM providers accept.
-var validName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 
 func (a *app) addCommand() *cli.Command {
 	return &cli.Command{
@@ -40,7 +37,7 @@ func (a *app) add(c *cli.Context) error {
 		return err
 	}
 	name := c.Args().First()
-	if !validName.MatchString(name) {
+	if !toolname.Valid(name) {
 		return commandUsageErrorf(c.Command.HelpName, "invalid tool name %q: use 1 to 64 letters, digits, '_' or '-'", name)
 	}
 	argv, err := commandArgs(c.Args().Tail())

@@ -1,0 +1,17 @@
+// Package toolname holds the rule LLM providers put on tool names,
+// ^[a-zA-Z0-9_-]{1,64}$, so that every place that checks a name (the
+// catalog's Register and lint, `toolhost add`) applies the same one.
+//
+//	if !toolname.Valid(name) {
+//		return fmt.Errorf("invalid tool name %q: a name must match %s", name, toolname.Pattern)
+//	}
+//
+// Flow: a name (TOML key, `toolhost add NAME`, Catalog.Register) → [Valid] →
+// served, or an error quoting [Pattern].
+//
+// # Why one package
+//
+// The rule is part of what the catalog serves (design §5.6): a name that
+// `toolhost add` accepted must resolve, so the CLI cannot keep a copy of
+// its own.
+package toolname
