@@ -50,8 +50,8 @@ type Tool struct {
 	LongDescription string                     `json:"long_description,omitempty"` // the longer text, after {{description}} splicing
 	Examples        string                     `json:"examples,omitempty"`         // free text
 	Parameters      map[string]*tool.Parameter `json:"parameters,omitempty"`       // nil for dynamic tools registered with a raw schema
-	Category        string                     `json:"category,omitempty"`
-	Tags            []string                   `json:"tags,omitempty"`
+	Category        string                     `json:"category,omitempty"`         // a [Category] ID, or ""
+	Tags            []string                   `json:"tags,omitempty"`             // manifest metadata
 	// RequiresApproval is served as metadata; acting on it is the
 	// embedding host's call.
 	RequiresApproval bool          `json:"requires_approval"`
@@ -60,7 +60,7 @@ type Tool struct {
 	// Source says where the tool runs: `bin/fs (tool "grep_files")`, or
 	// "dynamic" for registered handlers.
 	Source  string `json:"source"`
-	Dynamic bool   `json:"dynamic,omitempty"`
+	Dynamic bool   `json:"dynamic,omitempty"` // registered with [Catalog.Register]
 	// Provenance maps each field ("summary", "description", "parameters",
 	// "parameters.path.summary", "timeout", …) to where its value came from:
 	// "binary", "file:line" of the TOML that set it, "default" or "dynamic".
@@ -125,7 +125,7 @@ func cloneValue(v any) any {
 type Category struct {
 	ID          string // the table key: tools name it in category = "ID"
 	Name        string // for display
-	Description string
+	Description string // one line
 	Icon        string // free text: an emoji, a name or a URL
 }
 

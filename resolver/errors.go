@@ -67,8 +67,8 @@ type Error struct {
 	Command string      // the command as written in the configuration
 	Action  tool.Action // the request that failed
 	Offered []string    // ErrToolNotOffered: the names the binary offers
-	Err     error
-	Fix     string
+	Err     error       // the cause: one of the error variables above, or a context error
+	Fix     string      // what the user can change, "" when nothing is known
 }
 
 // Error returns the cause, then the fix on a line of its own.
@@ -144,7 +144,7 @@ func (p Problem) Unwrap() error { return p.Err }
 
 // Report lists the problems found while resolving a configuration.
 type Report struct {
-	Problems []Problem
+	Problems []Problem // errors and warnings
 }
 
 // Errors returns the problems that kept a tool out of the catalog.

@@ -19,9 +19,9 @@ const ProtocolVersion = "1.0"
 // descriptions, input schemas, annotations): the same tools give the same id, in any
 // process; any change gives a new one.
 type Identity struct {
-	ServerID        string `json:"server_id"`
-	ToolsCount      int    `json:"tools_count"`
-	ProtocolVersion string `json:"protocol_version"`
+	ServerID        string `json:"server_id"`        // a version 5 UUID
+	ToolsCount      int    `json:"tools_count"`      // enabled tools
+	ProtocolVersion string `json:"protocol_version"` // [ProtocolVersion]
 }
 
 // identityNamespace is the UUID namespace of server ids (a fixed random UUID).
@@ -48,8 +48,9 @@ func (c *Catalog) Identity() Identity {
 // IdentityOf derives the identity of a set of definitions, in any order:
 // a name-based (version 5) UUID over everything tools/list serves of them
 // (names, descriptions, input schemas and annotations), sorted by name, so
-// that any change a client could see gives a new id (and a new ETag). Every face that serves a tool list computes its id
-// with it, so the same tools give the same id everywhere. It panics if an
+// that any change a client could see gives a new id (and a new ETag).
+// Every face that serves a tool list computes its id with it, so the same
+// tools give the same id everywhere. It panics if an
 // input schema cannot be marshalled to JSON, which [Catalog.Register]
 // rules out for catalogs.
 func IdentityOf(defs []Definition) Identity {

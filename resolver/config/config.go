@@ -11,7 +11,7 @@ import (
 // Config is the merged configuration: every layer read by [Load], or the
 // one file given to [Parse].
 type Config struct {
-	Defaults   Defaults
+	Defaults   Defaults             // [defaults], already applied to the entries
 	Tools      map[string]*Entry    // [tools.NAME], keyed by NAME
 	Toolsets   map[string]*Entry    // [toolsets.NAME], keyed by NAME
 	Categories map[string]*Category // [categories.ID], keyed by ID
@@ -49,15 +49,15 @@ type Entry struct {
 
 	Summary     *string // one line; served as the MCP description
 	Description *string // may contain {{description}}: the binary's text
-	Examples    *string
+	Examples    *string // free text for the model
 
 	Parameters  map[string]*tool.Parameter // declared or overridden parameters
 	Annotations map[string]any             // MCP tool annotations
 	Options     map[string]any             // passed to the binary as tool.options
 
-	Category string   // a [categories.ID] id
-	Tags     []string // manifest metadata
-	Timeout  *Duration
+	Category string            // a [categories.ID] id
+	Tags     []string          // manifest metadata
+	Timeout  *Duration         // per call; nil: [defaults] or the resolver's 60s
 	Workdir  string            // "" means the request's context.root
 	Env      map[string]string // extra variables
 
@@ -112,8 +112,8 @@ func (e *Entry) Key() string {
 
 // Position is a place in a configuration file.
 type Position struct {
-	File string
-	Line int // 1-based; 0 when unknown
+	File string // the path the layer was read from
+	Line int    // 1-based; 0 when unknown
 }
 
 // String returns "file:line", or "file" when the line is unknown.
@@ -174,7 +174,7 @@ func (d *Duration) UnmarshalText(text []byte) error {
 // Category is one [categories.ID] table.
 type Category struct {
 	ID          string // the table key
-	Name        string
-	Description string
-	Icon        string
+	Name        string // for display
+	Description string // one line
+	Icon        string // free text: an emoji, a name or a URL
 }

@@ -31,10 +31,10 @@ var (
 // [ErrSyntax]); for a syntax error errors.As also finds the toml.ParseError
 // (both as toml.ParseError and *toml.ParseError).
 type Error struct {
-	Pos Position
-	Key string // dotted TOML key, such as "tools.greet.command"; "" when none
-	Msg string // the text after "file:line: "
-	Err error  // the kind sentinel
+	Pos Position // file and line of the problem
+	Key string   // dotted TOML key, such as "tools.greet.command"; "" when none
+	Msg string   // the text after "file:line: "
+	Err error    // the kind sentinel
 	// Parse is the TOML parser's error, for syntax errors only.
 	Parse *toml.ParseError
 }

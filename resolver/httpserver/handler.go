@@ -39,10 +39,10 @@ type Options struct {
 // Scenario is the "scenario" object of the Tool Discovery Protocol
 // manifest.
 type Scenario struct {
-	Name        string `json:"name"`
-	Version     string `json:"version"`
-	Description string `json:"description"`
-	BaseURL     string `json:"base_url,omitempty"`
+	Name        string `json:"name"`               // default "toolhost"
+	Version     string `json:"version"`            // default "dev"
+	Description string `json:"description"`        // one line
+	BaseURL     string `json:"base_url,omitempty"` // where the server is reached; omitted when empty
 }
 
 // DefaultMaxBodyBytes is the request body limit when

@@ -23,7 +23,7 @@ type Snapshot struct {
 	// manifest (as enabled_by_default: false). Order does not matter: the
 	// handler sorts by name.
 	Tools      []*resolver.Tool
-	Categories []resolver.Category
+	Categories []resolver.Category // served in the manifest, in this order
 	// Identity identifies the enabled tools. If its ServerID is empty, the
 	// handler derives it from Tools as [resolver.Catalog.Identity] does.
 	Identity resolver.Identity
