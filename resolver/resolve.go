@@ -210,7 +210,8 @@ func (c *Catalog) resolve(ctx context.Context) *resolution {
 		}
 		if cat := pr.e.tool.Category; cat != "" && !slices.ContainsFunc(p.categories, func(c Category) bool { return c.ID == cat }) {
 			r.problems = append(r.problems, Problem{Tool: name, Place: pr.place, Warning: true,
-				Err: fmt.Errorf("category %q is not described by a [categories.%s] table", cat, cat)})
+				Err: fmt.Errorf("category %q is not described by a [categories.%s] table", cat, cat),
+				Fix: fmt.Sprintf("add [categories.%s] with name = \"…\" (and description, icon), or name a category that has one", cat)})
 		}
 		byName[name] = pr.place
 		r.tools[name] = pr.e

@@ -399,8 +399,10 @@ self_describe = false
 	}
 	eq(t, "categories", c.Categories(), []Category{{ID: "files", Name: "Files", Icon: "folder"}})
 	warns := c.Report().Warnings()
-	if len(warns) != 1 || warns[0].Tool != "b" || !strings.Contains(warns[0].Error(), `category "nowhere" is not described`) {
-		t.Errorf("warnings = %v", warns)
+	want := "test.toml:12: warning: tool \"b\": category \"nowhere\" is not described by a [categories.nowhere] table\n" +
+		"fix: add [categories.nowhere] with name = \"…\" (and description, icon), or name a category that has one"
+	if len(warns) != 1 || warns[0].Tool != "b" || warns[0].Error() != want {
+		t.Errorf("warnings = %q, want one: %q", warns, want)
 	}
 	if c.Report().Err() != nil || c.Len() != 2 {
 		t.Errorf("Report.Err = %v, Len = %d", c.Report().Err(), c.Len())
