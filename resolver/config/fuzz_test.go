@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"testing"
 )
@@ -41,7 +42,12 @@ func FuzzScanKeys(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		k := scanKeys(data)
-		k.line([]string{"a", "b"})
+		k := scanKeys(data) // must not panic or loop
+		lines := bytes.Count(data, []byte("\n")) + 1
+		for _, path := range [][]string{{"a"}, {"a", "b"}, {"tools", "x", "command"}} {
+			if n := k.line(path); n < 0 || n > lines {
+				t.Fatalf("line(%q) = %d; the input has %d lines", path, n, lines)
+			}
+		}
 	})
 }
