@@ -83,7 +83,7 @@ func Load(opts *LoadOptions) (*Config, error) {
 			return nil, err
 		}
 		if err := merge(cfg, layer); err != nil {
-			return nil, fmt.Errorf("%s: merge: %w", f, err)
+			return nil, fmt.Errorf("%s: merge: %v", f, err) // mergo's error, not ours to expose
 		}
 	}
 	if err := cfg.finish(); err != nil {
