@@ -150,8 +150,10 @@ type Catalog struct {
 	schemas                           *sessionCache // schema answers for this catalog's lifetime
 	disk                              diskCache     // persistent schema answers; zero: none
 	statEvery                         time.Duration // minimum delay between automatic stat checks
-	builds                            atomic.Uint64 // resolution passes started
-	compiled                          compiled      // input schemas compiled so far
+
+	// safe for concurrent use on their own, without mu
+	builds   atomic.Uint64 // resolution passes started
+	compiled compiled      // input schemas compiled so far
 
 	mu         sync.Mutex
 	tools      map[string]*entry
