@@ -24,7 +24,7 @@ import (
 const (
 	DefaultMaxStdout = 16 << 20        // Spec.MaxStdout when zero
 	DefaultGrace     = 2 * time.Second // Spec.Grace when zero
-	StderrTail       = 64 << 10        // bytes of stderr kept: the last ones
+	MaxStderrTail    = 64 << 10        // bytes of stderr kept: the last ones
 )
 
 // Spec says how to start one tool process.
@@ -62,7 +62,7 @@ type Spec struct {
 // [Result.Schema].
 type Result struct {
 	Stdout     []byte        // at most Spec.MaxStdout bytes
-	StderrTail []byte        // the last StderrTail (64 KiB) bytes of stderr
+	StderrTail []byte        // the last MaxStderrTail (64 KiB) bytes of stderr
 	ExitCode   int           // -1 when the process was killed by a signal
 	Elapsed    time.Duration // from the call of Run to the end of Wait
 
@@ -145,7 +145,7 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 	cmd.Env = env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdout := &capWriter{max: maxOut, kill: func() { _ = signalGroup(cmd.Process.Pid, syscall.SIGKILL) }}
-	stderr := &tailWriter{max: StderrTail}
+	stderr := &tailWriter{max: MaxStderrTail}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(input), stdout, stderr
 	var canceled atomic.Bool
 	cmd.Cancel = func() error {

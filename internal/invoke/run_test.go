@@ -140,8 +140,8 @@ func TestRunNoisyStderr(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.StderrTail) != StderrTail {
-		t.Errorf("StderrTail holds %d bytes, want %d", len(res.StderrTail), StderrTail)
+	if len(res.StderrTail) != MaxStderrTail {
+		t.Errorf("StderrTail holds %d bytes, want %d", len(res.StderrTail), MaxStderrTail)
 	}
 	if !strings.HasSuffix(string(res.StderrTail), "noise line 00010239\nLAST LINE\n") {
 		t.Errorf("StderrTail ends %q", res.StderrTail[len(res.StderrTail)-40:])
