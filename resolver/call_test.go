@@ -94,8 +94,8 @@ func TestCallBinary(t *testing.T) {
 	t.Run("wrong answer type", func(t *testing.T) {
 		_, err := c.Call(t.Context(), "greet", map[string]any{"name": "question"}, &CallOptions{
 			Ask: func(ctx context.Context, q tool.Question) (any, error) { return "yes", nil }})
-		if err == nil || !strings.Contains(err.Error(), "wants a boolean answer") {
-			t.Errorf("err = %v", err)
+		if want := `resolver: tool "greet": question "first" wants a boolean answer, got "yes"`; err == nil || err.Error() != want {
+			t.Errorf("err = %v, want %s", err, want)
 		}
 	})
 	t.Run("timeout", func(t *testing.T) {
@@ -119,8 +119,8 @@ func TestCallBinary(t *testing.T) {
 	})
 	t.Run("disabled", func(t *testing.T) {
 		_, err := c.Call(t.Context(), "off", nil, nil)
-		if !errors.Is(err, ErrUnknownTool) || !strings.Contains(err.Error(), "disabled") {
-			t.Errorf("err = %v", err)
+		if want := `resolver: tool "off" is disabled (enable = false at test.toml:21): unknown tool`; !errors.Is(err, ErrUnknownTool) || err.Error() != want {
+			t.Errorf("err = %v, want %s", err, want)
 		}
 		if c.Has("off") {
 			t.Error("Has(off) = true for a disabled tool")

@@ -274,7 +274,7 @@ func (c *Catalog) lookup(name string) (*entry, error) {
 		return nil, &unknownError{name: name}
 	}
 	if !e.tool.Enabled {
-		return nil, &unknownError{name: name, disabled: true, place: e.tool.Provenance["enabled"]}
+		return nil, &unknownError{name: name, disabled: true, place: e.tool.Provenance["enable"]}
 	}
 	return e, nil
 }
