@@ -17,7 +17,8 @@
 //
 // [Run] starts the binary directly (no shell unless [Spec.Shell]) in its own
 // process group, in context.root or [Spec.Dir], writes the request JSON to
-// its stdin and closes it. When the context is done the whole group gets
+// its stdin and closes it. A binary that is open for writing (ETXTBSY: being
+// rebuilt) is tried again for about 0.6s before that is an error. When the context is done the whole group gets
 // SIGTERM, then SIGKILL after [Spec.Grace]; a descendant that keeps stdout
 // open cannot hang the call (os/exec WaitDelay), and the group is killed
 // when Run returns, so nothing is left behind. stdout is capped

@@ -139,28 +139,35 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 	if grace <= 0 {
 		grace = DefaultGrace
 	}
-	cmd := exec.CommandContext(ctx, path, argv[1:]...)
-	cmd.Args[0] = argv[0]
-	cmd.Dir = dir
-	cmd.Env = env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	stdout := &capWriter{max: maxOut, kill: func() { _ = signalGroup(cmd.Process.Pid, syscall.SIGKILL) }}
-	stderr := &tailWriter{max: MaxStderrTail}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(input), stdout, stderr
-	var canceled atomic.Bool
-	cmd.Cancel = func() error {
-		err := signalGroup(cmd.Process.Pid, syscall.SIGTERM)
-		if err == nil {
-			canceled.Store(true)
+	var (
+		stdout   *capWriter
+		stderr   *tailWriter
+		canceled atomic.Bool
+	)
+	newCmd := func() *exec.Cmd {
+		cmd := exec.CommandContext(ctx, path, argv[1:]...)
+		cmd.Args[0] = argv[0]
+		cmd.Dir = dir
+		cmd.Env = env
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		stdout = &capWriter{max: maxOut, kill: func() { _ = signalGroup(cmd.Process.Pid, syscall.SIGKILL) }}
+		stderr = &tailWriter{max: MaxStderrTail}
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(input), stdout, stderr
+		cmd.Cancel = func() error {
+			err := signalGroup(cmd.Process.Pid, syscall.SIGTERM)
+			if err == nil {
+				canceled.Store(true)
+			}
+			return err
 		}
-		return err
+		// After Grace os/exec kills the leader and closes our ends of the
+		// pipes, so a descendant holding stdout cannot hang Wait; the
+		// group kill below then takes the descendants.
+		cmd.WaitDelay = grace
+		return cmd
 	}
-	// After Grace os/exec kills the leader and closes our ends of the pipes,
-	// so a descendant holding stdout cannot hang Wait; the group kill below
-	// then takes the descendants.
-	cmd.WaitDelay = grace
-
-	if err := cmd.Start(); err != nil {
+	cmd, err := startRetrying(ctx, newCmd)
+	if err != nil {
 		if ctx.Err() != nil {
 			return nil, fail(contextError(ctx, start))
 		}
@@ -191,6 +198,32 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 		return res, fail(contextError(ctx, start))
 	}
 	return res, nil
+}
+
+// textBusyRetries bounds the new attempts of a start that failed with
+// ETXTBSY, after 10ms, 20ms, … 320ms: about 0.6s in all.
+const textBusyRetries = 6
+
+// startRetrying starts a command made by newCmd, trying again with a new one while
+// the start fails with ETXTBSY: the executable is open for writing, which
+// passes (a build finishing; in a process that writes executables, as tests
+// do, a child forked meanwhile that holds the file until it execs, Go issue
+// 22315).
+func startRetrying(ctx context.Context, newCmd func() *exec.Cmd) (*exec.Cmd, error) {
+	for attempt := 0; ; attempt++ {
+		cmd := newCmd()
+		err := cmd.Start()
+		if err == nil || !errors.Is(err, syscall.ETXTBSY) || attempt == textBusyRetries {
+			return cmd, err
+		}
+		t := time.NewTimer((10 * time.Millisecond) << attempt)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return cmd, err
+		}
+	}
 }
 
 // contextError is the cause for a done ctx: ErrTimeout with the timeout
@@ -330,6 +363,8 @@ func startError(err error, path string) error {
 		return fmt.Errorf("%w: %s: %v (fix: check the interpreter on its #! line)", ErrNotFound, path, err)
 	case errors.Is(err, syscall.ENOEXEC):
 		return fmt.Errorf("%w: %s: %v (fix: add a #! line, or build it for this machine)", ErrNotExecutable, path, err)
+	case errors.Is(err, syscall.ETXTBSY):
+		return fmt.Errorf("%w: %s: %v (fix: it is open for writing, being rebuilt or copied; run it again once that is done)", ErrNotExecutable, path, err)
 	case errors.Is(err, syscall.EACCES), errors.Is(err, syscall.EPERM):
 		return fmt.Errorf("%w: %s: %v (fix: chmod +x %s, and check the file system is not mounted noexec)", ErrNotExecutable, path, err, path)
 	}

@@ -524,3 +524,48 @@ func TestTailWriter(t *testing.T) {
 		}
 	}
 }
+
+// TestTextFileBusy: starting an executable that is open for writing fails
+// with ETXTBSY; Run tries again for a while, so a build that finishes (or a
+// forked child that execs) does not fail the call.
+func TestTextFileBusy(t *testing.T) {
+	data, err := os.ReadFile(self(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "tool")
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	open := func() *os.File {
+		t.Helper()
+		f, err := os.OpenFile(bin, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	spec := &Spec{Command: []string{bin, "plain"}}
+
+	t.Run("closed meanwhile", func(t *testing.T) {
+		f := open()
+		time.AfterFunc(50*time.Millisecond, func() { f.Close() })
+		res, err := Run(t.Context(), spec, request(tool.ActionRun, dir, nil))
+		if err != nil {
+			t.Fatalf("Run: %v; want it to start once the file is closed", err)
+		}
+		if got := string(res.Stdout); got != "hello world\n" {
+			t.Errorf("stdout = %q, want %q", got, "hello world\n")
+		}
+	})
+	t.Run("kept open", func(t *testing.T) {
+		f := open()
+		defer f.Close()
+		_, err := Run(t.Context(), spec, request(tool.ActionRun, dir, nil))
+		want := `run "` + bin + ` plain": run: not executable: ` + bin + `: fork/exec ` + bin + `: text file busy (fix: it is open for writing, being rebuilt or copied; run it again once that is done)`
+		if !errors.Is(err, ErrNotExecutable) || err.Error() != want {
+			t.Errorf("err = %v\nwant %s", err, want)
+		}
+	})
+}
