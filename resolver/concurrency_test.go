@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -29,6 +30,8 @@ include = ["t1", "t2"]
 		t.Fatal(err)
 	}
 	c.statEvery = 0 // every Call checks the binaries
+	rebuilt := bin + ".rebuilt"
+	copyExe(t, rebuilt, []byte("rebuilt")) // here: copyExe may call t.Fatal
 	cancel := c.Subscribe(func() { _ = c.List() })
 	defer cancel()
 	var wg sync.WaitGroup
@@ -55,8 +58,10 @@ include = ["t1", "t2"]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if i == 0 {
-				copyExe(t, bin, []byte("rebuilt"))
+			if i == 0 { // rebuild the binary while the others call
+				if err := os.Rename(rebuilt, bin); err != nil {
+					errs <- err
+				}
 			}
 			for range 3 {
 				if out, err := c.Call(t.Context(), "t1", map[string]any{"path": "x"}, nil); err != nil || out.IsError() {
@@ -143,6 +148,8 @@ env = { RESOLVER_TEST_COUNTER = "`+count+`" }
 		t.Fatal(err)
 	}
 	c.statEvery = 0 // every Call checks the binaries
+	rebuilt := bin + ".rebuilt"
+	copyExe(t, rebuilt, []byte("rebuilt")) // here: copyExe may call t.Fatal
 	var notified atomic.Int32
 	c.Subscribe(func() { notified.Add(1) })
 	id := c.Identity()

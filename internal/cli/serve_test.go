@@ -38,8 +38,9 @@ func TestServeStdio(t *testing.T) {
 	outR, outW := io.Pipe()
 	var stderr syncBuffer
 	done := make(chan int, 1)
+	root := t.TempDir() // on the test goroutine: TempDir may call t.Fatal
 	go func() {
-		code := Run(t.Context(), []string{"toolhost", "--root", t.TempDir(), "serve"}, outW, &stderr, inR, &Options{Setup: tools})
+		code := Run(t.Context(), []string{"toolhost", "--root", root, "serve"}, outW, &stderr, inR, &Options{Setup: tools})
 		outW.Close()
 		done <- code
 	}()
@@ -147,8 +148,9 @@ func TestServeHTTP(t *testing.T) {
 			defer cancel()
 			stderrR, stderrW := io.Pipe()
 			done := make(chan int, 1)
+			root := t.TempDir() // on the test goroutine: TempDir may call t.Fatal
 			go func() {
-				code := Run(ctx, []string{"toolhost", "--root", t.TempDir(), "serve", "--http", tt.addr}, io.Discard, stderrW, strings.NewReader(""), &Options{Setup: tools})
+				code := Run(ctx, []string{"toolhost", "--root", root, "serve", "--http", tt.addr}, io.Discard, stderrW, strings.NewReader(""), &Options{Setup: tools})
 				stderrW.Close()
 				done <- code
 			}()
