@@ -153,8 +153,9 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 
 // Run serves one MCP session over t until the peer closes it or ctx is
 // done, then closes s: every running tool call is cancelled (its process
-// killed) and waited for before Run returns. A session ended by the peer
-// (stdin closed) returns nil.
+// killed) and waited for before Run returns. When the peer closes its end
+// (stdin closed), the calls it had already sent are answered first, for up
+// to 2s; such a session returns nil.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	defer s.Close()
 	wctx, stop := context.WithCancel(ctx)
