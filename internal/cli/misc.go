@@ -190,8 +190,9 @@ func (a *app) identityCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "identity",
 		Usage: "print the catalog's identity: a UUID that changes whenever the tools do",
-		Description: "The id is derived from the sorted tool definitions: the same tools give the\n" +
-			"same id in every process; any change gives a new one.\n\n" +
+		Description: "The id is derived from everything tools/list serves (names, descriptions,\n" +
+			"input schemas, annotations): the same tools give the same id in every\n" +
+			"process; any change a client could see gives a new one.\n\n" +
 			"Examples:\n   toolhost identity\n   toolhost identity --json",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: `print {"server_id","tools_count","protocol_version"}`},
