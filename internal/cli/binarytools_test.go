@@ -45,6 +45,7 @@ func TestCallBinary(t *testing.T) {
 		{"format bad --args", []string{"format", "greet", "--args", "[1]"}, "", 2, "", "--args: want a JSON object"},
 		{"format no name", []string{"format"}, "", 2, "", "usage: toolhost format NAME"},
 		{"describe unknown", []string{"describe", "nope"}, "", 2, "", `toolhost: unknown tool "nope" (tools: greet)`},
+		{"describe misspelt", []string{"describe", "gret"}, "", 2, "", `toolhost: unknown tool "gret" (did you mean "greet"? tools: greet)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

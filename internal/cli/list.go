@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/toolhost/toolhost/internal/suggest"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -157,6 +158,9 @@ func findTool(cat *resolver.Catalog, name string) (*resolver.Tool, error) {
 	names := cat.Names()
 	if len(names) == 0 {
 		return nil, &exitError{code: ExitFailure, err: fmt.Errorf("unknown tool %q: the configuration serves no tools", name)}
+	}
+	if s := suggest.Nearest(name, names, max(1, len(name)/3)); s != "" {
+		return nil, &exitError{code: ExitFailure, err: fmt.Errorf("unknown tool %q (did you mean %q? tools: %s)", name, s, strings.Join(names, ", "))}
 	}
 	return nil, &exitError{code: ExitFailure, err: fmt.Errorf("unknown tool %q (tools: %s)", name, strings.Join(names, ", "))}
 }
