@@ -156,7 +156,7 @@ func DefaultCacheDir() string {
 // cache is not an error.
 func ClearCache(dir string) error {
 	if dir == "" {
-		return errors.New("resolver: clear cache: no cache directory")
+		return errors.New("resolver: clear cache: no cache directory (DefaultCacheDir finds none when neither XDG_CACHE_HOME nor HOME is set; set one)")
 	}
 	err := os.RemoveAll(filepath.Join(dir, "schemas"))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
