@@ -51,6 +51,8 @@ func TestRegisterErrors(t *testing.T) {
 		{"properties not schemas", Definition{Name: "s", InputSchema: map[string]any{"type": "object", "properties": "x"}}, ErrNotObject},
 		{"default breaks its schema", Definition{Name: "s", InputSchema: map[string]any{"type": "object",
 			"properties": map[string]any{"n": map[string]any{"type": "integer", "minimum": 1, "default": 0}}}}, ErrNotObject},
+		{"schema not JSON", Definition{Name: "s", InputSchema: map[string]any{"type": "object",
+			"properties": map[string]any{"n": map[string]any{"default": func() {}}}}}, ErrNotObject},
 		{"64 chars ok", Definition{Name: strings.Repeat("a", 64)}, nil},
 		{"nil schema ok", Definition{Name: "a-b_C9"}, nil},
 	}

@@ -22,7 +22,8 @@ var (
 	ErrDuplicate = errors.New("duplicate tool name")
 	// ErrNotObject reports an input schema that is not a JSON Schema object
 	// ({"type":"object",…}), or not a valid one (properties that are not
-	// schemas, a default that breaks its own constraints).
+	// schemas, a default that breaks its own constraints, a value that is
+	// not JSON).
 	ErrNotObject = errors.New("input schema is not an object schema")
 	// ErrNotDynamic reports an attempt to unregister a tool that comes from
 	// the configuration rather than from [Catalog.Register].

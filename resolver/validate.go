@@ -55,7 +55,7 @@ func compileSchema(s map[string]any) (*argSchema, error) {
 	}
 	data, err := json.Marshal(s)
 	if err != nil {
-		return nil, fmt.Errorf("input schema is not JSON: %v", err)
+		return nil, &invalidSchema{fmt.Sprintf("input schema is not JSON: %v", err)}
 	}
 	var js jsonschema.Schema
 	if err := json.Unmarshal(data, &js); err != nil {
