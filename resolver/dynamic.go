@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 
@@ -18,6 +19,7 @@ type Handler func(ctx context.Context, args map[string]any) (tool.Outcome, error
 // match ^[a-zA-Z0-9_-]{1,64}$ (else an error wrapping [ErrInvalidName]) and
 // must not be served already ([ErrDuplicate]); the input schema must be a
 // JSON Schema object ([ErrNotObject]); a nil schema means no arguments.
+// The annotations must marshal to JSON.
 // Subscribers are notified and the identity changes. h must not be nil.
 func (c *Catalog) Register(def Definition, h Handler) error {
 	if h == nil {
@@ -33,6 +35,9 @@ func (c *Catalog) Register(def Definition, h Handler) error {
 	args, err := compileSchema(schema)
 	if err != nil {
 		return fmt.Errorf("resolver: register %q: %w", def.Name, err)
+	}
+	if _, err := json.Marshal(def.Annotations); err != nil { // IdentityOf marshals them
+		return fmt.Errorf("resolver: register %q: annotations are not JSON: %v", def.Name, err)
 	}
 	def.InputSchema = schema
 	def.Annotations = maps.Clone(def.Annotations)

@@ -56,6 +56,18 @@ func TestRegisterErrors(t *testing.T) {
 		{"64 chars ok", Definition{Name: strings.Repeat("a", 64)}, nil},
 		{"nil schema ok", Definition{Name: "a-b_C9"}, nil},
 	}
+	t.Run("annotations not JSON", func(t *testing.T) {
+		c := newEmpty(t)
+		err := c.Register(Definition{Name: "a", Annotations: map[string]any{"x": func() {}}}, echoHandler)
+		want := `resolver: register "a": annotations are not JSON: json: unsupported type: func()`
+		if err == nil || err.Error() != want {
+			t.Fatalf("Register = %v, want %s", err, want)
+		}
+		if c.Has("a") {
+			t.Error("the tool was registered")
+		}
+		_ = c.Identity() // must not panic
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := newEmpty(t)

@@ -50,9 +50,9 @@ func (c *Catalog) Identity() Identity {
 // (names, descriptions, input schemas and annotations), sorted by name, so
 // that any change a client could see gives a new id (and a new ETag).
 // Every face that serves a tool list computes its id with it, so the same
-// tools give the same id everywhere. It panics if an
-// input schema cannot be marshalled to JSON, which [Catalog.Register]
-// rules out for catalogs.
+// tools give the same id everywhere. It panics if an input schema or the
+// annotations cannot be marshalled to JSON, which [Catalog.Register] rules
+// out for catalogs.
 func IdentityOf(defs []Definition) Identity {
 	type item struct {
 		Name        string         `json:"name"`
