@@ -9,7 +9,7 @@
 //	if err != nil { … }
 //	cat, err := resolver.New(ctx, cfg, &resolver.Options{Root: root, CacheDir: resolver.DefaultCacheDir()})
 //	if err != nil { … }
-//	for _, p := range cat.Report().Problems { log.Print(p) } // every tool that failed to resolve
+//	for _, p := range cat.Report().Problems { log.Print(p) } // tools left out, and warnings
 //	for _, d := range cat.List() { fmt.Println(d.Name, d.Description) }
 //	out, err := cat.Call(ctx, "greet", map[string]any{"name": "Ada"}, nil)
 //

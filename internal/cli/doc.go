@@ -25,10 +25,12 @@
 //
 // # Exit codes
 //
-// [Run] returns 0 on success, 1 when the tool reported an error or asked a
-// question nobody answered (and when `check` finds errors), and 2 for
-// usage, configuration and invocation failures. Actions never call
-// os.Exit or cli.Exit: they return errors that Run maps to codes.
+// [Run] returns 0 on success, 1 when the tool reported an error (a plain
+// command exiting non-zero, or a crash, counts as one) or asked a question
+// nobody answered, and when `check` finds errors, and 2 for usage,
+// configuration and invocation failures (binary missing, timed out).
+// Actions never call os.Exit or cli.Exit: they return errors that Run maps
+// to codes.
 //
 // # Output
 //
