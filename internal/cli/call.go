@@ -27,8 +27,8 @@ func (a *app) callCommand() *cli.Command {
 			"When the tool asks a question, the answer comes from --answer id=value, else\n" +
 			"from you on a terminal, else from the question's default; with none of these\n" +
 			"the question is printed and the exit status is 1.\n\n" +
-			"Exit status: 0 success, 1 the tool reported an error (or a question went\n" +
-			"unanswered), 2 usage, configuration or invocation failure.\n" +
+			"Exit status: 0 success, 1 the tool reported an error or exited non-zero (or a\n" +
+			"question went unanswered), 2 usage, configuration or invocation failure.\n" +
 			"`toolhost call NAME --help` lists the tool's parameters.\n\n" +
 			"Examples:\n   toolhost call greet name=Ada\n   toolhost call search --args '{\"pattern\":\"TODO\",\"limit\":5}'\n" +
 			"   toolhost call rm path=a.txt --answer confirm=yes --json",
