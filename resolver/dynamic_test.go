@@ -180,8 +180,8 @@ func TestSubscribe(t *testing.T) {
 	})
 	must(t, c.Register(Definition{Name: "a"}, echoHandler))
 	must(t, c.Unregister("a"))
-	if c.Register(Definition{Name: ""}, echoHandler) == nil {
-		t.Fatal("want error")
+	if err := c.Register(Definition{Name: ""}, echoHandler); !errors.Is(err, ErrInvalidName) { // a failed change notifies nobody
+		t.Fatalf("Register(\"\") = %v, want ErrInvalidName", err)
 	}
 	if got := n.Load(); got != 2 {
 		t.Fatalf("notified %d times, want 2", got)
