@@ -328,7 +328,8 @@ func (s *Server) inputRequired(name string, args, answers map[string]any, q tool
 // answers so far, or the result to send at once (a declined question), or
 // a protocol error (forged or foreign state).
 func (s *Server) resume(name string, args map[string]any, p *mcp.CallToolParamsRaw) (map[string]any, *mcp.CallToolResult, error) {
-	bad := &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid requestState"}
+	bad := &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid requestState: this server did not issue it for this tool and these arguments " +
+		"(a restarted server forgets the states it issued); call the tool again without requestState and inputResponses"}
 	payload, ok := s.verify(p.RequestState)
 	if !ok {
 		return nil, nil, bad

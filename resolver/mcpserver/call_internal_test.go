@@ -1,0 +1,72 @@
+package mcpserver
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/tool"
+)
+
+// TestResume: a retried call whose requestState is forged, or was issued
+// for another tool or other arguments, or lacks the answer asked for, is
+// a protocol error that says what to do; a declined answer is an isError
+// result; an accepted one is the answers so far plus it.
+func TestResume(t *testing.T) {
+	s := &Server{key: newKey()}
+	args := map[string]any{"path": "a.txt"}
+	q := tool.Question{ID: "overwrite", Text: "Overwrite a.txt?", AnswerType: tool.AnswerType{Kind: tool.AnswerBoolean}}
+	res, err := s.inputRequired("rm", args, map[string]any{"earlier": "x"}, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := res.RequestState
+	accept := mcp.InputResponseMap{"overwrite": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"overwrite": true}}}
+	invalid := "invalid requestState: this server did not issue it for this tool and these arguments " +
+		"(a restarted server forgets the states it issued); call the tool again without requestState and inputResponses"
+	tests := []struct {
+		name      string
+		tool      string
+		args      map[string]any
+		state     string
+		responses mcp.InputResponseMap
+		wantErr   string
+	}{
+		{"forged", "rm", args, "e30.AAAA", accept, invalid},
+		{"other server", "rm", args, (&Server{key: newKey()}).sign([]byte("{}")), accept, invalid},
+		{"other tool", "mv", args, state, accept, invalid},
+		{"other arguments", "rm", map[string]any{"path": "b.txt"}, state, accept, invalid},
+		{"no answer", "rm", args, state, nil, `missing input response "overwrite"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := s.resume(tt.tool, tt.args, &mcp.CallToolParamsRaw{RequestState: tt.state, InputResponses: tt.responses})
+			var werr *jsonrpc.Error
+			if !errors.As(err, &werr) || werr.Code != jsonrpc.CodeInvalidParams || werr.Message != tt.wantErr {
+				t.Errorf("resume err = %v, want code %d %q", err, jsonrpc.CodeInvalidParams, tt.wantErr)
+			}
+		})
+	}
+	t.Run("declined", func(t *testing.T) {
+		decline := mcp.InputResponseMap{"overwrite": &mcp.ElicitResult{Action: "decline"}}
+		_, res, err := s.resume("rm", args, &mcp.CallToolParamsRaw{RequestState: state, InputResponses: decline})
+		if err != nil || res == nil || !res.IsError {
+			t.Fatalf("resume = %v, %v; want an isError result", res, err)
+		}
+		if got, want := res.Content[0].(*mcp.TextContent).Text, "the user did not answer (decline): Overwrite a.txt?"; got != want {
+			t.Errorf("text = %q, want %q", got, want)
+		}
+	})
+	t.Run("accepted", func(t *testing.T) {
+		answers, res, err := s.resume("rm", args, &mcp.CallToolParamsRaw{RequestState: state, InputResponses: accept})
+		if err != nil || res != nil {
+			t.Fatalf("resume = %v, %v; want the answers", res, err)
+		}
+		if want := map[string]any{"earlier": "x", "overwrite": true}; !reflect.DeepEqual(answers, want) {
+			t.Errorf("answers = %v, want %v", answers, want)
+		}
+	})
+}
