@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
+	"unicode/utf8"
 
 	"github.com/toolhost/toolhost/tool"
 )
@@ -105,6 +108,8 @@ func TestRun(t *testing.T) {
 		{"answer supplies text", tool.Call{Name: "word_count", Answers: map[string]any{"text": "x y z"}}, tool.Success("lines: 1, words: 3, bytes: 5")},
 		{"argument wins over answer", tool.Call{Name: "word_count", Arguments: map[string]any{"text": "a"}, Answers: map[string]any{"text": "x y z"}}, tool.Success("lines: 1, words: 1, bytes: 1")},
 		{"unknown arguments ignored", tool.Call{Name: "word_count", Arguments: map[string]any{"text": "a", "extra": []any{1.0, map[string]any{"k": "v"}}}}, tool.Success("lines: 1, words: 1, bytes: 1")},
+		// JSON escapes of backslashes and quotes, written in the text itself.
+		{"escaped escapes", tool.Call{Name: "word_count", Arguments: map[string]any{"text": `\\n \" \u00e9` + "\\\n\u2028\U0001F600"}}, tool.Success("lines: 2, words: 4, bytes: 22")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -135,6 +140,9 @@ func TestFormatArguments(t *testing.T) {
 		{map[string]any{"text": "he said \"hi\"\n\tok"}, `count all in 16 bytes of text: "he said "hi"  ok"`},
 		{map[string]any{"text": "abc", "what": "lines"}, `count lines in 3 bytes of text: "abc"`},
 		{map[string]any{}, "count all (the text will be asked for)"},
+		// The preview holds 40 characters, not 40 bytes: é is never cut in two.
+		{map[string]any{"text": strings.Repeat("a", 39) + "é and more"}, `count all in 50 bytes of text: "` + strings.Repeat("a", 39) + `é"`},
+		{map[string]any{"text": strings.Repeat("日本", 30)}, `count all in 180 bytes of text: "` + strings.Repeat("日本", 20) + `"`},
 	}
 	for _, tt := range tests {
 		out, code := run(t, request(t, tool.ActionFormatArguments, &tool.Call{Name: "word_count", Arguments: tt.args}))
@@ -144,6 +152,9 @@ func TestFormatArguments(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got, tool.Success(tt.want)) {
 			t.Errorf("format %v = %#v, want content %q", tt.args, got, tt.want)
+		}
+		if !utf8.ValidString(out) {
+			t.Errorf("format %v: stdout is not valid UTF-8: %q", tt.args, out)
 		}
 	}
 }
@@ -164,6 +175,7 @@ func TestMalformedRequests(t *testing.T) {
 		{"bad escape", run1(`{"text":"\x"}`), "request is not valid JSON: invalid escape at byte 159"},
 		{"raw control character", run1("{\"text\":\"a\tb\"}"), "request is not valid JSON: control character in a string at byte 160"},
 		{"version", `{"protocol":"2","context":{"action":"schema"}}`, `unsupported protocol version "2": this binary speaks protocol "1"`},
+		{"version number", `{"protocol":1,"context":{"action":"schema"}}`, `unsupported protocol version 1: this binary speaks protocol "1"`},
 		{"no context", `{"protocol":"1"}`, `the request has no "context" object`},
 		{"no action", `{"context":{}}`, `unknown action: the request has no context.action (want "schema", "run" or "format_arguments")`},
 		{"unknown action", `{"context":{"action":"delete"}}`, `unknown action "delete": want "schema", "run" or "format_arguments"`},
@@ -190,6 +202,60 @@ func TestMalformedRequests(t *testing.T) {
 			}
 			if want, _ := encode(tool.Fail("word_count: " + tt.want)); strings.TrimSpace(out) != string(want) {
 				t.Errorf("bytes mismatch\nwant %s\ngot  %s", want, out)
+			}
+		})
+	}
+}
+
+// TestProtocolNull: a null protocol is an absent one (tool.DecodeRequest's
+// rule), which means "1".
+func TestProtocolNull(t *testing.T) {
+	out, code := run(t, `{"protocol":null,"context":{"action":"schema"}}`)
+	if _, err := tool.DecodeSchemaResponse([]byte(out)); err != nil || code != 0 {
+		t.Errorf("schema with protocol null: %v, exit %d; stdout %s", err, code, out)
+	}
+}
+
+// TestLargeRequests checks that the script's time grows linearly with the
+// request: a megabyte of text (with escapes and non-ASCII characters), a
+// request of 100 000 JSON values, and one pretty-printed over 100 000 lines
+// each take well under a second here. The bound is generous (the host's
+// default timeout is 60 s); building strings by concatenation in awk made
+// each of these take a minute or more.
+func TestLargeRequests(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large inputs")
+	}
+	text := strings.Repeat("é🙂 \"q\" \\ tab\there\n", 1<<20/24)
+	many := make([]any, 100_000)
+	for i := range many {
+		many[i] = 1.5
+	}
+	pretty, err := json.MarshalIndent(tool.Request{Protocol: tool.Version, Context: tool.Context{Action: tool.ActionRun, Root: "/"},
+		Tool: &tool.Call{Name: "word_count", Arguments: map[string]any{"text": "a b", "extra": many}}}, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, stdin string
+		want        tool.Outcome
+	}{
+		{"1 MiB of text", request(t, tool.ActionRun, &tool.Call{Name: "word_count", Arguments: map[string]any{"text": text}}),
+			tool.Success(fmt.Sprintf("lines: %d, words: %d, bytes: %d", strings.Count(text, "\n"), len(strings.Fields(text)), len(text)))},
+		{"100k values", request(t, tool.ActionRun, &tool.Call{Name: "word_count", Arguments: map[string]any{"text": "a b", "extra": many}}),
+			tool.Success("lines: 1, words: 2, bytes: 3")},
+		{"100k lines", string(pretty), tool.Success("lines: 1, words: 2, bytes: 3")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			out, code := run(t, tt.stdin)
+			if d := time.Since(start); d > 20*time.Second {
+				t.Errorf("took %v, want well under 20s", d)
+			}
+			got, err := tool.DecodeOutcome([]byte(out))
+			if err != nil || code != 0 || !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %#v (%v), exit %d, want %#v", got, err, code, tt.want)
 			}
 		})
 	}

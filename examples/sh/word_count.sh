@@ -49,7 +49,7 @@ function str(   start, c) {
 	}
 	fail("unterminated string")
 }
-function emit(path, type, raw) { out = out path "\t" type "\t" raw "\n"; if (root == "") root = type }
+function emit(path, type, raw) { node[++nodes] = path "\t" type "\t" raw; if (root == "") root = type }
 function value(path, depth,   c, key, i) {
 	if (depth > 64) fail("nesting too deep at byte " pos)
 	ws(); c = substr(s, pos, 1)
@@ -85,12 +85,14 @@ function value(path, depth,   c, key, i) {
 	if (substr(s, pos, 4) == "true") { emit(path, "boolean", "true"); pos += 4; return }
 	if (substr(s, pos, 5) == "false") { emit(path, "boolean", "false"); pos += 5; return }
 	if (substr(s, pos, 4) == "null") { emit(path, "null", "null"); pos += 4; return }
-	if (match(substr(s, pos), /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?/)) {
+	if (match(substr(s, pos, 64), /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?/)) {
+		if (RLENGTH == 64) match(substr(s, pos), /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?/) # a longer number
 		emit(path, "number", substr(s, pos, RLENGTH)); pos += RLENGTH; return
 	}
 	fail("unexpected " where())
 }
-{ s = s $0 "\n" }
+BEGIN { RS = "\001" } # one record for the whole request, however many lines
+{ s = (NR > 1 ? s RS : "") $0 }
 END {
 	if (failed) exit 1
 	n = length(s); pos = 1; ws()
@@ -98,7 +100,7 @@ END {
 	value("", 0); ws()
 	if (pos <= n) fail("unexpected data after the JSON value at byte " pos)
 	if (root != "object") { print "malformed request: the request is " (root ~ /^[aeiou]/ ? "an " : "a ") root ", want a JSON object"; exit 1 }
-	printf "%s", out
+	for (i = 1; i <= nodes; i++) print node[i]
 }'
 
 # DECODE prints the bytes of one raw JSON string token (UTF-8 for \u escapes;
@@ -113,40 +115,55 @@ function utf8(cp) {
 	return sprintf("%c%c%c%c", 240 + int(cp / 262144), 128 + int(cp / 4096) % 64, 128 + int(cp / 64) % 64, 128 + cp % 64)
 }
 {
-	s = substr($0, 2, length($0) - 2); out = ""; n = length(s)
+	s = substr($0, 2, length($0) - 2); n = length(s); start = 1
 	for (i = 1; i <= n; i++) {
-		c = substr(s, i, 1)
-		if (c != "\\") { out = out c; continue }
+		if (substr(s, i, 1) != "\\") continue
+		if (i > start) printf "%s", substr(s, start, i - start) # the run of plain bytes before it
 		c = substr(s, ++i, 1)
-		if (c == "n") out = out "\n"; else if (c == "t") out = out "\t"
-		else if (c == "r") out = out "\r"; else if (c == "b") out = out "\b"
-		else if (c == "f") out = out "\f"
+		if (c == "n") c = "\n"; else if (c == "t") c = "\t"
+		else if (c == "r") c = "\r"; else if (c == "b") c = "\b"
+		else if (c == "f") c = "\f"
 		else if (c == "u") {
 			cp = hex(substr(s, i + 1, 4)); i += 4
 			if (cp >= 55296 && cp < 56320 && substr(s, i + 1, 2) == "\\u") {
 				lo = hex(substr(s, i + 3, 4))
 				if (lo >= 56320 && lo < 57344) { cp = 65536 + (cp - 55296) * 1024 + (lo - 56320); i += 6 }
 			}
-			out = out utf8(cp)
-		} else out = out c
+			c = utf8(cp)
+		}
+		printf "%s", c
+		start = i + 1
 	}
-	printf "%s", out
+	if (start <= n) printf "%s", substr(s, start)
 }'
 
-# ESCAPE prints its input as the inside of a JSON string.
+# ESCAPE prints its input as the inside of a JSON string. Like DECODE it
+# prints runs of bytes as they come rather than building a string, so its
+# time is linear in the input (awk string concatenation copies).
 ESCAPE='
-BEGIN { for (i = 1; i < 32; i++) ctl[sprintf("%c", i)] = sprintf("\\u%04x", i)
-	ctl["\t"] = "\\t"; ctl["\r"] = "\\r"; ctl["\b"] = "\\b"; ctl["\f"] = "\\f" }
+BEGIN { for (i = 1; i < 32; i++) esc[sprintf("%c", i)] = sprintf("\\u%04x", i)
+	esc["\t"] = "\\t"; esc["\r"] = "\\r"; esc["\b"] = "\\b"; esc["\f"] = "\\f"
+	esc["\\"] = "\\\\"; esc["\""] = "\\\"" }
 {
 	if (NR > 1) printf "\\n"
-	line = $0; out = ""
-	for (i = 1; i <= length(line); i++) {
-		c = substr(line, i, 1)
-		if (c == "\\" || c == "\"") out = out "\\" c
-		else if (c in ctl) out = out ctl[c]
-		else out = out c
+	n = length($0); start = 1
+	for (i = 1; i <= n; i++) {
+		c = substr($0, i, 1)
+		if (!(c in esc)) continue
+		if (i > start) printf "%s", substr($0, start, i - start)
+		printf "%s", esc[c]
+		start = i + 1
 	}
-	printf "%s", out
+	if (start <= n) printf "%s", substr($0, start)
+}'
+
+# PREVIEW prints the first 40 characters of its input line: bytes up to the
+# 41st that starts a UTF-8 character, so a character is never cut in two
+# (cut -c counts bytes in the C locale, which would leave invalid UTF-8).
+PREVIEW='{
+	n = length($0)
+	for (i = 1; i <= n; i++) { c = substr($0, i, 1); if ((c < "\200" || c >= "\300") && ++k > 40) break }
+	printf "%s", substr($0, 1, i - 1)
 }'
 
 # kind PATH prints the JSON type of PATH in the request, or nothing.
@@ -181,9 +198,10 @@ fi
 
 flat=$(awk "$FLATTEN") || bad_request "$flat"
 
-if [ -n "$(kind protocol)" ] && [ "$(raw protocol)" != '"1"' ]; then
-	bad_request "unsupported protocol version $(raw protocol): this binary speaks protocol \"1\""
-fi
+case $(kind protocol) in
+"" | null) ;; # absent (JP hosts send none) or null: protocol 1
+*) [ "$(raw protocol)" = '"1"' ] || bad_request "unsupported protocol version $(raw protocol): this binary speaks protocol \"1\"" ;;
+esac
 [ "$(kind context)" = object ] || bad_request 'the request has no "context" object'
 action=$(str context.action)
 case $action in
@@ -241,7 +259,7 @@ if [ "$action" = format_arguments ]; then
 	if [ -z "$text_from" ]; then
 		content="count $what (the text will be asked for)"
 	else
-		preview=$(printf '%s' "$text" | tr '\n\t' '  ' | cut -c1-40)
+		preview=$(printf '%s' "$text" | tr '\n\t' '  ' | awk "$PREVIEW")
 		content="count $what in $(printf '%s' "$text" | wc -c | tr -d ' ') bytes of text: \"$preview\""
 	fi
 	printf '{"type":"success","content":"%s"}\n' "$(json_escape "$content")"
