@@ -3,6 +3,7 @@ package sdk
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/toolhost/toolhost/tool"
 )
@@ -50,8 +51,13 @@ func (e *NeedsInputError) Error() string {
 // Ask returns the answer to q held in the request's answers. When there is
 // none it returns a [*NeedsInputError]; when the answer does not fit q's
 // answer type it returns an error naming the question. Question ids must be
-// unique within one tool.
+// unique within one tool, non-empty and without "." (hosts reject a
+// question whose id is empty, and the JP assistant one with a "."): Ask
+// returns an error naming such an id instead of asking.
 func Ask(ctx context.Context, q tool.Question) (any, error) {
+	if q.ID == "" || strings.Contains(q.ID, ".") {
+		return nil, fmt.Errorf("sdk: invalid question id %q (question %q): want a non-empty id without '.'", q.ID, q.Text)
+	}
 	if req := RequestFrom(ctx); req != nil && req.Tool != nil {
 		if a, ok := req.Tool.Answers[q.ID]; ok {
 			if err := q.Check(a); err != nil {

@@ -293,6 +293,14 @@ func TestAskOutsideRun(t *testing.T) {
 	if sdk.RequestFrom(t.Context()) != nil {
 		t.Error("RequestFrom outside Run is not nil")
 	}
+	// An id hosts would reject is the author's error, not a question.
+	for _, id := range []string{"", "a.b"} {
+		_, err := sdk.AskText(t.Context(), id, "Q?", "")
+		want := fmt.Sprintf(`sdk: invalid question id %q (question "Q?"): want a non-empty id without '.'`, id)
+		if errors.As(err, &ni) || err == nil || err.Error() != want {
+			t.Errorf("AskText with id %q = %v, want error %q", id, err, want)
+		}
+	}
 	if got := sdk.Root(t.Context()); got != "." {
 		t.Errorf("Root outside Run = %q, want %q", got, ".")
 	}
