@@ -232,7 +232,7 @@ func call(ctx context.Context, stderr io.Writer, t *Tool, req *tool.Request) (o 
 	if err != nil {
 		return tool.Fail(err.Error()), ExitRequest
 	}
-	var content string
+	var f func() (string, error)
 	switch {
 	case req.Context.Action == tool.ActionRun:
 		if ctx.Value(signalsKey{}) != nil {
@@ -240,16 +240,59 @@ func call(ctx context.Context, stderr io.Writer, t *Tool, req *tool.Request) (o 
 			ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 			defer stop()
 		}
-		content, err = t.run(ctx, in)
+		f = func() (string, error) { return t.run(ctx, in) }
 	case t.format != nil:
-		content, err = t.format(ctx, in)
+		f = func() (string, error) { return t.format(ctx, in) }
 	default:
-		content = formatArgs(t.params.order, args)
+		return tool.Success(formatArgs(t.params.order, args)), ExitOK
 	}
-	if err != nil {
-		return Outcome(err), ExitOK
+	e := guard(f)
+	switch {
+	case e.panicked:
+		fmt.Fprintf(stderr, "sdk: tool %q panicked: %v\n%s", t.name, e.value, e.stack)
+		return tool.Failf("tool %q panicked: %v", t.name, e.value), ExitOK
+	case e.goexit:
+		fmt.Fprintf(stderr, "sdk: tool %q called runtime.Goexit\n", t.name)
+		return tool.Failf("tool %q stopped without returning (it called runtime.Goexit)", t.name), ExitOK
+	case e.err != nil:
+		return Outcome(e.err), ExitOK
 	}
-	return tool.Success(content), ExitOK
+	return tool.Success(e.content), ExitOK
+}
+
+// ending says how a tool function ended.
+type ending struct {
+	content  string
+	err      error
+	panicked bool   // it panicked with value; stack is where
+	value    any    // the panic value
+	stack    []byte // the stack of the panicking goroutine
+	goexit   bool   // it called runtime.Goexit (as testing's FailNow does)
+}
+
+// guard calls f on a goroutine of its own and reports how it ended. A
+// runtime.Goexit in f then ends only that goroutine: on the serving
+// goroutine it would end the run with nothing written (and, with the signal
+// handler running, hang until the host's timeout).
+func guard(f func() (string, error)) (e ending) {
+	done := make(chan struct{})
+	go func() {
+		returned := false
+		defer func() {
+			if !returned {
+				if r := recover(); r != nil {
+					e.panicked, e.value, e.stack = true, r, debug.Stack()
+				} else {
+					e.goexit = true
+				}
+			}
+			close(done)
+		}()
+		e.content, e.err = f()
+		returned = true
+	}()
+	<-done
+	return e
 }
 
 // Outcome returns the outcome an error from a tool becomes: needs_input for

@@ -9,9 +9,11 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/toolhost/toolhost/sdk"
 	"github.com/toolhost/toolhost/tool"
@@ -58,6 +60,10 @@ func testTools() []*sdk.Tool {
 			var m map[string]int
 			m["boom"] = 1
 			return "", nil
+		}, nil),
+		sdk.New("goexit", "Calls runtime.Goexit.", func(ctx context.Context, in struct{}) (string, error) {
+			runtime.Goexit()
+			return "unreachable", nil
 		}, nil),
 		sdk.New("busy", "Fails transiently.", func(ctx context.Context, in struct{}) (string, error) {
 			return "", sdk.Transient(fmt.Errorf("opening the database: %w", errBusy))
@@ -124,7 +130,7 @@ func TestRun(t *testing.T) {
 		{"unknown action", req("fly", "", "", ""), tool.Fail(`unknown action "fly": want "schema", "run" or "format_arguments"`), 2},
 		{"version", `{"protocol":"9","context":{"action":"schema"}}`, tool.Fail(`unsupported protocol version "9": this binary speaks protocol "1"`), 2},
 		{"no tool object", `{"context":{"action":"run"}}`, tool.Fail(`request has no "tool" object with a name for action "run"`), 2},
-		{"unknown tool", req("run", "nope", `{}`, ""), tool.Fail(`unknown tool "nope": this binary serves "greet", "count", "noisy", "panics", "busy", "fails", "ask", "whoami", "wait", "fmt"`), 2},
+		{"unknown tool", req("run", "nope", `{}`, ""), tool.Fail(`unknown tool "nope": this binary serves "greet", "count", "noisy", "panics", "goexit", "busy", "fails", "ask", "whoami", "wait", "fmt"`), 2},
 		{"wrong type", req("run", "greet", `{"name":3}`, ""), tool.Fail(`invalid arguments for tool "greet": name: want string, got number 3`), 2},
 		{"missing required", req("run", "greet", `{}`, ""), tool.Fail(`invalid arguments for tool "greet": missing required argument "name"`), 2},
 		{"unknown argument", req("run", "greet", `{"name":"A","nmae":"B"}`, ""), tool.Fail(`invalid arguments for tool "greet": unknown argument "nmae" (want one of: greeting, name)`), 2},
@@ -136,6 +142,7 @@ func TestRun(t *testing.T) {
 		{"error", req("run", "fails", `{}`, ""), tool.Fail("no such thing"), 0},
 		{"transient", req("run", "busy", `{}`, ""), tool.Outcome{Type: tool.KindError, Message: "opening the database: resource busy", Trace: []string{}, Transient: true}, 0},
 		{"panic", req("run", "panics", `{}`, ""), tool.Fail(`tool "panics" panicked: assignment to entry in nil map`), 0},
+		{"goexit", req("run", "goexit", `{}`, ""), tool.Fail(`tool "goexit" stopped without returning (it called runtime.Goexit)`), 0},
 		{"request in context", req("run", "whoami", `{}`, `,"options":{"k":"v"}`), tool.Success("/r w c v"), 0},
 
 		{"first question", req("run", "ask", `{}`, ""), tool.Ask(tool.Question{ID: "sure", Text: "Sure?", AnswerType: tool.Boolean, Default: false}), 0},
@@ -208,7 +215,7 @@ func TestRunSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"greet", "count", "noisy", "panics", "busy", "fails", "ask", "whoami", "wait", "fmt"}
+	want := []string{"greet", "count", "noisy", "panics", "goexit", "busy", "fails", "ask", "whoami", "wait", "fmt"}
 	if got := resp.Names(); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("names = %v, want %v", got, want)
 	}
@@ -324,12 +331,16 @@ func TestMainProcess(t *testing.T) {
 		{"schema", req("schema", "", "", ""), 0, "", ""},
 		{"stray prints go to stderr", req("run", "noisy", `{}`, ""), 0, `{"type":"success","content":"clean"}` + "\n", "stray output from the author\nmore stray output\n"},
 		{"panic", req("run", "panics", `{}`, ""), 0, `{"type":"error","message":"tool \"panics\" panicked: assignment to entry in nil map","trace":[],"transient":false}` + "\n", "goroutine"},
+		// Before guard, this hung: the main goroutine ended, the signal handler's lived on.
+		{"goexit", req("run", "goexit", `{}`, ""), 0, `{"type":"error","message":"tool \"goexit\" stopped without returning (it called runtime.Goexit)","trace":[],"transient":false}` + "\n", "runtime.Goexit"},
 		{"empty", "", 2, `{"type":"error","message":"empty request on stdin: expected one JSON request object","trace":[],"transient":false}` + "\n", "empty request"},
 		{"garbage", "\x00\xff", 2, `{"type":"error","message":"request is not valid JSON: invalid character '\\x00' looking for beginning of value","trace":[],"transient":false}` + "\n", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cmd := exec.CommandContext(t.Context(), exe)
+			ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, exe)
 			cmd.Env = append(os.Environ(), "SDK_TEST_CHILD=1")
 			cmd.Stdin = strings.NewReader(tt.stdin)
 			var stdout, stderr bytes.Buffer
