@@ -103,9 +103,9 @@
 // content (for structured results return JSON text, e.g. from json.Marshal);
 // an error is an error outcome with its message ([Transient] marks
 // it retryable); a panic is an error outcome too, with the stack on stderr,
-// and so is a call of runtime.Goexit (a panic in a goroutine your function
-// starts cannot be recovered, nor can os.Exit or log.Fatal be: it
-// crashes the process, and the host reports the exit status and stderr).
+// and so is a call of runtime.Goexit. (A panic in a goroutine your function
+// starts cannot be recovered: it crashes the process, as os.Exit and
+// log.Fatal end it, and the host reports the exit status and stderr.)
 // The context carries the request: [Root] gives context.root, the workspace
 // root (also the working directory unless the user's entry sets another), and
 // [RequestFrom] the whole request: the ids, the entry's options, the raw
