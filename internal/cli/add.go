@@ -52,7 +52,7 @@ func (a *app) add(c *cli.Context) error {
 		return &exitError{code: ExitFailure, err: err}
 	}
 	// A name the configuration already serves would be an error later.
-	if cfg, err := a.loadConfig(c); err == nil {
+	if cfg, err := a.loadConfig(c, root); err == nil {
 		if e, ok := cfg.Tools[name]; ok {
 			return &exitError{code: ExitFailure, err: fmt.Errorf("%s: tool %q already exists; edit it there or choose another name", e.Place, name)}
 		}

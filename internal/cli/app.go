@@ -191,12 +191,9 @@ func checkArgs(c *cli.Context, min, max int, what string) error {
 	return nil
 }
 
-// loadConfig reads the configuration layers named by the global flags.
-func (a *app) loadConfig(c *cli.Context) (*config.Config, error) {
-	root, err := findRoot(c)
-	if err != nil {
-		return nil, &exitError{code: ExitFailure, err: err}
-	}
+// loadConfig reads the configuration layers named by the global flags, for
+// the workspace at root (see [findRoot]).
+func (a *app) loadConfig(c *cli.Context, root string) (*config.Config, error) {
 	cfg, err := config.Load(&config.LoadOptions{Dir: root, Files: c.StringSlice("config")})
 	if err != nil {
 		return nil, &exitError{code: ExitFailure, err: err}
@@ -204,30 +201,21 @@ func (a *app) loadConfig(c *cli.Context) (*config.Config, error) {
 	return cfg, nil
 }
 
-// resolverOptions are the options every catalog of this run uses.
-func (a *app) resolverOptions(c *cli.Context) (*resolver.Options, error) {
-	root, err := findRoot(c)
-	if err != nil {
-		return nil, &exitError{code: ExitFailure, err: err}
-	}
-	opts := &resolver.Options{Root: root}
-	if !c.Bool("no-cache") {
-		opts.CacheDir = resolver.DefaultCacheDir()
-	}
-	return opts, nil
-}
-
 // catalog loads the configuration and resolves it, showing progress on a
 // terminal. Unless quiet, the report's problems go to stderr as warnings
 // (the tools that resolved are still served).
 func (a *app) catalog(c *cli.Context, quiet bool) (*resolver.Catalog, error) {
-	cfg, err := a.loadConfig(c)
+	root, err := findRoot(c)
+	if err != nil {
+		return nil, &exitError{code: ExitFailure, err: err}
+	}
+	cfg, err := a.loadConfig(c, root)
 	if err != nil {
 		return nil, err
 	}
-	opts, err := a.resolverOptions(c)
-	if err != nil {
-		return nil, err
+	opts := &resolver.Options{Root: root}
+	if !c.Bool("no-cache") {
+		opts.CacheDir = resolver.DefaultCacheDir()
 	}
 	var p *progress
 	if isTerminal(a.stderr) && a.opts.Getenv("TERM") != "dumb" { // a dumb terminal shows escape codes as they are
