@@ -178,7 +178,7 @@ func WriteFile(ctx context.Context, in WriteInput) (string, error) {
 			return "", err
 		}
 		if !ok {
-			return "", fmt.Errorf("%s exists and the user chose not to overwrite it", in.Path)
+			return "", fmt.Errorf("%s exists and was not overwritten (the answer to \"overwrite\" was no, or its default when nobody could be asked)", in.Path)
 		}
 	case !errors.Is(err, fs.ErrNotExist):
 		return "", fmt.Errorf("writing %s: %w", in.Path, unwrapPath(err))

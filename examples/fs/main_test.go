@@ -177,7 +177,7 @@ func TestOverwrite(t *testing.T) {
 		t.Fatal("file changed before the answer")
 	}
 	o = sdktest.Run(t, w, args, &sdktest.Options{Root: root, Answers: map[string]any{"overwrite": false}})
-	if want := "a.txt exists and the user chose not to overwrite it"; o.Message != want || read() != "hello\nworld\n" {
+	if want := `a.txt exists and was not overwritten (the answer to "overwrite" was no, or its default when nobody could be asked)`; o.Message != want || read() != "hello\nworld\n" {
 		t.Fatalf("answer false = %s, file %q", jsonOf(t, o), read())
 	}
 	o = sdktest.Run(t, w, args, &sdktest.Options{Root: root, Answers: map[string]any{"overwrite": true}})
