@@ -125,7 +125,7 @@ func TestRun(t *testing.T) {
 
 		{"empty stdin", "", tool.Fail("empty request on stdin: expected one JSON request object"), 2},
 		{"blank stdin", "  \n", tool.Fail("empty request on stdin: expected one JSON request object"), 2},
-		{"not JSON", "hello", tool.Fail("request is not valid JSON: invalid character 'h' looking for beginning of value"), 2},
+		{"not JSON", "hello", tool.Fail(`request is not valid JSON (it starts with "hello"): invalid character 'h' looking for beginning of value`), 2},
 		{"not an object", "[1,2]", tool.Fail("malformed request: the request is an array, want a JSON object"), 2},
 		{"unknown action", req("fly", "", "", ""), tool.Fail(`unknown action "fly": want "schema", "run" or "format_arguments"`), 2},
 		{"version", `{"protocol":"9","context":{"action":"schema"}}`, tool.Fail(`unsupported protocol version "9": this binary speaks protocol "1"`), 2},
@@ -334,7 +334,7 @@ func TestMainProcess(t *testing.T) {
 		// Before guard, this hung: the main goroutine ended, the signal handler's lived on.
 		{"goexit", req("run", "goexit", `{}`, ""), 0, `{"type":"error","message":"tool \"goexit\" stopped without returning (it called runtime.Goexit)","trace":[],"transient":false}` + "\n", "runtime.Goexit"},
 		{"empty", "", 2, `{"type":"error","message":"empty request on stdin: expected one JSON request object","trace":[],"transient":false}` + "\n", "empty request"},
-		{"garbage", "\x00\xff", 2, `{"type":"error","message":"request is not valid JSON: invalid character '\\x00' looking for beginning of value","trace":[],"transient":false}` + "\n", ""},
+		{"garbage", "\x00\xff", 2, `{"type":"error","message":"request is not valid JSON (it starts with \"\\x00\\xff\"): invalid character '\\x00' looking for beginning of value","trace":[],"transient":false}` + "\n", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

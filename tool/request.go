@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"unicode/utf8"
 )
 
 // Version is the protocol version this package speaks, as sent in
@@ -108,6 +109,10 @@ func DecodeRequest(data []byte) (*Request, error) {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) {
 			return nil, fmt.Errorf("malformed request: %s", describeTypeError("the request", typeErr))
+		}
+		var syntaxErr *json.SyntaxError
+		if errors.As(err, &syntaxErr) { // say what was read: "invalid character 'o' in literal null" alone puzzles
+			return nil, fmt.Errorf("request is not valid JSON (it starts with %q): %w", start(data, 24), err)
 		}
 		return nil, fmt.Errorf("request is not valid JSON: %w", err)
 	}
@@ -220,6 +225,18 @@ func decodeField(obj map[string]json.RawMessage, key, prefix string, v any) erro
 }
 
 func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
+
+// start returns the first n bytes of data, or all of it, cut at a UTF-8
+// boundary.
+func start(data []byte, n int) string {
+	if len(data) <= n {
+		return string(data)
+	}
+	for n > 0 && !utf8.RuneStart(data[n]) {
+		n--
+	}
+	return string(data[:n]) + "…"
+}
 
 // describeTypeError names the field of a document (what, e.g. "the
 // request") that holds a JSON value of the wrong type, in JSON terms rather

@@ -83,7 +83,7 @@ func TestBinary(t *testing.T) {
 		{"empty", ``, 2,
 			`{"type":"error","message":"empty request on stdin: expected one JSON request object","trace":[],"transient":false}`},
 		{"not JSON", `greet Ada`, 2,
-			`{"type":"error","message":"request is not valid JSON: invalid character 'g' looking for beginning of value","trace":[],"transient":false}`},
+			`{"type":"error","message":"request is not valid JSON (it starts with \"greet Ada\"): invalid character 'g' looking for beginning of value","trace":[],"transient":false}`},
 		{"unknown action", `{"protocol":"1",` + ctx("greet") + `}`, 2,
 			`{"type":"error","message":"unknown action \"greet\": want \"schema\", \"run\" or \"format_arguments\"","trace":[],"transient":false}`},
 		{"wrong type", `{"protocol":"1",` + ctx("run") + `,"tool":{"name":"greet","arguments":{"name":true}}}`, 2,
