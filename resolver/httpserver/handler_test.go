@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -438,6 +439,51 @@ func TestBodyLimit(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != want {
 			t.Errorf("body of %d bytes: status %d, want %d", size, resp.StatusCode, want)
+		}
+	}
+}
+
+// TestFromCatalogSnapshotConsistent reads snapshots while tools come and
+// go: the identity served (the ETag) always names the tools it is served
+// with.
+func TestFromCatalogSnapshotConsistent(t *testing.T) {
+	cat, err := resolver.New(t.Context(), nil, &resolver.Options{Root: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := httpserver.FromCatalog(cat)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		h := func(context.Context, map[string]any) (tool.Outcome, error) { return tool.Success("ok"), nil }
+		for i := range 300 {
+			name := fmt.Sprintf("t%d", i%5)
+			if cat.Has(name) {
+				cat.Unregister(name)
+			} else {
+				cat.Register(resolver.Definition{Name: name, Description: fmt.Sprint("round ", i)}, h)
+			}
+		}
+	}()
+	for n := 0; ; n++ {
+		select {
+		case <-done:
+			if n == 0 {
+				t.Fatal("no snapshot was read while the catalog changed")
+			}
+			return
+		default:
+		}
+		s, err := p.Snapshot(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var defs []resolver.Definition
+		for _, tl := range s.Tools {
+			defs = append(defs, tl.Definition)
+		}
+		if want := resolver.IdentityOf(defs); s.Identity != want {
+			t.Fatalf("snapshot %d: identity %+v does not name its %d tools (%+v)", n, s.Identity, len(s.Tools), want)
 		}
 	}
 }

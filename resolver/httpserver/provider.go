@@ -35,8 +35,21 @@ func FromCatalog(c *resolver.Catalog) Provider { return catalogProvider{c} }
 
 type catalogProvider struct{ c *resolver.Catalog }
 
+// Snapshot reads the identity on both sides of the tools, so that the ETag
+// always names the list it is served with: a catalog change in between
+// (a registration, a rebuilt binary) is read again, and after three tries
+// the identity is derived from the tools read.
 func (p catalogProvider) Snapshot(context.Context) (*Snapshot, error) {
-	return &Snapshot{Tools: p.c.Tools(), Categories: p.c.Categories(), Identity: p.c.Identity()}, nil
+	s := &Snapshot{Categories: p.c.Categories()}
+	for range 3 {
+		id := p.c.Identity()
+		s.Tools = p.c.Tools()
+		if p.c.Identity() == id {
+			s.Identity = id
+			return s, nil
+		}
+	}
+	return s, nil // normalize derives the identity from s.Tools
 }
 
 // Static returns a provider that always serves s.
