@@ -30,18 +30,18 @@ func AskSchema(ctx context.Context, command []string, root string) (*tool.Schema
 	res, err := invoke.Run(ctx, spec, req)
 	var resp *tool.SchemaResponse
 	if err == nil {
-		resp, err = schemaOf(res)
+		resp, err = readSchema(strings.Join(command, " "), res)
 	}
 	if err == nil {
 		return resp, nil
 	}
 	display := strings.Join(command, " ")
-	e := &Error{Command: display, Action: tool.ActionSchema, Err: err}
+	var fix string
 	switch {
 	case errors.Is(err, ErrTimeout):
-		e.Fix = fmt.Sprintf("a binary must answer the schema action at once and without side effects (toolhost waits at most %gs); if %q does not speak the protocol, register it with its parameters declared in TOML", DefaultTimeout.Seconds(), display)
+		fix = fmt.Sprintf("a binary must answer the schema action at once and without side effects (toolhost waits at most %gs); if %q does not speak the protocol, register it with its parameters declared in TOML", DefaultTimeout.Seconds(), display)
 	case errors.Is(err, ErrExit), errors.Is(err, ErrNotJSON), errors.Is(err, ErrNotSchema), errors.Is(err, ErrOutputTooLarge):
-		e.Fix = fmt.Sprintf("%q does not describe itself; register it with its parameters declared in TOML:\n\n    [tools.NAME]\n    command = %q\n    [tools.NAME.parameters.ARG]\n    type = \"string\"\n    summary = \"What ARG is.\"\n\nor upgrade the binary to answer the schema action (protocol v1; Go tools: sdk.Main)", display, display)
+		fix = fmt.Sprintf("%q does not describe itself; register it with its parameters declared in TOML:\n\n    [tools.NAME]\n    command = %q\n    [tools.NAME.parameters.ARG]\n    type = \"string\"\n    summary = \"What ARG is.\"\n\nor upgrade the binary to answer the schema action (protocol v1; Go tools: sdk.Main)", display, display)
 	}
-	return nil, e
+	return nil, newError("", display, tool.ActionSchema, err, fix)
 }

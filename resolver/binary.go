@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"time"
 
 	"github.com/toolhost/toolhost/internal/invoke"
@@ -21,52 +20,8 @@ type binding struct {
 	protocol bool           // the binary described itself, so it speaks the protocol (format_arguments is safe)
 }
 
-// defaultMaxRounds bounds the questions answered in one call.
-const defaultMaxRounds = 8
-
-// callBinary runs a binary tool, answering its questions.
-func (c *Catalog) callBinary(ctx context.Context, e *entry, args map[string]any, opts *CallOptions) (tool.Outcome, error) {
-	var o CallOptions
-	if opts != nil {
-		o = *opts
-	}
-	if o.MaxRounds <= 0 {
-		o.MaxRounds = defaultMaxRounds
-	}
-	answers := maps.Clone(o.Answers)
-	if answers == nil {
-		answers = map[string]any{}
-	}
-	for round := 0; ; round++ {
-		out, err := c.run(ctx, e, tool.ActionRun, args, answers)
-		if err != nil || out.Type != tool.KindNeedsInput {
-			return out, err
-		}
-		q := *out.Question
-		if round >= o.MaxRounds {
-			return tool.Failf("tool %q asked %d questions in one call (the last: %q); giving up", e.tool.Name, round+1, q.Text), nil
-		}
-		var answer any
-		switch {
-		case o.Ask != nil:
-			a, err := o.Ask(ctx, q)
-			if err != nil {
-				return tool.Outcome{}, fmt.Errorf("resolver: tool %q: asking %q: %w", e.tool.Name, q.ID, err)
-			}
-			if err := q.Check(a); err != nil {
-				return tool.Outcome{}, fmt.Errorf("resolver: tool %q: %w", e.tool.Name, err)
-			}
-			answer = a
-		case q.Default != nil:
-			answer = q.Default
-		default:
-			return out, nil // nobody to ask: the caller sees the question
-		}
-		answers[q.ID] = answer
-	}
-}
-
-// run runs one request of a binary tool with the entry's timeout.
+// run runs one request of a binary tool with the entry's timeout and reads
+// its answer ([readOutcome]).
 func (c *Catalog) run(ctx context.Context, e *entry, action tool.Action, args, answers map[string]any) (tool.Outcome, error) {
 	b := e.bin
 	ctx, cancel := context.WithTimeout(ctx, b.timeout)
@@ -75,27 +30,24 @@ func (c *Catalog) run(ctx context.Context, e *entry, action tool.Action, args, a
 	res, err := invoke.Run(ctx, b.spec, req)
 	if err == nil {
 		var out tool.Outcome
-		if out, err = res.Outcome(); err == nil {
+		if out, err = readOutcome(e.tool.Name, res, b.protocol); err == nil {
 			return out, nil
 		}
-		if action == tool.ActionRun && errors.Is(err, ErrExit) {
-			// The tool ran and failed without writing an outcome (a plain
-			// command exiting non-zero, a crash): that is data for the
-			// caller, with the exit status and the stderr tail (§3.4).
-			return exitOutcome(e.tool.Name, err), nil
-		}
+		err = &invoke.Error{Command: b.group.command, Action: action, ExitCode: res.ExitCode, Stderr: res.StderrTail, Err: err}
 	}
-	rerr := &Error{Tool: e.tool.Name, Command: b.group.command, Action: action, Err: err}
 	key := e.tool.Provenance["entry"] // tools.NAME or toolsets.NAME
+	var fix string
 	switch {
 	case errors.Is(err, ErrTimeout):
-		rerr.Fix = fmt.Sprintf("raise timeout in [%s] (now %s)", key, b.timeout)
+		fix = fmt.Sprintf("raise timeout in [%s] (now %s)", key, b.timeout)
 	case errors.Is(err, ErrNotFound):
-		rerr.Fix = fmt.Sprintf("check command in [%s]; relative paths are taken from the workspace root %s (or workdir)", key, c.root)
+		fix = fmt.Sprintf("check command in [%s]; relative paths are taken from the workspace root %s (or workdir)", key, c.root)
 	case errors.Is(err, ErrNotExecutable):
-		rerr.Fix = notExecutableFix(err, firstWord(b.group), key)
+		fix = notExecutableFix(err, firstWord(b.group), key)
+	case errors.Is(err, ErrProtocol):
+		fix = fmt.Sprintf("the binary must print one outcome object on stdout ({\"type\":\"success\",\"content\":…}) and log to stderr; if it does not speak the protocol, declare its parameters in [%s] so it is run as a plain command", key)
 	}
-	return tool.Outcome{}, rerr
+	return tool.Outcome{}, newError(e.tool.Name, b.group.command, action, err, fix)
 }
 
 // formatBinary asks a binary that speaks the protocol to render a call's
@@ -110,18 +62,4 @@ func (c *Catalog) formatBinary(ctx context.Context, e *entry, args map[string]an
 		return "", false
 	}
 	return out.Content, true
-}
-
-// exitOutcome describes a run that exited non-zero without an outcome: the
-// exit status and the stderr tail, which is what the caller can act on.
-func exitOutcome(name string, err error) tool.Outcome {
-	var ie *invoke.Error
-	if !errors.As(err, &ie) || ie.ExitCode < 0 {
-		return tool.Fail(fmt.Sprintf("tool %q failed: %v", name, err))
-	}
-	msg := fmt.Sprintf("tool %q exited with status %d", name, ie.ExitCode)
-	if t := ie.StderrTail(); t != "" {
-		return tool.Fail(msg + ": " + t)
-	}
-	return tool.Fail(fmt.Sprintf("%s: %v", msg, ie.Err))
 }

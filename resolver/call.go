@@ -3,6 +3,7 @@ package resolver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -17,22 +18,42 @@ type CallOptions struct {
 	// Answers holds answers supplied up front, by question id.
 	Answers map[string]any
 	// Ask answers a tool's question. If nil, the question's default is used;
-	// a question without a default is returned as the needs_input outcome.
+	// a question without a default ends the call with the needs_input
+	// outcome. If Ask returns an error wrapping [ErrNoAnswer], the call ends
+	// likewise: a face that answers in a later request (MCP multi
+	// round-trip) returns the question to its client. Any other error ends
+	// the call with that error.
 	Ask func(ctx context.Context, q tool.Question) (any, error)
 	// MaxRounds bounds the questions answered in one call. If zero, 8.
 	MaxRounds int
 }
 
-// Call runs the named tool with args. The arguments are validated against
-// the tool's input schema, with defaults applied, before anything runs:
-// invalid arguments give an error outcome naming the fields, and err nil.
-// A failure the tool reports is an error outcome too, and so is a binary
-// that exits non-zero without writing an outcome (a plain command that
-// failed, a crash): its message carries the exit status and stderr tail.
+// ErrNoAnswer is returned by a [CallOptions.Ask] that cannot answer now:
+// [Catalog.Call] then returns the needs_input outcome.
+var ErrNoAnswer = errors.New("no answer now")
+
+// defaultMaxRounds bounds the questions answered in one call.
+const defaultMaxRounds = 8
+
+// Call runs the named tool with args. It owns the call from lookup to
+// outcome, for binary and dynamic tools alike; the faces (CLI, MCP, HTTP)
+// only supply Ask and translate the result.
+//
+// The arguments are validated against the tool's input schema, with
+// defaults applied, before anything runs: invalid arguments give an error
+// outcome naming the fields, and err nil. A tool's questions (needs_input)
+// are answered by opts (see [CallOptions]) and the tool is run again with
+// the answers, at most MaxRounds times; a tool that asks again a question
+// it was answered is an error outcome. A failure the tool reports is an
+// error outcome too, and so is a binary that exits non-zero without
+// writing an outcome (a plain command that failed, a crash): its message
+// carries the exit status and stderr tail.
+//
 // err is non-nil only when no answer could be had: an unknown tool
 // (wrapping [ErrUnknownTool]), a binary that is missing, not executable,
-// timed out or flooded stdout (see the error variables of this package), or
-// ctx cancelled (the binary is killed).
+// timed out, flooded stdout or broke the protocol (see the error variables
+// of this package, each in an [*Error] with the fix), an Ask that failed,
+// or ctx cancelled (the binary is killed).
 func (c *Catalog) Call(ctx context.Context, name string, args map[string]any, opts *CallOptions) (tool.Outcome, error) {
 	c.maybeRefresh(ctx)
 	e, err := c.lookup(name)
@@ -43,10 +64,70 @@ func (c *Catalog) Call(ctx context.Context, name string, args map[string]any, op
 	if problems != nil {
 		return tool.Fail(fmt.Sprintf("invalid arguments for tool %q: %s", name, strings.Join(problems, "; "))), nil
 	}
-	if e.handler != nil {
-		return callHandler(ctx, e, checked)
+	var o CallOptions
+	if opts != nil {
+		o = *opts
 	}
-	return c.callBinary(ctx, e, checked, opts)
+	if o.MaxRounds <= 0 {
+		o.MaxRounds = defaultMaxRounds
+	}
+	answers := maps.Clone(o.Answers)
+	if answers == nil {
+		answers = map[string]any{}
+	}
+	for round := 0; ; round++ {
+		out, err := c.runOnce(ctx, e, checked, answers)
+		if err != nil || out.Type != tool.KindNeedsInput || out.Question == nil {
+			return out, err
+		}
+		q := *out.Question
+		if _, answered := answers[q.ID]; answered {
+			return tool.Fail(fmt.Sprintf("tool %q asked %q (id %q) again after it was answered: it does not read tool.answers", name, q.Text, q.ID)), nil
+		}
+		if round >= o.MaxRounds {
+			return tool.Fail(fmt.Sprintf("tool %q asked more than %d questions in one call (the last: %q); giving up", name, o.MaxRounds, q.Text)), nil
+		}
+		var answer any
+		switch {
+		case o.Ask != nil:
+			a, err := o.Ask(ctx, q)
+			if errors.Is(err, ErrNoAnswer) {
+				return out, nil
+			}
+			if err != nil {
+				return tool.Outcome{}, fmt.Errorf("resolver: tool %q: asking %q: %w", name, q.ID, err)
+			}
+			if err := q.Check(a); err != nil {
+				return tool.Outcome{}, fmt.Errorf("resolver: tool %q: %w", name, err)
+			}
+			answer = a
+		case q.Default != nil:
+			answer = q.Default
+		default:
+			return out, nil // nobody to ask: the caller sees the question
+		}
+		answers[q.ID] = answer
+	}
+}
+
+// runOnce runs one round of a call: the handler of a dynamic tool, or one
+// run request of a binary.
+func (c *Catalog) runOnce(ctx context.Context, e *entry, args, answers map[string]any) (tool.Outcome, error) {
+	if e.handler != nil {
+		return callHandler(context.WithValue(ctx, answersKey{}, maps.Clone(answers)), e, args)
+	}
+	return c.run(ctx, e, tool.ActionRun, args, answers)
+}
+
+// answersKey is the context key of the answers a dynamic tool was given.
+type answersKey struct{}
+
+// Answers returns the answers to a dynamic tool's earlier questions, by
+// question id, inside its [Handler]: a handler asks with a needs_input
+// outcome, and is called again with the answer here.
+func Answers(ctx context.Context) map[string]any {
+	a, _ := ctx.Value(answersKey{}).(map[string]any)
+	return a
 }
 
 // callHandler runs a dynamic tool; a panic is a host error, not a crash.

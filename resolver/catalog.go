@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/toolhost/toolhost/internal/invoke"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -159,8 +158,8 @@ type Catalog struct {
 	tools      map[string]*entry
 	report     Report
 	categories []Category
-	keys       map[string]invoke.Key // stat key of each asked group when the tools were built
-	built      uint64                // the pass the tools come from
+	keys       map[string]cacheKey // stat key of each asked group when the tools were built
+	built      uint64              // the pass the tools come from
 	subs       map[int]func()
 	nextSub    int
 	identity   *Identity // nil: recompute

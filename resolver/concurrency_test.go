@@ -106,13 +106,13 @@ func TestAskSchema(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
 	defer cancel()
 	_, err = AskSchema(ctx, []string{exe(t), "hang"}, "")
-	if want := "\nfix: a binary must answer the schema action at once and without side effects (toolhost waits at most 60s); if"; !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), want) {
+	if want := "\nfix: a binary must answer the schema action at once and without side effects (toolhost waits at most 60s); if"; !errors.Is(err, ErrTimeout) || !strings.Contains(shown(err), want) {
 		t.Errorf("AskSchema(hang) = %v, want ErrTimeout with %q", err, want)
 	}
 	for _, tt := range tests {
 		_, err := AskSchema(t.Context(), tt.command, "")
 		var rerr *Error
-		if !errors.Is(err, tt.want) || !errors.As(err, &rerr) || !strings.Contains(err.Error(), tt.msg) {
+		if !errors.Is(err, tt.want) || !errors.As(err, &rerr) || !strings.Contains(shown(err), tt.msg) {
 			t.Errorf("AskSchema(%q) = %v, want %v with %q", tt.command, err, tt.want, tt.msg)
 		}
 	}

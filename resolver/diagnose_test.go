@@ -90,7 +90,7 @@ func TestDiagnosis(t *testing.T) {
 			if !errors.As(p, &rerr) || rerr.Tool != name || rerr.Fix == "" || rerr.Fix != p.Fix {
 				t.Fatalf("problem does not carry an *Error with the fix: %#v", p.Err)
 			}
-			msg := strings.ReplaceAll(p.Error(), "broken"+fmt.Sprint(i), "broken")
+			msg := strings.ReplaceAll(shown(p), "broken"+fmt.Sprint(i), "broken")
 			if !strings.HasPrefix(msg, "test.toml:") {
 				t.Errorf("message does not start with the place: %s", msg)
 			}

@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/toolhost/toolhost/internal/invoke"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -19,10 +18,10 @@ import (
 // invocation (command line, working directory, env, workspace root):
 //
 //	CacheDir/schemas/<sha256 of the invocation>.json
-//	{"version":1,"key":"<invoke.Stat key>","command":["bin/fs"],"response":{"tools":[…]}}
+//	{"version":1,"key":"<statKeyOf key>","command":["bin/fs"],"response":{"tools":[…]}}
 //
 // An answer is used only when its key equals the binary's current
-// invoke.Stat key (path, size, mtime, inode and ctime of the executable and
+// statKeyOf key (path, size, mtime, inode and ctime of the executable and
 // of file arguments, plus the command line), so it is never stale; a rebuilt binary
 // overwrites its file. Commands without a trustworthy key (go run, shell)
 // are never stored. Files are written to a temporary file and renamed, so a
@@ -91,7 +90,7 @@ func (d diskCache) path(invocation, root string) string {
 }
 
 // load returns the stored answer for the invocation when its key is key.
-func (d diskCache) load(invocation, root string, key invoke.Key) (*tool.SchemaResponse, bool) {
+func (d diskCache) load(invocation, root string, key cacheKey) (*tool.SchemaResponse, bool) {
 	if d.dir == "" || key == "" {
 		return nil, false
 	}
@@ -108,7 +107,7 @@ func (d diskCache) load(invocation, root string, key invoke.Key) (*tool.SchemaRe
 
 // store writes an answer atomically. Failing to store is not an error:
 // the cache only saves time.
-func (d diskCache) store(invocation, root string, key invoke.Key, command []string, resp *tool.SchemaResponse) error {
+func (d diskCache) store(invocation, root string, key cacheKey, command []string, resp *tool.SchemaResponse) error {
 	if d.dir == "" || key == "" {
 		return nil
 	}

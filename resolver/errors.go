@@ -3,7 +3,6 @@ package resolver
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/toolhost/toolhost/internal/invoke"
@@ -42,9 +41,12 @@ var (
 	// schema request; the message carries the tail of its stderr. A run
 	// that does so is no error: [Catalog.Call] returns an error outcome with
 	// the exit status and the stderr tail.
-	ErrExit = invoke.ErrExit
+	ErrExit = errors.New("tool failed")
 	// ErrNotJSON: the binary's answer to "schema" is not JSON.
-	ErrNotJSON = invoke.ErrNotJSON
+	ErrNotJSON = errors.New("stdout is not JSON")
+	// ErrProtocol: a binary that described itself (answered schema) then
+	// exited 0 from run or format_arguments without printing an outcome.
+	ErrProtocol = errors.New("protocol error")
 	// ErrNotSchema: the answer is JSON but not a schema response ({"tools":[…]}).
 	ErrNotSchema = tool.ErrNotSchema
 	// ErrTimeout: the binary did not answer within the entry's timeout; it was killed.
@@ -56,13 +58,14 @@ var (
 	ErrToolNotOffered = errors.New("tool not offered by the binary")
 )
 
-// Error reports a binary that gave no usable answer, for one entry:
+// Error reports a binary that gave no usable answer, for one entry. Its
+// message is one line:
 //
-//	resolver: tool "weather": schema: run "bin/weather": schema: tool failed: exit status 3: stderr: …
-//	fix: …
+//	resolver: tool "weather": run "bin/weather": schema: tool failed: exit status 3: stderr: …
 //
 // Err wraps the cause (one of the error variables above, or a context
-// error); Fix, when set, says what the user can do.
+// error); Fix, when set, says what the user can do. Faces show the fix on
+// a line of its own ([FixOf]).
 type Error struct {
 	Tool    string      // the entry (or served tool) name
 	Command string      // the command as written in the configuration
@@ -72,7 +75,7 @@ type Error struct {
 	Fix     string      // what the user can change, "" when nothing is known
 }
 
-// Error returns the cause, then the fix on a line of its own.
+// Error returns the cause on one line, without the fix.
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString("resolver: ")
@@ -85,15 +88,7 @@ func (e *Error) Error() string {
 		b.WriteString(": ")
 	}
 	if e.Err != nil {
-		cause := e.Err.Error()
-		if e.Fix != "" { // ours knows the entry: drop the process-level "(fix: …)"
-			cause = inlineFix.ReplaceAllString(cause, "")
-		}
-		b.WriteString(cause)
-	}
-	if e.Fix != "" {
-		b.WriteString("\nfix: ")
-		b.WriteString(e.Fix)
+		b.WriteString(e.Err.Error())
 	}
 	return b.String()
 }
@@ -101,9 +96,41 @@ func (e *Error) Error() string {
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 
-// inlineFix matches the " (fix: …)" that internal/invoke puts in its
-// messages, for callers that have no entry to name.
-var inlineFix = regexp.MustCompile(` \(fix: ([^()]*)\)`)
+// StderrTail returns the last lines the binary wrote on stderr before it
+// failed, or "".
+func (e *Error) StderrTail() string {
+	var ierr *invoke.Error
+	if errors.As(e.Err, &ierr) {
+		return ierr.StderrTail()
+	}
+	return ""
+}
+
+// newError wraps a failure of a binary for the entry name: the fix is fix
+// when given, else the one the spawner found for the exact cause.
+func newError(name, command string, action tool.Action, cause error, fix string) *Error {
+	if fix == "" {
+		var ierr *invoke.Error
+		if errors.As(cause, &ierr) {
+			fix = ierr.Fix
+		}
+	}
+	return &Error{Tool: name, Command: command, Action: action, Err: cause, Fix: fix}
+}
+
+// FixOf returns what the user can do about err: the Fix of the first
+// [*Error] or [Problem] in its chain, or "".
+func FixOf(err error) string {
+	var p Problem
+	if errors.As(err, &p) && p.Fix != "" {
+		return p.Fix
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Fix
+	}
+	return ""
+}
 
 // Problem is one thing that went wrong (or looks wrong) while resolving one
 // entry. Errors leave the tool out of the catalog; warnings do not.
@@ -115,7 +142,7 @@ type Problem struct {
 	Fix     string // what the user can do about it, when known; may span lines
 }
 
-// Error returns "place: tool NAME: cause" followed by the fix, if any.
+// Error returns "place: tool NAME: cause" on one line, without the fix.
 func (p Problem) Error() string {
 	var b strings.Builder
 	if p.Place != "" {
@@ -133,10 +160,6 @@ func (p Problem) Error() string {
 		b.WriteString(prefix)
 	}
 	b.WriteString(msg)
-	if p.Fix != "" && !strings.Contains(msg, p.Fix) {
-		b.WriteString("\nfix: ")
-		b.WriteString(p.Fix)
-	}
 	return b.String()
 }
 

@@ -196,3 +196,14 @@ func counter(t testing.TB) (string, func() int) {
 		return strings.Count(string(data), "\n")
 	}
 }
+
+// shown is err's message followed by its fix, as the faces show them.
+func shown(err error) string {
+	if err == nil {
+		return ""
+	}
+	if fix := FixOf(err); fix != "" {
+		return err.Error() + "\nfix: " + fix
+	}
+	return err.Error()
+}

@@ -24,12 +24,12 @@ type answer struct {
 type resolution struct {
 	tools    map[string]*entry
 	problems []Problem
-	keys     map[string]invoke.Key // stat key of each asked group, "" when none
+	keys     map[string]cacheKey // stat key of each asked group, "" when none
 }
 
 // statKey returns the persistent-cache key of a group, "" when it has none.
-func (c *Catalog) statKey(g *group) invoke.Key {
-	k, ok := invoke.Stat(g.spec, c.root)
+func (c *Catalog) statKey(g *group) cacheKey {
+	k, ok := statKeyOf(g.spec, c.root)
 	if !ok {
 		return ""
 	}
@@ -44,34 +44,8 @@ func (c *Catalog) schemaRequest(ctx context.Context, g *group) (*tool.SchemaResp
 	if err != nil {
 		return nil, err
 	}
-	return schemaOf(res)
+	return readSchema(g.command, res)
 }
-
-// schemaOf interprets a schema answer. A binary that answered with an error
-// outcome (a protocol version it does not speak, a request it cannot
-// decode) gets its message quoted in the error.
-func schemaOf(res *invoke.Result) (*tool.SchemaResponse, error) {
-	resp, err := res.Schema()
-	if err != nil {
-		if out, derr := tool.DecodeOutcome(res.Stdout); derr == nil && out.IsError() {
-			err = &answeredError{err: err, message: out.String()}
-		}
-	}
-	return resp, err
-}
-
-// answeredError is a schema failure where the binary explained itself
-// with an error outcome.
-type answeredError struct {
-	err     error
-	message string
-}
-
-func (e *answeredError) Error() string {
-	return fmt.Sprintf("%v; the binary answered: %s", e.err, e.message)
-}
-
-func (e *answeredError) Unwrap() error { return e.err }
 
 // request builds the request of an action.
 func (c *Catalog) request(action tool.Action, call *tool.Call) *tool.Request {
@@ -89,7 +63,7 @@ func (c *Catalog) request(action tool.Action, call *tool.Call) *tool.Request {
 
 // fetch returns a group's schema: from the session cache, else the
 // persistent cache, else the binary (whose answer is then stored).
-func (c *Catalog) fetch(ctx context.Context, g *group, key invoke.Key) (*tool.SchemaResponse, error) {
+func (c *Catalog) fetch(ctx context.Context, g *group, key cacheKey) (*tool.SchemaResponse, error) {
 	return c.schemas.get(ctx, g.key+"\x00"+string(key), func() (*tool.SchemaResponse, error) {
 		if resp, ok := c.disk.load(g.key, c.root, key); ok {
 			return resp, nil
@@ -106,7 +80,7 @@ func (c *Catalog) fetch(ctx context.Context, g *group, key invoke.Key) (*tool.Sc
 // builds the tools of every entry.
 func (c *Catalog) resolve(ctx context.Context) *resolution {
 	p := c.plan
-	r := &resolution{tools: map[string]*entry{}, keys: map[string]invoke.Key{}}
+	r := &resolution{tools: map[string]*entry{}, keys: map[string]cacheKey{}}
 	var asked []*group
 	for _, g := range p.order {
 		if g.asked {
@@ -308,8 +282,7 @@ func notOffered(e *config.Entry, g *group, resp *tool.SchemaResponse) Problem {
 
 // diagnose turns a failed schema request into a problem with a fix.
 func (c *Catalog) diagnose(e *config.Entry, g *group, cause error) Problem {
-	err := &Error{Tool: e.Name, Command: g.command, Action: tool.ActionSchema, Err: cause}
-	err.Fix = c.fixFor(e, g, cause)
+	err := newError(e.Name, g.command, tool.ActionSchema, cause, c.fixFor(e, g, cause))
 	return Problem{Tool: e.Name, Place: posOr(e, "command"), Err: err, Fix: err.Fix}
 }
 
@@ -357,8 +330,9 @@ func parametersBlock(e *config.Entry) string {
 // the one invoke found for the exact cause (chmod +x, a #! line, a
 // directory given as the command), naming the entry to change.
 func notExecutableFix(cause error, command, key string) string {
-	if m := inlineFix.FindStringSubmatch(cause.Error()); m != nil {
-		return fmt.Sprintf("%s; or fix command in [%s]", m[1], key)
+	var ierr *invoke.Error
+	if errors.As(cause, &ierr) && ierr.Fix != "" {
+		return fmt.Sprintf("%s; or fix command in [%s]", ierr.Fix, key)
 	}
 	return fmt.Sprintf("make %s executable (chmod +x) or fix command in [%s]", command, key)
 }

@@ -194,7 +194,7 @@ func TestPersistentCache(t *testing.T) {
 		t.Parallel()
 		count, asked := counter(t)
 		cache := t.TempDir()
-		// env(1) launches what it is given: invoke.Stat has no key for it.
+		// env(1) launches what it is given: statKeyOf has no key for it.
 		cfg := fmt.Sprintf("[tools.a]\ncommand = [\"env\", \"%%EXE%%\", \"multi\"]\ntool = \"t1\"\nenv = { RESOLVER_TEST_COUNTER = %q }\n", count)
 		newCat(t, cfg, cache)
 		newCat(t, cfg, cache)
@@ -405,7 +405,7 @@ self_describe = false
 	warns := c.Report().Warnings()
 	want := "test.toml:12: warning: tool \"b\": category \"nowhere\" is not described by a [categories.nowhere] table\n" +
 		"fix: add [categories.nowhere] with name = \"…\" (and description, icon), or name a category that has one"
-	if len(warns) != 1 || warns[0].Tool != "b" || warns[0].Error() != want {
+	if len(warns) != 1 || warns[0].Tool != "b" || shown(warns[0]) != want {
 		t.Errorf("warnings = %q, want one: %q", warns, want)
 	}
 	if c.Report().Err() != nil || c.Len() != 2 {

@@ -141,13 +141,11 @@ func Run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, tools .
 // encode writes v as one line of JSON, without escaping <, > and & (as JP
 // writes its outcomes).
 func encode(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	data, err := tool.Marshal(v)
+	if err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	return append(data, '\n'), nil
 }
 
 // handle returns the response (a tool.SchemaResponse or a tool.Outcome) and

@@ -217,7 +217,7 @@ func appendValue(b []byte, v any) ([]byte, error) {
 		}
 		return append(b, '}'), nil
 	}
-	data, err := marshal(v)
+	data, err := Marshal(v)
 	if err != nil {
 		return nil, err
 	}

@@ -63,7 +63,7 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 	}
 	for name, r := range cases {
 		t.Run(name, func(t *testing.T) {
-			got, err := marshal(r)
+			got, err := Marshal(r)
 			if err != nil {
 				t.Fatal(err)
 			}

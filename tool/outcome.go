@@ -94,18 +94,18 @@ type needsInputJSON struct {
 func (o Outcome) MarshalJSON() ([]byte, error) {
 	switch o.Type {
 	case KindSuccess:
-		return marshal(successJSON{o.Type, o.Content})
+		return Marshal(successJSON{o.Type, o.Content})
 	case KindError:
 		trace := o.Trace
 		if trace == nil {
 			trace = []string{}
 		}
-		return marshal(errorJSON{o.Type, o.Message, trace, o.Transient})
+		return Marshal(errorJSON{o.Type, o.Message, trace, o.Transient})
 	case KindNeedsInput:
 		if o.Question == nil {
 			return nil, errors.New("tool: needs_input outcome without a question")
 		}
-		return marshal(needsInputJSON{o.Type, o.Question})
+		return Marshal(needsInputJSON{o.Type, o.Question})
 	}
 	return nil, fmt.Errorf("tool: outcome of unknown type %q", o.Type)
 }
@@ -255,14 +255,14 @@ type selectJSON struct {
 func (a AnswerType) MarshalJSON() ([]byte, error) {
 	switch a.Kind {
 	case AnswerBoolean, AnswerText:
-		return marshal(string(a.Kind))
+		return Marshal(string(a.Kind))
 	case AnswerSelect:
 		var s selectJSON
 		s.Select.Options = a.Options
 		if s.Select.Options == nil {
 			s.Select.Options = []string{}
 		}
-		return marshal(s)
+		return Marshal(s)
 	}
 	return nil, fmt.Errorf("tool: unknown answer type %q", a.Kind)
 }

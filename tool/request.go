@@ -57,7 +57,7 @@ func (tc Context) MarshalJSON() ([]byte, error) {
 	if len(bytes.TrimSpace(tc.Access)) == 0 {
 		tc.Access = json.RawMessage("null")
 	}
-	return marshal(plain(tc))
+	return Marshal(plain(tc))
 }
 
 // Call is the "tool" object of a [Request]: one call of one tool.
@@ -81,7 +81,7 @@ func (c Call) MarshalJSON() ([]byte, error) {
 	if c.Options == nil {
 		c.Options = map[string]any{}
 	}
-	return marshal(plain(c))
+	return Marshal(plain(c))
 }
 
 // Errors returned by [DecodeRequest]. Each names a problem a tool binary
@@ -279,11 +279,13 @@ func article(value string) string {
 	return "a " + value
 }
 
-// marshal encodes v like json.Marshal but without escaping <, > and &, so
-// that the bytes equal what the JP assistant's serde_json writes. Callers that
-// want those bytes on the wire encode with a json.Encoder whose
-// SetEscapeHTML(false) is set; json.Marshal re-escapes them.
-func marshal(v any) ([]byte, error) {
+// Marshal encodes v like json.Marshal but without escaping <, > and &, so
+// that the bytes equal what the JP assistant's serde_json writes: `<b>&`
+// reaches a tool as `<b>&`, not `\u003cb\u003e\u0026`. It is the one encoder
+// of everything toolhost writes on a wire (the stdin request, argv
+// templates, MCP and HTTP answers). json.Marshal of a value whose
+// MarshalJSON uses Marshal re-escapes the bytes: encode with Marshal at the top.
+func Marshal(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -64,9 +64,9 @@ type Types []string
 // MarshalJSON writes a single type as a string and several as an array.
 func (t Types) MarshalJSON() ([]byte, error) {
 	if len(t) == 1 {
-		return marshal(t[0])
+		return Marshal(t[0])
 	}
-	return marshal([]string(t))
+	return Marshal([]string(t))
 }
 
 // UnmarshalJSON accepts a string or an array of strings.

@@ -91,6 +91,9 @@ func errorText(err error) string {
 			msg += "\n" + pos
 		}
 	}
+	if fix := resolver.FixOf(err); fix != "" {
+		msg += "\nfix: " + indentLines(strings.TrimRight(fix, "\n"), "  ")
+	}
 	return msg
 }
 
@@ -277,9 +280,8 @@ func problemPrefix(p resolver.Problem) string {
 	return b.String()
 }
 
-// problemCause is the problem's cause without what the prefix and the fix
-// already say: a leading `resolver: tool "NAME": ` and a trailing
-// "\nfix: …" equal to p.Fix are dropped.
+// problemCause is the problem's cause without what the prefix already
+// says: a leading `resolver: tool "NAME": ` is dropped.
 func problemCause(p resolver.Problem) string {
 	if p.Err == nil {
 		return ""
@@ -287,11 +289,6 @@ func problemCause(p resolver.Problem) string {
 	msg := p.Err.Error()
 	if p.Tool != "" {
 		msg = strings.TrimPrefix(msg, fmt.Sprintf("resolver: tool %q: ", p.Tool))
-	}
-	if p.Fix != "" {
-		if i := strings.Index(msg, "\nfix: "); i >= 0 && strings.TrimSpace(msg[i+len("\nfix: "):]) == strings.TrimSpace(p.Fix) {
-			msg = msg[:i]
-		}
 	}
 	return msg
 }

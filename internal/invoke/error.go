@@ -10,8 +10,7 @@ import (
 )
 
 // Errors that say why no answer could be had from a tool process. Each is
-// wrapped in an [*Error]; test with errors.Is. The wrapping message carries
-// the detail and, where the user can fix something, the fix.
+// wrapped in an [*Error]; test with errors.Is.
 var (
 	// ErrNotFound: the executable (or its working directory, or the
 	// interpreter on its #! line) does not exist.
@@ -23,29 +22,25 @@ var (
 	ErrTimeout = errors.New("timed out")
 	// ErrOutputTooLarge: stdout passed [Spec.MaxStdout]; the process group was killed.
 	ErrOutputTooLarge = errors.New("stdout too large")
-	// ErrExit: the process exited with a non-zero status (or died of a
-	// signal) without printing an outcome.
-	ErrExit = errors.New("tool failed")
-	// ErrNotJSON: a schema request's stdout is not one JSON document.
-	ErrNotJSON = errors.New("stdout is not JSON")
 )
 
-// Error reports a tool process that gave no usable answer. Its message
-// reads
+// Error reports a tool process that gave no usable answer: the cause, what
+// the user can do about it, and the tail of the process's stderr. Its
+// message is one line:
 //
 //	run "bin/x": schema: tool failed: exit status 3: stderr: panic: boom
 //
-// with the cause (and the fix, where there is one) followed by the last
-// lines of stderr.
+// The fix is not part of the message: faces show it on its own line.
 type Error struct {
 	Command  string      // the command as configured, tokens joined by spaces
 	Action   tool.Action // the request's action
 	ExitCode int         // the exit status; -1 when the process did not exit by itself or never started
 	Stderr   []byte      // the tail of stderr (at most 64 KiB)
-	Err      error       // the cause; wraps one of the sentinels above, tool.ErrNotSchema or a context error
+	Err      error       // the cause; wraps one of the sentinels above or a context error
+	Fix      string      // what the user can change, "" when nothing is known
 }
 
-// Error returns `run "CMD": ACTION: CAUSE: stderr: LAST LINES`.
+// Error returns `run "CMD": ACTION: CAUSE: stderr: LAST LINES`, on one line.
 func (e *Error) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "run %q", e.Command)
@@ -59,7 +54,7 @@ func (e *Error) Error() string {
 	}
 	if t := e.StderrTail(); t != "" {
 		b.WriteString(": stderr: ")
-		b.WriteString(t)
+		b.WriteString(OneLine(t))
 	}
 	return b.String()
 }
@@ -67,10 +62,10 @@ func (e *Error) Error() string {
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 
-// StderrTail returns the last lines of stderr as they appear in the error
-// message (at most 8 lines and 2 KiB), or "" when there were none.
+// StderrTail returns the last lines of stderr (at most 8 lines and 2 KiB),
+// or "" when there were none.
 func (e *Error) StderrTail() string {
-	return lastLines(e.Stderr, stderrLines, stderrMessageBytes)
+	return LastLines(e.Stderr, stderrLines, stderrMessageBytes)
 }
 
 // How much of the stderr tail goes into an error message.
@@ -79,9 +74,31 @@ const (
 	stderrMessageBytes = 2048
 )
 
-// lastLines returns at most n trimmed last lines of b, at most max bytes,
-// prefixed by "…" when something was cut.
-func lastLines(b []byte, n, max int) string {
+// OneLine joins the lines of s with " | ", for messages that must be one line.
+func OneLine(s string) string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	lines := strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' })
+	return strings.Join(lines, " | ")
+}
+
+// fixError is a cause that knows its fix; fail moves the fix into
+// [Error.Fix].
+type fixError struct {
+	err error
+	fix string
+}
+
+func (e *fixError) Error() string { return e.err.Error() }
+func (e *fixError) Unwrap() error { return e.err }
+
+// withFix returns err with its fix attached.
+func withFix(err error, fix string) error { return &fixError{err: err, fix: fix} }
+
+// LastLines returns at most n trimmed last lines of b, at most max bytes,
+// prefixed by "…" when something was cut, with invalid UTF-8 dropped.
+func LastLines(b []byte, n, max int) string {
 	b = bytes.TrimSpace(b)
 	start := len(b)
 	for range n {

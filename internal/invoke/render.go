@@ -67,7 +67,7 @@ func newTemplateRoots(req *tool.Request) (*templateRoots, error) {
 	}
 	r := &templateRoots{raw: map[string][]byte{}, value: map[string]any{}}
 	for name, v := range map[string]any{"context": req.Context, "tool": req.Tool} {
-		data, err := json.Marshal(v)
+		data, err := tool.Marshal(v)
 		if err != nil {
 			return nil, fmt.Errorf("encoding the request's %s for templates: %w", name, err)
 		}
@@ -159,7 +159,7 @@ func scalarText(v any) (string, error) {
 	case bool:
 		return strconv.FormatBool(x), nil
 	}
-	data, err := json.Marshal(v)
+	data, err := tool.Marshal(v)
 	if err != nil {
 		return "", err
 	}

@@ -3,7 +3,6 @@ package invoke
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -58,17 +57,15 @@ type Spec struct {
 }
 
 // Result is what a tool process left: its stdout, the tail of its stderr
-// and its exit status. Interpret it with [Result.Outcome] or
-// [Result.Schema].
+// and its exit status. Reading it (is stdout an outcome, a schema answer?)
+// is the resolver's business, not the spawner's.
 type Result struct {
 	Stdout     []byte        // at most Spec.MaxStdout bytes
 	StderrTail []byte        // the last MaxStderrTail (64 KiB) bytes of stderr
 	ExitCode   int           // -1 when the process was killed by a signal
 	Elapsed    time.Duration // from the call of Run to the end of Wait
 
-	command string      // for errors: the command as configured
-	action  tool.Action // for errors: the request's action
-	status  string      // "exit status 3", "signal: killed"
+	Status string // "exit status 3", "signal: killed"
 }
 
 // Run starts one tool process for req, writes the request JSON to its
@@ -89,16 +86,20 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 	}
 	e := &Error{Command: strings.Join(spec.Command, " "), Action: req.Context.Action, ExitCode: -1}
 	fail := func(err error) error {
-		e.Err = err
+		if f, ok := err.(*fixError); ok {
+			e.Err, e.Fix = f.err, f.fix
+		} else {
+			e.Err = err
+		}
 		return e
 	}
 	if len(spec.Command) == 0 {
-		return nil, fail(fmt.Errorf("%w: the command is empty (fix: set command in the entry)", ErrNotFound))
+		return nil, fail(withFix(fmt.Errorf("%w: the command is empty", ErrNotFound), "set command in the entry"))
 	}
 	if ctx.Err() != nil {
 		return nil, fail(contextError(ctx, start))
 	}
-	input, err := json.Marshal(req)
+	input, err := tool.Marshal(req)
 	if err != nil {
 		return nil, fail(fmt.Errorf("encoding the request: %w", err))
 	}
@@ -123,7 +124,7 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 			} else {
 				err = errors.Unwrap(err) // the errno, without the path
 			}
-			return nil, fail(fmt.Errorf("%w: working directory %s: %v (fix: check workdir in the entry or the workspace root)", ErrNotFound, dir, err))
+			return nil, fail(withFix(fmt.Errorf("%w: working directory %s: %v", ErrNotFound, dir, err), "check workdir in the entry or the workspace root"))
 		}
 	}
 	path, err := lookPath(argv[0], dir, envValue(env, "PATH"))
@@ -184,15 +185,13 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 		StderrTail: e.Stderr,
 		ExitCode:   e.ExitCode,
 		Elapsed:    time.Since(start),
-		command:    e.Command,
-		action:     e.Action,
-		status:     cmd.ProcessState.String(),
+		Status:     cmd.ProcessState.String(),
 	}
 	switch {
 	case stdout.exceeded:
 		e.ExitCode = -1
-		return res, fail(fmt.Errorf("%w: more than %s; the process group was killed (fix: the tool must print less on stdout, where only its answer belongs; logs go to stderr)",
-			ErrOutputTooLarge, byteSize(maxOut)))
+		return res, fail(withFix(fmt.Errorf("%w: more than %s; the process group was killed", ErrOutputTooLarge, byteSize(maxOut)),
+			"the tool must print less on stdout, where only its answer belongs; logs go to stderr"))
 	case canceled.Load() && waitErr != nil:
 		e.ExitCode = -1
 		return res, fail(contextError(ctx, start))
@@ -242,7 +241,7 @@ func contextError(ctx context.Context, start time.Time) error {
 		}
 		after = d.String()
 	}
-	return fmt.Errorf("%w after %s; the process group was killed (fix: raise timeout in the entry)", ErrTimeout, after)
+	return withFix(fmt.Errorf("%w after %s; the process group was killed", ErrTimeout, after), "raise timeout in the entry")
 }
 
 // signalGroup sends sig to the process group pgid. It reports
@@ -253,6 +252,19 @@ func signalGroup(pgid int, sig syscall.Signal) error {
 		return os.ErrProcessDone
 	}
 	return err
+}
+
+// Executable returns the path of the executable that [Run] would start
+// for spec with workspace root root, and the working directory it would
+// start it in, without starting anything. The error is an [*Error]-style
+// cause wrapping [ErrNotFound] or [ErrNotExecutable].
+func Executable(spec *Spec, root string) (path, dir string, err error) {
+	if len(spec.Command) == 0 {
+		return "", "", ErrNotFound
+	}
+	dir = workDir(spec.Dir, root)
+	path, err = lookPath(spec.Command[0], dir, envValue(environ(spec, ""), "PATH"))
+	return path, dir, err
 }
 
 // workDir is Spec.Dir taken relative to root, or root.
@@ -314,7 +326,7 @@ func lookPath(name, dir, pathEnv string) (string, error) {
 		return p, checkExecutable(p)
 	}
 	if name == "" {
-		return "", fmt.Errorf("%w: the command name is empty (fix: set command in the entry)", ErrNotFound)
+		return "", withFix(fmt.Errorf("%w: the command name is empty", ErrNotFound), "set command in the entry")
 	}
 	var notExec error
 	for _, d := range filepath.SplitList(pathEnv) {
@@ -336,8 +348,8 @@ func lookPath(name, dir, pathEnv string) (string, error) {
 	if notExec != nil {
 		return "", notExec
 	}
-	return "", fmt.Errorf("%w: %q is not in PATH (fix: check the name, add its directory to PATH, or give a path such as bin/%s)",
-		ErrNotFound, name, name)
+	return "", withFix(fmt.Errorf("%w: %q is not in PATH", ErrNotFound, name),
+		fmt.Sprintf("check the name, add its directory to PATH, or give a path such as bin/%s", name))
 }
 
 // checkExecutable reports whether p is an executable regular file.
@@ -345,13 +357,13 @@ func checkExecutable(p string) error {
 	fi, err := os.Stat(p)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%w: %s does not exist (fix: check the path, or PATH for a bare name)", ErrNotFound, p)
+		return withFix(fmt.Errorf("%w: %s does not exist", ErrNotFound, p), "check the path, or PATH for a bare name")
 	case err != nil:
-		return fmt.Errorf("%w: %v (fix: check the permissions of its directories)", ErrNotExecutable, err)
+		return withFix(fmt.Errorf("%w: %v", ErrNotExecutable, err), "check the permissions of its directories")
 	case fi.IsDir():
-		return fmt.Errorf("%w: %s is a directory (fix: point command at the binary inside it)", ErrNotExecutable, p)
+		return withFix(fmt.Errorf("%w: %s is a directory", ErrNotExecutable, p), "point command at the binary inside it")
 	case fi.Mode()&0o111 == 0 || syscall.Access(p, 1) != nil: // X_OK
-		return fmt.Errorf("%w: %s has no execute permission (fix: chmod +x %s)", ErrNotExecutable, p, p)
+		return withFix(fmt.Errorf("%w: %s has no execute permission", ErrNotExecutable, p), "chmod +x "+p)
 	}
 	return nil
 }
@@ -360,13 +372,13 @@ func checkExecutable(p string) error {
 func startError(err error, path string) error {
 	switch {
 	case errors.Is(err, syscall.ENOENT):
-		return fmt.Errorf("%w: %s: %v (fix: check the interpreter on its #! line)", ErrNotFound, path, err)
+		return withFix(fmt.Errorf("%w: %s: %v", ErrNotFound, path, err), "check the interpreter on its #! line")
 	case errors.Is(err, syscall.ENOEXEC):
-		return fmt.Errorf("%w: %s: %v (fix: add a #! line, or build it for this machine)", ErrNotExecutable, path, err)
+		return withFix(fmt.Errorf("%w: %s: %v", ErrNotExecutable, path, err), "add a #! line, or build it for this machine")
 	case errors.Is(err, syscall.ETXTBSY):
-		return fmt.Errorf("%w: %s: %v (fix: it is open for writing, being rebuilt or copied; run it again once that is done)", ErrNotExecutable, path, err)
+		return withFix(fmt.Errorf("%w: %s: %v", ErrNotExecutable, path, err), "it is open for writing, being rebuilt or copied; run it again once that is done")
 	case errors.Is(err, syscall.EACCES), errors.Is(err, syscall.EPERM):
-		return fmt.Errorf("%w: %s: %v (fix: chmod +x %s, and check the file system is not mounted noexec)", ErrNotExecutable, path, err, path)
+		return withFix(fmt.Errorf("%w: %s: %v", ErrNotExecutable, path, err), fmt.Sprintf("chmod +x %s, and check the file system is not mounted noexec", path))
 	}
 	return fmt.Errorf("starting %s: %w", path, err)
 }

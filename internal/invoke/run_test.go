@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -32,13 +33,16 @@ func fake(t testing.TB, scenario string, args ...string) *Spec {
 }
 
 func TestRunWritesRequestOnStdin(t *testing.T) {
-	req := request(tool.ActionRun, t.TempDir(), map[string]any{"name": "Ada <3"})
+	root := t.TempDir()
+	// <, > and & reach the tool as written (tool/doc.go: byte-compatible
+	// with the JP assistant), and numbers keep every digit.
+	req := request(tool.ActionRun, root, map[string]any{"name": "Ada <3 & <b>", "n": json.Number("1234567890123456789")})
 	res, err := Run(t.Context(), fake(t, "echo-request"), req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := json.Marshal(req)
-	want = append(want, '\n')
+	want := `{"protocol":"1","context":{"action":"run","root":` + strconv.Quote(root) + `,"workspace_id":"w-1","conversation_id":"s-1","access":null},` +
+		`"tool":{"name":"greet","arguments":{"n":1234567890123456789,"name":"Ada <3 & <b>"},"answers":{},"options":{}}}` + "\n"
 	if string(res.Stdout) != string(want) {
 		t.Errorf("stdin mismatch:\nwant %s\ngot  %s", want, res.Stdout)
 	}
@@ -73,8 +77,8 @@ func TestRunHungProcessGroup(t *testing.T) {
 	if took < timeout+grace {
 		t.Errorf("Run took %v, less than timeout+grace %v: was SIGTERM not ignored?", took, timeout+grace)
 	}
-	for _, want := range []string{`run "` + self(t) + ` hang-ignore-term": run: timed out after 1s; the process group was killed (fix: raise timeout in the entry)`, "stderr: hanging"} {
-		if !strings.Contains(err.Error(), want) {
+	for _, want := range []string{`run "` + self(t) + ` hang-ignore-term": run: timed out after 1s; the process group was killed: stderr: hanging (fix: raise timeout in the entry)`} {
+		if !strings.Contains(withFixText(err), want) {
 			t.Errorf("message %q\nlacks %q", err, want)
 		}
 	}
@@ -126,8 +130,8 @@ func TestRunFlood(t *testing.T) {
 		t.Fatalf("err = %v, want ErrOutputTooLarge", err)
 	}
 	want := "stdout too large: more than 1 MiB; the process group was killed (fix: the tool must print less on stdout, where only its answer belongs; logs go to stderr)"
-	if !strings.HasSuffix(err.Error(), want) {
-		t.Errorf("message %q\nwant suffix %q", err, want)
+	if !strings.HasSuffix(withFixText(err), want) {
+		t.Errorf("message %q\nwant suffix %q", withFixText(err), want)
 	}
 	if res == nil || len(res.Stdout) > limit {
 		t.Fatalf("Stdout holds %d bytes, want at most %d", len(res.Stdout), limit)
@@ -149,14 +153,9 @@ func TestRunNoisyStderr(t *testing.T) {
 	if res.ExitCode != 1 {
 		t.Errorf("ExitCode %d, want 1", res.ExitCode)
 	}
-	_, err = res.Outcome()
-	if !errors.Is(err, ErrExit) {
-		t.Fatalf("Outcome err = %v, want ErrExit", err)
-	}
-	msg := err.Error()
-	if !strings.Contains(msg, ": run: tool failed: exit status 1: stderr: …noise line 00010233\n") ||
-		!strings.HasSuffix(msg, "noise line 00010239\nLAST LINE") {
-		t.Errorf("message %q lacks the last 8 lines of stderr", msg)
+	e := &Error{Command: "t", Stderr: res.StderrTail, Err: errors.New("x")}
+	if got, want := e.StderrTail(), "…noise line 00010233\nnoise line 00010234\nnoise line 00010235\nnoise line 00010236\nnoise line 00010237\nnoise line 00010238\nnoise line 00010239\nLAST LINE"; got != want {
+		t.Errorf("StderrTail() = %q, want the last 8 lines %q", got, want)
 	}
 }
 
@@ -211,8 +210,8 @@ func TestRunErrors(t *testing.T) {
 			if tt.want != nil && !errors.Is(err, tt.want) {
 				t.Errorf("err = %v, want %v", err, tt.want)
 			}
-			if err.Error() != tt.message {
-				t.Errorf("message mismatch:\nwant %s\ngot  %s", tt.message, err)
+			if got := withFixText(err); got != tt.message {
+				t.Errorf("message (fix) mismatch:\nwant %s\ngot  %s", tt.message, got)
 			}
 			var e *Error
 			if !errors.As(err, &e) || e.ExitCode != -1 || e.Action != tool.ActionRun {
@@ -370,140 +369,22 @@ func TestRunShell(t *testing.T) {
 	}
 }
 
-func TestOutcome(t *testing.T) {
-	tests := []struct {
-		scenario string
-		want     tool.Outcome
-		err      error
-		message  string
-	}{
-		{"outcome", tool.Success("done"), nil, ""},
-		{"outcome-exit-1", tool.Outcome{Type: tool.KindError, Message: "no such city", Trace: []string{"lookup"}, Transient: true}, nil, ""},
-		{"plain", tool.Success("hello world"), nil, ""},
-		{"exit-3", tool.Outcome{}, ErrExit, ": run: tool failed: exit status 3: stderr: starting up\npanic: boom"},
-		{"crash", tool.Outcome{}, ErrExit, ": run: tool failed: signal: killed: stderr: about to crash"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.scenario, func(t *testing.T) {
-			res, err := Run(t.Context(), fake(t, tt.scenario), request(tool.ActionRun, t.TempDir(), nil))
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := res.Outcome()
-			if !errors.Is(err, tt.err) {
-				t.Fatalf("err = %v, want %v", err, tt.err)
-			}
-			if err != nil && !strings.HasSuffix(err.Error(), tt.message) {
-				t.Errorf("message %q\nwant suffix %q", err, tt.message)
-			}
-			if !outcomeEqual(got, tt.want) {
-				t.Errorf("outcome mismatch:\nwant %+v\ngot  %+v", tt.want, got)
-			}
-		})
-	}
-}
-
-// TestOutcomeRules checks §3.4 on results made by hand.
-func TestOutcomeRules(t *testing.T) {
-	tests := []struct {
-		name     string
-		stdout   string
-		stderr   string
-		exitCode int
-		want     tool.Outcome
-		message  string // error message, "" for none
-	}{
-		{"one trailing newline trimmed", "a\nb\n\n", "", 0, tool.Success("a\nb\n"), ""},
-		{"crlf trimmed", "a\r\n", "", 0, tool.Success("a"), ""},
-		{"empty stdout", "", "", 0, tool.Success(""), ""},
-		{"json that is not an outcome", `{"rows":3}`, "", 0, tool.Success(`{"rows":3}`), ""},
-		{"outcome believed on exit 2", ` {"type":"success","content":"x"} `, "", 2, tool.Success("x"), ""},
-		{"plain text on failure", "bad input\n", "", 2, tool.Outcome{},
-			`run "t": run: tool failed: exit status 2; stdout: bad input`},
-		{"stderr wins over stdout", "out\n", "err\n", 2, tool.Outcome{},
-			`run "t": run: tool failed: exit status 2: stderr: err`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := &Result{Stdout: []byte(tt.stdout), StderrTail: []byte(tt.stderr), ExitCode: tt.exitCode, command: "t", action: tool.ActionRun}
-			got, err := r.Outcome()
-			if tt.message != "" {
-				if !errors.Is(err, ErrExit) || err.Error() != tt.message {
-					t.Fatalf("err = %v, want %q wrapping ErrExit", err, tt.message)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !outcomeEqual(got, tt.want) {
-				t.Errorf("outcome mismatch:\nwant %+v\ngot  %+v", tt.want, got)
-			}
-		})
-	}
-}
-
-func outcomeEqual(a, b tool.Outcome) bool {
-	x, _ := json.Marshal(a)
-	y, _ := json.Marshal(b)
-	return a.Type == b.Type && string(x) == string(y)
-}
-
-func TestSchema(t *testing.T) {
-	tests := []struct {
-		scenario string
-		err      error
-		message  string
-	}{
-		{"schema", nil, ""},
-		{"exit-3", ErrExit, ": schema: tool failed: exit status 3: stderr: starting up\npanic: boom"},
-		{"bad-json", ErrNotJSON, `: schema: stdout is not JSON: it starts with "loading config from /etc/x.conf\n{\"tools\":[]}" (fix: the binary must print only its JSON answer on stdout and log to stderr)`},
-		{"no-tools", tool.ErrNotSchema, `: schema: not a schema response: no "tools" field (fix: give the entry a parameters table, or upgrade the binary to describe itself)`},
-		{"pwd", ErrNotJSON, ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.scenario, func(t *testing.T) {
-			res, err := Run(t.Context(), fake(t, tt.scenario), request(tool.ActionSchema, t.TempDir(), nil))
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp, err := res.Schema()
-			if !errors.Is(err, tt.err) {
-				t.Fatalf("err = %v, want %v", err, tt.err)
-			}
-			if err != nil {
-				if !strings.HasSuffix(err.Error(), tt.message) {
-					t.Errorf("message %q\nwant suffix %q", err, tt.message)
-				}
-				return
-			}
-			if got := resp.Names(); !slices.Equal(got, []string{"greet"}) {
-				t.Errorf("tools %q, want [greet]", got)
-			}
-		})
-	}
-	empty := &Result{command: "t", action: tool.ActionSchema}
-	if _, err := empty.Schema(); !errors.Is(err, ErrNotJSON) {
-		t.Errorf("empty stdout: err = %v, want ErrNotJSON", err)
-	}
-}
-
 func TestErrorMessage(t *testing.T) {
 	e := &Error{Command: "bin/x", Action: tool.ActionSchema, ExitCode: 3,
 		Stderr: []byte("\n" + strings.Repeat("old\n", 20) + "l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\n\n"),
-		Err:    ErrExit}
-	want := "run \"bin/x\": schema: tool failed: stderr: …l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8"
+		Err:    ErrTimeout, Fix: "raise timeout"}
+	want := "run \"bin/x\": schema: timed out: stderr: …l1 | l2 | l3 | l4 | l5 | l6 | l7 | l8"
 	if e.Error() != want {
 		t.Errorf("message mismatch:\nwant %q\ngot  %q", want, e.Error())
 	}
-	if !errors.Is(e, ErrExit) {
-		t.Error("Unwrap does not reach ErrExit")
+	if !errors.Is(e, ErrTimeout) {
+		t.Error("Unwrap does not reach ErrTimeout")
 	}
 	short := &Error{Command: "x", Err: ErrNotFound, Stderr: []byte("one line\n")}
 	if got, want := short.Error(), `run "x": executable not found: stderr: one line`; got != want {
 		t.Errorf("message mismatch:\nwant %q\ngot  %q", want, got)
 	}
-	long := &Error{Command: "x", Err: ErrExit, Stderr: []byte(strings.Repeat("y", 5000))}
+	long := &Error{Command: "x", Err: ErrTimeout, Stderr: []byte(strings.Repeat("y", 5000))}
 	if got := long.Error(); !strings.HasSuffix(got, ": stderr: …"+strings.Repeat("y", stderrMessageBytes)) {
 		t.Errorf("long stderr line not cut to %d bytes: %d bytes", stderrMessageBytes, len(got))
 	}
@@ -564,8 +445,18 @@ func TestTextFileBusy(t *testing.T) {
 		defer f.Close()
 		_, err := Run(t.Context(), spec, request(tool.ActionRun, dir, nil))
 		want := `run "` + bin + ` plain": run: not executable: ` + bin + `: fork/exec ` + bin + `: text file busy (fix: it is open for writing, being rebuilt or copied; run it again once that is done)`
-		if !errors.Is(err, ErrNotExecutable) || err.Error() != want {
+		if !errors.Is(err, ErrNotExecutable) || withFixText(err) != want {
 			t.Errorf("err = %v\nwant %s", err, want)
 		}
 	})
+}
+
+// withFixText is err's one-line message with its fix appended as
+// " (fix: …)", so that a table checks both.
+func withFixText(err error) string {
+	var e *Error
+	if errors.As(err, &e) && e.Fix != "" {
+		return err.Error() + " (fix: " + e.Fix + ")"
+	}
+	return err.Error()
 }

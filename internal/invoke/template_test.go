@@ -172,7 +172,8 @@ func TestRender(t *testing.T) {
 		}},
 	}
 	wantContext := `{"action":"run","root":"/w s","workspace_id":"w-1","conversation_id":"s-1","access":null}`
-	toolJSON, _ := json.Marshal(req.Tool)
+	// <, > and & are not escaped: the bytes are what the JP assistant writes.
+	toolJSON := `{"name":"wc","arguments":{"big":12345678901234567000,"empty":"","f":1.5,"html":"<a&b>","list":["x",2,{"k":"v"}],"n":3,"none":null,"obj":{"a":{"b":"deep"},"z":1},"ok":true,"path":"a b.txt"},"answers":{},"options":{}}`
 	tests := []struct {
 		tok, want, err string
 	}{
@@ -180,7 +181,7 @@ func TestRender(t *testing.T) {
 		{"}} {x} {", "}} {x} {", ""},
 		{"{{context}}", wantContext, ""},
 		{"{{ context }}", wantContext, ""},
-		{"{{tool}}", string(toolJSON), ""},
+		{"{{tool}}", toolJSON, ""},
 		{"{{context.root}}", "/w s", ""},
 		{"{{context.action}}", "run", ""},
 		{"{{context.access}}", "null", ""},
@@ -236,11 +237,11 @@ func TestRender(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctxJSON, _ := json.Marshal(schemaReq.Context)
+	ctxJSON, _ := tool.Marshal(schemaReq.Context)
 	if want := []string{"bin/x", string(ctxJSON), "null", "null"}; !slices.Equal(got, want) {
 		t.Errorf("schema request mismatch:\nwant %q\ngot  %q", want, got)
 	}
-	stdin, _ := json.Marshal(req)
+	stdin, _ := tool.Marshal(req)
 	if rendered, _ := Render([]string{"{{context}}", "{{tool}}"}, req); !strings.Contains(string(stdin), rendered[0]) || !strings.Contains(string(stdin), rendered[1]) {
 		t.Errorf("rendered %q is not the JSON on stdin %s", rendered, stdin)
 	}

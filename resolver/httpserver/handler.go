@@ -1,7 +1,6 @@
 package httpserver
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/resolver"
+	"github.com/toolhost/toolhost/tool"
 )
 
 // Options configures [NewHandler]. The zero value (or a nil *Options)
@@ -347,16 +347,14 @@ func (h *handler) manifestTool(w http.ResponseWriter, r *http.Request) {
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	data, err := tool.Marshal(v)
+	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	w.Write(buf.Bytes())
+	w.Write(append(data, '\n'))
 }
 
 // writeError writes {"error": msg}.

@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -19,20 +18,15 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// maxRounds bounds the questions answered within one tools/call.
-const maxRounds = 8
-
 // mrtrVersion is the first MCP version in which a server may not send
 // requests (such as elicitation/create) while serving one: it answers with
 // input requests instead, and the client calls again with the answers
 // (multi round-trip requests, SEP-2322).
 const mrtrVersion = "2026-07-28"
 
-// Errors the ask callbacks return to stop a call.
-var (
-	errInputRequired = errors.New("input required")          // multi round-trip: answer with input requests
-	errDeclined      = errors.New("the user did not answer") // declined or cancelled the elicitation, or answered wrongly
-)
+// errDeclined is the cause when the user declined or cancelled an
+// elicitation, or answered it wrongly.
+var errDeclined = errors.New("the user did not answer")
 
 // toolHandler returns the SDK handler of the named tool. Outcomes map as
 // design §6 says: success → text, isError false; error → isError with the
@@ -106,65 +100,30 @@ func (s *Server) acquire(ctx context.Context) (context.Context, func(), error) {
 	}, nil
 }
 
-// call runs the tool, answering its questions, and maps the outcome.
+// call runs the tool through the catalog, which owns the call and its
+// question loop; this face only says how to ask (elicitation, now or in a
+// later request) and maps the result.
 func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, name string, args, answers map[string]any) (*mcp.CallToolResult, error) {
-	elicit := supportsElicitation(req)
+	opts := &resolver.CallOptions{Answers: answers}
 	mrtr := req.ProtocolVersion() >= mrtrVersion
-	for round := 0; ; round++ {
-		var pending *tool.Question
-		opts := &resolver.CallOptions{Answers: maps.Clone(answers)}
-		if elicit {
-			opts.Ask = func(ctx context.Context, q tool.Question) (any, error) {
-				if mrtr {
-					pending = &q
-					return nil, errInputRequired
-				}
-				return elicitAnswer(ctx, req.Session, q)
+	if supportsElicitation(req) {
+		opts.Ask = func(ctx context.Context, q tool.Question) (any, error) {
+			if mrtr { // answered in a later request: see inputRequired
+				return nil, resolver.ErrNoAnswer
 			}
-		}
-		out, err := s.cat.Call(ctx, name, args, opts)
-		if pending != nil {
-			if _, asked := answers[pending.ID]; asked {
-				return askedAgain(name, *pending), nil
-			}
-			return s.inputRequired(name, args, answers, *pending)
-		}
-		if err != nil {
-			return callError(ctx, name, err)
-		}
-		if out.Type != tool.KindNeedsInput || out.Question == nil {
-			return outcomeResult(out), nil
-		}
-		// The catalog handed the question back (no Ask, no default, or a
-		// dynamic tool asking): answer it here.
-		q := *out.Question
-		if _, asked := answers[q.ID]; asked {
-			return askedAgain(name, q), nil
-		}
-		if round >= maxRounds {
-			return errorResult(fmt.Sprintf("tool %q asked more than %d questions", name, maxRounds)), nil
-		}
-		switch {
-		case elicit && mrtr:
-			return s.inputRequired(name, args, answers, q)
-		case elicit:
-			a, err := elicitAnswer(ctx, req.Session, q)
-			if err != nil {
-				return callError(ctx, name, err)
-			}
-			answers[q.ID] = a
-		case q.Default != nil:
-			answers[q.ID] = q.Default
-		default:
-			return errorResult(unanswered(name, q)), nil
+			return elicitAnswer(ctx, req.Session, q)
 		}
 	}
-}
-
-// askedAgain is the result when a tool asks a question it was given the
-// answer to (a tool that ignores tool.answers would otherwise ask forever).
-func askedAgain(name string, q tool.Question) *mcp.CallToolResult {
-	return errorResult(fmt.Sprintf("tool %q asked %q again after it was answered", name, q.Text))
+	out, err := s.cat.Call(ctx, name, args, opts)
+	switch {
+	case err != nil:
+		return callError(ctx, name, err)
+	case out.Type != tool.KindNeedsInput || out.Question == nil:
+		return outcomeResult(out), nil
+	case opts.Ask != nil && mrtr:
+		return s.inputRequired(name, args, answers, *out.Question)
+	}
+	return errorResult(unanswered(name, *out.Question)), nil
 }
 
 // callError maps a Go error from a call: an unknown tool is the protocol
@@ -177,7 +136,16 @@ func callError(ctx context.Context, name string, err error) (*mcp.CallToolResult
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	}
-	return errorResult(err.Error()), nil
+	return errorResult(errorText(err)), nil
+}
+
+// errorText is what the model reads of a host error: the cause, then the
+// fix on a line of its own.
+func errorText(err error) string {
+	if fix := resolver.FixOf(err); fix != "" {
+		return err.Error() + "\nfix: " + fix
+	}
+	return err.Error()
 }
 
 // outcomeResult maps a success or error outcome.

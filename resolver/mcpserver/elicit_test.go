@@ -12,41 +12,11 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// askCatalog adds tools that ask questions, answered as *resolver.Catalog
-// answers a binary's needs_input: pre-supplied answers first, then Ask, then
-// the question's default, else the needs_input outcome itself.
-type askCatalog struct {
-	*resolver.Catalog
-	questions map[string][]tool.Question // tool → the questions it asks, in order
-}
-
-func (c *askCatalog) Call(ctx context.Context, name string, args map[string]any, opts *resolver.CallOptions) (tool.Outcome, error) {
-	qs, ok := c.questions[name]
-	if !ok {
-		return c.Catalog.Call(ctx, name, args, opts)
-	}
-	var got []string
-	for _, q := range qs {
-		a, ok := opts.Answers[q.ID]
-		switch {
-		case ok:
-		case opts.Ask != nil:
-			v, err := opts.Ask(ctx, q)
-			if err != nil {
-				return tool.Outcome{}, fmt.Errorf("resolver: tool %q: %w", name, err)
-			}
-			a = v
-		case q.Default != nil:
-			a = q.Default
-		default:
-			return tool.Ask(q), nil
-		}
-		got = append(got, fmt.Sprintf("%s=%v", q.ID, a))
-	}
-	return tool.Success(strings.Join(got, " ")), nil
-}
-
-func newAskCatalog(t *testing.T) *askCatalog {
+// newAskCatalog registers dynamic tools that ask questions, one at a
+// time, reading the answers so far from resolver.Answers: the catalog's
+// question loop answers them (pre-supplied answers, then Ask, then the
+// question's default, else the needs_input outcome itself).
+func newAskCatalog(t *testing.T) *resolver.Catalog {
 	t.Helper()
 	cat, err := resolver.New(t.Context(), nil, &resolver.Options{Root: t.TempDir()})
 	if err != nil {
@@ -60,20 +30,31 @@ func newAskCatalog(t *testing.T) *askCatalog {
 			{ID: "sure", Text: "Sure?", AnswerType: tool.Boolean},
 		},
 	}
-	// A dynamic tool cannot read answers: it asks whatever it is given.
+	// deaf does not read the answers: it asks whatever it is given.
 	if err := cat.Register(resolver.Definition{Name: "deaf", Description: "Asks forever."},
 		func(context.Context, map[string]any) (tool.Outcome, error) {
 			return tool.Ask(tool.Question{ID: "again", Text: "Again?", AnswerType: tool.Boolean}), nil
 		}); err != nil {
 		t.Fatal(err)
 	}
-	for name := range qs {
+	for name, questions := range qs {
 		if err := cat.Register(resolver.Definition{Name: name, Description: "Asks."},
-			func(context.Context, map[string]any) (tool.Outcome, error) { panic("not called") }); err != nil {
+			func(ctx context.Context, _ map[string]any) (tool.Outcome, error) {
+				answers := resolver.Answers(ctx)
+				var got []string
+				for _, q := range questions {
+					a, ok := answers[q.ID]
+					if !ok {
+						return tool.Ask(q), nil
+					}
+					got = append(got, fmt.Sprintf("%s=%v", q.ID, a))
+				}
+				return tool.Success(strings.Join(got, " ")), nil
+			}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return &askCatalog{Catalog: cat, questions: qs}
+	return cat
 }
 
 // TestElicitation checks the needs_input mapping: elicitation where the
@@ -117,7 +98,7 @@ func TestElicitation(t *testing.T) {
 		{"cancelled", answer("cancel"), "name", true, "the user did not answer (cancel): Whom to greet?"},
 		{"no elicitation: default", nil, "confirm", false, "overwrite=false"},
 		{"no elicitation, no default", nil, "name", true, "Whom to greet?\n\n(tool \"name\" needs an answer to this question (id \"who\"; answer: a text), and this client cannot ask the user"},
-		{"asked again", answer("accept"), "deaf", true, `tool "deaf" asked "Again?" again after it was answered`},
+		{"asked again", answer("accept"), "deaf", true, `tool "deaf" asked "Again?" (id "again") again after it was answered: it does not read tool.answers`},
 	}
 	for _, transport := range []string{"memory", "http"} {
 		for _, version := range []string{"", "2025-11-25"} {

@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -401,7 +400,7 @@ func (s *Server) listResult(res *mcp.ListToolsResult) *listResult {
 // MarshalJSON writes the SDK's result with each listed tool's
 // "annotations" replaced by the catalog's.
 func (r *listResult) MarshalJSON() ([]byte, error) {
-	b, err := marshalNoEscape(r.ListToolsResult)
+	b, err := tool.Marshal(r.ListToolsResult)
 	if err != nil || len(r.annotations) == 0 {
 		return b, err
 	}
@@ -422,22 +421,10 @@ func (r *listResult) MarshalJSON() ([]byte, error) {
 			t["annotations"] = a
 		}
 	}
-	if top["tools"], err = marshalNoEscape(tools); err != nil {
+	if top["tools"], err = tool.Marshal(tools); err != nil {
 		return nil, err
 	}
-	return marshalNoEscape(top)
-}
-
-// marshalNoEscape is json.Marshal without HTML escaping, as the SDK writes
-// its messages.
-func marshalNoEscape(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return tool.Marshal(top)
 }
 
 // sync makes the SDK server's tool set equal to the catalog's: tools gone
@@ -468,7 +455,7 @@ func (s *Server) sync() {
 		}
 		var ann json.RawMessage
 		if t.Annotations != nil {
-			if ann, err = marshalNoEscape(d.Annotations); err != nil {
+			if ann, err = tool.Marshal(d.Annotations); err != nil {
 				s.logger.Error("tool left out of tools/list", "tool", d.Name, "error", err)
 				continue
 			}

@@ -1,6 +1,6 @@
 //go:build !linux && !darwin
 
-package invoke
+package resolver
 
 import "io/fs"
 

@@ -1,6 +1,8 @@
-package invoke
+package resolver
 
 import (
+	"github.com/toolhost/toolhost/internal/invoke"
+
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -10,13 +12,15 @@ import (
 	"strings"
 )
 
-// Key identifies what a schema request would run, for the persistent
+// cacheKey identifies what a schema request would run, for the persistent
 // schema cache: it changes when the binary or a script it is given is
 // rebuilt or edited, or when the command, working directory or environment
-// changes. It is an opaque hex string, safe as a file name.
-type Key string
+// changes. It is an opaque hex string, safe as a file name. Deciding what
+// may be persisted is the cache's business; the spawner only says where
+// the executable is ([invoke.Executable]).
+type cacheKey string
 
-// Stat returns the persistent-cache key of spec run with workspace root
+// statKeyOf returns the persistent-cache key of spec run with workspace root
 // root: a hash of the resolved executable (path after symlinks, size,
 // modification time in ns, and where the system has them device, inode and
 // change time, which no tool can set back: a rewrite that keeps the size
@@ -31,12 +35,11 @@ type Key string
 // npx, npm exec, pnpm dlx, yarn dlx, bunx, uv run, uvx, pipx run, poetry
 // run, deno run, dotnet run, env, python -m …). Their answers are not
 // persisted.
-func Stat(spec *Spec, root string) (Key, bool) {
+func statKeyOf(spec *invoke.Spec, root string) (cacheKey, bool) {
 	if spec.Shell || len(spec.Command) == 0 || strings.Contains(spec.Command[0], "{{") || untrusted(spec.Command) {
 		return "", false
 	}
-	dir := workDir(spec.Dir, root)
-	path, err := lookPath(spec.Command[0], dir, envValue(environ(spec, ""), "PATH"))
+	path, dir, err := invoke.Executable(spec, root)
 	if err != nil {
 		return "", false
 	}
@@ -70,7 +73,7 @@ func Stat(spec *Spec, root string) (Key, bool) {
 		return "", false
 	}
 	sum := sha256.Sum256(data)
-	return Key(hex.EncodeToString(sum[:])), true
+	return cacheKey(hex.EncodeToString(sum[:])), true
 }
 
 // fileKey identifies one file's version.
