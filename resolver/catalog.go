@@ -1,7 +1,6 @@
 package resolver
 
 import (
-	"encoding/json"
 	"maps"
 	"os"
 	"slices"
@@ -36,48 +35,35 @@ type Options struct {
 // is the tool's summary, and the input schema is a JSON Schema object.
 type Definition struct {
 	Name        string         `json:"name"`                  // ^[a-zA-Z0-9_-]{1,64}$
-	Description string         `json:"description"`           // the one-line summary
+	Summary     string         `json:"description"`           // the one-line summary
 	InputSchema map[string]any `json:"inputSchema"`           // {"type":"object","properties":…,"required":[…],"additionalProperties":false}
 	Annotations map[string]any `json:"annotations,omitempty"` // MCP tool annotations; omitted when empty
 }
 
 // Tool is the full detail of a resolved tool, for describe and the HTTP
-// manifest. The embedded Definition is what tools/list serves.
+// manifest. The embedded Definition is what tools/list serves. Tool has no
+// JSON form of its own: each face owns its wire shape.
 type Tool struct {
 	Definition
-	Summary         string                     `json:"summary,omitempty"`          // one line; same as Definition.Description
-	LongDescription string                     `json:"long_description,omitempty"` // the longer text, after {{description}} splicing
-	Examples        string                     `json:"examples,omitempty"`         // free text
-	Parameters      map[string]*tool.Parameter `json:"parameters,omitempty"`       // nil for dynamic tools registered with a raw schema
-	Category        string                     `json:"category,omitempty"`         // a [Category] ID, or ""
-	Tags            []string                   `json:"tags,omitempty"`             // manifest metadata
+	Description string                     // the longer text, after {{description}} splicing
+	Examples    string                     // free text
+	Parameters  map[string]*tool.Parameter // nil for dynamic tools registered with a raw schema
+	Category    string                     // a [Category] ID, or ""
+	Tags        []string                   // manifest metadata
 	// RequiresApproval is served as metadata; acting on it is the
 	// embedding host's call.
-	RequiresApproval bool          `json:"requires_approval"`
-	Timeout          time.Duration `json:"-"`       // per call; 0 for dynamic tools (the caller's ctx decides); JSON "timeout": "30s"
-	Enabled          bool          `json:"enabled"` // false: listed by Tools, left out of List, Names and Call
+	RequiresApproval bool
+	Timeout          time.Duration // per call; 0 for dynamic tools (the caller's ctx decides)
+	Enabled          bool          // false: listed by Tools, left out of List, Names and Call
 	// Source says where the tool runs: `bin/fs (tool "grep_files")`, or
 	// "dynamic" for registered handlers.
-	Source  string `json:"source"`
-	Dynamic bool   `json:"dynamic,omitempty"` // registered with [Catalog.Register]
+	Source  string
+	Dynamic bool // registered with [Catalog.Register]
 	// Provenance maps each field ("summary", "description", "parameters",
 	// "parameters.path.summary", "timeout", …) to where its value came from:
 	// "binary", "file:line" of the TOML that set it, "default" or "dynamic".
 	// "entry" names the configuration entry ("tools.search", "toolsets.fs").
-	Provenance map[string]string `json:"provenance,omitempty"`
-}
-
-// MarshalJSON writes the tool with its timeout as a duration string ("30s").
-func (t *Tool) MarshalJSON() ([]byte, error) {
-	type plain Tool
-	var timeout string
-	if t.Timeout > 0 {
-		timeout = t.Timeout.String()
-	}
-	return json.Marshal(struct {
-		*plain
-		Timeout string `json:"timeout,omitempty"`
-	}{(*plain)(t), timeout})
+	Provenance map[string]string
 }
 
 // clone returns a copy of t that shares no maps or slices the caller could

@@ -43,7 +43,6 @@ func (c *Catalog) Register(def Definition, h Handler) error {
 	def.Annotations = maps.Clone(def.Annotations)
 	t := &Tool{
 		Definition: def,
-		Summary:    def.Description,
 		Enabled:    true,
 		Source:     "dynamic",
 		Dynamic:    true,

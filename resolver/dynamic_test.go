@@ -108,7 +108,7 @@ func TestUnregister(t *testing.T) {
 func TestListSortedAndNames(t *testing.T) {
 	c := newEmpty(t)
 	for _, n := range []string{"zeta", "alpha", "mid"} {
-		if err := c.Register(Definition{Name: n, Description: "tool " + n}, echoHandler); err != nil {
+		if err := c.Register(Definition{Name: n, Summary: "tool " + n}, echoHandler); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -147,10 +147,10 @@ func TestIdentity(t *testing.T) {
 		t.Fatalf("empty identity = %+v", empty)
 	}
 	// Same tools registered in another order: same id.
-	must(t, a.Register(Definition{Name: "x", Description: "X", InputSchema: greetSchema}, echoHandler))
+	must(t, a.Register(Definition{Name: "x", Summary: "X", InputSchema: greetSchema}, echoHandler))
 	must(t, a.Register(Definition{Name: "y"}, echoHandler))
 	must(t, b.Register(Definition{Name: "y"}, echoHandler))
-	must(t, b.Register(Definition{Name: "x", Description: "X", InputSchema: greetSchema}, echoHandler))
+	must(t, b.Register(Definition{Name: "x", Summary: "X", InputSchema: greetSchema}, echoHandler))
 	if a.Identity() != b.Identity() {
 		t.Fatalf("same tools, different ids: %v %v", a.Identity(), b.Identity())
 	}
@@ -159,7 +159,7 @@ func TestIdentity(t *testing.T) {
 	}
 	// A different description changes the id.
 	must(t, b.Unregister("y"))
-	must(t, b.Register(Definition{Name: "y", Description: "changed"}, echoHandler))
+	must(t, b.Register(Definition{Name: "y", Summary: "changed"}, echoHandler))
 	if a.Identity() == b.Identity() {
 		t.Fatal("different descriptions, same id")
 	}
@@ -269,11 +269,11 @@ func diff(want, got any) string {
 // TestIdentityOf: every field tools/list serves is in the id (it is the
 // HTTP listings' ETag), and nothing else is; order does not matter.
 func TestIdentityOf(t *testing.T) {
-	base := Definition{Name: "x", Description: "X", InputSchema: greetSchema, Annotations: map[string]any{"readOnlyHint": true}}
+	base := Definition{Name: "x", Summary: "X", InputSchema: greetSchema, Annotations: map[string]any{"readOnlyHint": true}}
 	id := IdentityOf([]Definition{base}).ServerID
 	change := map[string]func(d *Definition){
 		"name":           func(d *Definition) { d.Name = "z" },
-		"description":    func(d *Definition) { d.Description = "Y" },
+		"description":    func(d *Definition) { d.Summary = "Y" },
 		"schema":         func(d *Definition) { d.InputSchema = map[string]any{"type": "object"} },
 		"annotation":     func(d *Definition) { d.Annotations = map[string]any{"readOnlyHint": false} },
 		"no annotations": func(d *Definition) { d.Annotations = nil },

@@ -48,8 +48,8 @@ func ExampleCatalog_Register() {
 	cat, _ := resolver.New(ctx, nil, nil)
 	cat.Subscribe(func() { fmt.Println("changed:", cat.Names()) })
 	err := cat.Register(resolver.Definition{
-		Name:        "add",
-		Description: "Add two integers.",
+		Name:    "add",
+		Summary: "Add two integers.",
 		InputSchema: map[string]any{
 			"type": "object",
 			"properties": map[string]any{

@@ -66,11 +66,15 @@ func TestRepositoryTools(t *testing.T) {
 	t.Parallel()
 	root := buildExamples(t)
 	c, repo := repoCatalog(t, root)
+	var tools []toolView
+	for _, t := range c.Tools() {
+		tools = append(tools, viewOf(t))
+	}
 	got, err := json.MarshalIndent(struct {
-		Tools      []*Tool    `json:"tools"`
+		Tools      []toolView `json:"tools"`
 		Categories []Category `json:"categories"`
 		Identity   Identity   `json:"identity"`
-	}{c.Tools(), c.Categories(), c.Identity()}, "", "  ")
+	}{tools, c.Categories(), c.Identity()}, "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,4 +167,34 @@ func lineDiff(want, got string) string {
 		}
 	}
 	return b.String()
+}
+
+// toolView is every field of a Tool, for golden files: Tool has no JSON
+// form of its own (each face owns its wire shape).
+type toolView struct {
+	Name             string                     `json:"name"`
+	Summary          string                     `json:"summary"`
+	Description      string                     `json:"description,omitempty"`
+	InputSchema      map[string]any             `json:"inputSchema"`
+	Annotations      map[string]any             `json:"annotations,omitempty"`
+	Examples         string                     `json:"examples,omitempty"`
+	Parameters       map[string]*tool.Parameter `json:"parameters,omitempty"`
+	Category         string                     `json:"category,omitempty"`
+	Tags             []string                   `json:"tags,omitempty"`
+	RequiresApproval bool                       `json:"requires_approval"`
+	Timeout          string                     `json:"timeout,omitempty"`
+	Enabled          bool                       `json:"enabled"`
+	Source           string                     `json:"source"`
+	Dynamic          bool                       `json:"dynamic,omitempty"`
+	Provenance       map[string]string          `json:"provenance,omitempty"`
+}
+
+func viewOf(t *Tool) toolView {
+	v := toolView{Name: t.Name, Summary: t.Summary, Description: t.Description, InputSchema: t.InputSchema, Annotations: t.Annotations,
+		Examples: t.Examples, Parameters: t.Parameters, Category: t.Category, Tags: t.Tags, RequiresApproval: t.RequiresApproval,
+		Enabled: t.Enabled, Source: t.Source, Dynamic: t.Dynamic, Provenance: t.Provenance}
+	if t.Timeout > 0 {
+		v.Timeout = t.Timeout.String()
+	}
+	return v
 }

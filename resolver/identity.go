@@ -62,7 +62,7 @@ func IdentityOf(defs []Definition) Identity {
 	}
 	items := make([]item, len(defs))
 	for i, d := range defs {
-		items[i] = item{d.Name, d.Description, d.InputSchema, d.Annotations}
+		items[i] = item{d.Name, d.Summary, d.InputSchema, d.Annotations}
 	}
 	slices.SortFunc(items, func(a, b item) int { return strings.Compare(a.Name, b.Name) })
 	data, err := json.Marshal(items) // map keys are written sorted: equal schemas hash equally

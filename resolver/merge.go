@@ -130,8 +130,7 @@ func merge(name string, bin *tool.Definition, e *config.Entry) (*Tool, []warning
 	}
 
 	t := &Tool{
-		Summary:          deref(base.Summary),
-		LongDescription:  deref(base.Description),
+		Description:      deref(base.Description),
 		Examples:         deref(base.Examples),
 		Parameters:       params,
 		Category:         deref(base.Category),
@@ -150,7 +149,7 @@ func merge(name string, bin *tool.Definition, e *config.Entry) (*Tool, []warning
 	}
 	t.Definition = Definition{
 		Name:        name,
-		Description: t.Summary,
+		Summary:     deref(base.Summary),
 		InputSchema: tool.InputSchema(params),
 		Annotations: annotations,
 	}

@@ -36,8 +36,8 @@ func TestMerge(t *testing.T) {
 			entry: config.Entry{Name: "search"},
 			check: func(t *testing.T, got *Tool) {
 				eq(t, "summary", got.Summary, "Search files.")
-				eq(t, "description", got.Definition.Description, "Search files.")
-				eq(t, "long description", got.LongDescription, "Greps the workspace.")
+				eq(t, "description", got.Definition.Summary, "Search files.")
+				eq(t, "long description", got.Description, "Greps the workspace.")
 				eq(t, "examples", got.Examples, "search pattern=x")
 				eq(t, "annotations", got.Annotations, map[string]any{"readOnlyHint": true, "openWorldHint": false})
 				eq(t, "enabled", got.Enabled, true)
@@ -105,8 +105,8 @@ func TestMerge(t *testing.T) {
 			check: func(t *testing.T, got *Tool) {
 				eq(t, "name", got.Name, "grep")
 				eq(t, "summary", got.Summary, "Search the workspace.")
-				eq(t, "served description", got.Definition.Description, "Search the workspace.")
-				eq(t, "long description", got.LongDescription, "Greps the workspace.\n\nPrefer this over reading whole files.")
+				eq(t, "served description", got.Definition.Summary, "Search the workspace.")
+				eq(t, "long description", got.Description, "Greps the workspace.\n\nPrefer this over reading whole files.")
 				eq(t, "limit default", got.Parameters["limit"].Default, 20.0)
 				eq(t, "limit type kept", got.Parameters["limit"].Type, tool.Types{"integer"})
 				eq(t, "limit summary", got.Parameters["limit"].Summary, "At most this many.")
@@ -146,13 +146,13 @@ func TestMerge(t *testing.T) {
 			check: func(t *testing.T, got *Tool) {
 				eq(t, "required", got.InputSchema["required"], []string{"path"})
 				eq(t, "provenance", got.Provenance["parameters.path.type"], "a.toml:7")
-				eq(t, "description", got.LongDescription, "")
+				eq(t, "description", got.Description, "")
 			},
 		},
 		{
 			name:  "{{description}} with no binary text",
 			entry: config.Entry{Name: "x", Description: ptr("Before {{description}}after.")},
-			check: func(t *testing.T, got *Tool) { eq(t, "description", got.LongDescription, "Before after.") },
+			check: func(t *testing.T, got *Tool) { eq(t, "description", got.Description, "Before after.") },
 		},
 	}
 	for _, tt := range tests {

@@ -40,18 +40,6 @@ func TestIsTerminal(t *testing.T) {
 	}
 }
 
-func TestValidName(t *testing.T) {
-	for name, want := range map[string]bool{
-		"a": true, "read_file": true, "A-9_z": true, "": false, "a b": false, "é": false,
-		"a.b": false, string(make([]byte, 65)): false,
-		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa": true, // 64
-	} {
-		if got := validName(name); got != want {
-			t.Errorf("validName(%q) = %v, want %v", name, got, want)
-		}
-	}
-}
-
 func TestArgvRequest(t *testing.T) {
 	tests := []struct {
 		args []string

@@ -232,8 +232,8 @@ func TestBrokenTools(t *testing.T) {
 		tools []*sdk.Tool
 		want  string
 	}{
-		{"bad name", []*sdk.Tool{sdk.New("bad name", "", greet, nil)}, `sdk: invalid tool name "bad name": want 1 to 64 letters, digits, '_' or '-'`},
-		{"empty name", []*sdk.Tool{sdk.New("", "", greet, nil)}, `sdk: invalid tool name "": want 1 to 64 letters, digits, '_' or '-'`},
+		{"bad name", []*sdk.Tool{sdk.New("bad name", "", greet, nil)}, `sdk: invalid tool name "bad name": a name must match ^[a-zA-Z0-9_-]{1,64}$`},
+		{"empty name", []*sdk.Tool{sdk.New("", "", greet, nil)}, `sdk: invalid tool name "": a name must match ^[a-zA-Z0-9_-]{1,64}$`},
 		{"nil func", []*sdk.Tool{sdk.New[greetIn]("x", "", nil, nil)}, `sdk: tool "x" has a nil function`},
 		{"not a struct", []*sdk.Tool{sdk.New("x", "", func(context.Context, string) (string, error) { return "", nil }, nil)}, `sdk: tool "x": input type string is not a struct`},
 		{"chan field", []*sdk.Tool{sdk.New("x", "", func(context.Context, struct{ C chan int }) (string, error) { return "", nil }, nil)}, `sdk: tool "x": input type struct { C chan int }: field C: type chan int cannot be a parameter`},

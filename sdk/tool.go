@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"sync"
 
+	"github.com/toolhost/toolhost/internal/toolname"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -52,21 +53,6 @@ type Tool struct {
 // Name returns the tool's name.
 func (t *Tool) Name() string { return t.name }
 
-// validName reports whether name matches ^[a-zA-Z0-9_-]{1,64}$, the tool
-// names LLM providers accept. (No regexp: compiling one at init costs more
-// start-up time than the rest of the package.)
-func validName(name string) bool {
-	if len(name) == 0 || len(name) > 64 {
-		return false
-	}
-	for _, c := range []byte(name) {
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
-
 // New returns a tool named name that runs fn. The summary is one line shown
 // to the model; opts may be nil. In must be a struct type (struct{} for a
 // tool without parameters); its exported fields are the tool's parameters
@@ -91,8 +77,8 @@ func New[In any](name, summary string, fn Func[In], opts *Options[In]) *Tool {
 		t.format = func(ctx context.Context, in any) (string, error) { return opts.Format(ctx, *in.(*In)) }
 	}
 	switch {
-	case !validName(name):
-		t.err = fmt.Errorf("sdk: invalid tool name %q: want 1 to 64 letters, digits, '_' or '-'", name)
+	case !toolname.Valid(name):
+		t.err = fmt.Errorf("sdk: invalid tool name %q: a name must match %s", name, toolname.Pattern)
 	case fn == nil:
 		t.err = fmt.Errorf("sdk: tool %q has a nil function", name)
 	case t.inType.Kind() != reflect.Struct:

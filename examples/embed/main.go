@@ -42,7 +42,7 @@ func run(ctx context.Context, args []string) error {
 	}
 	if len(args) == 0 {
 		for _, d := range cat.List() {
-			fmt.Printf("%-16s %s\n", d.Name, d.Description)
+			fmt.Printf("%-16s %s\n", d.Name, d.Summary)
 		}
 		return nil
 	}

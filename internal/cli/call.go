@@ -255,16 +255,12 @@ func (a *app) toolHelp(c *cli.Context, name string) error {
 	w := a.stdout
 	fmt.Fprintf(w, "%s\n\n", a.out.bold("USAGE"))
 	fmt.Fprintf(w, "  toolhost call %s [key=value…] [--args JSON] [--answer ID=VALUE] [--json]\n\n", t.Name)
-	if t.Summary != "" || t.Description != "" {
-		s := t.Summary
-		if s == "" {
-			s = t.Description
-		}
-		fmt.Fprintf(w, "  %s\n", s)
+	if t.Summary != "" {
+		fmt.Fprintf(w, "  %s\n", t.Summary)
 	}
-	if t.LongDescription != "" {
+	if t.Description != "" {
 		fmt.Fprintln(w)
-		writeIndented(w, t.LongDescription, "  ")
+		writeIndented(w, t.Description, "  ")
 	}
 	fmt.Fprintf(w, "\n%s\n", a.out.bold("PARAMETERS"))
 	a.writeParams(w, t.InputSchema, "  ")

@@ -57,7 +57,7 @@ func (a *app) listCommand() *cli.Command {
 					if i > 0 {
 						fmt.Fprintln(a.stdout)
 					}
-					fmt.Fprintf(a.stdout, "%s  %s\n", a.out.bold(d.Name), oneLine(d.Description))
+					fmt.Fprintf(a.stdout, "%s  %s\n", a.out.bold(d.Name), oneLine(d.Summary))
 					a.writeParams(a.stdout, d.InputSchema, "  ")
 				}
 				return nil
@@ -65,7 +65,7 @@ func (a *app) listCommand() *cli.Command {
 			tw := newTable(a.stdout)
 			row(tw, a.out.bold("NAME"), "DESCRIPTION")
 			for _, d := range defs {
-				row(tw, a.out.green(d.Name), d.Description)
+				row(tw, a.out.green(d.Name), d.Summary)
 			}
 			return tw.Flush()
 		},
@@ -108,11 +108,11 @@ type toolJSON struct {
 func newToolJSON(t *resolver.Tool, explain bool) toolJSON {
 	j := toolJSON{
 		Name:             t.Name,
-		Description:      t.Description,
+		Description:      t.Summary,
 		InputSchema:      t.InputSchema,
 		Annotations:      t.Annotations,
 		Summary:          t.Summary,
-		LongDescription:  t.LongDescription,
+		LongDescription:  t.Description,
 		Examples:         t.Examples,
 		Parameters:       t.Parameters,
 		Category:         t.Category,
@@ -251,7 +251,7 @@ func (a *app) describe(t *resolver.Tool, explain bool) {
 		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(a.out.bold(title)+" "+from(field)))
 		writeIndented(w, body, "  ")
 	}
-	section("DESCRIPTION", t.LongDescription, "description")
+	section("DESCRIPTION", t.Description, "description")
 	fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(a.out.bold("PARAMETERS")+" "+from("parameters")))
 	a.writeParams(w, t.InputSchema, "  ")
 	section("EXAMPLES", t.Examples, "examples")

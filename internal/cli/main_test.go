@@ -117,8 +117,8 @@ func dynamicTools(desc string) func(context.Context, *resolver.Catalog) error {
 			h   resolver.Handler
 		}{
 			{resolver.Definition{
-				Name:        "echo",
-				Description: desc,
+				Name:    "echo",
+				Summary: desc,
 				InputSchema: map[string]any{
 					"type": "object",
 					"properties": map[string]any{
@@ -143,15 +143,15 @@ func dynamicTools(desc string) func(context.Context, *resolver.Catalog) error {
 				}
 				return tool.Success(strings.TrimSpace(out)), nil
 			}},
-			{resolver.Definition{Name: "fail", Description: "Always fails."},
+			{resolver.Definition{Name: "fail", Summary: "Always fails."},
 				func(ctx context.Context, args map[string]any) (tool.Outcome, error) {
 					return tool.Fail("disk full", "write a.txt"), nil
 				}},
-			{resolver.Definition{Name: "ask", Description: "Asks a question."},
+			{resolver.Definition{Name: "ask", Summary: "Asks a question."},
 				func(ctx context.Context, args map[string]any) (tool.Outcome, error) {
 					return tool.Ask(tool.Question{ID: "overwrite", Text: "Overwrite a.txt?", AnswerType: tool.Boolean}), nil
 				}},
-			{resolver.Definition{Name: "broken", Description: "Cannot answer."},
+			{resolver.Definition{Name: "broken", Summary: "Cannot answer."},
 				func(ctx context.Context, args map[string]any) (tool.Outcome, error) {
 					return tool.Outcome{}, errHandler
 				}},

@@ -15,7 +15,7 @@ func ExampleNewHandler() {
 	tools := []*resolver.Tool{{
 		Definition: resolver.Definition{
 			Name:        "greet",
-			Description: "Say hello.",
+			Summary:     "Say hello.",
 			InputSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}},
 		},
 		Enabled: true,

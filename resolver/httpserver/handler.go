@@ -208,7 +208,7 @@ func (h *handler) tools(w http.ResponseWriter, r *http.Request) {
 	list := []listed{}
 	for _, t := range s.Tools {
 		if t.Enabled {
-			list = append(list, listed{t.Name, t.Description, t.Annotations})
+			list = append(list, listed{t.Name, t.Summary, t.Annotations})
 		}
 	}
 	writeJSON(w, http.StatusOK, list)
@@ -290,7 +290,7 @@ const manifestProtocolVersion = "1.0"
 func toManifestTool(t *resolver.Tool) manifestTool {
 	m := manifestTool{
 		Name:        t.Name,
-		Description: t.Description,
+		Description: t.Summary,
 		Category:    t.Category,
 		Parameters:  t.InputSchema,
 		Metadata: metadata{

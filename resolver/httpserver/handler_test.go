@@ -33,8 +33,8 @@ func snapshot() httpserver.Snapshot {
 		Tools: []*resolver.Tool{
 			{
 				Definition: resolver.Definition{
-					Name:        "search",
-					Description: "Search the workspace.",
+					Name:    "search",
+					Summary: "Search the workspace.",
 					InputSchema: map[string]any{
 						"type": "object",
 						"properties": map[string]any{
@@ -46,7 +46,6 @@ func snapshot() httpserver.Snapshot {
 					},
 					Annotations: map[string]any{"readOnlyHint": true, "idempotentHint": true},
 				},
-				Summary:          "Search the workspace.",
 				Examples:         `search {"pattern":"func main"}`,
 				Category:         "files",
 				Tags:             []string{"fs", "read"},
@@ -57,7 +56,7 @@ func snapshot() httpserver.Snapshot {
 			{
 				Definition: resolver.Definition{
 					Name:        "greet",
-					Description: "Say hello.",
+					Summary:     "Say hello.",
 					InputSchema: map[string]any{"type": "object", "properties": map[string]any{}, "additionalProperties": false},
 				},
 				Enabled: true,
@@ -65,7 +64,7 @@ func snapshot() httpserver.Snapshot {
 			{
 				Definition: resolver.Definition{
 					Name:        "wipe",
-					Description: "Delete everything.",
+					Summary:     "Delete everything.",
 					InputSchema: map[string]any{"type": "object", "properties": map[string]any{}, "additionalProperties": false},
 					Annotations: map[string]any{"destructiveHint": true},
 				},
@@ -338,7 +337,7 @@ func TestFromCatalogLive(t *testing.T) {
 		t.Fatalf("empty catalog: /tools = %s, want []", body)
 	}
 	etag := resp.Header.Get("ETag")
-	if err := cat.Register(resolver.Definition{Name: "late", Description: "Registered later."},
+	if err := cat.Register(resolver.Definition{Name: "late", Summary: "Registered later."},
 		func(context.Context, map[string]any) (tool.Outcome, error) { return tool.Success("ok"), nil }); err != nil {
 		t.Fatal(err)
 	}
@@ -363,7 +362,7 @@ func TestIdentityMatchesCatalog(t *testing.T) {
 	srv := newServer(t, httpserver.Static(httpserver.Snapshot{Tools: cat.Tools()}), nil)
 	for i, name := range []string{"", "b", "a"} {
 		if name != "" {
-			if err := cat.Register(resolver.Definition{Name: name, Description: "Tool " + name,
+			if err := cat.Register(resolver.Definition{Name: name, Summary: "Tool " + name,
 				InputSchema: map[string]any{"type": "object", "properties": map[string]any{"x": map[string]any{"type": "string"}}}},
 				func(context.Context, map[string]any) (tool.Outcome, error) { return tool.Success(""), nil }); err != nil {
 				t.Fatal(err)
@@ -461,7 +460,7 @@ func TestFromCatalogSnapshotConsistent(t *testing.T) {
 			if cat.Has(name) {
 				cat.Unregister(name)
 			} else {
-				cat.Register(resolver.Definition{Name: name, Description: fmt.Sprint("round ", i)}, h)
+				cat.Register(resolver.Definition{Name: name, Summary: fmt.Sprint("round ", i)}, h)
 			}
 		}
 	}()

@@ -83,8 +83,8 @@ func TestMCPOverHTTP(t *testing.T) {
 				t.Fatal(err)
 			}
 			if err := cat.Register(resolver.Definition{
-				Name:        "echo",
-				Description: "Repeat a text.",
+				Name:    "echo",
+				Summary: "Repeat a text.",
 				InputSchema: map[string]any{
 					"type":                 "object",
 					"properties":           map[string]any{"text": map[string]any{"type": "string"}},
@@ -136,7 +136,7 @@ func TestMCPOverHTTP(t *testing.T) {
 				t.Fatalf("server/identity = %+v, %v; want %+v", id, err, cat.Identity())
 			}
 
-			if err := cat.Register(resolver.Definition{Name: "late", Description: "Registered later."},
+			if err := cat.Register(resolver.Definition{Name: "late", Summary: "Registered later."},
 				func(context.Context, map[string]any) (tool.Outcome, error) { return tool.Success("late"), nil }); err != nil {
 				t.Fatal(err)
 			}

@@ -31,14 +31,14 @@ func newAskCatalog(t *testing.T) *resolver.Catalog {
 		},
 	}
 	// deaf does not read the answers: it asks whatever it is given.
-	if err := cat.Register(resolver.Definition{Name: "deaf", Description: "Asks forever."},
+	if err := cat.Register(resolver.Definition{Name: "deaf", Summary: "Asks forever."},
 		func(context.Context, map[string]any) (tool.Outcome, error) {
 			return tool.Ask(tool.Question{ID: "again", Text: "Again?", AnswerType: tool.Boolean}), nil
 		}); err != nil {
 		t.Fatal(err)
 	}
 	for name, questions := range qs {
-		if err := cat.Register(resolver.Definition{Name: name, Description: "Asks."},
+		if err := cat.Register(resolver.Definition{Name: name, Summary: "Asks."},
 			func(ctx context.Context, _ map[string]any) (tool.Outcome, error) {
 				answers := resolver.Answers(ctx)
 				var got []string

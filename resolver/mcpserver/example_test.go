@@ -16,8 +16,8 @@ func ExampleServer() {
 	ctx := context.Background()
 	cat, _ := resolver.New(ctx, nil, nil)
 	cat.Register(resolver.Definition{
-		Name:        "greet",
-		Description: "Say hello.",
+		Name:    "greet",
+		Summary: "Say hello.",
 		InputSchema: map[string]any{
 			"type":       "object",
 			"properties": map[string]any{"name": map[string]any{"type": "string"}},

@@ -140,8 +140,8 @@ func testCatalog(ctx context.Context, cfg *config.Config, p *probe) (*resolver.C
 		}
 	}
 	must(cat.Register(resolver.Definition{
-		Name:        "echo",
-		Description: "Repeat a text.",
+		Name:    "echo",
+		Summary: "Repeat a text.",
 		InputSchema: map[string]any{
 			"type": "object",
 			"properties": map[string]any{
@@ -159,11 +159,11 @@ func testCatalog(ctx context.Context, cfg *config.Config, p *probe) (*resolver.C
 		}
 		return tool.Success(strings.Repeat(args["text"].(string), n)), nil
 	}))
-	must(cat.Register(resolver.Definition{Name: "fail", Description: "Always fails."},
+	must(cat.Register(resolver.Definition{Name: "fail", Summary: "Always fails."},
 		func(ctx context.Context, args map[string]any) (tool.Outcome, error) {
 			return tool.Fail("it broke", "deep cause"), nil
 		}))
-	must(cat.Register(resolver.Definition{Name: "slow", Description: "Waits until cancelled."},
+	must(cat.Register(resolver.Definition{Name: "slow", Summary: "Waits until cancelled."},
 		func(ctx context.Context, args map[string]any) (tool.Outcome, error) {
 			n := p.running.Add(1)
 			defer p.running.Add(-1)
@@ -192,8 +192,8 @@ func testCatalog(ctx context.Context, cfg *config.Config, p *probe) (*resolver.C
 			return tool.Outcome{}, ctx.Err()
 		}))
 	must(cat.Register(resolver.Definition{
-		Name:        "register",
-		Description: "Registers a tool.",
+		Name:    "register",
+		Summary: "Registers a tool.",
 		InputSchema: map[string]any{
 			"type":       "object",
 			"properties": map[string]any{"name": map[string]any{"type": "string"}},
@@ -201,7 +201,7 @@ func testCatalog(ctx context.Context, cfg *config.Config, p *probe) (*resolver.C
 		},
 	}, func(ctx context.Context, args map[string]any) (tool.Outcome, error) {
 		name := args["name"].(string)
-		err := cat.Register(resolver.Definition{Name: name, Description: "Registered at run time."},
+		err := cat.Register(resolver.Definition{Name: name, Summary: "Registered at run time."},
 			func(ctx context.Context, args map[string]any) (tool.Outcome, error) {
 				return tool.Success("hello from " + name), nil
 			})

@@ -493,7 +493,7 @@ func sdkTool(d resolver.Definition) (*mcp.Tool, error) {
 	if typ, _ := d.InputSchema["type"].(string); typ != "object" {
 		return nil, errors.New(`input schema is not {"type":"object",…}`)
 	}
-	t := &mcp.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema}
+	t := &mcp.Tool{Name: d.Name, Description: d.Summary, InputSchema: d.InputSchema}
 	if len(d.Annotations) > 0 {
 		b, err := json.Marshal(d.Annotations)
 		if err != nil {

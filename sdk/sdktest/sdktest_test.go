@@ -79,7 +79,7 @@ func TestSchemaFailsBrokenTool(t *testing.T) {
 	var wg sync.WaitGroup
 	wg.Go(func() { sdktest.Schema(f, bad) })
 	wg.Wait()
-	want := `sdktest: schema: exit status 1, stdout {"type":"error","message":"sdk: invalid tool name \"bad name\": want 1 to 64 letters, digits, '_' or '-'","trace":[],"transient":false}` + "\n"
+	want := `sdktest: schema: exit status 1, stdout {"type":"error","message":"sdk: invalid tool name \"bad name\": a name must match ^[a-zA-Z0-9_-]{1,64}$","trace":[],"transient":false}` + "\n"
 	if f.failed != want {
 		t.Errorf("failure mismatch\nwant %q\ngot  %q", want, f.failed)
 	}
