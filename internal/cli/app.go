@@ -137,8 +137,8 @@ func New(stdout, stderr io.Writer, stdin io.Reader, opts *Options) *cli.App {
 		// --config my,tools.toml is one file and --answer 'text=a, b' one
 		// answer: repeat the flag for several.
 		DisableSliceFlagSeparator: true,
-		ExitErrHandler:       func(*cli.Context, error) {}, // never os.Exit below main
-		OnUsageError:         onUsageError,
+		ExitErrHandler:            func(*cli.Context, error) {}, // never os.Exit below main
+		OnUsageError:              onUsageError,
 		BashComplete: func(c *cli.Context) {
 			for _, cmd := range c.App.VisibleCommands() {
 				fmt.Fprintln(stdout, cmd.Name)
