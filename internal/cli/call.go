@@ -92,6 +92,9 @@ func (a *app) call(c *cli.Context) error {
 			return &exitError{code: ExitFailure, err: fmt.Errorf("call %s: %w", name, err)}
 		}
 	}
+	if out.Type == tool.KindNeedsInput && out.Question != nil && !slices.Contains(ask.asked, out.Question.ID) {
+		ask.asked = append(ask.asked, out.Question.ID) // asked, but not through ask (a dynamic tool)
+	}
 	err = a.printOutcome(out, c.Bool("json"))
 	ask.reportUnused()
 	return err

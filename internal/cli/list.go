@@ -166,8 +166,16 @@ func (a *app) findTool(cat *resolver.Catalog, name string) (*resolver.Tool, erro
 	}
 	for _, p := range cat.Report().Problems {
 		if p.Tool == name && !p.Warning {
-			return nil, &exitError{code: ExitFailure, err: fmt.Errorf("tool %q could not be resolved: %s", name,
-				strings.TrimSuffix(problemText(p), "\n"))}
+			var b strings.Builder
+			fmt.Fprintf(&b, "tool %q could not be resolved: ", name)
+			if p.Place != "" {
+				b.WriteString(shortPlace(p.Place) + ": ")
+			}
+			b.WriteString(strings.TrimPrefix(problemCause(p), fmt.Sprintf("tool %q: ", name)))
+			if p.Fix != "" {
+				b.WriteString("\n  fix: " + indentLines(strings.TrimRight(p.Fix, "\n"), "  "))
+			}
+			return nil, &exitError{code: ExitFailure, err: errors.New(b.String())}
 		}
 	}
 	for _, p := range a.cfgProblems {

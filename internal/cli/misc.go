@@ -40,7 +40,7 @@ func (a *app) formatCommand() *cli.Command {
 			}
 			args, err := parseArguments(c.String("args"), c.Args().Tail(), schemaParams(t.InputSchema))
 			if err != nil {
-				return forCommand(err, "toolhost format "+name)
+				return forCommand(err, "toolhost format")
 			}
 			a.note(cat)
 			s, err := cat.Format(c.Context, name, args)
