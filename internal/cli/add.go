@@ -52,13 +52,22 @@ func (a *app) add(c *cli.Context) error {
 		return &exitError{code: ExitFailure, err: err}
 	}
 	// A name the configuration already serves would be an error later.
-	if cfg, err := a.loadConfig(c, root); err == nil {
+	if cfg, err := a.loadConfig(c, root); err == nil { // the files that parse
 		if e, ok := cfg.Tools[name]; ok {
 			return &exitError{code: ExitFailure, err: fmt.Errorf("%s: tool %q already exists; edit it there or choose another name", e.Place, name)}
 		}
 	}
 	resp, err := resolver.AskSchema(c.Context, argv, root)
-	if err != nil { // the error says what is wrong and how to fix it
+	if err != nil {
+		if missing := missingPaths(argv, root); len(missing) > 0 {
+			// The binary failed because its script or file is not there;
+			// the generic diagnosis (declare parameters in TOML) misleads.
+			cause, _, _ := strings.Cut(err.Error(), "\nfix: ")
+			return &exitError{code: ExitFailure, err: fmt.Errorf("add %s: %s: no such file or directory (the command runs in %s)\n"+
+				"  %s\n  fix: check the path; type it as it is from the current directory, as in a shell",
+				name, strings.Join(missing, ", "), root, indentLines(cause, "  "))}
+		}
+		// The error says what is wrong and how to fix it.
 		return &exitError{code: ExitFailure, err: fmt.Errorf("add %s: %w", name, err)}
 	}
 	toolName, err := pickTool(name, c.String("tool"), argv, resp)
@@ -81,12 +90,14 @@ func (a *app) add(c *cli.Context) error {
 	return nil
 }
 
-// rootRelative rewrites a command path typed relative to the current
-// directory (./bin/x, ../tools/y) so that it is relative to the workspace
-// root, where the entry's command is taken from. Bare names (found in PATH)
-// and absolute paths are left as they are.
+// rootRelative rewrites the paths in argv typed relative to the current
+// directory so that they are relative to the workspace root, where the
+// entry's command runs: the command when it is a path (./bin/x,
+// ../tools/y), and every argument that names an existing file or directory
+// from the current directory (python3 ./tw.py). Bare command names (found
+// in PATH), absolute paths, flags and other words are left as they are.
 func rootRelative(argv []string, root string) ([]string, error) {
-	if len(argv) == 0 || !strings.Contains(argv[0], "/") || filepath.IsAbs(argv[0]) {
+	if len(argv) == 0 {
 		return argv, nil
 	}
 	wd, err := os.Getwd()
@@ -96,16 +107,45 @@ func rootRelative(argv []string, root string) ([]string, error) {
 	if wd == root {
 		return argv, nil
 	}
-	rel, err := filepath.Rel(root, filepath.Join(wd, argv[0]))
-	if err != nil {
-		return nil, err
-	}
-	if !strings.Contains(rel, "/") {
-		rel = "./" + rel // a path, not a name looked up in PATH
-	}
 	out := slices.Clone(argv)
-	out[0] = rel
+	for i, arg := range argv {
+		if arg == "" || filepath.IsAbs(arg) || strings.HasPrefix(arg, "-") || strings.Contains(arg, "{{") {
+			continue
+		}
+		if i == 0 && !strings.Contains(arg, "/") {
+			continue // looked up in PATH
+		}
+		if i > 0 {
+			if _, err := os.Stat(filepath.Join(wd, arg)); err != nil {
+				continue // not a path from here: a word, or a typo the schema check reports
+			}
+		}
+		rel, err := filepath.Rel(root, filepath.Join(wd, arg))
+		if err != nil {
+			return nil, err
+		}
+		if i == 0 && !strings.Contains(rel, "/") {
+			rel = "./" + rel // a path, not a name looked up in PATH
+		}
+		out[i] = rel
+	}
 	return out, nil
+}
+
+// missingPaths lists the arguments after the command that look like
+// relative paths (they hold a '/') but name nothing from root, where the
+// command runs: the usual reason why `add` fails for `python3 ./tw.py`.
+func missingPaths(argv []string, root string) []string {
+	var missing []string
+	for _, arg := range argv[min(1, len(argv)):] {
+		if !strings.Contains(arg, "/") || filepath.IsAbs(arg) || strings.HasPrefix(arg, "-") || strings.Contains(arg, "{{") {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(root, arg)); err != nil {
+			missing = append(missing, arg)
+		}
+	}
+	return missing
 }
 
 // pickTool chooses the binary's tool an entry named name stands for: the

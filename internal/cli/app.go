@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -13,6 +14,8 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/urfave/cli/v2"
 
+	"github.com/toolhost/toolhost/internal/suggest"
+	"github.com/toolhost/toolhost/internal/version"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/resolver/config"
 )
@@ -40,6 +43,12 @@ type app struct {
 	stdin          io.Reader
 	opts           Options
 	out, errOut    palette // colours for stdout and stderr
+
+	// Set by [app.catalog], for [app.note], `check` and `serve`: the
+	// workspace root, the configuration files read and what was left out.
+	root        string
+	cfgFiles    []string
+	cfgProblems config.Problems
 }
 
 // Run runs the toolhost command line args (args[0] is the program name)
@@ -126,10 +135,13 @@ func New(stdout, stderr io.Writer, stdin io.Reader, opts *Options) *cli.App {
 		ErrWriter:            stderr,
 		Reader:               stdin,
 		EnableBashCompletion: true,
-		HideVersion:          true,
+		Version:              version.String(),
 		Suggest:              true,
-		ExitErrHandler:       func(*cli.Context, error) {}, // never os.Exit below main
-		OnUsageError:         onUsageError,
+		// --config my,tools.toml is one file and --answer 'text=a, b' one
+		// answer: repeat the flag for several.
+		DisableSliceFlagSeparator: true,
+		ExitErrHandler:            func(*cli.Context, error) {}, // never os.Exit below main
+		OnUsageError:              onUsageError,
 		BashComplete: func(c *cli.Context) {
 			for _, cmd := range c.App.VisibleCommands() {
 				fmt.Fprintln(stdout, cmd.Name)
@@ -142,7 +154,7 @@ func New(stdout, stderr io.Writer, stdin io.Reader, opts *Options) *cli.App {
 		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
-				return usageErrorf("unknown command %q", c.Args().First())
+				return unknownCommand(c.App, c.Args().First())
 			}
 			return cli.ShowAppHelp(c)
 		},
@@ -158,12 +170,42 @@ func New(stdout, stderr io.Writer, stdin io.Reader, opts *Options) *cli.App {
 			a.serveCommand(),
 			a.cacheCommand(),
 			a.completionCommand(),
+			a.versionCommand(),
 		},
 	}
 	for _, c := range app.Commands {
 		setUsageErrors(c)
 	}
 	return app
+}
+
+// unknownCommand is the usage error for a first argument that names no
+// command, suggesting the nearest one.
+func unknownCommand(app *cli.App, name string) error {
+	var names []string
+	for _, c := range app.VisibleCommands() {
+		names = append(names, c.Name)
+	}
+	// 2 edits at least: a swap of two letters ("lsit") is two.
+	if s := suggest.Nearest(name, names, max(2, len(name)/3)); s != "" {
+		return usageErrorf("unknown command %q (did you mean %q?)", name, s)
+	}
+	return usageErrorf("unknown command %q (commands: %s)", name, strings.Join(names, ", "))
+}
+
+func (a *app) versionCommand() *cli.Command {
+	return &cli.Command{
+		Name:        "version",
+		Usage:       "print toolhost's version",
+		Description: "The same as toolhost --version.\n\nExample:\n   toolhost version",
+		Action: func(c *cli.Context) error {
+			if err := checkArgs(c, 0, 0, ""); err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "toolhost version %s\n", version.String())
+			return nil
+		},
+	}
 }
 
 // setUsageErrors makes flag errors of c and its subcommands usage errors
@@ -195,23 +237,31 @@ func checkArgs(c *cli.Context, min, max int, what string) error {
 }
 
 // loadConfig reads the configuration layers named by the global flags, for
-// the workspace at root (see [findRoot]).
+// the workspace at root (see [findRoot]). Files and entries with errors are
+// left out, and kept in a.cfgProblems for the one-line note and `check`;
+// only a configuration that cannot be read at all is an error.
 func (a *app) loadConfig(c *cli.Context, root string) (*config.Config, error) {
 	cfg, err := config.Load(&config.LoadOptions{Dir: root, Files: c.StringSlice("config")})
-	if err != nil {
+	if cfg == nil {
 		return nil, &exitError{code: ExitFailure, err: err}
 	}
+	a.cfgProblems = nil
+	if !errors.As(err, &a.cfgProblems) && err != nil {
+		return nil, &exitError{code: ExitFailure, err: err}
+	}
+	a.cfgFiles = cfg.Files
 	return cfg, nil
 }
 
 // catalog loads the configuration and resolves it, showing progress on a
-// terminal. Unless quiet, the report's problems go to stderr as warnings
-// (the tools that resolved are still served).
-func (a *app) catalog(c *cli.Context, quiet bool) (*resolver.Catalog, error) {
+// terminal. It prints nothing else: the commands call [app.note] once they
+// know their own tool is fine, and `check` prints every problem.
+func (a *app) catalog(c *cli.Context) (*resolver.Catalog, error) {
 	root, err := findRoot(c)
 	if err != nil {
 		return nil, &exitError{code: ExitFailure, err: err}
 	}
+	a.root = root
 	cfg, err := a.loadConfig(c, root)
 	if err != nil {
 		return nil, err
@@ -235,29 +285,56 @@ func (a *app) catalog(c *cli.Context, quiet bool) (*resolver.Catalog, error) {
 			return nil, &exitError{code: ExitFailure, err: err}
 		}
 	}
-	if !quiet {
-		a.printProblems(cat.Report().Problems)
-	}
 	return cat, nil
 }
 
-// printProblems writes the report's problems on stderr, one line each:
-// the tools that resolved are served anyway. `toolhost check` has the
-// details and fixes.
-func (a *app) printProblems(problems []resolver.Problem) {
-	errs := 0
-	for _, p := range problems {
-		label := a.errOut.yellow("warning")
-		if !p.Warning {
-			label = a.errOut.red("error")
-			errs++
+// note writes one line on stderr when something was left out or looks
+// wrong, however many problems there are, such as
+//
+//	toolhost: 2 entries could not be resolved (run toolhost check for details)
+//
+// The tools that resolved are served anyway; `toolhost check` lists every
+// problem with its fix.
+func (a *app) note(cat *resolver.Catalog) {
+	skipped := map[string]bool{}
+	entries, warnings := 0, 0
+	for _, p := range a.cfgProblems {
+		if slices.Contains(a.cfgFiles, p.Pos.File) || errors.Is(p, config.ErrWithheld) {
+			entries++
+		} else {
+			skipped[p.Pos.File] = true
 		}
-		msg, _, _ := strings.Cut(problemCause(p), "\n")
-		fmt.Fprintf(a.stderr, "%s: %s\n", label, problemPrefix(p)+msg)
 	}
-	if errs > 0 {
-		fmt.Fprintf(a.stderr, "(%d %s not served; run 'toolhost check' for the fixes)\n", errs, plural(errs, "tool", "tools"))
+	for _, p := range cat.Report().Problems {
+		if p.Warning {
+			warnings++
+		} else {
+			entries++
+		}
 	}
+	var parts []string
+	switch n := len(skipped); {
+	case n == 1:
+		for f := range skipped {
+			parts = append(parts, relPath(f)+" has errors and was skipped")
+		}
+	case n > 1:
+		parts = append(parts, fmt.Sprintf("%d configuration files have errors and were skipped", n))
+	}
+	if entries > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s not be resolved", entries, plural(entries, "entry could", "entries could")))
+	}
+	if warnings > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s", warnings, plural(warnings, "warning", "warnings")))
+	}
+	if len(parts) == 0 {
+		return
+	}
+	text := parts[len(parts)-1]
+	if len(parts) > 1 {
+		text = strings.Join(parts[:len(parts)-1], ", ") + " and " + text
+	}
+	fmt.Fprintf(a.stderr, "toolhost: %s (run toolhost check for details)\n", text)
 }
 
 func plural(n int, one, many string) string {

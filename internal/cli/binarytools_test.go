@@ -180,27 +180,54 @@ command = [{{exe}}, "no-schema"]
 		!strings.HasSuffix(r.stdout, "FAIL: 1 tool, 1 error, 0 warnings\n") {
 		t.Errorf("check: exit %d, stdout:\n%s", r.code, r.stdout)
 	}
-	// Other commands still serve greet, with a one-line note on stderr.
+	// Other commands still serve greet, with one line on stderr (not the
+	// broken entry's error: that is check's job).
 	r = runIn(t, dir, "", nil, "list", "--json")
 	if r.code != 0 || !strings.Contains(r.stdout, `"name": "greet"`) ||
-		!strings.Contains(r.stderr, "(1 tool not served; run 'toolhost check' for the fixes)") {
+		r.stderr != "toolhost: 1 entry could not be resolved (run toolhost check for details)\n" {
 		t.Errorf("list: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }
 
+// TestConfigErrors checks that a broken configuration file no longer takes
+// down every tool: list, call and serve serve the entries of the files that
+// parse, with one line on stderr naming the broken file; check reports its
+// error (at the right line) and exits 1; only a --config file that does not
+// exist stops everything (exit 2).
 func TestConfigErrors(t *testing.T) {
 	tests := []struct {
-		name, toml, want string
+		name, broken string
+		wantCheck    string // in check's stdout: the problem, file relative to the workspace
 	}{
-		{"unknown key", "[tools.greet]\ncomand = \"x\"\n", `tools.toml:2: unknown key "tools.greet.comand"`},
-		{"syntax", "[tools.greet\n", "TOML syntax error"},
+		{"unknown key", "[tools.other]\ncomand = \"x\"\n",
+			`error: .config/toolhost/b.toml:2: unknown key "tools.other.comand" (did you mean "command"?)`},
+		{"syntax", "[tools.other\n",
+			`error: .config/toolhost/b.toml:1: TOML syntax error: expected '.' or ']' to end table name, but got '\n' instead`},
+		{"missing command", "[tools.other]\nsummary = \"s\"\n",
+			`error: .config/toolhost/b.toml:1: tools.other: missing command; add command = "path/to/binary"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := workspace(t, tt.toml)
+			dir := workspace(t, greetTOML)
+			if err := os.WriteFile(filepath.Join(dir, ".config", "toolhost", "b.toml"), []byte(tt.broken), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Chdir(dir) // files are shown relative to the working directory
+			note := "toolhost: .config/toolhost/b.toml has errors and was skipped (run toolhost check for details)\n"
+			if tt.name == "missing command" { // the file is read; one entry is left out
+				note = "toolhost: 1 entry could not be resolved (run toolhost check for details)\n"
+			}
 			r := runIn(t, dir, "", nil, "list")
-			if r.code != 2 || !strings.Contains(r.stderr, tt.want) {
-				t.Errorf("exit %d, stderr %q; want 2 with %q", r.code, r.stderr, tt.want)
+			if r.code != 0 || r.stdout != "NAME   DESCRIPTION\ngreet  Greet someone.\n" || r.stderr != note {
+				t.Errorf("list: exit %d, stdout %q, stderr %q; want 0, greet, %q", r.code, r.stdout, r.stderr, note)
+			}
+			r = runIn(t, dir, "", nil, "call", "greet", "name=Ada")
+			if r.code != 0 || r.stdout != "Hello, Ada!\n" || r.stderr != note {
+				t.Errorf("call: exit %d, stdout %q, stderr %q; want 0, Hello, %q", r.code, r.stdout, r.stderr, note)
+			}
+			r = runIn(t, dir, "", nil, "check")
+			if r.code != 1 || !strings.Contains(r.stdout, tt.wantCheck+"\n") || !strings.HasSuffix(r.stdout, "FAIL: 1 tool, 1 error, 0 warnings\n") {
+				t.Errorf("check: exit %d, stdout %q; want 1 with %q", r.code, r.stdout, tt.wantCheck)
 			}
 		})
 	}
@@ -258,14 +285,18 @@ func TestConfigFlag(t *testing.T) {
 }
 
 // TestWarningsOnStderr checks that resolution warnings (here an override
-// of a parameter the binary does not declare) go to stderr, leaving stdout
-// to the output and the exit status 0.
+// of a parameter the binary does not declare) are counted in one line on
+// stderr, leaving stdout to the output and the exit status 0; check shows
+// them.
 func TestWarningsOnStderr(t *testing.T) {
 	dir := workspace(t, greetTOML+"self_describe = true\n[tools.greet.parameters.nme]\nsummary = \"A typo.\"\n")
 	r := runIn(t, dir, "", nil, "list", "--json")
-	want := `warning: .config/toolhost/tools.toml:5: tool "greet": parameter "nme" is not declared by the binary`
-	if r.code != 0 || !strings.Contains(r.stderr, "parameter \"nme\" is not declared by the binary") || !strings.HasPrefix(r.stderr, "warning: ") {
-		t.Errorf("list: exit %d, stderr %q; want 0 and a warning like %q", r.code, r.stderr, want)
+	want := "toolhost: 1 warning (run toolhost check for details)\n"
+	if r.code != 0 || r.stderr != want {
+		t.Errorf("list: exit %d, stderr %q; want 0 and %q", r.code, r.stderr, want)
+	}
+	if rc := runIn(t, dir, "", nil, "check"); rc.code != 0 || !strings.Contains(rc.stdout, `tools.toml:5: tool "greet": parameter "nme" is not declared by the binary`) {
+		t.Errorf("check: exit %d, stdout %q; want 0 and the warning", rc.code, rc.stdout)
 	}
 	if strings.Contains(r.stdout, "nme") || !strings.Contains(r.stdout, `"name": "greet"`) {
 		t.Errorf("list --json stdout %q: want greet, no warning", r.stdout)

@@ -7,10 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/toolhost/toolhost/internal/suggest"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -57,12 +61,12 @@ func (a *app) call(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	cat, err := a.catalog(c, false)
+	cat, err := a.catalog(c)
 	if err != nil {
 		return err
 	}
 	name := c.Args().First()
-	t, err := findEnabled(cat, name)
+	t, err := a.findEnabled(cat, name)
 	if err != nil {
 		return err
 	}
@@ -70,6 +74,7 @@ func (a *app) call(c *cli.Context) error {
 	if err != nil {
 		return forCommand(err, "toolhost call "+name)
 	}
+	a.note(cat)
 	ask := &asker{a: a, answers: answers, interactive: a.interactive()}
 	out, err := cat.Call(c.Context, name, args, &resolver.CallOptions{Ask: ask.ask})
 	if err != nil {
@@ -87,7 +92,12 @@ func (a *app) call(c *cli.Context) error {
 			return &exitError{code: ExitFailure, err: fmt.Errorf("call %s: %w", name, err)}
 		}
 	}
-	return a.printOutcome(out, c.Bool("json"))
+	if out.Type == tool.KindNeedsInput && out.Question != nil && !slices.Contains(ask.asked, out.Question.ID) {
+		ask.asked = append(ask.asked, out.Question.ID) // asked, but not through ask (a dynamic tool)
+	}
+	err = a.printOutcome(out, c.Bool("json"))
+	ask.reportUnused()
+	return err
 }
 
 // printOutcome prints a call's outcome and returns the exit status for it:
@@ -161,9 +171,13 @@ type asker struct {
 	answers     map[string]string
 	interactive bool
 	in          *bufio.Reader
+	asked       []string // question ids, in the order asked
 }
 
 func (k *asker) ask(ctx context.Context, q tool.Question) (any, error) {
+	if !slices.Contains(k.asked, q.ID) {
+		k.asked = append(k.asked, q.ID)
+	}
 	if raw, ok := k.answers[q.ID]; ok {
 		v, err := parseAnswer(raw, q)
 		if err != nil {
@@ -178,6 +192,32 @@ func (k *asker) ask(ctx context.Context, q tool.Question) (any, error) {
 		return q.Default, nil
 	}
 	return nil, &unansweredError{q: q}
+}
+
+// reportUnused points out, on stderr, each --answer whose question the
+// tool never asked (a misspelt id, most likely), with the ids it did ask.
+// Answers given up front for questions asked later are used when asked,
+// so only what is left at the end of the call is reported.
+func (k *asker) reportUnused() {
+	asked := "none"
+	if len(k.asked) > 0 {
+		quoted := make([]string, len(k.asked))
+		for i, id := range k.asked {
+			quoted[i] = strconv.Quote(id)
+		}
+		asked = strings.Join(quoted, ", ")
+	}
+	for _, id := range slices.Sorted(maps.Keys(k.answers)) {
+		if slices.Contains(k.asked, id) {
+			continue
+		}
+		hint := ""
+		if s := suggest.Nearest(id, k.asked, max(2, len(id)/3)); s != "" && len(k.asked) > 1 {
+			hint = fmt.Sprintf(" (did you mean %q?)", s)
+		}
+		fmt.Fprintf(k.a.stderr, "%s: --answer %s: the tool asked no question %q; it asked %s%s\n",
+			k.a.errOut.yellow("warning"), id, id, asked, hint)
+	}
 }
 
 // prompt asks q on stderr and reads the answer from stdin, asking again
@@ -244,14 +284,15 @@ func defaultText(v any) string {
 // toolHelp prints `call NAME --help`: the usage line and the tool's
 // parameters from its schema.
 func (a *app) toolHelp(c *cli.Context, name string) error {
-	cat, err := a.catalog(c, false)
+	cat, err := a.catalog(c)
 	if err != nil {
 		return err
 	}
-	t, err := findTool(cat, name)
+	t, err := a.findTool(cat, name)
 	if err != nil {
 		return err
 	}
+	a.note(cat)
 	w := a.stdout
 	fmt.Fprintf(w, "%s\n\n", a.out.bold("USAGE"))
 	fmt.Fprintf(w, "  toolhost call %s [key=value…] [--args JSON] [--answer ID=VALUE] [--json]\n\n", t.Name)

@@ -218,7 +218,11 @@ func TestUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"bogus"}, "toolhost: unknown command \"bogus\"\nRun 'toolhost --help' for usage.\n"},
+		{[]string{"bogus"}, "toolhost: unknown command \"bogus\" (commands: list, describe, call, format, schema, add, check, identity, serve, cache, completion, version, help)\nRun 'toolhost --help' for usage.\n"},
+		{[]string{"lsit"}, "toolhost: unknown command \"lsit\" (did you mean \"list\"?)\nRun 'toolhost --help' for usage.\n"},
+		{[]string{"chek", "--json"}, "toolhost: unknown command \"chek\" (did you mean \"check\"?)\nRun 'toolhost --help' for usage.\n"},
+		{[]string{"serv"}, "toolhost: unknown command \"serv\" (did you mean \"serve\"?)\nRun 'toolhost --help' for usage.\n"},
+		{[]string{"version", "extra"}, "toolhost: usage: toolhost version\nRun 'toolhost version --help' for usage.\n"},
 		{[]string{"list", "extra"}, "toolhost: usage: toolhost list\nRun 'toolhost list --help' for usage.\n"},
 		{[]string{"--bogus", "list"}, "toolhost: flag provided but not defined: -bogus\nRun 'toolhost --help' for usage.\n"},
 		{[]string{"describe"}, "toolhost: usage: toolhost describe NAME\nRun 'toolhost describe --help' for usage.\n"},

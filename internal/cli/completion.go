@@ -86,7 +86,7 @@ func (a *app) completionCommand() *cli.Command {
 func (a *app) completeToolNames(c *cli.Context) {
 	quietApp := *a
 	quietApp.stderr = io.Discard
-	cat, err := quietApp.catalog(c, true)
+	cat, err := quietApp.catalog(c)
 	if err != nil {
 		return
 	}

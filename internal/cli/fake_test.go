@@ -18,6 +18,38 @@ var fakeTools = map[string]func() int{
 	"no-schema":  fakeNoSchema,  // prints garbage and exits 3
 	"greet-desc": fakeGreetDesc, // greet, with a summary taken from $FAKE_SUMMARY
 	"slow-greet": fakeSlowGreet, // greet, after 600ms
+	"note":       fakeNote,      // note(): asks "text" (Text), then for text "two" also "sure" (Boolean)
+	"script":     fakeScript,    // like `python3 FILE`: greet when FILE (os.Args[2]) exists from the working directory, else exit 2
+}
+
+func fakeNote() int {
+	return fakeServe([]tool.Definition{{Name: "note", Summary: "Take a note."}}, func(req *tool.Request) tool.Outcome {
+		text, ok := req.Tool.Answers["text"].(string)
+		if !ok {
+			return tool.Ask(tool.Question{ID: "text", Text: "What to note?", AnswerType: tool.Text})
+		}
+		if text == "two" {
+			if sure, ok := req.Tool.Answers["sure"].(bool); !ok {
+				return tool.Ask(tool.Question{ID: "sure", Text: "Sure?", AnswerType: tool.Boolean})
+			} else if sure {
+				text += " (sure)"
+			}
+		}
+		return tool.Success("note: " + text)
+	})
+}
+
+func fakeScript() int {
+	if len(os.Args) < 3 {
+		fmt.Fprintln(os.Stderr, "usage: script FILE")
+		return 2
+	}
+	if _, err := os.Stat(os.Args[2]); err != nil {
+		io.ReadAll(os.Stdin)
+		fmt.Fprintf(os.Stderr, "script: can't open file %q: [Errno 2] No such file or directory\n", os.Args[2])
+		return 2
+	}
+	return fakeGreet()
 }
 
 func fakeSlowGreet() int {

@@ -1,18 +1,22 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/toolhost/toolhost/internal/suggest"
+	"github.com/toolhost/toolhost/internal/toolname"
 	"github.com/toolhost/toolhost/resolver"
+	"github.com/toolhost/toolhost/resolver/config"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -31,10 +35,11 @@ func (a *app) listCommand() *cli.Command {
 			if err := checkArgs(c, 0, 0, ""); err != nil {
 				return err
 			}
-			cat, err := a.catalog(c, false)
+			cat, err := a.catalog(c)
 			if err != nil {
 				return err
 			}
+			a.note(cat)
 			defs := cat.List()
 			if defs == nil {
 				defs = []resolver.Definition{}
@@ -49,7 +54,9 @@ func (a *app) listCommand() *cli.Command {
 					fmt.Fprintf(a.stderr, "no enabled tools (disabled: %s)\n", strings.Join(names, ", "))
 					return nil
 				}
-				fmt.Fprintln(a.stderr, "no tools: add one with `toolhost add NAME -- COMMAND`")
+				if len(a.cfgProblems) == 0 && len(cat.Report().Errors()) == 0 {
+					fmt.Fprintln(a.stderr, "no tools: add one with `toolhost add NAME -- COMMAND`")
+				}
 				return nil
 			}
 			if c.Bool("schemas") {
@@ -137,8 +144,8 @@ func newToolJSON(t *resolver.Tool, explain bool) toolJSON {
 
 // findEnabled is findTool for the commands that run a tool (call,
 // format): a disabled tool is an exit-2 error saying where it is disabled.
-func findEnabled(cat *resolver.Catalog, name string) (*resolver.Tool, error) {
-	t, err := findTool(cat, name)
+func (a *app) findEnabled(cat *resolver.Catalog, name string) (*resolver.Tool, error) {
+	t, err := a.findTool(cat, name)
 	if err != nil || t.Enabled {
 		return t, err
 	}
@@ -149,20 +156,70 @@ func findEnabled(cat *resolver.Catalog, name string) (*resolver.Tool, error) {
 	return nil, &exitError{code: ExitFailure, err: fmt.Errorf("tool %q is disabled: set enable = true in %s to run it", name, where)}
 }
 
-// findTool returns the named tool, or an exit-2 error naming the tools
-// there are.
-func findTool(cat *resolver.Catalog, name string) (*resolver.Tool, error) {
+// findTool returns the named tool, or an exit-2 error that says why there
+// is none: the entry is configured but did not resolve (its problem and
+// fix, from the report), a file with errors withheld it, or no entry has
+// that name (the nearest names, and the files that were skipped).
+func (a *app) findTool(cat *resolver.Catalog, name string) (*resolver.Tool, error) {
 	if t, ok := cat.Tool(name); ok {
 		return t, nil
 	}
+	for _, p := range cat.Report().Problems {
+		if p.Tool == name && !p.Warning {
+			var b strings.Builder
+			fmt.Fprintf(&b, "tool %q could not be resolved: ", name)
+			if p.Place != "" {
+				b.WriteString(shortPlace(p.Place) + ": ")
+			}
+			b.WriteString(strings.TrimPrefix(problemCause(p), fmt.Sprintf("tool %q: ", name)))
+			if p.Fix != "" {
+				b.WriteString("\n  fix: " + indentLines(strings.TrimRight(p.Fix, "\n"), "  "))
+			}
+			return nil, &exitError{code: ExitFailure, err: errors.New(b.String())}
+		}
+	}
+	for _, p := range a.cfgProblems {
+		if p.Key == configKey("tools", name) {
+			return nil, &exitError{code: ExitFailure, err: fmt.Errorf("tool %q is not served: %s", name, shortErr(p))}
+		}
+	}
+	msg := fmt.Sprintf("unknown tool %q", name)
 	names := cat.Names()
-	if len(names) == 0 {
-		return nil, &exitError{code: ExitFailure, err: fmt.Errorf("unknown tool %q: the configuration serves no tools", name)}
+	switch s := suggest.Nearest(name, names, max(1, len(name)/3)); {
+	case len(names) == 0:
+		msg += ": the configuration serves no tools"
+	case s != "":
+		msg += fmt.Sprintf(" (did you mean %q? tools: %s)", s, strings.Join(names, ", "))
+	default:
+		msg += fmt.Sprintf(" (tools: %s)", strings.Join(names, ", "))
 	}
-	if s := suggest.Nearest(name, names, max(1, len(name)/3)); s != "" {
-		return nil, &exitError{code: ExitFailure, err: fmt.Errorf("unknown tool %q (did you mean %q? tools: %s)", name, s, strings.Join(names, ", "))}
+	var skipped []string
+	for _, p := range a.cfgProblems {
+		if f := relPath(p.Pos.File); !slices.Contains(a.cfgFiles, p.Pos.File) && !slices.Contains(skipped, f) {
+			skipped = append(skipped, f)
+		}
 	}
-	return nil, &exitError{code: ExitFailure, err: fmt.Errorf("unknown tool %q (tools: %s)", name, strings.Join(names, ", "))}
+	if len(skipped) > 0 {
+		msg += fmt.Sprintf("; %s %s errors and %s skipped, run toolhost check for details",
+			strings.Join(skipped, ", "), plural(len(skipped), "has", "have"), plural(len(skipped), "was", "were"))
+	}
+	return nil, &exitError{code: ExitFailure, err: errors.New(msg)}
+}
+
+// configKey is the dotted TOML key of an entry, as config.Error.Key has it.
+func configKey(section, name string) string {
+	if toolname.Valid(name) {
+		return section + "." + name
+	}
+	return section + "." + strconv.Quote(name)
+}
+
+// shortErr is a configuration problem with its file shown relative to the
+// working directory.
+func shortErr(e *config.Error) string {
+	pos := e.Pos
+	pos.File = relPath(pos.File)
+	return pos.String() + ": " + e.Msg
 }
 
 func (a *app) describeCommand() *cli.Command {
@@ -183,14 +240,15 @@ func (a *app) describeCommand() *cli.Command {
 			if err := checkArgs(c, 1, 1, "NAME"); err != nil {
 				return err
 			}
-			cat, err := a.catalog(c, false)
+			cat, err := a.catalog(c)
 			if err != nil {
 				return err
 			}
-			t, err := findTool(cat, c.Args().First())
+			t, err := a.findTool(cat, c.Args().First())
 			if err != nil {
 				return err
 			}
+			a.note(cat)
 			if c.Bool("json") {
 				return writeJSON(a.stdout, newToolJSON(t, c.Bool("explain")))
 			}

@@ -29,19 +29,20 @@ func (a *app) formatCommand() *cli.Command {
 			if err := checkArgs(c, 1, -1, "NAME [--args JSON | key=value…]"); err != nil {
 				return err
 			}
-			cat, err := a.catalog(c, false)
+			cat, err := a.catalog(c)
 			if err != nil {
 				return err
 			}
 			name := c.Args().First()
-			t, err := findEnabled(cat, name)
+			t, err := a.findEnabled(cat, name)
 			if err != nil {
 				return err
 			}
 			args, err := parseArguments(c.String("args"), c.Args().Tail(), schemaParams(t.InputSchema))
 			if err != nil {
-				return forCommand(err, "toolhost call "+c.Args().First())
+				return forCommand(err, "toolhost format")
 			}
+			a.note(cat)
 			s, err := cat.Format(c.Context, name, args)
 			if err != nil {
 				return &exitError{code: ExitFailure, err: fmt.Errorf("format %s: %w", name, err)}
@@ -127,7 +128,8 @@ func (a *app) checkCommand() *cli.Command {
 		Name:  "check",
 		Usage: "resolve every entry and report every problem with its fix",
 		Description: "Exit status: 0 when no errors were found (warnings are fine), 1 when some\n" +
-			"entry has an error, 2 when the configuration cannot be read at all.\n\n" +
+			"file or entry has an error, 2 when the configuration cannot be read at all\n" +
+			"(a --config file that does not exist).\n\n" +
 			"Examples:\n   toolhost check\n   toolhost check --json",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: `print {"tools":N,"problems":[…]}`},
@@ -136,12 +138,12 @@ func (a *app) checkCommand() *cli.Command {
 			if err := checkArgs(c, 0, 0, ""); err != nil {
 				return err
 			}
-			cat, err := a.catalog(c, true)
+			cat, err := a.catalog(c)
 			if err != nil {
 				return err
 			}
 			rep := cat.Report()
-			nerr, nwarn := len(rep.Errors()), len(rep.Warnings())
+			nerr, nwarn := len(rep.Errors())+len(a.cfgProblems), len(rep.Warnings())
 			if c.Bool("json") {
 				type problemJSON struct {
 					Tool    string `json:"tool,omitempty"`
@@ -156,6 +158,9 @@ func (a *app) checkCommand() *cli.Command {
 					Warnings int           `json:"warnings"`
 					Problems []problemJSON `json:"problems"`
 				}{Tools: cat.Len(), Errors: nerr, Warnings: nwarn, Problems: []problemJSON{}}
+				for _, p := range a.cfgProblems {
+					out.Problems = append(out.Problems, problemJSON{Place: p.Pos.String(), Error: p.Msg})
+				}
 				for _, p := range rep.Problems {
 					pj := problemJSON{Tool: p.Tool, Place: p.Place, Warning: p.Warning, Error: problemCause(p), Fix: p.Fix}
 					out.Problems = append(out.Problems, pj)
@@ -164,6 +169,9 @@ func (a *app) checkCommand() *cli.Command {
 					return err
 				}
 			} else {
+				for _, p := range a.cfgProblems {
+					fmt.Fprintf(a.stdout, "%s: %s\n", a.out.red("error"), shortErr(p))
+				}
 				for _, p := range rep.Problems {
 					label := a.out.red("error")
 					if p.Warning {
@@ -201,10 +209,11 @@ func (a *app) identityCommand() *cli.Command {
 			if err := checkArgs(c, 0, 0, ""); err != nil {
 				return err
 			}
-			cat, err := a.catalog(c, false)
+			cat, err := a.catalog(c)
 			if err != nil {
 				return err
 			}
+			a.note(cat)
 			id := cat.Identity()
 			if c.Bool("json") {
 				return writeJSON(a.stdout, id)

@@ -4,10 +4,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v2"
 
+	"github.com/toolhost/toolhost/internal/version"
+	"github.com/toolhost/toolhost/resolver"
+	"github.com/toolhost/toolhost/resolver/config"
 	"github.com/toolhost/toolhost/resolver/httpserver"
 	"github.com/toolhost/toolhost/resolver/mcpserver"
 )
@@ -37,12 +41,14 @@ func (a *app) serve(c *cli.Context) error {
 	if err := checkArgs(c, 0, 0, "[--http ADDR]"); err != nil {
 		return err
 	}
-	cat, err := a.catalog(c, false)
+	cat, err := a.catalog(c)
 	if err != nil {
 		return err
 	}
+	a.note(cat)
+	a.warnNoTools(cat)
 	logger := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	ms := mcpserver.New(cat, &mcpserver.Options{Logger: logger})
+	ms := mcpserver.New(cat, &mcpserver.Options{Logger: logger, Version: version.String()})
 	defer ms.Close()
 
 	if !c.IsSet("http") {
@@ -70,6 +76,32 @@ func (a *app) serve(c *cli.Context) error {
 		return &exitError{code: ExitFailure, err: fmt.Errorf("serve: %w", err)}
 	}
 	return nil
+}
+
+// warnNoTools warns on stderr when there is nothing to serve, saying which
+// configuration was read: an MCP client that starts toolhost outside the
+// workspace (without --root) otherwise gets an empty tools/list and no
+// clue.
+func (a *app) warnNoTools(cat *resolver.Catalog) {
+	if len(cat.List()) > 0 {
+		return
+	}
+	warn := a.errOut.yellow("warning")
+	if len(a.cfgFiles) == 0 {
+		user := config.UserFile()
+		if user == "" {
+			user = "the user configuration file"
+		}
+		fmt.Fprintf(a.stderr, "%s: serving no tools: no configuration file was read (no .config/toolhost/*.toml at or above %s, no %s); "+
+			"toolhost was probably started outside the workspace: give --root DIR (or --config FILE)\n", warn, a.root, user)
+		return
+	}
+	files := make([]string, len(a.cfgFiles))
+	for i, f := range a.cfgFiles {
+		files[i] = relPath(f)
+	}
+	fmt.Fprintf(a.stderr, "%s: serving no tools: %s (workspace root %s) %s no enabled tool that resolved; run toolhost check\n",
+		warn, strings.Join(files, ", "), a.root, plural(len(files), "has", "have"))
 }
 
 // nopWriteCloser lets the MCP transport close stdout without closing it.

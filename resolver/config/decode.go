@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"maps"
@@ -35,6 +36,7 @@ func parseLayer(file string, data []byte) (*Config, error) {
 	if _, err := toml.Decode(string(data), &doc); err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
+			pe.Position = fixPosition(data, pe.Position)
 			return nil, &Error{
 				Pos:   Position{File: file, Line: pe.Position.Line},
 				Key:   pe.LastKey,
@@ -52,6 +54,19 @@ func parseLayer(file string, data []byte) (*Config, error) {
 	}
 	cfg.Files = []string{file}
 	return cfg, nil
+}
+
+// fixPosition recomputes the line and column of a TOML parse error from its
+// byte offset. The parser counts a newline before reporting it, so an error
+// at the end of a line (an unclosed "[tools.x") was placed on the next line.
+func fixPosition(data []byte, p toml.Position) toml.Position {
+	if p.Start < 0 || p.Start > len(data) {
+		return p
+	}
+	before := data[:p.Start]
+	p.Line = 1 + bytes.Count(before, []byte("\n"))
+	p.Col = p.Start - bytes.LastIndexByte(before, '\n')
+	return p
 }
 
 func (d *decoder) pos(path []string) Position {

@@ -20,6 +20,9 @@ var (
 	// ErrSyntax: the file is not valid TOML. The error also wraps the
 	// toml.ParseError, for its ErrorWithPosition.
 	ErrSyntax = errors.New("TOML syntax error")
+	// ErrWithheld: an entry [Load] left out because a file with errors
+	// also configures it (the file's errors come with it).
+	ErrWithheld = errors.New("entry withheld")
 )
 
 // Error is a configuration problem at a position. Its message is
@@ -34,7 +37,7 @@ type Error struct {
 	Pos Position // file and line of the problem
 	Key string   // dotted TOML key, such as "tools.greet.command"; "" when none
 	Msg string   // the text after "file:line: "
-	Err error    // the kind sentinel
+	Err error    // the kind sentinel; for a file that cannot be read, the I/O error
 	// Parse is the TOML parser's error, for syntax errors only.
 	Parse *toml.ParseError
 }

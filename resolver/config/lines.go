@@ -45,6 +45,19 @@ func (k *keyLines) line(path []string) int {
 	return 0
 }
 
+// entries returns the [tools.NAME] and [toolsets.NAME] entries the
+// document mentions, as "tools\x00NAME" (with [keySep]).
+func (k *keyLines) entries() []string {
+	var out []string
+	for j := range k.first {
+		parts := strings.Split(j, keySep)
+		if len(parts) == 2 && (parts[0] == "tools" || parts[0] == "toolsets") {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
 func (k *keyLines) record(path []string, off int) {
 	for n := 1; n <= len(path); n++ {
 		j := strings.Join(path[:n], keySep)

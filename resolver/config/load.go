@@ -32,9 +32,22 @@ type LoadOptions struct {
 //
 // The same [tools.NAME] (or [toolsets.NAME], [categories.ID], [defaults])
 // in several layers is merged field by field. After merging, every entry
-// must have a command, and [defaults] fills unset fields. Problems are
-// [*Error]s (several are joined with errors.Join); reading a layer that
-// exists but cannot be read is an error too.
+// must have a command, and [defaults] fills unset fields.
+//
+// One broken file or entry does not take down the others. A file that
+// cannot be read or has any error (TOML syntax, unknown key, bad value) is
+// left out as a whole, and the entries it names are withheld from the
+// other layers too (its half-read override, say enable = false, must not be
+// lost silently); an entry that fails the checks after merging (no
+// command) is left out. Load then returns the [Config] of everything else
+// together with a [Problems] error listing what was left out, each an
+// [*Error] with file:line; errors.Is and errors.As see through it (to
+// [ErrSyntax], toml.ParseError, ...). A caller that wants all or nothing
+// just treats any error as fatal.
+//
+// The returned *Config is nil only when no configuration can be read at
+// all: an explicit file that does not exist, or a workspace directory or
+// working directory that cannot be listed.
 func Load(opts *LoadOptions) (*Config, error) {
 	if opts == nil {
 		opts = &LoadOptions{}
@@ -70,26 +83,118 @@ func Load(opts *LoadOptions) (*Config, error) {
 			files = append(files, ws...)
 		}
 	}
+	for _, f := range opts.Files {
+		if _, err := os.Stat(f); errors.Is(err, fs.ErrNotExist) {
+			return nil, err // a --config typo: nothing the user asked for can be served
+		}
+	}
 	files = append(files, opts.Files...)
 
 	cfg := empty()
+	var problems Problems
+	withheld := map[string]Position{} // entry key ("tools\x00NAME") → where a broken file names it
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
-			return nil, err
+			problems = append(problems, &Error{Pos: Position{File: f}, Err: err, Msg: "cannot read: " + unwrapPath(err)})
+			continue
 		}
 		layer, err := parseLayer(f, data)
 		if err != nil {
-			return nil, err
+			problems = append(problems, flatten(err)...)
+			lines := scanKeys(data)
+			for _, key := range lines.entries() {
+				if _, ok := withheld[key]; !ok {
+					withheld[key] = Position{File: f, Line: lines.line(strings.Split(key, keySep))}
+				}
+			}
+			continue
 		}
 		if err := merge(cfg, layer); err != nil {
-			return nil, fmt.Errorf("%s: merge: %v", f, err) // mergo's error, not ours to expose
+			problems = append(problems, &Error{Pos: Position{File: f}, Err: ErrInvalid, Msg: fmt.Sprintf("merge: %v", err)}) // mergo's error
+			continue
 		}
 	}
-	if err := cfg.finish(); err != nil {
-		return nil, err
+	for _, key := range slices.Sorted(maps.Keys(withheld)) {
+		section, name, _ := strings.Cut(key, keySep)
+		group := cfg.Tools
+		if section == "toolsets" {
+			group = cfg.Toolsets
+		}
+		e, ok := group[name]
+		if !ok {
+			continue // only in the broken file: its error says it all
+		}
+		delete(group, name)
+		problems = append(problems, newError(withheld[key], e.Key(), ErrWithheld,
+			"%s: withheld: this file has errors and configures it too; fix them to serve it", e.Key()))
 	}
-	return cfg, nil
+	problems = append(problems, cfg.finish()...)
+	if len(problems) == 0 {
+		return cfg, nil
+	}
+	// By file, then a file's own errors before the entries withheld for
+	// them, then by line.
+	order := func(file string) int { return slices.Index(files, file) }
+	sort.SliceStable(problems, func(i, j int) bool {
+		a, b := problems[i], problems[j]
+		if a.Pos.File != b.Pos.File {
+			return order(a.Pos.File) < order(b.Pos.File)
+		}
+		if wa, wb := a.Err == ErrWithheld, b.Err == ErrWithheld; wa != wb {
+			return wb
+		}
+		return a.Pos.Line < b.Pos.Line
+	})
+	return cfg, problems
+}
+
+// Problems is the error [Load] returns beside a usable [Config]: what it
+// left out, one [*Error] per problem, in layer order, then by line. Its
+// message is one problem per line.
+type Problems []*Error
+
+func (p Problems) Error() string {
+	lines := make([]string, len(p))
+	for i, e := range p {
+		lines[i] = e.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Unwrap returns the problems, for errors.Is and errors.As.
+func (p Problems) Unwrap() []error {
+	errs := make([]error, len(p))
+	for i, e := range p {
+		errs[i] = e
+	}
+	return errs
+}
+
+// flatten returns the *Errors in err: parseLayer returns one, or several
+// joined.
+func flatten(err error) []*Error {
+	if e, ok := err.(*Error); ok {
+		return []*Error{e}
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []*Error
+		for _, x := range j.Unwrap() {
+			out = append(out, flatten(x)...)
+		}
+		return out
+	}
+	return []*Error{{Err: err, Msg: err.Error()}}
+}
+
+// unwrapPath is the cause of an *fs.PathError without the path, which the
+// position already names.
+func unwrapPath(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }
 
 // Parse reads one file's contents as a complete configuration, strictly:
@@ -103,8 +208,8 @@ func Parse(file string, data []byte) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := layer.finish(); err != nil {
-		return nil, err
+	if errs := layer.finish(); len(errs) > 0 {
+		return nil, joinErrors(errs)
 	}
 	return layer, nil
 }
@@ -118,25 +223,31 @@ func empty() *Config {
 	}
 }
 
-// finish runs the whole-configuration checks and applies [defaults].
-func (c *Config) finish() error {
+// finish runs the whole-configuration checks and applies [defaults]. An
+// entry that fails them is removed; its problems are returned, in layer
+// then line order.
+func (c *Config) finish() []*Error {
 	var errs []*Error
 	for _, group := range []map[string]*Entry{c.Tools, c.Toolsets} {
 		for _, name := range slices.Sorted(maps.Keys(group)) {
 			e := group[name]
+			bad := false
 			if e.Command.IsZero() {
 				errs = append(errs, newError(e.Place, e.Key(), ErrInvalid,
 					`%s: missing command; add command = "path/to/binary"`, e.Key()))
+				bad = true
 			}
 			if e.Include != nil && e.Exclude != nil {
 				errs = append(errs, newError(e.Pos["exclude"], e.Key(), ErrInvalid,
 					"%s: include and exclude are both set; use one", e.Key()))
+				bad = true
+			}
+			if bad {
+				delete(group, name)
+				continue
 			}
 			c.Defaults.apply(e)
 		}
-	}
-	if len(errs) == 0 {
-		return nil
 	}
 	layer := func(file string) int { return slices.Index(c.Files, file) }
 	sort.SliceStable(errs, func(i, j int) bool {
@@ -146,6 +257,11 @@ func (c *Config) finish() error {
 		}
 		return a.Line < b.Line
 	})
+	return errs
+}
+
+// joinErrors returns one *Error as itself, several joined.
+func joinErrors(errs []*Error) error {
 	if len(errs) == 1 {
 		return errs[0]
 	}

@@ -5,8 +5,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/BurntSushi/toml"
 )
 
 func writeFile(t *testing.T, path, data string) {
@@ -135,5 +138,87 @@ func TestUserFile(t *testing.T) {
 	t.Setenv("HOME", "/home/u")
 	if got := UserFile(); got != "/home/u/.config/toolhost/config.toml" {
 		t.Errorf("UserFile() with relative XDG_CONFIG_HOME = %q", got)
+	}
+}
+
+// TestLoadKeepsGoodLayers checks that a broken file no longer takes down
+// every tool: Load returns the entries of the files that parse, and a
+// Problems error naming each broken file (and entry) with file:line.
+func TestLoadKeepsGoodLayers(t *testing.T) {
+	tests := []struct {
+		name      string
+		layers    []string // a.toml, b.toml, ...
+		wantTools string   // sorted names of the tools and toolsets loaded
+		wantFiles string   // layers read, by base name
+		wantErr   string   // %[1]s, %[2]s, %[3]s: the layer files
+		wantKind  error
+	}{
+		{"syntax error in one file",
+			[]string{"[tools.a]\ncommand = \"a\"\n", "[tools.b\ncommand = \"b\"\n", "[toolsets.c]\ncommand = \"c\"\n"},
+			"a c", "a.toml c.toml",
+			`%[2]s:1: TOML syntax error: expected '.' or ']' to end table name, but got '\n' instead`, ErrSyntax},
+		{"unknown key in one file",
+			[]string{"[tools.a]\ncommand = \"a\"\n", "[tools.b]\ncomand = \"b\"\n"},
+			"a", "a.toml",
+			`%[2]s:2: unknown key "tools.b.comand" (did you mean "command"?)`, ErrUnknownKey},
+		{"broken override withholds the entry it overrides",
+			[]string{"[tools.deploy]\ncommand = \"d\"\n[tools.a]\ncommand = \"a\"\n", "[tools.deploy]\nenable = false\ntimeout = 3\n"},
+			"a", "a.toml",
+			`%[2]s:3: tools.deploy.timeout: want a duration string such as "30s", got integer 3` + "\n" +
+				`%[2]s:1: tools.deploy: withheld: this file has errors and configures it too; fix them to serve it`, ErrWithheld},
+		{"broken override after a syntax error is withheld too",
+			[]string{"[tools.deploy]\ncommand = \"d\"\n", "[tools.deploy]\nenable = false\n[x\n"},
+			"", "a.toml",
+			`%[2]s:3: TOML syntax error: expected '.' or ']' to end table name, but got '\n' instead` + "\n" +
+				`%[2]s:1: tools.deploy: withheld: this file has errors and configures it too; fix them to serve it`, ErrSyntax},
+		{"entry without a command is left out",
+			[]string{"[tools.a]\ncommand = \"a\"\n[tools.b]\nsummary = \"s\"\n"},
+			"a", "a.toml",
+			`%[1]s:3: tools.b: missing command; add command = "path/to/binary"`, ErrInvalid},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, files, err := loadLayers(t, tt.layers...)
+			if cfg == nil {
+				t.Fatalf("Load returned no config; err %v", err)
+			}
+			var names []string
+			for _, group := range []map[string]*Entry{cfg.Tools, cfg.Toolsets} {
+				for name := range group {
+					names = append(names, name)
+				}
+			}
+			slices.Sort(names)
+			if got := strings.Join(names, " "); got != tt.wantTools {
+				t.Errorf("entries %q, want %q", got, tt.wantTools)
+			}
+			var bases []string
+			for _, f := range cfg.Files {
+				bases = append(bases, filepath.Base(f))
+			}
+			if got := strings.Join(bases, " "); got != tt.wantFiles {
+				t.Errorf("Files %q, want %q", got, tt.wantFiles)
+			}
+			r := strings.NewReplacer("%[1]s", files[0])
+			if len(files) > 1 {
+				r = strings.NewReplacer("%[1]s", files[0], "%[2]s", files[1])
+			}
+			if want := r.Replace(tt.wantErr); err == nil || err.Error() != want {
+				t.Errorf("error mismatch\n got: %v\nwant: %s", err, want)
+			}
+			if !errors.Is(err, tt.wantKind) {
+				t.Errorf("errors.Is(err, %v) = false", tt.wantKind)
+			}
+			var probs Problems
+			if !errors.As(err, &probs) || len(probs) == 0 || probs[0].Pos.File == "" {
+				t.Errorf("errors.As(Problems) = %v, %v; want the problems with their files", probs, err)
+			}
+			if tt.wantKind == ErrSyntax {
+				var pe toml.ParseError
+				if !errors.As(err, &pe) {
+					t.Errorf("errors.As(toml.ParseError) = false for %v", err)
+				}
+			}
+		})
 	}
 }

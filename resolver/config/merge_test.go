@@ -212,7 +212,8 @@ func TestMergeErrors(t *testing.T) {
 		{"include and exclude from different layers", []string{"[toolsets.s]\ncommand = \"s\"\ninclude = [\"a\"]\n", "[toolsets.s]\nexclude = [\"b\"]\n"},
 			`%[2]s:2: toolsets.s: include and exclude are both set; use one`},
 		{"error in a later layer names it", []string{"[tools.x]\ncommand = \"x\"\n", "[tools.x]\ncomand = \"y\"\n"},
-			`%[2]s:2: unknown key "tools.x.comand" (did you mean "command"?)`},
+			`%[2]s:2: unknown key "tools.x.comand" (did you mean "command"?)` + "\n" +
+				`%[2]s:1: tools.x: withheld: this file has errors and configures it too; fix them to serve it`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

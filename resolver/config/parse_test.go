@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -447,5 +448,41 @@ func TestParseEmptyParameters(t *testing.T) {
 	e := mustParse(t, "[tools.date]\ncommand = \"date\"\nparameters = {}\n").Tools["date"]
 	if e.Parameters == nil || len(e.Parameters) != 0 || e.SelfDescribes() {
 		t.Errorf("Parameters = %#v, SelfDescribes = %v; want an empty non-nil map and false", e.Parameters, e.SelfDescribes())
+	}
+}
+
+// TestParseSyntaxErrorLine checks that a syntax error at the end of a line
+// is reported on that line, in the message and in the toml.ParseError (whose
+// ErrorWithPosition the CLI prints): the parser put it on the next one.
+func TestParseSyntaxErrorLine(t *testing.T) {
+	tests := []struct {
+		name, src string
+		wantLine  int
+		wantCol   int
+	}{
+		{"unclosed table header", "[tools.x\n", 1, 9},
+		{"unclosed header before more", "[tools.x\ncommand = \"a\"\n", 1, 9},
+		{"unclosed header after blank lines", "[defaults]\n\n[tools.x\n\n\n", 3, 9},
+		{"value missing", "[tools.x]\ncommand = \n", 2, 11},
+		{"at end of file without newline", "[tools.x", 1, 8},
+		{"in the middle of a line", "[tools.x]\ncommand = \"a\" y\n", 2, 14},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("c.toml", []byte(tt.src))
+			var pe toml.ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("errors.As(toml.ParseError) = false for %v", err)
+			}
+			if pe.Position.Line != tt.wantLine || pe.Position.Col != tt.wantCol {
+				t.Errorf("line:col = %d:%d, want %d:%d", pe.Position.Line, pe.Position.Col, tt.wantLine, tt.wantCol)
+			}
+			if want := fmt.Sprintf("c.toml:%d: TOML syntax error: ", tt.wantLine); !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("error = %q, want prefix %q", err, want)
+			}
+			if want := fmt.Sprintf("At line %d, column %d", tt.wantLine, tt.wantCol); !strings.Contains(pe.ErrorWithPosition(), want) {
+				t.Errorf("ErrorWithPosition lacks %q:\n%s", want, pe.ErrorWithPosition())
+			}
+		})
 	}
 }
