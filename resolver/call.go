@@ -2,7 +2,6 @@ package resolver
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -172,7 +171,7 @@ func formatHost(name string, args map[string]any) string {
 		}
 		b.WriteString(k)
 		b.WriteByte('=')
-		v, err := json.Marshal(args[k])
+		v, err := tool.Marshal(args[k])
 		if err != nil {
 			fmt.Fprint(&b, args[k])
 		} else {

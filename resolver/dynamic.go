@@ -10,7 +10,11 @@ import (
 )
 
 // Handler runs a dynamically registered tool. args have been validated
-// against the tool's input schema and have defaults applied. A failure the
+// against the tool's input schema and have defaults applied. Every number is
+// a json.Number, holding the digits as sent (or as JSON writes a default),
+// so that none is rounded through float64. A handler asks a question
+// by returning a needs_input outcome; it is then called again with the
+// answer in [Answers](ctx). A failure the
 // model should see is an error outcome; a Go error means the host could not
 // get an answer.
 type Handler func(ctx context.Context, args map[string]any) (tool.Outcome, error)

@@ -211,7 +211,7 @@ func TestCallDynamic(t *testing.T) {
 		{"missing required", "greet", nil,
 			tool.Fail(`invalid arguments for tool "greet": missing required argument "name"`)},
 		{"wrong type", "greet", map[string]any{"name": 7},
-			tool.Fail(`invalid arguments for tool "greet": argument "name": type: 7 has type "integer", want "string"`)},
+			tool.Fail(`invalid arguments for tool "greet": argument "name": want string, got integer 7`)},
 		{"several fields", "greet", map[string]any{"times": 0, "colour": "red"},
 			tool.Fail(`invalid arguments for tool "greet": missing required argument "name"; argument "times": minimum: 0 is less than 1; unknown argument "colour" (the tool takes "name", "times")`)},
 	}

@@ -59,7 +59,10 @@ func ExampleCatalog_Register() {
 			"required": []any{"a"},
 		},
 	}, func(ctx context.Context, args map[string]any) (tool.Outcome, error) {
-		return tool.Success(fmt.Sprint(args["a"].(float64) + args["b"].(float64))), nil
+		// Every number is a json.Number: its digits as sent, never rounded.
+		a, _ := args["a"].(json.Number).Int64()
+		b, _ := args["b"].(json.Number).Int64()
+		return tool.Success(fmt.Sprint(a + b)), nil
 	})
 	fmt.Println(err)
 	out, _ := cat.Call(ctx, "add", map[string]any{"a": 41.0}, nil)

@@ -81,6 +81,15 @@ func fakeTool(args []string) int {
 			return reply(tool.Success("fmt " + req.Tool.Name + " " + compact(req.Tool.Arguments)))
 		}
 		return reply(tool.Success(compact(req.Tool)))
+	case "raw-args": // plain (parameters in TOML): prints the arguments exactly as they came on stdin
+		var raw struct {
+			Tool struct {
+				Arguments json.RawMessage `json:"arguments"`
+			} `json:"tool"`
+		}
+		json.Unmarshal(data, &raw)
+		fmt.Print(string(raw.Tool.Arguments))
+		return 0
 	case "greet": // one tool that asks before greeting many times
 		if req.Context.Action == tool.ActionSchema {
 			return reply(tool.SchemaResponse{Tools: []tool.Definition{{

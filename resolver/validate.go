@@ -33,7 +33,9 @@ type argSchema struct {
 	props    map[string]*jsonschema.Resolved // each property on its own, to name the fields at fault
 	names    []string                        // declared properties, sorted
 	required []string
-	closed   bool // additionalProperties: false
+	closed   bool                // additionalProperties: false
+	types    map[string][]string // each property's declared types, for messages
+	enums    map[string][]any    // each property's enum, for messages
 }
 
 // emptyObject is the input schema of a tool that takes no arguments.
@@ -70,9 +72,22 @@ func compileSchema(s map[string]any) (*argSchema, error) {
 		props:    make(map[string]*jsonschema.Resolved, len(js.Properties)),
 		required: slices.Clone(js.Required),
 		closed:   js.AdditionalProperties != nil && js.AdditionalProperties.Not != nil,
+		types:    map[string][]string{},
+		enums:    map[string][]any{},
 	}
 	for name, sub := range js.Properties {
 		a.names = append(a.names, name)
+		if sub == nil {
+			continue
+		}
+		if sub.Type != "" {
+			a.types[name] = []string{sub.Type}
+		} else if len(sub.Types) > 0 {
+			a.types[name] = sub.Types
+		}
+		if len(sub.Enum) > 0 {
+			a.enums[name] = sub.Enum
+		}
 		if r, err := sub.Resolve(nil); err == nil { // a $ref to the root does not resolve alone: fall back to the whole message
 			a.props[name] = r
 		}
@@ -130,22 +145,32 @@ func (c *Catalog) compile(s map[string]any) (*argSchema, error) {
 
 // check applies defaults to a copy of args and validates it. It returns
 // the arguments to send, or the list of problems, each naming its field.
+// An explicit null for an optional argument counts as absent (its default
+// applies), unless its type admits null. Numbers are validated by value
+// and sent with the digits they came with.
 func (a *argSchema) check(args map[string]any) (map[string]any, []string) {
 	args = cloneMap(args)
 	if args == nil {
 		args = map[string]any{}
 	}
+	for k, v := range args {
+		if v == nil && !slices.Contains(a.required, k) && !slices.Contains(a.types[k], "null") && slices.Contains(a.names, k) {
+			delete(args, k)
+		}
+	}
 	if err := a.all.ApplyDefaults(&args); err != nil {
 		return nil, []string{cleanValidation(err)}
 	}
-	err := a.all.Validate(args)
+	args = numbersAsJSON(args).(map[string]any)
+	shadow := forValidation(args).(map[string]any)
+	err := a.all.Validate(shadow)
 	if err == nil {
 		return args, nil
 	}
 	var problems []string
 	var missing []string
 	for _, r := range a.required {
-		if _, ok := args[r]; !ok {
+		if _, ok := shadow[r]; !ok {
 			missing = append(missing, r)
 		}
 	}
@@ -167,8 +192,8 @@ func (a *argSchema) check(args map[string]any) (map[string]any, []string) {
 			continue
 		}
 		if declared {
-			if err := sub.Validate(args[k]); err != nil {
-				problems = append(problems, fmt.Sprintf("argument %q: %s", k, cleanValidation(err)))
+			if err := sub.Validate(shadow[k]); err != nil {
+				problems = append(problems, fmt.Sprintf("argument %q: %s", k, a.problem(k, args[k], err)))
 			}
 		}
 	}
@@ -185,6 +210,25 @@ func (a *argSchema) check(args map[string]any) (map[string]any, []string) {
 	return nil, problems
 }
 
+// problem says what is wrong with the value v of property k in words a
+// model reads: the validator's own messages for a type or enum mismatch
+// print Go values (<invalid reflect.Value>, map[a:1]); those are rebuilt
+// from the schema and the value's JSON.
+func (a *argSchema) problem(k string, v any, err error) string {
+	msg := cleanValidation(err)
+	switch {
+	case strings.HasPrefix(msg, "type: ") && len(a.types[k]) > 0:
+		return fmt.Sprintf("want %s, got %s %s", strings.Join(a.types[k], " or "), jsonKind(v), shownValue(v))
+	case strings.HasPrefix(msg, "enum: ") && len(a.enums[k]) > 0:
+		list := make([]string, len(a.enums[k]))
+		for i, e := range a.enums[k] {
+			list[i] = shownValue(e)
+		}
+		return fmt.Sprintf("want one of %s, got %s", strings.Join(list, ", "), shownValue(v))
+	}
+	return msg
+}
+
 // cleanValidation drops jsonschema's "validating /path: " prefixes, which
 // name schema locations rather than fields.
 func cleanValidation(err error) string {
@@ -198,6 +242,7 @@ func cleanValidation(err error) string {
 	}
 	// jsonschema-go prints numbers of constraints as big.Rat ("0/1") and %f ("1.000000").
 	s = ratInt.ReplaceAllString(s, "$1")
+	s = strings.ReplaceAll(s, "<invalid reflect.Value>", "null")
 	return floatInt.ReplaceAllString(s, "$1")
 }
 

@@ -2,11 +2,13 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -14,14 +16,9 @@ import (
 // be empty) and key=value pairs, which win over --args. Each value is typed
 // by the parameter's schema: see [typeValue].
 func parseArguments(argsJSON string, pairs []string, params map[string]*tool.Parameter) (map[string]any, error) {
-	args := map[string]any{}
-	if strings.TrimSpace(argsJSON) != "" {
-		if err := json.Unmarshal([]byte(argsJSON), &args); err != nil {
-			return nil, usageErrorf("--args: want a JSON object: %v", err)
-		}
-		if args == nil { // "null"
-			args = map[string]any{}
-		}
+	args, err := resolver.DecodeArguments([]byte(argsJSON))
+	if err != nil {
+		return nil, usageErrorf("--args: %v", err)
 	}
 	seen := map[string]bool{}
 	for _, kv := range pairs {
@@ -73,18 +70,19 @@ func typeValue(s string, p *tool.Parameter) (any, error) {
 
 func parseAs(s, typ string, p *tool.Parameter) (any, error) {
 	switch typ {
-	case "integer":
-		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-		if err != nil {
+	case "integer": // every digit kept, as --args keeps them
+		t := strings.TrimSpace(s)
+		if n, ok := jsonNumber(t); !ok || strings.ContainsAny(t, ".eE") {
 			return nil, fmt.Errorf("want an integer, got %q", s)
+		} else {
+			return n, nil
 		}
-		return n, nil
 	case "number":
-		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil {
+		n, ok := jsonNumber(strings.TrimSpace(s))
+		if !ok {
 			return nil, fmt.Errorf("want a number, got %q", s)
 		}
-		return f, nil
+		return n, nil
 	case "boolean":
 		b, err := strconv.ParseBool(strings.TrimSpace(s))
 		if err != nil {
@@ -98,7 +96,7 @@ func parseAs(s, typ string, p *tool.Parameter) (any, error) {
 		return nil, nil
 	case "object":
 		var m map[string]any
-		if err := json.Unmarshal([]byte(s), &m); err != nil || m == nil {
+		if err := decodeJSON(s, &m); err != nil || m == nil {
 			return nil, fmt.Errorf("want a JSON object, got %q", s)
 		}
 		return m, nil
@@ -106,7 +104,7 @@ func parseAs(s, typ string, p *tool.Parameter) (any, error) {
 		t := strings.TrimSpace(s)
 		if strings.HasPrefix(t, "[") {
 			var a []any
-			if err := json.Unmarshal([]byte(t), &a); err != nil {
+			if err := decodeJSON(t, &a); err != nil {
 				return nil, fmt.Errorf("want a JSON array or comma-separated items, got %q", s)
 			}
 			return a, nil
@@ -165,4 +163,27 @@ func parseAnswerFlags(flags []string) (map[string]string, error) {
 		m[id] = v
 	}
 	return m, nil
+}
+
+// jsonNumber returns s as a json.Number when it is a JSON number literal,
+// so that its digits reach the tool unchanged.
+func jsonNumber(s string) (json.Number, bool) {
+	var n json.Number
+	if err := decodeJSON(s, &n); err != nil || n == "" {
+		return "", false
+	}
+	return n, true
+}
+
+// decodeJSON decodes exactly one JSON value from s, numbers as json.Number.
+func decodeJSON(s string, v any) error {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("more than one JSON value")
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
@@ -21,25 +22,29 @@ func TestTypeValue(t *testing.T) {
 		{"unknown parameter keeps string", "42", nil, "42", ""},
 		{"no type keeps string", "true", &tool.Parameter{}, "true", ""},
 		{"string kept", " 42 ", str, " 42 ", ""},
-		{"integer", "42", &tool.Parameter{Type: tool.Types{"integer"}}, int64(42), ""},
-		{"negative integer", "-7", &tool.Parameter{Type: tool.Types{"integer"}}, int64(-7), ""},
+		{"integer", "42", &tool.Parameter{Type: tool.Types{"integer"}}, json.Number("42"), ""},
+		{"negative integer", "-7", &tool.Parameter{Type: tool.Types{"integer"}}, json.Number("-7"), ""},
 		{"bad integer", "4.5", &tool.Parameter{Type: tool.Types{"integer"}}, nil, `want an integer, got "4.5"`},
-		{"number", "4.5", &tool.Parameter{Type: tool.Types{"number"}}, 4.5, ""},
+		{"number", "4.5", &tool.Parameter{Type: tool.Types{"number"}}, json.Number("4.5"), ""},
 		{"bad number", "x", &tool.Parameter{Type: tool.Types{"number"}}, nil, `want a number, got "x"`},
 		{"boolean", "true", &tool.Parameter{Type: tool.Types{"boolean"}}, true, ""},
 		{"boolean false", "0", &tool.Parameter{Type: tool.Types{"boolean"}}, false, ""},
 		{"bad boolean", "maybe", &tool.Parameter{Type: tool.Types{"boolean"}}, nil, `want true or false, got "maybe"`},
-		{"object", `{"a":1}`, &tool.Parameter{Type: tool.Types{"object"}}, map[string]any{"a": 1.0}, ""},
+		{"object", `{"a":1}`, &tool.Parameter{Type: tool.Types{"object"}}, map[string]any{"a": json.Number("1")}, ""},
 		{"bad object", `[1]`, &tool.Parameter{Type: tool.Types{"object"}}, nil, `want a JSON object, got "[1]"`},
-		{"array json", `[1,"a"]`, &tool.Parameter{Type: tool.Types{"array"}}, []any{1.0, "a"}, ""},
-		{"array commas typed by items", "1,2", &tool.Parameter{Type: tool.Types{"array"}, Items: &tool.Parameter{Type: tool.Types{"integer"}}}, []any{int64(1), int64(2)}, ""},
+		{"array json", `[1,"a"]`, &tool.Parameter{Type: tool.Types{"array"}}, []any{json.Number("1"), "a"}, ""},
+		{"array commas typed by items", "1,2", &tool.Parameter{Type: tool.Types{"array"}, Items: &tool.Parameter{Type: tool.Types{"integer"}}}, []any{json.Number("1"), json.Number("2")}, ""},
 		{"array commas untyped", "a,b", &tool.Parameter{Type: tool.Types{"array"}}, []any{"a", "b"}, ""},
 		{"empty array", "", &tool.Parameter{Type: tool.Types{"array"}}, []any{}, ""},
 		{"bad array item", "1,x", &tool.Parameter{Type: tool.Types{"array"}, Items: &tool.Parameter{Type: tool.Types{"integer"}}}, nil, `item "x": want an integer, got "x"`},
 		{"nullable integer, null", "null", &tool.Parameter{Type: tool.Types{"integer", "null"}}, nil, ""},
-		{"nullable integer, 3", "3", &tool.Parameter{Type: tool.Types{"integer", "null"}}, int64(3), ""},
+		{"nullable integer, 3", "3", &tool.Parameter{Type: tool.Types{"integer", "null"}}, json.Number("3"), ""},
 		{"integer or string falls back", "abc", &tool.Parameter{Type: tool.Types{"integer", "string"}}, "abc", ""},
-		{"integer or string parses", "12", &tool.Parameter{Type: tool.Types{"integer", "string"}}, int64(12), ""},
+		{"integer beyond 2^53 keeps its digits", "9007199254740993", &tool.Parameter{Type: tool.Types{"integer"}}, json.Number("9007199254740993"), ""},
+		{"30-digit integer", "123456789012345678901234567890", &tool.Parameter{Type: tool.Types{"integer"}}, json.Number("123456789012345678901234567890"), ""},
+		{"exponent is no integer", "1e3", &tool.Parameter{Type: tool.Types{"integer"}}, nil, `want an integer, got "1e3"`},
+		{"two numbers", "1 2", &tool.Parameter{Type: tool.Types{"number"}}, nil, `want a number, got "1 2"`},
+		{"integer or string parses", "12", &tool.Parameter{Type: tool.Types{"integer", "string"}}, json.Number("12"), ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -69,7 +74,7 @@ func TestParseArguments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]any{"path": "b=c", "n": 3.0, "x": []any{1.0}}
+	want := map[string]any{"path": "b=c", "n": json.Number("3"), "x": []any{json.Number("1")}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %#v, want %#v", got, want)
 	}
@@ -81,7 +86,7 @@ func TestParseArguments(t *testing.T) {
 		{"", []string{"n"}, `argument "n": want key=value`},
 		{"", []string{"=1"}, `argument "=1": want key=value`},
 		{"", []string{"n=1", "n=2"}, `argument "n" given twice`},
-		{"[]", nil, "--args: want a JSON object: json: cannot unmarshal array into Go value of type map[string]interface {}"},
+		{"[]", nil, "--args: arguments must be a JSON object"},
 	} {
 		_, err := parseArguments(tt.json, tt.pairs, params)
 		var u *usageError

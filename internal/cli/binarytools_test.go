@@ -42,7 +42,7 @@ func TestCallBinary(t *testing.T) {
 		{"interactive default", []string{"call", "greet", "name=admin"}, "\n", 0, "Hello, admin!\n", "? Greet admin? [yes|no, default yes] "},
 		{"format", []string{"format", "greet", "name=Ada"}, "", 0, "greet for Ada\n", ""},
 		{"format unknown tool", []string{"format", "nope", "name=Ada"}, "", 2, "", `toolhost: unknown tool "nope" (tools: greet)`},
-		{"format bad --args", []string{"format", "greet", "--args", "[1]"}, "", 2, "", "--args: want a JSON object"},
+		{"format bad --args", []string{"format", "greet", "--args", "[1]"}, "", 2, "", "--args: arguments must be a JSON object"},
 		{"format no name", []string{"format"}, "", 2, "", "usage: toolhost format NAME"},
 		{"describe unknown", []string{"describe", "nope"}, "", 2, "", `toolhost: unknown tool "nope" (tools: greet)`},
 		{"describe misspelt", []string{"describe", "gret"}, "", 2, "", `toolhost: unknown tool "gret" (did you mean "greet"? tools: greet)`},

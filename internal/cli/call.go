@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -338,10 +337,10 @@ func exampleValue(typ string) string {
 // normalize round-trips args through JSON, so values typed from key=value
 // pairs have the same Go types as values decoded from --args.
 func normalize(args map[string]any) (map[string]any, error) {
-	b, err := json.Marshal(args)
+	b, err := tool.Marshal(args)
 	if err != nil {
 		return nil, err
 	}
 	out := map[string]any{}
-	return out, json.Unmarshal(b, &out)
+	return out, decodeJSON(string(b), &out)
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"os"
@@ -133,7 +134,8 @@ func dynamicTools(desc string) func(context.Context, *resolver.Catalog) error {
 				Annotations: map[string]any{"readOnlyHint": true},
 			}, func(ctx context.Context, args map[string]any) (tool.Outcome, error) {
 				text := args["text"].(string)
-				n, _ := args["times"].(float64)
+				times, _ := args["times"].(json.Number) // every number is one
+				n, _ := times.Int64()
 				if loud, _ := args["loud"].(bool); loud {
 					text = strings.ToUpper(text)
 				}

@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
@@ -36,7 +35,7 @@ var errDeclined = errors.New("the user did not answer")
 // an isError result so the model sees it.
 func (s *Server) toolHandler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		args, err := decodeArgs(req.Params.Arguments)
+		args, err := resolver.DecodeArguments(req.Params.Arguments)
 		if err != nil {
 			return errorResult(fmt.Sprintf("invalid arguments for tool %q: %v", name, err)), nil
 		}
@@ -158,23 +157,6 @@ func outcomeResult(out tool.Outcome) *mcp.CallToolResult {
 
 func errorResult(text string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, IsError: true}
-}
-
-// decodeArgs decodes tools/call arguments: absent or null is {}, anything
-// but an object is an error.
-func decodeArgs(raw json.RawMessage) (map[string]any, error) {
-	raw = bytes.TrimSpace(raw)
-	args := map[string]any{}
-	if len(raw) == 0 || string(raw) == "null" {
-		return args, nil
-	}
-	if raw[0] != '{' {
-		return nil, errors.New("arguments must be a JSON object")
-	}
-	if err := json.Unmarshal(raw, &args); err != nil {
-		return nil, err
-	}
-	return args, nil
 }
 
 // supportsElicitation reports whether the client can answer form

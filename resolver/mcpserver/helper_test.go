@@ -154,8 +154,9 @@ func testCatalog(ctx context.Context, cfg *config.Config, p *probe) (*resolver.C
 		Annotations: map[string]any{"readOnlyHint": true},
 	}, func(ctx context.Context, args map[string]any) (tool.Outcome, error) {
 		n := 1
-		if f, ok := args["times"].(float64); ok {
-			n = int(f)
+		if v, ok := args["times"].(json.Number); ok { // every number is one
+			i, _ := v.Int64()
+			n = int(i)
 		}
 		return tool.Success(strings.Repeat(args["text"].(string), n)), nil
 	}))

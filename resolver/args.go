@@ -1,0 +1,158 @@
+package resolver
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/toolhost/toolhost/tool"
+)
+
+// DecodeArguments decodes a call's arguments as a face receives them from
+// outside (an MCP tools/call, an HTTP body, `toolhost call --args`): one
+// JSON object, or null or nothing for no arguments. Numbers stay
+// json.Number, so every digit reaches the tool (design §12): an integer
+// beyond 2^53 is not rounded through float64. The error says what is wrong
+// without Go internals.
+func DecodeArguments(data []byte) (map[string]any, error) {
+	data = bytes.TrimSpace(data)
+	args := map[string]any{}
+	if len(data) == 0 || string(data) == "null" {
+		return args, nil
+	}
+	if data[0] != '{' {
+		return nil, errors.New("arguments must be a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&args); err != nil {
+		return nil, fmt.Errorf("arguments are not valid JSON: %v", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
+		return nil, fmt.Errorf("arguments: unexpected data after the JSON object: %.40q", rest)
+	}
+	if args == nil {
+		args = map[string]any{}
+	}
+	return args, nil
+}
+
+// forValidation returns a copy of a JSON value tree in which every
+// json.Number is a Go number the validator understands: an integer that
+// fits int64 (or uint64) as such, any other number as float64. Only
+// validation sees the copy; the tool gets the digits as sent. Bounds on
+// integers beyond 2^63 are checked to float64 precision.
+func forValidation(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		s := x.String()
+		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return i
+		}
+		if u, err := strconv.ParseUint(s, 10, 64); err == nil {
+			return u
+		}
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return s // not a number at all: let the type check name it
+		}
+		return f // ±Inf beyond float64's range: the bounds still apply
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = forValidation(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = forValidation(e)
+		}
+		return out
+	}
+	return v
+}
+
+// numbersAsJSON returns v with every Go number (a default from the schema,
+// a value from a Go caller) made a json.Number holding the digits JSON
+// would write, so that a tool always sees one kind of number. json.Number
+// values are kept as they are.
+func numbersAsJSON(v any) any {
+	switch x := v.(type) {
+	case float64, float32, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		data, err := tool.Marshal(x)
+		if err != nil { // NaN or ±Inf: not JSON; validation names it
+			return v
+		}
+		return json.Number(data)
+	case map[string]any: // copied: a default may be the schema's own value
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = numbersAsJSON(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = numbersAsJSON(e)
+		}
+		return out
+	}
+	return v
+}
+
+// jsonKind names the JSON type of a decoded value, as a message shows it.
+func jsonKind(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "string"
+	case bool:
+		return "boolean"
+	case json.Number:
+		if _, err := strconv.ParseInt(x.String(), 10, 64); err == nil || isIntegerLiteral(x.String()) {
+			return "integer"
+		}
+		return "number"
+	case float64, float32:
+		return "number"
+	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		return "integer"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return "value"
+}
+
+// isIntegerLiteral reports whether s is a JSON number without fraction or exponent.
+func isIntegerLiteral(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// shownValue renders a value for a message: its JSON, shortened.
+func shownValue(v any) string {
+	data, err := tool.Marshal(v)
+	if err != nil {
+		return jsonKind(v)
+	}
+	s := string(data)
+	if len(s) > 60 {
+		s = s[:57] + "…"
+	}
+	return s
+}

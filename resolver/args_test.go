@@ -1,0 +1,127 @@
+package resolver
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/toolhost/toolhost/tool"
+)
+
+// TestArgumentsIntact checks that arguments reach the tool exactly as sent
+// (design §12): integers beyond 2^53 keep every digit in argv templates
+// and on stdin, nested too; an explicit null for an optional parameter
+// counts as absent; messages show JSON, never Go values.
+func TestArgumentsIntact(t *testing.T) {
+	t.Parallel()
+	cfg := parse(t, fmt.Sprintf(`
+[tools.echo_n]
+command = "echo {{tool.arguments.n}}"
+[tools.echo_n.parameters.n]
+type = "integer"
+
+[tools.stdin]
+command = [%q, "raw-args"]
+[tools.stdin.parameters.n]
+type = "integer"
+[tools.stdin.parameters.x]
+type = "number"
+required = false
+[tools.stdin.parameters.obj]
+type = "object"
+required = false
+[tools.stdin.parameters.greeting]
+type = "string"
+default = "Hello"
+[tools.stdin.parameters.mode]
+type = "string"
+enum = ["a", "b"]
+required = false
+`, exe(t)))
+	c, err := New(t.Context(), cfg, &Options{Root: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Report().Err(); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		tool, args string
+		want       tool.Outcome
+	}{
+		{"echo_n", `{"n":1234567890123456789}`, tool.Success("1234567890123456789")},
+		{"echo_n", `{"n":9007199254740993}`, tool.Success("9007199254740993")},
+		{"echo_n", `{"n":-9223372036854775808}`, tool.Success("-9223372036854775808")},
+		{"echo_n", `{"n":123456789012345678901234567890}`, tool.Success("123456789012345678901234567890")},
+		{"echo_n", `{"n":1.5}`, tool.Fail(`invalid arguments for tool "echo_n": argument "n": want integer, got number 1.5`)},
+		{"stdin", `{"n":9007199254740993,"x":0.1000000000000000055511151231257827,"obj":{"deep":[18446744073709551615]}}`,
+			tool.Success(`{"greeting":"Hello","n":9007199254740993,"obj":{"deep":[18446744073709551615]},"x":0.1000000000000000055511151231257827}`)},
+		{"stdin", `{"n":1,"greeting":null,"x":null}`, tool.Success(`{"greeting":"Hello","n":1}`)},
+		{"stdin", `{"n":null}`, tool.Fail(`invalid arguments for tool "stdin": argument "n": want integer, got null null`)},
+		{"stdin", `{"n":"1"}`, tool.Fail(`invalid arguments for tool "stdin": argument "n": want integer, got string "1"`)},
+		{"stdin", `{"n":1,"obj":"x","mode":"c"}`, tool.Fail(`invalid arguments for tool "stdin": argument "mode": want one of "a", "b", got "c"; argument "obj": want object, got string "x"`)},
+		{"stdin", `{"n":{"a":[1,2]}}`, tool.Fail(`invalid arguments for tool "stdin": argument "n": want integer, got object {"a":[1,2]}`)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool+" "+tt.args, func(t *testing.T) {
+			args, err := DecodeArguments([]byte(tt.args))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := c.Call(t.Context(), tt.tool, args, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := diff(tt.want, got); d != "" {
+				t.Errorf("outcome mismatch (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestDecodeArguments(t *testing.T) {
+	tests := []struct {
+		in, want, err string
+	}{
+		{``, `{}`, ""},
+		{` null `, `{}`, ""},
+		{`{"n":12345678901234567890123}`, `{"n":12345678901234567890123}`, ""},
+		{`[]`, "", "arguments must be a JSON object"},
+		{`"x"`, "", "arguments must be a JSON object"},
+		{`{"a":1} {}`, "", `arguments: unexpected data after the JSON object: "{}"`},
+		{`{"a":`, "", "arguments are not valid JSON: unexpected EOF"},
+	}
+	for _, tt := range tests {
+		got, err := DecodeArguments([]byte(tt.in))
+		if tt.err != "" {
+			if err == nil || err.Error() != tt.err {
+				t.Errorf("DecodeArguments(%q) error = %v, want %s", tt.in, err, tt.err)
+			}
+			continue
+		}
+		data, _ := json.Marshal(got)
+		if err != nil || string(data) != tt.want {
+			t.Errorf("DecodeArguments(%q) = %s, %v; want %s", tt.in, data, err, tt.want)
+		}
+	}
+}
+
+func FuzzDecodeArguments(f *testing.F) {
+	for _, s := range []string{`{}`, `{"n":1e400}`, `{"a":[1,{"b":null}]}`, `null`, `[`, ` [1] `, `"x"`, `{"a":{"b":[null,true,1e400]}}`} {
+		f.Add([]byte(s))
+	}
+	schema, err := compileSchema(map[string]any{"type": "object", "properties": map[string]any{"n": map[string]any{"type": "integer", "minimum": 1}}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		args, err := DecodeArguments(data)
+		if err != nil {
+			return
+		}
+		if args == nil {
+			t.Fatalf("DecodeArguments(%q) = nil map, nil error", data)
+		}
+		schema.check(args) // must not panic, whatever the numbers
+	})
+}
