@@ -189,7 +189,10 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 
 // Run serves one MCP session over t until the peer closes it or ctx is
 // done, then closes s: every running tool call is cancelled (its process
-// killed) and waited for before Run returns. When the peer closes its end
+// killed) and waited for before Run returns. Over stdio (t an
+// *mcp.IOTransport or *mcp.StdioTransport) every line is screened first: a
+// malformed message is answered with a JSON-RPC error and the session goes
+// on (see [MaxLineBytes], [MaxDepth]). When the peer closes its end
 // (stdin closed), the calls it had already sent are answered first, for up
 // to 2s; such a session returns nil.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
@@ -202,7 +205,7 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	go s.Watch(wctx)
 	// The session waits for running calls before it ends: when the peer
 	// goes (stdin closed), cancel them at once.
-	ss, err := s.mcp.Connect(ctx, &watchedTransport{t, s.stopCalls}, nil)
+	ss, err := s.mcp.Connect(ctx, &watchedTransport{screened(t), s.stopCalls}, nil)
 	if err != nil {
 		return err
 	}
