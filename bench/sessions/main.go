@@ -2,7 +2,7 @@
 // cost the server: it opens -n sessions (an initialize POST each, never
 // used again) on an in-process mcpserver, then reports the live heap and
 // goroutines with the sessions open and again once they were reaped after
-// -timeout (-timeout -1 keeps them, as before reaping existed).
+// -timeout (a negative -timeout keeps them, as before reaping existed).
 //
 //	go run ./bench/sessions -n 10000 -timeout 2s
 package main
@@ -26,7 +26,7 @@ const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"pro
 
 func main() {
 	n := flag.Int("n", 10000, "sessions to open and abandon")
-	timeout := flag.Duration("timeout", 2*time.Second, "the server's session timeout (-1: never reap)")
+	timeout := flag.Duration("timeout", 2*time.Second, "the server's session timeout (negative: never reap, as before reaping existed)")
 	flag.Parse()
 	cat, err := resolver.New(context.Background(), nil, &resolver.Options{Root: "/"})
 	if err != nil {
