@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -32,6 +34,8 @@ func (a *app) serveCommand() *cli.Command {
 			"   claude mcp add toolhost -- toolhost --root \"$PWD\" serve",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "http", Usage: "serve HTTP on `ADDR` (host:port; \":port\" means 127.0.0.1:port)"},
+			&cli.DurationFlag{Name: "session-timeout", Value: mcpserver.DefaultSessionTimeout, Usage: "close an HTTP MCP session idle this long, cancelling its calls (0: never)"},
+			&cli.IntFlag{Name: "memory-budget", Value: mcpserver.DefaultMemoryBudget >> 20, Usage: "`MIB` of tool arguments and output in flight; calls beyond wait"},
 		},
 		Action: a.serve,
 	}
@@ -48,7 +52,17 @@ func (a *app) serve(c *cli.Context) error {
 	a.note(cat)
 	a.warnNoTools(cat)
 	logger := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	ms := mcpserver.New(cat, &mcpserver.Options{Logger: logger, Version: version.String()})
+	idle := c.Duration("session-timeout")
+	if idle == 0 {
+		idle = -1 // never
+	}
+	budget := int64(c.Int("memory-budget")) << 20
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// Let the GC work harder as the heap nears the budget, rather than
+		// let garbage double it (soft limit: budget plus a fixed overhead).
+		debug.SetMemoryLimit(budget + 64<<20)
+	}
+	ms := mcpserver.New(cat, &mcpserver.Options{Logger: logger, SessionTimeout: idle, MemoryBudget: budget, Version: version.String()})
 	defer ms.Close()
 
 	if !c.IsSet("http") {

@@ -174,7 +174,7 @@ func TestServeHTTP(t *testing.T) {
 				t.Errorf("warning %q for %s", warning, tt.addr)
 			}
 			if !tt.loopback {
-				base = strings.Replace(base, "0.0.0.0", "127.0.0.1", 1)
+				base = strings.Replace(strings.Replace(base, "0.0.0.0", "127.0.0.1", 1), "[::]", "127.0.0.1", 1)
 			}
 			resp, err := http.Get(base + "/identity")
 			if err != nil {

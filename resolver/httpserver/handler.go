@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -110,9 +111,21 @@ type handler struct {
 	o Options
 }
 
-// guard refuses foreign origins and limits request bodies.
+// guard refuses foreign hosts and origins, for every endpoint alike, and
+// limits request bodies.
+//
+// The Host rule (DNS rebinding): a request that reached the server on a
+// loopback address must name a loopback host (localhost, 127.0.0.1, [::1]),
+// so that a page of evil.example whose name was rebound to 127.0.0.1 cannot
+// read or call anything. It is the MCP SDK's rule for /mcp, applied to all.
 func (h *handler) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && local != nil {
+			if host, _, err := net.SplitHostPort(local.String()); err == nil && isLoopbackHost(host) && !isLoopbackHost(hostOnly(r.Host)) {
+				writeError(w, http.StatusForbidden, fmt.Sprintf("host %q is not allowed: this server listens on loopback and answers only requests for localhost, 127.0.0.1 or [::1]", r.Host))
+				return
+			}
+		}
 		if origin := r.Header.Get("Origin"); origin != "" {
 			if !allowedOrigin(origin, h.o.AllowedOrigins) {
 				writeError(w, http.StatusForbidden, fmt.Sprintf("origin %q is not allowed: only pages from a loopback origin (http://localhost, http://127.0.0.1, http://[::1]) or an allowed origin may call this server", origin))
@@ -126,6 +139,14 @@ func (h *handler) guard(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// hostOnly is the host of a Host header, without its port.
+func hostOnly(hostport string) string {
+	if host, _, err := net.SplitHostPort(hostport); err == nil {
+		return host
+	}
+	return hostport
 }
 
 // allowedOrigin reports whether a browser page at origin may use the

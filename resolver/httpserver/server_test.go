@@ -3,6 +3,7 @@ package httpserver_test
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -179,5 +180,68 @@ func TestMCPForeignOrigin(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusForbidden {
 		t.Errorf("POST /mcp from a foreign origin: status %d, want 403", resp.StatusCode)
+	}
+}
+
+// TestHostAndOriginRule checks the one Host/Origin rule on every endpoint:
+// a request to a loopback listener naming a foreign Host (DNS rebinding)
+// or carrying a foreign Origin gets 403. Before, only /mcp checked the
+// Host: /tools, /api/v1/tools and /identity answered evil.example with 200.
+func TestHostAndOriginRule(t *testing.T) {
+	cat, err := resolver.New(t.Context(), nil, &resolver.Options{Root: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := mcpserver.New(cat, nil)
+	defer ms.Close()
+	srv := httptest.NewServer(httpserver.NewHandler(httpserver.Static(snapshot()), &httpserver.Options{MCP: ms.Handler(), Now: fixedNow}))
+	defer srv.Close()
+	const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"0"}}}`
+	endpoints := []struct{ method, path, body string }{
+		{"GET", "/tools", ""},
+		{"GET", "/tools/search", ""},
+		{"GET", "/api/v1/tools", ""},
+		{"GET", "/api/v1/tools/search", ""},
+		{"GET", "/identity", ""},
+		{"POST", "/mcp", initialize},
+	}
+	cases := []struct {
+		name, host, origin string
+		status             int
+		body               string // for 403: the start of the answer
+	}{
+		{"loopback host", "", "", http.StatusOK, ""},
+		{"localhost with port", "localhost:7477", "http://localhost:3000", http.StatusOK, ""},
+		{"foreign host", "evil.example:7477", "", http.StatusForbidden, `{"error":"host \"evil.example:7477\" is not allowed`},
+		{"foreign origin", "", "https://evil.example", http.StatusForbidden, `{"error":"origin \"https://evil.example\" is not allowed`},
+	}
+	for _, ep := range endpoints {
+		for _, c := range cases {
+			t.Run(ep.path+"/"+c.name, func(t *testing.T) {
+				req, _ := http.NewRequestWithContext(t.Context(), ep.method, srv.URL+ep.path, strings.NewReader(ep.body))
+				if c.host != "" {
+					req.Host = c.host
+				}
+				if c.origin != "" {
+					req.Header.Set("Origin", c.origin)
+				}
+				if ep.method == "POST" {
+					req.Header.Set("Content-Type", "application/json")
+					req.Header.Set("Accept", "application/json, text/event-stream")
+				}
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				body, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != c.status {
+					t.Errorf("status %d, want %d (body %.200s)", resp.StatusCode, c.status, body)
+				}
+				if c.body != "" && !strings.HasPrefix(string(body), c.body) {
+					t.Errorf("body %s, want it to start with %s", body, c.body)
+				}
+			})
+		}
 	}
 }

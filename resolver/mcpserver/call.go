@@ -63,42 +63,6 @@ func (s *Server) toolHandler(name string) mcp.ToolHandler {
 	}
 }
 
-// errShuttingDown answers calls refused or cancelled by [Server.Close].
-var errShuttingDown = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "server is shutting down"}
-
-// acquire takes a call slot, returning a context that Close cancels too.
-func (s *Server) acquire(ctx context.Context) (context.Context, func(), error) {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return nil, nil, errShuttingDown
-	}
-	s.calls.Add(1)
-	s.mu.Unlock()
-	select {
-	case s.sem <- struct{}{}:
-	case <-ctx.Done():
-		s.calls.Done()
-		return nil, nil, ctx.Err()
-	case <-s.stopping:
-		s.calls.Done()
-		return nil, nil, errShuttingDown
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	go func() { // ends with the call at the latest: done cancels ctx
-		select {
-		case <-s.stopping:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	return ctx, func() {
-		cancel()
-		<-s.sem
-		s.calls.Done()
-	}, nil
-}
-
 // call runs the tool through the catalog, which owns the call and its
 // question loop; this face only says how to ask (elicitation, now or in a
 // later request) and maps the result.

@@ -50,7 +50,13 @@
 //     flooding stdout) → isError true with the error's text, so the model
 //     sees it.
 //
-// Calls run concurrently, at most [Options.MaxCalls] at a time. A cancelled
+// Calls run concurrently, at most [Options.MaxCalls] at a time, at most
+// [Options.MaxCallsPerSession] of one HTTP session, within
+// [Options.MemoryBudget]; at most [Options.MaxQueued] wait, and a call
+// beyond is refused with [CodeBusy]. HTTP sessions idle for
+// [Options.SessionTimeout] are closed. Over stdio each line is screened
+// before the SDK reads it: a malformed message gets a JSON-RPC error and
+// the session goes on (see [Server.Run]). A cancelled
 // request (notifications/cancelled, or the HTTP request going away) cancels
 // the call's context, which kills the tool's process group. When ctx is
 // done (SIGTERM), [Server.Run] cancels the running calls and waits for them

@@ -54,6 +54,27 @@ type Options struct {
 	// alive at any time; further calls wait for a slot (or their
 	// cancellation). If zero, 2×GOMAXPROCS, at least 4.
 	MaxCalls int
+	// MaxCallsPerSession bounds the calls of one client session running at
+	// once, so that one client (or the hanging calls of a dropped
+	// connection, which MCP does not take as a cancellation) cannot hold
+	// every slot. It does not apply to the one session of [Server.Run],
+	// which may use every slot. If zero, max(1, MaxCalls/2).
+	MaxCallsPerSession int
+	// MaxQueued bounds the calls waiting to run; one session may hold at
+	// most half of them (all of them under [Server.Run]). A call beyond is
+	// refused at once with the JSON-RPC error [CodeBusy]. If zero,
+	// [DefaultMaxQueued].
+	MaxQueued int
+	// MemoryBudget bounds, in bytes, what the calls running at once are
+	// charged: three times their arguments' size plus three times the
+	// stdout cap (16 MiB) for their output. A call waits until its charge
+	// fits; a call whose arguments alone exceed it is refused with
+	// [CodeBusy]. If zero, [DefaultMemoryBudget] (256 MiB).
+	MemoryBudget int64
+	// SessionTimeout closes a streamable HTTP session ([Server.Handler])
+	// that received no request for this long, cancelling its calls. If
+	// zero, [DefaultSessionTimeout]; negative keeps idle sessions forever.
+	SessionTimeout time.Duration
 	// RefreshInterval is how often a Catalog with a Refresh method is polled
 	// for rebuilt binaries while the server runs. If zero, 2s; negative
 	// disables polling.
@@ -78,7 +99,7 @@ type Server struct {
 	mcp      *mcp.Server
 	logger   *slog.Logger
 	interval time.Duration
-	sem      chan struct{}
+	idle     time.Duration // SessionTimeout
 	key      []byte        // signs the request state of multi round-trip calls
 	stopping chan struct{} // closed by stopCalls: running tool calls are cancelled, new ones refused
 	stopOnce sync.Once
@@ -90,10 +111,12 @@ type Server struct {
 	annMu       sync.Mutex
 	annotations map[string]json.RawMessage // name → annotations as the catalog gives them; guarded by annMu
 
-	mu     sync.Mutex
-	dirty  bool // the catalog changed since the last sync
-	closed bool
-	calls  sync.WaitGroup // running tool calls; Add only under mu while !closed
+	mu        sync.Mutex
+	dirty     bool // the catalog changed since the last sync
+	closed    bool
+	solo      bool           // Run serves the one session: no per-session bounds
+	admission *admission     // the calls running and waiting
+	calls     sync.WaitGroup // running tool calls; Add only under mu while !closed
 }
 
 // New returns a server for cat. It subscribes to cat at once, so changes
@@ -112,6 +135,18 @@ func New(cat Catalog, opts *Options) *Server {
 	if o.MaxCalls <= 0 {
 		o.MaxCalls = max(4, 2*runtime.GOMAXPROCS(0))
 	}
+	if o.MaxCallsPerSession <= 0 {
+		o.MaxCallsPerSession = max(1, o.MaxCalls/2)
+	}
+	if o.MaxQueued <= 0 {
+		o.MaxQueued = DefaultMaxQueued
+	}
+	if o.MemoryBudget <= 0 {
+		o.MemoryBudget = DefaultMemoryBudget
+	}
+	if o.SessionTimeout == 0 {
+		o.SessionTimeout = DefaultSessionTimeout
+	}
 	if o.RefreshInterval == 0 {
 		o.RefreshInterval = 2 * time.Second
 	}
@@ -124,11 +159,12 @@ func New(cat Catalog, opts *Options) *Server {
 		cat:      cat,
 		logger:   logger,
 		interval: o.RefreshInterval,
-		sem:      make(chan struct{}, o.MaxCalls),
+		idle:     o.SessionTimeout,
 		key:      newKey(),
 		synced:   map[string]string{},
 
 		annotations: map[string]json.RawMessage{},
+		admission:   newAdmission(&o),
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
 		Logger: o.Logger,
@@ -139,7 +175,7 @@ func New(cat Catalog, opts *Options) *Server {
 	if err := mcp.AddReceivingCustomMethod(s.mcp, MethodIdentity, s.identity); err != nil {
 		panic(err) // only if MethodIdentity shadowed a standard method: a programming error
 	}
-	s.mcp.AddReceivingMiddleware(s.syncFirst)
+	s.mcp.AddReceivingMiddleware(s.syncFirst, s.admit)
 	s.cancel = cat.Subscribe(s.changed)
 	s.sync()
 	return s
@@ -152,17 +188,23 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 
 // Run serves one MCP session over t until the peer closes it or ctx is
 // done, then closes s: every running tool call is cancelled (its process
-// killed) and waited for before Run returns. When the peer closes its end
+// killed) and waited for before Run returns. Over stdio (t an
+// *mcp.IOTransport or *mcp.StdioTransport) every line is screened first: a
+// malformed message is answered with a JSON-RPC error and the session goes
+// on (see [MaxLineBytes], [MaxDepth]). When the peer closes its end
 // (stdin closed), the calls it had already sent are answered first, for up
 // to 2s; such a session returns nil.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	defer s.Close()
+	s.mu.Lock()
+	s.solo = true
+	s.mu.Unlock()
 	wctx, stop := context.WithCancel(ctx)
 	defer stop()
 	go s.Watch(wctx)
 	// The session waits for running calls before it ends: when the peer
 	// goes (stdin closed), cancel them at once.
-	ss, err := s.mcp.Connect(ctx, &watchedTransport{t, s.stopCalls}, nil)
+	ss, err := s.mcp.Connect(ctx, &watchedTransport{screened(t), s.stopCalls}, nil)
 	if err != nil {
 		return err
 	}
@@ -196,6 +238,9 @@ func (t *watchedTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 	}
 	return &watchedConn{Connection: c, gone: t.gone, pending: map[jsonrpc.ID]bool{}, answered: make(chan struct{}, 1)}, nil
 }
+
+// DefaultSessionTimeout is [Options.SessionTimeout] when zero.
+const DefaultSessionTimeout = 10 * time.Minute
 
 // drainLimit bounds how long a session whose peer closed stdin waits for
 // the answers to requests it had already read before it cancels them.
@@ -280,9 +325,14 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 // caller polls for rebuilt binaries with [Server.Watch] and calls
 // [Server.Close] on shutdown.
 func (s *Server) Handler() http.Handler {
+	idle := s.idle
+	if idle < 0 {
+		idle = 0 // the SDK's "never"
+	}
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
 		Logger:                       s.logger,
 		PropagateRequestCancellation: true,
+		SessionTimeout:               idle,
 	})
 }
 

@@ -1,0 +1,272 @@
+package mcpserver
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolhost/toolhost/tool"
+)
+
+// Limits of the stdio screen (see [screenedTransport]).
+const (
+	// MaxLineBytes bounds one stdio message (one line); a longer line is
+	// answered with an error and skipped without being held in memory.
+	MaxLineBytes = 16 << 20
+	// MaxDepth bounds the nesting of objects and arrays in one message, as
+	// the SDK's decoder does.
+	MaxDepth = 1000
+)
+
+// screenedTransport serves MCP over newline-delimited JSON on r and w, as
+// mcp.IOTransport does, but screens every line before the SDK reads it:
+// a line the SDK's decoder would fail on (which ends the SDK's session,
+// and with it every call in flight) is answered here with a JSON-RPC
+// error, -32700 parse error or -32600 invalid request, carrying the
+// request's id when one can be read (null otherwise), and the server goes
+// on. The lines that pass go to the SDK's own IOTransport through a pipe,
+// unchanged; the answers are written on w between the SDK's writes (one
+// lock for both).
+//
+// Refused: a line longer than maxLine bytes (skipped as it is read, never
+// held whole), invalid UTF-8, anything that is not one JSON value, nested
+// deeper than [MaxDepth], not a JSON-RPC 2.0 message (wrong or missing
+// "jsonrpc", an id that is not a string or number, a method that is not a
+// string), and batches (arrays; MCP dropped them in 2025-06-18; send one
+// message per line). Blank lines are skipped.
+type screenedTransport struct {
+	r       io.ReadCloser
+	w       io.WriteCloser
+	maxLine int
+}
+
+// screened returns t wrapped in a screen when it is one of the SDK's
+// newline-delimited transports (stdio), else t.
+func screened(t mcp.Transport) mcp.Transport {
+	switch t := t.(type) {
+	case *mcp.IOTransport:
+		return &screenedTransport{r: t.Reader, w: t.Writer, maxLine: lineLimit(t.MaxLineLength)}
+	case *mcp.StdioTransport:
+		return &screenedTransport{r: os.Stdin, w: nopCloser{os.Stdout}, maxLine: lineLimit(t.MaxLineLength)}
+	}
+	return t
+}
+
+func lineLimit(n int) int {
+	if n <= 0 {
+		return MaxLineBytes
+	}
+	return n
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
+
+// Connect starts the screen and connects the SDK's IOTransport to its
+// output.
+func (t *screenedTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	pr, pw := io.Pipe()
+	w := &lockedWriter{w: t.w}
+	inner := &mcp.IOTransport{Reader: &pipeReader{pr, t.r}, Writer: w, MaxLineLength: -1} // lines are bounded here
+	c, err := inner.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	go screenLines(t.r, pw, w, t.maxLine)
+	return c, nil
+}
+
+// pipeReader is the SDK's end of the pipe; closing it closes the
+// original reader too, as closing the IOTransport would.
+type pipeReader struct {
+	*io.PipeReader
+	orig io.Closer
+}
+
+func (r *pipeReader) Close() error {
+	r.PipeReader.Close()
+	return r.orig.Close()
+}
+
+// lockedWriter serialises whole messages of the SDK and of the screen.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.WriteCloser
+}
+
+func (w *lockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.w.Write(p)
+}
+
+func (w *lockedWriter) Close() error { return w.w.Close() }
+
+// screenLines reads r line by line until it fails or the SDK closes its
+// end of out: good lines go to out, bad ones are answered on w. At the
+// end of r, out is closed with r's error (EOF: the peer closed stdin).
+func screenLines(r io.Reader, out *io.PipeWriter, w io.Writer, maxLine int) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var buf []byte
+	for {
+		line, tooLong, err := readLine(br, buf[:0], maxLine)
+		buf = line
+		var answer []byte
+		switch {
+		case tooLong:
+			answer = errorAnswer(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf(
+				"invalid request: the message is longer than %s, the most one line may hold (fix: send smaller arguments)", byteSize(int64(maxLine))))
+		case len(line) > 0:
+			var fwd []byte
+			fwd, answer = screenLine(line)
+			if fwd != nil {
+				if _, werr := out.Write(append(fwd, '\n')); werr != nil {
+					return // the SDK closed the connection
+				}
+			}
+		}
+		if answer != nil {
+			if _, werr := w.Write(append(answer, '\n')); werr != nil {
+				out.CloseWithError(werr)
+				return
+			}
+		}
+		if err != nil {
+			out.CloseWithError(err) // io.EOF: a clean end
+			return
+		}
+		if cap(buf) > 1<<20 {
+			buf = nil // do not keep a large buffer for small messages
+		}
+	}
+}
+
+// readLine reads one line into buf (without its newline), at most max
+// bytes; the rest of a longer line is read and dropped, and tooLong set.
+// err is the reader's error (io.EOF at the end, after a last line without
+// a newline).
+func readLine(br *bufio.Reader, buf []byte, max int) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !tooLong {
+			if len(buf)+len(chunk) > max+1 { // +1: the newline
+				tooLong, buf = true, buf[:0]
+			} else {
+				buf = append(buf, chunk...)
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return bytes.TrimSuffix(buf, []byte("\n")), tooLong, err
+	}
+}
+
+// screenLine decides about one line: fwd is the message to hand to the
+// SDK (the line without surrounding blanks), or nil; answer is the error
+// response to write instead, or nil (a blank line gets neither).
+func screenLine(line []byte) (fwd, answer []byte) {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
+		return nil, nil
+	}
+	if !utf8.Valid(line) {
+		return nil, errorAnswer(nil, jsonrpc.CodeParseError, "parse error: the message is not valid UTF-8 (fix: send UTF-8 JSON, one message per line)")
+	}
+	if !json.Valid(line) {
+		var v json.RawMessage
+		err := json.Unmarshal(line, &v)
+		return nil, errorAnswer(nil, jsonrpc.CodeParseError, fmt.Sprintf("parse error: %v (fix: send one JSON-RPC message per line)", err))
+	}
+	switch line[0] {
+	case '{':
+	case '[':
+		return nil, errorAnswer(nil, jsonrpc.CodeInvalidRequest, "invalid request: batches are not supported (fix: send one message per line)")
+	default:
+		return nil, errorAnswer(nil, jsonrpc.CodeInvalidRequest, "invalid request: a message must be a JSON object")
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(line, &fields); err != nil { // deep nesting: encoding/json allows 10000 levels
+		return nil, errorAnswer(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: %v", err))
+	}
+	id := fields["id"]
+	switch {
+	case id == nil || string(id) == "null":
+		id = nil
+	case id[0] == '"' || id[0] == '-' || id[0] >= '0' && id[0] <= '9':
+	default:
+		return nil, errorAnswer(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf(`invalid request: "id" must be a string or a number, not %.40s (fix: number your requests)`, id))
+	}
+	if v := fields["jsonrpc"]; string(v) != `"2.0"` {
+		got := "missing"
+		if v != nil {
+			got = fmt.Sprintf("%.40s", v)
+		}
+		return nil, errorAnswer(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf(`invalid request: "jsonrpc" must be "2.0", not %s (fix: send JSON-RPC 2.0 messages)`, got))
+	}
+	if m := fields["method"]; m != nil && m[0] != '"' {
+		return nil, errorAnswer(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf(`invalid request: "method" must be a string, not %.40s`, m))
+	}
+	if depth(line) > MaxDepth {
+		return nil, errorAnswer(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: nested deeper than %d levels", MaxDepth))
+	}
+	// The SDK's own decoder is the final word: what it takes, it takes
+	// again when it reads the line from the pipe.
+	if _, err := jsonrpc.DecodeMessage(line); err != nil {
+		return nil, errorAnswer(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: %v", err))
+	}
+	return line, nil
+}
+
+// depth is the deepest nesting of objects and arrays in valid JSON data.
+func depth(data []byte) int {
+	var d, deepest int
+	inString, escaped := false, false
+	for _, b := range data {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case b == '\\':
+				escaped = true
+			case b == '"':
+				inString = false
+			}
+		case b == '"':
+			inString = true
+		case b == '{' || b == '[':
+			d++
+			deepest = max(deepest, d)
+		case b == '}' || b == ']':
+			d--
+		}
+	}
+	return deepest
+}
+
+// errorAnswer is a JSON-RPC error response; a nil id is written as null.
+func errorAnswer(id json.RawMessage, code int64, msg string) []byte {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	b, err := tool.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   *jsonrpc.Error  `json:"error"`
+	}{"2.0", id, &jsonrpc.Error{Code: code, Message: msg}})
+	if err != nil {
+		panic(err) // an id from json.Unmarshal and a string always marshal
+	}
+	return b
+}
