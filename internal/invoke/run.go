@@ -35,13 +35,20 @@ type Spec struct {
 	// slash is a path, relative to the working directory; a bare name is
 	// looked up on the child's PATH.
 	Command []string
-	// Shell runs the rendered tokens joined by spaces through /bin/sh -c
-	// (only when the entry says shell = true). Template values are then
-	// shell-quoted; literal tokens are passed to the shell as they are, so
-	// a caller holding the command as written should pass it as one token.
-	// Do not quote templates in a shell command yourself: '{{tool.arguments.x}}'
-	// would put the quotes Run adds inside yours.
+	// Shell runs the tokens joined by spaces as a /bin/sh -c script (only
+	// when the entry says shell = true); a caller holding the command as
+	// written should pass it as one token. Template values never enter the
+	// script: each template is replaced by a positional parameter
+	// reference ("${1}" bare, ${1} inside "…", '"${1}"' inside '…') and
+	// the values are passed as /bin/sh -c SCRIPT sh VALUE1 VALUE2 …, so the
+	// shell never parses a value as code. A template inside `…`, ${…},
+	// $((…)) or a here-document is refused ([ErrShellTemplate]).
 	Shell bool
+	// AllowOption names the arguments (x of {{tool.arguments.x}}) whose
+	// values may start an argv element or shell word with "-". Any other
+	// such value is refused ([ErrOptionValue]), unless a literal "--"
+	// precedes it in the command.
+	AllowOption []string
 	// Dir is the working directory; "" means the request's context.root,
 	// and a relative Dir is taken relative to context.root.
 	Dir string
@@ -106,14 +113,8 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 
 	dir := workDir(spec.Dir, req.Context.Root)
 	env := environ(spec, dir)
-	var argv []string
-	if spec.Shell {
-		toks, err := render(spec.Command, req, shellQuote)
-		if err != nil {
-			return nil, fail(err)
-		}
-		argv = []string{"/bin/sh", "-c", strings.Join(toks, " ")}
-	} else if argv, err = Render(spec.Command, req); err != nil {
+	argv, err := commandLine(spec, req)
+	if err != nil {
 		return nil, fail(err)
 	}
 	if dir != "" {
