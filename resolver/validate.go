@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/toolhost/toolhost/internal/invoke"
 	"github.com/toolhost/toolhost/internal/toolname"
 )
 
@@ -34,6 +36,11 @@ type argSchema struct {
 	names    []string                        // declared properties, sorted
 	required []string
 	closed   bool // additionalProperties: false
+
+	// refuse, when set, is the entry's own rule for values the schema
+	// accepts: invoke.CheckArguments, which refuses a value that would be
+	// read as an option (see Catalog.refuseOptions).
+	refuse func(args map[string]any) error
 }
 
 // emptyObject is the input schema of a tool that takes no arguments.
@@ -140,6 +147,10 @@ func (a *argSchema) check(args map[string]any) (map[string]any, []string) {
 	}
 	err := a.all.Validate(args)
 	if err == nil {
+		var oe *invoke.OptionError
+		if a.refuse != nil && errors.As(a.refuse(args), &oe) {
+			return nil, []string{oe.Error()}
+		}
 		return args, nil
 	}
 	var problems []string
