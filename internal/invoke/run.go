@@ -82,7 +82,9 @@ type Result struct {
 // stdin, closes stdin, and waits for it to exit. The caller bounds the call
 // with context.WithTimeout; when ctx is done the whole process group gets
 // SIGTERM and, Spec.Grace later, SIGKILL. Whatever happens, no process of
-// the group is left running when Run returns.
+// the group is left running when Run returns, and on Linux neither is any
+// process that left the group but still carries the run's [CallEnv] token
+// (a daemon that forked and called setsid).
 //
 // A non-zero exit is not an error from Run: it is in the [Result]. Run
 // returns an [*Error] when no answer could be had, wrapping [ErrNotFound],
@@ -112,7 +114,8 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 	input = append(input, '\n')
 
 	dir := workDir(spec.Dir, req.Context.Root)
-	env := environ(spec, dir)
+	token := newToken()
+	env := append(environ(spec, dir), CallEnv+"="+token) // last: it wins over Env
 	argv, err := commandLine(spec, req)
 	if err != nil {
 		return nil, fail(err)
@@ -176,7 +179,9 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 	}
 	pgid := cmd.Process.Pid
 	waitErr := cmd.Wait()
+	waited(pgid)
 	_ = signalGroup(pgid, syscall.SIGKILL) // leave nothing of the group behind
+	endEscaped(token)                      // nor anything that left the group
 
 	e.ExitCode = cmd.ProcessState.ExitCode()
 	e.Stderr = stderr.Bytes()
@@ -213,7 +218,7 @@ const textBusyRetries = 6
 func startRetrying(ctx context.Context, newCmd func() *exec.Cmd) (*exec.Cmd, error) {
 	for attempt := 0; ; attempt++ {
 		cmd := newCmd()
-		err := cmd.Start()
+		err := start(cmd)
 		if err == nil || !errors.Is(err, syscall.ETXTBSY) || attempt == textBusyRetries {
 			return cmd, err
 		}

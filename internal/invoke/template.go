@@ -59,6 +59,8 @@ func (t Template) Argument() string {
 
 // ErrShellTemplate: a template of a shell command sits where its value
 // cannot be passed safely (inside `…`, ${…}, $((…)) or a here-document).
+// The fix: assign it to a variable first, as its own word
+// (x={{tool.arguments.x}}; … "$x"), or use $(…) rather than `…`.
 var ErrShellTemplate = errors.New("template in a shell construct that cannot take a value safely")
 
 // Templates lists the templates of a command in order. Tokens are argv
@@ -271,8 +273,7 @@ func (sc *shellScanner) template(t Template) error {
 		}
 	}
 	if where != "" {
-		return fmt.Errorf("%w: %s at offset %d is %s (fix: put it outside as its own word, e.g. x=%s; then use \"$x\")",
-			ErrShellTemplate, t.Text, t.Offset, where, t.Text)
+		return fmt.Errorf("%w: %s at offset %d is %s", ErrShellTemplate, t.Text, t.Offset, where)
 	}
 	f := sc.startWord()
 	t.Word, t.StartsWord, t.AfterDashDash = f.word, !f.literal, f.dashdash
