@@ -88,9 +88,12 @@ type Result struct {
 //
 // A non-zero exit is not an error from Run: it is in the [Result]. Run
 // returns an [*Error] when no answer could be had, wrapping [ErrNotFound],
-// [ErrNotExecutable], [ErrTimeout], [ErrOutputTooLarge] or the context's
-// error; the Result is then non-nil when the process had started (holding
-// what it printed until then).
+// [ErrNotExecutable], [ErrTimeout], [ErrOutputTooLarge], the context's
+// error, or — before anything starts — [ErrShellTemplate], a malformed
+// template, or an [*OptionError] ([ErrOptionValue]: a caller serving a
+// model should turn that one into an error outcome, see [CheckArguments]);
+// the Result is then non-nil when the process had started (holding what it
+// printed until then).
 func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 	start := time.Now()
 	if req == nil {
