@@ -1,10 +1,17 @@
 package resolver
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"regexp"
+	"regexp/syntax"
 	"slices"
+	"strings"
+
+	"github.com/toolhost/toolhost/internal/invoke"
+	"github.com/toolhost/toolhost/resolver/config"
+	"github.com/toolhost/toolhost/tool"
 )
 
 // lintError is a definition LLM providers would reject.
@@ -49,4 +56,168 @@ func lintWarnings(t *Tool) []string {
 		}
 	}
 	return w
+}
+
+// commandWarning is a warning about how a command takes its arguments.
+type commandWarning struct {
+	text, fix string
+}
+
+// lintCommand checks how an entry's command takes its arguments (design
+// §12, docs/config.md "Arguments in commands"): a template the command
+// cannot run is an error; a shell template inside quotes, and a template
+// whose value would start an argv element with nothing to stop a leading
+// "-", are warnings. key is the entry's table name, as [tools.NAME].
+func lintCommand(e *entry, key string) (*lintError, []commandWarning) {
+	if e.bin == nil {
+		return nil, nil
+	}
+	spec := e.bin.spec
+	ts, err := invoke.Templates(spec.Command, spec.Shell)
+	if err != nil {
+		fix := "write templates as {{context}}, {{tool}} or {{tool.arguments.NAME}}"
+		if errors.Is(err, invoke.ErrShellTemplate) {
+			fix = "assign the template to a variable first, as its own word, and use the variable there (x={{tool.arguments.NAME}}; … \"$x\"); use $(…) rather than `…`"
+		}
+		return &lintError{fmt.Errorf("command: %w", err), fix}, nil
+	}
+	var w []commandWarning
+	flagged := false
+	for _, t := range ts {
+		if t.Quoting != invoke.Unquoted {
+			w = append(w, commandWarning{
+				fmt.Sprintf("%s is %s in a shell command; toolhost passes the value as a positional parameter, quoted for you, so the quotes around it only mislead", t.Text, t.Quoting),
+				fmt.Sprintf("remove the quotes around it: command = %s", tomlQuote(unquoteTemplate(strings.Join(spec.Command, " "), t))),
+			})
+		}
+		arg := t.Argument()
+		if flagged || arg == "" || !t.StartsWord || t.AfterDashDash || slices.Contains(spec.AllowOption, arg) ||
+			(len(t.Path) == 3 && noLeadingDash(e.tool.Parameters[arg])) {
+			continue
+		}
+		flagged = true // one warning per command: the fix covers the rest
+		fix := "write -- before it so that nothing after it is read as an option"
+		if !spec.Shell {
+			withDashes := slices.Insert(slices.Clone(spec.Command), t.Token, "--")
+			for i, a := range withDashes {
+				withDashes[i] = config.QuoteWord(a)
+			}
+			fix += fmt.Sprintf(" (command = %s)", tomlQuote(strings.Join(withDashes, " ")))
+		}
+		fix += fmt.Sprintf(`, or constrain the parameter (pattern = "^[^-]", an enum); if it is meant to take options, set allow_option = true in [%s.parameters.%s]`, key, arg)
+		w = append(w, commandWarning{
+			fmt.Sprintf(`%s starts an argument, so a value such as "--help" would be read as an option; calls with such values are refused`, t.Text),
+			fix,
+		})
+	}
+	return nil, w
+}
+
+// unquoteTemplate returns script with the quotes around template t taken
+// away: '{{x}}' becomes {{x}}, and 'a {{x}} b' becomes 'a '{{x}}' b'.
+func unquoteTemplate(script string, t invoke.Template) string {
+	q := "'"
+	if t.Quoting == invoke.DoubleQuoted {
+		q = `"`
+	}
+	before, after := script[:t.Offset], script[t.Offset+len(t.Text):]
+	if strings.HasSuffix(before, q) && !strings.HasSuffix(before, `\`+q) {
+		before = before[:len(before)-1]
+	} else {
+		before += q
+	}
+	if strings.HasPrefix(after, q) {
+		after = after[1:]
+	} else {
+		after = q + after
+	}
+	return before + t.Text + after
+}
+
+// tomlQuote writes s as a TOML basic string.
+func tomlQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"', '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// noLeadingDash reports whether every value p admits renders without a
+// leading "-": an enum of such values, booleans, objects, arrays, numbers
+// with a minimum ≥ 0, or strings whose pattern starts with ^ and a first
+// character other than "-".
+func noLeadingDash(p *tool.Parameter) bool {
+	if p == nil {
+		return false
+	}
+	if p.Enum != nil {
+		for _, v := range p.Enum {
+			if s := fmt.Sprint(v); strings.HasPrefix(s, "-") {
+				return false
+			}
+		}
+		return true
+	}
+	if len(p.Type) == 0 {
+		return false
+	}
+	for _, t := range p.Type {
+		switch t {
+		case "boolean", "object", "array", "null":
+		case "integer", "number":
+			if p.Minimum == nil || *p.Minimum < 0 {
+				return false
+			}
+		case "string":
+			if !patternExcludesDash(p.Pattern) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// patternExcludesDash reports whether a pattern is anchored at the start
+// and its first character cannot be "-" (^[a-z]…, ^\w…, ^abc…). It looks
+// only at the first element; anything else counts as not excluding.
+func patternExcludesDash(pattern string) bool {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return false
+	}
+	re = re.Simplify()
+	if re.Op != syntax.OpConcat || len(re.Sub) < 2 || re.Sub[0].Op != syntax.OpBeginText {
+		return false
+	}
+	first := re.Sub[1]
+	for (first.Op == syntax.OpPlus || first.Op == syntax.OpCapture || first.Op == syntax.OpRepeat && first.Min >= 1) && len(first.Sub) == 1 {
+		first = first.Sub[0]
+	}
+	switch first.Op {
+	case syntax.OpLiteral:
+		return len(first.Rune) > 0 && first.Rune[0] != '-'
+	case syntax.OpCharClass:
+		for i := 0; i+1 < len(first.Rune); i += 2 {
+			if first.Rune[i] <= '-' && '-' <= first.Rune[i+1] {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

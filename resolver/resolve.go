@@ -125,8 +125,9 @@ func (c *Catalog) resolve(ctx context.Context) *resolution {
 	wg.Wait()
 
 	type produced struct {
-		e     *entry
-		place string
+		e        *entry
+		place    string
+		cmdPlace string // where its command is written
 	}
 	var all []produced
 	for _, e := range p.entries {
@@ -139,7 +140,7 @@ func (c *Catalog) resolve(ctx context.Context) *resolution {
 				continue
 			}
 			for _, t := range c.toolset(e, g, a.resp, &r.problems) {
-				all = append(all, produced{t, place})
+				all = append(all, produced{t, place, posOr(e, "command")})
 			}
 			continue
 		}
@@ -160,7 +161,7 @@ func (c *Catalog) resolve(ctx context.Context) *resolution {
 		for _, w := range warnings {
 			r.problems = append(r.problems, Problem{Tool: e.Name, Place: posOr(e, w.key), Warning: true, Err: errors.New(w.text)})
 		}
-		all = append(all, produced{c.bind(t, e, g, bin != nil), place})
+		all = append(all, produced{c.bind(t, e, g, bin != nil), place, posOr(e, "command")})
 	}
 
 	byName := map[string]string{}
@@ -179,6 +180,15 @@ func (c *Catalog) resolve(ctx context.Context) *resolution {
 			r.problems = append(r.problems, Problem{Tool: name, Place: pr.place, Err: err.err, Fix: err.fix})
 			continue
 		}
+		lerr, cmdWarnings := lintCommand(pr.e, pr.e.tool.Provenance["entry"])
+		if lerr != nil {
+			r.problems = append(r.problems, Problem{Tool: name, Place: pr.cmdPlace, Err: lerr.err, Fix: lerr.fix})
+			continue
+		}
+		for _, w := range cmdWarnings {
+			r.problems = append(r.problems, Problem{Tool: name, Place: pr.cmdPlace, Warning: true, Err: errors.New(w.text), Fix: w.fix})
+		}
+		c.refuseOptions(pr.e)
 		for _, w := range lintWarnings(pr.e.tool) {
 			r.problems = append(r.problems, Problem{Tool: name, Place: pr.place, Warning: true, Err: errors.New(w)})
 		}
@@ -201,8 +211,16 @@ func (c *Catalog) bind(t *Tool, e *config.Entry, g *group, protocol bool) *entry
 		t.Source += fmt.Sprintf(" (tool %q)", name)
 	}
 	t.Provenance["entry"] = e.Key()
+	spec := g.spec
+	if allow := allowed(e.AllowOption); allow != nil {
+		// The group's spec is shared by the entries with the same
+		// invocation; which arguments may be options is the entry's own.
+		s := *g.spec
+		s.AllowOption = allow
+		spec = &s
+	}
 	return &entry{tool: t, bin: &binding{
-		spec:     g.spec,
+		spec:     spec,
 		group:    g,
 		name:     name,
 		options:  maps.Clone(e.Options),
@@ -342,4 +360,32 @@ func firstWord(g *group) string {
 		return "the command"
 	}
 	return g.spec.Command[0]
+}
+
+// allowed lists the arguments an entry lets start with "-", sorted; nil
+// when none.
+func allowed(m map[string]bool) []string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if m[k] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// refuseOptions makes the entry's argument check (run by Call before
+// anything starts) apply invoke's rule for values that would be read as
+// options, so that a refused value is an error outcome naming the
+// argument, exactly as a value the schema rejects.
+func (c *Catalog) refuseOptions(e *entry) {
+	if e.bin == nil || e.args == nil {
+		return
+	}
+	a := *e.args // the compiled schema is shared by entries with the same schema
+	b := e.bin
+	a.refuse = func(args map[string]any) error {
+		return invoke.CheckArguments(b.spec, c.request(tool.ActionRun, &tool.Call{Name: b.name, Arguments: args, Options: b.options}))
+	}
+	e.args = &a
 }

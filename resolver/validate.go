@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/toolhost/toolhost/internal/invoke"
 	"github.com/toolhost/toolhost/internal/toolname"
 )
 
@@ -36,6 +38,11 @@ type argSchema struct {
 	closed   bool                // additionalProperties: false
 	types    map[string][]string // each property's declared types, for messages
 	enums    map[string][]any    // each property's enum, for messages
+
+	// refuse, when set, is the entry's own rule for values the schema
+	// accepts: invoke.CheckArguments, which refuses a value that would be
+	// read as an option (see Catalog.refuseOptions).
+	refuse func(args map[string]any) error
 }
 
 // emptyObject is the input schema of a tool that takes no arguments.
@@ -165,6 +172,10 @@ func (a *argSchema) check(args map[string]any) (map[string]any, []string) {
 	shadow := forValidation(args).(map[string]any)
 	err := a.all.Validate(shadow)
 	if err == nil {
+		var oe *invoke.OptionError
+		if a.refuse != nil && errors.As(a.refuse(args), &oe) {
+			return nil, []string{oe.Error()}
+		}
 		return args, nil
 	}
 	var problems []string

@@ -8,9 +8,11 @@ import (
 	"syscall"
 
 	"github.com/toolhost/toolhost/internal/cli"
+	"github.com/toolhost/toolhost/internal/invoke"
 )
 
 func main() {
+	_ = invoke.EnableSubreaper() // Linux: a tool's orphaned daemons come back here to be ended and reaped
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := cli.Run(ctx, os.Args, os.Stdout, os.Stderr, os.Stdin, nil)
 	stop()

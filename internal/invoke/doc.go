@@ -29,14 +29,27 @@
 //
 // JP's argv templates are rendered per token: {{context}} and {{tool}} are
 // the request's objects as compact JSON, {{tool.arguments.x}} a value (bare
-// when scalar, JSON when composite, null when missing). See [Render].
+// when scalar, JSON when composite, null when missing). See [Render] and
+// [Templates].
+//
+// Values are hostile (they come from a model), so [Run] applies two rules:
+//
+//   - With [Spec.Shell] no value enters the script: each template becomes a
+//     positional parameter reference and the values follow as parameters,
+//     /bin/sh -c 'grep -rn "${1}" .' sh VALUE. A template inside `…`,
+//     ${…}, $((…)) or a here-document is refused ([ErrShellTemplate]).
+//   - A value that would start an argv element (a shell word) with "-" is
+//     refused ([ErrOptionValue], an [*OptionError] naming the argument)
+//     unless a literal "--" precedes it or [Spec.AllowOption] names it.
+//
+// [CheckArguments] applies them without starting anything.
 //
 // # Errors
 //
 // A tool that ran and reported failure is data (a [tool.Outcome]); an
 // [*Error] means no answer could be had. It wraps one of [ErrNotFound],
 // [ErrNotExecutable], [ErrTimeout], [ErrOutputTooLarge], [ErrExit],
-// [ErrNotJSON] or [tool.ErrNotSchema], and its message carries the cause,
+// [ErrNotJSON], [ErrOptionValue], [ErrShellTemplate] or [tool.ErrNotSchema], and its message carries the cause,
 // the fix where the user can make one, and the last lines of stderr:
 //
 //	run "bin/x": schema: tool failed: exit status 3: stderr: panic: boom

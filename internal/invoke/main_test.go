@@ -108,6 +108,70 @@ var fakeTools = map[string]func() int{
 		fmt.Println("partial")
 		return 0
 	},
+	// daemonize double-forks a daemon out of its process group, as a
+	// daemon does (fork, setsid, fork): it starts "daemon-mid", which
+	// starts "daemon-sleep" in a new session, writes its pid to
+	// $INVOKE_TEST_PGID_FILE and exits. Then it exits, or with the
+	// argument "hang" sleeps.
+	"daemonize": func() int {
+		mid := exec.Command(os.Args[0], "daemon-mid")
+		if err := mid.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		fmt.Println("started")
+		if len(os.Args) > 2 && os.Args[2] == "hang" {
+			time.Sleep(time.Hour)
+		}
+		return 0
+	},
+	"daemon-mid": func() int {
+		d := exec.Command(os.Args[0], "daemon-sleep")
+		d.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := d.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		if err := os.WriteFile(os.Getenv(pgidFileEnv), []byte(strconv.Itoa(d.Process.Pid)), 0o644); err != nil {
+			return 2
+		}
+		return 0 // orphans the daemon
+	},
+	"daemon-sleep": func() int {
+		time.Sleep(time.Hour)
+		return 0
+	},
+	// orphan-zombie leaves an orphan that dies during the call: its
+	// middle process starts "exit-0" in a new session and exits, and it
+	// waits until the orphan is a zombie (of whoever adopted it), writes
+	// its pid to $INVOKE_TEST_PGID_FILE and exits.
+	"orphan-zombie": func() int {
+		mid := exec.Command(os.Args[0], "orphan-mid")
+		out, err := mid.Output()
+		if err != nil {
+			return 2
+		}
+		pid := strings.TrimSpace(string(out))
+		for range 500 {
+			if n, _ := strconv.Atoi(pid); procState(n) == "Z" {
+				_ = os.WriteFile(os.Getenv(pgidFileEnv), []byte(pid), 0o644)
+				return 0
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		fmt.Fprintln(os.Stderr, "the orphan never died")
+		return 2
+	},
+	"orphan-mid": func() int {
+		d := exec.Command(os.Args[0], "exit-0")
+		d.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := d.Start(); err != nil {
+			return 2
+		}
+		fmt.Println(d.Process.Pid)
+		return 0
+	},
+	"exit-0": func() int { return 0 },
 	// flood writes to stdout until it is killed.
 	"flood": func() int {
 		chunk := []byte(strings.Repeat("x", 64<<10))
@@ -159,6 +223,12 @@ func TestMain(m *testing.M) {
 	// Every process the tests start inherits the marker. (Fuzz workers do
 	// too; their arguments are flags, so they run tests as usual.)
 	os.Setenv(childEnv, "1")
+	// As the toolhost command does: orphans of the tools come back to the
+	// test process, which Run must then reap (every test runs so).
+	if err := EnableSubreaper(); err != nil {
+		fmt.Fprintln(os.Stderr, "EnableSubreaper:", err)
+		os.Exit(2)
+	}
 	// A race-enabled child would sleep 1 s at exit; the fake tools need not.
 	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	os.Exit(m.Run())
@@ -250,4 +320,50 @@ func procState(pid int) string {
 		return f[0]
 	}
 	return ""
+}
+
+// readPid reads the pid a fake tool wrote to file.
+func readPid(t *testing.T, file string) int {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("fake tool wrote no pid: %v", err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatalf("pid file %q", data)
+	}
+	return pid
+}
+
+// waitPidGone fails the test unless kill(pid, 0) reports ESRCH (the
+// process is dead and reaped) within 3 s.
+func waitPidGone(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		err := syscall.Kill(pid, 0)
+		if err == syscall.ESRCH {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d outlived Run: kill(pid, 0) = %v, state %q", pid, err, procState(pid))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// waitFile waits up to 10 s for a fake tool to write file.
+func waitFile(t *testing.T, file string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if data, err := os.ReadFile(file); err == nil && len(data) > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("fake tool never wrote %s", file)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,33 +27,111 @@ import (
 // Blanks inside the braces are allowed ({{ tool.arguments.x }}). An
 // unclosed "{{", an empty template, an empty path segment or a root other
 // than context and tool is an error naming the token.
+//
+// Render applies no policy: [Run] also refuses values that would start an
+// argv element with "-" ([ErrOptionValue]), and runs shell commands with
+// the values as positional parameters.
 func Render(tokens []string, req *tool.Request) ([]string, error) {
-	return render(tokens, req, nil)
+	ts, err := Templates(tokens, false)
+	if err != nil {
+		return nil, err
+	}
+	values, err := templateValues(ts, req)
+	if err != nil {
+		return nil, err
+	}
+	return substitute(tokens, ts, values), nil
 }
 
-// render is Render with an optional quote function applied to every
-// rendered value (shellQuote when the command runs through /bin/sh).
-func render(tokens []string, req *tool.Request, quote func(string) string) ([]string, error) {
-	out := make([]string, len(tokens))
-	var roots *templateRoots
-	for i, tok := range tokens {
-		if !strings.Contains(tok, "{{") {
-			out[i] = tok
-			continue
-		}
-		if roots == nil {
-			var err error
-			if roots, err = newTemplateRoots(req); err != nil {
-				return nil, err
-			}
-		}
-		s, err := roots.renderToken(tok, quote)
-		if err != nil {
-			return nil, fmt.Errorf("command token %d %q: %w", i, tok, err)
-		}
-		out[i] = s
+// CheckArguments reports whether [Run] would refuse to start spec for req
+// because of its templates: a malformed template, a shell template in a
+// construct that cannot take a value ([ErrShellTemplate]), or a value that
+// would be read as an option (an [*OptionError], matching
+// [ErrOptionValue]). It starts nothing, so a caller can refuse a call
+// before running it.
+func CheckArguments(spec *Spec, req *tool.Request) error {
+	_, err := commandLine(spec, req)
+	return err
+}
+
+// shellName is $0 of a shell command's script.
+const shellName = "sh"
+
+// commandLine renders spec's command for req into the argv Run starts.
+// Without Shell each token is rendered on its own. With Shell the tokens
+// joined by spaces are the script of /bin/sh -c, in which every template
+// is replaced by a reference to a positional parameter, and the values
+// follow as the parameters: /bin/sh -c SCRIPT sh VALUE1 VALUE2 …. The
+// script never holds a value, so no value is ever parsed as shell code.
+func commandLine(spec *Spec, req *tool.Request) ([]string, error) {
+	ts, err := Templates(spec.Command, spec.Shell)
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	values, err := templateValues(ts, req)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkOptions(spec, ts, values); err != nil {
+		return nil, err
+	}
+	if !spec.Shell {
+		return substitute(spec.Command, ts, values), nil
+	}
+	script := strings.Join(spec.Command, " ")
+	var b strings.Builder
+	last := 0
+	for i, t := range ts {
+		b.WriteString(script[last:t.Offset])
+		b.WriteString(shellReference(i+1, t.Quoting))
+		last = t.Offset + len(t.Text)
+	}
+	b.WriteString(script[last:])
+	return append([]string{"/bin/sh", "-c", b.String(), shellName}, values...), nil
+}
+
+// shellReference is the text that replaces a template in a shell script:
+// positional parameter n, expanded as exactly one word in the template's
+// quoting context. Inside single quotes, which expand nothing, the quotes
+// are closed around a double-quoted reference and reopened.
+func shellReference(n int, q Quoting) string {
+	ref := "${" + strconv.Itoa(n) + "}"
+	switch q {
+	case DoubleQuoted:
+		return ref
+	case SingleQuoted:
+		return `'"` + ref + `"'`
+	}
+	return `"` + ref + `"`
+}
+
+// substitute replaces the templates ts of tokens by their values.
+func substitute(tokens []string, ts []Template, values []string) []string {
+	out := slices.Clone(tokens)
+	for i := len(ts) - 1; i >= 0; i-- { // from the end, so offsets stay valid
+		t := ts[i]
+		tok := out[t.Token]
+		out[t.Token] = tok[:t.Offset] + values[i] + tok[t.Offset+len(t.Text):]
+	}
+	return out
+}
+
+// templateValues renders the value of each template for req.
+func templateValues(ts []Template, req *tool.Request) ([]string, error) {
+	if len(ts) == 0 {
+		return nil, nil
+	}
+	roots, err := newTemplateRoots(req)
+	if err != nil {
+		return nil, err
+	}
+	values := make([]string, len(ts))
+	for i, t := range ts {
+		if values[i], err = roots.lookup(t.Path); err != nil {
+			return nil, err
+		}
+	}
+	return values, nil
 }
 
 // templateRoots holds the two template roots, as JSON and decoded.
@@ -82,46 +161,9 @@ func newTemplateRoots(req *tool.Request) (*templateRoots, error) {
 	return r, nil
 }
 
-func (r *templateRoots) renderToken(tok string, quote func(string) string) (string, error) {
-	var b strings.Builder
-	for {
-		open := strings.Index(tok, "{{")
-		if open < 0 {
-			b.WriteString(tok)
-			return b.String(), nil
-		}
-		end := strings.Index(tok[open+2:], "}}")
-		if end < 0 {
-			return "", fmt.Errorf("unclosed {{ at offset %d", open)
-		}
-		b.WriteString(tok[:open])
-		s, err := r.lookup(strings.TrimSpace(tok[open+2 : open+2+end]))
-		if err != nil {
-			return "", err
-		}
-		if quote != nil {
-			s = quote(s)
-		}
-		b.WriteString(s)
-		tok = tok[open+2+end+2:]
-	}
-}
-
-// lookup renders one template expression such as tool.arguments.x.
-func (r *templateRoots) lookup(expr string) (string, error) {
-	if expr == "" {
-		return "", fmt.Errorf("empty template {{}}: want {{context}}, {{tool}} or a path such as {{tool.arguments.x}}")
-	}
-	path := strings.Split(expr, ".")
-	for _, seg := range path {
-		if seg == "" {
-			return "", fmt.Errorf("template {{%s}} has an empty path segment", expr)
-		}
-	}
-	v, ok := r.value[path[0]]
-	if !ok {
-		return "", fmt.Errorf("template {{%s}}: unknown root %q (want context or tool)", expr, path[0])
-	}
+// lookup renders the value of a template path such as tool.arguments.x.
+func (r *templateRoots) lookup(path []string) (string, error) {
+	v := r.value[path[0]]
 	if len(path) == 1 {
 		return string(r.raw[path[0]]), nil
 	}

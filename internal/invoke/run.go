@@ -34,13 +34,20 @@ type Spec struct {
 	// slash is a path, relative to the working directory; a bare name is
 	// looked up on the child's PATH.
 	Command []string
-	// Shell runs the rendered tokens joined by spaces through /bin/sh -c
-	// (only when the entry says shell = true). Template values are then
-	// shell-quoted; literal tokens are passed to the shell as they are, so
-	// a caller holding the command as written should pass it as one token.
-	// Do not quote templates in a shell command yourself: '{{tool.arguments.x}}'
-	// would put the quotes Run adds inside yours.
+	// Shell runs the tokens joined by spaces as a /bin/sh -c script (only
+	// when the entry says shell = true); a caller holding the command as
+	// written should pass it as one token. Template values never enter the
+	// script: each template is replaced by a positional parameter
+	// reference ("${1}" bare, ${1} inside "…", '"${1}"' inside '…') and
+	// the values are passed as /bin/sh -c SCRIPT sh VALUE1 VALUE2 …, so the
+	// shell never parses a value as code. A template inside `…`, ${…},
+	// $((…)) or a here-document is refused ([ErrShellTemplate]).
 	Shell bool
+	// AllowOption names the arguments (x of {{tool.arguments.x}}) whose
+	// values may start an argv element or shell word with "-". Any other
+	// such value is refused ([ErrOptionValue]), unless a literal "--"
+	// precedes it in the command.
+	AllowOption []string
 	// Dir is the working directory; "" means the request's context.root,
 	// and a relative Dir is taken relative to context.root.
 	Dir string
@@ -72,13 +79,18 @@ type Result struct {
 // stdin, closes stdin, and waits for it to exit. The caller bounds the call
 // with context.WithTimeout; when ctx is done the whole process group gets
 // SIGTERM and, Spec.Grace later, SIGKILL. Whatever happens, no process of
-// the group is left running when Run returns.
+// the group is left running when Run returns, and on Linux neither is any
+// process that left the group but still carries the run's [CallEnv] token
+// (a daemon that forked and called setsid).
 //
 // A non-zero exit is not an error from Run: it is in the [Result]. Run
 // returns an [*Error] when no answer could be had, wrapping [ErrNotFound],
-// [ErrNotExecutable], [ErrTimeout], [ErrOutputTooLarge] or the context's
-// error; the Result is then non-nil when the process had started (holding
-// what it printed until then).
+// [ErrNotExecutable], [ErrTimeout], [ErrOutputTooLarge], the context's
+// error, or — before anything starts — [ErrShellTemplate], a malformed
+// template, or an [*OptionError] ([ErrOptionValue]: a caller serving a
+// model should turn that one into an error outcome, see [CheckArguments]);
+// the Result is then non-nil when the process had started (holding what it
+// printed until then).
 func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 	start := time.Now()
 	if req == nil {
@@ -106,15 +118,10 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 	input = append(input, '\n')
 
 	dir := workDir(spec.Dir, req.Context.Root)
-	env := environ(spec, dir)
-	var argv []string
-	if spec.Shell {
-		toks, err := render(spec.Command, req, shellQuote)
-		if err != nil {
-			return nil, fail(err)
-		}
-		argv = []string{"/bin/sh", "-c", strings.Join(toks, " ")}
-	} else if argv, err = Render(spec.Command, req); err != nil {
+	token := newToken()
+	env := append(environ(spec, dir), CallEnv+"="+token) // last: it wins over Env
+	argv, err := commandLine(spec, req)
+	if err != nil {
 		return nil, fail(err)
 	}
 	if dir != "" {
@@ -176,7 +183,9 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 	}
 	pgid := cmd.Process.Pid
 	waitErr := cmd.Wait()
+	waited(pgid)
 	_ = signalGroup(pgid, syscall.SIGKILL) // leave nothing of the group behind
+	endEscaped(token)                      // nor anything that left the group
 
 	e.ExitCode = cmd.ProcessState.ExitCode()
 	e.Stderr = stderr.Bytes()
@@ -211,7 +220,7 @@ const textBusyRetries = 6
 func startRetrying(ctx context.Context, newCmd func() *exec.Cmd) (*exec.Cmd, error) {
 	for attempt := 0; ; attempt++ {
 		cmd := newCmd()
-		err := cmd.Start()
+		err := start(cmd)
 		if err == nil || !errors.Is(err, syscall.ETXTBSY) || attempt == textBusyRetries {
 			return cmd, err
 		}

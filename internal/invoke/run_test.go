@@ -278,11 +278,16 @@ func TestRunEnv(t *testing.T) {
 			t.Fatalf("%v: %s", err, res.Stdout)
 		}
 		slices.Sort(got)
-		return got
+		// Every run is marked with a fresh token that Env cannot override.
+		i := slices.IndexFunc(got, func(s string) bool { return strings.HasPrefix(s, CallEnv+"=") })
+		if i < 0 || len(got[i]) != len(CallEnv)+1+32 || strings.Count(strings.Join(got, "\n"), CallEnv+"=") != 1 {
+			t.Fatalf("environment lacks one %s=TOKEN: %q", CallEnv, got)
+		}
+		return slices.Delete(got, i, i+1)
 	}
 	t.Run("inherit", func(t *testing.T) {
 		spec := fake(t, "print-env")
-		spec.Env = map[string]string{"FOO": "bar", "INVOKE_TEST_INHERITED": "overridden"}
+		spec.Env = map[string]string{"FOO": "bar", "INVOKE_TEST_INHERITED": "overridden", CallEnv: "forged"}
 		got := env(t, spec)
 		for _, want := range []string{"FOO=bar", "INVOKE_TEST_INHERITED=overridden", "PWD=" + root, "PATH=" + os.Getenv("PATH")} {
 			if !slices.Contains(got, want) {

@@ -51,9 +51,13 @@ type Entry struct {
 	Description *string // may contain {{description}}: the binary's text
 	Examples    *string // free text for the model
 
-	Parameters  map[string]*tool.Parameter // declared or overridden parameters
-	Annotations map[string]any             // MCP tool annotations
-	Options     map[string]any             // passed to the binary as tool.options
+	Parameters map[string]*tool.Parameter // declared or overridden parameters
+	// AllowOption holds parameters.NAME.allow_option: true lets the
+	// argument's value start an argv element (a shell word) with "-", where
+	// the program reads it as an option; otherwise such a value is refused.
+	AllowOption map[string]bool
+	Annotations map[string]any // MCP tool annotations
+	Options     map[string]any // passed to the binary as tool.options
 
 	Category string            // a [categories.ID] id
 	Tags     []string          // manifest metadata

@@ -280,7 +280,7 @@ func (d *decoder) entry(path []string, name string, toolset bool, v any) *Entry 
 		case "examples":
 			e.Examples = d.strPtr(p, v)
 		case "parameters":
-			e.Parameters = d.parameters(p, v, e.Pos)
+			e.Parameters, e.AllowOption = d.entryParameters(p, v, e.Pos)
 		case "annotations":
 			e.Annotations = d.anyTable(p, v, e.Pos)
 		case "options":
@@ -385,6 +385,37 @@ var paramKeys = []string{
 	"minimum", "maximum", "minLength", "maxLength", "pattern", "format", "minItems", "maxItems",
 }
 
+// entryParameters decodes an entry's parameters table, taking out the
+// host's own key allow_option, which only a top-level parameter may have:
+// it is not part of the schema a model sees.
+func (d *decoder) entryParameters(path []string, v any, pos map[string]Position) (map[string]*tool.Parameter, map[string]bool) {
+	t, ok := d.table(path, v)
+	if !ok {
+		return nil, nil
+	}
+	var allow map[string]bool
+	clean := make(map[string]any, len(t))
+	for name, sub := range t {
+		st, ok := sub.(map[string]any)
+		if !ok || st["allow_option"] == nil {
+			clean[name] = sub
+			continue
+		}
+		p := with(path, name, "allow_option")
+		if b := d.boolPtr(p, st["allow_option"]); b != nil {
+			if allow == nil {
+				allow = map[string]bool{}
+			}
+			allow[name] = *b
+			pos["parameters."+name+".allow_option"] = d.pos(p)
+		}
+		st = maps.Clone(st)
+		delete(st, "allow_option")
+		clean[name] = st
+	}
+	return d.parameters(path, clean, pos), allow
+}
+
 // parameters decodes a parameters table; pos (when not nil) receives
 // "parameters.NAME" and "parameters.NAME.FIELD" positions.
 func (d *decoder) parameters(path []string, v any, pos map[string]Position) map[string]*tool.Parameter {
@@ -459,7 +490,11 @@ func (d *decoder) parameter(path []string, v any, pos map[string]Position, prefi
 		case "format":
 			p.Format, _ = d.str(kp, v)
 		default:
-			d.unknown(kp, paramKeys)
+			known := paramKeys
+			if pos != nil { // a top-level parameter: entryParameters took allow_option out
+				known = append(slices.Clip(paramKeys), "allow_option")
+			}
+			d.unknown(kp, known)
 			continue
 		}
 		if pos != nil {

@@ -69,7 +69,7 @@ func mergePos(dst, src map[string]Position) map[string]Position {
 func mergeEntry(dst, src *Entry) error {
 	s := *src
 	s.Name, s.Toolset, s.Pos, s.Place = "", false, nil, Position{}
-	s.Command, s.Parameters = Command{}, nil
+	s.Command, s.Parameters, s.AllowOption = Command{}, nil, nil
 	if err := mergo.Merge(dst, s, mergo.WithOverride, mergo.WithoutDereference); err != nil {
 		return err
 	}
@@ -114,6 +114,12 @@ func mergeEntry(dst, src *Entry) error {
 				dst.Parameters[name] = p
 			}
 		}
+	}
+	for name, b := range src.AllowOption { // by hand: mergo skips a false
+		if dst.AllowOption == nil {
+			dst.AllowOption = map[string]bool{}
+		}
+		dst.AllowOption[name] = b
 	}
 	dst.Pos = mergePos(dst.Pos, src.Pos)
 	dst.finish()

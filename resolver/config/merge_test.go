@@ -44,6 +44,16 @@ func TestMergeLayers(t *testing.T) {
 			},
 		},
 		{
+			"allow_option: override true with false, nil leaves it",
+			[]string{"[tools.x]\ncommand = \"x\"\n[tools.x.parameters.a]\nallow_option = true\n[tools.x.parameters.b]\nallow_option = true\n",
+				"[tools.x.parameters.a]\nallow_option = false\n[tools.x.parameters.b]\nsummary = \"B\"\n"},
+			func(t *testing.T, e *Entry, files []string) {
+				if e.AllowOption["a"] || !e.AllowOption["b"] {
+					t.Errorf("AllowOption = %v, want map[a:false b:true]", e.AllowOption)
+				}
+			},
+		},
+		{
 			"unset leaves earlier value",
 			[]string{"[tools.x]\ncommand = \"x\"\nenable = false\nsummary = \"S\"\ntimeout = \"3s\"\ntags = [\"a\"]\n", "[tools.x]\ndescription = \"D\"\n"},
 			func(t *testing.T, e *Entry, files []string) {

@@ -295,6 +295,12 @@ func TestParseErrors(t *testing.T) {
 			`config.toml:3: toolsets.fs.parameters: not allowed in [toolsets.NAME] (a toolset serves its tools as the binary describes them; to override one, add a [tools.NAME] entry)`},
 		{"tool prefix", "[tools.x]\ncommand = \"fs\"\nprefix = \"p_\"\n", ErrUnknownKey,
 			`config.toml:3: tools.x.prefix: only allowed in [toolsets.NAME]`},
+		{"allow_option typo", "[tools.x]\ncommand = \"g\"\n[tools.x.parameters.p]\nallow_options = true\n", ErrUnknownKey,
+			`config.toml:4: unknown key "tools.x.parameters.p.allow_options" (did you mean "allow_option"?)`},
+		{"allow_option not a bool", "[tools.x]\ncommand = \"g\"\n[tools.x.parameters.p]\nallow_option = \"yes\"\n", ErrWrongType,
+			`config.toml:4: tools.x.parameters.p.allow_option: want a boolean, got string "yes"`},
+		{"allow_option nested", "[tools.x]\ncommand = \"g\"\n[tools.x.parameters.p.items]\nallow_option = true\n", ErrUnknownKey,
+			`config.toml:4: unknown key "tools.x.parameters.p.items.allow_option"`},
 		{"wrong type bool", "[tools.greet]\ncommand = \"g\"\nenable = \"yes\"\n", ErrWrongType,
 			`config.toml:3: tools.greet.enable: want a boolean, got string "yes"`},
 		{"wrong type command", "[tools.greet]\ncommand = 3\n", ErrWrongType,
@@ -484,5 +490,20 @@ func TestParseSyntaxErrorLine(t *testing.T) {
 				t.Errorf("ErrorWithPosition lacks %q:\n%s", want, pe.ErrorWithPosition())
 			}
 		})
+	}
+}
+
+// TestParseAllowOption: allow_option is the host's key, kept out of the
+// parameter (and so out of the schema a model sees).
+func TestParseAllowOption(t *testing.T) {
+	e := mustParse(t, "[tools.ls]\ncommand = \"ls {{tool.arguments.flags}}\"\n[tools.ls.parameters.flags]\ntype = \"string\"\nenum = [\"-l\", \"-a\"]\nallow_option = true\n[tools.ls.parameters.dir]\ntype = \"string\"\n").Tools["ls"]
+	if !e.AllowOption["flags"] || len(e.AllowOption) != 1 {
+		t.Errorf("AllowOption = %v, want map[flags:true]", e.AllowOption)
+	}
+	if got, want := e.Pos["parameters.flags.allow_option"].String(), "config.toml:6"; got != want {
+		t.Errorf("Pos = %q, want %q", got, want)
+	}
+	if p := e.Parameters["flags"]; p == nil || len(p.Enum) != 2 || p.Type[0] != "string" {
+		t.Errorf("Parameters[flags] = %+v", p)
 	}
 }

@@ -1,0 +1,63 @@
+package invoke
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+)
+
+// CallEnv is the variable that marks every process of one [Run]: the
+// child gets CallEnv=TOKEN, a token new for each run, and its descendants
+// inherit it. When Run returns, every process of the same user still
+// carrying the token is killed (Linux; see [EnableSubreaper]), so a tool
+// that daemonizes out of its process group (fork, setsid, fork) does not
+// outlive its call. Tokens differ between runs, so ending one run never
+// touches the processes of another, however many run at once.
+const CallEnv = "TOOLHOST_CALL"
+
+// newToken returns a fresh call token: 128 random bits in hex.
+func newToken() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go ≥ 1.24)
+	return hex.EncodeToString(b[:])
+}
+
+// subreaper is the process-wide state of [EnableSubreaper]: the children
+// os/exec is waiting for, which the host must never reap itself.
+//
+// Run registers the process it starts while holding mu for reading, so
+// the reaper, holding mu for writing, sees every live Run's child in
+// leaders: any other dead child is an adopted orphan it may reap.
+type subreaper struct {
+	mu      sync.RWMutex
+	leaders sync.Map // pid → struct{}: started by Run, waited for by os/exec
+}
+
+// adopted is set once by EnableSubreaper. It is package-level because what
+// it mirrors is: a process is a subreaper or not, for every caller.
+var adopted atomic.Pointer[subreaper]
+
+// start starts cmd and, when the host is a subreaper, registers it so that
+// reaping orphans never takes os/exec's own child.
+func start(cmd *exec.Cmd) error {
+	r := adopted.Load()
+	if r == nil {
+		return cmd.Start()
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	err := cmd.Start()
+	if err == nil {
+		r.leaders.Store(cmd.Process.Pid, struct{}{})
+	}
+	return err
+}
+
+// waited unregisters a child os/exec has waited for.
+func waited(pid int) {
+	if r := adopted.Load(); r != nil {
+		r.leaders.Delete(pid)
+	}
+}

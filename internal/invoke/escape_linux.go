@@ -1,0 +1,174 @@
+package invoke
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// prSetChildSubreaper is PR_SET_CHILD_SUBREAPER of prctl(2).
+const prSetChildSubreaper = 36
+
+// EnableSubreaper makes this process a child subreaper (Linux
+// prctl(PR_SET_CHILD_SUBREAPER)): a process orphaned below it — a tool's
+// daemon whose parent exited — is re-parented to it rather than to init,
+// and [Run] then kills and reaps the ones carrying its token, and reaps
+// adopted orphans that exited by themselves, so none is left as a zombie.
+//
+// Call it once, at start, before any process is started, and only in a
+// program whose child processes are all started by [Run] (the toolhost
+// command): reaping adopted orphans waits for children Run did not start,
+// which would steal the exit status of a child the program started
+// itself. Without it Run still kills what its tools leave behind (found
+// by [CallEnv]); init reaps those. It returns an error on other systems.
+func EnableSubreaper() error {
+	if adopted.Load() != nil {
+		return nil
+	}
+	if err := prctl(prSetChildSubreaper, 1); err != nil {
+		return err
+	}
+	adopted.CompareAndSwap(nil, &subreaper{})
+	return nil
+}
+
+func prctl(option, arg uintptr) error {
+	if _, _, errno := syscall.Syscall(syscall.SYS_PRCTL, option, arg, 0); errno != 0 {
+		return errno
+	}
+	return nil
+}
+
+// maxEndRounds bounds the scans of endEscaped: each round kills what the
+// last one found, and a process killed can have forked just before.
+const maxEndRounds = 4
+
+// endEscaped kills every process whose environment carries CallEnv=token
+// (what a run left behind, in its group or escaped from it) among those
+// whose environ this process may read (its user's; all, for root), reaps
+// those that are this process's children, and, when the host is a
+// subreaper, reaps adopted orphans that died. It scans /proc: one read of
+// environ per process.
+func endEscaped(token string) {
+	marker := []byte(CallEnv + "=" + token + "\x00")
+	self := os.Getpid()
+	r := adopted.Load()
+	for range maxEndRounds {
+		found, zombies := scanProc(marker, self, r != nil)
+		for _, p := range found {
+			_ = syscall.Kill(p.pid, syscall.SIGKILL)
+		}
+		for _, p := range found {
+			if p.ppid == self {
+				// Ours (adopted): it carries this run's token, so it is no
+				// Run's leader; it dies of SIGKILL at once.
+				_, _ = syscall.Wait4(p.pid, nil, 0, nil)
+			}
+		}
+		if r != nil && len(zombies) > 0 {
+			r.reap(zombies)
+		}
+		if len(found) == 0 {
+			return
+		}
+	}
+}
+
+// reap reaps the given dead children unless os/exec waits for them.
+func (r *subreaper) reap(pids []int) {
+	r.mu.Lock() // no Run is between Start and registering its child
+	defer r.mu.Unlock()
+	for _, pid := range pids {
+		if _, own := r.leaders.Load(pid); !own {
+			var ws syscall.WaitStatus
+			_, _ = syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+		}
+	}
+}
+
+// procEntry is a process found by scanProc.
+type procEntry struct{ pid, ppid int }
+
+// scanProc lists the processes (other than self) whose environ holds
+// marker and, with children, the zombie children of self. It reads one
+// file per process, /proc/PID/environ (a process of another user fails
+// at once unless the host is root), and /proc/PID/stat only for a match
+// or, with children, for an environ empty or unreadable, as a zombie's is.
+func scanProc(marker []byte, self int, children bool) (found []procEntry, zombies []int) {
+	d, err := os.Open("/proc")
+	if err != nil {
+		return nil, nil
+	}
+	names, _ := d.Readdirnames(-1)
+	d.Close()
+	buf := make([]byte, 0, 16<<10)
+	sep := append([]byte{0}, marker...)
+	for _, name := range names {
+		if name[0] < '0' || name[0] > '9' {
+			continue
+		}
+		pid, err := strconv.Atoi(name)
+		if err != nil || pid == self {
+			continue
+		}
+		buf, err = readAll("/proc/"+name+"/environ", buf[:0])
+		switch {
+		case err == nil && (bytes.HasPrefix(buf, marker) || bytes.Contains(buf, sep)):
+			_, ppid := procStat(name)
+			found = append(found, procEntry{pid, ppid})
+		case len(buf) == 0 && children: // a zombie's environ is empty or unreadable
+			if state, ppid := procStat(name); state == 'Z' && ppid == self {
+				zombies = append(zombies, pid)
+			}
+		}
+	}
+	return found, zombies
+}
+
+// procStat returns the state and parent of process name from
+// /proc/NAME/stat, or 0 and -1.
+func procStat(name string) (state byte, ppid int) {
+	data, err := os.ReadFile("/proc/" + name + "/stat")
+	if err != nil {
+		return 0, -1
+	}
+	s := string(data)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]) // comm may hold spaces
+	if len(f) < 2 {
+		return 0, -1
+	}
+	pp, err := strconv.Atoi(f[1])
+	if err != nil {
+		return 0, -1
+	}
+	return f[0][0], pp
+}
+
+// readAll reads file into buf, growing it as needed. It uses the system
+// calls directly: os.Open would also try to register the file with the
+// poller, for every process scanned.
+func readAll(file string, buf []byte) ([]byte, error) {
+	fd, err := syscall.Open(file, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return buf, err
+	}
+	defer syscall.Close(fd)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return buf, err
+		}
+		if n == 0 {
+			return buf, nil
+		}
+		buf = buf[:len(buf)+n]
+	}
+}

@@ -1,0 +1,17 @@
+//go:build !linux
+
+package invoke
+
+import (
+	"errors"
+	"runtime"
+)
+
+// EnableSubreaper is Linux only: elsewhere it returns an error, and Run
+// ends only the process group of a call (what escapes it is not found).
+func EnableSubreaper() error {
+	return errors.New("invoke: a child subreaper needs Linux, not " + runtime.GOOS)
+}
+
+// endEscaped finds nothing where /proc is not Linux's.
+func endEscaped(string) {}
