@@ -28,6 +28,10 @@ func (c *Catalog) run(ctx context.Context, e *entry, action tool.Action, args, a
 	defer cancel()
 	req := c.request(action, &tool.Call{Name: b.name, Arguments: args, Answers: answers, Options: b.options})
 	res, err := invoke.Run(ctx, b.spec, req)
+	var oe *invoke.OptionError
+	if errors.As(err, &oe) { // a value the model sent, refused before anything ran: data for the model
+		return tool.Fail(fmt.Sprintf("tool %q: %v (fix: %s)", e.tool.Name, oe, oe.Fix())), nil
+	}
 	if err == nil {
 		var out tool.Outcome
 		if out, err = readOutcome(e.tool.Name, res, b.protocol); err == nil {

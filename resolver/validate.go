@@ -174,7 +174,7 @@ func (a *argSchema) check(args map[string]any) (map[string]any, []string) {
 	if err == nil {
 		var oe *invoke.OptionError
 		if a.refuse != nil && errors.As(a.refuse(args), &oe) {
-			return nil, []string{oe.Error()}
+			return nil, []string{oe.Error() + " (fix: " + oe.Fix() + ")"}
 		}
 		return args, nil
 	}

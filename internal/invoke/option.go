@@ -28,7 +28,8 @@ type OptionError struct {
 const maxQuoted = 64
 
 // Error returns `argument "path" starts with "-" and would be read as an
-// option by wc: "--files0-from=/etc/os-release" (fix: …)`.
+// option by wc: "--files0-from=/etc/os-release"`; [OptionError.Fix] says
+// what to do.
 func (e *OptionError) Error() string {
 	what := "template " + e.Template
 	if e.Argument != "" {
@@ -42,7 +43,7 @@ func (e *OptionError) Error() string {
 	if len(v) > maxQuoted {
 		v = strings.ToValidUTF8(v[:maxQuoted], "") + "…"
 	}
-	return fmt.Sprintf("%s starts with \"-\" and would be read as an option%s: %q (fix: %s)", what, by, v, e.Fix())
+	return fmt.Sprintf("%s starts with \"-\" and would be read as an option%s: %q", what, by, v)
 }
 
 // Fix says what the caller can do: pass another value. (The entry's author

@@ -98,10 +98,11 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 	}
 	e := &Error{Command: strings.Join(spec.Command, " "), Action: req.Context.Action, ExitCode: -1}
 	fail := func(err error) error {
+		var oe *OptionError
 		if f, ok := err.(*fixError); ok {
 			e.Err, e.Fix = f.err, f.fix
-		} else {
-			e.Err = err
+		} else if e.Err = err; errors.As(err, &oe) {
+			e.Fix = oe.Fix()
 		}
 		return e
 	}

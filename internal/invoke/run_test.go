@@ -459,9 +459,16 @@ func TestTextFileBusy(t *testing.T) {
 // withFixText is err's one-line message with its fix appended as
 // " (fix: …)", so that a table checks both.
 func withFixText(err error) string {
+	if err == nil {
+		return "<nil>"
+	}
 	var e *Error
 	if errors.As(err, &e) && e.Fix != "" {
 		return err.Error() + " (fix: " + e.Fix + ")"
+	}
+	var oe *OptionError
+	if errors.As(err, &oe) {
+		return err.Error() + " (fix: " + oe.Fix() + ")"
 	}
 	return err.Error()
 }
