@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -27,6 +28,25 @@ import (
 // are never stored. Files are written to a temporary file and renamed, so a
 // reader never sees half a file; a file that does not decode is ignored and
 // rewritten.
+//
+// The directory is treated as hostile input, as any file is (design §12):
+//   - An entry is read only when it is a regular file of at most
+//     maxCacheFile bytes. It is opened with O_NOFOLLOW|O_NONBLOCK (a symlink
+//     fails to open, a FIFO opens without waiting for a writer), then
+//     fstat'ed, and read through a limit. A symlink (to /dev/zero, say), a
+//     FIFO, a socket, a directory or an oversized file is ignored like a
+//     corrupt file, and replaced by a regular file when the answer is
+//     stored (a directory in its place is removed first: the schemas
+//     directory is the cache's own).
+//   - The temporary file is created by os.CreateTemp (O_CREAT|O_EXCL, mode
+//     0600, a random name) in the schemas directory itself, and rename
+//     replaces the entry's name without following a symlink there.
+//   - Directories are created 0700. CacheDir may be a symlink (to move the
+//     cache to another disk); CacheDir/schemas must be a real directory
+//     owned by the current user. When it is a symlink, not a directory, or
+//     another user's, the catalog keeps no persistent cache, silently (it
+//     only saves time): remove it, or run toolhost cache clear, to get the
+//     cache back.
 
 const cacheVersion = 1
 
@@ -89,14 +109,61 @@ func (d diskCache) path(invocation, root string) string {
 	return filepath.Join(d.dir, hex.EncodeToString(sum[:16])+".json")
 }
 
+// maxCacheFile bounds the size of a cache file: a schema answer is at most
+// the stdout cap (16 MiB by default), and its file adds a key and a command
+// line. A larger file is not read; it is rewritten.
+const maxCacheFile = 16<<20 + 1<<20
+
+// usable reports whether the schemas directory may be read and written: a
+// directory, not a symlink, owned by the current user (see the rules above).
+// It tightens the permissions of a directory created before they were 0700.
+func (d diskCache) usable() bool {
+	fi, err := os.Lstat(d.dir)
+	if err != nil || !fi.IsDir() || !ownedByUs(fi) {
+		return false
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		_ = os.Chmod(d.dir, 0o700)
+	}
+	return true
+}
+
+// readEntry reads the cache file at path when it is a regular file of at
+// most maxCacheFile bytes; anything else is an error.
+func readEntry(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|openNoFollow, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: not a regular file (%s)", errCacheFile, fi.Mode().Type())
+	}
+	if fi.Size() > maxCacheFile {
+		return nil, fmt.Errorf("%w: %d bytes, more than %d", errCacheFile, fi.Size(), maxCacheFile)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxCacheFile+1)) // the file may grow after the fstat
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxCacheFile {
+		return nil, fmt.Errorf("%w: more than %d bytes", errCacheFile, maxCacheFile)
+	}
+	return data, nil
+}
+
 // load returns the stored answer for the invocation when its key is key.
 func (d diskCache) load(invocation, root string, key cacheKey) (*tool.SchemaResponse, bool) {
-	if d.dir == "" || key == "" {
+	if d.dir == "" || key == "" || !d.usable() {
 		return nil, false
 	}
-	data, err := os.ReadFile(d.path(invocation, root))
+	data, err := readEntry(d.path(invocation, root))
 	if err != nil {
-		return nil, false
+		return nil, false // missing, or not a regular file of bounded size: asked again and rewritten
 	}
 	f, err := decodeCacheFile(data)
 	if err != nil || f.Key != string(key) {
@@ -115,10 +182,13 @@ func (d diskCache) store(invocation, root string, key cacheKey, command []string
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(d.dir, 0o755); err != nil {
+	if err := os.MkdirAll(d.dir, 0o700); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(d.dir, ".tmp-*.json")
+	if !d.usable() {
+		return errCacheDir
+	}
+	tmp, err := os.CreateTemp(d.dir, ".tmp-*.json") // O_CREAT|O_EXCL, 0600: never opens an existing file or a symlink
 	if err != nil {
 		return err
 	}
@@ -128,12 +198,31 @@ func (d diskCache) store(invocation, root string, key cacheKey, command []string
 		werr = cerr
 	}
 	if werr == nil {
-		werr = os.Rename(tmp.Name(), d.path(invocation, root))
+		werr = replace(tmp.Name(), d.path(invocation, root))
 	}
 	if werr != nil {
 		os.Remove(tmp.Name())
 	}
 	return werr
+}
+
+// errCacheDir reports a schemas directory the cache does not use.
+var errCacheDir = errors.New("schema cache directory is a symlink, not a directory, or another user's")
+
+// replace renames tmp to path. A directory in path's place (which rename
+// cannot replace) is removed first: the schemas directory is the cache's.
+func replace(tmp, path string) error {
+	err := os.Rename(tmp, path)
+	if err == nil {
+		return nil
+	}
+	if fi, lerr := os.Lstat(path); lerr != nil || !fi.IsDir() {
+		return err
+	}
+	if err := os.RemoveAll(path); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }
 
 // DefaultCacheDir returns the directory of the persistent schema cache:

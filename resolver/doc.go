@@ -73,7 +73,11 @@
 // spawn nothing; [Catalog.Refresh] compares stat keys only and asks just
 // the binaries that changed. The persistent cache (Options.CacheDir, see
 // [DefaultCacheDir] and [ClearCache]) holds one JSON file per invocation,
-// written atomically; a corrupt file is ignored and rewritten.
+// written atomically; a corrupt file is ignored and rewritten, and so is
+// anything but a regular file of bounded size (a symlink, a FIFO, a
+// directory, a file over 17 MiB), which is never read. Directories are
+// created 0700; a schemas directory that is a symlink, not a directory or
+// another user's turns the persistent cache off for the catalog.
 //
 // # Identity
 //

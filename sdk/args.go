@@ -24,19 +24,30 @@ var errArguments = errors.New("invalid arguments")
 // decodeArgs validates args against the tool's parameters, fills in
 // defaults and decodes the result into a new value of the input struct. It
 // returns a pointer to that value and the arguments with defaults applied.
+//
+// Numbers stay exact throughout: arguments hold json.Number (as
+// tool.DecodeRequest decodes them), constraints compare them as decimals,
+// and the struct is decoded with UseNumber, so an int64 or uint64 field gets
+// every digit and an `any` field gets a json.Number. An integer that does
+// not fit its field's Go type is refused with the field's name.
 func (t *Tool) decodeArgs(args map[string]any) (any, map[string]any, error) {
 	p, err := t.parameters()
 	if err != nil {
 		return nil, nil, err
 	}
-	args, err = normalize(withDefaults(p.byName, args))
+	norm, err := normalizeValue(args)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w for tool %q: %v", errArguments, t.name, err)
 	}
-	var problems []string
-	checkObject(&problems, "", p.byName, args)
-	if len(problems) > 0 {
-		return nil, nil, fmt.Errorf("%w for tool %q: %s", errArguments, t.name, strings.Join(problems, "; "))
+	args, _ = norm.(map[string]any)
+	if args == nil {
+		args = map[string]any{}
+	}
+	args = withDefaults(p.byName, args)
+	c := checker{kinds: p.kinds}
+	c.object("", p.byName, args)
+	if len(c.problems) > 0 {
+		return nil, nil, fmt.Errorf("%w for tool %q: %s", errArguments, t.name, strings.Join(c.problems, "; "))
 	}
 	data, err := json.Marshal(args)
 	if err != nil {
@@ -44,45 +55,97 @@ func (t *Tool) decodeArgs(args map[string]any) (any, map[string]any, error) {
 	}
 	in := reflect.New(t.inType)
 	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
 	if err := dec.Decode(in.Interface()); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) && typeErr.Field != "" {
 			return nil, nil, fmt.Errorf("%w for tool %q: %s: want %s, got %s", errArguments, t.name,
-				typeErr.Field, goKind(typeErr.Type), typeErr.Value)
+				typeErr.Field, goKind(typeErr.Type), strings.TrimPrefix(typeErr.Value, "number "))
 		}
 		return nil, nil, fmt.Errorf("%w for tool %q: %v", errArguments, t.name, err)
 	}
 	return in.Interface(), args, nil
 }
 
-// normalize returns args as encoding/json decodes them (float64 numbers,
-// []any, map[string]any), whatever Go types the caller used.
-func normalize(args map[string]any) (map[string]any, error) {
-	data, err := json.Marshal(args)
+// normalizeValue returns v as encoding/json decodes it with UseNumber
+// (json.Number, string, bool, nil, []any, map[string]any), whatever Go
+// types the caller used (sdktest passes Go values such as int). Maps and
+// slices are copied, so the caller's arguments are never modified.
+func normalizeValue(v any) (any, error) {
+	switch v := v.(type) {
+	case nil, bool, string:
+		return v, nil
+	case json.Number:
+		if _, ok := parseDecimal(string(v)); !ok {
+			return nil, fmt.Errorf("invalid number %q", string(v))
+		}
+		return v, nil
+	case int:
+		return json.Number(strconv.Itoa(v)), nil
+	case int64:
+		return json.Number(strconv.FormatInt(v, 10)), nil
+	case uint64:
+		return json.Number(strconv.FormatUint(v, 10)), nil
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			n, err := normalizeValue(e)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = n
+		}
+		return out, nil
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			n, err := normalizeValue(e)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = n
+		}
+		return out, nil
+	}
+	data, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
-	var out map[string]any
-	if err := json.Unmarshal(data, &out); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var out any
+	if err := dec.Decode(&out); err != nil {
 		return nil, err
-	}
-	if out == nil {
-		out = map[string]any{}
 	}
 	return out, nil
 }
 
+// goKind names what a Go type accepts, in JSON terms.
 func goKind(t reflect.Type) string {
 	switch t.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "an integer that fits " + t.String()
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return "an integer that fits " + t.Kind().String()
+	case reflect.Float32, reflect.Float64:
+		return "a number that fits " + t.Kind().String()
+	case reflect.Map, reflect.Struct:
+		return "object"
+	case reflect.Slice, reflect.Array:
+		return "array"
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Pointer:
+		return goKind(t.Elem())
 	}
-	return t.String()
+	return "another value"
 }
 
 // withDefaults returns a copy of args in which absent (or null) optional
-// arguments take their defaults, recursively for objects present in args.
+// arguments take their defaults, recursively for objects present in args,
+// also inside arrays. An explicit null for an optional argument means
+// "not given".
 func withDefaults(params map[string]*tool.Parameter, args map[string]any) map[string]any {
 	out := make(map[string]any, len(args)+len(params))
 	for k, v := range args {
@@ -92,29 +155,60 @@ func withDefaults(params map[string]*tool.Parameter, args map[string]any) map[st
 		v, ok := out[name]
 		if (!ok || v == nil) && !p.IsRequired() {
 			if p.Default != nil {
-				out[name] = p.Default
+				d, err := normalizeValue(p.Default)
+				if err != nil { // a default reflected from a tag always normalizes
+					d = p.Default
+				}
+				out[name] = d
 			} else {
 				delete(out, name) // an explicit null for an optional argument means "not given"
 			}
 			continue
 		}
-		if obj, isObj := v.(map[string]any); isObj && p.Properties != nil {
-			out[name] = withDefaults(p.Properties, obj)
+		if ok {
+			out[name] = nestedDefaults(p, v)
 		}
 	}
 	return out
 }
 
-// checkObject appends a message to problems for each argument that does not
-// fit params: unknown, missing, or an invalid value.
-func checkObject(problems *[]string, path string, params map[string]*tool.Parameter, args map[string]any) {
+// nestedDefaults applies the defaults of p's properties to v, an object or
+// an array of objects.
+func nestedDefaults(p *tool.Parameter, v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		if p.Properties != nil {
+			return withDefaults(p.Properties, v)
+		}
+	case []any:
+		if p.Items != nil && p.Items.Properties != nil {
+			out := make([]any, len(v))
+			for i, e := range v {
+				out[i] = nestedDefaults(p.Items, e)
+			}
+			return out
+		}
+	}
+	return v
+}
+
+// checker collects the problems of arguments checked against parameters.
+type checker struct {
+	kinds    map[*tool.Parameter]reflect.Kind // Go number kinds, from params
+	problems []string
+}
+
+// object appends a message to c.problems for each argument that does not
+// fit params: unknown, missing, or an invalid value. It may replace a value
+// in args by the form its Go field decodes (1e3 becomes 1000 for an int).
+func (c *checker) object(path string, params map[string]*tool.Parameter, args map[string]any) {
 	for _, name := range sortedKeys(args) {
 		if _, ok := params[name]; !ok {
 			want := "it takes no arguments"
 			if len(params) > 0 {
 				want = "want one of: " + strings.Join(names(params), ", ")
 			}
-			*problems = append(*problems, fmt.Sprintf("unknown argument %q (%s)", join(path, name), want))
+			c.problems = append(c.problems, fmt.Sprintf("unknown argument %q (%s)", join(path, name), want))
 		}
 	}
 	for _, name := range names(params) {
@@ -122,11 +216,11 @@ func checkObject(problems *[]string, path string, params map[string]*tool.Parame
 		v, ok := args[name]
 		if !ok {
 			if p.IsRequired() {
-				*problems = append(*problems, fmt.Sprintf("missing required argument %q", join(path, name)))
+				c.problems = append(c.problems, fmt.Sprintf("missing required argument %q", join(path, name)))
 			}
 			continue
 		}
-		checkValue(problems, join(path, name), p, v)
+		args[name] = c.value(join(path, name), p, v)
 	}
 }
 
@@ -146,31 +240,35 @@ func sortedKeys(m map[string]any) []string {
 	return keys
 }
 
-// checkValue checks one value against its parameter.
-func checkValue(problems *[]string, path string, p *tool.Parameter, v any) {
+// value checks one value against its parameter and returns it, or the
+// form its Go field decodes: an integral number written with an exponent or
+// a fraction (1e3, 1.0) in plain digits when the field is an integer.
+func (c *checker) value(path string, p *tool.Parameter, v any) any {
 	bad := func(format string, args ...any) {
-		*problems = append(*problems, fmt.Sprintf("%s: ", path)+fmt.Sprintf(format, args...))
+		c.problems = append(c.problems, fmt.Sprintf("%s: ", path)+fmt.Sprintf(format, args...))
 	}
 	if len(p.Type) > 0 && !slices.ContainsFunc(p.Type, func(t string) bool { return hasType(t, v) }) {
 		bad("want %s, got %s", strings.Join(p.Type, " or "), describe(v))
-		return
+		return v
 	}
-	if len(p.Enum) > 0 && !slices.ContainsFunc(p.Enum, func(e any) bool { return jsonText(e) == jsonText(v) }) {
+	if len(p.Enum) > 0 && !slices.ContainsFunc(p.Enum, func(e any) bool { return sameJSON(e, v) }) {
 		list := make([]string, len(p.Enum))
 		for i, e := range p.Enum {
 			list[i] = jsonText(e)
 		}
 		bad("want one of %s, got %s", strings.Join(list, ", "), jsonText(v))
-		return
+		return v
 	}
 	switch v := v.(type) {
-	case float64:
-		if p.Minimum != nil && v < *p.Minimum {
-			bad("want at least %v, got %v", *p.Minimum, v)
+	case json.Number:
+		d, _ := parseDecimal(string(v)) // hasType or normalizeValue checked the syntax
+		if p.Minimum != nil && d.cmp(floatDecimal(*p.Minimum)) < 0 {
+			bad("want at least %s, got %s", formatFloat(*p.Minimum), v)
 		}
-		if p.Maximum != nil && v > *p.Maximum {
-			bad("want at most %v, got %v", *p.Maximum, v)
+		if p.Maximum != nil && d.cmp(floatDecimal(*p.Maximum)) > 0 {
+			bad("want at most %s, got %s", formatFloat(*p.Maximum), v)
 		}
+		return c.fit(bad, p, v, d)
 	case string:
 		n := len([]rune(v))
 		if p.MinLength != nil && n < *p.MinLength {
@@ -198,14 +296,108 @@ func checkValue(problems *[]string, path string, p *tool.Parameter, v any) {
 		}
 		if p.Items != nil {
 			for i, e := range v {
-				checkValue(problems, path+"["+strconv.Itoa(i)+"]", p.Items, e)
+				v[i] = c.value(path+"["+strconv.Itoa(i)+"]", p.Items, e)
 			}
 		}
 	case map[string]any:
 		if p.Properties != nil {
-			checkObject(problems, path, p.Properties, v)
+			c.object(path, p.Properties, v)
 		}
 	}
+	return v
+}
+
+// fit checks that the number v (parsed as d) fits the Go field behind p,
+// when p has one, and returns the form the field decodes.
+func (c *checker) fit(bad func(string, ...any), p *tool.Parameter, v json.Number, d decimal) any {
+	kind, ok := c.kinds[p]
+	if !ok {
+		return v // an `any` field: it gets the json.Number as written
+	}
+	var err error
+	switch kind {
+	case reflect.Float32, reflect.Float64:
+		// The nearest float is what a float field asks for: a 30-digit
+		// integer is rounded, as any JSON parser rounds it. A number beyond
+		// the type's range is refused rather than made infinite.
+		bits := 64
+		if kind == reflect.Float32 {
+			bits = 32
+		}
+		if _, err := strconv.ParseFloat(string(v), bits); err != nil {
+			bad("want a number that fits %s, got %s", kind, v)
+		}
+		return v
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		s, ok := d.plain()
+		if ok {
+			_, err = strconv.ParseInt(s, 10, bitSize(kind))
+		}
+		if !ok || err != nil {
+			bad("want an integer that fits %s, got %s", kind, v)
+			return v
+		}
+		return json.Number(s)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		s, ok := d.plain()
+		if ok {
+			_, err = strconv.ParseUint(s, 10, bitSize(kind))
+		}
+		if !ok || err != nil {
+			bad("want an integer that fits %s, got %s", kind, v)
+			return v
+		}
+		return json.Number(s)
+	}
+	return v
+}
+
+// formatFloat writes a bound as JSON writes it: 9007199254740992, 0.1,
+// 1e+21.
+func formatFloat(f float64) string {
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+// bitSize is the size of an integer kind in bits, for strconv.
+func bitSize(k reflect.Kind) int {
+	switch k {
+	case reflect.Int8, reflect.Uint8:
+		return 8
+	case reflect.Int16, reflect.Uint16:
+		return 16
+	case reflect.Int32, reflect.Uint32:
+		return 32
+	case reflect.Int64, reflect.Uint64:
+		return 64
+	}
+	return strconv.IntSize
+}
+
+// sameJSON reports whether an enum value e equals the argument v: numbers
+// by value (2 equals 2.0 and 2e0), anything else by its JSON text.
+func sameJSON(e, v any) bool {
+	if n, ok := v.(json.Number); ok {
+		var ed decimal
+		switch e := e.(type) {
+		case int64:
+			ed, _ = parseDecimal(strconv.FormatInt(e, 10))
+		case float64:
+			ed = floatDecimal(e)
+		case json.Number:
+			var ok bool
+			if ed, ok = parseDecimal(string(e)); !ok {
+				return false
+			}
+		default:
+			return false
+		}
+		d, _ := parseDecimal(string(n))
+		return d.cmp(ed) == 0
+	}
+	return jsonText(e) == jsonText(v)
 }
 
 // hasType reports whether a decoded JSON value has the JSON Schema type t.
@@ -218,11 +410,15 @@ func hasType(t string, v any) bool {
 		_, ok := v.(bool)
 		return ok
 	case "number":
-		_, ok := v.(float64)
+		_, ok := v.(json.Number)
 		return ok
 	case "integer":
-		f, ok := v.(float64)
-		return ok && f == math.Trunc(f) && !math.IsInf(f, 0)
+		n, ok := v.(json.Number)
+		if !ok {
+			return false
+		}
+		d, ok := parseDecimal(string(n))
+		return ok && d.integral()
 	case "array":
 		_, ok := v.([]any)
 		return ok
@@ -245,14 +441,14 @@ func describe(v any) string {
 		kind = "string"
 	case bool:
 		kind = "boolean"
-	case float64:
+	case json.Number:
 		kind = "number"
 	case []any:
 		kind = "array"
 	case map[string]any:
 		kind = "object"
 	default:
-		kind = fmt.Sprintf("%T", v)
+		kind = "value"
 	}
 	s := jsonText(v)
 	if len(s) > 40 {
@@ -264,7 +460,7 @@ func describe(v any) string {
 func jsonText(v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
-		return fmt.Sprint(v)
+		return "a value that cannot be shown as JSON"
 	}
 	return string(b)
 }

@@ -97,7 +97,22 @@
 // of the wrong type or outside its constraints ends the run with an error
 // outcome naming every offending field (exit status 2), so the model can
 // correct the call. Absent optional arguments take their defaults; an
-// explicit null for an optional argument counts as absent.
+// explicit null for an optional argument counts as absent (also inside
+// objects and arrays of objects).
+//
+// Numbers are exact: the host sends them with every digit, and the sdk
+// never rounds them through float64. An int64 or uint64 field receives
+// 9223372036854775807 or 18446744073709551615 whole; an integral number
+// written as 1e3 or 1.0 is accepted for an integer field (as JSON Schema
+// counts it an integer) and becomes 1000 or 1; a number that does not fit
+// the field's Go type is refused naming the field ("n: want an integer
+// that fits int64, got 123456789012345678901234567890"). A float field gets
+// the nearest float (a 30-digit integer is rounded; only a number beyond
+// the type's range, such as 1e400, is refused): use an integer type,
+// json.Number or a string where every digit matters. minimum, maximum and
+// enum compare numbers exactly, as decimals. An `any` field, and numbers in
+// [RequestFrom]'s arguments, answers and options, are json.Number, never
+// float64.
 //
 // What your function returns becomes the outcome: the string is the success
 // content (for structured results return JSON text, e.g. from json.Marshal);

@@ -36,15 +36,17 @@ func reflectParams(toolName string, t reflect.Type) (p *params) {
 	}
 	root := &tool.Parameter{}
 	var order []string
-	reflectFields(root, &order, t)
+	kinds := map[*tool.Parameter]reflect.Kind{}
+	reflectFields(root, &order, kinds, t)
 	if root.Properties == nil {
 		root.Properties = map[string]*tool.Parameter{}
 	}
-	return &params{order: order, byName: root.Properties}
+	return &params{order: order, byName: root.Properties, kinds: kinds}
 }
 
-// reflectType returns the parameter for a Go type, before struct tags.
-func reflectType(t reflect.Type) *tool.Parameter {
+// reflectType returns the parameter for a Go type, before struct tags. It
+// records the kind of each int, uint and float parameter in kinds.
+func reflectType(t reflect.Type, kinds map[*tool.Parameter]reflect.Kind) *tool.Parameter {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -65,14 +67,14 @@ func reflectType(t reflect.Type) *tool.Parameter {
 	switch t.Kind() {
 	case reflect.Struct:
 		p.Type = tool.Types{"object"}
-		reflectFields(p, nil, t)
+		reflectFields(p, nil, kinds, t)
 	case reflect.Slice, reflect.Array:
 		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
 			p.Type = tool.Types{"string"} // base64, as encoding/json has it
 			break
 		}
 		p.Type = tool.Types{"array"}
-		p.Items = reflectType(t.Elem())
+		p.Items = reflectType(t.Elem(), kinds)
 		if t.Kind() == reflect.Array {
 			n := t.Len()
 			p.MinItems, p.MaxItems = &n, &n
@@ -83,8 +85,10 @@ func reflectType(t reflect.Type) *tool.Parameter {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		p.Type = tool.Types{"integer"}
+		kinds[p] = t.Kind()
 	case reflect.Float32, reflect.Float64:
 		p.Type = tool.Types{"number"}
+		kinds[p] = t.Kind()
 	case reflect.Bool:
 		p.Type = tool.Types{"boolean"}
 	case reflect.String:
@@ -98,7 +102,7 @@ func reflectType(t reflect.Type) *tool.Parameter {
 // reflectFields adds the fields of struct t to obj.Properties, appending
 // their names to order when it is not nil. Embedded structs without a json
 // name, and fields tagged json:",inline", are inlined.
-func reflectFields(obj *tool.Parameter, order *[]string, t reflect.Type) {
+func reflectFields(obj *tool.Parameter, order *[]string, kinds map[*tool.Parameter]reflect.Kind, t reflect.Type) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -115,7 +119,7 @@ func reflectFields(obj *tool.Parameter, order *[]string, t reflect.Type) {
 		inline := f.Anonymous && jsonTags[0] == "" &&
 			(f.Type.Kind() == reflect.Struct || f.Type.Kind() == reflect.Pointer && f.Type.Elem().Kind() == reflect.Struct)
 		if inline || hasOption(jsonTags[1:], "inline") {
-			reflectFields(obj, order, f.Type)
+			reflectFields(obj, order, kinds, f.Type)
 			continue
 		}
 		if !f.Anonymous && !f.IsExported() {
@@ -129,7 +133,7 @@ func reflectFields(obj *tool.Parameter, order *[]string, t reflect.Type) {
 		if hasOption(schemaTags, "required") {
 			required = true
 		}
-		p := reflectType(f.Type)
+		p := reflectType(f.Type, kinds)
 		applyTags(p, f, hasOption(jsonTags[1:], "string"))
 		if hasOption(schemaTags, "nullable") {
 			p.Type = append(p.Type, "null")

@@ -14,6 +14,10 @@ type params struct {
 	err    error
 	order  []string                   // top-level parameter names in struct-field order
 	byName map[string]*tool.Parameter // the parameters as the schema action serves them
+	// kinds holds the Go kind (int64, uint8, float64…) of each parameter of
+	// byName, at any depth, that decodes into a Go number, so that a number
+	// that does not fit is refused with the field's name.
+	kinds map[*tool.Parameter]reflect.Kind
 }
 
 // clone returns a deep copy of the parameter map, so callers may modify it.

@@ -181,7 +181,7 @@ func TestValidation(t *testing.T) {
 		{"map of strings", base(map[string]any{"labels": map[string]any{"a": 1}}), `labels: want string, got number`},
 		{"date-time", base(map[string]any{"when": "yesterday"}), `when: want a date-time such as 2006-01-02T15:04:05Z (RFC 3339), got "yesterday"`},
 		{"date-time ok", base(map[string]any{"when": "2026-11-22T00:00:00Z"}), ""},
-		{"int overflow", base(map[string]any{"NoTag": 1e300}), `NoTag: want an integer that fits int, got number 1e+300`},
+		{"int overflow", base(map[string]any{"NoTag": 1e300}), `NoTag: want an integer that fits int, got 1e+300`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

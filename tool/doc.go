@@ -58,8 +58,22 @@
 // versions can add fields. A reader treats an optional field that is absent
 // and one that is null alike: "default": null means "no default", "trace":
 // null an empty trace. Writers should send the full shapes shown here.
-// Numbers are JSON numbers (a Go reader sees float64). Writers spell field
-// names exactly as here.
+// Writers spell field names exactly as here.
+//
+// # Numbers and null
+//
+// Numbers are JSON numbers, and hosts keep them exact end to end: an
+// argument the model wrote as 1234567890123456789 is written on stdin with
+// every digit (toolhost holds it as a json.Number, never a float64). A
+// reader should keep that exactness where it matters: in Go, decode with
+// json.Decoder.UseNumber, as [DecodeRequest] does for tool.arguments,
+// tool.answers and tool.options (it gives json.Number values, which
+// re-encode byte for byte); elsewhere use an arbitrary-precision parser
+// (Python's json module keeps integers exact by itself; parse_float=Decimal
+// keeps fractions). A float64 reader silently turns 9007199254740993 into
+// 9007199254740992. In tool.arguments an explicit null for an optional
+// parameter means the same as leaving it out: absent, so its default
+// applies.
 //
 // # Action "schema"
 //

@@ -61,6 +61,11 @@ func (tc Context) MarshalJSON() ([]byte, error) {
 }
 
 // Call is the "tool" object of a [Request]: one call of one tool.
+//
+// [DecodeRequest] decodes the three maps as encoding/json does with
+// UseNumber: objects are map[string]any, arrays []any, and numbers
+// json.Number holding the digits exactly as written, never float64, so
+// 1234567890123456789 reaches the tool whole and re-encodes byte for byte.
 type Call struct {
 	Name      string         `json:"name"`      // the tool's name inside the binary
 	Arguments map[string]any `json:"arguments"` // the call's arguments
@@ -206,13 +211,18 @@ func decodeRequest(data []byte) (*Request, error) {
 
 // decodeField decodes obj[key], when present, into v (a *string or a
 // pointer to a map), reporting a wrong JSON type with the field's path
-// (prefix+key). null leaves v unchanged, as encoding/json does.
+// (prefix+key). null leaves v unchanged, as encoding/json does. Numbers
+// decode as json.Number, keeping every digit as written: the host keeps
+// numbers exact, and a float64 would turn 9007199254740993 into
+// 9007199254740992.
 func decodeField(obj map[string]json.RawMessage, key, prefix string, v any) error {
 	raw, ok := obj[key]
 	if !ok || isNull(raw) {
 		return nil
 	}
-	if err := json.Unmarshal(raw, v); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) && typeErr.Field == "" {
 			typeErr.Field = prefix + key

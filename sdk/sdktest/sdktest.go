@@ -2,7 +2,6 @@ package sdktest
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"testing"
 
@@ -22,7 +21,7 @@ type Options struct {
 // cannot be encoded.
 func Do(t testing.TB, req *tool.Request, tools ...*sdk.Tool) (stdout []byte, code int) {
 	t.Helper()
-	data, err := json.Marshal(req)
+	data, err := tool.Marshal(req) // the encoder hosts write the stdin request with
 	if err != nil {
 		t.Fatalf("sdktest: encoding the request: %v", err)
 	}
