@@ -254,4 +254,3 @@ func TestRunRefusesOption(t *testing.T) {
 		t.Error("the command was started")
 	}
 }
-
