@@ -91,6 +91,9 @@ func merge(name string, bin *tool.Definition, e *config.Entry) (*Tool, []warning
 	params := baseParams
 	if bin == nil {
 		params = tool.CloneParameters(e.Parameters)
+		if e.JPForm {
+			jpOptional(params)
+		}
 	} else {
 		for _, p := range slices.Sorted(maps.Keys(e.Parameters)) {
 			over := e.Parameters[p]
@@ -104,6 +107,7 @@ func merge(name string, bin *tool.Definition, e *config.Entry) (*Tool, []warning
 				continue
 			}
 			params[p] = mergeParam(have, over)
+			warnings = append(warnings, keepRequired("parameters."+p, have, params[p])...)
 		}
 	}
 	for k, pos := range e.Pos {
@@ -207,6 +211,38 @@ func mergeParam(have, over *tool.Parameter) *tool.Parameter {
 		}
 	}
 	return &dst
+}
+
+// keepRequired undoes an override that loosens what the binary requires
+// (required = false on a parameter it requires, with no default to send
+// instead): the host would send calls the binary rejects. An override may
+// tighten required, never loosen it, as the JP assistant's MCP merge does.
+// It returns a warning for each loosening undone, nested properties too.
+func keepRequired(key string, have, merged *tool.Parameter) []warning {
+	if have == nil || merged == nil {
+		return nil
+	}
+	var out []warning
+	if have.IsRequired() && !merged.IsRequired() && merged.Default == nil {
+		merged.Required = have.Required
+		out = append(out, warning{key + ".required", fmt.Sprintf("%s: required = false is ignored: the binary requires it (an override may make a parameter required, not optional; give it a default instead)", key)})
+	}
+	for _, name := range slices.Sorted(maps.Keys(merged.Properties)) {
+		out = append(out, keepRequired(key+".properties."+name, have.Properties[name], merged.Properties[name])...)
+	}
+	return out
+}
+
+// jpOptional applies the JP assistant's TOML rule to parameters declared
+// in an entry written in JP's form: a parameter is optional unless it says
+// required = true (toolhost's own rule: required unless it has a default).
+func jpOptional(params map[string]*tool.Parameter) {
+	f := false
+	for _, p := range params {
+		if p != nil && p.Required == nil && p.Default == nil {
+			p.Required = &f
+		}
+	}
 }
 
 // paramProv records where a parameter and each of its set fields came from.

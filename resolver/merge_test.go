@@ -67,16 +67,33 @@ func TestMerge(t *testing.T) {
 				eq(t, "enabled", got.Enabled, false)
 				eq(t, "readOnlyHint", got.Annotations["readOnlyHint"], false)
 				eq(t, "openWorldHint kept", got.Annotations["openWorldHint"], false)
-				eq(t, "pattern required", *got.Parameters["pattern"].Required, false)
+				// required = false over a parameter the binary requires
+				// is not applied: it would send calls the binary rejects.
+				eq(t, "pattern required", *got.Parameters["pattern"].Required, true)
 				eq(t, "verbose default", got.Parameters["verbose"].Default, false)
 				eq(t, "limit default", got.Parameters["limit"].Default, 0.0)
-				eq(t, "required list", got.InputSchema["required"], nil)
+				eq(t, "required list", got.InputSchema["required"], []string{"pattern"})
 				eq(t, "pattern type kept", got.Parameters["pattern"].Type, tool.Types{"string"})
 				eq(t, "provenance enable", got.Provenance["enable"], "a.toml:3")
-				eq(t, "provenance required", got.Provenance["parameters.pattern.required"], "a.toml:5")
+				eq(t, "provenance required", got.Provenance["parameters.pattern.required"], "binary")
 				eq(t, "provenance type", got.Provenance["parameters.pattern.type"], "binary")
 				eq(t, "provenance pattern", got.Provenance["parameters.pattern"], "binary")
 				eq(t, "provenance parameters", got.Provenance["parameters"], "")
+			},
+			warnings: []warning{{"parameters.pattern.required", `parameters.pattern: required = false is ignored: the binary requires it (an override may make a parameter required, not optional; give it a default instead)`}},
+		},
+		{
+			name: "an override may tighten required, or give a default",
+			bin:  binary(),
+			entry: config.Entry{Name: "search",
+				Parameters: map[string]*tool.Parameter{
+					"limit":   {Required: ptr(true), Default: nil},
+					"pattern": {Default: "."}, // the host then always sends a value
+				},
+				Pos: map[string]config.Position{"parameters": pos(2), "parameters.limit.required": pos(3), "parameters.pattern.default": pos(4)}},
+			check: func(t *testing.T, got *Tool) {
+				eq(t, "pattern default", got.Parameters["pattern"].Default, ".")
+				eq(t, "limit required", *got.Parameters["limit"].Required, true)
 			},
 		},
 		{
@@ -147,6 +164,18 @@ func TestMerge(t *testing.T) {
 				eq(t, "required", got.InputSchema["required"], []string{"path"})
 				eq(t, "provenance", got.Provenance["parameters.path.type"], "a.toml:7")
 				eq(t, "description", got.Description, "")
+			},
+		},
+		{
+			name: "JP's form: TOML parameters are optional unless required = true",
+			entry: config.Entry{Name: "wc", Summary: ptr("Count lines."), Place: pos(7), JPForm: true,
+				Parameters: map[string]*tool.Parameter{
+					"path":  {Type: tool.Types{"string"}},
+					"flags": {Type: tool.Types{"string"}, Default: "-l"},
+					"must":  {Type: tool.Types{"string"}, Required: ptr(true)},
+				}},
+			check: func(t *testing.T, got *Tool) {
+				eq(t, "required", got.InputSchema["required"], []string{"must"})
 			},
 		},
 		{

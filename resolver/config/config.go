@@ -40,6 +40,10 @@ type Entry struct {
 	Toolset bool    // from [toolsets.NAME]
 	Command Command // string (shell words) or array
 	Tool    string  // name inside the binary ("" means Name); JP's source = "local.x" sets it
+	// JPForm is true when the entry is written in the JP assistant's form
+	// (source = "local…"): its TOML parameters then keep JP's rule, optional
+	// unless they say required = true (docs/config.md, "JP compatibility").
+	JPForm bool
 
 	Shell            *bool // run the command through /bin/sh -c
 	Enable           *bool // nil means enabled

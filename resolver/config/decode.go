@@ -328,6 +328,7 @@ func (d *decoder) source(path []string, e *Entry, src string, hasTool bool) {
 		d.fail(p, ErrInvalid, `%s: unsupported source %q; only "local" and "local.TOOL" are supported`, dotted(p), src)
 		return
 	}
+	e.JPForm = true
 	if hasTool {
 		if e.BinaryTool() != name {
 			d.fail(p, ErrInvalid, "%s: tool %q and source %q disagree; keep one", dotted(path), e.Tool, src)

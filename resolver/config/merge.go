@@ -115,6 +115,9 @@ func mergeEntry(dst, src *Entry) error {
 			}
 		}
 	}
+	if src.JPForm {
+		dst.JPForm = true
+	}
 	for name, b := range src.AllowOption { // by hand: mergo skips a false
 		if dst.AllowOption == nil {
 			dst.AllowOption = map[string]bool{}

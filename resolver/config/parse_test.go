@@ -237,6 +237,9 @@ func TestParseCommandAndSource(t *testing.T) {
 			if got := e.Shell != nil && *e.Shell; got != tt.wantShell {
 				t.Errorf("Shell = %v, want %v", got, tt.wantShell)
 			}
+			if jp := strings.Contains(tt.src, "source ="); e.JPForm != jp {
+				t.Errorf("JPForm = %v, want %v (written in JP's form: source = …)", e.JPForm, jp)
+			}
 		})
 	}
 }
