@@ -135,6 +135,7 @@ type Catalog struct {
 	schemas                           *sessionCache // schema answers for this catalog's lifetime
 	disk                              diskCache     // persistent schema answers; zero: none
 	statEvery                         time.Duration // minimum delay between automatic stat checks
+	retryBase                         time.Duration // first delay before a timed-out schema request is retried
 
 	// safe for concurrent use on their own, without mu
 	builds   atomic.Uint64 // resolution passes started
@@ -148,8 +149,9 @@ type Catalog struct {
 	built      uint64              // the pass the tools come from
 	subs       map[int]func()
 	nextSub    int
-	identity   *Identity // nil: recompute
-	lastStat   time.Time // last automatic stat check
+	identity   *Identity              // nil: recompute
+	lastStat   time.Time              // last automatic stat check
+	retries    map[string]*retryState // timed-out schema requests to ask again, by session cache key
 }
 
 // Report returns the problems found while resolving the configuration,

@@ -81,6 +81,15 @@ func fakeTool(args []string) int {
 			return reply(tool.Success("fmt " + req.Tool.Name + " " + compact(req.Tool.Arguments)))
 		}
 		return reply(tool.Success(compact(req.Tool)))
+	case "slow-first": // args[1] is a marker file: the first schema request (no marker yet) hangs, later ones answer
+		if req.Context.Action == tool.ActionSchema {
+			if _, err := os.Stat(args[1]); err != nil {
+				os.WriteFile(args[1], nil, 0o644)
+				time.Sleep(time.Minute)
+			}
+			return reply(tool.SchemaResponse{Tools: []tool.Definition{{Name: "late", Summary: "Answers on the second ask.", Parameters: map[string]*tool.Parameter{}}}})
+		}
+		return reply(tool.Success("late"))
 	case "raw-args": // plain (parameters in TOML): prints the arguments exactly as they came on stdin
 		var raw struct {
 			Tool struct {

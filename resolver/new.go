@@ -49,6 +49,7 @@ func New(ctx context.Context, cfg *config.Config, opts *Options) (*Catalog, erro
 		schemas:        &sessionCache{},
 		disk:           newDiskCache(o.CacheDir),
 		statEvery:      statEvery,
+		retryBase:      retryBase,
 		tools:          map[string]*entry{},
 	}
 	c.categories = c.plan.categories

@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"time"
@@ -20,8 +21,9 @@ func (c *Catalog) Refresh(ctx context.Context) (changed bool, err error) {
 	c.mu.Lock()
 	c.lastStat = time.Now()
 	keys := c.keys
+	due := c.dueRetriesLocked(c.lastStat)
 	c.mu.Unlock()
-	stale := false
+	stale := len(due) > 0 // a timed-out schema request to ask again
 	for _, g := range c.plan.order {
 		if g.asked && c.statKey(g) != keys[g.key] {
 			stale = true
@@ -71,6 +73,19 @@ func (c *Catalog) rebuild(ctx context.Context) (changed bool, err error) {
 	}
 	changed = !sameTools(c.tools, r.tools)
 	c.tools = r.tools
+	now := time.Now()
+	c.noteRetriesLocked(r.retry, now)
+	for i, p := range r.problems {
+		if key, ok := r.retryFor[p.Tool]; ok && !p.Warning {
+			if st := c.retries[key]; st != nil {
+				r.problems[i].Fix = fmt.Sprintf("it may pass: while toolhost serves, it asks the binary again by itself (next in %s, then less and less often); %s", st.next.Sub(now).Round(time.Millisecond), p.Fix)
+				var rerr *Error
+				if errors.As(p.Err, &rerr) {
+					rerr.Fix = r.problems[i].Fix
+				}
+			}
+		}
+	}
 	c.report = Report{Problems: r.problems}
 	c.keys = r.keys
 	c.lastStat = time.Now()

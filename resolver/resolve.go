@@ -25,6 +25,8 @@ type resolution struct {
 	tools    map[string]*entry
 	problems []Problem
 	keys     map[string]cacheKey // stat key of each asked group, "" when none
+	retry    map[string]bool     // session cache keys of schema requests that failed for a passing reason
+	retryFor map[string]string   // entry name → its retry key, for the problem's note
 }
 
 // statKey returns the persistent-cache key of a group, "" when it has none.
@@ -64,7 +66,7 @@ func (c *Catalog) request(action tool.Action, call *tool.Call) *tool.Request {
 // fetch returns a group's schema: from the session cache, else the
 // persistent cache, else the binary (whose answer is then stored).
 func (c *Catalog) fetch(ctx context.Context, g *group, key cacheKey) (*tool.SchemaResponse, error) {
-	return c.schemas.get(ctx, g.key+"\x00"+string(key), func() (*tool.SchemaResponse, error) {
+	return c.schemas.get(ctx, sessionKey(g, key), func() (*tool.SchemaResponse, error) {
 		if resp, ok := c.disk.load(g.key, c.root, key); ok {
 			return resp, nil
 		}
@@ -76,11 +78,14 @@ func (c *Catalog) fetch(ctx context.Context, g *group, key cacheKey) (*tool.Sche
 	})
 }
 
+// sessionKey is the session cache's key of a group's schema answer.
+func sessionKey(g *group, key cacheKey) string { return g.key + "\x00" + string(key) }
+
 // resolve asks every group for its schema (bounded, concurrently) and
 // builds the tools of every entry.
 func (c *Catalog) resolve(ctx context.Context) *resolution {
 	p := c.plan
-	r := &resolution{tools: map[string]*entry{}, keys: map[string]cacheKey{}}
+	r := &resolution{tools: map[string]*entry{}, keys: map[string]cacheKey{}, retry: map[string]bool{}, retryFor: map[string]string{}}
 	var asked []*group
 	for _, g := range p.order {
 		if g.asked {
@@ -114,6 +119,11 @@ func (c *Catalog) resolve(ctx context.Context) *resolution {
 			a := answers[g]
 			a.resp, a.err = c.fetch(ctx, g, r.keys[g.key])
 			<-sem
+			if a.err != nil && transient(a.err) {
+				progress.Lock()
+				r.retry[sessionKey(g, r.keys[g.key])] = true
+				progress.Unlock()
+			}
 			if c.progress != nil {
 				progress.Lock()
 				done++
@@ -137,6 +147,9 @@ func (c *Catalog) resolve(ctx context.Context) *resolution {
 			a := answers[g]
 			if a.err != nil {
 				r.problems = append(r.problems, c.diagnose(e, g, a.err))
+				if transient(a.err) {
+					r.retryFor[e.Name] = sessionKey(g, r.keys[g.key])
+				}
 				continue
 			}
 			for _, t := range c.toolset(e, g, a.resp, &r.problems) {
@@ -149,6 +162,9 @@ func (c *Catalog) resolve(ctx context.Context) *resolution {
 			a := answers[g]
 			if a.err != nil {
 				r.problems = append(r.problems, c.diagnose(e, g, a.err))
+				if transient(a.err) {
+					r.retryFor[e.Name] = sessionKey(g, r.keys[g.key])
+				}
 				continue
 			}
 			bin = a.resp.Find(e.BinaryTool())

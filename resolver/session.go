@@ -37,6 +37,19 @@ type flight struct {
 	cancelled bool // the asker's ctx ended: not an answer, not kept
 }
 
+// forget drops a finished answer for key, so that the next get asks again.
+func (s *sessionCache) forget(key string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if f, ok := s.flights[key]; ok {
+		select {
+		case <-f.done:
+			delete(s.flights, key)
+		default: // under way: its answer is the new one
+		}
+	}
+}
+
 // get returns the answer for key, calling fetch only if no request for key
 // finished or is under way. A waiter whose ctx ends stops waiting; the
 // request goes on for the others.

@@ -1,0 +1,74 @@
+package resolver
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestTransientSchemaRetried: a schema request that timed out (a binary
+// slow under load) does not hide the tool for the catalog's whole life:
+// Refresh, which long-lived faces call every few seconds, asks again with
+// backoff, and the tool appears. The problem says so meanwhile. A failure
+// that will not pass by itself (a missing binary) is not retried.
+func TestTransientSchemaRetried(t *testing.T) {
+	dir := t.TempDir()
+	cfg := parse(t, fmt.Sprintf(`
+[tools.late]
+command = [%q, "slow-first", %q]
+timeout = "300ms"
+
+[tools.gone]
+command = "./missing"
+`, exe(t), filepath.Join(dir, "asked")))
+	c, err := New(t.Context(), cfg, &Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Has("late") {
+		t.Fatal("late served although its schema request timed out")
+	}
+	var late Problem
+	for _, p := range c.Report().Errors() {
+		if p.Tool == "late" {
+			late = p
+		}
+	}
+	if !errors.Is(late, ErrTimeout) || !strings.HasPrefix(late.Fix, "it may pass: while toolhost serves, it asks the binary again by itself (next in ") {
+		t.Fatalf("problem %v, fix %q: want ErrTimeout with the retry note", late, late.Fix)
+	}
+	notified := 0
+	c.Subscribe(func() { notified++ })
+
+	c.mu.Lock() // make the retry due now, and the next ones soon
+	c.retryBase = time.Millisecond
+	for _, r := range c.retries {
+		r.next = time.Now()
+	}
+	if len(c.retries) != 1 {
+		t.Errorf("%d requests scheduled for retry, want 1 (the missing binary is not retried)", len(c.retries))
+	}
+	c.mu.Unlock()
+
+	changed, err := c.Refresh(t.Context())
+	if err != nil || !changed || !c.Has("late") || notified != 1 {
+		t.Fatalf("Refresh = %v, %v; served %v, notified %d: want the retried tool served and subscribers told", changed, err, c.Has("late"), notified)
+	}
+	for _, p := range c.Report().Errors() {
+		if p.Tool == "late" {
+			t.Errorf("problem kept after the retry answered: %v", p)
+		}
+	}
+	c.mu.Lock()
+	left := len(c.retries)
+	c.mu.Unlock()
+	if left != 0 {
+		t.Errorf("%d retries left after the answer, want 0", left)
+	}
+	if changed, _ := c.Refresh(t.Context()); changed {
+		t.Error("a second Refresh changed the tools: nothing is due")
+	}
+}
