@@ -153,10 +153,15 @@
 // Whitespace around the JSON document is allowed. The host reads stdout as
 // follows:
 //
-//   - stdout holding an outcome is believed, whatever the exit status;
-//   - otherwise, with exit status 0, stdout is success content (so plain
-//     commands that do not speak the protocol just work);
-//   - otherwise it is an error carrying the exit status and the stderr tail.
+//   - stdout holding one outcome is believed, whatever the exit status;
+//   - otherwise, with a non-zero exit status, it is an error outcome
+//     carrying the exit status and the stderr tail;
+//   - otherwise (exit status 0), for a binary that described itself
+//     (answered "schema"), it is a protocol error quoting the start of
+//     stdout: partial JSON, two documents, logs before the JSON or nothing
+//     are not an answer; for a plain command whose parameters are declared
+//     in the host's configuration, stdout is success content (so commands
+//     that do not speak the protocol just work).
 //
 // For "schema", anything but a schema response with exit status 0 is an
 // error the host diagnoses for the user.
