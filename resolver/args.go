@@ -46,9 +46,12 @@ func DecodeArguments(data []byte) (map[string]any, error) {
 // validation sees the copy; the tool gets the digits as sent. Bounds on
 // integers beyond 2^63 are checked to float64 precision.
 func forValidation(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		s := x.String()
+	return mapScalars(v, func(v any) any {
+		n, ok := v.(json.Number)
+		if !ok {
+			return v
+		}
+		s := n.String()
 		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
 			return i
 		}
@@ -60,48 +63,45 @@ func forValidation(v any) any {
 			return s // not a number at all: let the type check name it
 		}
 		return f // ±Inf beyond float64's range: the bounds still apply
+	})
+}
+
+// numbersAsJSON returns a copy of v with every Go number (a default from
+// the schema, a value from a Go caller) made a json.Number holding the
+// digits JSON would write, so that a tool always sees one kind of number.
+// json.Number values are kept as they are.
+func numbersAsJSON(v any) any {
+	return mapScalars(v, func(v any) any {
+		switch v.(type) {
+		case float64, float32, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+			data, err := tool.Marshal(v)
+			if err != nil { // NaN or ±Inf: not JSON; validation names it
+				return v
+			}
+			return json.Number(data)
+		}
+		return v
+	})
+}
+
+// mapScalars returns a copy of a JSON value tree (maps and slices are new:
+// a default may be the schema's own value) with f applied to every leaf.
+func mapScalars(v any, f func(any) any) any {
+	switch x := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[k] = forValidation(e)
+			out[k] = mapScalars(e, f)
 		}
 		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = forValidation(e)
+			out[i] = mapScalars(e, f)
 		}
 		return out
 	}
-	return v
-}
-
-// numbersAsJSON returns v with every Go number (a default from the schema,
-// a value from a Go caller) made a json.Number holding the digits JSON
-// would write, so that a tool always sees one kind of number. json.Number
-// values are kept as they are.
-func numbersAsJSON(v any) any {
-	switch x := v.(type) {
-	case float64, float32, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
-		data, err := tool.Marshal(x)
-		if err != nil { // NaN or ±Inf: not JSON; validation names it
-			return v
-		}
-		return json.Number(data)
-	case map[string]any: // copied: a default may be the schema's own value
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = numbersAsJSON(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = numbersAsJSON(e)
-		}
-		return out
-	}
-	return v
+	return f(v)
 }
 
 // jsonKind names the JSON type of a decoded value, as a message shows it.
