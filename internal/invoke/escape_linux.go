@@ -45,30 +45,121 @@ func prctl(option, arg uintptr) error {
 // last one found, and a process killed can have forked just before.
 const maxEndRounds = 4
 
-// endEscaped kills every process whose environment carries CallEnv=token
-// (what a run left behind, in its group or escaped from it) among those
-// whose environ this process may read (its user's; all, for root), reaps
-// those that are this process's children, and, when the host is a
-// subreaper, reaps adopted orphans that died. It scans /proc: one read of
-// environ per process.
+// endEscaped kills every process whose environment carries CallEnv=token:
+// what a run left behind, in its group or escaped from it.
+//
+// When the host is a subreaper (the toolhost command), whatever escaped is
+// below one of its own children: a process whose parent died is
+// re-parented to the host. So only the host's children that no Run waits
+// for, and their descendants, are read (/proc/self/task/*/children and one
+// environ each) — a cost independent of how many processes the machine
+// runs. Otherwise every process whose environ this process may read is
+// scanned (/proc/*/environ: its user's; all, for root).
 func endEscaped(token string) {
 	marker := []byte(CallEnv + "=" + token + "\x00")
 	self := os.Getpid()
 	r := adopted.Load()
+	if r == nil {
+		endEscapedScan(marker, self)
+		return
+	}
+	buf := make([]byte, 0, 16<<10)
 	for range maxEndRounds {
-		found, zombies := scanProc(marker, self, r != nil)
+		kids, ok := childrenOf(strconv.Itoa(self) + "/task")
+		if !ok { // no /proc/PID/task/TID/children: scan instead
+			endEscapedScan(marker, self)
+			return
+		}
+		var killed, zombies []int
+		for _, pid := range kids {
+			if _, own := r.leaders.Load(pid); own {
+				continue // a Run's own child, waited for by os/exec
+			}
+			name := strconv.Itoa(pid)
+			buf, _ = readAll("/proc/"+name+"/environ", buf[:0])
+			switch {
+			case hasMarker(buf, marker):
+				killed = append(killed, pid)
+				buf = killTree(name, marker, buf)
+			case len(buf) == 0: // a zombie's environ is empty
+				if state, _ := procStat(name); state == 'Z' {
+					zombies = append(zombies, pid)
+				}
+			}
+		}
+		for _, pid := range killed {
+			_, _ = syscall.Wait4(pid, nil, 0, nil) // its children are ours now, for the next round
+		}
+		if len(zombies) > 0 {
+			r.reap(zombies)
+		}
+		if len(killed) == 0 {
+			return
+		}
+	}
+}
+
+// killTree SIGKILLs process name and every descendant carrying marker,
+// parents first. buf is scratch space, returned for reuse.
+func killTree(name string, marker, buf []byte) []byte {
+	pid, _ := strconv.Atoi(name)
+	_ = syscall.Kill(pid, syscall.SIGKILL)
+	kids, _ := childrenOf(name + "/task")
+	for _, k := range kids {
+		kn := strconv.Itoa(k)
+		buf, _ = readAll("/proc/"+kn+"/environ", buf[:0])
+		if hasMarker(buf, marker) {
+			buf = killTree(kn, marker, buf)
+		}
+	}
+	return buf
+}
+
+// childrenOf lists the children of the threads under /proc/TASKDIR
+// (PID/task), from their children files; ok is false when the kernel has
+// none (CONFIG_PROC_CHILDREN).
+func childrenOf(taskDir string) (pids []int, ok bool) {
+	d, err := os.Open("/proc/" + taskDir)
+	if err != nil {
+		return nil, false
+	}
+	tids, _ := d.Readdirnames(-1)
+	d.Close()
+	var buf []byte
+	for _, tid := range tids {
+		buf, err = readAll("/proc/"+taskDir+"/"+tid+"/children", buf[:0])
+		if err != nil {
+			if os.IsNotExist(err) {
+				return nil, false
+			}
+			continue // the thread ended
+		}
+		for _, f := range strings.Fields(string(buf)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	return pids, true
+}
+
+// hasMarker reports whether an environ block holds marker as a variable.
+func hasMarker(environ, marker []byte) bool {
+	return bytes.HasPrefix(environ, marker) || bytes.Contains(environ, append([]byte{0}, marker...))
+}
+
+// endEscapedScan is endEscaped without a subreaper: it scans every
+// process's environ, killing those that carry marker (init reaps them).
+func endEscapedScan(marker []byte, self int) {
+	for range maxEndRounds {
+		found, _ := scanProc(marker, self, false)
 		for _, p := range found {
 			_ = syscall.Kill(p.pid, syscall.SIGKILL)
 		}
 		for _, p := range found {
 			if p.ppid == self {
-				// Ours (adopted): it carries this run's token, so it is no
-				// Run's leader; it dies of SIGKILL at once.
 				_, _ = syscall.Wait4(p.pid, nil, 0, nil)
 			}
-		}
-		if r != nil && len(zombies) > 0 {
-			r.reap(zombies)
 		}
 		if len(found) == 0 {
 			return

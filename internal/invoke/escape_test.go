@@ -4,7 +4,11 @@ package invoke
 
 import (
 	"context"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -95,4 +99,23 @@ func BenchmarkEndEscaped(b *testing.B) {
 			endEscaped(newToken())
 		}
 	})
+}
+
+// TestEndEscapedScan: without a subreaper (a program embedding the
+// resolver), what escaped is found by scanning every process's environ.
+func TestEndEscapedScan(t *testing.T) {
+	token := newToken()
+	// sh starts sleep in the background and exits: sleep is orphaned.
+	cmd := exec.Command("sh", "-c", "sleep 300 </dev/null >/dev/null 2>&1 & echo $!")
+	cmd.Env = append(os.Environ(), CallEnv+"="+token)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	endEscapedScan([]byte(CallEnv+"="+token+"\x00"), os.Getpid())
+	waitPidGone(t, pid)
 }
