@@ -65,7 +65,10 @@ func endEscaped(token string) {
 	}
 	buf := make([]byte, 0, 16<<10)
 	for range maxEndRounds {
-		kids, ok := childrenOf(strconv.Itoa(self) + "/task")
+		// An orphan is re-parented to the subreaper's first live thread,
+		// its main thread (Linux find_new_reaper): one file lists them all.
+		// Run's own children may sit under other threads; they are skipped.
+		kids, ok := childrenFile(strconv.Itoa(self) + "/task/" + strconv.Itoa(self))
 		if !ok { // no /proc/PID/task/TID/children: scan instead
 			endEscapedScan(marker, self)
 			return
@@ -125,22 +128,37 @@ func childrenOf(taskDir string) (pids []int, ok bool) {
 	}
 	tids, _ := d.Readdirnames(-1)
 	d.Close()
-	var buf []byte
 	for _, tid := range tids {
-		buf, err = readAll("/proc/"+taskDir+"/"+tid+"/children", buf[:0])
-		if err != nil {
-			if os.IsNotExist(err) {
-				return nil, false
-			}
-			continue // the thread ended
+		kids, ok := childrenFile(taskDir + "/" + tid)
+		if !ok {
+			return nil, false
 		}
-		for _, f := range strings.Fields(string(buf)) {
-			if pid, err := strconv.Atoi(f); err == nil {
-				pids = append(pids, pid)
-			}
+		pids = append(pids, kids...)
+	}
+	return pids, true
+}
+
+// childrenFile lists the children of one thread, /proc/PID/task/TID
+// (given without /proc/); ok is false when the kernel has no children
+// files. A thread that ended has none.
+func childrenFile(task string) (pids []int, ok bool) {
+	buf, err := readAll("/proc/"+task+"/children", nil)
+	if err != nil {
+		return nil, !(os.IsNotExist(err) && taskExists(task)) // a live thread without the file: no children files at all
+	}
+	for _, f := range strings.Fields(string(buf)) {
+		if pid, err := strconv.Atoi(f); err == nil {
+			pids = append(pids, pid)
 		}
 	}
 	return pids, true
+}
+
+// taskExists reports whether /proc/TASK exists, telling a thread that
+// ended from a kernel without children files.
+func taskExists(task string) bool {
+	_, err := os.Stat("/proc/" + task)
+	return err == nil
 }
 
 // hasMarker reports whether an environ block holds marker as a variable.
