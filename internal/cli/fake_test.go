@@ -7,12 +7,14 @@ import (
 	"os"
 	"time"
 
+	"github.com/toolhost/toolhost/internal/faketool"
+
 	"github.com/toolhost/toolhost/tool"
 )
 
-// fakeTools are the tool binaries the test binary plays when started with
-// TOOLHOST_CLI_TEST_CHILD set and the scenario name as its first argument.
-var fakeTools = map[string]func() int{
+// fakeTools are the tool binaries the test binary plays (see faketool)
+// besides the shared ones.
+var fakeTools = faketool.Scenarios{
 	"greet":      fakeGreet,     // one self-describing tool: greet(name, shout=false); asks before greeting "root"
 	"multi":      fakeMulti,     // two tools: alpha and beta
 	"no-schema":  fakeNoSchema,  // prints garbage and exits 3
