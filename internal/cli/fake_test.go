@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/toolhost/toolhost/internal/faketool"
@@ -22,6 +23,24 @@ var fakeTools = faketool.Scenarios{
 	"slow-greet": fakeSlowGreet, // greet, after 600ms
 	"note":       fakeNote,      // note(): asks "text" (Text), then for text "two" also "sure" (Boolean)
 	"script":     fakeScript,    // like `python3 FILE`: greet when FILE (os.Args[2]) exists from the working directory, else exit 2
+	"echo":       fakeEcho,      // runs any tool (its parameters declared in TOML): success with the argument "text"
+	"describe":   fakeDescribe,  // one tool "described", its summary read from the file $FAKE_DESC_FILE at each request
+}
+
+// descFileEnv names the file "describe" reads its summary from.
+const descFileEnv = "FAKE_DESC_FILE"
+
+func fakeEcho() int {
+	return fakeServe(nil, func(req *tool.Request) tool.Outcome {
+		text, _ := req.Tool.Arguments["text"].(string)
+		return tool.Success(text)
+	})
+}
+
+func fakeDescribe() int {
+	desc, _ := os.ReadFile(os.Getenv(descFileEnv))
+	defs := []tool.Definition{{Name: "described", Summary: strings.TrimSpace(string(desc)), Parameters: map[string]*tool.Parameter{}}}
+	return fakeServe(defs, func(req *tool.Request) tool.Outcome { return tool.Success(req.Tool.Name) })
 }
 
 func fakeNote() int {
