@@ -282,7 +282,7 @@ func TestRunEndsCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := mcpserver.New(cat, nil)
+	s := mcpserver.New(cat, &mcpserver.Options{DrainTimeout: 100 * time.Millisecond}) // the call outlives it
 	stdinR, stdinW := io.Pipe()
 	stdoutR, stdoutW := io.Pipe()
 	ran := make(chan error, 1)
