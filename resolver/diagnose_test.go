@@ -45,7 +45,7 @@ func TestDiagnosis(t *testing.T) {
 		{"not JSON", `["%EXE%", "bad-json"]`, "", ErrNotJSON,
 			[]string{"stdout is not JSON", `{\"tools\": [`, "[tools.broken.parameters.ARG]", "must print only its JSON answer on stdout and log to stderr"}},
 		{"plain program", `["%EXE%", "plain"]`, "", ErrNotJSON,
-			[]string{"usage: plain", "[tools.broken.parameters.ARG]"}},
+			[]string{"hello world", "[tools.broken.parameters.ARG]"}},
 		{"not a schema", `["%EXE%", "not-schema"]`, "", ErrNotSchema,
 			[]string{`no "tools" field`, "[tools.broken.parameters.ARG]", "upgrade the binary"}},
 		{"timeout", `["%EXE%", "hang"]`, `timeout = "300ms"`, ErrTimeout,

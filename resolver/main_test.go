@@ -10,34 +10,27 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolhost/toolhost/internal/faketool"
+
 	"github.com/toolhost/toolhost/resolver/config"
 	"github.com/toolhost/toolhost/tool"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata")
 
-// TestMain lets the test binary play the fake tools: started with
-// RESOLVER_TEST_CHILD set, it acts as the tool named by os.Args[1].
+// TestMain lets the test binary play the fake tools: faketool's shared
+// ones ("plain", "exit-3", "bad-json", "not-schema", "hang", "flood") and
+// those of fakeTool.
 func TestMain(m *testing.M) {
-	// Fuzz workers inherit the variable too; they start with -test. flags.
-	if os.Getenv("RESOLVER_TEST_CHILD") != "" && len(os.Args) > 1 && !strings.HasPrefix(os.Args[1], "-test.") {
-		os.Exit(fakeTool(os.Args[1:]))
+	own := faketool.Scenarios{}
+	for _, name := range []string{"multi", "raw-args", "greet", "sleepy", "versioned", "old-protocol", "bad-name"} {
+		own[name] = func() int { return fakeTool(os.Args[1:]) }
 	}
-	os.Setenv("RESOLVER_TEST_CHILD", "1") // inherited by every binary the tests start
-	// A race-enabled child would sleep 1 s at exit; the fake tools need not.
-	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
-	os.Exit(m.Run())
+	faketool.Main(m, own)
 }
 
 // exe is the test binary, which the entries of the tests run.
-func exe(t testing.TB) string {
-	t.Helper()
-	p, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
+func exe(t testing.TB) string { return faketool.Exe(t) }
 
 // fakeTool acts as the tool args[0] ("scenario"). Every schema request is
 // counted as one line appended to $RESOLVER_TEST_COUNTER, if set.
@@ -144,29 +137,9 @@ func fakeTool(args []string) int {
 			return reply(tool.SchemaResponse{Tools: []tool.Definition{{Name: "v", Summary: fmt.Sprintf("Version %d.", fi.Size())}}})
 		}
 		return reply(tool.Success("ok"))
-	case "plain": // not a protocol binary: prints text for every request
-		fmt.Println("usage: plain [FILE]")
-		return 0
-	case "exit-3":
-		fmt.Fprintln(os.Stderr, "loading config\npanic: boom")
-		return 3
 	case "old-protocol": // a binary that speaks another version answers with an error outcome
 		reply(tool.Fail(`unsupported protocol version "1": this binary speaks protocol "0"`))
 		return 2
-	case "bad-json":
-		fmt.Print(`{"tools": [`)
-		return 0
-	case "not-schema":
-		return reply(map[string]any{"hello": "world"})
-	case "hang":
-		time.Sleep(time.Minute)
-		return 0
-	case "flood":
-		chunk := strings.Repeat("x", 1<<20)
-		for range 20 {
-			fmt.Print(chunk)
-		}
-		return 0
 	case "bad-name": // a tool name LLM providers reject
 		return reply(tool.SchemaResponse{Tools: []tool.Definition{{Name: "fs.read", Summary: "Bad name."}, {Name: "ok", Summary: "Fine."}}})
 	}

@@ -5,14 +5,17 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
+
+	"github.com/toolhost/toolhost/internal/faketool"
 
 	"github.com/toolhost/toolhost/tool"
 )
 
-// fakeTools are the tool binaries the test binary plays when started with
-// TOOLHOST_CLI_TEST_CHILD set and the scenario name as its first argument.
-var fakeTools = map[string]func() int{
+// fakeTools are the tool binaries the test binary plays (see faketool)
+// besides the shared ones.
+var fakeTools = faketool.Scenarios{
 	"greet":      fakeGreet,     // one self-describing tool: greet(name, shout=false); asks before greeting "root"
 	"multi":      fakeMulti,     // two tools: alpha and beta
 	"no-schema":  fakeNoSchema,  // prints garbage and exits 3
@@ -20,6 +23,24 @@ var fakeTools = map[string]func() int{
 	"slow-greet": fakeSlowGreet, // greet, after 600ms
 	"note":       fakeNote,      // note(): asks "text" (Text), then for text "two" also "sure" (Boolean)
 	"script":     fakeScript,    // like `python3 FILE`: greet when FILE (os.Args[2]) exists from the working directory, else exit 2
+	"echo":       fakeEcho,      // runs any tool (its parameters declared in TOML): success with the argument "text"
+	"describe":   fakeDescribe,  // one tool "described", its summary read from the file $FAKE_DESC_FILE at each request
+}
+
+// descFileEnv names the file "describe" reads its summary from.
+const descFileEnv = "FAKE_DESC_FILE"
+
+func fakeEcho() int {
+	return fakeServe(nil, func(req *tool.Request) tool.Outcome {
+		text, _ := req.Tool.Arguments["text"].(string)
+		return tool.Success(text)
+	})
+}
+
+func fakeDescribe() int {
+	desc, _ := os.ReadFile(os.Getenv(descFileEnv))
+	defs := []tool.Definition{{Name: "described", Summary: strings.TrimSpace(string(desc)), Parameters: map[string]*tool.Parameter{}}}
+	return fakeServe(defs, func(req *tool.Request) tool.Outcome { return tool.Success(req.Tool.Name) })
 }
 
 func fakeNote() int {

@@ -12,27 +12,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolhost/toolhost/internal/faketool"
+
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-// childEnv marks a process started by these tests to act as a fake tool
-// binary (see fake_test.go) instead of running the tests.
-const childEnv = "TOOLHOST_CLI_TEST_CHILD"
-
 func TestMain(m *testing.M) {
-	if os.Getenv(childEnv) != "" && len(os.Args) > 1 {
-		if f, ok := fakeTools[os.Args[1]]; ok {
-			os.Exit(f())
-		}
-	}
-	os.Setenv(childEnv, "1") // inherited by every binary the tests start
-	// A race-enabled child that started threads sleeps 1 s at exit
-	// (atexit_sleep_ms); the fake tools need not, and each call of the
-	// greet tool paid that second.
-	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
+	faketool.Start(fakeTools)
 	// Keep the user's config and cache out of the tests (but not out of
 	// the go command the tests run: see goBuild).
 	goEnv = os.Environ()

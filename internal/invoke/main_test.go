@@ -3,7 +3,6 @@ package invoke
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -12,69 +11,18 @@ import (
 	"syscall"
 	"testing"
 	"time"
-)
 
-// childEnv marks a process started by these tests as a fake tool: the test
-// binary then plays the tool named by os.Args[1] instead of running tests.
-const childEnv = "INVOKE_TEST_CHILD"
+	"github.com/toolhost/toolhost/internal/faketool"
+)
 
 // pgidFileEnv names the file where "hang-ignore-term" writes its process
 // group id.
 const pgidFileEnv = "INVOKE_TEST_PGID_FILE"
 
-// fakeTools are the misbehaving (and well-behaved) tools the test binary
-// plays. Each returns the exit status.
-var fakeTools = map[string]func() int{
-	// echo-request copies stdin to stdout.
-	"echo-request": func() int {
-		_, _ = io.Copy(os.Stdout, os.Stdin)
-		return 0
-	},
-	// outcome prints a success outcome with whitespace around it.
-	"outcome": func() int {
-		fmt.Println("\n  {\"type\":\"success\",\"content\":\"done\"}  ")
-		return 0
-	},
-	// outcome-exit-1 prints an error outcome and exits 1: it is believed.
-	"outcome-exit-1": func() int {
-		fmt.Println(`{"type":"error","message":"no such city","trace":["lookup"],"transient":true}`)
-		fmt.Fprintln(os.Stderr, "some log line")
-		return 1
-	},
-	// plain prints plain text, as a command that does not speak the protocol.
-	"plain": func() int {
-		fmt.Println("hello world")
-		return 0
-	},
-	// exit-3 logs to stderr and exits 3.
-	"exit-3": func() int {
-		fmt.Fprintln(os.Stderr, "starting up")
-		fmt.Fprintln(os.Stderr, "panic: boom")
-		return 3
-	},
-	// crash dies of SIGKILL after logging to stderr.
-	"crash": func() int {
-		fmt.Fprintln(os.Stderr, "about to crash")
-		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
-		time.Sleep(time.Minute)
-		return 0
-	},
-	// bad-json logs to stdout instead of answering.
-	"bad-json": func() int {
-		fmt.Println("loading config from /etc/x.conf")
-		fmt.Println(`{"tools":[]}`)
-		return 0
-	},
-	// no-tools answers a schema request with JSON that is not a schema.
-	"no-tools": func() int {
-		fmt.Println(`{"name":"greet","summary":"Say hello."}`)
-		return 0
-	},
-	// schema answers a schema request.
-	"schema": func() int {
-		fmt.Println(`{"tools":[{"name":"greet","summary":"Say hello.","parameters":{"name":{"type":"string"}}}]}`)
-		return 0
-	},
+// fakeTools are the misbehaving tools the test binary plays besides
+// faketool's shared ones ("echo-request", "plain", "exit-3", "exit-0",
+// "flood"...). Each returns the exit status.
+var fakeTools = faketool.Scenarios{
 	// hang-ignore-term ignores SIGTERM, writes its process group id to the
 	// file named by $INVOKE_TEST_PGID_FILE, starts a grandchild `sleep 300`
 	// (which inherits the ignored SIGTERM) holding stdout open, and sleeps.
@@ -171,16 +119,6 @@ var fakeTools = map[string]func() int{
 		fmt.Println(d.Process.Pid)
 		return 0
 	},
-	"exit-0": func() int { return 0 },
-	// flood writes to stdout until it is killed.
-	"flood": func() int {
-		chunk := []byte(strings.Repeat("x", 64<<10))
-		for {
-			if _, err := os.Stdout.Write(chunk); err != nil {
-				return 1
-			}
-		}
-	},
 	// noisy-stderr writes 200 KiB of numbered lines to stderr, then exits 1.
 	"noisy-stderr": func() int {
 		for i := 0; i < 200<<10/20; i++ {
@@ -211,38 +149,18 @@ var fakeTools = map[string]func() int{
 }
 
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && fakeTools[os.Args[1]] != nil {
-		if os.Getenv(childEnv) == "" {
-			// Started as a fake tool without the marker (a test cleared
-			// the environment): refuse rather than run the tests again.
-			fmt.Fprintln(os.Stderr, "fake tool started without "+childEnv)
-			os.Exit(98)
-		}
-		os.Exit(fakeTools[os.Args[1]]())
-	}
-	// Every process the tests start inherits the marker. (Fuzz workers do
-	// too; their arguments are flags, so they run tests as usual.)
-	os.Setenv(childEnv, "1")
+	faketool.Start(fakeTools)
 	// As the toolhost command does: orphans of the tools come back to the
 	// test process, which Run must then reap (every test runs so).
 	if err := EnableSubreaper(); err != nil {
 		fmt.Fprintln(os.Stderr, "EnableSubreaper:", err)
 		os.Exit(2)
 	}
-	// A race-enabled child would sleep 1 s at exit; the fake tools need not.
-	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	os.Exit(m.Run())
 }
 
 // self returns the test binary's path, which plays the fake tools.
-func self(t testing.TB) string {
-	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return exe
-}
+func self(t testing.TB) string { return faketool.Exe(t) }
 
 // readPgid reads what a hanging fake tool wrote to file: its process group
 // and its grandchild's pid.

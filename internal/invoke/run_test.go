@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolhost/toolhost/internal/faketool"
+
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -29,7 +31,7 @@ func request(action tool.Action, root string, args map[string]any) *tool.Request
 
 // fake returns a spec running the fake tool scenario with extra arguments.
 func fake(t testing.TB, scenario string, args ...string) *Spec {
-	return &Spec{Command: append([]string{self(t), scenario}, args...), Grace: 200 * time.Millisecond}
+	return &Spec{Command: faketool.Command(t, scenario, args...), Grace: 200 * time.Millisecond}
 }
 
 func TestRunWritesRequestOnStdin(t *testing.T) {
@@ -301,9 +303,9 @@ func TestRunEnv(t *testing.T) {
 	t.Run("clear_env", func(t *testing.T) {
 		spec := fake(t, "print-env")
 		spec.ClearEnv = true
-		spec.Env = map[string]string{"FOO": "bar", childEnv: "1", "GORACE": os.Getenv("GORACE")}
+		spec.Env = map[string]string{"FOO": "bar", faketool.Env: "1", "GORACE": os.Getenv("GORACE")}
 		got := env(t, spec)
-		want := []string{"FOO=bar", childEnv + "=1", "GORACE=" + os.Getenv("GORACE")}
+		want := []string{"FOO=bar", faketool.Env + "=1", "GORACE=" + os.Getenv("GORACE")}
 		for _, k := range []string{"HOME", "PATH"} {
 			if v, ok := os.LookupEnv(k); ok {
 				want = append(want, k+"="+v)

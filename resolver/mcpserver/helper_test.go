@@ -4,17 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http/httptest"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/toolhost/toolhost/internal/faketool"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolhost/toolhost/resolver"
@@ -23,69 +23,12 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// The test binary plays `toolhost serve` when MCPSERVER_TEST_SERVE is set:
-// it serves testCatalog over stdio, as the CLI does.
-const serveEnv = "MCPSERVER_TEST_SERVE"
-
-// The test binary plays a tool binary when MCPSERVER_TEST_TOOL is set
-// (checked first: a tool inherits the serving process's environment).
-const toolEnv = "MCPSERVER_TEST_TOOL"
-
+// TestMain lets the test binary play faketool's shared tools and, as
+// "serve", `toolhost serve`: it serves testCatalog over stdio, as the CLI
+// does, with the tools of the TOML file $MCPSERVER_TEST_CONFIG, if set, and
+// $MCPSERVER_TEST_DRAIN as Options.DrainTimeout, if set.
 func TestMain(m *testing.M) {
-	switch os.Getenv(toolEnv) {
-	case "":
-	case "hang": // record the pid, then never answer
-		pidFile := filepath.Join(os.Getenv("MCPSERVER_TEST_DIR"), "tool.pid")
-		os.WriteFile(pidFile+".tmp", []byte(strconv.Itoa(os.Getpid())), 0o644)
-		os.Rename(pidFile+".tmp", pidFile) // atomically: the test polls for it
-		time.Sleep(time.Hour)
-		os.Exit(0)
-	case "echo", "describe":
-		os.Exit(fakeTool(os.Getenv(toolEnv)))
-	default:
-		os.Exit(3)
-	}
-	if os.Getenv(serveEnv) != "" {
-		os.Exit(serveMain())
-	}
-	// A race-enabled child that started threads sleeps 1 s at exit
-	// (atexit_sleep_ms): the fake tools and served test binaries need not.
-	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
-	code := m.Run()
-	if buildDir != "" { // see buildToolhost
-		os.RemoveAll(buildDir)
-	}
-	os.Exit(code)
-}
-
-// fakeTool answers one protocol request on stdin: "echo" runs (its
-// parameters are declared in TOML); "describe" also describes itself, its
-// summary read from desc.txt in MCPSERVER_TEST_DIR.
-func fakeTool(mode string) int {
-	data, err := io.ReadAll(os.Stdin)
-	if err != nil {
-		return 2
-	}
-	req, err := tool.DecodeRequest(data)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 2
-	}
-	var out any
-	switch {
-	case req.Context.Action == tool.ActionSchema && mode == "describe":
-		desc, _ := os.ReadFile(filepath.Join(os.Getenv("MCPSERVER_TEST_DIR"), "desc.txt"))
-		out = tool.SchemaResponse{Tools: []tool.Definition{{Name: "described", Summary: strings.TrimSpace(string(desc)), Parameters: map[string]*tool.Parameter{}}}}
-	case req.Context.Action == tool.ActionRun && mode == "echo":
-		text, _ := req.Tool.Arguments["text"].(string)
-		out = tool.Success(text)
-	case req.Context.Action == tool.ActionRun:
-		out = tool.Success(req.Tool.Name)
-	default:
-		out = tool.Failf("%s: unexpected action %q", mode, req.Context.Action)
-	}
-	json.NewEncoder(os.Stdout).Encode(out)
-	return 0
+	faketool.Main(m, faketool.Scenarios{"serve": serveMain})
 }
 
 func serveMain() int {
@@ -105,7 +48,14 @@ func serveMain() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
-	s := mcpserver.New(cat, nil)
+	var opts mcpserver.Options
+	if d := os.Getenv("MCPSERVER_TEST_DRAIN"); d != "" {
+		if opts.DrainTimeout, err = time.ParseDuration(d); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+	}
+	s := mcpserver.New(cat, &opts)
 	if err := s.ServeStdio(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "serve:", err)
 		return 1

@@ -79,6 +79,11 @@ type Options struct {
 	// for rebuilt binaries while the server runs. If zero, 2s; negative
 	// disables polling.
 	RefreshInterval time.Duration
+	// DrainTimeout bounds how long a session of [Server.Run] whose peer
+	// closed its end (stdin closed) waits for the answers to the calls it
+	// had already read; then it cancels those still running. If zero,
+	// [DefaultDrainTimeout].
+	DrainTimeout time.Duration
 	// Logger receives the server's diagnostics (never stdout). If nil,
 	// nothing is logged.
 	Logger *slog.Logger
@@ -100,6 +105,7 @@ type Server struct {
 	logger   *slog.Logger
 	interval time.Duration
 	idle     time.Duration // SessionTimeout
+	drain    time.Duration // DrainTimeout
 	key      []byte        // signs the request state of multi round-trip calls
 	stopping chan struct{} // closed by stopCalls: running tool calls are cancelled, new ones refused
 	stopOnce sync.Once
@@ -150,6 +156,9 @@ func New(cat Catalog, opts *Options) *Server {
 	if o.RefreshInterval == 0 {
 		o.RefreshInterval = 2 * time.Second
 	}
+	if o.DrainTimeout <= 0 {
+		o.DrainTimeout = DefaultDrainTimeout
+	}
 	logger := o.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -160,6 +169,7 @@ func New(cat Catalog, opts *Options) *Server {
 		logger:   logger,
 		interval: o.RefreshInterval,
 		idle:     o.SessionTimeout,
+		drain:    o.DrainTimeout,
 		key:      newKey(),
 		synced:   map[string]string{},
 
@@ -193,7 +203,7 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 // malformed message is answered with a JSON-RPC error and the session goes
 // on (see [MaxLineBytes], [MaxDepth]). When the peer closes its end
 // (stdin closed), the calls it had already sent are answered first, for up
-// to 2s; such a session returns nil.
+// to [Options.DrainTimeout] (2s); such a session returns nil.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	defer s.Close()
 	s.mu.Lock()
@@ -204,7 +214,7 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	go s.Watch(wctx)
 	// The session waits for running calls before it ends: when the peer
 	// goes (stdin closed), cancel them at once.
-	ss, err := s.mcp.Connect(ctx, &watchedTransport{screened(t), s.stopCalls}, nil)
+	ss, err := s.mcp.Connect(ctx, &watchedTransport{screened(t), s.stopCalls, s.drain}, nil)
 	if err != nil {
 		return err
 	}
@@ -228,7 +238,8 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 // peer closed the connection (or it broke).
 type watchedTransport struct {
 	mcp.Transport
-	gone func()
+	gone  func()
+	limit time.Duration // see watchedConn.drain
 }
 
 func (t *watchedTransport) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -236,25 +247,25 @@ func (t *watchedTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &watchedConn{Connection: c, gone: t.gone, pending: map[jsonrpc.ID]bool{}, answered: make(chan struct{}, 1)}, nil
+	return &watchedConn{Connection: c, gone: t.gone, limit: t.limit, pending: map[jsonrpc.ID]bool{}, answered: make(chan struct{}, 1)}, nil
 }
 
 // DefaultSessionTimeout is [Options.SessionTimeout] when zero.
 const DefaultSessionTimeout = 10 * time.Minute
 
-// drainLimit bounds how long a session whose peer closed stdin waits for
-// the answers to requests it had already read before it cancels them.
-const drainLimit = 2 * time.Second
+// DefaultDrainTimeout is [Options.DrainTimeout] when zero.
+const DefaultDrainTimeout = 2 * time.Second
 
 // watchedConn tracks the requests read and not yet answered. When the
 // peer closes its end (io.EOF), Read holds the EOF back until those are
-// answered (at most drainLimit): the SDK stops writing once a read fails
+// answered (at most limit): the SDK stops writing once a read fails
 // (go-sdk issue 1061), which would drop the answers of a client that
 // writes its requests and closes stdin. Then it calls gone, which cancels
 // whatever still runs.
 type watchedConn struct {
 	mcp.Connection
-	gone func()
+	gone  func()
+	limit time.Duration // DrainTimeout
 
 	mu       sync.Mutex
 	pending  map[jsonrpc.ID]bool // calls read, not yet answered
@@ -292,10 +303,10 @@ func (c *watchedConn) Write(ctx context.Context, m jsonrpc.Message) error {
 	return err
 }
 
-// drain waits until every call read has been answered, drainLimit has
+// drain waits until every call read has been answered, c.limit has
 // passed, or ctx is done.
 func (c *watchedConn) drain(ctx context.Context) {
-	limit := time.NewTimer(drainLimit)
+	limit := time.NewTimer(c.limit)
 	defer limit.Stop()
 	for {
 		c.mu.Lock()

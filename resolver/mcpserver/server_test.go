@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolhost/toolhost/internal/faketool"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolhost/toolhost/resolver/mcpserver"
@@ -280,7 +282,7 @@ func TestRunEndsCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := mcpserver.New(cat, nil)
+	s := mcpserver.New(cat, &mcpserver.Options{DrainTimeout: 100 * time.Millisecond}) // the call outlives it
 	stdinR, stdinW := io.Pipe()
 	stdoutR, stdoutW := io.Pipe()
 	ran := make(chan error, 1)
@@ -310,8 +312,8 @@ func TestRunEndsCalls(t *testing.T) {
 // TestStdio spawns the test binary as an MCP server over stdio (as
 // `toolhost serve` runs) and talks to it with mcp.CommandTransport.
 func TestStdio(t *testing.T) {
-	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), serveEnv+"=1", "MCPSERVER_TEST_DIR="+t.TempDir())
+	cmd := serveCommand(t)
+	cmd.Env = append(os.Environ(), "MCPSERVER_TEST_DIR="+t.TempDir())
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	c, changed := newClient(t, nil)
@@ -337,8 +339,8 @@ func TestStdio(t *testing.T) {
 // end the call (killing its tool) and exit 0.
 func TestStdioSIGTERM(t *testing.T) {
 	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), serveEnv+"=1", "MCPSERVER_TEST_DIR="+dir)
+	cmd := serveCommand(t)
+	cmd.Env = append(os.Environ(), "MCPSERVER_TEST_DIR="+dir)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -434,6 +436,14 @@ func TestStdioSIGTERM(t *testing.T) {
 	}
 }
 
+// serveCommand returns the test binary playing `toolhost serve` (see
+// TestMain); the caller adds the environment.
+func serveCommand(t *testing.T) *exec.Cmd {
+	t.Helper()
+	argv := faketool.Command(t, "serve")
+	return exec.Command(argv[0], argv[1:]...)
+}
+
 func waitFile(t *testing.T, path string) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
@@ -457,12 +467,13 @@ func TestStdioKillsTool(t *testing.T) {
 	}
 	dir := t.TempDir()
 	conf := filepath.Join(dir, "tools.toml")
-	toml := fmt.Sprintf("[tools.hang]\ncommand = [%q]\nself_describe = false\nsummary = \"Hangs.\"\nenv = { %s = \"hang\" }\n", os.Args[0], toolEnv)
+	pidFile := filepath.Join(dir, "tool.pid")
+	toml := fmt.Sprintf("[tools.hang]\ncommand = %s\nself_describe = false\nsummary = \"Hangs.\"\nenv = { %s = %q }\n", faketool.TOML(t, "hang"), faketool.PIDFileEnv, pidFile)
 	if err := os.WriteFile(conf, []byte(toml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), serveEnv+"=1", "MCPSERVER_TEST_DIR="+dir, "MCPSERVER_TEST_CONFIG="+conf)
+	cmd := serveCommand(t)
+	cmd.Env = append(os.Environ(), "MCPSERVER_TEST_DIR="+dir, "MCPSERVER_TEST_CONFIG="+conf)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	c, _ := newClient(t, nil)
@@ -471,7 +482,6 @@ func TestStdioKillsTool(t *testing.T) {
 		t.Fatalf("Connect: %v (stderr %q)", err, stderr.String())
 	}
 	defer cs.Close()
-	pidFile := filepath.Join(dir, "tool.pid")
 	startTool := func(ctx context.Context) int {
 		t.Helper()
 		os.Remove(pidFile)
@@ -523,10 +533,12 @@ func TestStdioKillsTool(t *testing.T) {
 // drops them, go-sdk issue 1061), a call still running after the drain
 // limit is cancelled, and the server exits.
 func TestStdioOneShotPipe(t *testing.T) {
+	const drain = 200 * time.Millisecond // Options.DrainTimeout, shortened
 	dir := t.TempDir()
 	for round := range 3 { // the bug was a race: try it more than once
-		cmd := exec.Command(os.Args[0])
-		cmd.Env = append(os.Environ(), serveEnv+"=1", "MCPSERVER_TEST_DIR="+dir)
+		os.Remove(filepath.Join(dir, "cancelled"))
+		cmd := serveCommand(t)
+		cmd.Env = append(os.Environ(), "MCPSERVER_TEST_DIR="+dir, "MCPSERVER_TEST_DRAIN="+drain.String())
 		cmd.Stdin = strings.NewReader(strings.Join([]string{
 			`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pipe","version":"0"}}}`,
 			`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`,
@@ -566,8 +578,11 @@ func TestStdioOneShotPipe(t *testing.T) {
 		if !strings.Contains(ids[3], `"text":"hihi"`) {
 			t.Errorf("round %d: tools/call echo answer = %s", round, ids[3])
 		}
-		if elapsed > 2*time.Second+5*time.Second { // the drain limit is 2s
-			t.Errorf("round %d: serve took %v after stdin closed with a call still running, want about the 2s drain limit", round, elapsed)
+		if elapsed > drain+5*time.Second {
+			t.Errorf("round %d: serve took %v after stdin closed with a call still running, want about the %v drain limit", round, elapsed, drain)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "cancelled")); err != nil {
+			t.Errorf("round %d: the call still running after the drain limit was not cancelled: %v", round, err)
 		}
 	}
 }

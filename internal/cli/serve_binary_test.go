@@ -1,4 +1,4 @@
-package mcpserver_test
+package cli
 
 import (
 	"bufio"
@@ -21,8 +21,13 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolhost/toolhost/internal/faketool"
 	"github.com/toolhost/toolhost/resolver/mcpserver"
 )
+
+// The end-to-end tests of `toolhost serve`: they build cmd/toolhost and run
+// it with a TOML configuration whose tools the test binary plays, under the
+// MCP SDK's client.
 
 // TestServeCommand builds cmd/toolhost and runs `toolhost serve` with a TOML
 // configuration under the SDK's client, as an MCP client would: initialize,
@@ -30,39 +35,35 @@ import (
 // server/identity, list_changed when a binary is rebuilt, a cancelled call
 // killing its tool, and a clean exit when stdin closes.
 func TestServeCommand(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds cmd/toolhost")
-	}
 	dir := t.TempDir()
-	toolhost := buildToolhost(t)
+	toolhost := toolhostBinary(t) // skips under -short
 	// The self-describing tool is a copy of the test binary, so that it can
 	// be "rebuilt" (its modification time changed) during the session.
 	described := filepath.Join(dir, "described")
-	copyFile(t, os.Args[0], described)
+	copyFile(t, faketool.Exe(t), described)
 	writeFile(t, filepath.Join(dir, "desc.txt"), "First description.")
 	conf := filepath.Join(dir, "tools.toml")
 	writeFile(t, conf, fmt.Sprintf(`
 [tools.echo]
-command = [%[1]q]
+command = %[1]s
 summary = "Repeat a text."
-env = { %[2]s = "echo" }
 [tools.echo.parameters.text]
 type = "string"
 summary = "What to say."
 
 [tools.hang]
-command = [%[1]q]
+command = %[4]s
 self_describe = false
 summary = "Hangs."
-env = { %[2]s = "hang" }
+env = { %[5]s = %[6]q }
 
 [tools.described]
-command = [%[3]q]
-env = { %[2]s = "describe" }
-`, os.Args[0], toolEnv, described))
+command = [%[3]q, "describe"]
+env = { %[2]s = %[7]q }
+`, faketool.TOML(t, "echo"), descFileEnv, described, faketool.TOML(t, "hang"), faketool.PIDFileEnv, filepath.Join(dir, "tool.pid"), filepath.Join(dir, "desc.txt")))
 
 	cmd := exec.Command(toolhost, "--no-cache", "--root", dir, "--config", conf, "serve")
-	cmd.Env = append(os.Environ(), "MCPSERVER_TEST_DIR="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "xdg"))
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(dir, "xdg"))
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	c, changed := newClient(t, nil)
@@ -157,62 +158,33 @@ env = { %[2]s = "describe" }
 	}
 }
 
-var (
-	buildOnce sync.Once
-	buildDir  string
-	buildErr  error
-)
-
-// buildToolhost builds cmd/toolhost once per test run.
-func buildToolhost(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		buildDir, buildErr = os.MkdirTemp("", "toolhost-e2e")
-		if buildErr != nil {
-			return
-		}
-		out, err := exec.Command("go", "build", "-o", filepath.Join(buildDir, "toolhost"), "github.com/toolhost/toolhost/cmd/toolhost").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return filepath.Join(buildDir, "toolhost")
-}
-
 // TestServeHTTPCommand runs `toolhost serve --http 127.0.0.1:0` and talks
 // to it over MCP streamable HTTP at /mcp and the discovery endpoints, as
 // TestServeCommand does over stdio: object schemas, a call, invalid
 // arguments, an unknown tool, server/identity, list_changed when a binary
 // is rebuilt, a clean close; SIGTERM ends it with status 0.
 func TestServeHTTPCommand(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds cmd/toolhost")
-	}
 	dir := t.TempDir()
-	toolhost := buildToolhost(t)
+	toolhost := toolhostBinary(t) // skips under -short
 	// As in TestServeCommand, a copy of the test binary describes itself
 	// and is "rebuilt" during the session.
 	described := filepath.Join(dir, "described")
-	copyFile(t, os.Args[0], described)
+	copyFile(t, faketool.Exe(t), described)
 	writeFile(t, filepath.Join(dir, "desc.txt"), "First description.")
 	conf := filepath.Join(dir, "tools.toml")
 	writeFile(t, conf, fmt.Sprintf(`
 [tools.echo]
-command = [%[1]q]
+command = %[1]s
 summary = "Repeat a text."
-env = { %[2]s = "echo" }
 [tools.echo.parameters.text]
 type = "string"
 
 [tools.described]
-command = [%[3]q]
-env = { %[2]s = "describe" }
-`, os.Args[0], toolEnv, described))
+command = [%[3]q, "describe"]
+env = { %[2]s = %[4]q }
+`, faketool.TOML(t, "echo"), descFileEnv, described, filepath.Join(dir, "desc.txt")))
 	cmd := exec.Command(toolhost, "--no-cache", "--root", dir, "--config", conf, "serve", "--http", "127.0.0.1:0")
-	cmd.Env = append(os.Environ(), "MCPSERVER_TEST_DIR="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "xdg"))
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(dir, "xdg"))
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -360,5 +332,59 @@ func writeFile(t *testing.T, path, data string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+var uuidPattern = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+
+// newClient returns a client that records tools/list_changed notifications
+// and can call server/identity.
+func newClient(t *testing.T, opts *mcp.ClientOptions) (*mcp.Client, <-chan struct{}) {
+	t.Helper()
+	changed := make(chan struct{}, 16)
+	var o mcp.ClientOptions
+	if opts != nil {
+		o = *opts
+	}
+	o.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) {
+		changed <- struct{}{}
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v0"}, &o)
+	if err := mcp.AddSendingCustomMethod[*mcpserver.IdentityParams, *mcpserver.IdentityResult](c, mcpserver.MethodIdentity); err != nil {
+		t.Fatal(err)
+	}
+	return c, changed
+}
+
+func waitChanged(t *testing.T, changed <-chan struct{}) {
+	t.Helper()
+	select {
+	case <-changed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no notifications/tools/list_changed")
+	}
+}
+
+func text(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+func waitFile(t *testing.T, path string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never appeared", path)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
