@@ -23,7 +23,7 @@ var update = flag.Bool("update", false, "rewrite golden files in testdata")
 // those of fakeTool.
 func TestMain(m *testing.M) {
 	own := faketool.Scenarios{}
-	for _, name := range []string{"multi", "raw-args", "greet", "sleepy", "versioned", "old-protocol", "bad-name"} {
+	for _, name := range []string{"multi", "raw-args", "slow-first", "greet", "sleepy", "versioned", "old-protocol", "bad-name"} {
 		own[name] = func() int { return fakeTool(os.Args[1:]) }
 	}
 	faketool.Main(m, own)
