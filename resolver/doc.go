@@ -60,9 +60,11 @@
 // binary that gave no usable answer is an [*Error] whose cause is one of
 // [ErrNotFound], [ErrNotExecutable], [ErrExit] (a schema request that
 // failed, with the stderr tail),
-// [ErrNotJSON], [ErrNotSchema], [ErrTimeout], [ErrOutputTooLarge] or
-// [ErrToolNotOffered] (with [Error.Offered]), tested with errors.Is, and
-// whose Fix says what to change: the TOML parameters block to add when a
+// [ErrNotJSON], [ErrNotSchema], [ErrTimeout], [ErrOutputTooLarge],
+// [ErrProtocol] (a binary that described itself answered run with no
+// outcome) or [ErrToolNotOffered] (with [Error.Offered]), tested with
+// errors.Is; its message is one line, and its Fix ([FixOf]) says what to
+// change: the TOML parameters block to add when a
 // binary does not describe itself, the tool name to pick, the timeout to
 // raise. The catalog API returns errors wrapping [ErrUnknownTool],
 // [ErrInvalidName], [ErrDuplicate], [ErrNotObject] and [ErrNotDynamic].

@@ -1,6 +1,7 @@
 // Package invoke is the one place that starts tool processes: it renders
 // a command's templates, runs it with one request on stdin, bounds its time
-// and output, and reads its answer.
+// and output, and returns what the process left. Reading that (is stdout an
+// outcome, a schema answer?) is the resolver's business (resolver/read.go).
 //
 //	spec := &invoke.Spec{Command: []string{"bin/fs", "--root", "my dir"}} // argv tokens, as config.SplitWords gives them
 //	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
@@ -9,9 +10,9 @@
 //	if err != nil {
 //		return err
 //	}
-//	outcome, err := res.Outcome() // or res.Schema() for a schema request
+//	// res.Stdout, res.StderrTail, res.ExitCode: the resolver reads them.
 //
-// Flow: TOML command → config.SplitWords → [Spec] → [Render] → [Run] (stdin: request) → [Result] → [Result.Outcome] / [Result.Schema].
+// Flow: TOML command → config.SplitWords → [Spec] → [Render] → [Run] (stdin: request) → [Result].
 //
 // # Processes
 //
@@ -46,17 +47,18 @@
 //
 // # Errors
 //
-// A tool that ran and reported failure is data (a [tool.Outcome]); an
-// [*Error] means no answer could be had. It wraps one of [ErrNotFound],
-// [ErrNotExecutable], [ErrTimeout], [ErrOutputTooLarge], [ErrExit],
-// [ErrNotJSON], [ErrOptionValue], [ErrShellTemplate] or [tool.ErrNotSchema], and its message carries the cause,
-// the fix where the user can make one, and the last lines of stderr:
+// A process that ran is a [Result], whatever its exit status; an [*Error]
+// means no answer could be had. It wraps one of [ErrNotFound],
+// [ErrNotExecutable], [ErrTimeout], [ErrOutputTooLarge], [ErrOptionValue],
+// [ErrShellTemplate] or a context error; its message is one line with the
+// cause and the last lines of stderr, and its Fix field says what the user
+// can do (faces show it on a line of its own):
 //
-//	run "bin/x": schema: tool failed: exit status 3: stderr: panic: boom
+//	run "bin/x": run: timed out after 30s; the process group was killed: stderr: waiting for lock
 //
-// # Cache keys
+// The resolver uses the same type for the answers it reads and finds
+// wanting (a schema answer that is not JSON, a non-zero exit).
 //
-// [Stat] returns the [Key] under which a binary's schema answer may be
-// persisted: it changes when the binary or a script argument changes, and
-// does not exist for shell commands or launchers such as go run.
+// [Executable] says which file a [Spec] would run, without running it: the
+// resolver's persistent cache keys schema answers on it.
 package invoke
