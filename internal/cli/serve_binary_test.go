@@ -22,6 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolhost/toolhost/internal/faketool"
+	"github.com/toolhost/toolhost/internal/mcptest"
 	"github.com/toolhost/toolhost/resolver/mcpserver"
 )
 
@@ -35,33 +36,7 @@ import (
 // server/identity, list_changed when a binary is rebuilt, a cancelled call
 // killing its tool, and a clean exit when stdin closes.
 func TestServeCommand(t *testing.T) {
-	dir := t.TempDir()
-	toolhost := toolhostBinary(t) // skips under -short
-	// The self-describing tool is a copy of the test binary, so that it can
-	// be "rebuilt" (its modification time changed) during the session.
-	described := filepath.Join(dir, "described")
-	copyFile(t, faketool.Exe(t), described)
-	writeFile(t, filepath.Join(dir, "desc.txt"), "First description.")
-	conf := filepath.Join(dir, "tools.toml")
-	writeFile(t, conf, fmt.Sprintf(`
-[tools.echo]
-command = %[1]s
-summary = "Repeat a text."
-[tools.echo.parameters.text]
-type = "string"
-summary = "What to say."
-
-[tools.hang]
-command = %[4]s
-self_describe = false
-summary = "Hangs."
-env = { %[5]s = %[6]q }
-
-[tools.described]
-command = [%[3]q, "describe"]
-env = { %[2]s = %[7]q }
-`, faketool.TOML(t, "echo"), descFileEnv, described, faketool.TOML(t, "hang"), faketool.PIDFileEnv, filepath.Join(dir, "tool.pid"), filepath.Join(dir, "desc.txt")))
-
+	toolhost, dir, described, conf := serveWorkspace(t)
 	cmd := exec.Command(toolhost, "--no-cache", "--root", dir, "--config", conf, "serve")
 	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(dir, "xdg"))
 	var stderr strings.Builder
@@ -164,25 +139,7 @@ env = { %[2]s = %[7]q }
 // arguments, an unknown tool, server/identity, list_changed when a binary
 // is rebuilt, a clean close; SIGTERM ends it with status 0.
 func TestServeHTTPCommand(t *testing.T) {
-	dir := t.TempDir()
-	toolhost := toolhostBinary(t) // skips under -short
-	// As in TestServeCommand, a copy of the test binary describes itself
-	// and is "rebuilt" during the session.
-	described := filepath.Join(dir, "described")
-	copyFile(t, faketool.Exe(t), described)
-	writeFile(t, filepath.Join(dir, "desc.txt"), "First description.")
-	conf := filepath.Join(dir, "tools.toml")
-	writeFile(t, conf, fmt.Sprintf(`
-[tools.echo]
-command = %[1]s
-summary = "Repeat a text."
-[tools.echo.parameters.text]
-type = "string"
-
-[tools.described]
-command = [%[3]q, "describe"]
-env = { %[2]s = %[4]q }
-`, faketool.TOML(t, "echo"), descFileEnv, described, filepath.Join(dir, "desc.txt")))
+	toolhost, dir, described, conf := serveWorkspace(t)
 	cmd := exec.Command(toolhost, "--no-cache", "--root", dir, "--config", conf, "serve", "--http", "127.0.0.1:0")
 	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(dir, "xdg"))
 	stderr, err := cmd.StderrPipe()
@@ -223,7 +180,7 @@ env = { %[2]s = %[4]q }
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if want := `[{"name":"described","description":"First description."},{"name":"echo","description":"Repeat a text."}]` + "\n"; resp.StatusCode != 200 || string(body) != want {
+	if want := `[{"name":"described","description":"First description."},{"name":"echo","description":"Repeat a text."},{"name":"hang","description":"Hangs."}]` + "\n"; resp.StatusCode != 200 || string(body) != want {
 		t.Errorf("GET /tools: %d %s, want 200 %s", resp.StatusCode, body, want)
 	}
 
@@ -234,7 +191,7 @@ env = { %[2]s = %[4]q }
 		t.Fatalf("Connect: %v", err)
 	}
 	list, err := cs.ListTools(ctx, nil)
-	if err != nil || len(list.Tools) != 2 {
+	if err != nil || len(list.Tools) != 3 {
 		t.Fatalf("ListTools: %+v, %v", list, err)
 	}
 	for _, tl := range list.Tools {
@@ -256,7 +213,7 @@ env = { %[2]s = %[4]q }
 		t.Errorf("call unknown tool: err %v, want the protocol error", err)
 	}
 	id, err := mcp.CallCustomMethod[*mcpserver.IdentityParams, *mcpserver.IdentityResult](ctx, cs, mcpserver.MethodIdentity, &mcpserver.IdentityParams{})
-	if err != nil || id.ToolsCount != 2 || !uuidPattern.MatchString(id.ServerID) {
+	if err != nil || id.ToolsCount != 3 || !uuidPattern.MatchString(id.ServerID) {
 		t.Fatalf("server/identity = %+v, %v", id, err)
 	}
 
@@ -269,7 +226,7 @@ env = { %[2]s = %[4]q }
 	}
 	waitChanged(t, changed)
 	list, err = cs.ListTools(ctx, nil)
-	if err != nil || len(list.Tools) != 2 || list.Tools[0].Description != "Second description." {
+	if err != nil || len(list.Tools) != 3 || list.Tools[0].Description != "Second description." {
 		t.Errorf("ListTools after the rebuild: %+v, %v; want described with the second description", list, err)
 	}
 	after, err := mcp.CallCustomMethod[*mcpserver.IdentityParams, *mcpserver.IdentityResult](ctx, cs, mcpserver.MethodIdentity, &mcpserver.IdentityParams{})
@@ -337,44 +294,6 @@ func writeFile(t *testing.T, path, data string) {
 
 var uuidPattern = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 
-// newClient returns a client that records tools/list_changed notifications
-// and can call server/identity.
-func newClient(t *testing.T, opts *mcp.ClientOptions) (*mcp.Client, <-chan struct{}) {
-	t.Helper()
-	changed := make(chan struct{}, 16)
-	var o mcp.ClientOptions
-	if opts != nil {
-		o = *opts
-	}
-	o.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) {
-		changed <- struct{}{}
-	}
-	c := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v0"}, &o)
-	if err := mcp.AddSendingCustomMethod[*mcpserver.IdentityParams, *mcpserver.IdentityResult](c, mcpserver.MethodIdentity); err != nil {
-		t.Fatal(err)
-	}
-	return c, changed
-}
-
-func waitChanged(t *testing.T, changed <-chan struct{}) {
-	t.Helper()
-	select {
-	case <-changed:
-	case <-time.After(10 * time.Second):
-		t.Fatal("no notifications/tools/list_changed")
-	}
-}
-
-func text(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
-}
-
 func waitFile(t *testing.T, path string) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
@@ -388,3 +307,45 @@ func waitFile(t *testing.T, path string) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// serveWorkspace builds toolhost and writes the configuration both serve
+// tests use: echo (parameters in TOML), hang (never answers; its pid in
+// tool.pid) and described, a copy of the test binary that describes
+// itself with the summary in desc.txt, so that it can be "rebuilt" (its
+// modification time changed) during a session.
+func serveWorkspace(t *testing.T) (toolhost, dir, described, conf string) {
+	t.Helper()
+	dir = t.TempDir()
+	toolhost = toolhostBinary(t) // skips under -short
+	described = filepath.Join(dir, "described")
+	copyFile(t, faketool.Exe(t), described)
+	writeFile(t, filepath.Join(dir, "desc.txt"), "First description.")
+	conf = filepath.Join(dir, "tools.toml")
+	writeFile(t, conf, fmt.Sprintf(`
+[tools.echo]
+command = %[1]s
+summary = "Repeat a text."
+[tools.echo.parameters.text]
+type = "string"
+summary = "What to say."
+
+[tools.hang]
+command = %[4]s
+self_describe = false
+summary = "Hangs."
+env = { %[5]s = %[6]q }
+
+[tools.described]
+command = [%[3]q, "describe"]
+env = { %[2]s = %[7]q }
+`, faketool.TOML(t, "echo"), descFileEnv, described, faketool.TOML(t, "hang"), faketool.PIDFileEnv, filepath.Join(dir, "tool.pid"), filepath.Join(dir, "desc.txt")))
+
+	return toolhost, dir, described, conf
+}
+
+// The MCP client helpers shared with the other face's tests.
+var (
+	newClient   = mcptest.NewClient
+	waitChanged = mcptest.WaitChanged
+	text        = mcptest.Text
+)

@@ -65,9 +65,9 @@ func TestTOML(t *testing.T) {
 }
 
 // TestOnlyTestsImport checks that no file of the module but a _test.go file
-// imports this package.
+// imports the test-only packages: this one and internal/mcptest.
 func TestOnlyTestsImport(t *testing.T) {
-	const self = `"github.com/toolhost/toolhost/internal/faketool"`
+	testOnly := map[string]bool{`"github.com/toolhost/toolhost/internal/faketool"`: true, `"github.com/toolhost/toolhost/internal/mcptest"`: true}
 	root := filepath.Join("..", "..")
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
 		t.Fatal(err)
@@ -87,8 +87,8 @@ func TestOnlyTestsImport(t *testing.T) {
 			return err
 		}
 		for _, imp := range f.Imports {
-			if imp.Path.Value == self {
-				t.Errorf("%s imports faketool, which is for tests only", path)
+			if testOnly[imp.Path.Value] {
+				t.Errorf("%s imports %s, which is for tests only", path, imp.Path.Value)
 			}
 		}
 		return nil

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/internal/faketool"
+	"github.com/toolhost/toolhost/internal/mcptest"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolhost/toolhost/resolver"
@@ -164,25 +165,6 @@ func testCatalog(ctx context.Context, cfg *config.Config, p *probe) (*resolver.C
 	return cat, nil
 }
 
-// newClient returns a client that records tools/list_changed notifications
-// and can call server/identity.
-func newClient(t *testing.T, opts *mcp.ClientOptions) (*mcp.Client, <-chan struct{}) {
-	t.Helper()
-	changed := make(chan struct{}, 16)
-	var o mcp.ClientOptions
-	if opts != nil {
-		o = *opts
-	}
-	o.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) {
-		changed <- struct{}{}
-	}
-	c := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v0"}, &o)
-	if err := mcp.AddSendingCustomMethod[*mcpserver.IdentityParams, *mcpserver.IdentityResult](c, mcpserver.MethodIdentity); err != nil {
-		t.Fatal(err)
-	}
-	return c, changed
-}
-
 // connect runs s on one end of an in-memory pipe and returns a session on
 // the other end. The session is closed and the server waited for at cleanup.
 func connect(t *testing.T, s *mcpserver.Server, c *mcp.Client, opts *mcp.ClientSessionOptions) *mcp.ClientSession {
@@ -226,21 +208,9 @@ func connectHTTP(t *testing.T, s *mcpserver.Server, c *mcp.Client, opts *mcp.Cli
 	return cs
 }
 
-func waitChanged(t *testing.T, changed <-chan struct{}) {
-	t.Helper()
-	select {
-	case <-changed:
-	case <-time.After(10 * time.Second):
-		t.Fatal("no notifications/tools/list_changed")
-	}
-}
-
-func text(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
-}
+// The MCP client helpers shared with the other face's tests.
+var (
+	newClient   = mcptest.NewClient
+	waitChanged = mcptest.WaitChanged
+	text        = mcptest.Text
+)
