@@ -83,12 +83,7 @@ func TestServeCommand(t *testing.T) {
 	}
 
 	// Rebuild the self-describing binary: new description, new mtime.
-	writeFile(t, filepath.Join(dir, "desc.txt"), "Second description.")
-	later := time.Now().Add(time.Minute)
-	if err := os.Chtimes(described, later, later); err != nil {
-		t.Fatal(err)
-	}
-	waitChanged(t, changed)
+	rebuildDescribed(t, dir, described, changed)
 	list, err = cs.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -121,16 +116,7 @@ func TestServeCommand(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 
-	start := time.Now()
-	if err := cs.Close(); err != nil {
-		t.Errorf("Close: %v (stderr %q)", err, stderr.String())
-	}
-	if d := time.Since(start); d > 4*time.Second {
-		t.Errorf("toolhost serve took %v to exit after stdin closed", d)
-	}
-	if cmd.ProcessState == nil || !cmd.ProcessState.Success() {
-		t.Errorf("toolhost serve exit: %v, want status 0 (stderr %q)", cmd.ProcessState, stderr.String())
-	}
+	mcptest.CloseServer(t, cs, cmd, &stderr, 4*time.Second)
 }
 
 // TestServeHTTPCommand runs `toolhost serve --http 127.0.0.1:0` and talks
@@ -219,12 +205,7 @@ func TestServeHTTPCommand(t *testing.T) {
 
 	// Rebuild the self-describing binary: list_changed, the new description
 	// over MCP and HTTP, a new identity.
-	writeFile(t, filepath.Join(dir, "desc.txt"), "Second description.")
-	later := time.Now().Add(time.Minute)
-	if err := os.Chtimes(described, later, later); err != nil {
-		t.Fatal(err)
-	}
-	waitChanged(t, changed)
+	rebuildDescribed(t, dir, described, changed)
 	list, err = cs.ListTools(ctx, nil)
 	if err != nil || len(list.Tools) != 3 || list.Tools[0].Description != "Second description." {
 		t.Errorf("ListTools after the rebuild: %+v, %v; want described with the second description", list, err)
@@ -349,3 +330,16 @@ var (
 	waitChanged = mcptest.WaitChanged
 	text        = mcptest.Text
 )
+
+// rebuildDescribed "rebuilds" the self-describing binary of serveWorkspace
+// (a new description, a new modification time) and waits for the server's
+// list_changed.
+func rebuildDescribed(t *testing.T, dir, described string, changed <-chan struct{}) {
+	t.Helper()
+	writeFile(t, filepath.Join(dir, "desc.txt"), "Second description.")
+	later := time.Now().Add(time.Minute)
+	if err := os.Chtimes(described, later, later); err != nil {
+		t.Fatal(err)
+	}
+	waitChanged(t, changed)
+}

@@ -7,6 +7,8 @@ package mcptest
 
 import (
 	"context"
+	"fmt"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -56,4 +58,22 @@ func Text(res *mcp.CallToolResult) string {
 		}
 	}
 	return b.String()
+}
+
+// CloseServer closes the session of a server started as cmd (a command
+// transport: closing it closes the server's stdin) and checks that the
+// server exits with status 0 within limit, a bound for a hang rather than a
+// timing assertion; stderr is shown when it does not.
+func CloseServer(t testing.TB, cs *mcp.ClientSession, cmd *exec.Cmd, stderr fmt.Stringer, limit time.Duration) {
+	t.Helper()
+	start := time.Now()
+	if err := cs.Close(); err != nil {
+		t.Errorf("Close: %v (stderr %q)", err, stderr.String())
+	}
+	if d := time.Since(start); d > limit {
+		t.Errorf("server took %v to exit after stdin closed", d)
+	}
+	if cmd.ProcessState == nil || !cmd.ProcessState.Success() {
+		t.Errorf("server exit: %v, want status 0 (stderr %q)", cmd.ProcessState, stderr.String())
+	}
 }

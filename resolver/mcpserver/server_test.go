@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/internal/faketool"
+	"github.com/toolhost/toolhost/internal/mcptest"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -322,16 +323,7 @@ func TestStdio(t *testing.T) {
 		t.Fatalf("Connect: %v", err)
 	}
 	checkSession(t, cs, changed)
-	start := time.Now()
-	if err := cs.Close(); err != nil {
-		t.Errorf("Close: %v (stderr %q)", err, stderr.String())
-	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("server took %v to exit after stdin closed", d)
-	}
-	if cmd.ProcessState == nil || !cmd.ProcessState.Success() {
-		t.Errorf("server exit: %v, want status 0 (stderr %q)", cmd.ProcessState, stderr.String())
-	}
+	mcptest.CloseServer(t, cs, cmd, &stderr, 3*time.Second)
 }
 
 // TestStdioSIGTERM speaks raw JSON-RPC to the spawned server: every line
