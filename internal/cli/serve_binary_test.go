@@ -100,7 +100,7 @@ func TestServeCommand(t *testing.T) {
 	pidFile := filepath.Join(dir, "tool.pid")
 	cctx, cancel := context.WithCancel(ctx)
 	go cs.CallTool(cctx, &mcp.CallToolParams{Name: "hang", Arguments: map[string]any{}})
-	waitFile(t, pidFile)
+	faketool.WaitFile(t, pidFile)
 	b, _ := os.ReadFile(pidFile)
 	pid, err := strconv.Atoi(string(b))
 	if err != nil {
@@ -274,20 +274,6 @@ func writeFile(t *testing.T, path, data string) {
 }
 
 var uuidPattern = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
-
-func waitFile(t *testing.T, path string) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if _, err := os.Stat(path); err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s never appeared", path)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
 
 // serveWorkspace builds toolhost and writes the configuration both serve
 // tests use: echo (parameters in TOML), hang (never answers; its pid in

@@ -33,6 +33,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Env marks a process started by the tests as a fake tool.
@@ -146,4 +147,36 @@ func quote(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// WaitFile waits until path exists (a marker a scenario creates).
+func WaitFile(t testing.TB, path string) {
+	t.Helper()
+	waitFor(t, path+" never appeared", func() bool {
+		_, err := os.Stat(path)
+		return err == nil
+	})
+}
+
+// WaitWritten waits until a scenario has written path: until it exists
+// and is not empty (os.WriteFile creates the file before it writes).
+func WaitWritten(t testing.TB, path string) {
+	t.Helper()
+	waitFor(t, "fake tool never wrote "+path, func() bool {
+		data, err := os.ReadFile(path)
+		return err == nil && len(data) > 0
+	})
+}
+
+// waitFor polls cond every 10 ms; after 10 s, a bound for a hang rather
+// than a timing assertion, the test fails with msg.
+func waitFor(t testing.TB, msg string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal(msg)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/toolhost/toolhost/internal/faketool"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -46,7 +47,7 @@ func TestRunEndsOnlyItsOwn(t *testing.T) {
 		_, err := Run(ctx, specA, request(tool.ActionRun, dir, nil))
 		done <- err
 	}()
-	waitFile(t, fileA)
+	faketool.WaitWritten(t, fileA)
 	daemonA := readPid(t, fileA)
 
 	specB := fake(t, "daemonize")

@@ -270,18 +270,3 @@ func waitPidGone(t *testing.T, pid int) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
-
-// waitFile waits up to 10 s for a fake tool to write file.
-func waitFile(t *testing.T, file string) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if data, err := os.ReadFile(file); err == nil && len(data) > 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("fake tool never wrote %s", file)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}

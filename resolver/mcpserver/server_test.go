@@ -401,7 +401,7 @@ func TestStdioSIGTERM(t *testing.T) {
 			t.Errorf("tool %s has annotations %s on the wire, want none", name, a)
 		}
 	}
-	waitFile(t, filepath.Join(dir, "started"))
+	faketool.WaitFile(t, filepath.Join(dir, "started"))
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -436,20 +436,6 @@ func serveCommand(t *testing.T) *exec.Cmd {
 	return exec.Command(argv[0], argv[1:]...)
 }
 
-func waitFile(t *testing.T, path string) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if _, err := os.Stat(path); err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s never appeared", path)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 // TestStdioKillsTool spawns the server with a TOML entry whose binary
 // hangs: cancelling the call must kill the tool process; SIGTERM during a
 // call must make the server exit 0 and leave no tool process behind.
@@ -478,7 +464,7 @@ func TestStdioKillsTool(t *testing.T) {
 		t.Helper()
 		os.Remove(pidFile)
 		go cs.CallTool(ctx, &mcp.CallToolParams{Name: "hang", Arguments: map[string]any{}})
-		waitFile(t, pidFile)
+		faketool.WaitFile(t, pidFile)
 		b, _ := os.ReadFile(pidFile)
 		pid, err := strconv.Atoi(string(b))
 		if err != nil {
