@@ -104,6 +104,10 @@ func testCatalog(ctx context.Context, cfg *config.Config, p *probe) (*resolver.C
 		},
 		Annotations: map[string]any{"readOnlyHint": true},
 	}, func(ctx context.Context, args map[string]any) (tool.Outcome, error) {
+		if args["text"] == "show args" { // the arguments as the tool got them
+			data, err := tool.Marshal(args)
+			return tool.Success(string(data)), err
+		}
 		n := 1
 		if v, ok := args["times"].(json.Number); ok { // every number is one
 			i, _ := v.Int64()

@@ -80,6 +80,8 @@ func checkSession(t *testing.T, cs *mcp.ClientSession, changed <-chan struct{}) 
 			{"wrong type", "echo", map[string]any{"text": 3}, true, "text"},
 			{"unknown field", "echo", map[string]any{"text": "x", "colour": "red"}, true, `unknown argument "colour"`},
 			{"not an object", "echo", []any{1}, true, "arguments must be a JSON object"},
+			{"numbers keep their digits", "echo", json.RawMessage(`{"text":"show args","times":9007199254740993}`), false, `{"text":"show args","times":9007199254740993}`},
+			{"null is absent", "echo", json.RawMessage(`{"text":"show args","times":null}`), false, `{"text":"show args","times":1}`},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
