@@ -18,7 +18,12 @@ import (
 // included, without escaping <, > and &.
 func (r SchemaResponse) MarshalJSON() ([]byte, error) {
 	b := make([]byte, 0, 512)
-	b = append(b, `{"tools":`...)
+	b = append(b, '{')
+	if r.Protocol != "" {
+		b = appendString(append(b, `"protocol":`...), r.Protocol)
+		b = append(b, ',')
+	}
+	b = append(b, `"tools":`...)
 	if r.Tools == nil {
 		return append(b, "null}"...), nil
 	}
@@ -57,6 +62,24 @@ func appendDefinition(b []byte, d *Definition) ([]byte, error) {
 	}
 	if d.Examples != "" {
 		b = appendString(append(b, `,"examples":`...), d.Examples)
+	}
+	if d.Title != "" {
+		b = appendString(append(b, `,"title":`...), d.Title)
+	}
+	if d.Icons != nil {
+		if b, err = appendValue(append(b, `,"icons":`...), d.Icons); err != nil {
+			return nil, err
+		}
+	}
+	if d.InputSchema != nil {
+		if b, err = appendValue(append(b, `,"input_schema":`...), d.InputSchema); err != nil {
+			return nil, err
+		}
+	}
+	if d.OutputSchema != nil {
+		if b, err = appendValue(append(b, `,"output_schema":`...), d.OutputSchema); err != nil {
+			return nil, err
+		}
 	}
 	return append(b, '}'), nil
 }

@@ -14,12 +14,13 @@ import (
 func referenceJSON(t testing.TB, r SchemaResponse) []byte {
 	t.Helper()
 	type plain struct {
-		Tools []Definition `json:"tools"`
+		Protocol string       `json:"protocol,omitempty"`
+		Tools    []Definition `json:"tools"`
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(plain{r.Tools}); err != nil {
+	if err := enc.Encode(plain{r.Protocol, r.Tools}); err != nil {
 		t.Fatal(err)
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
@@ -59,6 +60,12 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 				"j": {Default: int64(math.MaxInt64), Enum: []any{float64(1 << 53), -0.0, 1e20, 1e300}},
 			},
 			Annotations: map[string]any{"readOnlyHint": true, "title": "T", "x": []any{}},
+		}}},
+		"protocol v2": {Protocol: Version2, Tools: []Definition{{
+			Name: "v2", Summary: "s", Title: "V <2>",
+			Icons:        []Icon{{Src: "data:image/png;base64,AA==", MimeType: "image/png", Sizes: []string{"16x16"}}, {Src: "https://x/i.svg"}},
+			InputSchema:  map[string]any{"type": "object", "$defs": map[string]any{"p": map[string]any{"type": "string"}}, "properties": map[string]any{"p": map[string]any{"$ref": "#/$defs/p"}}},
+			OutputSchema: map[string]any{"type": "object", "properties": map[string]any{"n": map[string]any{"type": "integer"}}},
 		}}},
 	}
 	for name, r := range cases {

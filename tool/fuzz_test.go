@@ -228,3 +228,61 @@ func compactRaw(data []byte) []byte {
 	}
 	return buf.Bytes()
 }
+
+func FuzzDecodeOutcomeV2(f *testing.F) {
+	seed(f, "outcome_v2")
+	seed(f, "outcome")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		o, err := DecodeOutcomeV2(data)
+		if err != nil {
+			if !errorsIsNotOutcome(err) {
+				t.Fatalf("error %v does not wrap ErrNotOutcome", err)
+			}
+			return
+		}
+		if o.Type == KindNeedsInput && (o.Question == nil || o.Question.ID == "") {
+			t.Fatalf("accepted needs_input without a question id: %#v", o)
+		}
+		_ = o.String()
+		roundTrip(t, o, DecodeOutcomeV2)
+	})
+}
+
+func FuzzDecodeEvent(f *testing.F) {
+	seed(f, "event")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		e, err := DecodeEvent(data)
+		if err != nil {
+			return
+		}
+		if e.Type != EventProgress && e.Type != EventLog || e.Type == EventLog && !validLevel(e.Level) {
+			t.Fatalf("accepted an event of type %q level %q", e.Type, e.Level)
+		}
+		if !IsEventLine(data) {
+			t.Fatalf("DecodeEvent accepted %q but IsEventLine says it is no event line", data)
+		}
+		roundTrip(t, e, DecodeEvent)
+	})
+}
+
+// FuzzDecodeStream: a v2 stdout decodes to events and one outcome or to an
+// error naming the line, never a panic; every event line it accepts is one
+// IsEventLine recognizes (so a live reader forwards exactly those).
+func FuzzDecodeStream(f *testing.F) {
+	seed(f, "stream")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		events, _, err := DecodeStream(data)
+		if err != nil {
+			return
+		}
+		n := 0
+		for _, l := range bytes.Split(data, []byte("\n")) {
+			if IsEventLine(l) {
+				n++
+			}
+		}
+		if n != len(events) {
+			t.Fatalf("%d events decoded, %d lines IsEventLine recognizes in %q", len(events), n, data)
+		}
+	})
+}

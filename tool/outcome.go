@@ -34,6 +34,11 @@ type Outcome struct {
 	Trace     []string  // KindError: causes, outermost first
 	Transient bool      // KindError: retrying the same call may succeed
 	Question  *Question // KindNeedsInput
+
+	// Protocol v2 (see DecodeOutcomeV2); zero in v1 outcomes.
+	Structured any        // KindSuccess: a value matching the tool's output schema
+	Blocks     []Block    // KindSuccess: content blocks (text, image, resource_link)
+	Questions  []Question // KindNeedsInput: several questions, answered together; Question is the first
 }
 
 // Success returns a success outcome with the given content.
@@ -90,10 +95,26 @@ type needsInputJSON struct {
 	Question *Question `json:"question"`
 }
 
-// MarshalJSON writes the fields of o's kind, and only those, in JP's order.
+type successV2JSON struct {
+	Type       Kind    `json:"type"`
+	Content    string  `json:"content"`
+	Structured any     `json:"structured,omitempty"`
+	Blocks     []Block `json:"blocks,omitempty"`
+}
+
+type questionsJSON struct {
+	Type      Kind       `json:"type"`
+	Questions []Question `json:"questions"`
+}
+
+// MarshalJSON writes the fields of o's kind, and only those, in JP's order
+// (v2's fields only when set).
 func (o Outcome) MarshalJSON() ([]byte, error) {
 	switch o.Type {
 	case KindSuccess:
+		if o.Structured != nil || o.Blocks != nil {
+			return Marshal(successV2JSON{o.Type, o.Content, o.Structured, o.Blocks})
+		}
 		return Marshal(successJSON{o.Type, o.Content})
 	case KindError:
 		trace := o.Trace
@@ -102,6 +123,9 @@ func (o Outcome) MarshalJSON() ([]byte, error) {
 		}
 		return Marshal(errorJSON{o.Type, o.Message, trace, o.Transient})
 	case KindNeedsInput:
+		if len(o.Questions) > 1 {
+			return Marshal(questionsJSON{o.Type, o.Questions})
+		}
 		if o.Question == nil {
 			return nil, errors.New("tool: needs_input outcome without a question")
 		}
@@ -205,6 +229,12 @@ func (q Question) Check(answer any) error {
 		if !ok || !slices.Contains(q.AnswerType.Options, s) {
 			return fmt.Errorf("question %q wants one of %q, got %s", q.ID, q.AnswerType.Options, jsonText(answer))
 		}
+	case AnswerSecret:
+		if _, ok := answer.(string); !ok {
+			return fmt.Errorf("question %q wants a secret text answer", q.ID) // never echoed
+		}
+	case AnswerNumber:
+		return checkNumber(q, answer)
 	default:
 		return fmt.Errorf("question %q has unknown answer type %q", q.ID, q.AnswerType.Kind)
 	}
@@ -234,6 +264,9 @@ const (
 type AnswerType struct {
 	Kind    AnswerKind
 	Options []string // AnswerSelect only
+
+	Minimum, Maximum *float64 // AnswerNumber only: bounds, nil for none
+	Integer          bool     // AnswerNumber only: a whole number
 }
 
 // Predefined answer types.
@@ -254,8 +287,12 @@ type selectJSON struct {
 // MarshalJSON writes JP's spelling of the answer type.
 func (a AnswerType) MarshalJSON() ([]byte, error) {
 	switch a.Kind {
-	case AnswerBoolean, AnswerText:
+	case AnswerBoolean, AnswerText, AnswerSecret:
 		return Marshal(string(a.Kind))
+	case AnswerNumber:
+		var n numberJSON
+		n.Number.Minimum, n.Number.Maximum, n.Number.Integer = a.Minimum, a.Maximum, a.Integer
+		return Marshal(n)
 	case AnswerSelect:
 		var s selectJSON
 		s.Select.Options = a.Options

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -105,6 +107,11 @@ var (
 // format_arguments carry a tool object with a name. Unknown fields are
 // ignored. Nil argument, answer and option maps are replaced by empty ones.
 func DecodeRequest(data []byte) (*Request, error) {
+	return decodeRequestOf(data)
+}
+
+// decodeRequestOf is DecodeRequest accepting version 1 and the extra versions.
+func decodeRequestOf(data []byte, extra ...string) (*Request, error) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
 		return nil, ErrEmptyRequest
@@ -127,8 +134,12 @@ func DecodeRequest(data []byte) (*Request, error) {
 	if req.Protocol == "" {
 		req.Protocol = Version
 	}
-	if req.Protocol != Version {
-		return nil, fmt.Errorf("%w %q: this binary speaks protocol %q", ErrVersion, req.Protocol, Version)
+	if req.Protocol != Version && !slices.Contains(extra, req.Protocol) {
+		speaks := strconv.Quote(Version)
+		for _, v := range extra {
+			speaks += " and " + strconv.Quote(v)
+		}
+		return nil, fmt.Errorf("%w %q: this binary speaks protocol %s", ErrVersion, req.Protocol, speaks)
 	}
 	if req.Context.Action == "" {
 		return nil, fmt.Errorf("%w: the request has no context.action (want %q, %q or %q)", ErrUnknownAction,

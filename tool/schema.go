@@ -11,7 +11,10 @@ import (
 
 // SchemaResponse is what a binary answers to "schema": the tools it offers.
 type SchemaResponse struct {
-	Tools []Definition `json:"tools"`
+	// Protocol is "2" for a binary that speaks protocol v2, "" (or "1")
+	// for v1. The host sends requests of that version.
+	Protocol string       `json:"protocol,omitempty"`
+	Tools    []Definition `json:"tools"`
 }
 
 // Definition describes one tool as its binary declares it.
@@ -22,6 +25,13 @@ type Definition struct {
 	Parameters  map[string]*Parameter `json:"parameters,omitempty"`
 	Annotations map[string]any        `json:"annotations,omitempty"` // MCP tool annotations, e.g. readOnlyHint
 	Examples    string                `json:"examples,omitempty"`
+
+	// Protocol v2: a display name, icons, a raw input schema instead of
+	// Parameters, and the schema of the outcome's "structured" value.
+	Title        string         `json:"title,omitempty"`
+	Icons        []Icon         `json:"icons,omitempty"`
+	InputSchema  map[string]any `json:"input_schema,omitempty"`  // any JSON Schema object ($defs/$ref allowed), "type":"object" at the root
+	OutputSchema map[string]any `json:"output_schema,omitempty"` // a JSON Schema object
 }
 
 // Parameter is one node of a tool's parameters: a JSON-Schema-like object.
@@ -145,10 +155,18 @@ func DecodeSchemaResponse(data []byte) (*SchemaResponse, error) {
 		}
 		return nil, fmt.Errorf("%w: %v", ErrNotSchema, err)
 	}
+	switch resp.Protocol {
+	case "", Version, Version2:
+	default:
+		return nil, fmt.Errorf(`%w: protocol %q: this host speaks "1" and "2"`, ErrNotSchema, resp.Protocol)
+	}
 	seen := make(map[string]bool, len(resp.Tools))
 	for i, d := range resp.Tools {
 		if d.Name == "" {
 			return nil, fmt.Errorf("%w: tool %d has no name", ErrNotSchema, i)
+		}
+		if err := d.checkV2(resp.Protocol == Version2); err != nil {
+			return nil, fmt.Errorf("%w: tool %q: %v", ErrNotSchema, d.Name, err)
 		}
 		if seen[d.Name] {
 			return nil, fmt.Errorf("%w: tool %q declared twice", ErrNotSchema, d.Name)
@@ -300,4 +318,28 @@ func CloneParameters(params map[string]*Parameter) map[string]*Parameter {
 		out[k] = p.Clone()
 	}
 	return out
+}
+
+// checkV2 checks the v2 fields of a definition: only a v2 answer may set
+// them; an input schema replaces parameters and is an object schema; an
+// output schema is a JSON Schema object.
+func (d *Definition) checkV2(v2 bool) error {
+	has := d.Title != "" || d.Icons != nil || d.InputSchema != nil || d.OutputSchema != nil
+	if has && !v2 {
+		return errors.New(`title, icons, input_schema and output_schema are protocol v2: answer with "protocol":"2"`)
+	}
+	if d.InputSchema != nil {
+		if d.Parameters != nil {
+			return errors.New("both parameters and input_schema: give one")
+		}
+		if t, _ := d.InputSchema["type"].(string); t != "object" {
+			return errors.New(`input_schema must have "type":"object" at its root`)
+		}
+	}
+	for i, ic := range d.Icons {
+		if ic.Src == "" {
+			return fmt.Errorf("icon %d has no src", i)
+		}
+	}
+	return nil
 }
