@@ -18,24 +18,45 @@ type binding struct {
 	options  map[string]any // the entry's options table
 	timeout  time.Duration  // per run
 	protocol bool           // the binary described itself, so it speaks the protocol (format_arguments is safe)
+	v2       bool           // it declared protocol v2: requests say "2", stdout is events then the outcome
 }
 
 // run runs one request of a binary tool with the entry's timeout and reads
 // its answer ([readOutcome]).
-func (c *Catalog) run(ctx context.Context, e *entry, action tool.Action, args, answers map[string]any) (tool.Outcome, error) {
+func (c *Catalog) run(ctx context.Context, e *entry, action tool.Action, args, answers map[string]any, onEvent func(tool.Event)) (tool.Outcome, error) {
 	b := e.bin
 	ctx, cancel := context.WithTimeout(ctx, b.timeout)
 	defer cancel()
 	req := c.request(action, &tool.Call{Name: b.name, Arguments: args, Answers: answers, Options: b.options})
-	res, err := invoke.Run(ctx, b.spec, req)
+	spec := b.spec
+	if b.v2 {
+		req.Protocol = tool.Version2
+		if onEvent != nil { // forward event lines live; the spec is shared, so a copy
+			s := *spec
+			s.OnLine = func(line []byte) {
+				if tool.IsEventLine(line) {
+					if ev, err := tool.DecodeEvent(line); err == nil {
+						onEvent(ev)
+					}
+				}
+			}
+			spec = &s
+		}
+	}
+	res, err := invoke.Run(ctx, spec, req)
 	var oe *invoke.OptionError
 	if errors.As(err, &oe) { // a value the model sent, refused before anything ran: data for the model
 		return tool.Fail(fmt.Sprintf("tool %q: %v (fix: %s)", e.tool.Name, oe, oe.Fix())), nil
 	}
 	if err == nil {
 		var out tool.Outcome
-		if out, err = readOutcome(e.tool.Name, res, b.protocol); err == nil {
-			return out, nil
+		if b.v2 {
+			out, err = readOutcomeV2(e.tool.Name, res)
+		} else {
+			out, err = readOutcome(e.tool.Name, res, b.protocol)
+		}
+		if err == nil {
+			return e.checkStructured(out), nil
 		}
 		err = &invoke.Error{Command: b.group.command, Action: action, ExitCode: res.ExitCode, Stderr: res.StderrTail, Err: err}
 	}
@@ -61,7 +82,7 @@ func (c *Catalog) formatBinary(ctx context.Context, e *entry, args map[string]an
 	if !e.bin.protocol {
 		return "", false
 	}
-	out, err := c.run(ctx, e, tool.ActionFormatArguments, args, nil)
+	out, err := c.run(ctx, e, tool.ActionFormatArguments, args, nil, nil)
 	if err != nil || out.Type != tool.KindSuccess {
 		return "", false
 	}

@@ -25,6 +25,9 @@ type CallOptions struct {
 	Ask func(ctx context.Context, q tool.Question) (any, error)
 	// MaxRounds bounds the questions answered in one call. If zero, 8.
 	MaxRounds int
+	// OnEvent, if set, receives the events (progress, log) a protocol v2
+	// binary prints while it runs, as they arrive, from another goroutine.
+	OnEvent func(tool.Event)
 }
 
 // ErrNoAnswer is returned by a [CallOptions.Ask] that cannot answer now:
@@ -74,48 +77,53 @@ func (c *Catalog) Call(ctx context.Context, name string, args map[string]any, op
 	if answers == nil {
 		answers = map[string]any{}
 	}
-	for round := 0; ; round++ {
-		out, err := c.runOnce(ctx, e, checked, answers)
+	asked := 0
+	for {
+		out, err := c.runOnce(ctx, e, checked, answers, o.OnEvent)
 		if err != nil || out.Type != tool.KindNeedsInput || out.Question == nil {
 			return out, err
 		}
-		q := *out.Question
-		if _, answered := answers[q.ID]; answered {
-			return tool.Fail(fmt.Sprintf("tool %q asked %q (id %q) again after it was answered: it does not read tool.answers", name, q.Text, q.ID)), nil
-		}
-		if round >= o.MaxRounds {
-			return tool.Fail(fmt.Sprintf("tool %q asked more than %d questions in one call (the last: %q); giving up", name, o.MaxRounds, q.Text)), nil
-		}
-		var answer any
-		switch {
-		case o.Ask != nil:
-			a, err := o.Ask(ctx, q)
-			if errors.Is(err, ErrNoAnswer) {
-				return out, nil
+		// One question, or several asked together (protocol v2): each is
+		// answered in turn, and the tool runs again with all the answers.
+		for _, q := range out.AllQuestions() {
+			if _, answered := answers[q.ID]; answered {
+				return tool.Fail(fmt.Sprintf("tool %q asked %q (id %q) again after it was answered: it does not read tool.answers", name, q.Text, q.ID)), nil
 			}
-			if err != nil {
-				return tool.Outcome{}, fmt.Errorf("resolver: tool %q: asking %q: %w", name, q.ID, err)
+			if asked >= o.MaxRounds {
+				return tool.Fail(fmt.Sprintf("tool %q asked more than %d questions in one call (the last: %q); giving up", name, o.MaxRounds, q.Text)), nil
 			}
-			if err := q.Check(a); err != nil {
-				return tool.Outcome{}, fmt.Errorf("resolver: tool %q: %w", name, err)
+			asked++
+			var answer any
+			switch {
+			case o.Ask != nil:
+				a, err := o.Ask(ctx, q)
+				if errors.Is(err, ErrNoAnswer) {
+					return out, nil
+				}
+				if err != nil {
+					return tool.Outcome{}, fmt.Errorf("resolver: tool %q: asking %q: %w", name, q.ID, err)
+				}
+				if err := q.Check(a); err != nil {
+					return tool.Outcome{}, fmt.Errorf("resolver: tool %q: %w", name, err)
+				}
+				answer = a
+			case q.Default != nil:
+				answer = q.Default
+			default:
+				return out, nil // nobody to ask: the caller sees the question
 			}
-			answer = a
-		case q.Default != nil:
-			answer = q.Default
-		default:
-			return out, nil // nobody to ask: the caller sees the question
+			answers[q.ID] = answer
 		}
-		answers[q.ID] = answer
 	}
 }
 
 // runOnce runs one round of a call: the handler of a dynamic tool, or one
 // run request of a binary.
-func (c *Catalog) runOnce(ctx context.Context, e *entry, args, answers map[string]any) (tool.Outcome, error) {
+func (c *Catalog) runOnce(ctx context.Context, e *entry, args, answers map[string]any, onEvent func(tool.Event)) (tool.Outcome, error) {
 	if e.handler != nil {
 		return callHandler(context.WithValue(ctx, answersKey{}, maps.Clone(answers)), e, args)
 	}
-	return c.run(ctx, e, tool.ActionRun, args, answers)
+	return c.run(ctx, e, tool.ActionRun, args, answers, onEvent)
 }
 
 // answersKey is the context key of the answers a dynamic tool was given.

@@ -38,6 +38,19 @@ type Definition struct {
 	Summary     string         `json:"description"`           // the one-line summary
 	InputSchema map[string]any `json:"inputSchema"`           // {"type":"object","properties":…,"required":[…],"additionalProperties":false}
 	Annotations map[string]any `json:"annotations,omitempty"` // MCP tool annotations; omitted when empty
+
+	// Protocol v2 binaries (tool.Definition) may also give these; served
+	// as MCP's title, icons and outputSchema.
+	Title        string         `json:"title,omitempty"`
+	Icons        []Icon         `json:"icons,omitempty"`
+	OutputSchema map[string]any `json:"outputSchema,omitempty"`
+}
+
+// Icon is an image a client may show for a tool, as MCP spells it.
+type Icon struct {
+	Src      string   `json:"src"`
+	MimeType string   `json:"mimeType,omitempty"`
+	Sizes    []string `json:"sizes,omitempty"`
 }
 
 // Tool is the full detail of a resolved tool, for describe and the HTTP
@@ -121,6 +134,8 @@ type entry struct {
 	args    *argSchema // compiled input schema
 	handler Handler    // dynamic tools
 	bin     *binding   // binary tools
+
+	output outputSchema // the tool's output schema, compiled at its first structured answer
 }
 
 // Catalog serves the tools of a resolved configuration, plus tools

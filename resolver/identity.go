@@ -59,10 +59,14 @@ func IdentityOf(defs []Definition) Identity {
 		Description string         `json:"description"`
 		InputSchema map[string]any `json:"inputSchema"`
 		Annotations map[string]any `json:"annotations,omitempty"`
+		// Protocol v2's fields; absent for v1 tools, whose ids are unchanged.
+		Title        string         `json:"title,omitempty"`
+		Icons        []Icon         `json:"icons,omitempty"`
+		OutputSchema map[string]any `json:"outputSchema,omitempty"`
 	}
 	items := make([]item, len(defs))
 	for i, d := range defs {
-		items[i] = item{d.Name, d.Summary, d.InputSchema, d.Annotations}
+		items[i] = item{d.Name, d.Summary, d.InputSchema, d.Annotations, d.Title, d.Icons, d.OutputSchema}
 	}
 	slices.SortFunc(items, func(a, b item) int { return strings.Compare(a.Name, b.Name) })
 	data, err := json.Marshal(items) // map keys are written sorted: equal schemas hash equally

@@ -23,7 +23,7 @@ var update = flag.Bool("update", false, "rewrite golden files in testdata")
 // those of fakeTool.
 func TestMain(m *testing.M) {
 	own := faketool.Scenarios{}
-	for _, name := range []string{"multi", "raw-args", "slow-first", "greet", "sleepy", "versioned", "old-protocol", "bad-name"} {
+	for _, name := range []string{"multi", "raw-args", "slow-first", "v2", "greet", "sleepy", "versioned", "old-protocol", "bad-name"} {
 		own[name] = func() int { return fakeTool(os.Args[1:]) }
 	}
 	faketool.Main(m, own)
@@ -37,6 +37,9 @@ func exe(t testing.TB) string { return faketool.Exe(t) }
 func fakeTool(args []string) int {
 	data, _ := io.ReadAll(os.Stdin)
 	req, err := tool.DecodeRequest(data)
+	if args[0] == "v2" {
+		req, err = tool.DecodeRequestV2(data)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fake tool:", err)
 		return 2
@@ -74,6 +77,29 @@ func fakeTool(args []string) int {
 			return reply(tool.Success("fmt " + req.Tool.Name + " " + compact(req.Tool.Arguments)))
 		}
 		return reply(tool.Success(compact(req.Tool)))
+	case "v2": // protocol v2: args[1] picks what run prints (events, structured, …)
+		if req.Context.Action == tool.ActionSchema {
+			fmt.Print(`{"protocol":"2","tools":[{"name":"grep","title":"Grep files","summary":"Search.",` +
+				`"icons":[{"src":"data:image/png;base64,AA==","mime_type":"image/png"}],` +
+				`"input_schema":{"type":"object","$defs":{"glob":{"type":"string","minLength":1}},"properties":{"pattern":{"type":"string"},"glob":{"$ref":"#/$defs/glob"}},"required":["pattern"]},` +
+				`"output_schema":{"type":"object","properties":{"matches":{"type":"array","items":{"type":"object","properties":{"line":{"type":"integer"}},"required":["line"]}}},"required":["matches"]}}]}`)
+			return 0
+		}
+		switch args[1] {
+		case "events":
+			fmt.Printf(`{"type":"progress","progress":1,"total":2,"message":"a.go"}` + "\n" + `{"type":"log","level":"warning","message":"skipped bin"}` + "\n" +
+				`{"type":"success","structured":{"matches":[{"line":9007199254740993}]}}` + "\n")
+		case "mismatch":
+			fmt.Println(`{"type":"success","structured":{"matches":[{"line":"twelve"}]}}`)
+		case "no-structured":
+			fmt.Println(`{"type":"success","content":"x"}`)
+		case "log-on-stdout":
+			fmt.Println("scanning…")
+			fmt.Println(`{"type":"success","structured":{"matches":[]}}`)
+		case "protocol":
+			fmt.Printf(`{"type":"success","structured":{"matches":[]},"content":%q}`+"\n", req.Protocol)
+		}
+		return 0
 	case "slow-first": // args[1] is a marker file: the first schema request (no marker yet) hangs, later ones answer
 		if req.Context.Action == tool.ActionSchema {
 			if _, err := os.Stat(args[1]); err != nil {

@@ -95,6 +95,14 @@ func merge(name string, bin *tool.Definition, e *config.Entry) (*Tool, []warning
 			jpOptional(params)
 		}
 	} else {
+		if bin.InputSchema != nil { // v2 raw schema: its properties are what overrides may name
+			params = map[string]*tool.Parameter{}
+			if props, ok := bin.InputSchema["properties"].(map[string]any); ok {
+				for name := range props {
+					params[name] = &tool.Parameter{}
+				}
+			}
+		}
 		for _, p := range slices.Sorted(maps.Keys(e.Parameters)) {
 			over := e.Parameters[p]
 			have, ok := params[p]
@@ -156,6 +164,17 @@ func merge(name string, bin *tool.Definition, e *config.Entry) (*Tool, []warning
 		Summary:     deref(base.Summary),
 		InputSchema: tool.InputSchema(params),
 		Annotations: annotations,
+	}
+	if bin != nil {
+		t.Title = bin.Title
+		t.OutputSchema = cloneMap(bin.OutputSchema)
+		for _, ic := range bin.Icons {
+			t.Icons = append(t.Icons, Icon{Src: ic.Src, MimeType: ic.MimeType, Sizes: slices.Clone(ic.Sizes)})
+		}
+		if bin.InputSchema != nil { // a raw schema, served as given with the top-level overrides
+			t.InputSchema = rawSchema(bin.InputSchema, e.Parameters)
+			t.Parameters = nil
+		}
 	}
 	return t, warnings
 }
@@ -313,4 +332,29 @@ func deref[T any](p *T) T {
 		return zero
 	}
 	return *p
+}
+
+// rawSchema returns a copy of a v2 binary's raw input schema with the
+// entry's overrides of its top-level properties applied: summary (or
+// description) becomes the property's "description", and a default its
+// "default". $defs, $ref and every other keyword are kept as given.
+func rawSchema(raw map[string]any, overrides map[string]*tool.Parameter) map[string]any {
+	s := cloneMap(raw)
+	props, _ := s["properties"].(map[string]any)
+	for name, over := range overrides {
+		prop, ok := props[name].(map[string]any)
+		if !ok || over == nil {
+			continue
+		}
+		switch {
+		case over.Summary != "":
+			prop["description"] = over.Summary
+		case over.Description != "":
+			prop["description"] = over.Description
+		}
+		if over.Default != nil {
+			prop["default"] = over.Default
+		}
+	}
+	return s
 }

@@ -48,6 +48,23 @@ func readOutcome(name string, res *invoke.Result, described bool) (tool.Outcome,
 	return tool.Success(string(content)), nil
 }
 
+// readOutcomeV2 is readOutcome for a protocol v2 binary, whose stdout is
+// event lines and then the outcome (the events were forwarded as they
+// arrived): an outcome is believed whatever the exit status; a non-zero
+// exit without one is an error outcome; an exit status 0 with stdout that
+// is not events then one outcome is an error wrapping [ErrProtocol] naming
+// the line at fault.
+func readOutcomeV2(name string, res *invoke.Result) (tool.Outcome, error) {
+	_, o, err := tool.DecodeStream(res.Stdout)
+	switch {
+	case err == nil:
+		return o, nil
+	case res.ExitCode != 0:
+		return exitOutcome(name, res), nil
+	}
+	return tool.Outcome{}, fmt.Errorf("%w: the binary speaks protocol v2, so its stdout must be event lines and then one outcome: %v", ErrProtocol, err)
+}
+
 // exitOutcome describes a run that exited non-zero (or died of a signal)
 // without an outcome: the status and the stderr tail, which is what the
 // caller can act on; the start of stdout when stderr is empty.

@@ -177,7 +177,11 @@ func (c *Catalog) resolve(ctx context.Context) *resolution {
 		for _, w := range warnings {
 			r.problems = append(r.problems, Problem{Tool: e.Name, Place: posOr(e, w.key), Warning: true, Err: errors.New(w.text)})
 		}
-		all = append(all, produced{c.bind(t, e, g, bin != nil), place, posOr(e, "command")})
+		var resp *tool.SchemaResponse
+		if bin != nil {
+			resp = answers[g].resp
+		}
+		all = append(all, produced{c.bind(t, e, g, resp), place, posOr(e, "command")})
 	}
 
 	byName := map[string]string{}
@@ -220,7 +224,7 @@ func (c *Catalog) resolve(ctx context.Context) *resolution {
 }
 
 // bind completes a merged tool with how to run it.
-func (c *Catalog) bind(t *Tool, e *config.Entry, g *group, protocol bool) *entry {
+func (c *Catalog) bind(t *Tool, e *config.Entry, g *group, resp *tool.SchemaResponse) *entry {
 	name := e.BinaryTool()
 	t.Source = e.Command.String()
 	if name != t.Name || e.Toolset || e.Tool != "" {
@@ -241,7 +245,8 @@ func (c *Catalog) bind(t *Tool, e *config.Entry, g *group, protocol bool) *entry
 		name:     name,
 		options:  maps.Clone(e.Options),
 		timeout:  t.Timeout,
-		protocol: protocol,
+		protocol: resp != nil,
+		v2:       resp != nil && resp.Protocol == tool.Version2,
 	}}
 }
 
@@ -277,7 +282,7 @@ func (c *Catalog) toolset(e *config.Entry, g *group, resp *tool.SchemaResponse, 
 		for _, w := range warnings {
 			*problems = append(*problems, Problem{Tool: t.Name, Place: posOr(e, w.key), Warning: true, Err: errors.New(w.text)})
 		}
-		out = append(out, c.bind(t, &one, g, true))
+		out = append(out, c.bind(t, &one, g, resp))
 	}
 	if len(e.Parameters) > 0 {
 		*problems = append(*problems, Problem{Tool: e.Name, Place: posOr(e, "parameters"), Warning: true,

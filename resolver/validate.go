@@ -216,7 +216,13 @@ func (a *argSchema) check(args map[string]any) (map[string]any, []string) {
 		problems = append(problems, fmt.Sprintf("unknown %s %s (the tool takes %s)", plural(len(unknown), "argument", "arguments"), quoteList(unknown), takes))
 	}
 	if len(problems) == 0 {
-		problems = []string{cleanValidation(err)}
+		// A property whose schema is a $ref (a raw v2 schema) is checked
+		// by the whole schema only: name it from the error's location.
+		msg := cleanValidation(err)
+		if name := propertyOf(err); name != "" {
+			msg = fmt.Sprintf("argument %q: %s", name, msg)
+		}
+		problems = []string{msg}
 	}
 	return nil, problems
 }
@@ -275,4 +281,17 @@ func quoteList(list []string) string {
 		q[i] = fmt.Sprintf("%q", s)
 	}
 	return strings.Join(q, ", ")
+}
+
+// propertyOf returns the top-level property a validation error is about,
+// from the first "/properties/NAME" of its schema location, or "".
+func propertyOf(err error) string {
+	_, rest, ok := strings.Cut(err.Error(), "validating /properties/")
+	if !ok {
+		return ""
+	}
+	if i := strings.IndexAny(rest, "/:"); i >= 0 {
+		rest = rest[:i]
+	}
+	return rest
 }

@@ -204,4 +204,41 @@
 // renders as null. The request is still written on stdin, which such
 // binaries ignore. Their outcome JSON is byte-compatible with [Outcome], and
 // the JP context object carries the same fields as context here.
+//
+// # Protocol v2
+//
+// A binary opts in to protocol v2 by answering "schema" with
+// "protocol":"2" beside "tools". The host then sends it requests with
+// "protocol":"2" (decode them with [DecodeRequestV2]); a binary that does
+// not opt in is a v1 binary and sees nothing of what follows. Everything
+// above still holds; v2 adds:
+//
+//   - Titles, icons and schemas, per tool in the schema answer: "title" (a
+//     display name), "icons" ([{"src", "mime_type"?, "sizes"?}]),
+//     "input_schema" (any JSON Schema object with "type":"object" at its
+//     root, $defs and $ref allowed) instead of "parameters" (giving both is
+//     an error), and "output_schema" (the JSON Schema of the structured
+//     value a success carries). A v1 answer with any of these is refused.
+//   - Event lines. stdout becomes newline-delimited JSON: zero or more event
+//     lines, then the outcome as the last non-blank line. An event is
+//     {"type":"progress","progress":3,"total":10,"message":"…"} (progress
+//     increases; total optional) or {"type":"log","level":"info","message":"…"}
+//     (level one of [LogLevels], default "info"). Hosts forward events live;
+//     a malformed line is a protocol error of that call. See [DecodeStream].
+//   - Structured output. A success may carry "structured" (a value matching
+//     the output schema; hosts validate it, and a mismatch is an error
+//     outcome naming the field) and then needs no "content" (hosts render
+//     the structured value as JSON text).
+//   - Content blocks. A success may carry "blocks": {"type":"text","text"},
+//     {"type":"image","data":BASE64,"mime_type":"image/…"} or
+//     {"type":"resource_link","uri","name","mime_type"?}.
+//   - Several questions. A needs_input may carry "questions" (a list, ids
+//     unique) instead of "question"; they are answered together, and the
+//     answers arrive keyed by id as in v1. Two answer types are added:
+//     "Secret" (a text the host never logs nor echoes) and
+//     {"Number":{"minimum"?,"maximum"?,"integer"?}}.
+//
+// Decoders: [DecodeOutcomeV2], [DecodeEvent], [DecodeStream]. Golden
+// vectors of every shape are in testdata/outcome_v2, testdata/event,
+// testdata/stream and testdata/schema/v2_*.
 package tool

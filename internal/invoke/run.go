@@ -57,6 +57,11 @@ type Spec struct {
 	ClearEnv bool
 	// MaxStdout caps stdout in bytes; 0 means DefaultMaxStdout (16 MiB).
 	MaxStdout int64
+	// OnLine, when set, is called with each complete line of stdout as it
+	// arrives (without the newline; the slice is only valid during the
+	// call), from the goroutine copying stdout: protocol v2 event lines are
+	// forwarded live this way. The whole stdout is in the Result as well.
+	OnLine func(line []byte)
 	// Grace is the delay between SIGTERM and SIGKILL to the process group
 	// when the context is done, and how long a process that exited may leave
 	// a descendant holding stdout open; 0 means DefaultGrace (2 s).
@@ -159,7 +164,7 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 		cmd.Dir = dir
 		cmd.Env = env
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		stdout = &capWriter{max: maxOut, kill: func() { _ = signalGroup(cmd.Process.Pid, syscall.SIGKILL) }}
+		stdout = &capWriter{max: maxOut, kill: func() { _ = signalGroup(cmd.Process.Pid, syscall.SIGKILL) }, onLine: spec.OnLine}
 		stderr = &tailWriter{max: MaxStderrTail}
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(input), stdout, stderr
 		cmd.Cancel = func() error {

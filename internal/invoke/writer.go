@@ -1,5 +1,7 @@
 package invoke
 
+import "bytes"
+
 // capWriter keeps at most max bytes; on the first write past max it keeps
 // what fits, sets exceeded and calls kill once. It never reports an error,
 // so the copying goroutine of os/exec drains the pipe until the killed
@@ -9,11 +11,17 @@ type capWriter struct {
 	buf      []byte
 	exceeded bool
 	kill     func()
+
+	onLine func(line []byte) // when set: called with each complete line kept, as it arrives
+	done   int               // bytes of buf already passed to onLine
 }
 
 func (w *capWriter) Write(p []byte) (int, error) {
 	if w.exceeded {
 		return len(p), nil
+	}
+	if w.onLine != nil {
+		defer w.lines()
 	}
 	if room := w.max - int64(len(w.buf)); int64(len(p)) > room {
 		w.buf = append(w.buf, p[:room]...)
@@ -25,6 +33,18 @@ func (w *capWriter) Write(p []byte) (int, error) {
 	}
 	w.buf = append(w.buf, p...)
 	return len(p), nil
+}
+
+// lines passes each complete line not yet passed to onLine.
+func (w *capWriter) lines() {
+	for {
+		i := bytes.IndexByte(w.buf[w.done:], '\n')
+		if i < 0 {
+			return
+		}
+		w.onLine(w.buf[w.done : w.done+i])
+		w.done += i + 1
+	}
 }
 
 // tailWriter keeps the last max bytes written to it, in at most 2·max
