@@ -57,7 +57,7 @@ func (e *entry) checkStructured(out tool.Outcome) tool.Outcome {
 			return tool.Fail(fmt.Sprintf("tool %q returned structured output that does not match its output schema: %s", name, structuredProblem(err)))
 		}
 	}
-	if out.Structured != nil && out.Content == "" && out.Blocks == nil {
+	if out.Structured != nil && out.Content == "" { // MCP: structured content is also given as JSON text
 		data, err := tool.Marshal(out.Structured)
 		if err == nil {
 			out.Content = string(data)

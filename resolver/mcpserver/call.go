@@ -67,7 +67,7 @@ func (s *Server) toolHandler(name string) mcp.ToolHandler {
 // question loop; this face only says how to ask (elicitation, now or in a
 // later request) and maps the result.
 func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, name string, args, answers map[string]any) (*mcp.CallToolResult, error) {
-	opts := &resolver.CallOptions{Answers: answers}
+	opts := &resolver.CallOptions{Answers: answers, OnEvent: eventSink(ctx, req)}
 	mrtr := req.ProtocolVersion() >= mrtrVersion
 	if supportsElicitation(req) {
 		opts.Ask = func(ctx context.Context, q tool.Question) (any, error) {
@@ -111,12 +111,56 @@ func errorText(err error) string {
 	return err.Error()
 }
 
-// outcomeResult maps a success or error outcome.
+// outcomeResult maps a success or error outcome: a success's text, its
+// content blocks (protocol v2: image, resource link) and its structured
+// value (structuredContent).
 func outcomeResult(out tool.Outcome) *mcp.CallToolResult {
-	if out.Type == tool.KindSuccess {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out.Content}}}
+	if out.Type != tool.KindSuccess {
+		return errorResult(out.String())
 	}
-	return errorResult(out.String())
+	res := &mcp.CallToolResult{StructuredContent: out.Structured}
+	if out.Content != "" || out.Blocks == nil {
+		res.Content = append(res.Content, &mcp.TextContent{Text: out.Content})
+	}
+	for _, b := range out.Blocks {
+		switch b.Type {
+		case tool.BlockText:
+			res.Content = append(res.Content, &mcp.TextContent{Text: b.Text})
+		case tool.BlockImage:
+			data, err := base64.StdEncoding.DecodeString(b.Data) // checked when decoded
+			if err == nil {
+				res.Content = append(res.Content, &mcp.ImageContent{Data: data, MIMEType: b.MimeType})
+			}
+		case tool.BlockResourceLink:
+			res.Content = append(res.Content, &mcp.ResourceLink{URI: b.URI, Name: b.Name, MIMEType: b.MimeType})
+		}
+	}
+	return res
+}
+
+// eventSink forwards a protocol v2 tool's events to the client: progress
+// as notifications/progress when the client sent a progress token, logs as
+// notifications/message (the session drops those below the level the
+// client set — with logging/setLevel before 2026-07-28, in the request's
+// _meta "io.modelcontextprotocol/logLevel" since — and all of them when it
+// set none).
+func eventSink(ctx context.Context, req *mcp.CallToolRequest) func(tool.Event) {
+	token := req.Params.GetProgressToken()
+	return func(e tool.Event) {
+		switch e.Type {
+		case tool.EventProgress:
+			if token == nil {
+				return
+			}
+			p := &mcp.ProgressNotificationParams{ProgressToken: token, Progress: e.Progress, Message: e.Message}
+			if e.Total != nil {
+				p.Total = *e.Total
+			}
+			_ = req.Session.NotifyProgress(ctx, p)
+		case tool.EventLog:
+			_ = req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: mcp.LoggingLevel(e.Level), Logger: "tool", Data: e.Message})
+		}
+	}
 }
 
 func errorResult(text string) *mcp.CallToolResult {

@@ -29,7 +29,7 @@ import (
 // does, with the tools of the TOML file $MCPSERVER_TEST_CONFIG, if set, and
 // $MCPSERVER_TEST_DRAIN as Options.DrainTimeout, if set.
 func TestMain(m *testing.M) {
-	faketool.Main(m, faketool.Scenarios{"serve": serveMain})
+	faketool.Main(m, faketool.Scenarios{"serve": serveMain, "v2tool": v2Tool})
 }
 
 func serveMain() int {

@@ -554,7 +554,13 @@ func sdkTool(d resolver.Definition) (*mcp.Tool, error) {
 	if typ, _ := d.InputSchema["type"].(string); typ != "object" {
 		return nil, errors.New(`input schema is not {"type":"object",…}`)
 	}
-	t := &mcp.Tool{Name: d.Name, Description: d.Summary, InputSchema: d.InputSchema}
+	t := &mcp.Tool{Name: d.Name, Description: d.Summary, InputSchema: d.InputSchema, Title: d.Title}
+	if d.OutputSchema != nil {
+		t.OutputSchema = d.OutputSchema
+	}
+	for _, ic := range d.Icons {
+		t.Icons = append(t.Icons, mcp.Icon{Source: ic.Src, MIMEType: ic.MimeType, Sizes: ic.Sizes})
+	}
 	if len(d.Annotations) > 0 {
 		b, err := json.Marshal(d.Annotations)
 		if err != nil {
