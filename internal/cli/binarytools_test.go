@@ -330,3 +330,28 @@ func TestDisabledTool(t *testing.T) {
 		})
 	}
 }
+
+// TestCallEventStream: `call --json` of a protocol v2 tool prints its
+// events, one line of JSON each, before the outcome; without --json (and
+// no terminal) only the content, the structured value as JSON.
+func TestCallEventStream(t *testing.T) {
+	dir := workspace(t, "[tools.count]\ncommand = [{{exe}}, \"v2\"]\n")
+	r := runIn(t, dir, "", nil, "call", "count", "--json")
+	want := `{"type":"progress","progress":1,"total":2,"message":"one"}
+{"type":"progress","progress":2,"total":2,"message":"two"}
+{
+  "type": "success",
+  "content": "{\"n\":2}",
+  "structured": {
+    "n": 2
+  }
+}
+`
+	if r.code != 0 || r.stdout != want {
+		t.Errorf("call --json: exit %d, stdout:\n%s\nwant:\n%s(stderr %q)", r.code, r.stdout, want, r.stderr)
+	}
+	r = runIn(t, dir, "", nil, "call", "count")
+	if r.code != 0 || r.stdout != "{\"n\":2}\n" || r.stderr != "" {
+		t.Errorf("call: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
@@ -75,7 +76,9 @@ func (a *app) call(c *cli.Context) error {
 	}
 	a.note(cat)
 	ask := &asker{a: a, answers: answers, interactive: a.interactive()}
-	out, err := cat.Call(c.Context, name, args, &resolver.CallOptions{Ask: ask.ask})
+	events := a.eventPrinter(c.Bool("json"))
+	out, err := cat.Call(c.Context, name, args, &resolver.CallOptions{Ask: ask.ask, OnEvent: events.print})
+	events.done()
 	if err != nil {
 		var u *unansweredError
 		if errors.As(err, &u) {
@@ -343,4 +346,63 @@ func normalize(args map[string]any) (map[string]any, error) {
 	}
 	out := map[string]any{}
 	return out, decodeJSON(string(b), &out)
+}
+
+// eventPrinter shows a protocol v2 tool's events (tool.Event) as they
+// arrive: with --json, each as one line of compact JSON on stdout before
+// the outcome (a stream a program reads line by line); otherwise, on a
+// terminal stderr, a progress line that the next event or the end of the
+// call replaces, and log messages as lines of their own.
+type eventPrinter struct {
+	a      *app
+	asJSON bool
+	term   bool
+	mu     sync.Mutex
+	shown  bool // a progress line is on the terminal
+}
+
+func (a *app) eventPrinter(asJSON bool) *eventPrinter {
+	return &eventPrinter{a: a, asJSON: asJSON, term: isTerminal(a.stderr) && a.opts.Getenv("TERM") != "dumb"}
+}
+
+func (p *eventPrinter) print(e tool.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.asJSON {
+		if data, err := tool.Marshal(e); err == nil {
+			fmt.Fprintf(p.a.stdout, "%s\n", data)
+		}
+		return
+	}
+	if !p.term {
+		return
+	}
+	switch e.Type {
+	case tool.EventProgress:
+		line := fmt.Sprintf("%g", e.Progress)
+		if e.Total != nil {
+			line += fmt.Sprintf("/%g", *e.Total)
+		}
+		if e.Message != "" {
+			line += " " + e.Message
+		}
+		fmt.Fprintf(p.a.stderr, "\r\x1b[K%s", line)
+		p.shown = true
+	case tool.EventLog:
+		if p.shown {
+			fmt.Fprint(p.a.stderr, "\r\x1b[K")
+			p.shown = false
+		}
+		fmt.Fprintf(p.a.stderr, "%s: %s\n", e.Level, e.Message)
+	}
+}
+
+// done erases the progress line, if one is shown.
+func (p *eventPrinter) done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.shown {
+		fmt.Fprint(p.a.stderr, "\r\x1b[K")
+		p.shown = false
+	}
 }

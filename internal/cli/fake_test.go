@@ -25,6 +25,25 @@ var fakeTools = faketool.Scenarios{
 	"script":     fakeScript,    // like `python3 FILE`: greet when FILE (os.Args[2]) exists from the working directory, else exit 2
 	"echo":       fakeEcho,      // runs any tool (its parameters declared in TOML): success with the argument "text"
 	"describe":   fakeDescribe,  // one tool "described", its summary read from the file $FAKE_DESC_FILE at each request
+	"v2":         fakeV2,        // protocol v2: tool "count" prints two progress events, then a structured success
+}
+
+func fakeV2() int {
+	data, _ := io.ReadAll(os.Stdin)
+	req, err := tool.DecodeRequestV2(data)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	if req.Context.Action == tool.ActionSchema {
+		fmt.Print(`{"protocol":"2","tools":[{"name":"count","summary":"Count.","input_schema":{"type":"object","properties":{}},` +
+			`"output_schema":{"type":"object","properties":{"n":{"type":"integer"}}}}]}`)
+		return 0
+	}
+	fmt.Println(`{"type":"progress","progress":1,"total":2,"message":"one"}`)
+	fmt.Println(`{"type":"progress","progress":2,"total":2,"message":"two"}`)
+	fmt.Println(`{"type":"success","structured":{"n":2}}`)
+	return 0
 }
 
 // descFileEnv names the file "describe" reads its summary from.
