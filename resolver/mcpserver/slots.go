@@ -38,16 +38,34 @@ type callKey struct{}
 // and how large its arguments are. The receiving middleware [Server.admit]
 // puts it in the handler's context.
 type callInfo struct {
-	session  *mcp.ServerSession
+	session  client // whose share the call counts against
 	argBytes int64
 }
+
+// client identifies whose share of the call slots a call uses: its
+// *mcp.ServerSession, or, for a stateless request of protocol 2026-07-28 or
+// later (a session of its own per request), a statelessClient.
+type client any
+
+// statelessClient identifies the sender of stateless requests: the remote
+// IP and the client name it gives in _meta. It is what fairness can go by
+// when there are no sessions.
+type statelessClient struct{ ip, name string }
+
+// statelessClientKey is the context key of a stateless request's client,
+// set by Handler for the admission middleware.
+type statelessClientKey struct{}
 
 // admit is a receiving middleware: it records the session and argument
 // size of each tools/call in its context, for [Server.acquire].
 func (s *Server) admit(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
-			ctx = context.WithValue(ctx, callKey{}, callInfo{session: r.Session, argBytes: int64(len(r.Params.Arguments))})
+			var who client = r.Session
+			if c, ok := ctx.Value(statelessClientKey{}).(statelessClient); ok {
+				who = c
+			}
+			ctx = context.WithValue(ctx, callKey{}, callInfo{session: who, argBytes: int64(len(r.Params.Arguments))})
 		}
 		return next(ctx, method, req)
 	}
@@ -78,7 +96,7 @@ type admission struct {
 	running  int
 	used     int64 // bytes charged by running calls
 	waiting  []*waiter
-	sessions map[*mcp.ServerSession]*sessionLoad
+	sessions map[client]*sessionLoad
 }
 
 // sessionLoad counts the calls of one session.
@@ -86,7 +104,7 @@ type sessionLoad struct{ running, waiting int }
 
 // waiter is a call waiting for admission; ready is closed when admitted.
 type waiter struct {
-	session *mcp.ServerSession
+	session client
 	charge  int64
 	ready   chan struct{}
 }
@@ -98,7 +116,7 @@ func newAdmission(o *Options) *admission {
 		maxQueued:  o.MaxQueued,
 		perQueue:   max(1, o.MaxQueued/2),
 		budget:     o.MemoryBudget,
-		sessions:   map[*mcp.ServerSession]*sessionLoad{},
+		sessions:   map[client]*sessionLoad{},
 	}
 }
 
@@ -111,7 +129,7 @@ func (a *admission) limits(solo bool) (running, queued int) {
 	return a.perSession, a.perQueue
 }
 
-func (a *admission) load(ss *mcp.ServerSession) *sessionLoad {
+func (a *admission) load(ss client) *sessionLoad {
 	l := a.sessions[ss]
 	if l == nil {
 		l = &sessionLoad{}
@@ -121,12 +139,12 @@ func (a *admission) load(ss *mcp.ServerSession) *sessionLoad {
 }
 
 // fits reports whether a call of ss charged charge may start now.
-func (a *admission) fits(ss *mcp.ServerSession, charge int64, perSession int) bool {
+func (a *admission) fits(ss client, charge int64, perSession int) bool {
 	l := a.sessions[ss]
 	return a.running < a.maxCalls && (l == nil || l.running < perSession) && a.used+charge <= a.budget
 }
 
-func (a *admission) start(ss *mcp.ServerSession, charge int64) {
+func (a *admission) start(ss client, charge int64) {
 	a.running++
 	a.used += charge
 	a.load(ss).running++
@@ -135,7 +153,7 @@ func (a *admission) start(ss *mcp.ServerSession, charge int64) {
 // finish ends a running call and admits the waiters that now fit, in
 // arrival order (a waiter that does not fit does not hold back the
 // waiters of other sessions behind it).
-func (a *admission) finish(ss *mcp.ServerSession, charge int64, perSession int) {
+func (a *admission) finish(ss client, charge int64, perSession int) {
 	a.running--
 	a.used -= charge
 	l := a.sessions[ss]

@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -16,7 +17,7 @@ import (
 
 // httpSessions serves s over streamable HTTP and returns n client
 // sessions with it, and the endpoint.
-func httpSessions(t *testing.T, s *mcpserver.Server, n int) ([]*mcp.ClientSession, string) {
+func httpSessions(t *testing.T, s *mcpserver.Server, n int, version string) ([]*mcp.ClientSession, string) {
 	t.Helper()
 	srv := httptest.NewServer(s.Handler())
 	var css []*mcp.ClientSession
@@ -27,9 +28,11 @@ func httpSessions(t *testing.T, s *mcpserver.Server, n int) ([]*mcp.ClientSessio
 		s.Close()
 		srv.Close()
 	})
-	for range n {
-		c, _ := newClient(t, nil)
-		cs, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: srv.URL}, nil)
+	for i := range n {
+		// Named apart: stateless clients (2026-07-28) are told apart by
+		// remote address and name, as they have no session.
+		c := mcp.NewClient(&mcp.Implementation{Name: fmt.Sprintf("client-%d", i), Version: "v0"}, nil)
+		cs, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: srv.URL}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 		if err != nil {
 			t.Fatalf("Connect: %v", err)
 		}
@@ -42,8 +45,16 @@ func httpSessions(t *testing.T, s *mcpserver.Server, n int) ([]*mcp.ClientSessio
 // of the call slots with hanging calls leaves the other slots to other
 // sessions (with global slots only, the third call of the first session
 // took the last slot and the second session's call waited forever), and
-// that a session whose queue share is full is refused with CodeBusy.
+// that a session whose queue share is full is refused with CodeBusy. It
+// holds for sessions (before 2026-07-28) and for stateless clients (since),
+// told apart by remote address and client name.
 func TestSessionCannotStarve(t *testing.T) {
+	for _, version := range []string{"2025-11-25", ""} {
+		t.Run("version="+version, func(t *testing.T) { testSessionCannotStarve(t, version) })
+	}
+}
+
+func testSessionCannotStarve(t *testing.T, version string) {
 	p := &probe{started: make(chan struct{}, 8)}
 	cat, err := testCatalog(t.Context(), nil, p)
 	if err != nil {
@@ -51,7 +62,7 @@ func TestSessionCannotStarve(t *testing.T) {
 	}
 	// 4 slots, 2 per session; 2 waiting calls, 1 per session.
 	s := mcpserver.New(cat, &mcpserver.Options{MaxCalls: 4, MaxQueued: 2})
-	css, _ := httpSessions(t, s, 2)
+	css, _ := httpSessions(t, s, 2, version)
 	hog, other := css[0], css[1]
 
 	ctx, cancel := context.WithCancel(t.Context())
