@@ -181,8 +181,17 @@ func New(cat Catalog, opts *Options) *Server {
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
 		Logger: o.Logger,
 		// Tools even when the catalog is empty, with list-changed
-		// notifications; no logging capability (we never send log messages).
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+		// notifications; logging, for the log lines of protocol v2 tools.
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}, Logging: &mcp.LoggingCapabilities{}},
+		// Cache hints follow the catalog's change detection: a tools/list
+		// result may be kept as long as the catalog goes without looking
+		// for rebuilt binaries (RefreshInterval); a change within that time
+		// is announced by list_changed all the same.
+		SetCacheable: func(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
+			if _, ok := req.(*mcp.ListToolsRequest); ok && c.TTLMs == 0 && o.RefreshInterval > 0 {
+				c.TTLMs = int(o.RefreshInterval / time.Millisecond)
+			}
+		},
 	})
 	if err := mcp.AddReceivingCustomMethod(s.mcp, MethodIdentity, s.identity); err != nil {
 		panic(err) // only if MethodIdentity shadowed a standard method: a programming error

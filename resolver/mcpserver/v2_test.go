@@ -93,6 +93,9 @@ func testProtocolV2(t *testing.T, version string, http bool) {
 	if err != nil || len(list.Tools) != 1 {
 		t.Fatalf("ListTools = %+v, %v", list, err)
 	}
+	if list.TTLMs != 2000 {
+		t.Errorf("tools/list ttlMs = %d, want 2000 (the catalog's refresh interval)", list.TTLMs)
+	}
 	got := list.Tools[0]
 	if got.Title != "Draw a chart" || !reflect.DeepEqual(got.Icons, []mcp.Icon{{Source: "data:image/png;base64,AA==", MIMEType: "image/png", Sizes: []string{"16x16"}}}) ||
 		!reflect.DeepEqual(got.OutputSchema, map[string]any{"type": "object", "properties": map[string]any{"points": map[string]any{"type": "integer"}}, "required": []any{"points"}}) {
