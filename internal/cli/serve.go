@@ -36,6 +36,7 @@ func (a *app) serveCommand() *cli.Command {
 			&cli.StringFlag{Name: "http", Usage: "serve HTTP on `ADDR` (host:port; \":port\" means 127.0.0.1:port)"},
 			&cli.DurationFlag{Name: "session-timeout", Value: mcpserver.DefaultSessionTimeout, Usage: "close an HTTP MCP session idle this long, cancelling its calls (0: never)"},
 			&cli.IntFlag{Name: "memory-budget", Value: mcpserver.DefaultMemoryBudget >> 20, Usage: "`MIB` of tool arguments and output in flight; calls beyond wait"},
+			&cli.BoolFlag{Name: "describe-tools", Usage: "add the tool describe_tools, with which a model reads the long descriptions of the tools it names"},
 		},
 		Action: a.serve,
 	}
@@ -62,7 +63,7 @@ func (a *app) serve(c *cli.Context) error {
 		// let garbage double it (soft limit: budget plus a fixed overhead).
 		debug.SetMemoryLimit(budget + 64<<20)
 	}
-	ms := mcpserver.New(cat, &mcpserver.Options{Logger: logger, SessionTimeout: idle, MemoryBudget: budget, Version: version.String()})
+	ms := mcpserver.New(cat, &mcpserver.Options{Logger: logger, SessionTimeout: idle, MemoryBudget: budget, Version: version.String(), DescribeTools: c.Bool("describe-tools")})
 	defer ms.Close()
 
 	if !c.IsSet("http") {

@@ -89,6 +89,12 @@ type Options struct {
 	// Logger receives the server's diagnostics (never stdout). If nil,
 	// nothing is logged.
 	Logger *slog.Logger
+	// DescribeTools adds the tool describe_tools, with which a model reads
+	// the long description, examples and parameters of tools it names
+	// (tools/list carries only their summaries). Off by default: it adds a
+	// tool to every listing. It needs a Catalog with a Tool method, as
+	// *resolver.Catalog has.
+	DescribeTools bool
 }
 
 // Server serves a [Catalog] over MCP with the official Go SDK: the
@@ -199,6 +205,9 @@ func New(cat Catalog, opts *Options) *Server {
 	s.mcp.AddReceivingMiddleware(s.syncFirst, s.admit)
 	s.cancel = cat.Subscribe(s.changed)
 	s.sync()
+	if d, ok := cat.(describer); ok && o.DescribeTools {
+		s.addDescribeTools(d)
+	}
 	return s
 }
 

@@ -147,3 +147,31 @@ func testProtocolV2(t *testing.T, version string, http bool) {
 		t.Errorf("log notifications %q", logs)
 	}
 }
+
+// TestDescribeTools: with Options.DescribeTools the model can read a tool's
+// long description, examples and parameters on demand; off by default.
+func TestDescribeTools(t *testing.T) {
+	cat, err := resolver.New(t.Context(), nil, &resolver.Options{Root: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cat.Register(resolver.Definition{Name: "greet", Summary: "Say hello.", InputSchema: map[string]any{
+		"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string", "description": "Who."}}, "required": []any{"name"},
+	}}, func(context.Context, map[string]any) (tool.Outcome, error) { return tool.Success("hi"), nil }); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := newClient(t, nil)
+	off := connect(t, mcpserver.New(cat, nil), c, nil)
+	if list, err := off.ListTools(t.Context(), nil); err != nil || len(list.Tools) != 1 {
+		t.Fatalf("default tools/list = %+v, %v: want no describe_tools", list, err)
+	}
+	cs := connect(t, mcpserver.New(cat, &mcpserver.Options{DescribeTools: true}), c, nil)
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: mcpserver.DescribeToolsName, Arguments: map[string]any{"tools": []string{"greet", "gret", "nothing_like_it"}}})
+	if err != nil || res.IsError {
+		t.Fatalf("describe_tools = %+v, %v", res, err)
+	}
+	want := "# greet\n\nSay hello.\n\nParameters:\n- name (string, required): Who.\n\n# gret\n\nNo such tool. Did you mean greet?\n\n# nothing_like_it\n\nNo such tool."
+	if got := text(res); got != want {
+		t.Errorf("describe_tools text:\n%s\nwant:\n%s", got, want)
+	}
+}
