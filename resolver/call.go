@@ -25,6 +25,10 @@ type CallOptions struct {
 	Ask func(ctx context.Context, q tool.Question) (any, error)
 	// MaxRounds bounds the questions answered in one call. If zero, 8.
 	MaxRounds int
+	// AskForm, if set, answers several questions asked together (protocol
+	// v2) at once, as one form, by question id; without it they are asked
+	// one by one with Ask. ErrNoAnswer works as for Ask.
+	AskForm func(ctx context.Context, qs []tool.Question) (map[string]any, error)
 	// OnEvent, if set, receives the events (progress, log) a protocol v2
 	// binary prints while it runs, as they arrive, from another goroutine.
 	OnEvent func(tool.Event)
@@ -83,12 +87,35 @@ func (c *Catalog) Call(ctx context.Context, name string, args map[string]any, op
 		if err != nil || out.Type != tool.KindNeedsInput || out.Question == nil {
 			return out, err
 		}
-		// One question, or several asked together (protocol v2): each is
-		// answered in turn, and the tool runs again with all the answers.
-		for _, q := range out.AllQuestions() {
+		// One question, or several asked together (protocol v2): as one
+		// form when the caller can, else each in turn; the tool then runs
+		// again with all the answers.
+		qs := out.AllQuestions()
+		for _, q := range qs {
 			if _, answered := answers[q.ID]; answered {
 				return tool.Fail(fmt.Sprintf("tool %q asked %q (id %q) again after it was answered: it does not read tool.answers", name, q.Text, q.ID)), nil
 			}
+		}
+		if len(qs) > 1 && o.AskForm != nil {
+			if asked += len(qs); asked > o.MaxRounds {
+				return tool.Fail(fmt.Sprintf("tool %q asked more than %d questions in one call; giving up", name, o.MaxRounds)), nil
+			}
+			got, err := o.AskForm(ctx, qs)
+			if errors.Is(err, ErrNoAnswer) {
+				return out, nil
+			}
+			if err != nil {
+				return tool.Outcome{}, fmt.Errorf("resolver: tool %q: asking %d questions: %w", name, len(qs), err)
+			}
+			for _, q := range qs {
+				if err := q.Check(got[q.ID]); err != nil {
+					return tool.Outcome{}, fmt.Errorf("resolver: tool %q: %w", name, err)
+				}
+				answers[q.ID] = got[q.ID]
+			}
+			continue
+		}
+		for _, q := range qs {
 			if asked >= o.MaxRounds {
 				return tool.Fail(fmt.Sprintf("tool %q asked more than %d questions in one call (the last: %q); giving up", name, o.MaxRounds, q.Text)), nil
 			}

@@ -1,14 +1,18 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
-	"crypto/hmac"
+	"crypto/aes"
+	"crypto/cipher"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -70,11 +74,15 @@ func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, name string
 	opts := &resolver.CallOptions{Answers: answers, OnEvent: eventSink(ctx, req)}
 	mrtr := req.ProtocolVersion() >= mrtrVersion
 	if supportsElicitation(req) {
-		opts.Ask = func(ctx context.Context, q tool.Question) (any, error) {
+		opts.AskForm = func(ctx context.Context, qs []tool.Question) (map[string]any, error) {
 			if mrtr { // answered in a later request: see inputRequired
 				return nil, resolver.ErrNoAnswer
 			}
-			return elicitAnswer(ctx, req.Session, q)
+			return elicitAnswers(ctx, req.Session, qs)
+		}
+		opts.Ask = func(ctx context.Context, q tool.Question) (any, error) {
+			got, err := opts.AskForm(ctx, []tool.Question{q})
+			return got[q.ID], err
 		}
 	}
 	out, err := s.cat.Call(ctx, name, args, opts)
@@ -84,7 +92,7 @@ func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, name string
 	case out.Type != tool.KindNeedsInput || out.Question == nil:
 		return outcomeResult(out), nil
 	case opts.Ask != nil && mrtr:
-		return s.inputRequired(name, args, answers, *out.Question)
+		return s.inputRequired(name, args, answers, out.AllQuestions())
 	}
 	return errorResult(unanswered(name, *out.Question)), nil
 }
@@ -203,82 +211,144 @@ func questionText(q tool.Question) string {
 	return q.Text
 }
 
-// elicitParams is the form elicitation asking q: one property named after
-// the question id.
-func elicitParams(q tool.Question) *mcp.ElicitParams {
-	prop := map[string]any{"title": q.Text}
-	switch q.AnswerType.Kind {
-	case tool.AnswerBoolean:
-		prop["type"] = "boolean"
-	case tool.AnswerSelect:
-		prop["type"] = "string"
-		prop["enum"] = q.AnswerType.Options
-	default:
-		prop["type"] = "string"
-	}
-	if q.Default != nil && q.Check(q.Default) == nil {
-		prop["default"] = q.Default
+// elicitParams is the form elicitation asking qs (one question, or several
+// asked together): one property per question, named after its id, typed by
+// its answer type, with its default where it has a valid one.
+func elicitParams(qs []tool.Question) *mcp.ElicitParams {
+	props := make(map[string]any, len(qs))
+	required := make([]string, 0, len(qs))
+	texts := make([]string, 0, len(qs))
+	for _, q := range qs {
+		props[q.ID] = formField(q)
+		required = append(required, q.ID)
+		texts = append(texts, questionText(q))
 	}
 	return &mcp.ElicitParams{
 		Mode:    "form",
-		Message: questionText(q),
+		Message: strings.Join(texts, "\n\n"),
 		RequestedSchema: map[string]any{
 			"type":       "object",
-			"properties": map[string]any{q.ID: prop},
-			"required":   []string{q.ID},
+			"properties": props,
+			"required":   required,
 		},
 	}
 }
 
-// elicitAnswer asks the client (protocol versions before mrtrVersion).
-func elicitAnswer(ctx context.Context, ss *mcp.ServerSession, q tool.Question) (any, error) {
-	res, err := ss.Elicit(ctx, elicitParams(q))
-	if err != nil {
-		return nil, fmt.Errorf("asking %q: %w", q.Text, err)
+// formField is the elicitation schema of one question: Boolean → boolean,
+// Select → a string enum, Number → number or integer with its bounds,
+// Text → string, Secret → string (described as secret: MCP forms have no
+// hidden field). A default that fits the question is given.
+func formField(q tool.Question) map[string]any {
+	prop := map[string]any{"title": q.Text}
+	a := q.AnswerType
+	switch a.Kind {
+	case tool.AnswerBoolean:
+		prop["type"] = "boolean"
+	case tool.AnswerSelect:
+		prop["type"] = "string"
+		prop["enum"] = a.Options
+	case tool.AnswerNumber:
+		prop["type"] = "number"
+		if a.Integer {
+			prop["type"] = "integer"
+		}
+		if a.Minimum != nil {
+			prop["minimum"] = *a.Minimum
+		}
+		if a.Maximum != nil {
+			prop["maximum"] = *a.Maximum
+		}
+	case tool.AnswerSecret:
+		prop["type"] = "string"
+		prop["description"] = "A secret: the tool receives it; toolhost neither logs nor shows it."
+	default:
+		prop["type"] = "string"
 	}
-	return answerOf(q, res)
+	if q.Default != nil && q.Check(q.Default) == nil && a.Kind != tool.AnswerSecret {
+		prop["default"] = q.Default
+	}
+	return prop
 }
 
-// answerOf reads q's answer from an elicitation result.
-func answerOf(q tool.Question, res *mcp.ElicitResult) (any, error) {
+// elicitAnswers asks the client (protocol versions before mrtrVersion).
+func elicitAnswers(ctx context.Context, ss *mcp.ServerSession, qs []tool.Question) (map[string]any, error) {
+	res, err := ss.Elicit(ctx, elicitParams(qs))
+	if err != nil {
+		return nil, fmt.Errorf("asking %q: %w", qs[0].Text, err)
+	}
+	return answersOf(qs, res)
+}
+
+// answersOf reads the answers to qs from an elicitation result.
+func answersOf(qs []tool.Question, res *mcp.ElicitResult) (map[string]any, error) {
 	if res == nil || res.Action != "accept" {
 		action := "cancel"
 		if res != nil {
 			action = res.Action
 		}
-		return nil, fmt.Errorf("%w (%s): %s", errDeclined, action, q.Text)
+		return nil, fmt.Errorf("%w (%s): %s", errDeclined, action, qs[0].Text)
 	}
-	a, ok := res.Content[q.ID]
-	if !ok {
-		return nil, fmt.Errorf("%w (no answer in the form): %s", errDeclined, q.Text)
+	answers := make(map[string]any, len(qs))
+	for _, q := range qs {
+		a, ok := res.Content[q.ID]
+		if !ok {
+			return nil, fmt.Errorf("%w (no answer in the form): %s", errDeclined, q.Text)
+		}
+		if n, isNum := a.(float64); isNum && q.AnswerType.Kind == tool.AnswerNumber {
+			a = json.Number(strconv.FormatFloat(n, 'f', -1, 64))
+		}
+		if err := q.Check(a); err != nil {
+			if q.AnswerType.Kind == tool.AnswerSecret {
+				err = fmt.Errorf("question %q wants a secret text answer", q.ID) // never echoed
+			}
+			return nil, fmt.Errorf("%w (%v): %s", errDeclined, err, q.Text)
+		}
+		answers[q.ID] = a
 	}
-	if err := q.Check(a); err != nil {
-		return nil, fmt.Errorf("%w (%v): %s", errDeclined, err, q.Text)
-	}
-	return a, nil
+	return answers, nil
 }
 
 // callState is what a multi round-trip call carries from one round to
-// the next, in the request state (signed, so a client cannot forge answers
-// to questions never asked).
+// the next, in the request state: sealed (AES-GCM with the server's key),
+// so that a client can neither forge answers to questions never asked nor
+// read back a secret it answered.
 type callState struct {
-	Tool     string         `json:"tool"`
-	Args     string         `json:"args"` // sha256 of the arguments' JSON
-	Answers  map[string]any `json:"answers"`
-	Question tool.Question  `json:"question"`
+	Tool    string          `json:"tool"`
+	Args    string          `json:"args"` // sha256 of the arguments' JSON
+	Answers map[string]any  `json:"answers"`
+	Asked   json.RawMessage `json:"asked"` // the needs_input outcome: its question(s), in protocol v2's spelling
+}
+
+// formKey is the input request key of several questions asked as one form;
+// a single question is keyed by its id.
+const formKey = "form"
+
+func inputKey(qs []tool.Question) string {
+	if len(qs) == 1 {
+		return qs[0].ID
+	}
+	return formKey
 }
 
 // inputRequired answers a round of a multi round-trip call with the
-// question as a form elicitation.
-func (s *Server) inputRequired(name string, args, answers map[string]any, q tool.Question) (*mcp.CallToolResult, error) {
-	st := callState{Tool: name, Args: argsHash(args), Answers: answers, Question: q}
+// questions as one form elicitation.
+func (s *Server) inputRequired(name string, args, answers map[string]any, qs []tool.Question) (*mcp.CallToolResult, error) {
+	asked := tool.Outcome{Type: tool.KindNeedsInput, Question: &qs[0]}
+	if len(qs) > 1 {
+		asked.Questions = qs
+	}
+	askedJSON, err := tool.Marshal(asked)
+	if err != nil {
+		return nil, err
+	}
+	st := callState{Tool: name, Args: argsHash(args), Answers: answers, Asked: askedJSON}
 	payload, err := json.Marshal(st)
 	if err != nil {
 		return nil, err
 	}
 	return &mcp.CallToolResult{
-		InputRequests: mcp.InputRequestMap{q.ID: elicitParams(q)},
-		RequestState:  s.sign(payload),
+		InputRequests: mcp.InputRequestMap{inputKey(qs): elicitParams(qs)},
+		RequestState:  s.seal(payload),
 	}, nil
 }
 
@@ -288,27 +358,35 @@ func (s *Server) inputRequired(name string, args, answers map[string]any, q tool
 func (s *Server) resume(name string, args map[string]any, p *mcp.CallToolParamsRaw) (map[string]any, *mcp.CallToolResult, error) {
 	bad := &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid requestState: this server did not issue it for this tool and these arguments " +
 		"(a restarted server forgets the states it issued); call the tool again without requestState and inputResponses"}
-	payload, ok := s.verify(p.RequestState)
+	payload, ok := s.open(p.RequestState)
 	if !ok {
 		return nil, nil, bad
 	}
 	var st callState
-	if err := json.Unmarshal(payload, &st); err != nil || st.Tool != name || st.Args != argsHash(args) {
+	d := json.NewDecoder(bytes.NewReader(payload))
+	d.UseNumber()
+	if err := d.Decode(&st); err != nil || st.Tool != name || st.Args != argsHash(args) {
 		return nil, nil, bad
 	}
+	asked, err := tool.DecodeOutcomeV2(st.Asked)
+	if err != nil || len(asked.AllQuestions()) == 0 {
+		return nil, nil, bad
+	}
+	qs := asked.AllQuestions()
 	answers := st.Answers
 	if answers == nil {
 		answers = map[string]any{}
 	}
-	resp, ok := p.InputResponses[st.Question.ID].(*mcp.ElicitResult)
+	key := inputKey(qs)
+	resp, ok := p.InputResponses[key].(*mcp.ElicitResult)
 	if !ok {
-		return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("missing input response %q", st.Question.ID)}
+		return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("missing input response %q", key)}
 	}
-	a, err := answerOf(st.Question, resp)
+	got, err := answersOf(qs, resp)
 	if err != nil {
 		return nil, errorResult(err.Error()), nil
 	}
-	answers[st.Question.ID] = a
+	maps.Copy(answers, got)
 	return answers, nil, nil
 }
 
@@ -324,23 +402,33 @@ func newKey() []byte {
 	return k
 }
 
-func (s *Server) sign(payload []byte) string {
-	m := hmac.New(sha256.New, s.key)
-	m.Write(payload)
-	return base64.RawURLEncoding.EncodeToString(payload) + "." + base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+// seal encrypts and authenticates payload with the server's key.
+func (s *Server) seal(payload []byte) string {
+	aead := s.aead()
+	nonce := make([]byte, aead.NonceSize())
+	rand.Read(nonce)
+	return base64.RawURLEncoding.EncodeToString(aead.Seal(nonce, nonce, payload, nil))
 }
 
-func (s *Server) verify(state string) ([]byte, bool) {
-	p, sig, ok := strings.Cut(state, ".")
-	if !ok {
+// open returns the payload of a state this server sealed.
+func (s *Server) open(state string) ([]byte, bool) {
+	data, err := base64.RawURLEncoding.DecodeString(state)
+	aead := s.aead()
+	if err != nil || len(data) < aead.NonceSize() {
 		return nil, false
 	}
-	payload, err1 := base64.RawURLEncoding.DecodeString(p)
-	mac, err2 := base64.RawURLEncoding.DecodeString(sig)
-	if err1 != nil || err2 != nil {
-		return nil, false
+	payload, err := aead.Open(nil, data[:aead.NonceSize()], data[aead.NonceSize():], nil)
+	return payload, err == nil
+}
+
+func (s *Server) aead() cipher.AEAD {
+	block, err := aes.NewCipher(s.key)
+	if err != nil {
+		panic("mcpserver: " + err.Error()) // the key is 32 bytes
 	}
-	m := hmac.New(sha256.New, s.key)
-	m.Write(payload)
-	return payload, hmac.Equal(mac, m.Sum(nil))
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		panic("mcpserver: " + err.Error())
+	}
+	return aead
 }

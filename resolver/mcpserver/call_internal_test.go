@@ -1,8 +1,11 @@
 package mcpserver
 
 import (
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -19,7 +22,7 @@ func TestResume(t *testing.T) {
 	s := &Server{key: newKey()}
 	args := map[string]any{"path": "a.txt"}
 	q := tool.Question{ID: "overwrite", Text: "Overwrite a.txt?", AnswerType: tool.AnswerType{Kind: tool.AnswerBoolean}}
-	res, err := s.inputRequired("rm", args, map[string]any{"earlier": "x"}, q)
+	res, err := s.inputRequired("rm", args, map[string]any{"earlier": "x"}, []tool.Question{q})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +39,7 @@ func TestResume(t *testing.T) {
 		wantErr   string
 	}{
 		{"forged", "rm", args, "e30.AAAA", accept, invalid},
-		{"other server", "rm", args, (&Server{key: newKey()}).sign([]byte("{}")), accept, invalid},
+		{"other server", "rm", args, (&Server{key: newKey()}).seal([]byte("{}")), accept, invalid},
 		{"other tool", "mv", args, state, accept, invalid},
 		{"other arguments", "rm", map[string]any{"path": "b.txt"}, state, accept, invalid},
 		{"no answer", "rm", args, state, nil, `missing input response "overwrite"`},
@@ -69,4 +72,43 @@ func TestResume(t *testing.T) {
 			t.Errorf("answers = %v, want %v", answers, want)
 		}
 	})
+}
+
+// TestResumeForm: several questions (protocol v2) are one form, keyed
+// "form"; the answers come back typed (a Number as json.Number), and the
+// state does not show a Secret answer to whoever holds it.
+func TestResumeForm(t *testing.T) {
+	s := &Server{key: newKey()}
+	qs := []tool.Question{
+		{ID: "n", Text: "How many?", AnswerType: tool.Number(nil, nil, true)},
+		{ID: "token", Text: "Token?", AnswerType: tool.Secret},
+	}
+	res, err := s.inputRequired("t", nil, map[string]any{"earlier": "hunter2"}, qs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	form, ok := res.InputRequests["form"].(*mcp.ElicitParams)
+	if !ok {
+		t.Fatalf("input requests %v, want one form", res.InputRequests)
+	}
+	props := form.RequestedSchema.(map[string]any)["properties"].(map[string]any)
+	if props["n"].(map[string]any)["type"] != "integer" || props["token"].(map[string]any)["type"] != "string" {
+		t.Errorf("form fields %v", props)
+	}
+	if strings.Contains(res.RequestState, "hunter2") || strings.Contains(res.RequestState, base64.RawURLEncoding.EncodeToString([]byte("hunter2"))[:8]) {
+		t.Error("the request state shows an earlier answer in the clear")
+	}
+	answers, bad, err := s.resume("t", nil, &mcp.CallToolParamsRaw{RequestState: res.RequestState,
+		InputResponses: mcp.InputResponseMap{"form": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"n": 3.0, "token": "s3cret"}}}})
+	if err != nil || bad != nil {
+		t.Fatalf("resume = %v, %v", bad, err)
+	}
+	if want := map[string]any{"earlier": "hunter2", "n": json.Number("3"), "token": "s3cret"}; !reflect.DeepEqual(answers, want) {
+		t.Errorf("answers = %#v, want %#v", answers, want)
+	}
+	_, bad, _ = s.resume("t", nil, &mcp.CallToolParamsRaw{RequestState: res.RequestState,
+		InputResponses: mcp.InputResponseMap{"form": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"n": 3.0, "token": 42.0}}}})
+	if bad == nil || strings.Contains(bad.Content[0].(*mcp.TextContent).Text, "42") {
+		t.Errorf("a wrong secret answer: %+v, want an error that does not echo it", bad)
+	}
 }
