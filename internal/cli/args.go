@@ -148,8 +148,17 @@ func parseAnswer(s string, q tool.Question) (any, error) {
 			return q.AnswerType.Options[n-1], nil
 		}
 		return nil, fmt.Errorf("question %q wants one of %q, got %q", q.ID, q.AnswerType.Options, s)
+	case tool.AnswerNumber:
+		n, ok := jsonNumber(strings.TrimSpace(s))
+		if !ok {
+			return nil, fmt.Errorf("question %q wants a number, got %q", q.ID, s)
+		}
+		if err := q.Check(n); err != nil {
+			return nil, err
+		}
+		return n, nil
 	}
-	return s, nil
+	return s, nil // Text, Secret
 }
 
 // parseAnswerFlags splits --answer id=value flags into raw values by id.

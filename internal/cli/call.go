@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -149,6 +150,13 @@ func answerHint(q tool.Question) string {
 		return "yes|no"
 	case tool.AnswerSelect:
 		return strings.Join(q.AnswerType.Options, "|")
+	case tool.AnswerSecret:
+		return "secret, not shown"
+	case tool.AnswerNumber:
+		if q.AnswerType.Integer {
+			return "whole number"
+		}
+		return "number"
 	}
 	return "TEXT"
 }
@@ -247,7 +255,12 @@ func (k *asker) prompt(ctx context.Context, q tool.Question) (any, error) {
 			hint += ", default " + defaultText(q.Default)
 		}
 		fmt.Fprintf(w, "%s %s [%s] ", k.a.errOut.bold("?"), q.Text, hint)
+		restore := func() {}
+		if f, ok := k.a.stdin.(*os.File); ok && q.AnswerType.Kind == tool.AnswerSecret && isTerminal(f) {
+			restore = noEcho(f)
+		}
 		line, err := k.in.ReadString('\n')
+		restore()
 		line = strings.TrimRight(line, "\r\n")
 		if err != nil && (line == "" || !errors.Is(err, io.EOF)) {
 			fmt.Fprintln(w)

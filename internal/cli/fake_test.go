@@ -37,7 +37,19 @@ func fakeV2() int {
 	}
 	if req.Context.Action == tool.ActionSchema {
 		fmt.Print(`{"protocol":"2","tools":[{"name":"count","summary":"Count.","input_schema":{"type":"object","properties":{}},` +
-			`"output_schema":{"type":"object","properties":{"n":{"type":"integer"}}}}]}`)
+			`"output_schema":{"type":"object","properties":{"n":{"type":"integer"}}}},` +
+			`{"name":"login","summary":"Log in.","input_schema":{"type":"object","properties":{}}}]}`)
+		return 0
+	}
+	if req.Tool.Name == "login" { // two questions at once: a secret and a number
+		token, ok1 := req.Tool.Answers["token"].(string)
+		n, ok2 := req.Tool.Answers["n"]
+		if !ok1 || !ok2 {
+			fmt.Println(`{"type":"needs_input","questions":[{"id":"token","text":"API token?","pre_amble":null,"answer_type":"Secret","default":null},` +
+				`{"id":"n","text":"How many?","pre_amble":null,"answer_type":{"Number":{"minimum":1,"maximum":9,"integer":true}},"default":null}]}`)
+			return 0
+		}
+		fmt.Printf(`{"type":"success","content":"token of %d characters, n=%v"}`+"\n", len(token), n)
 		return 0
 	}
 	fmt.Println(`{"type":"progress","progress":1,"total":2,"message":"one"}`)

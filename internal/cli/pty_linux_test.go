@@ -107,3 +107,19 @@ func TestTerminalProgress(t *testing.T) {
 		t.Errorf("slow resolution on a dumb terminal: exit %d, want no escape codes, got %q", code, out)
 	}
 }
+
+// TestTerminalSecret: a protocol v2 tool asks two questions at once; on a
+// terminal they are asked one by one, the Secret one without echo (the
+// terminal never shows what was typed), the Number one checked.
+func TestTerminalSecret(t *testing.T) {
+	dir := workspace(t, "[tools.login]\ncommand = [{{exe}}, \"v2\"]\n")
+	out, code := runOnTerminal(t, dir, []string{"NO_COLOR=1"}, "s3cret\n12\n5\n", "call", "login")
+	if code != 0 || strings.Contains(out, "s3cret") || !strings.Contains(out, "? API token? [secret, not shown] ") ||
+		!strings.Contains(out, `question "n" wants at most 9, got 12`) || !strings.HasSuffix(out, "token of 6 characters, n=5\n") {
+		t.Errorf("exit %d, terminal showed %q", code, out)
+	}
+	r := runIn(t, dir, "", nil, "call", "login", "--answer", "token=s3cret", "--answer", "n=3")
+	if r.code != 0 || r.stdout != "token of 6 characters, n=3\n" || strings.Contains(r.stderr, "s3cret") {
+		t.Errorf("--answer: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
