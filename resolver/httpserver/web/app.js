@@ -230,7 +230,10 @@ function renderDetail(text, keep) {
   const fields = [];
   const byPtr = new Map();
   const fieldBox = el('div', { class: 'fields' });
-  for (const [k, s] of Object.entries(props)) {
+  const keys = Object.keys(props);
+  keys.sort((a, b) => req.includes(b) - req.includes(a)); // required first, else as served
+  for (const k of keys) {
+    const s = props[k];
     const f = field(s, k, k, req.includes(k), '/' + k.replace(/~/g, '~0').replace(/\//g, '~1'), byPtr);
     f.key = k;
     fields.push(f);
@@ -273,7 +276,7 @@ function defaultsOf(s) {
   if (kindOf(s) !== 'object') return undefined;
   const out = {};
   for (const [k, p] of Object.entries(s.properties)) { const v = defaultsOf(p); if (v !== undefined) out[k] = v; }
-  return out;
+  return Object.keys(out).length || s === (st.detail && st.detail.inputSchema) ? out : undefined;
 }
 
 function kindOf(s) {
@@ -324,7 +327,7 @@ function field(s, label, name, required, ptr, byPtr) {
       const add = (v) => {
         const c = field(s.items, `${label} item ${rows.length + 1}`, name, false, ptr + '/' + rows.length, null);
         const r = { ctl: c };
-        r.rm = el('button', { type: 'button', class: 'small', 'data-structural': '1', text: 'Remove', onclick: () => { rows.splice(rows.indexOf(r), 1); row.remove(); renumber(); } });
+        r.rm = el('button', { type: 'button', class: 'small', 'data-structural': '1', text: 'Remove', 'aria-label': `Remove ${label} item ${rows.length + 1}`, onclick: () => { rows.splice(rows.indexOf(r), 1); row.remove(); renumber(); } });
         const row = el('div', { class: 'row' }, c.el, r.rm);
         rows.push(r); list.append(row);
         if (v !== undefined) c.set(v);
@@ -396,6 +399,7 @@ function setModel(v, toForm) {
 }
 
 function onForm() {
+  clearMarks();
   const m = formArgs();
   form.model = m;
   form.json.value = pretty(m);
@@ -408,6 +412,7 @@ function onJSON() {
   let v;
   try { v = t ? parseJSON(t) : {}; } catch (e) { return jsonBad('Not valid JSON: ' + e.message); }
   if (!v || typeof v !== 'object' || Array.isArray(v)) return jsonBad('The arguments must be a JSON object.');
+  clearMarks();
   form.model = v;
   form.extras = {};
   for (const k of Object.keys(v)) if (!(k in form.props)) form.extras[k] = v[k];
