@@ -15,6 +15,8 @@ build:
 
 ## test: vet, gofmt, and every test with the race detector
 test: build vet fmt-check
+	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || command -v google-chrome >/dev/null || [ -n "$$CHROMIUM" ] || \
+	  echo "tool browser tests skipped: no Chromium found; install it (Debian: apt-get install -y chromium) or set CHROMIUM to its path"
 	$(GO) test -race -count=1 ./...
 	cd interop/mcpgo && $(GO) test -race -count=1 ./...
 

@@ -233,7 +233,9 @@ func (a *argSchema) check(args map[string]any) (map[string]any, []string) {
 // from the schema and the value's JSON.
 func (a *argSchema) problem(k string, v any, err error) string {
 	msg := cleanValidation(err)
+	nested := innerPath(err.Error()) != "" || strings.Contains(err.Error(), "validating /items")
 	switch {
+	case nested: // the rebuilt wording would describe the property, not the value at fault inside it
 	case strings.HasPrefix(msg, "type: ") && len(a.types[k]) > 0:
 		return fmt.Sprintf("want %s, got %s %s", strings.Join(a.types[k], " or "), jsonKind(v), shownValue(v))
 	case strings.HasPrefix(msg, "enum: ") && len(a.enums[k]) > 0:

@@ -1,5 +1,7 @@
 // Command embed is a host program embedding the resolver: `embed` lists the
-// workspace's tools, `embed greet '{"name":"Ada"}'` calls one.
+// workspace's tools, `embed greet '{"name":"Ada"}'` calls one, and
+// `embed serve 127.0.0.1:8080` mounts the tool browser at /explorer/ of the
+// host's own web server.
 package main
 
 import (
@@ -7,12 +9,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
 
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/resolver/config"
+	"github.com/toolhost/toolhost/resolver/httpserver"
 )
 
 func main() {
@@ -46,6 +50,14 @@ func run(ctx context.Context, args []string) error {
 		}
 		return nil
 	}
+	if args[0] == "serve" && len(args) == 2 {
+		ln, err := httpserver.Listen(args[1])
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "the tool browser is at http://%s/explorer/\n", ln.Addr())
+		return httpserver.Serve(ctx, ln, mux(cat))
+	}
 	var input map[string]any
 	if len(args) > 1 && json.Unmarshal([]byte(args[1]), &input) != nil {
 		return fmt.Errorf("arguments must be a JSON object")
@@ -56,4 +68,22 @@ func run(ctx context.Context, args []string) error {
 	}
 	fmt.Println(out)
 	return nil
+}
+
+// mux is the host's web server: its own pages, and the tool browser (the
+// page and its API, over the catalog) mounted at /explorer/. The page's
+// links are relative, so any prefix works; on a Static or Func provider,
+// give Options.Call to run tools.
+func mux(cat *resolver.Catalog) http.Handler {
+	m := http.NewServeMux()
+	m.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintln(w, "the host's home page; the tools are at /explorer/")
+	})
+	browser := httpserver.NewHandler(httpserver.FromCatalog(cat), &httpserver.Options{
+		Title:        "My app's tools",
+		AllowExecute: true,                     // loopback only here; elsewhere set Token too
+		Token:        os.Getenv("EMBED_TOKEN"), // "" means no token
+	})
+	m.Handle("/explorer/", http.StripPrefix("/explorer", browser))
+	return m
 }

@@ -1,10 +1,15 @@
 package main
 
 import (
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolhost/toolhost/resolver"
 )
 
 // TestRun lists and calls the tools of a workspace whose only tool is a
@@ -35,5 +40,26 @@ func TestRun(t *testing.T) {
 	}
 	if err := run(t.Context(), []string{"nope"}); err == nil || !strings.Contains(err.Error(), "unknown tool") {
 		t.Fatalf("call of an unknown tool: %v", err)
+	}
+}
+
+// TestMount: the tool browser and its API answer under /explorer/.
+func TestMount(t *testing.T) {
+	cat, err := resolver.New(t.Context(), nil, &resolver.Options{Root: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(mux(cat))
+	defer srv.Close()
+	for path, want := range map[string]string{"/explorer/": "My app&#39;s tools", "/explorer/tools": "[]", "/": "home page"} {
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(body), want) {
+			t.Errorf("GET %s: %d, want %q in %.200s", path, resp.StatusCode, want, body)
+		}
 	}
 }

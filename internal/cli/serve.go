@@ -25,18 +25,24 @@ func (a *app) serveCommand() *cli.Command {
 		Description: "Without --http, speaks MCP on stdin/stdout, for an MCP client to start as a\n" +
 			"subprocess; diagnostics go to stderr. When stdin closes, the requests already\n" +
 			"read are still answered (for up to 2s) before it exits. With --http ADDR,\n" +
-			"serves MCP streamable HTTP at /mcp and the discovery endpoints (/tools,\n" +
-			"/tools/{name}, /api/v1/tools, /identity) until interrupted. ADDR defaults to\n" +
+			"serves the tool browser at /, MCP streamable HTTP at /mcp and the discovery\n" +
+			"endpoints (/tools, /tools/{name}, /api/v1/tools, /identity) until interrupted.\n" +
+			"The browser runs tools only with --allow-execute. ADDR defaults to\n" +
 			httpserver.DefaultAddr + "; \":PORT\" means 127.0.0.1:PORT. A non-loopback address is\n" +
 			"used only when given explicitly, with a warning. A binary rebuilt while\n" +
 			"serving is noticed, and clients get tools/list_changed.\n\n" +
 			"Examples:\n   toolhost serve\n   toolhost serve --http :8080\n" +
+			"   toolhost serve --http 127.0.0.1:7477 --allow-execute\n" +
 			"   claude mcp add toolhost -- toolhost --root \"$PWD\" serve",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "http", Usage: "serve HTTP on `ADDR` (host:port; \":port\" means 127.0.0.1:port)"},
 			&cli.DurationFlag{Name: "session-timeout", Value: mcpserver.DefaultSessionTimeout, Usage: "close an HTTP MCP session idle this long, cancelling its calls (0: never)"},
 			&cli.IntFlag{Name: "memory-budget", Value: mcpserver.DefaultMemoryBudget >> 20, Usage: "`MIB` of tool arguments and output in flight; calls beyond wait"},
 			&cli.BoolFlag{Name: "describe-tools", Usage: "add the tool describe_tools, with which a model reads the long descriptions of the tools it names"},
+			&cli.BoolFlag{Name: "allow-execute", Usage: "let the tool browser (and POST /tools/{name}/call) run tools; with --http only"},
+			&cli.StringFlag{Name: "token", EnvVars: []string{"TOOLHOST_TOKEN"}, Usage: "Bearer `TOKEN` that POST /tools/{name}/call requires (the page has a field for it)"},
+			&cli.BoolFlag{Name: "token-everywhere", Usage: "require --token on every HTTP endpoint (/mcp too), not only on calls; the page itself stays open"},
+			&cli.StringFlag{Name: "title", Value: "toolhost", Usage: "the tool browser's `TITLE`"},
 		},
 		Action: a.serve,
 	}
@@ -67,6 +73,11 @@ func (a *app) serve(c *cli.Context) error {
 	defer ms.Close()
 
 	if !c.IsSet("http") {
+		for _, f := range []string{"allow-execute", "token-everywhere", "title"} {
+			if c.IsSet(f) {
+				return usageErrorf("serve: --%s applies to the tool browser, served with --http ADDR", f)
+			}
+		}
 		t := &mcp.IOTransport{Reader: io.NopCloser(a.stdin), Writer: nopWriteCloser{a.stdout}}
 		if err := ms.Run(c.Context, t); err != nil {
 			return &exitError{code: ExitFailure, err: fmt.Errorf("serve: %w", err)}
@@ -75,6 +86,9 @@ func (a *app) serve(c *cli.Context) error {
 	}
 
 	addr := c.String("http")
+	if err := checkBrowserFlags(c, addr); err != nil {
+		return err
+	}
 	ln, err := httpserver.Listen(addr)
 	if err != nil {
 		return &exitError{code: ExitFailure, err: fmt.Errorf("serve: %w", err)}
@@ -84,11 +98,35 @@ func (a *app) serve(c *cli.Context) error {
 			a.errOut.yellow("warning"), ln.Addr())
 	}
 	go ms.Watch(c.Context)
-	h := httpserver.NewHandler(httpserver.FromCatalog(cat), &httpserver.Options{MCP: ms.Handler()})
-	fmt.Fprintf(a.stderr, "serving %d %s on http://%s (MCP at /mcp, discovery at /tools and /api/v1/tools)\n",
-		cat.Len(), plural(cat.Len(), "tool", "tools"), ln.Addr())
+	h := httpserver.NewHandler(httpserver.FromCatalog(cat), &httpserver.Options{
+		MCP:             ms.Handler(),
+		Title:           c.String("title"),
+		AllowExecute:    c.Bool("allow-execute"),
+		Token:           c.String("token"),
+		TokenEverywhere: c.Bool("token-everywhere"),
+	})
+	exec := "execution disabled: --allow-execute enables it"
+	if c.Bool("allow-execute") {
+		exec = "execution allowed"
+	}
+	fmt.Fprintf(a.stderr, "serving %d %s on http://%s (the tool browser at /, %s; MCP at /mcp, discovery at /tools and /api/v1/tools)\n",
+		cat.Len(), plural(cat.Len(), "tool", "tools"), ln.Addr(), exec)
 	if err := httpserver.Serve(c.Context, ln, h); err != nil {
 		return &exitError{code: ExitFailure, err: fmt.Errorf("serve: %w", err)}
+	}
+	return nil
+}
+
+// checkBrowserFlags refuses the tool browser's flags where they do not
+// apply, and --allow-execute on a non-loopback address without a token:
+// anyone who can reach the address could run the tools.
+func checkBrowserFlags(c *cli.Context, addr string) error {
+	if c.Bool("token-everywhere") && c.String("token") == "" {
+		return usageErrorf("serve: --token-everywhere needs a token: give --token TOKEN (or set TOOLHOST_TOKEN)")
+	}
+	if c.Bool("allow-execute") && c.String("token") == "" && !httpserver.IsLoopback(addr) {
+		return usageErrorf("serve: --allow-execute on %s, which is not a loopback address, would let anyone who can reach it run these tools; "+
+			"give a token (--token TOKEN, or set TOOLHOST_TOKEN) that calls must send, or serve on 127.0.0.1", httpserver.ListenAddr(addr))
 	}
 	return nil
 }

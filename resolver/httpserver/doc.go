@@ -28,6 +28,16 @@
 // lists disabled tools, as metadata.enabled_by_default false. Unknown tools
 // are 404 with {"error": "…"}; a failing provider is 503.
 //
+// # The tool browser
+//
+// GET / is a page (embedded HTML, CSS and JavaScript; CSP with a nonce) to
+// explore, validate and run the tools, backed by GET /tools/{name}/detail,
+// POST /tools/{name}/validate ({"valid":…,"errors":[{path,message,keyword}]})
+// and POST /tools/{name}/call (the MCP CallToolResult; a question comes
+// back as an input-required result, answered by calling again with
+// "answers"). Calls need [Options.AllowExecute], and [Options.Token] when
+// set; a provider that is not a catalog runs tools through [Options.Call].
+//
 // # Caching
 //
 // Nothing is cached inside the handler: the [Provider] is asked once per

@@ -30,11 +30,30 @@ type Options struct {
 	// any. A request with another Origin gets 403; a request without one
 	// (not from a browser) is accepted.
 	AllowedOrigins []string
-	// MaxBodyBytes limits request bodies (only /mcp reads them). If zero,
+	// MaxBodyBytes limits request bodies (/mcp, and the call and validate
+	// endpoints). If zero,
 	// 4 MiB.
 	MaxBodyBytes int64
 	// Now is the clock of the manifest's generated_at. If nil, time.Now.
 	Now func() time.Time
+
+	// The tool browser at / and its API (browser.go, api.go).
+
+	// Title is the page's title, HTML-escaped. If empty, "toolhost".
+	Title string
+	// AllowExecute lets POST /tools/{name}/call run tools. Without it the
+	// endpoint answers 403 and the page says execution is disabled.
+	AllowExecute bool
+	// Token, if set, is the Bearer token POST /tools/{name}/call requires
+	// (401 when missing or wrong).
+	Token string
+	// TokenEverywhere makes every endpoint require Token, except the page
+	// itself (it holds no data; its own requests send the token).
+	TokenEverywhere bool
+	// Call runs a tool for POST /tools/{name}/call. If nil, a provider
+	// made by [FromCatalog] calls its catalog, and any other provider
+	// cannot run tools (403). (*resolver.Catalog).Call fits.
+	Call CallFunc
 }
 
 // Scenario is the "scenario" object of the Tool Discovery Protocol
@@ -91,6 +110,7 @@ func NewHandler(p Provider, opts *Options) http.Handler {
 	mux.HandleFunc("GET /api/v1/tools", h.manifest)
 	mux.HandleFunc("GET /api/v1/tools/{name}", h.manifestTool)
 	mux.HandleFunc("GET /identity", h.identity)
+	h.browserRoutes(mux) // the page at / and POST /tools/{name}/validate, /call
 	if o.MCP != nil {
 		mux.Handle("/mcp", noWriteDeadline(o.MCP))
 	}
@@ -103,7 +123,7 @@ func NewHandler(p Provider, opts *Options) http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("no endpoint %s %s", r.Method, r.URL.Path))
 	})
-	return h.guard(mux)
+	return h.guard(h.auth(mux))
 }
 
 type handler struct {
@@ -127,7 +147,7 @@ func (h *handler) guard(next http.Handler) http.Handler {
 			}
 		}
 		if origin := r.Header.Get("Origin"); origin != "" {
-			if !allowedOrigin(origin, h.o.AllowedOrigins) {
+			if !allowedOrigin(origin, h.o.AllowedOrigins) && !sameOrigin(origin, r) {
 				writeError(w, http.StatusForbidden, fmt.Sprintf("origin %q is not allowed: only pages from a loopback origin (http://localhost, http://127.0.0.1, http://[::1]) or an allowed origin may call this server", origin))
 				return
 			}

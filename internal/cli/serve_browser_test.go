@@ -1,0 +1,25 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestServeBrowserFlags: --allow-execute on a non-loopback address needs a
+// token, and the fix is in the message; the browser's flags need --http.
+func TestServeBrowserFlags(t *testing.T) {
+	t.Setenv("TOOLHOST_TOKEN", "")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "--http", "0.0.0.0:0", "--allow-execute"}, "give a token (--token TOKEN, or set TOOLHOST_TOKEN) that calls must send, or serve on 127.0.0.1"},
+		{[]string{"serve", "--http", "127.0.0.1:0", "--token-everywhere"}, "--token-everywhere needs a token"},
+		{[]string{"serve", "--allow-execute"}, "--allow-execute applies to the tool browser, served with --http ADDR"},
+	} {
+		r := run(t, nil, tc.args...)
+		if r.code != ExitFailure || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tc.args, r.code, r.stderr, ExitFailure, tc.want)
+		}
+	}
+}

@@ -1,0 +1,174 @@
+package resolver
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/toolhost/toolhost/internal/invoke"
+)
+
+// ValidationError is one problem with a call's arguments, as
+// [Catalog.Validate] reports it: Path is a JSON Pointer to the value at
+// fault ("/count", "/options/depth"; "" for the arguments as a whole),
+// Message says what is wrong in the words of a call's error outcome, and
+// Keyword is the JSON Schema keyword that failed ("type", "required",
+// "enum", "minimum", "additionalProperties"…), or "option" for a value
+// the entry refuses because it would be read as a command-line option.
+//
+// A missing required argument is reported at the path of that argument
+// (not of the object holding it), so that a form can mark the field.
+type ValidationError struct {
+	Path    string `json:"path"`
+	Message string `json:"message"`
+	Keyword string `json:"keyword"`
+}
+
+// Validate checks args against the named tool's input schema exactly as
+// [Catalog.Call] does before running anything (defaults applied, null for
+// an optional argument taken as absent, the entry's refusal of values that
+// would be read as options), without running it. It returns nil when a
+// call would run, else the problems, each naming its field. err wraps
+// [ErrUnknownTool] for an unknown or disabled tool.
+func (c *Catalog) Validate(name string, args map[string]any) ([]ValidationError, error) {
+	e, err := c.lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return e.args.validate(args), nil
+}
+
+// ValidateArguments checks args against an input schema (a JSON Schema
+// object) as [Catalog.Validate] does, for tools that are not in a catalog
+// (an HTTP provider serving a static list). It compiles the schema on every
+// call. err wraps [ErrNotObject] when the schema is not an object schema
+// that compiles.
+func ValidateArguments(schema map[string]any, args map[string]any) ([]ValidationError, error) {
+	a, err := compileSchema(schema)
+	if err != nil {
+		return nil, err
+	}
+	return a.validate(args), nil
+}
+
+// validate is check with its problems as structured errors. It runs check
+// first, so that a call and a validation never disagree on validity.
+func (a *argSchema) validate(args map[string]any) []ValidationError {
+	_, problems := a.check(args)
+	if problems == nil {
+		return nil
+	}
+	args = cloneMap(args)
+	if args == nil {
+		args = map[string]any{}
+	}
+	for k, v := range args {
+		if v == nil && !slices.Contains(a.required, k) && !slices.Contains(a.types[k], "null") && slices.Contains(a.names, k) {
+			delete(args, k)
+		}
+	}
+	if err := a.all.ApplyDefaults(&args); err != nil {
+		return []ValidationError{{Path: "", Message: cleanValidation(err), Keyword: keywordOf(cleanValidation(err))}}
+	}
+	args = numbersAsJSON(args).(map[string]any)
+	shadow := forValidation(args).(map[string]any)
+	var out []ValidationError
+	for _, r := range a.required {
+		if _, ok := shadow[r]; !ok {
+			out = append(out, ValidationError{Path: pointer(r), Message: fmt.Sprintf("missing required argument %q", r), Keyword: "required"})
+		}
+	}
+	keys := make([]string, 0, len(args))
+	for k := range args {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !slices.Contains(a.names, k) {
+			if a.closed {
+				takes := "no arguments"
+				if len(a.names) > 0 {
+					takes = quoteList(a.names)
+				}
+				out = append(out, ValidationError{Path: pointer(k), Message: fmt.Sprintf("unknown argument %q (the tool takes %s)", k, takes), Keyword: "additionalProperties"})
+			}
+			continue
+		}
+		sub, declared := a.props[k]
+		if !declared {
+			continue
+		}
+		if err := sub.Validate(shadow[k]); err != nil {
+			out = append(out, ValidationError{
+				Path:    pointer(k) + innerPath(err.Error()),
+				Message: fmt.Sprintf("argument %q: %s", k, a.problem(k, args[k], err)),
+				Keyword: keywordOf(cleanValidation(err)),
+			})
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	var oe *invoke.OptionError
+	if a.refuse != nil && errors.As(a.refuse(args), &oe) {
+		path := ""
+		if oe.Argument != "" {
+			path = pointer(oe.Argument)
+		}
+		return []ValidationError{{Path: path, Message: oe.Error() + " (fix: " + oe.Fix() + ")", Keyword: "option"}}
+	}
+	// Whatever check found that the per-field passes did not (a rule of
+	// the whole object, such as dependentRequired).
+	msg := strings.Join(problems, "; ")
+	return []ValidationError{{Path: "", Message: msg, Keyword: keywordOf(msg)}}
+}
+
+// pointer is the JSON Pointer of a top-level property (RFC 6901 escapes).
+func pointer(name string) string {
+	return "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
+}
+
+// keyword matches the keyword google/jsonschema-go puts before its
+// messages: "type: …", "minimum: …", "required: …".
+var keyword = regexp.MustCompile(`^\$?[a-zA-Z]+: `)
+
+// keywordOf is the failing keyword of a cleaned validation message, or
+// "schema" when it names none.
+func keywordOf(msg string) string {
+	if k := keyword.FindString(msg); k != "" {
+		return strings.TrimSuffix(k, ": ")
+	}
+	return "schema"
+}
+
+// schemaLocation matches jsonschema-go's "validating /properties/a/properties/b: "
+// prefixes, which name schema locations.
+var schemaLocation = regexp.MustCompile(`^validating (root|/[^:]*): `)
+
+// innerPath turns the schema location of a property's error into an
+// instance path below that property, as far as it names properties:
+// "/properties/b" → "/b". An array item's index is not in the message, so
+// the path stops at the array.
+func innerPath(msg string) string {
+	var path string
+	for {
+		m := schemaLocation.FindStringSubmatch(msg)
+		if m == nil {
+			return path
+		}
+		msg = msg[len(m[0]):]
+		if m[1] == "root" {
+			continue
+		}
+		segs := strings.Split(strings.TrimPrefix(m[1], "/"), "/")
+		for i := 0; i+1 < len(segs); i += 2 {
+			if segs[i] != "properties" {
+				return path
+			}
+			path += "/" + segs[i+1]
+		}
+	}
+}
