@@ -183,7 +183,8 @@ func (h *handler) call(w http.ResponseWriter, r *http.Request) {
 	// Every question goes back to the client, even one with a default (the
 	// page shows it prefilled): a person is there to answer.
 	ask := func(context.Context, tool.Question) (any, error) { return nil, resolver.ErrNoAnswer }
-	out, err := call(r.Context(), name, body.Arguments, &resolver.CallOptions{Answers: body.Answers, Ask: ask})
+	askForm := func(context.Context, []tool.Question) (map[string]any, error) { return nil, resolver.ErrNoAnswer }
+	out, err := call(r.Context(), name, body.Arguments, &resolver.CallOptions{Answers: body.Answers, Ask: ask, AskForm: askForm})
 	switch {
 	case errors.Is(err, resolver.ErrUnknownTool):
 		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown tool %q", name))
@@ -192,15 +193,7 @@ func (h *handler) call(w http.ResponseWriter, r *http.Request) {
 	case err != nil:
 		writeResult(w, mcpserver.HostErrorResult(err))
 	case out.Type == tool.KindNeedsInput && out.Question != nil:
-		q := *out.Question
-		text := q.Text
-		if q.PreAmble != nil && *q.PreAmble != "" {
-			text = *q.PreAmble + "\n\n" + q.Text
-		}
-		writeResult(w, &mcp.CallToolResult{
-			Content:       []mcp.Content{&mcp.TextContent{Text: text}},
-			InputRequests: mcp.InputRequestMap{q.ID: mcpserver.QuestionParams(q)},
-		})
+		writeResult(w, mcpserver.QuestionResult(out.AllQuestions()))
 	default:
 		writeResult(w, mcpserver.OutcomeResult(out))
 	}

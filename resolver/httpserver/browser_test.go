@@ -546,7 +546,8 @@ func TestBrowserQuestion(t *testing.T) {
 	}
 
 	run(t, ctx, chromedp.Navigate(srv.URL+"/#tool=read_file"))
-	wait(t, ctx, `!!document.querySelector('input[name="/path"]')`)
+	// write_file's form has a /path field too: wait for read_file's own.
+	wait(t, ctx, `!!document.querySelector('input[name="/offset"]')`)
 	set(t, ctx, `input[name="/path"]`, "missing.txt")
 	click(t, ctx, "Run")
 	wait(t, ctx, resultText+`.includes('Tool error (isError)')`)

@@ -1,6 +1,8 @@
 package mcpserver
 
 import (
+	"strings"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/tool"
@@ -17,8 +19,20 @@ func OutcomeResult(out tool.Outcome) *mcp.CallToolResult { return outcomeResult(
 // missing, timed out…): its message, then the fix on a line of its own.
 func HostErrorResult(err error) *mcp.CallToolResult { return errorResult(errorText(err)) }
 
-// QuestionParams is the form elicitation asking q, as this server sends
-// it: one property named after the question's id, titled with its text,
-// typed by its answer type (boolean, or string with an enum for a select),
-// with its default when the default is a valid answer.
-func QuestionParams(q tool.Question) *mcp.ElicitParams { return elicitParams(q) }
+// QuestionResult is the result asking qs (a needs_input outcome's
+// questions: one, or several asked together), as this server sends it in
+// a multi round-trip call but without a request state: the questions'
+// text, and one form elicitation keyed by the question's id (or "form"
+// for several) with one property per question, named after its id,
+// titled with its text, typed by its answer type, with its default when
+// that is a valid answer.
+func QuestionResult(qs []tool.Question) *mcp.CallToolResult {
+	texts := make([]string, len(qs))
+	for i, q := range qs {
+		texts[i] = questionText(q)
+	}
+	return &mcp.CallToolResult{
+		Content:       []mcp.Content{&mcp.TextContent{Text: strings.Join(texts, "\n\n")}},
+		InputRequests: mcp.InputRequestMap{inputKey(qs): elicitParams(qs)},
+	}
+}
