@@ -52,7 +52,12 @@ func AskForm[T any](ctx context.Context, message string) (T, error) {
 	}
 	answers := map[string]any{}
 	var missing []tool.Question
+	req := RequestFrom(ctx)
+	v1 := req != nil && req.Protocol != tool.Version2
 	for _, q := range qs {
+		if v1 && len(missing) > 0 {
+			break // protocol v1 asks one question per run
+		}
 		a, ok, err := answer(ctx, q)
 		if err != nil {
 			return zero, err

@@ -123,7 +123,8 @@ func call(t testing.TB, action tool.Action, tl *sdk.Tool, args map[string]any, o
 		t.Fatalf("sdktest: %s: exit status %d with a %s outcome", action, code, o.Type)
 	}
 	for _, e := range events {
-		t.Logf("event: %+v", e)
+		data, _ := tool.Marshal(e)
+		t.Logf("event: %s", data)
 	}
 	if action == tool.ActionRun && o.Type == tool.KindSuccess && req.Protocol == tool.Version2 {
 		checkStructured(t, tl, o)
