@@ -35,9 +35,20 @@ func (t *Tool) decodeArgs(args map[string]any) (any, map[string]any, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	norm, err := normalizeValue(args)
+	in, args, err := decodeStruct(p, t.inType, args)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w for tool %q: %v", errArguments, t.name, err)
+	}
+	return in, args, nil
+}
+
+// decodeStruct is decodeArgs for any struct type typ reflected into p: it
+// returns a pointer to a new value of typ, and the values with defaults
+// applied. Its error names every offending field.
+func decodeStruct(p *params, typ reflect.Type, args map[string]any) (any, map[string]any, error) {
+	norm, err := normalizeValue(args)
+	if err != nil {
+		return nil, nil, err
 	}
 	args, _ = norm.(map[string]any)
 	if args == nil {
@@ -47,22 +58,21 @@ func (t *Tool) decodeArgs(args map[string]any) (any, map[string]any, error) {
 	c := checker{kinds: p.kinds}
 	c.object("", p.byName, args)
 	if len(c.problems) > 0 {
-		return nil, nil, fmt.Errorf("%w for tool %q: %s", errArguments, t.name, strings.Join(c.problems, "; "))
+		return nil, nil, errors.New(strings.Join(c.problems, "; "))
 	}
 	data, err := json.Marshal(args)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w for tool %q: %v", errArguments, t.name, err)
+		return nil, nil, err
 	}
-	in := reflect.New(t.inType)
+	in := reflect.New(typ)
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	if err := dec.Decode(in.Interface()); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) && typeErr.Field != "" {
-			return nil, nil, fmt.Errorf("%w for tool %q: %s: want %s, got %s", errArguments, t.name,
-				typeErr.Field, goKind(typeErr.Type), strings.TrimPrefix(typeErr.Value, "number "))
+			return nil, nil, fmt.Errorf("%s: want %s, got %s", typeErr.Field, goKind(typeErr.Type), strings.TrimPrefix(typeErr.Value, "number "))
 		}
-		return nil, nil, fmt.Errorf("%w for tool %q: %v", errArguments, t.name, err)
+		return nil, nil, err
 	}
 	return in.Interface(), args, nil
 }

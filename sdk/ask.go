@@ -41,11 +41,28 @@ func Root(ctx context.Context) string {
 // the tool again with the answer in tool.answers.
 type NeedsInputError struct {
 	Question tool.Question
+	// Questions, when not empty, are several questions answered together
+	// (protocol v2; see [AskForm]), Question being the first of them. A
+	// request of protocol v1 is asked them one at a time.
+	Questions []tool.Question
 }
 
-// Error returns "needs input: question ID: TEXT".
+// Error returns "needs input: question ID: TEXT", naming the first
+// question.
 func (e *NeedsInputError) Error() string {
-	return fmt.Sprintf("needs input: question %q: %s", e.Question.ID, e.Question.Text)
+	q := e.all()[0]
+	if len(e.Questions) > 1 {
+		return fmt.Sprintf("needs input: %d questions, the first %q: %s", len(e.Questions), q.ID, q.Text)
+	}
+	return fmt.Sprintf("needs input: question %q: %s", q.ID, q.Text)
+}
+
+// all returns the questions asked, at least one.
+func (e *NeedsInputError) all() []tool.Question {
+	if len(e.Questions) > 0 {
+		return e.Questions
+	}
+	return []tool.Question{e.Question}
 }
 
 // Ask returns the answer to q held in the request's answers. When there is
@@ -54,19 +71,37 @@ func (e *NeedsInputError) Error() string {
 // unique within one tool, non-empty and without "." (hosts reject a
 // question whose id is empty, and the JP assistant one with a "."): Ask
 // returns an error naming such an id instead of asking.
+//
+// The answer types Secret and Number are protocol v2: for a request of
+// protocol v1, which cannot carry them, Ask returns an error saying so
+// (a v1 host would refuse the question).
 func Ask(ctx context.Context, q tool.Question) (any, error) {
-	if q.ID == "" || strings.Contains(q.ID, ".") {
-		return nil, fmt.Errorf("sdk: invalid question id %q (question %q): want a non-empty id without '.'", q.ID, q.Text)
-	}
-	if req := RequestFrom(ctx); req != nil && req.Tool != nil {
-		if a, ok := req.Tool.Answers[q.ID]; ok {
-			if err := q.Check(a); err != nil {
-				return nil, err
-			}
-			return a, nil
-		}
+	a, ok, err := answer(ctx, q)
+	if err != nil || ok {
+		return a, err
 	}
 	return nil, &NeedsInputError{Question: q}
+}
+
+// answer returns the answer to q held in the request, reporting whether
+// there is one, or the error of a question that cannot be asked.
+func answer(ctx context.Context, q tool.Question) (any, bool, error) {
+	if q.ID == "" || strings.Contains(q.ID, ".") {
+		return nil, false, fmt.Errorf("sdk: invalid question id %q (question %q): want a non-empty id without '.'", q.ID, q.Text)
+	}
+	req := RequestFrom(ctx)
+	if req != nil && req.Tool != nil {
+		if a, ok := req.Tool.Answers[q.ID]; ok {
+			if err := q.Check(a); err != nil {
+				return nil, false, err
+			}
+			return a, true, nil
+		}
+	}
+	if k := q.AnswerType.Kind; (k == tool.AnswerSecret || k == tool.AnswerNumber) && req != nil && req.Protocol != tool.Version2 {
+		return nil, false, fmt.Errorf("question %q needs a %s answer, which protocol 1 cannot ask: use a host that speaks protocol 2 (such as toolhost), or supply the answer in advance", q.ID, k)
+	}
+	return nil, false, nil
 }
 
 // Confirm asks a yes/no question (answer type Boolean) and returns the
@@ -107,6 +142,18 @@ func AskSelect(ctx context.Context, id, text string, options []string, def strin
 		q.Default = def
 	}
 	a, err := Ask(ctx, q)
+	if err != nil {
+		return "", err
+	}
+	return a.(string), nil
+}
+
+// AskSecret asks for a secret text (answer type Secret: a host never logs
+// nor echoes it, and reads it without showing it) and returns the answer.
+// Secrets have no default. Keep the answer out of the tool's output and
+// stderr too.
+func AskSecret(ctx context.Context, id, text string) (string, error) {
+	a, err := Ask(ctx, tool.Question{ID: id, Text: text, AnswerType: tool.Secret})
 	if err != nil {
 		return "", err
 	}

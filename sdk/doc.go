@@ -1,5 +1,6 @@
 // Package sdk turns typed Go functions into self-describing tool binaries
-// that toolhost (or any host speaking protocol v1 of package tool) can run.
+// that toolhost (or any host speaking protocol v1 or v2 of package tool)
+// can run.
 //
 // A tool is a function over an input struct. The struct's fields are the
 // tool's parameters; [Main] serves one or many tools from one binary. In a
@@ -115,9 +116,8 @@
 // float64.
 //
 // What your function returns becomes the outcome: the string is the success
-// content (for structured results return JSON text, e.g. from json.Marshal);
-// an error is an error outcome with its message ([Transient] marks
-// it retryable); a panic is an error outcome too, with the stack on stderr,
+// content (a struct gives structured output, see below); an error is an
+// error outcome with its message ([Transient] marks it retryable); a panic is an error outcome too, with the stack on stderr,
 // and so is a call of runtime.Goexit. (A panic in a goroutine your function
 // starts cannot be recovered: it crashes the process, as os.Exit and
 // log.Fatal end it, and the host reports the exit status and stderr.)
@@ -158,6 +158,54 @@
 //		return "", errors.New("not deleted")
 //	}
 //
+// # Protocol v2
+//
+// A binary built with the sdk answers "schema" with "protocol":"2" (always:
+// v2 is a superset of v1, and whether a call sends events or asks several
+// questions is only known when it runs), so toolhost sends it v2 requests.
+// It still answers requests of protocol v1 (from hosts that ignore the
+// field, and the JP assistant's argv form) in v1's shapes: without events,
+// with text content only, one question per run. Options.Title and
+// Options.Icons give the tool a display name and icons.
+//
+// Events. [Progress] and [Log] write an event line to stdout at once, which
+// the host forwards while the tool runs (MCP progress and log
+// notifications, the progress line of `toolhost call`). They are safe for
+// concurrent use; after the function returns they do nothing, so the
+// outcome is always the last line. For a v1 request Progress does nothing
+// and Log writes to stderr.
+//
+//	for i, f := range files {
+//		sdk.Progress(ctx, float64(i+1), float64(len(files)), f)
+//		…
+//	}
+//	sdk.Log(ctx, sdk.LevelWarning, "skipped 2 binary files")
+//
+// Structured output. A function that returns a struct (or a pointer to
+// one) instead of a string has structured output: the struct is reflected
+// into the tool's output_schema with the same tags as inputs (a pointer,
+// slice or map field that may be nil also allows null), and the value is
+// the outcome's "structured" value, which the host validates and serves as
+// MCP structuredContent. Give the type a String method for the text
+// content (models and v1 hosts read it); without one the host shows the
+// JSON, and v1 hosts get the JSON as text.
+//
+//	type Found struct {
+//		Matches []Match `json:"matches"`
+//	}
+//	func (f Found) String() string { … }
+//	func grep(ctx context.Context, in Input) (Found, error) { … }
+//
+// Content blocks. A function that returns a [Result] gives text and
+// blocks: [Image], [Link] and [Text] make them. v1 hosts get the text and
+// one line per block.
+//
+// Forms and secrets. [AskForm] asks one question per field of a struct,
+// answered together, and returns the struct filled with the answers;
+// [AskSecret] asks for a text the host never logs nor echoes. Both work as
+// the other questions do: they return a [*NeedsInputError] until the
+// request holds the answers.
+//
 // # Formatting arguments
 //
 // Before a user approves a call a host may ask for "format_arguments". The
@@ -176,7 +224,9 @@
 //
 // Package sdk/sdktest runs tools in-process: sdktest.Schema checks that a
 // tool describes itself, sdktest.Run and sdktest.Format call it with
-// arguments and answers, and return the outcome a host would see:
+// arguments and answers, and return the outcome a host would see
+// (sdktest.RunEvents also returns the events, sdktest.Structured decodes a
+// structured value, and Options.Protocol "1" shows what a v1 host gets):
 //
 //	tl := sdk.New("greet", "Greet someone by name.", greet, nil)
 //	sdktest.Schema(t, tl)

@@ -71,7 +71,7 @@ func ExampleRun() {
 		fmt.Println("exit status", code)
 	}
 	// Output:
-	// {"tools":[{"name":"greet","summary":"Greet someone.","parameters":{"greeting":{"type":"string","default":"Hello"},"name":{"type":"string"}}}]}
+	// {"protocol":"2","tools":[{"name":"greet","summary":"Greet someone.","parameters":{"greeting":{"type":"string","default":"Hello"},"name":{"type":"string"}}}]}
 	// exit status 0
 	// {"type":"success","content":"Hello, Ada!"}
 	// exit status 0
@@ -182,4 +182,89 @@ func ExampleNew_tags() {
 	//   ],
 	//   "type": "object"
 	// }
+}
+
+// ExampleProgress reports progress and logs while a tool runs: under
+// protocol v2 each call writes one event line before the outcome, which
+// hosts forward as it comes.
+func ExampleProgress() {
+	files := []string{"a.go", "b.go"}
+	scan := sdk.New("scan", "Scan files.", func(ctx context.Context, in struct{}) (string, error) {
+		for i, f := range files {
+			sdk.Progress(ctx, float64(i+1), float64(len(files)), f)
+		}
+		sdk.Log(ctx, sdk.LevelInfo, "scanned")
+		return "ok", nil
+	}, nil)
+	stdin := `{"protocol":"2","context":{"action":"run"},"tool":{"name":"scan"}}`
+	sdk.Run(context.Background(), strings.NewReader(stdin), os.Stdout, io.Discard, scan)
+	// Output:
+	// {"type":"progress","progress":1,"total":2,"message":"a.go"}
+	// {"type":"progress","progress":2,"total":2,"message":"b.go"}
+	// {"type":"log","level":"info","message":"scanned"}
+	// {"type":"success","content":"ok"}
+}
+
+// ExampleNew_structured returns structured output: the output type is
+// reflected into the output schema, and the value is the outcome's
+// "structured" value (its String method, when it has one, the text).
+func ExampleNew_structured() {
+	type Input struct {
+		Path string `json:"path"`
+	}
+	type Output struct {
+		Lines int `json:"lines" jsonschema:"description=Number of lines.,minimum=0"`
+	}
+	count := sdk.New("count_lines", "Count lines.", func(ctx context.Context, in Input) (Output, error) {
+		return Output{Lines: 42}, nil
+	}, nil)
+
+	def, _ := count.Definition()
+	out, _ := json.Marshal(def.OutputSchema)
+	fmt.Println(string(out))
+	stdin := `{"protocol":"2","context":{"action":"run"},"tool":{"name":"count_lines","arguments":{"path":"a.go"}}}`
+	sdk.Run(context.Background(), strings.NewReader(stdin), os.Stdout, io.Discard, count)
+	// A host of protocol v1 gets the JSON as text.
+	sdk.Run(context.Background(), strings.NewReader(strings.Replace(stdin, `"2"`, `"1"`, 1)), os.Stdout, io.Discard, count)
+	// Output:
+	// {"additionalProperties":false,"properties":{"lines":{"description":"Number of lines.","minimum":0,"type":"integer"}},"required":["lines"],"type":"object"}
+	// {"type":"success","content":"","structured":{"lines":42}}
+	// {"type":"success","content":"{\"lines\":42}"}
+}
+
+// ExampleImage returns an image beside the text, as a content block.
+func ExampleImage() {
+	png := []byte{0x89, 'P', 'N', 'G'} // the image's bytes
+	chart := sdk.New("chart", "Draw a chart.", func(ctx context.Context, in struct{}) (sdk.Result, error) {
+		return sdk.Result{Text: "The chart:", Blocks: []tool.Block{sdk.Image("image/png", png)}}, nil
+	}, nil)
+	stdin := `{"protocol":"2","context":{"action":"run"},"tool":{"name":"chart"}}`
+	sdk.Run(context.Background(), strings.NewReader(stdin), os.Stdout, io.Discard, chart)
+	// Output:
+	// {"type":"success","content":"The chart:","blocks":[{"type":"image","data":"iVBORw==","mime_type":"image/png"}]}
+}
+
+// ExampleAskForm asks several questions at once, one per field, and gets
+// the struct back filled with the answers on the next run.
+func ExampleAskForm() {
+	type Login struct {
+		User  string `json:"user" jsonschema:"description=User name?"`
+		Token string `json:"token" jsonschema:"description=API token?,secret"`
+		Days  int    `json:"days" jsonschema:"description=Valid for how many days?,minimum=1,maximum=90,default=30"`
+	}
+	signIn := sdk.New("sign_in", "Sign in.", func(ctx context.Context, in struct{}) (string, error) {
+		l, err := sdk.AskForm[Login](ctx, "Sign in to the registry")
+		if err != nil {
+			return "", err // needs_input until every question is answered
+		}
+		return fmt.Sprintf("%s signed in for %d days", l.User, l.Days), nil
+	}, nil)
+
+	first := `{"protocol":"2","context":{"action":"run"},"tool":{"name":"sign_in"}}`
+	again := `{"protocol":"2","context":{"action":"run"},"tool":{"name":"sign_in","answers":{"user":"ada","token":"t0k3n","days":7}}}`
+	sdk.Run(context.Background(), strings.NewReader(first), os.Stdout, io.Discard, signIn)
+	sdk.Run(context.Background(), strings.NewReader(again), os.Stdout, io.Discard, signIn)
+	// Output:
+	// {"type":"needs_input","questions":[{"id":"user","text":"User name?","pre_amble":"Sign in to the registry","answer_type":"Text","default":null},{"id":"token","text":"API token?","pre_amble":null,"answer_type":"Secret","default":null},{"id":"days","text":"Valid for how many days?","pre_amble":null,"answer_type":{"Number":{"minimum":1,"maximum":90,"integer":true}},"default":30}]}
+	// {"type":"success","content":"ada signed in for 7 days"}
 }

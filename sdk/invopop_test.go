@@ -99,7 +99,7 @@ func TestInvopop(t *testing.T) {
 	}
 	for _, typ := range types {
 		t.Run(typ.String(), func(t *testing.T) {
-			got := reflectParams("x", typ)
+			got := reflectParams("x", typ, false)
 			if got.err != nil {
 				t.Fatal(got.err)
 			}

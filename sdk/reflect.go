@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,9 +24,19 @@ import (
 // every tool binary, which made bin/greet start 2.05 times slower than a
 // plain Go program instead of about 1.25 times (see bench/startup).
 
-// reflectParams reflects the struct type t into parameters. It never panics:
+// reflector holds what one reflection records besides the parameters.
+type reflector struct {
+	kinds map[*tool.Parameter]reflect.Kind // see params.kinds
+	// output: t is a tool's output, as encoding/json writes it: a required
+	// field (or an array element) of a pointer, slice or map type may then
+	// be null, and its type says so.
+	output bool
+}
+
+// reflectParams reflects the struct type t into parameters (or, with
+// output, into the properties of a tool's output schema). It never panics:
 // types that cannot be parameters are reported as errors.
-func reflectParams(toolName string, t reflect.Type) (p *params) {
+func reflectParams(toolName string, t reflect.Type, output bool) (p *params) {
 	defer func() {
 		if r := recover(); r != nil {
 			p = &params{err: fmt.Errorf("sdk: tool %q: reflecting %s: %v", toolName, t, r)}
@@ -36,17 +47,26 @@ func reflectParams(toolName string, t reflect.Type) (p *params) {
 	}
 	root := &tool.Parameter{}
 	var order []string
-	kinds := map[*tool.Parameter]reflect.Kind{}
-	reflectFields(root, &order, kinds, t)
+	r := &reflector{kinds: map[*tool.Parameter]reflect.Kind{}, output: output}
+	r.fields(root, &order, t)
 	if root.Properties == nil {
 		root.Properties = map[string]*tool.Parameter{}
 	}
-	return &params{order: order, byName: root.Properties, kinds: kinds}
+	return &params{order: order, byName: root.Properties, kinds: r.kinds}
 }
 
-// reflectType returns the parameter for a Go type, before struct tags. It
-// records the kind of each int, uint and float parameter in kinds.
-func reflectType(t reflect.Type, kinds map[*tool.Parameter]reflect.Kind) *tool.Parameter {
+// nilable reports whether encoding/json may write a value of type t as null.
+func nilable(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Map:
+		return true
+	}
+	return false
+}
+
+// typ returns the parameter for a Go type, before struct tags. It records
+// the kind of each int, uint and float parameter in r.kinds.
+func (r *reflector) typ(t reflect.Type) *tool.Parameter {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -67,14 +87,17 @@ func reflectType(t reflect.Type, kinds map[*tool.Parameter]reflect.Kind) *tool.P
 	switch t.Kind() {
 	case reflect.Struct:
 		p.Type = tool.Types{"object"}
-		reflectFields(p, nil, kinds, t)
+		r.fields(p, nil, t)
 	case reflect.Slice, reflect.Array:
 		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
 			p.Type = tool.Types{"string"} // base64, as encoding/json has it
 			break
 		}
 		p.Type = tool.Types{"array"}
-		p.Items = reflectType(t.Elem(), kinds)
+		p.Items = r.typ(t.Elem())
+		if r.output && nilable(t.Elem()) && len(p.Items.Type) > 0 {
+			p.Items.Type = append(p.Items.Type, "null")
+		}
 		if t.Kind() == reflect.Array {
 			n := t.Len()
 			p.MinItems, p.MaxItems = &n, &n
@@ -85,10 +108,10 @@ func reflectType(t reflect.Type, kinds map[*tool.Parameter]reflect.Kind) *tool.P
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		p.Type = tool.Types{"integer"}
-		kinds[p] = t.Kind()
+		r.kinds[p] = t.Kind()
 	case reflect.Float32, reflect.Float64:
 		p.Type = tool.Types{"number"}
-		kinds[p] = t.Kind()
+		r.kinds[p] = t.Kind()
 	case reflect.Bool:
 		p.Type = tool.Types{"boolean"}
 	case reflect.String:
@@ -99,10 +122,10 @@ func reflectType(t reflect.Type, kinds map[*tool.Parameter]reflect.Kind) *tool.P
 	return p
 }
 
-// reflectFields adds the fields of struct t to obj.Properties, appending
-// their names to order when it is not nil. Embedded structs without a json
-// name, and fields tagged json:",inline", are inlined.
-func reflectFields(obj *tool.Parameter, order *[]string, kinds map[*tool.Parameter]reflect.Kind, t reflect.Type) {
+// fields adds the fields of struct t to obj.Properties, appending their
+// names to order when it is not nil. Embedded structs without a json name,
+// and fields tagged json:",inline", are inlined.
+func (r *reflector) fields(obj *tool.Parameter, order *[]string, t reflect.Type) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -119,7 +142,7 @@ func reflectFields(obj *tool.Parameter, order *[]string, kinds map[*tool.Paramet
 		inline := f.Anonymous && jsonTags[0] == "" &&
 			(f.Type.Kind() == reflect.Struct || f.Type.Kind() == reflect.Pointer && f.Type.Elem().Kind() == reflect.Struct)
 		if inline || hasOption(jsonTags[1:], "inline") {
-			reflectFields(obj, order, kinds, f.Type)
+			r.fields(obj, order, f.Type)
 			continue
 		}
 		if !f.Anonymous && !f.IsExported() {
@@ -133,9 +156,9 @@ func reflectFields(obj *tool.Parameter, order *[]string, kinds map[*tool.Paramet
 		if hasOption(schemaTags, "required") {
 			required = true
 		}
-		p := reflectType(f.Type, kinds)
+		p := r.typ(f.Type)
 		applyTags(p, f, hasOption(jsonTags[1:], "string"))
-		if hasOption(schemaTags, "nullable") {
+		if hasOption(schemaTags, "nullable") || r.output && required && nilable(f.Type) && len(p.Type) > 0 && !slices.Contains(p.Type, "null") {
 			p.Type = append(p.Type, "null")
 		}
 		if !required && p.Default == nil {

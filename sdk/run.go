@@ -122,7 +122,7 @@ func isTerminal(f *os.File) bool {
 // Errors the tool returns and panics in the tool become error outcomes; the
 // stack of a panic goes to stderr. Run does not touch os.Stdout; [Main] does.
 func Run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, tools ...*Tool) int {
-	resp, code := handle(ctx, stdin, stderr, tools)
+	resp, code := handle(ctx, stdin, stdout, stderr, tools)
 	data, err := encode(resp)
 	if err != nil {
 		resp, code = tool.Failf("sdk: cannot encode the response: %v", err), ExitInternal
@@ -150,7 +150,7 @@ func encode(v any) ([]byte, error) {
 
 // handle returns the response (a tool.SchemaResponse or a tool.Outcome) and
 // the exit status.
-func handle(ctx context.Context, stdin io.Reader, stderr io.Writer, tools []*Tool) (any, int) {
+func handle(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, tools []*Tool) (any, int) {
 	if err := checkTools(tools); err != nil {
 		return tool.Fail(err.Error()), ExitInternal
 	}
@@ -161,7 +161,7 @@ func handle(ctx context.Context, stdin io.Reader, stderr io.Writer, tools []*Too
 	if len(data) > MaxRequest {
 		return tool.Failf("request larger than %d bytes", MaxRequest), ExitRequest
 	}
-	req, err := tool.DecodeRequest(data)
+	req, err := tool.DecodeRequestV2(data)
 	if err != nil {
 		return tool.Fail(err.Error()), ExitRequest
 	}
@@ -176,7 +176,9 @@ func handle(ctx context.Context, stdin io.Reader, stderr io.Writer, tools []*Too
 		}
 		return tool.Failf("unknown tool %q: this binary serves %s", req.Tool.Name, strings.Join(names, ", ")), ExitRequest
 	}
-	return call(withRequest(ctx, req), stderr, t, req)
+	ev := &events{v2: req.Protocol == tool.Version2, stdout: stdout, stderr: stderr}
+	defer ev.close() // before Run writes the outcome, which must be the last line
+	return call(withEvents(withRequest(ctx, req), ev), stderr, t, req)
 }
 
 func checkTools(tools []*Tool) error {
@@ -203,7 +205,10 @@ func find(tools []*Tool, name string) *Tool {
 }
 
 func schema(tools []*Tool) (any, int) {
-	resp := tool.SchemaResponse{Tools: make([]tool.Definition, 0, len(tools))}
+	// Always protocol v2: it is a superset of v1, and whether a tool sends
+	// events or asks several questions is known only when it runs. A host
+	// of v1 ignores the field and sends v1 requests, which get v1 answers.
+	resp := tool.SchemaResponse{Protocol: tool.Version2, Tools: make([]tool.Definition, 0, len(tools))}
 	for _, t := range tools {
 		d, err := t.Definition()
 		if err != nil {
@@ -230,7 +235,7 @@ func call(ctx context.Context, stderr io.Writer, t *Tool, req *tool.Request) (o 
 	if err != nil {
 		return tool.Fail(err.Error()), ExitRequest
 	}
-	var f func() (string, error)
+	var f func() (output, error)
 	switch {
 	case req.Context.Action == tool.ActionRun:
 		if ctx.Value(signalsKey{}) != nil {
@@ -238,9 +243,12 @@ func call(ctx context.Context, stderr io.Writer, t *Tool, req *tool.Request) (o 
 			ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 			defer stop()
 		}
-		f = func() (string, error) { return t.run(ctx, in) }
+		f = func() (output, error) { return t.run(ctx, in) }
 	case t.format != nil:
-		f = func() (string, error) { return t.format(ctx, in) }
+		f = func() (output, error) {
+			s, err := t.format(ctx, in)
+			return output{content: s}, err
+		}
 	default:
 		return tool.Success(formatArgs(t.params.order, args)), ExitOK
 	}
@@ -253,14 +261,18 @@ func call(ctx context.Context, stderr io.Writer, t *Tool, req *tool.Request) (o 
 		fmt.Fprintf(stderr, "sdk: tool %q called runtime.Goexit\n", t.name)
 		return tool.Failf("tool %q stopped without returning (it called runtime.Goexit)", t.name), ExitOK
 	case e.err != nil:
-		return Outcome(e.err), ExitOK
+		return outcomeFor(req.Protocol, e.err), ExitOK
 	}
-	return tool.Success(e.content), ExitOK
+	o, err = e.out.outcome(req.Protocol)
+	if err != nil {
+		return tool.Failf("tool %q: %v", t.name, err), ExitOK
+	}
+	return o, ExitOK
 }
 
 // ending says how a tool function ended.
 type ending struct {
-	content  string
+	out      output
 	err      error
 	panicked bool   // it panicked with value; stack is where
 	value    any    // the panic value
@@ -272,7 +284,7 @@ type ending struct {
 // runtime.Goexit in f then ends only that goroutine: on the serving
 // goroutine it would end the run with nothing written (and, with the signal
 // handler running, hang until the host's timeout).
-func guard(f func() (string, error)) (e ending) {
+func guard(f func() (output, error)) (e ending) {
 	done := make(chan struct{})
 	go func() {
 		returned := false
@@ -286,7 +298,7 @@ func guard(f func() (string, error)) (e ending) {
 			}
 			close(done)
 		}()
-		e.content, e.err = f()
+		e.out, e.err = f()
 		returned = true
 	}()
 	<-done
@@ -294,16 +306,27 @@ func guard(f func() (string, error)) (e ending) {
 }
 
 // Outcome returns the outcome an error from a tool becomes: needs_input for
-// the error of a question helper such as [Confirm], otherwise an error
-// outcome with err's message, transient when [IsTransient] says so. A nil
-// error is an empty success.
+// the error of a question helper such as [Confirm] or [AskForm] (asking
+// all its questions, as protocol v2 can), otherwise an error outcome with
+// err's message, transient when [IsTransient] says so. A nil error is an
+// empty success.
 func Outcome(err error) tool.Outcome {
+	return outcomeFor(tool.Version2, err)
+}
+
+// outcomeFor is Outcome for a request of protocol version: v1 asks one
+// question at a time, the first of a form's.
+func outcomeFor(version string, err error) tool.Outcome {
 	if err == nil {
 		return tool.Success("")
 	}
 	var ni *NeedsInputError
 	if errors.As(err, &ni) {
-		return tool.Ask(ni.Question)
+		qs := ni.all()
+		if version != tool.Version2 || len(qs) == 1 {
+			return tool.Ask(qs[0])
+		}
+		return tool.Outcome{Type: tool.KindNeedsInput, Question: &qs[0], Questions: qs}
 	}
 	o := tool.Fail(err.Error())
 	o.Transient = IsTransient(err)

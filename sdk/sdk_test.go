@@ -128,7 +128,7 @@ func TestRun(t *testing.T) {
 		{"not JSON", "hello", tool.Fail(`request is not valid JSON (it starts with "hello"): invalid character 'h' looking for beginning of value`), 2},
 		{"not an object", "[1,2]", tool.Fail("malformed request: the request is an array, want a JSON object"), 2},
 		{"unknown action", req("fly", "", "", ""), tool.Fail(`unknown action "fly": want "schema", "run" or "format_arguments"`), 2},
-		{"version", `{"protocol":"9","context":{"action":"schema"}}`, tool.Fail(`unsupported protocol version "9": this binary speaks protocol "1"`), 2},
+		{"version", `{"protocol":"9","context":{"action":"schema"}}`, tool.Fail(`unsupported protocol version "9": this binary speaks protocol "1" and "2"`), 2},
 		{"no tool object", `{"context":{"action":"run"}}`, tool.Fail(`request has no "tool" object with a name for action "run"`), 2},
 		{"unknown tool", req("run", "nope", `{}`, ""), tool.Fail(`unknown tool "nope": this binary serves "greet", "count", "noisy", "panics", "goexit", "busy", "fails", "ask", "whoami", "wait", "fmt"`), 2},
 		{"wrong type", req("run", "greet", `{"name":3}`, ""), tool.Fail(`invalid arguments for tool "greet": name: want string, got number 3`), 2},
@@ -234,7 +234,7 @@ func TestBrokenTools(t *testing.T) {
 	}{
 		{"bad name", []*sdk.Tool{sdk.New("bad name", "", greet, nil)}, `sdk: invalid tool name "bad name": a name must match ^[a-zA-Z0-9_-]{1,64}$`},
 		{"empty name", []*sdk.Tool{sdk.New("", "", greet, nil)}, `sdk: invalid tool name "": a name must match ^[a-zA-Z0-9_-]{1,64}$`},
-		{"nil func", []*sdk.Tool{sdk.New[greetIn]("x", "", nil, nil)}, `sdk: tool "x" has a nil function`},
+		{"nil func", []*sdk.Tool{sdk.New[greetIn, string]("x", "", nil, nil)}, `sdk: tool "x" has a nil function`},
 		{"not a struct", []*sdk.Tool{sdk.New("x", "", func(context.Context, string) (string, error) { return "", nil }, nil)}, `sdk: tool "x": input type string is not a struct`},
 		{"chan field", []*sdk.Tool{sdk.New("x", "", func(context.Context, struct{ C chan int }) (string, error) { return "", nil }, nil)}, `sdk: tool "x": input type struct { C chan int }: field C: type chan int cannot be a parameter`},
 		{"recursive", []*sdk.Tool{sdk.New("x", "", func(context.Context, rec) (string, error) { return "", nil }, nil)}, `sdk: tool "x": input type sdk_test.rec: field Next: recursive type sdk_test.rec cannot be a parameter`},

@@ -13,11 +13,18 @@ import (
 // Func is the function behind a tool: it receives the decoded and validated
 // arguments and returns the content of a success outcome, or an error that
 // becomes an error outcome (see [Transient] and the question helpers such as
-// [Confirm]).
+// [Confirm]). [New] also takes functions that return other types than
+// string: see [Result] and "Structured output" in the package
+// documentation.
 type Func[In any] func(ctx context.Context, in In) (string, error)
 
 // Options holds the optional parts of a tool. A nil *Options is valid.
 type Options[In any] struct {
+	// Title is the tool's display name for humans (protocol v2; MCP's
+	// title), e.g. "Search files".
+	Title string
+	// Icons are images a host may show for the tool (protocol v2).
+	Icons []tool.Icon
 	// Description is longer text about the tool, served beside the summary.
 	Description string
 	// Examples shows how the tool is called, as free text.
@@ -38,16 +45,19 @@ type Options[In any] struct {
 // The input struct's parameters are reflected lazily, on the first request
 // that needs them, and then cached. A Tool is safe for concurrent use.
 type Tool struct {
-	name, summary, description, examples string
-	annotations                          map[string]any
-	inType                               reflect.Type // the input struct
-	err                                  error        // a problem found by New, reported on every request
+	name, summary, description, examples, title string
+	annotations                                 map[string]any
+	icons                                       []tool.Icon
+	inType                                      reflect.Type // the input struct
+	outType                                     reflect.Type // the structured output, or nil
+	err                                         error        // a problem found by New, reported on every request
 
-	run    func(ctx context.Context, in any) (string, error) // in is a pointer to the input struct
+	run    func(ctx context.Context, in any) (output, error) // in is a pointer to the input struct
 	format func(ctx context.Context, in any) (string, error) // nil: default formatter
 
 	once   sync.Once
-	params *params // set by once
+	params *params                    // set by once
+	output map[string]*tool.Parameter // set by once: the reflected output, when outType is not nil
 }
 
 // Name returns the tool's name.
@@ -58,21 +68,42 @@ func (t *Tool) Name() string { return t.name }
 // tool without parameters); its exported fields are the tool's parameters
 // (see the package documentation for the struct tags).
 //
-// New does not panic: a problem with the name or with In is reported as an
+// What fn returns becomes the success outcome, according to Out:
+//
+//   - string: the text content (a [Func]);
+//   - [Result]: text and content blocks, such as [Image];
+//   - a struct, or a pointer to one: structured output. Out is reflected
+//     into the tool's output schema with the same struct tags as In, and
+//     the value is returned as the outcome's "structured" value. The text
+//     content is the value's String method when Out has one, else (for
+//     hosts of protocol v1, which have no structured output) its JSON. A
+//     nil pointer is an error outcome.
+//
+// New does not panic: a problem with the name, In or Out is reported as an
 // error outcome on every request, and by [sdktest.Schema] in tests.
-func New[In any](name, summary string, fn Func[In], opts *Options[In]) *Tool {
+func New[In, Out any](name, summary string, fn func(ctx context.Context, in In) (Out, error), opts *Options[In]) *Tool {
 	if opts == nil {
 		opts = &Options[In]{}
 	}
 	t := &Tool{
 		name:        name,
 		summary:     summary,
+		title:       opts.Title,
+		icons:       opts.Icons,
 		description: opts.Description,
 		examples:    opts.Examples,
 		annotations: opts.Annotations,
 		inType:      reflect.TypeFor[In](),
-		run:         func(ctx context.Context, in any) (string, error) { return fn(ctx, *in.(*In)) },
+		run: func(ctx context.Context, in any) (output, error) {
+			out, err := fn(ctx, *in.(*In))
+			if err != nil {
+				return output{}, err
+			}
+			return makeOutput(out)
+		},
 	}
+	outErr := error(nil)
+	t.outType, outErr = structuredType(reflect.TypeFor[Out]())
 	if opts.Format != nil {
 		t.format = func(ctx context.Context, in any) (string, error) { return opts.Format(ctx, *in.(*In)) }
 	}
@@ -83,6 +114,8 @@ func New[In any](name, summary string, fn Func[In], opts *Options[In]) *Tool {
 		t.err = fmt.Errorf("sdk: tool %q has a nil function", name)
 	case t.inType.Kind() != reflect.Struct:
 		t.err = fmt.Errorf("sdk: tool %q: input type %s is not a struct", name, t.inType)
+	case outErr != nil:
+		t.err = fmt.Errorf("sdk: tool %q: %w", name, outErr)
 	}
 	return t
 }
@@ -92,7 +125,17 @@ func (t *Tool) parameters() (*params, error) {
 	if t.err != nil {
 		return nil, t.err
 	}
-	t.once.Do(func() { t.params = reflectParams(t.name, t.inType) })
+	t.once.Do(func() {
+		t.params = reflectParams(t.name, t.inType, false)
+		if t.params.err == nil && t.outType != nil {
+			out := reflectParams(t.name, t.outType, true)
+			if out.err != nil {
+				t.params = &params{err: fmt.Errorf("%w (the output type)", out.err)}
+				return
+			}
+			t.output = out.byName
+		}
+	})
 	return t.params, t.params.err
 }
 
@@ -103,12 +146,18 @@ func (t *Tool) Definition() (tool.Definition, error) {
 	if err != nil {
 		return tool.Definition{}, err
 	}
-	return tool.Definition{
+	d := tool.Definition{
 		Name:        t.name,
 		Summary:     t.summary,
 		Description: t.description,
 		Parameters:  p.clone(),
 		Annotations: t.annotations,
 		Examples:    t.examples,
-	}, nil
+		Title:       t.title,
+		Icons:       t.icons,
+	}
+	if t.output != nil {
+		d.OutputSchema = tool.InputSchema(t.output) // a fresh map the caller may modify
+	}
+	return d, nil
 }

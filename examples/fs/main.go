@@ -36,7 +36,8 @@ var Tools = []*sdk.Tool{
 		Annotations: map[string]any{"readOnlyHint": true},
 	}),
 	sdk.New("grep_files", "Search files for a regular expression.", GrepFiles, &sdk.Options[GrepInput]{
-		Description: "Prints path:line: text for each matching line, in path order.",
+		Title:       "Search files",
+		Description: "Prints path:line: text for each matching line, in path order, and returns the matches as structured output. Reports its progress over the files.",
 		Annotations: map[string]any{"readOnlyHint": true},
 	}),
 	sdk.New("write_file", "Write a text file in the workspace.", WriteFile, &sdk.Options[WriteInput]{
@@ -114,45 +115,99 @@ type GrepInput struct {
 // maxGrepSize is the size of the largest file grep_files reads.
 const maxGrepSize = 8 << 20
 
-// GrepFiles searches files for a regular expression; it skips binary files
-// and files larger than 8 MiB.
-func GrepFiles(ctx context.Context, in GrepInput) (string, error) {
-	re, err := regexp.Compile(in.Pattern)
-	if err != nil {
-		return "", fmt.Errorf("pattern: %w", err)
+// GrepResult is grep_files's structured output.
+type GrepResult struct {
+	Matches []GrepMatch `json:"matches" jsonschema:"description=The matching lines\\, in path order."`
+	// Truncated says that the limit was reached: there may be more matches.
+	Truncated bool `json:"truncated" jsonschema:"description=The limit was reached: there may be more matches."`
+}
+
+// GrepMatch is one matching line.
+type GrepMatch struct {
+	Path string `json:"path" jsonschema:"description=The file\\, relative to the workspace root."`
+	Line int    `json:"line" jsonschema:"description=The line number (1-based).,minimum=1"`
+	Text string `json:"text" jsonschema:"description=The line."`
+}
+
+// String is the text content, for protocol v1 hosts and humans: one
+// "path:line: text" line per match.
+func (r GrepResult) String() string {
+	if len(r.Matches) == 0 {
+		return "no matches"
 	}
 	var b strings.Builder
-	n := 0
-	err = walk(ctx, in.Dir, in.Glob, func(fsys fs.FS, p string, d fs.DirEntry) error {
+	for _, m := range r.Matches {
+		fmt.Fprintf(&b, "%s:%d: %s\n", m.Path, m.Line, m.Text)
+	}
+	if r.Truncated {
+		fmt.Fprintf(&b, "… (limit of %d matches reached)\n", len(r.Matches))
+	}
+	return b.String()
+}
+
+// GrepFiles searches files for a regular expression; it skips binary files
+// and files larger than 8 MiB. It lists the files first, then reports its
+// progress over them (sdk.Progress).
+func GrepFiles(ctx context.Context, in GrepInput) (GrepResult, error) {
+	res := GrepResult{Matches: []GrepMatch{}}
+	re, err := regexp.Compile(in.Pattern)
+	if err != nil {
+		return res, fmt.Errorf("pattern: %w", err)
+	}
+	var files []string
+	err = walk(ctx, in.Dir, in.Glob, func(_ fs.FS, p string, d fs.DirEntry) error {
 		if d.IsDir() || !d.Type().IsRegular() {
 			return nil
 		}
 		if fi, err := d.Info(); err != nil || fi.Size() > maxGrepSize {
 			return nil
 		}
-		data, err := fs.ReadFile(fsys, p)
-		if err != nil || bytes.IndexByte(data, 0) >= 0 { // unreadable or binary
-			return nil
-		}
-		sc := bufio.NewScanner(bytes.NewReader(data))
-		sc.Buffer(nil, len(data)+1)
-		for line := 1; sc.Scan(); line++ {
-			if !re.Match(sc.Bytes()) {
-				continue
-			}
-			if n == in.Limit {
-				fmt.Fprintf(&b, "… (limit of %d matches reached)\n", in.Limit)
-				return fs.SkipAll
-			}
-			n++
-			fmt.Fprintf(&b, "%s:%d: %s\n", p, line, sc.Text())
-		}
+		files = append(files, p)
 		return nil
 	})
-	if err == nil && n == 0 {
-		return "no matches", nil
+	if err != nil {
+		return res, err
 	}
-	return b.String(), err
+	root, err := os.OpenRoot(sdk.Root(ctx)) // the paths are relative to it
+	if err != nil {
+		return res, fmt.Errorf("opening the workspace root: %w", err)
+	}
+	defer root.Close()
+	fsys := root.FS()
+	for i, p := range files {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		if n := len(files); n <= 100 || (i+1)*100/n != i*100/n { // at most about 100 events
+			sdk.Progress(ctx, float64(i+1), float64(n), p)
+		}
+		if grepFile(fsys, p, re, in.Limit, &res) {
+			break
+		}
+	}
+	return res, nil
+}
+
+// grepFile appends the matches of file p to res, and reports whether the
+// limit was reached.
+func grepFile(fsys fs.FS, p string, re *regexp.Regexp, limit int, res *GrepResult) bool {
+	data, err := fs.ReadFile(fsys, p)
+	if err != nil || bytes.IndexByte(data, 0) >= 0 { // unreadable or binary
+		return false
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, len(data)+1)
+	for line := 1; sc.Scan(); line++ {
+		if !re.Match(sc.Bytes()) {
+			continue
+		}
+		if len(res.Matches) == limit {
+			res.Truncated = true
+			return true
+		}
+		res.Matches = append(res.Matches, GrepMatch{Path: p, Line: line, Text: sc.Text()})
+	}
+	return false
 }
 
 // WriteInput holds write_file's parameters.

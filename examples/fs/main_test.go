@@ -133,6 +133,7 @@ func TestTools(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := sdktest.Run(t, find(tt.tool), tt.args, &sdktest.Options{Root: root})
+			got.Structured = nil // grep_files's: see TestGrepStructured
 			if tt.want.Type == tool.KindError {
 				tt.want.Trace = []string{}
 			}
@@ -143,6 +144,37 @@ func TestTools(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(filepath.Dir(root), "x.txt")); err == nil {
 		t.Error("a write escaped the root")
+	}
+}
+
+// TestGrepStructured checks grep_files's structured output and its
+// progress events, and what a host of protocol v1 gets: the same text.
+func TestGrepStructured(t *testing.T) {
+	root := workspace(t)
+	grep := find("grep_files")
+	events, o := sdktest.RunEvents(t, grep, map[string]any{"pattern": "l+o"}, &sdktest.Options{Root: root})
+	got := sdktest.Structured[GrepResult](t, o)
+	want := GrepResult{Matches: []GrepMatch{{"a.txt", 1, "hello"}, {"sub/b.go", 3, "func Hello() {}"}}}
+	if jsonOf(t, got) != jsonOf(t, want) || o.Content != "a.txt:1: hello\nsub/b.go:3: func Hello() {}\n" {
+		t.Errorf("structured = %s, content %q", jsonOf(t, got), o.Content)
+	}
+	// Files: a.txt, sub/b.go (link and linkdir lead outside and are not regular files).
+	wantEvents := `[{"type":"progress","progress":1,"total":2,"message":"a.txt"},{"type":"progress","progress":2,"total":2,"message":"sub/b.go"}]`
+	if g := jsonOf(t, events); g != wantEvents {
+		t.Errorf("events mismatch\nwant %s\ngot  %s", wantEvents, g)
+	}
+
+	o = sdktest.Run(t, grep, map[string]any{"pattern": "o", "limit": 1}, &sdktest.Options{Root: root})
+	if got := sdktest.Structured[GrepResult](t, o); len(got.Matches) != 1 || !got.Truncated {
+		t.Errorf("limited = %s", jsonOf(t, got))
+	}
+	o = sdktest.Run(t, grep, map[string]any{"pattern": "zebra"}, &sdktest.Options{Root: root})
+	if o.Content != "no matches" || jsonOf(t, o.Structured) != `{"matches":[],"truncated":false}` {
+		t.Errorf("none = %s", jsonOf(t, o))
+	}
+	v1 := sdktest.Run(t, grep, map[string]any{"pattern": "l+o"}, &sdktest.Options{Root: root, Protocol: "1"})
+	if v1.Content != "a.txt:1: hello\nsub/b.go:3: func Hello() {}\n" || v1.Structured != nil {
+		t.Errorf("v1 = %s", jsonOf(t, v1))
 	}
 }
 

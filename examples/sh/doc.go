@@ -1,6 +1,9 @@
 // Package sh holds word_count.sh, a tool binary written in plain POSIX sh
 // (sh, awk, wc; no jq, no SDK), which shows that wire protocol v1 is
-// language-neutral. `make build` installs it as bin/word_count.
+// language-neutral, and count_lines_v2.sh, a protocol v2 tool in sh that
+// prints progress and log events and a structured success by hand (its
+// text is printed in docs/protocol.md, and a test keeps the two equal).
+// `make build` installs them as bin/word_count and bin/count_lines_v2.
 //
 //	printf '%s' '{"protocol":"1","context":{"action":"schema","root":"'"$PWD"'","workspace_id":"w","conversation_id":"c"}}' | bin/word_count
 //

@@ -24,6 +24,18 @@
 //	o := sdktest.Run(t, del, args, nil) // o.Question.ID == "delete"
 //	o = sdktest.Run(t, del, args, &sdktest.Options{Answers: map[string]any{"delete": true}})
 //
+// # Protocol v2: events, structured output, forms
+//
+// Requests are of protocol v2, as toolhost sends them to sdk binaries, and
+// stdout is read as a host reads it (tool.DecodeStream): events, then the
+// outcome. [RunEvents] returns the events; a structured value is checked
+// against the tool's output schema (a mismatch fails the test) and
+// [Structured] decodes it; a form's answers go in Options.Answers like any
+// other. Options.Protocol "1" shows what a host of protocol v1 gets.
+//
+//	events, o := sdktest.RunEvents(t, grep, map[string]any{"pattern": "x"}, nil)
+//	found := sdktest.Structured[Found](t, o)
+//
 // # The workspace root
 //
 // [sdk.Root] returns [Options].Root, the current directory when it is empty

@@ -2,8 +2,11 @@ package sdktest
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/toolhost/toolhost/sdk"
 	"github.com/toolhost/toolhost/tool"
@@ -14,6 +17,10 @@ type Options struct {
 	Root    string         // context.root; "" means the current directory
 	Answers map[string]any // tool.answers: answers to questions, by question id
 	Options map[string]any // tool.options: the entry's options table
+	// Protocol is the version of the request: "" means "2", which hosts
+	// send to sdk binaries (they answer "schema" with "protocol":"2");
+	// "1" shows what a host of protocol v1 gets (no events, text only).
+	Protocol string
 }
 
 // Do serves req with tools in-process and returns what the binary would
@@ -39,7 +46,7 @@ func Do(t testing.TB, req *tool.Request, tools ...*sdk.Tool) (stdout []byte, cod
 // name served twice.
 func Schema(t testing.TB, tools ...*sdk.Tool) *tool.SchemaResponse {
 	t.Helper()
-	stdout, code := Do(t, request(tool.ActionSchema, "", nil, nil), tools...)
+	stdout, code := Do(t, request(tool.ActionSchema, "", nil, &Options{Protocol: tool.Version}), tools...)
 	if code != sdk.ExitOK {
 		t.Fatalf("sdktest: schema: exit status %d, stdout %s", code, stdout)
 	}
@@ -52,8 +59,18 @@ func Schema(t testing.TB, tools ...*sdk.Tool) *tool.SchemaResponse {
 
 // Run calls t with args (decoded from JSON, as a host sends them; Go values
 // such as int are fine) and returns the outcome. Argument errors come back as
-// error outcomes, as the host would see them.
+// error outcomes, as the host would see them. A structured value is checked
+// against the tool's output schema, as hosts check it: a mismatch fails the
+// test. Events the tool sends are logged; [RunEvents] returns them.
 func Run(t testing.TB, tl *sdk.Tool, args map[string]any, opts *Options) tool.Outcome {
+	t.Helper()
+	_, o := call(t, tool.ActionRun, tl, args, opts)
+	return o
+}
+
+// RunEvents is [Run] that also returns the events ([sdk.Progress],
+// [sdk.Log]) the tool wrote before its outcome, in order.
+func RunEvents(t testing.TB, tl *sdk.Tool, args map[string]any, opts *Options) ([]tool.Event, tool.Outcome) {
 	t.Helper()
 	return call(t, tool.ActionRun, tl, args, opts)
 }
@@ -62,32 +79,104 @@ func Run(t testing.TB, tl *sdk.Tool, args map[string]any, opts *Options) tool.Ou
 // the outcome; its content is what a user would see before approving.
 func Format(t testing.TB, tl *sdk.Tool, args map[string]any, opts *Options) tool.Outcome {
 	t.Helper()
-	return call(t, tool.ActionFormatArguments, tl, args, opts)
+	_, o := call(t, tool.ActionFormatArguments, tl, args, opts)
+	return o
 }
 
-func call(t testing.TB, action tool.Action, tl *sdk.Tool, args map[string]any, opts *Options) tool.Outcome {
+// Structured decodes the structured value of a success outcome into a T,
+// failing the test when there is none or it does not fit.
+func Structured[T any](t testing.TB, o tool.Outcome) T {
+	t.Helper()
+	var v T
+	if o.Type != tool.KindSuccess || o.Structured == nil {
+		t.Fatalf("sdktest: outcome %s has no structured value", o.Type)
+	}
+	data, err := tool.Marshal(o.Structured)
+	if err == nil {
+		err = json.Unmarshal(data, &v)
+	}
+	if err != nil {
+		t.Fatalf("sdktest: structured value into %T: %v", v, err)
+	}
+	return v
+}
+
+func call(t testing.TB, action tool.Action, tl *sdk.Tool, args map[string]any, opts *Options) ([]tool.Event, tool.Outcome) {
 	t.Helper()
 	if opts == nil {
 		opts = &Options{}
 	}
-	stdout, code := Do(t, request(action, tl.Name(), args, opts), tl)
-	o, err := tool.DecodeOutcome(stdout)
+	req := request(action, tl.Name(), args, opts)
+	stdout, code := Do(t, req, tl)
+	var events []tool.Event
+	var o tool.Outcome
+	var err error
+	if req.Protocol == tool.Version {
+		o, err = tool.DecodeOutcome(stdout) // one document: v1 has no events
+	} else {
+		events, o, err = tool.DecodeStream(stdout)
+	}
 	if err != nil {
 		t.Fatalf("sdktest: %s: %v\nstdout: %s", action, err, stdout)
 	}
 	if code != sdk.ExitOK && !o.IsError() {
 		t.Fatalf("sdktest: %s: exit status %d with a %s outcome", action, code, o.Type)
 	}
-	return o
+	for _, e := range events {
+		data, _ := tool.Marshal(e)
+		t.Logf("event: %s", data)
+	}
+	if action == tool.ActionRun && o.Type == tool.KindSuccess && req.Protocol == tool.Version2 {
+		checkStructured(t, tl, o)
+	}
+	return events, o
+}
+
+// checkStructured fails the test when the tool declares an output schema
+// and o's structured value is missing or does not match it.
+func checkStructured(t testing.TB, tl *sdk.Tool, o tool.Outcome) {
+	t.Helper()
+	d, err := tl.Definition()
+	if err != nil || d.OutputSchema == nil {
+		return
+	}
+	if o.Structured == nil {
+		t.Fatalf("sdktest: tool %q declares an output schema but its success has no structured value", tl.Name())
+	}
+	var s jsonschema.Schema
+	data, err := json.Marshal(d.OutputSchema)
+	if err == nil {
+		err = json.Unmarshal(data, &s)
+	}
+	if err != nil {
+		t.Fatalf("sdktest: tool %q: output schema: %v", tl.Name(), err)
+	}
+	resolved, err := s.Resolve(nil)
+	if err != nil {
+		t.Fatalf("sdktest: tool %q: output schema: %v", tl.Name(), err)
+	}
+	var v any
+	if data, err = tool.Marshal(o.Structured); err == nil {
+		err = json.Unmarshal(data, &v)
+	}
+	if err == nil {
+		err = resolved.Validate(v)
+	}
+	if err != nil {
+		t.Fatalf("sdktest: tool %q: structured value does not match the output schema (a host would refuse it): %v", tl.Name(), err)
+	}
 }
 
 func request(action tool.Action, name string, args map[string]any, opts *Options) *tool.Request {
 	req := &tool.Request{
-		Protocol: tool.Version,
+		Protocol: tool.Version2,
 		Context:  tool.Context{Action: action, WorkspaceID: "sdktest", ConversationID: "sdktest"},
 	}
 	if opts != nil {
 		req.Context.Root = opts.Root
+		if opts.Protocol != "" {
+			req.Protocol = opts.Protocol
+		}
 	}
 	if req.Context.Root == "" {
 		req.Context.Root, _ = os.Getwd()

@@ -84,3 +84,56 @@ func TestSchemaFailsBrokenTool(t *testing.T) {
 		t.Errorf("failure mismatch\nwant %q\ngot  %q", want, f.failed)
 	}
 }
+
+type count struct {
+	N int `json:"n" jsonschema:"minimum=5"`
+}
+
+type form struct {
+	Name string `json:"name" jsonschema:"description=Name?"`
+	Age  int    `json:"age" jsonschema:"minimum=0"`
+}
+
+var counter = sdk.New("counter", "Counts.", func(ctx context.Context, in struct {
+	N int `json:"n"`
+}) (count, error) {
+	sdk.Progress(ctx, 1, 2, "half")
+	f, err := sdk.AskForm[form](ctx, "")
+	if err != nil {
+		return count{}, err
+	}
+	sdk.Log(ctx, sdk.LevelInfo, f.Name)
+	return count{N: in.N + f.Age}, nil
+}, nil)
+
+// TestV2 runs a tool that sends events, asks a form and returns structured
+// output.
+func TestV2(t *testing.T) {
+	events, o := sdktest.RunEvents(t, counter, map[string]any{"n": 5}, nil)
+	if len(events) != 1 || o.Type != tool.KindNeedsInput || len(o.Questions) != 2 {
+		t.Fatalf("first run = %v, %+v", events, o)
+	}
+	events, o = sdktest.RunEvents(t, counter, map[string]any{"n": 5}, &sdktest.Options{Answers: map[string]any{"name": "Ada", "age": 36}})
+	if len(events) != 2 || events[1].Message != "Ada" || sdktest.Structured[count](t, o).N != 41 {
+		t.Errorf("answered = %v, %+v", events, o)
+	}
+	// A host of protocol v1 sees no events and asks one question at a time.
+	events, o = sdktest.RunEvents(t, counter, map[string]any{"n": 5}, &sdktest.Options{Protocol: "1"})
+	if len(events) != 0 || o.Question.ID != "name" || o.Questions != nil {
+		t.Errorf("v1 = %v, %+v", events, o)
+	}
+}
+
+// TestRunChecksStructured: a structured value the output schema refuses
+// fails the test, as a host would refuse it.
+func TestRunChecksStructured(t *testing.T) {
+	f := &fakeT{TB: t}
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		sdktest.Run(f, counter, map[string]any{"n": 1}, &sdktest.Options{Answers: map[string]any{"name": "Ada", "age": 0}})
+	})
+	wg.Wait()
+	if !strings.Contains(f.failed, `sdktest: tool "counter": structured value does not match the output schema`) || !strings.Contains(f.failed, "minimum") {
+		t.Errorf("failure = %q", f.failed)
+	}
+}
