@@ -1,6 +1,8 @@
 package resolver
 
 import (
+	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -254,4 +256,41 @@ type = "string"
 	toml, _ := c.Tool("toml")
 	eq(t, "toml params", len(toml.Parameters), 1)
 	eq(t, "toml summary", toml.Summary, "Greet from TOML.")
+}
+
+// TestEveryKeywordProvenance: paramProv records where every keyword of a
+// parameter came from (the one list: tool.ParameterKeywords); a keyword
+// added to tool.Parameter but not to paramProv fails here.
+func TestEveryKeywordProvenance(t *testing.T) {
+	values := map[string]string{
+		"type": `["string","null"]`, "summary": `"s"`, "description": `"d"`, "required": "true", "default": `"x"`,
+		"enum": `["x","y"]`, "items": `{"type":"string"}`, "properties": `{"a":{"type":"integer"}}`,
+		"minimum": "1.5", "maximum": "2.5", "minLength": "1", "maxLength": "3", "pattern": `"^x"`, "format": `"email"`,
+		"minItems": "1", "maxItems": "3",
+	}
+	var fields []string
+	for _, kw := range tool.ParameterKeywords() {
+		v, ok := values[kw]
+		if !ok {
+			t.Fatalf("keyword %q has no value in this test: add one", kw)
+		}
+		fields = append(fields, fmt.Sprintf("%q:%s", kw, v))
+	}
+	var p tool.Parameter
+	if err := json.Unmarshal([]byte("{"+strings.Join(fields, ",")+"}"), &p); err != nil {
+		t.Fatal(err)
+	}
+	prov := map[string]string{}
+	paramProv(prov, "parameters.p", &p, "binary")
+	for _, kw := range tool.ParameterKeywords() {
+		found := false
+		for k := range prov {
+			if k == "parameters.p."+kw || strings.HasPrefix(k, "parameters.p."+kw+".") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no provenance for keyword %q: %v", kw, prov)
+		}
+	}
 }

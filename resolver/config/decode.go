@@ -381,10 +381,10 @@ func (d *decoder) command(path []string, v any) Command {
 	return Command{}
 }
 
-var paramKeys = []string{
-	"type", "summary", "description", "required", "default", "enum", "items", "properties",
-	"minimum", "maximum", "minLength", "maxLength", "pattern", "format", "minItems", "maxItems",
-}
+// paramKeys are the keys a parameter table may hold: tool.Parameter's
+// keywords, the one description of them (TestEveryKeywordDecoded checks
+// that parameter decodes each).
+var paramKeys = tool.ParameterKeywords()
 
 // entryParameters decodes an entry's parameters table, taking out the
 // host's own key allow_option, which only a top-level parameter may have:

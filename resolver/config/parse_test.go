@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -508,5 +509,33 @@ func TestParseAllowOption(t *testing.T) {
 	}
 	if p := e.Parameters["flags"]; p == nil || len(p.Enum) != 2 || p.Type[0] != "string" {
 		t.Errorf("Parameters[flags] = %+v", p)
+	}
+}
+
+// TestEveryKeywordDecoded: every keyword of tool.Parameter (the one list,
+// tool.ParameterKeywords) is decoded from TOML into its field; a keyword
+// added to Parameter but not to the decoder fails here.
+func TestEveryKeywordDecoded(t *testing.T) {
+	values := map[string]string{
+		"type": `["string", "null"]`, "summary": `"s"`, "description": `"d"`, "required": "true", "default": `"x"`,
+		"enum": `["x", "y"]`, "items": `{ type = "string" }`, "properties": `{ a = { type = "integer" } }`,
+		"minimum": "1.5", "maximum": "2.5", "minLength": "1", "maxLength": "3", "pattern": `"^x"`, "format": `"email"`,
+		"minItems": "1", "maxItems": "3",
+	}
+	var b strings.Builder
+	b.WriteString("[tools.x]\ncommand = \"x\"\n[tools.x.parameters.p]\n")
+	for _, kw := range tool.ParameterKeywords() {
+		v, ok := values[kw]
+		if !ok {
+			t.Fatalf("keyword %q has no TOML value in this test: add one", kw)
+		}
+		fmt.Fprintf(&b, "%s = %s\n", kw, v)
+	}
+	p := mustParse(t, b.String()).Tools["x"].Parameters["p"]
+	v := reflect.ValueOf(p).Elem()
+	for i := range v.NumField() {
+		if v.Field(i).IsZero() {
+			t.Errorf("keyword of field %s is not decoded", v.Type().Field(i).Name)
+		}
 	}
 }

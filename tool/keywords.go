@@ -1,0 +1,22 @@
+package tool
+
+import (
+	"reflect"
+	"strings"
+)
+
+// ParameterKeywords returns the keywords of a [Parameter] as the wire and
+// TOML spell them ("type", "summary", …, "maxItems"), in field order. It is
+// the one description of them: the TOML decoder takes its list of keys from
+// it, and a test of every other place that handles the keywords one by one
+// (the encoder here, the merge's provenance, the SDK's tags and argument
+// checks) fails when that place misses one.
+func ParameterKeywords() []string {
+	t := reflect.TypeFor[Parameter]()
+	out := make([]string, 0, t.NumField())
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		out = append(out, name)
+	}
+	return out
+}
