@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"reflect"
 	"sync"
 	"testing"
@@ -33,7 +34,22 @@ func v2Tool() int {
 		fmt.Print(`{"protocol":"2","tools":[{"name":"chart","title":"Draw a chart","summary":"Chart some numbers.",` +
 			`"icons":[{"src":"data:image/png;base64,AA==","mime_type":"image/png","sizes":["16x16"]}],` +
 			`"input_schema":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]},` +
-			`"output_schema":{"type":"object","properties":{"points":{"type":"integer"}},"required":["points"]}}]}`)
+			`"output_schema":{"type":"object","properties":{"points":{"type":"integer"}},"required":["points"]}},` +
+			`{"name":"setup","summary":"Asks four questions at once.","input_schema":{"type":"object","properties":{}}}]}`)
+		return 0
+	}
+	if req.Tool.Name == "setup" {
+		a := req.Tool.Answers
+		if len(a) < 4 {
+			fmt.Println(`{"type":"needs_input","questions":[` +
+				`{"id":"name","text":"Name?","pre_amble":null,"answer_type":"Text","default":"Ada"},` +
+				`{"id":"count","text":"How many?","pre_amble":null,"answer_type":{"Number":{"minimum":1,"maximum":9,"integer":true}},"default":2},` +
+				`{"id":"colour","text":"Colour?","pre_amble":null,"answer_type":{"Select":{"options":["red","blue"]}},"default":"red"},` +
+				`{"id":"token","text":"Token?","pre_amble":null,"answer_type":"Secret","default":null}]}`)
+			return 0
+		}
+		token, _ := a["token"].(string)
+		fmt.Printf(`{"type":"success","content":"name=%v count=%v colour=%v token of %d characters"}`+"\n", a["name"], a["count"], a["colour"], len(token))
 		return 0
 	}
 	fmt.Println(`{"type":"progress","progress":1,"total":2,"message":"half"}`)
@@ -50,14 +66,15 @@ func v2Tool() int {
 // as image and resource_link content.
 func TestProtocolV2(t *testing.T) {
 	for _, version := range []string{"", "2025-11-25", "2025-06-18"} {
-		for _, http := range []bool{false, true} {
-			t.Run(fmt.Sprintf("version=%s/http=%v", version, http), func(t *testing.T) { testProtocolV2(t, version, http) })
+		for _, transport := range []string{"memory", "http", "stdio"} {
+			t.Run(fmt.Sprintf("version=%s/%s", version, transport), func(t *testing.T) { testProtocolV2(t, version, transport) })
 		}
 	}
 }
 
-func testProtocolV2(t *testing.T, version string, http bool) {
-	cfg, err := config.Parse("v2.toml", []byte(fmt.Sprintf("[tools.chart]\ncommand = %s\n", faketool.TOML(t, "v2tool"))))
+func testProtocolV2(t *testing.T, version, transport string) {
+	toml := fmt.Sprintf("[tools.chart]\ncommand = %s\n[tools.setup]\ncommand = %[1]s\n", faketool.TOML(t, "v2tool"))
+	cfg, err := config.Parse("v2.toml", []byte(toml))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +88,14 @@ func testProtocolV2(t *testing.T, version string, http bool) {
 	var mu sync.Mutex
 	var progress []mcp.ProgressNotificationParams
 	var logs []string
+	var form map[string]any // the requested schema of the one elicitation
 	c, _ := newClient(t, &mcp.ClientOptions{
+		ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			form, _ = r.Params.RequestedSchema.(map[string]any)
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Bob", "count": 3, "colour": "blue", "token": "s3cret"}}, nil
+		},
 		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
 			mu.Lock()
 			defer mu.Unlock()
@@ -84,19 +108,40 @@ func testProtocolV2(t *testing.T, version string, http bool) {
 		},
 	})
 	var cs *mcp.ClientSession
-	if http {
+	switch transport {
+	case "http":
 		cs = connectHTTP(t, mcpserver.New(cat, nil), c, &mcp.ClientSessionOptions{ProtocolVersion: version})
-	} else {
+	case "memory":
 		cs = connect(t, mcpserver.New(cat, nil), c, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	case "stdio": // the test binary serving on its stdin and stdout, as toolhost serve does
+		conf := filepath.Join(t.TempDir(), "v2.toml")
+		if err := os.WriteFile(conf, []byte(toml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := serveCommand(t)
+		cmd.Env = append(os.Environ(), "MCPSERVER_TEST_DIR="+t.TempDir(), "MCPSERVER_TEST_CONFIG="+conf)
+		cs, err = c.Connect(t.Context(), &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+		if err != nil {
+			t.Fatalf("Connect: %v", err)
+		}
+		t.Cleanup(func() { cs.Close() })
 	}
 	list, err := cs.ListTools(t.Context(), nil)
-	if err != nil || len(list.Tools) != 1 {
-		t.Fatalf("ListTools = %+v, %v", list, err)
+	if err != nil {
+		t.Fatal(err)
 	}
 	if list.TTLMs != 2000 {
 		t.Errorf("tools/list ttlMs = %d, want 2000 (the catalog's refresh interval)", list.TTLMs)
 	}
-	got := list.Tools[0]
+	var got *mcp.Tool // chart (the stdio server has its own test tools too)
+	for _, tl := range list.Tools {
+		if tl.Name == "chart" {
+			got = tl
+		}
+	}
+	if got == nil {
+		t.Fatalf("tools/list has no chart: %+v", list.Tools)
+	}
 	if got.Title != "Draw a chart" || !reflect.DeepEqual(got.Icons, []mcp.Icon{{Source: "data:image/png;base64,AA==", MIMEType: "image/png", Sizes: []string{"16x16"}}}) ||
 		!reflect.DeepEqual(got.OutputSchema, map[string]any{"type": "object", "properties": map[string]any{"points": map[string]any{"type": "integer"}}, "required": []any{"points"}}) {
 		t.Errorf("tool %+v: want its title, icon and output schema", got)
@@ -145,6 +190,24 @@ func testProtocolV2(t *testing.T, version string, http bool) {
 	}
 	if !reflect.DeepEqual(logs, []string{"warning axis clipped"}) {
 		t.Errorf("log notifications %q", logs)
+	}
+	mu.Unlock()
+
+	// Four questions at once: one form with typed fields, defaults, an enum.
+	res, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "setup", Arguments: map[string]any{}})
+	if err != nil || res.IsError || text(res) != "name=Bob count=3 colour=blue token of 6 characters" {
+		t.Fatalf("setup = %+v (%q), %v", res, text(res), err)
+	}
+	mu.Lock()
+	props, _ := form["properties"].(map[string]any)
+	wantProps := map[string]any{
+		"name":   map[string]any{"title": "Name?", "type": "string", "default": "Ada"},
+		"count":  map[string]any{"title": "How many?", "type": "integer", "minimum": 1.0, "maximum": 9.0, "default": 2.0},
+		"colour": map[string]any{"title": "Colour?", "type": "string", "enum": []any{"red", "blue"}, "default": "red"},
+		"token":  map[string]any{"title": "Token?", "type": "string", "description": "A secret: the tool receives it; toolhost neither logs nor shows it."},
+	}
+	if !reflect.DeepEqual(props, wantProps) {
+		t.Errorf("the form's fields:\n%v\nwant\n%v", props, wantProps)
 	}
 }
 
