@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"fmt"
 	"maps"
 	"os"
 	"slices"
@@ -115,12 +116,59 @@ type Category struct {
 }
 
 // entry is one tool the catalog serves. Fields are fixed once the entry is
-// stored; a change replaces the entry.
+// stored; a change replaces the entry. An entry loaded from a persisted
+// resolution holds its name, summary and enabled flag, and decodes the rest
+// of its tool when first asked ([entry.t]); its input schema is compiled
+// when the tool is first called or validated ([Catalog.checker]).
 type entry struct {
-	tool    *Tool
-	args    *argSchema // compiled input schema
-	handler Handler    // dynamic tools
-	bin     *binding   // binary tools
+	name    string
+	summary string
+	enabled bool
+	handler Handler  // dynamic tools
+	bin     *binding // binary tools
+
+	once   sync.Once
+	detail *Tool        // nil until decode ran: use t
+	decode func() *Tool // decodes the persisted detail; nil when detail is set
+
+	argsOnce sync.Once
+	args     *argSchema // compiled input schema; nil until needed, for persisted entries
+	argsErr  error
+}
+
+// newEntry returns the entry of a tool built in this process.
+func newEntry(t *Tool, args *argSchema, h Handler, b *binding) *entry {
+	return &entry{name: t.Name, summary: t.Summary, enabled: t.Enabled, detail: t, args: args, handler: h, bin: b}
+}
+
+// t returns the entry's tool, decoding it on first use when it was
+// persisted. The caller must not modify it.
+func (e *entry) t() *Tool {
+	e.once.Do(func() {
+		if e.detail == nil {
+			e.detail = e.decode()
+			e.decode = nil
+		}
+	})
+	return e.detail
+}
+
+// checker returns the entry's compiled input schema, compiling it on first
+// use (with the entry's rule for option-like values, see refuseOptions).
+func (c *Catalog) checker(e *entry) (*argSchema, error) {
+	e.argsOnce.Do(func() {
+		if e.args != nil {
+			return
+		}
+		a, err := c.compile(e.t().InputSchema)
+		if err != nil {
+			e.argsErr = fmt.Errorf("resolver: tool %q: %w", e.name, err)
+			return
+		}
+		e.args = a
+		c.refuseOptions(e)
+	})
+	return e.args, e.argsErr
 }
 
 // Catalog serves the tools of a resolved configuration, plus tools
@@ -169,8 +217,8 @@ func (c *Catalog) List() []Definition {
 	defer c.mu.Unlock()
 	var out []Definition
 	for _, e := range c.sortedLocked() {
-		if e.tool.Enabled {
-			d := e.tool.Definition
+		if e.enabled {
+			d := e.t().Definition
 			d.InputSchema = cloneMap(d.InputSchema)
 			d.Annotations = maps.Clone(d.Annotations)
 			out = append(out, d)
@@ -186,7 +234,7 @@ func (c *Catalog) Tools() []*Tool {
 	defer c.mu.Unlock()
 	var out []*Tool
 	for _, e := range c.sortedLocked() {
-		out = append(out, e.tool.clone())
+		out = append(out, e.t().clone())
 	}
 	return out
 }
@@ -199,7 +247,7 @@ func (c *Catalog) Tool(name string) (*Tool, bool) {
 	if !ok {
 		return nil, false
 	}
-	return e.tool.clone(), true
+	return e.t().clone(), true
 }
 
 // Categories returns the categories of the configuration, sorted by id.
@@ -214,7 +262,7 @@ func (c *Catalog) Has(name string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.tools[name]
-	return ok && e.tool.Enabled
+	return ok && e.enabled
 }
 
 // Names returns the names of the enabled tools, sorted.
@@ -223,8 +271,8 @@ func (c *Catalog) Names() []string {
 	defer c.mu.Unlock()
 	var out []string
 	for _, e := range c.sortedLocked() {
-		if e.tool.Enabled {
-			out = append(out, e.tool.Name)
+		if e.enabled {
+			out = append(out, e.name)
 		}
 	}
 	return out
@@ -236,7 +284,7 @@ func (c *Catalog) Len() int {
 	defer c.mu.Unlock()
 	n := 0
 	for _, e := range c.tools {
-		if e.tool.Enabled {
+		if e.enabled {
 			n++
 		}
 	}
@@ -248,7 +296,7 @@ func (c *Catalog) sortedLocked() []*entry {
 	for _, e := range c.tools {
 		out = append(out, e)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].tool.Name < out[j].tool.Name })
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out
 }
 
@@ -260,8 +308,8 @@ func (c *Catalog) lookup(name string) (*entry, error) {
 	if !ok {
 		return nil, &unknownError{name: name}
 	}
-	if !e.tool.Enabled {
-		return nil, &unknownError{name: name, disabled: true, place: e.tool.Provenance["enable"]}
+	if !e.enabled {
+		return nil, &unknownError{name: name, disabled: true, place: e.t().Provenance["enable"]}
 	}
 	return e, nil
 }

@@ -66,8 +66,8 @@ func (c *Catalog) rebuild(ctx context.Context) (changed bool, err error) {
 			continue
 		}
 		if b, clash := r.tools[name]; clash {
-			r.problems = append(r.problems, Problem{Tool: name, Place: b.tool.Provenance["entry"],
-				Err: fmt.Errorf("%w: %q is registered dynamically and produced by %s; the dynamic tool is kept", ErrDuplicate, name, b.tool.Source)})
+			r.problems = append(r.problems, Problem{Tool: name, Place: b.t().Provenance["entry"],
+				Err: fmt.Errorf("%w: %q is registered dynamically and produced by %s; the dynamic tool is kept", ErrDuplicate, name, b.t().Source)})
 		}
 		r.tools[name] = e
 	}
@@ -105,7 +105,7 @@ func sameTools(a, b map[string]*entry) bool {
 	}
 	for name, ea := range a {
 		eb, ok := b[name]
-		if !ok || !reflect.DeepEqual(ea.tool, eb.tool) {
+		if !ok || !reflect.DeepEqual(ea.t(), eb.t()) {
 			return false
 		}
 	}
