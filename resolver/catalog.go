@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"bytes"
 	"fmt"
 	"maps"
 	"os"
@@ -182,6 +183,7 @@ type Catalog struct {
 	plan                              *plan         // what the configuration asks for
 	schemas                           *sessionCache // schema answers for this catalog's lifetime
 	disk                              diskCache     // persistent schema answers; zero: none
+	persist                           *persistence  // where the resolution is persisted; nil: nowhere
 	statEvery                         time.Duration // minimum delay between automatic stat checks
 	retryBase                         time.Duration // first delay before a timed-out schema request is retried
 
@@ -198,6 +200,7 @@ type Catalog struct {
 	subs       map[int]func()
 	nextSub    int
 	identity   *Identity              // nil: recompute
+	listJSON   []byte                 // the tools/list result; nil: recompute
 	lastStat   time.Time              // last automatic stat check
 	retries    map[string]*retryState // timed-out schema requests to ask again, by session cache key
 }
@@ -222,6 +225,57 @@ func (c *Catalog) List() []Definition {
 			d.InputSchema = cloneMap(d.InputSchema)
 			d.Annotations = maps.Clone(d.Annotations)
 			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// ListJSON returns the tools/list result, {"tools":[…]} with the
+// definitions of [Catalog.List], as compact JSON without HTML escaping. It
+// is computed once per change of the catalog (or read with a persisted
+// resolution); the caller must not modify it.
+func (c *Catalog) ListJSON() ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.listJSON == nil {
+		var b bytes.Buffer
+		b.WriteString(`{"tools":[`)
+		n := 0
+		for _, e := range c.sortedLocked() {
+			if !e.enabled {
+				continue
+			}
+			data, err := tool.Marshal(e.t().Definition)
+			if err != nil {
+				return nil, fmt.Errorf("resolver: tool %q: definition is not JSON: %w", e.name, err)
+			}
+			if n > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(data)
+			n++
+		}
+		b.WriteString(`]}`)
+		c.listJSON = b.Bytes()
+	}
+	return c.listJSON, nil
+}
+
+// Brief is what a listing shows of a tool: its name and its one-line
+// summary.
+type Brief struct {
+	Name, Summary string
+}
+
+// Briefs returns the name and summary of each enabled tool, sorted by name,
+// without decoding any tool's schema.
+func (c *Catalog) Briefs() []Brief {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []Brief
+	for _, e := range c.sortedLocked() {
+		if e.enabled {
+			out = append(out, Brief{e.name, e.summary})
 		}
 	}
 	return out
@@ -361,6 +415,7 @@ func (c *Catalog) Subscribe(fn func()) (cancel func()) {
 // notify once the lock is released.
 func (c *Catalog) changedLocked() []func() {
 	c.identity = nil
+	c.listJSON = nil
 	ids := slices.Sorted(maps.Keys(c.subs))
 	fns := make([]func(), len(ids))
 	for i, id := range ids {

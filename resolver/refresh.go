@@ -95,7 +95,24 @@ func (c *Catalog) rebuild(ctx context.Context) (changed bool, err error) {
 	}
 	c.mu.Unlock()
 	notify(fns)
+	_ = c.save(r) // the persisted resolution only saves time
 	return changed, nil
+}
+
+// install makes a persisted resolution the catalog's tools, as the first
+// resolution pass of [New] would.
+func (c *Catalog) install(l *loaded) {
+	pass := c.builds.Add(1)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.built = pass
+	c.tools = l.tools
+	c.report = Report{Problems: l.problems}
+	c.keys = l.keys
+	id := l.identity
+	c.identity = &id
+	c.listJSON = l.list
+	c.lastStat = time.Now()
 }
 
 // sameTools reports whether two tool sets serve the same tools.
