@@ -26,9 +26,11 @@ vet:
 fmt-check:
 	@out="$$(gofmt -l . | grep -v '^bin/' || true)"; if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-## bench: benchmarks, reported as ratios against baselines measured in the same run
+## bench: benchmarks, reported as ratios against baselines measured in the same run,
+## BENCHCOUNT repetitions (benchstat-style); docs/performance.md has the table
+BENCHCOUNT ?= 3
 bench: build
-	$(GO) test -run='^$$' -bench=. -benchtime=2s -count=1 ./...
+	$(GO) test -run='^$$' -bench=. -benchtime=2s -count=$(BENCHCOUNT) ./...
 
 ## fuzz: run each fuzz target for FUZZTIME
 fuzz:

@@ -46,21 +46,21 @@ func (c *Catalog) run(ctx context.Context, e *entry, action tool.Action, args, a
 	res, err := invoke.Run(ctx, spec, req)
 	var oe *invoke.OptionError
 	if errors.As(err, &oe) { // a value the model sent, refused before anything ran: data for the model
-		return tool.Fail(fmt.Sprintf("tool %q: %v (fix: %s)", e.tool.Name, oe, oe.Fix())), nil
+		return tool.Fail(fmt.Sprintf("tool %q: %v (fix: %s)", e.t().Name, oe, oe.Fix())), nil
 	}
 	if err == nil {
 		var out tool.Outcome
 		if b.v2 {
-			out, err = readOutcomeV2(e.tool.Name, res)
+			out, err = readOutcomeV2(e.t().Name, res)
 		} else {
-			out, err = readOutcome(e.tool.Name, res, b.protocol)
+			out, err = readOutcome(e.t().Name, res, b.protocol)
 		}
 		if err == nil {
 			return e.checkStructured(out), nil
 		}
 		err = &invoke.Error{Command: b.group.command, Action: action, ExitCode: res.ExitCode, Stderr: res.StderrTail, Err: err}
 	}
-	key := e.tool.Provenance["entry"] // tools.NAME or toolsets.NAME
+	key := e.t().Provenance["entry"] // tools.NAME or toolsets.NAME
 	var fix string
 	switch {
 	case errors.Is(err, ErrTimeout):
@@ -72,7 +72,7 @@ func (c *Catalog) run(ctx context.Context, e *entry, action tool.Action, args, a
 	case errors.Is(err, ErrProtocol):
 		fix = fmt.Sprintf("the binary must print one outcome object on stdout ({\"type\":\"success\",\"content\":…}) and log to stderr; if it does not speak the protocol, declare its parameters in [%s] so it is run as a plain command", key)
 	}
-	return tool.Outcome{}, newError(e.tool.Name, b.group.command, action, err, fix)
+	return tool.Outcome{}, newError(e.t().Name, b.group.command, action, err, fix)
 }
 
 // formatBinary asks a binary that speaks the protocol to render a call's

@@ -66,7 +66,11 @@ func (c *Catalog) Call(ctx context.Context, name string, args map[string]any, op
 	if err != nil {
 		return tool.Outcome{}, err
 	}
-	checked, problems := e.args.check(args)
+	schema, err := c.checker(e)
+	if err != nil {
+		return tool.Outcome{}, err
+	}
+	checked, problems := schema.check(args)
 	if problems != nil {
 		return tool.Fail(fmt.Sprintf("invalid arguments for tool %q: %s", name, strings.Join(problems, "; "))), nil
 	}
@@ -168,7 +172,7 @@ func Answers(ctx context.Context) map[string]any {
 func callHandler(ctx context.Context, e *entry, args map[string]any) (out tool.Outcome, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = tool.Outcome{}, fmt.Errorf("resolver: tool %q: handler panicked: %v", e.tool.Name, r)
+			out, err = tool.Outcome{}, fmt.Errorf("resolver: tool %q: handler panicked: %v", e.t().Name, r)
 		}
 	}()
 	return e.handler(ctx, args)
@@ -183,7 +187,9 @@ func (c *Catalog) Format(ctx context.Context, name string, args map[string]any) 
 	if err != nil {
 		return "", err
 	}
-	if checked, problems := e.args.check(args); problems == nil {
+	if a, err := c.checker(e); err != nil {
+		return "", err
+	} else if checked, problems := a.check(args); problems == nil {
 		args = checked
 	}
 	if e.bin != nil {

@@ -1,6 +1,8 @@
 package resolver
 
 import (
+	"bytes"
+	"fmt"
 	"maps"
 	"os"
 	"slices"
@@ -128,14 +130,61 @@ type Category struct {
 }
 
 // entry is one tool the catalog serves. Fields are fixed once the entry is
-// stored; a change replaces the entry.
+// stored; a change replaces the entry. An entry loaded from a persisted
+// resolution holds its name, summary and enabled flag, and decodes the rest
+// of its tool when first asked ([entry.t]); its input schema is compiled
+// when the tool is first called or validated ([Catalog.checker]).
 type entry struct {
-	tool    *Tool
-	args    *argSchema // compiled input schema
-	handler Handler    // dynamic tools
-	bin     *binding   // binary tools
+	name    string
+	summary string
+	enabled bool
+	handler Handler  // dynamic tools
+	bin     *binding // binary tools
 
-	output outputSchema // the tool's output schema, compiled at its first structured answer
+	once   sync.Once
+	detail *Tool        // nil until decode ran: use t
+	decode func() *Tool // decodes the persisted detail; nil when detail is set
+
+	argsOnce sync.Once
+	args     *argSchema // compiled input schema; nil until needed, for persisted entries
+	argsErr  error
+
+	output outputSchema // the tool's output schema (protocol v2), compiled at its first structured answer
+}
+
+// newEntry returns the entry of a tool built in this process.
+func newEntry(t *Tool, args *argSchema, h Handler, b *binding) *entry {
+	return &entry{name: t.Name, summary: t.Summary, enabled: t.Enabled, detail: t, args: args, handler: h, bin: b}
+}
+
+// t returns the entry's tool, decoding it on first use when it was
+// persisted. The caller must not modify it.
+func (e *entry) t() *Tool {
+	e.once.Do(func() {
+		if e.detail == nil {
+			e.detail = e.decode()
+			e.decode = nil
+		}
+	})
+	return e.detail
+}
+
+// checker returns the entry's compiled input schema, compiling it on first
+// use (with the entry's rule for option-like values, see refuseOptions).
+func (c *Catalog) checker(e *entry) (*argSchema, error) {
+	e.argsOnce.Do(func() {
+		if e.args != nil {
+			return
+		}
+		a, err := c.compile(e.t().InputSchema)
+		if err != nil {
+			e.argsErr = fmt.Errorf("resolver: tool %q: %w", e.name, err)
+			return
+		}
+		e.args = a
+		c.refuseOptions(e)
+	})
+	return e.args, e.argsErr
 }
 
 // Catalog serves the tools of a resolved configuration, plus tools
@@ -149,6 +198,7 @@ type Catalog struct {
 	plan                              *plan         // what the configuration asks for
 	schemas                           *sessionCache // schema answers for this catalog's lifetime
 	disk                              diskCache     // persistent schema answers; zero: none
+	persist                           *persistence  // where the resolution is persisted; nil: nowhere
 	statEvery                         time.Duration // minimum delay between automatic stat checks
 	retryBase                         time.Duration // first delay before a timed-out schema request is retried
 
@@ -165,6 +215,7 @@ type Catalog struct {
 	subs       map[int]func()
 	nextSub    int
 	identity   *Identity              // nil: recompute
+	listJSON   []byte                 // the tools/list result; nil: recompute
 	lastStat   time.Time              // last automatic stat check
 	retries    map[string]*retryState // timed-out schema requests to ask again, by session cache key
 }
@@ -184,11 +235,62 @@ func (c *Catalog) List() []Definition {
 	defer c.mu.Unlock()
 	var out []Definition
 	for _, e := range c.sortedLocked() {
-		if e.tool.Enabled {
-			d := e.tool.Definition
+		if e.enabled {
+			d := e.t().Definition
 			d.InputSchema = cloneMap(d.InputSchema)
 			d.Annotations = maps.Clone(d.Annotations)
 			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// ListJSON returns the tools/list result, {"tools":[…]} with the
+// definitions of [Catalog.List], as compact JSON without HTML escaping. It
+// is computed once per change of the catalog (or read with a persisted
+// resolution); the caller must not modify it.
+func (c *Catalog) ListJSON() ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.listJSON == nil {
+		var b bytes.Buffer
+		b.WriteString(`{"tools":[`)
+		n := 0
+		for _, e := range c.sortedLocked() {
+			if !e.enabled {
+				continue
+			}
+			data, err := tool.Marshal(e.t().Definition)
+			if err != nil {
+				return nil, fmt.Errorf("resolver: tool %q: definition is not JSON: %w", e.name, err)
+			}
+			if n > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(data)
+			n++
+		}
+		b.WriteString(`]}`)
+		c.listJSON = b.Bytes()
+	}
+	return c.listJSON, nil
+}
+
+// Brief is what a listing shows of a tool: its name and its one-line
+// summary.
+type Brief struct {
+	Name, Summary string
+}
+
+// Briefs returns the name and summary of each enabled tool, sorted by name,
+// without decoding any tool's schema.
+func (c *Catalog) Briefs() []Brief {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []Brief
+	for _, e := range c.sortedLocked() {
+		if e.enabled {
+			out = append(out, Brief{e.name, e.summary})
 		}
 	}
 	return out
@@ -201,7 +303,7 @@ func (c *Catalog) Tools() []*Tool {
 	defer c.mu.Unlock()
 	var out []*Tool
 	for _, e := range c.sortedLocked() {
-		out = append(out, e.tool.clone())
+		out = append(out, e.t().clone())
 	}
 	return out
 }
@@ -214,7 +316,7 @@ func (c *Catalog) Tool(name string) (*Tool, bool) {
 	if !ok {
 		return nil, false
 	}
-	return e.tool.clone(), true
+	return e.t().clone(), true
 }
 
 // Categories returns the categories of the configuration, sorted by id.
@@ -229,7 +331,7 @@ func (c *Catalog) Has(name string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.tools[name]
-	return ok && e.tool.Enabled
+	return ok && e.enabled
 }
 
 // Names returns the names of the enabled tools, sorted.
@@ -238,8 +340,8 @@ func (c *Catalog) Names() []string {
 	defer c.mu.Unlock()
 	var out []string
 	for _, e := range c.sortedLocked() {
-		if e.tool.Enabled {
-			out = append(out, e.tool.Name)
+		if e.enabled {
+			out = append(out, e.name)
 		}
 	}
 	return out
@@ -251,7 +353,7 @@ func (c *Catalog) Len() int {
 	defer c.mu.Unlock()
 	n := 0
 	for _, e := range c.tools {
-		if e.tool.Enabled {
+		if e.enabled {
 			n++
 		}
 	}
@@ -263,7 +365,7 @@ func (c *Catalog) sortedLocked() []*entry {
 	for _, e := range c.tools {
 		out = append(out, e)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].tool.Name < out[j].tool.Name })
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out
 }
 
@@ -275,8 +377,8 @@ func (c *Catalog) lookup(name string) (*entry, error) {
 	if !ok {
 		return nil, &unknownError{name: name}
 	}
-	if !e.tool.Enabled {
-		return nil, &unknownError{name: name, disabled: true, place: e.tool.Provenance["enable"]}
+	if !e.enabled {
+		return nil, &unknownError{name: name, disabled: true, place: e.t().Provenance["enable"]}
 	}
 	return e, nil
 }
@@ -328,6 +430,7 @@ func (c *Catalog) Subscribe(fn func()) (cancel func()) {
 // notify once the lock is released.
 func (c *Catalog) changedLocked() []func() {
 	c.identity = nil
+	c.listJSON = nil
 	ids := slices.Sorted(maps.Keys(c.subs))
 	fns := make([]func(), len(ids))
 	for i, id := range ids {

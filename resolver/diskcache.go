@@ -239,16 +239,18 @@ func DefaultCacheDir() string {
 	return filepath.Join(home, ".cache", "toolhost")
 }
 
-// ClearCache removes the schema answers stored in dir by catalogs created
-// with Options.CacheDir = dir. It removes nothing else, and a dir with no
+// ClearCache removes the schema answers and the persisted resolutions
+// stored in dir by catalogs created with Options.CacheDir = dir. It removes nothing else, and a dir with no
 // cache is not an error.
 func ClearCache(dir string) error {
 	if dir == "" {
 		return errors.New("resolver: clear cache: no cache directory (DefaultCacheDir finds none when neither XDG_CACHE_HOME nor HOME is set; set one)")
 	}
-	err := os.RemoveAll(filepath.Join(dir, "schemas"))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("resolver: clear cache: %w", err)
+	for _, sub := range []string{"schemas", "resolutions"} {
+		err := os.RemoveAll(filepath.Join(dir, sub))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("resolver: clear cache: %w", err)
+		}
 	}
 	return nil
 }

@@ -81,3 +81,12 @@ func TestDiskCacheAtomic(t *testing.T) {
 		t.Errorf("cache dir holds %v, want only the one answer (no temporary files)", files)
 	}
 }
+
+// forgetResolutions removes the persisted resolutions of cacheDir, so that
+// the next catalog resolves through the schema cache.
+func forgetResolutions(t *testing.T, cacheDir string) {
+	t.Helper()
+	if err := os.RemoveAll(filepath.Join(cacheDir, "resolutions")); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -24,6 +24,7 @@ func newCatBounded(t *testing.T, cfgText, root, cacheDir string) *Catalog {
 		err error
 	}
 	done := make(chan result, 1)
+	forgetResolutions(t, cacheDir) // these tests are about the schema cache below it
 	go func() {
 		c, err := New(t.Context(), cfg, &Options{Root: root, CacheDir: cacheDir})
 		if err == nil {

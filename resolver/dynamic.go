@@ -55,12 +55,12 @@ func (c *Catalog) Register(def Definition, h Handler) error {
 	c.mu.Lock()
 	if old, ok := c.tools[def.Name]; ok {
 		c.mu.Unlock()
-		return fmt.Errorf("resolver: register %q: %w (already served from %s)", def.Name, ErrDuplicate, old.tool.Source)
+		return fmt.Errorf("resolver: register %q: %w (already served from %s)", def.Name, ErrDuplicate, old.t().Source)
 	}
 	if c.tools == nil {
 		c.tools = map[string]*entry{}
 	}
-	c.tools[def.Name] = &entry{tool: t, args: args, handler: h}
+	c.tools[def.Name] = newEntry(t, args, h, nil)
 	fns := c.changedLocked()
 	c.mu.Unlock()
 	notify(fns)
@@ -77,9 +77,9 @@ func (c *Catalog) Unregister(name string) error {
 		c.mu.Unlock()
 		return fmt.Errorf("resolver: unregister %q: %w", name, ErrUnknownTool)
 	}
-	if !e.tool.Dynamic {
+	if !e.t().Dynamic {
 		c.mu.Unlock()
-		return fmt.Errorf("resolver: unregister %q: %w (it comes from %s)", name, ErrNotDynamic, e.tool.Source)
+		return fmt.Errorf("resolver: unregister %q: %w (it comes from %s)", name, ErrNotDynamic, e.t().Source)
 	}
 	delete(c.tools, name)
 	fns := c.changedLocked()

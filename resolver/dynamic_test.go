@@ -87,7 +87,7 @@ func TestUnregister(t *testing.T) {
 	if err := c.Unregister("nope"); !errors.Is(err, ErrUnknownTool) {
 		t.Fatalf("Unregister(unknown) = %v, want ErrUnknownTool", err)
 	}
-	c.tools["fixed"] = &entry{tool: &Tool{Definition: Definition{Name: "fixed"}, Enabled: true, Source: "bin/x"}}
+	c.tools["fixed"] = newEntry(&Tool{Definition: Definition{Name: "fixed"}, Enabled: true, Source: "bin/x"}, nil, nil, nil)
 	if err := c.Unregister("fixed"); !errors.Is(err, ErrNotDynamic) {
 		t.Fatalf("Unregister(binary tool) = %v, want ErrNotDynamic", err)
 	}

@@ -35,8 +35,8 @@ func (c *Catalog) Identity() Identity {
 	if c.identity == nil {
 		var defs []Definition
 		for _, e := range c.sortedLocked() {
-			if e.tool.Enabled {
-				defs = append(defs, e.tool.Definition)
+			if e.enabled {
+				defs = append(defs, e.t().Definition)
 			}
 		}
 		id := IdentityOf(defs)

@@ -27,7 +27,7 @@ var propertyPattern = regexp.MustCompile(`^[a-zA-Z0-9_.-]{1,64}$`)
 // name matching ^[a-zA-Z0-9_-]{1,64}$ and an input schema that is a JSON
 // Schema object with properties. It compiles the schema for validation.
 func (c *Catalog) lint(e *entry) *lintError {
-	t := e.tool
+	t := e.t()
 	if err := checkName(t.Name); err != nil {
 		return &lintError{err, "rename the entry (or give the toolset a prefix without dots or spaces); names may hold letters, digits, _ and -"}
 	}
@@ -92,7 +92,7 @@ func lintCommand(e *entry, key string) (*lintError, []commandWarning) {
 		}
 		arg := t.Argument()
 		if flagged || arg == "" || !t.StartsWord || t.AfterDashDash || slices.Contains(spec.AllowOption, arg) ||
-			(len(t.Path) == 3 && noLeadingDash(e.tool.Parameters[arg])) {
+			(len(t.Path) == 3 && noLeadingDash(e.t().Parameters[arg])) {
 			continue
 		}
 		flagged = true // one warning per command: the fix covers the rest

@@ -53,6 +53,11 @@ func New(ctx context.Context, cfg *config.Config, opts *Options) (*Catalog, erro
 		tools:          map[string]*entry{},
 	}
 	c.categories = c.plan.categories
+	c.persist = newPersistence(o.CacheDir, o.Root, cfg)
+	if l, ok := c.load(); ok {
+		c.install(l)
+		return c, nil
+	}
 	if _, err := c.rebuild(ctx); err != nil {
 		return nil, err
 	}

@@ -18,6 +18,7 @@ type plan struct {
 	groups     map[string]*group // by invocation key
 	order      []*group          // groups in first-use order
 	groupOf    map[*config.Entry]*group
+	byKey      map[string]*config.Entry // by Key(): tools.NAME, toolsets.NAME
 	categories []Category
 }
 
@@ -64,7 +65,7 @@ func timeoutOf(e *config.Entry) time.Duration {
 
 // newPlan groups cfg's entries by invocation.
 func newPlan(cfg *config.Config) *plan {
-	p := &plan{groups: map[string]*group{}, groupOf: map[*config.Entry]*group{}}
+	p := &plan{groups: map[string]*group{}, groupOf: map[*config.Entry]*group{}, byKey: map[string]*config.Entry{}}
 	if cfg == nil {
 		return p
 	}
@@ -75,6 +76,7 @@ func newPlan(cfg *config.Config) *plan {
 		p.entries = append(p.entries, cfg.Toolsets[name])
 	}
 	for _, e := range p.entries {
+		p.byKey[e.Key()] = e
 		spec := specOf(e)
 		key := invocationKey(spec)
 		g, ok := p.groups[key]

@@ -66,8 +66,8 @@ func (c *Catalog) rebuild(ctx context.Context) (changed bool, err error) {
 			continue
 		}
 		if b, clash := r.tools[name]; clash {
-			r.problems = append(r.problems, Problem{Tool: name, Place: b.tool.Provenance["entry"],
-				Err: fmt.Errorf("%w: %q is registered dynamically and produced by %s; the dynamic tool is kept", ErrDuplicate, name, b.tool.Source)})
+			r.problems = append(r.problems, Problem{Tool: name, Place: b.t().Provenance["entry"],
+				Err: fmt.Errorf("%w: %q is registered dynamically and produced by %s; the dynamic tool is kept", ErrDuplicate, name, b.t().Source)})
 		}
 		r.tools[name] = e
 	}
@@ -95,7 +95,24 @@ func (c *Catalog) rebuild(ctx context.Context) (changed bool, err error) {
 	}
 	c.mu.Unlock()
 	notify(fns)
+	_ = c.save(r) // the persisted resolution only saves time
 	return changed, nil
+}
+
+// install makes a persisted resolution the catalog's tools, as the first
+// resolution pass of [New] would.
+func (c *Catalog) install(l *loaded) {
+	pass := c.builds.Add(1)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.built = pass
+	c.tools = l.tools
+	c.report = Report{Problems: l.problems}
+	c.keys = l.keys
+	id := l.identity
+	c.identity = &id
+	c.listJSON = l.list
+	c.lastStat = time.Now()
 }
 
 // sameTools reports whether two tool sets serve the same tools.
@@ -105,7 +122,7 @@ func sameTools(a, b map[string]*entry) bool {
 	}
 	for name, ea := range a {
 		eb, ok := b[name]
-		if !ok || !reflect.DeepEqual(ea.tool, eb.tool) {
+		if !ok || !reflect.DeepEqual(ea.t(), eb.t()) {
 			return false
 		}
 	}

@@ -186,12 +186,12 @@ func (c *Catalog) resolve(ctx context.Context) *resolution {
 
 	byName := map[string]string{}
 	for _, pr := range all {
-		name := pr.e.tool.Name
+		name := pr.e.t().Name
 		if first, dup := byName[name]; dup {
 			r.problems = append(r.problems, Problem{
 				Tool: name, Place: pr.place,
 				Err: fmt.Errorf("%w: %q is produced by %s (%s) and by %s (%s)", ErrDuplicate, name,
-					pr.e.tool.Provenance["entry"], pr.place, r.tools[name].tool.Provenance["entry"], first),
+					pr.e.t().Provenance["entry"], pr.place, r.tools[name].t().Provenance["entry"], first),
 				Fix: "rename one of them, or give the toolset a prefix or an exclude list",
 			})
 			continue
@@ -200,7 +200,7 @@ func (c *Catalog) resolve(ctx context.Context) *resolution {
 			r.problems = append(r.problems, Problem{Tool: name, Place: pr.place, Err: err.err, Fix: err.fix})
 			continue
 		}
-		lerr, cmdWarnings := lintCommand(pr.e, pr.e.tool.Provenance["entry"])
+		lerr, cmdWarnings := lintCommand(pr.e, pr.e.t().Provenance["entry"])
 		if lerr != nil {
 			r.problems = append(r.problems, Problem{Tool: name, Place: pr.cmdPlace, Err: lerr.err, Fix: lerr.fix})
 			continue
@@ -209,10 +209,10 @@ func (c *Catalog) resolve(ctx context.Context) *resolution {
 			r.problems = append(r.problems, Problem{Tool: name, Place: pr.cmdPlace, Warning: true, Err: errors.New(w.text), Fix: w.fix})
 		}
 		c.refuseOptions(pr.e)
-		for _, w := range lintWarnings(pr.e.tool) {
+		for _, w := range lintWarnings(pr.e.t()) {
 			r.problems = append(r.problems, Problem{Tool: name, Place: pr.place, Warning: true, Err: errors.New(w)})
 		}
-		if cat := pr.e.tool.Category; cat != "" && !slices.ContainsFunc(p.categories, func(c Category) bool { return c.ID == cat }) {
+		if cat := pr.e.t().Category; cat != "" && !slices.ContainsFunc(p.categories, func(c Category) bool { return c.ID == cat }) {
 			r.problems = append(r.problems, Problem{Tool: name, Place: pr.place, Warning: true,
 				Err: fmt.Errorf("category %q is not described by a [categories.%s] table", cat, cat),
 				Fix: fmt.Sprintf("add [categories.%s] with name = \"…\" (and description, icon), or name a category that has one", cat)})
@@ -239,7 +239,7 @@ func (c *Catalog) bind(t *Tool, e *config.Entry, g *group, resp *tool.SchemaResp
 		s.AllowOption = allow
 		spec = &s
 	}
-	return &entry{tool: t, bin: &binding{
+	return newEntry(t, nil, nil, &binding{
 		spec:     spec,
 		group:    g,
 		name:     name,
@@ -247,7 +247,7 @@ func (c *Catalog) bind(t *Tool, e *config.Entry, g *group, resp *tool.SchemaResp
 		timeout:  t.Timeout,
 		protocol: resp != nil,
 		v2:       resp != nil && resp.Protocol == tool.Version2,
-	}}
+	})
 }
 
 // toolset expands a [toolsets.NAME] entry into the tools of its binary.

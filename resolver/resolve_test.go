@@ -73,6 +73,7 @@ func TestPersistentCache(t *testing.T) {
 	root := t.TempDir()
 	newCat := func(t *testing.T, cfgText, cacheDir string) *Catalog {
 		t.Helper()
+		forgetResolutions(t, cacheDir) // these tests are about the schema cache below it
 		c, err := New(t.Context(), parse(t, cfgText), &Options{Root: root, CacheDir: cacheDir})
 		if err != nil {
 			t.Fatal(err)

@@ -44,8 +44,8 @@ func (e *entry) checkStructured(out tool.Outcome) tool.Outcome {
 	if out.Type != tool.KindSuccess {
 		return out
 	}
-	name := e.tool.Name
-	if s := e.tool.OutputSchema; s != nil {
+	name := e.name
+	if s := e.t().OutputSchema; s != nil {
 		if out.Structured == nil {
 			return tool.Fail(fmt.Sprintf("tool %q declares an output schema but its answer has no structured value", name))
 		}

@@ -90,3 +90,28 @@ func TestProtocolV2(t *testing.T) {
 		t.Errorf("log line on stdout: %v", err)
 	}
 }
+
+// TestProtocolV2Persisted: a warm start (the persisted resolution) keeps
+// what protocol v2 adds: the binary still gets "2" requests, its title and
+// output schema and its raw input schema ($defs) are served as before.
+func TestProtocolV2Persisted(t *testing.T) {
+	cfg := parse(t, fmt.Sprintf("[tools.protocol]\ncommand = [%q, \"v2\", \"protocol\"]\ntool = \"grep\"\n", exe(t)))
+	opts := &Options{Root: t.TempDir(), CacheDir: t.TempDir()}
+	cold, err := New(t.Context(), cfg, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warm, err := New(t.Context(), cfg, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := cold.Tool("protocol")
+	b, _ := warm.Tool("protocol")
+	if b.Title != "Grep files" || b.OutputSchema == nil || b.InputSchema["$defs"] == nil || a.Title != b.Title {
+		t.Errorf("warm tool %+v, want the v2 fields of %+v", b, a)
+	}
+	out, err := warm.Call(t.Context(), "protocol", map[string]any{"pattern": "x"}, nil)
+	if err != nil || out.Content != "2" {
+		t.Errorf("warm call = %+v, %v: want the binary to see protocol \"2\"", out, err)
+	}
+}

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -40,16 +42,24 @@ func (a *app) listCommand() *cli.Command {
 				return err
 			}
 			a.note(cat)
-			defs := cat.List()
-			if defs == nil {
-				defs = []resolver.Definition{}
-			}
 			if c.Bool("json") {
-				return writeJSON(a.stdout, struct {
-					Tools []resolver.Definition `json:"tools"`
-				}{defs})
+				// The catalog's tools/list bytes, indented as writeJSON
+				// indents: nothing is decoded or marshalled here.
+				data, err := cat.ListJSON()
+				if err != nil {
+					return &exitError{code: ExitFailure, err: err}
+				}
+				var out bytes.Buffer
+				out.Grow(len(data) * 2)
+				if err := json.Indent(&out, data, "", "  "); err != nil {
+					return &exitError{code: ExitFailure, err: err}
+				}
+				out.WriteByte('\n')
+				_, err = a.stdout.Write(out.Bytes())
+				return err
 			}
-			if len(defs) == 0 {
+			briefs := cat.Briefs()
+			if len(briefs) == 0 {
 				if names := disabledNames(cat); len(names) > 0 {
 					fmt.Fprintf(a.stderr, "no enabled tools (disabled: %s)\n", strings.Join(names, ", "))
 					return nil
@@ -60,7 +70,7 @@ func (a *app) listCommand() *cli.Command {
 				return nil
 			}
 			if c.Bool("schemas") {
-				for i, d := range defs {
+				for i, d := range cat.List() {
 					if i > 0 {
 						fmt.Fprintln(a.stdout)
 					}
@@ -71,7 +81,7 @@ func (a *app) listCommand() *cli.Command {
 			}
 			tw := newTable(a.stdout)
 			row(tw, a.out.bold("NAME"), "DESCRIPTION")
-			for _, d := range defs {
+			for _, d := range briefs {
 				row(tw, a.out.green(d.Name), d.Summary)
 			}
 			return tw.Flush()

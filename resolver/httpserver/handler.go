@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/toolhost/toolhost/resolver"
@@ -80,9 +81,13 @@ const DefaultMaxBodyBytes = 4 << 20
 //
 // Every GET response carries ETag: "<server_id>"; a request whose
 // If-None-Match holds it gets 304 Not Modified. A request with a
-// non-loopback Origin not in [Options.AllowedOrigins] gets 403. p is asked
-// once per request and nothing is cached, so the handler can be mounted on
-// any mux (strip a prefix with http.StripPrefix).
+// non-loopback Origin not in [Options.AllowedOrigins] gets 403. A provider
+// from [FromCatalog] has its listings (/tools, /api/v1/tools, /identity)
+// computed once per change of the catalog (the handler subscribes to it
+// for as long as the catalog lives) and served from bytes; the manifest's
+// generated_at is then the time they were computed. Any other provider is
+// asked once per request. The handler can be mounted on any mux (strip a
+// prefix with http.StripPrefix).
 func NewHandler(p Provider, opts *Options) http.Handler {
 	var o Options
 	if opts != nil {
@@ -104,6 +109,12 @@ func NewHandler(p Provider, opts *Options) http.Handler {
 		o.Now = time.Now
 	}
 	h := &handler{p: p, o: o}
+	if cp, ok := p.(catalogProvider); ok {
+		// The listings of a catalog are computed once per change of it
+		// and served from bytes (see handler.listings).
+		h.cached = true
+		cp.c.Subscribe(h.forget)
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /tools", h.tools)
 	mux.HandleFunc("GET /tools/{name}", h.tool)
@@ -127,8 +138,86 @@ func NewHandler(p Provider, opts *Options) http.Handler {
 }
 
 type handler struct {
-	p Provider
-	o Options
+	p      Provider
+	o      Options
+	cached bool // p is a catalog's: keep its listings between changes
+
+	mu  sync.Mutex
+	cur *listings // nil after a change
+	gen uint64    // changes seen
+}
+
+// listings are the bodies of the listing endpoints for one state of a
+// catalog, with its identity (the ETag). The manifest's generated_at is
+// the time they were computed, after the catalog's last change: the same
+// ETag always comes with the same bytes.
+type listings struct {
+	id                     string
+	tools, manifest, ident []byte
+}
+
+// forget drops the kept listings: the catalog changed.
+func (h *handler) forget() {
+	h.mu.Lock()
+	h.cur = nil
+	h.gen++
+	h.mu.Unlock()
+}
+
+// listings returns the kept listings, computing them when the catalog
+// changed since; nil when the handler keeps none (a provider other than a
+// catalog's is asked at every request) or the provider failed.
+func (h *handler) listings(r *http.Request) (*listings, error) {
+	h.mu.Lock()
+	l, gen := h.cur, h.gen
+	h.mu.Unlock()
+	if l != nil {
+		return l, nil
+	}
+	s, err := h.p.Snapshot(r.Context())
+	if err != nil || s == nil {
+		return nil, err
+	}
+	s = normalize(s)
+	l = &listings{id: s.Identity.ServerID}
+	for _, b := range []struct {
+		dst *[]byte
+		v   any
+	}{{&l.tools, toolsList(s)}, {&l.manifest, h.manifestOf(s)}, {&l.ident, s.Identity}} {
+		data, err := tool.Marshal(b.v)
+		if err != nil {
+			return nil, err
+		}
+		*b.dst = append(data, '\n')
+	}
+	h.mu.Lock()
+	if h.gen == gen { // no change meanwhile
+		h.cur = l
+	}
+	h.mu.Unlock()
+	return l, nil
+}
+
+// serveKept serves a listing from the kept bytes, with the ETag rules of
+// snapshot. It reports false when the handler keeps no listings.
+func (h *handler) serveKept(w http.ResponseWriter, r *http.Request, cacheControl string, body func(*listings) []byte) bool {
+	if !h.cached {
+		return false
+	}
+	l, err := h.listings(r)
+	if err != nil || l == nil {
+		return false // snapshot answers, with the error
+	}
+	w.Header().Set("ETag", `"`+l.id+`"`)
+	w.Header().Set("Cache-Control", cacheControl)
+	if etagMatch(r.Header.Get("If-None-Match"), l.id) {
+		w.WriteHeader(http.StatusNotModified)
+		return true
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	w.Write(body(l))
+	return true
 }
 
 // guard refuses foreign hosts and origins, for every endpoint alike, and
@@ -242,17 +331,25 @@ type listed struct {
 }
 
 func (h *handler) tools(w http.ResponseWriter, r *http.Request) {
+	if h.serveKept(w, r, "no-cache", func(l *listings) []byte { return l.tools }) {
+		return
+	}
 	s := h.snapshot(w, r, "no-cache")
 	if s == nil {
 		return
 	}
+	writeJSON(w, http.StatusOK, toolsList(s))
+}
+
+// toolsList is the body of GET /tools.
+func toolsList(s *Snapshot) []listed {
 	list := []listed{}
 	for _, t := range s.Tools {
 		if t.Enabled {
 			list = append(list, listed{t.Name, t.Summary, t.Annotations})
 		}
 	}
-	writeJSON(w, http.StatusOK, list)
+	return list
 }
 
 func (h *handler) tool(w http.ResponseWriter, r *http.Request) {
@@ -269,6 +366,9 @@ func (h *handler) tool(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handler) identity(w http.ResponseWriter, r *http.Request) {
+	if h.serveKept(w, r, "no-cache", func(l *listings) []byte { return l.ident }) {
+		return
+	}
 	s := h.snapshot(w, r, "no-cache")
 	if s == nil {
 		return
@@ -354,10 +454,18 @@ func toManifestTool(t *resolver.Tool) manifestTool {
 }
 
 func (h *handler) manifest(w http.ResponseWriter, r *http.Request) {
+	if h.serveKept(w, r, manifestCacheControl, func(l *listings) []byte { return l.manifest }) {
+		return
+	}
 	s := h.snapshot(w, r, manifestCacheControl)
 	if s == nil {
 		return
 	}
+	writeJSON(w, http.StatusOK, h.manifestOf(s))
+}
+
+// manifestOf is the body of GET /api/v1/tools.
+func (h *handler) manifestOf(s *Snapshot) manifest {
 	m := manifest{
 		ProtocolVersion: manifestProtocolVersion,
 		Scenario:        h.o.Scenario,
@@ -371,7 +479,7 @@ func (h *handler) manifest(w http.ResponseWriter, r *http.Request) {
 	for _, c := range s.Categories {
 		m.Categories = append(m.Categories, manifestCategory(c))
 	}
-	writeJSON(w, http.StatusOK, m)
+	return m
 }
 
 func (h *handler) manifestTool(w http.ResponseWriter, r *http.Request) {

@@ -486,3 +486,42 @@ func TestFromCatalogSnapshotConsistent(t *testing.T) {
 		}
 	}
 }
+
+// TestFromCatalogKept: a catalog's listings are computed once per change
+// and served from those bytes: the manifest's generated_at is the time
+// they were computed, so the same ETag always comes with the same body;
+// a change gives a new ETag, a new body and a new generated_at.
+func TestFromCatalogKept(t *testing.T) {
+	cat, err := resolver.New(t.Context(), nil, &resolver.Options{Root: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var clock atomic.Int64
+	clock.Store(time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC).Unix())
+	now := func() time.Time { return time.Unix(clock.Add(60), 0) } // every call a minute later
+	srv := newServer(t, httpserver.FromCatalog(cat), &httpserver.Options{Now: now})
+	r1, b1 := get(t, srv.URL+"/api/v1/tools", nil)
+	r2, b2 := get(t, srv.URL+"/api/v1/tools", nil)
+	if string(b1) != string(b2) || r1.Header.Get("ETag") != r2.Header.Get("ETag") {
+		t.Errorf("two requests, no change: bodies\n%s\n%s", b1, b2)
+	}
+	if err := cat.Register(resolver.Definition{Name: "late", Summary: "Registered later."},
+		func(context.Context, map[string]any) (tool.Outcome, error) { return tool.Success("ok"), nil }); err != nil {
+		t.Fatal(err)
+	}
+	r3, b3 := get(t, srv.URL+"/api/v1/tools", nil)
+	if r3.Header.Get("ETag") == r1.Header.Get("ETag") || !strings.Contains(string(b3), `"late"`) {
+		t.Errorf("after Register: ETag %s, body %s", r3.Header.Get("ETag"), b3)
+	}
+	var m1, m3 struct {
+		GeneratedAt string `json:"generated_at"`
+	}
+	json.Unmarshal(b1, &m1)
+	json.Unmarshal(b3, &m3)
+	if m1.GeneratedAt == "" || m1.GeneratedAt == m3.GeneratedAt {
+		t.Errorf("generated_at %q then %q, want a new time after the change", m1.GeneratedAt, m3.GeneratedAt)
+	}
+	if r, _ := get(t, srv.URL+"/api/v1/tools", map[string]string{"If-None-Match": r3.Header.Get("ETag")}); r.StatusCode != http.StatusNotModified || r.Header.Get("Cache-Control") != "public, max-age=60" {
+		t.Errorf("If-None-Match: status %d, Cache-Control %q", r.StatusCode, r.Header.Get("Cache-Control"))
+	}
+}

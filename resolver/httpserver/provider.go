@@ -10,7 +10,8 @@ import (
 
 // Provider supplies what the discovery endpoints serve. The handler asks it
 // once per request and keeps nothing between requests, so a change shows
-// at the next request.
+// at the next request; the provider of [FromCatalog] is the exception: its
+// listings are kept until the catalog notifies a change.
 type Provider interface {
 	// Snapshot returns the tools (enabled or not), their categories and,
 	// optionally, their identity.

@@ -125,6 +125,10 @@ type Server struct {
 	annMu       sync.Mutex
 	annotations map[string]json.RawMessage // name → annotations as the catalog gives them; guarded by annMu
 
+	listMu  sync.Mutex
+	listRaw []byte // the first page of tools/list as served; nil after a change; guarded by listMu
+	listGen uint64 // changes of the SDK's tool set; guarded by listMu
+
 	mu        sync.Mutex
 	dirty     bool // the catalog changed since the last sync
 	closed    bool
@@ -509,13 +513,52 @@ func (s *Server) syncFirst(next mcp.MethodHandler) mcp.MethodHandler {
 				s.sync()
 			}
 		}
+		first := false // the first page, whose bytes are kept
+		if method == "tools/list" {
+			if p, ok := req.GetParams().(*mcp.ListToolsParams); ok && (p == nil || p.Cursor == "" && len(p.Meta) == 0) {
+				first = true
+				s.listMu.Lock()
+				raw := s.listRaw
+				s.listMu.Unlock()
+				if raw != nil {
+					return &rawList{ListToolsResult: &mcp.ListToolsResult{}, raw: raw}, nil
+				}
+			}
+		}
+		s.listMu.Lock()
+		gen := s.listGen
+		s.listMu.Unlock()
 		res, err := next(ctx, method, req)
 		if lr, ok := res.(*mcp.ListToolsResult); ok && err == nil {
-			return s.listResult(lr), nil
+			out := s.listResult(lr)
+			if !first {
+				return out, nil
+			}
+			raw, err := out.MarshalJSON()
+			if err != nil {
+				return out, nil
+			}
+			s.listMu.Lock()
+			if s.listGen == gen { // no sync changed the tools meanwhile
+				s.listRaw = raw
+			}
+			s.listMu.Unlock()
+			return &rawList{ListToolsResult: lr, raw: raw}, nil
 		}
 		return res, err
 	}
 }
+
+// rawList is a tools/list result served from the bytes kept since the last
+// change of the tools: the first page (no cursor) is marshalled once per
+// change, not once per request.
+type rawList struct {
+	*mcp.ListToolsResult
+	raw []byte
+}
+
+// MarshalJSON returns the kept bytes.
+func (r *rawList) MarshalJSON() ([]byte, error) { return r.raw, nil }
 
 // listResult is a tools/list result whose tools carry their annotations
 // exactly as the catalog gives them. The SDK's ToolAnnotations always
@@ -609,7 +652,9 @@ func (s *Server) sync() {
 			delete(s.annotations, d.Name)
 		}
 		s.annMu.Unlock()
+		s.forgetList()
 		s.mcp.AddTool(t, s.toolHandler(d.Name))
+		s.forgetList()
 		s.synced[d.Name] = string(b)
 	}
 	var gone []string
@@ -625,8 +670,20 @@ func (s *Server) sync() {
 	}
 	s.annMu.Unlock()
 	if len(gone) > 0 {
+		s.forgetList()
 		s.mcp.RemoveTools(gone...)
+		s.forgetList()
 	}
+}
+
+// forgetList drops the kept tools/list bytes. sync calls it before and
+// after each change of the SDK's tools, so that a tools/list computed
+// across the change is not kept.
+func (s *Server) forgetList() {
+	s.listMu.Lock()
+	s.listRaw = nil
+	s.listGen++
+	s.listMu.Unlock()
 }
 
 // sdkTool converts a catalog definition to the SDK's tool, checking what

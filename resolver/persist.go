@@ -1,0 +1,507 @@
+package resolver
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/toolhost/toolhost/resolver/config"
+	"github.com/toolhost/toolhost/tool"
+)
+
+// A persisted resolution is what a resolution pass produced (the merged
+// tools, the problems, the identity and the tools/list bytes), stored so
+// that the next process resolving the same configuration in the same
+// workspace reads one file and stats the binaries instead of decoding
+// schema answers, merging, linting and compiling:
+//
+//	CacheDir/resolutions/<sha256 of root and config files>.json
+//
+// The file is one JSON header line, then a body of raw JSON blobs the
+// header points into by offset: the tools/list result, and each tool's
+// detail (decoded only when the tool is first described or called).
+//
+// It is used only when all of these hold, else the configuration is
+// resolved as before (asking binaries through the schema cache):
+//   - its key equals the key of this resolution: a hash of the resolver's
+//     own executable (path, size, mtime, inode, ctime: a rebuilt or
+//     upgraded toolhost never reads another build's resolution), the
+//     workspace root and the whole configuration as loaded (every entry,
+//     field and file:line position, every category);
+//   - every binary asked for its schema has the same stat key as when the
+//     resolution was made ([statKeyOf]: a rebuilt binary or an edited
+//     script is asked again);
+//   - the body's CRC-32C matches, and every tool names an entry of the
+//     configuration.
+//
+// A resolution is stored only when nothing in it is in doubt: no error
+// problem (a binary that failed, timed out — a transient failure is
+// retried — or a tool left out), and a stat key for every binary asked
+// (go run, shell commands and other launchers have none). Warnings are
+// kept, with their sentinel errors for errors.Is. The file follows the
+// schema cache's rules for hostile files (see diskcache.go): opened with
+// O_NOFOLLOW|O_NONBLOCK, fstat'ed as a regular file of bounded size,
+// written to a temporary file and renamed.
+
+const resolutionVersion = 1
+
+// maxResolutionFile bounds the size of a persisted resolution.
+const maxResolutionFile = 64 << 20
+
+// persistence is where a catalog's resolution is stored, and under which key.
+type persistence struct {
+	dir  string // CacheDir/resolutions
+	path string
+	key  string
+}
+
+// newPersistence returns the persistence of cfg in root, nil when the
+// resolution cannot be persisted.
+func newPersistence(cacheDir, root string, cfg *config.Config) *persistence {
+	if cacheDir == "" || cfg == nil {
+		return nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil
+	}
+	self, ok := statFile(exe)
+	if !ok {
+		return nil
+	}
+	data, err := json.Marshal(struct {
+		Version int            `json:"v"`
+		Self    fileKey        `json:"self"`
+		Root    string         `json:"root"`
+		Config  *config.Config `json:"config"`
+	}{resolutionVersion, self, root, cfg})
+	if err != nil {
+		return nil // a value the configuration holds does not marshal: no trustworthy key
+	}
+	sum := sha256.Sum256(data)
+	name := sha256.Sum256([]byte(root + "\x00" + strings.Join(cfg.Files, "\x00")))
+	dir := filepath.Join(cacheDir, "resolutions")
+	return &persistence{dir: dir, path: filepath.Join(dir, hex.EncodeToString(name[:16])+".json"), key: hex.EncodeToString(sum[:])}
+}
+
+// storedResolution is the header of a persisted resolution.
+type storedResolution struct {
+	Version  int             `json:"version"`
+	Key      string          `json:"key"`
+	Keys     []string        `json:"keys"` // stat key of each asked group, in plan order
+	Identity Identity        `json:"identity"`
+	Problems []storedProblem `json:"problems,omitempty"`
+	List     span            `json:"list"` // the tools/list result {"tools":[…]}
+	Tools    []storedTool    `json:"tools"`
+	Sum      uint32          `json:"sum"` // CRC-32C of the body
+}
+
+// span is [offset, length] in the body.
+type span [2]int
+
+func (s span) of(body []byte) ([]byte, bool) {
+	if s[0] < 0 || s[1] < 0 || s[0] > len(body) || s[1] > len(body)-s[0] {
+		return nil, false
+	}
+	return body[s[0] : s[0]+s[1]], true
+}
+
+// storedTool is one tool's entry in the header.
+type storedTool struct {
+	Name     string        `json:"n"`
+	Summary  string        `json:"s,omitempty"`
+	Enabled  bool          `json:"e,omitempty"`
+	Entry    string        `json:"k"` // its configuration entry: tools.NAME or toolsets.NAME
+	Bin      string        `json:"b"` // its name inside the binary
+	Protocol bool          `json:"p,omitempty"`
+	V2       bool          `json:"v2,omitempty"` // the binary speaks protocol v2
+	Timeout  time.Duration `json:"t"`            // per run, as merged
+	Detail   span          `json:"d"`
+}
+
+// storedDetail is a tool's detail in the body; its definition is rebuilt
+// from it (the input schema from the parameters, as merge builds it).
+type storedDetail struct {
+	Annotations      map[string]any             `json:"annotations,omitempty"`
+	Description      string                     `json:"description,omitempty"`
+	Examples         string                     `json:"examples,omitempty"`
+	Parameters       map[string]*tool.Parameter `json:"parameters"`
+	Category         string                     `json:"category,omitempty"`
+	Tags             []string                   `json:"tags,omitempty"`
+	RequiresApproval bool                       `json:"requires_approval,omitempty"`
+	Timeout          time.Duration              `json:"timeout,omitempty"`
+	Source           string                     `json:"source"`
+	Provenance       map[string]string          `json:"provenance"`
+
+	// Protocol v2: served as given, not rebuilt from Parameters.
+	Title        string         `json:"title,omitempty"`
+	Icons        []Icon         `json:"icons,omitempty"`
+	OutputSchema map[string]any `json:"output_schema,omitempty"`
+	RawInput     map[string]any `json:"input_schema,omitempty"` // a raw input schema (Parameters is nil then)
+}
+
+// storedProblem is a warning; errors are never stored.
+type storedProblem struct {
+	Tool  string     `json:"tool,omitempty"`
+	Place string     `json:"place,omitempty"`
+	Fix   string     `json:"fix,omitempty"`
+	Msg   string     `json:"msg"`             // the cause's message (of Err.Err for an *Error)
+	Kinds []string   `json:"kinds,omitempty"` // the sentinels it matches
+	Error *storedErr `json:"error,omitempty"` // set when the cause is an *Error
+}
+
+type storedErr struct {
+	Tool    string      `json:"tool"`
+	Command string      `json:"command"`
+	Action  tool.Action `json:"action"`
+	Offered []string    `json:"offered,omitempty"`
+	Fix     string      `json:"fix,omitempty"`
+}
+
+// sentinels are the errors a stored problem remembers matching, by name.
+var sentinels = map[string]error{
+	"unknown_tool": ErrUnknownTool, "invalid_name": ErrInvalidName, "duplicate": ErrDuplicate,
+	"not_object": ErrNotObject, "not_found": ErrNotFound, "not_executable": ErrNotExecutable,
+	"exit": ErrExit, "not_json": ErrNotJSON, "protocol": ErrProtocol, "not_schema": ErrNotSchema,
+	"timeout": ErrTimeout, "output_too_large": ErrOutputTooLarge, "tool_not_offered": ErrToolNotOffered,
+}
+
+// restoredError is a stored problem's cause: its message, matching the
+// sentinels the original matched.
+type restoredError struct {
+	msg   string
+	kinds []error
+}
+
+func (e *restoredError) Error() string   { return e.msg }
+func (e *restoredError) Unwrap() []error { return e.kinds }
+
+func storeProblem(p Problem) storedProblem {
+	sp := storedProblem{Tool: p.Tool, Place: p.Place, Fix: p.Fix}
+	cause := p.Err
+	var e *Error
+	if errors.As(p.Err, &e) && e == p.Err {
+		sp.Error = &storedErr{Tool: e.Tool, Command: e.Command, Action: e.Action, Offered: e.Offered, Fix: e.Fix}
+		cause = e.Err
+	}
+	if cause != nil {
+		sp.Msg = cause.Error()
+		for _, name := range slices.Sorted(maps.Keys(sentinels)) {
+			if errors.Is(cause, sentinels[name]) {
+				sp.Kinds = append(sp.Kinds, name)
+			}
+		}
+	}
+	return sp
+}
+
+func (sp storedProblem) restore() Problem {
+	cause := &restoredError{msg: sp.Msg}
+	for _, k := range sp.Kinds {
+		if s, ok := sentinels[k]; ok {
+			cause.kinds = append(cause.kinds, s)
+		}
+	}
+	p := Problem{Tool: sp.Tool, Place: sp.Place, Warning: true, Fix: sp.Fix, Err: cause}
+	if e := sp.Error; e != nil {
+		p.Err = &Error{Tool: e.Tool, Command: e.Command, Action: e.Action, Offered: e.Offered, Fix: e.Fix, Err: cause}
+	}
+	return p
+}
+
+// persistable reports whether a resolution may be stored: nothing in it
+// is in doubt.
+func (c *Catalog) persistable(r *resolution) bool {
+	if len(r.retry) > 0 {
+		return false
+	}
+	for _, p := range r.problems {
+		if !p.Warning {
+			return false
+		}
+	}
+	for _, g := range c.plan.order {
+		if g.asked && r.keys[g.key] == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// save stores a resolution's tools (not the dynamic ones). Failing to
+// store is not an error: the file only saves time.
+func (c *Catalog) save(r *resolution) error {
+	p := c.persist
+	if p == nil || !c.persistable(r) {
+		return nil
+	}
+	h := storedResolution{Version: resolutionVersion, Key: p.key}
+	for _, g := range c.plan.order {
+		if g.asked {
+			h.Keys = append(h.Keys, string(r.keys[g.key]))
+		}
+	}
+	for _, pr := range r.problems {
+		h.Problems = append(h.Problems, storeProblem(pr))
+	}
+	var body bytes.Buffer
+	var defs []Definition
+	body.WriteString(`{"tools":[`)
+	names := slices.Sorted(maps.Keys(r.tools))
+	for _, name := range names {
+		e := r.tools[name]
+		if e.handler != nil || e.bin == nil {
+			continue
+		}
+		t := e.t()
+		if !t.Enabled {
+			continue
+		}
+		data, err := tool.Marshal(t.Definition)
+		if err != nil {
+			return err
+		}
+		if len(defs) > 0 {
+			body.WriteByte(',')
+		}
+		body.Write(data)
+		defs = append(defs, t.Definition)
+	}
+	body.WriteString(`]}`)
+	h.List = span{0, body.Len()}
+	h.Identity = IdentityOf(defs)
+	for _, name := range names {
+		e := r.tools[name]
+		if e.handler != nil || e.bin == nil {
+			continue
+		}
+		t := e.t()
+		data, err := tool.Marshal(storedDetail{
+			Annotations: t.Annotations, Description: t.Description, Examples: t.Examples, Parameters: t.Parameters,
+			Category: t.Category, Tags: t.Tags, RequiresApproval: t.RequiresApproval, Timeout: t.Timeout,
+			Source: t.Source, Provenance: t.Provenance,
+			Title: t.Title, Icons: t.Icons, OutputSchema: t.OutputSchema, RawInput: rawInput(t),
+		})
+		if err != nil {
+			return err
+		}
+		h.Tools = append(h.Tools, storedTool{
+			Name: t.Name, Summary: t.Summary, Enabled: t.Enabled, Entry: t.Provenance["entry"], Bin: e.bin.name,
+			Protocol: e.bin.protocol, V2: e.bin.v2, Timeout: e.bin.timeout, Detail: span{body.Len(), len(data)},
+		})
+		body.Write(data)
+	}
+	h.Sum = crc32.Checksum(body.Bytes(), castagnoli)
+	head, err := tool.Marshal(h)
+	if err != nil {
+		return err
+	}
+	return writeAtomic(p.dir, p.path, slices.Concat(head, []byte("\n"), body.Bytes()))
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// loaded is a persisted resolution ready to install.
+type loaded struct {
+	tools    map[string]*entry
+	problems []Problem
+	keys     map[string]cacheKey
+	identity Identity
+	list     []byte
+}
+
+// load reads the persisted resolution when it is valid for the catalog's
+// configuration and binaries as they are now (see the rules above).
+func (c *Catalog) load() (*loaded, bool) {
+	p := c.persist
+	if p == nil || !(diskCache{dir: p.dir}).usable() {
+		return nil, false
+	}
+	data, err := readFile(p.path, maxResolutionFile)
+	if err != nil {
+		return nil, false
+	}
+	nl := bytes.IndexByte(data, '\n')
+	if nl < 0 {
+		return nil, false
+	}
+	var h storedResolution
+	if err := json.Unmarshal(data[:nl], &h); err != nil || h.Version != resolutionVersion || h.Key != p.key {
+		return nil, false
+	}
+	body := data[nl+1:]
+	if crc32.Checksum(body, castagnoli) != h.Sum {
+		return nil, false
+	}
+	l := &loaded{tools: make(map[string]*entry, len(h.Tools)), keys: map[string]cacheKey{}, identity: h.Identity}
+	i := 0
+	for _, g := range c.plan.order {
+		if !g.asked {
+			continue
+		}
+		if i >= len(h.Keys) || h.Keys[i] == "" {
+			return nil, false
+		}
+		k := c.statKey(g)
+		if string(k) != h.Keys[i] {
+			return nil, false // rebuilt, edited or gone
+		}
+		l.keys[g.key] = k
+		i++
+	}
+	if i != len(h.Keys) {
+		return nil, false
+	}
+	var ok bool
+	if l.list, ok = h.List.of(body); !ok {
+		return nil, false
+	}
+	for _, st := range h.Tools {
+		e, ok := c.restore(st, body)
+		if !ok {
+			return nil, false
+		}
+		l.tools[st.Name] = e
+	}
+	for _, sp := range h.Problems {
+		l.problems = append(l.problems, sp.restore())
+	}
+	return l, true
+}
+
+// restore rebuilds one tool's entry: its binding from the configuration
+// entry, its detail decoded on first use.
+func (c *Catalog) restore(st storedTool, body []byte) (*entry, bool) {
+	ce := c.plan.byKey[st.Entry]
+	detail, ok := st.Detail.of(body)
+	if ce == nil || !ok || st.Name == "" {
+		return nil, false
+	}
+	g := c.plan.groupOf[ce]
+	spec := g.spec
+	if allow := allowed(ce.AllowOption); allow != nil {
+		s := *g.spec
+		s.AllowOption = allow
+		spec = &s
+	}
+	e := &entry{name: st.Name, summary: st.Summary, enabled: st.Enabled, bin: &binding{
+		spec: spec, group: g, name: st.Bin, options: maps.Clone(ce.Options), timeout: st.Timeout, protocol: st.Protocol, v2: st.V2,
+	}}
+	e.decode = func() *Tool {
+		var d storedDetail
+		dec := json.NewDecoder(bytes.NewReader(detail))
+		dec.UseNumber() // numbers keep their digits
+		if err := dec.Decode(&d); err != nil {
+			// The CRC matched, so only a hostile writer gets here: serve
+			// the tool without parameters, and resolve afresh next time.
+			os.Remove(c.persist.path)
+			d = storedDetail{Source: "(unreadable persisted resolution)", Provenance: map[string]string{}}
+		}
+		input := d.RawInput
+		if input == nil {
+			input = tool.InputSchema(d.Parameters)
+		}
+		t := &Tool{
+			Definition: Definition{Name: st.Name, Summary: st.Summary, InputSchema: input, Annotations: d.Annotations,
+				Title: d.Title, Icons: d.Icons, OutputSchema: d.OutputSchema},
+			Description: d.Description, Examples: d.Examples, Parameters: d.Parameters, Category: d.Category, Tags: d.Tags,
+			RequiresApproval: d.RequiresApproval, Timeout: d.Timeout, Enabled: st.Enabled, Source: d.Source, Provenance: d.Provenance,
+		}
+		return t
+	}
+	return e, true
+}
+
+// readFile reads path when it is a regular file of at most limit bytes,
+// opened without following a symlink or waiting on a FIFO.
+func readFile(path string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|openNoFollow, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: not a regular file (%s)", errCacheFile, fi.Mode().Type())
+	}
+	if fi.Size() > limit {
+		return nil, fmt.Errorf("%w: %d bytes, more than %d", errCacheFile, fi.Size(), limit)
+	}
+	data := make([]byte, 0, fi.Size()+1)
+	data, err = readAll(io.LimitReader(f, limit+1), data) // the file may grow after the fstat
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%w: more than %d bytes", errCacheFile, limit)
+	}
+	return data, nil
+}
+
+// readAll reads r to its end into buf.
+func readAll(r io.Reader, buf []byte) ([]byte, error) {
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+}
+
+// writeAtomic writes data to path through a temporary file in dir
+// (created 0700 when missing, and used only when it is a real directory
+// owned by the current user), renamed over path.
+func writeAtomic(dir, path string, data []byte) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	if !(diskCache{dir: dir}).usable() {
+		return errCacheDir
+	}
+	tmp, err := os.CreateTemp(dir, ".tmp-*.json") // O_CREAT|O_EXCL, 0600
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = replace(tmp.Name(), path)
+	}
+	if werr != nil {
+		os.Remove(tmp.Name())
+	}
+	return werr
+}
+
+// rawInput is a tool's input schema when it is a raw one (protocol v2),
+// which Parameters cannot rebuild; nil otherwise.
+func rawInput(t *Tool) map[string]any {
+	if t.Parameters == nil && t.InputSchema != nil && !t.Dynamic {
+		return t.InputSchema
+	}
+	return nil
+}
