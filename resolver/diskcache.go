@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -129,32 +128,8 @@ func (d diskCache) usable() bool {
 }
 
 // readEntry reads the cache file at path when it is a regular file of at
-// most maxCacheFile bytes; anything else is an error.
-func readEntry(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|openNoFollow, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w: not a regular file (%s)", errCacheFile, fi.Mode().Type())
-	}
-	if fi.Size() > maxCacheFile {
-		return nil, fmt.Errorf("%w: %d bytes, more than %d", errCacheFile, fi.Size(), maxCacheFile)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxCacheFile+1)) // the file may grow after the fstat
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxCacheFile {
-		return nil, fmt.Errorf("%w: more than %d bytes", errCacheFile, maxCacheFile)
-	}
-	return data, nil
-}
+// most maxCacheFile bytes; anything else is an error (see readFile).
+func readEntry(path string) ([]byte, error) { return readFile(path, maxCacheFile) }
 
 // load returns the stored answer for the invocation when its key is key.
 func (d diskCache) load(invocation, root string, key cacheKey) (*tool.SchemaResponse, bool) {

@@ -150,27 +150,38 @@ func (c *Catalog) compile(s map[string]any) (*argSchema, error) {
 	return r.args, r.err
 }
 
+// prepare returns the arguments to send (a copy of args where an explicit
+// null for an optional argument is dropped, defaults are applied and every
+// number is a json.Number) and the copy validation sees (numbers as Go
+// numbers, see forValidation).
+func (a *argSchema) prepare(args map[string]any) (sent, shadow map[string]any, err error) {
+	sent = cloneMap(args)
+	if sent == nil {
+		sent = map[string]any{}
+	}
+	for k, v := range sent {
+		if v == nil && !slices.Contains(a.required, k) && !slices.Contains(a.types[k], "null") && slices.Contains(a.names, k) {
+			delete(sent, k)
+		}
+	}
+	if err := a.all.ApplyDefaults(&sent); err != nil {
+		return nil, nil, err
+	}
+	sent = numbersAsJSON(sent).(map[string]any)
+	return sent, forValidation(sent).(map[string]any), nil
+}
+
 // check applies defaults to a copy of args and validates it. It returns
 // the arguments to send, or the list of problems, each naming its field.
 // An explicit null for an optional argument counts as absent (its default
 // applies), unless its type admits null. Numbers are validated by value
 // and sent with the digits they came with.
 func (a *argSchema) check(args map[string]any) (map[string]any, []string) {
-	args = cloneMap(args)
-	if args == nil {
-		args = map[string]any{}
-	}
-	for k, v := range args {
-		if v == nil && !slices.Contains(a.required, k) && !slices.Contains(a.types[k], "null") && slices.Contains(a.names, k) {
-			delete(args, k)
-		}
-	}
-	if err := a.all.ApplyDefaults(&args); err != nil {
+	args, shadow, err := a.prepare(args)
+	if err != nil {
 		return nil, []string{cleanValidation(err)}
 	}
-	args = numbersAsJSON(args).(map[string]any)
-	shadow := forValidation(args).(map[string]any)
-	err := a.all.Validate(shadow)
+	err = a.all.Validate(shadow)
 	if err == nil {
 		var oe *invoke.OptionError
 		if a.refuse != nil && errors.As(a.refuse(args), &oe) {

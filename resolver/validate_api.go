@@ -61,20 +61,10 @@ func (a *argSchema) validate(args map[string]any) []ValidationError {
 	if problems == nil {
 		return nil
 	}
-	args = cloneMap(args)
-	if args == nil {
-		args = map[string]any{}
-	}
-	for k, v := range args {
-		if v == nil && !slices.Contains(a.required, k) && !slices.Contains(a.types[k], "null") && slices.Contains(a.names, k) {
-			delete(args, k)
-		}
-	}
-	if err := a.all.ApplyDefaults(&args); err != nil {
+	args, shadow, err := a.prepare(args)
+	if err != nil {
 		return []ValidationError{{Path: "", Message: cleanValidation(err), Keyword: keywordOf(cleanValidation(err))}}
 	}
-	args = numbersAsJSON(args).(map[string]any)
-	shadow := forValidation(args).(map[string]any)
 	var out []ValidationError
 	for _, r := range a.required {
 		if _, ok := shadow[r]; !ok {

@@ -264,13 +264,8 @@ type detail struct {
 }
 
 func (h *handler) detail(w http.ResponseWriter, r *http.Request) {
-	s := h.snapshot(w, r, "no-cache")
-	if s == nil {
-		return
-	}
-	t := find(s, r.PathValue("name"))
-	if t == nil || !t.Enabled {
-		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown tool %q", r.PathValue("name")))
+	t := h.listedTool(w, r)
+	if t == nil {
 		return
 	}
 	d := detail{t.Name, t.Summary, t.Description, t.Examples, t.Category, t.Source, t.InputSchema, t.Annotations}

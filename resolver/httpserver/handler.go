@@ -353,16 +353,25 @@ func toolsList(s *Snapshot) []listed {
 }
 
 func (h *handler) tool(w http.ResponseWriter, r *http.Request) {
+	if t := h.listedTool(w, r); t != nil {
+		writeJSON(w, http.StatusOK, t.Definition)
+	}
+}
+
+// listedTool returns the enabled tool the path names, from a snapshot
+// served uncached (with the listings' ETag); when there is none it has
+// answered (304, 404, an error) and returns nil.
+func (h *handler) listedTool(w http.ResponseWriter, r *http.Request) *resolver.Tool {
 	s := h.snapshot(w, r, "no-cache")
 	if s == nil {
-		return
+		return nil
 	}
 	t := find(s, r.PathValue("name"))
 	if t == nil || !t.Enabled {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown tool %q", r.PathValue("name")))
-		return
+		return nil
 	}
-	writeJSON(w, http.StatusOK, t.Definition)
+	return t
 }
 
 func (h *handler) identity(w http.ResponseWriter, r *http.Request) {
