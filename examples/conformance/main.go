@@ -48,6 +48,31 @@ func ImageContent(ctx context.Context, _ None) (sdk.Result, error) {
 	return sdk.Result{Blocks: []tool.Block{sdk.Image("image/png", redPixel)}}, nil
 }
 
+// silence is a WAV file of one sample of silence (8 kHz, 8-bit mono).
+var silence = []byte("RIFF%\x00\x00\x00WAVEfmt \x10\x00\x00\x00\x01\x00\x01\x00@\x1f\x00\x00@\x1f\x00\x00\x01\x00\x08\x00data\x01\x00\x00\x00\x80")
+
+// AudioContent answers tools-call-audio: one audio/wav block.
+func AudioContent(ctx context.Context, _ None) (sdk.Result, error) {
+	return sdk.Result{Blocks: []tool.Block{sdk.Audio("audio/wav", silence)}}, nil
+}
+
+// EmbeddedResource answers tools-call-embedded-resource: a text resource
+// embedded whole.
+func EmbeddedResource(ctx context.Context, _ None) (sdk.Result, error) {
+	return sdk.Result{Blocks: []tool.Block{
+		sdk.Resource("test://embedded-resource", "text/plain", "This is an embedded resource content."),
+	}}, nil
+}
+
+// MixedContent answers tools-call-mixed-content: text, an image and an
+// embedded resource.
+func MixedContent(ctx context.Context, _ None) (sdk.Result, error) {
+	return sdk.Result{Text: "Multiple content types test:", Blocks: []tool.Block{
+		sdk.Image("image/png", redPixel),
+		sdk.Resource("test://mixed-content-resource", "application/json", `{"test":"data","value":123}`),
+	}}, nil
+}
+
 // ErrorHandling answers tools-call-error: an error outcome (isError).
 func ErrorHandling(ctx context.Context, _ None) (string, error) {
 	return "", errors.New("This tool intentionally returns an error for testing")
@@ -128,6 +153,9 @@ func ElicitationDefaults(ctx context.Context, _ None) (string, error) {
 var Tools = []*sdk.Tool{
 	sdk.New("test_simple_text", "Returns simple text content.", SimpleText, nil),
 	sdk.New("test_image_content", "Returns an image (a 1x1 red PNG).", ImageContent, nil),
+	sdk.New("test_audio_content", "Returns a sound (a WAV file).", AudioContent, nil),
+	sdk.New("test_embedded_resource", "Returns an embedded text resource.", EmbeddedResource, nil),
+	sdk.New("test_multiple_content_types", "Returns text, an image and an embedded resource.", MixedContent, nil),
 	sdk.New("test_error_handling", "Always fails (isError).", ErrorHandling, nil),
 	sdk.New("test_tool_with_logging", "Sends three log messages while it runs.", WithLogging, nil),
 	sdk.New("test_tool_with_progress", "Reports progress 0, 50 and 100 of 100.", WithProgress, nil),

@@ -35,6 +35,15 @@ func TestTools(t *testing.T) {
 	if o := sdktest.Run(t, find(t, "test_image_content"), nil, nil); len(o.Blocks) != 1 || o.Blocks[0].Type != tool.BlockImage || o.Blocks[0].MimeType != "image/png" {
 		t.Errorf("test_image_content = %+v, want one PNG block", o)
 	}
+	if o := sdktest.Run(t, find(t, "test_audio_content"), nil, nil); len(o.Blocks) != 1 || o.Blocks[0].Type != tool.BlockAudio || o.Blocks[0].MimeType != "audio/wav" {
+		t.Errorf("test_audio_content = %+v, want one WAV block", o)
+	}
+	if o := sdktest.Run(t, find(t, "test_embedded_resource"), nil, nil); len(o.Blocks) != 1 || o.Blocks[0].Type != tool.BlockResource || o.Blocks[0].Text == "" {
+		t.Errorf("test_embedded_resource = %+v, want one embedded text resource", o)
+	}
+	if o := sdktest.Run(t, find(t, "test_multiple_content_types"), nil, nil); o.Content == "" || len(o.Blocks) != 2 || o.Blocks[0].Type != tool.BlockImage || o.Blocks[1].Type != tool.BlockResource {
+		t.Errorf("test_multiple_content_types = %+v, want text, an image and a resource", o)
+	}
 	if o := sdktest.Run(t, find(t, "test_error_handling"), nil, nil); !o.IsError() || o.Message == "" {
 		t.Errorf("test_error_handling = %+v, want an error outcome", o)
 	}
