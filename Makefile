@@ -17,6 +17,8 @@ build:
 test: build vet fmt-check
 	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || command -v google-chrome >/dev/null || [ -n "$$CHROMIUM" ] || \
 	  echo "tool browser tests skipped: no Chromium found; install it (Debian: apt-get install -y chromium) or set CHROMIUM to its path"
+	@[ -e conformance/node_modules/@modelcontextprotocol/conformance ] || \
+	  echo "MCP conformance tests skipped: suite not installed; run: cd conformance && npm ci"
 	$(GO) test -race -count=1 ./...
 	cd interop/mcpgo && $(GO) test -race -count=1 ./...
 

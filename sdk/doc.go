@@ -197,7 +197,8 @@
 //	func grep(ctx context.Context, in Input) (Found, error) { … }
 //
 // Content blocks. A function that returns a [Result] gives text and
-// blocks: [Image], [Link] and [Text] make them. v1 hosts get the text and
+// blocks: [Image], [Audio], [Link], [Resource] (embedded whole) and [Text]
+// make them. v1 hosts get the text and
 // one line per block.
 //
 // Forms and secrets. [AskForm] asks one question per field of a struct,

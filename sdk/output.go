@@ -14,8 +14,8 @@ import (
 // Return it from a tool function (func(ctx, In) (sdk.Result, error)).
 //
 // A host of protocol v1 has no blocks: it receives the text content
-// followed by the text of the text blocks and one line naming each image
-// and link.
+// followed by the text of the text blocks, one line naming each image,
+// sound and link, and the text of each embedded text resource.
 type Result struct {
 	Text   string       // the success content
 	Blocks []tool.Block // more content: text, images, links to resources
@@ -25,6 +25,18 @@ type Result struct {
 // mime is its type, such as "image/png".
 func Image(mime string, data []byte) tool.Block {
 	return tool.Block{Type: tool.BlockImage, Data: base64.StdEncoding.EncodeToString(data), MimeType: mime}
+}
+
+// Audio returns a content block holding a sound, data encoded in base64.
+// mime is its type, such as "audio/wav".
+func Audio(mime string, data []byte) tool.Block {
+	return tool.Block{Type: tool.BlockAudio, Data: base64.StdEncoding.EncodeToString(data), MimeType: mime}
+}
+
+// Resource returns a content block embedding a text resource whole: its
+// URI, an optional MIME type and its text (MCP's embedded resource).
+func Resource(uri, mime, text string) tool.Block {
+	return tool.Block{Type: tool.BlockResource, URI: uri, MimeType: mime, Text: text}
 }
 
 // Link returns a content block linking to a resource by URI, with a name
@@ -121,8 +133,16 @@ func (out output) outcome(version string) (tool.Outcome, error) {
 				b.WriteString(bl.Text)
 			case tool.BlockImage:
 				fmt.Fprintf(&b, "[image: %s, %d bytes of base64]", bl.MimeType, len(bl.Data))
+			case tool.BlockAudio:
+				fmt.Fprintf(&b, "[audio: %s, %d bytes of base64]", bl.MimeType, len(bl.Data))
 			case tool.BlockResourceLink:
 				fmt.Fprintf(&b, "[%s: %s]", bl.Name, bl.URI)
+			case tool.BlockResource:
+				if bl.Text != "" {
+					fmt.Fprintf(&b, "[%s]\n%s", bl.URI, bl.Text)
+				} else {
+					fmt.Fprintf(&b, "[%s: %d bytes of base64]", bl.URI, len(bl.Data))
+				}
 			}
 		}
 		o.Content = b.String()
@@ -142,9 +162,23 @@ func checkBlock(b tool.Block) error {
 		if b.Data == "" {
 			return fmt.Errorf("image block: no data")
 		}
+	case tool.BlockAudio:
+		if !strings.HasPrefix(b.MimeType, "audio/") {
+			return fmt.Errorf("audio block: MIME type %q is not an audio type (want e.g. \"audio/wav\")", b.MimeType)
+		}
+		if b.Data == "" {
+			return fmt.Errorf("audio block: no data")
+		}
 	case tool.BlockResourceLink:
 		if b.URI == "" || b.Name == "" {
 			return fmt.Errorf("resource link block: a URI and a name are required")
+		}
+	case tool.BlockResource:
+		if b.URI == "" {
+			return fmt.Errorf("resource block: a URI is required")
+		}
+		if (b.Text == "") == (b.Data == "") {
+			return fmt.Errorf("resource block: either a text or data is required")
 		}
 	default:
 		return fmt.Errorf("unknown block type %q", b.Type)

@@ -219,6 +219,37 @@ func TestBlocks(t *testing.T) {
 		t.Errorf("v1 content = %q, want %q", o.Content, want)
 	}
 
+	media := sdk.New("media", "Media.", func(ctx context.Context, in struct{}) (sdk.Result, error) {
+		return sdk.Result{Blocks: []tool.Block{sdk.Audio("audio/wav", []byte("RIFF")), sdk.Resource("test://r", "text/plain", "hi")}}, nil
+	}, nil)
+	stdout, _, _ = run(t, req2("2", "run", "media", `{}`, ""), media)
+	want = `{"type":"success","content":"","blocks":[{"type":"audio","data":"UklGRg==","mime_type":"audio/wav"},{"type":"resource","text":"hi","mime_type":"text/plain","uri":"test://r"}]}` + "\n"
+	if stdout != want {
+		t.Errorf("v2 stdout mismatch\nwant %s\ngot  %s", want, stdout)
+	}
+	if _, err := tool.DecodeOutcomeV2([]byte(stdout)); err != nil {
+		t.Error(err)
+	}
+	o = sdktest.Run(t, media, nil, &sdktest.Options{Protocol: "1"})
+	if want := "[audio: audio/wav, 8 bytes of base64]\n[test://r]\nhi"; o.Content != want {
+		t.Errorf("v1 content = %q, want %q", o.Content, want)
+	}
+	for _, bad := range []struct {
+		block tool.Block
+		want  string
+	}{
+		{sdk.Audio("image/png", []byte("x")), `block 0: audio block: MIME type "image/png" is not an audio type`},
+		{sdk.Resource("", "text/plain", "x"), `block 0: resource block: a URI is required`},
+		{sdk.Resource("test://r", "text/plain", ""), `block 0: resource block: either a text or data is required`},
+	} {
+		tl := sdk.New("bad", "Bad.", func(ctx context.Context, in struct{}) (sdk.Result, error) {
+			return sdk.Result{Blocks: []tool.Block{bad.block}}, nil
+		}, nil)
+		if o := sdktest.Run(t, tl, nil, nil); !strings.Contains(o.Message, bad.want) {
+			t.Errorf("block %+v: outcome %+v, want %q", bad.block, o, bad.want)
+		}
+	}
+
 	badImage := sdk.New("bad_image", "Bad.", func(ctx context.Context, in struct{}) (sdk.Result, error) {
 		return sdk.Result{Blocks: []tool.Block{sdk.Image("text/plain", png)}}, nil
 	}, nil)

@@ -230,8 +230,11 @@
 //     outcome naming the field) and then needs no "content" (hosts render
 //     the structured value as JSON text).
 //   - Content blocks. A success may carry "blocks": {"type":"text","text"},
-//     {"type":"image","data":BASE64,"mime_type":"image/…"} or
-//     {"type":"resource_link","uri","name","mime_type"?}.
+//     {"type":"image","data":BASE64,"mime_type":"image/…"},
+//     {"type":"audio","data":BASE64,"mime_type":"audio/…"},
+//     {"type":"resource_link","uri","name","mime_type"?} or an embedded
+//     resource {"type":"resource","uri","mime_type"?} with either "text" or
+//     "data" (BASE64).
 //   - Several questions. A needs_input may carry "questions" (a list, ids
 //     unique) instead of "question"; they are answered together, and the
 //     answers arrive keyed by id as in v1. Two answer types are added:

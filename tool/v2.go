@@ -36,17 +36,20 @@ type BlockKind string
 const (
 	BlockText         BlockKind = "text"
 	BlockImage        BlockKind = "image"
+	BlockAudio        BlockKind = "audio"
 	BlockResourceLink BlockKind = "resource_link"
+	BlockResource     BlockKind = "resource"
 )
 
-// Block is one piece of a v2 success outcome's content: text, an image
-// (base64 data with its MIME type) or a link to a resource.
+// Block is one piece of a v2 success outcome's content: text, an image or
+// a sound (base64 data with its MIME type), a link to a resource, or a
+// resource embedded whole (its text, or its bytes in base64).
 type Block struct {
 	Type     BlockKind `json:"type"`
-	Text     string    `json:"text,omitempty"`      // BlockText
-	Data     string    `json:"data,omitempty"`      // BlockImage: base64
-	MimeType string    `json:"mime_type,omitempty"` // BlockImage (required), BlockResourceLink (optional)
-	URI      string    `json:"uri,omitempty"`       // BlockResourceLink
+	Text     string    `json:"text,omitempty"`      // BlockText; BlockResource: a text resource
+	Data     string    `json:"data,omitempty"`      // BlockImage, BlockAudio; BlockResource: a binary resource (base64)
+	MimeType string    `json:"mime_type,omitempty"` // BlockImage, BlockAudio (required); BlockResourceLink, BlockResource (optional)
+	URI      string    `json:"uri,omitempty"`       // BlockResourceLink, BlockResource
 	Name     string    `json:"name,omitempty"`      // BlockResourceLink
 }
 
@@ -62,12 +65,29 @@ func (b Block) check() error {
 		if _, err := base64.StdEncoding.DecodeString(b.Data); err != nil || b.Data == "" {
 			return errors.New("image block: data is not standard base64")
 		}
+	case BlockAudio:
+		if !strings.HasPrefix(b.MimeType, "audio/") {
+			return fmt.Errorf(`audio block: mime_type %q is not an audio type (want e.g. "audio/wav")`, b.MimeType)
+		}
+		if _, err := base64.StdEncoding.DecodeString(b.Data); err != nil || b.Data == "" {
+			return errors.New("audio block: data is not standard base64")
+		}
 	case BlockResourceLink:
 		if b.URI == "" || b.Name == "" {
 			return errors.New(`resource_link block: "uri" and "name" are required`)
 		}
+	case BlockResource:
+		if b.URI == "" {
+			return errors.New(`resource block: "uri" is required`)
+		}
+		if (b.Text == "") == (b.Data == "") {
+			return errors.New(`resource block: give either "text" or "data" (base64)`)
+		}
+		if _, err := base64.StdEncoding.DecodeString(b.Data); err != nil {
+			return errors.New("resource block: data is not standard base64")
+		}
 	default:
-		return fmt.Errorf(`unknown block type %q (want "text", "image" or "resource_link")`, b.Type)
+		return fmt.Errorf(`unknown block type %q (want "text", "image", "audio", "resource_link" or "resource")`, b.Type)
 	}
 	return nil
 }

@@ -120,7 +120,8 @@ func errorText(err error) string {
 }
 
 // outcomeResult maps a success or error outcome: a success's text, its
-// content blocks (protocol v2: image, resource link) and its structured
+// content blocks (protocol v2: image, audio, resource link, embedded
+// resource) and its structured
 // value (structuredContent).
 func outcomeResult(out tool.Outcome) *mcp.CallToolResult {
 	if out.Type != tool.KindSuccess {
@@ -139,8 +140,23 @@ func outcomeResult(out tool.Outcome) *mcp.CallToolResult {
 			if err == nil {
 				res.Content = append(res.Content, &mcp.ImageContent{Data: data, MIMEType: b.MimeType})
 			}
+		case tool.BlockAudio:
+			data, err := base64.StdEncoding.DecodeString(b.Data) // checked when decoded
+			if err == nil {
+				res.Content = append(res.Content, &mcp.AudioContent{Data: data, MIMEType: b.MimeType})
+			}
 		case tool.BlockResourceLink:
 			res.Content = append(res.Content, &mcp.ResourceLink{URI: b.URI, Name: b.Name, MIMEType: b.MimeType})
+		case tool.BlockResource:
+			rc := &mcp.ResourceContents{URI: b.URI, MIMEType: b.MimeType, Text: b.Text}
+			if b.Data != "" {
+				data, err := base64.StdEncoding.DecodeString(b.Data) // checked when decoded
+				if err != nil {
+					continue
+				}
+				rc.Blob = data
+			}
+			res.Content = append(res.Content, &mcp.EmbeddedResource{Resource: rc})
 		}
 	}
 	return res

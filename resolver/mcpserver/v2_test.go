@@ -55,7 +55,8 @@ func v2Tool() int {
 	fmt.Println(`{"type":"progress","progress":1,"total":2,"message":"half"}`)
 	fmt.Println(`{"type":"log","level":"warning","message":"axis clipped"}`)
 	fmt.Println(`{"type":"progress","progress":2,"total":2}`)
-	fmt.Printf(`{"type":"success","structured":{"points":%s},"blocks":[{"type":"image","data":"iVBORw0KGgo=","mime_type":"image/png"},{"type":"resource_link","uri":"file:///w/c.csv","name":"c.csv"}]}`+"\n", req.Tool.Arguments["n"])
+	fmt.Printf(`{"type":"success","structured":{"points":%s},"blocks":[{"type":"image","data":"iVBORw0KGgo=","mime_type":"image/png"},{"type":"resource_link","uri":"file:///w/c.csv","name":"c.csv"},`+
+		`{"type":"audio","data":"UklGRg==","mime_type":"audio/wav"},{"type":"resource","uri":"test://r","mime_type":"text/plain","text":"hi"},{"type":"resource","uri":"file:///w/a.bin","data":"AAEC"}]}`+"\n", req.Tool.Arguments["n"])
 	return 0
 }
 
@@ -63,7 +64,7 @@ func v2Tool() int {
 // title, icons and outputSchema; a call with a progress token gets its
 // progress events as notifications/progress and its log line as
 // notifications/message; the result has structuredContent and the blocks
-// as image and resource_link content.
+// as image, resource_link, audio and embedded resource content.
 func TestProtocolV2(t *testing.T) {
 	for _, version := range []string{"", "2025-11-25", "2025-06-18"} {
 		for _, transport := range []string{"memory", "http", "stdio"} {
@@ -161,8 +162,8 @@ func testProtocolV2(t *testing.T, version, transport string) {
 	if !reflect.DeepEqual(res.StructuredContent, map[string]any{"points": 7.0}) {
 		t.Errorf("structuredContent = %#v", res.StructuredContent)
 	}
-	if len(res.Content) != 3 {
-		t.Fatalf("content %d blocks, want the JSON text, an image and a resource link: %+v", len(res.Content), res.Content)
+	if len(res.Content) != 6 {
+		t.Fatalf("content %d blocks, want the JSON text, an image, a resource link, a sound and two embedded resources: %+v", len(res.Content), res.Content)
 	}
 	if tc, ok := res.Content[0].(*mcp.TextContent); !ok || tc.Text != `{"points":7}` {
 		t.Errorf("content[0] = %+v, want the structured value as text", res.Content[0])
@@ -172,6 +173,15 @@ func testProtocolV2(t *testing.T, version, transport string) {
 	}
 	if rl, ok := res.Content[2].(*mcp.ResourceLink); !ok || rl.URI != "file:///w/c.csv" || rl.Name != "c.csv" {
 		t.Errorf("content[2] = %+v, want the resource link", res.Content[2])
+	}
+	if au, ok := res.Content[3].(*mcp.AudioContent); !ok || au.MIMEType != "audio/wav" || string(au.Data) != "RIFF" {
+		t.Errorf("content[3] = %+v, want the WAV sound", res.Content[3])
+	}
+	if er, ok := res.Content[4].(*mcp.EmbeddedResource); !ok || !reflect.DeepEqual(*er.Resource, mcp.ResourceContents{URI: "test://r", MIMEType: "text/plain", Text: "hi"}) {
+		t.Errorf("content[4] = %+v, want the embedded text resource", res.Content[4])
+	}
+	if er, ok := res.Content[5].(*mcp.EmbeddedResource); !ok || er.Resource.URI != "file:///w/a.bin" || string(er.Resource.Blob) != "\x00\x01\x02" || er.Resource.Text != "" {
+		t.Errorf("content[5] = %+v, want the embedded binary resource", res.Content[5])
 	}
 	// Notifications may be handled after the result: wait for them (a
 	// hang detector, not a timing assertion).

@@ -1,0 +1,24 @@
+// Package conformance runs the official MCP conformance suite (npm
+// @modelcontextprotocol/conformance, pinned in the repository's
+// conformance/package-lock.json) against `toolhost serve --http`: its test,
+// run by `make test`, builds toolhost and the tool binary
+// examples/conformance, serves them with testdata/toolhost.toml on
+// loopback, and runs each tool scenario of the suite against /mcp.
+//
+//	cd conformance && npm ci        # once: installs the suite (node ≥ 20)
+//	go test ./internal/conformance  # every tool scenario, one subtest each
+//	go test ./internal/conformance -run 'Conformance/tools-call-image' -v
+//
+// Without node or the installed suite the test skips, saying how to
+// install it; with the environment variable CI set it fails instead.
+//
+// # Flow
+//
+// go build → toolhost serve --http 127.0.0.1:0 (stderr "serving … on
+// http://ADDR") → node conformance server --url http://ADDR/mcp --scenario S
+// → its exit status and output, per scenario.
+//
+// The package has no code of its own besides this comment: everything is
+// in conformance_test.go. docs/mcp.md ("Conformance") lists the scenarios
+// and what passes.
+package conformance
