@@ -239,7 +239,10 @@
 //     unique) instead of "question"; they are answered together, and the
 //     answers arrive keyed by id as in v1. Two answer types are added:
 //     "Secret" (a text the host never logs nor echoes) and
-//     {"Number":{"minimum"?,"maximum"?,"integer"?}}.
+//     {"Number":{"minimum"?,"maximum"?,"integer"?}}; and a Select may add
+//     "titles" (a label per option), "multiple" (the answer is a list of
+//     distinct options) and "legacy_titles" (labels in MCP's deprecated
+//     enumNames style).
 //
 // Decoders: [DecodeOutcomeV2], [DecodeEvent], [DecodeStream]. Golden
 // vectors of every shape are in testdata/outcome_v2, testdata/event,

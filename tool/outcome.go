@@ -225,6 +225,9 @@ func (q Question) Check(answer any) error {
 			return fmt.Errorf("question %q wants a text answer, got %s", q.ID, jsonText(answer))
 		}
 	case AnswerSelect:
+		if q.AnswerType.Multiple {
+			return checkMultiple(q, answer)
+		}
 		s, ok := answer.(string)
 		if !ok || !slices.Contains(q.AnswerType.Options, s) {
 			return fmt.Errorf("question %q wants one of %q, got %s", q.ID, q.AnswerType.Options, jsonText(answer))
@@ -267,6 +270,13 @@ type AnswerType struct {
 
 	Minimum, Maximum *float64 // AnswerNumber only: bounds, nil for none
 	Integer          bool     // AnswerNumber only: a whole number
+
+	// Protocol v2, AnswerSelect only: labels shown for the options (in
+	// their order), several options answered as a list, and labels sent
+	// in MCP's deprecated enumNames style rather than oneOf/anyOf.
+	Titles       []string
+	Multiple     bool
+	LegacyTitles bool
 }
 
 // Predefined answer types.
@@ -294,6 +304,11 @@ func (a AnswerType) MarshalJSON() ([]byte, error) {
 		n.Number.Minimum, n.Number.Maximum, n.Number.Integer = a.Minimum, a.Maximum, a.Integer
 		return Marshal(n)
 	case AnswerSelect:
+		if a.Titles != nil || a.Multiple || a.LegacyTitles {
+			var s selectV2JSON
+			s.Select.Options, s.Select.Titles, s.Select.Multiple, s.Select.LegacyTitles = a.Options, a.Titles, a.Multiple, a.LegacyTitles
+			return Marshal(s)
+		}
 		var s selectJSON
 		s.Select.Options = a.Options
 		if s.Select.Options == nil {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 )
 
@@ -110,6 +111,41 @@ func Number(min, max *float64, integer bool) AnswerType {
 	return AnswerType{Kind: AnswerNumber, Minimum: min, Maximum: max, Integer: integer}
 }
 
+type selectV2JSON struct {
+	Select struct {
+		Options      []string `json:"options"`
+		Titles       []string `json:"titles,omitempty"`
+		Multiple     bool     `json:"multiple,omitempty"`
+		LegacyTitles bool     `json:"legacy_titles,omitempty"`
+	} `json:"Select"`
+}
+
+// checkMultiple reports whether answer is a list of distinct options of a
+// multiple Select.
+func checkMultiple(q Question, answer any) error {
+	bad := fmt.Errorf("question %q wants a list of distinct options of %q, got %s", q.ID, q.AnswerType.Options, jsonText(answer))
+	var list []any
+	switch x := answer.(type) {
+	case []string:
+		for _, s := range x {
+			list = append(list, s)
+		}
+	case []any:
+		list = x
+	default:
+		return bad
+	}
+	seen := map[string]bool{}
+	for _, e := range list {
+		s, ok := e.(string)
+		if !ok || !slices.Contains(q.AnswerType.Options, s) || seen[s] {
+			return bad
+		}
+		seen[s] = true
+	}
+	return nil
+}
+
 type numberJSON struct {
 	Number struct {
 		Minimum *float64 `json:"minimum,omitempty"`
@@ -135,10 +171,21 @@ func parseAnswerTypeV2(data []byte) (AnswerType, error) {
 		}
 		return Number(n.Number.Minimum, n.Number.Maximum, n.Number.Integer), nil
 	}
+	if bytes.HasPrefix(data, []byte(`{`)) && bytes.Contains(data, []byte(`"Select"`)) {
+		var s selectV2JSON
+		if err := json.Unmarshal(data, &s); err == nil && s.Select.Options != nil {
+			if s.Select.Titles != nil && len(s.Select.Titles) != len(s.Select.Options) {
+				return AnswerType{}, fmt.Errorf("answer_type Select: %d titles for %d options", len(s.Select.Titles), len(s.Select.Options))
+			}
+			a := Select(s.Select.Options...)
+			a.Titles, a.Multiple, a.LegacyTitles = s.Select.Titles, s.Select.Multiple, s.Select.LegacyTitles
+			return a, nil
+		}
+	}
 	var a AnswerType
 	err := a.UnmarshalJSON(data)
 	if err != nil {
-		err = fmt.Errorf(`%v; v2 adds "Secret" and {"Number":{"minimum":…,"maximum":…,"integer":…}}`, err)
+		err = fmt.Errorf(`%v; v2 adds "Secret", {"Number":{"minimum":…,"maximum":…,"integer":…}} and {"Select":{"options":[…],"titles":[…],"multiple":true}}`, err)
 	}
 	return a, err
 }

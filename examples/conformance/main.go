@@ -9,10 +9,11 @@
 //	$ echo '{"context":{"action":"run"},"tool":{"name":"test_simple_text","arguments":{}}}' | conformance
 //	{"type":"success","content":"This is a simple text response for testing."}
 //
-// Started with the single argument json-schema-2020-12 it serves
-// json_schema_2020_12_tool instead: the sdk reflects flat input schemas
-// (no $defs, no $ref), so that tool answers "schema" with its
-// input_schema written out.
+// Started with the single argument json-schema-2020-12 it serves, written
+// with package tool by hand, json_schema_2020_12_tool (the sdk reflects
+// flat input schemas: no $defs, no $ref) and test_elicitation_sep1330_enums
+// (its questions use the Select styles the sdk's forms do not: titled,
+// legacy titled, multiple).
 package main
 
 import (
@@ -217,10 +218,13 @@ func serveRawSchema(stdin io.Reader, stdout io.Writer) int {
 		return write(stdout, tool.Failf("%v", err), sdk.ExitRequest)
 	}
 	if req.Context.Action == tool.ActionSchema {
-		return write(stdout, tool.SchemaResponse{Protocol: tool.Version2, Tools: []tool.Definition{rawSchema}}, sdk.ExitOK)
+		return write(stdout, tool.SchemaResponse{Protocol: tool.Version2, Tools: []tool.Definition{rawSchema, enumsTool}}, sdk.ExitOK)
+	}
+	if req.Tool != nil && req.Tool.Name == enumsTool.Name {
+		return write(stdout, enums(req.Tool.Answers), sdk.ExitOK)
 	}
 	if req.Tool == nil || req.Tool.Name != rawSchema.Name {
-		return write(stdout, tool.Failf("unknown tool: this binary offers %s", rawSchema.Name), sdk.ExitRequest)
+		return write(stdout, tool.Failf("unknown tool: this binary offers %s and %s", rawSchema.Name, enumsTool.Name), sdk.ExitRequest)
 	}
 	args, err := tool.Marshal(req.Tool.Arguments)
 	if err != nil {
@@ -238,4 +242,45 @@ func write(w io.Writer, v any, code int) int {
 		return sdk.ExitInternal
 	}
 	return code
+}
+
+// enumsTool asks five questions at once, one per Select style of MCP's
+// SEP-1330: untitled, titled, legacy titled (enumNames), untitled
+// multiple and titled multiple.
+var enumsTool = tool.Definition{
+	Name:        "test_elicitation_sep1330_enums",
+	Summary:     "Asks one question in each enum style of elicitation forms.",
+	InputSchema: map[string]any{"type": "object", "properties": map[string]any{}},
+}
+
+// enumQuestions are enumsTool's questions, by id.
+var enumQuestions = func() []tool.Question {
+	sel := func(opts []string, titles []string, multiple, legacy bool) tool.AnswerType {
+		a := tool.Select(opts...)
+		a.Titles, a.Multiple, a.LegacyTitles = titles, multiple, legacy
+		return a
+	}
+	options, values, opts := []string{"option1", "option2", "option3"}, []string{"value1", "value2", "value3"}, []string{"opt1", "opt2", "opt3"}
+	titles := []string{"First Option", "Second Option", "Third Option"}
+	return []tool.Question{
+		{ID: "untitledSingle", Text: "Pick one option", AnswerType: sel(options, nil, false, false)},
+		{ID: "titledSingle", Text: "Pick one value", AnswerType: sel(values, titles, false, false)},
+		{ID: "legacyEnum", Text: "Pick one (legacy titles)", AnswerType: sel(opts, []string{"Option One", "Option Two", "Option Three"}, false, true)},
+		{ID: "untitledMulti", Text: "Pick options", AnswerType: sel(options, nil, true, false)},
+		{ID: "titledMulti", Text: "Pick values", AnswerType: sel(values, titles, true, false)},
+	}
+}()
+
+// enums asks enumQuestions until all are answered, then reports the answers.
+func enums(answers map[string]any) tool.Outcome {
+	for _, q := range enumQuestions {
+		if _, ok := answers[q.ID]; !ok {
+			return tool.Outcome{Type: tool.KindNeedsInput, Question: &enumQuestions[0], Questions: enumQuestions}
+		}
+	}
+	data, err := tool.Marshal(answers)
+	if err != nil {
+		return tool.Failf("%v", err)
+	}
+	return tool.Success("answers: " + string(data))
 }

@@ -140,14 +140,24 @@ func parseAnswer(s string, q tool.Question) (any, error) {
 		}
 		return nil, fmt.Errorf("question %q wants yes or no, got %q", q.ID, s)
 	case tool.AnswerSelect:
-		t := strings.TrimSpace(s)
-		if slices.Contains(q.AnswerType.Options, t) {
-			return t, nil
+		if q.AnswerType.Multiple { // comma-separated options (names or numbers); empty for none
+			picked := []any{}
+			for _, part := range strings.Split(s, ",") {
+				if strings.TrimSpace(part) == "" {
+					continue
+				}
+				o, err := option(part, q)
+				if err != nil {
+					return nil, err
+				}
+				picked = append(picked, o)
+			}
+			if err := q.Check(picked); err != nil {
+				return nil, err
+			}
+			return picked, nil
 		}
-		if n, err := strconv.Atoi(t); err == nil && n >= 1 && n <= len(q.AnswerType.Options) {
-			return q.AnswerType.Options[n-1], nil
-		}
-		return nil, fmt.Errorf("question %q wants one of %q, got %q", q.ID, q.AnswerType.Options, s)
+		return option(s, q)
 	case tool.AnswerNumber:
 		n, ok := jsonNumber(strings.TrimSpace(s))
 		if !ok {
@@ -159,6 +169,19 @@ func parseAnswer(s string, q tool.Question) (any, error) {
 		return n, nil
 	}
 	return s, nil // Text, Secret
+}
+
+// option reads one option of a Select question: its name, or its 1-based
+// number.
+func option(s string, q tool.Question) (string, error) {
+	t := strings.TrimSpace(s)
+	if slices.Contains(q.AnswerType.Options, t) {
+		return t, nil
+	}
+	if n, err := strconv.Atoi(t); err == nil && n >= 1 && n <= len(q.AnswerType.Options) {
+		return q.AnswerType.Options[n-1], nil
+	}
+	return "", fmt.Errorf("question %q wants one of %q, got %q", q.ID, q.AnswerType.Options, s)
 }
 
 // parseAnswerFlags splits --answer id=value flags into raw values by id.

@@ -100,12 +100,21 @@ func TestParseAnswer(t *testing.T) {
 	yesNo := tool.Question{ID: "ok", AnswerType: tool.Boolean}
 	pick := tool.Question{ID: "pick", AnswerType: tool.Select("red", "green")}
 	text := tool.Question{ID: "name", AnswerType: tool.Text}
+	many := tool.Question{ID: "many", AnswerType: tool.Select("red", "green", "blue")}
+	many.AnswerType.Multiple = true
+	count := tool.Question{ID: "n", AnswerType: tool.Number(nil, nil, true)}
 	tests := []struct {
 		in      string
 		q       tool.Question
 		want    any
 		wantErr string
 	}{
+		{"1, blue", many, []any{"red", "blue"}, ""},
+		{"", many, []any{}, ""},
+		{"red,red", many, nil, `question "many" wants a list of distinct options of ["red" "green" "blue"], got ["red","red"]`},
+		{"red,pink", many, nil, `question "many" wants one of ["red" "green" "blue"], got "pink"`},
+		{"12345678901234567890", count, json.Number("12345678901234567890"), ""},
+		{"1.5", count, nil, `question "n" wants a whole number, got 1.5`},
 		{"yes", yesNo, true, ""},
 		{"N", yesNo, false, ""},
 		{"true", yesNo, true, ""},
@@ -123,7 +132,7 @@ func TestParseAnswer(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || got != tt.want {
+		if err != nil || !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("parseAnswer(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
 		}
 	}

@@ -247,9 +247,15 @@ func (k *asker) prompt(ctx context.Context, q tool.Question) (any, error) {
 		hint := answerHint(q)
 		if q.AnswerType.Kind == tool.AnswerSelect {
 			for i, o := range q.AnswerType.Options {
+				if q.AnswerType.Titles != nil {
+					o = fmt.Sprintf("%s (%s)", q.AnswerType.Titles[i], o)
+				}
 				fmt.Fprintf(w, "  %d) %s\n", i+1, o)
 			}
 			hint = fmt.Sprintf("1-%d", len(q.AnswerType.Options))
+			if q.AnswerType.Multiple {
+				hint += ", several separated by commas"
+			}
 		}
 		if q.Default != nil {
 			hint += ", default " + defaultText(q.Default)

@@ -261,8 +261,26 @@ func formField(q tool.Question) map[string]any {
 	case tool.AnswerBoolean:
 		prop["type"] = "boolean"
 	case tool.AnswerSelect:
-		prop["type"] = "string"
-		prop["enum"] = a.Options
+		choice := map[string]any{"type": "string", "enum": a.Options} // untitled (MCP SEP-1330)
+		switch {
+		case a.Titles != nil && a.LegacyTitles && !a.Multiple:
+			choice["enumNames"] = a.Titles // the deprecated titled style
+		case a.Titles != nil:
+			titled := make([]any, len(a.Options))
+			for i, o := range a.Options {
+				titled[i] = map[string]any{"const": o, "title": a.Titles[i]}
+			}
+			choice = map[string]any{"type": "string", "oneOf": titled}
+			if a.Multiple {
+				choice = map[string]any{"anyOf": titled}
+			}
+		}
+		if a.Multiple {
+			prop["type"] = "array"
+			prop["items"] = choice
+		} else {
+			maps.Copy(prop, choice)
+		}
 	case tool.AnswerNumber:
 		prop["type"] = "number"
 		if a.Integer {
