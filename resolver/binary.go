@@ -19,6 +19,9 @@ type binding struct {
 	timeout  time.Duration  // per run
 	protocol bool           // the binary described itself, so it speaks the protocol (format_arguments is safe)
 	v2       bool           // it declared protocol v2: requests say "2", stdout is events then the outcome
+	// longLived: it declared long_lived (v2): runs go to a pool of
+	// long-lived processes when the catalog pools (see pool.go).
+	longLived bool
 }
 
 // run runs one request of a binary tool with the entry's timeout and reads
@@ -43,6 +46,19 @@ func (c *Catalog) run(ctx context.Context, e *entry, action tool.Action, args, a
 			spec = &s
 		}
 	}
+	if b.v2 && action != tool.ActionSchema && poolable(b) {
+		if p := c.pools.get(b.group, c.keyOf(b.group), b.spec, req); p != nil {
+			out, err := c.runPooled(ctx, p, e, req, onEvent)
+			var doubt *errDoubt
+			if !errors.As(err, &doubt) {
+				if err == nil {
+					return e.checkStructured(out), nil
+				}
+				return tool.Outcome{}, c.runError(e, action, err)
+			}
+			// A protocol doubt: this call runs one-shot (pool.go, "Rules").
+		}
+	}
 	res, err := invoke.Run(ctx, spec, req)
 	var oe *invoke.OptionError
 	if errors.As(err, &oe) { // a value the model sent, refused before anything ran: data for the model
@@ -60,6 +76,12 @@ func (c *Catalog) run(ctx context.Context, e *entry, action tool.Action, args, a
 		}
 		err = &invoke.Error{Command: b.group.command, Action: action, ExitCode: res.ExitCode, Stderr: res.StderrTail, Err: err}
 	}
+	return tool.Outcome{}, c.runError(e, action, err)
+}
+
+// runError adds the entry's fix to the error of a run.
+func (c *Catalog) runError(e *entry, action tool.Action, err error) error {
+	b := e.bin
 	key := e.t().Provenance["entry"] // tools.NAME or toolsets.NAME
 	var fix string
 	switch {
@@ -72,7 +94,14 @@ func (c *Catalog) run(ctx context.Context, e *entry, action tool.Action, args, a
 	case errors.Is(err, ErrProtocol):
 		fix = fmt.Sprintf("the binary must print one outcome object on stdout ({\"type\":\"success\",\"content\":…}) and log to stderr; if it does not speak the protocol, declare its parameters in [%s] so it is run as a plain command", key)
 	}
-	return tool.Outcome{}, newError(e.t().Name, b.group.command, action, err, fix)
+	return newError(e.t().Name, b.group.command, action, err, fix)
+}
+
+// keyOf returns the stat key of g when the tools were built.
+func (c *Catalog) keyOf(g *group) cacheKey {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.keys[g.key]
 }
 
 // formatBinary asks a binary that speaks the protocol to render a call's

@@ -31,6 +31,14 @@ type Options struct {
 	// Progress, if set, is called while resolving with the number of
 	// binaries asked so far and the number to ask.
 	Progress func(done, total int)
+	// PoolSize bounds the long-lived processes kept per binary that
+	// declared long_lived (protocol v2). If zero, [DefaultPoolSize] (2); if
+	// negative, no binary is pooled: every call is one-shot. A catalog
+	// that pools must be closed ([Catalog.Close]).
+	PoolSize int
+	// PoolIdle is how long a long-lived process may stay without calls
+	// before it is ended. If zero, [DefaultPoolIdle] (60s).
+	PoolIdle time.Duration
 }
 
 // Definition is a tool as tools/list serves it (contract): the description
@@ -201,6 +209,7 @@ type Catalog struct {
 	persist                           *persistence  // where the resolution is persisted; nil: nowhere
 	statEvery                         time.Duration // minimum delay between automatic stat checks
 	retryBase                         time.Duration // first delay before a timed-out schema request is retried
+	pools                             *pools        // long-lived processes (pool.go)
 
 	// safe for concurrent use on their own, without mu
 	builds   atomic.Uint64 // resolution passes started

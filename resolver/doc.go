@@ -9,6 +9,7 @@
 //	if err != nil { … }
 //	cat, err := resolver.New(ctx, cfg, &resolver.Options{Root: root, CacheDir: resolver.DefaultCacheDir()})
 //	if err != nil { … }
+//	defer cat.Close() // ends the long-lived tool processes, if any
 //	for _, p := range cat.Report().Problems { log.Print(p) } // tools left out, and warnings
 //	for _, d := range cat.List() { fmt.Println(d.Name, d.Description) }
 //	out, err := cat.Call(ctx, "greet", map[string]any{"name": "Ada"}, nil)
@@ -33,6 +34,17 @@
 // resolved, and [Catalog.Report] lists every problem, each with the fix
 // where one is known (the TOML parameters block to add, the binary to
 // upgrade).
+//
+// # Long-lived tools
+//
+// A protocol v2 binary that declares "long_lived" (package tool,
+// "Long-lived mode") is started once and kept: its calls go to a pool of at
+// most [Options.PoolSize] processes (default 2) per binary, ended after
+// [Options.PoolIdle] without calls (default 60s), restarted after a crash,
+// replaced when the binary is rebuilt, with the timeouts, outcomes and
+// questions of one-shot, and one-shot again on any protocol doubt (pool.go
+// has the rules). [Catalog.Close] ends them. A negative PoolSize runs
+// every call one-shot.
 //
 // # Merging
 //

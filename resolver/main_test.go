@@ -26,6 +26,8 @@ func TestMain(m *testing.M) {
 	for _, name := range []string{"multi", "raw-args", "slow-first", "v2", "greet", "sleepy", "versioned", "old-protocol", "bad-name"} {
 		own[name] = func() int { return fakeTool(os.Args[1:]) }
 	}
+	own["long-lived"] = fakeLongLived
+	own["v1-env"] = fakeV1Env
 	faketool.Main(m, own)
 }
 

@@ -33,6 +33,12 @@ func New(ctx context.Context, cfg *config.Config, opts *Options) (*Catalog, erro
 	if o.Concurrency <= 0 {
 		o.Concurrency = 4
 	}
+	if o.PoolSize == 0 {
+		o.PoolSize = DefaultPoolSize
+	}
+	if o.PoolIdle <= 0 {
+		o.PoolIdle = DefaultPoolIdle
+	}
 	if o.WorkspaceID == "" {
 		o.WorkspaceID = "w-" + uuid5(identityNamespace, []byte("workspace:"+o.Root))[:8]
 	}
@@ -51,6 +57,7 @@ func New(ctx context.Context, cfg *config.Config, opts *Options) (*Catalog, erro
 		statEvery:      statEvery,
 		retryBase:      retryBase,
 		tools:          map[string]*entry{},
+		pools:          &pools{size: o.PoolSize, idle: o.PoolIdle},
 	}
 	c.categories = c.plan.categories
 	c.persist = newPersistence(o.CacheDir, o.Root, cfg)

@@ -54,7 +54,7 @@ import (
 // O_NOFOLLOW|O_NONBLOCK, fstat'ed as a regular file of bounded size,
 // written to a temporary file and renamed.
 
-const resolutionVersion = 1
+const resolutionVersion = 2 // 2: long_lived
 
 // maxResolutionFile bounds the size of a persisted resolution.
 const maxResolutionFile = 64 << 20
@@ -119,15 +119,16 @@ func (s span) of(body []byte) ([]byte, bool) {
 
 // storedTool is one tool's entry in the header.
 type storedTool struct {
-	Name     string        `json:"n"`
-	Summary  string        `json:"s,omitempty"`
-	Enabled  bool          `json:"e,omitempty"`
-	Entry    string        `json:"k"` // its configuration entry: tools.NAME or toolsets.NAME
-	Bin      string        `json:"b"` // its name inside the binary
-	Protocol bool          `json:"p,omitempty"`
-	V2       bool          `json:"v2,omitempty"` // the binary speaks protocol v2
-	Timeout  time.Duration `json:"t"`            // per run, as merged
-	Detail   span          `json:"d"`
+	Name      string        `json:"n"`
+	Summary   string        `json:"s,omitempty"`
+	Enabled   bool          `json:"e,omitempty"`
+	Entry     string        `json:"k"` // its configuration entry: tools.NAME or toolsets.NAME
+	Bin       string        `json:"b"` // its name inside the binary
+	Protocol  bool          `json:"p,omitempty"`
+	V2        bool          `json:"v2,omitempty"` // the binary speaks protocol v2
+	LongLived bool          `json:"ll,omitempty"` // it declared long_lived (v2)
+	Timeout   time.Duration `json:"t"`            // per run, as merged
+	Detail    span          `json:"d"`
 }
 
 // storedDetail is a tool's detail in the body; its definition is rebuilt
@@ -298,7 +299,7 @@ func (c *Catalog) save(r *resolution) error {
 		}
 		h.Tools = append(h.Tools, storedTool{
 			Name: t.Name, Summary: t.Summary, Enabled: t.Enabled, Entry: t.Provenance["entry"], Bin: e.bin.name,
-			Protocol: e.bin.protocol, V2: e.bin.v2, Timeout: e.bin.timeout, Detail: span{body.Len(), len(data)},
+			Protocol: e.bin.protocol, V2: e.bin.v2, LongLived: e.bin.longLived, Timeout: e.bin.timeout, Detail: span{body.Len(), len(data)},
 		})
 		body.Write(data)
 	}
@@ -396,7 +397,7 @@ func (c *Catalog) restore(st storedTool, body []byte) (*entry, bool) {
 		spec = &s
 	}
 	e := &entry{name: st.Name, summary: st.Summary, enabled: st.Enabled, bin: &binding{
-		spec: spec, group: g, name: st.Bin, options: maps.Clone(ce.Options), timeout: st.Timeout, protocol: st.Protocol, v2: st.V2,
+		spec: spec, group: g, name: st.Bin, options: maps.Clone(ce.Options), timeout: st.Timeout, protocol: st.Protocol, v2: st.V2, longLived: st.LongLived,
 	}}
 	e.decode = func() *Tool {
 		var d storedDetail

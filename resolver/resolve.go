@@ -240,13 +240,14 @@ func (c *Catalog) bind(t *Tool, e *config.Entry, g *group, resp *tool.SchemaResp
 		spec = &s
 	}
 	return newEntry(t, nil, nil, &binding{
-		spec:     spec,
-		group:    g,
-		name:     name,
-		options:  maps.Clone(e.Options),
-		timeout:  t.Timeout,
-		protocol: resp != nil,
-		v2:       resp != nil && resp.Protocol == tool.Version2,
+		spec:      spec,
+		group:     g,
+		name:      name,
+		options:   maps.Clone(e.Options),
+		timeout:   t.Timeout,
+		protocol:  resp != nil,
+		v2:        resp != nil && resp.Protocol == tool.Version2,
+		longLived: resp != nil && resp.Protocol == tool.Version2 && resp.LongLived,
 	})
 }
 

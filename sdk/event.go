@@ -33,6 +33,7 @@ const (
 // the last line. It is safe for concurrent use.
 type events struct {
 	v2     bool      // the request is protocol v2: events go to stdout
+	id     string    // long-lived mode: the request's id, which tags each line
 	stdout io.Writer // fixed at creation
 	stderr io.Writer // where Log writes for a v1 request
 
@@ -58,7 +59,11 @@ func (e *events) close() {
 
 // write writes one event line, unless e is closed or a write failed.
 func (e *events) write(ev tool.Event) {
-	data, err := encode(ev)
+	var v any = ev
+	if e.id != "" {
+		v = tool.Tagged{ID: e.id, Event: &ev}
+	}
+	data, err := encode(v)
 	if err != nil {
 		return
 	}

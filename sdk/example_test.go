@@ -71,7 +71,7 @@ func ExampleRun() {
 		fmt.Println("exit status", code)
 	}
 	// Output:
-	// {"protocol":"2","tools":[{"name":"greet","summary":"Greet someone.","parameters":{"greeting":{"type":"string","default":"Hello"},"name":{"type":"string"}}}]}
+	// {"protocol":"2","long_lived":true,"tools":[{"name":"greet","summary":"Greet someone.","parameters":{"greeting":{"type":"string","default":"Hello"},"name":{"type":"string"}}}]}
 	// exit status 0
 	// {"type":"success","content":"Hello, Ada!"}
 	// exit status 0

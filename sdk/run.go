@@ -56,6 +56,11 @@ func serve(ctx context.Context, tools []*Tool) int {
 	stdout := os.Stdout
 	os.Stdout = os.Stderr
 	defer func() { os.Stdout = stdout }()
+	if os.Getenv(tool.LongLivedEnv) == "1" {
+		ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return Serve(ctx, stdin, stdout, os.Stderr, tools...)
+	}
 	return Run(context.WithValue(ctx, signalsKey{}, true), stdin, stdout, os.Stderr, tools...)
 }
 
@@ -165,6 +170,11 @@ func handle(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, tool
 	if err != nil {
 		return tool.Fail(err.Error()), ExitRequest
 	}
+	return handleRequest(ctx, req, &events{v2: req.Protocol == tool.Version2, stdout: stdout, stderr: stderr}, stderr, tools)
+}
+
+// handleRequest answers one decoded request; ev writes its events.
+func handleRequest(ctx context.Context, req *tool.Request, ev *events, stderr io.Writer, tools []*Tool) (any, int) {
 	if req.Context.Action == tool.ActionSchema {
 		return schema(tools)
 	}
@@ -176,7 +186,6 @@ func handle(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, tool
 		}
 		return tool.Failf("unknown tool %q: this binary serves %s", req.Tool.Name, strings.Join(names, ", ")), ExitRequest
 	}
-	ev := &events{v2: req.Protocol == tool.Version2, stdout: stdout, stderr: stderr}
 	defer ev.close() // before Run writes the outcome, which must be the last line
 	return call(withEvents(withRequest(ctx, req), ev), stderr, t, req)
 }
@@ -208,7 +217,8 @@ func schema(tools []*Tool) (any, int) {
 	// Always protocol v2: it is a superset of v1, and whether a tool sends
 	// events or asks several questions is known only when it runs. A host
 	// of v1 ignores the field and sends v1 requests, which get v1 answers.
-	resp := tool.SchemaResponse{Protocol: tool.Version2, Tools: make([]tool.Definition, 0, len(tools))}
+	// Long-lived too: Main serves many requests when the host asks for it.
+	resp := tool.SchemaResponse{Protocol: tool.Version2, LongLived: true, Tools: make([]tool.Definition, 0, len(tools))}
 	for _, t := range tools {
 		d, err := t.Definition()
 		if err != nil {

@@ -247,4 +247,38 @@
 // Decoders: [DecodeOutcomeV2], [DecodeEvent], [DecodeStream]. Golden
 // vectors of every shape are in testdata/outcome_v2, testdata/event,
 // testdata/stream and testdata/schema/v2_*.
+//
+// # Long-lived mode
+//
+// A v2 binary may serve many requests over one stdin/stdout. It declares
+// so with "long_lived":true beside "protocol":"2" in its schema answer (a
+// v1 answer with it is refused). The host may then start it with the same
+// argv and the environment variable [LongLivedEnv] (TOOLHOST_LONG_LIVED)
+// set to "1"; started without it, the binary is one-shot as above, and
+// the host always may run it so (one-shot is the default and the
+// fallback). Schema requests are always one-shot. In long-lived mode:
+//
+//   - stdin carries one JSON object a line: requests, each a v2 request
+//     with an "id" (a string, unique among the requests in flight):
+//     {"id":"7","protocol":"2","context":{…},"tool":{…}}; and cancel
+//     messages, {"cancel":"7"} ([Cancel], [DecodeCancel]).
+//   - stdout carries one JSON object a line, each tagged with the id of
+//     the request it belongs to ([Tagged], [DecodeTagged]): zero or more
+//     events, {"id":"7","event":{"type":"progress",…}}, then the outcome,
+//     {"id":"7","outcome":{"type":"success",…}}, which ends the request.
+//     Lines of different requests may interleave; nothing else may be
+//     printed on stdout.
+//   - Requests may be served concurrently or one at a time. A cancelled
+//     request should end soon and still be answered with an outcome (the
+//     host drops it); the host kills the process group if no outcome comes
+//     by the request's deadline plus its grace delay (2s).
+//   - At the end of stdin the binary finishes the requests in flight and
+//     exits 0. A binary that exits mid-request ends those requests as a
+//     crash does one-shot (their error outcomes carry the exit status and
+//     stderr); a line the host cannot read as a tagged line (or an id no
+//     request has) makes the host stop using the process and run the
+//     requests concerned one-shot.
+//
+// Golden vectors: testdata/tagged, testdata/cancel, testdata/request_v2
+// and testdata/schema/v2_long_lived. Package sdk's Main does all of it.
 package tool

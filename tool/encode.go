@@ -23,6 +23,9 @@ func (r SchemaResponse) MarshalJSON() ([]byte, error) {
 		b = appendString(append(b, `"protocol":`...), r.Protocol)
 		b = append(b, ',')
 	}
+	if r.LongLived {
+		b = append(b, `"long_lived":true,`...)
+	}
 	b = append(b, `"tools":`...)
 	if r.Tools == nil {
 		return append(b, "null}"...), nil

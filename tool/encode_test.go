@@ -14,13 +14,14 @@ import (
 func referenceJSON(t testing.TB, r SchemaResponse) []byte {
 	t.Helper()
 	type plain struct {
-		Protocol string       `json:"protocol,omitempty"`
-		Tools    []Definition `json:"tools"`
+		Protocol  string       `json:"protocol,omitempty"`
+		LongLived bool         `json:"long_lived,omitempty"`
+		Tools     []Definition `json:"tools"`
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(plain{r.Protocol, r.Tools}); err != nil {
+	if err := enc.Encode(plain{r.Protocol, r.LongLived, r.Tools}); err != nil {
 		t.Fatal(err)
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))

@@ -3,6 +3,7 @@ package tool
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -283,6 +284,30 @@ func FuzzDecodeStream(f *testing.F) {
 		}
 		if n != len(events) {
 			t.Fatalf("%d events decoded, %d lines IsEventLine recognizes in %q", len(events), n, data)
+		}
+	})
+}
+
+// FuzzDecodeTagged: a line of a long-lived binary's stdout decodes to
+// exactly one of an event and an outcome with a non-empty id, or to an
+// error wrapping ErrNotTagged, never a panic; what it accepts survives a
+// round trip.
+func FuzzDecodeTagged(f *testing.F) {
+	seed(f, "tagged")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tg, err := DecodeTagged(data)
+		if err != nil {
+			if !errors.Is(err, ErrNotTagged) {
+				t.Fatalf("error %v does not wrap ErrNotTagged", err)
+			}
+			return
+		}
+		if tg.ID == "" || (tg.Event == nil) == (tg.Outcome == nil) {
+			t.Fatalf("accepted %+v from %q", tg, data)
+		}
+		roundTrip(t, tg, DecodeTagged)
+		if _, ok := DecodeCancel(data); ok {
+			t.Fatalf("%q is both a tagged line and a cancel", data)
 		}
 	})
 }

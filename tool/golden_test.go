@@ -3,6 +3,7 @@ package tool
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -30,6 +31,16 @@ var decoders = map[string]func([]byte) (any, error){
 	// Protocol v2.
 	"outcome_v2": func(data []byte) (any, error) { return DecodeOutcomeV2(data) },
 	"event":      func(data []byte) (any, error) { return DecodeEvent(data) },
+	"request_v2": func(data []byte) (any, error) { return DecodeRequestV2(data) },
+	// Long-lived mode.
+	"tagged": func(data []byte) (any, error) { return DecodeTagged(data) },
+	"cancel": func(data []byte) (any, error) {
+		id, ok := DecodeCancel(data)
+		if !ok {
+			return nil, errors.New("not a cancel message: a request")
+		}
+		return Cancel{Cancel: id}, nil
+	},
 	"stream": func(data []byte) (any, error) {
 		events, out, err := DecodeStream(data)
 		if err != nil {

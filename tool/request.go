@@ -37,6 +37,9 @@ func (a Action) Valid() bool {
 
 // Request is the one JSON object a host writes to a tool binary's stdin.
 type Request struct {
+	// ID tags a request sent to a long-lived process (protocol v2, see
+	// "Long-lived mode"); "" in one-shot requests, where it is omitted.
+	ID       string  `json:"id,omitempty"`
 	Protocol string  `json:"protocol"`
 	Context  Context `json:"context"`
 	Tool     *Call   `json:"tool,omitempty"` // nil for ActionSchema
@@ -180,6 +183,9 @@ func decodeRequest(data []byte) (*Request, error) {
 	}
 	var req Request
 	if err := decodeField(top, "protocol", "", &req.Protocol); err != nil {
+		return nil, err
+	}
+	if err := decodeField(top, "id", "", &req.ID); err != nil {
 		return nil, err
 	}
 	var tc map[string]json.RawMessage

@@ -13,8 +13,12 @@ import (
 type SchemaResponse struct {
 	// Protocol is "2" for a binary that speaks protocol v2, "" (or "1")
 	// for v1. The host sends requests of that version.
-	Protocol string       `json:"protocol,omitempty"`
-	Tools    []Definition `json:"tools"`
+	Protocol string `json:"protocol,omitempty"`
+	// LongLived (protocol v2 only) says the binary serves many requests
+	// over one stdin/stdout when started with [LongLivedEnv] set (see the
+	// package documentation, "Long-lived mode").
+	LongLived bool         `json:"long_lived,omitempty"`
+	Tools     []Definition `json:"tools"`
 }
 
 // Definition describes one tool as its binary declares it.
@@ -159,6 +163,9 @@ func DecodeSchemaResponse(data []byte) (*SchemaResponse, error) {
 	case "", Version, Version2:
 	default:
 		return nil, fmt.Errorf(`%w: protocol %q: this host speaks "1" and "2"`, ErrNotSchema, resp.Protocol)
+	}
+	if resp.LongLived && resp.Protocol != Version2 {
+		return nil, fmt.Errorf(`%w: "long_lived" needs "protocol":"2"`, ErrNotSchema)
 	}
 	seen := make(map[string]bool, len(resp.Tools))
 	for i, d := range resp.Tools {

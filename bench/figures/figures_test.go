@@ -36,6 +36,7 @@ type fixture struct {
 	ws1000   string // one toolset over many (1000 tools)
 	five     string // bin/five07 in ws200, for bare execs
 	many     string
+	gosdk    string // five's tool served by the official MCP Go SDK, in-process
 }
 
 var (
@@ -71,7 +72,7 @@ func build() (*fixture, error) {
 	}
 	f := &fixture{dir: dir}
 	bins := filepath.Join(dir, "bins")
-	for _, p := range []string{"github.com/toolhost/toolhost/cmd/toolhost", "./testdata/five", "./testdata/many"} {
+	for _, p := range []string{"github.com/toolhost/toolhost/cmd/toolhost", "./testdata/five", "./testdata/many", "./testdata/gosdk"} {
 		if err := goBuild(filepath.Join(bins, filepath.Base(p)), p); err != nil {
 			return nil, err
 		}
@@ -108,6 +109,7 @@ func build() (*fixture, error) {
 		return nil, err
 	}
 	f.five = filepath.Join(f.ws200, "bin/five07")
+	f.gosdk = filepath.Join(bins, "gosdk")
 
 	f.ws1000 = filepath.Join(dir, "ws1000")
 	f.many = filepath.Join(f.ws1000, "bin/many")
@@ -315,8 +317,15 @@ type session struct {
 }
 
 func (v *variant) serve(b *testing.B, dir string, args ...string) *session {
-	cmd := exec.Command(v.bin, append([]string{"serve"}, args...)...)
-	cmd.Dir, cmd.Env, cmd.Stderr = dir, v.env, os.Stderr
+	return startSession(b, dir, v.env, append([]string{v.bin, "serve"}, args...)...)
+}
+
+// startSession starts an MCP server (argv) and, unless it serves HTTP,
+// initializes a session on its stdio.
+func startSession(b *testing.B, dir string, env []string, argv ...string) *session {
+	args := argv[2:]
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir, cmd.Env, cmd.Stderr = dir, env, os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		b.Fatal(err)
@@ -380,7 +389,8 @@ func BenchmarkMCPCall(b *testing.B) {
 	names := []string{"bare-exec"}
 	fns := []func() time.Duration{func() time.Duration { return run(b, f.ws200, nil, req, f.five) }}
 	for _, v := range f.variants {
-		s := v.serve(b, f.ws200)
+		// One-shot: without pools (the sdk binaries declare long_lived).
+		s := startSession(b, f.ws200, append(slices.Clone(v.env), "TOOLHOST_POOL_SIZE=0"), v.bin, "serve")
 		names = append(names, v.name)
 		fns = append(fns, func() time.Duration {
 			d, _ := s.call(b, "tools/call", `{"name":"b07_alpha","arguments":{"path":"a.txt"}}`)
@@ -390,6 +400,38 @@ func BenchmarkMCPCall(b *testing.B) {
 	m := measure(b, names, fns)
 	for _, v := range f.variants {
 		b.ReportMetric(float64(m[v.name])/float64(m["bare-exec"]), v.name+"/exec")
+	}
+}
+
+// BenchmarkMCPCallLongLived is the MCP stdio tools/call of one tool of a
+// long-lived sdk binary (served from `toolhost serve`'s pool of long-lived
+// processes) against a bare exec of the binary answering the same run
+// request (goal ≤ 0.2×) and against the same tool in-process in a go-sdk
+// server on stdio, called over the same raw session (goal ≤ 3×).
+func BenchmarkMCPCallLongLived(b *testing.B) {
+	f := setup(b)
+	warm(b, f, f.ws200)
+	req := fmt.Sprintf(runRequest, f.ws200)
+	const params = `{"name":"b07_alpha","arguments":{"path":"a.txt"}}`
+	gosdk := startSession(b, f.ws200, f.variants[0].env, f.gosdk, "serve")
+	names := []string{"bare-exec", "go-sdk"}
+	fns := []func() time.Duration{
+		func() time.Duration { return run(b, f.ws200, nil, req, f.five) },
+		func() time.Duration { d, _ := gosdk.call(b, "tools/call", params); return d },
+	}
+	for _, v := range f.variants {
+		s := v.serve(b, f.ws200)
+		s.call(b, "tools/call", params) // starts the process
+		names = append(names, v.name)
+		fns = append(fns, func() time.Duration {
+			d, _ := s.call(b, "tools/call", params)
+			return d
+		})
+	}
+	m := measure(b, names, fns)
+	for _, v := range f.variants {
+		b.ReportMetric(float64(m[v.name])/float64(m["bare-exec"]), v.name+"/exec")
+		b.ReportMetric(float64(m[v.name])/float64(m["go-sdk"]), v.name+"/go-sdk")
 	}
 }
 

@@ -75,7 +75,7 @@ func TestBinary(t *testing.T) {
 		want  string
 	}{
 		{"schema", `{"protocol":"1",` + ctx("schema") + `}`, 0,
-			`{"protocol":"2","tools":[{"name":"greet","summary":"Greet someone by name.","parameters":{"greeting":{"type":"string","summary":"The greeting word.","default":"Hello"},"name":{"type":"string","summary":"Who to greet."}}}]}`},
+			`{"protocol":"2","long_lived":true,"tools":[{"name":"greet","summary":"Greet someone by name.","parameters":{"greeting":{"type":"string","summary":"The greeting word.","default":"Hello"},"name":{"type":"string","summary":"Who to greet."}}}]}`},
 		{"run", `{"protocol":"1",` + ctx("run") + `,"tool":{"name":"greet","arguments":{"name":"Ada"},"answers":{},"options":{}}}`, 0,
 			`{"type":"success","content":"Hello, Ada!"}`},
 		{"format", `{"protocol":"1",` + ctx("format_arguments") + `,"tool":{"name":"greet","arguments":{"name":"Ada"}}}`, 0,

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -49,6 +50,11 @@ type app struct {
 	root        string
 	cfgFiles    []string
 	cfgProblems config.Problems
+
+	// pool: the command serves many calls (serve), so binaries that
+	// declared long_lived run on pools of long-lived processes; the other
+	// commands make one call and run it one-shot.
+	pool bool
 }
 
 // Run runs the toolhost command line args (args[0] is the program name)
@@ -266,7 +272,10 @@ func (a *app) catalog(c *cli.Context) (*resolver.Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := &resolver.Options{Root: root}
+	opts := &resolver.Options{Root: root, PoolSize: -1}
+	if a.pool {
+		opts.PoolSize = poolSize(a.opts.Getenv("TOOLHOST_POOL_SIZE"))
+	}
 	if !c.Bool("no-cache") {
 		opts.CacheDir = resolver.DefaultCacheDir()
 	}
@@ -286,6 +295,20 @@ func (a *app) catalog(c *cli.Context) (*resolver.Catalog, error) {
 		}
 	}
 	return cat, nil
+}
+
+// poolSize reads TOOLHOST_POOL_SIZE: the long-lived processes `serve`
+// keeps per binary; "" or an invalid value means the default (2), 0 means
+// none (every call one-shot).
+func poolSize(v string) int {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	switch {
+	case err != nil || n < 0:
+		return 0 // resolver.DefaultPoolSize
+	case n == 0:
+		return -1
+	}
+	return n
 }
 
 // note writes one line on stderr when something was left out or looks

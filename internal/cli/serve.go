@@ -52,10 +52,12 @@ func (a *app) serve(c *cli.Context) error {
 	if err := checkArgs(c, 0, 0, "[--http ADDR]"); err != nil {
 		return err
 	}
+	a.pool = true
 	cat, err := a.catalog(c)
 	if err != nil {
 		return err
 	}
+	defer cat.Close() // the long-lived tool processes
 	a.note(cat)
 	a.warnNoTools(cat)
 	logger := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
