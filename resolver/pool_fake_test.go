@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolhost/toolhost/internal/faketool"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -28,10 +29,8 @@ import (
 //	ask        needs_input "go" until answered, then "went pid N"
 func fakeLongLived() int {
 	if os.Getenv(tool.LongLivedEnv) != "1" {
-		data, _ := io.ReadAll(os.Stdin)
-		req, err := tool.DecodeRequestV2(data)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
+		req := faketool.ReadRequest()
+		if req == nil {
 			return 2
 		}
 		if req.Context.Action == tool.ActionSchema {

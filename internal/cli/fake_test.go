@@ -29,10 +29,8 @@ var fakeTools = faketool.Scenarios{
 }
 
 func fakeV2() int {
-	data, _ := io.ReadAll(os.Stdin)
-	req, err := tool.DecodeRequestV2(data)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
+	req := faketool.ReadRequest()
+	if req == nil {
 		return 2
 	}
 	if req.Context.Action == tool.ActionSchema {

@@ -30,10 +30,13 @@ package faketool
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolhost/toolhost/tool"
 )
 
 // Env marks a process started by the tests as a fake tool.
@@ -179,4 +182,22 @@ func waitFor(t testing.TB, msg string, cond func() bool) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// ReadRequest reads the request on stdin, of protocol "1" or "2", for a
+// scenario that speaks the protocol. When it cannot, it says why on stderr
+// and returns nil: the scenario then exits 2, as a binary does with a
+// request it cannot read.
+func ReadRequest() *tool.Request {
+	data, err := io.ReadAll(os.Stdin)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return nil
+	}
+	req, err := tool.DecodeRequestV2(data)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return nil
+	}
+	return req
 }

@@ -3,7 +3,6 @@ package mcpserver_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -24,10 +23,8 @@ import (
 // and an output schema; run prints two progress events and a log line,
 // then a success with a structured value and an image block.
 func v2Tool() int {
-	data, _ := io.ReadAll(os.Stdin)
-	req, err := tool.DecodeRequestV2(data)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
+	req := faketool.ReadRequest()
+	if req == nil {
 		return 2
 	}
 	if req.Context.Action == tool.ActionSchema {
