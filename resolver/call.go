@@ -129,7 +129,7 @@ func (c *Catalog) Call(ctx context.Context, name string, args map[string]any, op
 			case o.Ask != nil:
 				a, err := o.Ask(ctx, q)
 				if errors.Is(err, ErrNoAnswer) {
-					return out, nil
+					return unanswered(qs, answers), nil
 				}
 				if err != nil {
 					return tool.Outcome{}, fmt.Errorf("resolver: tool %q: asking %q: %w", name, q.ID, err)
@@ -141,11 +141,28 @@ func (c *Catalog) Call(ctx context.Context, name string, args map[string]any, op
 			case q.Default != nil:
 				answer = q.Default
 			default:
-				return out, nil // nobody to ask: the caller sees the question
+				return unanswered(qs, answers), nil // nobody to ask: the caller sees the question(s)
 			}
 			answers[q.ID] = answer
 		}
 	}
+}
+
+// unanswered is the needs_input outcome of the questions of qs that have
+// no answer yet: those answered meanwhile (by their default, say) are not
+// asked again.
+func unanswered(qs []tool.Question, answers map[string]any) tool.Outcome {
+	var left []tool.Question
+	for _, q := range qs {
+		if _, ok := answers[q.ID]; !ok {
+			left = append(left, q)
+		}
+	}
+	out := tool.Outcome{Type: tool.KindNeedsInput, Question: &left[0]}
+	if len(left) > 1 {
+		out.Questions = left
+	}
+	return out
 }
 
 // runOnce runs one round of a call: the handler of a dynamic tool, or one

@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"reflect"
@@ -113,5 +114,31 @@ func TestProtocolV2Persisted(t *testing.T) {
 	out, err := warm.Call(t.Context(), "protocol", map[string]any{"pattern": "x"}, nil)
 	if err != nil || out.Content != "2" {
 		t.Errorf("warm call = %+v, %v: want the binary to see protocol \"2\"", out, err)
+	}
+}
+
+// TestQuestionsPartlyAnswered: of several questions asked together, those
+// answered by their defaults are not handed back; the caller sees only the
+// questions nobody could answer.
+func TestQuestionsPartlyAnswered(t *testing.T) {
+	c, err := New(t.Context(), nil, &Options{Root: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs := []tool.Question{
+		{ID: "a", Text: "A?", AnswerType: tool.Text, Default: "x"},
+		{ID: "b", Text: "B?", AnswerType: tool.Text},
+	}
+	if err := c.Register(Definition{Name: "two"}, func(ctx context.Context, _ map[string]any) (tool.Outcome, error) {
+		if len(Answers(ctx)) < 2 {
+			return tool.Outcome{Type: tool.KindNeedsInput, Question: &qs[0], Questions: qs}, nil
+		}
+		return tool.Success("done"), nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.Call(t.Context(), "two", nil, nil)
+	if err != nil || out.Type != tool.KindNeedsInput || out.Question.ID != "b" || out.Questions != nil {
+		t.Errorf("Call = %+v, %v: want the needs_input of b alone", out, err)
 	}
 }
