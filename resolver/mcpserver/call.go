@@ -14,6 +14,7 @@ import (
 	"maps"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -170,22 +171,41 @@ func outcomeResult(out tool.Outcome) *mcp.CallToolResult {
 // set none).
 func eventSink(ctx context.Context, req *mcp.CallToolRequest) func(tool.Event) {
 	token := req.Params.GetProgressToken()
-	return func(e tool.Event) {
+	var lastProgress time.Time
+	logs := 0
+	return func(e tool.Event) { // called from one goroutine: the call's stdout reader
 		switch e.Type {
 		case tool.EventProgress:
-			if token == nil {
-				return
+			done := e.Total != nil && e.Progress >= *e.Total
+			if token == nil || !done && time.Since(lastProgress) < minProgressGap {
+				return // a tool may report faster than a client wants to hear
 			}
+			lastProgress = time.Now()
 			p := &mcp.ProgressNotificationParams{ProgressToken: token, Progress: e.Progress, Message: e.Message}
 			if e.Total != nil {
 				p.Total = *e.Total
 			}
 			_ = req.Session.NotifyProgress(ctx, p)
 		case tool.EventLog:
-			_ = req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: mcp.LoggingLevel(e.Level), Logger: "tool", Data: e.Message})
+			if logs++; logs > maxLogsPerCall {
+				return
+			}
+			msg := e.Message
+			if logs == maxLogsPerCall {
+				msg += fmt.Sprintf(" (the tool's further log lines in this call are dropped: at most %d are forwarded)", maxLogsPerCall)
+			}
+			_ = req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: mcp.LoggingLevel(e.Level), Logger: "tool", Data: msg})
 		}
 	}
 }
+
+// Bounds on what one call's events send a client: a tool printing event
+// lines in a loop must not flood it (MCP asks senders to rate-limit
+// progress). The last progress (progress = total) is always sent.
+const (
+	minProgressGap = 50 * time.Millisecond
+	maxLogsPerCall = 1000
+)
 
 func errorResult(text string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, IsError: true}

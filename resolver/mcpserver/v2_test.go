@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -32,7 +33,18 @@ func v2Tool() int {
 			`"icons":[{"src":"data:image/png;base64,AA==","mime_type":"image/png","sizes":["16x16"]}],` +
 			`"input_schema":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]},` +
 			`"output_schema":{"type":"object","properties":{"points":{"type":"integer"}},"required":["points"]}},` +
-			`{"name":"setup","summary":"Asks four questions at once.","input_schema":{"type":"object","properties":{}}}]}`)
+			`{"name":"setup","summary":"Asks four questions at once.","input_schema":{"type":"object","properties":{}}},` +
+			`{"name":"flood","summary":"Prints events in a loop.","input_schema":{"type":"object","properties":{}}}]}`)
+		return 0
+	}
+	if req.Tool.Name == "flood" { // events in a loop
+		for i := 1; i <= 500; i++ {
+			fmt.Printf(`{"type":"progress","progress":%d,"total":500}`+"\n", i)
+		}
+		for i := 1; i <= 1500; i++ {
+			fmt.Printf(`{"type":"log","level":"info","message":"line %d"}`+"\n", i)
+		}
+		fmt.Println(`{"type":"success","content":"flooded"}`)
 		return 0
 	}
 	if req.Tool.Name == "setup" {
@@ -243,5 +255,62 @@ func TestDescribeTools(t *testing.T) {
 	want := "# greet\n\nSay hello.\n\nParameters:\n- name (string, required): Who.\n\n# gret\n\nNo such tool. Did you mean greet?\n\n# nothing_like_it\n\nNo such tool."
 	if got := text(res); got != want {
 		t.Errorf("describe_tools text:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestEventFlood: a tool printing events in a loop does not flood the
+// client: progress is forwarded at most every 50 ms (the last one always),
+// at most 1000 log lines per call, the last saying the rest is dropped.
+func TestEventFlood(t *testing.T) {
+	cfg, err := config.Parse("v2.toml", []byte(fmt.Sprintf("[tools.flood]\ncommand = %s\n", faketool.TOML(t, "v2tool"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := resolver.New(t.Context(), cfg, &resolver.Options{Root: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var progress []float64
+	var logs []string
+	c, _ := newClient(t, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+			mu.Lock()
+			defer mu.Unlock()
+			progress = append(progress, r.Params.Progress)
+		},
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
+			mu.Lock()
+			defer mu.Unlock()
+			logs = append(logs, fmt.Sprint(r.Params.Data))
+		},
+	})
+	cs := connect(t, mcpserver.New(cat, nil), c, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err := cs.SetLoggingLevel(t.Context(), &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
+		t.Fatal(err)
+	}
+	params := &mcp.CallToolParams{Name: "flood", Arguments: map[string]any{}}
+	params.SetProgressToken("f")
+	if res, err := cs.CallTool(t.Context(), params); err != nil || text(res) != "flooded" {
+		t.Fatalf("CallTool = %+v, %v", res, err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) { // a hang detector
+		mu.Lock()
+		n, last := len(logs), 0.0
+		if len(progress) > 0 {
+			last = progress[len(progress)-1]
+		}
+		mu.Unlock()
+		if n >= 1000 && last == 500 {
+			break
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(progress) == 0 || len(progress) >= 500 || progress[len(progress)-1] != 500 {
+		t.Errorf("%d progress notifications, the last %v: want fewer than 500, the last 500", len(progress), progress)
+	}
+	if len(logs) != 1000 || !strings.HasSuffix(logs[999], "at most 1000 are forwarded)") {
+		t.Errorf("%d log notifications (last %q): want 1000, the last saying the rest is dropped", len(logs), logs[len(logs)-1])
 	}
 }
