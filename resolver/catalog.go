@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/toolhost/toolhost/resolver/config"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -203,13 +204,16 @@ type Catalog struct {
 	root, workspaceID, conversationID string
 	concurrency                       int
 	progress                          func(done, total int)
-	plan                              *plan         // what the configuration asks for
-	schemas                           *sessionCache // schema answers for this catalog's lifetime
-	disk                              diskCache     // persistent schema answers; zero: none
-	persist                           *persistence  // where the resolution is persisted; nil: nowhere
-	statEvery                         time.Duration // minimum delay between automatic stat checks
-	retryBase                         time.Duration // first delay before a timed-out schema request is retried
-	pools                             *pools        // long-lived processes (pool.go)
+	plan                              atomic.Pointer[plan]           // what the configuration asks for; replaced once when a restored plan needs the configuration (fullPlan)
+	loadConfig                        func() (*config.Config, error) // Open's load; nil for New
+	loadOnce                          sync.Once
+	schemas                           *sessionCache               // schema answers for this catalog's lifetime
+	disk                              diskCache                   // persistent schema answers; zero: none
+	persist                           atomic.Pointer[persistence] // where the resolution is persisted; nil: nowhere
+	statEvery                         time.Duration               // minimum delay between automatic stat checks
+	retryBase                         time.Duration               // first delay before a timed-out schema request is retried
+	pools                             *pools                      // long-lived processes (pool.go)
+	cacheDir                          string
 
 	// safe for concurrent use on their own, without mu
 	builds   atomic.Uint64 // resolution passes started

@@ -2,8 +2,10 @@ package resolver
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
@@ -20,6 +22,57 @@ const statEvery = time.Second
 // ctx is done. A nil cfg gives an empty catalog, to which tools can be added
 // with [Catalog.Register].
 func New(ctx context.Context, cfg *config.Config, opts *Options) (*Catalog, error) {
+	c, o := newCatalog(opts)
+	c.setConfig(cfg, o.CacheDir, "")
+	return c.start(ctx)
+}
+
+// Open is [New] for a configuration not read yet: files are the layers
+// load would read ([config.Layers]), and load reads them (as
+// [config.Load]: a nil *Config is an error Open returns; a *Config with
+// an error is used, with its problems). When a persisted resolution made
+// from the same files (the same stat: path, size, mtime, inode, ctime) is
+// valid, Open serves it without calling load; load is called later only
+// if a binary changes and the configuration must be resolved again.
+// Otherwise Open calls load and goes on as New.
+func Open(ctx context.Context, files []string, load func() (*config.Config, error), opts *Options) (*Catalog, error) {
+	c, o := newCatalog(opts)
+	c.loadConfig = load
+	filesKey := ""
+	if o.CacheDir != "" {
+		filesKey = layersKey(o.Root, files)
+	}
+	if filesKey != "" {
+		c.plan.Store(&plan{restored: true, groups: map[string]*group{}, groupOf: map[*config.Entry]*group{}, byKey: map[string]*config.Entry{}})
+		c.persist.Store(newPersistence(o.CacheDir, o.Root, nil, filesKey, files))
+		if l, ok := c.load(); ok {
+			c.install(l)
+			return c, nil
+		}
+	}
+	var err error
+	c.loadOnce.Do(func() {
+		var cfg *config.Config
+		cfg, err = load()
+		if cfg == nil {
+			return
+		}
+		fk := ""
+		if err == nil && slices.Equal(cfg.Files, files) {
+			fk = filesKey // only a configuration without problems is served without reading it
+		}
+		err = nil
+		c.setConfig(cfg, o.CacheDir, fk)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return c.start(ctx)
+}
+
+// newCatalog returns a catalog of opts with defaults applied, without a
+// configuration.
+func newCatalog(opts *Options) (*Catalog, Options) {
 	var o Options
 	if opts != nil {
 		o = *opts
@@ -51,7 +104,6 @@ func New(ctx context.Context, cfg *config.Config, opts *Options) (*Catalog, erro
 		conversationID: o.ConversationID,
 		concurrency:    o.Concurrency,
 		progress:       o.Progress,
-		plan:           newPlan(cfg),
 		schemas:        &sessionCache{},
 		disk:           newDiskCache(o.CacheDir),
 		statEvery:      statEvery,
@@ -59,8 +111,27 @@ func New(ctx context.Context, cfg *config.Config, opts *Options) (*Catalog, erro
 		tools:          map[string]*entry{},
 		pools:          &pools{size: o.PoolSize, idle: o.PoolIdle},
 	}
-	c.categories = c.plan.categories
-	c.persist = newPersistence(o.CacheDir, o.Root, cfg)
+	c.cacheDir = o.CacheDir
+	return c, o
+}
+
+// setConfig installs cfg's plan and persistence (filesKey: see layersKey,
+// "" when the configuration must be read at every start).
+func (c *Catalog) setConfig(cfg *config.Config, cacheDir, filesKey string) {
+	p := newPlan(cfg)
+	var files []string
+	if cfg != nil {
+		files = cfg.Files
+	}
+	c.persist.Store(newPersistence(cacheDir, c.root, cfg, filesKey, files))
+	c.plan.Store(p)
+	c.mu.Lock()
+	c.categories = p.categories
+	c.mu.Unlock()
+}
+
+// start serves the persisted resolution when it is valid, else resolves.
+func (c *Catalog) start(ctx context.Context) (*Catalog, error) {
 	if l, ok := c.load(); ok {
 		c.install(l)
 		return c, nil
@@ -69,4 +140,33 @@ func New(ctx context.Context, cfg *config.Config, opts *Options) (*Catalog, erro
 		return nil, err
 	}
 	return c, nil
+}
+
+// fullPlan reads the configuration of a catalog whose plan was restored
+// from a persisted resolution (Open), before it is resolved again.
+func (c *Catalog) fullPlan() error {
+	if !c.plan.Load().restored || c.loadConfig == nil {
+		return nil
+	}
+	var err error
+	c.loadOnce.Do(func() {
+		var cfg *config.Config
+		cfg, err = c.loadConfig()
+		if cfg == nil {
+			return
+		}
+		fk := ""
+		if err == nil && c.cacheDir != "" {
+			fk = layersKey(c.root, cfg.Files)
+		}
+		err = nil
+		c.setConfig(cfg, c.cacheDir, fk)
+	})
+	if err != nil {
+		return err
+	}
+	if c.plan.Load().restored {
+		return errors.New("resolver: the configuration could not be read")
+	}
+	return nil
 }

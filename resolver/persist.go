@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolhost/toolhost/internal/invoke"
 	"github.com/toolhost/toolhost/resolver/config"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -54,29 +55,33 @@ import (
 // O_NOFOLLOW|O_NONBLOCK, fstat'ed as a regular file of bounded size,
 // written to a temporary file and renamed.
 
-const resolutionVersion = 2 // 2: long_lived
+const resolutionVersion = 3 // 2: long_lived; 3: layers key and plan
 
 // maxResolutionFile bounds the size of a persisted resolution.
 const maxResolutionFile = 64 << 20
 
 // persistence is where a catalog's resolution is stored, and under which key.
 type persistence struct {
-	dir  string // CacheDir/resolutions
-	path string
-	key  string
+	dir   string // CacheDir/resolutions
+	path  string
+	key   string // of the configuration as loaded; "" when it was not read (Open)
+	files string // layersKey of its files; "": the configuration must be read to use it
 }
 
 // newPersistence returns the persistence of cfg in root, nil when the
-// resolution cannot be persisted.
-func newPersistence(cacheDir, root string, cfg *config.Config) *persistence {
-	if cacheDir == "" || cfg == nil {
+// resolution cannot be persisted. With a nil cfg (Open, before reading
+// the configuration), only the files key can match.
+func newPersistence(cacheDir, root string, cfg *config.Config, filesKey string, files []string) *persistence {
+	if cacheDir == "" || (cfg == nil && filesKey == "") {
 		return nil
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		return nil
+	name := sha256.Sum256([]byte(root + "\x00" + strings.Join(files, "\x00")))
+	dir := filepath.Join(cacheDir, "resolutions")
+	p := &persistence{dir: dir, path: filepath.Join(dir, hex.EncodeToString(name[:16])+".json"), files: filesKey}
+	if cfg == nil {
+		return p
 	}
-	self, ok := statFile(exe)
+	self, ok := selfKey()
 	if !ok {
 		return nil
 	}
@@ -90,21 +95,165 @@ func newPersistence(cacheDir, root string, cfg *config.Config) *persistence {
 		return nil // a value the configuration holds does not marshal: no trustworthy key
 	}
 	sum := sha256.Sum256(data)
-	name := sha256.Sum256([]byte(root + "\x00" + strings.Join(cfg.Files, "\x00")))
-	dir := filepath.Join(cacheDir, "resolutions")
-	return &persistence{dir: dir, path: filepath.Join(dir, hex.EncodeToString(name[:16])+".json"), key: hex.EncodeToString(sum[:])}
+	p.key = hex.EncodeToString(sum[:])
+	return p
+}
+
+// selfKey is the stat key of the running executable.
+func selfKey() (fileKey, bool) {
+	exe, err := os.Executable()
+	if err != nil {
+		return fileKey{}, false
+	}
+	return statFile(exe)
+}
+
+// layersKey identifies the configuration files of root by their stat
+// (path, size, mtime in ns, device, inode, ctime: an edit that keeps the
+// size and restores the mtime still changes the ctime), with the
+// resolver's own executable: a persisted resolution stored under it is
+// served without reading the configuration. "" when a file is not a
+// regular file or there is none.
+func layersKey(root string, files []string) string {
+	if len(files) == 0 {
+		return ""
+	}
+	self, ok := selfKey()
+	if !ok {
+		return ""
+	}
+	keys := make([]fileKey, len(files))
+	for i, f := range files {
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			return ""
+		}
+		if keys[i], ok = statFile(abs); !ok {
+			return ""
+		}
+	}
+	data, err := json.Marshal(struct {
+		Version int       `json:"v"`
+		Self    fileKey   `json:"self"`
+		Root    string    `json:"root"`
+		Files   []fileKey `json:"files"`
+	}{resolutionVersion, self, root, keys})
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
 }
 
 // storedResolution is the header of a persisted resolution.
 type storedResolution struct {
 	Version  int             `json:"version"`
 	Key      string          `json:"key"`
-	Keys     []string        `json:"keys"` // stat key of each asked group, in plan order
+	Files    string          `json:"files,omitempty"` // layersKey of the configuration files, when it had no problems
+	Plan     *storedPlan     `json:"plan,omitempty"`  // with Files: what restore needs of the configuration
+	Keys     []string        `json:"keys"`            // stat key of each asked group, in plan order
 	Identity Identity        `json:"identity"`
 	Problems []storedProblem `json:"problems,omitempty"`
 	List     span            `json:"list"` // the tools/list result {"tools":[…]}
 	Tools    []storedTool    `json:"tools"`
 	Sum      uint32          `json:"sum"` // CRC-32C of the body
+}
+
+// storedPlan is what a restored catalog needs of its configuration: every
+// invocation (in plan order, for the stat keys) and, for the entries its
+// tools come from, their group and the fields a binding takes.
+type storedPlan struct {
+	Groups     []storedGroup    `json:"groups"`
+	Entries    []storedEntry    `json:"entries"`
+	Categories []storedCategory `json:"categories,omitempty"`
+}
+
+type storedGroup struct {
+	Command  []string          `json:"c"`
+	Shell    bool              `json:"sh,omitempty"`
+	Dir      string            `json:"d,omitempty"`
+	Env      map[string]string `json:"env,omitempty"`
+	ClearEnv bool              `json:"ce,omitempty"`
+	Text     string            `json:"x"` // the command as written
+	Timeout  time.Duration     `json:"t"`
+	Asked    bool              `json:"a,omitempty"`
+}
+
+type storedEntry struct {
+	Key         string          `json:"k"`
+	Group       int             `json:"g"`
+	AllowOption map[string]bool `json:"al,omitempty"`
+	Options     json.RawMessage `json:"o,omitempty"`
+}
+
+type storedCategory struct {
+	ID, Name, Description, Icon string
+}
+
+// storePlan returns what restorePlan needs of p for tools.
+func storePlan(p *plan, tools []storedTool) (*storedPlan, error) {
+	sp := &storedPlan{}
+	index := map[*group]int{}
+	for i, g := range p.order {
+		index[g] = i
+		sp.Groups = append(sp.Groups, storedGroup{Command: g.spec.Command, Shell: g.spec.Shell, Dir: g.spec.Dir, Env: g.spec.Env,
+			ClearEnv: g.spec.ClearEnv, Text: g.command, Timeout: g.timeout, Asked: g.asked})
+	}
+	seen := map[string]bool{}
+	for _, st := range tools {
+		ce := p.byKey[st.Entry]
+		if ce == nil || seen[st.Entry] {
+			continue
+		}
+		seen[st.Entry] = true
+		se := storedEntry{Key: st.Entry, Group: index[p.groupOf[ce]], AllowOption: ce.AllowOption}
+		if ce.Options != nil {
+			data, err := tool.Marshal(ce.Options)
+			if err != nil {
+				return nil, err
+			}
+			se.Options = data
+		}
+		sp.Entries = append(sp.Entries, se)
+	}
+	for _, c := range p.categories {
+		sp.Categories = append(sp.Categories, storedCategory(c))
+	}
+	return sp, nil
+}
+
+// restorePlan rebuilds a plan from sp: entries hold only what a binding
+// takes (AllowOption, Options).
+func restorePlan(sp *storedPlan) (*plan, bool) {
+	p := &plan{restored: true, groups: map[string]*group{}, groupOf: map[*config.Entry]*group{}, byKey: map[string]*config.Entry{}}
+	for _, sg := range sp.Groups {
+		spec := &invoke.Spec{Command: sg.Command, Shell: sg.Shell, Dir: sg.Dir, Env: sg.Env, ClearEnv: sg.ClearEnv}
+		g := &group{key: invocationKey(spec), spec: spec, command: sg.Text, timeout: sg.Timeout, asked: sg.Asked}
+		if p.groups[g.key] != nil || len(sg.Command) == 0 {
+			return nil, false
+		}
+		p.groups[g.key] = g
+		p.order = append(p.order, g)
+	}
+	for _, se := range sp.Entries {
+		if se.Group < 0 || se.Group >= len(p.order) || p.byKey[se.Key] != nil {
+			return nil, false
+		}
+		ce := &config.Entry{AllowOption: se.AllowOption}
+		if len(se.Options) > 0 {
+			dec := json.NewDecoder(bytes.NewReader(se.Options))
+			dec.UseNumber() // numbers keep their digits
+			if err := dec.Decode(&ce.Options); err != nil {
+				return nil, false
+			}
+		}
+		p.byKey[se.Key] = ce
+		p.groupOf[ce] = p.order[se.Group]
+	}
+	for _, c := range sp.Categories {
+		p.categories = append(p.categories, Category(c))
+	}
+	return p, true
 }
 
 // span is [offset, length] in the body.
@@ -232,7 +381,7 @@ func (c *Catalog) persistable(r *resolution) bool {
 			return false
 		}
 	}
-	for _, g := range c.plan.order {
+	for _, g := range c.plan.Load().order {
 		if g.asked && r.keys[g.key] == "" {
 			return false
 		}
@@ -243,12 +392,13 @@ func (c *Catalog) persistable(r *resolution) bool {
 // save stores a resolution's tools (not the dynamic ones). Failing to
 // store is not an error: the file only saves time.
 func (c *Catalog) save(r *resolution) error {
-	p := c.persist
-	if p == nil || !c.persistable(r) {
+	p := c.persist.Load()
+	if p == nil || p.key == "" || !c.persistable(r) {
 		return nil
 	}
+	pl := c.plan.Load()
 	h := storedResolution{Version: resolutionVersion, Key: p.key}
-	for _, g := range c.plan.order {
+	for _, g := range pl.order {
 		if g.asked {
 			h.Keys = append(h.Keys, string(r.keys[g.key]))
 		}
@@ -303,6 +453,13 @@ func (c *Catalog) save(r *resolution) error {
 		})
 		body.Write(data)
 	}
+	if p.files != "" {
+		sp, err := storePlan(pl, h.Tools)
+		if err != nil {
+			return err
+		}
+		h.Files, h.Plan = p.files, sp
+	}
 	h.Sum = crc32.Checksum(body.Bytes(), castagnoli)
 	head, err := tool.Marshal(h)
 	if err != nil {
@@ -319,13 +476,14 @@ type loaded struct {
 	problems []Problem
 	keys     map[string]cacheKey
 	identity Identity
+	plan     *plan // the catalog's, or the one restored with it
 	list     []byte
 }
 
 // load reads the persisted resolution when it is valid for the catalog's
 // configuration and binaries as they are now (see the rules above).
 func (c *Catalog) load() (*loaded, bool) {
-	p := c.persist
+	p := c.persist.Load()
 	if p == nil || !(diskCache{dir: p.dir}).usable() {
 		return nil, false
 	}
@@ -338,16 +496,27 @@ func (c *Catalog) load() (*loaded, bool) {
 		return nil, false
 	}
 	var h storedResolution
-	if err := json.Unmarshal(data[:nl], &h); err != nil || h.Version != resolutionVersion || h.Key != p.key {
+	var ok bool
+	if err := json.Unmarshal(data[:nl], &h); err != nil || h.Version != resolutionVersion {
+		return nil, false
+	}
+	restored := p.key == "" // Open, before reading the configuration: only its files' stat can match
+	if restored && (h.Files == "" || h.Files != p.files || h.Plan == nil) || !restored && h.Key != p.key {
 		return nil, false
 	}
 	body := data[nl+1:]
 	if crc32.Checksum(body, castagnoli) != h.Sum {
 		return nil, false
 	}
-	l := &loaded{tools: make(map[string]*entry, len(h.Tools)), keys: map[string]cacheKey{}, identity: h.Identity}
+	pl := c.plan.Load()
+	if restored {
+		if pl, ok = restorePlan(h.Plan); !ok {
+			return nil, false
+		}
+	}
+	l := &loaded{tools: make(map[string]*entry, len(h.Tools)), keys: map[string]cacheKey{}, identity: h.Identity, plan: pl}
 	i := 0
-	for _, g := range c.plan.order {
+	for _, g := range pl.order {
 		if !g.asked {
 			continue
 		}
@@ -364,12 +533,11 @@ func (c *Catalog) load() (*loaded, bool) {
 	if i != len(h.Keys) {
 		return nil, false
 	}
-	var ok bool
 	if l.list, ok = h.List.of(body); !ok {
 		return nil, false
 	}
 	for _, st := range h.Tools {
-		e, ok := c.restore(st, body)
+		e, ok := c.restore(pl, st, body)
 		if !ok {
 			return nil, false
 		}
@@ -383,13 +551,13 @@ func (c *Catalog) load() (*loaded, bool) {
 
 // restore rebuilds one tool's entry: its binding from the configuration
 // entry, its detail decoded on first use.
-func (c *Catalog) restore(st storedTool, body []byte) (*entry, bool) {
-	ce := c.plan.byKey[st.Entry]
+func (c *Catalog) restore(pl *plan, st storedTool, body []byte) (*entry, bool) {
+	ce := pl.byKey[st.Entry]
 	detail, ok := st.Detail.of(body)
 	if ce == nil || !ok || st.Name == "" {
 		return nil, false
 	}
-	g := c.plan.groupOf[ce]
+	g := pl.groupOf[ce]
 	spec := g.spec
 	if allow := allowed(ce.AllowOption); allow != nil {
 		s := *g.spec
@@ -406,7 +574,9 @@ func (c *Catalog) restore(st storedTool, body []byte) (*entry, bool) {
 		if err := dec.Decode(&d); err != nil {
 			// The CRC matched, so only a hostile writer gets here: serve
 			// the tool without parameters, and resolve afresh next time.
-			os.Remove(c.persist.path)
+			if p := c.persist.Load(); p != nil {
+				os.Remove(p.path)
+			}
 			d = storedDetail{Source: "(unreadable persisted resolution)", Provenance: map[string]string{}}
 		}
 		input := d.RawInput

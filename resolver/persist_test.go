@@ -265,8 +265,8 @@ func TestPersistedResolutionNotStored(t *testing.T) {
 		count, _ := counter(t)
 		root := t.TempDir()
 		c, err := New(t.Context(), parse(t, persistConfig(count)), &Options{Root: root})
-		if err != nil || c.persist != nil {
-			t.Fatalf("New = %v, persistence %v", err, c.persist)
+		if err != nil || c.persist.Load() != nil {
+			t.Fatalf("New = %v, persistence %v", err, c.persist.Load())
 		}
 	})
 	for _, tt := range []struct{ name, cfg string }{

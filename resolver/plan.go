@@ -20,6 +20,9 @@ type plan struct {
 	groupOf    map[*config.Entry]*group
 	byKey      map[string]*config.Entry // by Key(): tools.NAME, toolsets.NAME
 	categories []Category
+	// restored: read from a persisted resolution ([Open]); it has the
+	// groups and the entries its tools need, not the configuration.
+	restored bool
 }
 
 // group is one distinct invocation (command, shell, workdir, env,

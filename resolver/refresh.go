@@ -24,7 +24,7 @@ func (c *Catalog) Refresh(ctx context.Context) (changed bool, err error) {
 	due := c.dueRetriesLocked(c.lastStat)
 	c.mu.Unlock()
 	stale := len(due) > 0 // a timed-out schema request to ask again
-	for _, g := range c.plan.order {
+	for _, g := range c.plan.Load().order {
 		if g.asked && c.statKey(g) != keys[g.key] {
 			stale = true
 			break
@@ -40,7 +40,7 @@ func (c *Catalog) Refresh(ctx context.Context) (changed bool, err error) {
 // statEvery. Errors are left to the call that follows.
 func (c *Catalog) maybeRefresh(ctx context.Context) {
 	c.mu.Lock()
-	due := time.Since(c.lastStat) >= c.statEvery && len(c.plan.order) > 0
+	due := time.Since(c.lastStat) >= c.statEvery && len(c.plan.Load().order) > 0
 	c.mu.Unlock()
 	if due {
 		_, _ = c.Refresh(ctx)
@@ -50,6 +50,9 @@ func (c *Catalog) maybeRefresh(ctx context.Context) {
 // rebuild runs a resolution pass and installs its tools, unless a later
 // pass was installed meanwhile. Dynamic tools are kept.
 func (c *Catalog) rebuild(ctx context.Context) (changed bool, err error) {
+	if err := c.fullPlan(); err != nil {
+		return false, err
+	}
 	pass := c.builds.Add(1)
 	r := c.resolve(ctx)
 	if err := ctx.Err(); err != nil {
@@ -106,6 +109,10 @@ func (c *Catalog) install(l *loaded) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.built = pass
+	if l.plan != c.plan.Load() {
+		c.plan.Store(l.plan)
+		c.categories = l.plan.categories
+	}
 	c.tools = l.tools
 	c.report = Report{Problems: l.problems}
 	c.keys = l.keys

@@ -84,7 +84,7 @@ func sessionKey(g *group, key cacheKey) string { return g.key + "\x00" + string(
 // resolve asks every group for its schema (bounded, concurrently) and
 // builds the tools of every entry.
 func (c *Catalog) resolve(ctx context.Context) *resolution {
-	p := c.plan
+	p := c.plan.Load()
 	r := &resolution{tools: map[string]*entry{}, keys: map[string]cacheKey{}, retry: map[string]bool{}, retryFor: map[string]string{}}
 	var asked []*group
 	for _, g := range p.order {

@@ -32,3 +32,19 @@ func BenchmarkWarmList1000InProcess(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWarmList200InProcess runs `toolhost list` of the 200 entries
+// over 40 binaries (P2), warm, inside the test process, for its profile.
+func BenchmarkWarmList200InProcess(b *testing.B) {
+	f := setup(b)
+	b.Setenv("XDG_CACHE_HOME", filepath.Join(f.dir, "cache-inprocess"))
+	b.Setenv("XDG_CONFIG_HOME", filepath.Join(f.dir, "xdg-config"))
+	argv := []string{"toolhost", "--root", f.ws200, "list"}
+	if code := cli.Run(context.Background(), argv, io.Discard, io.Discard, nil, nil); code != 0 {
+		b.Fatalf("exit %d", code)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		cli.Run(context.Background(), argv, io.Discard, io.Discard, nil, nil)
+	}
+}

@@ -268,10 +268,6 @@ func (a *app) catalog(c *cli.Context) (*resolver.Catalog, error) {
 		return nil, &exitError{code: ExitFailure, err: err}
 	}
 	a.root = root
-	cfg, err := a.loadConfig(c, root)
-	if err != nil {
-		return nil, err
-	}
 	opts := &resolver.Options{Root: root, PoolSize: -1}
 	if a.pool {
 		opts.PoolSize = poolSize(a.opts.Getenv("TOOLHOST_POOL_SIZE"))
@@ -284,9 +280,40 @@ func (a *app) catalog(c *cli.Context) (*resolver.Catalog, error) {
 		p = startProgress(a.stderr, a.opts.ProgressDelay)
 		opts.Progress = p.update
 	}
-	cat, err := resolver.New(c.Context, cfg, opts)
+	var cat *resolver.Catalog
+	if opts.CacheDir != "" && !a.pool {
+		// A one-shot command: a persisted resolution of the same
+		// configuration files (same stat) is served without reading them.
+		loadOpts := &config.LoadOptions{Dir: root, Files: c.StringSlice("config")}
+		files, lerr := config.Layers(loadOpts)
+		if lerr != nil {
+			return nil, &exitError{code: ExitFailure, err: lerr}
+		}
+		a.cfgFiles, a.cfgProblems = files, nil
+		cat, err = resolver.Open(c.Context, files, func() (*config.Config, error) {
+			cfg, err := a.loadConfig(c, root)
+			if err != nil {
+				return nil, err
+			}
+			if len(a.cfgProblems) > 0 {
+				return cfg, a.cfgProblems
+			}
+			return cfg, nil
+		}, opts)
+	} else {
+		var cfg *config.Config
+		if cfg, err = a.loadConfig(c, root); err != nil {
+			p.stop()
+			return nil, err
+		}
+		cat, err = resolver.New(c.Context, cfg, opts)
+	}
 	p.stop()
 	if err != nil {
+		var ee *exitError
+		if errors.As(err, &ee) {
+			return nil, err // from loadConfig
+		}
 		return nil, &exitError{code: ExitFailure, err: err}
 	}
 	if a.opts.Setup != nil {

@@ -49,46 +49,10 @@ type LoadOptions struct {
 // all: an explicit file that does not exist, or a workspace directory or
 // working directory that cannot be listed.
 func Load(opts *LoadOptions) (*Config, error) {
-	if opts == nil {
-		opts = &LoadOptions{}
+	files, err := Layers(opts)
+	if err != nil {
+		return nil, err
 	}
-	var files []string
-	if !opts.NoUser {
-		user := opts.UserFile
-		if user == "" {
-			user = UserFile()
-		}
-		if user != "" {
-			if _, err := os.Stat(user); err == nil {
-				files = append(files, user)
-			} else if !errors.Is(err, fs.ErrNotExist) {
-				return nil, err
-			}
-		}
-	}
-	if !opts.NoWorkspace {
-		start := opts.Dir
-		if start == "" {
-			wd, err := os.Getwd()
-			if err != nil {
-				return nil, err
-			}
-			start = wd
-		}
-		if dir, ok := WorkspaceDir(start); ok {
-			ws, err := tomlFiles(dir)
-			if err != nil {
-				return nil, err
-			}
-			files = append(files, ws...)
-		}
-	}
-	for _, f := range opts.Files {
-		if _, err := os.Stat(f); errors.Is(err, fs.ErrNotExist) {
-			return nil, err // a --config typo: nothing the user asked for can be served
-		}
-	}
-	files = append(files, opts.Files...)
 
 	cfg := empty()
 	var problems Problems
@@ -147,6 +111,54 @@ func Load(opts *LoadOptions) (*Config, error) {
 		return a.Pos.Line < b.Pos.Line
 	})
 	return cfg, problems
+}
+
+// Layers returns the files [Load] reads for opts, in order, without
+// reading them: the user file when it exists, the workspace files, then
+// the explicit Files. The error is [Load]'s when no configuration can be
+// read at all.
+func Layers(opts *LoadOptions) ([]string, error) {
+	if opts == nil {
+		opts = &LoadOptions{}
+	}
+	var files []string
+	if !opts.NoUser {
+		user := opts.UserFile
+		if user == "" {
+			user = UserFile()
+		}
+		if user != "" {
+			if _, err := os.Stat(user); err == nil {
+				files = append(files, user)
+			} else if !errors.Is(err, fs.ErrNotExist) {
+				return nil, err
+			}
+		}
+	}
+	if !opts.NoWorkspace {
+		start := opts.Dir
+		if start == "" {
+			wd, err := os.Getwd()
+			if err != nil {
+				return nil, err
+			}
+			start = wd
+		}
+		if dir, ok := WorkspaceDir(start); ok {
+			ws, err := tomlFiles(dir)
+			if err != nil {
+				return nil, err
+			}
+			files = append(files, ws...)
+		}
+	}
+	for _, f := range opts.Files {
+		if _, err := os.Stat(f); errors.Is(err, fs.ErrNotExist) {
+			return nil, err // a --config typo: nothing the user asked for can be served
+		}
+	}
+	files = append(files, opts.Files...)
+	return files, nil
 }
 
 // Problems is the error [Load] returns beside a usable [Config]: what it

@@ -1,0 +1,192 @@
+package resolver
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolhost/toolhost/resolver/config"
+)
+
+// openCat opens the configuration file of root with Open and reports
+// whether it was served from a persisted resolution without reading the
+// configuration (load not called).
+func openCat(t *testing.T, root, cache string) (c *Catalog, withoutConfig bool) {
+	t.Helper()
+	opts := &config.LoadOptions{Dir: root, NoUser: true}
+	files, err := config.Layers(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded := false
+	c, err = Open(t.Context(), files, func() (*config.Config, error) {
+		loaded = true
+		return config.Load(opts)
+	}, &Options{Root: root, CacheDir: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, !loaded
+}
+
+func writeConfig(t *testing.T, root, text string) string {
+	t.Helper()
+	path := filepath.Join(root, ".config", "toolhost", "tools.toml")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, path, strings.ReplaceAll(text, "%EXE%", exe(t)))
+	return path
+}
+
+// TestOpenWithoutConfig: Open serves a persisted resolution of the same
+// configuration files without reading them, and shows and calls exactly
+// what a resolved catalog does.
+func TestOpenWithoutConfig(t *testing.T) {
+	t.Parallel()
+	count, asked := counter(t)
+	root, cache := t.TempDir(), t.TempDir()
+	text := persistConfig(count)
+	writeConfig(t, root, text)
+	cold, persisted := warmCat(t, text, root, "")
+	if persisted {
+		t.Fatal("resolved catalog read from a cache")
+	}
+	// The position of problems and provenance names the file: compare
+	// with a catalog resolved by Open.
+	first, without := openCat(t, root, cache)
+	if without {
+		t.Fatal("the first Open did not read the configuration")
+	}
+	before := asked()
+	warm, without := openCat(t, root, cache)
+	if !without {
+		t.Fatal("the second Open read the configuration")
+	}
+	if got := asked(); got != before {
+		t.Errorf("the persisted catalog asked %d binaries", got-before)
+	}
+	want := view(t, first)
+	if got := view(t, warm); got != want {
+		t.Errorf("catalog opened without its configuration differs:\n--- resolved\n%s\n--- opened\n%s", want, got)
+	}
+	for _, call := range []struct {
+		name string
+		args map[string]any
+	}{
+		{"m_t1", map[string]any{"path": "a"}},
+		{"m_t1", map[string]any{"limit": "x"}},
+		{"one", map[string]any{"path": "--help"}}, // allow_option, options
+		{"m_t2", map[string]any{"path": "--help"}},
+		{"declared", map[string]any{"word": "-rf"}},
+		{"declared", map[string]any{"word": "hello"}},
+	} {
+		w, werr := cold.Call(t.Context(), call.name, call.args, nil)
+		g, gerr := warm.Call(t.Context(), call.name, call.args, nil)
+		if fmt.Sprint(w, werr) != fmt.Sprint(g, gerr) {
+			t.Errorf("Call(%s, %v): resolved %v %v, opened %v %v", call.name, call.args, w, werr, g, gerr)
+		}
+	}
+}
+
+// TestOpenInvalidated: an edited configuration file (even with the same
+// size and its mtime put back), a new layer, a rebuilt binary or a
+// configuration with problems makes Open read the configuration.
+func TestOpenInvalidated(t *testing.T) {
+	t.Parallel()
+	const cfg = "[tools.a]\ncommand = [%q, \"multi\"]\ntool = \"t1\"\nsummary = \"Version 1.\"\nenv = { RESOLVER_TEST_COUNTER = %q }\n"
+	setup := func(t *testing.T) (root, cache, bin, count string, asked func() int) {
+		count, asked = counter(t)
+		root, cache, bin = t.TempDir(), t.TempDir(), filepath.Join(t.TempDir(), "tool")
+		copyExe(t, bin, nil)
+		writeConfig(t, root, fmt.Sprintf(cfg, bin, count))
+		openCat(t, root, cache)
+		if _, without := openCat(t, root, cache); !without {
+			t.Fatal("not served without the configuration")
+		}
+		return
+	}
+	t.Run("same size and mtime", func(t *testing.T) {
+		t.Parallel()
+		root, cache, bin, count, _ := setup(t)
+		path := filepath.Join(root, ".config", "toolhost", "tools.toml")
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(20 * time.Millisecond)
+		writeConfig(t, root, strings.Replace(fmt.Sprintf(cfg, bin, count), "Version 1.", "Version 2.", 1))
+		if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+		if fi2, _ := os.Stat(path); fi2.Size() != fi.Size() || !fi2.ModTime().Equal(fi.ModTime()) {
+			t.Fatal("the edit changed the size or the mtime")
+		}
+		c, without := openCat(t, root, cache)
+		if without {
+			t.Fatal("an edited configuration was not read")
+		}
+		if tl, _ := c.Tool("a"); tl.Summary != "Version 2." {
+			t.Errorf("summary %q, want the edited one", tl.Summary)
+		}
+		if _, without := openCat(t, root, cache); !without {
+			t.Error("the edited configuration's resolution was not served without it")
+		}
+	})
+	t.Run("new layer", func(t *testing.T) {
+		t.Parallel()
+		root, cache, _, _, _ := setup(t)
+		writeFile(t, filepath.Join(root, ".config", "toolhost", "more.toml"), "[tools.b]\ncommand = \"echo {{tool.arguments.word}}\"\nsummary = \"B.\"\n[tools.b.parameters.word]\nsummary = \"W.\"\ntype = \"string\"\n")
+		c, without := openCat(t, root, cache)
+		if without {
+			t.Fatal("a new configuration file was not read")
+		}
+		if _, ok := c.Tool("b"); !ok {
+			t.Error("the new file's tool is missing")
+		}
+	})
+	t.Run("rebuilt binary", func(t *testing.T) {
+		t.Parallel()
+		root, cache, bin, _, asked := setup(t)
+		n := asked()
+		copyExe(t, bin, []byte("rebuilt"))
+		if _, without := openCat(t, root, cache); without || asked() != n+1 {
+			t.Errorf("after rebuild: without config %v, %d requests, want %d", without, asked(), n+1)
+		}
+		if _, without := openCat(t, root, cache); !without || asked() != n+1 {
+			t.Errorf("after rebuild, again: without config %v, %d requests, want %d", without, asked(), n+1)
+		}
+	})
+	t.Run("rebuilt while open", func(t *testing.T) {
+		t.Parallel()
+		root, cache, bin, _, asked := setup(t)
+		c, without := openCat(t, root, cache)
+		if !without {
+			t.Fatal("not served without the configuration")
+		}
+		n := asked()
+		copyExe(t, bin, []byte("rebuilt"))
+		if _, err := c.Refresh(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if asked() != n+1 {
+			t.Errorf("Refresh after a rebuild asked %d binaries, want 1", asked()-n)
+		}
+		if tl, ok := c.Tool("a"); !ok || tl.Summary != "Version 1." {
+			t.Errorf("after Refresh: %v %v", tl, ok)
+		}
+	})
+	t.Run("problems", func(t *testing.T) {
+		t.Parallel()
+		root, cache := t.TempDir(), t.TempDir()
+		writeConfig(t, root, "[tools.a]\ncommand = \"echo a\"\nsummary = \"A.\"\n[tools.b]\nsummary = \"no command\"\n")
+		for i := range 2 {
+			if _, without := openCat(t, root, cache); without {
+				t.Fatalf("Open %d: a configuration with problems was served without reading it", i)
+			}
+		}
+	})
+}
