@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -125,6 +126,8 @@ type Server struct {
 	describe     mcp.ToolHandler
 	describeJSON []byte
 
+	splice atomic.Pointer[splicer] // set by Run over stdio: tools/list results are spliced in
+
 	listMu  sync.Mutex
 	listRaw []byte // the tools/list result as served; nil after a change; guarded by listMu
 	listGen uint64 // changes of the catalog; guarded by listMu
@@ -225,7 +228,12 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	go s.Watch(wctx)
 	// The session waits for running calls before it ends: when the peer
 	// goes (stdin closed), cancel them at once.
-	ss, err := s.mcp.Connect(ctx, &watchedTransport{screened(t), s.stopCalls, s.drain}, nil)
+	st := screened(t)
+	if st, ok := st.(*screenedTransport); ok {
+		st.splice = newSplicer()
+		s.splice.Store(st.splice)
+	}
+	ss, err := s.mcp.Connect(ctx, &watchedTransport{st, s.stopCalls, s.drain}, nil)
 	if err != nil {
 		return err
 	}
@@ -524,7 +532,7 @@ func (s *Server) serveTools(next mcp.MethodHandler) mcp.MethodHandler {
 			if err != nil {
 				return nil, err
 			}
-			return &rawList{ListToolsResult: &mcp.ListToolsResult{}, raw: raw}, nil
+			return &rawList{ListToolsResult: &mcp.ListToolsResult{}, raw: raw, splice: s.splice.Load()}, nil
 		case *mcp.CallToolRequest:
 			if r.Params == nil {
 				break
@@ -660,12 +668,17 @@ func listJSON(defs []resolver.Definition, logger *slog.Logger) []byte {
 // protocol 2026-07-28 and later), which MarshalJSON puts before the bytes.
 type rawList struct {
 	*mcp.ListToolsResult
-	raw []byte
+	raw    []byte
+	splice *splicer // or nil: see [splicer]
 }
 
-// MarshalJSON returns the kept bytes, with the SDK's additions.
+// MarshalJSON returns the kept bytes, with the SDK's additions, or a
+// marker that stands for them.
 func (r *rawList) MarshalJSON() ([]byte, error) {
 	if r.ResultType == "" && len(r.Meta) == 0 {
+		if r.splice != nil {
+			return r.splice.marker(r.raw), nil
+		}
 		return r.raw, nil
 	}
 	head, err := tool.Marshal(struct {
