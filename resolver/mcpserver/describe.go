@@ -30,9 +30,9 @@ func (s *Server) addDescribeTools(d describer) {
 		s.logger.Warn("describe_tools not added: the catalog serves a tool of that name")
 		return
 	}
-	t := &mcp.Tool{
-		Name:        DescribeToolsName,
-		Description: "Read the full description, examples and parameters of tools before using them (the tool list has one line per tool).",
+	def := resolver.Definition{
+		Name:    DescribeToolsName,
+		Summary: "Read the full description, examples and parameters of tools before using them (the tool list has one line per tool).",
 		InputSchema: map[string]any{
 			"type": "object",
 			"properties": map[string]any{
@@ -41,9 +41,14 @@ func (s *Server) addDescribeTools(d describer) {
 			"required":             []any{"tools"},
 			"additionalProperties": false,
 		},
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
+		Annotations: map[string]any{"readOnlyHint": true},
 	}
-	s.mcp.AddTool(t, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	data, err := tool.Marshal(def)
+	if err != nil {
+		panic("mcpserver: " + err.Error()) // a constant definition
+	}
+	s.describeJSON = data
+	s.describe = func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args, err := resolver.DecodeArguments(req.Params.Arguments)
 		if err != nil {
 			return errorResult(err.Error()), nil
@@ -61,7 +66,7 @@ func (s *Server) addDescribeTools(d describer) {
 			b.WriteString(describe(d, s.cat.List(), name))
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}, nil
-	})
+	}
 }
 
 // describe renders one tool for a model: its name, summary, long

@@ -47,6 +47,7 @@ type screenedTransport struct {
 	r       io.ReadCloser
 	w       io.WriteCloser
 	maxLine int
+	splice  *splicer // if not nil, markers written are replaced (see splicer)
 }
 
 // screened returns t wrapped in a screen when it is one of the SDK's
@@ -76,7 +77,7 @@ func (nopCloser) Close() error { return nil }
 // output.
 func (t *screenedTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	pr, pw := io.Pipe()
-	w := &lockedWriter{w: t.w}
+	w := &lockedWriter{w: t.w, splice: t.splice}
 	inner := &mcp.IOTransport{Reader: &pipeReader{pr, t.r}, Writer: w, MaxLineLength: -1} // lines are bounded here
 	c, err := inner.Connect(ctx)
 	if err != nil {
@@ -100,6 +101,8 @@ func (r *pipeReader) Close() error {
 
 // lockedWriter serialises whole messages of the SDK and of the screen.
 type lockedWriter struct {
+	splice *splicer // or nil
+
 	mu sync.Mutex
 	w  io.WriteCloser
 }
@@ -107,6 +110,14 @@ type lockedWriter struct {
 func (w *lockedWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.splice != nil {
+		if ok, err := w.splice.write(w.w, p); ok {
+			if err != nil {
+				return 0, err
+			}
+			return len(p), nil
+		}
+	}
 	return w.w.Write(p)
 }
 

@@ -5,12 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -119,18 +121,18 @@ type Server struct {
 	stopOnce sync.Once
 	cancel   func() // unsubscribes from the catalog
 
-	syncMu sync.Mutex        // serialises sync
-	synced map[string]string // name → JSON of the definition the SDK serves; guarded by syncMu
+	// describe_tools, when served (Options.DescribeTools): its handler and
+	// its definition as listed; set in New
+	describe     mcp.ToolHandler
+	describeJSON []byte
 
-	annMu       sync.Mutex
-	annotations map[string]json.RawMessage // name → annotations as the catalog gives them; guarded by annMu
+	splice atomic.Pointer[splicer] // set by Run over stdio: tools/list results are spliced in
 
 	listMu  sync.Mutex
-	listRaw []byte // the first page of tools/list as served; nil after a change; guarded by listMu
-	listGen uint64 // changes of the SDK's tool set; guarded by listMu
+	listRaw []byte // the tools/list result as served; nil after a change; guarded by listMu
+	listGen uint64 // changes of the catalog; guarded by listMu
 
 	mu        sync.Mutex
-	dirty     bool // the catalog changed since the last sync
 	closed    bool
 	solo      bool           // Run serves the one session: no per-session bounds
 	admission *admission     // the calls running and waiting
@@ -176,48 +178,36 @@ func New(cat Catalog, opts *Options) *Server {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{
-		stopping: make(chan struct{}),
-		cat:      cat,
-		logger:   logger,
-		interval: o.RefreshInterval,
-		idle:     o.SessionTimeout,
-		drain:    o.DrainTimeout,
-		key:      newKey(),
-		synced:   map[string]string{},
-
-		annotations: map[string]json.RawMessage{},
-		admission:   newAdmission(&o),
+		stopping:  make(chan struct{}),
+		cat:       cat,
+		logger:    logger,
+		interval:  o.RefreshInterval,
+		idle:      o.SessionTimeout,
+		drain:     o.DrainTimeout,
+		key:       newKey(),
+		admission: newAdmission(&o),
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
 		Logger: o.Logger,
 		// Tools even when the catalog is empty, with list-changed
 		// notifications; logging, for the log lines of protocol v2 tools.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}, Logging: &mcp.LoggingCapabilities{}},
-		// Cache hints follow the catalog's change detection: a tools/list
-		// result may be kept as long as the catalog goes without looking
-		// for rebuilt binaries (RefreshInterval); a change within that time
-		// is announced by list_changed all the same.
-		SetCacheable: func(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
-			if _, ok := req.(*mcp.ListToolsRequest); ok && c.TTLMs == 0 && o.RefreshInterval > 0 {
-				c.TTLMs = int(o.RefreshInterval / time.Millisecond)
-			}
-		},
 	})
 	if err := mcp.AddReceivingCustomMethod(s.mcp, MethodIdentity, s.identity); err != nil {
 		panic(err) // only if MethodIdentity shadowed a standard method: a programming error
 	}
-	s.mcp.AddReceivingMiddleware(s.syncFirst, s.admit)
-	s.cancel = cat.Subscribe(s.changed)
-	s.sync()
 	if d, ok := cat.(describer); ok && o.DescribeTools {
 		s.addDescribeTools(d)
 	}
+	s.mcp.AddReceivingMiddleware(s.serveTools, s.admit)
+	s.mcp.AddTool(dispatchTool(), s.dispatch)
+	s.cancel = cat.Subscribe(s.changed)
 	return s
 }
 
 // MCP returns the underlying SDK server, for transports this package does
-// not wrap. Do not add or remove tools on it: the Server keeps its tool set
-// equal to the catalog's.
+// not wrap. Do not add tools to it: tools/list and tools/call are answered
+// by the Server from the catalog, and the SDK's own tool set is not served.
 func (s *Server) MCP() *mcp.Server { return s.mcp }
 
 // Run serves one MCP session over t until the peer closes it or ctx is
@@ -238,7 +228,12 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	go s.Watch(wctx)
 	// The session waits for running calls before it ends: when the peer
 	// goes (stdin closed), cancel them at once.
-	ss, err := s.mcp.Connect(ctx, &watchedTransport{screened(t), s.stopCalls, s.drain}, nil)
+	st := screened(t)
+	if st, ok := st.(*screenedTransport); ok {
+		st.splice = newSplicer()
+		s.splice.Store(st.splice)
+	}
+	ss, err := s.mcp.Connect(ctx, &watchedTransport{st, s.stopCalls, s.drain}, nil)
 	if err != nil {
 		return err
 	}
@@ -490,225 +485,211 @@ func (s *Server) stopped() bool {
 	}
 }
 
-// changed is the catalog subscription: mark the tool set stale and sync it
-// in the background (the catalog may call us from inside a registration).
+// changed is the catalog subscription: drop the kept tools/list bytes and
+// have the SDK announce notifications/tools/list_changed. The SDK sends
+// that notification only when its own tool set changes, so the change is
+// made to the one tool it holds (see [dispatchTool]): re-adding it makes
+// the SDK send list_changed, debounced, to every session that wants it
+// (sessions before 2026-07-28, and later ones through
+// subscriptions/listen).
 func (s *Server) changed() {
-	s.mu.Lock()
-	s.dirty = true
-	s.mu.Unlock()
-	go s.sync()
-}
-
-// syncFirst is a receiving middleware: a tools/list or tools/call sees a
-// change of the catalog at once, even before the background sync ran. It
-// also makes tools/list serve each tool's annotations as given (see
-// [listResult]).
-func (s *Server) syncFirst(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if method == "tools/list" || method == "tools/call" {
-			s.mu.Lock()
-			dirty := s.dirty
-			s.mu.Unlock()
-			if dirty {
-				s.sync()
-			}
-		}
-		first := false // the first page, whose bytes are kept
-		if method == "tools/list" {
-			if p, ok := req.GetParams().(*mcp.ListToolsParams); ok && (p == nil || p.Cursor == "" && len(p.Meta) == 0) {
-				first = true
-				s.listMu.Lock()
-				raw := s.listRaw
-				s.listMu.Unlock()
-				if raw != nil {
-					return &rawList{ListToolsResult: &mcp.ListToolsResult{}, raw: raw}, nil
-				}
-			}
-		}
-		s.listMu.Lock()
-		gen := s.listGen
-		s.listMu.Unlock()
-		res, err := next(ctx, method, req)
-		if lr, ok := res.(*mcp.ListToolsResult); ok && err == nil {
-			out := s.listResult(lr)
-			if !first {
-				return out, nil
-			}
-			raw, err := out.MarshalJSON()
-			if err != nil {
-				return out, nil
-			}
-			s.listMu.Lock()
-			if s.listGen == gen { // no sync changed the tools meanwhile
-				s.listRaw = raw
-			}
-			s.listMu.Unlock()
-			return &rawList{ListToolsResult: lr, raw: raw}, nil
-		}
-		return res, err
-	}
-}
-
-// rawList is a tools/list result served from the bytes kept since the last
-// change of the tools: the first page (no cursor) is marshalled once per
-// change, not once per request.
-type rawList struct {
-	*mcp.ListToolsResult
-	raw []byte
-}
-
-// MarshalJSON returns the kept bytes.
-func (r *rawList) MarshalJSON() ([]byte, error) { return r.raw, nil }
-
-// listResult is a tools/list result whose tools carry their annotations
-// exactly as the catalog gives them. The SDK's ToolAnnotations always
-// writes readOnlyHint and idempotentHint (false when unset); served as
-// given, tools/list is byte for byte the definitions `toolhost list --json`
-// prints. Everything else is the SDK's own result (it is embedded).
-type listResult struct {
-	*mcp.ListToolsResult
-	annotations map[string]json.RawMessage // by tool name, for the tools listed
-}
-
-func (s *Server) listResult(res *mcp.ListToolsResult) *listResult {
-	lr := &listResult{ListToolsResult: res, annotations: map[string]json.RawMessage{}}
-	s.annMu.Lock()
-	defer s.annMu.Unlock()
-	for _, t := range res.Tools {
-		if a, ok := s.annotations[t.Name]; ok && t.Annotations != nil {
-			lr.annotations[t.Name] = a
-		}
-	}
-	return lr
-}
-
-// MarshalJSON writes the SDK's result with each listed tool's
-// "annotations" replaced by the catalog's.
-func (r *listResult) MarshalJSON() ([]byte, error) {
-	b, err := tool.Marshal(r.ListToolsResult)
-	if err != nil || len(r.annotations) == 0 {
-		return b, err
-	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(b, &top); err != nil {
-		return nil, err
-	}
-	var tools []map[string]json.RawMessage
-	if err := json.Unmarshal(top["tools"], &tools); err != nil {
-		return nil, err
-	}
-	for _, t := range tools {
-		var name string
-		if err := json.Unmarshal(t["name"], &name); err != nil {
-			return nil, err
-		}
-		if a, ok := r.annotations[name]; ok {
-			t["annotations"] = a
-		}
-	}
-	if top["tools"], err = tool.Marshal(tools); err != nil {
-		return nil, err
-	}
-	return tool.Marshal(top)
-}
-
-// sync makes the SDK server's tool set equal to the catalog's: tools gone
-// are removed, new or changed ones (re)added. The SDK coalesces the
-// resulting notifications/tools/list_changed.
-func (s *Server) sync() {
-	s.syncMu.Lock()
-	defer s.syncMu.Unlock()
-	s.mu.Lock()
-	s.dirty = false
-	s.mu.Unlock()
-	defs := s.cat.List()
-	seen := make(map[string]bool, len(defs))
-	for _, d := range defs {
-		seen[d.Name] = true
-		b, err := json.Marshal(d)
-		if err != nil {
-			s.logger.Error("tool definition does not marshal", "tool", d.Name, "error", err)
-			continue
-		}
-		if s.synced[d.Name] == string(b) {
-			continue
-		}
-		t, err := sdkTool(d)
-		if err != nil {
-			s.logger.Error("tool left out of tools/list", "tool", d.Name, "error", err)
-			continue
-		}
-		var ann json.RawMessage
-		if t.Annotations != nil {
-			if ann, err = tool.Marshal(d.Annotations); err != nil {
-				s.logger.Error("tool left out of tools/list", "tool", d.Name, "error", err)
-				continue
-			}
-		}
-		s.annMu.Lock()
-		if ann != nil {
-			s.annotations[d.Name] = ann
-		} else {
-			delete(s.annotations, d.Name)
-		}
-		s.annMu.Unlock()
-		s.forgetList()
-		s.mcp.AddTool(t, s.toolHandler(d.Name))
-		s.forgetList()
-		s.synced[d.Name] = string(b)
-	}
-	var gone []string
-	for name := range s.synced {
-		if !seen[name] {
-			gone = append(gone, name)
-			delete(s.synced, name)
-		}
-	}
-	s.annMu.Lock()
-	for _, name := range gone {
-		delete(s.annotations, name)
-	}
-	s.annMu.Unlock()
-	if len(gone) > 0 {
-		s.forgetList()
-		s.mcp.RemoveTools(gone...)
-		s.forgetList()
-	}
-}
-
-// forgetList drops the kept tools/list bytes. sync calls it before and
-// after each change of the SDK's tools, so that a tools/list computed
-// across the change is not kept.
-func (s *Server) forgetList() {
 	s.listMu.Lock()
 	s.listRaw = nil
 	s.listGen++
 	s.listMu.Unlock()
+	go s.mcp.AddTool(dispatchTool(), s.dispatch)
 }
 
-// sdkTool converts a catalog definition to the SDK's tool, checking what
-// the SDK would otherwise panic on.
-func sdkTool(d resolver.Definition) (*mcp.Tool, error) {
-	if typ, _ := d.InputSchema["type"].(string); typ != "object" {
-		return nil, errors.New(`input schema is not {"type":"object",…}`)
+// dispatchName is the name of the one tool registered with the SDK. Every
+// tools/call reaches the SDK under this name (see [Server.serveTools]),
+// whatever tool it names; the SDK never lists it, as tools/list is
+// answered before the SDK sees it.
+const dispatchName = "toolhost.dispatch"
+
+func dispatchTool() *mcp.Tool {
+	return &mcp.Tool{Name: dispatchName, InputSchema: map[string]any{"type": "object"}}
+}
+
+// toolNameKey is the context key of the tool a tools/call names.
+type toolNameKey struct{}
+
+// serveTools is a receiving middleware that serves the catalog's tools
+// without registering them with the SDK (whose per-tool state would hold
+// every schema a second time): tools/list is answered from bytes computed
+// once per change of the catalog, and tools/call is passed on to the SDK
+// as a call of [dispatchName], whose handler ([Server.dispatch]) runs the
+// named tool. The SDK still does the rest of a tools/call: the result's
+// type for multi round-trip clients, its encoding, cancellation.
+func (s *Server) serveTools(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch r := req.(type) {
+		case *mcp.ListToolsRequest:
+			if r.Params != nil && r.Params.Cursor != "" {
+				// Every tool is on the first page: no cursor was issued.
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid cursor"}
+			}
+			raw, err := s.listBytes()
+			if err != nil {
+				return nil, err
+			}
+			return &rawList{ListToolsResult: &mcp.ListToolsResult{}, raw: raw, splice: s.splice.Load()}, nil
+		case *mcp.CallToolRequest:
+			if r.Params == nil {
+				break
+			}
+			if !s.known(r.Params.Name) {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", r.Params.Name)}
+			}
+			ctx = context.WithValue(ctx, toolNameKey{}, r.Params.Name)
+			p := *r.Params
+			p.Name = dispatchName
+			r2 := *r
+			r2.Params = &p
+			req = &r2
+		}
+		return next(ctx, method, req)
 	}
-	t := &mcp.Tool{Name: d.Name, Description: d.Summary, InputSchema: d.InputSchema, Title: d.Title}
-	if d.OutputSchema != nil {
-		t.OutputSchema = d.OutputSchema
+}
+
+// dispatch is the SDK handler of [dispatchName]: it runs the tool the
+// call named.
+func (s *Server) dispatch(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	name, _ := ctx.Value(toolNameKey{}).(string)
+	if name == DescribeToolsName && s.describe != nil {
+		return s.describe(ctx, req)
 	}
-	for _, ic := range d.Icons {
-		t.Icons = append(t.Icons, mcp.Icon{Source: ic.Src, MIMEType: ic.MimeType, Sizes: ic.Sizes})
+	return s.toolHandler(name)(ctx, req)
+}
+
+// has is the optional interface of a [Catalog] that says whether it
+// serves a tool, without listing them all.
+type has interface{ Has(name string) bool }
+
+// known reports whether tools/call may call name.
+func (s *Server) known(name string) bool {
+	if name == DescribeToolsName && s.describe != nil {
+		return true
 	}
-	if len(d.Annotations) > 0 {
-		b, err := json.Marshal(d.Annotations)
+	if h, ok := s.cat.(has); ok {
+		return h.Has(name)
+	}
+	for _, d := range s.cat.List() {
+		if d.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// listJSONer is the optional interface of a [Catalog] that keeps its
+// tools/list result as bytes, {"tools":[…]} (as *resolver.Catalog does).
+type listJSONer interface{ ListJSON() ([]byte, error) }
+
+// listBytes returns the tools/list result, computed once per change of
+// the catalog: the cache hints, then the catalog's tools, then
+// describe_tools if served.
+func (s *Server) listBytes() ([]byte, error) {
+	s.listMu.Lock()
+	raw, gen := s.listRaw, s.listGen
+	s.listMu.Unlock()
+	if raw != nil {
+		return raw, nil
+	}
+	var tools []byte
+	if lj, ok := s.cat.(listJSONer); ok {
+		var err error
+		if tools, err = lj.ListJSON(); err != nil {
+			return nil, err
+		}
+	} else {
+		tools = listJSON(s.cat.List(), s.logger)
+	}
+	// tools is {"tools":[…]}: keep the array, with describe_tools after.
+	arr := bytes.TrimSuffix(bytes.TrimPrefix(tools, []byte(`{"tools":`)), []byte(`}`))
+	var b bytes.Buffer
+	b.Grow(len(tools) + len(s.describeJSON) + 64)
+	ttl := 0
+	if s.interval > 0 {
+		// A tools/list result may be kept as long as the catalog goes
+		// without looking for rebuilt binaries; a change within that time
+		// is announced by list_changed all the same.
+		ttl = int(s.interval / time.Millisecond)
+	}
+	fmt.Fprintf(&b, `{"ttlMs":%d,"cacheScope":"public","tools":`, ttl)
+	if s.describeJSON != nil {
+		b.Write(arr[:len(arr)-1])
+		if len(arr) > 2 {
+			b.WriteByte(',')
+		}
+		b.Write(s.describeJSON)
+		b.WriteByte(']')
+	} else {
+		b.Write(arr)
+	}
+	b.WriteByte('}')
+	raw = b.Bytes()
+	s.listMu.Lock()
+	if s.listGen == gen { // no change meanwhile
+		s.listRaw = raw
+	}
+	s.listMu.Unlock()
+	return raw, nil
+}
+
+// listJSON is {"tools":[…]} of defs, leaving out (and logging) a tool the
+// SDK would refuse: one whose input schema is not an object.
+func listJSON(defs []resolver.Definition, logger *slog.Logger) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"tools":[`)
+	n := 0
+	for _, d := range defs {
+		if typ, _ := d.InputSchema["type"].(string); typ != "object" {
+			logger.Error("tool left out of tools/list", "tool", d.Name, "error", `input schema is not {"type":"object",…}`)
+			continue
+		}
+		data, err := tool.Marshal(d)
 		if err != nil {
-			return nil, err
+			logger.Error("tool left out of tools/list", "tool", d.Name, "error", err)
+			continue
 		}
-		var a mcp.ToolAnnotations
-		if err := json.Unmarshal(b, &a); err != nil {
-			return nil, err
+		if n > 0 {
+			b.WriteByte(',')
 		}
-		t.Annotations = &a
+		b.Write(data)
+		n++
 	}
-	return t, nil
+	b.WriteString(`]}`)
+	return b.Bytes()
+}
+
+// rawList is a tools/list result served from the bytes kept since the
+// last change of the catalog. The embedded result is empty but for what
+// the SDK sets on it after the handler (the result type and _meta of
+// protocol 2026-07-28 and later), which MarshalJSON puts before the bytes.
+type rawList struct {
+	*mcp.ListToolsResult
+	raw    []byte
+	splice *splicer // or nil: see [splicer]
+}
+
+// MarshalJSON returns the kept bytes, with the SDK's additions, or a
+// marker that stands for them.
+func (r *rawList) MarshalJSON() ([]byte, error) {
+	if r.ResultType == "" && len(r.Meta) == 0 {
+		if r.splice != nil {
+			return r.splice.marker(r.raw), nil
+		}
+		return r.raw, nil
+	}
+	head, err := tool.Marshal(struct {
+		Meta       mcp.Meta `json:"_meta,omitempty"`
+		ResultType string   `json:"resultType,omitempty"`
+	}{r.Meta, string(r.ResultType)})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(head)+len(r.raw))
+	out = append(out, head[:len(head)-1]...)
+	out = append(out, ',')
+	return append(out, r.raw[1:]...), nil
 }
