@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -44,6 +45,15 @@ func openPTY(t *testing.T) (ptmx, tty *os.File) {
 // terminal showed.
 func runOnTerminal(t *testing.T, dir string, env []string, input string, args ...string) (string, int) {
 	t.Helper()
+	return runOnTerminalAfter(t, dir, env, "", input, args...)
+}
+
+// runOnTerminalAfter is runOnTerminal typing input only once the terminal
+// shows prompt (when prompt is not empty), so that what is typed cannot
+// come before the program is ready for it (a secret before the echo is
+// off, say).
+func runOnTerminalAfter(t *testing.T, dir string, env []string, prompt, input string, args ...string) (string, int) {
+	t.Helper()
 	ptmx, tty := openPTY(t)
 	defer ptmx.Close()
 	cmd := exec.CommandContext(t.Context(), toolhostBinary(t), args...)
@@ -55,14 +65,22 @@ func runOnTerminal(t *testing.T, dir string, env []string, input string, args ..
 		t.Fatal(err)
 	}
 	tty.Close() // the child holds it now; reads on ptmx end with EIO when it exits
-	var out bytes.Buffer
+	var out lockedBuffer
 	copied := make(chan struct{})
 	go func() {
 		io.Copy(&out, ptmx)
 		close(copied)
 	}()
 	if input != "" {
-		time.Sleep(200 * time.Millisecond) // let the question appear first
+		if prompt == "" {
+			time.Sleep(200 * time.Millisecond) // let the question appear first
+		} else {
+			for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), prompt); time.Sleep(10 * time.Millisecond) {
+				if time.Now().After(deadline) { // a hang detector, not a timing assertion
+					t.Fatalf("the terminal never showed %q: %q", prompt, out.String())
+				}
+			}
+		}
 		io.WriteString(ptmx, input)
 	}
 	err := cmd.Wait()
@@ -90,7 +108,7 @@ func TestTerminal(t *testing.T) {
 	if code != 0 || ansi.MatchString(out) {
 		t.Errorf("list on a terminal with NO_COLOR: exit %d, output %q", code, out)
 	}
-	out, code = runOnTerminal(t, dir, []string{"NO_COLOR=1"}, "y\n", "call", "greet", "name=root")
+	out, code = runOnTerminalAfter(t, dir, []string{"NO_COLOR=1"}, "Greet root?", "y\n", "call", "greet", "name=root")
 	if code != 0 || !strings.Contains(out, "? Greet root? [yes|no] ") || !strings.HasSuffix(out, "Hello, root!\n") {
 		t.Errorf("interactive question: exit %d, terminal showed %q", code, out)
 	}
@@ -113,7 +131,7 @@ func TestTerminalProgress(t *testing.T) {
 // terminal never shows what was typed), the Number one checked.
 func TestTerminalSecret(t *testing.T) {
 	dir := workspace(t, "[tools.login]\ncommand = [{{exe}}, \"v2\"]\n")
-	out, code := runOnTerminal(t, dir, []string{"NO_COLOR=1"}, "s3cret\n12\n5\n", "call", "login")
+	out, code := runOnTerminalAfter(t, dir, []string{"NO_COLOR=1"}, "API token?", "s3cret\n12\n5\n", "call", "login")
 	if code != 0 || strings.Contains(out, "s3cret") || !strings.Contains(out, "? API token? [secret, not shown] ") ||
 		!strings.Contains(out, `question "n" wants at most 9, got 12`) || !strings.HasSuffix(out, "token of 6 characters, n=5\n") {
 		t.Errorf("exit %d, terminal showed %q", code, out)
@@ -122,4 +140,22 @@ func TestTerminalSecret(t *testing.T) {
 	if r.code != 0 || r.stdout != "token of 6 characters, n=3\n" || strings.Contains(r.stderr, "s3cret") {
 		t.Errorf("--answer: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for one writer and one reader.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
