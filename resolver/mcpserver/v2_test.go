@@ -2,8 +2,10 @@ package mcpserver_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/internal/faketool"
@@ -312,5 +315,51 @@ func TestEventFlood(t *testing.T) {
 	}
 	if len(logs) != 1000 || !strings.HasSuffix(logs[999], "at most 1000 are forwarded)") {
 		t.Errorf("%d log notifications (last %q): want 1000, the last saying the rest is dropped", len(logs), logs[len(logs)-1])
+	}
+}
+
+// TestListOnePage: every tool is on the one page of tools/list (no cursor
+// is issued), and a cursor nobody issued is refused as the SDK refuses one
+// (-32602); over stdio the listing's bytes are written in place of a
+// marker, and the client reads the same tools as in memory.
+func TestListOnePage(t *testing.T) {
+	cat, err := testCatalog(t.Context(), nil, &probe{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := newClient(t, nil)
+	cs := connect(t, mcpserver.New(cat, nil), c, nil)
+	list, err := cs.ListTools(t.Context(), nil)
+	if err != nil || list.NextCursor != "" || len(list.Tools) != len(cat.List()) {
+		t.Fatalf("ListTools = %+v, %v: want every tool on one page", list, err)
+	}
+	_, err = cs.ListTools(t.Context(), &mcp.ListToolsParams{Cursor: "forged"})
+	var werr *jsonrpc.Error
+	if !errors.As(err, &werr) || werr.Code != jsonrpc.CodeInvalidParams {
+		t.Errorf("ListTools with a forged cursor: %v, want -32602", err)
+	}
+
+	stdio, err := c.Connect(t.Context(), &mcp.CommandTransport{Command: func() *exec.Cmd {
+		cmd := serveCommand(t)
+		cmd.Env = append(os.Environ(), "MCPSERVER_TEST_DIR="+t.TempDir())
+		return cmd
+	}()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdio.Close()
+	viaStdio, err := stdio.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b []string
+	for _, tl := range list.Tools {
+		a = append(a, tl.Name+": "+tl.Description)
+	}
+	for _, tl := range viaStdio.Tools {
+		b = append(b, tl.Name+": "+tl.Description)
+	}
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("tools over stdio %q, in memory %q", b, a)
 	}
 }
