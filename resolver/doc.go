@@ -93,6 +93,20 @@
 // created 0700; a schemas directory that is a symlink, not a directory or
 // another user's turns the persistent cache off for the catalog.
 //
+// With a cache directory, a resolution without errors is also persisted
+// whole (tools, warnings, identity, the listing's bytes), keyed by the
+// configuration and every asked binary's stat key: the next [New] reads
+// one file instead of decoding, merging and linting, and [Open] does not
+// even read the configuration when its files' stat is unchanged. A
+// validator is compiled when its tool is first called.
+//
+// # Long-lived tools
+//
+// A protocol v2 binary that declares "long_lived" is kept running by a
+// pool (Options.PoolSize processes, reaped after Options.PoolIdle) and
+// serves many calls over one stdin; any protocol doubt falls back to a
+// process per call. Call [Catalog.Close] when done with a catalog.
+//
 // # Identity
 //
 // [Catalog.Identity] is a UUID derived from everything tools/list serves
