@@ -171,16 +171,23 @@ func outcomeResult(out tool.Outcome) *mcp.CallToolResult {
 // set none).
 func eventSink(ctx context.Context, req *mcp.CallToolRequest) func(tool.Event) {
 	token := req.Params.GetProgressToken()
-	var lastProgress time.Time
+	bucket := float64(progressBurst) // tokens: a burst of progress goes out whole, a flood is thinned
+	last := time.Now()
 	logs := 0
 	return func(e tool.Event) { // called from one goroutine: the call's stdout reader
 		switch e.Type {
 		case tool.EventProgress:
+			if token == nil {
+				return
+			}
+			now := time.Now()
+			bucket = min(progressBurst, bucket+now.Sub(last).Seconds()*progressRate)
+			last = now
 			done := e.Total != nil && e.Progress >= *e.Total
-			if token == nil || !done && time.Since(lastProgress) < minProgressGap {
+			if bucket < 1 && !done {
 				return // a tool may report faster than a client wants to hear
 			}
-			lastProgress = time.Now()
+			bucket--
 			p := &mcp.ProgressNotificationParams{ProgressToken: token, Progress: e.Progress, Message: e.Message}
 			if e.Total != nil {
 				p.Total = *e.Total
@@ -201,9 +208,12 @@ func eventSink(ctx context.Context, req *mcp.CallToolRequest) func(tool.Event) {
 
 // Bounds on what one call's events send a client: a tool printing event
 // lines in a loop must not flood it (MCP asks senders to rate-limit
-// progress). The last progress (progress = total) is always sent.
+// progress). Progress goes out as a token bucket allows (a burst of
+// progressBurst, then progressRate a second); the last progress
+// (progress = total) is always sent.
 const (
-	minProgressGap = 50 * time.Millisecond
+	progressBurst  = 20
+	progressRate   = 20.0
 	maxLogsPerCall = 1000
 )
 

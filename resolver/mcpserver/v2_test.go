@@ -262,7 +262,8 @@ func TestDescribeTools(t *testing.T) {
 }
 
 // TestEventFlood: a tool printing events in a loop does not flood the
-// client: progress is forwarded at most every 50 ms (the last one always),
+// client: progress is thinned to a burst of 20 then 20 a second (the last
+// one always sent),
 // at most 1000 log lines per call, the last saying the rest is dropped.
 func TestEventFlood(t *testing.T) {
 	cfg, err := config.Parse("v2.toml", []byte(fmt.Sprintf("[tools.flood]\ncommand = %s\n", faketool.TOML(t, "v2tool"))))
