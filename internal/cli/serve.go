@@ -138,7 +138,7 @@ func checkBrowserFlags(c *cli.Context, addr string) error {
 // workspace (without --root) otherwise gets an empty tools/list and no
 // clue.
 func (a *app) warnNoTools(cat *resolver.Catalog) {
-	if len(cat.List()) > 0 {
+	if cat.Len() > 0 {
 		return
 	}
 	warn := a.errOut.yellow("warning")
