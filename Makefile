@@ -28,11 +28,16 @@ vet:
 fmt-check:
 	@out="$$(gofmt -l . | grep -v '^bin/' || true)"; if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-## bench: benchmarks, reported as ratios against baselines measured in the same run,
-## BENCHCOUNT repetitions (benchstat-style); docs/performance.md has the table
+## bench: the figures of docs/performance.md, each a ratio against a baseline measured in
+## the same run, BENCHCOUNT repetitions (benchstat-style), then the table (bench/out/report.md)
+## and the other benchmarks of the module; everything is kept in bench/out/
 BENCHCOUNT ?= 3
+BENCHTIME  ?= 15x
 bench: build
-	$(GO) test -run='^$$' -bench=. -benchtime=2s -count=$(BENCHCOUNT) ./...
+	@mkdir -p bench/out
+	$(GO) test -run='^$$' -bench=. -benchtime=$(BENCHTIME) -count=$(BENCHCOUNT) ./bench/figures | tee bench/out/figures.txt
+	$(GO) run ./bench/report bench/out/figures.txt | tee bench/out/report.md
+	$(GO) test -run='^$$' -bench=. -benchtime=1s -count=$(BENCHCOUNT) $$($(GO) list ./... | grep -v '/bench/figures$$') | tee bench/out/other.txt
 
 ## fuzz: run each fuzz target for FUZZTIME
 fuzz:

@@ -325,7 +325,8 @@ func (v *variant) serve(b *testing.B, dir string, args ...string) *session {
 func startSession(b *testing.B, dir string, env []string, argv ...string) *session {
 	args := argv[2:]
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir, cmd.Env, cmd.Stderr = dir, env, os.Stderr
+	var stderr syncBuffer // shown if the benchmark fails, not mixed into its result lines
+	cmd.Dir, cmd.Env, cmd.Stderr = dir, env, &stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		b.Fatal(err)
@@ -342,12 +343,40 @@ func startSession(b *testing.B, dir string, env []string, argv ...string) *sessi
 		in.Close()
 		cmd.Process.Signal(syscall.SIGTERM) // serve --http does not read stdin
 		cmd.Wait()
+		if b.Failed() && stderr.Len() > 0 {
+			b.Logf("%s stderr:\n%s", strings.Join(argv, " "), stderr.String())
+		}
 	})
 	if len(args) == 0 {
 		s.call(b, "initialize", `{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"figures","version":"1"}}`)
 		fmt.Fprintln(in, `{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`)
 	}
 	return s
+}
+
+// syncBuffer is a bytes.Buffer safe for a process's writer goroutine and
+// the benchmark's reader.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.Write(p)
+}
+
+func (s *syncBuffer) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.Len()
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.String()
 }
 
 // call sends one request and reads until its answer; it returns the round

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParse(t *testing.T) {
+	f, err := os.Open("testdata/figures.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res, cpu, err := parse(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cpu != "AMD EPYC" {
+		t.Errorf("cpu = %q", cpu)
+	}
+	tests := []struct {
+		bench, metric string
+		want          []float64
+	}{
+		{"ColdResolution", "after/bare", []float64{1.772, 1.231}},
+		{"WarmList", "before/version", []float64{1.9, 2.1}},
+		// The line split by a server's output is skipped, not misread.
+		{"HTTP1000", "after-identity-ms", []float64{0.1558}},
+		{"ServeRSS", "after-VmHWM-max-MB", []float64{28.47}},
+	}
+	for _, tt := range tests {
+		got := res[tt.bench][tt.metric]
+		if len(got) != len(tt.want) {
+			t.Errorf("%s %s = %v, want %v", tt.bench, tt.metric, got, tt.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tt.want[i] {
+				t.Errorf("%s %s = %v, want %v", tt.bench, tt.metric, got, tt.want)
+			}
+		}
+	}
+}
+
+func TestParseBadValue(t *testing.T) {
+	_, _, err := parse(strings.NewReader("BenchmarkX-2 \t 15 \t 1.5 after/bare \t oops after-ms\n"))
+	want := `BenchmarkX-2: value "oops" of after-ms is not a number`
+	if err == nil || err.Error() != want {
+		t.Fatalf("err = %v, want %s", err, want)
+	}
+}
+
+func TestWrite(t *testing.T) {
+	f, err := os.Open("testdata/figures.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res, cpu, err := parse(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	write(&b, res, cpu, time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC))
+	got := b.String()
+	for _, want := range []string{
+		"Machine: AMD EPYC, ",
+		"Date: 2026-11-22.",
+		"| P1 cold resolution, 200 entries / 40 binaries | bare parallel exec of the 40, 46.9–48.0 ms | ≤ 1.25 × | — | 1.23–1.77 × | no |\n",
+		"| P2 warm `toolhost list`, 200 entries | `toolhost --version`, 6.4–6.7 ms | ≤ 1.5 × | 1.90–2.10 × | 1.33–1.34 × | **yes** |\n",
+		"| 1000 tools: `GET /identity` | a 404, 0.14 ms | ≤ 0.2 ms | — | 0.16 ms | **yes** |\n",
+		"| 1000 tools: `GET /api/v1/tools` | a 404, 0.14 ms | ≤ 1 ms | — | 0.49 ms | **yes** |\n",
+		"| `serve` RSS with 1000 tools (peak, VmHWM) | — | ≤ 30 MB | — | 28.5 MB | **yes** |\n",
+		"| P3 warm `toolhost call` of one tool | `--version` + bare exec | ≤ 1.25 × | | not run | |\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+}
