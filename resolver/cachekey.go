@@ -1,15 +1,18 @@
 package resolver
 
 import (
-	"github.com/toolhost/toolhost/internal/invoke"
-
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
+	"hash"
+	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/toolhost/toolhost/internal/invoke"
 )
 
 // cacheKey identifies what a schema request would run, for the persistent
@@ -21,7 +24,7 @@ import (
 type cacheKey string
 
 // statKeyOf returns the persistent-cache key of spec run with workspace root
-// root: a hash of the resolved executable (path after symlinks, size,
+// root: a hash of the resolved executable ([statFile]: path, size,
 // modification time in ns, and where the system has them device, inode and
 // change time, which no tool can set back: a rewrite that keeps the size
 // and restores the mtime, as cp -p or tar do, still changes the key), the
@@ -47,15 +50,12 @@ func statKeyOf(spec *invoke.Spec, root string) (cacheKey, bool) {
 	if !ok {
 		return "", false
 	}
-	key := struct {
-		Version  int               `json:"v"`
-		Exe      fileKey           `json:"exe"`
-		Argv     []string          `json:"argv"`
-		Dir      string            `json:"dir"`
-		ClearEnv bool              `json:"clear_env"`
-		Env      map[string]string `json:"env"` // encoding/json sorts map keys
-		Files    []fileKey         `json:"files"`
-	}{Version: 2, Exe: exe, Argv: spec.Command, Dir: dir, ClearEnv: spec.ClearEnv, Env: spec.Env}
+	h := newKeyHash(cacheKeyVersion)
+	h.file(exe)
+	h.strings(spec.Command)
+	h.str(dir)
+	h.bool(spec.ClearEnv)
+	h.env(spec.Env)
 	for _, arg := range spec.Command[1:] {
 		if arg == "" || strings.Contains(arg, "{{") {
 			continue
@@ -65,15 +65,80 @@ func statKeyOf(spec *invoke.Spec, root string) (cacheKey, bool) {
 			p = filepath.Join(dir, p)
 		}
 		if fk, ok := statFile(p); ok {
-			key.Files = append(key.Files, fk)
+			h.file(fk)
 		}
 	}
-	data, err := json.Marshal(key)
-	if err != nil {
-		return "", false
+	return cacheKey(h.sum()), true
+}
+
+// cacheKeyVersion changes whenever what statKeyOf hashes changes, so that
+// no old key can equal a new one by accident. 3: the fields are hashed
+// directly ([keyHash]), no longer as JSON.
+const cacheKeyVersion = 3
+
+// keyHash is a SHA-256 of a sequence of typed fields: each string is
+// preceded by its length, so two different sequences never hash the same
+// bytes ("ab","c" and "a","bc" differ).
+type keyHash struct {
+	h   hash.Hash
+	buf [binary.MaxVarintLen64]byte
+}
+
+func newKeyHash(version int) *keyHash {
+	k := &keyHash{h: sha256.New()}
+	k.int(int64(version))
+	return k
+}
+
+func (k *keyHash) int(v int64) {
+	k.h.Write(binary.AppendVarint(k.buf[:0], v))
+}
+
+func (k *keyHash) bool(b bool) {
+	if b {
+		k.int(1)
+	} else {
+		k.int(0)
 	}
-	sum := sha256.Sum256(data)
-	return cacheKey(hex.EncodeToString(sum[:])), true
+}
+
+func (k *keyHash) str(s string) {
+	k.int(int64(len(s)))
+	io.WriteString(k.h, s)
+}
+
+// strings hashes a list with its length.
+func (k *keyHash) strings(ss []string) {
+	k.int(int64(len(ss)))
+	for _, s := range ss {
+		k.str(s)
+	}
+}
+
+// env hashes a map with its length, in key order.
+func (k *keyHash) env(m map[string]string) {
+	k.int(int64(len(m)))
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		k.str(name)
+		k.str(m[name])
+	}
+}
+
+// file hashes a file's key; a marker before it keeps the files of a list
+// apart from the fields around them.
+func (k *keyHash) file(f fileKey) {
+	k.str("file")
+	k.str(f.Path)
+	k.int(f.Size)
+	k.int(f.Mtime)
+	k.int(int64(f.Dev))
+	k.int(int64(f.Ino))
+	k.int(f.Ctime)
+}
+
+// sum is the hash in hex, 64 characters.
+func (k *keyHash) sum() string {
+	return hex.EncodeToString(k.h.Sum(nil))
 }
 
 // fileKey identifies one file's version.
@@ -87,22 +152,26 @@ type fileKey struct {
 }
 
 // statFile returns the key of p when it names a regular file (through
-// symlinks).
+// symlinks). Where the system gives a device and inode, they identify the
+// file a symlink leads to, and the key's path is p made absolute (no
+// symlink is read: a retargeted symlink leads to another inode); elsewhere
+// the path is the one after symlinks.
 func statFile(p string) (fileKey, bool) {
 	var k fileKey
-	real, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		return k, false
-	}
-	fi, err := os.Stat(real)
+	fi, err := os.Stat(p)
 	if err != nil || !fi.Mode().IsRegular() {
 		return k, false
 	}
-	if abs, err := filepath.Abs(real); err == nil {
-		real = abs
-	}
-	k.Path, k.Size, k.Mtime = real, fi.Size(), fi.ModTime().UnixNano()
 	k.Dev, k.Ino, k.Ctime = sysStat(fi)
+	if k.Ino == 0 {
+		if p, err = filepath.EvalSymlinks(p); err != nil {
+			return k, false
+		}
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	k.Path, k.Size, k.Mtime = p, fi.Size(), fi.ModTime().UnixNano()
 	return k, true
 }
 

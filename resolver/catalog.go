@@ -40,6 +40,14 @@ type Options struct {
 	// PoolIdle is how long a long-lived process may stay without calls
 	// before it is ended. If zero, [DefaultPoolIdle] (60s).
 	PoolIdle time.Duration
+	// Only, if set, names the one tool the caller is about to use (a
+	// one-shot call): a persisted resolution that has it is then served
+	// once that tool's binary is found unchanged, without checking the
+	// other binaries. The other tools are served as persisted until the
+	// next [Catalog.Refresh] (Call runs one at most once a second), which
+	// checks them all; a binary that changed meanwhile is noticed then.
+	// If empty, every binary is checked before anything is served.
+	Only string
 }
 
 // Definition is a tool as tools/list serves it (contract): the description
@@ -214,6 +222,7 @@ type Catalog struct {
 	retryBase                         time.Duration               // first delay before a timed-out schema request is retried
 	pools                             *pools                      // long-lived processes (pool.go)
 	cacheDir                          string
+	only                              string // Options.Only
 
 	// safe for concurrent use on their own, without mu
 	builds   atomic.Uint64 // resolution passes started

@@ -97,7 +97,8 @@
 // whole (tools, warnings, identity, the listing's bytes), keyed by the
 // configuration and every asked binary's stat key: the next [New] reads
 // one file instead of decoding, merging and linting, and [Open] does not
-// even read the configuration when its files' stat is unchanged. A
+// even read the configuration when its files' stat is unchanged; with
+// Options.Only (a one-shot call), it checks only that tool's binary. A
 // validator is compiled when its tool is first called.
 //
 // # Long-lived tools

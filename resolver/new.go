@@ -111,7 +111,7 @@ func newCatalog(opts *Options) (*Catalog, Options) {
 		tools:          map[string]*entry{},
 		pools:          &pools{size: o.PoolSize, idle: o.PoolIdle},
 	}
-	c.cacheDir = o.CacheDir
+	c.cacheDir, c.only = o.CacheDir, o.Only
 	return c, o
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/resolver/config"
+	"github.com/toolhost/toolhost/tool"
 )
 
 // openCat opens the configuration file of root with Open and reports
@@ -189,4 +190,87 @@ func TestOpenInvalidated(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestOpenOnly: with Options.Only, a persisted resolution is served once
+// the named tool's binary is found unchanged, whatever became of the
+// others; a change of the named tool's binary resolves again; the first
+// Refresh checks every binary; nothing stale is stored.
+func TestOpenOnly(t *testing.T) {
+	t.Parallel()
+	const cfg = "[tools.a]\ncommand = [%q, \"multi\"]\ntool = \"t1\"\nenv = { RESOLVER_TEST_COUNTER = %q }\n" +
+		"[tools.b]\ncommand = [%q, \"multi\"]\ntool = \"t2\"\nenv = { RESOLVER_TEST_COUNTER = %q }\n" +
+		"[tools.c]\ncommand = \"echo {{tool.arguments.word}}\"\nsummary = \"C.\"\n[tools.c.parameters.word]\ntype = \"string\"\n"
+	setup := func(t *testing.T) (root, cache, binA, binB string, asked func() int) {
+		count, asked := counter(t)
+		root, cache, dir := t.TempDir(), t.TempDir(), t.TempDir()
+		binA, binB = filepath.Join(dir, "a"), filepath.Join(dir, "b")
+		copyExe(t, binA, nil)
+		copyExe(t, binB, nil)
+		writeConfig(t, root, fmt.Sprintf(cfg, binA, count, binB, count))
+		openOnly(t, root, cache, "")
+		return root, cache, binA, binB, asked
+	}
+	t.Run("other binary changed", func(t *testing.T) {
+		t.Parallel()
+		root, cache, _, binB, asked := setup(t)
+		n := asked()
+		copyExe(t, binB, []byte("rebuilt"))
+		for only, args := range map[string]map[string]any{"a": {"path": "x"}, "c": {"word": "w"}} {
+			c, without := openOnly(t, root, cache, only)
+			if !without || asked() != n {
+				t.Fatalf("Only %q: without config %v, %d schema requests, want none", only, without, asked()-n)
+			}
+			if out, err := c.Call(t.Context(), only, args, nil); err != nil || out.Type != tool.KindSuccess {
+				t.Errorf("Only %q: Call = %v, %v", only, out, err)
+			}
+		}
+		c, _ := openOnly(t, root, cache, "a")
+		if _, err := c.Refresh(t.Context()); err != nil || asked() != n+1 {
+			t.Errorf("Refresh: %v, %d schema requests, want 1 (b's)", err, asked()-n)
+		}
+		if _, without := openOnly(t, root, cache, ""); !without || asked() != n+1 {
+			t.Errorf("after Refresh stored b's change: without config %v, %d schema requests, want 1", without, asked()-n)
+		}
+	})
+	t.Run("own binary changed", func(t *testing.T) {
+		t.Parallel()
+		root, cache, binA, _, asked := setup(t)
+		n := asked()
+		copyExe(t, binA, []byte("rebuilt"))
+		if _, without := openOnly(t, root, cache, "a"); without || asked() != n+1 {
+			t.Errorf("without config %v, %d schema requests, want 1 (a's)", without, asked()-n)
+		}
+		if _, without := openOnly(t, root, cache, ""); !without || asked() != n+1 {
+			t.Errorf("again: without config %v, %d schema requests, want 1", without, asked()-n)
+		}
+	})
+	t.Run("unknown tool", func(t *testing.T) {
+		t.Parallel()
+		root, cache, _, binB, asked := setup(t)
+		n := asked()
+		copyExe(t, binB, []byte("rebuilt"))
+		if _, without := openOnly(t, root, cache, "nope"); without || asked() != n+1 {
+			t.Errorf("a tool not persisted checked only its binary: without config %v, %d schema requests, want 1", without, asked()-n)
+		}
+	})
+}
+
+// openOnly is openCat with Options.Only.
+func openOnly(t *testing.T, root, cache, only string) (c *Catalog, withoutConfig bool) {
+	t.Helper()
+	opts := &config.LoadOptions{Dir: root, NoUser: true}
+	files, err := config.Layers(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded := false
+	c, err = Open(t.Context(), files, func() (*config.Config, error) {
+		loaded = true
+		return config.Load(opts)
+	}, &Options{Root: root, CacheDir: cache, Only: only})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, !loaded
 }

@@ -27,11 +27,11 @@ import (
 // workspace reads one file and stats the binaries instead of decoding
 // schema answers, merging, linting and compiling:
 //
-//	CacheDir/resolutions/<sha256 of root and config files>.json
+//	CacheDir/resolutions/<sha256 of root and config files>.res
 //
-// The file is one JSON header line, then a body of raw JSON blobs the
-// header points into by offset: the tools/list result, and each tool's
-// detail (decoded only when the tool is first described or called).
+// The file is a binary header (persistcodec.go), then a body of raw JSON
+// blobs the header points into by offset: the tools/list result, and each
+// tool's detail (decoded only when the tool is first described or called).
 //
 // It is used only when all of these hold, else the configuration is
 // resolved as before (asking binaries through the schema cache):
@@ -42,9 +42,10 @@ import (
 //     field and file:line position, every category);
 //   - every binary asked for its schema has the same stat key as when the
 //     resolution was made ([statKeyOf]: a rebuilt binary or an edited
-//     script is asked again);
-//   - the body's CRC-32C matches, and every tool names an entry of the
-//     configuration.
+//     script is asked again); with [Options.Only], only the binary of
+//     that tool;
+//   - the file's CRC-32C matches, it decodes, and every tool names an
+//     entry of the configuration.
 //
 // A resolution is stored only when nothing in it is in doubt: no error
 // problem (a binary that failed, timed out — a transient failure is
@@ -55,7 +56,7 @@ import (
 // O_NOFOLLOW|O_NONBLOCK, fstat'ed as a regular file of bounded size,
 // written to a temporary file and renamed.
 
-const resolutionVersion = 3 // 2: long_lived; 3: layers key and plan
+const resolutionVersion = 4 // 2: long_lived; 3: layers key and plan; 4: binary header
 
 // maxResolutionFile bounds the size of a persisted resolution.
 const maxResolutionFile = 64 << 20
@@ -77,7 +78,7 @@ func newPersistence(cacheDir, root string, cfg *config.Config, filesKey string, 
 	}
 	name := sha256.Sum256([]byte(root + "\x00" + strings.Join(files, "\x00")))
 	dir := filepath.Join(cacheDir, "resolutions")
-	p := &persistence{dir: dir, path: filepath.Join(dir, hex.EncodeToString(name[:16])+".json"), files: filesKey}
+	p := &persistence{dir: dir, path: filepath.Join(dir, hex.EncodeToString(name[:16])+".res"), files: filesKey}
 	if cfg == nil {
 		return p
 	}
@@ -122,41 +123,36 @@ func layersKey(root string, files []string) string {
 	if !ok {
 		return ""
 	}
-	keys := make([]fileKey, len(files))
-	for i, f := range files {
+	h := newKeyHash(resolutionVersion)
+	h.file(self)
+	h.str(root)
+	h.int(int64(len(files)))
+	for _, f := range files {
 		abs, err := filepath.Abs(f)
 		if err != nil {
 			return ""
 		}
-		if keys[i], ok = statFile(abs); !ok {
+		k, ok := statFile(abs)
+		if !ok {
 			return ""
 		}
+		h.file(k)
 	}
-	data, err := json.Marshal(struct {
-		Version int       `json:"v"`
-		Self    fileKey   `json:"self"`
-		Root    string    `json:"root"`
-		Files   []fileKey `json:"files"`
-	}{resolutionVersion, self, root, keys})
-	if err != nil {
-		return ""
-	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:])
+	return h.sum()
 }
 
-// storedResolution is the header of a persisted resolution.
+// storedResolution is the header of a persisted resolution (its encoding:
+// persistcodec.go).
 type storedResolution struct {
-	Version  int             `json:"version"`
-	Key      string          `json:"key"`
-	Files    string          `json:"files,omitempty"` // layersKey of the configuration files, when it had no problems
-	Plan     *storedPlan     `json:"plan,omitempty"`  // with Files: what restore needs of the configuration
-	Keys     []string        `json:"keys"`            // stat key of each asked group, in plan order
-	Identity Identity        `json:"identity"`
-	Problems []storedProblem `json:"problems,omitempty"`
-	List     span            `json:"list"` // the tools/list result {"tools":[…]}
-	Tools    []storedTool    `json:"tools"`
-	Sum      uint32          `json:"sum"` // CRC-32C of the body
+	Version  int
+	Key      string
+	Files    string      // layersKey of the configuration files, when it had no problems
+	Plan     *storedPlan // with Files: what restore needs of the configuration
+	Keys     []string    // stat key of each asked group, in plan order
+	Identity Identity
+	Problems []byte       // the warnings, JSON of []storedProblem; nil when none
+	List     span         // the tools/list result {"tools":[…]}
+	Tools    []storedTool // sorted by name
 }
 
 // storedPlan is what a restored catalog needs of its configuration: every
@@ -169,21 +165,21 @@ type storedPlan struct {
 }
 
 type storedGroup struct {
-	Command  []string          `json:"c"`
-	Shell    bool              `json:"sh,omitempty"`
-	Dir      string            `json:"d,omitempty"`
-	Env      map[string]string `json:"env,omitempty"`
-	ClearEnv bool              `json:"ce,omitempty"`
-	Text     string            `json:"x"` // the command as written
-	Timeout  time.Duration     `json:"t"`
-	Asked    bool              `json:"a,omitempty"`
+	Command  []string
+	Shell    bool
+	Dir      string
+	Env      map[string]string
+	ClearEnv bool
+	Text     string // the command as written
+	Timeout  time.Duration
+	Asked    bool
 }
 
 type storedEntry struct {
-	Key         string          `json:"k"`
-	Group       int             `json:"g"`
-	AllowOption map[string]bool `json:"al,omitempty"`
-	Options     json.RawMessage `json:"o,omitempty"`
+	Key         string
+	Group       int
+	AllowOption map[string]bool
+	Options     []byte // JSON, numbers kept as written
 }
 
 type storedCategory struct {
@@ -268,16 +264,16 @@ func (s span) of(body []byte) ([]byte, bool) {
 
 // storedTool is one tool's entry in the header.
 type storedTool struct {
-	Name      string        `json:"n"`
-	Summary   string        `json:"s,omitempty"`
-	Enabled   bool          `json:"e,omitempty"`
-	Entry     string        `json:"k"` // its configuration entry: tools.NAME or toolsets.NAME
-	Bin       string        `json:"b"` // its name inside the binary
-	Protocol  bool          `json:"p,omitempty"`
-	V2        bool          `json:"v2,omitempty"` // the binary speaks protocol v2
-	LongLived bool          `json:"ll,omitempty"` // it declared long_lived (v2)
-	Timeout   time.Duration `json:"t"`            // per run, as merged
-	Detail    span          `json:"d"`
+	Name      string
+	Summary   string
+	Enabled   bool
+	Entry     string // its configuration entry: tools.NAME or toolsets.NAME
+	Bin       string // its name inside the binary
+	Protocol  bool
+	V2        bool          // the binary speaks protocol v2
+	LongLived bool          // it declared long_lived (v2)
+	Timeout   time.Duration // per run, as merged
+	Detail    span
 }
 
 // storedDetail is a tool's detail in the body; its definition is rebuilt
@@ -403,8 +399,16 @@ func (c *Catalog) save(r *resolution) error {
 			h.Keys = append(h.Keys, string(r.keys[g.key]))
 		}
 	}
-	for _, pr := range r.problems {
-		h.Problems = append(h.Problems, storeProblem(pr))
+	if len(r.problems) > 0 {
+		sps := make([]storedProblem, len(r.problems))
+		for i, pr := range r.problems {
+			sps[i] = storeProblem(pr)
+		}
+		data, err := tool.Marshal(sps)
+		if err != nil {
+			return err
+		}
+		h.Problems = data
 	}
 	var body bytes.Buffer
 	var defs []Definition
@@ -460,12 +464,11 @@ func (c *Catalog) save(r *resolution) error {
 		}
 		h.Files, h.Plan = p.files, sp
 	}
-	h.Sum = crc32.Checksum(body.Bytes(), castagnoli)
-	head, err := tool.Marshal(h)
-	if err != nil {
+	if err := writeAtomic(p.dir, p.path, encodeResolution(&h, body.Bytes())); err != nil {
 		return err
 	}
-	return writeAtomic(p.dir, p.path, slices.Concat(head, []byte("\n"), body.Bytes()))
+	os.Remove(strings.TrimSuffix(p.path, ".res") + ".json") // the same workspace's file of version 3 and before, never read again
+	return nil
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -491,51 +494,26 @@ func (c *Catalog) load() (*loaded, bool) {
 	if err != nil {
 		return nil, false
 	}
-	nl := bytes.IndexByte(data, '\n')
-	if nl < 0 {
-		return nil, false
-	}
-	var h storedResolution
-	var ok bool
-	if err := json.Unmarshal(data[:nl], &h); err != nil || h.Version != resolutionVersion {
+	h, body, err := decodeResolution(data)
+	if err != nil {
 		return nil, false
 	}
 	restored := p.key == "" // Open, before reading the configuration: only its files' stat can match
 	if restored && (h.Files == "" || h.Files != p.files || h.Plan == nil) || !restored && h.Key != p.key {
 		return nil, false
 	}
-	body := data[nl+1:]
-	if crc32.Checksum(body, castagnoli) != h.Sum {
-		return nil, false
-	}
 	pl := c.plan.Load()
+	var ok bool
 	if restored {
 		if pl, ok = restorePlan(h.Plan); !ok {
 			return nil, false
 		}
 	}
-	l := &loaded{tools: make(map[string]*entry, len(h.Tools)), keys: map[string]cacheKey{}, identity: h.Identity, plan: pl}
-	i := 0
-	for _, g := range pl.order {
-		if !g.asked {
-			continue
-		}
-		if i >= len(h.Keys) || h.Keys[i] == "" {
-			return nil, false
-		}
-		k := c.statKey(g)
-		if string(k) != h.Keys[i] {
-			return nil, false // rebuilt, edited or gone
-		}
-		l.keys[g.key] = k
-		i++
+	l := &loaded{tools: make(map[string]*entry, len(h.Tools)), identity: h.Identity, plan: pl}
+	if l.keys, ok = storedKeys(pl, h.Keys); !ok || !c.current(l.keys, c.toCheck(pl, h.Tools)) {
+		return nil, false // rebuilt, edited or gone
 	}
-	if i != len(h.Keys) {
-		return nil, false
-	}
-	if l.list, ok = h.List.of(body); !ok {
-		return nil, false
-	}
+	l.list, _ = h.List.of(body) // decodeResolution checked the spans
 	for _, st := range h.Tools {
 		e, ok := c.restore(pl, st, body)
 		if !ok {
@@ -543,10 +521,68 @@ func (c *Catalog) load() (*loaded, bool) {
 		}
 		l.tools[st.Name] = e
 	}
-	for _, sp := range h.Problems {
-		l.problems = append(l.problems, sp.restore())
+	if len(h.Problems) > 0 {
+		var sps []storedProblem
+		if err := json.Unmarshal(h.Problems, &sps); err != nil {
+			return nil, false
+		}
+		for _, sp := range sps {
+			l.problems = append(l.problems, sp.restore())
+		}
 	}
 	return l, true
+}
+
+// storedKeys pairs the asked groups of pl, in plan order, with the stat
+// keys stored for them; false when their numbers differ or a key is empty.
+func storedKeys(pl *plan, stored []string) (map[string]cacheKey, bool) {
+	keys := make(map[string]cacheKey, len(stored))
+	i := 0
+	for _, g := range pl.order {
+		if !g.asked {
+			continue
+		}
+		if i >= len(stored) || stored[i] == "" {
+			return nil, false
+		}
+		keys[g.key] = cacheKey(stored[i])
+		i++
+	}
+	return keys, i == len(stored)
+}
+
+// toCheck returns the groups whose binaries must be stat'ed before a
+// persisted resolution of tools is served: every asked group, or with
+// [Options.Only] naming one of tools, only the group of that tool's entry
+// (none when its parameters come from the configuration alone).
+func (c *Catalog) toCheck(pl *plan, tools []storedTool) []*group {
+	if c.only != "" {
+		if i, found := slices.BinarySearchFunc(tools, c.only, func(st storedTool, name string) int {
+			return strings.Compare(st.Name, name)
+		}); found {
+			if g := pl.groupOf[pl.byKey[tools[i].Entry]]; g != nil && g.asked {
+				return []*group{g}
+			}
+			return nil
+		}
+	}
+	var out []*group
+	for _, g := range pl.order {
+		if g.asked {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// current reports whether each of groups has the stat key stored for it.
+func (c *Catalog) current(keys map[string]cacheKey, groups []*group) bool {
+	for _, g := range groups {
+		if c.statKey(g) != keys[g.key] {
+			return false
+		}
+	}
+	return true
 }
 
 // restore rebuilds one tool's entry: its binding from the configuration

@@ -107,7 +107,7 @@ func warmCat(t *testing.T, cfgText, root, cache string) (*Catalog, bool) {
 
 func resolutionFiles(t *testing.T, cache string) []string {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(cache, "resolutions", "*.json"))
+	files, _ := filepath.Glob(filepath.Join(cache, "resolutions", "*.res"))
 	return files
 }
 
@@ -306,14 +306,25 @@ func TestPersistedResolutionHostile(t *testing.T) {
 			b[len(b)-3] ^= 1
 			writeFile(t, path, string(b))
 		}},
-		{"header only", func(t *testing.T, path string, valid []byte) {
-			head, _, _ := strings.Cut(string(valid), "\n")
-			writeFile(t, path, head)
+		{"magic only", func(t *testing.T, path string, valid []byte) {
+			writeFile(t, path, string(valid[:len(resolutionMagic)]))
 		}},
 		{"offsets out of range", func(t *testing.T, path string, valid []byte) {
-			head, body, _ := strings.Cut(string(valid), "\n")
-			head = strings.Replace(head, `"d":[`, `"d":[99999999`, 1)
-			writeFile(t, path, head+"\n"+body)
+			// A valid CRC over a header whose span leaves the body.
+			h, body, err := decodeResolution(valid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h.Tools[0].Detail[0] = 99999999
+			writeFile(t, path, string(encodeResolution(h, body)))
+		}},
+		{"another version", func(t *testing.T, path string, valid []byte) {
+			h, body, err := decodeResolution(valid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h.Version++
+			writeFile(t, path, string(encodeResolution(h, body)))
 		}},
 		{"symlink to /dev/zero", func(t *testing.T, path string, _ []byte) {
 			if err := os.Symlink("/dev/zero", path); err != nil {

@@ -263,12 +263,20 @@ func (a *app) loadConfig(c *cli.Context, root string) (*config.Config, error) {
 // terminal. It prints nothing else: the commands call [app.note] once they
 // know their own tool is fine, and `check` prints every problem.
 func (a *app) catalog(c *cli.Context) (*resolver.Catalog, error) {
+	return a.toolCatalog(c, "")
+}
+
+// toolCatalog is [app.catalog] for a command that uses the one tool name
+// (call, describe): a persisted resolution that has it is served once
+// that tool's binary is checked, without checking the others
+// ([resolver.Options.Only]). An empty name checks them all.
+func (a *app) toolCatalog(c *cli.Context, name string) (*resolver.Catalog, error) {
 	root, err := findRoot(c)
 	if err != nil {
 		return nil, &exitError{code: ExitFailure, err: err}
 	}
 	a.root = root
-	opts := &resolver.Options{Root: root, PoolSize: -1}
+	opts := &resolver.Options{Root: root, PoolSize: -1, Only: name}
 	if a.pool {
 		opts.PoolSize = poolSize(a.opts.Getenv("TOOLHOST_POOL_SIZE"))
 	}

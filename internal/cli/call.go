@@ -62,11 +62,11 @@ func (a *app) call(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	cat, err := a.catalog(c)
+	name := c.Args().First()
+	cat, err := a.toolCatalog(c, name)
 	if err != nil {
 		return err
 	}
-	name := c.Args().First()
 	t, err := a.findEnabled(cat, name)
 	if err != nil {
 		return err
@@ -305,7 +305,7 @@ func defaultText(v any) string {
 // toolHelp prints `call NAME --help`: the usage line and the tool's
 // parameters from its schema.
 func (a *app) toolHelp(c *cli.Context, name string) error {
-	cat, err := a.catalog(c)
+	cat, err := a.toolCatalog(c, name)
 	if err != nil {
 		return err
 	}

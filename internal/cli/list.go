@@ -250,7 +250,7 @@ func (a *app) describeCommand() *cli.Command {
 			if err := checkArgs(c, 1, 1, "NAME"); err != nil {
 				return err
 			}
-			cat, err := a.catalog(c)
+			cat, err := a.toolCatalog(c, c.Args().First())
 			if err != nil {
 				return err
 			}

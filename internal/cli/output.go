@@ -36,26 +36,25 @@ func newTable(w io.Writer) *table {
 	return t
 }
 
-// Flush aligns what was written and writes it out.
+// Flush aligns what was written and writes it out, in one write.
 func (t *table) Flush() error {
 	if err := t.Writer.Flush(); err != nil {
 		return err
 	}
+	out := make([]byte, 0, t.buf.Len())
 	for _, line := range strings.SplitAfter(t.buf.String(), "\n") {
 		if line == "" {
 			continue
 		}
 		nl := strings.HasSuffix(line, "\n")
-		line = strings.TrimRight(line, " \n")
+		out = append(out, strings.TrimRight(line, " \n")...)
 		if nl {
-			line += "\n"
-		}
-		if _, err := io.WriteString(t.dst, line); err != nil {
-			return err
+			out = append(out, '\n')
 		}
 	}
 	t.buf.Reset()
-	return nil
+	_, err := t.dst.Write(out)
+	return err
 }
 
 // row writes cells joined by tabs. Cells must not contain tabs or newlines.

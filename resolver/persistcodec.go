@@ -1,0 +1,316 @@
+package resolver
+
+import (
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"maps"
+	"slices"
+	"time"
+)
+
+// The file of a persisted resolution (see persist.go) is binary, so that a
+// warm start decodes its header without encoding/json's reflection:
+//
+//	resolutionMagic  "toolhost resolution\n"
+//	CRC-32C          4 bytes, little endian, of everything after it
+//	header           fields in the order of encodeResolution
+//	body             the raw JSON blobs the header's spans point into
+//
+// Integers are varints, strings and lists are preceded by their length.
+// The file is hostile input: decodeResolution checks every length against
+// what is left (so no allocation exceeds the file) and every span against
+// the body, and returns errBadResolution for anything else.
+const resolutionMagic = "toolhost resolution\n"
+
+// errBadResolution is a persisted resolution that does not decode.
+var errBadResolution = errors.New("resolver: persisted resolution does not decode")
+
+// encodeResolution returns the file of header h and body.
+func encodeResolution(h *storedResolution, body []byte) []byte {
+	e := &encoder{b: make([]byte, 0, len(resolutionMagic)+4+256*len(h.Tools)+len(body))}
+	e.b = append(e.b, resolutionMagic...)
+	e.b = append(e.b, 0, 0, 0, 0) // the CRC, below
+	e.uint(uint64(h.Version))
+	e.str(h.Key)
+	e.str(h.Files)
+	e.bool(h.Plan != nil)
+	if h.Plan != nil {
+		encodePlan(e, h.Plan)
+	}
+	e.strs(h.Keys)
+	e.str(h.Identity.ServerID)
+	e.uint(uint64(h.Identity.ToolsCount))
+	e.str(h.Identity.ProtocolVersion)
+	e.bytes(h.Problems)
+	e.span(h.List)
+	e.uint(uint64(len(h.Tools)))
+	for _, t := range h.Tools {
+		e.str(t.Name)
+		e.str(t.Summary)
+		e.str(t.Entry)
+		e.str(t.Bin)
+		e.bool(t.Enabled)
+		e.bool(t.Protocol)
+		e.bool(t.V2)
+		e.bool(t.LongLived)
+		e.int(int64(t.Timeout))
+		e.span(t.Detail)
+	}
+	e.b = append(e.b, body...)
+	start := len(resolutionMagic)
+	binary.LittleEndian.PutUint32(e.b[start:], crc32.Checksum(e.b[start+4:], castagnoli))
+	return e.b
+}
+
+func encodePlan(e *encoder, p *storedPlan) {
+	e.uint(uint64(len(p.Groups)))
+	for _, g := range p.Groups {
+		e.strs(g.Command)
+		e.bool(g.Shell)
+		e.str(g.Dir)
+		e.uint(uint64(len(g.Env)))
+		for _, k := range slices.Sorted(maps.Keys(g.Env)) {
+			e.str(k)
+			e.str(g.Env[k])
+		}
+		e.bool(g.ClearEnv)
+		e.str(g.Text)
+		e.int(int64(g.Timeout))
+		e.bool(g.Asked)
+	}
+	e.uint(uint64(len(p.Entries)))
+	for _, se := range p.Entries {
+		e.str(se.Key)
+		e.uint(uint64(se.Group))
+		e.uint(uint64(len(se.AllowOption)))
+		for _, k := range slices.Sorted(maps.Keys(se.AllowOption)) {
+			e.str(k)
+			e.bool(se.AllowOption[k])
+		}
+		e.bytes(se.Options)
+	}
+	e.uint(uint64(len(p.Categories)))
+	for _, c := range p.Categories {
+		e.str(c.ID)
+		e.str(c.Name)
+		e.str(c.Description)
+		e.str(c.Icon)
+	}
+}
+
+// decodeResolution decodes a persisted resolution's file into its header
+// and body (a sub-slice of data). It checks the magic, the CRC, the
+// version and that every span lies in the body; what the header means
+// (its keys, entries and groups) is load's to check.
+func decodeResolution(data []byte) (*storedResolution, []byte, error) {
+	start := len(resolutionMagic)
+	if len(data) < start+4 || string(data[:start]) != resolutionMagic {
+		return nil, nil, errBadResolution
+	}
+	if crc32.Checksum(data[start+4:], castagnoli) != binary.LittleEndian.Uint32(data[start:]) {
+		return nil, nil, errBadResolution
+	}
+	d := &decoder{b: data[start+4:]}
+	h := &storedResolution{}
+	if h.Version = int(d.uint()); d.bad || h.Version != resolutionVersion {
+		return nil, nil, errBadResolution
+	}
+	h.Key = d.str()
+	h.Files = d.str()
+	if d.bool() {
+		h.Plan = decodePlan(d)
+	}
+	h.Keys = d.strs()
+	h.Identity.ServerID = d.str()
+	h.Identity.ToolsCount = d.int()
+	h.Identity.ProtocolVersion = d.str()
+	h.Problems = d.bytes()
+	h.List = d.span()
+	n := d.count()
+	h.Tools = make([]storedTool, 0, n)
+	for range n {
+		h.Tools = append(h.Tools, storedTool{
+			Name: d.str(), Summary: d.str(), Entry: d.str(), Bin: d.str(),
+			Enabled: d.bool(), Protocol: d.bool(), V2: d.bool(), LongLived: d.bool(),
+			Timeout: time.Duration(d.varint()), Detail: d.span(),
+		})
+	}
+	if d.bad {
+		return nil, nil, errBadResolution
+	}
+	body := d.b
+	if _, ok := h.List.of(body); !ok {
+		return nil, nil, errBadResolution
+	}
+	for _, t := range h.Tools {
+		if _, ok := t.Detail.of(body); !ok {
+			return nil, nil, errBadResolution
+		}
+	}
+	return h, body, nil
+}
+
+func decodePlan(d *decoder) *storedPlan {
+	p := &storedPlan{}
+	n := d.count()
+	p.Groups = make([]storedGroup, 0, n)
+	for range n {
+		g := storedGroup{Command: d.strs(), Shell: d.bool(), Dir: d.str()}
+		if m := d.count(); m > 0 {
+			g.Env = make(map[string]string, m)
+			for range m {
+				k := d.str()
+				g.Env[k] = d.str()
+			}
+		}
+		g.ClearEnv, g.Text, g.Timeout, g.Asked = d.bool(), d.str(), time.Duration(d.varint()), d.bool()
+		p.Groups = append(p.Groups, g)
+	}
+	n = d.count()
+	p.Entries = make([]storedEntry, 0, n)
+	for range n {
+		se := storedEntry{Key: d.str(), Group: d.int()}
+		if m := d.count(); m > 0 {
+			se.AllowOption = make(map[string]bool, m)
+			for range m {
+				k := d.str()
+				se.AllowOption[k] = d.bool()
+			}
+		}
+		se.Options = d.bytes()
+		p.Entries = append(p.Entries, se)
+	}
+	n = d.count()
+	for range n {
+		p.Categories = append(p.Categories, storedCategory{ID: d.str(), Name: d.str(), Description: d.str(), Icon: d.str()})
+	}
+	return p
+}
+
+// encoder appends the fields of a persisted resolution.
+type encoder struct{ b []byte }
+
+func (e *encoder) uint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
+func (e *encoder) int(v int64)   { e.b = binary.AppendVarint(e.b, v) }
+
+func (e *encoder) bool(v bool) {
+	if v {
+		e.b = append(e.b, 1)
+	} else {
+		e.b = append(e.b, 0)
+	}
+}
+
+func (e *encoder) str(s string) {
+	e.uint(uint64(len(s)))
+	e.b = append(e.b, s...)
+}
+
+func (e *encoder) bytes(b []byte) {
+	e.uint(uint64(len(b)))
+	e.b = append(e.b, b...)
+}
+
+func (e *encoder) strs(ss []string) {
+	e.uint(uint64(len(ss)))
+	for _, s := range ss {
+		e.str(s)
+	}
+}
+
+func (e *encoder) span(s span) {
+	e.uint(uint64(s[0]))
+	e.uint(uint64(s[1]))
+}
+
+// decoder reads the fields encoder wrote. The first malformed field sets
+// bad; every later read then returns a zero value, so a caller checks bad
+// once at the end.
+type decoder struct {
+	b   []byte
+	bad bool
+}
+
+func (d *decoder) uint() uint64 {
+	if d.bad {
+		return 0
+	}
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.bad = true
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) varint() int64 {
+	if d.bad {
+		return 0
+	}
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.bad = true
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+// int reads a non-negative int: an index, a count or an offset, none of
+// which exceeds the largest file.
+func (d *decoder) int() int {
+	v := d.uint()
+	if v > maxResolutionFile {
+		d.bad = true
+		return 0
+	}
+	return int(v)
+}
+
+// count reads the length of a list or a string: each element takes at
+// least one byte, so a length beyond what is left is malformed.
+func (d *decoder) count() int {
+	v := d.uint()
+	if v > uint64(len(d.b)) {
+		d.bad = true
+		return 0
+	}
+	return int(v)
+}
+
+func (d *decoder) bool() bool {
+	switch v := d.uint(); v {
+	case 0, 1:
+		return v == 1
+	}
+	d.bad = true
+	return false
+}
+
+func (d *decoder) bytes() []byte {
+	n := d.count()
+	if d.bad || n == 0 {
+		return nil
+	}
+	b := d.b[:n:n]
+	d.b = d.b[n:]
+	return b
+}
+
+func (d *decoder) str() string { return string(d.bytes()) }
+
+func (d *decoder) strs() []string {
+	n := d.count()
+	if n == 0 {
+		return nil
+	}
+	ss := make([]string, 0, n)
+	for range n {
+		ss = append(ss, d.str())
+	}
+	return ss
+}
+
+func (d *decoder) span() span { return span{d.int(), d.int()} }
