@@ -2,7 +2,6 @@ package resolver
 
 import (
 	"encoding/json"
-	"maps"
 	"slices"
 	"strconv"
 )
@@ -18,8 +17,8 @@ func schemaKey(s map[string]any) (key string, ok bool) {
 }
 
 // appendKey appends v's key: a tag, then the value, self-delimiting
-// (strings quoted, lists and maps closed), so that different values never
-// give the same bytes.
+// (strings after their length, numbers ended, lists and maps closed), so
+// that different values never give the same bytes.
 func appendKey(buf []byte, v any) ([]byte, bool) {
 	switch v := v.(type) {
 	case nil:
@@ -30,7 +29,7 @@ func appendKey(buf []byte, v any) ([]byte, bool) {
 		}
 		return append(buf, 'f'), true
 	case string:
-		return strconv.AppendQuote(append(buf, 's'), v), true
+		return appendString(append(buf, 's'), v), true
 	case float64:
 		return append(strconv.AppendFloat(append(buf, 'd'), v, 'g', -1, 64), ';'), true
 	case int:
@@ -38,11 +37,11 @@ func appendKey(buf []byte, v any) ([]byte, bool) {
 	case int64:
 		return append(strconv.AppendInt(append(buf, 'I'), v, 10), ';'), true
 	case json.Number:
-		return strconv.AppendQuote(append(buf, 'n'), string(v)), true
+		return appendString(append(buf, 'n'), string(v)), true
 	case []string:
 		buf = append(buf, 'S')
 		for _, e := range v {
-			buf = strconv.AppendQuote(buf, e)
+			buf = appendString(buf, e)
 		}
 		return append(buf, ']'), true
 	case []any:
@@ -56,13 +55,23 @@ func appendKey(buf []byte, v any) ([]byte, bool) {
 		return append(buf, ']'), true
 	case map[string]any:
 		buf = append(buf, '{')
-		for _, k := range slices.Sorted(maps.Keys(v)) {
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
 			var ok bool
-			if buf, ok = appendKey(strconv.AppendQuote(buf, k), v[k]); !ok {
+			if buf, ok = appendKey(appendString(buf, k), v[k]); !ok {
 				return buf, false
 			}
 		}
 		return append(buf, '}'), true
 	}
 	return buf, false
+}
+
+// appendString appends s after its length: 5:hello.
+func appendString(buf []byte, s string) []byte {
+	return append(append(strconv.AppendInt(buf, int64(len(s)), 10), ':'), s...)
 }
