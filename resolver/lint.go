@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"regexp"
 	"regexp/syntax"
 	"slices"
 	"strings"
@@ -20,8 +19,19 @@ type lintError struct {
 	fix string
 }
 
-// propertyPattern is the property name pattern LLM providers accept.
-var propertyPattern = regexp.MustCompile(`^[a-zA-Z0-9_.-]{1,64}$`)
+// validProperty reports whether name is a property name LLM providers
+// accept: ^[a-zA-Z0-9_.-]{1,64}$.
+func validProperty(name string) bool {
+	if len(name) == 0 || len(name) > 64 {
+		return false
+	}
+	for _, r := range []byte(name) {
+		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_' || r == '.' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // lint checks a resolved definition against what LLM providers accept: a
 // name matching ^[a-zA-Z0-9_-]{1,64}$ and an input schema that is a JSON
@@ -32,7 +42,7 @@ func (c *Catalog) lint(e *entry) *lintError {
 		return &lintError{err, "rename the entry (or give the toolset a prefix without dots or spaces); names may hold letters, digits, _ and -"}
 	}
 	for _, p := range slices.Sorted(maps.Keys(t.Parameters)) {
-		if !propertyPattern.MatchString(p) {
+		if !validProperty(p) {
 			return &lintError{fmt.Errorf("parameter name %q is not accepted by LLM providers (^[a-zA-Z0-9_.-]{1,64}$)", p), "rename the parameter"}
 		}
 	}

@@ -74,7 +74,7 @@ func merge(name string, bin *tool.Definition, e *config.Entry) (*Tool, []warning
 		panic("resolver: merge: " + err.Error()) // only for mismatched types: a programming error
 	}
 
-	prov := map[string]string{}
+	prov := make(map[string]string, 32) // a tool of a few parameters: no growing
 	if bin != nil {
 		setProv(prov, "summary", bin.Summary != "", "binary")
 		setProv(prov, "description", bin.Description != "", "binary")

@@ -108,10 +108,10 @@ func readSchema(command string, res *invoke.Result) (*tool.SchemaResponse, error
 	if len(out) == 0 {
 		return nil, fail(fmt.Errorf("%w: it is empty", ErrNotJSON), `the binary must answer a schema request with {"tools":[…]}, or give the entry a parameters table`)
 	}
-	if !json.Valid(out) {
+	resp, err := tool.DecodeSchemaResponse(out)
+	if err != nil && !json.Valid(out) { // checked after: an answer that decodes is valid
 		return nil, fail(fmt.Errorf("%w: it starts with %q", ErrNotJSON, head(out, 60)), "the binary must print only its JSON answer on stdout and log to stderr")
 	}
-	resp, err := tool.DecodeSchemaResponse(out)
 	if err != nil {
 		fix := ""
 		if errors.Is(err, tool.ErrNotSchema) {

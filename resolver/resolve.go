@@ -16,6 +16,7 @@ import (
 
 // answer is the outcome of asking one group's binary for its schema.
 type answer struct {
+	key  cacheKey // the group's stat key, "" when none
 	resp *tool.SchemaResponse
 	err  error
 }
@@ -38,15 +39,31 @@ func (c *Catalog) statKey(g *group) cacheKey {
 	return k
 }
 
-// schemaRequest runs one schema request.
-func (c *Catalog) schemaRequest(ctx context.Context, g *group) (*tool.SchemaResponse, error) {
-	ctx, cancel := context.WithTimeout(ctx, g.timeout)
-	defer cancel()
-	res, err := invoke.Run(ctx, g.spec, c.request(tool.ActionSchema, nil))
+// schemaRequest runs one schema request. When sem is not nil, the binary
+// runs holding one of its slots: sem bounds the processes running at once,
+// and reading the answer is not part of that.
+func (c *Catalog) schemaRequest(ctx context.Context, g *group, sem chan struct{}) (*tool.SchemaResponse, error) {
+	res, err := c.runSchema(ctx, g, sem)
 	if err != nil {
 		return nil, err
 	}
 	return readSchema(g.command, res)
+}
+
+// runSchema runs a group's binary for a schema request, within a slot of
+// sem when sem is not nil.
+func (c *Catalog) runSchema(ctx context.Context, g *group, sem chan struct{}) (*invoke.Result, error) {
+	if sem != nil {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		defer func() { <-sem }()
+	}
+	ctx, cancel := context.WithTimeout(ctx, g.timeout)
+	defer cancel()
+	return invoke.Run(ctx, g.spec, c.request(tool.ActionSchema, nil))
 }
 
 // request builds the request of an action.
@@ -64,13 +81,14 @@ func (c *Catalog) request(action tool.Action, call *tool.Call) *tool.Request {
 }
 
 // fetch returns a group's schema: from the session cache, else the
-// persistent cache, else the binary (whose answer is then stored).
-func (c *Catalog) fetch(ctx context.Context, g *group, key cacheKey) (*tool.SchemaResponse, error) {
+// persistent cache, else the binary (whose answer is then stored). sem,
+// when not nil, bounds the binaries running at once (see schemaRequest).
+func (c *Catalog) fetch(ctx context.Context, g *group, key cacheKey, sem chan struct{}) (*tool.SchemaResponse, error) {
 	return c.schemas.get(ctx, sessionKey(g, key), func() (*tool.SchemaResponse, error) {
 		if resp, ok := c.disk.load(g.key, c.root, key); ok {
 			return resp, nil
 		}
-		resp, err := c.schemaRequest(ctx, g)
+		resp, err := c.schemaRequest(ctx, g, sem)
 		if err == nil {
 			_ = c.disk.store(g.key, c.root, key, g.spec.Command, resp) // the cache only saves time
 		}
@@ -81,107 +99,73 @@ func (c *Catalog) fetch(ctx context.Context, g *group, key cacheKey) (*tool.Sche
 // sessionKey is the session cache's key of a group's schema answer.
 func sessionKey(g *group, key cacheKey) string { return g.key + "\x00" + string(key) }
 
+// built is what one entry yields: its own problems, in order, and the
+// tools it produces, each checked.
+type built struct {
+	problems []Problem
+	tools    []produced
+}
+
+// produced is one tool an entry produces, with the verdicts of the checks
+// made on it before it is served (see [Catalog.check]).
+type produced struct {
+	e        *entry
+	place    string
+	cmdPlace string // where its command is written
+
+	lint        *lintError // the definition LLM providers would reject
+	cmdErr      *lintError // a command that cannot take its arguments
+	cmdWarnings []commandWarning
+	warnings    []string // what works but serves a model poorly
+}
+
 // resolve asks every group for its schema (bounded, concurrently) and
-// builds the tools of every entry.
+// builds the tools of every entry. An entry's tools are built as soon as
+// its binary has answered, while the other binaries still run; the
+// tools are then registered in plan order, so that the result does not
+// depend on which binary answered first.
 func (c *Catalog) resolve(ctx context.Context) *resolution {
 	p := c.plan.Load()
 	r := &resolution{tools: map[string]*entry{}, keys: map[string]cacheKey{}, retry: map[string]bool{}, retryFor: map[string]string{}}
-	var asked []*group
+	answers := map[*group]*answer{}
+	indexes := map[*group][]int{} // the entries of each asked group, by index in p.entries
 	for _, g := range p.order {
 		if g.asked {
-			asked = append(asked, g)
-			r.keys[g.key] = c.statKey(g)
+			answers[g] = &answer{}
 		}
 	}
-	answers := make(map[*group]*answer, len(asked))
-	for _, g := range asked {
-		answers[g] = &answer{}
+	for i, e := range p.entries {
+		if g := p.groupOf[e]; answers[g] != nil {
+			indexes[g] = append(indexes[g], i)
+		}
 	}
-	var (
-		wg       sync.WaitGroup
-		sem      = make(chan struct{}, c.concurrency)
-		progress sync.Mutex
-		done     int
-	)
-	if c.progress != nil && len(asked) > 0 {
-		c.progress(0, len(asked))
-	}
-	for _, g := range asked {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			select {
-			case sem <- struct{}{}:
-			case <-ctx.Done():
-				answers[g].err = ctx.Err()
-				return
-			}
-			a := answers[g]
-			a.resp, a.err = c.fetch(ctx, g, r.keys[g.key])
-			<-sem
-			if a.err != nil && transient(a.err) {
-				progress.Lock()
-				r.retry[sessionKey(g, r.keys[g.key])] = true
-				progress.Unlock()
-			}
-			if c.progress != nil {
-				progress.Lock()
-				done++
-				c.progress(done, len(asked))
-				progress.Unlock()
-			}
-		}()
+	builds := make([]*built, len(p.entries)) // each written by its group's goroutine, or below
+	wg := c.askAll(ctx, p, answers, func(g *group) {
+		for _, i := range indexes[g] {
+			builds[i] = c.build(p.entries[i], g, answers[g])
+		}
+	})
+	for i, e := range p.entries {
+		if g := p.groupOf[e]; answers[g] == nil {
+			builds[i] = c.build(e, g, nil) // declared in TOML: nothing to wait for
+		}
 	}
 	wg.Wait()
-
-	type produced struct {
-		e        *entry
-		place    string
-		cmdPlace string // where its command is written
+	for g, a := range answers {
+		r.keys[g.key] = a.key
+		if a.err != nil && transient(a.err) {
+			r.retry[sessionKey(g, a.key)] = true
+		}
 	}
+
 	var all []produced
-	for _, e := range p.entries {
+	for i, e := range p.entries {
 		g := p.groupOf[e]
-		place := e.Place.String()
-		if e.Toolset {
-			a := answers[g]
-			if a.err != nil {
-				r.problems = append(r.problems, c.diagnose(e, g, a.err))
-				if transient(a.err) {
-					r.retryFor[e.Name] = sessionKey(g, r.keys[g.key])
-				}
-				continue
-			}
-			for _, t := range c.toolset(e, g, a.resp, &r.problems) {
-				all = append(all, produced{t, place, posOr(e, "command")})
-			}
-			continue
+		if a := answers[g]; (e.Toolset || e.SelfDescribes()) && a.err != nil && transient(a.err) {
+			r.retryFor[e.Name] = sessionKey(g, a.key)
 		}
-		var bin *tool.Definition
-		if e.SelfDescribes() {
-			a := answers[g]
-			if a.err != nil {
-				r.problems = append(r.problems, c.diagnose(e, g, a.err))
-				if transient(a.err) {
-					r.retryFor[e.Name] = sessionKey(g, r.keys[g.key])
-				}
-				continue
-			}
-			bin = a.resp.Find(e.BinaryTool())
-			if bin == nil {
-				r.problems = append(r.problems, notOffered(e, g, a.resp))
-				continue
-			}
-		}
-		t, warnings := merge(e.Name, bin, e)
-		for _, w := range warnings {
-			r.problems = append(r.problems, Problem{Tool: e.Name, Place: posOr(e, w.key), Warning: true, Err: errors.New(w.text)})
-		}
-		var resp *tool.SchemaResponse
-		if bin != nil {
-			resp = answers[g].resp
-		}
-		all = append(all, produced{c.bind(t, e, g, resp), place, posOr(e, "command")})
+		r.problems = append(r.problems, builds[i].problems...)
+		all = append(all, builds[i].tools...)
 	}
 
 	byName := map[string]string{}
@@ -196,20 +180,19 @@ func (c *Catalog) resolve(ctx context.Context) *resolution {
 			})
 			continue
 		}
-		if err := c.lint(pr.e); err != nil {
-			r.problems = append(r.problems, Problem{Tool: name, Place: pr.place, Err: err.err, Fix: err.fix})
+		if pr.lint != nil {
+			r.problems = append(r.problems, Problem{Tool: name, Place: pr.place, Err: pr.lint.err, Fix: pr.lint.fix})
 			continue
 		}
-		lerr, cmdWarnings := lintCommand(pr.e, pr.e.t().Provenance["entry"])
-		if lerr != nil {
-			r.problems = append(r.problems, Problem{Tool: name, Place: pr.cmdPlace, Err: lerr.err, Fix: lerr.fix})
+		if pr.cmdErr != nil {
+			r.problems = append(r.problems, Problem{Tool: name, Place: pr.cmdPlace, Err: pr.cmdErr.err, Fix: pr.cmdErr.fix})
 			continue
 		}
-		for _, w := range cmdWarnings {
+		for _, w := range pr.cmdWarnings {
 			r.problems = append(r.problems, Problem{Tool: name, Place: pr.cmdPlace, Warning: true, Err: errors.New(w.text), Fix: w.fix})
 		}
 		c.refuseOptions(pr.e)
-		for _, w := range lintWarnings(pr.e.t()) {
+		for _, w := range pr.warnings {
 			r.problems = append(r.problems, Problem{Tool: name, Place: pr.place, Warning: true, Err: errors.New(w)})
 		}
 		if cat := pr.e.t().Category; cat != "" && !slices.ContainsFunc(p.categories, func(c Category) bool { return c.ID == cat }) {
@@ -221,6 +204,97 @@ func (c *Catalog) resolve(ctx context.Context) *resolution {
 		r.tools[name] = pr.e
 	}
 	return r
+}
+
+// askAll asks the group of each answer for its schema, each in a
+// goroutine of its own with at most c.concurrency binaries running at
+// once, fills in the answers, and calls then(g) in g's goroutine once g
+// has answered. The caller waits for the returned group.
+func (c *Catalog) askAll(ctx context.Context, p *plan, answers map[*group]*answer, then func(g *group)) *sync.WaitGroup {
+	var (
+		wg       sync.WaitGroup
+		sem      = make(chan struct{}, c.concurrency)
+		progress sync.Mutex
+		done     int
+	)
+	if c.progress != nil && len(answers) > 0 {
+		c.progress(0, len(answers))
+	}
+	for _, g := range p.order {
+		a := answers[g]
+		if a == nil {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a.key = c.statKey(g)
+			a.resp, a.err = c.fetch(ctx, g, a.key, sem)
+			if c.progress != nil {
+				progress.Lock()
+				done++
+				c.progress(done, len(answers))
+				progress.Unlock()
+			}
+			then(g)
+		}()
+	}
+	return &wg
+}
+
+// build makes the tools of one entry from its group's answer (nil for an
+// entry declared in TOML alone) and checks them; a binary that did not
+// answer, or does not offer the entry's tool, is a problem instead.
+func (c *Catalog) build(e *config.Entry, g *group, a *answer) *built {
+	b := &built{}
+	place, cmdPlace := e.Place.String(), posOr(e, "command")
+	if e.Toolset {
+		if a.err != nil {
+			b.problems = append(b.problems, c.diagnose(e, g, a.err))
+			return b
+		}
+		for _, t := range c.toolset(e, g, a.resp, &b.problems) {
+			b.tools = append(b.tools, c.check(t, place, cmdPlace))
+		}
+		return b
+	}
+	var bin *tool.Definition
+	if e.SelfDescribes() {
+		if a.err != nil {
+			b.problems = append(b.problems, c.diagnose(e, g, a.err))
+			return b
+		}
+		bin = a.resp.Find(e.BinaryTool())
+		if bin == nil {
+			b.problems = append(b.problems, notOffered(e, g, a.resp))
+			return b
+		}
+	}
+	t, warnings := merge(e.Name, bin, e)
+	for _, w := range warnings {
+		b.problems = append(b.problems, Problem{Tool: e.Name, Place: posOr(e, w.key), Warning: true, Err: errors.New(w.text)})
+	}
+	var resp *tool.SchemaResponse
+	if bin != nil {
+		resp = a.resp
+	}
+	b.tools = append(b.tools, c.check(c.bind(t, e, g, resp), place, cmdPlace))
+	return b
+}
+
+// check runs the checks of a tool that do not depend on the other tools:
+// the definition ([Catalog.lint], which also compiles its schema), then
+// its command, then the warnings; each runs only if the one before passed.
+func (c *Catalog) check(e *entry, place, cmdPlace string) produced {
+	pr := produced{e: e, place: place, cmdPlace: cmdPlace}
+	if pr.lint = c.lint(e); pr.lint != nil {
+		return pr
+	}
+	if pr.cmdErr, pr.cmdWarnings = lintCommand(e, e.t().Provenance["entry"]); pr.cmdErr != nil {
+		return pr
+	}
+	pr.warnings = lintWarnings(e.t())
+	return pr
 }
 
 // bind completes a merged tool with how to run it.

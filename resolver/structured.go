@@ -75,6 +75,6 @@ func structuredProblem(err error) string {
 		s = s[i:]
 	}
 	s = strings.ReplaceAll(s, "<invalid reflect.Value>", "null")
-	s = ratInt.ReplaceAllString(s, "$1")
-	return floatInt.ReplaceAllString(s, "$1")
+	s = ratInt().ReplaceAllString(s, "$1")
+	return floatInt().ReplaceAllString(s, "$1")
 }

@@ -110,7 +110,8 @@ type invalidSchema struct{ msg string }
 func (e *invalidSchema) Error() string { return e.msg }
 func (e *invalidSchema) Unwrap() error { return ErrNotObject }
 
-// compiled memoizes compiled input schemas by their JSON: a resolution
+// compiled memoizes compiled input schemas by their key (schemaKey, or
+// their JSON for a schema holding other types): a resolution
 // pass compiles each distinct schema once per catalog. It is safe for
 // concurrent use.
 //
@@ -129,11 +130,14 @@ type compileResult struct {
 
 // compile returns the compiled schema, from the memo when it was compiled before.
 func (c *Catalog) compile(s map[string]any) (*argSchema, error) {
-	data, err := json.Marshal(s)
-	if err != nil {
-		return compileSchema(s)
+	key, ok := schemaKey(s)
+	if !ok {
+		data, err := json.Marshal(s)
+		if err != nil {
+			return compileSchema(s)
+		}
+		key = "json:" + string(data)
 	}
-	key := string(data)
 	c.compiled.mu.Lock()
 	r, ok := c.compiled.schemas[key]
 	c.compiled.mu.Unlock()
@@ -271,14 +275,16 @@ func cleanValidation(err error) string {
 		s = rest
 	}
 	// jsonschema-go prints numbers of constraints as big.Rat ("0/1") and %f ("1.000000").
-	s = ratInt.ReplaceAllString(s, "$1")
+	s = ratInt().ReplaceAllString(s, "$1")
 	s = strings.ReplaceAll(s, "<invalid reflect.Value>", "null")
-	return floatInt.ReplaceAllString(s, "$1")
+	return floatInt().ReplaceAllString(s, "$1")
 }
 
+// ratInt and floatInt are compiled when first needed: only a failed
+// validation uses them, and compiling costs every toolhost process.
 var (
-	ratInt   = regexp.MustCompile(`\b(-?\d+)/1\b`)
-	floatInt = regexp.MustCompile(`\b(-?\d+)\.0+\b`)
+	ratInt   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(-?\d+)/1\b`) })
+	floatInt = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(-?\d+)\.0+\b`) })
 )
 
 func plural(n int, one, many string) string {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/toolhost/toolhost/internal/invoke"
 )
@@ -122,13 +123,15 @@ func pointer(name string) string {
 }
 
 // keyword matches the keyword google/jsonschema-go puts before its
-// messages: "type: …", "minimum: …", "required: …".
-var keyword = regexp.MustCompile(`^\$?[a-zA-Z]+: `)
+// messages: "type: …", "minimum: …", "required: …". It is compiled when
+// first needed, as the other patterns of validation messages: only a
+// failed validation uses them, and compiling them cost every process.
+var keyword = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$?[a-zA-Z]+: `) })
 
 // keywordOf is the failing keyword of a cleaned validation message, or
 // "schema" when it names none.
 func keywordOf(msg string) string {
-	if k := keyword.FindString(msg); k != "" {
+	if k := keyword().FindString(msg); k != "" {
 		return strings.TrimSuffix(k, ": ")
 	}
 	return "schema"
@@ -136,7 +139,7 @@ func keywordOf(msg string) string {
 
 // schemaLocation matches jsonschema-go's "validating /properties/a/properties/b: "
 // prefixes, which name schema locations.
-var schemaLocation = regexp.MustCompile(`^validating (root|/[^:]*): `)
+var schemaLocation = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^validating (root|/[^:]*): `) })
 
 // innerPath turns the schema location of a property's error into an
 // instance path below that property, as far as it names properties:
@@ -145,7 +148,7 @@ var schemaLocation = regexp.MustCompile(`^validating (root|/[^:]*): `)
 func innerPath(msg string) string {
 	var path string
 	for {
-		m := schemaLocation.FindStringSubmatch(msg)
+		m := schemaLocation().FindStringSubmatch(msg)
 		if m == nil {
 			return path
 		}

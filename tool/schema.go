@@ -86,6 +86,10 @@ func (t Types) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON accepts a string or an array of strings.
 func (t *Types) UnmarshalJSON(data []byte) error {
 	data = bytes.TrimSpace(data)
+	if s, ok := plainString(data); ok {
+		*t = Types{s}
+		return nil
+	}
 	if len(data) > 0 && data[0] == '"' {
 		var s string
 		if err := json.Unmarshal(data, &s); err != nil {
@@ -100,6 +104,22 @@ func (t *Types) UnmarshalJSON(data []byte) error {
 	}
 	*t = list
 	return nil
+}
+
+// plainString returns the text of a JSON string that is printable ASCII
+// without escapes (as type names are), which needs no decoding; ok is
+// false for any other data.
+func plainString(data []byte) (s string, ok bool) {
+	if len(data) < 2 || data[0] != '"' || data[len(data)-1] != '"' {
+		return "", false
+	}
+	text := data[1 : len(data)-1]
+	for _, b := range text {
+		if b < 0x20 || b >= 0x7f || b == '"' || b == '\\' {
+			return "", false
+		}
+	}
+	return string(text), true
 }
 
 // UnmarshalTOML accepts a string or an array of strings, for TOML decoders
@@ -138,6 +158,12 @@ func DecodeSchemaResponse(data []byte) (*SchemaResponse, error) {
 	if len(data) == 0 {
 		return nil, errors.New(`schema response is empty: want a JSON object with a "tools" array`)
 	}
+	// One pass for an answer that decodes as it should; the passes below
+	// find what is wrong with one that does not.
+	var resp SchemaResponse
+	if err := json.Unmarshal(data, &resp); err == nil && resp.Tools != nil {
+		return checkSchemaResponse(&resp)
+	}
 	var raw struct {
 		Tools *json.RawMessage `json:"tools"`
 	}
@@ -151,7 +177,7 @@ func DecodeSchemaResponse(data []byte) (*SchemaResponse, error) {
 	if raw.Tools == nil {
 		return nil, fmt.Errorf(`%w: no "tools" field`, ErrNotSchema)
 	}
-	var resp SchemaResponse
+	resp = SchemaResponse{}
 	if err := json.Unmarshal(data, &resp); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) {
@@ -159,6 +185,12 @@ func DecodeSchemaResponse(data []byte) (*SchemaResponse, error) {
 		}
 		return nil, fmt.Errorf("%w: %v", ErrNotSchema, err)
 	}
+	return checkSchemaResponse(&resp)
+}
+
+// checkSchemaResponse checks what decoding does not: a protocol this host
+// speaks, and tools with names, each declared once.
+func checkSchemaResponse(resp *SchemaResponse) (*SchemaResponse, error) {
 	switch resp.Protocol {
 	case "", Version, Version2:
 	default:
@@ -180,7 +212,7 @@ func DecodeSchemaResponse(data []byte) (*SchemaResponse, error) {
 		}
 		seen[d.Name] = true
 	}
-	return &resp, nil
+	return resp, nil
 }
 
 // Names returns the names of the tools in r, in declaration order.

@@ -53,6 +53,7 @@ func (a *app) serve(c *cli.Context) error {
 		return err
 	}
 	a.pool = true
+	longLivedGC()
 	cat, err := a.catalog(c)
 	if err != nil {
 		return err

@@ -63,7 +63,7 @@ func endEscaped(token string) {
 		endEscapedScan(marker, self)
 		return
 	}
-	buf := make([]byte, 0, 16<<10)
+	var buf []byte // made when a child is to be read: most runs leave none
 	for range maxEndRounds {
 		// An orphan is re-parented to the subreaper's first live thread,
 		// its main thread (Linux find_new_reaper): one file lists them all.
@@ -79,6 +79,9 @@ func endEscaped(token string) {
 				continue // a Run's own child, waited for by os/exec
 			}
 			name := strconv.Itoa(pid)
+			if buf == nil {
+				buf = make([]byte, 0, 16<<10)
+			}
 			buf, _ = readAll("/proc/"+name+"/environ", buf[:0])
 			switch {
 			case hasMarker(buf, marker):

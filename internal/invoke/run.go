@@ -156,6 +156,7 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 	var (
 		stdout   *capWriter
 		stderr   *tailWriter
+		stdin    *os.File // a pipe holding the request, when it fits (filledStdin)
 		canceled atomic.Bool
 	)
 	newCmd := func() *exec.Cmd {
@@ -167,6 +168,12 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 		stdout = &capWriter{max: maxOut, kill: func() { _ = signalGroup(cmd.Process.Pid, syscall.SIGKILL) }, onLine: spec.OnLine}
 		stderr = &tailWriter{max: MaxStderrTail}
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(input), stdout, stderr
+		if stdin != nil {
+			stdin.Close() // an earlier attempt's
+		}
+		if stdin = filledStdin(input); stdin != nil {
+			cmd.Stdin = stdin
+		}
 		cmd.Cancel = func() error {
 			err := signalGroup(cmd.Process.Pid, syscall.SIGTERM)
 			if err == nil {
@@ -181,6 +188,9 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 		return cmd
 	}
 	cmd, err := startRetrying(ctx, newCmd)
+	if stdin != nil {
+		stdin.Close() // the child has its own copy
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, fail(contextError(ctx, start))
