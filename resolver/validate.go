@@ -95,14 +95,17 @@ func compileSchema(s map[string]any) (*argSchema, error) {
 	if err != nil {
 		return nil, &invalidSchema{fmt.Sprintf("input schema is not JSON: %v", err)}
 	}
-	return compileJSON(data)
+	return compileJSON(s, data)
 }
 
-// compileJSON is compileSchema of an object schema given as its JSON.
-func compileJSON(data []byte) (*argSchema, error) {
-	var js jsonschema.Schema
-	if err := json.Unmarshal(data, &js); err != nil {
-		return nil, &invalidSchema{fmt.Sprintf("input schema is not a JSON Schema: %v", err)}
+// compileJSON is compileSchema of object schema s, whose JSON is data.
+func compileJSON(s map[string]any, data []byte) (*argSchema, error) {
+	js, ok := schemaValue(s)
+	if !ok {
+		js = &jsonschema.Schema{}
+		if err := json.Unmarshal(data, js); err != nil {
+			return nil, &invalidSchema{fmt.Sprintf("input schema is not a JSON Schema: %v", err)}
+		}
 	}
 	all, err := js.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
 	if err != nil {
@@ -174,7 +177,7 @@ func (c *Catalog) compile(s map[string]any) (*argSchema, error) {
 	if ok {
 		return r.args, r.err
 	}
-	r.args, r.err = compileJSON(data) // the schema compileSchema would marshal
+	r.args, r.err = compileJSON(s, data)
 	c.compiled.mu.Lock()
 	if c.compiled.schemas == nil {
 		c.compiled.schemas = map[string]compileResult{}
