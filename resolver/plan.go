@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/toolhost/toolhost/internal/invoke"
@@ -47,8 +48,15 @@ func specOf(e *config.Entry) *invoke.Spec {
 }
 
 // invocationKey identifies an invocation: entries with equal keys run the
-// same process for a schema request.
+// same process for a schema request. It is the JSON of the invocation's
+// fields, which also names the invocation's schema cache file
+// (diskcache.go): written here without reflection when every string is
+// plain (printable ASCII that JSON does not escape), else by json.Marshal;
+// both give the same bytes.
 func invocationKey(s *invoke.Spec) string {
+	if b, ok := appendInvocationKey(make([]byte, 0, 128), s); ok {
+		return string(b)
+	}
 	data, _ := json.Marshal(struct {
 		Command  []string          `json:"command"`
 		Shell    bool              `json:"shell"`
@@ -57,6 +65,58 @@ func invocationKey(s *invoke.Spec) string {
 		ClearEnv bool              `json:"clear_env"`
 	}{s.Command, s.Shell, s.Dir, s.Env, s.ClearEnv})
 	return string(data)
+}
+
+// appendInvocationKey appends the JSON invocationKey marshals for s;
+// false when a string is not plain.
+func appendInvocationKey(b []byte, s *invoke.Spec) ([]byte, bool) {
+	ok := true
+	str := func(v string) {
+		for i := 0; i < len(v); i++ {
+			if c := v[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+				ok = false
+			}
+		}
+		b = append(b, '"')
+		b = append(b, v...)
+		b = append(b, '"')
+	}
+	b = append(b, `{"command":`...)
+	if s.Command == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, a := range s.Command {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			str(a)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"shell":`...)
+	b = strconv.AppendBool(b, s.Shell)
+	b = append(b, `,"dir":`...)
+	str(s.Dir)
+	b = append(b, `,"env":`...)
+	if s.Env == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '{')
+		for i, k := range slices.Sorted(maps.Keys(s.Env)) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			str(k)
+			b = append(b, ':')
+			str(s.Env[k])
+		}
+		b = append(b, '}')
+	}
+	b = append(b, `,"clear_env":`...)
+	b = strconv.AppendBool(b, s.ClearEnv)
+	b = append(b, '}')
+	return b, ok
 }
 
 func timeoutOf(e *config.Entry) time.Duration {

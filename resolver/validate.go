@@ -32,8 +32,8 @@ func checkName(name string) error {
 // and fills in defaults (docs/validation.md says why google/jsonschema-go).
 type argSchema struct {
 	all      *jsonschema.Resolved
-	props    map[string]*jsonschema.Resolved // each property on its own, to name the fields at fault
-	names    []string                        // declared properties, sorted
+	props    *propSchemas // each property on its own, to name the fields at fault
+	names    []string     // declared properties, sorted
 	required []string
 	closed   bool                // additionalProperties: false
 	types    map[string][]string // each property's declared types, for messages
@@ -43,6 +43,35 @@ type argSchema struct {
 	// accepts: invoke.CheckArguments, which refuses a value that would be
 	// read as an option (see Catalog.refuseOptions).
 	refuse func(args map[string]any) error
+}
+
+// propSchemas are the properties of an input schema, each resolved on its
+// own when a call's arguments are first found invalid (a valid call needs
+// only the whole schema). It is shared by the copies of an argSchema, and
+// safe for concurrent use.
+type propSchemas struct {
+	schemas  map[string]*jsonschema.Schema
+	once     sync.Once
+	resolved map[string]*jsonschema.Resolved
+}
+
+// get returns property k resolved on its own; false when it is not
+// declared or does not resolve alone (a $ref to the root: the whole
+// schema's message names it then).
+func (p *propSchemas) get(k string) (*jsonschema.Resolved, bool) {
+	p.once.Do(func() {
+		p.resolved = make(map[string]*jsonschema.Resolved, len(p.schemas))
+		for name, sub := range p.schemas {
+			if sub == nil {
+				continue
+			}
+			if r, err := sub.Resolve(nil); err == nil {
+				p.resolved[name] = r
+			}
+		}
+	})
+	r, ok := p.resolved[k]
+	return r, ok
 }
 
 // emptyObject is the input schema of a tool that takes no arguments.
@@ -66,9 +95,24 @@ func compileSchema(s map[string]any) (*argSchema, error) {
 	if err != nil {
 		return nil, &invalidSchema{fmt.Sprintf("input schema is not JSON: %v", err)}
 	}
-	var js jsonschema.Schema
-	if err := json.Unmarshal(data, &js); err != nil {
-		return nil, &invalidSchema{fmt.Sprintf("input schema is not a JSON Schema: %v", err)}
+	return compileJSON(s, data)
+}
+
+// compileJSON is compileSchema of object schema s, whose JSON is data
+// (nil: marshalled here if it is needed).
+func compileJSON(s map[string]any, data []byte) (*argSchema, error) {
+	js, ok := schemaValue(s)
+	if !ok {
+		if data == nil {
+			var err error
+			if data, err = json.Marshal(s); err != nil {
+				return nil, &invalidSchema{fmt.Sprintf("input schema is not JSON: %v", err)}
+			}
+		}
+		js = &jsonschema.Schema{}
+		if err := json.Unmarshal(data, js); err != nil {
+			return nil, &invalidSchema{fmt.Sprintf("input schema is not a JSON Schema: %v", err)}
+		}
 	}
 	all, err := js.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
 	if err != nil {
@@ -76,7 +120,7 @@ func compileSchema(s map[string]any) (*argSchema, error) {
 	}
 	a := &argSchema{
 		all:      all,
-		props:    make(map[string]*jsonschema.Resolved, len(js.Properties)),
+		props:    &propSchemas{schemas: js.Properties},
 		required: slices.Clone(js.Required),
 		closed:   js.AdditionalProperties != nil && js.AdditionalProperties.Not != nil,
 		types:    map[string][]string{},
@@ -94,9 +138,6 @@ func compileSchema(s map[string]any) (*argSchema, error) {
 		}
 		if len(sub.Enum) > 0 {
 			a.enums[name] = sub.Enum
-		}
-		if r, err := sub.Resolve(nil); err == nil { // a $ref to the root does not resolve alone: fall back to the whole message
-			a.props[name] = r
 		}
 	}
 	sort.Strings(a.names)
@@ -130,10 +171,14 @@ type compileResult struct {
 
 // compile returns the compiled schema, from the memo when it was compiled before.
 func (c *Catalog) compile(s map[string]any) (*argSchema, error) {
+	if t, _ := s["type"].(string); t != "object" {
+		return compileSchema(s) // its error
+	}
 	key, ok := schemaKey(s)
+	var data []byte // s's JSON, when the key had to be made of it
 	if !ok {
-		data, err := json.Marshal(s)
-		if err != nil {
+		var err error
+		if data, err = json.Marshal(s); err != nil {
 			return compileSchema(s)
 		}
 		key = "json:" + string(data)
@@ -144,7 +189,7 @@ func (c *Catalog) compile(s map[string]any) (*argSchema, error) {
 	if ok {
 		return r.args, r.err
 	}
-	r.args, r.err = compileSchema(s)
+	r.args, r.err = compileJSON(s, data)
 	c.compiled.mu.Lock()
 	if c.compiled.schemas == nil {
 		c.compiled.schemas = map[string]compileResult{}
@@ -210,14 +255,13 @@ func (a *argSchema) check(args map[string]any) (map[string]any, []string) {
 	sort.Strings(keys)
 	var unknown []string
 	for _, k := range keys {
-		sub, declared := a.props[k]
 		if !slices.Contains(a.names, k) {
 			if a.closed {
 				unknown = append(unknown, k)
 			}
 			continue
 		}
-		if declared {
+		if sub, declared := a.props.get(k); declared {
 			if err := sub.Validate(shadow[k]); err != nil {
 				problems = append(problems, fmt.Sprintf("argument %q: %s", k, a.problem(k, args[k], err)))
 			}

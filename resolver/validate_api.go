@@ -88,7 +88,7 @@ func (a *argSchema) validate(args map[string]any) []ValidationError {
 			}
 			continue
 		}
-		sub, declared := a.props[k]
+		sub, declared := a.props.get(k)
 		if !declared {
 			continue
 		}

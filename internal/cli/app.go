@@ -267,7 +267,7 @@ func (a *app) catalog(c *cli.Context) (*resolver.Catalog, error) {
 }
 
 // toolCatalog is [app.catalog] for a command that uses the one tool name
-// (call, describe): a persisted resolution that has it is served once
+// (call, describe, format): a persisted resolution that has it is served once
 // that tool's binary is checked, without checking the others
 // ([resolver.Options.Only]). An empty name checks them all.
 func (a *app) toolCatalog(c *cli.Context, name string) (*resolver.Catalog, error) {

@@ -117,10 +117,11 @@ func (a *app) printOutcome(out tool.Outcome, asJSON bool) error {
 	}
 	switch out.Type {
 	case tool.KindSuccess:
-		fmt.Fprint(a.stdout, out.Content)
-		if out.Content != "" && !strings.HasSuffix(out.Content, "\n") {
-			fmt.Fprintln(a.stdout)
+		text := out.Content
+		if text != "" && !strings.HasSuffix(text, "\n") {
+			text += "\n"
 		}
+		io.WriteString(a.stdout, text) // one write
 		return nil
 	case tool.KindError:
 		fmt.Fprintf(a.stderr, "%s: %s\n", a.errOut.red("error"), out.Message)

@@ -29,11 +29,11 @@ func (a *app) formatCommand() *cli.Command {
 			if err := checkArgs(c, 1, -1, "NAME [--args JSON | key=value…]"); err != nil {
 				return err
 			}
-			cat, err := a.catalog(c)
+			name := c.Args().First()
+			cat, err := a.toolCatalog(c, name)
 			if err != nil {
 				return err
 			}
-			name := c.Args().First()
 			t, err := a.findEnabled(cat, name)
 			if err != nil {
 				return err
