@@ -254,14 +254,9 @@ func (s *Server) acquire(ctx context.Context) (context.Context, func(), error) {
 		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	go func() { // ends with the call at the latest: done cancels ctx
-		select {
-		case <-s.stopping:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
+	untrack := s.track(cancel) // stopCalls cancels ctx
 	return ctx, func() {
+		untrack()
 		cancel()
 		s.mu.Lock()
 		a.finish(info.session, charge, perSession)
