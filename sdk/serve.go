@@ -29,11 +29,13 @@ import (
 // the id "" (which the host reads as a protocol error).
 func Serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, tools ...*Tool) int {
 	s := &server{out: &lineWriter{w: stdout}, stderr: stderr, tools: tools, toolsErr: checkTools(tools), cancels: map[string]context.CancelFunc{}}
-	// The reader starts each call itself (no hand-over to another
-	// goroutine before the call's own); this goroutine only waits for the
+	// The goroutine that read a request runs it, after handing the reading
+	// on to a new goroutine (see server.read); this one only waits for the
 	// end of stdin or of ctx.
 	readErr := make(chan error, 1)
-	go func() { readErr <- s.read(ctx, stdin) }()
+	sc := bufio.NewScanner(stdin)
+	sc.Buffer(make([]byte, 0, 64<<10), MaxRequest+1)
+	go s.read(ctx, sc, readErr)
 	code := ExitOK
 	select {
 	case err := <-readErr:
@@ -68,25 +70,52 @@ type server struct {
 	cancels map[string]context.CancelFunc // the calls running, by id; guarded by mu
 }
 
-// read reads requests from stdin, one a line, and handles each, until
-// stdin ends (nil) or fails, or Serve stops.
-func (s *server) read(ctx context.Context, stdin io.Reader) error {
-	sc := bufio.NewScanner(stdin)
-	sc.Buffer(make([]byte, 0, 64<<10), MaxRequest+1)
+// read reads lines from sc until one is a request, which it runs after
+// starting a new read for the lines after it: the request runs on the
+// thread that read it, while the next read waits on another. (A request
+// handed to another goroutine would wait for the scheduler to move it to
+// another thread, as this one blocks reading stdin.) At the end of stdin,
+// or when Serve stopped, read sends the reader's error (nil at the end).
+func (s *server) read(ctx context.Context, sc *bufio.Scanner, done chan<- error) {
 	for sc.Scan() {
-		if !s.line(ctx, sc.Bytes()) {
-			return nil
+		req, ok := s.line(sc.Bytes())
+		if !ok {
+			done <- nil
+			return
 		}
+		if req == nil {
+			continue
+		}
+		callCtx, cancel := context.WithCancel(ctx)
+		s.mu.Lock()
+		if s.stopped {
+			s.mu.Unlock()
+			cancel()
+			done <- nil
+			return
+		}
+		s.cancels[req.ID] = cancel // before the next line is read: it may cancel this call
+		s.calls.Add(1)
+		s.mu.Unlock()
+		go s.read(ctx, sc, done)
+		s.call(callCtx, cancel, req)
+		return
 	}
-	return sc.Err()
+	done <- sc.Err()
 }
 
-// line handles one line (only valid during the call): a cancel message, or
-// a request, which runs on a goroutine of its own. It reports false when
-// Serve stopped.
-func (s *server) line(ctx context.Context, line []byte) bool {
+// line handles one line (only valid during the call): it returns the
+// request to run, or nil when the line was a cancel message or could not
+// be served (it was answered). It reports false when Serve stopped.
+func (s *server) line(line []byte) (*tool.Request, bool) {
+	s.mu.Lock()
+	stopped := s.stopped
+	s.mu.Unlock()
+	if stopped {
+		return nil, false
+	}
 	if len(line) == 0 {
-		return true
+		return nil, true
 	}
 	if id, ok := tool.DecodeCancel(line); ok {
 		s.mu.Lock()
@@ -94,7 +123,7 @@ func (s *server) line(ctx context.Context, line []byte) bool {
 			c()
 		}
 		s.mu.Unlock()
-		return true
+		return nil, true
 	}
 	req, err := tool.DecodeRequestV2(line)
 	switch {
@@ -105,26 +134,15 @@ func (s *server) line(ctx context.Context, line []byte) bool {
 		_ = json.Unmarshal(line, &probe)
 		fmt.Fprintf(s.stderr, "sdk: request %q: %v\n", probe.ID, err)
 		s.answer(probe.ID, tool.Fail(err.Error()))
-		return true
+		return nil, true
 	case s.toolsErr != nil:
 		s.answer(req.ID, tool.Fail(s.toolsErr.Error()))
-		return true
+		return nil, true
 	case req.Context.Action == tool.ActionSchema:
 		s.answer(req.ID, tool.Fail("sdk: schema is asked one-shot, not in long-lived mode"))
-		return true
+		return nil, true
 	}
-	callCtx, cancel := context.WithCancel(ctx)
-	s.mu.Lock()
-	if s.stopped {
-		s.mu.Unlock()
-		cancel()
-		return false
-	}
-	s.cancels[req.ID] = cancel
-	s.calls.Add(1)
-	s.mu.Unlock()
-	go s.call(callCtx, cancel, req)
-	return true
+	return req, true
 }
 
 // call runs one request and writes its outcome.
