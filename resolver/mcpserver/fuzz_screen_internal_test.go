@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -18,6 +19,10 @@ func FuzzScreenLine(f *testing.F) {
 		`{"jsonrpc":"2.0","id":"a","result":{}}`, `{"jsonrpc":"1.0","id":1,"method":"x"}`, `{"jsonrpc":"2.0","id":true}`,
 		`[]`, `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, "\xff", "{\"a\":\x00}", `{"JSONRPC":"2.0","id":1,"method":"ping"}`,
 		`  {"jsonrpc":"2.0","id":1.5,"method":"ping"}  `, `{"jsonrpc":"2.0","id":1,"method":"ping","params":[[[[]]]]}`, ``, `{"jsonrpc":"2.0"}`,
+		`{"jsonrpc":"2.0","id":"a\u0062","method":"p\u0069ng"}`, `{"jsonrpc":"2.0","id":-0,"method":"ping","params":null}`,
+		`{"jsonrpc":"2.0","id":123456789012345,"method":"ping"}`, `{"jsonrpc":"2.0","id":1e3,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":null,"method":"notifications/initialized","params":{"_meta":{}}}`, `{"jsonrpc":"2.0","id":"x","method":""}`,
+		`{"jsonrpc":"2.0","method":"ping","id":1,"id":"two"}`, `{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -48,6 +53,10 @@ func FuzzScreenLine(f *testing.F) {
 		case *jsonrpc.Request, *jsonrpc.Response:
 			if _, err := jsonrpc.EncodeMessage(fwd); err != nil {
 				t.Fatalf("screenLine(%q) forwarded a message the SDK cannot encode: %v", line, err)
+			}
+			want, err := jsonrpc.DecodeMessage(bytes.TrimSpace(line))
+			if err != nil || !reflect.DeepEqual(fwd, want) {
+				t.Fatalf("screenLine(%q) forwarded %#v; the SDK decodes %#v (%v)", line, fwd, want, err)
 			}
 		default:
 			t.Fatalf("screenLine(%q) forwarded %T", line, fwd)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"sync"
 	"unicode/utf8"
 
@@ -285,13 +286,62 @@ func screenLine(line []byte) (msg jsonrpc.Message, answer []byte) {
 	if depth(line) > MaxDepth {
 		return nil, errorAnswer(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: nested deeper than %d levels", MaxDepth))
 	}
-	// The SDK's own decoder is the final word, and its message is the one
-	// the SDK reads.
-	msg, err := jsonrpc.DecodeMessage(line)
+	msg, err := message(line, fields)
 	if err != nil {
 		return nil, errorAnswer(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: %v", err))
 	}
 	return msg, nil
+}
+
+// message returns the message of a line that passed the screen's checks:
+// a request of plain shape (see plainRequest) is built from the fields
+// the screen decoded, as the SDK's decoder builds it (FuzzScreenLine
+// checks that), without decoding the line again; any other line is
+// decoded by the SDK's decoder, which is the final word on it.
+func message(line []byte, fields map[string]json.RawMessage) (jsonrpc.Message, error) {
+	if req, ok := plainRequest(fields); ok {
+		return req, nil
+	}
+	return jsonrpc.DecodeMessage(line)
+}
+
+// plainRequest builds the request of fields when its method is a string
+// without escapes and its id absent, null, a string without escapes or an
+// integer of at most 15 digits (exact as the float64 the SDK decodes it
+// to). The screen has checked "jsonrpc".
+func plainRequest(fields map[string]json.RawMessage) (*jsonrpc.Request, bool) {
+	method, ok := plainString(fields["method"])
+	if !ok {
+		return nil, false
+	}
+	var id jsonrpc.ID
+	switch raw := fields["id"]; {
+	case raw == nil || string(raw) == "null":
+	case raw[0] == '"':
+		s, ok := plainString(raw)
+		if !ok {
+			return nil, false
+		}
+		id, _ = jsonrpc.MakeID(s)
+	default:
+		if len(raw) > 15 || bytes.ContainsAny(raw, ".eE+") {
+			return nil, false
+		}
+		n, err := strconv.ParseInt(string(raw), 10, 64)
+		if err != nil {
+			return nil, false
+		}
+		id, _ = jsonrpc.MakeID(float64(n))
+	}
+	return &jsonrpc.Request{ID: id, Method: method, Params: fields["params"]}, true
+}
+
+// plainString returns the JSON string raw holds when it has no escapes.
+func plainString(raw json.RawMessage) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || bytes.IndexByte(raw, '\\') >= 0 {
+		return "", false
+	}
+	return string(raw[1 : len(raw)-1]), true
 }
 
 // depth is the deepest nesting of objects and arrays in valid JSON data.
