@@ -84,7 +84,8 @@ func (t *screenedTransport) Connect(ctx context.Context) (mcp.Connection, error)
 		incoming: make(chan msgOrErr),
 		closed:   make(chan struct{}),
 	}
-	go c.screenLines(t.maxLine)
+	sc := &screen{c: c, br: bufio.NewReaderSize(t.r, 64<<10), maxLine: t.maxLine}
+	go sc.run(nil)
 	return c, nil
 }
 
@@ -95,7 +96,7 @@ func (t *screenedTransport) Connect(ctx context.Context) (mcp.Connection, error)
 type stdioConn struct {
 	r        io.ReadCloser
 	w        *lockedWriter
-	incoming chan msgOrErr // from screenLines
+	incoming chan msgOrErr // from the screen
 	closed   chan struct{} // closed by Close
 
 	closeOnce sync.Once
@@ -180,39 +181,83 @@ func (w *lockedWriter) Write(p []byte) (int, error) {
 
 func (w *lockedWriter) Close() error { return w.w.Close() }
 
-// screenLines reads c.r line by line until it fails or c is closed: the
-// messages of good lines go to Read, bad lines are answered on c.w. At the
-// end of c.r, Read gets the reader's error (io.EOF: the peer closed stdin).
-func (c *stdioConn) screenLines(maxLine int) {
-	br := bufio.NewReaderSize(c.r, 64<<10)
-	var buf []byte
+// screen is the reading end of a [stdioConn]: it reads c.r line by line
+// until it fails or c is closed; the messages of good lines go to Read,
+// bad lines are answered on c.w, and at the end of c.r Read gets the
+// reader's error (io.EOF: the peer closed stdin). Its state passes from
+// one goroutine to the next (see run); one goroutine at a time uses it.
+type screen struct {
+	c       *stdioConn
+	br      *bufio.Reader
+	buf     []byte // the last line read
+	maxLine int
+}
+
+// run screens lines. When it has a message to pass and the next read
+// would wait for input, the reading goes on in a new goroutine and this
+// one passes the message and ends: so the SDK's reader, woken by the
+// message, runs at once on the thread this goroutine leaves, instead of
+// waiting for another thread to take it over from one blocked reading
+// stdin (a wake-up of a sleeping thread, on every request of an idle
+// session). turn, if not nil, is closed once the goroutine before has
+// passed its message: messages reach Read in the order of the lines.
+func (s *screen) run(turn <-chan struct{}) {
 	for {
-		line, tooLong, err := readLine(br, buf[:0], maxLine)
-		buf = line
+		msg, err := s.next()
+		if turn != nil {
+			select {
+			case <-turn:
+			case <-s.c.closed:
+				return
+			}
+			turn = nil
+		}
+		if msg != nil {
+			if err == nil && s.br.Buffered() == 0 {
+				next := make(chan struct{})
+				go s.run(next)
+				s.c.pass(msgOrErr{msg: msg})
+				close(next)
+				return
+			}
+			if !s.c.pass(msgOrErr{msg: msg}) {
+				return // the SDK closed the connection
+			}
+		}
+		if err != nil {
+			s.c.pass(msgOrErr{err: err}) // io.EOF: a clean end
+			return
+		}
+	}
+}
+
+// next reads lines until one holds a message, answering the others, and
+// returns it with the reader's error (io.EOF after a last line without a
+// newline), or nil and the error that ended the reading (of c.r, or of an
+// answer's write).
+func (s *screen) next() (jsonrpc.Message, error) {
+	for {
+		if cap(s.buf) > 1<<20 {
+			s.buf = nil // do not keep a large buffer for small messages
+		}
+		line, tooLong, err := readLine(s.br, s.buf[:0], s.maxLine)
+		s.buf = line
+		var msg jsonrpc.Message
 		var answer []byte
 		switch {
 		case tooLong:
 			answer = errorAnswer(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf(
-				"invalid request: the message is longer than %s, the most one line may hold (fix: send smaller arguments)", byteSize(int64(maxLine))))
+				"invalid request: the message is longer than %s, the most one line may hold (fix: send smaller arguments)", byteSize(int64(s.maxLine))))
 		case len(line) > 0:
-			var msg jsonrpc.Message
 			msg, answer = screenLine(line)
-			if msg != nil && !c.pass(msgOrErr{msg: msg}) {
-				return // the SDK closed the connection
-			}
 		}
 		if answer != nil {
-			if _, werr := c.w.Write(append(answer, '\n')); werr != nil {
-				c.pass(msgOrErr{err: werr})
-				return
+			if _, werr := s.c.w.Write(append(answer, '\n')); werr != nil {
+				return nil, werr
 			}
 		}
-		if err != nil {
-			c.pass(msgOrErr{err: err}) // io.EOF: a clean end
-			return
-		}
-		if cap(buf) > 1<<20 {
-			buf = nil // do not keep a large buffer for small messages
+		if msg != nil || err != nil {
+			return msg, err
 		}
 	}
 }
