@@ -137,8 +137,8 @@ type Server struct {
 	solo      bool                          // Run serves the one session: no per-session bounds
 	admission *admission                    // the calls running and waiting
 	calls     sync.WaitGroup                // running tool calls; Add only under mu while !closed
-	running   map[uint64]context.CancelFunc // the contexts of running calls, by a number of their own (see track)
-	nextCall  uint64
+	running   map[uint64]context.CancelFunc // cancel the running calls' contexts, by a number of their own (see track)
+	nextCall  uint64                        // the last number given by track
 }
 
 // New returns a server for cat. It subscribes to cat at once, so changes
@@ -487,26 +487,21 @@ func (s *Server) stopCalls() {
 }
 
 // track registers the cancellation of a call's context, for stopCalls,
-// and returns the function that unregisters it. A call tracked after
-// stopCalls is cancelled at once.
-func (s *Server) track(cancel context.CancelFunc) (untrack func()) {
+// and returns its number in s.running, which the call deletes when it
+// ends. A call tracked after stopCalls is cancelled at once.
+func (s *Server) track(cancel context.CancelFunc) uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.stopped() {
 		cancel()
-		return func() {}
+		return 0
 	}
 	s.nextCall++
-	id := s.nextCall
 	if s.running == nil {
 		s.running = map[uint64]context.CancelFunc{}
 	}
-	s.running[id] = cancel
-	return func() {
-		s.mu.Lock()
-		delete(s.running, id)
-		s.mu.Unlock()
-	}
+	s.running[s.nextCall] = cancel
+	return s.nextCall
 }
 
 // stopped reports whether stopCalls was called.

@@ -254,11 +254,11 @@ func (s *Server) acquire(ctx context.Context) (context.Context, func(), error) {
 		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	untrack := s.track(cancel) // stopCalls cancels ctx
+	id := s.track(cancel) // so that stopCalls cancels ctx
 	return ctx, func() {
-		untrack()
 		cancel()
 		s.mu.Lock()
+		delete(s.running, id)
 		a.finish(info.session, charge, perSession)
 		s.mu.Unlock()
 		s.calls.Done()
