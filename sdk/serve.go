@@ -28,106 +28,150 @@ import (
 // with an error outcome tagged with its id when one can be read, else with
 // the id "" (which the host reads as a protocol error).
 func Serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, tools ...*Tool) int {
-	out := &lineWriter{w: stdout}
-	toolsErr := checkTools(tools)
-	var (
-		wg      sync.WaitGroup
-		mu      sync.Mutex
-		cancels = map[string]context.CancelFunc{}
-	)
-	answer := func(id string, o tool.Outcome) {
-		data, err := encode(tool.Tagged{ID: id, Outcome: &o})
-		if err != nil {
-			f := tool.Failf("sdk: cannot encode the response: %v", err)
-			data, _ = encode(tool.Tagged{ID: id, Outcome: &f})
-		}
-		out.Write(data)
-	}
-	lines := make(chan []byte)
+	s := &server{out: &lineWriter{w: stdout}, stderr: stderr, tools: tools, toolsErr: checkTools(tools), cancels: map[string]context.CancelFunc{}}
+	// The goroutine that read a request runs it, after handing the reading
+	// on to a new goroutine (see server.read); this one only waits for the
+	// end of stdin or of ctx.
 	readErr := make(chan error, 1)
-	go func() {
-		sc := bufio.NewScanner(stdin)
-		sc.Buffer(make([]byte, 0, 64<<10), MaxRequest+1)
-		for sc.Scan() {
-			lines <- append([]byte(nil), sc.Bytes()...)
-		}
-		readErr <- sc.Err()
-		close(lines)
-	}()
+	sc := bufio.NewScanner(stdin)
+	sc.Buffer(make([]byte, 0, 64<<10), MaxRequest+1)
+	go s.read(ctx, sc, readErr)
 	code := ExitOK
-loop:
-	for {
-		var line []byte
-		select {
-		case l, ok := <-lines:
-			if !ok {
-				if err := <-readErr; err != nil {
-					fmt.Fprintf(stderr, "sdk: reading requests: %v\n", err)
-					code = ExitRequest
-				}
-				break loop
-			}
-			line = l
-		case <-ctx.Done():
-			break loop
+	select {
+	case err := <-readErr:
+		if err != nil {
+			fmt.Fprintf(stderr, "sdk: reading requests: %v\n", err)
+			code = ExitRequest
 		}
-		if len(line) == 0 {
-			continue
-		}
-		if id, ok := tool.DecodeCancel(line); ok {
-			mu.Lock()
-			if c := cancels[id]; c != nil {
-				c()
-			}
-			mu.Unlock()
-			continue
-		}
-		req, err := tool.DecodeRequestV2(line)
-		switch {
-		case err != nil:
-			var probe struct {
-				ID string `json:"id"`
-			}
-			_ = json.Unmarshal(line, &probe)
-			fmt.Fprintf(stderr, "sdk: request %q: %v\n", probe.ID, err)
-			answer(probe.ID, tool.Fail(err.Error()))
-			continue
-		case toolsErr != nil:
-			answer(req.ID, tool.Fail(toolsErr.Error()))
-			continue
-		case req.Context.Action == tool.ActionSchema:
-			answer(req.ID, tool.Fail("sdk: schema is asked one-shot, not in long-lived mode"))
-			continue
-		}
-		callCtx, cancel := context.WithCancel(ctx)
-		mu.Lock()
-		cancels[req.ID] = cancel
-		mu.Unlock()
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ev := &events{v2: true, id: req.ID, stdout: out, stderr: stderr}
-			resp, code := handleRequest(callCtx, req, ev, stderr, tools)
-			mu.Lock()
-			delete(cancels, req.ID)
-			mu.Unlock()
-			cancel()
-			o, ok := resp.(tool.Outcome)
-			if !ok {
-				o = tool.Fail("sdk: unexpected response")
-			}
-			if o.IsError() && code != ExitOK {
-				fmt.Fprintf(stderr, "sdk: request %q: %s\n", req.ID, o.Message)
-			}
-			answer(req.ID, o)
-		}()
+	case <-ctx.Done():
 	}
-	wg.Wait()
-	if out.err != nil {
-		fmt.Fprintf(stderr, "sdk: writing responses: %v\n", out.err)
+	s.mu.Lock()
+	s.stopped = true // no call starts after this
+	s.mu.Unlock()
+	s.calls.Wait()
+	if s.out.err != nil {
+		fmt.Fprintf(stderr, "sdk: writing responses: %v\n", s.out.err)
 		return ExitInternal
 	}
 	return code
+}
+
+// server is one run of [Serve].
+type server struct {
+	// fixed at creation
+	out      *lineWriter
+	stderr   io.Writer
+	tools    []*Tool
+	toolsErr error // checkTools(tools)
+
+	calls   sync.WaitGroup // the calls running; Add only under mu while !stopped
+	mu      sync.Mutex
+	stopped bool                          // Serve returns: no call starts
+	cancels map[string]context.CancelFunc // the calls running, by id; guarded by mu
+}
+
+// read reads lines from sc until one is a request, which it runs after
+// starting a new read for the lines after it: the request runs on the
+// thread that read it, while the next read waits on another. (A request
+// handed to another goroutine would wait for the scheduler to move it to
+// another thread, as this one blocks reading stdin.) At the end of stdin,
+// or when Serve stopped, read sends the reader's error (nil at the end).
+func (s *server) read(ctx context.Context, sc *bufio.Scanner, done chan<- error) {
+	for sc.Scan() {
+		req, ok := s.line(sc.Bytes())
+		if !ok {
+			done <- nil
+			return
+		}
+		if req == nil {
+			continue
+		}
+		callCtx, cancel := context.WithCancel(ctx)
+		s.mu.Lock()
+		if s.stopped {
+			s.mu.Unlock()
+			cancel()
+			done <- nil
+			return
+		}
+		s.cancels[req.ID] = cancel // before the next line is read: it may cancel this call
+		s.calls.Add(1)
+		s.mu.Unlock()
+		go s.read(ctx, sc, done)
+		s.call(callCtx, cancel, req)
+		return
+	}
+	done <- sc.Err()
+}
+
+// line handles one line (only valid during the call): it returns the
+// request to run, or nil when the line was a cancel message or could not
+// be served (it was answered). It reports false when Serve stopped.
+func (s *server) line(line []byte) (*tool.Request, bool) {
+	s.mu.Lock()
+	stopped := s.stopped
+	s.mu.Unlock()
+	if stopped {
+		return nil, false
+	}
+	if len(line) == 0 {
+		return nil, true
+	}
+	if id, ok := tool.DecodeCancel(line); ok {
+		s.mu.Lock()
+		if c := s.cancels[id]; c != nil {
+			c()
+		}
+		s.mu.Unlock()
+		return nil, true
+	}
+	req, err := tool.DecodeRequestV2(line)
+	switch {
+	case err != nil:
+		var probe struct {
+			ID string `json:"id"`
+		}
+		_ = json.Unmarshal(line, &probe)
+		fmt.Fprintf(s.stderr, "sdk: request %q: %v\n", probe.ID, err)
+		s.answer(probe.ID, tool.Fail(err.Error()))
+		return nil, true
+	case s.toolsErr != nil:
+		s.answer(req.ID, tool.Fail(s.toolsErr.Error()))
+		return nil, true
+	case req.Context.Action == tool.ActionSchema:
+		s.answer(req.ID, tool.Fail("sdk: schema is asked one-shot, not in long-lived mode"))
+		return nil, true
+	}
+	return req, true
+}
+
+// call runs one request and writes its outcome.
+func (s *server) call(ctx context.Context, cancel context.CancelFunc, req *tool.Request) {
+	defer s.calls.Done()
+	ev := &events{v2: true, id: req.ID, stdout: s.out, stderr: s.stderr}
+	resp, code := handleRequest(ctx, req, ev, s.stderr, s.tools)
+	s.mu.Lock()
+	delete(s.cancels, req.ID)
+	s.mu.Unlock()
+	cancel()
+	o, ok := resp.(tool.Outcome)
+	if !ok {
+		o = tool.Fail("sdk: unexpected response")
+	}
+	if o.IsError() && code != ExitOK {
+		fmt.Fprintf(s.stderr, "sdk: request %q: %s\n", req.ID, o.Message)
+	}
+	s.answer(req.ID, o)
+}
+
+// answer writes the outcome of the request id.
+func (s *server) answer(id string, o tool.Outcome) {
+	data, err := encode(tool.Tagged{ID: id, Outcome: &o})
+	if err != nil {
+		f := tool.Failf("sdk: cannot encode the response: %v", err)
+		data, _ = encode(tool.Tagged{ID: id, Outcome: &f})
+	}
+	s.out.Write(data)
 }
 
 // lineWriter writes whole lines from concurrent calls, one Write each, and

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"sync"
 	"unicode/utf8"
 
@@ -33,9 +34,10 @@ const (
 // and with it every call in flight) is answered here with a JSON-RPC
 // error, -32700 parse error or -32600 invalid request, carrying the
 // request's id when one can be read (null otherwise), and the server goes
-// on. The lines that pass go to the SDK's own IOTransport through a pipe,
-// unchanged; the answers are written on w between the SDK's writes (one
-// lock for both).
+// on. The lines that pass are decoded once, by the SDK's own decoder
+// (jsonrpc.DecodeMessage), and handed to the SDK as messages by its
+// connection ([stdioConn]); the answers are written on w between the
+// SDK's writes (one lock for both).
 //
 // Refused: a line longer than maxLine bytes (skipped as it is read, never
 // held whole), invalid UTF-8, anything that is not one JSON value, nested
@@ -73,30 +75,86 @@ type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
 
-// Connect starts the screen and connects the SDK's IOTransport to its
-// output.
+// Connect starts the screen, which reads r, and returns the SDK's end of
+// it.
 func (t *screenedTransport) Connect(ctx context.Context) (mcp.Connection, error) {
-	pr, pw := io.Pipe()
-	w := &lockedWriter{w: t.w, splice: t.splice}
-	inner := &mcp.IOTransport{Reader: &pipeReader{pr, t.r}, Writer: w, MaxLineLength: -1} // lines are bounded here
-	c, err := inner.Connect(ctx)
-	if err != nil {
-		return nil, err
+	c := &stdioConn{
+		r:        t.r,
+		w:        &lockedWriter{w: t.w, splice: t.splice},
+		incoming: make(chan msgOrErr),
+		closed:   make(chan struct{}),
 	}
-	go screenLines(t.r, pw, w, t.maxLine)
+	sc := &screen{c: c, br: bufio.NewReaderSize(t.r, 64<<10), maxLine: t.maxLine}
+	go sc.run(nil)
 	return c, nil
 }
 
-// pipeReader is the SDK's end of the pipe; closing it closes the
-// original reader too, as closing the IOTransport would.
-type pipeReader struct {
-	*io.PipeReader
-	orig io.Closer
+// stdioConn is the SDK's connection of a [screenedTransport]: Read returns
+// the messages the screen passed, Write encodes a message as one line.
+// It does what the SDK's own stdio connection does for a server, but
+// batches, which the screen refuses.
+type stdioConn struct {
+	r        io.ReadCloser
+	w        *lockedWriter
+	incoming chan msgOrErr // from the screen
+	closed   chan struct{} // closed by Close
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
-func (r *pipeReader) Close() error {
-	r.PipeReader.Close()
-	return r.orig.Close()
+// msgOrErr is a message the screen passed, or the reader's error (io.EOF:
+// the peer closed its end).
+type msgOrErr struct {
+	msg jsonrpc.Message
+	err error
+}
+
+// Read returns the next message that passed the screen.
+func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case m := <-c.incoming:
+		return m.msg, m.err
+	case <-c.closed:
+		return nil, io.EOF
+	}
+}
+
+// Write writes msg as one line.
+func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return fmt.Errorf("marshaling message: %v", err)
+	}
+	_, err = c.w.Write(append(data, '\n'))
+	return err
+}
+
+// Close closes the reader and the writer; a Read waiting returns io.EOF.
+func (c *stdioConn) Close() error {
+	c.closeOnce.Do(func() {
+		c.closeErr = errors.Join(c.r.Close(), c.w.Close())
+		close(c.closed)
+	})
+	return c.closeErr
+}
+
+// SessionID is "": a stdio session has no id.
+func (c *stdioConn) SessionID() string { return "" }
+
+// pass hands m to Read, reporting false when the connection was closed.
+func (c *stdioConn) pass(m msgOrErr) bool {
+	select {
+	case c.incoming <- m:
+		return true
+	case <-c.closed:
+		return false
+	}
 }
 
 // lockedWriter serialises whole messages of the SDK and of the screen.
@@ -123,41 +181,83 @@ func (w *lockedWriter) Write(p []byte) (int, error) {
 
 func (w *lockedWriter) Close() error { return w.w.Close() }
 
-// screenLines reads r line by line until it fails or the SDK closes its
-// end of out: good lines go to out, bad ones are answered on w. At the
-// end of r, out is closed with r's error (EOF: the peer closed stdin).
-func screenLines(r io.Reader, out *io.PipeWriter, w io.Writer, maxLine int) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var buf []byte
+// screen is the reading end of a [stdioConn]: it reads c.r line by line
+// until it fails or c is closed; the messages of good lines go to Read,
+// bad lines are answered on c.w, and at the end of c.r Read gets the
+// reader's error (io.EOF: the peer closed stdin). Its state passes from
+// one goroutine to the next (see run); one goroutine at a time uses it.
+type screen struct {
+	c       *stdioConn
+	br      *bufio.Reader
+	buf     []byte // the last line read
+	maxLine int
+}
+
+// run screens lines. When it has a message to pass and the next read
+// would wait for input, the reading goes on in a new goroutine and this
+// one passes the message and ends: so the SDK's reader, woken by the
+// message, runs at once on the thread this goroutine leaves, instead of
+// waiting for another thread to take it over from one blocked reading
+// stdin (a wake-up of a sleeping thread, on every request of an idle
+// session). turn, if not nil, is closed once the goroutine before has
+// passed its message: messages reach Read in the order of the lines.
+func (s *screen) run(turn <-chan struct{}) {
 	for {
-		line, tooLong, err := readLine(br, buf[:0], maxLine)
-		buf = line
+		msg, err := s.next()
+		if turn != nil {
+			select {
+			case <-turn:
+			case <-s.c.closed:
+				return
+			}
+			turn = nil
+		}
+		if msg != nil {
+			if err == nil && s.br.Buffered() == 0 {
+				next := make(chan struct{})
+				go s.run(next)
+				s.c.pass(msgOrErr{msg: msg})
+				close(next)
+				return
+			}
+			if !s.c.pass(msgOrErr{msg: msg}) {
+				return // the SDK closed the connection
+			}
+		}
+		if err != nil {
+			s.c.pass(msgOrErr{err: err}) // io.EOF: a clean end
+			return
+		}
+	}
+}
+
+// next reads lines until one holds a message, answering the others, and
+// returns it with the reader's error (io.EOF after a last line without a
+// newline), or nil and the error that ended the reading (of c.r, or of an
+// answer's write).
+func (s *screen) next() (jsonrpc.Message, error) {
+	for {
+		if cap(s.buf) > 1<<20 {
+			s.buf = nil // do not keep a large buffer for small messages
+		}
+		line, tooLong, err := readLine(s.br, s.buf[:0], s.maxLine)
+		s.buf = line
+		var msg jsonrpc.Message
 		var answer []byte
 		switch {
 		case tooLong:
 			answer = errorAnswer(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf(
-				"invalid request: the message is longer than %s, the most one line may hold (fix: send smaller arguments)", byteSize(int64(maxLine))))
+				"invalid request: the message is longer than %s, the most one line may hold (fix: send smaller arguments)", byteSize(int64(s.maxLine))))
 		case len(line) > 0:
-			var fwd []byte
-			fwd, answer = screenLine(line)
-			if fwd != nil {
-				if _, werr := out.Write(append(fwd, '\n')); werr != nil {
-					return // the SDK closed the connection
-				}
-			}
+			msg, answer = screenLine(line)
 		}
 		if answer != nil {
-			if _, werr := w.Write(append(answer, '\n')); werr != nil {
-				out.CloseWithError(werr)
-				return
+			if _, werr := s.c.w.Write(append(answer, '\n')); werr != nil {
+				return nil, werr
 			}
 		}
-		if err != nil {
-			out.CloseWithError(err) // io.EOF: a clean end
-			return
-		}
-		if cap(buf) > 1<<20 {
-			buf = nil // do not keep a large buffer for small messages
+		if msg != nil || err != nil {
+			return msg, err
 		}
 	}
 }
@@ -183,10 +283,10 @@ func readLine(br *bufio.Reader, buf []byte, max int) (line []byte, tooLong bool,
 	}
 }
 
-// screenLine decides about one line: fwd is the message to hand to the
-// SDK (the line without surrounding blanks), or nil; answer is the error
-// response to write instead, or nil (a blank line gets neither).
-func screenLine(line []byte) (fwd, answer []byte) {
+// screenLine decides about one line: msg is the message to hand to the
+// SDK, or nil; answer is the error response to write instead, or nil (a
+// blank line gets neither).
+func screenLine(line []byte) (msg jsonrpc.Message, answer []byte) {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 {
 		return nil, nil
@@ -231,12 +331,62 @@ func screenLine(line []byte) (fwd, answer []byte) {
 	if depth(line) > MaxDepth {
 		return nil, errorAnswer(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: nested deeper than %d levels", MaxDepth))
 	}
-	// The SDK's own decoder is the final word: what it takes, it takes
-	// again when it reads the line from the pipe.
-	if _, err := jsonrpc.DecodeMessage(line); err != nil {
+	msg, err := message(line, fields)
+	if err != nil {
 		return nil, errorAnswer(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: %v", err))
 	}
-	return line, nil
+	return msg, nil
+}
+
+// message returns the message of a line that passed the screen's checks:
+// a request of plain shape (see plainRequest) is built from the fields
+// the screen decoded, as the SDK's decoder builds it (FuzzScreenLine
+// checks that), without decoding the line again; any other line is
+// decoded by the SDK's decoder, which is the final word on it.
+func message(line []byte, fields map[string]json.RawMessage) (jsonrpc.Message, error) {
+	if req, ok := plainRequest(fields); ok {
+		return req, nil
+	}
+	return jsonrpc.DecodeMessage(line)
+}
+
+// plainRequest builds the request of fields when its method is a string
+// without escapes and its id absent, null, a string without escapes or an
+// integer of at most 15 digits (exact as the float64 the SDK decodes it
+// to). The screen has checked "jsonrpc".
+func plainRequest(fields map[string]json.RawMessage) (*jsonrpc.Request, bool) {
+	method, ok := plainString(fields["method"])
+	if !ok {
+		return nil, false
+	}
+	var id jsonrpc.ID
+	switch raw := fields["id"]; {
+	case raw == nil || string(raw) == "null":
+	case raw[0] == '"':
+		s, ok := plainString(raw)
+		if !ok {
+			return nil, false
+		}
+		id, _ = jsonrpc.MakeID(s)
+	default:
+		if len(raw) > 15 || bytes.ContainsAny(raw, ".eE+") {
+			return nil, false
+		}
+		n, err := strconv.ParseInt(string(raw), 10, 64)
+		if err != nil {
+			return nil, false
+		}
+		id, _ = jsonrpc.MakeID(float64(n))
+	}
+	return &jsonrpc.Request{ID: id, Method: method, Params: fields["params"]}, true
+}
+
+// plainString returns the JSON string raw holds when it has no escapes.
+func plainString(raw json.RawMessage) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || bytes.IndexByte(raw, '\\') >= 0 {
+		return "", false
+	}
+	return string(raw[1 : len(raw)-1]), true
 }
 
 // depth is the deepest nesting of objects and arrays in valid JSON data.

@@ -134,9 +134,11 @@ type Server struct {
 
 	mu        sync.Mutex
 	closed    bool
-	solo      bool           // Run serves the one session: no per-session bounds
-	admission *admission     // the calls running and waiting
-	calls     sync.WaitGroup // running tool calls; Add only under mu while !closed
+	solo      bool                          // Run serves the one session: no per-session bounds
+	admission *admission                    // the calls running and waiting
+	calls     sync.WaitGroup                // running tool calls; Add only under mu while !closed
+	running   map[uint64]context.CancelFunc // cancel the running calls' contexts, by a number of their own (see track)
+	nextCall  uint64                        // the last number given by track
 }
 
 // New returns a server for cat. It subscribes to cat at once, so changes
@@ -462,8 +464,8 @@ func (s *Server) Close() error {
 		return nil
 	}
 	s.closed = true
-	s.stopCalls()
 	s.mu.Unlock()
+	s.stopCalls()
 	s.cancel()
 	s.calls.Wait()
 	return nil
@@ -472,7 +474,34 @@ func (s *Server) Close() error {
 // stopCalls cancels every running tool call and makes new ones fail with
 // errShuttingDown. It is safe to call more than once.
 func (s *Server) stopCalls() {
-	s.stopOnce.Do(func() { close(s.stopping) })
+	s.stopOnce.Do(func() {
+		close(s.stopping)
+		s.mu.Lock()
+		running := s.running
+		s.running = nil
+		s.mu.Unlock()
+		for _, cancel := range running {
+			cancel()
+		}
+	})
+}
+
+// track registers the cancellation of a call's context, for stopCalls,
+// and returns its number in s.running, which the call deletes when it
+// ends. A call tracked after stopCalls is cancelled at once.
+func (s *Server) track(cancel context.CancelFunc) uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopped() {
+		cancel()
+		return 0
+	}
+	s.nextCall++
+	if s.running == nil {
+		s.running = map[uint64]context.CancelFunc{}
+	}
+	s.running[s.nextCall] = cancel
+	return s.nextCall
 }
 
 // stopped reports whether stopCalls was called.

@@ -254,16 +254,11 @@ func (s *Server) acquire(ctx context.Context) (context.Context, func(), error) {
 		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	go func() { // ends with the call at the latest: done cancels ctx
-		select {
-		case <-s.stopping:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
+	id := s.track(cancel) // so that stopCalls cancels ctx
 	return ctx, func() {
 		cancel()
 		s.mu.Lock()
+		delete(s.running, id)
 		a.finish(info.session, charge, perSession)
 		s.mu.Unlock()
 		s.calls.Done()
