@@ -38,7 +38,9 @@ type figure struct {
 var figures = []figure{
 	{"P1 cold resolution, 200 entries / 40 binaries", "ColdResolution", "after/bare", "bare parallel exec of the 40", "bare-parallel-ms", 1.25, "×"},
 	{"P2 warm `toolhost list`, 200 entries", "WarmList", "after/version", "`toolhost --version`", "after-version-ms", 1.5, "×"},
+	{"P2, against the issue table's baseline", "WarmList", "after/help", "`toolhost --help`", "after-help-ms", 1.5, "×"},
 	{"P3 warm `toolhost call` of one tool", "WarmCall", "after/(version+exec)", "`--version` + bare exec", "", 1.25, "×"},
+	{"P3, against the issue table's baseline", "WarmCall", "after/(help+exec)", "`--help` + bare exec", "", 1.25, "×"},
 	{"MCP stdio `tools/call`, one-shot", "MCPCall", "after/exec", "bare exec of the binary", "bare-exec-ms", 1.2, "×"},
 	{"1000 tools: warm `list`, over `--version`", "WarmList1000", "after-over-version-ms", "`toolhost --version`", "after-version-ms", 10, "ms"},
 	{"1000 tools: raw MCP `tools/list` on stdio", "MCPList1000", "after-ms", "`ping`, same session", "after-ping-ms", 3, "ms"},
