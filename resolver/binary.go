@@ -84,7 +84,10 @@ func (c *Catalog) runError(e *entry, action tool.Action, err error) error {
 	b := e.bin
 	key := e.t().Provenance["entry"] // tools.NAME or toolsets.NAME
 	var fix string
+	var mute *muteError
 	switch {
+	case errors.As(err, &mute):
+		fix = muteFix
 	case errors.Is(err, ErrTimeout):
 		fix = fmt.Sprintf("raise timeout in [%s] (now %s)", key, b.timeout)
 	case errors.Is(err, ErrNotFound):

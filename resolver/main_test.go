@@ -27,6 +27,7 @@ func TestMain(m *testing.M) {
 		own[name] = func() int { return fakeTool(os.Args[1:]) }
 	}
 	own["long-lived"] = fakeLongLived
+	own["long-lived-mute"] = fakeMute
 	own["v1-env"] = fakeV1Env
 	faketool.Main(m, own)
 }

@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -48,6 +49,11 @@ const (
 //     process and disables the pool (until the binary changes), and the
 //     calls concerned run again one-shot, which is the binary's
 //     authoritative answer.
+//   - A process that has printed nothing at all (no event, no outcome)
+//     by its first request's deadline and grace is mute (errMute): most
+//     likely the binary declared long_lived but reads stdin to its end.
+//     That call gets its timeout, with a fix saying so; the pool is
+//     disabled, and the process's other calls run one-shot.
 //   - A stdout line longer than the entry's stdout cap kills the process:
 //     its calls get ErrOutputTooLarge, as one-shot.
 
@@ -87,6 +93,7 @@ type proc struct {
 	idleGen uint64 // bumped at each take, so that a stale idle timer does nothing
 	retire  bool   // close once idle
 	doubt   error  // set by the reader: the process broke the protocol
+	spoke   bool   // it has printed a line: it serves long-lived
 }
 
 // pcall is one request in flight on a proc.
@@ -96,6 +103,27 @@ type pcall struct {
 	outcome   *tool.Outcome
 	abandoned bool // cancelled: its outcome is read and dropped
 }
+
+// errMute is the doubt about a process that printed nothing, not even for
+// a cancel, by its first request's deadline and grace: most likely a
+// binary that declared long_lived but reads its stdin to the end, as
+// one-shot, and so never starts. The call that waited gets its timeout (it
+// is not run again: its time is spent); the pool is disabled, so its other
+// calls and the later ones run one-shot.
+var errMute = errors.New("the process printed nothing by its first request's deadline: it does not serve long-lived mode (it may read stdin to its end)")
+
+// muteError is the error of the call that met errMute: its cause (the
+// timeout or the cancellation), said to come from a mute process.
+type muteError struct{ cause error }
+
+func (e *muteError) Error() string {
+	return e.cause.Error() + " without a line from the long-lived process"
+}
+func (e *muteError) Unwrap() error { return e.cause }
+
+// muteFix is the fix given with a muteError.
+const muteFix = `the binary declares "long_lived":true but printed nothing in long-lived mode: serve requests line by line when ` +
+	tool.LongLivedEnv + `=1 (package sdk does), or drop long_lived; until it is rebuilt, its calls run one-shot`
 
 // errDoubt means: run this call one-shot.
 type errDoubt struct{ err error }
@@ -244,6 +272,7 @@ func (p *pool) start() (*proc, error) {
 func (pr *proc) line(data []byte) {
 	tg, err := tool.DecodeTagged(data)
 	pr.mu.Lock()
+	pr.spoke = true
 	var c *pcall
 	if err == nil {
 		c = pr.calls[tg.ID]
@@ -335,11 +364,26 @@ func (c *Catalog) runPooled(ctx context.Context, p *pool, e *entry, req *tool.Re
 		select {
 		case <-call.done:
 		case <-t.C:
-			p.drop(pr)
-			pr.p.Kill()
+			pr.mu.Lock()
+			mute := !pr.spoke
+			if mute && pr.doubt == nil {
+				pr.doubt = errMute
+			}
+			pr.mu.Unlock()
+			if mute {
+				p.disable(pr) // its other calls run one-shot: it never read them
+			} else {
+				p.drop(pr)
+				pr.p.Kill()
+			}
 		}
 		t.Stop()
 		cause, fix := invoke.ContextError(ctx, start)
+		pr.mu.Lock()
+		if pr.doubt == errMute {
+			cause = &muteError{cause}
+		}
+		pr.mu.Unlock()
 		return tool.Outcome{}, &invoke.Error{Command: b.group.command, Action: req.Context.Action, ExitCode: -1, Stderr: pr.p.StderrTail(), Err: cause, Fix: fix}
 	}
 	if call.outcome != nil {

@@ -120,6 +120,24 @@ func fakeLongLived() int {
 	return 0
 }
 
+// fakeMute plays a binary that declares long_lived but does not serve it:
+// started with tool.LongLivedEnv too, it reads its stdin to the end (as
+// one-shot) and so never answers a long-lived request. One-shot, it
+// answers "one-shot MODE".
+func fakeMute() int {
+	req := faketool.ReadRequest()
+	if req == nil {
+		return 2
+	}
+	if req.Context.Action == tool.ActionSchema {
+		fmt.Println(`{"protocol":"2","long_lived":true,"tools":[{"name":"ll","summary":"Mute.","input_schema":{"type":"object","properties":{"mode":{"type":"string"}}}}]}`)
+		return 0
+	}
+	mode, _ := req.Tool.Arguments["mode"].(string)
+	json.NewEncoder(os.Stdout).Encode(tool.Success("one-shot " + mode))
+	return 0
+}
+
 // fakeV1Env plays a v1 binary (it cannot declare long_lived) whose run
 // answers with the value of tool.LongLivedEnv it was started with.
 func fakeV1Env() int {

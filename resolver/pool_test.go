@@ -195,6 +195,27 @@ func TestPoolHang(t *testing.T) {
 	}
 }
 
+// TestPoolMute: a binary that declares long_lived but prints nothing in
+// long-lived mode (it reads stdin to its end) costs its first call a
+// timeout, with a fix that says so; its other calls, and the later ones,
+// run one-shot.
+func TestPoolMute(t *testing.T) {
+	t.Parallel()
+	c, err := New(t.Context(), parse(t, fmt.Sprintf("[tools.ll]\ncommand = [%q, \"long-lived-mute\"]\ntimeout = \"300ms\"\n", exe(t))), &Options{Root: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	_, err = c.Call(t.Context(), "ll", map[string]any{"mode": "pid"}, nil)
+	if !errors.Is(err, ErrTimeout) || FixOf(err) != muteFix ||
+		!strings.Contains(err.Error(), "run: timed out after 300ms; the process group was killed without a line from the long-lived process") {
+		t.Fatalf("first call: %v (fix %q), want ErrTimeout from a mute process, with the mute fix", err, FixOf(err))
+	}
+	if got := call(t, c, "pid", nil); got != "one-shot pid" {
+		t.Errorf("next call = %q, want the one-shot answer", got)
+	}
+}
+
 // TestPoolCancel: a cancelled call sends {"cancel":id}; the tool ends the
 // call, the caller gets the context's error, and the process stays.
 func TestPoolCancel(t *testing.T) {

@@ -271,7 +271,10 @@
 //   - Requests may be served concurrently or one at a time. A cancelled
 //     request should end soon and still be answered with an outcome (the
 //     host drops it); the host kills the process group if no outcome comes
-//     by the request's deadline plus its grace delay (2s).
+//     by the request's deadline plus its grace delay (2s). A process that
+//     has printed no line at all by then is taken not to serve long-lived
+//     mode (a binary that reads its stdin to the end never starts): the
+//     host runs the binary one-shot from then on, until it changes.
 //   - At the end of stdin the binary finishes the requests in flight and
 //     exits 0. A binary that exits mid-request ends those requests as a
 //     crash does one-shot (their error outcomes carry the exit status and
