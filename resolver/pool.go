@@ -38,8 +38,10 @@ const (
 //   - Each round of a call (questions included) is one request, with the
 //     entry's timeout: when it passes (or ctx is cancelled) the host
 //     writes {"cancel":id} and waits the grace delay (2s) for the outcome;
-//     then it kills the process group. Either way the call gets the same
-//     error as one-shot (ErrTimeout, or the context's).
+//     then it gives the request up: the process takes no more calls and
+//     its process group is killed once the other calls in flight on it
+//     have ended (at once if there are none). Either way the call gets the
+//     same error as one-shot (ErrTimeout, or the context's).
 //   - A process that dies mid-call gives its calls the error outcome a
 //     crash gives one-shot (status and stderr tail): the tool may have
 //     done part of its work, so the call is not run again.
@@ -90,10 +92,11 @@ type proc struct {
 	mu      sync.Mutex
 	calls   map[string]*pcall
 	nextID  uint64
-	idleGen uint64 // bumped at each take, so that a stale idle timer does nothing
-	retire  bool   // close once idle
-	doubt   error  // set by the reader: the process broke the protocol
-	spoke   bool   // it has printed a line: it serves long-lived
+	idleGen uint64          // bumped at each take, so that a stale idle timer does nothing
+	retire  bool            // close once idle
+	doubt   error           // set by the reader: the process broke the protocol
+	spoke   bool            // it has printed a line: it serves long-lived
+	gone    map[string]bool // calls given up (giveUp): their late lines are dropped
 }
 
 // pcall is one request in flight on a proc.
@@ -276,6 +279,13 @@ func (pr *proc) line(data []byte) {
 	var c *pcall
 	if err == nil {
 		c = pr.calls[tg.ID]
+		if c == nil && pr.gone[tg.ID] { // a call given up: its late lines are dropped
+			if tg.Outcome != nil {
+				delete(pr.gone, tg.ID)
+			}
+			pr.mu.Unlock()
+			return
+		}
 		if c == nil {
 			err = fmt.Errorf("%w: id %q: no call of that id is in flight", tool.ErrNotTagged, tg.ID)
 		}
@@ -300,6 +310,28 @@ func (pr *proc) line(data []byte) {
 	delete(pr.calls, tg.ID)
 	pr.mu.Unlock()
 	close(c.done)
+}
+
+// giveUp ends the host's wait for call id, which outlived its deadline
+// and its cancel's grace: the process takes no more calls, and its process
+// group is killed now if it has no other call in flight, else when the
+// last of them ends (release closes it, and Close kills it a grace delay
+// later): a hung request does not take its neighbours' calls with it.
+// Lines the process may still print for id are dropped.
+func (pr *proc) giveUp(id string) {
+	pr.mu.Lock()
+	delete(pr.calls, id)
+	if pr.gone == nil {
+		pr.gone = map[string]bool{}
+	}
+	pr.gone[id] = true
+	pr.retire = true
+	others := len(pr.calls)
+	pr.mu.Unlock()
+	pr.pool.drop(pr)
+	if others == 0 {
+		pr.p.Kill()
+	}
 }
 
 // release is called when a call is over with pr: an idle process is
@@ -373,8 +405,7 @@ func (c *Catalog) runPooled(ctx context.Context, p *pool, e *entry, req *tool.Re
 			if mute {
 				p.disable(pr) // its other calls run one-shot: it never read them
 			} else {
-				p.drop(pr)
-				pr.p.Kill()
+				pr.giveUp(id)
 			}
 		}
 		t.Stop()

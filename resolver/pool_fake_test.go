@@ -23,7 +23,8 @@ import (
 //	wait       an event "waiting", then waits for a "release" call
 //	release    releases the waiting calls, then "released"
 //	crash      an event, "boom" on stderr, exit 3 mid-call
-//	hang       never answers, ignores cancel
+//	hang       an event "hanging", then never answers, ignores cancel
+//	sleep      answers "slept pid N" after 3s, ignores cancel
 //	cancelable answers "cancelled" when its cancel comes
 //	garbage    prints a line that is no tagged line
 //	ask        needs_input "go" until answered, then "went pid N"
@@ -100,7 +101,11 @@ func fakeLongLived() int {
 				fmt.Fprintln(os.Stderr, "boom")
 				os.Exit(3)
 			case "hang":
+				event(id, tool.Event{Type: tool.EventLog, Level: "info", Message: "hanging " + id})
 				time.Sleep(time.Hour)
+			case "sleep":
+				time.Sleep(3 * time.Second)
+				answer(id, tool.Success("slept "+pid))
 			case "cancelable":
 				<-cancel
 				answer(id, tool.Fail("cancelled"))

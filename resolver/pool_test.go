@@ -195,6 +195,47 @@ func TestPoolHang(t *testing.T) {
 	}
 }
 
+// TestPoolHangSparesOthers: a request given up (it ignored its cancel for
+// the grace delay) does not kill the calls in flight beside it on its
+// process: they end as they would have; the process takes no new call and
+// is ended once they have.
+func TestPoolHangSparesOthers(t *testing.T) {
+	t.Parallel()
+	c := longLived(t, &Options{PoolSize: 1}, "")
+	pid := pidOf(t, call(t, c, "pid", nil))
+	type result struct {
+		out tool.Outcome
+		err error
+	}
+	slept := make(chan result, 1)
+	go func() {
+		out, err := c.Call(t.Context(), "ll", map[string]any{"mode": "sleep"}, nil)
+		slept <- result{out, err}
+	}()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	hanging := make(chan struct{})
+	var once sync.Once
+	hung := make(chan error, 1)
+	go func() {
+		_, err := c.Call(ctx, "ll", map[string]any{"mode": "hang"}, &CallOptions{OnEvent: func(tool.Event) { once.Do(func() { close(hanging) }) }})
+		hung <- err
+	}()
+	<-hanging
+	cancel()
+	if err := <-hung; !errors.Is(err, context.Canceled) {
+		t.Fatalf("hung call: %v, want context.Canceled", err)
+	}
+	r := <-slept
+	if r.err != nil || r.out.String() != fmt.Sprintf("slept pid %d", pid) {
+		t.Fatalf("the call beside the hung one = %q, %v; want it answered by process %d", r.out.String(), r.err, pid)
+	}
+	waitGone(t, pid)
+	if after := pidOf(t, call(t, c, "pid", nil)); after == pid {
+		t.Errorf("pid %d after the hung request, want a new process", after)
+	}
+}
+
 // TestPoolMute: a binary that declares long_lived but prints nothing in
 // long-lived mode (it reads stdin to its end) costs its first call a
 // timeout, with a fix that says so; its other calls, and the later ones,
