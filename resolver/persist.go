@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"maps"
 	"os"
@@ -44,7 +43,7 @@ import (
 //     resolution was made ([statKeyOf]: a rebuilt binary or an edited
 //     script is asked again); with [Options.Only], only the binary of
 //     that tool;
-//   - the file's CRC-32C matches, it decodes, and every tool names an
+//   - the file's CRC-32 matches, it decodes, and every tool names an
 //     entry of the configuration.
 //
 // A resolution is stored only when nothing in it is in doubt: no error
@@ -56,7 +55,7 @@ import (
 // O_NOFOLLOW|O_NONBLOCK, fstat'ed as a regular file of bounded size,
 // written to a temporary file and renamed.
 
-const resolutionVersion = 4 // 2: long_lived; 3: layers key and plan; 4: binary header
+const resolutionVersion = 5 // 2: long_lived; 3: layers key and plan; 4: binary header; 5: CRC-32 (IEEE)
 
 // maxResolutionFile bounds the size of a persisted resolution.
 const maxResolutionFile = 64 << 20
@@ -470,8 +469,6 @@ func (c *Catalog) save(r *resolution) error {
 	os.Remove(strings.TrimSuffix(p.path, ".res") + ".json") // the same workspace's file of version 3 and before, never read again
 	return nil
 }
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // loaded is a persisted resolution ready to install.
 type loaded struct {

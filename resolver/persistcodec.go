@@ -13,7 +13,7 @@ import (
 // warm start decodes its header without encoding/json's reflection:
 //
 //	resolutionMagic  "toolhost resolution\n"
-//	CRC-32C          4 bytes, little endian, of everything after it
+//	CRC-32 (IEEE)    4 bytes, little endian, of everything after it
 //	header           fields in the order of encodeResolution
 //	body             the raw JSON blobs the header's spans point into
 //
@@ -59,7 +59,7 @@ func encodeResolution(h *storedResolution, body []byte) []byte {
 	}
 	e.b = append(e.b, body...)
 	start := len(resolutionMagic)
-	binary.LittleEndian.PutUint32(e.b[start:], crc32.Checksum(e.b[start+4:], castagnoli))
+	binary.LittleEndian.PutUint32(e.b[start:], crc32.ChecksumIEEE(e.b[start+4:]))
 	return e.b
 }
 
@@ -108,7 +108,7 @@ func decodeResolution(data []byte) (*storedResolution, []byte, error) {
 	if len(data) < start+4 || string(data[:start]) != resolutionMagic {
 		return nil, nil, errBadResolution
 	}
-	if crc32.Checksum(data[start+4:], castagnoli) != binary.LittleEndian.Uint32(data[start:]) {
+	if crc32.ChecksumIEEE(data[start+4:]) != binary.LittleEndian.Uint32(data[start:]) {
 		return nil, nil, errBadResolution
 	}
 	d := &decoder{b: data[start+4:]}

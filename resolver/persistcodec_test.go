@@ -51,7 +51,7 @@ func TestResolutionRoundTrip(t *testing.T) {
 // CRC, so that the fuzzer reaches the header's decoding.
 func withCRC(payload []byte) []byte {
 	data := append([]byte(resolutionMagic), 0, 0, 0, 0)
-	binary.LittleEndian.PutUint32(data[len(resolutionMagic):], crc32.Checksum(payload, castagnoli))
+	binary.LittleEndian.PutUint32(data[len(resolutionMagic):], crc32.ChecksumIEEE(payload))
 	return append(data, payload...)
 }
 
