@@ -33,10 +33,17 @@ fmt-check:
 ## and the other benchmarks of the module; everything is kept in bench/out/
 BENCHCOUNT ?= 3
 BENCHTIME  ?= 15x
+bench: SHELL := /bin/bash
+bench: .SHELLFLAGS := -o pipefail -c
 bench: build
 	@mkdir -p bench/out
 	$(GO) test -run='^$$' -bench=. -benchtime=$(BENCHTIME) -count=$(BENCHCOUNT) ./bench/figures | tee bench/out/figures.txt
 	$(GO) run ./bench/report bench/out/figures.txt | tee bench/out/report.md
+	@# CPU and memory profiles of the figure furthest from its goal (P1, cold resolution), in-process
+	$(GO) test -run='^$$' -bench='ColdResolutionInProcess' -benchtime=40x -cpuprofile=bench/out/p1-cpu.out \
+	  -memprofile=bench/out/p1-mem.out -o bench/out/spawn.test ./bench/figures/spawn | tee bench/out/p1.txt
+	$(GO) tool pprof -top -nodecount=25 bench/out/spawn.test bench/out/p1-cpu.out | tee bench/out/p1-cpu.txt
+	$(GO) tool pprof -top -nodecount=25 -sample_index=alloc_space bench/out/spawn.test bench/out/p1-mem.out | tee bench/out/p1-mem.txt
 	$(GO) test -run='^$$' -bench=. -benchtime=1s -count=$(BENCHCOUNT) $$($(GO) list ./... | grep -v '/bench/figures$$') | tee bench/out/other.txt
 
 ## fuzz: run each fuzz target for FUZZTIME
