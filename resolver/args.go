@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -70,18 +72,58 @@ func forValidation(v any) any {
 // the schema, a value from a Go caller) made a json.Number holding the
 // digits JSON would write, so that a tool always sees one kind of number.
 // json.Number values are kept as they are.
-func numbersAsJSON(v any) any {
-	return mapScalars(v, func(v any) any {
-		switch v.(type) {
-		case float64, float32, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
-			data, err := tool.Marshal(v)
-			if err != nil { // NaN or ±Inf: not JSON; validation names it
-				return v
-			}
-			return json.Number(data)
+func numbersAsJSON(v any) any { return mapScalars(v, numberAsJSON) }
+
+// numberAsJSON is numbersAsJSON of one scalar.
+func numberAsJSON(v any) any {
+	switch v.(type) {
+	case float64, float32, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		data, err := tool.Marshal(v)
+		if err != nil { // NaN or ±Inf: not JSON; validation names it
+			return v
 		}
-		return v
-	})
+		return json.Number(data)
+	}
+	return v
+}
+
+// sentCopy is numbersAsJSON(cloneValue(v)) in one pass: a copy of a JSON
+// value tree (maps, slices and []string new) with every Go number made a
+// json.Number. It reports false, and copies nothing, when the tree holds a
+// map or struct of another type than map[string]any (a Go caller's value):
+// jsonschema-go's ApplyDefaults treats those by reflection, and
+// argSchema.prepare leaves such arguments to it.
+func sentCopy(v any) (any, bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			c, ok := sentCopy(e)
+			if !ok {
+				return nil, false
+			}
+			out[k] = c
+		}
+		return out, true
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			c, ok := sentCopy(e)
+			if !ok {
+				return nil, false
+			}
+			out[i] = c
+		}
+		return out, true
+	case []string:
+		return slices.Clone(x), true
+	case nil, string, bool, json.Number:
+		return v, true
+	}
+	if k := reflect.ValueOf(v).Kind(); k == reflect.Map || k == reflect.Struct {
+		return nil, false
+	}
+	return numberAsJSON(v), true
 }
 
 // mapScalars returns a copy of a JSON value tree (maps and slices are new:

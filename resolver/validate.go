@@ -39,6 +39,10 @@ type argSchema struct {
 	types    map[string][]string // each property's declared types, for messages
 	enums    map[string][]any    // each property's enum, for messages
 
+	// defaults are the schema's defaults as ApplyDefaults applies them,
+	// decoded once; nil when one did not decode (ApplyDefaults runs then).
+	defaults *defaults
+
 	// refuse, when set, is the entry's own rule for values the schema
 	// accepts: invoke.CheckArguments, which refuses a value that would be
 	// read as an option (see Catalog.refuseOptions).
@@ -141,6 +145,7 @@ func compileJSON(s map[string]any, data []byte) (*argSchema, error) {
 		}
 	}
 	sort.Strings(a.names)
+	a.defaults, _ = compileDefaults(js)
 	return a, nil
 }
 
@@ -204,20 +209,117 @@ func (c *Catalog) compile(s map[string]any) (*argSchema, error) {
 // number is a json.Number) and the copy validation sees (numbers as Go
 // numbers, see forValidation).
 func (a *argSchema) prepare(args map[string]any) (sent, shadow map[string]any, err error) {
+	if a.defaults != nil {
+		if c, ok := sentCopy(args); ok {
+			sent = c.(map[string]any) // a nil args is a nil map[string]any, copied empty
+			a.dropNulls(sent)
+			a.defaults.apply(sent)
+			return sent, forValidation(sent).(map[string]any), nil
+		}
+	}
 	sent = cloneMap(args)
 	if sent == nil {
 		sent = map[string]any{}
 	}
-	for k, v := range sent {
-		if v == nil && !slices.Contains(a.required, k) && !slices.Contains(a.types[k], "null") && slices.Contains(a.names, k) {
-			delete(sent, k)
-		}
-	}
+	a.dropNulls(sent)
 	if err := a.all.ApplyDefaults(&sent); err != nil {
 		return nil, nil, err
 	}
 	sent = numbersAsJSON(sent).(map[string]any)
 	return sent, forValidation(sent).(map[string]any), nil
+}
+
+// dropNulls deletes from args each explicit null for a declared, optional
+// argument whose type does not admit null.
+func (a *argSchema) dropNulls(args map[string]any) {
+	for k, v := range args {
+		if v == nil && !slices.Contains(a.required, k) && !slices.Contains(a.types[k], "null") && slices.Contains(a.names, k) {
+			delete(args, k)
+		}
+	}
+}
+
+// defaults are the defaults of an object schema's properties as
+// jsonschema-go's ApplyDefaults (v0.4) applies them to a map[string]any,
+// decoded once rather than on every call: for each property that is not
+// required, when it is missing, its default (a copy) if it has one, else an
+// empty object when a property below it has a default; then, missing or
+// not, the same rules inside its value when that is an object. Like
+// ApplyDefaults it follows "properties" only (no $ref), and reads the
+// "required" of the schema that declares the property. The values are
+// those numbersAsJSON makes of json.Unmarshal's.
+type defaults struct {
+	props []propDefaults
+}
+
+type propDefaults struct {
+	name       string
+	hasDefault bool
+	value      any       // the default, when hasDefault
+	inner      *defaults // the rules inside the property's value
+}
+
+// compileDefaults computes the defaults of schema s. It reports false when
+// a default is not JSON (ApplyDefaults reports that on each call).
+func compileDefaults(s *jsonschema.Schema) (*defaults, bool) {
+	d := &defaults{}
+	for name, sub := range s.Properties {
+		if slices.Contains(s.Required, name) || !hasDefaultsBelow(sub) {
+			continue
+		}
+		p := propDefaults{name: name, hasDefault: sub.Default != nil}
+		if p.hasDefault {
+			var v any
+			if err := json.Unmarshal(sub.Default, &v); err != nil {
+				return nil, false
+			}
+			p.value = numbersAsJSON(v)
+		}
+		var ok bool
+		if p.inner, ok = compileDefaults(sub); !ok {
+			return nil, false
+		}
+		d.props = append(d.props, p)
+	}
+	return d, true
+}
+
+// hasDefaultsBelow reports whether s or a schema below it through
+// "properties" has a default, required or not (jsonschema-go's
+// schemaHasDefaultsInProperties, which decides whether a missing
+// property becomes an empty object).
+func hasDefaultsBelow(s *jsonschema.Schema) bool {
+	if s == nil {
+		return false
+	}
+	if s.Default != nil {
+		return true
+	}
+	for _, sub := range s.Properties {
+		if hasDefaultsBelow(sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// apply fills in the defaults of m (a copy made by sentCopy: nothing in it
+// is shared), recursing into objects.
+func (d *defaults) apply(m map[string]any) {
+	for _, p := range d.props {
+		v, present := m[p.name]
+		switch {
+		case present:
+		case p.hasDefault:
+			v = cloneValue(p.value)
+		default:
+			v = map[string]any{}
+		}
+		if obj, ok := v.(map[string]any); ok {
+			p.inner.apply(obj)
+		}
+		m[p.name] = v
+	}
 }
 
 // check applies defaults to a copy of args and validates it. It returns

@@ -1,0 +1,78 @@
+package tool
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// FuzzDecodePlain holds decodePlain to its promise: a request it accepts
+// decodes to the same value with encoding/json (decodeFields).
+func FuzzDecodePlain(f *testing.F) {
+	seed(f, "request")
+	seed(f, "request_v2")
+	for _, s := range []string{
+		`{"protocol":"1","context":{"action":"run","access":[1, {"a" : null}]},"tool":{"name":"x","arguments":{"a":-0.5e+3,"b":[],"c":{},"d":[true,false,null,"s"]}}}`,
+		`{"protocol":"1","protocol":"2"}`,
+		`{"tool":{"name":"x","arguments":{"a":1,"a":{"b":2}}},"x":{"y":[1,2]}}`,
+		`{"tool":null,"context":null,"id":null}`,
+		`{"tool":{"arguments":[1]}}`,
+		`{"a":01}`, `{"a":1.}`, `{"a":-}`, `{"a":1e}`, `{"a":tru}`, `{"a":nul}`, `{}x`, `{} `, `null`,
+		`{"a":"\u0041"}`, "{\"a\":\"\xff\"}", "{\"a\":\"\t\"}",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		plain, ok := decodePlain(data)
+		if !ok {
+			return
+		}
+		want, err := decodeFields(data)
+		if err != nil {
+			t.Fatalf("decodePlain accepted what encoding/json refuses (%v): %q", err, data)
+		}
+		if !reflect.DeepEqual(plain, want) {
+			t.Fatalf("decodePlain differs from encoding/json for %q\nplain: %#v\njson:  %#v", data, plain, want)
+		}
+	})
+}
+
+// TestDecodePlainGolden checks that every golden request is plain, so the
+// fast path is the one the vectors exercise, except those that must not be.
+func TestDecodePlainGolden(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "request*", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no requests: %v", err)
+	}
+	plain := 0
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := decodePlain(data); ok {
+			plain++
+		}
+	}
+	if plain == 0 {
+		t.Errorf("no golden request is plain: decodePlain is never exercised by them")
+	}
+}
+
+func BenchmarkDecodeRequest(b *testing.B) {
+	data := []byte(`{"id":"7","protocol":"2","context":{"action":"run","root":"/work/ws","workspace_id":"ws-1","conversation_id":"","access":null},"tool":{"name":"alpha","arguments":{"path":"a.txt","n":3,"tags":["x","y"]},"answers":{},"options":{}}}`)
+	for _, tc := range []struct {
+		name   string
+		decode func([]byte) (*Request, error)
+	}{{"plain", decodeRequest}, {"fields", decodeFields}} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := tc.decode(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
