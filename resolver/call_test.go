@@ -36,6 +36,14 @@ tool = "t2"
 command = ["%EXE%", "multi"]
 tool = "t3"
 enable = false
+
+[tools.hang]
+command = ["%EXE%", "hang"]
+timeout = "1m"
+summary = "Never answers, and has time."
+[tools.hang.parameters.x]
+type = "string"
+required = false
 `)
 	c, err := New(t.Context(), cfg, &Options{Root: t.TempDir()})
 	if err != nil {
@@ -112,7 +120,7 @@ func TestCallBinary(t *testing.T) {
 	t.Run("cancel kills the tool", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		time.AfterFunc(200*time.Millisecond, cancel)
-		_, err := c.Call(ctx, "slow", nil, nil)
+		_, err := c.Call(ctx, "hang", nil, nil) // its timeout (1m) cannot come first, however loaded the machine
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("err = %v, want context.Canceled", err)
 		}

@@ -41,12 +41,15 @@ type Options struct {
 	// before it is ended. If zero, [DefaultPoolIdle] (60s).
 	PoolIdle time.Duration
 	// Only, if set, names the one tool the caller is about to use (a
-	// one-shot call): a persisted resolution that has it is then served
-	// once that tool's binary is found unchanged, without checking the
-	// other binaries. The other tools are served as persisted until the
-	// next [Catalog.Refresh] (Call runs one at most once a second), which
-	// checks them all; a binary that changed meanwhile is noticed then.
-	// If empty, every binary is checked before anything is served.
+	// one-shot call): when a persisted resolution has it, the catalog
+	// holds that tool alone (with the stored warnings; its identity and
+	// listing are computed from it), read from the file's header and that
+	// tool's detail, and served once that tool's binary is found
+	// unchanged, without checking the others. [Catalog.Refresh] (Call runs
+	// one at most once a second) checks every binary; when one changed,
+	// the whole configuration is resolved and served. When the persisted
+	// resolution does not have the tool, Only changes nothing. If empty,
+	// every binary is checked and every tool served.
 	Only string
 }
 

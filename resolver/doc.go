@@ -98,8 +98,9 @@
 // configuration and every asked binary's stat key: the next [New] reads
 // one file instead of decoding, merging and linting, and [Open] does not
 // even read the configuration when its files' stat is unchanged; with
-// Options.Only (a one-shot call), it checks only that tool's binary. A
-// validator is compiled when its tool is first called.
+// Options.Only (a one-shot call), it reads only the file's header and that
+// tool's detail, checks only that tool's binary, and holds that tool
+// alone. A validator is compiled when its tool is first called.
 //
 // # Long-lived tools
 //

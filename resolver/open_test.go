@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -254,6 +255,60 @@ func TestOpenOnly(t *testing.T) {
 			t.Errorf("a tool not persisted checked only its binary: without config %v, %d schema requests, want 1", without, asked()-n)
 		}
 	})
+}
+
+// TestOpenOnlyOneTool: with Only, the catalog holds that tool alone, and
+// only the header and that tool's detail are read: a corrupt detail of
+// another tool goes unnoticed, while a corrupt detail of the tool itself,
+// or any corrupt detail without Only, resolves the configuration.
+func TestOpenOnlyOneTool(t *testing.T) {
+	t.Parallel()
+	const cfg = "[tools.a]\ncommand = [%q, \"multi\"]\ntool = \"t1\"\n" +
+		"[tools.b]\ncommand = [%q, \"multi\"]\ntool = \"t2\"\n"
+	root, cache := t.TempDir(), t.TempDir()
+	writeConfig(t, root, fmt.Sprintf(cfg, exe(t), exe(t)))
+	openOnly(t, root, cache, "")
+	c, without := openOnly(t, root, cache, "a")
+	if !without {
+		t.Fatal("Only a: the configuration was read")
+	}
+	if names := c.Names(); !slices.Equal(names, []string{"a"}) {
+		t.Errorf("Only a serves %v, want [a]", names)
+	}
+	if out, err := c.Call(t.Context(), "a", map[string]any{"path": "x"}, nil); err != nil || out.Type != tool.KindSuccess {
+		t.Errorf("Call a = %v, %v", out, err)
+	}
+
+	// Corrupt b's detail (one byte inside its span).
+	files, _ := filepath.Glob(filepath.Join(cache, "resolutions", "*.res"))
+	if len(files) != 1 {
+		t.Fatalf("resolutions: %v", files)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, body, err := decodeResolution(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(h.Tools, func(st storedTool) bool { return st.Name == "b" })
+	data[len(data)-len(body)+h.Tools[i].Detail[0]] ^= 0x20
+	if err := os.WriteFile(files[0], data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, without := openOnly(t, root, cache, "a"); !without {
+		t.Error("Only a after b's detail was corrupted: the configuration was read, want only a's detail checked")
+	}
+	if _, without := openOnly(t, root, cache, "b"); without {
+		t.Error("Only b with b's detail corrupted: served, want resolved")
+	}
+	if err := os.WriteFile(files[0], data, 0o600); err != nil { // the resolution Only b stored, corrupted again
+		t.Fatal(err)
+	}
+	if _, without := openOnly(t, root, cache, ""); without {
+		t.Error("without Only, b's detail corrupted: served, want resolved")
+	}
 }
 
 // openOnly is openCat with Options.Only.

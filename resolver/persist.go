@@ -43,8 +43,11 @@ import (
 //     resolution was made ([statKeyOf]: a rebuilt binary or an edited
 //     script is asked again); with [Options.Only], only the binary of
 //     that tool;
-//   - the file's CRC-32 matches, it decodes, and every tool names an
-//     entry of the configuration.
+//   - the file's CRCs match (the header's, and each span's), it decodes,
+//     and every tool names an entry of the configuration. With
+//     [Options.Only] naming a tool it has, only the header and that
+//     tool's detail are read and checked (loadOne), and the catalog holds
+//     that tool alone.
 //
 // A resolution is stored only when nothing in it is in doubt: no error
 // problem (a binary that failed, timed out — a transient failure is
@@ -55,7 +58,7 @@ import (
 // O_NOFOLLOW|O_NONBLOCK, fstat'ed as a regular file of bounded size,
 // written to a temporary file and renamed.
 
-const resolutionVersion = 5 // 2: long_lived; 3: layers key and plan; 4: binary header; 5: CRC-32 (IEEE)
+const resolutionVersion = 6 // 2: long_lived; 3: layers key and plan; 4: binary header; 5: CRC-32 (IEEE); 6: a CRC per span
 
 // maxResolutionFile bounds the size of a persisted resolution.
 const maxResolutionFile = 64 << 20
@@ -475,8 +478,8 @@ type loaded struct {
 	tools    map[string]*entry
 	problems []Problem
 	keys     map[string]cacheKey
-	identity Identity
-	plan     *plan // the catalog's, or the one restored with it
+	identity *Identity // nil: computed from the tools when asked
+	plan     *plan     // the catalog's, or the one restored with it
 	list     []byte
 }
 
@@ -487,6 +490,11 @@ func (c *Catalog) load() (*loaded, bool) {
 	if p == nil || !(diskCache{dir: p.dir}).usable() {
 		return nil, false
 	}
+	if c.only != "" {
+		if l, found := c.loadOne(p); found {
+			return l, l != nil
+		}
+	}
 	data, err := readFile(p.path, maxResolutionFile)
 	if err != nil {
 		return nil, false
@@ -495,6 +503,53 @@ func (c *Catalog) load() (*loaded, bool) {
 	if err != nil {
 		return nil, false
 	}
+	l, ok := c.loadHeader(p, h)
+	if !ok {
+		return nil, false
+	}
+	l.identity = &h.Identity
+	l.list, _ = h.List.of(body) // decodeResolution checked the spans
+	for _, st := range h.Tools {
+		detail, _ := st.Detail.of(body)
+		e, ok := c.restore(l.plan, st, detail)
+		if !ok {
+			return nil, false
+		}
+		l.tools[st.Name] = e
+	}
+	return l, true
+}
+
+// loadOne is load for [Options.Only]: when the persisted resolution has
+// the tool (found), it reads only the header and that tool's detail, and
+// the catalog holds that tool alone (with the stored warnings; its
+// identity and listing are computed from it). A nil *loaded with found
+// means the resolution is not valid (load's rules): the configuration is
+// resolved. Not found, load reads the whole file as without Only.
+func (c *Catalog) loadOne(p *persistence) (l *loaded, found bool) {
+	f, size, err := openFile(p.path, maxResolutionFile)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	h, i, detail, err := decodeOne(f, size, c.only)
+	if err != nil || i < 0 {
+		return nil, false
+	}
+	if l, ok := c.loadHeader(p, h); ok {
+		if e, ok := c.restore(l.plan, h.Tools[i], detail); ok {
+			l.tools[e.name] = e
+			return l, true
+		}
+	}
+	return nil, true
+}
+
+// loadHeader checks a persisted resolution's header against the catalog
+// (its key, or with Open its configuration files' stat, and the stat key
+// of each binary toCheck names), and returns what installing it needs but
+// its tools, identity and listing.
+func (c *Catalog) loadHeader(p *persistence, h *storedResolution) (*loaded, bool) {
 	restored := p.key == "" // Open, before reading the configuration: only its files' stat can match
 	if restored && (h.Files == "" || h.Files != p.files || h.Plan == nil) || !restored && h.Key != p.key {
 		return nil, false
@@ -506,17 +561,9 @@ func (c *Catalog) load() (*loaded, bool) {
 			return nil, false
 		}
 	}
-	l := &loaded{tools: make(map[string]*entry, len(h.Tools)), identity: h.Identity, plan: pl}
+	l := &loaded{tools: make(map[string]*entry, len(h.Tools)), plan: pl}
 	if l.keys, ok = storedKeys(pl, h.Keys); !ok || !c.current(l.keys, c.toCheck(pl, h.Tools)) {
 		return nil, false // rebuilt, edited or gone
-	}
-	l.list, _ = h.List.of(body) // decodeResolution checked the spans
-	for _, st := range h.Tools {
-		e, ok := c.restore(pl, st, body)
-		if !ok {
-			return nil, false
-		}
-		l.tools[st.Name] = e
 	}
 	if len(h.Problems) > 0 {
 		var sps []storedProblem
@@ -584,10 +631,9 @@ func (c *Catalog) current(keys map[string]cacheKey, groups []*group) bool {
 
 // restore rebuilds one tool's entry: its binding from the configuration
 // entry, its detail decoded on first use.
-func (c *Catalog) restore(pl *plan, st storedTool, body []byte) (*entry, bool) {
+func (c *Catalog) restore(pl *plan, st storedTool, detail []byte) (*entry, bool) {
 	ce := pl.byKey[st.Entry]
-	detail, ok := st.Detail.of(body)
-	if ce == nil || !ok || st.Name == "" {
+	if ce == nil || st.Name == "" {
 		return nil, false
 	}
 	g := pl.groupOf[ce]
@@ -630,22 +676,12 @@ func (c *Catalog) restore(pl *plan, st storedTool, body []byte) (*entry, bool) {
 // readFile reads path when it is a regular file of at most limit bytes,
 // opened without following a symlink or waiting on a FIFO.
 func readFile(path string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|openNoFollow, 0)
+	f, size, err := openFile(path, limit)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w: not a regular file (%s)", errCacheFile, fi.Mode().Type())
-	}
-	if fi.Size() > limit {
-		return nil, fmt.Errorf("%w: %d bytes, more than %d", errCacheFile, fi.Size(), limit)
-	}
-	data := make([]byte, 0, fi.Size()+1)
+	data := make([]byte, 0, size+1)
 	data, err = readAll(io.LimitReader(f, limit+1), data) // the file may grow after the fstat
 	if err != nil {
 		return nil, err
@@ -654,6 +690,26 @@ func readFile(path string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%w: more than %d bytes", errCacheFile, limit)
 	}
 	return data, nil
+}
+
+// openFile opens path when it is a regular file of at most limit bytes,
+// without following a symlink or waiting on a FIFO, and returns its size.
+func openFile(path string, limit int64) (*os.File, int64, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|openNoFollow, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%w: not a regular file (%s)", errCacheFile, fi.Mode().Type())
+	} else if err == nil && fi.Size() > limit {
+		err = fmt.Errorf("%w: %d bytes, more than %d", errCacheFile, fi.Size(), limit)
+	}
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, fi.Size(), nil
 }
 
 // readAll reads r to its end into buf.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"syscall"
@@ -376,6 +377,33 @@ func TestPersistedResolutionHostile(t *testing.T) {
 			}
 			if _, persisted := warmCat(t, cfg, root, cache); !persisted {
 				t.Error("the rewritten file is not used")
+			}
+
+			// With Only (header and one detail read), the same file is
+			// served for that tool as resolving would, or resolved.
+			os.Remove(files[0])
+			tt.replace(t, files[0], valid)
+			name := cold.Names()[0]
+			only := make(chan *Catalog, 1)
+			go func() {
+				c, err := New(t.Context(), parse(t, cfg), &Options{Root: root, CacheDir: cache, Only: name})
+				if err != nil {
+					t.Error(err)
+				}
+				only <- c
+			}()
+			select {
+			case c = <-only:
+			case <-time.After(30 * time.Second): // a hang detector, not a performance assertion
+				t.Fatal("New with Only hangs on the persisted resolution")
+			}
+			if c == nil {
+				return
+			}
+			got, ok := c.Tool(name)
+			want, _ := cold.Tool(name)
+			if !ok || !reflect.DeepEqual(got, want) {
+				t.Errorf("Only %s: %+v, %v; want %+v", name, got, ok, want)
 			}
 		})
 	}

@@ -4,8 +4,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"io"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -13,24 +15,33 @@ import (
 // warm start decodes its header without encoding/json's reflection:
 //
 //	resolutionMagic  "toolhost resolution\n"
-//	CRC-32 (IEEE)    4 bytes, little endian, of everything after it
+//	CRC-32 (IEEE)    4 bytes, little endian, of the header
+//	header length    4 bytes, little endian
 //	header           fields in the order of encodeResolution
 //	body             the raw JSON blobs the header's spans point into
 //
 // Integers are varints, strings and lists are preceded by their length.
-// The file is hostile input: decodeResolution checks every length against
-// what is left (so no allocation exceeds the file) and every span against
-// the body, and returns errBadResolution for anything else.
+// Each span of the body (the tools/list result, each tool's detail) is
+// followed in the header by the CRC-32 of its bytes, so that one tool's
+// detail can be read and checked without reading the rest of the body
+// (decodeOne, for [Options.Only]).
+//
+// The file is hostile input: the decoders check every length against what
+// is left (so no allocation exceeds the file), every span against the
+// body and every CRC, and return errBadResolution for anything else.
 const resolutionMagic = "toolhost resolution\n"
+
+// prefixLen is the length of the magic, the header's CRC and its length.
+const prefixLen = len(resolutionMagic) + 8
 
 // errBadResolution is a persisted resolution that does not decode.
 var errBadResolution = errors.New("resolver: persisted resolution does not decode")
 
 // encodeResolution returns the file of header h and body.
 func encodeResolution(h *storedResolution, body []byte) []byte {
-	e := &encoder{b: make([]byte, 0, len(resolutionMagic)+4+256*len(h.Tools)+len(body))}
+	e := &encoder{b: make([]byte, 0, prefixLen+256*len(h.Tools)+len(body))}
 	e.b = append(e.b, resolutionMagic...)
-	e.b = append(e.b, 0, 0, 0, 0) // the CRC, below
+	e.b = append(e.b, 0, 0, 0, 0, 0, 0, 0, 0) // the header's CRC and length, below
 	e.uint(uint64(h.Version))
 	e.str(h.Key)
 	e.str(h.Files)
@@ -43,7 +54,7 @@ func encodeResolution(h *storedResolution, body []byte) []byte {
 	e.uint(uint64(h.Identity.ToolsCount))
 	e.str(h.Identity.ProtocolVersion)
 	e.bytes(h.Problems)
-	e.span(h.List)
+	e.span(h.List, body)
 	e.uint(uint64(len(h.Tools)))
 	for _, t := range h.Tools {
 		e.str(t.Name)
@@ -55,11 +66,12 @@ func encodeResolution(h *storedResolution, body []byte) []byte {
 		e.bool(t.V2)
 		e.bool(t.LongLived)
 		e.int(int64(t.Timeout))
-		e.span(t.Detail)
+		e.span(t.Detail, body)
 	}
+	header := e.b[prefixLen:]
+	binary.LittleEndian.PutUint32(e.b[len(resolutionMagic):], crc32.ChecksumIEEE(header))
+	binary.LittleEndian.PutUint32(e.b[len(resolutionMagic)+4:], uint32(len(header)))
 	e.b = append(e.b, body...)
-	start := len(resolutionMagic)
-	binary.LittleEndian.PutUint32(e.b[start:], crc32.ChecksumIEEE(e.b[start+4:]))
 	return e.b
 }
 
@@ -100,21 +112,102 @@ func encodePlan(e *encoder, p *storedPlan) {
 }
 
 // decodeResolution decodes a persisted resolution's file into its header
-// and body (a sub-slice of data). It checks the magic, the CRC, the
+// and body (a sub-slice of data). It checks the magic, the CRCs, the
 // version and that every span lies in the body; what the header means
 // (its keys, entries and groups) is load's to check.
 func decodeResolution(data []byte) (*storedResolution, []byte, error) {
-	start := len(resolutionMagic)
-	if len(data) < start+4 || string(data[:start]) != resolutionMagic {
+	n, err := headerLen(data, int64(len(data)))
+	if err != nil {
+		return nil, nil, err
+	}
+	header := data[prefixLen : prefixLen+n]
+	if crc32.ChecksumIEEE(header) != binary.LittleEndian.Uint32(data[len(resolutionMagic):]) {
 		return nil, nil, errBadResolution
 	}
-	if crc32.ChecksumIEEE(data[start+4:]) != binary.LittleEndian.Uint32(data[start:]) {
+	h, sums, err := decodeHeader(header)
+	if err != nil {
+		return nil, nil, err
+	}
+	body := data[prefixLen+n:]
+	if !checkSpan(body, h.List, sums.list) {
 		return nil, nil, errBadResolution
 	}
-	d := &decoder{b: data[start+4:]}
+	for i, t := range h.Tools {
+		if !checkSpan(body, t.Detail, sums.details[i]) {
+			return nil, nil, errBadResolution
+		}
+	}
+	return h, body, nil
+}
+
+// decodeOne reads from r (a file of size bytes) the header of a persisted
+// resolution and the detail of the tool named name, checking the header's
+// CRC and that detail's, but nothing else of the body. It returns the
+// tool's index in h.Tools, or -1 (and a nil detail) when h has no such
+// tool.
+func decodeOne(r io.ReaderAt, size int64, name string) (h *storedResolution, i int, detail []byte, err error) {
+	prefix := make([]byte, prefixLen)
+	if _, err := r.ReadAt(prefix, 0); err != nil {
+		return nil, -1, nil, errBadResolution
+	}
+	n, err := headerLen(prefix, size)
+	if err != nil {
+		return nil, -1, nil, err
+	}
+	header := make([]byte, n)
+	if _, err := r.ReadAt(header, int64(prefixLen)); err != nil {
+		return nil, -1, nil, errBadResolution
+	}
+	if crc32.ChecksumIEEE(header) != binary.LittleEndian.Uint32(prefix[len(resolutionMagic):]) {
+		return nil, -1, nil, errBadResolution
+	}
+	h, sums, err := decodeHeader(header)
+	if err != nil {
+		return nil, -1, nil, err
+	}
+	i, found := slices.BinarySearchFunc(h.Tools, name, func(st storedTool, name string) int { return strings.Compare(st.Name, name) })
+	if !found {
+		return h, -1, nil, nil
+	}
+	sp, bodyLen := h.Tools[i].Detail, size-int64(prefixLen+n)
+	if int64(sp[0]) > bodyLen || int64(sp[1]) > bodyLen-int64(sp[0]) {
+		return nil, -1, nil, errBadResolution
+	}
+	detail = make([]byte, sp[1])
+	if _, err := r.ReadAt(detail, int64(prefixLen+n+sp[0])); err != nil || crc32.ChecksumIEEE(detail) != sums.details[i] {
+		return nil, -1, nil, errBadResolution
+	}
+	return h, i, detail, nil
+}
+
+// headerLen checks the magic at the start of data (at least its first
+// prefixLen bytes) of a file of size bytes, and returns the header's
+// length, which the file must hold.
+func headerLen(data []byte, size int64) (int, error) {
+	if len(data) < prefixLen || string(data[:len(resolutionMagic)]) != resolutionMagic {
+		return 0, errBadResolution
+	}
+	n := int64(binary.LittleEndian.Uint32(data[len(resolutionMagic)+4:]))
+	if n > size-int64(prefixLen) {
+		return 0, errBadResolution
+	}
+	return int(n), nil
+}
+
+// spanSums are the CRCs the header gives of its spans.
+type spanSums struct {
+	list    uint32
+	details []uint32 // of h.Tools[i].Detail
+}
+
+// decodeHeader decodes a header (the bytes after the prefix, exactly) and
+// the CRCs of its spans; the header's own CRC is the caller's to check.
+func decodeHeader(header []byte) (*storedResolution, spanSums, error) {
+	var sums spanSums
+	d := &decoder{b: header}
 	h := &storedResolution{}
 	if h.Version = int(d.uint()); d.bad || h.Version != resolutionVersion {
-		return nil, nil, errBadResolution
+		return nil, sums, errBadResolution
 	}
 	h.Key = d.str()
 	h.Files = d.str()
@@ -126,29 +219,31 @@ func decodeResolution(data []byte) (*storedResolution, []byte, error) {
 	h.Identity.ToolsCount = d.int()
 	h.Identity.ProtocolVersion = d.str()
 	h.Problems = d.bytes()
-	h.List = d.span()
+	h.List, sums.list = d.span()
 	n := d.count()
 	h.Tools = make([]storedTool, 0, n)
+	sums.details = make([]uint32, 0, n)
 	for range n {
-		h.Tools = append(h.Tools, storedTool{
+		st := storedTool{
 			Name: d.str(), Summary: d.str(), Entry: d.str(), Bin: d.str(),
 			Enabled: d.bool(), Protocol: d.bool(), V2: d.bool(), LongLived: d.bool(),
-			Timeout: time.Duration(d.varint()), Detail: d.span(),
-		})
-	}
-	if d.bad {
-		return nil, nil, errBadResolution
-	}
-	body := d.b
-	if _, ok := h.List.of(body); !ok {
-		return nil, nil, errBadResolution
-	}
-	for _, t := range h.Tools {
-		if _, ok := t.Detail.of(body); !ok {
-			return nil, nil, errBadResolution
+			Timeout: time.Duration(d.varint()),
 		}
+		var sum uint32
+		st.Detail, sum = d.span()
+		h.Tools = append(h.Tools, st)
+		sums.details = append(sums.details, sum)
 	}
-	return h, body, nil
+	if d.bad || len(d.b) != 0 {
+		return nil, sums, errBadResolution
+	}
+	return h, sums, nil
+}
+
+// checkSpan reports whether sp lies in body and its bytes have CRC sum.
+func checkSpan(body []byte, sp span, sum uint32) bool {
+	b, ok := sp.of(body)
+	return ok && crc32.ChecksumIEEE(b) == sum
 }
 
 func decodePlan(d *decoder) *storedPlan {
@@ -219,9 +314,12 @@ func (e *encoder) strs(ss []string) {
 	}
 }
 
-func (e *encoder) span(s span) {
+// span writes s and the CRC of its bytes in body.
+func (e *encoder) span(s span, body []byte) {
 	e.uint(uint64(s[0]))
 	e.uint(uint64(s[1]))
+	b, _ := s.of(body)
+	e.uint(uint64(crc32.ChecksumIEEE(b)))
 }
 
 // decoder reads the fields encoder wrote. The first malformed field sets
@@ -313,4 +411,12 @@ func (d *decoder) strs() []string {
 	return ss
 }
 
-func (d *decoder) span() span { return span{d.int(), d.int()} }
+// span reads a span and the CRC of its bytes.
+func (d *decoder) span() (span, uint32) {
+	s := span{d.int(), d.int()}
+	sum := d.uint()
+	if sum > 1<<32-1 {
+		d.bad = true
+	}
+	return s, uint32(sum)
+}

@@ -47,34 +47,44 @@ func TestResolutionRoundTrip(t *testing.T) {
 	}
 }
 
-// withCRC frames payload (what follows the CRC) as a file with a valid
-// CRC, so that the fuzzer reaches the header's decoding.
-func withCRC(payload []byte) []byte {
-	data := append([]byte(resolutionMagic), 0, 0, 0, 0)
+// asHeader frames payload as the header of a file (with its CRC and
+// length) with an empty body, so that the fuzzer reaches the header's
+// decoding.
+func asHeader(payload []byte) []byte {
+	data := append([]byte(resolutionMagic), 0, 0, 0, 0, 0, 0, 0, 0)
 	binary.LittleEndian.PutUint32(data[len(resolutionMagic):], crc32.ChecksumIEEE(payload))
+	binary.LittleEndian.PutUint32(data[len(resolutionMagic)+4:], uint32(len(payload)))
 	return append(data, payload...)
 }
 
 // FuzzDecodeResolution checks that any file decodes or fails cleanly (no
-// panic, no allocation beyond the input's size), and that what decodes has
-// its spans in the body and survives a round trip. Each input is tried as
-// a whole file and as what follows a valid CRC.
+// panic, no allocation beyond the input's size), that what decodes has its
+// spans in the body and survives a round trip, and that decodeOne (Only)
+// agrees with it. Each input is tried as a whole file and as a header.
 func FuzzDecodeResolution(f *testing.F) {
 	h, body := testResolution()
 	good := encodeResolution(h, body)
-	payload := good[len(resolutionMagic)+4:]
-	for _, seed := range [][]byte{good, good[:len(good)/2], payload, payload[:len(payload)/2],
+	header := good[prefixLen : len(good)-len(body)]
+	for _, seed := range [][]byte{good, good[:len(good)/2], header, header[:len(header)/2],
 		encodeResolution(&storedResolution{Version: resolutionVersion}, nil), []byte(resolutionMagic), {}} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkDecode(t, data)
-		checkDecode(t, withCRC(data))
+		checkDecode(t, asHeader(data))
 	})
 }
 
 func checkDecode(t *testing.T, data []byte) {
 	t.Helper()
+	// decodeOne checks less (one detail), so it may accept what
+	// decodeResolution refuses; it must not panic, and what it returns
+	// must be that tool's.
+	if oh, i, detail, err := decodeOne(bytes.NewReader(data), int64(len(data)), "x"); err == nil && i >= 0 {
+		if oh.Tools[i].Name != "x" || len(detail) != oh.Tools[i].Detail[1] {
+			t.Fatalf("decodeOne(x) = tool %q, %d bytes of detail, span %v", oh.Tools[i].Name, len(detail), oh.Tools[i].Detail)
+		}
+	}
 	h, body, err := decodeResolution(data)
 	if err != nil {
 		if h != nil || body != nil {
@@ -91,6 +101,13 @@ func checkDecode(t *testing.T, data []byte) {
 	for _, st := range h.Tools {
 		if _, ok := st.Detail.of(body); !ok {
 			t.Fatalf("detail span %v outside a body of %d bytes", st.Detail, len(body))
+		}
+	}
+	for _, st := range h.Tools {
+		oh, i, detail, err := decodeOne(bytes.NewReader(data), int64(len(data)), st.Name)
+		want, _ := st.Detail.of(body)
+		if err != nil || i < 0 || oh.Tools[i].Name != st.Name || !bytes.Equal(detail, want) {
+			t.Fatalf("decodeOne(%q) = %d, %q, %v; want the detail decodeResolution read, %q", st.Name, i, detail, err, want)
 		}
 	}
 	again, againBody, err := decodeResolution(encodeResolution(h, body))

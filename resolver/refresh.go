@@ -116,8 +116,7 @@ func (c *Catalog) install(l *loaded) {
 	c.tools = l.tools
 	c.report = Report{Problems: l.problems}
 	c.keys = l.keys
-	id := l.identity
-	c.identity = &id
+	c.identity = l.identity
 	c.listJSON = l.list
 	c.lastStat = time.Now()
 }
