@@ -194,34 +194,64 @@ func (p *Parser) array() (any, bool) {
 
 // number reads a number by JSON's grammar, keeping its digits as written.
 func (p *Parser) number() (any, bool) {
-	start := p.pos
-	p.optional('-')
-	switch {
-	case p.optional('0'):
-	case p.digits() == 0:
+	n := numberLen(p.data[p.pos:])
+	if n == 0 {
 		return nil, false
 	}
-	if p.optional('.') && p.digits() == 0 {
-		return nil, false
-	}
-	if p.optional('e') || p.optional('E') {
-		if !p.optional('+') {
-			p.optional('-')
-		}
-		if p.digits() == 0 {
-			return nil, false
-		}
-	}
-	return json.Number(p.data[start:p.pos]), true
+	p.pos += n
+	return json.Number(p.data[p.pos-n : p.pos]), true
 }
 
-// digits consumes decimal digits and returns how many.
-func (p *Parser) digits() int {
-	start := p.pos
-	for p.pos < len(p.data) && '0' <= p.data[p.pos] && p.data[p.pos] <= '9' {
-		p.pos++
+// IsNumber reports whether s is one JSON number, as encoding/json requires
+// of a json.Number it encodes.
+func IsNumber(s string) bool {
+	n := numberLen(s)
+	return n > 0 && n == len(s)
+}
+
+// numberLen returns the length of the JSON number at the start of s, or 0
+// when s does not start with one.
+func numberLen[T string | []byte](s T) int {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
 	}
-	return p.pos - start
+	switch n := digitsLen(s[i:]); {
+	case n == 0:
+		return 0
+	case s[i] == '0':
+		i++ // a leading zero stands alone
+	default:
+		i += n
+	}
+	if i < len(s) && s[i] == '.' {
+		n := digitsLen(s[i+1:])
+		if n == 0 {
+			return 0
+		}
+		i += 1 + n
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		n := digitsLen(s[i:])
+		if n == 0 {
+			return 0
+		}
+		i += n
+	}
+	return i
+}
+
+// digitsLen returns how many decimal digits s starts with.
+func digitsLen[T string | []byte](s T) int {
+	i := 0
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i++
+	}
+	return i
 }
 
 // optional consumes c if it is next.
