@@ -213,3 +213,52 @@ func BenchmarkMarshalRequest(b *testing.B) {
 		})
 	}
 }
+
+// checkOutcomeEncoding fails unless Outcome.MarshalJSON writes what
+// encoding/json writes of the v1 shapes, and MarshalTagged what Marshal
+// writes of the line, error included.
+func checkOutcomeEncoding(t *testing.T, o Outcome) {
+	t.Helper()
+	var shape any = successJSON{o.Type, o.Content}
+	if o.Type == KindError {
+		trace := o.Trace
+		if trace == nil {
+			trace = []string{}
+		}
+		shape = errorJSON{o.Type, o.Message, trace, o.Transient}
+	}
+	want, _ := Marshal(shape)
+	if got, err := o.MarshalJSON(); err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("MarshalJSON = %s, %v\nreflection: %s", got, err, want)
+	}
+	for _, tg := range []Tagged{{ID: o.Content, Outcome: &o}, {ID: "1", Event: &Event{Type: "progress", Message: o.Message}}, {ID: "2"}} {
+		want, wantErr := Marshal(&tg)
+		got, err := MarshalTagged(&tg)
+		if fmt.Sprint(err) != fmt.Sprint(wantErr) || !bytes.Equal(got, want) {
+			t.Fatalf("MarshalTagged = %s, %v\nMarshal: %s, %v", got, err, want, wantErr)
+		}
+	}
+}
+
+func TestOutcomeMatchesReflection(t *testing.T) {
+	for _, o := range []Outcome{
+		Success(""), Success("a<b>&c \"q\" \\ \n\t\x00 \xff \u2028 é 𝄞"),
+		Fail(""), Fail("m<&>", "cause \"1\"", "\x01"), {Type: KindError, Message: "x", Trace: []string{}, Transient: true},
+	} {
+		checkOutcomeEncoding(t, o)
+	}
+	bad := Tagged{ID: "3", Outcome: &Outcome{Type: "nonsense"}}
+	want, wantErr := Marshal(&bad)
+	if got, err := MarshalTagged(&bad); err == nil || err.Error() != wantErr.Error() || got != nil || want != nil {
+		t.Errorf("MarshalTagged of an unknown kind = %s, %v; Marshal: %s, %v", got, err, want, wantErr)
+	}
+}
+
+func FuzzOutcomeEncoding(f *testing.F) {
+	f.Add("ok <&>", "msg", "trace \u2028", true)
+	f.Add("\xff\x00", "", "", false)
+	f.Fuzz(func(t *testing.T, content, message, trace string, transient bool) {
+		checkOutcomeEncoding(t, Success(content))
+		checkOutcomeEncoding(t, Outcome{Type: KindError, Message: message, Trace: []string{trace, content}, Transient: transient})
+	})
+}

@@ -26,6 +26,23 @@ type Tagged struct {
 	Outcome *Outcome `json:"outcome,omitempty"`
 }
 
+// MarshalTagged encodes t as Marshal(t) does, byte for byte and error for
+// error: an outcome's line is written around the outcome's own MarshalJSON
+// without reflection (a long-lived binary writes one per call); an event's,
+// or one that fails, goes through Marshal.
+func MarshalTagged(t *Tagged) ([]byte, error) {
+	if t.Event != nil || t.Outcome == nil {
+		return Marshal(t)
+	}
+	o, err := t.Outcome.MarshalJSON() // compact, as encoding/json would make it
+	if err != nil {
+		return Marshal(t) // for encoding/json's wording of the error
+	}
+	b := appendString(append(make([]byte, 0, len(o)+len(t.ID)+20), `{"id":`...), t.ID)
+	b = append(append(b, `,"outcome":`...), o...)
+	return append(b, '}'), nil
+}
+
 // Cancel is the line a host writes on a long-lived binary's stdin to cancel
 // the request with that id: {"cancel":"7"}. The binary should end that call
 // soon (its context cancelled) and still answer it with an outcome; the
