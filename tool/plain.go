@@ -137,3 +137,20 @@ func (p plainParser) objectOrNull(m *map[string]any) bool {
 	}
 	return ok
 }
+
+// strings reads an array of strings (not null) into a new slice, empty
+// for [] as encoding/json makes it.
+func (p plainParser) strings(list *[]string) bool {
+	v, ok := p.Value()
+	a, isArray := v.([]any)
+	if !ok || !isArray {
+		return false
+	}
+	*list = make([]string, len(a))
+	for i, e := range a {
+		if (*list)[i], ok = e.(string); !ok {
+			return false
+		}
+	}
+	return true
+}

@@ -67,7 +67,6 @@ func (p *Parser) Members(member func(key string) bool) bool {
 		return true
 	}
 	for {
-		p.space()
 		key, ok := p.String()
 		if !ok || !p.byte(':') || !member(key) {
 			return false
@@ -137,9 +136,10 @@ func (p *Parser) Raw() ([]byte, bool) {
 	return p.data[start:p.pos], true
 }
 
-// String reads a string of printable ASCII without a backslash: its bytes
-// are its value. Whitespace before it is not skipped.
+// String skips whitespace and reads a string of printable ASCII without a
+// backslash: its bytes are its value.
 func (p *Parser) String() (string, bool) {
+	p.space()
 	if p.pos >= len(p.data) || p.data[p.pos] != '"' {
 		return "", false
 	}
