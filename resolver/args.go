@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolhost/toolhost/internal/plainjson"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -19,15 +20,30 @@ import (
 // json.Number, so every digit reaches the tool (design §12): an integer
 // beyond 2^53 is not rounded through float64. The error says what is wrong
 // without Go internals.
+//
+// A plain object (the arguments every client ordinarily sends) is decoded
+// in one pass by package plainjson, anything else by encoding/json: one MCP
+// tools/call decodes its arguments here.
 func DecodeArguments(data []byte) (map[string]any, error) {
 	data = bytes.TrimSpace(data)
-	args := map[string]any{}
 	if len(data) == 0 || string(data) == "null" {
-		return args, nil
+		return map[string]any{}, nil
 	}
 	if data[0] != '{' {
 		return nil, errors.New("arguments must be a JSON object")
 	}
+	if args, ok := plainjson.DecodeObject(data); ok {
+		return args, nil
+	}
+	return decodeArgumentsJSON(data)
+}
+
+// decodeArgumentsJSON is DecodeArguments of an object that is not plain
+// (see package plainjson: escapes, non-ASCII, deep nesting, or not JSON at
+// all), with encoding/json, which also words the errors. For a plain
+// object both give the same map (FuzzDecodeArgumentsPlain checks it).
+func decodeArgumentsJSON(data []byte) (map[string]any, error) {
+	args := map[string]any{}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	if err := dec.Decode(&args); err != nil {

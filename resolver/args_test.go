@@ -3,8 +3,10 @@ package resolver
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"testing"
 
+	"github.com/toolhost/toolhost/internal/plainjson"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -126,4 +128,48 @@ func FuzzDecodeArguments(f *testing.F) {
 		}
 		schema.check(args) // must not panic, whatever the numbers
 	})
+}
+
+// FuzzDecodeArgumentsPlain holds DecodeArguments' plain path to its
+// promise: arguments it accepts decode to the same map with encoding/json
+// (decodeArgumentsJSON), the path of every other input.
+func FuzzDecodeArgumentsPlain(f *testing.F) {
+	for _, s := range []string{
+		`{}`, `{"path":"a.txt"}`, ` {"a" : [1, -0.5e+3, {"b":null}], "c":true, "d":false} `,
+		`{"a":1,"a":{"b":2}}`, `{"n":12345678901234567890123}`, `{"a":[]}`, `{"a":{}}`,
+		`{"a":01}`, `{"a":1.}`, `{"a":-}`, `{"a":1e}`, `{"a":tru}`, `{"a":nul}`, `{}x`, `{} {}`, `{"a":1}}`,
+		`{"a":"\u0041"}`, "{\"a\":\"\xff\"}", "{\"a\":\"\t\"}", "{\"\xc3\xa9\":1}",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		plain, ok := plainjson.DecodeObject(data)
+		if !ok {
+			return
+		}
+		want, err := decodeArgumentsJSON(data)
+		if err != nil {
+			t.Fatalf("the plain path accepted what encoding/json refuses (%v): %q", err, data)
+		}
+		if !reflect.DeepEqual(plain, want) {
+			t.Fatalf("the plain path differs from encoding/json for %q\nplain: %#v\njson:  %#v", data, plain, want)
+		}
+	})
+}
+
+func BenchmarkDecodeArguments(b *testing.B) {
+	data := []byte(`{"path":"a.txt","n":3,"tags":["x","y"],"opts":{"deep":true}}`)
+	for _, tc := range []struct {
+		name   string
+		decode func([]byte) (map[string]any, error)
+	}{{"plain", DecodeArguments}, {"json", decodeArgumentsJSON}} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := tc.decode(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -373,7 +373,7 @@ func (c *Catalog) runPooled(ctx context.Context, p *pool, e *entry, req *tool.Re
 	defer pr.release()
 	r := *req
 	r.ID = id
-	line, err := tool.Marshal(&r)
+	line, err := tool.MarshalRequest(&r)
 	if err == nil {
 		err = pr.p.Write(append(line, '\n'))
 	}

@@ -1,18 +1,82 @@
 package tool
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/toolhost/toolhost/internal/plainjson"
 )
 
-// This file writes a SchemaResponse without encoding/json's reflection. A
-// tool binary answers "schema" once per process, so the first-use cost of
-// reflecting these types (about 0.1 ms) is a visible part of its start-up;
-// see bench/startup. The output is byte-for-byte what encoding/json writes
-// with SetEscapeHTML(false) (TestEncodeMatchesEncodingJSON).
+// This file writes a SchemaResponse and a Request without encoding/json's
+// reflection. A tool binary answers "schema" once per process, so the
+// first-use cost of reflecting these types (about 0.1 ms) is a visible part
+// of its start-up; see bench/startup. A host encodes a Request for every
+// call (MarshalRequest), a pooled one included. The output is byte-for-byte what
+// encoding/json writes with SetEscapeHTML(false)
+// (TestEncodeMatchesEncodingJSON, FuzzMarshalRequest).
+
+// MarshalRequest encodes r as Marshal(r) does, byte for byte and error for
+// error, without reflection for the values a host sends. A request it
+// cannot write by hand (a value encoding/json refuses, such as NaN, or one
+// of a type it leaves to encoding/json's reflection to word) goes through
+// Marshal, so that the error is the same. Hosts encode every request with
+// it, a pooled call's included.
+func MarshalRequest(r *Request) ([]byte, error) {
+	if b, ok := appendRequest(make([]byte, 0, 256), r); ok {
+		return b, nil
+	}
+	return Marshal(r)
+}
+
+// appendRequest writes r, or reports false where encoding/json would
+// refuse it or a value needs its reflection to say why.
+func appendRequest(b []byte, r *Request) ([]byte, bool) {
+	b = append(b, '{')
+	if r.ID != "" {
+		b = appendString(append(b, `"id":`...), r.ID)
+		b = append(b, ',')
+	}
+	b = appendString(append(b, `"protocol":`...), r.Protocol)
+	tc := &r.Context
+	b = appendString(append(b, `,"context":{"action":`...), string(tc.Action))
+	b = appendString(append(b, `,"root":`...), tc.Root)
+	b = appendString(append(b, `,"workspace_id":`...), tc.WorkspaceID)
+	b = appendString(append(b, `,"conversation_id":`...), tc.ConversationID)
+	b = append(b, `,"access":`...)
+	if len(bytes.TrimSpace(tc.Access)) == 0 {
+		b = append(b, "null"...)
+	} else { // a json.RawMessage: compacted, and checked
+		buf := bytes.NewBuffer(b)
+		if json.Compact(buf, tc.Access) != nil {
+			return nil, false
+		}
+		b = buf.Bytes()
+	}
+	b = append(b, '}')
+	if c := r.Tool; c != nil {
+		b = appendString(append(b, `,"tool":{"name":`...), c.Name)
+		for _, f := range []struct {
+			key string
+			m   map[string]any
+		}{{`,"arguments":`, c.Arguments}, {`,"answers":`, c.Answers}, {`,"options":`, c.Options}} {
+			b = append(b, f.key...)
+			if f.m == nil { // Call.MarshalJSON writes {}
+				b = append(b, "{}"...)
+				continue
+			}
+			var err error
+			if b, err = appendValue(b, f.m); err != nil {
+				return nil, false
+			}
+		}
+		b = append(b, '}')
+	}
+	return append(b, '}'), true
+}
 
 // MarshalJSON writes r as encoding/json would, field order and omitempty
 // included, without escaping <, > and &.
@@ -202,6 +266,13 @@ func appendValue(b []byte, v any) ([]byte, error) {
 		return strconv.AppendBool(b, v), nil
 	case string:
 		return appendString(b, v), nil
+	case json.Number: // as encoding/json writes it: "" is 0, digits as they are
+		if v == "" {
+			return append(b, '0'), nil
+		}
+		if plainjson.IsNumber(string(v)) {
+			return append(b, v...), nil
+		}
 	case float64:
 		return appendFloat(b, v)
 	case int:

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 )
 
 // Kind is the "type" of an [Outcome].
@@ -109,19 +110,22 @@ type questionsJSON struct {
 
 // MarshalJSON writes the fields of o's kind, and only those, in JP's order
 // (v2's fields only when set).
+// The success and error kinds of v1 are written by hand (as encoding/json
+// writes successJSON and errorJSON: TestOutcomeMatchesReflection): every
+// call of a tool binary encodes one.
 func (o Outcome) MarshalJSON() ([]byte, error) {
 	switch o.Type {
 	case KindSuccess:
 		if o.Structured != nil || o.Blocks != nil {
 			return Marshal(successV2JSON{o.Type, o.Content, o.Structured, o.Blocks})
 		}
-		return Marshal(successJSON{o.Type, o.Content})
+		b := append(make([]byte, 0, len(o.Content)+32), `{"type":"success","content":`...)
+		return append(appendString(b, o.Content), '}'), nil
 	case KindError:
-		trace := o.Trace
-		if trace == nil {
-			trace = []string{}
-		}
-		return Marshal(errorJSON{o.Type, o.Message, trace, o.Transient})
+		b := append(make([]byte, 0, len(o.Message)+64), `{"type":"error","message":`...)
+		b = appendStrings(append(appendString(b, o.Message), `,"trace":`...), o.Trace) // nil is []
+		b = strconv.AppendBool(append(b, `,"transient":`...), o.Transient)
+		return append(b, '}'), nil
 	case KindNeedsInput:
 		if len(o.Questions) > 1 {
 			return Marshal(questionsJSON{o.Type, o.Questions})

@@ -76,3 +76,54 @@ func BenchmarkDecodeRequest(b *testing.B) {
 		})
 	}
 }
+
+// FuzzPlainTagged holds plainTagged to its promise: a line it accepts
+// decodes to the same fields with encoding/json (decodeTaggedJSON).
+func FuzzPlainTagged(f *testing.F) {
+	seed(f, "tagged")
+	for _, s := range []string{
+		`{"id":"7","outcome":{"type":"success","content":"ok"}}`, ` {"outcome" : null , "id" : "1", "event":{"type":"log"}} `,
+		`{"id":"1","id":"2"}`, `{"ID":"1"}`, `{"id":null}`, `{"id":1}`, `{"id":"\u0041"}`, `{"id":"1"} x`, `{"id":"1","x":1}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		plain, ok := plainTagged(data)
+		if !ok {
+			return
+		}
+		want, err := decodeTaggedJSON(data)
+		if err != nil {
+			t.Fatalf("plainTagged accepted what encoding/json refuses (%v): %q", err, data)
+		}
+		if !reflect.DeepEqual(plain, want) {
+			t.Fatalf("plainTagged differs from encoding/json for %q\nplain: %#v\njson:  %#v", data, plain, want)
+		}
+	})
+}
+
+// FuzzPlainOutcome holds plainOutcome to its promise: an outcome it
+// accepts decodes to the same fields with encoding/json (decodeOutcomeJSON).
+func FuzzPlainOutcome(f *testing.F) {
+	seed(f, "outcome")
+	for _, s := range []string{
+		`{"type":"success","content":"ok"}`, `{"type":"error","message":"m","trace":["a","b"],"transient":true}`,
+		`{"type":"error","trace":[]}`, `{"type":"error","trace":[null]}`, `{"type":"error","trace":null}`, `{"Type":"x"}`,
+		`{"type":"success","type":"error"}`, `{"transient":1}`, `{"content":null}`, `{"type":"success","structured":{}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		plain, ok := plainOutcome(data)
+		if !ok {
+			return
+		}
+		want, err := decodeOutcomeJSON(data)
+		if err != nil {
+			t.Fatalf("plainOutcome accepted what encoding/json refuses (%v): %q", err, data)
+		}
+		if !reflect.DeepEqual(plain, want) {
+			t.Fatalf("plainOutcome differs from encoding/json for %q\nplain: %#v\njson:  %#v", data, plain, want)
+		}
+	})
+}

@@ -9,6 +9,8 @@ import (
 	"math/big"
 	"slices"
 	"strings"
+
+	"github.com/toolhost/toolhost/internal/plainjson"
 )
 
 // Protocol v2 (see the package documentation, "Protocol v2"): a binary opts
@@ -255,24 +257,9 @@ func DecodeOutcomeV2(data []byte) (Outcome, error) {
 	if len(data) == 0 || data[0] != '{' {
 		return Outcome{}, fmt.Errorf("%w: not a JSON object", ErrNotOutcome)
 	}
-	var raw struct {
-		Type       *Kind           `json:"type"`
-		Content    *string         `json:"content"`
-		Structured json.RawMessage `json:"structured"`
-		Blocks     []Block         `json:"blocks"`
-		Message    string          `json:"message"`
-		Trace      []string        `json:"trace"`
-		Transient  bool            `json:"transient"`
-		Question   *questionV2     `json:"question"`
-		Questions  []questionV2    `json:"questions"`
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := dec.Decode(&raw); err != nil {
-		return Outcome{}, fmt.Errorf("%w: %v", ErrNotOutcome, strings.TrimPrefix(err.Error(), "json: "))
-	}
-	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
-		return Outcome{}, fmt.Errorf("%w: unexpected data after the JSON value: %.40q", ErrNotOutcome, rest)
+	raw, err := decodeOutcomeFields(data)
+	if err != nil {
+		return Outcome{}, err
 	}
 	if raw.Type == nil {
 		return Outcome{}, fmt.Errorf(`%w: no "type" field`, ErrNotOutcome)
@@ -464,4 +451,89 @@ func DecodeStream(stdout []byte) ([]Event, Outcome, error) {
 // it accepts requests of version "1" or "2".
 func DecodeRequestV2(data []byte) (*Request, error) {
 	return decodeRequestOf(data, Version2)
+}
+
+// outcomeFields is an outcome object as encoding/json decodes it, before
+// DecodeOutcomeV2 checks it.
+type outcomeFields struct {
+	Type       *Kind
+	Content    *string
+	Structured json.RawMessage
+	Blocks     []Block
+	Message    string
+	Trace      []string
+	Transient  bool
+	Question   *questionV2
+	Questions  []questionV2
+}
+
+// decodeOutcomeFields decodes an outcome object: a plain success or error
+// (plainOutcome) in one pass, anything else with encoding/json, which
+// words the errors.
+func decodeOutcomeFields(data []byte) (outcomeFields, error) {
+	if raw, ok := plainOutcome(data); ok {
+		return raw, nil
+	}
+	return decodeOutcomeJSON(data)
+}
+
+// decodeOutcomeJSON is decodeOutcomeFields with encoding/json.
+func decodeOutcomeJSON(data []byte) (outcomeFields, error) {
+	var raw struct { // unnamed: its errors say "Go struct field .type"
+		Type       *Kind           `json:"type"`
+		Content    *string         `json:"content"`
+		Structured json.RawMessage `json:"structured"`
+		Blocks     []Block         `json:"blocks"`
+		Message    string          `json:"message"`
+		Trace      []string        `json:"trace"`
+		Transient  bool            `json:"transient"`
+		Question   *questionV2     `json:"question"`
+		Questions  []questionV2    `json:"questions"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&raw); err != nil {
+		return outcomeFields{}, fmt.Errorf("%w: %v", ErrNotOutcome, strings.TrimPrefix(err.Error(), "json: "))
+	}
+	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
+		return outcomeFields{}, fmt.Errorf("%w: unexpected data after the JSON value: %.40q", ErrNotOutcome, rest)
+	}
+	return outcomeFields(raw), nil
+}
+
+// plainOutcome decodes the outcome every v1-style answer is, when it is
+// plain (see package plainjson): an object of "type", "content",
+// "message", "trace" (strings) and "transient", each at most once and
+// none null, spelled exactly so (encoding/json also matches other cases),
+// and nothing after it. It reports false for anything else;
+// FuzzPlainOutcome checks that what it accepts decodes to the same fields
+// with encoding/json.
+func plainOutcome(data []byte) (outcomeFields, bool) {
+	var raw outcomeFields
+	p := plainParser{plainjson.NewParser(data)}
+	var seen fieldSet
+	ok := p.Members(func(key string) bool {
+		switch key {
+		case "type":
+			k, ok := p.String()
+			raw.Type = (*Kind)(&k)
+			return ok && seen.first(0)
+		case "content":
+			c, ok := p.String()
+			raw.Content = &c
+			return ok && seen.first(1)
+		case "message":
+			var ok bool
+			raw.Message, ok = p.String()
+			return ok && seen.first(2)
+		case "trace":
+			return seen.first(3) && p.strings(&raw.Trace)
+		case "transient":
+			v, ok := p.Value()
+			raw.Transient, ok = v.(bool)
+			return ok && seen.first(4)
+		}
+		return false
+	})
+	return raw, ok && p.End()
 }

@@ -117,7 +117,7 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 	if ctx.Err() != nil {
 		return nil, fail(contextError(ctx, start))
 	}
-	input, err := tool.Marshal(req)
+	input, err := tool.MarshalRequest(req)
 	if err != nil {
 		return nil, fail(fmt.Errorf("encoding the request: %w", err))
 	}

@@ -1,0 +1,291 @@
+package plainjson
+
+import "encoding/json"
+
+// MaxDepth bounds the nesting a [Parser] follows; deeper values (up to
+// encoding/json's own limit) are left to encoding/json.
+const MaxDepth = 100
+
+// DecodeObject decodes data when it is one plain JSON object, with nothing
+// but JSON whitespace around it: the map is what encoding/json with
+// UseNumber decodes. It reports false for anything else.
+func DecodeObject(data []byte) (map[string]any, bool) {
+	p := Parser{data: data}
+	m, ok := p.Object()
+	if !ok || !p.End() {
+		return nil, false
+	}
+	return m, true
+}
+
+// A Parser reads plain JSON (see the package documentation) from a byte
+// slice, one value at a time. Its methods report false, leaving the
+// position undefined, for input outside the plain subset, valid JSON or
+// not; after a false the caller stops and falls back to encoding/json.
+type Parser struct {
+	data  []byte
+	pos   int
+	depth int
+}
+
+// NewParser returns a parser at the start of data.
+func NewParser(data []byte) *Parser { return &Parser{data: data} }
+
+// End skips whitespace and reports whether nothing follows.
+func (p *Parser) End() bool {
+	p.space()
+	return p.pos == len(p.data)
+}
+
+// Null skips whitespace and reports whether a null literal follows,
+// consuming it.
+func (p *Parser) Null() bool {
+	p.space()
+	if len(p.data)-p.pos >= 4 && string(p.data[p.pos:p.pos+4]) == "null" {
+		p.pos += 4
+		return true
+	}
+	return false
+}
+
+// Members reads an object, calling member for each key with the position
+// at the key's value; member consumes the value (with [Parser.Value],
+// or a more specific method) and reports whether it could.
+func (p *Parser) Members(member func(key string) bool) bool {
+	p.space()
+	if p.pos >= len(p.data) || p.data[p.pos] != '{' {
+		return false
+	}
+	if p.depth++; p.depth > MaxDepth {
+		return false
+	}
+	p.pos++
+	p.space()
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+		p.depth--
+		return true
+	}
+	for {
+		key, ok := p.String()
+		if !ok || !p.byte(':') || !member(key) {
+			return false
+		}
+		p.space()
+		if p.pos >= len(p.data) {
+			return false
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case '}':
+			p.pos++
+			p.depth--
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// Object reads an object (and nothing else: not null) as a map[string]any.
+func (p *Parser) Object() (map[string]any, bool) {
+	m := map[string]any{}
+	ok := p.Members(func(key string) bool {
+		v, ok := p.Value()
+		m[key] = v // a repeated key keeps its last value, as in encoding/json
+		return ok
+	})
+	return m, ok
+}
+
+// Value reads any JSON value as encoding/json decodes it into an any with
+// UseNumber: map[string]any, []any, string, json.Number, bool or nil.
+func (p *Parser) Value() (any, bool) {
+	p.space()
+	if p.pos >= len(p.data) {
+		return nil, false
+	}
+	switch c := p.data[p.pos]; {
+	case c == '{':
+		return p.Object()
+	case c == '[':
+		return p.array()
+	case c == '"':
+		return p.String()
+	case c == 't':
+		return true, p.literal("true")
+	case c == 'f':
+		return false, p.literal("false")
+	case c == 'n':
+		return nil, p.literal("null")
+	case c == '-' || '0' <= c && c <= '9':
+		return p.number()
+	}
+	return nil, false
+}
+
+// Raw reads any JSON value and returns its bytes, a part of the parser's
+// data (not a copy).
+func (p *Parser) Raw() ([]byte, bool) {
+	p.space()
+	start := p.pos
+	if _, ok := p.Value(); !ok {
+		return nil, false
+	}
+	return p.data[start:p.pos], true
+}
+
+// String skips whitespace and reads a string of printable ASCII without a
+// backslash: its bytes are its value.
+func (p *Parser) String() (string, bool) {
+	p.space()
+	if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+		return "", false
+	}
+	start := p.pos + 1
+	for i := start; i < len(p.data); i++ {
+		switch c := p.data[i]; {
+		case c == '"':
+			p.pos = i + 1
+			return string(p.data[start:i]), true
+		case c < 0x20 || c == '\\' || c >= 0x80:
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// array reads an array; [] is an empty, non-nil slice as encoding/json makes it.
+func (p *Parser) array() (any, bool) {
+	if p.depth++; p.depth > MaxDepth {
+		return nil, false
+	}
+	p.pos++ // '['
+	a := []any{}
+	p.space()
+	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+		p.pos++
+		p.depth--
+		return a, true
+	}
+	for {
+		v, ok := p.Value()
+		if !ok {
+			return nil, false
+		}
+		a = append(a, v)
+		p.space()
+		if p.pos >= len(p.data) {
+			return nil, false
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case ']':
+			p.pos++
+			p.depth--
+			return a, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// number reads a number by JSON's grammar, keeping its digits as written.
+func (p *Parser) number() (any, bool) {
+	n := numberLen(p.data[p.pos:])
+	if n == 0 {
+		return nil, false
+	}
+	p.pos += n
+	return json.Number(p.data[p.pos-n : p.pos]), true
+}
+
+// IsNumber reports whether s is one JSON number, as encoding/json requires
+// of a json.Number it encodes.
+func IsNumber(s string) bool {
+	n := numberLen(s)
+	return n > 0 && n == len(s)
+}
+
+// numberLen returns the length of the JSON number at the start of s, or 0
+// when s does not start with one.
+func numberLen[T string | []byte](s T) int {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch n := digitsLen(s[i:]); {
+	case n == 0:
+		return 0
+	case s[i] == '0':
+		i++ // a leading zero stands alone
+	default:
+		i += n
+	}
+	if i < len(s) && s[i] == '.' {
+		n := digitsLen(s[i+1:])
+		if n == 0 {
+			return 0
+		}
+		i += 1 + n
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		n := digitsLen(s[i:])
+		if n == 0 {
+			return 0
+		}
+		i += n
+	}
+	return i
+}
+
+// digitsLen returns how many decimal digits s starts with.
+func digitsLen[T string | []byte](s T) int {
+	i := 0
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// optional consumes c if it is next.
+func (p *Parser) optional(c byte) bool {
+	if p.pos < len(p.data) && p.data[p.pos] == c {
+		p.pos++
+		return true
+	}
+	return false
+}
+
+// byte skips whitespace and consumes c, reporting whether it was next.
+func (p *Parser) byte(c byte) bool {
+	p.space()
+	return p.optional(c)
+}
+
+// literal consumes the literal word (true, false or null).
+func (p *Parser) literal(word string) bool {
+	if len(p.data)-p.pos < len(word) || string(p.data[p.pos:p.pos+len(word)]) != word {
+		return false
+	}
+	p.pos += len(word)
+	return true
+}
+
+// space skips JSON whitespace.
+func (p *Parser) space() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
