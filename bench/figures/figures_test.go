@@ -19,6 +19,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/toolhost/toolhost/bench/internal/baseline"
 )
 
 // A variant is one toolhost binary under test, with its own cache.
@@ -45,7 +47,6 @@ var (
 	fixErr  error
 )
 
-const schemaRequest = `{"protocol":"1","context":{"action":"schema","root":"%s","workspace_id":"w","conversation_id":"c"}}`
 const runRequest = `{"protocol":"1","context":{"action":"run","root":"%s","workspace_id":"w","conversation_id":"c"},"tool":{"name":"alpha","arguments":{"path":"a.txt","offset":0,"limit":2000,"mode":"text"}}}`
 
 func setup(b *testing.B) *fixture {
@@ -197,38 +198,13 @@ func median(ds []time.Duration) time.Duration {
 
 func ms(d time.Duration) float64 { return float64(d) / 1e6 }
 
-// bareParallel asks the 40 binaries of ws200 for their schema, 4 at a time
-// (the resolver's default bound), and returns the wall time.
-func bareParallel(b *testing.B, f *fixture) time.Duration {
-	start := time.Now()
-	sem := make(chan struct{}, 4)
-	var wg sync.WaitGroup
-	req := fmt.Sprintf(schemaRequest, f.ws200)
-	for i := range 40 {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			cmd := exec.Command(filepath.Join(f.ws200, fmt.Sprintf("bin/five%02d", i)))
-			cmd.Stdin = strings.NewReader(req)
-			cmd.Dir = f.ws200
-			if err := cmd.Run(); err != nil {
-				panic(err)
-			}
-		}()
-	}
-	wg.Wait()
-	return time.Since(start)
-}
-
 // BenchmarkColdResolution is P1: `toolhost --no-cache list` over 200
 // entries / 40 binaries against a bare parallel exec of the 40 binaries
 // (schema requests, 4 at a time). Goal ≤ 1.25×.
 func BenchmarkColdResolution(b *testing.B) {
 	f := setup(b)
 	names := []string{"bare-parallel"}
-	fns := []func() time.Duration{func() time.Duration { return bareParallel(b, f) }}
+	fns := []func() time.Duration{func() time.Duration { return baseline.BareParallel(f.ws200) }}
 	for _, v := range f.variants {
 		names = append(names, v.name)
 		fns = append(fns, func() time.Duration { return v.run(b, f.ws200, "--no-cache", "list") })

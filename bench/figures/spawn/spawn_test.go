@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolhost/toolhost/bench/internal/baseline"
+
 	"github.com/toolhost/toolhost/internal/cli"
 	"github.com/toolhost/toolhost/internal/invoke"
 	"github.com/toolhost/toolhost/tool"
@@ -74,33 +76,6 @@ func build() (fixture, error) {
 	return f, os.WriteFile(filepath.Join(f.ws, ".config/toolhost/tools.toml"), []byte(cfg.String()), 0o644)
 }
 
-const schemaRequest = `{"protocol":"1","context":{"action":"schema","root":"%s","workspace_id":"w","conversation_id":"c"}}`
-
-// bareParallel is bench/figures' baseline of P1: the 40 schema requests
-// by os/exec, 4 at a time.
-func bareParallel(f fixture) time.Duration {
-	start := time.Now()
-	sem := make(chan struct{}, 4)
-	var wg sync.WaitGroup
-	req := fmt.Sprintf(schemaRequest, f.ws)
-	for i := range 40 {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			cmd := exec.Command(filepath.Join(f.ws, fmt.Sprintf("bin/five%02d", i)))
-			cmd.Stdin = strings.NewReader(req)
-			cmd.Dir = f.ws
-			if err := cmd.Run(); err != nil {
-				panic(err)
-			}
-		}()
-	}
-	wg.Wait()
-	return time.Since(start)
-}
-
 // BenchmarkColdResolutionInProcess is P1 inside the test process:
 // `toolhost --no-cache list` over the 200 entries (cli.Run), interleaved
 // with the bare parallel exec of the 40 binaries; it reports both and
@@ -118,12 +93,12 @@ func BenchmarkColdResolutionInProcess(b *testing.B) {
 		return time.Since(start)
 	}
 	list()
-	bareParallel(f)
+	baseline.BareParallel(f.ws)
 	var bare, ours, bareCPU, oursCPU, bareKids, oursKids time.Duration
 	b.ReportAllocs()
 	for b.Loop() {
 		c0, k0 := cpu(), childCPU()
-		bare += bareParallel(f)
+		bare += baseline.BareParallel(f.ws)
 		c1, k1 := cpu(), childCPU()
 		ours += list()
 		bareCPU, oursCPU = bareCPU+c1-c0, oursCPU+cpu()-c1
@@ -146,7 +121,7 @@ func BenchmarkRunSchema(b *testing.B) {
 	path := filepath.Join(f.ws, "bin/five07")
 	spec := &invoke.Spec{Command: []string{"bin/five07"}}
 	req := &tool.Request{Protocol: tool.Version, Context: tool.Context{Action: tool.ActionSchema, Root: f.ws, WorkspaceID: "w", ConversationID: "c"}}
-	text := fmt.Sprintf(schemaRequest, f.ws)
+	text := fmt.Sprintf(baseline.SchemaRequest, f.ws)
 	runBare := func() time.Duration {
 		start := time.Now()
 		cmd := exec.Command(path)
