@@ -40,6 +40,13 @@ type fields struct {
 // tool is served under. It returns warnings for overrides that name
 // parameters the binary does not declare (those overrides are not applied).
 func merge(name string, bin *tool.Definition, e *config.Entry) (*Tool, []warning) {
+	return mergeWith(name, bin, e, overlay)
+}
+
+// mergeWith is merge with the given overlay of the entry's fields on the
+// binary's; merge passes [overlay], and the tests also [mergoOverlay], to
+// check that the two build the same tool.
+func mergeWith(name string, bin *tool.Definition, e *config.Entry, overlay func(base *fields, user fields)) (*Tool, []warning) {
 	var base fields
 	var baseParams map[string]*tool.Parameter
 	binText := ""
@@ -70,9 +77,7 @@ func merge(name string, bin *tool.Definition, e *config.Entry) (*Tool, []warning
 		d := e.Timeout.Duration
 		user.Timeout = &d
 	}
-	if err := mergo.Merge(&base, user, mergo.WithOverride, mergo.WithoutDereference); err != nil {
-		panic("resolver: merge: " + err.Error()) // only for mismatched types: a programming error
-	}
+	overlay(&base, user)
 
 	prov := make(map[string]string, 32) // a tool of a few parameters: no growing
 	if bin != nil {
@@ -177,6 +182,35 @@ func merge(name string, bin *tool.Definition, e *config.Entry) (*Tool, []warning
 		}
 	}
 	return t, warnings
+}
+
+// overlay merges the fields user sets on top of base with mergo
+// ([mergoOverlay]). When user sets nothing, which is every entry of only
+// command and tool, the merge would leave base as it is: overlay then
+// skips mergo's reflection. TestOverlayEmpty and FuzzOverlayEmpty check
+// that both build the same tool.
+func overlay(base *fields, user fields) {
+	if user.empty() {
+		return
+	}
+	mergoOverlay(base, user)
+}
+
+// mergoOverlay merges the fields user sets on top of base: a set field
+// (a non-nil pointer, map or slice) replaces base's, false and zero
+// included (conventions §10).
+func mergoOverlay(base *fields, user fields) {
+	if err := mergo.Merge(base, user, mergo.WithOverride, mergo.WithoutDereference); err != nil {
+		panic("resolver: merge: " + err.Error()) // only for mismatched types: a programming error
+	}
+}
+
+// empty reports whether f sets no field. A map or slice that is set but
+// empty counts as set (it is left to mergo, as any other override).
+func (f *fields) empty() bool {
+	return f.Summary == nil && f.Description == nil && f.Examples == nil &&
+		f.Annotations == nil && f.Enable == nil && f.RequiresApproval == nil &&
+		f.Timeout == nil && f.Category == nil && f.Tags == nil
 }
 
 // binaryParam reports whether key is "parameters.X" for a parameter X the
