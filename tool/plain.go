@@ -49,7 +49,7 @@ type plainParser struct{ *plainjson.Parser }
 
 // fieldSet records which known fields of one object have been read, by
 // index, so that a repeated one (encoding/json keeps the last) is refused.
-type fieldSet uint8
+type fieldSet uint16
 
 // first marks field i read and reports whether it was not before.
 func (s *fieldSet) first(i uint) bool {

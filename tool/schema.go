@@ -158,8 +158,12 @@ func DecodeSchemaResponse(data []byte) (*SchemaResponse, error) {
 	if len(data) == 0 {
 		return nil, errors.New(`schema response is empty: want a JSON object with a "tools" array`)
 	}
-	// One pass for an answer that decodes as it should; the passes below
-	// find what is wrong with one that does not.
+	// One pass for an answer that decodes as it should, without
+	// reflection when it is plain; the passes below find what is wrong
+	// with one that does not.
+	if resp, ok := decodePlainSchema(data); ok {
+		return checkSchemaResponse(resp)
+	}
 	var resp SchemaResponse
 	if err := json.Unmarshal(data, &resp); err == nil && resp.Tools != nil {
 		return checkSchemaResponse(&resp)

@@ -158,26 +158,40 @@ func (p *Parser) String() (string, bool) {
 
 // array reads an array; [] is an empty, non-nil slice as encoding/json makes it.
 func (p *Parser) array() (any, bool) {
-	if p.depth++; p.depth > MaxDepth {
-		return nil, false
-	}
-	p.pos++ // '['
 	a := []any{}
+	ok := p.Elements(func() bool {
+		v, ok := p.Value()
+		a = append(a, v)
+		return ok
+	})
+	return a, ok
+}
+
+// Elements reads an array (and nothing else: not null), calling element
+// with the position at each element; element consumes it (with
+// [Parser.Value], or a more specific method) and reports whether it could.
+func (p *Parser) Elements(element func() bool) bool {
+	p.space()
+	if p.pos >= len(p.data) || p.data[p.pos] != '[' {
+		return false
+	}
+	if p.depth++; p.depth > MaxDepth {
+		return false
+	}
+	p.pos++
 	p.space()
 	if p.pos < len(p.data) && p.data[p.pos] == ']' {
 		p.pos++
 		p.depth--
-		return a, true
+		return true
 	}
 	for {
-		v, ok := p.Value()
-		if !ok {
-			return nil, false
+		if !element() {
+			return false
 		}
-		a = append(a, v)
 		p.space()
 		if p.pos >= len(p.data) {
-			return nil, false
+			return false
 		}
 		switch p.data[p.pos] {
 		case ',':
@@ -185,9 +199,9 @@ func (p *Parser) array() (any, bool) {
 		case ']':
 			p.pos++
 			p.depth--
-			return a, true
+			return true
 		default:
-			return nil, false
+			return false
 		}
 	}
 }
