@@ -529,9 +529,10 @@ func plainOutcome(data []byte) (outcomeFields, bool) {
 		case "trace":
 			return seen.first(3) && p.strings(&raw.Trace)
 		case "transient":
-			v, ok := p.Value()
-			raw.Transient, ok = v.(bool)
-			return ok && seen.first(4)
+			v, read := p.Value()
+			b, isBool := v.(bool)
+			raw.Transient = b
+			return read && isBool && seen.first(4)
 		}
 		return false
 	})
