@@ -52,8 +52,18 @@ func (p *Parser) Null() bool {
 // at the key's value; member consumes the value (with [Parser.Value],
 // or a more specific method) and reports whether it could.
 func (p *Parser) Members(member func(key string) bool) bool {
+	return p.sequence('{', '}', func() bool {
+		key, ok := p.String()
+		return ok && p.byte(':') && member(key)
+	})
+}
+
+// sequence reads an object or an array: open, the items (each read by
+// item, which reports whether it could) separated by commas, then close.
+// It bounds the nesting by MaxDepth.
+func (p *Parser) sequence(open, close byte, item func() bool) bool {
 	p.space()
-	if p.pos >= len(p.data) || p.data[p.pos] != '{' {
+	if p.pos >= len(p.data) || p.data[p.pos] != open {
 		return false
 	}
 	if p.depth++; p.depth > MaxDepth {
@@ -61,14 +71,13 @@ func (p *Parser) Members(member func(key string) bool) bool {
 	}
 	p.pos++
 	p.space()
-	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+	if p.pos < len(p.data) && p.data[p.pos] == close {
 		p.pos++
 		p.depth--
 		return true
 	}
 	for {
-		key, ok := p.String()
-		if !ok || !p.byte(':') || !member(key) {
+		if !item() {
 			return false
 		}
 		p.space()
@@ -78,7 +87,7 @@ func (p *Parser) Members(member func(key string) bool) bool {
 		switch p.data[p.pos] {
 		case ',':
 			p.pos++
-		case '}':
+		case close:
 			p.pos++
 			p.depth--
 			return true
@@ -171,39 +180,7 @@ func (p *Parser) array() (any, bool) {
 // with the position at each element; element consumes it (with
 // [Parser.Value], or a more specific method) and reports whether it could.
 func (p *Parser) Elements(element func() bool) bool {
-	p.space()
-	if p.pos >= len(p.data) || p.data[p.pos] != '[' {
-		return false
-	}
-	if p.depth++; p.depth > MaxDepth {
-		return false
-	}
-	p.pos++
-	p.space()
-	if p.pos < len(p.data) && p.data[p.pos] == ']' {
-		p.pos++
-		p.depth--
-		return true
-	}
-	for {
-		if !element() {
-			return false
-		}
-		p.space()
-		if p.pos >= len(p.data) {
-			return false
-		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-		case ']':
-			p.pos++
-			p.depth--
-			return true
-		default:
-			return false
-		}
-	}
+	return p.sequence('[', ']', element)
 }
 
 // number reads a number by JSON's grammar, keeping its digits as written.
