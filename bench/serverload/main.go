@@ -95,7 +95,7 @@ func main() {
 	}
 	args := []string{"--root", dir, "serve"}
 	if *transport == "http" {
-		args = append(args, "--http", "127.0.0.1:0")
+		args = append(args, "--http", "127.0.0.1:0", "--allow-execute")
 	}
 	if *extra != "" {
 		args = append(args, strings.Fields(*extra)...)

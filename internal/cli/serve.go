@@ -27,7 +27,9 @@ func (a *app) serveCommand() *cli.Command {
 			"read are still answered (for up to 2s) before it exits. With --http ADDR,\n" +
 			"serves the tool browser at /, MCP streamable HTTP at /mcp and the discovery\n" +
 			"endpoints (/tools, /tools/{name}, /api/v1/tools, /identity) until interrupted.\n" +
-			"The browser runs tools only with --allow-execute. ADDR defaults to\n" +
+			"Over HTTP, tools run (via /mcp, the browser and POST /tools/{name}/call)\n" +
+			"only with --allow-execute; without it tools/list works and tools/call\n" +
+			"answers an error. With --token, /mcp and calls need the token. ADDR defaults to\n" +
 			httpserver.DefaultAddr + "; \":PORT\" means 127.0.0.1:PORT. A non-loopback address is\n" +
 			"used only when given explicitly, with a warning. A binary rebuilt while\n" +
 			"serving is noticed, and clients get tools/list_changed.\n\n" +
@@ -39,9 +41,9 @@ func (a *app) serveCommand() *cli.Command {
 			&cli.DurationFlag{Name: "session-timeout", Value: mcpserver.DefaultSessionTimeout, Usage: "close an HTTP MCP session idle this long, cancelling its calls (0: never)"},
 			&cli.IntFlag{Name: "memory-budget", Value: mcpserver.DefaultMemoryBudget >> 20, Usage: "`MIB` of tool arguments and output in flight; calls beyond wait"},
 			&cli.BoolFlag{Name: "describe-tools", Usage: "add the tool describe_tools, with which a model reads the long descriptions of the tools it names"},
-			&cli.BoolFlag{Name: "allow-execute", Usage: "let the tool browser (and POST /tools/{name}/call) run tools; with --http only"},
-			&cli.StringFlag{Name: "token", EnvVars: []string{"TOOLHOST_TOKEN"}, Usage: "Bearer `TOKEN` that POST /tools/{name}/call requires (the page has a field for it)"},
-			&cli.BoolFlag{Name: "token-everywhere", Usage: "require --token on every HTTP endpoint (/mcp too), not only on calls; the page itself stays open"},
+			&cli.BoolFlag{Name: "allow-execute", Usage: "let HTTP clients run tools: tools/call over /mcp, the tool browser, POST /tools/{name}/call; with --http only"},
+			&cli.StringFlag{Name: "token", EnvVars: []string{"TOOLHOST_TOKEN"}, Usage: "Bearer `TOKEN` that /mcp and POST /tools/{name}/call require (the page has a field for it)"},
+			&cli.BoolFlag{Name: "token-everywhere", Usage: "require --token on the read-only HTTP endpoints too (listings, /identity, validate); the page itself stays open"},
 			&cli.StringFlag{Name: "title", Value: "toolhost", Usage: "the tool browser's `TITLE`"},
 		},
 		Action: a.serve,
@@ -72,13 +74,14 @@ func (a *app) serve(c *cli.Context) error {
 		// let garbage double it (soft limit: budget plus a fixed overhead).
 		debug.SetMemoryLimit(budget + 64<<20)
 	}
-	ms := mcpserver.New(cat, &mcpserver.Options{Logger: logger, SessionTimeout: idle, MemoryBudget: budget, Version: version.String(), DescribeTools: c.Bool("describe-tools")})
+	ms := mcpserver.New(cat, &mcpserver.Options{Logger: logger, SessionTimeout: idle, MemoryBudget: budget, Version: version.String(), DescribeTools: c.Bool("describe-tools"),
+		AllowHTTPExecute: c.Bool("allow-execute")})
 	defer ms.Close()
 
 	if !c.IsSet("http") {
 		for _, f := range []string{"allow-execute", "token-everywhere", "title"} {
 			if c.IsSet(f) {
-				return usageErrorf("serve: --%s applies to the tool browser, served with --http ADDR", f)
+				return usageErrorf("serve: --%s applies to HTTP (the tool browser and /mcp), served with --http ADDR", f)
 			}
 		}
 		t := &mcp.IOTransport{Reader: io.NopCloser(a.stdin), Writer: nopWriteCloser{a.stdout}}
@@ -108,12 +111,8 @@ func (a *app) serve(c *cli.Context) error {
 		Token:           c.String("token"),
 		TokenEverywhere: c.Bool("token-everywhere"),
 	})
-	exec := "execution disabled: --allow-execute enables it"
-	if c.Bool("allow-execute") {
-		exec = "execution allowed"
-	}
-	fmt.Fprintf(a.stderr, "serving %d %s on http://%s (the tool browser at /, %s; MCP at /mcp, discovery at /tools and /api/v1/tools)\n",
-		cat.Len(), plural(cat.Len(), "tool", "tools"), ln.Addr(), exec)
+	fmt.Fprintf(a.stderr, "serving %d %s on http://%s (the tool browser at /, MCP at /mcp, discovery at /tools and /api/v1/tools)\n%s\n",
+		cat.Len(), plural(cat.Len(), "tool", "tools"), ln.Addr(), executeLine(c.Bool("allow-execute"), c.String("token"), c.Bool("token-everywhere")))
 	if err := httpserver.Serve(c.Context, ln, h); err != nil {
 		return &exitError{code: ExitFailure, err: fmt.Errorf("serve: %w", err)}
 	}

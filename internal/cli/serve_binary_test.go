@@ -126,7 +126,7 @@ func TestServeCommand(t *testing.T) {
 // is rebuilt, a clean close; SIGTERM ends it with status 0.
 func TestServeHTTPCommand(t *testing.T) {
 	toolhost, dir, described, conf := serveWorkspace(t)
-	cmd := exec.Command(toolhost, "--no-cache", "--root", dir, "--config", conf, "serve", "--http", "127.0.0.1:0")
+	cmd := exec.Command(toolhost, "--no-cache", "--root", dir, "--config", conf, "serve", "--http", "127.0.0.1:0", "--allow-execute")
 	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(dir, "xdg"))
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

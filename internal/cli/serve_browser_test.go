@@ -15,7 +15,7 @@ func TestServeBrowserFlags(t *testing.T) {
 	}{
 		{[]string{"serve", "--http", "0.0.0.0:0", "--allow-execute"}, "give a token (--token TOKEN, or set TOOLHOST_TOKEN) that calls must send, or serve on 127.0.0.1"},
 		{[]string{"serve", "--http", "127.0.0.1:0", "--token-everywhere"}, "--token-everywhere needs a token"},
-		{[]string{"serve", "--allow-execute"}, "--allow-execute applies to the tool browser, served with --http ADDR"},
+		{[]string{"serve", "--allow-execute"}, "serve: --allow-execute applies to HTTP (the tool browser and /mcp), served with --http ADDR"},
 	} {
 		r := run(t, nil, tc.args...)
 		if r.code != ExitFailure || !strings.Contains(r.stderr, tc.want) {

@@ -110,7 +110,7 @@ var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
 func serve(t *testing.T, dir, config string) (string, func() string) {
 	t.Helper()
 	cmd := exec.Command(filepath.Join(dir, "bin", "toolhost"), "--root", dir, "--config", config, "--no-cache",
-		"serve", "--http", "127.0.0.1:0")
+		"serve", "--http", "127.0.0.1:0", "--allow-execute")
 	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(dir, "xdg")) // no user configuration
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

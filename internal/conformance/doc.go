@@ -14,7 +14,7 @@
 //
 // # Flow
 //
-// go build → toolhost serve --http 127.0.0.1:0 (stderr "serving … on
+// go build → toolhost serve --http 127.0.0.1:0 --allow-execute (stderr "serving … on
 // http://ADDR") → node conformance server --url http://ADDR/mcp --scenario S
 // → its exit status and output, per scenario.
 //

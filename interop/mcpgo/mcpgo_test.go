@@ -29,7 +29,7 @@ func TestDefaultClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := mcpserver.New(cat, nil)
+	s := mcpserver.New(cat, &mcpserver.Options{AllowHTTPExecute: true})
 	srv := httptest.NewServer(s.Handler())
 	t.Cleanup(func() { s.Close(); srv.Close() })
 

@@ -289,14 +289,17 @@ func unauthorized(w http.ResponseWriter) {
 	writeError(w, http.StatusUnauthorized, "a token is required: send Authorization: Bearer <token> (the token given to --token or TOOLHOST_TOKEN)")
 }
 
-// auth requires the token on every endpoint but the page when
-// [Options.TokenEverywhere] is set.
+// auth requires the token, when one is set, on /mcp (it runs tools, as
+// POST /tools/{name}/call does, which checks it itself) and, with
+// [Options.TokenEverywhere], on every endpoint but the page.
 func (h *handler) auth(next http.Handler) http.Handler {
-	if !h.o.TokenEverywhere || h.o.Token == "" {
+	if h.o.Token == "" {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if (r.URL.Path != "/" || (r.Method != http.MethodGet && r.Method != http.MethodHead)) && !h.authorized(r) {
+		page := r.URL.Path == "/" && (r.Method == http.MethodGet || r.Method == http.MethodHead)
+		guarded := r.URL.Path == "/mcp" || (h.o.TokenEverywhere && !page)
+		if guarded && !h.authorized(r) {
 			unauthorized(w)
 			return
 		}

@@ -45,11 +45,13 @@ type Options struct {
 	// AllowExecute lets POST /tools/{name}/call run tools. Without it the
 	// endpoint answers 403 and the page says execution is disabled.
 	AllowExecute bool
-	// Token, if set, is the Bearer token POST /tools/{name}/call requires
-	// (401 when missing or wrong).
+	// Token, if set, is the Bearer token that the endpoints running tools
+	// require, /mcp and POST /tools/{name}/call (401 when missing or
+	// wrong).
 	Token string
-	// TokenEverywhere makes every endpoint require Token, except the page
-	// itself (it holds no data; its own requests send the token).
+	// TokenEverywhere makes the read-only endpoints require Token too (the
+	// listings, /identity, detail, validate), all but the page itself (it
+	// holds no data; its own requests send the token).
 	TokenEverywhere bool
 	// Call runs a tool for POST /tools/{name}/call. If nil, a provider
 	// made by [FromCatalog] calls its catalog, and any other provider

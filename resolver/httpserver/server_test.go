@@ -97,7 +97,7 @@ func TestMCPOverHTTP(t *testing.T) {
 			}); err != nil {
 				t.Fatal(err)
 			}
-			ms := mcpserver.New(cat, nil)
+			ms := mcpserver.New(cat, &mcpserver.Options{AllowHTTPExecute: true})
 			defer ms.Close()
 			srv := httptest.NewServer(httpserver.NewHandler(httpserver.FromCatalog(cat), &httpserver.Options{MCP: ms.Handler()}))
 			defer srv.Close()

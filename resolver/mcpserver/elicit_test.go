@@ -105,7 +105,7 @@ func TestElicitation(t *testing.T) {
 			for _, tt := range tests {
 				t.Run(fmt.Sprintf("%s/version=%s/%s", transport, version, tt.name), func(t *testing.T) {
 					c, _ := newClient(t, &mcp.ClientOptions{ElicitationHandler: tt.handler})
-					s := mcpserver.New(newAskCatalog(t), nil)
+					s := mcpserver.New(newAskCatalog(t), &mcpserver.Options{AllowHTTPExecute: true})
 					var cs *mcp.ClientSession
 					if transport == "http" {
 						cs = connectHTTP(t, s, c, &mcp.ClientSessionOptions{ProtocolVersion: version})

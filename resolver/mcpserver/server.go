@@ -97,6 +97,14 @@ type Options struct {
 	// tool to every listing. It needs a Catalog with a Tool method, as
 	// *resolver.Catalog has.
 	DescribeTools bool
+	// AllowHTTPExecute lets tools/call run tools over streamable HTTP
+	// ([Server.Handler]). Without it tools/list and the rest are served
+	// and tools/call answers [ErrExecutionDisabled]: anything that can
+	// reach the port could otherwise run the tools. Over stdio
+	// ([Server.Run]) the only client is the program that started the
+	// server, and this option does not apply. describe_tools, which runs
+	// no process, is served either way.
+	AllowHTTPExecute bool
 }
 
 // Server serves a [Catalog] over MCP with the official Go SDK: the
@@ -120,6 +128,8 @@ type Server struct {
 	stopping chan struct{} // closed by stopCalls: running tool calls are cancelled, new ones refused
 	stopOnce sync.Once
 	cancel   func() // unsubscribes from the catalog
+
+	httpExecute bool // Options.AllowHTTPExecute; fixed at creation
 
 	// describe_tools, when served (Options.DescribeTools): its handler and
 	// its definition as listed; set in New
@@ -189,6 +199,7 @@ func New(cat Catalog, opts *Options) *Server {
 		key:       newKey(),
 		admission: newAdmission(&o),
 	}
+	s.httpExecute = o.AllowHTTPExecute
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
 		Logger: o.Logger,
 		// Tools even when the catalog is empty, with list-changed
@@ -568,6 +579,9 @@ func (s *Server) serveTools(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 			if !s.known(r.Params.Name) {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", r.Params.Name)}
+			}
+			if err := s.mayExecute(r); err != nil {
+				return nil, err
 			}
 			ctx = context.WithValue(ctx, toolNameKey{}, r.Params.Name)
 			p := *r.Params

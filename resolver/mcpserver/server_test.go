@@ -179,7 +179,7 @@ func TestHTTP(t *testing.T) {
 				t.Fatal(err)
 			}
 			c, changed := newClient(t, nil)
-			cs := connectHTTP(t, mcpserver.New(cat, nil), c, &mcp.ClientSessionOptions{ProtocolVersion: version})
+			cs := connectHTTP(t, mcpserver.New(cat, &mcpserver.Options{AllowHTTPExecute: true}), c, &mcp.ClientSessionOptions{ProtocolVersion: version})
 			checkSession(t, cs, changed)
 		})
 	}

@@ -61,7 +61,7 @@ func testSessionCannotStarve(t *testing.T, version string) {
 		t.Fatal(err)
 	}
 	// 4 slots, 2 per session; 2 waiting calls, 1 per session.
-	s := mcpserver.New(cat, &mcpserver.Options{MaxCalls: 4, MaxQueued: 2})
+	s := mcpserver.New(cat, &mcpserver.Options{MaxCalls: 4, MaxQueued: 2, AllowHTTPExecute: true})
 	css, _ := httpSessions(t, s, 2, version)
 	hog, other := css[0], css[1]
 

@@ -123,7 +123,7 @@ func testProtocolV2(t *testing.T, version, transport string) {
 	var cs *mcp.ClientSession
 	switch transport {
 	case "http":
-		cs = connectHTTP(t, mcpserver.New(cat, nil), c, &mcp.ClientSessionOptions{ProtocolVersion: version})
+		cs = connectHTTP(t, mcpserver.New(cat, &mcpserver.Options{AllowHTTPExecute: true}), c, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	case "memory":
 		cs = connect(t, mcpserver.New(cat, nil), c, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	case "stdio": // the test binary serving on its stdin and stdout, as toolhost serve does

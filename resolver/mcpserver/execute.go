@@ -1,0 +1,33 @@
+package mcpserver
+
+import (
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// CodeExecutionDisabled is the JSON-RPC error code of a tools/call that
+// arrived over HTTP at a server without [Options.AllowHTTPExecute]. The
+// message names the flag and the reason ([ErrExecutionDisabled]). (The
+// codes from -32000 to -32005 mean transport conditions to the go-sdk's
+// client, and MCP takes several from -32020 up.)
+const CodeExecutionDisabled = -32010
+
+// ErrExecutionDisabled answers a tools/call over HTTP when
+// [Options.AllowHTTPExecute] is not set.
+var ErrExecutionDisabled = &jsonrpc.Error{Code: CodeExecutionDisabled, Message: "tools/call is disabled over HTTP: " +
+	"the server was started without --allow-execute (Go: mcpserver.Options.AllowHTTPExecute), because anything that can reach its port could run the tools; " +
+	"tools/list works (fix: restart it with --allow-execute, or have the client start toolhost serve over stdio)"}
+
+// mayExecute refuses a tools/call that came over HTTP (the streamable
+// transport gives every request its HTTP header; stdio and in-memory
+// transports give none) when execution over HTTP is not allowed.
+// describe_tools runs no process and is always served.
+func (s *Server) mayExecute(r *mcp.CallToolRequest) error {
+	if s.httpExecute || r.Extra == nil || r.Extra.Header == nil {
+		return nil
+	}
+	if r.Params.Name == DescribeToolsName && s.describe != nil {
+		return nil
+	}
+	return ErrExecutionDisabled
+}
