@@ -400,6 +400,10 @@ func (s *Server) Handler() http.Handler {
 			stateless.ServeHTTP(w, r)
 			return
 		}
+		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") != "" {
+			endDropped(stateful, w, r) // a dropped POST's calls are cancelled
+			return
+		}
 		stateful.ServeHTTP(w, r)
 	})
 }
