@@ -52,7 +52,10 @@
 // [IsLoopback] lets the caller warn. A request whose Origin header is not a
 // loopback origin or one of [Options.AllowedOrigins] is refused with 403
 // (requests without Origin, from non-browser clients, pass). /mcp keeps the
-// SDK's DNS-rebinding protection. [NewServer] sets read, write and idle
+// SDK's DNS-rebinding protection. [Options.Token] guards every endpoint
+// that runs tools, /mcp and POST /tools/{name}/call, and with
+// [Options.TokenEverywhere] the read-only ones too. (Whether /mcp runs
+// tools at all is the MCP server's option, mcpserver.Options.AllowHTTPExecute.) [NewServer] sets read, write and idle
 // timeouts and a header limit; [NewHandler] limits request bodies.
 //
 // # Embedding

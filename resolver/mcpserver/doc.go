@@ -43,6 +43,9 @@
 //     isError true;
 //   - an unknown tool → the JSON-RPC error -32602 `unknown tool "x"` (a
 //     protocol error, as the SDK gives for tools it does not know);
+//   - a call over HTTP ([Server.Handler]) to a server without
+//     [Options.AllowHTTPExecute] → [ErrExecutionDisabled] (-32010), naming
+//     --allow-execute; nothing runs;
 //   - a binary that exits non-zero without an outcome (a plain command
 //     failing, a crash) → isError true with its exit status and stderr
 //     tail, as the catalog reports it;
@@ -57,8 +60,9 @@
 // [Options.SessionTimeout] are closed. Over stdio each line is screened
 // before the SDK reads it: a malformed message gets a JSON-RPC error and
 // the session goes on (see [Server.Run]). A cancelled
-// request (notifications/cancelled, or the HTTP request going away) cancels
-// the call's context, which kills the tool's process group. When ctx is
+// request (notifications/cancelled, or the HTTP request going away: its
+// result can no longer be delivered, see [Server.Handler]) cancels the
+// call's context, which kills the tool's process group. When ctx is
 // done (SIGTERM), [Server.Run] cancels the running calls and waits for them
 // before it returns. When the peer closes stdin, the requests already read
 // are still answered, for up to 2s (a client may write its requests and

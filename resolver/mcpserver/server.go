@@ -59,9 +59,7 @@ type Options struct {
 	// cancellation). If zero, 2×GOMAXPROCS, at least 4.
 	MaxCalls int
 	// MaxCallsPerSession bounds the calls of one client session running at
-	// once, so that one client (or the hanging calls of a dropped
-	// connection, which MCP does not take as a cancellation) cannot hold
-	// every slot. It does not apply to the one session of [Server.Run],
+	// once, so that one client with hanging calls cannot hold every slot. It does not apply to the one session of [Server.Run],
 	// which may use every slot. If zero, max(1, MaxCalls/2).
 	MaxCallsPerSession int
 	// MaxQueued bounds the calls waiting to run; one session may hold at
@@ -377,6 +375,12 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 // asked with input requests (multi round-trip). The go-sdk serves
 // 2026-07-28 only in stateless mode, so one handler alone would refuse one
 // generation of clients or the other (-32022).
+//
+// tools/call runs tools only with [Options.AllowHTTPExecute]. A client that
+// drops the connection of a POST before its results cancels the calls it
+// carried (no event store is kept, so they could never be delivered; a
+// 2026-07-28 request is cancelled by the SDK, its POST being the whole
+// request).
 func (s *Server) Handler() http.Handler {
 	idle := s.idle
 	if idle < 0 {
