@@ -100,8 +100,8 @@ func (a *app) serve(c *cli.Context) error {
 		return &exitError{code: ExitFailure, err: fmt.Errorf("serve: %w", err)}
 	}
 	if !httpserver.IsLoopback(addr) {
-		fmt.Fprintf(a.stderr, "%s: serving on %s, which is not a loopback address: anyone who can reach it can run these tools\n",
-			a.errOut.yellow("warning"), ln.Addr())
+		fmt.Fprintf(a.stderr, "%s: serving on %s, which is not a loopback address: %s\n",
+			a.errOut.yellow("warning"), ln.Addr(), exposure(c.Bool("allow-execute")))
 	}
 	go ms.Watch(c.Context)
 	h := httpserver.NewHandler(httpserver.FromCatalog(cat), &httpserver.Options{

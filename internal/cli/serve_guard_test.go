@@ -37,6 +37,16 @@ func TestExecuteLine(t *testing.T) {
 			t.Errorf("executeLine(%v, %q, %v) mismatch:\nwant %s\ngot  %s", tt.allow, tt.token, tt.everywhere, tt.want, got)
 		}
 	}
+	// The warning for a non-loopback address (which needs a token to run
+	// tools) says what its reachers can do.
+	for allow, want := range map[bool]string{
+		false: "anyone who can reach it can list these tools (none runs without --allow-execute)",
+		true:  "anyone who can reach it and has the token can run these tools",
+	} {
+		if got := exposure(allow); got != want {
+			t.Errorf("exposure(%v) = %q, want %q", allow, got, want)
+		}
+	}
 }
 
 // TestServeHTTPGuards runs serve --http in-process: without

@@ -27,3 +27,12 @@ func executeLine(allow bool, token string, everywhere bool) string {
 	}
 	return "tools run via " + faces + ": allowed (--allow-execute), " + guard
 }
+
+// exposure is what the warning about a non-loopback address says anyone
+// who can reach it can do.
+func exposure(allow bool) string {
+	if allow {
+		return "anyone who can reach it and has the token can run these tools"
+	}
+	return "anyone who can reach it can list these tools (none runs without --allow-execute)"
+}
