@@ -21,8 +21,9 @@ import (
 //
 // MCP says a disconnect is not a cancellation: a client may resume a
 // broken stream with GET and Last-Event-ID and read the results there.
-// That needs an event store, and toolhost keeps none: the results of a
-// POST whose connection broke can never be delivered. (The go-sdk leaves
+// That needs an event store, and toolhost keeps none (the SDK answers such
+// a GET "stream replay unsupported"): the results of a POST whose
+// connection broke can never be delivered. (The go-sdk leaves
 // this to the server: "if we have no event store, we should really cancel
 // all remaining requests here", streamable.go.) A request of 2026-07-28 or
 // later is its own POST, with no stream to resume: the SDK cancels its

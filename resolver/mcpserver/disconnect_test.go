@@ -24,8 +24,9 @@ import (
 // tool process hangs, on both protocol generations: its result can no
 // longer be delivered (toolhost keeps no event store, so a 2025 session's
 // stream cannot be resumed; a 2026-07-28 request is its own POST), so the
-// process must be ended and its call slot freed. Before, the tool ran on
-// to its timeout, holding the session's only slot: the next call of the
+// process must be ended and its call slot freed, while the call of
+// another client, with the same request id, runs on. Before, the tool ran
+// on to its timeout, holding the session's only slot: the next call of the
 // same client waited for it.
 func TestDisconnectEndsCall(t *testing.T) {
 	if testing.Short() {
@@ -38,10 +39,11 @@ func TestDisconnectEndsCall(t *testing.T) {
 
 func testDisconnectEndsCall(t *testing.T, version string) {
 	dir := t.TempDir()
-	pidFile := filepath.Join(dir, "tool.pid")
+	pidFile, otherPID := filepath.Join(dir, "tool.pid"), filepath.Join(dir, "other.pid")
 	conf := filepath.Join(dir, "tools.toml")
-	toml := fmt.Sprintf("[tools.hang]\ncommand = %s\nself_describe = false\nsummary = \"Hangs.\"\nenv = { %s = %q }\n",
-		faketool.TOML(t, "hang"), faketool.PIDFileEnv, pidFile)
+	toml := fmt.Sprintf("[tools.hang]\ncommand = %[1]s\nself_describe = false\nsummary = \"Hangs.\"\nenv = { %[2]s = %[3]q }\n"+
+		"[tools.hang2]\ncommand = %[1]s\nself_describe = false\nsummary = \"Hangs too.\"\nenv = { %[2]s = %[4]q }\n",
+		faketool.TOML(t, "hang"), faketool.PIDFileEnv, pidFile, otherPID)
 	if err := os.WriteFile(conf, []byte(toml), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -53,25 +55,31 @@ func testDisconnectEndsCall(t *testing.T, version string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 2 slots, 1 per session: the hanging call holds its client's share.
+	// 2 slots, 1 per session: a hanging call holds its client's share.
 	s := mcpserver.New(cat, &mcpserver.Options{MaxCalls: 2, AllowHTTPExecute: true})
 	srv := httptest.NewServer(s.Handler())
 	t.Cleanup(func() { s.Close(); srv.Close() })
-	c := &rawClient{t: t, url: srv.URL, version: version}
+	c := &rawClient{t: t, url: srv.URL, version: version, name: "dropper"}
 	c.initialize()
+	// Another client's call, with the request id the dropped calls use
+	// (ids are per session): it must run on.
+	other := &rawClient{t: t, url: srv.URL, version: version, name: "stayer"}
+	other.initialize()
+	octx, ocancel := context.WithCancel(t.Context())
+	defer ocancel()
+	go other.call(octx, 10, "hang2", `{}`)
+	opid := readPID(t, otherPID)
 
 	for round := range 2 { // a second round: the slot came back
 		os.Remove(pidFile)
 		ctx, drop := context.WithCancel(t.Context())
 		go c.call(ctx, round+10, "hang", `{}`)
-		faketool.WaitWritten(t, pidFile)
-		b, _ := os.ReadFile(pidFile)
-		pid, err := strconv.Atoi(string(b))
-		if err != nil {
-			t.Fatalf("tool.pid: %q", b)
-		}
+		pid := readPID(t, pidFile)
 		drop() // the client goes: its connection closes
 		waitGone(t, pid)
+	}
+	if err := syscall.Kill(opid, 0); err != nil {
+		t.Errorf("the other client's tool process: %v; want it running (only the dropped calls end)", err)
 	}
 	// The client's slot is free: a call of the same client runs now (a
 	// 10 s bound for a hang, not a timing assertion).
@@ -81,6 +89,18 @@ func testDisconnectEndsCall(t *testing.T, version string) {
 	if !strings.Contains(got, `"text":"served"`) {
 		t.Errorf("a call after the drops: %s, want the echo's result (the dropped calls' slot was not freed)", got)
 	}
+}
+
+// readPID waits for the pid file of a "hang" tool and returns its pid.
+func readPID(t *testing.T, file string) int {
+	t.Helper()
+	faketool.WaitWritten(t, file)
+	b, _ := os.ReadFile(file)
+	pid, err := strconv.Atoi(string(b))
+	if err != nil {
+		t.Fatalf("%s: %q", file, b)
+	}
+	return pid
 }
 
 // waitGone waits until process pid no longer exists (kill(pid, 0) fails),
@@ -105,6 +125,7 @@ type rawClient struct {
 	t       *testing.T
 	url     string
 	version string
+	name    string // clientInfo.name: stateless clients are told apart by it
 	session string // Mcp-Session-Id, before 2026-07-28
 }
 
@@ -114,7 +135,7 @@ func (c *rawClient) initialize() {
 	if c.version >= "2026-07-28" {
 		return
 	}
-	resp := c.post(c.t.Context(), "initialize", "", fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"dropper","version":"0"}}}`, c.version))
+	resp := c.post(c.t.Context(), "initialize", "", fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":%q,"version":"0"}}}`, c.version, c.name))
 	c.session = resp.Header.Get("Mcp-Session-Id")
 	io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
@@ -131,7 +152,7 @@ func (c *rawClient) initialize() {
 func (c *rawClient) call(ctx context.Context, id int, name, args string) string {
 	meta := ""
 	if c.version >= "2026-07-28" {
-		meta = fmt.Sprintf(`,"_meta":{"io.modelcontextprotocol/protocolVersion":%q,"io.modelcontextprotocol/clientInfo":{"name":"dropper","version":"0"},"io.modelcontextprotocol/clientCapabilities":{}}`, c.version)
+		meta = fmt.Sprintf(`,"_meta":{"io.modelcontextprotocol/protocolVersion":%q,"io.modelcontextprotocol/clientInfo":{"name":%q,"version":"0"},"io.modelcontextprotocol/clientCapabilities":{}}`, c.version, c.name)
 	}
 	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s%s}}`, id, name, args, meta)
 	resp := c.post(ctx, "tools/call", name, body)

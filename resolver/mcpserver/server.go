@@ -387,6 +387,9 @@ func (s *Server) Handler() http.Handler {
 		idle = 0 // the SDK's "never"
 	}
 	get := func(*http.Request) *mcp.Server { return s.mcp }
+	// No EventStore: a broken stream cannot be resumed, so endDropped
+	// cancels its calls. With one, the spec's rule would apply instead (a
+	// disconnect is not a cancellation): drop endDropped then.
 	stateful := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
 		Logger:                       s.logger,
 		PropagateRequestCancellation: true,
