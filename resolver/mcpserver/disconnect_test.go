@@ -108,7 +108,9 @@ func readPID(t *testing.T, file string) int {
 // 2 s), and killing the process then.
 func waitGone(t *testing.T, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	start := time.Now()
+	defer func() { t.Logf("tool process %d gone %v after the drop", pid, time.Since(start).Round(time.Millisecond)) }()
+	deadline := start.Add(10 * time.Second)
 	for syscall.Kill(pid, 0) == nil {
 		if time.Now().After(deadline) {
 			syscall.Kill(pid, syscall.SIGKILL)
