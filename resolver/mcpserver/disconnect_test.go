@@ -109,7 +109,9 @@ func readPID(t *testing.T, file string) int {
 func waitGone(t *testing.T, pid int) {
 	t.Helper()
 	start := time.Now()
-	defer func() { t.Logf("tool process %d gone %v after the drop", pid, time.Since(start).Round(time.Millisecond)) }()
+	defer func() {
+		t.Logf("tool process %d gone %v after the drop", pid, time.Since(start).Round(time.Millisecond))
+	}()
 	deadline := start.Add(10 * time.Second)
 	for syscall.Kill(pid, 0) == nil {
 		if time.Now().After(deadline) {
