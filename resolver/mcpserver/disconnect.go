@@ -44,6 +44,15 @@ func endDropped(next http.Handler, w http.ResponseWriter, r *http.Request) {
 // droppableCalls returns the ids of the tools/call requests in the body
 // of r (one message or a batch), putting the body back for the SDK. A body
 // larger than the SDK takes is left to it (it answers 413).
+//
+// # Trade-offs
+//
+// The body is decoded once more than the SDK does (for id and method
+// only): about 8 µs for an ordinary call, 8 ms per MiB of arguments on a
+// loaded 2-core machine, where the SDK and the catalog decode it several
+// times. Decoding only after a drop would save that, but keep every
+// call's body for as long as it runs, beyond what the memory budget
+// charges.
 func droppableCalls(r *http.Request) []json.RawMessage {
 	if r.Method != http.MethodPost || r.Body == nil {
 		return nil
