@@ -85,9 +85,21 @@ type Tool struct {
 	Parameters  map[string]*tool.Parameter // nil for dynamic tools registered with a raw schema
 	Category    string                     // a [Category] ID, or ""
 	Tags        []string                   // manifest metadata
-	// RequiresApproval is served as metadata; acting on it is the
-	// embedding host's call.
+	// RequiresApproval is true when Run is [RunAsk]: [Catalog.Call] runs
+	// the tool only after a person approves the call
+	// ([CallOptions.Approve]). Served as manifest metadata too.
 	RequiresApproval bool
+	// Run says whether a call runs: [RunUnattended], [RunAsk] or
+	// [RunSkip], from the entry's run or requires_approval ("" for
+	// dynamic tools: unattended).
+	Run RunMode
+	// Answers are fixed answers to the tool's questions, by question id,
+	// from the configuration (questions.ID.answer): sent to the tool
+	// without asking anyone.
+	Answers map[string]any
+	// CancellationResponse is the error text of a call a person declined
+	// (cancellation_response); "" for the default text.
+	CancellationResponse string
 	Timeout          time.Duration // per call; 0 for dynamic tools (the caller's ctx decides)
 	Enabled          bool          // false: listed by Tools, left out of List, Names and Call
 	// Source says where the tool runs: `bin/fs (tool "grep_files")`, or
@@ -110,6 +122,7 @@ func (t *Tool) clone() *Tool {
 	c.Parameters = maps.Clone(t.Parameters)
 	c.Tags = slices.Clone(t.Tags)
 	c.Provenance = maps.Clone(t.Provenance)
+	c.Answers = cloneMap(t.Answers)
 	return &c
 }
 
