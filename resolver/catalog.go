@@ -100,8 +100,8 @@ type Tool struct {
 	// CancellationResponse is the error text of a call a person declined
 	// (cancellation_response); "" for the default text.
 	CancellationResponse string
-	Timeout          time.Duration // per call; 0 for dynamic tools (the caller's ctx decides)
-	Enabled          bool          // false: listed by Tools, left out of List, Names and Call
+	Timeout              time.Duration // per call; 0 for dynamic tools (the caller's ctx decides)
+	Enabled              bool          // false: listed by Tools, left out of List, Names and Call
 	// Source says where the tool runs: `bin/fs (tool "grep_files")`, or
 	// "dynamic" for registered handlers.
 	Source  string
