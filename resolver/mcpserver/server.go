@@ -17,6 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolhost/toolhost/internal/approval"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -114,10 +115,11 @@ type Server struct {
 	mcp      *mcp.Server
 	logger   *slog.Logger
 	interval time.Duration
-	idle     time.Duration // SessionTimeout
-	drain    time.Duration // DrainTimeout
-	key      []byte        // signs the request state of multi round-trip calls
-	stopping chan struct{} // closed by stopCalls: running tool calls are cancelled, new ones refused
+	idle     time.Duration    // SessionTimeout
+	drain    time.Duration    // DrainTimeout
+	key      []byte           // signs the request state of multi round-trip calls
+	tickets  approval.Tickets // one-time approvals of multi round-trip calls (approve.go)
+	stopping chan struct{}    // closed by stopCalls: running tool calls are cancelled, new ones refused
 	stopOnce sync.Once
 	cancel   func() // unsubscribes from the catalog
 
