@@ -98,3 +98,18 @@ func (s *Server) approvalRequired(name string, args, answers map[string]any, a r
 		RequestState:  s.seal(payload),
 	}, nil
 }
+
+// ApprovalResult is the result asking a person to approve a call, as this
+// server asks in a multi round-trip call (for other faces that answer with
+// a CallToolResult: the HTTP call endpoint): the call as the tool renders
+// it as text, the approval form keyed "approval" (one boolean, "approve"),
+// and ticket, the one-time approval ticket the face issued for this call,
+// as the request state to send back.
+func ApprovalResult(a resolver.Approval, ticket string) *mcp.CallToolResult {
+	p := approvalParams(a)
+	return &mcp.CallToolResult{
+		Content:       []mcp.Content{&mcp.TextContent{Text: p.Message}},
+		InputRequests: mcp.InputRequestMap{approvalKey: p},
+		RequestState:  ticket,
+	}
+}
