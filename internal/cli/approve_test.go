@@ -25,7 +25,6 @@ func approvalWorkspace(t *testing.T) (dir, marker string) {
 // --answer and arguments named like the approval never approve. A call
 // not approved writes nothing.
 func TestCallApproval(t *testing.T) {
-	t.Parallel()
 	const prompt = "approval: tool \"t\" runs only once you approve it (run = \"ask\" at CFG:4). The call:\n  append \"hi\" to MARKER\n? Run it? [y/N] "
 	const refused = "toolhost: call t: tool \"t\" runs only once a person approves the call (run = \"ask\" at CFG:4), and there is no terminal to ask on; nothing ran. The call:\n" +
 		"  append \"hi\" to MARKER\nTo approve it, type the same command again with --yes.\n"
@@ -52,7 +51,6 @@ func TestCallApproval(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
 			dir, marker := approvalWorkspace(t)
 			stdin := tt.stdin
 			if stdin == "\x00" { // an interactive run whose input ends without a newline
