@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -82,5 +83,29 @@ func TestVisible(t *testing.T) {
 		if got := visible(tt.in); got != tt.want {
 			t.Errorf("visible(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestDescribeRunMode: describe shows that a tool needs approval or never
+// runs, and --explain where the configuration says so.
+func TestDescribeRunMode(t *testing.T) {
+	tests := []struct {
+		policy string
+		want   string // a line of describe --explain, CFG for the configuration file
+	}{
+		{`run = "ask"`, `APPROVAL\s+required\s+\(CFG:4\)`},
+		{`requires_approval = true`, `APPROVAL\s+required\s+\(CFG:4\)`},
+		{`run = "skip"`, `RUN\s+skip \(never runs\)\s+\(CFG:4\)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.policy, func(t *testing.T) {
+			dir := workspace(t, "[tools.t]\ncommand = [{{exe}}, \"touch\", \"/nonexistent/marker\"]\ntool = \"touch\"\n"+tt.policy+"\n")
+			r := runIn(t, dir, "", nil, "describe", "t", "--explain")
+			cfg := filepath.Join(dir, ".config", "toolhost", "tools.toml")
+			re := regexp.MustCompile(strings.ReplaceAll(tt.want, "CFG", regexp.QuoteMeta(cfg)))
+			if r.code != 0 || !re.MatchString(r.stdout) {
+				t.Errorf("exit %d, stdout:\n%s\nwant a line matching %s", r.code, r.stdout, re)
+			}
+		})
 	}
 }
