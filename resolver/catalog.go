@@ -89,6 +89,18 @@ type Tool struct {
 	// the tool only after a person approves the call
 	// ([CallOptions.Approve]). Served as manifest metadata too.
 	RequiresApproval bool
+	Timeout          time.Duration // per call; 0 for dynamic tools (the caller's ctx decides)
+	Enabled          bool          // false: listed by Tools, left out of List, Names and Call
+	// Source says where the tool runs: `bin/fs (tool "grep_files")`, or
+	// "dynamic" for registered handlers.
+	Source  string
+	Dynamic bool // registered with [Catalog.Register]
+	// Provenance maps each field ("summary", "description", "parameters",
+	// "parameters.path.summary", "timeout", …) to where its value came from:
+	// "binary", "file:line" of the TOML that set it, "default" or "dynamic".
+	// "entry" names the configuration entry ("tools.search", "toolsets.fs").
+	Provenance map[string]string
+
 	// Run says whether a call runs: [RunUnattended], [RunAsk] or
 	// [RunSkip], from the entry's run or requires_approval ("" for
 	// dynamic tools: unattended).
@@ -100,17 +112,6 @@ type Tool struct {
 	// CancellationResponse is the error text of a call a person declined
 	// (cancellation_response); "" for the default text.
 	CancellationResponse string
-	Timeout              time.Duration // per call; 0 for dynamic tools (the caller's ctx decides)
-	Enabled              bool          // false: listed by Tools, left out of List, Names and Call
-	// Source says where the tool runs: `bin/fs (tool "grep_files")`, or
-	// "dynamic" for registered handlers.
-	Source  string
-	Dynamic bool // registered with [Catalog.Register]
-	// Provenance maps each field ("summary", "description", "parameters",
-	// "parameters.path.summary", "timeout", …) to where its value came from:
-	// "binary", "file:line" of the TOML that set it, "default" or "dynamic".
-	// "entry" names the configuration entry ("tools.search", "toolsets.fs").
-	Provenance map[string]string
 }
 
 // clone returns a copy of t that shares no maps or slices the caller could

@@ -115,11 +115,10 @@ type Server struct {
 	mcp      *mcp.Server
 	logger   *slog.Logger
 	interval time.Duration
-	idle     time.Duration    // SessionTimeout
-	drain    time.Duration    // DrainTimeout
-	key      []byte           // signs the request state of multi round-trip calls
-	tickets  approval.Tickets // one-time approvals of multi round-trip calls (approve.go)
-	stopping chan struct{}    // closed by stopCalls: running tool calls are cancelled, new ones refused
+	idle     time.Duration // SessionTimeout
+	drain    time.Duration // DrainTimeout
+	key      []byte        // signs the request state of multi round-trip calls
+	stopping chan struct{} // closed by stopCalls: running tool calls are cancelled, new ones refused
 	stopOnce sync.Once
 	cancel   func() // unsubscribes from the catalog
 
@@ -129,6 +128,8 @@ type Server struct {
 	describeJSON []byte
 
 	splice atomic.Pointer[splicer] // set by Run over stdio: tools/list results are spliced in
+
+	tickets approval.Tickets // one-time approvals of multi round-trip calls (approve.go); safe for concurrent use
 
 	listMu  sync.Mutex
 	listRaw []byte // the tools/list result as served; nil after a change; guarded by listMu
