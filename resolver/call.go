@@ -32,6 +32,20 @@ type CallOptions struct {
 	// OnEvent, if set, receives the events (progress, log) a protocol v2
 	// binary prints while it runs, as they arrive, from another goroutine.
 	OnEvent func(tool.Event)
+	// Approve asks a person to approve a call of a tool that requires it
+	// (run = "ask", or requires_approval = true), after the arguments are
+	// validated and before any process of the call starts, showing them
+	// as [Approval.Rendered]. true runs the call; false ends it with an
+	// error outcome (the entry's cancellation_response, or a text saying
+	// the user declined), and nothing runs. An error ends the call with
+	// it; one wrapping [ErrNoAnswer] means "asked in a later request"
+	// (MCP multi round-trip). If Approve is nil, such a call is refused
+	// with an [*Error] wrapping [ErrApprovalRequired] and nothing runs.
+	//
+	// Only a person may approve: neither Answers nor anything the model
+	// sends (an argument, an answer id, metadata) approves a call, so
+	// Approve must not decide from them.
+	Approve func(ctx context.Context, a Approval) (bool, error)
 }
 
 // ErrNoAnswer is returned by a [CallOptions.Ask] that cannot answer now:
@@ -54,6 +68,11 @@ const defaultMaxRounds = 8
 // error outcome too, and so is a binary that exits non-zero without
 // writing an outcome (a plain command that failed, a crash): its message
 // carries the exit status and stderr tail.
+//
+// A tool whose run mode is skip never runs (an error outcome says so); one
+// whose run mode is ask runs only once [CallOptions.Approve] approves the
+// call (see there). The configuration's fixed answers (questions.ID.answer)
+// are sent with every run and win over Answers.
 //
 // err is non-nil only when no answer could be had: an unknown tool
 // (wrapping [ErrUnknownTool]), a binary that is missing, not executable,
@@ -81,10 +100,22 @@ func (c *Catalog) Call(ctx context.Context, name string, args map[string]any, op
 	if o.MaxRounds <= 0 {
 		o.MaxRounds = defaultMaxRounds
 	}
+	switch t := e.t(); t.Run {
+	case RunSkip:
+		return skipped(name, t), nil
+	case RunAsk:
+		if declined, err := c.approve(ctx, e, name, checked, o.Approve); declined != nil || err != nil {
+			if declined == nil {
+				return tool.Outcome{}, err
+			}
+			return *declined, nil
+		}
+	}
 	answers := maps.Clone(o.Answers)
 	if answers == nil {
 		answers = map[string]any{}
 	}
+	maps.Copy(answers, e.t().Answers) // questions.ID.answer: the configuration's answers win
 	asked := 0
 	for {
 		out, err := c.runOnce(ctx, e, checked, answers, o.OnEvent)
@@ -209,12 +240,7 @@ func (c *Catalog) Format(ctx context.Context, name string, args map[string]any) 
 	} else if checked, problems := a.check(args); problems == nil {
 		args = checked
 	}
-	if e.bin != nil {
-		if s, ok := c.formatBinary(ctx, e, args); ok {
-			return s, nil
-		}
-	}
-	return formatHost(name, args), nil
+	return c.render(ctx, e, name, args), nil
 }
 
 // formatHost renders name(key=value, …) with keys sorted and values as

@@ -85,8 +85,9 @@ type Tool struct {
 	Parameters  map[string]*tool.Parameter // nil for dynamic tools registered with a raw schema
 	Category    string                     // a [Category] ID, or ""
 	Tags        []string                   // manifest metadata
-	// RequiresApproval is served as metadata; acting on it is the
-	// embedding host's call.
+	// RequiresApproval is true when Run is [RunAsk]: [Catalog.Call] runs
+	// the tool only after a person approves the call
+	// ([CallOptions.Approve]). Served as manifest metadata too.
 	RequiresApproval bool
 	Timeout          time.Duration // per call; 0 for dynamic tools (the caller's ctx decides)
 	Enabled          bool          // false: listed by Tools, left out of List, Names and Call
@@ -99,6 +100,18 @@ type Tool struct {
 	// "binary", "file:line" of the TOML that set it, "default" or "dynamic".
 	// "entry" names the configuration entry ("tools.search", "toolsets.fs").
 	Provenance map[string]string
+
+	// Run says whether a call runs: [RunUnattended], [RunAsk] or
+	// [RunSkip], from the entry's run or requires_approval ("" for
+	// dynamic tools: unattended).
+	Run RunMode
+	// Answers are fixed answers to the tool's questions, by question id,
+	// from the configuration (questions.ID.answer): sent to the tool
+	// without asking anyone.
+	Answers map[string]any
+	// CancellationResponse is the error text of a call a person declined
+	// (cancellation_response); "" for the default text.
+	CancellationResponse string
 }
 
 // clone returns a copy of t that shares no maps or slices the caller could
@@ -110,6 +123,7 @@ func (t *Tool) clone() *Tool {
 	c.Parameters = maps.Clone(t.Parameters)
 	c.Tags = slices.Clone(t.Tags)
 	c.Provenance = maps.Clone(t.Provenance)
+	c.Answers = cloneMap(t.Answers)
 	return &c
 }
 

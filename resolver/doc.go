@@ -66,6 +66,22 @@
 // that needs input is answered through [CallOptions.Ask] and run again with
 // the answer.
 //
+// # Approval
+//
+// A tool whose entry says run = "ask" (or requires_approval = true) runs
+// only once a person approves each call: Call asks [CallOptions.Approve],
+// showing the call as the tool's format_arguments renders it, before any
+// process of the call starts. A nil Approve refuses the call with an
+// [*Error] wrapping [ErrApprovalRequired]; a decline ends it with an error
+// outcome (the entry's cancellation_response). run = "skip" never runs.
+// Nothing a model sends (an argument, an answer, metadata) approves.
+//
+//	out, err := cat.Call(ctx, "write_file", args, &resolver.CallOptions{
+//		Approve: func(ctx context.Context, a resolver.Approval) (bool, error) {
+//			return askPerson(ctx, a.Rendered) // the host's own UI
+//		},
+//	})
+//
 // # Errors
 //
 // Problems found while resolving are [Problem] values in the [Report]; a

@@ -152,13 +152,18 @@ func mergeWith(name string, bin *tool.Definition, e *config.Entry, overlay func(
 		Parameters:       params,
 		Category:         deref(base.Category),
 		Tags:             base.Tags,
-		RequiresApproval: base.RequiresApproval != nil && *base.RequiresApproval,
+		RequiresApproval: e.RunMode() == config.RunAsk,
+		Run:              RunMode(e.RunMode()),
+		Answers:          cloneMap(e.Answers),
 		Timeout:          DefaultTimeout,
 		Enabled:          base.Enable == nil || *base.Enable,
 		Provenance:       prov,
 	}
 	if base.Timeout != nil && *base.Timeout > 0 {
 		t.Timeout = *base.Timeout
+	}
+	if e.CancellationResponse != nil {
+		t.CancellationResponse = *e.CancellationResponse
 	}
 	annotations := base.Annotations
 	if len(annotations) == 0 {

@@ -288,6 +288,9 @@ type storedDetail struct {
 	Category         string                     `json:"category,omitempty"`
 	Tags             []string                   `json:"tags,omitempty"`
 	RequiresApproval bool                       `json:"requires_approval,omitempty"`
+	Run              RunMode                    `json:"run,omitempty"`
+	Answers          map[string]any             `json:"answers,omitempty"`
+	Cancellation     string                     `json:"cancellation_response,omitempty"`
 	Timeout          time.Duration              `json:"timeout,omitempty"`
 	Source           string                     `json:"source"`
 	Provenance       map[string]string          `json:"provenance"`
@@ -447,6 +450,7 @@ func (c *Catalog) save(r *resolution) error {
 		data, err := tool.Marshal(storedDetail{
 			Annotations: t.Annotations, Description: t.Description, Examples: t.Examples, Parameters: t.Parameters,
 			Category: t.Category, Tags: t.Tags, RequiresApproval: t.RequiresApproval, Timeout: t.Timeout,
+			Run: t.Run, Answers: t.Answers, Cancellation: t.CancellationResponse,
 			Source: t.Source, Provenance: t.Provenance,
 			Title: t.Title, Icons: t.Icons, OutputSchema: t.OutputSchema, RawInput: rawInput(t),
 		})
@@ -667,6 +671,7 @@ func (c *Catalog) restore(pl *plan, st storedTool, detail []byte) (*entry, bool)
 				Title: d.Title, Icons: d.Icons, OutputSchema: d.OutputSchema},
 			Description: d.Description, Examples: d.Examples, Parameters: d.Parameters, Category: d.Category, Tags: d.Tags,
 			RequiresApproval: d.RequiresApproval, Timeout: d.Timeout, Enabled: st.Enabled, Source: d.Source, Provenance: d.Provenance,
+			Run: d.Run, Answers: d.Answers, CancellationResponse: d.Cancellation,
 		}
 		return t
 	}

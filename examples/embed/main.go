@@ -5,6 +5,7 @@
 package main
 
 import (
+	"bufio"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -13,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/resolver/config"
@@ -62,12 +64,25 @@ func run(ctx context.Context, args []string) error {
 	if len(args) > 1 && json.Unmarshal([]byte(args[1]), &input) != nil {
 		return fmt.Errorf("arguments must be a JSON object")
 	}
-	out, err := cat.Call(ctx, args[0], input, nil) // questions get their defaults
+	var opts resolver.CallOptions // questions get their defaults
+	if fi, err := os.Stdin.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+		opts.Approve = approve // else a tool with run = "ask" is refused: nobody to ask
+	}
+	out, err := cat.Call(ctx, args[0], input, &opts)
 	if err != nil || out.IsError() {
 		return cmp.Or(err, fmt.Errorf("%s", out))
 	}
 	fmt.Println(out)
 	return nil
+}
+
+// approve asks the person at the terminal to approve a call of a tool with
+// run = "ask", shown as the tool renders it. A host with its own UI asks
+// there; whatever it does, only a person answers, never the model.
+func approve(ctx context.Context, a resolver.Approval) (bool, error) {
+	fmt.Fprintf(os.Stderr, "%s\nRun %s? [y/N] ", a.Rendered, a.Tool)
+	line, _ := bufio.NewReader(os.Stdin).ReadString('\n')
+	return strings.EqualFold(strings.TrimSpace(line), "y"), nil
 }
 
 // mux is the host's web server: its own pages, and the tool browser (the

@@ -32,6 +32,9 @@ func (a *app) callCommand() *cli.Command {
 			"When the tool asks a question, the answer comes from --answer id=value, else\n" +
 			"from you on a terminal, else from the question's default; with none of these\n" +
 			"the question is printed and the exit status is 1.\n\n" +
+			"A tool that runs only once a person approves it (run = \"ask\") shows the call\n" +
+			"and asks y/N on a terminal; without one it is refused (exit 2) unless --yes\n" +
+			"is given. --answer never approves a call.\n\n" +
 			"Exit status: 0 success, 1 the tool reported an error or exited non-zero (or a\n" +
 			"question went unanswered), 2 usage, configuration or invocation failure.\n" +
 			"`toolhost call NAME --help` lists the tool's parameters.\n\n" +
@@ -41,6 +44,7 @@ func (a *app) callCommand() *cli.Command {
 			&cli.StringFlag{Name: "args", Usage: "the arguments as a JSON `OBJECT`"},
 			&cli.StringSliceFlag{Name: "answer", Usage: "answer question `ID=VALUE` when the tool asks it (repeatable)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the outcome object"},
+			&cli.BoolFlag{Name: "yes", Usage: "approve the call of a tool that runs only once a person approves it (run = \"ask\"), without asking: for a person typing the command, never for a script or a model"},
 			// Run turns `call NAME --help` into `call --tool-help NAME`.
 			&cli.BoolFlag{Name: "tool-help", Hidden: true},
 		},
@@ -76,10 +80,13 @@ func (a *app) call(c *cli.Context) error {
 		return forCommand(err, "toolhost call "+name)
 	}
 	a.note(cat)
-	ask := &asker{a: a, answers: answers, interactive: a.interactive()}
+	ask := &asker{a: a, answers: answers, interactive: a.interactive(), yes: c.Bool("yes")}
 	events := a.eventPrinter(c.Bool("json"))
-	out, err := cat.Call(c.Context, name, args, &resolver.CallOptions{Ask: ask.ask, OnEvent: events.print})
+	out, err := cat.Call(c.Context, name, args, &resolver.CallOptions{Ask: ask.ask, OnEvent: events.print, Approve: ask.approve})
 	events.done()
+	if err := refusal(name, err); err != nil {
+		return err
+	}
 	if err != nil {
 		var u *unansweredError
 		if errors.As(err, &u) {
@@ -181,6 +188,7 @@ type asker struct {
 	a           *app
 	answers     map[string]string
 	interactive bool
+	yes         bool // --yes: approve a call that needs approval (approve.go)
 	in          *bufio.Reader
 	asked       []string // question ids, in the order asked
 }
@@ -317,7 +325,11 @@ func (a *app) toolHelp(c *cli.Context, name string) error {
 	a.note(cat)
 	w := a.stdout
 	fmt.Fprintf(w, "%s\n\n", a.out.bold("USAGE"))
-	fmt.Fprintf(w, "  toolhost call %s [key=value…] [--args JSON] [--answer ID=VALUE] [--json]\n\n", t.Name)
+	yes := ""
+	if t.RequiresApproval {
+		yes = " [--yes]"
+	}
+	fmt.Fprintf(w, "  toolhost call %s [key=value…] [--args JSON] [--answer ID=VALUE] [--json]%s\n\n", t.Name, yes)
 	if t.Summary != "" {
 		fmt.Fprintf(w, "  %s\n", t.Summary)
 	}

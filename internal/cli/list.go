@@ -296,7 +296,14 @@ func (a *app) describe(t *resolver.Tool, explain bool) {
 	line("CATEGORY", t.Category, "category")
 	line("TAGS", strings.Join(t.Tags, ", "), "tags")
 	if t.RequiresApproval {
-		line("APPROVAL", "required", "requires_approval")
+		field := "requires_approval"
+		if _, ok := t.Provenance["run"]; ok {
+			field = "run"
+		}
+		line("APPROVAL", "required", field)
+	}
+	if t.Run == resolver.RunSkip {
+		line("RUN", "skip (never runs)", "run")
 	}
 	if t.Timeout > 0 {
 		line("TIMEOUT", durationText(t.Timeout), "timeout")

@@ -63,6 +63,8 @@ var shared = Scenarios{
 	},
 	// flood writes to stdout until it is killed (or stdout is closed:
 	// then it exits 1).
+	// touch appends a line to the file os.Args[2] on each run (touch.go).
+	"touch": touch,
 	"flood": func() int {
 		chunk := []byte(strings.Repeat("x", 64<<10))
 		for {

@@ -25,6 +25,9 @@ type Defaults struct {
 	Timeout  *Duration         // timeout of an entry without one; nil: the resolver's 60s
 	ClearEnv *bool             // clear_env of an entry without one
 	Env      map[string]string // variables every entry gets; an entry's env wins per variable
+	// Run and CancellationResponse are those of an entry that sets
+	// neither run nor requires_approval (resp. cancellation_response).
+	Run, CancellationResponse *string
 
 	// Pos records where each field was set: "timeout", "clear_env", "env",
 	// "env.NAME".
@@ -47,7 +50,7 @@ type Entry struct {
 
 	Shell            *bool // run the command through /bin/sh -c
 	Enable           *bool // nil means enabled
-	RequiresApproval *bool // manifest metadata for the embedding host
+	RequiresApproval *bool // true: a person approves each call first (run = "ask"); see [Entry.RunMode]
 	ClearEnv         *bool // pass only PATH, HOME and Env
 	SelfDescribe     *bool // nil: ask the binary exactly when Parameters is nil
 
@@ -62,6 +65,17 @@ type Entry struct {
 	AllowOption map[string]bool
 	Annotations map[string]any // MCP tool annotations
 	Options     map[string]any // passed to the binary as tool.options
+
+	// Run is JP's run mode: [RunAsk], [RunUnattended] or [RunSkip]; nil
+	// when unset (see [Entry.RunMode]).
+	Run *string
+	// Answers holds questions.ID.answer: fixed answers to the tool's
+	// questions, by question id, used without asking anyone. Numbers are
+	// json.Number.
+	Answers map[string]any
+	// CancellationResponse is the text a call ends with when a person
+	// declines it; nil for the default.
+	CancellationResponse *string
 
 	Category string            // a [categories.ID] id
 	Tags     []string          // manifest metadata

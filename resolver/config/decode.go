@@ -166,7 +166,7 @@ func (d *decoder) document(doc map[string]any) *Config {
 	return cfg
 }
 
-var defaultsKeys = []string{"timeout", "clear_env", "env"}
+var defaultsKeys = []string{"timeout", "clear_env", "env", "run", "cancellation_response"}
 
 func (d *decoder) defaults(path []string, t map[string]any) Defaults {
 	def := Defaults{Pos: map[string]Position{}}
@@ -180,6 +180,10 @@ func (d *decoder) defaults(path []string, t map[string]any) Defaults {
 			def.ClearEnv = d.boolPtr(p, v)
 		case "env":
 			def.Env = d.env(p, v, def.Pos)
+		case "run":
+			def.Run = d.runValue(p, v)
+		case "cancellation_response":
+			def.CancellationResponse = d.strPtr(p, v)
 		default:
 			d.unknown(p, defaultsKeys)
 			continue
@@ -219,11 +223,12 @@ var (
 		"command", "tool", "source", "shell", "enable", "summary", "description",
 		"examples", "parameters", "annotations", "options", "category", "tags",
 		"requires_approval", "timeout", "workdir", "env", "clear_env", "self_describe",
-		"prefix", "include", "exclude",
+		"prefix", "include", "exclude", "run", "questions", "cancellation_response",
 	}
 	toolsetKeys = []string{
 		"command", "shell", "timeout", "workdir", "env", "clear_env", "enable",
 		"category", "tags", "requires_approval", "options", "prefix", "include", "exclude",
+		"run", "questions", "cancellation_response",
 	}
 	toolsetOnly = []string{"prefix", "include", "exclude"}
 )
@@ -269,6 +274,12 @@ func (d *decoder) entry(path []string, name string, toolset bool, v any) *Entry 
 			e.Enable = d.boolPtr(p, v)
 		case "requires_approval":
 			e.RequiresApproval = d.boolPtr(p, v)
+		case "run":
+			e.Run = d.runValue(p, v)
+		case "questions":
+			e.Answers = d.questions(p, v, e.Pos)
+		case "cancellation_response":
+			e.CancellationResponse = d.strPtr(p, v)
 		case "clear_env":
 			e.ClearEnv = d.boolPtr(p, v)
 		case "self_describe":

@@ -15,6 +15,7 @@ func FuzzParse(f *testing.F) {
 		"[tools]\n\"a.b\".command = '''\nx\n'''\n[categories.c]\nname = \"\"\"n\"\"\"\n",
 		"x = [1, [2, {a = 3}], \"]\"] # c\n[[tools]]\n",
 		"[tools.x]\ncommand = \"a 'b\"\ntimeout = \"-1s\"\n",
+		"[defaults]\nrun = \"ask\"\n[tools.x]\ncommand = \"a\"\nrequires_approval = false\nrun = \"skip\"\nquestions.q.answer = [1, 2.5, {k = true}]\ncancellation_response = \"no\"\n",
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))
@@ -31,6 +32,9 @@ func FuzzParse(f *testing.F) {
 		for _, e := range cfg.Tools {
 			if e.Command.IsZero() {
 				t.Fatalf("tool %q parsed without a command", e.Name)
+			}
+			if e.checkRun() != nil { // run and requires_approval that disagree are never served
+				t.Fatalf("tool %q parsed with run %v and requires_approval %v", e.Name, e.Run, e.RequiresApproval)
 			}
 		}
 		scanKeys(data) // also on its own, for the light scanner

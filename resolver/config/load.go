@@ -254,6 +254,10 @@ func (c *Config) finish() []*Error {
 					"%s: include and exclude are both set; use one", e.Key()))
 				bad = true
 			}
+			if err := e.checkRun(); err != nil {
+				errs = append(errs, err)
+				bad = true
+			}
 			if bad {
 				delete(group, name)
 				continue
@@ -290,6 +294,7 @@ func (d *Defaults) apply(e *Entry) {
 	if e.Pos == nil {
 		e.Pos = map[string]Position{}
 	}
+	d.applyPolicy(e)
 	if e.Timeout == nil && d.Timeout != nil {
 		t := *d.Timeout
 		e.Timeout = &t

@@ -34,6 +34,7 @@ type CallFunc func(ctx context.Context, name string, args map[string]any, opts *
 type callBody struct {
 	Arguments map[string]any // absent or null: no arguments
 	Answers   map[string]any // by question id; nil when absent
+	Approval  string         // the ticket of an approval the person gave (approve.go); "" when absent
 }
 
 // decodeBody reads a call or validate body: one JSON object with the
@@ -45,7 +46,7 @@ func decodeBody(data []byte, answers bool) (callBody, error) {
 	var b callBody
 	shape := `{"arguments":{…}}`
 	if answers {
-		shape = `{"arguments":{…},"answers":{…}}`
+		shape = `{"arguments":{…},"answers":{…},"approval":"…"}`
 	}
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 || data[0] != '{' {
@@ -68,6 +69,10 @@ func decodeBody(data []byte, answers bool) (callBody, error) {
 			b.Answers, err = resolver.DecodeArguments(raw)
 			if err != nil {
 				err = errors.New(strings.Replace(err.Error(), "arguments", "answers", 1))
+			}
+		case k == "approval" && answers:
+			if json.Unmarshal(raw, &b.Approval) != nil {
+				err = errors.New("approval must be a string: the requestState of the approval the person gave")
 			}
 		default:
 			return b, fmt.Errorf("unknown member %q: the body is %s", k, shape)
@@ -148,6 +153,15 @@ func (h *handler) validate(w http.ResponseWriter, r *http.Request) {
 // "inputRequests":{id: {"method":"elicitation/create","params":…}}, the
 // question's text as content. The client calls again with the same
 // arguments and "answers" holding every answer so far, by question id.
+//
+// A tool that runs only once a person approves the call (run = "ask")
+// first answers an input-required result asking for approval: the call as
+// the tool renders it, the form keyed "approval", and a "requestState":
+// a one-time ticket bound to this tool and these arguments. The page shows
+// the call; when the person approves, it calls again with the ticket as
+// "approval". A question after that comes with a new ticket, sent back
+// with the answers. /mcp never reads "approval": a model's call over MCP
+// is approved only by its client asking the person (mcpserver).
 func (h *handler) call(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
 	call := h.o.Call
@@ -184,8 +198,20 @@ func (h *handler) call(w http.ResponseWriter, r *http.Request) {
 	// page shows it prefilled): a person is there to answer.
 	ask := func(context.Context, tool.Question) (any, error) { return nil, resolver.ErrNoAnswer }
 	askForm := func(context.Context, []tool.Question) (map[string]any, error) { return nil, resolver.ErrNoAnswer }
-	out, err := call(r.Context(), name, body.Arguments, &resolver.CallOptions{Answers: body.Answers, Ask: ask, AskForm: askForm})
+	var pending *resolver.Approval
+	approved := false
+	approve := func(_ context.Context, a resolver.Approval) (bool, error) {
+		approved = body.Approval != "" && h.tickets.Redeem(body.Approval, name, body.Arguments)
+		if !approved {
+			pending = &a // the person is asked first (approve.go)
+			return false, resolver.ErrNoAnswer
+		}
+		return true, nil
+	}
+	out, err := call(r.Context(), name, body.Arguments, &resolver.CallOptions{Answers: body.Answers, Ask: ask, AskForm: askForm, Approve: approve})
 	switch {
+	case pending != nil && errors.Is(err, resolver.ErrNoAnswer):
+		writeResult(w, mcpserver.ApprovalResult(*pending, h.tickets.Issue(name, body.Arguments)))
 	case errors.Is(err, resolver.ErrUnknownTool):
 		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown tool %q", name))
 	case err != nil && r.Context().Err() != nil:
@@ -193,7 +219,11 @@ func (h *handler) call(w http.ResponseWriter, r *http.Request) {
 	case err != nil:
 		writeResult(w, mcpserver.HostErrorResult(err))
 	case out.Type == tool.KindNeedsInput && out.Question != nil:
-		writeResult(w, mcpserver.QuestionResult(out.AllQuestions()))
+		res := mcpserver.QuestionResult(out.AllQuestions())
+		if approved { // the answers come back with it: the person approved this call already
+			res.RequestState = h.tickets.Issue(name, body.Arguments)
+		}
+		writeResult(w, res)
 	default:
 		writeResult(w, mcpserver.OutcomeResult(out))
 	}

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolhost/toolhost/internal/approval"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -143,6 +144,8 @@ type handler struct {
 	p      Provider
 	o      Options
 	cached bool // p is a catalog's: keep its listings between changes
+
+	tickets approval.Tickets // approvals the page's person gave, one call each (api.go)
 
 	mu  sync.Mutex
 	cur *listings // nil after a change

@@ -45,9 +45,10 @@ func (s *Server) toolHandler(name string) mcp.ToolHandler {
 			return errorResult(fmt.Sprintf("invalid arguments for tool %q: %v", name, err)), nil
 		}
 		answers := map[string]any{}
+		v := notAsked
 		if req.Params.RequestState != "" || len(req.Params.InputResponses) > 0 {
 			var res *mcp.CallToolResult
-			answers, res, err = s.resume(name, args, req.Params)
+			answers, v, res, err = s.resume(name, args, req.Params)
 			if res != nil || err != nil {
 				return res, err
 			}
@@ -58,7 +59,7 @@ func (s *Server) toolHandler(name string) mcp.ToolHandler {
 			return nil, err
 		}
 		defer done()
-		res, err := s.call(ctx, req, name, args, answers)
+		res, err := s.call(ctx, req, name, args, answers, v)
 		if err != nil && s.stopped() {
 			// Close (SIGTERM, stdin closed) cancelled the call: say so,
 			// rather than a bare "context canceled" with code 0.
@@ -70,10 +71,13 @@ func (s *Server) toolHandler(name string) mcp.ToolHandler {
 
 // call runs the tool through the catalog, which owns the call and its
 // question loop; this face only says how to ask (elicitation, now or in a
-// later request) and maps the result.
-func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, name string, args, answers map[string]any) (*mcp.CallToolResult, error) {
+// later request) and how to ask for approval (approve.go), and maps the
+// result. v is the approval a person gave in an earlier round.
+func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, name string, args, answers map[string]any, v verdict) (*mcp.CallToolResult, error) {
 	opts := &resolver.CallOptions{Answers: answers, OnEvent: eventSink(ctx, req)}
 	mrtr := req.ProtocolVersion() >= mrtrVersion
+	var pending *resolver.Approval // asked for in this answer (multi round-trip)
+	opts.Approve = approver(req, v, mrtr, &pending)
 	if supportsElicitation(req) {
 		opts.AskForm = func(ctx context.Context, qs []tool.Question) (map[string]any, error) {
 			if mrtr { // answered in a later request: see inputRequired
@@ -88,12 +92,16 @@ func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, name string
 	}
 	out, err := s.cat.Call(ctx, name, args, opts)
 	switch {
+	case pending != nil && errors.Is(err, resolver.ErrNoAnswer):
+		return s.approvalRequired(name, args, answers, *pending)
+	case errors.Is(err, resolver.ErrApprovalRequired):
+		return errorResult(cannotApprove(name)), nil
 	case err != nil:
 		return callError(ctx, name, err)
 	case out.Type != tool.KindNeedsInput || out.Question == nil:
 		return outcomeResult(out), nil
 	case opts.Ask != nil && mrtr:
-		return s.inputRequired(name, args, answers, out.AllQuestions())
+		return s.inputRequired(name, args, answers, out.AllQuestions(), v == approved)
 	}
 	return errorResult(unanswered(name, *out.Question)), nil
 }
@@ -376,11 +384,18 @@ func answersOf(qs []tool.Question, res *mcp.ElicitResult) (map[string]any, error
 // the next, in the request state: sealed (AES-GCM with the server's key),
 // so that a client can neither forge answers to questions never asked nor
 // read back a secret it answered.
+//
+// A call that needs approval carries a one-time ticket (internal/approval)
+// bound to its tool and arguments: Approval when this round asks for the
+// approval, Approved when a person approved it in an earlier round (the
+// questions that follow keep it). A replayed state finds its ticket spent.
 type callState struct {
-	Tool    string          `json:"tool"`
-	Args    string          `json:"args"` // sha256 of the arguments' JSON
-	Answers map[string]any  `json:"answers"`
-	Asked   json.RawMessage `json:"asked"` // the needs_input outcome: its question(s), in protocol v2's spelling
+	Tool     string          `json:"tool"`
+	Args     string          `json:"args"` // sha256 of the arguments' JSON
+	Answers  map[string]any  `json:"answers"`
+	Asked    json.RawMessage `json:"asked"` // the needs_input outcome: its question(s), in protocol v2's spelling
+	Approval string          `json:"approval,omitempty"`
+	Approved string          `json:"approved,omitempty"`
 }
 
 // formKey is the input request key of several questions asked as one form;
@@ -395,8 +410,9 @@ func inputKey(qs []tool.Question) string {
 }
 
 // inputRequired answers a round of a multi round-trip call with the
-// questions as one form elicitation.
-func (s *Server) inputRequired(name string, args, answers map[string]any, qs []tool.Question) (*mcp.CallToolResult, error) {
+// questions as one form elicitation. approved says that a person approved
+// the call in an earlier round: the next round runs it without asking.
+func (s *Server) inputRequired(name string, args, answers map[string]any, qs []tool.Question, approved bool) (*mcp.CallToolResult, error) {
 	asked := tool.Outcome{Type: tool.KindNeedsInput, Question: &qs[0]}
 	if len(qs) > 1 {
 		asked.Questions = qs
@@ -406,6 +422,9 @@ func (s *Server) inputRequired(name string, args, answers map[string]any, qs []t
 		return nil, err
 	}
 	st := callState{Tool: name, Args: argsHash(args), Answers: answers, Asked: askedJSON}
+	if approved {
+		st.Approved = s.tickets.Issue(name, args)
+	}
 	payload, err := json.Marshal(st)
 	if err != nil {
 		return nil, err
@@ -417,41 +436,64 @@ func (s *Server) inputRequired(name string, args, answers map[string]any, qs []t
 }
 
 // resume reads the state and input responses of a retried call: the
-// answers so far, or the result to send at once (a declined question), or
-// a protocol error (forged or foreign state).
-func (s *Server) resume(name string, args map[string]any, p *mcp.CallToolParamsRaw) (map[string]any, *mcp.CallToolResult, error) {
+// answers so far and the person's verdict on the call's approval, or the
+// result to send at once (a declined question), or a protocol error
+// (forged or foreign state, or an approval ticket already spent).
+func (s *Server) resume(name string, args map[string]any, p *mcp.CallToolParamsRaw) (map[string]any, verdict, *mcp.CallToolResult, error) {
 	bad := &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid requestState: this server did not issue it for this tool and these arguments " +
 		"(a restarted server forgets the states it issued); call the tool again without requestState and inputResponses"}
 	payload, ok := s.open(p.RequestState)
 	if !ok {
-		return nil, nil, bad
+		return nil, notAsked, nil, bad
 	}
 	var st callState
 	d := json.NewDecoder(bytes.NewReader(payload))
 	d.UseNumber()
 	if err := d.Decode(&st); err != nil || st.Tool != name || st.Args != argsHash(args) {
-		return nil, nil, bad
+		return nil, notAsked, nil, bad
 	}
-	asked, err := tool.DecodeOutcomeV2(st.Asked)
-	if err != nil || len(asked.AllQuestions()) == 0 {
-		return nil, nil, bad
-	}
-	qs := asked.AllQuestions()
 	answers := st.Answers
 	if answers == nil {
 		answers = map[string]any{}
 	}
+	spent := &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requestState already used or expired: an approval counts for one call; " +
+		"call the tool again without requestState and inputResponses, and the user is asked again"}
+	v := notAsked
+	switch {
+	case st.Approval != "": // this round asked for approval, and nothing else
+		if !s.tickets.Redeem(st.Approval, name, args) {
+			return nil, notAsked, nil, spent
+		}
+		resp, ok := p.InputResponses[approvalKey].(*mcp.ElicitResult)
+		if !ok {
+			return nil, notAsked, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("missing input response %q", approvalKey)}
+		}
+		if approves(resp) {
+			return answers, approved, nil, nil
+		}
+		return answers, declined, nil, nil
+	case st.Approved != "":
+		if !s.tickets.Redeem(st.Approved, name, args) {
+			return nil, notAsked, nil, spent
+		}
+		v = approved
+	}
+	asked, err := tool.DecodeOutcomeV2(st.Asked)
+	if err != nil || len(asked.AllQuestions()) == 0 {
+		return nil, notAsked, nil, bad
+	}
+	qs := asked.AllQuestions()
 	key := inputKey(qs)
 	resp, ok := p.InputResponses[key].(*mcp.ElicitResult)
 	if !ok {
-		return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("missing input response %q", key)}
+		return nil, notAsked, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("missing input response %q", key)}
 	}
 	got, err := answersOf(qs, resp)
 	if err != nil {
-		return nil, errorResult(err.Error()), nil
+		return nil, notAsked, errorResult(err.Error()), nil
 	}
 	maps.Copy(answers, got)
-	return answers, nil, nil
+	return answers, v, nil, nil
 }
 
 func argsHash(args map[string]any) string {

@@ -22,7 +22,7 @@ func TestResume(t *testing.T) {
 	s := &Server{key: newKey()}
 	args := map[string]any{"path": "a.txt"}
 	q := tool.Question{ID: "overwrite", Text: "Overwrite a.txt?", AnswerType: tool.AnswerType{Kind: tool.AnswerBoolean}}
-	res, err := s.inputRequired("rm", args, map[string]any{"earlier": "x"}, []tool.Question{q})
+	res, err := s.inputRequired("rm", args, map[string]any{"earlier": "x"}, []tool.Question{q}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestResume(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := s.resume(tt.tool, tt.args, &mcp.CallToolParamsRaw{RequestState: tt.state, InputResponses: tt.responses})
+			_, _, _, err := s.resume(tt.tool, tt.args, &mcp.CallToolParamsRaw{RequestState: tt.state, InputResponses: tt.responses})
 			var werr *jsonrpc.Error
 			if !errors.As(err, &werr) || werr.Code != jsonrpc.CodeInvalidParams || werr.Message != tt.wantErr {
 				t.Errorf("resume err = %v, want code %d %q", err, jsonrpc.CodeInvalidParams, tt.wantErr)
@@ -55,7 +55,7 @@ func TestResume(t *testing.T) {
 	}
 	t.Run("declined", func(t *testing.T) {
 		decline := mcp.InputResponseMap{"overwrite": &mcp.ElicitResult{Action: "decline"}}
-		_, res, err := s.resume("rm", args, &mcp.CallToolParamsRaw{RequestState: state, InputResponses: decline})
+		_, _, res, err := s.resume("rm", args, &mcp.CallToolParamsRaw{RequestState: state, InputResponses: decline})
 		if err != nil || res == nil || !res.IsError {
 			t.Fatalf("resume = %v, %v; want an isError result", res, err)
 		}
@@ -64,7 +64,7 @@ func TestResume(t *testing.T) {
 		}
 	})
 	t.Run("accepted", func(t *testing.T) {
-		answers, res, err := s.resume("rm", args, &mcp.CallToolParamsRaw{RequestState: state, InputResponses: accept})
+		answers, _, res, err := s.resume("rm", args, &mcp.CallToolParamsRaw{RequestState: state, InputResponses: accept})
 		if err != nil || res != nil {
 			t.Fatalf("resume = %v, %v; want the answers", res, err)
 		}
@@ -83,7 +83,7 @@ func TestResumeForm(t *testing.T) {
 		{ID: "n", Text: "How many?", AnswerType: tool.Number(nil, nil, true)},
 		{ID: "token", Text: "Token?", AnswerType: tool.Secret},
 	}
-	res, err := s.inputRequired("t", nil, map[string]any{"earlier": "hunter2"}, qs)
+	res, err := s.inputRequired("t", nil, map[string]any{"earlier": "hunter2"}, qs, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestResumeForm(t *testing.T) {
 	if strings.Contains(res.RequestState, "hunter2") || strings.Contains(res.RequestState, base64.RawURLEncoding.EncodeToString([]byte("hunter2"))[:8]) {
 		t.Error("the request state shows an earlier answer in the clear")
 	}
-	answers, bad, err := s.resume("t", nil, &mcp.CallToolParamsRaw{RequestState: res.RequestState,
+	answers, _, bad, err := s.resume("t", nil, &mcp.CallToolParamsRaw{RequestState: res.RequestState,
 		InputResponses: mcp.InputResponseMap{"form": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"n": 3.0, "token": "s3cret"}}}})
 	if err != nil || bad != nil {
 		t.Fatalf("resume = %v, %v", bad, err)
@@ -106,7 +106,7 @@ func TestResumeForm(t *testing.T) {
 	if want := map[string]any{"earlier": "hunter2", "n": json.Number("3"), "token": "s3cret"}; !reflect.DeepEqual(answers, want) {
 		t.Errorf("answers = %#v, want %#v", answers, want)
 	}
-	_, bad, _ = s.resume("t", nil, &mcp.CallToolParamsRaw{RequestState: res.RequestState,
+	_, _, bad, _ = s.resume("t", nil, &mcp.CallToolParamsRaw{RequestState: res.RequestState,
 		InputResponses: mcp.InputResponseMap{"form": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"n": 3.0, "token": 42.0}}}})
 	if bad == nil || strings.Contains(bad.Content[0].(*mcp.TextContent).Text, "42") {
 		t.Errorf("a wrong secret answer: %+v, want an error that does not echo it", bad)

@@ -41,6 +41,11 @@
 //     a retried call from 2026-07-28 on), else the question's default, else
 //     isError true with the question's text; a declined elicitation is
 //     isError true;
+//   - a tool with run = "ask" → nothing runs until the user approves: an
+//     elicitation form (before 2026-07-28) or an input request whose
+//     sealed state holds a one-time ticket bound to the call (since); a
+//     client without elicitation gets isError true saying the client
+//     cannot ask a person; a decline is isError true;
 //   - an unknown tool → the JSON-RPC error -32602 `unknown tool "x"` (a
 //     protocol error, as the SDK gives for tools it does not know);
 //   - a call over HTTP ([Server.Handler]) to a server without

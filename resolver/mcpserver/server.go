@@ -17,6 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolhost/toolhost/internal/approval"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -135,6 +136,8 @@ type Server struct {
 	describeJSON []byte
 
 	splice atomic.Pointer[splicer] // set by Run over stdio: tools/list results are spliced in
+
+	tickets approval.Tickets // one-time approvals of multi round-trip calls (approve.go); safe for concurrent use
 
 	listMu  sync.Mutex
 	listRaw []byte // the tools/list result as served; nil after a change; guarded by listMu

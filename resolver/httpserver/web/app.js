@@ -251,7 +251,7 @@ function renderDetail(text, keep) {
 
   const actions = el('div', { class: 'actions' },
     el('button', { type: 'button', onclick: validate }, 'Validate'),
-    canRun ? el('button', { type: 'button', class: 'primary', id: 'run', onclick: () => run({}) }, 'Run') : null,
+    canRun ? el('button', { type: 'button', class: 'primary', id: 'run', onclick: () => run({}, '') }, 'Run') : null,
     el('button', { type: 'button', onclick: () => copy('toolhost') }, 'Copy as toolhost call'),
     el('button', { type: 'button', onclick: () => copy('curl') }, 'Copy as cURL'));
   const disabled = canRun ? null : el('p', { class: 'notice', id: 'exec-off' }, 'Execution is disabled on this server: restart it with ', el('code', { text: '--allow-execute' }), ' to run tools from this page. Validate works.');
@@ -472,7 +472,9 @@ async function validate() {
   if (first) { const c = first.el.querySelector('input, select, textarea'); if (c) c.focus(); }
 }
 
-async function run(answers) {
+// run calls the tool with the arguments of the form, the answers so far
+// and, when the person approved the call, the approval's ticket.
+async function run(answers, approval) {
   const a = args();
   if (!a) return;
   const name = st.detail.name;
@@ -481,6 +483,7 @@ async function run(answers) {
   result('', el('p', { class: 'status', text: 'Running…' })).setAttribute('aria-busy', 'true');
   const body = { arguments: a };
   if (Object.keys(answers).length) body.answers = answers;
+  if (approval) body.approval = approval;
   let r;
   try { r = await post(toolPath(name, 'call'), stringify(body)); } catch (e) { r = { ok: false, status: 0, text: e.message, data: null, ms: 0 }; }
   btn.disabled = false;
@@ -492,6 +495,7 @@ async function run(answers) {
   }
   const res = r.data;
   if (res.resultType === 'input_required' && res.inputRequests && typeof res.inputRequests === 'object') {
+    if (res.inputRequests.approval && typeof res.requestState === 'string') return confirmRun(res, answers, a, raw);
     return ask(res, answers, r.ms, raw);
   }
   const blocks = (Array.isArray(res.content) ? res.content : []).map(block);
@@ -511,8 +515,24 @@ function block(b) {
   return el('pre', { text: pretty(b) });
 }
 
+// confirmRun shows the call as the tool renders it (the server's text,
+// inserted as text) and runs it only when the person approves: the
+// tool runs only once a person approves each call (run = "ask"). The
+// ticket the server issued goes back with the same arguments; Cancel runs
+// nothing.
+function confirmRun(res, answers, sent, raw) {
+  const p = (res.inputRequests.approval && res.inputRequests.approval.params) || {};
+  const yes = el('button', { type: 'button', class: 'primary', onclick: () => { if (same(args(), sent)) run(answers, res.requestState); else changed(); } }, 'Approve and run');
+  const no = el('button', { type: 'button', onclick: () => result('', el('p', { class: 'status', text: 'Not run: you did not approve the call.' })) }, 'Cancel');
+  const changed = () => result('error', el('p', { class: 'status error', text: 'The arguments changed since the call was shown: press Run to see the new call.' }));
+  result('', el('fieldset', { class: 'approval' }, el('legend', { text: 'Approval' }),
+    el('pre', { 'aria-label': 'Call to approve', text: String(p.message || '') }), yes, ' ', no), raw);
+  no.focus();
+}
+
 // ask shows the tool's question; answering calls the tool again with the
-// same arguments and every answer so far.
+// same arguments and every answer so far (and the approval's new ticket
+// when the person approved the call before the question).
 function ask(res, answers, ms, raw) {
   const parts = [el('p', { class: 'status', text: `The tool asks a question · ${ms} ms` })];
   for (const [id, req] of Object.entries(res.inputRequests)) {
@@ -534,7 +554,7 @@ function ask(res, answers, ms, raw) {
       value = () => ctl.value;
     }
     const pre = typeof p.message === 'string' && p.message !== text ? p.message.slice(0, p.message.length - text.length).trim() : '';
-    const answer = () => run({ ...answers, [id]: value() });
+    const answer = () => run({ ...answers, [id]: value() }, typeof res.requestState === 'string' ? res.requestState : '');
     ctl.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); answer(); } });
     parts.push(el('fieldset', { class: 'question' }, el('legend', { text: 'Question' }),
       pre ? el('p', { class: 'long', text: pre }) : null,
