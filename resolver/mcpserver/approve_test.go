@@ -34,7 +34,7 @@ func touchServer(t *testing.T, policy string) (*mcpserver.Server, string) {
 	if err := cat.Report().Err(); err != nil {
 		t.Fatal(err)
 	}
-	s := mcpserver.New(cat, nil)
+	s := mcpserver.New(cat, &mcpserver.Options{AllowHTTPExecute: true})
 	t.Cleanup(func() { s.Close() })
 	return s, marker
 }
