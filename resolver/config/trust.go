@@ -1,0 +1,77 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/toolhost/toolhost/resolver/trust"
+)
+
+// Trust decides whether [Load] may use a workspace's configuration files.
+// Those files name commands that toolhost runs (it asks each binary for its
+// schema as soon as it loads), so a workspace a person has not trusted must
+// not be read at all: a cloned repository, or a file a tool wrote, would
+// otherwise run any command. The user's own file and explicit Files are
+// always used: a person wrote or named them.
+//
+// [*trust.Store] is the implementation toolhost's CLI uses (`toolhost
+// trust` writes it); [TrustAll] trusts every workspace.
+type Trust interface {
+	// Verify returns nil when the workspace at root (the directory holding
+	// .config/toolhost) may use exactly these files: each *.toml file's
+	// name in root/.config/toolhost mapped to [trust.Sum] of its contents.
+	// Otherwise it returns an error saying why, such as a [*trust.Error].
+	Verify(root string, files map[string]string) error
+}
+
+// TrustAll trusts every workspace, as toolhost did before trust existed:
+// for a host that has decided by other means (its own prompt, a sandbox
+// around everything it runs), and for tests of fixed workspaces.
+var TrustAll Trust = trustAll{}
+
+type trustAll struct{}
+
+func (trustAll) Verify(string, map[string]string) error { return nil }
+
+// Workspace is a workspace's configuration as found on disk.
+type Workspace struct {
+	Root  string   // the directory holding .config/toolhost
+	Dir   string   // Root/.config/toolhost
+	Files []string // its *.toml files, sorted by name
+	data  [][]byte // their contents, as read
+}
+
+// FindWorkspace finds the workspace at or above start ([WorkspaceDir]) and
+// reads its files. It returns nil and no error when there is none.
+func FindWorkspace(start string) (*Workspace, error) {
+	dir, ok := WorkspaceDir(start)
+	if !ok {
+		return nil, nil
+	}
+	return readWorkspace(dir)
+}
+
+// readWorkspace reads the *.toml files of the .config/toolhost directory dir.
+func readWorkspace(dir string) (*Workspace, error) {
+	files, err := tomlFiles(dir)
+	if err != nil {
+		return nil, err
+	}
+	ws := &Workspace{Root: filepath.Dir(filepath.Dir(dir)), Dir: dir, Files: files, data: make([][]byte, len(files))}
+	for i, f := range files {
+		if ws.data[i], err = os.ReadFile(f); err != nil {
+			return nil, err
+		}
+	}
+	return ws, nil
+}
+
+// Sums maps each file's name (in Dir) to [trust.Sum] of its contents, as
+// [Trust.Verify] takes them.
+func (w *Workspace) Sums() map[string]string {
+	sums := make(map[string]string, len(w.Files))
+	for i, f := range w.Files {
+		sums[filepath.Base(f)] = trust.Sum(w.data[i])
+	}
+	return sums
+}
