@@ -80,8 +80,30 @@ func TestWorkspaceTrust(t *testing.T) {
 		}
 	}
 
+	r := runIn(t, dir, "", nil, "check", "--json")
+	wantJSON := `{
+  "tools": 0,
+  "errors": 1,
+  "warnings": 0,
+  "problems": [
+    {
+      "place": "` + filepath.Join(dir, ".config", "toolhost") + `",
+      "warning": false,
+      "error": "workspace ` + dir + ` is not trusted: new tools.toml",
+      "fix": "review the files, then run toolhost trust"
+    }
+  ]
+}
+`
+	if r.code != 1 || r.stdout != wantJSON || r.stderr != "" {
+		t.Errorf("check --json: exit %d, stdout %s, stderr %q; want 1 and\n%s", r.code, r.stdout, r.stderr, wantJSON)
+	}
+	if ran() {
+		t.Fatal("check --json ran the untrusted workspace's command")
+	}
+
 	// A person trusts it: the command runs.
-	r := runIn(t, dir, "", nil, "trust")
+	r = runIn(t, dir, "", nil, "trust")
 	wantTrust := fmt.Sprintf("trusted %s (.config/toolhost: tools.toml)\nits tools may now run these commands:\n  greet  %s touch %s\n", dir, exe, marker)
 	if r.code != 0 || r.stdout != wantTrust || r.stderr != "" {
 		t.Fatalf("trust: exit %d, stdout %q, stderr %q; want %q", r.code, r.stdout, r.stderr, wantTrust)

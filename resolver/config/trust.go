@@ -1,6 +1,10 @@
 package config
 
 import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -59,11 +63,47 @@ func readWorkspace(dir string) (*Workspace, error) {
 	}
 	ws := &Workspace{Root: filepath.Dir(filepath.Dir(dir)), Dir: dir, Files: files, data: make([][]byte, len(files))}
 	for i, f := range files {
-		if ws.data[i], err = os.ReadFile(f); err != nil {
+		if ws.data[i], err = readBounded(f); err != nil {
 			return nil, err
 		}
 	}
 	return ws, nil
+}
+
+// maxWorkspaceFile bounds the size of a workspace configuration file.
+const maxWorkspaceFile = 16 << 20
+
+// readBounded reads a workspace file, which anyone who wrote the workspace
+// chose: only a regular file (after symbolic links) of at most 16 MiB is
+// read, so that a link to /dev/zero or a FIFO cannot exhaust memory or
+// hang a command that merely hashes it.
+func readBounded(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: errors.New("not a regular file")}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: errors.New("not a regular file")}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxWorkspaceFile+1))
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+	}
+	if len(data) > maxWorkspaceFile {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("larger than %d MiB", maxWorkspaceFile>>20)}
+	}
+	return data, nil
 }
 
 // Sums maps each file's name (in Dir) to [trust.Sum] of its contents, as

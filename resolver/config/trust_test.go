@@ -120,3 +120,28 @@ func TestLoadDefaultTrust(t *testing.T) {
 		t.Fatalf("Load with TrustAll = %v, %v", cfg.Tools, err)
 	}
 }
+
+// TestLoadHostileWorkspaceFile: a workspace file that is a link to
+// /dev/zero is not read (hashing it would never end); the workspace is
+// not used, and the problem says why.
+func TestLoadHostileWorkspaceFile(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	root := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(root, "xdg"))
+	ws := filepath.Join(root, "proj/.config/toolhost")
+	writeFile(t, filepath.Join(ws, "a.toml"), "[tools.a]\ncommand = \"a\"\n")
+	if err := os.Symlink("/dev/zero", filepath.Join(ws, "z.toml")); err != nil {
+		t.Skip(err)
+	}
+	store := &trust.Store{Dir: filepath.Join(root, "trust")}
+	cfg, err := Load(&LoadOptions{Dir: filepath.Join(root, "proj"), Trust: store})
+	want := filepath.Join(ws, "z.toml") + ": cannot read: not a regular file; the workspace's configuration is not used"
+	if cfg == nil || len(cfg.Tools) != 0 || err == nil || err.Error() != want {
+		t.Fatalf("Load = %v, %v; want no tools and %q", cfg, err, want)
+	}
+	if _, err := FindWorkspace(filepath.Join(root, "proj")); err == nil {
+		t.Fatal("FindWorkspace read /dev/zero")
+	}
+}

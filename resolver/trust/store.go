@@ -225,11 +225,29 @@ func readRecord(path string) (*Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	var rec Record
-	if err := json.Unmarshal(data, &rec); err != nil || rec.Root == "" || rec.Files == nil {
+	rec, ok := parseRecord(data)
+	if !ok {
 		return nil, fmt.Errorf("trust record %s is not a trust record; remove it and run toolhost trust again", path)
 	}
-	return &rec, nil
+	return rec, nil
+}
+
+// parseRecord decodes a record file's contents: a JSON object with an
+// absolute root and a files object of names to hex SHA-256 sums.
+func parseRecord(data []byte) (*Record, bool) {
+	var rec Record
+	if err := json.Unmarshal(data, &rec); err != nil || !filepath.IsAbs(rec.Root) || rec.Files == nil {
+		return nil, false
+	}
+	for name, sum := range rec.Files {
+		if name == "" || strings.ContainsAny(name, `/\`) || len(sum) != 2*sha256.Size {
+			return nil, false
+		}
+		if _, err := hex.DecodeString(sum); err != nil {
+			return nil, false
+		}
+	}
+	return &rec, true
 }
 
 // Trust records that a person trusts the workspace at root with these
