@@ -10,8 +10,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-
-	"github.com/toolhost/toolhost/resolver/trust"
 )
 
 // LoadOptions says which layers [Load] reads. A nil *LoadOptions means the
@@ -207,40 +205,6 @@ func findLayers(opts *LoadOptions) ([]layer, Problems, error) {
 		files = append(files, layer{path: f})
 	}
 	return files, problems, nil
-}
-
-// trustedWorkspace returns the workspace files of the .config/toolhost
-// directory dir that t trusts: all of them, read, or none and the problem
-// that says why.
-func trustedWorkspace(dir string, t Trust) ([]layer, *Error, error) {
-	if t == TrustAll {
-		names, err := tomlFiles(dir)
-		layers := make([]layer, len(names))
-		for i, n := range names {
-			layers[i] = layer{path: n}
-		}
-		return layers, nil, err
-	}
-	if t == nil {
-		t = trust.Default()
-	}
-	ws, err := readWorkspace(dir)
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) && pe.Path != dir {
-			// One file cannot be read: the workspace cannot be verified.
-			return nil, &Error{Pos: Position{File: pe.Path}, Err: err, Msg: "cannot read: " + unwrapPath(err) + "; the workspace's configuration is not used"}, nil
-		}
-		return nil, nil, err
-	}
-	if err := t.Verify(ws.Root, ws.Sums()); err != nil {
-		return nil, &Error{Pos: Position{File: dir}, Err: err, Msg: err.Error()}, nil
-	}
-	layers := make([]layer, len(ws.Files))
-	for i, f := range ws.Files {
-		layers[i] = layer{path: f, data: ws.data[i], read: true}
-	}
-	return layers, nil, nil
 }
 
 // Problems is the error [Load] returns beside a usable [Config]: what it
