@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -96,10 +97,12 @@ func readBounded(path string) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: errors.New("not a regular file")}
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxWorkspaceFile+1))
-	if err != nil {
+	var buf bytes.Buffer
+	buf.Grow(int(min(fi.Size(), maxWorkspaceFile)) + 512) // one allocation when the size holds
+	if _, err := buf.ReadFrom(io.LimitReader(f, maxWorkspaceFile+1)); err != nil {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
 	}
+	data := buf.Bytes()
 	if len(data) > maxWorkspaceFile {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("larger than %d MiB", maxWorkspaceFile>>20)}
 	}
