@@ -82,7 +82,7 @@ func (a *app) add(c *cli.Context) error {
 	if err := config.AppendTool(file, name, argv, toolName); err != nil {
 		return &exitError{code: ExitFailure, err: err}
 	}
-	if note := trustAdded(before, trusted, file); note != "" {
+	if note := keepTrusted(before, trusted, file); note != "" {
 		fmt.Fprintf(a.stderr, "toolhost: %s\n", note)
 	}
 	def := resp.Find(toolName)

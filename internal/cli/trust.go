@@ -280,8 +280,9 @@ func (a *app) listTrusted() error {
 }
 
 // trustedBefore returns the sums of the workspace files at or above root,
-// and whether the store trusts them as they are: `add` calls it before it
-// writes, and [trustAdded] after.
+// and whether the store trusts them as they are: a command that edits a
+// workspace file for the person (add) calls it before it writes, and
+// [keepTrusted] after.
 func trustedBefore(root string) (map[string]string, bool) {
 	ws, err := config.FindWorkspace(root)
 	if err != nil || ws == nil {
@@ -291,13 +292,14 @@ func trustedBefore(root string) (map[string]string, bool) {
 	return sums, trust.Default().Verify(ws.Root, sums) == nil
 }
 
-// trustAdded keeps a trusted workspace trusted after `add` appended to
-// file, one of its files: the person typing add trusts what they added,
-// and the rest is what they trusted before. A workspace that add created
+// keepTrusted keeps a trusted workspace trusted after a command the person
+// typed (add) wrote file, one of its files: they trust what they asked
+// for, and the rest is what they trusted before (a file the command
+// removed is dropped from the record). A workspace the command created
 // (file is its only file, and there was none before) is trusted too. Any
 // other workspace stays untrusted, and the returned line says so ("" when
 // it is trusted).
-func trustAdded(before map[string]string, trusted bool, file string) string {
+func keepTrusted(before map[string]string, trusted bool, file string) string {
 	const untrusted = "the workspace's configuration is not trusted, so it does not run yet: review it, then run toolhost trust"
 	ws, err := config.FindWorkspace(filepath.Dir(filepath.Dir(filepath.Dir(file))))
 	if err != nil || ws == nil || ws.Dir != filepath.Dir(file) {
@@ -312,9 +314,13 @@ func trustAdded(before map[string]string, trusted bool, file string) string {
 	if want == nil {
 		want = map[string]string{}
 	}
-	want[name] = after[name]
+	if sum, ok := after[name]; ok {
+		want[name] = sum
+	} else {
+		delete(want, name)
+	}
 	if !maps.Equal(want, after) {
-		return untrusted // a file changed meanwhile
+		return untrusted // another file changed meanwhile
 	}
 	if _, err := trust.Default().Trust(ws.Root, after); err != nil {
 		return "could not record trust: " + err.Error()
