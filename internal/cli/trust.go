@@ -302,8 +302,11 @@ func trustedBefore(root string) (map[string]string, bool) {
 func keepTrusted(before map[string]string, trusted bool, file string) string {
 	const untrusted = "the workspace's configuration is not trusted, so it does not run yet: review it, then run toolhost trust"
 	ws, err := config.FindWorkspace(filepath.Dir(filepath.Dir(filepath.Dir(file))))
-	if err != nil || ws == nil || ws.Dir != filepath.Dir(file) {
+	switch {
+	case err != nil:
 		return untrusted
+	case ws == nil || ws.Dir != filepath.Dir(file):
+		return "" // the command removed the workspace's last file: nothing left to run
 	}
 	after := ws.Sums()
 	name := filepath.Base(file)
