@@ -65,8 +65,8 @@ func (a *app) untrustedText() string {
 	if !within(te.Root) {
 		fix += " " + config.QuoteWord(te.Root)
 	}
-	if te.Cause != nil {
-		return fmt.Sprintf("workspace configuration not trusted, its tools are not served: %v; then run: %s", te.Cause, fix)
+	if te.Cause != nil { // the cause says what to do
+		return fmt.Sprintf("workspace configuration not trusted, its tools are not served: %v", te.Cause)
 	}
 	var parts []string
 	n := 0

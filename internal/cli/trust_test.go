@@ -254,3 +254,39 @@ func TestTrustList(t *testing.T) {
 		t.Errorf("trust without a workspace: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// TestTrustRecordNotBelieved: a trust record others could have written
+// makes the workspace untrusted, the line names it, and trusting again
+// replaces it.
+func TestTrustRecordNotBelieved(t *testing.T) {
+	dir := workspace(t, greetTOML)
+	var path string // the record of dir
+	entries, err := os.ReadDir(trust.DefaultDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		p := filepath.Join(trust.DefaultDir(), e.Name())
+		if data, _ := os.ReadFile(p); strings.Contains(string(data), `"root": "`+dir+`"`) {
+			path = p
+		}
+	}
+	if path == "" {
+		t.Fatal("no record of the workspace")
+	}
+	if err := os.Chmod(path, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	r := runIn(t, dir, "", nil, "list")
+	want := "toolhost: workspace configuration not trusted, its tools are not served: trust record " + path +
+		" is writable by others (mode 0666); remove it and run toolhost trust again\n"
+	if r.code != 0 || r.stdout != "" || r.stderr != want {
+		t.Errorf("list: exit %d, stdout %q, stderr %q; want %q", r.code, r.stdout, r.stderr, want)
+	}
+	if r = runIn(t, dir, "", nil, "trust", dir); r.code != 0 {
+		t.Fatalf("trust: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if r = runIn(t, dir, "", nil, "list"); r.code != 0 || r.stderr != "" || !strings.Contains(r.stdout, "greet") {
+		t.Errorf("list after trust: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
