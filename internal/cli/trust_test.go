@@ -261,13 +261,14 @@ func TestTrustList(t *testing.T) {
 func TestTrustRecordNotBelieved(t *testing.T) {
 	dir := workspace(t, greetTOML)
 	var path string // the record of dir
+	canon, _ := trust.Canonical(dir)
 	entries, err := os.ReadDir(trust.DefaultDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
 		p := filepath.Join(trust.DefaultDir(), e.Name())
-		if data, _ := os.ReadFile(p); strings.Contains(string(data), `"root": "`+dir+`"`) {
+		if data, _ := os.ReadFile(p); strings.Contains(string(data), `"root": "`+canon+`"`) {
 			path = p
 		}
 	}
