@@ -233,7 +233,8 @@ func TestTrustList(t *testing.T) {
 	if r.code != 0 || len(recs) != 3 {
 		t.Fatalf("trust --list: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
-	state := map[string]string{a: "trusted", b: "not trusted now: changed tools.toml", gone: "no configuration there now"}
+	canon := func(dir string) string { c, _ := trust.Canonical(dir); return c } // records name roots so
+	state := map[string]string{canon(a): "trusted", canon(b): "not trusted now: changed tools.toml", canon(gone): "no configuration there now"}
 	for _, line := range strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n") {
 		root, _, _ := strings.Cut(line, " ")
 		if want, ok := state[root]; !ok || !strings.HasSuffix(line, "  "+want) || !strings.Contains(line, "  1 file  ") {
