@@ -135,8 +135,9 @@ func New(stdout, stderr io.Writer, stdin io.Reader, opts *Options) *cli.App {
 		Name:  "toolhost",
 		Usage: "run local tool binaries as tools for LLM agents",
 		Description: "toolhost reads tool entries from TOML files (user config, the workspace's\n" +
-			".config/toolhost/*.toml, --config files), asks each binary for its schema,\n" +
-			"and serves the tools: list and call them here, or serve them over MCP or HTTP.\n\n" +
+			".config/toolhost/*.toml once you trust it with toolhost trust, --config files),\n" +
+			"asks each binary for its schema, and serves the tools: list and call them here,\n" +
+			"or serve them over MCP or HTTP.\n\n" +
 			"Example:\n   toolhost add greet -- bin/greet\n   toolhost call greet name=Ada",
 		Writer:               stdout,
 		ErrWriter:            stderr,

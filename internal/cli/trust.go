@@ -105,9 +105,9 @@ func (a *app) trustCommand() *cli.Command {
 		ArgsUsage: "[DIR]",
 		Description: "A workspace's .config/toolhost/*.toml names commands that toolhost runs (it asks\n" +
 			"each binary for its schema as soon as it lists the tools). Until you trust the\n" +
-			"workspace, toolhost serves only your own configuration ($XDG_CONFIG_HOME/toolhost/\n" +
-			"config.toml and --config files) and says so. Read the files first: trusting\n" +
-			"them lets every command they name run with your permissions.\n\n" +
+			"workspace, toolhost serves only your own configuration (your config.toml and\n" +
+			"--config files) and says so. Read the files first: trusting them lets every\n" +
+			"command they name run with your permissions.\n\n" +
 			"trust records the SHA-256 of each file of the workspace at or above DIR (default:\n" +
 			"--root, else the current directory) in $XDG_DATA_HOME/toolhost/trust. A changed,\n" +
 			"new or removed file makes the workspace untrusted again: review it, and trust\n" +
