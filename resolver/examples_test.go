@@ -46,7 +46,7 @@ func repoCatalog(t *testing.T, root string) (*Catalog, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := config.Load(&config.LoadOptions{Dir: repo, NoUser: true})
+	cfg, err := config.Load(&config.LoadOptions{Dir: repo, NoUser: true, Trust: config.TrustAll}) // this repository, which the test runs from
 	if err != nil {
 		t.Fatal(err)
 	}

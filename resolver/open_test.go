@@ -18,7 +18,7 @@ import (
 // configuration (load not called).
 func openCat(t *testing.T, root, cache string) (c *Catalog, withoutConfig bool) {
 	t.Helper()
-	opts := &config.LoadOptions{Dir: root, NoUser: true}
+	opts := &config.LoadOptions{Dir: root, NoUser: true, Trust: config.TrustAll} // the test wrote the workspace
 	files, err := config.Layers(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -314,7 +314,7 @@ func TestOpenOnlyOneTool(t *testing.T) {
 // openOnly is openCat with Options.Only.
 func openOnly(t *testing.T, root, cache, only string) (c *Catalog, withoutConfig bool) {
 	t.Helper()
-	opts := &config.LoadOptions{Dir: root, NoUser: true}
+	opts := &config.LoadOptions{Dir: root, NoUser: true, Trust: config.TrustAll} // the test wrote the workspace
 	files, err := config.Layers(opts)
 	if err != nil {
 		t.Fatal(err)

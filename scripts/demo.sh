@@ -6,6 +6,10 @@ cd "$(dirname "$0")/.."
 th=bin/toolhost
 step() { printf '\n\033[1m$ %s\033[0m\n' "$*" | { [ -t 1 ] && [ -z "${NO_COLOR:-}" ] && cat || sed 's/\x1b\[[0-9;]*m//g'; }; "$@"; }
 
+# A workspace's .config/toolhost runs nothing until you trust it (read the
+# files first: its commands run with your permissions). This is the step a
+# person takes once per repository; it is recorded in $XDG_DATA_HOME/toolhost/trust.
+step $th trust
 step $th list
 step $th describe search --explain
 step $th call greet name=World

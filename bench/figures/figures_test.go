@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/bench/internal/baseline"
+	"github.com/toolhost/toolhost/resolver/config"
+	"github.com/toolhost/toolhost/resolver/trust"
 )
 
 // A variant is one toolhost binary under test, with its own cache.
@@ -84,7 +86,8 @@ func build() (*fixture, error) {
 			return nil, err
 		}
 	}
-	shared := []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(dir, "xdg-config"), "PATH=" + os.Getenv("PATH"), "NO_COLOR=1"}
+	shared := []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(dir, "xdg-config"), "XDG_DATA_HOME=" + filepath.Join(dir, "data"),
+		"PATH=" + os.Getenv("PATH"), "NO_COLOR=1"}
 	add := func(name, bin string) {
 		env := append(slices.Clone(shared), "XDG_CACHE_HOME="+filepath.Join(dir, "cache-"+name))
 		f.variants = append(f.variants, &variant{name: name, bin: bin, env: env})
@@ -119,6 +122,17 @@ func build() (*fixture, error) {
 	}
 	if err := writeFile(filepath.Join(f.ws1000, ".config/toolhost/tools.toml"), "[toolsets.many]\ncommand = \"bin/many\"\n"); err != nil {
 		return nil, err
+	}
+	// Trusted, as `toolhost trust` does, in the store of XDG_DATA_HOME.
+	store := &trust.Store{Dir: filepath.Join(dir, "data", "toolhost", "trust")}
+	for _, root := range []string{f.ws200, f.ws1000} {
+		ws, err := config.FindWorkspace(root)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := store.Trust(ws.Root, ws.Sums()); err != nil {
+			return nil, err
+		}
 	}
 	return f, nil
 }

@@ -19,6 +19,7 @@ func BenchmarkWarmList1000InProcess(b *testing.B) {
 	f := setup(b)
 	b.Setenv("XDG_CACHE_HOME", filepath.Join(f.dir, "cache-inprocess"))
 	b.Setenv("XDG_CONFIG_HOME", filepath.Join(f.dir, "xdg-config"))
+	b.Setenv("XDG_DATA_HOME", filepath.Join(f.dir, "data")) // where the fixture trusted its workspaces
 	for _, args := range [][]string{{"list"}, {"list", "--json"}} {
 		b.Run(args[len(args)-1], func(b *testing.B) {
 			argv := append([]string{"toolhost", "--root", f.ws1000}, args...)
@@ -39,6 +40,7 @@ func BenchmarkWarmList200InProcess(b *testing.B) {
 	f := setup(b)
 	b.Setenv("XDG_CACHE_HOME", filepath.Join(f.dir, "cache-inprocess"))
 	b.Setenv("XDG_CONFIG_HOME", filepath.Join(f.dir, "xdg-config"))
+	b.Setenv("XDG_DATA_HOME", filepath.Join(f.dir, "data")) // where the fixture trusted its workspaces
 	argv := []string{"toolhost", "--root", f.ws200, "list"}
 	if code := cli.Run(context.Background(), argv, io.Discard, io.Discard, nil, nil); code != 0 {
 		b.Fatalf("exit %d", code)

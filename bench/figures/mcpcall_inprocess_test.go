@@ -32,6 +32,7 @@ func BenchmarkMCPCallInProcess(b *testing.B) {
 	f := setup(b)
 	b.Setenv("XDG_CACHE_HOME", filepath.Join(f.dir, "cache-inprocess"))
 	b.Setenv("XDG_CONFIG_HOME", filepath.Join(f.dir, "xdg-config"))
+	b.Setenv("XDG_DATA_HOME", filepath.Join(f.dir, "data")) // where the fixture trusted its workspaces
 	cfg, err := config.Load(&config.LoadOptions{Dir: f.ws200, NoUser: true})
 	if err != nil {
 		b.Fatal(err)

@@ -88,12 +88,13 @@ func main() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	cfgDir := filepath.Join(dir, ".config", "toolhost")
-	os.MkdirAll(cfgDir, 0o755)
-	if err := os.WriteFile(filepath.Join(cfgDir, "tools.toml"), fmt.Appendf(nil, config, *size), 0o644); err != nil {
+	// An explicit --config file: trusted, unlike a workspace's own
+	// .config/toolhost, which would need toolhost trust first.
+	cfgFile := filepath.Join(dir, "tools.toml")
+	if err := os.WriteFile(cfgFile, fmt.Appendf(nil, config, *size), 0o644); err != nil {
 		log.Fatal(err)
 	}
-	args := []string{"--root", dir, "serve"}
+	args := []string{"--root", dir, "--config", cfgFile, "serve"}
 	if *transport == "http" {
 		args = append(args, "--http", "127.0.0.1:0", "--allow-execute")
 	}

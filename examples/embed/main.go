@@ -31,7 +31,9 @@ func main() {
 }
 
 func run(ctx context.Context, args []string) error {
-	cfg, err := config.Load(nil) // user file, then the workspace's .config/toolhost/*.toml
+	// The user file, then the workspace's .config/toolhost/*.toml once a
+	// person trusted it (toolhost trust): the default LoadOptions.Trust.
+	cfg, err := config.Load(nil)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -10,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/toolhost/toolhost/resolver"
+	"github.com/toolhost/toolhost/resolver/config"
+	"github.com/toolhost/toolhost/resolver/trust"
 )
 
 // TestRun lists and calls the tools of a workspace whose only tool is a
@@ -28,13 +31,25 @@ func TestRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(dir)
+	// Not trusted yet: the workspace's tools are not used.
+	t.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data"))
+	if err := run(t.Context(), nil); !errors.Is(err, trust.ErrUntrusted) {
+		t.Fatalf("list of an untrusted workspace: %v, want trust.ErrUntrusted", err)
+	}
+	ws, err := config.FindWorkspace(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := trust.Default().Trust(ws.Root, ws.Sums()); err != nil { // what toolhost trust does
+		t.Fatal(err)
+	}
 	if err := run(t.Context(), nil); err != nil {
 		t.Fatalf("list: %v", err)
 	}
 	if err := run(t.Context(), []string{"shout", `{"text":"hi"}`}); err != nil {
 		t.Fatalf("call: %v", err)
 	}
-	err := run(t.Context(), []string{"shout", `{}`})
+	err = run(t.Context(), []string{"shout", `{}`})
 	if err == nil || !strings.Contains(err.Error(), `missing required argument "text"`) {
 		t.Fatalf("call without text: %v", err)
 	}

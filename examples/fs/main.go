@@ -1,7 +1,10 @@
 // Command fs serves four file tools from one binary, all confined to the
 // workspace root (context.root): read_file, list_files, grep_files and
 // write_file. A path that leaves the root, by ".." or through a symbolic
-// link, is an error outcome. write_file asks before overwriting a file.
+// link, is an error outcome. write_file asks before overwriting a file,
+// and refuses to write into .git and .config/toolhost: the files there run
+// commands (git hooks, toolhost's own tool entries), and a model that can
+// write them could run anything.
 //
 // Register every tool it offers with one entry:
 //
@@ -41,7 +44,7 @@ var Tools = []*sdk.Tool{
 		Annotations: map[string]any{"readOnlyHint": true},
 	}),
 	sdk.New("write_file", "Write a text file in the workspace.", WriteFile, &sdk.Options[WriteInput]{
-		Description: "Creates the file and its directories; asks before overwriting an existing file.",
+		Description: "Creates the file and its directories; asks before overwriting an existing file. Never writes into .git or .config/toolhost.",
 		Annotations: map[string]any{"destructiveHint": true},
 		Format:      FormatWrite,
 	}),
@@ -216,13 +219,17 @@ type WriteInput struct {
 	Content string `json:"content" jsonschema:"description=The file's new content."`
 }
 
-// WriteFile writes a file, asking before it overwrites one.
+// WriteFile writes a file, asking before it overwrites one. It never
+// writes into a .git or .config/toolhost directory (see [protected]).
 func WriteFile(ctx context.Context, in WriteInput) (string, error) {
 	root, name, err := open(ctx, in.Path)
 	if err != nil {
 		return "", err
 	}
 	defer root.Close()
+	if err := protected(sdk.Root(ctx), name, in.Path); err != nil {
+		return "", err
+	}
 	fi, err := root.Stat(name)
 	switch {
 	case err == nil && fi.IsDir():
@@ -344,4 +351,87 @@ func unwrapPath(err error) error {
 		return fmt.Errorf("outside the workspace root: %w", pe.Err)
 	}
 	return pe.Err
+}
+
+// protected returns an error when name, a local path in the workspace
+// rootDir (as typed: p), is or would be inside a .git or .config/toolhost
+// directory, at any depth, after following the symbolic links inside the
+// root that os.Root follows too (a link to .config/toolhost, or a dangling
+// link into it, is caught). Names are compared without regard to case, as
+// case-insensitive file systems do. A workspace's .config/toolhost names
+// the commands toolhost runs, and .git's hooks and config run commands
+// too: a tool that could write there turns "write a file" into "run any
+// command".
+//
+// # Trade-offs
+//
+// The check and the write are separate steps: a process racing to swap a
+// symbolic link between them wins. The OS sandbox (access.fs) is the
+// guard against that; this check makes the refusal clear.
+func protected(rootDir, name, p string) error {
+	real, ok := resolveIn(rootDir, name)
+	if !ok {
+		return nil // it leaves the root: os.Root refuses it when writing
+	}
+	parts := strings.Split(filepath.ToSlash(real), "/")
+	for i, c := range parts {
+		dir := ""
+		switch {
+		case strings.EqualFold(c, ".git"):
+			dir = ".git"
+		case strings.EqualFold(c, ".config") && i+1 < len(parts) && strings.EqualFold(parts[i+1], "toolhost"):
+			dir = ".config/toolhost"
+		default:
+			continue
+		}
+		via := ""
+		if filepath.ToSlash(real) != filepath.ToSlash(name) {
+			via = fmt.Sprintf(" (it leads to %s through a symbolic link)", filepath.ToSlash(real))
+		}
+		why := "its files configure the tools toolhost runs"
+		if dir == ".git" {
+			why = "its hooks and config run commands"
+		}
+		return fmt.Errorf("refusing to write %s%s: a tool may not write into %s, because %s; a person can edit it", p, via, dir, why)
+	}
+	return nil
+}
+
+// resolveIn returns the path, relative to rootDir, that the local path name
+// designates once the symbolic links inside the root are followed as
+// os.Root follows them; components that do not exist yet are kept as they
+// are. It reports false when name leaves the root (through "..", an
+// absolute link or a loop), which os.Root refuses anyway.
+func resolveIn(rootDir, name string) (string, bool) {
+	var done []string
+	todo := strings.Split(filepath.ToSlash(name), "/")
+	for links := 0; len(todo) > 0; {
+		c := todo[0]
+		todo = todo[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			if len(done) == 0 {
+				return "", false
+			}
+			done = done[:len(done)-1]
+			continue
+		}
+		full := filepath.Join(append([]string{rootDir}, append(done, c)...)...)
+		fi, err := os.Lstat(full)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			done = append(done, c) // a directory, a file, or not there yet
+			continue
+		}
+		if links++; links > 40 {
+			return "", false
+		}
+		target, err := os.Readlink(full)
+		if err != nil || filepath.IsAbs(target) {
+			return "", false
+		}
+		todo = append(strings.Split(filepath.ToSlash(target), "/"), todo...)
+	}
+	return filepath.Join(done...), true
 }

@@ -259,6 +259,8 @@ func TestBinary(t *testing.T) {
 		{"run", `{"protocol":"1",` + strings.Replace(ctx, "%s", "run", 1) + `,"tool":{"name":"read_file","arguments":{"path":"a.txt"}}}`, 0, `{"type":"success","content":"hello\nworld\n"}`},
 		{"escape", `{"protocol":"1",` + strings.Replace(ctx, "%s", "run", 1) + `,"tool":{"name":"read_file","arguments":{"path":"link"}}}`, 0, `outside the workspace root`},
 		{"empty", "", 2, `"message":"empty request on stdin`},
+		{"write the tool configuration", `{"protocol":"1",` + strings.Replace(ctx, "%s", "run", 1) + `,"tool":{"name":"write_file","arguments":{"path":".config/toolhost/x.toml","content":"[tools.x]\ncommand = \"touch pwned\"\n"}}}`, 0,
+			`{"type":"error","message":"refusing to write .config/toolhost/x.toml: a tool may not write into .config/toolhost`},
 		{"not JSON", "{", 2, `"message":"request is not valid JSON`},
 		{"unknown action", `{"context":{"action":"delete"}}`, 2, `unknown action \"delete\"`},
 		{"wrong type", `{` + strings.Replace(ctx, "%s", "run", 1) + `,"tool":{"name":"read_file","arguments":{"path":["a"]}}}`, 2, `path: want string, got array`},
@@ -284,5 +286,78 @@ func TestBinary(t *testing.T) {
 				t.Errorf("stderr holds a Go trace:\n%s", stderr.String())
 			}
 		})
+	}
+	if _, err := os.Stat(filepath.Join(root, ".config")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("write_file created .config: %v", err)
+	}
+}
+
+// TestWriteProtected: write_file never writes into .git or
+// .config/toolhost, at any depth, whatever the spelling of the path and
+// through symbolic links inside the root, and says why; nearby names are
+// written as usual.
+func TestWriteProtected(t *testing.T) {
+	root := workspace(t)
+	for _, d := range []string{".config/toolhost", "sub/.git"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	links := map[string]string{
+		"tocfg":    ".config/toolhost",          // a directory link into it
+		"dangling": ".config/toolhost/new.toml", // a link to a file that is not there yet
+		"chain":    "tocfg",                     // a link to a link
+		"sub/up":   "../.git",                   // a relative link with ..
+		"loop":     "loop",                      // a loop: os.Root refuses it
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const cfgWhy = "a tool may not write into .config/toolhost, because its files configure the tools toolhost runs; a person can edit it"
+	const gitWhy = "a tool may not write into .git, because its hooks and config run commands; a person can edit it"
+	tests := []struct {
+		path string
+		want string // the error message; "" written
+	}{
+		{".config/toolhost/x.toml", "refusing to write .config/toolhost/x.toml: " + cfgWhy},
+		{"./.config/toolhost/../toolhost/x.toml", "refusing to write ./.config/toolhost/../toolhost/x.toml: " + cfgWhy},
+		{"sub/../.config/toolhost/x.toml", "refusing to write sub/../.config/toolhost/x.toml: " + cfgWhy},
+		{".config/toolhost", "refusing to write .config/toolhost: " + cfgWhy},
+		{".CONFIG/TOOLHOST/x.toml", "refusing to write .CONFIG/TOOLHOST/x.toml: " + cfgWhy},
+		{"deep/.config/toolhost/x.toml", "refusing to write deep/.config/toolhost/x.toml: " + cfgWhy},
+		{".git/hooks/pre-commit", "refusing to write .git/hooks/pre-commit: " + gitWhy},
+		{".Git/config", "refusing to write .Git/config: " + gitWhy},
+		{"sub/.git/config", "refusing to write sub/.git/config: " + gitWhy},
+		{"tocfg/x.toml", "refusing to write tocfg/x.toml (it leads to .config/toolhost/x.toml through a symbolic link): " + cfgWhy},
+		{"chain/x.toml", "refusing to write chain/x.toml (it leads to .config/toolhost/x.toml through a symbolic link): " + cfgWhy},
+		{"dangling", "refusing to write dangling (it leads to .config/toolhost/new.toml through a symbolic link): " + cfgWhy},
+		{"sub/up/config", "refusing to write sub/up/config (it leads to .git/config through a symbolic link): " + gitWhy},
+		{"loop/x", "writing loop/x: too many levels of symbolic links"},
+		{".config/other/x.toml", ""},
+		{".configx/toolhost/x.toml", ""},
+		{"toolhost/.config/x.toml", ""},
+		{".gitignore", ""},
+		{"git/x", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			o := sdktest.Run(t, find("write_file"), map[string]any{"path": tt.path, "content": "[tools.x]\ncommand = \"touch pwned\"\n"}, &sdktest.Options{Root: root})
+			if tt.want == "" {
+				if o.Type != tool.KindSuccess {
+					t.Fatalf("write %s = %s, want success", tt.path, jsonOf(t, o))
+				}
+				return
+			}
+			if o.Type != tool.KindError || o.Message != tt.want {
+				t.Fatalf("write %s mismatch:\nwant error %q\ngot  %s", tt.path, tt.want, jsonOf(t, o))
+			}
+		})
+	}
+	for d, want := range map[string]int{".config/toolhost": 0, ".git": 1, "sub/.git": 0} { // .git holds HEAD
+		if entries, _ := os.ReadDir(filepath.Join(root, d)); len(entries) != want {
+			t.Errorf("%s holds %d entries after the refused writes, want %d", d, len(entries), want)
+		}
 	}
 }

@@ -78,8 +78,12 @@ func (a *app) add(c *cli.Context) error {
 	if dir, ok := config.WorkspaceDir(root); ok {
 		file = filepath.Join(dir, "tools.toml")
 	}
+	before, trusted := trustedBefore(root)
 	if err := config.AppendTool(file, name, argv, toolName); err != nil {
 		return &exitError{code: ExitFailure, err: err}
+	}
+	if note := keepTrusted(before, trusted, file); note != "" {
+		fmt.Fprintf(a.stderr, "toolhost: %s\n", note)
 	}
 	def := resp.Find(toolName)
 	fmt.Fprintf(a.stdout, "added %s to %s", a.out.green(name), relPath(file))

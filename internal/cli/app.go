@@ -50,6 +50,7 @@ type app struct {
 	root        string
 	cfgFiles    []string
 	cfgProblems config.Problems
+	untrusted   *config.Error // the workspace left out because it is not trusted (trust.go)
 
 	// pool: the command serves many calls (serve), so binaries that
 	// declared long_lived run on pools of long-lived processes; the other
@@ -134,8 +135,9 @@ func New(stdout, stderr io.Writer, stdin io.Reader, opts *Options) *cli.App {
 		Name:  "toolhost",
 		Usage: "run local tool binaries as tools for LLM agents",
 		Description: "toolhost reads tool entries from TOML files (user config, the workspace's\n" +
-			".config/toolhost/*.toml, --config files), asks each binary for its schema,\n" +
-			"and serves the tools: list and call them here, or serve them over MCP or HTTP.\n\n" +
+			".config/toolhost/*.toml once you trust it with toolhost trust, --config files),\n" +
+			"asks each binary for its schema, and serves the tools: list and call them here,\n" +
+			"or serve them over MCP or HTTP.\n\n" +
 			"Example:\n   toolhost add greet -- bin/greet\n   toolhost call greet name=Ada",
 		Writer:               stdout,
 		ErrWriter:            stderr,
@@ -175,6 +177,8 @@ func New(stdout, stderr io.Writer, stdin io.Reader, opts *Options) *cli.App {
 			a.identityCommand(),
 			a.serveCommand(),
 			a.cacheCommand(),
+			a.trustCommand(),
+			a.untrustCommand(),
 			a.completionCommand(),
 			a.versionCommand(),
 		},
@@ -247,7 +251,7 @@ func checkArgs(c *cli.Context, min, max int, what string) error {
 // left out, and kept in a.cfgProblems for the one-line note and `check`;
 // only a configuration that cannot be read at all is an error.
 func (a *app) loadConfig(c *cli.Context, root string) (*config.Config, error) {
-	cfg, err := config.Load(&config.LoadOptions{Dir: root, Files: c.StringSlice("config")})
+	cfg, err := config.Load(a.loadOptions(c, root))
 	if cfg == nil {
 		return nil, &exitError{code: ExitFailure, err: err}
 	}
@@ -255,6 +259,7 @@ func (a *app) loadConfig(c *cli.Context, root string) (*config.Config, error) {
 	if !errors.As(err, &a.cfgProblems) && err != nil {
 		return nil, &exitError{code: ExitFailure, err: err}
 	}
+	a.cfgProblems, a.untrusted = splitUntrusted(a.cfgProblems)
 	a.cfgFiles = cfg.Files
 	return cfg, nil
 }
@@ -292,12 +297,15 @@ func (a *app) toolCatalog(c *cli.Context, name string) (*resolver.Catalog, error
 	if opts.CacheDir != "" && !a.pool {
 		// A one-shot command: a persisted resolution of the same
 		// configuration files (same stat) is served without reading them.
-		loadOpts := &config.LoadOptions{Dir: root, Files: c.StringSlice("config")}
-		files, lerr := config.Layers(loadOpts)
-		if lerr != nil {
+		// Only trusted files are listed: an untrusted workspace's
+		// persisted resolution is never served.
+		files, lerr := config.Layers(a.loadOptions(c, root))
+		var untrusted config.Problems
+		if lerr != nil && !errors.As(lerr, &untrusted) {
 			return nil, &exitError{code: ExitFailure, err: lerr}
 		}
 		a.cfgFiles, a.cfgProblems = files, nil
+		_, a.untrusted = splitUntrusted(untrusted)
 		cat, err = resolver.Open(c.Context, files, func() (*config.Config, error) {
 			cfg, err := a.loadConfig(c, root)
 			if err != nil {
@@ -354,6 +362,7 @@ func poolSize(v string) int {
 // The tools that resolved are served anyway; `toolhost check` lists every
 // problem with its fix.
 func (a *app) note(cat *resolver.Catalog) {
+	a.noteUntrusted()
 	skipped := map[string]bool{}
 	entries, warnings := 0, 0
 	for _, p := range a.cfgProblems {

@@ -11,6 +11,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/toolhost/toolhost/resolver/config"
+	"github.com/toolhost/toolhost/resolver/trust"
 )
 
 // workspace returns a temporary workspace whose .config/toolhost/tools.toml
@@ -31,7 +34,22 @@ func workspace(t *testing.T, toml string) string {
 	if err := os.WriteFile(filepath.Join(cfgDir, "tools.toml"), []byte(toml), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	trustWorkspace(t, dir)
 	return dir
+}
+
+// trustWorkspace records the workspace at dir, as it is now, as trusted in
+// the tests' store (TestMain's XDG_DATA_HOME), as `toolhost trust` does: a
+// test that writes a configuration file afterwards calls it again.
+func trustWorkspace(t *testing.T, dir string) {
+	t.Helper()
+	ws, err := config.FindWorkspace(dir)
+	if err != nil || ws == nil {
+		t.Fatalf("no workspace at %s: %v", dir, err)
+	}
+	if _, err := trust.Default().Trust(ws.Root, ws.Sums()); err != nil {
+		t.Fatal(err)
+	}
 }
 
 const greetTOML = `
@@ -149,6 +167,7 @@ func TestBinaryIdentityAcrossProcesses(t *testing.T) {
 	}
 	fmt.Fprintln(f, `summary = "Greet someone, politely."`)
 	f.Close()
+	trustWorkspace(t, dir) // the person edited it
 	third := id()
 	if third == first {
 		t.Errorf("server_id %q did not change with the tool's description", third)
@@ -160,6 +179,7 @@ func TestBinaryIdentityAcrossProcesses(t *testing.T) {
 	}
 	fmt.Fprintln(f, "self_describe = true\n[tools.greet.parameters.name]\nsummary = \"The person to greet.\"")
 	f.Close()
+	trustWorkspace(t, dir)
 	if fourth := id(); fourth == third || fourth == first {
 		t.Errorf("server_id %q did not change with the tool's input schema", fourth)
 	}

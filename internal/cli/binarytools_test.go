@@ -99,6 +99,7 @@ func TestAdd(t *testing.T) {
 	if err := os.WriteFile(file, []byte(existing), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	trustWorkspace(t, dir) // the person wrote it; add keeps it trusted
 
 	steps := []struct {
 		name     string
@@ -212,6 +213,7 @@ func TestConfigErrors(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, ".config", "toolhost", "b.toml"), []byte(tt.broken), 0o644); err != nil {
 				t.Fatal(err)
 			}
+			trustWorkspace(t, dir)
 			t.Chdir(dir) // files are shown relative to the working directory
 			note := "toolhost: .config/toolhost/b.toml has errors and was skipped (run toolhost check for details)\n"
 			if tt.name == "missing command" { // the file is read; one entry is left out

@@ -218,7 +218,7 @@ func TestUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"bogus"}, "toolhost: unknown command \"bogus\" (commands: list, describe, call, format, schema, add, check, identity, serve, cache, completion, version, help)\nRun 'toolhost --help' for usage.\n"},
+		{[]string{"bogus"}, "toolhost: unknown command \"bogus\" (commands: list, describe, call, format, schema, add, check, identity, serve, cache, trust, untrust, completion, version, help)\nRun 'toolhost --help' for usage.\n"},
 		{[]string{"lsit"}, "toolhost: unknown command \"lsit\" (did you mean \"list\"?)\nRun 'toolhost --help' for usage.\n"},
 		{[]string{"chek", "--json"}, "toolhost: unknown command \"chek\" (did you mean \"check\"?)\nRun 'toolhost --help' for usage.\n"},
 		{[]string{"serv"}, "toolhost: unknown command \"serv\" (did you mean \"serve\"?)\nRun 'toolhost --help' for usage.\n"},
@@ -226,7 +226,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"list", "extra"}, "toolhost: usage: toolhost list\nRun 'toolhost list --help' for usage.\n"},
 		{[]string{"--bogus", "list"}, "toolhost: flag provided but not defined: -bogus\nRun 'toolhost --help' for usage.\n"},
 		{[]string{"describe"}, "toolhost: usage: toolhost describe NAME\nRun 'toolhost describe --help' for usage.\n"},
-		{[]string{"help", "bogus"}, "toolhost: No help topic for 'bogus'. Did you mean \"format\"?\n"},
+		{[]string{"help", "bogus"}, "toolhost: No help topic for 'bogus'. Did you mean \"trust\"?\n"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -1,6 +1,6 @@
 // Package cli is the toolhost command line: list, describe, call, format,
-// schema, add, check, identity, serve, cache clear and completion, over a
-// resolver.Catalog built from the TOML configuration.
+// schema, add, check, identity, serve, cache clear, trust, untrust and
+// completion, over a resolver.Catalog built from the TOML configuration.
 //
 // main stays thin; tests drive the whole app in-process with buffers:
 //
@@ -22,6 +22,14 @@
 // the configuration are taken from it, so toolhost works the same from any
 // subdirectory of a workspace; `add` rewrites a relative command path to be
 // relative to it.
+//
+// # Workspace trust
+//
+// The workspace's .config/toolhost/*.toml is used only while the user's
+// trust store (resolver/trust, $XDG_DATA_HOME/toolhost/trust) holds exactly
+// its files: `trust` records them, `untrust` forgets them, `add` keeps a
+// trusted workspace trusted. Until then the commands serve the user file
+// and --config files, and say so in one stderr line with the fix.
 //
 // # Exit codes
 //

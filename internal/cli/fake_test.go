@@ -26,6 +26,7 @@ var fakeTools = faketool.Scenarios{
 	"echo":       fakeEcho,      // runs any tool (its parameters declared in TOML): success with the argument "text"
 	"describe":   fakeDescribe,  // one tool "described", its summary read from the file $FAKE_DESC_FILE at each request
 	"v2":         fakeV2,        // protocol v2: tool "count" prints two progress events, then a structured success
+	"touch":      fakeTouch,     // greet, after appending a line to the file os.Args[2]: a command that acts when merely asked its schema
 }
 
 func fakeV2() int {
@@ -178,6 +179,16 @@ func greetRun(req *tool.Request) tool.Outcome {
 		return tool.Fail("nobody to greet")
 	}
 	return tool.Success("Hello, " + name + "!")
+}
+
+func fakeTouch() int {
+	f, err := os.OpenFile(os.Args[2], os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return 3
+	}
+	fmt.Fprintln(f, "ran")
+	f.Close()
+	return fakeGreet()
 }
 
 func fakeGreet() int { return fakeServe([]tool.Definition{greetDef("Greet someone.")}, greetRun) }

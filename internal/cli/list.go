@@ -64,7 +64,7 @@ func (a *app) listCommand() *cli.Command {
 					fmt.Fprintf(a.stderr, "no enabled tools (disabled: %s)\n", strings.Join(names, ", "))
 					return nil
 				}
-				if len(a.cfgProblems) == 0 && len(cat.Report().Errors()) == 0 {
+				if len(a.cfgProblems) == 0 && len(cat.Report().Errors()) == 0 && a.untrusted == nil {
 					fmt.Fprintln(a.stderr, "no tools: add one with `toolhost add NAME -- COMMAND`")
 				}
 				return nil
@@ -195,6 +195,9 @@ func (a *app) findTool(cat *resolver.Catalog, name string) (*resolver.Tool, erro
 	}
 	msg := fmt.Sprintf("unknown tool %q", name)
 	names := cat.Names()
+	if a.untrusted != nil {
+		return nil, &exitError{code: ExitFailure, err: fmt.Errorf("unknown tool %q: %s", name, a.untrustedText())}
+	}
 	switch s := suggest.Nearest(name, names, max(1, len(name)/3)); {
 	case len(names) == 0:
 		msg += ": the configuration serves no tools"

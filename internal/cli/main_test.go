@@ -31,6 +31,9 @@ func TestMain(m *testing.M) {
 	}
 	os.Setenv("XDG_CONFIG_HOME", filepath.Join(tmp, "config"))
 	os.Setenv("XDG_CACHE_HOME", filepath.Join(tmp, "cache"))
+	// The trust store of the tests: workspace and trustWorkspace record
+	// the temporary workspaces the tests write, as `toolhost trust` does.
+	os.Setenv("XDG_DATA_HOME", filepath.Join(tmp, "data"))
 	os.Setenv("HOME", tmp)
 	code := m.Run()
 	os.RemoveAll(tmp)
@@ -38,7 +41,8 @@ func TestMain(m *testing.M) {
 }
 
 // goEnv is the environment the tests started with, before TestMain moved
-// HOME, XDG_CONFIG_HOME and XDG_CACHE_HOME to a temporary directory.
+// HOME, XDG_CONFIG_HOME, XDG_CACHE_HOME and XDG_DATA_HOME to a temporary
+// directory.
 var goEnv []string
 
 // goBuild runs `go build args…` in the environment the tests started with:

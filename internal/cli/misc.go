@@ -144,6 +144,9 @@ func (a *app) checkCommand() *cli.Command {
 			}
 			rep := cat.Report()
 			nerr, nwarn := len(rep.Errors())+len(a.cfgProblems), len(rep.Warnings())
+			if a.untrusted != nil {
+				nerr++ // its entries were not checked
+			}
 			if c.Bool("json") {
 				type problemJSON struct {
 					Tool    string `json:"tool,omitempty"`
@@ -158,6 +161,9 @@ func (a *app) checkCommand() *cli.Command {
 					Warnings int           `json:"warnings"`
 					Problems []problemJSON `json:"problems"`
 				}{Tools: cat.Len(), Errors: nerr, Warnings: nwarn, Problems: []problemJSON{}}
+				if a.untrusted != nil {
+					out.Problems = append(out.Problems, problemJSON{Place: a.untrusted.Pos.String(), Error: a.untrusted.Msg, Fix: "review the files, then run toolhost trust"})
+				}
 				for _, p := range a.cfgProblems {
 					out.Problems = append(out.Problems, problemJSON{Place: p.Pos.String(), Error: p.Msg})
 				}
@@ -169,6 +175,9 @@ func (a *app) checkCommand() *cli.Command {
 					return err
 				}
 			} else {
+				if a.untrusted != nil {
+					fmt.Fprintf(a.stdout, "%s: %s\n", a.out.red("error"), a.untrustedText())
+				}
 				for _, p := range a.cfgProblems {
 					fmt.Fprintf(a.stdout, "%s: %s\n", a.out.red("error"), shortErr(p))
 				}

@@ -138,7 +138,7 @@ func checkBrowserFlags(c *cli.Context, addr string) error {
 // workspace (without --root) otherwise gets an empty tools/list and no
 // clue.
 func (a *app) warnNoTools(cat *resolver.Catalog) {
-	if cat.Len() > 0 {
+	if cat.Len() > 0 || a.untrusted != nil { // the untrusted note said why
 		return
 	}
 	warn := a.errOut.yellow("warning")

@@ -9,7 +9,7 @@
 //		fmt.Println(name, e.Command.Args, e.SelfDescribes(), e.Pos["command"])
 //	}
 //
-// Flow: user file → workspace .config/toolhost/*.toml → --config files →
+// Flow: user file → workspace .config/toolhost/*.toml (if trusted) → --config files →
 // [Parse] each → merge (later wins) → checks and [defaults] → [Config].
 //
 // # Files and layers
@@ -23,6 +23,16 @@
 // enable = false does override an earlier true. Parameters merge per
 // parameter and per field. [Entry].Pos remembers, per field, the file:line
 // that set it last; [Entry].Place is where the entry was first defined.
+//
+// # Workspace trust
+//
+// A workspace's files name commands that run as soon as the configuration
+// is resolved, so [Load] uses them only when [LoadOptions].Trust trusts
+// them: by default the [trust.Store] that `toolhost trust` writes, which
+// accepts exactly the files (by SHA-256) a person trusted. An untrusted
+// workspace is left out as a whole and reported as the first of the
+// [Problems]; the user file and explicit files are always read. A host that
+// decides otherwise passes its own [Trust], or [TrustAll].
 //
 // # Entries
 //

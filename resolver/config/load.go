@@ -20,6 +20,10 @@ type LoadOptions struct {
 	UserFile    string   // "" means [UserFile]()
 	NoUser      bool     // skip the user file
 	NoWorkspace bool     // skip the workspace files
+	// Trust decides whether the workspace files may be used (see [Trust]);
+	// nil means [trust.Default], the store `toolhost trust` writes. Files
+	// it refuses are not read further, and Load reports them.
+	Trust Trust
 }
 
 // Load reads and merges the configuration layers, later wins:
@@ -27,7 +31,8 @@ type LoadOptions struct {
 //  1. the user file ($XDG_CONFIG_HOME/toolhost/config.toml, default
 //     ~/.config/toolhost/config.toml), skipped when it does not exist;
 //  2. the workspace files: .config/toolhost/*.toml in the nearest directory
-//     at or above Dir that has any ([WorkspaceDir]), sorted by name;
+//     at or above Dir that has any ([WorkspaceDir]), sorted by name, when
+//     opts.Trust trusts them (see [Trust]);
 //  3. the explicit Files.
 //
 // The same [tools.NAME] (or [toolsets.NAME], [categories.ID], [defaults])
@@ -45,20 +50,30 @@ type LoadOptions struct {
 // [ErrSyntax], toml.ParseError, ...). A caller that wants all or nothing
 // just treats any error as fatal.
 //
+// A workspace that opts.Trust does not trust is left out as a whole (its
+// files are hashed, never parsed), and reported first in [Problems] as an
+// [*Error] at its .config/toolhost directory that wraps the Trust's error
+// (errors.Is [trust.ErrUntrusted] for a [*trust.Store]).
+//
 // The returned *Config is nil only when no configuration can be read at
 // all: an explicit file that does not exist, or a workspace directory or
 // working directory that cannot be listed.
 func Load(opts *LoadOptions) (*Config, error) {
-	files, err := Layers(opts)
+	layers, problems, err := findLayers(opts)
 	if err != nil {
 		return nil, err
 	}
 
 	cfg := empty()
-	var problems Problems
+	files := make([]string, len(layers))
 	withheld := map[string]Position{} // entry key ("tools\x00NAME") → where a broken file names it
-	for _, f := range files {
-		data, err := os.ReadFile(f)
+	for i, l := range layers {
+		f, data := l.path, l.data
+		files[i] = f
+		var err error
+		if !l.read { // a workspace file verified by Trust is parsed as it was hashed
+			data, err = os.ReadFile(f)
+		}
 		if err != nil {
 			problems = append(problems, &Error{Pos: Position{File: f}, Err: err, Msg: "cannot read: " + unwrapPath(err)})
 			continue
@@ -113,15 +128,43 @@ func Load(opts *LoadOptions) (*Config, error) {
 	return cfg, problems
 }
 
-// Layers returns the files [Load] reads for opts, in order, without
-// reading them: the user file when it exists, the workspace files, then
-// the explicit Files. The error is [Load]'s when no configuration can be
-// read at all.
+// Layers returns the files [Load] reads for opts, in order: the user file
+// when it exists, the workspace files when opts.Trust trusts them (which
+// reads them to hash them), then the explicit Files. A workspace Trust
+// refuses is left out, with the [Problems] error [Load] reports for it
+// beside the other files. Any other error is [Load]'s when no
+// configuration can be read at all, with no files.
 func Layers(opts *LoadOptions) ([]string, error) {
+	layers, problems, err := findLayers(opts)
+	if err != nil {
+		return nil, err
+	}
+	files := make([]string, len(layers))
+	for i, l := range layers {
+		files[i] = l.path
+	}
+	if len(problems) > 0 {
+		return files, problems
+	}
+	return files, nil
+}
+
+// layer is one file Load reads; a workspace file checked by Trust comes
+// with the contents it was checked with.
+type layer struct {
+	path string
+	data []byte
+	read bool // data holds the contents
+}
+
+// findLayers is [Layers] with the contents of the workspace files that
+// were read to be verified, and the untrusted workspace as a problem.
+func findLayers(opts *LoadOptions) ([]layer, Problems, error) {
 	if opts == nil {
 		opts = &LoadOptions{}
 	}
-	var files []string
+	var files []layer
+	var problems Problems
 	if !opts.NoUser {
 		user := opts.UserFile
 		if user == "" {
@@ -129,9 +172,9 @@ func Layers(opts *LoadOptions) ([]string, error) {
 		}
 		if user != "" {
 			if _, err := os.Stat(user); err == nil {
-				files = append(files, user)
+				files = append(files, layer{path: user})
 			} else if !errors.Is(err, fs.ErrNotExist) {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
@@ -140,25 +183,28 @@ func Layers(opts *LoadOptions) ([]string, error) {
 		if start == "" {
 			wd, err := os.Getwd()
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			start = wd
 		}
 		if dir, ok := WorkspaceDir(start); ok {
-			ws, err := tomlFiles(dir)
+			ws, p, err := trustedWorkspace(dir, opts.Trust)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			files = append(files, ws...)
+			if p != nil {
+				problems = append(problems, p)
+			}
 		}
 	}
 	for _, f := range opts.Files {
 		if _, err := os.Stat(f); errors.Is(err, fs.ErrNotExist) {
-			return nil, err // a --config typo: nothing the user asked for can be served
+			return nil, nil, err // a --config typo: nothing the user asked for can be served
 		}
+		files = append(files, layer{path: f})
 	}
-	files = append(files, opts.Files...)
-	return files, nil
+	return files, problems, nil
 }
 
 // Problems is the error [Load] returns beside a usable [Config]: what it

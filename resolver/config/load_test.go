@@ -79,7 +79,7 @@ func TestLoadLayersInOrder(t *testing.T) {
 	writeFile(t, explicit, "[tools.y]\ncommand = \"y\"\n")
 	writeFile(t, filepath.Join(root, "proj/src/main.go"), "")
 
-	cfg, err := Load(&LoadOptions{Dir: filepath.Join(root, "proj/src"), Files: []string{explicit}})
+	cfg, err := Load(&LoadOptions{Dir: filepath.Join(root, "proj/src"), Files: []string{explicit}, Trust: TrustAll})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,8 @@ import (
 
 	"github.com/toolhost/toolhost/internal/cli"
 	"github.com/toolhost/toolhost/internal/invoke"
+	"github.com/toolhost/toolhost/resolver/config"
+	"github.com/toolhost/toolhost/resolver/trust"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -73,7 +75,16 @@ func build() (fixture, error) {
 			fmt.Fprintf(&cfg, "[tools.b%02d_%s]\ncommand = %q\ntool = %q\n\n", i, t, bin, t)
 		}
 	}
-	return f, os.WriteFile(filepath.Join(f.ws, ".config/toolhost/tools.toml"), []byte(cfg.String()), 0o644)
+	if err := os.WriteFile(filepath.Join(f.ws, ".config/toolhost/tools.toml"), []byte(cfg.String()), 0o644); err != nil {
+		return f, err
+	}
+	// Trusted, as `toolhost trust` does, in the store of XDG_DATA_HOME.
+	ws, err := config.FindWorkspace(f.ws)
+	if err != nil {
+		return f, err
+	}
+	_, err = (&trust.Store{Dir: filepath.Join(dir, "data", "toolhost", "trust")}).Trust(ws.Root, ws.Sums())
+	return f, err
 }
 
 // BenchmarkColdResolutionInProcess is P1 inside the test process:
@@ -84,6 +95,7 @@ func BenchmarkColdResolutionInProcess(b *testing.B) {
 	f := setup(b)
 	b.Setenv("HOME", f.home)
 	b.Setenv("XDG_CONFIG_HOME", filepath.Join(f.home, "xdg-config"))
+	b.Setenv("XDG_DATA_HOME", filepath.Join(f.home, "data"))
 	argv := []string{"toolhost", "--root", f.ws, "--no-cache", "list"}
 	list := func() time.Duration {
 		start := time.Now()
