@@ -84,7 +84,7 @@ func (a *app) add(c *cli.Context) error {
 	def := resp.Find(toolName)
 	fmt.Fprintf(a.stdout, "added %s to %s", a.out.green(name), relPath(file))
 	if def != nil && def.Summary != "" {
-		fmt.Fprintf(a.stdout, ": %s", oneLine(def.Summary))
+		fmt.Fprintf(a.stdout, ": %s", a.outText(oneLine(def.Summary)))
 	}
 	fmt.Fprintf(a.stdout, "\ntry: toolhost call %s --help\n", name)
 	return nil

@@ -55,6 +55,10 @@ type app struct {
 	// declared long_lived run on pools of long-lived processes; the other
 	// commands make one call and run it one-shot.
 	pool bool
+
+	// Tool text on a terminal (escape.go): whether stdout and stderr are
+	// terminals, and whether the command was given --raw.
+	termOut, termErr, raw bool
 }
 
 // Run runs the toolhost command line args (args[0] is the program name)
@@ -62,7 +66,7 @@ type app struct {
 // the tool reported an error (or check found errors), 2 usage,
 // configuration or invocation failure. Errors are printed on stderr.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer, stdin io.Reader, opts *Options) int {
-	a := New(stdout, stderr, stdin, opts)
+	h, a := newApp(stdout, stderr, stdin, opts)
 	if len(args) > 1 && args[len(args)-1] != "--generate-bash-completion" {
 		args = append(args[:1:1], permute(a, args[1:])...)
 	}
@@ -73,7 +77,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, stdin io.
 	}
 	code := exitCode(err)
 	if msg := errorText(err); msg != "" {
-		fmt.Fprintf(stderr, "toolhost: %s\n", msg)
+		fmt.Fprintf(stderr, "toolhost: %s\n", h.errText(msg)) // it may quote a tool's text
 		var u *usageError
 		if errors.As(err, &u) {
 			path := u.path
@@ -117,7 +121,13 @@ func errorText(err error) string {
 // errors, which [Run] maps to exit codes. Use [Run] rather than calling
 // RunContext directly, so that flags may follow positional arguments.
 func New(stdout, stderr io.Writer, stdin io.Reader, opts *Options) *cli.App {
-	a := &app{stdout: stdout, stderr: stderr, stdin: stdin}
+	_, app := newApp(stdout, stderr, stdin, opts)
+	return app
+}
+
+// newApp is [New], also returning the app state its actions share.
+func newApp(stdout, stderr io.Writer, stdin io.Reader, opts *Options) (*app, *cli.App) {
+	a := &app{stdout: stdout, stderr: stderr, stdin: stdin, termOut: isTerminal(stdout), termErr: isTerminal(stderr)}
 	if opts != nil {
 		a.opts = *opts
 	}
@@ -182,7 +192,8 @@ func New(stdout, stderr io.Writer, stdin io.Reader, opts *Options) *cli.App {
 	for _, c := range app.Commands {
 		setUsageErrors(c)
 	}
-	return app
+	a.addRawFlags(app.Commands)
+	return a, app
 }
 
 // unknownCommand is the usage error for a first argument that names no

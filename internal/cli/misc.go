@@ -47,7 +47,7 @@ func (a *app) formatCommand() *cli.Command {
 			if err != nil {
 				return &exitError{code: ExitFailure, err: fmt.Errorf("format %s: %w", name, err)}
 			}
-			fmt.Fprint(a.stdout, s)
+			fmt.Fprint(a.stdout, a.outText(s))
 			if !strings.HasSuffix(s, "\n") {
 				fmt.Fprintln(a.stdout)
 			}
@@ -170,14 +170,14 @@ func (a *app) checkCommand() *cli.Command {
 				}
 			} else {
 				for _, p := range a.cfgProblems {
-					fmt.Fprintf(a.stdout, "%s: %s\n", a.out.red("error"), shortErr(p))
+					fmt.Fprintf(a.stdout, "%s: %s\n", a.out.red("error"), a.outText(shortErr(p)))
 				}
 				for _, p := range rep.Problems {
 					label := a.out.red("error")
 					if p.Warning {
 						label = a.out.yellow("warning")
 					}
-					fmt.Fprintf(a.stdout, "%s: %s\n", label, problemText(p))
+					fmt.Fprintf(a.stdout, "%s: %s\n", label, a.outText(problemText(p)))
 				}
 				verdict := a.out.green("ok")
 				if nerr > 0 {
