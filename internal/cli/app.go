@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -363,48 +362,8 @@ func poolSize(v string) int {
 //	toolhost: 2 entries could not be resolved (run toolhost check for details)
 //
 // The tools that resolved are served anyway; `toolhost check` lists every
-// problem with its fix.
-func (a *app) note(cat *resolver.Catalog) {
-	skipped := map[string]bool{}
-	entries, warnings := 0, 0
-	for _, p := range a.cfgProblems {
-		if slices.Contains(a.cfgFiles, p.Pos.File) || errors.Is(p, config.ErrWithheld) {
-			entries++
-		} else {
-			skipped[p.Pos.File] = true
-		}
-	}
-	for _, p := range cat.Report().Problems {
-		if p.Warning {
-			warnings++
-		} else {
-			entries++
-		}
-	}
-	var parts []string
-	switch n := len(skipped); {
-	case n == 1:
-		for f := range skipped {
-			parts = append(parts, relPath(f)+" has errors and was skipped")
-		}
-	case n > 1:
-		parts = append(parts, fmt.Sprintf("%d configuration files have errors and were skipped", n))
-	}
-	if entries > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s not be resolved", entries, plural(entries, "entry could", "entries could")))
-	}
-	if warnings > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s", warnings, plural(warnings, "warning", "warnings")))
-	}
-	if len(parts) == 0 {
-		return
-	}
-	text := parts[len(parts)-1]
-	if len(parts) > 1 {
-		text = strings.Join(parts[:len(parts)-1], ", ") + " and " + text
-	}
-	fmt.Fprintf(a.stderr, "toolhost: %s (run toolhost check for details)\n", text)
-}
+// problem with its fix. A command that uses one tool calls [app.toolNote].
+func (a *app) note(cat *resolver.Catalog) { a.noteFor(cat, "") }
 
 func plural(n int, one, many string) string {
 	if n == 1 {

@@ -262,7 +262,7 @@ func (a *app) describeCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			a.note(cat)
+			a.toolNote(cat, t.Name)
 			if c.Bool("json") {
 				return writeJSON(a.stdout, newToolJSON(t, c.Bool("explain")))
 			}

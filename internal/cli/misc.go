@@ -42,7 +42,7 @@ func (a *app) formatCommand() *cli.Command {
 			if err != nil {
 				return forCommand(err, "toolhost format")
 			}
-			a.note(cat)
+			a.toolNote(cat, name)
 			s, err := cat.Format(c.Context, name, args)
 			if err != nil {
 				return &exitError{code: ExitFailure, err: fmt.Errorf("format %s: %w", name, err)}
@@ -200,7 +200,9 @@ func (a *app) identityCommand() *cli.Command {
 		Usage: "print the catalog's identity: a UUID that changes whenever the tools do",
 		Description: "The id is derived from everything tools/list serves (names, descriptions,\n" +
 			"input schemas, annotations): the same tools give the same id in every\n" +
-			"process; any change a client could see gives a new one.\n\n" +
+			"process; any change a client could see gives a new one. Its protocol_version\n" +
+			"is the Tool Discovery Protocol's (the manifest of GET /api/v1/tools), not the\n" +
+			"wire protocol's: tool binaries speak wire protocol 1 or 2.\n\n" +
 			"Examples:\n   toolhost identity\n   toolhost identity --json",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: `print {"server_id","tools_count","protocol_version"}`},
@@ -221,7 +223,7 @@ func (a *app) identityCommand() *cli.Command {
 			tw := newTable(a.stdout)
 			row(tw, a.out.bold("server_id"), id.ServerID)
 			row(tw, a.out.bold("tools_count"), fmt.Sprint(id.ToolsCount))
-			row(tw, a.out.bold("protocol_version"), id.ProtocolVersion)
+			row(tw, a.out.bold("protocol_version"), id.ProtocolVersion+" (Tool Discovery Protocol; tool binaries speak wire protocol 1 or 2)")
 			return tw.Flush()
 		},
 	}
