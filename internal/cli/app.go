@@ -180,6 +180,7 @@ func newApp(stdout, stderr io.Writer, stdin io.Reader, opts *Options) (*app, *cl
 			a.formatCommand(),
 			a.schemaCommand(),
 			a.addCommand(),
+			a.removeCommand(),
 			a.checkCommand(),
 			a.identityCommand(),
 			a.serveCommand(),

@@ -109,7 +109,7 @@ func TestAdd(t *testing.T) {
 		{"self-describing", []string{"add", "greet", "--", exe, "greet"}, 0, "added greet to "},
 		{"only tool, other name", []string{"add", "hello", "--", exe, "greet"}, 0, "added hello"},
 		{"already there", []string{"add", "greet", "--", exe, "greet"}, 2, `tool "greet" already exists`},
-		{"several tools", []string{"add", "fs", "--", exe, "multi"}, 2, "offers 2 tools: alpha, beta\n  pick one with --tool NAME, or register them all with a toolset"},
+		{"several tools", []string{"add", "fs", "--", exe, "multi"}, 2, "offers 2 tools: alpha, beta\n  pick one with --tool NAME, or register them all as a toolset: toolhost add --toolset fs -- "},
 		{"--tool", []string{"add", "second", "--tool", "beta", "--", exe, "multi"}, 0, "added second"},
 		{"--tool unknown", []string{"add", "third", "--tool", "gamma", "--", exe, "multi"}, 2, `offers no tool "gamma" (it offers: alpha, beta)`},
 		{"does not answer", []string{"add", "bad", "--", exe, "no-schema"}, 2, "fix:"},

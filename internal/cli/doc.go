@@ -1,5 +1,5 @@
 // Package cli is the toolhost command line: list, describe, call, format,
-// schema, add, check, identity, serve, cache clear and completion, over a
+// schema, add, remove, check, identity, serve, cache clear and completion, over a
 // resolver.Catalog built from the TOML configuration.
 //
 // main stays thin; tests drive the whole app in-process with buffers:
