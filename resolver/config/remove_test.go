@@ -177,3 +177,30 @@ func TestAppendToolset(t *testing.T) {
 		t.Errorf("second add: %v, want %s", err, wantErr)
 	}
 }
+
+// FuzzRemoveEntry: on any file, removing an entry never panics, and it
+// either refuses, leaving the file as it was, or leaves a file that still
+// parses and decodes to the old one without that entry.
+func FuzzRemoveEntry(f *testing.F) {
+	f.Add("# c\n[tools.a]\ncommand = \"a\"\n\n[tools.b]\ncommand = \"b\"\n[tools.a.parameters.x]\ntype = \"string\"\n", "a")
+	f.Add("[tools]\na = { command = \"a\" }\n", "a")
+	f.Add("[toolsets.a]\ncommand = '''\n[tools.b]\n'''\n", "a")
+	f.Fuzz(func(t *testing.T, text, name string) {
+		path := filepath.Join(t.TempDir(), "tools.toml")
+		writeFile(t, path, text)
+		_, err := RemoveEntry(path, name)
+		got, rerr := os.ReadFile(path)
+		if rerr != nil {
+			t.Fatal(rerr)
+		}
+		if err != nil {
+			if string(got) != text {
+				t.Fatalf("refused (%v) but changed the file:\n%q\nto\n%q", err, text, got)
+			}
+			return
+		}
+		if _, err := Parse(path, got); err != nil {
+			t.Fatalf("removing %q from\n%q\nleft\n%q, which does not parse: %v", name, text, got, err)
+		}
+	})
+}
