@@ -58,6 +58,10 @@ type app struct {
 	// Tool text on a terminal (escape.go): whether stdout and stderr are
 	// terminals, and whether the command was given --raw.
 	termOut, termErr, raw bool
+
+	// noteTool is the tool a one-tool command uses, set by
+	// [app.toolCatalog]: [app.note] is then about it only.
+	noteTool string
 }
 
 // Run runs the toolhost command line args (args[0] is the program name)
@@ -287,6 +291,7 @@ func (a *app) toolCatalog(c *cli.Context, name string) (*resolver.Catalog, error
 		return nil, &exitError{code: ExitFailure, err: err}
 	}
 	a.root = root
+	a.noteTool = name // the one line of note is about this tool only
 	opts := &resolver.Options{Root: root, PoolSize: -1, Only: name}
 	if a.pool {
 		opts.PoolSize = poolSize(a.opts.Getenv("TOOLHOST_POOL_SIZE"))
@@ -363,8 +368,10 @@ func poolSize(v string) int {
 //	toolhost: 2 entries could not be resolved (run toolhost check for details)
 //
 // The tools that resolved are served anyway; `toolhost check` lists every
-// problem with its fix. A command that uses one tool calls [app.toolNote].
-func (a *app) note(cat *resolver.Catalog) { a.noteFor(cat, "") }
+// problem with its fix. For a command that uses one tool (call, describe,
+// format: [app.toolCatalog] with a name), the line is about that tool only
+// (note.go).
+func (a *app) note(cat *resolver.Catalog) { a.noteFor(cat, a.noteTool) }
 
 func plural(n int, one, many string) string {
 	if n == 1 {

@@ -75,7 +75,7 @@ func (a *app) call(c *cli.Context) error {
 	if err != nil {
 		return forCommand(err, "toolhost call "+name)
 	}
-	a.toolNote(cat, name)
+	a.note(cat)
 	ask := &asker{a: a, answers: answers, interactive: a.interactive()}
 	events := a.eventPrinter(c.Bool("json"))
 	out, err := cat.Call(c.Context, name, args, &resolver.CallOptions{Ask: ask.ask, OnEvent: events.print})
@@ -314,7 +314,7 @@ func (a *app) toolHelp(c *cli.Context, name string) error {
 	if err != nil {
 		return err
 	}
-	a.toolNote(cat, name)
+	a.note(cat)
 	w := a.stdout
 	fmt.Fprintf(w, "%s\n\n", a.out.bold("USAGE"))
 	fmt.Fprintf(w, "  toolhost call %s [key=value…] [--args JSON] [--answer ID=VALUE] [--json]\n\n", t.Name)

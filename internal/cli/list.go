@@ -262,7 +262,7 @@ func (a *app) describeCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			a.toolNote(cat, t.Name)
+			a.note(cat)
 			if c.Bool("json") {
 				return writeJSON(a.stdout, newToolJSON(t, c.Bool("explain")))
 			}

@@ -42,7 +42,7 @@ func (a *app) formatCommand() *cli.Command {
 			if err != nil {
 				return forCommand(err, "toolhost format")
 			}
-			a.toolNote(cat, name)
+			a.note(cat)
 			s, err := cat.Format(c.Context, name, args)
 			if err != nil {
 				return &exitError{code: ExitFailure, err: fmt.Errorf("format %s: %w", name, err)}

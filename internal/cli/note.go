@@ -10,14 +10,11 @@ import (
 	"github.com/toolhost/toolhost/resolver/config"
 )
 
-// toolNote is [app.note] for a command that uses the one tool name (call,
-// format, describe): the one line is about that tool only, its own
-// warnings, or a configuration file skipped (which may have held its entry
-// or an override of it). Problems of other entries are `list`'s and
-// `check`'s to report, not every call's.
-func (a *app) toolNote(cat *resolver.Catalog, name string) { a.noteFor(cat, name) }
-
-// noteFor writes the line of [app.note] (name "") or [app.toolNote].
+// noteFor writes the line of [app.note]: about everything when name is
+// "", else for a command that uses the one tool name (call, describe,
+// format), about that tool only: its own warnings, or a configuration file
+// skipped (which may have held its entry or an override of it). Problems
+// of other entries are `list`'s and `check`'s to report, not every call's.
 func (a *app) noteFor(cat *resolver.Catalog, name string) {
 	skipped := map[string]bool{}
 	entries, warnings := 0, 0
