@@ -30,6 +30,11 @@ import (
 //     \xHH: ESC is shown as \x1b;
 //   - a C1 control (U+0080–U+009F, encoded in UTF-8) becomes \u00HH:
 //     CSI is shown as \u009b;
+//   - so do the characters that reorder or hide text without being
+//     controls to the terminal: the bidirectional embeddings, overrides
+//     and isolates (U+202A–U+202E, U+2066–U+2069), the line and paragraph
+//     separators (U+2028, U+2029) and the byte order mark (U+FEFF), which
+//     let a text show other than what it holds ("Trojan Source");
 //   - each byte of invalid UTF-8 becomes \xHH (a lone 0x9b, which some
 //     terminals read as CSI, is shown as \x9b);
 //   - everything else, backslashes included, is kept: the escaped text is
@@ -64,7 +69,7 @@ func escapeControls(s string) string {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			fmt.Fprintf(&b, `\x%02x`, c)
-		case r >= 0x80 && r <= 0x9f:
+		case hiddenRune(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
 			b.WriteString(s[i : i+size])
@@ -72,6 +77,13 @@ func escapeControls(s string) string {
 		i += size
 	}
 	return b.String()
+}
+
+// hiddenRune reports whether [escapeControls] shows r as \uHHHH: a C1
+// control, or a character that reorders or hides text.
+func hiddenRune(r rune) bool {
+	return r >= 0x80 && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 ||
+		r == 0x2028 || r == 0x2029 || r == 0xfeff
 }
 
 // firstUnsafe returns the offset of the first byte of s that
@@ -87,7 +99,7 @@ func firstUnsafe(s string) int {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || (r >= 0x80 && r <= 0x9f) {
+		if (r == utf8.RuneError && size == 1) || hiddenRune(r) {
 			return i
 		}
 		i += size

@@ -60,6 +60,7 @@ func TestEscapeControls(t *testing.T) {
 		{"nul\x00del\x7f", `nul\x00del\x7f`},
 		{"c1 \u0085 \u009b \u00a0", `c1 \u0085 \u009b ` + "\u00a0"},
 		{"bad \xff \x9b \xc2", `bad \xff \x9b \xc2`},
+		{"abc\u202edcba\u2066x\u2069\u2028\ufeff", `abc\u202edcba\u2066x\u2069\u2028\ufeff`},
 		{`a\x1b`, `a\x1b`}, // a backslash is kept: the escaped text is for reading
 	}
 	for _, tt := range tests {
@@ -93,7 +94,7 @@ func FuzzEscapeControls(f *testing.F) {
 			if r == '\r' && strings.HasPrefix(got[i:], "\r\n") {
 				continue
 			}
-			if (r < 0x20 && r != '\n' && r != '\t') || (r >= 0x7f && r <= 0x9f) {
+			if (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f || hiddenRune(r) {
 				t.Fatalf("escapeControls(%q) = %q: control %U at %d", s, got, r, i)
 			}
 		}
