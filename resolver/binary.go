@@ -60,9 +60,8 @@ func (c *Catalog) run(ctx context.Context, e *entry, action tool.Action, args, a
 		}
 	}
 	res, err := invoke.Run(ctx, spec, req)
-	var oe *invoke.OptionError
-	if errors.As(err, &oe) { // a value the model sent, refused before anything ran: data for the model
-		return tool.Fail(fmt.Sprintf("tool %q: %v (fix: %s)", e.t().Name, oe, oe.Fix())), nil
+	if r, _, ok := refusedValue(err); ok { // a value the model sent, refused before anything ran: data for the model
+		return tool.Fail(fmt.Sprintf("tool %q: %v (fix: %s)", e.t().Name, r, r.Fix())), nil
 	}
 	if err == nil {
 		var out tool.Outcome

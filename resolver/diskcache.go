@@ -41,10 +41,13 @@ import (
 //     0600, a random name) in the schemas directory itself, and rename
 //     replaces the entry's name without following a symlink there.
 //   - Directories are created 0700. CacheDir may be a symlink (to move the
-//     cache to another disk); CacheDir/schemas must be a real directory
-//     owned by the current user. When it is a symlink, not a directory, or
-//     another user's, the catalog keeps no persistent cache, silently (it
-//     only saves time): remove it, or run toolhost cache clear, to get the
+//     cache to another disk), but what it names must be a directory owned
+//     by the current user, and CacheDir/schemas a real directory owned by
+//     the current user; either is made 0700 when it is open to others (a
+//     CacheDir that existed before toolhost, say). When CacheDir is
+//     another user's, or schemas is a symlink, not a directory, or another
+//     user's, the catalog keeps no persistent cache, silently (it only
+//     saves time): remove it, or run toolhost cache clear, to get the
 //     cache back.
 
 const cacheVersion = 1
@@ -114,17 +117,45 @@ func (d diskCache) path(invocation, root string) string {
 const maxCacheFile = 16<<20 + 1<<20
 
 // usable reports whether the schemas directory may be read and written: a
-// directory, not a symlink, owned by the current user (see the rules above).
-// It tightens the permissions of a directory created before they were 0700.
+// directory, not a symlink, owned by the current user, in a CacheDir that
+// is (or links to) a directory owned by the current user (see the rules
+// above). It tightens the permissions of either when they are open to
+// others.
 func (d diskCache) usable() bool {
+	top, err := os.Stat(filepath.Dir(d.dir)) // CacheDir: a symlink to a directory is fine
+	if err != nil || !top.IsDir() || !ownedByUs(top) {
+		return false
+	}
 	fi, err := os.Lstat(d.dir)
 	if err != nil || !fi.IsDir() || !ownedByUs(fi) {
 		return false
 	}
-	if fi.Mode().Perm()&0o077 != 0 {
-		_ = os.Chmod(d.dir, 0o700)
+	for dir, fi := range map[string]fs.FileInfo{filepath.Dir(d.dir): top, d.dir: fi} {
+		if fi.Mode().Perm()&0o077 != 0 {
+			_ = os.Chmod(dir, 0o700)
+		}
 	}
 	return true
+}
+
+// create makes the directory (and CacheDir) 0700 when missing, and checks
+// that it is usable: nothing is created in a CacheDir that is another
+// user's.
+func (d diskCache) create() error {
+	top := filepath.Dir(d.dir)
+	if err := os.MkdirAll(top, 0o700); err != nil {
+		return err
+	}
+	if fi, err := os.Stat(top); err != nil || !fi.IsDir() || !ownedByUs(fi) {
+		return errCacheDir
+	}
+	if err := os.Mkdir(d.dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	if !d.usable() {
+		return errCacheDir
+	}
+	return nil
 }
 
 // readEntry reads the cache file at path when it is a regular file of at
@@ -157,11 +188,8 @@ func (d diskCache) store(invocation, root string, key cacheKey, command []string
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(d.dir, 0o700); err != nil {
+	if err := d.create(); err != nil {
 		return err
-	}
-	if !d.usable() {
-		return errCacheDir
 	}
 	tmp, err := os.CreateTemp(d.dir, ".tmp-*.json") // O_CREAT|O_EXCL, 0600: never opens an existing file or a symlink
 	if err != nil {
@@ -182,7 +210,7 @@ func (d diskCache) store(invocation, root string, key cacheKey, command []string
 }
 
 // errCacheDir reports a schemas directory the cache does not use.
-var errCacheDir = errors.New("schema cache directory is a symlink, not a directory, or another user's")
+var errCacheDir = errors.New("schema cache directory is a symlink, not a directory, or another user's (or the cache directory is another user's)")
 
 // replace renames tmp to path. A directory in path's place (which rename
 // cannot replace) is removed first: the schemas directory is the cache's.

@@ -46,7 +46,7 @@ summary = "s"
 [tools.lc.parameters.path]
 type = "string"
 `, []string{`test.toml:3: warning: tool "lc": {{tool.arguments.path}} starts an argument, so a value such as "--help" would be read as an option; calls with such values are refused
-fix: write -- before it so that nothing after it is read as an option (command = "wc -l -- {{tool.arguments.path}}"), or constrain the parameter (pattern = "^[^-]", an enum); if it is meant to take options, set allow_option = true in [tools.lc.parameters.path]`}, true},
+fix: if -l takes this value, write the two as one argument, -l{{tool.arguments.path}}, so that no value can be read as an option of its own (command = "wc \"-l{{tool.arguments.path}}\""); if it takes none, write -- before it so that nothing after it is read as an option (command = "wc -l -- {{tool.arguments.path}}"), or constrain the parameter (pattern = "^[^-]", an enum); if it is meant to take options, set allow_option = true in [tools.lc.parameters.path]`}, true},
 		{"shell option", `
 [tools.lc]
 command = "wc -l {{tool.arguments.path}} | sort"
@@ -55,7 +55,7 @@ summary = "s"
 [tools.lc.parameters.path]
 type = "string"
 `, []string{`test.toml:3: warning: tool "lc": {{tool.arguments.path}} starts an argument, so a value such as "--help" would be read as an option; calls with such values are refused
-fix: write -- before it so that nothing after it is read as an option, or constrain the parameter (pattern = "^[^-]", an enum); if it is meant to take options, set allow_option = true in [tools.lc.parameters.path]`}, true},
+fix: if -l takes this value, write the two as one argument, -l{{tool.arguments.path}}, so that no value can be read as an option of its own; if it takes none, write -- before it so that nothing after it is read as an option, or constrain the parameter (pattern = "^[^-]", an enum); if it is meant to take options, set allow_option = true in [tools.lc.parameters.path]`}, true},
 		{"after --, allowed, constrained, prefixed", `
 [tools.a]
 command = "wc -l -- {{tool.arguments.path}}"
@@ -80,7 +80,7 @@ command = "wc -l {{tool.arguments.path}}"
 summary = "s"
 parameters.path = { type = "string", pattern = "^[a-z-]+$" }
 `, []string{`test.toml:3: warning: tool "lc": {{tool.arguments.path}} starts an argument, so a value such as "--help" would be read as an option; calls with such values are refused
-fix: write -- before it so that nothing after it is read as an option (command = "wc -l -- {{tool.arguments.path}}"), or constrain the parameter (pattern = "^[^-]", an enum); if it is meant to take options, set allow_option = true in [tools.lc.parameters.path]`}, true},
+fix: if -l takes this value, write the two as one argument, -l{{tool.arguments.path}}, so that no value can be read as an option of its own (command = "wc \"-l{{tool.arguments.path}}\""); if it takes none, write -- before it so that nothing after it is read as an option (command = "wc -l -- {{tool.arguments.path}}"), or constrain the parameter (pattern = "^[^-]", an enum); if it is meant to take options, set allow_option = true in [tools.lc.parameters.path]`}, true},
 		{"backquotes", "\n[tools.x]\ncommand = \"echo `cat {{tool.arguments.p}}`\"\nshell = true\nsummary = \"s\"\nparameters.p.type = \"string\"\n",
 			[]string{"test.toml:3: tool \"x\": command: template in a shell construct that cannot take a value safely: {{tool.arguments.p}} at offset 10 is inside `…`\nfix: assign the template to a variable first, as its own word, and use the variable there (x={{tool.arguments.NAME}}; … \"$x\"); use $(…) rather than `…`"}, false},
 		{"bad template", "\n[tools.x]\ncommand = \"echo {{args.p}}\"\nsummary = \"s\"\nparameters.p.type = \"string\"\n",

@@ -94,6 +94,10 @@ func lintCommand(e *entry, key string) (*lintError, []commandWarning) {
 	var w []commandWarning
 	flagged := false
 	for _, t := range ts {
+		if s := codeSink(t.Before); s.kind != sinkNone {
+			w = append(w, s.warning(t.Text)) // the one thing to fix about this template
+			continue
+		}
 		if t.Quoting != invoke.Unquoted {
 			w = append(w, commandWarning{
 				fmt.Sprintf("%s is %s in a shell command; toolhost passes the value as a positional parameter, quoted for you, so the quotes around it only mislead", t.Text, t.Quoting),
@@ -106,14 +110,7 @@ func lintCommand(e *entry, key string) (*lintError, []commandWarning) {
 			continue
 		}
 		flagged = true // one warning per command: the fix covers the rest
-		fix := "write -- before it so that nothing after it is read as an option"
-		if !spec.Shell {
-			withDashes := slices.Insert(slices.Clone(spec.Command), t.Token, "--")
-			for i, a := range withDashes {
-				withDashes[i] = config.QuoteWord(a)
-			}
-			fix += fmt.Sprintf(" (command = %s)", tomlQuote(strings.Join(withDashes, " ")))
-		}
+		fix := dashFix(spec.Command, spec.Shell, t)
 		fix += fmt.Sprintf(`, or constrain the parameter (pattern = "^[^-]", an enum); if it is meant to take options, set allow_option = true in [%s.parameters.%s]`, key, arg)
 		w = append(w, commandWarning{
 			fmt.Sprintf(`%s starts an argument, so a value such as "--help" would be read as an option; calls with such values are refused`, t.Text),
@@ -230,4 +227,45 @@ func patternExcludesDash(pattern string) bool {
 		return true
 	}
 	return false
+}
+
+// dashFix is the first part of the fix for template t, which starts an
+// argument: write "--" before it. After an option ("head -n {{n}} f") that
+// fix is right only when the option takes no value (-n would take "--" as
+// its value), so both forms are offered: the value joined to its option
+// (-n{{n}}, --lines={{n}}), where no value can be an option of its own, and
+// "--" for an option that takes none. Without a shell each comes with the
+// command rewritten.
+func dashFix(command []string, shell bool, t invoke.Template) string {
+	prev := ""
+	if n := len(t.Before); n > 0 {
+		prev = t.Before[n-1]
+	}
+	rewrite := func(tokens []string) string {
+		if shell {
+			return ""
+		}
+		words := make([]string, len(tokens))
+		for i, a := range tokens {
+			words[i] = config.QuoteWord(a)
+		}
+		return fmt.Sprintf(" (command = %s)", tomlQuote(strings.Join(words, " ")))
+	}
+	dashed := "write -- before it so that nothing after it is read as an option" + rewrite(slices.Insert(slices.Clone(command), t.Token, "--"))
+	if len(prev) < 2 || prev[0] != '-' || prev == "--" || prev == "$" {
+		return dashed
+	}
+	joined := prev + t.Text
+	if strings.HasPrefix(prev, "--") {
+		joined = prev + "=" + t.Text
+	}
+	var rewritten string
+	if !shell && t.Token > 0 && command[t.Token] == t.Text {
+		tokens := slices.Clone(command)
+		tokens[t.Token-1] = joined
+		tokens = slices.Delete(tokens, t.Token, t.Token+1)
+		rewritten = rewrite(tokens)
+	}
+	return fmt.Sprintf("if %s takes this value, write the two as one argument, %s, so that no value can be read as an option of its own%s; if it takes none, %s",
+		prev, joined, rewritten, dashed)
 }

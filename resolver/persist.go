@@ -738,11 +738,8 @@ func readAll(r io.Reader, buf []byte) ([]byte, error) {
 // (created 0700 when missing, and used only when it is a real directory
 // owned by the current user), renamed over path.
 func writeAtomic(dir, path string, data []byte) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := (diskCache{dir: dir}).create(); err != nil {
 		return err
-	}
-	if !(diskCache{dir: dir}).usable() {
-		return errCacheDir
 	}
 	tmp, err := os.CreateTemp(dir, ".tmp-*.json") // O_CREAT|O_EXCL, 0600
 	if err != nil {

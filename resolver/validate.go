@@ -2,7 +2,6 @@ package resolver
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/toolhost/toolhost/internal/invoke"
 	"github.com/toolhost/toolhost/internal/toolname"
 )
 
@@ -334,9 +332,11 @@ func (a *argSchema) check(args map[string]any) (map[string]any, []string) {
 	}
 	err = a.all.Validate(shadow)
 	if err == nil {
-		var oe *invoke.OptionError
-		if a.refuse != nil && errors.As(a.refuse(args), &oe) {
-			return nil, []string{oe.Error() + " (fix: " + oe.Fix() + ")"}
+		if a.refuse == nil {
+			return args, nil
+		}
+		if r, _, ok := refusedValue(a.refuse(args)); ok {
+			return nil, []string{r.Error() + " (fix: " + r.Fix() + ")"}
 		}
 		return args, nil
 	}

@@ -17,8 +17,9 @@ import (
 // fault ("/count", "/options/depth"; "" for the arguments as a whole),
 // Message says what is wrong in the words of a call's error outcome, and
 // Keyword is the JSON Schema keyword that failed ("type", "required",
-// "enum", "minimum", "additionalProperties"…), or "option" for a value
-// the entry refuses because it would be read as a command-line option.
+// "enum", "minimum", "additionalProperties"…), "option" for a value
+// the entry refuses because it would be read as a command-line option, or
+// "nul" for a value holding a NUL byte, which a command line cannot carry.
 //
 // A missing required argument is reported at the path of that argument
 // (not of the object holding it), so that a form can mark the field.
@@ -103,13 +104,17 @@ func (a *argSchema) validate(args map[string]any) []ValidationError {
 	if len(out) > 0 {
 		return out
 	}
-	var oe *invoke.OptionError
-	if a.refuse != nil && errors.As(a.refuse(args), &oe) {
-		path := ""
-		if oe.Argument != "" {
-			path = pointer(oe.Argument)
+	if a.refuse != nil {
+		if r, arg, ok := refusedValue(a.refuse(args)); ok {
+			path, keyword := "", "option"
+			if arg != "" {
+				path = pointer(arg)
+			}
+			if errors.Is(r, invoke.ErrNULValue) {
+				keyword = "nul"
+			}
+			return []ValidationError{{Path: path, Message: r.Error() + " (fix: " + r.Fix() + ")", Keyword: keyword}}
 		}
-		return []ValidationError{{Path: path, Message: oe.Error() + " (fix: " + oe.Fix() + ")", Keyword: "option"}}
 	}
 	// Whatever check found that the per-field passes did not (a rule of
 	// the whole object, such as dependentRequired).

@@ -19,14 +19,18 @@ func (a *app) addCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "add",
 		Usage:     "register a tool with just its command line",
-		ArgsUsage: "NAME -- COMMAND [ARG…]",
+		ArgsUsage: "[--toolset] NAME -- COMMAND [ARG…]",
 		Description: "Asks COMMAND for its schema first, then appends [tools.NAME] to the\n" +
 			"workspace's .config/toolhost/tools.toml (created when missing; what is\n" +
 			"already there is left as it is). For a binary offering several tools, pick\n" +
-			"one with --tool, or register them all with a [toolsets] entry.\n\n" +
-			"Examples:\n   toolhost add greet -- bin/greet\n   toolhost add search --tool grep_files -- bin/fs",
+			"one with --tool, or register them all with --toolset ([toolsets.NAME]).\n" +
+			"toolhost remove NAME undoes it.\n\n" +
+			"Examples:\n   toolhost add greet -- bin/greet\n   toolhost add search --tool grep_files -- bin/fs\n" +
+			"   toolhost add --toolset fs --prefix fs_ -- bin/fs",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "tool", Usage: "the `NAME` of the tool inside a multi-tool binary"},
+			&cli.BoolFlag{Name: "toolset", Usage: "register every tool of the binary, as [toolsets.NAME]"},
+			&cli.StringFlag{Name: "prefix", Usage: "with --toolset: prepend `PREFIX` to every tool name"},
 		},
 		Action: a.add,
 	}
@@ -53,8 +57,8 @@ func (a *app) add(c *cli.Context) error {
 	}
 	// A name the configuration already serves would be an error later.
 	if cfg, err := a.loadConfig(c, root); err == nil { // the files that parse
-		if e, ok := cfg.Tools[name]; ok {
-			return &exitError{code: ExitFailure, err: fmt.Errorf("%s: tool %q already exists; edit it there or choose another name", e.Place, name)}
+		if e, what := existingEntry(cfg, name, c.Bool("toolset")); e != nil {
+			return &exitError{code: ExitFailure, err: fmt.Errorf("%s: %s %q already exists; edit it there or choose another name", e.Place, what, name)}
 		}
 	}
 	resp, err := resolver.AskSchema(c.Context, argv, root)
@@ -69,6 +73,9 @@ func (a *app) add(c *cli.Context) error {
 		}
 		// The error says what is wrong and how to fix it.
 		return &exitError{code: ExitFailure, err: fmt.Errorf("add %s: %w", name, err)}
+	}
+	if c.Bool("toolset") {
+		return a.addToolset(c, name, argv, root, resp)
 	}
 	toolName, err := pickTool(name, c.String("tool"), argv, resp)
 	if err != nil {
@@ -88,7 +95,7 @@ func (a *app) add(c *cli.Context) error {
 	def := resp.Find(toolName)
 	fmt.Fprintf(a.stdout, "added %s to %s", a.out.green(name), relPath(file))
 	if def != nil && def.Summary != "" {
-		fmt.Fprintf(a.stdout, ": %s", oneLine(def.Summary))
+		fmt.Fprintf(a.stdout, ": %s", a.outText(oneLine(def.Summary)))
 	}
 	fmt.Fprintf(a.stdout, "\ntry: toolhost call %s --help\n", name)
 	return nil
@@ -171,18 +178,18 @@ func pickTool(name, flagTool string, argv []string, resp *tool.SchemaResponse) (
 		return "", &exitError{code: ExitFailure, err: fmt.Errorf("%s describes no tools", strings.Join(argv, " "))}
 	}
 	return "", &exitError{code: ExitFailure, err: fmt.Errorf("%s offers %d tools: %s\n"+
-		"  pick one with --tool NAME, or register them all with a toolset in .config/toolhost/tools.toml:\n\n"+
-		"[toolsets.%s]\ncommand = %s\n",
-		strings.Join(argv, " "), len(names), strings.Join(names, ", "), name, tomlCommand(argv))}
+		"  pick one with --tool NAME, or register them all as a toolset: toolhost add --toolset %s -- %s",
+		strings.Join(argv, " "), len(names), strings.Join(names, ", "), name, shellCommand(argv))}
 }
 
-// tomlCommand writes argv as a TOML command string.
-func tomlCommand(argv []string) string {
+// shellCommand writes argv as it is typed in a shell (and in a TOML
+// command string).
+func shellCommand(argv []string) string {
 	words := make([]string, len(argv))
 	for i, w := range argv {
 		words[i] = config.QuoteWord(w)
 	}
-	return fmt.Sprintf("%q", strings.Join(words, " "))
+	return strings.Join(words, " ")
 }
 
 // relPath shows file relative to the working directory when it is below it.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -56,6 +55,14 @@ type app struct {
 	// declared long_lived run on pools of long-lived processes; the other
 	// commands make one call and run it one-shot.
 	pool bool
+
+	// Tool text on a terminal (escape.go): whether stdout and stderr are
+	// terminals, and whether the command was given --raw.
+	termOut, termErr, raw bool
+
+	// noteTool is the tool a one-tool command uses, set by
+	// [app.toolCatalog]: [app.note] is then about it only.
+	noteTool string
 }
 
 // Run runs the toolhost command line args (args[0] is the program name)
@@ -63,7 +70,7 @@ type app struct {
 // the tool reported an error (or check found errors), 2 usage,
 // configuration or invocation failure. Errors are printed on stderr.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer, stdin io.Reader, opts *Options) int {
-	a := New(stdout, stderr, stdin, opts)
+	h, a := newApp(stdout, stderr, stdin, opts)
 	if len(args) > 1 && args[len(args)-1] != "--generate-bash-completion" {
 		args = append(args[:1:1], permute(a, args[1:])...)
 	}
@@ -74,7 +81,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, stdin io.
 	}
 	code := exitCode(err)
 	if msg := errorText(err); msg != "" {
-		fmt.Fprintf(stderr, "toolhost: %s\n", msg)
+		fmt.Fprintf(stderr, "toolhost: %s\n", h.errText(msg)) // it may quote a tool's text
 		var u *usageError
 		if errors.As(err, &u) {
 			path := u.path
@@ -118,7 +125,13 @@ func errorText(err error) string {
 // errors, which [Run] maps to exit codes. Use [Run] rather than calling
 // RunContext directly, so that flags may follow positional arguments.
 func New(stdout, stderr io.Writer, stdin io.Reader, opts *Options) *cli.App {
-	a := &app{stdout: stdout, stderr: stderr, stdin: stdin}
+	_, app := newApp(stdout, stderr, stdin, opts)
+	return app
+}
+
+// newApp is [New], also returning the app state its actions share.
+func newApp(stdout, stderr io.Writer, stdin io.Reader, opts *Options) (*app, *cli.App) {
+	a := &app{stdout: stdout, stderr: stderr, stdin: stdin, termOut: isTerminal(stdout), termErr: isTerminal(stderr)}
 	if opts != nil {
 		a.opts = *opts
 	}
@@ -173,6 +186,7 @@ func New(stdout, stderr io.Writer, stdin io.Reader, opts *Options) *cli.App {
 			a.formatCommand(),
 			a.schemaCommand(),
 			a.addCommand(),
+			a.removeCommand(),
 			a.checkCommand(),
 			a.identityCommand(),
 			a.serveCommand(),
@@ -186,7 +200,8 @@ func New(stdout, stderr io.Writer, stdin io.Reader, opts *Options) *cli.App {
 	for _, c := range app.Commands {
 		setUsageErrors(c)
 	}
-	return app
+	a.addRawFlags(app.Commands)
+	return a, app
 }
 
 // unknownCommand is the usage error for a first argument that names no
@@ -281,6 +296,7 @@ func (a *app) toolCatalog(c *cli.Context, name string) (*resolver.Catalog, error
 		return nil, &exitError{code: ExitFailure, err: err}
 	}
 	a.root = root
+	a.noteTool = name // the one line of note is about this tool only
 	opts := &resolver.Options{Root: root, PoolSize: -1, Only: name}
 	if a.pool {
 		opts.PoolSize = poolSize(a.opts.Getenv("TOOLHOST_POOL_SIZE"))
@@ -360,48 +376,12 @@ func poolSize(v string) int {
 //	toolhost: 2 entries could not be resolved (run toolhost check for details)
 //
 // The tools that resolved are served anyway; `toolhost check` lists every
-// problem with its fix.
+// problem with its fix. For a command that uses one tool (call, describe,
+// format: [app.toolCatalog] with a name), the line is about that tool only
+// (note.go). An untrusted workspace is said first, in a line of its own.
 func (a *app) note(cat *resolver.Catalog) {
 	a.noteUntrusted()
-	skipped := map[string]bool{}
-	entries, warnings := 0, 0
-	for _, p := range a.cfgProblems {
-		if slices.Contains(a.cfgFiles, p.Pos.File) || errors.Is(p, config.ErrWithheld) {
-			entries++
-		} else {
-			skipped[p.Pos.File] = true
-		}
-	}
-	for _, p := range cat.Report().Problems {
-		if p.Warning {
-			warnings++
-		} else {
-			entries++
-		}
-	}
-	var parts []string
-	switch n := len(skipped); {
-	case n == 1:
-		for f := range skipped {
-			parts = append(parts, relPath(f)+" has errors and was skipped")
-		}
-	case n > 1:
-		parts = append(parts, fmt.Sprintf("%d configuration files have errors and were skipped", n))
-	}
-	if entries > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s not be resolved", entries, plural(entries, "entry could", "entries could")))
-	}
-	if warnings > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s", warnings, plural(warnings, "warning", "warnings")))
-	}
-	if len(parts) == 0 {
-		return
-	}
-	text := parts[len(parts)-1]
-	if len(parts) > 1 {
-		text = strings.Join(parts[:len(parts)-1], ", ") + " and " + text
-	}
-	fmt.Fprintf(a.stderr, "toolhost: %s (run toolhost check for details)\n", text)
+	a.noteFor(cat, a.noteTool)
 }
 
 func plural(n int, one, many string) string {

@@ -128,12 +128,12 @@ func (a *app) printOutcome(out tool.Outcome, asJSON bool) error {
 		if text != "" && !strings.HasSuffix(text, "\n") {
 			text += "\n"
 		}
-		io.WriteString(a.stdout, text) // one write
+		io.WriteString(a.stdout, a.outText(text)) // one write
 		return nil
 	case tool.KindError:
-		fmt.Fprintf(a.stderr, "%s: %s\n", a.errOut.red("error"), out.Message)
+		fmt.Fprintf(a.stderr, "%s: %s\n", a.errOut.red("error"), a.errText(out.Message))
 		for _, t := range out.Trace {
-			fmt.Fprintf(a.stderr, "  caused by: %s\n", t)
+			fmt.Fprintf(a.stderr, "  caused by: %s\n", a.errText(t))
 		}
 		if out.Transient {
 			fmt.Fprintln(a.stderr, "  (transient: the same call may succeed if retried)")
@@ -144,8 +144,8 @@ func (a *app) printOutcome(out tool.Outcome, asJSON bool) error {
 		if q == nil {
 			q = &tool.Question{}
 		}
-		fmt.Fprintf(a.stderr, "%s: the tool asks: %s\n", a.errOut.yellow("question"), q.Text)
-		fmt.Fprintf(a.stderr, "  answer with --answer %s=%s\n", q.ID, answerHint(*q))
+		fmt.Fprintf(a.stderr, "%s: the tool asks: %s\n", a.errOut.yellow("question"), a.errText(q.Text))
+		fmt.Fprintf(a.stderr, "  answer with --answer %s\n", a.errText(q.ID+"="+answerHint(*q)))
 		return silent(ExitToolError)
 	}
 	return &exitError{code: ExitFailure, err: fmt.Errorf("outcome of unknown type %q", out.Type)}
@@ -247,7 +247,7 @@ func (k *asker) prompt(ctx context.Context, q tool.Question) (any, error) {
 	}
 	w := k.a.stderr
 	if q.PreAmble != nil && *q.PreAmble != "" {
-		fmt.Fprintln(w, *q.PreAmble)
+		fmt.Fprintln(w, k.a.errText(*q.PreAmble))
 	}
 	for {
 		if err := ctx.Err(); err != nil {
@@ -259,7 +259,7 @@ func (k *asker) prompt(ctx context.Context, q tool.Question) (any, error) {
 				if q.AnswerType.Titles != nil {
 					o = fmt.Sprintf("%s (%s)", q.AnswerType.Titles[i], o)
 				}
-				fmt.Fprintf(w, "  %d) %s\n", i+1, o)
+				fmt.Fprintf(w, "  %d) %s\n", i+1, k.a.errText(o))
 			}
 			hint = fmt.Sprintf("1-%d", len(q.AnswerType.Options))
 			if q.AnswerType.Multiple {
@@ -269,7 +269,7 @@ func (k *asker) prompt(ctx context.Context, q tool.Question) (any, error) {
 		if q.Default != nil {
 			hint += ", default " + defaultText(q.Default)
 		}
-		fmt.Fprintf(w, "%s %s [%s] ", k.a.errOut.bold("?"), q.Text, hint)
+		fmt.Fprintf(w, "%s %s [%s] ", k.a.errOut.bold("?"), k.a.errText(q.Text), k.a.errText(hint))
 		restore := func() {}
 		if f, ok := k.a.stdin.(*os.File); ok && q.AnswerType.Kind == tool.AnswerSecret && isTerminal(f) {
 			restore = noEcho(f)
@@ -291,7 +291,7 @@ func (k *asker) prompt(ctx context.Context, q tool.Question) (any, error) {
 		if perr == nil {
 			return v, nil
 		}
-		fmt.Fprintf(w, "  %s\n", perr)
+		fmt.Fprintf(w, "  %s\n", k.a.errText(perr.Error()))
 		if err != nil { // EOF after a bad answer: nothing more to read
 			return nil, &unansweredError{q: q}
 		}
@@ -331,11 +331,11 @@ func (a *app) toolHelp(c *cli.Context, name string) error {
 	}
 	fmt.Fprintf(w, "  toolhost call %s [key=value…] [--args JSON] [--answer ID=VALUE] [--json]%s\n\n", t.Name, yes)
 	if t.Summary != "" {
-		fmt.Fprintf(w, "  %s\n", t.Summary)
+		fmt.Fprintf(w, "  %s\n", a.outText(t.Summary))
 	}
 	if t.Description != "" {
 		fmt.Fprintln(w)
-		writeIndented(w, t.Description, "  ")
+		writeIndented(w, a.outText(t.Description), "  ")
 	}
 	fmt.Fprintf(w, "\n%s\n", a.out.bold("PARAMETERS"))
 	a.writeParams(w, t.InputSchema, "  ")
@@ -350,7 +350,7 @@ func (a *app) toolHelp(c *cli.Context, name string) error {
 	}
 	if t.Examples != "" {
 		fmt.Fprintf(w, "\n%s\n", a.out.bold("EXAMPLES"))
-		writeIndented(w, t.Examples, "  ")
+		writeIndented(w, a.outText(t.Examples), "  ")
 	}
 	return nil
 }
@@ -402,6 +402,9 @@ func (p *eventPrinter) print(e tool.Event) {
 	defer p.mu.Unlock()
 	if p.asJSON {
 		if data, err := tool.Marshal(e); err == nil {
+			if p.a.termOut {
+				data = escapeJSONC1(data)
+			}
 			fmt.Fprintf(p.a.stdout, "%s\n", data)
 		}
 		return
@@ -418,14 +421,14 @@ func (p *eventPrinter) print(e tool.Event) {
 		if e.Message != "" {
 			line += " " + e.Message
 		}
-		fmt.Fprintf(p.a.stderr, "\r\x1b[K%s", line)
+		fmt.Fprintf(p.a.stderr, "\r\x1b[K%s", p.a.errText(line))
 		p.shown = true
 	case tool.EventLog:
 		if p.shown {
 			fmt.Fprint(p.a.stderr, "\r\x1b[K")
 			p.shown = false
 		}
-		fmt.Fprintf(p.a.stderr, "%s: %s\n", e.Level, e.Message)
+		fmt.Fprintf(p.a.stderr, "%s: %s\n", p.a.errText(e.Level), p.a.errText(e.Message))
 	}
 }
 

@@ -112,7 +112,8 @@ func TestVersion(t *testing.T) {
 
 // TestUnresolvedTool checks what commands say about a configured tool
 // whose binary is missing: why, with the fix (not "unknown tool"); and that
-// commands on the healthy tools print one line about it, not its error.
+// list prints one line about it, not its error, and a call of a healthy
+// tool nothing.
 func TestUnresolvedTool(t *testing.T) {
 	dir := workspace(t, greetTOML+`
 [tools.gone]
@@ -128,8 +129,10 @@ command = "bin/gone"
 			`bin/gone does not exist` + "\n  fix: check command in [tools.gone]"}},
 		{[]string{"describe", "gone"}, 2, "", []string{`toolhost: tool "gone" could not be resolved: `}},
 		{[]string{"format", "gone"}, 2, "", []string{`toolhost: tool "gone" could not be resolved: `}},
-		{[]string{"call", "greet", "name=Ada"}, 0, "Hello, Ada!\n",
+		{[]string{"list"}, 0, "NAME   DESCRIPTION\ngreet  Greet someone.\n",
 			[]string{"toolhost: 1 entry could not be resolved (run toolhost check for details)\n"}},
+		// A call of a healthy tool says nothing about the other entries.
+		{[]string{"call", "greet", "name=Ada"}, 0, "Hello, Ada!\n", []string{""}},
 		{[]string{"call", "nope"}, 2, "", []string{`toolhost: unknown tool "nope" (tools: greet)` + "\n"}},
 	}
 	for _, tt := range tests {

@@ -218,7 +218,7 @@ func TestUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"bogus"}, "toolhost: unknown command \"bogus\" (commands: list, describe, call, format, schema, add, check, identity, serve, cache, trust, untrust, completion, version, help)\nRun 'toolhost --help' for usage.\n"},
+		{[]string{"bogus"}, "toolhost: unknown command \"bogus\" (commands: list, describe, call, format, schema, add, remove, check, identity, serve, cache, trust, untrust, completion, version, help)\nRun 'toolhost --help' for usage.\n"},
 		{[]string{"lsit"}, "toolhost: unknown command \"lsit\" (did you mean \"list\"?)\nRun 'toolhost --help' for usage.\n"},
 		{[]string{"chek", "--json"}, "toolhost: unknown command \"chek\" (did you mean \"check\"?)\nRun 'toolhost --help' for usage.\n"},
 		{[]string{"serv"}, "toolhost: unknown command \"serv\" (did you mean \"serve\"?)\nRun 'toolhost --help' for usage.\n"},
@@ -239,7 +239,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestHelpHasExamples(t *testing.T) {
-	for _, cmd := range []string{"list", "describe", "call", "format", "schema", "add", "check", "identity", "serve", "completion"} {
+	for _, cmd := range []string{"list", "describe", "call", "format", "schema", "add", "remove", "check", "identity", "serve", "completion"} {
 		r := run(t, nil, cmd, "--help")
 		if r.code != 0 || !strings.Contains(r.stdout, "toolhost "+cmd) || !strings.Contains(r.stdout, "Example") {
 			t.Errorf("%s --help: exit %d, no example in:\n%s", cmd, r.code, r.stdout)

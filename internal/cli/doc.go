@@ -1,6 +1,6 @@
 // Package cli is the toolhost command line: list, describe, call, format,
-// schema, add, check, identity, serve, cache clear, trust, untrust and
-// completion, over a resolver.Catalog built from the TOML configuration.
+// schema, add, remove, check, identity, serve, cache clear, trust, untrust
+// and completion, over a resolver.Catalog built from the TOML configuration.
 //
 // main stays thin; tests drive the whole app in-process with buffers:
 //

@@ -16,17 +16,17 @@ import (
 // fakeTools are the tool binaries the test binary plays (see faketool)
 // besides the shared ones.
 var fakeTools = faketool.Scenarios{
-	"greet":      fakeGreet,     // one self-describing tool: greet(name, shout=false); asks before greeting "root"
-	"multi":      fakeMulti,     // two tools: alpha and beta
-	"no-schema":  fakeNoSchema,  // prints garbage and exits 3
-	"greet-desc": fakeGreetDesc, // greet, with a summary taken from $FAKE_SUMMARY
-	"slow-greet": fakeSlowGreet, // greet, after 600ms
-	"note":       fakeNote,      // note(): asks "text" (Text), then for text "two" also "sure" (Boolean)
-	"script":     fakeScript,    // like `python3 FILE`: greet when FILE (os.Args[2]) exists from the working directory, else exit 2
-	"echo":       fakeEcho,      // runs any tool (its parameters declared in TOML): success with the argument "text"
-	"describe":   fakeDescribe,  // one tool "described", its summary read from the file $FAKE_DESC_FILE at each request
-	"v2":         fakeV2,        // protocol v2: tool "count" prints two progress events, then a structured success
-	"touch":      fakeTouch,     // greet, after appending a line to the file os.Args[2]: a command that acts when merely asked its schema
+	"greet":       fakeGreet,     // one self-describing tool: greet(name, shout=false); asks before greeting "root"
+	"multi":       fakeMulti,     // two tools: alpha and beta
+	"no-schema":   fakeNoSchema,  // prints garbage and exits 3
+	"greet-desc":  fakeGreetDesc, // greet, with a summary taken from $FAKE_SUMMARY
+	"slow-greet":  fakeSlowGreet, // greet, after 600ms
+	"note":        fakeNote,      // note(): asks "text" (Text), then for text "two" also "sure" (Boolean)
+	"script":      fakeScript,    // like `python3 FILE`: greet when FILE (os.Args[2]) exists from the working directory, else exit 2
+	"echo":        fakeEcho,      // runs any tool (its parameters declared in TOML): success with the argument "text"
+	"describe":    fakeDescribe,  // one tool "described", its summary read from the file $FAKE_DESC_FILE at each request
+	"v2":          fakeV2,        // protocol v2: tool "count" prints two progress events, then a structured success
+	"schematouch": fakeTouch,     // greet, after appending a line to the file os.Args[2]: a command that acts when merely asked its schema
 }
 
 func fakeV2() int {

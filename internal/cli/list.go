@@ -55,7 +55,11 @@ func (a *app) listCommand() *cli.Command {
 					return &exitError{code: ExitFailure, err: err}
 				}
 				out.WriteByte('\n')
-				_, err = a.stdout.Write(out.Bytes())
+				data = out.Bytes()
+				if a.termOut {
+					data = escapeJSONC1(data) // the same JSON, without C1 controls a terminal acts on
+				}
+				_, err = a.stdout.Write(data)
 				return err
 			}
 			briefs := cat.Briefs()
@@ -74,7 +78,7 @@ func (a *app) listCommand() *cli.Command {
 					if i > 0 {
 						fmt.Fprintln(a.stdout)
 					}
-					fmt.Fprintf(a.stdout, "%s  %s\n", a.out.bold(d.Name), oneLine(d.Summary))
+					fmt.Fprintf(a.stdout, "%s  %s\n", a.out.bold(d.Name), a.outText(oneLine(d.Summary)))
 					a.writeParams(a.stdout, d.InputSchema, "  ")
 				}
 				return nil
@@ -82,7 +86,7 @@ func (a *app) listCommand() *cli.Command {
 			tw := newTable(a.stdout)
 			row(tw, a.out.bold("NAME"), "DESCRIPTION")
 			for _, d := range briefs {
-				row(tw, a.out.green(d.Name), d.Summary)
+				row(tw, a.out.green(d.Name), a.outText(d.Summary))
 			}
 			return tw.Flush()
 		},
@@ -278,7 +282,7 @@ func (a *app) describe(t *resolver.Tool, explain bool) {
 			return ""
 		}
 		if p := origin(t.Provenance, field); p != "" {
-			return a.out.dim("(" + p + ")")
+			return a.out.dim("(" + a.outText(p) + ")")
 		}
 		return ""
 	}
@@ -287,7 +291,7 @@ func (a *app) describe(t *resolver.Tool, explain bool) {
 		if value == "" {
 			return
 		}
-		cells := []string{a.out.bold(label), value}
+		cells := []string{a.out.bold(label), a.outText(value)}
 		if explain {
 			cells = append(cells, from(field))
 		}
@@ -327,7 +331,7 @@ func (a *app) describe(t *resolver.Tool, explain bool) {
 			return
 		}
 		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(a.out.bold(title)+" "+from(field)))
-		writeIndented(w, body, "  ")
+		writeIndented(w, a.outText(body), "  ")
 	}
 	section("DESCRIPTION", t.Description, "description")
 	fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(a.out.bold("PARAMETERS")+" "+from("parameters")))
@@ -342,7 +346,7 @@ func (a *app) describe(t *resolver.Tool, explain bool) {
 		tw := newTable(w)
 		row(tw, "  FIELD", "FROM")
 		for _, k := range slices.Sorted(maps.Keys(t.Provenance)) {
-			row(tw, "  "+k, shortPlace(t.Provenance[k]))
+			row(tw, "  "+a.outText(k), a.outText(shortPlace(t.Provenance[k])))
 		}
 		tw.Flush()
 	}

@@ -47,7 +47,7 @@ func (a *app) formatCommand() *cli.Command {
 			if err != nil {
 				return &exitError{code: ExitFailure, err: fmt.Errorf("format %s: %w", name, err)}
 			}
-			fmt.Fprint(a.stdout, s)
+			fmt.Fprint(a.stdout, a.outText(s))
 			if !strings.HasSuffix(s, "\n") {
 				fmt.Fprintln(a.stdout)
 			}
@@ -179,14 +179,14 @@ func (a *app) checkCommand() *cli.Command {
 					fmt.Fprintf(a.stdout, "%s: %s\n", a.out.red("error"), a.untrustedText())
 				}
 				for _, p := range a.cfgProblems {
-					fmt.Fprintf(a.stdout, "%s: %s\n", a.out.red("error"), shortErr(p))
+					fmt.Fprintf(a.stdout, "%s: %s\n", a.out.red("error"), a.outText(shortErr(p)))
 				}
 				for _, p := range rep.Problems {
 					label := a.out.red("error")
 					if p.Warning {
 						label = a.out.yellow("warning")
 					}
-					fmt.Fprintf(a.stdout, "%s: %s\n", label, problemText(p))
+					fmt.Fprintf(a.stdout, "%s: %s\n", label, a.outText(problemText(p)))
 				}
 				verdict := a.out.green("ok")
 				if nerr > 0 {
@@ -209,7 +209,9 @@ func (a *app) identityCommand() *cli.Command {
 		Usage: "print the catalog's identity: a UUID that changes whenever the tools do",
 		Description: "The id is derived from everything tools/list serves (names, descriptions,\n" +
 			"input schemas, annotations): the same tools give the same id in every\n" +
-			"process; any change a client could see gives a new one.\n\n" +
+			"process; any change a client could see gives a new one. Its protocol_version\n" +
+			"is the Tool Discovery Protocol's (the manifest of GET /api/v1/tools), not the\n" +
+			"wire protocol's: tool binaries speak wire protocol 1 or 2.\n\n" +
 			"Examples:\n   toolhost identity\n   toolhost identity --json",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: `print {"server_id","tools_count","protocol_version"}`},
@@ -230,7 +232,7 @@ func (a *app) identityCommand() *cli.Command {
 			tw := newTable(a.stdout)
 			row(tw, a.out.bold("server_id"), id.ServerID)
 			row(tw, a.out.bold("tools_count"), fmt.Sprint(id.ToolsCount))
-			row(tw, a.out.bold("protocol_version"), id.ProtocolVersion)
+			row(tw, a.out.bold("protocol_version"), id.ProtocolVersion+" (Tool Discovery Protocol; tool binaries speak wire protocol 1 or 2)")
 			return tw.Flush()
 		},
 	}

@@ -12,13 +12,22 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// writeJSON writes v as indented JSON with a final newline. Map keys come
-// out sorted, so the output is stable.
+// writeJSON writes v as indented JSON with a final newline, in one write.
+// Map keys come out sorted, so the output is stable.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	data := buf.Bytes()
+	if isTerminal(w) {
+		data = escapeJSONC1(data) // the same JSON, without C1 controls a terminal acts on
+	}
+	_, err := w.Write(data)
+	return err
 }
 
 // table aligns tab-separated cells in columns two spaces apart; Flush
@@ -168,7 +177,7 @@ func (a *app) writeParams(w io.Writer, schema map[string]any, indent string) {
 		if def == "" {
 			def = "-"
 		}
-		row(tw, indent+a.out.green(r.Name), r.Type, req, def, r.Description)
+		row(tw, indent+a.out.green(a.outText(r.Name)), a.outText(r.Type), req, a.outText(def), a.outText(r.Description))
 	}
 	tw.Flush()
 }

@@ -33,7 +33,7 @@ func TestWorkspaceTrust(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	toml := fmt.Sprintf("[tools.greet]\ncommand = [%q, \"touch\", %q]\n", exe, marker)
+	toml := fmt.Sprintf("[tools.greet]\ncommand = [%q, \"schematouch\", %q]\n", exe, marker)
 	if err := os.WriteFile(file, []byte(toml), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestWorkspaceTrust(t *testing.T) {
 
 	// A person trusts it: the command runs.
 	r = runIn(t, dir, "", nil, "trust")
-	wantTrust := fmt.Sprintf("trusted %s (.config/toolhost: tools.toml)\nits tools may now run these commands:\n  greet  %s touch %s\n", dir, exe, marker)
+	wantTrust := fmt.Sprintf("trusted %s (.config/toolhost: tools.toml)\nits tools may now run these commands:\n  greet  %s schematouch %s\n", dir, exe, marker)
 	if r.code != 0 || r.stdout != wantTrust || r.stderr != "" {
 		t.Fatalf("trust: exit %d, stdout %q, stderr %q; want %q", r.code, r.stdout, r.stderr, wantTrust)
 	}
@@ -165,7 +165,7 @@ func TestTrustUserAndExplicitFiles(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "ran")
 	ws := filepath.Join(dir, ".config", "toolhost")
 	os.MkdirAll(ws, 0o755)
-	os.WriteFile(filepath.Join(ws, "tools.toml"), fmt.Appendf(nil, "[tools.evil]\ncommand = [%q, \"touch\", %q]\n", exe, marker), 0o644)
+	os.WriteFile(filepath.Join(ws, "tools.toml"), fmt.Appendf(nil, "[tools.evil]\ncommand = [%q, \"schematouch\", %q]\n", exe, marker), 0o644)
 	explicit := filepath.Join(t.TempDir(), "mine.toml")
 	os.WriteFile(explicit, fmt.Appendf(nil, "[tools.greet]\ncommand = [%q, \"greet\"]\n", exe), 0o644)
 	user := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "toolhost", "config.toml")

@@ -47,7 +47,8 @@ func Render(tokens []string, req *tool.Request) ([]string, error) {
 // because of its templates: a malformed template, a shell template in a
 // construct that cannot take a value ([ErrShellTemplate]), or a value that
 // would be read as an option (an [*OptionError], matching
-// [ErrOptionValue]). It starts nothing, so a caller can refuse a call
+// [ErrOptionValue]), or a value holding a NUL byte (a [*NULError]). It
+// starts nothing, so a caller can refuse a call
 // before running it.
 func CheckArguments(spec *Spec, req *tool.Request) error {
 	_, err := commandLine(spec, req)
@@ -70,6 +71,9 @@ func commandLine(spec *Spec, req *tool.Request) ([]string, error) {
 	}
 	values, err := templateValues(ts, req)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkNUL(ts, values); err != nil {
 		return nil, err
 	}
 	if err := checkOptions(spec, ts, values); err != nil {

@@ -3,6 +3,7 @@ package invoke
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -46,6 +47,12 @@ type Template struct {
 	// AfterDashDash reports that a literal "--" element precedes it in the
 	// same command, after which programs read no options.
 	AfterDashDash bool
+	// Before lists the words of the same simple command before the one
+	// holding the template ("sh", "-c" for sh -c '… {{x}} …'): without a
+	// shell the command's earlier tokens as written; in a shell script
+	// the words since the last operator or newline, each as its literal
+	// text, or "$" for a word that expands something.
+	Before []string
 }
 
 // Argument returns the argument a {{tool.arguments.NAME…}} template
@@ -92,6 +99,7 @@ func Templates(tokens []string, shell bool) ([]Template, error) {
 				return nil, fmt.Errorf("command token %d %q: %w", i, tok, err)
 			}
 			t.Token, t.Word, t.StartsWord, t.AfterDashDash = i, i, !literal, dashdash
+			t.Before = tokens[:i:i]
 			out = append(out, t)
 			off = end
 		}
@@ -159,6 +167,7 @@ type frame struct {
 	plain    bool            // the word is only literal bytes so far
 	word     int             // its number
 	dashdash bool            // a "--" word was read in this simple command
+	words    []string        // the words of this simple command so far ("$": one that expands)
 }
 
 // shellScanner finds the templates of a /bin/sh script and the quoting
@@ -250,7 +259,21 @@ func (f *frame) endWord() {
 	if f.inWord && f.plain && f.text.String() == "--" {
 		f.dashdash = true
 	}
+	if f.inWord {
+		w := "$"
+		if f.plain {
+			w = f.text.String()
+		}
+		f.words = append(f.words, w)
+	}
 	f.inWord = false
+}
+
+// endCommand ends the current word of f and its simple command.
+func (f *frame) endCommand() {
+	f.endWord()
+	f.dashdash = false
+	f.words = nil
 }
 
 func (sc *shellScanner) template(t Template) error {
@@ -277,6 +300,7 @@ func (sc *shellScanner) template(t Template) error {
 	}
 	f := sc.startWord()
 	t.Word, t.StartsWord, t.AfterDashDash = f.word, !f.literal, f.dashdash
+	t.Before = slices.Clip(f.words)
 	sc.expansion()
 	sc.out = append(sc.out, t)
 	return nil
@@ -358,21 +382,17 @@ func (sc *shellScanner) step(i int) int {
 	case ' ', '\t':
 		f.endWord()
 	case '\n':
-		f.endWord()
-		f.dashdash = false
+		f.endCommand()
 		if sc.heredoc == 1 {
 			sc.heredoc = 2
 		}
 	case ';', '&', '|':
-		f.endWord()
-		f.dashdash = false
+		f.endCommand()
 	case '(':
-		f.endWord()
-		f.dashdash = false
+		f.endCommand()
 		f.parens++
 	case ')':
-		f.endWord()
-		f.dashdash = false
+		f.endCommand()
 		if f.parens == 0 && f.sub {
 			sc.pop()
 			return i + 1

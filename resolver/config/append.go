@@ -21,6 +21,25 @@ import (
 // is atomic (a temporary file renamed over the original, whose mode is
 // kept; a symlink is followed).
 func AppendTool(file, name string, command []string, toolName string) error {
+	return appendEntry(file, "tools", name, command, [][2]string{{"tool", toolName}})
+}
+
+// AppendToolset registers a multi-tool binary for `toolhost add --toolset`,
+// as [AppendTool] does a tool: it appends
+//
+//	[toolsets.NAME]
+//	command = "…"
+//	prefix = "PREFIX"      # only when prefix is set
+//
+// and refuses when the file already has [toolsets.NAME].
+func AppendToolset(file, name string, command []string, prefix string) error {
+	return appendEntry(file, "toolsets", name, command, [][2]string{{"prefix", prefix}})
+}
+
+// appendEntry appends [section.name] with command and the string keys
+// that are set, for [AppendTool] and [AppendToolset].
+func appendEntry(file, section, name string, command []string, keys [][2]string) error {
+	what := map[string]string{"tools": "tool", "toolsets": "toolset"}[section]
 	if name == "" {
 		return errors.New("config: add: empty tool name")
 	}
@@ -42,8 +61,12 @@ func AppendTool(file, name string, command []string, toolName string) error {
 		if err != nil {
 			return fmt.Errorf("config: cannot add %q to %s: %w", name, file, err)
 		}
-		if e, ok := layer.Tools[name]; ok {
-			return fmt.Errorf("config: %s: tool %q already exists in %s; edit it there or choose another name", e.Place, name, file)
+		entries := layer.Tools
+		if section == "toolsets" {
+			entries = layer.Toolsets
+		}
+		if e, ok := entries[name]; ok {
+			return fmt.Errorf("config: %s: %s %q already exists in %s; edit it there or choose another name", e.Place, what, name, file)
 		}
 	case errors.Is(err, fs.ErrNotExist):
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
@@ -61,10 +84,12 @@ func AppendTool(file, name string, command []string, toolName string) error {
 		}
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "[%s]\n", dotted([]string{"tools", name}))
+	fmt.Fprintf(&b, "[%s]\n", dotted([]string{section, name}))
 	fmt.Fprintf(&b, "command = %s\n", commandValue(command))
-	if toolName != "" && toolName != name {
-		fmt.Fprintf(&b, "tool = %s\n", tomlString(toolName))
+	for _, kv := range keys {
+		if kv[1] != "" && !(kv[0] == "tool" && kv[1] == name) {
+			fmt.Fprintf(&b, "%s = %s\n", kv[0], tomlString(kv[1]))
+		}
 	}
 	data := []byte(b.String())
 	if _, err := parseLayer(file, data); err != nil { // never write what we cannot read back

@@ -16,8 +16,16 @@ import (
 // records too). On input that is not valid TOML it returns something
 // without panicking or looping.
 type keyLines struct {
-	first map[string]int // joined path → byte offset of first mention
-	nl    []int          // offsets of '\n'
+	first   map[string]int // joined path → byte offset of first mention
+	nl      []int          // offsets of '\n'
+	headers []tableHeader  // the table headers, in order ([RemoveEntry])
+}
+
+// tableHeader is a [table] or [[array]] header: its key and the offset of
+// its "[".
+type tableHeader struct {
+	key   []string
+	start int
 }
 
 const keySep = "\x00"
@@ -124,6 +132,7 @@ func (sc *keyScanner) document() {
 				table = key
 				sc.k.record(key, start)
 			}
+			sc.k.headers = append(sc.k.headers, tableHeader{key: key, start: start})
 			sc.restOfLine()
 			continue
 		}

@@ -1,0 +1,278 @@
+package resolver
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+)
+
+// Templates that become code.
+//
+// shell = false keeps a value out of toolhost's own parsing, and shell =
+// true passes it as a positional parameter; neither helps when the
+// command hands the value to another interpreter as code: the script of
+// sh -c, the arguments of eval, the remote command of ssh, the code of
+// python3 -c. With command = "sh -c 'echo {{tool.arguments.x}}'" the value
+// "; touch X" runs touch. [codeSink] finds such places so that `check`
+// warns with the safe form, which is always the same: the code stays fixed
+// and the value comes after it as an argument the code reads.
+
+// sink is a place where an argument is run as code.
+type sink struct {
+	prog string // the interpreter as written: "sh", "eval", "ssh", "python3"
+	kind sinkKind
+	flag string // sinkCode: the option the code follows, "-c"
+}
+
+type sinkKind int
+
+const (
+	sinkNone   sinkKind = iota
+	sinkScript          // the script of a shell's -c
+	sinkEval            // an argument of eval
+	sinkSSH             // the remote command of ssh
+	sinkCode            // the code of an interpreter's -c/-e
+)
+
+// shells take -c SCRIPT; busybox and su are handled on their own.
+var shells = []string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "ksh93", "pdksh", "ash", "yash", "posh", "fish", "csh", "tcsh"}
+
+// codeFlags are the options after which an interpreter reads code, and how
+// the code reads its first argument.
+var codeFlags = map[string]struct {
+	flags []string
+	arg   string
+}{
+	"python":  {[]string{"-c"}, "sys.argv[1]"},
+	"python2": {[]string{"-c"}, "sys.argv[1]"},
+	"python3": {[]string{"-c"}, "sys.argv[1]"},
+	"perl":    {[]string{"-e", "-E"}, "$ARGV[0]"},
+	"ruby":    {[]string{"-e"}, "ARGV[0]"},
+	"node":    {[]string{"-e", "--eval", "-p", "--print"}, "process.argv[1]"},
+	"nodejs":  {[]string{"-e", "--eval", "-p", "--print"}, "process.argv[1]"},
+	"php":     {[]string{"-r"}, "$argv[1]"},
+}
+
+// wrappers run the command that follows their options (and, for some, a
+// fixed number of operands); valueOpts are their options that take the
+// next word as a value.
+var wrappers = map[string]struct {
+	valueOpts []string
+	operands  int
+}{
+	"env":     {[]string{"-u", "--unset", "-C", "--chdir"}, 0},
+	"nice":    {[]string{"-n", "--adjustment"}, 0},
+	"nohup":   {nil, 0},
+	"setsid":  {nil, 0},
+	"command": {nil, 0},
+	"builtin": {nil, 0},
+	"exec":    {[]string{"-a"}, 0},
+	"time":    {[]string{"-f", "--format", "-o", "--output"}, 0},
+	"timeout": {[]string{"-s", "--signal", "-k", "--kill-after"}, 1},
+	"stdbuf":  {[]string{"-i", "-o", "-e"}, 0},
+	"sudo":    {[]string{"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-R", "-T"}, 0},
+	"doas":    {[]string{"-u", "-C"}, 0},
+	"chroot":  {[]string{"--userspec", "--groups"}, 1},
+	"flock":   {[]string{"-w", "--timeout", "-E", "--conflict-exit-code"}, 1},
+	"ionice":  {[]string{"-c", "--class", "-n", "--classdata"}, 0},
+	"taskset": {nil, 1},
+	"busybox": {nil, 0},
+	"xargs": {[]string{"-a", "--arg-file", "-d", "--delimiter", "-E", "-I", "-L", "--max-lines", "-n", "--max-args",
+		"-P", "--max-procs", "-s", "--max-chars", "--process-slot-var"}, 0},
+}
+
+// findExec are find's actions that run a command, ended by ";" or "+".
+var findExec = []string{"-exec", "-execdir", "-ok", "-okdir"}
+
+// shellKeywords may start a simple command before its command name.
+var shellKeywords = []string{"!", "{", "if", "then", "elif", "else", "while", "until", "do", "time"}
+
+// codeSink reports whether the word that follows words (the earlier words
+// of its simple command, as [invoke.Template.Before] has them) is run as
+// code: the script of sh -c (also behind env, xargs, find -exec and the
+// like), an argument of eval, ssh's remote command, an interpreter's
+// -c/-e code.
+func codeSink(words []string) sink {
+	k := len(words) // the word holding the template
+	i := 0
+	for {
+		for i < k && (isAssignment(words[i]) || slices.Contains(shellKeywords, words[i])) {
+			i++
+		}
+		if i >= k {
+			return sink{} // the template is the command, or an assignment
+		}
+		name := path.Base(words[i])
+		if w, ok := wrappers[name]; ok {
+			j := skipOptions(words, i+1, k, w.valueOpts, name == "env") + w.operands
+			if j >= k {
+				return sink{} // among the wrapper's own options: an option check, not this one
+			}
+			i = j
+			continue
+		}
+		switch {
+		case name == "find":
+			start, ok := findExecStart(words, i+1, k)
+			if !ok {
+				return sink{}
+			}
+			i = start
+			continue
+		case slices.Contains(shells, name):
+			if script, ok := shellScript(words, i+1); ok && script == k {
+				return sink{prog: words[i], kind: sinkScript}
+			}
+		case name == "su":
+			if k-1 > i && (words[k-1] == "-c" || words[k-1] == "--command") {
+				return sink{prog: "su", kind: sinkScript}
+			}
+		case name == "eval":
+			return sink{prog: "eval", kind: sinkEval}
+		case name == "ssh":
+			if sshDestination(words, i+1) < k {
+				return sink{prog: words[i], kind: sinkSSH}
+			}
+		default:
+			if c, ok := codeFlags[name]; ok && k-1 > i && slices.Contains(c.flags, words[k-1]) {
+				return sink{prog: words[i], kind: sinkCode, flag: words[k-1]}
+			}
+		}
+		return sink{}
+	}
+}
+
+// isAssignment reports whether w is NAME=value.
+func isAssignment(w string) bool {
+	name, _, ok := strings.Cut(w, "=")
+	if !ok || name == "" || strings.HasPrefix(name, "-") {
+		return false
+	}
+	for i, c := range name {
+		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// skipOptions returns the index of the first operand at or after j (before
+// k): words starting with "-" are options, those in valueOpts take the
+// next word too, "--" ends them; with assignments, NAME=value words are
+// skipped as well (env).
+func skipOptions(words []string, j, k int, valueOpts []string, assignments bool) int {
+	for j < k {
+		w := words[j]
+		switch {
+		case w == "--":
+			return j + 1
+		case len(w) > 1 && w[0] == '-':
+			if slices.Contains(valueOpts, w) {
+				j++
+			}
+		case assignments && isAssignment(w):
+		default:
+			return j
+		}
+		j++
+	}
+	return j
+}
+
+// findExecStart returns where the command of the find action holding word
+// k starts: after the last -exec (or -execdir, -ok, -okdir) before k that
+// no ";" or "+" ended.
+func findExecStart(words []string, j, k int) (int, bool) {
+	start, open := 0, false
+	for ; j < k; j++ {
+		switch {
+		case !open && slices.Contains(findExec, words[j]):
+			start, open = j+1, true
+		case open && j > start && (words[j] == ";" || words[j] == "+"):
+			open = false
+		}
+	}
+	return start, open && start < k
+}
+
+// shellScript returns the index of a shell's script operand when its
+// options (from j on) include -c: sh -c [-e…] [-o opt…] SCRIPT [NAME ARG…].
+func shellScript(words []string, j int) (int, bool) {
+	hasC := false
+	for ; j < len(words); j++ {
+		w := words[j]
+		if w == "--" || w == "-" {
+			j++
+			break
+		}
+		if len(w) < 2 || (w[0] != '-' && w[0] != '+') {
+			break
+		}
+		if strings.HasPrefix(w, "--") { // bash's long options
+			if w == "--rcfile" || w == "--init-file" {
+				j++
+			}
+			continue
+		}
+		letters := w[1:]
+		if w[0] == '-' && strings.ContainsRune(letters, 'c') {
+			hasC = true
+		}
+		if strings.ContainsAny(letters, "oO") { // -o pipefail, -O extglob
+			j++
+		}
+	}
+	return j, hasC
+}
+
+// sshDestination returns the index of ssh's destination, its first operand
+// from j on (the options that take a value skip it).
+func sshDestination(words []string, j int) int {
+	for ; j < len(words); j++ {
+		w := words[j]
+		if w == "--" {
+			return j + 1
+		}
+		if len(w) < 2 || w[0] != '-' {
+			return j
+		}
+		for n, c := range w[1:] {
+			if strings.ContainsRune("BbcDEeFIiJLlmOoPpQRSWw", c) {
+				if n == len(w)-2 { // the value is the next word
+					j++
+				}
+				break
+			}
+		}
+	}
+	return j
+}
+
+// warning says why the template t is run as code, and the safe form.
+func (s sink) warning(t string) commandWarning {
+	switch s.kind {
+	case sinkScript:
+		return commandWarning{
+			fmt.Sprintf("%s is inside the script of %s -c, so its value is run as shell code (a value such as \"; touch X\" runs touch), whether or not the entry sets shell = true", t, s.prog),
+			fmt.Sprintf("keep the script fixed and pass the value after it as a positional parameter, quoted in the script: %s -c '… \"$1\" …' %s %s; or drop %s -c and set shell = true, which passes every value as a positional parameter", s.prog, s.prog, t, s.prog),
+		}
+	case sinkEval:
+		return commandWarning{
+			fmt.Sprintf("%s is an argument of eval, so its value is run as shell code", t),
+			"do not eval it: with shell = true, use the template as a word of its own (toolhost passes it as a positional parameter, quoted)",
+		}
+	case sinkSSH:
+		return commandWarning{
+			fmt.Sprintf("%s is in the remote command of %s, which joins its arguments into one line for the remote shell, so its value is run as shell code on the remote host", t, s.prog),
+			"ssh has no way to pass a value apart from the command text: keep the remote command fixed, or constrain the parameter to an enum or to a pattern of characters no shell reads as code (pattern = \"^[A-Za-z0-9_./-]+$\")",
+		}
+	case sinkCode:
+		arg := codeFlags[path.Base(s.prog)].arg
+		return commandWarning{
+			fmt.Sprintf("%s is inside the code %s runs, so its value is run as code", t, s.prog),
+			fmt.Sprintf("keep the code fixed and pass the value after it as an argument the code reads (%s): %s %s '…%s…' %s", arg, s.prog, s.flag, arg, t),
+		}
+	}
+	return commandWarning{}
+}
