@@ -50,8 +50,12 @@ func (a *app) addToolset(c *cli.Context, name string, argv []string, root string
 	if dir, ok := config.WorkspaceDir(root); ok {
 		file = filepath.Join(dir, "tools.toml")
 	}
+	before, trusted := trustedBefore(root)
 	if err := config.AppendToolset(file, name, argv, prefix); err != nil {
 		return &exitError{code: ExitFailure, err: err}
+	}
+	if note := keepTrusted(before, trusted, file); note != "" {
+		fmt.Fprintf(a.stderr, "toolhost: %s\n", note)
 	}
 	fmt.Fprintf(a.stdout, "added toolset %s to %s: %s (%d %s)\ntry: toolhost list\n", a.out.green(name), relPath(file),
 		strings.Join(served, ", "), len(served), plural(len(served), "tool", "tools"))

@@ -40,12 +40,14 @@ func (a *app) remove(c *cli.Context) error {
 		return &exitError{code: ExitFailure, err: err}
 	}
 	var removed []string
+	var note string // keepTrusted's line, if the workspace is not trusted after
 	if dir, ok := config.WorkspaceDir(root); ok {
 		files, err := filepath.Glob(filepath.Join(dir, "*.toml"))
 		if err != nil {
 			return &exitError{code: ExitFailure, err: err}
 		}
 		for _, f := range files {
+			before, trusted := trustedBefore(root) // the person typed remove: what stays was trusted or not before
 			section, err := config.RemoveEntry(f, name)
 			if errors.Is(err, config.ErrNotInFile) {
 				continue
@@ -57,11 +59,17 @@ func (a *app) remove(c *cli.Context) error {
 				return &exitError{code: ExitFailure, err: fmt.Errorf("remove %s: %w", name, err)}
 			}
 			removed = append(removed, fmt.Sprintf("[%s] from %s", configKey(section, name), relPath(f)))
+			if n := keepTrusted(before, trusted, f); n != "" {
+				note = n // said once, after the line saying what was removed
+			}
 		}
 	}
 	cfg, _ := a.loadConfig(c, root) // the files that parse: where else the name is
 	if len(removed) > 0 {
 		fmt.Fprintf(a.stdout, "removed %s\n", strings.Join(removed, " and "))
+		if note != "" {
+			fmt.Fprintf(a.stderr, "toolhost: %s\n", note)
+		}
 		if e := entryOf(cfg, name); e != nil {
 			fmt.Fprintf(a.stderr, "%s: %q is still defined at %s, outside the workspace; remove it there to stop serving it\n",
 				a.errOut.yellow("warning"), name, shortErrPos(e.Place))
