@@ -27,6 +27,7 @@ import (
 type Process struct {
 	cmd     *exec.Cmd
 	pgid    int
+	box     *leaf // its cgroup, or nil
 	command string
 	grace   time.Duration
 	stderr  *syncTail
@@ -98,7 +99,7 @@ func Start(spec *Spec, req *tool.Request, onLine func([]byte)) (*Process, error)
 	if err != nil {
 		return nil, fail(err)
 	}
-	cmd, err = startRetrying(context.Background(), func() *exec.Cmd {
+	cmd, p.box, err = startContained(context.Background(), newCallLeaf(), func() *exec.Cmd {
 		c := newCmd()
 		c.Stdout = pw
 		if p.stdin, err = c.StdinPipe(); err != nil {
@@ -131,7 +132,7 @@ func Start(spec *Spec, req *tool.Request, onLine func([]byte)) (*Process, error)
 		_ = cmd.Wait()
 		waited(p.pgid)
 		_ = signalGroup(p.pgid, syscall.SIGKILL)
-		endEscaped(token)
+		p.box.end(token, p.grace)
 		t := time.NewTimer(p.grace)
 		select {
 		case <-read:
@@ -180,9 +181,13 @@ func (p *Process) Close() {
 	}()
 }
 
-// Kill kills the process group at once (SIGKILL). The caller sent the
-// polite request first (a cancel message, or the end of stdin).
-func (p *Process) Kill() { _ = signalGroup(p.pgid, syscall.SIGKILL) }
+// Kill kills the process group at once (SIGKILL), and on Linux every
+// process in the process's cgroup. The caller sent the polite request
+// first (a cancel message, or the end of stdin).
+func (p *Process) Kill() {
+	_ = signalGroup(p.pgid, syscall.SIGKILL)
+	p.box.kill()
+}
 
 // Done is closed once the process has exited and its stdout was read.
 func (p *Process) Done() <-chan struct{} { return p.done }

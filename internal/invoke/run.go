@@ -187,7 +187,7 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 		cmd.WaitDelay = grace
 		return cmd
 	}
-	cmd, err := startRetrying(ctx, newCmd)
+	cmd, box, err := startContained(ctx, newCallLeaf(), newCmd)
 	if stdin != nil {
 		stdin.Close() // the child has its own copy
 	}
@@ -201,7 +201,7 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 	waitErr := cmd.Wait()
 	waited(pgid)
 	_ = signalGroup(pgid, syscall.SIGKILL) // leave nothing of the group behind
-	endEscaped(token)                      // nor anything that left the group
+	box.end(token, grace)                  // nor anything that left it (its cgroup, its token)
 
 	e.ExitCode = cmd.ProcessState.ExitCode()
 	e.Stderr = stderr.Bytes()

@@ -1,0 +1,294 @@
+package invoke
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// cgroupHost is what this process found out, once, about per-call
+// cgroups: where it may make them, or why it may not.
+//
+// A call's cgroup (its leaf) is made as a child of the host's own cgroup
+// v2 (/proc/self/cgroup, under the cgroup2 mount of /proc/self/mountinfo):
+// the one place an unprivileged host is sure to own on a desktop (a
+// systemd user session delegates the user's subtree; the host's scope is
+// inside it), the one root's host is in on a server, and a child of a
+// cgroup holding processes is allowed as long as no controller is
+// enabled for its children, which is so for any cgroup the host can sit
+// in (only the root cgroup may hold processes and enable controllers,
+// and children of the root are allowed too).
+type cgroupHost struct {
+	dir    string // the host's own cgroup directory; "" when leaves cannot be made
+	reason string // why not, when dir is ""
+	prefix string // of the leaves' names: "toolhost-PID-"
+	seq    atomic.Uint64
+}
+
+// hostCgroup is set once, at the first call (see cgroups). It is
+// package-level because what it mirrors is: a process's cgroup and what
+// it may do there hold for every caller.
+var hostCgroup atomic.Pointer[cgroupHost]
+
+// cgroups returns the host's cgroup facts, finding them out at the first
+// call.
+func cgroups() *cgroupHost {
+	if h := hostCgroup.Load(); h != nil {
+		return h
+	}
+	hostCgroup.CompareAndSwap(nil, detectCgroup())
+	return hostCgroup.Load()
+}
+
+// disableCgroups turns per-call cgroups off for the rest of the process:
+// calls then rely on the process group and the token scan alone.
+func disableCgroups(reason string) { hostCgroup.Store(&cgroupHost{reason: reason}) }
+
+// detectCgroup finds the host's cgroup v2 directory and checks that it can
+// make a leaf there that has cgroup.kill (Linux 5.14).
+func detectCgroup() *cgroupHost {
+	dir, err := ownCgroup("/proc/self/cgroup", "/proc/self/mountinfo")
+	if err != nil {
+		return &cgroupHost{reason: err.Error()}
+	}
+	h := &cgroupHost{dir: dir, prefix: "toolhost-" + strconv.Itoa(os.Getpid()) + "-"}
+	l, err := h.newLeaf()
+	if err != nil {
+		return &cgroupHost{reason: err.Error()}
+	}
+	defer l.remove()
+	if _, err := os.Stat(l.dir + "/cgroup.kill"); err != nil {
+		return &cgroupHost{reason: "the kernel has no cgroup.kill (Linux 5.14 or later has)"}
+	}
+	return h
+}
+
+// ownCgroup returns the directory of this process's cgroup v2, read from
+// the given /proc/self/cgroup and /proc/self/mountinfo files.
+func ownCgroup(cgroupFile, mountinfoFile string) (string, error) {
+	data, err := os.ReadFile(cgroupFile)
+	if err != nil {
+		return "", err
+	}
+	var path string
+	found := false
+	for line := range strings.Lines(string(data)) {
+		if p, ok := strings.CutPrefix(strings.TrimSuffix(line, "\n"), "0::"); ok {
+			path, found = p, true
+		}
+	}
+	if !found || !strings.HasPrefix(path, "/") {
+		return "", errors.New("the host is in no cgroup v2 (a cgroup v1 system)")
+	}
+	data, err = os.ReadFile(mountinfoFile)
+	if err != nil {
+		return "", err
+	}
+	mounted := false
+	for line := range strings.Lines(string(data)) {
+		pre, post, ok := strings.Cut(strings.TrimSuffix(line, "\n"), " - ")
+		f := strings.Fields(pre)
+		if !ok || len(f) < 5 || !strings.HasPrefix(post, "cgroup2 ") {
+			continue
+		}
+		mounted = true
+		root, point := unescapeMount(f[3]), unescapeMount(f[4])
+		rel := path
+		if root != "/" {
+			if rel, ok = strings.CutPrefix(path, root); !ok || rel != "" && rel[0] != '/' {
+				continue // a mount of another part of the hierarchy
+			}
+		}
+		return filepath.Join(point, rel), nil
+	}
+	if !mounted {
+		return "", errors.New("cgroup2 is not mounted")
+	}
+	return "", fmt.Errorf("the host's cgroup %s is outside every cgroup2 mount", path)
+}
+
+// unescapeMount undoes mountinfo's octal escapes (\040 for a space).
+func unescapeMount(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// newLeaf makes a new cgroup below the host's and opens it.
+func (h *cgroupHost) newLeaf() (*leaf, error) {
+	for {
+		dir := filepath.Join(h.dir, h.prefix+strconv.FormatUint(h.seq.Add(1), 10))
+		err := syscall.Mkdir(dir, 0o755)
+		if err == syscall.EEXIST { // left by an earlier process of the same pid
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("making a cgroup in %s: %w", h.dir, err)
+		}
+		fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			_ = syscall.Rmdir(dir)
+			return nil, fmt.Errorf("opening the cgroup %s: %w", dir, err)
+		}
+		return &leaf{dir: dir, fd: fd}, nil
+	}
+}
+
+// newCallLeaf returns a new cgroup for one call, or nil where the host
+// may not make one (then it never tries again).
+func newCallLeaf() *leaf {
+	h := cgroups()
+	if h.dir == "" {
+		return nil
+	}
+	l, err := h.newLeaf()
+	if err != nil {
+		if errors.Is(err, syscall.EACCES) || errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EROFS) || errors.Is(err, syscall.ENOENT) {
+			disableCgroups(err.Error()) // the host's cgroup is no longer ours (moved, removed)
+		}
+		return nil
+	}
+	return l
+}
+
+// attach makes cmd start in l.
+func (l *leaf) attach(cmd *exec.Cmd) {
+	cmd.SysProcAttr.UseCgroupFD, cmd.SysProcAttr.CgroupFD = true, l.fd
+}
+
+// remove removes l, which holds no process. A nil l does nothing.
+func (l *leaf) remove() {
+	if l != nil {
+		l.closeFD()
+		_ = syscall.Rmdir(l.dir)
+	}
+}
+
+// kill kills every process in l at once (cgroup.kill: SIGKILL to each,
+// without a race with fork). A nil l does nothing.
+func (l *leaf) kill() {
+	if l != nil {
+		_ = writeControl(l.dir+"/cgroup.kill", "1")
+	}
+}
+
+// end ends whatever of a call still runs, once its first process was
+// waited for and its group killed: everything in l (cgroup.kill), then
+// waits, at most drain, for those processes to exit (reaping the ones
+// re-parented to the host when it is a subreaper) and removes l. With
+// a subreaper it also runs the token scan, which reaps orphans that exited
+// by themselves and ends what moved out of the cgroup but kept the token;
+// without one the cgroup is the whole check (the scan reads every
+// process's environ). With l nil (no cgroup) it is the token scan alone.
+func (l *leaf) end(token string, drain time.Duration) {
+	if l == nil {
+		endEscaped(token)
+		return
+	}
+	l.closeFD()
+	if syscall.Rmdir(l.dir) != nil { // EBUSY: processes are left in it
+		deadline := time.Now().Add(drain)
+		pids := cgroupPids(l.dir)
+		if writeControl(l.dir+"/cgroup.kill", "1") != nil {
+			for _, pid := range pids {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+		reapKilled(pids, deadline)
+		waitEmpty(l.dir, deadline)
+		_ = syscall.Rmdir(l.dir) // a process stuck in the kernel (D state) keeps it, empty once it exits
+	}
+	if adopted.Load() != nil {
+		endEscaped(token)
+	}
+}
+
+// cgroupPids lists the processes in the cgroup dir.
+func cgroupPids(dir string) []int {
+	data, _ := readAll(dir+"/cgroup.procs", nil)
+	var pids []int
+	for _, f := range strings.Fields(string(data)) {
+		if pid, err := strconv.Atoi(f); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// writeControl writes value to a cgroup control file.
+func writeControl(file, value string) error {
+	fd, err := syscall.Open(file, syscall.O_WRONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer syscall.Close(fd)
+	_, err = syscall.Write(fd, []byte(value))
+	return err
+}
+
+// waitEmpty waits until no process is left in the cgroup dir (its
+// cgroup.events says "populated 0"), or the deadline.
+func waitEmpty(dir string, deadline time.Time) {
+	buf := make([]byte, 0, 128)
+	for pause := 50 * time.Microsecond; ; pause = min(2*pause, 10*time.Millisecond) {
+		var err error
+		buf, err = readAll(dir+"/cgroup.events", buf[:0])
+		if err != nil || bytes.HasPrefix(buf, []byte("populated 0")) || bytes.Contains(buf, []byte("\npopulated 0")) || time.Now().After(deadline) {
+			return
+		}
+		time.Sleep(pause)
+	}
+}
+
+// reapKilled reaps the killed processes pids as they exit, when the host
+// is a subreaper: each was in a call's cgroup, below the child Run waited
+// for, so each ends as a zombie child of the host (re-parented to it when
+// its parent exits), unless another call's cleanup reaps it first. It
+// gives up at deadline; without a subreaper init reaps them.
+func reapKilled(pids []int, deadline time.Time) {
+	r := adopted.Load()
+	if r == nil {
+		return
+	}
+	for pause := 50 * time.Microsecond; len(pids) > 0 && time.Now().Before(deadline); pause = min(2*pause, 10*time.Millisecond) {
+		left := pids[:0]
+		r.mu.Lock() // no Run is between Start and registering its child
+		for _, pid := range pids {
+			if _, own := r.leaders.Load(pid); own {
+				continue // the pid was reaped elsewhere and is now a Run's child
+			}
+			got, err := syscall.Wait4(pid, nil, syscall.WNOHANG, nil)
+			switch {
+			case got == pid: // reaped
+			case err == syscall.ECHILD && syscall.Kill(pid, 0) == syscall.ESRCH: // reaped elsewhere
+			default: // exiting, or not re-parented to the host yet
+				left = append(left, pid)
+			}
+		}
+		r.mu.Unlock()
+		pids = left
+		if len(pids) > 0 {
+			time.Sleep(pause)
+		}
+	}
+}
