@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -26,12 +27,25 @@ import (
 // enabled for its children, which is so for any cgroup the host can sit
 // in (only the root cgroup may hold processes and enable controllers,
 // and children of the root are allowed too).
+//
+// Leaves that calls left empty are kept open for later calls, at most
+// maxFreeLeaves of them: those of a host that exited stay behind, empty,
+// until the next host started in the same cgroup removes them (or the
+// cgroup itself goes, as a systemd scope's does when its unit ends).
+// Safe for concurrent use.
 type cgroupHost struct {
 	dir    string // the host's own cgroup directory; "" when leaves cannot be made
 	reason string // why not, when dir is ""
 	prefix string // of the leaves' names: "toolhost-PID-"
 	seq    atomic.Uint64
+
+	mu   sync.Mutex
+	free []*leaf // empty, their directories open
 }
+
+// maxFreeLeaves bounds the empty leaves kept for later calls: beyond it a
+// leaf is removed at the end of its call.
+const maxFreeLeaves = 16
 
 // hostCgroup is set once, at the first call (see cgroups). It is
 // package-level because what it mirrors is: a process's cgroup and what
@@ -50,7 +64,43 @@ func cgroups() *cgroupHost {
 
 // disableCgroups turns per-call cgroups off for the rest of the process:
 // calls then rely on the process group and the token scan alone.
-func disableCgroups(reason string) { hostCgroup.Store(&cgroupHost{reason: reason}) }
+func disableCgroups(reason string) {
+	if old := hostCgroup.Swap(&cgroupHost{reason: reason}); old != nil {
+		old.mu.Lock()
+		free := old.free
+		old.free = nil
+		old.mu.Unlock()
+		for _, l := range free {
+			l.remove()
+		}
+	}
+}
+
+// get returns an empty leaf for a call: a kept one, or a new one.
+func (h *cgroupHost) get() (*leaf, error) {
+	h.mu.Lock()
+	if n := len(h.free); n > 0 {
+		l := h.free[n-1]
+		h.free = h.free[:n-1]
+		h.mu.Unlock()
+		return l, nil
+	}
+	h.mu.Unlock()
+	return h.newLeaf()
+}
+
+// put keeps an empty leaf for a later call, or removes it when enough
+// are kept.
+func (h *cgroupHost) put(l *leaf) {
+	h.mu.Lock()
+	if len(h.free) < maxFreeLeaves && hostCgroup.Load() == h {
+		h.free = append(h.free, l)
+		h.mu.Unlock()
+		return
+	}
+	h.mu.Unlock()
+	l.remove()
+}
 
 // detectCgroup finds the host's cgroup v2 directory and checks that it can
 // make a leaf there that has cgroup.kill (Linux 5.14).
@@ -64,11 +114,32 @@ func detectCgroup() *cgroupHost {
 	if err != nil {
 		return &cgroupHost{reason: err.Error()}
 	}
-	defer l.remove()
 	if _, err := os.Stat(l.dir + "/cgroup.kill"); err != nil {
+		l.remove()
 		return &cgroupHost{reason: "the kernel has no cgroup.kill (Linux 5.14 or later has)"}
 	}
+	h.free = append(h.free, l)
+	removeStale(dir)
 	return h
+}
+
+// removeStale removes the leaves that hosts which exited left in dir
+// (toolhost-PID-N, PID gone). A leaf still holding a process stays.
+func removeStale(dir string) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	names, _ := d.Readdirnames(-1)
+	d.Close()
+	for _, name := range names {
+		rest, ok := strings.CutPrefix(name, "toolhost-")
+		pid, _, ok2 := strings.Cut(rest, "-")
+		n, err := strconv.Atoi(pid)
+		if ok && ok2 && err == nil && n > 0 && syscall.Kill(n, 0) == syscall.ESRCH {
+			_ = syscall.Rmdir(filepath.Join(dir, name))
+		}
+	}
 }
 
 // ownCgroup returns the directory of this process's cgroup v2, read from
@@ -150,18 +221,18 @@ func (h *cgroupHost) newLeaf() (*leaf, error) {
 			_ = syscall.Rmdir(dir)
 			return nil, fmt.Errorf("opening the cgroup %s: %w", dir, err)
 		}
-		return &leaf{dir: dir, fd: fd}, nil
+		return &leaf{dir: dir, fd: fd, host: h}, nil
 	}
 }
 
-// newCallLeaf returns a new cgroup for one call, or nil where the host
-// may not make one (then it never tries again).
+// newCallLeaf returns an empty cgroup for one call, or nil where the
+// host may not make one (then it never tries again).
 func newCallLeaf() *leaf {
 	h := cgroups()
 	if h.dir == "" {
 		return nil
 	}
-	l, err := h.newLeaf()
+	l, err := h.get()
 	if err != nil {
 		if errors.Is(err, syscall.EACCES) || errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EROFS) || errors.Is(err, syscall.ENOENT) {
 			disableCgroups(err.Error()) // the host's cgroup is no longer ours (moved, removed)
@@ -176,10 +247,11 @@ func (l *leaf) attach(cmd *exec.Cmd) {
 	cmd.SysProcAttr.UseCgroupFD, cmd.SysProcAttr.CgroupFD = true, l.fd
 }
 
-// remove removes l, which holds no process. A nil l does nothing.
+// remove closes l and removes its directory, which the kernel allows
+// only once no process is left in it. A nil l does nothing.
 func (l *leaf) remove() {
 	if l != nil {
-		l.closeFD()
+		_ = syscall.Close(l.fd)
 		_ = syscall.Rmdir(l.dir)
 	}
 }
@@ -193,20 +265,21 @@ func (l *leaf) kill() {
 }
 
 // end ends whatever of a call still runs, once its first process was
-// waited for and its group killed: everything in l (cgroup.kill), then
+// waited for and its group killed: everything in l (cgroup.kill); it
 // waits, at most drain, for those processes to exit (reaping the ones
-// re-parented to the host when it is a subreaper) and removes l. With
-// a subreaper it also runs the token scan, which reaps orphans that exited
-// by themselves and ends what moved out of the cgroup but kept the token;
-// without one the cgroup is the whole check (the scan reads every
-// process's environ). With l nil (no cgroup) it is the token scan alone.
+// re-parented to the host when it is a subreaper), then keeps l, empty,
+// for a later call. With a subreaper it also runs the token scan, which
+// reaps orphans that exited by themselves and ends what moved out of the
+// cgroup but kept the token; without one the cgroup is the whole check
+// (the scan reads every process's environ). With l nil (no cgroup) it is
+// the token scan alone.
 func (l *leaf) end(token string, drain time.Duration) {
 	if l == nil {
 		endEscaped(token)
 		return
 	}
-	l.closeFD()
-	if syscall.Rmdir(l.dir) != nil { // EBUSY: processes are left in it
+	busy, err := populated(l.dir)
+	if err == nil && busy { // processes are left in it
 		deadline := time.Now().Add(drain)
 		pids := cgroupPids(l.dir)
 		if writeControl(l.dir+"/cgroup.kill", "1") != nil {
@@ -216,11 +289,31 @@ func (l *leaf) end(token string, drain time.Duration) {
 		}
 		reapKilled(pids, deadline)
 		waitEmpty(l.dir, deadline)
-		_ = syscall.Rmdir(l.dir) // a process stuck in the kernel (D state) keeps it, empty once it exits
+		// Never reused: on Linux 6.18 a process cloned into a cgroup that
+		// was once killed is killed at birth (seen in TestRunEndsOnlyItsOwn
+		// after TestRunEndsDaemon; cgroup.kill's sequence number seems
+		// compared with the parent's cgroup's, not the target's).
+		l.once = true
+	}
+	if err != nil || l.once {
+		l.remove() // a process stuck in the kernel (D state) keeps it: removeStale takes it later
+	} else {
+		l.host.put(l)
 	}
 	if adopted.Load() != nil {
 		endEscaped(token)
 	}
+}
+
+// populated reports whether a process is in the cgroup dir (or below),
+// from its cgroup.events.
+func populated(dir string) (bool, error) {
+	var b [64]byte
+	buf, err := readAll(dir+"/cgroup.events", b[:0])
+	if err != nil {
+		return false, err
+	}
+	return !bytes.HasPrefix(buf, []byte("populated 0")) && !bytes.Contains(buf, []byte("\npopulated 0")), nil
 }
 
 // cgroupPids lists the processes in the cgroup dir.
@@ -246,14 +339,11 @@ func writeControl(file, value string) error {
 	return err
 }
 
-// waitEmpty waits until no process is left in the cgroup dir (its
-// cgroup.events says "populated 0"), or the deadline.
+// waitEmpty waits until no process is left in the cgroup dir, or the
+// deadline.
 func waitEmpty(dir string, deadline time.Time) {
-	buf := make([]byte, 0, 128)
 	for pause := 50 * time.Microsecond; ; pause = min(2*pause, 10*time.Millisecond) {
-		var err error
-		buf, err = readAll(dir+"/cgroup.events", buf[:0])
-		if err != nil || bytes.HasPrefix(buf, []byte("populated 0")) || bytes.Contains(buf, []byte("\npopulated 0")) || time.Now().After(deadline) {
+		if busy, err := populated(dir); err != nil || !busy || time.Now().After(deadline) {
 			return
 		}
 		time.Sleep(pause)

@@ -113,6 +113,9 @@ func Start(spec *Spec, req *tool.Request, onLine func([]byte)) (*Process, error)
 		return nil, fail(startError(err, path))
 	}
 	p.cmd, p.pgid = cmd, cmd.Process.Pid
+	if p.box != nil {
+		p.box.once = true // Kill may come after the end: its cgroup must not be another call's by then
+	}
 
 	read := make(chan struct{})
 	go func() {
