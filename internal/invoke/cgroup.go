@@ -71,4 +71,3 @@ func cgroupRefusal(err error) (retry, lasting bool) {
 	}
 	return errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ENODEV), false
 }
-
