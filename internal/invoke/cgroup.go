@@ -18,10 +18,11 @@ import (
 // and removing a cgroup costs more than the rest of the cgroup's work,
 // 0.1–0.3 ms on a busy machine); see [cgroupHost].
 type leaf struct {
-	dir  string      // the cgroup's directory
-	fd   int         // the directory, open for clone3
-	host *cgroupHost // where it returns once empty
-	once bool        // removed at its end, never reused (a long-lived process's: Kill may come late)
+	dir    string      // the cgroup's directory
+	fd     int         // the directory, open for clone3
+	events int         // its cgroup.events, open: "populated 0" once empty
+	host   *cgroupHost // where it returns once empty
+	once   bool        // removed at its end, never reused (a long-lived process's: Kill may come late)
 }
 
 // startContained starts a command made by newCmd (see startRetrying) in

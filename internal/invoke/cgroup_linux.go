@@ -221,7 +221,13 @@ func (h *cgroupHost) newLeaf() (*leaf, error) {
 			_ = syscall.Rmdir(dir)
 			return nil, fmt.Errorf("opening the cgroup %s: %w", dir, err)
 		}
-		return &leaf{dir: dir, fd: fd, host: h}, nil
+		events, err := syscall.Open(dir+"/cgroup.events", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			_ = syscall.Close(fd)
+			_ = syscall.Rmdir(dir)
+			return nil, fmt.Errorf("opening the cgroup %s: %w", dir, err)
+		}
+		return &leaf{dir: dir, fd: fd, events: events, host: h}, nil
 	}
 }
 
@@ -252,6 +258,7 @@ func (l *leaf) attach(cmd *exec.Cmd) {
 func (l *leaf) remove() {
 	if l != nil {
 		_ = syscall.Close(l.fd)
+		_ = syscall.Close(l.events)
 		_ = syscall.Rmdir(l.dir)
 	}
 }
@@ -278,7 +285,7 @@ func (l *leaf) end(token string, drain time.Duration) {
 		endEscaped(token)
 		return
 	}
-	busy, err := populated(l.dir)
+	busy, err := l.populated()
 	if err == nil && busy { // processes are left in it
 		deadline := time.Now().Add(drain)
 		pids := cgroupPids(l.dir)
@@ -288,7 +295,7 @@ func (l *leaf) end(token string, drain time.Duration) {
 			}
 		}
 		reapKilled(pids, deadline)
-		waitEmpty(l.dir, deadline)
+		l.waitEmpty(deadline)
 		// Never reused: on Linux 6.18 a process cloned into a cgroup that
 		// was once killed is killed at birth (seen in TestRunEndsOnlyItsOwn
 		// after TestRunEndsDaemon; cgroup.kill's sequence number seems
@@ -305,15 +312,27 @@ func (l *leaf) end(token string, drain time.Duration) {
 	}
 }
 
-// populated reports whether a process is in the cgroup dir (or below),
-// from its cgroup.events.
-func populated(dir string) (bool, error) {
-	var b [64]byte
-	buf, err := readAll(dir+"/cgroup.events", b[:0])
+// populated reports whether a process is in l (or below), from its
+// cgroup.events: read again from its start, the kernel writes it anew.
+func (l *leaf) populated() (bool, error) {
+	var b [128]byte
+	n, err := syscall.Pread(l.events, b[:], 0)
 	if err != nil {
 		return false, err
 	}
-	return !bytes.HasPrefix(buf, []byte("populated 0")) && !bytes.Contains(buf, []byte("\npopulated 0")), nil
+	return eventsPopulated(b[:n]), nil
+}
+
+// populated reports whether a process is in the cgroup dir (or below).
+func populated(dir string) (bool, error) {
+	buf, err := readAll(dir+"/cgroup.events", nil)
+	return err == nil && eventsPopulated(buf), err
+}
+
+// eventsPopulated reads a cgroup.events file: "populated 1" when a
+// process is in the cgroup or below.
+func eventsPopulated(events []byte) bool {
+	return !bytes.HasPrefix(events, []byte("populated 0")) && !bytes.Contains(events, []byte("\npopulated 0"))
 }
 
 // cgroupPids lists the processes in the cgroup dir.
@@ -339,11 +358,10 @@ func writeControl(file, value string) error {
 	return err
 }
 
-// waitEmpty waits until no process is left in the cgroup dir, or the
-// deadline.
-func waitEmpty(dir string, deadline time.Time) {
+// waitEmpty waits until no process is left in l, or the deadline.
+func (l *leaf) waitEmpty(deadline time.Time) {
 	for pause := 50 * time.Microsecond; ; pause = min(2*pause, 10*time.Millisecond) {
-		if busy, err := populated(dir); err != nil || !busy || time.Now().After(deadline) {
+		if busy, err := l.populated(); err != nil || !busy || time.Now().After(deadline) {
 			return
 		}
 		time.Sleep(pause)
