@@ -47,18 +47,26 @@ type cgroupHost struct {
 // leaf is removed at the end of its call.
 const maxFreeLeaves = 16
 
-// hostCgroup is set once, at the first call (see cgroups). It is
-// package-level because what it mirrors is: a process's cgroup and what
-// it may do there hold for every caller.
-var hostCgroup atomic.Pointer[cgroupHost]
+// hostCgroup is set once, at the first call (see cgroups), by one caller
+// holding detecting. It is package-level because what it mirrors is: a
+// process's cgroup and what it may do there hold for every caller.
+var (
+	hostCgroup atomic.Pointer[cgroupHost]
+	detecting  sync.Mutex
+)
 
 // cgroups returns the host's cgroup facts, finding them out at the first
-// call.
+// call (the calls that start meanwhile wait for them).
 func cgroups() *cgroupHost {
 	if h := hostCgroup.Load(); h != nil {
 		return h
 	}
-	hostCgroup.CompareAndSwap(nil, detectCgroup())
+	detecting.Lock()
+	defer detecting.Unlock()
+	if h := hostCgroup.Load(); h != nil {
+		return h
+	}
+	hostCgroup.Store(detectCgroup())
 	return hostCgroup.Load()
 }
 
