@@ -22,7 +22,8 @@ import (
 // given to Start. It runs in a process group of its own, with a
 // [CallEnv] token of its own, until [Process.Close] or [Process.Kill]; when
 // it exits, nothing of its group is left running (nor, on Linux, anything
-// that carries its token). Multiplexing calls over it is the caller's
+// in its cgroup v2, where the host may make one, or that carries its
+// token). Multiplexing calls over it is the caller's
 // business. Safe for concurrent use.
 type Process struct {
 	cmd     *exec.Cmd
