@@ -145,7 +145,7 @@ func removeStale(dir string) {
 		pid, _, ok2 := strings.Cut(rest, "-")
 		n, err := strconv.Atoi(pid)
 		if ok && ok2 && err == nil && n > 0 && syscall.Kill(n, 0) == syscall.ESRCH {
-			_ = syscall.Rmdir(filepath.Join(dir, name))
+			removeCgroup(filepath.Join(dir, name))
 		}
 	}
 }
@@ -267,8 +267,29 @@ func (l *leaf) remove() {
 	if l != nil {
 		_ = syscall.Close(l.fd)
 		_ = syscall.Close(l.events)
-		_ = syscall.Rmdir(l.dir)
+		removeCgroup(l.dir)
 	}
+}
+
+// removeCgroup removes the cgroup dir and the empty cgroups below it,
+// which a tool may have made (a toolhost run as a tool keeps its calls'
+// cgroups in its own). A cgroup holding a process stays.
+func removeCgroup(dir string) {
+	if err := syscall.Rmdir(dir); err != syscall.EBUSY && err != syscall.ENOTEMPTY {
+		return
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	entries, _ := d.ReadDir(-1)
+	d.Close()
+	for _, e := range entries {
+		if e.IsDir() {
+			removeCgroup(filepath.Join(dir, e.Name()))
+		}
+	}
+	_ = syscall.Rmdir(dir)
 }
 
 // kill kills every process in l at once (cgroup.kill: SIGKILL to each,

@@ -1,6 +1,7 @@
 package invoke
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -77,6 +78,20 @@ func init() {
 			time.Sleep(time.Hour)
 		}
 		return 0
+	}
+	// embed NAME... runs the fake tool NAME... with Run, as a program that
+	// embeds the resolver does: without a subreaper. It prints what the
+	// tool printed and exits with its status.
+	fakeTools["embed"] = func() int {
+		spec := &Spec{Command: append([]string{os.Args[0]}, os.Args[2:]...), Grace: 200 * time.Millisecond}
+		res, err := Run(context.Background(), spec, request(tool.ActionRun, os.TempDir(), nil))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		os.Stdout.Write(res.Stdout)
+		os.Stderr.Write(res.StderrTail)
+		return res.ExitCode
 	}
 	// renamed-sleep names itself "innocent" (comm, as prctl PR_SET_NAME
 	// does; argv[0] its parent chose) and sleeps.
@@ -445,4 +460,53 @@ func TestLeafPopulated(t *testing.T) {
 	_ = cmd.Wait()
 	l.waitEmpty(time.Now().Add(3 * time.Second))
 	check(false)
+}
+
+// TestRunEndsEscapedEmbedded: a program that embeds the resolver is no
+// subreaper, and with a cgroup Run skips the environ scan: the cgroup
+// alone ends a daemon that cleared its environment (init, or here the
+// test process, a subreaper, reaps it).
+func TestRunEndsEscapedEmbedded(t *testing.T) {
+	contain(t, "cgroup")
+	file := filepath.Join(t.TempDir(), "pid")
+	cmd := exec.Command(self(t), "embed", "escape", "noenv")
+	cmd.Env = append(os.Environ(), pgidFileEnv+"="+file)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if string(out) != "started\n" {
+		t.Fatalf("stdout %q, want started", out)
+	}
+	pid := readPid(t, file)
+	if state := procState(pid); state != "" && state != "Z" {
+		t.Errorf("process %d still runs (state %s) after the embedder's Run returned", pid, state)
+	}
+	got, err := ownCgroup(file+".cgroup", "/proc/self/mountinfo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "toolhost-" + strconv.Itoa(cmd.Process.Pid) + "-"; filepath.Dir(got) != cgroups().dir || !strings.HasPrefix(filepath.Base(got), want) {
+		t.Errorf("the tool ran in cgroup %s, want a leaf %s* of %s", got, want, cgroups().dir)
+	}
+	_, _ = syscall.Wait4(pid, nil, syscall.WNOHANG, nil) // the orphan came back to this process, a subreaper
+}
+
+// TestRemoveCgroup: a call's cgroup in which the tool made cgroups of its
+// own (a toolhost run as a tool) is removed with them.
+func TestRemoveCgroup(t *testing.T) {
+	contain(t, "cgroup")
+	l, err := cgroups().newLeaf()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sub := range []string{"toolhost-1-1", "toolhost-1-2", "toolhost-1-2/inner"} {
+		if err := os.Mkdir(filepath.Join(l.dir, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.remove()
+	if _, err := os.Stat(l.dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("cgroup %s left: %v", l.dir, err)
+	}
 }
