@@ -113,7 +113,11 @@ func (h *cgroupHost) put(l *leaf) {
 // detectCgroup finds the host's cgroup v2 directory and checks that it can
 // make a leaf there that has cgroup.kill (Linux 5.14).
 func detectCgroup() *cgroupHost {
-	dir, err := ownCgroup("/proc/self/cgroup", "/proc/self/mountinfo")
+	path, err := cgroupPath("/proc/self/cgroup")
+	dir, ok := standardCgroupDir(path)
+	if err == nil && !ok {
+		dir, err = mountedCgroupDir(path, "/proc/self/mountinfo")
+	}
 	if err != nil {
 		return &cgroupHost{reason: err.Error()}
 	}
@@ -153,6 +157,37 @@ func removeStale(dir string) {
 // ownCgroup returns the directory of this process's cgroup v2, read from
 // the given /proc/self/cgroup and /proc/self/mountinfo files.
 func ownCgroup(cgroupFile, mountinfoFile string) (string, error) {
+	path, err := cgroupPath(cgroupFile)
+	if err != nil {
+		return "", err
+	}
+	return mountedCgroupDir(path, mountinfoFile)
+}
+
+// cgroup2Magic is CGROUP2_SUPER_MAGIC of statfs(2).
+const cgroup2Magic = 0x63677270
+
+// standardCgroupDir returns the directory of cgroup path where cgroup2 is
+// mounted in the usual places, /sys/fs/cgroup (cgroup v2 alone) or
+// /sys/fs/cgroup/unified (hybrid), whole: a statfs and a stat, where
+// reading mountinfo costs ten times more (0.13 ms). ok is false when
+// neither holds it.
+func standardCgroupDir(path string) (dir string, ok bool) {
+	for _, mnt := range []string{"/sys/fs/cgroup", "/sys/fs/cgroup/unified"} {
+		var st syscall.Statfs_t
+		if syscall.Statfs(mnt, &st) != nil || int64(st.Type) != cgroup2Magic {
+			continue
+		}
+		dir = filepath.Join(mnt, path)
+		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+			return dir, true
+		}
+	}
+	return "", false
+}
+
+// cgroupPath returns the cgroup v2 path in a /proc/PID/cgroup file.
+func cgroupPath(cgroupFile string) (string, error) {
 	data, err := os.ReadFile(cgroupFile)
 	if err != nil {
 		return "", err
@@ -167,7 +202,13 @@ func ownCgroup(cgroupFile, mountinfoFile string) (string, error) {
 	if !found || !strings.HasPrefix(path, "/") {
 		return "", errors.New("the host is in no cgroup v2 (a cgroup v1 system)")
 	}
-	data, err = os.ReadFile(mountinfoFile)
+	return path, nil
+}
+
+// mountedCgroupDir returns the directory of cgroup path under the cgroup2
+// mount of a /proc/PID/mountinfo file that holds it.
+func mountedCgroupDir(path, mountinfoFile string) (string, error) {
+	data, err := os.ReadFile(mountinfoFile)
 	if err != nil {
 		return "", err
 	}

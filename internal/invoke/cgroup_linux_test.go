@@ -510,3 +510,20 @@ func TestRemoveCgroup(t *testing.T) {
 		t.Errorf("cgroup %s left: %v", l.dir, err)
 	}
 }
+
+// TestStandardCgroupDir: where cgroup2 is mounted in a usual place, the
+// host's cgroup found there without mountinfo is the one mountinfo names.
+func TestStandardCgroupDir(t *testing.T) {
+	path, err := cgroupPath("/proc/self/cgroup")
+	if err != nil {
+		t.Skip("no cgroup v2 here: " + err.Error())
+	}
+	got, ok := standardCgroupDir(path)
+	if !ok {
+		t.Skip("cgroup2 is not mounted in a usual place here")
+	}
+	want, err := ownCgroup("/proc/self/cgroup", "/proc/self/mountinfo")
+	if err != nil || got != want {
+		t.Errorf("standardCgroupDir(%q) = %s, want %s (%v)", path, got, want, err)
+	}
+}
