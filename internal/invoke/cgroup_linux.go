@@ -19,14 +19,14 @@ import (
 // cgroups: where it may make them, or why it may not.
 //
 // A call's cgroup (its leaf) is made as a child of the host's own cgroup
-// v2 (/proc/self/cgroup, under the cgroup2 mount of /proc/self/mountinfo):
-// the one place an unprivileged host is sure to own on a desktop (a
-// systemd user session delegates the user's subtree; the host's scope is
-// inside it), the one root's host is in on a server, and a child of a
-// cgroup holding processes is allowed as long as no controller is
+// v2 (the 0:: line of /proc/self/cgroup, under the cgroup2 mount): the
+// one place an unprivileged host may own (a systemd user session
+// delegates the user's subtree, and the host's scope is inside it; an SSH
+// session's scope belongs to root), and as good as any for root. A child
+// of a cgroup holding processes is allowed as long as no controller is
 // enabled for its children, which is so for any cgroup the host can sit
-// in (only the root cgroup may hold processes and enable controllers,
-// and children of the root are allowed too).
+// in ("no internal processes": only the root cgroup may hold processes
+// and enable controllers, and children of the root are allowed too).
 //
 // Leaves that calls left empty are kept open for later calls, at most
 // maxFreeLeaves of them: those of a host that exited stay behind, empty,
