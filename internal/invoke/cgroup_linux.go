@@ -393,12 +393,6 @@ func (l *leaf) populated() (bool, error) {
 	return eventsPopulated(b[:n]), nil
 }
 
-// populated reports whether a process is in the cgroup dir (or below).
-func populated(dir string) (bool, error) {
-	buf, err := readAll(dir+"/cgroup.events", nil)
-	return err == nil && eventsPopulated(buf), err
-}
-
 // eventsPopulated reads a cgroup.events file: "populated 1" when a
 // process is in the cgroup or below.
 func eventsPopulated(events []byte) bool {
