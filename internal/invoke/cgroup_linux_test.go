@@ -471,31 +471,55 @@ func TestLeafPopulated(t *testing.T) {
 // TestRunEndsEscapedEmbedded: a program that embeds the resolver is no
 // subreaper, and with a cgroup Run skips the environ scan: the cgroup
 // alone ends a daemon that cleared its environment (init, or here the
-// test process, a subreaper, reaps it).
+// test process, a subreaper, reaps it). The program runs beside the test
+// process, or inside a call's cgroup, as on a desktop where the host's
+// own cgroup is a systemd scope holding processes: its calls' cgroups are
+// made below it.
 func TestRunEndsEscapedEmbedded(t *testing.T) {
-	contain(t, "cgroup")
-	file := filepath.Join(t.TempDir(), "pid")
-	cmd := exec.Command(self(t), "embed", "escape", "noenv")
-	cmd.Env = append(os.Environ(), pgidFileEnv+"="+file)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%v: %s", err, out)
+	for _, where := range []string{"beside", "inside"} {
+		t.Run(where, func(t *testing.T) {
+			contain(t, "cgroup")
+			file := filepath.Join(t.TempDir(), "pid")
+			env := map[string]string{pgidFileEnv: file}
+			var out []byte
+			var embedder int
+			if where == "beside" {
+				cmd := exec.Command(self(t), "embed", "escape", "noenv")
+				cmd.Env = append(os.Environ(), pgidFileEnv+"="+file)
+				var err error
+				if out, err = cmd.Output(); err != nil {
+					t.Fatalf("%v: %s", err, out)
+				}
+				embedder = cmd.Process.Pid
+			} else {
+				spec := fake(t, "embed", "escape", "noenv")
+				spec.Env = env
+				res, err := Run(t.Context(), spec, request(tool.ActionRun, t.TempDir(), nil))
+				if err != nil {
+					t.Fatal(err)
+				}
+				out = res.Stdout
+			}
+			if string(out) != "started\n" {
+				t.Fatalf("stdout %q, want started", out)
+			}
+			pid := readPid(t, file)
+			if state := procState(pid); state != "" && state != "Z" {
+				t.Errorf("process %d still runs (state %s) after the embedder's Run returned", pid, state)
+			}
+			got, err := ownCgroup(file+".cgroup", "/proc/self/mountinfo")
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := cgroups()
+			parent := filepath.Dir(got)
+			if where == "beside" && (parent != h.dir || !strings.HasPrefix(filepath.Base(got), "toolhost-"+strconv.Itoa(embedder)+"-")) ||
+				where == "inside" && (filepath.Dir(parent) != h.dir || !strings.HasPrefix(filepath.Base(parent), h.prefix)) {
+				t.Errorf("the tool ran in cgroup %s, want a leaf of the embedder's in %s", got, h.dir)
+			}
+			_, _ = syscall.Wait4(pid, nil, syscall.WNOHANG, nil) // the orphan came back to this process, a subreaper
+		})
 	}
-	if string(out) != "started\n" {
-		t.Fatalf("stdout %q, want started", out)
-	}
-	pid := readPid(t, file)
-	if state := procState(pid); state != "" && state != "Z" {
-		t.Errorf("process %d still runs (state %s) after the embedder's Run returned", pid, state)
-	}
-	got, err := ownCgroup(file+".cgroup", "/proc/self/mountinfo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := "toolhost-" + strconv.Itoa(cmd.Process.Pid) + "-"; filepath.Dir(got) != cgroups().dir || !strings.HasPrefix(filepath.Base(got), want) {
-		t.Errorf("the tool ran in cgroup %s, want a leaf %s* of %s", got, want, cgroups().dir)
-	}
-	_, _ = syscall.Wait4(pid, nil, syscall.WNOHANG, nil) // the orphan came back to this process, a subreaper
 }
 
 // TestRemoveCgroup: a call's cgroup in which the tool made cgroups of its
