@@ -366,10 +366,10 @@ func (l *leaf) end(token string, drain time.Duration) {
 		}
 		reapKilled(pids, deadline)
 		l.waitEmpty(deadline)
-		// Never reused: on Linux 6.18 a process cloned into a cgroup that
-		// was once killed is killed at birth (seen in TestRunEndsOnlyItsOwn
-		// after TestRunEndsDaemon; cgroup.kill's sequence number seems
-		// compared with the parent's cgroup's, not the target's).
+		// Never reused: on Linux 6.18 every process cloned (clone3
+		// CLONE_INTO_CGROUP) into a cgroup whose cgroup.kill was ever
+		// written is killed at birth, even when the cgroup was empty then
+		// (tried; TestRunAfterKilledLeaf fails when such a leaf is kept).
 		l.once = true
 	}
 	if err != nil || l.once {
