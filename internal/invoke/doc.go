@@ -22,7 +22,13 @@
 // rebuilt) is tried again for about 0.6s before that is an error. When the context is done the whole group gets
 // SIGTERM, then SIGKILL after [Spec.Grace]; a descendant that keeps stdout
 // open cannot hang the call (os/exec WaitDelay), and the group is killed
-// when Run returns, so nothing is left behind. stdout is capped
+// when Run returns. On Linux each run also starts in a cgroup v2 of its
+// own where the host may make one (a child of the host's cgroup; clone3
+// CLONE_INTO_CGROUP), killed whole with cgroup.kill when Run returns, so a
+// descendant that left the group (setsid, a double fork, a new name, an
+// empty environment) is not left behind either; elsewhere the ones still
+// carrying the run's [CallEnv] token are (docs/protocol.md, "Nothing
+// outlives its call", says what is caught where). stdout is capped
 // ([Spec.MaxStdout], 16 MiB by default; a breach kills the group and is
 // [ErrOutputTooLarge]); of stderr only the last 64 KiB are kept.
 //

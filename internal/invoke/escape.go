@@ -14,7 +14,9 @@ import (
 // carrying the token is killed (Linux; see [EnableSubreaper]), so a tool
 // that daemonizes out of its process group (fork, setsid, fork) does not
 // outlive its call. Tokens differ between runs, so ending one run never
-// touches the processes of another, however many run at once.
+// touches the processes of another, however many run at once. A process
+// that clears its environment drops the token: only a run's cgroup
+// (Linux, where the host may make one) ends that one.
 const CallEnv = "TOOLHOST_CALL"
 
 // newToken returns a fresh call token: 128 random bits in hex.

@@ -22,11 +22,13 @@ import (
 // given to Start. It runs in a process group of its own, with a
 // [CallEnv] token of its own, until [Process.Close] or [Process.Kill]; when
 // it exits, nothing of its group is left running (nor, on Linux, anything
-// that carries its token). Multiplexing calls over it is the caller's
+// in its cgroup v2, where the host may make one, or that carries its
+// token). Multiplexing calls over it is the caller's
 // business. Safe for concurrent use.
 type Process struct {
 	cmd     *exec.Cmd
 	pgid    int
+	box     *leaf // its cgroup, or nil
 	command string
 	grace   time.Duration
 	stderr  *syncTail
@@ -98,7 +100,7 @@ func Start(spec *Spec, req *tool.Request, onLine func([]byte)) (*Process, error)
 	if err != nil {
 		return nil, fail(err)
 	}
-	cmd, err = startRetrying(context.Background(), func() *exec.Cmd {
+	cmd, p.box, err = startContained(context.Background(), newCallLeaf(), func() *exec.Cmd {
 		c := newCmd()
 		c.Stdout = pw
 		if p.stdin, err = c.StdinPipe(); err != nil {
@@ -112,6 +114,9 @@ func Start(spec *Spec, req *tool.Request, onLine func([]byte)) (*Process, error)
 		return nil, fail(startError(err, path))
 	}
 	p.cmd, p.pgid = cmd, cmd.Process.Pid
+	if p.box != nil {
+		p.box.once = true // Kill may come after the end: its cgroup must not be another call's by then
+	}
 
 	read := make(chan struct{})
 	go func() {
@@ -131,7 +136,7 @@ func Start(spec *Spec, req *tool.Request, onLine func([]byte)) (*Process, error)
 		_ = cmd.Wait()
 		waited(p.pgid)
 		_ = signalGroup(p.pgid, syscall.SIGKILL)
-		endEscaped(token)
+		p.box.end(token, p.grace)
 		t := time.NewTimer(p.grace)
 		select {
 		case <-read:
@@ -180,9 +185,13 @@ func (p *Process) Close() {
 	}()
 }
 
-// Kill kills the process group at once (SIGKILL). The caller sent the
-// polite request first (a cancel message, or the end of stdin).
-func (p *Process) Kill() { _ = signalGroup(p.pgid, syscall.SIGKILL) }
+// Kill kills the process group at once (SIGKILL), and on Linux every
+// process in the process's cgroup. The caller sent the polite request
+// first (a cancel message, or the end of stdin).
+func (p *Process) Kill() {
+	_ = signalGroup(p.pgid, syscall.SIGKILL)
+	p.box.kill()
+}
 
 // Done is closed once the process has exited and its stdout was read.
 func (p *Process) Done() <-chan struct{} { return p.done }

@@ -84,9 +84,10 @@ type Result struct {
 // stdin, closes stdin, and waits for it to exit. The caller bounds the call
 // with context.WithTimeout; when ctx is done the whole process group gets
 // SIGTERM and, Spec.Grace later, SIGKILL. Whatever happens, no process of
-// the group is left running when Run returns, and on Linux neither is any
-// process that left the group but still carries the run's [CallEnv] token
-// (a daemon that forked and called setsid).
+// the group is left running when Run returns; on Linux neither is any
+// process of the run's cgroup v2 (one per run, where the host may make
+// them: a daemon that forked and called setsid, renamed itself or cleared
+// its environment), nor any that still carries the run's [CallEnv] token.
 //
 // A non-zero exit is not an error from Run: it is in the [Result]. Run
 // returns an [*Error] when no answer could be had, wrapping [ErrNotFound],
@@ -187,7 +188,7 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 		cmd.WaitDelay = grace
 		return cmd
 	}
-	cmd, err := startRetrying(ctx, newCmd)
+	cmd, box, err := startContained(ctx, newCallLeaf(), newCmd)
 	if stdin != nil {
 		stdin.Close() // the child has its own copy
 	}
@@ -201,7 +202,7 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 	waitErr := cmd.Wait()
 	waited(pgid)
 	_ = signalGroup(pgid, syscall.SIGKILL) // leave nothing of the group behind
-	endEscaped(token)                      // nor anything that left the group
+	box.end(token, grace)                  // nor anything that left it (its cgroup, its token)
 
 	e.ExitCode = cmd.ProcessState.ExitCode()
 	e.Stderr = stderr.Bytes()
