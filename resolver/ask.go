@@ -24,7 +24,7 @@ func AskSchema(ctx context.Context, command []string, root string) (*tool.Schema
 		root = abs
 	}
 	spec := &invoke.Spec{Command: command}
-	ctx, cancel := context.WithTimeout(ctx, DefaultTimeout)
+	ctx, cancel := invoke.WithTimeout(ctx, DefaultTimeout)
 	defer cancel()
 	req := &tool.Request{Protocol: tool.Version, Context: tool.Context{Action: tool.ActionSchema, Root: root, WorkspaceID: "w-schema", ConversationID: "s-schema"}}
 	res, err := invoke.Run(ctx, spec, req)

@@ -28,7 +28,7 @@ type binding struct {
 // its answer ([readOutcome]).
 func (c *Catalog) run(ctx context.Context, e *entry, action tool.Action, args, answers map[string]any, onEvent func(tool.Event)) (tool.Outcome, error) {
 	b := e.bin
-	ctx, cancel := context.WithTimeout(ctx, b.timeout)
+	ctx, cancel := invoke.WithTimeout(ctx, b.timeout)
 	defer cancel()
 	req := c.request(action, &tool.Call{Name: b.name, Arguments: args, Answers: answers, Options: b.options})
 	spec := b.spec

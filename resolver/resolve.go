@@ -61,7 +61,7 @@ func (c *Catalog) runSchema(ctx context.Context, g *group, sem chan struct{}) (*
 		}
 		defer func() { <-sem }()
 	}
-	ctx, cancel := context.WithTimeout(ctx, g.timeout)
+	ctx, cancel := invoke.WithTimeout(ctx, g.timeout)
 	defer cancel()
 	return invoke.Run(ctx, g.spec, c.request(tool.ActionSchema, nil))
 }

@@ -251,6 +251,17 @@ func startRetrying(ctx context.Context, newCmd func() *exec.Cmd) (*exec.Cmd, err
 	}
 }
 
+// timeoutKey holds the duration given to [WithTimeout].
+type timeoutKey struct{}
+
+// WithTimeout is context.WithTimeout that also records d, so that the
+// error of a call that runs out of time names d as configured ("timed out
+// after 300ms"), not the time measured from the process's start, which
+// is a scheduling delay shorter.
+func WithTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithValue(ctx, timeoutKey{}, d), d)
+}
+
 // contextError is the cause for a done ctx: ErrTimeout with the timeout
 // for a deadline, the context's error otherwise.
 func contextError(ctx context.Context, start time.Time) error {
@@ -258,7 +269,9 @@ func contextError(ctx context.Context, start time.Time) error {
 		return fmt.Errorf("canceled; the process group was killed: %w", context.Cause(ctx))
 	}
 	after := "its deadline"
-	if dl, ok := ctx.Deadline(); ok {
+	if d, ok := ctx.Value(timeoutKey{}).(time.Duration); ok {
+		after = d.String() // as configured: the time since start is a moment less
+	} else if dl, ok := ctx.Deadline(); ok {
 		d := dl.Sub(start)
 		if d >= time.Second {
 			d = d.Round(100 * time.Millisecond)

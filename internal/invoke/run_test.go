@@ -474,3 +474,19 @@ func withFixText(err error) string {
 	}
 	return err.Error()
 }
+
+// TestWithTimeoutNamesConfigured: a timeout made with WithTimeout is named
+// as configured, whatever time passed between making it and Run's start
+// (a loaded machine; it said "timed out after 290ms" for a 300ms entry).
+func TestWithTimeoutNamesConfigured(t *testing.T) {
+	spec := fake(t, "hang-ignore-term")
+	spec.Grace = 50 * time.Millisecond
+	spec.Env = map[string]string{pgidFileEnv: filepath.Join(t.TempDir(), "pgid")}
+	ctx, cancel := WithTimeout(t.Context(), 300*time.Millisecond)
+	defer cancel()
+	time.Sleep(40 * time.Millisecond) // the moment before Run starts, made long
+	_, err := Run(ctx, spec, request(tool.ActionRun, t.TempDir(), nil))
+	if want := "run: timed out after 300ms; the process group was killed"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v, want it to say %q", err, want)
+	}
+}
