@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/toolhost/toolhost/resolver/config"
+	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/tool"
 )
 

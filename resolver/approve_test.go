@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolhost/toolhost/internal/faketool"
+	"github.com/toolhost/toolhost/invoke/faketool"
 	"github.com/toolhost/toolhost/tool"
 )
 

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/toolhost/toolhost/internal/invoke"
+	"github.com/toolhost/toolhost/invoke"
 	"github.com/toolhost/toolhost/tool"
 )
 

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/toolhost/toolhost/internal/invoke"
+	"github.com/toolhost/toolhost/invoke"
 	"github.com/toolhost/toolhost/tool"
 )
 

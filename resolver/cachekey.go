@@ -12,7 +12,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/toolhost/toolhost/internal/invoke"
+	"github.com/toolhost/toolhost/invoke"
 )
 
 // cacheKey identifies what a schema request would run, for the persistent

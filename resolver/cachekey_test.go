@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolhost/toolhost/internal/invoke"
+	"github.com/toolhost/toolhost/invoke"
 )
 
 func TestCacheKey(t *testing.T) {

@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/toolhost/toolhost/internal/invoke"
-	"github.com/toolhost/toolhost/resolver/config"
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/invoke"
 	"github.com/toolhost/toolhost/tool"
 )
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/toolhost/toolhost/internal/invoke"
+	"github.com/toolhost/toolhost/invoke"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -30,7 +30,7 @@ var (
 )
 
 // Errors that say why a binary gave no usable answer. They are the values
-// internal/invoke detects, so errors.Is works on any error of this package.
+// package invoke detects, so errors.Is works on any error of this package.
 // Each comes wrapped in an [*Error] that carries the cause and the fix.
 var (
 	// ErrNotFound: the command, its working directory or its interpreter does not exist.

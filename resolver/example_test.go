@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/resolver"
-	"github.com/toolhost/toolhost/resolver/config"
 	"github.com/toolhost/toolhost/tool"
 )
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolhost/toolhost/resolver/config"
+	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/tool"
 )
 

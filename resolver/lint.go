@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/toolhost/toolhost/internal/invoke"
-	"github.com/toolhost/toolhost/resolver/config"
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/invoke"
 	"github.com/toolhost/toolhost/tool"
 )
 

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolhost/toolhost/internal/faketool"
+	"github.com/toolhost/toolhost/invoke/faketool"
 
-	"github.com/toolhost/toolhost/resolver/config"
+	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/tool"
 )
 

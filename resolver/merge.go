@@ -10,8 +10,8 @@ import (
 
 	"dario.cat/mergo"
 
+	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/suggest"
-	"github.com/toolhost/toolhost/resolver/config"
 	"github.com/toolhost/toolhost/tool"
 )
 

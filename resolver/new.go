@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/toolhost/toolhost/resolver/config"
+	"github.com/toolhost/toolhost/config"
 )
 
 // statEvery is how often Call checks, at most, whether a binary was rebuilt.

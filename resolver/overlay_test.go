@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/toolhost/toolhost/resolver/config"
+	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/tool"
 )
 

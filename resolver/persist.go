@@ -15,8 +15,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolhost/toolhost/internal/invoke"
-	"github.com/toolhost/toolhost/resolver/config"
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/invoke"
 	"github.com/toolhost/toolhost/tool"
 )
 

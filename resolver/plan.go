@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/toolhost/toolhost/internal/invoke"
-	"github.com/toolhost/toolhost/resolver/config"
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/invoke"
 )
 
 // plan is what a configuration asks for, computed once in [New]: the

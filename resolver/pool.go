@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/toolhost/toolhost/internal/invoke"
+	"github.com/toolhost/toolhost/invoke"
 	"github.com/toolhost/toolhost/tool"
 )
 

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/toolhost/toolhost/internal/faketool"
+	"github.com/toolhost/toolhost/invoke/faketool"
 	"github.com/toolhost/toolhost/tool"
 )
 

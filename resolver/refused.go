@@ -3,7 +3,7 @@ package resolver
 import (
 	"errors"
 
-	"github.com/toolhost/toolhost/internal/invoke"
+	"github.com/toolhost/toolhost/invoke"
 )
 
 // refusedValue reports whether err is a value invoke refuses before

@@ -21,8 +21,8 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/bench/internal/baseline"
-	"github.com/toolhost/toolhost/resolver/config"
-	"github.com/toolhost/toolhost/resolver/trust"
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/config/trust"
 )
 
 // A variant is one toolhost binary under test, with its own cache.

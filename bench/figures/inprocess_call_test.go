@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/toolhost/toolhost/internal/cli"
+	"github.com/toolhost/toolhost/face/cli"
 )
 
 // BenchmarkWarmCallInProcess runs `toolhost call b07_alpha path=a.txt`

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/toolhost/toolhost/internal/cli"
+	"github.com/toolhost/toolhost/face/cli"
 )
 
 // BenchmarkWarmList1000InProcess runs `toolhost list` of the 1000-tool

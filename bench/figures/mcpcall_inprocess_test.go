@@ -12,9 +12,9 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/face/mcpserver"
 	"github.com/toolhost/toolhost/resolver"
-	"github.com/toolhost/toolhost/resolver/config"
-	"github.com/toolhost/toolhost/resolver/mcpserver"
 	"github.com/toolhost/toolhost/tool"
 )
 

@@ -18,8 +18,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolhost/toolhost/face/mcpserver"
 	"github.com/toolhost/toolhost/resolver"
-	"github.com/toolhost/toolhost/resolver/mcpserver"
 )
 
 const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"abandoned","version":"0"}}}`

@@ -7,8 +7,8 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/toolhost/toolhost/internal/cli"
-	"github.com/toolhost/toolhost/internal/invoke"
+	"github.com/toolhost/toolhost/face/cli"
+	"github.com/toolhost/toolhost/invoke"
 )
 
 func main() {

@@ -16,9 +16,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/face/httpserver"
 	"github.com/toolhost/toolhost/resolver"
-	"github.com/toolhost/toolhost/resolver/config"
-	"github.com/toolhost/toolhost/resolver/httpserver"
 )
 
 func main() {

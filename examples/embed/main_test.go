@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/config/trust"
 	"github.com/toolhost/toolhost/resolver"
-	"github.com/toolhost/toolhost/resolver/config"
-	"github.com/toolhost/toolhost/resolver/trust"
 )
 
 // TestRun lists and calls the tools of a workspace whose only tool is a

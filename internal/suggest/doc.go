@@ -1,6 +1,6 @@
 // Package suggest finds the word a user probably meant ("did you mean
 // …?") among the valid ones, by edit distance. It is the one place that
-// does so, for config keys (resolver/config) and for parameter and tool
+// does so, for config keys (package config) and for parameter and tool
 // names in overrides (resolver).
 //
 //	known := []string{"command", "description", "timeout"} // sorted: ties go to the earlier

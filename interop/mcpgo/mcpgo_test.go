@@ -8,8 +8,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/toolhost/toolhost/face/mcpserver"
 	"github.com/toolhost/toolhost/resolver"
-	"github.com/toolhost/toolhost/resolver/mcpserver"
 	"github.com/toolhost/toolhost/tool"
 )
 

@@ -15,10 +15,10 @@ import (
 
 	"github.com/toolhost/toolhost/bench/internal/baseline"
 
-	"github.com/toolhost/toolhost/internal/cli"
-	"github.com/toolhost/toolhost/internal/invoke"
-	"github.com/toolhost/toolhost/resolver/config"
-	"github.com/toolhost/toolhost/resolver/trust"
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/config/trust"
+	"github.com/toolhost/toolhost/face/cli"
+	"github.com/toolhost/toolhost/invoke"
 	"github.com/toolhost/toolhost/tool"
 )
 

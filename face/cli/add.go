@@ -1,0 +1,205 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/internal/toolname"
+	"github.com/toolhost/toolhost/resolver"
+	"github.com/toolhost/toolhost/tool"
+)
+
+func (a *app) addCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "add",
+		Usage:     "register a tool with just its command line",
+		ArgsUsage: "[--toolset] NAME -- COMMAND [ARG…]",
+		Description: "Asks COMMAND for its schema first, then appends [tools.NAME] to the\n" +
+			"workspace's .config/toolhost/tools.toml (created when missing; what is\n" +
+			"already there is left as it is). For a binary offering several tools, pick\n" +
+			"one with --tool, or register them all with --toolset ([toolsets.NAME]).\n" +
+			"toolhost remove NAME undoes it.\n\n" +
+			"Examples:\n   toolhost add greet -- bin/greet\n   toolhost add search --tool grep_files -- bin/fs\n" +
+			"   toolhost add --toolset fs --prefix fs_ -- bin/fs",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "tool", Usage: "the `NAME` of the tool inside a multi-tool binary"},
+			&cli.BoolFlag{Name: "toolset", Usage: "register every tool of the binary, as [toolsets.NAME]"},
+			&cli.StringFlag{Name: "prefix", Usage: "with --toolset: prepend `PREFIX` to every tool name"},
+		},
+		Action: a.add,
+	}
+}
+
+func (a *app) add(c *cli.Context) error {
+	if err := checkArgs(c, 2, -1, "NAME -- COMMAND [ARG…]"); err != nil {
+		return err
+	}
+	name := c.Args().First()
+	if !toolname.Valid(name) {
+		return commandUsageErrorf(c.Command.HelpName, "invalid tool name %q: use 1 to 64 letters, digits, '_' or '-'", name)
+	}
+	argv, err := commandArgs(c.Args().Tail())
+	if err != nil {
+		return commandUsageErrorf(c.Command.HelpName, "%v", err)
+	}
+	root, err := findRoot(c)
+	if err != nil {
+		return &exitError{code: ExitFailure, err: err}
+	}
+	if argv, err = rootRelative(argv, root); err != nil {
+		return &exitError{code: ExitFailure, err: err}
+	}
+	// A name the configuration already serves would be an error later.
+	if cfg, err := a.loadConfig(c, root); err == nil { // the files that parse
+		if e, what := existingEntry(cfg, name, c.Bool("toolset")); e != nil {
+			return &exitError{code: ExitFailure, err: fmt.Errorf("%s: %s %q already exists; edit it there or choose another name", e.Place, what, name)}
+		}
+	}
+	resp, err := resolver.AskSchema(c.Context, argv, root)
+	if err != nil {
+		if missing := missingPaths(argv, root); len(missing) > 0 {
+			// The binary failed because its script or file is not there;
+			// the generic diagnosis (declare parameters in TOML) misleads.
+			cause, _, _ := strings.Cut(err.Error(), "\nfix: ")
+			return &exitError{code: ExitFailure, err: fmt.Errorf("add %s: %s: no such file or directory (the command runs in %s)\n"+
+				"  %s\n  fix: check the path; type it as it is from the current directory, as in a shell",
+				name, strings.Join(missing, ", "), root, indentLines(cause, "  "))}
+		}
+		// The error says what is wrong and how to fix it.
+		return &exitError{code: ExitFailure, err: fmt.Errorf("add %s: %w", name, err)}
+	}
+	if c.Bool("toolset") {
+		return a.addToolset(c, name, argv, root, resp)
+	}
+	toolName, err := pickTool(name, c.String("tool"), argv, resp)
+	if err != nil {
+		return err
+	}
+	file := filepath.Join(root, ".config", "toolhost", "tools.toml")
+	if dir, ok := config.WorkspaceDir(root); ok {
+		file = filepath.Join(dir, "tools.toml")
+	}
+	before, trusted := trustedBefore(root)
+	if err := config.AppendTool(file, name, argv, toolName); err != nil {
+		return &exitError{code: ExitFailure, err: err}
+	}
+	if note := keepTrusted(before, trusted, file); note != "" {
+		fmt.Fprintf(a.stderr, "toolhost: %s\n", note)
+	}
+	def := resp.Find(toolName)
+	fmt.Fprintf(a.stdout, "added %s to %s", a.out.green(name), relPath(file))
+	if def != nil && def.Summary != "" {
+		fmt.Fprintf(a.stdout, ": %s", a.outText(oneLine(def.Summary)))
+	}
+	fmt.Fprintf(a.stdout, "\ntry: toolhost call %s --help\n", name)
+	return nil
+}
+
+// rootRelative rewrites the paths in argv typed relative to the current
+// directory so that they are relative to the workspace root, where the
+// entry's command runs: the command when it is a path (./bin/x,
+// ../tools/y), and every argument that names an existing file or directory
+// from the current directory (python3 ./tw.py). Bare command names (found
+// in PATH), absolute paths, flags and other words are left as they are.
+func rootRelative(argv []string, root string) ([]string, error) {
+	if len(argv) == 0 {
+		return argv, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	if wd == root {
+		return argv, nil
+	}
+	out := slices.Clone(argv)
+	for i, arg := range argv {
+		if arg == "" || filepath.IsAbs(arg) || strings.HasPrefix(arg, "-") || strings.Contains(arg, "{{") {
+			continue
+		}
+		if i == 0 && !strings.Contains(arg, "/") {
+			continue // looked up in PATH
+		}
+		if i > 0 {
+			if _, err := os.Stat(filepath.Join(wd, arg)); err != nil {
+				continue // not a path from here: a word, or a typo the schema check reports
+			}
+		}
+		rel, err := filepath.Rel(root, filepath.Join(wd, arg))
+		if err != nil {
+			return nil, err
+		}
+		if i == 0 && !strings.Contains(rel, "/") {
+			rel = "./" + rel // a path, not a name looked up in PATH
+		}
+		out[i] = rel
+	}
+	return out, nil
+}
+
+// missingPaths lists the arguments after the command that look like
+// relative paths (they hold a '/') but name nothing from root, where the
+// command runs: the usual reason why `add` fails for `python3 ./tw.py`.
+func missingPaths(argv []string, root string) []string {
+	var missing []string
+	for _, arg := range argv[min(1, len(argv)):] {
+		if !strings.Contains(arg, "/") || filepath.IsAbs(arg) || strings.HasPrefix(arg, "-") || strings.Contains(arg, "{{") {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(root, arg)); err != nil {
+			missing = append(missing, arg)
+		}
+	}
+	return missing
+}
+
+// pickTool chooses the binary's tool an entry named name stands for: the
+// --tool flag, else the tool called name, else the binary's only tool.
+func pickTool(name, flagTool string, argv []string, resp *tool.SchemaResponse) (string, error) {
+	names := resp.Names()
+	switch {
+	case flagTool != "":
+		if resp.Find(flagTool) == nil {
+			return "", &exitError{code: ExitFailure, err: fmt.Errorf("%s offers no tool %q (it offers: %s)",
+				strings.Join(argv, " "), flagTool, strings.Join(names, ", "))}
+		}
+		return flagTool, nil
+	case resp.Find(name) != nil:
+		return name, nil
+	case len(names) == 1:
+		return names[0], nil
+	case len(names) == 0:
+		return "", &exitError{code: ExitFailure, err: fmt.Errorf("%s describes no tools", strings.Join(argv, " "))}
+	}
+	return "", &exitError{code: ExitFailure, err: fmt.Errorf("%s offers %d tools: %s\n"+
+		"  pick one with --tool NAME, or register them all as a toolset: toolhost add --toolset %s -- %s",
+		strings.Join(argv, " "), len(names), strings.Join(names, ", "), name, shellCommand(argv))}
+}
+
+// shellCommand writes argv as it is typed in a shell (and in a TOML
+// command string).
+func shellCommand(argv []string) string {
+	words := make([]string, len(argv))
+	for i, w := range argv {
+		words[i] = config.QuoteWord(w)
+	}
+	return strings.Join(words, " ")
+}
+
+// relPath shows file relative to the working directory when it is below it.
+func relPath(file string) string {
+	wd, err := filepath.Abs(".")
+	if err != nil {
+		return file
+	}
+	if rel, err := filepath.Rel(wd, file); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return file
+}

@@ -1,0 +1,499 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/BurntSushi/toml"
+	"github.com/urfave/cli/v2"
+
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/internal/suggest"
+	"github.com/toolhost/toolhost/internal/version"
+	"github.com/toolhost/toolhost/resolver"
+)
+
+// Options configures the app. A nil *Options means all defaults.
+type Options struct {
+	// Setup, if set, runs on every catalog the app builds, before the
+	// command uses it. An embedding program (or a test) registers its
+	// dynamic tools here.
+	Setup func(ctx context.Context, cat *resolver.Catalog) error
+	// Getenv reads environment variables (NO_COLOR, TERM). If nil, os.Getenv.
+	Getenv func(string) string
+	// Interactive makes `call` ask a tool's questions on stdin even when
+	// stdin is not a terminal. If false, questions are asked only when
+	// stdin and stderr are terminals.
+	Interactive bool
+	// ProgressDelay is how long resolution may take before a progress line
+	// appears on a terminal stderr. If zero, 300ms.
+	ProgressDelay time.Duration
+}
+
+// app holds what every command needs: the writers and the options.
+type app struct {
+	stdout, stderr io.Writer
+	stdin          io.Reader
+	opts           Options
+	out, errOut    palette // colours for stdout and stderr
+
+	// Set by [app.catalog], for [app.note], `check` and `serve`: the
+	// workspace root, the configuration files read and what was left out.
+	root        string
+	cfgFiles    []string
+	cfgProblems config.Problems
+	untrusted   *config.Error // the workspace left out because it is not trusted (trust.go)
+
+	// pool: the command serves many calls (serve), so binaries that
+	// declared long_lived run on pools of long-lived processes; the other
+	// commands make one call and run it one-shot.
+	pool bool
+
+	// Tool text on a terminal (escape.go): whether stdout and stderr are
+	// terminals, and whether the command was given --raw.
+	termOut, termErr, raw bool
+
+	// noteTool is the tool a one-tool command uses, set by
+	// [app.toolCatalog]: [app.note] is then about it only.
+	noteTool string
+}
+
+// Run runs the toolhost command line args (args[0] is the program name)
+// with the given streams and returns the process exit code: 0 success, 1
+// the tool reported an error (or check found errors), 2 usage,
+// configuration or invocation failure. Errors are printed on stderr.
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer, stdin io.Reader, opts *Options) int {
+	h, a := newApp(stdout, stderr, stdin, opts)
+	if len(args) > 1 && args[len(args)-1] != "--generate-bash-completion" {
+		args = append(args[:1:1], permute(a, args[1:])...)
+	}
+	err := a.RunContext(ctx, args)
+	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		// Ctrl-C or SIGTERM while resolving: say so, not "context canceled".
+		err = &exitError{code: ExitFailure, err: errors.New("interrupted")}
+	}
+	code := exitCode(err)
+	if msg := errorText(err); msg != "" {
+		fmt.Fprintf(stderr, "toolhost: %s\n", h.errText(msg)) // it may quote a tool's text
+		var u *usageError
+		if errors.As(err, &u) {
+			path := u.path
+			if path == "" {
+				path = "toolhost"
+			}
+			fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", path)
+		}
+	}
+	return code
+}
+
+// errorText is what Run prints for err: nothing for silent exits, a TOML
+// syntax error with its position, or the error's message.
+func errorText(err error) string {
+	if err == nil {
+		return ""
+	}
+	var e *exitError
+	if errors.As(err, &e) && e.err == nil {
+		return ""
+	}
+	msg := err.Error()
+	var perr toml.ParseError
+	if errors.As(err, &perr) {
+		// The message has the file and the cause; add the parser's
+		// picture of where, without its own first line.
+		_, pos, _ := strings.Cut(perr.ErrorWithPosition(), "\n")
+		if pos = strings.Trim(pos, "\n"); pos != "" {
+			msg += "\n" + pos
+		}
+	}
+	if fix := resolver.FixOf(err); fix != "" {
+		msg += "\nfix: " + indentLines(strings.TrimRight(fix, "\n"), "  ")
+	}
+	return msg
+}
+
+// New builds the toolhost app writing to stdout and stderr and reading
+// answers from stdin. Its actions never exit the process: they return
+// errors, which [Run] maps to exit codes. Use [Run] rather than calling
+// RunContext directly, so that flags may follow positional arguments.
+func New(stdout, stderr io.Writer, stdin io.Reader, opts *Options) *cli.App {
+	_, app := newApp(stdout, stderr, stdin, opts)
+	return app
+}
+
+// newApp is [New], also returning the app state its actions share.
+func newApp(stdout, stderr io.Writer, stdin io.Reader, opts *Options) (*app, *cli.App) {
+	a := &app{stdout: stdout, stderr: stderr, stdin: stdin, termOut: isTerminal(stdout), termErr: isTerminal(stderr)}
+	if opts != nil {
+		a.opts = *opts
+	}
+	if a.opts.Getenv == nil {
+		a.opts.Getenv = os.Getenv
+	}
+	if a.opts.ProgressDelay == 0 {
+		a.opts.ProgressDelay = 300 * time.Millisecond
+	}
+	a.out = newPalette(stdout, a.opts.Getenv)
+	a.errOut = newPalette(stderr, a.opts.Getenv)
+
+	app := &cli.App{
+		Name:  "toolhost",
+		Usage: "run local tool binaries as tools for LLM agents",
+		Description: "toolhost reads tool entries from TOML files (user config, the workspace's\n" +
+			".config/toolhost/*.toml once you trust it with toolhost trust, --config files),\n" +
+			"asks each binary for its schema, and serves the tools: list and call them here,\n" +
+			"or serve them over MCP or HTTP.\n\n" +
+			"Example:\n   toolhost add greet -- bin/greet\n   toolhost call greet name=Ada",
+		Writer:               stdout,
+		ErrWriter:            stderr,
+		Reader:               stdin,
+		EnableBashCompletion: true,
+		Version:              version.String(),
+		Suggest:              true,
+		// --config my,tools.toml is one file and --answer 'text=a, b' one
+		// answer: repeat the flag for several.
+		DisableSliceFlagSeparator: true,
+		ExitErrHandler:            func(*cli.Context, error) {}, // never os.Exit below main
+		OnUsageError:              onUsageError,
+		BashComplete: func(c *cli.Context) {
+			for _, cmd := range c.App.VisibleCommands() {
+				fmt.Fprintln(stdout, cmd.Name)
+			}
+		},
+		Flags: []cli.Flag{
+			&cli.StringSliceFlag{Name: "config", Aliases: []string{"c"}, Usage: "read tool entries from `FILE` too, after the user and workspace files (repeatable)"},
+			&cli.StringFlag{Name: "root", Usage: "workspace root `DIR` (default: the directory holding the .config/toolhost found walking up, else the current directory)"},
+			&cli.BoolFlag{Name: "no-cache", Usage: "do not read or write the persistent schema cache"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return unknownCommand(c.App, c.Args().First())
+			}
+			return cli.ShowAppHelp(c)
+		},
+		Commands: []*cli.Command{
+			a.listCommand(),
+			a.describeCommand(),
+			a.callCommand(),
+			a.formatCommand(),
+			a.schemaCommand(),
+			a.addCommand(),
+			a.removeCommand(),
+			a.checkCommand(),
+			a.identityCommand(),
+			a.serveCommand(),
+			a.cacheCommand(),
+			a.trustCommand(),
+			a.untrustCommand(),
+			a.completionCommand(),
+			a.versionCommand(),
+		},
+	}
+	for _, c := range app.Commands {
+		setUsageErrors(c)
+	}
+	a.addRawFlags(app.Commands)
+	return a, app
+}
+
+// unknownCommand is the usage error for a first argument that names no
+// command, suggesting the nearest one.
+func unknownCommand(app *cli.App, name string) error {
+	var names []string
+	for _, c := range app.VisibleCommands() {
+		names = append(names, c.Name)
+	}
+	// 2 edits at least: a swap of two letters ("lsit") is two.
+	if s := suggest.Nearest(name, names, max(2, len(name)/3)); s != "" {
+		return usageErrorf("unknown command %q (did you mean %q?)", name, s)
+	}
+	return usageErrorf("unknown command %q (commands: %s)", name, strings.Join(names, ", "))
+}
+
+func (a *app) versionCommand() *cli.Command {
+	return &cli.Command{
+		Name:        "version",
+		Usage:       "print toolhost's version",
+		Description: "The same as toolhost --version.\n\nExample:\n   toolhost version",
+		Action: func(c *cli.Context) error {
+			if err := checkArgs(c, 0, 0, ""); err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "toolhost version %s\n", version.String())
+			return nil
+		},
+	}
+}
+
+// setUsageErrors makes flag errors of c and its subcommands usage errors
+// (exit 2, a hint on stderr) instead of urfave/cli's help dump on stdout.
+func setUsageErrors(c *cli.Command) {
+	c.OnUsageError = onUsageError
+	for _, s := range c.Subcommands {
+		setUsageErrors(s)
+	}
+}
+
+// onUsageError turns a flag parsing error into a usage error naming the
+// command whose --help to read.
+func onUsageError(c *cli.Context, err error, isSub bool) error {
+	if isSub && c.Command != nil {
+		return commandUsageErrorf(c.Command.HelpName, "%v", err)
+	}
+	return usageErrorf("%v", err)
+}
+
+// checkArgs checks that c has between min and max positional arguments (max < 0:
+// no limit).
+func checkArgs(c *cli.Context, min, max int, what string) error {
+	n := c.Args().Len()
+	if n < min || (max >= 0 && n > max) {
+		return commandUsageErrorf(c.Command.HelpName, "usage: %s", strings.TrimSpace(c.Command.HelpName+" "+what))
+	}
+	return nil
+}
+
+// loadConfig reads the configuration layers named by the global flags, for
+// the workspace at root (see [findRoot]). Files and entries with errors are
+// left out, and kept in a.cfgProblems for the one-line note and `check`;
+// only a configuration that cannot be read at all is an error.
+func (a *app) loadConfig(c *cli.Context, root string) (*config.Config, error) {
+	cfg, err := config.Load(a.loadOptions(c, root))
+	if cfg == nil {
+		return nil, &exitError{code: ExitFailure, err: err}
+	}
+	a.cfgProblems = nil
+	if !errors.As(err, &a.cfgProblems) && err != nil {
+		return nil, &exitError{code: ExitFailure, err: err}
+	}
+	a.cfgProblems, a.untrusted = splitUntrusted(a.cfgProblems)
+	a.cfgFiles = cfg.Files
+	return cfg, nil
+}
+
+// catalog loads the configuration and resolves it, showing progress on a
+// terminal. It prints nothing else: the commands call [app.note] once they
+// know their own tool is fine, and `check` prints every problem.
+func (a *app) catalog(c *cli.Context) (*resolver.Catalog, error) {
+	return a.toolCatalog(c, "")
+}
+
+// toolCatalog is [app.catalog] for a command that uses the one tool name
+// (call, describe, format): a persisted resolution that has it is served once
+// that tool's binary is checked, without checking the others
+// ([resolver.Options.Only]). An empty name checks them all.
+func (a *app) toolCatalog(c *cli.Context, name string) (*resolver.Catalog, error) {
+	root, err := findRoot(c)
+	if err != nil {
+		return nil, &exitError{code: ExitFailure, err: err}
+	}
+	a.root = root
+	a.noteTool = name // the one line of note is about this tool only
+	opts := &resolver.Options{Root: root, PoolSize: -1, Only: name}
+	if a.pool {
+		opts.PoolSize = poolSize(a.opts.Getenv("TOOLHOST_POOL_SIZE"))
+	}
+	if !c.Bool("no-cache") {
+		opts.CacheDir = resolver.DefaultCacheDir()
+	}
+	var p *progress
+	if isTerminal(a.stderr) && a.opts.Getenv("TERM") != "dumb" { // a dumb terminal shows escape codes as they are
+		p = startProgress(a.stderr, a.opts.ProgressDelay)
+		opts.Progress = p.update
+	}
+	var cat *resolver.Catalog
+	if opts.CacheDir != "" && !a.pool {
+		// A one-shot command: a persisted resolution of the same
+		// configuration files (same stat) is served without reading them.
+		// Only trusted files are listed: an untrusted workspace's
+		// persisted resolution is never served.
+		files, lerr := config.Layers(a.loadOptions(c, root))
+		var untrusted config.Problems
+		if lerr != nil && !errors.As(lerr, &untrusted) {
+			return nil, &exitError{code: ExitFailure, err: lerr}
+		}
+		a.cfgFiles, a.cfgProblems = files, nil
+		_, a.untrusted = splitUntrusted(untrusted)
+		cat, err = resolver.Open(c.Context, files, func() (*config.Config, error) {
+			cfg, err := a.loadConfig(c, root)
+			if err != nil {
+				return nil, err
+			}
+			if len(a.cfgProblems) > 0 {
+				return cfg, a.cfgProblems
+			}
+			return cfg, nil
+		}, opts)
+	} else {
+		var cfg *config.Config
+		if cfg, err = a.loadConfig(c, root); err != nil {
+			p.stop()
+			return nil, err
+		}
+		cat, err = resolver.New(c.Context, cfg, opts)
+	}
+	p.stop()
+	if err != nil {
+		var ee *exitError
+		if errors.As(err, &ee) {
+			return nil, err // from loadConfig
+		}
+		return nil, &exitError{code: ExitFailure, err: err}
+	}
+	if a.opts.Setup != nil {
+		if err := a.opts.Setup(c.Context, cat); err != nil {
+			return nil, &exitError{code: ExitFailure, err: err}
+		}
+	}
+	return cat, nil
+}
+
+// poolSize reads TOOLHOST_POOL_SIZE: the long-lived processes `serve`
+// keeps per binary; "" or an invalid value means the default (2), 0 means
+// none (every call one-shot).
+func poolSize(v string) int {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	switch {
+	case err != nil || n < 0:
+		return 0 // resolver.DefaultPoolSize
+	case n == 0:
+		return -1
+	}
+	return n
+}
+
+// note writes one line on stderr when something was left out or looks
+// wrong, however many problems there are, such as
+//
+//	toolhost: 2 entries could not be resolved (run toolhost check for details)
+//
+// The tools that resolved are served anyway; `toolhost check` lists every
+// problem with its fix. For a command that uses one tool (call, describe,
+// format: [app.toolCatalog] with a name), the line is about that tool only
+// (note.go). An untrusted workspace is said first, in a line of its own.
+func (a *app) note(cat *resolver.Catalog) {
+	a.noteUntrusted()
+	a.noteFor(cat, a.noteTool)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// problemPrefix is "place: tool "NAME": ".
+func problemPrefix(p resolver.Problem) string {
+	var b strings.Builder
+	if p.Place != "" {
+		b.WriteString(p.Place)
+		b.WriteString(": ")
+	}
+	if p.Tool != "" {
+		fmt.Fprintf(&b, "tool %q: ", p.Tool)
+	}
+	return b.String()
+}
+
+// problemCause is the problem's cause without what the prefix already
+// says: a leading `resolver: tool "NAME": ` is dropped.
+func problemCause(p resolver.Problem) string {
+	if p.Err == nil {
+		return ""
+	}
+	msg := p.Err.Error()
+	if p.Tool != "" {
+		msg = strings.TrimPrefix(msg, fmt.Sprintf("resolver: tool %q: ", p.Tool))
+	}
+	return msg
+}
+
+// problemText is a problem's message with its fix indented below it.
+func problemText(p resolver.Problem) string {
+	var b strings.Builder
+	b.WriteString(problemPrefix(p))
+	b.WriteString(problemCause(p))
+	if p.Fix != "" {
+		b.WriteString("\n  fix: ")
+		b.WriteString(indentLines(strings.TrimRight(p.Fix, "\n"), "  "))
+	}
+	return b.String()
+}
+
+// progress shows "resolving tools d/t" on a terminal stderr once resolution
+// has taken longer than a delay, and erases it when resolution ends.
+type progress struct {
+	w     io.Writer
+	timer *time.Timer
+
+	mu          sync.Mutex
+	done, total int
+	shown       bool
+	stopped     bool
+}
+
+func startProgress(w io.Writer, delay time.Duration) *progress {
+	p := &progress{w: w}
+	p.timer = time.AfterFunc(delay, func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if !p.stopped {
+			p.shown = true
+			p.drawLocked()
+		}
+	})
+	return p
+}
+
+func (p *progress) update(done, total int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done, p.total = done, total
+	if p.shown && !p.stopped {
+		p.drawLocked()
+	}
+}
+
+func (p *progress) drawLocked() {
+	if p.total > 0 {
+		fmt.Fprintf(p.w, "\r\x1b[Kresolving tools %d/%d…", p.done, p.total)
+	} else {
+		fmt.Fprint(p.w, "\r\x1b[Kresolving tools…")
+	}
+}
+
+func (p *progress) stop() {
+	if p == nil {
+		return
+	}
+	p.timer.Stop()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stopped = true
+	if p.shown {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+}
+
+// indentLines indents every line of s but the first by prefix, leaving
+// empty lines empty.
+func indentLines(s, prefix string) string {
+	lines := strings.Split(s, "\n")
+	for i := 1; i < len(lines); i++ {
+		if strings.TrimSpace(lines[i]) != "" {
+			lines[i] = prefix + lines[i]
+		} else {
+			lines[i] = ""
+		}
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,51 @@
+// Package cli is the toolhost command line: list, describe, call, format,
+// schema, add, remove, check, identity, serve, cache clear, trust, untrust
+// and completion, over a resolver.Catalog built from the TOML configuration.
+//
+// main stays thin; tests drive the whole app in-process with buffers:
+//
+//	func main() {
+//		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+//		code := cli.Run(ctx, os.Args, os.Stdout, os.Stderr, os.Stdin, nil)
+//		stop()
+//		os.Exit(code)
+//	}
+//
+// An embedding program (or a test) adds its own in-process tools with
+// [Options].Setup, which runs on every catalog the app builds.
+//
+// # Workspace root
+//
+// The workspace root is --root when given, else the directory holding the
+// .config/toolhost found by walking up from the working directory (as git
+// finds its repository), else the working directory. Relative commands in
+// the configuration are taken from it, so toolhost works the same from any
+// subdirectory of a workspace; `add` rewrites a relative command path to be
+// relative to it.
+//
+// # Workspace trust
+//
+// The workspace's .config/toolhost/*.toml is used only while the user's
+// trust store (config/trust, $XDG_DATA_HOME/toolhost/trust) holds exactly
+// its files: `trust` records them, `untrust` forgets them, `add` keeps a
+// trusted workspace trusted. Until then the commands serve the user file
+// and --config files, and say so in one stderr line with the fix.
+//
+// # Exit codes
+//
+// [Run] returns 0 on success, 1 when the tool reported an error (a plain
+// command exiting non-zero, or a crash, counts as one) or asked a question
+// nobody answered, and when `check` finds errors, and 2 for usage,
+// configuration and invocation failures (binary missing, timed out).
+// Actions never call os.Exit or cli.Exit: they return errors that Run maps
+// to codes.
+//
+// # Output
+//
+// --json output is stable, indented JSON with the shapes of design.md §6-7
+// (`list --json` is exactly the MCP tools/list result). Human output is
+// aligned with text/tabwriter and coloured only on a terminal without
+// NO_COLOR. Warnings and progress go to stderr, never stdout.
+//
+// Flow: os.Args → [Run] → config.Load → resolver.New → command → stdout / exit code.
+package cli

@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/resolver"
+)
+
+// noteFor writes the line of [app.note]: about everything when name is
+// "", else for a command that uses the one tool name (call, describe,
+// format), about that tool only: its own warnings, or a configuration file
+// skipped (which may have held its entry or an override of it). Problems
+// of other entries are `list`'s and `check`'s to report, not every call's.
+func (a *app) noteFor(cat *resolver.Catalog, name string) {
+	skipped := map[string]bool{}
+	entries, warnings := 0, 0
+	for _, p := range a.cfgProblems {
+		if slices.Contains(a.cfgFiles, p.Pos.File) || errors.Is(p, config.ErrWithheld) {
+			if name == "" {
+				entries++
+			}
+		} else {
+			skipped[p.Pos.File] = true // it may have held the tool's entry or an override of it
+		}
+	}
+	for _, p := range cat.Report().Problems {
+		if name != "" && p.Tool != name {
+			continue // about another entry
+		}
+		if p.Warning {
+			warnings++
+		} else {
+			entries++
+		}
+	}
+	var parts []string
+	switch n := len(skipped); {
+	case n == 1:
+		for f := range skipped {
+			parts = append(parts, relPath(f)+" has errors and was skipped")
+		}
+	case n > 1:
+		parts = append(parts, fmt.Sprintf("%d configuration files have errors and were skipped", n))
+	}
+	if entries > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s not be resolved", entries, plural(entries, "entry could", "entries could")))
+	}
+	if warnings > 0 {
+		what := fmt.Sprintf("%d %s", warnings, plural(warnings, "warning", "warnings"))
+		if name != "" {
+			what = fmt.Sprintf("tool %q has %s", name, what)
+		}
+		parts = append(parts, what)
+	}
+	if len(parts) == 0 {
+		return
+	}
+	text := parts[len(parts)-1]
+	if len(parts) > 1 {
+		text = strings.Join(parts[:len(parts)-1], ", ") + " and " + text
+	}
+	fmt.Fprintf(a.stderr, "toolhost: %s (run toolhost check for details)\n", text)
+}

@@ -1,0 +1,165 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"runtime/debug"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/urfave/cli/v2"
+
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/face/httpserver"
+	"github.com/toolhost/toolhost/face/mcpserver"
+	"github.com/toolhost/toolhost/internal/version"
+	"github.com/toolhost/toolhost/resolver"
+)
+
+func (a *app) serveCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "serve",
+		Usage: "serve the tools over MCP (stdio), or over HTTP with --http",
+		Description: "Without --http, speaks MCP on stdin/stdout, for an MCP client to start as a\n" +
+			"subprocess; diagnostics go to stderr. When stdin closes, the requests already\n" +
+			"read are still answered (for up to 2s) before it exits. With --http ADDR,\n" +
+			"serves the tool browser at /, MCP streamable HTTP at /mcp and the discovery\n" +
+			"endpoints (/tools, /tools/{name}, /api/v1/tools, /identity) until interrupted.\n" +
+			"Over HTTP, tools run (via /mcp, the browser and POST /tools/{name}/call)\n" +
+			"only with --allow-execute; without it tools/list works and tools/call\n" +
+			"answers an error. With --token, /mcp and calls need the token. ADDR defaults to\n" +
+			httpserver.DefaultAddr + "; \":PORT\" means 127.0.0.1:PORT. A non-loopback address is\n" +
+			"used only when given explicitly, with a warning. A binary rebuilt while\n" +
+			"serving is noticed, and clients get tools/list_changed.\n\n" +
+			"Examples:\n   toolhost serve\n   toolhost serve --http :8080\n" +
+			"   toolhost serve --http 127.0.0.1:7477 --allow-execute\n" +
+			"   claude mcp add toolhost -- toolhost --root \"$PWD\" serve",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "http", Usage: "serve HTTP on `ADDR` (host:port; \":port\" means 127.0.0.1:port)"},
+			&cli.DurationFlag{Name: "session-timeout", Value: mcpserver.DefaultSessionTimeout, Usage: "close an HTTP MCP session idle this long, cancelling its calls (0: never)"},
+			&cli.IntFlag{Name: "memory-budget", Value: mcpserver.DefaultMemoryBudget >> 20, Usage: "`MIB` of tool arguments and output in flight; calls beyond wait"},
+			&cli.BoolFlag{Name: "describe-tools", Usage: "add the tool describe_tools, with which a model reads the long descriptions of the tools it names"},
+			&cli.BoolFlag{Name: "allow-execute", Usage: "let HTTP clients run tools: tools/call over /mcp, the tool browser, POST /tools/{name}/call; with --http only"},
+			&cli.StringFlag{Name: "token", EnvVars: []string{"TOOLHOST_TOKEN"}, Usage: "Bearer `TOKEN` that /mcp and POST /tools/{name}/call require (the page has a field for it)"},
+			&cli.BoolFlag{Name: "token-everywhere", Usage: "require --token on the read-only HTTP endpoints too (listings, /identity, validate); the page itself stays open"},
+			&cli.StringFlag{Name: "title", Value: "toolhost", Usage: "the tool browser's `TITLE`"},
+		},
+		Action: a.serve,
+	}
+}
+
+func (a *app) serve(c *cli.Context) error {
+	if err := checkArgs(c, 0, 0, "[--http ADDR]"); err != nil {
+		return err
+	}
+	a.pool = true
+	longLivedGC()
+	cat, err := a.catalog(c)
+	if err != nil {
+		return err
+	}
+	defer cat.Close() // the long-lived tool processes
+	a.note(cat)
+	a.warnNoTools(cat)
+	logger := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	idle := c.Duration("session-timeout")
+	if idle == 0 {
+		idle = -1 // never
+	}
+	budget := int64(c.Int("memory-budget")) << 20
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// Let the GC work harder as the heap nears the budget, rather than
+		// let garbage double it (soft limit: budget plus a fixed overhead).
+		debug.SetMemoryLimit(budget + 64<<20)
+	}
+	ms := mcpserver.New(cat, &mcpserver.Options{Logger: logger, SessionTimeout: idle, MemoryBudget: budget, Version: version.String(), DescribeTools: c.Bool("describe-tools"),
+		AllowHTTPExecute: c.Bool("allow-execute")})
+	defer ms.Close()
+
+	if !c.IsSet("http") {
+		for _, f := range []string{"allow-execute", "token-everywhere", "title"} {
+			if c.IsSet(f) {
+				return usageErrorf("serve: --%s applies to HTTP (the tool browser and /mcp), served with --http ADDR", f)
+			}
+		}
+		t := &mcp.IOTransport{Reader: io.NopCloser(a.stdin), Writer: nopWriteCloser{a.stdout}}
+		if err := ms.Run(c.Context, t); err != nil {
+			return &exitError{code: ExitFailure, err: fmt.Errorf("serve: %w", err)}
+		}
+		return nil
+	}
+
+	addr := c.String("http")
+	if err := checkBrowserFlags(c, addr); err != nil {
+		return err
+	}
+	ln, err := httpserver.Listen(addr)
+	if err != nil {
+		return &exitError{code: ExitFailure, err: fmt.Errorf("serve: %w", err)}
+	}
+	if !httpserver.IsLoopback(addr) {
+		fmt.Fprintf(a.stderr, "%s: serving on %s, which is not a loopback address: %s\n",
+			a.errOut.yellow("warning"), ln.Addr(), exposure(c.Bool("allow-execute")))
+	}
+	go ms.Watch(c.Context)
+	h := httpserver.NewHandler(httpserver.FromCatalog(cat), &httpserver.Options{
+		MCP:             ms.Handler(),
+		Title:           c.String("title"),
+		AllowExecute:    c.Bool("allow-execute"),
+		Token:           c.String("token"),
+		TokenEverywhere: c.Bool("token-everywhere"),
+	})
+	fmt.Fprintf(a.stderr, "serving %d %s on http://%s (the tool browser at /, MCP at /mcp, discovery at /tools and /api/v1/tools)\n%s\n",
+		cat.Len(), plural(cat.Len(), "tool", "tools"), ln.Addr(), executeLine(c.Bool("allow-execute"), c.String("token"), c.Bool("token-everywhere")))
+	if err := httpserver.Serve(c.Context, ln, h); err != nil {
+		return &exitError{code: ExitFailure, err: fmt.Errorf("serve: %w", err)}
+	}
+	return nil
+}
+
+// checkBrowserFlags refuses the tool browser's flags where they do not
+// apply, and --allow-execute on a non-loopback address without a token:
+// anyone who can reach the address could run the tools.
+func checkBrowserFlags(c *cli.Context, addr string) error {
+	if c.Bool("token-everywhere") && c.String("token") == "" {
+		return usageErrorf("serve: --token-everywhere needs a token: give --token TOKEN (or set TOOLHOST_TOKEN)")
+	}
+	if c.Bool("allow-execute") && c.String("token") == "" && !httpserver.IsLoopback(addr) {
+		return usageErrorf("serve: --allow-execute on %s, which is not a loopback address, would let anyone who can reach it run these tools; "+
+			"give a token (--token TOKEN, or set TOOLHOST_TOKEN) that calls must send, or serve on 127.0.0.1", httpserver.ListenAddr(addr))
+	}
+	return nil
+}
+
+// warnNoTools warns on stderr when there is nothing to serve, saying which
+// configuration was read: an MCP client that starts toolhost outside the
+// workspace (without --root) otherwise gets an empty tools/list and no
+// clue.
+func (a *app) warnNoTools(cat *resolver.Catalog) {
+	if cat.Len() > 0 || a.untrusted != nil { // the untrusted note said why
+		return
+	}
+	warn := a.errOut.yellow("warning")
+	if len(a.cfgFiles) == 0 {
+		user := config.UserFile()
+		if user == "" {
+			user = "the user configuration file"
+		}
+		fmt.Fprintf(a.stderr, "%s: serving no tools: no configuration file was read (no .config/toolhost/*.toml at or above %s, no %s); "+
+			"toolhost was probably started outside the workspace: give --root DIR (or --config FILE)\n", warn, a.root, user)
+		return
+	}
+	files := make([]string, len(a.cfgFiles))
+	for i, f := range a.cfgFiles {
+		files[i] = relPath(f)
+	}
+	fmt.Fprintf(a.stderr, "%s: serving no tools: %s (workspace root %s) %s no enabled tool that resolved; run toolhost check\n",
+		warn, strings.Join(files, ", "), a.root, plural(len(files), "has", "have"))
+}
+
+// nopWriteCloser lets the MCP transport close stdout without closing it.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

@@ -1,0 +1,332 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/config/trust"
+)
+
+// Workspace trust: a workspace's .config/toolhost/*.toml runs nothing until
+// a person runs `toolhost trust` (docs/security.md, "Workspace trust").
+// The user's own file and --config files are trusted: a person wrote or
+// typed them.
+
+// loadOptions are the configuration layers of the global flags for the
+// workspace at root, checked against the user's trust store.
+func (a *app) loadOptions(c *cli.Context, root string) *config.LoadOptions {
+	return &config.LoadOptions{Dir: root, Files: c.StringSlice("config"), Trust: trust.Default()}
+}
+
+// splitUntrusted takes the untrusted workspace out of problems.
+func splitUntrusted(problems config.Problems) (config.Problems, *config.Error) {
+	var untrusted *config.Error
+	rest := problems[:0:0]
+	for _, p := range problems {
+		if untrusted == nil && errors.Is(p, trust.ErrUntrusted) {
+			untrusted = p
+			continue
+		}
+		rest = append(rest, p)
+	}
+	if len(rest) == 0 {
+		rest = nil
+	}
+	return rest, untrusted
+}
+
+// noteUntrusted writes the one line that says the workspace's tools are
+// not served, which files are why, and the fix, such as
+//
+//	toolhost: workspace configuration not trusted, its tools are not served: new .config/toolhost/tools.toml; review it, then run: toolhost trust
+func (a *app) noteUntrusted() {
+	if a.untrusted != nil {
+		fmt.Fprintf(a.stderr, "toolhost: %s\n", a.untrustedText())
+	}
+}
+
+// untrustedText is noteUntrusted's line without the "toolhost: ".
+func (a *app) untrustedText() string {
+	e := a.untrusted
+	dir := e.Pos.File
+	var te *trust.Error
+	if !errors.As(e, &te) {
+		return fmt.Sprintf("workspace configuration %s not used: %s", relPath(dir), e.Msg)
+	}
+	fix := "toolhost trust"
+	if !within(te.Root) {
+		fix += " " + config.QuoteWord(te.Root)
+	}
+	if te.Cause != nil { // the cause says what to do
+		return fmt.Sprintf("workspace configuration not trusted, its tools are not served: %v", te.Cause)
+	}
+	var parts []string
+	n := 0
+	for _, d := range []struct {
+		what  string
+		files []string
+	}{{"new", te.New}, {"changed", te.Changed}, {"removed", te.Removed}} {
+		if len(d.files) == 0 {
+			continue
+		}
+		paths := make([]string, len(d.files))
+		for i, f := range d.files {
+			paths[i] = relPath(filepath.Join(dir, f))
+		}
+		n += len(paths)
+		parts = append(parts, d.what+" "+strings.Join(paths, ", "))
+	}
+	return fmt.Sprintf("workspace configuration not trusted, its tools are not served: %s; review %s, then run: %s",
+		strings.Join(parts, "; "), plural(n, "it", "them"), fix)
+}
+
+// within reports whether the working directory is dir or below it.
+func within(dir string) bool {
+	wd, err := os.Getwd()
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(dir, wd)
+	return err == nil && filepath.IsLocal(rel)
+}
+
+func (a *app) trustCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "trust",
+		Usage:     "let the workspace's configuration run its commands",
+		ArgsUsage: "[DIR]",
+		Description: "A workspace's .config/toolhost/*.toml names commands that toolhost runs (it asks\n" +
+			"each binary for its schema as soon as it lists the tools). Until you trust the\n" +
+			"workspace, toolhost serves only your own configuration (your config.toml and\n" +
+			"--config files) and says so. Read the files first: trusting them lets every\n" +
+			"command they name run with your permissions.\n\n" +
+			"trust records the SHA-256 of each file of the workspace at or above DIR (default:\n" +
+			"--root, else the current directory) in $XDG_DATA_HOME/toolhost/trust. A changed,\n" +
+			"new or removed file makes the workspace untrusted again: review it, and trust\n" +
+			"again. `toolhost add` keeps a trusted workspace trusted.\n\n" +
+			"Examples:\n   toolhost trust\n   toolhost trust ~/src/app\n   toolhost trust --list\n   toolhost untrust",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "list", Usage: "list the trusted workspaces, and whether each is unchanged since"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.Bool("list") {
+				if err := checkArgs(c, 0, 0, "--list"); err != nil {
+					return err
+				}
+				return a.listTrusted()
+			}
+			if err := checkArgs(c, 0, 1, "[DIR]"); err != nil {
+				return err
+			}
+			start, err := trustDir(c)
+			if err != nil {
+				return &exitError{code: ExitFailure, err: err}
+			}
+			return a.trust(start)
+		},
+	}
+}
+
+func (a *app) untrustCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "untrust",
+		Usage:     "stop running the workspace's configuration",
+		ArgsUsage: "[DIR]",
+		Description: "Removes the trust record of the workspace at or above DIR (default: --root, else\n" +
+			"the current directory), or of DIR itself when it has no configuration any more.\n" +
+			"Its tools are no longer served until you run toolhost trust again.\n\n" +
+			"Examples:\n   toolhost untrust\n   toolhost untrust ~/src/app",
+		Action: func(c *cli.Context) error {
+			if err := checkArgs(c, 0, 1, "[DIR]"); err != nil {
+				return err
+			}
+			start, err := trustDir(c)
+			if err != nil {
+				return &exitError{code: ExitFailure, err: err}
+			}
+			root := start
+			if ws, err := config.FindWorkspace(start); err == nil && ws != nil {
+				root = ws.Root
+			}
+			ok, err := trust.Default().Revoke(root)
+			if err != nil {
+				return &exitError{code: ExitFailure, err: err}
+			}
+			if !ok {
+				fmt.Fprintf(a.stdout, "%s was not trusted: nothing to revoke\n", root)
+				return nil
+			}
+			fmt.Fprintf(a.stdout, "untrusted %s: its tools are no longer served\n", root)
+			return nil
+		},
+	}
+}
+
+// trustDir is where trust and untrust look for the workspace: DIR, else
+// --root, else the working directory.
+func trustDir(c *cli.Context) (string, error) {
+	if c.Args().Present() {
+		return filepath.Abs(c.Args().First())
+	}
+	return workspaceRoot(c)
+}
+
+// trust records the workspace at or above start as trusted, and shows the
+// commands that may now run.
+func (a *app) trust(start string) error {
+	ws, err := config.FindWorkspace(start)
+	if err != nil {
+		return &exitError{code: ExitFailure, err: fmt.Errorf("trust: %w", err)}
+	}
+	if ws == nil {
+		return &exitError{code: ExitFailure, err: fmt.Errorf("trust: no .config/toolhost/*.toml at or above %s: nothing to trust", start)}
+	}
+	store := trust.Default()
+	sums := ws.Sums()
+	if err := store.Verify(ws.Root, sums); err == nil {
+		fmt.Fprintf(a.stdout, "%s is already trusted (%s unchanged)\n", ws.Root, filesText(ws))
+		return nil
+	}
+	if _, err := store.Trust(ws.Root, sums); err != nil {
+		return &exitError{code: ExitFailure, err: err}
+	}
+	fmt.Fprintf(a.stdout, "trusted %s (%s)\n", ws.Root, filesText(ws))
+	// What may now run, read through the record just written: a file
+	// changed since it was hashed is not shown (nor used).
+	cfg, err := config.Load(&config.LoadOptions{Dir: ws.Root, NoUser: true, Trust: store})
+	if cfg == nil {
+		return nil
+	}
+	tw := newTable(a.stdout)
+	n := 0
+	for _, group := range []map[string]*config.Entry{cfg.Tools, cfg.Toolsets} {
+		for _, name := range slices.Sorted(maps.Keys(group)) {
+			e := group[name]
+			label := name
+			if e.Toolset {
+				label += " (toolset)"
+			}
+			row(tw, "  "+a.out.green(label), e.Command.String())
+			n++
+		}
+	}
+	if n > 0 {
+		fmt.Fprintln(a.stdout, "its tools may now run these commands:")
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(a.stdout, "some entries have errors: run toolhost check")
+	}
+	return nil
+}
+
+// filesText names the workspace's files, such as ".config/toolhost: a.toml, b.toml".
+func filesText(ws *config.Workspace) string {
+	names := make([]string, len(ws.Files))
+	for i, f := range ws.Files {
+		names[i] = filepath.Base(f)
+	}
+	return relPath(ws.Dir) + ": " + strings.Join(names, ", ")
+}
+
+// listTrusted prints every trusted workspace and whether its files are
+// still the ones trusted.
+func (a *app) listTrusted() error {
+	store := trust.Default()
+	recs, err := store.List()
+	if len(recs) == 0 && err == nil {
+		fmt.Fprintln(a.stdout, "no trusted workspaces")
+		return nil
+	}
+	tw := newTable(a.stdout)
+	for _, r := range recs {
+		state := a.out.green("trusted")
+		ws, werr := config.FindWorkspace(r.Root)
+		switch {
+		case werr != nil:
+			state = a.out.red("unreadable: " + werr.Error())
+		case ws == nil || ws.Root != r.Root:
+			state = a.out.yellow("no configuration there now")
+		default:
+			if verr := store.Verify(ws.Root, ws.Sums()); verr != nil {
+				var te *trust.Error
+				if errors.As(verr, &te) && te.Cause == nil {
+					state = a.out.red("not trusted now: " + te.Differences())
+				} else {
+					state = a.out.red("not trusted now: " + verr.Error())
+				}
+			}
+		}
+		row(tw, r.Root, fmt.Sprintf("%d %s", len(r.Files), plural(len(r.Files), "file", "files")),
+			r.Trusted.Format("2006-01-02 15:04 UTC"), state)
+	}
+	if ferr := tw.Flush(); ferr != nil {
+		return ferr
+	}
+	if err != nil {
+		return &exitError{code: ExitFailure, err: err}
+	}
+	return nil
+}
+
+// trustedBefore returns the sums of the workspace files at or above root,
+// and whether the store trusts them as they are: a command that edits a
+// workspace file for the person (add) calls it before it writes, and
+// [keepTrusted] after.
+func trustedBefore(root string) (map[string]string, bool) {
+	ws, err := config.FindWorkspace(root)
+	if err != nil || ws == nil {
+		return nil, false
+	}
+	sums := ws.Sums()
+	return sums, trust.Default().Verify(ws.Root, sums) == nil
+}
+
+// keepTrusted keeps a trusted workspace trusted after a command the person
+// typed (add) wrote file, one of its files: they trust what they asked
+// for, and the rest is what they trusted before (a file the command
+// removed is dropped from the record). A workspace the command created
+// (file is its only file, and there was none before) is trusted too. Any
+// other workspace stays untrusted, and the returned line says so ("" when
+// it is trusted).
+func keepTrusted(before map[string]string, trusted bool, file string) string {
+	const untrusted = "the workspace's configuration is not trusted, so it does not run yet: review it, then run toolhost trust"
+	ws, err := config.FindWorkspace(filepath.Dir(filepath.Dir(filepath.Dir(file))))
+	switch {
+	case err != nil:
+		return untrusted
+	case ws == nil || ws.Dir != filepath.Dir(file):
+		return "" // the command removed the workspace's last file: nothing left to run
+	}
+	after := ws.Sums()
+	name := filepath.Base(file)
+	if !trusted && (len(before) > 0 || len(after) != 1) {
+		return untrusted // someone else's files: the person has not reviewed them
+	}
+	want := maps.Clone(before)
+	if want == nil {
+		want = map[string]string{}
+	}
+	if sum, ok := after[name]; ok {
+		want[name] = sum
+	} else {
+		delete(want, name)
+	}
+	if !maps.Equal(want, after) {
+		return untrusted // another file changed meanwhile
+	}
+	if _, err := trust.Default().Trust(ws.Root, after); err != nil {
+		return "could not record trust: " + err.Error()
+	}
+	return ""
+}

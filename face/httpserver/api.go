@@ -1,0 +1,355 @@
+package httpserver
+
+import (
+	"bytes"
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/face/mcpserver"
+	"github.com/toolhost/toolhost/resolver"
+	"github.com/toolhost/toolhost/tool"
+)
+
+// CallFunc runs a tool for POST /tools/{name}/call, as
+// [resolver.Catalog.Call] does: opts carries the answers the client sent
+// and an Ask that returns [resolver.ErrNoAnswer], so a question not
+// answered yet ends the call with the needs_input outcome (even one with a
+// default: the client shows it, prefilled). An error wrapping [resolver.ErrUnknownTool]
+// is a 404; any other error is a host failure, shown as an isError result.
+type CallFunc func(ctx context.Context, name string, args map[string]any, opts *resolver.CallOptions) (tool.Outcome, error)
+
+// callBody is the body of POST /tools/{name}/call and /validate (which
+// takes no answers).
+type callBody struct {
+	Arguments map[string]any // absent or null: no arguments
+	Answers   map[string]any // by question id; nil when absent
+	Approval  string         // the ticket of an approval the person gave (approve.go); "" when absent
+}
+
+// decodeBody reads a call or validate body: one JSON object with the
+// optional members "arguments" (an object, decoded by
+// resolver.DecodeArguments so numbers keep their digits) and, when
+// answers is true, "answers" (an object, by question id). Any other member
+// is an error, so that a client sending the bare arguments is told so.
+func decodeBody(data []byte, answers bool) (callBody, error) {
+	var b callBody
+	shape := `{"arguments":{…}}`
+	if answers {
+		shape = `{"arguments":{…},"answers":{…},"approval":"…"}`
+	}
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 || data[0] != '{' {
+		return b, fmt.Errorf("the body must be a JSON object: %s", shape)
+	}
+	var members map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&members); err != nil {
+		return b, fmt.Errorf("the body is not valid JSON: %v", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
+		return b, fmt.Errorf("unexpected data after the JSON object: %.40q", rest)
+	}
+	for k, raw := range members {
+		var err error
+		switch {
+		case k == "arguments":
+			b.Arguments, err = resolver.DecodeArguments(raw)
+		case k == "answers" && answers:
+			b.Answers, err = resolver.DecodeArguments(raw)
+			if err != nil {
+				err = errors.New(strings.Replace(err.Error(), "arguments", "answers", 1))
+			}
+		case k == "approval" && answers:
+			if json.Unmarshal(raw, &b.Approval) != nil {
+				err = errors.New("approval must be a string: the requestState of the approval the person gave")
+			}
+		default:
+			return b, fmt.Errorf("unknown member %q: the body is %s", k, shape)
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+	if b.Arguments == nil {
+		b.Arguments = map[string]any{}
+	}
+	return b, nil
+}
+
+// readBody reads the request body, answering 413 or 400 when it cannot.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	data, err := io.ReadAll(r.Body)
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is larger than %d bytes", tooLarge.Limit))
+		} else {
+			writeError(w, http.StatusBadRequest, "reading the body: "+err.Error())
+		}
+		return nil, false
+	}
+	return data, true
+}
+
+// validation is the answer of POST /tools/{name}/validate.
+type validation struct {
+	Valid  bool                       `json:"valid"`
+	Errors []resolver.ValidationError `json:"errors,omitempty"`
+}
+
+// validate answers POST /tools/{name}/validate: 200 {"valid":true} or
+// {"valid":false,"errors":[{path,message,keyword}]}, 400 when the body is
+// not a JSON object, 404 for an unknown tool.
+func (h *handler) validate(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	s, ok := h.enabledTool(w, r, name)
+	if !ok {
+		return
+	}
+	data, ok := readBody(w, r)
+	if !ok {
+		return
+	}
+	body, err := decodeBody(data, false)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	var errs []resolver.ValidationError
+	if c := h.catalog(); c != nil {
+		errs, err = c.Validate(name, body.Arguments)
+	} else {
+		errs, err = resolver.ValidateArguments(s.InputSchema, body.Arguments)
+	}
+	switch {
+	case errors.Is(err, resolver.ErrUnknownTool):
+		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown tool %q", name))
+		return
+	case err != nil:
+		writeError(w, http.StatusInternalServerError, fmt.Sprintf("tool %q: %v", name, err))
+		return
+	}
+	writeJSON(w, http.StatusOK, validation{Valid: len(errs) == 0, Errors: errs})
+}
+
+// call answers POST /tools/{name}/call with the MCP CallToolResult: a tool
+// that ran and failed is isError:true with status 200 (data, not an HTTP
+// failure). 403 when execution is not allowed, 401 without the token, 404
+// for an unknown tool, 400 for a body that is not {"arguments":…,"answers":…}.
+//
+// A question the tool asks and the answers do not cover comes back as an input-required result, in the shape of MCP multi
+// round-trip requests (SEP-2322): "resultType":"input_required" and
+// "inputRequests":{id: {"method":"elicitation/create","params":…}}, the
+// question's text as content. The client calls again with the same
+// arguments and "answers" holding every answer so far, by question id.
+//
+// A tool that runs only once a person approves the call (run = "ask")
+// first answers an input-required result asking for approval: the call as
+// the tool renders it, the form keyed "approval", and a "requestState":
+// a one-time ticket bound to this tool and these arguments. The page shows
+// the call; when the person approves, it calls again with the ticket as
+// "approval". A question after that comes with a new ticket, sent back
+// with the answers. /mcp never reads "approval": a model's call over MCP
+// is approved only by its client asking the person (mcpserver).
+func (h *handler) call(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	call := h.o.Call
+	if call == nil {
+		if c := h.catalog(); c != nil {
+			call = c.Call
+		}
+	}
+	switch {
+	case !h.o.AllowExecute:
+		writeError(w, http.StatusForbidden, "execution is disabled: start the server with --allow-execute (Go: httpserver.Options.AllowExecute) to run tools from here")
+		return
+	case call == nil:
+		writeError(w, http.StatusForbidden, "this server cannot run tools: its provider is not a catalog and it has no call function (httpserver.Options.Call)")
+		return
+	case !h.authorized(r):
+		unauthorized(w)
+		return
+	}
+	if _, ok := h.enabledTool(w, r, name); !ok {
+		return
+	}
+	data, ok := readBody(w, r)
+	if !ok {
+		return
+	}
+	body, err := decodeBody(data, true)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{}) // a call lasts as long as its tool's timeout
+	// Every question goes back to the client, even one with a default (the
+	// page shows it prefilled): a person is there to answer.
+	ask := func(context.Context, tool.Question) (any, error) { return nil, resolver.ErrNoAnswer }
+	askForm := func(context.Context, []tool.Question) (map[string]any, error) { return nil, resolver.ErrNoAnswer }
+	var pending *resolver.Approval
+	approved := false
+	approve := func(_ context.Context, a resolver.Approval) (bool, error) {
+		approved = body.Approval != "" && h.tickets.Redeem(body.Approval, name, body.Arguments)
+		if !approved {
+			pending = &a // the person is asked first (approve.go)
+			return false, resolver.ErrNoAnswer
+		}
+		return true, nil
+	}
+	out, err := call(r.Context(), name, body.Arguments, &resolver.CallOptions{Answers: body.Answers, Ask: ask, AskForm: askForm, Approve: approve})
+	switch {
+	case pending != nil && errors.Is(err, resolver.ErrNoAnswer):
+		writeResult(w, mcpserver.ApprovalResult(*pending, h.tickets.Issue(name, body.Arguments)))
+	case errors.Is(err, resolver.ErrUnknownTool):
+		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown tool %q", name))
+	case err != nil && r.Context().Err() != nil:
+		// the client went away: nobody reads the answer
+	case err != nil:
+		writeResult(w, mcpserver.HostErrorResult(err))
+	case out.Type == tool.KindNeedsInput && out.Question != nil:
+		res := mcpserver.QuestionResult(out.AllQuestions())
+		if approved { // the answers come back with it: the person approved this call already
+			res.RequestState = h.tickets.Issue(name, body.Arguments)
+		}
+		writeResult(w, res)
+	default:
+		writeResult(w, mcpserver.OutcomeResult(out))
+	}
+}
+
+// writeResult writes a CallToolResult; one that asks for input is marked
+// "resultType":"input_required", as MCP marks it (the SDK sets that field
+// only on its own wire).
+func writeResult(w http.ResponseWriter, res *mcp.CallToolResult) {
+	data, err := json.Marshal(res)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	if len(res.InputRequests) > 0 {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(data, &m); err == nil {
+			m["resultType"] = json.RawMessage(`"input_required"`)
+			data, _ = json.Marshal(m)
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	w.Write(append(data, '\n'))
+}
+
+// enabledTool finds an enabled tool in the provider's snapshot, answering
+// 503 or 404 when it cannot.
+func (h *handler) enabledTool(w http.ResponseWriter, r *http.Request, name string) (*resolver.Tool, bool) {
+	s, err := h.p.Snapshot(r.Context())
+	if err != nil || s == nil {
+		msg := "no tools available"
+		if err != nil {
+			msg = err.Error()
+		}
+		writeError(w, http.StatusServiceUnavailable, msg)
+		return nil, false
+	}
+	t := find(normalize(s), name)
+	if t == nil || !t.Enabled {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown tool %q", name))
+		return nil, false
+	}
+	return t, true
+}
+
+// catalog is the provider's catalog when it is one made by FromCatalog.
+func (h *handler) catalog() *resolver.Catalog {
+	if p, ok := h.p.(catalogProvider); ok {
+		return p.c
+	}
+	return nil
+}
+
+// detail is GET /tools/{name}/detail: what the page shows of a tool beyond
+// its definition. Summary is the one-liner (tools/list's "description"),
+// Description the long text.
+type detail struct {
+	Name        string         `json:"name"`
+	Summary     string         `json:"summary"`
+	Description string         `json:"description,omitempty"`
+	Examples    string         `json:"examples,omitempty"`
+	Category    string         `json:"category,omitempty"`
+	Source      string         `json:"source,omitempty"`
+	InputSchema map[string]any `json:"inputSchema"`
+	Annotations map[string]any `json:"annotations,omitempty"`
+}
+
+func (h *handler) detail(w http.ResponseWriter, r *http.Request) {
+	t := h.listedTool(w, r)
+	if t == nil {
+		return
+	}
+	d := detail{t.Name, t.Summary, t.Description, t.Examples, t.Category, t.Source, t.InputSchema, t.Annotations}
+	if d.InputSchema == nil {
+		d.InputSchema = map[string]any{"type": "object", "properties": map[string]any{}}
+	}
+	writeJSON(w, http.StatusOK, d)
+}
+
+// authorized reports whether r carries the Bearer token, or none is set.
+func (h *handler) authorized(r *http.Request) bool {
+	if h.o.Token == "" {
+		return true
+	}
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	return ok && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(h.o.Token)) == 1
+}
+
+func unauthorized(w http.ResponseWriter) {
+	w.Header().Set("WWW-Authenticate", `Bearer realm="toolhost"`)
+	writeError(w, http.StatusUnauthorized, "a token is required: send Authorization: Bearer <token> (the token given to --token or TOOLHOST_TOKEN)")
+}
+
+// auth requires the token, when one is set, on /mcp (it runs tools, as
+// POST /tools/{name}/call does, which checks it itself) and, with
+// [Options.TokenEverywhere], on every endpoint but the page.
+func (h *handler) auth(next http.Handler) http.Handler {
+	if h.o.Token == "" {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		page := r.URL.Path == "/" && (r.Method == http.MethodGet || r.Method == http.MethodHead)
+		guarded := r.URL.Path == "/mcp" || (h.o.TokenEverywhere && !page)
+		if guarded && !h.authorized(r) {
+			unauthorized(w)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// sameOrigin reports whether a browser's Origin is the server's own, as
+// the request names it, reached by IP address: the page served here calling
+// back on a non-loopback address. A cross-site page cannot send it, and,
+// the host being an IP address, no rebound DNS name can either (a server
+// reached by name needs that name in [Options.AllowedOrigins]).
+func sameOrigin(origin string, r *http.Request) bool {
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" || net.ParseIP(strings.Trim(u.Hostname(), "[]")) == nil {
+		return false
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return u.Scheme == scheme && strings.EqualFold(u.Host, r.Host)
+}
