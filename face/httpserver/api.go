@@ -16,7 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolhost/toolhost/face/mcpserver"
+	"github.com/toolhost/toolhost/face/internal/callresult"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -211,21 +211,21 @@ func (h *handler) call(w http.ResponseWriter, r *http.Request) {
 	out, err := call(r.Context(), name, body.Arguments, &resolver.CallOptions{Answers: body.Answers, Ask: ask, AskForm: askForm, Approve: approve})
 	switch {
 	case pending != nil && errors.Is(err, resolver.ErrNoAnswer):
-		writeResult(w, mcpserver.ApprovalResult(*pending, h.tickets.Issue(name, body.Arguments)))
+		writeResult(w, callresult.Approval(*pending, h.tickets.Issue(name, body.Arguments)))
 	case errors.Is(err, resolver.ErrUnknownTool):
 		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown tool %q", name))
 	case err != nil && r.Context().Err() != nil:
 		// the client went away: nobody reads the answer
 	case err != nil:
-		writeResult(w, mcpserver.HostErrorResult(err))
+		writeResult(w, callresult.HostError(err))
 	case out.Type == tool.KindNeedsInput && out.Question != nil:
-		res := mcpserver.QuestionResult(out.AllQuestions())
+		res := callresult.Questions(out.AllQuestions())
 		if approved { // the answers come back with it: the person approved this call already
 			res.RequestState = h.tickets.Issue(name, body.Arguments)
 		}
 		writeResult(w, res)
 	default:
-		writeResult(w, mcpserver.OutcomeResult(out))
+		writeResult(w, callresult.Outcome(out))
 	}
 }
 

@@ -6,14 +6,9 @@ import (
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolhost/toolhost/resolver"
-)
 
-// approvalKey is the input request key of an approval (multi round-trip),
-// and approveField the form's one boolean field.
-const (
-	approvalKey  = "approval"
-	approveField = "approve"
+	"github.com/toolhost/toolhost/face/internal/callresult"
+	"github.com/toolhost/toolhost/resolver"
 )
 
 // verdict is what a person said, in an earlier round of a multi
@@ -45,7 +40,7 @@ func approver(req *mcp.CallToolRequest, v verdict, mrtr bool, pending **resolver
 		}
 	}
 	return func(ctx context.Context, a resolver.Approval) (bool, error) {
-		res, err := req.Session.Elicit(ctx, approvalParams(a))
+		res, err := req.Session.Elicit(ctx, callresult.ApprovalParams(a))
 		if err != nil {
 			return false, err
 		}
@@ -53,27 +48,10 @@ func approver(req *mcp.CallToolRequest, v verdict, mrtr bool, pending **resolver
 	}
 }
 
-// approvalParams is the form asking a person to approve a call: the call
-// as the tool renders it in the message, and one boolean, false by
-// default.
-func approvalParams(a resolver.Approval) *mcp.ElicitParams {
-	return &mcp.ElicitParams{
-		Mode:    "form",
-		Message: fmt.Sprintf("Run tool %q? It runs only once you approve this call:\n\n%s", a.Tool, a.Rendered),
-		RequestedSchema: map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				approveField: map[string]any{"type": "boolean", "title": "Run it", "default": false},
-			},
-			"required": []string{approveField},
-		},
-	}
-}
-
 // approves reports whether a form answer approves: accepted, with
 // approve = true.
 func approves(res *mcp.ElicitResult) bool {
-	return res != nil && res.Action == "accept" && res.Content[approveField] == true
+	return res != nil && res.Action == "accept" && res.Content[callresult.ApproveField] == true
 }
 
 // cannotApprove is the isError text of a call that needs approval from a
@@ -94,22 +72,15 @@ func (s *Server) approvalRequired(name string, args, answers map[string]any, a r
 		return nil, err
 	}
 	return &mcp.CallToolResult{
-		InputRequests: mcp.InputRequestMap{approvalKey: approvalParams(a)},
+		InputRequests: mcp.InputRequestMap{callresult.ApprovalKey: callresult.ApprovalParams(a)},
 		RequestState:  s.seal(payload),
 	}, nil
 }
 
 // ApprovalResult is the result asking a person to approve a call, as this
-// server asks in a multi round-trip call (for other faces that answer with
-// a CallToolResult: the HTTP call endpoint): the call as the tool renders
-// it as text, the approval form keyed "approval" (one boolean, "approve"),
-// and ticket, the one-time approval ticket the face issued for this call,
-// as the request state to send back.
+// server asks in a multi round-trip call, for other faces that answer with
+// a CallToolResult (see callresult.Approval); ticket is the one-time
+// approval ticket the face issued for this call.
 func ApprovalResult(a resolver.Approval, ticket string) *mcp.CallToolResult {
-	p := approvalParams(a)
-	return &mcp.CallToolResult{
-		Content:       []mcp.Content{&mcp.TextContent{Text: p.Message}},
-		InputRequests: mcp.InputRequestMap{approvalKey: p},
-		RequestState:  ticket,
-	}
+	return callresult.Approval(a, ticket)
 }

@@ -18,6 +18,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/face/internal/callresult"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -42,7 +44,7 @@ func (s *Server) toolHandler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args, err := resolver.DecodeArguments(req.Params.Arguments)
 		if err != nil {
-			return errorResult(fmt.Sprintf("invalid arguments for tool %q: %v", name, err)), nil
+			return callresult.Error(fmt.Sprintf("invalid arguments for tool %q: %v", name, err)), nil
 		}
 		answers := map[string]any{}
 		v := notAsked
@@ -95,15 +97,15 @@ func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, name string
 	case pending != nil && errors.Is(err, resolver.ErrNoAnswer):
 		return s.approvalRequired(name, args, answers, *pending)
 	case errors.Is(err, resolver.ErrApprovalRequired):
-		return errorResult(cannotApprove(name)), nil
+		return callresult.Error(cannotApprove(name)), nil
 	case err != nil:
 		return callError(ctx, name, err)
 	case out.Type != tool.KindNeedsInput || out.Question == nil:
-		return outcomeResult(out), nil
+		return callresult.Outcome(out), nil
 	case opts.Ask != nil && mrtr:
 		return s.inputRequired(name, args, answers, out.AllQuestions(), v == approved)
 	}
-	return errorResult(unanswered(name, *out.Question)), nil
+	return callresult.Error(unanswered(name, *out.Question)), nil
 }
 
 // callError maps a Go error from a call: an unknown tool is the protocol
@@ -116,59 +118,7 @@ func callError(ctx context.Context, name string, err error) (*mcp.CallToolResult
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	}
-	return errorResult(errorText(err)), nil
-}
-
-// errorText is what the model reads of a host error: the cause, then the
-// fix on a line of its own.
-func errorText(err error) string {
-	if fix := resolver.FixOf(err); fix != "" {
-		return err.Error() + "\nfix: " + fix
-	}
-	return err.Error()
-}
-
-// outcomeResult maps a success or error outcome: a success's text, its
-// content blocks (protocol v2: image, audio, resource link, embedded
-// resource) and its structured
-// value (structuredContent).
-func outcomeResult(out tool.Outcome) *mcp.CallToolResult {
-	if out.Type != tool.KindSuccess {
-		return errorResult(out.String())
-	}
-	res := &mcp.CallToolResult{StructuredContent: out.Structured}
-	if out.Content != "" || out.Blocks == nil {
-		res.Content = append(res.Content, &mcp.TextContent{Text: out.Content})
-	}
-	for _, b := range out.Blocks {
-		switch b.Type {
-		case tool.BlockText:
-			res.Content = append(res.Content, &mcp.TextContent{Text: b.Text})
-		case tool.BlockImage:
-			data, err := base64.StdEncoding.DecodeString(b.Data) // checked when decoded
-			if err == nil {
-				res.Content = append(res.Content, &mcp.ImageContent{Data: data, MIMEType: b.MimeType})
-			}
-		case tool.BlockAudio:
-			data, err := base64.StdEncoding.DecodeString(b.Data) // checked when decoded
-			if err == nil {
-				res.Content = append(res.Content, &mcp.AudioContent{Data: data, MIMEType: b.MimeType})
-			}
-		case tool.BlockResourceLink:
-			res.Content = append(res.Content, &mcp.ResourceLink{URI: b.URI, Name: b.Name, MIMEType: b.MimeType})
-		case tool.BlockResource:
-			rc := &mcp.ResourceContents{URI: b.URI, MIMEType: b.MimeType, Text: b.Text}
-			if b.Data != "" {
-				data, err := base64.StdEncoding.DecodeString(b.Data) // checked when decoded
-				if err != nil {
-					continue
-				}
-				rc.Blob = data
-			}
-			res.Content = append(res.Content, &mcp.EmbeddedResource{Resource: rc})
-		}
-	}
-	return res
+	return callresult.Error(callresult.ErrorText(err)), nil
 }
 
 // eventSink forwards a protocol v2 tool's events to the client: progress
@@ -225,10 +175,6 @@ const (
 	maxLogsPerCall = 1000
 )
 
-func errorResult(text string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, IsError: true}
-}
-
 // supportsElicitation reports whether the client can answer form
 // elicitations (an elicitation capability of {} means form).
 func supportsElicitation(req *mcp.CallToolRequest) bool {
@@ -254,97 +200,12 @@ func unanswered(name string, q tool.Question) string {
 		takes = "a text"
 	}
 	return fmt.Sprintf("%s\n\n(tool %q needs an answer to this question (id %q; answer: %s), and this client cannot ask the user: it does not support MCP elicitation. Ask the user, or use a host that can ask.)",
-		questionText(q), name, q.ID, takes)
-}
-
-// questionText is the question as a human reads it.
-func questionText(q tool.Question) string {
-	if q.PreAmble != nil && *q.PreAmble != "" {
-		return *q.PreAmble + "\n\n" + q.Text
-	}
-	return q.Text
-}
-
-// elicitParams is the form elicitation asking qs (one question, or several
-// asked together): one property per question, named after its id, typed by
-// its answer type, with its default where it has a valid one.
-func elicitParams(qs []tool.Question) *mcp.ElicitParams {
-	props := make(map[string]any, len(qs))
-	required := make([]string, 0, len(qs))
-	texts := make([]string, 0, len(qs))
-	for _, q := range qs {
-		props[q.ID] = formField(q)
-		required = append(required, q.ID)
-		texts = append(texts, questionText(q))
-	}
-	return &mcp.ElicitParams{
-		Mode:    "form",
-		Message: strings.Join(texts, "\n\n"),
-		RequestedSchema: map[string]any{
-			"type":       "object",
-			"properties": props,
-			"required":   required,
-		},
-	}
-}
-
-// formField is the elicitation schema of one question: Boolean → boolean,
-// Select → a string enum, Number → number or integer with its bounds,
-// Text → string, Secret → string (described as secret: MCP forms have no
-// hidden field). A default that fits the question is given.
-func formField(q tool.Question) map[string]any {
-	prop := map[string]any{"title": q.Text}
-	a := q.AnswerType
-	switch a.Kind {
-	case tool.AnswerBoolean:
-		prop["type"] = "boolean"
-	case tool.AnswerSelect:
-		choice := map[string]any{"type": "string", "enum": a.Options} // untitled (MCP SEP-1330)
-		switch {
-		case a.Titles != nil && a.LegacyTitles && !a.Multiple:
-			choice["enumNames"] = a.Titles // the deprecated titled style
-		case a.Titles != nil:
-			titled := make([]any, len(a.Options))
-			for i, o := range a.Options {
-				titled[i] = map[string]any{"const": o, "title": a.Titles[i]}
-			}
-			choice = map[string]any{"type": "string", "oneOf": titled}
-			if a.Multiple {
-				choice = map[string]any{"anyOf": titled}
-			}
-		}
-		if a.Multiple {
-			prop["type"] = "array"
-			prop["items"] = choice
-		} else {
-			maps.Copy(prop, choice)
-		}
-	case tool.AnswerNumber:
-		prop["type"] = "number"
-		if a.Integer {
-			prop["type"] = "integer"
-		}
-		if a.Minimum != nil {
-			prop["minimum"] = *a.Minimum
-		}
-		if a.Maximum != nil {
-			prop["maximum"] = *a.Maximum
-		}
-	case tool.AnswerSecret:
-		prop["type"] = "string"
-		prop["description"] = "A secret: the tool receives it; toolhost neither logs nor shows it."
-	default:
-		prop["type"] = "string"
-	}
-	if q.Default != nil && q.Check(q.Default) == nil && a.Kind != tool.AnswerSecret {
-		prop["default"] = q.Default
-	}
-	return prop
+		callresult.QuestionText(q), name, q.ID, takes)
 }
 
 // elicitAnswers asks the client (protocol versions before mrtrVersion).
 func elicitAnswers(ctx context.Context, ss *mcp.ServerSession, qs []tool.Question) (map[string]any, error) {
-	res, err := ss.Elicit(ctx, elicitParams(qs))
+	res, err := ss.Elicit(ctx, callresult.Elicit(qs))
 	if err != nil {
 		return nil, fmt.Errorf("asking %q: %w", qs[0].Text, err)
 	}
@@ -398,17 +259,6 @@ type callState struct {
 	Approved string          `json:"approved,omitempty"`
 }
 
-// formKey is the input request key of several questions asked as one form;
-// a single question is keyed by its id.
-const formKey = "form"
-
-func inputKey(qs []tool.Question) string {
-	if len(qs) == 1 {
-		return qs[0].ID
-	}
-	return formKey
-}
-
 // inputRequired answers a round of a multi round-trip call with the
 // questions as one form elicitation. approved says that a person approved
 // the call in an earlier round: the next round runs it without asking.
@@ -430,7 +280,7 @@ func (s *Server) inputRequired(name string, args, answers map[string]any, qs []t
 		return nil, err
 	}
 	return &mcp.CallToolResult{
-		InputRequests: mcp.InputRequestMap{inputKey(qs): elicitParams(qs)},
+		InputRequests: mcp.InputRequestMap{callresult.InputKey(qs): callresult.Elicit(qs)},
 		RequestState:  s.seal(payload),
 	}, nil
 }
@@ -464,9 +314,9 @@ func (s *Server) resume(name string, args map[string]any, p *mcp.CallToolParamsR
 		if !s.tickets.Redeem(st.Approval, name, args) {
 			return nil, notAsked, nil, spent
 		}
-		resp, ok := p.InputResponses[approvalKey].(*mcp.ElicitResult)
+		resp, ok := p.InputResponses[callresult.ApprovalKey].(*mcp.ElicitResult)
 		if !ok {
-			return nil, notAsked, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("missing input response %q", approvalKey)}
+			return nil, notAsked, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("missing input response %q", callresult.ApprovalKey)}
 		}
 		if approves(resp) {
 			return answers, approved, nil, nil
@@ -483,14 +333,14 @@ func (s *Server) resume(name string, args map[string]any, p *mcp.CallToolParamsR
 		return nil, notAsked, nil, bad
 	}
 	qs := asked.AllQuestions()
-	key := inputKey(qs)
+	key := callresult.InputKey(qs)
 	resp, ok := p.InputResponses[key].(*mcp.ElicitResult)
 	if !ok {
 		return nil, notAsked, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("missing input response %q", key)}
 	}
 	got, err := answersOf(qs, resp)
 	if err != nil {
-		return nil, notAsked, errorResult(err.Error()), nil
+		return nil, notAsked, callresult.Error(err.Error()), nil
 	}
 	maps.Copy(answers, got)
 	return answers, v, nil, nil

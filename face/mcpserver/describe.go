@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolhost/toolhost/face/internal/callresult"
 	"github.com/toolhost/toolhost/internal/suggest"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
@@ -51,11 +52,11 @@ func (s *Server) addDescribeTools(d describer) {
 	s.describe = func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args, err := resolver.DecodeArguments(req.Params.Arguments)
 		if err != nil {
-			return errorResult(err.Error()), nil
+			return callresult.Error(err.Error()), nil
 		}
 		names, _ := args["tools"].([]any)
 		if len(names) == 0 {
-			return errorResult(`argument "tools": want a list of tool names`), nil
+			return callresult.Error(`argument "tools": want a list of tool names`), nil
 		}
 		var b strings.Builder
 		for i, n := range names {
