@@ -1,0 +1,255 @@
+package resolver
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/invoke"
+	"github.com/toolhost/toolhost/tool"
+)
+
+// This file is the stored form of a resolution (persist.go says when one
+// is stored and used): the header's types, what a restored plan keeps of
+// the configuration, and the problems kept with their sentinel errors.
+
+// storedResolution is the header of a persisted resolution (its encoding:
+// persistcodec.go).
+type storedResolution struct {
+	Version  int
+	Key      string
+	Files    string      // layersKey of the configuration files, when it had no problems
+	Plan     *storedPlan // with Files: what restore needs of the configuration
+	Keys     []string    // stat key of each asked group, in plan order
+	Identity Identity
+	Problems []byte       // the warnings, JSON of []storedProblem; nil when none
+	List     span         // the tools/list result {"tools":[…]}
+	Tools    []storedTool // sorted by name
+}
+
+// storedPlan is what a restored catalog needs of its configuration: every
+// invocation (in plan order, for the stat keys) and, for the entries its
+// tools come from, their group and the fields a binding takes.
+type storedPlan struct {
+	Groups     []storedGroup    `json:"groups"`
+	Entries    []storedEntry    `json:"entries"`
+	Categories []storedCategory `json:"categories,omitempty"`
+}
+
+type storedGroup struct {
+	Command  []string
+	Shell    bool
+	Dir      string
+	Env      map[string]string
+	ClearEnv bool
+	Text     string // the command as written
+	Timeout  time.Duration
+	Asked    bool
+}
+
+type storedEntry struct {
+	Key         string
+	Group       int
+	AllowOption map[string]bool
+	Options     []byte // JSON, numbers kept as written
+}
+
+type storedCategory struct {
+	ID, Name, Description, Icon string
+}
+
+// storePlan returns what restorePlan needs of p for tools.
+func storePlan(p *plan, tools []storedTool) (*storedPlan, error) {
+	sp := &storedPlan{}
+	index := map[*group]int{}
+	for i, g := range p.order {
+		index[g] = i
+		sp.Groups = append(sp.Groups, storedGroup{Command: g.spec.Command, Shell: g.spec.Shell, Dir: g.spec.Dir, Env: g.spec.Env,
+			ClearEnv: g.spec.ClearEnv, Text: g.command, Timeout: g.timeout, Asked: g.asked})
+	}
+	seen := map[string]bool{}
+	for _, st := range tools {
+		ce := p.byKey[st.Entry]
+		if ce == nil || seen[st.Entry] {
+			continue
+		}
+		seen[st.Entry] = true
+		se := storedEntry{Key: st.Entry, Group: index[p.groupOf[ce]], AllowOption: ce.AllowOption}
+		if ce.Options != nil {
+			data, err := tool.Marshal(ce.Options)
+			if err != nil {
+				return nil, err
+			}
+			se.Options = data
+		}
+		sp.Entries = append(sp.Entries, se)
+	}
+	for _, c := range p.categories {
+		sp.Categories = append(sp.Categories, storedCategory(c))
+	}
+	return sp, nil
+}
+
+// restorePlan rebuilds a plan from sp: entries hold only what a binding
+// takes (AllowOption, Options).
+func restorePlan(sp *storedPlan) (*plan, bool) {
+	p := &plan{restored: true, groups: map[string]*group{}, groupOf: map[*config.Entry]*group{}, byKey: map[string]*config.Entry{}}
+	for _, sg := range sp.Groups {
+		spec := &invoke.Spec{Command: sg.Command, Shell: sg.Shell, Dir: sg.Dir, Env: sg.Env, ClearEnv: sg.ClearEnv}
+		g := &group{key: invocationKey(spec), spec: spec, command: sg.Text, timeout: sg.Timeout, asked: sg.Asked}
+		if p.groups[g.key] != nil || len(sg.Command) == 0 {
+			return nil, false
+		}
+		p.groups[g.key] = g
+		p.order = append(p.order, g)
+	}
+	for _, se := range sp.Entries {
+		if se.Group < 0 || se.Group >= len(p.order) || p.byKey[se.Key] != nil {
+			return nil, false
+		}
+		ce := &config.Entry{AllowOption: se.AllowOption}
+		if len(se.Options) > 0 {
+			dec := json.NewDecoder(bytes.NewReader(se.Options))
+			dec.UseNumber() // numbers keep their digits
+			if err := dec.Decode(&ce.Options); err != nil {
+				return nil, false
+			}
+		}
+		p.byKey[se.Key] = ce
+		p.groupOf[ce] = p.order[se.Group]
+	}
+	for _, c := range sp.Categories {
+		p.categories = append(p.categories, Category(c))
+	}
+	return p, true
+}
+
+// span is [offset, length] in the body.
+type span [2]int
+
+func (s span) of(body []byte) ([]byte, bool) {
+	if s[0] < 0 || s[1] < 0 || s[0] > len(body) || s[1] > len(body)-s[0] {
+		return nil, false
+	}
+	return body[s[0] : s[0]+s[1]], true
+}
+
+// storedTool is one tool's entry in the header.
+type storedTool struct {
+	Name      string
+	Summary   string
+	Enabled   bool
+	Entry     string // its configuration entry: tools.NAME or toolsets.NAME
+	Bin       string // its name inside the binary
+	Protocol  bool
+	V2        bool          // the binary speaks protocol v2
+	LongLived bool          // it declared long_lived (v2)
+	Timeout   time.Duration // per run, as merged
+	Detail    span
+}
+
+// storedDetail is a tool's detail in the body; its definition is rebuilt
+// from it (the input schema from the parameters, as merge builds it).
+type storedDetail struct {
+	Annotations      map[string]any             `json:"annotations,omitempty"`
+	Description      string                     `json:"description,omitempty"`
+	Examples         string                     `json:"examples,omitempty"`
+	Parameters       map[string]*tool.Parameter `json:"parameters"`
+	Category         string                     `json:"category,omitempty"`
+	Tags             []string                   `json:"tags,omitempty"`
+	RequiresApproval bool                       `json:"requires_approval,omitempty"`
+	Run              RunMode                    `json:"run,omitempty"`
+	Answers          map[string]any             `json:"answers,omitempty"`
+	Cancellation     string                     `json:"cancellation_response,omitempty"`
+	Timeout          time.Duration              `json:"timeout,omitempty"`
+	Source           string                     `json:"source"`
+	Provenance       map[string]string          `json:"provenance"`
+
+	// Protocol v2: served as given, not rebuilt from Parameters.
+	Title        string         `json:"title,omitempty"`
+	Icons        []Icon         `json:"icons,omitempty"`
+	OutputSchema map[string]any `json:"output_schema,omitempty"`
+	RawInput     map[string]any `json:"input_schema,omitempty"` // a raw input schema (Parameters is nil then)
+}
+
+// storedProblem is a warning; errors are never stored.
+type storedProblem struct {
+	Tool  string     `json:"tool,omitempty"`
+	Place string     `json:"place,omitempty"`
+	Fix   string     `json:"fix,omitempty"`
+	Msg   string     `json:"msg"`             // the cause's message (of Err.Err for an *Error)
+	Kinds []string   `json:"kinds,omitempty"` // the sentinels it matches
+	Error *storedErr `json:"error,omitempty"` // set when the cause is an *Error
+}
+
+type storedErr struct {
+	Tool    string      `json:"tool"`
+	Command string      `json:"command"`
+	Action  tool.Action `json:"action"`
+	Offered []string    `json:"offered,omitempty"`
+	Fix     string      `json:"fix,omitempty"`
+}
+
+// sentinels are the errors a stored problem remembers matching, by name.
+var sentinels = map[string]error{
+	"unknown_tool": ErrUnknownTool, "invalid_name": ErrInvalidName, "duplicate": ErrDuplicate,
+	"not_object": ErrNotObject, "not_found": ErrNotFound, "not_executable": ErrNotExecutable,
+	"exit": ErrExit, "not_json": ErrNotJSON, "protocol": ErrProtocol, "not_schema": ErrNotSchema,
+	"timeout": ErrTimeout, "output_too_large": ErrOutputTooLarge, "tool_not_offered": ErrToolNotOffered,
+}
+
+// restoredError is a stored problem's cause: its message, matching the
+// sentinels the original matched.
+type restoredError struct {
+	msg   string
+	kinds []error
+}
+
+func (e *restoredError) Error() string   { return e.msg }
+func (e *restoredError) Unwrap() []error { return e.kinds }
+
+func storeProblem(p Problem) storedProblem {
+	sp := storedProblem{Tool: p.Tool, Place: p.Place, Fix: p.Fix}
+	cause := p.Err
+	var e *Error
+	if errors.As(p.Err, &e) && e == p.Err {
+		sp.Error = &storedErr{Tool: e.Tool, Command: e.Command, Action: e.Action, Offered: e.Offered, Fix: e.Fix}
+		cause = e.Err
+	}
+	if cause != nil {
+		sp.Msg = cause.Error()
+		for _, name := range slices.Sorted(maps.Keys(sentinels)) {
+			if errors.Is(cause, sentinels[name]) {
+				sp.Kinds = append(sp.Kinds, name)
+			}
+		}
+	}
+	return sp
+}
+
+func (sp storedProblem) restore() Problem {
+	cause := &restoredError{msg: sp.Msg}
+	for _, k := range sp.Kinds {
+		if s, ok := sentinels[k]; ok {
+			cause.kinds = append(cause.kinds, s)
+		}
+	}
+	p := Problem{Tool: sp.Tool, Place: sp.Place, Warning: true, Fix: sp.Fix, Err: cause}
+	if e := sp.Error; e != nil {
+		p.Err = &Error{Tool: e.Tool, Command: e.Command, Action: e.Action, Offered: e.Offered, Fix: e.Fix, Err: cause}
+	}
+	return p
+}
+
+// rawInput is a tool's input schema when it is a raw one (protocol v2),
+// which Parameters cannot rebuild; nil otherwise.
+func rawInput(t *Tool) map[string]any {
+	if t.Parameters == nil && t.InputSchema != nil && !t.Dynamic {
+		return t.InputSchema
+	}
+	return nil
+}
