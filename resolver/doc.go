@@ -139,6 +139,14 @@
 // session and noticed by [Catalog.Refresh]) changes [Catalog.Identity] and
 // runs the functions given to [Catalog.Subscribe].
 //
+// # Where it stands
+//
+// The catalog floor of the house (docs/architecture.md): resolver imports
+// [config], invoke and [tool], never a face; the faces (face/cli,
+// face/mcpserver, face/httpserver) stand on it and translate, and the
+// sources to come (MCP servers, remote catalogs) will stand beside the
+// local binaries it resolves today.
+//
 // A Catalog is safe for concurrent use. It never holds a lock while a
 // binary runs.
 package resolver
