@@ -32,7 +32,9 @@ import (
 //   - null is refused on a request: MCP says a request id is a string or
 //     an integer, never null (JSON-RPC would read the request as a call
 //     whose answer cannot be matched, the SDK as a notification that gets
-//     none). A response may carry a null id.
+//     none: the client waited forever). A message whose method is a
+//     notification's ("notifications/…") is read as one, as before, and
+//     a response may carry a null id.
 //
 // A refused id is answered with -32600 invalid request and id null, as
 // JSON-RPC answers a request whose id cannot be read. Refusing rather than
@@ -45,13 +47,14 @@ import (
 const maxID = 1<<53 - 1
 
 // idProblem says why the raw id of a message cannot be echoed exactly,
-// or "" when it can (or is absent). request: the message has a method.
-func idProblem(id json.RawMessage, request bool) string {
+// or "" when it can (or is absent). method is the message's raw method,
+// nil for a response.
+func idProblem(id, method json.RawMessage) string {
 	switch {
 	case id == nil:
 		return ""
 	case string(id) == "null":
-		if request {
+		if method != nil && !bytes.HasPrefix(method, []byte(`"notifications/`)) {
 			return `"id" must not be null: a request's id is a string or an integer (fix: number your requests, or leave "id" out for a notification)`
 		}
 		return ""

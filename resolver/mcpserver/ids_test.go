@@ -44,6 +44,44 @@ var idCases = []struct {
 	{"null", `null`, false},
 }
 
+// TestNullIDNotification: a notification sent with "id":null (a sloppy
+// client's) is read as a notification, as before; a request with it is
+// refused (it waited forever for an answer).
+func TestNullIDNotification(t *testing.T) {
+	cat, err := testCatalog(t.Context(), nil, &probe{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := mcpserver.New(cat, nil)
+	stdinR, stdinW := io.Pipe()
+	stdoutR, stdoutW := io.Pipe()
+	ran := make(chan error, 1)
+	go func() { ran <- s.Run(t.Context(), &mcp.IOTransport{Reader: stdinR, Writer: stdoutW}) }()
+	out := bufio.NewReader(stdoutR)
+	exchange := func(line string) string {
+		t.Helper()
+		io.WriteString(stdinW, line+"\n")
+		got, err := out.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSuffix(got, "\n")
+	}
+	exchange(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
+	io.WriteString(stdinW, `{"jsonrpc":"2.0","id":null,"method":"notifications/initialized"}`+"\n")
+	// Had the notification been refused, its error would come first.
+	if got, want := exchange(`{"jsonrpc":"2.0","id":1,"method":"ping"}`), `{"jsonrpc":"2.0","id":1,"result":{}}`; got != want {
+		t.Errorf("after a notification with id null: got %s, want the ping's answer %s", got, want)
+	}
+	if got, want := exchange(`{"jsonrpc":"2.0","id":null,"method":"tools/list"}`),
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: \"id\" must not be null: a request's id is a string or an integer (fix: number your requests, or leave \"id\" out for a notification)"}}`; got != want {
+		t.Errorf("a request with id null: got %s, want %s", got, want)
+	}
+	stdinW.Close()
+	go io.Copy(io.Discard, out)
+	<-ran
+}
+
 // sameID reports whether two raw JSON ids are the same: numbers digit for
 // digit, strings as the same string.
 func sameID(a, b string) bool {

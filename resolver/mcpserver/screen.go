@@ -312,7 +312,7 @@ func screenLine(line []byte) (msg jsonrpc.Message, answer []byte) {
 		return nil, errorAnswer(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: %v", err))
 	}
 	id := fields["id"]
-	if p := idProblem(id, fields["method"] != nil); p != "" {
+	if p := idProblem(id, fields["method"]); p != "" {
 		return nil, errorAnswer(nil, jsonrpc.CodeInvalidRequest, "invalid request: "+p)
 	}
 	if string(id) == "null" {
