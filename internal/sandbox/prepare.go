@@ -176,7 +176,7 @@ var (
 	warnMu   sync.Mutex
 	warned   bool
 	warnTo   io.Writer = os.Stderr
-	abiForce = -1 // set by SetABIForTest
+	abiForce           = -1 // set by SetABIForTest
 )
 
 // warnOnce prints the one warning of a process whose sandboxed calls run

@@ -16,6 +16,8 @@ const FailurePrefix = "toolhost sandbox: "
 
 func kernelABI() int { return 0 }
 
-func noLandlock() string { return runtime.GOOS + " has no Landlock; toolhost's OS sandbox is Linux only" }
+func noLandlock() string {
+	return runtime.GOOS + " has no Landlock; toolhost's OS sandbox is Linux only"
+}
 
 func selfExe() (string, error) { return "", errors.New("no trampoline on " + runtime.GOOS) }
