@@ -25,6 +25,8 @@ type Defaults struct {
 	Timeout  *Duration         // timeout of an entry without one; nil: the resolver's 60s
 	ClearEnv *bool             // clear_env of an entry without one
 	Env      map[string]string // variables every entry gets; an entry's env wins per variable
+	Access   *Access           // rules every entry gets before its own
+	Sandbox  string            // sandbox of an entry without one: "true", "false", "require"; "" unset
 
 	// Pos records where each field was set: "timeout", "clear_env", "env",
 	// "env.NAME".
@@ -68,6 +70,13 @@ type Entry struct {
 	Timeout  *Duration         // per call; nil: [defaults] or the resolver's 60s
 	Workdir  string            // "" means the request's context.root
 	Env      map[string]string // extra variables
+
+	// Access is the access policy (docs/security.md): [defaults]' rules,
+	// then the layers' in order; nil when none is declared.
+	Access *Access
+	// Sandbox is "true", "false" or "require" ([SandboxOn]…); "" unset:
+	// the OS enforces the access rules, if any.
+	Sandbox string
 
 	Prefix  string   // toolsets only: prepended to every tool name
 	Include []string // toolsets only: serve only these tools (binary names)
