@@ -44,7 +44,7 @@ func mergeDefaults(dst, src *Defaults) error {
 		return err
 	}
 	dst.Access = appendAccess(dst.Access, src.Access) // rules append across layers
-	if src.Timeout != nil { // mergo.WithoutDereference never overrides a pointer to a struct
+	if src.Timeout != nil {                           // mergo.WithoutDereference never overrides a pointer to a struct
 		dst.Timeout = src.Timeout
 	}
 	dst.Pos = mergePos(pos, src.Pos)
