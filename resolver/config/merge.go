@@ -43,10 +43,10 @@ func mergeDefaults(dst, src *Defaults) error {
 	if err := mergo.Merge(dst, s, mergo.WithOverride, mergo.WithoutDereference); err != nil {
 		return err
 	}
-	dst.Access = appendAccess(dst.Access, src.Access) // rules append across layers
-	if src.Timeout != nil {                           // mergo.WithoutDereference never overrides a pointer to a struct
+	if src.Timeout != nil { // mergo.WithoutDereference never overrides a pointer to a struct
 		dst.Timeout = src.Timeout
 	}
+	dst.Access = appendAccess(dst.Access, src.Access) // rules append across layers
 	dst.Pos = mergePos(pos, src.Pos)
 	return nil
 }
