@@ -29,13 +29,13 @@ func policyOf(e *config.Entry) *sandbox.Policy {
 	if a := e.Access; a != nil {
 		for _, r := range a.FS {
 			p.FS = append(p.FS, sandbox.FSRule{Path: r.Path, External: r.External, Read: r.Read, Write: r.Write,
-				Create: r.Create, Update: r.Update, Delete: r.Delete, Execute: r.Execute})
+				Create: r.Create, Update: r.Update, Delete: r.Delete, Execute: r.Execute, Where: r.Pos.String()})
 		}
 		for _, r := range a.Net {
-			p.Net = append(p.Net, sandbox.NetRule{Host: r.Host, Scheme: r.Scheme, Port: r.Port, PathPrefix: r.PathPrefix, Allow: r.Allow, Bind: r.Bind})
+			p.Net = append(p.Net, sandbox.NetRule{Host: r.Host, Scheme: r.Scheme, Port: r.Port, PathPrefix: r.PathPrefix, Allow: r.Allow, Bind: r.Bind, Where: r.Pos.String()})
 		}
 		for _, r := range a.Env {
-			p.Env = append(p.Env, sandbox.EnvRule{Name: r.Name, Read: r.Read})
+			p.Env = append(p.Env, sandbox.EnvRule{Name: r.Name, Read: r.Read, Where: r.Pos.String()})
 		}
 	}
 	return p
@@ -167,4 +167,90 @@ func restorePolicy(data []byte, e *config.Entry) bool {
 	}
 	e.Sandbox, e.Access = sp.Sandbox, sp.Access
 	return true
+}
+
+// Policy is a tool's effective access policy, as `toolhost describe
+// --explain` shows it (docs/security.md).
+type Policy struct {
+	Sandbox  string `json:"sandbox"`      // "true", "false", "require"; "" when unset
+	Enforced bool   `json:"enforced"`     // the OS confines the tool's processes (where it can)
+	Landlock int    `json:"landlock_abi,omitempty"` // when Enforced: the kernel's Landlock ABI version, 0 for none
+
+	// Each list holds the effective rules in order (a tie goes to the
+	// later); *Restricted says whether the list is default-deny.
+	FS            []PolicyRule `json:"fs"`
+	FSRestricted  bool         `json:"fs_restricted"`
+	Net           []PolicyRule `json:"net"`
+	NetRestricted bool         `json:"net_restricted"`
+	Env           []PolicyRule `json:"env"`
+	EnvRestricted bool         `json:"env_restricted"`
+
+	Access json.RawMessage `json:"access"` // context.access as sent: JP's AccessPolicy, or null
+}
+
+// PolicyRule is one rule as TOML writes it, and where it was written.
+type PolicyRule struct {
+	Rule  string `json:"rule"`
+	Where string `json:"where,omitempty"`
+}
+
+// Policy returns the effective access policy of the tool name; false when
+// there is no such tool. A dynamic tool runs in this process: its policy
+// is empty.
+func (c *Catalog) Policy(name string) (*Policy, bool) {
+	c.mu.Lock()
+	e, ok := c.tools[name]
+	c.mu.Unlock()
+	if !ok {
+		return nil, false
+	}
+	out := &Policy{FS: []PolicyRule{}, Net: []PolicyRule{}, Env: []PolicyRule{}, Access: json.RawMessage("null")}
+	if e.bin == nil || e.bin.spec.Sandbox == nil {
+		return out, true
+	}
+	p := e.bin.spec.Sandbox
+	out.Sandbox, out.Enforced = p.Mode.String(), p.Enforced()
+	if out.Enforced {
+		out.Landlock = sandbox.ABI()
+	}
+	if len(e.bin.access) > 0 {
+		out.Access = e.bin.access
+	}
+	b := func(name string, v *bool) string {
+		if v == nil {
+			return ""
+		}
+		return fmt.Sprintf(", %s=%v", name, *v)
+	}
+	for _, r := range p.Rules() {
+		ext := ""
+		if r.External {
+			ext = ", external=true"
+		}
+		out.FS = append(out.FS, PolicyRule{fmt.Sprintf("{path=%q%s%s%s%s%s%s%s}", r.Path, ext, b("read", r.Read), b("write", r.Write),
+			b("create", r.Create), b("update", r.Update), b("delete", r.Delete), b("execute", r.Execute)), r.Where})
+	}
+	for _, r := range p.Net {
+		s := fmt.Sprintf("{host=%q", r.Host)
+		if r.Scheme != nil {
+			s += fmt.Sprintf(", scheme=%q", *r.Scheme)
+		}
+		if r.Port != nil {
+			s += fmt.Sprintf(", port=%d", *r.Port)
+		}
+		if r.PathPrefix != nil {
+			s += fmt.Sprintf(", path_prefix=%q", *r.PathPrefix)
+		}
+		s += fmt.Sprintf(", allow=%v", r.Allow)
+		if r.Bind {
+			s += ", bind=true"
+		}
+		out.Net = append(out.Net, PolicyRule{s + "}", r.Where})
+	}
+	for _, r := range p.Env {
+		out.Env = append(out.Env, PolicyRule{fmt.Sprintf("{name=%q, read=%v}", r.Name, r.Read), r.Where})
+	}
+	profile := p.Mode == sandbox.ModeOn || p.Mode == sandbox.ModeRequire
+	out.FSRestricted, out.NetRestricted, out.EnvRestricted = len(out.FS) > 0, len(out.Net) > 0 || profile, len(out.Env) > 0 || profile
+	return out, true
 }

@@ -3,6 +3,7 @@ package resolver
 import (
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -223,5 +224,49 @@ sandbox = "require"
 		if p := b.bin.spec.Sandbox; p == nil || p.Mode != sandbox.ModeRequire || e.bin.spec.Sandbox.Mode != sandbox.ModeOff {
 			t.Errorf("open %d: sandbox = %+v, %+v", i, p, e.bin.spec.Sandbox)
 		}
+	}
+}
+
+// TestCatalogPolicy: the effective policy describe --explain shows: the
+// profile's rules first, then the declared ones with their places.
+func TestCatalogPolicy(t *testing.T) {
+	defer sandbox.SetABIForTest(7, io.Discard)()
+	cfg := parse(t, `
+[defaults]
+sandbox = true
+
+[tools.x]
+command = "echo {{tool.arguments.a}}"
+access.fs = [{path = "~/.aws", read = true}]
+access.env = [{name = "AWS_*", read = true}]
+[tools.x.parameters.a]
+type = "string"
+`)
+	c, err := New(t.Context(), cfg, &Options{Root: t.TempDir(), CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, ok := c.Policy("x")
+	if !ok {
+		t.Fatal("no policy")
+	}
+	got, _ := json.Marshal(struct {
+		S         string
+		E         bool
+		L         int
+		FS, Env   []PolicyRule
+		Net, Env2 bool
+	}{p.Sandbox, p.Enforced, p.Landlock, p.FS, p.Env, p.NetRestricted, p.EnvRestricted})
+	want := `{"S":"true","E":true,"L":7,"FS":[` +
+		`{"rule":"{path=\".\", read=true, write=true}","where":"sandbox = true (the default profile)"},` +
+		`{"rule":"{path=\".git\", read=true, write=false}","where":"sandbox = true (the default profile)"},` +
+		`{"rule":"{path=\".config/toolhost\", read=true, write=false}","where":"sandbox = true (the default profile)"},` +
+		`{"rule":"{path=\"~/.aws\", read=true}","where":"test.toml:7"}],` +
+		`"Env":[{"rule":"{name=\"AWS_*\", read=true}","where":"test.toml:8"}],"Net":true,"Env2":true}`
+	if string(got) != want {
+		t.Errorf("policy mismatch (-want +got)\n-%s\n+%s", want, got)
+	}
+	if _, ok := c.Policy("nope"); ok {
+		t.Error("a policy for an unknown tool")
 	}
 }

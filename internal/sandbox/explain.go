@@ -22,7 +22,7 @@ func (d *Denial) Error() string { return "the sandbox denied " + d.What }
 
 var (
 	deniedRe = regexp.MustCompile(`(?i)permission denied|operation not permitted`)
-	pathRe   = regexp.MustCompile(`/[^\s:'"` + "`" + `,;()\[\]]+`)
+	tokenRe  = regexp.MustCompile(`[\s:'"` + "`" + `,;()\[\]{}]+`)
 	addrRe   = regexp.MustCompile(`(?i)(connect|bind|dial)[^\n]*?\[?([0-9a-z.:-]*?[0-9a-z.-])\]?:([0-9]{1,5})\b`)
 	signalRe = regexp.MustCompile(`(?i)\b(kill|signal)`)
 )
@@ -54,7 +54,7 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 				return &Denial{What: fmt.Sprintf("a TCP connection to %s:%d", host, port),
 					Fix: fmt.Sprintf(`access.net: add {host="%s", port=%d, allow=true}`, host, port)}
 			}
-			if paths := pathRe.FindAllString(s, -1); len(paths) > 0 && len(p.Rules()) > 0 {
+			if paths := pathsIn(s, rootReal); len(paths) > 0 && len(p.Rules()) > 0 {
 				path := pickPath(paths)
 				capability := p.needed(path, rootReal, home, strings.ToLower(s))
 				shown := ruleName(path, rootReal, home)
@@ -68,6 +68,23 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 		}
 	}
 	return nil
+}
+
+// pathsIn returns the words of line that look like paths (they hold a
+// slash and are not URLs), absolute: a relative one is taken from the
+// workspace root, where the tool runs.
+func pathsIn(line, rootReal string) []string {
+	var out []string
+	for _, w := range tokenRe.Split(line, -1) {
+		if !strings.Contains(w, "/") || strings.HasPrefix(w, "//") {
+			continue
+		}
+		if !filepath.IsAbs(w) {
+			w = filepath.Join(rootReal, w)
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 // pickPath prefers the path that exists or whose directory does: a

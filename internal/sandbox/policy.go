@@ -67,6 +67,7 @@ type FSRule struct {
 	Update   *bool
 	Delete   *bool
 	Execute  *bool
+	Where    string // where it was written ("file:line", "the sandbox profile"), for display
 }
 
 // NetRule is one access.net rule. Landlock filters TCP ports, not hosts:
@@ -78,13 +79,15 @@ type NetRule struct {
 	Port       *uint16
 	PathPrefix *string
 	Allow      bool
-	Bind       bool // toolhost extension (not on the wire): also let the tool listen on Port
+	Bind       bool   // toolhost extension (not on the wire): also let the tool listen on Port
+	Where      string // for display
 }
 
 // EnvRule is one access.env rule: Name exact, or a prefix ending in "*".
 type EnvRule struct {
-	Name string
-	Read bool
+	Name  string
+	Read  bool
+	Where string // for display
 }
 
 // Enforced reports whether the OS sandbox applies: ModeOn and ModeRequire
@@ -112,11 +115,14 @@ func (p *Policy) profile() bool { return p.Mode == ModeOn || p.Mode == ModeRequi
 func ProfileRules() []FSRule {
 	t, f := true, false
 	return []FSRule{
-		{Path: ".", Read: &t, Write: &t},
-		{Path: ".git", Read: &t, Write: &f},
-		{Path: ".config/toolhost", Read: &t, Write: &f},
+		{Path: ".", Read: &t, Write: &t, Where: profileWhere},
+		{Path: ".git", Read: &t, Write: &f, Where: profileWhere},
+		{Path: ".config/toolhost", Read: &t, Write: &f, Where: profileWhere},
 	}
 }
+
+// profileWhere is where the profile's rules come from, for display.
+const profileWhere = "sandbox = true (the default profile)"
 
 // Rules returns the effective filesystem rules: the profile's, when it
 // applies, then the declared ones.
