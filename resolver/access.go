@@ -172,8 +172,8 @@ func restorePolicy(data []byte, e *config.Entry) bool {
 // Policy is a tool's effective access policy, as `toolhost describe
 // --explain` shows it (docs/security.md).
 type Policy struct {
-	Sandbox  string `json:"sandbox"`      // "true", "false", "require"; "" when unset
-	Enforced bool   `json:"enforced"`     // the OS confines the tool's processes (where it can)
+	Sandbox  string `json:"sandbox"`                // "true", "false", "require"; "" when unset
+	Enforced bool   `json:"enforced"`               // the OS confines the tool's processes (where it can)
 	Landlock int    `json:"landlock_abi,omitempty"` // when Enforced: the kernel's Landlock ABI version, 0 for none
 
 	// Each list holds the effective rules in order (a tie goes to the
