@@ -23,7 +23,7 @@ func (d *Denial) Error() string { return "the sandbox denied " + d.What }
 var (
 	deniedRe = regexp.MustCompile(`(?i)permission denied|operation not permitted`)
 	tokenRe  = regexp.MustCompile(`[\s:'"` + "`" + `,;()\[\]{}]+`)
-	addrRe   = regexp.MustCompile(`(?i)(connect|bind|dial)[^\n]*?\[?([0-9a-z.:-]*?[0-9a-z.-])\]?:([0-9]{1,5})\b`)
+	addrRe   = regexp.MustCompile(`(?i)\b(connect|bind|dial|listen)\b[^\n]*?\[?([0-9a-z.:-]*?)\]?:([0-9]{1,5})\b`)
 	signalRe = regexp.MustCompile(`(?i)\b(kill|signal)`)
 )
 
@@ -47,7 +47,10 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 			if m := addrRe.FindStringSubmatch(s); m != nil && (len(p.Net) > 0 || p.profile()) {
 				port, _ := strconv.Atoi(m[3])
 				host := m[2]
-				if strings.EqualFold(m[1], "bind") {
+				if host == "" {
+					host = "localhost"
+				}
+				if strings.EqualFold(m[1], "bind") || strings.EqualFold(m[1], "listen") {
 					return &Denial{What: fmt.Sprintf("listening on TCP port %d", port),
 						Fix: fmt.Sprintf(`access.net: add {host="%s", port=%d, allow=true, bind=true}`, host, port)}
 				}

@@ -304,3 +304,42 @@ func TestLandlockUnavailable(t *testing.T) {
 		t.Errorf("the tool ran: %v", err)
 	}
 }
+
+// TestLongLivedConfined: a long-lived process goes through the
+// trampoline once, when it starts, and every request it serves is
+// confined.
+func TestLongLivedConfined(t *testing.T) {
+	needLandlock(t)
+	w := newWorld(t)
+	spec := &invoke.Spec{
+		Command: faketool.Command(t, "serve-lines"),
+		Env:     map[string]string{faketool.Env: "1", "GORACE": os.Getenv("GORACE")},
+		Sandbox: &sandbox.Policy{Mode: sandbox.ModeOn},
+	}
+	lines := make(chan string, 4)
+	p, err := invoke.Start(spec, &tool.Request{Protocol: tool.Version, Context: tool.Context{Action: tool.ActionRun, Root: w.ws}},
+		func(b []byte) { lines <- string(b) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Kill()
+	for _, c := range []struct{ path, want string }{
+		{filepath.Join(w.ws, "src/a.txt"), "a"},
+		{filepath.Join(w.home, ".ssh/id_ed25519"), "open " + filepath.Join(w.home, ".ssh/id_ed25519") + ": permission denied"},
+		{filepath.Join(w.ws, "src/a.txt"), "a"},
+	} {
+		if err := p.Write([]byte(c.path + "\n")); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case got := <-lines:
+			if got != c.want {
+				t.Errorf("%s: got %q, want %q", c.path, got, c.want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: no answer; stderr %q", c.path, p.StderrTail())
+		}
+	}
+	p.Close()
+	<-p.Done()
+}

@@ -1,6 +1,7 @@
 package sandbox_test
 
 import (
+	"bufio"
 	"fmt"
 	"net"
 	"os"
@@ -80,6 +81,20 @@ var hostile = faketool.Scenarios{
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
+	},
+	// serve-lines reads a path per line on stdin and answers its
+	// content or the error, one line each, as a long-lived tool would.
+	"serve-lines": func() int {
+		sc := bufio.NewScanner(os.Stdin)
+		for sc.Scan() {
+			data, err := os.ReadFile(sc.Text())
+			if err != nil {
+				fmt.Println(err)
+				continue
+			}
+			fmt.Println(string(data))
+		}
+		return 0
 	},
 	// env prints the environment's names, sorted, one a line.
 	"env": func() int {
