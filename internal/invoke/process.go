@@ -96,6 +96,9 @@ func Start(spec *Spec, req *tool.Request, onLine func([]byte)) (*Process, error)
 		cmd.Dir = dir
 		cmd.Env = env
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if launch != nil {
+			cmd.ExtraFiles = launch.Files // the sandbox's ruleset
+		}
 		cmd.Stderr = p.stderr
 		cmd.WaitDelay = p.grace
 		return cmd

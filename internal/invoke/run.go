@@ -179,6 +179,9 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 		cmd.Dir = dir
 		cmd.Env = env
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if launch != nil {
+			cmd.ExtraFiles = launch.Files // the sandbox's ruleset
+		}
 		stdout = &capWriter{max: maxOut, kill: func() { _ = signalGroup(cmd.Process.Pid, syscall.SIGKILL) }, onLine: spec.OnLine}
 		stderr = &tailWriter{max: MaxStderrTail}
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(input), stdout, stderr

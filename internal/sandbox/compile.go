@@ -54,22 +54,23 @@ func (r FSRule) bits() uint64 {
 
 // PathGrant is one Landlock rule: the hierarchy at Path gets Access.
 type PathGrant struct {
-	Path   string `json:"p"`
-	Access uint64 `json:"a"`
+	Path   string
+	Access uint64
 }
 
-// Plan is a [Policy] compiled for one process: what the trampoline
-// enforces. It travels in [ExecEnv] as JSON.
+// Plan is a [Policy] compiled for one process: the Landlock ruleset the
+// host creates and the trampoline enforces.
 type Plan struct {
-	Exec     string      `json:"exec"`               // the tool's executable
-	FS       bool        `json:"fs,omitempty"`       // restrict the filesystem to Paths
-	Paths    []PathGrant `json:"paths,omitempty"`    // granted hierarchies
-	Net      bool        `json:"net,omitempty"`      // restrict TCP to Connect and Bind
-	Connect  []uint16    `json:"connect,omitempty"`  // TCP ports the tool may connect to
-	Bind     []uint16    `json:"bind,omitempty"`     // TCP ports the tool may listen on
-	Scope    bool        `json:"scope,omitempty"`    // no signals, no abstract unix sockets beyond the sandbox
-	NoCore   bool        `json:"no_core,omitempty"`  // RLIMIT_CORE 0: no core dump holds the tool's secrets
-	Required bool        `json:"required,omitempty"` // fail rather than run less confined
+	Exec     string      // the tool's executable
+	FS       bool        // restrict the filesystem to Paths
+	Paths    []PathGrant // granted hierarchies
+	Net      bool        // restrict TCP to Connect and Bind
+	Connect  []uint16    // TCP ports the tool may connect to
+	Bind     []uint16    // TCP ports the tool may listen on
+	ProcSelf uint64      // rights on the process's own /proc/self, granted by the trampoline
+	Scope    bool        // no signals, no abstract unix sockets beyond the sandbox
+	NoCore   bool        // RLIMIT_CORE 0: no core dump holds the tool's secrets
+	Required bool        // fail rather than run less confined
 }
 
 // systemRead are the hierarchies every sandboxed process may read and
@@ -119,7 +120,8 @@ func (p *Policy) Compile(exe, root, home, tmp string) *Plan {
 		for _, d := range devRead {
 			pl.Paths = append(pl.Paths, PathGrant{d, ll.AccessFSReadFile})
 		}
-		pl.Paths = append(pl.Paths, PathGrant{"/proc/self", accRead}, PathGrant{exe, ll.AccessFSReadFile | ll.AccessFSExecute})
+		pl.ProcSelf = accRead // granted by the trampoline: here /proc/self would be the host's
+		pl.Paths = append(pl.Paths, PathGrant{exe, ll.AccessFSReadFile | ll.AccessFSExecute})
 		if tmp != "" {
 			pl.Paths = append(pl.Paths, PathGrant{tmp, accRead | accUpdate | accCreate | accDelete})
 		}

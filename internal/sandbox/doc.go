@@ -4,26 +4,28 @@
 // context.access.
 //
 // The host is never restricted. [Prepare] turns a [Policy] into a
-// [Launch]: the host starts its own executable instead of the tool, with
-// the rules in one environment variable; that process (the trampoline)
-// restricts itself in [init], sets its resource limits and execs the tool,
-// which inherits the restriction (and so does everything it starts):
+// [Launch]: the host compiles the rules, creates the Landlock ruleset
+// (which restricts nothing) and starts its own executable instead of the
+// tool, passing it the ruleset as fd 3 and [ExecEnv]; that process (the
+// trampoline, package trampoline) restricts itself in its init, sets its
+// resource limits and execs the tool, which inherits the restriction (and
+// so does everything it starts):
 //
-//	l, err := sandbox.Prepare(policy, root, path, env) // host
-//	cmd := exec.Command(l.Path, argv[1:]...)         // l.Path is this executable
-//	cmd.Env = l.Env                                   // minimal, plus the rules
-//	defer l.Cleanup()                                 // the private TMPDIR
+//	l, err := sandbox.Prepare(policy, path, root, env, keep) // host
+//	cmd := exec.Command(l.Path, argv[1:]...)                // l.Path is this executable
+//	cmd.Env, cmd.ExtraFiles = l.Env, l.Files                // minimal env; the ruleset
+//	defer l.Cleanup()                                       // the ruleset, the private TMPDIR
 //
 // # The trampoline
 //
 // Every program that imports this package (toolhost, its tests, a Go
 // program embedding the resolver) acts as the trampoline when started with
-// [ExecEnv] set: the check runs in this package's init, before main and
-// before the init of any package that imports it, so an embedding program
-// has nothing to call. A process started without [ExecEnv] pays one
-// environment lookup.
+// [ExecEnv] set: the check runs in package trampoline's init, which imports
+// only syscall so that it runs before the program's other packages are
+// initialised; an embedding program has nothing to call. A process started
+// without [ExecEnv] pays one environment lookup.
 //
 // # Flow
 //
-//	config access.fs/net/env + sandbox → Policy → Compile (paths, ports) → Prepare → trampoline → Landlock → exec(tool)
+//	config access.fs/net/env + sandbox → Policy → Compile (paths, ports) → ruleset fd → trampoline → landlock_restrict_self → exec(tool)
 package sandbox

@@ -1,31 +1,34 @@
 package sandbox
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 	"sync"
+
+	"github.com/toolhost/toolhost/internal/sandbox/trampoline"
 )
 
 // ExecEnv is the environment variable that makes a process the
-// trampoline: its value is the JSON [Plan]. The trampoline removes it
-// before it execs the tool.
-const ExecEnv = "TOOLHOST_SANDBOX_EXEC"
+// trampoline (see package trampoline): the host sets it, the trampoline
+// removes it before it execs the tool.
+const ExecEnv = trampoline.Env
 
 // ErrUnavailable reports that the OS cannot enforce a policy whose entry
 // says sandbox = "require".
 var ErrUnavailable = errors.New("the OS sandbox is not available")
 
 // Launch is how to start one sandboxed process: Path (this executable,
-// the trampoline) with the tool's argv, and Env. Cleanup removes the
-// private temporary directory once the process and its descendants are
-// gone.
+// the trampoline) with the tool's argv, Env, and Files as the command's
+// ExtraFiles (the ruleset, fd 3 in the child). Cleanup closes the ruleset
+// and removes the private temporary directory once the process and its
+// descendants are gone.
 type Launch struct {
 	Path    string
 	Env     []string
+	Files   []*os.File
 	Cleanup func()
 	// Enforced is false when the OS cannot sandbox (the call runs with the
 	// cooperative policy and the minimal environment only).
@@ -42,23 +45,13 @@ var baseEnv = []string{"PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_*", "TERM"
 // temporary directory as TMPDIR. The error wraps [ErrUnavailable] (with a
 // fix) when the mode is ModeRequire and the OS cannot enforce the plan.
 func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
-	need := 0
-	pl := p.Compile(exe, root, envValue(env, "HOME"), "")
-	switch {
-	case pl.Net:
-		need = 4
-	case pl.FS:
-		need = 1
-	}
-	if pl.Scope {
-		need = max(need, 6)
-	}
+	need := 6 // signal and abstract socket scoping, always asked
 	abi := ABI()
 	if abi < need {
 		why := unavailableReason(abi, need)
 		if p.Mode == ModeRequire {
 			return nil, &fixError{fmt.Errorf("%w: %s", ErrUnavailable, why),
-				`run it on Linux 6.7 or later with Landlock enabled (lsm=landlock), or set sandbox = true to run it with the cooperative policy only`}
+				`run it on Linux 6.12 or later with Landlock enabled (lsm=landlock), or set sandbox = true to run it with the cooperative policy only`}
 		}
 		warnOnce(why)
 	}
@@ -67,13 +60,12 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 		return nil, fmt.Errorf("sandbox: private temporary directory: %w", err)
 	}
 	l := &Launch{Path: exe, Cleanup: func() { _ = os.RemoveAll(tmp) }}
-	l.Env = filterEnv(p, env, keep)
-	l.Env = append(l.Env, "TMPDIR="+tmp)
+	l.Env = append(filterEnv(p, env, keep), "TMPDIR="+tmp)
 	if abi == 0 { // nothing to enforce with: the cooperative policy and the environment only
 		return l, nil
 	}
-	pl = p.Compile(exe, root, envValue(env, "HOME"), tmp)
-	data, err := json.Marshal(pl)
+	pl := p.Compile(exe, root, envValue(env, "HOME"), tmp)
+	rs, flags, err := ruleset(pl)
 	if err != nil {
 		l.Cleanup()
 		return nil, err
@@ -81,10 +73,21 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 	self, err := selfExe()
 	if err != nil {
 		l.Cleanup()
+		if rs != nil {
+			rs.Close()
+		}
 		return nil, fmt.Errorf("sandbox: the trampoline: %w", err)
 	}
+	fd, nocore := -1, 0
+	if rs != nil {
+		fd, l.Files = 3, []*os.File{rs} // ExtraFiles[0]
+		l.Cleanup = func() { rs.Close(); _ = os.RemoveAll(tmp) }
+	}
+	if pl.NoCore {
+		nocore = 1
+	}
 	l.Path, l.Enforced = self, true
-	l.Env = append(l.Env, ExecEnv+"="+string(data))
+	l.Env = append(l.Env, fmt.Sprintf("%s=%d %d %d %d %s", ExecEnv, fd, flags, nocore, pl.ProcSelf, exe))
 	return l, nil
 }
 

@@ -1,49 +1,21 @@
 package sandbox
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
-	"runtime"
 	"sync"
-	"syscall"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
-	"golang.org/x/sys/unix"
+	"github.com/toolhost/toolhost/internal/sandbox/trampoline"
 )
 
-// TrampolineFailed is the exit status of a trampoline that could not
-// confine itself; its stderr then holds one line starting with
-// [FailurePrefix].
-const TrampolineFailed = 125
-
-// FailurePrefix starts the trampoline's line on stderr when it fails.
-const FailurePrefix = "toolhost sandbox: "
-
-func init() {
-	data, ok := os.LookupEnv(ExecEnv)
-	if !ok {
-		return
-	}
-	os.Exit(trampoline(data))
-}
-
-// trampoline confines this process to the plan in data and execs the
-// tool; it returns only on failure, with the exit status.
-func trampoline(data string) int {
-	fail := func(format string, args ...any) int {
-		fmt.Fprintf(os.Stderr, FailurePrefix+format+"\n", args...)
-		return TrampolineFailed
-	}
-	var pl Plan
-	if err := json.Unmarshal([]byte(data), &pl); err != nil {
-		return fail("malformed %s: %v", ExecEnv, err)
-	}
-	os.Unsetenv(ExecEnv)
-	if pl.NoCore {
-		_ = unix.Setrlimit(unix.RLIMIT_CORE, &unix.Rlimit{})
-	}
+// ruleset creates the Landlock ruleset of pl, in this (the host) process:
+// creating it restricts nothing; the trampoline enforces it on itself.
+// Rights the kernel lacks are dropped (best effort: the host has decided
+// whether to warn or refuse). It returns nil when there is nothing to
+// enforce.
+func ruleset(pl *Plan) (*os.File, uint32, error) {
 	var cfg landlock.Config
 	var rules []landlock.Rule
 	if pl.FS {
@@ -64,26 +36,21 @@ func trampoline(data string) int {
 	if pl.Scope {
 		cfg.Scoped = ll.ScopeSignal | ll.ScopeAbstractUnixSocket
 	}
-	// Best effort: the host decided (warned, or refused for "require")
-	// when the kernel lacks part of the plan.
 	fd, flags, err := cfg.BestEffort().NewRulesetFD(rules...)
 	if err != nil {
-		return fail("%v", err)
+		return nil, 0, fmt.Errorf("sandbox: the Landlock ruleset: %w", err)
 	}
-	// The restriction binds this thread, which then execs: never unlocked.
-	runtime.LockOSThread()
-	if fd >= 0 {
-		if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-			return fail("prctl(PR_SET_NO_NEW_PRIVS): %v", err)
-		}
-		if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
-			return fail("landlock_restrict_self: %v", err)
-		}
-		syscall.Close(fd)
+	if fd < 0 {
+		return nil, 0, nil
 	}
-	err = syscall.Exec(pl.Exec, os.Args, os.Environ())
-	return fail("exec %s: %v", pl.Exec, err)
+	return os.NewFile(uintptr(fd), "landlock-ruleset"), flags, nil
 }
+
+// Exit status and stderr prefix of a failed trampoline.
+const (
+	TrampolineFailed = trampoline.Failed
+	FailurePrefix    = trampoline.FailurePrefix
+)
 
 var (
 	abiOnce sync.Once

@@ -4,15 +4,17 @@ package sandbox
 
 import (
 	"errors"
+	"os"
 	"runtime"
+
+	"github.com/toolhost/toolhost/internal/sandbox/trampoline"
 )
 
-// TrampolineFailed is the exit status of a trampoline that could not
-// confine itself; there is no trampoline on this OS.
-const TrampolineFailed = 125
-
-// FailurePrefix starts the trampoline's line on stderr when it fails.
-const FailurePrefix = "toolhost sandbox: "
+// Exit status and stderr prefix of a failed trampoline.
+const (
+	TrampolineFailed = trampoline.Failed
+	FailurePrefix    = trampoline.FailurePrefix
+)
 
 func kernelABI() int { return 0 }
 
@@ -21,3 +23,7 @@ func noLandlock() string {
 }
 
 func selfExe() (string, error) { return "", errors.New("no trampoline on " + runtime.GOOS) }
+
+func ruleset(*Plan) (*os.File, uint32, error) {
+	return nil, 0, errors.New("no Landlock on " + runtime.GOOS)
+}
