@@ -162,3 +162,17 @@ func TestWireErrors(t *testing.T) {
 		t.Errorf("every rule dropped: %s, want the deny-all rule", all)
 	}
 }
+
+func TestPolicyKey(t *testing.T) {
+	yes := true
+	a := &Policy{Mode: ModeOn, FS: []FSRule{{Path: "x", Read: &yes, Where: "a.toml:1"}}}
+	b := &Policy{Mode: ModeOn, FS: []FSRule{{Path: "x", Read: &yes, Where: "b.toml:9"}}}
+	c := &Policy{Mode: ModeRequire, FS: []FSRule{{Path: "x", Read: &yes}}}
+	d := &Policy{Mode: ModeOn, FS: []FSRule{{Path: "x"}}}
+	if a.Key() != b.Key() {
+		t.Errorf("the same rules written in two places: %q != %q", a.Key(), b.Key())
+	}
+	if a.Key() == c.Key() || a.Key() == d.Key() || (*Policy)(nil).Key() != "" {
+		t.Errorf("keys collide: %q %q %q", a.Key(), c.Key(), d.Key())
+	}
+}

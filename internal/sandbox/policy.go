@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/toolhost/toolhost/tool"
 )
@@ -53,6 +54,44 @@ type Policy struct {
 	FS   []FSRule
 	Net  []NetRule
 	Env  []EnvRule
+
+	keyOnce sync.Once
+	key     string
+}
+
+// Key identifies what the policy enforces (its mode and rules, not where
+// they were written): processes started under equal keys are confined
+// alike, so a pool of long-lived processes may serve both. "" for nil.
+// The policy must not change after the first call.
+func (p *Policy) Key() string {
+	if p == nil {
+		return ""
+	}
+	p.keyOnce.Do(func() {
+		fs := make([]FSRule, len(p.FS))
+		for i, r := range p.FS {
+			r.Where = ""
+			fs[i] = r
+		}
+		net := make([]NetRule, len(p.Net))
+		for i, r := range p.Net {
+			r.Where = ""
+			net[i] = r
+		}
+		env := make([]EnvRule, len(p.Env))
+		for i, r := range p.Env {
+			r.Where = ""
+			env[i] = r
+		}
+		data, _ := json.Marshal(struct {
+			M   Mode
+			FS  []FSRule
+			Net []NetRule
+			Env []EnvRule
+		}{p.Mode, fs, net, env})
+		p.key = string(data)
+	})
+	return p.key
 }
 
 // FSRule is one access.fs rule as written. Path is relative to the
