@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/toolhost/toolhost/internal/invoke"
 	"github.com/toolhost/toolhost/internal/sandbox"
@@ -253,4 +254,13 @@ func (c *Catalog) Policy(name string) (*Policy, bool) {
 	profile := p.Mode == sandbox.ModeOn || p.Mode == sandbox.ModeRequire
 	out.FSRestricted, out.NetRestricted, out.EnvRestricted = len(out.FS) > 0, len(out.Net) > 0 || profile, len(out.Env) > 0 || profile
 	return out, true
+}
+
+// deniedPooled is [denied] for a call a long-lived process answered: its
+// error outcome's message is what it said.
+func deniedPooled(b *binding, root string, out tool.Outcome, err error) *sandbox.Denial {
+	if err != nil || !out.IsError() || b.spec.Sandbox == nil {
+		return nil
+	}
+	return b.spec.Sandbox.Explain(root, os.Getenv("HOME"), []byte(out.Message))
 }

@@ -126,7 +126,7 @@ type = "string"
 		{"cat", filepath.Join(home, ".ssh/id_ed25519"),
 			`tool "cat": the sandbox denied read of ~/.ssh/id_ed25519 (fix: access.fs: add {path="~/.ssh/id_ed25519", read=true})`},
 		{"sh", filepath.Join(root, ".config/toolhost/x.toml"),
-			`tool "sh": the sandbox denied create of .config/toolhost/x.toml (fix: access.fs: add {path=".config/toolhost/x.toml", create=true})`},
+			`tool "sh": the sandbox denied create of .config/toolhost/x.toml (fix: access.fs: add {path=".config/toolhost", read=true, create=true})`},
 	}
 	for _, tt := range tests {
 		out, err := c.Call(t.Context(), tt.tool, map[string]any{"path": tt.path}, nil)
@@ -268,5 +268,45 @@ type = "string"
 	}
 	if _, ok := c.Policy("nope"); ok {
 		t.Error("a policy for an unknown tool")
+	}
+}
+
+// TestSandboxRepositoryTools: this repository's own entries run under
+// [defaults] sandbox = true; its write_file (an sdk binary served from a
+// pool of long-lived processes) may write the workspace but not
+// .config/toolhost, and the refusal names the rule.
+func TestSandboxRepositoryTools(t *testing.T) {
+	if abi := sandbox.ABI(); abi < 6 {
+		t.Skipf("Landlock ABI %d on this kernel; this test needs 6", abi)
+	}
+	root := buildExamples(t)
+	if err := os.MkdirAll(filepath.Join(root, ".config/toolhost"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := repoCatalog(t, root)
+	if err := os.MkdirAll(filepath.Join(root, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.Call(t.Context(), "write_file", map[string]any{"path": "docs/notes.txt", "content": "hi"}, nil)
+	if err != nil || out.IsError() {
+		t.Fatalf("write in the workspace: %v %v", err, out)
+	}
+	out, err = c.Call(t.Context(), "write_file", map[string]any{"path": "notes.txt", "content": "hi"}, nil)
+	wantRoot := `tool "write_file": the sandbox denied create of notes.txt (fix: create it in a subdirectory: the sandbox cannot let a tool create entries directly in "." while ".git" below it may not (docs/security.md, "Limits"))`
+	if err != nil || out.Message != wantRoot {
+		t.Errorf("create in the root: %v %v\nwant %s", err, out, wantRoot)
+	}
+	for range 2 { // the second call is served by the same long-lived process
+		out, err = c.Call(t.Context(), "write_file", map[string]any{"path": ".config/toolhost/x.toml", "content": "[tools.x]"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := `tool "write_file": the sandbox denied create of .config/toolhost/x.toml (fix: access.fs: add {path=".config/toolhost", read=true, create=true})`
+		if !out.IsError() || out.Message != want {
+			t.Errorf("outcome = %v\nwant %s", out, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, ".config/toolhost/x.toml")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf(".config/toolhost/x.toml written: %v", err)
 	}
 }

@@ -54,6 +54,9 @@ func (c *Catalog) run(ctx context.Context, e *entry, action tool.Action, args, a
 			out, err := c.runPooled(ctx, p, e, req, onEvent)
 			var doubt *errDoubt
 			if !errors.As(err, &doubt) {
+				if d := deniedPooled(b, c.root, out, err); d != nil {
+					return denialOutcome(e.t().Name, d, out.Message), nil
+				}
 				if err == nil {
 					return e.checkStructured(out), nil
 				}

@@ -60,9 +60,22 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 			if paths := pathsIn(s, rootReal); len(paths) > 0 && len(p.Rules()) > 0 {
 				path := pickPath(paths)
 				capability := p.needed(path, rootReal, home, strings.ToLower(s))
-				shown := ruleName(path, rootReal, home)
-				return &Denial{What: fmt.Sprintf("%s of %s", capability, shown),
-					Fix: fmt.Sprintf(`access.fs: add {path="%s", %s=true}`, shown, capability)}
+				// The kernel checks creating and deleting an entry on its
+				// directory: the rule that allows it is the directory's.
+				at := path
+				if capability == "create" || capability == "delete" {
+					at = filepath.Dir(path)
+				}
+				if capability == "create" || capability == "delete" {
+					if under := p.narrower(at, rootReal, home, capability); under != "" {
+						return &Denial{What: fmt.Sprintf("%s of %s", capability, ruleName(path, rootReal, home)),
+							Fix: fmt.Sprintf(`%s it in a subdirectory: the sandbox cannot let a tool %s entries directly in %q while %q below it may not (docs/security.md, "Limits")`,
+								capability, capability, ruleName(at, rootReal, home), ruleName(under, rootReal, home))}
+					}
+				}
+				// A rule applies in full: keep what the place has, add what was missing.
+				return &Denial{What: fmt.Sprintf("%s of %s", capability, ruleName(path, rootReal, home)),
+					Fix: fmt.Sprintf(`access.fs: add {path="%s", %s}`, ruleName(at, rootReal, home), capabilities(p.granted(at, rootReal, home), capability))}
 			}
 			if signalRe.MatchString(s) {
 				return &Denial{What: "a signal to a process outside the sandbox",
@@ -74,12 +87,15 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 }
 
 // pathsIn returns the words of line that look like paths (they hold a
-// slash and are not URLs), absolute: a relative one is taken from the
-// workspace root, where the tool runs.
+// slash and are not URLs, or are a file name with an extension), absolute:
+// a relative one is taken from the workspace root, where the tool runs.
 func pathsIn(line, rootReal string) []string {
 	var out []string
 	for _, w := range tokenRe.Split(line, -1) {
-		if !strings.Contains(w, "/") || strings.HasPrefix(w, "//") {
+		// a path has a slash, or is a file name with an extension
+		// ("notes.txt") directly in the workspace root
+		name := strings.Contains(w, ".") && !strings.HasSuffix(w, ".") && !strings.HasPrefix(w, ".")
+		if !strings.Contains(w, "/") && !name || strings.HasPrefix(w, "//") {
 			continue
 		}
 		if !filepath.IsAbs(w) {
@@ -127,6 +143,43 @@ func (p *Policy) needed(path, rootReal, home, msg string) string {
 	return "update"
 }
 
+// capabilities writes the capabilities of bits plus extra as TOML keys,
+// in JP's order, with write for create+update+delete: "read=true,
+// create=true".
+func capabilities(bits uint64, extra string) string {
+	has := map[string]bool{extra: true}
+	for name, b := range map[string]uint64{"read": accRead, "create": accCreate, "update": accUpdate, "delete": accDelete, "execute": accExecute} {
+		if bits&b == b {
+			has[name] = true
+		}
+	}
+	order := []string{"read", "create", "update", "delete", "execute"}
+	if has["create"] && has["update"] && has["delete"] {
+		order = []string{"read", "write", "execute"}
+		has["write"] = true
+	}
+	var out []string
+	for _, name := range order {
+		if has[name] {
+			out = append(out, name+"=true")
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// narrower returns a rule's path strictly beneath dir that does not grant
+// capability (Landlock's rights on dir would cover it too), "" when none.
+func (p *Policy) narrower(dir, rootReal, home, capability string) string {
+	need := map[string]uint64{"create": accCreate, "delete": accDelete}[capability]
+	for _, r := range p.Rules() {
+		a := absRule(r.Path, rootReal, home)
+		if a != "" && a != dir && within(dir, a) && r.bits()&need != need {
+			return a
+		}
+	}
+	return ""
+}
+
 // granted returns the rights the most specific rule gives path.
 func (p *Policy) granted(path, rootReal, home string) uint64 {
 	best, bits := -1, uint64(0)
@@ -151,6 +204,9 @@ func ruleName(path, rootReal, home string) string {
 	}
 	if home != "" {
 		h := realPath(home)
+		if path == h {
+			return "~"
+		}
 		if within(h, path) {
 			rel, _ := filepath.Rel(h, path)
 			return "~/" + filepath.ToSlash(rel)
