@@ -60,9 +60,17 @@ var (
 // kernelABI asks the kernel once.
 func kernelABI() int {
 	abiOnce.Do(func() {
-		if v, err := ll.LandlockGetABIVersion(); err == nil && v > 0 {
-			abiVer = v
+		v, err := ll.LandlockGetABIVersion()
+		if err != nil || v <= 0 {
+			return
 		}
+		// As go-landlock does: a kernel whose signal scoping has the bug
+		// fixed by erratum 2 counts as ABI 5, so that scoping is asked
+		// for (and "require" met) only where it holds.
+		if errata, err := ll.LandlockGetErrata(); v >= 6 && (err != nil || errata&0x2 == 0) {
+			v = 5
+		}
+		abiVer = v
 	})
 	return abiVer
 }
