@@ -58,7 +58,7 @@ import (
 // O_NOFOLLOW|O_NONBLOCK, fstat'ed as a regular file of bounded size,
 // written to a temporary file and renamed.
 
-const resolutionVersion = 6 // 2: long_lived; 3: layers key and plan; 4: binary header; 5: CRC-32 (IEEE); 6: a CRC per span
+const resolutionVersion = 7 // 2: long_lived; 3: layers key and plan; 4: binary header; 5: CRC-32 (IEEE); 6: a CRC per span; 7: access policy
 
 // maxResolutionFile bounds the size of a persisted resolution.
 const maxResolutionFile = 64 << 20
@@ -182,6 +182,7 @@ type storedEntry struct {
 	Group       int
 	AllowOption map[string]bool
 	Options     []byte // JSON, numbers kept as written
+	Policy      []byte // JSON storedPolicy; nil when the entry has none
 }
 
 type storedCategory struct {
@@ -212,6 +213,11 @@ func storePlan(p *plan, tools []storedTool) (*storedPlan, error) {
 			}
 			se.Options = data
 		}
+		policy, err := storePolicy(ce)
+		if err != nil {
+			return nil, err
+		}
+		se.Policy = policy
 		sp.Entries = append(sp.Entries, se)
 	}
 	for _, c := range p.categories {
@@ -245,8 +251,15 @@ func restorePlan(sp *storedPlan) (*plan, bool) {
 				return nil, false
 			}
 		}
+		if !restorePolicy(se.Policy, ce) {
+			return nil, false
+		}
 		p.byKey[se.Key] = ce
-		p.groupOf[ce] = p.order[se.Group]
+		g := p.order[se.Group]
+		p.groupOf[ce] = g
+		if pol := policyOf(ce); !g.spec.Sandbox.Enforced() && pol.Enforced() {
+			g.spec.Sandbox = pol // as newPlan does
+		}
 	}
 	for _, c := range sp.Categories {
 		p.categories = append(p.categories, Category(c))
@@ -647,8 +660,14 @@ func (c *Catalog) restore(pl *plan, st storedTool, detail []byte) (*entry, bool)
 		s.AllowOption = allow
 		spec = &s
 	}
+	spec = withPolicy(spec, ce)
+	access, _, err := spec.Sandbox.Wire(c.root)
+	if err != nil {
+		return nil, false // resolve afresh, which reports it
+	}
 	e := &entry{name: st.Name, summary: st.Summary, enabled: st.Enabled, bin: &binding{
 		spec: spec, group: g, name: st.Bin, options: maps.Clone(ce.Options), timeout: st.Timeout, protocol: st.Protocol, v2: st.V2, longLived: st.LongLived,
+		access: access,
 	}}
 	e.decode = func() *Tool {
 		var d storedDetail
