@@ -28,6 +28,8 @@ type Defaults struct {
 	// Run and CancellationResponse are those of an entry that sets
 	// neither run nor requires_approval (resp. cancellation_response).
 	Run, CancellationResponse *string
+	Access                    *Access // rules every entry gets before its own
+	Sandbox                   string  // sandbox of an entry without one: "true", "false", "require"; "" unset
 
 	// Pos records where each field was set: "timeout", "clear_env", "env",
 	// "env.NAME".
@@ -82,6 +84,13 @@ type Entry struct {
 	Timeout  *Duration         // per call; nil: [defaults] or the resolver's 60s
 	Workdir  string            // "" means the request's context.root
 	Env      map[string]string // extra variables
+
+	// Access is the access policy (docs/security.md): [defaults]' rules,
+	// then the layers' in order; nil when none is declared.
+	Access *Access
+	// Sandbox is "true", "false" or "require" ([SandboxOn]…); "" unset:
+	// the OS enforces the access rules, if any.
+	Sandbox string
 
 	Prefix  string   // toolsets only: prepended to every tool name
 	Include []string // toolsets only: serve only these tools (binary names)

@@ -161,7 +161,7 @@ func (d *decoder) document(doc map[string]any) *Config {
 	return cfg
 }
 
-var defaultsKeys = []string{"timeout", "clear_env", "env", "run", "cancellation_response"}
+var defaultsKeys = []string{"timeout", "clear_env", "env", "run", "cancellation_response", "access", "sandbox"}
 
 func (d *decoder) defaults(path []string, t map[string]any) Defaults {
 	def := Defaults{Pos: map[string]Position{}}
@@ -179,6 +179,10 @@ func (d *decoder) defaults(path []string, t map[string]any) Defaults {
 			def.Run = d.runValue(p, v)
 		case "cancellation_response":
 			def.CancellationResponse = d.strPtr(p, v)
+		case "access":
+			def.Access = d.access(p, v)
+		case "sandbox":
+			def.Sandbox = d.sandbox(p, v)
 		default:
 			d.unknown(p, defaultsKeys)
 			continue
@@ -218,12 +222,12 @@ var (
 		"command", "tool", "source", "shell", "enable", "summary", "description",
 		"examples", "parameters", "annotations", "options", "category", "tags",
 		"requires_approval", "timeout", "workdir", "env", "clear_env", "self_describe",
-		"prefix", "include", "exclude", "run", "questions", "cancellation_response",
+		"prefix", "include", "exclude", "run", "questions", "cancellation_response", "access", "sandbox",
 	}
 	toolsetKeys = []string{
 		"command", "shell", "timeout", "workdir", "env", "clear_env", "enable",
 		"category", "tags", "requires_approval", "options", "prefix", "include", "exclude",
-		"run", "questions", "cancellation_response",
+		"run", "questions", "cancellation_response", "access", "sandbox",
 	}
 	toolsetOnly = []string{"prefix", "include", "exclude"}
 )
@@ -307,6 +311,10 @@ func (d *decoder) entry(path []string, name string, toolset bool, v any) *Entry 
 			e.Include = d.strings(p, v)
 		case "exclude":
 			e.Exclude = d.strings(p, v)
+		case "access":
+			e.Access = d.access(p, v)
+		case "sandbox":
+			e.Sandbox = d.sandbox(p, v)
 		}
 		e.Pos[k] = d.pos(p)
 	}

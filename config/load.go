@@ -351,6 +351,13 @@ func (d *Defaults) apply(e *Entry) {
 		e.ClearEnv = &b
 		e.Pos["clear_env"] = d.Pos["clear_env"]
 	}
+	if e.Sandbox == "" && d.Sandbox != "" {
+		e.Sandbox = d.Sandbox
+		e.Pos["sandbox"] = d.Pos["sandbox"]
+	}
+	if d.Access != nil { // [defaults]' rules first: the entry's win a tie
+		e.Access = appendAccess(&Access{FS: d.Access.FS, Net: d.Access.Net, Env: d.Access.Env}, e.Access)
+	}
 	for k, v := range d.Env {
 		if _, ok := e.Env[k]; ok {
 			continue

@@ -39,13 +39,14 @@ func merge(dst, src *Config) error {
 func mergeDefaults(dst, src *Defaults) error {
 	pos := dst.Pos
 	s := *src
-	s.Pos = nil
+	s.Pos, s.Access = nil, nil
 	if err := mergo.Merge(dst, s, mergo.WithOverride, mergo.WithoutDereference); err != nil {
 		return err
 	}
 	if src.Timeout != nil { // mergo.WithoutDereference never overrides a pointer to a struct
 		dst.Timeout = src.Timeout
 	}
+	dst.Access = appendAccess(dst.Access, src.Access) // rules append across layers
 	dst.Pos = mergePos(pos, src.Pos)
 	return nil
 }
@@ -69,10 +70,11 @@ func mergePos(dst, src map[string]Position) map[string]Position {
 func mergeEntry(dst, src *Entry) error {
 	s := *src
 	s.Name, s.Toolset, s.Pos, s.Place = "", false, nil, Position{}
-	s.Command, s.Parameters, s.AllowOption = Command{}, nil, nil
+	s.Command, s.Parameters, s.AllowOption, s.Access = Command{}, nil, nil, nil
 	if err := mergo.Merge(dst, s, mergo.WithOverride, mergo.WithoutDereference); err != nil {
 		return err
 	}
+	dst.Access = appendAccess(dst.Access, src.Access) // rules append across layers
 	set := func(k string) bool { _, ok := src.Pos[k]; return ok }
 	if set("timeout") { // mergo.WithoutDereference never overrides a pointer to a struct
 		dst.Timeout = src.Timeout

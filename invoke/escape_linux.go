@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // prSetChildSubreaper is PR_SET_CHILD_SUBREAPER of prctl(2).
@@ -194,9 +195,22 @@ func (r *subreaper) reap(pids []int) {
 	defer r.mu.Unlock()
 	for _, pid := range pids {
 		if _, own := r.leaders.Load(pid); !own {
-			var ws syscall.WaitStatus
-			_, _ = syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+			reapZombie(pid)
 		}
+	}
+}
+
+// reapZombie reaps the dead child pid. A multi-threaded process's leader
+// shows "Z" as soon as it exits but cannot be waited for until its other
+// threads have exited too (the kernel's delay_group_leader): wait4 with
+// WNOHANG then returns 0, so it is asked again for up to ~200 ms.
+func reapZombie(pid int) {
+	for range 200 {
+		var ws syscall.WaitStatus
+		if wp, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil); wp != 0 || err != nil {
+			return
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 

@@ -75,6 +75,14 @@ func Start(spec *Spec, req *tool.Request, onLine func([]byte)) (*Process, error)
 	if err != nil {
 		return nil, fail(err)
 	}
+	launch, err := sandboxed(spec, path, req.Context.Root, dir, env)
+	if err != nil {
+		return nil, fail(err)
+	}
+	cleanup := func() {}
+	if launch != nil { // the trampoline runs once, for the life of the process
+		path, env, cleanup = launch.Path, launch.Env, launch.Cleanup
+	}
 	maxLine := spec.MaxStdout
 	if maxLine <= 0 {
 		maxLine = DefaultMaxStdout
@@ -90,6 +98,9 @@ func Start(spec *Spec, req *tool.Request, onLine func([]byte)) (*Process, error)
 		cmd.Dir = dir
 		cmd.Env = env
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if launch != nil {
+			cmd.ExtraFiles = launch.Files // the sandbox's ruleset
+		}
 		cmd.Stderr = p.stderr
 		cmd.WaitDelay = p.grace
 		return cmd
@@ -111,6 +122,7 @@ func Start(spec *Spec, req *tool.Request, onLine func([]byte)) (*Process, error)
 	pw.Close()
 	if err != nil {
 		pr.Close()
+		cleanup()
 		return nil, fail(startError(err, path))
 	}
 	p.cmd, p.pgid = cmd, cmd.Process.Pid
@@ -146,6 +158,7 @@ func Start(spec *Spec, req *tool.Request, onLine func([]byte)) (*Process, error)
 		}
 		t.Stop()
 		pr.Close()
+		cleanup()
 		p.exitCode = cmd.ProcessState.ExitCode()
 		p.status = cmd.ProcessState.String()
 		close(p.done)

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/toolhost/toolhost/invoke/sandbox"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -62,6 +63,11 @@ type Spec struct {
 	// call), from the goroutine copying stdout: protocol v2 event lines are
 	// forwarded live this way. The whole stdout is in the Result as well.
 	OnLine func(line []byte)
+	// Sandbox, when it enforces anything (see sandbox.Policy.Enforced),
+	// runs the process confined by the OS (docs/security.md): started
+	// through this executable as a trampoline, with a minimal environment
+	// and a private TMPDIR.
+	Sandbox *sandbox.Policy
 	// Grace is the delay between SIGTERM and SIGKILL to the process group
 	// when the context is done, and how long a process that exited may leave
 	// a descendant holding stdout open; 0 means DefaultGrace (2 s).
@@ -145,6 +151,14 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 	if err != nil {
 		return nil, fail(err)
 	}
+	launch, err := sandboxed(spec, path, req.Context.Root, dir, env)
+	if err != nil {
+		return nil, fail(err)
+	}
+	if launch != nil {
+		defer launch.Cleanup()
+		path, env = launch.Path, launch.Env
+	}
 
 	maxOut := spec.MaxStdout
 	if maxOut <= 0 {
@@ -166,6 +180,9 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 		cmd.Dir = dir
 		cmd.Env = env
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if launch != nil {
+			cmd.ExtraFiles = launch.Files // the sandbox's ruleset
+		}
 		stdout = &capWriter{max: maxOut, kill: func() { _ = signalGroup(cmd.Process.Pid, syscall.SIGKILL) }, onLine: spec.OnLine}
 		stderr = &tailWriter{max: MaxStderrTail}
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(input), stdout, stderr
@@ -212,6 +229,9 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 		ExitCode:   e.ExitCode,
 		Elapsed:    time.Since(start),
 		Status:     cmd.ProcessState.String(),
+	}
+	if err := trampolineError(launch, e.ExitCode, e.Stderr); err != nil {
+		return res, fail(err)
 	}
 	switch {
 	case stdout.exceeded:

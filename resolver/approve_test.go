@@ -107,7 +107,7 @@ func TestApproval(t *testing.T) {
 				args = map[string]any{}
 			}
 			out, err := c.Call(t.Context(), "t", args, opts)
-			if s := outcomeText(out, err); s != tt.want {
+			if s := approvalOutcomeText(out, err); s != tt.want {
 				t.Errorf("Call:\n got %s\nwant %s", s, tt.want)
 			}
 			if runs := faketool.Runs(t, marker); !reflect.DeepEqual(runs, tt.runs) {
@@ -135,8 +135,8 @@ func TestApproval(t *testing.T) {
 	}
 }
 
-// outcomeText is "type: text" of an outcome, or "error: " and err.
-func outcomeText(out tool.Outcome, err error) string {
+// approvalOutcomeText is "type: text" of an outcome, or "error: " and err.
+func approvalOutcomeText(out tool.Outcome, err error) string {
 	switch {
 	case err != nil:
 		return "error: " + err.Error()

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolhost/toolhost/internal/dupkey"
 	"github.com/toolhost/toolhost/internal/plainjson"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -39,10 +40,16 @@ func DecodeArguments(data []byte) (map[string]any, error) {
 }
 
 // decodeArgumentsJSON is DecodeArguments of an object that is not plain
-// (see package plainjson: escapes, non-ASCII, deep nesting, or not JSON at
-// all), with encoding/json, which also words the errors. For a plain
+// (see package plainjson: escapes, non-ASCII, deep nesting, a key twice,
+// or not JSON at all), with encoding/json, which also words the errors; a
+// key twice in one object is refused, naming it. For a plain
 // object both give the same map (FuzzDecodeArgumentsPlain checks it).
 func decodeArgumentsJSON(data []byte) (map[string]any, error) {
+	if err := dupkey.Check(data); err != nil {
+		// encoding/json would keep the last value; what a prompt or a
+		// proxy shows of the arguments might be the first.
+		return nil, fmt.Errorf("arguments: %v (fix: send each key once)", err)
+	}
 	args := map[string]any{}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()

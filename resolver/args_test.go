@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/toolhost/toolhost/internal/dupkey"
 	"github.com/toolhost/toolhost/internal/plainjson"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -94,6 +95,9 @@ func TestDecodeArguments(t *testing.T) {
 		{`"x"`, "", "arguments must be a JSON object"},
 		{`{"a":1} {}`, "", `arguments: unexpected data after the JSON object: "{}"`},
 		{`{"a":`, "", "arguments are not valid JSON: unexpected EOF"},
+		{`{"path":"a.txt","path":"/etc/shadow"}`, "", `arguments: duplicate key "path" (fix: send each key once)`},
+		{`{"opts":{"x":1,"\u0078":2}}`, "", `arguments: duplicate key "x" in /opts (fix: send each key once)`},
+		{`{"a":[{"b":1,"b":1}]}`, "", `arguments: duplicate key "b" in /a/0 (fix: send each key once)`},
 	}
 	for _, tt := range tests {
 		got, err := DecodeArguments([]byte(tt.in))
@@ -110,8 +114,10 @@ func TestDecodeArguments(t *testing.T) {
 	}
 }
 
+// FuzzDecodeArguments: DecodeArguments never panics, accepts no object
+// holding a key twice, and what it accepts the validator can check.
 func FuzzDecodeArguments(f *testing.F) {
-	for _, s := range []string{`{}`, `{"n":1e400}`, `{"a":[1,{"b":null}]}`, `null`, `[`, ` [1] `, `"x"`, `{"a":{"b":[null,true,1e400]}}`} {
+	for _, s := range []string{`{}`, `{"n":1e400}`, `{"n":1,"n":2}`, `{"o":{"k":1,"\u006b":2}}`, `{"a":[1,{"b":null}]}`, `null`, `[`, ` [1] `, `"x"`, `{"a":{"b":[null,true,1e400]}}`} {
 		f.Add([]byte(s))
 	}
 	schema, err := compileSchema(map[string]any{"type": "object", "properties": map[string]any{"n": map[string]any{"type": "integer", "minimum": 1}}})
@@ -123,6 +129,9 @@ func FuzzDecodeArguments(f *testing.F) {
 		if err != nil {
 			return
 		}
+		if dup := dupkey.Check(data); dup != nil {
+			t.Fatalf("DecodeArguments(%q) accepted it: %v", data, dup)
+		}
 		if args == nil {
 			t.Fatalf("DecodeArguments(%q) = nil map, nil error", data)
 		}
@@ -133,6 +142,8 @@ func FuzzDecodeArguments(f *testing.F) {
 // FuzzDecodeArgumentsPlain holds DecodeArguments' plain path to its
 // promise: arguments it accepts decode to the same map with encoding/json
 // (decodeArgumentsJSON), the path of every other input.
+// FuzzDecodeArguments: DecodeArguments never panics, accepts no object
+// holding a key twice, and what it accepts the validator can check.
 func FuzzDecodeArgumentsPlain(f *testing.F) {
 	for _, s := range []string{
 		`{}`, `{"path":"a.txt"}`, ` {"a" : [1, -0.5e+3, {"b":null}], "c":true, "d":false} `,

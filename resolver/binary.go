@@ -22,6 +22,8 @@ type binding struct {
 	// longLived: it declared long_lived (v2): runs go to a pool of
 	// long-lived processes when the catalog pools (see pool.go).
 	longLived bool
+	// access is the entry's policy for context.access, nil for none.
+	access []byte
 }
 
 // run runs one request of a binary tool with the entry's timeout and reads
@@ -31,6 +33,7 @@ func (c *Catalog) run(ctx context.Context, e *entry, action tool.Action, args, a
 	ctx, cancel := invoke.WithTimeout(ctx, b.timeout)
 	defer cancel()
 	req := c.request(action, &tool.Call{Name: b.name, Arguments: args, Answers: answers, Options: b.options})
+	req.Context.Access = b.access
 	spec := b.spec
 	if b.v2 {
 		req.Protocol = tool.Version2
@@ -51,6 +54,9 @@ func (c *Catalog) run(ctx context.Context, e *entry, action tool.Action, args, a
 			out, err := c.runPooled(ctx, p, e, req, onEvent)
 			var doubt *errDoubt
 			if !errors.As(err, &doubt) {
+				if d := deniedPooled(b, c.root, out, err); d != nil {
+					return denialOutcome(e.t().Name, d, out.Message), nil
+				}
 				if err == nil {
 					return e.checkStructured(out), nil
 				}
@@ -70,10 +76,16 @@ func (c *Catalog) run(ctx context.Context, e *entry, action tool.Action, args, a
 		} else {
 			out, err = readOutcome(e.t().Name, res, b.protocol)
 		}
+		if d := denied(b, c.root, res, out, err); d != nil {
+			return denialOutcome(e.t().Name, d, outcomeText(out, err)), nil
+		}
 		if err == nil {
 			return e.checkStructured(out), nil
 		}
 		err = &invoke.Error{Command: b.group.command, Action: action, ExitCode: res.ExitCode, Stderr: res.StderrTail, Err: err}
+	}
+	if d := denied(b, c.root, res, tool.Outcome{}, err); d != nil {
+		return denialOutcome(e.t().Name, d, err.Error()), nil
 	}
 	return tool.Outcome{}, c.runError(e, action, err)
 }

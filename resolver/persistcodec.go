@@ -101,6 +101,7 @@ func encodePlan(e *encoder, p *storedPlan) {
 			e.bool(se.AllowOption[k])
 		}
 		e.bytes(se.Options)
+		e.bytes(se.Policy)
 	}
 	e.uint(uint64(len(p.Categories)))
 	for _, c := range p.Categories {
@@ -274,6 +275,7 @@ func decodePlan(d *decoder) *storedPlan {
 			}
 		}
 		se.Options = d.bytes()
+		se.Policy = d.bytes()
 		p.Entries = append(p.Entries, se)
 	}
 	n = d.count()

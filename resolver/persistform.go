@@ -56,6 +56,7 @@ type storedEntry struct {
 	Group       int
 	AllowOption map[string]bool
 	Options     []byte // JSON, numbers kept as written
+	Policy      []byte // JSON storedPolicy; nil when the entry has none
 }
 
 type storedCategory struct {
@@ -86,6 +87,11 @@ func storePlan(p *plan, tools []storedTool) (*storedPlan, error) {
 			}
 			se.Options = data
 		}
+		policy, err := storePolicy(ce)
+		if err != nil {
+			return nil, err
+		}
+		se.Policy = policy
 		sp.Entries = append(sp.Entries, se)
 	}
 	for _, c := range p.categories {
@@ -119,8 +125,15 @@ func restorePlan(sp *storedPlan) (*plan, bool) {
 				return nil, false
 			}
 		}
+		if !restorePolicy(se.Policy, ce) {
+			return nil, false
+		}
 		p.byKey[se.Key] = ce
-		p.groupOf[ce] = p.order[se.Group]
+		g := p.order[se.Group]
+		p.groupOf[ce] = g
+		if pol := policyOf(ce); !g.spec.Sandbox.Enforced() && pol.Enforced() {
+			g.spec.Sandbox = pol // as newPlan does
+		}
 	}
 	for _, c := range sp.Categories {
 		p.categories = append(p.categories, Category(c))

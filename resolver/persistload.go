@@ -185,8 +185,14 @@ func (c *Catalog) restore(pl *plan, st storedTool, detail []byte) (*entry, bool)
 		s.AllowOption = allow
 		spec = &s
 	}
+	spec = withPolicy(spec, ce)
+	access, _, err := spec.Sandbox.Wire(c.root)
+	if err != nil {
+		return nil, false // resolve afresh, which reports it
+	}
 	e := &entry{name: st.Name, summary: st.Summary, enabled: st.Enabled, bin: &binding{
 		spec: spec, group: g, name: st.Bin, options: maps.Clone(ce.Options), timeout: st.Timeout, protocol: st.Protocol, v2: st.V2, longLived: st.LongLived,
+		access: access,
 	}}
 	e.decode = func() *Tool {
 		var d storedDetail

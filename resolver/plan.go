@@ -44,6 +44,7 @@ func specOf(e *config.Entry) *invoke.Spec {
 		Dir:      e.Workdir,
 		Env:      maps.Clone(e.Env),
 		ClearEnv: e.ClearEnv != nil && *e.ClearEnv,
+		Sandbox:  policyOf(e),
 	}
 }
 
@@ -147,6 +148,8 @@ func newPlan(cfg *config.Config) *plan {
 			g = &group{key: key, spec: spec, command: e.Command.String()}
 			p.groups[key] = g
 			p.order = append(p.order, g)
+		} else if !g.spec.Sandbox.Enforced() && spec.Sandbox.Enforced() {
+			g.spec.Sandbox = spec.Sandbox // the schema request runs confined if any of its entries is
 		}
 		p.groupOf[e] = g
 		if e.Toolset || e.SelfDescribes() {

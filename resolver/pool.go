@@ -144,7 +144,11 @@ func (ps *pools) get(g *group, key cacheKey, spec *invoke.Spec, proto *tool.Requ
 	if ps.closed {
 		return nil
 	}
-	p := ps.byKey[g.key]
+	pk := g.key
+	if spec.Sandbox != nil { // entries sharing a binary but not a sandbox never share a process
+		pk += "\x00" + spec.Sandbox.Key()
+	}
+	p := ps.byKey[pk]
 	if p != nil && p.key == key {
 		return p
 	}
@@ -155,7 +159,7 @@ func (ps *pools) get(g *group, key cacheKey, spec *invoke.Spec, proto *tool.Requ
 	if ps.byKey == nil {
 		ps.byKey = map[string]*pool{}
 	}
-	ps.byKey[g.key] = p
+	ps.byKey[pk] = p
 	return p
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/toolhost/toolhost/internal/dupkey"
 	"github.com/toolhost/toolhost/invoke"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -24,13 +25,18 @@ import (
 //     content of a plain command (its parameters declared in TOML), minus
 //     one trailing newline, as `wc -l a.txt` ends its output with one; but
 //     a binary that described itself speaks the protocol, so for it that is
-//     an error wrapping [ErrProtocol] quoting the start of stdout.
+//     an error wrapping [ErrProtocol] quoting the start of stdout, or
+//     naming the key when stdout is an outcome holding a key twice.
 func readOutcome(name string, res *invoke.Result, described bool) (tool.Outcome, error) {
-	if o, err := tool.DecodeOutcome(res.Stdout); err == nil {
+	o, err := tool.DecodeOutcome(res.Stdout)
+	if err == nil {
 		return o, nil
 	}
 	if res.ExitCode != 0 {
 		return exitOutcome(name, res), nil
+	}
+	if dup := new(dupkey.Error); described && errors.As(err, &dup) {
+		return tool.Outcome{}, fmt.Errorf("%w: the binary answered with an outcome holding a key twice, which readers may take either way: %v (fix: write each key of an object once)", ErrProtocol, dup)
 	}
 	if described {
 		what := "printed nothing"
@@ -114,7 +120,10 @@ func readSchema(command string, res *invoke.Result) (*tool.SchemaResponse, error
 	}
 	if err != nil {
 		fix := ""
-		if errors.Is(err, tool.ErrNotSchema) {
+		switch {
+		case errors.As(err, new(*dupkey.Error)):
+			fix = "the binary must write each key of an object once"
+		case errors.Is(err, tool.ErrNotSchema):
 			fix = "give the entry a parameters table, or upgrade the binary to describe itself"
 		}
 		return nil, fail(err, fix)

@@ -293,6 +293,11 @@ func (c *Catalog) check(e *entry, place, cmdPlace string) produced {
 	if pr.cmdErr, pr.cmdWarnings = lintCommand(e, e.t().Provenance["entry"]); pr.cmdErr != nil {
 		return pr
 	}
+	accessErr, accessWarnings := c.compileAccess(e)
+	if pr.cmdErr = accessErr; accessErr != nil {
+		return pr
+	}
+	pr.cmdWarnings = append(pr.cmdWarnings, accessWarnings...)
 	pr.warnings = lintWarnings(e.t())
 	return pr
 }
@@ -313,6 +318,7 @@ func (c *Catalog) bind(t *Tool, e *config.Entry, g *group, resp *tool.SchemaResp
 		s.AllowOption = allow
 		spec = &s
 	}
+	spec = withPolicy(spec, e)
 	return newEntry(t, nil, nil, &binding{
 		spec:      spec,
 		group:     g,

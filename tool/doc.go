@@ -166,6 +166,12 @@
 // For "schema", anything but a schema response with exit status 0 is an
 // error the host diagnoses for the user.
 //
+// Each key once: an object holding the same key twice, at any depth, is
+// not an outcome, a schema response or an event (keys compared as they
+// decode: "a" and "\u0061" are one key). The decoders here refuse it
+// with an error naming the key and its object ("duplicate key "name" in
+// /tools/0"), since JSON readers disagree on which value counts.
+//
 // A binary exits 0 after writing any outcome, including an error outcome,
 // and non-zero only when it could not write one. A binary that received a
 // request it cannot understand (empty stdin, invalid JSON, another protocol

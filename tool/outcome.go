@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+
+	"github.com/toolhost/toolhost/internal/dupkey"
 )
 
 // Kind is the "type" of an [Outcome].
@@ -199,6 +201,8 @@ func DecodeOutcome(data []byte) (Outcome, error) {
 			return Outcome{}, err
 		case errors.As(err, &typeErr):
 			return Outcome{}, fmt.Errorf("%w: %s", ErrNotOutcome, describeTypeError("the outcome", typeErr))
+		case errors.As(err, new(*dupkey.Error)):
+			return Outcome{}, fmt.Errorf("%w: %w", ErrNotOutcome, err)
 		}
 		return Outcome{}, fmt.Errorf("%w: %v", ErrNotOutcome, err)
 	}

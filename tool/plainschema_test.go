@@ -25,10 +25,10 @@ func TestDecodePlainSchema(t *testing.T) {
 		{`{"tools":[{"name":"a","parameters":{"p":{"type":["string","null"],"required":false,"default":null,"enum":[1,"a",null,{"b":[2.5e3]}],` +
 			`"items":{"type":"object","properties":{"q":{}}},"maximum":-1.5,"minLength":0,"maxLength":9,"pattern":"^a","format":"uri",` +
 			`"minItems":1,"maxItems":2,"description":"d"}},"annotations":{"n":-0,"o":{"x":1e-3}}}]}`, true},
-		{`{"tools":[{"name":"a","parameters":{"p":{}, "p":{"type":"string"}}}]}`, true}, // the last p, as encoding/json
 		{`{"tools":[{"name":"a","parameters":{"p":{"type":[]}}}]}`, true},
 
 		{`{"tools":null}`, false},
+		{`{"tools":[{"name":"a","parameters":{"p":{}, "p":{"type":"string"}}}]}`, false}, // a key twice: refused by the fallback
 		{`{"protocol":"2"}`, false}, // no tools: encoding/json words the error
 		{`{"tools":[],"tools":[]}`, false},
 		{`{"Tools":[]}`, false},

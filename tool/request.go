@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolhost/toolhost/internal/dupkey"
 )
 
 // Version is the protocol version this package speaks, as sent in
@@ -128,6 +130,9 @@ func decodeRequestOf(data []byte, extra ...string) (*Request, error) {
 		var syntaxErr *json.SyntaxError
 		if errors.As(err, &syntaxErr) { // say what was read: "invalid character 'o' in literal null" alone puzzles
 			return nil, fmt.Errorf("request is not valid JSON (it starts with %q): %w", start(data, 24), err)
+		}
+		if errors.As(err, new(*dupkey.Error)) {
+			return nil, fmt.Errorf("malformed request: %w", err)
 		}
 		return nil, fmt.Errorf("request is not valid JSON: %w", err)
 	}
@@ -332,8 +337,12 @@ func Marshal(v any) ([]byte, error) {
 }
 
 // decodeOne decodes exactly one JSON value from data into v and rejects
-// anything but whitespace after it.
+// anything but whitespace after it, and an object holding a key twice (a
+// [*dupkey.Error]: encoding/json would keep the last value silently).
 func decodeOne(data []byte, v any) error {
+	if err := dupkey.Check(data); err != nil {
+		return err
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(v); err != nil {
 		return err

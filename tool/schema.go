@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+
+	"github.com/toolhost/toolhost/internal/dupkey"
 )
 
 // SchemaResponse is what a binary answers to "schema": the tools it offers.
@@ -163,6 +165,9 @@ func DecodeSchemaResponse(data []byte) (*SchemaResponse, error) {
 	// with one that does not.
 	if resp, ok := decodePlainSchema(data); ok {
 		return checkSchemaResponse(resp)
+	}
+	if err := dupkey.Check(data); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNotSchema, err)
 	}
 	var resp SchemaResponse
 	if err := json.Unmarshal(data, &resp); err == nil && resp.Tools != nil {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolhost/toolhost/internal/dupkey"
 	"github.com/toolhost/toolhost/internal/plainjson"
 )
 
@@ -367,6 +368,9 @@ func DecodeEvent(line []byte) (Event, error) {
 	}
 	var e Event
 	if err := decodeOne(line, &e); err != nil {
+		if errors.As(err, new(*dupkey.Error)) {
+			return Event{}, fmt.Errorf("%w: %w", ErrNotEvent, err)
+		}
 		return Event{}, fmt.Errorf("%w: %v", ErrNotEvent, strings.TrimPrefix(err.Error(), "json: "))
 	}
 	switch e.Type {
@@ -489,6 +493,9 @@ func decodeOutcomeJSON(data []byte) (outcomeFields, error) {
 		Transient  bool            `json:"transient"`
 		Question   *questionV2     `json:"question"`
 		Questions  []questionV2    `json:"questions"`
+	}
+	if err := dupkey.Check(data); err != nil {
+		return outcomeFields{}, fmt.Errorf("%w: %w", ErrNotOutcome, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()

@@ -50,6 +50,8 @@ var figures = []figure{
 	{"`serve` RSS with 1000 tools (peak, VmHWM)", "ServeRSS", "after-VmHWM-max-MB", "—", "", 30, "MB"},
 	{"long-lived SDK tool over MCP `tools/call`", "MCPCallLongLived", "after/exec", "bare exec of the binary", "bare-exec-ms", 0.2, "×"},
 	{"long-lived SDK tool over MCP `tools/call`", "MCPCallLongLived", "after/go-sdk", "in-process go-sdk tool handler", "go-sdk-ms", 3, "×"},
+	{"sandboxed one-shot MCP `tools/call` (issue 14)", "SandboxCall", "after/unsandboxed", "the same call unsandboxed", "unsandboxed-ms", 1.15, "×"},
+	{"sandboxed long-lived MCP `tools/call` (issue 14)", "SandboxCallLongLived", "after/unsandboxed", "the same call unsandboxed", "unsandboxed-ms", 1.05, "×"},
 }
 
 // results holds every value of every metric of every benchmark, in the

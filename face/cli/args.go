@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolhost/toolhost/internal/dupkey"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -97,6 +98,9 @@ func parseAs(s, typ string, p *tool.Parameter) (any, error) {
 	case "object":
 		var m map[string]any
 		if err := decodeJSON(s, &m); err != nil || m == nil {
+			if errors.As(err, new(*dupkey.Error)) {
+				return nil, fmt.Errorf("%v in %q (fix: give each key once)", err, s)
+			}
 			return nil, fmt.Errorf("want a JSON object, got %q", s)
 		}
 		return m, nil
@@ -105,6 +109,9 @@ func parseAs(s, typ string, p *tool.Parameter) (any, error) {
 		if strings.HasPrefix(t, "[") {
 			var a []any
 			if err := decodeJSON(t, &a); err != nil {
+				if errors.As(err, new(*dupkey.Error)) {
+					return nil, fmt.Errorf("%v in %q (fix: give each key once)", err, s)
+				}
 				return nil, fmt.Errorf("want a JSON array or comma-separated items, got %q", s)
 			}
 			return a, nil
@@ -207,8 +214,12 @@ func jsonNumber(s string) (json.Number, bool) {
 	return n, true
 }
 
-// decodeJSON decodes exactly one JSON value from s, numbers as json.Number.
+// decodeJSON decodes exactly one JSON value from s, numbers as json.Number;
+// an object holding a key twice is a *dupkey.Error.
 func decodeJSON(s string, v any) error {
+	if err := dupkey.Check([]byte(s)); err != nil {
+		return err
+	}
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber()
 	if err := dec.Decode(v); err != nil {

@@ -124,6 +124,7 @@ type toolJSON struct {
 	Source           string                     `json:"source"`
 	Dynamic          bool                       `json:"dynamic"`
 	Provenance       map[string]string          `json:"provenance,omitempty"`
+	Policy           *resolver.Policy           `json:"policy,omitempty"` // with --explain: the effective access policy
 }
 
 func newToolJSON(t *resolver.Tool, explain bool) toolJSON {
@@ -266,10 +267,18 @@ func (a *app) describeCommand() *cli.Command {
 				return err
 			}
 			a.note(cat)
+			policy, _ := cat.Policy(t.Name)
 			if c.Bool("json") {
-				return writeJSON(a.stdout, newToolJSON(t, c.Bool("explain")))
+				j := newToolJSON(t, c.Bool("explain"))
+				if c.Bool("explain") {
+					j.Policy = policy
+				}
+				return writeJSON(a.stdout, j)
 			}
 			a.describe(t, c.Bool("explain"))
+			if c.Bool("explain") && policy != nil {
+				a.writePolicy(a.stdout, policy)
+			}
 			return nil
 		},
 	}

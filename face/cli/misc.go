@@ -143,6 +143,7 @@ func (a *app) checkCommand() *cli.Command {
 				return err
 			}
 			rep := cat.Report()
+			rep.Problems = append(rep.Problems, cat.Unconfined()...) // shell and option-taking entries without a sandbox
 			nerr, nwarn := len(rep.Errors())+len(a.cfgProblems), len(rep.Warnings())
 			if a.untrusted != nil {
 				nerr++ // its entries were not checked

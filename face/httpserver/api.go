@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/face/internal/callresult"
+	"github.com/toolhost/toolhost/internal/dupkey"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -37,20 +38,27 @@ type callBody struct {
 	Approval  string         // the ticket of an approval the person gave (approve.go); "" when absent
 }
 
-// decodeBody reads a call or validate body: one JSON object with the
-// optional members "arguments" (an object, decoded by
-// resolver.DecodeArguments so numbers keep their digits) and, when
-// answers is true, "answers" (an object, by question id). Any other member
-// is an error, so that a client sending the bare arguments is told so.
+// decodeBody reads a call or validate body, one JSON object in either of
+// two forms:
+//
+//   - the envelope, {"arguments":{…}} and for a call also "answers":{…}
+//     (by question id) and "approval":"…" (the ticket of an approval the
+//     person gave, approve.go): a body whose every member is one of these, and
+//     which has at least one;
+//   - the bare arguments, {"name":"Ada"}, as mcp-embedded-ui's F3 and F7
+//     define the body: any other object.
+//
+// Arguments and answers are decoded by resolver.DecodeArguments, so
+// numbers keep their digits. A body holding a key twice, anywhere, is
+// refused: which value would run depends on the reader.
 func decodeBody(data []byte, answers bool) (callBody, error) {
 	var b callBody
-	shape := `{"arguments":{…}}`
-	if answers {
-		shape = `{"arguments":{…},"answers":{…},"approval":"…"}`
-	}
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 || data[0] != '{' {
-		return b, fmt.Errorf("the body must be a JSON object: %s", shape)
+		return b, errors.New(`the body must be a JSON object: the arguments ({"name":"Ada"}), or {"arguments":{…}}`)
+	}
+	if err := dupkey.Check(data); err != nil {
+		return b, fmt.Errorf("the body holds a %v: readers may take either value (fix: send each key once)", err)
 	}
 	var members map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -60,22 +68,25 @@ func decodeBody(data []byte, answers bool) (callBody, error) {
 	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
 		return b, fmt.Errorf("unexpected data after the JSON object: %.40q", rest)
 	}
+	if !envelope(members, answers) {
+		var err error
+		b.Arguments, err = resolver.DecodeArguments(data)
+		return b, err
+	}
 	for k, raw := range members {
 		var err error
-		switch {
-		case k == "arguments":
+		switch k {
+		case "arguments":
 			b.Arguments, err = resolver.DecodeArguments(raw)
-		case k == "answers" && answers:
+		case "answers":
 			b.Answers, err = resolver.DecodeArguments(raw)
 			if err != nil {
 				err = errors.New(strings.Replace(err.Error(), "arguments", "answers", 1))
 			}
-		case k == "approval" && answers:
+		case "approval":
 			if json.Unmarshal(raw, &b.Approval) != nil {
 				err = errors.New("approval must be a string: the requestState of the approval the person gave")
 			}
-		default:
-			return b, fmt.Errorf("unknown member %q: the body is %s", k, shape)
 		}
 		if err != nil {
 			return b, err
@@ -85,6 +96,21 @@ func decodeBody(data []byte, answers bool) (callBody, error) {
 		b.Arguments = map[string]any{}
 	}
 	return b, nil
+}
+
+// envelope reports whether a body's members are the envelope's:
+// "arguments", and "answers" when answers is true, at least one of them
+// and nothing else.
+func envelope(members map[string]json.RawMessage, answers bool) bool {
+	if len(members) == 0 {
+		return false
+	}
+	for k := range members {
+		if k != "arguments" && (k != "answers" && k != "approval" || !answers) {
+			return false
+		}
+	}
+	return true
 }
 
 // readBody reads the request body, answering 413 or 400 when it cannot.
@@ -109,8 +135,10 @@ type validation struct {
 }
 
 // validate answers POST /tools/{name}/validate: 200 {"valid":true} or
-// {"valid":false,"errors":[{path,message,keyword}]}, 400 when the body is
-// not a JSON object, 404 for an unknown tool.
+// {"valid":false,"errors":[{path,message,keyword}]}, 404 for an unknown
+// tool, 400 when the body is not a JSON object (or holds a key twice):
+// {"error":…} with F7's {"valid":false,"errors":[{"path":"","message":…,
+// "keyword":"format"}]} beside it.
 func (h *handler) validate(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
 	s, ok := h.enabledTool(w, r, name)
@@ -123,7 +151,11 @@ func (h *handler) validate(w http.ResponseWriter, r *http.Request) {
 	}
 	body, err := decodeBody(data, false)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+		// {"error"} as every endpoint answers, and F7's shape of it.
+		writeJSON(w, http.StatusBadRequest, struct {
+			Error string `json:"error"`
+			validation
+		}{err.Error(), validation{Errors: []resolver.ValidationError{{Path: "", Message: err.Error(), Keyword: "format"}}}})
 		return
 	}
 	var errs []resolver.ValidationError
@@ -146,7 +178,8 @@ func (h *handler) validate(w http.ResponseWriter, r *http.Request) {
 // call answers POST /tools/{name}/call with the MCP CallToolResult: a tool
 // that ran and failed is isError:true with status 200 (data, not an HTTP
 // failure). 403 when execution is not allowed, 401 without the token, 404
-// for an unknown tool, 400 for a body that is not {"arguments":…,"answers":…}.
+// for an unknown tool, 400 for a body that is not a JSON object (or holds
+// a key twice; see decodeBody for its two forms).
 //
 // A question the tool asks and the answers do not cover comes back as an input-required result, in the shape of MCP multi
 // round-trip requests (SEP-2322): "resultType":"input_required" and

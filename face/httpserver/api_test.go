@@ -91,7 +91,10 @@ func TestAPI(t *testing.T) {
 		{"missing required", "/tools/greet/validate", `{}`, 200, "validate_missing.json"},
 		{"validate not an object", "/tools/greet/validate", `[1]`, 400, "validate_400.json"},
 		{"validate empty body", "/tools/greet/validate", ``, 400, ""},
-		{"validate bare arguments", "/tools/greet/validate", `{"name":"Ada"}`, 400, "validate_bare.json"},
+		{"validate bare arguments", "/tools/greet/validate", `{"name":"Ada"}`, 200, "validate_bare.json"}, // mcp-embedded-ui F7
+		{"validate bare invalid", "/tools/greet/validate", `{"times":0}`, 200, "validate_bare_invalid.json"},
+		{"validate answers are arguments", "/tools/greet/validate", `{"answers":{}}`, 200, ""},
+		{"validate a key twice", "/tools/greet/validate", `{"arguments":{"name":"Ada","name":"Bob"}}`, 400, "validate_dupkey.json"},
 		{"validate unknown", "/tools/nope/validate", `{}`, 404, ""},
 		{"call success", "/tools/greet/call", `{"arguments":{"name":"Ada"}}`, 200, "call_success.json"},
 		{"call invalid arguments", "/tools/greet/call", `{"arguments":{"name":7}}`, 200, "call_invalid.json"},
@@ -102,6 +105,11 @@ func TestAPI(t *testing.T) {
 		{"call not an object", "/tools/greet/call", `"x"`, 400, ""},
 		{"call answers not an object", "/tools/greet/call", `{"answers":[]}`, 400, "call_answers_400.json"},
 		{"call unknown", "/tools/nope/call", `{}`, 404, ""},
+		{"call bare arguments", "/tools/greet/call", `{"name":"Ada"}`, 200, "call_success.json"}, // mcp-embedded-ui F3
+		{"call bare, a key twice", "/tools/greet/call", `{"name":"Ada","name":"Bob"}`, 400, "call_dupkey.json"},
+		{"call arguments twice", "/tools/greet/call", `{"arguments":{"name":"Ada"},"arguments":{"name":"Bob"}}`, 400, "call_dupkey_arguments.json"},
+		{"call escaped key twice", "/tools/greet/call", `{"arguments":{"name":"Ada","n\u0061me":"Bob"}}`, 400, "call_dupkey_escaped.json"},
+		{"call answers twice", "/tools/confirm/call", `{"answers":{"go":false,"go":true}}`, 400, "call_dupkey_answers.json"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resp, body := post(t, srv.URL+tc.path, tc.body, nil)

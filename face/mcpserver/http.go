@@ -38,6 +38,10 @@ const DefaultSessionTimeout = 10 * time.Minute
 // carried (no event store is kept, so they could never be delivered; a
 // 2026-07-28 request is cancelled by the SDK, its POST being the whole
 // request).
+//
+// A POST whose message has an id the SDK would not echo exactly, or holds
+// a key twice, is refused with 400 and a JSON-RPC error before the SDK
+// reads it, as over stdio (see [Server.Run]).
 func (s *Server) Handler() http.Handler {
 	idle := s.idle
 	if idle < 0 {
@@ -58,6 +62,9 @@ func (s *Server) Handler() http.Handler {
 		Stateless:                    true,
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !screenPOST(w, r) { // ids and keys, as over stdio
+			return
+		}
 		if name, ok := perRequestVersion(r); ok {
 			ip, _, _ := net.SplitHostPort(r.RemoteAddr)
 			r = r.WithContext(context.WithValue(r.Context(), statelessClientKey{}, statelessClient{ip: ip, name: name}))

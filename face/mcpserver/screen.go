@@ -43,8 +43,9 @@ const (
 // held whole), invalid UTF-8, anything that is not one JSON value, nested
 // deeper than [MaxDepth], not a JSON-RPC 2.0 message (wrong or missing
 // "jsonrpc", an id that is not a string or number, a method that is not a
-// string), and batches (arrays; MCP dropped them in 2025-06-18; send one
-// message per line). Blank lines are skipped.
+// string), an id the SDK would not echo exactly (see ids.go), an object
+// holding a key twice, and batches (arrays; MCP dropped them in
+// 2025-06-18; send one message per line). Blank lines are skipped.
 type screenedTransport struct {
 	r       io.ReadCloser
 	w       io.WriteCloser
@@ -311,12 +312,11 @@ func screenLine(line []byte) (msg jsonrpc.Message, answer []byte) {
 		return nil, errorAnswer(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: %v", err))
 	}
 	id := fields["id"]
-	switch {
-	case id == nil || string(id) == "null":
+	if p := idProblem(id, fields["method"]); p != "" {
+		return nil, errorAnswer(nil, jsonrpc.CodeInvalidRequest, "invalid request: "+p)
+	}
+	if string(id) == "null" {
 		id = nil
-	case id[0] == '"' || id[0] == '-' || id[0] >= '0' && id[0] <= '9':
-	default:
-		return nil, errorAnswer(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf(`invalid request: "id" must be a string or a number, not %.40s (fix: number your requests)`, id))
 	}
 	if v := fields["jsonrpc"]; string(v) != `"2.0"` {
 		got := "missing"
@@ -330,6 +330,9 @@ func screenLine(line []byte) (msg jsonrpc.Message, answer []byte) {
 	}
 	if depth(line) > MaxDepth {
 		return nil, errorAnswer(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: nested deeper than %d levels", MaxDepth))
+	}
+	if answer := duplicateAnswer(line, id); answer != nil {
+		return nil, answer
 	}
 	msg, err := message(line, fields)
 	if err != nil {

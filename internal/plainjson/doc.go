@@ -12,10 +12,12 @@
 //
 // Plain JSON is valid JSON whose strings (keys included) are printable
 // ASCII without escapes, nested at most [MaxDepth] deep. For plain input
-// a [Parser] yields exactly encoding/json's values (a repeated key keeps
-// its last value); for anything else it reports false, and the caller falls
-// back to encoding/json. It never words an error: every byte it reads may be
-// hostile, and the fallback is the one place that explains what is wrong.
+// a [Parser] yields exactly encoding/json's values; for anything else it
+// reports false, and the caller falls back to encoding/json. An object
+// holding a key twice is not plain: the fallback refuses it (package
+// dupkey), so that no reader takes one value and another reader the
+// other. It never words an error: every byte it reads may be hostile, and
+// the fallback is the one place that explains what is wrong.
 //
 // Flow: bytes → [Parser] (plain) → values, or false → encoding/json.
 package plainjson

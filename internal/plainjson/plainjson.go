@@ -51,11 +51,48 @@ func (p *Parser) Null() bool {
 // Members reads an object, calling member for each key with the position
 // at the key's value; member consumes the value (with [Parser.Value],
 // or a more specific method) and reports whether it could.
+// An object holding a key twice is not plain: the caller's fallback
+// refuses it (see package dupkey).
 func (p *Parser) Members(member func(key string) bool) bool {
+	var keys keySet
 	return p.sequence('{', '}', func() bool {
 		key, ok := p.String()
-		return ok && p.byte(':') && member(key)
+		return ok && keys.add(key) && p.byte(':') && member(key)
 	})
+}
+
+// keySet holds the keys of one object read so far.
+type keySet struct {
+	few  [8]string
+	n    int
+	many map[string]bool // once there are more than len(few)
+}
+
+// add adds key, reporting false when it was there already.
+func (s *keySet) add(key string) bool {
+	if s.many != nil {
+		if s.many[key] {
+			return false
+		}
+		s.many[key] = true
+		return true
+	}
+	for _, k := range s.few[:s.n] {
+		if k == key {
+			return false
+		}
+	}
+	if s.n < len(s.few) {
+		s.few[s.n] = key
+		s.n++
+		return true
+	}
+	s.many = make(map[string]bool, 4*len(s.few))
+	for _, k := range s.few {
+		s.many[k] = true
+	}
+	s.many[key] = true
+	return true
 }
 
 // sequence reads an object or an array: open, the items (each read by
@@ -102,7 +139,7 @@ func (p *Parser) Object() (map[string]any, bool) {
 	m := map[string]any{}
 	ok := p.Members(func(key string) bool {
 		v, ok := p.Value()
-		m[key] = v // a repeated key keeps its last value, as in encoding/json
+		m[key] = v
 		return ok
 	})
 	return m, ok

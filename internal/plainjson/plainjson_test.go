@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/toolhost/toolhost/internal/dupkey"
 )
 
 // decodeStd is what DecodeObject must equal: encoding/json into an any,
@@ -30,7 +32,10 @@ func TestDecodeObject(t *testing.T) {
 	}{
 		{`{}`, true},
 		{` {"a":1,"b":-2.5e3,"c":"x","d":true,"e":null,"f":[1,{"g":[]}]} `, true},
-		{`{"a":1,"a":2}`, true},          // the last value wins, as encoding/json
+		{`{"a":1,"a":2}`, false}, // a key twice: the fallback refuses it
+		{`{"a":{"b":1,"c":2,"b":3}}`, false},
+		{`{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k3":3}`, false},
+		{`{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9}`, true},
 		{`{"n":9007199254740993}`, true}, // every digit kept
 		{`{"s":"caf\u00e9"}`, false},     // an escape
 		{`{"s":"café"}`, false},          // not ASCII
@@ -59,7 +64,7 @@ func TestDecodeObject(t *testing.T) {
 }
 
 // FuzzDecodeObject: whatever DecodeObject accepts, encoding/json decodes
-// to the same value.
+// to the same value, and no object in it holds a key twice.
 func FuzzDecodeObject(f *testing.F) {
 	for _, s := range []string{`{}`, `{"a":[1,2,{"b":null}],"c":"d"}`, `{"n":-0.5E+3}`, `{"a":1} x`, `{"a":"\u0041"}`} {
 		f.Add([]byte(s))
@@ -68,6 +73,9 @@ func FuzzDecodeObject(f *testing.F) {
 		got, ok := DecodeObject(data)
 		if !ok {
 			return
+		}
+		if err := dupkey.Check(data); err != nil {
+			t.Fatalf("DecodeObject(%q) accepted it: %v", data, err)
 		}
 		want, stdOK := decodeStd(data)
 		if !stdOK || !reflect.DeepEqual(got, want) {

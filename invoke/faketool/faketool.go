@@ -36,6 +36,9 @@ import (
 	"testing"
 	"time"
 
+	// A test binary is the sandbox's trampoline too (its init): a
+	// sandboxed fake tool is started through the test binary itself.
+	_ "github.com/toolhost/toolhost/invoke/sandbox"
 	"github.com/toolhost/toolhost/tool"
 )
 

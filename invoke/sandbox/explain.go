@@ -1,0 +1,216 @@
+package sandbox
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Denial is an access the sandbox refused, recognised in what a confined
+// tool printed: what was denied and the rule that would allow it.
+type Denial struct {
+	What string // "read of ~/.ssh/id_ed25519", "connect to 127.0.0.1:4567", "a signal to a process outside the sandbox"
+	Fix  string // `access.fs: add {path="~/.ssh/id_ed25519", read=true}`; for a signal, what to do instead
+}
+
+// Error returns "the sandbox denied WHAT".
+func (d *Denial) Error() string { return "the sandbox denied " + d.What }
+
+var (
+	deniedRe = regexp.MustCompile(`(?i)permission denied|operation not permitted`)
+	tokenRe  = regexp.MustCompile(`[\s:'"` + "`" + `,;()\[\]{}]+`)
+	addrRe   = regexp.MustCompile(`(?i)\b(connect|bind|dial|listen)\b[^\n]*?\[?([0-9a-z.:-]*?)\]?:([0-9]{1,5})\b`)
+	signalRe = regexp.MustCompile(`(?i)\b(kill|signal)`)
+)
+
+// Explain looks in out (the stderr tail, then stdout) of a process that
+// ran under the policy for the first refusal the sandbox explains: a
+// path outside the grants with EACCES or EPERM, a TCP connect or bind
+// to a port not granted, a signal outside the sandbox. It returns nil when
+// it finds none. root is the workspace, home the home directory: paths are
+// named as a rule would write them.
+func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
+	if !p.Enforced() {
+		return nil
+	}
+	rootReal := realPath(root)
+	for _, o := range out {
+		for _, line := range bytes.Split(o, []byte("\n")) {
+			if !deniedRe.Match(line) {
+				continue
+			}
+			s := string(line)
+			if m := addrRe.FindStringSubmatch(s); m != nil && (len(p.Net) > 0 || p.profile()) {
+				port, _ := strconv.Atoi(m[3])
+				host := m[2]
+				if host == "" {
+					host = "localhost"
+				}
+				if strings.EqualFold(m[1], "bind") || strings.EqualFold(m[1], "listen") {
+					return &Denial{What: fmt.Sprintf("listening on TCP port %d", port),
+						Fix: fmt.Sprintf(`access.net: add {host="%s", port=%d, allow=true, bind=true}`, host, port)}
+				}
+				return &Denial{What: fmt.Sprintf("a TCP connection to %s:%d", host, port),
+					Fix: fmt.Sprintf(`access.net: add {host="%s", port=%d, allow=true}`, host, port)}
+			}
+			if paths := pathsIn(s, rootReal); len(paths) > 0 && len(p.Rules()) > 0 {
+				path := pickPath(paths)
+				capability := p.needed(path, rootReal, home, strings.ToLower(s))
+				// The kernel checks creating and deleting an entry on its
+				// directory: the rule that allows it is the directory's.
+				at := path
+				if capability == "create" || capability == "delete" {
+					at = filepath.Dir(path)
+				}
+				if capability == "create" || capability == "delete" {
+					if under := p.narrower(at, rootReal, home, capability); under != "" {
+						return &Denial{What: fmt.Sprintf("%s of %s", capability, ruleName(path, rootReal, home)),
+							Fix: fmt.Sprintf(`%s it in a subdirectory: the sandbox cannot let a tool %s entries directly in %q while %q below it may not (docs/security.md, "Limits")`,
+								capability, capability, ruleName(at, rootReal, home), ruleName(under, rootReal, home))}
+					}
+				}
+				// A rule applies in full: keep what the place has, add what was missing.
+				return &Denial{What: fmt.Sprintf("%s of %s", capability, ruleName(path, rootReal, home)),
+					Fix: fmt.Sprintf(`access.fs: add {path="%s", %s}`, ruleName(at, rootReal, home), capabilities(p.granted(at, rootReal, home), capability))}
+			}
+			if signalRe.MatchString(s) {
+				return &Denial{What: "a signal to a process outside the sandbox",
+					Fix: "a sandboxed tool may signal only the processes it started; set sandbox = false in the entry if it must signal others"}
+			}
+		}
+	}
+	return nil
+}
+
+// pathsIn returns the words of line that look like paths (they hold a
+// slash and are not URLs, or are a file name with an extension), absolute:
+// a relative one is taken from the workspace root, where the tool runs.
+func pathsIn(line, rootReal string) []string {
+	var out []string
+	for _, w := range tokenRe.Split(line, -1) {
+		// a path has a slash, or is a file name with an extension
+		// ("notes.txt") directly in the workspace root
+		name := strings.Contains(w, ".") && !strings.HasSuffix(w, ".") && !strings.HasPrefix(w, ".")
+		if !strings.Contains(w, "/") && !name || strings.HasPrefix(w, "//") {
+			continue
+		}
+		if !filepath.IsAbs(w) {
+			w = filepath.Join(rootReal, w)
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// pickPath prefers the path that exists or whose directory does: a
+// message may name a program ("/bin/sh: 1: cannot create /x: Permission
+// denied") before the path at fault.
+func pickPath(paths []string) string {
+	for i := len(paths) - 1; i >= 0; i-- {
+		if _, err := os.Lstat(filepath.Dir(paths[i])); err == nil {
+			return filepath.Clean(paths[i])
+		}
+	}
+	return filepath.Clean(paths[len(paths)-1])
+}
+
+// needed guesses the capability a denied operation on path lacked: the
+// operation the message names, else create of a missing file, else read
+// when the rules do not grant it, else update.
+func (p *Policy) needed(path, rootReal, home, msg string) string {
+	bits := p.granted(path, rootReal, home)
+	switch {
+	case strings.Contains(msg, "mkdir") || strings.Contains(msg, "cannot create") || strings.Contains(msg, "create"):
+		if _, err := os.Lstat(path); err != nil || bits&accUpdate != 0 {
+			return "create"
+		}
+		return "update"
+	case strings.Contains(msg, "remove") || strings.Contains(msg, "unlink") || strings.Contains(msg, "rmdir") || strings.Contains(msg, "delete"):
+		return "delete"
+	case strings.Contains(msg, "exec"):
+		return "execute"
+	}
+	if _, err := os.Lstat(path); err != nil {
+		return "create" // opening a missing file fails with ENOENT, unless it creates it
+	}
+	if bits&accRead == 0 {
+		return "read"
+	}
+	return "update"
+}
+
+// capabilities writes the capabilities of bits plus extra as TOML keys,
+// in JP's order, with write for create+update+delete: "read=true,
+// create=true".
+func capabilities(bits uint64, extra string) string {
+	has := map[string]bool{extra: true}
+	for name, b := range map[string]uint64{"read": accRead, "create": accCreate, "update": accUpdate, "delete": accDelete, "execute": accExecute} {
+		if bits&b == b {
+			has[name] = true
+		}
+	}
+	order := []string{"read", "create", "update", "delete", "execute"}
+	if has["create"] && has["update"] && has["delete"] {
+		order = []string{"read", "write", "execute"}
+		has["write"] = true
+	}
+	var out []string
+	for _, name := range order {
+		if has[name] {
+			out = append(out, name+"=true")
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// narrower returns a rule's path strictly beneath dir that does not grant
+// capability (Landlock's rights on dir would cover it too), "" when none.
+func (p *Policy) narrower(dir, rootReal, home, capability string) string {
+	need := map[string]uint64{"create": accCreate, "delete": accDelete}[capability]
+	for _, r := range p.Rules() {
+		a := absRule(r.Path, rootReal, home)
+		if a != "" && a != dir && within(dir, a) && r.bits()&need != need {
+			return a
+		}
+	}
+	return ""
+}
+
+// granted returns the rights the most specific rule gives path.
+func (p *Policy) granted(path, rootReal, home string) uint64 {
+	best, bits := -1, uint64(0)
+	for _, r := range p.Rules() {
+		a := absRule(r.Path, rootReal, home)
+		if a == "" || !within(a, path) {
+			continue
+		}
+		if n := len(a); n >= best {
+			best, bits = n, r.bits()
+		}
+	}
+	return bits
+}
+
+// ruleName writes path as a rule would: relative to the workspace, under
+// "~/", or absolute.
+func ruleName(path, rootReal, home string) string {
+	if within(rootReal, path) {
+		rel, _ := filepath.Rel(rootReal, path)
+		return filepath.ToSlash(rel)
+	}
+	if home != "" {
+		h := realPath(home)
+		if path == h {
+			return "~"
+		}
+		if within(h, path) {
+			rel, _ := filepath.Rel(h, path)
+			return "~/" + filepath.ToSlash(rel)
+		}
+	}
+	return path
+}

@@ -1,0 +1,85 @@
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestExplain(t *testing.T) {
+	home := realPath(t.TempDir())
+	ws := filepath.Join(home, "ws")
+	for _, d := range []string{".aws", "ws/src", "ws/.git"} {
+		if err := os.MkdirAll(filepath.Join(home, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{".aws/credentials", "ws/src/a.txt"} {
+		if err := os.WriteFile(filepath.Join(home, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	on := &Policy{Mode: ModeOn}
+	yes := true
+	tests := []struct {
+		name string
+		pol  *Policy
+		out  string
+		what string
+		fix  string
+	}{
+		{"go open of a missing file", on, "open " + home + "/notes.txt: permission denied",
+			"create of ~/notes.txt", `create it in a subdirectory: the sandbox cannot let a tool create entries directly in "~" while ".git" below it may not (docs/security.md, "Limits")`},
+		{"python read", on, "PermissionError: [Errno 13] Permission denied: '" + home + "/.aws/credentials'",
+			"read of ~/.aws/credentials", `access.fs: add {path="~/.aws/credentials", read=true}`},
+		{"sh redirect into .git", on, "sh: 1: cannot create " + ws + "/.git/x: Permission denied",
+			"create of .git/x", `access.fs: add {path=".git", read=true, create=true}`},
+		{"rm, relative", &Policy{FS: []FSRule{{Path: ".", Read: &yes}}}, "rm: cannot remove 'src/a.txt': Permission denied",
+			"delete of src/a.txt", `access.fs: add {path="src", read=true, delete=true}`},
+		{"update of an existing file", &Policy{FS: []FSRule{{Path: ".", Read: &yes}}}, "open src/a.txt: permission denied",
+			"update of src/a.txt", `access.fs: add {path="src/a.txt", read=true, update=true}`},
+		{"outside home", on, "cat: /srv/data/x: Permission denied",
+			"create of /srv/data/x", `access.fs: add {path="/srv/data", create=true}`},
+		{"go dial", on, "dial tcp 10.0.0.1:443: connect: permission denied",
+			"a TCP connection to 10.0.0.1:443", `access.net: add {host="10.0.0.1", port=443, allow=true}`},
+		{"go listen", on, "listen tcp :8080: bind: permission denied",
+			"listening on TCP port 8080", `access.net: add {host="localhost", port=8080, allow=true, bind=true}`},
+		{"kill", on, "kill 4242: operation not permitted",
+			"a signal to a process outside the sandbox", "a sandboxed tool may signal only the processes it started; set sandbox = false in the entry if it must signal others"},
+		{"create directly in the workspace root", on, "open notes.txt: permission denied",
+			"create of notes.txt", `create it in a subdirectory: the sandbox cannot let a tool create entries directly in "." while ".git" below it may not (docs/security.md, "Limits")`},
+		{"no denial", on, "open /x: no such file or directory", "", ""},
+		{"not enforced", &Policy{Mode: ModeOff, FS: []FSRule{{Path: "."}}}, "open /x/y: permission denied", "", ""},
+		{"nil policy", nil, "open /x/y: permission denied", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := tt.pol.Explain(ws, home, []byte("starting\n"+tt.out+"\n"))
+			if tt.what == "" {
+				if d != nil {
+					t.Fatalf("denial %+v, want none", d)
+				}
+				return
+			}
+			if d == nil || d.What != tt.what || d.Fix != tt.fix {
+				t.Fatalf("denial = %+v\nwant %q / %q", d, tt.what, tt.fix)
+			}
+			if d.Error() != "the sandbox denied "+tt.what {
+				t.Errorf("Error() = %q", d.Error())
+			}
+		})
+	}
+}
+
+// FuzzExplain: whatever a tool prints, Explain returns without panicking.
+func FuzzExplain(f *testing.F) {
+	for _, s := range []string{"open /a/b: permission denied", "dial tcp [::1]:80: connect: permission denied",
+		"kill: operation not permitted", "rm: cannot remove '../x': Permission denied", "listen tcp :99999: bind: permission denied"} {
+		f.Add([]byte(s))
+	}
+	root := f.TempDir()
+	p := &Policy{Mode: ModeOn}
+	f.Fuzz(func(t *testing.T, out []byte) {
+		_ = p.Explain(root, "/home/nobody", out)
+	})
+}

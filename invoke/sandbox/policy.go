@@ -1,0 +1,298 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/toolhost/toolhost/tool"
+)
+
+// Mode says whether and how strictly the OS enforces a [Policy].
+type Mode uint8
+
+// The modes, as the entry's sandbox field sets them.
+const (
+	// ModeAuto (sandbox unset) enforces exactly the declared access rules:
+	// an entry without access rules runs unconfined.
+	ModeAuto Mode = iota
+	// ModeOff (sandbox = false) sends the policy to the tool and enforces
+	// nothing.
+	ModeOff
+	// ModeOn (sandbox = true) enforces the default profile plus the
+	// declared rules; where Landlock cannot, the call runs with the
+	// cooperative policy only and one warning is printed.
+	ModeOn
+	// ModeRequire (sandbox = "require") is ModeOn that refuses to run
+	// where Landlock cannot enforce every rule.
+	ModeRequire
+)
+
+// String returns the mode as written in TOML: "false", "true", "require",
+// or "" for ModeAuto.
+func (m Mode) String() string {
+	switch m {
+	case ModeOff:
+		return "false"
+	case ModeOn:
+		return "true"
+	case ModeRequire:
+		return "require"
+	}
+	return ""
+}
+
+// Policy is an entry's access policy as configured: JP's access.fs,
+// access.net and access.env rules in layer order ([defaults] first), and
+// the sandbox mode. The zero Policy grants everything and enforces nothing.
+type Policy struct {
+	Mode Mode
+	FS   []FSRule
+	Net  []NetRule
+	Env  []EnvRule
+
+	keyOnce sync.Once
+	key     string
+}
+
+// Key identifies what the policy enforces (its mode and rules, not where
+// they were written): processes started under equal keys are confined
+// alike, so a pool of long-lived processes may serve both. "" for nil.
+// The policy must not change after the first call.
+func (p *Policy) Key() string {
+	if p == nil {
+		return ""
+	}
+	p.keyOnce.Do(func() {
+		fs := make([]FSRule, len(p.FS))
+		for i, r := range p.FS {
+			r.Where = ""
+			fs[i] = r
+		}
+		net := make([]NetRule, len(p.Net))
+		for i, r := range p.Net {
+			r.Where = ""
+			net[i] = r
+		}
+		env := make([]EnvRule, len(p.Env))
+		for i, r := range p.Env {
+			r.Where = ""
+			env[i] = r
+		}
+		data, _ := json.Marshal(struct {
+			M   Mode
+			FS  []FSRule
+			Net []NetRule
+			Env []EnvRule
+		}{p.Mode, fs, net, env})
+		p.key = string(data)
+	})
+	return p.key
+}
+
+// FSRule is one access.fs rule as written. Path is relative to the
+// workspace root (JP), or — a toolhost extension, enforced by the OS
+// sandbox only — absolute or under "~/".
+type FSRule struct {
+	Path     string
+	External bool // Path is a symlink in the workspace that resolves outside it
+	Read     *bool
+	Write    *bool // alias of Create, Update and Delete
+	Create   *bool
+	Update   *bool
+	Delete   *bool
+	Execute  *bool
+	Where    string // where it was written ("file:line", "the sandbox profile"), for display
+}
+
+// NetRule is one access.net rule. Landlock filters TCP ports, not hosts:
+// an allowed rule opens its port (or its scheme's, 80 and 443 when
+// neither is given) to every host.
+type NetRule struct {
+	Host       string
+	Scheme     *string
+	Port       *uint16
+	PathPrefix *string
+	Allow      bool
+	Bind       bool   // toolhost extension (not on the wire): also let the tool listen on Port
+	Where      string // for display
+}
+
+// EnvRule is one access.env rule: Name exact, or a prefix ending in "*".
+type EnvRule struct {
+	Name  string
+	Read  bool
+	Where string // for display
+}
+
+// Enforced reports whether the OS sandbox applies: ModeOn and ModeRequire
+// always, ModeAuto when any rule is declared.
+func (p *Policy) Enforced() bool {
+	if p == nil {
+		return false
+	}
+	switch p.Mode {
+	case ModeOn, ModeRequire:
+		return true
+	case ModeAuto:
+		return len(p.FS)+len(p.Net)+len(p.Env) > 0
+	}
+	return false
+}
+
+// profile reports whether the default profile applies.
+func (p *Policy) profile() bool { return p.Mode == ModeOn || p.Mode == ModeRequire }
+
+// ProfileRules are the default profile's filesystem rules (sandbox =
+// true), before the declared ones: the workspace read-write, its
+// .git and .config/toolhost read-only (a tool must not rewrite history
+// or register new tools the next start would run).
+func ProfileRules() []FSRule {
+	t, f := true, false
+	return []FSRule{
+		{Path: ".", Read: &t, Write: &t, Where: profileWhere},
+		{Path: ".git", Read: &t, Write: &f, Where: profileWhere},
+		{Path: ".config/toolhost", Read: &t, Write: &f, Where: profileWhere},
+	}
+}
+
+// profileWhere is where the profile's rules come from, for display.
+const profileWhere = "sandbox = true (the default profile)"
+
+// Rules returns the effective filesystem rules: the profile's, when it
+// applies, then the declared ones.
+func (p *Policy) Rules() []FSRule {
+	if p == nil {
+		return nil
+	}
+	if !p.profile() {
+		return p.FS
+	}
+	return append(ProfileRules(), p.FS...)
+}
+
+// ErrRule reports an access rule that cannot be compiled.
+var ErrRule = errors.New("invalid access rule")
+
+// Wire compiles the policy for a request's context.access (see
+// [tool.AccessPolicy]) with the workspace root root: nil when the policy
+// declares nothing (access null: unrestricted, as JP sends it). Rule paths
+// are resolved as JP resolves them (RFD 076): normalised, symlinks of
+// existing ancestors followed, made relative to the root. Rules outside the
+// workspace (absolute, "~/") are enforced by the OS only and not sent: JP's
+// tools match only workspace-relative paths. warnings name external rules
+// dropped because their symlink does not resolve.
+func (p *Policy) Wire(root string) (access json.RawMessage, warnings []string, err error) {
+	if p == nil || (len(p.FS)+len(p.Net)+len(p.Env) == 0 && !p.profile()) {
+		return nil, nil, nil
+	}
+	var ap tool.AccessPolicy
+	rootReal := realPath(root)
+	declared := false
+	for _, r := range p.Rules() {
+		if isOutside(r.Path) {
+			continue
+		}
+		declared = true
+		lex, ok := lexical(r.Path)
+		if !ok {
+			return nil, nil, fmt.Errorf("%w: access.fs path %q leaves the workspace; write a path inside it, or an absolute or ~/ path", ErrRule, r.Path)
+		}
+		w := tool.FSRule{External: r.External, Read: r.Read, Write: r.Write, Create: r.Create, Update: r.Update, Delete: r.Delete, Execute: r.Execute}
+		if r.External {
+			target, err := filepath.EvalSymlinks(filepath.Join(root, lex))
+			if err != nil {
+				warnings = append(warnings, fmt.Sprintf("dropping external rule %q: cannot resolve its target (%v)", r.Path, errors.Unwrap(err)))
+				continue
+			}
+			if within(rootReal, target) {
+				return nil, nil, fmt.Errorf("%w: access.fs path %q sets external = true but resolves inside the workspace; drop external", ErrRule, r.Path)
+			}
+			w.LexicalPath, w.ApprovedTarget = lex, &target
+		} else {
+			c := canonical(rootReal, lex)
+			rel, err := filepath.Rel(rootReal, c)
+			if err != nil || !within(rootReal, c) {
+				return nil, nil, fmt.Errorf("%w: access.fs path %q resolves outside the workspace (to %s); set external = true on it", ErrRule, r.Path, c)
+			}
+			if rel == "." {
+				rel = ""
+			}
+			w.LexicalPath = filepath.ToSlash(rel)
+		}
+		ap.FS = append(ap.FS, w)
+	}
+	if declared && len(ap.FS) == 0 { // every rule compiled away: deny all, as JP does, never "unrestricted"
+		ap.FS = []tool.FSRule{{}}
+	}
+	for _, r := range p.Net {
+		ap.Net = append(ap.Net, tool.NetRule{Host: r.Host, Scheme: r.Scheme, Port: r.Port, PathPrefix: r.PathPrefix, Allow: r.Allow})
+	}
+	for _, r := range p.Env {
+		ap.Env = append(ap.Env, tool.EnvRule{Name: r.Name, Read: r.Read})
+	}
+	data, err := tool.Marshal(ap)
+	return data, warnings, err
+}
+
+// isOutside reports whether a rule path names a place outside the
+// workspace by itself: absolute, or under the home directory.
+func isOutside(p string) bool {
+	return filepath.IsAbs(p) || p == "~" || strings.HasPrefix(p, "~/")
+}
+
+// lexical normalises a workspace-relative path ("." and "" are the root),
+// false when it is absolute or climbs above the root.
+func lexical(p string) (string, bool) {
+	if filepath.IsAbs(p) {
+		return "", false
+	}
+	c := filepath.Clean(p)
+	if c == ".." || strings.HasPrefix(c, "../") {
+		return "", false
+	}
+	if c == "." {
+		return "", true
+	}
+	return c, true
+}
+
+// canonical resolves root/lex through the symlinks of its deepest existing
+// ancestor and appends the rest (JP's canonicalize_workspace_target).
+func canonical(rootReal, lex string) string {
+	full := filepath.Join(rootReal, lex)
+	existing, rest := full, ""
+	for {
+		if _, err := os.Lstat(existing); err == nil {
+			break
+		}
+		parent := filepath.Dir(existing)
+		if parent == existing {
+			return full
+		}
+		rest = filepath.Join(filepath.Base(existing), rest)
+		existing = parent
+	}
+	r, err := filepath.EvalSymlinks(existing)
+	if err != nil {
+		return full
+	}
+	return filepath.Join(r, rest)
+}
+
+// realPath is p with its symlinks resolved, or p.
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// within reports whether p is dir or beneath it.
+func within(dir, p string) bool {
+	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
+}

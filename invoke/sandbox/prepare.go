@@ -1,0 +1,239 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/toolhost/toolhost/invoke/sandbox/trampoline"
+)
+
+// ExecEnv is the environment variable that makes a process the
+// trampoline (see package trampoline): the host sets it, the trampoline
+// removes it before it execs the tool.
+const ExecEnv = trampoline.Env
+
+// ErrUnavailable reports that the OS cannot enforce a policy whose entry
+// says sandbox = "require".
+var ErrUnavailable = errors.New("the OS sandbox is not available")
+
+// Launch is how to start one sandboxed process: Path (this executable,
+// the trampoline) with the tool's argv, Env, and Files as the command's
+// ExtraFiles (the ruleset, fd 3 in the child). Cleanup closes the ruleset
+// and removes the private temporary directory once the process and its
+// descendants are gone.
+type Launch struct {
+	Path    string
+	Env     []string
+	Files   []*os.File
+	Cleanup func()
+	// Enforced is false when the OS cannot sandbox (the call runs with the
+	// cooperative policy and the minimal environment only).
+	Enforced bool
+}
+
+// baseEnv are the variables a sandboxed tool keeps without a grant.
+var baseEnv = []string{"PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_*", "TERM", "TZ"}
+
+// Prepare makes the launch of exe under p, with the workspace root and
+// the environment env the tool would get unsandboxed. keep names variables
+// the caller set on purpose (the entry's env table, the host's own
+// variables): they pass whatever the rules say. The tool gets a private
+// temporary directory as TMPDIR. The error wraps [ErrUnavailable] (with a
+// fix) when the mode is ModeRequire and the OS cannot enforce the plan.
+func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
+	need := 6 // signal and abstract socket scoping, always asked
+	abi := ABI()
+	if abi < need {
+		why := unavailableReason(abi, need)
+		if p.Mode == ModeRequire {
+			return nil, &fixError{fmt.Errorf("%w: %s", ErrUnavailable, why),
+				`run it on Linux 6.12 or later with Landlock enabled (lsm=landlock), or set sandbox = true to run it with the cooperative policy only`}
+		}
+		warnOnce(why)
+	}
+	tmp, err := privateTemp()
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: private temporary directory: %w", err)
+	}
+	l := &Launch{Path: exe, Cleanup: func() { _ = os.RemoveAll(tmp) }}
+	l.Env = append(filterEnv(p, env, keep), "TMPDIR="+tmp)
+	if abi == 0 { // nothing to enforce with: the cooperative policy and the environment only
+		return l, nil
+	}
+	pl := p.Compile(exe, root, envValue(env, "HOME"), tmp)
+	rs, flags, err := ruleset(pl)
+	if err != nil {
+		l.Cleanup()
+		return nil, err
+	}
+	self, err := selfExe()
+	if err != nil {
+		l.Cleanup()
+		if rs != nil {
+			rs.Close()
+		}
+		return nil, fmt.Errorf("sandbox: the trampoline: %w", err)
+	}
+	fd, nocore := -1, 0
+	if rs != nil {
+		fd, l.Files = 3, []*os.File{rs} // ExtraFiles[0]
+		l.Cleanup = func() { rs.Close(); _ = os.RemoveAll(tmp) }
+	}
+	if pl.NoCore {
+		nocore = 1
+	}
+	l.Path, l.Enforced = self, true
+	l.Env = append(l.Env, fmt.Sprintf("%s=%d %d %d %d %s", ExecEnv, fd, flags, nocore, pl.ProcSelf, exe))
+	return l, nil
+}
+
+// privateTemp makes a call's private temporary directory (0700, a random
+// name) in memory where it can: under $XDG_RUNTIME_DIR, else /dev/shm
+// (both tmpfs on Linux: a mkdir there costs microseconds, on a disk file
+// system it can cost a millisecond), else the system's temporary
+// directory.
+func privateTemp() (string, error) {
+	for _, base := range []string{os.Getenv("XDG_RUNTIME_DIR"), "/dev/shm"} {
+		if base == "" || !filepath.IsAbs(base) {
+			continue
+		}
+		if d, err := os.MkdirTemp(base, "toolhost-call-"); err == nil {
+			return d, nil
+		}
+	}
+	return os.MkdirTemp("", "toolhost-call-")
+}
+
+// fixError carries the fix of an error, for callers that report one
+// (the invoke package's errors have a Fix field).
+type fixError struct {
+	err error
+	fix string
+}
+
+func (e *fixError) Error() string { return e.err.Error() }
+func (e *fixError) Unwrap() error { return e.err }
+
+// Fix returns what the user can do.
+func (e *fixError) Fix() string { return e.fix }
+
+// filterEnv keeps from env what the tool may see: when p restricts the
+// environment (access.env rules, or the profile), the variables of keep,
+// those a rule grants, and baseEnv unless a rule denies them; else all.
+func filterEnv(p *Policy, env, keep []string) []string {
+	if len(p.Env) == 0 && !p.profile() {
+		return env
+	}
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if name == "TMPDIR" || name == ExecEnv {
+			continue
+		}
+		if matchNames(keep, name) || p.envAllowed(name) {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// envAllowed applies the access.env rules to name (RFD 076: the longest
+// literal wins, exact before prefix on a tie, the last rule on a full
+// tie); without a matching rule, baseEnv decides.
+func (p *Policy) envAllowed(name string) bool {
+	best, exact, found, read := -1, false, false, false
+	for _, r := range p.Env {
+		lit, prefix := strings.CutSuffix(r.Name, "*")
+		if prefix && !strings.HasPrefix(name, lit) || !prefix && name != lit {
+			continue
+		}
+		if len(lit) > best || len(lit) == best && (!prefix || !exact) {
+			best, exact, found, read = len(lit), !prefix, true, r.Read
+		}
+	}
+	if found {
+		return read
+	}
+	return matchNames(baseEnv, name)
+}
+
+// matchNames reports whether name is in names (entries ending in "*" are
+// prefixes).
+func matchNames(names []string, name string) bool {
+	for _, n := range names {
+		if lit, ok := strings.CutSuffix(n, "*"); ok && strings.HasPrefix(name, lit) || n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// envValue returns the last value of key in env.
+func envValue(env []string, key string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], key+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// unavailableReason says why the kernel cannot enforce a plan needing ABI
+// need, having abi.
+func unavailableReason(abi, need int) string {
+	if abi == 0 {
+		return "Landlock is not available here (" + noLandlock() + ")"
+	}
+	what := map[int]string{1: "file system rules", 4: "network rules", 6: "signal and abstract socket scoping"}[need]
+	return fmt.Sprintf("the kernel's Landlock ABI %d lacks %s (ABI %d)", abi, what, need)
+}
+
+var (
+	warnMu   sync.Mutex
+	warned   bool
+	warnTo   io.Writer = os.Stderr
+	abiForce           = -1 // set by SetABIForTest
+)
+
+// warnOnce prints the one warning of a process whose sandboxed calls run
+// less confined than configured.
+func warnOnce(why string) {
+	warnMu.Lock()
+	defer warnMu.Unlock()
+	if warned {
+		return
+	}
+	warned = true
+	fmt.Fprintf(warnTo, "toolhost: warning: %s; sandboxed tools run with the cooperative access policy and a minimal environment only (sandbox = \"require\" refuses instead)\n", why)
+}
+
+// SetABIForTest makes [ABI] report abi (0: Landlock missing) and warnings
+// go to w, until the returned function restores them. For tests only.
+func SetABIForTest(abi int, w io.Writer) (restore func()) {
+	warnMu.Lock()
+	oldABI, oldW, oldWarned := abiForce, warnTo, warned
+	abiForce, warnTo, warned = abi, w, false
+	warnMu.Unlock()
+	return func() {
+		warnMu.Lock()
+		abiForce, warnTo, warned = oldABI, oldW, oldWarned
+		warnMu.Unlock()
+	}
+}
+
+// ABI returns the kernel's Landlock ABI version, 0 when Landlock is
+// missing.
+func ABI() int {
+	warnMu.Lock()
+	f := abiForce
+	warnMu.Unlock()
+	if f >= 0 {
+		return f
+	}
+	return kernelABI()
+}
