@@ -33,6 +33,8 @@ const (
 	sinkEval            // an argument of eval
 	sinkSSH             // the remote command of ssh
 	sinkCode            // the code of an interpreter's -c/-e
+	sinkAwk             // the program of awk
+	sinkWatch           // the command of watch, which it runs with sh -c
 )
 
 // shells take -c SCRIPT; busybox and su are handled on their own.
@@ -53,6 +55,10 @@ var codeFlags = map[string]struct {
 	"nodejs":  {[]string{"-e", "--eval", "-p", "--print"}, "process.argv[1]"},
 	"php":     {[]string{"-r"}, "$argv[1]"},
 }
+
+// loopShift is how the code of perl -n/-p (ruby -n/-p) takes its first
+// argument off the input files it loops over.
+var loopShift = map[string]string{"perl": "BEGIN{$v=shift}", "ruby": "BEGIN{$v=ARGV.shift}"}
 
 // wrappers run the command that follows their options (and, for some, a
 // fixed number of operands); valueOpts are their options that take the
@@ -81,6 +87,13 @@ var wrappers = map[string]struct {
 	"xargs": {[]string{"-a", "--arg-file", "-d", "--delimiter", "-E", "-I", "-L", "--max-lines", "-n", "--max-args",
 		"-P", "--max-procs", "-s", "--max-chars", "--process-slot-var"}, 0},
 }
+
+// awks read their program from their first operand (unless -f names a
+// program file); awkValueOpts are their options that take the next word.
+var (
+	awks         = []string{"awk", "gawk", "mawk", "nawk", "busybox-awk"}
+	awkValueOpts = []string{"-F", "-v", "-f", "--field-separator", "--assign", "--file"}
+)
 
 // findExec are find's actions that run a command, ended by ";" or "+".
 var findExec = []string{"-exec", "-execdir", "-ok", "-okdir"}
@@ -130,17 +143,82 @@ func codeSink(words []string) sink {
 			}
 		case name == "eval":
 			return sink{prog: "eval", kind: sinkEval}
+		case slices.Contains(awks, name):
+			if awkProgram(words, i+1, k) {
+				return sink{prog: words[i], kind: sinkAwk}
+			}
+		case name == "watch":
+			if watchShell(words, i+1, k) {
+				return sink{prog: words[i], kind: sinkWatch}
+			}
 		case name == "ssh":
 			if sshDestination(words, i+1) < k {
 				return sink{prog: words[i], kind: sinkSSH}
 			}
 		default:
-			if c, ok := codeFlags[name]; ok && k-1 > i && slices.Contains(c.flags, words[k-1]) {
+			if c, ok := codeFlags[name]; ok && k-1 > i && codeFlag(c.flags, words[k-1]) {
 				return sink{prog: words[i], kind: sinkCode, flag: words[k-1]}
 			}
 		}
 		return sink{}
 	}
+}
+
+// codeFlag reports whether w is one of flags, alone or as the last of
+// several one-letter options written together (perl -ne, python3 -Bc).
+func codeFlag(flags []string, w string) bool {
+	if slices.Contains(flags, w) {
+		return true
+	}
+	if len(w) < 3 || w[0] != '-' || w[1] == '-' {
+		return false
+	}
+	for _, c := range w[1:] {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return slices.Contains(flags, "-"+w[len(w)-1:])
+}
+
+// awkProgram reports whether word k is awk's program: its first operand
+// from j on, when no -f names a program file.
+func awkProgram(words []string, j, k int) bool {
+	for ; j < k; j++ {
+		w := words[j]
+		switch {
+		case w == "--":
+			return j+1 == k
+		case w == "-f" || w == "--file" || strings.HasPrefix(w, "-f") || strings.HasPrefix(w, "--file="):
+			return false // the program is in a file; the operands are input files
+		case slices.Contains(awkValueOpts, w):
+			j++
+		case len(w) > 1 && w[0] == '-':
+		default:
+			return false // the program is an earlier word
+		}
+	}
+	return j == k
+}
+
+// watchShell reports whether word k is in the command of watch, which
+// watch joins into one line for sh -c unless -x (--exec) is given.
+func watchShell(words []string, j, k int) bool {
+	for ; j < k; j++ {
+		w := words[j]
+		switch {
+		case w == "--":
+			return true
+		case w == "-x" || w == "--exec" || (len(w) > 2 && w[0] == '-' && w[1] != '-' && strings.ContainsRune(w, 'x')):
+			return false
+		case w == "-n" || w == "--interval" || w == "-q" || w == "--equexit":
+			j++
+		case len(w) > 1 && w[0] == '-':
+		default:
+			return true // the command started before the template
+		}
+	}
+	return true
 }
 
 // isAssignment reports whether w is NAME=value.
@@ -267,8 +345,25 @@ func (s sink) warning(t string) commandWarning {
 			fmt.Sprintf("%s is in the remote command of %s, which joins its arguments into one line for the remote shell, so its value is run as shell code on the remote host", t, s.prog),
 			"ssh has no way to pass a value apart from the command text: keep the remote command fixed, or constrain the parameter to an enum or to a pattern of characters no shell reads as code (pattern = \"^[A-Za-z0-9_./-]+$\")",
 		}
+	case sinkAwk:
+		return commandWarning{
+			fmt.Sprintf("%s is inside the program %s runs, so its value is run as awk code (a value such as system(\"touch X\") runs touch)", t, s.prog),
+			fmt.Sprintf("keep the program fixed and pass the value with -v, where it is a string (awk reads backslash escapes in it): %s -v v=%s '…v…'", s.prog, t),
+		}
+	case sinkWatch:
+		return commandWarning{
+			fmt.Sprintf("%s is in the command of %s, which joins its arguments into one line for sh -c, so its value is run as shell code", t, s.prog),
+			fmt.Sprintf("add -x (--exec) so that %s runs the command without a shell: %s -x …", s.prog, s.prog),
+		}
 	case sinkCode:
 		arg := codeFlags[path.Base(s.prog)].arg
+		if shift, ok := loopShift[path.Base(s.prog)]; ok && strings.ContainsAny(s.flag[1:len(s.flag)-1], "np") {
+			// -n/-p read the operands as input files: the value is taken off them first
+			return commandWarning{
+				fmt.Sprintf("%s is inside the code %s runs, so its value is run as code", t, s.prog),
+				fmt.Sprintf("keep the code fixed and pass the value after it, taken off the input files before they are read (%s): %s %s '%s …$v…' %s", shift, s.prog, s.flag, shift, t),
+			}
+		}
 		return commandWarning{
 			fmt.Sprintf("%s is inside the code %s runs, so its value is run as code", t, s.prog),
 			fmt.Sprintf("keep the code fixed and pass the value after it as an argument the code reads (%s): %s %s '…%s…' %s", arg, s.prog, s.flag, arg, t),

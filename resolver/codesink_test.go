@@ -39,6 +39,13 @@ func TestCodeSink(t *testing.T) {
 		{"ssh -p 22 host ls {{tool.arguments.x}}", false, sinkSSH, "ssh"},
 		{"python3 -c 'print({{tool.arguments.x}})'", false, sinkCode, "python3"},
 		{"perl -e 'print \"{{tool.arguments.x}}\"'", false, sinkCode, "perl"},
+		{"perl -ne 'print if /{{tool.arguments.x}}/' f", false, sinkCode, "perl"},
+		{"python3 -Bc 'print({{tool.arguments.x}})'", false, sinkCode, "python3"},
+		{"awk 'BEGIN{print {{tool.arguments.x}}}'", false, sinkAwk, "awk"},
+		{"gawk -F : -v a=1 '{print {{tool.arguments.x}}}' f", false, sinkAwk, "gawk"},
+		{"busybox awk -- '{{tool.arguments.x}}'", false, sinkAwk, "awk"},
+		{"watch -n 1 'echo {{tool.arguments.x}}'", false, sinkWatch, "watch"},
+		{"watch ls {{tool.arguments.x}}", false, sinkWatch, "watch"},
 		// Not code: the value is a parameter of a fixed script, a file, a host, data.
 		{"sh -c 'echo \"$1\"' sh {{tool.arguments.x}}", false, sinkNone, ""},
 		{"sh -c 'echo \"$1\"' sh {{tool.arguments.x}}", true, sinkNone, ""},
@@ -49,6 +56,11 @@ func TestCodeSink(t *testing.T) {
 		{"xargs -n {{tool.arguments.x}} echo", false, sinkNone, ""},
 		{"python3 script.py {{tool.arguments.x}}", false, sinkNone, ""},
 		{"grep -e {{tool.arguments.x}} f", false, sinkNone, ""},
+		{"awk '{print $1}' -- {{tool.arguments.x}}", false, sinkNone, ""},
+		{"awk -f prog.awk {{tool.arguments.x}}", false, sinkNone, ""},
+		{"awk -v v={{tool.arguments.x}} '{print v}'", false, sinkNone, ""},
+		{"watch -x ls {{tool.arguments.x}}", false, sinkNone, ""},
+		{"perl -I/lib/ne script.pl {{tool.arguments.x}}", false, sinkNone, ""},
 	}
 	for _, tt := range tests {
 		argv, err := splitCommand(tt.command, tt.shell)
@@ -132,6 +144,27 @@ summary = "s"
 parameters.x.type = "string"
 `, []string{`test.toml:3: warning: tool "py": {{tool.arguments.x}} is inside the code python3 runs, so its value is run as code
 fix: keep the code fixed and pass the value after it as an argument the code reads (sys.argv[1]): python3 -c '…sys.argv[1]…' {{tool.arguments.x}}`}},
+		{"awk program", `
+[tools.aw]
+command = "awk 'BEGIN{print {{tool.arguments.x}}}'"
+summary = "s"
+parameters.x.type = "string"
+`, []string{`test.toml:3: warning: tool "aw": {{tool.arguments.x}} is inside the program awk runs, so its value is run as awk code (a value such as system("touch X") runs touch)
+fix: keep the program fixed and pass the value with -v, where it is a string (awk reads backslash escapes in it): awk -v v={{tool.arguments.x}} '…v…'`}},
+		{"watch", `
+[tools.w]
+command = "watch -n 2 'ls {{tool.arguments.x}}'"
+summary = "s"
+parameters.x.type = "string"
+`, []string{`test.toml:3: warning: tool "w": {{tool.arguments.x}} is in the command of watch, which joins its arguments into one line for sh -c, so its value is run as shell code
+fix: add -x (--exec) so that watch runs the command without a shell: watch -x …`}},
+		{"perl -ne", `
+[tools.pl]
+command = "perl -ne 'print if /{{tool.arguments.x}}/' notes.txt"
+summary = "s"
+parameters.x.type = "string"
+`, []string{`test.toml:3: warning: tool "pl": {{tool.arguments.x}} is inside the code perl runs, so its value is run as code
+fix: keep the code fixed and pass the value after it, taken off the input files before they are read (BEGIN{$v=shift}): perl -ne 'BEGIN{$v=shift} …$v…' {{tool.arguments.x}}`}},
 		{"the safe forms", `
 [tools.a]
 command = "sh -c 'echo \"$1\"' sh {{tool.arguments.x}}"

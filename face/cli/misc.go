@@ -177,7 +177,7 @@ func (a *app) checkCommand() *cli.Command {
 				}
 			} else {
 				if a.untrusted != nil {
-					fmt.Fprintf(a.stdout, "%s: %s\n", a.out.red("error"), a.untrustedText())
+					fmt.Fprintf(a.stdout, "%s: %s\n", a.out.red("error"), a.outText(a.untrustedText()))
 				}
 				for _, p := range a.cfgProblems {
 					fmt.Fprintf(a.stdout, "%s: %s\n", a.out.red("error"), a.outText(shortErr(p)))

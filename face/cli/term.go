@@ -5,8 +5,10 @@ import (
 	"os"
 )
 
-// isTerminal reports whether v is an *os.File attached to a character
-// device (a terminal). Buffers and pipes are not terminals.
+// isTerminal reports whether v is an *os.File attached to a terminal.
+// Buffers and pipes are not terminals, and neither are the other
+// character devices (/dev/null, /dev/urandom: a call's approval is never
+// read from them).
 func isTerminal(v any) bool {
 	f, ok := v.(*os.File)
 	if !ok || f == nil {
@@ -16,7 +18,7 @@ func isTerminal(v any) bool {
 	if err != nil {
 		return false
 	}
-	return fi.Mode()&os.ModeCharDevice != 0
+	return fi.Mode()&os.ModeCharDevice != 0 && isTTY(f)
 }
 
 // palette colours human output: every method returns s unchanged when

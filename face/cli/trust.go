@@ -49,7 +49,7 @@ func splitUntrusted(problems config.Problems) (config.Problems, *config.Error) {
 //	toolhost: workspace configuration not trusted, its tools are not served: new .config/toolhost/tools.toml; review it, then run: toolhost trust
 func (a *app) noteUntrusted() {
 	if a.untrusted != nil {
-		fmt.Fprintf(a.stderr, "toolhost: %s\n", a.untrustedText())
+		fmt.Fprintf(a.stderr, "toolhost: %s\n", a.errText(a.untrustedText())) // it names the workspace's files
 	}
 }
 
@@ -192,13 +192,13 @@ func (a *app) trust(start string) error {
 	store := trust.Default()
 	sums := ws.Sums()
 	if err := store.Verify(ws.Root, sums); err == nil {
-		fmt.Fprintf(a.stdout, "%s is already trusted (%s unchanged)\n", ws.Root, filesText(ws))
+		fmt.Fprintf(a.stdout, "%s is already trusted (%s unchanged)\n", a.outText(ws.Root), a.outText(filesText(ws)))
 		return nil
 	}
 	if _, err := store.Trust(ws.Root, sums); err != nil {
 		return &exitError{code: ExitFailure, err: err}
 	}
-	fmt.Fprintf(a.stdout, "trusted %s (%s)\n", ws.Root, filesText(ws))
+	fmt.Fprintf(a.stdout, "trusted %s (%s)\n", a.outText(ws.Root), a.outText(filesText(ws)))
 	// What may now run, read through the record just written: a file
 	// changed since it was hashed is not shown (nor used).
 	cfg, err := config.Load(&config.LoadOptions{Dir: ws.Root, NoUser: true, Trust: store})
@@ -214,7 +214,7 @@ func (a *app) trust(start string) error {
 			if e.Toolset {
 				label += " (toolset)"
 			}
-			row(tw, "  "+a.out.green(label), e.Command.String())
+			row(tw, "  "+a.out.green(a.outText(label)), a.outText(e.Command.String())) // the workspace's text, read to decide: never raw on a terminal
 			n++
 		}
 	}
@@ -254,20 +254,20 @@ func (a *app) listTrusted() error {
 		ws, werr := config.FindWorkspace(r.Root)
 		switch {
 		case werr != nil:
-			state = a.out.red("unreadable: " + werr.Error())
+			state = a.out.red("unreadable: " + a.outText(werr.Error()))
 		case ws == nil || ws.Root != r.Root:
 			state = a.out.yellow("no configuration there now")
 		default:
 			if verr := store.Verify(ws.Root, ws.Sums()); verr != nil {
 				var te *trust.Error
 				if errors.As(verr, &te) && te.Cause == nil {
-					state = a.out.red("not trusted now: " + te.Differences())
+					state = a.out.red("not trusted now: " + a.outText(te.Differences()))
 				} else {
-					state = a.out.red("not trusted now: " + verr.Error())
+					state = a.out.red("not trusted now: " + a.outText(verr.Error()))
 				}
 			}
 		}
-		row(tw, r.Root, fmt.Sprintf("%d %s", len(r.Files), plural(len(r.Files), "file", "files")),
+		row(tw, a.outText(r.Root), fmt.Sprintf("%d %s", len(r.Files), plural(len(r.Files), "file", "files")),
 			r.Trusted.Format("2006-01-02 15:04 UTC"), state)
 	}
 	if ferr := tw.Flush(); ferr != nil {

@@ -339,12 +339,14 @@ func (h *handler) detail(w http.ResponseWriter, r *http.Request) {
 }
 
 // authorized reports whether r carries the Bearer token, or none is set.
+// The scheme's name is matched without regard to case (RFC 9110 §11.1:
+// "bearer" is "Bearer").
 func (h *handler) authorized(r *http.Request) bool {
 	if h.o.Token == "" {
 		return true
 	}
-	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	return ok && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(h.o.Token)) == 1
+	scheme, got, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	return ok && strings.EqualFold(scheme, "Bearer") && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(h.o.Token)) == 1
 }
 
 func unauthorized(w http.ResponseWriter) {

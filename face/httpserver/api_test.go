@@ -196,8 +196,15 @@ func TestToken(t *testing.T) {
 			t.Errorf("call with %v: %d %s, want 401 with WWW-Authenticate", h, resp.StatusCode, b)
 		}
 	}
-	if resp, b := post(t, call, body, map[string]string{"Authorization": "Bearer s3cret"}); resp.StatusCode != 200 {
-		t.Errorf("call with the token: %d %s", resp.StatusCode, b)
+	for _, auth := range []string{"Bearer s3cret", "bearer s3cret", "BEARER s3cret"} { // the scheme's case does not matter
+		if resp, b := post(t, call, body, map[string]string{"Authorization": auth}); resp.StatusCode != 200 {
+			t.Errorf("call with Authorization: %s: %d %s, want 200", auth, resp.StatusCode, b)
+		}
+	}
+	for _, auth := range []string{"Basic s3cret", "Bearers3cret", "Bearer  s3cretx"} {
+		if resp, b := post(t, call, body, map[string]string{"Authorization": auth}); resp.StatusCode != 401 {
+			t.Errorf("call with Authorization: %s: %d %s, want 401", auth, resp.StatusCode, b)
+		}
 	}
 	if resp, _ := get(t, srv.URL+"/tools", nil); resp.StatusCode != 200 {
 		t.Errorf("GET /tools without the token (call only): %d", resp.StatusCode)

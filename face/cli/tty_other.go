@@ -1,0 +1,10 @@
+//go:build !linux
+
+package cli
+
+import "os"
+
+// isTTY reports whether the character device f is a terminal; where
+// toolhost does not ask the terminal driver, every character device
+// counts as one but the null device.
+func isTTY(f *os.File) bool { return f.Name() != os.DevNull }
