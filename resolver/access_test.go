@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -284,27 +285,36 @@ func TestSandboxRepositoryTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	c, _ := repoCatalog(t, root)
+	// write_file asks for approval (requires_approval = true): the person says yes.
+	approve := &CallOptions{Approve: func(context.Context, Approval) (bool, error) { return true, nil }}
 	if err := os.MkdirAll(filepath.Join(root, "docs"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	out, err := c.Call(t.Context(), "write_file", map[string]any{"path": "docs/notes.txt", "content": "hi"}, nil)
+	out, err := c.Call(t.Context(), "write_file", map[string]any{"path": "docs/notes.txt", "content": "hi"}, approve)
 	if err != nil || out.IsError() {
 		t.Fatalf("write in the workspace: %v %v", err, out)
 	}
-	out, err = c.Call(t.Context(), "write_file", map[string]any{"path": "notes.txt", "content": "hi"}, nil)
+	out, err = c.Call(t.Context(), "write_file", map[string]any{"path": "notes.txt", "content": "hi"}, approve)
 	wantRoot := `tool "write_file": the sandbox denied create of notes.txt (fix: create it in a subdirectory: the sandbox cannot let a tool create entries directly in "." while ".git" below it may not (docs/security.md, "Limits"))`
 	if err != nil || out.Message != wantRoot {
 		t.Errorf("create in the root: %v %v\nwant %s", err, out, wantRoot)
 	}
 	for range 2 { // the second call is served by the same long-lived process
-		out, err = c.Call(t.Context(), "write_file", map[string]any{"path": ".config/toolhost/x.toml", "content": "[tools.x]"}, nil)
-		if err != nil {
-			t.Fatal(err)
+		out, err = c.Call(t.Context(), "write_file", map[string]any{"path": "notes.txt", "content": "hi"}, approve)
+		if err != nil || out.Message != wantRoot {
+			t.Errorf("create in the root again: %v %v\nwant %s", err, out, wantRoot)
 		}
-		want := `tool "write_file": the sandbox denied create of .config/toolhost/x.toml (fix: access.fs: add {path=".config/toolhost", read=true, create=true})`
-		if !out.IsError() || out.Message != want {
-			t.Errorf("outcome = %v\nwant %s", out, want)
-		}
+	}
+	// examples/fs refuses the tool configuration itself, before the
+	// sandbox would (invoke/sandbox's TestHostileToolDenied has the
+	// sandbox's own denial of it).
+	out, err = c.Call(t.Context(), "write_file", map[string]any{"path": ".config/toolhost/x.toml", "content": "[tools.x]"}, approve)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "refusing to write .config/toolhost/x.toml: a tool may not write into .config/toolhost, because its files configure the tools toolhost runs; a person can edit it"
+	if !out.IsError() || out.Message != want {
+		t.Errorf("outcome = %v\nwant %s", out, want)
 	}
 	if _, err := os.Stat(filepath.Join(root, ".config/toolhost/x.toml")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf(".config/toolhost/x.toml written: %v", err)
