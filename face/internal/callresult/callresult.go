@@ -64,6 +64,7 @@ func Outcome(out tool.Outcome) *mcp.CallToolResult {
 	return res
 }
 
+// Error is the isError result whose one text block is text.
 func Error(text string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, IsError: true}
 }
@@ -157,6 +158,8 @@ func formField(q tool.Question) map[string]any {
 // a single question is keyed by its id.
 const FormKey = "form"
 
+// InputKey is the input request key of qs: the question's id, or
+// [FormKey] for several asked together.
 func InputKey(qs []tool.Question) string {
 	if len(qs) == 1 {
 		return qs[0].ID
