@@ -9,6 +9,7 @@ import (
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 )
 
 // Built with the tag jsonlib (by `make bench` only, never for a release),
@@ -36,6 +37,10 @@ var libNumber = jsonv2.WithUnmarshalers(jsonv2.UnmarshalFromFunc(func(dec *jsont
 	*v = json.Number(val)
 	return nil
 }))
+
+// libNames matches keys to fields as encoding/json does: an exact match,
+// else without regard to case ("NAME" is "name"), never ignoring "_" or "-".
+var libNames = jsonv2.JoinOptions(jsonv2.MatchCaseInsensitiveNames(true), jsonv1.MatchCaseSensitiveDelimiter(true))
 
 // libMarshal is v2 with encoding/json's output (Marshal's: no HTML escapes).
 var libMarshal = jsonv2.JoinOptions(
@@ -101,7 +106,7 @@ func orEmpty(m map[string]any) map[string]any {
 // libDecodeRequest is decodeRequest with the library.
 func libDecodeRequest(data []byte) (*Request, error) {
 	var r Request
-	if err := jsonv2.Unmarshal(data, &r, libNumber); err != nil {
+	if err := jsonv2.Unmarshal(data, &r, libNumber, libNames); err != nil {
 		return nil, err
 	}
 	return &r, nil
@@ -110,7 +115,7 @@ func libDecodeRequest(data []byte) (*Request, error) {
 // libDecodeSchema is DecodeSchemaResponse's decoding with the library.
 func libDecodeSchema(data []byte) (*SchemaResponse, error) {
 	var r SchemaResponse
-	if err := jsonv2.Unmarshal(data, &r); err != nil {
+	if err := jsonv2.Unmarshal(data, &r, libNames); err != nil {
 		return nil, err
 	}
 	return checkSchemaResponse(&r)
@@ -164,11 +169,11 @@ type libTagged struct {
 // library, as decodeTaggedFields and decodeOutcomeFields do.
 func libDecodeTagged(line []byte) (taggedFields, outcomeFields, error) {
 	var t libTagged
-	if err := jsonv2.Unmarshal(line, &t); err != nil {
+	if err := jsonv2.Unmarshal(line, &t, libNames); err != nil {
 		return taggedFields{}, outcomeFields{}, err
 	}
 	var o libOutcomeFields
-	if err := jsonv2.Unmarshal(t.Outcome, &o, libNumber); err != nil {
+	if err := jsonv2.Unmarshal(t.Outcome, &o, libNumber, libNames); err != nil {
 		return taggedFields{}, outcomeFields{}, err
 	}
 	return taggedFields{t.ID, json.RawMessage(t.Event), json.RawMessage(t.Outcome)},
@@ -184,7 +189,7 @@ func fastRequest(data []byte) (*Request, bool) {
 // fastSchema is DecodeSchemaResponse's one-pass path.
 func fastSchema(data []byte) (*SchemaResponse, bool) {
 	var r SchemaResponse
-	if jsonv2.Unmarshal(data, &r) != nil || r.Tools == nil {
+	if jsonv2.Unmarshal(data, &r, libNames) != nil || r.Tools == nil {
 		return nil, false
 	}
 	return &r, true
@@ -193,7 +198,7 @@ func fastSchema(data []byte) (*SchemaResponse, bool) {
 // fastTagged is decodeTaggedFields's one-pass path.
 func fastTagged(line []byte) (taggedFields, bool) {
 	var t libTagged
-	if jsonv2.Unmarshal(line, &t) != nil {
+	if jsonv2.Unmarshal(line, &t, libNames) != nil {
 		return taggedFields{}, false
 	}
 	return taggedFields{t.ID, json.RawMessage(t.Event), json.RawMessage(t.Outcome)}, true
@@ -202,7 +207,7 @@ func fastTagged(line []byte) (taggedFields, bool) {
 // fastOutcome is decodeOutcomeFields's one-pass path.
 func fastOutcome(data []byte) (outcomeFields, bool) {
 	var o libOutcomeFields
-	if jsonv2.Unmarshal(data, &o, libNumber) != nil {
+	if jsonv2.Unmarshal(data, &o, libNumber, libNames) != nil {
 		return outcomeFields{}, false
 	}
 	return outcomeFields{o.Type, o.Content, json.RawMessage(o.Structured), o.Blocks, o.Message, o.Trace, o.Transient, o.Question, o.Questions}, true

@@ -280,3 +280,48 @@ func BenchmarkJSONLibOutcome(b *testing.B) {
 		})
 	}
 }
+
+// FuzzJSONLibSchema holds the library's path of DecodeSchemaResponse
+// (fastSchema in this build) to encoding/json, as FuzzDecodePlainSchema
+// holds decodePlainSchema: what it accepts decodes to the same response.
+func FuzzJSONLibSchema(f *testing.F) {
+	seed(f, "schema")
+	for _, s := range []string{
+		`{"tools":[]}`, `{"tools":null}`, `{"tools":[{"name":"a","parameters":{"p":{"type":["a"],"items":{"enum":[1]}}}}]}`,
+		`{"tools":[{"name":"a","parameters":{"p":{"minItems":-0,"maxItems":1e2,"default":{"a":[1,{"b":null}]}}}}]}`,
+		`{"tools":[{"name":"a","NAME":"b"}]}`, `{"long_lived":true,"protocol":"2","tools":[{"name":"a","title":"T"}]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if got, ok := fastSchema(data); ok {
+			checkPlainSchema(t, data, got)
+		}
+	})
+}
+
+// FuzzJSONLibOutcome holds the library's paths of DecodeTagged
+// (fastTagged, fastOutcome) to encoding/json.
+func FuzzJSONLibOutcome(f *testing.F) {
+	seed(f, "tagged")
+	for _, s := range []string{
+		string(jsonlibTagged), `{"id":"1","outcome":{"type":"error","message":"m","trace":["a"],"transient":true}}`,
+		`{"id":"1","ID":"2"}`, `{"id":"1","outcome":{"Type":"success"}}`, `{"id":"1","outcome":{"type":"success","structured":{"n":1}}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if got, ok := fastTagged(data); ok {
+			want, err := decodeTaggedJSON(data)
+			if err != nil || !reflect.DeepEqual(got, want) {
+				t.Fatalf("tagged %q: v2 %#v; encoding/json %#v, %v", data, got, want, err)
+			}
+		}
+		if got, ok := fastOutcome(data); ok {
+			want, err := decodeOutcomeJSON(data)
+			if err != nil || !reflect.DeepEqual(got, want) {
+				t.Fatalf("outcome %q: v2 %#v; encoding/json %#v, %v", data, got, want, err)
+			}
+		}
+	})
+}
