@@ -49,7 +49,7 @@ bench: build
 	@# github.com/go-json-experiment/json against the hand-written JSON paths (docs/dependencies.md): a toolhost
 	@# built with the tag jsonlib as the "before" variant of the figures that depend on them, then each path alone
 	$(GO) build -tags jsonlib -o bench/out/jsonlib/toolhost ./cmd/toolhost
-	TOOLHOST_BEFORE=$(CURDIR)/bench/out/jsonlib/toolhost $(GO) test -run='^$$' -bench='ColdResolution$$|WarmCall$$|MCPCall$$' \
+	TOOLHOST_BEFORE=$(CURDIR)/bench/out/jsonlib/toolhost $(GO) test -run='^$$' -bench='ColdResolution$$|WarmCall$$|MCPCall$$|MCPCallLongLived$$' \
 	  -benchtime=$(BENCHTIME) -count=$(BENCHCOUNT) ./bench/figures | tee bench/out/jsonlib-figures.txt
 	$(GO) run ./bench/report bench/out/jsonlib-figures.txt | tee bench/out/jsonlib-report.md
 	$(GO) test -tags jsonlib -run='JSONLib' -bench='JSONLib' -benchtime=300ms -count=$(BENCHCOUNT) ./tool ./resolver ./resolver/mcpserver | tee bench/out/jsonlib.txt
