@@ -3,6 +3,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"encoding/json"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -21,32 +22,42 @@ import (
 // in this build.
 var screenV2 = true
 
-// fastScreen is screenLine of a line that passes every check, with v2.
+// fastScreen is screenLine of a line that passes every check and that
+// plainRequest builds, with v2. It takes only what no check of screenLine
+// can refuse (an id absent, a string without escapes or a canonical integer
+// of at most 15 digits; each key once, which v2 checks) and leaves anything
+// else to screenLine.
 func fastScreen(line []byte) (jsonrpc.Message, bool) {
 	var fields map[string]jsontext.Value
 	if !screenV2 || line[0] != '{' || jsonv2.Unmarshal(line, &fields) != nil {
 		return nil, false
 	}
-	id := fields["id"]
-	switch {
-	case id == nil || string(id) == "null":
-	case id[0] == '"' || id[0] == '-' || id[0] >= '0' && id[0] <= '9':
-	default:
-		return nil, false
-	}
-	if v := fields["jsonrpc"]; string(v) != `"2.0"` {
-		return nil, false
-	}
-	if m := fields["method"]; m != nil && m[0] != '"' {
-		return nil, false
-	}
-	if depth(line) > MaxDepth {
+	if !plainID(fields["id"]) || string(fields["jsonrpc"]) != `"2.0"` || depth(line) > MaxDepth {
 		return nil, false
 	}
 	raw := make(map[string]json.RawMessage, len(fields))
 	for k, v := range fields {
 		raw[k] = json.RawMessage(v)
 	}
-	msg, err := message(line, raw)
-	return msg, err == nil
+	req, ok := plainRequest(raw)
+	return req, ok
+}
+
+// plainID reports whether id is absent, a string without escapes, or an
+// integer of 1 to 15 digits without a sign or a leading zero.
+func plainID(id jsontext.Value) bool {
+	switch {
+	case id == nil:
+		return true
+	case id[0] == '"':
+		return bytes.IndexByte(id, '\\') < 0
+	case len(id) > 15 || id[0] == '0' && len(id) > 1:
+		return false
+	}
+	for _, c := range id {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
