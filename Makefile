@@ -20,10 +20,12 @@ test: build vet fmt-check
 	@[ -e conformance/node_modules/@modelcontextprotocol/conformance ] || \
 	  echo "MCP conformance tests skipped: suite not installed; run: cd conformance && npm ci"
 	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -tags jsonlib -run='JSONLib' ./tool ./resolver ./face/mcpserver
 	cd interop/mcpgo && $(GO) test -race -count=1 ./...
 
 vet:
 	$(GO) vet ./...
+	$(GO) vet -tags jsonlib ./tool ./resolver ./face/mcpserver
 
 fmt-check:
 	@out="$$(gofmt -l . | grep -v '^bin/' || true)"; if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -44,6 +46,13 @@ bench: build
 	  -memprofile=bench/out/p1-mem.out -o bench/out/spawn.test ./bench/figures/spawn | tee bench/out/p1.txt
 	$(GO) tool pprof -top -nodecount=25 bench/out/spawn.test bench/out/p1-cpu.out | tee bench/out/p1-cpu.txt
 	$(GO) tool pprof -top -nodecount=25 -sample_index=alloc_space bench/out/spawn.test bench/out/p1-mem.out | tee bench/out/p1-mem.txt
+	@# github.com/go-json-experiment/json against the hand-written JSON paths (docs/dependencies.md): a toolhost
+	@# built with the tag jsonlib as the "before" variant of the figures that depend on them, then each path alone
+	$(GO) build -tags jsonlib -o bench/out/jsonlib/toolhost ./cmd/toolhost
+	TOOLHOST_BEFORE=$(CURDIR)/bench/out/jsonlib/toolhost $(GO) test -run='^$$' -bench='ColdResolution$$|WarmCall$$|MCPCall$$|MCPCallLongLived$$' \
+	  -benchtime=$(BENCHTIME) -count=$(BENCHCOUNT) ./bench/figures | tee bench/out/jsonlib-figures.txt
+	$(GO) run ./bench/report bench/out/jsonlib-figures.txt | tee bench/out/jsonlib-report.md
+	$(GO) test -tags jsonlib -run='JSONLib' -bench='JSONLib' -benchtime=300ms -count=$(BENCHCOUNT) ./tool ./resolver ./face/mcpserver | tee bench/out/jsonlib.txt
 	$(GO) test -run='^$$' -bench=. -benchtime=1s -count=$(BENCHCOUNT) $$($(GO) list ./... | grep -v '/bench/figures$$') | tee bench/out/other.txt
 
 ## fuzz: run each fuzz target for FUZZTIME

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/toolhost/toolhost/internal/dupkey"
-	"github.com/toolhost/toolhost/internal/plainjson"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -33,7 +32,7 @@ func DecodeArguments(data []byte) (map[string]any, error) {
 	if data[0] != '{' {
 		return nil, errors.New("arguments must be a JSON object")
 	}
-	if args, ok := plainjson.DecodeObject(data); ok {
+	if args, ok := fastArguments(data); ok { // plainjson.DecodeObject (jsonlib_off.go)
 		return args, nil
 	}
 	return decodeArgumentsJSON(data)

@@ -26,7 +26,7 @@ import (
 // Marshal, so that the error is the same. Hosts encode every request with
 // it, a pooled call's included.
 func MarshalRequest(r *Request) ([]byte, error) {
-	if b, ok := appendRequest(make([]byte, 0, 256), r); ok {
+	if b, ok := fastMarshalRequest(r); ok { // appendRequest (jsonlib_off.go)
 		return b, nil
 	}
 	return Marshal(r)

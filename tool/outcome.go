@@ -121,13 +121,9 @@ func (o Outcome) MarshalJSON() ([]byte, error) {
 		if o.Structured != nil || o.Blocks != nil {
 			return Marshal(successV2JSON{o.Type, o.Content, o.Structured, o.Blocks})
 		}
-		b := append(make([]byte, 0, len(o.Content)+32), `{"type":"success","content":`...)
-		return append(appendString(b, o.Content), '}'), nil
+		return outcomeJSON(o) // appendOutcome (jsonlib_off.go)
 	case KindError:
-		b := append(make([]byte, 0, len(o.Message)+64), `{"type":"error","message":`...)
-		b = appendStrings(append(appendString(b, o.Message), `,"trace":`...), o.Trace) // nil is []
-		b = strconv.AppendBool(append(b, `,"transient":`...), o.Transient)
-		return append(b, '}'), nil
+		return outcomeJSON(o)
 	case KindNeedsInput:
 		if len(o.Questions) > 1 {
 			return Marshal(questionsJSON{o.Type, o.Questions})
@@ -138,6 +134,19 @@ func (o Outcome) MarshalJSON() ([]byte, error) {
 		return Marshal(needsInputJSON{o.Type, o.Question})
 	}
 	return nil, fmt.Errorf("tool: outcome of unknown type %q", o.Type)
+}
+
+// appendOutcome writes a success or an error outcome of v1's shape by
+// hand, as encoding/json writes successJSON and errorJSON.
+func appendOutcome(o Outcome) []byte {
+	if o.Type == KindSuccess {
+		b := append(make([]byte, 0, len(o.Content)+32), `{"type":"success","content":`...)
+		return append(appendString(b, o.Content), '}')
+	}
+	b := append(make([]byte, 0, len(o.Message)+64), `{"type":"error","message":`...)
+	b = appendStrings(append(appendString(b, o.Message), `,"trace":`...), o.Trace) // nil is []
+	b = strconv.AppendBool(append(b, `,"transient":`...), o.Transient)
+	return append(b, '}')
 }
 
 // ErrNotOutcome reports that a document is not an outcome object. Hosts

@@ -179,7 +179,7 @@ func decodeRequestOf(data []byte, extra ...string) (*Request, error) {
 // decodeRequest decodes the request object: in one pass when it is plain
 // (decodePlain), else by its fields with encoding/json (decodeFields).
 func decodeRequest(data []byte) (*Request, error) {
-	if req, ok := decodePlain(data); ok {
+	if req, ok := fastRequest(data); ok { // decodePlain (jsonlib_off.go)
 		return req, nil
 	}
 	return decodeFields(data)

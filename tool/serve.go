@@ -106,7 +106,7 @@ type taggedFields struct {
 // decodeTaggedFields decodes a tagged line: a plain one (plainTagged) in
 // one pass, anything else with encoding/json, which words the errors.
 func decodeTaggedFields(line []byte) (taggedFields, error) {
-	if raw, ok := plainTagged(line); ok {
+	if raw, ok := fastTagged(line); ok { // plainTagged (jsonlib_off.go)
 		return raw, nil
 	}
 	return decodeTaggedJSON(line)

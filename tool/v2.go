@@ -475,7 +475,7 @@ type outcomeFields struct {
 // (plainOutcome) in one pass, anything else with encoding/json, which
 // words the errors.
 func decodeOutcomeFields(data []byte) (outcomeFields, error) {
-	if raw, ok := plainOutcome(data); ok {
+	if raw, ok := fastOutcome(data); ok { // plainOutcome (jsonlib_off.go)
 		return raw, nil
 	}
 	return decodeOutcomeJSON(data)

@@ -28,7 +28,7 @@ func TestExecuteLine(t *testing.T) {
 		{false, "", false, "tools/call disabled: no tool runs via /mcp, the page and POST /tools/{name}/call (tools/list works); add --allow-execute to run them"},
 		{false, "s3cret", false, "tools/call disabled: no tool runs via /mcp, the page and POST /tools/{name}/call (tools/list works); add --allow-execute to run them; token required on /mcp and calls (--token)"},
 		{false, "s3cret", true, "tools/call disabled: no tool runs via /mcp, the page and POST /tools/{name}/call (tools/list works); add --allow-execute to run them; token required (--token), on every endpoint but the page (--token-everywhere)"},
-		{true, "", false, "tools run via /mcp, the page and POST /tools/{name}/call: allowed (--allow-execute), no token: any program that can reach the address can run them (--token TOKEN requires one)"},
+		{true, "", false, "tools run via /mcp, the page and POST /tools/{name}/call: allowed (--allow-execute), no token: any program that can reach the address can run them, and approve those that ask (--token TOKEN requires one)"},
 		{true, "s3cret", false, "tools run via /mcp, the page and POST /tools/{name}/call: allowed (--allow-execute), token required on /mcp and calls (--token)"},
 		{true, "s3cret", true, "tools run via /mcp, the page and POST /tools/{name}/call: allowed (--allow-execute), token required (--token), on every endpoint but the page (--token-everywhere)"},
 	}

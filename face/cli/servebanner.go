@@ -23,7 +23,7 @@ func executeLine(allow bool, token string, everywhere bool) string {
 		return line
 	}
 	if guard == "" {
-		guard = "no token: any program that can reach the address can run them (--token TOKEN requires one)"
+		guard = "no token: any program that can reach the address can run them, and approve those that ask (--token TOKEN requires one)"
 	}
 	return "tools run via " + faces + ": allowed (--allow-execute), " + guard
 }

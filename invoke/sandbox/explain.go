@@ -59,6 +59,9 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 			}
 			if paths := pathsIn(s, rootReal); len(paths) > 0 && len(p.Rules()) > 0 {
 				path := pickPath(paths)
+				if real, err := filepath.EvalSymlinks(path); err == nil {
+					path = real // the kernel checks where a symbolic link leads
+				}
 				capability := p.needed(path, rootReal, home, strings.ToLower(s))
 				// The kernel checks creating and deleting an entry on its
 				// directory: the rule that allows it is the directory's.
@@ -95,6 +98,10 @@ func pathsIn(line, rootReal string) []string {
 		// a path has a slash, or is a file name with an extension
 		// ("notes.txt") directly in the workspace root
 		name := strings.Contains(w, ".") && !strings.HasSuffix(w, ".") && !strings.HasPrefix(w, ".")
+		if !name && !strings.Contains(w, "/") && w != "" {
+			_, err := os.Lstat(filepath.Join(rootReal, w)) // "wc: leak: Permission denied": a bare name in the root
+			name = err == nil
+		}
 		if !strings.Contains(w, "/") && !name || strings.HasPrefix(w, "//") {
 			continue
 		}

@@ -19,6 +19,9 @@ func TestExplain(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if err := os.Symlink(filepath.Join(home, ".aws/credentials"), filepath.Join(ws, "leak")); err != nil {
+		t.Fatal(err)
+	}
 	on := &Policy{Mode: ModeOn}
 	yes := true
 	tests := []struct {
@@ -48,6 +51,8 @@ func TestExplain(t *testing.T) {
 			"a signal to a process outside the sandbox", "a sandboxed tool may signal only the processes it started; set sandbox = false in the entry if it must signal others"},
 		{"create directly in the workspace root", on, "open notes.txt: permission denied",
 			"create of notes.txt", `create it in a subdirectory: the sandbox cannot let a tool create entries directly in "." while ".git" below it may not (docs/security.md, "Limits")`},
+		{"a bare name in the root, a link leading out", on, "wc: leak: Permission denied",
+			"read of ~/.aws/credentials", `access.fs: add {path="~/.aws/credentials", read=true}`},
 		{"no denial", on, "open /x: no such file or directory", "", ""},
 		{"not enforced", &Policy{Mode: ModeOff, FS: []FSRule{{Path: "."}}}, "open /x/y: permission denied", "", ""},
 		{"nil policy", nil, "open /x/y: permission denied", "", ""},
