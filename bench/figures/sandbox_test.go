@@ -6,6 +6,9 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/toolhost/toolhost/resolver/config"
+	"github.com/toolhost/toolhost/resolver/trust"
 )
 
 // sandboxWorkspaces makes two workspaces holding one copy of five each,
@@ -26,6 +29,14 @@ func sandboxWorkspaces(b *testing.B, f *fixture) (plain, boxed string) {
 			b.Fatal(err)
 		}
 		if err := writeFile(filepath.Join(dir, "a.txt"), "hello\n"); err != nil {
+			b.Fatal(err)
+		}
+		// Trusted, as `toolhost trust` does (see setup).
+		w, err := config.FindWorkspace(dir)
+		if err == nil {
+			_, err = (&trust.Store{Dir: filepath.Join(f.dir, "data", "toolhost", "trust")}).Trust(w.Root, w.Sums())
+		}
+		if err != nil {
 			b.Fatal(err)
 		}
 		if ws.sandbox == "true" {
