@@ -7,11 +7,11 @@ import (
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
-	"github.com/toolhost/toolhost/internal/sandbox/trampoline"
 )
 
 // ruleset creates the Landlock ruleset of pl, in this (the host) process:
-// creating it restricts nothing; the trampoline enforces it on itself.
+// creating it restricts nothing; [Launch.Start] enforces it on the thread
+// that starts the tool.
 // Rights the kernel lacks are dropped (best effort: the host has decided
 // whether to warn or refuse). It returns nil when there is nothing to
 // enforce.
@@ -46,12 +46,6 @@ func ruleset(pl *Plan) (*os.File, uint32, error) {
 	return os.NewFile(uintptr(fd), "landlock-ruleset"), flags, nil
 }
 
-// Exit status and stderr prefix of a failed trampoline.
-const (
-	TrampolineFailed = trampoline.Failed
-	FailurePrefix    = trampoline.FailurePrefix
-)
-
 var (
 	abiOnce sync.Once
 	abiVer  int
@@ -79,7 +73,3 @@ func kernelABI() int {
 func noLandlock() string {
 	return "the kernel has no Landlock: it needs Linux 5.13 or later booted with landlock among its lsm= modules"
 }
-
-// selfExe is the trampoline: this very executable, even if its file was
-// replaced or removed since it started.
-func selfExe() (string, error) { return "/proc/self/exe", nil }
