@@ -1,8 +1,12 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"syscall"
 	"unsafe"
 )
@@ -73,6 +77,9 @@ func (l *Launch) confined(fd int, start func() (int, error)) error {
 	}
 	pid, err := start()
 	if err != nil {
+		if scope := yamaScope(); errors.Is(err, syscall.EPERM) && scope >= 2 {
+			return fmt.Errorf("%w: kernel.yama.ptrace_scope = %d refuses the PTRACE_TRACEME a confined start needs (%v)", ErrConfine, scope, err)
+		}
 		return err
 	}
 	// The child is traced by this thread: it stops with SIGTRAP before
@@ -134,4 +141,14 @@ func noCore(pid int) error {
 		return e
 	}
 	return nil
+}
+
+// yamaScope returns kernel.yama.ptrace_scope, 0 without Yama.
+func yamaScope() int {
+	data, err := os.ReadFile("/proc/sys/kernel/yama/ptrace_scope")
+	if err != nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	return n
 }
