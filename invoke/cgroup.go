@@ -5,6 +5,8 @@ import (
 	"errors"
 	"os/exec"
 	"syscall"
+
+	"github.com/toolhost/toolhost/invoke/sandbox"
 )
 
 // leaf is the cgroup of one call (Linux cgroup v2, see cgroup_linux.go):
@@ -25,20 +27,20 @@ type leaf struct {
 	once   bool        // removed at its end, never reused (a long-lived process's: Kill may come late)
 }
 
-// startContained starts a command made by newCmd (see startRetrying) in
-// l, and returns the leaf the process runs in: l, or nil when it runs in
+// startContained starts a command made by newCmd (see startRetrying,
+// launch confines it when not nil) in l, and returns the leaf the process runs in: l, or nil when it runs in
 // none. When the start fails in a way that may be the kernel refusing the
 // cgroup ([cgroupRefusal]), it starts the command once more without it;
 // if that works and the cause lasts (clone3 missing or blocked by a
 // seccomp filter, no write access to the host's cgroup), per-call cgroups
 // are turned off for the rest of the process. Either way the call goes on
 // with its process group and token alone.
-func startContained(ctx context.Context, l *leaf, newCmd func() *exec.Cmd) (*exec.Cmd, *leaf, error) {
+func startContained(ctx context.Context, l *leaf, launch *sandbox.Launch, newCmd func() *exec.Cmd) (*exec.Cmd, *leaf, error) {
 	if l == nil {
-		cmd, err := startRetrying(ctx, newCmd)
+		cmd, err := startRetrying(ctx, launch, newCmd)
 		return cmd, nil, err
 	}
-	cmd, err := startRetrying(ctx, func() *exec.Cmd {
+	cmd, err := startRetrying(ctx, launch, func() *exec.Cmd {
 		c := newCmd()
 		l.attach(c)
 		return c
@@ -51,7 +53,7 @@ func startContained(ctx context.Context, l *leaf, newCmd func() *exec.Cmd) (*exe
 	if !retry {
 		return cmd, nil, err
 	}
-	cmd, err2 := startRetrying(ctx, newCmd)
+	cmd, err2 := startRetrying(ctx, launch, newCmd)
 	if err2 == nil && lasting {
 		disableCgroups("starting a process in a cgroup failed: " + err.Error())
 	}

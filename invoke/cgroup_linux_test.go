@@ -256,7 +256,7 @@ func TestStartContainedLeafGone(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := faketool.Exe(t)
-	cmd, got, err := startContained(t.Context(), l, func() *exec.Cmd {
+	cmd, got, err := startContained(t.Context(), l, nil, func() *exec.Cmd {
 		c := exec.Command(path, "exit-0")
 		c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		return c

@@ -80,8 +80,8 @@ func Start(spec *Spec, req *tool.Request, onLine func([]byte)) (*Process, error)
 		return nil, fail(err)
 	}
 	cleanup := func() {}
-	if launch != nil { // the trampoline runs once, for the life of the process
-		path, env, cleanup = launch.Path, launch.Env, launch.Cleanup
+	if launch != nil { // confined once, for the life of the process
+		env, cleanup = launch.Env, launch.Cleanup
 	}
 	maxLine := spec.MaxStdout
 	if maxLine <= 0 {
@@ -98,9 +98,6 @@ func Start(spec *Spec, req *tool.Request, onLine func([]byte)) (*Process, error)
 		cmd.Dir = dir
 		cmd.Env = env
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		if launch != nil {
-			cmd.ExtraFiles = launch.Files // the sandbox's ruleset
-		}
 		cmd.Stderr = p.stderr
 		cmd.WaitDelay = p.grace
 		return cmd
@@ -111,7 +108,7 @@ func Start(spec *Spec, req *tool.Request, onLine func([]byte)) (*Process, error)
 	if err != nil {
 		return nil, fail(err)
 	}
-	cmd, p.box, err = startContained(context.Background(), newCallLeaf(), func() *exec.Cmd {
+	cmd, p.box, err = startContained(context.Background(), newCallLeaf(), launch, func() *exec.Cmd {
 		c := newCmd()
 		c.Stdout = pw
 		if p.stdin, err = c.StdinPipe(); err != nil {

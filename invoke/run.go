@@ -65,8 +65,8 @@ type Spec struct {
 	OnLine func(line []byte)
 	// Sandbox, when it enforces anything (see sandbox.Policy.Enforced),
 	// runs the process confined by the OS (docs/security.md): started
-	// through this executable as a trampoline, with a minimal environment
-	// and a private TMPDIR.
+	// from a thread confined by Landlock, with a minimal environment and a
+	// private TMPDIR.
 	Sandbox *sandbox.Policy
 	// Grace is the delay between SIGTERM and SIGKILL to the process group
 	// when the context is done, and how long a process that exited may leave
@@ -157,7 +157,7 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 	}
 	if launch != nil {
 		defer launch.Cleanup()
-		path, env = launch.Path, launch.Env
+		env = launch.Env
 	}
 
 	maxOut := spec.MaxStdout
@@ -180,9 +180,6 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 		cmd.Dir = dir
 		cmd.Env = env
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		if launch != nil {
-			cmd.ExtraFiles = launch.Files // the sandbox's ruleset
-		}
 		stdout = &capWriter{max: maxOut, kill: func() { _ = signalGroup(cmd.Process.Pid, syscall.SIGKILL) }, onLine: spec.OnLine}
 		stderr = &tailWriter{max: MaxStderrTail}
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(input), stdout, stderr
@@ -205,7 +202,7 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 		cmd.WaitDelay = grace
 		return cmd
 	}
-	cmd, box, err := startContained(ctx, newCallLeaf(), newCmd)
+	cmd, box, err := startContained(ctx, newCallLeaf(), launch, newCmd)
 	if stdin != nil {
 		stdin.Close() // the child has its own copy
 	}
@@ -230,9 +227,6 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 		Elapsed:    time.Since(start),
 		Status:     cmd.ProcessState.String(),
 	}
-	if err := trampolineError(launch, e.ExitCode, e.Stderr); err != nil {
-		return res, fail(err)
-	}
 	switch {
 	case stdout.exceeded:
 		e.ExitCode = -1
@@ -249,15 +243,16 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 // ETXTBSY, after 10ms, 20ms, … 320ms: about 0.6s in all.
 const textBusyRetries = 6
 
-// startRetrying starts a command made by newCmd, trying again with a new one while
+// startRetrying starts a command made by newCmd (confined by launch when
+// not nil), trying again with a new one while
 // the start fails with ETXTBSY: the executable is open for writing, which
 // passes (a build finishing; in a process that writes executables, as tests
 // do, a child forked meanwhile that holds the file until it execs, Go issue
 // 22315).
-func startRetrying(ctx context.Context, newCmd func() *exec.Cmd) (*exec.Cmd, error) {
+func startRetrying(ctx context.Context, launch *sandbox.Launch, newCmd func() *exec.Cmd) (*exec.Cmd, error) {
 	for attempt := 0; ; attempt++ {
 		cmd := newCmd()
-		err := start(cmd)
+		err := startIn(launch, cmd)
 		if err == nil || !errors.Is(err, syscall.ETXTBSY) || attempt == textBusyRetries {
 			return cmd, err
 		}
@@ -430,6 +425,8 @@ func checkExecutable(p string) error {
 // startError classifies an error of cmd.Start.
 func startError(err error, path string) error {
 	switch {
+	case errors.Is(err, ErrSandbox):
+		return err
 	case errors.Is(err, syscall.ENOENT):
 		return withFix(fmt.Errorf("%w: %s: %v", ErrNotFound, path, err), "check the interpreter on its #! line")
 	case errors.Is(err, syscall.ENOEXEC):

@@ -1,11 +1,11 @@
 package invoke
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"maps"
 	"os"
+	"os/exec"
 	"slices"
 
 	"github.com/toolhost/toolhost/invoke/sandbox"
@@ -13,8 +13,8 @@ import (
 )
 
 // ErrSandbox: the OS sandbox could not confine the process (Landlock
-// missing with sandbox = "require", or the trampoline failed), so the
-// tool did not run.
+// missing with sandbox = "require", or the thread that starts it could not
+// be confined), so the tool did not run.
 var ErrSandbox = errors.New("sandbox")
 
 // sandboxed prepares the launch of the executable path under
@@ -43,20 +43,23 @@ func sandboxed(spec *Spec, path, root, dir string, env []string) (*sandbox.Launc
 	return l, nil
 }
 
-// trampolineError is the cause when the trampoline of a sandboxed process
-// failed before the tool ran (exit status sandbox.TrampolineFailed and its
-// line on stderr), else nil.
-func trampolineError(l *sandbox.Launch, code int, stderr []byte) error {
-	if l == nil || !l.Enforced || code != sandbox.TrampolineFailed {
-		return nil
+// startIn starts cmd (see start), confined by l when l is not nil (see
+// sandbox.Launch.Start); a failed confinement is an ErrSandbox with a fix.
+func startIn(l *sandbox.Launch, cmd *exec.Cmd) error {
+	if l == nil {
+		return start(cmd)
 	}
-	i := bytes.LastIndex(stderr, []byte(sandbox.FailurePrefix))
-	if i < 0 {
-		return nil
+	err := l.Start(cmd.SysProcAttr, func() (int, error) {
+		if err := start(cmd); err != nil {
+			return 0, err
+		}
+		return cmd.Process.Pid, nil
+	})
+	if errors.Is(err, sandbox.ErrConfine) {
+		return withFix(fmt.Errorf("%w: %w", ErrSandbox, err),
+			"set sandbox = false in the entry to run it unconfined, or report this with the line above")
 	}
-	line, _, _ := bytes.Cut(stderr[i+len(sandbox.FailurePrefix):], []byte("\n"))
-	return withFix(fmt.Errorf("%w: the process could not be confined: %s", ErrSandbox, line),
-		"set sandbox = false in the entry to run it unconfined, or report this with the line above")
+	return err
 }
 
 // Denied returns the refusal of spec's sandbox that res shows (see

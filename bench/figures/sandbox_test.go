@@ -6,11 +6,14 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/config/trust"
 )
 
 // sandboxWorkspaces makes two workspaces holding one copy of five each,
 // one entry b07_alpha, identical but for [defaults] sandbox: "plain"
-// (false) and "boxed" (true: Landlock through the trampoline, a minimal
+// (false) and "boxed" (true: Landlock from a confined thread, a minimal
 // environment, a private TMPDIR).
 func sandboxWorkspaces(b *testing.B, f *fixture) (plain, boxed string) {
 	b.Helper()
@@ -26,6 +29,14 @@ func sandboxWorkspaces(b *testing.B, f *fixture) (plain, boxed string) {
 			b.Fatal(err)
 		}
 		if err := writeFile(filepath.Join(dir, "a.txt"), "hello\n"); err != nil {
+			b.Fatal(err)
+		}
+		// Trusted, as `toolhost trust` does (see setup).
+		w, err := config.FindWorkspace(dir)
+		if err == nil {
+			_, err = (&trust.Store{Dir: filepath.Join(f.dir, "data", "toolhost", "trust")}).Trust(w.Root, w.Sums())
+		}
+		if err != nil {
 			b.Fatal(err)
 		}
 		if ws.sandbox == "true" {
@@ -59,11 +70,11 @@ func sandboxFigure(b *testing.B, pool string) {
 
 // BenchmarkSandboxCall is a sandboxed one-shot MCP tools/call against
 // the same call unsandboxed, in the same run (goal ≤ 1.15×): what the
-// trampoline (one more exec of toolhost, Landlock) and the private TMPDIR
+// preparation (rules, ruleset, private TMPDIR) and the confined start
 // cost per call.
 func BenchmarkSandboxCall(b *testing.B) { sandboxFigure(b, "0") }
 
 // BenchmarkSandboxCallLongLived is the same with the sdk binary pooled as
-// a long-lived process (goal ≤ 1.05×): the trampoline runs once per
-// process, so a call costs what an unsandboxed one does.
+// a long-lived process (goal ≤ 1.05×): the process is confined once, so
+// a call costs what an unsandboxed one does.
 func BenchmarkSandboxCallLongLived(b *testing.B) { sandboxFigure(b, "") }

@@ -36,9 +36,6 @@ import (
 	"testing"
 	"time"
 
-	// A test binary is the sandbox's trampoline too (its init): a
-	// sandboxed fake tool is started through the test binary itself.
-	_ "github.com/toolhost/toolhost/invoke/sandbox"
 	"github.com/toolhost/toolhost/tool"
 )
 

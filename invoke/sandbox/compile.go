@@ -59,7 +59,7 @@ type PathGrant struct {
 }
 
 // Plan is a [Policy] compiled for one process: the Landlock ruleset the
-// host creates and the trampoline enforces.
+// host creates and enforces on the thread that starts the process.
 type Plan struct {
 	Exec     string      // the tool's executable
 	FS       bool        // restrict the filesystem to Paths
@@ -67,7 +67,6 @@ type Plan struct {
 	Net      bool        // restrict TCP to Connect and Bind
 	Connect  []uint16    // TCP ports the tool may connect to
 	Bind     []uint16    // TCP ports the tool may listen on
-	ProcSelf uint64      // rights on the process's own /proc/self, granted by the trampoline
 	Scope    bool        // no signals, no abstract unix sockets beyond the sandbox
 	NoCore   bool        // RLIMIT_CORE 0: no core dump holds the tool's secrets
 	Required bool        // fail rather than run less confined
@@ -120,7 +119,6 @@ func (p *Policy) Compile(exe, root, home, tmp string) *Plan {
 		for _, d := range devRead {
 			pl.Paths = append(pl.Paths, PathGrant{d, ll.AccessFSReadFile})
 		}
-		pl.ProcSelf = accRead // granted by the trampoline: here /proc/self would be the host's
 		pl.Paths = append(pl.Paths, PathGrant{exe, ll.AccessFSReadFile | ll.AccessFSExecute})
 		if tmp != "" {
 			pl.Paths = append(pl.Paths, PathGrant{tmp, accRead | accUpdate | accCreate | accDelete})

@@ -3,29 +3,31 @@
 // policy to the JP assistant's AccessPolicy for the request's
 // context.access.
 //
-// The host is never restricted. [Prepare] turns a [Policy] into a
+// The host process is never restricted. [Prepare] turns a [Policy] into a
 // [Launch]: the host compiles the rules, creates the Landlock ruleset
-// (which restricts nothing) and starts its own executable instead of the
-// tool, passing it the ruleset as fd 3 and [ExecEnv]; that process (the
-// trampoline, package trampoline) restricts itself in its init, sets its
-// resource limits and execs the tool, which inherits the restriction (and
-// so does everything it starts):
+// (which restricts nothing), filters the environment and makes the
+// private TMPDIR. [Launch.Start] then starts the tool from a throwaway
+// thread: Landlock domains and no_new_privs belong to a thread and a child
+// inherits those of the thread that forks it, so Start confines a thread
+// of its own (never the main one) with the ruleset, forks and execs the
+// tool there, and lets the Go runtime end that thread. The child is
+// started traced and stops before the tool's first instruction; the
+// thread collects the stop, sets RLIMIT_CORE 0 and ends, and only then
+// does the kernel resume the tool, so the tool never shares its domain
+// with a live host thread:
 //
 //	l, err := sandbox.Prepare(policy, path, root, env, keep) // host
-//	cmd := exec.Command(l.Path, argv[1:]...)                // l.Path is this executable
-//	cmd.Env, cmd.ExtraFiles = l.Env, l.Files                // minimal env; the ruleset
 //	defer l.Cleanup()                                       // the ruleset, the private TMPDIR
+//	cmd := exec.Command(path, argv[1:]...)
+//	cmd.Env, cmd.SysProcAttr = l.Env, &syscall.SysProcAttr{Setpgid: true}
+//	cmd.Stdin, cmd.Stdout = stdinFile, stdoutPipe // no file opened on the confined thread
+//	err = l.Start(cmd.SysProcAttr, func() (int, error) { err := cmd.Start(); … return cmd.Process.Pid, err })
 //
-// # The trampoline
-//
-// Every program that imports this package (toolhost, its tests, a Go
-// program embedding the resolver) acts as the trampoline when started with
-// [ExecEnv] set: the check runs in package trampoline's init, which imports
-// only syscall so that it runs before the program's other packages are
-// initialised; an embedding program has nothing to call. A process started
-// without [ExecEnv] pays one environment lookup.
+// An embedding program has nothing to set up. The tool gets no /proc, not
+// even its own /proc/self (the host cannot name it before the fork): see
+// docs/security.md.
 //
 // # Flow
 //
-//	config access.fs/net/env + sandbox → Policy → Compile (paths, ports) → ruleset fd → trampoline → landlock_restrict_self → exec(tool)
+//	config access.fs/net/env + sandbox → Policy → Compile (paths, ports) → ruleset fd → confined thread → fork, exec(tool), traced stop → thread ends → tool runs
 package sandbox

@@ -63,6 +63,10 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 					path = real // the kernel checks where a symbolic link leads
 				}
 				capability := p.needed(path, rootReal, home, strings.ToLower(s))
+				if procPath(path) {
+					return &Denial{What: fmt.Sprintf("%s of %s", capability, path),
+						Fix: `a sandboxed tool gets no /proc, not even its own /proc/self: it reads its standard streams as /dev/stdin or /dev/fd/N, which work; set sandbox = false in the entry if it needs more (docs/security.md, "Limits")`}
+				}
 				// The kernel checks creating and deleting an entry on its
 				// directory: the rule that allows it is the directory's.
 				at := path
@@ -87,6 +91,17 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 		}
 	}
 	return nil
+}
+
+// procPath reports whether path is in /proc, or in /dev/fd (a link to
+// /proc/self/fd).
+func procPath(path string) bool {
+	for _, d := range []string{"/proc", "/dev/fd"} {
+		if path == d || strings.HasPrefix(path, d+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // pathsIn returns the words of line that look like paths (they hold a

@@ -33,6 +33,10 @@ func TestExplain(t *testing.T) {
 	}{
 		{"go open of a missing file", on, "open " + home + "/notes.txt: permission denied",
 			"create of ~/notes.txt", `create it in a subdirectory: the sandbox cannot let a tool create entries directly in "~" while ".git" below it may not (docs/security.md, "Limits")`},
+		{"listing /proc/self/fd", on, "ls: cannot open directory '/proc/self/fd': Permission denied",
+			"read of /proc/self/fd", `a sandboxed tool gets no /proc, not even its own /proc/self: it reads its standard streams as /dev/stdin or /dev/fd/N, which work; set sandbox = false in the entry if it needs more (docs/security.md, "Limits")`},
+		{"listing /dev/fd", on, "ls: cannot open directory '/dev/fd/': Permission denied",
+			"read of /dev/fd", `a sandboxed tool gets no /proc, not even its own /proc/self: it reads its standard streams as /dev/stdin or /dev/fd/N, which work; set sandbox = false in the entry if it needs more (docs/security.md, "Limits")`},
 		{"python read", on, "PermissionError: [Errno 13] Permission denied: '" + home + "/.aws/credentials'",
 			"read of ~/.aws/credentials", `access.fs: add {path="~/.aws/credentials", read=true}`},
 		{"sh redirect into .git", on, "sh: 1: cannot create " + ws + "/.git/x: Permission denied",

@@ -305,9 +305,8 @@ func TestLandlockUnavailable(t *testing.T) {
 	}
 }
 
-// TestLongLivedConfined: a long-lived process goes through the
-// trampoline once, when it starts, and every request it serves is
-// confined.
+// TestLongLivedConfined: a long-lived process is confined once, when it
+// starts, and every request it serves is confined.
 func TestLongLivedConfined(t *testing.T) {
 	needLandlock(t)
 	w := newWorld(t)

@@ -96,6 +96,24 @@ var hostile = faketool.Scenarios{
 		}
 		return 0
 	},
+	// status prints the lines of /proc/self/status and /proc/self/limits
+	// that say how the process runs: traced, no_new_privs, core dumps.
+	"status": func() int {
+		status, err := os.ReadFile("/proc/self/status")
+		if err != nil {
+			return report("", err)
+		}
+		limits, err := os.ReadFile("/proc/self/limits")
+		if err != nil {
+			return report("", err)
+		}
+		for _, line := range strings.Split(string(status)+string(limits), "\n") {
+			if strings.HasPrefix(line, "TracerPid:") || strings.HasPrefix(line, "NoNewPrivs:") || strings.HasPrefix(line, "Max core file size") {
+				fmt.Println(strings.Join(strings.Fields(line), " "))
+			}
+		}
+		return 0
+	},
 	// env prints the environment's names, sorted, one a line.
 	"env": func() int {
 		var names []string

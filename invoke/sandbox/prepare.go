@@ -8,32 +8,29 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-
-	"github.com/toolhost/toolhost/invoke/sandbox/trampoline"
 )
-
-// ExecEnv is the environment variable that makes a process the
-// trampoline (see package trampoline): the host sets it, the trampoline
-// removes it before it execs the tool.
-const ExecEnv = trampoline.Env
 
 // ErrUnavailable reports that the OS cannot enforce a policy whose entry
 // says sandbox = "require".
 var ErrUnavailable = errors.New("the OS sandbox is not available")
 
-// Launch is how to start one sandboxed process: Path (this executable,
-// the trampoline) with the tool's argv, Env, and Files as the command's
-// ExtraFiles (the ruleset, fd 3 in the child). Cleanup closes the ruleset
-// and removes the private temporary directory once the process and its
-// descendants are gone.
+// ErrConfine reports that a thread could not be confined to start a
+// sandboxed process (see [Launch.Start]); nothing was started.
+var ErrConfine = errors.New("the process could not be confined")
+
+// Launch is how to start one sandboxed process: with Env, by
+// [Launch.Start]. Cleanup closes the ruleset and removes the private
+// temporary directory once the process and its descendants are gone.
 type Launch struct {
-	Path    string
 	Env     []string
-	Files   []*os.File
 	Cleanup func()
 	// Enforced is false when the OS cannot sandbox (the call runs with the
 	// cooperative policy and the minimal environment only).
 	Enforced bool
+
+	rs     *os.File // the Landlock ruleset, nil when there is nothing to restrict
+	flags  uint32   // landlock_restrict_self's flags
+	noCore bool     // RLIMIT_CORE 0 for the process
 }
 
 // baseEnv are the variables a sandboxed tool keeps without a grant.
@@ -60,7 +57,7 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: private temporary directory: %w", err)
 	}
-	l := &Launch{Path: exe, Cleanup: func() { _ = os.RemoveAll(tmp) }}
+	l := &Launch{Cleanup: func() { _ = os.RemoveAll(tmp) }}
 	l.Env = append(filterEnv(p, env, keep), "TMPDIR="+tmp)
 	if abi == 0 { // nothing to enforce with: the cooperative policy and the environment only
 		return l, nil
@@ -71,24 +68,11 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 		l.Cleanup()
 		return nil, err
 	}
-	self, err := selfExe()
-	if err != nil {
-		l.Cleanup()
-		if rs != nil {
-			rs.Close()
-		}
-		return nil, fmt.Errorf("sandbox: the trampoline: %w", err)
-	}
-	fd, nocore := -1, 0
 	if rs != nil {
-		fd, l.Files = 3, []*os.File{rs} // ExtraFiles[0]
+		l.rs, l.flags = rs, flags
 		l.Cleanup = func() { rs.Close(); _ = os.RemoveAll(tmp) }
 	}
-	if pl.NoCore {
-		nocore = 1
-	}
-	l.Path, l.Enforced = self, true
-	l.Env = append(l.Env, fmt.Sprintf("%s=%d %d %d %d %s", ExecEnv, fd, flags, nocore, pl.ProcSelf, exe))
+	l.noCore, l.Enforced = pl.NoCore, true
 	return l, nil
 }
 
@@ -132,7 +116,7 @@ func filterEnv(p *Policy, env, keep []string) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
-		if name == "TMPDIR" || name == ExecEnv {
+		if name == "TMPDIR" {
 			continue
 		}
 		if matchNames(keep, name) || p.envAllowed(name) {

@@ -9,7 +9,7 @@ import (
 )
 
 // BenchmarkRun is one call of /bin/true through invoke.Run, unconfined
-// and sandboxed (the trampoline is this test binary): the sandbox's whole
+// and sandboxed (from a confined throwaway thread): the sandbox's whole
 // cost per one-shot call, host and child.
 func BenchmarkRun(b *testing.B) {
 	root := b.TempDir()
