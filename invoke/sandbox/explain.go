@@ -59,8 +59,8 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 			}
 			if paths := pathsIn(s, rootReal); len(paths) > 0 && len(p.Rules()) > 0 {
 				path := pickPath(paths)
-				if real, err := filepath.EvalSymlinks(path); err == nil {
-					path = real // the kernel checks where a symbolic link leads
+				if real, err := filepath.EvalSymlinks(path); err == nil && !procPath(path) {
+					path = real // the kernel checks where a symbolic link leads (but /proc/self is the host's here)
 				}
 				capability := p.needed(path, rootReal, home, strings.ToLower(s))
 				if procPath(path) {
