@@ -78,6 +78,9 @@ type Plan struct {
 var systemRead = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix/store"}
 
 // devices every process may use: /dev/null read-write, the others read.
+// None gets ioctl_dev: on /dev/tty (the user's terminal, when toolhost
+// runs in one) it would let the tool push keystrokes into the terminal's
+// input with TIOCSTI, which the user's shell runs after toolhost exits.
 var (
 	devRW   = []string{"/dev/null", "/dev/full", "/dev/tty"}
 	devRead = []string{"/dev/zero", "/dev/random", "/dev/urandom"}
@@ -114,7 +117,7 @@ func (p *Policy) Compile(exe, root, home, tmp string) *Plan {
 			pl.Paths = append(pl.Paths, PathGrant{d, accRead | accExecute})
 		}
 		for _, d := range devRW {
-			pl.Paths = append(pl.Paths, PathGrant{d, ll.AccessFSReadFile | ll.AccessFSWriteFile | ll.AccessFSTruncate | ll.AccessFSIoctlDev})
+			pl.Paths = append(pl.Paths, PathGrant{d, ll.AccessFSReadFile | ll.AccessFSWriteFile | ll.AccessFSTruncate})
 		}
 		for _, d := range devRead {
 			pl.Paths = append(pl.Paths, PathGrant{d, ll.AccessFSReadFile})

@@ -59,8 +59,11 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 			}
 			if paths := pathsIn(s, rootReal); len(paths) > 0 && len(p.Rules()) > 0 {
 				path := pickPath(paths)
-				if real, err := filepath.EvalSymlinks(path); err == nil {
-					path = real // the kernel checks where a symbolic link leads
+				// The kernel checks where a symbolic link leads; but /proc's
+				// links (/proc/self, /dev/fd) would resolve here in the
+				// host, to the host's own pid.
+				if real, err := filepath.EvalSymlinks(path); err == nil && !procPath(path) {
+					path = real
 				}
 				capability := p.needed(path, rootReal, home, strings.ToLower(s))
 				if procPath(path) {
