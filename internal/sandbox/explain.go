@@ -25,6 +25,8 @@ var (
 	tokenRe  = regexp.MustCompile(`[\s:'"` + "`" + `,;()\[\]{}]+`)
 	addrRe   = regexp.MustCompile(`(?i)\b(connect|bind|dial|listen)\b[^\n]*?\[?([0-9a-z.:-]*?)\]?:([0-9]{1,5})\b`)
 	signalRe = regexp.MustCompile(`(?i)\b(kill|signal)`)
+	// devTCPRe is bash's /dev/tcp/HOST/PORT, a connection, not a file.
+	devTCPRe = regexp.MustCompile(`/dev/tcp/([0-9A-Za-z.:-]+)/([0-9]{1,5})\b`)
 )
 
 // Explain looks in out (the stderr tail, then stdout) of a process that
@@ -44,6 +46,11 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 				continue
 			}
 			s := string(line)
+			if m := devTCPRe.FindStringSubmatch(s); m != nil && (len(p.Net) > 0 || p.profile()) {
+				port, _ := strconv.Atoi(m[2])
+				return &Denial{What: fmt.Sprintf("a TCP connection to %s:%d", m[1], port),
+					Fix: fmt.Sprintf(`access.net: add {host="%s", port=%d, allow=true}`, m[1], port)}
+			}
 			if m := addrRe.FindStringSubmatch(s); m != nil && (len(p.Net) > 0 || p.profile()) {
 				port, _ := strconv.Atoi(m[3])
 				host := m[2]
