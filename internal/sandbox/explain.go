@@ -203,7 +203,7 @@ func capabilities(bits uint64, extra string) string {
 // capability (Landlock's rights on dir would cover it too), "" when none.
 func (p *Policy) narrower(dir, rootReal, home, capability string) string {
 	need := map[string]uint64{"create": accCreate, "delete": accDelete}[capability]
-	for _, r := range p.Rules() {
+	for _, r := range p.enforcedRules(rootReal, home) {
 		a := absRule(r.Path, rootReal, home)
 		if a != "" && a != dir && within(dir, a) && r.bits()&need != need {
 			return a
@@ -215,7 +215,7 @@ func (p *Policy) narrower(dir, rootReal, home, capability string) string {
 // granted returns the rights the most specific rule gives path.
 func (p *Policy) granted(path, rootReal, home string) uint64 {
 	best, bits := -1, uint64(0)
-	for _, r := range p.Rules() {
+	for _, r := range p.enforcedRules(rootReal, home) {
 		a := absRule(r.Path, rootReal, home)
 		if a == "" || !within(a, path) {
 			continue
