@@ -78,6 +78,9 @@ type Plan struct {
 var systemRead = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix/store"}
 
 // devices every process may use: /dev/null read-write, the others read.
+// None gets ioctl_dev: on /dev/tty (the user's terminal, when toolhost
+// runs in one) it would let the tool push keystrokes into the terminal's
+// input with TIOCSTI, which the user's shell runs after toolhost exits.
 var (
 	devRW   = []string{"/dev/null", "/dev/full", "/dev/tty"}
 	devRead = []string{"/dev/zero", "/dev/random", "/dev/urandom"}
@@ -93,10 +96,10 @@ var (
 // expand).
 func (p *Policy) Compile(exe, root, home, tmp string) *Plan {
 	pl := &Plan{Exec: exe, Scope: true, NoCore: true, Required: p.Mode == ModeRequire}
-	rules := p.Rules()
-	if len(rules) > 0 {
+	rootReal := realPath(root)
+	rules := p.enforcedRules(rootReal, home)
+	if len(rules) > 0 || p.profile() {
 		pl.FS = true
-		rootReal := realPath(root)
 		abs := map[string]uint64{}
 		var order []string
 		for _, r := range rules {
@@ -114,7 +117,7 @@ func (p *Policy) Compile(exe, root, home, tmp string) *Plan {
 			pl.Paths = append(pl.Paths, PathGrant{d, accRead | accExecute})
 		}
 		for _, d := range devRW {
-			pl.Paths = append(pl.Paths, PathGrant{d, ll.AccessFSReadFile | ll.AccessFSWriteFile | ll.AccessFSTruncate | ll.AccessFSIoctlDev})
+			pl.Paths = append(pl.Paths, PathGrant{d, ll.AccessFSReadFile | ll.AccessFSWriteFile | ll.AccessFSTruncate})
 		}
 		for _, d := range devRead {
 			pl.Paths = append(pl.Paths, PathGrant{d, ll.AccessFSReadFile})
@@ -141,6 +144,19 @@ func (p *Policy) Compile(exe, root, home, tmp string) *Plan {
 		}
 	}
 	return pl
+}
+
+// enforcedRules are the filesystem rules the OS enforces with the
+// workspace root rootReal: [Policy.Rules], but where the root holds the
+// home directory (toolhost started in ~ or / with no workspace, as MCP
+// clients start servers) the profile's rules are left out: its
+// "workspace read-write" would be every secret there. Declared rules
+// still apply.
+func (p *Policy) enforcedRules(rootReal, home string) []FSRule {
+	if p.profile() && home != "" && within(rootReal, realPath(home)) {
+		return p.FS
+	}
+	return p.Rules()
 }
 
 // ports are the TCP ports an allowed net rule opens: its port, else its

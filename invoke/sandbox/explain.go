@@ -25,6 +25,8 @@ var (
 	tokenRe  = regexp.MustCompile(`[\s:'"` + "`" + `,;()\[\]{}]+`)
 	addrRe   = regexp.MustCompile(`(?i)\b(connect|bind|dial|listen)\b[^\n]*?\[?([0-9a-z.:-]*?)\]?:([0-9]{1,5})\b`)
 	signalRe = regexp.MustCompile(`(?i)\b(kill|signal)`)
+	// devTCPRe is bash's /dev/tcp/HOST/PORT, a connection, not a file.
+	devTCPRe = regexp.MustCompile(`/dev/tcp/([0-9A-Za-z.:-]+)/([0-9]{1,5})\b`)
 )
 
 // Explain looks in out (the stderr tail, then stdout) of a process that
@@ -44,6 +46,11 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 				continue
 			}
 			s := string(line)
+			if m := devTCPRe.FindStringSubmatch(s); m != nil && (len(p.Net) > 0 || p.profile()) {
+				port, _ := strconv.Atoi(m[2])
+				return &Denial{What: fmt.Sprintf("a TCP connection to %s:%d", m[1], port),
+					Fix: fmt.Sprintf(`access.net: add {host="%s", port=%d, allow=true}`, m[1], port)}
+			}
 			if m := addrRe.FindStringSubmatch(s); m != nil && (len(p.Net) > 0 || p.profile()) {
 				port, _ := strconv.Atoi(m[3])
 				host := m[2]
@@ -59,8 +66,11 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 			}
 			if paths := pathsIn(s, rootReal); len(paths) > 0 && len(p.Rules()) > 0 {
 				path := pickPath(paths)
+				// The kernel checks where a symbolic link leads; but /proc's
+				// links (/proc/self, /dev/fd) would resolve here in the
+				// host, to the host's own pid.
 				if real, err := filepath.EvalSymlinks(path); err == nil && !procPath(path) {
-					path = real // the kernel checks where a symbolic link leads (but /proc/self is the host's here)
+					path = real
 				}
 				capability := p.needed(path, rootReal, home, strings.ToLower(s))
 				if procPath(path) {
@@ -193,7 +203,7 @@ func capabilities(bits uint64, extra string) string {
 // capability (Landlock's rights on dir would cover it too), "" when none.
 func (p *Policy) narrower(dir, rootReal, home, capability string) string {
 	need := map[string]uint64{"create": accCreate, "delete": accDelete}[capability]
-	for _, r := range p.Rules() {
+	for _, r := range p.enforcedRules(rootReal, home) {
 		a := absRule(r.Path, rootReal, home)
 		if a != "" && a != dir && within(dir, a) && r.bits()&need != need {
 			return a
@@ -205,7 +215,7 @@ func (p *Policy) narrower(dir, rootReal, home, capability string) string {
 // granted returns the rights the most specific rule gives path.
 func (p *Policy) granted(path, rootReal, home string) uint64 {
 	best, bits := -1, uint64(0)
-	for _, r := range p.Rules() {
+	for _, r := range p.enforcedRules(rootReal, home) {
 		a := absRule(r.Path, rootReal, home)
 		if a == "" || !within(a, path) {
 			continue

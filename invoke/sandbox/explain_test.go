@@ -49,6 +49,8 @@ func TestExplain(t *testing.T) {
 			"create of /srv/data/x", `access.fs: add {path="/srv/data", create=true}`},
 		{"go dial", on, "dial tcp 10.0.0.1:443: connect: permission denied",
 			"a TCP connection to 10.0.0.1:443", `access.net: add {host="10.0.0.1", port=443, allow=true}`},
+		{"bash /dev/tcp", on, "bash: connect: Permission denied\nbash: line 1: /dev/tcp/127.0.0.1/47001: Permission denied",
+			"a TCP connection to 127.0.0.1:47001", `access.net: add {host="127.0.0.1", port=47001, allow=true}`},
 		{"go listen", on, "listen tcp :8080: bind: permission denied",
 			"listening on TCP port 8080", `access.net: add {host="localhost", port=8080, allow=true, bind=true}`},
 		{"kill", on, "kill 4242: operation not permitted",

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/toolhost/toolhost/invoke/faketool"
 )
@@ -113,6 +114,21 @@ var hostile = faketool.Scenarios{
 			}
 		}
 		return 0
+	},
+	// tiocsti opens its controlling terminal, /dev/tty, and pushes a
+	// character into the terminal's input, which a shell reading the
+	// terminal after toolhost would run.
+	"tiocsti": func() int {
+		f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+		if err != nil {
+			return report("", err)
+		}
+		defer f.Close()
+		c := byte('x')
+		if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), syscall.TIOCSTI, uintptr(unsafe.Pointer(&c))); e != 0 {
+			return report("", fmt.Errorf("ioctl(/dev/tty, TIOCSTI): %w", e))
+		}
+		return report("injected", nil)
 	},
 	// env prints the environment's names, sorted, one a line.
 	"env": func() int {
