@@ -25,6 +25,7 @@ var (
 	tokenRe  = regexp.MustCompile(`[\s:'"` + "`" + `,;()\[\]{}]+`)
 	addrRe   = regexp.MustCompile(`(?i)\b(connect|bind|dial|listen)\b[^\n]*?\[?([0-9a-z.:-]*?)\]?:([0-9]{1,5})\b`)
 	signalRe = regexp.MustCompile(`(?i)\b(kill|signal)`)
+	unixRe   = regexp.MustCompile(`(?i)\b(dial|connect|socket)\b[^\n]*\bunix\b|\bunix\b[^\n]*\b(dial|connect|socket)\b|\bAF_UNIX\b`)
 	// devTCPRe is bash's /dev/tcp/HOST/PORT, a connection, not a file.
 	devTCPRe = regexp.MustCompile(`/dev/tcp/([0-9A-Za-z.:-]+)/([0-9]{1,5})\b`)
 )
@@ -63,6 +64,10 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 				}
 				return &Denial{What: fmt.Sprintf("a TCP connection to %s:%d", host, port),
 					Fix: fmt.Sprintf(`access.net: add {host="%s", port=%d, allow=true}`, host, port)}
+			}
+			if unixRe.MatchString(s) && len(p.Rules()) > 0 {
+				return &Denial{What: "a unix socket",
+					Fix: "a sandboxed tool with fs rules may not open unix sockets, since Landlock does not check connecting to one (the session bus, ssh-agent, docker.sock); set sandbox = false in the entry if it needs one (docs/security.md)"}
 			}
 			if paths := pathsIn(s, rootReal); len(paths) > 0 && len(p.Rules()) > 0 {
 				path := pickPath(paths)

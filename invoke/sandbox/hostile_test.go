@@ -342,3 +342,49 @@ func TestLongLivedConfined(t *testing.T) {
 	p.Close()
 	<-p.Done()
 }
+
+// TestUnixSocketDenied: Landlock does not check connecting to a unix
+// socket on disk (the session bus, ssh-agent, docker.sock), so a plan
+// with fs rules refuses socket(AF_UNIX) with a seccomp filter; the
+// denial names why, and socketpair still works.
+func TestUnixSocketDenied(t *testing.T) {
+	needLandlock(t)
+	w := newWorld(t)
+	sock := filepath.Join(w.home, "agent.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	res, _, err := w.run(t, nil, "dial-unix", sock)
+	if err != nil || string(res.Stdout) != "connected" {
+		t.Fatalf("unconfined: %v, stdout %q, stderr %q: the test's socket does not work", err, res.Stdout, res.StderrTail)
+	}
+	res, spec, err := w.run(t, &sandbox.Policy{Mode: sandbox.ModeOn}, "dial-unix", sock)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if res.ExitCode != 1 || len(res.Stdout) != 0 {
+		t.Fatalf("the tool was not stopped: exit %d, stdout %q, stderr %q", res.ExitCode, res.Stdout, res.StderrTail)
+	}
+	d := invoke.Denied(spec, w.ws, res)
+	const what, fix = "a unix socket", unixFix
+	if d == nil || d.What != what || d.Fix != fix {
+		t.Errorf("denial = %+v (stderr %q)\nwant %q / %q", d, res.StderrTail, what, fix)
+	}
+	res, _, err = w.run(t, &sandbox.Policy{Mode: sandbox.ModeOn}, "socketpair", "")
+	if err != nil || string(res.Stdout) != "paired" {
+		t.Errorf("socketpair under the sandbox: %v, stdout %q, stderr %q", err, res.Stdout, res.StderrTail)
+	}
+}
+
+const unixFix = "a sandboxed tool with fs rules may not open unix sockets, since Landlock does not check connecting to one (the session bus, ssh-agent, docker.sock); set sandbox = false in the entry if it needs one (docs/security.md)"

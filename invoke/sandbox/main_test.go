@@ -53,6 +53,25 @@ var hostile = faketool.Scenarios{
 		}
 		return report("connected", err)
 	},
+	// dial-unix PATH connects to the unix socket PATH.
+	"dial-unix": func() int {
+		c, err := net.DialTimeout("unix", os.Args[2], 2*time.Second)
+		if err == nil {
+			c.Close()
+		}
+		return report("connected", err)
+	},
+	// socketpair makes a connected pair of unix sockets and sends a byte
+	// through it: reaching nothing outside, it stays allowed.
+	"socketpair": func() int {
+		fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+		if err == nil {
+			_, err = syscall.Write(fds[0], []byte("x"))
+			syscall.Close(fds[0])
+			syscall.Close(fds[1])
+		}
+		return report("paired", err)
+	},
 	// signal-parent sends SIGWINCH to the process that started it.
 	"signal-parent": func() int {
 		err := syscall.Kill(os.Getppid(), syscall.SIGWINCH)

@@ -31,6 +31,7 @@ type Launch struct {
 	rs     *os.File // the Landlock ruleset, nil when there is nothing to restrict
 	flags  uint32   // landlock_restrict_self's flags
 	noCore bool     // RLIMIT_CORE 0 for the process
+	noUnix bool     // refuse socket(AF_UNIX) (unixsock_linux.go): the plan has fs rules
 }
 
 // baseEnv are the variables a sandboxed tool keeps without a grant.
@@ -72,7 +73,7 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 		l.rs, l.flags = rs, flags
 		l.Cleanup = func() { rs.Close(); _ = os.RemoveAll(tmp) }
 	}
-	l.noCore, l.Enforced = pl.NoCore, true
+	l.noCore, l.noUnix, l.Enforced = pl.NoCore, pl.FS, true
 	return l, nil
 }
 

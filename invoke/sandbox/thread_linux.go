@@ -75,6 +75,11 @@ func (l *Launch) confined(fd int, start func() (int, error)) error {
 	if _, _, e := syscall.RawSyscall(sysLandlockRestrictSelf, uintptr(fd), uintptr(l.flags), 0); e != 0 {
 		return fmt.Errorf("%w: landlock_restrict_self: %v", ErrConfine, e)
 	}
+	if l.noUnix {
+		if err := refuseUnixSockets(); err != nil {
+			return err
+		}
+	}
 	pid, err := start()
 	if err != nil {
 		if scope := yamaScope(); errors.Is(err, syscall.EPERM) && scope >= 2 {
