@@ -127,7 +127,7 @@ type = "string"
 		{"cat", filepath.Join(home, ".ssh/id_ed25519"),
 			`tool "cat": the sandbox denied read of ~/.ssh/id_ed25519 (fix: access.fs: add {path="~/.ssh/id_ed25519", read=true})`},
 		{"sh", filepath.Join(root, ".config/toolhost/x.toml"),
-			`tool "sh": the sandbox denied create of .config/toolhost/x.toml (fix: access.fs: add {path=".config/toolhost", read=true, create=true})`},
+			`tool "sh": the sandbox denied create of .config/toolhost/x.toml (fix: the default profile keeps .git and .config/toolhost read-only on purpose: a tool that could write them could rewrite history or register commands the next start runs; make this change yourself (docs/security.md))`},
 	}
 	for _, tt := range tests {
 		out, err := c.Call(t.Context(), tt.tool, map[string]any{"path": tt.path}, nil)

@@ -82,6 +82,9 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 					return &Denial{What: fmt.Sprintf("%s of %s", capability, path),
 						Fix: `a sandboxed tool gets no /proc, not even its own /proc/self: it reads its standard streams as /dev/stdin or /dev/fd/N, which work; set sandbox = false in the entry if it needs more (docs/security.md, "Limits")`}
 				}
+				if capability != "read" && capability != "execute" && p.profile() && guarded(path, rootReal) {
+					return &Denial{What: fmt.Sprintf("%s of %s", capability, ruleName(path, rootReal, home)), Fix: guardedFix}
+				}
 				// The kernel checks creating and deleting an entry on its
 				// directory: the rule that allows it is the directory's.
 				at := path
@@ -106,6 +109,21 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 		}
 	}
 	return nil
+}
+
+// guardedFix is the fix of a write the default profile refuses in .git or
+// .config/toolhost: not a rule to add, which would lift the protection.
+const guardedFix = `the default profile keeps .git and .config/toolhost read-only on purpose: a tool that could write them could rewrite history or register commands the next start runs; make this change yourself (docs/security.md)`
+
+// guarded reports whether path is in the workspace's .git or
+// .config/toolhost, which the default profile keeps read-only.
+func guarded(path, rootReal string) bool {
+	for _, d := range []string{".git", ".config/toolhost"} {
+		if within(filepath.Join(rootReal, d), path) {
+			return true
+		}
+	}
+	return false
 }
 
 // procPath reports whether path is in /proc, or in /dev/fd (a link to

@@ -40,7 +40,7 @@ func TestExplain(t *testing.T) {
 		{"python read", on, "PermissionError: [Errno 13] Permission denied: '" + home + "/.aws/credentials'",
 			"read of ~/.aws/credentials", `access.fs: add {path="~/.aws/credentials", read=true}`},
 		{"sh redirect into .git", on, "sh: 1: cannot create " + ws + "/.git/x: Permission denied",
-			"create of .git/x", `access.fs: add {path=".git", read=true, create=true}`},
+			"create of .git/x", `the default profile keeps .git and .config/toolhost read-only on purpose: a tool that could write them could rewrite history or register commands the next start runs; make this change yourself (docs/security.md)`},
 		{"rm, relative", &Policy{FS: []FSRule{{Path: ".", Read: &yes}}}, "rm: cannot remove 'src/a.txt': Permission denied",
 			"delete of src/a.txt", `access.fs: add {path="src", read=true, delete=true}`},
 		{"update of an existing file", &Policy{FS: []FSRule{{Path: ".", Read: &yes}}}, "open src/a.txt: permission denied",
