@@ -9,6 +9,7 @@ import (
 	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // screenPOST applies the stdio screen's rules on ids and keys (ids.go) to
@@ -22,7 +23,18 @@ func screenPOST(w http.ResponseWriter, r *http.Request) bool {
 	if r.Method != http.MethodPost || r.Body == nil {
 		return true
 	}
-	body, err := io.ReadAll(r.Body)
+	// Bounded as the SDK bounds it: a larger body is put back whole for
+	// the SDK to refuse, not held here (Handler may be mounted without the
+	// httpserver's MaxBytesReader).
+	body, err := io.ReadAll(io.LimitReader(r.Body, mcp.DefaultMaxRequestBodyBytes+1))
+	if err == nil && len(body) > mcp.DefaultMaxRequestBodyBytes {
+		rest := r.Body
+		r.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(bytes.NewReader(body), rest), rest}
+		return true
+	}
 	if err != nil { // as the SDK answers it
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {

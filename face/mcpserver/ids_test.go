@@ -293,3 +293,39 @@ func TestDuplicateKeys(t *testing.T) {
 		}
 	})
 }
+
+// endless is a request body that never ends, counting what was read.
+type endless struct{ n int64 }
+
+func (e *endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ' '
+	}
+	e.n += int64(len(p))
+	return len(p), nil
+}
+
+// TestHTTPScreenBounded: the POST screen reads no more of a body than the
+// SDK would (Handler mounted bare, without the httpserver's
+// MaxBytesReader): an endless body is refused with 413 once past the
+// SDK's limit, not read into memory to its end.
+func TestHTTPScreenBounded(t *testing.T) {
+	cat, err := testCatalog(t.Context(), nil, &probe{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := mcpserver.New(cat, nil)
+	defer s.Close()
+	body := &endless{}
+	req := httptest.NewRequest(http.MethodPost, "/", body)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	rec := httptest.NewRecorder()
+	s.Handler().ServeHTTP(rec, req)
+	if rec.Code != http.StatusRequestEntityTooLarge {
+		t.Errorf("status %d (%s), want 413", rec.Code, bytes.TrimSpace(rec.Body.Bytes()))
+	}
+	if limit := int64(2*mcp.DefaultMaxRequestBodyBytes + 64<<10); body.n > limit {
+		t.Errorf("%d bytes of the body read, want at most %d", body.n, limit)
+	}
+}
