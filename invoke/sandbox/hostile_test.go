@@ -65,20 +65,7 @@ func yes() *bool { b := true; return &b }
 
 func TestHostileToolDenied(t *testing.T) {
 	needLandlock(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	ln := listen(t, "tcp", "127.0.0.1:0")
 	port := ln.Addr().(*net.TCPAddr).Port
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
 	updateOnly := &sandbox.Policy{FS: []sandbox.FSRule{{Path: ".", Read: yes()}, {Path: "src", Read: yes(), Update: yes()}}}
@@ -147,20 +134,7 @@ func TestHostileToolDenied(t *testing.T) {
 // they do, so the denials above come from the rules.
 func TestHostileToolAllowed(t *testing.T) {
 	needLandlock(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	ln := listen(t, "tcp", "127.0.0.1:0")
 	port := uint16(ln.Addr().(*net.TCPAddr).Port)
 	updateOnly := &sandbox.Policy{FS: []sandbox.FSRule{{Path: ".", Read: yes()}, {Path: "src", Read: yes(), Update: yes()}}}
 	tests := []struct {
@@ -351,20 +325,7 @@ func TestUnixSocketDenied(t *testing.T) {
 	needLandlock(t)
 	w := newWorld(t)
 	sock := filepath.Join(w.home, "agent.sock")
-	ln, err := net.Listen("unix", sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	listen(t, "unix", sock)
 	res, _, err := w.run(t, nil, "dial-unix", sock)
 	if err != nil || string(res.Stdout) != "connected" {
 		t.Fatalf("unconfined: %v, stdout %q, stderr %q: the test's socket does not work", err, res.Stdout, res.StderrTail)
@@ -388,3 +349,24 @@ func TestUnixSocketDenied(t *testing.T) {
 }
 
 const unixFix = "a sandboxed tool with fs rules may not open unix sockets, since Landlock does not check connecting to one (the session bus, ssh-agent, docker.sock); set sandbox = false in the entry if it needs one (docs/security.md)"
+
+// listen listens on address and accepts every connection, closing it at
+// once, until the test ends.
+func listen(t *testing.T, network, address string) net.Listener {
+	t.Helper()
+	ln, err := net.Listen(network, address)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	return ln
+}
