@@ -15,6 +15,8 @@ type Config struct {
 	Tools      map[string]*Entry    // [tools.NAME], keyed by NAME
 	Toolsets   map[string]*Entry    // [toolsets.NAME], keyed by NAME
 	Categories map[string]*Category // [categories.ID], keyed by ID
+	Servers    map[string]*Server   // [mcp_servers.NAME], keyed by NAME
+	Remotes    map[string]*Remote   // [remotes.NAME], keyed by NAME
 	Files      []string             // layers read, in order (later wins)
 }
 
@@ -45,6 +47,12 @@ type Entry struct {
 	Toolset bool    // from [toolsets.NAME]
 	Command Command // string (shell words) or array
 	Tool    string  // name inside the binary ("" means Name); JP's source = "local.x" sets it
+	// Server is the [mcp_servers.NAME] the entry's tools come from, set by
+	// JP's source = "mcp.NAME" (all its tools; Tool is "", see
+	// [Entry.AllTools]) or "mcp.NAME.TOOL" (Tool is TOOL); "" for a local
+	// binary. An MCP entry has no command: its server's table says how the
+	// server runs, and its fields are overrides of the server's definition.
+	Server string
 	// JPForm is true when the entry is written in the JP assistant's form
 	// (source = "local…"): its TOML parameters then keep JP's rule, optional
 	// unless they say required = true (docs/config.md, "JP compatibility").

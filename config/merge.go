@@ -23,6 +23,20 @@ func merge(dst, src *Config) error {
 			}
 		}
 	}
+	for name, sv := range src.Servers {
+		if old := dst.Servers[name]; old != nil {
+			mergeServer(old, sv)
+		} else {
+			dst.Servers[name] = sv
+		}
+	}
+	for name, r := range src.Remotes {
+		if old := dst.Remotes[name]; old != nil {
+			mergeRemote(old, r)
+		} else {
+			dst.Remotes[name] = r
+		}
+	}
 	for id, c := range src.Categories {
 		if old := dst.Categories[id]; old != nil {
 			if err := mergo.Merge(old, c, mergo.WithOverride); err != nil {
@@ -84,6 +98,12 @@ func mergeEntry(dst, src *Entry) error {
 	}
 	if set("tool") {
 		dst.Tool = src.Tool
+	}
+	switch {
+	case set("server"): // source = "mcp.…"
+		dst.Server = src.Server
+	case set("tool") || set("command"): // a local source or command replaces an MCP one
+		dst.Server = ""
 	}
 	if set("category") {
 		dst.Category = src.Category
