@@ -30,6 +30,7 @@ var rooms = []struct {
 	{2, "configuration", []string{"config/..."}},
 	{2, "author SDK", []string{"sdk/..."}},
 	{3, "catalog and sources", []string{"resolver/..."}},
+	{3, "sources", []string{"source/..."}}, // beside the catalog: tool, invoke, config and the ground only
 	{4, "faces' shared helpers", []string{"face/internal/..."}},
 	{5, "MCP face", []string{"face/mcpserver/..."}},
 	{5, "HTTP face", []string{"face/httpserver/..."}},
