@@ -56,6 +56,20 @@ func (s *Server) Argv() []string {
 	return append(slices.Clone(s.Command.Args), s.Args...)
 }
 
+// SandboxMode returns the sandbox mode a stdio server starts under: its
+// sandbox (or [defaults]'), and [SandboxOn] when neither sets one, as JP's
+// D44 has it (stdio servers start under the sandbox); "" for an HTTP
+// server, which runs nothing here.
+func (s *Server) SandboxMode() string {
+	switch {
+	case !s.Stdio():
+		return ""
+	case s.Sandbox == "":
+		return SandboxOn
+	}
+	return s.Sandbox
+}
+
 // Disabled reports whether enabled = false.
 func (s *Server) Disabled() bool { return s.Enabled != nil && !*s.Enabled }
 

@@ -103,6 +103,20 @@ include = ["list_directory"]
 	}
 }
 
+func TestServerSandboxMode(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"[mcp_servers.s]\ncommand = \"s\"\n", SandboxOn},
+		{"[mcp_servers.s]\ncommand = \"s\"\nsandbox = false\n", SandboxOff},
+		{"[defaults]\nsandbox = \"require\"\n[mcp_servers.s]\ncommand = \"s\"\n", SandboxRequire},
+		{"[defaults]\nsandbox = true\n[mcp_servers.s]\nurl = \"http://h/mcp\"\n", ""},
+	}
+	for _, tt := range tests {
+		if got := mustParse(t, tt.src).Servers["s"].SandboxMode(); got != tt.want {
+			t.Errorf("%q: SandboxMode() = %q, want %q", tt.src, got, tt.want)
+		}
+	}
+}
+
 func TestParseServerErrors(t *testing.T) {
 	tests := []struct {
 		name string
