@@ -1,10 +1,12 @@
 package remote_test
 
 import (
+	"net/http"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/toolhost/toolhost/source/remote"
 )
@@ -77,5 +79,27 @@ func TestListShared(t *testing.T) {
 	wg.Wait()
 	if n := len(p.got()); n != 1 {
 		t.Errorf("%d requests, want 1", n)
+	}
+}
+
+// TestListStaleFromDisk: a new process whose provider is down serves the
+// manifest an earlier process kept on disk, stale.
+func TestListStaleFromDisk(t *testing.T) {
+	p := newProvider(t)
+	dir := t.TempDir()
+	clk := &clock{now: generated}
+	opts := &remote.Options{CacheDir: dir, Getenv: env(map[string]string{"TEAM_TOKEN": "x"}), Now: clk.Now}
+	if _, err := remote.New(remoteOf(p), opts).List(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	p.set(http.StatusBadGateway, "")
+	clk.add(time.Hour)
+	l, err := remote.New(remoteOf(p), opts).List(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `serving the manifest read at 2026-11-25T12:00:00Z: remote "team": GET ` + p.URL + `/api/v1/tools: unexpected HTTP status: 502 Bad Gateway`
+	if !l.Stale || len(l.Tools) != 2 || len(l.Warnings) != 1 || l.Warnings[0] != want {
+		t.Errorf("listing stale %v, %d tools, warnings %q; want %q", l.Stale, len(l.Tools), l.Warnings, want)
 	}
 }

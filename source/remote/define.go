@@ -19,7 +19,9 @@ type Definition struct {
 	// shared with the kept manifest: read it, never modify it.
 	InputSchema map[string]any
 	// Annotations holds the MCP annotations the metadata says:
-	// idempotentHint from metadata.idempotent; nil when none.
+	// idempotentHint from metadata.idempotent, and readOnlyHint,
+	// destructiveHint, openWorldHint from the booleans read_only,
+	// destructive, open_world; nil when none.
 	Annotations      map[string]any
 	Category         string
 	Tags             []string
@@ -30,6 +32,14 @@ type Definition struct {
 	// Metadata holds the metadata keys the protocol does not define, as
 	// the provider sent them; nil when none.
 	Metadata map[string]any
+}
+
+// hints maps metadata keys (the protocol's snake case, as its
+// idempotent) to the MCP annotations that mean the same.
+var hints = map[string]string{
+	"read_only":   "readOnlyHint",
+	"destructive": "destructiveHint",
+	"open_world":  "openWorldHint",
 }
 
 // define converts a manifest tool.
@@ -50,6 +60,14 @@ func define(prefix string, t Tool) Definition {
 	}
 	if t.Metadata.Idempotent != nil {
 		d.Annotations = map[string]any{"idempotentHint": *t.Metadata.Idempotent}
+	}
+	for key, hint := range hints {
+		if b, ok := t.Metadata.Extra[key].(bool); ok {
+			if d.Annotations == nil {
+				d.Annotations = map[string]any{}
+			}
+			d.Annotations[hint] = b
+		}
 	}
 	var ex []string
 	for _, e := range t.Metadata.Examples {
