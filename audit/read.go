@@ -140,18 +140,19 @@ func Files(path string) []string {
 // FollowInterval is how often [Follow] looks for new lines.
 const FollowInterval = 250 * time.Millisecond
 
-// Follow calls fn with every selected line appended to the file at path
-// from its current end on, until ctx is done or fn returns an error
-// (which Follow returns). A line is passed once complete, so a line being
-// written is waited for, never reported torn. When the file is rotated or
-// truncated, Follow goes on from the start of the new file. The file need
-// not exist yet.
+// Follow calls fn with every selected line of the file at path, from its
+// start, and then with each line appended to it, until ctx is done (Follow
+// returns nil) or fn returns an error (which Follow returns). A line is
+// passed once complete, so a line being written is waited for, never
+// reported torn. When the file is rotated or truncated, Follow goes on
+// from the start of the new file. The file need not exist yet. Lines that
+// are not audit lines are skipped.
 func Follow(ctx context.Context, path string, f *Filter, fn func(line []byte, r *Record) error) error {
-	return follow(ctx, path, f, true, FollowInterval, fn)
+	return follow(ctx, path, f, FollowInterval, fn)
 }
 
-// follow is [Follow]; fromEnd false reads the file from its start.
-func follow(ctx context.Context, path string, f *Filter, fromEnd bool, every time.Duration, fn func([]byte, *Record) error) error {
+// follow is [Follow], looking every so often.
+func follow(ctx context.Context, path string, f *Filter, every time.Duration, fn func([]byte, *Record) error) error {
 	var (
 		file    *os.File
 		info    os.FileInfo
@@ -201,10 +202,6 @@ func follow(ctx context.Context, path string, f *Filter, fromEnd bool, every tim
 				file = fh
 				info, _ = fh.Stat()
 				offset, pending = 0, pending[:0]
-				if fromEnd && info != nil {
-					offset = info.Size()
-				}
-				fromEnd = false // a file that appears later is read whole
 			}
 		}
 		if file != nil {

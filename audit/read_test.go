@@ -69,18 +69,18 @@ func TestFilesOrder(t *testing.T) {
 	}
 }
 
-// TestFollow: lines appended after Follow starts are passed once
-// complete; a line written in two parts is passed once, whole; after a
+// TestFollow: the lines already in the file are passed, then those
+// appended, each once complete; a line written in two parts is passed once, whole; after a
 // rotation the new file is followed from its start.
 func TestFollow(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
-	os.WriteFile(path, []byte(line("old", 1)), 0o600)
+	os.WriteFile(path, []byte(line("old", 1)+line("first", 5)), 0o600)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	got := make(chan string, 10)
 	done := make(chan error, 1)
 	go func() {
-		done <- follow(ctx, path, &Filter{Tool: "", Since: time.Unix(2, 0)}, true, 5*time.Millisecond, func(l []byte, r *Record) error {
+		done <- follow(ctx, path, &Filter{Tool: "", Since: time.Unix(2, 0)}, 5*time.Millisecond, func(l []byte, r *Record) error {
 			got <- r.Tool
 			if r.Tool == "stop" {
 				return errors.New("stop")
@@ -107,7 +107,7 @@ func TestFollow(t *testing.T) {
 			t.Fatalf("no line followed, want %q", want)
 		}
 	}
-	time.Sleep(50 * time.Millisecond) // Follow starts at the end: "old" is not passed
+	next("first") // the lines already there, from the start ("old" is filtered out)
 	l := line("a", 10)
 	appendTo(path, l[:20])
 	time.Sleep(30 * time.Millisecond)

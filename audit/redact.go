@@ -91,7 +91,9 @@ func endsFold(b []byte, s string) bool {
 // Redact returns args (a call's arguments, JSON) with the value of every
 // secret-named key ([SecretKey], at any depth) replaced by [Redacted], and
 // every occurrence of one of the secret values inside a string replaced
-// too. The result is JSON on one line. Arguments that are not valid JSON come
+// too. The result is JSON on one line; where something was redacted it is
+// re-encoded (object keys sorted, numbers kept digit for digit). Arguments
+// that are not valid JSON come
 // back as a JSON string of their redacted text. When nothing needs
 // redacting, args on one line come back unchanged, without being decoded.
 func Redact(args []byte, secrets []string) []byte {
