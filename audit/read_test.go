@@ -124,3 +124,19 @@ func TestFollow(t *testing.T) {
 		t.Errorf("Follow = %v, want fn's error", err)
 	}
 }
+
+// FuzzScanner: any bytes (a log edited by hand, a disk error) are read
+// without a panic, and every line yielded is an audit line.
+func FuzzScanner(f *testing.F) {
+	f.Add(line("a", 1) + "garbage\n" + line("b", 2)[:30])
+	f.Add("\n\n{}\n")
+	f.Fuzz(func(t *testing.T, data string) {
+		s := NewScanner(strings.NewReader(data), &Filter{Since: time.Unix(1, 0)})
+		for s.Scan() {
+			var r Record
+			if err := r.UnmarshalJSON(s.Line()); err != nil {
+				t.Fatalf("yielded %q, not an audit line: %v", s.Line(), err)
+			}
+		}
+	})
+}

@@ -114,6 +114,9 @@ func redact(b, args []byte, secrets []string) []byte {
 		return appendString(b, s)
 	}
 	hit := mayHoldSecretKey(args)
+	if len(secrets) > 0 && bytes.IndexByte(args, '\\') >= 0 {
+		hit = true // an escape may spell a secret otherwise (\u0068unter2): decode to see
+	}
 	for _, v := range secrets {
 		if hit {
 			break
@@ -158,16 +161,25 @@ func redactValue(v any, secrets []string) any {
 			} else {
 				v[k] = redactValue(x, secrets)
 			}
+			if rk := redactString(k, secrets); rk != k { // a secret as a key
+				x := v[k]
+				delete(v, k)
+				v[rk] = x
+			}
 		}
 	case []any:
 		for i, x := range v {
 			v[i] = redactValue(x, secrets)
 		}
 	case string:
-		for _, s := range secrets {
-			v = strings.ReplaceAll(v, s, Redacted)
-		}
-		return v
+		return redactString(v, secrets)
+	}
+	return v
+}
+
+func redactString(v string, secrets []string) string {
+	for _, s := range secrets {
+		v = strings.ReplaceAll(v, s, Redacted)
 	}
 	return v
 }

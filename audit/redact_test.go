@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestSecretKey(t *testing.T) {
@@ -37,6 +38,9 @@ func TestRedact(t *testing.T) {
 		{"registered value with JSON escapes", `{"q":"a\"b\\c and more"}`, []string{`a"b\c`}, `{"q":"[redacted] and more"}`},
 		{"registered value as a key's value in an array", `["hunter22","ok"]`, []string{"hunter22"}, `["[redacted]","ok"]`},
 		{"numbers are not strings: a digit secret leaves numbers alone", `{"n":1234}`, []string{"1234"}, `{"n":1234}`},
+		{"registered value spelled with escapes", `{"q":"\u0068unter22","p":"a\/b"}`, []string{"hunter22", "a/b"}, `{"p":"[redacted]","q":"[redacted]"}`},
+		{"registered value as a key", `{"hunter22":{"x":"y"}}`, []string{"hunter22"}, `{"[redacted]":{"x":"y"}}`},
+		{"escapes without registered values: kept as sent", `{"q":"\u0068i"}`, nil, `{"q":"\u0068i"}`},
 		{"not JSON: a string, redacted", `tok=hunter22 {`, []string{"hunter22"}, `"tok=[redacted] {"`},
 		{"empty", ``, nil, ``},
 		{"null", `null`, nil, `null`},
@@ -87,11 +91,36 @@ func TestCapArguments(t *testing.T) {
 
 func FuzzRedact(f *testing.F) {
 	f.Add(`{"token":"x","a":[1,"hunter22"]}`, "hunter22")
+	f.Add(`{"q":"\u0068unter22"}`, "hunter22")
 	f.Add(`not json`, "")
 	f.Fuzz(func(t *testing.T, args, secret string) {
 		out := Redact([]byte(args), []string{secret})
 		if len(out) > 0 && !json.Valid(out) {
 			t.Fatalf("Redact(%q, %q) = %q: not JSON", args, secret, out)
 		}
+		if secret == "" || !utf8.ValidString(secret) || strings.ContainsAny(secret, "[]") || strings.Contains(Redacted, secret) || len(out) == 0 {
+			return // the mask itself could spell the secret
+		}
+		var v any
+		json.Unmarshal(out, &v)
+		var walk func(any)
+		walk = func(v any) {
+			switch v := v.(type) {
+			case string:
+				if strings.Contains(v, secret) {
+					t.Fatalf("Redact(%q, %q) = %s: the secret is still in %q", args, secret, out, v)
+				}
+			case []any:
+				for _, x := range v {
+					walk(x)
+				}
+			case map[string]any:
+				for k, x := range v {
+					walk(k)
+					walk(x)
+				}
+			}
+		}
+		walk(v)
 	})
 }
