@@ -3,6 +3,9 @@ package audit
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -91,8 +94,9 @@ func endsFold(b []byte, s string) bool {
 // Redact returns args (a call's arguments, JSON) with the value of every
 // secret-named key ([SecretKey], at any depth) replaced by [Redacted], and
 // every occurrence of one of the secret values inside a string replaced
-// too. The result is JSON on one line; where something was redacted it is
-// re-encoded (object keys sorted, numbers kept digit for digit). Arguments
+// too. The result is JSON on one line; where something may need redacting
+// it is re-encoded token by token (keys in their order, numbers digit for
+// digit, strings re-escaped). Arguments
 // that are not valid JSON come
 // back as a JSON string of their redacted text. When nothing needs
 // redacting, args on one line come back unchanged, without being decoded.
@@ -133,48 +137,92 @@ func redact(b, args []byte, secrets []string) []byte {
 		_ = json.Compact(buf, args) // valid, checked above
 		return buf.Bytes()
 	}
+	out, err := redactTokens(b, args, secrets)
+	if err != nil {
+		return appendString(b, Redacted) // cannot happen: args are valid JSON
+	}
+	return out
+}
+
+// redactTokens appends args re-encoded token by token, in their order,
+// with the values of secret-named keys replaced by [Redacted] and the
+// secrets replaced inside every string (keys included).
+func redactTokens(b, args []byte, secrets []string) ([]byte, error) {
 	d := json.NewDecoder(bytes.NewReader(args))
 	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return appendString(b, Redacted) // valid JSON that encoding/json refuses (too deep): keep nothing
+	type level struct {
+		object bool
+		n      int // tokens begun at this level: keys and values alike in an object
 	}
-	out, err := json.Marshal(redactValue(v, secrets))
-	if err != nil {
-		return appendString(b, Redacted)
+	var stack []level
+	mask := false // the next value is a secret-named key's
+	for {
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if tok == json.Delim('}') || tok == json.Delim(']') {
+			stack = stack[:len(stack)-1]
+			b = append(b, byte(tok.(json.Delim)))
+			continue
+		}
+		isKey := false
+		if n := len(stack); n > 0 {
+			top := &stack[n-1]
+			switch {
+			case top.object && top.n%2 == 1:
+				b = append(b, ':')
+			case top.n > 0:
+				b = append(b, ',')
+			}
+			isKey = top.object && top.n%2 == 0
+			top.n++
+		}
+		if mask {
+			mask = false
+			if tok == json.Delim('{') || tok == json.Delim('[') {
+				for depth := 1; depth > 0; { // skip the whole value
+					t, err := d.Token()
+					if err != nil {
+						return nil, err
+					}
+					switch t {
+					case json.Delim('{'), json.Delim('['):
+						depth++
+					case json.Delim('}'), json.Delim(']'):
+						depth--
+					}
+				}
+			}
+			b = appendString(b, Redacted)
+			continue
+		}
+		switch t := tok.(type) {
+		case json.Delim: // { or [
+			stack = append(stack, level{object: t == '{'})
+			b = append(b, byte(t))
+		case string:
+			if isKey && SecretKey(t) {
+				mask = true
+			}
+			b = appendString(b, redactString(t, secrets))
+		case json.Number:
+			b = append(b, t...)
+		case bool:
+			b = strconv.AppendBool(b, t)
+		case nil:
+			b = append(b, "null"...)
+		}
 	}
-	return append(b, out...)
 }
 
 // jsonInner is v as it appears inside a JSON string (escaped, no quotes).
 func jsonInner(v string) []byte {
 	q := appendString(nil, v)
 	return q[1 : len(q)-1]
-}
-
-func redactValue(v any, secrets []string) any {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, x := range v {
-			if SecretKey(k) {
-				v[k] = Redacted
-			} else {
-				v[k] = redactValue(x, secrets)
-			}
-			if rk := redactString(k, secrets); rk != k { // a secret as a key
-				x := v[k]
-				delete(v, k)
-				v[rk] = x
-			}
-		}
-	case []any:
-		for i, x := range v {
-			v[i] = redactValue(x, secrets)
-		}
-	case string:
-		return redactString(v, secrets)
-	}
-	return v
 }
 
 func redactString(v string, secrets []string) string {

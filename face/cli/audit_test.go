@@ -50,7 +50,7 @@ func TestAuditCommand(t *testing.T) {
 	header := "TIME                 TOOL        FACE  CLIENT                         OUTCOME                      EXIT  DURATION  APPROVAL         ARGUMENTS\n"
 	rows := []string{
 		local(0) + "  grep        mcp   claude-code/2.1                success                      0     12ms      -                {\"pattern\":\"TODO\"}\n",
-		local(1) + "  write_file  http  127.0.0.1:4242 t-0123456789ab  error                        -     1.5s      declined (http)  {\"api_key\":\"[redacted]\",\"path\":\"a.txt\"}\n",
+		local(1) + "  write_file  http  127.0.0.1:4242 t-0123456789ab  error                        -     1.5s      declined (http)  {\"path\":\"a.txt\",\"api_key\":\"[redacted]\"}\n",
 		local(2) + "  grep        cli   -                              host_error (sandbox denied)  -     3ms       -                -\n",
 	}
 	lines, _ := os.ReadFile(path)
