@@ -1,11 +1,15 @@
 package cli
 
 import (
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolhost/toolhost/audit"
+	"github.com/toolhost/toolhost/config/secret"
 )
 
 // TestSecretsNeverPrinted: a tool whose env holds secrets (from toolhost's
@@ -32,7 +36,7 @@ env.API_TOKEN = { secret = "env:TOOLHOST_TEST_PLANTED" }
 	for _, args := range [][]string{
 		{"list"}, {"list", "--json"}, {"list", "--schemas"},
 		{"describe", "greet", "--explain"}, {"describe", "greet", "--explain", "--json"},
-		{"describe", "broken", "--explain"}, {"check"}, {"call", "greet", "name=Ada"},
+		{"describe", "broken", "--explain"}, {"check"}, {"check", "--json"}, {"call", "greet", "name=Ada"},
 	} {
 		r := runIn(t, dir, "", nil, args...)
 		all.WriteString(r.stdout + r.stderr)
@@ -60,4 +64,51 @@ env.API_TOKEN = { secret = "env:TOOLHOST_TEST_PLANTED" }
 		}
 		return nil
 	})
+}
+
+// TestSecretsNotInAuditLog: the secret values a call resolves, registered
+// with the audit log, never reach its lines, nor what toolhost audit
+// prints, wherever the arguments carry them.
+func TestSecretsNotInAuditLog(t *testing.T) {
+	const fromEnv, fromFile = "planted-env-51d0c3", "planted-file-a7e4f2"
+	t.Setenv("TOOLHOST_TEST_PLANTED", fromEnv)
+	keyFile := filepath.Join(t.TempDir(), "key")
+	os.WriteFile(keyFile, []byte(fromFile), 0o600)
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	l, err := audit.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ref := range []string{"env:TOOLHOST_TEST_PLANTED", "file:" + keyFile} {
+		r, err := secret.Parse(ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := r.Resolve(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.AddSecret(v.Reveal()) // what the call path does with each secret it resolves
+	}
+	args := `{"query":"curl -H 'Authorization: ` + fromEnv + `'","nested":[{"note":"` + fromFile + `"}],"` + fromEnv + `":1}`
+	if err := l.Write(&audit.Record{Face: "mcp", Tool: "greet", Arguments: json.RawMessage(args), Outcome: audit.OutcomeSuccess}); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	data, _ := os.ReadFile(path)
+	outs := []string{string(data)}
+	for _, extra := range [][]string{nil, {"--json"}} {
+		r := run(t, nil, append([]string{"audit", "--file", path}, extra...)...)
+		if r.code != 0 || !strings.Contains(r.stdout, "[redacted]") {
+			t.Fatalf("toolhost audit %v: exit %d, stdout %q, stderr %q", extra, r.code, r.stdout, r.stderr)
+		}
+		outs = append(outs, r.stdout+r.stderr)
+	}
+	for _, out := range outs {
+		for _, planted := range []string{fromEnv, fromFile} {
+			if strings.Contains(out, planted) {
+				t.Errorf("the secret %q reached the audit log or its reader:\n%s", planted, out)
+			}
+		}
+	}
 }
