@@ -105,7 +105,7 @@ func Open(path string, opts *Options) (*Log, error) {
 }
 
 func (l *Log) open() error {
-	f, err := os.OpenFile(l.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(l.path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("audit: %w (give another file with --audit FILE, or --audit off)", err)
 	}
@@ -115,6 +115,20 @@ func (l *Log) open() error {
 		return fmt.Errorf("audit: %w", err)
 	}
 	l.f, l.size = f, st.Size()
+	// A file left with a torn last line (a crash mid-write) is ended with
+	// a newline first, so that the fragment stays a line of its own and
+	// the next line is whole.
+	if l.size > 0 {
+		last := make([]byte, 1)
+		if _, err := f.ReadAt(last, l.size-1); err == nil && last[0] != '\n' {
+			n, err := f.Write([]byte{'\n'})
+			l.size += int64(n)
+			if err != nil {
+				f.Close()
+				return fmt.Errorf("audit: %w", err)
+			}
+		}
+	}
 	return nil
 }
 

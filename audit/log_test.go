@@ -195,6 +195,31 @@ func TestConcurrentWriters(t *testing.T) {
 	}
 }
 
+// TestOpenAfterTornLine: a log reopened after a crash that tore its last
+// line goes on on a line of its own: the fragment is one skipped line,
+// the next record is whole.
+func TestOpenAfterTornLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	whole, _ := (&Record{Time: time.Unix(1, 0).UTC(), Tool: "a", Outcome: OutcomeSuccess}).MarshalJSON()
+	os.WriteFile(path, append(append(whole, '\n'), whole[:20]...), 0o600)
+	l, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Write(&Record{Time: time.Unix(2, 0).UTC(), Tool: "b", Outcome: OutcomeSuccess})
+	l.Close()
+	f, _ := os.Open(path)
+	defer f.Close()
+	s := NewScanner(f, nil)
+	var got []string
+	for s.Scan() {
+		got = append(got, s.Record().Tool)
+	}
+	if strings.Join(got, ",") != "a,b" || s.Skipped() != 1 || s.Torn() != nil {
+		t.Errorf("read %v, %d skipped, torn %q; want a,b, 1 skipped (the fragment), no torn line", got, s.Skipped(), s.Torn())
+	}
+}
+
 func TestClosedAndNil(t *testing.T) {
 	l, err := Open(filepath.Join(t.TempDir(), "a.jsonl"), nil)
 	if err != nil {
