@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolhost/toolhost/config/secret"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -27,6 +28,9 @@ type Defaults struct {
 	Timeout  *Duration         // timeout of an entry without one; nil: the resolver's 60s
 	ClearEnv *bool             // clear_env of an entry without one
 	Env      map[string]string // variables every entry gets; an entry's env wins per variable
+	// Secrets are the env.NAME = { secret = "…" } variables every entry
+	// gets (see [Entry.Secrets]).
+	Secrets map[string]secret.Ref
 	// Run and CancellationResponse are those of an entry that sets
 	// neither run nor requires_approval (resp. cancellation_response).
 	Run, CancellationResponse *string
@@ -92,6 +96,10 @@ type Entry struct {
 	Timeout  *Duration         // per call; nil: [defaults] or the resolver's 60s
 	Workdir  string            // "" means the request's context.root
 	Env      map[string]string // extra variables
+	// Secrets are the env.NAME = { secret = "…" } variables: references
+	// only, resolved when the tool runs ([Entry.ResolveSecrets]), never
+	// at load time; a NAME is in Env or in Secrets, never both.
+	Secrets map[string]secret.Ref
 
 	// Access is the access policy (docs/security.md): [defaults]' rules,
 	// then the layers' in order; nil when none is declared.

@@ -190,7 +190,7 @@ func (d *decoder) defaults(path []string, t map[string]any) Defaults {
 		case "clear_env":
 			def.ClearEnv = d.boolPtr(p, v)
 		case "env":
-			def.Env = d.env(p, v, def.Pos)
+			def.Env, def.Secrets = d.env(p, v, def.Pos)
 		case "run":
 			def.Run = d.runValue(p, v)
 		case "cancellation_response":
@@ -320,7 +320,7 @@ func (d *decoder) entry(path []string, name string, toolset bool, v any) *Entry 
 		case "workdir":
 			e.Workdir, _ = d.str(p, v)
 		case "env":
-			e.Env = d.env(p, v, e.Pos)
+			e.Env, e.Secrets = d.env(p, v, e.Pos)
 		case "prefix":
 			e.Prefix, _ = d.str(p, v)
 		case "include":

@@ -389,8 +389,12 @@ func (d *Defaults) apply(e *Entry) {
 	if d.Access != nil { // [defaults]' rules first: the entry's win a tie
 		e.Access = appendAccess(&Access{FS: d.Access.FS, Net: d.Access.Net, Env: d.Access.Env}, e.Access)
 	}
+	d.applySecrets(e)
 	for k, v := range d.Env {
 		if _, ok := e.Env[k]; ok {
+			continue
+		}
+		if _, ok := e.Secrets[k]; ok {
 			continue
 		}
 		if e.Env == nil {

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/toolhost/toolhost/config/secret"
 )
 
 // Server is one [mcp_servers.NAME] table: an MCP server whose tools
@@ -23,7 +25,10 @@ type Server struct {
 	Command Command           // stdio: the program, as a string of shell words or an array
 	Args    []string          // stdio: arguments after Command's
 	Env     map[string]string // stdio: extra variables
-	Dir     string            // stdio: working directory; "" means the host's
+	// Secrets are stdio variables whose values are read at start time
+	// (env.NAME = { secret = "…" }); a name is in Env or Secrets, never both.
+	Secrets map[string]secret.Ref
+	Dir     string // stdio: working directory; "" means the host's
 
 	URL            string            // streamable HTTP: the endpoint, http or https
 	Headers        map[string]string // HTTP: extra request headers (never Authorization)
@@ -127,7 +132,7 @@ func (d *decoder) server(path []string, name string, v any) *Server {
 		case "args":
 			s.Args = d.strings(p, v)
 		case "env":
-			s.Env = d.env(p, v, s.Pos)
+			s.Env, s.Secrets = d.env(p, v, s.Pos)
 		case "dir":
 			s.Dir, _ = d.str(p, v)
 		case "url":
@@ -440,6 +445,7 @@ func mergeServer(dst, src *Server) {
 		dst.Enabled = src.Enabled
 	}
 	dst.Env = mergeStrings(dst.Env, src.Env)
+	overrideEnv(&dst.Env, &dst.Secrets, src.Env, src.Secrets)
 	dst.Headers = mergeStrings(dst.Headers, src.Headers)
 	dst.Access = appendAccess(dst.Access, src.Access)
 	dst.Pos = mergePos(dst.Pos, src.Pos)

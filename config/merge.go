@@ -61,6 +61,7 @@ func mergeDefaults(dst, src *Defaults) error {
 		dst.Timeout = src.Timeout
 	}
 	dst.Access = appendAccess(dst.Access, src.Access) // rules append across layers
+	overrideEnv(&dst.Env, &dst.Secrets, src.Env, src.Secrets)
 	dst.Pos = mergePos(pos, src.Pos)
 	return nil
 }
@@ -89,6 +90,7 @@ func mergeEntry(dst, src *Entry) error {
 		return err
 	}
 	dst.Access = appendAccess(dst.Access, src.Access) // rules append across layers
+	overrideEnv(&dst.Env, &dst.Secrets, src.Env, src.Secrets)
 	set := func(k string) bool { _, ok := src.Pos[k]; return ok }
 	if set("timeout") { // mergo.WithoutDereference never overrides a pointer to a struct
 		dst.Timeout = src.Timeout

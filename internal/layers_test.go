@@ -29,6 +29,7 @@ var rooms = []struct {
 	{2, "spawner", []string{"invoke/..."}},
 	{2, "configuration", []string{"config/..."}},
 	{2, "author SDK", []string{"sdk/..."}},
+	{2, "audit log", []string{"audit"}}, // standard library only: the catalog and the faces write and read it
 	{3, "catalog and sources", []string{"resolver/..."}},
 	{3, "sources", []string{"source/..."}}, // beside the catalog: tool, invoke, config and the ground only
 	{4, "faces' shared helpers", []string{"face/internal/..."}},

@@ -45,6 +45,7 @@ func (a *app) serveCommand() *cli.Command {
 			&cli.StringFlag{Name: "token", EnvVars: []string{"TOOLHOST_TOKEN"}, Usage: "Bearer `TOKEN` that /mcp and POST /tools/{name}/call require (the page has a field for it)"},
 			&cli.BoolFlag{Name: "token-everywhere", Usage: "require --token on the read-only HTTP endpoints too (listings, /identity, validate); the page itself stays open"},
 			&cli.StringFlag{Name: "title", Value: "toolhost", Usage: "the tool browser's `TITLE`"},
+			auditFlag,
 		},
 		Action: a.serve,
 	}
@@ -56,6 +57,12 @@ func (a *app) serve(c *cli.Context) error {
 	}
 	a.pool = true
 	longLivedGC()
+	auditLog, err := a.openAudit(c) // serveaudit.go; nil with --audit off
+	if err != nil {
+		return err
+	}
+	defer auditLog.Close()
+	auditLog.AddSecret(c.String("token")) // never in a line, wherever an argument carries it
 	cat, err := a.catalog(c)
 	if err != nil {
 		return err
