@@ -83,7 +83,7 @@ func New(docs []Doc) *Index {
 	slices.SortStableFunc(docs, func(a, b Doc) int { return strings.Compare(a.Name, b.Name) })
 	ix := &Index{docs: docs, names: make(map[string][]int32, len(docs))}
 	ids := map[string]int32{} // a term's number in byID
-	var byID [][]posting       // each term's postings, in doc order (docs are added in order)
+	var byID [][]posting      // each term's postings, in doc order (docs are added in order)
 	var buf []string
 	add := func(doc int32, text string, w float32) {
 		buf = terms(text, buf[:0])
