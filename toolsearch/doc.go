@@ -39,6 +39,6 @@
 // The index is built once and read-only, so it is safe for concurrent use;
 // a change of the tools means a new index ([New] of 10,000 tools takes
 // about 0.1 s, a query of them well under a millisecond). There is no
-// typo tolerance (a misspelt name finds nothing): the caller of a tool by name gets "did you mean" from package
-// internal/suggest instead.
+// typo tolerance (a misspelt name finds nothing): the caller of a tool by
+// name gets "did you mean" from package internal/suggest instead.
 package toolsearch
