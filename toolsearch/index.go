@@ -84,40 +84,43 @@ func New(docs []Doc) *Index {
 	ix := &Index{docs: docs, names: make(map[string][]int32, len(docs))}
 	ids := map[string]int32{} // a term's number in byID
 	var byID [][]posting      // each term's postings, in doc order (docs are added in order)
-	var buf []string
-	add := func(doc int32, text string, w float32) {
-		buf = terms(text, buf[:0])
-		for _, t := range buf {
-			id, ok := ids[t]
-			if !ok {
-				id = int32(len(byID))
-				ids[t] = id
-				byID = append(byID, nil)
-			}
-			ps := byID[id]
-			if n := len(ps); n > 0 && ps[n-1].doc == doc {
-				ps[n-1].weight = max(ps[n-1].weight, w)
-				continue
-			}
-			byID[id] = append(ps, posting{doc, w})
+	var buf []byte
+	var doc int32
+	var w float32
+	addTerm := func(t []byte) {
+		id, ok := ids[string(t)] // no copy for a lookup
+		if !ok {
+			id = int32(len(byID))
+			ids[string(t)] = id
+			byID = append(byID, nil)
 		}
+		ps := byID[id]
+		if n := len(ps); n > 0 && ps[n-1].doc == doc {
+			ps[n-1].weight = max(ps[n-1].weight, w)
+			return
+		}
+		byID[id] = append(ps, posting{doc, w})
+	}
+	add := func(d int32, text string, weight float32) {
+		doc, w = d, weight
+		buf = eachTerm(text, buf, addTerm)
 	}
 	for i, d := range docs {
-		doc := int32(i)
-		add(doc, d.Name, weightName)
-		add(doc, d.Title, weightTitle)
-		add(doc, d.Summary, weightSummary)
+		n := int32(i)
+		add(n, d.Name, weightName)
+		add(n, d.Title, weightTitle)
+		add(n, d.Summary, weightSummary)
 		for _, t := range d.Tags {
-			add(doc, t, weightTag)
+			add(n, t, weightTag)
 		}
-		add(doc, d.Category, weightCategory)
+		add(n, d.Category, weightCategory)
 		for _, p := range d.Params {
-			add(doc, p.Name, weightParamName)
-			add(doc, p.Description, weightParamDesc)
+			add(n, p.Name, weightParamName)
+			add(n, p.Description, weightParamDesc)
 		}
-		add(doc, d.Description, weightDesc)
+		add(n, d.Description, weightDesc)
 		key := nameKey(d.Name)
-		ix.names[key] = append(ix.names[key], doc)
+		ix.names[key] = append(ix.names[key], n)
 	}
 	ix.terms = make([]string, 0, len(ids))
 	for t := range ids {

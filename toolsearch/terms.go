@@ -1,6 +1,7 @@
 package toolsearch
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -9,33 +10,60 @@ import (
 // terms appends to out the terms of text: cut at anything not a letter or
 // a digit and at camelCase humps, lowercased and stemmed.
 func terms(text string, out []string) []string {
-	var word []rune
+	eachTerm(text, nil, func(t []byte) { out = append(out, string(t)) })
+	return out
+}
+
+// eachTerm calls fn with each term of text (see terms), in a buffer that
+// the next term reuses: fn must copy what it keeps. buf is that buffer's
+// storage, returned for the next call.
+func eachTerm(text string, buf []byte, fn func(term []byte)) []byte {
+	word := buf[:0]
 	flush := func() {
 		if len(word) > 0 {
-			out = append(out, stem(strings.ToLower(string(word))))
+			fn(stemBytes(word))
 			word = word[:0]
 		}
 	}
 	var prev rune
 	for i, r := range text {
+		if r < utf8.RuneSelf { // ASCII: the common case, without unicode's tables
+			switch {
+			case 'a' <= r && r <= 'z' || '0' <= r && r <= '9':
+				word = append(word, byte(r))
+			case 'A' <= r && r <= 'Z':
+				if len(word) > 0 && hump(prev, text[i+1:]) {
+					flush()
+				}
+				word = append(word, byte(r)+'a'-'A')
+			default:
+				flush()
+				r = 0
+			}
+			prev = r
+			continue
+		}
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
 			flush()
 			prev = 0
 			continue
 		}
-		if unicode.IsUpper(r) && len(word) > 0 {
-			next, _ := utf8.DecodeRuneInString(text[i+utf8.RuneLen(r):])
-			// readFile: a hump after a lower case letter or a digit;
-			// HTTPServer: the last capital of a run before a lower case letter
-			if unicode.IsLower(prev) || unicode.IsDigit(prev) || (unicode.IsUpper(prev) && unicode.IsLower(next)) {
-				flush()
-			}
+		if unicode.IsUpper(r) && len(word) > 0 && hump(prev, text[i+utf8.RuneLen(r):]) {
+			flush()
 		}
-		word = append(word, r)
+		word = utf8.AppendRune(word, unicode.ToLower(r))
 		prev = r
 	}
 	flush()
-	return out
+	return word
+}
+
+// hump reports whether a capital letter after prev, followed by rest,
+// starts a new word: after a lower case letter or a digit (readFile), or
+// as the last capital of a run before a lower case letter (HTTPServer).
+func hump(prev rune, rest string) bool {
+	next, _ := utf8.DecodeRuneInString(rest)
+	return unicode.IsLower(prev) || unicode.IsDigit(prev) || (unicode.IsUpper(prev) && unicode.IsLower(next))
 }
 
 // queryTerms returns the terms of a query, at most [MaxTerms], without
@@ -73,41 +101,45 @@ func init() {
 // meet: plural s, es and ies, then -ing and -ed (when a vowel is left
 // before them), then a final e. It is not Porter's stemmer: it is cheap,
 // and what it conflates the prefix match mostly covers anyway.
-func stem(w string) string {
+func stem(w string) string { return string(stemBytes([]byte(w))) }
+
+// stemBytes is stem in place: it returns a prefix of w, whose bytes it may
+// change.
+func stemBytes(w []byte) []byte {
 	if len(w) <= 3 {
 		return w
 	}
-	for i := 0; i < len(w); i++ {
-		if w[i] < 'a' || w[i] > 'z' {
+	for _, c := range w {
+		if c < 'a' || c > 'z' {
 			return w
 		}
 	}
+	has := func(suffix string) bool { return bytes.HasSuffix(w, []byte(suffix)) }
 	switch {
-	case strings.HasSuffix(w, "ies") && len(w) > 4:
-		w = w[:len(w)-3] + "y"
-	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "shes"),
-		strings.HasSuffix(w, "xes"), strings.HasSuffix(w, "zes"):
+	case has("ies") && len(w) > 4:
+		w = append(w[:len(w)-3], 'y')
+	case has("sses"), has("ches"), has("shes"), has("xes"), has("zes"):
 		w = w[:len(w)-2]
-	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+	case has("s") && !has("ss") && !has("us") && !has("is"):
 		w = w[:len(w)-1]
 	}
 	switch {
-	case strings.HasSuffix(w, "ing") && len(w) > 5 && hasVowel(w[:len(w)-3]):
+	case has("ing") && len(w) > 5 && hasVowel(w[:len(w)-3]):
 		w = undouble(w[:len(w)-3])
-	case strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed") && len(w) > 4 && hasVowel(w[:len(w)-2]):
+	case has("ed") && !has("eed") && len(w) > 4 && hasVowel(w[:len(w)-2]):
 		w = undouble(w[:len(w)-2])
 	}
-	if strings.HasSuffix(w, "e") && len(w) > 4 {
+	if has("e") && len(w) > 4 {
 		w = w[:len(w)-1]
 	}
 	return w
 }
 
-func hasVowel(s string) bool { return strings.ContainsAny(s, "aeiouy") }
+func hasVowel(s []byte) bool { return bytes.ContainsAny(s, "aeiouy") }
 
 // undouble drops the last letter of a doubled consonant other than l, s
 // and z: "runn" → "run", "pull" stays.
-func undouble(w string) string {
+func undouble(w []byte) []byte {
 	n := len(w)
 	if n >= 2 && w[n-1] == w[n-2] && !strings.ContainsRune("aeioulsz", rune(w[n-1])) {
 		return w[:n-1]
