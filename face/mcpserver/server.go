@@ -149,6 +149,9 @@ type Server struct {
 	// the index of search_tools (Options.ToolSearch); nil after a change;
 	// guarded by listMu
 	searchIx *searchIndex
+	// held while the index is built: concurrent first searches wait for
+	// one build rather than each making its own (never held with mu)
+	searchBuild sync.Mutex
 
 	mu        sync.Mutex
 	closed    bool

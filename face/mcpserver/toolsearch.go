@@ -82,13 +82,22 @@ type searchIndex struct {
 type lister interface{ Tools() []*resolver.Tool }
 
 // index returns the index of the catalog's tools, built once per change
-// of the catalog (like the tools/list bytes: see listBytes).
+// of the catalog (like the tools/list bytes: see listBytes), by one
+// caller while the others wait.
 func (s *Server) index() *searchIndex {
-	s.listMu.Lock()
-	si, gen := s.searchIx, s.listGen
-	s.listMu.Unlock()
-	if si != nil {
+	current := func() (*searchIndex, uint64) {
+		s.listMu.Lock()
+		defer s.listMu.Unlock()
+		return s.searchIx, s.listGen
+	}
+	if si, _ := current(); si != nil {
 		return si
+	}
+	s.searchBuild.Lock()
+	defer s.searchBuild.Unlock()
+	si, gen := current()
+	if si != nil {
+		return si // built while this caller waited
 	}
 	si = &searchIndex{defs: map[string]resolver.Definition{}}
 	var docs []toolsearch.Doc
