@@ -287,3 +287,44 @@ func TestToolSearchApproval(t *testing.T) {
 		}
 	}
 }
+
+// TestToolSearchConcurrent: searches running while the catalog changes
+// (under -race) each answer, and once the changes are done a search sees
+// every one of them.
+func TestToolSearchConcurrent(t *testing.T) {
+	cs, _ := searchSession(t, "memory", false)
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for range 4 {
+		wg.Go(func() {
+			for range 10 {
+				res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: mcpserver.SearchToolsName, Arguments: map[string]any{"query": "registered at run time", "limit": 50}})
+				if err != nil || res.IsError || !strings.HasPrefix(text(res), `{"tools":[`) {
+					errs <- fmt.Sprintf("search_tools during changes = %v, %v", res, err)
+					return
+				}
+			}
+		})
+	}
+	for i := range 5 {
+		name := fmt.Sprintf("added_%d", i)
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: mcpserver.CallToolName, Arguments: map[string]any{"name": "register", "arguments": map[string]any{"name": name}}})
+		if err != nil || text(res) != "registered "+name {
+			t.Fatalf("call_tool register %s = %v, %v", name, res, err)
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: mcpserver.SearchToolsName, Arguments: map[string]any{"query": "registered at run time", "limit": 50}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		if name := fmt.Sprintf(`{"name":"added_%d"`, i); !strings.Contains(text(res), name) {
+			t.Errorf("search_tools after the registrations lacks added_%d: %s", i, text(res))
+		}
+	}
+}
