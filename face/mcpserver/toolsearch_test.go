@@ -328,3 +328,29 @@ func TestToolSearchConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestToolSearchWithDescribe: with DescribeTools too, describe_tools
+// follows the pair, and describes catalog tools that search_tools found.
+func TestToolSearchWithDescribe(t *testing.T) {
+	cat, err := testCatalog(t.Context(), nil, &probe{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := newClient(t, nil)
+	cs := connect(t, mcpserver.New(cat, &mcpserver.Options{ToolSearch: true, DescribeTools: true}), c, nil)
+	list, err := cs.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range list.Tools {
+		names = append(names, tl.Name)
+	}
+	if want := []string{mcpserver.SearchToolsName, mcpserver.CallToolName, mcpserver.DescribeToolsName}; !slices.Equal(names, want) {
+		t.Fatalf("tools/list = %q, want %q", names, want)
+	}
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: mcpserver.DescribeToolsName, Arguments: map[string]any{"tools": []string{"echo"}}})
+	if err != nil || res.IsError || !strings.HasPrefix(text(res), "# echo\n\nRepeat a text.") {
+		t.Fatalf("describe_tools echo = %v, %v", res, err)
+	}
+}
