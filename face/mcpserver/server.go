@@ -212,6 +212,9 @@ func New(cat Catalog, opts *Options) *Server {
 	}
 	s.httpExecute = o.AllowHTTPExecute
 	s.toolSearch = o.ToolSearch
+	if s.toolSearch {
+		s.warnShadowed()
+	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
 		Logger: o.Logger,
 		// Tools even when the catalog is empty, with list-changed

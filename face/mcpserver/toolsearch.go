@@ -69,6 +69,16 @@ func searchListJSON() []byte {
 	return listJSON(searchDefs, slog.New(slog.DiscardHandler))
 }
 
+// warnShadowed logs the catalog's tools that the pair's names hide from
+// a direct tools/call (call_tool still reaches them).
+func (s *Server) warnShadowed() {
+	for _, name := range []string{SearchToolsName, CallToolName} {
+		if s.catalogHas(name) {
+			s.logger.Warn("with tool search, the catalog's tool of this name is reached only through call_tool", "tool", name)
+		}
+	}
+}
+
 // searchIndex is the index of the catalog's tools at one time, with their
 // definitions as served, for the hits.
 type searchIndex struct {
