@@ -18,6 +18,7 @@ import (
 	"github.com/toolhost/toolhost/face/mcpserver"
 	"github.com/toolhost/toolhost/invoke/faketool"
 	"github.com/toolhost/toolhost/resolver"
+	"github.com/toolhost/toolhost/tool"
 )
 
 // searchSession serves testCatalog with tool search, over transport
@@ -352,5 +353,29 @@ func TestToolSearchWithDescribe(t *testing.T) {
 	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: mcpserver.DescribeToolsName, Arguments: map[string]any{"tools": []string{"echo"}}})
 	if err != nil || res.IsError || !strings.HasPrefix(text(res), "# echo\n\nRepeat a text.") {
 		t.Fatalf("describe_tools echo = %v, %v", res, err)
+	}
+}
+
+// TestToolSearchShadowed: a catalog tool named search_tools is hidden
+// from a direct tools/call by the pair's, and call_tool reaches it.
+func TestToolSearchShadowed(t *testing.T) {
+	cat, err := testCatalog(t.Context(), nil, &probe{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = cat.Register(resolver.Definition{Name: mcpserver.SearchToolsName, Summary: "The catalog's own."},
+		func(context.Context, map[string]any) (tool.Outcome, error) { return tool.Success("the catalog's search_tools ran"), nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := newClient(t, nil)
+	cs := connect(t, mcpserver.New(cat, &mcpserver.Options{ToolSearch: true}), c, nil)
+	direct, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: mcpserver.SearchToolsName, Arguments: map[string]any{"query": "own"}})
+	if err != nil || !strings.HasPrefix(text(direct), `{"tools":[{"name":"search_tools","description":"The catalog's own."`) {
+		t.Errorf("tools/call search_tools = %v, %v; want the pair's, finding the catalog's", direct, err)
+	}
+	via, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: mcpserver.CallToolName, Arguments: map[string]any{"name": mcpserver.SearchToolsName}})
+	if err != nil || text(via) != "the catalog's search_tools ran" {
+		t.Errorf("call_tool search_tools = %v, %v; want the catalog's tool run", via, err)
 	}
 }
