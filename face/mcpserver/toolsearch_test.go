@@ -364,7 +364,9 @@ func TestToolSearchShadowed(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = cat.Register(resolver.Definition{Name: mcpserver.SearchToolsName, Summary: "The catalog's own."},
-		func(context.Context, map[string]any) (tool.Outcome, error) { return tool.Success("the catalog's search_tools ran"), nil })
+		func(context.Context, map[string]any) (tool.Outcome, error) {
+			return tool.Success("the catalog's search_tools ran"), nil
+		})
 	if err != nil {
 		t.Fatal(err)
 	}
