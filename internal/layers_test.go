@@ -28,6 +28,7 @@ var rooms = []struct {
 	{1, "protocol", []string{"tool"}},
 	{2, "spawner", []string{"invoke/..."}},
 	{2, "configuration", []string{"config/..."}},
+	{2, "tool search", []string{"toolsearch/..."}}, // ranks tool definitions; imports the ground only
 	{2, "author SDK", []string{"sdk/..."}},
 	{2, "audit log", []string{"audit"}}, // standard library only: the catalog and the faces write and read it
 	{3, "catalog and sources", []string{"resolver/..."}},
