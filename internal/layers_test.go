@@ -30,6 +30,7 @@ var rooms = []struct {
 	{2, "configuration", []string{"config/..."}},
 	{2, "author SDK", []string{"sdk/..."}},
 	{3, "catalog and sources", []string{"resolver/..."}},
+	{3, "MCP server source", []string{"source/mcp/..."}}, // imports tool, invoke, internal and the go-sdk; never the catalog or a face
 	{4, "faces' shared helpers", []string{"face/internal/..."}},
 	{5, "MCP face", []string{"face/mcpserver/..."}},
 	{5, "HTTP face", []string{"face/httpserver/..."}},
