@@ -175,13 +175,6 @@ func (s *Source) unknown(l *Listing, name string) error {
 	return &Error{Server: s.spec.Name, Op: "call", Tool: name, Err: ErrUnknownTool, Fix: fix}
 }
 
-// progress and log are the go-sdk's handlers (HTTP connections).
-func (s *Source) progress(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-	s.routeProgress(req.Params)
-}
-
-func (s *Source) log(_ context.Context, req *mcp.LoggingMessageRequest) { s.routeLog(req.Params) }
-
 // routeProgress routes a progress notification to its call by token.
 func (s *Source) routeProgress(p *Progress) {
 	token, _ := p.ProgressToken.(string)

@@ -142,8 +142,8 @@ func (s *Source) refresh(ctx context.Context, c *conn) error {
 	old := s.listing
 	s.mu.Unlock()
 	var id string
-	noID := false
-	if old == nil || !old.NoIdentity {
+	noID := s.noProbe.Load()
+	if !noID && (old == nil || !old.NoIdentity) {
 		pctx, cancel := context.WithTimeout(ctx, s.spec.Grace)
 		res, err := mcp.CallCustomMethod[*identityParams, *identityResult](pctx, c.cs, methodIdentity, &identityParams{})
 		cancel()
@@ -151,6 +151,13 @@ func (s *Source) refresh(ctx context.Context, c *conn) error {
 			id = res.ServerID
 		} else {
 			noID = true
+			if c.proc == nil && ended(c, s.spec.Grace/4) {
+				// A streamable HTTP client closes its session when a
+				// request is refused at the HTTP level, as an unknown
+				// method may be: connect again, without the probe.
+				s.noProbe.Store(true)
+				return errReconnect
+			}
 		}
 	}
 	if id != "" && old != nil && old.Identity == id {
@@ -167,6 +174,9 @@ func (s *Source) refresh(ctx context.Context, c *conn) error {
 	s.setListing(l)
 	return nil
 }
+
+// errReconnect asks dial for a new connection.
+var errReconnect = errors.New("reconnect")
 
 // maxPages bounds the pages of one tools/list (a server that hands out
 // cursors forever).
@@ -339,7 +349,7 @@ func (s *Source) opError(ctx context.Context, c *conn, op, tool string, err erro
 		return e
 	}
 	if errors.Is(err, mcp.ErrConnectionClosed) || ended(c, s.spec.Grace) {
-		status := "the connection closed"
+		status := "the connection closed: " + err.Error()
 		if c.proc != nil {
 			if exited(c.proc, s.spec.Grace) {
 				status = c.proc.status

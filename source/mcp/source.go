@@ -44,6 +44,8 @@ type Source struct {
 	seq      uint64
 	starts   int // processes started (or HTTP sessions opened)
 
+	noProbe atomic.Bool // server/identity broke an HTTP session: do not ask again
+
 	bg sync.WaitGroup // relists and change callbacks
 }
 
@@ -81,12 +83,11 @@ func New(spec Spec, opts *Options) (*Source, error) {
 		s.cache = &diskCache{dir: s.opts.CacheDir}
 	}
 	s.client = mcp.NewClient(&mcp.Implementation{Name: "toolhost", Version: version.String()}, &mcp.ClientOptions{
-		Logger:                      s.opts.Logger,
-		ElicitationHandler:          s.elicit,
-		ProgressNotificationHandler: s.progress,
-		LoggingMessageHandler:       s.log,
-		ToolListChangedHandler:      s.listChanged,
-		Capabilities:                &mcp.ClientCapabilities{},
+		Logger:             s.opts.Logger,
+		ElicitationHandler: s.elicit,
+		// Progress and log notifications are routed by tap.go, as read.
+		ToolListChangedHandler: s.listChanged,
+		Capabilities:           &mcp.ClientCapabilities{},
 	})
 	if err := mcp.AddSendingCustomMethod[*identityParams, *identityResult](s.client, methodIdentity); err != nil {
 		return nil, fmt.Errorf("mcp: %w", err) // a programmer error in this package
@@ -313,6 +314,14 @@ func (s *Source) watch(c *conn) {
 func (s *Source) dial(ctx context.Context) (*conn, error) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.spec.StartTimeout)
 	defer cancel()
+	c, err := s.dialOnce(ctx)
+	if err == errReconnect {
+		c, err = s.dialOnce(ctx)
+	}
+	return c, err
+}
+
+func (s *Source) dialOnce(ctx context.Context) (*conn, error) {
 	fail := func(err error, fix string, p *process) error {
 		e := &Error{Server: s.spec.Name, Op: "start", Err: err, Fix: fix}
 		if p != nil {
@@ -354,7 +363,7 @@ func (s *Source) dial(ctx context.Context) (*conn, error) {
 			p.kill()
 		}
 		<-c.done
-		if e := (*Error)(nil); errors.As(err, &e) && p != nil {
+		if e := (*Error)(nil); errors.As(err, &e) && p != nil && e.Stderr == "" {
 			e.Stderr = p.stderr.String()
 		}
 		return nil, err

@@ -37,15 +37,16 @@ func (s *Source) transport() (mcp.Transport, *process, error) {
 	}
 	return &mcp.StreamableClientTransport{
 		Endpoint:   s.spec.URL,
-		HTTPClient: &http.Client{Transport: &headerTransport{base: http.DefaultTransport, header: h}},
-		MaxRetries: -1, // a lost connection is the Source's to restart, with its backoff
+		HTTPClient: &http.Client{Transport: &headerTransport{base: http.DefaultTransport, header: h, s: s}},
 	}, nil, nil
 }
 
-// headerTransport adds fixed headers to every request.
+// headerTransport adds fixed headers to every request, and taps the
+// event streams of the responses ([sseTap]).
 type headerTransport struct {
 	base   http.RoundTripper
 	header http.Header
+	s      *Source
 }
 
 func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -55,7 +56,11 @@ func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 			r.Header[k] = v
 		}
 	}
-	return t.base.RoundTrip(r)
+	resp, err := t.base.RoundTrip(r)
+	if err == nil && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		resp.Body = &sseTap{ReadCloser: resp.Body, s: t.s}
+	}
+	return resp, err
 }
 
 // commandPath resolves a stdio spec's command as the process will: a name
