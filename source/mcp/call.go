@@ -88,7 +88,15 @@ func (s *Source) Call(ctx context.Context, name string, args json.RawMessage, ho
 	answered := false
 	defer func() { s.release(c, answered) }()
 	if !l.has(name) {
-		return nil, s.unknown(l, name)
+		// The listing may be older than the tool (a server that adds
+		// tools after the handshake): ask once more before refusing.
+		if l, err = s.list(ctx, c); err != nil {
+			return nil, err
+		}
+		s.relisted(l)
+		if !l.has(name) {
+			return nil, s.unknown(l, name)
+		}
 	}
 	cl := &call{hooks: hooks, stop: stop, max: int64(s.opts.MaxNotices)}
 	params := &mcp.CallToolParams{Name: name, Arguments: args}

@@ -113,7 +113,7 @@ func (s *Source) Refresh(ctx context.Context) (*Listing, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.setListing(l)
+	s.relisted(l)
 	cp := *l
 	return &cp, nil
 }
@@ -323,13 +323,20 @@ func (s *Source) listChanged(_ context.Context, req *mcp.ToolListChangedRequest)
 			s.opts.Logger.Warn("mcp: relisting after list_changed", "server", s.spec.Name, "error", err)
 			return
 		}
-		s.mu.Lock()
-		if old := s.listing; old != nil {
-			l.Identity, l.NoIdentity = "", old.NoIdentity // the old id names the old tools
-		}
-		s.mu.Unlock()
-		s.setListing(l)
+		s.relisted(l)
 	}()
+}
+
+// relisted sets l, listed on a live connection, as the listing. Whether
+// the server offers server/identity carries over; the old id, which names
+// the old tools, does not.
+func (s *Source) relisted(l *Listing) {
+	s.mu.Lock()
+	if old := s.listing; old != nil {
+		l.NoIdentity = old.NoIdentity
+	}
+	s.mu.Unlock()
+	s.setListing(l)
 }
 
 // opError maps an error of a request to c.
