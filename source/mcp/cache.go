@@ -15,6 +15,9 @@ import (
 // ignored (and rewritten).
 const cacheVersion = 1
 
+// maxCacheFile bounds a cache file that is read.
+const maxCacheFile = 16 << 20
+
 // diskCache keeps one listing per server in dir, one JSON file each,
 // written whole to a temporary file and renamed over the old one, so a
 // reader never sees half a file. A nil *diskCache keeps nothing.
@@ -38,7 +41,11 @@ func (d *diskCache) load(spec *Spec) *Listing {
 	if !ok {
 		return nil
 	}
-	raw, err := os.ReadFile(d.path(spec))
+	path := d.path(spec)
+	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxCacheFile {
+		return nil // missing, a symlink (to anything), a directory, or too big to be ours
+	}
+	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil
 	}

@@ -168,6 +168,70 @@ func TestTrusted(t *testing.T) {
 	}
 }
 
+// TestCacheHostile: a cache file that is a symlink (even to a valid
+// listing), a directory, or too big is not used; a listing is written
+// 0600 in a 0700 directory, and replaces a symlink rather than writing
+// through it.
+func TestCacheHostile(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := Spec{Name: "x", Command: exe}
+	l := &Listing{Tools: []Tool{{Name: "a", InputSchema: []byte(`{"type":"object"}`)}}, Hash: "h", Fetched: time.Now()}
+	elsewhere := &diskCache{dir: t.TempDir()}
+	if err := elsewhere.store(&spec, l); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		plant func(path string) error
+	}{
+		{"symlink to a valid listing", func(p string) error { return os.Symlink(elsewhere.path(&spec), p) }},
+		{"directory", func(p string) error { return os.Mkdir(p, 0o700) }},
+		{"too big", func(p string) error {
+			raw, _ := os.ReadFile(elsewhere.path(&spec))
+			return os.WriteFile(p, append(raw, make([]byte, maxCacheFile)...), 0o600)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := &diskCache{dir: filepath.Join(t.TempDir(), "mcp")}
+			if err := os.MkdirAll(d.dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := tt.plant(d.path(&spec)); err != nil {
+				t.Fatal(err)
+			}
+			if got := d.load(&spec); got != nil {
+				t.Errorf("load = %+v, want nothing", got)
+			}
+		})
+	}
+	d := &diskCache{dir: filepath.Join(t.TempDir(), "mcp")}
+	if err := os.MkdirAll(d.dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere.path(&spec), d.path(&spec)); err != nil {
+		t.Fatal(err)
+	}
+	l2 := *l
+	l2.Hash = "new"
+	if err := d.store(&spec, &l2); err != nil {
+		t.Fatal(err)
+	}
+	if got := elsewhere.load(&spec); got == nil || got.Hash != "h" {
+		t.Errorf("the symlink's target changed: %+v", got)
+	}
+	fi, err := os.Lstat(d.path(&spec))
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != 0o600 {
+		t.Errorf("the written file: %v, %v; want a regular file, 0600", fi.Mode(), err)
+	}
+	if got := d.load(&spec); got == nil || got.Hash != "new" {
+		t.Errorf("load after store = %+v", got)
+	}
+}
+
 // FuzzCacheLoad: any bytes in a cache file are ignored or loaded, never a
 // panic.
 func FuzzCacheLoad(f *testing.F) {
