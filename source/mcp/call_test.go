@@ -165,3 +165,36 @@ func TestShared(t *testing.T) {
 		t.Errorf("8 concurrent calls started the server %d times, want 1", n)
 	}
 }
+
+// TestLogRouting: a log message, which the protocol does not tie to a
+// call, reaches a call's hook only while that call is alone in flight;
+// otherwise it goes to Options.Log.
+func TestLogRouting(t *testing.T) {
+	sourceLog := make(chan string, 4)
+	s := newSource(t, fakeSpec(t, "basic", "basic"), &Options{Log: func(m *LogMessage) { sourceLog <- m.Data.(string) }})
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Call(ctx, "slow", nil, nil)
+		done <- err
+	}()
+	for s.only(func(*call) bool { return true }) == nil {
+		time.Sleep(5 * time.Millisecond)
+	}
+	var hooked []string
+	if _, err := s.Call(t.Context(), "log", nil, &Hooks{Log: func(m *LogMessage) { hooked = append(hooked, m.Data.(string)) }}); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("the slow call: %v", err)
+	}
+	select {
+	case got := <-sourceLog:
+		if got != "hello from the server" || len(hooked) != 0 {
+			t.Errorf("Options.Log got %q, the call's hook %q", got, hooked)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("Options.Log got nothing; the call's hook %q", hooked)
+	}
+}

@@ -15,7 +15,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Tool is one tool as the server lists it, its schemas kept as sent.
+// Tool is one tool as the server lists it; its schemas are the server's,
+// re-encoded (object keys sorted).
 type Tool struct {
 	Name         string               `json:"name"`
 	Title        string               `json:"title,omitempty"`

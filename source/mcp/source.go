@@ -57,6 +57,8 @@ type conn struct {
 	done    chan struct{} // closed when the session has ended
 	closing atomic.Bool   // set when we end it (Close, idle, hung): not a crash
 	modern  bool          // protocol 2026-07-28 or later: per-request _meta
+
+	forgotten bool // guarded by Source.mu: forget saw it
 }
 
 // New returns a Source for spec, with opts (nil for defaults). It checks
@@ -161,6 +163,9 @@ func (s *Source) acquire(ctx context.Context, op, tool string) (*conn, *Listing,
 		if s.closed {
 			s.mu.Unlock()
 			return nil, nil, &Error{Server: s.spec.Name, Op: op, Tool: tool, Err: ErrClosed}
+		}
+		if c := s.conn; c != nil && ended(c, 0) {
+			s.forget(c) // it ended; watch has not seen it yet
 		}
 		if c := s.conn; c != nil {
 			s.inflight++
@@ -300,13 +305,23 @@ func (s *Source) watch(c *conn) {
 		c.proc.stop() // a server that closed stdout but lives on
 	}
 	s.mu.Lock()
+	s.forget(c)
+	s.mu.Unlock()
+}
+
+// forget drops c, which ended, as the live connection. An end we did not
+// ask for is a crash: it counts as a failure (once), so the next start
+// waits its backoff. s.mu is held.
+func (s *Source) forget(c *conn) {
 	if s.conn == c {
 		s.conn = nil
 	}
-	if !c.closing.Load() && !s.closed {
-		s.failed()
+	if !c.forgotten {
+		c.forgotten = true
+		if !c.closing.Load() && !s.closed {
+			s.failed()
+		}
 	}
-	s.mu.Unlock()
 }
 
 // dial starts the server (or opens the HTTP session), completes the
