@@ -235,3 +235,26 @@ func TestStartHook(t *testing.T) {
 		t.Errorf("Call with a failing hook = %v, want ErrStart naming the cause", err)
 	}
 }
+
+// TestSlowStart: a caller whose timeout is shorter than a start under way
+// gets ErrTimeout at its own deadline, and Close ends the start at once.
+func TestSlowStart(t *testing.T) {
+	spec := fakeSpec(t, "mute", "mute")
+	spec.StartTimeout, spec.CallTimeout = time.Minute, 200*time.Millisecond
+	s := newSource(t, spec, nil)
+	start := time.Now()
+	_, err := s.Call(t.Context(), "echo", nil, nil)
+	if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "the server did not start within the call's timeout (200ms)") {
+		t.Errorf("Call = %v, want ErrTimeout at the call's deadline", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("Call took %v with a 200ms call timeout", d)
+	}
+	start = time.Now()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("Close took %v during a start with a 1m timeout", d)
+	}
+}

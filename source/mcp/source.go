@@ -28,6 +28,8 @@ type Source struct {
 	client *mcp.Client
 	cache  *diskCache // nil without Options.CacheDir
 
+	closing chan struct{} // closed by Close
+
 	mu       sync.Mutex
 	closed   bool
 	conn     *conn         // the live connection, or nil
@@ -68,7 +70,7 @@ func New(spec Spec, opts *Options) (*Source, error) {
 		return nil, err
 	}
 	spec.defaults()
-	s := &Source{spec: spec, calls: map[string]*call{}}
+	s := &Source{spec: spec, calls: map[string]*call{}, closing: make(chan struct{})}
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -122,17 +124,16 @@ func (s *Source) Starts() int {
 // ErrClosed. Close is idempotent.
 func (s *Source) Close() error {
 	s.mu.Lock()
-	s.closed = true
 	c := s.conn
 	s.conn = nil
 	if s.idle != nil {
 		s.idle.Stop()
 	}
-	dialing := s.dialing
-	s.mu.Unlock()
-	if dialing != nil {
-		<-dialing // the dial sees closed and ends what it started
+	if !s.closed {
+		s.closed = true
+		close(s.closing) // a dial under way gives up, and ends what it started
 	}
+	s.mu.Unlock()
 	if c != nil {
 		c.end()
 	}
@@ -209,30 +210,36 @@ func (s *Source) acquire(ctx context.Context, op, tool string) (*conn, *Listing,
 		}
 		ch := make(chan struct{})
 		s.dialing = ch
+		s.bg.Add(1)
 		s.mu.Unlock()
+		go s.dialAsync(ctx, ch) // the caller waits for it as the others do, or for its ctx
+	}
+}
 
-		c, err := s.dial(ctx)
-
-		s.mu.Lock()
-		s.dialing, s.dialErr = nil, err
-		if err == nil && s.closed {
-			err = &Error{Server: s.spec.Name, Op: op, Tool: tool, Err: ErrClosed}
-			s.dialErr = err
-			s.mu.Unlock()
-			close(ch)
-			c.end()
-			return nil, nil, err
-		}
-		if err != nil {
-			s.failed()
-		} else {
-			s.conn = c
-		}
+// dialAsync starts the server for the callers waiting on ch, and makes
+// the connection the live one.
+func (s *Source) dialAsync(ctx context.Context, ch chan struct{}) {
+	defer s.bg.Done()
+	c, err := s.dial(ctx)
+	s.mu.Lock()
+	s.dialing, s.dialErr = nil, err
+	if s.closed {
+		s.dialErr = &Error{Server: s.spec.Name, Op: "start", Err: ErrClosed}
 		s.mu.Unlock()
 		close(ch)
-		if err != nil {
-			return nil, nil, err
+		if err == nil {
+			c.end()
 		}
+		return
+	}
+	if err != nil {
+		s.failed()
+	} else {
+		s.conn = c
+	}
+	s.mu.Unlock()
+	close(ch)
+	if err == nil {
 		go s.watch(c)
 	}
 }
@@ -329,6 +336,13 @@ func (s *Source) forget(c *conn) {
 func (s *Source) dial(ctx context.Context) (*conn, error) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.spec.StartTimeout)
 	defer cancel()
+	go func() {
+		select {
+		case <-s.closing:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	c, err := s.dialOnce(ctx)
 	if err == errReconnect {
 		c, err = s.dialOnce(ctx)
