@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 )
 
@@ -93,10 +94,10 @@ func newCatalog(opts *Options) (*Catalog, Options) {
 		o.PoolIdle = DefaultPoolIdle
 	}
 	if o.WorkspaceID == "" {
-		o.WorkspaceID = "w-" + uuid5(identityNamespace, []byte("workspace:"+o.Root))[:8]
+		o.WorkspaceID = "w-" + catalog.UUID([]byte("workspace:" + o.Root))[:8]
 	}
 	if o.ConversationID == "" {
-		o.ConversationID = "s-" + uuid5(identityNamespace, []byte("conversation:"+o.Root+":"+strconv.Itoa(os.Getpid())+":"+time.Now().String()))[:8]
+		o.ConversationID = "s-" + catalog.UUID([]byte("conversation:" + o.Root + ":" + strconv.Itoa(os.Getpid()) + ":" + time.Now().String()))[:8]
 	}
 	c := &Catalog{
 		root:           o.Root,

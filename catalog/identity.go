@@ -1,4 +1,4 @@
-package resolver
+package catalog
 
 import (
 	"crypto/sha1"
@@ -26,24 +26,6 @@ type Identity struct {
 
 // identityNamespace is the UUID namespace of server ids (a fixed random UUID).
 var identityNamespace = [16]byte{0x6b, 0x1e, 0x3f, 0x52, 0x8c, 0x0d, 0x4e, 0x7a, 0x9f, 0x31, 0x2a, 0x55, 0xc4, 0x07, 0xe1, 0x9b}
-
-// Identity returns the identity of the enabled tools. It is computed once
-// per change of the catalog.
-func (c *Catalog) Identity() Identity {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.identity == nil {
-		var defs []Definition
-		for _, e := range c.sortedLocked() {
-			if e.enabled {
-				defs = append(defs, e.t().Definition)
-			}
-		}
-		id := IdentityOf(defs)
-		c.identity = &id
-	}
-	return *c.identity
-}
 
 // IdentityOf derives the identity of a set of definitions, in any order:
 // a name-based (version 5) UUID over everything tools/list serves of them
@@ -97,3 +79,8 @@ func uuid5(ns [16]byte, name []byte) string {
 	hex.Encode(buf[24:], u[10:])
 	return string(buf[:])
 }
+
+// UUID returns the version 5 UUID of name in the namespace of server ids:
+// the same name gives the same UUID in any process (resolver derives its
+// default workspace and conversation ids with it).
+func UUID(name []byte) string { return uuid5(identityNamespace, name) }

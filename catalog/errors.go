@@ -1,4 +1,4 @@
-package resolver
+package catalog
 
 import (
 	"errors"
@@ -104,18 +104,6 @@ func (e *Error) StderrTail() string {
 		return ierr.StderrTail()
 	}
 	return ""
-}
-
-// newError wraps a failure of a binary for the entry name: the fix is fix
-// when given, else the one the spawner found for the exact cause.
-func newError(name, command string, action tool.Action, cause error, fix string) *Error {
-	if fix == "" {
-		var ierr *invoke.Error
-		if errors.As(cause, &ierr) {
-			fix = ierr.Fix
-		}
-	}
-	return &Error{Tool: name, Command: command, Action: action, Err: cause, Fix: fix}
 }
 
 // FixOf returns what the user can do about err: the Fix of the first
