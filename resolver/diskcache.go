@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/toolhost/toolhost/source/binary/persist"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -61,7 +62,7 @@ type cacheFile struct {
 }
 
 // errCacheFile reports a cache file that cannot be used.
-var errCacheFile = errors.New("invalid schema cache file")
+var errCacheFile = persist.ErrFile
 
 // decodeCacheFile decodes and checks one cache file. It never panics on
 // any input.
@@ -159,8 +160,8 @@ func (d diskCache) create() error {
 }
 
 // readEntry reads the cache file at path when it is a regular file of at
-// most maxCacheFile bytes; anything else is an error (see readFile).
-func readEntry(path string) ([]byte, error) { return readFile(path, maxCacheFile) }
+// most maxCacheFile bytes; anything else is an error (see persist.ReadFile).
+func readEntry(path string) ([]byte, error) { return persist.ReadFile(path, maxCacheFile) }
 
 // load returns the stored answer for the invocation when its key is key.
 func (d diskCache) load(invocation, root string, key cacheKey) (*tool.SchemaResponse, bool) {
@@ -256,4 +257,29 @@ func ClearCache(dir string) error {
 		}
 	}
 	return nil
+}
+
+// writeAtomic writes data to path through a temporary file in dir
+// (created 0700 when missing, and used only when it is a real directory
+// owned by the current user), renamed over path.
+func writeAtomic(dir, path string, data []byte) error {
+	if err := (diskCache{dir: dir}).create(); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".tmp-*.json") // O_CREAT|O_EXCL, 0600
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = replace(tmp.Name(), path)
+	}
+	if werr != nil {
+		os.Remove(tmp.Name())
+	}
+	return werr
 }

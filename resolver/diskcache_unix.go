@@ -8,10 +8,6 @@ import (
 	"syscall"
 )
 
-// openNoFollow makes opening a cache file fail on a symlink and not wait
-// for a writer on a FIFO.
-const openNoFollow = syscall.O_NOFOLLOW | syscall.O_NONBLOCK
-
 // ownedByUs reports whether fi belongs to the current user.
 func ownedByUs(fi fs.FileInfo) bool {
 	st, ok := fi.Sys().(*syscall.Stat_t)

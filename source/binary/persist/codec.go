@@ -1,4 +1,4 @@
-package resolver
+package persist
 
 import (
 	"encoding/binary"
@@ -11,36 +11,46 @@ import (
 	"time"
 )
 
-// The file of a persisted resolution (see persist.go) is binary, so that a
-// warm start decodes its header without encoding/json's reflection:
+// The file of a persisted resolution (resolver's persist.go says when one
+// is stored and used) is binary, so that a warm start decodes its header
+// without encoding/json's reflection:
 //
-//	resolutionMagic  "toolhost resolution\n"
+//	Magic            "toolhost resolution\n"
 //	CRC-32 (IEEE)    4 bytes, little endian, of the header
 //	header length    4 bytes, little endian
-//	header           fields in the order of encodeResolution
+//	header           fields in the order of Encode
 //	body             the raw JSON blobs the header's spans point into
 //
 // Integers are varints, strings and lists are preceded by their length.
 // Each span of the body (the tools/list result, each tool's detail) is
 // followed in the header by the CRC-32 of its bytes, so that one tool's
 // detail can be read and checked without reading the rest of the body
-// (decodeOne, for [Options.Only]).
+// (DecodeOne, for resolver's Options.Only).
 //
 // The file is hostile input: the decoders check every length against what
 // is left (so no allocation exceeds the file), every span against the
-// body and every CRC, and return errBadResolution for anything else.
-const resolutionMagic = "toolhost resolution\n"
+// body and every CRC, and return ErrBad for anything else.
+
+// Version is the version of the format; a file of another version does
+// not decode.
+const Version = 7 // 2: long_lived; 3: layers key and plan; 4: binary header; 5: CRC-32 (IEEE); 6: a CRC per span; 7: access policy
+
+// MaxFile bounds the size of a persisted resolution.
+const MaxFile = 64 << 20
+
+// Magic starts every file of a persisted resolution.
+const Magic = "toolhost resolution\n"
 
 // prefixLen is the length of the magic, the header's CRC and its length.
-const prefixLen = len(resolutionMagic) + 8
+const prefixLen = len(Magic) + 8
 
-// errBadResolution is a persisted resolution that does not decode.
-var errBadResolution = errors.New("resolver: persisted resolution does not decode")
+// ErrBad is a persisted resolution that does not decode.
+var ErrBad = errors.New("resolver: persisted resolution does not decode")
 
-// encodeResolution returns the file of header h and body.
-func encodeResolution(h *storedResolution, body []byte) []byte {
+// Encode returns the file of header h and body.
+func Encode(h *Resolution, body []byte) []byte {
 	e := &encoder{b: make([]byte, 0, prefixLen+256*len(h.Tools)+len(body))}
-	e.b = append(e.b, resolutionMagic...)
+	e.b = append(e.b, Magic...)
 	e.b = append(e.b, 0, 0, 0, 0, 0, 0, 0, 0) // the header's CRC and length, below
 	e.uint(uint64(h.Version))
 	e.str(h.Key)
@@ -69,13 +79,13 @@ func encodeResolution(h *storedResolution, body []byte) []byte {
 		e.span(t.Detail, body)
 	}
 	header := e.b[prefixLen:]
-	binary.LittleEndian.PutUint32(e.b[len(resolutionMagic):], crc32.ChecksumIEEE(header))
-	binary.LittleEndian.PutUint32(e.b[len(resolutionMagic)+4:], uint32(len(header)))
+	binary.LittleEndian.PutUint32(e.b[len(Magic):], crc32.ChecksumIEEE(header))
+	binary.LittleEndian.PutUint32(e.b[len(Magic)+4:], uint32(len(header)))
 	e.b = append(e.b, body...)
 	return e.b
 }
 
-func encodePlan(e *encoder, p *storedPlan) {
+func encodePlan(e *encoder, p *Plan) {
 	e.uint(uint64(len(p.Groups)))
 	for _, g := range p.Groups {
 		e.strs(g.Command)
@@ -112,18 +122,18 @@ func encodePlan(e *encoder, p *storedPlan) {
 	}
 }
 
-// decodeResolution decodes a persisted resolution's file into its header
+// Decode decodes a persisted resolution's file into its header
 // and body (a sub-slice of data). It checks the magic, the CRCs, the
-// version and that every span lies in the body; what the header means
-// (its keys, entries and groups) is load's to check.
-func decodeResolution(data []byte) (*storedResolution, []byte, error) {
+// version and that every Span lies in the body; what the header means
+// (its keys, entries and groups) is resolver's to check when it loads one.
+func Decode(data []byte) (*Resolution, []byte, error) {
 	n, err := headerLen(data, int64(len(data)))
 	if err != nil {
 		return nil, nil, err
 	}
 	header := data[prefixLen : prefixLen+n]
-	if crc32.ChecksumIEEE(header) != binary.LittleEndian.Uint32(data[len(resolutionMagic):]) {
-		return nil, nil, errBadResolution
+	if crc32.ChecksumIEEE(header) != binary.LittleEndian.Uint32(data[len(Magic):]) {
+		return nil, nil, ErrBad
 	}
 	h, sums, err := decodeHeader(header)
 	if err != nil {
@@ -131,25 +141,25 @@ func decodeResolution(data []byte) (*storedResolution, []byte, error) {
 	}
 	body := data[prefixLen+n:]
 	if !checkSpan(body, h.List, sums.list) {
-		return nil, nil, errBadResolution
+		return nil, nil, ErrBad
 	}
 	for i, t := range h.Tools {
 		if !checkSpan(body, t.Detail, sums.details[i]) {
-			return nil, nil, errBadResolution
+			return nil, nil, ErrBad
 		}
 	}
 	return h, body, nil
 }
 
-// decodeOne reads from r (a file of size bytes) the header of a persisted
+// DecodeOne reads from r (a file of size bytes) the header of a persisted
 // resolution and the detail of the tool named name, checking the header's
 // CRC and that detail's, but nothing else of the body. It returns the
 // tool's index in h.Tools, or -1 (and a nil detail) when h has no such
 // tool.
-func decodeOne(r io.ReaderAt, size int64, name string) (h *storedResolution, i int, detail []byte, err error) {
+func DecodeOne(r io.ReaderAt, size int64, name string) (h *Resolution, i int, detail []byte, err error) {
 	prefix := make([]byte, prefixLen)
 	if _, err := r.ReadAt(prefix, 0); err != nil {
-		return nil, -1, nil, errBadResolution
+		return nil, -1, nil, ErrBad
 	}
 	n, err := headerLen(prefix, size)
 	if err != nil {
@@ -157,26 +167,26 @@ func decodeOne(r io.ReaderAt, size int64, name string) (h *storedResolution, i i
 	}
 	header := make([]byte, n)
 	if _, err := r.ReadAt(header, int64(prefixLen)); err != nil {
-		return nil, -1, nil, errBadResolution
+		return nil, -1, nil, ErrBad
 	}
-	if crc32.ChecksumIEEE(header) != binary.LittleEndian.Uint32(prefix[len(resolutionMagic):]) {
-		return nil, -1, nil, errBadResolution
+	if crc32.ChecksumIEEE(header) != binary.LittleEndian.Uint32(prefix[len(Magic):]) {
+		return nil, -1, nil, ErrBad
 	}
 	h, sums, err := decodeHeader(header)
 	if err != nil {
 		return nil, -1, nil, err
 	}
-	i, found := slices.BinarySearchFunc(h.Tools, name, func(st storedTool, name string) int { return strings.Compare(st.Name, name) })
+	i, found := slices.BinarySearchFunc(h.Tools, name, func(st Tool, name string) int { return strings.Compare(st.Name, name) })
 	if !found {
 		return h, -1, nil, nil
 	}
 	sp, bodyLen := h.Tools[i].Detail, size-int64(prefixLen+n)
 	if int64(sp[0]) > bodyLen || int64(sp[1]) > bodyLen-int64(sp[0]) {
-		return nil, -1, nil, errBadResolution
+		return nil, -1, nil, ErrBad
 	}
 	detail = make([]byte, sp[1])
 	if _, err := r.ReadAt(detail, int64(prefixLen+n+sp[0])); err != nil || crc32.ChecksumIEEE(detail) != sums.details[i] {
-		return nil, -1, nil, errBadResolution
+		return nil, -1, nil, ErrBad
 	}
 	return h, i, detail, nil
 }
@@ -185,12 +195,12 @@ func decodeOne(r io.ReaderAt, size int64, name string) (h *storedResolution, i i
 // prefixLen bytes) of a file of size bytes, and returns the header's
 // length, which the file must hold.
 func headerLen(data []byte, size int64) (int, error) {
-	if len(data) < prefixLen || string(data[:len(resolutionMagic)]) != resolutionMagic {
-		return 0, errBadResolution
+	if len(data) < prefixLen || string(data[:len(Magic)]) != Magic {
+		return 0, ErrBad
 	}
-	n := int64(binary.LittleEndian.Uint32(data[len(resolutionMagic)+4:]))
+	n := int64(binary.LittleEndian.Uint32(data[len(Magic)+4:]))
 	if n > size-int64(prefixLen) {
-		return 0, errBadResolution
+		return 0, ErrBad
 	}
 	return int(n), nil
 }
@@ -203,12 +213,12 @@ type spanSums struct {
 
 // decodeHeader decodes a header (the bytes after the prefix, exactly) and
 // the CRCs of its spans; the header's own CRC is the caller's to check.
-func decodeHeader(header []byte) (*storedResolution, spanSums, error) {
+func decodeHeader(header []byte) (*Resolution, spanSums, error) {
 	var sums spanSums
 	d := &decoder{b: header}
-	h := &storedResolution{}
-	if h.Version = int(d.uint()); d.bad || h.Version != resolutionVersion {
-		return nil, sums, errBadResolution
+	h := &Resolution{}
+	if h.Version = int(d.uint()); d.bad || h.Version != Version {
+		return nil, sums, ErrBad
 	}
 	h.Key = d.str()
 	h.Files = d.str()
@@ -222,10 +232,10 @@ func decodeHeader(header []byte) (*storedResolution, spanSums, error) {
 	h.Problems = d.bytes()
 	h.List, sums.list = d.span()
 	n := d.count()
-	h.Tools = make([]storedTool, 0, n)
+	h.Tools = make([]Tool, 0, n)
 	sums.details = make([]uint32, 0, n)
 	for range n {
-		st := storedTool{
+		st := Tool{
 			Name: d.str(), Summary: d.str(), Entry: d.str(), Bin: d.str(),
 			Enabled: d.bool(), Protocol: d.bool(), V2: d.bool(), LongLived: d.bool(),
 			Timeout: time.Duration(d.varint()),
@@ -236,23 +246,23 @@ func decodeHeader(header []byte) (*storedResolution, spanSums, error) {
 		sums.details = append(sums.details, sum)
 	}
 	if d.bad || len(d.b) != 0 {
-		return nil, sums, errBadResolution
+		return nil, sums, ErrBad
 	}
 	return h, sums, nil
 }
 
 // checkSpan reports whether sp lies in body and its bytes have CRC sum.
-func checkSpan(body []byte, sp span, sum uint32) bool {
-	b, ok := sp.of(body)
+func checkSpan(body []byte, sp Span, sum uint32) bool {
+	b, ok := sp.Of(body)
 	return ok && crc32.ChecksumIEEE(b) == sum
 }
 
-func decodePlan(d *decoder) *storedPlan {
-	p := &storedPlan{}
+func decodePlan(d *decoder) *Plan {
+	p := &Plan{}
 	n := d.count()
-	p.Groups = make([]storedGroup, 0, n)
+	p.Groups = make([]Group, 0, n)
 	for range n {
-		g := storedGroup{Command: d.strs(), Shell: d.bool(), Dir: d.str()}
+		g := Group{Command: d.strs(), Shell: d.bool(), Dir: d.str()}
 		if m := d.count(); m > 0 {
 			g.Env = make(map[string]string, m)
 			for range m {
@@ -264,9 +274,9 @@ func decodePlan(d *decoder) *storedPlan {
 		p.Groups = append(p.Groups, g)
 	}
 	n = d.count()
-	p.Entries = make([]storedEntry, 0, n)
+	p.Entries = make([]Entry, 0, n)
 	for range n {
-		se := storedEntry{Key: d.str(), Group: d.int()}
+		se := Entry{Key: d.str(), Group: d.int()}
 		if m := d.count(); m > 0 {
 			se.AllowOption = make(map[string]bool, m)
 			for range m {
@@ -280,7 +290,7 @@ func decodePlan(d *decoder) *storedPlan {
 	}
 	n = d.count()
 	for range n {
-		p.Categories = append(p.Categories, storedCategory{ID: d.str(), Name: d.str(), Description: d.str(), Icon: d.str()})
+		p.Categories = append(p.Categories, Category{ID: d.str(), Name: d.str(), Description: d.str(), Icon: d.str()})
 	}
 	return p
 }
@@ -317,10 +327,10 @@ func (e *encoder) strs(ss []string) {
 }
 
 // span writes s and the CRC of its bytes in body.
-func (e *encoder) span(s span, body []byte) {
+func (e *encoder) span(s Span, body []byte) {
 	e.uint(uint64(s[0]))
 	e.uint(uint64(s[1]))
-	b, _ := s.of(body)
+	b, _ := s.Of(body)
 	e.uint(uint64(crc32.ChecksumIEEE(b)))
 }
 
@@ -362,7 +372,7 @@ func (d *decoder) varint() int64 {
 // which exceeds the largest file.
 func (d *decoder) int() int {
 	v := d.uint()
-	if v > maxResolutionFile {
+	if v > MaxFile {
 		d.bad = true
 		return 0
 	}
@@ -413,9 +423,9 @@ func (d *decoder) strs() []string {
 	return ss
 }
 
-// span reads a span and the CRC of its bytes.
-func (d *decoder) span() (span, uint32) {
-	s := span{d.int(), d.int()}
+// span reads a Span and the CRC of its bytes.
+func (d *decoder) span() (Span, uint32) {
+	s := Span{d.int(), d.int()}
 	sum := d.uint()
 	if sum > 1<<32-1 {
 		d.bad = true
