@@ -89,5 +89,10 @@ func (c *Catalog) render(ctx context.Context, e *entry, name string, args map[st
 			return s
 		}
 	}
+	if e.src != nil {
+		if s, ok := e.src.Format(ctx, name, args); ok {
+			return s
+		}
+	}
 	return formatHost(name, args)
 }

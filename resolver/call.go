@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -196,11 +197,15 @@ func unanswered(qs []tool.Question, answers map[string]any) tool.Outcome {
 	return out
 }
 
-// runOnce runs one round of a call: the handler of a dynamic tool, or one
-// run request of a binary.
+// runOnce runs one round of a call: the handler of a dynamic tool, one
+// call of a source's tool, or one run request of a binary.
 func (c *Catalog) runOnce(ctx context.Context, e *entry, args, answers map[string]any, onEvent func(tool.Event)) (tool.Outcome, error) {
 	if e.handler != nil {
 		return callHandler(context.WithValue(ctx, answersKey{}, maps.Clone(answers)), e, args)
+	}
+	if e.src != nil {
+		r, err := e.src.Call(ctx, catalog.CallRequest{Tool: e.name, Args: args, Answers: maps.Clone(answers), OnEvent: onEvent})
+		return r.Outcome, err
 	}
 	return c.run(ctx, e, tool.ActionRun, args, answers, onEvent)
 }

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -62,8 +63,9 @@ type entry struct {
 	name    string
 	summary string
 	enabled bool
-	handler Handler  // dynamic tools
-	bin     *binding // binary tools
+	handler Handler        // dynamic tools
+	bin     *binding       // binary tools
+	src     catalog.Source // tools of a source added with AddSource (source.go)
 
 	once   sync.Once
 	detail *Tool        // nil until decode ran: use t
@@ -147,6 +149,8 @@ type Catalog struct {
 	listJSON   []byte                 // the tools/list result; nil: recompute
 	lastStat   time.Time              // last automatic stat check
 	retries    map[string]*retryState // timed-out schema requests to ask again, by session cache key
+	sources    map[string]*added      // the sources added with AddSource, by name (source.go)
+	closed     bool                   // Close ran: no source is added or listed again
 }
 
 // Report returns the problems found while resolving the configuration,
@@ -154,7 +158,7 @@ type Catalog struct {
 func (c *Catalog) Report() *Report {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return &Report{Problems: slices.Clone(c.report.Problems)}
+	return &Report{Problems: append(slices.Clone(c.report.Problems), c.sourceProblemsLocked()...)}
 }
 
 // List returns the definitions of the enabled tools, sorted by name: the
