@@ -52,7 +52,7 @@ bench: build
 	TOOLHOST_BEFORE=$(CURDIR)/bench/out/jsonlib/toolhost $(GO) test -run='^$$' -bench='ColdResolution$$|WarmCall$$|MCPCall$$|MCPCallLongLived$$' \
 	  -benchtime=$(BENCHTIME) -count=$(BENCHCOUNT) ./bench/figures | tee bench/out/jsonlib-figures.txt
 	$(GO) run ./bench/report bench/out/jsonlib-figures.txt | tee bench/out/jsonlib-report.md
-	$(GO) test -tags jsonlib -run='JSONLib' -bench='JSONLib' -benchtime=300ms -count=$(BENCHCOUNT) ./tool ./resolver ./face/mcpserver | tee bench/out/jsonlib.txt
+	$(GO) test -tags jsonlib -run='JSONLib' -bench='JSONLib' -benchtime=300ms -count=$(BENCHCOUNT) ./tool ./catalog ./face/mcpserver | tee bench/out/jsonlib.txt
 	$(GO) test -run='^$$' -bench=. -benchtime=1s -count=$(BENCHCOUNT) $$($(GO) list ./... | grep -v '/bench/figures$$') | tee bench/out/other.txt
 
 ## fuzz: run each fuzz target for FUZZTIME

@@ -90,7 +90,7 @@ func (c *Catalog) Call(ctx context.Context, name string, args map[string]any, op
 	if err != nil {
 		return tool.Outcome{}, err
 	}
-	checked, problems := schema.check(args)
+	checked, problems := schema.Check(args)
 	if problems != nil {
 		return tool.Fail(fmt.Sprintf("invalid arguments for tool %q: %s", name, strings.Join(problems, "; "))), nil
 	}
@@ -242,7 +242,7 @@ func (c *Catalog) Format(ctx context.Context, name string, args map[string]any) 
 	}
 	if a, err := c.checker(e); err != nil {
 		return "", err
-	} else if checked, problems := a.check(args); problems == nil {
+	} else if checked, problems := a.Check(args); problems == nil {
 		args = checked
 	}
 	return c.render(ctx, e, name, args), nil

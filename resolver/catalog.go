@@ -72,14 +72,14 @@ type entry struct {
 	decode func() *Tool // decodes the persisted detail; nil when detail is set
 
 	argsOnce sync.Once
-	args     *argSchema // compiled input schema; nil until needed, for persisted entries
+	args     *catalog.ArgSchema // compiled input schema; nil until needed, for persisted entries
 	argsErr  error
 
 	output outputSchema // the tool's output schema (protocol v2), compiled at its first structured answer
 }
 
 // newEntry returns the entry of a tool built in this process.
-func newEntry(t *Tool, args *argSchema, h Handler, b *binding) *entry {
+func newEntry(t *Tool, args *catalog.ArgSchema, h Handler, b *binding) *entry {
 	return &entry{name: t.Name, summary: t.Summary, enabled: t.Enabled, detail: t, args: args, handler: h, bin: b}
 }
 
@@ -97,7 +97,7 @@ func (e *entry) t() *Tool {
 
 // checker returns the entry's compiled input schema, compiling it on first
 // use (with the entry's rule for option-like values, see refuseOptions).
-func (c *Catalog) checker(e *entry) (*argSchema, error) {
+func (c *Catalog) checker(e *entry) (*catalog.ArgSchema, error) {
 	e.argsOnce.Do(func() {
 		if e.args != nil {
 			return
@@ -134,8 +134,8 @@ type Catalog struct {
 	only                              string // Options.Only
 
 	// safe for concurrent use on their own, without mu
-	builds   atomic.Uint64 // resolution passes started
-	compiled compiled      // input schemas compiled so far
+	builds   atomic.Uint64    // resolution passes started
+	compiled catalog.Compiled // input schemas compiled so far
 
 	mu         sync.Mutex
 	tools      map[string]*entry

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/invoke"
 	"github.com/toolhost/toolhost/tool"
@@ -38,7 +39,7 @@ func validProperty(name string) bool {
 // Schema object with properties. It compiles the schema for validation.
 func (c *Catalog) lint(e *entry) *lintError {
 	t := e.t()
-	if err := checkName(t.Name); err != nil {
+	if err := catalog.CheckName(t.Name); err != nil {
 		return &lintError{err, "rename the entry (or give the toolset a prefix without dots or spaces); names may hold letters, digits, _ and -"}
 	}
 	for _, p := range slices.Sorted(maps.Keys(t.Parameters)) {

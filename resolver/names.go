@@ -107,3 +107,35 @@ func newError(name, command string, action tool.Action, cause error, fix string)
 	}
 	return &Error{Tool: name, Command: command, Action: action, Err: cause, Fix: fix}
 }
+
+// ValidationError is [catalog.ValidationError]: one problem with a call's
+// arguments, naming its field.
+type ValidationError = catalog.ValidationError
+
+// ValidateArguments is [catalog.ValidateArguments]: args checked against
+// an input schema as a call's are.
+func ValidateArguments(schema map[string]any, args map[string]any) ([]ValidationError, error) {
+	return catalog.ValidateArguments(schema, args)
+}
+
+// DecodeArguments is [catalog.DecodeArguments]: a call's arguments
+// decoded from JSON, numbers kept as written.
+func DecodeArguments(data []byte) (map[string]any, error) { return catalog.DecodeArguments(data) }
+
+// compile returns the compiled schema, from the catalog's memo when it was
+// compiled before.
+func (c *Catalog) compile(s map[string]any) (*catalog.ArgSchema, error) { return c.compiled.Compile(s) }
+
+// Validate checks args against the named tool's input schema exactly as
+// [Catalog.Call] does before running anything (defaults applied, null for
+// an optional argument taken as absent, the entry's refusal of values that
+// would be read as options), without running it. It returns nil when a
+// call would run, else the problems, each naming its field. err wraps
+// [ErrUnknownTool] for an unknown or disabled tool.
+func (c *Catalog) Validate(name string, args map[string]any) ([]ValidationError, error) {
+	e, err := c.lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return e.args.Validate(args), nil
+}

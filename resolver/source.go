@@ -142,13 +142,13 @@ func sourceEntry(source string, t *Tool) (*entry, error) {
 	if t == nil {
 		return nil, fmt.Errorf("resolver: source %q listed a nil tool", source)
 	}
-	if err := checkName(t.Name); err != nil {
+	if err := catalog.CheckName(t.Name); err != nil {
 		return nil, fmt.Errorf("resolver: source %q: %w", source, err)
 	}
 	if t.InputSchema == nil {
-		t.InputSchema = emptyObject()
+		t.InputSchema = catalog.EmptyObject()
 	}
-	args, err := compileSchema(t.InputSchema)
+	args, err := catalog.CompileSchema(t.InputSchema)
 	if err != nil {
 		return nil, fmt.Errorf("resolver: source %q: tool %q: %w", source, t.Name, err)
 	}

@@ -1,4 +1,4 @@
-package resolver
+package catalog
 
 import (
 	"bytes"
@@ -64,12 +64,12 @@ func decodeArgumentsJSON(data []byte) (map[string]any, error) {
 	return args, nil
 }
 
-// forValidation returns a copy of a JSON value tree in which every
+// ForValidation returns a copy of a JSON value tree in which every
 // json.Number is a Go number the validator understands: an integer that
 // fits int64 (or uint64) as such, any other number as float64. Only
 // validation sees the copy; the tool gets the digits as sent. Bounds on
 // integers beyond 2^63 are checked to float64 precision.
-func forValidation(v any) any {
+func ForValidation(v any) any {
 	return mapScalars(v, func(v any) any {
 		n, ok := v.(json.Number)
 		if !ok {
@@ -114,7 +114,7 @@ func numberAsJSON(v any) any {
 // json.Number. It reports false, and copies nothing, when the tree holds a
 // map or struct of another type than map[string]any (a Go caller's value):
 // jsonschema-go's ApplyDefaults treats those by reflection, and
-// argSchema.prepare leaves such arguments to it.
+// ArgSchema.prepare leaves such arguments to it.
 func sentCopy(v any) (any, bool) {
 	switch x := v.(type) {
 	case map[string]any:

@@ -1,6 +1,6 @@
 //go:build jsonlib
 
-package resolver
+package catalog
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package resolver
+package catalog
 
 import (
 	"encoding/json"
@@ -14,9 +14,9 @@ import (
 	"github.com/toolhost/toolhost/internal/toolname"
 )
 
-// checkName returns an error wrapping ErrInvalidName when name is not
+// CheckName returns an error wrapping ErrInvalidName when name is not
 // acceptable to LLM providers.
-func checkName(name string) error {
+func CheckName(name string) error {
 	if name == "" {
 		return fmt.Errorf("%w: the name is empty", ErrInvalidName)
 	}
@@ -26,9 +26,9 @@ func checkName(name string) error {
 	return nil
 }
 
-// argSchema is a compiled input schema: it validates a call's arguments
+// ArgSchema is a compiled input schema: it validates a call's arguments
 // and fills in defaults (docs/validation.md says why google/jsonschema-go).
-type argSchema struct {
+type ArgSchema struct {
 	all      *jsonschema.Resolved
 	props    *propSchemas // each property on its own, to name the fields at fault
 	names    []string     // declared properties, sorted
@@ -49,7 +49,7 @@ type argSchema struct {
 
 // propSchemas are the properties of an input schema, each resolved on its
 // own when a call's arguments are first found invalid (a valid call needs
-// only the whole schema). It is shared by the copies of an argSchema, and
+// only the whole schema). It is shared by the copies of an ArgSchema, and
 // safe for concurrent use.
 type propSchemas struct {
 	schemas  map[string]*jsonschema.Schema
@@ -76,16 +76,26 @@ func (p *propSchemas) get(k string) (*jsonschema.Resolved, bool) {
 	return r, ok
 }
 
-// emptyObject is the input schema of a tool that takes no arguments.
-func emptyObject() map[string]any {
+// WithRefuse returns a copy of a whose check also applies refuse, an
+// entry's own rule for values the schema accepts (a binary's refusal of a
+// value that would be read as an option): a refused value is reported as
+// one the schema rejects.
+func (a *ArgSchema) WithRefuse(refuse func(args map[string]any) error) *ArgSchema {
+	c := *a
+	c.refuse = refuse
+	return &c
+}
+
+// EmptyObject is the input schema of a tool that takes no arguments.
+func EmptyObject() map[string]any {
 	return map[string]any{"type": "object", "properties": map[string]any{}}
 }
 
-// compileSchema checks that s is an object schema that compiles, and
+// CompileSchema checks that s is an object schema that compiles, and
 // prepares it for validation.
-func compileSchema(s map[string]any) (*argSchema, error) {
+func CompileSchema(s map[string]any) (*ArgSchema, error) {
 	if s == nil {
-		s = emptyObject()
+		s = EmptyObject()
 	}
 	if t, _ := s["type"].(string); t != "object" {
 		if t == "" {
@@ -100,9 +110,9 @@ func compileSchema(s map[string]any) (*argSchema, error) {
 	return compileJSON(s, data)
 }
 
-// compileJSON is compileSchema of object schema s, whose JSON is data
+// compileJSON is CompileSchema of object schema s, whose JSON is data
 // (nil: marshalled here if it is needed).
-func compileJSON(s map[string]any, data []byte) (*argSchema, error) {
+func compileJSON(s map[string]any, data []byte) (*ArgSchema, error) {
 	js, ok := schemaValue(s)
 	if !ok {
 		if data == nil {
@@ -120,7 +130,7 @@ func compileJSON(s map[string]any, data []byte) (*argSchema, error) {
 	if err != nil {
 		return nil, &invalidSchema{fmt.Sprintf("input schema does not compile: %v", err)}
 	}
-	a := &argSchema{
+	a := &ArgSchema{
 		all:      all,
 		props:    &propSchemas{schemas: js.Properties},
 		required: slices.Clone(js.Required),
@@ -154,7 +164,7 @@ type invalidSchema struct{ msg string }
 func (e *invalidSchema) Error() string { return e.msg }
 func (e *invalidSchema) Unwrap() error { return ErrNotObject }
 
-// compiled memoizes compiled input schemas by their key (schemaKey, or
+// Compiled memoizes compiled input schemas by their key (schemaKey, or
 // their JSON for a schema holding other types): a resolution
 // pass compiles each distinct schema once per catalog. It is safe for
 // concurrent use.
@@ -162,60 +172,61 @@ func (e *invalidSchema) Unwrap() error { return ErrNotObject }
 // # Trade-offs
 //
 // Unbounded: one entry per distinct schema seen, dropped with the catalog.
-type compiled struct {
+// The zero Compiled is ready to use.
+type Compiled struct {
 	mu      sync.Mutex
 	schemas map[string]compileResult
 }
 
 type compileResult struct {
-	args *argSchema
+	args *ArgSchema
 	err  error
 }
 
-// compile returns the compiled schema, from the memo when it was compiled before.
-func (c *Catalog) compile(s map[string]any) (*argSchema, error) {
+// Compile returns the compiled schema, from the memo when it was compiled before.
+func (c *Compiled) Compile(s map[string]any) (*ArgSchema, error) {
 	if t, _ := s["type"].(string); t != "object" {
-		return compileSchema(s) // its error
+		return CompileSchema(s) // its error
 	}
 	key, ok := schemaKey(s)
 	var data []byte // s's JSON, when the key had to be made of it
 	if !ok {
 		var err error
 		if data, err = json.Marshal(s); err != nil {
-			return compileSchema(s)
+			return CompileSchema(s)
 		}
 		key = "json:" + string(data)
 	}
-	c.compiled.mu.Lock()
-	r, ok := c.compiled.schemas[key]
-	c.compiled.mu.Unlock()
+	c.mu.Lock()
+	r, ok := c.schemas[key]
+	c.mu.Unlock()
 	if ok {
 		return r.args, r.err
 	}
 	r.args, r.err = compileJSON(s, data)
-	c.compiled.mu.Lock()
-	if c.compiled.schemas == nil {
-		c.compiled.schemas = map[string]compileResult{}
+	c.mu.Lock()
+	if c.schemas == nil {
+		c.schemas = map[string]compileResult{}
 	}
-	c.compiled.schemas[key] = r
-	c.compiled.mu.Unlock()
+	c.schemas[key] = r
+	c.mu.Unlock()
 	return r.args, r.err
 }
 
 // prepare returns the arguments to send (a copy of args where an explicit
 // null for an optional argument is dropped, defaults are applied and every
 // number is a json.Number) and the copy validation sees (numbers as Go
-// numbers, see forValidation).
-func (a *argSchema) prepare(args map[string]any) (sent, shadow map[string]any, err error) {
+// numbers, see ForValidation).
+func (a *ArgSchema) prepare(args map[string]any) (sent, shadow map[string]any, err error) {
 	if a.defaults != nil {
 		if c, ok := sentCopy(args); ok {
 			sent = c.(map[string]any) // a nil args is a nil map[string]any, copied empty
 			a.dropNulls(sent)
 			a.defaults.apply(sent)
-			return sent, forValidation(sent).(map[string]any), nil
+			return sent, ForValidation(sent).(map[string]any), nil
 		}
 	}
-	sent = cloneMap(args)
+	sent = CloneMap(args)
 	if sent == nil {
 		sent = map[string]any{}
 	}
@@ -224,12 +235,12 @@ func (a *argSchema) prepare(args map[string]any) (sent, shadow map[string]any, e
 		return nil, nil, err
 	}
 	sent = numbersAsJSON(sent).(map[string]any)
-	return sent, forValidation(sent).(map[string]any), nil
+	return sent, ForValidation(sent).(map[string]any), nil
 }
 
 // dropNulls deletes from args each explicit null for a declared, optional
 // argument whose type does not admit null.
-func (a *argSchema) dropNulls(args map[string]any) {
+func (a *ArgSchema) dropNulls(args map[string]any) {
 	for k, v := range args {
 		if v == nil && !slices.Contains(a.required, k) && !slices.Contains(a.types[k], "null") && slices.Contains(a.names, k) {
 			delete(args, k)
@@ -309,7 +320,7 @@ func (d *defaults) apply(m map[string]any) {
 		switch {
 		case present:
 		case p.hasDefault:
-			v = cloneValue(p.value)
+			v = CloneValue(p.value)
 		default:
 			v = map[string]any{}
 		}
@@ -325,7 +336,7 @@ func (d *defaults) apply(m map[string]any) {
 // An explicit null for an optional argument counts as absent (its default
 // applies), unless its type admits null. Numbers are validated by value
 // and sent with the digits they came with.
-func (a *argSchema) check(args map[string]any) (map[string]any, []string) {
+func (a *ArgSchema) Check(args map[string]any) (map[string]any, []string) {
 	args, shadow, err := a.prepare(args)
 	if err != nil {
 		return nil, []string{cleanValidation(err)}
@@ -335,7 +346,7 @@ func (a *argSchema) check(args map[string]any) (map[string]any, []string) {
 		if a.refuse == nil {
 			return args, nil
 		}
-		if r, _, ok := refusedValue(a.refuse(args)); ok {
+		if r, _, ok := RefusedValue(a.refuse(args)); ok {
 			return nil, []string{r.Error() + " (fix: " + r.Fix() + ")"}
 		}
 		return args, nil
@@ -348,7 +359,7 @@ func (a *argSchema) check(args map[string]any) (map[string]any, []string) {
 		}
 	}
 	if len(missing) > 0 {
-		problems = append(problems, fmt.Sprintf("missing required %s %s", plural(len(missing), "argument", "arguments"), quoteList(missing)))
+		problems = append(problems, fmt.Sprintf("missing required %s %s", plural(len(missing), "argument", "arguments"), QuoteList(missing)))
 	}
 	keys := make([]string, 0, len(args))
 	for k := range args {
@@ -372,9 +383,9 @@ func (a *argSchema) check(args map[string]any) (map[string]any, []string) {
 	if len(unknown) > 0 {
 		takes := "no arguments"
 		if len(a.names) > 0 {
-			takes = quoteList(a.names)
+			takes = QuoteList(a.names)
 		}
-		problems = append(problems, fmt.Sprintf("unknown %s %s (the tool takes %s)", plural(len(unknown), "argument", "arguments"), quoteList(unknown), takes))
+		problems = append(problems, fmt.Sprintf("unknown %s %s (the tool takes %s)", plural(len(unknown), "argument", "arguments"), QuoteList(unknown), takes))
 	}
 	if len(problems) == 0 {
 		// A property whose schema is a $ref (a raw v2 schema) is checked
@@ -392,7 +403,7 @@ func (a *argSchema) check(args map[string]any) (map[string]any, []string) {
 // model reads: the validator's own messages for a type or enum mismatch
 // print Go values (<invalid reflect.Value>, map[a:1]); those are rebuilt
 // from the schema and the value's JSON.
-func (a *argSchema) problem(k string, v any, err error) string {
+func (a *ArgSchema) problem(k string, v any, err error) string {
 	msg := cleanValidation(err)
 	nested := innerPath(err.Error()) != "" || strings.Contains(err.Error(), "validating /items")
 	switch {
@@ -426,6 +437,19 @@ func cleanValidation(err error) string {
 	return floatInt().ReplaceAllString(s, "$1")
 }
 
+// StructuredProblem words a validation error of a structured value: the
+// schema location names the field ("validating /properties/matches/items:
+// type: …"), so it is kept, and Go's rendering of a missing value is null.
+func StructuredProblem(err error) string {
+	s := err.Error()
+	if i := strings.LastIndex(s, "validating "); i > 0 { // the innermost location names the field
+		s = s[i:]
+	}
+	s = strings.ReplaceAll(s, "<invalid reflect.Value>", "null")
+	s = ratInt().ReplaceAllString(s, "$1")
+	return floatInt().ReplaceAllString(s, "$1")
+}
+
 // ratInt and floatInt are compiled when first needed: only a failed
 // validation uses them, and compiling costs every toolhost process.
 var (
@@ -440,7 +464,8 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-func quoteList(list []string) string {
+// QuoteList renders names as "a", "b", "c", for messages.
+func QuoteList(list []string) string {
 	q := make([]string, len(list))
 	for i, s := range list {
 		q[i] = fmt.Sprintf("%q", s)

@@ -1,4 +1,4 @@
-package resolver
+package catalog
 
 import (
 	"encoding/json"
@@ -17,12 +17,12 @@ func BenchmarkCompileSchema(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		c := &Catalog{}
-		a, err := c.compile(s)
+		c := &Compiled{}
+		a, err := c.Compile(s)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, problems := a.check(map[string]any{"path": "a.txt"}); problems != nil {
+		if _, problems := a.Check(map[string]any{"path": "a.txt"}); problems != nil {
 			b.Fatal(problems)
 		}
 	}
@@ -36,7 +36,7 @@ func BenchmarkCheck(b *testing.B) {
 	if err := json.Unmarshal([]byte(benchSchema), &s); err != nil {
 		b.Fatal(err)
 	}
-	a, err := compileSchema(s)
+	a, err := CompileSchema(s)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -44,12 +44,12 @@ func BenchmarkCheck(b *testing.B) {
 	byReflection.defaults = nil
 	for _, tc := range []struct {
 		name string
-		a    *argSchema
+		a    *ArgSchema
 	}{{"defaults", a}, {"reflection", &byReflection}} {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, problems := tc.a.check(map[string]any{"path": "a.txt"}); problems != nil {
+				if _, problems := tc.a.Check(map[string]any{"path": "a.txt"}); problems != nil {
 					b.Fatal(problems)
 				}
 			}

@@ -1,4 +1,4 @@
-package resolver
+package catalog
 
 import (
 	"errors"
@@ -29,37 +29,23 @@ type ValidationError struct {
 	Keyword string `json:"keyword"`
 }
 
-// Validate checks args against the named tool's input schema exactly as
-// [Catalog.Call] does before running anything (defaults applied, null for
-// an optional argument taken as absent, the entry's refusal of values that
-// would be read as options), without running it. It returns nil when a
-// call would run, else the problems, each naming its field. err wraps
-// [ErrUnknownTool] for an unknown or disabled tool.
-func (c *Catalog) Validate(name string, args map[string]any) ([]ValidationError, error) {
-	e, err := c.lookup(name)
-	if err != nil {
-		return nil, err
-	}
-	return e.args.validate(args), nil
-}
-
 // ValidateArguments checks args against an input schema (a JSON Schema
 // object) as [Catalog.Validate] does, for tools that are not in a catalog
 // (an HTTP provider serving a static list). It compiles the schema on every
 // call. err wraps [ErrNotObject] when the schema is not an object schema
 // that compiles.
 func ValidateArguments(schema map[string]any, args map[string]any) ([]ValidationError, error) {
-	a, err := compileSchema(schema)
+	a, err := CompileSchema(schema)
 	if err != nil {
 		return nil, err
 	}
-	return a.validate(args), nil
+	return a.Validate(args), nil
 }
 
 // validate is check with its problems as structured errors. It runs check
 // first, so that a call and a validation never disagree on validity.
-func (a *argSchema) validate(args map[string]any) []ValidationError {
-	_, problems := a.check(args)
+func (a *ArgSchema) Validate(args map[string]any) []ValidationError {
+	_, problems := a.Check(args)
 	if problems == nil {
 		return nil
 	}
@@ -70,7 +56,7 @@ func (a *argSchema) validate(args map[string]any) []ValidationError {
 	var out []ValidationError
 	for _, r := range a.required {
 		if _, ok := shadow[r]; !ok {
-			out = append(out, ValidationError{Path: pointer(r), Message: fmt.Sprintf("missing required argument %q", r), Keyword: "required"})
+			out = append(out, ValidationError{Path: Pointer(r), Message: fmt.Sprintf("missing required argument %q", r), Keyword: "required"})
 		}
 	}
 	keys := make([]string, 0, len(args))
@@ -83,9 +69,9 @@ func (a *argSchema) validate(args map[string]any) []ValidationError {
 			if a.closed {
 				takes := "no arguments"
 				if len(a.names) > 0 {
-					takes = quoteList(a.names)
+					takes = QuoteList(a.names)
 				}
-				out = append(out, ValidationError{Path: pointer(k), Message: fmt.Sprintf("unknown argument %q (the tool takes %s)", k, takes), Keyword: "additionalProperties"})
+				out = append(out, ValidationError{Path: Pointer(k), Message: fmt.Sprintf("unknown argument %q (the tool takes %s)", k, takes), Keyword: "additionalProperties"})
 			}
 			continue
 		}
@@ -95,7 +81,7 @@ func (a *argSchema) validate(args map[string]any) []ValidationError {
 		}
 		if err := sub.Validate(shadow[k]); err != nil {
 			out = append(out, ValidationError{
-				Path:    pointer(k) + innerPath(err.Error()),
+				Path:    Pointer(k) + innerPath(err.Error()),
 				Message: fmt.Sprintf("argument %q: %s", k, a.problem(k, args[k], err)),
 				Keyword: keywordOf(cleanValidation(err)),
 			})
@@ -105,10 +91,10 @@ func (a *argSchema) validate(args map[string]any) []ValidationError {
 		return out
 	}
 	if a.refuse != nil {
-		if r, arg, ok := refusedValue(a.refuse(args)); ok {
+		if r, arg, ok := RefusedValue(a.refuse(args)); ok {
 			path, keyword := "", "option"
 			if arg != "" {
-				path = pointer(arg)
+				path = Pointer(arg)
 			}
 			if errors.Is(r, invoke.ErrNULValue) {
 				keyword = "nul"
@@ -122,8 +108,8 @@ func (a *argSchema) validate(args map[string]any) []ValidationError {
 	return []ValidationError{{Path: "", Message: msg, Keyword: keywordOf(msg)}}
 }
 
-// pointer is the JSON Pointer of a top-level property (RFC 6901 escapes).
-func pointer(name string) string {
+// Pointer is the JSON Pointer of a top-level property (RFC 6901 escapes).
+func Pointer(name string) string {
 	return "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
 }
 

@@ -1,4 +1,4 @@
-package resolver
+package catalog
 
 import (
 	"errors"
@@ -6,14 +6,14 @@ import (
 	"github.com/toolhost/toolhost/invoke"
 )
 
-// refusedValue reports whether err is a value invoke refuses before
+// RefusedValue reports whether err is a value invoke refuses before
 // anything starts: one that would be read as an option
 // ([*invoke.OptionError]) or one holding a NUL byte
 // ([*invoke.NULError]). It returns the refusal and the argument at fault
 // ("" for a template of another kind). Such a value is the model's to
 // change, so it is an error outcome or a validation error naming the
 // argument, never a host error.
-func refusedValue(err error) (refusal interface {
+func RefusedValue(err error) (refusal interface {
 	error
 	Fix() string
 }, argument string, ok bool) {

@@ -1,4 +1,4 @@
-package resolver_test
+package catalog_test
 
 import (
 	"encoding/json"

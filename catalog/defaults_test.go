@@ -1,4 +1,4 @@
-package resolver
+package catalog
 
 import (
 	"encoding/json"
@@ -8,7 +8,7 @@ import (
 )
 
 // TestDefaultsAsApplyDefaults checks that the precomputed defaults
-// (argSchema.defaults) prepare the same arguments as jsonschema-go's
+// (ArgSchema.defaults) prepare the same arguments as jsonschema-go's
 // ApplyDefaults, which prepare runs when defaults is nil.
 func TestDefaultsAsApplyDefaults(t *testing.T) {
 	schema := `{"type":"object","required":["req"],"properties":{
@@ -28,7 +28,7 @@ func TestDefaultsAsApplyDefaults(t *testing.T) {
 	if err := json.Unmarshal([]byte(schema), &s); err != nil {
 		t.Fatal(err)
 	}
-	a, err := compileSchema(s)
+	a, err := CompileSchema(s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package resolver
+package catalog
 
 import (
 	"encoding/json"
