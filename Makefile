@@ -20,12 +20,12 @@ test: build vet fmt-check
 	@[ -e conformance/node_modules/@modelcontextprotocol/conformance ] || \
 	  echo "MCP conformance tests skipped: suite not installed; run: cd conformance && npm ci"
 	$(GO) test -race -count=1 ./...
-	$(GO) test -race -count=1 -tags jsonlib -run='JSONLib' ./tool ./resolver ./face/mcpserver
+	$(GO) test -race -count=1 -tags jsonlib -run='JSONLib' ./tool ./catalog ./face/mcpserver
 	cd interop/mcpgo && $(GO) test -race -count=1 ./...
 
 vet:
 	$(GO) vet ./...
-	$(GO) vet -tags jsonlib ./tool ./resolver ./face/mcpserver
+	$(GO) vet -tags jsonlib ./tool ./catalog ./face/mcpserver
 
 fmt-check:
 	@out="$$(gofmt -l . | grep -v '^bin/' || true)"; if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
