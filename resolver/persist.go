@@ -50,7 +50,7 @@ import (
 // retried — or a tool left out), and a stat key for every binary asked
 // (go run, shell commands and other launchers have none). Warnings are
 // kept, with their sentinel errors for errors.Is. The file follows the
-// schema cache's rules for hostile files (see diskcache.go): opened with
+// schema cache's rules for hostile files (see source/binary/schemacache): opened with
 // O_NOFOLLOW|O_NONBLOCK, fstat'ed as a regular file of bounded size,
 // written to a temporary file and renamed.
 
@@ -117,9 +117,9 @@ func layersKey(root string, files []string) string {
 		return ""
 	}
 	h := newKeyHash(persist.Version)
-	h.file(self)
-	h.str(root)
-	h.int(int64(len(files)))
+	h.File(self)
+	h.Str(root)
+	h.Int(int64(len(files)))
 	for _, f := range files {
 		abs, err := filepath.Abs(f)
 		if err != nil {
@@ -129,9 +129,9 @@ func layersKey(root string, files []string) string {
 		if !ok {
 			return ""
 		}
-		h.file(k)
+		h.File(k)
 	}
-	return h.sum()
+	return h.Sum()
 }
 
 // persistable reports whether a resolution may be stored: nothing in it

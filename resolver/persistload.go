@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/toolhost/toolhost/source/binary/persist"
+	"github.com/toolhost/toolhost/source/binary/schemacache"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -30,7 +31,7 @@ type loaded struct {
 // configuration and binaries as they are now (see the rules above).
 func (c *Catalog) load() (*loaded, bool) {
 	p := c.persist.Load()
-	if p == nil || !(diskCache{dir: p.dir}).usable() {
+	if p == nil || !schemacache.At(p.dir).Usable() {
 		return nil, false
 	}
 	if c.only != "" {

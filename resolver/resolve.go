@@ -86,12 +86,12 @@ func (c *Catalog) request(action tool.Action, call *tool.Call) *tool.Request {
 // when not nil, bounds the binaries running at once (see schemaRequest).
 func (c *Catalog) fetch(ctx context.Context, g *group, key cacheKey, sem chan struct{}) (*tool.SchemaResponse, error) {
 	return c.schemas.get(ctx, sessionKey(g, key), func() (*tool.SchemaResponse, error) {
-		if resp, ok := c.disk.load(g.key, c.root, key); ok {
+		if resp, ok := c.disk.Load(g.key, c.root, key); ok {
 			return resp, nil
 		}
 		resp, err := c.schemaRequest(ctx, g, sem)
 		if err == nil {
-			_ = c.disk.store(g.key, c.root, key, g.spec.Command, resp) // the cache only saves time
+			_ = c.disk.Store(g.key, c.root, key, g.spec.Command, resp) // the cache only saves time
 		}
 		return resp, err
 	})

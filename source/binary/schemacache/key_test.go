@@ -1,4 +1,4 @@
-package resolver
+package schemacache
 
 import (
 	"os"
@@ -22,11 +22,11 @@ func TestCacheKey(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	key := func(t *testing.T, spec *invoke.Spec) cacheKey {
+	key := func(t *testing.T, spec *invoke.Spec) Key {
 		t.Helper()
-		k, ok := statKeyOf(spec, root)
+		k, ok := StatKey(spec, root)
 		if !ok {
-			t.Fatalf("statKeyOf(%q) not ok", spec.Command)
+			t.Fatalf("StatKey(%q) not ok", spec.Command)
 		}
 		if len(k) != 64 {
 			t.Fatalf("key %q is not a hex sha256", k)
@@ -123,7 +123,7 @@ func TestCacheKey(t *testing.T) {
 	}
 
 	// A bare name resolves on the child's PATH.
-	if _, ok := statKeyOf(&invoke.Spec{Command: []string{"x"}, Env: map[string]string{"PATH": filepath.Dir(bin)}}, root); !ok {
+	if _, ok := StatKey(&invoke.Spec{Command: []string{"x"}, Env: map[string]string{"PATH": filepath.Dir(bin)}}, root); !ok {
 		t.Error("bare name on Env PATH not resolved")
 	}
 
@@ -142,20 +142,20 @@ func TestCacheKey(t *testing.T) {
 		{"tool.py-not-there"},
 	}
 	for _, argv := range untrusted {
-		if k, ok := statKeyOf(&invoke.Spec{Command: argv}, root); ok {
-			t.Errorf("statKeyOf(%q) = %s, true; want no key", argv, k)
+		if k, ok := StatKey(&invoke.Spec{Command: argv}, root); ok {
+			t.Errorf("StatKey(%q) = %s, true; want no key", argv, k)
 		}
 	}
-	if _, ok := statKeyOf(&invoke.Spec{Command: []string{"bin/x"}, Shell: true}, root); ok {
+	if _, ok := StatKey(&invoke.Spec{Command: []string{"bin/x"}, Shell: true}, root); ok {
 		t.Error("Stat of a shell command gave a key")
 	}
-	if _, ok := statKeyOf(&invoke.Spec{}, root); ok {
+	if _, ok := StatKey(&invoke.Spec{}, root); ok {
 		t.Error("Stat of an empty command gave a key")
 	}
 	// go build / go version are not launchers.
 	if _, err := exec.LookPath("go"); err == nil {
-		if _, ok := statKeyOf(&invoke.Spec{Command: []string{"go", "version"}}, root); !ok {
-			t.Error("statKeyOf(go version) gave no key")
+		if _, ok := StatKey(&invoke.Spec{Command: []string{"go", "version"}}, root); !ok {
+			t.Error("StatKey(go version) gave no key")
 		}
 	}
 }

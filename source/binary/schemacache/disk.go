@@ -1,4 +1,4 @@
-package resolver
+package schemacache
 
 import (
 	"bytes"
@@ -19,10 +19,10 @@ import (
 // invocation (command line, working directory, env, workspace root):
 //
 //	CacheDir/schemas/<sha256 of the invocation>.json
-//	{"version":1,"key":"<statKeyOf key>","command":["bin/fs"],"response":{"tools":[…]}}
+//	{"version":1,"key":"<StatKey key>","command":["bin/fs"],"response":{"tools":[…]}}
 //
 // An answer is used only when its key equals the binary's current
-// statKeyOf key (path, size, mtime, inode and ctime of the executable and
+// StatKey key (path, size, mtime, inode and ctime of the executable and
 // of file arguments, plus the command line), so it is never stale; a rebuilt binary
 // overwrites its file. Commands without a trustworthy key (go run, shell)
 // are never stored. Files are written to a temporary file and renamed, so a
@@ -31,7 +31,7 @@ import (
 //
 // The directory is treated as hostile input, as any file is (design §12):
 //   - An entry is read only when it is a regular file of at most
-//     maxCacheFile bytes. It is opened with O_NOFOLLOW|O_NONBLOCK (a symlink
+//     MaxFile bytes. It is opened with O_NOFOLLOW|O_NONBLOCK (a symlink
 //     fails to open, a FIFO opens without waiting for a writer), then
 //     fstat'ed, and read through a limit. A symlink (to /dev/zero, say), a
 //     FIFO, a socket, a directory or an oversized file is ignored like a
@@ -51,10 +51,12 @@ import (
 //     saves time): remove it, or run toolhost cache clear, to get the
 //     cache back.
 
-const cacheVersion = 1
+// Version is the version of the cache files; a file of another version
+// is not used (and is rewritten).
+const Version = 1
 
-// cacheFile is one file of the persistent cache.
-type cacheFile struct {
+// File is one file of the persistent cache.
+type File struct {
 	Version  int                  `json:"version"`
 	Key      string               `json:"key"`
 	Command  []string             `json:"command"`
@@ -64,9 +66,9 @@ type cacheFile struct {
 // errCacheFile reports a cache file that cannot be used.
 var errCacheFile = persist.ErrFile
 
-// decodeCacheFile decodes and checks one cache file. It never panics on
+// DecodeFile decodes and checks one cache file. It never panics on
 // any input.
-func decodeCacheFile(data []byte) (*cacheFile, error) {
+func DecodeFile(data []byte) (*File, error) {
 	var raw struct {
 		Version  int             `json:"version"`
 		Key      string          `json:"key"`
@@ -80,8 +82,8 @@ func decodeCacheFile(data []byte) (*cacheFile, error) {
 	if dec.More() {
 		return nil, fmt.Errorf("%w: data after the JSON object", errCacheFile)
 	}
-	if raw.Version != cacheVersion {
-		return nil, fmt.Errorf("%w: version %d, want %d", errCacheFile, raw.Version, cacheVersion)
+	if raw.Version != Version {
+		return nil, fmt.Errorf("%w: version %d, want %d", errCacheFile, raw.Version, Version)
 	}
 	if raw.Key == "" {
 		return nil, fmt.Errorf("%w: no key", errCacheFile)
@@ -90,39 +92,45 @@ func decodeCacheFile(data []byte) (*cacheFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errCacheFile, err)
 	}
-	return &cacheFile{Version: raw.Version, Key: raw.Key, Command: raw.Command, Response: resp}, nil
+	return &File{Version: raw.Version, Key: raw.Key, Command: raw.Command, Response: resp}, nil
 }
 
-// diskCache is the persistent cache in one directory. The zero value (no
+// Disk is the persistent cache in one directory. The zero value (no
 // directory) stores nothing.
-type diskCache struct {
+type Disk struct {
 	dir string // CacheDir/schemas; "" for none
 }
 
-func newDiskCache(cacheDir string) diskCache {
+// NewDisk returns the schema cache of cacheDir (its schemas directory);
+// the zero Disk when cacheDir is "".
+func NewDisk(cacheDir string) Disk {
 	if cacheDir == "" {
-		return diskCache{}
+		return Disk{}
 	}
-	return diskCache{dir: filepath.Join(cacheDir, "schemas")}
+	return Disk{dir: filepath.Join(cacheDir, "schemas")}
 }
 
-// path returns the file of one invocation in workspace root.
-func (d diskCache) path(invocation, root string) string {
+// At returns the cache whose files are in dir itself, held to the same
+// rules (the persisted resolutions' directory).
+func At(dir string) Disk { return Disk{dir: dir} }
+
+// Path returns the file of one invocation in workspace root.
+func (d Disk) Path(invocation, root string) string {
 	sum := sha256.Sum256([]byte(root + "\x00" + invocation))
 	return filepath.Join(d.dir, hex.EncodeToString(sum[:16])+".json")
 }
 
-// maxCacheFile bounds the size of a cache file: a schema answer is at most
+// MaxFile bounds the size of a cache file: a schema answer is at most
 // the stdout cap (16 MiB by default), and its file adds a key and a command
 // line. A larger file is not read; it is rewritten.
-const maxCacheFile = 16<<20 + 1<<20
+const MaxFile = 16<<20 + 1<<20
 
-// usable reports whether the schemas directory may be read and written: a
+// Usable reports whether the schemas directory may be read and written: a
 // directory, not a symlink, owned by the current user, in a CacheDir that
 // is (or links to) a directory owned by the current user (see the rules
 // above). It tightens the permissions of either when they are open to
 // others.
-func (d diskCache) usable() bool {
+func (d Disk) Usable() bool {
 	top, err := os.Stat(filepath.Dir(d.dir)) // CacheDir: a symlink to a directory is fine
 	if err != nil || !top.IsDir() || !ownedByUs(top) {
 		return false
@@ -139,10 +147,10 @@ func (d diskCache) usable() bool {
 	return true
 }
 
-// create makes the directory (and CacheDir) 0700 when missing, and checks
+// Create makes the directory (and CacheDir) 0700 when missing, and checks
 // that it is usable: nothing is created in a CacheDir that is another
 // user's.
-func (d diskCache) create() error {
+func (d Disk) Create() error {
 	top := filepath.Dir(d.dir)
 	if err := os.MkdirAll(top, 0o700); err != nil {
 		return err
@@ -153,43 +161,43 @@ func (d diskCache) create() error {
 	if err := os.Mkdir(d.dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
-	if !d.usable() {
+	if !d.Usable() {
 		return errCacheDir
 	}
 	return nil
 }
 
 // readEntry reads the cache file at path when it is a regular file of at
-// most maxCacheFile bytes; anything else is an error (see persist.ReadFile).
-func readEntry(path string) ([]byte, error) { return persist.ReadFile(path, maxCacheFile) }
+// most MaxFile bytes; anything else is an error (see persist.ReadFile).
+func readEntry(path string) ([]byte, error) { return persist.ReadFile(path, MaxFile) }
 
-// load returns the stored answer for the invocation when its key is key.
-func (d diskCache) load(invocation, root string, key cacheKey) (*tool.SchemaResponse, bool) {
-	if d.dir == "" || key == "" || !d.usable() {
+// Load returns the stored answer for the invocation when its key is key.
+func (d Disk) Load(invocation, root string, key Key) (*tool.SchemaResponse, bool) {
+	if d.dir == "" || key == "" || !d.Usable() {
 		return nil, false
 	}
-	data, err := readEntry(d.path(invocation, root))
+	data, err := readEntry(d.Path(invocation, root))
 	if err != nil {
 		return nil, false // missing, or not a regular file of bounded size: asked again and rewritten
 	}
-	f, err := decodeCacheFile(data)
+	f, err := DecodeFile(data)
 	if err != nil || f.Key != string(key) {
 		return nil, false // corrupt or stale: asked again and rewritten
 	}
 	return f.Response, true
 }
 
-// store writes an answer atomically. Failing to store is not an error:
+// Store writes an answer atomically. Failing to store is not an error:
 // the cache only saves time.
-func (d diskCache) store(invocation, root string, key cacheKey, command []string, resp *tool.SchemaResponse) error {
+func (d Disk) Store(invocation, root string, key Key, command []string, resp *tool.SchemaResponse) error {
 	if d.dir == "" || key == "" {
 		return nil
 	}
-	data, err := json.Marshal(cacheFile{Version: cacheVersion, Key: string(key), Command: command, Response: resp})
+	data, err := json.Marshal(File{Version: Version, Key: string(key), Command: command, Response: resp})
 	if err != nil {
 		return err
 	}
-	if err := d.create(); err != nil {
+	if err := d.Create(); err != nil {
 		return err
 	}
 	tmp, err := os.CreateTemp(d.dir, ".tmp-*.json") // O_CREAT|O_EXCL, 0600: never opens an existing file or a symlink
@@ -202,7 +210,7 @@ func (d diskCache) store(invocation, root string, key cacheKey, command []string
 		werr = cerr
 	}
 	if werr == nil {
-		werr = replace(tmp.Name(), d.path(invocation, root))
+		werr = replace(tmp.Name(), d.Path(invocation, root))
 	}
 	if werr != nil {
 		os.Remove(tmp.Name())
@@ -229,10 +237,10 @@ func replace(tmp, path string) error {
 	return os.Rename(tmp, path)
 }
 
-// DefaultCacheDir returns the directory of the persistent schema cache:
+// DefaultDir returns the directory of the persistent schema cache:
 // $XDG_CACHE_HOME/toolhost, or ~/.cache/toolhost when XDG_CACHE_HOME is
 // unset or relative; "" when neither is known.
-func DefaultCacheDir() string {
+func DefaultDir() string {
 	if x := os.Getenv("XDG_CACHE_HOME"); x != "" && filepath.IsAbs(x) {
 		return filepath.Join(x, "toolhost")
 	}
@@ -243,10 +251,10 @@ func DefaultCacheDir() string {
 	return filepath.Join(home, ".cache", "toolhost")
 }
 
-// ClearCache removes the schema answers and the persisted resolutions
+// Clear removes the schema answers and the persisted resolutions
 // stored in dir by catalogs created with Options.CacheDir = dir. It removes nothing else, and a dir with no
 // cache is not an error.
-func ClearCache(dir string) error {
+func Clear(dir string) error {
 	if dir == "" {
 		return errors.New("resolver: clear cache: no cache directory (DefaultCacheDir finds none when neither XDG_CACHE_HOME nor HOME is set; set one)")
 	}
@@ -259,11 +267,11 @@ func ClearCache(dir string) error {
 	return nil
 }
 
-// writeAtomic writes data to path through a temporary file in dir
+// WriteAtomic writes data to path through a temporary file in dir
 // (created 0700 when missing, and used only when it is a real directory
 // owned by the current user), renamed over path.
-func writeAtomic(dir, path string, data []byte) error {
-	if err := (diskCache{dir: dir}).create(); err != nil {
+func WriteAtomic(dir, path string, data []byte) error {
+	if err := (Disk{dir: dir}).Create(); err != nil {
 		return err
 	}
 	tmp, err := os.CreateTemp(dir, ".tmp-*.json") // O_CREAT|O_EXCL, 0600

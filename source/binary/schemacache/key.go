@@ -1,4 +1,4 @@
-package resolver
+package schemacache
 
 import (
 	"crypto/sha256"
@@ -15,16 +15,16 @@ import (
 	"github.com/toolhost/toolhost/invoke"
 )
 
-// cacheKey identifies what a schema request would run, for the persistent
+// Key identifies what a schema request would run, for the persistent
 // schema cache: it changes when the binary or a script it is given is
 // rebuilt or edited, or when the command, working directory or environment
 // changes. It is an opaque hex string, safe as a file name. Deciding what
 // may be persisted is the cache's business; the spawner only says where
 // the executable is ([invoke.Executable]).
-type cacheKey string
+type Key string
 
-// statKeyOf returns the persistent-cache key of spec run with workspace root
-// root: a hash of the resolved executable ([statFile]: path, size,
+// StatKey returns the persistent-cache key of spec run with workspace root
+// root: a hash of the resolved executable ([StatFile]: path, size,
 // modification time in ns, and where the system has them device, inode and
 // change time, which no tool can set back: a rewrite that keeps the size
 // and restores the mtime, as cp -p or tar do, still changes the key), the
@@ -38,7 +38,7 @@ type cacheKey string
 // npx, npm exec, pnpm dlx, yarn dlx, bunx, uv run, uvx, pipx run, poetry
 // run, deno run, dotnet run, env, python -m …). Their answers are not
 // persisted.
-func statKeyOf(spec *invoke.Spec, root string) (cacheKey, bool) {
+func StatKey(spec *invoke.Spec, root string) (Key, bool) {
 	if spec.Shell || len(spec.Command) == 0 || strings.Contains(spec.Command[0], "{{") || untrusted(spec.Command) {
 		return "", false
 	}
@@ -46,16 +46,16 @@ func statKeyOf(spec *invoke.Spec, root string) (cacheKey, bool) {
 	if err != nil {
 		return "", false
 	}
-	exe, ok := statFile(path)
+	exe, ok := StatFile(path)
 	if !ok {
 		return "", false
 	}
-	h := newKeyHash(cacheKeyVersion)
-	h.file(exe)
-	h.strings(spec.Command)
-	h.str(dir)
-	h.bool(spec.ClearEnv)
-	h.env(spec.Env)
+	h := NewHash(keyVersion)
+	h.File(exe)
+	h.Strings(spec.Command)
+	h.Str(dir)
+	h.Bool(spec.ClearEnv)
+	h.Env(spec.Env)
 	for _, arg := range spec.Command[1:] {
 		if arg == "" || strings.Contains(arg, "{{") {
 			continue
@@ -64,85 +64,89 @@ func statKeyOf(spec *invoke.Spec, root string) (cacheKey, bool) {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(dir, p)
 		}
-		if fk, ok := statFile(p); ok {
-			h.file(fk)
+		if fk, ok := StatFile(p); ok {
+			h.File(fk)
 		}
 	}
-	return cacheKey(h.sum()), true
+	return Key(h.Sum()), true
 }
 
-// cacheKeyVersion changes whenever what statKeyOf hashes changes, so that
+// keyVersion changes whenever what StatKey hashes changes, so that
 // no old key can equal a new one by accident. 3: the fields are hashed
-// directly ([keyHash]), no longer as JSON.
-const cacheKeyVersion = 3
+// directly ([Hash]), no longer as JSON.
+const keyVersion = 3
 
-// keyHash is a SHA-256 of a sequence of typed fields: each string is
+// Hash is a SHA-256 of a sequence of typed fields: each string is
 // preceded by its length, so two different sequences never hash the same
 // bytes ("ab","c" and "a","bc" differ).
-type keyHash struct {
+type Hash struct {
 	h   hash.Hash
 	buf [binary.MaxVarintLen64]byte
 }
 
-func newKeyHash(version int) *keyHash {
-	k := &keyHash{h: sha256.New()}
-	k.int(int64(version))
+// NewHash returns a hash whose first field is version (of what is hashed).
+func NewHash(version int) *Hash {
+	k := &Hash{h: sha256.New()}
+	k.Int(int64(version))
 	return k
 }
 
-func (k *keyHash) int(v int64) {
+// Int hashes an integer.
+func (k *Hash) Int(v int64) {
 	k.h.Write(binary.AppendVarint(k.buf[:0], v))
 }
 
-func (k *keyHash) bool(b bool) {
+// Bool hashes a boolean.
+func (k *Hash) Bool(b bool) {
 	if b {
-		k.int(1)
+		k.Int(1)
 	} else {
-		k.int(0)
+		k.Int(0)
 	}
 }
 
-func (k *keyHash) str(s string) {
-	k.int(int64(len(s)))
+// Str hashes a string with its length.
+func (k *Hash) Str(s string) {
+	k.Int(int64(len(s)))
 	io.WriteString(k.h, s)
 }
 
-// strings hashes a list with its length.
-func (k *keyHash) strings(ss []string) {
-	k.int(int64(len(ss)))
+// Strings hashes a list with its length.
+func (k *Hash) Strings(ss []string) {
+	k.Int(int64(len(ss)))
 	for _, s := range ss {
-		k.str(s)
+		k.Str(s)
 	}
 }
 
-// env hashes a map with its length, in key order.
-func (k *keyHash) env(m map[string]string) {
-	k.int(int64(len(m)))
+// Env hashes a map with its length, in key order.
+func (k *Hash) Env(m map[string]string) {
+	k.Int(int64(len(m)))
 	for _, name := range slices.Sorted(maps.Keys(m)) {
-		k.str(name)
-		k.str(m[name])
+		k.Str(name)
+		k.Str(m[name])
 	}
 }
 
-// file hashes a file's key; a marker before it keeps the files of a list
+// File hashes a file's key; a marker before it keeps the files of a list
 // apart from the fields around them.
-func (k *keyHash) file(f fileKey) {
-	k.str("file")
-	k.str(f.Path)
-	k.int(f.Size)
-	k.int(f.Mtime)
-	k.int(int64(f.Dev))
-	k.int(int64(f.Ino))
-	k.int(f.Ctime)
+func (k *Hash) File(f FileKey) {
+	k.Str("file")
+	k.Str(f.Path)
+	k.Int(f.Size)
+	k.Int(f.Mtime)
+	k.Int(int64(f.Dev))
+	k.Int(int64(f.Ino))
+	k.Int(f.Ctime)
 }
 
-// sum is the hash in hex, 64 characters.
-func (k *keyHash) sum() string {
+// Sum is the hash in hex, 64 characters.
+func (k *Hash) Sum() string {
 	return hex.EncodeToString(k.h.Sum(nil))
 }
 
-// fileKey identifies one file's version.
-type fileKey struct {
+// FileKey identifies one file's version.
+type FileKey struct {
 	Path  string `json:"path"`
 	Size  int64  `json:"size"`
 	Mtime int64  `json:"mtime_ns"`
@@ -151,13 +155,13 @@ type fileKey struct {
 	Ctime int64  `json:"ctime_ns,omitempty"` // status change time: moves on every write, rename or chmod
 }
 
-// statFile returns the key of p when it names a regular file (through
+// StatFile returns the key of p when it names a regular file (through
 // symlinks). Where the system gives a device and inode, they identify the
 // file a symlink leads to, and the key's path is p made absolute (no
 // symlink is read: a retargeted symlink leads to another inode); elsewhere
 // the path is the one after symlinks.
-func statFile(p string) (fileKey, bool) {
-	var k fileKey
+func StatFile(p string) (FileKey, bool) {
+	var k FileKey
 	fi, err := os.Stat(p)
 	if err != nil || !fi.Mode().IsRegular() {
 		return k, false

@@ -1,4 +1,4 @@
-package resolver
+package schemacache
 
 import (
 	"io/fs"
@@ -11,5 +11,5 @@ func sysStat(fi fs.FileInfo) (dev, ino uint64, ctime int64) {
 	if !ok {
 		return 0, 0, 0
 	}
-	return uint64(st.Dev), uint64(st.Ino), st.Ctimespec.Nano()
+	return uint64(st.Dev), uint64(st.Ino), st.Ctim.Nano()
 }

@@ -1,4 +1,4 @@
-package resolver
+package schemacache
 
 import (
 	"encoding/json"
@@ -10,7 +10,7 @@ import (
 // FuzzDecodeCacheFile checks that any cache file content decodes or fails
 // cleanly, and that what decodes survives a round trip.
 func FuzzDecodeCacheFile(f *testing.F) {
-	good, _ := json.Marshal(cacheFile{Version: cacheVersion, Key: "abc", Command: []string{"bin/x"},
+	good, _ := json.Marshal(File{Version: Version, Key: "abc", Command: []string{"bin/x"},
 		Response: &tool.SchemaResponse{Tools: []tool.Definition{{Name: "x", Parameters: map[string]*tool.Parameter{"p": {Type: tool.Types{"string"}}}}}}})
 	for _, seed := range []string{
 		string(good),
@@ -26,21 +26,21 @@ func FuzzDecodeCacheFile(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cf, err := decodeCacheFile(data)
+		cf, err := DecodeFile(data)
 		if err != nil {
 			if cf != nil {
 				t.Fatal("non-nil file with an error")
 			}
 			return
 		}
-		if cf.Version != cacheVersion || cf.Key == "" || cf.Response == nil {
+		if cf.Version != Version || cf.Key == "" || cf.Response == nil {
 			t.Fatalf("accepted an invalid file: %+v", cf)
 		}
 		again, err := json.Marshal(cf)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := decodeCacheFile(again); err != nil {
+		if _, err := DecodeFile(again); err != nil {
 			t.Fatalf("round trip: %v\n%s", err, again)
 		}
 	})

@@ -1,6 +1,6 @@
 //go:build !linux && !darwin
 
-package resolver
+package schemacache
 
 import "io/fs"
 
