@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/source/binary/schemacache"
 )
 
 // statEvery is how often Call checks, at most, whether a binary was rebuilt.
@@ -105,7 +106,7 @@ func newCatalog(opts *Options) (*Catalog, Options) {
 		conversationID: o.ConversationID,
 		concurrency:    o.Concurrency,
 		progress:       o.Progress,
-		schemas:        &sessionCache{},
+		schemas:        &schemacache.Session{},
 		disk:           newDiskCache(o.CacheDir),
 		statEvery:      statEvery,
 		retryBase:      retryBase,
