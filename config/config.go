@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolhost/toolhost/config/secret"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -15,6 +16,8 @@ type Config struct {
 	Tools      map[string]*Entry    // [tools.NAME], keyed by NAME
 	Toolsets   map[string]*Entry    // [toolsets.NAME], keyed by NAME
 	Categories map[string]*Category // [categories.ID], keyed by ID
+	Servers    map[string]*Server   // [mcp_servers.NAME], keyed by NAME
+	Remotes    map[string]*Remote   // [remotes.NAME], keyed by NAME
 	Files      []string             // layers read, in order (later wins)
 }
 
@@ -25,6 +28,9 @@ type Defaults struct {
 	Timeout  *Duration         // timeout of an entry without one; nil: the resolver's 60s
 	ClearEnv *bool             // clear_env of an entry without one
 	Env      map[string]string // variables every entry gets; an entry's env wins per variable
+	// Secrets are the env.NAME = { secret = "…" } variables every entry
+	// gets (see [Entry.Secrets]).
+	Secrets map[string]secret.Ref
 	// Run and CancellationResponse are those of an entry that sets
 	// neither run nor requires_approval (resp. cancellation_response).
 	Run, CancellationResponse *string
@@ -45,6 +51,12 @@ type Entry struct {
 	Toolset bool    // from [toolsets.NAME]
 	Command Command // string (shell words) or array
 	Tool    string  // name inside the binary ("" means Name); JP's source = "local.x" sets it
+	// Server is the [mcp_servers.NAME] the entry's tools come from, set by
+	// JP's source = "mcp.NAME" (all its tools; Tool is "", see
+	// [Entry.AllTools]) or "mcp.NAME.TOOL" (Tool is TOOL); "" for a local
+	// binary. An MCP entry has no command: its server's table says how the
+	// server runs, and its fields are overrides of the server's definition.
+	Server string
 	// JPForm is true when the entry is written in the JP assistant's form
 	// (source = "local…"): its TOML parameters then keep JP's rule, optional
 	// unless they say required = true (docs/config.md, "JP compatibility").
@@ -84,6 +96,10 @@ type Entry struct {
 	Timeout  *Duration         // per call; nil: [defaults] or the resolver's 60s
 	Workdir  string            // "" means the request's context.root
 	Env      map[string]string // extra variables
+	// Secrets are the env.NAME = { secret = "…" } variables: references
+	// only, resolved when the tool runs ([Entry.ResolveSecrets]), never
+	// at load time; a NAME is in Env or in Secrets, never both.
+	Secrets map[string]secret.Ref
 
 	// Access is the access policy (docs/security.md): [defaults]' rules,
 	// then the layers' in order; nil when none is declared.

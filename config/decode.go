@@ -114,13 +114,15 @@ func with(path []string, keys ...string) []string {
 	return append(slices.Clip(path), keys...)
 }
 
-var topKeys = []string{"defaults", "tools", "toolsets", "categories"}
+var topKeys = []string{"defaults", "tools", "toolsets", "categories", "mcp_servers", "remotes"}
 
 func (d *decoder) document(doc map[string]any) *Config {
 	cfg := &Config{
 		Tools:      map[string]*Entry{},
 		Toolsets:   map[string]*Entry{},
 		Categories: map[string]*Category{},
+		Servers:    map[string]*Server{},
+		Remotes:    map[string]*Remote{},
 	}
 	for _, k := range sortedKeys(doc) {
 		v := doc[k]
@@ -154,6 +156,20 @@ func (d *decoder) document(doc map[string]any) *Config {
 					cfg.Categories[id] = c
 				}
 			}
+		case "mcp_servers", "remotes":
+			t, ok := d.table(path, v)
+			if !ok {
+				continue
+			}
+			for _, name := range sortedKeys(t) {
+				if k == "mcp_servers" {
+					if s := d.server(with(path, name), name, t[name]); s != nil {
+						cfg.Servers[name] = s
+					}
+				} else if r := d.remote(with(path, name), name, t[name]); r != nil {
+					cfg.Remotes[name] = r
+				}
+			}
 		default:
 			d.unknown(path, topKeys)
 		}
@@ -174,7 +190,7 @@ func (d *decoder) defaults(path []string, t map[string]any) Defaults {
 		case "clear_env":
 			def.ClearEnv = d.boolPtr(p, v)
 		case "env":
-			def.Env = d.env(p, v, def.Pos)
+			def.Env, def.Secrets = d.env(p, v, def.Pos)
 		case "run":
 			def.Run = d.runValue(p, v)
 		case "cancellation_response":
@@ -227,7 +243,7 @@ var (
 	toolsetKeys = []string{
 		"command", "shell", "timeout", "workdir", "env", "clear_env", "enable",
 		"category", "tags", "requires_approval", "options", "prefix", "include", "exclude",
-		"run", "questions", "cancellation_response", "access", "sandbox",
+		"run", "questions", "cancellation_response", "access", "sandbox", "source",
 	}
 	toolsetOnly = []string{"prefix", "include", "exclude"}
 )
@@ -253,7 +269,7 @@ func (d *decoder) entry(path []string, name string, toolset bool, v any) *Entry 
 		case toolset && !slices.Contains(toolsetKeys, k):
 			d.fail(p, ErrUnknownKey, "%s: not allowed in [toolsets.NAME] (a toolset serves its tools as the binary describes them; to override one, add a [tools.NAME] entry)", dotted(p))
 			continue
-		case !toolset && slices.Contains(toolsetOnly, k):
+		case !toolset && slices.Contains(toolsetOnly, k) && !isMCP(t["source"]):
 			d.fail(p, ErrUnknownKey, "%s: only allowed in [toolsets.NAME]", dotted(p))
 			continue
 		}
@@ -304,7 +320,7 @@ func (d *decoder) entry(path []string, name string, toolset bool, v any) *Entry 
 		case "workdir":
 			e.Workdir, _ = d.str(p, v)
 		case "env":
-			e.Env = d.env(p, v, e.Pos)
+			e.Env, e.Secrets = d.env(p, v, e.Pos)
 		case "prefix":
 			e.Prefix, _ = d.str(p, v)
 		case "include":
@@ -318,7 +334,7 @@ func (d *decoder) entry(path []string, name string, toolset bool, v any) *Entry 
 		}
 		e.Pos[k] = d.pos(p)
 	}
-	if source != nil {
+	if source != nil && !d.mcpSource(path, e, *source, t) {
 		d.source(path, e, *source, t["tool"] != nil)
 	}
 	if e.Include != nil && e.Exclude != nil {
@@ -334,12 +350,15 @@ func (d *decoder) source(path []string, e *Entry, src string, hasTool bool) {
 	p := with(path, "source")
 	var name string
 	switch {
+	case e.Toolset:
+		d.fail(p, ErrInvalid, `%s: a toolset takes source = "mcp.SERVER" only (a local toolset names its binary with command)`, dotted(p))
+		return
 	case src == "local":
 		name = e.Name
 	case strings.HasPrefix(src, "local.") && len(src) > len("local."):
 		name = strings.TrimPrefix(src, "local.")
 	default:
-		d.fail(p, ErrInvalid, `%s: unsupported source %q; only "local" and "local.TOOL" are supported`, dotted(p), src)
+		d.fail(p, ErrInvalid, `%s: unsupported source %q; write "local", "local.TOOL", "mcp.SERVER" or "mcp.SERVER.TOOL"`, dotted(p), src)
 		return
 	}
 	e.JPForm = true
@@ -354,6 +373,12 @@ func (d *decoder) source(path []string, e *Entry, src string, hasTool bool) {
 	}
 	e.Tool = name
 	e.Pos["tool"] = d.pos(p)
+}
+
+// isMCP reports whether an entry's source value names an MCP server.
+func isMCP(source any) bool {
+	s, ok := source.(string)
+	return ok && strings.HasPrefix(s, "mcp.")
 }
 
 // finish derives Command.Args for the shell form after a merge or parse:

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolhost/toolhost/config/secret"
 	"github.com/toolhost/toolhost/internal/suggest"
 )
 
@@ -107,21 +108,21 @@ func (d *decoder) duration(path []string, v any) *Duration {
 	return &Duration{t}
 }
 
-// env decodes a table of strings; pos receives "env.NAME" positions.
-func (d *decoder) env(path []string, v any, pos map[string]Position) map[string]string {
+// env decodes a table of strings and { secret = "…" } tables (secrets.go);
+// pos receives "env.NAME" positions.
+func (d *decoder) env(path []string, v any, pos map[string]Position) (env map[string]string, secrets map[string]secret.Ref) {
 	t, ok := d.table(path, v)
 	if !ok {
-		return nil
+		return nil, nil
 	}
-	env := make(map[string]string, len(t))
+	env = make(map[string]string, len(t))
 	for _, k := range sortedKeys(t) {
 		p := with(path, k)
-		if s, ok := d.str(p, t[k]); ok {
-			env[k] = s
+		if d.envValue(p, t[k], env, &secrets) {
 			pos[path[len(path)-1]+"."+k] = d.pos(p)
 		}
 	}
-	return env
+	return env, secrets
 }
 
 // anyTable decodes a free-form table; pos receives "KEY.NAME" positions for

@@ -44,6 +44,18 @@
 // source = "local" or "local.TOOL" is accepted as the spelling of tool.
 // docs/config.md documents every key.
 //
+// # MCP servers and remotes
+//
+// A [mcp_servers.NAME] table ([Server]) is an MCP server, started by a
+// command (stdio) or reached at a URL (streamable HTTP); an entry serves
+// its tools with JP's source = "mcp.NAME" (all of them, with prefix,
+// include and exclude, [Entry.AllTools]) or "mcp.NAME.TOOL" (one, with
+// overrides; see package config/mcptool for their merge). A
+// [remotes.NAME] table ([Remote]) is a Tool Discovery Protocol provider
+// (package source/remote). Both merge across layers as entries do, and a
+// workspace's are read only when it is trusted. No credential is read
+// from the file: bearer_token_env names the variable holding the token.
+//
 // # Errors
 //
 // Decoding is strict. Every problem is an [*Error] "file:line: text" whose

@@ -15,6 +15,8 @@ func FuzzParse(f *testing.F) {
 		"[tools]\n\"a.b\".command = '''\nx\n'''\n[categories.c]\nname = \"\"\"n\"\"\"\n",
 		"x = [1, [2, {a = 3}], \"]\"] # c\n[[tools]]\n",
 		"[tools.x]\ncommand = \"a 'b\"\ntimeout = \"-1s\"\n",
+		"[mcp_servers.fs]\ncommand = \"fs -v\"\nargs = [\"/\"]\nenv.A = \"1\"\nsandbox = \"require\"\nidle_timeout = \"1m\"\n[mcp_servers.gh]\nurl = \"https://h/mcp\"\nheaders = { X = \"y\" }\nbearer_token_env = \"T\"\nenabled = false\n[tools.r]\nsource = \"mcp.fs.read\"\ndescription = \"{{description}}\"\n[tools.all]\nsource = \"mcp.gh\"\nprefix = \"gh_\"\n[toolsets.s]\nsource = \"mcp.fs\"\nexclude = [\"w\"]\n",
+		"[remotes.team]\nurl = \"http://10.0.0.2:8080\"\ninclude = [\"a\"]\ntimeout = \"5s\"\n[mcp_servers.x]\nurl = \"http://u:p@h\"\ncommand = []\n[tools.y]\nsource = \"mcp.\"\n",
 		"[defaults]\nrun = \"ask\"\n[tools.x]\ncommand = \"a\"\nrequires_approval = false\nrun = \"skip\"\nquestions.q.answer = [1, 2.5, {k = true}]\ncancellation_response = \"no\"\n",
 	}
 	for _, s := range seeds {
@@ -29,8 +31,22 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
+		for _, s := range cfg.Servers {
+			if s.Command.IsZero() == (s.URL == "") {
+				t.Fatalf("server %q parsed with command %q and url %q: want exactly one", s.Name, s.Command, s.URL)
+			}
+		}
+		for _, r := range cfg.Remotes {
+			if r.URL == "" {
+				t.Fatalf("remote %q parsed without a url", r.Name)
+			}
+		}
 		for _, e := range cfg.Tools {
-			if e.Command.IsZero() {
+			if e.Server != "" {
+				if cfg.Servers[e.Server] == nil || !e.Command.IsZero() {
+					t.Fatalf("tool %q parsed with server %q (configured: %v) and command %q", e.Name, e.Server, cfg.Servers[e.Server] != nil, e.Command)
+				}
+			} else if e.Command.IsZero() {
 				t.Fatalf("tool %q parsed without a command", e.Name)
 			}
 			if e.checkRun() != nil { // run and requires_approval that disagree are never served

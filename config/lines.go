@@ -53,13 +53,14 @@ func (k *keyLines) line(path []string) int {
 	return 0
 }
 
-// entries returns the [tools.NAME] and [toolsets.NAME] entries the
-// document mentions, as "tools\x00NAME" (with [keySep]).
+// entries returns the [tools.NAME], [toolsets.NAME], [mcp_servers.NAME]
+// and [remotes.NAME] tables the document mentions, as "tools\x00NAME"
+// (with [keySep]).
 func (k *keyLines) entries() []string {
 	var out []string
 	for j := range k.first {
 		parts := strings.Split(j, keySep)
-		if len(parts) == 2 && (parts[0] == "tools" || parts[0] == "toolsets") {
+		if len(parts) == 2 && (parts[0] == "tools" || parts[0] == "toolsets" || parts[0] == "mcp_servers" || parts[0] == "remotes") {
 			out = append(out, j)
 		}
 	}

@@ -96,17 +96,12 @@ func Load(opts *LoadOptions) (*Config, error) {
 	}
 	for _, key := range slices.Sorted(maps.Keys(withheld)) {
 		section, name, _ := strings.Cut(key, keySep)
-		group := cfg.Tools
-		if section == "toolsets" {
-			group = cfg.Toolsets
-		}
-		e, ok := group[name]
+		tkey, ok := cfg.withhold(section, name)
 		if !ok {
 			continue // only in the broken file: its error says it all
 		}
-		delete(group, name)
-		problems = append(problems, newError(withheld[key], e.Key(), ErrWithheld,
-			"%s: withheld: this file has errors and configures it too; fix them to serve it", e.Key()))
+		problems = append(problems, newError(withheld[key], tkey, ErrWithheld,
+			"%s: withheld: this file has errors and configures it too; fix them to serve it", tkey))
 	}
 	problems = append(problems, cfg.finish()...)
 	if len(problems) == 0 {
@@ -126,6 +121,34 @@ func Load(opts *LoadOptions) (*Config, error) {
 		return a.Pos.Line < b.Pos.Line
 	})
 	return cfg, problems
+}
+
+// withhold removes the table section.name ([tools.NAME], [toolsets.NAME],
+// [mcp_servers.NAME] or [remotes.NAME]) and returns its key; false when
+// there is none.
+func (c *Config) withhold(section, name string) (string, bool) {
+	switch section {
+	case "mcp_servers":
+		if s, ok := c.Servers[name]; ok {
+			delete(c.Servers, name)
+			return s.Key(), true
+		}
+	case "remotes":
+		if r, ok := c.Remotes[name]; ok {
+			delete(c.Remotes, name)
+			return r.Key(), true
+		}
+	default:
+		group := c.Tools
+		if section == "toolsets" {
+			group = c.Toolsets
+		}
+		if e, ok := group[name]; ok {
+			delete(group, name)
+			return e.Key(), true
+		}
+	}
+	return "", false
 }
 
 // Layers returns the files [Load] reads for opts, in order: the user file
@@ -277,6 +300,8 @@ func empty() *Config {
 		Tools:      map[string]*Entry{},
 		Toolsets:   map[string]*Entry{},
 		Categories: map[string]*Category{},
+		Servers:    map[string]*Server{},
+		Remotes:    map[string]*Remote{},
 		Files:      []string{},
 	}
 }
@@ -285,12 +310,15 @@ func empty() *Config {
 // entry that fails them is removed; its problems are returned, in layer
 // then line order.
 func (c *Config) finish() []*Error {
-	var errs []*Error
+	errs, broken := c.checkMCP()
 	for _, group := range []map[string]*Entry{c.Tools, c.Toolsets} {
 		for _, name := range slices.Sorted(maps.Keys(group)) {
 			e := group[name]
 			bad := false
-			if e.Command.IsZero() {
+			if err := c.checkSource(e, broken); err != nil {
+				errs = append(errs, err)
+				bad = true
+			} else if e.Command.IsZero() && e.Server == "" {
 				errs = append(errs, newError(e.Place, e.Key(), ErrInvalid,
 					`%s: missing command; add command = "path/to/binary"`, e.Key()))
 				bad = true
@@ -346,6 +374,9 @@ func (d *Defaults) apply(e *Entry) {
 		e.Timeout = &t
 		e.Pos["timeout"] = d.Pos["timeout"]
 	}
+	if e.Server != "" { // how an MCP server runs is its [mcp_servers.NAME]'s
+		return
+	}
 	if e.ClearEnv == nil && d.ClearEnv != nil {
 		b := *d.ClearEnv
 		e.ClearEnv = &b
@@ -358,8 +389,12 @@ func (d *Defaults) apply(e *Entry) {
 	if d.Access != nil { // [defaults]' rules first: the entry's win a tie
 		e.Access = appendAccess(&Access{FS: d.Access.FS, Net: d.Access.Net, Env: d.Access.Env}, e.Access)
 	}
+	d.applySecrets(e)
 	for k, v := range d.Env {
 		if _, ok := e.Env[k]; ok {
+			continue
+		}
+		if _, ok := e.Secrets[k]; ok {
 			continue
 		}
 		if e.Env == nil {

@@ -23,6 +23,20 @@ func merge(dst, src *Config) error {
 			}
 		}
 	}
+	for name, sv := range src.Servers {
+		if old := dst.Servers[name]; old != nil {
+			mergeServer(old, sv)
+		} else {
+			dst.Servers[name] = sv
+		}
+	}
+	for name, r := range src.Remotes {
+		if old := dst.Remotes[name]; old != nil {
+			mergeRemote(old, r)
+		} else {
+			dst.Remotes[name] = r
+		}
+	}
 	for id, c := range src.Categories {
 		if old := dst.Categories[id]; old != nil {
 			if err := mergo.Merge(old, c, mergo.WithOverride); err != nil {
@@ -47,6 +61,7 @@ func mergeDefaults(dst, src *Defaults) error {
 		dst.Timeout = src.Timeout
 	}
 	dst.Access = appendAccess(dst.Access, src.Access) // rules append across layers
+	overrideEnv(&dst.Env, &dst.Secrets, src.Env, src.Secrets)
 	dst.Pos = mergePos(pos, src.Pos)
 	return nil
 }
@@ -75,6 +90,7 @@ func mergeEntry(dst, src *Entry) error {
 		return err
 	}
 	dst.Access = appendAccess(dst.Access, src.Access) // rules append across layers
+	overrideEnv(&dst.Env, &dst.Secrets, src.Env, src.Secrets)
 	set := func(k string) bool { _, ok := src.Pos[k]; return ok }
 	if set("timeout") { // mergo.WithoutDereference never overrides a pointer to a struct
 		dst.Timeout = src.Timeout
@@ -84,6 +100,12 @@ func mergeEntry(dst, src *Entry) error {
 	}
 	if set("tool") {
 		dst.Tool = src.Tool
+	}
+	switch {
+	case set("server"): // source = "mcp.…"
+		dst.Server = src.Server
+	case set("tool") || set("command"): // a local source or command replaces an MCP one
+		dst.Server = ""
 	}
 	if set("category") {
 		dst.Category = src.Category

@@ -49,6 +49,8 @@ func appendRequest(b []byte, r *Request) ([]byte, bool) {
 	b = append(b, `,"access":`...)
 	if len(bytes.TrimSpace(tc.Access)) == 0 {
 		b = append(b, "null"...)
+	} else if plainjson.IsCompact(tc.Access) { // as the host compiled it: checked, as it is
+		b = append(b, tc.Access...)
 	} else { // a json.RawMessage: compacted, and checked
 		buf := bytes.NewBuffer(b)
 		if json.Compact(buf, tc.Access) != nil {

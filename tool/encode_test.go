@@ -160,9 +160,13 @@ func TestMarshalRequestMatchesReflection(t *testing.T) {
 		"access whitespace": {Context: Context{Access: json.RawMessage(" \t\n")}},
 		"access nbsp":       {Context: Context{Access: json.RawMessage("\u00a0null")}},
 		"access invalid":    {Context: Context{Access: json.RawMessage(`{"a":}`)}},
-		"invalid number":    {Tool: &Call{Arguments: map[string]any{"n": json.Number("01")}}},
-		"NaN":               {Tool: &Call{Answers: map[string]any{"q": math.NaN()}}},
-		"unsupported":       {Tool: &Call{Options: map[string]any{"c": make(chan int)}}},
+		// Compact as the host compiles it: passed as it is.
+		"access compact":  {Context: Context{Access: json.RawMessage(`{"fs":[{"lexical_path":"<b>&","read":true,"create":null}],"net":[],"env":[]}`)}},
+		"access dup key":  {Context: Context{Access: json.RawMessage(`{"a":1,"a":2}`)}},
+		"access trailing": {Context: Context{Access: json.RawMessage(`{"a":1}}`)}},
+		"invalid number":  {Tool: &Call{Arguments: map[string]any{"n": json.Number("01")}}},
+		"NaN":             {Tool: &Call{Answers: map[string]any{"q": math.NaN()}}},
+		"unsupported":     {Tool: &Call{Options: map[string]any{"c": make(chan int)}}},
 	}
 	for name, r := range cases {
 		t.Run(name, func(t *testing.T) { checkRequestEncoding(t, r) })
@@ -199,9 +203,12 @@ func FuzzMarshalRequest(f *testing.F) {
 func BenchmarkMarshalRequest(b *testing.B) {
 	r := &Request{ID: "7", Protocol: "2", Context: Context{Action: ActionRun, Root: "/work/ws", WorkspaceID: "ws-1"},
 		Tool: &Call{Name: "alpha", Arguments: map[string]any{"path": "a.txt", "n": json.Number("3"), "tags": []any{"x", "y"}}}}
+	sandboxed := *r
+	sandboxed.Context.Access = json.RawMessage(sandboxedAccess)
 	for name, marshal := range map[string]func(*Request) ([]byte, error){
-		"hand":       MarshalRequest,
-		"reflection": func(r *Request) ([]byte, error) { return Marshal(r) },
+		"hand":           MarshalRequest,
+		"reflection":     func(r *Request) ([]byte, error) { return Marshal(r) },
+		"hand-sandboxed": func(*Request) ([]byte, error) { return MarshalRequest(&sandboxed) },
 	} {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()

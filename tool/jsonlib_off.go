@@ -12,5 +12,7 @@ func fastRequest(data []byte) (*Request, bool)       { return decodePlain(data) 
 func fastSchema(data []byte) (*SchemaResponse, bool) { return decodePlainSchema(data) }
 func fastTagged(line []byte) (taggedFields, bool)    { return plainTagged(line) }
 func fastOutcome(data []byte) (outcomeFields, bool)  { return plainOutcome(data) }
-func fastMarshalRequest(r *Request) ([]byte, bool)   { return appendRequest(make([]byte, 0, 256), r) }
-func outcomeJSON(o Outcome) ([]byte, error)          { return appendOutcome(o), nil }
+func fastMarshalRequest(r *Request) ([]byte, bool) {
+	return appendRequest(make([]byte, 0, 256+len(r.Context.Access)), r)
+}
+func outcomeJSON(o Outcome) ([]byte, error) { return appendOutcome(o), nil }

@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -60,12 +61,21 @@ func TestDecodePlainGolden(t *testing.T) {
 	}
 }
 
+// sandboxedAccess is context.access as the host sends it for an entry
+// with sandbox = true (the default profile).
+const sandboxedAccess = `{"fs":[{"lexical_path":"","external":false,"approved_target":null,"read":true,"write":true,"create":null,"update":null,"delete":null,"execute":null},{"lexical_path":".git","external":false,"approved_target":null,"read":true,"write":false,"create":null,"update":null,"delete":null,"execute":null},{"lexical_path":".config/toolhost","external":false,"approved_target":null,"read":true,"write":false,"create":null,"update":null,"delete":null,"execute":null}],"net":[],"env":[]}`
+
+// BenchmarkDecodeRequest: "sandboxed" is what a long-lived sandboxed
+// tool decodes per call; it must cost about what the same call without
+// an access policy does (docs/performance.md, the sandbox).
 func BenchmarkDecodeRequest(b *testing.B) {
-	data := []byte(`{"id":"7","protocol":"2","context":{"action":"run","root":"/work/ws","workspace_id":"ws-1","conversation_id":"","access":null},"tool":{"name":"alpha","arguments":{"path":"a.txt","n":3,"tags":["x","y"]},"answers":{},"options":{}}}`)
+	const req = `{"id":"7","protocol":"2","context":{"action":"run","root":"/work/ws","workspace_id":"ws-1","conversation_id":"","access":%s},"tool":{"name":"alpha","arguments":{"path":"a.txt","n":3,"tags":["x","y"]},"answers":{},"options":{}}}`
 	for _, tc := range []struct {
 		name   string
 		decode func([]byte) (*Request, error)
-	}{{"plain", decodeRequest}, {"fields", decodeFields}} {
+		access string
+	}{{"plain", decodeRequest, "null"}, {"fields", decodeFields, "null"}, {"plain-sandboxed", decodeRequest, sandboxedAccess}} {
+		data := []byte(fmt.Sprintf(req, tc.access))
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

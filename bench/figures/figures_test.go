@@ -343,7 +343,7 @@ func startSession(b *testing.B, dir string, env []string, argv ...string) *sessi
 			b.Logf("%s stderr:\n%s", strings.Join(argv, " "), stderr.String())
 		}
 	})
-	if len(args) == 0 {
+	if !slices.Contains(args, "--http") {
 		s.call(b, "initialize", `{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"figures","version":"1"}}`)
 		fmt.Fprintln(in, `{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`)
 	}

@@ -29,9 +29,9 @@ type figure struct {
 	Bench    string // benchmark name without "Benchmark" and the -N suffix
 	Metric   string // the metric of the "after" variant
 	Baseline string // what the ratio is against, in words
-	BaseMS   string // the baseline's metric in ms, shown beside it ("" if none)
+	BaseMS   string // the baseline's metric in ms (in KiB if it ends in "-KiB"), shown beside it ("" if none)
 	Goal     float64
-	Unit     string // "×", "ms", "MB"
+	Unit     string // "×", "ms", "MB", "KiB"
 }
 
 // figures are issue 10's table, in its order.
@@ -52,6 +52,9 @@ var figures = []figure{
 	{"long-lived SDK tool over MCP `tools/call`", "MCPCallLongLived", "after/go-sdk", "in-process go-sdk tool handler", "go-sdk-ms", 3, "×"},
 	{"sandboxed one-shot MCP `tools/call` (issue 14)", "SandboxCall", "after/unsandboxed", "the same call unsandboxed", "unsandboxed-ms", 1.15, "×"},
 	{"sandboxed long-lived MCP `tools/call` (issue 14)", "SandboxCallLongLived", "after/unsandboxed", "the same call unsandboxed", "unsandboxed-ms", 1.05, "×"},
+	{"`search_tools`, one query over 10,000 tools (issue 16)", "ToolSearch", "after-ms", "a substring scan of the names", "scan-ms", 1, "ms"},
+	{"`tools/list` with `--tool-search`, 1000 tools (issue 16)", "ToolSearchListing", "on-1000-KiB", "the listing without it", "off-1000-KiB", 2, "KiB"},
+	{"`tools/list` with `--tool-search`, this repository's catalog", "ToolSearchListing", "on-repo-KiB", "the listing without it", "off-repo-KiB", 2, "KiB"},
 }
 
 // results holds every value of every metric of every benchmark, in the
@@ -133,7 +136,11 @@ func write(w io.Writer, res results, cpu string, now time.Time) {
 		}
 		base := f.Baseline
 		if b := m[f.BaseMS]; len(b) > 0 {
-			base += ", " + span(b, "ms")
+			unit := "ms"
+			if strings.HasSuffix(f.BaseMS, "-KiB") {
+				unit = "KiB"
+			}
+			base += ", " + span(b, unit)
 		}
 		before := "—"
 		if b := m["before"+strings.TrimPrefix(f.Metric, "after")]; len(b) > 0 {

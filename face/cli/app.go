@@ -190,6 +190,7 @@ func newApp(stdout, stderr io.Writer, stdin io.Reader, opts *Options) (*app, *cl
 			a.checkCommand(),
 			a.identityCommand(),
 			a.serveCommand(),
+			a.auditCommand(),
 			a.cacheCommand(),
 			a.trustCommand(),
 			a.untrustCommand(),

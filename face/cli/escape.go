@@ -148,7 +148,7 @@ func (a *app) errText(s string) string {
 
 // rawCommands are the commands that print a tool's text, and so take
 // --raw.
-var rawCommands = []string{"list", "describe", "call", "format", "check"}
+var rawCommands = []string{"list", "describe", "call", "format", "check", "audit"}
 
 // addRawFlags gives each of rawCommands a --raw flag, read before the
 // command's action runs.

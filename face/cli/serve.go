@@ -41,10 +41,12 @@ func (a *app) serveCommand() *cli.Command {
 			&cli.DurationFlag{Name: "session-timeout", Value: mcpserver.DefaultSessionTimeout, Usage: "close an HTTP MCP session idle this long, cancelling its calls (0: never)"},
 			&cli.IntFlag{Name: "memory-budget", Value: mcpserver.DefaultMemoryBudget >> 20, Usage: "`MIB` of tool arguments and output in flight; calls beyond wait"},
 			&cli.BoolFlag{Name: "describe-tools", Usage: "add the tool describe_tools, with which a model reads the long descriptions of the tools it names"},
+			&cli.BoolFlag{Name: "tool-search", Usage: "list search_tools and call_tool instead of every tool (for large catalogs); `toolhost list` and GET /tools still list them all"},
 			&cli.BoolFlag{Name: "allow-execute", Usage: "let HTTP clients run tools: tools/call over /mcp, the tool browser, POST /tools/{name}/call; with --http only"},
 			&cli.StringFlag{Name: "token", EnvVars: []string{"TOOLHOST_TOKEN"}, Usage: "Bearer `TOKEN` that /mcp and POST /tools/{name}/call require (the page has a field for it)"},
 			&cli.BoolFlag{Name: "token-everywhere", Usage: "require --token on the read-only HTTP endpoints too (listings, /identity, validate); the page itself stays open"},
 			&cli.StringFlag{Name: "title", Value: "toolhost", Usage: "the tool browser's `TITLE`"},
+			auditFlag,
 		},
 		Action: a.serve,
 	}
@@ -56,6 +58,12 @@ func (a *app) serve(c *cli.Context) error {
 	}
 	a.pool = true
 	longLivedGC()
+	auditLog, err := a.openAudit(c) // serveaudit.go; nil with --audit off
+	if err != nil {
+		return err
+	}
+	defer auditLog.Close()
+	auditLog.AddSecret(c.String("token")) // never in a line, wherever an argument carries it
 	cat, err := a.catalog(c)
 	if err != nil {
 		return err
@@ -75,7 +83,7 @@ func (a *app) serve(c *cli.Context) error {
 		debug.SetMemoryLimit(budget + 64<<20)
 	}
 	ms := mcpserver.New(cat, &mcpserver.Options{Logger: logger, SessionTimeout: idle, MemoryBudget: budget, Version: version.String(), DescribeTools: c.Bool("describe-tools"),
-		AllowHTTPExecute: c.Bool("allow-execute")})
+		AllowHTTPExecute: c.Bool("allow-execute"), ToolSearch: c.Bool("tool-search")})
 	defer ms.Close()
 
 	if !c.IsSet("http") {

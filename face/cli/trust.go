@@ -210,6 +210,9 @@ func (a *app) trust(start string) error {
 	for _, group := range []map[string]*config.Entry{cfg.Tools, cfg.Toolsets} {
 		for _, name := range slices.Sorted(maps.Keys(group)) {
 			e := group[name]
+			if e.Server != "" {
+				continue // its server's command is listed below
+			}
 			label := name
 			if e.Toolset {
 				label += " (toolset)"
@@ -218,8 +221,19 @@ func (a *app) trust(start string) error {
 			n++
 		}
 	}
+	hosts := trustedServers(a, cfg, tw, &n)
 	if n > 0 {
 		fmt.Fprintln(a.stdout, "its tools may now run these commands:")
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if len(hosts) > 0 {
+		fmt.Fprintln(a.stdout, "and send requests to:")
+		tw := newTable(a.stdout)
+		for _, h := range hosts {
+			row(tw, "  "+a.out.green(a.outText(h[0])), a.outText(h[1]))
+		}
 		if err := tw.Flush(); err != nil {
 			return err
 		}
@@ -228,6 +242,36 @@ func (a *app) trust(start string) error {
 		fmt.Fprintln(a.stdout, "some entries have errors: run toolhost check")
 	}
 	return nil
+}
+
+// trustedServers adds the stdio MCP servers' commands to tw (counting
+// them in n) and returns the HTTP servers and remotes, with the variable
+// whose token each is sent: a workspace could point a token at any host.
+func trustedServers(a *app, cfg *config.Config, tw *table, n *int) (hosts [][2]string) {
+	withToken := func(url, env string) string {
+		if env != "" {
+			return url + " (with the token in $" + env + ")"
+		}
+		return url
+	}
+	for _, name := range slices.Sorted(maps.Keys(cfg.Servers)) {
+		s := cfg.Servers[name]
+		if !s.Stdio() {
+			hosts = append(hosts, [2]string{name + " (MCP server)", withToken(s.URL, s.BearerTokenEnv)})
+			continue
+		}
+		argv := s.Argv()
+		for i, w := range argv {
+			argv[i] = config.QuoteWord(w)
+		}
+		row(tw, "  "+a.out.green(a.outText(name+" (MCP server)")), a.outText(strings.Join(argv, " ")))
+		*n++
+	}
+	for _, name := range slices.Sorted(maps.Keys(cfg.Remotes)) {
+		r := cfg.Remotes[name]
+		hosts = append(hosts, [2]string{name + " (remote)", withToken(r.URL, r.BearerTokenEnv)})
+	}
+	return hosts
 }
 
 // filesText names the workspace's files, such as ".config/toolhost: a.toml, b.toml".

@@ -73,6 +73,20 @@
 // are still answered, for up to 2s (a client may write its requests and
 // close stdin at once), then whatever still runs is cancelled the same way.
 //
+// # Tool search
+//
+// With [Options.ToolSearch] tools/list serves two tools instead of the
+// catalog's ([SearchToolsName], [CallToolName]), for catalogs too large
+// to send to a model: search_tools ranks the catalog's tools for a query
+// (package toolsearch: name, title, summary, description, parameters,
+// tags, category; the same results for the same tools and query) and
+// answers {"tools":[…]}, the best matches' definitions as tools/list would
+// serve them; call_tool {"name","arguments"} calls one through that
+// tool's own handler, so validation, approval (the person is asked about
+// the named tool), questions and the sandbox apply as to a tools/call of
+// it, and an unknown name gets the nearest one ("did you mean"). The
+// index is rebuilt on the first search after each change of the catalog.
+//
 // # Identity
 //
 // The custom method [MethodIdentity] ("server/identity") returns the

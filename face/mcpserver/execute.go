@@ -21,13 +21,16 @@ var ErrExecutionDisabled = &jsonrpc.Error{Code: CodeExecutionDisabled, Message: 
 // mayExecute refuses a tools/call that came over HTTP (the streamable
 // transport gives every request its HTTP header; stdio and in-memory
 // transports give none) when execution over HTTP is not allowed.
-// describe_tools runs no process and is always served.
+// describe_tools and search_tools run no process and are always served.
 func (s *Server) mayExecute(r *mcp.CallToolRequest) error {
 	if s.httpExecute || r.Extra == nil || r.Extra.Header == nil {
 		return nil
 	}
 	if r.Params.Name == DescribeToolsName && s.describe != nil {
 		return nil
+	}
+	if r.Params.Name == SearchToolsName && s.toolSearch {
+		return nil // runs no process either; call_tool does
 	}
 	return ErrExecutionDisabled
 }

@@ -52,6 +52,7 @@ func (s *Server) Watch(ctx context.Context) {
 func (s *Server) changed() {
 	s.listMu.Lock()
 	s.listRaw = nil
+	s.searchIx = nil
 	s.listGen++
 	s.listMu.Unlock()
 	go s.mcp.AddTool(dispatchTool(), s.dispatch)
@@ -115,6 +116,12 @@ func (s *Server) serveTools(next mcp.MethodHandler) mcp.MethodHandler {
 // call named.
 func (s *Server) dispatch(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	name, _ := ctx.Value(toolNameKey{}).(string)
+	if s.toolSearch && name == SearchToolsName {
+		return s.searchTools(ctx, req)
+	}
+	if s.toolSearch && name == CallToolName {
+		return s.callTool(ctx, req)
+	}
 	if name == DescribeToolsName && s.describe != nil {
 		return s.describe(ctx, req)
 	}
@@ -128,6 +135,9 @@ type has interface{ Has(name string) bool }
 // known reports whether tools/call may call name.
 func (s *Server) known(name string) bool {
 	if name == DescribeToolsName && s.describe != nil {
+		return true
+	}
+	if s.toolSearch && (name == SearchToolsName || name == CallToolName) {
 		return true
 	}
 	if h, ok := s.cat.(has); ok {
@@ -156,7 +166,9 @@ func (s *Server) listBytes() ([]byte, error) {
 		return raw, nil
 	}
 	var tools []byte
-	if lj, ok := s.cat.(listJSONer); ok {
+	if s.toolSearch {
+		tools = searchListJSON()
+	} else if lj, ok := s.cat.(listJSONer); ok {
 		var err error
 		if tools, err = lj.ListJSON(); err != nil {
 			return nil, err

@@ -97,6 +97,16 @@ type Options struct {
 	// server, and this option does not apply. describe_tools, which runs
 	// no process, is served either way.
 	AllowHTTPExecute bool
+	// ToolSearch lists two tools instead of the catalog's, for catalogs
+	// too large to send to a model: search_tools, which ranks the
+	// catalog's tools for a query and gives the best with their input
+	// schemas, and call_tool, which calls one of them the way tools/call
+	// would (validation, approval, questions and the sandbox all apply).
+	// A tools/call naming a catalog tool still works; the full list stays
+	// available to people (`toolhost list`, GET /tools). search_tools runs
+	// no process and is served over HTTP without AllowHTTPExecute;
+	// call_tool is not.
+	ToolSearch bool
 }
 
 // Server serves a [Catalog] over MCP with the official Go SDK: the
@@ -122,6 +132,7 @@ type Server struct {
 	cancel   func() // unsubscribes from the catalog
 
 	httpExecute bool // Options.AllowHTTPExecute; fixed at creation
+	toolSearch  bool // Options.ToolSearch; fixed at creation
 
 	// describe_tools, when served (Options.DescribeTools): its handler and
 	// its definition as listed; set in New
@@ -135,6 +146,12 @@ type Server struct {
 	listMu  sync.Mutex
 	listRaw []byte // the tools/list result as served; nil after a change; guarded by listMu
 	listGen uint64 // changes of the catalog; guarded by listMu
+	// the index of search_tools (Options.ToolSearch); nil after a change;
+	// guarded by listMu
+	searchIx *searchIndex
+	// held while the index is built: concurrent first searches wait for
+	// one build rather than each making its own (never held with mu)
+	searchBuild sync.Mutex
 
 	mu        sync.Mutex
 	closed    bool
@@ -194,6 +211,10 @@ func New(cat Catalog, opts *Options) *Server {
 		admission: newAdmission(&o),
 	}
 	s.httpExecute = o.AllowHTTPExecute
+	s.toolSearch = o.ToolSearch
+	if s.toolSearch {
+		s.warnShadowed()
+	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
 		Logger: o.Logger,
 		// Tools even when the catalog is empty, with list-changed

@@ -1,6 +1,9 @@
 package plainjson
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // MaxDepth bounds the nesting a [Parser] follows; deeper values (up to
 // encoding/json's own limit) are left to encoding/json.
@@ -173,33 +176,121 @@ func (p *Parser) Value() (any, bool) {
 
 // Raw reads any JSON value and returns its bytes, a part of the parser's
 // data (not a copy).
+// It checks the value as [Parser.Value] does, without building it: a
+// raw value passed through (a request's context.access, an outcome a host
+// decodes later) costs a scan, not a map per object.
 func (p *Parser) Raw() ([]byte, bool) {
 	p.space()
 	start := p.pos
-	if _, ok := p.Value(); !ok {
+	if !p.skip() {
 		return nil, false
 	}
 	return p.data[start:p.pos], true
 }
 
+// IsCompact reports whether data is one plain JSON value with no
+// whitespace at all, which json.Compact would leave as it is.
+func IsCompact(data []byte) bool {
+	if bytes.ContainsAny(data, " \t\n\r") {
+		return false
+	}
+	p := Parser{data: data}
+	return p.skip() && p.pos == len(data)
+}
+
+// skip reads any plain JSON value as [Parser.Value] does (the same
+// values are plain, a key twice in an object is not) without building it.
+func (p *Parser) skip() bool {
+	p.space()
+	if p.pos >= len(p.data) {
+		return false
+	}
+	switch c := p.data[p.pos]; {
+	case c == '{':
+		var keys rawKeySet
+		return p.sequence('{', '}', func() bool {
+			key, ok := p.rawString()
+			return ok && keys.add(key) && p.byte(':') && p.skip()
+		})
+	case c == '[':
+		return p.sequence('[', ']', p.skip)
+	case c == '"':
+		_, ok := p.rawString()
+		return ok
+	case c == 't':
+		return p.literal("true")
+	case c == 'f':
+		return p.literal("false")
+	case c == 'n':
+		return p.literal("null")
+	case c == '-' || '0' <= c && c <= '9':
+		n := numberLen(p.data[p.pos:])
+		p.pos += n
+		return n > 0
+	}
+	return false
+}
+
+// rawKeySet is [keySet] over keys as bytes of the parser's data, for
+// [Parser.skip]: no copy of a key is made.
+type rawKeySet struct {
+	few  [16][]byte
+	n    int
+	many map[string]bool // once there are more than len(few)
+}
+
+// add adds key, reporting false when it was there already.
+func (s *rawKeySet) add(key []byte) bool {
+	if s.many != nil {
+		if s.many[string(key)] {
+			return false
+		}
+		s.many[string(key)] = true
+		return true
+	}
+	for _, k := range s.few[:s.n] {
+		if bytes.Equal(k, key) {
+			return false
+		}
+	}
+	if s.n < len(s.few) {
+		s.few[s.n] = key
+		s.n++
+		return true
+	}
+	s.many = make(map[string]bool, 2*len(s.few))
+	for _, k := range s.few {
+		s.many[string(k)] = true
+	}
+	s.many[string(key)] = true
+	return true
+}
+
 // String skips whitespace and reads a string of printable ASCII without a
 // backslash: its bytes are its value.
 func (p *Parser) String() (string, bool) {
+	b, ok := p.rawString()
+	return string(b), ok
+}
+
+// rawString is [Parser.String] returning the string's bytes, a part of
+// the parser's data.
+func (p *Parser) rawString() ([]byte, bool) {
 	p.space()
 	if p.pos >= len(p.data) || p.data[p.pos] != '"' {
-		return "", false
+		return nil, false
 	}
 	start := p.pos + 1
 	for i := start; i < len(p.data); i++ {
 		switch c := p.data[i]; {
 		case c == '"':
 			p.pos = i + 1
-			return string(p.data[start:i]), true
+			return p.data[start:i], true
 		case c < 0x20 || c == '\\' || c >= 0x80:
-			return "", false
+			return nil, false
 		}
 	}
-	return "", false
+	return nil, false
 }
 
 // array reads an array; [] is an empty, non-nil slice as encoding/json makes it.

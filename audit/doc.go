@@ -1,0 +1,38 @@
+// Package audit keeps the audit trail of tool calls: one JSON line per
+// call, appended to a size-rotated file, and the reader that lists and
+// follows it (`toolhost audit`).
+//
+//	log, err := audit.Open(audit.DefaultPath(nil), nil)
+//	if err != nil { … }
+//	defer log.Close()
+//	log.AddSecret(token)             // never written, wherever it shows up
+//	err = log.Write(&audit.Record{   // one line, one write(2)
+//		Face: "mcp", Tool: "grep", Arguments: args,
+//		Duration: d, Outcome: audit.OutcomeSuccess,
+//	})
+//
+// # The line
+//
+// A [Record] is written as one JSON object on one line: time, face,
+// client (MCP clientInfo, remote address, a [TokenID] — never the
+// token), tool, source, arguments (redacted by [Redact] and capped),
+// approval and who decided, sandbox profile and denial, duration, outcome
+// type, exit status, bytes in and out. docs/audit.md lists the fields.
+//
+// # Writing and reading
+//
+// [Log] appends a line with a single write(2) on an O_APPEND file, so a
+// crash loses at most the lines being written ([Log] says why), and
+// rotates the file by size. [Scanner] reads lines, skipping a torn last
+// line and reporting it; [Files] lists the rotated files oldest first;
+// [Follow] waits for new lines.
+//
+// A face says who called by putting a [Caller] in the call's context
+// ([WithCaller]); the catalog reads it ([CallerFrom]) for the record.
+//
+// Flow: call → [Record] → [Log.Write] (redact, cap, encode, write(2)) →
+// audit.jsonl → [Scanner] / [Follow] → `toolhost audit`.
+//
+// The package imports only the standard library, so the catalog (and any
+// face) may import it.
+package audit

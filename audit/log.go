@@ -1,0 +1,277 @@
+package audit
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Defaults of [Options].
+const (
+	DefaultMaxSize      = 16 << 20 // bytes of one file before it is rotated
+	DefaultMaxFiles     = 3        // rotated files kept beside the current one
+	DefaultMaxArguments = 4 << 10  // bytes of a call's arguments kept
+)
+
+// Options configures a [Log]. A nil *Options means all defaults.
+type Options struct {
+	// MaxSize is the size in bytes past which the file is rotated before
+	// the next line is written. If zero, [DefaultMaxSize].
+	MaxSize int64
+	// MaxFiles is how many rotated files (FILE.1 the newest … FILE.N) are
+	// kept; older ones are removed. If zero, [DefaultMaxFiles]; negative:
+	// none (the file is truncated instead).
+	MaxFiles int
+	// MaxArguments is how many bytes of a call's redacted arguments a line
+	// keeps. If zero, [DefaultMaxArguments].
+	MaxArguments int
+}
+
+// Log appends [Record]s to an audit file, one JSON line each. It is safe
+// for concurrent use; a nil *Log writes nothing, so a caller may call
+// [Log.Write] whether or not auditing is on.
+//
+// # Crash guarantee
+//
+// Each line is encoded into a buffer of its own by the calling goroutine
+// and handed to the kernel with one write(2) on a file opened O_APPEND:
+// nothing is buffered in the process between calls, and there is no
+// channel or writer goroutine. Once Write returns, the line is in the
+// kernel's page cache and survives the process being killed (SIGKILL, a
+// panic, an OOM kill): a crash loses only the lines whose Write had not
+// yet reached write(2), and can at worst tear the one line the kernel was
+// copying (a short write, which a regular file gives only when the disk is
+// full or the file too large). The reader skips and reports such a torn
+// last line. There is no fsync: a power loss may lose what the kernel had
+// not yet flushed, a trade taken so that no call waits for the disk.
+//
+// # Cost
+//
+// A call pays for encoding its line (no reflection, a pooled buffer; the
+// arguments are decoded only when a key or a registered secret may need
+// redacting) and one write(2) under a mutex, which the other writers wait
+// on only for the system call itself.
+//
+// # Trade-offs
+//
+// Rotation is by size, per process: two processes appending to one file
+// keep whole lines (O_APPEND), but each rotates by its own count of the
+// size, so run one serve per audit file. The secrets registered with
+// [Log.AddSecret] are kept for the Log's lifetime.
+type Log struct {
+	path     string // fixed at creation
+	maxSize  int64
+	maxFiles int
+	maxArgs  int
+	secrets  secretSet
+
+	mu   sync.Mutex // guards the fields below
+	f    *os.File
+	size int64
+}
+
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// Open opens (creating it and its directory, owner-only) the audit file at
+// path for appending.
+func Open(path string, opts *Options) (*Log, error) {
+	l := &Log{path: path, maxSize: DefaultMaxSize, maxFiles: DefaultMaxFiles, maxArgs: DefaultMaxArguments}
+	if opts != nil {
+		if opts.MaxSize > 0 {
+			l.maxSize = opts.MaxSize
+		}
+		if opts.MaxFiles > 0 {
+			l.maxFiles = opts.MaxFiles
+		} else if opts.MaxFiles < 0 {
+			l.maxFiles = 0
+		}
+		if opts.MaxArguments > 0 {
+			l.maxArgs = opts.MaxArguments
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("audit: %w (give another file with --audit FILE, or --audit off)", err)
+	}
+	if err := l.open(); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+func (l *Log) open() error {
+	f, err := os.OpenFile(l.path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("audit: %w (give another file with --audit FILE, or --audit off)", err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return fmt.Errorf("audit: %w", err)
+	}
+	l.f, l.size = f, st.Size()
+	// A file left with a torn last line (a crash mid-write) is ended with
+	// a newline first, so that the fragment stays a line of its own and
+	// the next line is whole.
+	if l.size > 0 {
+		last := make([]byte, 1)
+		if _, err := f.ReadAt(last, l.size-1); err == nil && last[0] != '\n' {
+			n, err := f.Write([]byte{'\n'})
+			l.size += int64(n)
+			if err != nil {
+				f.Close()
+				return fmt.Errorf("audit: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// Path returns the file the log appends to.
+func (l *Log) Path() string {
+	if l == nil {
+		return ""
+	}
+	return l.path
+}
+
+// AddSecret registers values that never appear in a line: [Log.Write]
+// replaces them by [Redacted] wherever they occur in a string of the
+// arguments. The caller registers each secret it resolves (the lead's
+// call path: every secret env value of the entry, the serve token) before
+// writing the call's record. Empty values are ignored.
+func (l *Log) AddSecret(values ...string) {
+	if l != nil {
+		l.secrets.add(values...)
+	}
+}
+
+// ErrClosed is returned by [Log.Write] after [Log.Close].
+var ErrClosed = errors.New("audit: log closed")
+
+// Write appends r as one line. It sets r.Time to now when zero. The
+// arguments are redacted ([Redact], with the registered secrets) and
+// capped at [Options.MaxArguments]; r itself is not changed otherwise.
+func (l *Log) Write(r *Record) error {
+	if l == nil {
+		return nil
+	}
+	rec := *r
+	if rec.Time.IsZero() {
+		rec.Time = time.Now()
+	}
+	bp := bufPool.Get().(*[]byte)
+	defer bufPool.Put(bp)
+	// The redacted arguments first, at the buffer's end; then the line.
+	args := redact((*bp)[:0], rec.Arguments, l.secrets.load())
+	args, rec.ArgumentsSize = capArguments(args, l.maxArgs)
+	line := rec.appendJSON(args[len(args):], args)
+	line = append(line, '\n')
+	if cap(line) > cap(*bp) {
+		*bp = line[:0]
+	}
+	if cap(*bp) > 1<<20 {
+		*bp = make([]byte, 0, 1024) // one huge line does not stay pinned in the pool
+	}
+	return l.write(line)
+}
+
+// write hands line to the kernel in one write(2), rotating first if the
+// file would grow past the maximum.
+func (l *Log) write(line []byte) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return ErrClosed
+	}
+	if l.size > 0 && l.size+int64(len(line)) > l.maxSize {
+		if err := l.rotate(); err != nil {
+			return err
+		}
+	}
+	n, err := l.f.Write(line)
+	l.size += int64(n)
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	return nil
+}
+
+// rotate renames FILE.(N-1)… FILE.1 one up (dropping FILE.N), FILE to
+// FILE.1, and opens a new FILE. l.mu is held.
+func (l *Log) rotate() error {
+	if err := l.f.Close(); err != nil {
+		return fmt.Errorf("audit: rotate: %w", err)
+	}
+	l.f = nil
+	if l.maxFiles == 0 {
+		if err := os.Remove(l.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("audit: rotate: %w", err)
+		}
+	} else {
+		for i := l.maxFiles - 1; i >= 1; i-- {
+			err := os.Rename(rotated(l.path, i), rotated(l.path, i+1))
+			if err != nil && !errors.Is(err, os.ErrNotExist) {
+				return fmt.Errorf("audit: rotate: %w", err)
+			}
+		}
+		if err := os.Rename(l.path, rotated(l.path, 1)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("audit: rotate: %w", err)
+		}
+	}
+	return l.open()
+}
+
+// rotated names the i-th rotated file of path: path.i.
+func rotated(path string, i int) string { return path + "." + strconv.Itoa(i) }
+
+// Close closes the file; later writes return [ErrClosed].
+func (l *Log) Close() error {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return nil
+	}
+	err := l.f.Close()
+	l.f = nil
+	return err
+}
+
+// TokenID names a bearer token in the log without revealing it: "t-" and
+// the first 12 hex digits of its SHA-256. It tells apart the tokens a
+// server was given; it is not a hiding place for a guessable token.
+// "" for no token.
+func TokenID(token string) string {
+	if token == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(token))
+	return "t-" + hex.EncodeToString(sum[:6])
+}
+
+// DefaultPath returns the audit file of `serve`:
+// $XDG_STATE_HOME/toolhost/audit.jsonl, or
+// ~/.local/state/toolhost/audit.jsonl when XDG_STATE_HOME is unset or
+// relative; "" when neither is known. getenv reads the environment (nil:
+// os.Getenv).
+func DefaultPath(getenv func(string) string) string {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if x := getenv("XDG_STATE_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "toolhost", "audit.jsonl")
+	}
+	home := getenv("HOME")
+	if home == "" || !filepath.IsAbs(home) {
+		return ""
+	}
+	return filepath.Join(home, ".local", "state", "toolhost", "audit.jsonl")
+}

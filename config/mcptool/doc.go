@@ -1,0 +1,37 @@
+// Package mcptool merges a user's TOML overrides onto a tool an MCP server
+// lists, by the JP assistant's rules for MCP tools, so that a catalog
+// serves an MCP tool as it serves a local one.
+//
+//	t, warnings := mcptool.Merge("read", mcptool.Listed{
+//		Name:        "read_file",
+//		Description: "Read a file.\n\nReturns its text.",
+//		InputSchema: schema, // as tools/list gave it
+//	}, entry) // [tools.read] source = "mcp.fs.read_file", its overrides
+//	fmt.Println(t.Summary)     // Read a file.
+//	for _, w := range warnings {
+//		fmt.Println(entry.Pos[w.Key], w.Text) // file:line and what was not applied
+//	}
+//
+// Flow: tools/list → [Listed] + [config.Entry] → [Merge] → [Tool] (served);
+// [Select] picks a source = "mcp.NAME" entry's tools (prefix, include,
+// exclude, as a toolset's).
+//
+// # Rules
+//
+//   - {{description}} in an override's description (and summary) is
+//     replaced by the server's text; in a parameter's, by the server's
+//     text of that property.
+//   - A field an override sets wins, the type of a parameter included;
+//     the parameter's other keywords are kept.
+//   - required only tightens: required = true adds a parameter to the
+//     server's required list; required = false on one the server requires
+//     is undone with a [Warning] naming it, unless the override gives a
+//     default (the catalog then sends it), as for local binaries.
+//   - The summary is the first paragraph of the description (its lines
+//     joined), unless the override sets one; Description is the whole text
+//     when it is more than the summary ([Split]).
+//   - An override naming a parameter the server does not declare is not
+//     applied: a [Warning] names it and the declared ones.
+//
+// The package is pure: it runs nothing and reads no file.
+package mcptool
