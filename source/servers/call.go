@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -436,8 +437,18 @@ func outcomeOf(res *mcpsdk.CallToolResult) tool.Outcome {
 		}
 	}
 	// The answer whole, without what belongs to the exchange with the
-	// server (its multi round-trip state).
-	whole := &mcpsdk.CallToolResult{Meta: res.Meta, Content: res.Content, StructuredContent: res.StructuredContent, IsError: res.IsError}
+	// server (its multi round-trip state, and the protocol's own _meta
+	// keys, such as the serverInfo of the server's connection).
+	var meta mcpsdk.Meta
+	for k, v := range res.Meta {
+		if !strings.HasPrefix(k, "io.modelcontextprotocol/") {
+			if meta == nil {
+				meta = mcpsdk.Meta{}
+			}
+			meta[k] = v
+		}
+	}
+	whole := &mcpsdk.CallToolResult{Meta: meta, Content: res.Content, StructuredContent: res.StructuredContent, IsError: res.IsError}
 	if whole.Content == nil {
 		whole.Content = []mcpsdk.Content{}
 	}
