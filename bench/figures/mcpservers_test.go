@@ -17,6 +17,7 @@ import (
 	"github.com/toolhost/toolhost/config/trust"
 	"github.com/toolhost/toolhost/face/mcpserver"
 	"github.com/toolhost/toolhost/resolver"
+	"github.com/toolhost/toolhost/tool"
 )
 
 // BenchmarkMCPServerCall is a call of a stdio MCP server's tool (testdata/
@@ -24,7 +25,10 @@ import (
 // go-sdk client calling that server directly ("direct"), each over one
 // connection kept open: through the catalog ([resolver.Catalog.Call]:
 // lookup, validation, the source's forwarding; "after") and through the
-// catalog and the MCP face, over the go-sdk's in-memory transport ("face").
+// catalog and the MCP face, over the go-sdk's in-memory transport ("face";
+// "face-local" is the face calling an in-process tool of the same
+// catalog, so "(face-local)/direct" is what the gateway adds to the face's
+// own cost).
 // The server runs under the sandbox, as a configured stdio server does by
 // default. Goal ≤ 1.2× (issue 16).
 func BenchmarkMCPServerCall(b *testing.B) {
@@ -53,6 +57,15 @@ func BenchmarkMCPServerCall(b *testing.B) {
 	if p := cat.Report().Problems; len(p) > 0 {
 		b.Fatal(p)
 	}
+	// The same tool in-process (a registered handler), for what the face
+	// costs by itself.
+	if err := cat.Register(resolver.Definition{Name: "local_alpha", Summary: "In-process alpha.",
+		InputSchema: map[string]any{"type": "object", "properties": map[string]any{"path": map[string]any{"type": "string"}}}},
+		func(_ context.Context, args map[string]any) (tool.Outcome, error) {
+			return tool.Success(strings.ToUpper(args["path"].(string))), nil
+		}); err != nil {
+		b.Fatal(err)
+	}
 	ms := mcpserver.New(cat, nil)
 	st, ct := mcp.NewInMemoryTransports()
 	sctx, stop := context.WithCancel(ctx)
@@ -73,7 +86,7 @@ func BenchmarkMCPServerCall(b *testing.B) {
 		}
 	}
 	const calls = 20 // per sample: one call is tens of microseconds
-	m := measure(b, []string{"direct", "after", "face"}, []func() time.Duration{
+	m := measure(b, []string{"direct", "after", "face", "face-local"}, []func() time.Duration{
 		func() time.Duration {
 			start := time.Now()
 			for range calls {
@@ -98,9 +111,18 @@ func BenchmarkMCPServerCall(b *testing.B) {
 			}
 			return time.Since(start) / calls
 		},
+		func() time.Duration {
+			start := time.Now()
+			for range calls {
+				check(face.CallTool(ctx, &mcp.CallToolParams{Name: "local_alpha", Arguments: args}))
+			}
+			return time.Since(start) / calls
+		},
 	})
 	b.ReportMetric(float64(m["after"])/float64(m["direct"]), "after/direct")
 	b.ReportMetric(float64(m["face"])/float64(m["direct"]), "face/direct")
+	// What the gateway adds to the face's own cost, against the direct call.
+	b.ReportMetric(float64(m["face"]-m["face-local"])/float64(m["direct"]), "(face-local)/direct")
 }
 
 // serversWS are the workspaces of BenchmarkWarmListServers, built once.
