@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/config/secret"
 	"github.com/toolhost/toolhost/face/mcpserver"
 	"github.com/toolhost/toolhost/face/mcpserver/mcptest"
 	"github.com/toolhost/toolhost/resolver"
@@ -95,7 +96,7 @@ func names(cat *resolver.Catalog) []string {
 	return out
 }
 
-var fakeNames = []string{"f_ask", "f_die", "f_echo", "f_fail", "f_grow", "f_progress", "f_slow", "shout"}
+var fakeNames = []string{"f_ask", "f_die", "f_echo", "f_fail", "f_getenv", "f_grow", "f_progress", "f_slow", "shout"}
 
 // TestListWarmStartsNothing lists the server's tools (starting it once),
 // then lists them again in a new catalog with the same cache: the server
@@ -420,11 +421,40 @@ func TestOneLineRegistration(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cat.Close()
-	want := []string{"ask", "die", "echo", "fail", "grow", "progress", "slow"}
+	want := []string{"ask", "die", "echo", "fail", "getenv", "grow", "progress", "slow"}
 	if got := names(cat); !slices.Equal(got, want) {
 		t.Fatalf("tools %q, want %q (problems %v)", got, want, cat.Report().Problems)
 	}
 	if tl, _ := cat.Tool("echo"); tl.Source != "mcp.solo.echo" || tl.Provenance["entry"] != "mcp_servers.solo" {
 		t.Errorf("echo: source %q, provenance %v", tl.Source, tl.Provenance)
+	}
+}
+
+// TestSecretAtStart: a server's env secret is read when it starts, passes
+// the sandbox's environment filter, and is written to no cache.
+func TestSecretAtStart(t *testing.T) {
+	t.Setenv("SERVERS_TEST_TOKEN", "s3cret-value")
+	w := newWorld(t, "")
+	w.cfg.Servers["fake"].Secrets = map[string]secret.Ref{"TOKEN": {Kind: "env", Name: "SERVERS_TEST_TOKEN"}}
+	cat := w.catalog(t)
+	out, err := cat.Call(t.Context(), "f_getenv", map[string]any{"text": "TOKEN"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Content != "s3cret-value" {
+		t.Errorf("the server's TOKEN = %q, want the secret's value", out.Content)
+	}
+	err = filepath.WalkDir(w.cacheDir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if strings.Contains(string(data), "s3cret-value") {
+			t.Errorf("%s holds the secret", path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
