@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -456,5 +457,40 @@ func TestSecretAtStart(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestWarmListFiveServers: with five servers configured, a warm listing
+// (a new catalog over the same cache, as a new `toolhost list`) starts
+// none of them.
+func TestWarmListFiveServers(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newWorld(t, "")
+	var text strings.Builder
+	for i := range 5 {
+		fmt.Fprintf(&text, "[mcp_servers.s%d]\ncommand = [%q, \"basic\"]\nenv = { %s = \"1\", FAKE_STARTS = %q, FAKE_N = \"%d\" }\n\n[toolsets.s%d]\nsource = \"mcp.s%d\"\nprefix = \"s%d_\"\n\n",
+			i, exe, fakeServerEnv, w.starts, i, i, i, i)
+	}
+	w.cfg, err = config.Parse(filepath.Join(w.root, "tools.toml"), []byte(text.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cold := w.catalog(t)
+	if n := len(cold.List()); n != 5*8 {
+		t.Fatalf("%d tools, want 40 (problems %v)", n, cold.Report().Problems)
+	}
+	cold.Close()
+	if n := w.startCount(t); n != 5 {
+		t.Fatalf("the cold listing started %d servers, want 5", n)
+	}
+	warm := w.catalog(t)
+	if n := len(warm.List()); n != 5*8 {
+		t.Errorf("warm: %d tools, want 40", n)
+	}
+	if n := w.startCount(t); n != 5 {
+		t.Errorf("the warm listing started %d servers", n-5)
 	}
 }
