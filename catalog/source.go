@@ -79,3 +79,12 @@ type CallResult struct {
 	// questions.
 	Outcome tool.Outcome
 }
+
+// Reporter is implemented by a [Source] whose listing can find problems
+// beside its tools: a configuration entry naming a tool the source does
+// not offer, an override that could not apply, a tool left out. The
+// catalog reports them (Catalog.Report) with the source's own.
+type Reporter interface {
+	// Problems returns the problems of the last Tools call.
+	Problems() []Problem
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/source/binary/schemacache"
+	"github.com/toolhost/toolhost/source/servers"
 )
 
 // statEvery is how often Call checks, at most, whether a binary was rebuilt.
@@ -26,7 +27,11 @@ const statEvery = time.Second
 func New(ctx context.Context, cfg *config.Config, opts *Options) (*Catalog, error) {
 	c, o := newCatalog(opts)
 	c.setConfig(cfg, o.CacheDir, "")
-	return c.start(ctx)
+	if _, err := c.start(ctx); err != nil {
+		return nil, err
+	}
+	c.addSources(ctx, cfg, o)
+	return c, nil
 }
 
 // Open is [New] for a configuration not read yet: files are the layers
@@ -53,15 +58,15 @@ func Open(ctx context.Context, files []string, load func() (*config.Config, erro
 		}
 	}
 	var err error
+	var cfg *config.Config
 	c.loadOnce.Do(func() {
-		var cfg *config.Config
 		cfg, err = load()
 		if cfg == nil {
 			return
 		}
 		fk := ""
-		if err == nil && slices.Equal(cfg.Files, files) {
-			fk = filesKey // only a configuration without problems is served without reading it
+		if err == nil && slices.Equal(cfg.Files, files) && !servers.Named(cfg) {
+			fk = filesKey // only a configuration without problems (nor sources to list) is served without reading it
 		}
 		err = nil
 		c.setConfig(cfg, o.CacheDir, fk)
@@ -69,7 +74,11 @@ func Open(ctx context.Context, files []string, load func() (*config.Config, erro
 	if err != nil {
 		return nil, err
 	}
-	return c.start(ctx)
+	if _, err := c.start(ctx); err != nil {
+		return nil, err
+	}
+	c.addSources(ctx, cfg, o)
+	return c, nil
 }
 
 // newCatalog returns a catalog of opts with defaults applied, without a

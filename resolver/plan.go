@@ -133,11 +133,12 @@ func newPlan(cfg *config.Config) *plan {
 	if cfg == nil {
 		return p
 	}
-	for _, name := range slices.Sorted(maps.Keys(cfg.Tools)) {
-		p.entries = append(p.entries, cfg.Tools[name])
-	}
-	for _, name := range slices.Sorted(maps.Keys(cfg.Toolsets)) {
-		p.entries = append(p.entries, cfg.Toolsets[name])
+	for _, set := range []map[string]*config.Entry{cfg.Tools, cfg.Toolsets} {
+		for _, name := range slices.Sorted(maps.Keys(set)) {
+			if e := set[name]; e.Server == "" { // an MCP server's tools come from its source (source/servers)
+				p.entries = append(p.entries, e)
+			}
+		}
 	}
 	for _, e := range p.entries {
 		p.byKey[e.Key()] = e

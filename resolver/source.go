@@ -91,6 +91,9 @@ func (c *Catalog) listSource(ctx context.Context, a *added) {
 		problems = append(problems, Problem{Place: "source " + name, Err: fmt.Errorf("resolver: source %q: listing its tools: %w", name, err)})
 		tools = nil
 	}
+	if r, ok := a.src.(catalog.Reporter); ok {
+		problems = append(problems, r.Problems()...)
+	}
 	fresh := map[string]*entry{}
 	for _, t := range tools {
 		e, err := sourceEntry(name, t)

@@ -42,6 +42,13 @@ type Outcome struct {
 	Structured any        // KindSuccess: a value matching the tool's output schema
 	Blocks     []Block    // KindSuccess: content blocks (text, image, resource_link)
 	Questions  []Question // KindNeedsInput: several questions, answered together; Question is the first
+
+	// MCP, when set, is the whole answer of a tool another MCP server
+	// serves: its CallToolResult as JSON (content blocks, structuredContent,
+	// isError, _meta), for a face that speaks MCP to send unchanged. The
+	// fields above say the same for every other face. It is not part of
+	// this protocol: no binary sends it, and no encoder writes it.
+	MCP json.RawMessage
 }
 
 // Success returns a success outcome with the given content.

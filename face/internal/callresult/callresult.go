@@ -2,6 +2,7 @@ package callresult
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"strings"
@@ -25,7 +26,17 @@ func ErrorText(err error) string {
 // content blocks (protocol v2: image, audio, resource link, embedded
 // resource) and its structured
 // value (structuredContent).
+//
+// An outcome carrying an MCP server's whole answer ([tool.Outcome].MCP:
+// a tool served from an MCP server or a remote catalog) is that answer,
+// unchanged.
 func Outcome(out tool.Outcome) *mcp.CallToolResult {
+	if out.MCP != nil {
+		var res mcp.CallToolResult
+		if err := json.Unmarshal(out.MCP, &res); err == nil {
+			return &res
+		}
+	}
 	if out.Type != tool.KindSuccess {
 		return Error(out.String())
 	}

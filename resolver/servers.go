@@ -1,0 +1,28 @@
+package resolver
+
+import (
+	"context"
+	"sync"
+
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/source/servers"
+)
+
+// addSources serves the MCP servers and remote catalogs cfg names
+// (package source/servers: entries with source = "mcp.NAME…", and
+// [remotes.NAME]), listed concurrently. A warm listing starts no server;
+// a server that cannot be listed is one problem of its source, and the
+// other tools are served.
+func (c *Catalog) addSources(ctx context.Context, cfg *config.Config, o Options) {
+	var wg sync.WaitGroup
+	for _, src := range servers.Sources(cfg, &servers.Options{Root: o.Root, CacheDir: o.CacheDir}) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := c.AddSource(ctx, src); err != nil {
+				_ = src.Close() // the catalog is closed
+			}
+		}()
+	}
+	wg.Wait()
+}

@@ -1,0 +1,160 @@
+package servers
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/source/mcp"
+	"github.com/toolhost/toolhost/source/remote"
+)
+
+// remoteSource is the catalog.Source of one remote catalog: its tools
+// from its manifest (source/remote), its calls through its MCP endpoint
+// with source/mcp's streamable HTTP client.
+type remoteSource struct {
+	// fixed at creation
+	name  string // "remote.NAME"
+	cfg   *config.Remote
+	list  *remote.Source
+	calls *calls
+
+	mu       sync.Mutex
+	picks    map[string]string // served name → the provider's name
+	problems []catalog.Problem
+	endpoint string
+	client   *mcp.Source // for endpoint; nil until a call needs it
+	closed   bool
+}
+
+func newRemote(r *config.Remote, o *Options) *remoteSource {
+	name := "remote." + r.Name
+	return &remoteSource{name: name, cfg: r, calls: &calls{name: name},
+		list: remote.New(r, &remote.Options{CacheDir: cacheDir(o.CacheDir, remoteCache)})}
+}
+
+// Name returns "remote.NAME".
+func (s *remoteSource) Name() string { return s.name }
+
+// Tools returns the tools of the remote's manifest (kept while fresh: see
+// source/remote).
+func (s *remoteSource) Tools(ctx context.Context) ([]*catalog.Tool, error) {
+	l, err := s.list.List(ctx)
+	if err != nil {
+		s.mu.Lock()
+		s.picks, s.problems = nil, nil
+		s.mu.Unlock()
+		return nil, err
+	}
+	picks := map[string]string{}
+	tools := make([]*catalog.Tool, 0, len(l.Tools))
+	for _, d := range l.Tools {
+		t := &catalog.Tool{
+			Definition: catalog.Definition{Name: d.Name, Summary: d.Summary, InputSchema: catalog.CloneMap(d.InputSchema),
+				Annotations: catalog.CloneMap(d.Annotations)},
+			Description:      d.Description,
+			Examples:         d.Examples,
+			Category:         d.Category,
+			Tags:             d.Tags,
+			RequiresApproval: d.RequiresApproval,
+			Run:              catalog.RunUnattended,
+			Timeout:          d.Timeout,
+			Enabled:          d.Enabled,
+			Source:           s.name + "." + d.Remote,
+			Provenance:       map[string]string{"entry": s.cfg.Key(), "summary": "remote", "parameters": "remote"},
+		}
+		if d.RequiresApproval {
+			t.Run = catalog.RunAsk
+		}
+		if t.Timeout == 0 && s.cfg.Timeout != nil {
+			t.Timeout = s.cfg.Timeout.Duration
+		}
+		picks[d.Name] = d.Remote
+		tools = append(tools, t)
+	}
+	var problems []catalog.Problem
+	for _, w := range l.Warnings {
+		problems = append(problems, catalog.Problem{Place: s.cfg.Place.String(), Warning: true, Err: fmt.Errorf("%s: %s", s.cfg.Key(), w)})
+	}
+	s.mu.Lock()
+	var old *mcp.Source
+	if s.endpoint != l.Endpoint {
+		old, s.client = s.client, nil // the manifest moved the endpoint: calls go to the new one
+	}
+	s.picks, s.problems, s.endpoint = picks, problems, l.Endpoint
+	s.mu.Unlock()
+	if old != nil {
+		go old.Close() // calls under way end with it
+	}
+	return tools, nil
+}
+
+// Problems returns the warnings of the last listing.
+func (s *remoteSource) Problems() []catalog.Problem {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.problems
+}
+
+// Call runs one round of a call through the remote's MCP endpoint.
+func (s *remoteSource) Call(ctx context.Context, req catalog.CallRequest) (catalog.CallResult, error) {
+	s.mu.Lock()
+	name, ok := s.picks[req.Tool]
+	timeout := time.Duration(0)
+	if s.cfg.Timeout != nil {
+		timeout = s.cfg.Timeout.Duration
+	}
+	client, err := s.clientLocked()
+	s.mu.Unlock()
+	if !ok {
+		return catalog.CallResult{}, fmt.Errorf("%s: %w: %q is not among the remote's tools as last listed", s.name, catalog.ErrUnknownTool, req.Tool)
+	}
+	if err != nil {
+		return catalog.CallResult{}, err
+	}
+	return s.calls.round(ctx, client, name, timeout, req)
+}
+
+// clientLocked returns the MCP client of the endpoint, made on first
+// need, and again when the manifest moved the endpoint. s.mu is held.
+func (s *remoteSource) clientLocked() (*mcp.Source, error) {
+	if s.closed {
+		return nil, fmt.Errorf("%s: the catalog is closed", s.name)
+	}
+	if s.client != nil {
+		return s.client, nil
+	}
+	spec := mcp.Spec{Name: s.cfg.Name, URL: s.endpoint, Headers: s.cfg.Headers, BearerEnv: s.cfg.BearerTokenEnv}
+	if s.cfg.Timeout != nil {
+		spec.CallTimeout = s.cfg.Timeout.Duration
+	}
+	c, err := mcp.New(spec, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.name, err)
+	}
+	s.client = c
+	return c, nil
+}
+
+// Format leaves the rendering of arguments to the catalog.
+func (s *remoteSource) Format(context.Context, string, map[string]any) (string, bool) {
+	return "", false
+}
+
+// Watch: a manifest changes only when it is read again.
+func (s *remoteSource) Watch(func()) func() { return func() {} }
+
+// Close closes the connection to the endpoint.
+func (s *remoteSource) Close() error {
+	s.mu.Lock()
+	c := s.client
+	s.client, s.closed = nil, true
+	s.mu.Unlock()
+	if c != nil {
+		return c.Close()
+	}
+	return nil
+}

@@ -1,0 +1,123 @@
+package servers
+
+import (
+	"maps"
+	"path/filepath"
+	"slices"
+
+	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/config/secret"
+)
+
+// Options are the host's side of the sources: nil means all defaults.
+type Options struct {
+	// Root is the workspace root: the sandbox's, and the working
+	// directory of a stdio server whose table sets no dir (a relative dir
+	// is below it). If empty, the current directory.
+	Root string
+	// CacheDir holds the servers' listings (CacheDir/mcp) and the remotes'
+	// manifests (CacheDir/remotes) across runs. If empty, they are kept in
+	// memory only, and every process starts the servers it lists.
+	CacheDir string
+	// Secrets says where a server's env secrets are read; nil for the
+	// process's environment and files.
+	Secrets *secret.Options
+}
+
+// Named reports whether cfg names a source this package serves: an
+// enabled MCP server or remote.
+func Named(cfg *config.Config) bool {
+	if cfg == nil {
+		return false
+	}
+	for _, r := range cfg.Remotes {
+		if !r.Disabled() {
+			return true
+		}
+	}
+	return len(serverEntries(cfg)) > 0
+}
+
+// Sources returns the sources cfg names: one per enabled MCP server
+// (named "mcp.NAME"), serving the tools its entries select (all its tools
+// when no entry names it), then one per enabled remote ("remote.NAME"),
+// sorted by name. Nothing is started.
+func Sources(cfg *config.Config, opts *Options) []catalog.Source {
+	if cfg == nil {
+		return nil
+	}
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if abs, err := filepath.Abs(o.Root); err == nil {
+		o.Root = abs
+	}
+	var out []catalog.Source
+	byServer := serverEntries(cfg)
+	for _, name := range slices.Sorted(maps.Keys(byServer)) {
+		s, err := newServer(cfg.Servers[name], byServer[name], &o)
+		if err != nil {
+			out = append(out, &broken{name: "mcp." + name, err: err})
+			continue
+		}
+		out = append(out, s)
+	}
+	for _, name := range slices.Sorted(maps.Keys(cfg.Remotes)) {
+		if r := cfg.Remotes[name]; !r.Disabled() {
+			out = append(out, newRemote(r, &o))
+		}
+	}
+	return out
+}
+
+// serverEntries returns the entries that serve each enabled server's
+// tools, by server name, each list sorted by the entries' keys. A server
+// no entry names serves all its tools under their own names, as if
+// [toolsets.NAME] source = "mcp.NAME" said so (implied: see implied),
+// so that registering a server takes one line.
+func serverEntries(cfg *config.Config) map[string][]*config.Entry {
+	out := map[string][]*config.Entry{}
+	for _, set := range []map[string]*config.Entry{cfg.Tools, cfg.Toolsets} {
+		for _, name := range slices.Sorted(maps.Keys(set)) {
+			e := set[name]
+			if s := cfg.Servers[e.Server]; e.Server != "" && s != nil && !s.Disabled() {
+				out[e.Server] = append(out[e.Server], e)
+			}
+		}
+	}
+	for name, s := range cfg.Servers {
+		if _, named := out[name]; !named && !s.Disabled() {
+			out[name] = []*config.Entry{implied(s)}
+		}
+	}
+	return out
+}
+
+// implied is the entry of a server no entry names: all its tools, under
+// their own names.
+func implied(s *config.Server) *config.Entry {
+	return &config.Entry{Name: s.Name, Toolset: true, Server: s.Name, Place: s.Place, Pos: map[string]config.Position{}}
+}
+
+// cacheDir is dir/sub, or "" without a dir.
+func cacheDir(dir, sub string) string {
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, sub)
+}
+
+// The subdirectories of Options.CacheDir.
+const (
+	mcpCache    = "mcp"
+	remoteCache = "remotes"
+)
+
+var (
+	_ catalog.Source   = (*server)(nil)
+	_ catalog.Reporter = (*server)(nil)
+	_ catalog.Source   = (*remoteSource)(nil)
+	_ catalog.Reporter = (*remoteSource)(nil)
+)
