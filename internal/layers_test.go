@@ -31,7 +31,7 @@ var rooms = []struct {
 	{2, "tool search", []string{"toolsearch/..."}}, // ranks tool definitions; imports the ground only
 	{2, "author SDK", []string{"sdk/..."}},
 	{2, "audit log", []string{"audit"}}, // standard library only: the catalog and the faces write and read it
-	{2, "rate limits", []string{"ratelimit"}}, // the protocol and the standard library: the catalog enforces them
+	{2, "rate limits", []string{"ratelimit"}},
 	{3, "catalog and sources", []string{"resolver/..."}},
 	{3, "sources", []string{"source/..."}}, // beside the catalog: tool, invoke, config and the ground only
 	{4, "faces' shared helpers", []string{"face/internal/..."}},
