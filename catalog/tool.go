@@ -47,6 +47,10 @@ type Tool struct {
 	RequiresApproval bool
 	Timeout          time.Duration // per call; 0 for dynamic tools (the caller's ctx decides)
 	Enabled          bool          // false: listed by Tools, left out of List, Names and Call
+	// RateLimit is rate_limit_per_minute: [Catalog.Call] admits at most
+	// this many calls of the tool in any 60 s (package ratelimit); 0 means
+	// no limit. Served as manifest metadata too.
+	RateLimit int
 	// Source says where the tool runs: `bin/fs (tool "grep_files")`, or
 	// "dynamic" for registered handlers.
 	Source  string

@@ -36,6 +36,8 @@ type Defaults struct {
 	Run, CancellationResponse *string
 	Access                    *Access // rules every entry gets before its own
 	Sandbox                   string  // sandbox of an entry without one: "true", "false", "require"; "" unset
+	// RateLimit is rate_limit_per_minute of an entry without one; nil unset.
+	RateLimit *int
 
 	// Pos records where each field was set: "timeout", "clear_env", "env",
 	// "env.NAME".
@@ -107,6 +109,12 @@ type Entry struct {
 	// Sandbox is "true", "false" or "require" ([SandboxOn]…); "" unset:
 	// the OS enforces the access rules, if any.
 	Sandbox string
+
+	// RateLimit is rate_limit_per_minute: at most this many calls of each
+	// of the entry's tools in any 60 s, counted by the process that serves
+	// them (package ratelimit); 0 means no limit (and overrides [defaults]'
+	// or an earlier layer's), nil unset: [defaults]' or none.
+	RateLimit *int
 
 	Prefix  string   // toolsets only: prepended to every tool name
 	Include []string // toolsets only: serve only these tools (binary names)

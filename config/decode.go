@@ -177,7 +177,7 @@ func (d *decoder) document(doc map[string]any) *Config {
 	return cfg
 }
 
-var defaultsKeys = []string{"timeout", "clear_env", "env", "run", "cancellation_response", "access", "sandbox"}
+var defaultsKeys = []string{"timeout", "clear_env", "env", "run", "cancellation_response", "access", "sandbox", "rate_limit_per_minute"}
 
 func (d *decoder) defaults(path []string, t map[string]any) Defaults {
 	def := Defaults{Pos: map[string]Position{}}
@@ -199,6 +199,8 @@ func (d *decoder) defaults(path []string, t map[string]any) Defaults {
 			def.Access = d.access(p, v)
 		case "sandbox":
 			def.Sandbox = d.sandbox(p, v)
+		case "rate_limit_per_minute":
+			def.RateLimit = d.rateLimit(p, v)
 		default:
 			d.unknown(p, defaultsKeys)
 			continue
@@ -239,11 +241,13 @@ var (
 		"examples", "parameters", "annotations", "options", "category", "tags",
 		"requires_approval", "timeout", "workdir", "env", "clear_env", "self_describe",
 		"prefix", "include", "exclude", "run", "questions", "cancellation_response", "access", "sandbox",
+		"rate_limit_per_minute",
 	}
 	toolsetKeys = []string{
 		"command", "shell", "timeout", "workdir", "env", "clear_env", "enable",
 		"category", "tags", "requires_approval", "options", "prefix", "include", "exclude",
 		"run", "questions", "cancellation_response", "access", "sandbox", "source",
+		"rate_limit_per_minute",
 	}
 	toolsetOnly = []string{"prefix", "include", "exclude"}
 )
@@ -331,6 +335,8 @@ func (d *decoder) entry(path []string, name string, toolset bool, v any) *Entry 
 			e.Access = d.access(p, v)
 		case "sandbox":
 			e.Sandbox = d.sandbox(p, v)
+		case "rate_limit_per_minute":
+			e.RateLimit = d.rateLimit(p, v)
 		}
 		e.Pos[k] = d.pos(p)
 	}

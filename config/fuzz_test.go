@@ -18,6 +18,7 @@ func FuzzParse(f *testing.F) {
 		"[mcp_servers.fs]\ncommand = \"fs -v\"\nargs = [\"/\"]\nenv.A = \"1\"\nsandbox = \"require\"\nidle_timeout = \"1m\"\n[mcp_servers.gh]\nurl = \"https://h/mcp\"\nheaders = { X = \"y\" }\nbearer_token_env = \"T\"\nenabled = false\n[tools.r]\nsource = \"mcp.fs.read\"\ndescription = \"{{description}}\"\n[tools.all]\nsource = \"mcp.gh\"\nprefix = \"gh_\"\n[toolsets.s]\nsource = \"mcp.fs\"\nexclude = [\"w\"]\n",
 		"[remotes.team]\nurl = \"http://10.0.0.2:8080\"\ninclude = [\"a\"]\ntimeout = \"5s\"\n[mcp_servers.x]\nurl = \"http://u:p@h\"\ncommand = []\n[tools.y]\nsource = \"mcp.\"\n",
 		"[defaults]\nrun = \"ask\"\n[tools.x]\ncommand = \"a\"\nrequires_approval = false\nrun = \"skip\"\nquestions.q.answer = [1, 2.5, {k = true}]\ncancellation_response = \"no\"\n",
+		"[defaults]\nrate_limit_per_minute = 30\n[tools.x]\ncommand = \"a\"\nrate_limit_per_minute = 0\n[toolsets.s]\ncommand = \"s\"\nrate_limit_per_minute = -1\n[tools.y]\ncommand = \"y\"\nrate_limit_per_minute = 1.5e3\n",
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))
@@ -48,6 +49,9 @@ func FuzzParse(f *testing.F) {
 				}
 			} else if e.Command.IsZero() {
 				t.Fatalf("tool %q parsed without a command", e.Name)
+			}
+			if e.RateLimit != nil && *e.RateLimit < 0 {
+				t.Fatalf("tool %q parsed with rate_limit_per_minute %d", e.Name, *e.RateLimit)
 			}
 			if e.checkRun() != nil { // run and requires_approval that disagree are never served
 				t.Fatalf("tool %q parsed with run %v and requires_approval %v", e.Name, e.Run, e.RequiresApproval)

@@ -369,6 +369,7 @@ func (d *Defaults) apply(e *Entry) {
 		e.Pos = map[string]Position{}
 	}
 	d.applyPolicy(e)
+	d.applyRateLimit(e)
 	if e.Timeout == nil && d.Timeout != nil {
 		t := *d.Timeout
 		e.Timeout = &t

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/ratelimit"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -75,6 +76,13 @@ const defaultMaxRounds = 8
 // call (see there). The configuration's fixed answers (questions.ID.answer)
 // are sent with every run and win over Answers.
 //
+// A call of a tool with a rate limit ([Tool.RateLimit]) whose calls
+// admitted in the last 60 s already reach it is refused before anything
+// runs, and before
+// anyone is asked to approve it: a transient error outcome gives the
+// seconds to wait (package ratelimit). A call counts once it is approved,
+// just before the tool starts, in the catalog's [Options.Limiter].
+//
 // err is non-nil only when no answer could be had: an unknown tool
 // (wrapping [ErrUnknownTool]), a binary that is missing, not executable,
 // timed out, flooded stdout or broke the protocol (see the error variables
@@ -105,11 +113,19 @@ func (c *Catalog) Call(ctx context.Context, name string, args map[string]any, op
 	case RunSkip:
 		return skipped(name, t), nil
 	case RunAsk:
+		if wait := c.limits.Wait(name, t.RateLimit); wait > 0 { // nobody approves a call the limit refuses
+			return ratelimit.Refusal(name, t.RateLimit, wait), nil
+		}
 		if declined, err := c.approve(ctx, e, name, checked, o.Approve); declined != nil || err != nil {
 			if declined == nil {
 				return tool.Outcome{}, err
 			}
 			return *declined, nil
+		}
+	}
+	if n := e.t().RateLimit; n > 0 { // counted here, just before the tool starts
+		if wait, ok := c.limits.Admit(name, n); !ok {
+			return ratelimit.Refusal(name, n, wait), nil
 		}
 	}
 	answers := maps.Clone(o.Answers)

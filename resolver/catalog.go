@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/ratelimit"
 	"github.com/toolhost/toolhost/source/binary/schemacache"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -53,6 +54,11 @@ type Options struct {
 	// resolution does not have the tool, Only changes nothing. If empty,
 	// every binary is checked and every tool served.
 	Only string
+	// Limiter counts the calls of the tools that set
+	// rate_limit_per_minute ([Tool.RateLimit]). If nil, the catalog keeps
+	// its own, which every face and client calling through the catalog
+	// shares; pass one to share the counts between catalogs.
+	Limiter *ratelimit.Limiter
 }
 
 // entry is one tool the catalog serves. Fields are fixed once the entry is
@@ -131,6 +137,7 @@ type Catalog struct {
 	statEvery                         time.Duration               // minimum delay between automatic stat checks
 	retryBase                         time.Duration               // first delay before a timed-out schema request is retried
 	pools                             *pools                      // long-lived processes (pool.go)
+	limits                            *ratelimit.Limiter          // Options.Limiter: the calls admitted per tool
 	cacheDir                          string
 	only                              string // Options.Only
 

@@ -158,6 +158,7 @@ func mergeWith(name string, bin *tool.Definition, e *config.Entry, overlay func(
 		Answers:          cloneMap(e.Answers),
 		Timeout:          DefaultTimeout,
 		Enabled:          base.Enable == nil || *base.Enable,
+		RateLimit:        deref(e.RateLimit),
 		Provenance:       prov,
 	}
 	if base.Timeout != nil && *base.Timeout > 0 {

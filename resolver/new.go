@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/ratelimit"
 	"github.com/toolhost/toolhost/source/binary/schemacache"
 	"github.com/toolhost/toolhost/source/servers"
 )
@@ -122,7 +123,10 @@ func newCatalog(opts *Options) (*Catalog, Options) {
 		tools:          map[string]*entry{},
 		pools:          &pools{size: o.PoolSize, idle: o.PoolIdle},
 	}
-	c.cacheDir, c.only = o.CacheDir, o.Only
+	c.cacheDir, c.only, c.limits = o.CacheDir, o.Only, o.Limiter
+	if c.limits == nil {
+		c.limits = ratelimit.New(nil)
+	}
 	return c, o
 }
 

@@ -213,7 +213,7 @@ func (c *Catalog) save(r *resolution) error {
 		data, err := tool.Marshal(storedDetail{
 			Annotations: t.Annotations, Description: t.Description, Examples: t.Examples, Parameters: t.Parameters,
 			Category: t.Category, Tags: t.Tags, RequiresApproval: t.RequiresApproval, Timeout: t.Timeout,
-			Run: t.Run, Answers: t.Answers, Cancellation: t.CancellationResponse,
+			Run: t.Run, Answers: t.Answers, Cancellation: t.CancellationResponse, RateLimit: t.RateLimit,
 			Source: t.Source, Provenance: t.Provenance,
 			Title: t.Title, Icons: t.Icons, OutputSchema: t.OutputSchema, RawInput: rawInput(t),
 		})

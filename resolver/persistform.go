@@ -110,6 +110,7 @@ type storedDetail struct {
 	Answers          map[string]any             `json:"answers,omitempty"`
 	Cancellation     string                     `json:"cancellation_response,omitempty"`
 	Timeout          time.Duration              `json:"timeout,omitempty"`
+	RateLimit        int                        `json:"rate_limit_per_minute,omitempty"`
 	Source           string                     `json:"source"`
 	Provenance       map[string]string          `json:"provenance"`
 

@@ -217,7 +217,7 @@ func (c *Catalog) restore(pl *plan, st persist.Tool, detail []byte) (*entry, boo
 				Title: d.Title, Icons: d.Icons, OutputSchema: d.OutputSchema},
 			Description: d.Description, Examples: d.Examples, Parameters: d.Parameters, Category: d.Category, Tags: d.Tags,
 			RequiresApproval: d.RequiresApproval, Timeout: d.Timeout, Enabled: st.Enabled, Source: d.Source, Provenance: d.Provenance,
-			Run: d.Run, Answers: d.Answers, CancellationResponse: d.Cancellation,
+			Run: d.Run, Answers: d.Answers, CancellationResponse: d.Cancellation, RateLimit: d.RateLimit,
 		}
 		return t
 	}

@@ -120,6 +120,7 @@ type toolJSON struct {
 	Tags             []string                   `json:"tags,omitempty"`
 	RequiresApproval bool                       `json:"requires_approval"`
 	TimeoutSeconds   float64                    `json:"timeout_seconds,omitempty"`
+	RateLimit        int                        `json:"rate_limit_per_minute,omitempty"`
 	Enabled          bool                       `json:"enabled"`
 	Source           string                     `json:"source"`
 	Dynamic          bool                       `json:"dynamic"`
@@ -141,6 +142,7 @@ func newToolJSON(t *resolver.Tool, explain bool) toolJSON {
 		Tags:             t.Tags,
 		RequiresApproval: t.RequiresApproval,
 		TimeoutSeconds:   t.Timeout.Seconds(),
+		RateLimit:        t.RateLimit,
 		Enabled:          t.Enabled,
 		Source:           t.Source,
 		Dynamic:          t.Dynamic,
@@ -323,6 +325,9 @@ func (a *app) describe(t *resolver.Tool, explain bool) {
 	}
 	if t.Timeout > 0 {
 		line("TIMEOUT", durationText(t.Timeout), "timeout")
+	}
+	if t.RateLimit > 0 {
+		line("RATE LIMIT", fmt.Sprintf("%d calls per minute (enforced by serve)", t.RateLimit), "rate_limit_per_minute")
 	}
 	if !t.Enabled {
 		line("ENABLED", "no", "enable")

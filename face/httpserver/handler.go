@@ -420,6 +420,7 @@ type metadata struct {
 	EnabledByDefault bool      `json:"enabled_by_default"`
 	RequiresApproval bool      `json:"requires_approval"`
 	TimeoutSeconds   int64     `json:"timeout_seconds,omitempty"`
+	RateLimit        int       `json:"rate_limit_per_minute,omitempty"` // enforced per tool by the catalog
 	Idempotent       *bool     `json:"idempotent,omitempty"`
 	Tags             []string  `json:"tags,omitempty"`
 	Examples         []example `json:"examples,omitempty"`
@@ -452,6 +453,7 @@ func toManifestTool(t *resolver.Tool) manifestTool {
 			EnabledByDefault: t.Enabled,
 			RequiresApproval: t.RequiresApproval,
 			TimeoutSeconds:   int64(math.Ceil(t.Timeout.Seconds())),
+			RateLimit:        t.RateLimit,
 			Tags:             t.Tags,
 		},
 	}

@@ -52,6 +52,7 @@ func snapshot() httpserver.Snapshot {
 				Timeout:          1500 * time.Millisecond,
 				RequiresApproval: false,
 				Enabled:          true,
+				RateLimit:        10,
 			},
 			{
 				Definition: resolver.Definition{
@@ -225,7 +226,7 @@ func TestManifestFields(t *testing.T) {
 	tools := m["tools"].([]any)
 	search := tools[1].(map[string]any)
 	meta, _ := json.Marshal(search["metadata"])
-	if want := `{"enabled_by_default":true,"examples":[{"description":"search {\"pattern\":\"func main\"}"}],"idempotent":true,"requires_approval":false,"tags":["fs","read"],"timeout_seconds":2}`; string(meta) != want {
+	if want := `{"enabled_by_default":true,"examples":[{"description":"search {\"pattern\":\"func main\"}"}],"idempotent":true,"rate_limit_per_minute":10,"requires_approval":false,"tags":["fs","read"],"timeout_seconds":2}`; string(meta) != want {
 		t.Errorf("search metadata = %s, want %s", meta, want)
 	}
 }
