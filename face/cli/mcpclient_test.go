@@ -282,3 +282,103 @@ func TestMCPClientHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPImport: import --mcp writes one source = "mcp.NAME.TOOL" entry
+// per tool into the file configuring the server (golden), after which
+// list serves the imported tools and call runs them; a second import, a
+// tool the server lacks and an unknown server are errors writing nothing.
+func TestMCPImport(t *testing.T) {
+	argv, _ := fakeMCP(t)
+	root := t.TempDir()
+	file := filepath.Join(t.TempDir(), "servers.toml")
+	orig := fmt.Sprintf("# servers I use\n[mcp_servers.fake]\ncommand = [%q, %q]\nsandbox = false\n", argv[0], argv[1])
+	if err := os.WriteFile(file, []byte(orig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	th := func(args ...string) result {
+		t.Helper()
+		return runIn(t, root, "", nil, append([]string{"--config", file}, args...)...)
+	}
+	appended := func() string {
+		t.Helper()
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rest, ok := strings.CutPrefix(string(data), orig)
+		if !ok {
+			t.Fatalf("import changed what was in the file:\n%s", data)
+		}
+		return rest
+	}
+
+	r := th("import", "--mcp", "fake", "--prefix", "f_", "--dry-run")
+	if r.code != 0 {
+		t.Fatalf("dry run: exit %d: %s", r.code, r.stderr)
+	}
+	golden(t, "mcp_import.toml", "\n"+r.stdout)
+	if got := appended(); got != "" {
+		t.Fatalf("dry run wrote %q", got)
+	}
+
+	r = th("import", "--mcp", "fake", "--prefix", "f_")
+	if want := "imported 2 tools of [mcp_servers.fake] into " + file + ": f_echo, f_fail\ntry: toolhost list\n"; r.code != 0 || r.stdout != want {
+		t.Fatalf("import: exit %d, stdout %q, want %q; stderr %s", r.code, r.stdout, want, r.stderr)
+	}
+	golden(t, "mcp_import.toml", appended())
+
+	r = th("list")
+	if r.code != 0 {
+		t.Fatalf("list: exit %d: %s", r.code, r.stderr)
+	}
+	golden(t, "mcp_import_list.txt", r.stdout)
+	if r = th("call", "f_echo", "text=imported", "times=2"); r.code != 0 || r.stdout != "imported imported\n" {
+		t.Fatalf("call: exit %d, stdout %q: %s", r.code, r.stdout, r.stderr)
+	}
+
+	tests := []struct {
+		name   string
+		args   []string
+		stderr string
+	}{
+		{name: "again", args: []string{"import", "--mcp", "fake", "--prefix", "f_"},
+			stderr: "toolhost: import: " + file + ":6: tool \"f_echo\" already exists; nothing was written: edit or remove it there, or import under other names with --prefix\n"},
+		{name: "unknown tool", args: []string{"import", "--mcp", "fake", "--tool", "nope"},
+			stderr: "toolhost: import: the server \"fake\" offers no tool \"nope\" (it offers: echo, fail)\n"},
+		{name: "unknown server", args: []string{"import", "--mcp", "fak"},
+			stderr: "toolhost: import: no MCP server \"fak\" (the configured ones are fake); add [mcp_servers.fak] with command or url first\n"},
+		{name: "no server named", args: []string{"import"},
+			stderr: "toolhost: which server? give --mcp NAME, the NAME of its [mcp_servers.NAME]\nRun 'toolhost import --help' for usage.\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := appended()
+			r := th(tt.args...)
+			if r.code != 2 || r.stderr != tt.stderr {
+				t.Errorf("exit %d, stderr mismatch (-want +got):\n-%s\n+%s", r.code, tt.stderr, r.stderr)
+			}
+			if after := appended(); after != before {
+				t.Errorf("the file changed:\n%s", after)
+			}
+		})
+	}
+}
+
+// TestMCPImportClash: a tool that an entry serving all the server's tools
+// already serves under the same name is not imported again.
+func TestMCPImportClash(t *testing.T) {
+	argv, _ := fakeMCP(t)
+	file := filepath.Join(t.TempDir(), "servers.toml")
+	conf := fmt.Sprintf("[mcp_servers.fake]\ncommand = [%q, %q]\nsandbox = false\n\n[tools.all]\nsource = \"mcp.fake\"\nexclude = [\"fail\"]\n", argv[0], argv[1])
+	if err := os.WriteFile(file, []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := run(t, nil, "--config", file, "import", "--mcp", "fake", "--tool", "fail"); r.code != 0 {
+		t.Fatalf("importing the excluded tool: exit %d: %s", r.code, r.stderr)
+	}
+	r := run(t, nil, "--config", file, "import", "--mcp", "fake", "--tool", "echo")
+	want := "toolhost: import: " + file + ":5: tools.all serves the server's tool \"echo\" as \"echo\" already; nothing was written: import under other names with --prefix, or leave it out of tools.all with exclude\n"
+	if r.code != 2 || r.stderr != want {
+		t.Errorf("exit %d, stderr mismatch (-want +got):\n-%s\n+%s", r.code, want, r.stderr)
+	}
+}
