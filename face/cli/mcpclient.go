@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -214,6 +215,16 @@ func (a *app) clientCatalog(c *cli.Context, name string) (*resolver.Catalog, err
 		if p.Tool == "" && !p.Warning {
 			return nil, &exitError{code: ExitFailure, err: listingError(p)}
 		}
+	}
+	if s, ok := src.(interface{ Starts() int }); ok && name != "" && !cat.Has(name) && cacheDir != "" && s.Starts() == 0 {
+		// The tool is not in the cached listing: the server may have
+		// gained it since. Its cache is client mode's own: drop it and
+		// ask the server.
+		a.closeClient()
+		if err := os.RemoveAll(cacheDir); err != nil {
+			return nil, &exitError{code: ExitFailure, err: err}
+		}
+		return a.clientCatalog(c, name)
 	}
 	return cat, nil
 }

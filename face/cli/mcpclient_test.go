@@ -382,3 +382,46 @@ func TestMCPImportClash(t *testing.T) {
 		t.Errorf("exit %d, stderr mismatch (-want +got):\n-%s\n+%s", r.code, want, r.stderr)
 	}
 }
+
+// TestMCPClientStaleCache: a call of a tool the cached listing lacks asks
+// the server again, which may have gained it since.
+func TestMCPClientStaleCache(t *testing.T) {
+	argv, starts := fakeMCP(t)
+	root := t.TempDir()
+	args := append([]string{"list", "--mcp", "--"}, argv...)
+	if r := runIn(t, root, "", nil, args...); r.code != 0 {
+		t.Fatalf("list: exit %d: %s", r.code, r.stderr)
+	}
+	// Rewrite the cached listing as if the server had listed only fail.
+	dir := (&mcpTarget{argv: argv}).cacheDir(root)
+	files, err := filepath.Glob(filepath.Join(dir, "mcp", "*.json"))
+	if err != nil || len(files) != 1 {
+		t.Fatalf("cache files %v (%v), want one", files, err)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f map[string]any
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	l := f["listing"].(map[string]any)
+	l["tools"] = l["tools"].([]any)[1:]
+	if data, err = json.Marshal(f); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(files[0], data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := runIn(t, root, "", nil, args...); r.code != 0 || r.stdout != "NAME  DESCRIPTION\nfail  Always fails.\n" {
+		t.Fatalf("list from the doctored cache: exit %d, stdout %q: %s", r.code, r.stdout, r.stderr)
+	}
+	r := runIn(t, root, "", nil, append([]string{"call", "echo", "text=back", "--mcp", "--"}, argv...)...)
+	if r.code != 0 || r.stdout != "back\n" {
+		t.Fatalf("call: exit %d, stdout %q: %s", r.code, r.stdout, r.stderr)
+	}
+	if n := startCount(t, starts); n != 2 {
+		t.Errorf("%d starts, want 2 (the first list, the call)", n)
+	}
+}
