@@ -39,6 +39,7 @@ func TestMCPClientEverything(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts node")
 	}
+	ownCache(t)
 	server := []string{"--mcp", "--", everything(t), "stdio"}
 	root := t.TempDir()
 	th := func(args ...string) result {

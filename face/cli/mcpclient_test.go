@@ -88,6 +88,7 @@ func fakeMCPServer() *mcp.Server {
 // name is "fake-mcp"), and the file counting its starts.
 func fakeMCP(t *testing.T) (argv []string, starts string) {
 	t.Helper()
+	ownCache(t)
 	dir := t.TempDir()
 	link := filepath.Join(dir, "fake-mcp")
 	if err := os.Symlink(faketool.Exe(t), link); err != nil {
@@ -96,6 +97,13 @@ func fakeMCP(t *testing.T) (argv []string, starts string) {
 	starts = filepath.Join(dir, "starts")
 	t.Setenv("FAKE_MCP_STARTS", starts)
 	return []string{link, "mcp-fake"}, starts
+}
+
+// ownCache gives the test a cache directory of its own, so that the
+// listings it caches are not in the other tests' way.
+func ownCache(t *testing.T) {
+	t.Helper()
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 }
 
 // startCount is how many times the fake started.
@@ -114,6 +122,7 @@ func startCount(t *testing.T, file string) int {
 // fakeHTTP serves fakeMCPServer over streamable HTTP and returns its URL.
 func fakeHTTP(t *testing.T) string {
 	t.Helper()
+	ownCache(t)
 	srv := fakeMCPServer()
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
 	ts := httptest.NewServer(h)
@@ -226,6 +235,7 @@ func TestMCPClientHTTP(t *testing.T) {
 // TestMCPClientUsage checks the command lines client mode refuses, and a
 // server that does not start.
 func TestMCPClientUsage(t *testing.T) {
+	ownCache(t)
 	exe := faketool.Exe(t)
 	tests := []struct {
 		name   string
