@@ -42,7 +42,7 @@ func ValidateArguments(schema map[string]any, args map[string]any) ([]Validation
 	return a.Validate(args), nil
 }
 
-// validate is check with its problems as structured errors. It runs check
+// Validate is Check with its problems as structured errors. It runs Check
 // first, so that a call and a validation never disagree on validity.
 func (a *ArgSchema) Validate(args map[string]any) []ValidationError {
 	_, problems := a.Check(args)

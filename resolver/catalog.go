@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/source/binary/schemacache"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -124,7 +125,7 @@ type Catalog struct {
 	plan                              atomic.Pointer[plan]           // what the configuration asks for; replaced once when a restored plan needs the configuration (fullPlan)
 	loadConfig                        func() (*config.Config, error) // Open's load; nil for New
 	loadOnce                          sync.Once
-	schemas                           *sessionCache               // schema answers for this catalog's lifetime
+	schemas                           *schemacache.Session        // schema answers for this catalog's lifetime
 	disk                              diskCache                   // persistent schema answers; zero: none
 	persist                           atomic.Pointer[persistence] // where the resolution is persisted; nil: nowhere
 	statEvery                         time.Duration               // minimum delay between automatic stat checks

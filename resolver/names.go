@@ -137,5 +137,9 @@ func (c *Catalog) Validate(name string, args map[string]any) ([]ValidationError,
 	if err != nil {
 		return nil, err
 	}
-	return e.args.Validate(args), nil
+	a, err := c.checker(e) // compiled on first use, as for Call (a persisted entry has none yet)
+	if err != nil {
+		return nil, err
+	}
+	return a.Validate(args), nil
 }

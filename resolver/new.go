@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/source/binary/schemacache"
 	"github.com/toolhost/toolhost/source/servers"
 )
 
@@ -114,7 +115,7 @@ func newCatalog(opts *Options) (*Catalog, Options) {
 		conversationID: o.ConversationID,
 		concurrency:    o.Concurrency,
 		progress:       o.Progress,
-		schemas:        &sessionCache{},
+		schemas:        &schemacache.Session{},
 		disk:           newDiskCache(o.CacheDir),
 		statEvery:      statEvery,
 		retryBase:      retryBase,

@@ -85,7 +85,7 @@ func (c *Catalog) request(action tool.Action, call *tool.Call) *tool.Request {
 // persistent cache, else the binary (whose answer is then stored). sem,
 // when not nil, bounds the binaries running at once (see schemaRequest).
 func (c *Catalog) fetch(ctx context.Context, g *group, key cacheKey, sem chan struct{}) (*tool.SchemaResponse, error) {
-	return c.schemas.get(ctx, sessionKey(g, key), func() (*tool.SchemaResponse, error) {
+	return c.schemas.Get(ctx, sessionKey(g, key), func() (*tool.SchemaResponse, error) {
 		if resp, ok := c.disk.Load(g.key, c.root, key); ok {
 			return resp, nil
 		}

@@ -55,6 +55,9 @@ var figures = []figure{
 	{"`search_tools`, one query over 10,000 tools (issue 16)", "ToolSearch", "after-ms", "a substring scan of the names", "scan-ms", 1, "ms"},
 	{"`tools/list` with `--tool-search`, 1000 tools (issue 16)", "ToolSearchListing", "on-1000-KiB", "the listing without it", "off-1000-KiB", 2, "KiB"},
 	{"`tools/list` with `--tool-search`, this repository's catalog", "ToolSearchListing", "on-repo-KiB", "the listing without it", "off-repo-KiB", 2, "KiB"},
+	{"a stdio MCP server's tool through `Catalog.Call` (issue 16)", "MCPServerCall", "after/direct", "the go-sdk client calling it directly", "direct-ms", 1.2, "×"},
+	{"a stdio MCP server's tool through the MCP face (issue 16)", "MCPServerCall", "face/direct", "the go-sdk client calling it directly", "direct-ms", 1.2, "×"},
+	{"warm `toolhost list`, 5 MCP servers configured (issue 16)", "WarmListServers", "after/none", "the same list without them", "none-ms", 1.1, "×"},
 }
 
 // results holds every value of every metric of every benchmark, in the

@@ -401,3 +401,30 @@ source = "mcp.bad"
 		t.Errorf("after the crash: %+v, %v; want the server restarted and answering", out, err)
 	}
 }
+
+// TestOneLineRegistration: a server no entry names serves all its tools
+// under their own names.
+func TestOneLineRegistration(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	cfg, err := config.Parse(filepath.Join(root, "tools.toml"), []byte(
+		`mcp_servers.solo = { command = [`+strconv.Quote(exe)+`, "basic"], env = { `+fakeServerEnv+` = "1" } }`+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := resolver.New(t.Context(), cfg, &resolver.Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cat.Close()
+	want := []string{"ask", "die", "echo", "fail", "grow", "progress", "slow"}
+	if got := names(cat); !slices.Equal(got, want) {
+		t.Fatalf("tools %q, want %q (problems %v)", got, want, cat.Report().Problems)
+	}
+	if tl, _ := cat.Tool("echo"); tl.Source != "mcp.solo.echo" || tl.Provenance["entry"] != "mcp_servers.solo" {
+		t.Errorf("echo: source %q, provenance %v", tl.Source, tl.Provenance)
+	}
+}

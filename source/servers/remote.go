@@ -80,8 +80,15 @@ func (s *remoteSource) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 		problems = append(problems, catalog.Problem{Place: s.cfg.Place.String(), Warning: true, Err: fmt.Errorf("%s: %s", s.cfg.Key(), w)})
 	}
 	s.mu.Lock()
+	var old *mcp.Source
+	if s.endpoint != l.Endpoint {
+		old, s.client = s.client, nil // the manifest moved the endpoint: calls go to the new one
+	}
 	s.picks, s.problems, s.endpoint = picks, problems, l.Endpoint
 	s.mu.Unlock()
+	if old != nil {
+		go old.Close() // calls under way end with it
+	}
 	return tools, nil
 }
 

@@ -204,6 +204,9 @@ func entryFields(t *catalog.Tool, e *config.Entry, serverTimeout *config.Duratio
 		t.Provenance = map[string]string{}
 	}
 	t.Provenance["entry"] = e.Key()
+	if e.Command.IsZero() && e.Toolset && len(e.Pos) == 0 { // implied by [mcp_servers.NAME] alone
+		t.Provenance["entry"] = "mcp_servers." + e.Server
+	}
 	if p := e.RunPlace(); p != "" {
 		t.Provenance["run"] = p
 	}

@@ -26,7 +26,7 @@ type Options struct {
 }
 
 // Named reports whether cfg names a source this package serves: an
-// enabled MCP server some entry uses, or an enabled remote.
+// enabled MCP server or remote.
 func Named(cfg *config.Config) bool {
 	if cfg == nil {
 		return false
@@ -39,9 +39,10 @@ func Named(cfg *config.Config) bool {
 	return len(serverEntries(cfg)) > 0
 }
 
-// Sources returns the sources cfg names: one per enabled MCP server that
-// an entry serves (named "mcp.NAME"), then one per enabled remote
-// ("remote.NAME"), sorted by name. Nothing is started.
+// Sources returns the sources cfg names: one per enabled MCP server
+// (named "mcp.NAME"), serving the tools its entries select (all its tools
+// when no entry names it), then one per enabled remote ("remote.NAME"),
+// sorted by name. Nothing is started.
 func Sources(cfg *config.Config, opts *Options) []catalog.Source {
 	if cfg == nil {
 		return nil
@@ -72,7 +73,10 @@ func Sources(cfg *config.Config, opts *Options) []catalog.Source {
 }
 
 // serverEntries returns the entries that serve each enabled server's
-// tools, by server name, each list sorted by the entries' keys.
+// tools, by server name, each list sorted by the entries' keys. A server
+// no entry names serves all its tools under their own names, as if
+// [toolsets.NAME] source = "mcp.NAME" said so (implied: see implied),
+// so that registering a server takes one line.
 func serverEntries(cfg *config.Config) map[string][]*config.Entry {
 	out := map[string][]*config.Entry{}
 	for _, set := range []map[string]*config.Entry{cfg.Tools, cfg.Toolsets} {
@@ -83,7 +87,18 @@ func serverEntries(cfg *config.Config) map[string][]*config.Entry {
 			}
 		}
 	}
+	for name, s := range cfg.Servers {
+		if _, named := out[name]; !named && !s.Disabled() {
+			out[name] = []*config.Entry{implied(s)}
+		}
+	}
 	return out
+}
+
+// implied is the entry of a server no entry names: all its tools, under
+// their own names.
+func implied(s *config.Server) *config.Entry {
+	return &config.Entry{Name: s.Name, Toolset: true, Server: s.Name, Place: s.Place, Pos: map[string]config.Position{}}
 }
 
 // cacheDir is dir/sub, or "" without a dir.

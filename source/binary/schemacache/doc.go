@@ -4,7 +4,9 @@
 // working directory and the environment; none for launchers and shell
 // commands), the files that hold the answers under CacheDir/schemas
 // ([Disk]: hostile input, written atomically, in a directory owned by the
-// current user), and the cache directory itself ([DefaultDir], [Clear]).
+// current user), the cache directory itself ([DefaultDir], [Clear]), and
+// the in-memory cache of one catalog's life ([Session]: each binary asked
+// once, concurrent askers sharing one request).
 //
 // It knows nothing of the catalog: resolver, which still holds the rest
 // of the local-binary source, asks it for keys and answers.

@@ -1,4 +1,4 @@
-package resolver
+package cmdlint
 
 import (
 	"fmt"
@@ -14,28 +14,36 @@ import (
 // command hands the value to another interpreter as code: the script of
 // sh -c, the arguments of eval, the remote command of ssh, the code of
 // python3 -c. With command = "sh -c 'echo {{tool.arguments.x}}'" the value
-// "; touch X" runs touch. [codeSink] finds such places so that `check`
+// "; touch X" runs touch. [CodeSink] finds such places so that `check`
 // warns with the safe form, which is always the same: the code stays fixed
 // and the value comes after it as an argument the code reads.
 
-// sink is a place where an argument is run as code.
-type sink struct {
-	prog string // the interpreter as written: "sh", "eval", "ssh", "python3"
-	kind sinkKind
-	flag string // sinkCode: the option the code follows, "-c"
+// Sink is a place where an argument is run as code.
+type Sink struct {
+	Prog string // the interpreter as written: "sh", "eval", "ssh", "python3"
+	Kind SinkKind
+	Flag string // SinkCode: the option the code follows, "-c"
 }
 
-type sinkKind int
+// SinkKind says how a Sink runs its argument as code.
+type SinkKind int
 
+// The kinds of Sink; SinkNone: the argument is not run as code.
 const (
-	sinkNone   sinkKind = iota
-	sinkScript          // the script of a shell's -c
-	sinkEval            // an argument of eval
-	sinkSSH             // the remote command of ssh
-	sinkCode            // the code of an interpreter's -c/-e
-	sinkAwk             // the program of awk
-	sinkWatch           // the command of watch, which it runs with sh -c
+	SinkNone   SinkKind = iota
+	SinkScript          // the script of a shell's -c
+	SinkEval            // an argument of eval
+	SinkSSH             // the remote command of ssh
+	SinkCode            // the code of an interpreter's -c/-e
+	SinkAwk             // the program of awk
+	SinkWatch           // the command of watch, which it runs with sh -c
 )
+
+// Warning is a warning about how a command takes its arguments, and its
+// fix.
+type Warning struct {
+	Text, Fix string
+}
 
 // shells take -c SCRIPT; busybox and su are handled on their own.
 var shells = []string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "ksh93", "pdksh", "ash", "yash", "posh", "fish", "csh", "tcsh"}
@@ -101,12 +109,12 @@ var findExec = []string{"-exec", "-execdir", "-ok", "-okdir"}
 // shellKeywords may start a simple command before its command name.
 var shellKeywords = []string{"!", "{", "if", "then", "elif", "else", "while", "until", "do", "time"}
 
-// codeSink reports whether the word that follows words (the earlier words
+// CodeSink reports whether the word that follows words (the earlier words
 // of its simple command, as [invoke.Template.Before] has them) is run as
 // code: the script of sh -c (also behind env, xargs, find -exec and the
 // like), an argument of eval, ssh's remote command, an interpreter's
 // -c/-e code.
-func codeSink(words []string) sink {
+func CodeSink(words []string) Sink {
 	k := len(words) // the word holding the template
 	i := 0
 	for {
@@ -114,13 +122,13 @@ func codeSink(words []string) sink {
 			i++
 		}
 		if i >= k {
-			return sink{} // the template is the command, or an assignment
+			return Sink{} // the template is the command, or an assignment
 		}
 		name := path.Base(words[i])
 		if w, ok := wrappers[name]; ok {
 			j := skipOptions(words, i+1, k, w.valueOpts, name == "env") + w.operands
 			if j >= k {
-				return sink{} // among the wrapper's own options: an option check, not this one
+				return Sink{} // among the wrapper's own options: an option check, not this one
 			}
 			i = j
 			continue
@@ -129,38 +137,38 @@ func codeSink(words []string) sink {
 		case name == "find":
 			start, ok := findExecStart(words, i+1, k)
 			if !ok {
-				return sink{}
+				return Sink{}
 			}
 			i = start
 			continue
 		case slices.Contains(shells, name):
 			if script, ok := shellScript(words, i+1); ok && script == k {
-				return sink{prog: words[i], kind: sinkScript}
+				return Sink{Prog: words[i], Kind: SinkScript}
 			}
 		case name == "su":
 			if k-1 > i && (words[k-1] == "-c" || words[k-1] == "--command") {
-				return sink{prog: "su", kind: sinkScript}
+				return Sink{Prog: "su", Kind: SinkScript}
 			}
 		case name == "eval":
-			return sink{prog: "eval", kind: sinkEval}
+			return Sink{Prog: "eval", Kind: SinkEval}
 		case slices.Contains(awks, name):
 			if awkProgram(words, i+1, k) {
-				return sink{prog: words[i], kind: sinkAwk}
+				return Sink{Prog: words[i], Kind: SinkAwk}
 			}
 		case name == "watch":
 			if watchShell(words, i+1, k) {
-				return sink{prog: words[i], kind: sinkWatch}
+				return Sink{Prog: words[i], Kind: SinkWatch}
 			}
 		case name == "ssh":
 			if sshDestination(words, i+1) < k {
-				return sink{prog: words[i], kind: sinkSSH}
+				return Sink{Prog: words[i], Kind: SinkSSH}
 			}
 		default:
 			if c, ok := codeFlags[name]; ok && k-1 > i && codeFlag(c.flags, words[k-1]) {
-				return sink{prog: words[i], kind: sinkCode, flag: words[k-1]}
+				return Sink{Prog: words[i], Kind: SinkCode, Flag: words[k-1]}
 			}
 		}
-		return sink{}
+		return Sink{}
 	}
 }
 
@@ -327,47 +335,68 @@ func sshDestination(words []string, j int) int {
 	return j
 }
 
-// warning says why the template t is run as code, and the safe form.
-func (s sink) warning(t string) commandWarning {
-	switch s.kind {
-	case sinkScript:
-		return commandWarning{
-			fmt.Sprintf("%s is inside the script of %s -c, so its value is run as shell code (a value such as \"; touch X\" runs touch), whether or not the entry sets shell = true", t, s.prog),
-			fmt.Sprintf("keep the script fixed and pass the value after it as a positional parameter, quoted in the script: %s -c '… \"$1\" …' %s %s; or drop %s -c and set shell = true, which passes every value as a positional parameter", s.prog, s.prog, t, s.prog),
+// Warning says why the template t is run as code, and the safe form.
+func (s Sink) Warning(t string) Warning {
+	switch s.Kind {
+	case SinkScript:
+		return Warning{
+			fmt.Sprintf("%s is inside the script of %s -c, so its value is run as shell code (a value such as \"; touch X\" runs touch), whether or not the entry sets shell = true", t, s.Prog),
+			fmt.Sprintf("keep the script fixed and pass the value after it as a positional parameter, quoted in the script: %s -c '… \"$1\" …' %s %s; or drop %s -c and set shell = true, which passes every value as a positional parameter", s.Prog, s.Prog, t, s.Prog),
 		}
-	case sinkEval:
-		return commandWarning{
+	case SinkEval:
+		return Warning{
 			fmt.Sprintf("%s is an argument of eval, so its value is run as shell code", t),
 			"do not eval it: with shell = true, use the template as a word of its own (toolhost passes it as a positional parameter, quoted)",
 		}
-	case sinkSSH:
-		return commandWarning{
-			fmt.Sprintf("%s is in the remote command of %s, which joins its arguments into one line for the remote shell, so its value is run as shell code on the remote host", t, s.prog),
+	case SinkSSH:
+		return Warning{
+			fmt.Sprintf("%s is in the remote command of %s, which joins its arguments into one line for the remote shell, so its value is run as shell code on the remote host", t, s.Prog),
 			"ssh has no way to pass a value apart from the command text: keep the remote command fixed, or constrain the parameter to an enum or to a pattern of characters no shell reads as code (pattern = \"^[A-Za-z0-9_./-]+$\")",
 		}
-	case sinkAwk:
-		return commandWarning{
-			fmt.Sprintf("%s is inside the program %s runs, so its value is run as awk code (a value such as system(\"touch X\") runs touch)", t, s.prog),
-			fmt.Sprintf("keep the program fixed and pass the value with -v, where it is a string (awk reads backslash escapes in it): %s -v v=%s '…v…'", s.prog, t),
+	case SinkAwk:
+		return Warning{
+			fmt.Sprintf("%s is inside the program %s runs, so its value is run as awk code (a value such as system(\"touch X\") runs touch)", t, s.Prog),
+			fmt.Sprintf("keep the program fixed and pass the value with -v, where it is a string (awk reads backslash escapes in it): %s -v v=%s '…v…'", s.Prog, t),
 		}
-	case sinkWatch:
-		return commandWarning{
-			fmt.Sprintf("%s is in the command of %s, which joins its arguments into one line for sh -c, so its value is run as shell code", t, s.prog),
-			fmt.Sprintf("add -x (--exec) so that %s runs the command without a shell: %s -x …", s.prog, s.prog),
+	case SinkWatch:
+		return Warning{
+			fmt.Sprintf("%s is in the command of %s, which joins its arguments into one line for sh -c, so its value is run as shell code", t, s.Prog),
+			fmt.Sprintf("add -x (--exec) so that %s runs the command without a shell: %s -x …", s.Prog, s.Prog),
 		}
-	case sinkCode:
-		arg := codeFlags[path.Base(s.prog)].arg
-		if shift, ok := loopShift[path.Base(s.prog)]; ok && strings.ContainsAny(s.flag[1:len(s.flag)-1], "np") {
+	case SinkCode:
+		arg := codeFlags[path.Base(s.Prog)].arg
+		if shift, ok := loopShift[path.Base(s.Prog)]; ok && strings.ContainsAny(s.Flag[1:len(s.Flag)-1], "np") {
 			// -n/-p read the operands as input files: the value is taken off them first
-			return commandWarning{
-				fmt.Sprintf("%s is inside the code %s runs, so its value is run as code", t, s.prog),
-				fmt.Sprintf("keep the code fixed and pass the value after it, taken off the input files before they are read (%s): %s %s '%s …$v…' %s", shift, s.prog, s.flag, shift, t),
+			return Warning{
+				fmt.Sprintf("%s is inside the code %s runs, so its value is run as code", t, s.Prog),
+				fmt.Sprintf("keep the code fixed and pass the value after it, taken off the input files before they are read (%s): %s %s '%s …$v…' %s", shift, s.Prog, s.Flag, shift, t),
 			}
 		}
-		return commandWarning{
-			fmt.Sprintf("%s is inside the code %s runs, so its value is run as code", t, s.prog),
-			fmt.Sprintf("keep the code fixed and pass the value after it as an argument the code reads (%s): %s %s '…%s…' %s", arg, s.prog, s.flag, arg, t),
+		return Warning{
+			fmt.Sprintf("%s is inside the code %s runs, so its value is run as code", t, s.Prog),
+			fmt.Sprintf("keep the code fixed and pass the value after it as an argument the code reads (%s): %s %s '…%s…' %s", arg, s.Prog, s.Flag, arg, t),
 		}
 	}
-	return commandWarning{}
+	return Warning{}
+}
+
+// TOMLQuote writes s as a TOML basic string.
+func TOMLQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"', '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }

@@ -1,4 +1,4 @@
-package resolver
+package schemacache
 
 import (
 	"context"
@@ -8,13 +8,13 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// sessionCache holds the schema answers of one catalog: each binary is
+// Session holds the schema answers of one catalog: each binary is
 // asked at most once per catalog, and concurrent askers of the same binary
 // share one request (a hand-written singleflight). It is safe for
 // concurrent use.
 //
 // Answers are keyed by the invocation and the binary's stat key
-// (statKeyOf), so a binary rebuilt during the catalog's life is a new
+// ([StatKey]), so a binary rebuilt during the catalog's life is a new
 // key and is asked again, while an unchanged one never is. Failures are
 // kept too (a missing binary is not asked again until its stat key
 // changes), except cancellations, which say nothing about the binary.
@@ -24,7 +24,7 @@ import (
 // Unbounded: one answer per binary version seen, dropped with the catalog.
 // A command without a trustworthy stat key (go run, shell) is asked once
 // per catalog and its rebuilds go unnoticed.
-type sessionCache struct {
+type Session struct {
 	mu      sync.Mutex
 	flights map[string]*flight
 }
@@ -37,8 +37,8 @@ type flight struct {
 	cancelled bool // the asker's ctx ended: not an answer, not kept
 }
 
-// forget drops a finished answer for key, so that the next get asks again.
-func (s *sessionCache) forget(key string) {
+// Forget drops a finished answer for key, so that the next Get asks again.
+func (s *Session) Forget(key string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if f, ok := s.flights[key]; ok {
@@ -50,10 +50,10 @@ func (s *sessionCache) forget(key string) {
 	}
 }
 
-// get returns the answer for key, calling fetch only if no request for key
+// Get returns the answer for key, calling fetch only if no request for key
 // finished or is under way. A waiter whose ctx ends stops waiting; the
 // request goes on for the others.
-func (s *sessionCache) get(ctx context.Context, key string, fetch func() (*tool.SchemaResponse, error)) (*tool.SchemaResponse, error) {
+func (s *Session) Get(ctx context.Context, key string, fetch func() (*tool.SchemaResponse, error)) (*tool.SchemaResponse, error) {
 	for {
 		s.mu.Lock()
 		if s.flights == nil {

@@ -1,0 +1,117 @@
+package servers
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/tool"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+// TestFormOf checks how an elicitation becomes questions, and how their
+// answers become its result.
+func TestFormOf(t *testing.T) {
+	msg := "Configure the run"
+	tests := []struct {
+		name    string
+		params  *mcpsdk.ElicitParams
+		want    []tool.Question
+		answers map[string]any
+		result  *mcpsdk.ElicitResult
+	}{
+		{
+			name: "typed fields, required first",
+			params: &mcpsdk.ElicitParams{Message: msg, RequestedSchema: json.RawMessage(`{"type":"object","required":["name"],"properties":{
+				"name":{"type":"string","title":"Name","description":"Who you are"},
+				"age":{"type":"integer","minimum":0,"maximum":150,"default":30},
+				"ok":{"type":"boolean"},
+				"size":{"type":"string","oneOf":[{"const":"s","title":"Small"},{"const":"l","title":"Large"}]},
+				"tags":{"type":"array","items":{"enum":["a","b"]}}}}`)},
+			want: []tool.Question{
+				{ID: "name", Text: "Name: Who you are", PreAmble: &msg, AnswerType: tool.Text},
+				{ID: "age", Text: "age", AnswerType: tool.AnswerType{Kind: tool.AnswerNumber, Integer: true, Minimum: ptr(0.0), Maximum: ptr(150.0)}, Default: json.Number("30")},
+				{ID: "ok", Text: "ok", AnswerType: tool.Boolean},
+				{ID: "size", Text: "size", AnswerType: tool.AnswerType{Kind: tool.AnswerSelect, Options: []string{"s", "l"}, Titles: []string{"Small", "Large"}}},
+				{ID: "tags", Text: "tags", AnswerType: tool.AnswerType{Kind: tool.AnswerSelect, Options: []string{"a", "b"}, Multiple: true}},
+			},
+			answers: map[string]any{"name": "Ada", "age": json.Number("36"), "ok": true, "size": "l", "tags": []any{"a"}},
+			result: &mcpsdk.ElicitResult{Action: "accept", Content: map[string]any{
+				"name": "Ada", "age": json.Number("36"), "ok": true, "size": "l", "tags": []any{"a"}}},
+		},
+		{
+			name:    "a URL to visit",
+			params:  &mcpsdk.ElicitParams{Mode: "url", Message: "Sign in", URL: "https://example.com/auth"},
+			want:    []tool.Question{{ID: "open_url", Text: "Sign in\n\nOpen https://example.com/auth, then answer yes once done there.", AnswerType: tool.Boolean}},
+			answers: map[string]any{"open_url": false},
+			result:  &mcpsdk.ElicitResult{Action: "decline"},
+		},
+		{
+			name:    "a confirmation without fields",
+			params:  &mcpsdk.ElicitParams{Message: "Proceed?", RequestedSchema: json.RawMessage(`{"type":"object","properties":{}}`)},
+			want:    []tool.Question{{ID: "confirm", Text: "Proceed?", AnswerType: tool.Boolean}},
+			answers: map[string]any{"confirm": true},
+			result:  &mcpsdk.ElicitResult{Action: "accept"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := formOf(tt.params, map[string]int{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(f.questions, tt.want) {
+				t.Errorf("questions mismatch\n got %#v\nwant %#v", f.questions, tt.want)
+			}
+			if got := f.answer(tt.answers); !reflect.DeepEqual(got, tt.result) {
+				t.Errorf("result mismatch\n got %#v\nwant %#v", got, tt.result)
+			}
+		})
+	}
+}
+
+// TestFormOfAskedAgain: a field asked again in the same call gets a new
+// question id, so the catalog asks it again rather than reusing the answer.
+func TestFormOfAskedAgain(t *testing.T) {
+	used := map[string]int{}
+	p := &mcpsdk.ElicitParams{RequestedSchema: json.RawMessage(`{"type":"object","properties":{"code":{"type":"string"}}}`)}
+	var ids []string
+	for range 3 {
+		f, err := formOf(p, used)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, f.questions[0].ID)
+	}
+	if want := []string{"code", "code.2", "code.3"}; !reflect.DeepEqual(ids, want) {
+		t.Errorf("ids %q, want %q", ids, want)
+	}
+}
+
+// FuzzFormOf: whatever schema a server sends, formOf returns questions
+// that check their own defaults, or an error; it never panics.
+func FuzzFormOf(f *testing.F) {
+	for _, s := range []string{`{"type":"object","properties":{"a":{"type":"boolean","default":true}}}`,
+		`{"properties":{"x":{"oneOf":[{"const":1}]},"y":{"type":"array","items":{"anyOf":[{"const":"a","title":"A"}]}}}}`,
+		`{"properties":{"n":{"type":"number","minimum":"low","default":1e400}}}`, `[]`, `null`} {
+		f.Add(s, "form")
+	}
+	f.Fuzz(func(t *testing.T, schema, mode string) {
+		form, err := formOf(&mcpsdk.ElicitParams{Mode: mode, RequestedSchema: json.RawMessage(schema)}, map[string]int{})
+		if err != nil {
+			return
+		}
+		if len(form.questions) == 0 {
+			t.Fatal("no question")
+		}
+		for _, q := range form.questions {
+			if q.Default != nil && q.Check(q.Default) != nil {
+				t.Errorf("question %q: default %v does not answer it", q.ID, q.Default)
+			}
+		}
+		form.answer(map[string]any{})
+	})
+}
