@@ -76,6 +76,17 @@ func fakeMCPServer() *mcp.Server {
 			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out}}}, nil
 		})
+	s.AddTool(&mcp.Tool{Name: "paint", Description: "Paint in a color it asks for.", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if r, ok := req.Params.InputResponses["color"].(*mcp.ElicitResult); ok {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("%s %v", r.Action, r.Content["color"])}}}, nil
+			}
+			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"color": &mcp.ElicitParams{
+				Message: "Which color?",
+				RequestedSchema: json.RawMessage(`{"type":"object","properties":{"color":{"type":"string","title":"Color",` +
+					`"enum":["red","blue"]}},"required":["color"]}`),
+			}}}, nil
+		})
 	s.AddTool(&mcp.Tool{Name: "fail", Description: "Always fails.", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "the disk is full"}}}, nil
@@ -154,6 +165,9 @@ func TestMCPClientOutput(t *testing.T) {
 		{name: "call typed", args: []string{"call", "echo", "text=hi", "times=2", "loud=true", "tags=a,b"}, golden: "mcp_call.txt"},
 		{name: "call args", args: []string{"call", "echo", "--args", `{"text":"hi","times":2}`, "--json"}, golden: "mcp_call.json"},
 		{name: "tool error", args: []string{"call", "fail"}, code: 1, stderr: "error: the disk is full\n"},
+		{name: "question answered", args: []string{"call", "paint", "--answer", "color=blue"}, golden: "mcp_call_answered.txt"},
+		{name: "question unanswered", args: []string{"call", "paint"}, code: 1,
+			stderr: "question: the tool asks: Color\n  answer with --answer color=red|blue\n"},
 		{name: "integer typed", args: []string{"call", "echo", "text=hi", "times=two"}, code: 2,
 			stderr: "toolhost: argument times: want an integer, got \"two\"\nRun 'toolhost call echo --help' for usage.\n"},
 		{name: "boolean typed", args: []string{"call", "echo", "text=hi", "loud=maybe"}, code: 2,
@@ -161,7 +175,7 @@ func TestMCPClientOutput(t *testing.T) {
 		{name: "schema violation", args: []string{"call", "echo", "text=hi", "times=0"}, code: 1,
 			stderr: "error: invalid arguments for tool \"echo\": argument \"times\": minimum: 0 is less than 1\n"},
 		{name: "unknown tool", args: []string{"call", "ech"}, code: 2,
-			stderr: "toolhost: unknown tool \"ech\" (did you mean \"echo\"? tools: echo, fail)\n"},
+			stderr: "toolhost: unknown tool \"ech\" (did you mean \"echo\"? tools: echo, fail, paint)\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -332,7 +346,7 @@ func TestMCPImport(t *testing.T) {
 	}
 
 	r = th("import", "--mcp", "fake", "--prefix", "f_")
-	if want := "imported 2 tools of [mcp_servers.fake] into " + file + ": f_echo, f_fail\ntry: toolhost list\n"; r.code != 0 || r.stdout != want {
+	if want := "imported 3 tools of [mcp_servers.fake] into " + file + ": f_echo, f_fail, f_paint\ntry: toolhost list\n"; r.code != 0 || r.stdout != want {
 		t.Fatalf("import: exit %d, stdout %q, want %q; stderr %s", r.code, r.stdout, want, r.stderr)
 	}
 	golden(t, "mcp_import.toml", appended())
@@ -354,7 +368,7 @@ func TestMCPImport(t *testing.T) {
 		{name: "again", args: []string{"import", "--mcp", "fake", "--prefix", "f_"},
 			stderr: "toolhost: import: " + file + ":6: tool \"f_echo\" already exists; nothing was written: edit or remove it there, or import under other names with --prefix\n"},
 		{name: "unknown tool", args: []string{"import", "--mcp", "fake", "--tool", "nope"},
-			stderr: "toolhost: import: the server \"fake\" offers no tool \"nope\" (it offers: echo, fail)\n"},
+			stderr: "toolhost: import: the server \"fake\" offers no tool \"nope\" (it offers: echo, fail, paint)\n"},
 		{name: "unknown server", args: []string{"import", "--mcp", "fak"},
 			stderr: "toolhost: import: no MCP server \"fak\" (the configured ones are fake); add [mcp_servers.fak] with command or url first\n"},
 		{name: "no server named", args: []string{"import"},
@@ -424,7 +438,7 @@ func TestMCPClientStaleCache(t *testing.T) {
 	if err := os.WriteFile(files[0], data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if r := runIn(t, root, "", nil, args...); r.code != 0 || r.stdout != "NAME  DESCRIPTION\nfail  Always fails.\n" {
+	if r := runIn(t, root, "", nil, args...); r.code != 0 || r.stdout != "NAME   DESCRIPTION\nfail   Always fails.\npaint  Paint in a color it asks for.\n" {
 		t.Fatalf("list from the doctored cache: exit %d, stdout %q: %s", r.code, r.stdout, r.stderr)
 	}
 	r := runIn(t, root, "", nil, append([]string{"call", "echo", "text=back", "--mcp", "--"}, argv...)...)
