@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/config/secret"
 	"github.com/toolhost/toolhost/face/mcpserver"
 	"github.com/toolhost/toolhost/face/mcpserver/mcptest"
 	"github.com/toolhost/toolhost/resolver"
@@ -95,7 +97,7 @@ func names(cat *resolver.Catalog) []string {
 	return out
 }
 
-var fakeNames = []string{"f_ask", "f_die", "f_echo", "f_fail", "f_grow", "f_progress", "f_slow", "shout"}
+var fakeNames = []string{"f_ask", "f_die", "f_echo", "f_fail", "f_getenv", "f_grow", "f_progress", "f_slow", "shout"}
 
 // TestListWarmStartsNothing lists the server's tools (starting it once),
 // then lists them again in a new catalog with the same cache: the server
@@ -420,11 +422,75 @@ func TestOneLineRegistration(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cat.Close()
-	want := []string{"ask", "die", "echo", "fail", "grow", "progress", "slow"}
+	want := []string{"ask", "die", "echo", "fail", "getenv", "grow", "progress", "slow"}
 	if got := names(cat); !slices.Equal(got, want) {
 		t.Fatalf("tools %q, want %q (problems %v)", got, want, cat.Report().Problems)
 	}
 	if tl, _ := cat.Tool("echo"); tl.Source != "mcp.solo.echo" || tl.Provenance["entry"] != "mcp_servers.solo" {
 		t.Errorf("echo: source %q, provenance %v", tl.Source, tl.Provenance)
+	}
+}
+
+// TestSecretAtStart: a server's env secret is read when it starts, passes
+// the sandbox's environment filter, and is written to no cache.
+func TestSecretAtStart(t *testing.T) {
+	t.Setenv("SERVERS_TEST_TOKEN", "s3cret-value")
+	w := newWorld(t, "")
+	w.cfg.Servers["fake"].Secrets = map[string]secret.Ref{"TOKEN": {Kind: "env", Name: "SERVERS_TEST_TOKEN"}}
+	cat := w.catalog(t)
+	out, err := cat.Call(t.Context(), "f_getenv", map[string]any{"text": "TOKEN"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Content != "s3cret-value" {
+		t.Errorf("the server's TOKEN = %q, want the secret's value", out.Content)
+	}
+	err = filepath.WalkDir(w.cacheDir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if strings.Contains(string(data), "s3cret-value") {
+			t.Errorf("%s holds the secret", path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWarmListFiveServers: with five servers configured, a warm listing
+// (a new catalog over the same cache, as a new `toolhost list`) starts
+// none of them.
+func TestWarmListFiveServers(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newWorld(t, "")
+	var text strings.Builder
+	for i := range 5 {
+		fmt.Fprintf(&text, "[mcp_servers.s%d]\ncommand = [%q, \"basic\"]\nenv = { %s = \"1\", FAKE_STARTS = %q, FAKE_N = \"%d\" }\n\n[toolsets.s%d]\nsource = \"mcp.s%d\"\nprefix = \"s%d_\"\n\n",
+			i, exe, fakeServerEnv, w.starts, i, i, i, i)
+	}
+	w.cfg, err = config.Parse(filepath.Join(w.root, "tools.toml"), []byte(text.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cold := w.catalog(t)
+	if n := len(cold.List()); n != 5*8 {
+		t.Fatalf("%d tools, want 40 (problems %v)", n, cold.Report().Problems)
+	}
+	cold.Close()
+	if n := w.startCount(t); n != 5 {
+		t.Fatalf("the cold listing started %d servers, want 5", n)
+	}
+	warm := w.catalog(t)
+	if n := len(warm.List()); n != 5*8 {
+		t.Errorf("warm: %d tools, want 40", n)
+	}
+	if n := w.startCount(t); n != 5 {
+		t.Errorf("the warm listing started %d servers", n-5)
 	}
 }

@@ -117,6 +117,11 @@ func basicServer() *mcp.Server {
 			os.Exit(3)
 			return nil, nil
 		})
+	s.AddTool(&mcp.Tool{Name: "getenv", InputSchema: json.RawMessage(objectArgs)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			name, _ := argsOf(req)
+			return text(os.Getenv(name)), nil
+		})
 	s.AddTool(&mcp.Tool{Name: "grow", InputSchema: json.RawMessage(objectArgs)},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			s.AddTool(&mcp.Tool{Name: "extra", InputSchema: json.RawMessage(objectArgs)},
