@@ -63,6 +63,11 @@ type app struct {
 	// noteTool is the tool a one-tool command uses, set by
 	// [app.toolCatalog]: [app.note] is then about it only.
 	noteTool string
+
+	// Client mode (mcpclient.go): the server --mcp names, and the
+	// catalog serving it, closed when the command ends.
+	client    *mcpTarget
+	clientCat *resolver.Catalog
 }
 
 // Run runs the toolhost command line args (args[0] is the program name)
@@ -71,10 +76,14 @@ type app struct {
 // configuration or invocation failure. Errors are printed on stderr.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer, stdin io.Reader, opts *Options) int {
 	h, a := newApp(stdout, stderr, stdin, opts)
+	args, err := h.mcpArgs(a, args)
 	if len(args) > 1 && args[len(args)-1] != "--generate-bash-completion" {
 		args = append(args[:1:1], permute(a, args[1:])...)
 	}
-	err := a.RunContext(ctx, args)
+	if err == nil {
+		err = a.RunContext(ctx, args)
+		h.closeClient()
+	}
 	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		// Ctrl-C or SIGTERM while resolving: say so, not "context canceled".
 		err = &exitError{code: ExitFailure, err: errors.New("interrupted")}
@@ -151,7 +160,10 @@ func newApp(stdout, stderr io.Writer, stdin io.Reader, opts *Options) (*app, *cl
 			".config/toolhost/*.toml once you trust it with toolhost trust, --config files),\n" +
 			"asks each binary for its schema, and serves the tools: list and call them here,\n" +
 			"or serve them over MCP or HTTP.\n\n" +
-			"Example:\n   toolhost add greet -- bin/greet\n   toolhost call greet name=Ada",
+			"Example:\n   toolhost add greet -- bin/greet\n   toolhost call greet name=Ada\n\n" +
+			"Any MCP server, without a configuration (list, describe, call, identity):\n" +
+			"   toolhost --mcp https://host/mcp list\n" +
+			"   toolhost call echo message=hi --mcp -- npx -y @modelcontextprotocol/server-everything",
 		Writer:               stdout,
 		ErrWriter:            stderr,
 		Reader:               stdin,
@@ -172,6 +184,7 @@ func newApp(stdout, stderr io.Writer, stdin io.Reader, opts *Options) (*app, *cl
 			&cli.StringSliceFlag{Name: "config", Aliases: []string{"c"}, Usage: "read tool entries from `FILE` too, after the user and workspace files (repeatable)"},
 			&cli.StringFlag{Name: "root", Usage: "workspace root `DIR` (default: the directory holding the .config/toolhost found walking up, else the current directory)"},
 			&cli.BoolFlag{Name: "no-cache", Usage: "do not read or write the persistent schema cache"},
+			a.mcpFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
@@ -187,6 +200,7 @@ func newApp(stdout, stderr io.Writer, stdin io.Reader, opts *Options) (*app, *cl
 			a.schemaCommand(),
 			a.addCommand(),
 			a.removeCommand(),
+			a.importCommand(),
 			a.checkCommand(),
 			a.identityCommand(),
 			a.serveCommand(),
@@ -292,6 +306,9 @@ func (a *app) catalog(c *cli.Context) (*resolver.Catalog, error) {
 // that tool's binary is checked, without checking the others
 // ([resolver.Options.Only]). An empty name checks them all.
 func (a *app) toolCatalog(c *cli.Context, name string) (*resolver.Catalog, error) {
+	if a.client != nil {
+		return a.clientCatalog(c, name)
+	}
 	root, err := findRoot(c)
 	if err != nil {
 		return nil, &exitError{code: ExitFailure, err: err}
@@ -381,6 +398,10 @@ func poolSize(v string) int {
 // format: [app.toolCatalog] with a name), the line is about that tool only
 // (note.go). An untrusted workspace is said first, in a line of its own.
 func (a *app) note(cat *resolver.Catalog) {
+	if a.client != nil {
+		a.clientNote(cat)
+		return
+	}
 	a.noteUntrusted()
 	a.noteFor(cat, a.noteTool)
 }

@@ -330,11 +330,15 @@ func (a *app) toolHelp(c *cli.Context, name string) error {
 		yes = " [--yes]"
 	}
 	fmt.Fprintf(w, "  toolhost call %s [key=value…] [--args JSON] [--answer ID=VALUE] [--json]%s\n\n", t.Name, yes)
-	if t.Summary != "" {
+	// An MCP tool's summary is its description's first paragraph: shown once.
+	summary := t.Summary != "" && !strings.HasPrefix(t.Description, t.Summary)
+	if summary {
 		fmt.Fprintf(w, "  %s\n", a.outText(t.Summary))
 	}
 	if t.Description != "" {
-		fmt.Fprintln(w)
+		if summary {
+			fmt.Fprintln(w)
+		}
 		writeIndented(w, a.outText(t.Description), "  ")
 	}
 	fmt.Fprintf(w, "\n%s\n", a.out.bold("PARAMETERS"))

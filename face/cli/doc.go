@@ -31,6 +31,14 @@
 // trusted workspace trusted. Until then the commands serve the user file
 // and --config files, and say so in one stderr line with the fix.
 //
+// # Client mode
+//
+// `--mcp URL` or `--mcp -- COMMAND [ARG…]` (at the end of the line) points
+// list, describe, call and identity at one MCP server and no
+// configuration: the catalog's one source is that server, built by
+// source/servers as for a configured [mcp_servers.NAME] (mcpclient.go).
+// `import --mcp NAME` writes entries for a configured server's tools.
+//
 // # Exit codes
 //
 // [Run] returns 0 on success, 1 when the tool reported an error (a plain

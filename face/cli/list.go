@@ -69,7 +69,7 @@ func (a *app) listCommand() *cli.Command {
 					return nil
 				}
 				if len(a.cfgProblems) == 0 && len(cat.Report().Errors()) == 0 && a.untrusted == nil {
-					fmt.Fprintln(a.stderr, "no tools: add one with `toolhost add NAME -- COMMAND`")
+					fmt.Fprintln(a.stderr, a.noToolsHint())
 				}
 				return nil
 			}

@@ -1,0 +1,90 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Imported is one entry `toolhost import --mcp` writes: [tools.Name]
+// serving the tool Tool of the MCP server Server.
+type Imported struct {
+	Name, Server, Tool string
+}
+
+// ImportText is the TOML [AppendImported] appends for entries, one table
+// each, a blank line between them:
+//
+//	[tools.NAME]
+//	source = "mcp.SERVER.TOOL"
+func ImportText(entries []Imported) string {
+	var b strings.Builder
+	for i, e := range entries {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "[%s]\nsource = %s\n", dotted([]string{"tools", e.Name}), tomlString("mcp."+e.Server+"."+e.Tool))
+	}
+	return b.String()
+}
+
+// AppendImported registers an MCP server's tools for `toolhost import
+// --mcp`: it appends [ImportText] to file, leaving the bytes already there
+// (comments included) untouched, as [AppendTool] does, atomically. It
+// refuses, writing nothing, when the file is not valid configuration or
+// already has [tools.NAME] for one of the entries (the error names the
+// first such entry and where it is).
+func AppendImported(file string, entries []Imported) error {
+	if len(entries) == 0 {
+		return errors.New("config: import: no tools to write")
+	}
+	for _, e := range entries {
+		if e.Name == "" || e.Server == "" || e.Tool == "" {
+			return fmt.Errorf("config: import: entry %q for server %q, tool %q: a name, server and tool are required", e.Name, e.Server, e.Tool)
+		}
+	}
+	target := file
+	if t, err := filepath.EvalSymlinks(file); err == nil {
+		target = t
+	}
+	mode := fs.FileMode(0o644)
+	old, err := os.ReadFile(target)
+	switch {
+	case err == nil:
+		if info, err := os.Stat(target); err == nil {
+			mode = info.Mode().Perm()
+		}
+		layer, err := parseLayer(file, old)
+		if err != nil {
+			return fmt.Errorf("config: cannot import into %s: %w", file, err)
+		}
+		for _, e := range entries {
+			if have, ok := layer.Tools[e.Name]; ok {
+				return fmt.Errorf("config: %s: tool %q already exists; nothing was written: edit or remove it there, or import under other names with --prefix", have.Place, e.Name)
+			}
+		}
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return fmt.Errorf("config: import: %w", err)
+		}
+	default:
+		return fmt.Errorf("config: import: %w", err)
+	}
+	var b strings.Builder
+	b.Write(old)
+	if len(old) > 0 {
+		if old[len(old)-1] != '\n' {
+			b.WriteByte('\n')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString(ImportText(entries))
+	data := []byte(b.String())
+	if _, err := parseLayer(file, data); err != nil { // never write what we cannot read back
+		return fmt.Errorf("config: import into %s: %w", file, err)
+	}
+	return writeAtomic(target, data, mode)
+}

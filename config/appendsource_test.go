@@ -1,0 +1,81 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestAppendImported(t *testing.T) {
+	two := []Imported{{Name: "fs_read", Server: "fs", Tool: "read_file"}, {Name: "a.b", Server: "fs", Tool: "x.y"}}
+	const twoText = "[tools.fs_read]\nsource = \"mcp.fs.read_file\"\n\n[tools.\"a.b\"]\nsource = \"mcp.fs.x.y\"\n"
+	tests := []struct {
+		name    string
+		old     *string // nil: no file
+		entries []Imported
+		want    string // the file after
+		wantErr string
+	}{
+		{name: "new file", entries: two, want: twoText},
+		{name: "keeps what is there", old: ptr("# mine\n[mcp_servers.fs]\ncommand = \"srv\""), entries: two,
+			want: "# mine\n[mcp_servers.fs]\ncommand = \"srv\"\n\n" + twoText},
+		{name: "refuses an existing entry", old: ptr("[tools.\"a.b\"]\nsource = \"mcp.fs.x.y\"\n"), entries: two,
+			wantErr: `config: FILE:1: tool "a.b" already exists; nothing was written: edit or remove it there, or import under other names with --prefix`},
+		{name: "refuses a broken file", old: ptr("[tools.x\n"), entries: two,
+			wantErr: `config: cannot import into FILE: FILE:1: TOML syntax error: expected '.' or ']' to end table name, but got '\n' instead`},
+		{name: "nothing to write", entries: nil, wantErr: "config: import: no tools to write"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "sub", "tools.toml")
+			if tt.old != nil {
+				if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(file, []byte(*tt.old), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			err := AppendImported(file, tt.entries)
+			if tt.wantErr != "" {
+				want := replaceFile(tt.wantErr, file)
+				if err == nil || err.Error() != want {
+					t.Fatalf("err = %v, want %s", err, want)
+				}
+				data, _ := os.ReadFile(file)
+				if tt.old != nil && string(data) != *tt.old {
+					t.Errorf("the file changed:\n%s", data)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(data) != tt.want {
+				t.Errorf("file mismatch (-want +got):\n-%s\n+%s", tt.want, data)
+			}
+			if tt.old != nil {
+				if fi, _ := os.Stat(file); fi.Mode().Perm() != 0o600 {
+					t.Errorf("mode %v, want 0600 kept", fi.Mode().Perm())
+				}
+			}
+			layer, err := parseLayer(file, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range tt.entries {
+				if got := layer.Tools[e.Name]; got == nil || got.Server != e.Server || got.Tool != e.Tool {
+					t.Errorf("[tools.%s] decodes as %+v, want server %q tool %q", e.Name, got, e.Server, e.Tool)
+				}
+			}
+		})
+	}
+	err := AppendImported(filepath.Join(t.TempDir(), "x.toml"), []Imported{{Name: "n", Server: "s"}})
+	if want := `config: import: entry "n" for server "s", tool "": a name, server and tool are required`; err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %s", err, want)
+	}
+}

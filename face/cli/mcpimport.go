@@ -1,0 +1,170 @@
+package cli
+
+import (
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/config/mcptool"
+	"github.com/toolhost/toolhost/internal/toolname"
+	"github.com/toolhost/toolhost/resolver"
+)
+
+func (a *app) importCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "import",
+		Usage:     "write entries for a configured MCP server's tools",
+		ArgsUsage: "--mcp NAME [--tool TOOL…] [--prefix PREFIX] [--dry-run]",
+		Description: "Lists the tools of [mcp_servers.NAME] (from the cache while it is fresh,\n" +
+			"else by starting the server) and appends one entry per tool to the file that\n" +
+			"configures the server, as the JP assistant's `jp tool import --mcp` does:\n\n" +
+			"   [tools.PREFIXTOOL]\n   source = \"mcp.NAME.TOOL\"\n\n" +
+			"Each entry is then yours to edit: summary, description, parameters, run.\n" +
+			"An entry that already exists, or a name another entry of the server serves,\n" +
+			"is an error and nothing is written. --dry-run prints the entries instead.\n\n" +
+			"Examples:\n   toolhost import --mcp fs\n   toolhost import --mcp fs --tool read_text_file --prefix fs_\n" +
+			"   toolhost import --mcp github --dry-run",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "mcp", Usage: "the `NAME` of the [mcp_servers.NAME] whose tools to import"},
+			&cli.StringSliceFlag{Name: "tool", Usage: "import only the server's tool `TOOL` (repeatable)"},
+			&cli.StringFlag{Name: "prefix", Usage: "prepend `PREFIX` to every entry's name"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print the entries; write nothing"},
+		},
+		Action: a.importMCP,
+	}
+}
+
+func (a *app) importMCP(c *cli.Context) error {
+	if err := checkArgs(c, 0, 0, "--mcp NAME [--tool TOOL…] [--prefix PREFIX] [--dry-run]"); err != nil {
+		return err
+	}
+	name := c.String("mcp")
+	if name == "" {
+		return commandUsageErrorf(c.Command.HelpName, "which server? give --mcp NAME, the NAME of its [mcp_servers.NAME]")
+	}
+	root, err := findRoot(c)
+	if err != nil {
+		return &exitError{code: ExitFailure, err: err}
+	}
+	cfg, err := a.loadConfig(c, root)
+	if err != nil {
+		return err
+	}
+	s := cfg.Servers[name]
+	switch {
+	case s == nil:
+		have := "none is configured"
+		if names := slices.Sorted(maps.Keys(cfg.Servers)); len(names) > 0 {
+			have = "the configured ones are " + strings.Join(names, ", ")
+		}
+		return &exitError{code: ExitFailure, err: fmt.Errorf("import: no MCP server %q (%s); add [mcp_servers.%s] with command or url first", name, have, name)}
+	case strings.Contains(name, "."):
+		return &exitError{code: ExitFailure, err: fmt.Errorf(`import: the server's name %q holds a ".", which source = "mcp.NAME.TOOL" cannot name; rename its table`, name)}
+	case s.Disabled():
+		return &exitError{code: ExitFailure, err: fmt.Errorf("import: [mcp_servers.%s] is disabled (%s); set enabled = true to list its tools", name, shortErrPos(s.Pos["enabled"]))}
+	}
+	cacheDir := ""
+	if !c.Bool("no-cache") {
+		cacheDir = resolver.DefaultCacheDir()
+	}
+	src, err := serverSource(s, c.String("prefix"), root, cacheDir)
+	if err != nil {
+		return &exitError{code: ExitFailure, err: err}
+	}
+	defer src.Close()
+	tools, err := src.Tools(c.Context)
+	if err != nil {
+		return &exitError{code: ExitFailure, err: fmt.Errorf("import: %w", err)}
+	}
+	// The server's tools, by their name on the server.
+	served := map[string]string{}
+	for _, t := range tools {
+		served[strings.TrimPrefix(t.Source, "mcp."+name+".")] = t.Name
+	}
+	offered := slices.Sorted(maps.Keys(served))
+	picked := offered
+	if only := c.StringSlice("tool"); len(only) > 0 {
+		picked = nil
+		for _, t := range only {
+			if _, ok := served[t]; !ok {
+				return &exitError{code: ExitFailure, err: fmt.Errorf("import: the server %q offers no tool %q (it offers: %s)", name, t, strings.Join(offered, ", "))}
+			}
+			if !slices.Contains(picked, t) {
+				picked = append(picked, t)
+			}
+		}
+	}
+	if len(picked) == 0 {
+		return &exitError{code: ExitFailure, err: fmt.Errorf("import: the server %q lists no tools", name)}
+	}
+	var entries []config.Imported
+	for _, t := range picked {
+		n := served[t]
+		if !toolname.Valid(n) {
+			return &exitError{code: ExitFailure, err: fmt.Errorf("import: the entry name %q is not valid: use 1 to 64 letters, digits, '_' or '-' (change --prefix, or leave the tool out with --tool)", n)}
+		}
+		if err := clash(cfg, name, offered, n); err != nil {
+			return err
+		}
+		entries = append(entries, config.Imported{Name: n, Server: name, Tool: t})
+	}
+	file := s.Place.File
+	if c.Bool("dry-run") {
+		fmt.Fprint(a.stdout, config.ImportText(entries))
+		fmt.Fprintf(a.stderr, "dry run: nothing written; without --dry-run, %d %s would be appended to %s\n",
+			len(entries), plural(len(entries), "entry", "entries"), relPath(file))
+		return nil
+	}
+	ws, inWorkspace := config.WorkspaceDir(root)
+	inWorkspace = inWorkspace && filepath.Dir(file) == ws
+	var before map[string]string
+	var trusted bool
+	if inWorkspace {
+		before, trusted = trustedBefore(root)
+	}
+	if err := config.AppendImported(file, entries); err != nil {
+		return &exitError{code: ExitFailure, err: err}
+	}
+	if inWorkspace {
+		if note := keepTrusted(before, trusted, file); note != "" {
+			fmt.Fprintf(a.stderr, "toolhost: %s\n", note)
+		}
+	}
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.Name
+	}
+	fmt.Fprintf(a.stdout, "imported %d %s of [mcp_servers.%s] into %s: %s\ntry: toolhost list\n",
+		len(entries), plural(len(entries), "tool", "tools"), name, relPath(file), a.outText(strings.Join(names, ", ")))
+	return nil
+}
+
+// clash is the error for an imported entry named n that the configuration
+// already has: a [tools.n], or an entry serving all of the server's tools
+// that serves one under that name.
+func clash(cfg *config.Config, server string, offered []string, n string) error {
+	if e := cfg.Tools[n]; e != nil {
+		return &exitError{code: ExitFailure, err: fmt.Errorf("import: %s: tool %q already exists; nothing was written: edit or remove it there, or import under other names with --prefix", shortErrPos(e.Place), n)}
+	}
+	for _, set := range []map[string]*config.Entry{cfg.Tools, cfg.Toolsets} {
+		for _, k := range slices.Sorted(maps.Keys(set)) {
+			e := set[k]
+			if e.Server != server || !e.AllTools() {
+				continue
+			}
+			picks, _ := mcptool.Select(e, offered)
+			for _, p := range picks {
+				if p.Name == n {
+					return &exitError{code: ExitFailure, err: fmt.Errorf("import: %s: %s serves the server's tool %q as %q already; nothing was written: import under other names with --prefix, or leave it out of %s with exclude",
+						shortErrPos(e.Place), e.Key(), p.Server, n, e.Key())}
+				}
+			}
+		}
+	}
+	return nil
+}
