@@ -251,14 +251,16 @@ func DefaultDir() string {
 	return filepath.Join(home, ".cache", "toolhost")
 }
 
-// Clear removes the schema answers and the persisted resolutions
-// stored in dir by catalogs created with Options.CacheDir = dir. It removes nothing else, and a dir with no
-// cache is not an error.
+// Clear removes the schema answers and the persisted resolutions stored
+// in dir by catalogs created with Options.CacheDir = dir, and the
+// listings of MCP servers and remote catalogs kept beside them (mcp,
+// remotes, and mcp-client for `toolhost --mcp`). It removes nothing
+// else, and a dir with no cache is not an error.
 func Clear(dir string) error {
 	if dir == "" {
 		return errors.New("resolver: clear cache: no cache directory (DefaultCacheDir finds none when neither XDG_CACHE_HOME nor HOME is set; set one)")
 	}
-	for _, sub := range []string{"schemas", "resolutions"} {
+	for _, sub := range []string{"schemas", "resolutions", "mcp", "remotes", "mcp-client"} {
 		err := os.RemoveAll(filepath.Join(dir, sub))
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("resolver: clear cache: %w", err)

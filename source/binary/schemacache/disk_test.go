@@ -81,3 +81,32 @@ func TestDiskCacheAtomic(t *testing.T) {
 		t.Errorf("cache dir holds %v, want only the one answer (no temporary files)", files)
 	}
 }
+
+// TestClearListings: Clear removes the schema answers, the resolutions
+// and the MCP servers' and remotes' listings, and leaves the rest of
+// the directory alone.
+func TestClearListings(t *testing.T) {
+	dir := t.TempDir()
+	for _, sub := range []string{"schemas", "resolutions", "mcp", "remotes", "mcp-client/ab12", "other"} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, sub, "f.json"), []byte("{}"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := Clear(dir); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var left []string
+	for _, e := range entries {
+		left = append(left, e.Name())
+	}
+	if got := strings.Join(left, ","); got != "other" {
+		t.Errorf("after Clear the cache dir holds %q, want only %q", got, "other")
+	}
+}
