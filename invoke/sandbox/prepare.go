@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // ErrUnavailable reports that the OS cannot enforce a policy whose entry
@@ -58,7 +59,7 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: private temporary directory: %w", err)
 	}
-	l := &Launch{Cleanup: func() { _ = os.RemoveAll(tmp) }}
+	l := &Launch{Cleanup: func() { removeTemp(tmp) }}
 	l.Env = append(filterEnv(p, env, keep), "TMPDIR="+tmp)
 	if abi == 0 { // nothing to enforce with: the cooperative policy and the environment only
 		return l, nil
@@ -71,7 +72,7 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 	}
 	if rs != nil {
 		l.rs, l.flags = rs, flags
-		l.Cleanup = func() { rs.Close(); _ = os.RemoveAll(tmp) }
+		l.Cleanup = func() { rs.Close(); removeTemp(tmp) }
 	}
 	l.noCore, l.noUnix, l.Enforced = pl.NoCore, pl.FS, true
 	return l, nil
@@ -92,6 +93,14 @@ func privateTemp() (string, error) {
 		}
 	}
 	return os.MkdirTemp("", "toolhost-call-")
+}
+
+// removeTemp removes a call's private temporary directory: one rmdir
+// when the tool left it empty, as most do, else everything in it.
+func removeTemp(dir string) {
+	if syscall.Rmdir(dir) != nil {
+		_ = os.RemoveAll(dir)
+	}
 }
 
 // fixError carries the fix of an error, for callers that report one
