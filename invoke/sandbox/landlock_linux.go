@@ -3,6 +3,7 @@ package sandbox
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 	"syscall"
 
@@ -132,6 +133,10 @@ var systemFDs = sync.OnceValue(func() map[string]systemPath {
 	m := map[string]systemPath{}
 	for _, list := range [][]string{systemRead, devRW, devRead} {
 		for _, p := range list {
+			if list[0] == systemRead[0] && beneathOtherSystemDir(p) {
+				m[p] = systemPath{fd: -1} // granted with that one
+				continue
+			}
 			fd, err := syscall.Open(p, oPath|syscall.O_CLOEXEC, 0)
 			if err != nil {
 				m[p] = systemPath{fd: -1}
@@ -148,6 +153,28 @@ var systemFDs = sync.OnceValue(func() map[string]systemPath {
 	}
 	return m
 })
+
+// beneathOtherSystemDir reports whether the system directory p is a
+// symbolic link into another one of systemRead (/bin → usr/bin on a
+// merged /usr): the rule on that one covers it, with the same rights.
+func beneathOtherSystemDir(p string) bool {
+	fi, err := os.Lstat(p)
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return false
+	}
+	target, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return false
+	}
+	for _, d := range systemRead {
+		if d != p && within(d, target) {
+			if fi, err := os.Lstat(d); err == nil && fi.IsDir() {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 var (
 	abiOnce sync.Once
