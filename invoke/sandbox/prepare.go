@@ -29,6 +29,9 @@ type Launch struct {
 	// cooperative policy and the minimal environment only).
 	Enforced bool
 
+	threadMu sync.Mutex
+	thread   *startThread // made by Prepare for the first start (thread_linux.go)
+
 	rs     *os.File // the Landlock ruleset, nil when there is nothing to restrict
 	flags  uint32   // landlock_restrict_self's flags
 	noCore bool     // RLIMIT_CORE 0 for the process
@@ -64,15 +67,23 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 	if abi == 0 { // nothing to enforce with: the cooperative policy and the environment only
 		return l, nil
 	}
+	// The thread that will start the tool, made meanwhile; the plan has
+	// fs rules (and so the unix socket filter) when the profile or a rule
+	// asks for them.
+	unix := p.profile() || len(p.FS) > 0
+	l.thread = earlyThread(unix)
 	pl := p.Compile(exe, root, envValue(env, "HOME"), tmp)
 	rs, flags, err := ruleset(pl)
+	if err != nil || rs == nil || pl.FS != unix {
+		l.endThread() // a start without a ruleset, or with another filter, needs none
+	}
 	if err != nil {
 		l.Cleanup()
 		return nil, err
 	}
 	if rs != nil {
 		l.rs, l.flags = rs, flags
-		l.Cleanup = func() { rs.Close(); removeTemp(tmp) }
+		l.Cleanup = func() { l.endThread(); rs.Close(); removeTemp(tmp) }
 	}
 	l.noCore, l.noUnix, l.Enforced = pl.NoCore, pl.FS, true
 	return l, nil
