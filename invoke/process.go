@@ -106,6 +106,7 @@ func Start(spec *Spec, req *tool.Request, onLine func([]byte)) (*Process, error)
 	// Our own stdout pipe, so that Wait does not close it under the reader.
 	pr, pw, err := os.Pipe()
 	if err != nil {
+		cleanup()
 		return nil, fail(err)
 	}
 	cmd, p.box, err = startContained(context.Background(), newCallLeaf(), launch, func() *exec.Cmd {

@@ -3,10 +3,10 @@ package sandbox
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 	"syscall"
 
-	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
 
@@ -16,55 +16,88 @@ import (
 // Rights the kernel lacks are dropped (best effort: the host has decided
 // whether to warn or refuse). It returns nil when there is nothing to
 // enforce.
+//
+// It speaks to the kernel directly, with the ABI asked once per process
+// ([kernelABI]): one landlock_create_ruleset, then one landlock_add_rule
+// per grant (the system paths through descriptors held open, the others
+// opened O_PATH for the call), where go-landlock's Config asked the
+// kernel for its ABI and errata again on every call.
 func ruleset(pl *Plan) (*os.File, uint32, error) {
-	var cfg landlock.Config
-	var rules []landlock.Rule
-	var direct []PathGrant // system paths, added with descriptors held open
+	abi := kernelABI()
+	var attr ll.RulesetAttr
 	if pl.FS {
-		cfg.HandledAccessFS = handledFS
-		for _, g := range pl.Paths {
-			if _, ok := systemFDs()[g.Path]; ok {
-				direct = append(direct, g)
-				continue
-			}
-			rules = append(rules, landlock.PathAccess(landlock.AccessFSSet(g.Access), g.Path).IgnoreIfMissing())
-		}
+		attr.HandledAccessFS = handledFS & fsRights(abi)
 	}
-	if pl.Net {
-		cfg.HandledAccessNet = ll.AccessNetBindTCP | ll.AccessNetConnectTCP
-		for _, p := range pl.Connect {
-			rules = append(rules, landlock.ConnectTCP(p))
-		}
-		for _, p := range pl.Bind {
-			rules = append(rules, landlock.BindTCP(p))
-		}
+	if pl.Net && abi >= 4 {
+		attr.HandledAccessNet = ll.AccessNetBindTCP | ll.AccessNetConnectTCP
 	}
-	if pl.Scope {
-		cfg.Scoped = ll.ScopeSignal | ll.ScopeAbstractUnixSocket
+	if pl.Scope && abi >= 6 {
+		attr.Scoped = ll.ScopeSignal | ll.ScopeAbstractUnixSocket
 	}
-	fd, flags, err := cfg.BestEffort().NewRulesetFD(rules...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("sandbox: the Landlock ruleset: %w", err)
-	}
-	if fd < 0 {
+	if abi == 0 || attr.HandledAccessFS == 0 && attr.HandledAccessNet == 0 && attr.Scoped == 0 {
 		return nil, 0, nil
 	}
-	mask := fsRights(kernelABI())
-	for _, g := range direct {
-		sp := systemFDs()[g.Path]
-		access := g.Access & mask
+	fd, err := ll.LandlockCreateRuleset(&attr, 0)
+	if err != nil {
+		return nil, 0, fmt.Errorf("sandbox: the Landlock ruleset: landlock_create_ruleset: %w", err)
+	}
+	fail := func(err error) (*os.File, uint32, error) {
+		syscall.Close(fd)
+		return nil, 0, fmt.Errorf("sandbox: the Landlock ruleset: %w", err)
+	}
+	for _, g := range pl.Paths {
+		access := g.Access & attr.HandledAccessFS
+		if access == 0 {
+			continue // nothing this kernel can grant
+		}
+		if err := addPath(fd, g.Path, access); err != nil {
+			return fail(err)
+		}
+	}
+	for _, r := range []struct {
+		ports  []uint16
+		access uint64
+	}{{pl.Connect, ll.AccessNetConnectTCP}, {pl.Bind, ll.AccessNetBindTCP}} {
+		if attr.HandledAccessNet == 0 {
+			break
+		}
+		for _, port := range r.ports {
+			if err := ll.LandlockAddNetPortRule(fd, &ll.NetPortAttr{AllowedAccess: r.access, Port: uint64(port)}, 0); err != nil {
+				return fail(fmt.Errorf("landlock_add_rule(port %d): %w", port, err))
+			}
+		}
+	}
+	return os.NewFile(uintptr(fd), "landlock-ruleset"), 0, nil
+}
+
+// addPath adds the grant of access beneath path to the ruleset fd: a
+// system path through its descriptor held open (a file that is not a
+// directory gets only the rights Landlock accepts on one), any other
+// opened (O_PATH) for the call, its rights as the plan has them; a missing
+// path is skipped.
+func addPath(fd int, path string, access uint64) error {
+	var pfd int
+	if sp, ok := systemFDs()[path]; ok {
 		if !sp.dir {
 			access &= fileRights
 		}
 		if sp.fd < 0 || access == 0 {
-			continue // missing here, or nothing this kernel can grant
+			return nil // missing here, or nothing this kernel can grant
 		}
-		if err := ll.LandlockAddPathBeneathRule(fd, &ll.PathBeneathAttr{AllowedAccess: access, ParentFd: sp.fd}, 0); err != nil {
-			syscall.Close(fd)
-			return nil, 0, fmt.Errorf("sandbox: the Landlock ruleset: landlock_add_rule(%s): %w", g.Path, err)
+		pfd = sp.fd
+	} else {
+		var err error
+		if pfd, err = syscall.Open(path, oPath|syscall.O_CLOEXEC, 0); err == syscall.ENOENT {
+			return nil
+		} else if err != nil {
+			return fmt.Errorf("open(%s): %w", path, err)
 		}
+		defer syscall.Close(pfd)
 	}
-	return os.NewFile(uintptr(fd), "landlock-ruleset"), flags, nil
+	if err := ll.LandlockAddPathBeneathRule(fd, &ll.PathBeneathAttr{AllowedAccess: access, ParentFd: pfd}, 0); err != nil {
+		return fmt.Errorf("landlock_add_rule(%s): %w", path, err)
+	}
+	return nil
 }
 
 // oPath is O_PATH, the same on every architecture Landlock runs on but
@@ -100,6 +133,10 @@ var systemFDs = sync.OnceValue(func() map[string]systemPath {
 	m := map[string]systemPath{}
 	for _, list := range [][]string{systemRead, devRW, devRead} {
 		for _, p := range list {
+			if list[0] == systemRead[0] && beneathOtherSystemDir(p) {
+				m[p] = systemPath{fd: -1} // granted with that one
+				continue
+			}
 			fd, err := syscall.Open(p, oPath|syscall.O_CLOEXEC, 0)
 			if err != nil {
 				m[p] = systemPath{fd: -1}
@@ -116,6 +153,28 @@ var systemFDs = sync.OnceValue(func() map[string]systemPath {
 	}
 	return m
 })
+
+// beneathOtherSystemDir reports whether the system directory p is a
+// symbolic link into another one of systemRead (/bin → usr/bin on a
+// merged /usr): the rule on that one covers it, with the same rights.
+func beneathOtherSystemDir(p string) bool {
+	fi, err := os.Lstat(p)
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return false
+	}
+	target, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return false
+	}
+	for _, d := range systemRead {
+		if d != p && within(d, target) {
+			if fi, err := os.Lstat(d); err == nil && fi.IsDir() {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 var (
 	abiOnce sync.Once

@@ -24,3 +24,10 @@ func (l *Launch) Start(_ *syscall.SysProcAttr, start func() (pid int, err error)
 	_, err := start()
 	return err
 }
+
+// startThread is Linux only.
+type startThread struct{}
+
+func earlyThread(bool) *startThread { return nil }
+
+func (l *Launch) endThread() {}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // ErrUnavailable reports that the OS cannot enforce a policy whose entry
@@ -27,6 +28,9 @@ type Launch struct {
 	// Enforced is false when the OS cannot sandbox (the call runs with the
 	// cooperative policy and the minimal environment only).
 	Enforced bool
+
+	threadMu sync.Mutex
+	thread   *startThread // made by Prepare for the first start (thread_linux.go)
 
 	rs     *os.File // the Landlock ruleset, nil when there is nothing to restrict
 	flags  uint32   // landlock_restrict_self's flags
@@ -58,20 +62,28 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: private temporary directory: %w", err)
 	}
-	l := &Launch{Cleanup: func() { _ = os.RemoveAll(tmp) }}
+	l := &Launch{Cleanup: func() { removeTemp(tmp) }}
 	l.Env = append(filterEnv(p, env, keep), "TMPDIR="+tmp)
 	if abi == 0 { // nothing to enforce with: the cooperative policy and the environment only
 		return l, nil
 	}
+	// The thread that will start the tool, made meanwhile; the plan has
+	// fs rules (and so the unix socket filter) when the profile or a rule
+	// asks for them.
+	unix := p.profile() || len(p.FS) > 0
+	l.thread = earlyThread(unix)
 	pl := p.Compile(exe, root, envValue(env, "HOME"), tmp)
 	rs, flags, err := ruleset(pl)
+	if err != nil || rs == nil || pl.FS != unix {
+		l.endThread() // a start without a ruleset, or with another filter, needs none
+	}
 	if err != nil {
 		l.Cleanup()
 		return nil, err
 	}
 	if rs != nil {
 		l.rs, l.flags = rs, flags
-		l.Cleanup = func() { rs.Close(); _ = os.RemoveAll(tmp) }
+		l.Cleanup = func() { l.endThread(); rs.Close(); removeTemp(tmp) }
 	}
 	l.noCore, l.noUnix, l.Enforced = pl.NoCore, pl.FS, true
 	return l, nil
@@ -92,6 +104,14 @@ func privateTemp() (string, error) {
 		}
 	}
 	return os.MkdirTemp("", "toolhost-call-")
+}
+
+// removeTemp removes a call's private temporary directory: one rmdir
+// when the tool left it empty, as most do, else everything in it.
+func removeTemp(dir string) {
+	if syscall.Rmdir(dir) != nil {
+		_ = os.RemoveAll(dir)
+	}
 }
 
 // fixError carries the fix of an error, for callers that report one

@@ -32,7 +32,10 @@ const (
 // (prctl(PR_SET_NO_NEW_PRIVS), landlock_restrict_self without TSYNC: that
 // thread only) and never unlocks: when the goroutine returns the Go
 // runtime ends the thread instead of reusing it. The host's other threads
-// are never restricted.
+// are never restricted. For the first start of a launch that thread is
+// made by [Prepare] (see startThread), and has set no_new_privs and the
+// unix socket filter while the host built the ruleset; it takes the
+// Landlock domain only here, as one made on the spot does.
 //
 // The child would share the thread's domain, so while that thread lives
 // the tool could reach it: signal it (a SIGKILL to any thread ends the
@@ -60,22 +63,95 @@ func (l *Launch) Start(sys *syscall.SysProcAttr, start func() (pid int, err erro
 	fd := int(l.rs.Fd())
 	sys.Ptrace = true
 	var err error
-	onOwnThread(func() { err = l.confined(fd, start) })
+	if t := l.takeThread(); t != nil {
+		t.work <- func() { err = l.confined(fd, start, true) }
+		<-t.done
+		if t.err != nil {
+			err = t.err
+		}
+	} else {
+		onOwnThread(func() { err = l.confined(fd, start, false) })
+	}
 	runtime.KeepAlive(l.rs)
 	return err
+}
+
+// startThread is a thread made for one confined start when its launch
+// is prepared, so that the runtime makes it, and it sets no_new_privs and
+// the unix socket filter on itself, while the host compiles the rules and
+// builds the ruleset: a goroutine locked to a thread of its own (never
+// the main thread, see onOwnThread) that waits for the start and ends
+// with it. Until then it holds no Landlock domain, so no tool can reach
+// it (a confined tool may signal or trace only processes of its own
+// domain); it enforces the ruleset only once given the start, exactly as
+// a thread made by onOwnThread, and a launch cleaned up without a start
+// ends it unused.
+type startThread struct {
+	work chan func() // the start; closed: none will come
+	done chan struct{}
+	err  error // of no_new_privs or the filter: the start did not run
+}
+
+// newStartThread starts the thread of a launch; unix says whether to set
+// the unix socket filter.
+func newStartThread(unix bool) *startThread {
+	t := &startThread{work: make(chan func()), done: make(chan struct{})}
+	var run func()
+	run = func() {
+		runtime.LockOSThread() // never unlocked but on the main thread
+		if syscall.Gettid() == syscall.Getpid() {
+			// Holding the main thread, the next goroutine gets another
+			// one; this one waits so that it is not that one.
+			go run()
+			<-t.done
+			runtime.UnlockOSThread()
+			return
+		}
+		defer close(t.done)
+		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0); e != 0 {
+			t.err = fmt.Errorf("%w: prctl(PR_SET_NO_NEW_PRIVS): %v", ErrConfine, e)
+		} else if unix {
+			t.err = refuseUnixSockets()
+		}
+		if fn, ok := <-t.work; ok && t.err == nil {
+			fn()
+		}
+	}
+	go run()
+	return t
+}
+
+// takeThread returns the launch's start thread for its first start, nil
+// for any other (a start tried again makes its own).
+func (l *Launch) takeThread() *startThread {
+	l.threadMu.Lock()
+	defer l.threadMu.Unlock()
+	t := l.thread
+	l.thread = nil
+	return t
+}
+
+// endThread ends the launch's start thread if no start took it.
+func (l *Launch) endThread() {
+	if t := l.takeThread(); t != nil {
+		close(t.work)
+		<-t.done
+	}
 }
 
 // confined confines the calling thread with the ruleset fd, starts the
 // process and waits for its stop at exec. It runs on a thread that ends
 // when it returns.
-func (l *Launch) confined(fd int, start func() (int, error)) error {
-	if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0); e != 0 {
-		return fmt.Errorf("%w: prctl(PR_SET_NO_NEW_PRIVS): %v", ErrConfine, e)
+func (l *Launch) confined(fd int, start func() (int, error), ready bool) error {
+	if !ready {
+		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0); e != 0 {
+			return fmt.Errorf("%w: prctl(PR_SET_NO_NEW_PRIVS): %v", ErrConfine, e)
+		}
 	}
 	if _, _, e := syscall.RawSyscall(sysLandlockRestrictSelf, uintptr(fd), uintptr(l.flags), 0); e != 0 {
 		return fmt.Errorf("%w: landlock_restrict_self: %v", ErrConfine, e)
 	}
-	if l.noUnix {
+	if l.noUnix && !ready {
 		if err := refuseUnixSockets(); err != nil {
 			return err
 		}
@@ -157,3 +233,6 @@ func yamaScope() int {
 	n, _ := strconv.Atoi(strings.TrimSpace(string(data)))
 	return n
 }
+
+// earlyThread is newStartThread, for Prepare.
+func earlyThread(unix bool) *startThread { return newStartThread(unix) }

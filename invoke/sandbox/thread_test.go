@@ -2,10 +2,12 @@ package sandbox_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -102,5 +104,46 @@ func TestConfinedToolState(t *testing.T) {
 	want := "TracerPid: 0\nNoNewPrivs: 1\nMax core file size 0 0 bytes\n"
 	if string(res.Stdout) != want {
 		t.Errorf("tool state:\n%s\nwant:\n%s", res.Stdout, want)
+	}
+}
+
+// TestLaunchThreads: the thread Prepare makes for the first start serves
+// it, a second start of the same launch (a start tried again) makes its
+// own, and a launch cleaned up without a start ends its thread; either
+// way no thread of the host is left with no_new_privs.
+func TestLaunchThreads(t *testing.T) {
+	needLandlock(t)
+	if nnp := noNewPrivsThreads(t); len(nnp) > 0 {
+		t.Skipf("this test process runs with no_new_privs already (threads %v)", nnp)
+	}
+	for _, starts := range []int{0, 1, 2} {
+		l, err := sandbox.Prepare(&sandbox.Policy{Mode: sandbox.ModeOn}, "/bin/true", t.TempDir(), os.Environ(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range starts {
+			cmd := exec.Command("/bin/true")
+			cmd.SysProcAttr = &syscall.SysProcAttr{}
+			err := l.Start(cmd.SysProcAttr, func() (int, error) {
+				if err := cmd.Start(); err != nil {
+					return 0, err
+				}
+				return cmd.Process.Pid, nil
+			})
+			if err != nil {
+				t.Fatalf("%d starts: start %d: %v", starts, i+1, err)
+			}
+			if err := cmd.Wait(); err != nil {
+				t.Fatalf("%d starts: start %d: %v", starts, i+1, err)
+			}
+		}
+		l.Cleanup()
+		deadline := time.Now().Add(5 * time.Second)
+		for nnp := noNewPrivsThreads(t); len(nnp) > 0; nnp = noNewPrivsThreads(t) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d starts: threads %v still have no_new_privs 5s after the cleanup", starts, nnp)
+			}
+			time.Sleep(time.Millisecond)
+		}
 	}
 }
