@@ -56,9 +56,10 @@ var ErrNoAnswer = errors.New("no answer now")
 // defaultMaxRounds bounds the questions answered in one call.
 const defaultMaxRounds = 8
 
-// Call runs the named tool with args. It owns the call from lookup to
-// outcome, for binary and dynamic tools alike; the faces (CLI, MCP, HTTP)
-// only supply Ask and translate the result.
+// call runs the named tool with args ([Catalog.Call], audit.go, wraps it
+// with the audit line). It owns the call from lookup to outcome, for
+// binary and dynamic tools alike; the faces (CLI, MCP, HTTP) only supply
+// Ask and translate the result.
 //
 // The arguments are validated against the tool's input schema, with
 // defaults applied, before anything runs: invalid arguments give an error
@@ -80,7 +81,7 @@ const defaultMaxRounds = 8
 // timed out, flooded stdout or broke the protocol (see the error variables
 // of this package, each in an [*Error] with the fix), an Ask that failed,
 // or ctx cancelled (the binary is killed).
-func (c *Catalog) Call(ctx context.Context, name string, args map[string]any, opts *CallOptions) (tool.Outcome, error) {
+func (c *Catalog) call(ctx context.Context, name string, args map[string]any, opts *CallOptions) (tool.Outcome, error) {
 	c.maybeRefresh(ctx)
 	e, err := c.lookup(name)
 	if err != nil {

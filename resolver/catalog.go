@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/source/binary/schemacache"
@@ -53,6 +54,9 @@ type Options struct {
 	// resolution does not have the tool, Only changes nothing. If empty,
 	// every binary is checked and every tool served.
 	Only string
+	// Audit, if set, gets one line per call (audit.go, docs/audit.md),
+	// and the secrets the calls read, to redact. nil: no audit log.
+	Audit *audit.Log
 }
 
 // entry is one tool the catalog serves. Fields are fixed once the entry is
@@ -132,7 +136,8 @@ type Catalog struct {
 	retryBase                         time.Duration               // first delay before a timed-out schema request is retried
 	pools                             *pools                      // long-lived processes (pool.go)
 	cacheDir                          string
-	only                              string // Options.Only
+	only                              string     // Options.Only
+	audit                             *audit.Log // Options.Audit
 
 	// safe for concurrent use on their own, without mu
 	builds   atomic.Uint64    // resolution passes started

@@ -114,6 +114,7 @@ func newCatalog(opts *Options) (*Catalog, Options) {
 		pools:          &pools{size: o.PoolSize, idle: o.PoolIdle},
 	}
 	c.cacheDir, c.only = o.CacheDir, o.Only
+	c.audit = o.Audit
 	return c, o
 }
 
@@ -121,6 +122,9 @@ func newCatalog(opts *Options) (*Catalog, Options) {
 // "" when the configuration must be read at every start).
 func (c *Catalog) setConfig(cfg *config.Config, cacheDir, filesKey string) {
 	p := newPlan(cfg)
+	if p.hasSecrets() {
+		filesKey = "" // read at every start, so that each run finds its secrets' references (secrets.go)
+	}
 	var files []string
 	if cfg != nil {
 		files = cfg.Files
