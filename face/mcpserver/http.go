@@ -63,7 +63,7 @@ func (s *Server) Handler() http.Handler {
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r.Header.Set(remoteAddrHeader, r.RemoteAddr) // caller.go: over whatever the client sent
-		if !screenPOST(w, r) { // ids and keys, as over stdio
+		if !screenPOST(w, r) {                       // ids and keys, as over stdio
 			return
 		}
 		if name, ok := perRequestVersion(r); ok {
