@@ -18,6 +18,7 @@ import (
 // the exit status and the bytes the tool reports; without --audit a
 // one-shot call writes no log.
 func TestCallAudit(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir()) // the default log's directory, for this test alone (serve tests write theirs)
 	root := workspace(t, "[tools.a]\ncommand = [{{exe}}, \"audited\"]\ntool = \"audited\"\nrun = \"ask\"\n")
 	log := filepath.Join(t.TempDir(), "audit.jsonl")
 	r := runIn(t, root, "", nil, "call", "a", "text=hi", "api_key=k-1", "--yes", "--json", "--audit", log)
