@@ -51,7 +51,7 @@ type Client struct {
 
 // Approval is the approval decision of a call.
 type Approval struct {
-	Decision string // [DecisionApproved], [DecisionDeclined] or [DecisionUnattended]; "" when no approval applied
+	Decision string // [DecisionApproved], [DecisionDeclined], [DecisionUnattended], [DecisionAsked] or [DecisionRefused]; "" when no approval applied
 	By       string // the face that decided: "mcp" (elicitation), "http", "cli"…; "" for config
 }
 
@@ -74,6 +74,13 @@ const (
 	DecisionApproved   = "approved"   // a person approved the call
 	DecisionDeclined   = "declined"   // a person declined it; the tool did not run
 	DecisionUnattended = "unattended" // the configuration lets it run without asking
+	// DecisionAsked: the person is asked in a later request (MCP multi
+	// round-trip, the page); this call ended before the answer.
+	DecisionAsked = "asked"
+	// DecisionRefused: the call was refused before anything ran: nobody
+	// could be asked (a client without elicitation, no terminal), or the
+	// configuration says never to run the tool (run = "skip").
+	DecisionRefused = "refused"
 )
 
 // MarshalJSON writes the record as its audit line, without the newline.

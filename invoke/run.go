@@ -84,6 +84,9 @@ type Result struct {
 	Elapsed    time.Duration // from the call of Run to the end of Wait
 
 	Status string // "exit status 3", "signal: killed"
+	// RequestSize is the size in bytes of the request written to stdin
+	// (the audit log's bytes_in).
+	RequestSize int
 }
 
 // Run starts one tool process for req, writes the request JSON to its
@@ -226,6 +229,8 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 		ExitCode:   e.ExitCode,
 		Elapsed:    time.Since(start),
 		Status:     cmd.ProcessState.String(),
+
+		RequestSize: len(input),
 	}
 	switch {
 	case stdout.exceeded:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -40,12 +41,14 @@ func (c *Catalog) approve(ctx context.Context, e *entry, name string, args map[s
 	t := e.t()
 	setting := runSetting(t)
 	if ask == nil {
+		noteApproval(ctx, audit.DecisionRefused)
 		return nil, &Error{Tool: name, Action: tool.ActionRun, Err: fmt.Errorf("%w (%s)", ErrApprovalRequired, setting),
 			Fix: "call it where a person can approve it: `toolhost call` on a terminal (or with --yes, typed by that person), " +
 				"an MCP client that supports elicitation, the page of `toolhost serve --http`, or a Go host that sets CallOptions.Approve; " +
 				"or, if it may run without approval, change " + setting + ` to run = "unattended"`}
 	}
 	ok, err := ask(ctx, Approval{Tool: name, Rendered: c.render(ctx, e, name, args), Arguments: args, Setting: setting})
+	noteApproval(ctx, decision(ok, err)) // audit.go
 	if err != nil {
 		return nil, fmt.Errorf("resolver: tool %q: asking for approval: %w", name, err)
 	}

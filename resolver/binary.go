@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/invoke"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -25,6 +26,9 @@ type binding struct {
 	longLived bool
 	// access is the entry's policy for context.access, nil for none.
 	access []byte
+	// secrets is the entry when it has secret variables, read at each
+	// run (secrets.go); nil for none.
+	secrets *config.Entry
 }
 
 // run runs one request of a binary tool with the entry's timeout and reads
@@ -56,6 +60,7 @@ func (c *Catalog) run(ctx context.Context, e *entry, action tool.Action, args, a
 			var doubt *errDoubt
 			if !errors.As(err, &doubt) {
 				if d := deniedPooled(b, c.root, out, err); d != nil {
+					noteDenial(ctx, d)
 					return denialOutcome(e.t().Name, d, out.Message), nil
 				}
 				if err == nil {
@@ -66,7 +71,13 @@ func (c *Catalog) run(ctx context.Context, e *entry, action tool.Action, args, a
 			// A protocol doubt: this call runs one-shot (pool.go, "Rules").
 		}
 	}
+	spec, secrets, err := c.withSecrets(e, action, spec)
+	if err != nil {
+		return tool.Outcome{}, err
+	}
 	res, err := invoke.Run(ctx, spec, req)
+	scrubSecrets(secrets, res, err)                // secrets.go
+	noteRun(ctx, action, res)                      // audit.go
 	if r, _, ok := catalog.RefusedValue(err); ok { // a value the model sent, refused before anything ran: data for the model
 		return tool.Fail(fmt.Sprintf("tool %q: %v (fix: %s)", e.t().Name, r, r.Fix())), nil
 	}
@@ -78,6 +89,7 @@ func (c *Catalog) run(ctx context.Context, e *entry, action tool.Action, args, a
 			out, err = readOutcome(e.t().Name, res, b.protocol)
 		}
 		if d := denied(b, c.root, res, out, err); d != nil {
+			noteDenial(ctx, d)
 			return denialOutcome(e.t().Name, d, outcomeText(out, err)), nil
 		}
 		if err == nil {
@@ -86,6 +98,7 @@ func (c *Catalog) run(ctx context.Context, e *entry, action tool.Action, args, a
 		err = &invoke.Error{Command: b.group.command, Action: action, ExitCode: res.ExitCode, Stderr: res.StderrTail, Err: err}
 	}
 	if d := denied(b, c.root, res, tool.Outcome{}, err); d != nil {
+		noteDenial(ctx, d)
 		return denialOutcome(e.t().Name, d, err.Error()), nil
 	}
 	return tool.Outcome{}, c.runError(e, action, err)

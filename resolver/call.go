@@ -57,38 +57,9 @@ var ErrNoAnswer = errors.New("no answer now")
 // defaultMaxRounds bounds the questions answered in one call.
 const defaultMaxRounds = 8
 
-// Call runs the named tool with args. It owns the call from lookup to
-// outcome, for binary and dynamic tools alike; the faces (CLI, MCP, HTTP)
-// only supply Ask and translate the result.
-//
-// The arguments are validated against the tool's input schema, with
-// defaults applied, before anything runs: invalid arguments give an error
-// outcome naming the fields, and err nil. A tool's questions (needs_input)
-// are answered by opts (see [CallOptions]) and the tool is run again with
-// the answers, at most MaxRounds times; a tool that asks again a question
-// it was answered is an error outcome. A failure the tool reports is an
-// error outcome too, and so is a binary that exits non-zero without
-// writing an outcome (a plain command that failed, a crash): its message
-// carries the exit status and stderr tail.
-//
-// A tool whose run mode is skip never runs (an error outcome says so); one
-// whose run mode is ask runs only once [CallOptions.Approve] approves the
-// call (see there). The configuration's fixed answers (questions.ID.answer)
-// are sent with every run and win over Answers.
-//
-// A call of a tool with a rate limit ([Tool.RateLimit]) whose calls
-// admitted in the last 60 s already reach it is refused before anything
-// runs, and before
-// anyone is asked to approve it: a transient error outcome gives the
-// seconds to wait (package ratelimit). A call counts once it is approved,
-// just before the tool starts, in the catalog's [Options.Limiter].
-//
-// err is non-nil only when no answer could be had: an unknown tool
-// (wrapping [ErrUnknownTool]), a binary that is missing, not executable,
-// timed out, flooded stdout or broke the protocol (see the error variables
-// of this package, each in an [*Error] with the fix), an Ask that failed,
-// or ctx cancelled (the binary is killed).
-func (c *Catalog) Call(ctx context.Context, name string, args map[string]any, opts *CallOptions) (tool.Outcome, error) {
+// call is [Catalog.Call] without its audit line (audit.go): the call
+// path, from lookup to outcome.
+func (c *Catalog) call(ctx context.Context, name string, args map[string]any, opts *CallOptions) (tool.Outcome, error) {
 	c.maybeRefresh(ctx)
 	e, err := c.lookup(name)
 	if err != nil {

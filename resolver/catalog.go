@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/ratelimit"
@@ -59,6 +60,9 @@ type Options struct {
 	// its own, which every face and client calling through the catalog
 	// shares; pass one to share the counts between catalogs.
 	Limiter *ratelimit.Limiter
+	// Audit, if set, gets one line per call (audit.go, docs/audit.md),
+	// and the secrets the calls read, to redact. nil: no audit log.
+	Audit *audit.Log
 }
 
 // entry is one tool the catalog serves. Fields are fixed once the entry is
@@ -139,7 +143,8 @@ type Catalog struct {
 	pools                             *pools                      // long-lived processes (pool.go)
 	limits                            *ratelimit.Limiter          // Options.Limiter: the calls admitted per tool
 	cacheDir                          string
-	only                              string // Options.Only
+	only                              string     // Options.Only
+	audit                             *audit.Log // Options.Audit
 
 	// safe for concurrent use on their own, without mu
 	builds   atomic.Uint64    // resolution passes started

@@ -127,6 +127,7 @@ func newCatalog(opts *Options) (*Catalog, Options) {
 	if c.limits == nil {
 		c.limits = ratelimit.New(nil)
 	}
+	c.audit = o.Audit
 	return c, o
 }
 
@@ -134,6 +135,9 @@ func newCatalog(opts *Options) (*Catalog, Options) {
 // "" when the configuration must be read at every start).
 func (c *Catalog) setConfig(cfg *config.Config, cacheDir, filesKey string) {
 	p := newPlan(cfg)
+	if p.hasSecrets() {
+		filesKey = "" // read at every start, so that each run finds its secrets' references (secrets.go)
+	}
 	var files []string
 	if cfg != nil {
 		files = cfg.Files

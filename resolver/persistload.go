@@ -194,7 +194,7 @@ func (c *Catalog) restore(pl *plan, st persist.Tool, detail []byte) (*entry, boo
 	}
 	e := &entry{name: st.Name, summary: st.Summary, enabled: st.Enabled, bin: &binding{
 		spec: spec, group: g, name: st.Bin, options: maps.Clone(ce.Options), timeout: st.Timeout, protocol: st.Protocol, v2: st.V2, longLived: st.LongLived,
-		access: access,
+		access: access, secrets: secretsOf(ce),
 	}}
 	e.decode = func() *Tool {
 		var d storedDetail

@@ -380,6 +380,7 @@ func (c *Catalog) runPooled(ctx context.Context, p *pool, e *entry, req *tool.Re
 	line, err := tool.MarshalRequest(&r)
 	if err == nil {
 		err = pr.p.Write(append(line, '\n'))
+		noteSent(ctx, len(line)+1) // audit.go
 	}
 	if err != nil { // nothing was sent: one-shot is safe
 		pr.mu.Lock()
@@ -450,7 +451,7 @@ func graceOf(spec *invoke.Spec) time.Duration {
 // declared long_lived, with a command whose argv does not depend on the
 // call (no templates).
 func poolable(b *binding) bool {
-	if !b.v2 || !b.longLived {
+	if !b.v2 || !b.longLived || b.secrets != nil { // secrets: one-shot (secrets.go)
 		return false
 	}
 	ts, err := invoke.Templates(b.spec.Command, b.spec.Shell)

@@ -329,6 +329,7 @@ func (c *Catalog) bind(t *Tool, e *config.Entry, g *group, resp *tool.SchemaResp
 		protocol:  resp != nil,
 		v2:        resp != nil && resp.Protocol == tool.Version2,
 		longLived: resp != nil && resp.Protocol == tool.Version2 && resp.LongLived,
+		secrets:   secretsOf(e),
 	})
 }
 

@@ -58,6 +58,7 @@ var figures = []figure{
 	{"a stdio MCP server's tool through `Catalog.Call` (issue 16)", "MCPServerCall", "after/direct", "the go-sdk client calling it directly", "direct-ms", 1.2, "×"},
 	{"a stdio MCP server's tool through the MCP face (issue 16)", "MCPServerCall", "face/direct", "the go-sdk client calling it directly", "direct-ms", 1.2, "×"},
 	{"warm `toolhost list`, 5 MCP servers configured (issue 16)", "WarmListServers", "after/none", "the same list without them", "none-ms", 1.1, "×"},
+	{"`serve --http` calls at 64 in flight, audit log on (issue 17; ≥ 0.95× calls/s)", "ServeAudit", "after/off", "the same calls with `--audit off`", "off-ms", 1.053, "×"},
 }
 
 // results holds every value of every metric of every benchmark, in the

@@ -14,6 +14,7 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/urfave/cli/v2"
 
+	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/suggest"
 	"github.com/toolhost/toolhost/internal/version"
@@ -55,6 +56,9 @@ type app struct {
 	// declared long_lived run on pools of long-lived processes; the other
 	// commands make one call and run it one-shot.
 	pool bool
+	// auditLog gets one line per call of the catalog (serveaudit.go);
+	// nil: none.
+	auditLog *audit.Log
 
 	// Tool text on a terminal (escape.go): whether stdout and stderr are
 	// terminals, and whether the command was given --raw.
@@ -315,7 +319,7 @@ func (a *app) toolCatalog(c *cli.Context, name string) (*resolver.Catalog, error
 	}
 	a.root = root
 	a.noteTool = name // the one line of note is about this tool only
-	opts := &resolver.Options{Root: root, PoolSize: -1, Only: name}
+	opts := &resolver.Options{Root: root, PoolSize: -1, Only: name, Audit: a.auditLog}
 	if a.pool {
 		opts.PoolSize = poolSize(a.opts.Getenv("TOOLHOST_POOL_SIZE"))
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/internal/suggest"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
@@ -44,6 +45,7 @@ func (a *app) callCommand() *cli.Command {
 			&cli.StringFlag{Name: "args", Usage: "the arguments as a JSON `OBJECT`"},
 			&cli.StringSliceFlag{Name: "answer", Usage: "answer question `ID=VALUE` when the tool asks it (repeatable)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the outcome object"},
+			callAuditFlag,
 			&cli.BoolFlag{Name: "yes", Usage: "approve the call of a tool that runs only once a person approves it (run = \"ask\"), without asking: for a person typing the command, never for a script or a model"},
 			// Run turns `call NAME --help` into `call --tool-help NAME`.
 			&cli.BoolFlag{Name: "tool-help", Hidden: true},
@@ -67,6 +69,10 @@ func (a *app) call(c *cli.Context) error {
 		return err
 	}
 	name := c.Args().First()
+	if a.auditLog, err = openCallAudit(c); err != nil { // serveaudit.go: --audit FILE, none without
+		return err
+	}
+	defer a.auditLog.Close()
 	cat, err := a.toolCatalog(c, name)
 	if err != nil {
 		return err
@@ -82,7 +88,7 @@ func (a *app) call(c *cli.Context) error {
 	a.note(cat)
 	ask := &asker{a: a, answers: answers, interactive: a.interactive(), yes: c.Bool("yes")}
 	events := a.eventPrinter(c.Bool("json"))
-	out, err := cat.Call(c.Context, name, args, &resolver.CallOptions{Ask: ask.ask, OnEvent: events.print, Approve: ask.approve})
+	out, err := cat.Call(audit.WithCaller(c.Context, audit.Caller{Face: "cli"}), name, args, &resolver.CallOptions{Ask: ask.ask, OnEvent: events.print, Approve: ask.approve})
 	events.done()
 	if err := refusal(name, err); err != nil {
 		return err

@@ -241,7 +241,7 @@ func (h *handler) call(w http.ResponseWriter, r *http.Request) {
 		}
 		return true, nil
 	}
-	out, err := call(r.Context(), name, body.Arguments, &resolver.CallOptions{Answers: body.Answers, Ask: ask, AskForm: askForm, Approve: approve})
+	out, err := call(withCaller(r.Context(), r), name, body.Arguments, &resolver.CallOptions{Answers: body.Answers, Ask: ask, AskForm: askForm, Approve: approve})
 	switch {
 	case pending != nil && errors.Is(err, resolver.ErrNoAnswer):
 		writeResult(w, callresult.Approval(*pending, h.tickets.Issue(name, body.Arguments)))

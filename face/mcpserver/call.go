@@ -92,7 +92,7 @@ func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, name string
 			return got[q.ID], err
 		}
 	}
-	out, err := s.cat.Call(ctx, name, args, opts)
+	out, err := s.cat.Call(withCaller(ctx, req), name, args, opts) // caller.go: the audit line's face and client
 	switch {
 	case pending != nil && errors.Is(err, resolver.ErrNoAnswer):
 		return s.approvalRequired(name, args, answers, *pending)

@@ -62,7 +62,9 @@ func (s *Server) Handler() http.Handler {
 		Stateless:                    true,
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !screenPOST(w, r) { // ids and keys, as over stdio
+		r.Header.Set(remoteAddrHeader, r.RemoteAddr) // caller.go: the connection's, over whatever the client sent
+		// ids and keys, as over stdio
+		if !screenPOST(w, r) {
 			return
 		}
 		if name, ok := perRequestVersion(r); ok {

@@ -33,7 +33,7 @@ import (
 
 // Version is the version of the format; a file of another version does
 // not decode.
-const Version = 7 // 2: long_lived; 3: layers key and plan; 4: binary header; 5: CRC-32 (IEEE); 6: a CRC per span; 7: access policy
+const Version = 8 // 2: long_lived; 3: layers key and plan; 4: binary header; 5: CRC-32 (IEEE); 6: a CRC per span; 7: access policy; 8: no plan for a configuration with secrets
 
 // MaxFile bounds the size of a persisted resolution.
 const MaxFile = 64 << 20
