@@ -1,0 +1,38 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/toolhost/toolhost/internal/version"
+	"github.com/toolhost/toolhost/telemetry/otlp"
+)
+
+// telemetryFlushTimeout bounds the flush of traces and metrics when a
+// command ends: a collector that does not answer delays the exit by at
+// most this much.
+const telemetryFlushTimeout = 3 * time.Second
+
+// startTelemetry sets up OpenTelemetry when the OTEL_EXPORTER_OTLP_*
+// variables ask for it (docs/telemetry.md) and returns the function that
+// flushes it, for every command, serve and the one-shot ones alike.
+// Unconfigured, it reads a few variables and nothing more. A configuration
+// it cannot use is a warning: the tools run without telemetry.
+func startTelemetry(ctx context.Context, stderr io.Writer) (flush func()) {
+	if !otlp.Enabled() {
+		return func() {}
+	}
+	shutdown, err := otlp.Setup(ctx, &otlp.Options{ServiceVersion: version.String(), Errors: stderr})
+	if err != nil {
+		fmt.Fprintf(stderr, "toolhost: warning: %v; running without telemetry\n", err)
+	}
+	return func() {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), telemetryFlushTimeout)
+		defer cancel()
+		if err := shutdown(ctx); err != nil {
+			fmt.Fprintf(stderr, "toolhost: warning: telemetry: %v\n", err)
+		}
+	}
+}
