@@ -74,7 +74,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, stdin io.
 	if len(args) > 1 && args[len(args)-1] != "--generate-bash-completion" {
 		args = append(args[:1:1], permute(a, args[1:])...)
 	}
-	flush := startTelemetry(ctx, stderr)
+	ctx, flush := startTelemetry(ctx, stderr)
 	err := a.RunContext(ctx, args)
 	flush()
 	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {

@@ -2,107 +2,19 @@ package otlp_test
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
-	colmetricpb "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
-	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
-	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	metricpb "go.opentelemetry.io/proto/otlp/metrics/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/toolhost/toolhost/telemetry"
 	"github.com/toolhost/toolhost/telemetry/otlp"
+	"github.com/toolhost/toolhost/telemetry/otlptest"
 )
-
-// collector is an in-process OTLP/HTTP receiver: it decodes what it is
-// sent with the opentelemetry-proto types.
-type collector struct {
-	mu      sync.Mutex
-	spans   []*tracepb.Span
-	res     []*commonpb.KeyValue
-	metrics []*metricpb.Metric
-	headers []http.Header
-}
-
-func newCollector(t *testing.T) (*collector, *httptest.Server) {
-	c := &collector{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		if r.Header.Get("Content-Encoding") == "gzip" {
-			z, err := gzip.NewReader(bytes.NewReader(body))
-			if err != nil {
-				t.Errorf("gzip: %v", err)
-				return
-			}
-			body, _ = io.ReadAll(z)
-		}
-		if ct := r.Header.Get("Content-Type"); ct != "application/x-protobuf" {
-			t.Errorf("Content-Type %q, want application/x-protobuf", ct)
-		}
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		c.headers = append(c.headers, r.Header)
-		switch r.URL.Path {
-		case "/v1/traces":
-			var req coltracepb.ExportTraceServiceRequest
-			if err := proto.Unmarshal(body, &req); err != nil {
-				t.Errorf("decoding the traces: %v", err)
-			}
-			for _, rs := range req.ResourceSpans {
-				c.res = rs.Resource.Attributes
-				for _, ss := range rs.ScopeSpans {
-					if ss.Scope.Name != telemetry.ScopeName {
-						t.Errorf("scope %q, want %q", ss.Scope.Name, telemetry.ScopeName)
-					}
-					c.spans = append(c.spans, ss.Spans...)
-				}
-			}
-		case "/v1/metrics":
-			var req colmetricpb.ExportMetricsServiceRequest
-			if err := proto.Unmarshal(body, &req); err != nil {
-				t.Errorf("decoding the metrics: %v", err)
-			}
-			for _, rm := range req.ResourceMetrics {
-				for _, sm := range rm.ScopeMetrics {
-					c.metrics = append(c.metrics, sm.Metrics...)
-				}
-			}
-		default:
-			t.Errorf("export to %s, want /v1/traces or /v1/metrics", r.URL.Path)
-		}
-	}))
-	t.Cleanup(srv.Close)
-	return c, srv
-}
-
-func attrs(kvs []*commonpb.KeyValue) map[string]any {
-	m := map[string]any{}
-	for _, kv := range kvs {
-		switch v := kv.Value.Value.(type) {
-		case *commonpb.AnyValue_StringValue:
-			m[kv.Key] = v.StringValue
-		case *commonpb.AnyValue_IntValue:
-			m[kv.Key] = v.IntValue
-		case *commonpb.AnyValue_BoolValue:
-			m[kv.Key] = v.BoolValue
-		case *commonpb.AnyValue_DoubleValue:
-			m[kv.Key] = v.DoubleValue
-		default:
-			m[kv.Key] = kv.Value.String()
-		}
-	}
-	return m
-}
 
 // TestOTLPEndToEnd: with OTEL_EXPORTER_OTLP_ENDPOINT set, Setup sends one
 // trace per call over OTLP/HTTP protobuf, parented on the incoming
@@ -112,8 +24,8 @@ func attrs(kvs []*commonpb.KeyValue) map[string]any {
 func TestOTLPEndToEnd(t *testing.T) {
 	for _, compression := range []string{"none", "gzip"} {
 		t.Run(compression, func(t *testing.T) {
-			c, srv := newCollector(t)
-			t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", srv.URL+"/")
+			c := otlptest.New(t)
+			t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", c.URL+"/")
 			t.Setenv("OTEL_EXPORTER_OTLP_COMPRESSION", compression)
 			t.Setenv("OTEL_EXPORTER_OTLP_HEADERS", "x-tenant=team%20a")
 			t.Setenv("OTEL_SERVICE_NAME", "th-test")
@@ -142,30 +54,32 @@ func TestOTLPEndToEnd(t *testing.T) {
 				t.Fatal(err)
 			}
 			stopPools()
-			c.mu.Lock()
-			defer c.mu.Unlock()
-
-			res := attrs(c.res)
+			for _, scope := range c.Scopes() {
+				if scope != telemetry.ScopeName {
+					t.Errorf("scope %q, want %q", scope, telemetry.ScopeName)
+				}
+			}
+			res := c.Resource()
 			for k, want := range map[string]any{"service.name": "th-test", "service.version": "v9", "deployment.environment": "ci", "telemetry.sdk.language": "go"} {
 				if res[k] != want {
 					t.Errorf("resource %s = %v, want %v", k, res[k], want)
 				}
 			}
-			for _, h := range c.headers {
+			for _, h := range c.Headers() {
 				if got := h.Get("X-Tenant"); got != "team a" {
 					t.Errorf("header X-Tenant = %q, want %q", got, "team a")
 				}
 			}
 			byName := map[string][]*tracepb.Span{}
-			for _, s := range c.spans {
+			for _, s := range c.Spans() {
 				byName[s.Name] = append(byName[s.Name], s)
 			}
 			calls := byName["tools/call weather"]
-			if len(c.spans) != 6 || len(calls) != 2 {
-				t.Fatalf("%d spans, %d calls; want 6 spans of 2 calls", len(c.spans), len(calls))
+			if len(c.Spans()) != 6 || len(calls) != 2 {
+				t.Fatalf("%d spans, %d calls; want 6 spans of 2 calls", len(c.Spans()), len(calls))
 			}
 			traces := map[string]bool{}
-			for _, s := range c.spans {
+			for _, s := range c.Spans() {
 				traces[string(s.TraceId)] = true
 			}
 			if len(traces) != 2 {
@@ -181,7 +95,7 @@ func TestOTLPEndToEnd(t *testing.T) {
 			if len(second.ParentSpanId) != 0 {
 				t.Errorf("second call has parent %x; want a root span", second.ParentSpanId)
 			}
-			if got, want := attrs(first.Attributes), map[string]any{"toolhost.tool.name": "weather", "toolhost.tool.source": "binary", "toolhost.outcome.type": "success"}; !reflect.DeepEqual(got, want) {
+			if got, want := otlptest.Attrs(first.Attributes), map[string]any{"toolhost.tool.name": "weather", "toolhost.tool.source": "binary", "toolhost.outcome.type": "success"}; !reflect.DeepEqual(got, want) {
 				t.Errorf("call attributes %v, want %v", got, want)
 			}
 			for _, name := range []string{telemetry.SpanValidation, telemetry.SpanToolRun} {
@@ -191,13 +105,13 @@ func TestOTLPEndToEnd(t *testing.T) {
 					}
 				}
 			}
-			if got := attrs(byName[telemetry.SpanToolRun][1].Attributes)[telemetry.AttrExitCode]; got != int64(1) {
+			if got := otlptest.Attrs(byName[telemetry.SpanToolRun][1].Attributes)[telemetry.AttrExitCode]; got != int64(1) {
 				t.Errorf("tool run exit code %v, want 1", got)
 			}
 
 			// Metrics: cumulative, so the last export holds every call.
 			last := map[string]*metricpb.Metric{}
-			for _, m := range c.metrics {
+			for _, m := range c.Metrics() {
 				last[m.Name] = m
 			}
 			sum := func(name string) int64 {
@@ -230,9 +144,9 @@ func TestOTLPEndToEnd(t *testing.T) {
 				t.Errorf("%s: %d calls in unit %q, want 2 in s", telemetry.MetricDuration, count, last[telemetry.MetricDuration].Unit)
 			}
 			var pools []string
-			for _, m := range c.metrics {
+			for _, m := range c.Metrics() {
 				for _, dp := range m.GetGauge().GetDataPoints() {
-					a := attrs(dp.Attributes)
+					a := otlptest.Attrs(dp.Attributes)
 					pools = append(pools, a[telemetry.AttrTool].(string)+" "+a[telemetry.AttrPoolState].(string)+" "+string(rune('0'+dp.GetAsInt())))
 				}
 			}
@@ -257,14 +171,14 @@ func hexOf(b []byte) []byte {
 // TestSetupOff: without an endpoint, or with OTEL_SDK_DISABLED=true,
 // Setup installs nothing: spans stay non-recording and nothing is sent.
 func TestSetupOff(t *testing.T) {
-	c, srv := newCollector(t)
+	c := otlptest.New(t)
 	cases := []struct {
 		name string
 		env  map[string]string
 	}{
 		{"no endpoint", map[string]string{}},
-		{"disabled", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": srv.URL, "OTEL_SDK_DISABLED": "TRUE"}},
-		{"both signals none", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": srv.URL, "OTEL_TRACES_EXPORTER": "none", "OTEL_METRICS_EXPORTER": "none"}},
+		{"disabled", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": c.URL, "OTEL_SDK_DISABLED": "TRUE"}},
+		{"both signals none", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": c.URL, "OTEL_TRACES_EXPORTER": "none", "OTEL_METRICS_EXPORTER": "none"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -283,8 +197,8 @@ func TestSetupOff(t *testing.T) {
 			}
 		})
 	}
-	if len(c.headers) != 0 {
-		t.Errorf("%d exports, want none", len(c.headers))
+	if len(c.Headers()) != 0 {
+		t.Errorf("%d exports, want none", len(c.Headers()))
 	}
 }
 

@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/hex"
+	"os"
+	"strings"
+	"testing"
+
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
+
+	"github.com/toolhost/toolhost/telemetry"
+	"github.com/toolhost/toolhost/telemetry/otlptest"
+	"github.com/toolhost/toolhost/tool"
+)
+
+func init() {
+	// traced: one tool, traced(note), that answers its TRACEPARENT.
+	fakeTools["traced"] = func() int {
+		def := tool.Definition{Name: "traced", Summary: "Show the trace context.",
+			Parameters: map[string]*tool.Parameter{"note": {Type: tool.Types{"string"}}}}
+		return fakeServe([]tool.Definition{def}, func(*tool.Request) tool.Outcome {
+			return tool.Success(os.Getenv(telemetry.ParentEnv))
+		})
+	}
+}
+
+// TestCallTelemetry: `toolhost call`, with OTEL_EXPORTER_OTLP_ENDPOINT
+// naming an in-process collector and started under a TRACEPARENT, exports
+// the call's spans over OTLP in that trace before it exits; the tool
+// process sees a TRACEPARENT of that trace naming its run's span; and no
+// exported byte holds the argument's value or a secret of the tool's
+// entry.
+func TestCallTelemetry(t *testing.T) {
+	const (
+		planted  = "planted-secret-3c9e1d"
+		argValue = "planted-argument-77f0b4"
+		trace    = "4bf92f3577b34da6a3ce929d0e0e4736"
+	)
+	c := otlptest.New(t)
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", c.URL)
+	t.Setenv("OTEL_SDK_DISABLED", "")
+	t.Setenv("TOOLHOST_TEST_PLANTED", planted)
+	t.Setenv(telemetry.ParentEnv, "00-"+trace+"-00f067aa0ba902b7-01")
+	dir := workspace(t, `
+[tools.traced]
+command = [{{exe}}, "traced"]
+env.API_TOKEN = { secret = "env:TOOLHOST_TEST_PLANTED" }
+`)
+	r := runIn(t, dir, "", nil, "call", "traced", "note="+argValue)
+	if r.code != 0 {
+		t.Fatalf("call: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	seen := strings.TrimSpace(r.stdout)
+	parts := strings.Split(seen, "-")
+	if len(parts) != 4 || parts[1] != trace {
+		t.Fatalf("the tool's TRACEPARENT %q is not in the trace %s", seen, trace)
+	}
+
+	spans := c.Spans()
+	byID := map[string]*tracepb.Span{}
+	for _, s := range spans {
+		if got := hex.EncodeToString(s.TraceId); got != trace {
+			t.Errorf("span %q in trace %s, want %s (the caller's)", s.Name, got, trace)
+		}
+		byID[hex.EncodeToString(s.SpanId)] = s
+	}
+	run := byID[parts[2]]
+	if run == nil || run.Name != telemetry.SpanToolRun {
+		t.Fatalf("the tool's parent span %s is not an exported %q span; spans: %v", parts[2], telemetry.SpanToolRun, spanNames(spans))
+	}
+	if a := otlptest.Attrs(run.Attributes); a[telemetry.AttrAction] != "run" || a[telemetry.AttrExitCode] != int64(0) {
+		t.Errorf("tool run attributes %v, want action run and exit code 0", a)
+	}
+	// The run's ancestors end at the caller's span, outside this process.
+	for s := run; len(s.ParentSpanId) > 0; {
+		p := byID[hex.EncodeToString(s.ParentSpanId)]
+		if p == nil {
+			if got := hex.EncodeToString(s.ParentSpanId); got != "00f067aa0ba902b7" {
+				t.Errorf("span %q has parent %s, neither exported nor the caller's", s.Name, got)
+			}
+			break
+		}
+		s = p
+	}
+	for i, body := range c.Bodies() {
+		for _, v := range []string{planted, argValue} {
+			if bytes.Contains(body, []byte(v)) {
+				t.Errorf("export %d holds %q", i, v)
+			}
+		}
+	}
+	if len(c.Bodies()) == 0 {
+		t.Error("nothing was exported")
+	}
+}
+
+func spanNames(spans []*tracepb.Span) []string {
+	var n []string
+	for _, s := range spans {
+		n = append(n, s.Name)
+	}
+	return n
+}
