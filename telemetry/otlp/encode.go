@@ -3,6 +3,7 @@ package otlp
 import (
 	"encoding/binary"
 	"math"
+	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/sdk/instrumentation"
@@ -159,3 +160,11 @@ func (p *pb) scopeMsg(s instrumentation.Scope) {
 func binaryLE64(b []byte, v uint64) []byte { return binary.LittleEndian.AppendUint64(b, v) }
 
 func float64bits(f float64) uint64 { return math.Float64bits(f) }
+
+// nanos is t in Unix nanoseconds, 0 (unset) for the zero time.
+func nanos(t time.Time) uint64 {
+	if t.IsZero() {
+		return 0
+	}
+	return uint64(t.UnixNano())
+}

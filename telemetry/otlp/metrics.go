@@ -107,8 +107,8 @@ func temporality(t metricdata.Temporality) uint64 {
 func numberPoints[N int64 | float64](p *pb, points []metricdata.DataPoint[N]) {
 	for _, dp := range points {
 		p.msg(1, func(p *pb) {
-			p.fixed64(2, uint64(dp.StartTime.UnixNano()))
-			p.fixed64(3, uint64(dp.Time.UnixNano()))
+			p.fixed64(2, nanos(dp.StartTime))
+			p.fixed64(3, nanos(dp.Time))
 			switch v := any(dp.Value).(type) {
 			case float64:
 				p.double(4, v)
@@ -127,8 +127,8 @@ func numberPoints[N int64 | float64](p *pb, points []metricdata.DataPoint[N]) {
 func histogramPoints[N int64 | float64](p *pb, points []metricdata.HistogramDataPoint[N]) {
 	for _, dp := range points {
 		p.msg(1, func(p *pb) {
-			p.fixed64(2, uint64(dp.StartTime.UnixNano()))
-			p.fixed64(3, uint64(dp.Time.UnixNano()))
+			p.fixed64(2, nanos(dp.StartTime))
+			p.fixed64(3, nanos(dp.Time))
 			p.fixed64(4, dp.Count)
 			p.double(5, float64(dp.Sum))
 			p.msg(6, func(p *pb) {

@@ -78,17 +78,17 @@ func (p *pb) span(s sdktrace.ReadOnlySpan) {
 		psid := parent.SpanID()
 		p.bytes(4, psid[:]) // parent_span_id
 	}
-	p.string(5, s.Name())                          // name
-	p.uint(6, uint64(s.SpanKind()))                // kind: the API's numbering is OTLP's
-	p.fixed64(7, uint64(s.StartTime().UnixNano())) // start_time_unix_nano
-	p.fixed64(8, uint64(s.EndTime().UnixNano()))   // end_time_unix_nano
-	p.keyValues(9, s.Attributes())                 // attributes
-	p.uint(10, uint64(s.DroppedAttributes()))      // dropped_attributes_count
+	p.string(5, s.Name())                     // name
+	p.uint(6, uint64(s.SpanKind()))           // kind: the API's numbering is OTLP's
+	p.fixed64(7, nanos(s.StartTime()))        // start_time_unix_nano
+	p.fixed64(8, nanos(s.EndTime()))          // end_time_unix_nano
+	p.keyValues(9, s.Attributes())            // attributes
+	p.uint(10, uint64(s.DroppedAttributes())) // dropped_attributes_count
 	for _, ev := range s.Events() {
 		p.msg(11, func(p *pb) { // events: Event
-			p.fixed64(1, uint64(ev.Time.UnixNano())) // time_unix_nano
-			p.string(2, ev.Name)                     // name
-			p.keyValues(3, ev.Attributes)            // attributes
+			p.fixed64(1, nanos(ev.Time))  // time_unix_nano
+			p.string(2, ev.Name)          // name
+			p.keyValues(3, ev.Attributes) // attributes
 			p.uint(4, uint64(ev.DroppedAttributeCount))
 		})
 	}
