@@ -19,13 +19,15 @@ test: build vet fmt-check
 	  echo "tool browser tests skipped: no Chromium found; install it (Debian: apt-get install -y chromium) or set CHROMIUM to its path"
 	@[ -e conformance/node_modules/@modelcontextprotocol/conformance ] || \
 	  echo "MCP conformance tests skipped: suite not installed; run: cd conformance && npm ci"
+	@[ -e source/mcp/testdata/npm/node_modules/.bin/mcp-server-everything ] || \
+	  echo "MCP server end-to-end tests skipped: servers not installed; run: cd source/mcp/testdata/npm && npm ci"
 	$(GO) test -race -count=1 ./...
-	$(GO) test -race -count=1 -tags jsonlib -run='JSONLib' ./tool ./resolver ./face/mcpserver
+	$(GO) test -race -count=1 -tags jsonlib -run='JSONLib' ./tool ./catalog ./face/mcpserver
 	cd interop/mcpgo && $(GO) test -race -count=1 ./...
 
 vet:
 	$(GO) vet ./...
-	$(GO) vet -tags jsonlib ./tool ./resolver ./face/mcpserver
+	$(GO) vet -tags jsonlib ./tool ./catalog ./face/mcpserver
 
 fmt-check:
 	@out="$$(gofmt -l . | grep -v '^bin/' || true)"; if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -52,7 +54,7 @@ bench: build
 	TOOLHOST_BEFORE=$(CURDIR)/bench/out/jsonlib/toolhost $(GO) test -run='^$$' -bench='ColdResolution$$|WarmCall$$|MCPCall$$|MCPCallLongLived$$' \
 	  -benchtime=$(BENCHTIME) -count=$(BENCHCOUNT) ./bench/figures | tee bench/out/jsonlib-figures.txt
 	$(GO) run ./bench/report bench/out/jsonlib-figures.txt | tee bench/out/jsonlib-report.md
-	$(GO) test -tags jsonlib -run='JSONLib' -bench='JSONLib' -benchtime=300ms -count=$(BENCHCOUNT) ./tool ./resolver ./face/mcpserver | tee bench/out/jsonlib.txt
+	$(GO) test -tags jsonlib -run='JSONLib' -bench='JSONLib' -benchtime=300ms -count=$(BENCHCOUNT) ./tool ./catalog ./face/mcpserver | tee bench/out/jsonlib.txt
 	$(GO) test -run='^$$' -bench=. -benchtime=1s -count=$(BENCHCOUNT) $$($(GO) list ./... | grep -v '/bench/figures$$') | tee bench/out/other.txt
 
 ## fuzz: run each fuzz target for FUZZTIME

@@ -32,13 +32,14 @@ var rooms = []struct {
 	{2, "tool search", []string{"toolsearch/..."}}, // ranks tool definitions; imports the ground only
 	{2, "author SDK", []string{"sdk/..."}},
 	{2, "audit log", []string{"audit"}}, // standard library only: the catalog and the faces write and read it
-	{3, "catalog and sources", []string{"resolver/..."}},
-	{3, "sources", []string{"source/..."}}, // beside the catalog: tool, invoke, config and the ground only
-	{4, "faces' shared helpers", []string{"face/internal/..."}},
-	{5, "MCP face", []string{"face/mcpserver/..."}},
-	{5, "HTTP face", []string{"face/httpserver/..."}},
-	{6, "CLI face", []string{"face/cli/..."}}, // its serve command starts the MCP and HTTP faces
-	{7, "programs", []string{"cmd/...", "examples/...", "bench/...", "interop/..."}},
+	{3, "catalog", []string{"catalog/..."}},   // the tool, identity, errors and the Source contract
+	{4, "sources", []string{"source/..."}},    // beside each other; each imports the catalog, never resolver or a face
+	{5, "resolver", []string{"resolver/..."}}, // the catalog served from a configuration (and, until it moves to source/binary, the local-binary source)
+	{6, "faces' shared helpers", []string{"face/internal/..."}},
+	{7, "MCP face", []string{"face/mcpserver/..."}},
+	{7, "HTTP face", []string{"face/httpserver/..."}},
+	{8, "CLI face", []string{"face/cli/..."}}, // its serve command starts the MCP and HTTP faces
+	{9, "programs", []string{"cmd/...", "examples/...", "bench/...", "interop/..."}},
 }
 
 const module = "github.com/toolhost/toolhost"
@@ -138,7 +139,9 @@ func TestLayers(t *testing.T) {
 
 // TestGroundStaysDown: neither the protocol nor the spawner depends,
 // directly or through another package, on the catalog, a source or a
-// face; and no face depends on a sibling face.
+// face; neither the catalog nor a source depends on anything above it
+// (a source on resolver or a face, the catalog on a source); and no face
+// depends on a sibling face.
 func TestGroundStaysDown(t *testing.T) {
 	pkgs := modulePackages(t)
 	above := func(dep string) bool {
@@ -152,6 +155,19 @@ func TestGroundStaysDown(t *testing.T) {
 		for _, d := range p.Deps {
 			if above(d) {
 				t.Errorf("%s depends on %s: the protocol and the spawner stand below the catalog, its sources and the faces", path, d)
+			}
+		}
+	}
+	// The catalog knows sources only through its Source interface; a
+	// source knows neither the resolver that wires it nor a face.
+	for path, p := range pkgs {
+		r := roomOf(path)
+		if r < 0 || (rooms[r].room != "catalog" && rooms[r].room != "sources") {
+			continue
+		}
+		for _, d := range p.Deps {
+			if dr := roomOf(d); dr >= 0 && rooms[dr].floor > rooms[r].floor {
+				t.Errorf("%s (%s) depends on %s (%s): the catalog knows sources only through catalog.Source, and a source imports neither resolver nor a face", path, rooms[r].room, d, rooms[dr].room)
 			}
 		}
 	}

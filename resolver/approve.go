@@ -5,23 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/tool"
-)
-
-// RunMode says whether a tool's calls run: the entry's run field (the JP
-// assistant's spelling), or requires_approval.
-type RunMode string
-
-// The run modes.
-const (
-	// RunUnattended: calls run without asking anyone (the default).
-	RunUnattended RunMode = config.RunUnattended
-	// RunAsk: each call runs only after a person approves it
-	// ([CallOptions.Approve]); requires_approval = true means the same.
-	RunAsk RunMode = config.RunAsk
-	// RunSkip: calls never run; the outcome is an error saying so.
-	RunSkip RunMode = config.RunSkip
 )
 
 // ErrApprovalRequired reports a call of a tool that runs only after a
@@ -102,6 +86,11 @@ func runSetting(t *Tool) string {
 func (c *Catalog) render(ctx context.Context, e *entry, name string, args map[string]any) string {
 	if e.bin != nil {
 		if s, ok := c.formatBinary(ctx, e, args); ok {
+			return s
+		}
+	}
+	if e.src != nil {
+		if s, ok := e.src.Format(ctx, name, args); ok {
 			return s
 		}
 	}

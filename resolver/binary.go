@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/invoke"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -66,7 +67,7 @@ func (c *Catalog) run(ctx context.Context, e *entry, action tool.Action, args, a
 		}
 	}
 	res, err := invoke.Run(ctx, spec, req)
-	if r, _, ok := refusedValue(err); ok { // a value the model sent, refused before anything ran: data for the model
+	if r, _, ok := catalog.RefusedValue(err); ok { // a value the model sent, refused before anything ran: data for the model
 		return tool.Fail(fmt.Sprintf("tool %q: %v (fix: %s)", e.t().Name, r, r.Fix())), nil
 	}
 	if err == nil {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -89,7 +90,7 @@ func (c *Catalog) Call(ctx context.Context, name string, args map[string]any, op
 	if err != nil {
 		return tool.Outcome{}, err
 	}
-	checked, problems := schema.check(args)
+	checked, problems := schema.Check(args)
 	if problems != nil {
 		return tool.Fail(fmt.Sprintf("invalid arguments for tool %q: %s", name, strings.Join(problems, "; "))), nil
 	}
@@ -196,11 +197,15 @@ func unanswered(qs []tool.Question, answers map[string]any) tool.Outcome {
 	return out
 }
 
-// runOnce runs one round of a call: the handler of a dynamic tool, or one
-// run request of a binary.
+// runOnce runs one round of a call: the handler of a dynamic tool, one
+// call of a source's tool, or one run request of a binary.
 func (c *Catalog) runOnce(ctx context.Context, e *entry, args, answers map[string]any, onEvent func(tool.Event)) (tool.Outcome, error) {
 	if e.handler != nil {
 		return callHandler(context.WithValue(ctx, answersKey{}, maps.Clone(answers)), e, args)
+	}
+	if e.src != nil {
+		r, err := e.src.Call(ctx, catalog.CallRequest{Tool: e.name, Args: args, Answers: maps.Clone(answers), OnEvent: onEvent})
+		return r.Outcome, err
 	}
 	return c.run(ctx, e, tool.ActionRun, args, answers, onEvent)
 }
@@ -237,7 +242,7 @@ func (c *Catalog) Format(ctx context.Context, name string, args map[string]any) 
 	}
 	if a, err := c.checker(e); err != nil {
 		return "", err
-	} else if checked, problems := a.check(args); problems == nil {
+	} else if checked, problems := a.Check(args); problems == nil {
 		args = checked
 	}
 	return c.render(ctx, e, name, args), nil

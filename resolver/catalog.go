@@ -12,7 +12,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/source/binary/schemacache"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -53,116 +55,6 @@ type Options struct {
 	Only string
 }
 
-// Definition is a tool as tools/list serves it (contract): the description
-// is the tool's summary, and the input schema is a JSON Schema object.
-type Definition struct {
-	Name        string         `json:"name"`                  // ^[a-zA-Z0-9_-]{1,64}$
-	Summary     string         `json:"description"`           // the one-line summary
-	InputSchema map[string]any `json:"inputSchema"`           // {"type":"object","properties":…,"required":[…],"additionalProperties":false}
-	Annotations map[string]any `json:"annotations,omitempty"` // MCP tool annotations; omitted when empty
-
-	// Protocol v2 binaries (tool.Definition) may also give these; served
-	// as MCP's title, icons and outputSchema.
-	Title        string         `json:"title,omitempty"`
-	Icons        []Icon         `json:"icons,omitempty"`
-	OutputSchema map[string]any `json:"outputSchema,omitempty"`
-}
-
-// Icon is an image a client may show for a tool, as MCP spells it.
-type Icon struct {
-	Src      string   `json:"src"`
-	MimeType string   `json:"mimeType,omitempty"`
-	Sizes    []string `json:"sizes,omitempty"`
-}
-
-// Tool is the full detail of a resolved tool, for describe and the HTTP
-// manifest. The embedded Definition is what tools/list serves. Tool has no
-// JSON form of its own: each face owns its wire shape.
-type Tool struct {
-	Definition
-	Description string                     // the longer text, after {{description}} splicing
-	Examples    string                     // free text
-	Parameters  map[string]*tool.Parameter // nil for dynamic tools registered with a raw schema
-	Category    string                     // a [Category] ID, or ""
-	Tags        []string                   // manifest metadata
-	// RequiresApproval is true when Run is [RunAsk]: [Catalog.Call] runs
-	// the tool only after a person approves the call
-	// ([CallOptions.Approve]). Served as manifest metadata too.
-	RequiresApproval bool
-	Timeout          time.Duration // per call; 0 for dynamic tools (the caller's ctx decides)
-	Enabled          bool          // false: listed by Tools, left out of List, Names and Call
-	// Source says where the tool runs: `bin/fs (tool "grep_files")`, or
-	// "dynamic" for registered handlers.
-	Source  string
-	Dynamic bool // registered with [Catalog.Register]
-	// Provenance maps each field ("summary", "description", "parameters",
-	// "parameters.path.summary", "timeout", …) to where its value came from:
-	// "binary", "file:line" of the TOML that set it, "default" or "dynamic".
-	// "entry" names the configuration entry ("tools.search", "toolsets.fs").
-	Provenance map[string]string
-
-	// Run says whether a call runs: [RunUnattended], [RunAsk] or
-	// [RunSkip], from the entry's run or requires_approval ("" for
-	// dynamic tools: unattended).
-	Run RunMode
-	// Answers are fixed answers to the tool's questions, by question id,
-	// from the configuration (questions.ID.answer): sent to the tool
-	// without asking anyone.
-	Answers map[string]any
-	// CancellationResponse is the error text of a call a person declined
-	// (cancellation_response); "" for the default text.
-	CancellationResponse string
-}
-
-// clone returns a copy of t that shares no maps or slices the caller could
-// modify with the catalog's copy (parameters are shared: treat them as read-only).
-func (t *Tool) clone() *Tool {
-	c := *t
-	c.InputSchema = cloneMap(t.InputSchema)
-	c.Annotations = maps.Clone(t.Annotations)
-	c.Parameters = maps.Clone(t.Parameters)
-	c.Tags = slices.Clone(t.Tags)
-	c.Provenance = maps.Clone(t.Provenance)
-	c.Answers = cloneMap(t.Answers)
-	return &c
-}
-
-// cloneMap deep-copies a JSON-like value tree.
-func cloneMap(m map[string]any) map[string]any {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = cloneValue(v)
-	}
-	return out
-}
-
-func cloneValue(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		return cloneMap(v)
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = cloneValue(e)
-		}
-		return out
-	case []string:
-		return slices.Clone(v)
-	}
-	return v
-}
-
-// Category describes a category that tools name, from [categories.ID].
-type Category struct {
-	ID          string // the table key: tools name it in category = "ID"
-	Name        string // for display
-	Description string // one line
-	Icon        string // free text: an emoji, a name or a URL
-}
-
 // entry is one tool the catalog serves. Fields are fixed once the entry is
 // stored; a change replaces the entry. An entry loaded from a persisted
 // resolution holds its name, summary and enabled flag, and decodes the rest
@@ -172,22 +64,23 @@ type entry struct {
 	name    string
 	summary string
 	enabled bool
-	handler Handler  // dynamic tools
-	bin     *binding // binary tools
+	handler Handler        // dynamic tools
+	bin     *binding       // binary tools
+	src     catalog.Source // tools of a source added with AddSource (source.go)
 
 	once   sync.Once
 	detail *Tool        // nil until decode ran: use t
 	decode func() *Tool // decodes the persisted detail; nil when detail is set
 
 	argsOnce sync.Once
-	args     *argSchema // compiled input schema; nil until needed, for persisted entries
+	args     *catalog.ArgSchema // compiled input schema; nil until needed, for persisted entries
 	argsErr  error
 
 	output outputSchema // the tool's output schema (protocol v2), compiled at its first structured answer
 }
 
 // newEntry returns the entry of a tool built in this process.
-func newEntry(t *Tool, args *argSchema, h Handler, b *binding) *entry {
+func newEntry(t *Tool, args *catalog.ArgSchema, h Handler, b *binding) *entry {
 	return &entry{name: t.Name, summary: t.Summary, enabled: t.Enabled, detail: t, args: args, handler: h, bin: b}
 }
 
@@ -205,7 +98,7 @@ func (e *entry) t() *Tool {
 
 // checker returns the entry's compiled input schema, compiling it on first
 // use (with the entry's rule for option-like values, see refuseOptions).
-func (c *Catalog) checker(e *entry) (*argSchema, error) {
+func (c *Catalog) checker(e *entry) (*catalog.ArgSchema, error) {
 	e.argsOnce.Do(func() {
 		if e.args != nil {
 			return
@@ -232,7 +125,7 @@ type Catalog struct {
 	plan                              atomic.Pointer[plan]           // what the configuration asks for; replaced once when a restored plan needs the configuration (fullPlan)
 	loadConfig                        func() (*config.Config, error) // Open's load; nil for New
 	loadOnce                          sync.Once
-	schemas                           *sessionCache               // schema answers for this catalog's lifetime
+	schemas                           *schemacache.Session        // schema answers for this catalog's lifetime
 	disk                              diskCache                   // persistent schema answers; zero: none
 	persist                           atomic.Pointer[persistence] // where the resolution is persisted; nil: nowhere
 	statEvery                         time.Duration               // minimum delay between automatic stat checks
@@ -242,8 +135,8 @@ type Catalog struct {
 	only                              string // Options.Only
 
 	// safe for concurrent use on their own, without mu
-	builds   atomic.Uint64 // resolution passes started
-	compiled compiled      // input schemas compiled so far
+	builds   atomic.Uint64    // resolution passes started
+	compiled catalog.Compiled // input schemas compiled so far
 
 	mu         sync.Mutex
 	tools      map[string]*entry
@@ -257,6 +150,8 @@ type Catalog struct {
 	listJSON   []byte                 // the tools/list result; nil: recompute
 	lastStat   time.Time              // last automatic stat check
 	retries    map[string]*retryState // timed-out schema requests to ask again, by session cache key
+	sources    map[string]*added      // the sources added with AddSource, by name (source.go)
+	closed     bool                   // Close ran: no source is added or listed again
 }
 
 // Report returns the problems found while resolving the configuration,
@@ -264,7 +159,7 @@ type Catalog struct {
 func (c *Catalog) Report() *Report {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return &Report{Problems: slices.Clone(c.report.Problems)}
+	return &Report{Problems: append(slices.Clone(c.report.Problems), c.sourceProblemsLocked()...)}
 }
 
 // List returns the definitions of the enabled tools, sorted by name: the
@@ -342,7 +237,7 @@ func (c *Catalog) Tools() []*Tool {
 	defer c.mu.Unlock()
 	var out []*Tool
 	for _, e := range c.sortedLocked() {
-		out = append(out, e.t().clone())
+		out = append(out, e.t().Clone())
 	}
 	return out
 }
@@ -355,7 +250,7 @@ func (c *Catalog) Tool(name string) (*Tool, bool) {
 	if !ok {
 		return nil, false
 	}
-	return e.t().clone(), true
+	return e.t().Clone(), true
 }
 
 // Categories returns the categories of the configuration, sorted by id.

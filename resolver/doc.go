@@ -139,13 +139,24 @@
 // session and noticed by [Catalog.Refresh]) changes [Catalog.Identity] and
 // runs the functions given to [Catalog.Subscribe].
 //
+// # Other sources
+//
+// [Catalog.AddSource] serves the tools of a [catalog.Source] (an MCP
+// server, a remote catalog) beside them: the catalog lists its tools, and
+// lists them again when the source reports a change; their calls take the
+// same path as any other ([Catalog.Call]: validation, approval, questions),
+// each round run by the source. A tool that cannot be served (an invalid
+// name or schema, a name already served) is left out with a problem in
+// [Catalog.Report]. [Catalog.Close] closes the sources.
+//
 // # Where it stands
 //
-// The catalog floor of the house (docs/architecture.md): resolver imports
-// [config], invoke and [tool], never a face; the faces (face/cli,
-// face/mcpserver, face/httpserver) stand on it and translate, and the
-// sources to come (MCP servers, remote catalogs) will stand beside the
-// local binaries it resolves today.
+// resolver stands above package [catalog] (the tool, identity, errors and
+// the Source contract, whose names it gives again: [Tool] is
+// [catalog.Tool]) and the sources (source/...), and below the faces
+// (face/cli, face/mcpserver, face/httpserver), which translate
+// (docs/architecture.md). It still holds the local-binary source itself;
+// its persisted resolution's codec is package source/binary/persist.
 //
 // A Catalog is safe for concurrent use. It never holds a lock while a
 // binary runs.

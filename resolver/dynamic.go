@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -29,14 +30,14 @@ func (c *Catalog) Register(def Definition, h Handler) error {
 	if h == nil {
 		panic("resolver: Register with a nil handler")
 	}
-	if err := checkName(def.Name); err != nil {
+	if err := catalog.CheckName(def.Name); err != nil {
 		return fmt.Errorf("resolver: register: %w", err)
 	}
 	schema := cloneMap(def.InputSchema)
 	if schema == nil {
-		schema = emptyObject()
+		schema = catalog.EmptyObject()
 	}
-	args, err := compileSchema(schema)
+	args, err := catalog.CompileSchema(schema)
 	if err != nil {
 		return fmt.Errorf("resolver: register %q: %w", def.Name, err)
 	}

@@ -8,8 +8,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/invoke"
+	"github.com/toolhost/toolhost/source/binary/cmdlint"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -38,7 +40,7 @@ func validProperty(name string) bool {
 // Schema object with properties. It compiles the schema for validation.
 func (c *Catalog) lint(e *entry) *lintError {
 	t := e.t()
-	if err := checkName(t.Name); err != nil {
+	if err := catalog.CheckName(t.Name); err != nil {
 		return &lintError{err, "rename the entry (or give the toolset a prefix without dots or spaces); names may hold letters, digits, _ and -"}
 	}
 	for _, p := range slices.Sorted(maps.Keys(t.Parameters)) {
@@ -94,14 +96,15 @@ func lintCommand(e *entry, key string) (*lintError, []commandWarning) {
 	var w []commandWarning
 	flagged := false
 	for _, t := range ts {
-		if s := codeSink(t.Before); s.kind != sinkNone {
-			w = append(w, s.warning(t.Text)) // the one thing to fix about this template
+		if s := cmdlint.CodeSink(t.Before); s.Kind != cmdlint.SinkNone {
+			sw := s.Warning(t.Text) // the one thing to fix about this template
+			w = append(w, commandWarning{sw.Text, sw.Fix})
 			continue
 		}
 		if t.Quoting != invoke.Unquoted {
 			w = append(w, commandWarning{
 				fmt.Sprintf("%s is %s in a shell command; toolhost passes the value as a positional parameter, quoted for you, so the quotes around it only mislead", t.Text, t.Quoting),
-				fmt.Sprintf("remove the quotes around it: command = %s", tomlQuote(unquoteTemplate(strings.Join(spec.Command, " "), t))),
+				fmt.Sprintf("remove the quotes around it: command = %s", cmdlint.TOMLQuote(unquoteTemplate(strings.Join(spec.Command, " "), t))),
 			})
 		}
 		arg := t.Argument()
@@ -139,27 +142,6 @@ func unquoteTemplate(script string, t invoke.Template) string {
 		after = q + after
 	}
 	return before + t.Text + after
-}
-
-// tomlQuote writes s as a TOML basic string.
-func tomlQuote(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"', '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }
 
 // noLeadingDash reports whether every value p admits renders without a
@@ -249,7 +231,7 @@ func dashFix(command []string, shell bool, t invoke.Template) string {
 		for i, a := range tokens {
 			words[i] = config.QuoteWord(a)
 		}
-		return fmt.Sprintf(" (command = %s)", tomlQuote(strings.Join(words, " ")))
+		return fmt.Sprintf(" (command = %s)", cmdlint.TOMLQuote(strings.Join(words, " ")))
 	}
 	dashed := "write -- before it so that nothing after it is read as an option" + rewrite(slices.Insert(slices.Clone(command), t.Token, "--"))
 	if len(prev) < 2 || prev[0] != '-' || prev == "--" || prev == "$" {

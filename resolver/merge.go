@@ -10,6 +10,7 @@ import (
 
 	"dario.cat/mergo"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/suggest"
 	"github.com/toolhost/toolhost/tool"
@@ -348,7 +349,7 @@ func declared(params map[string]*tool.Parameter) string {
 	}
 	names := slices.Collect(maps.Keys(params))
 	sort.Strings(names)
-	return quoteList(names)
+	return catalog.QuoteList(names)
 }
 
 // nearest returns the candidate closest to s by edit distance, if it is

@@ -9,7 +9,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/source/binary/schemacache"
 )
 
 // statEvery is how often Call checks, at most, whether a binary was rebuilt.
@@ -93,10 +95,10 @@ func newCatalog(opts *Options) (*Catalog, Options) {
 		o.PoolIdle = DefaultPoolIdle
 	}
 	if o.WorkspaceID == "" {
-		o.WorkspaceID = "w-" + uuid5(identityNamespace, []byte("workspace:"+o.Root))[:8]
+		o.WorkspaceID = "w-" + catalog.UUID([]byte("workspace:" + o.Root))[:8]
 	}
 	if o.ConversationID == "" {
-		o.ConversationID = "s-" + uuid5(identityNamespace, []byte("conversation:"+o.Root+":"+strconv.Itoa(os.Getpid())+":"+time.Now().String()))[:8]
+		o.ConversationID = "s-" + catalog.UUID([]byte("conversation:" + o.Root + ":" + strconv.Itoa(os.Getpid()) + ":" + time.Now().String()))[:8]
 	}
 	c := &Catalog{
 		root:           o.Root,
@@ -104,7 +106,7 @@ func newCatalog(opts *Options) (*Catalog, Options) {
 		conversationID: o.ConversationID,
 		concurrency:    o.Concurrency,
 		progress:       o.Progress,
-		schemas:        &sessionCache{},
+		schemas:        &schemacache.Session{},
 		disk:           newDiskCache(o.CacheDir),
 		statEvery:      statEvery,
 		retryBase:      retryBase,

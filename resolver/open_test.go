@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/source/binary/persist"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -288,11 +289,11 @@ func TestOpenOnlyOneTool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, body, err := decodeResolution(data)
+	h, body, err := persist.Decode(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := slices.IndexFunc(h.Tools, func(st storedTool) bool { return st.Name == "b" })
+	i := slices.IndexFunc(h.Tools, func(st persist.Tool) bool { return st.Name == "b" })
 	data[len(data)-len(body)+h.Tools[i].Detail[0]] ^= 0x20
 	if err := os.WriteFile(files[0], data, 0o600); err != nil {
 		t.Fatal(err)

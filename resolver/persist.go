@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/source/binary/persist"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -23,7 +24,7 @@ import (
 //
 //	CacheDir/resolutions/<sha256 of root and config files>.res
 //
-// The file is a binary header (persistcodec.go), then a body of raw JSON
+// The file is a binary header (package source/binary/persist), then a body of raw JSON
 // blobs the header points into by offset: the tools/list result, and each
 // tool's detail (decoded only when the tool is first described or called).
 //
@@ -49,14 +50,9 @@ import (
 // retried — or a tool left out), and a stat key for every binary asked
 // (go run, shell commands and other launchers have none). Warnings are
 // kept, with their sentinel errors for errors.Is. The file follows the
-// schema cache's rules for hostile files (see diskcache.go): opened with
+// schema cache's rules for hostile files (see source/binary/schemacache): opened with
 // O_NOFOLLOW|O_NONBLOCK, fstat'ed as a regular file of bounded size,
 // written to a temporary file and renamed.
-
-const resolutionVersion = 7 // 2: long_lived; 3: layers key and plan; 4: binary header; 5: CRC-32 (IEEE); 6: a CRC per span; 7: access policy
-
-// maxResolutionFile bounds the size of a persisted resolution.
-const maxResolutionFile = 64 << 20
 
 // persistence is where a catalog's resolution is stored, and under which key.
 type persistence struct {
@@ -88,7 +84,7 @@ func newPersistence(cacheDir, root string, cfg *config.Config, filesKey string, 
 		Self    fileKey        `json:"self"`
 		Root    string         `json:"root"`
 		Config  *config.Config `json:"config"`
-	}{resolutionVersion, self, root, cfg})
+	}{persist.Version, self, root, cfg})
 	if err != nil {
 		return nil // a value the configuration holds does not marshal: no trustworthy key
 	}
@@ -120,10 +116,10 @@ func layersKey(root string, files []string) string {
 	if !ok {
 		return ""
 	}
-	h := newKeyHash(resolutionVersion)
-	h.file(self)
-	h.str(root)
-	h.int(int64(len(files)))
+	h := newKeyHash(persist.Version)
+	h.File(self)
+	h.Str(root)
+	h.Int(int64(len(files)))
 	for _, f := range files {
 		abs, err := filepath.Abs(f)
 		if err != nil {
@@ -133,9 +129,9 @@ func layersKey(root string, files []string) string {
 		if !ok {
 			return ""
 		}
-		h.file(k)
+		h.File(k)
 	}
-	return h.sum()
+	return h.Sum()
 }
 
 // persistable reports whether a resolution may be stored: nothing in it
@@ -165,7 +161,7 @@ func (c *Catalog) save(r *resolution) error {
 		return nil
 	}
 	pl := c.plan.Load()
-	h := storedResolution{Version: resolutionVersion, Key: p.key}
+	h := persist.Resolution{Version: persist.Version, Key: p.key}
 	for _, g := range pl.order {
 		if g.asked {
 			h.Keys = append(h.Keys, string(r.keys[g.key]))
@@ -206,7 +202,7 @@ func (c *Catalog) save(r *resolution) error {
 		defs = append(defs, t.Definition)
 	}
 	body.WriteString(`]}`)
-	h.List = span{0, body.Len()}
+	h.List = persist.Span{0, body.Len()}
 	h.Identity = IdentityOf(defs)
 	for _, name := range names {
 		e := r.tools[name]
@@ -224,9 +220,9 @@ func (c *Catalog) save(r *resolution) error {
 		if err != nil {
 			return err
 		}
-		h.Tools = append(h.Tools, storedTool{
+		h.Tools = append(h.Tools, persist.Tool{
 			Name: t.Name, Summary: t.Summary, Enabled: t.Enabled, Entry: t.Provenance["entry"], Bin: e.bin.name,
-			Protocol: e.bin.protocol, V2: e.bin.v2, LongLived: e.bin.longLived, Timeout: e.bin.timeout, Detail: span{body.Len(), len(data)},
+			Protocol: e.bin.protocol, V2: e.bin.v2, LongLived: e.bin.longLived, Timeout: e.bin.timeout, Detail: persist.Span{body.Len(), len(data)},
 		})
 		body.Write(data)
 	}
@@ -237,7 +233,7 @@ func (c *Catalog) save(r *resolution) error {
 		}
 		h.Files, h.Plan = p.files, sp
 	}
-	if err := writeAtomic(p.dir, p.path, encodeResolution(&h, body.Bytes())); err != nil {
+	if err := writeAtomic(p.dir, p.path, persist.Encode(&h, body.Bytes())); err != nil {
 		return err
 	}
 	os.Remove(strings.TrimSuffix(p.path, ".res") + ".json") // the same workspace's file of version 3 and before, never read again

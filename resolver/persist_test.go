@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolhost/toolhost/source/binary/persist"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -308,24 +309,24 @@ func TestPersistedResolutionHostile(t *testing.T) {
 			writeFile(t, path, string(b))
 		}},
 		{"magic only", func(t *testing.T, path string, valid []byte) {
-			writeFile(t, path, string(valid[:len(resolutionMagic)]))
+			writeFile(t, path, string(valid[:len(persist.Magic)]))
 		}},
 		{"offsets out of range", func(t *testing.T, path string, valid []byte) {
 			// A valid CRC over a header whose span leaves the body.
-			h, body, err := decodeResolution(valid)
+			h, body, err := persist.Decode(valid)
 			if err != nil {
 				t.Fatal(err)
 			}
 			h.Tools[0].Detail[0] = 99999999
-			writeFile(t, path, string(encodeResolution(h, body)))
+			writeFile(t, path, string(persist.Encode(h, body)))
 		}},
 		{"another version", func(t *testing.T, path string, valid []byte) {
-			h, body, err := decodeResolution(valid)
+			h, body, err := persist.Decode(valid)
 			if err != nil {
 				t.Fatal(err)
 			}
 			h.Version++
-			writeFile(t, path, string(encodeResolution(h, body)))
+			writeFile(t, path, string(persist.Encode(h, body)))
 		}},
 		{"symlink to /dev/zero", func(t *testing.T, path string, _ []byte) {
 			if err := os.Symlink("/dev/zero", path); err != nil {

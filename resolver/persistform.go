@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/invoke"
+	"github.com/toolhost/toolhost/source/binary/persist"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -17,59 +18,13 @@ import (
 // is stored and used): the header's types, what a restored plan keeps of
 // the configuration, and the problems kept with their sentinel errors.
 
-// storedResolution is the header of a persisted resolution (its encoding:
-// persistcodec.go).
-type storedResolution struct {
-	Version  int
-	Key      string
-	Files    string      // layersKey of the configuration files, when it had no problems
-	Plan     *storedPlan // with Files: what restore needs of the configuration
-	Keys     []string    // stat key of each asked group, in plan order
-	Identity Identity
-	Problems []byte       // the warnings, JSON of []storedProblem; nil when none
-	List     span         // the tools/list result {"tools":[…]}
-	Tools    []storedTool // sorted by name
-}
-
-// storedPlan is what a restored catalog needs of its configuration: every
-// invocation (in plan order, for the stat keys) and, for the entries its
-// tools come from, their group and the fields a binding takes.
-type storedPlan struct {
-	Groups     []storedGroup    `json:"groups"`
-	Entries    []storedEntry    `json:"entries"`
-	Categories []storedCategory `json:"categories,omitempty"`
-}
-
-type storedGroup struct {
-	Command  []string
-	Shell    bool
-	Dir      string
-	Env      map[string]string
-	ClearEnv bool
-	Text     string // the command as written
-	Timeout  time.Duration
-	Asked    bool
-}
-
-type storedEntry struct {
-	Key         string
-	Group       int
-	AllowOption map[string]bool
-	Options     []byte // JSON, numbers kept as written
-	Policy      []byte // JSON storedPolicy; nil when the entry has none
-}
-
-type storedCategory struct {
-	ID, Name, Description, Icon string
-}
-
 // storePlan returns what restorePlan needs of p for tools.
-func storePlan(p *plan, tools []storedTool) (*storedPlan, error) {
-	sp := &storedPlan{}
+func storePlan(p *plan, tools []persist.Tool) (*persist.Plan, error) {
+	sp := &persist.Plan{}
 	index := map[*group]int{}
 	for i, g := range p.order {
 		index[g] = i
-		sp.Groups = append(sp.Groups, storedGroup{Command: g.spec.Command, Shell: g.spec.Shell, Dir: g.spec.Dir, Env: g.spec.Env,
+		sp.Groups = append(sp.Groups, persist.Group{Command: g.spec.Command, Shell: g.spec.Shell, Dir: g.spec.Dir, Env: g.spec.Env,
 			ClearEnv: g.spec.ClearEnv, Text: g.command, Timeout: g.timeout, Asked: g.asked})
 	}
 	seen := map[string]bool{}
@@ -79,7 +34,7 @@ func storePlan(p *plan, tools []storedTool) (*storedPlan, error) {
 			continue
 		}
 		seen[st.Entry] = true
-		se := storedEntry{Key: st.Entry, Group: index[p.groupOf[ce]], AllowOption: ce.AllowOption}
+		se := persist.Entry{Key: st.Entry, Group: index[p.groupOf[ce]], AllowOption: ce.AllowOption}
 		if ce.Options != nil {
 			data, err := tool.Marshal(ce.Options)
 			if err != nil {
@@ -95,14 +50,14 @@ func storePlan(p *plan, tools []storedTool) (*storedPlan, error) {
 		sp.Entries = append(sp.Entries, se)
 	}
 	for _, c := range p.categories {
-		sp.Categories = append(sp.Categories, storedCategory(c))
+		sp.Categories = append(sp.Categories, persist.Category(c))
 	}
 	return sp, nil
 }
 
 // restorePlan rebuilds a plan from sp: entries hold only what a binding
 // takes (AllowOption, Options).
-func restorePlan(sp *storedPlan) (*plan, bool) {
+func restorePlan(sp *persist.Plan) (*plan, bool) {
 	p := &plan{restored: true, groups: map[string]*group{}, groupOf: map[*config.Entry]*group{}, byKey: map[string]*config.Entry{}}
 	for _, sg := range sp.Groups {
 		spec := &invoke.Spec{Command: sg.Command, Shell: sg.Shell, Dir: sg.Dir, Env: sg.Env, ClearEnv: sg.ClearEnv}
@@ -139,30 +94,6 @@ func restorePlan(sp *storedPlan) (*plan, bool) {
 		p.categories = append(p.categories, Category(c))
 	}
 	return p, true
-}
-
-// span is [offset, length] in the body.
-type span [2]int
-
-func (s span) of(body []byte) ([]byte, bool) {
-	if s[0] < 0 || s[1] < 0 || s[0] > len(body) || s[1] > len(body)-s[0] {
-		return nil, false
-	}
-	return body[s[0] : s[0]+s[1]], true
-}
-
-// storedTool is one tool's entry in the header.
-type storedTool struct {
-	Name      string
-	Summary   string
-	Enabled   bool
-	Entry     string // its configuration entry: tools.NAME or toolsets.NAME
-	Bin       string // its name inside the binary
-	Protocol  bool
-	V2        bool          // the binary speaks protocol v2
-	LongLived bool          // it declared long_lived (v2)
-	Timeout   time.Duration // per run, as merged
-	Detail    span
 }
 
 // storedDetail is a tool's detail in the body; its definition is rebuilt

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolhost/toolhost/source/binary/persist"
+	"github.com/toolhost/toolhost/source/binary/schemacache"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -29,7 +31,7 @@ type loaded struct {
 // configuration and binaries as they are now (see the rules above).
 func (c *Catalog) load() (*loaded, bool) {
 	p := c.persist.Load()
-	if p == nil || !(diskCache{dir: p.dir}).usable() {
+	if p == nil || !schemacache.At(p.dir).Usable() {
 		return nil, false
 	}
 	if c.only != "" {
@@ -37,11 +39,11 @@ func (c *Catalog) load() (*loaded, bool) {
 			return l, l != nil
 		}
 	}
-	data, err := readFile(p.path, maxResolutionFile)
+	data, err := persist.ReadFile(p.path, persist.MaxFile)
 	if err != nil {
 		return nil, false
 	}
-	h, body, err := decodeResolution(data)
+	h, body, err := persist.Decode(data)
 	if err != nil {
 		return nil, false
 	}
@@ -50,9 +52,9 @@ func (c *Catalog) load() (*loaded, bool) {
 		return nil, false
 	}
 	l.identity = &h.Identity
-	l.list, _ = h.List.of(body) // decodeResolution checked the spans
+	l.list, _ = h.List.Of(body) // persist.Decode checked the spans
 	for _, st := range h.Tools {
-		detail, _ := st.Detail.of(body)
+		detail, _ := st.Detail.Of(body)
 		e, ok := c.restore(l.plan, st, detail)
 		if !ok {
 			return nil, false
@@ -69,12 +71,12 @@ func (c *Catalog) load() (*loaded, bool) {
 // means the resolution is not valid (load's rules): the configuration is
 // resolved. Not found, load reads the whole file as without Only.
 func (c *Catalog) loadOne(p *persistence) (l *loaded, found bool) {
-	f, size, err := openFile(p.path, maxResolutionFile)
+	f, size, err := persist.OpenFile(p.path, persist.MaxFile)
 	if err != nil {
 		return nil, false
 	}
 	defer f.Close()
-	h, i, detail, err := decodeOne(f, size, c.only)
+	h, i, detail, err := persist.DecodeOne(f, size, c.only)
 	if err != nil || i < 0 {
 		return nil, false
 	}
@@ -91,7 +93,7 @@ func (c *Catalog) loadOne(p *persistence) (l *loaded, found bool) {
 // (its key, or with Open its configuration files' stat, and the stat key
 // of each binary toCheck names), and returns what installing it needs but
 // its tools, identity and listing.
-func (c *Catalog) loadHeader(p *persistence, h *storedResolution) (*loaded, bool) {
+func (c *Catalog) loadHeader(p *persistence, h *persist.Resolution) (*loaded, bool) {
 	restored := p.key == "" // Open, before reading the configuration: only its files' stat can match
 	if restored && (h.Files == "" || h.Files != p.files || h.Plan == nil) || !restored && h.Key != p.key {
 		return nil, false
@@ -141,9 +143,9 @@ func storedKeys(pl *plan, stored []string) (map[string]cacheKey, bool) {
 // persisted resolution of tools is served: every asked group, or with
 // [Options.Only] naming one of tools, only the group of that tool's entry
 // (none when its parameters come from the configuration alone).
-func (c *Catalog) toCheck(pl *plan, tools []storedTool) []*group {
+func (c *Catalog) toCheck(pl *plan, tools []persist.Tool) []*group {
 	if c.only != "" {
-		if i, found := slices.BinarySearchFunc(tools, c.only, func(st storedTool, name string) int {
+		if i, found := slices.BinarySearchFunc(tools, c.only, func(st persist.Tool, name string) int {
 			return strings.Compare(st.Name, name)
 		}); found {
 			if g := pl.groupOf[pl.byKey[tools[i].Entry]]; g != nil && g.asked {
@@ -173,7 +175,7 @@ func (c *Catalog) current(keys map[string]cacheKey, groups []*group) bool {
 
 // restore rebuilds one tool's entry: its binding from the configuration
 // entry, its detail decoded on first use.
-func (c *Catalog) restore(pl *plan, st storedTool, detail []byte) (*entry, bool) {
+func (c *Catalog) restore(pl *plan, st persist.Tool, detail []byte) (*entry, bool) {
 	ce := pl.byKey[st.Entry]
 	if ce == nil || st.Name == "" {
 		return nil, false

@@ -461,9 +461,12 @@ func poolable(b *binding) bool {
 // their stdin is closed, so that they finish and exit, and their process
 // groups are killed a grace delay (2s) later if they have not. Calls in
 // flight on them end with the error outcome of a crash. Later calls run
-// one-shot. Close does not wait; it always returns nil. Embedders that
-// keep a catalog should defer it.
+// one-shot. Close does not wait for them. It also ends the watches of
+// the sources added with [Catalog.AddSource] and closes each (its tools
+// then answer as a closed source does), and returns their errors, joined:
+// nil when no source was added. Embedders that keep a catalog should
+// defer it.
 func (c *Catalog) Close() error {
 	c.pools.closeAll()
-	return nil
+	return c.closeSources()
 }

@@ -48,7 +48,8 @@ func (c *Catalog) maybeRefresh(ctx context.Context) {
 }
 
 // rebuild runs a resolution pass and installs its tools, unless a later
-// pass was installed meanwhile. Dynamic tools are kept.
+// pass was installed meanwhile. Dynamic tools and the tools of added
+// sources are kept.
 func (c *Catalog) rebuild(ctx context.Context) (changed bool, err error) {
 	if err := c.fullPlan(); err != nil {
 		return false, err
@@ -65,12 +66,15 @@ func (c *Catalog) rebuild(ctx context.Context) (changed bool, err error) {
 	}
 	c.built = pass
 	for name, e := range c.tools {
-		if e.handler == nil {
+		if e.handler == nil && e.src == nil {
 			continue
 		}
 		if b, clash := r.tools[name]; clash {
-			r.problems = append(r.problems, Problem{Tool: name, Place: b.t().Provenance["entry"],
-				Err: fmt.Errorf("%w: %q is registered dynamically and produced by %s; the dynamic tool is kept", ErrDuplicate, name, b.t().Source)})
+			kept := fmt.Sprintf("%q is registered dynamically and produced by %s; the dynamic tool is kept", name, b.t().Source)
+			if e.src != nil {
+				kept = fmt.Sprintf("%q is served by source %q and produced by %s; the source's tool is kept", name, e.src.Name(), b.t().Source)
+			}
+			r.problems = append(r.problems, Problem{Tool: name, Place: b.t().Provenance["entry"], Err: fmt.Errorf("%w: %s", ErrDuplicate, kept)})
 		}
 		r.tools[name] = e
 	}

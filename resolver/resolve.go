@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/invoke"
 	"github.com/toolhost/toolhost/tool"
@@ -84,13 +85,13 @@ func (c *Catalog) request(action tool.Action, call *tool.Call) *tool.Request {
 // persistent cache, else the binary (whose answer is then stored). sem,
 // when not nil, bounds the binaries running at once (see schemaRequest).
 func (c *Catalog) fetch(ctx context.Context, g *group, key cacheKey, sem chan struct{}) (*tool.SchemaResponse, error) {
-	return c.schemas.get(ctx, sessionKey(g, key), func() (*tool.SchemaResponse, error) {
-		if resp, ok := c.disk.load(g.key, c.root, key); ok {
+	return c.schemas.Get(ctx, sessionKey(g, key), func() (*tool.SchemaResponse, error) {
+		if resp, ok := c.disk.Load(g.key, c.root, key); ok {
 			return resp, nil
 		}
 		resp, err := c.schemaRequest(ctx, g, sem)
 		if err == nil {
-			_ = c.disk.store(g.key, c.root, key, g.spec.Command, resp) // the cache only saves time
+			_ = c.disk.Store(g.key, c.root, key, g.spec.Command, resp) // the cache only saves time
 		}
 		return resp, err
 	})
@@ -338,14 +339,14 @@ func (c *Catalog) toolset(e *config.Entry, g *group, resp *tool.SchemaResponse, 
 		if !slices.Contains(offered, n) {
 			*problems = append(*problems, Problem{Tool: e.Name, Place: posOr(e, "include"), Warning: true,
 				Err: &Error{Tool: e.Name, Command: g.command, Action: tool.ActionSchema, Offered: offered,
-					Err: fmt.Errorf("%w: include names %q; the binary offers %s", ErrToolNotOffered, n, quoteList(offered))}})
+					Err: fmt.Errorf("%w: include names %q; the binary offers %s", ErrToolNotOffered, n, catalog.QuoteList(offered))}})
 		}
 	}
 	for _, n := range e.Exclude {
 		if !slices.Contains(offered, n) {
 			*problems = append(*problems, Problem{Tool: e.Name, Place: posOr(e, "exclude"), Warning: true,
 				Err: &Error{Tool: e.Name, Command: g.command, Action: tool.ActionSchema, Offered: offered,
-					Err: fmt.Errorf("%w: exclude names %q; the binary offers %s", ErrToolNotOffered, n, quoteList(offered))}})
+					Err: fmt.Errorf("%w: exclude names %q; the binary offers %s", ErrToolNotOffered, n, catalog.QuoteList(offered))}})
 		}
 	}
 	var out []*entry
@@ -384,7 +385,7 @@ func posOr(e *config.Entry, key string) string {
 func notOffered(e *config.Entry, g *group, resp *tool.SchemaResponse) Problem {
 	offered := resp.Names()
 	err := &Error{Tool: e.Name, Command: g.command, Action: tool.ActionSchema, Offered: offered,
-		Err: fmt.Errorf("%w: %q does not offer %q; it offers %s", ErrToolNotOffered, g.command, e.BinaryTool(), quoteList(offered))}
+		Err: fmt.Errorf("%w: %q does not offer %q; it offers %s", ErrToolNotOffered, g.command, e.BinaryTool(), catalog.QuoteList(offered))}
 	switch {
 	case len(offered) == 0:
 		err.Fix = "the binary declares no tools; check that it is the right command"
@@ -392,7 +393,7 @@ func notOffered(e *config.Entry, g *group, resp *tool.SchemaResponse) Problem {
 		err.Fix = fmt.Sprintf("set tool = %q in [%s]", offered[0], e.Key())
 	default:
 		err.Fix = fmt.Sprintf("set tool = one of %s in [%s], or serve them all with [toolsets.%s] command = %q",
-			quoteList(offered), e.Key(), e.Name, g.command)
+			catalog.QuoteList(offered), e.Key(), e.Name, g.command)
 	}
 	if near := nearest(e.BinaryTool(), slices.Clone(offered)); near != "" && len(offered) > 1 {
 		err.Fix = fmt.Sprintf("did you mean tool = %q? ", near) + err.Fix
@@ -484,10 +485,8 @@ func (c *Catalog) refuseOptions(e *entry) {
 	if e.bin == nil || e.args == nil {
 		return
 	}
-	a := *e.args // the compiled schema is shared by entries with the same schema
 	b := e.bin
-	a.refuse = func(args map[string]any) error {
+	e.args = e.args.WithRefuse(func(args map[string]any) error { // a copy: the compiled schema is shared by entries with the same schema
 		return invoke.CheckArguments(b.spec, c.request(tool.ActionRun, &tool.Call{Name: b.name, Arguments: args, Options: b.options}))
-	}
-	e.args = &a
+	})
 }

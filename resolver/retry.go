@@ -61,7 +61,7 @@ func (c *Catalog) dueRetriesLocked(now time.Time) []string {
 		due = append(due, key)
 		r.attempts++
 		r.next = now.Add(min(c.retryBase<<r.attempts, retryMax))
-		c.schemas.forget(key)
+		c.schemas.Forget(key)
 	}
 	return due
 }

@@ -3,11 +3,11 @@ package resolver
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -53,8 +53,8 @@ func (e *entry) checkStructured(out tool.Outcome) tool.Outcome {
 		if err != nil {
 			return tool.Fail(fmt.Sprintf("tool %q declares an output schema that does not compile: %v", name, err))
 		}
-		if err := resolved.Validate(forValidation(out.Structured)); err != nil {
-			return tool.Fail(fmt.Sprintf("tool %q returned structured output that does not match its output schema: %s", name, structuredProblem(err)))
+		if err := resolved.Validate(catalog.ForValidation(out.Structured)); err != nil {
+			return tool.Fail(fmt.Sprintf("tool %q returned structured output that does not match its output schema: %s", name, catalog.StructuredProblem(err)))
 		}
 	}
 	if out.Structured != nil && out.Content == "" { // MCP: structured content is also given as JSON text
@@ -64,17 +64,4 @@ func (e *entry) checkStructured(out tool.Outcome) tool.Outcome {
 		}
 	}
 	return out
-}
-
-// structuredProblem words a validation error of a structured value: the
-// schema location names the field ("validating /properties/matches/items:
-// type: …"), so it is kept, and Go's rendering of a missing value is null.
-func structuredProblem(err error) string {
-	s := err.Error()
-	if i := strings.LastIndex(s, "validating "); i > 0 { // the innermost location names the field
-		s = s[i:]
-	}
-	s = strings.ReplaceAll(s, "<invalid reflect.Value>", "null")
-	s = ratInt().ReplaceAllString(s, "$1")
-	return floatInt().ReplaceAllString(s, "$1")
 }

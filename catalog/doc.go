@@ -1,0 +1,17 @@
+// Package catalog is what a catalog of tools and its sources share: the
+// tool as a catalog serves it ([Definition], [Tool], [RunMode],
+// [Category]), the identity of a set of tools ([Identity], [IdentityOf]),
+// the errors and problems of a resolution ([Error], [Problem], [Report]
+// and the sentinel errors), the validation of a call's arguments against
+// a tool's input schema ([CompileSchema], [ArgSchema], [Compiled],
+// [ValidateArguments], [DecodeArguments]: docs/validation.md), and the
+// contract through which a catalog knows a source of tools ([Source]: list
+// the tools, run one call, format arguments, notice changes, close).
+//
+// It imports only the protocol ([tool]), the spawner's error values and
+// argument checks, the configuration's run modes, the ground's JSON
+// helpers and the JSON Schema library: sources (local binaries, MCP servers)
+// import it to describe their tools, never the other way round. Package
+// resolver serves a catalog built from a configuration (see its New) and
+// names these types again, so that embedders keep one import.
+package catalog

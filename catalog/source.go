@@ -1,0 +1,81 @@
+package catalog
+
+import (
+	"context"
+
+	"github.com/toolhost/toolhost/tool"
+)
+
+// Source is where a catalog's tools come from, as the catalog knows it:
+// local binaries, MCP servers, a remote catalog. The catalog owns
+// everything around a call (lookup, argument validation with defaults,
+// approval, the questions and their answers, identity, change
+// notification); a source lists its tools and runs one call at a time.
+// A source never imports the catalog's implementation nor a face.
+//
+// A Source must be safe for concurrent use.
+type Source interface {
+	// Name names the source in messages and in each tool's provenance:
+	// "binaries", "mcp:github". It is fixed for the source's life.
+	Name() string
+
+	// Tools returns the source's tools with their full detail, enabled or
+	// not, each with a unique name. The list may come from a cache: a
+	// source whose list is warm starts nothing to answer. The catalog
+	// owns the returned values; the source must not modify them later.
+	// An error leaves the source's tools out of the catalog and is
+	// reported as a problem of the source.
+	Tools(ctx context.Context) ([]*Tool, error)
+
+	// Call runs one round of a call of one of its tools. The catalog has
+	// validated req.Args against the tool's input schema (defaults
+	// applied) and obtained the approval the tool needs; the source
+	// forwards the call whole and returns what the tool answered. A
+	// question (a needs_input outcome) comes back to the catalog, which
+	// asks it and calls again with the answers. err is for a call that
+	// got no answer (the tool could not be reached, ctx ended): a failure
+	// the tool reports is an error outcome.
+	Call(ctx context.Context, req CallRequest) (CallResult, error)
+
+	// Format renders a call's arguments for a person about to approve
+	// it, as the tool itself would; ok false lets the catalog use its own
+	// rendering, name(key=value, …).
+	Format(ctx context.Context, name string, args map[string]any) (rendered string, ok bool)
+
+	// Watch registers changed to run after the source's tools change (a
+	// server's tools/list_changed, a rebuilt binary); the catalog then
+	// lists them again, recomputes its identity and notifies its own
+	// subscribers. cancel ends the registration.
+	Watch(changed func()) (cancel func())
+
+	// Close ends whatever the source started (processes, connections).
+	// The catalog calls it once, from its own Close.
+	Close() error
+}
+
+// CallRequest is one round of a call, as the catalog hands it to a
+// [Source].
+type CallRequest struct {
+	// Tool is the tool's name as the catalog serves it.
+	Tool string
+	// Args are the validated arguments, defaults applied. Numbers are
+	// json.Number, holding the digits as sent. The source must not
+	// modify them.
+	Args map[string]any
+	// Answers are the answers to the tool's earlier questions in this
+	// call, by question id (the configuration's fixed answers win).
+	Answers map[string]any
+	// OnEvent, if set, receives the events (progress, log) the tool
+	// sends while it runs, as they arrive, from any goroutine.
+	OnEvent func(tool.Event)
+}
+
+// CallResult is what a [Source] answers to one round of a call. It is a
+// struct so that what a source can forward may grow (an MCP server's
+// content blocks and structured output, say) without changing the
+// interface.
+type CallResult struct {
+	// Outcome is the tool's answer: ok, error, or needs_input with its
+	// questions.
+	Outcome tool.Outcome
+}

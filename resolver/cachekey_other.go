@@ -1,9 +1,0 @@
-//go:build !linux && !darwin
-
-package resolver
-
-import "io/fs"
-
-// sysStat returns nothing where the stat fields are not known: the key is
-// then path, size and modification time.
-func sysStat(fs.FileInfo) (dev, ino uint64, ctime int64) { return 0, 0, 0 }

@@ -1,0 +1,302 @@
+package resolver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/tool"
+)
+
+// fakeSource is a catalog.Source whose tools, answers and rendering the
+// test sets, and which records what the catalog asks of it.
+type fakeSource struct {
+	name string
+
+	mu       sync.Mutex
+	tools    []Tool // listed as fresh copies
+	listErr  error
+	answer   func(catalog.CallRequest) (catalog.CallResult, error)
+	render   string // Format's answer; "" for none
+	calls    []catalog.CallRequest
+	lists    int
+	watchers map[int]func()
+	nextW    int
+	closes   int
+	closeErr error
+}
+
+func (f *fakeSource) Name() string { return f.name }
+
+func (f *fakeSource) Tools(context.Context) ([]*Tool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.lists++
+	if f.listErr != nil {
+		return nil, f.listErr
+	}
+	out := make([]*Tool, len(f.tools))
+	for i := range f.tools {
+		t := f.tools[i]
+		t.InputSchema = cloneMap(t.InputSchema)
+		out[i] = &t
+	}
+	return out, nil
+}
+
+func (f *fakeSource) Call(_ context.Context, req catalog.CallRequest) (catalog.CallResult, error) {
+	f.mu.Lock()
+	f.calls = append(f.calls, req)
+	answer := f.answer
+	f.mu.Unlock()
+	if answer == nil {
+		return catalog.CallResult{Outcome: tool.Success("done")}, nil
+	}
+	return answer(req)
+}
+
+func (f *fakeSource) Format(_ context.Context, name string, args map[string]any) (string, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.render, f.render != ""
+}
+
+func (f *fakeSource) Watch(changed func()) func() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.watchers == nil {
+		f.watchers = map[int]func(){}
+	}
+	id := f.nextW
+	f.nextW++
+	f.watchers[id] = changed
+	return func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		delete(f.watchers, id)
+	}
+}
+
+func (f *fakeSource) Close() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.closes++
+	return f.closeErr
+}
+
+// change sets the source's tools (or its listing error) and tells its
+// watchers, as a server's tools/list_changed would.
+func (f *fakeSource) change(tools []Tool, err error) {
+	f.mu.Lock()
+	f.tools, f.listErr = tools, err
+	var ws []func()
+	for _, w := range f.watchers {
+		ws = append(ws, w)
+	}
+	f.mu.Unlock()
+	for _, w := range ws {
+		w()
+	}
+}
+
+var searchTool = Tool{Definition: Definition{Name: "search", Summary: "Search the index.", InputSchema: map[string]any{
+	"type": "object",
+	"properties": map[string]any{
+		"q":     map[string]any{"type": "string"},
+		"limit": map[string]any{"type": "integer", "default": 10},
+	},
+	"required":             []any{"q"},
+	"additionalProperties": false,
+}}, Enabled: true}
+
+// TestAddSourceCall: a source's tools are served, and a call of one goes
+// through the catalog's one call path (validation with defaults,
+// questions, approval) before the source runs each round.
+func TestAddSourceCall(t *testing.T) {
+	c := newEmpty(t)
+	notified := 0
+	c.Subscribe(func() { notified++ })
+	asking := Tool{Definition: Definition{Name: "deploy", Summary: "Deploy."}, Enabled: true, Run: RunAsk}
+	src := &fakeSource{name: "remote", tools: []Tool{searchTool, asking}}
+	if err := c.AddSource(t.Context(), src); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := c.Names(), []string{"deploy", "search"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("Names() = %v, want %v", got, want)
+	}
+	if notified != 1 || c.Identity().ToolsCount != 2 || len(c.Report().Problems) != 0 {
+		t.Fatalf("after AddSource: %d notifications, identity %+v, problems %v; want 1, 2 tools, none", notified, c.Identity(), c.Report().Problems)
+	}
+	if tl, _ := c.Tool("search"); tl.Source != "source remote" {
+		t.Errorf("Source = %q, want %q", tl.Source, "source remote")
+	}
+
+	// Invalid arguments never reach the source.
+	out, err := c.Call(t.Context(), "search", map[string]any{"limit": 3}, nil)
+	if err != nil || out.Type != tool.KindError || out.Message != `invalid arguments for tool "search": missing required argument "q"` {
+		t.Errorf("Call without q = %+v, %v; want the error outcome naming q", out, err)
+	}
+	if len(src.calls) != 0 {
+		t.Fatalf("the source ran %d calls of invalid arguments", len(src.calls))
+	}
+
+	// A question goes back to the catalog, which asks it and calls again.
+	src.answer = func(req catalog.CallRequest) (catalog.CallResult, error) {
+		if req.Answers["scope"] == nil {
+			return catalog.CallResult{Outcome: tool.Ask(tool.Question{ID: "scope", Text: "Where?", AnswerType: tool.Text})}, nil
+		}
+		return catalog.CallResult{Outcome: tool.Success("found in " + req.Answers["scope"].(string))}, nil
+	}
+	asked := 0
+	out, err = c.Call(t.Context(), "search", map[string]any{"q": "x"}, &CallOptions{
+		Ask: func(_ context.Context, q tool.Question) (any, error) { asked++; return "docs", nil },
+	})
+	if err != nil || out.Type != tool.KindSuccess || out.Content != "found in docs" || asked != 1 {
+		t.Fatalf("Call with a question = %+v, %v after %d questions; want success \"found in docs\" after 1", out, err, asked)
+	}
+	want := []catalog.CallRequest{
+		{Tool: "search", Args: map[string]any{"q": "x", "limit": json.Number("10")}, Answers: map[string]any{}},
+		{Tool: "search", Args: map[string]any{"q": "x", "limit": json.Number("10")}, Answers: map[string]any{"scope": "docs"}},
+	}
+	if !reflect.DeepEqual(src.calls, want) {
+		t.Errorf("the source got %+v, want %+v", src.calls, want)
+	}
+
+	// A tool that needs approval does not run without it, and the person
+	// sees the source's own rendering.
+	src.calls, src.answer = nil, nil
+	if _, err := c.Call(t.Context(), "deploy", nil, nil); !errors.Is(err, ErrApprovalRequired) || len(src.calls) != 0 {
+		t.Errorf("Call of deploy without Approve = %v with %d runs; want ErrApprovalRequired and none", err, len(src.calls))
+	}
+	src.render = "deploy everything"
+	var seen Approval
+	out, err = c.Call(t.Context(), "deploy", nil, &CallOptions{Approve: func(_ context.Context, a Approval) (bool, error) { seen = a; return true, nil }})
+	if err != nil || out.Content != "done" || seen.Rendered != "deploy everything" || len(src.calls) != 1 {
+		t.Errorf("approved Call = %+v, %v, rendered %q, %d runs; want done, %q, 1", out, err, seen.Rendered, len(src.calls), "deploy everything")
+	}
+
+	for _, tt := range []struct{ render, want string }{{"search for x", "search for x"}, {"", `search(limit=10, q="x")`}} {
+		src.render = tt.render
+		if got, err := c.Format(t.Context(), "search", map[string]any{"q": "x"}); err != nil || got != tt.want {
+			t.Errorf("Format with the source rendering %q = %q, %v; want %q", tt.render, got, err, tt.want)
+		}
+	}
+}
+
+// TestAddSourceChanges: a change the source reports is listed again;
+// subscribers hear of it and the identity follows, only when the tools
+// differ. A listing that fails leaves the source's tools out, with a
+// problem, until the next change.
+func TestAddSourceChanges(t *testing.T) {
+	c := newEmpty(t)
+	notified := 0
+	c.Subscribe(func() { notified++ })
+	src := &fakeSource{name: "remote", tools: []Tool{searchTool}}
+	if err := c.AddSource(t.Context(), src); err != nil {
+		t.Fatal(err)
+	}
+	first := c.Identity()
+	other := searchTool
+	other.Name, other.Summary = "find", "Find a file."
+	steps := []struct {
+		name     string
+		tools    []Tool
+		err      error
+		names    []string
+		notified int
+		problems []string
+	}{
+		{"same tools", []Tool{searchTool}, nil, []string{"search"}, 1, nil},
+		{"one more", []Tool{searchTool, other}, nil, []string{"find", "search"}, 2, nil},
+		{"listing fails", nil, errors.New("connection refused"), nil, 3,
+			[]string{`source remote: source "remote": listing its tools: connection refused`}},
+		{"listed again", []Tool{searchTool}, nil, []string{"search"}, 4, nil},
+	}
+	for _, s := range steps {
+		src.change(s.tools, s.err)
+		var problems []string
+		for _, p := range c.Report().Problems {
+			problems = append(problems, p.Error())
+		}
+		if got := c.Names(); !slices.Equal(got, s.names) || notified != s.notified || !slices.Equal(problems, s.problems) {
+			t.Errorf("%s: names %v, %d notifications, problems %q; want %v, %d, %q", s.name, got, notified, problems, s.names, s.notified, s.problems)
+		}
+	}
+	if got := c.Identity(); got != first {
+		t.Errorf("identity after the same tools came back = %+v, want %+v", got, first)
+	}
+}
+
+// TestAddSourceProblems: a tool that cannot be served is left out with a
+// problem naming it; the source's other tools are served.
+func TestAddSourceProblems(t *testing.T) {
+	c := newEmpty(t)
+	if err := c.Register(Definition{Name: "taken"}, echoHandler); err != nil {
+		t.Fatal(err)
+	}
+	bad := func(name string, schema map[string]any) Tool {
+		return Tool{Definition: Definition{Name: name, InputSchema: schema}, Enabled: true}
+	}
+	src := &fakeSource{name: "remote", tools: []Tool{
+		searchTool, bad("taken", nil), bad("a b", nil), bad("twice", nil), bad("twice", nil), bad("str", map[string]any{"type": "string"}),
+	}}
+	if err := c.AddSource(t.Context(), src); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := c.Names(), []string{"search", "taken", "twice"}; !slices.Equal(got, want) {
+		t.Errorf("Names() = %v, want %v", got, want)
+	}
+	want := []struct {
+		tool string
+		err  error
+	}{{"a b", ErrInvalidName}, {"twice", ErrDuplicate}, {"str", ErrNotObject}, {"taken", ErrDuplicate}}
+	got := c.Report().Problems
+	if len(got) != len(want) {
+		t.Fatalf("problems %v, want %d", got, len(want))
+	}
+	for i, w := range want {
+		if got[i].Tool != w.tool || !errors.Is(got[i], w.err) || got[i].Place != "source remote" || got[i].Warning {
+			t.Errorf("problem %d = %+v (%v), want tool %q wrapping %v", i, got[i], got[i], w.tool, w.err)
+		}
+	}
+	if tl, _ := c.Tool("taken"); !tl.Dynamic {
+		t.Errorf("tool taken = %+v, want the registered one kept", tl)
+	}
+	err := c.AddSource(t.Context(), &fakeSource{name: "remote"})
+	if !errors.Is(err, ErrDuplicate) || err.Error() != `resolver: add source "remote": duplicate tool name (a source of that name is served)` {
+		t.Errorf("second source named remote: %v, want ErrDuplicate", err)
+	}
+}
+
+// TestAddSourceClose: Close ends the source's watch and closes it once,
+// returning its error; nothing is added after.
+func TestAddSourceClose(t *testing.T) {
+	c := newEmpty(t)
+	src := &fakeSource{name: "remote", tools: []Tool{searchTool}, closeErr: errors.New("broken pipe")}
+	if err := c.AddSource(t.Context(), src); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Close(); err == nil || err.Error() != `resolver: closing source "remote": broken pipe` {
+		t.Errorf("Close() = %v, want the source's error", err)
+	}
+	if err := c.Close(); err != nil {
+		t.Errorf("second Close() = %v, want nil", err)
+	}
+	if src.closes != 1 || len(src.watchers) != 0 {
+		t.Errorf("the source was closed %d times with %d watchers left; want 1 and 0", src.closes, len(src.watchers))
+	}
+	lists := src.lists
+	src.change([]Tool{searchTool}, nil)
+	if src.lists != lists {
+		t.Errorf("a change after Close listed the source again")
+	}
+	err := c.AddSource(t.Context(), &fakeSource{name: "late"})
+	if err == nil || err.Error() != `resolver: add source "late": the catalog is closed` {
+		t.Errorf("AddSource after Close = %v, want the catalog is closed", err)
+	}
+}

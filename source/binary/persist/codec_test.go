@@ -1,0 +1,122 @@
+package persist
+
+import (
+	"bytes"
+	"encoding/binary"
+	"hash/crc32"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/toolhost/toolhost/catalog"
+)
+
+// testResolution is a header using every field of the encoding.
+func testResolution() (*Resolution, []byte) {
+	body := []byte(`{"tools":[]}{"parameters":{}}`)
+	return &Resolution{
+		Version: Version,
+		Key:     "key",
+		Files:   "files",
+		Plan: &Plan{
+			Groups: []Group{{Command: []string{"bin/x", "a b"}, Shell: true, Dir: "sub", Env: map[string]string{"B": "2", "A": "1"},
+				ClearEnv: true, Text: "bin/x 'a b'", Timeout: 30 * time.Second, Asked: true}},
+			Entries:    []Entry{{Key: "tools.x", Group: 0, AllowOption: map[string]bool{"flag": true}, Options: []byte(`{"n":1.50}`)}},
+			Categories: []Category{{ID: "fs", Name: "Files", Description: "d", Icon: "📁"}},
+		},
+		Keys:     []string{"k1"},
+		Identity: catalog.Identity{ServerID: "id", ToolsCount: 1, ProtocolVersion: "1.0"},
+		Problems: []byte(`[{"msg":"m"}]`),
+		List:     Span{0, 12},
+		Tools: []Tool{{Name: "x", Summary: "s", Enabled: true, Entry: "tools.x", Bin: "x", Protocol: true, V2: true, LongLived: true,
+			Timeout: time.Minute, Detail: Span{12, 17}}},
+	}, body
+}
+
+// TestResolutionRoundTrip: what Encode writes decodes to the
+// same header and body.
+func TestResolutionRoundTrip(t *testing.T) {
+	want, body := testResolution()
+	got, gotBody, err := Decode(Encode(want, body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("header mismatch:\nwant %+v\n got %+v", want, got)
+	}
+	if !bytes.Equal(gotBody, body) {
+		t.Errorf("body %q, want %q", gotBody, body)
+	}
+}
+
+// asHeader frames payload as the header of a file (with its CRC and
+// length) with an empty body, so that the fuzzer reaches the header's
+// decoding.
+func asHeader(payload []byte) []byte {
+	data := append([]byte(Magic), 0, 0, 0, 0, 0, 0, 0, 0)
+	binary.LittleEndian.PutUint32(data[len(Magic):], crc32.ChecksumIEEE(payload))
+	binary.LittleEndian.PutUint32(data[len(Magic)+4:], uint32(len(payload)))
+	return append(data, payload...)
+}
+
+// FuzzDecodeResolution checks that any file decodes or fails cleanly (no
+// panic, no allocation beyond the input's size), that what decodes has its
+// spans in the body and survives a round trip, and that DecodeOne (Only)
+// agrees with it. Each input is tried as a whole file and as a header.
+func FuzzDecodeResolution(f *testing.F) {
+	h, body := testResolution()
+	good := Encode(h, body)
+	header := good[prefixLen : len(good)-len(body)]
+	for _, seed := range [][]byte{good, good[:len(good)/2], header, header[:len(header)/2],
+		Encode(&Resolution{Version: Version}, nil), []byte(Magic), {}} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkDecode(t, data)
+		checkDecode(t, asHeader(data))
+	})
+}
+
+func checkDecode(t *testing.T, data []byte) {
+	t.Helper()
+	// DecodeOne checks less (one detail), so it may accept what
+	// Decode refuses; it must not panic, and what it returns
+	// must be that tool's.
+	if oh, i, detail, err := DecodeOne(bytes.NewReader(data), int64(len(data)), "x"); err == nil && i >= 0 {
+		if oh.Tools[i].Name != "x" || len(detail) != oh.Tools[i].Detail[1] {
+			t.Fatalf("DecodeOne(x) = tool %q, %d bytes of detail, span %v", oh.Tools[i].Name, len(detail), oh.Tools[i].Detail)
+		}
+	}
+	h, body, err := Decode(data)
+	if err != nil {
+		if h != nil || body != nil {
+			t.Fatal("a header or body with an error")
+		}
+		return
+	}
+	if h.Version != Version {
+		t.Fatalf("accepted version %d", h.Version)
+	}
+	if _, ok := h.List.Of(body); !ok {
+		t.Fatalf("list Span %v outside a body of %d bytes", h.List, len(body))
+	}
+	for _, st := range h.Tools {
+		if _, ok := st.Detail.Of(body); !ok {
+			t.Fatalf("detail Span %v outside a body of %d bytes", st.Detail, len(body))
+		}
+	}
+	for _, st := range h.Tools {
+		oh, i, detail, err := DecodeOne(bytes.NewReader(data), int64(len(data)), st.Name)
+		want, _ := st.Detail.Of(body)
+		if err != nil || i < 0 || oh.Tools[i].Name != st.Name || !bytes.Equal(detail, want) {
+			t.Fatalf("DecodeOne(%q) = %d, %q, %v; want the detail Decode read, %q", st.Name, i, detail, err, want)
+		}
+	}
+	again, againBody, err := Decode(Encode(h, body))
+	if err != nil {
+		t.Fatalf("round trip: %v", err)
+	}
+	if !reflect.DeepEqual(h, again) || !bytes.Equal(body, againBody) {
+		t.Fatalf("round trip mismatch:\nfirst  %+v\nsecond %+v", h, again)
+	}
+}

@@ -1,0 +1,7 @@
+//go:build !unix
+
+package persist
+
+// openNoFollow is zero where O_NOFOLLOW and O_NONBLOCK do not exist; the
+// fstat check still refuses anything but a regular file.
+const openNoFollow = 0

@@ -1,0 +1,70 @@
+// Package mcp makes one MCP server a source of tools: it lists the
+// server's tools (from a cache keyed by what the server is made of, so a
+// warm listing starts nothing), starts the server on first need, shares
+// one connection among all callers, and forwards calls whole.
+//
+//	src, err := mcp.New(mcp.Spec{Name: "fs", Command: "mcp-server-filesystem", Args: []string{"/tmp"}},
+//		&mcp.Options{CacheDir: cacheDir, OnChange: catalogChanged})
+//	if err != nil { … }
+//	defer src.Close()
+//	list, err := src.Tools(ctx) // cached: no server started
+//	res, err := src.Call(ctx, "read_text_file", json.RawMessage(`{"path":"/tmp/a"}`),
+//		&mcp.Hooks{Progress: func(p *mcp.Progress) { … }})
+//	// res is the server's CallToolResult: content, structuredContent, isError
+//
+// Flow: [Spec] → [Source.Tools] (cache, or start → initialize →
+// server/identity → tools/list) → [Source.Call] (tools/call, notifications
+// → [Hooks]) → [Source.Close].
+//
+// # Lifecycle
+//
+// A stdio server is started (in a process group of its own, through
+// [Options.Start], the seam for a sandbox) when a call needs it or a
+// listing cannot come from the cache; a streamable HTTP server is
+// connected to likewise. One connection serves every caller. A server
+// that exits unasked is started again on the next need, after a backoff
+// that grows with consecutive failures (100ms, doubling, at most
+// [Options.MaxBackoff]) and resets when the server answers. A connection
+// with no call for [Spec.IdleTimeout] is closed. [Source.Close] closes
+// stdin, then signals the group (SIGTERM, SIGKILL) a grace apart.
+//
+// # Errors
+//
+// Everything that keeps a server from answering is an *[Error] naming the
+// server, the step, the cause (a sentinel such as [ErrExited] or
+// [ErrTimeout]), the server's stderr tail and the fix. A tool that ran and
+// failed is not an error: its result has IsError set. A call that gets no
+// result within [Spec.CallTimeout] fails with [ErrTimeout]; the server is
+// then pinged, and one that does not answer within [Spec.Grace] is ended.
+// Tools whose definitions are invalid are left out of the listing
+// ([Listing.Skipped], [ErrBadTool]); a call to a tool the server does not
+// list is refused before it is sent ([ErrUnknownTool]); a call that
+// receives more than [Options.MaxNotices] notifications is cancelled
+// ([ErrFlood]). One server's failure never blocks another Source.
+//
+// # Freshness
+//
+// A listing is cached on disk ([Options.CacheDir], one file per server,
+// written whole and renamed) under a key made of the spec and, for a
+// stdio server, the path, size and modification time of its program and
+// of every argument that names a file (a script). A cached listing is
+// served without starting the server while the key holds and
+//   - it carried a ttlMs (protocol 2026-07-28) that has not run out, or
+//   - it carried none (or ttlMs 0) and is younger than [Spec.MaxAge] —
+//     except from an HTTP server on 2026-07-28, whose ttlMs 0 means stale.
+//
+// Every new connection revalidates: where the server answers toolhost's
+// server/identity method with the cached id, the cached tools stand and
+// tools/list is skipped; otherwise the tools are listed and compared by
+// the hash of the listing. While connected, notifications/tools/list_changed
+// relists. A listing that changed calls [Options.OnChange].
+//
+// # Notifications
+//
+// Progress notifications reach the [Hooks] of the call whose progress
+// token they carry; log messages and (before 2026-07-28) elicitation
+// requests, which the protocol does not tie to a call, reach the call
+// only while it is the only one in flight (logs then go to
+// [Options.Log]; an elicitation without a taker is declined). On stdio
+// they are delivered in order, before the result that follows them.
+package mcp

@@ -1,0 +1,62 @@
+package mcp
+
+import (
+	"errors"
+	"strings"
+)
+
+// The conditions a [Source] detects. Callers test them with errors.Is; the
+// *[Error] that carries one names the server, the step, the stderr tail
+// and the fix.
+var (
+	ErrStart       = errors.New("the server did not start")
+	ErrHandshake   = errors.New("the server did not complete the MCP handshake")
+	ErrExited      = errors.New("the server exited")
+	ErrTimeout     = errors.New("the server did not answer in time")
+	ErrBackoff     = errors.New("the server failed recently and is waiting to restart")
+	ErrUnknownTool = errors.New("the server does not list this tool")
+	ErrBadTool     = errors.New("the server lists a tool with an invalid definition")
+	ErrFlood       = errors.New("the server sent too many notifications during one call")
+	ErrRefused     = errors.New("the server refused the request")
+	ErrNoToken     = errors.New("the bearer token's environment variable is empty")
+	ErrClosed      = errors.New("the source is closed")
+)
+
+// Error is a failure to get an answer from one MCP server. A tool that ran
+// and reported failure is not an Error: its result has isError set.
+type Error struct {
+	Server string // the Spec's Name
+	Op     string // "start", "list", "call"
+	Tool   string // the tool, for a call or a bad definition
+	Err    error  // wraps one of the sentinels above, and the cause
+	Stderr string // the last lines the server wrote to stderr (stdio servers)
+	Fix    string // what the user can do about it
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(`mcp server "` + e.Server + `": ` + e.Op)
+	if e.Tool != "" {
+		b.WriteString(` "` + e.Tool + `"`)
+	}
+	b.WriteString(": " + e.Err.Error())
+	if e.Stderr != "" {
+		b.WriteString(" (stderr: " + oneLine(e.Stderr) + ")")
+	}
+	return b.String()
+}
+
+// Unwrap returns the cause: errors.Is(err, ErrExited) and the like.
+func (e *Error) Unwrap() error { return e.Err }
+
+// oneLine joins the last lines of s with " | " for an error message.
+func oneLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > 3 {
+		lines = lines[len(lines)-3:]
+	}
+	for i, l := range lines {
+		lines[i] = strings.TrimSpace(l)
+	}
+	return strings.Join(lines, " | ")
+}

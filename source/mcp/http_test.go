@@ -1,0 +1,105 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// httpServer serves basicServer over streamable HTTP, refusing requests
+// without the bearer token and the team header.
+func httpServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	srv := basicServer()
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer s3cret" || r.Header.Get("X-Team") != "blue" {
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+// TestHTTP: a streamable HTTP server is listed and called with the spec's
+// headers and the bearer token read from the environment.
+func TestHTTP(t *testing.T) {
+	ts := httpServer(t)
+	t.Setenv("MCPSRC_TEST_TOKEN", "s3cret")
+	s := newSource(t, Spec{Name: "remote", URL: ts.URL, Headers: map[string]string{"X-Team": "blue"}, BearerEnv: "MCPSRC_TEST_TOKEN"}, nil)
+	l, err := s.Tools(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !l.has("echo") || l.Cached {
+		t.Errorf("listing %v (cached %v), want echo, live", l.names(), l.Cached)
+	}
+	var progress []string
+	res, err := s.Call(t.Context(), "echo", json.RawMessage(`{"text":"over http"}`), nil)
+	if err != nil || textOf(res) != "over http" || !reflect.DeepEqual(res.StructuredContent, map[string]any{"echo": "over http"}) {
+		t.Errorf("Call(echo) = %v, %v", res, err)
+	}
+	res, err = s.Call(t.Context(), "progress", nil, &Hooks{Progress: func(p *Progress) { progress = append(progress, p.Message) }})
+	if err != nil || textOf(res) != "done" {
+		t.Fatalf("Call(progress) = %v, %v", res, err)
+	}
+	if want := []string{"step 1", "step 2", "step 3"}; !reflect.DeepEqual(progress, want) {
+		t.Errorf("progress %q, want %q", progress, want)
+	}
+	res, err = s.Call(t.Context(), "ask", nil, &Hooks{Elicit: func(_ context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"color": "red"}}, nil
+	}})
+	if err != nil || textOf(res) != "accept red" {
+		t.Errorf("Call(ask) = %v, %v", res, err)
+	}
+}
+
+// TestHTTPCredentials: a missing token is named with its fix before any
+// request; a wrong one is the server's refusal at the handshake.
+func TestHTTPCredentials(t *testing.T) {
+	ts := httpServer(t)
+	t.Setenv("MCPSRC_TEST_TOKEN", "")
+	s := newSource(t, Spec{Name: "remote", URL: ts.URL, BearerEnv: "MCPSRC_TEST_TOKEN"}, nil)
+	_, err := s.Tools(t.Context())
+	var e *Error
+	if !errors.As(err, &e) || !errors.Is(err, ErrNoToken) || e.Fix != "export MCPSRC_TEST_TOKEN=<token> before starting toolhost" {
+		t.Errorf("Tools without a token = %v (fix %q), want ErrNoToken with its fix", err, e.Fix)
+	}
+	t.Setenv("MCPSRC_TEST_TOKEN", "wrong")
+	s = newSource(t, Spec{Name: "remote", URL: ts.URL, BearerEnv: "MCPSRC_TEST_TOKEN", Headers: map[string]string{"X-Team": "blue"}}, nil)
+	if _, err := s.Tools(t.Context()); !errors.Is(err, ErrHandshake) || !strings.Contains(err.Error(), "Unauthorized") {
+		t.Errorf("Tools with a wrong token = %v, want ErrHandshake naming the refusal", err)
+	}
+}
+
+// TestSpecCheck: what New refuses, with the fix in the message.
+func TestSpecCheck(t *testing.T) {
+	tests := []struct {
+		spec Spec
+		want string
+	}{
+		{Spec{Command: "x"}, "mcp: the server has no name: give it one (the NAME of [mcp_servers.NAME])"},
+		{Spec{Name: "a"}, `mcp: server "a" has neither a command nor a url: set command (stdio) or url (streamable HTTP)`},
+		{Spec{Name: "a", Command: "x", URL: "http://h"}, `mcp: server "a" has both a command and a url: keep one`},
+		{Spec{Name: "a", URL: "http://h", Args: []string{"-v"}}, `mcp: server "a" has a url and args/env/dir, which only a command uses: remove them`},
+		{Spec{Name: "a", Command: "x", BearerEnv: "T"}, `mcp: server "a" has headers or a bearer token without a url: remove them`},
+	}
+	for _, tt := range tests {
+		_, err := New(tt.spec, nil)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("New(%+v) = %v, want %q", tt.spec, err, tt.want)
+		}
+	}
+	if _, err := New(Spec{Name: "a", URL: "http://h"}, nil); err != nil {
+		t.Errorf("New(valid) = %v", err)
+	}
+}

@@ -1,0 +1,430 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/internal/version"
+)
+
+// Source serves the tools of one MCP server. It starts nothing until a
+// listing it cannot trust from the cache, or a call, needs the server;
+// then one connection is shared by every caller, restarted after a crash
+// (with backoff), closed when idle, and ended with its process group by
+// [Source.Close]. Safe for concurrent use.
+type Source struct {
+	// fixed at creation
+	spec   Spec
+	opts   Options
+	client *mcp.Client
+	cache  *diskCache // nil without Options.CacheDir
+
+	closing chan struct{} // closed by Close
+
+	mu       sync.Mutex
+	closed   bool
+	conn     *conn         // the live connection, or nil
+	dialing  chan struct{} // closed when the dial under way ends
+	dialErr  error         // its error, for the callers that waited
+	failures int           // consecutive failures (start, crash), reset by an answer
+	retryAt  time.Time     // no restart before this
+	listing  *Listing      // the last known listing (live, or cached)
+	loaded   bool          // the disk cache was read
+	calls    map[string]*call
+	inflight int
+	lastUsed time.Time
+	idle     *time.Timer
+	seq      uint64
+	starts   int // processes started (or HTTP sessions opened)
+
+	noProbe atomic.Bool // server/identity broke an HTTP session: do not ask again
+
+	bg sync.WaitGroup // relists and change callbacks
+}
+
+// conn is one connection to the server: a go-sdk client session over the
+// pipes of a process, or over streamable HTTP.
+type conn struct {
+	cs      *mcp.ClientSession
+	proc    *process      // nil for HTTP
+	done    chan struct{} // closed when the session has ended
+	closing atomic.Bool   // set when we end it (Close, idle, hung): not a crash
+	modern  bool          // protocol 2026-07-28 or later: per-request _meta
+
+	forgotten bool // guarded by Source.mu: forget saw it
+}
+
+// New returns a Source for spec, with opts (nil for defaults). It checks
+// spec and starts nothing.
+func New(spec Spec, opts *Options) (*Source, error) {
+	if err := spec.check(); err != nil {
+		return nil, err
+	}
+	spec.defaults()
+	s := &Source{spec: spec, calls: map[string]*call{}, closing: make(chan struct{})}
+	if opts != nil {
+		s.opts = *opts
+	}
+	if s.opts.MaxBackoff <= 0 {
+		s.opts.MaxBackoff = DefaultMaxBackoff
+	}
+	if s.opts.MaxNotices <= 0 {
+		s.opts.MaxNotices = DefaultMaxNotices
+	}
+	if s.opts.Logger == nil {
+		s.opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if s.opts.CacheDir != "" {
+		s.cache = &diskCache{dir: s.opts.CacheDir}
+	}
+	s.client = mcp.NewClient(&mcp.Implementation{Name: "toolhost", Version: version.String()}, &mcp.ClientOptions{
+		Logger:             s.opts.Logger,
+		ElicitationHandler: s.elicit,
+		// Progress and log notifications are routed by tap.go, as read.
+		ToolListChangedHandler: s.listChanged,
+		Capabilities:           &mcp.ClientCapabilities{},
+	})
+	if err := mcp.AddSendingCustomMethod[*identityParams, *identityResult](s.client, methodIdentity); err != nil {
+		return nil, fmt.Errorf("mcp: %w", err) // a programmer error in this package
+	}
+	return s, nil
+}
+
+// Name returns the server's name (the Spec's).
+func (s *Source) Name() string { return s.spec.Name }
+
+// Running reports whether a connection to the server is open (for a stdio
+// server: whether its process runs).
+func (s *Source) Running() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conn != nil
+}
+
+// Starts returns how many times the server was started (stdio) or
+// connected to (HTTP) by this Source.
+func (s *Source) Starts() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.starts
+}
+
+// Close ends the connection (a stdio server's stdin is closed, then its
+// process group gets SIGTERM and SIGKILL, a grace apart) and waits for it.
+// Calls under way fail with [ErrClosed] or [ErrExited]; later ones with
+// ErrClosed. Close is idempotent.
+func (s *Source) Close() error {
+	s.mu.Lock()
+	c := s.conn
+	s.conn = nil
+	if s.idle != nil {
+		s.idle.Stop()
+	}
+	if !s.closed {
+		s.closed = true
+		close(s.closing) // a dial under way gives up, and ends what it started
+	}
+	s.mu.Unlock()
+	if c != nil {
+		c.end()
+	}
+	s.bg.Wait()
+	return nil
+}
+
+// end closes the connection and stops its process.
+func (c *conn) end() {
+	c.closing.Store(true)
+	if c.proc != nil {
+		_ = c.proc.stdin.Close()
+		stopped := make(chan struct{})
+		go func() { c.proc.stop(); close(stopped) }()
+		_ = c.cs.Close()
+		<-stopped
+	} else {
+		_ = c.cs.Close()
+	}
+	<-c.done
+}
+
+// acquire returns the live connection, starting the server if there is
+// none, and counts the caller in flight until [Source.release].
+func (s *Source) acquire(ctx context.Context, op, tool string) (*conn, *Listing, error) {
+	for {
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			return nil, nil, &Error{Server: s.spec.Name, Op: op, Tool: tool, Err: ErrClosed}
+		}
+		if c := s.conn; c != nil && ended(c, 0) {
+			s.forget(c) // it ended; watch has not seen it yet
+		}
+		if c := s.conn; c != nil {
+			s.inflight++
+			if s.idle != nil {
+				s.idle.Stop()
+			}
+			l := s.listing
+			s.mu.Unlock()
+			return c, l, nil
+		}
+		if ch := s.dialing; ch != nil {
+			s.mu.Unlock()
+			select {
+			case <-ch:
+			case <-ctx.Done():
+				return nil, nil, s.ctxError(ctx, op, tool)
+			}
+			s.mu.Lock()
+			err := s.dialErr
+			s.mu.Unlock()
+			if err != nil {
+				return nil, nil, err
+			}
+			continue
+		}
+		if wait := time.Until(s.retryAt); wait > 0 {
+			s.mu.Unlock()
+			if d, ok := ctx.Deadline(); ok && time.Until(d) < wait {
+				return nil, nil, &Error{Server: s.spec.Name, Op: op, Tool: tool,
+					Err: fmt.Errorf("%w (%d failures in a row; next try in %v)", ErrBackoff, s.failuresNow(), wait.Round(time.Millisecond)),
+					Fix: "see the previous error for the cause; it is tried again after the wait"}
+			}
+			t := time.NewTimer(wait)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+				return nil, nil, s.ctxError(ctx, op, tool)
+			}
+			continue
+		}
+		ch := make(chan struct{})
+		s.dialing = ch
+		s.bg.Add(1)
+		s.mu.Unlock()
+		go s.dialAsync(ctx, ch) // the caller waits for it as the others do, or for its ctx
+	}
+}
+
+// dialAsync starts the server for the callers waiting on ch, and makes
+// the connection the live one.
+func (s *Source) dialAsync(ctx context.Context, ch chan struct{}) {
+	defer s.bg.Done()
+	c, err := s.dial(ctx)
+	s.mu.Lock()
+	s.dialing, s.dialErr = nil, err
+	if s.closed {
+		s.dialErr = &Error{Server: s.spec.Name, Op: "start", Err: ErrClosed}
+		s.mu.Unlock()
+		close(ch)
+		if err == nil {
+			c.end()
+		}
+		return
+	}
+	if err != nil {
+		s.failed()
+	} else {
+		s.conn = c
+	}
+	s.mu.Unlock()
+	close(ch)
+	if err == nil {
+		go s.watch(c)
+	}
+}
+
+func (s *Source) failuresNow() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.failures
+}
+
+// failed counts a failure and sets the next restart's earliest time:
+// 100ms after the first, doubling, at most Options.MaxBackoff. s.mu is
+// held.
+func (s *Source) failed() {
+	s.failures++
+	d := 100 * time.Millisecond << min(s.failures-1, 16)
+	s.retryAt = time.Now().Add(min(d, s.opts.MaxBackoff))
+}
+
+// release ends a caller's use of c; answered says the server answered,
+// which resets the failure count. The last caller arms the idle timer.
+func (s *Source) release(c *conn, answered bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.inflight--
+	s.lastUsed = time.Now()
+	if answered {
+		s.failures = 0
+	}
+	if s.inflight == 0 && s.conn == c && s.spec.IdleTimeout > 0 {
+		if s.idle != nil {
+			s.idle.Stop()
+		}
+		s.idle = time.AfterFunc(s.spec.IdleTimeout, func() { s.reap(c) })
+	}
+}
+
+// reap closes c if it is still the idle live connection.
+func (s *Source) reap(c *conn) {
+	s.mu.Lock()
+	if s.conn != c || s.inflight > 0 || time.Since(s.lastUsed) < s.spec.IdleTimeout {
+		s.mu.Unlock()
+		return
+	}
+	s.conn = nil
+	s.mu.Unlock()
+	c.end()
+}
+
+// watch waits for c to end. An end we did not ask for is a crash: it
+// counts as a failure, so the next start waits its backoff.
+func (s *Source) watch(c *conn) {
+	if c.proc != nil {
+		select {
+		case <-c.done:
+		case <-c.proc.done:
+			// The session ends with the process, unless something it left
+			// behind holds stdout: then it is closed after the grace.
+			t := time.NewTimer(s.spec.Grace)
+			select {
+			case <-c.done:
+			case <-t.C:
+				_ = c.cs.Close()
+			}
+			t.Stop()
+		}
+	}
+	<-c.done
+	if c.proc != nil {
+		c.proc.stop() // a server that closed stdout but lives on
+	}
+	s.mu.Lock()
+	s.forget(c)
+	s.mu.Unlock()
+}
+
+// forget drops c, which ended, as the live connection. An end we did not
+// ask for is a crash: it counts as a failure (once), so the next start
+// waits its backoff. s.mu is held.
+func (s *Source) forget(c *conn) {
+	if s.conn == c {
+		s.conn = nil
+	}
+	if !c.forgotten {
+		c.forgotten = true
+		if !c.closing.Load() && !s.closed {
+			s.failed()
+		}
+	}
+}
+
+// dial starts the server (or opens the HTTP session), completes the
+// handshake within StartTimeout and refreshes the listing.
+func (s *Source) dial(ctx context.Context) (*conn, error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.spec.StartTimeout)
+	defer cancel()
+	go func() {
+		select {
+		case <-s.closing:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	c, err := s.dialOnce(ctx)
+	if err == errReconnect {
+		c, err = s.dialOnce(ctx)
+	}
+	return c, err
+}
+
+func (s *Source) dialOnce(ctx context.Context) (*conn, error) {
+	fail := func(err error, fix string, p *process) error {
+		e := &Error{Server: s.spec.Name, Op: "start", Err: err, Fix: fix}
+		if p != nil {
+			p.kill()
+			e.Stderr = p.stderr.String()
+		}
+		return e
+	}
+	transport, p, err := s.transport()
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.starts++
+	s.mu.Unlock()
+	cs, err := s.client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: s.spec.ProtocolVersion})
+	if err != nil {
+		switch {
+		case ctx.Err() != nil:
+			return nil, fail(fmt.Errorf("%w: no answer to the handshake within %v", ErrTimeout, s.spec.StartTimeout),
+				s.handshakeFix()+", or raise start_timeout", p)
+		case p != nil && exited(p, s.spec.Grace):
+			return nil, fail(fmt.Errorf("%w: %w (%s) before the handshake", ErrHandshake, ErrExited, p.status), s.handshakeFix(), p)
+		}
+		return nil, fail(fmt.Errorf("%w: %w", ErrHandshake, err), s.handshakeFix(), p)
+	}
+	c := &conn{cs: cs, proc: p, done: make(chan struct{})}
+	if res := cs.InitializeResult(); res != nil {
+		c.modern = res.ProtocolVersion >= "2026-07-28"
+		if res.Capabilities != nil && res.Capabilities.Logging != nil && !c.modern {
+			_ = cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "debug"})
+		}
+	}
+	go func() { _ = cs.Wait(); close(c.done) }()
+	if err := s.refresh(ctx, c); err != nil {
+		c.closing.Store(true)
+		_ = cs.Close()
+		if p != nil {
+			p.kill()
+		}
+		<-c.done
+		if e := (*Error)(nil); errors.As(err, &e) && p != nil && e.Stderr == "" {
+			e.Stderr = p.stderr.String()
+		}
+		return nil, err
+	}
+	return c, nil
+}
+
+// exited reports whether p exits within wait.
+func exited(p *process, wait time.Duration) bool {
+	select {
+	case <-p.done:
+		return true
+	case <-time.After(wait):
+		return false
+	}
+}
+
+func (s *Source) handshakeFix() string {
+	if s.spec.Command == "" {
+		return "check that " + s.spec.URL + " is an MCP streamable HTTP endpoint"
+	}
+	return fmt.Sprintf("run %q by hand: it must speak MCP (JSON-RPC, one message a line) on stdout and log only to stderr",
+		strings.Join(append([]string{s.spec.Command}, s.spec.Args...), " "))
+}
+
+// ctxError is the error of a caller whose ctx ended while it waited.
+func (s *Source) ctxError(ctx context.Context, op, tool string) error {
+	err := context.Cause(ctx)
+	if errors.Is(err, errCallTimeout) {
+		return &Error{Server: s.spec.Name, Op: op, Tool: tool,
+			Err: fmt.Errorf("%w: the server did not start within the call's timeout (%v)", ErrTimeout, s.spec.CallTimeout),
+			Fix: "raise the call timeout, or the server's start_timeout"}
+	}
+	return &Error{Server: s.spec.Name, Op: op, Tool: tool, Err: err}
+}

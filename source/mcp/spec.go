@@ -1,0 +1,126 @@
+package mcp
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os/exec"
+	"time"
+)
+
+// Defaults applied by [New] to the zero fields of a [Spec] and [Options].
+const (
+	DefaultStartTimeout = 30 * time.Second // start, initialize and first listing
+	DefaultCallTimeout  = 60 * time.Second // one tools/call
+	DefaultGrace        = 2 * time.Second  // after a timeout or Close, before the group is killed
+	DefaultIdleTimeout  = 5 * time.Minute  // a connection with no call for this long is closed
+	DefaultMaxAge       = 24 * time.Hour   // a cached listing without ttlMs is trusted this long
+	DefaultMaxBackoff   = 10 * time.Second // the longest wait before a restart
+	DefaultMaxNotices   = 10_000           // notifications one call may receive
+)
+
+// Spec describes one MCP server: either a command started over stdio
+// (Command set) or a streamable HTTP endpoint (URL set), never both. It is
+// plain data, so that configuration decodes into it; the zero durations
+// take the defaults above.
+type Spec struct {
+	// Name names the server in errors, the cache and the catalog
+	// (source "mcp.NAME"). Required.
+	Name string
+
+	// Command is the program of a stdio server, looked up in PATH; Args
+	// its arguments. Env adds KEY=VALUE pairs to toolhost's environment
+	// for it, and Dir is its working directory ("" for toolhost's).
+	Command string
+	Args    []string
+	Env     []string
+	Dir     string
+
+	// URL is the endpoint of a streamable HTTP server. Headers are sent
+	// with each request. BearerEnv names an environment variable whose
+	// value is sent as "Authorization: Bearer <value>"; it is read when a
+	// connection opens and never stored (nor written to the cache).
+	URL       string
+	Headers   map[string]string
+	BearerEnv string
+
+	// ProtocolVersion, if set, is the version offered first (e.g.
+	// "2025-11-25"); by default the newest the go-sdk client speaks, and
+	// the server may negotiate any older one it supports.
+	ProtocolVersion string
+
+	// StartTimeout bounds starting the server, the handshake and the
+	// first listing; CallTimeout one call; Grace the wait after a timeout
+	// (for an answer to a ping) and after Close (before SIGKILL).
+	// IdleTimeout closes a connection with no call for that long
+	// (negative: never). MaxAge is how long a cached listing that carries
+	// no ttlMs is trusted without starting the server (negative: never
+	// trusted, every listing asks).
+	StartTimeout time.Duration
+	CallTimeout  time.Duration
+	Grace        time.Duration
+	IdleTimeout  time.Duration
+	MaxAge       time.Duration
+}
+
+// Options are the host's side of a [Source]: nil means all defaults.
+type Options struct {
+	// CacheDir is where listings are cached across runs (one file per
+	// server, e.g. $XDG_CACHE_HOME/toolhost/mcp); "" keeps them in memory.
+	CacheDir string
+
+	// OnChange is called (from its own goroutine, never under a lock)
+	// when the server's tools changed: a notifications/tools/list_changed
+	// that changed the listing, or a connection that found tools other
+	// than the cached ones.
+	OnChange func()
+
+	// Start starts a stdio server's prepared command (path, args, env,
+	// dir, process group, pipes set); nil means cmd.Start. It is the
+	// seam for starting the server under invoke/sandbox: a hook may
+	// change cmd (Env, SysProcAttr) before starting it, and must leave
+	// cmd.Process set and Setpgid on when it returns nil.
+	Start func(cmd *exec.Cmd) error
+
+	// Log receives the server's log messages that belong to no call
+	// (see [Hooks.Log]); nil drops them.
+	Log func(*LogMessage)
+
+	// MaxBackoff caps the wait between restarts after consecutive
+	// failures; MaxNotices the notifications one call may receive before
+	// it ends with [ErrFlood].
+	MaxBackoff time.Duration
+	MaxNotices int
+
+	// Logger receives the go-sdk client's own diagnostics; nil discards.
+	Logger *slog.Logger
+}
+
+func (s *Spec) check() error {
+	switch {
+	case s.Name == "":
+		return errors.New("mcp: the server has no name: give it one (the NAME of [mcp_servers.NAME])")
+	case s.Command == "" && s.URL == "":
+		return fmt.Errorf("mcp: server %q has neither a command nor a url: set command (stdio) or url (streamable HTTP)", s.Name)
+	case s.Command != "" && s.URL != "":
+		return fmt.Errorf("mcp: server %q has both a command and a url: keep one", s.Name)
+	case s.URL != "" && (len(s.Args) > 0 || len(s.Env) > 0 || s.Dir != ""):
+		return fmt.Errorf("mcp: server %q has a url and args/env/dir, which only a command uses: remove them", s.Name)
+	case s.URL == "" && (len(s.Headers) > 0 || s.BearerEnv != ""):
+		return fmt.Errorf("mcp: server %q has headers or a bearer token without a url: remove them", s.Name)
+	}
+	return nil
+}
+
+func (s *Spec) defaults() {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d == 0 {
+			*d = v
+		}
+	}
+	def(&s.StartTimeout, DefaultStartTimeout)
+	def(&s.CallTimeout, DefaultCallTimeout)
+	def(&s.Grace, DefaultGrace)
+	def(&s.IdleTimeout, DefaultIdleTimeout)
+	def(&s.MaxAge, DefaultMaxAge)
+}

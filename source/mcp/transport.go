@@ -1,0 +1,75 @@
+package mcp
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// transport returns the go-sdk transport for one connection: the pipes of
+// a freshly started process (stdio), or a streamable HTTP client whose
+// requests carry the spec's headers and bearer token.
+func (s *Source) transport() (mcp.Transport, *process, error) {
+	if s.spec.Command != "" {
+		p, err := startProcess(&s.spec, s.opts.Start)
+		if err != nil {
+			return nil, nil, &Error{Server: s.spec.Name, Op: "start", Err: fmt.Errorf("%w: %w", ErrStart, err),
+				Fix: fmt.Sprintf("check that %q is installed and on PATH, or give its full path as command", s.spec.Command)}
+		}
+		return &tap{Transport: &mcp.IOTransport{Reader: p.stdout, Writer: p.stdin}, s: s}, p, nil
+	}
+	h := http.Header{}
+	for k, v := range s.spec.Headers {
+		h.Set(k, v)
+	}
+	if name := s.spec.BearerEnv; name != "" {
+		token := os.Getenv(name)
+		if token == "" {
+			return nil, nil, &Error{Server: s.spec.Name, Op: "start", Err: fmt.Errorf("%w: $%s", ErrNoToken, name),
+				Fix: fmt.Sprintf("export %s=<token> before starting toolhost", name)}
+		}
+		h.Set("Authorization", "Bearer "+token)
+	}
+	return &mcp.StreamableClientTransport{
+		Endpoint:   s.spec.URL,
+		HTTPClient: &http.Client{Transport: &headerTransport{base: http.DefaultTransport, header: h, s: s}},
+	}, nil, nil
+}
+
+// headerTransport adds fixed headers to every request, and taps the
+// event streams of the responses ([sseTap]).
+type headerTransport struct {
+	base   http.RoundTripper
+	header http.Header
+	s      *Source
+}
+
+func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if len(t.header) > 0 {
+		r = r.Clone(r.Context())
+		for k, v := range t.header {
+			r.Header[k] = v
+		}
+	}
+	resp, err := t.base.RoundTrip(r)
+	if err == nil && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		resp.Body = &sseTap{ReadCloser: resp.Body, s: t.s}
+	}
+	return resp, err
+}
+
+// commandPath resolves a stdio spec's command as the process will: a name
+// with a slash is a path (relative to Dir), anything else is looked up in
+// PATH.
+func commandPath(spec *Spec) (string, error) {
+	name := spec.Command
+	if spec.Dir != "" && strings.Contains(name, "/") && !filepath.IsAbs(name) {
+		name = filepath.Join(spec.Dir, name)
+	}
+	return exec.LookPath(name)
+}
