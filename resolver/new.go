@@ -12,6 +12,7 @@ import (
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/source/binary/schemacache"
+	"github.com/toolhost/toolhost/telemetry"
 )
 
 // statEvery is how often Call checks, at most, whether a binary was rebuilt.
@@ -112,6 +113,9 @@ func newCatalog(opts *Options) (*Catalog, Options) {
 		retryBase:      retryBase,
 		tools:          map[string]*entry{},
 		pools:          &pools{size: o.PoolSize, idle: o.PoolIdle},
+	}
+	if o.PoolSize >= 0 {
+		c.pools.stopGauge = telemetry.ObservePools(c.pools.counts)
 	}
 	c.cacheDir, c.only = o.CacheDir, o.Only
 	return c, o

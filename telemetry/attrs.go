@@ -35,6 +35,11 @@ const (
 	AttrErrorType = "error.type"
 	// AttrPoolState is a long-lived pool's process state: idle or busy.
 	AttrPoolState = "toolhost.pool.state"
+	// AttrPoolBinary is the binary a long-lived pool runs (its command's
+	// base name).
+	AttrPoolBinary = "toolhost.pool.binary"
+	// AttrPooled is whether a tool run went to a long-lived process.
+	AttrPooled = "toolhost.pooled"
 )
 
 // The names of a call's spans: the call itself ("tools/call NAME", see

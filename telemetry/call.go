@@ -15,7 +15,7 @@ const (
 	MetricCalls    = "toolhost.calls"          // tools/call answered, by tool and outcome type
 	MetricErrors   = "toolhost.call.errors"    // calls that ended in an error outcome or a host error
 	MetricDuration = "toolhost.call.duration"  // seconds from the call's start to its outcome
-	MetricPool     = "toolhost.pool.processes" // long-lived tool processes, by tool and state
+	MetricPool     = "toolhost.pool.processes" // long-lived tool processes, by binary and state
 )
 
 // durationBounds are the call duration histogram's buckets, in seconds:
@@ -92,10 +92,11 @@ func (c *Call) End(outcome string, err error) {
 	i.duration.Record(ctx, time.Since(c.start).Seconds(), attrs)
 }
 
-// PoolCount is a long-lived pool's processes at one moment: the tool's,
-// idle and busy.
+// PoolCount is a long-lived pool's processes at one moment, idle and
+// busy. A pool serves the tools of one binary, named by Binary (its
+// command's base name).
 type PoolCount struct {
-	Tool       string
+	Binary     string
 	Idle, Busy int
 }
 
@@ -110,8 +111,8 @@ func ObservePools(count func() []PoolCount) (stop func()) {
 	}
 	reg, err := m.RegisterCallback(func(_ context.Context, o metric.Observer) error {
 		for _, p := range count() {
-			o.ObserveInt64(g, int64(p.Idle), metric.WithAttributes(attribute.String(AttrTool, p.Tool), attribute.String(AttrPoolState, "idle")))
-			o.ObserveInt64(g, int64(p.Busy), metric.WithAttributes(attribute.String(AttrTool, p.Tool), attribute.String(AttrPoolState, "busy")))
+			o.ObserveInt64(g, int64(p.Idle), metric.WithAttributes(attribute.String(AttrPoolBinary, p.Binary), attribute.String(AttrPoolState, "idle")))
+			o.ObserveInt64(g, int64(p.Busy), metric.WithAttributes(attribute.String(AttrPoolBinary, p.Binary), attribute.String(AttrPoolState, "busy")))
 		}
 		return nil
 	}, g)

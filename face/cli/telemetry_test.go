@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -72,16 +73,37 @@ env.API_TOKEN = { secret = "env:TOOLHOST_TEST_PLANTED" }
 	if a := otlptest.Attrs(run.Attributes); a[telemetry.AttrAction] != "run" || a[telemetry.AttrExitCode] != int64(0) {
 		t.Errorf("tool run attributes %v, want action run and exit code 0", a)
 	}
-	// The run's ancestors end at the caller's span, outside this process.
-	for s := run; len(s.ParentSpanId) > 0; {
-		p := byID[hex.EncodeToString(s.ParentSpanId)]
-		if p == nil {
-			if got := hex.EncodeToString(s.ParentSpanId); got != "00f067aa0ba902b7" {
-				t.Errorf("span %q has parent %s, neither exported nor the caller's", s.Name, got)
-			}
-			break
+	// One call span, the caller's child, parent of the call's steps.
+	var calls []*tracepb.Span
+	for _, s := range spans {
+		if s.Name == "tools/call traced" {
+			calls = append(calls, s)
 		}
-		s = p
+	}
+	if len(calls) != 1 {
+		t.Fatalf("%d call spans, want 1; spans: %v", len(calls), spanNames(spans))
+	}
+	call := calls[0]
+	if got := hex.EncodeToString(call.ParentSpanId); got != "00f067aa0ba902b7" {
+		t.Errorf("the call's parent is %s, want the caller's 00f067aa0ba902b7", got)
+	}
+	want := map[string]any{telemetry.AttrTool: "traced", telemetry.AttrSource: "binaries", telemetry.AttrOutcome: "success"}
+	if got := otlptest.Attrs(call.Attributes); !reflect.DeepEqual(got, want) {
+		t.Errorf("call attributes %v, want %v", got, want)
+	}
+	children := map[string]bool{}
+	for _, s := range spans {
+		if bytes.Equal(s.ParentSpanId, call.SpanId) {
+			children[s.Name] = true
+		}
+	}
+	for _, name := range []string{telemetry.SpanResolution, telemetry.SpanValidation, telemetry.SpanToolRun} {
+		if !children[name] {
+			t.Errorf("no %q span under the call; its children: %v", name, children)
+		}
+	}
+	if !bytes.Equal(run.ParentSpanId, call.SpanId) {
+		t.Errorf("the tool's run span is not the call's child")
 	}
 	for i, body := range c.Bodies() {
 		for _, v := range []string{planted, argValue} {

@@ -36,7 +36,7 @@ func TestOTLPEndToEnd(t *testing.T) {
 				t.Fatal(err)
 			}
 			stopPools := telemetry.ObservePools(func() []telemetry.PoolCount {
-				return []telemetry.PoolCount{{Tool: "weather", Idle: 2, Busy: 1}}
+				return []telemetry.PoolCount{{Binary: "weather", Idle: 2, Busy: 1}}
 			})
 			const trace1 = "4bf92f3577b34da6a3ce929d0e0e4736"
 			for i, parent := range []string{"00-" + trace1 + "-00f067aa0ba902b7-01", ""} {
@@ -147,7 +147,7 @@ func TestOTLPEndToEnd(t *testing.T) {
 			for _, m := range c.Metrics() {
 				for _, dp := range m.GetGauge().GetDataPoints() {
 					a := otlptest.Attrs(dp.Attributes)
-					pools = append(pools, a[telemetry.AttrTool].(string)+" "+a[telemetry.AttrPoolState].(string)+" "+string(rune('0'+dp.GetAsInt())))
+					pools = append(pools, a[telemetry.AttrPoolBinary].(string)+" "+a[telemetry.AttrPoolState].(string)+" "+string(rune('0'+dp.GetAsInt())))
 				}
 			}
 			slices.Sort(pools)
