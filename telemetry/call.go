@@ -8,6 +8,7 @@ import (
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // The metrics of toolhost (see docs/telemetry.md).
@@ -34,9 +35,13 @@ type callInstruments struct {
 // another's; a process installs one).
 var current atomic.Pointer[callInstruments]
 
-// instruments returns the call metrics of the global meter provider.
+// instruments returns the call metrics of the global meter provider, nil
+// while no SDK is installed.
 func instruments() *callInstruments {
 	mp := otel.GetMeterProvider()
+	if mp == offMetrics {
+		return nil
+	}
 	if i := current.Load(); i != nil && i.provider == mp {
 		return i
 	}
@@ -63,9 +68,14 @@ type Call struct {
 // StartCall starts the span of a call of the named tool, as a child of
 // whatever span ctx carries (a caller's traceparent, see [FromMeta]).
 func StartCall(ctx context.Context, tool string) (context.Context, *Call) {
-	ctx, s := Start(ctx, "tools/call "+tool)
-	s.String(AttrTool, tool)
-	return ctx, &Call{Span: s, tool: tool, start: time.Now()}
+	c := &Call{tool: tool, start: time.Now()}
+	if t := tracer(); t != nil {
+		var s trace.Span
+		ctx, s = t.Start(ctx, "tools/call "+tool)
+		c.Span = Span{s}
+		c.String(AttrTool, tool)
+	}
+	return ctx, c
 }
 
 // Source records where the called tool comes from ([AttrSource]).
@@ -83,6 +93,9 @@ func (c *Call) End(outcome string, err error) {
 	c.String(AttrOutcome, outcome)
 	c.Span.End(err)
 	i := instruments()
+	if i == nil {
+		return
+	}
 	attrs := metric.WithAttributes(attribute.String(AttrTool, c.tool), attribute.String(AttrSource, c.source), attribute.String(AttrOutcome, outcome))
 	ctx := context.Background() // the metrics take no exemplar from the call's trace
 	i.calls.Add(ctx, 1, attrs)
@@ -101,10 +114,15 @@ type PoolCount struct {
 }
 
 // ObservePools reports count's answer as the gauge [MetricPool] whenever
-// the metrics are collected, until the returned function is called. count
-// runs on the SDK's goroutine and must not block.
+// the metrics are collected, until the returned function is called; while
+// no SDK is installed it does nothing. count runs on the SDK's goroutine
+// and must not block.
 func ObservePools(count func() []PoolCount) (stop func()) {
-	m := otel.Meter(ScopeName)
+	mp := otel.GetMeterProvider()
+	if mp == offMetrics {
+		return func() {}
+	}
+	m := mp.Meter(ScopeName)
 	g, err := m.Int64ObservableGauge(MetricPool, metric.WithDescription("long-lived tool processes"), metric.WithUnit("{process}"))
 	if err != nil {
 		return func() {}
