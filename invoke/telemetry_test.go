@@ -19,12 +19,17 @@ import (
 )
 
 func init() {
-	// print-trace-env prints its TRACEPARENT and TRACESTATE, one a line.
+	// print-trace-env prints its TRACEPARENT, TRACESTATE and
+	// $INVOKE_TEST_HOST_VAR, one a line.
 	fakeTools["print-trace-env"] = func() int {
-		fmt.Printf("%s\n%s\n", os.Getenv(telemetry.ParentEnv), os.Getenv(telemetry.StateEnv))
+		fmt.Printf("%s\n%s\n%s\n", os.Getenv(telemetry.ParentEnv), os.Getenv(telemetry.StateEnv), os.Getenv(hostVar))
 		return 0
 	}
 }
+
+// hostVar is a variable of the host's environment, which the sandbox's
+// minimal environment leaves out.
+const hostVar = "INVOKE_TEST_HOST_VAR"
 
 const (
 	incomingTrace  = "4bf92f3577b34da6a3ce929d0e0e4736"
@@ -63,16 +68,25 @@ func TestRunTraceparent(t *testing.T) {
 			if c.sdk {
 				exp = inMemoryTraces(t)
 			}
+			t.Setenv(hostVar, "host")
 			ctx := telemetry.Extract(t.Context(), incoming, "vendor=opaque")
 			spec := &Spec{Command: faketool.Command(t, "print-trace-env"), Sandbox: c.sandbox,
 				Env: map[string]string{faketool.Env: "1", "GORACE": os.Getenv("GORACE")}}
-			res, err := Run(ctx, spec, &tool.Request{Protocol: tool.Version, Context: tool.Context{Action: tool.ActionRun}})
+			req := &tool.Request{Protocol: tool.Version, Context: tool.Context{Action: tool.ActionRun}}
+			input, err := tool.MarshalRequest(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Run(ctx, spec, req)
 			if err != nil {
 				t.Fatal(err)
 			}
 			lines := strings.Split(string(res.Stdout), "\n")
-			if len(lines) < 2 {
-				t.Fatalf("stdout %q: want TRACEPARENT and TRACESTATE", res.Stdout)
+			if len(lines) < 3 {
+				t.Fatalf("stdout %q: want TRACEPARENT, TRACESTATE and $%s", res.Stdout, hostVar)
+			}
+			if want := map[bool]string{true: "", false: "host"}[c.sandbox != nil]; lines[2] != want {
+				t.Errorf("$%s = %q, want %q: the sandbox's minimal environment %s", hostVar, lines[2], want, map[bool]string{true: "was not applied", false: "was applied unasked"}[c.sandbox != nil])
 			}
 			if lines[1] != "vendor=opaque" {
 				t.Errorf("TRACESTATE = %q, want %q", lines[1], "vendor=opaque")
@@ -102,7 +116,7 @@ func TestRunTraceparent(t *testing.T) {
 				telemetry.AttrExitCode:     attribute.Int64Value(0),
 				telemetry.AttrStdoutBytes:  attribute.Int64Value(int64(len(res.Stdout))),
 				telemetry.AttrSandboxed:    attribute.BoolValue(c.sandbox != nil),
-				telemetry.AttrRequestBytes: run.Attributes[indexOf(run.Attributes, telemetry.AttrRequestBytes)].Value,
+				telemetry.AttrRequestBytes: attribute.Int64Value(int64(len(input) + 1)), // and its newline
 			}
 			if len(run.Attributes) != len(want) {
 				t.Errorf("tool run attributes %v, want %v", run.Attributes, want)
@@ -122,13 +136,4 @@ func names(spans tracetest.SpanStubs) []string {
 		n = append(n, s.Name)
 	}
 	return n
-}
-
-func indexOf(kvs []attribute.KeyValue, key string) int {
-	for i, kv := range kvs {
-		if string(kv.Key) == key {
-			return i
-		}
-	}
-	return 0
 }
