@@ -3,10 +3,13 @@ package cli
 import (
 	"bytes"
 	"encoding/hex"
+	"fmt"
+	"io"
 	"os"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 
@@ -123,4 +126,67 @@ func spanNames(spans []*tracepb.Span) []string {
 		n = append(n, s.Name)
 	}
 	return n
+}
+
+// TestServeTelemetry: `toolhost serve` over stdio with an OTLP endpoint
+// takes a call's parent from _meta's traceparent, and flushes the call's
+// spans and metrics when the client hangs up and serve exits.
+func TestServeTelemetry(t *testing.T) {
+	const trace = "0af7651916cd43dd8448eb211c80319c"
+	c := otlptest.New(t)
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", c.URL)
+	t.Setenv("OTEL_SDK_DISABLED", "")
+	t.Setenv(telemetry.ParentEnv, "")
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var stderr syncBuffer
+	done := make(chan int, 1)
+	root := t.TempDir()
+	go func() {
+		code := Run(t.Context(), []string{"toolhost", "--root", root, "serve"}, outW, &stderr, inR, &Options{Setup: tools})
+		outW.Close()
+		done <- code
+	}()
+	go io.Copy(io.Discard, outR)
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},"_meta":{"traceparent":"00-` + trace + `-b7ad6b7169203331-01"}}}`,
+	} {
+		if _, err := fmt.Fprintln(inW, line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inW.Close() // the client hangs up: the call read is still answered, then serve exits
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("serve exit %d, stderr:\n%s", code, stderr.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not end when stdin closed")
+	}
+	var call *tracepb.Span
+	for _, s := range c.Spans() {
+		if s.Name == "tools/call echo" {
+			call = s
+		}
+	}
+	if call == nil {
+		t.Fatalf("no call span exported; spans: %v (stderr: %s)", spanNames(c.Spans()), stderr.String())
+	}
+	if got := hex.EncodeToString(call.TraceId) + " " + hex.EncodeToString(call.ParentSpanId); got != trace+" b7ad6b7169203331" {
+		t.Errorf("the call's trace and parent %s, want those of _meta's traceparent", got)
+	}
+	var calls int64
+	for _, m := range c.Metrics() {
+		if m.Name == telemetry.MetricCalls {
+			for _, dp := range m.GetSum().GetDataPoints() {
+				calls = max(calls, dp.GetAsInt())
+			}
+		}
+	}
+	if calls != 1 {
+		t.Errorf("%s = %d at exit, want 1", telemetry.MetricCalls, calls)
+	}
 }
