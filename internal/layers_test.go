@@ -26,6 +26,7 @@ var rooms = []struct {
 }{
 	{0, "ground helpers", []string{"internal/..."}},
 	{1, "protocol", []string{"tool"}},
+	{1, "telemetry", []string{"telemetry/..."}}, // OpenTelemetry spans and metrics; imports no package of the module
 	{2, "spawner", []string{"invoke/..."}},
 	{2, "configuration", []string{"config/..."}},
 	{2, "tool search", []string{"toolsearch/..."}}, // ranks tool definitions; imports the ground only

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/invoke/sandbox"
+	"github.com/toolhost/toolhost/telemetry"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -106,11 +107,13 @@ type Result struct {
 // model should turn that one into an error outcome, see [CheckArguments]);
 // the Result is then non-nil when the process had started (holding what it
 // printed until then).
-func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
+func Run(ctx context.Context, spec *Spec, req *tool.Request) (res *Result, err error) {
 	start := time.Now()
 	if req == nil {
 		req = &tool.Request{Protocol: tool.Version}
 	}
+	ctx, span := telemetry.Start(ctx, telemetry.SpanToolRun) // the tool's TRACEPARENT names it
+	defer func() { endRunSpan(span, spec, req, res, err) }()
 	e := &Error{Command: strings.Join(spec.Command, " "), Action: req.Context.Action, ExitCode: -1}
 	fail := func(err error) error {
 		var oe *OptionError
@@ -132,10 +135,11 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 		return nil, fail(fmt.Errorf("encoding the request: %w", err))
 	}
 	input = append(input, '\n')
+	span.Int(telemetry.AttrRequestBytes, int64(len(input)))
 
 	dir := workDir(spec.Dir, req.Context.Root)
 	token := newToken()
-	env := append(environ(spec, dir), CallEnv+"="+token) // last: it wins over Env
+	env := append(append(environ(spec, dir), telemetry.Environ(ctx)...), CallEnv+"="+token) // last: it wins over Env
 	argv, err := commandLine(spec, req)
 	if err != nil {
 		return nil, fail(err)
@@ -205,7 +209,9 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 		cmd.WaitDelay = grace
 		return cmd
 	}
+	_, spawn := telemetry.Start(ctx, telemetry.SpanSpawn)
 	cmd, box, err := startContained(ctx, newCallLeaf(), launch, newCmd)
+	spawn.End(err)
 	if stdin != nil {
 		stdin.Close() // the child has its own copy
 	}
@@ -223,7 +229,7 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (*Result, error) {
 
 	e.ExitCode = cmd.ProcessState.ExitCode()
 	e.Stderr = stderr.Bytes()
-	res := &Result{
+	res = &Result{
 		Stdout:     stdout.buf,
 		StderrTail: e.Stderr,
 		ExitCode:   e.ExitCode,

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/toolhost/toolhost/invoke/sandbox"
+	"github.com/toolhost/toolhost/telemetry"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -20,7 +21,7 @@ var ErrSandbox = errors.New("sandbox")
 // sandboxed prepares the launch of the executable path under
 // spec.Sandbox, nil when the spec is not sandboxed. env is the
 // environment the tool would get; the entry's own variables and the
-// host's (CallEnv, tool.LongLivedEnv) always pass.
+// host's (CallEnv, tool.LongLivedEnv, the trace context) always pass.
 func sandboxed(spec *Spec, path, root, dir string, env []string) (*sandbox.Launch, error) {
 	if !spec.Sandbox.Enforced() {
 		return nil, nil
@@ -31,7 +32,7 @@ func sandboxed(spec *Spec, path, root, dir string, env []string) (*sandbox.Launc
 	if root == "" {
 		root, _ = os.Getwd()
 	}
-	keep := append(slices.Collect(maps.Keys(spec.Env)), CallEnv, tool.LongLivedEnv)
+	keep := append(slices.Collect(maps.Keys(spec.Env)), CallEnv, tool.LongLivedEnv, telemetry.ParentEnv, telemetry.StateEnv)
 	l, err := sandbox.Prepare(spec.Sandbox, path, root, env, keep)
 	if err != nil {
 		var fe interface{ Fix() string }

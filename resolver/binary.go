@@ -56,7 +56,7 @@ func (c *Catalog) run(ctx context.Context, e *entry, action tool.Action, args, a
 	}
 	if b.v2 && action != tool.ActionSchema && poolable(b) {
 		if p := c.pools.get(b.group, c.keyOf(b.group), b.spec, req); p != nil {
-			out, err := c.runPooled(ctx, p, e, req, onEvent)
+			out, err := c.runPooledTraced(ctx, p, e, req, onEvent)
 			var doubt *errDoubt
 			if !errors.As(err, &doubt) {
 				if d := deniedPooled(b, c.root, out, err); d != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/ratelimit"
+	"github.com/toolhost/toolhost/telemetry"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -58,18 +59,16 @@ var ErrNoAnswer = errors.New("no answer now")
 const defaultMaxRounds = 8
 
 // call is [Catalog.Call] without its audit line (audit.go): the call
-// path, from lookup to outcome.
-func (c *Catalog) call(ctx context.Context, name string, args map[string]any, opts *CallOptions) (tool.Outcome, error) {
-	c.maybeRefresh(ctx)
-	e, err := c.lookup(name)
+// path, from lookup to outcome, in its span (telemetry.go).
+func (c *Catalog) call(ctx context.Context, name string, args map[string]any, opts *CallOptions) (out tool.Outcome, err error) {
+	ctx, call := telemetry.StartCall(ctx, name) // "tools/call NAME" (telemetry.go)
+	var e *entry
+	defer func() { endCall(call, e, out, err) }()
+	e, schema, err := c.resolveForCall(ctx, name)
 	if err != nil {
 		return tool.Outcome{}, err
 	}
-	schema, err := c.checker(e)
-	if err != nil {
-		return tool.Outcome{}, err
-	}
-	checked, problems := schema.Check(args)
+	checked, problems := validateForCall(ctx, schema, args)
 	if problems != nil {
 		return tool.Fail(fmt.Sprintf("invalid arguments for tool %q: %s", name, strings.Join(problems, "; "))), nil
 	}
@@ -87,7 +86,7 @@ func (c *Catalog) call(ctx context.Context, name string, args map[string]any, op
 		if wait := c.limits.Wait(name, t.RateLimit); wait > 0 { // nobody approves a call the limit refuses
 			return ratelimit.Refusal(name, t.RateLimit, wait), nil
 		}
-		if declined, err := c.approve(ctx, e, name, checked, o.Approve); declined != nil || err != nil {
+		if declined, err := c.approveTraced(ctx, e, name, checked, o.Approve); declined != nil || err != nil {
 			if declined == nil {
 				return tool.Outcome{}, err
 			}
@@ -186,7 +185,12 @@ func unanswered(qs []tool.Question, answers map[string]any) tool.Outcome {
 
 // runOnce runs one round of a call: the handler of a dynamic tool, one
 // call of a source's tool, or one run request of a binary.
-func (c *Catalog) runOnce(ctx context.Context, e *entry, args, answers map[string]any, onEvent func(tool.Event)) (tool.Outcome, error) {
+func (c *Catalog) runOnce(ctx context.Context, e *entry, args, answers map[string]any, onEvent func(tool.Event)) (_ tool.Outcome, err error) {
+	if e.bin == nil { // a binary's run is traced by invoke, or runPooledTraced
+		var span telemetry.Span
+		ctx, span = telemetry.Start(ctx, telemetry.SpanToolRun)
+		defer func() { span.End(err) }()
+	}
 	if e.handler != nil {
 		return callHandler(context.WithValue(ctx, answersKey{}, maps.Clone(answers)), e, args)
 	}

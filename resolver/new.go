@@ -14,6 +14,7 @@ import (
 	"github.com/toolhost/toolhost/ratelimit"
 	"github.com/toolhost/toolhost/source/binary/schemacache"
 	"github.com/toolhost/toolhost/source/servers"
+	"github.com/toolhost/toolhost/telemetry"
 )
 
 // statEvery is how often Call checks, at most, whether a binary was rebuilt.
@@ -122,6 +123,9 @@ func newCatalog(opts *Options) (*Catalog, Options) {
 		retryBase:      retryBase,
 		tools:          map[string]*entry{},
 		pools:          &pools{size: o.PoolSize, idle: o.PoolIdle},
+	}
+	if o.PoolSize >= 0 {
+		c.pools.stopGauge = telemetry.ObservePools(c.pools.counts)
 	}
 	c.cacheDir, c.only, c.limits = o.CacheDir, o.Only, o.Limiter
 	if c.limits == nil {

@@ -61,8 +61,9 @@ const (
 
 // pools holds the catalog's pools. Safe for concurrent use.
 type pools struct {
-	size int           // fixed at creation; < 0: no pooling
-	idle time.Duration // fixed at creation
+	size      int           // fixed at creation; < 0: no pooling
+	idle      time.Duration // fixed at creation
+	stopGauge func()        // fixed at creation: ends the pool gauge (telemetry.go); nil without pooling
 
 	mu     sync.Mutex
 	byKey  map[string]*pool // by group key
@@ -468,6 +469,9 @@ func poolable(b *binding) bool {
 // nil when no source was added. Embedders that keep a catalog should
 // defer it.
 func (c *Catalog) Close() error {
+	if c.pools.stopGauge != nil {
+		c.pools.stopGauge()
+	}
 	c.pools.closeAll()
 	return c.closeSources()
 }

@@ -84,10 +84,12 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, stdin io.
 	if len(args) > 1 && args[len(args)-1] != "--generate-bash-completion" {
 		args = append(args[:1:1], permute(a, args[1:])...)
 	}
+	ctx, flush := startTelemetry(ctx, stderr)
 	if err == nil {
 		err = a.RunContext(ctx, args)
 		h.closeClient()
 	}
+	flush()
 	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		// Ctrl-C or SIGTERM while resolving: say so, not "context canceled".
 		err = &exitError{code: ExitFailure, err: errors.New("interrupted")}

@@ -19,6 +19,7 @@ import (
 	"github.com/toolhost/toolhost/face/internal/callresult"
 	"github.com/toolhost/toolhost/internal/dupkey"
 	"github.com/toolhost/toolhost/resolver"
+	"github.com/toolhost/toolhost/telemetry"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -241,7 +242,7 @@ func (h *handler) call(w http.ResponseWriter, r *http.Request) {
 		}
 		return true, nil
 	}
-	out, err := call(withCaller(r.Context(), r), name, body.Arguments, &resolver.CallOptions{Answers: body.Answers, Ask: ask, AskForm: askForm, Approve: approve})
+	out, err := call(withCaller(telemetry.FromHeader(r.Context(), r.Header), r), name, body.Arguments, &resolver.CallOptions{Answers: body.Answers, Ask: ask, AskForm: askForm, Approve: approve})
 	switch {
 	case pending != nil && errors.Is(err, resolver.ErrNoAnswer):
 		writeResult(w, callresult.Approval(*pending, h.tickets.Issue(name, body.Arguments)))

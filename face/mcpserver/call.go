@@ -56,6 +56,7 @@ func (s *Server) toolHandler(name string) mcp.ToolHandler {
 			}
 		}
 
+		ctx = callerTrace(ctx, req)
 		ctx, done, err := s.acquire(ctx)
 		if err != nil {
 			return nil, err

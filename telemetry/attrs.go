@@ -1,0 +1,53 @@
+package telemetry
+
+// The attribute keys of toolhost's spans and metrics: every attribute
+// recorded goes through one of these, with a value the host decided (a
+// name, a kind, a size, a status), never an argument, answer, secret or
+// tool output.
+const (
+	// AttrTool is the called tool's name.
+	AttrTool = "toolhost.tool.name"
+	// AttrSource is where the tool comes from: "binary", "dynamic", a
+	// source's kind.
+	AttrSource = "toolhost.tool.source"
+	// AttrOutcome is the call's outcome type (success, error,
+	// needs_input), or "host_error" when no outcome could be had.
+	AttrOutcome = "toolhost.outcome.type"
+	// AttrArgsCount is how many arguments the call was given.
+	AttrArgsCount = "toolhost.arguments.count"
+	// AttrAction is the protocol action a process was started for (run,
+	// schema, format_arguments).
+	AttrAction = "toolhost.action"
+	// AttrRequestBytes is the size of the request written to the tool's
+	// stdin.
+	AttrRequestBytes = "toolhost.request.bytes"
+	// AttrStdoutBytes is the size of what the tool printed on stdout.
+	AttrStdoutBytes = "toolhost.stdout.bytes"
+	// AttrExitCode is the tool process's exit status (-1: killed or not
+	// exited), as OpenTelemetry's semantic conventions name it.
+	AttrExitCode = "process.exit.code"
+	// AttrApproval is an approval's result: approved, declined, pending.
+	AttrApproval = "toolhost.approval"
+	// AttrSandboxed is whether the process ran confined by the sandbox.
+	AttrSandboxed = "toolhost.sandboxed"
+	// AttrErrorType is the Go type of a host error, as the semantic
+	// conventions' error.type: "*invoke.Error", "context.deadlineExceededError".
+	AttrErrorType = "error.type"
+	// AttrPoolState is a long-lived pool's process state: idle or busy.
+	AttrPoolState = "toolhost.pool.state"
+	// AttrPoolBinary is the binary a long-lived pool runs (its command's
+	// base name).
+	AttrPoolBinary = "toolhost.pool.binary"
+	// AttrPooled is whether a tool run went to a long-lived process.
+	AttrPooled = "toolhost.pooled"
+)
+
+// The names of a call's spans: the call itself ("tools/call NAME", see
+// [StartCall]) and its children.
+const (
+	SpanResolution = "resolution" // finding the tool and its input schema (which may run the binary)
+	SpanValidation = "validation" // checking the arguments against the input schema
+	SpanApproval   = "approval"   // asking a person (run = "ask")
+	SpanToolRun    = "tool run"   // one run of the tool: a process, a pooled process or a handler
+	SpanSpawn      = "spawn"      // starting the process (under the sandbox, in its cgroup)
+)
