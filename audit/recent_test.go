@@ -116,3 +116,42 @@ func TestRecentWhileWriting(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRecent: whatever a file holds, Recent yields the lines the Scanner
+// reads from its start, in reverse, and never fails or panics.
+func FuzzRecent(f *testing.F) {
+	f.Add([]byte(line("a", 1) + line("b", 2)))
+	f.Add([]byte(line("a", 1) + "garbage\n\n" + strings.TrimSuffix(line("b", 2), "\n")))
+	f.Add([]byte(line("a", 1) + `{"time":"1970-01-01T00:00:03Z","tool":"a","argu`))
+	f.Add([]byte("\n\n{}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(t.TempDir(), "audit.jsonl")
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for _, filter := range []*Filter{nil, {Tool: "a"}} {
+			got, err := Recent(path, filter, 1000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []Record
+			s := NewScanner(strings.NewReader(string(data)), filter)
+			for s.Scan() {
+				want = append([]Record{*s.Record()}, want...)
+			}
+			if len(want) > 1000 {
+				want = want[:1000]
+			}
+			if len(got) != len(want) {
+				t.Fatalf("filter %+v: Recent gave %d lines, the Scanner %d", filter, len(got), len(want))
+			}
+			for i := range got {
+				g, _ := got[i].MarshalJSON()
+				w, _ := want[i].MarshalJSON()
+				if string(g) != string(w) {
+					t.Fatalf("line %d: Recent %s, Scanner %s", i, g, w)
+				}
+			}
+		}
+	})
+}
