@@ -80,18 +80,24 @@ func recentIn(path string, f *Filter, n int, out []Record, seen []os.FileInfo) (
 	}
 	var (
 		pos     = st.Size()
-		buf     = make([]byte, 0, recentChunk)
-		tail    []byte // the start of the line that the bytes after pos end
+		buf     = make([]byte, 0, 2*recentChunk)
+		tail    []byte // the start of the line that the bytes after pos end, at buf's start
 		discard bool   // that line is too long to be an audit line: skip it
 	)
 	for pos > 0 && len(out) < n {
 		start := max(0, pos-recentChunk)
-		chunk := buf[:pos-start]
-		if _, err := fh.ReadAt(chunk, start); err != nil && !errors.Is(err, io.EOF) {
+		k := int(pos - start)
+		// buf holds the chunk, then the tail after it (moved up: copy
+		// handles the overlap).
+		if need := k + len(tail); cap(buf) < need {
+			buf = make([]byte, 0, need+recentChunk)
+		}
+		data := buf[:k+len(tail)]
+		copy(data[k:], tail)
+		if _, err := fh.ReadAt(data[:k], start); err != nil && !errors.Is(err, io.EOF) {
 			return out, seen, err
 		}
 		pos = start
-		data := append(chunk, tail...)
 		for len(out) < n {
 			i := bytes.LastIndexByte(data, '\n')
 			if i < 0 {
@@ -110,9 +116,9 @@ func recentIn(path string, f *Filter, n int, out []Record, seen []os.FileInfo) (
 				consider(data)
 			}
 		case discard || len(data) > maxLine:
-			discard, tail = true, tail[:0]
+			discard, tail = true, nil
 		default:
-			tail = append(tail[:0:0], data...)
+			tail = data
 		}
 	}
 	return out, seen, nil
