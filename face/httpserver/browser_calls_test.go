@@ -84,6 +84,15 @@ func TestBrowserRecentCalls(t *testing.T) {
 		}
 	})
 
+	t.Run("token", func(t *testing.T) {
+		guarded := httptest.NewServer(httpserver.NewHandler(httpserver.FromCatalog(cat), &httpserver.Options{AllowExecute: true, AuditFile: log.Path(), Token: "s3cret"}))
+		defer guarded.Close()
+		ctx := page(t, bctx, guarded.URL, guarded.URL+"/#tool=greet")
+		wait(t, ctx, callsText+`.includes('Give the token to see the recent calls.')`)
+		set(t, ctx, "#token", "s3cret")
+		wait(t, ctx, rows+` >= 1`) // the earlier call, and the page's when the subtest above ran
+	})
+
 	t.Run("audit log off", func(t *testing.T) {
 		ctx := page(t, bctx, off.URL, off.URL+"/#tool=greet")
 		wait(t, ctx, `!!document.getElementById('calls-off')`)

@@ -659,6 +659,7 @@ document.addEventListener('keydown', (e) => {
   if (e.key === '/' && t !== 'INPUT' && t !== 'TEXTAREA' && t !== 'SELECT') { e.preventDefault(); $('search').focus(); }
 });
 $('token').addEventListener('input', (e) => { token = e.target.value.trim(); if (auth === 'all' && token) { st.id = ''; } });
+$('token').addEventListener('input', debounce(() => { if (st.open && $('calls')) loadCalls(st.open); }, 300));
 if (auth !== 'none') $('token-box').hidden = false;
 window.addEventListener('hashchange', route);
 poll().then(() => { if (location.hash) route(); });
