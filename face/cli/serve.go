@@ -119,6 +119,7 @@ func (a *app) serve(c *cli.Context) error {
 		AllowExecute:    c.Bool("allow-execute"),
 		Token:           c.String("token"),
 		TokenEverywhere: c.Bool("token-everywhere"),
+		AuditFile:       auditLog.Path(), // the page's recent calls; "" with --audit off
 	})
 	fmt.Fprintf(a.stderr, "serving %d %s on http://%s (the tool browser at /, MCP at /mcp, discovery at /tools and /api/v1/tools)\n%s\n",
 		cat.Len(), plural(cat.Len(), "tool", "tools"), ln.Addr(), executeLine(c.Bool("allow-execute"), c.String("token"), c.Bool("token-everywhere")))

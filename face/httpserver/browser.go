@@ -25,6 +25,7 @@ func (h *handler) browserRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /tools/{name}/detail", h.detail)
 	mux.HandleFunc("POST /tools/{name}/validate", h.validate)
 	mux.HandleFunc("POST /tools/{name}/call", h.call)
+	h.callsRoutes(mux) // GET /tools/{name}/calls (calls.go)
 	for _, path := range []string{"/tools/{name}/validate", "/tools/{name}/call"} {
 		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Allow", "POST")

@@ -58,6 +58,11 @@ type Options struct {
 	// made by [FromCatalog] calls its catalog, and any other provider
 	// cannot run tools (403). (*resolver.Catalog).Call fits.
 	Call CallFunc
+	// AuditFile is the audit log the calls are written to
+	// ((*audit.Log).Path), read by GET /tools/{name}/calls for the page's
+	// recent calls of a tool. If empty, the log is off: the list is empty
+	// and the page says so.
+	AuditFile string
 }
 
 // Scenario is the "scenario" object of the Tool Discovery Protocol

@@ -267,7 +267,58 @@ function renderDetail(text, keep) {
       el('section', null, el('h3', null, el('label', { for: 'json-view', text: 'Arguments as JSON' })), json, jsonErr)),
     actions, disabled,
     el('div', { id: 'cmd-box', hidden: true }, el('label', { for: 'cmd', class: 'muted', text: 'Command' }), el('textarea', { id: 'cmd', class: 'cmd', readonly: true, rows: 3, spellcheck: 'false' })),
-    el('section', { id: 'result', role: 'region', 'aria-labelledby': 'result-h', 'aria-live': 'polite' }, el('h3', { id: 'result-h', text: 'Result' }), el('p', { class: 'muted', text: 'Validate or run to see a result here.' })));
+    el('section', { id: 'result', role: 'region', 'aria-labelledby': 'result-h', 'aria-live': 'polite' }, el('h3', { id: 'result-h', text: 'Result' }), el('p', { class: 'muted', text: 'Validate or run to see a result here.' })),
+    el('section', { id: 'calls', role: 'region', 'aria-labelledby': 'calls-h' }, el('h3', { id: 'calls-h', text: 'Recent calls' }), el('p', { class: 'muted', text: 'Loading…' })));
+  loadCalls(d.name);
+}
+
+// ---- recent calls (the audit log) ----
+
+const CALLS = 20;
+
+// loadCalls shows the tool's last calls as the audit log holds them,
+// newest first; every value is shown as text.
+async function loadCalls(name) {
+  const show = (...kids) => { if (st.open === name && $('calls')) $('calls').replaceChildren(el('h3', { id: 'calls-h', text: 'Recent calls' }), ...kids); };
+  let r;
+  try {
+    r = await fetch(toolPath(name, 'calls') + '?limit=' + CALLS, { headers: headers(), cache: 'no-store' });
+  } catch (e) { return show(el('p', { class: 'notice', text: 'Cannot read the recent calls: ' + e.message })); }
+  if (r.status === 401) { needToken(); return show(el('p', { class: 'muted', text: 'Give the token to see the recent calls.' })); }
+  if (!r.ok) return show(el('p', { class: 'notice', text: 'Cannot read the recent calls: ' + await errorOf(r) }));
+  let a;
+  try { a = parseJSON(await r.text()); } catch (e) { return show(el('p', { class: 'notice', text: 'Cannot read the recent calls: ' + e.message })); }
+  if (a.audit === 'off') return show(el('p', { class: 'muted', id: 'calls-off', text: 'The audit log is off on this server: calls are not recorded (serve keeps them unless started with --audit off).' }));
+  const calls = Array.isArray(a.calls) ? a.calls : [];
+  if (!calls.length) return show(el('p', { class: 'muted', text: 'No call of this tool in the audit log yet.' }));
+  const cols = ['Time', 'Face', 'Client', 'Approval', 'Outcome', 'Duration', 'Exit', 'Arguments'];
+  const body = el('tbody');
+  for (const c of calls) {
+    const cl = c.client || {}, ap = c.approval;
+    const client = [cl.name ? cl.name + (cl.version ? '/' + cl.version : '') : '', cl.addr, cl.token_id].filter(Boolean).join(' ');
+    let argText = c.arguments == null ? '' : stringify(c.arguments);
+    if (typeof c.arguments === 'string') argText = c.arguments + ` … (cut: ${numText(c.arguments_size) || '?'} bytes)`;
+    let outcome = String(c.outcome || '');
+    if (c.sandbox && c.sandbox.denial) outcome += ' (sandbox denied: ' + c.sandbox.denial + ')';
+    body.append(el('tr', null, ...[when(c.time), c.face || '', client, ap ? ap.decision + (ap.by ? ' (' + ap.by + ')' : '') : '', outcome,
+      took(c.duration_ms), numText(c.exit_status) || '', argText].map((v, i) => el('td', { class: i === 7 ? 'args-cell' : null, text: String(v) }))));
+  }
+  show(el('div', { class: 'calls' }, el('table', null,
+    el('thead', null, el('tr', null, ...cols.map((h) => el('th', { scope: 'col', text: h })))), body)));
+}
+
+// when shows an RFC 3339 time as local "YYYY-MM-DD HH:MM:SS".
+function when(t) {
+  const d = new Date(String(t));
+  if (isNaN(d)) return String(t || '');
+  const p = (n) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+
+function took(v) {
+  const ms = Number(numText(v));
+  if (!isFinite(ms)) return '';
+  return ms < 1000 ? (ms < 10 ? ms.toFixed(1) : Math.round(ms)) + ' ms' : (ms / 1000).toFixed(ms < 10000 ? 2 : 1) + ' s';
 }
 
 function defaultsOf(s) {
@@ -489,6 +540,7 @@ async function run(answers, approval) {
   btn.disabled = false;
   $('result').removeAttribute('aria-busy');
   if (st.open !== name) return;
+  loadCalls(name); // the call's audit line is written before its answer
   const raw = el('details', null, el('summary', { text: 'Raw response' }), el('pre', { text: r.data ? pretty(r.data) : r.text }));
   if (!r.ok || !r.data) {
     return result('error', el('p', { class: 'status error', text: `HTTP ${r.status}: ${(r.data && r.data.error) || r.text}` }), raw);
@@ -607,6 +659,7 @@ document.addEventListener('keydown', (e) => {
   if (e.key === '/' && t !== 'INPUT' && t !== 'TEXTAREA' && t !== 'SELECT') { e.preventDefault(); $('search').focus(); }
 });
 $('token').addEventListener('input', (e) => { token = e.target.value.trim(); if (auth === 'all' && token) { st.id = ''; } });
+$('token').addEventListener('input', debounce(() => { if (st.open && $('calls')) loadCalls(st.open); }, 300));
 if (auth !== 'none') $('token-box').hidden = false;
 window.addEventListener('hashchange', route);
 poll().then(() => { if (location.hash) route(); });
