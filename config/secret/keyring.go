@@ -99,7 +99,7 @@ func (r Ref) readKeyring(goos string, timeout time.Duration) (Value, error) {
 	out := stdout.b.Bytes()
 	lookup := kc.tool + " " + strings.Join(args, " ")
 	switch {
-	case ctx.Err() != nil:
+	case err != nil && ctx.Err() != nil:
 		return Value{}, fmt.Errorf("secret %q: %w: %s did not answer within %s (a keyring waiting to be unlocked?): unlock the keyring and call again, or %s", r.String(), ErrKeyring, lookup, timeout, alternatives)
 	case err != nil:
 		return Value{}, fmt.Errorf("secret %q: %w: %s: %v%s: if the item is missing, store it with %s (it asks for the value); or %s", r.String(), ErrKeyring, lookup, err, quoteTail(stderr.b.Bytes(), out), kc.store(r.Name), alternatives)
