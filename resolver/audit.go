@@ -25,6 +25,7 @@ type callNote struct {
 	denial            string
 	exit              *int
 	bytesIn, bytesOut int64
+	secrets           []string // the call's Secret answers (secretanswers.go)
 }
 
 type noteKey struct{}
@@ -124,7 +125,7 @@ func (c *Catalog) writeAudit(ctx context.Context, start time.Time, d time.Durati
 		Approval: n.approval, ExitStatus: n.exit, BytesIn: n.bytesIn, BytesOut: n.bytesOut}
 	if args != nil {
 		if data, merr := tool.Marshal(args); merr == nil {
-			r.Arguments = data
+			r.Arguments = audit.Redact(data, n.secrets)
 		}
 	}
 	c.mu.Lock()

@@ -75,6 +75,7 @@ func (c *Catalog) run(ctx context.Context, e *entry, action tool.Action, args, a
 	if err != nil {
 		return tool.Outcome{}, err
 	}
+	secrets = append(secrets, answerSecrets(ctx)...) // the Secret answers (secretanswers.go)
 	res, err := invoke.Run(ctx, spec, req)
 	scrubSecrets(secrets, res, err)                // secrets.go
 	noteRun(ctx, action, res)                      // audit.go

@@ -105,7 +105,7 @@ func (c *Catalog) call(ctx context.Context, name string, args map[string]any, op
 	maps.Copy(answers, e.t().Answers) // questions.ID.answer: the configuration's answers win
 	asked := 0
 	for {
-		out, err := c.runOnce(ctx, e, checked, answers, o.OnEvent)
+		out, err := c.runOnce(withAnswerSecrets(ctx, c.secretQs.values(name, answers)), e, checked, answers, o.OnEvent) // secretanswers.go
 		if err != nil || out.Type != tool.KindNeedsInput || out.Question == nil {
 			return out, err
 		}
@@ -113,6 +113,7 @@ func (c *Catalog) call(ctx context.Context, name string, args map[string]any, op
 		// form when the caller can, else each in turn; the tool then runs
 		// again with all the answers.
 		qs := out.AllQuestions()
+		c.secretQs.note(name, qs)
 		for _, q := range qs {
 			if _, answered := answers[q.ID]; answered {
 				return tool.Fail(fmt.Sprintf("tool %q asked %q (id %q) again after it was answered: it does not read tool.answers", name, q.Text, q.ID)), nil

@@ -149,6 +149,7 @@ type Catalog struct {
 	// safe for concurrent use on their own, without mu
 	builds   atomic.Uint64    // resolution passes started
 	compiled catalog.Compiled // input schemas compiled so far
+	secretQs secretQuestions  // questions asked as Secret (secretanswers.go)
 
 	mu         sync.Mutex
 	tools      map[string]*entry

@@ -421,7 +421,7 @@ func (c *Catalog) runPooled(ctx context.Context, p *pool, e *entry, req *tool.Re
 			cause = &muteError{cause}
 		}
 		pr.mu.Unlock()
-		return tool.Outcome{}, &invoke.Error{Command: b.group.command, Action: req.Context.Action, ExitCode: -1, Stderr: pr.p.StderrTail(), Err: cause, Fix: fix}
+		return tool.Outcome{}, &invoke.Error{Command: b.group.command, Action: req.Context.Action, ExitCode: -1, Stderr: replaceSecrets(pr.p.StderrTail(), answerSecrets(ctx)), Err: cause, Fix: fix}
 	}
 	if call.outcome != nil {
 		return *call.outcome, nil
@@ -438,7 +438,7 @@ func (c *Catalog) runPooled(ctx context.Context, p *pool, e *entry, req *tool.Re
 		return tool.Outcome{}, err
 	}
 	code, status := pr.p.Exit()
-	return exitOutcome(e.t().Name, &invoke.Result{StderrTail: pr.p.StderrTail(), ExitCode: code, Status: status}), nil
+	return exitOutcome(e.t().Name, &invoke.Result{StderrTail: replaceSecrets(pr.p.StderrTail(), answerSecrets(ctx)), ExitCode: code, Status: status}), nil
 }
 
 func graceOf(spec *invoke.Spec) time.Duration {

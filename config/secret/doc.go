@@ -13,7 +13,9 @@
 // A [Ref] says where a value is read: "env:VAR" (a variable of toolhost's
 // own environment), "file:PATH" (a file only its owner may read or write:
 // mode & 077 == 0, owned by the user running toolhost) or "keyring:NAME"
-// (the OS keyring: not available in this build, [ErrNoKeyring]). In TOML:
+// (the OS keyring, read through its own client: secret-tool on Linux,
+// security on macOS; elsewhere [ErrNoKeyring]; the item is service
+// "toolhost", account NAME). In TOML:
 // env.GH_TOKEN = { secret = "env:GITHUB_TOKEN" } (package config decodes
 // it into Entry.Secrets).
 //

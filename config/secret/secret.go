@@ -7,7 +7,9 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"time"
 )
 
 // Masked is how a [Value] prints.
@@ -54,6 +56,8 @@ func Parse(s string) (Ref, error) {
 		return Ref{}, fmt.Errorf("%w: %q: write \"env:VAR\" (a variable of toolhost's environment), \"file:PATH\" (an owner-only file) or \"keyring:NAME\"", ErrSyntax, s)
 	case name == "":
 		return Ref{}, fmt.Errorf("%w: %q names no %s after %q", ErrSyntax, s, map[string]string{KindEnv: "variable", KindFile: "file", KindKeyring: "keyring item"}[kind], kind+":")
+	case kind == KindKeyring && strings.HasPrefix(name, "-"):
+		return Ref{}, fmt.Errorf("%w: %q: a keyring item's name does not start with \"-\" (the keyring's client would read it as an option)", ErrSyntax, s)
 	case kind == KindEnv && strings.ContainsAny(name, "=\x00"):
 		return Ref{}, fmt.Errorf("%w: %q: a variable name has no \"=\" or NUL", ErrSyntax, s)
 	case strings.ContainsRune(name, 0):
@@ -70,6 +74,11 @@ const maxFile = 64 << 10
 type Options struct {
 	LookupEnv func(string) (string, bool) // if nil, os.LookupEnv
 	Home      string                      // for "~/"; if "", os.UserHomeDir
+	// KeyringTimeout bounds a "keyring:" lookup; if zero,
+	// [DefaultKeyringTimeout].
+	KeyringTimeout time.Duration
+
+	goos string // the system whose keyring client runs; if "", runtime.GOOS (tests set it)
 }
 
 // Resolve reads the value. Its errors name the reference, the cause and
@@ -92,7 +101,10 @@ func (r Ref) Resolve(opts *Options) (Value, error) {
 	case KindFile:
 		return r.readFile(o.Home)
 	case KindKeyring:
-		return Value{}, fmt.Errorf("secret %q: %w: this toolhost has no OS keyring support; keep the secret in an owner-only file ({ secret = \"file:PATH\" }, chmod 600 PATH) or in a variable of toolhost's environment ({ secret = \"env:VAR\" })", r.String(), ErrNoKeyring)
+		if o.goos == "" {
+			o.goos = runtime.GOOS
+		}
+		return r.readKeyring(o.goos, o.KeyringTimeout)
 	}
 	return Value{}, fmt.Errorf("secret %q: %w: the kind must be env, file or keyring", r.String(), ErrSyntax)
 }

@@ -26,6 +26,7 @@ func TestParse(t *testing.T) {
 		{"env:", Ref{}, `not a secret reference: "env:" names no variable after "env:"`},
 		{"file:", Ref{}, `not a secret reference: "file:" names no file after "file:"`},
 		{"keyring:", Ref{}, `not a secret reference: "keyring:" names no keyring item after "keyring:"`},
+		{"keyring:-x", Ref{}, `not a secret reference: "keyring:-x": a keyring item's name does not start with "-" (the keyring's client would read it as an option)`},
 		{"env:A=B", Ref{}, `not a secret reference: "env:A=B": a variable name has no "=" or NUL`},
 		{"file:a\x00b", Ref{}, `not a secret reference: "file:a\x00b": a name has no NUL`},
 	} {
@@ -83,7 +84,6 @@ func TestResolve(t *testing.T) {
 		{Ref{KindFile, dir + "/none"}, "", fmt.Sprintf(`secret "file:%s/none": %s/none does not exist: create it (owner-only: chmod 600 %s/none) or change the reference`, dir, dir, dir), nil},
 		{Ref{KindFile, dir}, "", fmt.Sprintf(`secret "file:%s": %s is not a regular file`, dir, dir), nil},
 		{Ref{KindFile, big}, "", fmt.Sprintf(`secret "file:%s": %s is larger than 64 KiB, too large for a secret`, big, big), nil},
-		{Ref{KindKeyring, "github"}, "", `secret "keyring:github": keyring not available on this system: this toolhost has no OS keyring support; keep the secret in an owner-only file ({ secret = "file:PATH" }, chmod 600 PATH) or in a variable of toolhost's environment ({ secret = "env:VAR" })`, ErrNoKeyring},
 	} {
 		v, err := tc.ref.Resolve(opts)
 		if tc.wantErr != "" {

@@ -22,9 +22,11 @@ import (
 // `call --audit` and of `serve`, `describe --explain`, `check`, an error
 // message (the tool prints its variable on stderr before it fails), the
 // page, GET /tools and GET /tools/NAME. A secret that cannot be read is an
-// error naming the variable.
+// error naming the variable. The same holds for a "Secret" answer (the
+// asks-secret tool prints its answer on stderr), given with --answer and
+// in the HTTP API's answers.
 func TestSecretGrep(t *testing.T) {
-	const envValue, fileValue = "grep-env-s3cr3t-41d2", "grep-file-s3cr3t-0c9e"
+	const envValue, fileValue, answerValue = "grep-env-s3cr3t-41d2", "grep-file-s3cr3t-0c9e", "grep-answer-s3cr3t-7b1f"
 	t.Setenv("TOOLHOST_GREP_SECRET", envValue)
 	secretFile := filepath.Join(t.TempDir(), "token")
 	if err := os.WriteFile(secretFile, []byte(fileValue), 0o600); err != nil {
@@ -45,6 +47,10 @@ env.TOKEN = { secret = "file:%s" }
 command = [{{exe}}, "audited"]
 tool = "audited"
 env.SECRET = { secret = "env:TOOLHOST_GREP_UNSET" }
+
+[tools.login]
+command = [{{exe}}, "asks-secret"]
+tool = "login"
 `, secretFile))
 	logs := t.TempDir()
 	var outputs []string // every output that must not hold a secret
@@ -63,7 +69,15 @@ env.SECRET = { secret = "env:TOOLHOST_GREP_UNSET" }
 				t.Errorf("round %d: call %s exit=3: exit %d, %q%q; want the stderr tail with %q", round, tt.tool, r.code, r.stdout, r.stderr, want)
 			}
 		}
-		r := keep("call missing", runIn(t, root, "", nil, "call", "missing"))
+		r := keep("call login", runIn(t, root, "", nil, "call", "login", "--answer", "password="+answerValue, "--audit", filepath.Join(logs, "call.jsonl")))
+		if want := "password=" + faketool.AuditedHash(answerValue, true); r.code != 0 || !strings.Contains(r.stdout, want) {
+			t.Errorf("round %d: call login: exit %d, %q%q; want the tool to answer %q", round, r.code, r.stdout, r.stderr, want)
+		}
+		r = keep("call login exit=3", runIn(t, root, "", nil, "call", "login", "exit=3", "--answer", "password="+answerValue))
+		if want := `login: the password is "[redacted]"`; r.code != 1 || !strings.Contains(r.stdout+r.stderr, want) {
+			t.Errorf("round %d: call login exit=3: exit %d, %q%q; want the stderr tail with %q", round, r.code, r.stdout, r.stderr, want)
+		}
+		r = keep("call missing", runIn(t, root, "", nil, "call", "missing"))
 		if want := `env.SECRET: secret "env:TOOLHOST_GREP_UNSET": the variable TOOLHOST_GREP_UNSET is not set in toolhost's environment`; r.code != 2 || !strings.Contains(r.stderr, want) {
 			t.Errorf("round %d: call missing: exit %d, %q; want %q", round, r.code, r.stderr, want)
 		}
@@ -116,6 +130,12 @@ env.SECRET = { secret = "env:TOOLHOST_GREP_UNSET" }
 		t.Errorf("POST /tools/f/call exit=3: %s; want %q", got, want)
 	}
 	get("POST", "/tools/missing/call", `{"arguments":{}}`)
+	if got := get("POST", "/tools/login/call", `{"arguments":{}}`); !strings.Contains(got, `"input_required"`) || !strings.Contains(got, "Password for the service?") {
+		t.Errorf("POST /tools/login/call: %s; want the question", got)
+	}
+	if got, want := get("POST", "/tools/login/call", `{"arguments":{"exit":3},"answers":{"password":"`+answerValue+`"}}`), `login: the password is \"[redacted]\"`; !strings.Contains(got, want) {
+		t.Errorf("POST /tools/login/call exit=3 with the answer: %s; want %q", got, want)
+	}
 	cancel()
 	select {
 	case <-done:
@@ -124,7 +144,7 @@ env.SECRET = { secret = "env:TOOLHOST_GREP_UNSET" }
 	}
 
 	for _, out := range outputs {
-		for _, v := range []string{envValue, fileValue} {
+		for _, v := range []string{envValue, fileValue, answerValue} {
 			if strings.Contains(out, v) {
 				t.Errorf("the secret %q is in %s", v, out)
 			}
@@ -141,7 +161,7 @@ env.SECRET = { secret = "env:TOOLHOST_GREP_UNSET" }
 			if err != nil {
 				return err
 			}
-			for _, v := range []string{envValue, fileValue} {
+			for _, v := range []string{envValue, fileValue, answerValue} {
 				if strings.Contains(string(data), v) {
 					t.Errorf("%s holds the secret %q", path, v)
 				}
@@ -154,7 +174,7 @@ env.SECRET = { secret = "env:TOOLHOST_GREP_UNSET" }
 	}
 	for _, f := range []string{"call.jsonl", "serve.jsonl"} {
 		data, _ := os.ReadFile(filepath.Join(logs, f))
-		if n := strings.Count(string(data), "\n"); n != map[string]int{"call.jsonl": 4, "serve.jsonl": 3}[f] {
+		if n := strings.Count(string(data), "\n"); n != map[string]int{"call.jsonl": 6, "serve.jsonl": 5}[f] {
 			t.Errorf("%s: %d lines:\n%s", f, n, data)
 		}
 	}
