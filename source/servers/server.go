@@ -182,10 +182,13 @@ func (s *server) define(p mcptool.Pick, t mcp.Tool, e *config.Entry) (*catalog.T
 }
 
 // entryFields sets what an entry says of each tool it serves: enabled,
-// category, tags, run mode, timeout, fixed answers, cancellation
-// response, and the provenance of the entry.
+// category, tags, run mode, timeout, rate limit, fixed answers,
+// cancellation response, and the provenance of the entry.
 func entryFields(t *catalog.Tool, e *config.Entry, serverTimeout *config.Duration) {
 	t.Enabled = e.Enabled()
+	if e.RateLimit != nil { // the entry's, or [defaults]' (config applies them)
+		t.RateLimit = *e.RateLimit
+	}
 	t.Category = e.Category
 	t.Tags = append([]string(nil), e.Tags...)
 	t.Run = catalog.RunMode(e.RunMode())
