@@ -21,8 +21,8 @@ type remoteSource struct {
 	name      string // "remote.NAME"
 	cfg       *config.Remote
 	rateLimit *int // [defaults]' rate_limit_per_minute, for a tool whose metadata says none
-	list  *remote.Source
-	calls *calls
+	list      *remote.Source
+	calls     *calls
 
 	mu       sync.Mutex
 	picks    map[string]string // served name → the provider's name
