@@ -87,6 +87,7 @@ func (s *server) Name() string { return s.name }
 func (s *server) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 	l, err := s.src.Tools(ctx)
 	if err != nil {
+		err = s.sandboxHint(err)
 		s.mu.Lock()
 		s.picks, s.problems = nil, nil
 		s.mu.Unlock()
@@ -237,7 +238,8 @@ func (s *server) Call(ctx context.Context, req catalog.CallRequest) (catalog.Cal
 	if !ok {
 		return catalog.CallResult{}, fmt.Errorf("%s: %w: %q is not among the server's tools as last listed", s.name, catalog.ErrUnknownTool, req.Tool)
 	}
-	return s.calls.round(ctx, s.src, p.server, p.timeout, req)
+	res, err := s.calls.round(ctx, s.src, p.server, p.timeout, req)
+	return res, s.sandboxHint(err)
 }
 
 // Format leaves the rendering of arguments to the catalog.
