@@ -60,6 +60,9 @@ type persistence struct {
 	path  string
 	key   string // of the configuration as loaded; "" when it was not read (Open)
 	files string // layersKey of its files; "": the configuration must be read to use it
+	// sources: the configuration names sources (source/servers), kept
+	// with the resolution (keep.go)
+	sources bool
 }
 
 // newPersistence returns the persistence of cfg in root, nil when the
@@ -162,6 +165,9 @@ func (c *Catalog) save(r *resolution) error {
 	}
 	pl := c.plan.Load()
 	h := persist.Resolution{Version: persist.Version, Key: p.key}
+	if p.sources {
+		h.Sources = pendingSources // until keepSources
+	}
 	for _, g := range pl.order {
 		if g.asked {
 			h.Keys = append(h.Keys, string(r.keys[g.key]))

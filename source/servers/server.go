@@ -30,6 +30,9 @@ type server struct {
 	mu       sync.Mutex
 	picks    map[string]pick // by served name, from the last listing
 	problems []catalog.Problem
+	kept     []keptTool   // the tools of the last listing, as Keep returns them
+	validity mcp.Validity // of the last listing, when keepable
+	keepable bool         // the last listing may be kept (see Keep)
 	watchers map[int]func()
 	nextW    int
 }
@@ -89,7 +92,7 @@ func (s *server) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 	if err != nil {
 		err = s.sandboxHint(err)
 		s.mu.Lock()
-		s.picks, s.problems = nil, nil
+		s.picks, s.problems, s.keepable = nil, nil, false
 		s.mu.Unlock()
 		return nil, err
 	}
@@ -124,8 +127,14 @@ func (s *server) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 			tools = append(tools, t)
 		}
 	}
+	v, keepable := s.src.Validity(l)
+	kept := make([]keptTool, len(tools))
+	for i, t := range tools {
+		kept[i] = keepTool(t)
+	}
 	s.mu.Lock()
 	s.picks, s.problems = picks, problems
+	s.kept, s.validity, s.keepable = kept, v, keepable
 	s.mu.Unlock()
 	return tools, nil
 }
