@@ -45,29 +45,39 @@ import (
 // names sources not kept (yet): it never decodes, so it never holds.
 var pendingSources = []byte("pending")
 
-// keptSources decodes a persisted resolution's Sources and reports
-// whether every source holds now; none with nil Sources (a configuration
-// naming none).
-func keptSources(data []byte) ([]servers.Kept, bool) {
-	if data == nil {
+// keptSources decodes the Sources of l, a persisted resolution, and
+// reports whether every source holds now and its tools' names are
+// their own (as when they were kept, the catalog having left none out);
+// none with nil Sources (a configuration naming none).
+func keptSources(l *loaded) ([]servers.Kept, bool) {
+	if l.sources == nil {
 		return nil, true
 	}
-	ks, err := servers.DecodeKept(data)
+	ks, err := servers.DecodeKept(l.sources)
 	if err != nil {
 		return nil, false
 	}
 	now := time.Now()
+	names := map[string]bool{}
 	for i := range ks {
 		if !ks[i].Holds(now) {
 			return nil, false
+		}
+		for _, t := range ks[i].Tools {
+			if names[t.Name] || l.tools[t.Name] != nil {
+				return nil, false
+			}
+			names[t.Name] = true
 		}
 	}
 	return ks, true
 }
 
 // restoreSources serves the kept sources ks (Open without reading the
-// configuration); each is made from the configuration on first need.
-func (c *Catalog) restoreSources(ctx context.Context, ks []servers.Kept, o Options) {
+// configuration) as AddSource would, without listing them: each tool's
+// detail is decoded, and its input schema compiled, on first use; each
+// source is made from the configuration on its first call.
+func (c *Catalog) restoreSources(ks []servers.Kept, o Options) {
 	if len(ks) == 0 {
 		return
 	}
@@ -77,9 +87,41 @@ func (c *Catalog) restoreSources(ctx context.Context, ks []servers.Kept, o Optio
 	}
 	for _, k := range ks {
 		src := servers.Restore(k, op.open)
-		if err := c.addSource(ctx, src, true); err != nil {
+		a := &added{src: src, lazy: true}
+		c.mu.Lock()
+		if c.closed || c.sources[k.Name] != nil {
+			c.mu.Unlock()
 			_ = src.Close()
+			continue
 		}
+		if c.sources == nil {
+			c.sources = map[string]*added{}
+		}
+		c.sources[k.Name] = a
+		for _, kt := range k.Tools {
+			e := &entry{name: kt.Name, summary: kt.Summary, enabled: kt.Enabled, src: src}
+			e.decode = func() *Tool {
+				t, err := kt.Tool()
+				if err != nil { // the CRC matched: only a hostile writer gets here
+					return &Tool{Definition: Definition{Name: kt.Name, Summary: kt.Summary, InputSchema: catalog.EmptyObject()},
+						Enabled: kt.Enabled, Source: "(unreadable persisted resolution)", Provenance: map[string]string{}}
+				}
+				return t
+			}
+			c.tools[kt.Name] = e
+		}
+		c.changedLocked() // no subscriber yet: the identity and listing are computed again
+		c.mu.Unlock()
+		cancel := src.Watch(func() {
+			a.mu.Lock()
+			defer a.mu.Unlock()
+			if !a.closed {
+				c.listSource(context.Background(), a)
+			}
+		})
+		a.mu.Lock()
+		a.cancel = cancel
+		a.mu.Unlock()
 	}
 }
 

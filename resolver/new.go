@@ -55,9 +55,9 @@ func Open(ctx context.Context, files []string, load func() (*config.Config, erro
 		c.plan.Store(&plan{restored: true, groups: map[string]*group{}, groupOf: map[*config.Entry]*group{}, byKey: map[string]*config.Entry{}})
 		c.persist.Store(newPersistence(o.CacheDir, o.Root, nil, filesKey, files))
 		if l, ok := c.load(); ok {
-			if ks, ok := keptSources(l.sources); ok {
+			if ks, ok := keptSources(l); ok {
 				c.install(l)
-				c.restoreSources(ctx, ks, o)
+				c.restoreSources(ks, o)
 				return c, nil
 			}
 		}

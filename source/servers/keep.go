@@ -26,11 +26,34 @@ import (
 type Kept struct {
 	Name     string       `json:"name"`
 	Validity mcp.Validity `json:"validity"`
-	Tools    []keptTool   `json:"tools"`
+	Tools    []KeptTool   `json:"tools"`
 }
 
-// keptTool is a catalog.Tool as kept; every field of catalog.Tool a
-// server's tool can have (TestKeptToolFields holds the list to it).
+// KeptTool is one kept tool: what a listing shows of it, and its detail
+// (JSON), decoded on first use ([KeptTool.Tool]).
+type KeptTool struct {
+	Name    string
+	Summary string
+	Enabled bool
+	Detail  []byte
+}
+
+// Tool decodes the kept tool's detail (numbers kept as written).
+func (k KeptTool) Tool() (*catalog.Tool, error) {
+	dec := json.NewDecoder(bytes.NewReader(k.Detail))
+	dec.UseNumber()
+	var kt keptTool
+	if err := dec.Decode(&kt); err != nil {
+		return nil, fmt.Errorf("servers: kept tool %q: %w", k.Name, err)
+	}
+	t := kt.tool()
+	t.Name, t.Summary, t.Enabled = k.Name, k.Summary, k.Enabled
+	return t, nil
+}
+
+// keptTool is a catalog.Tool's detail as kept; every field of
+// catalog.Tool a server's tool can have (TestKeptToolFields holds the
+// list to it).
 type keptTool struct {
 	Definition       catalog.Definition `json:"definition"`
 	Description      string             `json:"description,omitempty"`
@@ -48,7 +71,15 @@ type keptTool struct {
 	Cancellation     string             `json:"cancellation,omitempty"`
 }
 
-func keepTool(t *catalog.Tool) keptTool {
+func keepTool(t *catalog.Tool) (KeptTool, error) {
+	detail, err := tool.Marshal(keptDetail(t))
+	if err != nil {
+		return KeptTool{}, err
+	}
+	return KeptTool{Name: t.Name, Summary: t.Summary, Enabled: t.Enabled, Detail: detail}, nil
+}
+
+func keptDetail(t *catalog.Tool) keptTool {
 	return keptTool{Definition: t.Definition, Description: t.Description, Examples: t.Examples, Category: t.Category, Tags: t.Tags,
 		RequiresApproval: t.RequiresApproval, Timeout: t.Timeout, Enabled: t.Enabled, RateLimit: t.RateLimit, Source: t.Source,
 		Provenance: t.Provenance, Run: t.Run, Answers: t.Answers, Cancellation: t.CancellationResponse}
@@ -81,25 +112,70 @@ func Keep(src catalog.Source) (Kept, bool) {
 // Holds reports whether k may be served at now (see [Kept]).
 func (k *Kept) Holds(now time.Time) bool { return k.Validity.Holds(now) }
 
-// DecodeKept reads what [Keep] returned, as JSON (numbers kept as
-// written); an error for anything else.
-func DecodeKept(data []byte) ([]Kept, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var ks []Kept
-	if err := dec.Decode(&ks); err != nil {
+// The kept form of sources is an index, one line of JSON (the sources,
+// their validity, each tool's name, summary, enabled and the span of its
+// detail), then the tools' details, one JSON object each, so that a warm
+// start decodes the index alone and a detail when it is first used.
+type keptIndex struct {
+	Name     string       `json:"name"`
+	Validity mcp.Validity `json:"validity"`
+	Tools    []keptEntry  `json:"tools"`
+}
+
+type keptEntry struct {
+	Name    string `json:"name"`
+	Summary string `json:"summary,omitempty"`
+	Enabled bool   `json:"enabled,omitempty"`
+	Detail  [2]int `json:"detail"` // offset and length after the index's line
+}
+
+// EncodeKept is the kept form of ks, for DecodeKept.
+func EncodeKept(ks []Kept) ([]byte, error) {
+	var details bytes.Buffer
+	index := make([]keptIndex, len(ks))
+	for i, k := range ks {
+		index[i] = keptIndex{Name: k.Name, Validity: k.Validity, Tools: make([]keptEntry, len(k.Tools))}
+		for j, t := range k.Tools {
+			index[i].Tools[j] = keptEntry{Name: t.Name, Summary: t.Summary, Enabled: t.Enabled, Detail: [2]int{details.Len(), len(t.Detail)}}
+			details.Write(t.Detail)
+		}
+	}
+	head, err := tool.Marshal(index) // one line: JSON strings escape their newlines
+	if err != nil {
 		return nil, err
 	}
-	for _, k := range ks {
+	return append(append(head, '\n'), details.Bytes()...), nil
+}
+
+// DecodeKept reads what [EncodeKept] wrote, the tools' details left
+// undecoded (each is checked when [KeptTool.Tool] decodes it); an error
+// for anything else.
+func DecodeKept(data []byte) ([]Kept, error) {
+	nl := bytes.IndexByte(data, '\n')
+	if nl < 0 {
+		return nil, fmt.Errorf("servers: kept sources: no index")
+	}
+	var index []keptIndex
+	if err := json.Unmarshal(data[:nl], &index); err != nil {
+		return nil, fmt.Errorf("servers: kept sources: %w", err)
+	}
+	details := data[nl+1:]
+	ks := make([]Kept, len(index))
+	for i, k := range index {
 		if k.Name == "" {
 			return nil, fmt.Errorf("servers: a kept source without a name")
+		}
+		ks[i] = Kept{Name: k.Name, Validity: k.Validity, Tools: make([]KeptTool, len(k.Tools))}
+		for j, t := range k.Tools {
+			off, n := t.Detail[0], t.Detail[1]
+			if t.Name == "" || n <= 0 || off < 0 || off > len(details) || n > len(details)-off {
+				return nil, fmt.Errorf("servers: kept tool %q of %q: no name, or its detail is not in the data", t.Name, k.Name)
+			}
+			ks[i].Tools[j] = KeptTool{Name: t.Name, Summary: t.Summary, Enabled: t.Enabled, Detail: details[off : off+n : off+n]}
 		}
 	}
 	return ks, nil
 }
-
-// EncodeKept is the JSON of ks, for DecodeKept.
-func EncodeKept(ks []Kept) ([]byte, error) { return tool.Marshal(ks) }
 
 // Restore returns the source of k: its kept tools listed without
 // starting or reading anything; the source itself, made by open (from
@@ -107,19 +183,15 @@ func EncodeKept(ks []Kept) ([]byte, error) { return tool.Marshal(ks) }
 // listing after it changed. A source open cannot make is the error of
 // that call.
 func Restore(k Kept, open func(ctx context.Context, name string) (catalog.Source, error)) catalog.Source {
-	tools := make([]*catalog.Tool, len(k.Tools))
-	for i, kt := range k.Tools {
-		tools[i] = kt.tool()
-	}
-	return &restored{name: k.Name, tools: tools, open: open, watchers: map[int]func(){}}
+	return &restored{name: k.Name, kept: k.Tools, open: open, watchers: map[int]func(){}}
 }
 
 // restored is a source served from what was kept of it (Restore).
 type restored struct {
 	// fixed at creation
-	name  string
-	tools []*catalog.Tool
-	open  func(context.Context, string) (catalog.Source, error)
+	name string
+	kept []KeptTool
+	open func(context.Context, string) (catalog.Source, error)
 
 	mu       sync.Mutex
 	real     catalog.Source // nil until first need
@@ -140,9 +212,13 @@ func (r *restored) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 	if real != nil {
 		return real.Tools(ctx)
 	}
-	out := make([]*catalog.Tool, len(r.tools))
-	for i, t := range r.tools {
-		out[i] = t.Clone()
+	out := make([]*catalog.Tool, len(r.kept))
+	for i, kt := range r.kept {
+		t, err := kt.Tool()
+		if err != nil {
+			return nil, err
+		}
+		out[i] = t
 	}
 	return out, nil
 }

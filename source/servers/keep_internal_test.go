@@ -30,7 +30,11 @@ func TestKeptToolFields(t *testing.T) {
 			t.Fatalf("the test sets no %s: set it, so that keeping it is tested", f.Name)
 		}
 	}
-	data, err := EncodeKept([]Kept{{Name: "mcp.s", Tools: []keptTool{keepTool(want)}}})
+	kt, err := keepTool(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := EncodeKept([]Kept{{Name: "mcp.s", Tools: []KeptTool{kt}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,10 +42,10 @@ func TestKeptToolFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := ks[0].Tools[0].tool(); !reflect.DeepEqual(got, want) {
-		t.Errorf("kept tool mismatch:\n got %+v\nwant %+v", got, want)
+	if got, err := ks[0].Tools[0].Tool(); err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("kept tool mismatch (%v):\n got %+v\nwant %+v", err, got, want)
 	}
-	for _, bad := range []string{``, `{}`, `pending`, `[{"tools":[]}]`} {
+	for _, bad := range []string{``, `{}`, `pending`, "[{\"tools\":[]}]\n", "[{\"name\":\"mcp.s\",\"tools\":[{\"name\":\"n\",\"detail\":[0,5]}]}]\n{}"} {
 		if _, err := DecodeKept([]byte(bad)); err == nil {
 			t.Errorf("DecodeKept(%q) = nil error", bad)
 		}
@@ -52,7 +56,8 @@ func TestKeptToolFields(t *testing.T) {
 // sources is outside input; any bytes decode or give an error, never a
 // panic, and what decodes encodes again.
 func FuzzDecodeKept(f *testing.F) {
-	f.Add([]byte(`[{"name":"mcp.s","validity":{"cache":{"path":"/c","size":3},"expires":"2026-01-01T00:00:00Z"},"tools":[{"definition":{"name":"n","description":"s","inputSchema":{"type":"object"}},"source":"mcp.s.n"}]}]`))
+	f.Add([]byte("[{\"name\":\"mcp.s\",\"validity\":{\"cache\":{\"path\":\"/c\",\"size\":3},\"expires\":\"2026-01-01T00:00:00Z\"},\"tools\":[{\"name\":\"n\",\"summary\":\"s\",\"detail\":[0,82]}]}]\n" +
+		`{"definition":{"name":"n","description":"s","inputSchema":{"type":"object"}},"source":"mcp.s.n"}`))
 	f.Add([]byte(`pending`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ks, err := DecodeKept(data)
@@ -64,7 +69,7 @@ func FuzzDecodeKept(f *testing.F) {
 		}
 		for i := range ks {
 			for _, kt := range ks[i].Tools {
-				_ = kt.tool()
+				_, _ = kt.Tool()
 			}
 		}
 	})

@@ -23,7 +23,7 @@ type openWorld struct {
 	reads                                int
 }
 
-func newOpenWorld(t *testing.T) *openWorld {
+func newOpenWorld(t testing.TB) *openWorld {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -160,5 +160,34 @@ func TestWarmOpenKeepsServers(t *testing.T) {
 				t.Errorf("the Open after: tools %q, %d reads; want the tools kept again, no read", got, w.reads)
 			}
 		})
+	}
+}
+
+// BenchmarkWarmOpenServers is a warm Open of five servers' 40 tools (the
+// in-process twin of bench/figures' BenchmarkWarmListServers, for
+// profiles): the persisted resolution's kept sources, checked and
+// restored, and the listing.
+func BenchmarkWarmOpenServers(b *testing.B) {
+	w := newOpenWorld(b)
+	open := func() {
+		cat, err := resolver.Open(b.Context(), []string{w.file}, func() (*config.Config, error) {
+			data, err := os.ReadFile(w.file)
+			if err != nil {
+				return nil, err
+			}
+			return config.Parse(w.file, data)
+		}, &resolver.Options{Root: w.root, CacheDir: w.cacheDir})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(cat.Briefs()) != 40 {
+			b.Fatalf("%d tools", len(cat.Briefs()))
+		}
+		cat.Close()
+	}
+	open() // cold: lists, keeps
+	b.ResetTimer()
+	for range b.N {
+		open()
 	}
 }

@@ -30,7 +30,7 @@ type server struct {
 	mu       sync.Mutex
 	picks    map[string]pick // by served name, from the last listing
 	problems []catalog.Problem
-	kept     []keptTool   // the tools of the last listing, as Keep returns them
+	kept     []KeptTool   // the tools of the last listing, as Keep returns them
 	validity mcp.Validity // of the last listing, when keepable
 	keepable bool         // the last listing may be kept (see Keep)
 	watchers map[int]func()
@@ -128,9 +128,13 @@ func (s *server) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 		}
 	}
 	v, keepable := s.src.Validity(l)
-	kept := make([]keptTool, len(tools))
-	for i, t := range tools {
-		kept[i] = keepTool(t)
+	var kept []KeptTool
+	for _, t := range tools {
+		if !keepable {
+			break
+		}
+		kt, err := keepTool(t)
+		kept, keepable = append(kept, kt), err == nil
 	}
 	s.mu.Lock()
 	s.picks, s.problems = picks, problems
