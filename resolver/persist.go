@@ -39,6 +39,9 @@ import (
 //     resolution was made ([statKeyOf]: a rebuilt binary or an edited
 //     script is asked again); with [Options.Only], only the binary of
 //     that tool;
+//   - when the configuration names MCP servers, what is kept of them
+//     holds (keep.go: their listings' cache files, programs, scripts and
+//     freshness); a configuration naming a remote is read every time;
 //   - the file's CRCs match (the header's, and each span's), it decodes,
 //     and every tool names an entry of the configuration. With
 //     [Options.Only] naming a tool it has, only the header and that
