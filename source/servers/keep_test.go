@@ -1,10 +1,12 @@
 package servers_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -189,5 +191,39 @@ func BenchmarkWarmOpenServers(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		open()
+	}
+}
+
+// TestWarmOpenConcurrentCalls: concurrent first calls of a kept server's
+// tools read the configuration once and start the server once.
+func TestWarmOpenConcurrentCalls(t *testing.T) {
+	w := newOpenWorld(t)
+	w.open(t).Close() // cold: lists, keeps
+	w.reads = 0
+	before := w.startCount(t)
+	warm := w.open(t)
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for i := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			text := fmt.Sprint("c", i)
+			out, err := warm.Call(t.Context(), "s1_echo", map[string]any{"text": text}, nil)
+			if err == nil && (out.Type != tool.KindSuccess || out.Content != text) {
+				err = fmt.Errorf("outcome %+v, want success %q", out, text)
+			}
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	if w.reads != 1 || w.startCount(t)-before != 1 {
+		t.Errorf("%d reads of the configuration, %d starts; want 1 and 1", w.reads, w.startCount(t)-before)
 	}
 }
