@@ -26,7 +26,9 @@ type CallOptions struct {
 	// round-trip) returns the question to its client. Any other error ends
 	// the call with that error.
 	Ask func(ctx context.Context, q tool.Question) (any, error)
-	// MaxRounds bounds the questions answered in one call. If zero, 8.
+	// MaxRounds bounds the questions answered in one call. If zero, 8. The
+	// questions of one elicitation of a source's tool (an MCP server's
+	// form) count as one.
 	MaxRounds int
 	// AskForm, if set, answers several questions asked together (protocol
 	// v2) at once, as one form, by question id; without it they are asked
@@ -119,8 +121,12 @@ func (c *Catalog) call(ctx context.Context, name string, args map[string]any, op
 				return tool.Fail(fmt.Sprintf("tool %q asked %q (id %q) again after it was answered: it does not read tool.answers", name, q.Text, q.ID)), nil
 			}
 		}
+		counted := len(qs) // questions that count against MaxRounds
+		if e.src != nil {
+			counted = 1 // a server's elicitation is one round, however many fields its form has
+		}
 		if len(qs) > 1 && o.AskForm != nil {
-			if asked += len(qs); asked > o.MaxRounds {
+			if asked += counted; asked > o.MaxRounds {
 				return tool.Fail(fmt.Sprintf("tool %q asked more than %d questions in one call; giving up", name, o.MaxRounds)), nil
 			}
 			got, err := o.AskForm(ctx, qs)
@@ -138,11 +144,13 @@ func (c *Catalog) call(ctx context.Context, name string, args map[string]any, op
 			}
 			continue
 		}
-		for _, q := range qs {
-			if asked >= o.MaxRounds {
-				return tool.Fail(fmt.Sprintf("tool %q asked more than %d questions in one call (the last: %q); giving up", name, o.MaxRounds, q.Text)), nil
+		for i, q := range qs {
+			if i < counted {
+				if asked >= o.MaxRounds {
+					return tool.Fail(fmt.Sprintf("tool %q asked more than %d questions in one call (the last: %q); giving up", name, o.MaxRounds, q.Text)), nil
+				}
+				asked++
 			}
-			asked++
 			var answer any
 			switch {
 			case o.Ask != nil:

@@ -33,6 +33,7 @@ func New(ctx context.Context, cfg *config.Config, opts *Options) (*Catalog, erro
 		return nil, err
 	}
 	c.addSources(ctx, cfg, o)
+	c.keepSources()
 	return c, nil
 }
 
@@ -55,8 +56,11 @@ func Open(ctx context.Context, files []string, load func() (*config.Config, erro
 		c.plan.Store(&plan{restored: true, groups: map[string]*group{}, groupOf: map[*config.Entry]*group{}, byKey: map[string]*config.Entry{}})
 		c.persist.Store(newPersistence(o.CacheDir, o.Root, nil, filesKey, files))
 		if l, ok := c.load(); ok {
-			c.install(l)
-			return c, nil
+			if ks, ok := keptSources(l); ok {
+				c.install(l)
+				c.restoreSources(ks, o)
+				return c, nil
+			}
 		}
 	}
 	var err error
@@ -67,8 +71,8 @@ func Open(ctx context.Context, files []string, load func() (*config.Config, erro
 			return
 		}
 		fk := ""
-		if err == nil && slices.Equal(cfg.Files, files) && !servers.Named(cfg) {
-			fk = filesKey // only a configuration without problems (nor sources to list) is served without reading it
+		if err == nil && slices.Equal(cfg.Files, files) && keepable(cfg) {
+			fk = filesKey // only a configuration without problems (nor a remote to read) is served without reading it
 		}
 		err = nil
 		c.setConfig(cfg, o.CacheDir, fk)
@@ -80,6 +84,7 @@ func Open(ctx context.Context, files []string, load func() (*config.Config, erro
 		return nil, err
 	}
 	c.addSources(ctx, cfg, o)
+	c.keepSources()
 	return c, nil
 }
 
@@ -146,7 +151,11 @@ func (c *Catalog) setConfig(cfg *config.Config, cacheDir, filesKey string) {
 	if cfg != nil {
 		files = cfg.Files
 	}
-	c.persist.Store(newPersistence(cacheDir, c.root, cfg, filesKey, files))
+	ps := newPersistence(cacheDir, c.root, cfg, filesKey, files)
+	if ps != nil {
+		ps.sources = servers.Named(cfg)
+	}
+	c.persist.Store(ps)
 	c.plan.Store(p)
 	c.mu.Lock()
 	c.categories = p.categories

@@ -25,6 +25,7 @@ type loaded struct {
 	identity *Identity // nil: computed from the tools when asked
 	plan     *plan     // the catalog's, or the one restored with it
 	list     []byte
+	sources  []byte // what is kept of the sources (keep.go); nil: the configuration names none
 }
 
 // load reads the persisted resolution when it is valid for the catalog's
@@ -105,7 +106,7 @@ func (c *Catalog) loadHeader(p *persistence, h *persist.Resolution) (*loaded, bo
 			return nil, false
 		}
 	}
-	l := &loaded{tools: make(map[string]*entry, len(h.Tools)), plan: pl}
+	l := &loaded{tools: make(map[string]*entry, len(h.Tools)), plan: pl, sources: h.Sources}
 	if l.keys, ok = storedKeys(pl, h.Keys); !ok || !c.current(l.keys, c.toCheck(pl, h.Tools)) {
 		return nil, false // rebuilt, edited or gone
 	}

@@ -28,6 +28,7 @@ type added struct {
 	closed bool       // Close ran; guarded by mu
 	// problems of the source's last listing; guarded by the catalog's mu
 	problems []Problem
+	lazy     bool // compile the input schemas on first use (addSource)
 }
 
 // AddSource serves the tools of src: it lists them now (src.Tools), again
@@ -45,8 +46,15 @@ type added struct {
 // added: another source of the same name ([ErrDuplicate]) or a closed
 // catalog.
 func (c *Catalog) AddSource(ctx context.Context, src catalog.Source) error {
+	return c.addSource(ctx, src, false)
+}
+
+// addSource is AddSource; with lazy, the tools' input schemas are
+// compiled on first use, as a persisted binary tool's (a source restored
+// from what was kept of it: keep.go; its schemas compiled when kept).
+func (c *Catalog) addSource(ctx context.Context, src catalog.Source, lazy bool) error {
 	name := src.Name()
-	a := &added{src: src}
+	a := &added{src: src, lazy: lazy}
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
@@ -96,7 +104,7 @@ func (c *Catalog) listSource(ctx context.Context, a *added) {
 	}
 	fresh := map[string]*entry{}
 	for _, t := range tools {
-		e, err := sourceEntry(name, t)
+		e, err := sourceEntry(name, t, a.lazy)
 		if err == nil && fresh[t.Name] != nil {
 			err = fmt.Errorf("%w: the source lists %q twice", ErrDuplicate, t.Name)
 		}
@@ -140,8 +148,9 @@ func (c *Catalog) listSource(ctx context.Context, a *added) {
 }
 
 // sourceEntry checks one tool a source listed, as Register checks a
-// handler's definition, and returns its entry.
-func sourceEntry(source string, t *Tool) (*entry, error) {
+// handler's definition, and returns its entry. With lazy, the input
+// schema is checked to be an object schema and compiled on first use.
+func sourceEntry(source string, t *Tool, lazy bool) (*entry, error) {
 	if t == nil {
 		return nil, fmt.Errorf("resolver: source %q listed a nil tool", source)
 	}
@@ -151,9 +160,14 @@ func sourceEntry(source string, t *Tool) (*entry, error) {
 	if t.InputSchema == nil {
 		t.InputSchema = catalog.EmptyObject()
 	}
-	args, err := catalog.CompileSchema(t.InputSchema)
-	if err != nil {
-		return nil, fmt.Errorf("resolver: source %q: tool %q: %w", source, t.Name, err)
+	var args *catalog.ArgSchema
+	if ty, _ := t.InputSchema["type"].(string); lazy && ty == "object" {
+		// compiled by Catalog.checker on first use
+	} else {
+		var err error
+		if args, err = catalog.CompileSchema(t.InputSchema); err != nil {
+			return nil, fmt.Errorf("resolver: source %q: tool %q: %w", source, t.Name, err)
+		}
 	}
 	if _, err := json.Marshal(t.Annotations); err != nil { // IdentityOf marshals them
 		return nil, fmt.Errorf("resolver: source %q: tool %q: annotations are not JSON: %v", source, t.Name, err)

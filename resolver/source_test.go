@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"sync"
@@ -299,4 +300,74 @@ func TestAddSourceClose(t *testing.T) {
 	if err == nil || err.Error() != `resolver: add source "late": the catalog is closed` {
 		t.Errorf("AddSource after Close = %v, want the catalog is closed", err)
 	}
+}
+
+// TestAddSourceFormOneRound: the questions of one round of a source's tool
+// (an MCP server's elicitation form, here of 12 fields) count as one
+// against MaxRounds, asked as a form or one by one; a source that keeps
+// asking still ends at MaxRounds rounds.
+func TestAddSourceFormOneRound(t *testing.T) {
+	var fields []tool.Question
+	for i := range 12 {
+		fields = append(fields, tool.Question{ID: fmt.Sprintf("f%02d", i), Text: fmt.Sprintf("Field %d?", i), AnswerType: tool.Text})
+	}
+	answerAll := func(req catalog.CallRequest) (catalog.CallResult, error) {
+		for _, q := range fields {
+			if req.Answers[q.ID] == nil {
+				return catalog.CallResult{Outcome: askAll(fields)}, nil
+			}
+		}
+		return catalog.CallResult{Outcome: tool.Success(fmt.Sprintf("%d answers", len(req.Answers)))}, nil
+	}
+	rounds := 0
+	askForever := func(req catalog.CallRequest) (catalog.CallResult, error) {
+		rounds++
+		qs := make([]tool.Question, len(fields))
+		for i, q := range fields {
+			q.ID = fmt.Sprintf("%s.%d", q.ID, rounds)
+			qs[i] = q
+		}
+		return catalog.CallResult{Outcome: askAll(qs)}, nil
+	}
+	ask := func(context.Context, tool.Question) (any, error) { return "x", nil }
+	askForm := func(_ context.Context, qs []tool.Question) (map[string]any, error) {
+		out := map[string]any{}
+		for _, q := range qs {
+			out[q.ID] = "x"
+		}
+		return out, nil
+	}
+	for _, tt := range []struct {
+		name   string
+		answer func(catalog.CallRequest) (catalog.CallResult, error)
+		opts   CallOptions
+		want   tool.Outcome
+		rounds int
+	}{
+		{"form", answerAll, CallOptions{AskForm: askForm}, tool.Success("12 answers"), 0},
+		{"one by one", answerAll, CallOptions{Ask: ask}, tool.Success("12 answers"), 0},
+		{"asks forever, form", askForever, CallOptions{AskForm: askForm, MaxRounds: 3},
+			tool.Fail(`tool "form" asked more than 3 questions in one call; giving up`), 4},
+		{"asks forever, one by one", askForever, CallOptions{Ask: ask, MaxRounds: 3},
+			tool.Fail(`tool "form" asked more than 3 questions in one call (the last: "Field 0?"); giving up`), 4},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newEmpty(t)
+			src := &fakeSource{name: "mcp.everything", tools: []Tool{{Definition: Definition{Name: "form", Summary: "A form."}, Enabled: true}}, answer: tt.answer}
+			if err := c.AddSource(t.Context(), src); err != nil {
+				t.Fatal(err)
+			}
+			rounds = 0
+			got, err := c.Call(t.Context(), "form", nil, &tt.opts)
+			if err != nil || !reflect.DeepEqual(got, tt.want) || rounds != tt.rounds {
+				t.Errorf("Call = %+v, %v after %d rounds; want %+v after %d", got, err, rounds, tt.want, tt.rounds)
+			}
+		})
+	}
+}
+
+// askAll is the needs_input outcome of several questions asked together,
+// as source/servers makes of a server's elicitation form.
+func askAll(qs []tool.Question) tool.Outcome {
+	return tool.Outcome{Type: tool.KindNeedsInput, Question: &qs[0], Questions: qs}
 }

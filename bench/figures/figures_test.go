@@ -41,6 +41,7 @@ type fixture struct {
 	five     string // bin/five07 in ws200, for bare execs
 	many     string
 	gosdk    string // five's tool served by the official MCP Go SDK, in-process
+	gateway  string // the go-sdk's smallest gateway (testdata/gateway), for two hops without toolhost
 }
 
 var (
@@ -75,7 +76,7 @@ func build() (*fixture, error) {
 	}
 	f := &fixture{dir: dir}
 	bins := filepath.Join(dir, "bins")
-	for _, p := range []string{"github.com/toolhost/toolhost/cmd/toolhost", "./testdata/five", "./testdata/many", "./testdata/gosdk"} {
+	for _, p := range []string{"github.com/toolhost/toolhost/cmd/toolhost", "./testdata/five", "./testdata/many", "./testdata/gosdk", "./testdata/gateway"} {
 		if err := goBuild(filepath.Join(bins, filepath.Base(p)), p); err != nil {
 			return nil, err
 		}
@@ -114,6 +115,7 @@ func build() (*fixture, error) {
 	}
 	f.five = filepath.Join(f.ws200, "bin/five07")
 	f.gosdk = filepath.Join(bins, "gosdk")
+	f.gateway = filepath.Join(bins, "gateway")
 
 	f.ws1000 = filepath.Join(dir, "ws1000")
 	f.many = filepath.Join(f.ws1000, "bin/many")

@@ -29,6 +29,10 @@ import (
 // "face-local" is the face calling an in-process tool of the same
 // catalog, so "(face-local)/direct" is what the gateway adds to the face's
 // own cost).
+// "serve" is the issue's figure over the same transport as "direct": the
+// go-sdk client calling the server's tool through a real `toolhost serve`
+// subprocess over stdio (client → serve → server, two MCP hops, each over
+// pipes), the server configured as [mcp_servers.g] in serve's workspace.
 // The server runs under the sandbox, as a configured stdio server does by
 // default. Goal ≤ 1.2× (issue 16).
 func BenchmarkMCPServerCall(b *testing.B) {
@@ -42,6 +46,24 @@ func BenchmarkMCPServerCall(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer cs.Close()
+
+	ws, err := serveWorkspace(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	v := f.variants[len(f.variants)-1] // "after": the servers are this tree's feature
+	serveCmd := exec.Command(v.bin, "serve")
+	serveCmd.Dir, serveCmd.Env = ws, v.env
+	serve, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: serveCmd}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer serve.Close()
+	gw, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: exec.Command(f.gateway, f.gosdk)}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer gw.Close()
 
 	root := b.TempDir()
 	cfg, err := config.Parse(filepath.Join(root, "tools.toml"), []byte(fmt.Sprintf(
@@ -86,7 +108,7 @@ func BenchmarkMCPServerCall(b *testing.B) {
 		}
 	}
 	const calls = 20 // per sample: one call is tens of microseconds
-	m := measure(b, []string{"direct", "after", "face", "face-local"}, []func() time.Duration{
+	m := measure(b, []string{"direct", "after", "face", "face-local", "serve", "gateway"}, []func() time.Duration{
 		func() time.Duration {
 			start := time.Now()
 			for range calls {
@@ -118,11 +140,46 @@ func BenchmarkMCPServerCall(b *testing.B) {
 			}
 			return time.Since(start) / calls
 		},
+		func() time.Duration {
+			start := time.Now()
+			for range calls {
+				check(serve.CallTool(ctx, &mcp.CallToolParams{Name: "b07_alpha", Arguments: args}))
+			}
+			return time.Since(start) / calls
+		},
+		func() time.Duration {
+			start := time.Now()
+			for range calls {
+				check(gw.CallTool(ctx, &mcp.CallToolParams{Name: "b07_alpha", Arguments: args}))
+			}
+			return time.Since(start) / calls
+		},
 	})
+	b.ReportMetric(float64(m["serve"])/float64(m["direct"]), "serve/direct")
+	// Two MCP hops without toolhost: the floor of any gateway over stdio.
+	b.ReportMetric(float64(m["gateway"])/float64(m["direct"]), "gateway/direct")
+	b.ReportMetric(float64(m["serve"])/float64(m["gateway"]), "serve/gateway")
 	b.ReportMetric(float64(m["after"])/float64(m["direct"]), "after/direct")
 	b.ReportMetric(float64(m["face"])/float64(m["direct"]), "face/direct")
 	// What the gateway adds to the face's own cost, against the direct call.
 	b.ReportMetric(float64(m["face"]-m["face-local"])/float64(m["direct"]), "(face-local)/direct")
+}
+
+// serveWorkspace writes and trusts the workspace of BenchmarkMCPServerCall's
+// `toolhost serve`: the gosdk server as [mcp_servers.g], its tool served
+// by a toolset.
+func serveWorkspace(f *fixture) (string, error) {
+	ws := filepath.Join(f.dir, "ws-serve-gosdk")
+	if err := writeFile(filepath.Join(ws, ".config/toolhost/tools.toml"),
+		fmt.Sprintf("[mcp_servers.g]\ncommand = %q\n\n[toolsets.g]\nsource = \"mcp.g\"\n", f.gosdk)); err != nil {
+		return "", err
+	}
+	w, err := config.FindWorkspace(ws)
+	if err != nil {
+		return "", err
+	}
+	_, err = (&trust.Store{Dir: filepath.Join(f.dir, "data", "toolhost", "trust")}).Trust(w.Root, w.Sums())
+	return ws, err
 }
 
 // serversWS are the workspaces of BenchmarkWarmListServers, built once.

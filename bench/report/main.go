@@ -56,7 +56,9 @@ var figures = []figure{
 	{"`tools/list` with `--tool-search`, 1000 tools (issue 16)", "ToolSearchListing", "on-1000-KiB", "the listing without it", "off-1000-KiB", 2, "KiB"},
 	{"`tools/list` with `--tool-search`, this repository's catalog", "ToolSearchListing", "on-repo-KiB", "the listing without it", "off-repo-KiB", 2, "KiB"},
 	{"a stdio MCP server's tool through `Catalog.Call` (issue 16)", "MCPServerCall", "after/direct", "the go-sdk client calling it directly", "direct-ms", 1.2, "×"},
-	{"a stdio MCP server's tool through the MCP face (issue 16)", "MCPServerCall", "face/direct", "the go-sdk client calling it directly", "direct-ms", 1.2, "×"},
+	{"a stdio MCP server's tool through the MCP face, in-memory transport (issue 16)", "MCPServerCall", "face/direct", "the go-sdk client calling it directly", "direct-ms", 1.2, "×"},
+	{"a stdio MCP server's tool through `toolhost serve` on stdio (issue 16)", "MCPServerCall", "serve/direct", "the go-sdk client calling it directly", "direct-ms", 1.2, "×"},
+	{"the same through the go-sdk's smallest gateway (two hops, no toolhost)", "MCPServerCall", "gateway/direct", "the go-sdk client calling it directly", "direct-ms", 1.2, "×"},
 	{"warm `toolhost list`, 5 MCP servers configured (issue 16)", "WarmListServers", "after/none", "the same list without them", "none-ms", 1.1, "×"},
 	{"`serve --http` calls at 64 in flight, audit log on (issue 17; ≥ 0.95× calls/s)", "ServeAudit", "after/off", "the same calls with `--audit off`", "off-ms", 1.053, "×"},
 }

@@ -26,12 +26,12 @@ const (
 // 2026-07-28), or an input request in the answer (since, noted in
 // *pending); nil when the client cannot elicit, so that the catalog
 // refuses the call. Nothing the request carries besides the sealed state
-// (arguments, _meta) counts.
-func approver(req *mcp.CallToolRequest, v verdict, mrtr bool, pending **resolver.Approval) func(context.Context, resolver.Approval) (bool, error) {
+// (arguments, _meta) counts. elicit is supportsElicitation(req).
+func approver(req *mcp.CallToolRequest, v verdict, mrtr, elicit bool, pending **resolver.Approval) func(context.Context, resolver.Approval) (bool, error) {
 	switch {
 	case v != notAsked:
 		return func(context.Context, resolver.Approval) (bool, error) { return v == approved, nil }
-	case !supportsElicitation(req):
+	case !elicit:
 		return nil
 	case mrtr:
 		return func(_ context.Context, a resolver.Approval) (bool, error) {

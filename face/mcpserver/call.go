@@ -79,9 +79,10 @@ func (s *Server) toolHandler(name string) mcp.ToolHandler {
 func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, name string, args, answers map[string]any, v verdict) (*mcp.CallToolResult, error) {
 	opts := &resolver.CallOptions{Answers: answers, OnEvent: eventSink(ctx, req)}
 	mrtr := req.ProtocolVersion() >= mrtrVersion
-	var pending *resolver.Approval // asked for in this answer (multi round-trip)
-	opts.Approve = approver(req, v, mrtr, &pending)
-	if supportsElicitation(req) {
+	var pending *resolver.Approval     // asked for in this answer (multi round-trip)
+	elicit := supportsElicitation(req) // once: on 2026-07-28 the SDK decodes the request's _meta for it
+	opts.Approve = approver(req, v, mrtr, elicit, &pending)
+	if elicit {
 		opts.AskForm = func(ctx context.Context, qs []tool.Question) (map[string]any, error) {
 			if mrtr { // answered in a later request: see inputRequired
 				return nil, resolver.ErrNoAnswer

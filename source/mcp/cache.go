@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -31,66 +32,84 @@ type cacheFile struct {
 	Listing *Listing `json:"listing"`
 }
 
+// origin is where a listing in memory stands on disk: its cache file's
+// identity when it was read or written, and what the cache key read of
+// the file system then. A host keeps it with what it made of the listing
+// (see [Source.Validity]).
+type origin struct {
+	file FileStamp
+	key  keyFiles
+}
+
 // load returns the cached listing of spec, or nil when there is none, it
-// is unreadable, or its key is not spec's key today.
-func (d *diskCache) load(spec *Spec) *Listing {
+// is unreadable, or its key is not spec's key today; with its origin.
+func (d *diskCache) load(spec *Spec) (*Listing, *origin) {
 	if d == nil {
-		return nil
+		return nil, nil
 	}
-	key, ok := specKey(spec)
+	key, kf, ok := specKeyFiles(spec)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	path := d.path(spec)
-	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxCacheFile {
-		return nil // missing, a symlink (to anything), a directory, or too big to be ours
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxCacheFile {
+		return nil, nil // missing, a symlink (to anything), a directory, or too big to be ours
 	}
+	// The identity is taken before the read: a file replaced meanwhile
+	// has another, so what is kept of this listing is not trusted later.
+	o := &origin{file: FileStamp{Path: path, Size: fi.Size(), MTime: fi.ModTime().UnixNano()}, key: kf}
 	raw, err := os.ReadFile(path)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	var f cacheFile
 	if json.Unmarshal(raw, &f) != nil || f.Version != cacheVersion || f.Key != key || f.Listing == nil {
-		return nil
+		return nil, nil
 	}
-	return f.Listing
+	return f.Listing, o
 }
 
-// store writes l as spec's listing. Specs without a trustworthy key are
-// not stored.
-func (d *diskCache) store(spec *Spec, l *Listing) error {
+// store writes l as spec's listing, and returns the origin of l: nil when
+// it was not stored (a spec without a trustworthy key, an error).
+func (d *diskCache) store(spec *Spec, l *Listing) (*origin, error) {
 	if d == nil {
-		return nil
+		return nil, nil
 	}
-	key, ok := specKey(spec)
+	key, kf, ok := specKeyFiles(spec)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	raw, err := json.Marshal(cacheFile{Version: cacheVersion, Key: key, Listing: l})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := os.MkdirAll(d.dir, 0o700); err != nil {
-		return err
+		return nil, err
 	}
 	tmp, err := os.CreateTemp(d.dir, ".mcp-*.tmp")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	_, err = tmp.Write(raw)
 	if err == nil {
 		err = tmp.Sync()
 	}
+	var fi os.FileInfo
+	if err == nil {
+		fi, err = tmp.Stat() // the rename keeps size and mtime
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
+	path := d.path(spec)
 	if err == nil {
-		err = os.Rename(tmp.Name(), d.path(spec))
+		err = os.Rename(tmp.Name(), path)
 	}
 	if err != nil {
-		return errors.Join(err, os.Remove(tmp.Name()))
+		return nil, errors.Join(err, os.Remove(tmp.Name()))
 	}
-	return nil
+	return &origin{file: FileStamp{Path: path, Size: fi.Size(), MTime: fi.ModTime().UnixNano()}, key: kf}, nil
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
@@ -122,6 +141,20 @@ func statID(path string) (fileID, bool) {
 // program and of every argument that names an existing file (a script).
 // ok is false when the program cannot be found: nothing is trusted then.
 func specKey(spec *Spec) (key string, ok bool) {
+	key, _, ok = specKeyFiles(spec)
+	return key, ok
+}
+
+// keyFiles is what specKey read of the file system: the command as looked
+// up and the program it found, and each argument's path with its
+// identity (absent: not a regular file then).
+type keyFiles struct {
+	Lookup, Program string
+	Files           []FileStamp // the program, then each argument's path
+}
+
+// specKeyFiles is specKey, with the files it read.
+func specKeyFiles(spec *Spec) (key string, kf keyFiles, ok bool) {
 	k := struct {
 		Name, Command, Dir, URL, Protocol string
 		Args, Env, Headers                []string
@@ -133,24 +166,29 @@ func specKey(spec *Spec) (key string, ok bool) {
 	}
 	slices.Sort(k.Headers)
 	if spec.Command != "" {
-		path, err := commandPath(spec)
+		kf.Lookup = lookupName(spec)
+		path, err := exec.LookPath(kf.Lookup)
 		if err != nil {
-			return "", false
+			return "", kf, false
 		}
+		kf.Program = path
 		if k.Program, ok = statID(path); !ok {
-			return "", false
+			return "", kf, false
 		}
+		kf.Files = append(kf.Files, stampOf(k.Program, path, true))
 		for _, a := range spec.Args {
 			p := a
 			if !filepath.IsAbs(p) && spec.Dir != "" {
 				p = filepath.Join(spec.Dir, p)
 			}
-			if id, ok := statID(p); ok {
+			id, ok := statID(p)
+			if ok {
 				k.Files = append(k.Files, id)
 			}
+			kf.Files = append(kf.Files, stampOf(id, p, ok))
 		}
 	}
 	raw, _ := json.Marshal(k)
 	sum := sha256.Sum256(raw)
-	return hex.EncodeToString(sum[:]), true
+	return hex.EncodeToString(sum[:]), kf, true
 }

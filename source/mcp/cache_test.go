@@ -111,7 +111,7 @@ func TestChangedOnConnect(t *testing.T) {
 	dir := t.TempDir()
 	spec := fakeSpec(t, "basic", "basic")
 	stale := &Listing{Tools: []Tool{{Name: "old", InputSchema: []byte(`{"type":"object"}`)}}, Hash: "stale", NoIdentity: true, Fetched: time.Now()}
-	if err := (&diskCache{dir: dir}).store(&spec, stale); err != nil {
+	if _, err := (&diskCache{dir: dir}).store(&spec, stale); err != nil {
 		t.Fatal(err)
 	}
 	changed := make(chan struct{}, 1)
@@ -131,7 +131,7 @@ func TestChangedOnConnect(t *testing.T) {
 	if sent("server/identity") != 0 {
 		t.Errorf("asked a server known to offer no identity for one")
 	}
-	if got := (&diskCache{dir: dir}).load(&spec); got == nil || got.Hash == "stale" || !slices.Contains(got.names(), "echo") {
+	if got, _ := (&diskCache{dir: dir}).load(&spec); got == nil || got.Hash == "stale" || !slices.Contains(got.names(), "echo") {
 		t.Errorf("the disk cache after the connection holds %+v", got)
 	}
 }
@@ -180,7 +180,7 @@ func TestCacheHostile(t *testing.T) {
 	spec := Spec{Name: "x", Command: exe}
 	l := &Listing{Tools: []Tool{{Name: "a", InputSchema: []byte(`{"type":"object"}`)}}, Hash: "h", Fetched: time.Now()}
 	elsewhere := &diskCache{dir: t.TempDir()}
-	if err := elsewhere.store(&spec, l); err != nil {
+	if _, err := elsewhere.store(&spec, l); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -203,7 +203,7 @@ func TestCacheHostile(t *testing.T) {
 			if err := tt.plant(d.path(&spec)); err != nil {
 				t.Fatal(err)
 			}
-			if got := d.load(&spec); got != nil {
+			if got, _ := d.load(&spec); got != nil {
 				t.Errorf("load = %+v, want nothing", got)
 			}
 		})
@@ -217,17 +217,17 @@ func TestCacheHostile(t *testing.T) {
 	}
 	l2 := *l
 	l2.Hash = "new"
-	if err := d.store(&spec, &l2); err != nil {
+	if _, err := d.store(&spec, &l2); err != nil {
 		t.Fatal(err)
 	}
-	if got := elsewhere.load(&spec); got == nil || got.Hash != "h" {
+	if got, _ := elsewhere.load(&spec); got == nil || got.Hash != "h" {
 		t.Errorf("the symlink's target changed: %+v", got)
 	}
 	fi, err := os.Lstat(d.path(&spec))
 	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != 0o600 {
 		t.Errorf("the written file: %v, %v; want a regular file, 0600", fi.Mode(), err)
 	}
-	if got := d.load(&spec); got == nil || got.Hash != "new" {
+	if got, _ := d.load(&spec); got == nil || got.Hash != "new" {
 		t.Errorf("load after store = %+v", got)
 	}
 }
@@ -249,7 +249,7 @@ func FuzzCacheLoad(f *testing.F) {
 		if err := os.WriteFile(d.path(&spec), raw, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		_ = d.load(&spec)
+		_, _ = d.load(&spec)
 	})
 }
 

@@ -92,10 +92,10 @@ func (s *Source) loadCache() {
 	}
 	s.loaded = true
 	s.mu.Unlock()
-	l := s.cache.load(&s.spec)
+	l, o := s.cache.load(&s.spec)
 	s.mu.Lock()
 	if s.listing == nil {
-		s.listing = l
+		s.listing, s.origin = l, o
 	}
 	s.mu.Unlock()
 }
@@ -122,16 +122,22 @@ func (s *Source) Refresh(ctx context.Context) (*Listing, error) {
 // trusted reports whether l may be served without asking the server.
 // s.mu is held.
 func (s *Source) trusted(l *Listing) bool {
-	age := time.Since(l.Fetched)
+	until, ok := s.trustedUntil(l)
+	return ok && time.Now().Before(until)
+}
+
+// trustedUntil is when l stops being trusted without asking the server;
+// false when it never is.
+func (s *Source) trustedUntil(l *Listing) (time.Time, bool) {
 	switch {
 	case l.TTL > 0:
-		return age < l.TTL
+		return l.Fetched.Add(l.TTL), true
 	case s.spec.MaxAge < 0:
-		return false
+		return time.Time{}, false
 	case s.spec.URL != "" && l.Protocol >= "2026-07-28":
-		return false // a remote's ttlMs 0 says: stale at once
+		return time.Time{}, false // a remote's ttlMs 0 says: stale at once
 	}
-	return age < s.spec.MaxAge
+	return l.Fetched.Add(s.spec.MaxAge), true
 }
 
 // refresh brings the listing up to date on a new connection: where the
@@ -298,10 +304,17 @@ func (s *Source) setListing(l *Listing) {
 		s.bg.Add(1)
 		go func() { defer s.bg.Done(); s.opts.OnChange() }()
 	}
+	s.origin = nil // until it is stored
 	s.mu.Unlock()
-	if err := s.cache.store(&s.spec, l); err != nil {
+	o, err := s.cache.store(&s.spec, l)
+	if err != nil {
 		s.opts.Logger.Warn("mcp: cannot write the listing cache", "server", s.spec.Name, "error", err)
 	}
+	s.mu.Lock()
+	if s.listing == l {
+		s.origin = o
+	}
+	s.mu.Unlock()
 }
 
 // listChanged handles notifications/tools/list_changed from the live

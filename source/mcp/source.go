@@ -38,6 +38,7 @@ type Source struct {
 	failures int           // consecutive failures (start, crash), reset by an answer
 	retryAt  time.Time     // no restart before this
 	listing  *Listing      // the last known listing (live, or cached)
+	origin   *origin       // listing's cache file, nil when it is not the file's
 	loaded   bool          // the disk cache was read
 	calls    map[string]*call
 	inflight int

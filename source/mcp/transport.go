@@ -67,9 +67,15 @@ func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // with a slash is a path (relative to Dir), anything else is looked up in
 // PATH.
 func commandPath(spec *Spec) (string, error) {
+	return exec.LookPath(lookupName(spec))
+}
+
+// lookupName is the name the server's program is looked up by: its
+// command, below Dir when it is a relative path.
+func lookupName(spec *Spec) string {
 	name := spec.Command
 	if spec.Dir != "" && strings.Contains(name, "/") && !filepath.IsAbs(name) {
 		name = filepath.Join(spec.Dir, name)
 	}
-	return exec.LookPath(name)
+	return name
 }

@@ -393,7 +393,13 @@ func (f *form) answer(answers map[string]any) *mcpsdk.ElicitResult {
 	for i, q := range f.questions {
 		a := answers[q.ID]
 		if n, ok := a.(json.Number); ok {
-			a = n // marshals as the number it holds
+			// A Go number: the go-sdk validates the content against the
+			// requested schema as Go values, where a json.Number is a string.
+			if i, err := n.Int64(); err == nil {
+				a = i
+			} else if f, err := n.Float64(); err == nil {
+				a = f
+			}
 		}
 		content[f.fields[i]] = a
 	}

@@ -41,6 +41,18 @@ var fakeServers = map[string]func() int{
 		}
 		return 0
 	},
+	// needs-file reads $FAKE_NEEDS (a file outside the workspace, as
+	// ~/.npm is to npx) before it serves, and exits 1 when it cannot.
+	"needs-file": func() int {
+		if _, err := os.ReadFile(os.Getenv("FAKE_NEEDS")); err != nil {
+			fmt.Fprintln(os.Stderr, "fake server:", err)
+			return 1
+		}
+		if err := basicServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+			return 1
+		}
+		return 0
+	},
 	// crash-start writes to stderr and exits 2 before any handshake.
 	"crash-start": func() int {
 		fmt.Fprintln(os.Stderr, "fatal: no config file at /etc/fake.toml")

@@ -40,7 +40,7 @@ func TestFormOf(t *testing.T) {
 			},
 			answers: map[string]any{"name": "Ada", "age": json.Number("36"), "ok": true, "size": "l", "tags": []any{"a"}},
 			result: &mcpsdk.ElicitResult{Action: "accept", Content: map[string]any{
-				"name": "Ada", "age": json.Number("36"), "ok": true, "size": "l", "tags": []any{"a"}}},
+				"name": "Ada", "age": int64(36), "ok": true, "size": "l", "tags": []any{"a"}}},
 		},
 		{
 			name:    "a URL to visit",
@@ -57,6 +57,25 @@ func TestFormOf(t *testing.T) {
 			result:  &mcpsdk.ElicitResult{Action: "accept"},
 		},
 	}
+	tests = append(tests, struct {
+		name    string
+		params  *mcpsdk.ElicitParams
+		want    []tool.Question
+		answers map[string]any
+		result  *mcpsdk.ElicitResult
+	}{
+		// The go-sdk checks the content against the requested schema as Go
+		// values: numbers go back as Go numbers, not json.Number (a string).
+		name: "numbers answered as Go numbers",
+		params: &mcpsdk.ElicitParams{Message: msg, RequestedSchema: json.RawMessage(`{"type":"object","required":["n","i"],"properties":{
+			"n":{"type":"number","default":3.14},"i":{"type":"integer"}}}`)},
+		want: []tool.Question{
+			{ID: "i", Text: "i", PreAmble: &msg, AnswerType: tool.AnswerType{Kind: tool.AnswerNumber, Integer: true}},
+			{ID: "n", Text: "n", AnswerType: tool.AnswerType{Kind: tool.AnswerNumber}, Default: json.Number("3.14")},
+		},
+		answers: map[string]any{"n": json.Number("3.14"), "i": json.Number("42")},
+		result:  &mcpsdk.ElicitResult{Action: "accept", Content: map[string]any{"n": 3.14, "i": int64(42)}},
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f, err := formOf(tt.params, map[string]int{})

@@ -1,6 +1,8 @@
 package servers_test
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -69,7 +71,7 @@ access.fs = [{ path = `+q(npm)+`, read = true }]
 [toolsets.ev]
 source = "mcp.everything"
 prefix = "ev_"
-include = ["echo", "get-sum", "get-structured-content", "trigger-long-running-operation"]
+include = ["echo", "get-sum", "get-structured-content", "trigger-long-running-operation", "trigger-elicitation-request"]
 
 [tools.read]
 source = "mcp.fs.read_text_file"
@@ -83,11 +85,11 @@ description = "{{description}}\n\nOnly below files/."
 		t.Fatal(err)
 	}
 	defer cat.Close()
-	want := []string{"ev_echo", "ev_get-structured-content", "ev_get-sum", "ev_trigger-long-running-operation", "read"}
+	want := []string{"ev_echo", "ev_get-structured-content", "ev_get-sum", "ev_trigger-elicitation-request", "ev_trigger-long-running-operation", "read"}
 	if got := names(cat); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("tools %q, want %q (problems %v)", got, want, cat.Report().Problems)
 	}
-	var progress int
+	var progress, formFields int
 	tests := []struct {
 		name, tool string
 		args       map[string]any
@@ -104,6 +106,9 @@ description = "{{description}}\n\nOnly below files/."
 				}
 			}}, "Long running operation completed"},
 		{"filesystem under the sandbox", "read", map[string]any{"path": filepath.Join(files, "a.txt")}, nil, "hello from a file"},
+		// A form of more than 8 fields: one elicitation is one round of
+		// the catalog's MaxRounds, asked as one form.
+		{"elicitation form", "ev_trigger-elicitation-request", nil, &resolver.CallOptions{AskForm: answerForm(&formFields)}, `"name": "Ada"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -118,5 +123,43 @@ description = "{{description}}\n\nOnly below files/."
 	}
 	if progress != 2 {
 		t.Errorf("progress events: %d, want 2", progress)
+	}
+	if formFields <= 8 {
+		t.Errorf("the elicitation form had %d fields, want more than 8", formFields)
+	}
+}
+
+// answerForm answers a form's questions as a person would (each default,
+// else a value of the question's type; the name "Ada") and counts them.
+func answerForm(fields *int) func(context.Context, []tool.Question) (map[string]any, error) {
+	return func(_ context.Context, qs []tool.Question) (map[string]any, error) {
+		*fields += len(qs)
+		out := map[string]any{}
+		for _, q := range qs {
+			var a any
+			switch {
+			case q.ID == "name":
+				a = "Ada"
+			case q.Default != nil:
+				a = q.Default
+			case q.AnswerType.Kind == tool.AnswerBoolean:
+				a = true
+			case q.AnswerType.Kind == tool.AnswerSelect && len(q.AnswerType.Options) > 0:
+				a = q.AnswerType.Options[0]
+			case strings.Contains(q.ID, "email"):
+				a = "ada@example.com"
+			case strings.Contains(q.ID, "homepage"):
+				a = "https://example.com"
+			case strings.Contains(q.ID, "date"):
+				a = "1815-12-10"
+			default:
+				a = "x"
+			}
+			if err := q.Check(a); err != nil {
+				return nil, fmt.Errorf("answer %v to %q: %w", a, q.ID, err)
+			}
+			out[q.ID] = a
+		}
+		return out, nil
 	}
 }

@@ -3,6 +3,7 @@ package servers
 import (
 	"context"
 	"fmt"
+	"math"
 	"sync"
 	"time"
 
@@ -17,10 +18,11 @@ import (
 // with source/mcp's streamable HTTP client.
 type remoteSource struct {
 	// fixed at creation
-	name  string // "remote.NAME"
-	cfg   *config.Remote
-	list  *remote.Source
-	calls *calls
+	name      string // "remote.NAME"
+	cfg       *config.Remote
+	rateLimit *int // [defaults]' rate_limit_per_minute, for a tool whose metadata says none
+	list      *remote.Source
+	calls     *calls
 
 	mu       sync.Mutex
 	picks    map[string]string // served name → the provider's name
@@ -30,9 +32,9 @@ type remoteSource struct {
 	closed   bool
 }
 
-func newRemote(r *config.Remote, o *Options) *remoteSource {
+func newRemote(r *config.Remote, d *config.Defaults, o *Options) *remoteSource {
 	name := "remote." + r.Name
-	return &remoteSource{name: name, cfg: r, calls: &calls{name: name},
+	return &remoteSource{name: name, cfg: r, rateLimit: d.RateLimit, calls: &calls{name: name},
 		list: remote.New(r, &remote.Options{CacheDir: cacheDir(o.CacheDir, remoteCache)})}
 }
 
@@ -49,6 +51,7 @@ func (s *remoteSource) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 		s.mu.Unlock()
 		return nil, err
 	}
+	var problems []catalog.Problem
 	picks := map[string]string{}
 	tools := make([]*catalog.Tool, 0, len(l.Tools))
 	for _, d := range l.Tools {
@@ -72,10 +75,14 @@ func (s *remoteSource) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 		if t.Timeout == 0 && s.cfg.Timeout != nil {
 			t.Timeout = s.cfg.Timeout.Duration
 		}
+		var warning error
+		t.RateLimit, warning = s.manifestRateLimit(d)
+		if warning != nil {
+			problems = append(problems, catalog.Problem{Tool: d.Name, Place: s.cfg.Place.String(), Warning: true, Err: warning})
+		}
 		picks[d.Name] = d.Remote
 		tools = append(tools, t)
 	}
-	var problems []catalog.Problem
 	for _, w := range l.Warnings {
 		problems = append(problems, catalog.Problem{Place: s.cfg.Place.String(), Warning: true, Err: fmt.Errorf("%s: %s", s.cfg.Key(), w)})
 	}
@@ -90,6 +97,27 @@ func (s *remoteSource) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 		go old.Close() // calls under way end with it
 	}
 	return tools, nil
+}
+
+// manifestRateLimit is the rate_limit_per_minute of d's metadata (a
+// toolhost provider sends its own), which the catalog then enforces on
+// this side too; [defaults]' when the metadata says none. A value that is
+// not a whole number of calls from 0 to math.MaxInt32 is a warning, and
+// [defaults]' applies.
+func (s *remoteSource) manifestRateLimit(d remote.Definition) (int, error) {
+	fallback := 0
+	if s.rateLimit != nil {
+		fallback = *s.rateLimit
+	}
+	v, ok := d.Metadata["rate_limit_per_minute"]
+	if !ok {
+		return fallback, nil
+	}
+	if n, ok := v.(float64); ok && n >= 0 && n <= math.MaxInt32 && n == math.Trunc(n) {
+		return int(n), nil
+	}
+	return fallback, fmt.Errorf("%s: tool %q: metadata.rate_limit_per_minute is %v, not a whole number of calls per minute from 0 to %d; left out",
+		s.cfg.Key(), d.Remote, v, math.MaxInt32)
 }
 
 // Problems returns the warnings of the last listing.

@@ -14,6 +14,7 @@ import (
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/config/secret"
 	"github.com/toolhost/toolhost/invoke/sandbox"
+	"github.com/toolhost/toolhost/source/mcp"
 )
 
 // launcher starts a stdio server's process (source/mcp's Options.Start):
@@ -129,4 +130,39 @@ func policyOf(s *config.Server) *sandbox.Policy {
 // sortedKeys returns m's keys in order.
 func sortedKeys[M ~map[K]V, K cmp.Ordered, V any](m M) []K {
 	return slices.Sorted(maps.Keys(m))
+}
+
+// sandboxHint adds to err, when the server runs under the sandbox and did
+// not start or answer (it exited before or during its handshake, or said
+// nothing in time), that the sandbox may be why and what to grant or set:
+// the sandbox's profile has no network and reads nothing outside the
+// workspace and the system's directories, which a server fetched or
+// cached by a package manager (npx: ~/.npm) needs. The hint is in the
+// message, which every face shows; errors.Is and errors.As see the same
+// causes. Any other error is returned as it is.
+func (s *server) sandboxHint(err error) error {
+	var e *mcp.Error
+	if err == nil || s.launch == nil || !policyOf(s.cfg).Enforced() || !errors.As(err, &e) {
+		return err
+	}
+	switch {
+	case e.Op == "start" && (errors.Is(e, mcp.ErrStart) || errors.Is(e, mcp.ErrHandshake) || errors.Is(e, mcp.ErrTimeout)):
+	case e.Op == "list" && (errors.Is(e, mcp.ErrTimeout) || errors.Is(e, mcp.ErrExited)):
+	default:
+		return err
+	}
+	k := s.cfg.Key()
+	fix := fmt.Sprintf(`grant what it needs in [%s], e.g. access.fs = [{ path = "~/.npm", read = true, write = true }] or `+
+		`access.net = [{ host = "HOST", port = 443, allow = true }], or set sandbox = false there to run it unconfined`, k)
+	hint := "it runs under the sandbox, which may be why (no network; nothing read or written outside the workspace, such as ~/.npm): " + fix
+	if err != error(e) { // wrapped: keep the wrapping's words
+		return fmt.Errorf("%w; %s", err, hint)
+	}
+	hinted := *e
+	hinted.Err = fmt.Errorf("%w; %s", e.Err, hint)
+	hinted.Fix = fix
+	if e.Fix != "" {
+		hinted.Fix += "; else " + e.Fix
+	}
+	return &hinted
 }

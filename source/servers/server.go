@@ -30,6 +30,9 @@ type server struct {
 	mu       sync.Mutex
 	picks    map[string]pick // by served name, from the last listing
 	problems []catalog.Problem
+	kept     []KeptTool   // the tools of the last listing, as Keep returns them
+	validity mcp.Validity // of the last listing, when keepable
+	keepable bool         // the last listing may be kept (see Keep)
 	watchers map[int]func()
 	nextW    int
 }
@@ -87,8 +90,9 @@ func (s *server) Name() string { return s.name }
 func (s *server) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 	l, err := s.src.Tools(ctx)
 	if err != nil {
+		err = s.sandboxHint(err)
 		s.mu.Lock()
-		s.picks, s.problems = nil, nil
+		s.picks, s.problems, s.keepable = nil, nil, false
 		s.mu.Unlock()
 		return nil, err
 	}
@@ -123,8 +127,18 @@ func (s *server) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 			tools = append(tools, t)
 		}
 	}
+	v, keepable := s.src.Validity(l)
+	var kept []KeptTool
+	for _, t := range tools {
+		if !keepable {
+			break
+		}
+		kt, err := keepTool(t)
+		kept, keepable = append(kept, kt), err == nil
+	}
 	s.mu.Lock()
 	s.picks, s.problems = picks, problems
+	s.kept, s.validity, s.keepable = kept, v, keepable
 	s.mu.Unlock()
 	return tools, nil
 }
@@ -182,10 +196,13 @@ func (s *server) define(p mcptool.Pick, t mcp.Tool, e *config.Entry) (*catalog.T
 }
 
 // entryFields sets what an entry says of each tool it serves: enabled,
-// category, tags, run mode, timeout, fixed answers, cancellation
-// response, and the provenance of the entry.
+// category, tags, run mode, timeout, rate limit, fixed answers,
+// cancellation response, and the provenance of the entry.
 func entryFields(t *catalog.Tool, e *config.Entry, serverTimeout *config.Duration) {
 	t.Enabled = e.Enabled()
+	if e.RateLimit != nil { // the entry's, or [defaults]' (config applies them)
+		t.RateLimit = *e.RateLimit
+	}
 	t.Category = e.Category
 	t.Tags = append([]string(nil), e.Tags...)
 	t.Run = catalog.RunMode(e.RunMode())
@@ -234,7 +251,8 @@ func (s *server) Call(ctx context.Context, req catalog.CallRequest) (catalog.Cal
 	if !ok {
 		return catalog.CallResult{}, fmt.Errorf("%s: %w: %q is not among the server's tools as last listed", s.name, catalog.ErrUnknownTool, req.Tool)
 	}
-	return s.calls.round(ctx, s.src, p.server, p.timeout, req)
+	res, err := s.calls.round(ctx, s.src, p.server, p.timeout, req)
+	return res, s.sandboxHint(err)
 }
 
 // Format leaves the rendering of arguments to the catalog.

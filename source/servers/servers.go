@@ -66,7 +66,7 @@ func Sources(cfg *config.Config, opts *Options) []catalog.Source {
 	}
 	for _, name := range slices.Sorted(maps.Keys(cfg.Remotes)) {
 		if r := cfg.Remotes[name]; !r.Disabled() {
-			out = append(out, newRemote(r, &o))
+			out = append(out, newRemote(r, &cfg.Defaults, &o))
 		}
 	}
 	return out
@@ -89,16 +89,22 @@ func serverEntries(cfg *config.Config) map[string][]*config.Entry {
 	}
 	for name, s := range cfg.Servers {
 		if _, named := out[name]; !named && !s.Disabled() {
-			out[name] = []*config.Entry{implied(s)}
+			out[name] = []*config.Entry{implied(s, &cfg.Defaults)}
 		}
 	}
 	return out
 }
 
 // implied is the entry of a server no entry names: all its tools, under
-// their own names.
-func implied(s *config.Server) *config.Entry {
-	return &config.Entry{Name: s.Name, Toolset: true, Server: s.Name, Place: s.Place, Pos: map[string]config.Position{}}
+// their own names, with [defaults]' rate_limit_per_minute (config applies
+// [defaults] to the entries it read; this one it never saw).
+func implied(s *config.Server, d *config.Defaults) *config.Entry {
+	e := &config.Entry{Name: s.Name, Toolset: true, Server: s.Name, Place: s.Place, Pos: map[string]config.Position{}}
+	if d.RateLimit != nil {
+		n := *d.RateLimit
+		e.RateLimit = &n
+	}
+	return e
 }
 
 // cacheDir is dir/sub, or "" without a dir.

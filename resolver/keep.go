@@ -1,0 +1,225 @@
+package resolver
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/source/binary/persist"
+	"github.com/toolhost/toolhost/source/servers"
+)
+
+// The sources a configuration names (MCP servers: source/servers) are
+// kept with the persisted resolution (its header's Sources), so that a
+// warm Open serves their tools without reading the configuration, the
+// servers' listing caches or merging, and compiles their schemas on
+// first call as it does a binary's:
+//
+//   - A resolution made from a configuration that names sources is saved
+//     with Sources set to pendingSources, which never holds: until the
+//     sources are kept, Open reads the configuration.
+//   - After New or Open listed the sources (addSources), keepSources
+//     writes what source/servers keeps of each (servers.Keep: the tools
+//     and their listing's validity) into the header, when every source
+//     may be kept (an MCP server whose listing came from or went to its
+//     cache, without problems, none of its tools left out by the
+//     catalog; a remote's manifest is never kept) and it changed.
+//   - Open serves the persisted resolution without reading the
+//     configuration only when its files are unchanged (the layers key:
+//     the sources' specs follow from them) and every kept source holds
+//     (servers.Kept.Holds: the same listing cache file, program and
+//     scripts, within the listing's freshness: ttlMs, else the maximum
+//     age). Otherwise it reads the configuration and lists the sources
+//     as New does, which lists again a listing gone stale.
+//   - A restored source is made from the configuration on its first
+//     call (servers.Restore), the configuration read then.
+
+// pendingSources is the Sources of a resolution whose configuration
+// names sources not kept (yet): it never decodes, so it never holds.
+var pendingSources = []byte("pending")
+
+// keptSources decodes the Sources of l, a persisted resolution, and
+// reports whether every source holds now and its tools' names are
+// their own (as when they were kept, the catalog having left none out);
+// none with nil Sources (a configuration naming none).
+func keptSources(l *loaded) ([]servers.Kept, bool) {
+	if l.sources == nil {
+		return nil, true
+	}
+	ks, err := servers.DecodeKept(l.sources)
+	if err != nil {
+		return nil, false
+	}
+	now := time.Now()
+	names := map[string]bool{}
+	for i := range ks {
+		if !ks[i].Holds(now) {
+			return nil, false
+		}
+		for _, t := range ks[i].Tools {
+			if names[t.Name] || l.tools[t.Name] != nil {
+				return nil, false
+			}
+			names[t.Name] = true
+		}
+	}
+	return ks, true
+}
+
+// restoreSources serves the kept sources ks (Open without reading the
+// configuration) as AddSource would, without listing them: each tool's
+// detail is decoded, and its input schema compiled, on first use; each
+// source is made from the configuration on its first call.
+func (c *Catalog) restoreSources(ks []servers.Kept, o Options) {
+	if len(ks) == 0 {
+		return
+	}
+	op := &opener{c: c, o: o, claimed: map[string]bool{}}
+	for _, k := range ks {
+		op.claimed[k.Name] = true
+	}
+	for _, k := range ks {
+		src := servers.Restore(k, op.open)
+		a := &added{src: src, lazy: true}
+		c.mu.Lock()
+		if c.closed || c.sources[k.Name] != nil {
+			c.mu.Unlock()
+			_ = src.Close()
+			continue
+		}
+		if c.sources == nil {
+			c.sources = map[string]*added{}
+		}
+		c.sources[k.Name] = a
+		for _, kt := range k.Tools {
+			e := &entry{name: kt.Name, summary: kt.Summary, enabled: kt.Enabled, src: src}
+			e.decode = func() *Tool {
+				t, err := kt.Tool()
+				if err != nil { // the CRC matched: only a hostile writer gets here
+					return &Tool{Definition: Definition{Name: kt.Name, Summary: kt.Summary, InputSchema: catalog.EmptyObject()},
+						Enabled: kt.Enabled, Source: "(unreadable persisted resolution)", Provenance: map[string]string{}}
+				}
+				return t
+			}
+			c.tools[kt.Name] = e
+		}
+		c.changedLocked() // no subscriber yet: the identity and listing are computed again
+		c.mu.Unlock()
+		cancel := src.Watch(func() {
+			a.mu.Lock()
+			defer a.mu.Unlock()
+			if !a.closed {
+				c.listSource(context.Background(), a)
+			}
+		})
+		a.mu.Lock()
+		a.cancel = cancel
+		a.mu.Unlock()
+	}
+}
+
+// opener makes the restored sources from the configuration, read once on
+// the first need of any.
+type opener struct {
+	c       *Catalog
+	o       Options
+	claimed map[string]bool // the names restored; the others are closed unused
+
+	once    sync.Once
+	err     error
+	mu      sync.Mutex
+	sources map[string]catalog.Source
+}
+
+func (op *opener) open(_ context.Context, name string) (catalog.Source, error) {
+	op.once.Do(func() {
+		if op.c.loadConfig == nil {
+			op.err = fmt.Errorf("resolver: source %q: no configuration to make it from", name)
+			return
+		}
+		cfg, err := op.c.loadConfig()
+		if cfg == nil || err != nil {
+			op.err = fmt.Errorf("resolver: source %q: reading the configuration: %w", name, cmp.Or(err, fmt.Errorf("none")))
+			return
+		}
+		op.sources = map[string]catalog.Source{}
+		for _, src := range servers.Sources(cfg, &servers.Options{Root: op.o.Root, CacheDir: op.o.CacheDir}) {
+			if op.claimed[src.Name()] {
+				op.sources[src.Name()] = src
+			} else {
+				_ = src.Close() // not among the kept: the configuration changed since
+			}
+		}
+	})
+	if op.err != nil {
+		return nil, op.err
+	}
+	op.mu.Lock()
+	defer op.mu.Unlock()
+	src := op.sources[name]
+	delete(op.sources, name)
+	if src == nil {
+		return nil, fmt.Errorf("resolver: source %q: the configuration no longer names it; run again", name)
+	}
+	return src, nil
+}
+
+// keepSources writes what is kept of the catalog's sources into its
+// persisted resolution, when every source may be kept and it changed
+// (see above). Failing to is not an error: the next Open reads the
+// configuration.
+func (c *Catalog) keepSources() {
+	p := c.persist.Load()
+	if p == nil || p.key == "" || p.files == "" || !p.sources {
+		return
+	}
+	c.mu.Lock()
+	added := slices.SortedFunc(maps.Values(c.sources), func(x, y *added) int { return cmp.Compare(x.src.Name(), y.src.Name()) })
+	for _, a := range added {
+		if len(a.problems) > 0 {
+			c.mu.Unlock()
+			return
+		}
+	}
+	c.mu.Unlock()
+	ks := make([]servers.Kept, 0, len(added))
+	for _, a := range added {
+		k, ok := servers.Keep(a.src)
+		if !ok {
+			return
+		}
+		ks = append(ks, k)
+	}
+	data, err := servers.EncodeKept(ks)
+	if err != nil {
+		return
+	}
+	raw, err := persist.ReadFile(p.path, persist.MaxFile)
+	if err != nil {
+		return
+	}
+	h, body, err := persist.Decode(raw)
+	if err != nil || h.Key != p.key || h.Files != p.files || bytes.Equal(h.Sources, data) {
+		return
+	}
+	h.Sources = data
+	_ = writeAtomic(p.dir, p.path, persist.Encode(h, body))
+}
+
+// keepable reports whether cfg's sources may be kept with its persisted
+// resolution: MCP servers' may; a remote's manifest is not.
+func keepable(cfg *config.Config) bool {
+	for _, r := range cfg.Remotes {
+		if !r.Disabled() {
+			return false
+		}
+	}
+	return true
+}
