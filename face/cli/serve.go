@@ -41,7 +41,7 @@ func (a *app) serveCommand() *cli.Command {
 			&cli.DurationFlag{Name: "session-timeout", Value: mcpserver.DefaultSessionTimeout, Usage: "close an HTTP MCP session idle this long, cancelling its calls (0: never)"},
 			&cli.IntFlag{Name: "memory-budget", Value: mcpserver.DefaultMemoryBudget >> 20, Usage: "`MIB` of tool arguments and output in flight; calls beyond wait"},
 			&cli.BoolFlag{Name: "describe-tools", Usage: "add the tool describe_tools, with which a model reads the long descriptions of the tools it names"},
-			&cli.BoolFlag{Name: "tool-search", Usage: "list search_tools and call_tool instead of every tool (for large catalogs); `toolhost list` and GET /tools still list them all"},
+			&cli.BoolFlag{Name: "tool-search", Usage: "list search_tools and call_tool instead of every tool (for large catalogs); toolhost list and GET /tools still list them all"},
 			&cli.BoolFlag{Name: "allow-execute", Usage: "let HTTP clients run tools: tools/call over /mcp, the tool browser, POST /tools/{name}/call; with --http only"},
 			&cli.StringFlag{Name: "token", EnvVars: []string{"TOOLHOST_TOKEN"}, Usage: "Bearer `TOKEN` that /mcp and POST /tools/{name}/call require (the page has a field for it)"},
 			&cli.BoolFlag{Name: "token-everywhere", Usage: "require --token on the read-only HTTP endpoints too (listings, /identity, validate); the page itself stays open"},
