@@ -450,9 +450,9 @@ func problemText(p resolver.Problem) string {
 	var b strings.Builder
 	b.WriteString(problemPrefix(p))
 	b.WriteString(problemCause(p))
-	if p.Fix != "" {
+	if fix := problemFix(p); fix != "" {
 		b.WriteString("\n  fix: ")
-		b.WriteString(indentLines(strings.TrimRight(p.Fix, "\n"), "  "))
+		b.WriteString(indentLines(strings.TrimRight(fix, "\n"), "  "))
 	}
 	return b.String()
 }
