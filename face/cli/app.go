@@ -129,7 +129,7 @@ func errorText(err error) string {
 			msg += "\n" + pos
 		}
 	}
-	if fix := resolver.FixOf(err); fix != "" {
+	if fix := errFix(err); fix != "" {
 		msg += "\nfix: " + indentLines(strings.TrimRight(fix, "\n"), "  ")
 	}
 	return msg

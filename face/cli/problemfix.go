@@ -20,3 +20,17 @@ func problemFix(p resolver.Problem) string {
 	}
 	return ""
 }
+
+// errFix is what the user can do about err: the fix the catalog gives
+// ([resolver.FixOf]), else that of an MCP server error in its chain (a
+// call of a configured server's tool that could not start it).
+func errFix(err error) string {
+	if fix := resolver.FixOf(err); fix != "" {
+		return fix
+	}
+	var me *mcp.Error
+	if errors.As(err, &me) {
+		return me.Fix
+	}
+	return ""
+}

@@ -2,7 +2,12 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"testing"
+
+	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/source/mcp"
 )
 
 // TestMCPServerProblemHasFix checks that a configured MCP server that
@@ -29,5 +34,40 @@ func TestMCPServerProblemHasFix(t *testing.T) {
 	}
 	if len(got.Problems) != 1 || got.Problems[0].Place != "source mcp.dead" || got.Problems[0].Error != cause || got.Problems[0].Fix != fix {
 		t.Errorf("check --json: problems %+v; want one at source mcp.dead, %q, fix %q", got.Problems, cause, fix)
+	}
+}
+
+// TestMCPServerProblemSandboxHint checks that the fix of a sandboxed stdio
+// server (the default) that exits before the handshake names the sandbox
+// and how to open it, since its stderr rarely says the sandbox is why.
+func TestMCPServerProblemSandboxHint(t *testing.T) {
+	dir := workspace(t, "[mcp_servers.dead]\ncommand = [\"sh\", \"-c\", \"echo oops >&2; exit 4\"]\n")
+	const want = "error: source mcp.dead: " +
+		`resolver: source "mcp.dead": listing its tools: mcp server "dead": start: the server did not complete the MCP handshake: the server exited (exit status 4) before the handshake (stderr: oops)` +
+		"\n  fix: " + `run "sh -c echo oops >&2; exit 4" by hand: it must speak MCP (JSON-RPC, one message a line) on stdout and log only to stderr; ` +
+		"it runs under the sandbox, which closes the network and what lies outside the workspace and the system directories: " +
+		"if it needs them (a program installed elsewhere, npx downloading), grant them with access rules or set sandbox = false in [mcp_servers.dead]" +
+		"\nFAIL: 0 tools, 1 error, 0 warnings\n"
+	r := runIn(t, dir, "", nil, "--no-cache", "check")
+	if r.code != 1 || r.stdout != want {
+		t.Errorf("check: exit %d, stdout\n%s\nwant 1,\n%s", r.code, r.stdout, want)
+	}
+}
+
+// TestErrFix checks where the fix printed under an error comes from: the
+// catalog's, else an MCP server error's in the chain, else none.
+func TestErrFix(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"catalog problem", catalog.Problem{Err: errors.New("x"), Fix: "do y"}, "do y"},
+		{"mcp error wrapped", fmt.Errorf("call t: %w", &mcp.Error{Server: "s", Op: "start", Err: mcp.ErrExited, Fix: "run it by hand"}), "run it by hand"},
+		{"plain", errors.New("x"), ""},
+	} {
+		if got := errFix(tt.err); got != tt.want {
+			t.Errorf("%s: errFix = %q, want %q", tt.name, got, tt.want)
+		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/config/secret"
 	"github.com/toolhost/toolhost/invoke/sandbox"
+	"github.com/toolhost/toolhost/source/mcp"
 )
 
 // launcher starts a stdio server's process (source/mcp's Options.Start):
@@ -129,4 +130,20 @@ func policyOf(s *config.Server) *sandbox.Policy {
 // sortedKeys returns m's keys in order.
 func sortedKeys[M ~map[K]V, K cmp.Ordered, V any](m M) []K {
 	return slices.Sorted(maps.Keys(m))
+}
+
+// sandboxHint adds to the fix of a sandboxed stdio server that exited
+// before the handshake that the sandbox may be why: a server installed
+// outside the workspace and the system directories (node_modules, a
+// virtualenv), or one that downloads (npx -y), dies at once under it, and
+// its stderr tail rarely says so.
+func (s *server) sandboxHint(err error) error {
+	var me *mcp.Error
+	if s.launch == nil || !errors.As(err, &me) || me != err || !errors.Is(err, mcp.ErrExited) || !policyOf(s.cfg).Enforced() {
+		return err
+	}
+	e := *me
+	e.Fix += "; it runs under the sandbox, which closes the network and what lies outside the workspace and the system directories: " +
+		"if it needs them (a program installed elsewhere, npx downloading), grant them with access rules or set sandbox = false in [" + s.cfg.Key() + "]"
+	return &e
 }

@@ -90,7 +90,7 @@ func (s *server) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 		s.mu.Lock()
 		s.picks, s.problems = nil, nil
 		s.mu.Unlock()
-		return nil, err
+		return nil, s.sandboxHint(err)
 	}
 	listed := make(map[string]mcp.Tool, len(l.Tools))
 	offered := make([]string, 0, len(l.Tools))
@@ -234,7 +234,8 @@ func (s *server) Call(ctx context.Context, req catalog.CallRequest) (catalog.Cal
 	if !ok {
 		return catalog.CallResult{}, fmt.Errorf("%s: %w: %q is not among the server's tools as last listed", s.name, catalog.ErrUnknownTool, req.Tool)
 	}
-	return s.calls.round(ctx, s.src, p.server, p.timeout, req)
+	res, err := s.calls.round(ctx, s.src, p.server, p.timeout, req)
+	return res, s.sandboxHint(err)
 }
 
 // Format leaves the rendering of arguments to the catalog.
