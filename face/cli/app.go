@@ -99,11 +99,11 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, stdin io.
 		fmt.Fprintf(stderr, "toolhost: %s\n", h.errText(msg)) // it may quote a tool's text
 		var u *usageError
 		if errors.As(err, &u) {
-			path := u.path
+			path, server := u.path, h.clientSuffix() // a command's help in client mode needs the server
 			if path == "" {
-				path = "toolhost"
+				path, server = "toolhost", ""
 			}
-			fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", path)
+			fmt.Fprintf(stderr, "Run '%s --help%s' for usage.\n", path, server)
 		}
 	}
 	return code

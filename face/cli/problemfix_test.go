@@ -71,3 +71,23 @@ func TestErrFix(t *testing.T) {
 		}
 	}
 }
+
+// TestClientSuffix checks the server part of the command lines client
+// mode prints to run again: none without --mcp, the URL, or the stdio
+// server's command line quoted as a shell reads it.
+func TestClientSuffix(t *testing.T) {
+	for _, tt := range []struct {
+		client *mcpTarget
+		want   string
+	}{
+		{nil, ""},
+		{&mcpTarget{url: "http://127.0.0.1:8377/mcp"}, " --mcp http://127.0.0.1:8377/mcp"},
+		{&mcpTarget{argv: []string{"npx", "-y", "@modelcontextprotocol/server-everything"}}, " --mcp -- npx -y @modelcontextprotocol/server-everything"},
+		{&mcpTarget{argv: []string{"./my server", "--verbose"}}, ` --mcp -- './my server' --verbose`},
+	} {
+		a := &app{client: tt.client}
+		if got := a.clientSuffix(); got != tt.want {
+			t.Errorf("client %+v: clientSuffix = %q, want %q", tt.client, got, tt.want)
+		}
+	}
+}
