@@ -178,7 +178,7 @@ func TestServeAuditFlag(t *testing.T) {
 	if r.code != 2 || r.stderr != want {
 		t.Errorf("serve --audit under a file: exit %d, stderr mismatch (-want +got):\n-%s\n+%s", r.code, want, r.stderr)
 	}
-	state := filepath.Join(os.Getenv("HOME"), ".local", "state", "toolhost", "audit.jsonl")
+	state := filepath.Join(os.Getenv("XDG_STATE_HOME"), "toolhost", "audit.jsonl") // TestMain's
 	os.Remove(state)
 	if r := runIn(t, t.TempDir(), "", tools, "serve", "--audit", "off"); r.code != 0 {
 		t.Fatalf("serve --audit off: exit %d, stderr %q", r.code, r.stderr)
