@@ -90,7 +90,7 @@ func (a *app) serve(c *cli.Context) error {
 	if !c.IsSet("http") {
 		for _, f := range []string{"allow-execute", "token-everywhere", "title"} {
 			if c.IsSet(f) {
-				return usageErrorf("serve: --%s applies to HTTP (the tool browser and /mcp), served with --http ADDR", f)
+				return commandUsageErrorf(c.Command.HelpName, "serve: --%s applies to HTTP (the tool browser and /mcp), served with --http ADDR", f)
 			}
 		}
 		t := &mcp.IOTransport{Reader: io.NopCloser(a.stdin), Writer: nopWriteCloser{a.stdout}}
@@ -133,10 +133,10 @@ func (a *app) serve(c *cli.Context) error {
 // anyone who can reach the address could run the tools.
 func checkBrowserFlags(c *cli.Context, addr string) error {
 	if c.Bool("token-everywhere") && c.String("token") == "" {
-		return usageErrorf("serve: --token-everywhere needs a token: give --token TOKEN (or set TOOLHOST_TOKEN)")
+		return commandUsageErrorf(c.Command.HelpName, "serve: --token-everywhere needs a token: give --token TOKEN (or set TOOLHOST_TOKEN)")
 	}
 	if c.Bool("allow-execute") && c.String("token") == "" && !httpserver.IsLoopback(addr) {
-		return usageErrorf("serve: --allow-execute on %s, which is not a loopback address, would let anyone who can reach it run these tools; "+
+		return commandUsageErrorf(c.Command.HelpName, "serve: --allow-execute on %s, which is not a loopback address, would let anyone who can reach it run these tools; "+
 			"give a token (--token TOKEN, or set TOOLHOST_TOKEN) that calls must send, or serve on 127.0.0.1", httpserver.ListenAddr(addr))
 	}
 	return nil
