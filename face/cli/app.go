@@ -99,11 +99,11 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, stdin io.
 		fmt.Fprintf(stderr, "toolhost: %s\n", h.errText(msg)) // it may quote a tool's text
 		var u *usageError
 		if errors.As(err, &u) {
-			path := u.path
+			path, server := u.path, h.clientSuffix() // a command's help in client mode needs the server
 			if path == "" {
-				path = "toolhost"
+				path, server = "toolhost", ""
 			}
-			fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", path)
+			fmt.Fprintf(stderr, "Run '%s --help%s' for usage.\n", path, server)
 		}
 	}
 	return code
@@ -129,7 +129,7 @@ func errorText(err error) string {
 			msg += "\n" + pos
 		}
 	}
-	if fix := resolver.FixOf(err); fix != "" {
+	if fix := errFix(err); fix != "" {
 		msg += "\nfix: " + indentLines(strings.TrimRight(fix, "\n"), "  ")
 	}
 	return msg
@@ -450,9 +450,9 @@ func problemText(p resolver.Problem) string {
 	var b strings.Builder
 	b.WriteString(problemPrefix(p))
 	b.WriteString(problemCause(p))
-	if p.Fix != "" {
+	if fix := problemFix(p); fix != "" {
 		b.WriteString("\n  fix: ")
-		b.WriteString(indentLines(strings.TrimRight(p.Fix, "\n"), "  "))
+		b.WriteString(indentLines(strings.TrimRight(fix, "\n"), "  "))
 	}
 	return b.String()
 }

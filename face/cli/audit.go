@@ -45,7 +45,7 @@ func (a *app) auditAction(c *cli.Context) error {
 	if s := c.String("since"); s != "" {
 		t, err := parseSince(s, time.Now())
 		if err != nil {
-			return usageErrorf("audit: --since %q: %v", s, err)
+			return commandUsageErrorf(c.Command.HelpName, "audit: --since %q: %v", s, err)
 		}
 		filter.Since = t
 	}
@@ -53,7 +53,7 @@ func (a *app) auditAction(c *cli.Context) error {
 	if path == "" {
 		path = audit.DefaultPath(a.opts.Getenv)
 		if path == "" {
-			return usageErrorf("audit: no audit log to read: neither XDG_STATE_HOME nor HOME is set; give --file FILE")
+			return commandUsageErrorf(c.Command.HelpName, "audit: no audit log to read: neither XDG_STATE_HOME nor HOME is set; give --file FILE")
 		}
 	}
 	p := &auditPrinter{a: a, json: c.Bool("json")}

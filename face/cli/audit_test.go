@@ -70,7 +70,7 @@ func TestAuditCommand(t *testing.T) {
 		{"since a duration, json", []string{"--since", "2h", "--json"}, 0, jsonLines[1] + jsonLines[2], ""},
 		{"none match", []string{"--tool", "nope"}, 0, "", "no calls recorded of nope\n"},
 		{"bad since", []string{"--since", "yesterday"}, 2, "",
-			"toolhost: audit: --since \"yesterday\": want a duration (90m, 24h), a date (2026-11-25) or a time (2026-11-25T15:04:05Z)\nRun 'toolhost --help' for usage.\n"},
+			"toolhost: audit: --since \"yesterday\": want a duration (90m, 24h), a date (2026-11-25) or a time (2026-11-25T15:04:05Z)\nRun 'toolhost audit --help' for usage.\n"},
 		{"no file", []string{"--file", path + ".none"}, 2, "",
 			"toolhost: audit: " + path + ".none does not exist: serve writes it (unless given --audit off or another --audit FILE; then give --file FILE)\n"},
 	} {
@@ -174,11 +174,11 @@ func TestServeAuditFlag(t *testing.T) {
 	blocker := filepath.Join(dir, "blocker")
 	os.WriteFile(blocker, nil, 0o600)
 	r := runIn(t, t.TempDir(), "", tools, "serve", "--audit", filepath.Join(blocker, "a.jsonl"))
-	want := "toolhost: serve: --audit: audit: mkdir " + blocker + ": not a directory (give another file with --audit FILE, or --audit off)\nRun 'toolhost --help' for usage.\n"
+	want := "toolhost: serve: --audit: audit: mkdir " + blocker + ": not a directory (give another file with --audit FILE, or --audit off)\nRun 'toolhost serve --help' for usage.\n"
 	if r.code != 2 || r.stderr != want {
 		t.Errorf("serve --audit under a file: exit %d, stderr mismatch (-want +got):\n-%s\n+%s", r.code, want, r.stderr)
 	}
-	state := filepath.Join(os.Getenv("HOME"), ".local", "state", "toolhost", "audit.jsonl")
+	state := filepath.Join(os.Getenv("XDG_STATE_HOME"), "toolhost", "audit.jsonl") // TestMain's
 	os.Remove(state)
 	if r := runIn(t, t.TempDir(), "", tools, "serve", "--audit", "off"); r.code != 0 {
 		t.Fatalf("serve --audit off: exit %d, stderr %q", r.code, r.stderr)

@@ -335,7 +335,7 @@ func (a *app) toolHelp(c *cli.Context, name string) error {
 	if t.RequiresApproval {
 		yes = " [--yes]"
 	}
-	fmt.Fprintf(w, "  toolhost call %s [key=value…] [--args JSON] [--answer ID=VALUE] [--json]%s\n\n", t.Name, yes)
+	fmt.Fprintf(w, "  toolhost call %s [key=value…] [--args JSON] [--answer ID=VALUE] [--json]%s%s\n\n", t.Name, yes, a.clientSuffix())
 	// An MCP tool's summary is its description's first paragraph: shown once.
 	summary := t.Summary != "" && !strings.HasPrefix(t.Description, t.Summary)
 	if summary {
@@ -356,7 +356,7 @@ func (a *app) toolHelp(c *cli.Context, name string) error {
 				ex = append(ex, r.Name+"="+exampleValue(r.Type))
 			}
 		}
-		fmt.Fprintf(w, "\n%s\n  toolhost call %s %s\n", a.out.bold("EXAMPLE"), t.Name, strings.Join(ex, " "))
+		fmt.Fprintf(w, "\n%s\n  toolhost call %s %s%s\n", a.out.bold("EXAMPLE"), t.Name, strings.Join(ex, " "), a.clientSuffix())
 	}
 	if t.Examples != "" {
 		fmt.Fprintf(w, "\n%s\n", a.out.bold("EXAMPLES"))

@@ -3,9 +3,12 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/urfave/cli/v2"
 )
 
 func TestListJSON(t *testing.T) {
@@ -248,6 +251,30 @@ func TestHelpHasExamples(t *testing.T) {
 	r := run(t, nil, "cache", "clear", "--help")
 	if r.code != 0 || !strings.Contains(r.stdout, "Example") {
 		t.Errorf("cache clear --help: exit %d, no example in:\n%s", r.code, r.stdout)
+	}
+}
+
+// TestBoolFlagsTakeNoValueInHelp checks that no Boolean flag's usage holds
+// a backquoted word: urfave/cli shows it as the flag's value placeholder
+// ("--tool-search toolhost list"), so the help would say the flag takes a
+// value it does not.
+func TestBoolFlagsTakeNoValueInHelp(t *testing.T) {
+	app := New(io.Discard, io.Discard, strings.NewReader(""), nil)
+	var walk func(path string, flags []cli.Flag, cmds []*cli.Command)
+	walk = func(path string, flags []cli.Flag, cmds []*cli.Command) {
+		for _, f := range flags {
+			if b, ok := f.(*cli.BoolFlag); ok && strings.Contains(b.Usage, "`") {
+				t.Errorf("%s --%s: usage %q has a backquote, shown as a value placeholder", path, b.Name, b.Usage)
+			}
+		}
+		for _, c := range cmds {
+			walk(path+" "+c.Name, c.Flags, c.Subcommands)
+		}
+	}
+	walk("toolhost", app.Flags, app.Commands)
+	r := run(t, nil, "serve", "--help")
+	if want := "--tool-search  "; !strings.Contains(r.stdout, want) {
+		t.Errorf("serve --help: no %q (the flag without a value) in:\n%s", want, r.stdout)
 	}
 }
 

@@ -189,8 +189,8 @@ func (a *app) findTool(cat *resolver.Catalog, name string) (*resolver.Tool, erro
 				b.WriteString(shortPlace(p.Place) + ": ")
 			}
 			b.WriteString(strings.TrimPrefix(problemCause(p), fmt.Sprintf("tool %q: ", name)))
-			if p.Fix != "" {
-				b.WriteString("\n  fix: " + indentLines(strings.TrimRight(p.Fix, "\n"), "  "))
+			if fix := problemFix(p); fix != "" {
+				b.WriteString("\n  fix: " + indentLines(strings.TrimRight(fix, "\n"), "  "))
 			}
 			return nil, &exitError{code: ExitFailure, err: errors.New(b.String())}
 		}

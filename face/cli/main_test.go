@@ -34,6 +34,9 @@ func TestMain(m *testing.M) {
 	// The trust store of the tests: workspace and trustWorkspace record
 	// the temporary workspaces the tests write, as `toolhost trust` does.
 	os.Setenv("XDG_DATA_HOME", filepath.Join(tmp, "data"))
+	// serve's default audit log: never the user's, whose XDG_STATE_HOME
+	// would otherwise win over the moved HOME.
+	os.Setenv("XDG_STATE_HOME", filepath.Join(tmp, "state"))
 	os.Setenv("HOME", tmp)
 	code := m.Run()
 	os.RemoveAll(tmp)
@@ -41,7 +44,7 @@ func TestMain(m *testing.M) {
 }
 
 // goEnv is the environment the tests started with, before TestMain moved
-// HOME, XDG_CONFIG_HOME, XDG_CACHE_HOME and XDG_DATA_HOME to a temporary
+// HOME, XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME and XDG_STATE_HOME to a temporary
 // directory.
 var goEnv []string
 

@@ -284,3 +284,17 @@ func commandOf(app *cli.App, args []string) string {
 	}
 	return ""
 }
+
+// clientSuffix is what a command line printed for the user to run again
+// (a usage hint, call --help's usage and example) needs at its end in
+// client mode, so that it reaches the same server: " --mcp URL" or
+// " --mcp -- COMMAND ARG…"; "" otherwise.
+func (a *app) clientSuffix() string {
+	switch {
+	case a.client == nil:
+		return ""
+	case a.client.url != "":
+		return " --mcp " + config.QuoteWord(a.client.url)
+	}
+	return " --mcp -- " + shellCommand(a.client.argv)
+}

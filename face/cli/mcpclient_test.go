@@ -169,9 +169,9 @@ func TestMCPClientOutput(t *testing.T) {
 		{name: "question unanswered", args: []string{"call", "paint"}, code: 1,
 			stderr: "question: the tool asks: Color\n  answer with --answer color=red|blue\n"},
 		{name: "integer typed", args: []string{"call", "echo", "text=hi", "times=two"}, code: 2,
-			stderr: "toolhost: argument times: want an integer, got \"two\"\nRun 'toolhost call echo --help' for usage.\n"},
+			stderr: "toolhost: argument times: want an integer, got \"two\"\nRun 'toolhost call echo --help --mcp -- FAKE-MCP' for usage.\n"},
 		{name: "boolean typed", args: []string{"call", "echo", "text=hi", "loud=maybe"}, code: 2,
-			stderr: "toolhost: argument loud: want true or false, got \"maybe\"\nRun 'toolhost call echo --help' for usage.\n"},
+			stderr: "toolhost: argument loud: want true or false, got \"maybe\"\nRun 'toolhost call echo --help --mcp -- FAKE-MCP' for usage.\n"},
 		{name: "schema violation", args: []string{"call", "echo", "text=hi", "times=0"}, code: 1,
 			stderr: "error: invalid arguments for tool \"echo\": argument \"times\": minimum: 0 is less than 1\n"},
 		{name: "unknown tool", args: []string{"call", "ech"}, code: 2,
@@ -181,6 +181,9 @@ func TestMCPClientOutput(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			args := append(append([]string{}, tt.args...), append([]string{"--mcp", "--"}, argv...)...)
 			r := runIn(t, root, "", nil, args...)
+			// The server's command line, in the lines to run again, is a temporary path.
+			r.stdout = strings.ReplaceAll(r.stdout, shellCommand(argv), "FAKE-MCP")
+			r.stderr = strings.ReplaceAll(r.stderr, shellCommand(argv), "FAKE-MCP")
 			if r.code != tt.code {
 				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", r.code, tt.code, r.stdout, r.stderr)
 			}

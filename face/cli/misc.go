@@ -169,7 +169,7 @@ func (a *app) checkCommand() *cli.Command {
 					out.Problems = append(out.Problems, problemJSON{Place: p.Pos.String(), Error: p.Msg})
 				}
 				for _, p := range rep.Problems {
-					pj := problemJSON{Tool: p.Tool, Place: p.Place, Warning: p.Warning, Error: problemCause(p), Fix: p.Fix}
+					pj := problemJSON{Tool: p.Tool, Place: p.Place, Warning: p.Warning, Error: problemCause(p), Fix: problemFix(p)}
 					out.Problems = append(out.Problems, pj)
 				}
 				if err := writeJSON(a.stdout, out); err != nil {

@@ -41,7 +41,7 @@ func (a *app) serveCommand() *cli.Command {
 			&cli.DurationFlag{Name: "session-timeout", Value: mcpserver.DefaultSessionTimeout, Usage: "close an HTTP MCP session idle this long, cancelling its calls (0: never)"},
 			&cli.IntFlag{Name: "memory-budget", Value: mcpserver.DefaultMemoryBudget >> 20, Usage: "`MIB` of tool arguments and output in flight; calls beyond wait"},
 			&cli.BoolFlag{Name: "describe-tools", Usage: "add the tool describe_tools, with which a model reads the long descriptions of the tools it names"},
-			&cli.BoolFlag{Name: "tool-search", Usage: "list search_tools and call_tool instead of every tool (for large catalogs); `toolhost list` and GET /tools still list them all"},
+			&cli.BoolFlag{Name: "tool-search", Usage: "list search_tools and call_tool instead of every tool (for large catalogs); toolhost list and GET /tools still list them all"},
 			&cli.BoolFlag{Name: "allow-execute", Usage: "let HTTP clients run tools: tools/call over /mcp, the tool browser, POST /tools/{name}/call; with --http only"},
 			&cli.StringFlag{Name: "token", EnvVars: []string{"TOOLHOST_TOKEN"}, Usage: "Bearer `TOKEN` that /mcp and POST /tools/{name}/call require (the page has a field for it)"},
 			&cli.BoolFlag{Name: "token-everywhere", Usage: "require --token on the read-only HTTP endpoints too (listings, /identity, validate); the page itself stays open"},
@@ -90,7 +90,7 @@ func (a *app) serve(c *cli.Context) error {
 	if !c.IsSet("http") {
 		for _, f := range []string{"allow-execute", "token-everywhere", "title"} {
 			if c.IsSet(f) {
-				return usageErrorf("serve: --%s applies to HTTP (the tool browser and /mcp), served with --http ADDR", f)
+				return commandUsageErrorf(c.Command.HelpName, "serve: --%s applies to HTTP (the tool browser and /mcp), served with --http ADDR", f)
 			}
 		}
 		t := &mcp.IOTransport{Reader: io.NopCloser(a.stdin), Writer: nopWriteCloser{a.stdout}}
@@ -134,10 +134,10 @@ func (a *app) serve(c *cli.Context) error {
 // anyone who can reach the address could run the tools.
 func checkBrowserFlags(c *cli.Context, addr string) error {
 	if c.Bool("token-everywhere") && c.String("token") == "" {
-		return usageErrorf("serve: --token-everywhere needs a token: give --token TOKEN (or set TOOLHOST_TOKEN)")
+		return commandUsageErrorf(c.Command.HelpName, "serve: --token-everywhere needs a token: give --token TOKEN (or set TOOLHOST_TOKEN)")
 	}
 	if c.Bool("allow-execute") && c.String("token") == "" && !httpserver.IsLoopback(addr) {
-		return usageErrorf("serve: --allow-execute on %s, which is not a loopback address, would let anyone who can reach it run these tools; "+
+		return commandUsageErrorf(c.Command.HelpName, "serve: --allow-execute on %s, which is not a loopback address, would let anyone who can reach it run these tools; "+
 			"give a token (--token TOKEN, or set TOOLHOST_TOKEN) that calls must send, or serve on 127.0.0.1", httpserver.ListenAddr(addr))
 	}
 	return nil

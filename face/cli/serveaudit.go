@@ -36,7 +36,7 @@ func (a *app) openAudit(c *cli.Context) (*audit.Log, error) {
 	}
 	log, err := audit.Open(path, nil)
 	if err != nil {
-		return nil, usageErrorf("serve: --audit: %v", err)
+		return nil, commandUsageErrorf(c.Command.HelpName, "serve: --audit: %v", err)
 	}
 	return log, nil
 }
@@ -55,7 +55,7 @@ func openCallAudit(c *cli.Context) (*audit.Log, error) {
 	}
 	log, err := audit.Open(path, nil)
 	if err != nil {
-		return nil, usageErrorf("call: --audit: %v", err)
+		return nil, commandUsageErrorf(c.Command.HelpName, "call: --audit: %v", err)
 	}
 	return log, nil
 }

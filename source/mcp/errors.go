@@ -49,14 +49,18 @@ func (e *Error) Error() string {
 // Unwrap returns the cause: errors.Is(err, ErrExited) and the like.
 func (e *Error) Unwrap() error { return e.Err }
 
-// oneLine joins the last lines of s with " | " for an error message.
+// oneLine joins the last three non-blank lines of s with " | " for an
+// error message: a blank line (node ends its crash report with one
+// before its version) would take the place of one that says something.
 func oneLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
+	var lines []string
+	for l := range strings.SplitSeq(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
 	if len(lines) > 3 {
 		lines = lines[len(lines)-3:]
-	}
-	for i, l := range lines {
-		lines[i] = strings.TrimSpace(l)
 	}
 	return strings.Join(lines, " | ")
 }

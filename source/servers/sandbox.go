@@ -146,7 +146,7 @@ func (s *server) sandboxHint(err error) error {
 		return err
 	}
 	switch {
-	case e.Op == "start" && (errors.Is(e, mcp.ErrStart) || errors.Is(e, mcp.ErrHandshake) || errors.Is(e, mcp.ErrTimeout)):
+	case e.Op == "start" && (errors.Is(e, mcp.ErrStart) || errors.Is(e, mcp.ErrExited) || errors.Is(e, mcp.ErrHandshake) || errors.Is(e, mcp.ErrTimeout)):
 	case e.Op == "list" && (errors.Is(e, mcp.ErrTimeout) || errors.Is(e, mcp.ErrExited)):
 	default:
 		return err
