@@ -103,3 +103,55 @@ func TestSpecCheck(t *testing.T) {
 		t.Errorf("New(valid) = %v", err)
 	}
 }
+
+// TestHTTPRedirectKeepsToken: a server that redirects to another origin
+// (another port of the same host counts) does not get the bearer token
+// nor the configured headers sent there; the endpoint's own origin does.
+func TestHTTPRedirectKeepsToken(t *testing.T) {
+	type seen struct{ auth, team string }
+	got := make(chan seen, 16)
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got <- seen{r.Header.Get("Authorization"), r.Header.Get("X-Team")}
+		http.NotFound(w, r)
+	}))
+	t.Cleanup(other.Close)
+	first := make(chan seen, 16)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		first <- seen{r.Header.Get("Authorization"), r.Header.Get("X-Team")}
+		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusTemporaryRedirect)
+	}))
+	t.Cleanup(ts.Close)
+	t.Setenv("MCPSRC_TEST_TOKEN", "s3cret")
+	s := newSource(t, Spec{Name: "remote", URL: ts.URL, Headers: map[string]string{"X-Team": "blue"}, BearerEnv: "MCPSRC_TEST_TOKEN"}, nil)
+	if _, err := s.Tools(t.Context()); err == nil {
+		t.Fatal("Tools: no error from a server that only redirects")
+	}
+	if f := <-first; f != (seen{"Bearer s3cret", "blue"}) {
+		t.Errorf("the endpoint saw %+v, want the token and the header", f)
+	}
+	select {
+	case o := <-got:
+		if o != (seen{}) {
+			t.Errorf("the other origin saw %+v, want no token and no header", o)
+		}
+	default:
+		t.Fatal("the redirect was not followed: the test proves nothing")
+	}
+}
+
+// TestOrigin: the origin compares scheme, host and port, the default port
+// made explicit.
+func TestOrigin(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"https://Example.com/mcp", "https://example.com:443"},
+		{"https://example.com:443/x", "https://example.com:443"},
+		{"http://example.com/", "http://example.com:80"},
+		{"http://127.0.0.1:8080/mcp", "http://127.0.0.1:8080"},
+		{"http://[::1]:9/mcp", "http://[::1]:9"},
+		{"not a url", ""},
+	} {
+		if got := origin(tc.in); got != tc.want {
+			t.Errorf("origin(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -2,7 +2,9 @@ package mcp
 
 import (
 	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,20 +39,42 @@ func (s *Source) transport() (mcp.Transport, *process, error) {
 	}
 	return &mcp.StreamableClientTransport{
 		Endpoint:   s.spec.URL,
-		HTTPClient: &http.Client{Transport: &headerTransport{base: http.DefaultTransport, header: h, s: s}},
+		HTTPClient: &http.Client{Transport: &headerTransport{base: http.DefaultTransport, header: h, origin: origin(s.spec.URL), s: s}},
 	}, nil, nil
 }
 
-// headerTransport adds fixed headers to every request, and taps the
-// event streams of the responses ([sseTap]).
+// headerTransport adds fixed headers to every request to the endpoint's
+// origin, and taps the event streams of the responses ([sseTap]).
+//
+// The headers (the bearer token among them) go to that origin only: the
+// http.Client follows a redirect through this transport, and a server
+// that answers 307 with another host's address must not receive them
+// there (the client's own rule, which drops Authorization on such a
+// redirect, sees only the headers of the request it was given, not those
+// added here).
 type headerTransport struct {
 	base   http.RoundTripper
 	header http.Header
+	origin string // scheme://host:port of the endpoint
 	s      *Source
 }
 
+// origin is the scheme, host and port of raw, lower case, with the
+// scheme's default port made explicit; "" when raw does not parse.
+func origin(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+	}
+	return strings.ToLower(u.Scheme + "://" + net.JoinHostPort(u.Hostname(), port))
+}
+
 func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if len(t.header) > 0 {
+	if len(t.header) > 0 && t.origin != "" && origin(r.URL.String()) == t.origin {
 		r = r.Clone(r.Context())
 		for k, v := range t.header {
 			r.Header[k] = v
