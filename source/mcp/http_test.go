@@ -155,3 +155,50 @@ func TestOrigin(t *testing.T) {
 		}
 	}
 }
+
+// padWriter writes pad before the first byte of a JSON body.
+type padWriter struct {
+	http.ResponseWriter
+	pad []byte
+}
+
+func (w *padWriter) Write(p []byte) (int, error) {
+	if w.pad != nil && strings.HasPrefix(w.Header().Get("Content-Type"), "application/json") {
+		if _, err := w.ResponseWriter.Write(w.pad); err != nil {
+			return 0, err
+		}
+	}
+	w.pad = nil
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *padWriter) Flush() { w.ResponseWriter.(http.Flusher).Flush() }
+
+// TestHTTPBodyCap: a JSON response over MaxMessageBytes (here valid JSON,
+// whitespace first) fails the connection rather than being read whole;
+// one just under it is read.
+func TestHTTPBodyCap(t *testing.T) {
+	for _, tt := range []struct {
+		pad  int
+		fail bool
+	}{{MaxMessageBytes - 4096, false}, {MaxMessageBytes + 1, true}} {
+		srv := basicServer()
+		h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{JSONResponse: true})
+		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(&padWriter{ResponseWriter: w, pad: []byte(strings.Repeat(" ", tt.pad))}, r)
+		}))
+		s, err := New(Spec{Name: "big", URL: ts.URL}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = s.Tools(t.Context())
+		s.Close()
+		switch {
+		case tt.fail && (err == nil || !strings.Contains(err.Error(), "the server's response is larger than 16 MiB")):
+			t.Errorf("padded by %d bytes: Tools() = %v, want the response refused as larger than 16 MiB", tt.pad, err)
+		case !tt.fail && err != nil:
+			t.Errorf("padded by %d bytes: Tools() = %v, want the tools", tt.pad, err)
+		}
+		ts.Close()
+	}
+}

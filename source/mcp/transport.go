@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -81,10 +82,43 @@ func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		}
 	}
 	resp, err := t.base.RoundTrip(r)
-	if err == nil && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		resp.Body = &sseTap{ReadCloser: resp.Body, s: t.s}
+	switch {
+	case err != nil:
+	case strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream"):
+		resp.Body = &sseTap{ReadCloser: resp.Body, s: t.s} // the SDK bounds each event
+	default:
+		resp.Body = &capBody{ReadCloser: resp.Body, left: MaxMessageBytes}
 	}
 	return resp, err
+}
+
+// MaxMessageBytes bounds one message a server sends: a line over stdio
+// (the SDK's own bound), and a JSON response body over streamable HTTP,
+// which the SDK reads whole without one.
+const MaxMessageBytes = mcp.DefaultMaxLineLength
+
+// errTooLarge is the read error of a response body over MaxMessageBytes.
+var errTooLarge = fmt.Errorf("the server's response is larger than %d MiB", MaxMessageBytes>>20)
+
+// capBody fails a response body's read once more than left bytes came.
+type capBody struct {
+	io.ReadCloser
+	left int
+}
+
+func (b *capBody) Read(p []byte) (int, error) {
+	if b.left < 0 {
+		return 0, errTooLarge
+	}
+	if len(p) > b.left+1 {
+		p = p[:b.left+1]
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.left -= n
+	if b.left < 0 {
+		return 0, errTooLarge
+	}
+	return n, err
 }
 
 // commandPath resolves a stdio spec's command as the process will: a name
