@@ -356,7 +356,8 @@ func (a *app) toolHelp(c *cli.Context, name string) error {
 				ex = append(ex, r.Name+"="+exampleValue(r.Type))
 			}
 		}
-		fmt.Fprintf(w, "\n%s\n  toolhost call %s %s%s\n", a.out.bold("EXAMPLE"), t.Name, strings.Join(ex, " "), a.clientSuffix())
+		// a parameter's name is the tool's text (an MCP server's schema may name it anything)
+		fmt.Fprintf(w, "\n%s\n  toolhost call %s %s%s\n", a.out.bold("EXAMPLE"), t.Name, a.outText(strings.Join(ex, " ")), a.clientSuffix())
 	}
 	if t.Examples != "" {
 		fmt.Fprintf(w, "\n%s\n", a.out.bold("EXAMPLES"))

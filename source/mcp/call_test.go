@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -196,5 +197,43 @@ func TestLogRouting(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatalf("Options.Log got nothing; the call's hook %q", hooked)
+	}
+}
+
+// TestListChangedStorm: 500 list_changed notifications in a burst cost
+// the server a few listings, not one each: one under way when they come,
+// one after it for those that came during it, and (on a loaded machine,
+// where the client reads the last notifications only during that second
+// listing) a third; the server takes 100 ms a listing. The new tools are
+// served.
+func TestListChangedStorm(t *testing.T) {
+	count := filepath.Join(t.TempDir(), "lists")
+	s := newSource(t, fakeSpec(t, "storm", "storm", "FAKE_COUNT_FILE="+count), nil)
+	if res, err := s.Call(t.Context(), "storm", nil, nil); err != nil || textOf(res) != "stormed" {
+		t.Fatalf("Call(storm) = %v, %v", res, err)
+	}
+	deadline := time.Now().Add(10 * time.Second) // a hang detector
+	for {
+		l, err := s.Tools(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.has("extra") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("tools after the storm = %v, want extra among them", l.names())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(count)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := strconv.Atoi(string(data)); n < 1 || n > 3 {
+		t.Errorf("the server was asked tools/list %d times after 500 list_changed, want 1 to 3", n)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -49,6 +50,12 @@ var fakeServers = map[string]func() int{
 	// liar speaks JSON-RPC by hand: it lists a good tool and three with
 	// invalid definitions, and answers a call to any tool, listed or not.
 	"liar": liar,
+	// storm speaks JSON-RPC by hand: a call of "storm" answers after 500
+	// notifications/tools/list_changed; it writes the number of
+	// tools/list requests read since then to $FAKE_COUNT_FILE, and answers
+	// each of them after 100 ms (so that a client that relists per
+	// notification has sent its flood by the first answer).
+	"storm": storm,
 }
 
 // muted, once set, drops everything the server writes to stdout.
@@ -298,4 +305,50 @@ func textOf(res *mcp.CallToolResult) string {
 		}
 	}
 	return b.String()
+}
+
+// storm is the "storm" scenario.
+func storm() int {
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(nil, 1<<20)
+	stormed, lists := false, 0
+	for sc.Scan() {
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(sc.Bytes(), &req) != nil || req.ID == nil {
+			continue
+		}
+		var result string
+		switch req.Method {
+		case "initialize":
+			result = fmt.Sprintf(`{"protocolVersion":%q,"capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"storm","version":"0"}}`, req.Params.ProtocolVersion)
+		case "tools/list":
+			result = `{"tools":[{"name":"storm","inputSchema":{"type":"object"}}]}`
+			if stormed {
+				lists++
+				if err := os.WriteFile(os.Getenv("FAKE_COUNT_FILE"), []byte(strconv.Itoa(lists)), 0o600); err != nil {
+					fmt.Fprintln(os.Stderr, err)
+					return 1
+				}
+				time.Sleep(100 * time.Millisecond)
+				result = `{"tools":[{"name":"storm","inputSchema":{"type":"object"}},{"name":"extra","inputSchema":{"type":"object"}}]}`
+			}
+		case "tools/call":
+			for range 500 {
+				fmt.Println(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
+			}
+			stormed = true
+			result = `{"content":[{"type":"text","text":"stormed"}]}`
+		default:
+			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"method not found"}}`+"\n", req.ID)
+			continue
+		}
+		fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", req.ID, result)
+	}
+	return 0
 }

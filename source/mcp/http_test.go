@@ -103,3 +103,102 @@ func TestSpecCheck(t *testing.T) {
 		t.Errorf("New(valid) = %v", err)
 	}
 }
+
+// TestHTTPRedirectKeepsToken: a server that redirects to another origin
+// (another port of the same host counts) does not get the bearer token
+// nor the configured headers sent there; the endpoint's own origin does.
+func TestHTTPRedirectKeepsToken(t *testing.T) {
+	type seen struct{ auth, team string }
+	got := make(chan seen, 16)
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got <- seen{r.Header.Get("Authorization"), r.Header.Get("X-Team")}
+		http.NotFound(w, r)
+	}))
+	t.Cleanup(other.Close)
+	first := make(chan seen, 16)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		first <- seen{r.Header.Get("Authorization"), r.Header.Get("X-Team")}
+		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusTemporaryRedirect)
+	}))
+	t.Cleanup(ts.Close)
+	t.Setenv("MCPSRC_TEST_TOKEN", "s3cret")
+	s := newSource(t, Spec{Name: "remote", URL: ts.URL, Headers: map[string]string{"X-Team": "blue"}, BearerEnv: "MCPSRC_TEST_TOKEN"}, nil)
+	if _, err := s.Tools(t.Context()); err == nil {
+		t.Fatal("Tools: no error from a server that only redirects")
+	}
+	if f := <-first; f != (seen{"Bearer s3cret", "blue"}) {
+		t.Errorf("the endpoint saw %+v, want the token and the header", f)
+	}
+	select {
+	case o := <-got:
+		if o != (seen{}) {
+			t.Errorf("the other origin saw %+v, want no token and no header", o)
+		}
+	default:
+		t.Fatal("the redirect was not followed: the test proves nothing")
+	}
+}
+
+// TestOrigin: the origin compares scheme, host and port, the default port
+// made explicit.
+func TestOrigin(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"https://Example.com/mcp", "https://example.com:443"},
+		{"https://example.com:443/x", "https://example.com:443"},
+		{"http://example.com/", "http://example.com:80"},
+		{"http://127.0.0.1:8080/mcp", "http://127.0.0.1:8080"},
+		{"http://[::1]:9/mcp", "http://[::1]:9"},
+		{"not a url", ""},
+	} {
+		if got := originOf(tc.in); got != tc.want {
+			t.Errorf("originOf(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// padWriter writes pad before the first byte of a JSON body.
+type padWriter struct {
+	http.ResponseWriter
+	pad []byte
+}
+
+func (w *padWriter) Write(p []byte) (int, error) {
+	if w.pad != nil && strings.HasPrefix(w.Header().Get("Content-Type"), "application/json") {
+		if _, err := w.ResponseWriter.Write(w.pad); err != nil {
+			return 0, err
+		}
+	}
+	w.pad = nil
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *padWriter) Flush() { w.ResponseWriter.(http.Flusher).Flush() }
+
+// TestHTTPBodyCap: a JSON response over MaxMessageBytes (here valid JSON,
+// whitespace first) fails the connection rather than being read whole;
+// one just under it is read.
+func TestHTTPBodyCap(t *testing.T) {
+	for _, tt := range []struct {
+		pad  int
+		fail bool
+	}{{MaxMessageBytes - 4096, false}, {MaxMessageBytes + 1, true}} {
+		srv := basicServer()
+		h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{JSONResponse: true})
+		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(&padWriter{ResponseWriter: w, pad: []byte(strings.Repeat(" ", tt.pad))}, r)
+		}))
+		s, err := New(Spec{Name: "big", URL: ts.URL}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = s.Tools(t.Context())
+		s.Close()
+		switch {
+		case tt.fail && (err == nil || !strings.Contains(err.Error(), "the server's response is larger than 16 MiB")):
+			t.Errorf("padded by %d bytes: Tools() = %v, want the response refused as larger than 16 MiB", tt.pad, err)
+		case !tt.fail && err != nil:
+			t.Errorf("padded by %d bytes: Tools() = %v, want the tools", tt.pad, err)
+		}
+		ts.Close()
+	}
+}

@@ -318,7 +318,11 @@ func (s *Source) setListing(l *Listing) {
 }
 
 // listChanged handles notifications/tools/list_changed from the live
-// connection: the tools are listed again, in the background.
+// connection: the tools are listed again, in the background. A burst of
+// notifications costs at most two listings, not one each (a server that
+// floods them would have each answered with a tools/list of up to
+// maxPages pages): while one listing is under way, the notifications that
+// come are noted, and answered by one more listing after it.
 func (s *Source) listChanged(_ context.Context, req *mcp.ToolListChangedRequest) {
 	s.mu.Lock()
 	c := s.conn
@@ -326,18 +330,35 @@ func (s *Source) listChanged(_ context.Context, req *mcp.ToolListChangedRequest)
 		s.mu.Unlock()
 		return
 	}
+	if s.relisting {
+		s.relistAgain = true
+		s.mu.Unlock()
+		return
+	}
+	s.relisting = true
 	s.bg.Add(1)
 	s.mu.Unlock()
 	go func() {
 		defer s.bg.Done()
-		ctx, cancel := context.WithTimeout(context.Background(), s.spec.StartTimeout)
-		defer cancel()
-		l, err := s.list(ctx, c)
-		if err != nil {
-			s.opts.Logger.Warn("mcp: relisting after list_changed", "server", s.spec.Name, "error", err)
-			return
+		for {
+			ctx, cancel := context.WithTimeout(context.Background(), s.spec.StartTimeout)
+			l, err := s.list(ctx, c)
+			cancel()
+			if err != nil {
+				s.opts.Logger.Warn("mcp: relisting after list_changed", "server", s.spec.Name, "error", err)
+			} else {
+				s.relisted(l)
+			}
+			s.mu.Lock()
+			again := s.relistAgain && s.conn == c && !s.closed
+			s.relistAgain = false
+			if !again {
+				s.relisting = false
+				s.mu.Unlock()
+				return
+			}
+			s.mu.Unlock()
 		}
-		s.relisted(l)
 	}()
 }
 

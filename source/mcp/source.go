@@ -47,6 +47,9 @@ type Source struct {
 	seq      uint64
 	starts   int // processes started (or HTTP sessions opened)
 
+	relisting   bool // a listing after list_changed is under way
+	relistAgain bool // list_changed came while it was: list once more after it
+
 	noProbe atomic.Bool // server/identity broke an HTTP session: do not ask again
 
 	bg sync.WaitGroup // relists and change callbacks

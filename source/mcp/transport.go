@@ -2,7 +2,10 @@ package mcp
 
 import (
 	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,30 +40,85 @@ func (s *Source) transport() (mcp.Transport, *process, error) {
 	}
 	return &mcp.StreamableClientTransport{
 		Endpoint:   s.spec.URL,
-		HTTPClient: &http.Client{Transport: &headerTransport{base: http.DefaultTransport, header: h, s: s}},
+		HTTPClient: &http.Client{Transport: &headerTransport{base: http.DefaultTransport, header: h, origin: originOf(s.spec.URL), s: s}},
 	}, nil, nil
 }
 
-// headerTransport adds fixed headers to every request, and taps the
-// event streams of the responses ([sseTap]).
+// headerTransport adds fixed headers to every request to the endpoint's
+// origin, and taps the event streams of the responses ([sseTap]).
+//
+// The headers (the bearer token among them) go to that origin only: the
+// http.Client follows a redirect through this transport, and a server
+// that answers 307 with another host's address must not receive them
+// there (the client's own rule, which drops Authorization on such a
+// redirect, sees only the headers of the request it was given, not those
+// added here).
 type headerTransport struct {
 	base   http.RoundTripper
 	header http.Header
+	origin string // scheme://host:port of the endpoint
 	s      *Source
 }
 
+// originOf is the scheme, host and port of raw, lower case, with the
+// scheme's default port made explicit; "" when raw does not parse.
+func originOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+	}
+	return strings.ToLower(u.Scheme + "://" + net.JoinHostPort(u.Hostname(), port))
+}
+
 func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if len(t.header) > 0 {
+	if len(t.header) > 0 && t.origin != "" && originOf(r.URL.String()) == t.origin {
 		r = r.Clone(r.Context())
 		for k, v := range t.header {
 			r.Header[k] = v
 		}
 	}
 	resp, err := t.base.RoundTrip(r)
-	if err == nil && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		resp.Body = &sseTap{ReadCloser: resp.Body, s: t.s}
+	switch {
+	case err != nil:
+	case strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream"):
+		resp.Body = &sseTap{ReadCloser: resp.Body, s: t.s} // the SDK bounds each event
+	default:
+		resp.Body = &capBody{ReadCloser: resp.Body, left: MaxMessageBytes}
 	}
 	return resp, err
+}
+
+// MaxMessageBytes bounds one message a server sends: a line over stdio
+// (the SDK's own bound), and a JSON response body over streamable HTTP,
+// which the SDK reads whole without one.
+const MaxMessageBytes = mcp.DefaultMaxLineLength
+
+// errTooLarge is the read error of a response body over MaxMessageBytes.
+var errTooLarge = fmt.Errorf("the server's response is larger than %d MiB", MaxMessageBytes>>20)
+
+// capBody fails a response body's read once more than left bytes came.
+type capBody struct {
+	io.ReadCloser
+	left int
+}
+
+func (b *capBody) Read(p []byte) (int, error) {
+	if b.left < 0 {
+		return 0, errTooLarge
+	}
+	if len(p) > b.left+1 {
+		p = p[:b.left+1]
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.left -= n
+	if b.left < 0 {
+		return 0, errTooLarge
+	}
+	return n, err
 }
 
 // commandPath resolves a stdio spec's command as the process will: a name

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -72,6 +73,9 @@ func New(r *config.Remote, opts *Options) *Source {
 	if s.o.Client == nil {
 		s.o.Client = &http.Client{}
 	}
+	c := *s.o.Client
+	c.CheckRedirect = s.keepHeaders(c.CheckRedirect)
+	s.o.Client = &c
 	if s.o.Getenv == nil {
 		s.o.Getenv = os.Getenv
 	}
@@ -123,6 +127,40 @@ func sameOrigin(a, b string) bool {
 	ua, err1 := url.Parse(a)
 	ub, err2 := url.Parse(b)
 	return err1 == nil && err2 == nil && ua.Scheme == ub.Scheme && strings.EqualFold(ua.Host, ub.Host) && ua.User == nil
+}
+
+// keepHeaders returns the redirect policy of the remote's requests: next,
+// after the configured headers and Authorization are taken off a request
+// redirected to another origin (scheme, host or port). The HTTP client
+// drops Authorization itself only on a redirect to another host (not to
+// another port, nor to a subdomain) and keeps every other header, an API
+// key in headers among them.
+func (s *Source) keepHeaders(next func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		if len(via) > 0 && origin(req.URL) != origin(via[0].URL) {
+			req.Header.Del("Authorization")
+			for k := range s.r.Headers {
+				req.Header.Del(k)
+			}
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+}
+
+// origin is u's scheme, host and port, lower case, the scheme's default
+// port made explicit.
+func origin(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+	}
+	return strings.ToLower(u.Scheme + "://" + net.JoinHostPort(u.Hostname(), port))
 }
 
 // Header returns the headers every request to the remote carries, its

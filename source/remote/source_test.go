@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -312,5 +313,36 @@ func TestEndpoint(t *testing.T) {
 	}
 	if got := src.URL(); got != "http://10.0.0.2:8080/api/v1/tools" {
 		t.Errorf("URL() = %q", got)
+	}
+}
+
+// TestRedirectKeepsHeaders: a provider that redirects the manifest's
+// request to another origin (here another port of 127.0.0.1, where the
+// HTTP client's own rule keeps Authorization) does not get the bearer
+// token nor the configured headers sent there.
+func TestRedirectKeepsHeaders(t *testing.T) {
+	type seen struct{ auth, team string }
+	got := make(chan seen, 4)
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got <- seen{r.Header.Get("Authorization"), r.Header.Get("X-Team")}
+		http.NotFound(w, r)
+	}))
+	t.Cleanup(other.Close)
+	first := make(chan seen, 4)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		first <- seen{r.Header.Get("Authorization"), r.Header.Get("X-Team")}
+		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusFound)
+	}))
+	t.Cleanup(ts.Close)
+	r := &config.Remote{Name: "team", URL: ts.URL, BearerTokenEnv: "TEAM_TOKEN", Headers: map[string]string{"X-Team": "tools"}}
+	src := remote.New(r, &remote.Options{Getenv: env(map[string]string{"TEAM_TOKEN": "s3cr3t"})})
+	if _, err := src.List(t.Context()); !errors.Is(err, remote.ErrStatus) {
+		t.Fatalf("List: %v, want ErrStatus (the other origin answers 404)", err)
+	}
+	if f := <-first; f != (seen{"Bearer s3cr3t", "tools"}) {
+		t.Errorf("the provider saw %+v, want the token and the header", f)
+	}
+	if o := <-got; o != (seen{}) {
+		t.Errorf("the other origin saw %+v, want no token and no header", o)
 	}
 }
