@@ -49,7 +49,8 @@ func (c *Catalog) maybeRefresh(ctx context.Context) {
 
 // rebuild runs a resolution pass and installs its tools, unless a later
 // pass was installed meanwhile. Dynamic tools and the tools of added
-// sources are kept.
+// sources are kept, but a source's tool whose name a configured entry
+// now produces gives way to it.
 func (c *Catalog) rebuild(ctx context.Context) (changed bool, err error) {
 	if err := c.fullPlan(); err != nil {
 		return false, err
@@ -70,10 +71,16 @@ func (c *Catalog) rebuild(ctx context.Context) (changed bool, err error) {
 			continue
 		}
 		if b, clash := r.tools[name]; clash {
-			kept := fmt.Sprintf("%q is registered dynamically and produced by %s; the dynamic tool is kept", name, b.t().Source)
 			if e.src != nil {
-				kept = fmt.Sprintf("%q is served by source %q and produced by %s; the source's tool is kept", name, e.src.Name(), b.t().Source)
+				// The configured entry wins, as when the catalog was made
+				// (binaries resolve before sources list): a source that
+				// lists a name while its binary is down (missing, timing
+				// out) must not keep it once the binary answers again.
+				r.problems = append(r.problems, Problem{Tool: name, Place: "source " + e.src.Name(),
+					Err: fmt.Errorf("%w: %q is served from %s; the tool of source %q is left out", ErrDuplicate, name, b.t().Source, e.src.Name())})
+				continue
 			}
+			kept := fmt.Sprintf("%q is registered dynamically and produced by %s; the dynamic tool is kept", name, b.t().Source)
 			r.problems = append(r.problems, Problem{Tool: name, Place: b.t().Provenance["entry"], Err: fmt.Errorf("%w: %s", ErrDuplicate, kept)})
 		}
 		r.tools[name] = e
