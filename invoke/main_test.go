@@ -3,6 +3,7 @@ package invoke
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -23,6 +24,16 @@ const pgidFileEnv = "INVOKE_TEST_PGID_FILE"
 // faketool's shared ones ("echo-request", "plain", "exit-3", "exit-0",
 // "flood"...). Each returns the exit status.
 var fakeTools = faketool.Scenarios{
+	// lines prints 1000 lines of 200 bytes ("line 1 xxx…"), one write
+	// each, then "end", and exits at once.
+	"lines": func() int {
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		for i := 1; i <= 1000; i++ {
+			fmt.Println(lineOf(i))
+		}
+		fmt.Println("end")
+		return 0
+	},
 	// hang-ignore-term ignores SIGTERM, writes its process group id to the
 	// file named by $INVOKE_TEST_PGID_FILE, starts a grandchild `sleep 300`
 	// (which inherits the ignored SIGTERM) holding stdout open, and sleeps.
@@ -269,4 +280,10 @@ func waitPidGone(t *testing.T, pid int) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// lineOf is the 200-byte line i of the "lines" fake tool.
+func lineOf(i int) string {
+	l := fmt.Sprintf("line %d ", i)
+	return l + strings.Repeat("x", 200-len(l))
 }

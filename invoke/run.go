@@ -187,7 +187,10 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (res *Result, err e
 		cmd.Dir = dir
 		cmd.Env = env
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		stdout = &capWriter{max: maxOut, kill: func() { _ = signalGroup(cmd.Process.Pid, syscall.SIGKILL) }, onLine: spec.OnLine}
+		if stdout != nil {
+			stdout.finish() // an earlier attempt's, which wrote nothing
+		}
+		stdout = newCapWriter(maxOut, func() { _ = signalGroup(cmd.Process.Pid, syscall.SIGKILL) }, spec.OnLine)
 		stderr = &tailWriter{max: MaxStderrTail}
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(input), stdout, stderr
 		if stdin != nil {
@@ -216,6 +219,7 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (res *Result, err e
 		stdin.Close() // the child has its own copy
 	}
 	if err != nil {
+		stdout.finish()
 		if ctx.Err() != nil {
 			return nil, fail(contextError(ctx, start))
 		}
@@ -223,6 +227,7 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (res *Result, err e
 	}
 	pgid := cmd.Process.Pid
 	waitErr := cmd.Wait()
+	stdout.finish() // the lines still on their way to spec.OnLine
 	waited(pgid)
 	_ = signalGroup(pgid, syscall.SIGKILL) // leave nothing of the group behind
 	box.end(token, grace)                  // nor anything that left it (its cgroup, its token)
@@ -230,7 +235,7 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (res *Result, err e
 	e.ExitCode = cmd.ProcessState.ExitCode()
 	e.Stderr = stderr.Bytes()
 	res = &Result{
-		Stdout:     stdout.buf,
+		Stdout:     stdout.bytes(),
 		StderrTail: e.Stderr,
 		ExitCode:   e.ExitCode,
 		Elapsed:    time.Since(start),

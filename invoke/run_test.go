@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -488,5 +489,35 @@ func TestWithTimeoutNamesConfigured(t *testing.T) {
 	_, err := Run(ctx, spec, request(tool.ActionRun, t.TempDir(), nil))
 	if want := "run: timed out after 300ms; the process group was killed"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("err = %v, want it to say %q", err, want)
+	}
+}
+
+// TestRunSlowOnLine: an OnLine slower than the tool (a face forwarding
+// events to a slow client) gets every line, and Stdout is whole, though
+// the tool exited long before: the lines are passed from a goroutine of
+// their own, so the pipe is drained at once and os/exec's WaitDelay (the
+// grace, 200ms here) cuts nothing. The tool's 200 KB outgrow the pipe,
+// so it exits with more than 300 lines in it, which take 300ms to pass.
+func TestRunSlowOnLine(t *testing.T) {
+	spec := fake(t, "lines")
+	var got []string
+	spec.OnLine = func(line []byte) {
+		time.Sleep(time.Millisecond)
+		got = append(got, string(line))
+	}
+	res, err := Run(t.Context(), spec, request(tool.ActionRun, t.TempDir(), nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	for i := 1; i <= 1000; i++ {
+		fmt.Fprintln(&want, lineOf(i))
+	}
+	want.WriteString("end\n")
+	if string(res.Stdout) != want.String() {
+		t.Errorf("Stdout has %d bytes, want %d: the last line and \"end\"", len(res.Stdout), want.Len())
+	}
+	if len(got) != 1001 || got[0] != lineOf(1) || got[999] != lineOf(1000) || got[1000] != "end" {
+		t.Errorf("OnLine got %d lines, want the 1001 in order", len(got))
 	}
 }

@@ -1,27 +1,62 @@
 package invoke
 
-import "bytes"
+import (
+	"bytes"
+	"sync"
+)
 
 // capWriter keeps at most max bytes; on the first write past max it keeps
 // what fits, sets exceeded and calls kill once. It never reports an error,
 // so the copying goroutine of os/exec drains the pipe until the killed
 // process group closes it.
+//
+// With onLine set, the complete lines are passed to it from a goroutine of
+// their own ([newCapWriter]), never from Write: a slow onLine (a face
+// forwarding events to a slow client) must not hold the copying goroutine
+// past the process's exit, or os/exec's WaitDelay closes the pipe on the
+// lines still in it and the outcome is cut. [capWriter.finish] waits until
+// every line written has been passed.
 type capWriter struct {
-	max      int64
+	max  int64
+	kill func()
+
+	mu       sync.Mutex
 	buf      []byte
 	exceeded bool
-	kill     func()
+	finished bool // finish was called: more is closed
 
-	onLine func(line []byte) // when set: called with each complete line kept, as it arrives
-	done   int               // bytes of buf already passed to onLine
+	onLine func(line []byte) // when set: called with each complete line kept, in order
+	done   int               // bytes of buf already passed to onLine (the delivering goroutine's)
+	more   chan struct{}     // a Write since the last look; closed by finish
+	passed chan struct{}     // closed when the delivering goroutine has passed the last line
+}
+
+// newCapWriter returns a capWriter keeping at most max bytes, calling kill
+// when more come, and onLine (when not nil) with each line, in order, from
+// a goroutine that [capWriter.finish] ends.
+func newCapWriter(max int64, kill func(), onLine func([]byte)) *capWriter {
+	w := &capWriter{max: max, kill: kill, onLine: onLine}
+	if onLine != nil {
+		w.more = make(chan struct{}, 1)
+		w.passed = make(chan struct{})
+		go w.deliver()
+	}
+	return w
 }
 
 func (w *capWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	if w.exceeded {
 		return len(p), nil
 	}
-	if w.onLine != nil {
-		defer w.lines()
+	if w.more != nil && !w.finished { // (os/exec may still write after Wait returned, past WaitDelay)
+		defer func() { // under mu, which finish takes to close more
+			select {
+			case w.more <- struct{}{}:
+			default: // a look is due already
+			}
+		}()
 	}
 	if room := w.max - int64(len(w.buf)); int64(len(p)) > room {
 		w.buf = append(w.buf, p[:room]...)
@@ -35,16 +70,46 @@ func (w *capWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// lines passes each complete line not yet passed to onLine.
-func (w *capWriter) lines() {
+// deliver passes each complete line to onLine as it comes, until finish.
+func (w *capWriter) deliver() {
+	defer close(w.passed)
 	for {
-		i := bytes.IndexByte(w.buf[w.done:], '\n')
-		if i < 0 {
+		_, open := <-w.more
+		w.mu.Lock()
+		kept := w.buf // appended to only: the bytes seen stay as they are
+		w.mu.Unlock()
+		for {
+			i := bytes.IndexByte(kept[w.done:], '\n')
+			if i < 0 {
+				break
+			}
+			w.onLine(kept[w.done : w.done+i])
+			w.done += i + 1
+		}
+		if !open {
 			return
 		}
-		w.onLine(w.buf[w.done : w.done+i])
-		w.done += i + 1
 	}
+}
+
+// finish waits until onLine has been given every complete line written;
+// call it once the writes have ended (after the command's Wait).
+func (w *capWriter) finish() {
+	if w == nil || w.more == nil { // no command made, or no onLine
+		return
+	}
+	w.mu.Lock()
+	w.finished = true
+	close(w.more)
+	w.mu.Unlock()
+	<-w.passed
+}
+
+// bytes is what was kept.
+func (w *capWriter) bytes() []byte {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf
 }
 
 // tailWriter keeps the last max bytes written to it, in at most 2·max

@@ -201,7 +201,11 @@ func TestPoolCrash(t *testing.T) {
 // the pool starts another process.
 func TestPoolHang(t *testing.T) {
 	t.Parallel()
-	c := longLived(t, nil, "timeout = \"300ms\"\n")
+	// The timeout applies to the calls that must succeed too, whose first
+	// starts the race-enabled test binary: 2s, not 300ms, lets a loaded
+	// machine start it in time; the hung call is seen ending by ErrTimeout,
+	// not by the time it took.
+	c := longLived(t, nil, "timeout = \"2s\"\n")
 	before := pidOf(t, call(t, c, "pid", nil))
 	_, err := c.Call(t.Context(), "ll", map[string]any{"mode": "hang"}, nil)
 	if !errors.Is(err, ErrTimeout) {
@@ -260,10 +264,13 @@ func TestPoolHangSparesOthers(t *testing.T) {
 // run one-shot.
 func TestPoolMute(t *testing.T) {
 	t.Parallel()
-	c := newPatient(t, parse(t, fmt.Sprintf("[tools.ll]\ncommand = [%q, \"long-lived-mute\"]\ntimeout = \"300ms\"\n", exe(t))), &Options{Root: t.TempDir()})
+	// 2s, not 300ms: the one-shot call after the mute one starts the
+	// race-enabled test binary, which a loaded machine may not start in
+	// 300ms (as TestPoolHang).
+	c := newPatient(t, parse(t, fmt.Sprintf("[tools.ll]\ncommand = [%q, \"long-lived-mute\"]\ntimeout = \"2s\"\n", exe(t))), &Options{Root: t.TempDir()})
 	_, err := c.Call(t.Context(), "ll", map[string]any{"mode": "pid"}, nil)
 	if !errors.Is(err, ErrTimeout) || FixOf(err) != muteFix ||
-		!strings.Contains(err.Error(), "run: timed out after 300ms; the process group was killed without a line from the long-lived process") {
+		!strings.Contains(err.Error(), "run: timed out after 2s; the process group was killed without a line from the long-lived process") {
 		t.Fatalf("first call: %v (fix %q), want ErrTimeout from a mute process, with the mute fix", err, FixOf(err))
 	}
 	if got := call(t, c, "pid", nil); got != "one-shot pid" {

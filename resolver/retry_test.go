@@ -13,13 +13,17 @@ import (
 // slow under load) does not hide the tool for the catalog's whole life:
 // Refresh, which long-lived faces call every few seconds, asks again with
 // backoff, and the tool appears. The problem says so meanwhile. A failure
-// that will not pass by itself (a missing binary) is not retried.
+// that will not pass by itself (a missing binary) is not retried. The
+// entry's timeout is 2s, not 300ms: the retry must answer within it, and
+// the race-enabled test binary may take longer than 300ms to start on a
+// loaded machine; the first request hangs, so it times out whatever the
+// value.
 func TestTransientSchemaRetried(t *testing.T) {
 	dir := t.TempDir()
 	cfg := parse(t, fmt.Sprintf(`
 [tools.late]
 command = [%q, "slow-first", %q]
-timeout = "300ms"
+timeout = "2s"
 
 [tools.gone]
 command = "./missing"
