@@ -73,7 +73,7 @@ func (a *app) untrustedText() string {
 	for _, d := range []struct {
 		what  string
 		files []string
-	}{{"new", te.New}, {"changed", te.Changed}, {"removed", te.Removed}} {
+	}{{"untrusted", te.Untrusted}, {"new", te.New}, {"changed", te.Changed}, {"removed", te.Removed}} {
 		if len(d.files) == 0 {
 			continue
 		}
