@@ -295,7 +295,7 @@ func TestSandboxRepositoryTools(t *testing.T) {
 		t.Fatalf("write in the workspace: %v %v", err, out)
 	}
 	out, err = c.Call(t.Context(), "write_file", map[string]any{"path": "notes.txt", "content": "hi"}, approve)
-	wantRoot := `tool "write_file": the sandbox denied create of notes.txt (fix: create it in a subdirectory: the sandbox cannot let a tool create entries directly in "." while ".git" below it may not (docs/security.md, "Limits"))`
+	wantRoot := `tool "write_file": the sandbox denied create of notes.txt (fix: create it in a subdirectory: the sandbox cannot let a tool create entries directly in "." while ".config/toolhost" below it may not (docs/security.md, "Limits"))`
 	if err != nil || out.Message != wantRoot {
 		t.Errorf("create in the root: %v %v\nwant %s", err, out, wantRoot)
 	}

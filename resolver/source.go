@@ -96,7 +96,7 @@ func (c *Catalog) listSource(ctx context.Context, a *added) {
 	tools, err := a.src.Tools(ctx)
 	var problems []Problem
 	if err != nil {
-		problems = append(problems, Problem{Place: "source " + name, Err: fmt.Errorf("resolver: source %q: listing its tools: %w", name, err)})
+		problems = append(problems, Problem{Place: "source " + name, Err: fmt.Errorf("listing its tools: %w", err)})
 		tools = nil
 	}
 	if r, ok := a.src.(catalog.Reporter); ok {

@@ -216,7 +216,7 @@ func TestAddSourceChanges(t *testing.T) {
 		{"same tools", []Tool{searchTool}, nil, []string{"search"}, 1, nil},
 		{"one more", []Tool{searchTool, other}, nil, []string{"find", "search"}, 2, nil},
 		{"listing fails", nil, errors.New("connection refused"), nil, 3,
-			[]string{`source remote: source "remote": listing its tools: connection refused`}},
+			[]string{`source remote: listing its tools: connection refused`}},
 		{"listed again", []Tool{searchTool}, nil, []string{"search"}, 4, nil},
 	}
 	for _, s := range steps {

@@ -23,11 +23,12 @@ var ErrUntrusted = errors.New("workspace configuration is not trusted")
 // Error says why a workspace is not trusted: the files that differ from its
 // [Record], or (Cause) why its record could not be believed.
 type Error struct {
-	Root    string   // the workspace root, as given to Verify
-	New     []string // files the record does not have (all of them when there is no record)
-	Changed []string // files whose contents differ from the record
-	Removed []string // files the record has that are gone
-	Cause   error    // the record could not be read or believed; nil otherwise
+	Root      string   // the workspace root, as given to Verify
+	New       []string // files never trusted: the record does not have them (all of them when there is no record)
+	Untrusted []string // files that were trusted until `toolhost untrust` revoked the record
+	Changed   []string // files whose contents differ from the record
+	Removed   []string // files the record has that are gone
+	Cause     error    // the record could not be read or believed; nil otherwise
 }
 
 // Error returns one line, such as
@@ -45,13 +46,13 @@ func (e *Error) Error() string {
 }
 
 // Differences lists what differs, such as "new a.toml, b.toml; changed
-// tools.toml", in that order (new, changed, removed).
+// tools.toml", in that order (untrusted, new, changed, removed).
 func (e *Error) Differences() string {
 	var parts []string
 	for _, d := range []struct {
 		what  string
 		files []string
-	}{{"new", e.New}, {"changed", e.Changed}, {"removed", e.Removed}} {
+	}{{"untrusted", e.Untrusted}, {"new", e.New}, {"changed", e.Changed}, {"removed", e.Removed}} {
 		if len(d.files) > 0 {
 			parts = append(parts, d.what+" "+strings.Join(d.files, ", "))
 		}
@@ -136,6 +137,21 @@ func (s *Store) path(root string) string {
 	return filepath.Join(s.Dir, hex.EncodeToString(h[:16])+".json")
 }
 
+// revokedPath is where [Store.Revoke] moves the record of the canonical
+// root: kept only to tell a file that was trusted ("untrusted") from one
+// never trusted ("new"); it trusts nothing, and [Store.List] skips it.
+func (s *Store) revokedPath(root string) string {
+	return strings.TrimSuffix(s.path(root), ".json") + ".revoked"
+}
+
+// filesOf returns a revoked record's files when it is root's, else nil.
+func (r *Record) filesOf(root string) map[string]string {
+	if r == nil || r.Root != root {
+		return nil
+	}
+	return r.Files
+}
+
 // Verify returns nil when the workspace at root has exactly the files a
 // person trusted, with the same contents: files maps each configuration
 // file's name (in root/.config/toolhost) to its [Sum]. Otherwise it returns
@@ -151,7 +167,16 @@ func (s *Store) Verify(root string, files map[string]string) error {
 		return &Error{Root: root, Cause: err}
 	}
 	if rec == nil {
-		return &Error{Root: root, New: slices.Sorted(maps.Keys(files))}
+		e := &Error{Root: root}
+		revoked, _ := readRecord(s.revokedPath(canon)) // unbelievable: as if none
+		for _, name := range slices.Sorted(maps.Keys(files)) {
+			if _, ok := revoked.filesOf(canon)[name]; ok {
+				e.Untrusted = append(e.Untrusted, name)
+			} else {
+				e.New = append(e.New, name)
+			}
+		}
+		return e
 	}
 	e := &Error{Root: root}
 	for _, name := range slices.Sorted(maps.Keys(files)) {
@@ -291,6 +316,7 @@ func (s *Store) Trust(root string, files map[string]string) (*Record, error) {
 		os.Remove(tmp.Name())
 		return nil, fmt.Errorf("recording trust in %s: %w", s.Dir, werr)
 	}
+	os.Remove(s.revokedPath(canon)) // trusted again: what was revoked is moot
 	return rec, nil
 }
 
@@ -311,7 +337,8 @@ func (s *Store) mkdir() error {
 }
 
 // Revoke removes the record of the workspace at root, and reports whether
-// there was one.
+// there was one. The record is kept aside, trusting nothing, so that
+// [Store.Verify] calls its files untrusted rather than new.
 func (s *Store) Revoke(root string) (bool, error) {
 	if s.Dir == "" {
 		return false, errNoDir
@@ -320,7 +347,7 @@ func (s *Store) Revoke(root string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	err = os.Remove(s.path(canon))
+	err = os.Rename(s.path(canon), s.revokedPath(canon))
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}

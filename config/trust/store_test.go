@@ -56,11 +56,24 @@ func TestVerify(t *testing.T) {
 		if !ok || err != nil {
 			t.Fatalf("Revoke = %v, %v; want true, nil", ok, err)
 		}
-		if err := s.Verify(root, trusted); err == nil || err.Error() != "workspace "+root+" is not trusted: new a.toml, b.toml" {
+		if err := s.Verify(root, trusted); err == nil || err.Error() != "workspace "+root+" is not trusted: untrusted a.toml, b.toml" {
 			t.Fatalf("Verify after Revoke = %v", err)
+		}
+		withC := map[string]string{"a.toml": trusted["a.toml"], "c.toml": Sum([]byte("c"))}
+		if err := s.Verify(root, withC); err == nil || err.Error() != "workspace "+root+" is not trusted: untrusted a.toml; new c.toml" {
+			t.Fatalf("Verify of a file added after Revoke = %v", err)
 		}
 		if ok, err := s.Revoke(root); ok || err != nil {
 			t.Fatalf("second Revoke = %v, %v; want false, nil", ok, err)
+		}
+		if recs, err := s.List(); err != nil || len(recs) != 0 {
+			t.Fatalf("List after Revoke = %v, %v; want none", recs, err)
+		}
+		if _, err := s.Trust(root, trusted); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Verify(root, trusted); err != nil {
+			t.Fatalf("Verify after trusting again = %v", err)
 		}
 	})
 }

@@ -15,7 +15,7 @@ import (
 // the fix source/mcp gives, not only its cause.
 func TestMCPServerProblemHasFix(t *testing.T) {
 	dir := workspace(t, "[mcp_servers.dead]\ncommand = [\"sh\", \"-c\", \"echo oops >&2; exit 4\"]\nsandbox = false\n")
-	const cause = `resolver: source "mcp.dead": listing its tools: mcp server "dead": start: the server did not complete the MCP handshake: the server exited (exit status 4) before the handshake (stderr: oops)`
+	const cause = `listing its tools: mcp server "dead": start: the server did not complete the MCP handshake: the server exited (exit status 4) before the handshake (stderr: oops)`
 	const fix = `run "sh -c echo oops >&2; exit 4" by hand: it must speak MCP (JSON-RPC, one message a line) on stdout and log only to stderr`
 
 	r := runIn(t, dir, "", nil, "--no-cache", "check")
@@ -44,7 +44,7 @@ func TestMCPServerProblemSandboxHint(t *testing.T) {
 	dir := workspace(t, "[mcp_servers.dead]\ncommand = [\"sh\", \"-c\", \"echo oops >&2; exit 4\"]\n")
 	const grant = "grant what it needs in [mcp_servers.dead], e.g. access.fs = [{ path = \"~/.npm\", read = true, write = true }] or access.net = [{ host = \"HOST\", port = 443, allow = true }], or set sandbox = false there to run it unconfined"
 	const want = "error: source mcp.dead: " +
-		`resolver: source "mcp.dead": listing its tools: mcp server "dead": start: the server did not complete the MCP handshake: the server exited (exit status 4) before the handshake; ` +
+		`listing its tools: mcp server "dead": start: the server did not complete the MCP handshake: the server exited (exit status 4) before the handshake; ` +
 		"it runs under the sandbox, which may be why (no network; nothing read or written outside the workspace, such as ~/.npm): " + grant + " (stderr: oops)" +
 		"\n  fix: " + grant + "; else " + `run "sh -c echo oops >&2; exit 4" by hand: it must speak MCP (JSON-RPC, one message a line) on stdout and log only to stderr` +
 		"\nFAIL: 0 tools, 1 error, 0 warnings\n"

@@ -73,7 +73,7 @@ func (a *app) untrustedText() string {
 	for _, d := range []struct {
 		what  string
 		files []string
-	}{{"new", te.New}, {"changed", te.Changed}, {"removed", te.Removed}} {
+	}{{"untrusted", te.Untrusted}, {"new", te.New}, {"changed", te.Changed}, {"removed", te.Removed}} {
 		if len(d.files) == 0 {
 			continue
 		}
@@ -182,6 +182,11 @@ func trustDir(c *cli.Context) (string, error) {
 // trust records the workspace at or above start as trusted, and shows the
 // commands that may now run.
 func (a *app) trust(start string) error {
+	if fi, err := os.Stat(start); err != nil {
+		return &exitError{code: ExitFailure, err: fmt.Errorf("trust: directory %s does not exist: give a workspace's directory", start)}
+	} else if !fi.IsDir() {
+		return &exitError{code: ExitFailure, err: fmt.Errorf("trust: %s is not a directory: give a workspace's directory", start)}
+	}
 	ws, err := config.FindWorkspace(start)
 	if err != nil {
 		return &exitError{code: ExitFailure, err: fmt.Errorf("trust: %w", err)}

@@ -143,8 +143,9 @@ func TestWorkspaceTrust(t *testing.T) {
 	if want := "untrusted " + dir + ": its tools are no longer served\n"; r.code != 0 || r.stdout != want {
 		t.Errorf("untrust: exit %d, stdout %q; want %q", r.code, r.stdout, want)
 	}
-	check(t, []string{"list"}, "", 0, "", untrustedNew)
-	check(t, []string{"call", "greet", "name=Ada"}, "", 2, "", "toolhost: unknown tool \"greet\": "+strings.TrimPrefix(untrustedNew, "toolhost: "))
+	const untrustedRevoked = "toolhost: workspace configuration not trusted, its tools are not served: untrusted .config/toolhost/tools.toml; review it, then run: toolhost trust\n"
+	check(t, []string{"list"}, "", 0, "", untrustedRevoked)
+	check(t, []string{"call", "greet", "name=Ada"}, "", 2, "", "toolhost: unknown tool \"greet\": "+strings.TrimPrefix(untrustedRevoked, "toolhost: "))
 	if ran() {
 		t.Fatal("the untrusted workspace ran its command")
 	}

@@ -92,10 +92,17 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 					at = filepath.Dir(path)
 				}
 				if capability == "create" || capability == "delete" {
-					if under := p.narrower(at, rootReal, home, capability); under != "" {
+					if under, exists := p.narrower(at, rootReal, home, capability); under != "" {
+						// A rule's path that does not exist yet is kept
+						// from being created: naming it would point at
+						// nothing the person can see.
+						while := fmt.Sprintf("%q below it may not", ruleName(under, rootReal, home))
+						if !exists {
+							while = "it keeps paths below it read-only that a tool could otherwise " + capability
+						}
 						return &Denial{What: fmt.Sprintf("%s of %s", capability, ruleName(path, rootReal, home)),
-							Fix: fmt.Sprintf(`%s it in a subdirectory: the sandbox cannot let a tool %s entries directly in %q while %q below it may not (docs/security.md, "Limits")`,
-								capability, capability, ruleName(at, rootReal, home), ruleName(under, rootReal, home))}
+							Fix: fmt.Sprintf(`%s it in a subdirectory: the sandbox cannot let a tool %s entries directly in %q while %s (docs/security.md, "Limits")`,
+								capability, capability, ruleName(at, rootReal, home), while)}
 					}
 				}
 				// A rule applies in full: keep what the place has, add what was missing.
@@ -223,16 +230,22 @@ func capabilities(bits uint64, extra string) string {
 }
 
 // narrower returns a rule's path strictly beneath dir that does not grant
-// capability (Landlock's rights on dir would cover it too), "" when none.
-func (p *Policy) narrower(dir, rootReal, home, capability string) string {
+// capability (Landlock's rights on dir would cover it too), "" when none,
+// preferring one that exists; exists reports whether it does.
+func (p *Policy) narrower(dir, rootReal, home, capability string) (path string, exists bool) {
 	need := map[string]uint64{"create": accCreate, "delete": accDelete}[capability]
 	for _, r := range p.enforcedRules(rootReal, home) {
 		a := absRule(r.Path, rootReal, home)
 		if a != "" && a != dir && within(dir, a) && r.bits()&need != need {
-			return a
+			if _, err := os.Lstat(a); err == nil {
+				return a, true
+			}
+			if path == "" {
+				path = a
+			}
 		}
 	}
-	return ""
+	return path, false
 }
 
 // granted returns the rights the most specific rule gives path.

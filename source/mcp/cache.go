@@ -137,7 +137,8 @@ func statID(path string) (fileID, bool) {
 
 // specKey is a hash of what decides a server's tools as far as toolhost
 // can see: the spec (its secrets only hashed, the bearer token not at
-// all), and for a stdio server the identity (path, size, mtime) of its
+// all; its Confinement too, since a listing made unconfined says nothing
+// of whether the server starts under the sandbox), and for a stdio server the identity (path, size, mtime) of its
 // program and of every argument that names an existing file (a script).
 // ok is false when the program cannot be found: nothing is trusted then.
 func specKey(spec *Spec) (key string, ok bool) {
@@ -156,11 +157,11 @@ type keyFiles struct {
 // specKeyFiles is specKey, with the files it read.
 func specKeyFiles(spec *Spec) (key string, kf keyFiles, ok bool) {
 	k := struct {
-		Name, Command, Dir, URL, Protocol string
-		Args, Env, Headers                []string
-		Program                           fileID
-		Files                             []fileID
-	}{Name: spec.Name, Command: spec.Command, Dir: spec.Dir, URL: spec.URL, Protocol: spec.ProtocolVersion, Args: spec.Args, Env: spec.Env}
+		Name, Command, Dir, URL, Protocol, Confinement string
+		Args, Env, Headers                             []string
+		Program                                        fileID
+		Files                                          []fileID
+	}{Name: spec.Name, Command: spec.Command, Dir: spec.Dir, URL: spec.URL, Protocol: spec.ProtocolVersion, Confinement: spec.Confinement, Args: spec.Args, Env: spec.Env}
 	for name, v := range spec.Headers {
 		k.Headers = append(k.Headers, name+": "+v)
 	}

@@ -44,6 +44,13 @@ type Spec struct {
 	Headers   map[string]string
 	BearerEnv string
 
+	// Confinement describes how [Options.Start] confines a stdio server
+	// (the host's sandbox mode and access rules, in any stable text): it
+	// is part of the listing cache's key, so a server whose confinement
+	// changed is asked again rather than served from a listing it made
+	// under other rules. "" when it is not confined by the host.
+	Confinement string
+
 	// ProtocolVersion, if set, is the version offered first (e.g.
 	// "2025-11-25"); by default the newest the go-sdk client speaks, and
 	// the server may negotiate any older one it supports.

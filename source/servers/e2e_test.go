@@ -390,7 +390,7 @@ source = "mcp.bad"
 		t.Errorf("tools %q, want %q", got, fakeNames)
 	}
 	problems := cat.Report().Problems
-	if len(problems) != 1 || problems[0].Warning || !strings.Contains(problems[0].Error(), `source "mcp.bad"`) ||
+	if len(problems) != 1 || problems[0].Warning || !strings.Contains(problems[0].Error(), "source mcp.bad: listing its tools: ") ||
 		!strings.Contains(problems[0].Error(), "no config file at /etc/fake.toml") {
 		t.Fatalf("problems %v, want one naming mcp.bad and its stderr", problems)
 	}

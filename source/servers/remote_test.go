@@ -96,7 +96,7 @@ url = "`+url+`"
 		t.Errorf("tools %q, want %q", got, fakeNames)
 	}
 	problems := cat.Report().Problems
-	if len(problems) != 1 || !strings.Contains(problems[0].Error(), `source "remote.gone"`) {
+	if len(problems) != 1 || !strings.Contains(problems[0].Error(), "source remote.gone: listing its tools: ") {
 		t.Errorf("problems %v, want one of remote.gone", problems)
 	}
 }

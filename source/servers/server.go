@@ -63,6 +63,7 @@ func newServer(s *config.Server, entries []*config.Entry, o *Options) (*server, 
 			}
 		}
 		srv.launch = &launcher{server: s, root: o.Root, secrets: o.Secrets}
+		spec.Confinement = policyOf(s).Key() // its mode and rules: a listing is of them
 	}
 	if s.Timeout != nil {
 		spec.CallTimeout = s.Timeout.Duration
