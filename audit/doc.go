@@ -33,6 +33,7 @@
 // Flow: call → [Record] → [Log.Write] (redact, cap, encode, write(2)) →
 // audit.jsonl → [Scanner] / [Follow] → `toolhost audit`.
 //
-// The package imports only the standard library, so the catalog (and any
-// face) may import it.
+// The package imports only the standard library and the ground
+// (internal/plainjson, its JSON string quoting, shared with package tool),
+// so the catalog (and any face) may import it.
 package audit

@@ -6,7 +6,8 @@ import (
 	"math"
 	"strconv"
 	"time"
-	"unicode/utf8"
+
+	"github.com/toolhost/toolhost/internal/plainjson"
 )
 
 // Record is one call as the audit log keeps it: one JSON line. Every field
@@ -162,51 +163,10 @@ func field(b []byte, key, value string) []byte {
 	return appendString(b, value)
 }
 
-const hexDigits = "0123456789abcdef"
-
 // appendString appends s as a JSON string: quotes, backslashes and control
 // characters escaped, invalid UTF-8 replaced by U+FFFD, so that every line
-// is valid JSON whatever a client or tool sent.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i++
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
+// is valid JSON whatever a client or tool sent (plainjson.AppendString).
+func appendString(b []byte, s string) []byte { return plainjson.AppendString(b, s) }
 
 // wireRecord is the line as encoding/json reads it back.
 type wireRecord struct {

@@ -31,7 +31,7 @@ var rooms = []struct {
 	{2, "configuration", []string{"config/..."}},
 	{2, "tool search", []string{"toolsearch/..."}}, // ranks tool definitions; imports the ground only
 	{2, "author SDK", []string{"sdk/..."}},
-	{2, "audit log", []string{"audit"}}, // standard library only: the catalog and the faces write and read it
+	{2, "audit log", []string{"audit"}}, // the standard library and the ground only: the catalog and the faces write and read it
 	{2, "rate limits", []string{"ratelimit"}},
 	{3, "catalog", []string{"catalog/..."}},   // the tool, identity, errors and the Source contract
 	{4, "sources", []string{"source/..."}},    // beside each other; each imports the catalog, never resolver or a face
