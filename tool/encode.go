@@ -361,7 +361,6 @@ func appendFloat(b []byte, f float64) ([]byte, error) {
 	return b, nil
 }
 
-
 // appendString quotes s as encoding/json does with SetEscapeHTML(false)
 // (plainjson.AppendString).
 func appendString(b []byte, s string) []byte { return plainjson.AppendString(b, s) }
