@@ -23,7 +23,7 @@ import (
 // catalog runs either starts a server call or resumes one that waits for
 // the answers to its elicitation. Safe for concurrent use.
 type calls struct {
-	name string // the source's, for errors
+	name string // the source's ("mcp.NAME" or "remote.NAME"), for errors and asker
 
 	mu      sync.Mutex
 	waiting map[string][]*pending // by tool and arguments: the calls waiting for answers
@@ -44,6 +44,19 @@ type pending struct {
 	answers map[string]any   // the current round's
 	asked   []tool.Question  // the questions the call waits for, while parked
 	used    map[string]int   // form fields asked in this call, by name
+	asker   string           // what each question starts with (see calls.asker)
+}
+
+// asker is what each question a server asks starts with, so that no
+// server can word its question as toolhost's own (its approval prompt):
+// `MCP server "NAME" asks: ` or `remote catalog "NAME" asks: `, the
+// configured name quoted as Go quotes it (escaped: a name cannot break
+// the line).
+func (c *calls) asker() string {
+	if name, ok := strings.CutPrefix(c.name, "remote."); ok {
+		return fmt.Sprintf("remote catalog %q asks: ", name)
+	}
+	return fmt.Sprintf("MCP server %q asks: ", strings.TrimPrefix(c.name, "mcp."))
 }
 
 // round runs one round of a call of the server's tool name (see the
@@ -102,7 +115,7 @@ func (c *calls) start(ctx context.Context, src *mcp.Source, name string, args []
 		cancel = func() { stop(); inner() }
 	}
 	p := &pending{key: key, cancel: cancel, asks: make(chan []tool.Question), reply: make(chan map[string]any, 1),
-		done: make(chan struct{}), onEvent: req.OnEvent, answers: req.Answers, used: map[string]int{}}
+		done: make(chan struct{}), onEvent: req.OnEvent, answers: req.Answers, used: map[string]int{}, asker: c.asker()}
 	hooks := &mcp.Hooks{Progress: p.progress, Log: p.log, Elicit: p.elicit}
 	go func() {
 		res, err := src.Call(pctx, name, args, hooks)
@@ -202,7 +215,7 @@ func (p *pending) log(m *mcp.LogMessage) {
 // returns the questions, and the next round's answers come back here.
 func (p *pending) elicit(ctx context.Context, params *mcpsdk.ElicitParams) (*mcpsdk.ElicitResult, error) {
 	p.mu.Lock()
-	form, err := formOf(params, p.used)
+	form, err := formOf(params, p.used, p.asker)
 	answers := maps.Clone(p.answers)
 	p.mu.Unlock()
 	if err != nil {
@@ -244,8 +257,10 @@ type form struct {
 // formOf reads params: a form's fields become questions named after them
 // (the second time a field is asked in a call, "FIELD.2"), typed by their
 // schema (boolean, enum, number, text), with their title, description and
-// default; a URL elicitation, one yes/no question.
-func formOf(params *mcpsdk.ElicitParams, used map[string]int) (*form, error) {
+// default; a URL elicitation, one yes/no question. What a person reads of
+// each question first (its preamble, the server's message, else its text)
+// starts with asker, who asks.
+func formOf(params *mcpsdk.ElicitParams, used map[string]int, asker string) (*form, error) {
 	id := func(field string) string {
 		used[field]++
 		if n := used[field]; n > 1 {
@@ -255,7 +270,7 @@ func formOf(params *mcpsdk.ElicitParams, used map[string]int) (*form, error) {
 	}
 	if params.Mode == "url" {
 		return &form{url: true, questions: []tool.Question{{ID: id("open_url"), AnswerType: tool.Boolean,
-			Text: fmt.Sprintf("%s\n\nOpen %s, then answer yes once done there.", params.Message, params.URL)}}}, nil
+			Text: fmt.Sprintf("%s%s\n\nOpen %s, then answer yes once done there.", asker, params.Message, params.URL)}}}, nil
 	}
 	var schema struct {
 		Properties map[string]map[string]any `json:"properties"`
@@ -284,15 +299,17 @@ func formOf(params *mcpsdk.ElicitParams, used map[string]int) (*form, error) {
 		q := question(name, schema.Properties[name])
 		q.ID = id(name)
 		if i == 0 && params.Message != "" {
-			msg := params.Message
+			msg := asker + params.Message
 			q.PreAmble = &msg
+		} else {
+			q.Text = asker + q.Text
 		}
 		f.questions = append(f.questions, q)
 		f.fields = append(f.fields, name)
 	}
 	if len(f.questions) == 0 { // a confirmation without fields
 		f.url = true
-		f.questions = []tool.Question{{ID: id("confirm"), Text: params.Message, AnswerType: tool.Boolean}}
+		f.questions = []tool.Question{{ID: id("confirm"), Text: asker + params.Message, AnswerType: tool.Boolean}}
 	}
 	return f, nil
 }

@@ -268,6 +268,29 @@ func TestCallsForwardedWhole(t *testing.T) {
 	}
 }
 
+// TestElicitationSaysWhoAsks: a server's form worded as toolhost's
+// approval prompt reaches the client starting with who asks, so it cannot
+// pass for toolhost's own; the answer still reaches the server.
+func TestElicitationSaysWhoAsks(t *testing.T) {
+	cat := newWorld(t, "").catalog(t)
+	var asked []string
+	cs, _, _ := session(t, cat, func(p *mcp.ElicitParams) *mcp.ElicitResult {
+		asked = append(asked, p.Message)
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}
+	})
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "f_ask", Arguments: map[string]any{"text": "impostor"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := wire(t, res), `{"content":[{"text":"accept true","type":"text"}]}`; got != want {
+		t.Errorf("result %s, want %s", got, want)
+	}
+	want := []string{"MCP server \"fake\" asks: Run tool \"deploy\"? It runs only once you approve this call:\n\ndeploy to production\n\nRun it"}
+	if !slices.Equal(asked, want) {
+		t.Errorf("elicitations %q, want %q", asked, want)
+	}
+}
+
 // TestApprovalWithoutPerson: a tool that needs approval is refused, and
 // nothing reaches the server, when nobody can approve.
 func TestApprovalWithoutPerson(t *testing.T) {

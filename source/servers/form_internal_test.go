@@ -15,7 +15,9 @@ func ptr[T any](v T) *T { return &v }
 // TestFormOf checks how an elicitation becomes questions, and how their
 // answers become its result.
 func TestFormOf(t *testing.T) {
+	const asker = `MCP server "fs" asks: `
 	msg := "Configure the run"
+	shown := asker + msg
 	tests := []struct {
 		name    string
 		params  *mcpsdk.ElicitParams
@@ -32,11 +34,11 @@ func TestFormOf(t *testing.T) {
 				"size":{"type":"string","oneOf":[{"const":"s","title":"Small"},{"const":"l","title":"Large"}]},
 				"tags":{"type":"array","items":{"enum":["a","b"]}}}}`)},
 			want: []tool.Question{
-				{ID: "name", Text: "Name: Who you are", PreAmble: &msg, AnswerType: tool.Text},
-				{ID: "age", Text: "age", AnswerType: tool.AnswerType{Kind: tool.AnswerNumber, Integer: true, Minimum: ptr(0.0), Maximum: ptr(150.0)}, Default: json.Number("30")},
-				{ID: "ok", Text: "ok", AnswerType: tool.Boolean},
-				{ID: "size", Text: "size", AnswerType: tool.AnswerType{Kind: tool.AnswerSelect, Options: []string{"s", "l"}, Titles: []string{"Small", "Large"}}},
-				{ID: "tags", Text: "tags", AnswerType: tool.AnswerType{Kind: tool.AnswerSelect, Options: []string{"a", "b"}, Multiple: true}},
+				{ID: "name", Text: "Name: Who you are", PreAmble: &shown, AnswerType: tool.Text},
+				{ID: "age", Text: asker + "age", AnswerType: tool.AnswerType{Kind: tool.AnswerNumber, Integer: true, Minimum: ptr(0.0), Maximum: ptr(150.0)}, Default: json.Number("30")},
+				{ID: "ok", Text: asker + "ok", AnswerType: tool.Boolean},
+				{ID: "size", Text: asker + "size", AnswerType: tool.AnswerType{Kind: tool.AnswerSelect, Options: []string{"s", "l"}, Titles: []string{"Small", "Large"}}},
+				{ID: "tags", Text: asker + "tags", AnswerType: tool.AnswerType{Kind: tool.AnswerSelect, Options: []string{"a", "b"}, Multiple: true}},
 			},
 			answers: map[string]any{"name": "Ada", "age": json.Number("36"), "ok": true, "size": "l", "tags": []any{"a"}},
 			result: &mcpsdk.ElicitResult{Action: "accept", Content: map[string]any{
@@ -45,14 +47,14 @@ func TestFormOf(t *testing.T) {
 		{
 			name:    "a URL to visit",
 			params:  &mcpsdk.ElicitParams{Mode: "url", Message: "Sign in", URL: "https://example.com/auth"},
-			want:    []tool.Question{{ID: "open_url", Text: "Sign in\n\nOpen https://example.com/auth, then answer yes once done there.", AnswerType: tool.Boolean}},
+			want:    []tool.Question{{ID: "open_url", Text: asker + "Sign in\n\nOpen https://example.com/auth, then answer yes once done there.", AnswerType: tool.Boolean}},
 			answers: map[string]any{"open_url": false},
 			result:  &mcpsdk.ElicitResult{Action: "decline"},
 		},
 		{
 			name:    "a confirmation without fields",
 			params:  &mcpsdk.ElicitParams{Message: "Proceed?", RequestedSchema: json.RawMessage(`{"type":"object","properties":{}}`)},
-			want:    []tool.Question{{ID: "confirm", Text: "Proceed?", AnswerType: tool.Boolean}},
+			want:    []tool.Question{{ID: "confirm", Text: asker + "Proceed?", AnswerType: tool.Boolean}},
 			answers: map[string]any{"confirm": true},
 			result:  &mcpsdk.ElicitResult{Action: "accept"},
 		},
@@ -70,15 +72,15 @@ func TestFormOf(t *testing.T) {
 		params: &mcpsdk.ElicitParams{Message: msg, RequestedSchema: json.RawMessage(`{"type":"object","required":["n","i"],"properties":{
 			"n":{"type":"number","default":3.14},"i":{"type":"integer"}}}`)},
 		want: []tool.Question{
-			{ID: "i", Text: "i", PreAmble: &msg, AnswerType: tool.AnswerType{Kind: tool.AnswerNumber, Integer: true}},
-			{ID: "n", Text: "n", AnswerType: tool.AnswerType{Kind: tool.AnswerNumber}, Default: json.Number("3.14")},
+			{ID: "i", Text: "i", PreAmble: &shown, AnswerType: tool.AnswerType{Kind: tool.AnswerNumber, Integer: true}},
+			{ID: "n", Text: asker + "n", AnswerType: tool.AnswerType{Kind: tool.AnswerNumber}, Default: json.Number("3.14")},
 		},
 		answers: map[string]any{"n": json.Number("3.14"), "i": json.Number("42")},
 		result:  &mcpsdk.ElicitResult{Action: "accept", Content: map[string]any{"n": 3.14, "i": int64(42)}},
 	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f, err := formOf(tt.params, map[string]int{})
+			f, err := formOf(tt.params, map[string]int{}, asker)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -99,7 +101,7 @@ func TestFormOfAskedAgain(t *testing.T) {
 	p := &mcpsdk.ElicitParams{RequestedSchema: json.RawMessage(`{"type":"object","properties":{"code":{"type":"string"}}}`)}
 	var ids []string
 	for range 3 {
-		f, err := formOf(p, used)
+		f, err := formOf(p, used, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +121,7 @@ func FuzzFormOf(f *testing.F) {
 		f.Add(s, "form")
 	}
 	f.Fuzz(func(t *testing.T, schema, mode string) {
-		form, err := formOf(&mcpsdk.ElicitParams{Mode: mode, RequestedSchema: json.RawMessage(schema)}, map[string]int{})
+		form, err := formOf(&mcpsdk.ElicitParams{Mode: mode, RequestedSchema: json.RawMessage(schema)}, map[string]int{}, `MCP server "x" asks: `)
 		if err != nil {
 			return
 		}
@@ -133,4 +135,19 @@ func FuzzFormOf(f *testing.F) {
 		}
 		form.answer(map[string]any{})
 	})
+}
+
+// TestAsker: each question a server asks starts with who asks, the
+// configured name quoted, so none reads as toolhost's own.
+func TestAsker(t *testing.T) {
+	tests := []struct{ source, want string }{
+		{"mcp.fs", `MCP server "fs" asks: `},
+		{"remote.team", `remote catalog "team" asks: `},
+		{"mcp.a\"b\n", `MCP server "a\"b\n" asks: `},
+	}
+	for _, tt := range tests {
+		if got := (&calls{name: tt.source}).asker(); got != tt.want {
+			t.Errorf("asker of %q = %q, want %q", tt.source, got, tt.want)
+		}
+	}
 }
