@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // deadPid returns the pid of a process that has exited and been reaped.
@@ -163,5 +164,46 @@ func mkdir(t *testing.T, p string) {
 	t.Helper()
 	if err := os.Mkdir(p, 0o700); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSweepFreshProcess: in a new process, the first private directory
+// starts the sweep of its parent, which removes a dead host's directory
+// and keeps its own.
+func TestSweepFreshProcess(t *testing.T) {
+	if os.Getenv("TOOLHOST_SWEEP_HELPER") == "1" {
+		d, err := privateTemp()
+		if err != nil {
+			t.Fatal(err)
+		}
+		dead := filepath.Join(filepath.Dir(d), os.Getenv("TOOLHOST_SWEEP_DEAD"))
+		for range 500 { // the sweep runs in the background: wait for it, 5 s at most
+			if _, err := os.Lstat(dead); os.IsNotExist(err) {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		if _, err := os.Lstat(dead); !os.IsNotExist(err) {
+			t.Fatalf("%s not swept: %v", dead, err)
+		}
+		if _, err := os.Lstat(d); err != nil {
+			t.Fatalf("own directory: %v", err)
+		}
+		return
+	}
+	ns := hostNS()
+	if ns == 0 {
+		t.Skip("/proc/self/ns/pid cannot be read: no sweep here")
+	}
+	parent := t.TempDir()
+	dead := tempPrefix + strconv.FormatUint(ns, 10) + "-" + strconv.Itoa(deadPid(t)) + "-1"
+	mkdir(t, filepath.Join(parent, dead))
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSweepFreshProcess$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "TOOLHOST_SWEEP_HELPER=1", "TOOLHOST_SWEEP_DEAD="+dead, "XDG_RUNTIME_DIR="+parent)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("helper: %v\n%s", err, out)
+	}
+	if _, err := os.Lstat(filepath.Join(parent, dead)); !os.IsNotExist(err) {
+		t.Errorf("%s not swept: %v", dead, err)
 	}
 }
