@@ -89,21 +89,28 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 	return l, nil
 }
 
-// privateTemp makes a call's private temporary directory (0700, a random
-// name) in memory where it can: under $XDG_RUNTIME_DIR, else /dev/shm
-// (both tmpfs on Linux: a mkdir there costs microseconds, on a disk file
-// system it can cost a millisecond), else the system's temporary
-// directory.
+// privateTemp makes a call's private temporary directory (0700, a name
+// with the host's pid, see tempPattern) in memory where it can: under
+// $XDG_RUNTIME_DIR, else /dev/shm (both tmpfs on Linux: a mkdir there
+// costs microseconds, on a disk file system it can cost a millisecond),
+// else the system's temporary directory. The first one of the process
+// starts the sweep of what killed hosts left there (sweep_linux.go).
 func privateTemp() (string, error) {
+	pat := tempPattern()
 	for _, base := range []string{os.Getenv("XDG_RUNTIME_DIR"), "/dev/shm"} {
 		if base == "" || !filepath.IsAbs(base) {
 			continue
 		}
-		if d, err := os.MkdirTemp(base, "toolhost-call-"); err == nil {
+		if d, err := os.MkdirTemp(base, pat); err == nil {
+			sweepTempOnce(base)
 			return d, nil
 		}
 	}
-	return os.MkdirTemp("", "toolhost-call-")
+	d, err := os.MkdirTemp("", pat)
+	if err == nil {
+		sweepTempOnce(filepath.Dir(d))
+	}
+	return d, err
 }
 
 // removeTemp removes a call's private temporary directory: one rmdir
