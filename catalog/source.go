@@ -78,6 +78,11 @@ type CallResult struct {
 	// Outcome is the tool's answer: ok, error, or needs_input with its
 	// questions.
 	Outcome tool.Outcome
+	// QuestionsEach says that the questions of a needs_input Outcome
+	// count one by one against the call's bound on questions (a binary's
+	// questions asked together); else they count as one round (an MCP
+	// server's form).
+	QuestionsEach bool
 }
 
 // Reporter is implemented by a [Source] whose listing can find problems
@@ -87,4 +92,58 @@ type CallResult struct {
 type Reporter interface {
 	// Problems returns the problems of the last Tools call.
 	Problems() []Problem
+}
+
+// Indexer is implemented by a [Source] that can list its tools without
+// their full detail: a source restored from a persisted resolution holds
+// each tool's name, summary and enabled flag, and decodes the rest on
+// first use. The catalog calls Index in place of Tools.
+type Indexer interface {
+	// Index returns the source's tools as index lines; see [Index].
+	Index(ctx context.Context) (Index, error)
+}
+
+// Index is a source's listing in which each tool's detail may come on
+// demand.
+type Index struct {
+	// Tools are the source's tools, enabled or not, each with a unique
+	// name.
+	Tools []Listed
+	// Identity and List, when both set, are the identity and the
+	// tools/list result ({"tools":[…]}, compact JSON) of the enabled
+	// Tools, as computed when they were persisted: a catalog serving
+	// these tools alone serves them without decoding any detail.
+	Identity *Identity
+	List     []byte
+}
+
+// Listed is one tool of an [Index].
+type Listed struct {
+	Name, Summary string
+	Enabled       bool
+	// Detail returns the tool's full detail, decoding it on first use;
+	// it is called at most once per listing that needs it, and its result
+	// is owned by the catalog. Its Name, Summary and Enabled are those
+	// above.
+	Detail func() *Tool
+	// Args is the tool's compiled input schema, nil when the catalog is
+	// to compile it on first use (after which Refuse, if set, is added to
+	// it: [ArgSchema.WithRefuse]). An Args given is used as it is.
+	Args   *ArgSchema
+	Refuse func(args map[string]any) error
+}
+
+// Freshener is implemented by a [Source] that checks cheaply, before a
+// call, whether its tools changed (a rebuilt binary). The catalog calls
+// Freshen before it looks a called tool up; a source that finds a change
+// lists it through its Watch before Freshen returns.
+type Freshener interface {
+	Freshen(ctx context.Context)
+}
+
+// RunTracer is implemented by a [Source] whose Call traces the tool's run
+// itself (a binary's run is traced by the spawner): the catalog then
+// starts no "tool run" span around it.
+type RunTracer interface {
+	TracesRuns() bool
 }

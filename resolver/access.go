@@ -78,7 +78,7 @@ func denied(b *binding, root string, res *invoke.Result, out tool.Outcome, err e
 // compileAccess compiles the entry's policy for context.access (see
 // sandbox.Policy.Wire): a rule that cannot be compiled keeps the entry
 // from being served, as JP refuses to run it with a wider policy.
-func (c *Catalog) compileAccess(e *entry) (*lintError, []commandWarning) {
+func (c *binaries) compileAccess(e *entry) (*lintError, []commandWarning) {
 	b := e.bin
 	if b == nil || b.spec.Sandbox == nil {
 		return nil, nil
@@ -129,11 +129,10 @@ func outcomeText(out tool.Outcome, err error) string {
 // the OS sandbox, for `toolhost check`: a model steered by what it read
 // could then do whatever the user can. Sorted by tool name.
 func (c *Catalog) Unconfined() []Problem {
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	var out []Problem
-	for _, e := range c.sortedLocked() {
-		if !e.enabled {
+	for _, name := range c.Names() {
+		e, _ := c.served(name)
+		if e == nil {
 			continue
 		}
 		for _, w := range lintSandbox(e) {
@@ -199,14 +198,12 @@ type PolicyRule struct {
 // there is no such tool. A dynamic tool runs in this process: its policy
 // is empty.
 func (c *Catalog) Policy(name string) (*Policy, bool) {
-	c.mu.Lock()
-	e, ok := c.tools[name]
-	c.mu.Unlock()
+	e, ok := c.served(name)
 	if !ok {
 		return nil, false
 	}
 	out := &Policy{FS: []PolicyRule{}, Net: []PolicyRule{}, Env: []PolicyRule{}, Access: json.RawMessage("null")}
-	if e.bin == nil || e.bin.spec.Sandbox == nil {
+	if e == nil || e.bin.spec.Sandbox == nil {
 		return out, true
 	}
 	p := e.bin.spec.Sandbox

@@ -211,16 +211,16 @@ sandbox = "require"
 		if restored != wantRestored {
 			t.Fatalf("open %d: restored = %v, want %v", i, restored, wantRestored)
 		}
-		e, err := c.lookup("peek")
-		if err != nil {
-			t.Fatal(err)
+		e := c.bins.entry("peek")
+		if e == nil {
+			t.Fatal("no tool peek")
 		}
 		if string(e.bin.access) != want {
 			t.Errorf("open %d: access = %s", i, e.bin.access)
 		}
-		b, err := c.lookup("boxed")
-		if err != nil {
-			t.Fatal(err)
+		b := c.bins.entry("boxed")
+		if b == nil {
+			t.Fatal("no tool boxed")
 		}
 		if p := b.bin.spec.Sandbox; p == nil || p.Mode != sandbox.ModeRequire || e.bin.spec.Sandbox.Mode != sandbox.ModeOff {
 			t.Errorf("open %d: sandbox = %+v, %+v", i, p, e.bin.spec.Sandbox)

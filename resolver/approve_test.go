@@ -170,9 +170,9 @@ func TestApprovalMetadata(t *testing.T) {
 			dir, cache := t.TempDir(), t.TempDir()
 			for _, round := range []string{"resolved", "persisted"} {
 				c, _ := touchCatalog(t, policy, dir, cache)
-				c.mu.Lock()
-				persisted := c.tools["t"].detail == nil
-				c.mu.Unlock()
+				c.bins.mu.Lock()
+				persisted := c.bins.tools["t"].detail == nil
+				c.bins.mu.Unlock()
 				if persisted != (round == "persisted") {
 					t.Fatalf("%s: read from a persisted resolution: %v", round, persisted)
 				}

@@ -2,53 +2,21 @@ package resolver
 
 import (
 	"context"
-	"errors"
-	"time"
 
-	"github.com/toolhost/toolhost/audit"
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/invoke"
 	"github.com/toolhost/toolhost/invoke/sandbox"
 	"github.com/toolhost/toolhost/tool"
 )
 
-// This file writes the audit line of each call ([Options.Audit],
-// docs/audit.md): Call wraps the call path (call.go) and, when the
-// catalog has a log, collects in the call's context what only the path
-// knows (the approval decision, a sandbox denial, the process's exit
-// status and bytes) for the one [audit.Record] it writes when the call
-// ends.
-
-// callNote is what the call path tells the audit line while a call runs.
-// One goroutine (the call's) writes it.
-type callNote struct {
-	approval          audit.Approval
-	denial            string
-	exit              *int
-	bytesIn, bytesOut int64
-	secrets           []string // the call's Secret answers (secretanswers.go)
-}
-
-type noteKey struct{}
-
-// noteOf returns the note of the call ctx belongs to; nil when the
-// catalog keeps no audit log.
-func noteOf(ctx context.Context) *callNote {
-	n, _ := ctx.Value(noteKey{}).(*callNote)
-	return n
-}
-
-// noteApproval records what the approval path decided, and by which
-// face: the one that took the call ([audit.CallerFrom]).
-func noteApproval(ctx context.Context, decision string) {
-	if n := noteOf(ctx); n != nil && decision != "" {
-		n.approval = audit.Approval{Decision: decision, By: audit.CallerFrom(ctx).Face}
-	}
-}
+// What only the binaries know of a call (the sandbox's denial, the
+// process's exit status and bytes) goes to the call's audit line
+// (catalog.NoteRun…); the catalog writes the line.
 
 // noteDenial records the sandbox's refusal the outcome reports.
 func noteDenial(ctx context.Context, d *sandbox.Denial) {
-	if n := noteOf(ctx); n != nil && d != nil {
-		n.denial = d.What
+	if d != nil {
+		catalog.NoteDenial(ctx, d.What)
 	}
 }
 
@@ -56,107 +24,13 @@ func noteDenial(ctx context.Context, d *sandbox.Denial) {
 // the bytes of its request and stdout, summed over a call's rounds.
 // format_arguments and schema requests are not the call's.
 func noteRun(ctx context.Context, action tool.Action, res *invoke.Result) {
-	if n := noteOf(ctx); n != nil && res != nil && action == tool.ActionRun {
-		exit := res.ExitCode
-		n.exit = &exit
-		n.bytesIn += int64(res.RequestSize)
-		n.bytesOut += int64(len(res.Stdout))
+	if res != nil && action == tool.ActionRun {
+		catalog.NoteRun(ctx, res.ExitCode, res.RequestSize, len(res.Stdout))
 	}
 }
 
 // noteSent records the bytes of a request sent to a long-lived process.
-func noteSent(ctx context.Context, size int) {
-	if n := noteOf(ctx); n != nil {
-		n.bytesIn += int64(size)
-	}
-}
-
-// Call runs the named tool with args. It owns the call from lookup to
-// outcome, for binary and dynamic tools alike; the faces (CLI, MCP, HTTP)
-// only supply Ask and translate the result.
-//
-// The arguments are validated against the tool's input schema, with
-// defaults applied, before anything runs: invalid arguments give an error
-// outcome naming the fields, and err nil. A tool's questions (needs_input)
-// are answered by opts (see [CallOptions]) and the tool is run again with
-// the answers, at most MaxRounds times; a tool that asks again a question
-// it was answered is an error outcome. A failure the tool reports is an
-// error outcome too, and so is a binary that exits non-zero without
-// writing an outcome (a plain command that failed, a crash): its message
-// carries the exit status and stderr tail.
-//
-// A tool whose run mode is skip never runs (an error outcome says so); one
-// whose run mode is ask runs only once [CallOptions.Approve] approves the
-// call (see there). The configuration's fixed answers (questions.ID.answer)
-// are sent with every run and win over Answers.
-//
-// A call of a tool with a rate limit ([Tool.RateLimit]) whose calls
-// admitted in the last 60 s already reach it is refused before anything
-// runs, and before anyone is asked to approve it: a transient error
-// outcome gives the seconds to wait (package ratelimit). A call counts
-// once it is approved, just before the tool starts, in the catalog's
-// [Options.Limiter].
-//
-// err is non-nil only when no answer could be had: an unknown tool
-// (wrapping [ErrUnknownTool]), a binary that is missing, not executable,
-// timed out, flooded stdout or broke the protocol (see the error variables
-// of this package, each in an [*Error] with the fix), an Ask that failed,
-// or ctx cancelled (the binary is killed).
-//
-// With [Options.Audit] set, each call, whatever its end (an unknown tool,
-// a refusal, a host error), appends one line to the log once it ended,
-// naming the caller the context carries ([audit.WithCaller]).
-func (c *Catalog) Call(ctx context.Context, name string, args map[string]any, opts *CallOptions) (tool.Outcome, error) {
-	if c.audit == nil {
-		return c.call(ctx, name, args, opts)
-	}
-	start := time.Now()
-	n := &callNote{}
-	out, err := c.call(context.WithValue(ctx, noteKey{}, n), name, args, opts)
-	c.writeAudit(ctx, start, time.Since(start), name, args, n, out, err)
-	return out, err
-}
-
-// writeAudit writes the line of a call that ended with out, err. A line
-// that cannot be written (a full disk) does not fail the call.
-func (c *Catalog) writeAudit(ctx context.Context, start time.Time, d time.Duration, name string, args map[string]any, n *callNote, out tool.Outcome, err error) {
-	caller := audit.CallerFrom(ctx)
-	r := &audit.Record{Time: start, Face: caller.Face, Client: caller.Client, Tool: name, Duration: d,
-		Approval: n.approval, ExitStatus: n.exit, BytesIn: n.bytesIn, BytesOut: n.bytesOut}
-	if args != nil {
-		if data, merr := tool.Marshal(args); merr == nil {
-			r.Arguments = audit.Redact(data, n.secrets)
-		}
-	}
-	c.mu.Lock()
-	e := c.tools[name] // a disabled tool too: its line names its source
-	c.mu.Unlock()
-	if e != nil {
-		t := e.t()
-		r.Source = t.Source
-		switch {
-		case t.Run == RunSkip:
-			r.Approval = audit.Approval{Decision: audit.DecisionRefused}
-		case t.Run == RunUnattended && t.Provenance["run"] != "" && r.Approval == (audit.Approval{}):
-			r.Approval = audit.Approval{Decision: audit.DecisionUnattended}
-		}
-		if e.bin != nil {
-			r.Sandbox.Profile = profileOf(e.bin.spec.Sandbox)
-		}
-	}
-	r.Sandbox.Denial = n.denial
-	switch {
-	case err != nil:
-		r.Outcome = audit.OutcomeHostError
-	case out.Type == tool.KindSuccess:
-		r.Outcome = audit.OutcomeSuccess
-	case out.Type == tool.KindNeedsInput:
-		r.Outcome = audit.OutcomeNeedsInput
-	default:
-		r.Outcome = audit.OutcomeError
-	}
-	_ = c.audit.Write(r)
-}
+func noteSent(ctx context.Context, size int) { catalog.NoteSent(ctx, size) }
 
 // profileOf names the sandbox a binary runs in: "default" (the default
 // profile and the entry's rules), "custom" (the entry's access rules
@@ -169,18 +43,4 @@ func profileOf(p *sandbox.Policy) string {
 		return "default"
 	}
 	return "custom"
-}
-
-// decision names what Approve answered: approved, declined, asked later
-// (ErrNoAnswer); "" for a failure to ask.
-func decision(ok bool, err error) string {
-	switch {
-	case errors.Is(err, ErrNoAnswer):
-		return audit.DecisionAsked
-	case err != nil:
-		return ""
-	case ok:
-		return audit.DecisionApproved
-	}
-	return audit.DecisionDeclined
 }

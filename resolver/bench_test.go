@@ -27,7 +27,7 @@ func BenchmarkResolve(b *testing.B) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := c.rebuild(b.Context()); err != nil {
+		if _, err := c.bins.rebuild(b.Context()); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -33,7 +33,7 @@ type binding struct {
 
 // run runs one request of a binary tool with the entry's timeout and reads
 // its answer ([readOutcome]).
-func (c *Catalog) run(ctx context.Context, e *entry, action tool.Action, args, answers map[string]any, onEvent func(tool.Event)) (tool.Outcome, error) {
+func (c *binaries) run(ctx context.Context, e *entry, action tool.Action, args, answers map[string]any, onEvent func(tool.Event)) (tool.Outcome, error) {
 	b := e.bin
 	ctx, cancel := invoke.WithTimeout(ctx, b.timeout)
 	defer cancel()
@@ -75,7 +75,7 @@ func (c *Catalog) run(ctx context.Context, e *entry, action tool.Action, args, a
 	if err != nil {
 		return tool.Outcome{}, err
 	}
-	secrets = append(secrets, answerSecrets(ctx)...) // the Secret answers (secretanswers.go)
+	secrets = append(secrets, catalog.AnswerSecrets(ctx)...) // the Secret answers (secretanswers.go)
 	res, err := invoke.Run(ctx, spec, req)
 	scrubSecrets(secrets, res, err)                // secrets.go
 	noteRun(ctx, action, res)                      // audit.go
@@ -106,7 +106,7 @@ func (c *Catalog) run(ctx context.Context, e *entry, action tool.Action, args, a
 }
 
 // runError adds the entry's fix to the error of a run.
-func (c *Catalog) runError(e *entry, action tool.Action, err error) error {
+func (c *binaries) runError(e *entry, action tool.Action, err error) error {
 	b := e.bin
 	key := e.t().Provenance["entry"] // tools.NAME or toolsets.NAME
 	var fix string
@@ -127,7 +127,7 @@ func (c *Catalog) runError(e *entry, action tool.Action, err error) error {
 }
 
 // keyOf returns the stat key of g when the tools were built.
-func (c *Catalog) keyOf(g *group) cacheKey {
+func (c *binaries) keyOf(g *group) cacheKey {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.keys[g.key]
@@ -136,7 +136,7 @@ func (c *Catalog) keyOf(g *group) cacheKey {
 // formatBinary asks a binary that speaks the protocol to render a call's
 // arguments. Plain commands are never asked: for them format_arguments
 // would run the command.
-func (c *Catalog) formatBinary(ctx context.Context, e *entry, args map[string]any) (string, bool) {
+func (c *binaries) formatBinary(ctx context.Context, e *entry, args map[string]any) (string, bool) {
 	if !e.bin.protocol {
 		return "", false
 	}

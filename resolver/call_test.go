@@ -238,7 +238,7 @@ env = { RESOLVER_TEST_COUNTER = "`+count+`" }
 		t.Fatalf("Refresh with nothing rebuilt = %v, %v (%d requests)", changed, err, asked())
 	}
 	copyExe(t, bin, []byte("v2")) // the rebuilt binary describes itself differently
-	c.statEvery = 0
+	c.bins.statEvery = 0
 	if out, err := c.Call(t.Context(), "v", nil, nil); err != nil || out.IsError() {
 		t.Fatalf("Call = %v, %v", out, err)
 	}

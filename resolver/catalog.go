@@ -1,13 +1,11 @@
 package resolver
 
 import (
-	"bytes"
+	"context"
 	"fmt"
-	"maps"
 	"os"
 	"slices"
 	"sort"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -60,38 +58,89 @@ type Options struct {
 	// its own, which every face and client calling through the catalog
 	// shares; pass one to share the counts between catalogs.
 	Limiter *ratelimit.Limiter
-	// Audit, if set, gets one line per call (audit.go, docs/audit.md),
-	// and the secrets the calls read, to redact. nil: no audit log.
+	// Audit, if set, gets one line per call (docs/audit.md), and the
+	// secrets the calls read, to redact. nil: no audit log.
 	Audit *audit.Log
 }
 
-// entry is one tool the catalog serves. Fields are fixed once the entry is
+// Catalog is a [catalog.Catalog] served from a configuration: its base
+// source is the configuration's binaries (this package), beside the MCP
+// servers and remote catalogs it names (package source/servers) and the
+// tools registered in this process. It adds what only the binaries know:
+// [Catalog.Refresh], [Catalog.Categories], [Catalog.Policy] and
+// [Catalog.Unconfined]. It is safe for concurrent use.
+type Catalog struct {
+	*catalog.Catalog
+	bins *binaries
+}
+
+// binaries is the local-binary source: the tools a configuration's
+// entries make of binaries (resolution, merge, schema caches, long-lived
+// pools, the persisted resolution). It is the catalog's base source.
+type binaries struct {
+	// fixed at creation
+	root, workspaceID, conversationID string
+	concurrency                       int
+	progress                          func(done, total int)
+	plan                              atomic.Pointer[plan]           // what the configuration asks for; replaced once when a restored plan needs the configuration (fullPlan)
+	loadConfig                        func() (*config.Config, error) // Open's load; nil for New
+	loadOnce                          sync.Once
+	schemas                           *schemacache.Session        // schema answers for this catalog's lifetime
+	disk                              diskCache                   // persistent schema answers; zero: none
+	persist                           atomic.Pointer[persistence] // where the resolution is persisted; nil: nowhere
+	statEvery                         time.Duration               // minimum delay between automatic stat checks
+	retryBase                         time.Duration               // first delay before a timed-out schema request is retried
+	pools                             *pools                      // long-lived processes (pool.go)
+	cacheDir                          string
+	only                              string     // Options.Only
+	audit                             *audit.Log // Options.Audit: the secrets read are redacted there
+
+	// safe for concurrent use on their own, without mu
+	builds   atomic.Uint64    // resolution passes started
+	compiled catalog.Compiled // input schemas compiled so far
+
+	mu         sync.Mutex
+	tools      map[string]*entry
+	report     Report
+	categories []Category
+	keys       map[string]cacheKey    // stat key of each asked group when the tools were built
+	built      uint64                 // the pass the tools come from
+	lastStat   time.Time              // last automatic stat check
+	retries    map[string]*retryState // timed-out schema requests to ask again, by session cache key
+	stored     *storedList            // the identity and listing of a persisted resolution installed; nil after a resolution
+	watchers   map[int]func()
+	nextWatch  int
+}
+
+// storedList is the identity and tools/list result a persisted
+// resolution holds.
+type storedList struct {
+	identity *Identity
+	list     []byte
+}
+
+// entry is one tool of the binaries. Fields are fixed once the entry is
 // stored; a change replaces the entry. An entry loaded from a persisted
-// resolution holds its name, summary and enabled flag, and decodes the rest
-// of its tool when first asked ([entry.t]); its input schema is compiled
-// when the tool is first called or validated ([Catalog.checker]).
+// resolution holds its name, summary and enabled flag, and decodes the
+// rest of its tool when first asked ([entry.t]); its input schema is then
+// compiled by the catalog on first use.
 type entry struct {
 	name    string
 	summary string
 	enabled bool
-	handler Handler        // dynamic tools
-	bin     *binding       // binary tools
-	src     catalog.Source // tools of a source added with AddSource (source.go)
+	bin     *binding
 
 	once   sync.Once
 	detail *Tool        // nil until decode ran: use t
 	decode func() *Tool // decodes the persisted detail; nil when detail is set
 
-	argsOnce sync.Once
-	args     *catalog.ArgSchema // compiled input schema; nil until needed, for persisted entries
-	argsErr  error
-
-	output outputSchema // the tool's output schema (protocol v2), compiled at its first structured answer
+	args   *catalog.ArgSchema // compiled input schema (with refuseOptions); nil for persisted entries
+	output outputSchema       // the tool's output schema (protocol v2), compiled at its first structured answer
 }
 
-// newEntry returns the entry of a tool built in this process.
-func newEntry(t *Tool, args *catalog.ArgSchema, h Handler, b *binding) *entry {
-	return &entry{name: t.Name, summary: t.Summary, enabled: t.Enabled, detail: t, args: args, handler: h, bin: b}
+// newEntry returns the entry of a tool resolved in this process.
+func newEntry(t *Tool, args *catalog.ArgSchema, b *binding) *entry {
+	return &entry{name: t.Name, summary: t.Summary, enabled: t.Enabled, detail: t, args: args, bin: b}
 }
 
 // t returns the entry's tool, decoding it on first use when it was
@@ -106,208 +155,137 @@ func (e *entry) t() *Tool {
 	return e.detail
 }
 
-// checker returns the entry's compiled input schema, compiling it on first
-// use (with the entry's rule for option-like values, see refuseOptions).
-func (c *Catalog) checker(e *entry) (*catalog.ArgSchema, error) {
-	e.argsOnce.Do(func() {
-		if e.args != nil {
-			return
-		}
-		a, err := c.compile(e.t().InputSchema)
-		if err != nil {
-			e.argsErr = fmt.Errorf("resolver: tool %q: %w", e.name, err)
-			return
-		}
-		e.args = a
-		c.refuseOptions(e)
-	})
-	return e.args, e.argsErr
-}
+// The binaries as a catalog.Source (and Indexer, Reporter, Freshener,
+// RunTracer, SandboxProfiler).
 
-// Catalog serves the tools of a resolved configuration, plus tools
-// registered at run time. It is safe for concurrent use; no lock is held
-// while a binary runs.
-type Catalog struct {
-	// fixed at creation
-	root, workspaceID, conversationID string
-	concurrency                       int
-	progress                          func(done, total int)
-	plan                              atomic.Pointer[plan]           // what the configuration asks for; replaced once when a restored plan needs the configuration (fullPlan)
-	loadConfig                        func() (*config.Config, error) // Open's load; nil for New
-	loadOnce                          sync.Once
-	schemas                           *schemacache.Session        // schema answers for this catalog's lifetime
-	disk                              diskCache                   // persistent schema answers; zero: none
-	persist                           atomic.Pointer[persistence] // where the resolution is persisted; nil: nowhere
-	statEvery                         time.Duration               // minimum delay between automatic stat checks
-	retryBase                         time.Duration               // first delay before a timed-out schema request is retried
-	pools                             *pools                      // long-lived processes (pool.go)
-	limits                            *ratelimit.Limiter          // Options.Limiter: the calls admitted per tool
-	cacheDir                          string
-	only                              string     // Options.Only
-	audit                             *audit.Log // Options.Audit
+// Name is "binaries".
+func (c *binaries) Name() string { return "binaries" }
 
-	// safe for concurrent use on their own, without mu
-	builds   atomic.Uint64    // resolution passes started
-	compiled catalog.Compiled // input schemas compiled so far
-	secretQs secretQuestions  // questions asked as Secret (secretanswers.go)
-
-	mu         sync.Mutex
-	tools      map[string]*entry
-	report     Report
-	categories []Category
-	keys       map[string]cacheKey // stat key of each asked group when the tools were built
-	built      uint64              // the pass the tools come from
-	subs       map[int]func()
-	nextSub    int
-	identity   *Identity              // nil: recompute
-	listJSON   []byte                 // the tools/list result; nil: recompute
-	lastStat   time.Time              // last automatic stat check
-	retries    map[string]*retryState // timed-out schema requests to ask again, by session cache key
-	sources    map[string]*added      // the sources added with AddSource, by name (source.go)
-	closed     bool                   // Close ran: no source is added or listed again
-}
-
-// Report returns the problems found while resolving the configuration,
-// errors and warnings. It is never nil.
-func (c *Catalog) Report() *Report {
+// Index lists the binaries' tools, each persisted one's detail decoded on
+// first use.
+func (c *binaries) Index(context.Context) (catalog.Index, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return &Report{Problems: append(slices.Clone(c.report.Problems), c.sourceProblemsLocked()...)}
-}
-
-// List returns the definitions of the enabled tools, sorted by name: the
-// tools/list result.
-func (c *Catalog) List() []Definition {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var out []Definition
-	for _, e := range c.sortedLocked() {
-		if e.enabled {
-			d := e.t().Definition
-			d.InputSchema = cloneMap(d.InputSchema)
-			d.Annotations = maps.Clone(d.Annotations)
-			out = append(out, d)
-		}
+	idx := catalog.Index{Tools: make([]catalog.Listed, 0, len(c.tools))}
+	for _, e := range c.tools {
+		idx.Tools = append(idx.Tools, catalog.Listed{Name: e.name, Summary: e.summary, Enabled: e.enabled, Detail: e.t, Args: e.args, Refuse: c.refuser(e)})
 	}
-	return out
-}
-
-// ListJSON returns the tools/list result, {"tools":[…]} with the
-// definitions of [Catalog.List], as compact JSON without HTML escaping. It
-// is computed once per change of the catalog (or read with a persisted
-// resolution); the caller must not modify it.
-func (c *Catalog) ListJSON() ([]byte, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.listJSON == nil {
-		var b bytes.Buffer
-		b.WriteString(`{"tools":[`)
-		n := 0
-		for _, e := range c.sortedLocked() {
-			if !e.enabled {
-				continue
-			}
-			data, err := tool.Marshal(e.t().Definition)
-			if err != nil {
-				return nil, fmt.Errorf("resolver: tool %q: definition is not JSON: %w", e.name, err)
-			}
-			if n > 0 {
-				b.WriteByte(',')
-			}
-			b.Write(data)
-			n++
-		}
-		b.WriteString(`]}`)
-		c.listJSON = b.Bytes()
+	if c.stored != nil {
+		idx.Identity, idx.List = c.stored.identity, c.stored.list
 	}
-	return c.listJSON, nil
+	return idx, nil
 }
 
-// Brief is what a listing shows of a tool: its name and its one-line
-// summary.
-type Brief struct {
-	Name, Summary string
-}
-
-// Briefs returns the name and summary of each enabled tool, sorted by name,
-// without decoding any tool's schema.
-func (c *Catalog) Briefs() []Brief {
+// Tools returns the binaries' tools with their full detail.
+func (c *binaries) Tools(context.Context) ([]*Tool, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var out []Brief
-	for _, e := range c.sortedLocked() {
-		if e.enabled {
-			out = append(out, Brief{e.name, e.summary})
-		}
-	}
-	return out
-}
-
-// Tools returns every tool, including disabled ones, sorted by name. The
-// results are copies; their Parameters are shared and must not be modified.
-func (c *Catalog) Tools() []*Tool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var out []*Tool
+	out := make([]*Tool, 0, len(c.tools))
 	for _, e := range c.sortedLocked() {
 		out = append(out, e.t().Clone())
 	}
-	return out
+	return out, nil
 }
 
-// Tool returns the full detail of the named tool, enabled or not.
-func (c *Catalog) Tool(name string) (*Tool, bool) {
+// Problems returns the problems of the last resolution.
+func (c *binaries) Problems() []Problem {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.tools[name]
-	if !ok {
-		return nil, false
+	return slices.Clone(c.report.Problems)
+}
+
+// Call runs one run request of a binary tool.
+func (c *binaries) Call(ctx context.Context, req catalog.CallRequest) (catalog.CallResult, error) {
+	e := c.entry(req.Tool)
+	if e == nil {
+		return catalog.CallResult{}, fmt.Errorf("resolver: %w %q (its binary no longer offers it)", ErrUnknownTool, req.Tool)
 	}
-	return e.t().Clone(), true
+	out, err := c.run(ctx, e, tool.ActionRun, req.Args, req.Answers, req.OnEvent)
+	return catalog.CallResult{Outcome: out, QuestionsEach: true}, err
 }
 
-// Categories returns the categories of the configuration, sorted by id.
-func (c *Catalog) Categories() []Category {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return slices.Clone(c.categories)
-}
-
-// Has reports whether the catalog serves an enabled tool of that name.
-func (c *Catalog) Has(name string) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.tools[name]
-	return ok && e.enabled
-}
-
-// Names returns the names of the enabled tools, sorted.
-func (c *Catalog) Names() []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var out []string
-	for _, e := range c.sortedLocked() {
-		if e.enabled {
-			out = append(out, e.name)
-		}
+// Format asks a binary that speaks the protocol to render a call's
+// arguments (format_arguments).
+func (c *binaries) Format(ctx context.Context, name string, args map[string]any) (string, bool) {
+	e := c.entry(name)
+	if e == nil {
+		return "", false
 	}
-	return out
+	return c.formatBinary(ctx, e, args)
 }
 
-// Len returns the number of enabled tools.
-func (c *Catalog) Len() int {
+// Watch registers changed to run after each resolution installed (the
+// tools, or only their problems, may have changed).
+func (c *binaries) Watch(changed func()) (cancel func()) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	n := 0
-	for _, e := range c.tools {
-		if e.enabled {
-			n++
-		}
+	if c.watchers == nil {
+		c.watchers = map[int]func(){}
 	}
-	return n
+	id := c.nextWatch
+	c.nextWatch++
+	c.watchers[id] = changed
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			c.mu.Lock()
+			delete(c.watchers, id)
+			c.mu.Unlock()
+		})
+	}
 }
 
-func (c *Catalog) sortedLocked() []*entry {
+// watchersLocked returns the watchers to run once the lock is released.
+func (c *binaries) watchersLocked() []func() {
+	ids := make([]int, 0, len(c.watchers))
+	for id := range c.watchers {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	fns := make([]func(), len(ids))
+	for i, id := range ids {
+		fns[i] = c.watchers[id]
+	}
+	return fns
+}
+
+// Close ends the long-lived processes (see [Options.PoolSize]): their
+// stdin is closed, so that they finish and exit, and their process
+// groups are killed a grace delay (2s) later if they have not. Calls in
+// flight on them end with the error outcome of a crash; later calls run
+// one-shot.
+func (c *binaries) Close() error {
+	if c.pools.stopGauge != nil {
+		c.pools.stopGauge()
+	}
+	c.pools.closeAll()
+	return nil
+}
+
+// Freshen runs Refresh when the last stat check is older than statEvery.
+func (c *binaries) Freshen(ctx context.Context) { c.maybeRefresh(ctx) }
+
+// TracesRuns is true: invoke traces a one-shot run, runPooledTraced a
+// pooled one.
+func (c *binaries) TracesRuns() bool { return true }
+
+// SandboxProfile names the sandbox the tool's processes run in.
+func (c *binaries) SandboxProfile(name string) string {
+	e := c.entry(name)
+	if e == nil {
+		return ""
+	}
+	return profileOf(e.bin.spec.Sandbox)
+}
+
+// entry returns the named tool's entry, nil when there is none.
+func (c *binaries) entry(name string) *entry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.tools[name]
+}
+
+func (c *binaries) sortedLocked() []*entry {
 	out := make([]*entry, 0, len(c.tools))
 	for _, e := range c.tools {
 		out = append(out, e)
@@ -316,83 +294,39 @@ func (c *Catalog) sortedLocked() []*entry {
 	return out
 }
 
-// lookup returns the entry of an enabled tool.
-func (c *Catalog) lookup(name string) (*entry, error) {
-	c.mu.Lock()
-	e, ok := c.tools[name]
-	c.mu.Unlock()
+// Refresh checks cheaply whether any binary changed since it was asked for
+// its schema (its stat key: size, modification time, inode and change time
+// of the executable and of script arguments; nothing is spawned for that), asks the changed
+// binaries again, and rebuilds the tools. It reports whether the served
+// tools changed; if so, the identity changes and subscribers are notified.
+// Commands without a trustworthy stat key (go run, shell) are not checked.
+//
+// [Catalog.Call] runs the stat check itself at most once a second; a
+// server may call Refresh before answering tools/list.
+func (c *Catalog) Refresh(ctx context.Context) (changed bool, err error) {
+	return c.bins.Refresh(ctx)
+}
+
+// Categories returns the categories of the configuration, sorted by id.
+func (c *Catalog) Categories() []Category {
+	c.bins.mu.Lock()
+	defer c.bins.mu.Unlock()
+	return slices.Clone(c.bins.categories)
+}
+
+// served returns the binaries' entry of the named tool when the catalog
+// serves that tool from them; nil for another source's, a registered
+// tool, or none.
+func (c *Catalog) served(name string) (e *entry, ok bool) {
+	src, ok := c.SourceOf(name)
 	if !ok {
-		return nil, &unknownError{name: name}
+		return nil, false
 	}
-	if !e.enabled {
-		return nil, &unknownError{name: name, disabled: true, place: e.t().Provenance["enable"]}
+	if src != catalog.Source(c.bins) {
+		return nil, true
 	}
-	return e, nil
+	return c.bins.entry(name), true
 }
-
-type unknownError struct {
-	name     string
-	disabled bool
-	place    string
-}
-
-func (e *unknownError) Error() string {
-	if e.disabled {
-		s := "resolver: tool " + quote(e.name) + " is disabled"
-		if e.place != "" && e.place != "binary" && e.place != "default" {
-			s += " (enable = false at " + e.place + ")"
-		}
-		return s + ": " + ErrUnknownTool.Error()
-	}
-	return "resolver: " + ErrUnknownTool.Error() + " " + quote(e.name)
-}
-
-func (e *unknownError) Unwrap() error { return ErrUnknownTool }
-
-// Subscribe registers fn to run after each change of the catalog: a
-// registration, an unregistration, a rebuilt binary noticed by Refresh. fn
-// runs on the goroutine that made the change, after the catalog's lock is
-// released; it may call the catalog. The returned function cancels the
-// subscription.
-func (c *Catalog) Subscribe(fn func()) (cancel func()) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.subs == nil {
-		c.subs = map[int]func(){}
-	}
-	id := c.nextSub
-	c.nextSub++
-	c.subs[id] = fn
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			c.mu.Lock()
-			delete(c.subs, id)
-			c.mu.Unlock()
-		})
-	}
-}
-
-// changedLocked invalidates derived state and returns the subscribers to
-// notify once the lock is released.
-func (c *Catalog) changedLocked() []func() {
-	c.identity = nil
-	c.listJSON = nil
-	ids := slices.Sorted(maps.Keys(c.subs))
-	fns := make([]func(), len(ids))
-	for i, id := range ids {
-		fns[i] = c.subs[id]
-	}
-	return fns
-}
-
-func notify(fns []func()) {
-	for _, fn := range fns {
-		fn()
-	}
-}
-
-func quote(s string) string { return strconv.Quote(s) }
 
 func getwd() string {
 	wd, err := os.Getwd()

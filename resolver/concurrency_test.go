@@ -29,7 +29,7 @@ include = ["t1", "t2"]
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.statEvery = 0 // every Call checks the binaries
+	c.bins.statEvery = 0 // every Call checks the binaries
 	rebuilt := bin + ".rebuilt"
 	copyExe(t, rebuilt, []byte("rebuilt")) // here: copyExe may call t.Fatal
 	cancel := c.Subscribe(func() { _ = c.List() })
@@ -147,7 +147,7 @@ env = { RESOLVER_TEST_COUNTER = "`+count+`" }
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.statEvery = 0 // every Call checks the binaries
+	c.bins.statEvery = 0 // every Call checks the binaries
 	rebuilt := bin + ".rebuilt"
 	copyExe(t, rebuilt, []byte("rebuilt")) // here: copyExe may call t.Fatal
 	var notified atomic.Int32

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -22,7 +23,7 @@ func newEmpty(t *testing.T) *Catalog {
 }
 
 func echoHandler(ctx context.Context, args map[string]any) (tool.Outcome, error) {
-	return tool.Success(formatHost("echo", args)), nil
+	return tool.Success(catalog.FormatArgs("echo", args)), nil
 }
 
 var greetSchema = map[string]any{
@@ -87,7 +88,13 @@ func TestUnregister(t *testing.T) {
 	if err := c.Unregister("nope"); !errors.Is(err, ErrUnknownTool) {
 		t.Fatalf("Unregister(unknown) = %v, want ErrUnknownTool", err)
 	}
-	c.tools["fixed"] = newEntry(&Tool{Definition: Definition{Name: "fixed"}, Enabled: true, Source: "bin/x"}, nil, nil, nil)
+	c.bins.mu.Lock() // a binary's tool, as a resolution would install it
+	c.bins.tools["fixed"] = newEntry(&Tool{Definition: Definition{Name: "fixed"}, Enabled: true, Source: "bin/x"}, nil, &binding{})
+	relist := c.bins.watchersLocked()
+	c.bins.mu.Unlock()
+	for _, fn := range relist {
+		fn()
+	}
 	if err := c.Unregister("fixed"); !errors.Is(err, ErrNotDynamic) {
 		t.Fatalf("Unregister(binary tool) = %v, want ErrNotDynamic", err)
 	}

@@ -5,8 +5,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"maps"
-	"slices"
 	"sync"
 	"time"
 
@@ -87,41 +85,20 @@ func (c *Catalog) restoreSources(ks []servers.Kept, o Options) {
 	}
 	for _, k := range ks {
 		src := servers.Restore(k, op.open)
-		a := &added{src: src, lazy: true}
-		c.mu.Lock()
-		if c.closed || c.sources[k.Name] != nil {
-			c.mu.Unlock()
-			_ = src.Close()
-			continue
-		}
-		if c.sources == nil {
-			c.sources = map[string]*added{}
-		}
-		c.sources[k.Name] = a
+		tools := make([]catalog.Listed, 0, len(k.Tools))
 		for _, kt := range k.Tools {
-			e := &entry{name: kt.Name, summary: kt.Summary, enabled: kt.Enabled, src: src}
-			e.decode = func() *Tool {
+			tools = append(tools, catalog.Listed{Name: kt.Name, Summary: kt.Summary, Enabled: kt.Enabled, Detail: func() *Tool {
 				t, err := kt.Tool()
 				if err != nil { // the CRC matched: only a hostile writer gets here
 					return &Tool{Definition: Definition{Name: kt.Name, Summary: kt.Summary, InputSchema: catalog.EmptyObject()},
 						Enabled: kt.Enabled, Source: "(unreadable persisted resolution)", Provenance: map[string]string{}}
 				}
 				return t
-			}
-			c.tools[kt.Name] = e
+			}})
 		}
-		c.changedLocked() // no subscriber yet: the identity and listing are computed again
-		c.mu.Unlock()
-		cancel := src.Watch(func() {
-			a.mu.Lock()
-			defer a.mu.Unlock()
-			if !a.closed {
-				c.listSource(context.Background(), a)
-			}
-		})
-		a.mu.Lock()
-		a.cancel = cancel
-		a.mu.Unlock()
+		if err := c.Restore(src, tools); err != nil {
+			_ = src.Close()
+		}
 	}
 }
 
@@ -140,11 +117,11 @@ type opener struct {
 
 func (op *opener) open(_ context.Context, name string) (catalog.Source, error) {
 	op.once.Do(func() {
-		if op.c.loadConfig == nil {
+		if op.c.bins.loadConfig == nil {
 			op.err = fmt.Errorf("resolver: source %q: no configuration to make it from", name)
 			return
 		}
-		cfg, err := op.c.loadConfig()
+		cfg, err := op.c.bins.loadConfig()
 		if cfg == nil || err != nil {
 			op.err = fmt.Errorf("resolver: source %q: reading the configuration: %w", name, cmp.Or(err, fmt.Errorf("none")))
 			return
@@ -176,22 +153,19 @@ func (op *opener) open(_ context.Context, name string) (catalog.Source, error) {
 // (see above). Failing to is not an error: the next Open reads the
 // configuration.
 func (c *Catalog) keepSources() {
-	p := c.persist.Load()
+	p := c.bins.persist.Load()
 	if p == nil || p.key == "" || p.files == "" || !p.sources {
 		return
 	}
-	c.mu.Lock()
-	added := slices.SortedFunc(maps.Values(c.sources), func(x, y *added) int { return cmp.Compare(x.src.Name(), y.src.Name()) })
+	added := c.Sources()
 	for _, a := range added {
-		if len(a.problems) > 0 {
-			c.mu.Unlock()
+		if len(a.Problems) > 0 {
 			return
 		}
 	}
-	c.mu.Unlock()
 	ks := make([]servers.Kept, 0, len(added))
 	for _, a := range added {
-		k, ok := servers.Keep(a.src)
+		k, ok := servers.Keep(a.Source)
 		if !ok {
 			return
 		}

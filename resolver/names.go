@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"context"
 	"errors"
 
 	"github.com/toolhost/toolhost/catalog"
@@ -78,24 +79,6 @@ func cloneMap(m map[string]any) map[string]any { return catalog.CloneMap(m) }
 
 func cloneValue(v any) any { return catalog.CloneValue(v) }
 
-// Identity returns the identity of the enabled tools. It is computed once
-// per change of the catalog.
-func (c *Catalog) Identity() Identity {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.identity == nil {
-		var defs []Definition
-		for _, e := range c.sortedLocked() {
-			if e.enabled {
-				defs = append(defs, e.t().Definition)
-			}
-		}
-		id := IdentityOf(defs)
-		c.identity = &id
-	}
-	return *c.identity
-}
-
 // newError wraps a failure of a binary for the entry name: the fix is fix
 // when given, else the one the spawner found for the exact cause.
 func newError(name, command string, action tool.Action, cause error, fix string) *Error {
@@ -122,24 +105,33 @@ func ValidateArguments(schema map[string]any, args map[string]any) ([]Validation
 // decoded from JSON, numbers kept as written.
 func DecodeArguments(data []byte) (map[string]any, error) { return catalog.DecodeArguments(data) }
 
-// compile returns the compiled schema, from the catalog's memo when it was
-// compiled before.
-func (c *Catalog) compile(s map[string]any) (*catalog.ArgSchema, error) { return c.compiled.Compile(s) }
-
-// Validate checks args against the named tool's input schema exactly as
-// [Catalog.Call] does before running anything (defaults applied, null for
-// an optional argument taken as absent, the entry's refusal of values that
-// would be read as options), without running it. It returns nil when a
-// call would run, else the problems, each naming its field. err wraps
-// [ErrUnknownTool] for an unknown or disabled tool.
-func (c *Catalog) Validate(name string, args map[string]any) ([]ValidationError, error) {
-	e, err := c.lookup(name)
-	if err != nil {
-		return nil, err
-	}
-	a, err := c.checker(e) // compiled on first use, as for Call (a persisted entry has none yet)
-	if err != nil {
-		return nil, err
-	}
-	return a.Validate(args), nil
+// compile returns the compiled schema, from the binaries' memo when it
+// was compiled before.
+func (c *binaries) compile(s map[string]any) (*catalog.ArgSchema, error) {
+	return c.compiled.Compile(s)
 }
+
+// The catalog's call API, named again here (each is catalog's own).
+
+// CallOptions is [catalog.CallOptions]: what adjusts one call.
+type CallOptions = catalog.CallOptions
+
+// Approval is [catalog.Approval]: a call waiting for a person's approval.
+type Approval = catalog.Approval
+
+// Handler is [catalog.Handler]: runs a tool registered in this process.
+type Handler = catalog.Handler
+
+// Brief is [catalog.Brief]: a tool's name and one-line summary.
+type Brief = catalog.Brief
+
+// ErrNoAnswer is [catalog.ErrNoAnswer]: an Ask that cannot answer now.
+var ErrNoAnswer = catalog.ErrNoAnswer
+
+// ErrApprovalRequired is [catalog.ErrApprovalRequired]: a call that needs
+// a person's approval, made where nobody can be asked.
+var ErrApprovalRequired = catalog.ErrApprovalRequired
+
+// Answers is [catalog.Answers]: the answers to a registered tool's
+// earlier questions, inside its Handler.
+func Answers(ctx context.Context) map[string]any { return catalog.Answers(ctx) }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
-	"github.com/toolhost/toolhost/ratelimit"
 	"github.com/toolhost/toolhost/source/binary/schemacache"
 	"github.com/toolhost/toolhost/source/servers"
 	"github.com/toolhost/toolhost/telemetry"
@@ -28,8 +27,8 @@ const statEvery = time.Second
 // with [Catalog.Register].
 func New(ctx context.Context, cfg *config.Config, opts *Options) (*Catalog, error) {
 	c, o := newCatalog(opts)
-	c.setConfig(cfg, o.CacheDir, "")
-	if _, err := c.start(ctx); err != nil {
+	c.bins.setConfig(cfg, o.CacheDir, "")
+	if err := c.start(ctx); err != nil {
 		return nil, err
 	}
 	c.addSources(ctx, cfg, o)
@@ -47,17 +46,21 @@ func New(ctx context.Context, cfg *config.Config, opts *Options) (*Catalog, erro
 // Otherwise Open calls load and goes on as New.
 func Open(ctx context.Context, files []string, load func() (*config.Config, error), opts *Options) (*Catalog, error) {
 	c, o := newCatalog(opts)
-	c.loadConfig = load
+	b := c.bins
+	b.loadConfig = load
 	filesKey := ""
 	if o.CacheDir != "" {
 		filesKey = layersKey(o.Root, files)
 	}
 	if filesKey != "" {
-		c.plan.Store(&plan{restored: true, groups: map[string]*group{}, groupOf: map[*config.Entry]*group{}, byKey: map[string]*config.Entry{}})
-		c.persist.Store(newPersistence(o.CacheDir, o.Root, nil, filesKey, files))
-		if l, ok := c.load(); ok {
+		b.plan.Store(&plan{restored: true, groups: map[string]*group{}, groupOf: map[*config.Entry]*group{}, byKey: map[string]*config.Entry{}})
+		b.persist.Store(newPersistence(o.CacheDir, o.Root, nil, filesKey, files))
+		if l, ok := b.load(); ok {
 			if ks, ok := keptSources(l); ok {
-				c.install(l)
+				b.install(l)
+				if err := c.AddBase(ctx, b); err != nil {
+					return nil, err
+				}
 				c.restoreSources(ks, o)
 				return c, nil
 			}
@@ -65,7 +68,7 @@ func Open(ctx context.Context, files []string, load func() (*config.Config, erro
 	}
 	var err error
 	var cfg *config.Config
-	c.loadOnce.Do(func() {
+	b.loadOnce.Do(func() {
 		cfg, err = load()
 		if cfg == nil {
 			return
@@ -75,12 +78,12 @@ func Open(ctx context.Context, files []string, load func() (*config.Config, erro
 			fk = filesKey // only a configuration without problems (nor a remote to read) is served without reading it
 		}
 		err = nil
-		c.setConfig(cfg, o.CacheDir, fk)
+		b.setConfig(cfg, o.CacheDir, fk)
 	})
 	if err != nil {
 		return nil, err
 	}
-	if _, err := c.start(ctx); err != nil {
+	if err := c.start(ctx); err != nil {
 		return nil, err
 	}
 	c.addSources(ctx, cfg, o)
@@ -116,7 +119,7 @@ func newCatalog(opts *Options) (*Catalog, Options) {
 	if o.ConversationID == "" {
 		o.ConversationID = "s-" + catalog.UUID([]byte("conversation:" + o.Root + ":" + strconv.Itoa(os.Getpid()) + ":" + time.Now().String()))[:8]
 	}
-	c := &Catalog{
+	c := &binaries{
 		root:           o.Root,
 		workspaceID:    o.WorkspaceID,
 		conversationID: o.ConversationID,
@@ -128,21 +131,19 @@ func newCatalog(opts *Options) (*Catalog, Options) {
 		retryBase:      retryBase,
 		tools:          map[string]*entry{},
 		pools:          &pools{size: o.PoolSize, idle: o.PoolIdle},
+		cacheDir:       o.CacheDir,
+		only:           o.Only,
+		audit:          o.Audit,
 	}
 	if o.PoolSize >= 0 {
 		c.pools.stopGauge = telemetry.ObservePools(c.pools.counts)
 	}
-	c.cacheDir, c.only, c.limits = o.CacheDir, o.Only, o.Limiter
-	if c.limits == nil {
-		c.limits = ratelimit.New(nil)
-	}
-	c.audit = o.Audit
-	return c, o
+	return &Catalog{Catalog: catalog.New(&catalog.Options{Limiter: o.Limiter, Audit: o.Audit}), bins: c}, o
 }
 
 // setConfig installs cfg's plan and persistence (filesKey: see layersKey,
 // "" when the configuration must be read at every start).
-func (c *Catalog) setConfig(cfg *config.Config, cacheDir, filesKey string) {
+func (c *binaries) setConfig(cfg *config.Config, cacheDir, filesKey string) {
 	p := newPlan(cfg)
 	if p.hasSecrets() {
 		filesKey = "" // read at every start, so that each run finds its secrets' references (secrets.go)
@@ -162,21 +163,20 @@ func (c *Catalog) setConfig(cfg *config.Config, cacheDir, filesKey string) {
 	c.mu.Unlock()
 }
 
-// start serves the persisted resolution when it is valid, else resolves.
-func (c *Catalog) start(ctx context.Context) (*Catalog, error) {
-	if l, ok := c.load(); ok {
-		c.install(l)
-		return c, nil
+// start serves the binaries' persisted resolution when it is valid, else
+// resolves, and makes the binaries the catalog's base source.
+func (c *Catalog) start(ctx context.Context) error {
+	if l, ok := c.bins.load(); ok {
+		c.bins.install(l)
+	} else if _, err := c.bins.rebuild(ctx); err != nil {
+		return err
 	}
-	if _, err := c.rebuild(ctx); err != nil {
-		return nil, err
-	}
-	return c, nil
+	return c.AddBase(ctx, c.bins)
 }
 
 // fullPlan reads the configuration of a catalog whose plan was restored
 // from a persisted resolution (Open), before it is resolved again.
-func (c *Catalog) fullPlan() error {
+func (c *binaries) fullPlan() error {
 	if !c.plan.Load().restored || c.loadConfig == nil {
 		return nil
 	}

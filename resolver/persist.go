@@ -142,7 +142,7 @@ func layersKey(root string, files []string) string {
 
 // persistable reports whether a resolution may be stored: nothing in it
 // is in doubt.
-func (c *Catalog) persistable(r *resolution) bool {
+func (c *binaries) persistable(r *resolution) bool {
 	if len(r.retry) > 0 {
 		return false
 	}
@@ -161,7 +161,7 @@ func (c *Catalog) persistable(r *resolution) bool {
 
 // save stores a resolution's tools (not the dynamic ones). Failing to
 // store is not an error: the file only saves time.
-func (c *Catalog) save(r *resolution) error {
+func (c *binaries) save(r *resolution) error {
 	p := c.persist.Load()
 	if p == nil || p.key == "" || !c.persistable(r) {
 		return nil
@@ -193,7 +193,7 @@ func (c *Catalog) save(r *resolution) error {
 	names := slices.Sorted(maps.Keys(r.tools))
 	for _, name := range names {
 		e := r.tools[name]
-		if e.handler != nil || e.bin == nil {
+		if e.bin == nil {
 			continue
 		}
 		t := e.t()
@@ -215,7 +215,7 @@ func (c *Catalog) save(r *resolution) error {
 	h.Identity = IdentityOf(defs)
 	for _, name := range names {
 		e := r.tools[name]
-		if e.handler != nil || e.bin == nil {
+		if e.bin == nil {
 			continue
 		}
 		t := e.t()

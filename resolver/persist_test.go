@@ -97,13 +97,13 @@ func warmCat(t *testing.T, cfgText, root, cache string) (*Catalog, bool) {
 		t.Fatal(err)
 	}
 	persisted := false
-	c.mu.Lock()
-	for _, e := range c.tools {
+	c.bins.mu.Lock()
+	for _, e := range c.bins.tools {
 		if e.detail == nil {
 			persisted = true
 		}
 	}
-	c.mu.Unlock()
+	c.bins.mu.Unlock()
 	return c, persisted
 }
 
@@ -267,8 +267,8 @@ func TestPersistedResolutionNotStored(t *testing.T) {
 		count, _ := counter(t)
 		root := t.TempDir()
 		c, err := New(t.Context(), parse(t, persistConfig(count)), &Options{Root: root})
-		if err != nil || c.persist.Load() != nil {
-			t.Fatalf("New = %v, persistence %v", err, c.persist.Load())
+		if err != nil || c.bins.persist.Load() != nil {
+			t.Fatalf("New = %v, persistence %v", err, c.bins.persist.Load())
 		}
 	})
 	for _, tt := range []struct{ name, cfg string }{

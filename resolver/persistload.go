@@ -30,7 +30,7 @@ type loaded struct {
 
 // load reads the persisted resolution when it is valid for the catalog's
 // configuration and binaries as they are now (see the rules above).
-func (c *Catalog) load() (*loaded, bool) {
+func (c *binaries) load() (*loaded, bool) {
 	p := c.persist.Load()
 	if p == nil || !schemacache.At(p.dir).Usable() {
 		return nil, false
@@ -71,7 +71,7 @@ func (c *Catalog) load() (*loaded, bool) {
 // identity and listing are computed from it). A nil *loaded with found
 // means the resolution is not valid (load's rules): the configuration is
 // resolved. Not found, load reads the whole file as without Only.
-func (c *Catalog) loadOne(p *persistence) (l *loaded, found bool) {
+func (c *binaries) loadOne(p *persistence) (l *loaded, found bool) {
 	f, size, err := persist.OpenFile(p.path, persist.MaxFile)
 	if err != nil {
 		return nil, false
@@ -94,7 +94,7 @@ func (c *Catalog) loadOne(p *persistence) (l *loaded, found bool) {
 // (its key, or with Open its configuration files' stat, and the stat key
 // of each binary toCheck names), and returns what installing it needs but
 // its tools, identity and listing.
-func (c *Catalog) loadHeader(p *persistence, h *persist.Resolution) (*loaded, bool) {
+func (c *binaries) loadHeader(p *persistence, h *persist.Resolution) (*loaded, bool) {
 	restored := p.key == "" // Open, before reading the configuration: only its files' stat can match
 	if restored && (h.Files == "" || h.Files != p.files || h.Plan == nil) || !restored && h.Key != p.key {
 		return nil, false
@@ -144,7 +144,7 @@ func storedKeys(pl *plan, stored []string) (map[string]cacheKey, bool) {
 // persisted resolution of tools is served: every asked group, or with
 // [Options.Only] naming one of tools, only the group of that tool's entry
 // (none when its parameters come from the configuration alone).
-func (c *Catalog) toCheck(pl *plan, tools []persist.Tool) []*group {
+func (c *binaries) toCheck(pl *plan, tools []persist.Tool) []*group {
 	if c.only != "" {
 		if i, found := slices.BinarySearchFunc(tools, c.only, func(st persist.Tool, name string) int {
 			return strings.Compare(st.Name, name)
@@ -165,7 +165,7 @@ func (c *Catalog) toCheck(pl *plan, tools []persist.Tool) []*group {
 }
 
 // current reports whether each of groups has the stat key stored for it.
-func (c *Catalog) current(keys map[string]cacheKey, groups []*group) bool {
+func (c *binaries) current(keys map[string]cacheKey, groups []*group) bool {
 	for _, g := range groups {
 		if c.statKey(g) != keys[g.key] {
 			return false
@@ -176,7 +176,7 @@ func (c *Catalog) current(keys map[string]cacheKey, groups []*group) bool {
 
 // restore rebuilds one tool's entry: its binding from the configuration
 // entry, its detail decoded on first use.
-func (c *Catalog) restore(pl *plan, st persist.Tool, detail []byte) (*entry, bool) {
+func (c *binaries) restore(pl *plan, st persist.Tool, detail []byte) (*entry, bool) {
 	ce := pl.byKey[st.Entry]
 	if ce == nil || st.Name == "" {
 		return nil, false

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/invoke"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -369,7 +370,7 @@ func (pr *proc) release() {
 
 // runPooled runs one request of a long-lived binary on its pool. It
 // returns an *errDoubt when the call must run one-shot instead.
-func (c *Catalog) runPooled(ctx context.Context, p *pool, e *entry, req *tool.Request, onEvent func(tool.Event)) (tool.Outcome, error) {
+func (c *binaries) runPooled(ctx context.Context, p *pool, e *entry, req *tool.Request, onEvent func(tool.Event)) (tool.Outcome, error) {
 	start := time.Now()
 	pr, id, call, err := p.acquire(onEvent)
 	if err != nil {
@@ -421,7 +422,7 @@ func (c *Catalog) runPooled(ctx context.Context, p *pool, e *entry, req *tool.Re
 			cause = &muteError{cause}
 		}
 		pr.mu.Unlock()
-		return tool.Outcome{}, &invoke.Error{Command: b.group.command, Action: req.Context.Action, ExitCode: -1, Stderr: replaceSecrets(pr.p.StderrTail(), answerSecrets(ctx)), Err: cause, Fix: fix}
+		return tool.Outcome{}, &invoke.Error{Command: b.group.command, Action: req.Context.Action, ExitCode: -1, Stderr: replaceSecrets(pr.p.StderrTail(), catalog.AnswerSecrets(ctx)), Err: cause, Fix: fix}
 	}
 	if call.outcome != nil {
 		return *call.outcome, nil
@@ -438,7 +439,7 @@ func (c *Catalog) runPooled(ctx context.Context, p *pool, e *entry, req *tool.Re
 		return tool.Outcome{}, err
 	}
 	code, status := pr.p.Exit()
-	return exitOutcome(e.t().Name, &invoke.Result{StderrTail: replaceSecrets(pr.p.StderrTail(), answerSecrets(ctx)), ExitCode: code, Status: status}), nil
+	return exitOutcome(e.t().Name, &invoke.Result{StderrTail: replaceSecrets(pr.p.StderrTail(), catalog.AnswerSecrets(ctx)), ExitCode: code, Status: status}), nil
 }
 
 func graceOf(spec *invoke.Spec) time.Duration {
@@ -457,21 +458,4 @@ func poolable(b *binding) bool {
 	}
 	ts, err := invoke.Templates(b.spec.Command, b.spec.Shell)
 	return err == nil && len(ts) == 0
-}
-
-// Close ends the catalog's long-lived processes (see [Options.PoolSize]):
-// their stdin is closed, so that they finish and exit, and their process
-// groups are killed a grace delay (2s) later if they have not. Calls in
-// flight on them end with the error outcome of a crash. Later calls run
-// one-shot. Close does not wait for them. It also ends the watches of
-// the sources added with [Catalog.AddSource] and closes each (its tools
-// then answer as a closed source does), and returns their errors, joined:
-// nil when no source was added. Embedders that keep a catalog should
-// defer it.
-func (c *Catalog) Close() error {
-	if c.pools.stopGauge != nil {
-		c.pools.stopGauge()
-	}
-	c.pools.closeAll()
-	return c.closeSources()
 }

@@ -191,9 +191,9 @@ func TestRateLimitMetadata(t *testing.T) {
 	dir, cache := t.TempDir(), t.TempDir()
 	for _, round := range []string{"resolved", "persisted"} {
 		c, _ := limitedCatalog(t, "rate_limit_per_minute = 7", nil, dir, cache)
-		c.mu.Lock()
-		persisted := c.tools["t"].detail == nil
-		c.mu.Unlock()
+		c.bins.mu.Lock()
+		persisted := c.bins.tools["t"].detail == nil
+		c.bins.mu.Unlock()
 		if persisted != (round == "persisted") {
 			t.Fatalf("%s: read from a persisted resolution: %v", round, persisted)
 		}

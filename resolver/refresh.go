@@ -8,16 +8,10 @@ import (
 	"time"
 )
 
-// Refresh checks cheaply whether any binary changed since it was asked for
-// its schema (its stat key: size, modification time, inode and change time
-// of the executable and of script arguments; nothing is spawned for that), asks the changed
-// binaries again, and rebuilds the tools. It reports whether the served
-// tools changed; if so, the identity changes and subscribers are notified.
-// Commands without a trustworthy stat key (go run, shell) are not checked.
-//
-// [Catalog.Call] runs the stat check itself at most once a second; a
-// server may call Refresh before answering tools/list.
-func (c *Catalog) Refresh(ctx context.Context) (changed bool, err error) {
+// Refresh is [Catalog.Refresh]: it resolves again when a binary changed
+// (its stat key) or a timed-out schema request is due, and reports
+// whether the binaries' tools changed.
+func (c *binaries) Refresh(ctx context.Context) (changed bool, err error) {
 	c.mu.Lock()
 	c.lastStat = time.Now()
 	keys := c.keys
@@ -38,7 +32,7 @@ func (c *Catalog) Refresh(ctx context.Context) (changed bool, err error) {
 
 // maybeRefresh runs Refresh when the last stat check is older than
 // statEvery. Errors are left to the call that follows.
-func (c *Catalog) maybeRefresh(ctx context.Context) {
+func (c *binaries) maybeRefresh(ctx context.Context) {
 	c.mu.Lock()
 	due := time.Since(c.lastStat) >= c.statEvery && len(c.plan.Load().order) > 0
 	c.mu.Unlock()
@@ -48,10 +42,10 @@ func (c *Catalog) maybeRefresh(ctx context.Context) {
 }
 
 // rebuild runs a resolution pass and installs its tools, unless a later
-// pass was installed meanwhile. Dynamic tools and the tools of added
-// sources are kept, but a source's tool whose name a configured entry
-// now produces gives way to it.
-func (c *Catalog) rebuild(ctx context.Context) (changed bool, err error) {
+// pass was installed meanwhile; the catalog then lists them again
+// (Watch), which keeps its registered tools and gives the binaries' tools
+// precedence over an added source's of the same name.
+func (c *binaries) rebuild(ctx context.Context) (changed bool, err error) {
 	if err := c.fullPlan(); err != nil {
 		return false, err
 	}
@@ -66,27 +60,9 @@ func (c *Catalog) rebuild(ctx context.Context) (changed bool, err error) {
 		return false, nil
 	}
 	c.built = pass
-	for name, e := range c.tools {
-		if e.handler == nil && e.src == nil {
-			continue
-		}
-		if b, clash := r.tools[name]; clash {
-			if e.src != nil {
-				// The configured entry wins, as when the catalog was made
-				// (binaries resolve before sources list): a source that
-				// lists a name while its binary is down (missing, timing
-				// out) must not keep it once the binary answers again.
-				r.problems = append(r.problems, Problem{Tool: name, Place: "source " + e.src.Name(),
-					Err: fmt.Errorf("%w: %q is served from %s; the tool of source %q is left out", ErrDuplicate, name, b.t().Source, e.src.Name())})
-				continue
-			}
-			kept := fmt.Sprintf("%q is registered dynamically and produced by %s; the dynamic tool is kept", name, b.t().Source)
-			r.problems = append(r.problems, Problem{Tool: name, Place: b.t().Provenance["entry"], Err: fmt.Errorf("%w: %s", ErrDuplicate, kept)})
-		}
-		r.tools[name] = e
-	}
 	changed = !sameTools(c.tools, r.tools)
 	c.tools = r.tools
+	c.stored = nil
 	now := time.Now()
 	c.noteRetriesLocked(r.retry, now)
 	for i, p := range r.problems {
@@ -103,22 +79,20 @@ func (c *Catalog) rebuild(ctx context.Context) (changed bool, err error) {
 	c.report = Report{Problems: r.problems}
 	c.keys = r.keys
 	c.lastStat = time.Now()
-	var fns []func()
-	if changed {
-		fns = c.changedLocked()
-	}
+	fns := c.watchersLocked()
 	c.mu.Unlock()
-	notify(fns)
+	for _, fn := range fns {
+		fn()
+	}
 	_ = c.save(r) // the persisted resolution only saves time
 	return changed, nil
 }
 
-// install makes a persisted resolution the catalog's tools, as the first
+// install makes a persisted resolution the binaries' tools, as the first
 // resolution pass of [New] would.
-func (c *Catalog) install(l *loaded) {
+func (c *binaries) install(l *loaded) {
 	pass := c.builds.Add(1)
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	c.built = pass
 	if l.plan != c.plan.Load() {
 		c.plan.Store(l.plan)
@@ -127,9 +101,13 @@ func (c *Catalog) install(l *loaded) {
 	c.tools = l.tools
 	c.report = Report{Problems: l.problems}
 	c.keys = l.keys
-	c.identity = l.identity
-	c.listJSON = l.list
+	c.stored = &storedList{identity: l.identity, list: l.list}
 	c.lastStat = time.Now()
+	fns := c.watchersLocked()
+	c.mu.Unlock()
+	for _, fn := range fns {
+		fn()
+	}
 }
 
 // sameTools reports whether two tool sets serve the same tools.

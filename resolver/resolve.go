@@ -32,7 +32,7 @@ type resolution struct {
 }
 
 // statKey returns the persistent-cache key of a group, "" when it has none.
-func (c *Catalog) statKey(g *group) cacheKey {
+func (c *binaries) statKey(g *group) cacheKey {
 	k, ok := statKeyOf(g.spec, c.root)
 	if !ok {
 		return ""
@@ -43,7 +43,7 @@ func (c *Catalog) statKey(g *group) cacheKey {
 // schemaRequest runs one schema request. When sem is not nil, the binary
 // runs holding one of its slots: sem bounds the processes running at once,
 // and reading the answer is not part of that.
-func (c *Catalog) schemaRequest(ctx context.Context, g *group, sem chan struct{}) (*tool.SchemaResponse, error) {
+func (c *binaries) schemaRequest(ctx context.Context, g *group, sem chan struct{}) (*tool.SchemaResponse, error) {
 	res, err := c.runSchema(ctx, g, sem)
 	if err != nil {
 		return nil, err
@@ -53,7 +53,7 @@ func (c *Catalog) schemaRequest(ctx context.Context, g *group, sem chan struct{}
 
 // runSchema runs a group's binary for a schema request, within a slot of
 // sem when sem is not nil.
-func (c *Catalog) runSchema(ctx context.Context, g *group, sem chan struct{}) (*invoke.Result, error) {
+func (c *binaries) runSchema(ctx context.Context, g *group, sem chan struct{}) (*invoke.Result, error) {
 	if sem != nil {
 		select {
 		case sem <- struct{}{}:
@@ -68,7 +68,7 @@ func (c *Catalog) runSchema(ctx context.Context, g *group, sem chan struct{}) (*
 }
 
 // request builds the request of an action.
-func (c *Catalog) request(action tool.Action, call *tool.Call) *tool.Request {
+func (c *binaries) request(action tool.Action, call *tool.Call) *tool.Request {
 	return &tool.Request{
 		Protocol: tool.Version,
 		Context: tool.Context{
@@ -84,7 +84,7 @@ func (c *Catalog) request(action tool.Action, call *tool.Call) *tool.Request {
 // fetch returns a group's schema: from the session cache, else the
 // persistent cache, else the binary (whose answer is then stored). sem,
 // when not nil, bounds the binaries running at once (see schemaRequest).
-func (c *Catalog) fetch(ctx context.Context, g *group, key cacheKey, sem chan struct{}) (*tool.SchemaResponse, error) {
+func (c *binaries) fetch(ctx context.Context, g *group, key cacheKey, sem chan struct{}) (*tool.SchemaResponse, error) {
 	return c.schemas.Get(ctx, sessionKey(g, key), func() (*tool.SchemaResponse, error) {
 		if resp, ok := c.disk.Load(g.key, c.root, key); ok {
 			return resp, nil
@@ -125,7 +125,7 @@ type produced struct {
 // its binary has answered, while the other binaries still run; the
 // tools are then registered in plan order, so that the result does not
 // depend on which binary answered first.
-func (c *Catalog) resolve(ctx context.Context) *resolution {
+func (c *binaries) resolve(ctx context.Context) *resolution {
 	p := c.plan.Load()
 	r := &resolution{tools: map[string]*entry{}, keys: map[string]cacheKey{}, retry: map[string]bool{}, retryFor: map[string]string{}}
 	answers := map[*group]*answer{}
@@ -211,7 +211,7 @@ func (c *Catalog) resolve(ctx context.Context) *resolution {
 // goroutine of its own with at most c.concurrency binaries running at
 // once, fills in the answers, and calls then(g) in g's goroutine once g
 // has answered. The caller waits for the returned group.
-func (c *Catalog) askAll(ctx context.Context, p *plan, answers map[*group]*answer, then func(g *group)) *sync.WaitGroup {
+func (c *binaries) askAll(ctx context.Context, p *plan, answers map[*group]*answer, then func(g *group)) *sync.WaitGroup {
 	var (
 		wg       sync.WaitGroup
 		sem      = make(chan struct{}, c.concurrency)
@@ -246,7 +246,7 @@ func (c *Catalog) askAll(ctx context.Context, p *plan, answers map[*group]*answe
 // build makes the tools of one entry from its group's answer (nil for an
 // entry declared in TOML alone) and checks them; a binary that did not
 // answer, or does not offer the entry's tool, is a problem instead.
-func (c *Catalog) build(e *config.Entry, g *group, a *answer) *built {
+func (c *binaries) build(e *config.Entry, g *group, a *answer) *built {
 	b := &built{}
 	place, cmdPlace := e.Place.String(), posOr(e, "command")
 	if e.Toolset {
@@ -286,7 +286,7 @@ func (c *Catalog) build(e *config.Entry, g *group, a *answer) *built {
 // check runs the checks of a tool that do not depend on the other tools:
 // the definition ([Catalog.lint], which also compiles its schema), then
 // its command, then the warnings; each runs only if the one before passed.
-func (c *Catalog) check(e *entry, place, cmdPlace string) produced {
+func (c *binaries) check(e *entry, place, cmdPlace string) produced {
 	pr := produced{e: e, place: place, cmdPlace: cmdPlace}
 	if pr.lint = c.lint(e); pr.lint != nil {
 		return pr
@@ -304,7 +304,7 @@ func (c *Catalog) check(e *entry, place, cmdPlace string) produced {
 }
 
 // bind completes a merged tool with how to run it.
-func (c *Catalog) bind(t *Tool, e *config.Entry, g *group, resp *tool.SchemaResponse) *entry {
+func (c *binaries) bind(t *Tool, e *config.Entry, g *group, resp *tool.SchemaResponse) *entry {
 	name := e.BinaryTool()
 	t.Source = e.Command.String()
 	if name != t.Name || e.Toolset || e.Tool != "" {
@@ -320,7 +320,7 @@ func (c *Catalog) bind(t *Tool, e *config.Entry, g *group, resp *tool.SchemaResp
 		spec = &s
 	}
 	spec = withPolicy(spec, e)
-	return newEntry(t, nil, nil, &binding{
+	return newEntry(t, nil, &binding{
 		spec:      spec,
 		group:     g,
 		name:      name,
@@ -334,7 +334,7 @@ func (c *Catalog) bind(t *Tool, e *config.Entry, g *group, resp *tool.SchemaResp
 }
 
 // toolset expands a [toolsets.NAME] entry into the tools of its binary.
-func (c *Catalog) toolset(e *config.Entry, g *group, resp *tool.SchemaResponse, problems *[]Problem) []*entry {
+func (c *binaries) toolset(e *config.Entry, g *group, resp *tool.SchemaResponse, problems *[]Problem) []*entry {
 	offered := resp.Names()
 	for _, n := range e.Include {
 		if !slices.Contains(offered, n) {
@@ -403,14 +403,14 @@ func notOffered(e *config.Entry, g *group, resp *tool.SchemaResponse) Problem {
 }
 
 // diagnose turns a failed schema request into a problem with a fix.
-func (c *Catalog) diagnose(e *config.Entry, g *group, cause error) Problem {
+func (c *binaries) diagnose(e *config.Entry, g *group, cause error) Problem {
 	err := newError(e.Name, g.command, tool.ActionSchema, cause, c.fixFor(e, g, cause))
 	return Problem{Tool: e.Name, Place: posOr(e, "command"), Err: err, Fix: err.Fix}
 }
 
 // fixFor says what the user can do about a binary that did not describe
 // itself.
-func (c *Catalog) fixFor(e *config.Entry, g *group, cause error) string {
+func (c *binaries) fixFor(e *config.Entry, g *group, cause error) string {
 	switch {
 	case errors.Is(cause, ErrNotFound):
 		if len(g.spec.Command) > 0 && strings.Contains(g.spec.Command[0], "/") {
@@ -482,12 +482,18 @@ func allowed(m map[string]bool) []string {
 // anything starts) apply invoke's rule for values that would be read as
 // options, so that a refused value is an error outcome naming the
 // argument, exactly as a value the schema rejects.
-func (c *Catalog) refuseOptions(e *entry) {
-	if e.bin == nil || e.args == nil {
+func (c *binaries) refuseOptions(e *entry) {
+	if e.args == nil {
 		return
 	}
+	e.args = e.args.WithRefuse(c.refuser(e)) // a copy: the compiled schema is shared by entries with the same schema
+}
+
+// refuser is that rule for e's arguments: the catalog adds it to a
+// persisted entry's schema when it compiles it ([catalog.Listed.Refuse]).
+func (c *binaries) refuser(e *entry) func(map[string]any) error {
 	b := e.bin
-	e.args = e.args.WithRefuse(func(args map[string]any) error { // a copy: the compiled schema is shared by entries with the same schema
+	return func(args map[string]any) error {
 		return invoke.CheckArguments(b.spec, c.request(tool.ActionRun, &tool.Call{Name: b.name, Arguments: args, Options: b.options}))
-	})
+	}
 }

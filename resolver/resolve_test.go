@@ -49,7 +49,7 @@ func TestSchemaRequestsPerBinary(t *testing.T) {
 		t.Errorf("progress = %s, want %s", got, want)
 	}
 	// A second resolution in the same catalog asks nobody.
-	if _, err := c.rebuild(t.Context()); err != nil {
+	if _, err := c.bins.rebuild(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	if got := asked(); got != 5 {

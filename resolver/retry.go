@@ -34,7 +34,7 @@ func transient(err error) bool {
 // noteRetriesLocked updates the backoff of the failed requests of the pass
 // just installed: a new failure waits retryBase, a failure seen before
 // keeps its schedule, an answer forgets it.
-func (c *Catalog) noteRetriesLocked(failed map[string]bool, now time.Time) {
+func (c *binaries) noteRetriesLocked(failed map[string]bool, now time.Time) {
 	for key := range c.retries {
 		if !failed[key] {
 			delete(c.retries, key)
@@ -52,7 +52,7 @@ func (c *Catalog) noteRetriesLocked(failed map[string]bool, now time.Time) {
 
 // dueRetriesLocked returns the keys whose next attempt is due, forgets
 // their failures in the session cache, and schedules the attempt after.
-func (c *Catalog) dueRetriesLocked(now time.Time) []string {
+func (c *binaries) dueRetriesLocked(now time.Time) []string {
 	var due []string
 	for key, r := range c.retries {
 		if now.Before(r.next) {

@@ -47,15 +47,15 @@ command = "./missing"
 	notified := 0
 	c.Subscribe(func() { notified++ })
 
-	c.mu.Lock() // make the retry due now, and the next ones soon
-	c.retryBase = time.Millisecond
-	for _, r := range c.retries {
+	c.bins.mu.Lock() // make the retry due now, and the next ones soon
+	c.bins.retryBase = time.Millisecond
+	for _, r := range c.bins.retries {
 		r.next = time.Now()
 	}
-	if len(c.retries) != 1 {
-		t.Errorf("%d requests scheduled for retry, want 1 (the missing binary is not retried)", len(c.retries))
+	if len(c.bins.retries) != 1 {
+		t.Errorf("%d requests scheduled for retry, want 1 (the missing binary is not retried)", len(c.bins.retries))
 	}
-	c.mu.Unlock()
+	c.bins.mu.Unlock()
 
 	changed, err := c.Refresh(t.Context())
 	if err != nil || !changed || !c.Has("late") || notified != 1 {
@@ -66,9 +66,9 @@ command = "./missing"
 			t.Errorf("problem kept after the retry answered: %v", p)
 		}
 	}
-	c.mu.Lock()
-	left := len(c.retries)
-	c.mu.Unlock()
+	c.bins.mu.Lock()
+	left := len(c.bins.retries)
+	c.bins.mu.Unlock()
 	if left != 0 {
 		t.Errorf("%d retries left after the answer, want 0", left)
 	}

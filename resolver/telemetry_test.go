@@ -58,9 +58,9 @@ func TestCallSpans(t *testing.T) {
 			[]string{telemetry.SpanResolution, telemetry.SpanValidation, telemetry.SpanApproval},
 			map[string]map[string]any{telemetry.SpanApproval: {telemetry.AttrApproval: "pending"}}},
 		{"unknown tool", "x", nil,
-			map[string]any{telemetry.AttrTool: "x", telemetry.AttrOutcome: "host_error", telemetry.AttrErrorType: "*resolver.unknownError"},
+			map[string]any{telemetry.AttrTool: "x", telemetry.AttrOutcome: "host_error", telemetry.AttrErrorType: "*catalog.unknownError"},
 			[]string{telemetry.SpanResolution},
-			map[string]map[string]any{telemetry.SpanResolution: {telemetry.AttrErrorType: "*resolver.unknownError"}}},
+			map[string]map[string]any{telemetry.SpanResolution: {telemetry.AttrErrorType: "*catalog.unknownError"}}},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -153,7 +153,7 @@ func TestPoolCounts(t *testing.T) {
 	t.Cleanup(func() { otel.SetTracerProvider(prev); _ = tp.Shutdown(context.Background()) })
 
 	c := longLived(t, nil, "")
-	if got := c.pools.counts(); len(got) != 0 {
+	if got := c.bins.pools.counts(); len(got) != 0 {
 		t.Fatalf("counts before any call %v, want none", got)
 	}
 	const trace = "0000000000000000000000000000beef"
@@ -162,7 +162,7 @@ func TestPoolCounts(t *testing.T) {
 		t.Fatalf("pid call = %+v, %v", out, err)
 	}
 	want := []telemetry.PoolCount{{Binary: filepath.Base(exe(t)), Idle: 1}}
-	if got := c.pools.counts(); !reflect.DeepEqual(got, want) {
+	if got := c.bins.pools.counts(); !reflect.DeepEqual(got, want) {
 		t.Errorf("counts %v, want %v", got, want)
 	}
 	var pooled int
@@ -174,7 +174,7 @@ func TestPoolCounts(t *testing.T) {
 	if pooled != 1 {
 		t.Errorf("%d pooled tool run spans, want 1; spans: %v", pooled, names(exp.GetSpans()))
 	}
-	if c.pools.stopGauge == nil {
+	if c.bins.pools.stopGauge == nil {
 		t.Error("a pooling catalog registered no pool gauge")
 	}
 }

@@ -1,4 +1,4 @@
-package resolver
+package catalog
 
 import (
 	"context"
@@ -84,18 +84,13 @@ func runSetting(t *Tool) string {
 }
 
 // render is the arguments of a call of e as a person reads them: the
-// binary's format_arguments answer when it gives one, else the host's
-// rendering.
+// source's rendering when it gives one (a binary's format_arguments
+// answer), else the host's rendering.
 func (c *Catalog) render(ctx context.Context, e *entry, name string, args map[string]any) string {
-	if e.bin != nil {
-		if s, ok := c.formatBinary(ctx, e, args); ok {
-			return s
-		}
-	}
 	if e.src != nil {
-		if s, ok := e.src.Format(ctx, name, args); ok {
+		if s, ok := e.src.src.Format(ctx, name, args); ok {
 			return s
 		}
 	}
-	return formatHost(name, args)
+	return FormatArgs(name, args)
 }

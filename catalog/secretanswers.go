@@ -1,4 +1,4 @@
-package resolver
+package catalog
 
 import (
 	"context"
@@ -79,8 +79,10 @@ func withAnswerSecrets(ctx context.Context, vals []string) context.Context {
 	return context.WithValue(ctx, answerSecretsKey{}, vals)
 }
 
-// answerSecrets returns the secret answers ctx's run was given.
-func answerSecrets(ctx context.Context) []string {
+// AnswerSecrets returns the secret answers of the call's run ctx
+// belongs to, for a source to keep them out of what it writes (a stderr
+// tail). nil when there are none.
+func AnswerSecrets(ctx context.Context) []string {
 	v, _ := ctx.Value(answerSecretsKey{}).([]string)
 	return v
 }

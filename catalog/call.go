@@ -1,4 +1,4 @@
-package resolver
+package catalog
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/ratelimit"
 	"github.com/toolhost/toolhost/telemetry"
 	"github.com/toolhost/toolhost/tool"
@@ -107,7 +106,7 @@ func (c *Catalog) call(ctx context.Context, name string, args map[string]any, op
 	maps.Copy(answers, e.t().Answers) // questions.ID.answer: the configuration's answers win
 	asked := 0
 	for {
-		out, err := c.runOnce(withAnswerSecrets(ctx, c.secretQs.values(name, answers)), e, checked, answers, o.OnEvent) // secretanswers.go
+		out, each, err := c.runOnce(withAnswerSecrets(ctx, c.secretQs.values(name, answers)), e, checked, answers, o.OnEvent) // secretanswers.go
 		if err != nil || out.Type != tool.KindNeedsInput || out.Question == nil {
 			return out, err
 		}
@@ -122,7 +121,7 @@ func (c *Catalog) call(ctx context.Context, name string, args map[string]any, op
 			}
 		}
 		counted := len(qs) // questions that count against MaxRounds
-		if e.src != nil {
+		if !each {
 			counted = 1 // a server's elicitation is one round, however many fields its form has
 		}
 		if len(qs) > 1 && o.AskForm != nil {
@@ -192,22 +191,28 @@ func unanswered(qs []tool.Question, answers map[string]any) tool.Outcome {
 	return out
 }
 
-// runOnce runs one round of a call: the handler of a dynamic tool, one
-// call of a source's tool, or one run request of a binary.
-func (c *Catalog) runOnce(ctx context.Context, e *entry, args, answers map[string]any, onEvent func(tool.Event)) (_ tool.Outcome, err error) {
-	if e.bin == nil { // a binary's run is traced by invoke, or runPooledTraced
+// runOnce runs one round of a call: the handler of a registered tool, or
+// one call of a source's tool. each says whether the questions of a
+// needs_input outcome count one by one ([CallResult.QuestionsEach]).
+func (c *Catalog) runOnce(ctx context.Context, e *entry, args, answers map[string]any, onEvent func(tool.Event)) (_ tool.Outcome, each bool, err error) {
+	if e.handler != nil || !tracesRuns(e.src.src) { // a binary's run is traced by the spawner
 		var span telemetry.Span
 		ctx, span = telemetry.Start(ctx, telemetry.SpanToolRun)
 		defer func() { span.End(err) }()
 	}
 	if e.handler != nil {
-		return callHandler(context.WithValue(ctx, answersKey{}, maps.Clone(answers)), e, args)
+		out, err := callHandler(context.WithValue(ctx, answersKey{}, maps.Clone(answers)), e, args)
+		return out, true, err
 	}
-	if e.src != nil {
-		r, err := e.src.Call(ctx, catalog.CallRequest{Tool: e.name, Args: args, Answers: maps.Clone(answers), OnEvent: onEvent})
-		return r.Outcome, err
-	}
-	return c.run(ctx, e, tool.ActionRun, args, answers, onEvent)
+	r, err := e.src.src.Call(ctx, CallRequest{Tool: e.name, Args: args, Answers: maps.Clone(answers), OnEvent: onEvent})
+	return r.Outcome, r.QuestionsEach, err
+}
+
+// tracesRuns reports whether src traces its tools' runs itself
+// ([RunTracer]).
+func tracesRuns(src Source) bool {
+	t, ok := src.(RunTracer)
+	return ok && t.TracesRuns()
 }
 
 // answersKey is the context key of the answers a dynamic tool was given.
@@ -232,7 +237,8 @@ func callHandler(ctx context.Context, e *entry, args map[string]any) (out tool.O
 }
 
 // Format renders a call's arguments for a human about to approve it: the
-// binary's own format_arguments answer when it gives one, else the host's
+// source's own rendering when it gives one (a binary's format_arguments
+// answer), else the host's
 // rendering, name(key=value, …) with keys sorted and values as JSON.
 // Defaults are applied first; invalid arguments are rendered as given.
 func (c *Catalog) Format(ctx context.Context, name string, args map[string]any) (string, error) {
@@ -248,9 +254,9 @@ func (c *Catalog) Format(ctx context.Context, name string, args map[string]any) 
 	return c.render(ctx, e, name, args), nil
 }
 
-// formatHost renders name(key=value, …) with keys sorted and values as
-// compact JSON.
-func formatHost(name string, args map[string]any) string {
+// FormatArgs is the host's rendering of a call's arguments:
+// name(key=value, …) with keys sorted and values as compact JSON.
+func FormatArgs(name string, args map[string]any) string {
 	var b strings.Builder
 	b.WriteString(name)
 	b.WriteByte('(')

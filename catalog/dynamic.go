@@ -1,4 +1,4 @@
-package resolver
+package catalog
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 
-	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -20,7 +19,7 @@ import (
 // get an answer.
 type Handler func(ctx context.Context, args map[string]any) (tool.Outcome, error)
 
-// Register adds an in-process tool beside the binary tools. The name must
+// Register adds an in-process tool beside the tools of the sources. The name must
 // match ^[a-zA-Z0-9_-]{1,64}$ (else an error wrapping [ErrInvalidName]) and
 // must not be served already ([ErrDuplicate]); the input schema must be a
 // JSON Schema object ([ErrNotObject]); a nil schema means no arguments.
@@ -30,14 +29,14 @@ func (c *Catalog) Register(def Definition, h Handler) error {
 	if h == nil {
 		panic("resolver: Register with a nil handler")
 	}
-	if err := catalog.CheckName(def.Name); err != nil {
+	if err := CheckName(def.Name); err != nil {
 		return fmt.Errorf("resolver: register: %w", err)
 	}
-	schema := cloneMap(def.InputSchema)
+	schema := CloneMap(def.InputSchema)
 	if schema == nil {
-		schema = catalog.EmptyObject()
+		schema = EmptyObject()
 	}
-	args, err := catalog.CompileSchema(schema)
+	args, err := CompileSchema(schema)
 	if err != nil {
 		return fmt.Errorf("resolver: register %q: %w", def.Name, err)
 	}
@@ -61,7 +60,7 @@ func (c *Catalog) Register(def Definition, h Handler) error {
 	if c.tools == nil {
 		c.tools = map[string]*entry{}
 	}
-	c.tools[def.Name] = newEntry(t, args, h, nil)
+	c.tools[def.Name] = newEntry(t, args, h)
 	fns := c.changedLocked()
 	c.mu.Unlock()
 	notify(fns)
@@ -70,7 +69,7 @@ func (c *Catalog) Register(def Definition, h Handler) error {
 
 // Unregister removes a tool added with [Catalog.Register]. It returns an
 // error wrapping [ErrUnknownTool] when no tool has that name and
-// [ErrNotDynamic] when the tool comes from the configuration.
+// [ErrNotDynamic] when the tool comes from a source.
 func (c *Catalog) Unregister(name string) error {
 	c.mu.Lock()
 	e, ok := c.tools[name]

@@ -1,0 +1,405 @@
+package catalog
+
+import (
+	"bytes"
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strconv"
+	"sync"
+
+	"github.com/toolhost/toolhost/audit"
+	"github.com/toolhost/toolhost/ratelimit"
+	"github.com/toolhost/toolhost/tool"
+)
+
+// Options configures a [Catalog]. A nil *Options means all defaults.
+type Options struct {
+	// Limiter counts the calls of the tools that set
+	// rate_limit_per_minute ([Tool.RateLimit]). If nil, the catalog keeps
+	// its own, which every face and client calling through the catalog
+	// shares; pass one to share the counts between catalogs.
+	Limiter *ratelimit.Limiter
+	// Audit, if set, gets one line per call (audit.go, docs/audit.md),
+	// and the secrets the calls read, to redact. nil: no audit log.
+	Audit *audit.Log
+}
+
+// entry is one tool the catalog serves. Fields are fixed once the entry is
+// stored; a change replaces the entry. An entry listed by an [Indexer]
+// holds its name, summary and enabled flag, and decodes the rest of its
+// tool when first asked ([entry.t]); its input schema is compiled when
+// the tool is first called or validated ([Catalog.checker]).
+type entry struct {
+	name    string
+	summary string
+	enabled bool
+	handler Handler // a Register'ed tool
+	src     *added  // the source of any other tool
+
+	once   sync.Once
+	detail *Tool        // nil until decode ran: use t
+	decode func() *Tool // decodes the detail; nil when detail is set
+
+	argsOnce sync.Once
+	args     *ArgSchema // compiled input schema; nil until needed for an indexed entry
+	argsErr  error
+	refuse   func(map[string]any) error // the source's own check, added to a schema the catalog compiles
+}
+
+// newEntry returns the entry of a tool whose detail is at hand.
+func newEntry(t *Tool, args *ArgSchema, h Handler) *entry {
+	return &entry{name: t.Name, summary: t.Summary, enabled: t.Enabled, detail: t, args: args, handler: h}
+}
+
+// listedEntry returns the entry of a tool an [Indexer] listed.
+func listedEntry(l Listed, a *added) *entry {
+	return &entry{name: l.Name, summary: l.Summary, enabled: l.Enabled, decode: l.Detail, args: l.Args, refuse: l.Refuse, src: a}
+}
+
+// t returns the entry's tool, decoding it on first use when it was
+// indexed. The caller must not modify it.
+func (e *entry) t() *Tool {
+	e.once.Do(func() {
+		if e.detail == nil {
+			e.detail = e.decode()
+			e.decode = nil
+		}
+	})
+	return e.detail
+}
+
+// checker returns the entry's compiled input schema, compiling it on first
+// use (with the source's own check of the values, [Listed.Refuse]).
+func (c *Catalog) checker(e *entry) (*ArgSchema, error) {
+	e.argsOnce.Do(func() {
+		if e.args != nil {
+			return
+		}
+		a, err := c.compiled.Compile(e.t().InputSchema)
+		if err != nil {
+			e.argsErr = fmt.Errorf("resolver: tool %q: %w", e.name, err)
+			return
+		}
+		if e.refuse != nil {
+			a = a.WithRefuse(e.refuse) // a copy: the compiled schema is shared by entries with the same schema
+		}
+		e.args = a
+	})
+	return e.args, e.argsErr
+}
+
+// Catalog serves the tools of its sources (a base source: a
+// configuration's binaries; the sources added with [Catalog.AddSource]:
+// MCP servers, remote catalogs) and the tools registered in this process
+// ([Catalog.Register]). It owns everything around a call: lookup,
+// argument validation with defaults, approval, the questions and their
+// answers, identity and change notification; it knows the sources only
+// through [Source]. It is safe for concurrent use; no lock is held while
+// a tool runs.
+type Catalog struct {
+	limits *ratelimit.Limiter // Options.Limiter: the calls admitted per tool
+	audit  *audit.Log         // Options.Audit
+
+	// safe for concurrent use on their own, without mu
+	compiled Compiled        // input schemas compiled so far
+	secretQs secretQuestions // questions asked as Secret (secretanswers.go)
+
+	mu       sync.Mutex
+	tools    map[string]*entry
+	subs     map[int]func()
+	nextSub  int
+	identity *Identity         // nil: recompute
+	listJSON []byte            // the tools/list result; nil: recompute
+	base     *added            // the base source (AddBase); nil: none
+	sources  map[string]*added // the sources added with AddSource or Restore, by name (added.go)
+	closed   bool              // Close ran: no source is added or listed again
+}
+
+// New returns an empty catalog: add its sources with [Catalog.AddBase]
+// and [Catalog.AddSource], its in-process tools with [Catalog.Register].
+func New(opts *Options) *Catalog {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	c := &Catalog{limits: o.Limiter, audit: o.Audit, tools: map[string]*entry{}}
+	if c.limits == nil {
+		c.limits = ratelimit.New(nil)
+	}
+	return c
+}
+
+// Report returns the problems of the catalog's sources, errors and
+// warnings: the base source's first (a configuration's: binaries that do
+// not describe themselves…), then each added source's, by name. It is
+// never nil.
+func (c *Catalog) Report() *Report {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return &Report{Problems: c.sourceProblemsLocked()}
+}
+
+// List returns the definitions of the enabled tools, sorted by name: the
+// tools/list result.
+func (c *Catalog) List() []Definition {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []Definition
+	for _, e := range c.sortedLocked() {
+		if e.enabled {
+			d := e.t().Definition
+			d.InputSchema = CloneMap(d.InputSchema)
+			d.Annotations = maps.Clone(d.Annotations)
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// ListJSON returns the tools/list result, {"tools":[…]} with the
+// definitions of [Catalog.List], as compact JSON without HTML escaping. It
+// is computed once per change of the catalog (or read with a persisted
+// resolution); the caller must not modify it.
+func (c *Catalog) ListJSON() ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.listJSON == nil {
+		var b bytes.Buffer
+		b.WriteString(`{"tools":[`)
+		n := 0
+		for _, e := range c.sortedLocked() {
+			if !e.enabled {
+				continue
+			}
+			data, err := tool.Marshal(e.t().Definition)
+			if err != nil {
+				return nil, fmt.Errorf("resolver: tool %q: definition is not JSON: %w", e.name, err)
+			}
+			if n > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(data)
+			n++
+		}
+		b.WriteString(`]}`)
+		c.listJSON = b.Bytes()
+	}
+	return c.listJSON, nil
+}
+
+// Brief is what a listing shows of a tool: its name and its one-line
+// summary.
+type Brief struct {
+	Name, Summary string
+}
+
+// Briefs returns the name and summary of each enabled tool, sorted by name,
+// without decoding any tool's schema.
+func (c *Catalog) Briefs() []Brief {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []Brief
+	for _, e := range c.sortedLocked() {
+		if e.enabled {
+			out = append(out, Brief{e.name, e.summary})
+		}
+	}
+	return out
+}
+
+// Tools returns every tool, including disabled ones, sorted by name. The
+// results are copies; their Parameters are shared and must not be modified.
+func (c *Catalog) Tools() []*Tool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []*Tool
+	for _, e := range c.sortedLocked() {
+		out = append(out, e.t().Clone())
+	}
+	return out
+}
+
+// Tool returns the full detail of the named tool, enabled or not.
+func (c *Catalog) Tool(name string) (*Tool, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.tools[name]
+	if !ok {
+		return nil, false
+	}
+	return e.t().Clone(), true
+}
+
+// Has reports whether the catalog serves an enabled tool of that name.
+func (c *Catalog) Has(name string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.tools[name]
+	return ok && e.enabled
+}
+
+// Names returns the names of the enabled tools, sorted.
+func (c *Catalog) Names() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
+	for _, e := range c.sortedLocked() {
+		if e.enabled {
+			out = append(out, e.name)
+		}
+	}
+	return out
+}
+
+// Len returns the number of enabled tools.
+func (c *Catalog) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, e := range c.tools {
+		if e.enabled {
+			n++
+		}
+	}
+	return n
+}
+
+func (c *Catalog) sortedLocked() []*entry {
+	out := make([]*entry, 0, len(c.tools))
+	for _, e := range c.tools {
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// lookup returns the entry of an enabled tool.
+func (c *Catalog) lookup(name string) (*entry, error) {
+	c.mu.Lock()
+	e, ok := c.tools[name]
+	c.mu.Unlock()
+	if !ok {
+		return nil, &unknownError{name: name}
+	}
+	if !e.enabled {
+		return nil, &unknownError{name: name, disabled: true, place: e.t().Provenance["enable"]}
+	}
+	return e, nil
+}
+
+type unknownError struct {
+	name     string
+	disabled bool
+	place    string
+}
+
+func (e *unknownError) Error() string {
+	if e.disabled {
+		s := "resolver: tool " + quote(e.name) + " is disabled"
+		if e.place != "" && e.place != "binary" && e.place != "default" {
+			s += " (enable = false at " + e.place + ")"
+		}
+		return s + ": " + ErrUnknownTool.Error()
+	}
+	return "resolver: " + ErrUnknownTool.Error() + " " + quote(e.name)
+}
+
+func (e *unknownError) Unwrap() error { return ErrUnknownTool }
+
+// Subscribe registers fn to run after each change of the catalog: a
+// registration, an unregistration, a rebuilt binary noticed by Refresh. fn
+// runs on the goroutine that made the change, after the catalog's lock is
+// released; it may call the catalog. The returned function cancels the
+// subscription.
+func (c *Catalog) Subscribe(fn func()) (cancel func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.subs == nil {
+		c.subs = map[int]func(){}
+	}
+	id := c.nextSub
+	c.nextSub++
+	c.subs[id] = fn
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			c.mu.Lock()
+			delete(c.subs, id)
+			c.mu.Unlock()
+		})
+	}
+}
+
+// changedLocked invalidates derived state and returns the subscribers to
+// notify once the lock is released.
+func (c *Catalog) changedLocked() []func() {
+	c.identity = nil
+	c.listJSON = nil
+	ids := slices.Sorted(maps.Keys(c.subs))
+	fns := make([]func(), len(ids))
+	for i, id := range ids {
+		fns[i] = c.subs[id]
+	}
+	return fns
+}
+
+func notify(fns []func()) {
+	for _, fn := range fns {
+		fn()
+	}
+}
+
+func quote(s string) string { return strconv.Quote(s) }
+
+// Identity returns the identity of the enabled tools. It is computed once
+// per change of the catalog.
+func (c *Catalog) Identity() Identity {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.identity == nil {
+		var defs []Definition
+		for _, e := range c.sortedLocked() {
+			if e.enabled {
+				defs = append(defs, e.t().Definition)
+			}
+		}
+		id := IdentityOf(defs)
+		c.identity = &id
+	}
+	return *c.identity
+}
+
+// Validate checks args against the named tool's input schema exactly as
+// [Catalog.Call] does before running anything (defaults applied, null for
+// an optional argument taken as absent, the source's refusal of values
+// that would be read as options), without running it. It returns nil when
+// a call would run, else the problems, each naming its field. err wraps
+// [ErrUnknownTool] for an unknown or disabled tool.
+func (c *Catalog) Validate(name string, args map[string]any) ([]ValidationError, error) {
+	e, err := c.lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	a, err := c.checker(e) // compiled on first use, as for Call (an indexed entry has none yet)
+	if err != nil {
+		return nil, err
+	}
+	return a.Validate(args), nil
+}
+
+// SourceOf returns the source that serves the named tool, enabled or not;
+// nil with ok true for a tool registered in this process.
+func (c *Catalog) SourceOf(name string) (src Source, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.tools[name]
+	if !ok {
+		return nil, false
+	}
+	if e.src != nil {
+		return e.src.src, true
+	}
+	return nil, true
+}
