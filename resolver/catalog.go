@@ -2,20 +2,12 @@ package resolver
 
 import (
 	"context"
-	"fmt"
-	"os"
-	"slices"
-	"sort"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/catalog"
-	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/ratelimit"
-	"github.com/toolhost/toolhost/source/binary/schemacache"
-	"github.com/toolhost/toolhost/tool"
+	"github.com/toolhost/toolhost/source/binary"
 )
 
 // Options configures a [Catalog]. A nil *Options means all defaults.
@@ -64,234 +56,15 @@ type Options struct {
 }
 
 // Catalog is a [catalog.Catalog] served from a configuration: its base
-// source is the configuration's binaries (this package), beside the MCP
-// servers and remote catalogs it names (package source/servers) and the
-// tools registered in this process. It adds what only the binaries know:
-// [Catalog.Refresh], [Catalog.Categories], [Catalog.Policy] and
-// [Catalog.Unconfined]. It is safe for concurrent use.
+// source is the configuration's binaries (package source/binary), beside
+// the MCP servers and remote catalogs it names (package source/servers)
+// and the tools registered in this process. It adds what only the
+// binaries know: [Catalog.Refresh], [Catalog.Categories],
+// [Catalog.Policy] and [Catalog.Unconfined]. It is safe for concurrent
+// use.
 type Catalog struct {
 	*catalog.Catalog
-	bins *binaries
-}
-
-// binaries is the local-binary source: the tools a configuration's
-// entries make of binaries (resolution, merge, schema caches, long-lived
-// pools, the persisted resolution). It is the catalog's base source.
-type binaries struct {
-	// fixed at creation
-	root, workspaceID, conversationID string
-	concurrency                       int
-	progress                          func(done, total int)
-	plan                              atomic.Pointer[plan]           // what the configuration asks for; replaced once when a restored plan needs the configuration (fullPlan)
-	loadConfig                        func() (*config.Config, error) // Open's load; nil for New
-	loadOnce                          sync.Once
-	schemas                           *schemacache.Session        // schema answers for this catalog's lifetime
-	disk                              diskCache                   // persistent schema answers; zero: none
-	persist                           atomic.Pointer[persistence] // where the resolution is persisted; nil: nowhere
-	statEvery                         time.Duration               // minimum delay between automatic stat checks
-	retryBase                         time.Duration               // first delay before a timed-out schema request is retried
-	pools                             *pools                      // long-lived processes (pool.go)
-	cacheDir                          string
-	only                              string     // Options.Only
-	audit                             *audit.Log // Options.Audit: the secrets read are redacted there
-
-	// safe for concurrent use on their own, without mu
-	builds   atomic.Uint64    // resolution passes started
-	compiled catalog.Compiled // input schemas compiled so far
-
-	mu         sync.Mutex
-	tools      map[string]*entry
-	report     Report
-	categories []Category
-	keys       map[string]cacheKey    // stat key of each asked group when the tools were built
-	built      uint64                 // the pass the tools come from
-	lastStat   time.Time              // last automatic stat check
-	retries    map[string]*retryState // timed-out schema requests to ask again, by session cache key
-	stored     *storedList            // the identity and listing of a persisted resolution installed; nil after a resolution
-	watchers   map[int]func()
-	nextWatch  int
-}
-
-// storedList is the identity and tools/list result a persisted
-// resolution holds.
-type storedList struct {
-	identity *Identity
-	list     []byte
-}
-
-// entry is one tool of the binaries. Fields are fixed once the entry is
-// stored; a change replaces the entry. An entry loaded from a persisted
-// resolution holds its name, summary and enabled flag, and decodes the
-// rest of its tool when first asked ([entry.t]); its input schema is then
-// compiled by the catalog on first use.
-type entry struct {
-	name    string
-	summary string
-	enabled bool
-	bin     *binding
-
-	once   sync.Once
-	detail *Tool        // nil until decode ran: use t
-	decode func() *Tool // decodes the persisted detail; nil when detail is set
-
-	args   *catalog.ArgSchema // compiled input schema (with refuseOptions); nil for persisted entries
-	output outputSchema       // the tool's output schema (protocol v2), compiled at its first structured answer
-}
-
-// newEntry returns the entry of a tool resolved in this process.
-func newEntry(t *Tool, args *catalog.ArgSchema, b *binding) *entry {
-	return &entry{name: t.Name, summary: t.Summary, enabled: t.Enabled, detail: t, args: args, bin: b}
-}
-
-// t returns the entry's tool, decoding it on first use when it was
-// persisted. The caller must not modify it.
-func (e *entry) t() *Tool {
-	e.once.Do(func() {
-		if e.detail == nil {
-			e.detail = e.decode()
-			e.decode = nil
-		}
-	})
-	return e.detail
-}
-
-// The binaries as a catalog.Source (and Indexer, Reporter, Freshener,
-// RunTracer, SandboxProfiler).
-
-// Name is "binaries".
-func (c *binaries) Name() string { return "binaries" }
-
-// Index lists the binaries' tools, each persisted one's detail decoded on
-// first use.
-func (c *binaries) Index(context.Context) (catalog.Index, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	idx := catalog.Index{Tools: make([]catalog.Listed, 0, len(c.tools))}
-	for _, e := range c.tools {
-		idx.Tools = append(idx.Tools, catalog.Listed{Name: e.name, Summary: e.summary, Enabled: e.enabled, Detail: e.t, Args: e.args, Refuse: c.refuser(e)})
-	}
-	if c.stored != nil {
-		idx.Identity, idx.List = c.stored.identity, c.stored.list
-	}
-	return idx, nil
-}
-
-// Tools returns the binaries' tools with their full detail.
-func (c *binaries) Tools(context.Context) ([]*Tool, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	out := make([]*Tool, 0, len(c.tools))
-	for _, e := range c.sortedLocked() {
-		out = append(out, e.t().Clone())
-	}
-	return out, nil
-}
-
-// Problems returns the problems of the last resolution.
-func (c *binaries) Problems() []Problem {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return slices.Clone(c.report.Problems)
-}
-
-// Call runs one run request of a binary tool.
-func (c *binaries) Call(ctx context.Context, req catalog.CallRequest) (catalog.CallResult, error) {
-	e := c.entry(req.Tool)
-	if e == nil {
-		return catalog.CallResult{}, fmt.Errorf("resolver: %w %q (its binary no longer offers it)", ErrUnknownTool, req.Tool)
-	}
-	out, err := c.run(ctx, e, tool.ActionRun, req.Args, req.Answers, req.OnEvent)
-	return catalog.CallResult{Outcome: out, QuestionsEach: true}, err
-}
-
-// Format asks a binary that speaks the protocol to render a call's
-// arguments (format_arguments).
-func (c *binaries) Format(ctx context.Context, name string, args map[string]any) (string, bool) {
-	e := c.entry(name)
-	if e == nil {
-		return "", false
-	}
-	return c.formatBinary(ctx, e, args)
-}
-
-// Watch registers changed to run after each resolution installed (the
-// tools, or only their problems, may have changed).
-func (c *binaries) Watch(changed func()) (cancel func()) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.watchers == nil {
-		c.watchers = map[int]func(){}
-	}
-	id := c.nextWatch
-	c.nextWatch++
-	c.watchers[id] = changed
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			c.mu.Lock()
-			delete(c.watchers, id)
-			c.mu.Unlock()
-		})
-	}
-}
-
-// watchersLocked returns the watchers to run once the lock is released.
-func (c *binaries) watchersLocked() []func() {
-	ids := make([]int, 0, len(c.watchers))
-	for id := range c.watchers {
-		ids = append(ids, id)
-	}
-	sort.Ints(ids)
-	fns := make([]func(), len(ids))
-	for i, id := range ids {
-		fns[i] = c.watchers[id]
-	}
-	return fns
-}
-
-// Close ends the long-lived processes (see [Options.PoolSize]): their
-// stdin is closed, so that they finish and exit, and their process
-// groups are killed a grace delay (2s) later if they have not. Calls in
-// flight on them end with the error outcome of a crash; later calls run
-// one-shot.
-func (c *binaries) Close() error {
-	if c.pools.stopGauge != nil {
-		c.pools.stopGauge()
-	}
-	c.pools.closeAll()
-	return nil
-}
-
-// Freshen runs Refresh when the last stat check is older than statEvery.
-func (c *binaries) Freshen(ctx context.Context) { c.maybeRefresh(ctx) }
-
-// TracesRuns is true: invoke traces a one-shot run, runPooledTraced a
-// pooled one.
-func (c *binaries) TracesRuns() bool { return true }
-
-// SandboxProfile names the sandbox the tool's processes run in.
-func (c *binaries) SandboxProfile(name string) string {
-	e := c.entry(name)
-	if e == nil {
-		return ""
-	}
-	return profileOf(e.bin.spec.Sandbox)
-}
-
-// entry returns the named tool's entry, nil when there is none.
-func (c *binaries) entry(name string) *entry {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.tools[name]
-}
-
-func (c *binaries) sortedLocked() []*entry {
-	out := make([]*entry, 0, len(c.tools))
-	for _, e := range c.tools {
-		out = append(out, e)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
-	return out
+	bins *binary.Source
 }
 
 // Refresh checks cheaply whether any binary changed since it was asked for
@@ -308,30 +81,23 @@ func (c *Catalog) Refresh(ctx context.Context) (changed bool, err error) {
 }
 
 // Categories returns the categories of the configuration, sorted by id.
-func (c *Catalog) Categories() []Category {
-	c.bins.mu.Lock()
-	defer c.bins.mu.Unlock()
-	return slices.Clone(c.bins.categories)
-}
+func (c *Catalog) Categories() []Category { return c.bins.Categories() }
 
-// served returns the binaries' entry of the named tool when the catalog
-// serves that tool from them; nil for another source's, a registered
-// tool, or none.
-func (c *Catalog) served(name string) (e *entry, ok bool) {
-	src, ok := c.SourceOf(name)
-	if !ok {
-		return nil, false
-	}
-	if src != catalog.Source(c.bins) {
-		return nil, true
-	}
-	return c.bins.entry(name), true
-}
+// Policy is a tool's effective access policy, as `toolhost describe
+// --explain` shows it (docs/security.md): [binary.Policy].
+type Policy = binary.Policy
 
-func getwd() string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "."
-	}
-	return wd
-}
+// PolicyRule is one rule of a [Policy], as TOML writes it, and where it
+// was written: [binary.PolicyRule].
+type PolicyRule = binary.PolicyRule
+
+// Policy returns the effective access policy of the tool name; false when
+// there is no such tool. A tool registered in this process, or served by
+// another source, runs under none here: its policy is empty.
+func (c *Catalog) Policy(name string) (*Policy, bool) { return c.bins.PolicyIn(c.Catalog, name) }
+
+// Unconfined returns a warning for each enabled tool that runs a shell
+// (shell = true) or lets the model pass options (allow_option) without
+// the OS sandbox, for `toolhost check`: a model steered by what it read
+// could then do whatever the user can. Sorted by tool name.
+func (c *Catalog) Unconfined() []Problem { return c.bins.UnconfinedIn(c.Catalog) }

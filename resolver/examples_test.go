@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/invoke/sandbox"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -197,4 +200,53 @@ func viewOf(t *Tool) toolView {
 		v.Timeout = t.Timeout.String()
 	}
 	return v
+}
+
+// TestSandboxRepositoryTools: this repository's own entries run under
+// [defaults] sandbox = true; its write_file (an sdk binary served from a
+// pool of long-lived processes) may write the workspace but not
+// .config/toolhost, and the refusal names the rule.
+func TestSandboxRepositoryTools(t *testing.T) {
+	if abi := sandbox.ABI(); abi < 6 {
+		t.Skipf("Landlock ABI %d on this kernel; this test needs 6", abi)
+	}
+	root := buildExamples(t)
+	if err := os.MkdirAll(filepath.Join(root, ".config/toolhost"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := repoCatalog(t, root)
+	// write_file asks for approval (requires_approval = true): the person says yes.
+	approve := &catalog.CallOptions{Approve: func(context.Context, catalog.Approval) (bool, error) { return true, nil }}
+	if err := os.MkdirAll(filepath.Join(root, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.Call(t.Context(), "write_file", map[string]any{"path": "docs/notes.txt", "content": "hi"}, approve)
+	if err != nil || out.IsError() {
+		t.Fatalf("write in the workspace: %v %v", err, out)
+	}
+	out, err = c.Call(t.Context(), "write_file", map[string]any{"path": "notes.txt", "content": "hi"}, approve)
+	wantRoot := `tool "write_file": the sandbox denied create of notes.txt (fix: create it in a subdirectory: the sandbox cannot let a tool create entries directly in "." while ".config/toolhost" below it may not (docs/security.md, "Limits"))`
+	if err != nil || out.Message != wantRoot {
+		t.Errorf("create in the root: %v %v\nwant %s", err, out, wantRoot)
+	}
+	for range 2 { // the second call is served by the same long-lived process
+		out, err = c.Call(t.Context(), "write_file", map[string]any{"path": "notes.txt", "content": "hi"}, approve)
+		if err != nil || out.Message != wantRoot {
+			t.Errorf("create in the root again: %v %v\nwant %s", err, out, wantRoot)
+		}
+	}
+	// examples/fs refuses the tool configuration itself, before the
+	// sandbox would (invoke/sandbox's TestHostileToolDenied has the
+	// sandbox's own denial of it).
+	out, err = c.Call(t.Context(), "write_file", map[string]any{"path": ".config/toolhost/x.toml", "content": "[tools.x]"}, approve)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "refusing to write .config/toolhost/x.toml: a tool may not write into .config/toolhost, because its files configure the tools toolhost runs; a person can edit it"
+	if !out.IsError() || out.Message != want {
+		t.Errorf("outcome = %v\nwant %s", out, want)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".config/toolhost/x.toml")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf(".config/toolhost/x.toml written: %v", err)
+	}
 }

@@ -1,7 +1,6 @@
 package resolver
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -10,7 +9,7 @@ import (
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
-	"github.com/toolhost/toolhost/source/binary/persist"
+	"github.com/toolhost/toolhost/source/binary"
 	"github.com/toolhost/toolhost/source/servers"
 )
 
@@ -39,19 +38,15 @@ import (
 //   - A restored source is made from the configuration on its first
 //     call (servers.Restore), the configuration read then.
 
-// pendingSources is the Sources of a resolution whose configuration
-// names sources not kept (yet): it never decodes, so it never holds.
-var pendingSources = []byte("pending")
-
 // keptSources decodes the Sources of l, a persisted resolution, and
 // reports whether every source holds now and its tools' names are
 // their own (as when they were kept, the catalog having left none out);
 // none with nil Sources (a configuration naming none).
-func keptSources(l *loaded) ([]servers.Kept, bool) {
-	if l.sources == nil {
+func keptSources(p *binary.Persisted) ([]servers.Kept, bool) {
+	if p.Sources() == nil {
 		return nil, true
 	}
-	ks, err := servers.DecodeKept(l.sources)
+	ks, err := servers.DecodeKept(p.Sources())
 	if err != nil {
 		return nil, false
 	}
@@ -62,7 +57,7 @@ func keptSources(l *loaded) ([]servers.Kept, bool) {
 			return nil, false
 		}
 		for _, t := range ks[i].Tools {
-			if names[t.Name] || l.tools[t.Name] != nil {
+			if names[t.Name] || p.Has(t.Name) {
 				return nil, false
 			}
 			names[t.Name] = true
@@ -117,11 +112,7 @@ type opener struct {
 
 func (op *opener) open(_ context.Context, name string) (catalog.Source, error) {
 	op.once.Do(func() {
-		if op.c.bins.loadConfig == nil {
-			op.err = fmt.Errorf("resolver: source %q: no configuration to make it from", name)
-			return
-		}
-		cfg, err := op.c.bins.loadConfig()
+		cfg, err := op.c.bins.Config()
 		if cfg == nil || err != nil {
 			op.err = fmt.Errorf("resolver: source %q: reading the configuration: %w", name, cmp.Or(err, fmt.Errorf("none")))
 			return
@@ -153,8 +144,7 @@ func (op *opener) open(_ context.Context, name string) (catalog.Source, error) {
 // (see above). Failing to is not an error: the next Open reads the
 // configuration.
 func (c *Catalog) keepSources() {
-	p := c.bins.persist.Load()
-	if p == nil || p.key == "" || p.files == "" || !p.sources {
+	if !c.bins.KeepsSources() {
 		return
 	}
 	added := c.Sources()
@@ -175,16 +165,7 @@ func (c *Catalog) keepSources() {
 	if err != nil {
 		return
 	}
-	raw, err := persist.ReadFile(p.path, persist.MaxFile)
-	if err != nil {
-		return
-	}
-	h, body, err := persist.Decode(raw)
-	if err != nil || h.Key != p.key || h.Files != p.files || bytes.Equal(h.Sources, data) {
-		return
-	}
-	h.Sources = data
-	_ = writeAtomic(p.dir, p.path, persist.Encode(h, body))
+	c.bins.Keep(data)
 }
 
 // keepable reports whether cfg's sources may be kept with its persisted

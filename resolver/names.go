@@ -2,10 +2,9 @@ package resolver
 
 import (
 	"context"
-	"errors"
 
 	"github.com/toolhost/toolhost/catalog"
-	"github.com/toolhost/toolhost/invoke"
+	"github.com/toolhost/toolhost/source/binary"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -79,18 +78,6 @@ func cloneMap(m map[string]any) map[string]any { return catalog.CloneMap(m) }
 
 func cloneValue(v any) any { return catalog.CloneValue(v) }
 
-// newError wraps a failure of a binary for the entry name: the fix is fix
-// when given, else the one the spawner found for the exact cause.
-func newError(name, command string, action tool.Action, cause error, fix string) *Error {
-	if fix == "" {
-		var ierr *invoke.Error
-		if errors.As(cause, &ierr) {
-			fix = ierr.Fix
-		}
-	}
-	return &Error{Tool: name, Command: command, Action: action, Err: cause, Fix: fix}
-}
-
 // ValidationError is [catalog.ValidationError]: one problem with a call's
 // arguments, naming its field.
 type ValidationError = catalog.ValidationError
@@ -104,12 +91,6 @@ func ValidateArguments(schema map[string]any, args map[string]any) ([]Validation
 // DecodeArguments is [catalog.DecodeArguments]: a call's arguments
 // decoded from JSON, numbers kept as written.
 func DecodeArguments(data []byte) (map[string]any, error) { return catalog.DecodeArguments(data) }
-
-// compile returns the compiled schema, from the binaries' memo when it
-// was compiled before.
-func (c *binaries) compile(s map[string]any) (*catalog.ArgSchema, error) {
-	return c.compiled.Compile(s)
-}
 
 // The catalog's call API, named again here (each is catalog's own).
 
@@ -135,3 +116,35 @@ var ErrApprovalRequired = catalog.ErrApprovalRequired
 // Answers is [catalog.Answers]: the answers to a registered tool's
 // earlier questions, inside its Handler.
 func Answers(ctx context.Context) map[string]any { return catalog.Answers(ctx) }
+
+// What the binaries define that embedders use, named again here (each is
+// package source/binary's own).
+
+// Pool defaults: [binary.DefaultPoolSize], [binary.DefaultPoolIdle] (see
+// [Options]).
+const (
+	DefaultPoolSize = binary.DefaultPoolSize // long-lived processes per binary
+	DefaultPoolIdle = binary.DefaultPoolIdle // a process idle this long is ended
+)
+
+// DefaultTimeout is [binary.DefaultTimeout]: the per-call timeout of an
+// entry that sets none, in itself or in [defaults].
+const DefaultTimeout = binary.DefaultTimeout
+
+// ErrSecret is [binary.ErrSecret]: a secret of the tool's environment
+// could not be read when the tool was to run; nothing ran.
+var ErrSecret = binary.ErrSecret
+
+// DefaultCacheDir is [binary.DefaultCacheDir]: the directory of the
+// persistent schema cache, $XDG_CACHE_HOME/toolhost or ~/.cache/toolhost.
+func DefaultCacheDir() string { return binary.DefaultCacheDir() }
+
+// ClearCache is [binary.ClearCache]: it removes the schema answers and
+// persisted resolutions stored in dir, and nothing else.
+func ClearCache(dir string) error { return binary.ClearCache(dir) }
+
+// AskSchema is [binary.AskSchema]: any command asked for its schema, as
+// `toolhost schema -- CMD` and `toolhost add` do; nothing is cached.
+func AskSchema(ctx context.Context, command []string, root string) (*tool.SchemaResponse, error) {
+	return binary.AskSchema(ctx, command, root)
+}

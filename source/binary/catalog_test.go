@@ -1,0 +1,70 @@
+package binary
+
+import (
+	"context"
+
+	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/config"
+)
+
+// Catalog is a catalog whose base source is a configuration's binaries,
+// wired as package resolver wires it, without the other sources a
+// configuration names (those are resolver's and source/servers' tests).
+type Catalog struct {
+	*catalog.Catalog
+	bins *Source
+}
+
+// newCatalog is resolver.New for the binaries alone.
+func newCatalog(ctx context.Context, cfg *config.Config, opts *Options) (*Catalog, error) {
+	return newCatalogWith(ctx, cfg, opts, nil)
+}
+
+// newCatalogWith is newCatalog with the catalog's own options (a
+// limiter); an Audit of opts is the catalog's too.
+func newCatalogWith(ctx context.Context, cfg *config.Config, opts *Options, co *catalog.Options) (*Catalog, error) {
+	c := wire(opts, co)
+	c.bins.Configure(cfg)
+	if err := c.bins.Start(ctx); err != nil {
+		return nil, err
+	}
+	return c, c.AddBase(ctx, c.bins)
+}
+
+// openCatalog is resolver.Open for the binaries alone.
+func openCatalog(ctx context.Context, files []string, load func() (*config.Config, error), opts *Options) (*Catalog, error) {
+	c := wire(opts, nil)
+	c.bins.SetLoad(files, load)
+	if p, ok := c.bins.Persisted(); ok && p.Sources() == nil {
+		c.bins.Install(p)
+		return c, c.AddBase(ctx, c.bins)
+	}
+	if _, err := c.bins.ReadConfig(func(*config.Config) bool { return true }); err != nil {
+		return nil, err
+	}
+	if err := c.bins.Start(ctx); err != nil {
+		return nil, err
+	}
+	return c, c.AddBase(ctx, c.bins)
+}
+
+func wire(opts *Options, co *catalog.Options) *Catalog {
+	var o catalog.Options
+	if co != nil {
+		o = *co
+	}
+	if opts != nil {
+		o.Audit = opts.Audit
+	}
+	return &Catalog{Catalog: catalog.New(&o), bins: New(opts)}
+}
+
+// Refresh, Categories, Policy and Unconfined are resolver.Catalog's.
+
+func (c *Catalog) Refresh(ctx context.Context) (bool, error) { return c.bins.Refresh(ctx) }
+
+func (c *Catalog) Categories() []catalog.Category { return c.bins.Categories() }
+
+func (c *Catalog) Policy(name string) (*Policy, bool) { return c.bins.PolicyIn(c.Catalog, name) }
+
+func (c *Catalog) Unconfined() []catalog.Problem { return c.bins.UnconfinedIn(c.Catalog) }

@@ -1,0 +1,230 @@
+package binary
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/invoke/faketool"
+
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/tool"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files in testdata")
+
+// TestMain lets the test binary play the fake tools: faketool's shared
+// ones ("plain", "exit-3", "bad-json", "not-schema", "hang", "flood") and
+// those of fakeTool.
+func TestMain(m *testing.M) {
+	own := faketool.Scenarios{}
+	for _, name := range []string{"multi", "raw-args", "slow-first", "v2", "greet", "sleepy", "versioned", "old-protocol", "bad-name"} {
+		own[name] = func() int { return fakeTool(os.Args[1:]) }
+	}
+	own["long-lived"] = fakeLongLived
+	own["long-lived-mute"] = fakeMute
+	own["v1-env"] = fakeV1Env
+	faketool.Main(m, own)
+}
+
+// exe is the test binary, which the entries of the tests run.
+func exe(t testing.TB) string { return faketool.Exe(t) }
+
+// fakeTool acts as the tool args[0] ("scenario"). Every schema request is
+// counted as one line appended to $RESOLVER_TEST_COUNTER, if set.
+func fakeTool(args []string) int {
+	data, _ := io.ReadAll(os.Stdin)
+	req, err := tool.DecodeRequest(data)
+	if args[0] == "v2" {
+		req, err = tool.DecodeRequestV2(data)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fake tool:", err)
+		return 2
+	}
+	if req.Context.Action == tool.ActionSchema {
+		if f := os.Getenv("RESOLVER_TEST_COUNTER"); f != "" {
+			fh, err := os.OpenFile(f, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+			if err == nil {
+				fmt.Fprintln(fh, strings.Join(args, " "))
+				fh.Close()
+			}
+		}
+	}
+	reply := func(v any) int {
+		json.NewEncoder(os.Stdout).Encode(v)
+		return 0
+	}
+	switch args[0] {
+	case "multi": // ten tools t0..t9; run echoes its request
+		if req.Context.Action == tool.ActionSchema {
+			var resp tool.SchemaResponse
+			for i := range 10 {
+				resp.Tools = append(resp.Tools, tool.Definition{
+					Name:    fmt.Sprintf("t%d", i),
+					Summary: fmt.Sprintf("Tool %d of %s.", i, strings.Join(args[1:], " ")),
+					Parameters: map[string]*tool.Parameter{
+						"path":  {Type: tool.Types{"string"}, Summary: "A path."},
+						"limit": {Type: tool.Types{"integer"}, Default: 10.0},
+					},
+				})
+			}
+			return reply(resp)
+		}
+		if req.Context.Action == tool.ActionFormatArguments {
+			return reply(tool.Success("fmt " + req.Tool.Name + " " + compact(req.Tool.Arguments)))
+		}
+		return reply(tool.Success(compact(req.Tool)))
+	case "v2": // protocol v2: args[1] picks what run prints (events, structured, …)
+		if req.Context.Action == tool.ActionSchema {
+			fmt.Print(`{"protocol":"2","tools":[{"name":"grep","title":"Grep files","summary":"Search.",` +
+				`"icons":[{"src":"data:image/png;base64,AA==","mime_type":"image/png"}],` +
+				`"input_schema":{"type":"object","$defs":{"glob":{"type":"string","minLength":1}},"properties":{"pattern":{"type":"string"},"glob":{"$ref":"#/$defs/glob"}},"required":["pattern"]},` +
+				`"output_schema":{"type":"object","properties":{"matches":{"type":"array","items":{"type":"object","properties":{"line":{"type":"integer"}},"required":["line"]}}},"required":["matches"]}}]}`)
+			return 0
+		}
+		switch args[1] {
+		case "events":
+			fmt.Printf(`{"type":"progress","progress":1,"total":2,"message":"a.go"}` + "\n" + `{"type":"log","level":"warning","message":"skipped bin"}` + "\n" +
+				`{"type":"success","structured":{"matches":[{"line":9007199254740993}]}}` + "\n")
+		case "mismatch":
+			fmt.Println(`{"type":"success","structured":{"matches":[{"line":"twelve"}]}}`)
+		case "no-structured":
+			fmt.Println(`{"type":"success","content":"x"}`)
+		case "log-on-stdout":
+			fmt.Println("scanning…")
+			fmt.Println(`{"type":"success","structured":{"matches":[]}}`)
+		case "protocol":
+			fmt.Printf(`{"type":"success","structured":{"matches":[]},"content":%q}`+"\n", req.Protocol)
+		}
+		return 0
+	case "slow-first": // args[1] is a marker file: the first schema request (no marker yet) hangs, later ones answer
+		if req.Context.Action == tool.ActionSchema {
+			if _, err := os.Stat(args[1]); err != nil {
+				os.WriteFile(args[1], nil, 0o644)
+				time.Sleep(time.Minute)
+			}
+			return reply(tool.SchemaResponse{Tools: []tool.Definition{{Name: "late", Summary: "Answers on the second ask.", Parameters: map[string]*tool.Parameter{}}}})
+		}
+		return reply(tool.Success("late"))
+	case "raw-args": // plain (parameters in TOML): prints the arguments exactly as they came on stdin
+		var raw struct {
+			Tool struct {
+				Arguments json.RawMessage `json:"arguments"`
+			} `json:"tool"`
+		}
+		json.Unmarshal(data, &raw)
+		fmt.Print(string(raw.Tool.Arguments))
+		return 0
+	case "greet": // one tool that asks before greeting many times
+		if req.Context.Action == tool.ActionSchema {
+			return reply(tool.SchemaResponse{Tools: []tool.Definition{{
+				Name: "greet", Summary: "Greet someone.", Description: "Says hello.",
+				Parameters: map[string]*tool.Parameter{
+					"name":  {Type: tool.Types{"string"}, Summary: "Who to greet."},
+					"loud":  {Type: tool.Types{"boolean"}, Default: true},
+					"times": {Type: tool.Types{"integer"}, Default: 1.0, Minimum: ptr(1.0)},
+				},
+				Annotations: map[string]any{"readOnlyHint": true},
+			}}})
+		}
+		if req.Context.Action == tool.ActionFormatArguments {
+			return reply(tool.Fail("no formatter"))
+		}
+		if req.Tool.Arguments["name"] == "question" {
+			for _, id := range []string{"first", "second"} {
+				if _, ok := req.Tool.Answers[id]; !ok {
+					return reply(tool.Ask(tool.Question{ID: id, Text: "Sure about " + id + "?", AnswerType: tool.Boolean, Default: false}))
+				}
+			}
+		}
+		if req.Tool.Arguments["name"] == "nodefault" {
+			if _, ok := req.Tool.Answers["who"]; !ok {
+				return reply(tool.Ask(tool.Question{ID: "who", Text: "Who?", AnswerType: tool.Text}))
+			}
+		}
+		if req.Tool.Arguments["name"] == "forever" {
+			return reply(tool.Ask(tool.Question{ID: fmt.Sprint(len(req.Tool.Answers)), Text: "Again?", AnswerType: tool.Boolean, Default: true}))
+		}
+		return reply(tool.Success(fmt.Sprintf("Hello, %v (times=%v, answers=%s, options=%s)",
+			req.Tool.Arguments["name"], req.Tool.Arguments["times"], compact(req.Tool.Answers), compact(req.Tool.Options))))
+	case "sleepy": // a slow schema answer, logged as start and end lines
+		if f := os.Getenv("RESOLVER_TEST_TRACE"); f != "" && req.Context.Action == tool.ActionSchema {
+			appendLine(f, "start")
+			time.Sleep(300 * time.Millisecond)
+			appendLine(f, "end")
+		}
+		return reply(tool.SchemaResponse{Tools: []tool.Definition{{Name: "s", Summary: "Sleepy."}}})
+	case "versioned": // describes itself with its own size, so a rebuild shows
+		fi, _ := os.Stat(os.Args[0])
+		if req.Context.Action == tool.ActionSchema {
+			return reply(tool.SchemaResponse{Tools: []tool.Definition{{Name: "v", Summary: fmt.Sprintf("Version %d.", fi.Size())}}})
+		}
+		return reply(tool.Success("ok"))
+	case "old-protocol": // a binary that speaks another version answers with an error outcome
+		reply(tool.Fail(`unsupported protocol version "1": this binary speaks protocol "0"`))
+		return 2
+	case "bad-name": // a tool name LLM providers reject
+		return reply(tool.SchemaResponse{Tools: []tool.Definition{{Name: "fs.read", Summary: "Bad name."}, {Name: "ok", Summary: "Fine."}}})
+	}
+	fmt.Fprintln(os.Stderr, "fake tool: unknown scenario", args)
+	return 2
+}
+
+func appendLine(file, line string) {
+	fh, err := os.OpenFile(file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err == nil {
+		fmt.Fprintln(fh, line)
+		fh.Close()
+	}
+}
+
+func compact(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func itoa(n int64) string { return fmt.Sprint(n) }
+
+func ptr[T any](v T) *T { return &v }
+
+// parse parses TOML as the configuration file "test.toml"; %EXE% stands for
+// the test binary.
+func parse(t testing.TB, text string) *config.Config {
+	t.Helper()
+	text = strings.ReplaceAll(text, "%EXE%", exe(t))
+	cfg, err := config.Parse("test.toml", []byte(text))
+	if err != nil {
+		t.Fatalf("config:\n%s\n%v", text, err)
+	}
+	return cfg
+}
+
+// counter returns a counter file and a function reading its count.
+func counter(t testing.TB) (string, func() int) {
+	path := t.TempDir() + "/count"
+	return path, func() int {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return 0
+		}
+		return strings.Count(string(data), "\n")
+	}
+}
+
+// shown is err's message followed by its fix, as the faces show them.
+func shown(err error) string {
+	if err == nil {
+		return ""
+	}
+	if fix := catalog.FixOf(err); fix != "" {
+		return err.Error() + "\nfix: " + fix
+	}
+	return err.Error()
+}

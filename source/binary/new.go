@@ -1,0 +1,239 @@
+package binary
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/toolhost/toolhost/audit"
+	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/source/binary/schemacache"
+	"github.com/toolhost/toolhost/telemetry"
+)
+
+// statEvery is how often Call checks, at most, whether a binary was rebuilt.
+const statEvery = time.Second
+
+// Options configures a [Source]. A nil *Options means all defaults.
+type Options struct {
+	// Root, WorkspaceID, ConversationID, CacheDir, Concurrency, Progress,
+	// PoolSize, PoolIdle and Only are resolver.Options' (see there).
+	Root                        string
+	WorkspaceID, ConversationID string
+	CacheDir                    string
+	Concurrency                 int
+	Progress                    func(done, total int)
+	PoolSize                    int
+	PoolIdle                    time.Duration
+	Only                        string
+	// Audit, if set, is told the secrets the binaries read, to redact
+	// them from the audit log.
+	Audit *audit.Log
+	// NamesSources reports whether a configuration names other sources
+	// (MCP servers, remote catalogs) whose state a persisted resolution
+	// keeps beside the binaries' ([Source.Keep]); nil: none does.
+	NamesSources func(*config.Config) bool
+}
+
+// New returns the binaries of no configuration yet: [Source.Configure]
+// or [Source.SetLoad] gives them one, [Source.Start] resolves it.
+func New(opts *Options) *Source {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Root == "" {
+		o.Root = getwd()
+	}
+	if abs, err := filepath.Abs(o.Root); err == nil {
+		o.Root = abs
+	}
+	if o.Concurrency <= 0 {
+		o.Concurrency = 4
+	}
+	if o.PoolSize == 0 {
+		o.PoolSize = DefaultPoolSize
+	}
+	if o.PoolIdle <= 0 {
+		o.PoolIdle = DefaultPoolIdle
+	}
+	if o.WorkspaceID == "" {
+		o.WorkspaceID = "w-" + catalog.UUID([]byte("workspace:" + o.Root))[:8]
+	}
+	if o.ConversationID == "" {
+		o.ConversationID = "s-" + catalog.UUID([]byte("conversation:" + o.Root + ":" + strconv.Itoa(os.Getpid()) + ":" + time.Now().String()))[:8]
+	}
+	c := &Source{
+		root:           o.Root,
+		workspaceID:    o.WorkspaceID,
+		conversationID: o.ConversationID,
+		concurrency:    o.Concurrency,
+		progress:       o.Progress,
+		schemas:        &schemacache.Session{},
+		disk:           newDiskCache(o.CacheDir),
+		statEvery:      statEvery,
+		retryBase:      retryBase,
+		tools:          map[string]*entry{},
+		pools:          &pools{size: o.PoolSize, idle: o.PoolIdle},
+		cacheDir:       o.CacheDir,
+		only:           o.Only,
+		audit:          o.Audit,
+		namesSources:   o.NamesSources,
+	}
+	if o.PoolSize >= 0 {
+		c.pools.stopGauge = telemetry.ObservePools(c.pools.counts)
+	}
+	return c
+}
+
+// Configure gives the binaries the configuration cfg (New's), nil for
+// none; with a cache directory, their resolution is persisted there.
+func (c *Source) Configure(cfg *config.Config) { c.setConfig(cfg, c.cacheDir, "") }
+
+// setConfig installs cfg's plan and persistence (filesKey: see layersKey,
+// "" when the configuration must be read at every start).
+func (c *Source) setConfig(cfg *config.Config, cacheDir, filesKey string) {
+	p := newPlan(cfg)
+	if p.hasSecrets() {
+		filesKey = "" // read at every start, so that each run finds its secrets' references (secrets.go)
+	}
+	var files []string
+	if cfg != nil {
+		files = cfg.Files
+	}
+	ps := newPersistence(cacheDir, c.root, cfg, filesKey, files)
+	if ps != nil && c.namesSources != nil {
+		ps.sources = c.namesSources(cfg)
+	}
+	c.persist.Store(ps)
+	c.plan.Store(p)
+	c.mu.Lock()
+	c.categories = p.categories
+	c.mu.Unlock()
+}
+
+// SetLoad gives the binaries a configuration not read yet (Open's): files
+// are the layers load reads. It is read when first needed: by
+// [Source.ReadConfig], or when a binary of a [Persisted] resolution
+// changed.
+func (c *Source) SetLoad(files []string, load func() (*config.Config, error)) {
+	c.loadConfig, c.files = load, files
+	if c.cacheDir != "" {
+		c.filesKey = layersKey(c.root, files)
+	}
+}
+
+// ReadConfig reads the configuration SetLoad gave, once, and gives it to
+// the binaries; persist says whether it may be served next time without
+// being read (a configuration whose other sources may be kept). It
+// returns the configuration, or load's error when it returned none.
+func (c *Source) ReadConfig(persist func(*config.Config) bool) (*config.Config, error) {
+	var err error
+	var cfg *config.Config
+	c.loadOnce.Do(func() {
+		cfg, err = c.loadConfig()
+		if cfg == nil {
+			return
+		}
+		fk := ""
+		if err == nil && slices.Equal(cfg.Files, c.files) && persist(cfg) {
+			fk = c.filesKey // only a configuration without problems is served without reading it
+		}
+		err = nil
+		c.setConfig(cfg, c.cacheDir, fk)
+	})
+	return cfg, err
+}
+
+// Config reads the configuration SetLoad gave, again; an error when there
+// is none to read (New's binaries).
+func (c *Source) Config() (*config.Config, error) {
+	if c.loadConfig == nil {
+		return nil, errors.New("no configuration to read")
+	}
+	return c.loadConfig()
+}
+
+// Start serves the binaries' persisted resolution when it is valid, else
+// resolves their configuration. It fails only when ctx is done.
+func (c *Source) Start(ctx context.Context) error {
+	if l, ok := c.load(); ok {
+		c.install(l)
+		return nil
+	}
+	_, err := c.rebuild(ctx)
+	return err
+}
+
+// Persisted is a persisted resolution found valid for the files SetLoad
+// named ([Source.Persisted]), not served yet.
+type Persisted struct{ l *loaded }
+
+// Persisted returns the resolution persisted from the files SetLoad named
+// (their stat unchanged) when it is valid; false when there is none (or
+// no cache directory).
+func (c *Source) Persisted() (*Persisted, bool) {
+	if c.filesKey == "" {
+		return nil, false
+	}
+	c.plan.Store(&plan{restored: true, groups: map[string]*group{}, groupOf: map[*config.Entry]*group{}, byKey: map[string]*config.Entry{}})
+	c.persist.Store(newPersistence(c.cacheDir, c.root, nil, c.filesKey, c.files))
+	l, ok := c.load()
+	if !ok {
+		return nil, false
+	}
+	return &Persisted{l}, true
+}
+
+// Sources is what the persisted resolution keeps of the other sources
+// ([Source.Keep]); nil when the configuration names none.
+func (p *Persisted) Sources() []byte { return p.l.sources }
+
+// Has reports whether the persisted resolution has a binary tool of that
+// name.
+func (p *Persisted) Has(name string) bool { return p.l.tools[name] != nil }
+
+// Install serves p, as Start would.
+func (c *Source) Install(p *Persisted) { c.install(p.l) }
+
+// fullPlan reads the configuration of binaries whose plan was restored
+// from a persisted resolution, before they are resolved again.
+func (c *Source) fullPlan() error {
+	if !c.plan.Load().restored || c.loadConfig == nil {
+		return nil
+	}
+	var err error
+	c.loadOnce.Do(func() {
+		var cfg *config.Config
+		cfg, err = c.loadConfig()
+		if cfg == nil {
+			return
+		}
+		fk := ""
+		if err == nil && c.cacheDir != "" {
+			fk = layersKey(c.root, cfg.Files)
+		}
+		err = nil
+		c.setConfig(cfg, c.cacheDir, fk)
+	})
+	if err != nil {
+		return err
+	}
+	if c.plan.Load().restored {
+		return errors.New("resolver: the configuration could not be read")
+	}
+	return nil
+}
+
+func getwd() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	return wd
+}

@@ -1,0 +1,317 @@
+package binary
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/toolhost/toolhost/audit"
+	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/source/binary/persist"
+	"github.com/toolhost/toolhost/source/binary/schemacache"
+	"github.com/toolhost/toolhost/tool"
+)
+
+// Source is the local-binary source: the tools a configuration's
+// entries make of binaries (resolution, merge, schema caches, long-lived
+// pools, the persisted resolution). It is the catalog's base source.
+type Source struct {
+	// fixed at creation
+	root, workspaceID, conversationID string
+	concurrency                       int
+	progress                          func(done, total int)
+	plan                              atomic.Pointer[plan]           // what the configuration asks for; replaced once when a restored plan needs the configuration (fullPlan)
+	loadConfig                        func() (*config.Config, error) // Open's load; nil for New
+	loadOnce                          sync.Once
+	schemas                           *schemacache.Session        // schema answers for this catalog's lifetime
+	disk                              diskCache                   // persistent schema answers; zero: none
+	persist                           atomic.Pointer[persistence] // where the resolution is persisted; nil: nowhere
+	statEvery                         time.Duration               // minimum delay between automatic stat checks
+	retryBase                         time.Duration               // first delay before a timed-out schema request is retried
+	pools                             *pools                      // long-lived processes (pool.go)
+	cacheDir                          string
+	only                              string                    // Options.Only
+	audit                             *audit.Log                // Options.Audit: the secrets read are redacted there
+	namesSources                      func(*config.Config) bool // Options.NamesSources
+	files                             []string                  // SetLoad's
+	filesKey                          string                    // layersKey of files; "": not persisted
+
+	// safe for concurrent use on their own, without mu
+	builds   atomic.Uint64    // resolution passes started
+	compiled catalog.Compiled // input schemas compiled so far
+
+	mu         sync.Mutex
+	tools      map[string]*entry
+	report     catalog.Report
+	categories []catalog.Category
+	keys       map[string]cacheKey    // stat key of each asked group when the tools were built
+	built      uint64                 // the pass the tools come from
+	lastStat   time.Time              // last automatic stat check
+	retries    map[string]*retryState // timed-out schema requests to ask again, by session cache key
+	stored     *storedList            // the identity and listing of a persisted resolution installed; nil after a resolution
+	watchers   map[int]func()
+	nextWatch  int
+}
+
+// storedList is the identity and tools/list result a persisted
+// resolution holds.
+type storedList struct {
+	identity *catalog.Identity
+	list     []byte
+}
+
+// entry is one tool of the binaries. Fields are fixed once the entry is
+// stored; a change replaces the entry. An entry loaded from a persisted
+// resolution holds its name, summary and enabled flag, and decodes the
+// rest of its tool when first asked ([entry.t]); its input schema is then
+// compiled by the catalog on first use.
+type entry struct {
+	name    string
+	summary string
+	enabled bool
+	bin     *binding
+
+	once   sync.Once
+	detail *catalog.Tool        // nil until decode ran: use t
+	decode func() *catalog.Tool // decodes the persisted detail; nil when detail is set
+
+	args   *catalog.ArgSchema // compiled input schema (with refuseOptions); nil for persisted entries
+	output outputSchema       // the tool's output schema (protocol v2), compiled at its first structured answer
+}
+
+// newEntry returns the entry of a tool resolved in this process.
+func newEntry(t *catalog.Tool, args *catalog.ArgSchema, b *binding) *entry {
+	return &entry{name: t.Name, summary: t.Summary, enabled: t.Enabled, detail: t, args: args, bin: b}
+}
+
+// t returns the entry's tool, decoding it on first use when it was
+// persisted. The caller must not modify it.
+func (e *entry) t() *catalog.Tool {
+	e.once.Do(func() {
+		if e.detail == nil {
+			e.detail = e.decode()
+			e.decode = nil
+		}
+	})
+	return e.detail
+}
+
+// The Source as a catalog.Source (and Indexer, Reporter, Freshener,
+// RunTracer, SandboxProfiler).
+
+// Name is "binaries".
+func (c *Source) Name() string { return "binaries" }
+
+// Index lists the binaries' tools, each persisted one's detail decoded on
+// first use.
+func (c *Source) Index(context.Context) (catalog.Index, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	idx := catalog.Index{Tools: make([]catalog.Listed, 0, len(c.tools))}
+	for _, e := range c.tools {
+		idx.Tools = append(idx.Tools, catalog.Listed{Name: e.name, Summary: e.summary, Enabled: e.enabled, Detail: e.t, Args: e.args, Refuse: c.refuser(e)})
+	}
+	if c.stored != nil {
+		idx.Identity, idx.List = c.stored.identity, c.stored.list
+	}
+	return idx, nil
+}
+
+// Tools returns the binaries' tools with their full detail.
+func (c *Source) Tools(context.Context) ([]*catalog.Tool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]*catalog.Tool, 0, len(c.tools))
+	for _, e := range c.sortedLocked() {
+		out = append(out, e.t().Clone())
+	}
+	return out, nil
+}
+
+// Problems returns the problems of the last resolution.
+func (c *Source) Problems() []catalog.Problem {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.report.Problems)
+}
+
+// Call runs one run request of a binary tool.
+func (c *Source) Call(ctx context.Context, req catalog.CallRequest) (catalog.CallResult, error) {
+	e := c.entry(req.Tool)
+	if e == nil {
+		return catalog.CallResult{}, fmt.Errorf("resolver: %w %q (its binary no longer offers it)", catalog.ErrUnknownTool, req.Tool)
+	}
+	out, err := c.run(ctx, e, tool.ActionRun, req.Args, req.Answers, req.OnEvent)
+	return catalog.CallResult{Outcome: out, QuestionsEach: true}, err
+}
+
+// Format asks a binary that speaks the protocol to render a call's
+// arguments (format_arguments).
+func (c *Source) Format(ctx context.Context, name string, args map[string]any) (string, bool) {
+	e := c.entry(name)
+	if e == nil {
+		return "", false
+	}
+	return c.formatBinary(ctx, e, args)
+}
+
+// Watch registers changed to run after each resolution installed (the
+// tools, or only their problems, may have changed).
+func (c *Source) Watch(changed func()) (cancel func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.watchers == nil {
+		c.watchers = map[int]func(){}
+	}
+	id := c.nextWatch
+	c.nextWatch++
+	c.watchers[id] = changed
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			c.mu.Lock()
+			delete(c.watchers, id)
+			c.mu.Unlock()
+		})
+	}
+}
+
+// watchersLocked returns the watchers to run once the lock is released.
+func (c *Source) watchersLocked() []func() {
+	ids := make([]int, 0, len(c.watchers))
+	for id := range c.watchers {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	fns := make([]func(), len(ids))
+	for i, id := range ids {
+		fns[i] = c.watchers[id]
+	}
+	return fns
+}
+
+// Close ends the long-lived processes (see [Options.PoolSize]): their
+// stdin is closed, so that they finish and exit, and their process
+// groups are killed a grace delay (2s) later if they have not. Calls in
+// flight on them end with the error outcome of a crash; later calls run
+// one-shot.
+func (c *Source) Close() error {
+	if c.pools.stopGauge != nil {
+		c.pools.stopGauge()
+	}
+	c.pools.closeAll()
+	return nil
+}
+
+// Freshen runs Refresh when the last stat check is older than statEvery.
+func (c *Source) Freshen(ctx context.Context) { c.maybeRefresh(ctx) }
+
+// TracesRuns is true: invoke traces a one-shot run, runPooledTraced a
+// pooled one.
+func (c *Source) TracesRuns() bool { return true }
+
+// SandboxProfile names the sandbox the tool's processes run in.
+func (c *Source) SandboxProfile(name string) string {
+	e := c.entry(name)
+	if e == nil {
+		return ""
+	}
+	return profileOf(e.bin.spec.Sandbox)
+}
+
+// entry returns the named tool's entry, nil when there is none.
+func (c *Source) entry(name string) *entry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.tools[name]
+}
+
+func (c *Source) sortedLocked() []*entry {
+	out := make([]*entry, 0, len(c.tools))
+	for _, e := range c.tools {
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// Refresh checks cheaply whether any binary changed since it was asked for
+// its schema (its stat key: size, modification time, inode and change time
+// of the executable and of script arguments; nothing is spawned for that),
+// or a timed-out schema request is due, asks the changed binaries again,
+// and rebuilds the tools, which the catalog then lists again (Watch). It
+// reports whether the tools changed. Commands without a trustworthy stat
+// key (go run, shell) are not checked.
+func (c *Source) Refresh(ctx context.Context) (changed bool, err error) { return c.refresh(ctx) }
+
+// Categories returns the categories of the configuration, sorted by id.
+func (c *Source) Categories() []catalog.Category {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.categories)
+}
+
+// UnconfinedIn returns a warning for each enabled tool of the binaries
+// that cat serves from them (not one a registered tool or another source
+// serves in its place) that runs a shell (shell = true) or lets the model
+// pass options (allow_option) without the OS sandbox: `toolhost check`
+// shows them. Sorted by tool name.
+func (c *Source) UnconfinedIn(cat *catalog.Catalog) []catalog.Problem {
+	c.mu.Lock()
+	entries := c.sortedLocked()
+	c.mu.Unlock()
+	var out []catalog.Problem
+	for _, e := range entries {
+		if src, ok := cat.SourceOf(e.name); !e.enabled || !ok || src != catalog.Source(c) {
+			continue
+		}
+		for _, w := range lintSandbox(e) {
+			out = append(out, catalog.Problem{Tool: e.t().Name, Place: e.t().Provenance["command"], Warning: true, Err: errors.New(w.text), Fix: w.fix})
+		}
+	}
+	return out
+}
+
+// KeepsSources reports whether the persisted resolution is to keep the
+// other sources' state ([Source.Keep]): it is persisted without the
+// configuration being read, and the configuration names other sources.
+func (c *Source) KeepsSources() bool {
+	p := c.persist.Load()
+	return p != nil && p.key != "" && p.files != "" && p.sources
+}
+
+// Keep writes data, what is kept of the other sources (package
+// source/servers), into the persisted resolution's header when it
+// changed. Failing to is not an error: the next Open reads the
+// configuration.
+func (c *Source) Keep(data []byte) {
+	p := c.persist.Load()
+	if p == nil {
+		return
+	}
+	raw, err := persist.ReadFile(p.path, persist.MaxFile)
+	if err != nil {
+		return
+	}
+	h, body, err := persist.Decode(raw)
+	if err != nil || h.Key != p.key || h.Files != p.files || bytes.Equal(h.Sources, data) {
+		return
+	}
+	h.Sources = data
+	_ = writeAtomic(p.dir, p.path, persist.Encode(h, body))
+}
+
+// pendingSources is the Sources of a resolution whose configuration
+// names sources not kept (yet): it never decodes, so it never holds.
+var pendingSources = []byte("pending")
+
+// Root is the workspace root the binaries run in (Options.Root, made
+// absolute; the current directory when it was empty).
+func (c *Source) Root() string { return c.root }
