@@ -207,8 +207,10 @@ func (c *Catalog) listBase(ctx context.Context, a *added) {
 		problems = append(r.Problems(), problems...)
 	}
 	fresh := make(map[string]*entry, len(idx.Tools))
-	for _, l := range idx.Tools {
-		fresh[l.Name] = listedEntry(l, a)
+	entries := make([]entry, len(idx.Tools)) // one allocation: a warm start lists every tool of the base
+	for i, l := range idx.Tools {
+		entries[i].setListed(l, a)
+		fresh[l.Name] = &entries[i]
 	}
 	c.mu.Lock()
 	if c.closed || c.base != a {
@@ -271,7 +273,7 @@ func (c *Catalog) listTools(ctx context.Context, a *added) ([]Listed, []Problem)
 			continue
 		}
 		seen[t.Name] = true
-		out = append(out, Listed{Name: t.Name, Summary: t.Summary, Enabled: t.Enabled, Detail: e.t, Args: e.args})
+		out = append(out, Listed{Name: t.Name, Summary: t.Summary, Enabled: t.Enabled, Detail: e, Args: e.args})
 	}
 	return out, problems
 }

@@ -39,13 +39,12 @@ type entry struct {
 	src     *added  // the source of any other tool
 
 	once   sync.Once
-	detail *Tool        // nil until decode ran: use t
-	decode func() *Tool // decodes the detail; nil when detail is set
+	detail *Tool    // nil until t ran for an indexed entry: use t
+	lazy   Detailer // gives the detail of an indexed entry
 
 	argsOnce sync.Once
 	args     *ArgSchema // compiled input schema; nil until needed for an indexed entry
 	argsErr  error
-	refuse   func(map[string]any) error // the source's own check, added to a schema the catalog compiles
 }
 
 // newEntry returns the entry of a tool whose detail is at hand.
@@ -55,7 +54,14 @@ func newEntry(t *Tool, args *ArgSchema, h Handler) *entry {
 
 // listedEntry returns the entry of a tool an [Indexer] listed.
 func listedEntry(l Listed, a *added) *entry {
-	return &entry{name: l.Name, summary: l.Summary, enabled: l.Enabled, decode: l.Detail, args: l.Args, refuse: l.Refuse, src: a}
+	e := &entry{}
+	e.setListed(l, a)
+	return e
+}
+
+// setListed makes e the entry of a tool an [Indexer] listed.
+func (e *entry) setListed(l Listed, a *added) {
+	e.name, e.summary, e.enabled, e.lazy, e.args, e.src = l.Name, l.Summary, l.Enabled, l.Detail, l.Args, a
 }
 
 // t returns the entry's tool, decoding it on first use when it was
@@ -63,15 +69,18 @@ func listedEntry(l Listed, a *added) *entry {
 func (e *entry) t() *Tool {
 	e.once.Do(func() {
 		if e.detail == nil {
-			e.detail = e.decode()
-			e.decode = nil
+			e.detail = e.lazy.Detail()
 		}
 	})
 	return e.detail
 }
 
+// Detail is [entry.t]: an entry is the [Detailer] of a tool listed by a
+// source that is not an [Indexer].
+func (e *entry) Detail() *Tool { return e.t() }
+
 // checker returns the entry's compiled input schema, compiling it on first
-// use (with the source's own check of the values, [Listed.Refuse]).
+// use (with the source's own check of the values, [Refuser]).
 func (c *Catalog) checker(e *entry) (*ArgSchema, error) {
 	e.argsOnce.Do(func() {
 		if e.args != nil {
@@ -82,8 +91,8 @@ func (c *Catalog) checker(e *entry) (*ArgSchema, error) {
 			e.argsErr = fmt.Errorf("resolver: tool %q: %w", e.name, err)
 			return
 		}
-		if e.refuse != nil {
-			a = a.WithRefuse(e.refuse) // a copy: the compiled schema is shared by entries with the same schema
+		if r, ok := e.lazy.(Refuser); ok {
+			a = a.WithRefuse(r.Refuse) // a copy: the compiled schema is shared by entries with the same schema
 		}
 		e.args = a
 	})

@@ -1,4 +1,10 @@
-// Package catalog is what a catalog of tools and its sources share: the
+// Package catalog serves tools from sources: [Catalog] owns everything
+// around a call (lookup, argument validation with defaults, approval, the
+// questions and their answers, rate limits, the audit line, spans,
+// identity, change notification) and the tools registered in its process
+// ([Catalog.Register]); it knows its sources (a configuration's binaries
+// as its base source, MCP servers, remote catalogs) only through
+// [Source]. It also holds what a catalog and its sources share: the
 // tool as a catalog serves it ([Definition], [Tool], [RunMode],
 // [Category]), the identity of a set of tools ([Identity], [IdentityOf]),
 // the errors and problems of a resolution ([Error], [Problem], [Report]
@@ -8,10 +14,11 @@
 // contract through which a catalog knows a source of tools ([Source]: list
 // the tools, run one call, format arguments, notice changes, close).
 //
-// It imports only the protocol ([tool]), the spawner's error values and
-// argument checks, the configuration's run modes, the ground's JSON
-// helpers and the JSON Schema library: sources (local binaries, MCP servers)
-// import it to describe their tools, never the other way round. Package
-// resolver serves a catalog built from a configuration (see its New) and
-// names these types again, so that embedders keep one import.
+// It imports the protocol ([tool]), the spawner's error values and
+// argument checks, the configuration's run modes, the audit log, the rate
+// limiter, telemetry, the ground's JSON helpers and the JSON Schema
+// library: sources (local binaries, MCP servers) import it to describe
+// their tools, never the other way round. Package resolver makes a
+// catalog from a configuration (see its New) and names these types again,
+// so that embedders keep one import.
 package catalog

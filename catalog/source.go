@@ -121,16 +121,35 @@ type Index struct {
 type Listed struct {
 	Name, Summary string
 	Enabled       bool
-	// Detail returns the tool's full detail, decoding it on first use;
-	// it is called at most once per listing that needs it, and its result
-	// is owned by the catalog. Its Name, Summary and Enabled are those
-	// above.
-	Detail func() *Tool
+	// Detail gives the tool's full detail on demand; its Name, Summary
+	// and Enabled are those above. When it is also a [Refuser], its
+	// check is added to the input schema the catalog compiles.
+	Detail Detailer
 	// Args is the tool's compiled input schema, nil when the catalog is
-	// to compile it on first use (after which Refuse, if set, is added to
-	// it: [ArgSchema.WithRefuse]). An Args given is used as it is.
-	Args   *ArgSchema
-	Refuse func(args map[string]any) error
+	// to compile it on first use. An Args given is used as it is.
+	Args *ArgSchema
+}
+
+// Detailer gives a listed tool's full detail on demand ([Listed]).
+type Detailer interface {
+	// Detail returns the tool's full detail, decoding it on first use.
+	// The catalog calls it at most once per listing that needs it, and
+	// does not modify the result.
+	Detail() *Tool
+}
+
+// DetailFunc is a [Detailer] that calls itself.
+type DetailFunc func() *Tool
+
+// Detail returns f().
+func (f DetailFunc) Detail() *Tool { return f() }
+
+// Refuser is implemented by a [Detailer] whose source refuses some
+// argument values beyond the input schema (a binary's rule for values
+// that would be read as options): Refuse returns the error of args that
+// are refused, as [ArgSchema.WithRefuse] takes it.
+type Refuser interface {
+	Refuse(args map[string]any) error
 }
 
 // Freshener is implemented by a [Source] that checks cheaply, before a

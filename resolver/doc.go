@@ -151,12 +151,17 @@
 //
 // # Where it stands
 //
-// resolver stands above package [catalog] (the tool, identity, errors and
-// the Source contract, whose names it gives again: [Tool] is
-// [catalog.Tool]) and the sources (source/...), and below the faces
-// (face/cli, face/mcpserver, face/httpserver), which translate
-// (docs/architecture.md). It still holds the local-binary source itself;
-// its persisted resolution's codec is package source/binary/persist.
+// resolver is the wiring: [New] and [Open] make a [catalog.Catalog]
+// (which owns the call path: lookup, validation, approval, questions,
+// identity, change notification, registered tools, added sources) whose
+// base source is the configuration's binaries (package source/binary:
+// resolution, merge, schema caches, long-lived pools, the persisted
+// resolution), and add the MCP servers and remote catalogs the
+// configuration names (package source/servers). It stands above them and
+// below the faces (face/cli, face/mcpserver, face/httpserver), which
+// translate (docs/architecture.md), and names their types again ([Tool]
+// is [catalog.Tool], [Policy] is [binary.Policy]) so that embedders keep
+// one import.
 //
 // A Catalog is safe for concurrent use. It never holds a lock while a
 // binary runs.

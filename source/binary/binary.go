@@ -14,6 +14,7 @@ import (
 
 // binding says how to run a binary tool.
 type binding struct {
+	host     *Source // the binaries it is one of
 	spec     *invoke.Spec
 	group    *group
 	name     string         // the tool's name inside the binary

@@ -2,9 +2,12 @@ package binary
 
 import (
 	"context"
+	"fmt"
+	"reflect"
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/tool"
 )
 
 // Catalog is a catalog whose base source is a configuration's binaries,
@@ -68,3 +71,14 @@ func (c *Catalog) Categories() []catalog.Category { return c.bins.Categories() }
 func (c *Catalog) Policy(name string) (*Policy, bool) { return c.bins.PolicyIn(c.Catalog, name) }
 
 func (c *Catalog) Unconfined() []catalog.Problem { return c.bins.UnconfinedIn(c.Catalog) }
+
+func echoHandler(ctx context.Context, args map[string]any) (tool.Outcome, error) {
+	return tool.Success(catalog.FormatArgs("echo", args)), nil
+}
+
+func diff(want, got any) string {
+	if reflect.DeepEqual(want, got) {
+		return ""
+	}
+	return fmt.Sprintf("-%#v\n+%#v", want, got)
+}

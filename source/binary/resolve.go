@@ -321,6 +321,7 @@ func (c *Source) bind(t *catalog.Tool, e *config.Entry, g *group, resp *tool.Sch
 	}
 	spec = withPolicy(spec, e)
 	return newEntry(t, nil, &binding{
+		host:      c,
 		spec:      spec,
 		group:     g,
 		name:      name,
@@ -480,20 +481,11 @@ func allowed(m map[string]bool) []string {
 
 // refuseOptions makes the entry's argument check (run by Call before
 // anything starts) apply invoke's rule for values that would be read as
-// options, so that a refused value is an error outcome naming the
-// argument, exactly as a value the schema rejects.
+// options ([entry.Refuse]), so that a refused value is an error outcome
+// naming the argument, exactly as a value the schema rejects.
 func (c *Source) refuseOptions(e *entry) {
 	if e.args == nil {
 		return
 	}
-	e.args = e.args.WithRefuse(c.refuser(e)) // a copy: the compiled schema is shared by entries with the same schema
-}
-
-// refuser is that rule for e's arguments: the catalog adds it to a
-// persisted entry's schema when it compiles it ([catalog.Listed.Refuse]).
-func (c *Source) refuser(e *entry) func(map[string]any) error {
-	b := e.bin
-	return func(args map[string]any) error {
-		return invoke.CheckArguments(b.spec, c.request(tool.ActionRun, &tool.Call{Name: b.name, Arguments: args, Options: b.options}))
-	}
+	e.args = e.args.WithRefuse(e.Refuse) // a copy: the compiled schema is shared by entries with the same schema
 }

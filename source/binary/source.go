@@ -14,6 +14,7 @@ import (
 	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/invoke"
 	"github.com/toolhost/toolhost/source/binary/persist"
 	"github.com/toolhost/toolhost/source/binary/schemacache"
 	"github.com/toolhost/toolhost/tool"
@@ -86,6 +87,18 @@ type entry struct {
 	output outputSchema       // the tool's output schema (protocol v2), compiled at its first structured answer
 }
 
+// Detail is [entry.t]: an entry is the catalog's [catalog.Detailer] of
+// its tool.
+func (e *entry) Detail() *catalog.Tool { return e.t() }
+
+// Refuse is invoke's rule for values that would be read as options, for
+// the catalog to add to a persisted entry's input schema when it compiles
+// it ([catalog.Refuser]); a resolved entry's schema has it already.
+func (e *entry) Refuse(args map[string]any) error {
+	b := e.bin
+	return invoke.CheckArguments(b.spec, b.host.request(tool.ActionRun, &tool.Call{Name: b.name, Arguments: args, Options: b.options}))
+}
+
 // newEntry returns the entry of a tool resolved in this process.
 func newEntry(t *catalog.Tool, args *catalog.ArgSchema, b *binding) *entry {
 	return &entry{name: t.Name, summary: t.Summary, enabled: t.Enabled, detail: t, args: args, bin: b}
@@ -116,7 +129,7 @@ func (c *Source) Index(context.Context) (catalog.Index, error) {
 	defer c.mu.Unlock()
 	idx := catalog.Index{Tools: make([]catalog.Listed, 0, len(c.tools))}
 	for _, e := range c.tools {
-		idx.Tools = append(idx.Tools, catalog.Listed{Name: e.name, Summary: e.summary, Enabled: e.enabled, Detail: e.t, Args: e.args, Refuse: c.refuser(e)})
+		idx.Tools = append(idx.Tools, catalog.Listed{Name: e.name, Summary: e.summary, Enabled: e.enabled, Detail: e, Args: e.args})
 	}
 	if c.stored != nil {
 		idx.Identity, idx.List = c.stored.identity, c.stored.list

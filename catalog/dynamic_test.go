@@ -1,4 +1,4 @@
-package binary
+package catalog_test
 
 import (
 	"context"
@@ -13,12 +13,10 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-func newEmpty(t *testing.T) *Catalog {
+func newEmpty(t *testing.T) *catalog.Catalog {
 	t.Helper()
-	c, err := newCatalog(t.Context(), nil, &Options{Root: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := catalog.New(nil)
+	t.Cleanup(func() { c.Close() })
 	return c
 }
 
@@ -88,13 +86,8 @@ func TestUnregister(t *testing.T) {
 	if err := c.Unregister("nope"); !errors.Is(err, catalog.ErrUnknownTool) {
 		t.Fatalf("Unregister(unknown) = %v, want ErrUnknownTool", err)
 	}
-	c.bins.mu.Lock() // a binary's tool, as a resolution would install it
-	c.bins.tools["fixed"] = newEntry(&catalog.Tool{Definition: catalog.Definition{Name: "fixed"}, Enabled: true, Source: "bin/x"}, nil, &binding{})
-	relist := c.bins.watchersLocked()
-	c.bins.mu.Unlock()
-	for _, fn := range relist {
-		fn()
-	}
+	src := &fakeSource{name: "binaries", tools: []catalog.Tool{{Definition: catalog.Definition{Name: "fixed"}, Enabled: true, Source: "bin/x"}}}
+	must(t, c.AddBase(t.Context(), src)) // a source's tool, as a configuration's binary would be
 	if err := c.Unregister("fixed"); !errors.Is(err, catalog.ErrNotDynamic) {
 		t.Fatalf("Unregister(binary tool) = %v, want ErrNotDynamic", err)
 	}

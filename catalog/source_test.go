@@ -1,11 +1,10 @@
-package binary
+package catalog_test
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"sync"
@@ -377,48 +376,3 @@ func askAll(qs []tool.Question) tool.Outcome {
 // a configured entry whose binary is down (not built yet) serves it only
 // until the binary answers: then the entry's tool is served, as when the
 // catalog is made, and the source's is left out with a problem saying so.
-// A source must not keep a name the configuration gives a binary.
-func TestAddSourceYieldsToEntry(t *testing.T) {
-	t.Parallel()
-	bin := filepath.Join(t.TempDir(), "tool")
-	cfg := parse(t, `
-[tools.v]
-command = ["`+bin+`", "versioned"]
-`)
-	c, err := newCatalog(t.Context(), cfg, &Options{Root: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	src := &fakeSource{name: "mcp.x", tools: []catalog.Tool{{Definition: catalog.Definition{Name: "v", Summary: "The server's v.", InputSchema: map[string]any{"type": "object"}}, Enabled: true}}}
-	if err := c.AddSource(t.Context(), src); err != nil {
-		t.Fatal(err)
-	}
-	if v, _ := c.Tool("v"); v.Summary != "The server's v." {
-		t.Fatalf("before the build: tool v = %+v, want the source's", v)
-	}
-	copyExe(t, bin, nil)
-	if changed, err := c.Refresh(t.Context()); !changed || err != nil {
-		t.Fatalf("Refresh after the build = %v, %v; want true, nil", changed, err)
-	}
-	v, _ := c.Tool("v")
-	if want := "Version " + sizeOf(t, bin) + "."; v.Summary != want {
-		t.Errorf("after the build: tool v summary %q, want the binary's %q", v.Summary, want)
-	}
-	var dup []string
-	for _, p := range c.Report().Problems {
-		if errors.Is(p, catalog.ErrDuplicate) {
-			dup = append(dup, p.Place+": "+p.Err.Error())
-		}
-	}
-	want := `source mcp.x: duplicate tool name: "v" is served from ` + v.Source + `; the tool of source "mcp.x" is left out`
-	if len(dup) != 1 || dup[0] != want {
-		t.Errorf("duplicate problems %q, want [%q]", dup, want)
-	}
-	if out, err := c.Call(t.Context(), "v", nil, nil); err != nil || out.IsError() {
-		t.Fatalf("Call(v) = %+v, %v", out, err)
-	}
-	if len(src.calls) != 0 {
-		t.Errorf("the source got %d calls of v, want none: the binary serves it", len(src.calls))
-	}
-}
