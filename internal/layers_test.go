@@ -33,9 +33,9 @@ var rooms = []struct {
 	{2, "author SDK", []string{"sdk/..."}},
 	{2, "audit log", []string{"audit"}}, // the standard library and the ground only: the catalog and the faces write and read it
 	{2, "rate limits", []string{"ratelimit"}},
-	{3, "catalog", []string{"catalog/..."}},   // the tool, identity, errors and the Source contract
+	{3, "catalog", []string{"catalog/..."}},   // the Catalog and its call path; the tool, identity, errors and the Source contract
 	{4, "sources", []string{"source/..."}},    // beside each other; each imports the catalog, never resolver or a face
-	{5, "resolver", []string{"resolver/..."}}, // the catalog served from a configuration (and, until it moves to source/binary, the local-binary source)
+	{5, "resolver", []string{"resolver/..."}}, // the wiring: a catalog made from a configuration, with its sources
 	{6, "faces' shared helpers", []string{"face/internal/..."}},
 	{7, "MCP face", []string{"face/mcpserver/..."}},
 	{7, "HTTP face", []string{"face/httpserver/..."}},

@@ -9,6 +9,7 @@ import (
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/invoke"
 	"github.com/toolhost/toolhost/invoke/sandbox"
+	"github.com/toolhost/toolhost/source/internal/policy"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -18,28 +19,7 @@ func policyOf(e *config.Entry) *sandbox.Policy {
 	if e.Access == nil && e.Sandbox == "" {
 		return nil
 	}
-	p := &sandbox.Policy{}
-	switch e.Sandbox {
-	case config.SandboxOff:
-		p.Mode = sandbox.ModeOff
-	case config.SandboxOn:
-		p.Mode = sandbox.ModeOn
-	case config.SandboxRequire:
-		p.Mode = sandbox.ModeRequire
-	}
-	if a := e.Access; a != nil {
-		for _, r := range a.FS {
-			p.FS = append(p.FS, sandbox.FSRule{Path: r.Path, External: r.External, Read: r.Read, Write: r.Write,
-				Create: r.Create, Update: r.Update, Delete: r.Delete, Execute: r.Execute, Where: r.Pos.String()})
-		}
-		for _, r := range a.Net {
-			p.Net = append(p.Net, sandbox.NetRule{Host: r.Host, Scheme: r.Scheme, Port: r.Port, PathPrefix: r.PathPrefix, Allow: r.Allow, Bind: r.Bind, Where: r.Pos.String()})
-		}
-		for _, r := range a.Env {
-			p.Env = append(p.Env, sandbox.EnvRule{Name: r.Name, Read: r.Read, Where: r.Pos.String()})
-		}
-	}
-	return p
+	return policy.Of(e.Sandbox, e.Access)
 }
 
 // withPolicy returns spec confined by the entry's policy: spec itself when

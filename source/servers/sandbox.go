@@ -14,6 +14,7 @@ import (
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/config/secret"
 	"github.com/toolhost/toolhost/invoke/sandbox"
+	"github.com/toolhost/toolhost/source/internal/policy"
 	"github.com/toolhost/toolhost/source/mcp"
 )
 
@@ -102,30 +103,7 @@ func (l *launcher) cleanup(all bool) {
 // policyOf is the access policy of a stdio server: its sandbox mode (on
 // unless its table or [defaults] says otherwise, JP's D44) and its access
 // rules.
-func policyOf(s *config.Server) *sandbox.Policy {
-	p := &sandbox.Policy{}
-	switch s.SandboxMode() {
-	case config.SandboxOff:
-		p.Mode = sandbox.ModeOff
-	case config.SandboxOn:
-		p.Mode = sandbox.ModeOn
-	case config.SandboxRequire:
-		p.Mode = sandbox.ModeRequire
-	}
-	if a := s.Access; a != nil {
-		for _, r := range a.FS {
-			p.FS = append(p.FS, sandbox.FSRule{Path: r.Path, External: r.External, Read: r.Read, Write: r.Write,
-				Create: r.Create, Update: r.Update, Delete: r.Delete, Execute: r.Execute, Where: r.Pos.String()})
-		}
-		for _, r := range a.Net {
-			p.Net = append(p.Net, sandbox.NetRule{Host: r.Host, Scheme: r.Scheme, Port: r.Port, PathPrefix: r.PathPrefix, Allow: r.Allow, Bind: r.Bind, Where: r.Pos.String()})
-		}
-		for _, r := range a.Env {
-			p.Env = append(p.Env, sandbox.EnvRule{Name: r.Name, Read: r.Read, Where: r.Pos.String()})
-		}
-	}
-	return p
-}
+func policyOf(s *config.Server) *sandbox.Policy { return policy.Of(s.SandboxMode(), s.Access) }
 
 // sortedKeys returns m's keys in order.
 func sortedKeys[M ~map[K]V, K cmp.Ordered, V any](m M) []K {
