@@ -15,7 +15,7 @@ import (
 // other tools are served.
 func (c *Catalog) addSources(ctx context.Context, cfg *config.Config, o Options) {
 	var wg sync.WaitGroup
-	for _, src := range servers.Sources(cfg, &servers.Options{Root: o.Root, CacheDir: o.CacheDir}) {
+	for _, src := range servers.Sources(cfg, &servers.Options{Root: o.Root, CacheDir: o.CacheDir, Audit: o.Audit}) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/config/secret"
 	"github.com/toolhost/toolhost/face/mcpserver"
@@ -455,18 +456,39 @@ func TestOneLineRegistration(t *testing.T) {
 }
 
 // TestSecretAtStart: a server's env secret is read when it starts, passes
-// the sandbox's environment filter, and is written to no cache.
+// the sandbox's environment filter, and is written to no cache nor to the
+// audit log (an argument holding it is redacted there).
 func TestSecretAtStart(t *testing.T) {
 	t.Setenv("SERVERS_TEST_TOKEN", "s3cret-value")
 	w := newWorld(t, "")
 	w.cfg.Servers["fake"].Secrets = map[string]secret.Ref{"TOKEN": {Kind: "env", Name: "SERVERS_TEST_TOKEN"}}
-	cat := w.catalog(t)
+	logPath := filepath.Join(t.TempDir(), "audit.jsonl")
+	log, err := audit.Open(logPath, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	cat, err := resolver.New(t.Context(), w.cfg, &resolver.Options{Root: w.root, CacheDir: w.cacheDir, Audit: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cat.Close()
 	out, err := cat.Call(t.Context(), "f_getenv", map[string]any{"text": "TOKEN"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if out.Content != "s3cret-value" {
 		t.Errorf("the server's TOKEN = %q, want the secret's value", out.Content)
+	}
+	if _, err := cat.Call(t.Context(), "f_echo", map[string]any{"text": "the token is s3cret-value"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	lines, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `"the token is ` + audit.Redacted + `"`; strings.Contains(string(lines), "s3cret-value") || !strings.Contains(string(lines), want) {
+		t.Errorf("audit log:\n%s\nwant the secret redacted (%s), nowhere in it", lines, want)
 	}
 	err = filepath.WalkDir(w.cacheDir, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {

@@ -33,6 +33,7 @@ type remoteSource struct {
 }
 
 func newRemote(r *config.Remote, d *config.Defaults, o *Options) *remoteSource {
+	redactBearer(o.Audit, r.BearerTokenEnv)
 	name := "remote." + r.Name
 	return &remoteSource{name: name, cfg: r, rateLimit: d.RateLimit, calls: &calls{name: name},
 		list: remote.New(r, &remote.Options{CacheDir: cacheDir(o.CacheDir, remoteCache)})}

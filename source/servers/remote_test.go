@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/face/httpserver"
 	"github.com/toolhost/toolhost/face/mcpserver"
@@ -42,7 +44,8 @@ func provider(t *testing.T, token string) *httptest.Server {
 
 // TestRemote lists the tools of another toolhost from its manifest and
 // calls them through its MCP endpoint, with the bearer token from the
-// environment, beside the local server's tools.
+// environment, beside the local server's tools; the token is in no audit
+// line.
 func TestRemote(t *testing.T) {
 	srv := provider(t, "s3cret")
 	t.Setenv("TEAM_TOKEN", "s3cret")
@@ -56,7 +59,13 @@ prefix = "team_"
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat, err := resolver.New(t.Context(), cfg, &resolver.Options{Root: root, CacheDir: t.TempDir()})
+	logPath := filepath.Join(t.TempDir(), "audit.jsonl")
+	log, err := audit.Open(logPath, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	cat, err := resolver.New(t.Context(), cfg, &resolver.Options{Root: root, CacheDir: t.TempDir(), Audit: log})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,6 +87,16 @@ prefix = "team_"
 	out, err = cat.Call(t.Context(), "team_shout", map[string]any{}, nil)
 	if err != nil || out.Type != tool.KindError || !strings.Contains(out.Message, "text") {
 		t.Errorf("invalid arguments: %+v, %v; want an error outcome naming text", out, err)
+	}
+	if _, err := cat.Call(t.Context(), "team_shout", map[string]any{"text": "my token: s3cret"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	lines, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `"my token: ` + audit.Redacted + `"`; strings.Contains(string(lines), "s3cret") || !strings.Contains(string(lines), want) {
+		t.Errorf("audit log:\n%s\nwant the bearer token redacted (%s), nowhere in it", lines, want)
 	}
 }
 

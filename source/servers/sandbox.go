@@ -11,6 +11,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/config/secret"
 	"github.com/toolhost/toolhost/invoke/sandbox"
@@ -25,6 +26,7 @@ type launcher struct {
 	server  *config.Server
 	root    string
 	secrets *secret.Options
+	audit   *audit.Log // told the secrets read; nil for none
 
 	mu       sync.Mutex
 	launches []launched // the sandboxed starts whose cleanup is due
@@ -47,6 +49,7 @@ func (l *launcher) start(cmd *exec.Cmd) error {
 		if err != nil {
 			return fmt.Errorf("%s.env.%s (%s): %w", s.Key(), k, s.Pos["env."+k], err)
 		}
+		l.audit.AddSecret(v.Reveal()) // no audit line holds it (a nil log does nothing)
 		cmd.Env = append(cmd.Env, k+"="+v.Reveal())
 	}
 	p := policyOf(s)
@@ -104,6 +107,18 @@ func (l *launcher) cleanup(all bool) {
 // unless its table or [defaults] says otherwise, JP's D44) and its access
 // rules.
 func policyOf(s *config.Server) *sandbox.Policy { return policy.Of(s.SandboxMode(), s.Access) }
+
+// redactBearer tells log the bearer token the variable env holds, if
+// any, so that no audit line holds it (source/mcp reads it when it
+// connects).
+func redactBearer(log *audit.Log, env string) {
+	if env == "" {
+		return
+	}
+	if v := os.Getenv(env); v != "" {
+		log.AddSecret(v) // a nil log does nothing
+	}
+}
 
 // sortedKeys returns m's keys in order.
 func sortedKeys[M ~map[K]V, K cmp.Ordered, V any](m M) []K {

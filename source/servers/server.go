@@ -49,6 +49,7 @@ func newServer(s *config.Server, entries []*config.Entry, o *Options) (*server, 
 	srv := &server{name: "mcp." + s.Name, cfg: s, entries: entries, watchers: map[int]func(){}}
 	srv.calls = &calls{name: srv.name}
 	spec := mcp.Spec{Name: s.Name, URL: s.URL, Headers: s.Headers, BearerEnv: s.BearerTokenEnv}
+	redactBearer(o.Audit, s.BearerTokenEnv)
 	if s.Stdio() {
 		argv := s.Argv()
 		spec.Command, spec.Args = argv[0], argv[1:]
@@ -62,7 +63,7 @@ func newServer(s *config.Server, entries []*config.Entry, o *Options) (*server, 
 				spec.Dir = filepath.Join(o.Root, s.Dir)
 			}
 		}
-		srv.launch = &launcher{server: s, root: o.Root, secrets: o.Secrets}
+		srv.launch = &launcher{server: s, root: o.Root, secrets: o.Secrets, audit: o.Audit}
 		spec.Confinement = policyOf(s).Key() // its mode and rules: a listing is of them
 	}
 	if s.Timeout != nil {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/config/secret"
@@ -23,6 +24,10 @@ type Options struct {
 	// Secrets says where a server's env secrets are read; nil for the
 	// process's environment and files.
 	Secrets *secret.Options
+	// Audit, if set, is told each secret a server is given (its env
+	// secrets when it starts, the bearer token of an HTTP server or a
+	// remote), so that no audit line holds one; nil: no audit log.
+	Audit *audit.Log
 }
 
 // Named reports whether cfg names a source this package serves: an
