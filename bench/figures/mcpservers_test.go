@@ -51,15 +51,19 @@ func BenchmarkMCPServerCall(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	v := f.variants[len(f.variants)-1] // "after": the servers are this tree's feature
-	serveCmd := exec.Command(v.bin, "serve")
-	serveCmd.Dir, serveCmd.Env = ws, v.env
-	serve, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: serveCmd}, nil)
-	if err != nil {
-		b.Fatal(err)
+	startServe := func(v *variant) (*mcp.ClientSession, *exec.Cmd) {
+		cmd := exec.Command(v.bin, "serve")
+		cmd.Dir, cmd.Env = ws, v.env
+		ss, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { ss.Close() })
+		return ss, cmd
 	}
-	defer serve.Close()
-	gw, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: exec.Command(f.gateway, f.gosdk)}, nil)
+	serve, serveCmd := startServe(f.variants[len(f.variants)-1]) // "after": the servers are this tree's feature
+	gwCmd := exec.Command(f.gateway, f.gosdk)
+	gw, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: gwCmd}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -108,7 +112,13 @@ func BenchmarkMCPServerCall(b *testing.B) {
 		}
 	}
 	const calls = 20 // per sample: one call is tens of microseconds
-	m := measure(b, []string{"direct", "after", "face", "face-local", "serve", "gateway"}, []func() time.Duration{
+	// The CPU time of the serve and gateway processes over the run, per
+	// call through them: what each spends on a call, with less noise than
+	// the wall time of two hops on a shared machine.
+	var serveCalls, gwCalls, beforeCalls int
+	serveCPU, gwCPU := procCPU(b, serveCmd.Process.Pid), procCPU(b, gwCmd.Process.Pid)
+	names := []string{"direct", "after", "face", "face-local", "serve", "gateway"}
+	fns := []func() time.Duration{
 		func() time.Duration {
 			start := time.Now()
 			for range calls {
@@ -145,6 +155,7 @@ func BenchmarkMCPServerCall(b *testing.B) {
 			for range calls {
 				check(serve.CallTool(ctx, &mcp.CallToolParams{Name: "b07_alpha", Arguments: args}))
 			}
+			serveCalls += calls
 			return time.Since(start) / calls
 		},
 		func() time.Duration {
@@ -152,9 +163,41 @@ func BenchmarkMCPServerCall(b *testing.B) {
 			for range calls {
 				check(gw.CallTool(ctx, &mcp.CallToolParams{Name: "b07_alpha", Arguments: args}))
 			}
+			gwCalls += calls
 			return time.Since(start) / calls
 		},
-	})
+	}
+	// With TOOLHOST_BEFORE, the same call through that binary's serve,
+	// interleaved with the others: this tree against an earlier one.
+	var beforeCmd *exec.Cmd
+	var beforeCPU time.Duration
+	if len(f.variants) > 1 {
+		var before *mcp.ClientSession
+		before, beforeCmd = startServe(f.variants[0])
+		beforeCPU = procCPU(b, beforeCmd.Process.Pid)
+		names = append(names, "serve-before")
+		fns = append(fns, func() time.Duration {
+			start := time.Now()
+			for range calls {
+				check(before.CallTool(ctx, &mcp.CallToolParams{Name: "b07_alpha", Arguments: args}))
+			}
+			beforeCalls += calls
+			return time.Since(start) / calls
+		})
+	}
+	m := measure(b, names, fns)
+	serveCPU, gwCPU = procCPU(b, serveCmd.Process.Pid)-serveCPU, procCPU(b, gwCmd.Process.Pid)-gwCPU
+	serveUS, gwUS := float64(serveCPU.Microseconds())/float64(serveCalls), float64(gwCPU.Microseconds())/float64(gwCalls)
+	b.ReportMetric(serveUS, "serve-cpu-us")
+	b.ReportMetric(gwUS, "gateway-cpu-us")
+	b.ReportMetric(serveUS/gwUS, "serve-cpu/gateway-cpu")
+	if beforeCmd != nil {
+		beforeUS := float64((procCPU(b, beforeCmd.Process.Pid) - beforeCPU).Microseconds()) / float64(beforeCalls)
+		b.ReportMetric(beforeUS, "before-serve-cpu-us")
+		b.ReportMetric(serveUS/beforeUS, "serve-cpu/before-serve-cpu")
+		b.ReportMetric(float64(m["serve"])/float64(m["serve-before"]), "serve/serve-before")
+		b.ReportMetric(float64(m["serve-before"])/float64(m["direct"]), "serve-before/direct")
+	}
 	b.ReportMetric(float64(m["serve"])/float64(m["direct"]), "serve/direct")
 	// Two MCP hops without toolhost: the floor of any gateway over stdio.
 	b.ReportMetric(float64(m["gateway"])/float64(m["direct"]), "gateway/direct")
@@ -252,4 +295,27 @@ func serversWorkspaces(f *fixture) (none, five string, err error) {
 		return "", "", err
 	}
 	return none, five, nil
+}
+
+// procCPU is the CPU time the process pid has used so far, summed over
+// its threads (/proc/PID/task/*/schedstat, in nanoseconds; the clock
+// ticks of /proc/PID/stat are too coarse for a few hundred calls).
+func procCPU(b *testing.B, pid int) time.Duration {
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
+	if err != nil || len(tasks) == 0 {
+		b.Fatalf("the CPU time of process %d: no /proc/%d/task/*/schedstat (%v)", pid, pid, err)
+	}
+	var sum time.Duration
+	for _, t := range tasks {
+		data, err := os.ReadFile(t)
+		if err != nil {
+			continue // a thread that ended since the glob
+		}
+		var ns int64
+		if _, err := fmt.Sscan(string(data), &ns); err != nil {
+			b.Fatalf("%s: %v", t, err)
+		}
+		sum += time.Duration(ns)
+	}
+	return sum
 }
