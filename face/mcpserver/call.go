@@ -62,7 +62,14 @@ func (s *Server) toolHandler(name string) mcp.ToolHandler {
 			return nil, err
 		}
 		defer done()
-		res, err := s.call(ctx, req, name, args, answers, v)
+		// On a kept goroutine: the SDK starts one per request, and a call
+		// (validation, the source's forwarding) runs deep enough to grow
+		// a fresh goroutine's stack several times (internal/warm).
+		var res *mcp.CallToolResult
+		err = s.runner.Do(func() (err error) {
+			res, err = s.call(ctx, req, name, args, answers, v)
+			return err
+		})
 		if err != nil && s.stopped() {
 			// Close (SIGTERM, stdin closed) cancelled the call: say so,
 			// rather than a bare "context canceled" with code 0.
