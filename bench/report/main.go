@@ -26,10 +26,10 @@ import (
 // it, "after/…" for the tree under test) and its goal, at most Goal.
 type figure struct {
 	Name     string
-	Bench    string // benchmark name without "Benchmark" and the -N suffix
-	Metric   string // the metric of the "after" variant
-	Baseline string // what the ratio is against, in words
-	BaseMS   string // the baseline's metric in ms (in KiB if it ends in "-KiB"), shown beside it ("" if none)
+	Bench    string  // benchmark name without "Benchmark" and the -N suffix
+	Metric   string  // the metric of the "after" variant
+	Baseline string  // what the ratio is against, in words
+	BaseMS   string  // the baseline's metric in ms (in KiB if it ends in "-KiB"), shown beside it ("" if none)
 	Goal     float64 // 0: a reference row, whose goal and met? read —
 	Unit     string  // "×", "ms", "MB", "KiB"
 }
