@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // plainCases are messages a server sends, plain or not.
@@ -186,3 +188,55 @@ func TestStdioConnWriteClose(t *testing.T) {
 		t.Errorf("the server's stdin after Close: read = %v, want io.EOF", err)
 	}
 }
+
+// BenchmarkStdioConnRead reads a stream of one message over and over,
+// through this package's connection ("toolhost") and the go-sdk's
+// ("go-sdk"): a call's result, and a large tools/list result.
+func BenchmarkStdioConnRead(b *testing.B) {
+	small := `{"jsonrpc":"2.0","id":2,"result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"gosdk","version":"1"}},"content":[{"type":"text","text":"A.TXT"}],"resultType":"complete"}}` + "\n"
+	var tools []string
+	for i := range 1000 {
+		tools = append(tools, fmt.Sprintf(`{"name":"tool_%d","description":"Tool number %d, which does a thing.","inputSchema":{"type":"object","properties":{"path":{"type":"string","description":"A path."}}}}`, i, i))
+	}
+	large := `{"jsonrpc":"2.0","id":3,"result":{"tools":[` + strings.Join(tools, ",") + `]}}` + "\n"
+	for _, msg := range []struct{ name, line string }{{"result", small}, {"tools-list-1000", large}} {
+		for _, tr := range []struct {
+			name string
+			conn func(io.ReadCloser) mcp.Connection
+		}{
+			{"toolhost", func(r io.ReadCloser) mcp.Connection {
+				c, _ := (&stdioTransport{r: r, w: nopWriteCloser{}}).Connect(context.Background())
+				return c
+			}},
+			{"go-sdk", func(r io.ReadCloser) mcp.Connection {
+				c, _ := (&mcp.IOTransport{Reader: r, Writer: nopWriteCloser{}}).Connect(context.Background())
+				return c
+			}},
+		} {
+			b.Run(msg.name+"/"+tr.name, func(b *testing.B) {
+				r, w := io.Pipe()
+				go func() {
+					for {
+						if _, err := io.WriteString(w, msg.line); err != nil {
+							return
+						}
+					}
+				}()
+				c := tr.conn(r)
+				defer c.Close()
+				b.SetBytes(int64(len(msg.line)))
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := c.Read(context.Background()); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+type nopWriteCloser struct{}
+
+func (nopWriteCloser) Write(p []byte) (int, error) { return len(p), nil }
+func (nopWriteCloser) Close() error                { return nil }
