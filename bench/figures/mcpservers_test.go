@@ -59,17 +59,24 @@ func BenchmarkMCPServerCall(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	startServe := func(v *variant) (*mcp.ClientSession, *exec.Cmd) {
+	startServe := func(v *variant) (*mcp.ClientSession, *exec.Cmd, error) {
 		cmd := exec.Command(v.bin, "serve")
 		cmd.Dir, cmd.Env = ws, v.env
 		ss, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 		if err != nil {
-			b.Fatal(err)
+			return nil, nil, err
 		}
 		b.Cleanup(func() { ss.Close() })
-		return ss, cmd
+		res, err := ss.CallTool(ctx, &mcp.CallToolParams{Name: "b07_alpha", Arguments: args})
+		if err == nil && res.IsError {
+			err = fmt.Errorf("%s serve: b07_alpha: %v", v.name, res.Content)
+		}
+		return ss, cmd, err
 	}
-	serve, serveCmd := startServe(f.variants[len(f.variants)-1]) // "after": the servers are this tree's feature
+	serve, serveCmd, err := startServe(f.variants[len(f.variants)-1]) // "after": the servers are this tree's feature
+	if err != nil {
+		b.Fatal(err)
+	}
 	gwCmd := exec.Command(f.gateway, f.gosdk)
 	gw, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: gwCmd}, nil)
 	if err != nil {
@@ -177,11 +184,18 @@ func BenchmarkMCPServerCall(b *testing.B) {
 	}
 	// With TOOLHOST_BEFORE, the same call through that binary's serve,
 	// interleaved with the others: this tree against an earlier one.
+	var before *mcp.ClientSession
 	var beforeCmd *exec.Cmd
 	var beforeCPU time.Duration
 	if len(f.variants) > 1 {
-		var before *mcp.ClientSession
-		before, beforeCmd = startServe(f.variants[0])
+		ss, cmd, err := startServe(f.variants[0])
+		if err != nil {
+			b.Logf("TOOLHOST_BEFORE's serve cannot call the server's tool (a binary from before [mcp_servers]?), not measured: %v", err)
+		} else {
+			before, beforeCmd = ss, cmd
+		}
+	}
+	if beforeCmd != nil {
 		beforeCPU = procCPU(b, beforeCmd.Process.Pid)
 		names = append(names, "serve-before")
 		fns = append(fns, func() time.Duration {
