@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolhost/toolhost/config"
@@ -112,4 +114,47 @@ func (c *inProcess) call(b *testing.B, method, params string) {
 		}
 		return
 	}
+}
+
+// BenchmarkMCPServerCallInProcess is BenchmarkMCPServerCall's "serve" row
+// with `toolhost serve` inside the test process (over the stdio transport
+// on pipes, as BenchmarkMCPCallInProcess), so that -cpuprofile and
+// -memprofile show what serve spends forwarding a call to a stdio MCP
+// server (testdata/gosdk, under the default sandbox, as [mcp_servers.g]):
+//
+//	go test -run='^$' -bench=MCPServerCallInProcess -cpuprofile=cpu.out ./bench/figures
+func BenchmarkMCPServerCallInProcess(b *testing.B) {
+	f := setup(b)
+	root := b.TempDir()
+	cfg, err := config.Parse(filepath.Join(root, "tools.toml"), []byte(fmt.Sprintf(
+		"[mcp_servers.g]\ncommand = %q\n\n[toolsets.g]\nsource = \"mcp.g\"\n", f.gosdk)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cat, err := resolver.New(context.Background(), cfg, &resolver.Options{Root: root, CacheDir: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { cat.Close() })
+	if p := cat.Report().Problems; len(p) > 0 {
+		b.Fatal(p)
+	}
+	c := startInProcess(b, cat)
+	// As the go-sdk client sends it (protocol 2026-07-28: the _meta
+	// triple on every request), as in BenchmarkMCPServerCall.
+	params := `{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},` +
+		`"io.modelcontextprotocol/clientInfo":{"name":"figures","version":"1"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"},` +
+		`"name":"b07_alpha","arguments":{"path":"a.txt"}}`
+	c.call(b, "tools/call", params) // starts the server
+	b.ReportAllocs()
+	var ru0, ru1 syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
+	for b.Loop() {
+		c.call(b, "tools/call", params)
+	}
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
+	// The test process's CPU time per call: serve's, and the little of
+	// the raw client's.
+	cpu := time.Duration(ru1.Utime.Nano() + ru1.Stime.Nano() - ru0.Utime.Nano() - ru0.Stime.Nano())
+	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-us/op")
 }

@@ -35,6 +35,14 @@ import (
 // pipes), the server configured as [mcp_servers.g] in serve's workspace.
 // The server runs under the sandbox, as a configured stdio server does by
 // default. Goal ≤ 1.2× (issue 16).
+//
+// "gateway" is the same two hops through the go-sdk's smallest gateway
+// (testdata/gateway), the floor of any gateway over stdio: "serve/gateway"
+// is what toolhost's serve adds to it, and "serve-cpu/gateway-cpu" the
+// same in CPU time of the two processes per call (/proc, summed over
+// their threads), which the shared machine's noise moves less than the
+// wall time. With TOOLHOST_BEFORE, that binary's serve is measured too,
+// interleaved ("serve-before", "serve-cpu-before").
 func BenchmarkMCPServerCall(b *testing.B) {
 	f := setup(b)
 	ctx := context.Background()
@@ -51,15 +59,26 @@ func BenchmarkMCPServerCall(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	v := f.variants[len(f.variants)-1] // "after": the servers are this tree's feature
-	serveCmd := exec.Command(v.bin, "serve")
-	serveCmd.Dir, serveCmd.Env = ws, v.env
-	serve, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: serveCmd}, nil)
+	startServe := func(v *variant) (*mcp.ClientSession, *exec.Cmd, error) {
+		cmd := exec.Command(v.bin, "serve")
+		cmd.Dir, cmd.Env = ws, v.env
+		ss, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		b.Cleanup(func() { ss.Close() })
+		res, err := ss.CallTool(ctx, &mcp.CallToolParams{Name: "b07_alpha", Arguments: args})
+		if err == nil && res.IsError {
+			err = fmt.Errorf("%s serve: b07_alpha: %v", v.name, res.Content)
+		}
+		return ss, cmd, err
+	}
+	serve, serveCmd, err := startServe(f.variants[len(f.variants)-1]) // "after": the servers are this tree's feature
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer serve.Close()
-	gw, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: exec.Command(f.gateway, f.gosdk)}, nil)
+	gwCmd := exec.Command(f.gateway, f.gosdk)
+	gw, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: gwCmd}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -108,7 +127,13 @@ func BenchmarkMCPServerCall(b *testing.B) {
 		}
 	}
 	const calls = 20 // per sample: one call is tens of microseconds
-	m := measure(b, []string{"direct", "after", "face", "face-local", "serve", "gateway"}, []func() time.Duration{
+	// The CPU time of the serve and gateway processes over the run, per
+	// call through them: what each spends on a call, with less noise than
+	// the wall time of two hops on a shared machine.
+	var serveCalls, gwCalls, beforeCalls int
+	serveCPU, gwCPU := procCPU(b, serveCmd.Process.Pid), procCPU(b, gwCmd.Process.Pid)
+	names := []string{"direct", "after", "face", "face-local", "serve", "gateway"}
+	fns := []func() time.Duration{
 		func() time.Duration {
 			start := time.Now()
 			for range calls {
@@ -145,6 +170,7 @@ func BenchmarkMCPServerCall(b *testing.B) {
 			for range calls {
 				check(serve.CallTool(ctx, &mcp.CallToolParams{Name: "b07_alpha", Arguments: args}))
 			}
+			serveCalls += calls
 			return time.Since(start) / calls
 		},
 		func() time.Duration {
@@ -152,9 +178,51 @@ func BenchmarkMCPServerCall(b *testing.B) {
 			for range calls {
 				check(gw.CallTool(ctx, &mcp.CallToolParams{Name: "b07_alpha", Arguments: args}))
 			}
+			gwCalls += calls
 			return time.Since(start) / calls
 		},
-	})
+	}
+	// With TOOLHOST_BEFORE, the same call through that binary's serve,
+	// interleaved with the others: this tree against an earlier one.
+	var before *mcp.ClientSession
+	var beforeCmd *exec.Cmd
+	var beforeCPU time.Duration
+	if len(f.variants) > 1 {
+		ss, cmd, err := startServe(f.variants[0])
+		if err != nil {
+			b.Logf("TOOLHOST_BEFORE's serve cannot call the server's tool (a binary from before [mcp_servers]?), not measured: %v", err)
+		} else {
+			before, beforeCmd = ss, cmd
+		}
+	}
+	if beforeCmd != nil {
+		beforeCPU = procCPU(b, beforeCmd.Process.Pid)
+		names = append(names, "serve-before")
+		fns = append(fns, func() time.Duration {
+			start := time.Now()
+			for range calls {
+				check(before.CallTool(ctx, &mcp.CallToolParams{Name: "b07_alpha", Arguments: args}))
+			}
+			beforeCalls += calls
+			return time.Since(start) / calls
+		})
+	}
+	m := measure(b, names, fns)
+	serveCPU, gwCPU = procCPU(b, serveCmd.Process.Pid)-serveCPU, procCPU(b, gwCmd.Process.Pid)-gwCPU
+	perCall := func(d time.Duration, n int) float64 { return float64(d) / float64(n) / float64(time.Millisecond) }
+	serveMS, gwMS := perCall(serveCPU, serveCalls), perCall(gwCPU, gwCalls)
+	b.ReportMetric(serveMS, "serve-cpu-ms")
+	b.ReportMetric(gwMS, "gateway-cpu-ms")
+	b.ReportMetric(serveMS/gwMS, "serve-cpu/gateway-cpu")
+	if beforeCmd != nil {
+		beforeMS := perCall(procCPU(b, beforeCmd.Process.Pid)-beforeCPU, beforeCalls)
+		b.ReportMetric(beforeMS, "serve-cpu-before-ms")
+		b.ReportMetric(beforeMS/gwMS, "serve-cpu-before/gateway-cpu")
+		b.ReportMetric(serveMS/beforeMS, "serve-cpu/serve-cpu-before")
+		b.ReportMetric(float64(m["serve-before"])/float64(m["direct"]), "serve-before/direct")
+		b.ReportMetric(float64(m["serve-before"])/float64(m["gateway"]), "serve-before/gateway")
+		b.ReportMetric(float64(m["serve"])/float64(m["serve-before"]), "serve/serve-before")
+	}
 	b.ReportMetric(float64(m["serve"])/float64(m["direct"]), "serve/direct")
 	// Two MCP hops without toolhost: the floor of any gateway over stdio.
 	b.ReportMetric(float64(m["gateway"])/float64(m["direct"]), "gateway/direct")
@@ -252,4 +320,27 @@ func serversWorkspaces(f *fixture) (none, five string, err error) {
 		return "", "", err
 	}
 	return none, five, nil
+}
+
+// procCPU is the CPU time the process pid has used so far, summed over
+// its threads (/proc/PID/task/*/schedstat, in nanoseconds; the clock
+// ticks of /proc/PID/stat are too coarse for a few hundred calls).
+func procCPU(b *testing.B, pid int) time.Duration {
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
+	if err != nil || len(tasks) == 0 {
+		b.Fatalf("the CPU time of process %d: no /proc/%d/task/*/schedstat (%v)", pid, pid, err)
+	}
+	var sum time.Duration
+	for _, t := range tasks {
+		data, err := os.ReadFile(t)
+		if err != nil {
+			continue // a thread that ended since the glob
+		}
+		var ns int64
+		if _, err := fmt.Sscan(string(data), &ns); err != nil {
+			b.Fatalf("%s: %v", t, err)
+		}
+		sum += time.Duration(ns)
+	}
+	return sum
 }

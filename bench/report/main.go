@@ -26,12 +26,12 @@ import (
 // it, "after/…" for the tree under test) and its goal, at most Goal.
 type figure struct {
 	Name     string
-	Bench    string // benchmark name without "Benchmark" and the -N suffix
-	Metric   string // the metric of the "after" variant
-	Baseline string // what the ratio is against, in words
-	BaseMS   string // the baseline's metric in ms (in KiB if it ends in "-KiB"), shown beside it ("" if none)
-	Goal     float64
-	Unit     string // "×", "ms", "MB", "KiB"
+	Bench    string  // benchmark name without "Benchmark" and the -N suffix
+	Metric   string  // the metric of the "after" variant
+	Baseline string  // what the ratio is against, in words
+	BaseMS   string  // the baseline's metric in ms (in KiB if it ends in "-KiB"), shown beside it ("" if none)
+	Goal     float64 // 0: a reference row, whose goal and met? read —
+	Unit     string  // "×", "ms", "MB", "KiB"
 }
 
 // figures are issue 10's table, in its order.
@@ -55,10 +55,12 @@ var figures = []figure{
 	{"`search_tools`, one query over 10,000 tools (issue 16)", "ToolSearch", "after-ms", "a substring scan of the names", "scan-ms", 1, "ms"},
 	{"`tools/list` with `--tool-search`, 1000 tools (issue 16)", "ToolSearchListing", "on-1000-KiB", "the listing without it", "off-1000-KiB", 2, "KiB"},
 	{"`tools/list` with `--tool-search`, this repository's catalog", "ToolSearchListing", "on-repo-KiB", "the listing without it", "off-repo-KiB", 2, "KiB"},
-	{"a stdio MCP server's tool through `Catalog.Call` (issue 16)", "MCPServerCall", "after/direct", "the go-sdk client calling it directly", "direct-ms", 1.2, "×"},
+	{"a stdio MCP server's tool through `Catalog.Call`, one MCP hop (issue 16, the Go API)", "MCPServerCall", "after/direct", "the go-sdk client calling it directly", "direct-ms", 1.2, "×"},
 	{"a stdio MCP server's tool through the MCP face, in-memory transport (issue 16)", "MCPServerCall", "face/direct", "the go-sdk client calling it directly", "direct-ms", 1.2, "×"},
-	{"a stdio MCP server's tool through `toolhost serve` on stdio (issue 16)", "MCPServerCall", "serve/direct", "the go-sdk client calling it directly", "direct-ms", 1.2, "×"},
+	{"a stdio MCP server's tool through `toolhost serve` on stdio, two MCP hops (issue 16, over MCP)", "MCPServerCall", "serve/direct", "the go-sdk client calling it directly", "direct-ms", 1.2, "×"},
 	{"the same through the go-sdk's smallest gateway (two hops, no toolhost)", "MCPServerCall", "gateway/direct", "the go-sdk client calling it directly", "direct-ms", 1.2, "×"},
+	{"what `serve` adds over that gateway: its call (issue 16, reference)", "MCPServerCall", "serve/gateway", "the gateway's call", "gateway-ms", 0, "×"},
+	{"what `serve` adds over that gateway: its CPU per call (issue 16, reference)", "MCPServerCall", "serve-cpu/gateway-cpu", "the gateway process's CPU per call", "gateway-cpu-ms", 0, "×"},
 	{"warm `toolhost list`, 5 MCP servers configured (issue 16)", "WarmListServers", "after/none", "the same list without them", "none-ms", 1.1, "×"},
 	{"`serve --http` calls at 64 in flight, audit log on (issue 17; ≥ 0.95× calls/s)", "ServeAudit", "after/off", "the same calls with `--audit off`", "off-ms", 1.053, "×"},
 }
@@ -136,8 +138,12 @@ func write(w io.Writer, res results, cpu string, now time.Time) {
 	for _, f := range figures {
 		m := res[f.Bench]
 		vs := m[f.Metric]
+		goal := fmt.Sprintf("≤ %g %s", f.Goal, f.Unit)
+		if f.Goal == 0 {
+			goal = "—"
+		}
 		if len(vs) == 0 {
-			fmt.Fprintf(w, "| %s | %s | ≤ %g %s | | not run | |\n", f.Name, f.Baseline, f.Goal, f.Unit)
+			fmt.Fprintf(w, "| %s | %s | %s | | not run | |\n", f.Name, f.Baseline, goal)
 			continue
 		}
 		base := f.Baseline
@@ -149,7 +155,7 @@ func write(w io.Writer, res results, cpu string, now time.Time) {
 			base += ", " + span(b, unit)
 		}
 		before := "—"
-		if b := m["before"+strings.TrimPrefix(f.Metric, "after")]; len(b) > 0 {
+		if b := m[beforeMetric(f.Metric)]; len(b) > 0 {
 			before = span(b, f.Unit)
 		}
 		met := "**yes**"
@@ -158,8 +164,23 @@ func write(w io.Writer, res results, cpu string, now time.Time) {
 				met = "no"
 			}
 		}
-		fmt.Fprintf(w, "| %s | %s | ≤ %g %s | %s | %s | %s |\n", f.Name, base, f.Goal, f.Unit, before, span(vs, f.Unit), met)
+		if f.Goal == 0 {
+			met = "—"
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", f.Name, base, goal, before, span(vs, f.Unit), met)
 	}
+}
+
+// beforeMetric is the metric of the "before" variant for a metric of the
+// tree under test: "after/x" has "before/x", and a metric of a named
+// measurement, "serve/x" or "serve-cpu/x", has "serve-before/x" or
+// "serve-cpu-before/x" (BenchmarkMCPServerCall's serve of TOOLHOST_BEFORE).
+func beforeMetric(metric string) string {
+	if rest, ok := strings.CutPrefix(metric, "after"); ok {
+		return "before" + rest
+	}
+	name, rest, _ := strings.Cut(metric, "/")
+	return name + "-before/" + rest
 }
 
 func orUnknown(s string) string {

@@ -78,6 +78,11 @@ func TestWrite(t *testing.T) {
 		"| `search_tools`, one query over 10,000 tools (issue 16) | a substring scan of the names, 0.31 ms | ≤ 1 ms | — | 0.03 ms | **yes** |\n",
 		"| `tools/list` with `--tool-search`, 1000 tools (issue 16) | the listing without it, 561.5 KiB | ≤ 2 KiB | — | 1.0 KiB | **yes** |\n",
 		"| `tools/list` with `--tool-search`, this repository's catalog | the listing without it, 5.3 KiB | ≤ 2 KiB | — | 1.0 KiB | **yes** |\n",
+		// A named measurement's before (serve-before/direct), and reference
+		// rows without a goal.
+		"| a stdio MCP server's tool through `toolhost serve` on stdio, two MCP hops (issue 16, over MCP) | the go-sdk client calling it directly, 0.35–0.36 ms | ≤ 1.2 × | 2.50–2.61 × | 2.13–2.41 × | no |\n",
+		"| what `serve` adds over that gateway: its call (issue 16, reference) | the gateway's call, 0.64–0.71 ms | — | 1.31–1.36 × | 1.16–1.21 × | — |\n",
+		"| what `serve` adds over that gateway: its CPU per call (issue 16, reference) | the gateway process's CPU per call, 0.41–0.44 ms | — | 1.44–1.46 × | 1.19–1.22 × | — |\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)

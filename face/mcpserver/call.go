@@ -62,7 +62,14 @@ func (s *Server) toolHandler(name string) mcp.ToolHandler {
 			return nil, err
 		}
 		defer done()
-		res, err := s.call(ctx, req, name, args, answers, v)
+		// On a kept goroutine: the SDK starts one per request, and a call
+		// (validation, the source's forwarding) runs deep enough to grow
+		// a fresh goroutine's stack several times (internal/warm).
+		var res *mcp.CallToolResult
+		err = s.runner.Do(func() (err error) {
+			res, err = s.call(ctx, req, name, args, answers, v)
+			return err
+		})
 		if err != nil && s.stopped() {
 			// Close (SIGTERM, stdin closed) cancelled the call: say so,
 			// rather than a bare "context canceled" with code 0.
@@ -180,11 +187,59 @@ const (
 // supportsElicitation reports whether the client can answer form
 // elicitations (an elicitation capability of {} means form).
 func supportsElicitation(req *mcp.CallToolRequest) bool {
+	if form, ok := metaFormElicitation(req); ok {
+		return form
+	}
 	caps := req.ClientCapabilities()
 	if caps == nil || caps.Elicitation == nil {
 		return false
 	}
 	return caps.Elicitation.Form != nil || caps.Elicitation.URL == nil
+}
+
+// metaFormElicitation is supportsElicitation for a request of protocol
+// 2026-07-28 or later, read from its _meta as the SDK decoded it: the
+// SDK's ClientCapabilities marshals the capabilities and decodes them
+// again, with a 32 KiB decoder buffer, on every call. ok is false for an
+// older protocol's request, and for any shape but the plain one (objects,
+// and nulls for members left out): the SDK answers those.
+//
+// The SDK refuses a request of these protocols before its handler runs
+// unless its capabilities decode, so that a plain shape reads here as its
+// decoder reads it: a null member is a missing one, and only members
+// named exactly so count (TestMetaFormElicitation compares the two).
+func metaFormElicitation(req *mcp.CallToolRequest) (form, ok bool) {
+	if req.Params == nil {
+		return false, false
+	}
+	meta := req.Params.Meta
+	if v, _ := meta[mcp.MetaKeyProtocolVersion].(string); v < mrtrVersion {
+		return false, false
+	}
+	caps, isObj := meta[mcp.MetaKeyClientCapabilities].(map[string]any)
+	if !isObj {
+		return false, false
+	}
+	var modes map[string]any
+	switch e := caps["elicitation"].(type) {
+	case nil:
+		return false, true
+	case map[string]any:
+		modes = e
+	default:
+		return false, false
+	}
+	set := map[string]bool{}
+	for _, k := range []string{"form", "url"} {
+		switch modes[k].(type) {
+		case nil:
+		case map[string]any:
+			set[k] = true
+		default:
+			return false, false
+		}
+	}
+	return set["form"] || !set["url"], true
 }
 
 // unanswered is the isError text for a question nobody can answer here

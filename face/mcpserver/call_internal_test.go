@@ -112,3 +112,53 @@ func TestResumeForm(t *testing.T) {
 		t.Errorf("a wrong secret answer: %+v, want an error that does not echo it", bad)
 	}
 }
+
+// TestMetaFormElicitation: read from a 2026-07-28 request's _meta, the
+// elicitation capability is what the SDK's ClientCapabilities says, and
+// the plain shapes are read without it; an older protocol's request and
+// other shapes are left to the SDK.
+func TestMetaFormElicitation(t *testing.T) {
+	tests := []struct {
+		name, caps string
+		version    string
+		want, ok   bool
+	}{
+		{"none", `{}`, "2026-07-28", false, true},
+		{"null", `{"elicitation":null}`, "2026-07-28", false, true},
+		{"empty means form", `{"elicitation":{}}`, "2026-07-28", true, true},
+		{"form", `{"elicitation":{"form":{}}}`, "2026-07-28", true, true},
+		{"url only", `{"elicitation":{"url":{}}}`, "2026-07-28", false, true},
+		{"both", `{"elicitation":{"form":{},"url":{}}}`, "2026-07-28", true, true},
+		{"form null", `{"elicitation":{"form":null,"url":{}}}`, "2026-07-28", false, true},
+		{"other capabilities", `{"roots":{"listChanged":true},"sampling":{},"elicitation":{"form":{}}}`, "2026-07-28", true, true},
+		{"wrong case", `{"Elicitation":{"form":{}}}`, "2026-07-28", false, true},
+		{"older protocol", `{"elicitation":{}}`, "2025-11-25", false, false},
+		{"no version", `{"elicitation":{}}`, "", false, false},
+		{"odd shape", `{"elicitation":{"form":true}}`, "2026-07-28", false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var params mcp.CallToolParamsRaw
+			meta := `{"` + mcp.MetaKeyClientCapabilities + `":` + tt.caps
+			if tt.version != "" {
+				meta += `,"` + mcp.MetaKeyProtocolVersion + `":"` + tt.version + `"`
+			}
+			if err := json.Unmarshal([]byte(`{"name":"t","_meta":`+meta+`}}`), &params); err != nil {
+				t.Fatal(err)
+			}
+			req := &mcp.CallToolRequest{Params: &params}
+			got, ok := metaFormElicitation(req)
+			if got != tt.want || ok != tt.ok {
+				t.Errorf("metaFormElicitation = %v, %v; want %v, %v", got, ok, tt.want, tt.ok)
+			}
+			if !ok {
+				return
+			}
+			caps := req.ClientCapabilities()
+			sdk := caps != nil && caps.Elicitation != nil && (caps.Elicitation.Form != nil || caps.Elicitation.URL == nil)
+			if got != sdk {
+				t.Errorf("metaFormElicitation = %v, the SDK's capabilities say %v", got, sdk)
+			}
+		})
+	}
+}

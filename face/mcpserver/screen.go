@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolhost/toolhost/internal/warm"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -85,7 +86,7 @@ func (t *screenedTransport) Connect(ctx context.Context) (mcp.Connection, error)
 		incoming: make(chan msgOrErr),
 		closed:   make(chan struct{}),
 	}
-	sc := &screen{c: c, br: bufio.NewReaderSize(t.r, 64<<10), maxLine: t.maxLine}
+	sc := &screen{c: c, br: bufio.NewReaderSize(t.r, 64<<10), maxLine: t.maxLine, runner: &warm.Pool{}}
 	go sc.run(nil)
 	return c, nil
 }
@@ -192,6 +193,9 @@ type screen struct {
 	br      *bufio.Reader
 	buf     []byte // the last line read
 	maxLine int
+	// the goroutines that read on: kept, as decoding a line grows a
+	// fresh goroutine's stack (internal/warm)
+	runner *warm.Pool
 }
 
 // run screens lines. When it has a message to pass and the next read
@@ -216,7 +220,7 @@ func (s *screen) run(turn <-chan struct{}) {
 		if msg != nil {
 			if err == nil && s.br.Buffered() == 0 {
 				next := make(chan struct{})
-				go s.run(next)
+				s.runner.Go(func() { s.run(next) })
 				s.c.pass(msgOrErr{msg: msg})
 				close(next)
 				return

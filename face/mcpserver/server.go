@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/internal/approval"
+	"github.com/toolhost/toolhost/internal/warm"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -142,6 +143,8 @@ type Server struct {
 	splice atomic.Pointer[splicer] // set by Run over stdio: tools/list results are spliced in
 
 	tickets approval.Tickets // one-time approvals of multi round-trip calls (approve.go); safe for concurrent use
+
+	runner warm.Pool // runs each tool call (see toolHandler); safe for concurrent use
 
 	listMu  sync.Mutex
 	listRaw []byte // the tools/list result as served; nil after a change; guarded by listMu

@@ -14,7 +14,7 @@ import (
 const maxStderrTail = 4 << 10
 
 // process is a running stdio server: its own process group, its pipes (the
-// go-sdk's IOTransport speaks over them), and the tail of its stderr.
+// stdioTransport speaks over them), and the tail of its stderr.
 type process struct {
 	cmd    *exec.Cmd
 	pgid   int

@@ -24,7 +24,7 @@ func (s *Source) transport() (mcp.Transport, *process, error) {
 			return nil, nil, &Error{Server: s.spec.Name, Op: "start", Err: fmt.Errorf("%w: %w", ErrStart, err),
 				Fix: fmt.Sprintf("check that %q is installed and on PATH, or give its full path as command", s.spec.Command)}
 		}
-		return &tap{Transport: &mcp.IOTransport{Reader: p.stdout, Writer: p.stdin}, s: s}, p, nil
+		return &tap{Transport: &stdioTransport{r: p.stdout, w: p.stdin}, s: s}, p, nil
 	}
 	h := http.Header{}
 	for k, v := range s.spec.Headers {
@@ -93,8 +93,8 @@ func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // MaxMessageBytes bounds one message a server sends: a line over stdio
-// (the SDK's own bound), and a JSON response body over streamable HTTP,
-// which the SDK reads whole without one.
+// (the SDK's own bound, which stdioTransport keeps), and a JSON response
+// body over streamable HTTP, which the SDK reads whole without one.
 const MaxMessageBytes = mcp.DefaultMaxLineLength
 
 // errTooLarge is the read error of a response body over MaxMessageBytes.

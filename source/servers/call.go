@@ -15,6 +15,7 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/internal/warm"
 	"github.com/toolhost/toolhost/source/mcp"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -24,6 +25,10 @@ import (
 // the answers to its elicitation. Safe for concurrent use.
 type calls struct {
 	name string // the source's ("mcp.NAME" or "remote.NAME"), for errors and asker
+
+	// runs the server calls: the go-sdk's client call runs deep enough to
+	// grow a fresh goroutine's stack several times (internal/warm)
+	runner warm.Pool
 
 	mu      sync.Mutex
 	waiting map[string][]*pending // by tool and arguments: the calls waiting for answers
@@ -117,13 +122,13 @@ func (c *calls) start(ctx context.Context, src *mcp.Source, name string, args []
 	p := &pending{key: key, cancel: cancel, asks: make(chan []tool.Question), reply: make(chan map[string]any, 1),
 		done: make(chan struct{}), onEvent: req.OnEvent, answers: req.Answers, used: map[string]int{}, asker: c.asker()}
 	hooks := &mcp.Hooks{Progress: p.progress, Log: p.log, Elicit: p.elicit}
-	go func() {
+	c.runner.Go(func() {
 		res, err := src.Call(pctx, name, args, hooks)
 		cancel()
 		c.forget(p)
 		p.res, p.err = res, err
 		close(p.done)
-	}()
+	})
 	return p
 }
 

@@ -1,0 +1,273 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// stdioTransport is the go-sdk's IOTransport over a stdio server's pipes,
+// but for how a message is decoded: the go-sdk decodes each message it
+// reads twice (once as a batch, then as a message), each time through a
+// decoder with a buffer of 32 KiB of its own, which is most of what a
+// forwarded call allocates. Here a message of plain shape (see
+// [plainMessage]) is built from one pass over its top-level members, and
+// any other goes to the go-sdk's own decoder, which has the final word.
+//
+// Otherwise it reads as the go-sdk's does: one JSON value after the other
+// (a value may span lines; one followed by anything but a line end is an
+// error), at most [MaxMessageBytes] for one, and a batch (an array) as its
+// messages in order. It writes each message as one line.
+//
+// # Trade-offs
+//
+// The answers to a batch of requests from the server are written one by
+// one, not as an array: a batch is pre-2025-06-18 only, and no server
+// seen sends its requests so.
+type stdioTransport struct {
+	r io.ReadCloser
+	w io.WriteCloser
+}
+
+func (t *stdioTransport) Connect(context.Context) (mcp.Connection, error) {
+	c := &stdioConn{r: t.r, w: t.w, incoming: make(chan readResult), closed: make(chan struct{})}
+	go c.read()
+	return c, nil
+}
+
+// stdioConn is a stdioTransport's connection. A goroutine reads the
+// messages (so that Close ends a Read waiting for one); Read hands them
+// to the go-sdk.
+type stdioConn struct {
+	r        io.ReadCloser
+	w        io.WriteCloser
+	incoming chan readResult
+	closed   chan struct{} // closed by Close
+
+	queue []jsonrpc.Message // the rest of a batch; only Read uses it
+
+	writeMu sync.Mutex
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// readResult is the messages of one JSON value read, or the error that
+// ended the reading.
+type readResult struct {
+	msgs []jsonrpc.Message
+	err  error
+}
+
+// errFrameTooLarge is the read error of a message over MaxMessageBytes.
+var errFrameTooLarge = fmt.Errorf("the server sent a message larger than %d MiB", MaxMessageBytes>>20)
+
+// read reads the server's messages until the pipe ends or fails, or c is
+// closed.
+func (c *stdioConn) read() {
+	limit := &frameLimit{r: c.r, left: MaxMessageBytes}
+	dec := json.NewDecoder(limit)
+	for {
+		var raw json.RawMessage
+		err := dec.Decode(&raw)
+		if err == nil {
+			// As the go-sdk: what follows a message is its line end.
+			var next [1]byte
+			if n, _ := dec.Buffered().Read(next[:]); n > 0 && next[0] != '\n' && next[0] != '\r' {
+				err = errors.New("invalid trailing data at the end of stream")
+			}
+		}
+		if errors.Is(err, errFrameTooLarge) || errors.Is(limit.err, errFrameTooLarge) {
+			err = errFrameTooLarge
+		}
+		var msgs []jsonrpc.Message
+		if err == nil {
+			msgs, err = decodeMessages(raw)
+		}
+		select {
+		case c.incoming <- readResult{msgs: msgs, err: err}:
+		case <-c.closed:
+			return
+		}
+		if err != nil {
+			return
+		}
+		limit.left = MaxMessageBytes
+	}
+}
+
+// frameLimit fails a read once more than left bytes were read since the
+// last message (the go-sdk's bound on one message).
+type frameLimit struct {
+	r    io.Reader
+	left int
+	err  error
+}
+
+func (f *frameLimit) Read(p []byte) (int, error) {
+	if f.left <= 0 {
+		f.err = errFrameTooLarge
+		return 0, f.err
+	}
+	if len(p) > f.left {
+		p = p[:f.left]
+	}
+	n, err := f.r.Read(p)
+	f.left -= n
+	return n, err
+}
+
+// decodeMessages decodes one JSON value read: a message, or a batch of
+// them.
+func decodeMessages(raw json.RawMessage) ([]jsonrpc.Message, error) {
+	if len(raw) == 0 || raw[0] != '[' {
+		m, err := decodeMessage(raw)
+		if err != nil {
+			return nil, err
+		}
+		return []jsonrpc.Message{m}, nil
+	}
+	var batch []json.RawMessage
+	if err := json.Unmarshal(raw, &batch); err != nil {
+		return nil, err
+	}
+	if len(batch) == 0 {
+		return nil, errors.New("empty batch")
+	}
+	msgs := make([]jsonrpc.Message, 0, len(batch))
+	for _, r := range batch {
+		m, err := decodeMessage(r)
+		if err != nil {
+			return nil, err
+		}
+		msgs = append(msgs, m)
+	}
+	return msgs, nil
+}
+
+// decodeMessage is jsonrpc.DecodeMessage, in one pass for a message of
+// plain shape.
+func decodeMessage(raw json.RawMessage) (jsonrpc.Message, error) {
+	if m, ok := plainMessage(raw); ok {
+		return m, nil
+	}
+	return jsonrpc.DecodeMessage(raw)
+}
+
+// plainMessage builds the message raw holds, as jsonrpc.DecodeMessage
+// would (TestPlainMessage and FuzzPlainMessage compare the two), when it
+// is a JSON object whose "jsonrpc" is "2.0" as written, whose "method", if
+// any, is a UTF-8 string without escapes, whose "id" is absent, null, such
+// a string or an integer of at most 15 digits (exact as the float64 the
+// go-sdk decodes it to), and which is a request (a method) or a result
+// (an id and no "error"). Members of other names are ignored, as the
+// go-sdk's decoder ignores them (it matches names exactly, as a map
+// does). Anything else reports false.
+func plainMessage(raw json.RawMessage) (jsonrpc.Message, bool) {
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, false
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(raw, &fields) != nil || string(fields["jsonrpc"]) != `"2.0"` {
+		return nil, false
+	}
+	var id jsonrpc.ID
+	switch r := fields["id"]; {
+	case r == nil || string(r) == "null":
+	case r[0] == '"':
+		s, ok := unescaped(r)
+		if !ok {
+			return nil, false
+		}
+		id, _ = jsonrpc.MakeID(s)
+	default:
+		if len(r) > 15 || bytes.ContainsAny(r, ".eE+") {
+			return nil, false
+		}
+		n, err := strconv.ParseInt(string(r), 10, 64)
+		if err != nil {
+			return nil, false
+		}
+		id, _ = jsonrpc.MakeID(float64(n))
+	}
+	if m, present := fields["method"]; present {
+		method, ok := unescaped(m)
+		if !ok {
+			return nil, false
+		}
+		return &jsonrpc.Request{ID: id, Method: method, Params: fields["params"]}, true
+	}
+	if _, present := fields["error"]; present || !id.IsValid() {
+		return nil, false
+	}
+	return &jsonrpc.Response{ID: id, Result: fields["result"]}, true
+}
+
+// unescaped returns the JSON string r holds when it has no escapes and
+// is valid UTF-8 (a decoder replaces invalid bytes).
+func unescaped(r json.RawMessage) (string, bool) {
+	if len(r) < 2 || r[0] != '"' || bytes.IndexByte(r, '\\') >= 0 || !utf8.Valid(r) {
+		return "", false
+	}
+	return string(r[1 : len(r)-1]), true
+}
+
+// Read returns the next message the server sent.
+func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(c.queue) > 0 {
+		m := c.queue[0]
+		c.queue = c.queue[1:]
+		return m, nil
+	}
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case r := <-c.incoming:
+		if r.err != nil {
+			return nil, r.err
+		}
+		c.queue = r.msgs[1:]
+		return r.msgs[0], nil
+	case <-c.closed:
+		return nil, io.EOF
+	}
+}
+
+// Write writes msg as one line.
+func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return fmt.Errorf("marshaling message: %v", err)
+	}
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	_, err = c.w.Write(append(data, '\n'))
+	return err
+}
+
+// Close closes both pipes; a Read waiting returns io.EOF.
+func (c *stdioConn) Close() error {
+	c.closeOnce.Do(func() {
+		c.closeErr = errors.Join(c.r.Close(), c.w.Close())
+		close(c.closed)
+	})
+	return c.closeErr
+}
+
+// SessionID is "": a stdio connection has no session id.
+func (c *stdioConn) SessionID() string { return "" }
