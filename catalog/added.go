@@ -351,23 +351,28 @@ func (c *Catalog) sourceProblemsLocked() []Problem {
 	return out
 }
 
-// Sources returns the sources added with [Catalog.AddSource] or
-// [Catalog.Restore] (not the base), sorted by name, each with the
-// problems of its last listing.
+// Sources returns the sources the catalog serves, the base first, then
+// those added with [Catalog.AddSource] or [Catalog.Restore] by name, each
+// with the problems of its last listing.
 func (c *Catalog) Sources() []SourceState {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var out []SourceState
+	if c.base != nil {
+		out = append(out, SourceState{Name: c.base.src.Name(), Base: true, Problems: slices.Clone(c.base.problems)})
+	}
 	for _, a := range slices.SortedFunc(maps.Values(c.sources), func(x, y *added) int { return cmp.Compare(x.src.Name(), y.src.Name()) }) {
-		out = append(out, SourceState{Source: a.src, Problems: slices.Clone(a.problems)})
+		out = append(out, SourceState{Name: a.src.Name(), Problems: slices.Clone(a.problems)})
 	}
 	return out
 }
 
-// SourceState is a source a catalog serves, with the problems of its last
-// listing ([Catalog.Sources]).
+// SourceState is a source a catalog serves, as [Catalog.Sources] tells
+// of it: its name, whether it is the base source, and the problems of its
+// last listing.
 type SourceState struct {
-	Source   Source
+	Name     string
+	Base     bool
 	Problems []Problem
 }
 

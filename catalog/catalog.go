@@ -398,17 +398,18 @@ func (c *Catalog) Validate(name string, args map[string]any) ([]ValidationError,
 	return a.Validate(args), nil
 }
 
-// SourceOf returns the source that serves the named tool, enabled or not;
-// nil with ok true for a tool registered in this process.
-func (c *Catalog) SourceOf(name string) (src Source, ok bool) {
+// SourceOf returns the name of the source that serves the named tool,
+// enabled or not ([Source.Name]); "" with ok true for a tool registered
+// in this process.
+func (c *Catalog) SourceOf(name string) (source string, ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.tools[name]
 	if !ok {
-		return nil, false
+		return "", false
 	}
 	if e.src != nil {
-		return e.src.src, true
+		return e.src.src.Name(), true
 	}
-	return nil, true
+	return "", true
 }

@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"github.com/toolhost/toolhost/audit"
@@ -64,7 +65,8 @@ type Options struct {
 // use.
 type Catalog struct {
 	*catalog.Catalog
-	bins *binary.Source
+	bins    *binary.Source
+	servers []catalog.Source // the sources the configuration names, added by New or Open (servers.go)
 }
 
 // Refresh checks cheaply whether any binary changed since it was asked for
@@ -77,7 +79,13 @@ type Catalog struct {
 // [Catalog.Call] runs the stat check itself at most once a second; a
 // server may call Refresh before answering tools/list.
 func (c *Catalog) Refresh(ctx context.Context) (changed bool, err error) {
-	return c.bins.Refresh(ctx)
+	var served atomic.Bool // the catalog notifies on the goroutine that made the change
+	cancel := c.Subscribe(func() { served.Store(true) })
+	defer cancel()
+	if _, err := c.bins.Refresh(ctx); err != nil {
+		return false, err
+	}
+	return served.Load(), nil
 }
 
 // Categories returns the categories of the configuration, sorted by id.
@@ -94,10 +102,25 @@ type PolicyRule = binary.PolicyRule
 // Policy returns the effective access policy of the tool name; false when
 // there is no such tool. A tool registered in this process, or served by
 // another source, runs under none here: its policy is empty.
-func (c *Catalog) Policy(name string) (*Policy, bool) { return c.bins.PolicyIn(c.Catalog, name) }
+func (c *Catalog) Policy(name string) (*Policy, bool) {
+	if !c.fromBinaries(name) {
+		if _, ok := c.SourceOf(name); !ok {
+			return nil, false
+		}
+		return binary.EmptyPolicy(), true
+	}
+	return c.bins.Policy(name)
+}
+
+// fromBinaries reports whether the catalog serves the tool name from its
+// binaries.
+func (c *Catalog) fromBinaries(name string) bool {
+	src, ok := c.SourceOf(name)
+	return ok && src == c.bins.Name()
+}
 
 // Unconfined returns a warning for each enabled tool that runs a shell
 // (shell = true) or lets the model pass options (allow_option) without
 // the OS sandbox, for `toolhost check`: a model steered by what it read
 // could then do whatever the user can. Sorted by tool name.
-func (c *Catalog) Unconfined() []Problem { return c.bins.UnconfinedIn(c.Catalog) }
+func (c *Catalog) Unconfined() []Problem { return c.bins.Unconfined(c.fromBinaries) }

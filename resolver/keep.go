@@ -147,15 +147,14 @@ func (c *Catalog) keepSources() {
 	if !c.bins.KeepsSources() {
 		return
 	}
-	added := c.Sources()
-	for _, a := range added {
-		if len(a.Problems) > 0 {
+	for _, s := range c.Sources() {
+		if !s.Base && len(s.Problems) > 0 {
 			return
 		}
 	}
-	ks := make([]servers.Kept, 0, len(added))
-	for _, a := range added {
-		k, ok := servers.Keep(a.Source)
+	ks := make([]servers.Kept, 0, len(c.servers))
+	for _, src := range c.servers {
+		k, ok := servers.Keep(src)
 		if !ok {
 			return
 		}

@@ -1,9 +1,12 @@
 package resolver
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"sync"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/source/servers"
 )
@@ -15,14 +18,20 @@ import (
 // other tools are served.
 func (c *Catalog) addSources(ctx context.Context, cfg *config.Config, o Options) {
 	var wg sync.WaitGroup
+	var mu sync.Mutex
 	for _, src := range servers.Sources(cfg, &servers.Options{Root: o.Root, CacheDir: o.CacheDir, Audit: o.Audit}) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			if err := c.AddSource(ctx, src); err != nil {
 				_ = src.Close() // the catalog is closed
+				return
 			}
+			mu.Lock()
+			c.servers = append(c.servers, src)
+			mu.Unlock()
 		}()
 	}
 	wg.Wait()
+	slices.SortFunc(c.servers, func(x, y catalog.Source) int { return cmp.Compare(x.Name(), y.Name()) })
 }

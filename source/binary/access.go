@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/invoke"
 	"github.com/toolhost/toolhost/invoke/sandbox"
@@ -156,33 +155,15 @@ type PolicyRule struct {
 	Where string `json:"where,omitempty"`
 }
 
-// EmptyPolicy is the policy of a tool that runs under none: a tool
-// registered in this process, another source's.
+// EmptyPolicy is the policy of a tool that runs under none of the
+// binaries': a tool registered in a catalog's process, another source's.
 func EmptyPolicy() *Policy {
 	return &Policy{FS: []PolicyRule{}, Net: []PolicyRule{}, Env: []PolicyRule{}, Access: json.RawMessage("null")}
 }
 
-// PolicyIn returns the effective access policy of the tool name as cat
-// serves it; false when cat has no such tool. A tool cat serves from
-// elsewhere (registered in its process, another source's) runs under no
-// policy of the binaries: its policy is empty.
-func (c *Source) PolicyIn(cat *catalog.Catalog, name string) (*Policy, bool) {
-	src, ok := cat.SourceOf(name)
-	if !ok {
-		return nil, false
-	}
-	if src != catalog.Source(c) {
-		return EmptyPolicy(), true
-	}
-	if p, ok := c.policy(name); ok {
-		return p, true
-	}
-	return EmptyPolicy(), true
-}
-
-// policy returns the effective access policy of the binaries' tool name;
+// Policy returns the effective access policy of the binaries' tool name;
 // false when they have no such tool.
-func (c *Source) policy(name string) (*Policy, bool) {
+func (c *Source) Policy(name string) (*Policy, bool) {
 	e := c.entry(name)
 	if e == nil {
 		return nil, false

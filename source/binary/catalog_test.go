@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"sync/atomic"
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
@@ -64,13 +65,34 @@ func wire(opts *Options, co *catalog.Options) *Catalog {
 
 // Refresh, Categories, Policy and Unconfined are resolver.Catalog's.
 
-func (c *Catalog) Refresh(ctx context.Context) (bool, error) { return c.bins.Refresh(ctx) }
+func (c *Catalog) Refresh(ctx context.Context) (bool, error) {
+	var served atomic.Bool
+	cancel := c.Subscribe(func() { served.Store(true) })
+	defer cancel()
+	if _, err := c.bins.Refresh(ctx); err != nil {
+		return false, err
+	}
+	return served.Load(), nil
+}
 
 func (c *Catalog) Categories() []catalog.Category { return c.bins.Categories() }
 
-func (c *Catalog) Policy(name string) (*Policy, bool) { return c.bins.PolicyIn(c.Catalog, name) }
+func (c *Catalog) fromBinaries(name string) bool {
+	src, ok := c.SourceOf(name)
+	return ok && src == c.bins.Name()
+}
 
-func (c *Catalog) Unconfined() []catalog.Problem { return c.bins.UnconfinedIn(c.Catalog) }
+func (c *Catalog) Policy(name string) (*Policy, bool) {
+	if !c.fromBinaries(name) {
+		if _, ok := c.SourceOf(name); !ok {
+			return nil, false
+		}
+		return EmptyPolicy(), true
+	}
+	return c.bins.Policy(name)
+}
+
+func (c *Catalog) Unconfined() []catalog.Problem { return c.bins.Unconfined(c.fromBinaries) }
 
 func echoHandler(ctx context.Context, args map[string]any) (tool.Outcome, error) {
 	return tool.Success(catalog.FormatArgs("echo", args)), nil

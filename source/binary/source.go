@@ -271,18 +271,18 @@ func (c *Source) Categories() []catalog.Category {
 	return slices.Clone(c.categories)
 }
 
-// UnconfinedIn returns a warning for each enabled tool of the binaries
-// that cat serves from them (not one a registered tool or another source
-// serves in its place) that runs a shell (shell = true) or lets the model
-// pass options (allow_option) without the OS sandbox: `toolhost check`
-// shows them. Sorted by tool name.
-func (c *Source) UnconfinedIn(cat *catalog.Catalog) []catalog.Problem {
+// Unconfined returns a warning for each enabled tool of the binaries
+// that served says a catalog serves from them (not one a registered tool
+// or another source serves in its place) that runs a shell (shell = true)
+// or lets the model pass options (allow_option) without the OS sandbox:
+// `toolhost check` shows them. Sorted by tool name.
+func (c *Source) Unconfined(served func(name string) bool) []catalog.Problem {
 	c.mu.Lock()
 	entries := c.sortedLocked()
 	c.mu.Unlock()
 	var out []catalog.Problem
 	for _, e := range entries {
-		if src, ok := cat.SourceOf(e.name); !e.enabled || !ok || src != catalog.Source(c) {
+		if !e.enabled || !served(e.name) {
 			continue
 		}
 		for _, w := range lintSandbox(e) {

@@ -87,3 +87,44 @@ func (f *fixedSource) Format(context.Context, string, map[string]any) (string, b
 func (f *fixedSource) Watch(func()) func() { return func() {} }
 
 func (f *fixedSource) Close() error { return nil }
+
+// A registered tool keeps its name when a rebuilt binary produces it:
+// Refresh reports no change of the served tools (nothing a client sees
+// changed), and the report says the registered tool was kept.
+func TestRefreshKeepsRegistered(t *testing.T) {
+	t.Parallel()
+	bin := filepath.Join(t.TempDir(), "tool")
+	cfg := parse(t, `
+[tools.v]
+command = ["`+bin+`", "versioned"]
+`)
+	c, err := newCatalog(t.Context(), cfg, &Options{Root: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Register(catalog.Definition{Name: "v", Summary: "Registered v."}, echoHandler); err != nil {
+		t.Fatal(err)
+	}
+	id := c.Identity()
+	copyExe(t, bin, nil)
+	if changed, err := c.Refresh(t.Context()); changed || err != nil {
+		t.Fatalf("Refresh after the build = %v, %v; want false, nil: the registered v is served still", changed, err)
+	}
+	if v, _ := c.Tool("v"); !v.Dynamic || v.Summary != "Registered v." {
+		t.Errorf("tool v = %+v, want the registered one", v)
+	}
+	if c.Identity() != id {
+		t.Error("the identity changed")
+	}
+	var dup []string
+	for _, p := range c.Report().Problems {
+		if errors.Is(p, catalog.ErrDuplicate) {
+			dup = append(dup, p.Place+": "+p.Err.Error())
+		}
+	}
+	want := `tools.v: duplicate tool name: "v" is registered dynamically and produced by ` + bin + ` versioned; the dynamic tool is kept`
+	if len(dup) != 1 || dup[0] != want {
+		t.Errorf("duplicate problems %q, want [%q]", dup, want)
+	}
+}
