@@ -19,7 +19,7 @@ import (
 // and runs one round of a call; the catalog keeps validation, approval,
 // questions, identity and change notification.
 
-// added is one source served by the
+// added is one source the catalog serves: its base, or one added.
 type added struct {
 	src    Source
 	mu     sync.Mutex // serializes listing and installing the source's tools, and closing

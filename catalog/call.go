@@ -60,9 +60,9 @@ var ErrNoAnswer = errors.New("no answer now")
 const defaultMaxRounds = 8
 
 // call is [Catalog.Call] without its audit line (audit.go): the call
-// path, from lookup to outcome, in its span (telemetry.go).
+// path, from lookup to outcome, in its span (spans.go).
 func (c *Catalog) call(ctx context.Context, name string, args map[string]any, opts *CallOptions) (out tool.Outcome, err error) {
-	ctx, call := telemetry.StartCall(ctx, name) // "tools/call NAME" (telemetry.go)
+	ctx, call := telemetry.StartCall(ctx, name) // "tools/call NAME" (spans.go)
 	var e *entry
 	defer func() { endCall(call, e, out, err) }()
 	e, schema, err := c.resolveForCall(ctx, name)

@@ -318,7 +318,8 @@ func (e *unknownError) Error() string {
 func (e *unknownError) Unwrap() error { return ErrUnknownTool }
 
 // Subscribe registers fn to run after each change of the catalog: a
-// registration, an unregistration, a rebuilt binary noticed by Refresh. fn
+// registration, an unregistration, a source's tools changed (its Watch:
+// a rebuilt binary, an MCP server's list_changed). fn
 // runs on the goroutine that made the change, after the catalog's lock is
 // released; it may call the catalog. The returned function cancels the
 // subscription.

@@ -25,7 +25,7 @@ var (
 	// not JSON).
 	ErrNotObject = errors.New("input schema is not an object schema")
 	// ErrNotDynamic reports an attempt to unregister a tool that comes from
-	// the configuration rather than from [Catalog.Register].
+	// a source rather than from [Catalog.Register].
 	ErrNotDynamic = errors.New("tool is not dynamically registered")
 )
 

@@ -81,6 +81,6 @@ func uuid5(ns [16]byte, name []byte) string {
 }
 
 // UUID returns the version 5 UUID of name in the namespace of server ids:
-// the same name gives the same UUID in any process (resolver derives its
-// default workspace and conversation ids with it).
+// the same name gives the same UUID in any process (the binaries derive
+// their default workspace and conversation ids with it).
 func UUID(name []byte) string { return uuid5(identityNamespace, name) }

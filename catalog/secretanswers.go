@@ -68,7 +68,7 @@ func (s *secretQuestions) values(name string, answers map[string]any) []string {
 type answerSecretsKey struct{}
 
 // withAnswerSecrets returns ctx carrying the secret answers of the run it
-// starts, for [answerSecrets], and tells the call's audit note of them.
+// starts, for [AnswerSecrets], and tells the call's audit note of them.
 func withAnswerSecrets(ctx context.Context, vals []string) context.Context {
 	if len(vals) == 0 {
 		return ctx

@@ -94,10 +94,12 @@ type Reporter interface {
 	Problems() []Problem
 }
 
-// Indexer is implemented by a [Source] that can list its tools without
-// their full detail: a source restored from a persisted resolution holds
-// each tool's name, summary and enabled flag, and decodes the rest on
-// first use. The catalog calls Index in place of Tools.
+// Indexer is implemented by a base [Source] ([Catalog.AddBase]) that can
+// list its tools without their full detail: binaries restored from a
+// persisted resolution hold each tool's name, summary and enabled flag,
+// and decode the rest on first use. The catalog calls the base's Index in
+// place of Tools and serves its tools as listed (the source checked
+// them); an added source is always listed with Tools, each tool checked.
 type Indexer interface {
 	// Index returns the source's tools as index lines; see [Index].
 	Index(ctx context.Context) (Index, error)
@@ -152,10 +154,12 @@ type Refuser interface {
 	Refuse(args map[string]any) error
 }
 
-// Freshener is implemented by a [Source] that checks cheaply, before a
-// call, whether its tools changed (a rebuilt binary). The catalog calls
-// Freshen before it looks a called tool up; a source that finds a change
-// lists it through its Watch before Freshen returns.
+// Freshener is implemented by a base [Source] ([Catalog.AddBase]) that
+// checks cheaply, before a call, whether its tools changed (a rebuilt
+// binary). The catalog calls the base's Freshen before it looks a called
+// tool up; a source that finds a change lists it through its Watch before
+// Freshen returns. An added source's Freshen is not called: it reports its
+// changes through Watch as they happen.
 type Freshener interface {
 	Freshen(ctx context.Context)
 }

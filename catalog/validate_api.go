@@ -56,7 +56,7 @@ func (a *ArgSchema) Validate(args map[string]any) []ValidationError {
 	var out []ValidationError
 	for _, r := range a.required {
 		if _, ok := shadow[r]; !ok {
-			out = append(out, ValidationError{Path: Pointer(r), Message: fmt.Sprintf("missing required argument %q", r), Keyword: "required"})
+			out = append(out, ValidationError{Path: pointer(r), Message: fmt.Sprintf("missing required argument %q", r), Keyword: "required"})
 		}
 	}
 	keys := make([]string, 0, len(args))
@@ -71,7 +71,7 @@ func (a *ArgSchema) Validate(args map[string]any) []ValidationError {
 				if len(a.names) > 0 {
 					takes = QuoteList(a.names)
 				}
-				out = append(out, ValidationError{Path: Pointer(k), Message: fmt.Sprintf("unknown argument %q (the tool takes %s)", k, takes), Keyword: "additionalProperties"})
+				out = append(out, ValidationError{Path: pointer(k), Message: fmt.Sprintf("unknown argument %q (the tool takes %s)", k, takes), Keyword: "additionalProperties"})
 			}
 			continue
 		}
@@ -81,7 +81,7 @@ func (a *ArgSchema) Validate(args map[string]any) []ValidationError {
 		}
 		if err := sub.Validate(shadow[k]); err != nil {
 			out = append(out, ValidationError{
-				Path:    Pointer(k) + innerPath(err.Error()),
+				Path:    pointer(k) + innerPath(err.Error()),
 				Message: fmt.Sprintf("argument %q: %s", k, a.problem(k, args[k], err)),
 				Keyword: keywordOf(cleanValidation(err)),
 			})
@@ -94,7 +94,7 @@ func (a *ArgSchema) Validate(args map[string]any) []ValidationError {
 		if r, arg, ok := RefusedValue(a.refuse(args)); ok {
 			path, keyword := "", "option"
 			if arg != "" {
-				path = Pointer(arg)
+				path = pointer(arg)
 			}
 			if errors.Is(r, invoke.ErrNULValue) {
 				keyword = "nul"
@@ -108,8 +108,8 @@ func (a *ArgSchema) Validate(args map[string]any) []ValidationError {
 	return []ValidationError{{Path: "", Message: msg, Keyword: keywordOf(msg)}}
 }
 
-// Pointer is the JSON Pointer of a top-level property (RFC 6901 escapes).
-func Pointer(name string) string {
+// pointer is the JSON Pointer of a top-level property (RFC 6901 escapes).
+func pointer(name string) string {
 	return "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
 }
 

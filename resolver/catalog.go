@@ -30,7 +30,7 @@ type Options struct {
 	// PoolSize bounds the long-lived processes kept per binary that
 	// declared long_lived (protocol v2). If zero, [DefaultPoolSize] (2); if
 	// negative, no binary is pooled: every call is one-shot. A catalog
-	// that pools must be closed ([Catalog.Close]).
+	// that pools must be closed ([catalog.Catalog.Close]).
 	PoolSize int
 	// PoolIdle is how long a long-lived process may stay without calls
 	// before it is ended. If zero, [DefaultPoolIdle] (60s).
@@ -47,7 +47,7 @@ type Options struct {
 	// every binary is checked and every tool served.
 	Only string
 	// Limiter counts the calls of the tools that set
-	// rate_limit_per_minute ([Tool.RateLimit]). If nil, the catalog keeps
+	// rate_limit_per_minute ([catalog.Tool.RateLimit]). If nil, the catalog keeps
 	// its own, which every face and client calling through the catalog
 	// shares; pass one to share the counts between catalogs.
 	Limiter *ratelimit.Limiter
@@ -76,7 +76,7 @@ type Catalog struct {
 // tools changed; if so, the identity changes and subscribers are notified.
 // Commands without a trustworthy stat key (go run, shell) are not checked.
 //
-// [Catalog.Call] runs the stat check itself at most once a second; a
+// [catalog.Catalog.Call] runs the stat check itself at most once a second; a
 // server may call Refresh before answering tools/list.
 func (c *Catalog) Refresh(ctx context.Context) (changed bool, err error) {
 	var served atomic.Bool // the catalog notifies on the goroutine that made the change

@@ -31,7 +31,7 @@
 // never served.
 //
 // One failing entry never hides the others: [New] returns every tool that
-// resolved, and [Catalog.Report] lists every problem, each with the fix
+// resolved, and [catalog.Catalog.Report] lists every problem, each with the fix
 // where one is known (the TOML parameters block to add, the binary to
 // upgrade).
 //
@@ -43,7 +43,7 @@
 // [Options.PoolIdle] without calls (default 60s), restarted after a crash,
 // replaced when the binary is rebuilt, with the timeouts, outcomes and
 // questions of one-shot, and one-shot again on any protocol doubt (pool.go
-// has the rules). [Catalog.Close] ends them. A negative PoolSize runs
+// has the rules). [catalog.Catalog.Close] ends them. A negative PoolSize runs
 // every call one-shot.
 //
 // # Merging
@@ -51,25 +51,25 @@
 // The binary's definition comes first; the user's overrides are merged on
 // top of it. "{{description}}" in the user's description splices the
 // binary's text. Each field of a resolved [Tool] records where it came from
-// in [Tool.Provenance]: "binary", "file:line" of the TOML that set it, or
+// in [catalog.Tool.Provenance]: "binary", "file:line" of the TOML that set it, or
 // "dynamic".
 //
 // # Calling
 //
-// [Catalog.Call] validates the arguments against the tool's input schema
+// [catalog.Catalog.Call] validates the arguments against the tool's input schema
 // and applies defaults before anything is spawned. Invalid arguments, like
 // any failure a tool reports, are an error [tool.Outcome] (err == nil). So
 // is a run that exits non-zero without printing an outcome (a plain command
 // failing, a crash): the outcome's message carries the exit status and the
 // stderr tail. A Go error means the host could not get an answer: the
 // binary is missing or not executable, timed out or flooded stdout. A tool
-// that needs input is answered through [CallOptions.Ask] and run again with
+// that needs input is answered through [catalog.CallOptions.Ask] and run again with
 // the answer.
 //
 // # Approval
 //
 // A tool whose entry says run = "ask" (or requires_approval = true) runs
-// only once a person approves each call: Call asks [CallOptions.Approve],
+// only once a person approves each call: Call asks [catalog.CallOptions.Approve],
 // showing the call as the tool's format_arguments renders it, before any
 // process of the call starts. A nil Approve refuses the call with an
 // [*Error] wrapping [ErrApprovalRequired]; a decline ends it with an error
@@ -90,7 +90,7 @@
 // failed, with the stderr tail),
 // [ErrNotJSON], [ErrNotSchema], [ErrTimeout], [ErrOutputTooLarge],
 // [ErrProtocol] (a binary that described itself answered run with no
-// outcome) or [ErrToolNotOffered] (with [Error.Offered]), tested with
+// outcome) or [ErrToolNotOffered] (with [catalog.Error.Offered]), tested with
 // errors.Is; its message is one line, and its Fix ([FixOf]) says what to
 // change: the TOML parameters block to add when a
 // binary does not describe itself, the tool name to pick, the timeout to
@@ -118,36 +118,29 @@
 // tool's detail, checks only that tool's binary, and holds that tool
 // alone. A validator is compiled when its tool is first called.
 //
-// # Long-lived tools
-//
-// A protocol v2 binary that declares "long_lived" is kept running by a
-// pool (Options.PoolSize processes, reaped after Options.PoolIdle) and
-// serves many calls over one stdin; any protocol doubt falls back to a
-// process per call. Call [Catalog.Close] when done with a catalog.
-//
 // # Identity
 //
-// [Catalog.Identity] is a UUID derived from everything tools/list serves
+// [catalog.Catalog.Identity] is a UUID derived from everything tools/list serves
 // (names, descriptions, input schemas and annotations, see [IdentityOf]):
 // the same tools give the same id in any process, and any change a client
 // could see gives a new one.
 //
 // # Dynamic tools
 //
-// [Catalog.Register] adds in-process tools beside the binary tools. Every
+// [catalog.Catalog.Register] adds in-process tools beside the binary tools. Every
 // change to the catalog (a registration, a binary rebuilt during a long
-// session and noticed by [Catalog.Refresh]) changes [Catalog.Identity] and
-// runs the functions given to [Catalog.Subscribe].
+// session and noticed by [Catalog.Refresh]) changes [catalog.Catalog.Identity] and
+// runs the functions given to [catalog.Catalog.Subscribe].
 //
 // # Other sources
 //
-// [Catalog.AddSource] serves the tools of a [catalog.Source] (an MCP
+// [catalog.Catalog.AddSource] serves the tools of a [catalog.Source] (an MCP
 // server, a remote catalog) beside them: the catalog lists its tools, and
 // lists them again when the source reports a change; their calls take the
-// same path as any other ([Catalog.Call]: validation, approval, questions),
+// same path as any other ([catalog.Catalog.Call]: validation, approval, questions),
 // each round run by the source. A tool that cannot be served (an invalid
 // name or schema, a name already served) is left out with a problem in
-// [Catalog.Report]. [Catalog.Close] closes the sources.
+// [catalog.Catalog.Report]. [catalog.Catalog.Close] closes the sources.
 //
 // # Where it stands
 //

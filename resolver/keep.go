@@ -38,7 +38,7 @@ import (
 //   - A restored source is made from the configuration on its first
 //     call (servers.Restore), the configuration read then.
 
-// keptSources decodes the Sources of l, a persisted resolution, and
+// keptSources decodes the Sources of p, a persisted resolution, and
 // reports whether every source holds now and its tools' names are
 // their own (as when they were kept, the catalog having left none out);
 // none with nil Sources (a configuration naming none).

@@ -12,9 +12,9 @@ import (
 // New resolves cfg into a catalog. Problems with single entries (a binary
 // that is missing or does not describe itself, a tool the binary does not
 // offer, a name produced twice, a definition LLM providers would reject) go
-// to [Catalog.Report] and never hide the other tools: New fails only when
+// to [catalog.Catalog.Report] and never hide the other tools: New fails only when
 // ctx is done. A nil cfg gives an empty catalog, to which tools can be added
-// with [Catalog.Register].
+// with [catalog.Catalog.Register].
 func New(ctx context.Context, cfg *config.Config, opts *Options) (*Catalog, error) {
 	c, o := newCatalog(opts)
 	c.bins.Configure(cfg)

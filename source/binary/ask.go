@@ -15,8 +15,8 @@ import (
 // AskSchema asks any command for its schema, as `toolhost schema -- CMD`
 // and `toolhost add` do: command holds argv tokens (no shell), run in root
 // ("" for the current directory) with the default timeout. Nothing is
-// cached. A failure is an [*Error] wrapping one of this package's error
-// variables, with the fix.
+// cached. A failure is a [*catalog.Error] wrapping one of package
+// catalog's error variables (catalog.ErrNotFound…), with the fix.
 func AskSchema(ctx context.Context, command []string, root string) (*tool.SchemaResponse, error) {
 	if root == "" {
 		root = getwd()

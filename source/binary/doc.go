@@ -16,4 +16,21 @@
 // (resolver.New, resolver.Open) and documents what embedders see; the
 // rules of each part are in its file (resolve.go, merge.go, pool.go,
 // persist.go, access.go for the sandbox policy).
+//
+// # Wiring
+//
+// A catalog of binaries is made in this order (resolver/new.go):
+//
+//	b := binary.New(opts)                  // no configuration yet
+//	b.Configure(cfg)                       // New: a configuration read
+//	// or, Open: b.SetLoad(files, load), then either
+//	//   p, ok := b.Persisted(); b.Install(p)   // served without reading the configuration
+//	//   or cfg, err := b.ReadConfig(persist)   // read it now
+//	err := b.Start(ctx)                    // the persisted resolution, else resolve (not after Install)
+//	err = cat.AddBase(ctx, b)              // the catalog lists it (Index) and serves it
+//
+// Once the catalog served the other sources, [Source.KeepsSources] and
+// [Source.Keep] store what is kept of them in the persisted resolution's
+// header, for the next Open. [Source.Close], which the catalog calls,
+// ends the long-lived processes.
 package binary

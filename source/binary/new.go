@@ -21,16 +21,33 @@ const statEvery = time.Second
 
 // Options configures a [Source]. A nil *Options means all defaults.
 type Options struct {
-	// Root, WorkspaceID, ConversationID, CacheDir, Concurrency, Progress,
-	// PoolSize, PoolIdle and Only are resolver.Options' (see there).
-	Root                        string
+	// Root is the workspace root, sent to binaries as context.root and
+	// used as their working directory. If empty, the current directory.
+	Root string
+	// WorkspaceID and ConversationID are sent to binaries. If empty,
+	// stable ids are derived from Root (workspace) and from the process
+	// (conversation).
 	WorkspaceID, ConversationID string
-	CacheDir                    string
-	Concurrency                 int
-	Progress                    func(done, total int)
-	PoolSize                    int
-	PoolIdle                    time.Duration
-	Only                        string
+	// CacheDir holds the persistent schema cache and the persisted
+	// resolution. If empty, schemas are cached for the Source's lifetime
+	// only.
+	CacheDir string
+	// Concurrency bounds the schema requests in flight. If zero, 4.
+	Concurrency int
+	// Progress, if set, is called while resolving with the number of
+	// binaries asked so far and the number to ask.
+	Progress func(done, total int)
+	// PoolSize bounds the long-lived processes kept per binary that
+	// declared long_lived. If zero, [DefaultPoolSize]; if negative, every
+	// call is one-shot.
+	PoolSize int
+	// PoolIdle is how long a long-lived process may stay without calls.
+	// If zero, [DefaultPoolIdle].
+	PoolIdle time.Duration
+	// Only names the one tool a one-shot caller is about to use: a
+	// persisted resolution that has it is served with that tool alone,
+	// once its binary is found unchanged (resolver.Options.Only).
+	Only string
 	// Audit, if set, is told the secrets the binaries read, to redact
 	// them from the audit log.
 	Audit *audit.Log

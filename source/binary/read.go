@@ -26,7 +26,7 @@ import (
 //     content of a plain command (its parameters declared in TOML), minus
 //     one trailing newline, as `wc -l a.txt` ends its output with one; but
 //     a binary that described itself speaks the protocol, so for it that is
-//     an error wrapping [ErrProtocol] quoting the start of stdout, or
+//     an error wrapping [catalog.ErrProtocol] quoting the start of stdout, or
 //     naming the key when stdout is an outcome holding a key twice.
 func readOutcome(name string, res *invoke.Result, described bool) (tool.Outcome, error) {
 	o, err := tool.DecodeOutcome(res.Stdout)
@@ -59,7 +59,7 @@ func readOutcome(name string, res *invoke.Result, described bool) (tool.Outcome,
 // event lines and then the outcome (the events were forwarded as they
 // arrived): an outcome is believed whatever the exit status; a non-zero
 // exit without one is an error outcome; an exit status 0 with stdout that
-// is not events then one outcome is an error wrapping [ErrProtocol] naming
+// is not events then one outcome is an error wrapping [catalog.ErrProtocol] naming
 // the line at fault.
 func readOutcomeV2(name string, res *invoke.Result) (tool.Outcome, error) {
 	_, o, err := tool.DecodeStream(res.Stdout)
@@ -96,7 +96,7 @@ const (
 )
 
 // readSchema interprets the result of a schema request: a non-zero exit
-// wraps [ErrExit]; stdout that is not one JSON document wraps [ErrNotJSON]
+// wraps [catalog.ErrExit]; stdout that is not one JSON document wraps [catalog.ErrNotJSON]
 // and quotes its first bytes; JSON that is not a schema response wraps
 // [tool.ErrNotSchema]. A binary that answered with an error outcome (a
 // protocol version it does not speak) gets its message quoted. Errors are

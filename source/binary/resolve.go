@@ -108,7 +108,7 @@ type built struct {
 }
 
 // produced is one tool an entry produces, with the verdicts of the checks
-// made on it before it is served (see [Catalog.check]).
+// made on it before it is served (see [Source.check]).
 type produced struct {
 	e        *entry
 	place    string
@@ -284,7 +284,7 @@ func (c *Source) build(e *config.Entry, g *group, a *answer) *built {
 }
 
 // check runs the checks of a tool that do not depend on the other tools:
-// the definition ([Catalog.lint], which also compiles its schema), then
+// the definition ([Source.lint], which also compiles its schema), then
 // its command, then the warnings; each runs only if the one before passed.
 func (c *Source) check(e *entry, place, cmdPlace string) produced {
 	pr := produced{e: e, place: place, cmdPlace: cmdPlace}

@@ -27,8 +27,8 @@ import (
 
 // ErrSecret reports a secret of the tool's environment that could not be
 // read when the tool was to run: a variable not set, a file missing or
-// open to others. Nothing ran. It comes in an [*Error] whose message names
-// the variable, the reference and the fix.
+// open to others. Nothing ran. It comes in a [*catalog.Error] whose
+// message names the variable, the reference and the fix.
 var ErrSecret = errors.New("a secret of the tool's environment cannot be read")
 
 // redactedSecret replaces a secret's value in a stderr tail.

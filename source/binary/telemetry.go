@@ -9,7 +9,7 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// runPooledTraced is [Catalog.runPooled] under the span "tool run" (a
+// runPooledTraced is [Source.runPooled] under the span "tool run" (a
 // one-shot run's is invoke's).
 func (c *Source) runPooledTraced(ctx context.Context, p *pool, e *entry, req *tool.Request, onEvent func(tool.Event)) (out tool.Outcome, err error) {
 	ctx, span := telemetry.Start(ctx, telemetry.SpanToolRun)
