@@ -57,19 +57,19 @@ func denied(b *binding, root string, res *invoke.Result, out tool.Outcome, err e
 // compileAccess compiles the entry's policy for context.access (see
 // sandbox.Policy.Wire): a rule that cannot be compiled keeps the entry
 // from being served, as JP refuses to run it with a wider policy.
-func (c *Source) compileAccess(e *entry) (*lintError, []commandWarning) {
+func (s *Source) compileAccess(e *entry) (*lintError, []commandWarning) {
 	b := e.bin
 	if b == nil || b.spec.Sandbox == nil {
 		return nil, nil
 	}
-	access, warnings, err := b.spec.Sandbox.Wire(c.root)
+	access, warnings, err := b.spec.Sandbox.Wire(s.root)
 	if err != nil {
 		return &lintError{err, "fix the rule's path in access.fs: relative to the workspace root, absolute, or under ~/"}, nil
 	}
 	b.access = access
 	var w []commandWarning
-	for _, s := range warnings {
-		w = append(w, commandWarning{s, "point the rule at a symlink whose target exists"})
+	for _, text := range warnings {
+		w = append(w, commandWarning{text, "point the rule at a symlink whose target exists"})
 	}
 	return nil, w
 }
@@ -163,8 +163,8 @@ func EmptyPolicy() *Policy {
 
 // Policy returns the effective access policy of the binaries' tool name;
 // false when they have no such tool.
-func (c *Source) Policy(name string) (*Policy, bool) {
-	e := c.entry(name)
+func (s *Source) Policy(name string) (*Policy, bool) {
+	e := s.entry(name)
 	if e == nil {
 		return nil, false
 	}
@@ -195,21 +195,21 @@ func (c *Source) Policy(name string) (*Policy, bool) {
 			b("create", r.Create), b("update", r.Update), b("delete", r.Delete), b("execute", r.Execute)), r.Where})
 	}
 	for _, r := range p.Net {
-		s := fmt.Sprintf("{host=%q", r.Host)
+		rule := fmt.Sprintf("{host=%q", r.Host)
 		if r.Scheme != nil {
-			s += fmt.Sprintf(", scheme=%q", *r.Scheme)
+			rule += fmt.Sprintf(", scheme=%q", *r.Scheme)
 		}
 		if r.Port != nil {
-			s += fmt.Sprintf(", port=%d", *r.Port)
+			rule += fmt.Sprintf(", port=%d", *r.Port)
 		}
 		if r.PathPrefix != nil {
-			s += fmt.Sprintf(", path_prefix=%q", *r.PathPrefix)
+			rule += fmt.Sprintf(", path_prefix=%q", *r.PathPrefix)
 		}
-		s += fmt.Sprintf(", allow=%v", r.Allow)
+		rule += fmt.Sprintf(", allow=%v", r.Allow)
 		if r.Bind {
-			s += ", bind=true"
+			rule += ", bind=true"
 		}
-		out.Net = append(out.Net, PolicyRule{s + "}", r.Where})
+		out.Net = append(out.Net, PolicyRule{rule + "}", r.Where})
 	}
 	for _, r := range p.Env {
 		out.Env = append(out.Env, PolicyRule{fmt.Sprintf("{name=%q, read=%v}", r.Name, r.Read), r.Where})

@@ -34,45 +34,45 @@ type binding struct {
 
 // run runs one request of a binary tool with the entry's timeout and reads
 // its answer ([readOutcome]).
-func (c *Source) run(ctx context.Context, e *entry, action tool.Action, args, answers map[string]any, onEvent func(tool.Event)) (tool.Outcome, error) {
+func (s *Source) run(ctx context.Context, e *entry, action tool.Action, args, answers map[string]any, onEvent func(tool.Event)) (tool.Outcome, error) {
 	b := e.bin
 	ctx, cancel := invoke.WithTimeout(ctx, b.timeout)
 	defer cancel()
-	req := c.request(action, &tool.Call{Name: b.name, Arguments: args, Answers: answers, Options: b.options})
+	req := s.request(action, &tool.Call{Name: b.name, Arguments: args, Answers: answers, Options: b.options})
 	req.Context.Access = b.access
 	spec := b.spec
 	if b.v2 {
 		req.Protocol = tool.Version2
 		if onEvent != nil { // forward event lines live; the spec is shared, so a copy
-			s := *spec
-			s.OnLine = func(line []byte) {
+			cp := *spec
+			cp.OnLine = func(line []byte) {
 				if tool.IsEventLine(line) {
 					if ev, err := tool.DecodeEvent(line); err == nil {
 						onEvent(ev)
 					}
 				}
 			}
-			spec = &s
+			spec = &cp
 		}
 	}
 	if b.v2 && action != tool.ActionSchema && poolable(b) {
-		if p := c.pools.get(b.group, c.keyOf(b.group), b.spec, req); p != nil {
-			out, err := c.runPooledTraced(ctx, p, e, req, onEvent)
+		if p := s.pools.get(b.group, s.keyOf(b.group), b.spec, req); p != nil {
+			out, err := s.runPooledTraced(ctx, p, e, req, onEvent)
 			var doubt *errDoubt
 			if !errors.As(err, &doubt) {
-				if d := deniedPooled(b, c.root, out, err); d != nil {
+				if d := deniedPooled(b, s.root, out, err); d != nil {
 					noteDenial(ctx, d)
 					return denialOutcome(e.t().Name, d, out.Message), nil
 				}
 				if err == nil {
 					return e.checkStructured(out), nil
 				}
-				return tool.Outcome{}, c.runError(e, action, err)
+				return tool.Outcome{}, s.runError(e, action, err)
 			}
 			// A protocol doubt: this call runs one-shot (pool.go, "Rules").
 		}
 	}
-	spec, secrets, err := c.withSecrets(e, action, spec)
+	spec, secrets, err := s.withSecrets(e, action, spec)
 	if err != nil {
 		return tool.Outcome{}, err
 	}
@@ -90,7 +90,7 @@ func (c *Source) run(ctx context.Context, e *entry, action tool.Action, args, an
 		} else {
 			out, err = readOutcome(e.t().Name, res, b.protocol)
 		}
-		if d := denied(b, c.root, res, out, err); d != nil {
+		if d := denied(b, s.root, res, out, err); d != nil {
 			noteDenial(ctx, d)
 			return denialOutcome(e.t().Name, d, outcomeText(out, err)), nil
 		}
@@ -99,15 +99,15 @@ func (c *Source) run(ctx context.Context, e *entry, action tool.Action, args, an
 		}
 		err = &invoke.Error{Command: b.group.command, Action: action, ExitCode: res.ExitCode, Stderr: res.StderrTail, Err: err}
 	}
-	if d := denied(b, c.root, res, tool.Outcome{}, err); d != nil {
+	if d := denied(b, s.root, res, tool.Outcome{}, err); d != nil {
 		noteDenial(ctx, d)
 		return denialOutcome(e.t().Name, d, err.Error()), nil
 	}
-	return tool.Outcome{}, c.runError(e, action, err)
+	return tool.Outcome{}, s.runError(e, action, err)
 }
 
 // runError adds the entry's fix to the error of a run.
-func (c *Source) runError(e *entry, action tool.Action, err error) error {
+func (s *Source) runError(e *entry, action tool.Action, err error) error {
 	b := e.bin
 	key := e.t().Provenance["entry"] // tools.NAME or toolsets.NAME
 	var fix string
@@ -118,7 +118,7 @@ func (c *Source) runError(e *entry, action tool.Action, err error) error {
 	case errors.Is(err, catalog.ErrTimeout):
 		fix = fmt.Sprintf("raise timeout in [%s] (now %s)", key, b.timeout)
 	case errors.Is(err, catalog.ErrNotFound):
-		fix = fmt.Sprintf("check command in [%s]; relative paths are taken from the workspace root %s (or workdir)", key, c.root)
+		fix = fmt.Sprintf("check command in [%s]; relative paths are taken from the workspace root %s (or workdir)", key, s.root)
 	case errors.Is(err, catalog.ErrNotExecutable):
 		fix = notExecutableFix(err, firstWord(b.group), key)
 	case errors.Is(err, catalog.ErrProtocol):
@@ -128,20 +128,20 @@ func (c *Source) runError(e *entry, action tool.Action, err error) error {
 }
 
 // keyOf returns the stat key of g when the tools were built.
-func (c *Source) keyOf(g *group) cacheKey {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.keys[g.key]
+func (s *Source) keyOf(g *group) cacheKey {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.keys[g.key]
 }
 
 // formatBinary asks a binary that speaks the protocol to render a call's
 // arguments. Plain commands are never asked: for them format_arguments
 // would run the command.
-func (c *Source) formatBinary(ctx context.Context, e *entry, args map[string]any) (string, bool) {
+func (s *Source) formatBinary(ctx context.Context, e *entry, args map[string]any) (string, bool) {
 	if !e.bin.protocol {
 		return "", false
 	}
-	out, err := c.run(ctx, e, tool.ActionFormatArguments, args, nil, nil)
+	out, err := s.run(ctx, e, tool.ActionFormatArguments, args, nil, nil)
 	if err != nil || out.Type != tool.KindSuccess {
 		return "", false
 	}

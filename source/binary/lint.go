@@ -38,7 +38,7 @@ func validProperty(name string) bool {
 // lint checks a resolved definition against what LLM providers accept: a
 // name matching ^[a-zA-Z0-9_-]{1,64}$ and an input schema that is a JSON
 // Schema object with properties. It compiles the schema for validation.
-func (c *Source) lint(e *entry) *lintError {
+func (s *Source) lint(e *entry) *lintError {
 	t := e.t()
 	if err := catalog.CheckName(t.Name); err != nil {
 		return &lintError{err, "rename the entry (or give the toolset a prefix without dots or spaces); names may hold letters, digits, _ and -"}
@@ -48,7 +48,7 @@ func (c *Source) lint(e *entry) *lintError {
 			return &lintError{fmt.Errorf("parameter name %q is not accepted by LLM providers (^[a-zA-Z0-9_.-]{1,64}$)", p), "rename the parameter"}
 		}
 	}
-	args, err := c.compile(t.InputSchema)
+	args, err := s.compile(t.InputSchema)
 	if err != nil {
 		return &lintError{err, "fix the parameters of the tool (a default must match its own type and constraints)"}
 	}

@@ -22,6 +22,6 @@ func newError(name, command string, action tool.Action, cause error, fix string)
 
 // compile returns the compiled schema, from the binaries' memo when it
 // was compiled before.
-func (c *Source) compile(s map[string]any) (*catalog.ArgSchema, error) {
-	return c.compiled.Compile(s)
+func (s *Source) compile(schema map[string]any) (*catalog.ArgSchema, error) {
+	return s.compiled.Compile(schema)
 }

@@ -110,11 +110,11 @@ func New(opts *Options) *Source {
 
 // Configure gives the binaries the configuration cfg (New's), nil for
 // none; with a cache directory, their resolution is persisted there.
-func (c *Source) Configure(cfg *config.Config) { c.setConfig(cfg, c.cacheDir, "") }
+func (s *Source) Configure(cfg *config.Config) { s.setConfig(cfg, s.cacheDir, "") }
 
 // setConfig installs cfg's plan and persistence (filesKey: see layersKey,
 // "" when the configuration must be read at every start).
-func (c *Source) setConfig(cfg *config.Config, cacheDir, filesKey string) {
+func (s *Source) setConfig(cfg *config.Config, cacheDir, filesKey string) {
 	p := newPlan(cfg)
 	if p.hasSecrets() {
 		filesKey = "" // read at every start, so that each run finds its secrets' references (secrets.go)
@@ -123,25 +123,25 @@ func (c *Source) setConfig(cfg *config.Config, cacheDir, filesKey string) {
 	if cfg != nil {
 		files = cfg.Files
 	}
-	ps := newPersistence(cacheDir, c.root, cfg, filesKey, files)
-	if ps != nil && c.namesSources != nil {
-		ps.sources = c.namesSources(cfg)
+	ps := newPersistence(cacheDir, s.root, cfg, filesKey, files)
+	if ps != nil && s.namesSources != nil {
+		ps.sources = s.namesSources(cfg)
 	}
-	c.persist.Store(ps)
-	c.plan.Store(p)
-	c.mu.Lock()
-	c.categories = p.categories
-	c.mu.Unlock()
+	s.persist.Store(ps)
+	s.plan.Store(p)
+	s.mu.Lock()
+	s.categories = p.categories
+	s.mu.Unlock()
 }
 
 // SetLoad gives the binaries a configuration not read yet (Open's): files
 // are the layers load reads. It is read when first needed: by
 // [Source.ReadConfig], or when a binary of a [Persisted] resolution
 // changed.
-func (c *Source) SetLoad(files []string, load func() (*config.Config, error)) {
-	c.loadConfig, c.files = load, files
-	if c.cacheDir != "" {
-		c.filesKey = layersKey(c.root, files)
+func (s *Source) SetLoad(files []string, load func() (*config.Config, error)) {
+	s.loadConfig, s.files = load, files
+	if s.cacheDir != "" {
+		s.filesKey = layersKey(s.root, files)
 	}
 }
 
@@ -149,41 +149,41 @@ func (c *Source) SetLoad(files []string, load func() (*config.Config, error)) {
 // the binaries; persist says whether it may be served next time without
 // being read (a configuration whose other sources may be kept). It
 // returns the configuration, or load's error when it returned none.
-func (c *Source) ReadConfig(persist func(*config.Config) bool) (*config.Config, error) {
+func (s *Source) ReadConfig(persist func(*config.Config) bool) (*config.Config, error) {
 	var err error
 	var cfg *config.Config
-	c.loadOnce.Do(func() {
-		cfg, err = c.loadConfig()
+	s.loadOnce.Do(func() {
+		cfg, err = s.loadConfig()
 		if cfg == nil {
 			return
 		}
 		fk := ""
-		if err == nil && slices.Equal(cfg.Files, c.files) && persist(cfg) {
-			fk = c.filesKey // only a configuration without problems is served without reading it
+		if err == nil && slices.Equal(cfg.Files, s.files) && persist(cfg) {
+			fk = s.filesKey // only a configuration without problems is served without reading it
 		}
 		err = nil
-		c.setConfig(cfg, c.cacheDir, fk)
+		s.setConfig(cfg, s.cacheDir, fk)
 	})
 	return cfg, err
 }
 
 // Config reads the configuration SetLoad gave, again; an error when there
 // is none to read (New's binaries).
-func (c *Source) Config() (*config.Config, error) {
-	if c.loadConfig == nil {
+func (s *Source) Config() (*config.Config, error) {
+	if s.loadConfig == nil {
 		return nil, errors.New("no configuration to read")
 	}
-	return c.loadConfig()
+	return s.loadConfig()
 }
 
 // Start serves the binaries' persisted resolution when it is valid, else
 // resolves their configuration. It fails only when ctx is done.
-func (c *Source) Start(ctx context.Context) error {
-	if l, ok := c.load(); ok {
-		c.install(l)
+func (s *Source) Start(ctx context.Context) error {
+	if l, ok := s.load(); ok {
+		s.install(l)
 		return nil
 	}
-	_, err := c.rebuild(ctx)
+	_, err := s.rebuild(ctx)
 	return err
 }
 
@@ -194,13 +194,13 @@ type Persisted struct{ l *loaded }
 // Persisted returns the resolution persisted from the files SetLoad named
 // (their stat unchanged) when it is valid; false when there is none (or
 // no cache directory).
-func (c *Source) Persisted() (*Persisted, bool) {
-	if c.filesKey == "" {
+func (s *Source) Persisted() (*Persisted, bool) {
+	if s.filesKey == "" {
 		return nil, false
 	}
-	c.plan.Store(&plan{restored: true, groups: map[string]*group{}, groupOf: map[*config.Entry]*group{}, byKey: map[string]*config.Entry{}})
-	c.persist.Store(newPersistence(c.cacheDir, c.root, nil, c.filesKey, c.files))
-	l, ok := c.load()
+	s.plan.Store(&plan{restored: true, groups: map[string]*group{}, groupOf: map[*config.Entry]*group{}, byKey: map[string]*config.Entry{}})
+	s.persist.Store(newPersistence(s.cacheDir, s.root, nil, s.filesKey, s.files))
+	l, ok := s.load()
 	if !ok {
 		return nil, false
 	}
@@ -216,32 +216,32 @@ func (p *Persisted) Sources() []byte { return p.l.sources }
 func (p *Persisted) Has(name string) bool { return p.l.tools[name] != nil }
 
 // Install serves p, as Start would.
-func (c *Source) Install(p *Persisted) { c.install(p.l) }
+func (s *Source) Install(p *Persisted) { s.install(p.l) }
 
 // fullPlan reads the configuration of binaries whose plan was restored
 // from a persisted resolution, before they are resolved again.
-func (c *Source) fullPlan() error {
-	if !c.plan.Load().restored || c.loadConfig == nil {
+func (s *Source) fullPlan() error {
+	if !s.plan.Load().restored || s.loadConfig == nil {
 		return nil
 	}
 	var err error
-	c.loadOnce.Do(func() {
+	s.loadOnce.Do(func() {
 		var cfg *config.Config
-		cfg, err = c.loadConfig()
+		cfg, err = s.loadConfig()
 		if cfg == nil {
 			return
 		}
 		fk := ""
-		if err == nil && c.cacheDir != "" {
-			fk = layersKey(c.root, cfg.Files)
+		if err == nil && s.cacheDir != "" {
+			fk = layersKey(s.root, cfg.Files)
 		}
 		err = nil
-		c.setConfig(cfg, c.cacheDir, fk)
+		s.setConfig(cfg, s.cacheDir, fk)
 	})
 	if err != nil {
 		return err
 	}
-	if c.plan.Load().restored {
+	if s.plan.Load().restored {
 		return errors.New("resolver: the configuration could not be read")
 	}
 	return nil

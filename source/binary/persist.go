@@ -143,7 +143,7 @@ func layersKey(root string, files []string) string {
 
 // persistable reports whether a resolution may be stored: nothing in it
 // is in doubt.
-func (c *Source) persistable(r *resolution) bool {
+func (s *Source) persistable(r *resolution) bool {
 	if len(r.retry) > 0 {
 		return false
 	}
@@ -152,7 +152,7 @@ func (c *Source) persistable(r *resolution) bool {
 			return false
 		}
 	}
-	for _, g := range c.plan.Load().order {
+	for _, g := range s.plan.Load().order {
 		if g.asked && r.keys[g.key] == "" {
 			return false
 		}
@@ -162,12 +162,12 @@ func (c *Source) persistable(r *resolution) bool {
 
 // save stores a resolution's tools (not the dynamic ones). Failing to
 // store is not an error: the file only saves time.
-func (c *Source) save(r *resolution) error {
-	p := c.persist.Load()
-	if p == nil || p.key == "" || !c.persistable(r) {
+func (s *Source) save(r *resolution) error {
+	p := s.persist.Load()
+	if p == nil || p.key == "" || !s.persistable(r) {
 		return nil
 	}
-	pl := c.plan.Load()
+	pl := s.plan.Load()
 	h := persist.Resolution{Version: persist.Version, Key: p.key}
 	if p.sources {
 		h.Sources = pendingSources // until keepSources

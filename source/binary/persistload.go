@@ -31,13 +31,13 @@ type loaded struct {
 
 // load reads the persisted resolution when it is valid for the catalog's
 // configuration and binaries as they are now (see the rules above).
-func (c *Source) load() (*loaded, bool) {
-	p := c.persist.Load()
+func (s *Source) load() (*loaded, bool) {
+	p := s.persist.Load()
 	if p == nil || !schemacache.At(p.dir).Usable() {
 		return nil, false
 	}
-	if c.only != "" {
-		if l, found := c.loadOne(p); found {
+	if s.only != "" {
+		if l, found := s.loadOne(p); found {
 			return l, l != nil
 		}
 	}
@@ -49,7 +49,7 @@ func (c *Source) load() (*loaded, bool) {
 	if err != nil {
 		return nil, false
 	}
-	l, ok := c.loadHeader(p, h)
+	l, ok := s.loadHeader(p, h)
 	if !ok {
 		return nil, false
 	}
@@ -57,7 +57,7 @@ func (c *Source) load() (*loaded, bool) {
 	l.list, _ = h.List.Of(body) // persist.Decode checked the spans
 	for _, st := range h.Tools {
 		detail, _ := st.Detail.Of(body)
-		e, ok := c.restore(l.plan, st, detail)
+		e, ok := s.restore(l.plan, st, detail)
 		if !ok {
 			return nil, false
 		}
@@ -72,18 +72,18 @@ func (c *Source) load() (*loaded, bool) {
 // identity and listing are computed from it). A nil *loaded with found
 // means the resolution is not valid (load's rules): the configuration is
 // resolved. Not found, load reads the whole file as without Only.
-func (c *Source) loadOne(p *persistence) (l *loaded, found bool) {
+func (s *Source) loadOne(p *persistence) (l *loaded, found bool) {
 	f, size, err := persist.OpenFile(p.path, persist.MaxFile)
 	if err != nil {
 		return nil, false
 	}
 	defer f.Close()
-	h, i, detail, err := persist.DecodeOne(f, size, c.only)
+	h, i, detail, err := persist.DecodeOne(f, size, s.only)
 	if err != nil || i < 0 {
 		return nil, false
 	}
-	if l, ok := c.loadHeader(p, h); ok {
-		if e, ok := c.restore(l.plan, h.Tools[i], detail); ok {
+	if l, ok := s.loadHeader(p, h); ok {
+		if e, ok := s.restore(l.plan, h.Tools[i], detail); ok {
 			l.tools[e.name] = e
 			return l, true
 		}
@@ -95,12 +95,12 @@ func (c *Source) loadOne(p *persistence) (l *loaded, found bool) {
 // (its key, or with Open its configuration files' stat, and the stat key
 // of each binary toCheck names), and returns what installing it needs but
 // its tools, identity and listing.
-func (c *Source) loadHeader(p *persistence, h *persist.Resolution) (*loaded, bool) {
+func (s *Source) loadHeader(p *persistence, h *persist.Resolution) (*loaded, bool) {
 	restored := p.key == "" // Open, before reading the configuration: only its files' stat can match
 	if restored && (h.Files == "" || h.Files != p.files || h.Plan == nil) || !restored && h.Key != p.key {
 		return nil, false
 	}
-	pl := c.plan.Load()
+	pl := s.plan.Load()
 	var ok bool
 	if restored {
 		if pl, ok = restorePlan(h.Plan); !ok {
@@ -108,7 +108,7 @@ func (c *Source) loadHeader(p *persistence, h *persist.Resolution) (*loaded, boo
 		}
 	}
 	l := &loaded{tools: make(map[string]*entry, len(h.Tools)), plan: pl, sources: h.Sources}
-	if l.keys, ok = storedKeys(pl, h.Keys); !ok || !c.current(l.keys, c.toCheck(pl, h.Tools)) {
+	if l.keys, ok = storedKeys(pl, h.Keys); !ok || !s.current(l.keys, s.toCheck(pl, h.Tools)) {
 		return nil, false // rebuilt, edited or gone
 	}
 	if len(h.Problems) > 0 {
@@ -145,9 +145,9 @@ func storedKeys(pl *plan, stored []string) (map[string]cacheKey, bool) {
 // persisted resolution of tools is served: every asked group, or with
 // [Options.Only] naming one of tools, only the group of that tool's entry
 // (none when its parameters come from the configuration alone).
-func (c *Source) toCheck(pl *plan, tools []persist.Tool) []*group {
-	if c.only != "" {
-		if i, found := slices.BinarySearchFunc(tools, c.only, func(st persist.Tool, name string) int {
+func (s *Source) toCheck(pl *plan, tools []persist.Tool) []*group {
+	if s.only != "" {
+		if i, found := slices.BinarySearchFunc(tools, s.only, func(st persist.Tool, name string) int {
 			return strings.Compare(st.Name, name)
 		}); found {
 			if g := pl.groupOf[pl.byKey[tools[i].Entry]]; g != nil && g.asked {
@@ -166,9 +166,9 @@ func (c *Source) toCheck(pl *plan, tools []persist.Tool) []*group {
 }
 
 // current reports whether each of groups has the stat key stored for it.
-func (c *Source) current(keys map[string]cacheKey, groups []*group) bool {
+func (s *Source) current(keys map[string]cacheKey, groups []*group) bool {
 	for _, g := range groups {
-		if c.statKey(g) != keys[g.key] {
+		if s.statKey(g) != keys[g.key] {
 			return false
 		}
 	}
@@ -177,7 +177,7 @@ func (c *Source) current(keys map[string]cacheKey, groups []*group) bool {
 
 // restore rebuilds one tool's entry: its binding from the configuration
 // entry, its detail decoded on first use.
-func (c *Source) restore(pl *plan, st persist.Tool, detail []byte) (*entry, bool) {
+func (s *Source) restore(pl *plan, st persist.Tool, detail []byte) (*entry, bool) {
 	ce := pl.byKey[st.Entry]
 	if ce == nil || st.Name == "" {
 		return nil, false
@@ -185,17 +185,17 @@ func (c *Source) restore(pl *plan, st persist.Tool, detail []byte) (*entry, bool
 	g := pl.groupOf[ce]
 	spec := g.spec
 	if allow := allowed(ce.AllowOption); allow != nil {
-		s := *g.spec
-		s.AllowOption = allow
-		spec = &s
+		cp := *g.spec
+		cp.AllowOption = allow
+		spec = &cp
 	}
 	spec = withPolicy(spec, ce)
-	access, _, err := spec.Sandbox.Wire(c.root)
+	access, _, err := spec.Sandbox.Wire(s.root)
 	if err != nil {
 		return nil, false // resolve afresh, which reports it
 	}
 	e := &entry{name: st.Name, summary: st.Summary, enabled: st.Enabled, bin: &binding{
-		host: c, spec: spec, group: g, name: st.Bin, options: maps.Clone(ce.Options), timeout: st.Timeout, protocol: st.Protocol, v2: st.V2, longLived: st.LongLived,
+		host: s, spec: spec, group: g, name: st.Bin, options: maps.Clone(ce.Options), timeout: st.Timeout, protocol: st.Protocol, v2: st.V2, longLived: st.LongLived,
 		access: access, secrets: secretsOf(ce),
 	}}
 	e.decode = func() *catalog.Tool {
@@ -205,7 +205,7 @@ func (c *Source) restore(pl *plan, st persist.Tool, detail []byte) (*entry, bool
 		if err := dec.Decode(&d); err != nil {
 			// The CRC matched, so only a hostile writer gets here: serve
 			// the tool without parameters, and resolve afresh next time.
-			if p := c.persist.Load(); p != nil {
+			if p := s.persist.Load(); p != nil {
 				os.Remove(p.path)
 			}
 			d = storedDetail{Source: "(unreadable persisted resolution)", Provenance: map[string]string{}}

@@ -11,15 +11,15 @@ import (
 )
 
 // refresh is [Source.Refresh].
-func (c *Source) refresh(ctx context.Context) (changed bool, err error) {
-	c.mu.Lock()
-	c.lastStat = time.Now()
-	keys := c.keys
-	due := c.dueRetriesLocked(c.lastStat)
-	c.mu.Unlock()
+func (s *Source) refresh(ctx context.Context) (changed bool, err error) {
+	s.mu.Lock()
+	s.lastStat = time.Now()
+	keys := s.keys
+	due := s.dueRetriesLocked(s.lastStat)
+	s.mu.Unlock()
 	stale := len(due) > 0 // a timed-out schema request to ask again
-	for _, g := range c.plan.Load().order {
-		if g.asked && c.statKey(g) != keys[g.key] {
+	for _, g := range s.plan.Load().order {
+		if g.asked && s.statKey(g) != keys[g.key] {
 			stale = true
 			break
 		}
@@ -27,17 +27,17 @@ func (c *Source) refresh(ctx context.Context) (changed bool, err error) {
 	if !stale {
 		return false, nil
 	}
-	return c.rebuild(ctx)
+	return s.rebuild(ctx)
 }
 
 // maybeRefresh runs Refresh when the last stat check is older than
 // statEvery. Errors are left to the call that follows.
-func (c *Source) maybeRefresh(ctx context.Context) {
-	c.mu.Lock()
-	due := time.Since(c.lastStat) >= c.statEvery && len(c.plan.Load().order) > 0
-	c.mu.Unlock()
+func (s *Source) maybeRefresh(ctx context.Context) {
+	s.mu.Lock()
+	due := time.Since(s.lastStat) >= s.statEvery && len(s.plan.Load().order) > 0
+	s.mu.Unlock()
 	if due {
-		_, _ = c.refresh(ctx)
+		_, _ = s.refresh(ctx)
 	}
 }
 
@@ -45,29 +45,29 @@ func (c *Source) maybeRefresh(ctx context.Context) {
 // pass was installed meanwhile; the catalog then lists them again
 // (Watch), which keeps its registered tools and gives the binaries' tools
 // precedence over an added source's of the same name.
-func (c *Source) rebuild(ctx context.Context) (changed bool, err error) {
-	if err := c.fullPlan(); err != nil {
+func (s *Source) rebuild(ctx context.Context) (changed bool, err error) {
+	if err := s.fullPlan(); err != nil {
 		return false, err
 	}
-	pass := c.builds.Add(1)
-	r := c.resolve(ctx)
+	pass := s.builds.Add(1)
+	r := s.resolve(ctx)
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
-	c.mu.Lock()
-	if pass < c.built {
-		c.mu.Unlock()
+	s.mu.Lock()
+	if pass < s.built {
+		s.mu.Unlock()
 		return false, nil
 	}
-	c.built = pass
-	changed = !sameTools(c.tools, r.tools)
-	c.tools = r.tools
-	c.stored = nil
+	s.built = pass
+	changed = !sameTools(s.tools, r.tools)
+	s.tools = r.tools
+	s.stored = nil
 	now := time.Now()
-	c.noteRetriesLocked(r.retry, now)
+	s.noteRetriesLocked(r.retry, now)
 	for i, p := range r.problems {
 		if key, ok := r.retryFor[p.Tool]; ok && !p.Warning {
-			if st := c.retries[key]; st != nil {
+			if st := s.retries[key]; st != nil {
 				r.problems[i].Fix = fmt.Sprintf("it may pass: while toolhost serves, it asks the binary again by itself (next in %s, then less and less often); %s", st.next.Sub(now).Round(time.Millisecond), p.Fix)
 				var rerr *catalog.Error
 				if errors.As(p.Err, &rerr) {
@@ -76,35 +76,35 @@ func (c *Source) rebuild(ctx context.Context) (changed bool, err error) {
 			}
 		}
 	}
-	c.report = catalog.Report{Problems: r.problems}
-	c.keys = r.keys
-	c.lastStat = time.Now()
-	fns := c.watchersLocked()
-	c.mu.Unlock()
+	s.report = catalog.Report{Problems: r.problems}
+	s.keys = r.keys
+	s.lastStat = time.Now()
+	fns := s.watchersLocked()
+	s.mu.Unlock()
 	for _, fn := range fns {
 		fn()
 	}
-	_ = c.save(r) // the persisted resolution only saves time
+	_ = s.save(r) // the persisted resolution only saves time
 	return changed, nil
 }
 
 // install makes a persisted resolution the binaries' tools, as the first
 // resolution pass of [New] would.
-func (c *Source) install(l *loaded) {
-	pass := c.builds.Add(1)
-	c.mu.Lock()
-	c.built = pass
-	if l.plan != c.plan.Load() {
-		c.plan.Store(l.plan)
-		c.categories = l.plan.categories
+func (s *Source) install(l *loaded) {
+	pass := s.builds.Add(1)
+	s.mu.Lock()
+	s.built = pass
+	if l.plan != s.plan.Load() {
+		s.plan.Store(l.plan)
+		s.categories = l.plan.categories
 	}
-	c.tools = l.tools
-	c.report = catalog.Report{Problems: l.problems}
-	c.keys = l.keys
-	c.stored = &storedList{identity: l.identity, list: l.list}
-	c.lastStat = time.Now()
-	fns := c.watchersLocked()
-	c.mu.Unlock()
+	s.tools = l.tools
+	s.report = catalog.Report{Problems: l.problems}
+	s.keys = l.keys
+	s.stored = &storedList{identity: l.identity, list: l.list}
+	s.lastStat = time.Now()
+	fns := s.watchersLocked()
+	s.mu.Unlock()
 	for _, fn := range fns {
 		fn()
 	}

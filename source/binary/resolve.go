@@ -32,8 +32,8 @@ type resolution struct {
 }
 
 // statKey returns the persistent-cache key of a group, "" when it has none.
-func (c *Source) statKey(g *group) cacheKey {
-	k, ok := statKeyOf(g.spec, c.root)
+func (s *Source) statKey(g *group) cacheKey {
+	k, ok := statKeyOf(g.spec, s.root)
 	if !ok {
 		return ""
 	}
@@ -43,8 +43,8 @@ func (c *Source) statKey(g *group) cacheKey {
 // schemaRequest runs one schema request. When sem is not nil, the binary
 // runs holding one of its slots: sem bounds the processes running at once,
 // and reading the answer is not part of that.
-func (c *Source) schemaRequest(ctx context.Context, g *group, sem chan struct{}) (*tool.SchemaResponse, error) {
-	res, err := c.runSchema(ctx, g, sem)
+func (s *Source) schemaRequest(ctx context.Context, g *group, sem chan struct{}) (*tool.SchemaResponse, error) {
+	res, err := s.runSchema(ctx, g, sem)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +53,7 @@ func (c *Source) schemaRequest(ctx context.Context, g *group, sem chan struct{})
 
 // runSchema runs a group's binary for a schema request, within a slot of
 // sem when sem is not nil.
-func (c *Source) runSchema(ctx context.Context, g *group, sem chan struct{}) (*invoke.Result, error) {
+func (s *Source) runSchema(ctx context.Context, g *group, sem chan struct{}) (*invoke.Result, error) {
 	if sem != nil {
 		select {
 		case sem <- struct{}{}:
@@ -64,18 +64,18 @@ func (c *Source) runSchema(ctx context.Context, g *group, sem chan struct{}) (*i
 	}
 	ctx, cancel := invoke.WithTimeout(ctx, g.timeout)
 	defer cancel()
-	return invoke.Run(ctx, g.spec, c.request(tool.ActionSchema, nil))
+	return invoke.Run(ctx, g.spec, s.request(tool.ActionSchema, nil))
 }
 
 // request builds the request of an action.
-func (c *Source) request(action tool.Action, call *tool.Call) *tool.Request {
+func (s *Source) request(action tool.Action, call *tool.Call) *tool.Request {
 	return &tool.Request{
 		Protocol: tool.Version,
 		Context: tool.Context{
 			Action:         action,
-			Root:           c.root,
-			WorkspaceID:    c.workspaceID,
-			ConversationID: c.conversationID,
+			Root:           s.root,
+			WorkspaceID:    s.workspaceID,
+			ConversationID: s.conversationID,
 		},
 		Tool: call,
 	}
@@ -84,14 +84,14 @@ func (c *Source) request(action tool.Action, call *tool.Call) *tool.Request {
 // fetch returns a group's schema: from the session cache, else the
 // persistent cache, else the binary (whose answer is then stored). sem,
 // when not nil, bounds the binaries running at once (see schemaRequest).
-func (c *Source) fetch(ctx context.Context, g *group, key cacheKey, sem chan struct{}) (*tool.SchemaResponse, error) {
-	return c.schemas.Get(ctx, sessionKey(g, key), func() (*tool.SchemaResponse, error) {
-		if resp, ok := c.disk.Load(g.key, c.root, key); ok {
+func (s *Source) fetch(ctx context.Context, g *group, key cacheKey, sem chan struct{}) (*tool.SchemaResponse, error) {
+	return s.schemas.Get(ctx, sessionKey(g, key), func() (*tool.SchemaResponse, error) {
+		if resp, ok := s.disk.Load(g.key, s.root, key); ok {
 			return resp, nil
 		}
-		resp, err := c.schemaRequest(ctx, g, sem)
+		resp, err := s.schemaRequest(ctx, g, sem)
 		if err == nil {
-			_ = c.disk.Store(g.key, c.root, key, g.spec.Command, resp) // the cache only saves time
+			_ = s.disk.Store(g.key, s.root, key, g.spec.Command, resp) // the cache only saves time
 		}
 		return resp, err
 	})
@@ -125,8 +125,8 @@ type produced struct {
 // its binary has answered, while the other binaries still run; the
 // tools are then registered in plan order, so that the result does not
 // depend on which binary answered first.
-func (c *Source) resolve(ctx context.Context) *resolution {
-	p := c.plan.Load()
+func (s *Source) resolve(ctx context.Context) *resolution {
+	p := s.plan.Load()
 	r := &resolution{tools: map[string]*entry{}, keys: map[string]cacheKey{}, retry: map[string]bool{}, retryFor: map[string]string{}}
 	answers := map[*group]*answer{}
 	indexes := map[*group][]int{} // the entries of each asked group, by index in p.entries
@@ -141,14 +141,14 @@ func (c *Source) resolve(ctx context.Context) *resolution {
 		}
 	}
 	builds := make([]*built, len(p.entries)) // each written by its group's goroutine, or below
-	wg := c.askAll(ctx, p, answers, func(g *group) {
+	wg := s.askAll(ctx, p, answers, func(g *group) {
 		for _, i := range indexes[g] {
-			builds[i] = c.build(p.entries[i], g, answers[g])
+			builds[i] = s.build(p.entries[i], g, answers[g])
 		}
 	})
 	for i, e := range p.entries {
 		if g := p.groupOf[e]; answers[g] == nil {
-			builds[i] = c.build(e, g, nil) // declared in TOML: nothing to wait for
+			builds[i] = s.build(e, g, nil) // declared in TOML: nothing to wait for
 		}
 	}
 	wg.Wait()
@@ -192,7 +192,7 @@ func (c *Source) resolve(ctx context.Context) *resolution {
 		for _, w := range pr.cmdWarnings {
 			r.problems = append(r.problems, catalog.Problem{Tool: name, Place: pr.cmdPlace, Warning: true, Err: errors.New(w.text), Fix: w.fix})
 		}
-		c.refuseOptions(pr.e)
+		s.refuseOptions(pr.e)
 		for _, w := range pr.warnings {
 			r.problems = append(r.problems, catalog.Problem{Tool: name, Place: pr.place, Warning: true, Err: errors.New(w)})
 		}
@@ -211,15 +211,15 @@ func (c *Source) resolve(ctx context.Context) *resolution {
 // goroutine of its own with at most c.concurrency binaries running at
 // once, fills in the answers, and calls then(g) in g's goroutine once g
 // has answered. The caller waits for the returned group.
-func (c *Source) askAll(ctx context.Context, p *plan, answers map[*group]*answer, then func(g *group)) *sync.WaitGroup {
+func (s *Source) askAll(ctx context.Context, p *plan, answers map[*group]*answer, then func(g *group)) *sync.WaitGroup {
 	var (
 		wg       sync.WaitGroup
-		sem      = make(chan struct{}, c.concurrency)
+		sem      = make(chan struct{}, s.concurrency)
 		progress sync.Mutex
 		done     int
 	)
-	if c.progress != nil && len(answers) > 0 {
-		c.progress(0, len(answers))
+	if s.progress != nil && len(answers) > 0 {
+		s.progress(0, len(answers))
 	}
 	for _, g := range p.order {
 		a := answers[g]
@@ -229,12 +229,12 @@ func (c *Source) askAll(ctx context.Context, p *plan, answers map[*group]*answer
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			a.key = c.statKey(g)
-			a.resp, a.err = c.fetch(ctx, g, a.key, sem)
-			if c.progress != nil {
+			a.key = s.statKey(g)
+			a.resp, a.err = s.fetch(ctx, g, a.key, sem)
+			if s.progress != nil {
 				progress.Lock()
 				done++
-				c.progress(done, len(answers))
+				s.progress(done, len(answers))
 				progress.Unlock()
 			}
 			then(g)
@@ -246,23 +246,23 @@ func (c *Source) askAll(ctx context.Context, p *plan, answers map[*group]*answer
 // build makes the tools of one entry from its group's answer (nil for an
 // entry declared in TOML alone) and checks them; a binary that did not
 // answer, or does not offer the entry's tool, is a problem instead.
-func (c *Source) build(e *config.Entry, g *group, a *answer) *built {
+func (s *Source) build(e *config.Entry, g *group, a *answer) *built {
 	b := &built{}
 	place, cmdPlace := e.Place.String(), posOr(e, "command")
 	if e.Toolset {
 		if a.err != nil {
-			b.problems = append(b.problems, c.diagnose(e, g, a.err))
+			b.problems = append(b.problems, s.diagnose(e, g, a.err))
 			return b
 		}
-		for _, t := range c.toolset(e, g, a.resp, &b.problems) {
-			b.tools = append(b.tools, c.check(t, place, cmdPlace))
+		for _, t := range s.toolset(e, g, a.resp, &b.problems) {
+			b.tools = append(b.tools, s.check(t, place, cmdPlace))
 		}
 		return b
 	}
 	var bin *tool.Definition
 	if e.SelfDescribes() {
 		if a.err != nil {
-			b.problems = append(b.problems, c.diagnose(e, g, a.err))
+			b.problems = append(b.problems, s.diagnose(e, g, a.err))
 			return b
 		}
 		bin = a.resp.Find(e.BinaryTool())
@@ -279,22 +279,22 @@ func (c *Source) build(e *config.Entry, g *group, a *answer) *built {
 	if bin != nil {
 		resp = a.resp
 	}
-	b.tools = append(b.tools, c.check(c.bind(t, e, g, resp), place, cmdPlace))
+	b.tools = append(b.tools, s.check(s.bind(t, e, g, resp), place, cmdPlace))
 	return b
 }
 
 // check runs the checks of a tool that do not depend on the other tools:
 // the definition ([Source.lint], which also compiles its schema), then
 // its command, then the warnings; each runs only if the one before passed.
-func (c *Source) check(e *entry, place, cmdPlace string) produced {
+func (s *Source) check(e *entry, place, cmdPlace string) produced {
 	pr := produced{e: e, place: place, cmdPlace: cmdPlace}
-	if pr.lint = c.lint(e); pr.lint != nil {
+	if pr.lint = s.lint(e); pr.lint != nil {
 		return pr
 	}
 	if pr.cmdErr, pr.cmdWarnings = lintCommand(e, e.t().Provenance["entry"]); pr.cmdErr != nil {
 		return pr
 	}
-	accessErr, accessWarnings := c.compileAccess(e)
+	accessErr, accessWarnings := s.compileAccess(e)
 	if pr.cmdErr = accessErr; accessErr != nil {
 		return pr
 	}
@@ -304,7 +304,7 @@ func (c *Source) check(e *entry, place, cmdPlace string) produced {
 }
 
 // bind completes a merged tool with how to run it.
-func (c *Source) bind(t *catalog.Tool, e *config.Entry, g *group, resp *tool.SchemaResponse) *entry {
+func (s *Source) bind(t *catalog.Tool, e *config.Entry, g *group, resp *tool.SchemaResponse) *entry {
 	name := e.BinaryTool()
 	t.Source = e.Command.String()
 	if name != t.Name || e.Toolset || e.Tool != "" {
@@ -315,13 +315,13 @@ func (c *Source) bind(t *catalog.Tool, e *config.Entry, g *group, resp *tool.Sch
 	if allow := allowed(e.AllowOption); allow != nil {
 		// The group's spec is shared by the entries with the same
 		// invocation; which arguments may be options is the entry's own.
-		s := *g.spec
-		s.AllowOption = allow
-		spec = &s
+		cp := *g.spec
+		cp.AllowOption = allow
+		spec = &cp
 	}
 	spec = withPolicy(spec, e)
 	return newEntry(t, nil, &binding{
-		host:      c,
+		host:      s,
 		spec:      spec,
 		group:     g,
 		name:      name,
@@ -335,7 +335,7 @@ func (c *Source) bind(t *catalog.Tool, e *config.Entry, g *group, resp *tool.Sch
 }
 
 // toolset expands a [toolsets.NAME] entry into the tools of its binary.
-func (c *Source) toolset(e *config.Entry, g *group, resp *tool.SchemaResponse, problems *[]catalog.Problem) []*entry {
+func (s *Source) toolset(e *config.Entry, g *group, resp *tool.SchemaResponse, problems *[]catalog.Problem) []*entry {
 	offered := resp.Names()
 	for _, n := range e.Include {
 		if !slices.Contains(offered, n) {
@@ -366,7 +366,7 @@ func (c *Source) toolset(e *config.Entry, g *group, resp *tool.SchemaResponse, p
 		for _, w := range warnings {
 			*problems = append(*problems, catalog.Problem{Tool: t.Name, Place: posOr(e, w.key), Warning: true, Err: errors.New(w.text)})
 		}
-		out = append(out, c.bind(t, &one, g, resp))
+		out = append(out, s.bind(t, &one, g, resp))
 	}
 	if len(e.Parameters) > 0 {
 		*problems = append(*problems, catalog.Problem{Tool: e.Name, Place: posOr(e, "parameters"), Warning: true,
@@ -404,18 +404,18 @@ func notOffered(e *config.Entry, g *group, resp *tool.SchemaResponse) catalog.Pr
 }
 
 // diagnose turns a failed schema request into a problem with a fix.
-func (c *Source) diagnose(e *config.Entry, g *group, cause error) catalog.Problem {
-	err := newError(e.Name, g.command, tool.ActionSchema, cause, c.fixFor(e, g, cause))
+func (s *Source) diagnose(e *config.Entry, g *group, cause error) catalog.Problem {
+	err := newError(e.Name, g.command, tool.ActionSchema, cause, s.fixFor(e, g, cause))
 	return catalog.Problem{Tool: e.Name, Place: posOr(e, "command"), Err: err, Fix: err.Fix}
 }
 
 // fixFor says what the user can do about a binary that did not describe
 // itself.
-func (c *Source) fixFor(e *config.Entry, g *group, cause error) string {
+func (s *Source) fixFor(e *config.Entry, g *group, cause error) string {
 	switch {
 	case errors.Is(cause, catalog.ErrNotFound):
 		if len(g.spec.Command) > 0 && strings.Contains(g.spec.Command[0], "/") {
-			return fmt.Sprintf("check command in [%s]: relative paths are taken from the workspace root %s (or workdir); build the binary first if it is built from source", e.Key(), c.root)
+			return fmt.Sprintf("check command in [%s]: relative paths are taken from the workspace root %s (or workdir); build the binary first if it is built from source", e.Key(), s.root)
 		}
 		return fmt.Sprintf("check command in [%s]: install the program or add its directory to PATH", e.Key())
 	case errors.Is(cause, catalog.ErrNotExecutable):
@@ -483,7 +483,7 @@ func allowed(m map[string]bool) []string {
 // anything starts) apply invoke's rule for values that would be read as
 // options ([entry.Refuse]), so that a refused value is an error outcome
 // naming the argument, exactly as a value the schema rejects.
-func (c *Source) refuseOptions(e *entry) {
+func (s *Source) refuseOptions(e *entry) {
 	if e.args == nil {
 		return
 	}

@@ -36,34 +36,34 @@ func transient(err error) bool {
 // noteRetriesLocked updates the backoff of the failed requests of the pass
 // just installed: a new failure waits retryBase, a failure seen before
 // keeps its schedule, an answer forgets it.
-func (c *Source) noteRetriesLocked(failed map[string]bool, now time.Time) {
-	for key := range c.retries {
+func (s *Source) noteRetriesLocked(failed map[string]bool, now time.Time) {
+	for key := range s.retries {
 		if !failed[key] {
-			delete(c.retries, key)
+			delete(s.retries, key)
 		}
 	}
 	for key := range failed {
-		if _, ok := c.retries[key]; !ok {
-			if c.retries == nil {
-				c.retries = map[string]*retryState{}
+		if _, ok := s.retries[key]; !ok {
+			if s.retries == nil {
+				s.retries = map[string]*retryState{}
 			}
-			c.retries[key] = &retryState{next: now.Add(c.retryBase)}
+			s.retries[key] = &retryState{next: now.Add(s.retryBase)}
 		}
 	}
 }
 
 // dueRetriesLocked returns the keys whose next attempt is due, forgets
 // their failures in the session cache, and schedules the attempt after.
-func (c *Source) dueRetriesLocked(now time.Time) []string {
+func (s *Source) dueRetriesLocked(now time.Time) []string {
 	var due []string
-	for key, r := range c.retries {
+	for key, r := range s.retries {
 		if now.Before(r.next) {
 			continue
 		}
 		due = append(due, key)
 		r.attempts++
-		r.next = now.Add(min(c.retryBase<<r.attempts, retryMax))
-		c.schemas.Forget(key)
+		r.next = now.Add(min(s.retryBase<<r.attempts, retryMax))
+		s.schemas.Forget(key)
 	}
 	return due
 }

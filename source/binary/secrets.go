@@ -36,7 +36,7 @@ var redactedSecret = []byte("[redacted]")
 
 // withSecrets returns spec with e's secret variables added to its
 // environment, read now, and their values; spec itself when e has none.
-func (c *Source) withSecrets(e *entry, action tool.Action, spec *invoke.Spec) (*invoke.Spec, []string, error) {
+func (s *Source) withSecrets(e *entry, action tool.Action, spec *invoke.Spec) (*invoke.Spec, []string, error) {
 	ce := e.bin.secrets
 	if ce == nil || action == tool.ActionSchema {
 		return spec, nil, nil
@@ -46,16 +46,16 @@ func (c *Source) withSecrets(e *entry, action tool.Action, spec *invoke.Spec) (*
 		return nil, nil, newError(e.t().Name, e.bin.group.command, action, fmt.Errorf("%w: %w", ErrSecret, err),
 			fmt.Sprintf("make the secret readable where toolhost runs (each line above names the variable and how), or change its env.NAME in [%s]", ce.Key()))
 	}
-	s := *spec
-	s.Env = make(map[string]string, len(spec.Env)+len(vals))
-	maps.Copy(s.Env, spec.Env)
+	cp := *spec
+	cp.Env = make(map[string]string, len(spec.Env)+len(vals))
+	maps.Copy(cp.Env, spec.Env)
 	values := make([]string, 0, len(vals))
 	for k, v := range vals {
-		s.Env[k] = v.Reveal()
+		cp.Env[k] = v.Reveal()
 		values = append(values, v.Reveal())
 	}
-	c.audit.AddSecret(values...)
-	return &s, values, nil
+	s.audit.AddSecret(values...)
+	return &cp, values, nil
 }
 
 // scrubSecrets replaces the secret values in the stderr tail a run left,

@@ -120,92 +120,92 @@ func (e *entry) t() *catalog.Tool {
 // RunTracer, SandboxProfiler).
 
 // Name is "binaries".
-func (c *Source) Name() string { return "binaries" }
+func (s *Source) Name() string { return "binaries" }
 
 // Index lists the binaries' tools, each persisted one's detail decoded on
 // first use.
-func (c *Source) Index(context.Context) (catalog.Index, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	idx := catalog.Index{Tools: make([]catalog.Listed, 0, len(c.tools))}
-	for _, e := range c.tools {
+func (s *Source) Index(context.Context) (catalog.Index, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	idx := catalog.Index{Tools: make([]catalog.Listed, 0, len(s.tools))}
+	for _, e := range s.tools {
 		idx.Tools = append(idx.Tools, catalog.Listed{Name: e.name, Summary: e.summary, Enabled: e.enabled, Detail: e, Args: e.args})
 	}
-	if c.stored != nil {
-		idx.Identity, idx.List = c.stored.identity, c.stored.list
+	if s.stored != nil {
+		idx.Identity, idx.List = s.stored.identity, s.stored.list
 	}
 	return idx, nil
 }
 
 // Tools returns the binaries' tools with their full detail.
-func (c *Source) Tools(context.Context) ([]*catalog.Tool, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	out := make([]*catalog.Tool, 0, len(c.tools))
-	for _, e := range c.sortedLocked() {
+func (s *Source) Tools(context.Context) ([]*catalog.Tool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]*catalog.Tool, 0, len(s.tools))
+	for _, e := range s.sortedLocked() {
 		out = append(out, e.t().Clone())
 	}
 	return out, nil
 }
 
 // Problems returns the problems of the last resolution.
-func (c *Source) Problems() []catalog.Problem {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return slices.Clone(c.report.Problems)
+func (s *Source) Problems() []catalog.Problem {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.report.Problems)
 }
 
 // Call runs one run request of a binary tool.
-func (c *Source) Call(ctx context.Context, req catalog.CallRequest) (catalog.CallResult, error) {
-	e := c.entry(req.Tool)
+func (s *Source) Call(ctx context.Context, req catalog.CallRequest) (catalog.CallResult, error) {
+	e := s.entry(req.Tool)
 	if e == nil {
 		return catalog.CallResult{}, fmt.Errorf("resolver: %w %q (its binary no longer offers it)", catalog.ErrUnknownTool, req.Tool)
 	}
-	out, err := c.run(ctx, e, tool.ActionRun, req.Args, req.Answers, req.OnEvent)
+	out, err := s.run(ctx, e, tool.ActionRun, req.Args, req.Answers, req.OnEvent)
 	return catalog.CallResult{Outcome: out, QuestionsEach: true}, err
 }
 
 // Format asks a binary that speaks the protocol to render a call's
 // arguments (format_arguments).
-func (c *Source) Format(ctx context.Context, name string, args map[string]any) (string, bool) {
-	e := c.entry(name)
+func (s *Source) Format(ctx context.Context, name string, args map[string]any) (string, bool) {
+	e := s.entry(name)
 	if e == nil {
 		return "", false
 	}
-	return c.formatBinary(ctx, e, args)
+	return s.formatBinary(ctx, e, args)
 }
 
 // Watch registers changed to run after each resolution installed (the
 // tools, or only their problems, may have changed).
-func (c *Source) Watch(changed func()) (cancel func()) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.watchers == nil {
-		c.watchers = map[int]func(){}
+func (s *Source) Watch(changed func()) (cancel func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.watchers == nil {
+		s.watchers = map[int]func(){}
 	}
-	id := c.nextWatch
-	c.nextWatch++
-	c.watchers[id] = changed
+	id := s.nextWatch
+	s.nextWatch++
+	s.watchers[id] = changed
 	var once sync.Once
 	return func() {
 		once.Do(func() {
-			c.mu.Lock()
-			delete(c.watchers, id)
-			c.mu.Unlock()
+			s.mu.Lock()
+			delete(s.watchers, id)
+			s.mu.Unlock()
 		})
 	}
 }
 
 // watchersLocked returns the watchers to run once the lock is released.
-func (c *Source) watchersLocked() []func() {
-	ids := make([]int, 0, len(c.watchers))
-	for id := range c.watchers {
+func (s *Source) watchersLocked() []func() {
+	ids := make([]int, 0, len(s.watchers))
+	for id := range s.watchers {
 		ids = append(ids, id)
 	}
 	sort.Ints(ids)
 	fns := make([]func(), len(ids))
 	for i, id := range ids {
-		fns[i] = c.watchers[id]
+		fns[i] = s.watchers[id]
 	}
 	return fns
 }
@@ -215,24 +215,24 @@ func (c *Source) watchersLocked() []func() {
 // groups are killed a grace delay (2s) later if they have not. Calls in
 // flight on them end with the error outcome of a crash; later calls run
 // one-shot.
-func (c *Source) Close() error {
-	if c.pools.stopGauge != nil {
-		c.pools.stopGauge()
+func (s *Source) Close() error {
+	if s.pools.stopGauge != nil {
+		s.pools.stopGauge()
 	}
-	c.pools.closeAll()
+	s.pools.closeAll()
 	return nil
 }
 
 // Freshen runs Refresh when the last stat check is older than statEvery.
-func (c *Source) Freshen(ctx context.Context) { c.maybeRefresh(ctx) }
+func (s *Source) Freshen(ctx context.Context) { s.maybeRefresh(ctx) }
 
 // TracesRuns is true: invoke traces a one-shot run, runPooledTraced a
 // pooled one.
-func (c *Source) TracesRuns() bool { return true }
+func (s *Source) TracesRuns() bool { return true }
 
 // SandboxProfile names the sandbox the tool's processes run in.
-func (c *Source) SandboxProfile(name string) string {
-	e := c.entry(name)
+func (s *Source) SandboxProfile(name string) string {
+	e := s.entry(name)
 	if e == nil {
 		return ""
 	}
@@ -240,15 +240,15 @@ func (c *Source) SandboxProfile(name string) string {
 }
 
 // entry returns the named tool's entry, nil when there is none.
-func (c *Source) entry(name string) *entry {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.tools[name]
+func (s *Source) entry(name string) *entry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tools[name]
 }
 
-func (c *Source) sortedLocked() []*entry {
-	out := make([]*entry, 0, len(c.tools))
-	for _, e := range c.tools {
+func (s *Source) sortedLocked() []*entry {
+	out := make([]*entry, 0, len(s.tools))
+	for _, e := range s.tools {
 		out = append(out, e)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
@@ -262,13 +262,13 @@ func (c *Source) sortedLocked() []*entry {
 // and rebuilds the tools, which the catalog then lists again (Watch). It
 // reports whether the tools changed. Commands without a trustworthy stat
 // key (go run, shell) are not checked.
-func (c *Source) Refresh(ctx context.Context) (changed bool, err error) { return c.refresh(ctx) }
+func (s *Source) Refresh(ctx context.Context) (changed bool, err error) { return s.refresh(ctx) }
 
 // Categories returns the categories of the configuration, sorted by id.
-func (c *Source) Categories() []catalog.Category {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return slices.Clone(c.categories)
+func (s *Source) Categories() []catalog.Category {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.categories)
 }
 
 // Unconfined returns a warning for each enabled tool of the binaries
@@ -276,10 +276,10 @@ func (c *Source) Categories() []catalog.Category {
 // or another source serves in its place) that runs a shell (shell = true)
 // or lets the model pass options (allow_option) without the OS sandbox:
 // `toolhost check` shows them. Sorted by tool name.
-func (c *Source) Unconfined(served func(name string) bool) []catalog.Problem {
-	c.mu.Lock()
-	entries := c.sortedLocked()
-	c.mu.Unlock()
+func (s *Source) Unconfined(served func(name string) bool) []catalog.Problem {
+	s.mu.Lock()
+	entries := s.sortedLocked()
+	s.mu.Unlock()
 	var out []catalog.Problem
 	for _, e := range entries {
 		if !e.enabled || !served(e.name) {
@@ -295,8 +295,8 @@ func (c *Source) Unconfined(served func(name string) bool) []catalog.Problem {
 // KeepsSources reports whether the persisted resolution is to keep the
 // other sources' state ([Source.Keep]): it is persisted without the
 // configuration being read, and the configuration names other sources.
-func (c *Source) KeepsSources() bool {
-	p := c.persist.Load()
+func (s *Source) KeepsSources() bool {
+	p := s.persist.Load()
 	return p != nil && p.key != "" && p.files != "" && p.sources
 }
 
@@ -304,8 +304,8 @@ func (c *Source) KeepsSources() bool {
 // source/servers), into the persisted resolution's header when it
 // changed. Failing to is not an error: the next Open reads the
 // configuration.
-func (c *Source) Keep(data []byte) {
-	p := c.persist.Load()
+func (s *Source) Keep(data []byte) {
+	p := s.persist.Load()
 	if p == nil {
 		return
 	}
@@ -327,4 +327,4 @@ var pendingSources = []byte("pending")
 
 // Root is the workspace root the binaries run in (Options.Root, made
 // absolute; the current directory when it was empty).
-func (c *Source) Root() string { return c.root }
+func (s *Source) Root() string { return s.root }
