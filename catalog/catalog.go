@@ -2,12 +2,14 @@ package catalog
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"maps"
 	"slices"
 	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/ratelimit"
@@ -413,4 +415,52 @@ func (c *Catalog) SourceOf(name string) (source string, ok bool) {
 		return e.src.src.Name(), true
 	}
 	return "", true
+}
+
+// Refresh asks the base source to check now whether its tools changed
+// (a [Refresher]: for the binaries, their stat keys; nothing is spawned
+// unless one changed) and reports whether the tools the catalog serves
+// changed; if so, the identity changed and the subscribers were
+// notified. A catalog whose base is no Refresher reports false. [Catalog.Call]
+// runs a cheaper check itself ([Freshener]); a server may call Refresh
+// before answering tools/list.
+func (c *Catalog) Refresh(ctx context.Context) (changed bool, err error) {
+	c.mu.Lock()
+	base := c.base
+	c.mu.Unlock()
+	r, ok := base.refresher()
+	if !ok {
+		return false, nil
+	}
+	var served atomic.Bool // notified on this goroutine, or on another that changed the catalog meanwhile
+	cancel := c.Subscribe(func() { served.Store(true) })
+	defer cancel()
+	if _, err := r.Refresh(ctx); err != nil {
+		return false, err
+	}
+	return served.Load(), nil
+}
+
+// Categories returns the categories the base source's tools name
+// ([Categorizer]), sorted by id; nil when it names none.
+func (c *Catalog) Categories() []Category {
+	c.mu.Lock()
+	base := c.base
+	c.mu.Unlock()
+	if base == nil {
+		return nil
+	}
+	if k, ok := base.src.(Categorizer); ok {
+		return k.Categories()
+	}
+	return nil
+}
+
+// refresher returns a's source as a [Refresher]; false for none.
+func (a *added) refresher() (Refresher, bool) {
+	if a == nil {
+		return nil, false
+	}
+	r, ok := a.src.(Refresher)
+	return r, ok
 }

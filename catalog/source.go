@@ -170,3 +170,18 @@ type Freshener interface {
 type RunTracer interface {
 	TracesRuns() bool
 }
+
+// Refresher is implemented by a base [Source] that can check now, when
+// asked, whether its tools changed (the binaries: a rebuilt executable,
+// a schema request to ask again), and list them again through its Watch
+// if so. [Catalog.Refresh] calls it.
+type Refresher interface {
+	Refresh(ctx context.Context) (changed bool, err error)
+}
+
+// Categorizer is implemented by a base [Source] whose tools name
+// categories (a configuration's [categories.ID] tables).
+// [Catalog.Categories] returns them.
+type Categorizer interface {
+	Categories() []Category
+}

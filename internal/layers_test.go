@@ -145,8 +145,9 @@ func TestLayers(t *testing.T) {
 // TestGroundStaysDown: neither the protocol nor the spawner depends,
 // directly or through another package, on the catalog, a source or a
 // face; neither the catalog nor a source depends on anything above it
-// (a source on resolver or a face, the catalog on a source); and no face
-// depends on a sibling face.
+// (a source on resolver or a face, the catalog on a source); the MCP and
+// HTTP faces depend on the catalog, never on resolver or a source; and no
+// face depends on a sibling face.
 func TestGroundStaysDown(t *testing.T) {
 	pkgs := modulePackages(t)
 	above := func(dep string) bool {
@@ -173,6 +174,20 @@ func TestGroundStaysDown(t *testing.T) {
 		for _, d := range p.Deps {
 			if dr := roomOf(d); dr >= 0 && rooms[dr].floor > rooms[r].floor {
 				t.Errorf("%s (%s) depends on %s (%s): the catalog knows sources only through catalog.Source, and a source imports neither resolver nor a face", path, rooms[r].room, d, rooms[dr].room)
+			}
+		}
+	}
+	// The MCP and HTTP faces serve any catalog: they know the catalog,
+	// never the wiring nor a source (the CLI, which makes the catalog
+	// from a configuration, imports resolver).
+	for _, f := range []string{"face/mcpserver", "face/httpserver", "face/internal/callresult"} {
+		p, ok := pkgs[f]
+		if !ok {
+			t.Fatalf("package %s not found by go list", f)
+		}
+		for _, d := range p.Deps {
+			if d == "resolver" || strings.HasPrefix(d, "resolver/") || strings.HasPrefix(d, "source/") {
+				t.Errorf("%s depends on %s: the MCP and HTTP faces serve a catalog.Catalog (or anything with its methods), never the wiring or a source", f, d)
 			}
 		}
 	}

@@ -1,8 +1,6 @@
 package resolver
 
 import (
-	"context"
-	"sync/atomic"
 	"time"
 
 	"github.com/toolhost/toolhost/audit"
@@ -40,7 +38,7 @@ type Options struct {
 	// holds that tool alone (with the stored warnings; its identity and
 	// listing are computed from it), read from the file's header and that
 	// tool's detail, and served once that tool's binary is found
-	// unchanged, without checking the others. [Catalog.Refresh] (Call runs
+	// unchanged, without checking the others. [catalog.Catalog.Refresh] (Call runs
 	// one at most once a second) checks every binary; when one changed,
 	// the whole configuration is resolved and served. When the persisted
 	// resolution does not have the tool, Only changes nothing. If empty,
@@ -60,36 +58,14 @@ type Options struct {
 // source is the configuration's binaries (package source/binary), beside
 // the MCP servers and remote catalogs it names (package source/servers)
 // and the tools registered in this process. It adds what only the
-// binaries know: [Catalog.Refresh], [Catalog.Categories],
-// [Catalog.Policy] and [Catalog.Unconfined]. It is safe for concurrent
-// use.
+// binaries know: [Catalog.Policy] and [Catalog.Unconfined]
+// (Refresh and Categories are the catalog's, asked of its base source).
+// It is safe for concurrent use.
 type Catalog struct {
 	*catalog.Catalog
 	bins    *binary.Source
 	servers []catalog.Source // the sources the configuration names, added by New or Open (servers.go)
 }
-
-// Refresh checks cheaply whether any binary changed since it was asked for
-// its schema (its stat key: size, modification time, inode and change time
-// of the executable and of script arguments; nothing is spawned for that), asks the changed
-// binaries again, and rebuilds the tools. It reports whether the served
-// tools changed; if so, the identity changes and subscribers are notified.
-// Commands without a trustworthy stat key (go run, shell) are not checked.
-//
-// [catalog.Catalog.Call] runs the stat check itself at most once a second; a
-// server may call Refresh before answering tools/list.
-func (c *Catalog) Refresh(ctx context.Context) (changed bool, err error) {
-	var served atomic.Bool // the catalog notifies on the goroutine that made the change
-	cancel := c.Subscribe(func() { served.Store(true) })
-	defer cancel()
-	if _, err := c.bins.Refresh(ctx); err != nil {
-		return false, err
-	}
-	return served.Load(), nil
-}
-
-// Categories returns the categories of the configuration, sorted by id.
-func (c *Catalog) Categories() []Category { return c.bins.Categories() }
 
 // Policy is a tool's effective access policy, as `toolhost describe
 // --explain` shows it (docs/security.md): [binary.Policy].

@@ -100,7 +100,7 @@
 // # Caches
 //
 // The session cache makes every resolution after the first in a catalog
-// spawn nothing; [Catalog.Refresh] compares stat keys only and asks just
+// spawn nothing; [catalog.Catalog.Refresh] compares stat keys only and asks just
 // the binaries that changed. The persistent cache (Options.CacheDir, see
 // [DefaultCacheDir] and [ClearCache]) holds one JSON file per invocation,
 // written atomically; a corrupt file is ignored and rewritten, and so is
@@ -129,7 +129,7 @@
 //
 // [catalog.Catalog.Register] adds in-process tools beside the binary tools. Every
 // change to the catalog (a registration, a binary rebuilt during a long
-// session and noticed by [Catalog.Refresh]) changes [catalog.Catalog.Identity] and
+// session and noticed by [catalog.Catalog.Refresh]) changes [catalog.Catalog.Identity] and
 // runs the functions given to [catalog.Catalog.Subscribe].
 //
 // # Other sources

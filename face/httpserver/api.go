@@ -16,20 +16,20 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/face/internal/callresult"
 	"github.com/toolhost/toolhost/internal/dupkey"
-	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/telemetry"
 	"github.com/toolhost/toolhost/tool"
 )
 
 // CallFunc runs a tool for POST /tools/{name}/call, as
-// [resolver.Catalog.Call] does: opts carries the answers the client sent
-// and an Ask that returns [resolver.ErrNoAnswer], so a question not
+// [catalog.Catalog.Call] does: opts carries the answers the client sent
+// and an Ask that returns [catalog.ErrNoAnswer], so a question not
 // answered yet ends the call with the needs_input outcome (even one with a
-// default: the client shows it, prefilled). An error wrapping [resolver.ErrUnknownTool]
+// default: the client shows it, prefilled). An error wrapping [catalog.ErrUnknownTool]
 // is a 404; any other error is a host failure, shown as an isError result.
-type CallFunc func(ctx context.Context, name string, args map[string]any, opts *resolver.CallOptions) (tool.Outcome, error)
+type CallFunc func(ctx context.Context, name string, args map[string]any, opts *catalog.CallOptions) (tool.Outcome, error)
 
 // callBody is the body of POST /tools/{name}/call and /validate (which
 // takes no answers).
@@ -49,7 +49,7 @@ type callBody struct {
 //   - the bare arguments, {"name":"Ada"}, as mcp-embedded-ui's F3 and F7
 //     define the body: any other object.
 //
-// Arguments and answers are decoded by resolver.DecodeArguments, so
+// Arguments and answers are decoded by catalog.DecodeArguments, so
 // numbers keep their digits. A body holding a key twice, anywhere, is
 // refused: which value would run depends on the reader.
 func decodeBody(data []byte, answers bool) (callBody, error) {
@@ -71,16 +71,16 @@ func decodeBody(data []byte, answers bool) (callBody, error) {
 	}
 	if !envelope(members, answers) {
 		var err error
-		b.Arguments, err = resolver.DecodeArguments(data)
+		b.Arguments, err = catalog.DecodeArguments(data)
 		return b, err
 	}
 	for k, raw := range members {
 		var err error
 		switch k {
 		case "arguments":
-			b.Arguments, err = resolver.DecodeArguments(raw)
+			b.Arguments, err = catalog.DecodeArguments(raw)
 		case "answers":
-			b.Answers, err = resolver.DecodeArguments(raw)
+			b.Answers, err = catalog.DecodeArguments(raw)
 			if err != nil {
 				err = errors.New(strings.Replace(err.Error(), "arguments", "answers", 1))
 			}
@@ -131,8 +131,8 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 
 // validation is the answer of POST /tools/{name}/validate.
 type validation struct {
-	Valid  bool                       `json:"valid"`
-	Errors []resolver.ValidationError `json:"errors,omitempty"`
+	Valid  bool                      `json:"valid"`
+	Errors []catalog.ValidationError `json:"errors,omitempty"`
 }
 
 // validate answers POST /tools/{name}/validate: 200 {"valid":true} or
@@ -156,17 +156,17 @@ func (h *handler) validate(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, struct {
 			Error string `json:"error"`
 			validation
-		}{err.Error(), validation{Errors: []resolver.ValidationError{{Path: "", Message: err.Error(), Keyword: "format"}}}})
+		}{err.Error(), validation{Errors: []catalog.ValidationError{{Path: "", Message: err.Error(), Keyword: "format"}}}})
 		return
 	}
-	var errs []resolver.ValidationError
+	var errs []catalog.ValidationError
 	if c := h.catalog(); c != nil {
 		errs, err = c.Validate(name, body.Arguments)
 	} else {
-		errs, err = resolver.ValidateArguments(s.InputSchema, body.Arguments)
+		errs, err = catalog.ValidateArguments(s.InputSchema, body.Arguments)
 	}
 	switch {
-	case errors.Is(err, resolver.ErrUnknownTool):
+	case errors.Is(err, catalog.ErrUnknownTool):
 		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown tool %q", name))
 		return
 	case err != nil:
@@ -230,23 +230,23 @@ func (h *handler) call(w http.ResponseWriter, r *http.Request) {
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{}) // a call lasts as long as its tool's timeout
 	// Every question goes back to the client, even one with a default (the
 	// page shows it prefilled): a person is there to answer.
-	ask := func(context.Context, tool.Question) (any, error) { return nil, resolver.ErrNoAnswer }
-	askForm := func(context.Context, []tool.Question) (map[string]any, error) { return nil, resolver.ErrNoAnswer }
-	var pending *resolver.Approval
+	ask := func(context.Context, tool.Question) (any, error) { return nil, catalog.ErrNoAnswer }
+	askForm := func(context.Context, []tool.Question) (map[string]any, error) { return nil, catalog.ErrNoAnswer }
+	var pending *catalog.Approval
 	approved := false
-	approve := func(_ context.Context, a resolver.Approval) (bool, error) {
+	approve := func(_ context.Context, a catalog.Approval) (bool, error) {
 		approved = body.Approval != "" && h.tickets.Redeem(body.Approval, name, body.Arguments)
 		if !approved {
 			pending = &a // the person is asked first (approve.go)
-			return false, resolver.ErrNoAnswer
+			return false, catalog.ErrNoAnswer
 		}
 		return true, nil
 	}
-	out, err := call(withCaller(telemetry.FromHeader(r.Context(), r.Header), r), name, body.Arguments, &resolver.CallOptions{Answers: body.Answers, Ask: ask, AskForm: askForm, Approve: approve})
+	out, err := call(withCaller(telemetry.FromHeader(r.Context(), r.Header), r), name, body.Arguments, &catalog.CallOptions{Answers: body.Answers, Ask: ask, AskForm: askForm, Approve: approve})
 	switch {
-	case pending != nil && errors.Is(err, resolver.ErrNoAnswer):
+	case pending != nil && errors.Is(err, catalog.ErrNoAnswer):
 		writeResult(w, callresult.Approval(*pending, h.tickets.Issue(name, body.Arguments)))
-	case errors.Is(err, resolver.ErrUnknownTool):
+	case errors.Is(err, catalog.ErrUnknownTool):
 		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown tool %q", name))
 	case err != nil && r.Context().Err() != nil:
 		// the client went away: nobody reads the answer
@@ -287,7 +287,7 @@ func writeResult(w http.ResponseWriter, res *mcp.CallToolResult) {
 
 // enabledTool finds an enabled tool in the provider's snapshot, answering
 // 503 or 404 when it cannot.
-func (h *handler) enabledTool(w http.ResponseWriter, r *http.Request, name string) (*resolver.Tool, bool) {
+func (h *handler) enabledTool(w http.ResponseWriter, r *http.Request, name string) (*catalog.Tool, bool) {
 	s, err := h.p.Snapshot(r.Context())
 	if err != nil || s == nil {
 		msg := "no tools available"
@@ -306,7 +306,7 @@ func (h *handler) enabledTool(w http.ResponseWriter, r *http.Request, name strin
 }
 
 // catalog is the provider's catalog when it is one made by FromCatalog.
-func (h *handler) catalog() *resolver.Catalog {
+func (h *handler) catalog() Catalog {
 	if p, ok := h.p.(catalogProvider); ok {
 		return p.c
 	}

@@ -12,8 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/internal/approval"
-	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -56,7 +56,7 @@ type Options struct {
 	TokenEverywhere bool
 	// Call runs a tool for POST /tools/{name}/call. If nil, a provider
 	// made by [FromCatalog] calls its catalog, and any other provider
-	// cannot run tools (403). (*resolver.Catalog).Call fits.
+	// cannot run tools (403). (*catalog.Catalog).Call fits.
 	Call CallFunc
 	// AuditFile is the audit log the calls are written to
 	// ((*audit.Log).Path), read by GET /tools/{name}/calls for the page's
@@ -332,7 +332,7 @@ func etagMatch(header, id string) bool {
 	return false
 }
 
-// listed is one entry of GET /tools: the tool's [resolver.Definition]
+// listed is one entry of GET /tools: the tool's [catalog.Definition]
 // without its input schema. GET /tools/{name} serves the whole definition.
 type listed struct {
 	Name        string         `json:"name"`
@@ -371,7 +371,7 @@ func (h *handler) tool(w http.ResponseWriter, r *http.Request) {
 // listedTool returns the enabled tool the path names, from a snapshot
 // served uncached (with the listings' ETag); when there is none it has
 // answered (304, 404, an error) and returns nil.
-func (h *handler) listedTool(w http.ResponseWriter, r *http.Request) *resolver.Tool {
+func (h *handler) listedTool(w http.ResponseWriter, r *http.Request) *catalog.Tool {
 	s := h.snapshot(w, r, "no-cache")
 	if s == nil {
 		return nil
@@ -395,8 +395,8 @@ func (h *handler) identity(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, s.Identity)
 }
 
-func find(s *Snapshot, name string) *resolver.Tool {
-	i, ok := slices.BinarySearchFunc(s.Tools, name, func(t *resolver.Tool, name string) int { return strings.Compare(t.Name, name) })
+func find(s *Snapshot, name string) *catalog.Tool {
+	i, ok := slices.BinarySearchFunc(s.Tools, name, func(t *catalog.Tool, name string) int { return strings.Compare(t.Name, name) })
 	if !ok {
 		return nil
 	}
@@ -448,7 +448,7 @@ const manifestCacheControl = "public, max-age=60"
 // manifestProtocolVersion is the Tool Discovery Protocol version served.
 const manifestProtocolVersion = "1.0"
 
-func toManifestTool(t *resolver.Tool) manifestTool {
+func toManifestTool(t *catalog.Tool) manifestTool {
 	m := manifestTool{
 		Name:        t.Name,
 		Description: t.Summary,

@@ -5,7 +5,8 @@ import (
 	"context"
 	"slices"
 
-	"github.com/toolhost/toolhost/resolver"
+	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/tool"
 )
 
 // Provider supplies what the discovery endpoints serve. The handler asks it
@@ -23,18 +24,32 @@ type Snapshot struct {
 	// Tools is every tool; those with Enabled false appear only in the
 	// manifest (as enabled_by_default: false). Order does not matter: the
 	// handler sorts by name.
-	Tools      []*resolver.Tool
-	Categories []resolver.Category // served in the manifest, in this order
+	Tools      []*catalog.Tool
+	Categories []catalog.Category // served in the manifest, in this order
 	// Identity identifies the enabled tools. If its ServerID is empty, the
-	// handler derives it from Tools as [resolver.Catalog.Identity] does.
-	Identity resolver.Identity
+	// handler derives it from Tools as [catalog.Catalog.Identity] does.
+	Identity catalog.Identity
+}
+
+// Catalog is what [FromCatalog] serves: a *catalog.Catalog, or a
+// *resolver.Catalog, which embeds one.
+type Catalog interface {
+	Tools() []*catalog.Tool
+	Identity() catalog.Identity
+	Categories() []catalog.Category
+	// Validate and Call serve the call API (POST /tools/{name}/validate
+	// and /call); Subscribe drops the approval tickets of a changed
+	// catalog.
+	Validate(name string, args map[string]any) ([]catalog.ValidationError, error)
+	Call(ctx context.Context, name string, args map[string]any, opts *catalog.CallOptions) (tool.Outcome, error)
+	Subscribe(fn func()) (cancel func())
 }
 
 // FromCatalog returns a provider serving c's tools, categories and
-// identity as they are at each request.
-func FromCatalog(c *resolver.Catalog) Provider { return catalogProvider{c} }
+// identity as they are at each request, and its calls.
+func FromCatalog(c Catalog) Provider { return catalogProvider{c} }
 
-type catalogProvider struct{ c *resolver.Catalog }
+type catalogProvider struct{ c Catalog }
 
 // Snapshot reads the identity on both sides of the tools, so that the ETag
 // always names the list it is served with: a catalog change in between
@@ -70,8 +85,8 @@ func (f Func) Snapshot(ctx context.Context) (*Snapshot, error) { return f(ctx) }
 func normalize(s *Snapshot) *Snapshot {
 	n := *s
 	n.Tools = slices.Clone(s.Tools)
-	n.Tools = slices.DeleteFunc(n.Tools, func(t *resolver.Tool) bool { return t == nil })
-	slices.SortFunc(n.Tools, func(a, b *resolver.Tool) int { return cmp.Compare(a.Name, b.Name) })
+	n.Tools = slices.DeleteFunc(n.Tools, func(t *catalog.Tool) bool { return t == nil })
+	slices.SortFunc(n.Tools, func(a, b *catalog.Tool) int { return cmp.Compare(a.Name, b.Name) })
 	if n.Identity.ServerID == "" {
 		n.Identity = identityOf(n.Tools)
 	}
@@ -79,14 +94,14 @@ func normalize(s *Snapshot) *Snapshot {
 }
 
 // identityOf derives the identity of the enabled tools with
-// [resolver.IdentityOf], so a Static or Func provider serving a catalog's
+// [catalog.IdentityOf], so a Static or Func provider serving a catalog's
 // tools gets the catalog's id.
-func identityOf(tools []*resolver.Tool) resolver.Identity {
-	var defs []resolver.Definition
+func identityOf(tools []*catalog.Tool) catalog.Identity {
+	var defs []catalog.Definition
 	for _, t := range tools {
 		if t.Enabled {
 			defs = append(defs, t.Definition)
 		}
 	}
-	return resolver.IdentityOf(defs)
+	return catalog.IdentityOf(defs)
 }

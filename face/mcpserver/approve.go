@@ -7,8 +7,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/face/internal/callresult"
-	"github.com/toolhost/toolhost/resolver"
 )
 
 // verdict is what a person said, in an earlier round of a multi
@@ -27,19 +27,19 @@ const (
 // *pending); nil when the client cannot elicit, so that the catalog
 // refuses the call. Nothing the request carries besides the sealed state
 // (arguments, _meta) counts. elicit is supportsElicitation(req).
-func approver(req *mcp.CallToolRequest, v verdict, mrtr, elicit bool, pending **resolver.Approval) func(context.Context, resolver.Approval) (bool, error) {
+func approver(req *mcp.CallToolRequest, v verdict, mrtr, elicit bool, pending **catalog.Approval) func(context.Context, catalog.Approval) (bool, error) {
 	switch {
 	case v != notAsked:
-		return func(context.Context, resolver.Approval) (bool, error) { return v == approved, nil }
+		return func(context.Context, catalog.Approval) (bool, error) { return v == approved, nil }
 	case !elicit:
 		return nil
 	case mrtr:
-		return func(_ context.Context, a resolver.Approval) (bool, error) {
+		return func(_ context.Context, a catalog.Approval) (bool, error) {
 			*pending = &a
-			return false, resolver.ErrNoAnswer
+			return false, catalog.ErrNoAnswer
 		}
 	}
-	return func(ctx context.Context, a resolver.Approval) (bool, error) {
+	return func(ctx context.Context, a catalog.Approval) (bool, error) {
 		res, err := req.Session.Elicit(ctx, callresult.ApprovalParams(a))
 		if err != nil {
 			return false, err
@@ -65,7 +65,7 @@ func cannotApprove(name string) string {
 // that needs approval: the approval form as an input request, with a
 // one-time ticket bound to this tool and these arguments in the sealed
 // state.
-func (s *Server) approvalRequired(name string, args, answers map[string]any, a resolver.Approval) (*mcp.CallToolResult, error) {
+func (s *Server) approvalRequired(name string, args, answers map[string]any, a catalog.Approval) (*mcp.CallToolResult, error) {
 	st := callState{Tool: name, Args: argsHash(args), Answers: answers, Approval: s.tickets.Issue(name, args)}
 	payload, err := json.Marshal(st)
 	if err != nil {
@@ -81,6 +81,6 @@ func (s *Server) approvalRequired(name string, args, answers map[string]any, a r
 // server asks in a multi round-trip call, for other faces that answer with
 // a CallToolResult (see callresult.Approval); ticket is the one-time
 // approval ticket the face issued for this call.
-func ApprovalResult(a resolver.Approval, ticket string) *mcp.CallToolResult {
+func ApprovalResult(a catalog.Approval, ticket string) *mcp.CallToolResult {
 	return callresult.Approval(a, ticket)
 }

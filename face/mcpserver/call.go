@@ -19,8 +19,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/face/internal/callresult"
-	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -42,7 +42,7 @@ var errDeclined = errors.New("the user did not answer")
 // an isError result so the model sees it.
 func (s *Server) toolHandler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		args, err := resolver.DecodeArguments(req.Params.Arguments)
+		args, err := catalog.DecodeArguments(req.Params.Arguments)
 		if err != nil {
 			return callresult.Error(fmt.Sprintf("invalid arguments for tool %q: %v", name, err)), nil
 		}
@@ -84,15 +84,15 @@ func (s *Server) toolHandler(name string) mcp.ToolHandler {
 // later request) and how to ask for approval (approve.go), and maps the
 // result. v is the approval a person gave in an earlier round.
 func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, name string, args, answers map[string]any, v verdict) (*mcp.CallToolResult, error) {
-	opts := &resolver.CallOptions{Answers: answers, OnEvent: eventSink(ctx, req)}
+	opts := &catalog.CallOptions{Answers: answers, OnEvent: eventSink(ctx, req)}
 	mrtr := req.ProtocolVersion() >= mrtrVersion
-	var pending *resolver.Approval     // asked for in this answer (multi round-trip)
+	var pending *catalog.Approval      // asked for in this answer (multi round-trip)
 	elicit := supportsElicitation(req) // once: on 2026-07-28 the SDK decodes the request's _meta for it
 	opts.Approve = approver(req, v, mrtr, elicit, &pending)
 	if elicit {
 		opts.AskForm = func(ctx context.Context, qs []tool.Question) (map[string]any, error) {
 			if mrtr { // answered in a later request: see inputRequired
-				return nil, resolver.ErrNoAnswer
+				return nil, catalog.ErrNoAnswer
 			}
 			return elicitAnswers(ctx, req.Session, qs)
 		}
@@ -103,9 +103,9 @@ func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, name string
 	}
 	out, err := s.cat.Call(withCaller(ctx, req), name, args, opts) // caller.go: the audit line's face and client
 	switch {
-	case pending != nil && errors.Is(err, resolver.ErrNoAnswer):
+	case pending != nil && errors.Is(err, catalog.ErrNoAnswer):
 		return s.approvalRequired(name, args, answers, *pending)
-	case errors.Is(err, resolver.ErrApprovalRequired):
+	case errors.Is(err, catalog.ErrApprovalRequired):
 		return callresult.Error(cannotApprove(name)), nil
 	case err != nil:
 		return callError(ctx, name, err)
@@ -122,7 +122,7 @@ func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, name string
 // the context's error; anything else is shown to the model as isError.
 func callError(ctx context.Context, name string, err error) (*mcp.CallToolResult, error) {
 	switch {
-	case errors.Is(err, resolver.ErrUnknownTool):
+	case errors.Is(err, catalog.ErrUnknownTool):
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
 	case ctx.Err() != nil:
 		return nil, ctx.Err()

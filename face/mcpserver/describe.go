@@ -9,9 +9,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/face/internal/callresult"
 	"github.com/toolhost/toolhost/internal/suggest"
-	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -21,7 +21,7 @@ const DescribeToolsName = "describe_tools"
 // describer is the optional interface of a [Catalog] that gives a tool's
 // full detail.
 type describer interface {
-	Tool(name string) (*resolver.Tool, bool)
+	Tool(name string) (*catalog.Tool, bool)
 }
 
 // addDescribeTools adds describe_tools, unless the catalog serves a tool
@@ -31,7 +31,7 @@ func (s *Server) addDescribeTools(d describer) {
 		s.logger.Warn("describe_tools not added: the catalog serves a tool of that name")
 		return
 	}
-	def := resolver.Definition{
+	def := catalog.Definition{
 		Name:    DescribeToolsName,
 		Summary: "Read the full description, examples and parameters of tools before using them (the tool list has one line per tool).",
 		InputSchema: map[string]any{
@@ -50,7 +50,7 @@ func (s *Server) addDescribeTools(d describer) {
 	}
 	s.describeJSON = data
 	s.describe = func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		args, err := resolver.DecodeArguments(req.Params.Arguments)
+		args, err := catalog.DecodeArguments(req.Params.Arguments)
 		if err != nil {
 			return callresult.Error(err.Error()), nil
 		}
@@ -72,7 +72,7 @@ func (s *Server) addDescribeTools(d describer) {
 
 // describe renders one tool for a model: its name, summary, long
 // description, examples and parameters.
-func describe(d describer, served []resolver.Definition, name string) string {
+func describe(d describer, served []catalog.Definition, name string) string {
 	t, ok := d.Tool(name)
 	if !ok || !t.Enabled {
 		var names []string

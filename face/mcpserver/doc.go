@@ -7,12 +7,12 @@
 //
 //	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 //	defer stop()
-//	cat, err := resolver.New(ctx, cfg, opts)
+//	cat, err := catalog.New(ctx, cfg, opts)
 //	if err != nil { … }
 //	s := mcpserver.New(cat, &mcpserver.Options{Version: version, Logger: stderrLogger})
 //	return s.ServeStdio(ctx) // until stdin closes or ctx is done; no tool process left behind
 //
-// Flow: [resolver.Catalog] → [Server] (sync on every change) → SDK server →
+// Flow: [catalog.Catalog] → [Server] (sync on every change) → SDK server →
 // stdio | streamable HTTP → MCP client.
 //
 // # Tools

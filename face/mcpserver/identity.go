@@ -4,11 +4,11 @@ import (
 	"context"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolhost/toolhost/resolver"
+	"github.com/toolhost/toolhost/catalog"
 )
 
 // MethodIdentity is the custom JSON-RPC method that returns the server's
-// [resolver.Identity] (contract):
+// [catalog.Identity] (contract):
 //
 //	→ {"jsonrpc":"2.0","id":7,"method":"server/identity"}
 //	← {"jsonrpc":"2.0","id":7,"result":{"server_id":"<uuid>","tools_count":3,"protocol_version":"1.0"}}
@@ -30,7 +30,7 @@ type IdentityParams struct {
 // fields at the top level (plus the protocol's optional _meta).
 type IdentityResult struct {
 	mcp.ResultBase
-	resolver.Identity
+	catalog.Identity
 }
 
 // identity answers MethodIdentity from the catalog.

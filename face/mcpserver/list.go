@@ -10,7 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolhost/toolhost/resolver"
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -152,7 +152,7 @@ func (s *Server) known(name string) bool {
 }
 
 // listJSONer is the optional interface of a [Catalog] that keeps its
-// tools/list result as bytes, {"tools":[…]} (as *resolver.Catalog does).
+// tools/list result as bytes, {"tools":[…]} (as *catalog.Catalog does).
 type listJSONer interface{ ListJSON() ([]byte, error) }
 
 // listBytes returns the tools/list result, computed once per change of
@@ -210,7 +210,7 @@ func (s *Server) listBytes() ([]byte, error) {
 
 // listJSON is {"tools":[…]} of defs, leaving out (and logging) a tool the
 // SDK would refuse: one whose input schema is not an object.
-func listJSON(defs []resolver.Definition, logger *slog.Logger) []byte {
+func listJSON(defs []catalog.Definition, logger *slog.Logger) []byte {
 	var b bytes.Buffer
 	b.WriteString(`{"tools":[`)
 	n := 0

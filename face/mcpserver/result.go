@@ -7,7 +7,7 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// OutcomeResult maps a success or error outcome of [resolver.Catalog.Call]
+// OutcomeResult maps a success or error outcome of [catalog.Catalog.Call]
 // to MCP as this server does (design §6): success → its text, isError
 // false; error → isError true with the message. Other faces that answer
 // with a CallToolResult (the HTTP call endpoint) use it, so the mapping is

@@ -10,29 +10,29 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/internal/approval"
 	"github.com/toolhost/toolhost/internal/warm"
-	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )
 
-// Catalog is what a [Server] serves. *resolver.Catalog implements it; tests
+// Catalog is what a [Server] serves. *catalog.Catalog implements it; tests
 // and embedding hosts may supply their own.
 //
 // A Catalog that also has a method
 //
 //	Refresh(ctx context.Context) (changed bool, err error)
 //
-// (as *resolver.Catalog does) is polled every [Options.RefreshInterval] while
+// (as *catalog.Catalog does) is polled every [Options.RefreshInterval] while
 // the server runs, so that a binary rebuilt during a session shows up as a
 // tools/list_changed notification.
 type Catalog interface {
 	// List returns the definitions tools/list serves, sorted by name.
-	List() []resolver.Definition
-	// Call runs a tool (see [resolver.Catalog.Call]).
-	Call(ctx context.Context, name string, args map[string]any, opts *resolver.CallOptions) (tool.Outcome, error)
+	List() []catalog.Definition
+	// Call runs a tool (see [catalog.Catalog.Call]).
+	Call(ctx context.Context, name string, args map[string]any, opts *catalog.CallOptions) (tool.Outcome, error)
 	// Identity identifies the current set of tools.
-	Identity() resolver.Identity
+	Identity() catalog.Identity
 	// Subscribe registers fn to run after each change; cancel undoes it.
 	Subscribe(fn func()) (cancel func())
 }
@@ -88,7 +88,7 @@ type Options struct {
 	// the long description, examples and parameters of tools it names
 	// (tools/list carries only their summaries). Off by default: it adds a
 	// tool to every listing. It needs a Catalog with a Tool method, as
-	// *resolver.Catalog has.
+	// *catalog.Catalog has.
 	DescribeTools bool
 	// AllowHTTPExecute lets tools/call run tools over streamable HTTP
 	// ([Server.Handler]). Without it tools/list and the rest are served

@@ -11,10 +11,10 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/face/internal/callresult"
 	"github.com/toolhost/toolhost/internal/dupkey"
 	"github.com/toolhost/toolhost/internal/suggest"
-	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 	"github.com/toolhost/toolhost/toolsearch"
 )
@@ -33,7 +33,7 @@ const (
 
 // searchDefs are the two definitions tools/list serves in tool search
 // mode, in this order.
-var searchDefs = []resolver.Definition{
+var searchDefs = []catalog.Definition{
 	{
 		Name: SearchToolsName,
 		Summary: "Find tools for a task: describe it in a few words; returns the best-matching tools with their input schemas, best first. " +
@@ -83,13 +83,13 @@ func (s *Server) warnShadowed() {
 // definitions as served, for the hits.
 type searchIndex struct {
 	ix   *toolsearch.Index
-	defs map[string]resolver.Definition
+	defs map[string]catalog.Definition
 }
 
 // lister is the optional interface of a [Catalog] that gives every tool's
-// full detail, as *resolver.Catalog does: then search_tools also ranks by
+// full detail, as *catalog.Catalog does: then search_tools also ranks by
 // description, tags and category.
-type lister interface{ Tools() []*resolver.Tool }
+type lister interface{ Tools() []*catalog.Tool }
 
 // index returns the index of the catalog's tools, built once per change
 // of the catalog (like the tools/list bytes: see listBytes), by one
@@ -109,9 +109,9 @@ func (s *Server) index() *searchIndex {
 	if si != nil {
 		return si // built while this caller waited
 	}
-	si = &searchIndex{defs: map[string]resolver.Definition{}}
+	si = &searchIndex{defs: map[string]catalog.Definition{}}
 	var docs []toolsearch.Doc
-	addDef := func(d resolver.Definition) *toolsearch.Doc {
+	addDef := func(d catalog.Definition) *toolsearch.Doc {
 		if typ, _ := d.InputSchema["type"].(string); typ != "object" {
 			return nil // left out of tools/list too (listJSON)
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"reflect"
-	"sync/atomic"
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
@@ -63,19 +62,7 @@ func wire(opts *Options, co *catalog.Options) *Catalog {
 	return &Catalog{Catalog: catalog.New(&o), bins: New(opts)}
 }
 
-// Refresh, Categories, Policy and Unconfined are resolver.Catalog's.
-
-func (c *Catalog) Refresh(ctx context.Context) (bool, error) {
-	var served atomic.Bool
-	cancel := c.Subscribe(func() { served.Store(true) })
-	defer cancel()
-	if _, err := c.bins.Refresh(ctx); err != nil {
-		return false, err
-	}
-	return served.Load(), nil
-}
-
-func (c *Catalog) Categories() []catalog.Category { return c.bins.Categories() }
+// Policy and Unconfined are resolver.Catalog's.
 
 func (c *Catalog) fromBinaries(name string) bool {
 	src, ok := c.SourceOf(name)

@@ -208,7 +208,7 @@ func (s *Source) resolve(ctx context.Context) *resolution {
 }
 
 // askAll asks the group of each answer for its schema, each in a
-// goroutine of its own with at most c.concurrency binaries running at
+// goroutine of its own with at most s.concurrency binaries running at
 // once, fills in the answers, and calls then(g) in g's goroutine once g
 // has answered. The caller waits for the returned group.
 func (s *Source) askAll(ctx context.Context, p *plan, answers map[*group]*answer, then func(g *group)) *sync.WaitGroup {

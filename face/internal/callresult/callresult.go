@@ -9,14 +9,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolhost/toolhost/resolver"
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/tool"
 )
 
 // ErrorText is what the model reads of a host error: the cause, then the
 // fix on a line of its own.
 func ErrorText(err error) string {
-	if fix := resolver.FixOf(err); fix != "" {
+	if fix := catalog.FixOf(err); fix != "" {
 		return err.Error() + "\nfix: " + fix
 	}
 	return err.Error()
@@ -191,7 +191,7 @@ const (
 // ApprovalParams is the form asking a person to approve a call: the call
 // as the tool renders it in the message, and one boolean, false by
 // default.
-func ApprovalParams(a resolver.Approval) *mcp.ElicitParams {
+func ApprovalParams(a catalog.Approval) *mcp.ElicitParams {
 	return &mcp.ElicitParams{
 		Mode:    "form",
 		Message: fmt.Sprintf("Run tool %q? It runs only once you approve this call:\n\n%s", a.Tool, a.Rendered),
@@ -229,7 +229,7 @@ func Questions(qs []tool.Question) *mcp.CallToolResult {
 // it as text, the approval form keyed "approval" (one boolean, "approve"),
 // and ticket, the one-time approval ticket the face issued for this call,
 // as the request state to send back.
-func Approval(a resolver.Approval, ticket string) *mcp.CallToolResult {
+func Approval(a catalog.Approval, ticket string) *mcp.CallToolResult {
 	p := ApprovalParams(a)
 	return &mcp.CallToolResult{
 		Content:       []mcp.Content{&mcp.TextContent{Text: p.Message}},
