@@ -45,7 +45,7 @@ func run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer cat.Close() // ends the long-lived tool processes and the MCP servers it started
+	defer cat.Close()                         // ends the long-lived tool processes and the MCP servers it started
 	for _, p := range cat.Report().Problems { // what did not resolve; the rest is served
 		fmt.Fprintln(os.Stderr, p)
 	}
