@@ -28,6 +28,11 @@
 // another user, or does not parse is not believed: the workspace is
 // untrusted, and the error says why.
 //
+// [Store.Revoke] keeps the record aside (HASH.revoked), trusting nothing,
+// so that the files are called untrusted rather than new; [Store.Trust]
+// and Revoke prune such records once revoked for [RevokedKeep] or once
+// their workspace's directory is gone (prune.go).
+//
 // The store is the person's: a tool must never be able to write it. Keep
 // it outside every workspace (a workspace at $HOME would reach it) and out
 // of the grants of sandboxed tools.

@@ -317,6 +317,7 @@ func (s *Store) Trust(root string, files map[string]string) (*Record, error) {
 		return nil, fmt.Errorf("recording trust in %s: %w", s.Dir, werr)
 	}
 	os.Remove(s.revokedPath(canon)) // trusted again: what was revoked is moot
+	s.prune(time.Now())
 	return rec, nil
 }
 
@@ -338,7 +339,9 @@ func (s *Store) mkdir() error {
 
 // Revoke removes the record of the workspace at root, and reports whether
 // there was one. The record is kept aside, trusting nothing, so that
-// [Store.Verify] calls its files untrusted rather than new.
+// [Store.Verify] calls its files untrusted rather than new, for
+// [RevokedKeep] or until the workspace's directory is gone: Revoke and
+// [Store.Trust] prune older ones (prune.go).
 func (s *Store) Revoke(root string) (bool, error) {
 	if s.Dir == "" {
 		return false, errNoDir
@@ -354,6 +357,9 @@ func (s *Store) Revoke(root string) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("revoking trust: %w", err)
 	}
+	now := time.Now()
+	_ = os.Chtimes(s.revokedPath(canon), now, now) // when revoked, where no ctime tells
+	s.prune(now)
 	return true, nil
 }
 

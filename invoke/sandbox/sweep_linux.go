@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // A call's private temporary directory is named
@@ -72,8 +73,7 @@ func sweepTempOnce(parent string) {
 // with NS the namespace ns (a pid of another namespace proves nothing
 // here); kill(PID, 0) fails with ESRCH; Lstat finds a directory, not a
 // symlink; uid owns it. Names of the older form (toolhost-call-RANDOM)
-// carry no pid and are left alone: a pooled tool keeps its directory
-// for the life of its process, so no age proves its host gone.
+// carry no pid: they are removed by the stricter rule of sweep_old.go.
 func sweepTemp(parent string, ns uint64, uid int) int {
 	d, err := os.Open(parent)
 	if err != nil {
@@ -82,27 +82,38 @@ func sweepTemp(parent string, ns uint64, uid int) int {
 	defer d.Close()
 	names, _ := d.Readdirnames(sweepScan)
 	removed := 0
+	var old []string // older-form names, for sweepOld
 	for _, name := range names {
 		if removed == sweepRemove {
 			break
+		}
+		if oldForm(name) {
+			old = append(old, name)
+			continue
 		}
 		if !deadHost(name, ns) {
 			continue
 		}
 		p := filepath.Join(parent, name)
-		fi, err := os.Lstat(p)
-		if err != nil || !fi.IsDir() {
-			continue
-		}
-		st, ok := fi.Sys().(*syscall.Stat_t)
-		if !ok || int(st.Uid) != uid {
+		if !ownDir(p, uid) {
 			continue
 		}
 		if os.RemoveAll(p) == nil {
 			removed++
 		}
 	}
-	return removed
+	return removed + sweepOld(parent, old, uid, sweepRemove-removed, time.Now())
+}
+
+// ownDir reports whether Lstat finds at p a directory (not a symlink)
+// that uid owns.
+func ownDir(p string, uid int) bool {
+	fi, err := os.Lstat(p)
+	if err != nil || !fi.IsDir() {
+		return false
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && int(st.Uid) == uid
 }
 
 // deadHost parses name as toolhost-call-NS-PID-RANDOM and reports

@@ -77,7 +77,7 @@ func TestSweepTemp(t *testing.T) {
 			mkdir(t, filepath.Join(parent, n))
 			return n
 		}, false},
-		{"the older form without a pid", func(t *testing.T, parent, _ string) string {
+		{"the older form without a pid, made just now (sweep_old_linux_test.go)", func(t *testing.T, parent, _ string) string {
 			n := tempPrefix + strconv.Itoa(dead)
 			mkdir(t, filepath.Join(parent, n))
 			return n

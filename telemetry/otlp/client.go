@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/x509"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -65,6 +67,10 @@ func (c *client) send(ctx context.Context, body []byte) (int, error) {
 		req.Header.Set("Content-Encoding", "gzip")
 	}
 	resp, err := c.hc.Do(req)
+	var unknownCA x509.UnknownAuthorityError
+	if errors.As(err, &unknownCA) {
+		return 0, fmt.Errorf("OTLP export to %s: %w (set OTEL_EXPORTER_OTLP_CERTIFICATE to the PEM file of the CA that signed the collector's certificate)", c.url, err)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("OTLP export to %s: %w (is the collector listening? check OTEL_EXPORTER_OTLP_ENDPOINT)", c.url, err)
 	}

@@ -16,7 +16,10 @@
 // OTEL_SDK_DISABLED=true and OTEL_TRACES_EXPORTER / OTEL_METRICS_EXPORTER
 // = none turn it (or a signal) off. _HEADERS, _TIMEOUT (ms), _COMPRESSION
 // (gzip, none) and _PROTOCOL (http/protobuf only), general or per signal,
-// adjust the requests; OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES,
+// adjust the requests; for an https:// endpoint _CERTIFICATE (a private
+// CA's PEM file, instead of the system's roots), _CLIENT_CERTIFICATE and
+// _CLIENT_KEY (mutual TLS), general or per signal, set up TLS (tls.go);
+// OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES,
 // OTEL_TRACES_SAMPLER, OTEL_BSP_* and OTEL_METRIC_EXPORT_INTERVAL are read
 // by OpenTelemetry's SDK itself.
 //

@@ -1,6 +1,7 @@
 package otlp
 
 import (
+	"crypto/tls"
 	"fmt"
 	"net/url"
 	"os"
@@ -33,6 +34,7 @@ type endpoint struct {
 	headers map[string]string
 	timeout time.Duration
 	gzip    bool
+	tls     *tls.Config // nil: the system's roots, no client certificate
 }
 
 // get returns the signal's variable OTEL_EXPORTER_OTLP_<SIGNAL>_<key>, or
@@ -62,8 +64,14 @@ func (s signal) endpoint() (*endpoint, error) {
 	} else {
 		e.url = strings.TrimRight(strings.TrimSpace(os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT")), "/") + s.path
 	}
-	if u, err := url.Parse(e.url); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	u, err := url.Parse(e.url)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("the OTLP %s endpoint %q is not an http:// or https:// URL: set OTEL_EXPORTER_OTLP_ENDPOINT to one, such as http://localhost:4318", strings.ToLower(s.name), e.url)
+	}
+	if u.Scheme == "https" { // the TLS variables are for a secure connection only
+		if e.tls, err = s.tlsConfig(); err != nil {
+			return nil, err
+		}
 	}
 	switch p := s.get("PROTOCOL"); p {
 	case "", "http/protobuf":

@@ -73,7 +73,7 @@ func Setup(ctx context.Context, opts *Options) (shutdown func(context.Context) e
 			return nothing, fmt.Errorf("telemetry: %w", err)
 		}
 		tp := sdktrace.NewTracerProvider(sdktrace.WithResource(res),
-			sdktrace.WithBatcher(&traceExporter{&client{*ep, hc}}))
+			sdktrace.WithBatcher(&traceExporter{&client{*ep, ep.httpClient(hc)}}))
 		otel.SetTracerProvider(tp)
 		stops = append(stops, tp.Shutdown)
 	}
@@ -83,7 +83,7 @@ func Setup(ctx context.Context, opts *Options) (shutdown func(context.Context) e
 			return nothing, errors.Join(fmt.Errorf("telemetry: %w", err), stopAll(ctx, stops))
 		}
 		mp := sdkmetric.NewMeterProvider(sdkmetric.WithResource(res),
-			sdkmetric.WithReader(sdkmetric.NewPeriodicReader(&metricExporter{&client{*ep, hc}})))
+			sdkmetric.WithReader(sdkmetric.NewPeriodicReader(&metricExporter{&client{*ep, ep.httpClient(hc)}})))
 		otel.SetMeterProvider(mp)
 		stops = append(stops, mp.Shutdown)
 	}
