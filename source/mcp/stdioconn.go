@@ -236,6 +236,11 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		return nil, ctx.Err()
 	case r := <-c.incoming:
 		if r.err != nil {
+			select {
+			case <-c.closed: // the error is Close's closing the pipe
+				return nil, io.EOF
+			default:
+			}
 			return nil, r.err
 		}
 		c.queue = r.msgs[1:]
@@ -263,8 +268,8 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 // Close closes both pipes; a Read waiting returns io.EOF.
 func (c *stdioConn) Close() error {
 	c.closeOnce.Do(func() {
+		close(c.closed) // first: a read that fails once the pipe is closed below is Close's doing (Read)
 		c.closeErr = errors.Join(c.r.Close(), c.w.Close())
-		close(c.closed)
 	})
 	return c.closeErr
 }
