@@ -442,7 +442,7 @@ func (p *eventPrinter) print(e tool.Event) {
 	if p.asJSON {
 		if data, err := tool.Marshal(e); err == nil {
 			if p.a.termOut {
-				data = escapeJSONC1(data)
+				data = escapeJSON(data)
 			}
 			fmt.Fprintf(p.a.stdout, "%s\n", data)
 		}
