@@ -142,7 +142,7 @@ func (p *auditPrinter) print(line []byte, r *audit.Record) {
 	if p.json {
 		out := append(append([]byte(nil), line...), '\n')
 		if p.a.termOut && !p.a.raw {
-			out = escapeJSONC1(out)
+			out = escapeJSON(out)
 		}
 		p.a.stdout.Write(out)
 		return

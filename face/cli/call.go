@@ -111,14 +111,16 @@ func (a *app) call(c *cli.Context) error {
 	if out.Type == tool.KindNeedsInput && out.Question != nil && !slices.Contains(ask.asked, out.Question.ID) {
 		ask.asked = append(ask.asked, out.Question.ID) // asked, but not through ask (a dynamic tool)
 	}
-	err = a.printOutcome(out, c.Bool("json"))
+	err = a.printOutcome(out, c.Bool("json"), servedByServer(cat, name))
 	ask.reportUnused()
 	return err
 }
 
 // printOutcome prints a call's outcome and returns the exit status for it:
-// nil for success, exit 1 for an error or an unanswered question.
-func (a *app) printOutcome(out tool.Outcome, asJSON bool) error {
+// nil for success, exit 1 for an error or an unanswered question. fromServer
+// says the tool is an MCP server's or a remote catalog's, whose questions
+// say who asks themselves (see [questionText]).
+func (a *app) printOutcome(out tool.Outcome, asJSON, fromServer bool) error {
 	if asJSON {
 		if err := writeJSON(a.stdout, out); err != nil {
 			return err
@@ -150,11 +152,37 @@ func (a *app) printOutcome(out tool.Outcome, asJSON bool) error {
 		if q == nil {
 			q = &tool.Question{}
 		}
-		fmt.Fprintf(a.stderr, "%s: the tool asks: %s\n", a.errOut.yellow("question"), a.errText(q.Text))
+		fmt.Fprintf(a.stderr, "%s: %s\n", a.errOut.yellow("question"), indentLines(a.errText(questionText(*q, fromServer)), "  "))
 		fmt.Fprintf(a.stderr, "  answer with --answer %s\n", a.errText(q.ID+"="+answerHint(*q)))
 		return silent(ExitToolError)
 	}
 	return &exitError{code: ExitFailure, err: fmt.Errorf("outcome of unknown type %q", out.Type)}
+}
+
+// questionText is what the hint of an unanswered question says of q: who
+// asks, then what the prompt would show, its preamble first (a line of its
+// own) and then its text. A local tool's question starts "the tool asks: ";
+// a server's starts with who asks already (`MCP server "NAME" asks: ` or
+// `remote catalog "NAME" asks: `, in its preamble when the server gave a
+// message, else in its text: package source/servers puts it there), so
+// the hint says who asks as the prompt does, once.
+func questionText(q tool.Question, fromServer bool) string {
+	text := q.Text
+	if q.PreAmble != nil && *q.PreAmble != "" {
+		text = strings.TrimRight(*q.PreAmble, "\n") + "\n" + text
+	}
+	if fromServer {
+		return text
+	}
+	return "the tool asks: " + text
+}
+
+// servedByServer reports whether the tool name is served by an MCP server or
+// a remote catalog (its source is "mcp.NAME" or "remote.NAME"), whose
+// questions say who asks.
+func servedByServer(cat *resolver.Catalog, name string) bool {
+	src, _ := cat.SourceOf(name)
+	return strings.HasPrefix(src, "mcp.") || strings.HasPrefix(src, "remote.")
 }
 
 // answerHint shows what an answer to q looks like.
@@ -414,7 +442,7 @@ func (p *eventPrinter) print(e tool.Event) {
 	if p.asJSON {
 		if data, err := tool.Marshal(e); err == nil {
 			if p.a.termOut {
-				data = escapeJSONC1(data)
+				data = escapeJSON(data)
 			}
 			fmt.Fprintf(p.a.stdout, "%s\n", data)
 		}

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/toolhost/toolhost/internal/toolname"
 )
 
 const bashCompletion = `# bash completion for toolhost; load with: source <(toolhost completion bash)
@@ -82,7 +84,9 @@ func (a *app) completionCommand() *cli.Command {
 // completeToolNames is the BashComplete of commands whose first argument
 // is a tool name: it prints the tool names, then, once a name is given,
 // "param=" for each parameter of that tool not given yet (for call and
-// format). Errors print nothing: completion must stay quiet.
+// format). Errors print nothing: completion must stay quiet. Only
+// [completable] names are printed: the shell reads the candidates as
+// code.
 func (a *app) completeToolNames(c *cli.Context) {
 	quietApp := *a
 	quietApp.stderr = io.Discard
@@ -92,7 +96,9 @@ func (a *app) completeToolNames(c *cli.Context) {
 	}
 	if c.NArg() == 0 {
 		for _, n := range cat.Names() {
-			fmt.Fprintln(a.stdout, n)
+			if completable(n) {
+				fmt.Fprintln(a.stdout, n)
+			}
 		}
 		return
 	}
@@ -106,8 +112,22 @@ func (a *app) completeToolNames(c *cli.Context) {
 		given[k] = true
 	}
 	for _, r := range paramRows(t.InputSchema) {
-		if !given[r.Name] {
+		if !given[r.Name] && completable(r.Name) {
 			fmt.Fprintln(a.stdout, r.Name+"=")
 		}
 	}
+}
+
+// completable reports whether name may be offered as a completion: 1 to
+// 64 ASCII letters, digits, '_', '-' or '.', the rule binaries' parameter
+// names are held to (a tool name is one already: the catalog checks it).
+// An MCP server names its tools' parameters as it likes (design §12), and
+// the candidates are one a line, which bash's compgen -W expands as shell
+// words ($(…) runs, ${…} and ~ expand) and zsh's _describe splits at ':',
+// so a newline, a space, a shell metacharacter or an escape sequence in a
+// name would add candidates, run code at Tab or reach the terminal. Such a
+// parameter is left out, not escaped: `call NAME --help` shows it
+// (escaped on a terminal), and --args gives it a value.
+func completable(name string) bool {
+	return toolname.Valid(strings.ReplaceAll(name, ".", "_"))
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -19,8 +18,9 @@ import (
 // earlier one. So when the stream it goes to is a terminal, and the
 // command was not given --raw, every such text goes through
 // [escapeControls] first. Pipes and files get the bytes as they are, and
-// --json output is JSON (whose strings escape C0 controls; see
-// [escapeJSONC1] for C1).
+// --json output is JSON (whose strings escape C0 controls), on a terminal
+// with the rest of the rule's characters written as \u escapes too (see
+// [escapeJSON]).
 //
 // The rule, in one place:
 //
@@ -107,23 +107,46 @@ func firstUnsafe(s string) int {
 	return -1
 }
 
-// escapeJSONC1 rewrites the C1 controls (U+0080–U+009F) inside JSON text
-// as \u0080…\u009f escapes. encoding/json escapes C0 controls but writes
-// C1 ones as raw UTF-8, which some terminals act on (U+009B is CSI). The
-// result is the same JSON value: the two-byte UTF-8 sequences C2 80–C2 9F
-// can only occur inside strings.
-func escapeJSONC1(data []byte) []byte {
-	if bytes.IndexByte(data, 0xc2) < 0 {
-		return data
-	}
-	out := make([]byte, 0, len(data)+16)
-	for i := 0; i < len(data); i++ {
-		if data[i] == 0xc2 && i+1 < len(data) && data[i+1] >= 0x80 && data[i+1] <= 0x9f {
-			out = fmt.Appendf(out, `\u%04x`, data[i+1])
+// escapeJSON rewrites, inside JSON text, the characters [escapeControls]
+// shows escaped but encoding/json writes as they are: DEL, the C1
+// controls (U+0080–U+009F; U+009B is CSI to some terminals) and the
+// characters that reorder or hide text ([hiddenRune]: a right-to-left
+// override shows "txt.exe" as "exe.txt"), each as a \uHHHH escape. The
+// result is the same JSON value: outside strings JSON has only ASCII
+// punctuation, letters, digits and white space, so these occur only inside
+// strings. Invalid UTF-8 is left to the encoder (encoding/json writes
+// U+FFFD).
+func escapeJSON(data []byte) []byte {
+	var out []byte // nil until something is rewritten
+	for i := 0; i < len(data); {
+		c := data[i]
+		if c < utf8.RuneSelf && c != 0x7f {
+			if out != nil {
+				out = append(out, c)
+			}
 			i++
 			continue
 		}
-		out = append(out, data[i])
+		r, size := rune(c), 1
+		if c >= utf8.RuneSelf {
+			r, size = utf8.DecodeRune(data[i:])
+		}
+		if r != 0x7f && !hiddenRune(r) {
+			if out != nil {
+				out = append(out, data[i:i+size]...)
+			}
+			i += size
+			continue
+		}
+		if out == nil {
+			out = make([]byte, 0, len(data)+16)
+			out = append(out, data[:i]...)
+		}
+		out = fmt.Appendf(out, `\u%04x`, r)
+		i += size
+	}
+	if out == nil {
+		return data
 	}
 	return out
 }

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"encoding/json"
+	"maps"
 	"os"
 	"strings"
 	"testing"
@@ -70,12 +72,47 @@ func TestEscapeControls(t *testing.T) {
 	}
 }
 
-func TestEscapeJSONC1(t *testing.T) {
-	in := "{\"a\": \"x\u009by\u00e9\"}\n"
-	want := "{\"a\": \"x\\u009by\u00e9\"}\n"
-	if got := string(escapeJSONC1([]byte(in))); got != want {
-		t.Errorf("escapeJSONC1(%q) = %q, want %q", in, got, want)
+func TestEscapeJSON(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"{\"a\": \"plain é 世界\"}\n", "{\"a\": \"plain é 世界\"}\n"},
+		{"{\"a\": \"x\u009by\u00e9\"}\n", "{\"a\": \"x\\u009by\u00e9\"}\n"},
+		{"[\"del\x7f\"]", `["del\u007f"]`},
+		{"[\"abc\u202edcba\u2066x\u2069\u2028\ufeff\"]", `["abc\u202edcba\u2066x\u2069\u2028\ufeff"]`},
+		{`["\u001b is escaped already"]`, `["\u001b is escaped already"]`},
 	}
+	for _, tt := range tests {
+		if got := string(escapeJSON([]byte(tt.in))); got != tt.want {
+			t.Errorf("escapeJSON(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// FuzzEscapeJSON: whatever string a JSON document holds, escapeJSON
+// leaves the same value, with no DEL, C1 control or hidden character
+// left as it is.
+func FuzzEscapeJSON(f *testing.F) {
+	for _, s := range []string{"plain", oscClipboard, csi8 + "\x7f", "abc\u202edcba\ufeff", "\xff\xc2\x9b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		data, err := json.Marshal(map[string]string{s: s})
+		if err != nil {
+			t.Skip()
+		}
+		got := escapeJSON(data)
+		var want, back map[string]string
+		if err := json.Unmarshal(data, &want); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(got, &back); err != nil || !maps.Equal(back, want) {
+			t.Fatalf("escapeJSON(%q) = %q: decodes to %q (%v), want %q", data, got, back, err, want)
+		}
+		for i, r := range string(got) {
+			if r == 0x7f || hiddenRune(r) {
+				t.Fatalf("escapeJSON(%q) = %q: %U at %d", data, got, r, i)
+			}
+		}
+	})
 }
 
 // FuzzEscapeControls: whatever the input, the escaped text is valid UTF-8

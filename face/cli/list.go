@@ -57,7 +57,7 @@ func (a *app) listCommand() *cli.Command {
 				out.WriteByte('\n')
 				data = out.Bytes()
 				if a.termOut {
-					data = escapeJSONC1(data) // the same JSON, without C1 controls a terminal acts on
+					data = escapeJSON(data) // the same JSON, without the controls a terminal acts on
 				}
 				_, err = a.stdout.Write(data)
 				return err

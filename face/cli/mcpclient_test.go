@@ -167,7 +167,7 @@ func TestMCPClientOutput(t *testing.T) {
 		{name: "tool error", args: []string{"call", "fail"}, code: 1, stderr: "error: the disk is full\n"},
 		{name: "question answered", args: []string{"call", "paint", "--answer", "color=blue"}, golden: "mcp_call_answered.txt"},
 		{name: "question unanswered", args: []string{"call", "paint"}, code: 1,
-			stderr: "question: the tool asks: Color\n  answer with --answer color=red|blue\n"},
+			stderr: "question: MCP server \"fake-mcp\" asks: Which color?\n  Color\n  answer with --answer color=red|blue\n"},
 		{name: "integer typed", args: []string{"call", "echo", "text=hi", "times=two"}, code: 2,
 			stderr: "toolhost: argument times: want an integer, got \"two\"\nRun 'toolhost call echo --help --mcp -- FAKE-MCP' for usage.\n"},
 		{name: "boolean typed", args: []string{"call", "echo", "text=hi", "loud=maybe"}, code: 2,

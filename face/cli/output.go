@@ -24,7 +24,7 @@ func writeJSON(w io.Writer, v any) error {
 	}
 	data := buf.Bytes()
 	if isTerminal(w) {
-		data = escapeJSONC1(data) // the same JSON, without C1 controls a terminal acts on
+		data = escapeJSON(data) // the same JSON, without the controls a terminal acts on
 	}
 	_, err := w.Write(data)
 	return err

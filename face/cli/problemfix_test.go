@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/toolhost/toolhost/catalog"
@@ -37,20 +38,35 @@ func TestMCPServerProblemHasFix(t *testing.T) {
 	}
 }
 
-// TestMCPServerProblemSandboxHint checks that the fix of a sandboxed stdio
-// server (the default) that exits before the handshake names the sandbox
-// and how to open it, since its stderr rarely says the sandbox is why.
+// TestMCPServerProblemSandboxHint checks that the problem of a sandboxed
+// stdio server (the default) that exits before the handshake says the
+// sandbox may be why, and that its fix line, and only that line, names
+// what to grant (the message does not say it again), in check's text and
+// --json, since the server's stderr rarely says the sandbox is why.
 func TestMCPServerProblemSandboxHint(t *testing.T) {
 	dir := workspace(t, "[mcp_servers.dead]\ncommand = [\"sh\", \"-c\", \"echo oops >&2; exit 4\"]\n")
 	const grant = "grant what it needs in [mcp_servers.dead], e.g. access.fs = [{ path = \"~/.npm\", read = true, write = true }] or access.net = [{ host = \"HOST\", port = 443, allow = true }], or set sandbox = false there to run it unconfined"
-	const want = "error: source mcp.dead: " +
-		`listing its tools: mcp server "dead": start: the server did not complete the MCP handshake: the server exited (exit status 4) before the handshake; ` +
-		"it runs under the sandbox, which may be why (no network; nothing read or written outside the workspace, such as ~/.npm): " + grant + " (stderr: oops)" +
-		"\n  fix: " + grant + "; else " + `run "sh -c echo oops >&2; exit 4" by hand: it must speak MCP (JSON-RPC, one message a line) on stdout and log only to stderr` +
-		"\nFAIL: 0 tools, 1 error, 0 warnings\n"
+	const cause = `listing its tools: mcp server "dead": start: the server did not complete the MCP handshake: the server exited (exit status 4) before the handshake; ` +
+		"it runs under the sandbox, which may be why (no network; nothing read or written outside the workspace, such as ~/.npm) (stderr: oops)"
+	const fix = grant + "; else " + `run "sh -c echo oops >&2; exit 4" by hand: it must speak MCP (JSON-RPC, one message a line) on stdout and log only to stderr`
+	const want = "error: source mcp.dead: " + cause + "\n  fix: " + fix + "\nFAIL: 0 tools, 1 error, 0 warnings\n"
 	r := runIn(t, dir, "", nil, "--no-cache", "check")
 	if r.code != 1 || r.stdout != want {
-		t.Errorf("check: exit %d, stdout\n%s\nwant 1,\n%s", r.code, r.stdout, want)
+		t.Errorf("check: exit %d, stdout mismatch (-want +got):\n-%s\n+%s", r.code, want, r.stdout)
+	}
+	if n := strings.Count(r.stdout, "grant what it needs"); n != 1 {
+		t.Errorf("check: the fix is said %d times, want once:\n%s", n, r.stdout)
+	}
+
+	r = runIn(t, dir, "", nil, "--no-cache", "check", "--json")
+	var got struct {
+		Problems []struct{ Error, Fix string }
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatalf("check --json: %v in %q", err, r.stdout)
+	}
+	if len(got.Problems) != 1 || got.Problems[0].Error != cause || got.Problems[0].Fix != fix {
+		t.Errorf("check --json: problems %+v; want one, %q, fix %q", got.Problems, cause, fix)
 	}
 }
 

@@ -130,8 +130,11 @@ func sortedKeys[M ~map[K]V, K cmp.Ordered, V any](m M) []K {
 // nothing in time), that the sandbox may be why and what to grant or set:
 // the sandbox's profile has no network and reads nothing outside the
 // workspace and the system's directories, which a server fetched or
-// cached by a package manager (npx: ~/.npm) needs. The hint is in the
-// message, which every face shows; errors.Is and errors.As see the same
+// cached by a package manager (npx: ~/.npm) needs. The cause ("it runs
+// under the sandbox, which may be why …") is in the message; what to
+// grant or set is the Fix, before the server's own, so that a face shows
+// it once, on its fix line (a wrapped error, which has no Fix to carry
+// it, says it in the message). errors.Is and errors.As see the same
 // causes. Any other error is returned as it is.
 func (s *server) sandboxHint(err error) error {
 	var e *mcp.Error
@@ -147,12 +150,12 @@ func (s *server) sandboxHint(err error) error {
 	k := s.cfg.Key()
 	fix := fmt.Sprintf(`grant what it needs in [%s], e.g. access.fs = [{ path = "~/.npm", read = true, write = true }] or `+
 		`access.net = [{ host = "HOST", port = 443, allow = true }], or set sandbox = false there to run it unconfined`, k)
-	hint := "it runs under the sandbox, which may be why (no network; nothing read or written outside the workspace, such as ~/.npm): " + fix
-	if err != error(e) { // wrapped: keep the wrapping's words
-		return fmt.Errorf("%w; %s", err, hint)
+	cause := "it runs under the sandbox, which may be why (no network; nothing read or written outside the workspace, such as ~/.npm)"
+	if err != error(e) { // wrapped: keep the wrapping's words, and say the fix in them
+		return fmt.Errorf("%w; %s: %s", err, cause, fix)
 	}
 	hinted := *e
-	hinted.Err = fmt.Errorf("%w; %s", e.Err, hint)
+	hinted.Err = fmt.Errorf("%w; %s", e.Err, cause)
 	hinted.Fix = fix
 	if e.Fix != "" {
 		hinted.Fix += "; else " + e.Fix

@@ -49,7 +49,9 @@ func TestSandboxHintCases(t *testing.T) {
 					t.Errorf("sandboxHint(%v) = %v: errors.Is(%v) changed", tt.err, got, cause)
 				}
 			}
-			hinted := strings.Contains(got.Error(), "; it runs under the sandbox, which may be why (no network; nothing read or written outside the workspace, such as ~/.npm): grant what it needs in [mcp_servers.s]")
+			const cause = "; it runs under the sandbox, which may be why (no network; nothing read or written outside the workspace, such as ~/.npm)"
+			const grant = "grant what it needs in [mcp_servers.s]"
+			hinted := strings.Contains(got.Error(), cause)
 			if hinted != tt.want {
 				t.Errorf("sandboxHint(%v) = %v; hint %v, want %v", tt.err, got, hinted, tt.want)
 			}
@@ -57,8 +59,14 @@ func TestSandboxHintCases(t *testing.T) {
 				t.Errorf("sandboxHint changed an error it does not hint: %v", got)
 			}
 			var e *mcp.Error
-			if tt.want && tt.name == "handshake timeout" && (!errors.As(got, &e) || !strings.HasSuffix(e.Fix, "; else raise start_timeout") || !strings.Contains(e.Fix, "sandbox = false")) {
+			if tt.want && tt.name == "handshake timeout" && (!errors.As(got, &e) || !strings.HasPrefix(e.Fix, grant) || !strings.HasSuffix(e.Fix, "; else raise start_timeout") || !strings.Contains(e.Fix, "sandbox = false")) {
 				t.Errorf("fix %q, want the sandbox's then the server's", e.Fix)
+			}
+			// The fix is said once: in the Fix when the error is the
+			// server's, in the message of a wrapped one (no Fix to carry it).
+			wrapped := got != nil && errors.As(got, &e) && got != error(e)
+			if tt.want && strings.Contains(got.Error(), grant) != wrapped {
+				t.Errorf("sandboxHint(%v) = %q: the fix in the message %v, want %v (wrapped)", tt.err, got, !wrapped, wrapped)
 			}
 		})
 	}

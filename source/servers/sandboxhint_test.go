@@ -28,8 +28,8 @@ func TestSandboxHint(t *testing.T) {
 	if err := os.WriteFile(outside, []byte("cache\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	const hint = "; it runs under the sandbox, which may be why (no network; nothing read or written outside the workspace, such as ~/.npm): " +
-		`grant what it needs in [mcp_servers.s], e.g. access.fs = [{ path = "~/.npm", read = true, write = true }] or ` +
+	const hint = "; it runs under the sandbox, which may be why (no network; nothing read or written outside the workspace, such as ~/.npm)"
+	const fix = `grant what it needs in [mcp_servers.s], e.g. access.fs = [{ path = "~/.npm", read = true, write = true }] or ` +
 		`access.net = [{ host = "HOST", port = 443, allow = true }], or set sandbox = false there to run it unconfined`
 	confines := sandbox.ABI() > 0
 	for _, tt := range []struct {
@@ -74,6 +74,13 @@ func TestSandboxHint(t *testing.T) {
 			}
 			if got := strings.Contains(msg, hint); got != tt.wantHint {
 				t.Errorf("problem %q: hint %v, want %v", msg, got, tt.wantHint)
+			}
+			var me *mcp.Error
+			if !errors.As(problems[0].Err, &me) {
+				t.Fatalf("problem %q: no *mcp.Error", msg)
+			}
+			if got := strings.HasPrefix(me.Fix, fix); got != tt.wantHint || strings.Contains(msg, fix) {
+				t.Errorf("problem %q, fix %q: want the fix to name what to grant (%v) and the message not to", msg, me.Fix, tt.wantHint)
 			}
 		})
 	}
