@@ -107,7 +107,8 @@ func (e *Error) StderrTail() string {
 }
 
 // FixOf returns what the user can do about err: the Fix of the first
-// [*Error] or [Problem] in its chain, or "".
+// [*Error] or [Problem] in its chain, else the FixText of the first
+// [Fixable] (a source's own error: an MCP server's), or "".
 func FixOf(err error) string {
 	var p Problem
 	if errors.As(err, &p) && p.Fix != "" {
@@ -117,7 +118,18 @@ func FixOf(err error) string {
 	if errors.As(err, &e) {
 		return e.Fix
 	}
+	var f Fixable
+	if errors.As(err, &f) {
+		return f.FixText()
+	}
 	return ""
+}
+
+// Fixable is an error of a source's own type that says what the user can
+// do about it (source/mcp's *Error); [FixOf], and so every face, reads it.
+type Fixable interface {
+	error
+	FixText() string
 }
 
 // Problem is one thing that went wrong (or looks wrong) while resolving one

@@ -49,6 +49,10 @@ func (e *Error) Error() string {
 // Unwrap returns the cause: errors.Is(err, ErrExited) and the like.
 func (e *Error) Unwrap() error { return e.Err }
 
+// FixText returns e.Fix: what the user can do about it (the catalog's
+// FixOf reads it, so every face shows it).
+func (e *Error) FixText() string { return e.Fix }
+
 // oneLine joins the last three non-blank lines of s with " | " for an
 // error message: a blank line (node ends its crash report with one
 // before its version) would take the place of one that says something.

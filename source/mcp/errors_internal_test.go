@@ -17,3 +17,9 @@ func TestOneLine(t *testing.T) {
 		}
 	}
 }
+
+// The catalog's FixOf reads an MCP server error's fix (catalog.Fixable).
+var _ interface {
+	error
+	FixText() string
+} = (*Error)(nil)
