@@ -1,12 +1,15 @@
 package resolver
 
 import (
+	"strings"
 	"time"
 
 	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/ratelimit"
 	"github.com/toolhost/toolhost/source/binary"
+	"github.com/toolhost/toolhost/source/servers"
 )
 
 // Options configures a [Catalog]. A nil *Options means all defaults.
@@ -65,6 +68,7 @@ type Catalog struct {
 	*catalog.Catalog
 	bins    *binary.Source
 	servers []catalog.Source // the sources the configuration names, added by New or Open (servers.go)
+	cfg     *config.Config   // the configuration, when read (New, or Open that read it); else bins.Config reads it
 }
 
 // Policy is a tool's effective access policy, as `toolhost describe
@@ -76,16 +80,42 @@ type Policy = binary.Policy
 type PolicyRule = binary.PolicyRule
 
 // Policy returns the effective access policy of the tool name; false when
-// there is no such tool. A tool registered in this process, or served by
-// another source, runs under none here: its policy is empty.
+// there is no such tool. A binary's tool runs under its entry's; a
+// configured stdio MCP server's tool under its server's sandbox (reading
+// the configuration if the catalog was served without it); a tool
+// registered in this process, an HTTP server's or a remote's runs under
+// none here: its policy is empty.
 func (c *Catalog) Policy(name string) (*Policy, bool) {
-	if !c.fromBinaries(name) {
-		if _, ok := c.SourceOf(name); !ok {
-			return nil, false
+	src, ok := c.SourceOf(name)
+	switch {
+	case !ok:
+		return nil, false
+	case src == c.bins.Name():
+		if p, ok := c.bins.Policy(name); ok {
+			return p, true
 		}
-		return binary.EmptyPolicy(), true
+	case strings.HasPrefix(src, "mcp."): // a configured MCP server's tool: its server's sandbox
+		if cfg := c.config(); cfg != nil {
+			if p, ok := servers.Policy(cfg, src); ok {
+				return p, true
+			}
+		}
 	}
-	return c.bins.Policy(name)
+	return binary.EmptyPolicy(), true
+}
+
+// config returns the configuration, reading it when the catalog was
+// served from a persisted resolution without it (Open); nil when it
+// cannot be read.
+func (c *Catalog) config() *config.Config {
+	if c.cfg != nil {
+		return c.cfg
+	}
+	cfg, err := c.bins.Config()
+	if err != nil {
+		return nil
+	}
+	return cfg
 }
 
 // fromBinaries reports whether the catalog serves the tool name from its

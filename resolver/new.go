@@ -18,6 +18,7 @@ import (
 func New(ctx context.Context, cfg *config.Config, opts *Options) (*Catalog, error) {
 	c, o := newCatalog(opts)
 	c.bins.Configure(cfg)
+	c.cfg = cfg
 	if err := c.start(ctx); err != nil {
 		return nil, err
 	}
@@ -52,6 +53,7 @@ func Open(ctx context.Context, files []string, load func() (*config.Config, erro
 	if err != nil {
 		return nil, err
 	}
+	c.cfg = cfg
 	if err := c.start(ctx); err != nil {
 		return nil, err
 	}

@@ -131,35 +131,15 @@ func restorePolicy(data []byte, e *config.Entry) bool {
 }
 
 // Policy is a tool's effective access policy, as `toolhost describe
-// --explain` shows it (docs/security.md).
-type Policy struct {
-	Sandbox  string `json:"sandbox"`                // "true", "false", "require"; "" when unset
-	Enforced bool   `json:"enforced"`               // the OS confines the tool's processes (where it can)
-	Landlock int    `json:"landlock_abi,omitempty"` // when Enforced: the kernel's Landlock ABI version, 0 for none
+// --explain` shows it: [policy.Effective].
+type Policy = policy.Effective
 
-	// Each list holds the effective rules in order (a tie goes to the
-	// later); *Restricted says whether the list is default-deny.
-	FS            []PolicyRule `json:"fs"`
-	FSRestricted  bool         `json:"fs_restricted"`
-	Net           []PolicyRule `json:"net"`
-	NetRestricted bool         `json:"net_restricted"`
-	Env           []PolicyRule `json:"env"`
-	EnvRestricted bool         `json:"env_restricted"`
-
-	Access json.RawMessage `json:"access"` // context.access as sent: JP's AccessPolicy, or null
-}
-
-// PolicyRule is one rule as TOML writes it, and where it was written.
-type PolicyRule struct {
-	Rule  string `json:"rule"`
-	Where string `json:"where,omitempty"`
-}
+// PolicyRule is one rule of a [Policy]: [policy.Rule].
+type PolicyRule = policy.Rule
 
 // EmptyPolicy is the policy of a tool that runs under none of the
 // binaries': a tool registered in a catalog's process, another source's.
-func EmptyPolicy() *Policy {
-	return &Policy{FS: []PolicyRule{}, Net: []PolicyRule{}, Env: []PolicyRule{}, Access: json.RawMessage("null")}
-}
+func EmptyPolicy() *Policy { return policy.Empty() }
 
 // Policy returns the effective access policy of the binaries' tool name;
 // false when they have no such tool.
@@ -168,55 +148,7 @@ func (s *Source) Policy(name string) (*Policy, bool) {
 	if e == nil {
 		return nil, false
 	}
-	out := EmptyPolicy()
-	if e.bin.spec.Sandbox == nil {
-		return out, true
-	}
-	p := e.bin.spec.Sandbox
-	out.Sandbox, out.Enforced = p.Mode.String(), p.Enforced()
-	if out.Enforced {
-		out.Landlock = sandbox.ABI()
-	}
-	if len(e.bin.access) > 0 {
-		out.Access = e.bin.access
-	}
-	b := func(name string, v *bool) string {
-		if v == nil {
-			return ""
-		}
-		return fmt.Sprintf(", %s=%v", name, *v)
-	}
-	for _, r := range p.Rules() {
-		ext := ""
-		if r.External {
-			ext = ", external=true"
-		}
-		out.FS = append(out.FS, PolicyRule{fmt.Sprintf("{path=%q%s%s%s%s%s%s%s}", r.Path, ext, b("read", r.Read), b("write", r.Write),
-			b("create", r.Create), b("update", r.Update), b("delete", r.Delete), b("execute", r.Execute)), r.Where})
-	}
-	for _, r := range p.Net {
-		rule := fmt.Sprintf("{host=%q", r.Host)
-		if r.Scheme != nil {
-			rule += fmt.Sprintf(", scheme=%q", *r.Scheme)
-		}
-		if r.Port != nil {
-			rule += fmt.Sprintf(", port=%d", *r.Port)
-		}
-		if r.PathPrefix != nil {
-			rule += fmt.Sprintf(", path_prefix=%q", *r.PathPrefix)
-		}
-		rule += fmt.Sprintf(", allow=%v", r.Allow)
-		if r.Bind {
-			rule += ", bind=true"
-		}
-		out.Net = append(out.Net, PolicyRule{rule + "}", r.Where})
-	}
-	for _, r := range p.Env {
-		out.Env = append(out.Env, PolicyRule{fmt.Sprintf("{name=%q, read=%v}", r.Name, r.Read), r.Where})
-	}
-	profile := p.Mode == sandbox.ModeOn || p.Mode == sandbox.ModeRequire
-	out.FSRestricted, out.NetRestricted, out.EnvRestricted = len(out.FS) > 0, len(out.Net) > 0 || profile, len(out.Env) > 0 || profile
-	return out, true
+	return policy.Describe(e.bin.spec.Sandbox, e.bin.access), true
 }
 
 // deniedPooled is [denied] for a call a long-lived process answered: its

@@ -21,6 +21,7 @@ import (
 	"github.com/toolhost/toolhost/config/secret"
 	"github.com/toolhost/toolhost/face/mcpserver"
 	"github.com/toolhost/toolhost/face/mcpserver/mcptest"
+	"github.com/toolhost/toolhost/invoke/sandbox"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -537,5 +538,38 @@ func TestWarmListFiveServers(t *testing.T) {
 	}
 	if n := w.startCount(t); n != 5 {
 		t.Errorf("the warm listing started %d servers", n-5)
+	}
+}
+
+// TestPolicyOfServerTools: `describe --explain` shows a configured stdio
+// server's tools under their server's sandbox and access rules, not as
+// unconfined (resolver.Catalog.Policy).
+func TestPolicyOfServerTools(t *testing.T) {
+	w := newWorld(t, `
+[mcp_servers.fake.access]
+fs = [{ path = "data", read = true }]
+`)
+	cat := w.catalog(t)
+	for _, name := range []string{"f_echo", "shout"} {
+		p, ok := cat.Policy(name)
+		if !ok {
+			t.Fatalf("Policy(%s): no such tool", name)
+		}
+		profile := "sandbox = true (the default profile)"
+		want := []resolver.PolicyRule{
+			{Rule: `{path=".", read=true, write=true}`, Where: profile},
+			{Rule: `{path=".git", read=true, write=false}`, Where: profile},
+			{Rule: `{path=".config/toolhost", read=true, write=false}`, Where: profile},
+			{Rule: `{path="data", read=true}`, Where: filepath.Join(w.root, "tools.toml") + ":15"},
+		}
+		if p.Sandbox != "true" || !slices.Equal(p.FS, want) || !p.NetRestricted || string(p.Access) != "null" {
+			t.Errorf("Policy(%s) = %+v\nwant sandbox true, fs %+v, no network, no context.access", name, p, want)
+		}
+		if p.Enforced != (sandbox.ABI() > 0) {
+			t.Errorf("Policy(%s).Enforced = %v with Landlock ABI %d", name, p.Enforced, sandbox.ABI())
+		}
+	}
+	if _, ok := cat.Policy("nope"); ok {
+		t.Error("a policy for an unknown tool")
 	}
 }

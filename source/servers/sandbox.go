@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -118,6 +119,23 @@ func redactBearer(log *audit.Log, env string) {
 	if v := os.Getenv(env); v != "" {
 		log.AddSecret(v) // a nil log does nothing
 	}
+}
+
+// Policy returns the effective access policy of the tools of the source
+// named source ("mcp.NAME") that cfg names, as `toolhost describe
+// --explain` shows it: a stdio server's sandbox and access rules; none
+// for an HTTP server (it runs elsewhere). False for a name cfg does not
+// give an MCP server (a remote's tools run elsewhere too).
+func Policy(cfg *config.Config, source string) (*policy.Effective, bool) {
+	name, ok := strings.CutPrefix(source, "mcp.")
+	if !ok || cfg == nil || cfg.Servers[name] == nil {
+		return nil, false
+	}
+	s := cfg.Servers[name]
+	if !s.Stdio() {
+		return policy.Empty(), true
+	}
+	return policy.Describe(policyOf(s), nil), true
 }
 
 // sortedKeys returns m's keys in order.
