@@ -98,6 +98,11 @@ func (d *decoder) unknown(path []string, known []string) {
 	hint := ""
 	if s := suggestKey(path[len(path)-1], known); s != "" {
 		hint = fmt.Sprintf(" (did you mean %q?)", s)
+	} else if top := path[len(path)-1]; len(path) > 1 && slices.Contains(topKeys, top) {
+		// mcp_servers.fs = {…} written below [tools.greet] is that table's
+		// key in TOML: the user meant the top-level table.
+		hint = fmt.Sprintf(" (a key written after [%s] belongs to that table: to set %s, put the line above the file's first [table], or write it as [%s.NAME])",
+			dotted(path[:len(path)-1]), top, top)
 	}
 	d.fail(path, ErrUnknownKey, "unknown key %q%s", dotted(path), hint)
 }

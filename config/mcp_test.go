@@ -128,6 +128,8 @@ func TestParseServerErrors(t *testing.T) {
 			`config.toml:3: unknown key "mcp_servers.fs.arg" (did you mean "args"?)`},
 		{"unknown remote key", "[remotes.team]\nurl = \"http://h\"\ncomand = \"x\"\n", ErrUnknownKey,
 			`config.toml:3: unknown key "remotes.team.comand"`},
+		{"the one-line server below a table", "[tools.greet]\ncommand = \"bin/greet\"\nmcp_servers.fs = { command = \"fs\" }\n", ErrUnknownKey,
+			`config.toml:3: unknown key "tools.greet.mcp_servers" (a key written after [tools.greet] belongs to that table: to set mcp_servers, put the line above the file's first [table], or write it as [mcp_servers.NAME])`},
 		{"neither", "[mcp_servers.fs]\nenabled = true\n", ErrInvalid,
 			`config.toml:1: mcp_servers.fs: neither command nor url is set; add command = "program" (a stdio server) or url = "https://host/mcp" (streamable HTTP)`},
 		{"both", "[mcp_servers.fs]\ncommand = \"fs\"\nurl = \"http://h/mcp\"\n", ErrInvalid,

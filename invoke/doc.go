@@ -1,7 +1,7 @@
 // Package invoke is the one place that starts tool processes: it renders
 // a command's templates, runs it with one request on stdin, bounds its time
 // and output, and returns what the process left. Reading that (is stdout an
-// outcome, a schema answer?) is the resolver's business (resolver/read.go).
+// outcome, a schema answer?) is the binaries' business (source/binary/read.go).
 //
 //	spec := &invoke.Spec{Command: []string{"bin/fs", "--root", "my dir"}} // argv tokens, as config.SplitWords gives them
 //	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)

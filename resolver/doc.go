@@ -1,7 +1,10 @@
-// Package resolver turns TOML tool entries into a catalog of tools: it asks
-// each tool binary for its schema (once per binary, cached), merges the
-// user's overrides on top, and serves the result with tools/list and
-// tools/call semantics.
+// Package resolver turns a configuration into a catalog of tools: the
+// binaries its entries name (package source/binary asks each for its
+// schema, once per binary, cached, and merges the user's overrides on
+// top) and the MCP servers and remote catalogs it names (package
+// source/servers), served by a [catalog.Catalog] with tools/list and
+// tools/call semantics. This package is the wiring; the sections below
+// describe what an embedder sees of the whole.
 //
 // A host program embeds it in a few lines:
 //
@@ -42,8 +45,8 @@
 // most [Options.PoolSize] processes (default 2) per binary, ended after
 // [Options.PoolIdle] without calls (default 60s), restarted after a crash,
 // replaced when the binary is rebuilt, with the timeouts, outcomes and
-// questions of one-shot, and one-shot again on any protocol doubt (pool.go
-// has the rules). [catalog.Catalog.Close] ends them. A negative PoolSize runs
+// questions of one-shot, and one-shot again on any protocol doubt
+// (source/binary/pool.go has the rules). [catalog.Catalog.Close] ends them. A negative PoolSize runs
 // every call one-shot.
 //
 // # Merging
