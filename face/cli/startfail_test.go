@@ -1,6 +1,10 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -17,5 +21,54 @@ func TestMCPServerNotInstalled(t *testing.T) {
 	r := runIn(t, dir, "", nil, "--no-cache", "check")
 	if r.code != 1 || r.stdout != want {
 		t.Errorf("check: exit %d, stdout mismatch (-want +got):\n-%s\n+%s", r.code, want, r.stdout)
+	}
+}
+
+// nodeCrash is what node writes on stderr when a module it imports is
+// not there: the error line comes above ten stack frames, an object of
+// details, a blank line and node's version.
+const nodeCrash = `node:internal/modules/esm/resolve:283
+    throw new ERR_MODULE_NOT_FOUND(
+          ^
+
+Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/srv/node_modules/sdk/server/mcp.js' imported from /srv/node_modules/server-filesystem/dist/index.js
+    at finalizeResolution (node:internal/modules/esm/resolve:283:11)
+    at moduleResolve (node:internal/modules/esm/resolve:952:10)
+    at defaultResolve (node:internal/modules/esm/resolve:1188:11)
+    at ModuleLoader.defaultResolve (node:internal/modules/esm/loader:708:12)
+    at #cachedDefaultResolve (node:internal/modules/esm/loader:657:25)
+    at ModuleLoader.resolve (node:internal/modules/esm/loader:640:38)
+    at ModuleLoader.getModuleJobForImport (node:internal/modules/esm/loader:264:38)
+    at ModuleJob._link (node:internal/modules/esm/module_job:168:49) {
+  code: 'ERR_MODULE_NOT_FOUND',
+  url: 'file:///srv/node_modules/sdk/server/mcp.js'
+}
+
+Node.js v20.20.2
+`
+
+// TestMCPServerStderrStack checks that check's problem for a sandboxed
+// stdio server that prints a crash's stack on stderr and exits quotes
+// enough of the stderr tail to hold the error line above the stack, not
+// only the last three lines (`} | Node.js v20.20.2`).
+func TestMCPServerStderrStack(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "crash.txt"), []byte(nodeCrash), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws := workspace(t, "[mcp_servers.fs]\ncommand = [\"sh\", \"-c\", \"cat "+filepath.Join(dir, "crash.txt")+" >&2; exit 1\"]\n"+
+		"access.fs = [{ path = "+strconv.Quote(dir)+", read = true }]\n")
+	const stderr = `node:internal/modules/esm/resolve:283 | throw new ERR_MODULE_NOT_FOUND( | ^ | ` +
+		`Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/srv/node_modules/sdk/server/mcp.js' imported from /srv/node_modules/server-filesystem/dist/index.js | ` +
+		`at finalizeResolution (node:internal/modules/esm/resolve:283:11) | at moduleResolve (node:internal/modules/esm/resolve:952:10) | ` +
+		`at defaultResolve (node:internal/modules/esm/resolve:1188:11) | at ModuleLoader.defaultResolve (node:internal/modules/esm/loader:708:12) | ` +
+		`at #cachedDefaultResolve (node:internal/modules/esm/loader:657:25) | at ModuleLoader.resolve (node:internal/modules/esm/loader:640:38) | ` +
+		`at ModuleLoader.getModuleJobForImport (node:internal/modules/esm/loader:264:38) | at ModuleJob._link (node:internal/modules/esm/module_job:168:49) { | ` +
+		`code: 'ERR_MODULE_NOT_FOUND', | url: 'file:///srv/node_modules/sdk/server/mcp.js' | } | Node.js v20.20.2`
+	want := `error: source mcp.fs: listing its tools: mcp server "fs": start: the server did not complete the MCP handshake: the server exited (exit status 1) before the handshake; ` +
+		"it runs under the sandbox, which may be why (no network; nothing read or written outside the workspace, such as ~/.npm) (stderr: " + stderr + ")\n"
+	r := runIn(t, ws, "", nil, "--no-cache", "check")
+	if got, _, _ := strings.Cut(r.stdout, "\n  fix: "); r.code != 1 || got+"\n" != want {
+		t.Errorf("check: exit %d, problem mismatch (-want +got):\n-%s\n+%s", r.code, want, got)
 	}
 }
