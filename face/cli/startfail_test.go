@@ -72,3 +72,31 @@ func TestMCPServerStderrStack(t *testing.T) {
 		t.Errorf("check: exit %d, problem mismatch (-want +got):\n-%s\n+%s", r.code, want, got)
 	}
 }
+
+// TestUnknownToolUnresolved checks that call and describe of a name the
+// catalog does not serve say what of the configuration could not be
+// listed or resolved (it may have held the tool) and point at check,
+// as list's note does; with nothing unresolved they say no more.
+func TestUnknownToolUnresolved(t *testing.T) {
+	for _, tt := range []struct {
+		name, toml, want string
+	}{
+		{"a server that did not start", "[mcp_servers.fs]\ncommand = \"mcp-server-not-installed\"\n",
+			`toolhost: unknown tool "read_text_file": the configuration serves no tools; 1 source could not be listed (mcp.fs), run toolhost check for details` + "\n"},
+		{"two servers and an entry", "[mcp_servers.fs]\ncommand = \"mcp-server-not-installed\"\n[mcp_servers.git]\ncommand = \"mcp-server-git-not-installed\"\n" +
+			"[tools.greet]\ncommand = [{{exe}}, \"greet\"]\n[tools.gone]\ncommand = \"bin/gone\"\n",
+			`toolhost: unknown tool "read_text_file" (tools: greet); 2 sources could not be listed (mcp.fs, mcp.git); 1 entry could not be resolved, run toolhost check for details` + "\n"},
+		{"nothing unresolved", "[tools.greet]\ncommand = [{{exe}}, \"greet\"]\n",
+			`toolhost: unknown tool "read_text_file" (tools: greet)` + "\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := workspace(t, tt.toml)
+			for _, cmd := range []string{"call", "describe"} {
+				r := runIn(t, dir, "", nil, "--no-cache", cmd, "read_text_file")
+				if r.code != 2 || r.stderr != tt.want {
+					t.Errorf("%s: exit %d, stderr mismatch (-want +got):\n-%s+%s", cmd, r.code, tt.want, r.stderr)
+				}
+			}
+		})
+	}
+}
