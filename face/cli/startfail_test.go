@@ -100,3 +100,30 @@ func TestUnknownToolUnresolved(t *testing.T) {
 		})
 	}
 }
+
+// TestClientMisplacedCommand checks the fix of a stdio server, started by
+// --mcp -- COMMAND, that did not start when its command line holds one of
+// toolhost's commands: the word went to the server, and the fix shows the
+// line with the command before --mcp. A line without one gets no such
+// hint.
+func TestClientMisplacedCommand(t *testing.T) {
+	const cause = `toolhost: mcp server "sh": start: the server did not complete the MCP handshake: the server exited (exit status 3) before the handshake` + "\n"
+	for _, tt := range []struct {
+		args []string
+		fix  string
+	}{
+		{[]string{"--mcp", "--", "sh", "-c", "exit 3", "list"},
+			`fix: run "sh -c exit 3 list" by hand: it must speak MCP (JSON-RPC, one message a line) on stdout and log only to stderr; ` +
+				`"list" went to the server: everything after --mcp -- is the server's command line, and toolhost's command goes before --mcp, as in toolhost list --mcp -- sh -c 'exit 3'`},
+		{[]string{"--mcp", "--", "sh", "-c", "exit 3", "call", "echo", "message=hi"},
+			`fix: run "sh -c exit 3 call echo message=hi" by hand: it must speak MCP (JSON-RPC, one message a line) on stdout and log only to stderr; ` +
+				`"call" went to the server: everything after --mcp -- is the server's command line, and toolhost's command goes before --mcp, as in toolhost call echo message=hi --mcp -- sh -c 'exit 3'`},
+		{[]string{"list", "--mcp", "--", "sh", "-c", "exit 3"},
+			`fix: run "sh -c exit 3" by hand: it must speak MCP (JSON-RPC, one message a line) on stdout and log only to stderr`},
+	} {
+		r := runIn(t, t.TempDir(), "", nil, append([]string{"--no-cache"}, tt.args...)...)
+		if want := cause + tt.fix + "\n"; r.code != 2 || r.stderr != want {
+			t.Errorf("%q: exit %d, stderr mismatch (-want +got):\n-%s+%s", tt.args, r.code, want, r.stderr)
+		}
+	}
+}
