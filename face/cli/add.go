@@ -89,7 +89,8 @@ func (a *app) add(c *cli.Context) error {
 	if err := config.AppendTool(file, name, argv, toolName); err != nil {
 		return &exitError{code: ExitFailure, err: err}
 	}
-	if note := keepTrusted(before, trusted, file); note != "" {
+	note := keepTrusted(before, trusted, file)
+	if note != "" {
 		fmt.Fprintf(a.stderr, "toolhost: %s\n", note)
 	}
 	def := resp.Find(toolName)
@@ -97,8 +98,19 @@ func (a *app) add(c *cli.Context) error {
 	if def != nil && def.Summary != "" {
 		fmt.Fprintf(a.stdout, ": %s", a.outText(oneLine(def.Summary)))
 	}
-	fmt.Fprintf(a.stdout, "\ntry: toolhost call %s --help\n", name)
+	fmt.Fprintf(a.stdout, "\n%s\n", tryLine(note, "toolhost call "+name+" --help"))
 	return nil
+}
+
+// tryLine is the line after a command that wrote the workspace's
+// configuration (add, import): "try: CMD", or, when the workspace is not
+// trusted (note, keepTrusted's line, is not ""), toolhost trust first,
+// since CMD would only say the configuration is not trusted.
+func tryLine(note, cmd string) string {
+	if note != "" {
+		return "try: toolhost trust (once you have reviewed the workspace's files), then " + cmd
+	}
+	return "try: " + cmd
 }
 
 // rootRelative rewrites the paths in argv typed relative to the current

@@ -54,10 +54,11 @@ func (a *app) addToolset(c *cli.Context, name string, argv []string, root string
 	if err := config.AppendToolset(file, name, argv, prefix); err != nil {
 		return &exitError{code: ExitFailure, err: err}
 	}
-	if note := keepTrusted(before, trusted, file); note != "" {
+	note := keepTrusted(before, trusted, file)
+	if note != "" {
 		fmt.Fprintf(a.stderr, "toolhost: %s\n", note)
 	}
-	fmt.Fprintf(a.stdout, "added toolset %s to %s: %s (%d %s)\ntry: toolhost list\n", a.out.green(name), relPath(file),
-		strings.Join(served, ", "), len(served), plural(len(served), "tool", "tools"))
+	fmt.Fprintf(a.stdout, "added toolset %s to %s: %s (%d %s)\n%s\n", a.out.green(name), relPath(file),
+		strings.Join(served, ", "), len(served), plural(len(served), "tool", "tools"), tryLine(note, "toolhost list"))
 	return nil
 }

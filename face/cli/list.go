@@ -219,11 +219,39 @@ func (a *app) findTool(cat *resolver.Catalog, name string) (*resolver.Tool, erro
 			skipped = append(skipped, f)
 		}
 	}
+	var parts []string
 	if len(skipped) > 0 {
-		msg += fmt.Sprintf("; %s %s errors and %s skipped, run toolhost check for details",
-			strings.Join(skipped, ", "), plural(len(skipped), "has", "have"), plural(len(skipped), "was", "were"))
+		parts = append(parts, fmt.Sprintf("%s %s errors and %s skipped",
+			strings.Join(skipped, ", "), plural(len(skipped), "has", "have"), plural(len(skipped), "was", "were")))
+	}
+	parts = append(parts, unresolvedParts(cat.Report())...)
+	if len(parts) > 0 {
+		msg += "; " + strings.Join(parts, "; ") + ", run toolhost check for details"
 	}
 	return nil, &exitError{code: ExitFailure, err: errors.New(msg)}
+}
+
+// unresolvedParts says what of the catalog's report may have held an
+// unknown tool: the sources that could not be listed (an MCP server that
+// did not start), by name, and the entries that could not be resolved.
+func unresolvedParts(rep *resolver.Report) []string {
+	var sources []string
+	entries := 0
+	for _, p := range rep.Errors() {
+		if name, ok := strings.CutPrefix(p.Place, "source "); ok && p.Tool == "" {
+			sources = append(sources, name)
+		} else {
+			entries++
+		}
+	}
+	var parts []string
+	if n := len(sources); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s not be listed (%s)", n, plural(n, "source could", "sources could"), strings.Join(sources, ", ")))
+	}
+	if entries > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s not be resolved", entries, plural(entries, "entry could", "entries could")))
+	}
+	return parts
 }
 
 // configKey is the dotted TOML key of an entry, as config.Error.Key has it.

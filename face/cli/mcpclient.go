@@ -213,7 +213,7 @@ func (a *app) clientCatalog(c *cli.Context, name string) (*resolver.Catalog, err
 	}
 	for _, p := range cat.Report().Problems {
 		if p.Tool == "" && !p.Warning {
-			return nil, &exitError{code: ExitFailure, err: listingError(p)}
+			return nil, &exitError{code: ExitFailure, err: listingError(p, a.client.argv)}
 		}
 	}
 	if s, ok := src.(interface{ Starts() int }); ok && name != "" && !cat.Has(name) && cacheDir != "" && s.Starts() == 0 {
@@ -231,12 +231,33 @@ func (a *app) clientCatalog(c *cli.Context, name string) (*resolver.Catalog, err
 
 // listingError is the error of a server that could not be listed: the
 // source/mcp error itself (server, step, cause, stderr) with its fix.
-func listingError(p resolver.Problem) error {
+// When the server did not start and argv (the command line after --mcp
+// --) holds one of toolhost's commands, the fix adds that it went to the
+// server ([misplacedCommand]).
+func listingError(p resolver.Problem, argv []string) error {
 	var me *mcp.Error
 	if errors.As(p.Err, &me) {
-		return catalog.Problem{Err: me, Fix: me.Fix}
+		fix := me.Fix
+		if hint := misplacedCommand(argv); hint != "" && me.Op == "start" {
+			fix += "; " + hint
+		}
+		return catalog.Problem{Err: me, Fix: fix}
 	}
 	return p
+}
+
+// misplacedCommand says, when a word of a stdio server's command line
+// after its program is one of toolhost's client commands (toolhost --mcp
+// -- CMD list), that the word went to the server as an argument, and
+// shows the line with toolhost's command before --mcp; else "".
+func misplacedCommand(argv []string) string {
+	for i := 1; i < len(argv); i++ {
+		if slices.Contains(clientCommands, argv[i]) {
+			return fmt.Sprintf("%q went to the server: everything after --mcp -- is the server's command line, and toolhost's command goes before --mcp, as in toolhost %s --mcp -- %s",
+				argv[i], shellCommand(argv[i:]), shellCommand(argv[:i]))
+		}
+	}
+	return ""
 }
 
 // clientNote prints, in client mode, the problems of the server's tools

@@ -130,8 +130,9 @@ func (a *app) importMCP(c *cli.Context) error {
 	if err := config.AppendImported(file, entries); err != nil {
 		return &exitError{code: ExitFailure, err: err}
 	}
+	var note string
 	if inWorkspace {
-		if note := keepTrusted(before, trusted, file); note != "" {
+		if note = keepTrusted(before, trusted, file); note != "" {
 			fmt.Fprintf(a.stderr, "toolhost: %s\n", note)
 		}
 	}
@@ -139,8 +140,8 @@ func (a *app) importMCP(c *cli.Context) error {
 	for i, e := range entries {
 		names[i] = e.Name
 	}
-	fmt.Fprintf(a.stdout, "imported %d %s of [mcp_servers.%s] into %s: %s\ntry: toolhost list\n",
-		len(entries), plural(len(entries), "tool", "tools"), name, relPath(file), a.outText(strings.Join(names, ", ")))
+	fmt.Fprintf(a.stdout, "imported %d %s of [mcp_servers.%s] into %s: %s\n%s\n",
+		len(entries), plural(len(entries), "tool", "tools"), name, relPath(file), a.outText(strings.Join(names, ", ")), tryLine(note, "toolhost list"))
 	return nil
 }
 

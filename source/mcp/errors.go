@@ -53,9 +53,19 @@ func (e *Error) Unwrap() error { return e.Err }
 // FixOf reads it, so every face shows it).
 func (e *Error) FixText() string { return e.Fix }
 
-// oneLine joins the last three non-blank lines of s with " | " for an
-// error message: a blank line (node ends its crash report with one
-// before its version) would take the place of one that says something.
+// How much of the stderr tail an Error's message quotes: enough to hold
+// a crash's error line above its stack (node prints ten frames, an
+// object of details and its version after it).
+const (
+	stderrLines = 20
+	stderrBytes = 2 << 10
+)
+
+// oneLine joins the last non-blank lines of s (at most stderrLines of
+// them, at most stderrBytes) with " | " for an error message, starting
+// with "…" when something before them was left out: a blank line (node
+// ends its crash report with one before its version) takes no place of
+// one that says something.
 func oneLine(s string) string {
 	var lines []string
 	for l := range strings.SplitSeq(s, "\n") {
@@ -63,8 +73,16 @@ func oneLine(s string) string {
 			lines = append(lines, l)
 		}
 	}
-	if len(lines) > 3 {
-		lines = lines[len(lines)-3:]
+	cut := false
+	if len(lines) > stderrLines {
+		lines, cut = lines[len(lines)-stderrLines:], true
 	}
-	return strings.Join(lines, " | ")
+	out := strings.Join(lines, " | ")
+	if len(out) > stderrBytes {
+		out, cut = strings.ToValidUTF8(out[len(out)-stderrBytes:], ""), true
+	}
+	if cut {
+		out = "…" + out
+	}
+	return out
 }

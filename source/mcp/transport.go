@@ -1,8 +1,10 @@
 package mcp
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/url"
@@ -21,8 +23,7 @@ func (s *Source) transport() (mcp.Transport, *process, error) {
 	if s.spec.Command != "" {
 		p, err := startProcess(&s.spec, s.opts.Start)
 		if err != nil {
-			return nil, nil, &Error{Server: s.spec.Name, Op: "start", Err: fmt.Errorf("%w: %w", ErrStart, err),
-				Fix: fmt.Sprintf("check that %q is installed and on PATH, or give its full path as command", s.spec.Command)}
+			return nil, nil, &Error{Server: s.spec.Name, Op: "start", Err: fmt.Errorf("%w: %w", ErrStart, err), Fix: s.startFix(err)}
 		}
 		return &tap{Transport: &stdioTransport{r: p.stdout, w: p.stdin}, s: s}, p, nil
 	}
@@ -42,6 +43,36 @@ func (s *Source) transport() (mcp.Transport, *process, error) {
 		Endpoint:   s.spec.URL,
 		HTTPClient: &http.Client{Transport: &headerTransport{base: http.DefaultTransport, header: h, origin: originOf(s.spec.URL), s: s}},
 	}, nil, nil
+}
+
+// startFix is what to do about a stdio server that did not start with
+// err: for a program that is not there ([NotFound]), install it or point
+// command at it.
+func (s *Source) startFix(err error) string {
+	if !NotFound(err) {
+		return fmt.Sprintf("check that %q is installed and on PATH, or give its full path as command", s.spec.Command)
+	}
+	if strings.Contains(s.spec.Command, "/") {
+		return fmt.Sprintf("install the server at %s, or give the full path of the installed program as command", lookupName(&s.spec))
+	}
+	return fmt.Sprintf("install %s (e.g. npm install -g PACKAGE, pip install PACKAGE) so that it is on PATH, "+
+		"or give the full path of the installed program as command", s.spec.Command)
+}
+
+// NotFound reports whether err says that a stdio server's program is not
+// there: not on PATH (exec.ErrNotFound), no file at the command's path
+// (ENOENT looking it up), or ENOENT from exec itself (the file, or the
+// interpreter its #! line names, is missing). A sandbox cannot be why.
+func NotFound(err error) bool {
+	if errors.Is(err, exec.ErrNotFound) {
+		return true
+	}
+	var xe *exec.Error
+	if errors.As(err, &xe) {
+		return errors.Is(xe.Err, fs.ErrNotExist)
+	}
+	var pe *fs.PathError
+	return errors.As(err, &pe) && pe.Op == "fork/exec" && errors.Is(pe.Err, fs.ErrNotExist)
 }
 
 // headerTransport adds fixed headers to every request to the endpoint's

@@ -153,11 +153,12 @@ func sortedKeys[M ~map[K]V, K cmp.Ordered, V any](m M) []K {
 // grant or set is the Fix, before the server's own, so that a face shows
 // it once, on its fix line (a wrapped error, which has no Fix to carry
 // it, says it in the message). errors.Is and errors.As see the same
-// causes. Any other error is returned as it is.
+// causes. Any other error is returned as it is, and so is a program that
+// is not there ([mcp.NotFound]): its fix is to install it.
 func (s *server) sandboxHint(err error) error {
 	var e *mcp.Error
-	if err == nil || s.launch == nil || !policyOf(s.cfg).Enforced() || !errors.As(err, &e) {
-		return err
+	if err == nil || s.launch == nil || !policyOf(s.cfg).Enforced() || !errors.As(err, &e) || mcp.NotFound(e) {
+		return err // a program that is not there: the sandbox cannot be why
 	}
 	switch {
 	case e.Op == "start" && (errors.Is(e, mcp.ErrStart) || errors.Is(e, mcp.ErrExited) || errors.Is(e, mcp.ErrHandshake) || errors.Is(e, mcp.ErrTimeout)):

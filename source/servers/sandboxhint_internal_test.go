@@ -3,7 +3,10 @@ package servers
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/toolhost/toolhost/config"
@@ -14,7 +17,8 @@ import (
 // that the sandbox may be why (the end-to-end cases are in
 // TestSandboxHint): a sandboxed stdio server that did not start, answer
 // its handshake in time or answer a listing; never a call that timed out
-// (the tool's own time), an unconfined server or an HTTP one.
+// (the tool's own time), an unconfined server, an HTTP one, or a program
+// that is not there (the sandbox cannot be why).
 func TestSandboxHintCases(t *testing.T) {
 	stdio := func(mode string) *config.Server {
 		return &config.Server{Name: "s", Command: config.Command{Args: []string{"/bin/true"}}, Sandbox: mode}
@@ -36,6 +40,10 @@ func TestSandboxHintCases(t *testing.T) {
 		{"unconfined", stdio(config.SandboxOff), startTimeout, false},
 		{"http", &config.Server{Name: "s", URL: "http://127.0.0.1:1/mcp"}, startTimeout, false},
 		{"not the server's", stdio(""), errors.New("ctx done"), false},
+		{"not on PATH", stdio(""), &mcp.Error{Server: "s", Op: "start", Err: fmt.Errorf("%w: %w", mcp.ErrStart, &exec.Error{Name: "x", Err: exec.ErrNotFound})}, false},
+		{"no file at its path", stdio(""), &mcp.Error{Server: "s", Op: "start", Err: fmt.Errorf("%w: %w", mcp.ErrStart, &exec.Error{Name: "/x", Err: &fs.PathError{Op: "stat", Path: "/x", Err: syscall.ENOENT}})}, false},
+		{"its interpreter missing", stdio(""), &mcp.Error{Server: "s", Op: "start", Err: fmt.Errorf("%w: %w", mcp.ErrStart, &fs.PathError{Op: "fork/exec", Path: "/x", Err: syscall.ENOENT})}, false},
+		{"not permitted", stdio(""), &mcp.Error{Server: "s", Op: "start", Err: fmt.Errorf("%w: %w", mcp.ErrStart, &fs.PathError{Op: "fork/exec", Path: "/x", Err: syscall.EACCES})}, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s, err := newServer(tt.cfg, []*config.Entry{implied(tt.cfg, &config.Defaults{})}, &Options{Root: t.TempDir()})
