@@ -20,7 +20,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolhost/toolhost/bench/internal/baseline"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/config/trust"
 )
@@ -42,6 +41,7 @@ type fixture struct {
 	many     string
 	gosdk    string // five's tool served by the official MCP Go SDK, in-process
 	gateway  string // the go-sdk's smallest gateway (testdata/gateway), for two hops without toolhost
+	bareProc string // baseline.BareParallel in a process of its own (testdata/bareparallel)
 }
 
 var (
@@ -76,7 +76,7 @@ func build() (*fixture, error) {
 	}
 	f := &fixture{dir: dir}
 	bins := filepath.Join(dir, "bins")
-	for _, p := range []string{"github.com/toolhost/toolhost/cmd/toolhost", "./testdata/five", "./testdata/many", "./testdata/gosdk", "./testdata/gateway"} {
+	for _, p := range []string{"github.com/toolhost/toolhost/cmd/toolhost", "./testdata/five", "./testdata/many", "./testdata/gosdk", "./testdata/gateway", "./testdata/bareparallel"} {
 		if err := goBuild(filepath.Join(bins, filepath.Base(p)), p); err != nil {
 			return nil, err
 		}
@@ -116,6 +116,7 @@ func build() (*fixture, error) {
 	f.five = filepath.Join(f.ws200, "bin/five07")
 	f.gosdk = filepath.Join(bins, "gosdk")
 	f.gateway = filepath.Join(bins, "gateway")
+	f.bareProc = filepath.Join(bins, "bareparallel")
 
 	f.ws1000 = filepath.Join(dir, "ws1000")
 	f.many = filepath.Join(f.ws1000, "bin/many")
@@ -213,23 +214,6 @@ func median(ds []time.Duration) time.Duration {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / 1e6 }
-
-// BenchmarkColdResolution is P1: `toolhost --no-cache list` over 200
-// entries / 40 binaries against a bare parallel exec of the 40 binaries
-// (schema requests, 4 at a time). Goal ≤ 1.25×.
-func BenchmarkColdResolution(b *testing.B) {
-	f := setup(b)
-	names := []string{"bare-parallel"}
-	fns := []func() time.Duration{func() time.Duration { return baseline.BareParallel(f.ws200) }}
-	for _, v := range f.variants {
-		names = append(names, v.name)
-		fns = append(fns, func() time.Duration { return v.run(b, f.ws200, "--no-cache", "list") })
-	}
-	m := measure(b, names, fns)
-	for _, v := range f.variants {
-		b.ReportMetric(float64(m[v.name])/float64(m["bare-parallel"]), v.name+"/bare")
-	}
-}
 
 // BenchmarkWarmList is P2: `toolhost list` with a warm persistent cache over
 // 200 entries / 40 binaries against `toolhost --version` of the same binary

@@ -37,6 +37,7 @@ type figure struct {
 // figures are issue 10's table, in its order.
 var figures = []figure{
 	{"P1 cold resolution, 200 entries / 40 binaries", "ColdResolution", "after/bare", "bare parallel exec of the 40", "bare-parallel-ms", 1.25, "×"},
+	{"P1 against the bare exec in a process of its own (reference)", "ColdResolution", "after/bare-process", "the same bare exec from a Go process", "bare-process-ms", 0, "×"},
 	{"P2 warm `toolhost list`, 200 entries", "WarmList", "after/version", "`toolhost --version`", "after-version-ms", 1.5, "×"},
 	{"P2, against the issue table's baseline", "WarmList", "after/help", "`toolhost --help`", "after-help-ms", 1.5, "×"},
 	{"P3 warm `toolhost call` of one tool", "WarmCall", "after/(version+exec)", "`--version` + bare exec", "", 1.25, "×"},

@@ -26,6 +26,7 @@ func TestParse(t *testing.T) {
 		want          []float64
 	}{
 		{"ColdResolution", "after/bare", []float64{1.772, 1.231}},
+		{"ColdResolution", "after/bare-process", []float64{1.601, 1.158}},
 		{"WarmList", "before/version", []float64{1.9, 2.1}},
 		// The line split by a server's output is skipped, not misread.
 		{"HTTP1000", "after-identity-ms", []float64{0.1558}},
@@ -70,6 +71,7 @@ func TestWrite(t *testing.T) {
 		"Machine: AMD EPYC, ",
 		"Date: 2026-11-22.",
 		"| P1 cold resolution, 200 entries / 40 binaries | bare parallel exec of the 40, 46.9–48.0 ms | ≤ 1.25 × | — | 1.23–1.77 × | no |\n",
+		"| P1 against the bare exec in a process of its own (reference) | the same bare exec from a Go process, 51.0–51.9 ms | — | — | 1.16–1.60 × | — |\n",
 		"| P2 warm `toolhost list`, 200 entries | `toolhost --version`, 6.4–6.7 ms | ≤ 1.5 × | 1.90–2.10 × | 1.33–1.34 × | **yes** |\n",
 		"| 1000 tools: `GET /identity` | a 404, 0.14 ms | ≤ 0.2 ms | — | 0.16 ms | **yes** |\n",
 		"| 1000 tools: `GET /api/v1/tools` | a 404, 0.14 ms | ≤ 1 ms | — | 0.49 ms | **yes** |\n",

@@ -24,6 +24,7 @@ import (
 
 func TestMain(m *testing.M) {
 	_ = invoke.EnableSubreaper() // as cmd/toolhost does
+	cli.OneShotGC()              // as cmd/toolhost does: a cold list collects no garbage there
 	os.Exit(m.Run())
 }
 
