@@ -46,6 +46,34 @@ func appendEntry(file, section, name string, command []string, keys [][2]string)
 	if len(command) == 0 || command[0] == "" {
 		return fmt.Errorf("config: add %q: empty command", name)
 	}
+	var text strings.Builder
+	fmt.Fprintf(&text, "[%s]\n", dotted([]string{section, name}))
+	fmt.Fprintf(&text, "command = %s\n", commandValue(command))
+	for _, kv := range keys {
+		if kv[1] != "" && !(kv[0] == "tool" && kv[1] == name) {
+			fmt.Fprintf(&text, "%s = %s\n", kv[0], tomlString(kv[1]))
+		}
+	}
+	check := func(layer *Config) error {
+		entries := layer.Tools
+		if section == "toolsets" {
+			entries = layer.Toolsets
+		}
+		if e, ok := entries[name]; ok {
+			return fmt.Errorf("config: %s: %s %q already exists in %s; edit it there or choose another name", e.Place, what, name, file)
+		}
+		return nil
+	}
+	return appendText(file, fmt.Sprintf("add %q", name), fmt.Sprintf("add %q to", name), check, text.String())
+}
+
+// appendText appends text, a block of tables, to the configuration file
+// (through a symlink; created with its directory when missing) after
+// check accepted the layer as it is, and only when the result still
+// parses; it writes atomically, keeping the file's mode. op names the
+// edit in errors ("import", `add "x"`), into with its file ("import
+// into", `add "x" to`).
+func appendText(file, op, into string, check func(*Config) error, text string) error {
 	target := file
 	if t, err := filepath.EvalSymlinks(file); err == nil {
 		target = t
@@ -59,23 +87,18 @@ func appendEntry(file, section, name string, command []string, keys [][2]string)
 		}
 		layer, err := parseLayer(file, old)
 		if err != nil {
-			return fmt.Errorf("config: cannot add %q to %s: %w", name, file, err)
+			return fmt.Errorf("config: cannot %s %s: %w", into, file, err)
 		}
-		entries := layer.Tools
-		if section == "toolsets" {
-			entries = layer.Toolsets
-		}
-		if e, ok := entries[name]; ok {
-			return fmt.Errorf("config: %s: %s %q already exists in %s; edit it there or choose another name", e.Place, what, name, file)
+		if err := check(layer); err != nil {
+			return err
 		}
 	case errors.Is(err, fs.ErrNotExist):
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			return fmt.Errorf("config: add %q: %w", name, err)
+			return fmt.Errorf("config: %s: %w", op, err)
 		}
 	default:
-		return fmt.Errorf("config: add %q: %w", name, err)
+		return fmt.Errorf("config: %s: %w", op, err)
 	}
-
 	var b strings.Builder
 	b.Write(old)
 	if len(old) > 0 {
@@ -84,16 +107,10 @@ func appendEntry(file, section, name string, command []string, keys [][2]string)
 		}
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "[%s]\n", dotted([]string{section, name}))
-	fmt.Fprintf(&b, "command = %s\n", commandValue(command))
-	for _, kv := range keys {
-		if kv[1] != "" && !(kv[0] == "tool" && kv[1] == name) {
-			fmt.Fprintf(&b, "%s = %s\n", kv[0], tomlString(kv[1]))
-		}
-	}
+	b.WriteString(text)
 	data := []byte(b.String())
 	if _, err := parseLayer(file, data); err != nil { // never write what we cannot read back
-		return fmt.Errorf("config: add %q to %s: %w", name, file, err)
+		return fmt.Errorf("config: %s %s: %w", into, file, err)
 	}
 	return writeAtomic(target, data, mode)
 }

@@ -3,9 +3,6 @@ package config
 import (
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 )
 
@@ -46,45 +43,13 @@ func AppendImported(file string, entries []Imported) error {
 			return fmt.Errorf("config: import: entry %q for server %q, tool %q: a name, server and tool are required", e.Name, e.Server, e.Tool)
 		}
 	}
-	target := file
-	if t, err := filepath.EvalSymlinks(file); err == nil {
-		target = t
-	}
-	mode := fs.FileMode(0o644)
-	old, err := os.ReadFile(target)
-	switch {
-	case err == nil:
-		if info, err := os.Stat(target); err == nil {
-			mode = info.Mode().Perm()
-		}
-		layer, err := parseLayer(file, old)
-		if err != nil {
-			return fmt.Errorf("config: cannot import into %s: %w", file, err)
-		}
+	check := func(layer *Config) error {
 		for _, e := range entries {
 			if have, ok := layer.Tools[e.Name]; ok {
 				return fmt.Errorf("config: %s: tool %q already exists; nothing was written: edit or remove it there, or import under other names with --prefix", have.Place, e.Name)
 			}
 		}
-	case errors.Is(err, fs.ErrNotExist):
-		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			return fmt.Errorf("config: import: %w", err)
-		}
-	default:
-		return fmt.Errorf("config: import: %w", err)
+		return nil
 	}
-	var b strings.Builder
-	b.Write(old)
-	if len(old) > 0 {
-		if old[len(old)-1] != '\n' {
-			b.WriteByte('\n')
-		}
-		b.WriteByte('\n')
-	}
-	b.WriteString(ImportText(entries))
-	data := []byte(b.String())
-	if _, err := parseLayer(file, data); err != nil { // never write what we cannot read back
-		return fmt.Errorf("config: import into %s: %w", file, err)
-	}
-	return writeAtomic(target, data, mode)
+	return appendText(file, "import", "import into", check, ImportText(entries))
 }
