@@ -9,12 +9,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolhost/toolhost/internal/plainrpc"
 	"github.com/toolhost/toolhost/internal/warm"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -365,38 +365,15 @@ func message(line []byte, fields map[string]json.RawMessage) (jsonrpc.Message, e
 // integer of at most 15 digits (exact as the float64 the SDK decodes it
 // to). The screen has checked "jsonrpc".
 func plainRequest(fields map[string]json.RawMessage) (*jsonrpc.Request, bool) {
-	method, ok := plainString(fields["method"])
+	method, ok := plainrpc.String(fields["method"])
 	if !ok {
 		return nil, false
 	}
-	var id jsonrpc.ID
-	switch raw := fields["id"]; {
-	case raw == nil || string(raw) == "null":
-	case raw[0] == '"':
-		s, ok := plainString(raw)
-		if !ok {
-			return nil, false
-		}
-		id, _ = jsonrpc.MakeID(s)
-	default:
-		if len(raw) > 15 || bytes.ContainsAny(raw, ".eE+") {
-			return nil, false
-		}
-		n, err := strconv.ParseInt(string(raw), 10, 64)
-		if err != nil {
-			return nil, false
-		}
-		id, _ = jsonrpc.MakeID(float64(n))
+	id, ok := plainrpc.ID(fields["id"])
+	if !ok {
+		return nil, false
 	}
 	return &jsonrpc.Request{ID: id, Method: method, Params: fields["params"]}, true
-}
-
-// plainString returns the JSON string raw holds when it has no escapes.
-func plainString(raw json.RawMessage) (string, bool) {
-	if len(raw) < 2 || raw[0] != '"' || bytes.IndexByte(raw, '\\') >= 0 {
-		return "", false
-	}
-	return string(raw[1 : len(raw)-1]), true
 }
 
 // depth is the deepest nesting of objects and arrays in valid JSON data.

@@ -1,18 +1,16 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolhost/toolhost/internal/plainrpc"
 )
 
 // stdioTransport is the go-sdk's IOTransport over a stdio server's pipes,
@@ -180,27 +178,12 @@ func plainMessage(raw json.RawMessage) (jsonrpc.Message, bool) {
 	if json.Unmarshal(raw, &fields) != nil || string(fields["jsonrpc"]) != `"2.0"` {
 		return nil, false
 	}
-	var id jsonrpc.ID
-	switch r := fields["id"]; {
-	case r == nil || string(r) == "null":
-	case r[0] == '"':
-		s, ok := unescaped(r)
-		if !ok {
-			return nil, false
-		}
-		id, _ = jsonrpc.MakeID(s)
-	default:
-		if len(r) > 15 || bytes.ContainsAny(r, ".eE+") {
-			return nil, false
-		}
-		n, err := strconv.ParseInt(string(r), 10, 64)
-		if err != nil {
-			return nil, false
-		}
-		id, _ = jsonrpc.MakeID(float64(n))
+	id, ok := plainrpc.ID(fields["id"])
+	if !ok {
+		return nil, false
 	}
 	if m, present := fields["method"]; present {
-		method, ok := unescaped(m)
+		method, ok := plainrpc.String(m)
 		if !ok {
 			return nil, false
 		}
@@ -210,15 +193,6 @@ func plainMessage(raw json.RawMessage) (jsonrpc.Message, bool) {
 		return nil, false
 	}
 	return &jsonrpc.Response{ID: id, Result: fields["result"]}, true
-}
-
-// unescaped returns the JSON string r holds when it has no escapes and
-// is valid UTF-8 (a decoder replaces invalid bytes).
-func unescaped(r json.RawMessage) (string, bool) {
-	if len(r) < 2 || r[0] != '"' || bytes.IndexByte(r, '\\') >= 0 || !utf8.Valid(r) {
-		return "", false
-	}
-	return string(r[1 : len(r)-1]), true
 }
 
 // Read returns the next message the server sent.
