@@ -94,21 +94,21 @@ func CloneMap(m map[string]any) map[string]any {
 	}
 	out := make(map[string]any, len(m))
 	for k, v := range m {
-		out[k] = CloneValue(v)
+		out[k] = cloneValue(v)
 	}
 	return out
 }
 
-// CloneValue deep-copies a JSON-like value: maps, slices and []string are
+// cloneValue deep-copies a JSON-like value: maps, slices and []string are
 // copied, other values shared.
-func CloneValue(v any) any {
+func cloneValue(v any) any {
 	switch v := v.(type) {
 	case map[string]any:
 		return CloneMap(v)
 	case []any:
 		out := make([]any, len(v))
 		for i, e := range v {
-			out[i] = CloneValue(e)
+			out[i] = cloneValue(e)
 		}
 		return out
 	case []string:

@@ -320,7 +320,7 @@ func (d *defaults) apply(m map[string]any) {
 		switch {
 		case present:
 		case p.hasDefault:
-			v = CloneValue(p.value)
+			v = cloneValue(p.value)
 		default:
 			v = map[string]any{}
 		}

@@ -74,10 +74,6 @@ var (
 	ErrToolNotOffered = catalog.ErrToolNotOffered
 )
 
-func cloneMap(m map[string]any) map[string]any { return catalog.CloneMap(m) }
-
-func cloneValue(v any) any { return catalog.CloneValue(v) }
-
 // ValidationError is [catalog.ValidationError]: one problem with a call's
 // arguments, naming its field.
 type ValidationError = catalog.ValidationError
