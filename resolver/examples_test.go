@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -248,5 +250,71 @@ func TestSandboxRepositoryTools(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, ".config/toolhost/x.toml")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf(".config/toolhost/x.toml written: %v", err)
+	}
+}
+
+// docBlock returns the first ```toml block after the heading in the
+// markdown file.
+func docBlock(t *testing.T, file, heading string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(data), "\n"+heading+"\n")
+	if !ok {
+		t.Fatalf("%s has no heading %q", file, heading)
+	}
+	_, block, ok := strings.Cut(after, "```toml\n")
+	if !ok {
+		t.Fatalf("%s: no ```toml block after %q", file, heading)
+	}
+	block, _, _ = strings.Cut(block, "```\n")
+	return []byte(block)
+}
+
+// TestConfigDocExample resolves docs/config.md's "A complete example", read
+// from the doc itself, against the example binaries: every entry resolves
+// without a problem, and the overrides of [tools.search] keep the binary's
+// other parameters and its description.
+func TestConfigDocExample(t *testing.T) {
+	t.Parallel()
+	root := buildExamples(t)
+	cfg, err := config.Parse("config.md", docBlock(t, "../docs/config.md", "## A complete example"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := New(t.Context(), cfg, &Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if probs := c.Report().Problems; len(probs) > 0 {
+		t.Errorf("problems resolving the example:\n%v", probs)
+	}
+	want := []string{"fs_list_files", "fs_read_file", "fs_write_file", "greet", "jp_style", "search", "wc"}
+	if got := c.Names(); !slices.Equal(got, want) {
+		t.Errorf("names = %q, want %q", got, want)
+	}
+	search, ok := c.Tool("search")
+	if !ok {
+		t.Fatal("no tool search")
+	}
+	if got := slices.Sorted(maps.Keys(search.Parameters)); !slices.Equal(got, []string{"dir", "glob", "limit", "pattern"}) {
+		t.Errorf("search parameters = %q, want the binary's four", got)
+	}
+	if got := search.Parameters["pattern"].Summary; got != "A Go regular expression." {
+		t.Errorf("pattern summary = %q, want the override", got)
+	}
+	if got := search.Parameters["pattern"].Type; !slices.Equal(got, tool.Types{"string"}) {
+		t.Errorf("pattern type = %q, want the binary's string", got)
+	}
+	if !strings.HasSuffix(search.Description, "\n\nPrefer this over reading whole files.") || strings.HasPrefix(search.Description, "\n") {
+		t.Errorf("search description = %q, want the binary's text, then the addition", search.Description)
+	}
+	for name, args := range map[string]map[string]any{"jp_style": {"text": "stressed"}, "greet": {"name": "Ada"}} {
+		out, err := c.Call(t.Context(), name, args, nil)
+		if err != nil || out.IsError() {
+			t.Errorf("Call(%s) = %v, %v", name, out, err)
+		}
 	}
 }

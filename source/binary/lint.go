@@ -56,6 +56,9 @@ func (s *Source) lint(e *entry) *lintError {
 	return nil
 }
 
+// untypedFix ends the warning about a parameter without a type.
+const untypedFix = "; add type = \"string\" (or the type it takes)"
+
 // lintWarnings lists what works but serves a model poorly.
 func lintWarnings(t *catalog.Tool) []string {
 	var w []string
@@ -64,7 +67,7 @@ func lintWarnings(t *catalog.Tool) []string {
 	}
 	for _, p := range slices.Sorted(maps.Keys(t.Parameters)) {
 		if param := t.Parameters[p]; param != nil && len(param.Type) == 0 && param.Properties == nil {
-			w = append(w, fmt.Sprintf("parameter %q has no type; add type = \"string\" (or the type it takes)", p))
+			w = append(w, fmt.Sprintf("parameter %q has no type%s", p, untypedFix))
 		}
 	}
 	return w

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -293,5 +294,46 @@ func TestEveryKeywordProvenance(t *testing.T) {
 		if !found {
 			t.Errorf("no provenance for keyword %q: %v", kw, prov)
 		}
+	}
+}
+
+// TestOverridesWithoutSelfDescribe: a parameters table written as
+// overrides (a parameter without a type, a description splicing
+// {{description}}) on an entry that leaves self_describe unset gets one
+// warning whose fix is self_describe = true, in place of "no type".
+func TestOverridesWithoutSelfDescribe(t *testing.T) {
+	t.Parallel()
+	const head = "[tools.x]\ncommand = \"bin/fs\"\nsummary = \"S.\"\n"
+	const fix = `if "bin/fs" describes itself, add self_describe = true to [tools.x]: the table then overrides its parameters and keeps the others; if it does not, give each parameter a type (type = "string")`
+	const tail = `, as an override of the binary's would; without self_describe = true the parameters table declares every parameter, so "bin/fs" is not asked and its other parameters and its description are left out`
+	tests := []struct {
+		name, toml string
+		want       []string // Error() (fix) of each warning
+	}{
+		{"one untyped parameter", head + "[tools.x.parameters.pattern]\nsummary = \"A regexp.\"\n",
+			[]string{`test.toml:4: warning: tool "x": parameter "pattern" has no type` + tail + " (" + fix + ")"}},
+		{"two untyped parameters", head + "[tools.x.parameters.b]\nsummary = \"B.\"\n[tools.x.parameters.a]\nsummary = \"A.\"\n",
+			[]string{`test.toml:4: warning: tool "x": parameters "a", "b" have no type` + tail + " (" + fix + ")"}},
+		{"description splices", head + "description = \"{{description}} More.\"\n[tools.x.parameters.a]\ntype = \"string\"\n",
+			[]string{`test.toml:5: warning: tool "x": the description splices {{description}}` + tail + " (" + fix + ")"}},
+		{"self_describe = false says so", head + "self_describe = false\n[tools.x.parameters.a]\nsummary = \"A.\"\n",
+			[]string{`test.toml:1: warning: tool "x": parameter "a" has no type; add type = "string" (or the type it takes) ()`}},
+		{"typed parameters are declarations", head + "[tools.x.parameters.a]\ntype = \"string\"\n", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := newCatalog(t.Context(), parse(t, tt.toml), &Options{Root: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, w := range c.Report().Warnings() {
+				got = append(got, fmt.Sprintf("%v (%s)", w, w.Fix))
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("warnings mismatch\n got: %q\nwant: %q", got, tt.want)
+			}
+		})
 	}
 }

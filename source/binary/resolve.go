@@ -279,8 +279,48 @@ func (s *Source) build(e *config.Entry, g *group, a *answer) *built {
 	if bin != nil {
 		resp = a.resp
 	}
-	b.tools = append(b.tools, s.check(s.bind(t, e, g, resp), place, cmdPlace))
+	pr := s.check(s.bind(t, e, g, resp), place, cmdPlace)
+	if p, ok := overridesWithoutBinary(e, g); ok && pr.lint == nil && pr.cmdErr == nil {
+		b.problems = append(b.problems, p)
+		pr.warnings = slices.DeleteFunc(pr.warnings, func(w string) bool { return strings.HasSuffix(w, untypedFix) })
+	}
+	b.tools = append(b.tools, pr)
 	return b
+}
+
+// overridesWithoutBinary reports an entry whose parameters table reads as
+// overrides of a self-describing binary's parameters (a parameter without a
+// type, or a description splicing {{description}}) while the entry leaves
+// self_describe unset. A parameters table then declares the tool's
+// parameters in full and the binary is not asked (docs/config.md,
+// "Parameters"), so the binary's other parameters and its description are
+// dropped. The warning names self_describe = true as the fix.
+func overridesWithoutBinary(e *config.Entry, g *group) (catalog.Problem, bool) {
+	if e.SelfDescribe != nil || e.Toolset || e.JPForm || e.Parameters == nil {
+		return catalog.Problem{}, false
+	}
+	var untyped []string
+	for _, p := range slices.Sorted(maps.Keys(e.Parameters)) {
+		if param := e.Parameters[p]; param != nil && len(param.Type) == 0 && param.Properties == nil {
+			untyped = append(untyped, p)
+		}
+	}
+	splices := e.Description != nil && strings.Contains(*e.Description, "{{description}}")
+	if len(untyped) == 0 && !splices {
+		return catalog.Problem{}, false
+	}
+	var why string
+	switch {
+	case len(untyped) == 1:
+		why = fmt.Sprintf("parameter %q has no type", untyped[0])
+	case len(untyped) > 1:
+		why = fmt.Sprintf("parameters %s have no type", catalog.QuoteList(untyped))
+	default:
+		why = "the description splices {{description}}"
+	}
+	return catalog.Problem{Tool: e.Name, Place: posOr(e, "parameters"), Warning: true,
+		Err: fmt.Errorf("%s, as an override of the binary's would; without self_describe = true the parameters table declares every parameter, so %q is not asked and its other parameters and its description are left out", why, g.command),
+		Fix: fmt.Sprintf("if %q describes itself, add self_describe = true to [%s]: the table then overrides its parameters and keeps the others; if it does not, give each parameter a type (type = \"string\")", g.command, e.Key())}, true
 }
 
 // check runs the checks of a tool that do not depend on the other tools:
