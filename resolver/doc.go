@@ -8,12 +8,10 @@
 //
 // A host program embeds it in a few lines:
 //
-//	cfg, err := config.Load(&config.LoadOptions{Dir: root})
-//	if err != nil { … }
-//	cat, err := resolver.New(ctx, cfg, &resolver.Options{Root: root, CacheDir: resolver.DefaultCacheDir()})
-//	if err != nil { … }
+//	cat, err := resolver.Load(ctx, &config.LoadOptions{Dir: root}, &resolver.Options{Root: root, CacheDir: resolver.DefaultCacheDir()})
+//	if err != nil { … } // no configuration could be read at all
 //	defer cat.Close() // ends the long-lived tool processes, if any
-//	for _, p := range cat.Report().Problems { log.Print(p) } // tools left out, and warnings
+//	for _, p := range cat.Report().Problems { log.Print(p) } // files and tools left out, and warnings
 //	for _, d := range cat.List() { fmt.Println(d.Name, d.Description) }
 //	out, err := cat.Call(ctx, "greet", map[string]any{"name": "Ada"}, nil)
 //
@@ -33,8 +31,9 @@
 // (and those of script arguments), so that a rebuilt binary is asked again and a stale answer is
 // never served.
 //
-// One failing entry never hides the others: [New] returns every tool that
-// resolved, and [catalog.Catalog.Report] lists every problem, each with the fix
+// One failing file or entry never hides the others: [Load] leaves a broken
+// file out, [New] returns every tool that resolved, and [Catalog.Report]
+// lists every problem, each with the fix
 // where one is known (the TOML parameters block to add, the binary to
 // upgrade).
 //

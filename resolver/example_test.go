@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/resolver"
@@ -74,4 +76,38 @@ func ExampleCatalog_Register() {
 	// <nil>
 	// 42
 	// {"server_id":"1ce38d7e-afee-514e-a691-9a1f63f7dccf","tools_count":1,"protocol_version":"1.0"}
+}
+
+// The README's embedding lines: a broken file is reported and left out,
+// and the other files' tools are served.
+func ExampleLoad() {
+	root, _ := os.MkdirTemp("", "workspace")
+	defer os.RemoveAll(root)
+	conf := filepath.Join(root, ".config", "toolhost")
+	_ = os.MkdirAll(conf, 0o755)
+	_ = os.WriteFile(filepath.Join(conf, "a.toml"), []byte(`
+[tools.shout]
+command = "echo {{tool.arguments.text}}!"
+summary = "Echo a text loudly."
+[tools.shout.parameters.text]
+type = "string"
+pattern = "^[^-]"
+`), 0o644)
+	_ = os.WriteFile(filepath.Join(conf, "b.toml"), []byte("[tools.broken]\ncommand = 42\n"), 0o644)
+	ctx := context.Background()
+
+	cat, err := resolver.Load(ctx, &config.LoadOptions{Dir: root, NoUser: true, Trust: config.TrustAll},
+		&resolver.Options{Root: root})
+	if err != nil {
+		panic(err) // no configuration could be read at all
+	}
+	defer cat.Close()
+	for _, p := range cat.Report().Problems { // broken files and entries never hide the others
+		fmt.Println(strings.TrimPrefix(p.Error(), root+"/"))
+	}
+	out, err := cat.Call(ctx, "shout", map[string]any{"text": "hello"}, nil)
+	fmt.Println(cat.Names(), out.Content, err)
+	// Output:
+	// .config/toolhost/b.toml:2: tools.broken.command: want a string or an array of strings, got integer 42
+	// [shout] hello! <nil>
 }

@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/signal"
@@ -24,34 +25,33 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, os.Args[1:]); err != nil {
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "embed:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, args []string) error {
-	// The user file, then the workspace's .config/toolhost/*.toml once a
-	// person trusted it (toolhost trust): the default LoadOptions.Trust.
-	cfg, err := config.Load(nil)
-	if err != nil {
-		return err
-	}
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	root := "" // commands such as bin/greet are relative to the workspace root
 	if dir, ok := config.WorkspaceDir("."); ok {
 		root = filepath.Dir(filepath.Dir(dir))
 	}
-	cat, err := resolver.New(ctx, cfg, &resolver.Options{Root: root, CacheDir: resolver.DefaultCacheDir()})
+	// The user file, then the workspace's .config/toolhost/*.toml once a
+	// person trusted it (toolhost trust): the default LoadOptions.Trust.
+	cat, err := resolver.Load(ctx, nil, &resolver.Options{Root: root, CacheDir: resolver.DefaultCacheDir()})
 	if err != nil {
-		return err
+		return err // no configuration could be read at all
 	}
 	defer cat.Close()                         // ends the long-lived tool processes and the MCP servers it started
-	for _, p := range cat.Report().Problems { // what did not resolve; the rest is served
-		fmt.Fprintln(os.Stderr, p)
+	for _, p := range cat.Report().Problems { // the files and entries left out; the rest is served
+		fmt.Fprintln(stderr, p)
+		if p.Fix != "" {
+			fmt.Fprintln(stderr, "  fix:", p.Fix)
+		}
 	}
 	if len(args) == 0 {
 		for _, d := range cat.List() {
-			fmt.Printf("%-16s %s\n", d.Name, d.Summary)
+			fmt.Fprintf(stdout, "%-16s %s\n", d.Name, d.Summary)
 		}
 		return nil
 	}
@@ -60,7 +60,7 @@ func run(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(os.Stderr, "the tool browser is at http://%s/explorer/\n", ln.Addr())
+		fmt.Fprintf(stderr, "the tool browser is at http://%s/explorer/\n", ln.Addr())
 		return httpserver.Serve(ctx, ln, mux(cat))
 	}
 	var input map[string]any
@@ -75,7 +75,7 @@ func run(ctx context.Context, args []string) error {
 	if err != nil || out.IsError() {
 		return cmp.Or(err, fmt.Errorf("%s", out))
 	}
-	fmt.Println(out)
+	fmt.Fprintln(stdout, out)
 	return nil
 }
 

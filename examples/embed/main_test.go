@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -16,25 +15,38 @@ import (
 )
 
 // TestRun lists and calls the tools of a workspace whose only tool is a
-// plain command.
+// plain command, beside a broken file: the broken file is reported on
+// stderr and the rest is served, as is the user file while the workspace
+// is not trusted.
 func TestRun(t *testing.T) {
 	dir := t.TempDir()
+	t.Setenv("HOME", dir)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "no-user-config"))
 	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
+	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
 	conf := filepath.Join(dir, ".config", "toolhost")
 	if err := os.MkdirAll(conf, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	toml := "[tools.shout]\ncommand = \"echo {{tool.arguments.text}}!\"\nsummary = \"Echo loudly.\"\n" +
-		"[tools.shout.parameters.text]\ntype = \"string\"\n"
+		"[tools.shout.parameters.text]\ntype = \"string\"\npattern = \"^[^-]\"\n"
 	if err := os.WriteFile(filepath.Join(conf, "tools.toml"), []byte(toml), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(conf, "zz-broken.toml"), []byte("[tools.x]\ncommand = \n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	t.Chdir(dir)
-	// Not trusted yet: the workspace's tools are not used.
+	run := func(args ...string) (stdout, stderr string, err error) {
+		var out, errOut strings.Builder
+		err = run(t.Context(), args, &out, &errOut)
+		return out.String(), strings.ReplaceAll(errOut.String(), dir, "DIR"), err
+	}
+	// Not trusted yet: the workspace's tools are not used, and it says so.
 	t.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data"))
-	if err := run(t.Context(), nil); !errors.Is(err, trust.ErrUntrusted) {
-		t.Fatalf("list of an untrusted workspace: %v, want trust.ErrUntrusted", err)
+	stdout, stderr, err := run()
+	if want := "DIR/.config/toolhost: workspace DIR is not trusted: new tools.toml, zz-broken.toml\n  fix: review the files, then run toolhost trust\n"; err != nil || stdout != "" || stderr != want {
+		t.Fatalf("list of an untrusted workspace: stdout %q, stderr %q, %v; want no tools, the workspace named on stderr, no error", stdout, stderr, err)
 	}
 	ws, err := config.FindWorkspace(dir)
 	if err != nil {
@@ -43,17 +55,21 @@ func TestRun(t *testing.T) {
 	if _, err := trust.Default().Trust(ws.Root, ws.Sums()); err != nil { // what toolhost trust does
 		t.Fatal(err)
 	}
-	if err := run(t.Context(), nil); err != nil {
-		t.Fatalf("list: %v", err)
+	stdout, stderr, err = run()
+	if want := "shout            Echo loudly.\n"; err != nil || stdout != want {
+		t.Fatalf("list: stdout %q, %v; want %q", stdout, err, want)
 	}
-	if err := run(t.Context(), []string{"shout", `{"text":"hi"}`}); err != nil {
-		t.Fatalf("call: %v", err)
+	if want := "DIR/.config/toolhost/zz-broken.toml:2: TOML syntax error: expected value but found '\\n' instead\n"; stderr != want {
+		t.Errorf("list: stderr %q, want %q", stderr, want)
 	}
-	err = run(t.Context(), []string{"shout", `{}`})
-	if err == nil || !strings.Contains(err.Error(), `missing required argument "text"`) {
+	if stdout, _, err := run("shout", `{"text":"hi"}`); err != nil || stdout != "hi!\n" {
+		t.Fatalf("call: %q, %v", stdout, err)
+	}
+	_, _, err = run("shout", `{}`)
+	if err == nil || err.Error() != `invalid arguments for tool "shout": missing required argument "text"` {
 		t.Fatalf("call without text: %v", err)
 	}
-	if err := run(t.Context(), []string{"nope"}); err == nil || !strings.Contains(err.Error(), "unknown tool") {
+	if _, _, err := run("nope"); err == nil || !strings.Contains(err.Error(), "unknown tool") {
 		t.Fatalf("call of an unknown tool: %v", err)
 	}
 }
