@@ -9,6 +9,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -25,10 +26,15 @@ type added struct {
 	mu     sync.Mutex // serializes listing and installing the source's tools, and closing
 	cancel func()     // ends the source's Watch; guarded by mu
 	closed bool       // Close ran; guarded by mu
-	// problems of the source's last listing; guarded by the catalog's mu
-	problems []Problem
-	lazy     bool // compile the input schemas on first use (Restore)
-	base     bool // the base source (AddBase)
+	// Guarded by the catalog's mu: the problems of the source's last
+	// listing (own), those and the names it lost to another source
+	// (problems), and the tools of its last listing (listed), served
+	// unless a tool served first or a source added earlier has the name.
+	own, problems []Problem
+	listed        map[string]*entry
+	rank          int  // the order the source was added in: an earlier one keeps a shared name
+	lazy          bool // compile the input schemas on first use (Restore)
+	base          bool // the base source (AddBase)
 }
 
 // AddBase serves the tools of src as the catalog's base source (a
@@ -56,15 +62,44 @@ func (c *Catalog) AddBase(ctx context.Context, src Source) error {
 // round through src.Call), renders their arguments with src.Format, and
 // closes src in [Catalog.Close].
 //
-// A tool of src whose name is invalid ([ErrInvalidName]), whose input
-// schema is not an object schema ([ErrNotObject]) or whose name is already
-// served by another tool ([ErrDuplicate]) is left out, and [Catalog.Report]
-// lists the problem; so does a listing that fails (the source then serves
-// no tool until it lists again). The error is for a source that cannot be
+// A tool of src whose name is invalid ([ErrInvalidName]) or whose input
+// schema is not an object schema ([ErrNotObject]) is left out, and
+// [Catalog.Report] lists the problem; so does a listing that fails (the
+// source then serves no tool until it lists again). A name another source
+// lists too is served from the source added first (the base source's and
+// the registered tools win over any): the others leave their tool out,
+// and each reports one [ErrDuplicate] problem naming them all, whose fix
+// is the prefix to give it. The error is for a source that cannot be
 // added: another source of the same name ([ErrDuplicate]) or a closed
 // catalog.
 func (c *Catalog) AddSource(ctx context.Context, src Source) error {
 	return c.addSource(ctx, src, &added{src: src}, nil)
+}
+
+// AddSources adds each source as [Catalog.AddSource] does, in the order
+// given (where two list the same name, the earlier keeps it), listing them
+// concurrently. It returns the error of each source, nil where it was
+// added; the caller closes the ones not added.
+func (c *Catalog) AddSources(ctx context.Context, srcs []Source) []error {
+	errs := make([]error, len(srcs))
+	as := make([]*added, len(srcs))
+	for i, src := range srcs {
+		as[i] = &added{src: src}
+		errs[i] = c.enroll(src, as[i], nil)
+	}
+	var wg sync.WaitGroup
+	for i, src := range srcs {
+		if errs[i] != nil {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = c.watch(ctx, src, as[i], nil)
+		}()
+	}
+	wg.Wait()
+	return errs
 }
 
 // Restore serves src with the tools it had when it was kept (a source
@@ -80,16 +115,26 @@ func (c *Catalog) Restore(src Source, tools []Listed) error {
 // addSource serves a's source, with kept as its first listing when it is
 // restored (Restore), else listing it now.
 func (c *Catalog) addSource(ctx context.Context, src Source, a *added, kept []Listed) error {
+	if err := c.enroll(src, a, kept); err != nil {
+		return err
+	}
+	return c.watch(ctx, src, a, kept)
+}
+
+// enroll records a's source among the catalog's, ranked after those
+// enrolled before it, with kept as its tools when it is restored.
+func (c *Catalog) enroll(src Source, a *added, kept []Listed) error {
 	name := src.Name()
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	if c.closed {
-		c.mu.Unlock()
 		return fmt.Errorf("resolver: add source %q: the catalog is closed", name)
 	}
 	if c.sources[name] != nil || (c.base != nil && c.base.src.Name() == name) {
-		c.mu.Unlock()
 		return fmt.Errorf("resolver: add source %q: %w (a source of that name is served)", name, ErrDuplicate)
 	}
+	a.rank = c.ranks
+	c.ranks++
 	if a.base {
 		c.base = a
 	} else {
@@ -99,12 +144,20 @@ func (c *Catalog) addSource(ctx context.Context, src Source, a *added, kept []Li
 		c.sources[name] = a
 	}
 	if kept != nil {
+		a.listed = make(map[string]*entry, len(kept))
 		for _, l := range kept {
-			c.tools[l.Name] = listedEntry(l, a)
+			a.listed[l.Name] = listedEntry(l, a)
 		}
+		c.tools = c.placeSourcesLocked(c.tools)
 		c.changedLocked() // no subscriber yet: the identity and listing are computed again
 	}
-	c.mu.Unlock()
+	return nil
+}
+
+// watch lists a's source now (unless it is restored with kept) and again
+// each time it reports a change.
+func (c *Catalog) watch(ctx context.Context, src Source, a *added, kept []Listed) error {
+	name := src.Name()
 	// Watch first, so that no change after the listing below is missed; a
 	// change reported before it lists once more.
 	cancel := src.Watch(func() {
@@ -162,31 +215,122 @@ func (c *Catalog) listSource(ctx context.Context, a *added) {
 		c.mu.Unlock()
 		return
 	}
-	old := map[string]*entry{}
-	for n, e := range c.tools {
-		if e.src == a {
-			old[n] = e
-			delete(c.tools, n)
-		}
-	}
-	if c.tools == nil {
-		c.tools = map[string]*entry{}
-	}
-	for _, n := range slices.Sorted(maps.Keys(fresh)) {
-		if taken, ok := c.tools[n]; ok {
-			problems = append(problems, Problem{Tool: n, Place: "source " + name,
-				Err: fmt.Errorf("%w: %q is served from %s; the tool of source %q is left out", ErrDuplicate, n, taken.t().Source, name)})
-			continue
-		}
-		c.tools[n] = fresh[n]
-	}
-	a.problems = problems
+	a.own, a.listed = problems, fresh
+	next := c.placeSourcesLocked(c.tools)
 	var fns []func()
-	if !sameSourceTools(old, c.tools, a) {
+	if !sameTools(c.tools, next) {
 		fns = c.changedLocked()
 	}
+	c.tools = next
 	c.mu.Unlock()
 	notify(fns)
+}
+
+// placeSourcesLocked returns the tools of tools that are not an added
+// source's (the base source's and the registered ones), with each added
+// source's listed tools placed beside them in the order the sources were
+// added: a name taken already is left out and counted against its source,
+// whose problems are then its own and one [ErrDuplicate] problem for the
+// names it lost. The caller holds c.mu.
+func (c *Catalog) placeSourcesLocked(tools map[string]*entry) map[string]*entry {
+	next := make(map[string]*entry, len(tools))
+	for n, e := range tools {
+		if e.src == nil || e.src.base {
+			next[n] = e
+		}
+	}
+	for _, a := range slices.SortedFunc(maps.Values(c.sources), func(x, y *added) int { return cmp.Compare(x.rank, y.rank) }) {
+		var lost []string
+		var holders []*entry
+		for _, n := range slices.Sorted(maps.Keys(a.listed)) {
+			if h, taken := next[n]; taken {
+				lost, holders = append(lost, n), append(holders, h)
+				continue
+			}
+			next[n] = a.listed[n]
+		}
+		a.problems = a.own
+		if len(lost) > 0 {
+			a.problems = append(slices.Clone(a.own), collision(a, lost, holders))
+		}
+	}
+	return next
+}
+
+// collision is the one problem of source a, whose tools named lost are
+// served by holders instead (each the tool of the same index in lost):
+// its fix is the prefix that gives them names of their own.
+func collision(a *added, lost []string, holders []*entry) Problem {
+	var by []string
+	for _, h := range holders {
+		if w := holderName(h); !slices.Contains(by, w) {
+			by = append(by, w)
+		}
+	}
+	what, those := "", "that name" // the problem names the one tool
+	if len(lost) > 1 {
+		shown := lost
+		if len(shown) > 3 {
+			shown = shown[:3]
+		}
+		what = fmt.Sprintf("%d of its tools (%s", len(lost), QuoteList(shown))
+		if len(lost) > len(shown) {
+			what += ", …"
+		}
+		what, those = what+") are ", "those names"
+	}
+	verb := "serves"
+	if len(by) > 1 {
+		verb = "serve"
+	}
+	p := Problem{Place: "source " + a.src.Name(),
+		Err: fmt.Errorf("%w: %sleft out: %s %s %s", ErrDuplicate, what, strings.Join(by, " and "), verb, those),
+		Fix: prefixFix(a, a.listed[lost[0]], lost[0])}
+	if len(lost) == 1 {
+		p.Tool = lost[0]
+	}
+	return p
+}
+
+// holderName names what serves a tool, for a collision problem: the
+// source added earlier, the configuration's entry, or a registered tool.
+func holderName(h *entry) string {
+	switch {
+	case h.handler != nil:
+		return "a tool registered in the program"
+	case h.src != nil && !h.src.base:
+		return fmt.Sprintf("source %q (declared first)", h.src.src.Name())
+	}
+	if key := h.t().Provenance["entry"]; key != "" {
+		return "[" + key + "]"
+	}
+	return h.t().Source
+}
+
+// prefixFix says how to give the tools of a's entry e (named name) names
+// of their own: a prefix on the table that serves them, by the table key
+// the tool's provenance names ([mcp_servers.X], [remotes.X],
+// [toolsets.X], or a [tools.X] serving several tools); a rename for a
+// [tools.X] serving one tool under X.
+func prefixFix(a *added, e *entry, name string) string {
+	key := ""
+	if e != nil {
+		key = e.t().Provenance["entry"]
+	}
+	section, table, ok := strings.Cut(key, ".")
+	if !ok {
+		return fmt.Sprintf("give source %q a prefix, or leave the shared tools out with exclude", a.src.Name())
+	}
+	if section == "tools" && table == name {
+		return fmt.Sprintf("rename [%s], or leave the tool out there", key)
+	}
+	prefix := strings.Map(func(r rune) rune {
+		if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_' || r == '-' {
+			return r
+		}
+		return '_'
+	}, strings.Trim(table, `"`)) + "_"
+	return fmt.Sprintf("add prefix = %q to [%s], to serve its tools as %s…, or leave the shared ones out with exclude", prefix, key, prefix+name)
 }
 
 // listBase lists the base source a and installs its tools in place of
@@ -219,25 +363,20 @@ func (c *Catalog) listBase(ctx context.Context, a *added) {
 	}
 	for _, n := range slices.Sorted(maps.Keys(c.tools)) {
 		e := c.tools[n]
-		if e.src == a {
-			continue
+		if e.handler == nil {
+			continue // the base's, or an added source's: placed below
 		}
 		if b, clash := fresh[n]; clash {
-			if e.handler == nil {
-				// The base source's tool wins, as when the catalog was
-				// made (the base lists before the added sources): a source
-				// that lists a name while the base's tool is down (a
-				// binary missing, timing out) must not keep it once the
-				// base serves it again.
-				problems = append(problems, Problem{Tool: n, Place: "source " + e.src.src.Name(),
-					Err: fmt.Errorf("%w: %q is served from %s; the tool of source %q is left out", ErrDuplicate, n, b.t().Source, e.src.src.Name())})
-				continue
-			}
 			kept := fmt.Sprintf("%q is registered dynamically and produced by %s; the dynamic tool is kept", n, b.t().Source)
 			problems = append(problems, Problem{Tool: n, Place: b.t().Provenance["entry"], Err: fmt.Errorf("%w: %s", ErrDuplicate, kept)})
 		}
 		fresh[n] = e
 	}
+	// The base source's tools win over an added source's, as when the
+	// catalog was made (the base lists before the added sources): a
+	// source that lists a name while the base's tool is down (a binary
+	// missing, timing out) must not keep it once the base serves it again.
+	fresh = c.placeSourcesLocked(fresh)
 	changed := !sameTools(c.tools, fresh)
 	c.tools = fresh
 	a.problems = problems
@@ -285,6 +424,9 @@ func sameTools(a, b map[string]*entry) bool {
 	}
 	for name, ea := range a {
 		eb, ok := b[name]
+		if ok && ea == eb {
+			continue
+		}
 		if !ok || !reflect.DeepEqual(ea.t(), eb.t()) {
 			return false
 		}
@@ -321,21 +463,6 @@ func sourceEntry(source string, t *Tool, lazy bool) (*entry, error) {
 		t.Source = "source " + source
 	}
 	return newEntry(t, args, nil), nil
-}
-
-// sameSourceTools reports whether the tools of src in now are those of old.
-func sameSourceTools(old, now map[string]*entry, src *added) bool {
-	n := 0
-	for name, e := range now {
-		if e.src != src {
-			continue
-		}
-		n++
-		if o, ok := old[name]; !ok || !sameTools(map[string]*entry{name: o}, map[string]*entry{name: e}) {
-			return false
-		}
-	}
-	return n == len(old)
 }
 
 // sourceProblemsLocked returns the problems of the base source, then

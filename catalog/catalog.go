@@ -125,6 +125,7 @@ type Catalog struct {
 	listJSON []byte            // the tools/list result; nil: recompute
 	base     *added            // the base source (AddBase); nil: none
 	sources  map[string]*added // the sources added with AddSource or Restore, by name (added.go)
+	ranks    int               // sources enrolled so far: the next one's rank
 	closed   bool              // Close ran: no source is added or listed again
 }
 

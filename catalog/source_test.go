@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/tool"
@@ -30,11 +31,15 @@ type fakeSource struct {
 	nextW    int
 	closes   int
 	closeErr error
+	gate     chan struct{} // when not nil, Tools waits for it to close
 }
 
 func (f *fakeSource) Name() string { return f.name }
 
 func (f *fakeSource) Tools(context.Context) ([]*catalog.Tool, error) {
+	if f.gate != nil {
+		<-f.gate
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.lists++
@@ -376,3 +381,66 @@ func askAll(qs []tool.Question) tool.Outcome {
 // a configured entry whose binary is down (not built yet) serves it only
 // until the binary answers: then the entry's tool is served, as when the
 // catalog is made, and the source's is left out with a problem saying so.
+
+// TestSourceCollisions: where sources list the same names, the source
+// added first keeps them, whichever lists first; each other source has
+// one problem for all the names it lost, whose fix is the prefix to add,
+// and gets a name back once the source holding it stops listing it.
+func TestSourceCollisions(t *testing.T) {
+	server := func(name string, tools ...string) *fakeSource {
+		f := &fakeSource{name: "mcp." + name}
+		for _, n := range tools {
+			f.tools = append(f.tools, catalog.Tool{Definition: catalog.Definition{Name: n, Summary: name + " " + n}, Enabled: true,
+				Provenance: map[string]string{"entry": "mcp_servers." + name}})
+		}
+		return f
+	}
+	c := newEmpty(t)
+	ev1 := server("ev1", "add", "echo", "env", "sleep")
+	ev1.gate = make(chan struct{})
+	ev4 := server("ev4", "add", "echo", "env", "sleep")
+	fs := server("fs", "read_file", "echo")
+	go func() {
+		for c.Len() < 4 { // ev4 lists first
+			time.Sleep(time.Millisecond)
+		}
+		close(ev1.gate)
+	}()
+	if errs := c.AddSources(t.Context(), []catalog.Source{ev1, ev4, fs}); errors.Join(errs...) != nil {
+		t.Fatal(errs)
+	}
+	problems := func() []string {
+		var out []string
+		for _, p := range c.Report().Problems {
+			if !errors.Is(p, catalog.ErrDuplicate) {
+				t.Errorf("problem %v does not wrap ErrDuplicate", p)
+			}
+			out = append(out, p.Error()+" (fix: "+p.Fix+")")
+		}
+		return out
+	}
+	want := []string{
+		`source mcp.ev4: duplicate tool name: 4 of its tools ("add", "echo", "env", …) are left out: source "mcp.ev1" (declared first) serves those names (fix: add prefix = "ev4_" to [mcp_servers.ev4], to serve its tools as ev4_add…, or leave the shared ones out with exclude)`,
+		`source mcp.fs: tool "echo": duplicate tool name: left out: source "mcp.ev1" (declared first) serves that name (fix: add prefix = "fs_" to [mcp_servers.fs], to serve its tools as fs_echo…, or leave the shared ones out with exclude)`,
+	}
+	if got := problems(); !slices.Equal(got, want) {
+		t.Errorf("problems mismatch\n got: %q\nwant: %q", got, want)
+	}
+	if echo, _ := c.Tool("echo"); echo.Summary != "ev1 echo" {
+		t.Errorf("echo is %q, want ev1's", echo.Summary)
+	}
+	ev1.change(ev1.tools[:1], nil) // ev1 now lists only add: ev4 serves the rest
+	want = []string{
+		`source mcp.ev4: tool "add": duplicate tool name: left out: source "mcp.ev1" (declared first) serves that name (fix: add prefix = "ev4_" to [mcp_servers.ev4], to serve its tools as ev4_add…, or leave the shared ones out with exclude)`,
+		`source mcp.fs: tool "echo": duplicate tool name: left out: source "mcp.ev4" (declared first) serves that name (fix: add prefix = "fs_" to [mcp_servers.fs], to serve its tools as fs_echo…, or leave the shared ones out with exclude)`,
+	}
+	if got := problems(); !slices.Equal(got, want) {
+		t.Errorf("after ev1 changed: problems mismatch\n got: %q\nwant: %q", got, want)
+	}
+	if echo, _ := c.Tool("echo"); echo.Summary != "ev4 echo" {
+		t.Errorf("echo is %q, want ev4's once ev1 dropped it", echo.Summary)
+	}
+	if got, want := c.Names(), []string{"add", "echo", "env", "read_file", "sleep"}; !slices.Equal(got, want) {
+		t.Errorf("names = %q, want %q", got, want)
+	}
+}

@@ -40,6 +40,10 @@ type Server struct {
 	Access  *Access
 	Sandbox string
 
+	// Prefix is prepended to the name of each tool the server serves
+	// when no entry names it (all its tools, under their own names).
+	Prefix string
+
 	IdleTimeout *Duration // stop the stdio server after this long unused; nil: the source's default
 	Timeout     *Duration // per call; nil: [defaults] timeout, else the source's default
 	Enabled     *bool     // nil means enabled
@@ -108,7 +112,7 @@ func (r *Remote) Key() string { return dotted([]string{"remotes", r.Name}) }
 var (
 	serverKeys = []string{
 		"command", "args", "env", "dir", "url", "headers", "bearer_token_env",
-		"sandbox", "access", "idle_timeout", "timeout", "enabled",
+		"sandbox", "access", "idle_timeout", "timeout", "enabled", "prefix",
 	}
 	stdioKeys  = []string{"command", "args", "env", "dir", "sandbox", "access", "idle_timeout"}
 	httpKeys   = []string{"url", "headers", "bearer_token_env"}
@@ -145,6 +149,8 @@ func (d *decoder) server(path []string, name string, v any) *Server {
 			s.Sandbox = d.sandbox(p, v)
 		case "access":
 			s.Access = d.access(p, v)
+		case "prefix":
+			s.Prefix, _ = d.str(p, v)
 		case "idle_timeout":
 			s.IdleTimeout = d.duration(p, v)
 		case "timeout":
@@ -425,6 +431,9 @@ func mergeServer(dst, src *Server) {
 	}
 	if set("dir") {
 		dst.Dir = src.Dir
+	}
+	if set("prefix") {
+		dst.Prefix = src.Prefix
 	}
 	if set("url") {
 		dst.URL = src.URL

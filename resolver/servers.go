@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"slices"
-	"sync"
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
@@ -17,21 +16,13 @@ import (
 // a server that cannot be listed is one problem of its source, and the
 // other tools are served.
 func (c *Catalog) addSources(ctx context.Context, cfg *config.Config, o Options) {
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	for _, src := range servers.Sources(cfg, &servers.Options{Root: o.Root, CacheDir: o.CacheDir, Audit: o.Audit}) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := c.AddSource(ctx, src); err != nil {
-				_ = src.Close() // the catalog is closed
-				return
-			}
-			mu.Lock()
-			c.servers = append(c.servers, src)
-			mu.Unlock()
-		}()
+	srcs := servers.Sources(cfg, &servers.Options{Root: o.Root, CacheDir: o.CacheDir, Audit: o.Audit}) // in declaration order: the first keeps a shared name
+	for i, err := range c.AddSources(ctx, srcs) {
+		if err != nil {
+			_ = srcs[i].Close() // the catalog is closed
+			continue
+		}
+		c.servers = append(c.servers, srcs[i])
 	}
-	wg.Wait()
 	slices.SortFunc(c.servers, func(x, y catalog.Source) int { return cmp.Compare(x.Name(), y.Name()) })
 }

@@ -573,3 +573,52 @@ fs = [{ path = "data", read = true }]
 		t.Error("a policy for an unknown tool")
 	}
 }
+
+// TestCollidingServers: servers offering the same tool names, declared in
+// an order that is not their names' order. The first declared keeps every
+// name; each other server is one problem, whose fix is the prefix to add,
+// and with that prefix its tools are served too.
+func TestCollidingServers(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newWorld(t, "")
+	server := func(name, extra string) string {
+		return fmt.Sprintf("[mcp_servers.%s]\ncommand = [%q, \"basic\"]\nenv = { %s = \"1\" }\n%s\n", name, exe, fakeServerEnv, extra)
+	}
+	tests := []struct {
+		name, toml string
+		problems   []string
+		echoFrom   string
+		tools      int
+	}{
+		{"no prefix", server("s9", "") + server("s1", "") + server("s5", ""), []string{
+			`source mcp.s1: duplicate tool name: 8 of its tools ("ask", "die", "echo", …) are left out: source "mcp.s9" (declared first) serves those names (fix: add prefix = "s1_" to [mcp_servers.s1], to serve its tools as s1_ask…, or leave the shared ones out with exclude)`,
+			`source mcp.s5: duplicate tool name: 8 of its tools ("ask", "die", "echo", …) are left out: source "mcp.s9" (declared first) serves those names (fix: add prefix = "s5_" to [mcp_servers.s5], to serve its tools as s5_ask…, or leave the shared ones out with exclude)`,
+		}, "mcp_servers.s9", 8},
+		{"the fix applied", server("s9", "") + server("s1", `prefix = "s1_"`) + server("s5", `prefix = "s5_"`), nil, "mcp_servers.s9", 24},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w.cfg, err = config.Parse(filepath.Join(w.root, "tools.toml"), []byte(tt.toml))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cat := w.catalog(t)
+			var got []string
+			for _, p := range cat.Report().Problems {
+				got = append(got, p.Error()+" (fix: "+p.Fix+")")
+			}
+			if !slices.Equal(got, tt.problems) {
+				t.Errorf("problems mismatch\n got: %q\nwant: %q", got, tt.problems)
+			}
+			if echo, _ := cat.Tool("echo"); echo == nil || echo.Provenance["entry"] != tt.echoFrom {
+				t.Errorf("echo = %+v, want the one of %s", echo, tt.echoFrom)
+			}
+			if n := len(cat.List()); n != tt.tools {
+				t.Errorf("%d tools, want %d", n, tt.tools)
+			}
+		})
+	}
+}

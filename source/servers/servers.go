@@ -1,6 +1,7 @@
 package servers
 
 import (
+	"cmp"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -46,8 +47,10 @@ func Named(cfg *config.Config) bool {
 
 // Sources returns the sources cfg names: one per enabled MCP server
 // (named "mcp.NAME"), serving the tools its entries select (all its tools
-// when no entry names it), then one per enabled remote ("remote.NAME"),
-// sorted by name. Nothing is started.
+// when no entry names it), and one per enabled remote ("remote.NAME"), in
+// the order the configuration declares them (by layer, then line). Added
+// in that order ([catalog.Catalog.AddSources]), the first declared keeps a
+// tool name several list. Nothing is started.
 func Sources(cfg *config.Config, opts *Options) []catalog.Source {
 	if cfg == nil {
 		return nil
@@ -59,20 +62,38 @@ func Sources(cfg *config.Config, opts *Options) []catalog.Source {
 	if abs, err := filepath.Abs(o.Root); err == nil {
 		o.Root = abs
 	}
-	var out []catalog.Source
+	type declared struct {
+		at  config.Position
+		src catalog.Source
+	}
+	var all []declared
 	byServer := serverEntries(cfg)
 	for _, name := range slices.Sorted(maps.Keys(byServer)) {
-		s, err := newServer(cfg.Servers[name], byServer[name], &o)
+		sc := cfg.Servers[name]
+		s, err := newServer(sc, byServer[name], &o)
 		if err != nil {
-			out = append(out, &broken{name: "mcp." + name, err: err})
+			all = append(all, declared{sc.Place, &broken{name: "mcp." + name, err: err}})
 			continue
 		}
-		out = append(out, s)
+		all = append(all, declared{sc.Place, s})
 	}
 	for _, name := range slices.Sorted(maps.Keys(cfg.Remotes)) {
 		if r := cfg.Remotes[name]; !r.Disabled() {
-			out = append(out, newRemote(r, &cfg.Defaults, &o))
+			all = append(all, declared{r.Place, newRemote(r, &cfg.Defaults, &o)})
 		}
+	}
+	layer := func(file string) int {
+		if i := slices.Index(cfg.Files, file); i >= 0 {
+			return i
+		}
+		return len(cfg.Files)
+	}
+	slices.SortStableFunc(all, func(x, y declared) int {
+		return cmp.Or(cmp.Compare(layer(x.at.File), layer(y.at.File)), cmp.Compare(x.at.Line, y.at.Line))
+	})
+	out := make([]catalog.Source, len(all))
+	for i, d := range all {
+		out[i] = d.src
 	}
 	return out
 }
@@ -104,7 +125,7 @@ func serverEntries(cfg *config.Config) map[string][]*config.Entry {
 // their own names, with [defaults]' rate_limit_per_minute (config applies
 // [defaults] to the entries it read; this one it never saw).
 func implied(s *config.Server, d *config.Defaults) *config.Entry {
-	e := &config.Entry{Name: s.Name, Toolset: true, Server: s.Name, Place: s.Place, Pos: map[string]config.Position{}}
+	e := &config.Entry{Name: s.Name, Toolset: true, Server: s.Name, Prefix: s.Prefix, Place: s.Place, Pos: map[string]config.Position{}}
 	if d.RateLimit != nil {
 		n := *d.RateLimit
 		e.RateLimit = &n
