@@ -45,7 +45,7 @@ command = ["`+bin+`", "versioned"]
 			dup = append(dup, p.Place+": "+p.Err.Error())
 		}
 	}
-	want := `source mcp.x: duplicate tool name: "v" is served from ` + v.Source + `; the tool of source "mcp.x" is left out`
+	want := `source mcp.x: duplicate tool name: left out: [tools.v] serves that name`
 	if len(dup) != 1 || dup[0] != want {
 		t.Errorf("duplicate problems %q, want [%q]", dup, want)
 	}
