@@ -253,21 +253,22 @@ func TestSandboxRepositoryTools(t *testing.T) {
 	}
 }
 
-// docBlock returns the first ```toml block after the heading in the
-// markdown file.
-func docBlock(t *testing.T, file, heading string) []byte {
+// docBlock returns the first ```toml block after the line that starts
+// with marker (a heading, or a paragraph's first words) in the markdown
+// file.
+func docBlock(t *testing.T, file, marker string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, after, ok := strings.Cut(string(data), "\n"+heading+"\n")
+	_, after, ok := strings.Cut(string(data), "\n"+marker)
 	if !ok {
-		t.Fatalf("%s has no heading %q", file, heading)
+		t.Fatalf("%s has no line starting %q", file, marker)
 	}
 	_, block, ok := strings.Cut(after, "```toml\n")
 	if !ok {
-		t.Fatalf("%s: no ```toml block after %q", file, heading)
+		t.Fatalf("%s: no ```toml block after %q", file, marker)
 	}
 	block, _, _ = strings.Cut(block, "```\n")
 	return []byte(block)
@@ -280,7 +281,7 @@ func docBlock(t *testing.T, file, heading string) []byte {
 func TestConfigDocExample(t *testing.T) {
 	t.Parallel()
 	root := buildExamples(t)
-	cfg, err := config.Parse("config.md", docBlock(t, "../docs/config.md", "## A complete example"))
+	cfg, err := config.Parse("config.md", docBlock(t, "../docs/config.md", "## A complete example\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,5 +317,28 @@ func TestConfigDocExample(t *testing.T) {
 		if err != nil || out.IsError() {
 			t.Errorf("Call(%s) = %v, %v", name, out, err)
 		}
+	}
+}
+
+// TestReadmePlainCommand resolves the README's plain command, read from
+// the README itself: no warning (a model reads its summary), and it counts.
+func TestReadmePlainCommand(t *testing.T) {
+	t.Parallel()
+	cfg, err := config.Parse("README.md", docBlock(t, "../README.md", "Commands that do not speak the protocol work too"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "notes.txt"), "alpha\nbeta\n")
+	c, err := New(t.Context(), cfg, &Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if probs := c.Report().Problems; len(probs) > 0 {
+		t.Errorf("problems resolving the README's line_count: %v", probs)
+	}
+	out, err := c.Call(t.Context(), "line_count", map[string]any{"path": "notes.txt"}, nil)
+	if d := diff(tool.Success("2 notes.txt"), out); err != nil || d != "" {
+		t.Errorf("Call(line_count) = %v, %v; mismatch (-want +got):\n%s", out, err, d)
 	}
 }
