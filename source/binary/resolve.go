@@ -196,11 +196,6 @@ func (s *Source) resolve(ctx context.Context) *resolution {
 		for _, w := range pr.warnings {
 			r.problems = append(r.problems, catalog.Problem{Tool: name, Place: pr.place, Warning: true, Err: errors.New(w)})
 		}
-		if cat := pr.e.t().Category; cat != "" && !slices.ContainsFunc(p.categories, func(c catalog.Category) bool { return c.ID == cat }) {
-			r.problems = append(r.problems, catalog.Problem{Tool: name, Place: pr.place, Warning: true,
-				Err: fmt.Errorf("category %q is not described by a [categories.%s] table", cat, cat),
-				Fix: fmt.Sprintf("add [categories.%s] with name = \"…\" (and description, icon), or name a category that has one", cat)})
-		}
 		byName[name] = pr.place
 		r.tools[name] = pr.e
 	}
