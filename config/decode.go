@@ -242,14 +242,14 @@ func (d *decoder) category(path []string, id string, v any) *Category {
 // Keys of an entry. toolsetKeys are the ones a toolset accepts.
 var (
 	entryKeys = []string{
-		"command", "tool", "source", "shell", "enable", "summary", "description",
+		"command", "tool", "source", "shell", "enable", "enabled", "summary", "description",
 		"examples", "parameters", "annotations", "options", "category", "tags",
 		"requires_approval", "timeout", "workdir", "env", "clear_env", "self_describe",
 		"prefix", "include", "exclude", "run", "questions", "cancellation_response", "access", "sandbox",
 		"rate_limit_per_minute",
 	}
 	toolsetKeys = []string{
-		"command", "shell", "timeout", "workdir", "env", "clear_env", "enable",
+		"command", "shell", "timeout", "workdir", "env", "clear_env", "enable", "enabled",
 		"category", "tags", "requires_approval", "options", "prefix", "include", "exclude",
 		"run", "questions", "cancellation_response", "access", "sandbox", "source",
 		"rate_limit_per_minute",
@@ -281,6 +281,13 @@ func (d *decoder) entry(path []string, name string, toolset bool, v any) *Entry 
 		case !toolset && slices.Contains(toolsetOnly, k) && !isMCP(t["source"]):
 			d.fail(p, ErrUnknownKey, "%s: only allowed in [toolsets.NAME]", dotted(p))
 			continue
+		}
+		if k == "enabled" { // the [mcp_servers.NAME] spelling, an alias
+			if _, both := t["enable"]; both {
+				d.fail(p, ErrInvalid, "%s: enable and enabled are the same key; keep one", dotted(path))
+				continue
+			}
+			k = "enable"
 		}
 		switch k {
 		case "command":

@@ -112,14 +112,28 @@ func (r *Remote) Key() string { return dotted([]string{"remotes", r.Name}) }
 var (
 	serverKeys = []string{
 		"command", "args", "env", "dir", "url", "headers", "bearer_token_env",
-		"sandbox", "access", "idle_timeout", "timeout", "enabled", "prefix",
+		"sandbox", "access", "idle_timeout", "timeout", "enabled", "enable", "prefix",
 	}
 	stdioKeys  = []string{"command", "args", "env", "dir", "sandbox", "access", "idle_timeout"}
 	httpKeys   = []string{"url", "headers", "bearer_token_env"}
-	remoteKeys = []string{"url", "headers", "bearer_token_env", "prefix", "include", "exclude", "timeout", "enabled"}
+	remoteKeys = []string{"url", "headers", "bearer_token_env", "prefix", "include", "exclude", "timeout", "enabled", "enable"}
 
 	envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 )
+
+// enabledAlias returns key k of table t at path with enable, the
+// [tools.NAME] spelling, read as enabled; false, with an error, when the
+// table sets both.
+func (d *decoder) enabledAlias(path []string, k string, t map[string]any) (string, bool) {
+	if k != "enable" {
+		return k, true
+	}
+	if _, both := t["enabled"]; both {
+		d.fail(with(path, k), ErrInvalid, "%s: enable and enabled are the same key; keep one", dotted(path))
+		return k, false
+	}
+	return "enabled", true
+}
 
 func (d *decoder) server(path []string, name string, v any) *Server {
 	t, ok := d.table(path, v)
@@ -130,6 +144,9 @@ func (d *decoder) server(path []string, name string, v any) *Server {
 	for _, k := range sortedKeys(t) {
 		p := with(path, k)
 		v := t[k]
+		if k, ok = d.enabledAlias(path, k, t); !ok {
+			continue
+		}
 		switch k {
 		case "command":
 			s.Command = d.command(p, v)
@@ -175,6 +192,9 @@ func (d *decoder) remote(path []string, name string, v any) *Remote {
 	for _, k := range sortedKeys(t) {
 		p := with(path, k)
 		v := t[k]
+		if k, ok = d.enabledAlias(path, k, t); !ok {
+			continue
+		}
 		switch k {
 		case "url":
 			r.URL = d.url(p, v)

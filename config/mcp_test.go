@@ -269,3 +269,42 @@ command = "local-reader"
 		t.Errorf("trusted workspace's server = %+v", s)
 	}
 }
+
+// TestEnableSpellings: enable and enabled are one key in every table
+// ([tools.NAME] and [toolsets.NAME] write enable, [mcp_servers.NAME] and
+// [remotes.NAME] enabled; the other spelling is an alias), and a table
+// setting both is an error.
+func TestEnableSpellings(t *testing.T) {
+	cfg, err := Parse("config.toml", []byte(`
+[tools.a]
+command = "a"
+enabled = false
+[toolsets.b]
+command = "b"
+enabled = false
+[mcp_servers.fs]
+command = "fs"
+enable = false
+[remotes.r]
+url = "http://h"
+enable = false
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := cfg.Tools["a"], cfg.Toolsets["b"]
+	if a.Enable == nil || *a.Enable || a.Pos["enable"].Line != 4 || b.Enable == nil || *b.Enable {
+		t.Errorf("tools.a enable = %v (pos %v), toolsets.b enable = %v; want false, line 4, false", a.Enable, a.Pos["enable"], b.Enable)
+	}
+	if !cfg.Servers["fs"].Disabled() || cfg.Servers["fs"].Pos["enabled"].Line != 10 || !cfg.Remotes["r"].Disabled() {
+		t.Errorf("server fs disabled = %v, remote r disabled = %v; want both", cfg.Servers["fs"].Disabled(), cfg.Remotes["r"].Disabled())
+	}
+	for _, tt := range []struct{ toml, want string }{
+		{"[tools.a]\ncommand = \"a\"\nenable = true\nenabled = false\n", "config.toml:4: tools.a: enable and enabled are the same key; keep one"},
+		{"[mcp_servers.fs]\ncommand = \"fs\"\nenable = true\nenabled = false\n", "config.toml:3: mcp_servers.fs: enable and enabled are the same key; keep one"},
+	} {
+		if _, err := Parse("config.toml", []byte(tt.toml)); err == nil || err.Error() != tt.want {
+			t.Errorf("Parse(%q) = %v, want %q", tt.toml, err, tt.want)
+		}
+	}
+}
