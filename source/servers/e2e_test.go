@@ -294,12 +294,25 @@ func TestElicitationSaysWhoAsks(t *testing.T) {
 }
 
 // TestApprovalWithoutPerson: a tool that needs approval is refused, and
-// nothing reaches the server, when nobody can approve.
+// nothing reaches the server, when nobody can approve; the refusal and
+// the prompt name the key the file used (requires_approval here, run there).
 func TestApprovalWithoutPerson(t *testing.T) {
-	cat := newWorld(t, "").catalog(t)
+	w := newWorld(t, "[tools.careful]\nsource = \"mcp.fake.echo\"\nrun = \"ask\"\n")
+	cat := w.catalog(t)
 	_, err := cat.Call(t.Context(), "shout", map[string]any{"text": "hey"}, nil)
 	if !errors.Is(err, resolver.ErrApprovalRequired) {
 		t.Fatalf("err = %v, want ErrApprovalRequired", err)
+	}
+	file := filepath.Join(w.root, "tools.toml")
+	for name, want := range map[string]string{"shout": "requires_approval = true at " + file + ":12", "careful": `run = "ask" at ` + file + ":15"} {
+		var setting string
+		_, err := cat.Call(t.Context(), name, map[string]any{"text": "hey"}, &resolver.CallOptions{Approve: func(_ context.Context, a resolver.Approval) (bool, error) {
+			setting = a.Setting
+			return false, nil
+		}})
+		if err != nil || setting != want {
+			t.Errorf("approval of %s: setting %q, %v; want %q", name, setting, err, want)
+		}
 	}
 }
 

@@ -226,8 +226,11 @@ func entryFields(t *catalog.Tool, e *config.Entry, serverTimeout *config.Duratio
 	if e.Command.IsZero() && e.Toolset && len(e.Pos) == 0 { // implied by [mcp_servers.NAME] alone
 		t.Provenance["entry"] = "mcp_servers." + e.Server
 	}
-	if p := e.RunPlace(); p != "" {
-		t.Provenance["run"] = p
+	switch { // the key the file used, as the approval prompt names it
+	case e.Run != nil:
+		t.Provenance["run"] = e.RunPlace()
+	case e.RequiresApproval != nil:
+		t.Provenance["requires_approval"] = e.RunPlace()
 	}
 }
 
