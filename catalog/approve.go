@@ -50,7 +50,7 @@ func (c *Catalog) approve(ctx context.Context, e *entry, name string, args map[s
 	ok, err := ask(ctx, Approval{Tool: name, Rendered: c.render(ctx, e, name, args), Arguments: args, Setting: setting})
 	noteApproval(ctx, decision(ok, err)) // audit.go
 	if err != nil {
-		return nil, fmt.Errorf("resolver: tool %q: asking for approval: %w", name, err)
+		return nil, fmt.Errorf("tool %q: asking for approval: %w", name, err)
 	}
 	if ok {
 		return nil, nil

@@ -133,11 +133,11 @@ func (c *Catalog) call(ctx context.Context, name string, args map[string]any, op
 				return out, nil
 			}
 			if err != nil {
-				return tool.Outcome{}, fmt.Errorf("resolver: tool %q: asking %d questions: %w", name, len(qs), err)
+				return tool.Outcome{}, fmt.Errorf("tool %q: asking %d questions: %w", name, len(qs), err)
 			}
 			for _, q := range qs {
 				if err := q.Check(got[q.ID]); err != nil {
-					return tool.Outcome{}, fmt.Errorf("resolver: tool %q: %w", name, err)
+					return tool.Outcome{}, fmt.Errorf("tool %q: %w", name, err)
 				}
 				answers[q.ID] = got[q.ID]
 			}
@@ -158,10 +158,10 @@ func (c *Catalog) call(ctx context.Context, name string, args map[string]any, op
 					return unanswered(qs, answers), nil
 				}
 				if err != nil {
-					return tool.Outcome{}, fmt.Errorf("resolver: tool %q: asking %q: %w", name, q.ID, err)
+					return tool.Outcome{}, fmt.Errorf("tool %q: asking %q: %w", name, q.ID, err)
 				}
 				if err := q.Check(a); err != nil {
-					return tool.Outcome{}, fmt.Errorf("resolver: tool %q: %w", name, err)
+					return tool.Outcome{}, fmt.Errorf("tool %q: %w", name, err)
 				}
 				answer = a
 			case q.Default != nil:
@@ -230,7 +230,7 @@ func Answers(ctx context.Context) map[string]any {
 func callHandler(ctx context.Context, e *entry, args map[string]any) (out tool.Outcome, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = tool.Outcome{}, fmt.Errorf("resolver: tool %q: handler panicked: %v", e.t().Name, r)
+			out, err = tool.Outcome{}, fmt.Errorf("tool %q: handler panicked: %v", e.t().Name, r)
 		}
 	}()
 	return e.handler(ctx, args)

@@ -90,7 +90,7 @@ func (c *Catalog) checker(e *entry) (*ArgSchema, error) {
 		}
 		a, err := c.compiled.Compile(e.t().InputSchema)
 		if err != nil {
-			e.argsErr = fmt.Errorf("resolver: tool %q: %w", e.name, err)
+			e.argsErr = fmt.Errorf("tool %q: %w", e.name, err)
 			return
 		}
 		if r, ok := e.lazy.(Refuser); ok {
@@ -187,7 +187,7 @@ func (c *Catalog) ListJSON() ([]byte, error) {
 			}
 			data, err := tool.Marshal(e.t().Definition)
 			if err != nil {
-				return nil, fmt.Errorf("resolver: tool %q: definition is not JSON: %w", e.name, err)
+				return nil, fmt.Errorf("tool %q: definition is not JSON: %w", e.name, err)
 			}
 			if n > 0 {
 				b.WriteByte(',')
@@ -309,13 +309,13 @@ type unknownError struct {
 
 func (e *unknownError) Error() string {
 	if e.disabled {
-		s := "resolver: tool " + quote(e.name) + " is disabled"
+		s := "tool " + quote(e.name) + " is disabled"
 		if e.place != "" && e.place != "binary" && e.place != "default" {
 			s += " (enable = false at " + e.place + ")"
 		}
 		return s + ": " + ErrUnknownTool.Error()
 	}
-	return "resolver: " + ErrUnknownTool.Error() + " " + quote(e.name)
+	return ErrUnknownTool.Error() + " " + quote(e.name)
 }
 
 func (e *unknownError) Unwrap() error { return ErrUnknownTool }

@@ -230,7 +230,7 @@ func TestCallDynamic(t *testing.T) {
 		t.Errorf("Call(unknown) = %v, want ErrUnknownTool", err)
 	}
 	_, err := c.Call(t.Context(), "boom", nil, nil)
-	if want := `resolver: tool "boom": handler panicked: kaboom`; err == nil || err.Error() != want {
+	if want := `tool "boom": handler panicked: kaboom`; err == nil || err.Error() != want {
 		t.Errorf("Call(panicking handler) = %v, want %s", err, want)
 	}
 	args := map[string]any{"name": "Ada"}

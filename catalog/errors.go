@@ -61,8 +61,10 @@ var (
 // Error reports a binary that gave no usable answer, for one entry. Its
 // message is one line:
 //
-//	resolver: tool "weather": run "bin/weather": schema: tool failed: exit status 3: stderr: …
+//	tool "weather": run "bin/weather": schema: tool failed: exit status 3: stderr: …
 //
+// It starts with what the user named (the tool), not with a package name:
+// faces show it to people as it is.
 // Err wraps the cause (one of the error variables above, or a context
 // error); Fix, when set, says what the user can do. Faces show the fix on
 // a line of its own ([FixOf]).
@@ -78,7 +80,6 @@ type Error struct {
 // Error returns the cause on one line, without the fix.
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString("resolver: ")
 	if e.Tool != "" {
 		fmt.Fprintf(&b, "tool %q: ", e.Tool)
 	}

@@ -433,14 +433,14 @@ func problemPrefix(p resolver.Problem) string {
 }
 
 // problemCause is the problem's cause without what the prefix already
-// says: a leading `resolver: tool "NAME": ` is dropped.
+// says: a leading `tool "NAME": ` is dropped.
 func problemCause(p resolver.Problem) string {
 	if p.Err == nil {
 		return ""
 	}
 	msg := p.Err.Error()
 	if p.Tool != "" {
-		msg = strings.TrimPrefix(msg, fmt.Sprintf("resolver: tool %q: ", p.Tool))
+		msg = strings.TrimPrefix(msg, fmt.Sprintf("tool %q: ", p.Tool))
 	}
 	return msg
 }

@@ -105,6 +105,9 @@ func (a *app) call(c *cli.Context) error {
 			if c.Context.Err() != nil {
 				return &exitError{code: ExitFailure, err: fmt.Errorf("call %s: interrupted", name)}
 			}
+			if re := (*resolver.Error)(nil); errors.As(err, &re) && re.Tool == name {
+				return &exitError{code: ExitFailure, err: err} // it starts with tool "NAME" already
+			}
 			return &exitError{code: ExitFailure, err: fmt.Errorf("call %s: %w", name, err)}
 		}
 	}

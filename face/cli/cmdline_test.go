@@ -249,3 +249,21 @@ func TestFormatUsageHint(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want 2, %q", r.code, r.stderr, want)
 	}
 }
+
+// TestCallErrorNamesTool: a call that gets no answer from its binary says
+// so starting with the tool the user named, not with an internal package
+// or the command ("call x: resolver: …").
+func TestCallErrorNamesTool(t *testing.T) {
+	dir := workspace(t, `
+[tools.nobin]
+command = "bin/nobin"
+summary = "Nothing to run."
+parameters = {}
+`)
+	r := runIn(t, dir, "", nil, "call", "nobin")
+	want := `toolhost: tool "nobin": run "bin/nobin": run: executable not found: ` + dir + `/bin/nobin does not exist` + "\n" +
+		`fix: check command in [tools.nobin]; relative paths are taken from the workspace root ` + dir + ` (or workdir)` + "\n"
+	if r.code != 2 || r.stderr != want {
+		t.Errorf("exit %d, stderr %q; want 2, %q", r.code, r.stderr, want)
+	}
+}

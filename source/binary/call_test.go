@@ -103,7 +103,7 @@ func TestCallBinary(t *testing.T) {
 	t.Run("wrong answer type", func(t *testing.T) {
 		_, err := c.Call(t.Context(), "greet", map[string]any{"name": "question"}, &catalog.CallOptions{
 			Ask: func(ctx context.Context, q tool.Question) (any, error) { return "yes", nil }})
-		if want := `resolver: tool "greet": question "first" wants a boolean answer, got "yes"`; err == nil || err.Error() != want {
+		if want := `tool "greet": question "first" wants a boolean answer, got "yes"`; err == nil || err.Error() != want {
 			t.Errorf("err = %v, want %s", err, want)
 		}
 	})
@@ -128,7 +128,7 @@ func TestCallBinary(t *testing.T) {
 	})
 	t.Run("disabled", func(t *testing.T) {
 		_, err := c.Call(t.Context(), "off", nil, nil)
-		if want := `resolver: tool "off" is disabled (enable = false at test.toml:21): unknown tool`; !errors.Is(err, catalog.ErrUnknownTool) || err.Error() != want {
+		if want := `tool "off" is disabled (enable = false at test.toml:21): unknown tool`; !errors.Is(err, catalog.ErrUnknownTool) || err.Error() != want {
 			t.Errorf("err = %v, want %s", err, want)
 		}
 		if c.Has("off") {
@@ -314,16 +314,16 @@ func TestCallHostErrors(t *testing.T) {
 		message       string
 	}{
 		{"missing", "./missing", catalog.ErrNotFound,
-			`resolver: tool "missing": run "./missing": run: executable not found: ` + root + `/missing does not exist
+			`tool "missing": run "./missing": run: executable not found: ` + root + `/missing does not exist
 fix: check command in [tools.missing]; relative paths are taken from the workspace root ` + root + ` (or workdir)`},
 		{"noexec", "./noexec", catalog.ErrNotExecutable,
-			`resolver: tool "noexec": run "./noexec": run: not executable: ` + root + `/noexec has no execute permission
+			`tool "noexec": run "./noexec": run: not executable: ` + root + `/noexec has no execute permission
 fix: chmod +x ` + root + `/noexec; or fix command in [tools.noexec]`},
 		{"garbage", "./garbage", catalog.ErrNotExecutable,
-			`resolver: tool "garbage": run "./garbage": run: not executable: ` + root + `/garbage: fork/exec ` + root + `/garbage: exec format error
+			`tool "garbage": run "./garbage": run: not executable: ` + root + `/garbage: fork/exec ` + root + `/garbage: exec format error
 fix: add a #! line, or build it for this machine; or fix command in [tools.garbage]`},
 		{"dir", "./dir", catalog.ErrNotExecutable,
-			`resolver: tool "dir": run "./dir": run: not executable: ` + root + `/dir is a directory
+			`tool "dir": run "./dir": run: not executable: ` + root + `/dir is a directory
 fix: point command at the binary inside it; or fix command in [tools.dir]`},
 	}
 	var cfg strings.Builder

@@ -71,7 +71,7 @@ env.SECRET = { secret = "env:AUDITWIRE_UNSET" }
 			}
 		}
 		_, err = c.Call(t.Context(), "missing", nil, nil)
-		want := `resolver: tool "missing": run: a secret of the tool's environment cannot be read: test.toml:15: env.SECRET: secret "env:AUDITWIRE_UNSET": the variable AUDITWIRE_UNSET is not set in toolhost's environment: set it where toolhost starts (export AUDITWIRE_UNSET=…), or change the reference` +
+		want := `tool "missing": run: a secret of the tool's environment cannot be read: test.toml:15: env.SECRET: secret "env:AUDITWIRE_UNSET": the variable AUDITWIRE_UNSET is not set in toolhost's environment: set it where toolhost starts (export AUDITWIRE_UNSET=…), or change the reference` +
 			"\nfix: make the secret readable where toolhost runs (each line above names the variable and how), or change its env.NAME in [tools.missing]"
 		if !errors.Is(err, ErrSecret) || shown(err) != want {
 			t.Errorf("round %d: missing secret:\n got %s\nwant %s", round, shown(err), want)
