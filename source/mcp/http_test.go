@@ -202,3 +202,38 @@ func TestHTTPBodyCap(t *testing.T) {
 		ts.Close()
 	}
 }
+
+// TestHTTPRootFix: a URL without a path whose server answers the MCP
+// handshake with 404 gets the fix to try URL/mcp; one with a path, the
+// plain check.
+func TestHTTPRootFix(t *testing.T) {
+	mux := http.NewServeMux()
+	srv := basicServer()
+	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	ts := httptest.NewServer(mux)
+	t.Cleanup(ts.Close)
+	for url, want := range map[string]string{
+		ts.URL:            "an MCP streamable HTTP endpoint is usually at a path: try " + ts.URL + "/mcp (toolhost serve --http serves it there)",
+		ts.URL + "/":      "an MCP streamable HTTP endpoint is usually at a path: try " + ts.URL + "/mcp (toolhost serve --http serves it there)",
+		ts.URL + "/other": "check that " + ts.URL + "/other is an MCP streamable HTTP endpoint",
+	} {
+		s := newSource(t, Spec{Name: "root", URL: url}, nil)
+		_, err := s.Tools(t.Context())
+		var e *Error
+		if !errors.As(err, &e) || e.Fix != want {
+			t.Errorf("%s: Tools() = %v (fix %q), want the fix %q", url, err, fixOf(err), want)
+		}
+	}
+	s := newSource(t, Spec{Name: "root", URL: ts.URL + "/mcp"}, nil)
+	if l, err := s.Tools(t.Context()); err != nil || !l.has("echo") {
+		t.Errorf("%s/mcp: Tools() = %v, %v; want echo", ts.URL, l, err)
+	}
+}
+
+func fixOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Fix
+	}
+	return ""
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -416,6 +417,11 @@ func exited(p *process, wait time.Duration) bool {
 
 func (s *Source) handshakeFix() string {
 	if s.spec.Command == "" {
+		if u, err := url.Parse(s.spec.URL); err == nil && (u.Path == "" || u.Path == "/") {
+			// A server's MCP endpoint is at a path, and its root often
+			// answers a bare "Not Found".
+			return "an MCP streamable HTTP endpoint is usually at a path: try " + strings.TrimSuffix(s.spec.URL, "/") + "/mcp (toolhost serve --http serves it there)"
+		}
 		return "check that " + s.spec.URL + " is an MCP streamable HTTP endpoint"
 	}
 	return fmt.Sprintf("run %q by hand: it must speak MCP (JSON-RPC, one message a line) on stdout and log only to stderr",
