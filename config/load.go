@@ -336,6 +336,9 @@ func (c *Config) finish() []*Error {
 				delete(group, name)
 				continue
 			}
+			if s := c.Servers[e.Server]; s != nil { // the server's run mode (or [defaults]') before [defaults]'
+				applyRun(&e.Run, &e.RequiresApproval, e.Pos, s.Run, s.RequiresApproval, s.Pos)
+			}
 			c.Defaults.apply(e)
 		}
 	}
@@ -370,13 +373,13 @@ func (d *Defaults) apply(e *Entry) {
 	}
 	d.applyPolicy(e)
 	d.applyRateLimit(e)
+	if e.Server != "" { // its server's timeout holds [defaults]'; how it runs is its [mcp_servers.NAME]'s
+		return
+	}
 	if e.Timeout == nil && d.Timeout != nil {
 		t := *d.Timeout
 		e.Timeout = &t
 		e.Pos["timeout"] = d.Pos["timeout"]
-	}
-	if e.Server != "" { // how an MCP server runs is its [mcp_servers.NAME]'s
-		return
 	}
 	if e.ClearEnv == nil && d.ClearEnv != nil {
 		b := *d.ClearEnv

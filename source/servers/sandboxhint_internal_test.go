@@ -46,7 +46,7 @@ func TestSandboxHintCases(t *testing.T) {
 		{"not permitted", stdio(""), &mcp.Error{Server: "s", Op: "start", Err: fmt.Errorf("%w: %w", mcp.ErrStart, &fs.PathError{Op: "fork/exec", Path: "/x", Err: syscall.EACCES})}, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := newServer(tt.cfg, []*config.Entry{implied(tt.cfg, &config.Defaults{})}, &Options{Root: t.TempDir()})
+			s, err := newServer(tt.cfg, []*config.Entry{(&config.Config{}).ImpliedEntry(tt.cfg)}, &Options{Root: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)
 			}
