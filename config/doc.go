@@ -34,6 +34,10 @@
 // [Problems]; the user file and explicit files are always read. A host that
 // decides otherwise passes its own [Trust], or [TrustAll].
 //
+// A trusted workspace may tighten the run mode and sandbox the user file
+// sets, never loosen them: a looser setting is left out and reported as
+// an [ErrLoosens] problem.
+//
 // # Entries
 //
 // A [tools.NAME] table is one tool: a command, optionally the name of the

@@ -50,6 +50,13 @@ type LoadOptions struct {
 // [ErrSyntax], toml.ParseError, ...). A caller that wants all or nothing
 // just treats any error as fatal.
 //
+// The user's own settings are a floor for a trusted workspace: its run,
+// requires_approval and sandbox settings may tighten what the user file
+// sets (the same table's, else its [defaults]'), never loosen it. A
+// looser one is not applied and is a problem ([ErrLoosens]) at its
+// file:line; the rest of the workspace is used. Explicit Files may
+// loosen: a person named them.
+//
 // A workspace that opts.Trust does not trust is left out as a whole (its
 // files are hashed, never parsed), and reported first in [Problems] as an
 // [*Error] at its .config/toolhost directory that wraps the Trust's error
@@ -67,6 +74,7 @@ func Load(opts *LoadOptions) (*Config, error) {
 	cfg := empty()
 	files := make([]string, len(layers))
 	withheld := map[string]Position{} // entry key ("tools\x00NAME") → where a broken file names it
+	var user *floor                   // what the user's file sets: the workspace's floor
 	for i, l := range layers {
 		f, data := l.path, l.data
 		files[i] = f
@@ -88,6 +96,14 @@ func Load(opts *LoadOptions) (*Config, error) {
 				}
 			}
 			continue
+		}
+		switch l.kind {
+		case userLayer:
+			user = floorOf(layer)
+		case workspaceLayer:
+			if user != nil {
+				problems = append(problems, user.hold(layer)...)
+			}
 		}
 		if err := merge(cfg, layer); err != nil {
 			problems = append(problems, &Error{Pos: Position{File: f}, Err: ErrInvalid, Msg: fmt.Sprintf("merge: %v", err)}) // mergo's error
@@ -178,7 +194,18 @@ type layer struct {
 	path string
 	data []byte
 	read bool // data holds the contents
+	kind layerKind
 }
+
+// layerKind says who wrote a layer: the user, a workspace, or a file the
+// person named (--config).
+type layerKind int
+
+const (
+	explicitLayer layerKind = iota
+	userLayer
+	workspaceLayer
+)
 
 // findLayers is [Layers] with the contents of the workspace files that
 // were read to be verified, and the untrusted workspace as a problem.
@@ -195,7 +222,7 @@ func findLayers(opts *LoadOptions) ([]layer, Problems, error) {
 		}
 		if user != "" {
 			if _, err := os.Stat(user); err == nil {
-				files = append(files, layer{path: user})
+				files = append(files, layer{path: user, kind: userLayer})
 			} else if !errors.Is(err, fs.ErrNotExist) {
 				return nil, nil, err
 			}
@@ -336,6 +363,9 @@ func (c *Config) finish() []*Error {
 				delete(group, name)
 				continue
 			}
+			if s := c.Servers[e.Server]; s != nil { // the server's run mode (or [defaults]') before [defaults]'
+				applyRun(&e.Run, &e.RequiresApproval, e.Pos, s.Run, s.RequiresApproval, s.Pos)
+			}
 			c.Defaults.apply(e)
 		}
 	}
@@ -370,13 +400,13 @@ func (d *Defaults) apply(e *Entry) {
 	}
 	d.applyPolicy(e)
 	d.applyRateLimit(e)
+	if e.Server != "" { // its server's timeout holds [defaults]'; how it runs is its [mcp_servers.NAME]'s
+		return
+	}
 	if e.Timeout == nil && d.Timeout != nil {
 		t := *d.Timeout
 		e.Timeout = &t
 		e.Pos["timeout"] = d.Pos["timeout"]
-	}
-	if e.Server != "" { // how an MCP server runs is its [mcp_servers.NAME]'s
-		return
 	}
 	if e.ClearEnv == nil && d.ClearEnv != nil {
 		b := *d.ClearEnv

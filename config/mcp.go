@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"maps"
+	"net"
 	"net/url"
 	"regexp"
 	"slices"
@@ -47,6 +48,15 @@ type Server struct {
 	IdleTimeout *Duration // stop the stdio server after this long unused; nil: the source's default
 	Timeout     *Duration // per call; nil: [defaults] timeout, else the source's default
 	Enabled     *bool     // nil means enabled
+
+	// Run and RequiresApproval are the run mode of the server's tools
+	// (see [Server.RunMode]); [defaults]' run applies when both are nil,
+	// and an entry serving the tools may set its own.
+	Run              *string
+	RequiresApproval *bool
+	// Insecure lets a bearer token go over plain http:// to a host that
+	// is not loopback, where anyone on the path can read it.
+	Insecure *bool
 
 	// Pos records where each field was set, by TOML key ("command",
 	// "url", "env.NAME", "headers.NAME", ...).
@@ -98,6 +108,13 @@ type Remote struct {
 	Exclude        []string          // serve all but these tools
 	Timeout        *Duration         // per request and call; nil: the source's default
 	Enabled        *bool             // nil means enabled
+	// Run and RequiresApproval are the least strict run mode of the
+	// remote's tools (see [Remote.RunMode]): a tool the provider marks
+	// requires_approval is asked for even when they say "unattended".
+	// [defaults]' run applies when both are nil.
+	Run              *string
+	RequiresApproval *bool
+	Insecure         *bool // as [Server].Insecure
 
 	Pos   map[string]Position // where each field was set, by TOML key
 	Place Position            // the [remotes.NAME] header in the first layer defining it
@@ -112,11 +129,12 @@ func (r *Remote) Key() string { return dotted([]string{"remotes", r.Name}) }
 var (
 	serverKeys = []string{
 		"command", "args", "env", "dir", "url", "headers", "bearer_token_env",
-		"sandbox", "access", "idle_timeout", "timeout", "enabled", "enable", "prefix",
+		"sandbox", "access", "idle_timeout", "timeout", "enabled", "enable", "prefix", "run", "requires_approval", "insecure",
 	}
 	stdioKeys  = []string{"command", "args", "env", "dir", "sandbox", "access", "idle_timeout"}
-	httpKeys   = []string{"url", "headers", "bearer_token_env"}
-	remoteKeys = []string{"url", "headers", "bearer_token_env", "prefix", "include", "exclude", "timeout", "enabled", "enable"}
+	httpKeys   = []string{"url", "headers", "bearer_token_env", "insecure"}
+	remoteKeys = []string{"url", "headers", "bearer_token_env", "prefix", "include", "exclude", "timeout", "enabled", "enable",
+		"run", "requires_approval", "insecure"}
 
 	envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 )
@@ -174,6 +192,12 @@ func (d *decoder) server(path []string, name string, v any) *Server {
 			s.Timeout = d.duration(p, v)
 		case "enabled":
 			s.Enabled = d.boolPtr(p, v)
+		case "run":
+			s.Run = d.runValue(p, v)
+		case "requires_approval":
+			s.RequiresApproval = d.boolPtr(p, v)
+		case "insecure":
+			s.Insecure = d.boolPtr(p, v)
 		default:
 			d.unknown(p, serverKeys)
 			continue
@@ -212,6 +236,12 @@ func (d *decoder) remote(path []string, name string, v any) *Remote {
 			r.Timeout = d.duration(p, v)
 		case "enabled":
 			r.Enabled = d.boolPtr(p, v)
+		case "run":
+			r.Run = d.runValue(p, v)
+		case "requires_approval":
+			r.RequiresApproval = d.boolPtr(p, v)
+		case "insecure":
+			r.Insecure = d.boolPtr(p, v)
 		default:
 			d.unknown(p, remoteKeys)
 			continue
@@ -343,6 +373,7 @@ func (c *Config) checkMCP() (errs []*Error, broken []string) {
 			delete(c.Servers, name)
 			continue
 		}
+		applyRun(&s.Run, &s.RequiresApproval, s.Pos, c.Defaults.Run, nil, c.Defaults.Pos)
 		if s.Stdio() {
 			if s.Sandbox == "" && c.Defaults.Sandbox != "" {
 				s.Sandbox = c.Defaults.Sandbox
@@ -363,16 +394,47 @@ func (c *Config) checkMCP() (errs []*Error, broken []string) {
 		var bad *Error
 		switch {
 		case r.URL == "":
-			bad = newError(r.Place, r.Key(), ErrInvalid, `%s: missing url; add url = "http://host:port" (the provider serving /api/v1/tools)`, r.Key())
+			bad = newError(r.Place, r.Key(), ErrInvalid, `%s: missing url; add url = "https://host" (the provider serving /api/v1/tools)`, r.Key())
 		case r.Include != nil && r.Exclude != nil:
 			bad = newError(r.Pos["exclude"], r.Key(), ErrInvalid, "%s: include and exclude are both set; use one", r.Key())
+		default:
+			if bad = checkRun(r.Key(), r.Run, r.RequiresApproval, r.Pos); bad == nil {
+				bad = plainToken(r.Key(), r.URL, r.BearerTokenEnv, r.Insecure, r.Pos)
+			}
 		}
 		if bad != nil {
 			errs = append(errs, bad)
 			delete(c.Remotes, name)
+			continue
 		}
+		applyRun(&r.Run, &r.RequiresApproval, r.Pos, c.Defaults.Run, nil, c.Defaults.Pos)
 	}
 	return errs, broken
+}
+
+// plainToken reports a bearer token that would go over plain http:// to
+// a host that is not loopback, unless insecure = true says so.
+func plainToken(key, rawURL, tokenEnv string, insecure *bool, pos map[string]Position) *Error {
+	if tokenEnv == "" || (insecure != nil && *insecure) {
+		return nil
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Scheme != "http" || loopback(u.Hostname()) {
+		return nil
+	}
+	return newError(pos["bearer_token_env"], key, ErrInvalid,
+		"%s: the token in $%s would go over plain http:// to %s, where anyone on the path can read it; use an https:// url, or add insecure = true if you accept that",
+		key, tokenEnv, u.Host)
+}
+
+// loopback reports whether host is this machine: localhost or a loopback
+// address.
+func loopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // check reports a server with neither or both of command and url, or with
@@ -385,6 +447,14 @@ func (s *Server) check() []*Error {
 	case !s.Command.IsZero() && s.URL != "":
 		return []*Error{newError(s.Pos["url"], s.Key(), ErrInvalid,
 			"%s: command (%s) and url (%s) are both set; keep one", s.Key(), s.Pos["command"], s.Pos["url"])}
+	}
+	if err := checkRun(s.Key(), s.Run, s.RequiresApproval, s.Pos); err != nil {
+		return []*Error{err}
+	}
+	if !s.Stdio() {
+		if err := plainToken(s.Key(), s.URL, s.BearerTokenEnv, s.Insecure, s.Pos); err != nil {
+			return []*Error{err}
+		}
 	}
 	var errs []*Error
 	wrong, kind := httpKeys, "a stdio server (command)"
@@ -473,6 +543,10 @@ func mergeServer(dst, src *Server) {
 	if set("enabled") {
 		dst.Enabled = src.Enabled
 	}
+	mergeRun(&dst.Run, &dst.RequiresApproval, src.Run, src.RequiresApproval, set)
+	if set("insecure") {
+		dst.Insecure = src.Insecure
+	}
 	dst.Env = mergeStrings(dst.Env, src.Env)
 	overrideEnv(&dst.Env, &dst.Secrets, src.Env, src.Secrets)
 	dst.Headers = mergeStrings(dst.Headers, src.Headers)
@@ -504,6 +578,10 @@ func mergeRemote(dst, src *Remote) {
 	if set("enabled") {
 		dst.Enabled = src.Enabled
 	}
+	mergeRun(&dst.Run, &dst.RequiresApproval, src.Run, src.RequiresApproval, set)
+	if set("insecure") {
+		dst.Insecure = src.Insecure
+	}
 	dst.Headers = mergeStrings(dst.Headers, src.Headers)
 	dst.Pos = mergePos(dst.Pos, src.Pos)
 }
@@ -517,4 +595,15 @@ func mergeStrings(dst, src map[string]string) map[string]string {
 	}
 	maps.Copy(dst, src)
 	return dst
+}
+
+// ImpliedEntry returns the entry of a server no entry names: all its
+// tools under their own names, as [toolsets.NAME] source = "mcp.NAME"
+// would serve them, with the server's run mode and [defaults] applied as
+// to the entries c holds. Its Place is the server's.
+func (c *Config) ImpliedEntry(s *Server) *Entry {
+	e := &Entry{Name: s.Name, Toolset: true, Server: s.Name, Prefix: s.Prefix, Place: s.Place, Pos: map[string]Position{}}
+	applyRun(&e.Run, &e.RequiresApproval, e.Pos, s.Run, s.RequiresApproval, s.Pos)
+	c.Defaults.apply(e)
+	return e
 }

@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"path/filepath"
 	"reflect"
@@ -34,7 +35,7 @@ timeout = "2m"
 enabled = false
 
 [remotes.team]
-url = "http://10.0.0.2:8080"
+url = "https://10.0.0.2:8080"
 bearer_token_env = "TEAM_TOKEN"
 prefix = "team_"
 include = ["grep", "wc"]
@@ -75,7 +76,7 @@ include = ["list_directory"]
 		t.Errorf("bearer_token_env at %s, want config.toml:16", got)
 	}
 	team := cfg.Remotes["team"]
-	want := &Remote{Name: "team", URL: "http://10.0.0.2:8080", BearerTokenEnv: "TEAM_TOKEN", Prefix: "team_",
+	want := &Remote{Name: "team", URL: "https://10.0.0.2:8080", BearerTokenEnv: "TEAM_TOKEN", Prefix: "team_",
 		Include: []string{"grep", "wc"}, Place: Position{"config.toml", 20}, Pos: team.Pos}
 	if !reflect.DeepEqual(team, want) {
 		t.Errorf("team = %+v\nwant %+v", team, want)
@@ -86,8 +87,8 @@ include = ["list_directory"]
 		!slices.Equal(issues.Exclude, []string{"delete_repo"}) || !issues.Command.IsZero() {
 		t.Errorf("issues = %+v", issues)
 	}
-	if issues.Env != nil || issues.Sandbox != "" || issues.Timeout.Duration != 30*time.Second {
-		t.Errorf("issues took [defaults] meant for binaries: env %v sandbox %q timeout %v", issues.Env, issues.Sandbox, issues.Timeout)
+	if issues.Env != nil || issues.Sandbox != "" || issues.Timeout != nil {
+		t.Errorf("issues took [defaults] meant for binaries or its server: env %v sandbox %q timeout %v", issues.Env, issues.Sandbox, issues.Timeout)
 	}
 	read := cfg.Tools["read"]
 	if read.Server != "fs" || read.Tool != "read_file" || read.AllTools() || read.RunMode() != RunAsk ||
@@ -149,7 +150,7 @@ func TestParseServerErrors(t *testing.T) {
 		{"bad idle_timeout", "[mcp_servers.fs]\ncommand = \"fs\"\nidle_timeout = \"soon\"\n", ErrInvalid,
 			`config.toml:3: mcp_servers.fs.idle_timeout: "soon" is not a duration; write e.g. "30s" or "2m"`},
 		{"remote without url", "[remotes.r]\nprefix = \"r_\"\n", ErrInvalid,
-			`config.toml:1: remotes.r: missing url; add url = "http://host:port" (the provider serving /api/v1/tools)`},
+			`config.toml:1: remotes.r: missing url; add url = "https://host" (the provider serving /api/v1/tools)`},
 		{"remote include and exclude", "[remotes.r]\nurl = \"http://h\"\ninclude = [\"a\"]\nexclude = [\"b\"]\n", ErrInvalid,
 			`config.toml:4: remotes.r: include and exclude are both set; use one`},
 		{"unknown server", "[mcp_servers.github]\nurl = \"http://h/mcp\"\n[mcp_servers.fs]\ncommand = \"fs\"\n[tools.x]\nsource = \"mcp.githb.issues\"\n", ErrInvalid,
@@ -306,5 +307,118 @@ enable = false
 		if _, err := Parse("config.toml", []byte(tt.toml)); err == nil || err.Error() != tt.want {
 			t.Errorf("Parse(%q) = %v, want %q", tt.toml, err, tt.want)
 		}
+	}
+}
+
+// TestPlainToken: a bearer token over plain http:// to a host that is not
+// loopback is refused, naming the variable, the host and the fix, unless
+// the table says insecure = true; https and loopback are fine.
+func TestPlainToken(t *testing.T) {
+	const refusal = `config.toml:3: %s: the token in $TOK would go over plain http:// to %s, where anyone on the path can read it; use an https:// url, or add insecure = true if you accept that`
+	for _, tt := range []struct {
+		name, src, want string
+	}{
+		{"server", "[mcp_servers.s]\nurl = \"http://10.0.0.2:8080/mcp\"\nbearer_token_env = \"TOK\"\n", fmt.Sprintf(refusal, "mcp_servers.s", "10.0.0.2:8080")},
+		{"remote", "[remotes.s]\nurl = \"http://tools.example.com\"\nbearer_token_env = \"TOK\"\n", fmt.Sprintf(refusal, "remotes.s", "tools.example.com")},
+		{"server insecure", "[mcp_servers.s]\nurl = \"http://10.0.0.2/mcp\"\nbearer_token_env = \"TOK\"\ninsecure = true\n", ""},
+		{"remote insecure", "[remotes.s]\nurl = \"http://10.0.0.2\"\nbearer_token_env = \"TOK\"\ninsecure = true\n", ""},
+		{"insecure false", "[remotes.s]\nurl = \"http://10.0.0.2\"\nbearer_token_env = \"TOK\"\ninsecure = false\n", fmt.Sprintf(refusal, "remotes.s", "10.0.0.2")},
+		{"https", "[remotes.s]\nurl = \"https://tools.example.com\"\nbearer_token_env = \"TOK\"\n", ""},
+		{"no token", "[remotes.s]\nurl = \"http://tools.example.com\"\n", ""},
+		{"127.0.0.1", "[remotes.s]\nurl = \"http://127.0.0.1:9\"\nbearer_token_env = \"TOK\"\n", ""},
+		{"127.1.2.3", "[remotes.s]\nurl = \"http://127.1.2.3:9\"\nbearer_token_env = \"TOK\"\n", ""},
+		{"localhost", "[mcp_servers.s]\nurl = \"http://localhost:9/mcp\"\nbearer_token_env = \"TOK\"\n", ""},
+		{"::1", "[mcp_servers.s]\nurl = \"http://[::1]:9/mcp\"\nbearer_token_env = \"TOK\"\n", ""},
+		{"localhost lookalike", "[mcp_servers.s]\nurl = \"http://localhost.example.com/mcp\"\nbearer_token_env = \"TOK\"\n", fmt.Sprintf(refusal, "mcp_servers.s", "localhost.example.com")},
+		{"insecure on a stdio server", "[mcp_servers.s]\ncommand = \"s\"\ninsecure = true\n", "config.toml:3: mcp_servers.s.insecure: not used by a stdio server (command); remove it"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("config.toml", []byte(tt.src))
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if got != tt.want {
+				t.Errorf("error mismatch\n got: %s\nwant: %s", got, tt.want)
+			}
+			if tt.want != "" && !errors.Is(err, ErrInvalid) {
+				t.Errorf("error %v is not ErrInvalid", err)
+			}
+		})
+	}
+}
+
+// TestSourceRun: [mcp_servers.NAME] and [remotes.NAME] take run and
+// requires_approval; [defaults]' run applies to them when they set
+// neither, and a server's to the entries serving its tools (the entry's
+// own wins); the implied entry of a server no entry names has it too.
+func TestSourceRun(t *testing.T) {
+	cfg := mustParse(t, `[defaults]
+run = "ask"
+rate_limit_per_minute = 4
+
+[mcp_servers.quiet]
+command = "q"
+run = "unattended"
+
+[mcp_servers.plain]
+command = "p"
+
+[mcp_servers.strict]
+url = "https://h/mcp"
+requires_approval = true
+
+[remotes.r]
+url = "https://r"
+
+[remotes.skip]
+url = "https://s"
+run = "skip"
+
+[tools.a]
+source = "mcp.quiet.a"
+
+[tools.b]
+source = "mcp.quiet.b"
+run = "skip"
+
+[tools.c]
+source = "mcp.strict.c"
+`)
+	for _, tt := range []struct{ what, got, want string }{
+		{"server quiet", cfg.Servers["quiet"].RunMode(), RunUnattended},
+		{"server plain", cfg.Servers["plain"].RunMode(), RunAsk},
+		{"server strict", cfg.Servers["strict"].RunMode(), RunAsk},
+		{"remote r", cfg.Remotes["r"].RunMode(), RunAsk},
+		{"remote skip", cfg.Remotes["skip"].RunMode(), RunSkip},
+		{"entry a", cfg.Tools["a"].RunMode(), RunUnattended},
+		{"entry b", cfg.Tools["b"].RunMode(), RunSkip},
+		{"entry c", cfg.Tools["c"].RunMode(), RunAsk},
+		{"implied plain", cfg.ImpliedEntry(cfg.Servers["plain"]).RunMode(), RunAsk},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("%s: run mode %q, want %q", tt.what, tt.got, tt.want)
+		}
+	}
+	for _, tt := range []struct{ what, got, want string }{
+		{"remote r", cfg.Remotes["r"].RunPlace(), "config.toml:2"},
+		{"remote skip", cfg.Remotes["skip"].RunPlace(), "config.toml:21"},
+		{"entry a", cfg.Tools["a"].RunPlace(), "config.toml:7"},
+		{"entry b", cfg.Tools["b"].RunPlace(), "config.toml:28"},
+		{"entry c", cfg.Tools["c"].RunPlace(), "config.toml:14"},
+		{"implied plain", cfg.ImpliedEntry(cfg.Servers["plain"]).RunPlace(), "config.toml:2"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("%s: run set at %q, want %q", tt.what, tt.got, tt.want)
+		}
+	}
+	if n := cfg.ImpliedEntry(cfg.Servers["plain"]).RateLimit; n == nil || *n != 4 {
+		t.Errorf("implied entry's rate limit %v, want [defaults]' 4", n)
+	}
+
+	_, err := Parse("config.toml", []byte("[remotes.r]\nurl = \"https://r\"\nrun = \"unattended\"\nrequires_approval = true\n"))
+	want := `config.toml:3: remotes.r: requires_approval = true (config.toml:4) and run = "unattended" (config.toml:3) disagree; keep one (requires_approval = true is run = "ask")`
+	if err == nil || err.Error() != want {
+		t.Errorf("error mismatch\n got: %v\nwant: %s", err, want)
 	}
 }

@@ -17,26 +17,90 @@ const (
 // [RunSkip], from run, else from requires_approval (true is [RunAsk]),
 // else [RunUnattended]. The two fields agree once the configuration is
 // loaded (a conflict is a configuration error).
-func (e *Entry) RunMode() string {
+func (e *Entry) RunMode() string { return runMode(e.Run, e.RequiresApproval) }
+
+// RunPlace returns where the entry's run mode was set ("file:line" of run
+// or requires_approval), or "" when it is the default.
+func (e *Entry) RunPlace() string { return runPlace(e.Run, e.RequiresApproval, e.Pos) }
+
+// RunMode returns the run mode of the server's tools, as [Entry.RunMode]
+// does; an entry serving them may set its own.
+func (s *Server) RunMode() string { return runMode(s.Run, s.RequiresApproval) }
+
+// RunMode returns the least strict run mode of the remote's tools, as
+// [Entry.RunMode] does; a tool its provider marks requires_approval is
+// stricter ([StricterRun]).
+func (r *Remote) RunMode() string { return runMode(r.Run, r.RequiresApproval) }
+
+// RunPlace returns where the remote's run mode was set, or "" when it is
+// the default.
+func (r *Remote) RunPlace() string { return runPlace(r.Run, r.RequiresApproval, r.Pos) }
+
+func runMode(run *string, ra *bool) string {
 	switch {
-	case e.Run != nil:
-		return *e.Run
-	case e.RequiresApproval != nil && *e.RequiresApproval:
+	case run != nil:
+		return *run
+	case ra != nil && *ra:
 		return RunAsk
 	}
 	return RunUnattended
 }
 
-// RunPlace returns where the entry's run mode was set ("file:line" of run
-// or requires_approval), or "" when it is the default.
-func (e *Entry) RunPlace() string {
+func runPlace(run *string, ra *bool, pos map[string]Position) string {
 	switch {
-	case e.Run != nil:
-		return e.Pos["run"].String()
-	case e.RequiresApproval != nil:
-		return e.Pos["requires_approval"].String()
+	case run != nil:
+		return pos["run"].String()
+	case ra != nil:
+		return pos["requires_approval"].String()
 	}
 	return ""
+}
+
+// runRank orders the run modes from the least strict: "unattended",
+// "ask", "skip".
+func runRank(mode string) int {
+	switch mode {
+	case RunSkip:
+		return 2
+	case RunAsk:
+		return 1
+	}
+	return 0
+}
+
+// StricterRun returns the stricter of two run modes: "skip" over "ask"
+// over "unattended". A provider's or server's own word can tighten the
+// user's mode this way, never loosen it.
+func StricterRun(a, b string) string {
+	if runRank(b) > runRank(a) {
+		return b
+	}
+	return a
+}
+
+// sandboxRank orders the sandbox modes from the least strict: false,
+// unset, true, "require".
+func sandboxRank(mode string) int {
+	switch mode {
+	case SandboxOff:
+		return 0
+	case "":
+		return 1
+	case SandboxOn:
+		return 2
+	}
+	return 3
+}
+
+// mergeRun lays a later layer's run and requires_approval over an
+// earlier one's, each where the later layer sets it.
+func mergeRun(run **string, ra **bool, srcRun *string, srcRA *bool, set func(string) bool) {
+	if set("run") {
+		*run = srcRun
+	}
+	if set("requires_approval") {
+		*ra = srcRA
+	}
 }
 
 // runValue decodes run: "ask", "unattended" or "skip".
@@ -140,23 +204,40 @@ func jsonValue(v any) (any, error) {
 // (after every layer is merged): requires_approval = true means run =
 // "ask", and false any other mode.
 func (e *Entry) checkRun() *Error {
-	if e.Run == nil || e.RequiresApproval == nil || *e.RequiresApproval == (*e.Run == RunAsk) {
+	return checkRun(e.Key(), e.Run, e.RequiresApproval, e.Pos)
+}
+
+func checkRun(key string, run *string, ra *bool, pos map[string]Position) *Error {
+	if run == nil || ra == nil || *ra == (*run == RunAsk) {
 		return nil
 	}
-	return newError(e.Pos["run"], e.Key(), ErrInvalid,
+	return newError(pos["run"], key, ErrInvalid,
 		"%s: requires_approval = %t (%s) and run = %q (%s) disagree; keep one (requires_approval = true is run = \"ask\")",
-		e.Key(), *e.RequiresApproval, e.Pos["requires_approval"], *e.Run, e.Pos["run"])
+		key, *ra, pos["requires_approval"], *run, pos["run"])
+}
+
+// applyRun fills a run mode (run, requires_approval and their
+// positions) from run when it sets neither; from is where run was set.
+func applyRun(run **string, ra **bool, pos map[string]Position, from *string, fromRA *bool, fromPos map[string]Position) {
+	if *run != nil || *ra != nil {
+		return
+	}
+	if from != nil {
+		r := *from
+		*run = &r
+		pos["run"] = fromPos["run"]
+	} else if fromRA != nil {
+		b := *fromRA
+		*ra = &b
+		pos["requires_approval"] = fromPos["requires_approval"]
+	}
 }
 
 // applyPolicy fills e's run mode and cancellation response from [defaults]
 // when e sets neither run nor requires_approval (resp. no
 // cancellation_response).
 func (d *Defaults) applyPolicy(e *Entry) {
-	if d.Run != nil && e.Run == nil && e.RequiresApproval == nil {
-		r := *d.Run
-		e.Run = &r
-		e.Pos["run"] = d.Pos["run"]
-	}
+	applyRun(&e.Run, &e.RequiresApproval, e.Pos, d.Run, nil, d.Pos)
 	if d.CancellationResponse != nil && e.CancellationResponse == nil {
 		s := *d.CancellationResponse
 		e.CancellationResponse = &s

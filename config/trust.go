@@ -127,7 +127,7 @@ func trustedWorkspace(dir string, t Trust) ([]layer, *Error, error) {
 		names, err := tomlFiles(dir)
 		layers := make([]layer, len(names))
 		for i, n := range names {
-			layers[i] = layer{path: n}
+			layers[i] = layer{path: n, kind: workspaceLayer}
 		}
 		return layers, nil, err
 	}
@@ -148,7 +148,7 @@ func trustedWorkspace(dir string, t Trust) ([]layer, *Error, error) {
 	}
 	layers := make([]layer, len(ws.Files))
 	for i, f := range ws.Files {
-		layers[i] = layer{path: f, data: ws.data[i], read: true}
+		layers[i] = layer{path: f, data: ws.data[i], read: true, kind: workspaceLayer}
 	}
 	return layers, nil, nil
 }

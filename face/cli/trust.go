@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -112,9 +113,14 @@ func (a *app) trustCommand() *cli.Command {
 			"--root, else the current directory) in $XDG_DATA_HOME/toolhost/trust. A changed,\n" +
 			"new or removed file makes the workspace untrusted again: review it, and trust\n" +
 			"again. `toolhost add` keeps a trusted workspace trusted.\n\n" +
-			"Examples:\n   toolhost trust\n   toolhost trust ~/src/app\n   toolhost trust --list\n   toolhost untrust",
+			"It lists what the workspace gets: the commands it runs, the hosts it sends\n" +
+			"requests to, the secrets its tools are given, file access outside the workspace,\n" +
+			"network access, and every setting that relaxes a safeguard (sandbox = false,\n" +
+			"run = \"unattended\", insecure = true). --dry-run shows the same and trusts nothing.\n\n" +
+			"Examples:\n   toolhost trust --dry-run\n   toolhost trust\n   toolhost trust ~/src/app\n   toolhost trust --list\n   toolhost untrust",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "list", Usage: "list the trusted workspaces, and whether each is unchanged since"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "show what trusting the workspace would accept, and trust nothing"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.Bool("list") {
@@ -130,7 +136,7 @@ func (a *app) trustCommand() *cli.Command {
 			if err != nil {
 				return &exitError{code: ExitFailure, err: err}
 			}
-			return a.trust(start)
+			return a.trust(start, c.Bool("dry-run"))
 		},
 	}
 }
@@ -179,9 +185,9 @@ func trustDir(c *cli.Context) (string, error) {
 	return workspaceRoot(c)
 }
 
-// trust records the workspace at or above start as trusted, and shows the
-// commands that may now run.
-func (a *app) trust(start string) error {
+// trust records the workspace at or above start as trusted (with
+// dryRun, it does not), and shows what it accepts.
+func (a *app) trust(start string, dryRun bool) error {
 	if fi, err := os.Stat(start); err != nil {
 		return &exitError{code: ExitFailure, err: fmt.Errorf("trust: directory %s does not exist: give a workspace's directory", start)}
 	} else if !fi.IsDir() {
@@ -196,20 +202,58 @@ func (a *app) trust(start string) error {
 	}
 	store := trust.Default()
 	sums := ws.Sums()
-	if err := store.Verify(ws.Root, sums); err == nil {
+	trusted := store.Verify(ws.Root, sums) == nil
+	if trusted && !dryRun {
 		fmt.Fprintf(a.stdout, "%s is already trusted (%s unchanged)\n", a.outText(ws.Root), a.outText(filesText(ws)))
 		return nil
 	}
-	if _, err := store.Trust(ws.Root, sums); err != nil {
-		return &exitError{code: ExitFailure, err: err}
+	// What trusting accepts, read from exactly the files hashed: a file
+	// changed since is not shown (nor trusted).
+	cfg, lerr := config.Load(&config.LoadOptions{Dir: ws.Root, NoUser: true, Trust: exactly{root: ws.Root, sums: sums}})
+	verb := "may now"
+	switch {
+	case dryRun && trusted:
+		fmt.Fprintf(a.stdout, "%s is already trusted (%s unchanged); it lets\n", a.outText(ws.Root), a.outText(filesText(ws)))
+	case dryRun:
+		fmt.Fprintf(a.stdout, "%s is not trusted (%s); trusting it would let\n", a.outText(ws.Root), a.outText(filesText(ws)))
+		verb = "would"
+	default:
+		if _, err := store.Trust(ws.Root, sums); err != nil {
+			return &exitError{code: ExitFailure, err: err}
+		}
+		fmt.Fprintf(a.stdout, "trusted %s (%s)\n", a.outText(ws.Root), a.outText(filesText(ws)))
 	}
-	fmt.Fprintf(a.stdout, "trusted %s (%s)\n", a.outText(ws.Root), a.outText(filesText(ws)))
-	// What may now run, read through the record just written: a file
-	// changed since it was hashed is not shown (nor used).
-	cfg, err := config.Load(&config.LoadOptions{Dir: ws.Root, NoUser: true, Trust: store})
 	if cfg == nil {
 		return nil
 	}
+	if err := a.review(cfg, verb); err != nil {
+		return err
+	}
+	if lerr != nil {
+		fmt.Fprintln(a.stdout, "some entries have errors: run toolhost check")
+	}
+	return nil
+}
+
+// exactly trusts the workspace at root with exactly these files, as
+// hashed: what `toolhost trust` shows is what it records.
+type exactly struct {
+	root string
+	sums map[string]string
+}
+
+func (e exactly) Verify(root string, files map[string]string) error {
+	if root != e.root || !maps.Equal(files, e.sums) {
+		return fmt.Errorf("workspace %s changed while it was read: run toolhost trust again", root)
+	}
+	return nil
+}
+
+// review shows what the workspace's configuration cfg lets its tools do:
+// the commands they run and the hosts they send requests to, then its
+// [config.Grant]s (secrets, file access outside the workspace, network
+// access, relaxed settings). verb is "may now" or "would".
+func (a *app) review(cfg *config.Config, verb string) error {
 	tw := newTable(a.stdout)
 	n := 0
 	for _, group := range []map[string]*config.Entry{cfg.Tools, cfg.Toolsets} {
@@ -228,7 +272,7 @@ func (a *app) trust(start string) error {
 	}
 	hosts := trustedServers(a, cfg, tw, &n)
 	if n > 0 {
-		fmt.Fprintln(a.stdout, "its tools may now run these commands:")
+		fmt.Fprintf(a.stdout, "its tools %s run these commands:\n", verb)
 		if err := tw.Flush(); err != nil {
 			return err
 		}
@@ -243,8 +287,31 @@ func (a *app) trust(start string) error {
 			return err
 		}
 	}
-	if err != nil {
-		fmt.Fprintln(a.stdout, "some entries have errors: run toolhost check")
+	grants := cfg.Grants()
+	for _, kind := range []struct {
+		kind  config.GrantKind
+		title string
+	}{
+		{config.GrantSecret, "with these secrets:"},
+		{config.GrantFS, "with file access outside the workspace:"},
+		{config.GrantNet, "with network access:"},
+		{config.GrantRelaxed, "and it relaxes these safeguards:"},
+	} {
+		tw := newTable(a.stdout)
+		shown := false
+		for _, g := range grants {
+			if g.Kind != kind.kind {
+				continue
+			}
+			if !shown {
+				fmt.Fprintln(a.stdout, kind.title)
+				shown = true
+			}
+			row(tw, "  "+a.out.yellow(a.outText(g.Table)), a.outText(g.Text), a.outText(relPath(g.Pos.File)+":"+strconv.Itoa(g.Pos.Line)))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
 	}
 	return nil
 }

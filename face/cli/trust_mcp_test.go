@@ -43,3 +43,55 @@ and send requests to:
 		t.Errorf("trust: exit %d, stderr %q, stdout\n%s\nwant\n%s", r.code, r.stderr, r.stdout, want)
 	}
 }
+
+// TestTrustShowsGrants: trust lists, before and as it trusts, every secret
+// the workspace's tools are given, every file grant outside the
+// workspace, every network grant and every relaxed safeguard; --dry-run
+// shows the same and trusts nothing.
+func TestTrustShowsGrants(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, ".config", "toolhost", "tools.toml")
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	toml := `[defaults]
+sandbox = false
+
+[tools.deploy]
+command = "deploy"
+run = "unattended"
+env.TOKEN = { secret = "env:DEPLOY_TOKEN" }
+access.fs = [{ path = "~/.ssh", read = true }, { path = "src", read = true }]
+access.net = [{ host = "api.github.com", port = 443, allow = true }]
+`
+	if err := os.WriteFile(file, []byte(toml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	body := `its tools %s run these commands:
+  deploy  deploy
+with these secrets:
+  tools.deploy  env.TOKEN = { secret = "env:DEPLOY_TOKEN" }  .config/toolhost/tools.toml:7
+with file access outside the workspace:
+  tools.deploy  ~/.ssh: read  .config/toolhost/tools.toml:8
+with network access:
+  tools.deploy  api.github.com:443 (connect)  .config/toolhost/tools.toml:9
+and it relaxes these safeguards:
+  defaults      sandbox = false     .config/toolhost/tools.toml:2
+  tools.deploy  run = "unattended"  .config/toolhost/tools.toml:6
+`
+	r := runIn(t, dir, "", nil, "trust", "--dry-run")
+	want := fmt.Sprintf("%s is not trusted (.config/toolhost: tools.toml); trusting it would let\n"+body, dir, "would")
+	if r.code != 0 || r.stdout != want || r.stderr != "" {
+		t.Errorf("trust --dry-run: exit %d, stderr %q, stdout\n%s\nwant\n%s", r.code, r.stderr, r.stdout, want)
+	}
+	const untrusted = "toolhost: workspace configuration not trusted, its tools are not served: new .config/toolhost/tools.toml; review it, then run: toolhost trust\n"
+	if r := runIn(t, dir, "", nil, "list"); r.stderr != untrusted {
+		t.Errorf("list after trust --dry-run: stderr %q, want %q", r.stderr, untrusted)
+	}
+	r = runIn(t, dir, "", nil, "trust")
+	want = fmt.Sprintf("trusted %s (.config/toolhost: tools.toml)\n"+body, dir, "may now")
+	if r.code != 0 || r.stdout != want || r.stderr != "" {
+		t.Errorf("trust: exit %d, stderr %q, stdout\n%s\nwant\n%s", r.code, r.stderr, r.stdout, want)
+	}
+}

@@ -189,13 +189,30 @@ var errReconnect = errors.New("reconnect")
 // cursors forever).
 const maxPages = 1000
 
-// list asks c for every page of tools and checks each definition.
+// Limits on a server's listing, which is outside input, over all its
+// pages: the bounds of a remote catalog's manifest (source/remote). A
+// listing over one is refused as a whole ([ErrTooLarge]).
+const (
+	MaxTools        = 10000   // tools listed, valid or not
+	MaxListingBytes = 8 << 20 // their definitions, as re-encoded
+)
+
+// ErrTooLarge reports that the server sent more than toolhost reads: a
+// message over [MaxMessageBytes], or a listing over [MaxTools] or
+// [MaxListingBytes].
+var ErrTooLarge = errors.New("the server sent too much")
+
+// list asks c for every page of tools and checks each definition, as each
+// page comes: a page's decoded tools are dropped once they are checked,
+// and the listing stops at its bounds.
 func (s *Source) list(ctx context.Context, c *conn) (*Listing, error) {
-	var all []*mcp.Tool
 	l := &Listing{Fetched: time.Now()}
 	if res := c.cs.InitializeResult(); res != nil {
 		l.Protocol = res.ProtocolVersion
 	}
+	h := sha256.New()
+	seen := map[string]bool{}
+	count, size := 0, 0
 	cursor := ""
 	for page := 0; ; page++ {
 		if page == maxPages {
@@ -212,28 +229,37 @@ func (s *Source) list(ctx context.Context, c *conn) (*Listing, error) {
 		if page == 0 {
 			l.Scope = res.CacheScope
 		}
-		all = append(all, res.Tools...)
+		if count += len(res.Tools); count > MaxTools {
+			return nil, s.tooLarge(fmt.Sprintf("it lists more than %d tools", MaxTools))
+		}
+		for _, t := range res.Tools {
+			raw, _ := json.Marshal(t)
+			if size += len(raw); size > MaxListingBytes {
+				return nil, s.tooLarge(fmt.Sprintf("its tools' definitions are more than %d MiB", MaxListingBytes>>20))
+			}
+			h.Write(raw)
+			h.Write([]byte{'\n'})
+			tool, err := s.checkTool(t, seen)
+			if err != nil {
+				l.Skipped = append(l.Skipped, err)
+				l.SkippedNames = append(l.SkippedNames, err.Tool)
+				continue
+			}
+			l.Tools = append(l.Tools, tool)
+		}
 		if res.NextCursor == "" || res.NextCursor == cursor {
 			break
 		}
 		cursor = res.NextCursor
 	}
-	h := sha256.New()
-	seen := map[string]bool{}
-	for _, t := range all {
-		raw, _ := json.Marshal(t)
-		h.Write(raw)
-		h.Write([]byte{'\n'})
-		tool, err := s.checkTool(t, seen)
-		if err != nil {
-			l.Skipped = append(l.Skipped, err)
-			l.SkippedNames = append(l.SkippedNames, err.Tool)
-			continue
-		}
-		l.Tools = append(l.Tools, tool)
-	}
 	l.Hash = hex.EncodeToString(h.Sum(nil))
 	return l, nil
+}
+
+// tooLarge is the error of a listing over a bound; why names it.
+func (s *Source) tooLarge(why string) *Error {
+	return &Error{Server: s.spec.Name, Op: "list", Err: fmt.Errorf("%w: %s", ErrTooLarge, why),
+		Fix: "none of the server's tools is served: its listing is over toolhost's bound; report it to the server's authors"}
 }
 
 // checkTool converts t, or says why its definition is unusable: a name
@@ -377,6 +403,13 @@ func (s *Source) relisted(l *Listing) {
 // opError maps an error of a request to c.
 func (s *Source) opError(ctx context.Context, c *conn, op, tool string, err error) *Error {
 	e := &Error{Server: s.spec.Name, Op: op, Tool: tool}
+	for _, big := range []error{errFrameTooLarge, errTooLarge} { // a message over MaxMessageBytes ended the connection
+		if errors.Is(err, big) {
+			e.Err = fmt.Errorf("%w: %w", ErrTooLarge, big)
+			e.Fix = "toolhost reads no message over this bound; report it to the server's authors"
+			return e
+		}
+	}
 	var werr *jsonrpc.Error
 	select {
 	case <-c.done:

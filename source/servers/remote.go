@@ -20,22 +20,34 @@ type remoteSource struct {
 	// fixed at creation
 	name      string // "remote.NAME"
 	cfg       *config.Remote
-	rateLimit *int // [defaults]' rate_limit_per_minute, for a tool whose metadata says none
+	rateLimit *int             // [defaults]' rate_limit_per_minute, the loosest a tool may have
+	timeout   *config.Duration // the remote's timeout, else [defaults]': the longest a call may take
 	list      *remote.Source
 	calls     *calls
 
 	mu       sync.Mutex
-	picks    map[string]string // served name → the provider's name
+	picks    map[string]remotePick // by served name
 	problems []catalog.Problem
 	endpoint string
 	client   *mcp.Source // for endpoint; nil until a call needs it
 	closed   bool
 }
 
+// remotePick is one served tool: its name at the provider and the
+// timeout of its calls.
+type remotePick struct {
+	remote  string
+	timeout time.Duration
+}
+
 func newRemote(r *config.Remote, d *config.Defaults, o *Options) *remoteSource {
 	redactBearer(o.Audit, r.BearerTokenEnv)
 	name := "remote." + r.Name
-	return &remoteSource{name: name, cfg: r, rateLimit: d.RateLimit, calls: &calls{name: name},
+	timeout := r.Timeout
+	if timeout == nil {
+		timeout = d.Timeout
+	}
+	return &remoteSource{name: name, cfg: r, rateLimit: d.RateLimit, timeout: timeout, calls: &calls{name: name},
 		list: remote.New(r, &remote.Options{CacheDir: cacheDir(o.CacheDir, remoteCache)})}
 }
 
@@ -53,35 +65,27 @@ func (s *remoteSource) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 		return nil, err
 	}
 	var problems []catalog.Problem
-	picks := map[string]string{}
+	picks := map[string]remotePick{}
 	tools := make([]*catalog.Tool, 0, len(l.Tools))
 	for _, d := range l.Tools {
 		t := &catalog.Tool{
 			Definition: catalog.Definition{Name: d.Name, Summary: d.Summary, InputSchema: catalog.CloneMap(d.InputSchema),
 				Annotations: catalog.CloneMap(d.Annotations)},
-			Description:      d.Description,
-			Examples:         d.Examples,
-			Category:         d.Category,
-			Tags:             d.Tags,
-			RequiresApproval: d.RequiresApproval,
-			Run:              catalog.RunUnattended,
-			Timeout:          d.Timeout,
-			Enabled:          d.Enabled,
-			Source:           s.name + "." + d.Remote,
-			Provenance:       map[string]string{"entry": s.cfg.Key(), "summary": "remote", "parameters": "remote"},
+			Description: d.Description,
+			Examples:    d.Examples,
+			Category:    d.Category,
+			Tags:        d.Tags,
+			Enabled:     d.Enabled,
+			Source:      s.name + "." + d.Remote,
+			Provenance:  map[string]string{"entry": s.cfg.Key(), "summary": "remote", "parameters": "remote"},
 		}
-		if d.RequiresApproval {
-			t.Run = catalog.RunAsk
-		}
-		if t.Timeout == 0 && s.cfg.Timeout != nil {
-			t.Timeout = s.cfg.Timeout.Duration
-		}
+		s.policy(t, d)
 		var warning error
 		t.RateLimit, warning = s.manifestRateLimit(d)
 		if warning != nil {
 			problems = append(problems, catalog.Problem{Tool: d.Name, Place: s.cfg.Place.String(), Warning: true, Err: warning})
 		}
-		picks[d.Name] = d.Remote
+		picks[d.Name] = remotePick{remote: d.Remote, timeout: t.Timeout}
 		tools = append(tools, t)
 	}
 	for _, w := range l.Warnings {
@@ -100,25 +104,54 @@ func (s *remoteSource) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 	return tools, nil
 }
 
-// manifestRateLimit is the rate_limit_per_minute of d's metadata (a
-// toolhost provider sends its own), which the catalog then enforces on
-// this side too; [defaults]' when the metadata says none. A value that is
-// not a whole number of calls from 0 to math.MaxInt32 is a warning, and
-// [defaults]' applies.
+// policy sets t's run mode and timeout: the user's (the remote's table,
+// else [defaults]), which the provider's manifest may tighten and never
+// loosen. requires_approval in the manifest makes an unattended tool ask;
+// its timeout_seconds counts only when shorter than the user's timeout.
+func (s *remoteSource) policy(t *catalog.Tool, d remote.Definition) {
+	mode := s.cfg.RunMode()
+	if d.RequiresApproval {
+		mode = config.StricterRun(mode, config.RunAsk)
+	}
+	t.Run = catalog.RunMode(mode)
+	t.RequiresApproval = t.Run == catalog.RunAsk
+	if p := s.cfg.RunPlace(); p != "" {
+		t.Provenance["run"] = p
+	}
+	t.Timeout = d.Timeout
+	if s.timeout != nil && (t.Timeout == 0 || s.timeout.Duration < t.Timeout) {
+		t.Timeout = s.timeout.Duration
+	}
+}
+
+// manifestRateLimit is the rate limit of d's tool: the stricter of the
+// manifest's metadata.rate_limit_per_minute (a toolhost provider sends
+// its own), which the catalog then enforces on this side too, and
+// [defaults]'. A provider's 0 (no limit) lifts no limit of the user's. A
+// value that is not a whole number of calls from 0 to math.MaxInt32 is a
+// warning, and [defaults]' applies.
 func (s *remoteSource) manifestRateLimit(d remote.Definition) (int, error) {
-	fallback := 0
+	user := 0
 	if s.rateLimit != nil {
-		fallback = *s.rateLimit
+		user = *s.rateLimit
 	}
 	v, ok := d.Metadata["rate_limit_per_minute"]
 	if !ok {
-		return fallback, nil
+		return user, nil
 	}
 	if n, ok := v.(float64); ok && n >= 0 && n <= math.MaxInt32 && n == math.Trunc(n) {
-		return int(n), nil
+		return stricterLimit(user, int(n)), nil
 	}
-	return fallback, fmt.Errorf("%s: tool %q: metadata.rate_limit_per_minute is %v, not a whole number of calls per minute from 0 to %d; left out",
+	return user, fmt.Errorf("%s: tool %q: metadata.rate_limit_per_minute is %v, not a whole number of calls per minute from 0 to %d; left out",
 		s.cfg.Key(), d.Remote, v, math.MaxInt32)
+}
+
+// stricterLimit is the stricter of two rate limits, 0 meaning none.
+func stricterLimit(a, b int) int {
+	if a == 0 || (b != 0 && b < a) {
+		return b
+	}
+	return a
 }
 
 // Problems returns the warnings of the last listing.
@@ -131,11 +164,7 @@ func (s *remoteSource) Problems() []catalog.Problem {
 // Call runs one round of a call through the remote's MCP endpoint.
 func (s *remoteSource) Call(ctx context.Context, req catalog.CallRequest) (catalog.CallResult, error) {
 	s.mu.Lock()
-	name, ok := s.picks[req.Tool]
-	timeout := time.Duration(0)
-	if s.cfg.Timeout != nil {
-		timeout = s.cfg.Timeout.Duration
-	}
+	p, ok := s.picks[req.Tool]
 	client, err := s.clientLocked()
 	s.mu.Unlock()
 	if !ok {
@@ -144,7 +173,7 @@ func (s *remoteSource) Call(ctx context.Context, req catalog.CallRequest) (catal
 	if err != nil {
 		return catalog.CallResult{}, err
 	}
-	return s.calls.round(ctx, client, name, timeout, req)
+	return s.calls.round(ctx, client, p.remote, p.timeout, req)
 }
 
 // clientLocked returns the MCP client of the endpoint, made on first

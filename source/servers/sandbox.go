@@ -78,6 +78,9 @@ func (l *launcher) start(cmd *exec.Cmd) error {
 	})
 	if err != nil {
 		launch.Cleanup()
+		if errors.Is(err, sandbox.ErrConfine) && s.SandboxMode() == config.SandboxRequire {
+			return fmt.Errorf("%s: %w; it says sandbox = \"require\", so it does not run unconfined: run it where the process can be confined", s.Key(), err)
+		}
 		if errors.Is(err, sandbox.ErrConfine) {
 			return fmt.Errorf("%s: %w; set sandbox = false in [%s] to run it unconfined", s.Key(), err, s.Key())
 		}
@@ -160,6 +163,9 @@ func (s *server) sandboxHint(err error) error {
 	if err == nil || s.launch == nil || !policyOf(s.cfg).Enforced() || !errors.As(err, &e) || mcp.NotFound(e) {
 		return err // a program that is not there: the sandbox cannot be why
 	}
+	if errors.Is(err, sandbox.ErrUnavailable) || errors.Is(err, sandbox.ErrConfine) {
+		return err // the sandbox is why, and the error says so
+	}
 	switch {
 	case e.Op == "start" && (errors.Is(e, mcp.ErrStart) || errors.Is(e, mcp.ErrExited) || errors.Is(e, mcp.ErrHandshake) || errors.Is(e, mcp.ErrTimeout)):
 	case e.Op == "list" && (errors.Is(e, mcp.ErrTimeout) || errors.Is(e, mcp.ErrExited)):
@@ -168,7 +174,10 @@ func (s *server) sandboxHint(err error) error {
 	}
 	k := s.cfg.Key()
 	fix := fmt.Sprintf(`grant what it needs in [%s], e.g. access.fs = [{ path = "~/.npm", read = true, write = true }] or `+
-		`access.net = [{ host = "HOST", port = 443, allow = true }], or set sandbox = false there to run it unconfined`, k)
+		`access.net = [{ host = "HOST", port = 443, allow = true }]`, k)
+	if s.cfg.SandboxMode() != config.SandboxRequire { // a fix never turns a require off
+		fix += ", or set sandbox = false there to run it unconfined"
+	}
 	cause := "it runs under the sandbox, which may be why (no network; nothing read or written outside the workspace, such as ~/.npm)"
 	if err != error(e) { // wrapped: keep the wrapping's words, and say the fix in them
 		return fmt.Errorf("%w; %s: %s", err, cause, fix)

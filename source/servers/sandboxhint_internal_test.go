@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/invoke/sandbox"
 	"github.com/toolhost/toolhost/source/mcp"
 )
 
@@ -46,7 +47,7 @@ func TestSandboxHintCases(t *testing.T) {
 		{"not permitted", stdio(""), &mcp.Error{Server: "s", Op: "start", Err: fmt.Errorf("%w: %w", mcp.ErrStart, &fs.PathError{Op: "fork/exec", Path: "/x", Err: syscall.EACCES})}, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := newServer(tt.cfg, []*config.Entry{implied(tt.cfg, &config.Defaults{})}, &Options{Root: t.TempDir()})
+			s, err := newServer(tt.cfg, []*config.Entry{(&config.Config{}).ImpliedEntry(tt.cfg)}, &Options{Root: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -75,6 +76,49 @@ func TestSandboxHintCases(t *testing.T) {
 			wrapped := got != nil && errors.As(got, &e) && got != error(e)
 			if tt.want && strings.Contains(got.Error(), grant) != wrapped {
 				t.Errorf("sandboxHint(%v) = %q: the fix in the message %v, want %v (wrapped)", tt.err, got, !wrapped, wrapped)
+			}
+		})
+	}
+}
+
+// TestSandboxHintRequire: no fix turns a sandbox = "require" off. The
+// hint for a server that requires the sandbox names what to grant and
+// nothing else; a start the sandbox refused (no Landlock, a thread that
+// could not be confined) keeps its own words, with no hint added.
+func TestSandboxHintRequire(t *testing.T) {
+	startTimeout := &mcp.Error{Server: "s", Op: "start", Err: fmt.Errorf("%w: no answer to the handshake within 10s", mcp.ErrTimeout), Fix: "raise start_timeout"}
+	unavailable := &mcp.Error{Server: "s", Op: "start", Err: fmt.Errorf("%w: mcp_servers.s: sandbox: %w: no Landlock", mcp.ErrStart, sandbox.ErrUnavailable)}
+	confine := &mcp.Error{Server: "s", Op: "start", Err: fmt.Errorf("%w: mcp_servers.s: %w: landlock_restrict_self: EPERM", mcp.ErrStart, sandbox.ErrConfine)}
+	const grant = `grant what it needs in [mcp_servers.s], e.g. access.fs = [{ path = "~/.npm", read = true, write = true }] or ` +
+		`access.net = [{ host = "HOST", port = 443, allow = true }]`
+	for _, tt := range []struct {
+		name, mode string
+		err        error
+		fix        string // "" when the error is to come back unchanged
+	}{
+		{"require, timeout", config.SandboxRequire, startTimeout, grant + "; else raise start_timeout"},
+		{"true, timeout", config.SandboxOn, startTimeout, grant + ", or set sandbox = false there to run it unconfined; else raise start_timeout"},
+		{"require, no Landlock", config.SandboxRequire, unavailable, ""},
+		{"require, not confined", config.SandboxRequire, confine, ""},
+		{"true, not confined", config.SandboxOn, confine, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := &config.Server{Name: "s", Command: config.Command{Args: []string{"/bin/true"}}, Sandbox: tt.mode}
+			s, err := newServer(cfg, []*config.Entry{(&config.Config{}).ImpliedEntry(cfg)}, &Options{Root: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			got := s.sandboxHint(tt.err)
+			if tt.fix == "" {
+				if got != tt.err {
+					t.Errorf("sandboxHint(%v) = %v, want it unchanged", tt.err, got)
+				}
+				return
+			}
+			var e *mcp.Error
+			if !errors.As(got, &e) || e.Fix != tt.fix {
+				t.Errorf("fix %q, want %q", e.Fix, tt.fix)
 			}
 		})
 	}

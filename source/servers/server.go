@@ -193,14 +193,14 @@ func (s *server) define(p mcptool.Pick, t mcp.Tool, e *config.Entry) (*catalog.T
 		Source:      s.name + "." + t.Name,
 		Provenance:  m.Provenance,
 	}
-	entryFields(ct, e, s.cfg.Timeout)
+	entryFields(ct, e, s.cfg)
 	return ct, warnings, nil
 }
 
 // entryFields sets what an entry says of each tool it serves: enabled,
 // category, tags, run mode, timeout, rate limit, fixed answers,
 // cancellation response, and the provenance of the entry.
-func entryFields(t *catalog.Tool, e *config.Entry, serverTimeout *config.Duration) {
+func entryFields(t *catalog.Tool, e *config.Entry, srv *config.Server) {
 	t.Enabled = e.Enabled()
 	if e.RateLimit != nil { // the entry's, or [defaults]' (config applies them)
 		t.RateLimit = *e.RateLimit
@@ -216,14 +216,14 @@ func entryFields(t *catalog.Tool, e *config.Entry, serverTimeout *config.Duratio
 	switch {
 	case e.Timeout != nil:
 		t.Timeout = e.Timeout.Duration
-	case serverTimeout != nil:
-		t.Timeout = serverTimeout.Duration
+	case srv.Timeout != nil:
+		t.Timeout = srv.Timeout.Duration
 	}
 	if t.Provenance == nil {
 		t.Provenance = map[string]string{}
 	}
 	t.Provenance["entry"] = e.Key()
-	if e.Command.IsZero() && e.Toolset && len(e.Pos) == 0 { // implied by [mcp_servers.NAME] alone
+	if e.Toolset && e.Place == srv.Place { // implied by [mcp_servers.NAME] alone
 		t.Provenance["entry"] = "mcp_servers." + e.Server
 	}
 	switch { // the key the file used, as the approval prompt names it

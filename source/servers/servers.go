@@ -101,7 +101,7 @@ func Sources(cfg *config.Config, opts *Options) []catalog.Source {
 // serverEntries returns the entries that serve each enabled server's
 // tools, by server name, each list sorted by the entries' keys. A server
 // no entry names serves all its tools under their own names, as if
-// [toolsets.NAME] source = "mcp.NAME" said so (implied: see implied),
+// [toolsets.NAME] source = "mcp.NAME" said so ([config.Config.ImpliedEntry]),
 // so that registering a server takes one line.
 func serverEntries(cfg *config.Config) map[string][]*config.Entry {
 	out := map[string][]*config.Entry{}
@@ -115,22 +115,10 @@ func serverEntries(cfg *config.Config) map[string][]*config.Entry {
 	}
 	for name, s := range cfg.Servers {
 		if _, named := out[name]; !named && !s.Disabled() {
-			out[name] = []*config.Entry{implied(s, &cfg.Defaults)}
+			out[name] = []*config.Entry{cfg.ImpliedEntry(s)}
 		}
 	}
 	return out
-}
-
-// implied is the entry of a server no entry names: all its tools, under
-// their own names, with [defaults]' rate_limit_per_minute (config applies
-// [defaults] to the entries it read; this one it never saw).
-func implied(s *config.Server, d *config.Defaults) *config.Entry {
-	e := &config.Entry{Name: s.Name, Toolset: true, Server: s.Name, Prefix: s.Prefix, Place: s.Place, Pos: map[string]config.Position{}}
-	if d.RateLimit != nil {
-		n := *d.RateLimit
-		e.RateLimit = &n
-	}
-	return e
 }
 
 // cacheDir is dir/sub, or "" without a dir.
