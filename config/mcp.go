@@ -41,8 +41,11 @@ type Server struct {
 	Sandbox string
 
 	IdleTimeout *Duration // stop the stdio server after this long unused; nil: the source's default
-	Timeout     *Duration // per call; nil: [defaults] timeout, else the source's default
-	Enabled     *bool     // nil means enabled
+	// StartTimeout bounds starting the server, its handshake and first
+	// listing; nil: the source's default (30s).
+	StartTimeout *Duration
+	Timeout      *Duration // per call; nil: [defaults] timeout, else the source's default
+	Enabled      *bool     // nil means enabled
 
 	// Pos records where each field was set, by TOML key ("command",
 	// "url", "env.NAME", "headers.NAME", ...).
@@ -108,7 +111,7 @@ func (r *Remote) Key() string { return dotted([]string{"remotes", r.Name}) }
 var (
 	serverKeys = []string{
 		"command", "args", "env", "dir", "url", "headers", "bearer_token_env",
-		"sandbox", "access", "idle_timeout", "timeout", "enabled",
+		"sandbox", "access", "idle_timeout", "start_timeout", "timeout", "enabled",
 	}
 	stdioKeys  = []string{"command", "args", "env", "dir", "sandbox", "access", "idle_timeout"}
 	httpKeys   = []string{"url", "headers", "bearer_token_env"}
@@ -147,6 +150,8 @@ func (d *decoder) server(path []string, name string, v any) *Server {
 			s.Access = d.access(p, v)
 		case "idle_timeout":
 			s.IdleTimeout = d.duration(p, v)
+		case "start_timeout":
+			s.StartTimeout = d.duration(p, v)
 		case "timeout":
 			s.Timeout = d.duration(p, v)
 		case "enabled":
@@ -437,6 +442,9 @@ func mergeServer(dst, src *Server) {
 	}
 	if set("idle_timeout") {
 		dst.IdleTimeout = src.IdleTimeout
+	}
+	if set("start_timeout") {
+		dst.StartTimeout = src.StartTimeout
 	}
 	if set("timeout") {
 		dst.Timeout = src.Timeout

@@ -72,6 +72,9 @@ func newServer(s *config.Server, entries []*config.Entry, o *Options) (*server, 
 	if s.IdleTimeout != nil {
 		spec.IdleTimeout = s.IdleTimeout.Duration
 	}
+	if s.StartTimeout != nil {
+		spec.StartTimeout = s.StartTimeout.Duration
+	}
 	mo := &mcp.Options{CacheDir: cacheDir(o.CacheDir, mcpCache), OnChange: srv.changed}
 	if srv.launch != nil {
 		mo.Start = srv.launch.start
