@@ -19,7 +19,7 @@ import (
 func (c *Catalog) addSources(ctx context.Context, cfg *config.Config, o Options) {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
-	for _, src := range servers.Sources(cfg, &servers.Options{Root: o.Root, CacheDir: o.CacheDir, Audit: o.Audit}) {
+	for _, src := range servers.Sources(cfg, &servers.Options{Root: o.Root, CacheDir: o.CacheDir, Audit: o.Audit, Retry: o.RetrySources}) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
