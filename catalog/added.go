@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // A catalog serves, beside the configuration's binaries and the
@@ -23,19 +25,32 @@ import (
 // added is one source the catalog serves: its base, or one added.
 type added struct {
 	src    Source
-	mu     sync.Mutex // serializes listing and installing the source's tools, and closing
-	cancel func()     // ends the source's Watch; guarded by mu
-	closed bool       // Close ran; guarded by mu
+	mu     sync.Mutex  // serializes listing and installing the source's tools
+	closed atomic.Bool // Close ran: no listing is installed
 	// Guarded by the catalog's mu: the problems of the source's last
 	// listing (own), those and the names it lost to another source
 	// (problems), and the tools of its last listing (listed), served
 	// unless a tool served first or a source added earlier has the name.
+	cancel        func() // ends the source's Watch
 	own, problems []Problem
 	listed        map[string]*entry
-	rank          int  // the order the source was added in: an earlier one keeps a shared name
-	lazy          bool // compile the input schemas on first use (Restore)
-	base          bool // the base source (AddBase)
+	lists         int           // listings installed
+	pending       chan struct{} // closed when the first listing, gone on in the background, ends; nil when none
+	rank          int           // the order the source was added in: an earlier one keeps a shared name
+	lazy          bool          // compile the input schemas on first use (Restore)
+	base          bool          // the base source (AddBase)
 }
+
+// ListWait is how long [Catalog.AddSource] waits for a source's first
+// listing before it serves the catalog without the source's tools; the
+// listing goes on, and its tools are served (subscribers notified) when
+// it ends. A healthy MCP server started cold lists well within it (a
+// node server in about 0.5s, the go-sdk's in about 20ms: docs/reliability.md).
+const ListWait = 2 * time.Second
+
+// ErrListing is the problem of a source whose first listing has not
+// ended within [ListWait]: its tools are served once it ends.
+var ErrListing = errors.New("its listing is still under way")
 
 // AddBase serves the tools of src as the catalog's base source (a
 // configuration's binaries), listed now and each time src reports a
@@ -163,21 +178,98 @@ func (c *Catalog) watch(ctx context.Context, src Source, a *added, kept []Listed
 	cancel := src.Watch(func() {
 		a.mu.Lock()
 		defer a.mu.Unlock()
-		if !a.closed {
+		if !a.closed.Load() {
 			c.listSource(context.Background(), a)
 		}
 	})
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.closed { // Close ran meanwhile
+	c.mu.Lock()
+	if c.closed { // Close ran meanwhile
+		c.mu.Unlock()
 		cancel()
 		return fmt.Errorf("resolver: add source %q: the catalog is closed", name)
 	}
 	a.cancel = cancel
+	c.mu.Unlock()
 	if kept == nil {
-		c.listSource(ctx, a)
+		c.firstListing(ctx, a)
 	}
 	return nil
+}
+
+// firstListing lists a's tools, waiting at most ListWait for them (the
+// base source's, always): a listing that takes longer goes on in the
+// background, and a's tools are served when it ends.
+func (c *Catalog) firstListing(ctx context.Context, a *added) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		if !a.closed.Load() {
+			c.listSource(ctx, a)
+		}
+	}()
+	if a.base {
+		<-done
+		return
+	}
+	t := time.NewTimer(ListWait)
+	defer t.Stop()
+	select {
+	case <-done:
+		return
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if a.lists > 0 || c.closed {
+		return // it ended meanwhile
+	}
+	a.pending = done
+	a.own = []Problem{{Place: "source " + a.src.Name(), Warning: true,
+		Err: fmt.Errorf("%w after %v; its tools are served once it ends", ErrListing, ListWait)}}
+	a.problems = a.own
+	go func() {
+		<-done
+		c.mu.Lock()
+		if a.pending == done {
+			a.pending = nil
+		}
+		c.mu.Unlock()
+	}()
+}
+
+// awaitListings waits for the first listings still under way (see
+// ListWait) and reports whether there were any: a tool not found may be
+// among their tools.
+func (c *Catalog) awaitListings() bool {
+	c.mu.Lock()
+	var pending []chan struct{}
+	for _, a := range c.sources {
+		if a.pending != nil {
+			pending = append(pending, a.pending)
+		}
+	}
+	c.mu.Unlock()
+	for _, ch := range pending {
+		<-ch
+	}
+	return len(pending) > 0
+}
+
+// WaitListed waits until no source's first listing is under way (see
+// [ListWait]), or ctx ends. A command that reports every problem, such
+// as toolhost check, calls it before [Catalog.Report].
+func (c *Catalog) WaitListed(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { c.awaitListings(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // listSource lists a's tools and installs them in place of its previous
@@ -216,6 +308,7 @@ func (c *Catalog) listSource(ctx context.Context, a *added) {
 		return
 	}
 	a.own, a.listed = problems, fresh
+	a.lists++
 	next := c.placeSourcesLocked(c.tools)
 	var fns []func()
 	if !sameTools(c.tools, next) {
@@ -380,6 +473,7 @@ func (c *Catalog) listBase(ctx context.Context, a *added) {
 	changed := !sameTools(c.tools, fresh)
 	c.tools = fresh
 	a.problems = problems
+	a.lists++
 	var fns []func()
 	if changed {
 		fns = c.changedLocked()
@@ -522,15 +616,19 @@ func (c *Catalog) closeSources() error {
 	if c.base != nil {
 		sources = append([]*added{c.base}, sources...)
 	}
+	cancels := make([]func(), len(sources))
+	for i, a := range sources {
+		a.closed.Store(true)
+		cancels[i], a.cancel = a.cancel, nil
+	}
 	c.mu.Unlock()
 	var errs []error
-	for _, a := range sources {
-		a.mu.Lock()
-		a.closed = true
-		if a.cancel != nil {
-			a.cancel()
+	for i, a := range sources {
+		// Not under a.mu: a listing under way (a server still starting)
+		// ends with the source's Close, not before it.
+		if cancels[i] != nil {
+			cancels[i]()
 		}
-		a.mu.Unlock()
 		if err := a.src.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("resolver: closing source %q: %w", a.src.Name(), err))
 		}

@@ -234,10 +234,17 @@ func (c *Catalog) Tools() []*Tool {
 }
 
 // Tool returns the full detail of the named tool, enabled or not.
+// A name not served while a source's first listing is under way waits
+// for that listing ([ListWait]).
 func (c *Catalog) Tool(name string) (*Tool, bool) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	e, ok := c.tools[name]
+	c.mu.Unlock()
+	if !ok && c.awaitListings() {
+		c.mu.Lock()
+		e, ok = c.tools[name]
+		c.mu.Unlock()
+	}
 	if !ok {
 		return nil, false
 	}
@@ -292,6 +299,11 @@ func (c *Catalog) lookup(name string) (*entry, error) {
 	c.mu.Lock()
 	e, ok := c.tools[name]
 	c.mu.Unlock()
+	if !ok && c.awaitListings() { // it may be among their tools
+		c.mu.Lock()
+		e, ok = c.tools[name]
+		c.mu.Unlock()
+	}
 	if !ok {
 		return nil, &unknownError{name: name}
 	}

@@ -46,8 +46,11 @@ type Server struct {
 	Prefix string
 
 	IdleTimeout *Duration // stop the stdio server after this long unused; nil: the source's default
-	Timeout     *Duration // per call; nil: [defaults] timeout, else the source's default
-	Enabled     *bool     // nil means enabled
+	// StartTimeout bounds starting the server, its handshake and first
+	// listing; nil: the source's default (30s).
+	StartTimeout *Duration
+	Timeout      *Duration // per call; nil: [defaults] timeout, else the source's default
+	Enabled      *bool     // nil means enabled
 
 	// Run and RequiresApproval are the run mode of the server's tools
 	// (see [Server.RunMode]); [defaults]' run applies when both are nil,
@@ -129,7 +132,7 @@ func (r *Remote) Key() string { return dotted([]string{"remotes", r.Name}) }
 var (
 	serverKeys = []string{
 		"command", "args", "env", "dir", "url", "headers", "bearer_token_env",
-		"sandbox", "access", "idle_timeout", "timeout", "enabled", "enable", "prefix", "run", "requires_approval", "insecure",
+		"sandbox", "access", "idle_timeout", "start_timeout", "timeout", "enabled", "enable", "prefix", "run", "requires_approval", "insecure",
 	}
 	stdioKeys  = []string{"command", "args", "env", "dir", "sandbox", "access", "idle_timeout"}
 	httpKeys   = []string{"url", "headers", "bearer_token_env", "insecure"}
@@ -188,6 +191,8 @@ func (d *decoder) server(path []string, name string, v any) *Server {
 			s.Prefix, _ = d.str(p, v)
 		case "idle_timeout":
 			s.IdleTimeout = d.duration(p, v)
+		case "start_timeout":
+			s.StartTimeout = d.duration(p, v)
 		case "timeout":
 			s.Timeout = d.duration(p, v)
 		case "enabled":
@@ -536,6 +541,9 @@ func mergeServer(dst, src *Server) {
 	}
 	if set("idle_timeout") {
 		dst.IdleTimeout = src.IdleTimeout
+	}
+	if set("start_timeout") {
+		dst.StartTimeout = src.StartTimeout
 	}
 	if set("timeout") {
 		dst.Timeout = src.Timeout

@@ -26,6 +26,7 @@ env = { DEBUG = "1" }
 dir = "work"
 sandbox = true
 idle_timeout = "5m"
+start_timeout = "2m"
 
 [mcp_servers.github]
 url = "https://api.example.com/mcp"
@@ -61,7 +62,7 @@ include = ["list_directory"]
 		t.Errorf("fs argv %q, want %q", got, want)
 	}
 	if !fs.Stdio() || fs.Dir != "work" || fs.Env["DEBUG"] != "1" || fs.Sandbox != SandboxOn ||
-		fs.IdleTimeout.Duration != 5*time.Minute || fs.Timeout.Duration != 30*time.Second || fs.Disabled() {
+		fs.IdleTimeout.Duration != 5*time.Minute || fs.StartTimeout.Duration != 2*time.Minute || fs.Timeout.Duration != 30*time.Second || fs.Disabled() {
 		t.Errorf("fs = %+v", fs)
 	}
 	if got := fs.Pos["timeout"].String(); got != "config.toml:2" {
@@ -72,12 +73,12 @@ include = ["list_directory"]
 		gh.BearerTokenEnv != "GITHUB_TOKEN" || gh.Timeout.Duration != 2*time.Minute || !gh.Disabled() || gh.Sandbox != "" {
 		t.Errorf("github = %+v", gh)
 	}
-	if got := gh.Pos["bearer_token_env"].String(); got != "config.toml:16" {
-		t.Errorf("bearer_token_env at %s, want config.toml:16", got)
+	if got := gh.Pos["bearer_token_env"].String(); got != "config.toml:17" {
+		t.Errorf("bearer_token_env at %s, want config.toml:17", got)
 	}
 	team := cfg.Remotes["team"]
 	want := &Remote{Name: "team", URL: "https://10.0.0.2:8080", BearerTokenEnv: "TEAM_TOKEN", Prefix: "team_",
-		Include: []string{"grep", "wc"}, Place: Position{"config.toml", 20}, Pos: team.Pos}
+		Include: []string{"grep", "wc"}, Place: Position{"config.toml", 21}, Pos: team.Pos}
 	if !reflect.DeepEqual(team, want) {
 		t.Errorf("team = %+v\nwant %+v", team, want)
 	}
@@ -95,8 +96,8 @@ include = ["list_directory"]
 		*read.Description != "{{description}}\n\nOnly inside the workspace." || !read.Parameters["path"].IsRequired() {
 		t.Errorf("read = %+v", read)
 	}
-	if got := read.Pos["server"].String(); got != "config.toml:32" {
-		t.Errorf("read's server at %s, want config.toml:32", got)
+	if got := read.Pos["server"].String(); got != "config.toml:33" {
+		t.Errorf("read's server at %s, want config.toml:33", got)
 	}
 	files := cfg.Toolsets["files"]
 	if files.Server != "fs" || !files.AllTools() || !slices.Equal(files.Include, []string{"list_directory"}) {
@@ -149,6 +150,10 @@ func TestParseServerErrors(t *testing.T) {
 			`config.toml:3: mcp_servers.gh.headers.authorization: a credential in the file; remove it and write bearer_token_env = "VARIABLE" with the token in that environment variable`},
 		{"bad idle_timeout", "[mcp_servers.fs]\ncommand = \"fs\"\nidle_timeout = \"soon\"\n", ErrInvalid,
 			`config.toml:3: mcp_servers.fs.idle_timeout: "soon" is not a duration; write e.g. "30s" or "2m"`},
+		{"bad start_timeout", "[mcp_servers.gh]\nurl = \"http://h/mcp\"\nstart_timeout = 10\n", ErrWrongType,
+			`config.toml:3: mcp_servers.gh.start_timeout: want a duration string such as "30s", got integer 10`},
+		{"negative start_timeout", "[mcp_servers.fs]\ncommand = \"fs\"\nstart_timeout = \"-1s\"\n", ErrInvalid,
+			`config.toml:3: mcp_servers.fs.start_timeout: must be positive, got "-1s"`},
 		{"remote without url", "[remotes.r]\nprefix = \"r_\"\n", ErrInvalid,
 			`config.toml:1: remotes.r: missing url; add url = "https://host" (the provider serving /api/v1/tools)`},
 		{"remote include and exclude", "[remotes.r]\nurl = \"http://h\"\ninclude = [\"a\"]\nexclude = [\"b\"]\n", ErrInvalid,

@@ -55,6 +55,9 @@ type Options struct {
 	// Audit, if set, gets one line per call (docs/audit.md), and the
 	// secrets the calls read, to redact. nil: no audit log.
 	Audit *audit.Log
+	// RetrySources starts the MCP servers the configuration names even
+	// while a failed start they remember backs off (toolhost check).
+	RetrySources bool
 }
 
 // Catalog is a [catalog.Catalog] served from a configuration: its base

@@ -118,7 +118,7 @@ func (op *opener) open(_ context.Context, name string) (catalog.Source, error) {
 			return
 		}
 		op.sources = map[string]catalog.Source{}
-		for _, src := range servers.Sources(cfg, &servers.Options{Root: op.o.Root, CacheDir: op.o.CacheDir, Audit: op.o.Audit}) {
+		for _, src := range servers.Sources(cfg, &servers.Options{Root: op.o.Root, CacheDir: op.o.CacheDir, Audit: op.o.Audit, Retry: op.o.RetrySources}) {
 			if op.claimed[src.Name()] {
 				op.sources[src.Name()] = src
 			} else {

@@ -16,7 +16,7 @@ import (
 // a server that cannot be listed is one problem of its source, and the
 // other tools are served.
 func (c *Catalog) addSources(ctx context.Context, cfg *config.Config, o Options) {
-	srcs := servers.Sources(cfg, &servers.Options{Root: o.Root, CacheDir: o.CacheDir, Audit: o.Audit}) // in declaration order: the first keeps a shared name
+	srcs := servers.Sources(cfg, &servers.Options{Root: o.Root, CacheDir: o.CacheDir, Audit: o.Audit, Retry: o.RetrySources}) // in declaration order: the first keeps a shared name
 	for i, err := range c.AddSources(ctx, srcs) {
 		if err != nil {
 			_ = srcs[i].Close() // the catalog is closed

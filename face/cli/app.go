@@ -72,6 +72,10 @@ type app struct {
 	// catalog serving it, closed when the command ends.
 	client    *mcpTarget
 	clientCat *resolver.Catalog
+
+	// opened are the catalogs [app.toolCatalog] made, closed when the
+	// command ends: an MCP server still starting is ended with it.
+	opened []*resolver.Catalog
 }
 
 // Run runs the toolhost command line args (args[0] is the program name)
@@ -88,6 +92,9 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, stdin io.
 	if err == nil {
 		err = a.RunContext(ctx, args)
 		h.closeClient()
+		for _, cat := range h.opened {
+			_ = cat.Close()
+		}
 	}
 	flush()
 	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
@@ -321,7 +328,8 @@ func (a *app) toolCatalog(c *cli.Context, name string) (*resolver.Catalog, error
 	}
 	a.root = root
 	a.noteTool = name // the one line of note is about this tool only
-	opts := &resolver.Options{Root: root, PoolSize: -1, Only: name, Audit: a.auditLog}
+	opts := &resolver.Options{Root: root, PoolSize: -1, Only: name, Audit: a.auditLog,
+		RetrySources: c.Command.Name == "check"} // check tries a server whose failed start backs off
 	if a.pool {
 		opts.PoolSize = poolSize(a.opts.Getenv("TOOLHOST_POOL_SIZE"))
 	}
@@ -372,6 +380,7 @@ func (a *app) toolCatalog(c *cli.Context, name string) (*resolver.Catalog, error
 		}
 		return nil, &exitError{code: ExitFailure, err: err}
 	}
+	a.opened = append(a.opened, cat)
 	if a.opts.Setup != nil {
 		if err := a.opts.Setup(c.Context, cat); err != nil {
 			return nil, &exitError{code: ExitFailure, err: err}

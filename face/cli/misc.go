@@ -142,6 +142,9 @@ func (a *app) checkCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			if err := cat.WaitListed(c.Context); err != nil { // a server still starting: its start timeout bounds the wait
+				return &exitError{code: ExitFailure, err: err}
+			}
 			rep := cat.Report()
 			rep.Problems = append(rep.Problems, cat.Unconfined()...) // shell and option-taking entries without a sandbox
 			nerr, nwarn := len(rep.Errors())+len(a.cfgProblems), len(rep.Warnings())

@@ -41,11 +41,14 @@ var fakeServers = map[string]func() int{
 		return 2
 	},
 	// mute reads its stdin and never answers.
-	"mute": func() int {
-		sc := bufio.NewScanner(os.Stdin)
-		for sc.Scan() {
+	"mute": mute,
+	// gate never answers (as mute) until the file $FAKE_GATE exists, then
+	// serves as basic.
+	"gate": func() int {
+		if _, err := os.Stat(os.Getenv("FAKE_GATE")); err != nil {
+			return mute()
 		}
-		return 0
+		return serveStdio(basicServer())
 	},
 	// liar speaks JSON-RPC by hand: it lists a good tool and three with
 	// invalid definitions, and answers a call to any tool, listed or not.
@@ -56,6 +59,14 @@ var fakeServers = map[string]func() int{
 	// each of them after 100 ms (so that a client that relists per
 	// notification has sent its flood by the first answer).
 	"storm": storm,
+}
+
+// mute reads its stdin and never answers.
+func mute() int {
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+	}
+	return 0
 }
 
 // muted, once set, drops everything the server writes to stdout.

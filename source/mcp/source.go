@@ -45,6 +45,7 @@ type Source struct {
 	inflight int
 	lastUsed time.Time
 	idle     *time.Timer
+	retry    *time.Timer // lists again once a remembered failure's wait is over
 	seq      uint64
 	starts   int // processes started (or HTTP sessions opened)
 
@@ -133,6 +134,9 @@ func (s *Source) Close() error {
 	s.conn = nil
 	if s.idle != nil {
 		s.idle.Stop()
+	}
+	if s.retry != nil {
+		s.retry.Stop()
 	}
 	if !s.closed {
 		s.closed = true
@@ -225,7 +229,18 @@ func (s *Source) acquire(ctx context.Context, op, tool string) (*conn, *Listing,
 // the connection the live one.
 func (s *Source) dialAsync(ctx context.Context, ch chan struct{}) {
 	defer s.bg.Done()
+	if err := s.backingOff("start", ""); err != nil {
+		s.mu.Lock()
+		s.dialing, s.dialErr = nil, err
+		s.mu.Unlock()
+		close(ch)
+		return
+	}
+	began := time.Now()
 	c, err := s.dial(ctx)
+	if err != nil && !s.isClosed() {
+		s.remember(err) // before the waiters hear of it
+	}
 	s.mu.Lock()
 	s.dialing, s.dialErr = nil, err
 	if s.closed {
@@ -234,6 +249,8 @@ func (s *Source) dialAsync(ctx context.Context, ch chan struct{}) {
 		close(ch)
 		if err == nil {
 			c.end()
+		} else if took := time.Since(began); took >= minUnfinished {
+			s.remember(s.unfinished(took)) // the host went on without it
 		}
 		return
 	}
@@ -244,9 +261,57 @@ func (s *Source) dialAsync(ctx context.Context, ch chan struct{}) {
 	}
 	s.mu.Unlock()
 	close(ch)
-	if err == nil {
-		go s.watch(c)
+	if err != nil {
+		s.retryLater()
+		return
 	}
+	s.forgetFailure()
+	go s.watch(c)
+}
+
+// unfinished is the failure of a start that the Source was closed
+// during, after took: the host went on without the server.
+func (s *Source) unfinished(took time.Duration) error {
+	return &Error{Server: s.spec.Name, Op: "start",
+		Err: fmt.Errorf("%w: no answer within the %v toolhost waited before it went on without the server", ErrTimeout, took.Round(100*time.Millisecond)),
+		Fix: fmt.Sprintf("toolhost check waits up to start_timeout (%v) for it; raise start_timeout if the server needs longer to start (npx downloads its package on a first run)", s.spec.StartTimeout)}
+}
+
+// retryLater calls Options.OnChange once the remembered failure's wait
+// is over, so that a host that lives on lists the server again.
+func (s *Source) retryLater() {
+	if s.cache == nil || s.opts.OnChange == nil {
+		return
+	}
+	r := s.cache.loadRecord(&s.spec)
+	if r == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	if s.retry != nil {
+		s.retry.Stop()
+	}
+	s.retry = time.AfterFunc(time.Until(r.RetryAt), func() {
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			return
+		}
+		s.bg.Add(1)
+		s.mu.Unlock()
+		defer s.bg.Done()
+		s.opts.OnChange()
+	})
+}
+
+func (s *Source) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
 }
 
 func (s *Source) failuresNow() int {

@@ -79,7 +79,8 @@ type Options struct {
 	// OnChange is called (from its own goroutine, never under a lock)
 	// when the server's tools changed: a notifications/tools/list_changed
 	// that changed the listing, or a connection that found tools other
-	// than the cached ones.
+	// than the cached ones. It is also called when a remembered failed
+	// start's wait is over, so that the host lists the server again.
 	OnChange func()
 
 	// Start starts a stdio server's prepared command (path, args, env,
@@ -98,6 +99,12 @@ type Options struct {
 	// it ends with [ErrFlood].
 	MaxBackoff time.Duration
 	MaxNotices int
+
+	// Retry starts the server on first need even while a failed start
+	// remembered in CacheDir backs off (see "Remembered failures" in the
+	// package doc); a start that fails again is remembered as the next
+	// failure. toolhost check sets it.
+	Retry bool
 
 	// Logger receives the go-sdk client's own diagnostics; nil discards.
 	Logger *slog.Logger

@@ -25,6 +25,10 @@ type Options struct {
 	// Secrets says where a server's env secrets are read; nil for the
 	// process's environment and files.
 	Secrets *secret.Options
+	// Retry starts each server on first need even while a failed start
+	// it remembers backs off (source/mcp: Options.Retry), as toolhost
+	// check does.
+	Retry bool
 	// Audit, if set, is told each secret a server is given (its env
 	// secrets when it starts, the bearer token of an HTTP server or a
 	// remote), so that no audit line holds one; nil: no audit log.
