@@ -135,8 +135,14 @@ func detectCgroup() *cgroupHost {
 	return h
 }
 
-// removeStale removes the leaves that hosts which exited left in dir
-// (toolhost-PID-N, PID gone). A leaf still holding a process stays.
+// removeStale ends what hosts that exited left in dir: the leaves
+// named toolhost-PID-N whose PID no longer runs. A host killed with
+// SIGKILL could not end its calls, so whatever still runs in its leaves
+// (a sandboxed tool, which has no parent-death signal, or any tool's
+// descendant) is killed now, whole (cgroup.kill), and each leaf is
+// removed once empty, in the background. It runs once, when the next
+// host in the same cgroup first needs a leaf (or at its start, see
+// [EnableSubreaper]).
 func removeStale(dir string) {
 	d, err := os.Open(dir)
 	if err != nil {
@@ -144,12 +150,43 @@ func removeStale(dir string) {
 	}
 	names, _ := d.Readdirnames(-1)
 	d.Close()
+	var stale []string
 	for _, name := range names {
 		rest, ok := strings.CutPrefix(name, "toolhost-")
 		pid, _, ok2 := strings.Cut(rest, "-")
 		n, err := strconv.Atoi(pid)
 		if ok && ok2 && err == nil && n > 0 && syscall.Kill(n, 0) == syscall.ESRCH {
-			removeCgroup(filepath.Join(dir, name))
+			leaf := filepath.Join(dir, name)
+			_ = writeControl(leaf+"/cgroup.kill", "1") // fails harmlessly when it is empty and gone
+			stale = append(stale, leaf)
+		}
+	}
+	if len(stale) > 0 {
+		go removeKilled(stale, time.Now().Add(staleDrain))
+	}
+}
+
+// staleDrain bounds the wait for the processes of stale leaves to exit
+// before their leaves are removed; a leaf still busy then stays, for the
+// next host.
+const staleDrain = 5 * time.Second
+
+// removeKilled removes the cgroups dirs once each is empty, or at the
+// deadline those that are.
+func removeKilled(dirs []string, deadline time.Time) {
+	for pause := time.Millisecond; len(dirs) > 0; pause = min(2*pause, 100*time.Millisecond) {
+		left := dirs[:0]
+		for _, dir := range dirs {
+			data, err := readAll(dir+"/cgroup.events", nil)
+			if err == nil && eventsPopulated(data) && time.Now().Before(deadline) {
+				left = append(left, dir)
+				continue
+			}
+			removeCgroup(dir)
+		}
+		dirs = left
+		if len(dirs) > 0 {
+			time.Sleep(pause)
 		}
 	}
 }

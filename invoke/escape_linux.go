@@ -23,7 +23,10 @@ const prSetChildSubreaper = 36
 // command): reaping adopted orphans waits for children Run did not start,
 // which would steal the exit status of a child the program started
 // itself. Without it Run still kills what its tools leave behind (found
-// by [CallEnv]); init reaps those. It returns an error on other systems.
+// by [CallEnv]); init reaps those. It also ends, in the background, what
+// an earlier host killed with SIGKILL left running in its cgroups (see
+// "Nothing outlives the host" in the package doc). It returns an error
+// on other systems.
 func EnableSubreaper() error {
 	if adopted.Load() != nil {
 		return nil
@@ -32,6 +35,7 @@ func EnableSubreaper() error {
 		return err
 	}
 	adopted.CompareAndSwap(nil, &subreaper{})
+	go cgroups() // ends now what a host killed earlier left (removeStale)
 	return nil
 }
 

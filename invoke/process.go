@@ -16,15 +16,17 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// Process is a tool process started by [Start] in long-lived mode (package
-// tool, "Long-lived mode"): it reads requests, one a line, as they are
-// written with [Process.Write], and its stdout lines go to the function
-// given to Start. It runs in a process group of its own, with a
-// [CallEnv] token of its own, until [Process.Close] or [Process.Kill]; when
-// it exits, nothing of its group is left running (nor, on Linux, anything
-// in its cgroup v2, where the host may make one, or that carries its
-// token). Multiplexing calls over it is the caller's
-// business. Safe for concurrent use.
+// Process is a long-lived process: a tool started by [Start] in
+// long-lived mode (package tool, "Long-lived mode"), which reads requests,
+// one a line, as they are written with [Process.Write], its stdout lines
+// going to the function given to Start; or a process started by [Open],
+// whose stdin and stdout the caller speaks over itself (an MCP stdio
+// server). It runs in a process group of its own, with a [CallEnv] token
+// of its own, until [Process.Close], [Process.Stop] or [Process.Kill];
+// when it exits, nothing of its group is left running (nor, on Linux,
+// anything in its cgroup v2, where the host may make one, or that carries
+// its token). Multiplexing calls over it is the caller's business. Safe
+// for concurrent use.
 type Process struct {
 	cmd     *exec.Cmd
 	pgid    int
@@ -32,7 +34,8 @@ type Process struct {
 	command string
 	grace   time.Duration
 	stderr  *syncTail
-	done    chan struct{} // closed once the process exited and its stdout was read
+	stdout  *os.File      // our read end, for Open's caller; nil for Start's
+	done    chan struct{} // closed once the process exited (and, for Start's, its stdout was read)
 
 	wmu   sync.Mutex // serialises writes to stdin
 	stdin io.WriteCloser
@@ -52,6 +55,23 @@ type Process struct {
 // kills the process group ([Process.Err] then wraps [ErrOutputTooLarge]).
 // Errors are those of [Run] before anything runs.
 func Start(spec *Spec, req *tool.Request, onLine func([]byte)) (*Process, error) {
+	return startProcess(spec, req, false, onLine)
+}
+
+// Open starts spec's command as a long-lived process whose stdin and
+// stdout the caller speaks over ([Process.Write], [Process.Stdout]): an
+// MCP stdio server. Its tokens are argv as they are (no templates are
+// rendered), root is the workspace root (its working directory unless
+// Spec.Dir says otherwise, and what its sandbox grants); MaxStdout and
+// OnLine do not apply. It starts as [Run] and [Start] do, through the
+// same spawner: same environment rules, descriptors, sandbox, cgroup and
+// stop order. Errors are an [*Error] as Run's before anything runs.
+func Open(spec *Spec, root string) (*Process, error) {
+	return startProcess(spec, &tool.Request{Protocol: tool.Version, Context: tool.Context{Root: root}}, true, nil)
+}
+
+// startProcess is Start (onLine set) and Open (raw: the caller reads).
+func startProcess(spec *Spec, req *tool.Request, raw bool, onLine func([]byte)) (*Process, error) {
 	e := &Error{Command: strings.Join(spec.Command, " "), Action: req.Context.Action, ExitCode: -1}
 	fail := func(err error) error {
 		if f, ok := err.(*fixError); ok {
@@ -64,24 +84,13 @@ func Start(spec *Spec, req *tool.Request, onLine func([]byte)) (*Process, error)
 	if len(spec.Command) == 0 {
 		return nil, fail(withFix(fmt.Errorf("%w: the command is empty", ErrNotFound), "set command in the entry"))
 	}
-	dir := workDir(spec.Dir, req.Context.Root)
-	token := newToken()
-	env := append(environ(spec, dir), tool.LongLivedEnv+"=1", CallEnv+"="+token)
-	argv, err := commandLine(spec, req)
+	var hostEnv []string
+	if !raw {
+		hostEnv = []string{tool.LongLivedEnv + "=1"}
+	}
+	pr, err := prepare(spec, req, raw, hostEnv...)
 	if err != nil {
 		return nil, fail(err)
-	}
-	path, err := lookPath(argv[0], dir, envValue(env, "PATH"))
-	if err != nil {
-		return nil, fail(err)
-	}
-	launch, err := sandboxed(spec, path, req.Context.Root, dir, env)
-	if err != nil {
-		return nil, fail(err)
-	}
-	cleanup := func() {}
-	if launch != nil { // confined once, for the life of the process
-		env, cleanup = launch.Env, launch.Cleanup
 	}
 	maxLine := spec.MaxStdout
 	if maxLine <= 0 {
@@ -91,72 +100,65 @@ func Start(spec *Spec, req *tool.Request, onLine func([]byte)) (*Process, error)
 	if p.grace <= 0 {
 		p.grace = DefaultGrace
 	}
-	var pr *os.File
-	newCmd := func() *exec.Cmd {
-		cmd := exec.Command(path, argv[1:]...)
-		cmd.Args[0] = argv[0]
-		cmd.Dir = dir
-		cmd.Env = env
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		cmd.Stderr = p.stderr
-		cmd.WaitDelay = p.grace
-		return cmd
-	}
-	var cmd *exec.Cmd
 	// Our own stdout pipe, so that Wait does not close it under the reader.
-	pr, pw, err := os.Pipe()
+	out, pw, err := os.Pipe()
 	if err != nil {
-		cleanup()
+		pr.cleanup()
 		return nil, fail(err)
 	}
-	cmd, p.box, err = startContained(context.Background(), newCallLeaf(), launch, func() *exec.Cmd {
-		c := newCmd()
+	cmd, box, err := spawn(context.Background(), pr, func(c *exec.Cmd) {
+		c.Stderr = p.stderr
+		c.WaitDelay = p.grace
 		c.Stdout = pw
 		if p.stdin, err = c.StdinPipe(); err != nil {
 			p.stdin = nopCloser{}
 		}
-		return c
 	})
 	pw.Close()
 	if err != nil {
-		pr.Close()
-		cleanup()
-		return nil, fail(startError(err, path))
+		out.Close()
+		pr.cleanup()
+		return nil, fail(startError(err, pr.path))
 	}
-	p.cmd, p.pgid = cmd, cmd.Process.Pid
+	p.cmd, p.pgid, p.box = cmd, cmd.Process.Pid, box
 	if p.box != nil {
 		p.box.once = true // Kill may come after the end: its cgroup must not be another call's by then
 	}
 
 	read := make(chan struct{})
-	go func() {
-		defer close(read)
-		sc := bufio.NewScanner(pr)
-		sc.Buffer(make([]byte, 0, 64<<10), int(min(maxLine, 1<<30)))
-		for sc.Scan() {
-			onLine(sc.Bytes())
-		}
-		if errors.Is(sc.Err(), bufio.ErrTooLong) {
-			p.tooLarge = true
-			_ = signalGroup(p.pgid, syscall.SIGKILL)
-			_, _ = io.Copy(io.Discard, pr)
-		}
-	}()
+	if raw {
+		p.stdout = out
+		close(read)
+	} else {
+		go func() {
+			defer close(read)
+			sc := bufio.NewScanner(out)
+			sc.Buffer(make([]byte, 0, 64<<10), int(min(maxLine, 1<<30)))
+			for sc.Scan() {
+				onLine(sc.Bytes())
+			}
+			if errors.Is(sc.Err(), bufio.ErrTooLong) {
+				p.tooLarge = true
+				_ = signalGroup(p.pgid, syscall.SIGKILL)
+				_, _ = io.Copy(io.Discard, out)
+			}
+		}()
+	}
 	go func() {
 		_ = cmd.Wait()
-		waited(p.pgid)
-		_ = signalGroup(p.pgid, syscall.SIGKILL)
-		p.box.end(token, p.grace)
-		t := time.NewTimer(p.grace)
-		select {
-		case <-read:
-		case <-t.C: // something that left the group holds stdout
-			pr.Close()
-			<-read
+		end(p.pgid, p.box, pr.token, p.grace)
+		if !raw {
+			t := time.NewTimer(p.grace)
+			select {
+			case <-read:
+			case <-t.C: // something that left the group holds stdout
+				out.Close()
+				<-read
+			}
+			t.Stop()
+			out.Close()
 		}
-		t.Stop()
-		pr.Close()
-		cleanup()
+		pr.cleanup()
 		p.exitCode = cmd.ProcessState.ExitCode()
 		p.status = cmd.ProcessState.String()
 		close(p.done)
@@ -178,22 +180,58 @@ func (p *Process) Write(line []byte) error {
 	return err
 }
 
-// Close ends the process gently: it closes its stdin, so that a long-lived
-// binary finishes its calls in flight and exits, and kills the process
-// group if it has not exited after the grace delay. It does not wait.
-func (p *Process) Close() {
+// Close ends the process gently, as [Process.Stop] does, without
+// waiting.
+func (p *Process) Close() { go p.Stop() }
+
+// Stop ends the process in the one stop order of every process the host
+// starts: it closes its stdin, so that a long-lived binary finishes its
+// calls in flight and exits (an MCP stdio server exits on end of input);
+// after the grace delay its process group gets SIGTERM; after another,
+// SIGKILL, with everything in its cgroup. It returns once the process has
+// exited.
+func (p *Process) Stop() {
 	p.wmu.Lock()
 	_ = p.stdin.Close()
 	p.wmu.Unlock()
-	go func() {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
 		t := time.NewTimer(p.grace)
-		defer t.Stop()
 		select {
 		case <-p.done:
+			t.Stop()
+			return
 		case <-t.C:
-			p.Kill()
 		}
-	}()
+		if sig == syscall.SIGKILL {
+			p.Kill()
+		} else {
+			_ = signalGroup(p.pgid, sig)
+		}
+	}
+	<-p.done
+}
+
+// Stdout returns the read end of the stdout of a process started by
+// [Open]; the caller reads it and closes it. nil for [Start]'s.
+func (p *Process) Stdout() *os.File { return p.stdout }
+
+// Stdin returns the stdin of the process, for a caller that speaks over
+// it (Open's); closing it is the polite request to end.
+func (p *Process) Stdin() io.WriteCloser { return lockedWriter{p} }
+
+// lockedWriter is a Process's stdin, its writes serialised with Write's.
+type lockedWriter struct{ p *Process }
+
+func (w lockedWriter) Write(b []byte) (int, error) {
+	w.p.wmu.Lock()
+	defer w.p.wmu.Unlock()
+	return w.p.stdin.Write(b)
+}
+
+func (w lockedWriter) Close() error {
+	w.p.wmu.Lock()
+	defer w.p.wmu.Unlock()
+	return w.p.stdin.Close()
 }
 
 // Kill kills the process group at once (SIGKILL), and on Linux every
@@ -203,6 +241,9 @@ func (p *Process) Kill() {
 	_ = signalGroup(p.pgid, syscall.SIGKILL)
 	p.box.kill()
 }
+
+// Pid returns the process's id, which is also its process group's.
+func (p *Process) Pid() int { return p.pgid }
 
 // Done is closed once the process has exited and its stdout was read.
 func (p *Process) Done() <-chan struct{} { return p.done }

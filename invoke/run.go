@@ -137,35 +137,11 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (res *Result, err e
 	input = append(input, '\n')
 	span.Int(telemetry.AttrRequestBytes, int64(len(input)))
 
-	dir := workDir(spec.Dir, req.Context.Root)
-	token := newToken()
-	env := append(append(environ(spec, dir), telemetry.Environ(ctx)...), CallEnv+"="+token) // last: it wins over Env
-	argv, err := commandLine(spec, req)
+	p, err := prepare(spec, req, false, telemetry.Environ(ctx)...)
 	if err != nil {
 		return nil, fail(err)
 	}
-	if dir != "" {
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			if err == nil {
-				err = errors.New("not a directory")
-			} else {
-				err = errors.Unwrap(err) // the errno, without the path
-			}
-			return nil, fail(withFix(fmt.Errorf("%w: working directory %s: %v", ErrNotFound, dir, err), "check workdir in the entry or the workspace root"))
-		}
-	}
-	path, err := lookPath(argv[0], dir, envValue(env, "PATH"))
-	if err != nil {
-		return nil, fail(err)
-	}
-	launch, err := sandboxed(spec, path, req.Context.Root, dir, env)
-	if err != nil {
-		return nil, fail(err)
-	}
-	if launch != nil {
-		defer launch.Cleanup()
-		env = launch.Env
-	}
+	defer p.cleanup()
 
 	maxOut := spec.MaxStdout
 	if maxOut <= 0 {
@@ -181,12 +157,7 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (res *Result, err e
 		stdin    *os.File // a pipe holding the request, when it fits (filledStdin)
 		canceled atomic.Bool
 	)
-	newCmd := func() *exec.Cmd {
-		cmd := exec.CommandContext(ctx, path, argv[1:]...)
-		cmd.Args[0] = argv[0]
-		cmd.Dir = dir
-		cmd.Env = env
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	setup := func(cmd *exec.Cmd) {
 		if stdout != nil {
 			stdout.finish() // an earlier attempt's, which wrote nothing
 		}
@@ -210,11 +181,10 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (res *Result, err e
 		// pipes, so a descendant holding stdout cannot hang Wait; the
 		// group kill below then takes the descendants.
 		cmd.WaitDelay = grace
-		return cmd
 	}
-	_, spawn := telemetry.Start(ctx, telemetry.SpanSpawn)
-	cmd, box, err := startContained(ctx, newCallLeaf(), launch, newCmd)
-	spawn.End(err)
+	_, span2 := telemetry.Start(ctx, telemetry.SpanSpawn)
+	cmd, box, err := spawn(ctx, p, setup)
+	span2.End(err)
 	if stdin != nil {
 		stdin.Close() // the child has its own copy
 	}
@@ -223,14 +193,12 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (res *Result, err e
 		if ctx.Err() != nil {
 			return nil, fail(contextError(ctx, start))
 		}
-		return nil, fail(startError(err, path))
+		return nil, fail(startError(err, p.path))
 	}
 	pgid := cmd.Process.Pid
 	waitErr := cmd.Wait()
-	stdout.finish() // the lines still on their way to spec.OnLine
-	waited(pgid)
-	_ = signalGroup(pgid, syscall.SIGKILL) // leave nothing of the group behind
-	box.end(token, grace)                  // nor anything that left it (its cgroup, its token)
+	stdout.finish()                // the lines still on their way to spec.OnLine
+	end(pgid, box, p.token, grace) // leave nothing of the group behind, nor anything that left it
 
 	e.ExitCode = cmd.ProcessState.ExitCode()
 	e.Stderr = stderr.Bytes()
@@ -348,9 +316,16 @@ func workDir(dir, root string) string {
 	return dir
 }
 
-// environ builds the child's environment: the host's (with PWD set to dir)
-// or, with ClearEnv, only PATH and HOME; then Env in key order. os/exec
-// keeps the last of duplicate keys.
+// HostEnvPrefix starts the names of toolhost's own variables
+// (TOOLHOST_TOKEN, TOOLHOST_POOL_SIZE…): none of the host's passes to a
+// process it starts. The variables the host sets itself for a process
+// ([CallEnv], [tool.LongLivedEnv]) and the entry's env table do.
+const HostEnvPrefix = "TOOLHOST_"
+
+// environ builds the child's environment: the host's without its
+// [HostEnvPrefix] variables (with PWD set to dir) or, with ClearEnv, only
+// PATH and HOME; then Env in key order. os/exec keeps the last of
+// duplicate keys.
 func environ(spec *Spec, dir string) []string {
 	env := []string{}
 	if spec.ClearEnv {
@@ -360,7 +335,11 @@ func environ(spec *Spec, dir string) []string {
 			}
 		}
 	} else {
-		env = append(env, os.Environ()...)
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, HostEnvPrefix) {
+				env = append(env, kv)
+			}
+		}
 		if dir != "" {
 			if abs, err := filepath.Abs(dir); err == nil {
 				env = append(env, "PWD="+abs)

@@ -57,8 +57,11 @@ func startIn(l *sandbox.Launch, cmd *exec.Cmd) error {
 		return cmd.Process.Pid, nil
 	})
 	if errors.Is(err, sandbox.ErrConfine) {
-		return withFix(fmt.Errorf("%w: %w", ErrSandbox, err),
-			"set sandbox = false in the entry to run it unconfined, or report this with the line above")
+		fix := "set sandbox = false in the entry to run it unconfined, or report this with the line above"
+		if l.Required { // a fix never turns a require off
+			fix = `it says sandbox = "require", so it does not run unconfined: run it where the process can be confined, or report this with the line above`
+		}
+		return withFix(fmt.Errorf("%w: %w", ErrSandbox, err), fix)
 	}
 	return err
 }

@@ -40,11 +40,11 @@ import (
 )
 
 // Env marks a process started by the tests as a fake tool.
-const Env = "TOOLHOST_FAKE_TOOL"
+const Env = "FAKETOOL_PLAY"
 
 // PIDFileEnv, if set, names the file where "hang" writes its process id
 // before it hangs (atomically: a test may poll for the file).
-const PIDFileEnv = "TOOLHOST_FAKE_PIDFILE"
+const PIDFileEnv = "FAKETOOL_PIDFILE"
 
 // Scenarios maps a scenario's name to the function that plays it. The
 // function returns the process's exit status; os.Args[1] is the name,

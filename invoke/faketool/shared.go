@@ -45,7 +45,7 @@ var shared = Scenarios{
 		fmt.Println(`{"hello":"world"}`)
 		return 0
 	},
-	// hang writes its pid to $TOOLHOST_FAKE_PIDFILE, if set, and sleeps an
+	// hang writes its pid to $FAKETOOL_PIDFILE, if set, and sleeps an
 	// hour without reading stdin.
 	"hang": func() int {
 		if f := os.Getenv(PIDFileEnv); f != "" {

@@ -28,6 +28,8 @@ type Launch struct {
 	// Enforced is false when the OS cannot sandbox (the call runs with the
 	// cooperative policy and the minimal environment only).
 	Enforced bool
+	// Required is true for sandbox = "require": a fix never says to turn it off.
+	Required bool
 
 	threadMu sync.Mutex
 	thread   *startThread // made by Prepare for the first start (thread_linux.go)
@@ -62,7 +64,7 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: private temporary directory: %w", err)
 	}
-	l := &Launch{Cleanup: func() { removeTemp(tmp) }}
+	l := &Launch{Cleanup: func() { removeTemp(tmp) }, Required: p.Mode == ModeRequire}
 	l.Env = append(filterEnv(p, env, keep), "TMPDIR="+tmp)
 	if abi == 0 { // nothing to enforce with: the cooperative policy and the environment only
 		return l, nil

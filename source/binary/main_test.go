@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -30,6 +33,7 @@ func TestMain(m *testing.M) {
 	own["long-lived"] = fakeLongLived
 	own["long-lived-mute"] = fakeMute
 	own["v1-env"] = fakeV1Env
+	own["deaf-later"] = fakeDeafLater
 	faketool.Main(m, own)
 }
 
@@ -227,4 +231,27 @@ func shown(err error) string {
 		return err.Error() + "\nfix: " + fix
 	}
 	return err.Error()
+}
+
+// fakeDeafLater hangs on its schema requests: the first one (no marker
+// file $DEAF_MARKER yet: not an argument, which would be part of the
+// binary's stat key) simply, later ones ignoring SIGTERM, each after
+// writing its pid to $FAKETOOL_PIDFILE, if set. A run answers at once.
+func fakeDeafLater() int {
+	req := faketool.ReadRequest()
+	if req == nil || req.Context.Action != tool.ActionSchema {
+		fmt.Println(`{"type":"success","content":"deaf"}`)
+		return 0
+	}
+	if _, err := os.Stat(os.Getenv("DEAF_MARKER")); err == nil {
+		signal.Ignore(syscall.SIGTERM)
+	} else {
+		os.WriteFile(os.Getenv("DEAF_MARKER"), nil, 0o644)
+	}
+	if f := os.Getenv(faketool.PIDFileEnv); f != "" {
+		os.WriteFile(f+".tmp", []byte(strconv.Itoa(os.Getpid())), 0o644)
+		os.Rename(f+".tmp", f)
+	}
+	time.Sleep(time.Hour)
+	return 0
 }

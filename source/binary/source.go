@@ -47,6 +47,7 @@ type Source struct {
 	// safe for concurrent use on their own, without mu
 	builds   atomic.Uint64    // resolution passes started
 	compiled catalog.Compiled // input schemas compiled so far
+	bg       background       // refreshes under way, ended by Close (refresh.go)
 
 	mu         sync.Mutex
 	tools      map[string]*entry
@@ -210,12 +211,17 @@ func (s *Source) watchersLocked() []func() {
 	return fns
 }
 
-// Close ends the long-lived processes (see [Options.PoolSize]): their
-// stdin is closed, so that they finish and exit, and their process
-// groups are killed a grace delay (2s) later if they have not. Calls in
-// flight on them end with the error outcome of a crash; later calls run
-// one-shot.
+// Close ends the background work first: a refresh under way (a schema
+// request asked again, in the background or for a face's Refresh) is
+// cancelled, its process group sent SIGTERM and, a grace delay (2s)
+// later, SIGKILL, and Close waits for it to end, so nothing it started
+// outlives the Source. Then it ends the long-lived processes (see
+// [Options.PoolSize]): their stdin is closed, so that they finish and
+// exit, and they are ended in the spawner's stop order if they have not.
+// Calls in flight on them end with the error outcome of a crash; later
+// calls run one-shot.
 func (s *Source) Close() error {
+	s.bg.close()
 	if s.pools.stopGauge != nil {
 		s.pools.stopGauge()
 	}
@@ -223,7 +229,9 @@ func (s *Source) Close() error {
 	return nil
 }
 
-// Freshen runs Refresh when the last stat check is older than statEvery.
+// Freshen is the check before a call (see maybeRefresh): it rebuilds the
+// tools at once when a binary changed, and asks the schema requests due
+// again in the background, never making the call wait for them.
 func (s *Source) Freshen(ctx context.Context) { s.maybeRefresh(ctx) }
 
 // TracesRuns is true: invoke traces a one-shot run, runPooledTraced a

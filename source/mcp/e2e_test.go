@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -147,7 +149,7 @@ func TestEverythingHTTP(t *testing.T) {
 	cmd := exec.Command(bin, "streamableHttp")
 	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	var stderr tail
+	var stderr lockedBuffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -195,4 +197,23 @@ func TestFilesystemStdio(t *testing.T) {
 	if err != nil || !res.IsError || !strings.Contains(textOf(res), "Access denied") {
 		t.Errorf("read outside the allowed directory = %q (isError %v), %v; want the tool's error", textOf(res), res != nil && res.IsError, err)
 	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for a writing process and a
+// reading test.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

@@ -3,9 +3,6 @@ package mcp
 import (
 	"encoding/json"
 	"errors"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -216,29 +213,29 @@ func TestCloseEndsGroup(t *testing.T) {
 	}
 }
 
-// TestStartHook: Options.Start starts the process (the seam for the
-// sandbox), and its failure is the start's error.
-func TestStartHook(t *testing.T) {
-	marker := filepath.Join(t.TempDir(), "env")
-	var saw []string
-	s := newSource(t, fakeSpec(t, "basic", "basic"), &Options{Start: func(cmd *exec.Cmd) error {
-		saw = append(saw, filepath.Base(cmd.Path))
-		cmd.Env = append(cmd.Env, "HOOKED="+marker)
-		if cmd.SysProcAttr == nil || !cmd.SysProcAttr.Setpgid {
-			return errors.New("no process group")
-		}
-		return cmd.Start()
+// TestEnvHook: Options.Env is read at each start and its variables
+// reach the server (the seam for its secrets); its failure is the
+// start's error.
+func TestEnvHook(t *testing.T) {
+	reads := 0
+	s := newSource(t, fakeSpec(t, "basic", "basic"), &Options{Env: func() ([]string, error) {
+		reads++
+		return []string{"FAKE_SECRET=s3cret"}, nil
 	}})
-	if _, err := s.Call(t.Context(), "echo", nil, nil); err != nil {
+	res, err := s.Call(t.Context(), "inherited", nil, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
-	exe, _ := os.Executable()
-	if !slices.Equal(saw, []string{filepath.Base(exe)}) {
-		t.Errorf("hook saw %v", saw)
+	if got := textOf(res); !strings.Contains(got, "FAKE_SECRET=s3cret") {
+		t.Errorf("the server's environment lacks the hook's variable: %s", got)
 	}
-	bad := newSource(t, fakeSpec(t, "basic", "basic"), &Options{Start: func(*exec.Cmd) error { return errors.New("sandbox: landlock unavailable") }})
-	if _, err := bad.Call(t.Context(), "echo", nil, nil); !errors.Is(err, ErrStart) || !strings.Contains(err.Error(), "landlock unavailable") {
-		t.Errorf("Call with a failing hook = %v, want ErrStart naming the cause", err)
+	if reads != 1 {
+		t.Errorf("Env read %d times for one start, want 1", reads)
+	}
+	bad := newSource(t, fakeSpec(t, "basic", "basic"), &Options{Env: func() ([]string, error) { return nil, errors.New(`env.TOKEN: secret "env:NOPE" is not set`) }})
+	_, err = bad.Call(t.Context(), "echo", nil, nil)
+	if want := `mcp server "basic": start: the server did not start: env.TOKEN: secret "env:NOPE" is not set`; !errors.Is(err, ErrStart) || err == nil || err.Error() != want {
+		t.Errorf("Call with a failing hook = %v, want ErrStart: %s", err, want)
 	}
 }
 

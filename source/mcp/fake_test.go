@@ -190,6 +190,10 @@ func basicServer() *mcp.Server {
 			}
 			return text(fmt.Sprint(cmd.Process.Pid)), nil
 		})
+	s.AddTool(&mcp.Tool{Name: "inherited", InputSchema: schema(objectArgs)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return text(inherited()), nil
+		})
 	s.AddTool(&mcp.Tool{Name: "grow", InputSchema: schema(objectArgs)},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			s.AddTool(&mcp.Tool{Name: "extra", InputSchema: schema(objectArgs)},
@@ -260,18 +264,10 @@ func newSource(t testing.TB, spec Spec, opts *Options) *Source {
 		mu    sync.Mutex
 		pgids []int
 	)
-	s.opts.Start = func(cmd *exec.Cmd) error {
-		start := (*exec.Cmd).Start
-		if opts != nil && opts.Start != nil {
-			start = opts.Start
-		}
-		err := start(cmd)
-		if err == nil {
-			mu.Lock()
-			pgids = append(pgids, cmd.Process.Pid)
-			mu.Unlock()
-		}
-		return err
+	s.started = func(pgid int) {
+		mu.Lock()
+		pgids = append(pgids, pgid)
+		mu.Unlock()
 	}
 	t.Cleanup(func() {
 		if err := s.Close(); err != nil {
@@ -362,4 +358,24 @@ func storm() int {
 		fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", req.ID, result)
 	}
 	return 0
+}
+
+// inherited reports what the server inherited that a test may check: the
+// variables named FAKE_* or TOOLHOST_*, and its descriptors from 3 up with
+// what they are, one a line.
+func inherited() string {
+	var lines []string
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "FAKE_") || strings.HasPrefix(kv, "TOOLHOST_") {
+			lines = append(lines, kv)
+		}
+	}
+	ents, _ := os.ReadDir("/proc/self/fd")
+	for _, e := range ents {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
+			target, _ := os.Readlink("/proc/self/fd/" + e.Name())
+			lines = append(lines, fmt.Sprintf("fd %d %s", fd, target))
+		}
+	}
+	return strings.Join(lines, "\n")
 }

@@ -35,7 +35,7 @@ func TestNotFound(t *testing.T) {
 			`mcp server "s": start: the server did not start: exec: "/nonexistent/mcp-server": stat /nonexistent/mcp-server: no such file or directory`,
 			`install the server at /nonexistent/mcp-server, or give the full path of the installed program as command`, true},
 		{"its interpreter missing", noInterp,
-			`mcp server "s": start: the server did not start: fork/exec ` + noInterp + `: no such file or directory`,
+			`mcp server "s": start: the server did not start: executable not found: ` + noInterp + `: fork/exec ` + noInterp + `: no such file or directory`,
 			`install the server at ` + noInterp + `, or give the full path of the installed program as command`, true},
 		{"not executable", notExec,
 			`mcp server "s": start: the server did not start: exec: "` + notExec + `": permission denied`,

@@ -1,122 +1,114 @@
 package mcp
 
 import (
-	"fmt"
+	"errors"
 	"io"
 	"os"
-	"os/exec"
-	"sync"
-	"syscall"
-	"time"
+	"strings"
+
+	"github.com/toolhost/toolhost/invoke"
 )
 
 // maxStderrTail is how much of a server's stderr is kept for errors.
 const maxStderrTail = 4 << 10
 
-// process is a running stdio server: its own process group, its pipes (the
-// stdioTransport speaks over them), and the tail of its stderr.
+// process is a running stdio server, started by the spawner every tool
+// process goes through ([invoke.Open]: its environment rules, descriptors,
+// sandbox, cgroup and stop order): its pipes (the stdioTransport speaks
+// over them), and the tail of its stderr.
 type process struct {
-	cmd    *exec.Cmd
+	p      *invoke.Process
 	pgid   int
 	stdin  io.WriteCloser
 	stdout *os.File // our read end: Wait never closes it under the reader
 	stderr *tail
-	grace  time.Duration
 	done   chan struct{} // closed when the process exited and its group was killed
 	status string        // set before done is closed
 }
 
-// startProcess starts spec's command with start (nil: cmd.Start) in a
-// process group of its own.
-func startProcess(spec *Spec, start func(*exec.Cmd) error) (*process, error) {
+// startProcess starts spec's command, with the variables env gives (read
+// at each start: secrets), under spec's sandbox.
+func startProcess(spec *Spec, env func() ([]string, error)) (*process, error) {
 	path, err := commandPath(spec)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(path, spec.Args...)
-	cmd.Dir = spec.Dir
-	cmd.Env = append(os.Environ(), spec.Env...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	p := &process{cmd: cmd, stderr: &tail{}, grace: spec.Grace, done: make(chan struct{})}
-	cmd.Stderr = p.stderr
-	stdin, err := cmd.StdinPipe()
+	is := &invoke.Spec{Command: append([]string{path}, spec.Args...), Dir: spec.Dir, Grace: spec.Grace, Sandbox: spec.Sandbox}
+	vars := spec.Env
+	if env != nil {
+		more, err := env()
+		if err != nil {
+			return nil, err
+		}
+		vars = append(vars[:len(vars):len(vars)], more...)
+	}
+	if len(vars) > 0 {
+		is.Env = make(map[string]string, len(vars))
+		for _, kv := range vars {
+			k, v, _ := strings.Cut(kv, "=")
+			is.Env[k] = v
+		}
+	}
+	root := spec.Root
+	if root == "" {
+		root = spec.Dir
+	}
+	ip, err := invoke.Open(is, root)
 	if err != nil {
+		var ie *invoke.Error
+		if errors.As(err, &ie) && ie.Err != nil {
+			if ie.Fix != "" {
+				return nil, &fixedError{err: ie.Err, fix: ie.Fix}
+			}
+			return nil, ie.Err
+		}
 		return nil, err
 	}
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		return nil, err
-	}
-	cmd.Stdout = pw
-	if start == nil {
-		start = (*exec.Cmd).Start
-	}
-	err = start(cmd)
-	pw.Close()
-	if err != nil {
-		pr.Close()
-		stdin.Close()
-		return nil, err
-	}
-	if cmd.Process == nil {
-		pr.Close()
-		stdin.Close()
-		return nil, fmt.Errorf("the start hook returned without starting the process")
-	}
-	p.stdin, p.stdout, p.pgid = stdin, pr, cmd.Process.Pid
+	p := &process{p: ip, pgid: ip.Pid(), stdin: ip.Stdin(), stdout: ip.Stdout(), done: make(chan struct{})}
 	go func() {
-		_ = cmd.Wait()
-		// Whatever the server left in its group ends with it.
-		_ = syscall.Kill(-p.pgid, syscall.SIGKILL)
-		p.status = cmd.ProcessState.String()
+		<-ip.Done()
+		_, p.status = ip.Exit()
 		close(p.done)
 	}()
+	p.stderr = &tail{p: ip}
 	return p, nil
 }
 
-// stop ends the server: its stdin is closed (an MCP stdio server exits on
-// EOF), then after grace its group gets SIGTERM, then after another grace
-// SIGKILL. It returns when the process has exited.
+// fixedError is a start error that comes with its fix (a sandbox that
+// cannot confine the server says what to set).
+type fixedError struct {
+	err error
+	fix string
+}
+
+func (e *fixedError) Error() string { return e.err.Error() }
+func (e *fixedError) Unwrap() error { return e.err }
+
+// Fix returns what to do.
+func (e *fixedError) Fix() string { return e.fix }
+
+// stop ends the server in the spawner's stop order: its stdin is closed
+// (an MCP stdio server exits on EOF), then after grace its group gets
+// SIGTERM, then after another grace SIGKILL. It returns when the process
+// has exited.
 func (p *process) stop() {
-	_ = p.stdin.Close()
-	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
-		t := time.NewTimer(p.grace)
-		select {
-		case <-p.done:
-			t.Stop()
-			return
-		case <-t.C:
-		}
-		_ = syscall.Kill(-p.pgid, sig)
-	}
+	p.p.Stop()
 	<-p.done
 }
 
 // kill ends the server's group at once.
 func (p *process) kill() {
-	_ = syscall.Kill(-p.pgid, syscall.SIGKILL)
+	p.p.Kill()
 	<-p.done
 }
 
-// tail keeps the last maxStderrTail bytes written to it. Safe for
-// concurrent use.
-type tail struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if over := len(t.buf) - maxStderrTail; over > 0 {
-		t.buf = append(t.buf[:0], t.buf[over:]...)
-	}
-	return len(p), nil
-}
+// tail is the last maxStderrTail bytes of the server's stderr.
+type tail struct{ p *invoke.Process }
 
 func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf)
+	b := t.p.StderrTail()
+	if over := len(b) - maxStderrTail; over > 0 {
+		b = b[over:]
+	}
+	return string(b)
 }

@@ -29,7 +29,8 @@ type Source struct {
 	client *mcp.Client
 	cache  *diskCache // nil without Options.CacheDir
 
-	closing chan struct{} // closed by Close
+	closing chan struct{}  // closed by Close
+	started func(pgid int) // tests: told of each process started
 
 	mu       sync.Mutex
 	closed   bool

@@ -4,8 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os/exec"
 	"time"
+
+	"github.com/toolhost/toolhost/invoke/sandbox"
 )
 
 // Defaults applied by [New] to the zero fields of a [Spec] and [Options].
@@ -36,6 +37,12 @@ type Spec struct {
 	Env     []string
 	Dir     string
 
+	// Sandbox confines a stdio server (see invoke.Spec.Sandbox); nil or
+	// off runs it unconfined. Root is the workspace root its rules are
+	// relative to ("" for Dir). Confinement below must describe it.
+	Sandbox *sandbox.Policy
+	Root    string
+
 	// URL is the endpoint of a streamable HTTP server. Headers are sent
 	// with each request. BearerEnv names an environment variable whose
 	// value is sent as "Authorization: Bearer <value>"; it is read when a
@@ -44,7 +51,7 @@ type Spec struct {
 	Headers   map[string]string
 	BearerEnv string
 
-	// Confinement describes how [Options.Start] confines a stdio server
+	// Confinement describes how Sandbox confines a stdio server
 	// (the host's sandbox mode and access rules, in any stable text): it
 	// is part of the listing cache's key, so a server whose confinement
 	// changed is asked again rather than served from a listing it made
@@ -83,12 +90,10 @@ type Options struct {
 	// start's wait is over, so that the host lists the server again.
 	OnChange func()
 
-	// Start starts a stdio server's prepared command (path, args, env,
-	// dir, process group, pipes set); nil means cmd.Start. It is the
-	// seam for starting the server under invoke/sandbox: a hook may
-	// change cmd (Env, SysProcAttr) before starting it, and must leave
-	// cmd.Process set and Setpgid on when it returns nil.
-	Start func(cmd *exec.Cmd) error
+	// Env, when set, returns variables (KEY=VALUE) added to a stdio
+	// server's environment at each start, after Spec.Env: its secrets,
+	// read then. An error fails the start with it.
+	Env func() ([]string, error)
 
 	// Log receives the server's log messages that belong to no call
 	// (see [Hooks.Log]); nil drops them.

@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/invoke"
 )
 
 // transport returns the go-sdk transport for one connection: the pipes of
@@ -21,9 +23,17 @@ import (
 // requests carry the spec's headers and bearer token.
 func (s *Source) transport() (mcp.Transport, *process, error) {
 	if s.spec.Command != "" {
-		p, err := startProcess(&s.spec, s.opts.Start)
+		p, err := startProcess(&s.spec, s.opts.Env)
 		if err != nil {
-			return nil, nil, &Error{Server: s.spec.Name, Op: "start", Err: fmt.Errorf("%w: %w", ErrStart, err), Fix: s.startFix(err)}
+			fix := s.startFix(err)
+			var fe *fixedError
+			if errors.As(err, &fe) && !NotFound(err) {
+				fix = fe.fix
+			}
+			return nil, nil, &Error{Server: s.spec.Name, Op: "start", Err: fmt.Errorf("%w: %w", ErrStart, err), Fix: fix}
+		}
+		if s.started != nil {
+			s.started(p.pgid)
 		}
 		return &tap{Transport: &stdioTransport{r: p.stdout, w: p.stdin}, s: s}, p, nil
 	}
@@ -64,7 +74,7 @@ func (s *Source) startFix(err error) string {
 // (ENOENT looking it up), or ENOENT from exec itself (the file, or the
 // interpreter its #! line names, is missing). A sandbox cannot be why.
 func NotFound(err error) bool {
-	if errors.Is(err, exec.ErrNotFound) {
+	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, invoke.ErrNotFound) {
 		return true
 	}
 	var xe *exec.Error

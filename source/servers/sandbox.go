@@ -6,11 +6,8 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
-	"sync"
-	"syscall"
 
 	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/config"
@@ -20,91 +17,28 @@ import (
 	"github.com/toolhost/toolhost/source/mcp"
 )
 
-// launcher starts a stdio server's process (source/mcp's Options.Start):
-// with its env secrets read now, under the sandbox its table asks for.
-type launcher struct {
-	// fixed at creation
+// secretEnv reads the env secrets of a stdio server at each start
+// (source/mcp's Options.Env): the spawner adds them to its environment,
+// which its sandbox keeps (they are its env table's).
+type secretEnv struct {
 	server  *config.Server
-	root    string
 	secrets *secret.Options
 	audit   *audit.Log // told the secrets read; nil for none
-
-	mu       sync.Mutex
-	launches []launched // the sandboxed starts whose cleanup is due
 }
 
-// launched is a sandboxed start: its process, and what to remove once
-// the process is gone.
-type launched struct {
-	proc    *os.Process
-	cleanup func()
-}
-
-// start starts cmd (prepared by source/mcp: path, args, env, dir, process
-// group, pipes).
-func (l *launcher) start(cmd *exec.Cmd) error {
-	l.cleanup(false)
+// env returns the server's secret variables, KEY=VALUE, read now.
+func (l *secretEnv) env() ([]string, error) {
 	s := l.server
+	var env []string
 	for _, k := range sortedKeys(s.Secrets) {
 		v, err := s.Secrets[k].Resolve(l.secrets)
 		if err != nil {
-			return fmt.Errorf("%s.env.%s (%s): %w", s.Key(), k, s.Pos["env."+k], err)
+			return nil, fmt.Errorf("%s.env.%s (%s): %w", s.Key(), k, s.Pos["env."+k], err)
 		}
 		l.audit.AddSecret(v.Reveal()) // no audit line holds it (a nil log does nothing)
-		cmd.Env = append(cmd.Env, k+"="+v.Reveal())
+		env = append(env, k+"="+v.Reveal())
 	}
-	p := policyOf(s)
-	if !p.Enforced() {
-		return cmd.Start()
-	}
-	keep := append(slices.Collect(maps.Keys(s.Env)), slices.Collect(maps.Keys(s.Secrets))...)
-	launch, err := sandbox.Prepare(p, cmd.Path, l.root, cmd.Env, keep)
-	if err != nil {
-		var fe interface{ Fix() string }
-		if errors.As(err, &fe) {
-			return fmt.Errorf("%s: sandbox: %w; %s", s.Key(), err, fe.Fix())
-		}
-		return fmt.Errorf("%s: sandbox: %w", s.Key(), err)
-	}
-	cmd.Env = launch.Env
-	if cmd.SysProcAttr == nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	}
-	err = launch.Start(cmd.SysProcAttr, func() (int, error) {
-		if err := cmd.Start(); err != nil {
-			return 0, err
-		}
-		return cmd.Process.Pid, nil
-	})
-	if err != nil {
-		launch.Cleanup()
-		if errors.Is(err, sandbox.ErrConfine) && s.SandboxMode() == config.SandboxRequire {
-			return fmt.Errorf("%s: %w; it says sandbox = \"require\", so it does not run unconfined: run it where the process can be confined", s.Key(), err)
-		}
-		if errors.Is(err, sandbox.ErrConfine) {
-			return fmt.Errorf("%s: %w; set sandbox = false in [%s] to run it unconfined", s.Key(), err, s.Key())
-		}
-		return err
-	}
-	l.mu.Lock()
-	l.launches = append(l.launches, launched{proc: cmd.Process, cleanup: launch.Cleanup})
-	l.mu.Unlock()
-	return nil
-}
-
-// cleanup removes what the starts of processes now gone prepared (their
-// private TMPDIR, the ruleset); all of them when all is set (Close, once
-// the server has ended).
-func (l *launcher) cleanup(all bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.launches = slices.DeleteFunc(l.launches, func(x launched) bool {
-		if all || errors.Is(x.proc.Signal(syscall.Signal(0)), os.ErrProcessDone) {
-			x.cleanup()
-			return true
-		}
-		return false
-	})
+	return env, nil
 }
 
 // policyOf is the access policy of a stdio server: its sandbox mode (on
@@ -160,7 +94,7 @@ func sortedKeys[M ~map[K]V, K cmp.Ordered, V any](m M) []K {
 // is not there ([mcp.NotFound]): its fix is to install it.
 func (s *server) sandboxHint(err error) error {
 	var e *mcp.Error
-	if err == nil || s.launch == nil || !policyOf(s.cfg).Enforced() || !errors.As(err, &e) || mcp.NotFound(e) {
+	if err == nil || !s.cfg.Stdio() || !policyOf(s.cfg).Enforced() || !errors.As(err, &e) || mcp.NotFound(e) {
 		return err // a program that is not there: the sandbox cannot be why
 	}
 	if errors.Is(err, sandbox.ErrUnavailable) || errors.Is(err, sandbox.ErrConfine) {

@@ -24,7 +24,6 @@ type server struct {
 	cfg     *config.Server  // its table
 	entries []*config.Entry // the entries serving its tools, sorted by key
 	src     *mcp.Source
-	launch  *launcher // nil for an HTTP server
 	calls   *calls
 
 	mu       sync.Mutex
@@ -63,8 +62,8 @@ func newServer(s *config.Server, entries []*config.Entry, o *Options) (*server, 
 				spec.Dir = filepath.Join(o.Root, s.Dir)
 			}
 		}
-		srv.launch = &launcher{server: s, root: o.Root, secrets: o.Secrets, audit: o.Audit}
-		spec.Confinement = policyOf(s).Key() // its mode and rules: a listing is of them
+		spec.Sandbox, spec.Root = policyOf(s), o.Root
+		spec.Confinement = spec.Sandbox.Key() // its mode and rules: a listing is of them
 	}
 	if s.Timeout != nil {
 		spec.CallTimeout = s.Timeout.Duration
@@ -76,8 +75,8 @@ func newServer(s *config.Server, entries []*config.Entry, o *Options) (*server, 
 		spec.StartTimeout = s.StartTimeout.Duration
 	}
 	mo := &mcp.Options{CacheDir: cacheDir(o.CacheDir, mcpCache), OnChange: srv.changed, Retry: o.Retry}
-	if srv.launch != nil {
-		mo.Start = srv.launch.start
+	if s.Stdio() && len(s.Secrets) > 0 {
+		mo.Env = (&secretEnv{server: s, secrets: o.Secrets, audit: o.Audit}).env
 	}
 	src, err := mcp.New(spec, mo)
 	if err != nil {
@@ -296,11 +295,7 @@ func (s *server) changed() {
 // Close ends the server (its process group, for a stdio server) and what
 // its starts prepared.
 func (s *server) Close() error {
-	err := s.src.Close()
-	if s.launch != nil {
-		s.launch.cleanup(true)
-	}
-	return err
+	return s.src.Close()
 }
 
 // Starts returns how many times the server was started (stdio) or

@@ -1,0 +1,133 @@
+package invoke
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/toolhost/toolhost/invoke/sandbox"
+	"github.com/toolhost/toolhost/tool"
+)
+
+// hostSandboxEnv, set, makes the "host" fake tool run its call sandboxed.
+const hostSandboxEnv = "INVOKE_TEST_HOST_SANDBOX"
+
+func init() {
+	// host plays toolhost: as its main does, it makes itself a subreaper
+	// and then runs one call of "hang-ignore-term" (a tool that ignores
+	// SIGTERM and leaves a grandchild), which never ends, until it is
+	// killed. With $INVOKE_TEST_HOST_SANDBOX set the call is sandboxed.
+	fakeTools["host"] = func() int {
+		_ = EnableSubreaper()
+		spec := &Spec{Command: []string{os.Args[0], "hang-ignore-term"}, Env: fakeEnv()}
+		spec.Env[pgidFileEnv] = os.Getenv(pgidFileEnv)
+		if os.Getenv(hostSandboxEnv) != "" {
+			spec.Sandbox = &sandbox.Policy{Mode: sandbox.ModeOn}
+		}
+		root := filepath.Dir(filepath.Dir(os.Getenv(pgidFileEnv))) // the file is in a subdirectory, which a sandboxed tool may write
+		res, err := Run(context.Background(), spec, &tool.Request{Protocol: tool.Version, Context: tool.Context{Action: tool.ActionRun, Root: root}})
+		if err == nil {
+			err = fmt.Errorf("%s: %s", res.Status, res.StderrTail)
+		}
+		fmt.Fprintln(os.Stderr, "host: the call ended:", err)
+		return 1
+	}
+	// next-host plays the next toolhost started: it runs one call and
+	// exits.
+	fakeTools["next-host"] = func() int {
+		_ = EnableSubreaper()
+		_, err := Run(context.Background(), &Spec{Command: []string{os.Args[0], "plain"}}, &tool.Request{Protocol: tool.Version, Context: tool.Context{Action: tool.ActionRun}})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "next-host:", err)
+			return 1
+		}
+		return 0
+	}
+}
+
+// TestNothingOutlivesKilledHost: a host killed with SIGKILL in the middle
+// of a call leaves nothing running. The tool it started unsandboxed ends
+// at once (its parent-death signal); a sandboxed one (started from a
+// thread that ends, so it has none) and every descendant (a grandchild
+// in the tool's group) end when the next host starts in the same cgroup
+// (its leaves are swept).
+func TestNothingOutlivesKilledHost(t *testing.T) {
+	contain(t, "cgroup")
+	for _, tt := range []struct {
+		name      string
+		sandboxed bool
+	}{
+		{"unsandboxed", false},
+		{"sandboxed", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "out")
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			file := filepath.Join(dir, "pgid")
+			host := exec.Command(self(t), "host")
+			host.Env = append(os.Environ(), pgidFileEnv+"="+file)
+			if tt.sandboxed {
+				host.Env = append(host.Env, hostSandboxEnv+"=1")
+			}
+			host.Stderr = os.Stderr
+			if err := host.Start(); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, func() bool { data, _ := os.ReadFile(file); return len(strings.Fields(string(data))) == 2 })
+			tool, grandchild := readPgid(t, file)
+			if err := host.Process.Signal(syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			_ = host.Wait()
+			if !tt.sandboxed {
+				waitEnded(t, tool, "the tool, when its host was killed")
+			}
+			next := exec.Command(self(t), "next-host")
+			if out, err := next.CombinedOutput(); err != nil {
+				t.Fatalf("the next host: %v: %s", err, out)
+			}
+			waitEnded(t, tool, "the tool, once the next host started")
+			waitEnded(t, grandchild, "the tool's grandchild, once the next host started")
+		})
+	}
+}
+
+// waitFor waits up to 10 s for cond.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("timed out waiting")
+		}
+	}
+}
+
+// waitEnded fails the test unless process pid has ended (is gone, or a
+// zombie: this test process is a subreaper, so an orphan's zombie may be
+// its own, which it then reaps) within 3 s.
+func waitEnded(t *testing.T, pid int, what string) {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		switch procState(pid) {
+		case "":
+			return
+		case "Z":
+			_, _ = syscall.Wait4(pid, nil, syscall.WNOHANG, nil)
+			return
+		}
+		if state := procState(pid); time.Now().After(deadline) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("%s (pid %d) still runs (state %s)", what, pid, state)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
