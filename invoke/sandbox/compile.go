@@ -101,16 +101,22 @@ func (p *Policy) Compile(exe, root, home, tmp string) *Plan {
 	if len(rules) > 0 || p.profile() {
 		pl.FS = true
 		abs := map[string]uint64{}
-		var order []string
 		for _, r := range rules {
 			a := absRule(r.Path, rootReal, home)
-			if a == "" {
-				continue
-			}
-			if _, ok := abs[a]; !ok {
-				order = append(order, a)
+			if a == "" || toolhostDir(a) != "" {
+				continue // toolhost's own directories: never granted
 			}
 			abs[a] = r.bits() // the last rule on a path wins
+		}
+		// A grant above one of toolhost's own directories stops there,
+		// as one above .git does.
+		for _, d := range OwnDirs() {
+			for a, bits := range abs {
+				if bits != 0 && within(a, d) {
+					abs[d] = 0
+					break
+				}
+			}
 		}
 		pl.Paths = expand(abs)
 		for _, d := range systemRead {
@@ -147,13 +153,11 @@ func (p *Policy) Compile(exe, root, home, tmp string) *Plan {
 }
 
 // enforcedRules are the filesystem rules the OS enforces with the
-// workspace root rootReal: [Policy.Rules], but where the root holds the
-// home directory (toolhost started in ~ or / with no workspace, as MCP
-// clients start servers) the profile's rules are left out: its
-// "workspace read-write" would be every secret there. Declared rules
-// still apply.
+// workspace root rootReal: [Policy.Rules], but where the profile grants
+// nothing at the root (see withheld) its rules are left out. Declared
+// rules still apply, but never in toolhost's own directories.
 func (p *Policy) enforcedRules(rootReal, home string) []FSRule {
-	if p.profile() && home != "" && within(rootReal, realPath(home)) {
+	if p.profile() && withheld(rootReal, home) != "" {
 		return p.FS
 	}
 	return p.Rules()

@@ -91,6 +91,13 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 					path = real
 				}
 				capability := p.needed(path, rootReal, home, strings.ToLower(s))
+				if why := withheld(rootReal, home); why != "" && p.profile() && within(rootReal, path) {
+					return &Denial{What: fmt.Sprintf("%s of %s", capability, ruleName(path, rootReal, home)),
+						Fix: why + ": the default profile grants nothing there; run toolhost in a project directory, or give --root DIR (docs/security.md, \"Limits\")"}
+				}
+				if toolhostDir(path) != "" {
+					return &Denial{What: fmt.Sprintf("%s of %s", capability, ruleName(path, rootReal, home)), Fix: ownFix}
+				}
 				if procPath(path) {
 					return &Denial{What: fmt.Sprintf("%s of %s", capability, path),
 						Fix: `a sandboxed tool gets no /proc, not even its own /proc/self: it reads its standard streams as /dev/stdin or /dev/fd/N, which work; set sandbox = false in the entry if it needs more (docs/security.md, "Limits")`}
@@ -136,6 +143,9 @@ const socketFix = "a sandboxed tool may open only TCP and UDP sockets over IPv4 
 
 // metaFix is the fix of a metadata change the seccomp filter refuses.
 const metaFix = "a sandboxed tool may not set a setuid, setgid or world-write bit, change an owner or set extended attributes (docs/security.md); make this change yourself"
+
+// ownFix is the fix of an access to toolhost's own directories.
+const ownFix = "toolhost's own files (its configuration, trust records, state and cache) are out of every sandboxed tool's reach, whatever the rules say; make this change yourself (docs/security.md)"
 
 // guardedFix is the fix of a write the default profile refuses in .git or
 // .config/toolhost: not a rule to add, which would lift the protection.
@@ -269,6 +279,9 @@ func (p *Policy) narrower(dir, rootReal, home, capability string) (path string, 
 
 // granted returns the rights the most specific rule gives path.
 func (p *Policy) granted(path, rootReal, home string) uint64 {
+	if toolhostDir(path) != "" {
+		return 0
+	}
 	best, bits := -1, uint64(0)
 	for _, r := range p.enforcedRules(rootReal, home) {
 		a := absRule(r.Path, rootReal, home)
