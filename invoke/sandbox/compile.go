@@ -70,6 +70,7 @@ type Plan struct {
 	Scope    bool        // no signals, no abstract unix sockets beyond the sandbox
 	NoCore   bool        // RLIMIT_CORE 0: no core dump holds the tool's secrets
 	Required bool        // fail rather than run less confined
+	Err      error       // a rule that must not be enforced as it resolves now (see pin): refuse the call
 }
 
 // systemRead are the hierarchies every sandboxed process may read and
@@ -105,6 +106,12 @@ func (p *Policy) Compile(exe, root, home, tmp string) *Plan {
 			a := absRule(r.Path, rootReal, home)
 			if a == "" || toolhostDir(a) != "" {
 				continue // toolhost's own directories: never granted
+			}
+			if err := pin(r, a, rootReal, home); err != nil {
+				if pl.Err == nil {
+					pl.Err = err
+				}
+				continue
 			}
 			abs[a] = r.bits() // the last rule on a path wins
 		}

@@ -155,6 +155,23 @@ var hostile = faketool.Scenarios{
 		}
 		return report("changed", nil)
 	},
+	// retarget LINK TARGET replaces the symbolic link LINK by one to TARGET.
+	"retarget": func() int {
+		err := os.Remove(os.Args[2])
+		if err == nil {
+			err = os.Symlink(os.Args[3], os.Args[2])
+		}
+		return report("retargeted", err)
+	},
+	// replace-dir DIR TARGET replaces the directory DIR by a symbolic link
+	// to TARGET.
+	"replace-dir": func() int {
+		err := os.RemoveAll(os.Args[2])
+		if err == nil {
+			err = os.Symlink(os.Args[3], os.Args[2])
+		}
+		return report("replaced", err)
+	},
 	// signal-parent sends SIGWINCH to the process that started it.
 	"signal-parent": func() int {
 		err := syscall.Kill(os.Getppid(), syscall.SIGWINCH)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/toolhost/toolhost/audit"
@@ -142,22 +143,4 @@ func TestOwnDirsList(t *testing.T) {
 	}
 }
 
-func replaceHome(s, home string) string {
-	out := ""
-	for {
-		i := indexOf(s, "{home}")
-		if i < 0 {
-			return out + s
-		}
-		out, s = out+s[:i]+home, s[i+len("{home}"):]
-	}
-}
-
-func indexOf(s, sub string) int {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return i
-		}
-	}
-	return -1
-}
+func replaceHome(s, home string) string { return strings.ReplaceAll(s, "{home}", home) }

@@ -72,6 +72,11 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 		l.thread = earlyThread()
 	}
 	pl := p.Compile(exe, root, envValue(env, "HOME"), tmp)
+	if pl.Err != nil {
+		l.endThread()
+		l.Cleanup()
+		return nil, pl.Err
+	}
 	rs, flags, err := ruleset(pl)
 	if err != nil || rs == nil {
 		l.endThread() // a start without a ruleset needs none
