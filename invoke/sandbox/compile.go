@@ -70,6 +70,7 @@ type Plan struct {
 	Scope    bool        // no signals, no abstract unix sockets beyond the sandbox
 	NoCore   bool        // RLIMIT_CORE 0: no core dump holds the tool's secrets
 	Required bool        // fail rather than run less confined
+	Err      error       // a rule that must not be enforced as it resolves now (see pin): refuse the call
 }
 
 // systemRead are the hierarchies every sandboxed process may read and
@@ -101,16 +102,28 @@ func (p *Policy) Compile(exe, root, home, tmp string) *Plan {
 	if len(rules) > 0 || p.profile() {
 		pl.FS = true
 		abs := map[string]uint64{}
-		var order []string
 		for _, r := range rules {
 			a := absRule(r.Path, rootReal, home)
-			if a == "" {
+			if a == "" || toolhostDir(a) != "" {
+				continue // toolhost's own directories: never granted
+			}
+			if err := pin(r, a, rootReal, home); err != nil {
+				if pl.Err == nil {
+					pl.Err = err
+				}
 				continue
 			}
-			if _, ok := abs[a]; !ok {
-				order = append(order, a)
-			}
 			abs[a] = r.bits() // the last rule on a path wins
+		}
+		// A grant above one of toolhost's own directories stops there,
+		// as one above .git does.
+		for _, d := range OwnDirs() {
+			for a, bits := range abs {
+				if bits != 0 && within(a, d) {
+					abs[d] = 0
+					break
+				}
+			}
 		}
 		pl.Paths = expand(abs)
 		for _, d := range systemRead {
@@ -147,13 +160,11 @@ func (p *Policy) Compile(exe, root, home, tmp string) *Plan {
 }
 
 // enforcedRules are the filesystem rules the OS enforces with the
-// workspace root rootReal: [Policy.Rules], but where the root holds the
-// home directory (toolhost started in ~ or / with no workspace, as MCP
-// clients start servers) the profile's rules are left out: its
-// "workspace read-write" would be every secret there. Declared rules
-// still apply.
+// workspace root rootReal: [Policy.Rules], but where the profile grants
+// nothing at the root (see withheld) its rules are left out. Declared
+// rules still apply, but never in toolhost's own directories.
 func (p *Policy) enforcedRules(rootReal, home string) []FSRule {
-	if p.profile() && home != "" && within(rootReal, realPath(home)) {
+	if p.profile() && withheld(rootReal, home) != "" {
 		return p.FS
 	}
 	return p.Rules()

@@ -9,9 +9,10 @@
 // private TMPDIR. [Launch.Start] then starts the tool from a throwaway
 // thread: Landlock domains and no_new_privs belong to a thread and a child
 // inherits those of the thread that forks it, so Start confines a thread
-// of its own (never the main one) with the ruleset (and, where the plan
-// has fs rules, a seccomp filter refusing unix sockets, which Landlock
-// does not check), forks and execs the tool there, and lets the Go runtime end that thread. The child is
+// of its own (never the main one) with the ruleset and a seccomp filter
+// for what Landlock does not check (sockets but TCP and UDP, setuid bits,
+// owners, extended attributes), forks and execs the tool there, and lets
+// the Go runtime end that thread. The child is
 // started traced and stops before the tool's first instruction; the
 // thread collects the stop, sets RLIMIT_CORE 0 and ends, and only then
 // does the kernel resume the tool, so the tool never shares its domain

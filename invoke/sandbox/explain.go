@@ -22,10 +22,16 @@ func (d *Denial) Error() string { return "the sandbox denied " + d.What }
 
 var (
 	deniedRe = regexp.MustCompile(`(?i)permission denied|operation not permitted`)
+	// epermRe is EPERM: Landlock refuses a path with EACCES, the seccomp
+	// filter a file's metadata change with EPERM.
+	epermRe  = regexp.MustCompile(`(?i)operation not permitted`)
 	tokenRe  = regexp.MustCompile(`[\s:'"` + "`" + `,;()\[\]{}]+`)
 	addrRe   = regexp.MustCompile(`(?i)\b(connect|bind|dial|listen)\b[^\n]*?\[?([0-9a-z.:-]*?)\]?:([0-9]{1,5})\b`)
 	signalRe = regexp.MustCompile(`(?i)\b(kill|signal)`)
-	unixRe   = regexp.MustCompile(`(?i)\b(dial|connect|socket)\b[^\n]*\bunix\b|\bunix\b[^\n]*\b(dial|connect|socket)\b|\bAF_UNIX\b`)
+	// sockRe is the refusal of a socket the seccomp filter does not
+	// allow (EAFNOSUPPORT, EPROTONOSUPPORT).
+	sockRe = regexp.MustCompile(`(?i)address family not supported|protocol not supported`)
+	unixRe = regexp.MustCompile(`(?i)\b(dial|connect|socket)\b[^\n]*\bunix\b|\bunix\b[^\n]*\b(dial|connect|socket)\b|\bAF_UNIX\b`)
 	// devTCPRe is bash's /dev/tcp/HOST/PORT, a connection, not a file.
 	devTCPRe = regexp.MustCompile(`/dev/tcp/([0-9A-Za-z.:-]+)/([0-9]{1,5})\b`)
 )
@@ -41,8 +47,12 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 		return nil
 	}
 	rootReal := realPath(root)
+	filtered := p.profile() || len(p.FS)+len(p.Net) > 0 // the seccomp filter applies
 	for _, o := range out {
 		for _, line := range bytes.Split(o, []byte("\n")) {
+			if filtered && sockRe.Match(line) {
+				return &Denial{What: "a socket other than TCP or UDP over IPv4 or IPv6", Fix: socketFix}
+			}
 			if !deniedRe.Match(line) {
 				continue
 			}
@@ -65,9 +75,12 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 				return &Denial{What: fmt.Sprintf("a TCP connection to %s:%d", host, port),
 					Fix: fmt.Sprintf(`access.net: add {host="%s", port=%d, allow=true}`, host, port)}
 			}
-			if unixRe.MatchString(s) && len(p.Rules()) > 0 {
+			if unixRe.MatchString(s) && filtered {
 				return &Denial{What: "a unix socket",
-					Fix: "a sandboxed tool with fs rules may not open unix sockets, since Landlock does not check connecting to one (the session bus, ssh-agent, docker.sock); set sandbox = false in the entry if it needs one (docs/security.md)"}
+					Fix: "a sandboxed tool may not open unix sockets, since Landlock does not check connecting to one (the session bus, ssh-agent, docker.sock); set sandbox = false in the entry if it needs one (docs/security.md)"}
+			}
+			if paths := pathsIn(s, rootReal); len(paths) > 0 && filtered && epermRe.MatchString(s) && !signalRe.MatchString(s) {
+				return &Denial{What: fmt.Sprintf("a change of the mode, owner or extended attributes of %s", ruleName(pickPath(paths), rootReal, home)), Fix: metaFix}
 			}
 			if paths := pathsIn(s, rootReal); len(paths) > 0 && len(p.Rules()) > 0 {
 				path := pickPath(paths)
@@ -78,6 +91,13 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 					path = real
 				}
 				capability := p.needed(path, rootReal, home, strings.ToLower(s))
+				if why := withheld(rootReal, home); why != "" && p.profile() && within(rootReal, path) {
+					return &Denial{What: fmt.Sprintf("%s of %s", capability, ruleName(path, rootReal, home)),
+						Fix: why + ": the default profile grants nothing there; run toolhost in a project directory, or give --root DIR (docs/security.md, \"Limits\")"}
+				}
+				if toolhostDir(path) != "" {
+					return &Denial{What: fmt.Sprintf("%s of %s", capability, ruleName(path, rootReal, home)), Fix: ownFix}
+				}
 				if procPath(path) {
 					return &Denial{What: fmt.Sprintf("%s of %s", capability, path),
 						Fix: `a sandboxed tool gets no /proc, not even its own /proc/self: it reads its standard streams as /dev/stdin or /dev/fd/N, which work; set sandbox = false in the entry if it needs more (docs/security.md, "Limits")`}
@@ -117,6 +137,15 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 	}
 	return nil
 }
+
+// socketFix is the fix of a socket the seccomp filter refuses.
+const socketFix = "a sandboxed tool may open only TCP and UDP sockets over IPv4 and IPv6 (no MPTCP, SCTP, ICMP, raw, packet or netlink ones, which the network rules could not filter); set sandbox = false in the entry if it needs one (docs/security.md)"
+
+// metaFix is the fix of a metadata change the seccomp filter refuses.
+const metaFix = "a sandboxed tool may not set a setuid, setgid or world-write bit, change an owner or set extended attributes (docs/security.md); make this change yourself"
+
+// ownFix is the fix of an access to toolhost's own directories.
+const ownFix = "toolhost's own files (its configuration, trust records, state and cache) are out of every sandboxed tool's reach, whatever the rules say; make this change yourself (docs/security.md)"
 
 // guardedFix is the fix of a write the default profile refuses in .git or
 // .config/toolhost: not a rule to add, which would lift the protection.
@@ -250,6 +279,9 @@ func (p *Policy) narrower(dir, rootReal, home, capability string) (path string, 
 
 // granted returns the rights the most specific rule gives path.
 func (p *Policy) granted(path, rootReal, home string) uint64 {
+	if toolhostDir(path) != "" {
+		return 0
+	}
 	best, bits := -1, uint64(0)
 	for _, r := range p.enforcedRules(rootReal, home) {
 		a := absRule(r.Path, rootReal, home)

@@ -26,7 +26,8 @@ func TestProfileRootHoldsHome(t *testing.T) {
 			if res.ExitCode != 1 || len(res.Stdout) != 0 || !strings.Contains(string(res.StderrTail), "permission denied") {
 				t.Fatalf("the key was read: exit %d, stdout %q, stderr %q", res.ExitCode, res.Stdout, res.StderrTail)
 			}
-			if d := invoke.Denied(spec, root, res); d == nil || !strings.HasPrefix(d.What, "read of ") || !strings.HasSuffix(d.Fix, `.ssh/id_ed25519", read=true}`) {
+			const fix = `the workspace root holds the home directory: the default profile grants nothing there; run toolhost in a project directory, or give --root DIR (docs/security.md, "Limits")`
+			if d := invoke.Denied(spec, root, res); d == nil || !strings.HasPrefix(d.What, "read of ") || !strings.HasSuffix(d.What, ".ssh/id_ed25519") || d.Fix != fix {
 				t.Errorf("denial = %+v", d)
 			}
 			res, _, err = at.run(t, &sandbox.Policy{Mode: sandbox.ModeOn}, "update-file", filepath.Join(w.ws, "src/a.txt"))

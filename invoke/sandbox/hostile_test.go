@@ -348,7 +348,7 @@ func TestUnixSocketDenied(t *testing.T) {
 	}
 }
 
-const unixFix = "a sandboxed tool with fs rules may not open unix sockets, since Landlock does not check connecting to one (the session bus, ssh-agent, docker.sock); set sandbox = false in the entry if it needs one (docs/security.md)"
+const unixFix = "a sandboxed tool may not open unix sockets, since Landlock does not check connecting to one (the session bus, ssh-agent, docker.sock); set sandbox = false in the entry if it needs one (docs/security.md)"
 
 // listen listens on address and accepts every connection, closing it at
 // once, until the test ends.

@@ -28,6 +28,6 @@ func (l *Launch) Start(_ *syscall.SysProcAttr, start func() (pid int, err error)
 // startThread is Linux only.
 type startThread struct{}
 
-func earlyThread(bool) *startThread { return nil }
+func earlyThread() *startThread { return nil }
 
 func (l *Launch) endThread() {}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -71,6 +72,105 @@ var hostile = faketool.Scenarios{
 			syscall.Close(fds[1])
 		}
 		return report("paired", err)
+	},
+	// socket FAMILY TYPE PROTO [PORT] opens a socket with those numbers
+	// and, given a port, connects it to 127.0.0.1:PORT.
+	"socket": func() int {
+		n := make([]int, 4)
+		for i, a := range os.Args[2:] {
+			n[i], _ = strconv.Atoi(a)
+		}
+		fd, err := syscall.Socket(n[0], n[1], n[2])
+		if err != nil {
+			family := map[int]string{syscall.AF_UNIX: "AF_UNIX"}[n[0]]
+			if family == "" {
+				family = fmt.Sprint(n[0])
+			}
+			return report("", fmt.Errorf("socket(%s, %d, %d): %w", family, n[1], n[2], err))
+		}
+		defer syscall.Close(fd)
+		if len(os.Args) > 5 {
+			if err := syscall.Connect(fd, &syscall.SockaddrInet4{Port: n[3], Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+				return report("", fmt.Errorf("connect 127.0.0.1:%d: %w", n[3], err))
+			}
+			return report("connected", nil)
+		}
+		return report("opened", nil)
+	},
+	// meta CALL PATH changes PATH's metadata with one syscall: chmod-setuid,
+	// chmod-world, fchmodat2-setuid, chown, setxattr, removexattr,
+	// create-setuid (open O_CREAT), openat2-setuid, mknod-setuid.
+	"meta": func() int {
+		path := os.Args[3]
+		p, _ := syscall.BytePtrFromString(path)
+		at := func(nr uintptr, args ...uintptr) error {
+			fdcwd := atFDCWD
+			a := append([]uintptr{uintptr(fdcwd), uintptr(unsafe.Pointer(p))}, args...)
+			for len(a) < 6 {
+				a = append(a, 0)
+			}
+			if _, _, e := syscall.Syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]); e != 0 {
+				return e
+			}
+			return nil
+		}
+		var err error
+		switch os.Args[2] {
+		case "chmod-setuid":
+			err = syscall.Chmod(path, 0o4755)
+		case "chmod-world":
+			err = syscall.Chmod(path, 0o777)
+		case "chmod-plain":
+			err = syscall.Chmod(path, 0o750)
+		case "fchmodat2-setuid":
+			err = at(452, 0o2755, 0)
+		case "chown":
+			err = syscall.Chown(path, os.Getuid(), os.Getgid())
+		case "setxattr":
+			err = syscall.Setxattr(path, "user.toolhost", []byte("x"), 0)
+		case "removexattr":
+			err = syscall.Removexattr(path, "user.toolhost")
+		case "create-setuid":
+			syscall.Umask(0)
+			var fd int
+			fd, err = syscall.Open(path, syscall.O_CREAT|syscall.O_WRONLY, 0o4755)
+			if err == nil {
+				syscall.Close(fd)
+			}
+		case "create-plain":
+			var fd int
+			fd, err = syscall.Open(path, syscall.O_CREAT|syscall.O_WRONLY, 0o755)
+			if err == nil {
+				syscall.Close(fd)
+			}
+		case "openat2-setuid":
+			how := [3]uint64{syscall.O_CREAT | syscall.O_WRONLY, 0o4755, 0} // struct open_how
+			err = at(437, uintptr(unsafe.Pointer(&how)), unsafe.Sizeof(how))
+		case "mknod-setuid":
+			syscall.Umask(0)
+			err = syscall.Mknod(path, syscall.S_IFREG|0o4755, 0)
+		}
+		if err != nil {
+			return report("", fmt.Errorf("%s %s: %w", os.Args[2], path, err))
+		}
+		return report("changed", nil)
+	},
+	// retarget LINK TARGET replaces the symbolic link LINK by one to TARGET.
+	"retarget": func() int {
+		err := os.Remove(os.Args[2])
+		if err == nil {
+			err = os.Symlink(os.Args[3], os.Args[2])
+		}
+		return report("retargeted", err)
+	},
+	// replace-dir DIR TARGET replaces the directory DIR by a symbolic link
+	// to TARGET.
+	"replace-dir": func() int {
+		err := os.RemoveAll(os.Args[2])
+		if err == nil {
+			err = os.Symlink(os.Args[3], os.Args[2])
+		}
+		return report("replaced", err)
 	},
 	// signal-parent sends SIGWINCH to the process that started it.
 	"signal-parent": func() int {
@@ -170,5 +270,8 @@ func report(ok string, err error) int {
 	fmt.Print(ok)
 	return 0
 }
+
+// atFDCWD is AT_FDCWD.
+const atFDCWD = -100
 
 func TestMain(m *testing.M) { faketool.Main(m, hostile) }

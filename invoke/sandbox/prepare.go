@@ -37,7 +37,6 @@ type Launch struct {
 	rs     *os.File // the Landlock ruleset, nil when there is nothing to restrict
 	flags  uint32   // landlock_restrict_self's flags
 	noCore bool     // RLIMIT_CORE 0 for the process
-	noUnix bool     // refuse socket(AF_UNIX) (unixsock_linux.go): the plan has fs rules
 }
 
 // baseEnv are the variables a sandboxed tool keeps without a grant.
@@ -69,15 +68,20 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 	if abi == 0 { // nothing to enforce with: the cooperative policy and the environment only
 		return l, nil
 	}
-	// The thread that will start the tool, made meanwhile; the plan has
-	// fs rules (and so the unix socket filter) when the profile or a rule
-	// asks for them.
-	unix := p.profile() || len(p.FS) > 0
-	l.thread = earlyThread(unix)
+	// The thread that will start the tool, made meanwhile, when the
+	// plan will restrict the file system or the network.
+	if p.profile() || len(p.FS)+len(p.Net) > 0 {
+		l.thread = earlyThread()
+	}
 	pl := p.Compile(exe, root, envValue(env, "HOME"), tmp)
+	if pl.Err != nil {
+		l.endThread()
+		l.Cleanup()
+		return nil, pl.Err
+	}
 	rs, flags, err := ruleset(pl)
-	if err != nil || rs == nil || pl.FS != unix {
-		l.endThread() // a start without a ruleset, or with another filter, needs none
+	if err != nil || rs == nil {
+		l.endThread() // a start without a ruleset needs none
 	}
 	if err != nil {
 		l.Cleanup()
@@ -87,7 +91,7 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 		l.rs, l.flags = rs, flags
 		l.Cleanup = func() { l.endThread(); rs.Close(); removeTemp(tmp) }
 	}
-	l.noCore, l.noUnix, l.Enforced = pl.NoCore, pl.FS, true
+	l.noCore, l.Enforced = pl.NoCore, true
 	return l, nil
 }
 

@@ -34,7 +34,7 @@ const (
 // runtime ends the thread instead of reusing it. The host's other threads
 // are never restricted. For the first start of a launch that thread is
 // made by [Prepare] (see startThread), and has set no_new_privs and the
-// unix socket filter while the host built the ruleset; it takes the
+// seccomp filter (seccomp_linux.go) while the host built the ruleset; it takes the
 // Landlock domain only here, as one made on the spot does.
 //
 // The child would share the thread's domain, so while that thread lives
@@ -78,7 +78,7 @@ func (l *Launch) Start(sys *syscall.SysProcAttr, start func() (pid int, err erro
 
 // startThread is a thread made for one confined start when its launch
 // is prepared, so that the runtime makes it, and it sets no_new_privs and
-// the unix socket filter on itself, while the host compiles the rules and
+// the seccomp filter on itself, while the host compiles the rules and
 // builds the ruleset: a goroutine locked to a thread of its own (never
 // the main thread, see onOwnThread) that waits for the start and ends
 // with it. Until then it holds no Landlock domain, so no tool can reach
@@ -92,9 +92,8 @@ type startThread struct {
 	err  error // of no_new_privs or the filter: the start did not run
 }
 
-// newStartThread starts the thread of a launch; unix says whether to set
-// the unix socket filter.
-func newStartThread(unix bool) *startThread {
+// newStartThread starts the thread of a launch.
+func newStartThread() *startThread {
 	t := &startThread{work: make(chan func()), done: make(chan struct{})}
 	var run func()
 	run = func() {
@@ -110,8 +109,8 @@ func newStartThread(unix bool) *startThread {
 		defer close(t.done)
 		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0); e != 0 {
 			t.err = fmt.Errorf("%w: prctl(PR_SET_NO_NEW_PRIVS): %v", ErrConfine, e)
-		} else if unix {
-			t.err = refuseUnixSockets()
+		} else {
+			t.err = installFilter()
 		}
 		if fn, ok := <-t.work; ok && t.err == nil {
 			fn()
@@ -151,8 +150,8 @@ func (l *Launch) confined(fd int, start func() (int, error), ready bool) error {
 	if _, _, e := syscall.RawSyscall(sysLandlockRestrictSelf, uintptr(fd), uintptr(l.flags), 0); e != 0 {
 		return fmt.Errorf("%w: landlock_restrict_self: %v", ErrConfine, e)
 	}
-	if l.noUnix && !ready {
-		if err := refuseUnixSockets(); err != nil {
+	if !ready {
+		if err := installFilter(); err != nil {
 			return err
 		}
 	}
@@ -235,4 +234,4 @@ func yamaScope() int {
 }
 
 // earlyThread is newStartThread, for Prepare.
-func earlyThread(unix bool) *startThread { return newStartThread(unix) }
+func earlyThread() *startThread { return newStartThread() }

@@ -1,0 +1,72 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// ErrMoved reports an access.fs rule whose path resolves elsewhere than
+// it may: into .git or .config/toolhost through a link, or to another
+// target than when the process first used it. The call does not run.
+var ErrMoved = errors.New("an access.fs rule resolves elsewhere than allowed")
+
+// Pins: a rule's path is resolved at each call, and a tool that may write
+// where the path's links are could retarget them between two calls (a
+// vendor/fork link turned toward ~/.ssh, an out/build directory replaced
+// by a link to ../.git). So the first resolution of each rule in this
+// process is kept, keyed by workspace and rule, and a later call whose
+// rule resolves elsewhere is refused, naming the rule.
+var (
+	pinMu sync.Mutex
+	pins  = map[string]string{} // rootReal NUL home NUL rule path → the target first resolved
+)
+
+// pin checks the resolution a of rule r against the protected
+// directories and against the target first resolved for it, which it
+// records when there is none.
+func pin(r FSRule, a, rootReal, home string) error {
+	written := lexicalAbs(r.Path, rootReal, home)
+	for _, d := range []string{".git", ".config/toolhost"} {
+		if g := filepath.Join(rootReal, d); within(g, a) && !within(g, written) {
+			return &fixError{fmt.Errorf("%w: access.fs rule %q%s resolves through a link to %s, in the workspace's %s", ErrMoved, r.Path, where(r), a, d),
+				fmt.Sprintf("no rule reaches %s through a link: a tool that could write there could rewrite history or register commands; remove the link at %s (a tool may have made it), or write the rule's path itself", d, written)}
+		}
+	}
+	key := rootReal + "\x00" + home + "\x00" + r.Path
+	pinMu.Lock()
+	defer pinMu.Unlock()
+	first, ok := pins[key]
+	if !ok {
+		pins[key] = a
+		return nil
+	}
+	if first != a {
+		return &fixError{fmt.Errorf("%w: access.fs rule %q%s now resolves to %s, not to %s as when this toolhost first used it: a link on its path changed", ErrMoved, r.Path, where(r), a, first),
+			fmt.Sprintf("if a tool changed it, restore the link (ls -l %s) and keep links a tool may write out of access.fs rules; if you did, restart toolhost to use the new target", written)}
+	}
+	return nil
+}
+
+// where is " (file:line)" of a rule written in a file, "" for the
+// profile's.
+func where(r FSRule) string {
+	if r.Where == "" || r.Where == profileWhere {
+		return ""
+	}
+	return " (" + r.Where + ")"
+}
+
+// lexicalAbs is a rule's path made absolute without following links.
+func lexicalAbs(p, rootReal, home string) string {
+	switch {
+	case p == "~" || strings.HasPrefix(p, "~/"):
+		return filepath.Join(home, strings.TrimPrefix(p, "~"))
+	case filepath.IsAbs(p):
+		return filepath.Clean(p)
+	}
+	lex, _ := lexical(p)
+	return filepath.Join(rootReal, lex)
+}

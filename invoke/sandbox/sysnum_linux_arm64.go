@@ -1,0 +1,14 @@
+package sandbox
+
+// arch is AUDIT_ARCH_AARCH64.
+const arch = 0xc00000b7
+
+// nrs are the syscall numbers the seccomp filter checks on arm64, which
+// has no chmod, chown, lchown, creat, mknod nor open.
+var nrs = sysnums{
+	socket: 198, ioUringSetup: 425, openat2: 437,
+	chown:    []uint32{55, 54},                        // fchown, fchownat
+	xattrSet: []uint32{5, 6, 7, 14, 15, 16, 463, 466}, // setxattr, lsetxattr, fsetxattr, removexattr, lremovexattr, fremovexattr, setxattrat, removexattrat
+	chmod:    unknownNr, fchmod: 52, fchmodat: 53, fchmodat2: 452,
+	creat: unknownNr, mknod: unknownNr, mknodat: 33, open: unknownNr, openat: 56,
+}
