@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -29,7 +30,9 @@ func (a *app) serveCommand() *cli.Command {
 			"endpoints (/tools, /tools/{name}, /api/v1/tools, /identity) until interrupted.\n" +
 			"Over HTTP, tools run (via /mcp, the browser and POST /tools/{name}/call)\n" +
 			"only with --allow-execute; without it tools/list works and tools/call\n" +
-			"answers an error. With --token, /mcp and calls need the token. ADDR defaults to\n" +
+			"answers an error. With a token (--token-file PATH or TOOLHOST_TOKEN), /mcp,\n" +
+			"calls and the recent calls need it. Requests must name the server's address\n" +
+			"(or localhost on loopback, or a --allow-host NAME). ADDR defaults to\n" +
 			httpserver.DefaultAddr + "; \":PORT\" means 127.0.0.1:PORT. A non-loopback address is\n" +
 			"used only when given explicitly, with a warning. A binary rebuilt while\n" +
 			"serving is noticed, and clients get tools/list_changed.\n\n" +
@@ -43,7 +46,10 @@ func (a *app) serveCommand() *cli.Command {
 			&cli.BoolFlag{Name: "describe-tools", Usage: "add the tool describe_tools, with which a model reads the long descriptions of the tools it names"},
 			&cli.BoolFlag{Name: "tool-search", Usage: "list search_tools and call_tool instead of every tool (for large catalogs); toolhost list and GET /tools still list them all"},
 			&cli.BoolFlag{Name: "allow-execute", Usage: "let HTTP clients run tools: tools/call over /mcp, the tool browser, POST /tools/{name}/call; with --http only"},
-			&cli.StringFlag{Name: "token", EnvVars: []string{"TOOLHOST_TOKEN"}, Usage: "Bearer `TOKEN` that /mcp and POST /tools/{name}/call require (the page has a field for it)"},
+			&cli.StringFlag{Name: "token-file", Usage: "read the Bearer token that /mcp, calls and the recent calls require from `PATH` (its first line; the page has a field for it); else $" + tokenEnv},
+			&cli.StringFlag{Name: "token", Usage: "the Bearer `TOKEN`, on the command line where other users can read it (prefer --token-file or $" + tokenEnv + ")"},
+			&cli.StringSliceFlag{Name: "allow-host", Usage: "accept requests naming `NAME` (the DNS name or proxy the server is reached by; repeatable); others than the listener's address and localhost get 403"},
+			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "with --http, log one line per request on stderr (time, method, path, status, duration; never the token or arguments)"},
 			&cli.BoolFlag{Name: "token-everywhere", Usage: "require --token on the read-only HTTP endpoints too (listings, /identity, validate); the page itself stays open"},
 			&cli.StringFlag{Name: "title", Value: "toolhost", Usage: "the tool browser's `TITLE`"},
 			auditFlag,
@@ -63,8 +69,12 @@ func (a *app) serve(c *cli.Context) error {
 		return err
 	}
 	defer auditLog.Close()
-	auditLog.AddSecret(c.String("token")) // never in a line, wherever an argument carries it
-	a.auditLog = auditLog                 // the catalog writes each call's line; the faces say who called
+	token, err := a.serveToken(c) // servetoken.go
+	if err != nil {
+		return err
+	}
+	auditLog.AddSecret(token) // never in a line, wherever an argument carries it
+	a.auditLog = auditLog     // the catalog writes each call's line; the faces say who called
 	cat, err := a.catalog(c)
 	if err != nil {
 		return err
@@ -88,7 +98,7 @@ func (a *app) serve(c *cli.Context) error {
 	defer ms.Close()
 
 	if !c.IsSet("http") {
-		for _, f := range []string{"allow-execute", "token-everywhere", "title"} {
+		for _, f := range []string{"allow-execute", "token-everywhere", "title", "allow-host", "verbose"} {
 			if c.IsSet(f) {
 				return commandUsageErrorf(c.Command.HelpName, "serve: --%s applies to HTTP (the tool browser and /mcp), served with --http ADDR", f)
 			}
@@ -101,7 +111,7 @@ func (a *app) serve(c *cli.Context) error {
 	}
 
 	addr := c.String("http")
-	if err := checkBrowserFlags(c, addr); err != nil {
+	if err := checkBrowserFlags(c, addr, token); err != nil {
 		return err
 	}
 	ln, err := httpserver.Listen(addr)
@@ -110,19 +120,23 @@ func (a *app) serve(c *cli.Context) error {
 	}
 	if !httpserver.IsLoopback(addr) {
 		fmt.Fprintf(a.stderr, "%s: serving on %s, which is not a loopback address: %s\n",
-			a.errOut.yellow("warning"), ln.Addr(), exposure(c.Bool("allow-execute")))
+			a.errOut.yellow("warning"), ln.Addr(), exposure(c.Bool("allow-execute"), token, c.Bool("token-everywhere"), auditLog.Path() != ""))
 	}
 	go ms.Watch(c.Context)
-	h := httpserver.NewHandler(httpserver.FromCatalog(cat), &httpserver.Options{
+	var h http.Handler = httpserver.NewHandler(httpserver.FromCatalog(cat), &httpserver.Options{
 		MCP:             ms.Handler(),
 		Title:           c.String("title"),
 		AllowExecute:    c.Bool("allow-execute"),
-		Token:           c.String("token"),
+		Token:           token,
 		TokenEverywhere: c.Bool("token-everywhere"),
+		AllowedHosts:    c.StringSlice("allow-host"),
 		AuditFile:       auditLog.Path(), // the page's recent calls; "" with --audit off
 	})
+	if c.Bool("verbose") {
+		h = httpserver.LogRequests(h, a.stderr)
+	}
 	fmt.Fprintf(a.stderr, "serving %d %s on http://%s (the tool browser at /, MCP at /mcp, discovery at /tools and /api/v1/tools)\n%s\n",
-		cat.Len(), plural(cat.Len(), "tool", "tools"), ln.Addr(), executeLine(c.Bool("allow-execute"), c.String("token"), c.Bool("token-everywhere")))
+		cat.Len(), plural(cat.Len(), "tool", "tools"), ln.Addr(), executeLine(c.Bool("allow-execute"), token, c.Bool("token-everywhere")))
 	if err := httpserver.Serve(c.Context, ln, h); err != nil {
 		return &exitError{code: ExitFailure, err: fmt.Errorf("serve: %w", err)}
 	}
@@ -132,13 +146,13 @@ func (a *app) serve(c *cli.Context) error {
 // checkBrowserFlags refuses the tool browser's flags where they do not
 // apply, and --allow-execute on a non-loopback address without a token:
 // anyone who can reach the address could run the tools.
-func checkBrowserFlags(c *cli.Context, addr string) error {
-	if c.Bool("token-everywhere") && c.String("token") == "" {
-		return commandUsageErrorf(c.Command.HelpName, "serve: --token-everywhere needs a token: give --token TOKEN (or set TOOLHOST_TOKEN)")
+func checkBrowserFlags(c *cli.Context, addr, token string) error {
+	if c.Bool("token-everywhere") && token == "" {
+		return commandUsageErrorf(c.Command.HelpName, "serve: --token-everywhere needs a token: give --token-file PATH (or set TOOLHOST_TOKEN)")
 	}
-	if c.Bool("allow-execute") && c.String("token") == "" && !httpserver.IsLoopback(addr) {
+	if c.Bool("allow-execute") && token == "" && !httpserver.IsLoopback(addr) {
 		return commandUsageErrorf(c.Command.HelpName, "serve: --allow-execute on %s, which is not a loopback address, would let anyone who can reach it run these tools; "+
-			"give a token (--token TOKEN, or set TOOLHOST_TOKEN) that calls must send, or serve on 127.0.0.1", httpserver.ListenAddr(addr))
+			"give a token that calls must send (--token-file PATH, or set TOOLHOST_TOKEN), or serve on 127.0.0.1", httpserver.ListenAddr(addr))
 	}
 	return nil
 }

@@ -13,7 +13,7 @@ func TestServeBrowserFlags(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"serve", "--http", "0.0.0.0:0", "--allow-execute"}, "give a token (--token TOKEN, or set TOOLHOST_TOKEN) that calls must send, or serve on 127.0.0.1"},
+		{[]string{"serve", "--http", "0.0.0.0:0", "--allow-execute"}, "give a token that calls must send (--token-file PATH, or set TOOLHOST_TOKEN), or serve on 127.0.0.1"},
 		{[]string{"serve", "--http", "127.0.0.1:0", "--token-everywhere"}, "--token-everywhere needs a token"},
 		{[]string{"serve", "--allow-execute"}, "serve: --allow-execute applies to HTTP (the tool browser and /mcp), served with --http ADDR"},
 	} {

@@ -26,25 +26,43 @@ func TestExecuteLine(t *testing.T) {
 		want       string
 	}{
 		{false, "", false, "tools/call disabled: no tool runs via /mcp, the page and POST /tools/{name}/call (tools/list works); add --allow-execute to run them"},
-		{false, "s3cret", false, "tools/call disabled: no tool runs via /mcp, the page and POST /tools/{name}/call (tools/list works); add --allow-execute to run them; token required on /mcp and calls (--token)"},
-		{false, "s3cret", true, "tools/call disabled: no tool runs via /mcp, the page and POST /tools/{name}/call (tools/list works); add --allow-execute to run them; token required (--token), on every endpoint but the page (--token-everywhere)"},
-		{true, "", false, "tools run via /mcp, the page and POST /tools/{name}/call: allowed (--allow-execute), no token: any program that can reach the address can run them, and approve those that ask (--token TOKEN requires one)"},
-		{true, "s3cret", false, "tools run via /mcp, the page and POST /tools/{name}/call: allowed (--allow-execute), token required on /mcp and calls (--token)"},
-		{true, "s3cret", true, "tools run via /mcp, the page and POST /tools/{name}/call: allowed (--allow-execute), token required (--token), on every endpoint but the page (--token-everywhere)"},
+		{false, "s3cret", false, "tools/call disabled: no tool runs via /mcp, the page and POST /tools/{name}/call (tools/list works); add --allow-execute to run them; token required on /mcp, calls and the recent calls"},
+		{false, "s3cret", true, "tools/call disabled: no tool runs via /mcp, the page and POST /tools/{name}/call (tools/list works); add --allow-execute to run them; token required on every endpoint but the page (--token-everywhere)"},
+		{true, "", false, "tools run via /mcp, the page and POST /tools/{name}/call: allowed (--allow-execute), no token: any program that can reach the address can run them, and approve those that ask (--token-file PATH requires one)"},
+		{true, "s3cret", false, "tools run via /mcp, the page and POST /tools/{name}/call: allowed (--allow-execute), token required on /mcp, calls and the recent calls"},
+		{true, "s3cret", true, "tools run via /mcp, the page and POST /tools/{name}/call: allowed (--allow-execute), token required on every endpoint but the page (--token-everywhere)"},
 	}
 	for _, tt := range tests {
 		if got := executeLine(tt.allow, tt.token, tt.everywhere); got != tt.want {
 			t.Errorf("executeLine(%v, %q, %v) mismatch:\nwant %s\ngot  %s", tt.allow, tt.token, tt.everywhere, tt.want, got)
 		}
 	}
-	// The warning for a non-loopback address (which needs a token to run
-	// tools) says what its reachers can do.
-	for allow, want := range map[bool]string{
-		false: "anyone who can reach it can list these tools (none runs without --allow-execute)",
-		true:  "anyone who can reach it and has the token can run these tools",
-	} {
-		if got := exposure(allow); got != want {
-			t.Errorf("exposure(%v) = %q, want %q", allow, got, want)
+}
+
+// TestServeExposure: the warning for a non-loopback address says what
+// the listener exposes, to whom: the listings, running tools, the recent
+// calls, and that the traffic is plain HTTP. Before, it said only whether
+// tools could be listed or run.
+func TestServeExposure(t *testing.T) {
+	const (
+		lists     = "anyone who can reach it can list these tools, read their descriptions and schemas and open the tool browser (--token-everywhere requires the token for these)"
+		listsAuth = "with the token, anyone who can reach it can list these tools and read their descriptions and schemas"
+		plain     = "the traffic is plain HTTP, so the token and every argument and result cross the network unencrypted (serve behind a TLS proxy, named with --allow-host NAME)"
+	)
+	tests := []struct {
+		allow             bool
+		token             string
+		everywhere, audit bool
+		want              string
+	}{
+		{false, "", false, true, lists + "; no tool runs (no --allow-execute); the recent calls are not served (no token); " + plain},
+		{true, "s3cret", false, true, lists + "; anyone with the token can run them and approve those that ask; anyone with the token can read the recent calls, every client's arguments included; " + plain},
+		{true, "s3cret", true, true, listsAuth + "; anyone with the token can run them and approve those that ask; anyone with the token can read the recent calls, every client's arguments included; " + plain},
+		{false, "s3cret", false, false, lists + "; no tool runs (no --allow-execute); no call is recorded (--audit off); " + plain},
+	}
+	for _, tt := range tests {
+		if got := exposure(tt.allow, tt.token, tt.everywhere, tt.audit); got != tt.want {
+			t.Errorf("exposure(%v, %q, %v, %v) mismatch:\nwant %s\ngot  %s", tt.allow, tt.token, tt.everywhere, tt.audit, tt.want, got)
 		}
 	}
 }
@@ -107,6 +125,23 @@ func TestServeHTTPGuards(t *testing.T) {
 // "serving … on http://ADDR".
 func serveHTTP(t *testing.T, args ...string) (base, banner string) {
 	t.Helper()
+	base, lines := serveHTTPLines(t, args...)
+	return base, lines[len(lines)-1]
+}
+
+// serveHTTPLines is serveHTTP returning every line of stderr up to the
+// banner's, the last.
+func serveHTTPLines(t *testing.T, args ...string) (base string, lines []string) {
+	t.Helper()
+	base, lines, _ = startServeHTTP(t, args...)
+	return base, lines
+}
+
+// startServeHTTP is serveHTTPLines also returning what serve writes to
+// stderr after the banner, as it comes.
+func startServeHTTP(t *testing.T, args ...string) (base string, lines []string, rest *syncBuffer) {
+	t.Helper()
+	rest = new(syncBuffer)
 	ctx, cancel := context.WithCancel(context.Background())
 	stderrR, stderrW := io.Pipe()
 	done := make(chan int, 1)
@@ -125,21 +160,22 @@ func serveHTTP(t *testing.T, args ...string) (base, banner string) {
 			t.Error("serve did not stop when interrupted")
 		}
 	})
-	lines := bufio.NewScanner(stderrR)
-	for lines.Scan() {
-		if _, rest, ok := strings.Cut(lines.Text(), "on http://"); ok {
+	sc := bufio.NewScanner(stderrR)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if _, rest, ok := strings.Cut(sc.Text(), "on http://"); ok {
 			base = "http://" + strings.Fields(rest)[0]
-			if lines.Scan() {
-				banner = lines.Text()
+			if sc.Scan() {
+				lines = append(lines, sc.Text())
 			}
 			break
 		}
 	}
-	go io.Copy(io.Discard, stderrR)
+	go io.Copy(rest, stderrR)
 	if base == "" {
-		t.Fatal("no 'serving … on http://ADDR' line on stderr")
+		t.Fatalf("no 'serving … on http://ADDR' line on stderr:\n%s", strings.Join(lines, "\n"))
 	}
-	return base, banner
+	return base, lines, rest
 }
 
 // mcpSession connects an MCP client to base/mcp, sending token if not

@@ -1,5 +1,7 @@
 package cli
 
+import "strings"
+
 // faces are the ways a client of serve --http runs a tool.
 const faces = "/mcp, the page and POST /tools/{name}/call"
 
@@ -11,9 +13,9 @@ func executeLine(allow bool, token string, everywhere bool) string {
 	guard := ""
 	switch {
 	case token != "" && everywhere:
-		guard = "token required (--token), on every endpoint but the page (--token-everywhere)"
+		guard = "token required on every endpoint but the page (--token-everywhere)"
 	case token != "":
-		guard = "token required on /mcp and calls (--token)"
+		guard = "token required on /mcp, calls and the recent calls"
 	}
 	if !allow {
 		line := "tools/call disabled: no tool runs via " + faces + " (tools/list works); add --allow-execute to run them"
@@ -23,16 +25,34 @@ func executeLine(allow bool, token string, everywhere bool) string {
 		return line
 	}
 	if guard == "" {
-		guard = "no token: any program that can reach the address can run them, and approve those that ask (--token TOKEN requires one)"
+		guard = "no token: any program that can reach the address can run them, and approve those that ask (--token-file PATH requires one)"
 	}
 	return "tools run via " + faces + ": allowed (--allow-execute), " + guard
 }
 
-// exposure is what the warning about a non-loopback address says anyone
-// who can reach it can do.
-func exposure(allow bool) string {
-	if allow {
-		return "anyone who can reach it and has the token can run these tools"
+// exposure is what the warning about a non-loopback address says its
+// listener exposes, to whom: the listings, running tools, the recent
+// calls, and the traffic itself, which is plain HTTP.
+func exposure(allow bool, token string, everywhere, audit bool) string {
+	var parts []string
+	if everywhere {
+		parts = append(parts, "with the token, anyone who can reach it can list these tools and read their descriptions and schemas")
+	} else {
+		parts = append(parts, "anyone who can reach it can list these tools, read their descriptions and schemas and open the tool browser (--token-everywhere requires the token for these)")
 	}
-	return "anyone who can reach it can list these tools (none runs without --allow-execute)"
+	if allow {
+		parts = append(parts, "anyone with the token can run them and approve those that ask")
+	} else {
+		parts = append(parts, "no tool runs (no --allow-execute)")
+	}
+	switch {
+	case !audit:
+		parts = append(parts, "no call is recorded (--audit off)")
+	case token == "":
+		parts = append(parts, "the recent calls are not served (no token)")
+	default:
+		parts = append(parts, "anyone with the token can read the recent calls, every client's arguments included")
+	}
+	parts = append(parts, "the traffic is plain HTTP, so the token and every argument and result cross the network unencrypted (serve behind a TLS proxy, named with --allow-host NAME)")
+	return strings.Join(parts, "; ")
 }

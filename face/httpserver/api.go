@@ -8,9 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -371,21 +369,4 @@ func (h *handler) auth(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// sameOrigin reports whether a browser's Origin is the server's own, as
-// the request names it, reached by IP address: the page served here calling
-// back on a non-loopback address. A cross-site page cannot send it, and,
-// the host being an IP address, no rebound DNS name can either (a server
-// reached by name needs that name in [Options.AllowedOrigins]).
-func sameOrigin(origin string, r *http.Request) bool {
-	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" || net.ParseIP(strings.Trim(u.Hostname(), "[]")) == nil {
-		return false
-	}
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	return u.Scheme == scheme && strings.EqualFold(u.Host, r.Host)
 }

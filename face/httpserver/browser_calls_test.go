@@ -49,14 +49,17 @@ func TestBrowserRecentCalls(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	on := httptest.NewServer(httpserver.NewHandler(httpserver.FromCatalog(cat), &httpserver.Options{AllowExecute: true, AuditFile: log.Path()}))
+	on := httptest.NewServer(httpserver.NewHandler(httpserver.FromCatalog(cat), &httpserver.Options{AllowExecute: true, AuditFile: log.Path(), Token: "s3cret"}))
 	defer on.Close()
-	off := httptest.NewServer(httpserver.NewHandler(httpserver.FromCatalog(cat), &httpserver.Options{AllowExecute: true}))
+	off := httptest.NewServer(httpserver.NewHandler(httpserver.FromCatalog(cat), &httpserver.Options{AllowExecute: true, Token: "s3cret"}))
 	defer off.Close()
+	open := httptest.NewServer(httpserver.NewHandler(httpserver.FromCatalog(cat), &httpserver.Options{AllowExecute: true, AuditFile: log.Path()}))
+	defer open.Close()
 	rows := `document.querySelectorAll('#calls tbody tr').length`
 
 	t.Run("list, then a call from the page", func(t *testing.T) {
 		ctx := page(t, bctx, on.URL, on.URL+"/#tool=greet")
+		set(t, ctx, "#token", "s3cret")
 		wait(t, ctx, rows+` === 1`)
 		mustNamed(t, ctx, "region", "Recent calls")
 		for _, h := range []string{"Time", "Face", "Client", "Approval", "Outcome", "Duration", "Exit", "Arguments"} {
@@ -85,16 +88,26 @@ func TestBrowserRecentCalls(t *testing.T) {
 	})
 
 	t.Run("token", func(t *testing.T) {
-		guarded := httptest.NewServer(httpserver.NewHandler(httpserver.FromCatalog(cat), &httpserver.Options{AllowExecute: true, AuditFile: log.Path(), Token: "s3cret"}))
-		defer guarded.Close()
-		ctx := page(t, bctx, guarded.URL, guarded.URL+"/#tool=greet")
+		ctx := page(t, bctx, on.URL, on.URL+"/#tool=greet")
 		wait(t, ctx, callsText+`.includes('Give the token to see the recent calls.')`)
 		set(t, ctx, "#token", "s3cret")
 		wait(t, ctx, rows+` >= 1`) // the earlier call, and the page's when the subtest above ran
 	})
 
+	t.Run("no token, no history", func(t *testing.T) {
+		ctx := page(t, bctx, open.URL, open.URL+"/#tool=greet")
+		wait(t, ctx, `!!document.getElementById('calls-no-token')`)
+		if text := eval[string](t, ctx, callsText); !strings.Contains(text, "served only with a token") || !strings.Contains(text, "--token-file") {
+			t.Errorf("recent calls without a token:\n%s", text)
+		}
+		if n := eval[int](t, ctx, rows); n != 0 {
+			t.Errorf("%d calls shown by a server without a token", n)
+		}
+	})
+
 	t.Run("audit log off", func(t *testing.T) {
 		ctx := page(t, bctx, off.URL, off.URL+"/#tool=greet")
+		set(t, ctx, "#token", "s3cret")
 		wait(t, ctx, `!!document.getElementById('calls-off')`)
 		if text := eval[string](t, ctx, callsText); !strings.Contains(text, "The audit log is off on this server") {
 			t.Errorf("recent calls with the log off:\n%s", text)

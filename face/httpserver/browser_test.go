@@ -48,11 +48,22 @@ func chromiumPath(t *testing.T) string {
 	return ""
 }
 
-// browser starts a headless Chromium for the test, closed at its end.
+// browser starts a headless Chromium for the test, closed at its end. It
+// gets its own profile, HOME and XDG directories, all temporary, so that
+// it writes nothing in the user's config or cache.
 func browser(t *testing.T) context.Context {
 	t.Helper()
 	path := chromiumPath(t)
-	actx, cancel := chromedp.NewExecAllocator(context.Background(),
+	home := t.TempDir()
+	env := []string{"HOME=" + home}
+	for _, v := range []string{"XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR"} {
+		dir := filepath.Join(home, strings.ToLower(strings.TrimPrefix(v, "XDG_")))
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		env = append(env, v+"="+dir)
+	}
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), chromedp.Env(env...),
 		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true), chromedp.Flag("no-first-run", true),
@@ -174,6 +185,30 @@ func click(t *testing.T, ctx context.Context, text string) {
 	}
 }
 
+// noNull fails the test if any text of the page, or any accessible name,
+// is the word null: a value the page forgot to leave out (replaceChildren
+// writes null as "null").
+func noNull(t *testing.T, ctx context.Context, where string) {
+	t.Helper()
+	found := eval[[]string](t, ctx, `(() => {
+		const re = /(^|[^A-Za-z0-9_])null([^A-Za-z0-9_]|$)/;
+		const out = [];
+		const w = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_TEXT);
+		for (let n = w.nextNode(); n; n = w.nextNode()) {
+			const p = n.parentElement;
+			if (p && (p.tagName === 'SCRIPT' || p.tagName === 'STYLE' || p.tagName === 'TEXTAREA')) continue;
+			if (re.test(n.data)) out.push((p ? p.tagName + '#' + p.id + ': ' : '') + n.data.slice(0, 80));
+		}
+		for (const e of document.querySelectorAll('[aria-label],[title],[placeholder]'))
+			for (const a of ['aria-label', 'title', 'placeholder'])
+				if (re.test(e.getAttribute(a) || '')) out.push(e.tagName + ' ' + a + ': ' + e.getAttribute(a));
+		return out;
+	})()`)
+	if len(found) > 0 {
+		t.Errorf("%s: the page shows null: %q", where, found)
+	}
+}
+
 // resultText is the text of the region "Result".
 const resultText = `(document.querySelector('[role=region][aria-labelledby=result-h]') || {innerText: ''}).innerText`
 
@@ -284,6 +319,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("list and search", func(t *testing.T) {
 		ctx := page(t, bctx, form.URL, form.URL+"/")
 		wait(t, ctx, `document.getElementById('count').textContent === '3 tools'`)
+		noNull(t, ctx, "the tool list")
 		mustNamed(t, ctx, "searchbox", "Search tools")
 		for _, name := range []string{"kitchen", "evil", "fails"} {
 			mustNamed(t, ctx, "link", name)
@@ -398,8 +434,10 @@ func TestBrowser(t *testing.T) {
 	t.Run("isError shown", func(t *testing.T) {
 		ctx := page(t, bctx, form.URL, form.URL+"/#tool=fails")
 		wait(t, ctx, `!!document.getElementById('run')`)
+		noNull(t, ctx, "a tool without examples, description or parameters")
 		click(t, ctx, "Run")
 		wait(t, ctx, resultText+`.includes('Tool error (isError)')`)
+		noNull(t, ctx, "after Run")
 		if !strings.Contains(eval[string](t, ctx, resultText), "it failed: <b>as designed</b>") {
 			t.Errorf("the error text is not shown literally")
 		}
@@ -413,6 +451,7 @@ func TestBrowser(t *testing.T) {
 		wait(t, ctx, `!!document.getElementById('json-view')`)
 		click(t, ctx, "Run")
 		wait(t, ctx, resultText+`.includes('Succeeded')`)
+		noNull(t, ctx, "after a successful Run")
 		text := eval[string](t, ctx, `document.body.innerText`)
 		for _, want := range []string{`<img src=x onerror="window.pwned=1">`, `<script>window.pwned=2</script>`, `<b onmouseover=alert(1)>bold</b>`, `<img src=x onerror="window.pwned=3">`} {
 			if !strings.Contains(text, want) {
@@ -439,9 +478,16 @@ func TestBrowser(t *testing.T) {
 		if text := eval[string](t, ctx, `document.getElementById('exec-off').innerText`); !strings.Contains(text, "disabled") || !strings.Contains(text, "--allow-execute") {
 			t.Errorf("notice = %q", text)
 		}
-		status := eval[int](t, ctx, `(() => { const x = new XMLHttpRequest(); x.open('POST', 'tools/kitchen/call', false); x.send('{}'); return x.status })()`)
+		noNull(t, ctx, "execution off")
+		status := eval[int](t, ctx, `(() => { const x = new XMLHttpRequest(); x.open('POST', 'tools/kitchen/call', false); x.setRequestHeader('Content-Type', 'application/json'); x.send('{}'); return x.status })()`)
 		if status != http.StatusForbidden {
 			t.Errorf("POST call from the page: %d, want 403", status)
+		}
+		// A body a cross-origin page could send without a preflight is
+		// refused before anything reads it.
+		status = eval[int](t, ctx, `(() => { const x = new XMLHttpRequest(); x.open('POST', 'tools/kitchen/call', false); x.send('{}'); return x.status })()`)
+		if status != http.StatusUnsupportedMediaType {
+			t.Errorf("text/plain POST call from the page: %d, want 415", status)
 		}
 	})
 

@@ -27,6 +27,11 @@ func (h *handler) callsRoutes(mux *http.ServeMux) {
 	})
 }
 
+// noTokenForCalls is the refusal of GET /tools/{name}/calls by a server
+// without a token.
+const noTokenForCalls = "the recent calls are served only with a token, as they show what every client sent: " +
+	"start the server with --token-file PATH (or TOOLHOST_TOKEN) and give the token to the page (Go: httpserver.Options.Token)"
+
 // recentCalls is the answer of GET /tools/{name}/calls.
 type recentCalls struct {
 	Tool  string            `json:"tool"`
@@ -39,10 +44,15 @@ type recentCalls struct {
 // in the audit log ([Options.AuditFile]), newest first, each its audit
 // line as the log holds it (arguments already redacted and capped).
 // {"audit":"off","calls":[]} when there is no log. The lines show what
-// other clients sent, so the token, when one is set, is required as for
-// a call (401); 404 for an unknown tool, 400 for a bad limit. The files
-// are read, not the log the calls write to: a call never waits for this.
+// other clients sent, so they are served only with the token: 403 when
+// the server has none ([Options.Token]), 401 when the request lacks it;
+// 404 for an unknown tool, 400 for a bad limit. The files are read, not
+// the log the calls write to: a call never waits for this.
 func (h *handler) calls(w http.ResponseWriter, r *http.Request) {
+	if h.o.Token == "" {
+		writeError(w, http.StatusForbidden, noTokenForCalls)
+		return
+	}
 	if !h.authorized(r) {
 		unauthorized(w)
 		return

@@ -63,9 +63,9 @@ func callsLog(t *testing.T) string {
 // log: audit "off" and an empty list; a log with no file yet: an empty
 // list. Unknown tool 404, a bad limit 400, another method 405.
 func TestCalls(t *testing.T) {
-	withLog := newServer(t, httpserver.FromCatalog(apiCatalog(t)), &httpserver.Options{AuditFile: callsLog(t)})
-	noLog := newServer(t, httpserver.FromCatalog(apiCatalog(t)), nil)
-	noFile := newServer(t, httpserver.FromCatalog(apiCatalog(t)), &httpserver.Options{AuditFile: filepath.Join(t.TempDir(), "none", "audit.jsonl")})
+	withLog := newServer(t, httpserver.FromCatalog(apiCatalog(t)), &httpserver.Options{AuditFile: callsLog(t), Token: "s3cret"})
+	noLog := newServer(t, httpserver.FromCatalog(apiCatalog(t)), &httpserver.Options{Token: "s3cret"})
+	noFile := newServer(t, httpserver.FromCatalog(apiCatalog(t)), &httpserver.Options{AuditFile: filepath.Join(t.TempDir(), "none", "audit.jsonl"), Token: "s3cret"})
 	tests := []struct {
 		name   string
 		srv    string
@@ -88,7 +88,7 @@ func TestCalls(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			resp, body := get(t, tt.srv+tt.path, nil)
+			resp, body := get(t, tt.srv+tt.path, map[string]string{"Authorization": "Bearer s3cret"})
 			if resp.StatusCode != tt.status {
 				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tt.status, body)
 			}
@@ -120,8 +120,8 @@ func TestCalls(t *testing.T) {
 func TestCallsHostile(t *testing.T) {
 	path := auditFile(t, "", audit.Record{Time: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC), Face: "http", Tool: "greet",
 		Arguments: json.RawMessage(`{"name":"<script>alert(1)</script>\u0001\u001b[31m&amp;"}`), Outcome: audit.OutcomeSuccess})
-	srv := newServer(t, httpserver.FromCatalog(apiCatalog(t)), &httpserver.Options{AuditFile: path})
-	_, body := get(t, srv.URL+"/tools/greet/calls", nil)
+	srv := newServer(t, httpserver.FromCatalog(apiCatalog(t)), &httpserver.Options{AuditFile: path, Token: "s3cret"})
+	_, body := get(t, srv.URL+"/tools/greet/calls", map[string]string{"Authorization": "Bearer s3cret"})
 	want := `{"tool":"greet","audit":"on","calls":[{"time":"2026-11-25T12:00:00Z","face":"http","tool":"greet","arguments":{"name":"\u003cscript\u003ealert(1)\u003c/script\u003e\u0001\u001b[31m\u0026amp;"},"duration_ms":0,"outcome":"success"}]}`
 	if got := strings.TrimSpace(string(body)); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
@@ -130,8 +130,9 @@ func TestCallsHostile(t *testing.T) {
 
 // TestCallsGuard: the recent calls show what other clients sent, so with
 // a token they need it as a call does (401 without, 200 with, with or
-// without TokenEverywhere); a foreign Origin and a rebound Host are
-// refused as on every endpoint.
+// without TokenEverywhere), and a server without a token refuses them
+// (403); a foreign Origin and a rebound Host are refused as on every
+// endpoint.
 func TestCallsGuard(t *testing.T) {
 	const unauthorized = `{"error":"a token is required: send Authorization: Bearer \u003ctoken\u003e (the token given to --token or TOOLHOST_TOKEN)"}`
 	path := callsLog(t)
@@ -175,10 +176,16 @@ func TestCallsGuard(t *testing.T) {
 			t.Errorf("rebound Host: %d %s, want 403", resp.StatusCode, body)
 		}
 	}
-	// Without a token the loopback page reads it freely.
-	srv := newServer(t, httpserver.FromCatalog(apiCatalog(t)), &httpserver.Options{AuditFile: path})
-	if resp, body := get(t, srv.URL+"/tools/greet/calls", nil); resp.StatusCode != 200 {
-		t.Errorf("no token: %d %s", resp.StatusCode, body)
+	// A server without a token serves no history, whoever asks: before,
+	// any local process read every client's arguments.
+	const noToken = `{"error":"the recent calls are served only with a token, as they show what every client sent: start the server with --token-file PATH (or TOOLHOST_TOKEN) and give the token to the page (Go: httpserver.Options.Token)"}`
+	for _, opts := range []*httpserver.Options{{AuditFile: path}, {}} {
+		srv := newServer(t, httpserver.FromCatalog(apiCatalog(t)), opts)
+		for _, h := range []map[string]string{nil, {"Authorization": "Bearer s3cret"}} {
+			if resp, body := get(t, srv.URL+"/tools/greet/calls", h); resp.StatusCode != 403 || strings.TrimSpace(string(body)) != noToken {
+				t.Errorf("no token (audit %q), %v: %d %s, want 403 %s", opts.AuditFile, h, resp.StatusCode, body, noToken)
+			}
+		}
 	}
 }
 

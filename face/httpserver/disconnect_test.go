@@ -37,6 +37,7 @@ func TestCallDisconnectCancels(t *testing.T) {
 	srv := newServer(t, httpserver.FromCatalog(cat), &httpserver.Options{AllowExecute: true})
 	ctx, drop := context.WithCancel(t.Context())
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/tools/hang/call", strings.NewReader(`{}`))
+	req.Header.Set("Content-Type", "application/json")
 	go func() {
 		if resp, err := http.DefaultClient.Do(req); err == nil {
 			resp.Body.Close()

@@ -4,9 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"net"
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -26,12 +24,18 @@ type Options struct {
 	// MCP, if non-nil, is served at /mcp (all methods), for example
 	// (*mcpserver.Server).Handler().
 	MCP http.Handler
-	// AllowedOrigins lists the Origin header values accepted besides
-	// loopback ones (http://localhost:3000, http://127.0.0.1, http://[::1]),
-	// exactly as browsers send them: "https://app.example.com". "*" accepts
-	// any. A request with another Origin gets 403; a request without one
-	// (not from a browser) is accepted.
+	// AllowedOrigins lists the Origin header values accepted besides the
+	// server's own, exactly as browsers send them:
+	// "https://app.example.com". "*" accepts any. A request with another
+	// Origin gets 403; a request without one (not from a browser) is
+	// accepted. Only these get an Access-Control-Allow-Origin header.
 	AllowedOrigins []string
+	// AllowedHosts lists the Host names (without a port) accepted besides
+	// the listener's own address, and localhost, 127.0.0.1 and [::1] on a
+	// loopback listener: the names a server is reached by, through DNS or a
+	// proxy ("tools.example.com"). "*" accepts any, which turns off the
+	// defence against DNS rebinding. A request naming another host gets 403.
+	AllowedHosts []string
 	// MaxBodyBytes limits request bodies (/mcp, and the call and validate
 	// endpoints). If zero,
 	// 4 MiB.
@@ -88,8 +92,10 @@ const DefaultMaxBodyBytes = 4 << 20
 //	    /mcp                   opts.MCP (MCP streamable HTTP), when set
 //
 // Every GET response carries ETag: "<server_id>"; a request whose
-// If-None-Match holds it gets 304 Not Modified. A request with a
-// non-loopback Origin not in [Options.AllowedOrigins] gets 403. A provider
+// If-None-Match holds it gets 304 Not Modified. A request whose Host does
+// not name the server, or whose Origin is neither the server's own nor in
+// [Options.AllowedOrigins], gets 403; a POST whose body is not
+// application/json gets 415 (guard.go). A provider
 // from [FromCatalog] has its listings (/tools, /api/v1/tools, /identity)
 // computed once per change of the catalog (the handler subscribes to it
 // for as long as the catalog lives) and served from bytes; the manifest's
@@ -228,59 +234,6 @@ func (h *handler) serveKept(w http.ResponseWriter, r *http.Request, cacheControl
 	w.WriteHeader(http.StatusOK)
 	w.Write(body(l))
 	return true
-}
-
-// guard refuses foreign hosts and origins, for every endpoint alike, and
-// limits request bodies.
-//
-// The Host rule (DNS rebinding): a request that reached the server on a
-// loopback address must name a loopback host (localhost, 127.0.0.1, [::1]),
-// so that a page of evil.example whose name was rebound to 127.0.0.1 cannot
-// read or call anything. It is the MCP SDK's rule for /mcp, applied to all.
-func (h *handler) guard(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && local != nil {
-			if host, _, err := net.SplitHostPort(local.String()); err == nil && isLoopbackHost(host) && !isLoopbackHost(hostOnly(r.Host)) {
-				writeError(w, http.StatusForbidden, fmt.Sprintf("host %q is not allowed: this server listens on loopback and answers only requests for localhost, 127.0.0.1 or [::1]", r.Host))
-				return
-			}
-		}
-		if origin := r.Header.Get("Origin"); origin != "" {
-			if !allowedOrigin(origin, h.o.AllowedOrigins) && !sameOrigin(origin, r) {
-				writeError(w, http.StatusForbidden, fmt.Sprintf("origin %q is not allowed: only pages from a loopback origin (http://localhost, http://127.0.0.1, http://[::1]) or an allowed origin may call this server", origin))
-				return
-			}
-			w.Header().Set("Access-Control-Allow-Origin", origin)
-			w.Header().Add("Vary", "Origin")
-		}
-		if r.Body != nil {
-			r.Body = http.MaxBytesReader(w, r.Body, h.o.MaxBodyBytes)
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-// hostOnly is the host of a Host header, without its port.
-func hostOnly(hostport string) string {
-	if host, _, err := net.SplitHostPort(hostport); err == nil {
-		return host
-	}
-	return hostport
-}
-
-// allowedOrigin reports whether a browser page at origin may use the
-// server: a loopback origin, or one listed.
-func allowedOrigin(origin string, allowed []string) bool {
-	for _, a := range allowed {
-		if a == "*" || strings.EqualFold(strings.TrimSuffix(a, "/"), origin) {
-			return true
-		}
-	}
-	u, err := url.Parse(origin)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-		return false
-	}
-	return isLoopbackHost(u.Hostname())
 }
 
 // noWriteDeadline lifts the server's write timeout for /mcp, whose

@@ -167,9 +167,11 @@ func TestEndpoints(t *testing.T) {
 		{name: "identity", path: "/identity", status: 200, golden: "identity.json"},
 		{name: "no such endpoint", path: "/nope", status: 404, body: `{"error":"no endpoint GET /nope"}` + "\n"},
 		{name: "no mcp unless configured", path: "/mcp", status: 404, body: `{"error":"no endpoint GET /mcp"}` + "\n"},
-		{name: "loopback origin", path: "/identity", header: map[string]string{"Origin": "http://localhost:3000"}, status: 200},
+		{name: "own origin", path: "/identity", header: map[string]string{"Origin": srv.URL}, status: 200},
+		{name: "another loopback origin", path: "/identity", header: map[string]string{"Origin": "http://localhost:3000"}, status: 403,
+			body: `{"error":"origin \"http://localhost:3000\" is not allowed: only the server's own pages (` + srv.URL + `) may call it; to let a page of another origin call it, list that origin in httpserver.Options.AllowedOrigins"}` + "\n"},
 		{name: "foreign origin", path: "/tools", header: map[string]string{"Origin": "https://evil.example"}, status: 403,
-			body: `{"error":"origin \"https://evil.example\" is not allowed: only pages from a loopback origin (http://localhost, http://127.0.0.1, http://[::1]) or an allowed origin may call this server"}` + "\n"},
+			body: `{"error":"origin \"https://evil.example\" is not allowed: only the server's own pages (` + srv.URL + `) may call it; to let a page of another origin call it, list that origin in httpserver.Options.AllowedOrigins"}` + "\n"},
 		{name: "null origin", path: "/tools", header: map[string]string{"Origin": "null"}, status: 403},
 	}
 	for _, tt := range tests {
@@ -294,16 +296,20 @@ func TestETag(t *testing.T) {
 	}
 }
 
-// TestAllowedOrigins checks Options.AllowedOrigins.
+// TestAllowedOrigins checks Options.AllowedOrigins: only the origins
+// listed get through besides the server's own, and only they get an
+// Access-Control-Allow-Origin header. Before, any loopback origin was
+// accepted and echoed: a page of another local server (a dev server on
+// localhost:3000) could call this one and read its answers.
 func TestAllowedOrigins(t *testing.T) {
 	tests := []struct {
 		allowed []string
 		origin  string
 		status  int
 	}{
-		{nil, "http://127.0.0.1:8080", 200},
-		{nil, "http://[::1]:8080", 200},
-		{nil, "http://localhost", 200},
+		{nil, "http://127.0.0.1:8080", 403},
+		{nil, "http://[::1]:8080", 403},
+		{nil, "http://localhost", 403},
 		{nil, "http://192.168.1.5", 403},
 		{nil, "file://", 403},
 		{[]string{"https://app.example.com"}, "https://app.example.com", 200},
@@ -318,10 +324,20 @@ func TestAllowedOrigins(t *testing.T) {
 			if resp.StatusCode != tt.status {
 				t.Errorf("Origin %s (allowed %q): status %d, want %d; %s", tt.origin, tt.allowed, resp.StatusCode, tt.status, body)
 			}
-			if tt.status == 200 && resp.Header.Get("Access-Control-Allow-Origin") != tt.origin {
-				t.Errorf("Access-Control-Allow-Origin = %q, want %q", resp.Header.Get("Access-Control-Allow-Origin"), tt.origin)
+			want := ""
+			if tt.status == 200 {
+				want = tt.origin
+			}
+			if got := resp.Header.Get("Access-Control-Allow-Origin"); got != want {
+				t.Errorf("Access-Control-Allow-Origin = %q, want %q", got, want)
 			}
 		})
+	}
+	// The server's own origin passes, with no CORS header: it needs none.
+	srv := newServer(t, httpserver.Static(snapshot()), nil)
+	resp, body := get(t, srv.URL+"/tools", map[string]string{"Origin": srv.URL})
+	if resp.StatusCode != 200 || resp.Header.Get("Access-Control-Allow-Origin") != "" {
+		t.Errorf("own origin: %d, Access-Control-Allow-Origin %q; %s", resp.StatusCode, resp.Header.Get("Access-Control-Allow-Origin"), body)
 	}
 }
 

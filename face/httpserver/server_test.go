@@ -211,7 +211,9 @@ func TestHostAndOriginRule(t *testing.T) {
 		body               string // for 403: the start of the answer
 	}{
 		{"loopback host", "", "", http.StatusOK, ""},
-		{"localhost with port", "localhost:7477", "http://localhost:3000", http.StatusOK, ""},
+		{"localhost with port", "localhost:7477", "http://localhost:7477", http.StatusOK, ""},
+		{"forwarded port", "localhost:9000", "", http.StatusOK, ""},
+		{"other loopback origin", "localhost:7477", "http://localhost:3000", http.StatusForbidden, `{"error":"origin \"http://localhost:3000\" is not allowed`},
 		{"foreign host", "evil.example:7477", "", http.StatusForbidden, `{"error":"host \"evil.example:7477\" is not allowed`},
 		{"foreign origin", "", "https://evil.example", http.StatusForbidden, `{"error":"origin \"https://evil.example\" is not allowed`},
 	}

@@ -31,6 +31,13 @@ function el(tag, attrs, ...kids) {
   return e;
 }
 
+// fill replaces node's children by kids, leaving out null and false
+// (replaceChildren would show them as the text "null" and "false").
+function fill(node, ...kids) {
+  node.replaceChildren(...kids.filter((c) => c != null && c !== false));
+  return node;
+}
+
 // Num is a JSON number kept as its digits, so that 12345678901234567890
 // reaches the tool as written (JSON.parse would round it).
 class Num { constructor(s) { this.s = String(s); } }
@@ -152,7 +159,7 @@ function renderList() {
     frag.append(el('section', { 'aria-labelledby': hid }, title, ul));
   });
   if (!shown) frag.append(el('p', { class: 'muted', text: st.tools.length ? 'No tool matches.' : 'This server serves no tools.' }));
-  $('list').replaceChildren(frag);
+  fill($('list'), frag);
   const n = st.tools.length, word = n === 1 ? 'tool' : 'tools';
   $('count').textContent = q ? `${shown} of ${n} ${word}` : `${n} ${word}`;
 }
@@ -205,10 +212,10 @@ async function openTool(name) {
   st.open = name;
   renderList();
   const main = $('detail');
-  if (!name) { main.replaceChildren(el('p', { class: 'muted placeholder', text: 'Choose a tool to see its description and a form to try it.' })); return; }
+  if (!name) { fill(main, el('p', { class: 'muted placeholder', text: 'Choose a tool to see its description and a form to try it.' })); return; }
   let text;
   try { text = await fetchDetail(name); } catch (e) {
-    if (st.open === name) main.replaceChildren(el('p', { class: 'notice', role: 'alert', text: `Cannot show ${name}: ${e.message}` }));
+    if (st.open === name) fill(main, el('p', { class: 'notice', role: 'alert', text: `Cannot show ${name}: ${e.message}` }));
     return;
   }
   if (st.open !== name) return;
@@ -256,7 +263,7 @@ function renderDetail(text, keep) {
     el('button', { type: 'button', onclick: () => copy('curl') }, 'Copy as cURL'));
   const disabled = canRun ? null : el('p', { class: 'notice', id: 'exec-off' }, 'Execution is disabled on this server: restart it with ', el('code', { text: '--allow-execute' }), ' to run tools from this page. Validate works.');
 
-  $('detail').replaceChildren(
+  fill($('detail'),
     el('header', null, el('h2', { id: 'tool-h' }, d.name), ...badges(d.annotations)),
     d.summary ? el('p', { class: 'summary', text: d.summary }) : null,
     d.description && d.description !== d.summary ? el('div', { class: 'long', text: d.description }) : null,
@@ -279,12 +286,13 @@ const CALLS = 20;
 // loadCalls shows the tool's last calls as the audit log holds them,
 // newest first; every value is shown as text.
 async function loadCalls(name) {
-  const show = (...kids) => { if (st.open === name && $('calls')) $('calls').replaceChildren(el('h3', { id: 'calls-h', text: 'Recent calls' }), ...kids); };
+  const show = (...kids) => { if (st.open === name && $('calls')) fill($('calls'), el('h3', { id: 'calls-h', text: 'Recent calls' }), ...kids); };
   let r;
   try {
     r = await fetch(toolPath(name, 'calls') + '?limit=' + CALLS, { headers: headers(), cache: 'no-store' });
   } catch (e) { return show(el('p', { class: 'notice', text: 'Cannot read the recent calls: ' + e.message })); }
   if (r.status === 401) { needToken(); return show(el('p', { class: 'muted', text: 'Give the token to see the recent calls.' })); }
+  if (r.status === 403) return show(el('p', { class: 'muted', id: 'calls-no-token', text: await errorOf(r) }));
   if (!r.ok) return show(el('p', { class: 'notice', text: 'Cannot read the recent calls: ' + await errorOf(r) }));
   let a;
   try { a = parseJSON(await r.text()); } catch (e) { return show(el('p', { class: 'notice', text: 'Cannot read the recent calls: ' + e.message })); }
@@ -389,7 +397,7 @@ function field(s, label, name, required, ptr, byPtr) {
       f = {
         el: box,
         get() { const a = rows.map((r) => r.ctl.get()).filter((v) => v !== undefined); return a.length || required ? a : undefined; },
-        set(v) { rows.length = 0; list.replaceChildren(); if (Array.isArray(v)) v.forEach((x) => add(x)); },
+        set(v) { rows.length = 0; fill(list); if (Array.isArray(v)) v.forEach((x) => add(x)); },
         mark: mark(null),
       };
     }
@@ -495,7 +503,7 @@ function args() {
 function result(cls, ...kids) {
   const box = $('result');
   box.className = cls || '';
-  box.replaceChildren(el('h3', { id: 'result-h', text: 'Result' }), ...kids);
+  fill(box, el('h3', { id: 'result-h', text: 'Result' }), ...kids);
   return box;
 }
 
