@@ -86,10 +86,11 @@ func (a *app) add(c *cli.Context) error {
 		file = filepath.Join(dir, "tools.toml")
 	}
 	before, trusted := trustedBefore(root)
-	if err := config.AppendTool(file, name, argv, toolName); err != nil {
+	wrote, err := config.AppendTool(file, name, argv, toolName)
+	if err != nil {
 		return &exitError{code: ExitFailure, err: err}
 	}
-	note := keepTrusted(before, trusted, file)
+	note := keepTrusted(before, trusted, file, wrote)
 	if note != "" {
 		fmt.Fprintf(a.stderr, "toolhost: %s\n", note)
 	}
