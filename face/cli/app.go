@@ -205,6 +205,7 @@ func newApp(stdout, stderr io.Writer, stdin io.Reader, opts *Options) (*app, *cl
 			a.formatCommand(),
 			a.schemaCommand(),
 			a.addCommand(),
+			a.editCommand(),
 			a.removeCommand(),
 			a.importCommand(),
 			a.checkCommand(),

@@ -68,7 +68,13 @@ func (a *app) listCommand() *cli.Command {
 					fmt.Fprintf(a.stderr, "no enabled tools (disabled: %s)\n", strings.Join(names, ", "))
 					return nil
 				}
-				if len(a.cfgProblems) == 0 && len(cat.Report().Errors()) == 0 && a.untrusted == nil {
+				if a.untrusted != nil {
+					// stderr has the files and the fix; stdout, which a
+					// script or a pager reads, must not be silent.
+					fmt.Fprintln(a.stdout, untrustedNoTools)
+					return nil
+				}
+				if len(a.cfgProblems) == 0 && len(cat.Report().Errors()) == 0 {
 					fmt.Fprintln(a.stderr, a.noToolsHint())
 				}
 				return nil
@@ -92,6 +98,10 @@ func (a *app) listCommand() *cli.Command {
 		},
 	}
 }
+
+// untrustedNoTools is what list prints on stdout when it serves nothing
+// because the workspace is not trusted; stderr says why and what to do.
+const untrustedNoTools = "no tools: the workspace's configuration is not trusted, so its tools are not served"
 
 // disabledNames lists the catalog's disabled tools.
 func disabledNames(cat *resolver.Catalog) []string {
