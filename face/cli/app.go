@@ -200,6 +200,7 @@ func newApp(stdout, stderr io.Writer, stdin io.Reader, opts *Options) (*app, *cl
 		},
 		Commands: []*cli.Command{
 			a.listCommand(),
+			a.searchCommand(),
 			a.describeCommand(),
 			a.callCommand(),
 			a.formatCommand(),

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
@@ -26,12 +27,15 @@ func (a *app) listCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "list",
 		Usage: "list the tools the configuration serves",
-		Description: "Resolves every entry and prints one line per tool. With --json, prints exactly\n" +
-			"the MCP tools/list result {\"tools\":[…]}.\n\n" +
+		Description: "Resolves every entry and prints one line per tool. On a terminal, each\n" +
+			"description is cut to its first sentence and to the terminal's width; --wide,\n" +
+			"or a pipe, gives it whole on its line. With --json, prints exactly the MCP\n" +
+			"tools/list result {\"tools\":[…]}.\n\n" +
 			"Examples:\n   toolhost list\n   toolhost list --schemas\n   toolhost list --json | jq '.tools[].name'",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print the MCP tools/list result"},
 			&cli.BoolFlag{Name: "schemas", Usage: "show each tool's parameters"},
+			&cli.BoolFlag{Name: "wide", Usage: "on a terminal too, print each description whole, uncut"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := checkArgs(c, 0, 0, ""); err != nil {
@@ -89,10 +93,17 @@ func (a *app) listCommand() *cli.Command {
 				}
 				return nil
 			}
+			width, nameWidth := a.width(), len("NAME")
+			if c.Bool("wide") {
+				width = 0
+			}
+			for _, d := range briefs {
+				nameWidth = max(nameWidth, utf8.RuneCountInString(d.Name))
+			}
 			tw := newTable(a.stdout)
 			row(tw, a.out.bold("NAME"), "DESCRIPTION")
 			for _, d := range briefs {
-				row(tw, a.out.green(d.Name), a.outText(d.Summary))
+				row(tw, a.out.green(d.Name), a.outText(briefText(d.Summary, nameWidth, width)))
 			}
 			return tw.Flush()
 		},
