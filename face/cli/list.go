@@ -351,11 +351,19 @@ func (a *app) describe(t *resolver.Tool, explain bool) {
 		if value == "" {
 			return
 		}
-		cells := []string{a.out.bold(label), a.outText(value)}
-		if explain {
-			cells = append(cells, from(field))
+		if !explain {
+			row(tw, a.out.bold(label), a.outText(value))
+			return
 		}
-		row(tw, cells...)
+		// A long value is wrapped, so that the provenance column stays
+		// in view beside every field.
+		for i, l := range wrapText(value, describeWrap) {
+			if i == 0 {
+				row(tw, a.out.bold(label), a.outText(l), from(field))
+			} else {
+				row(tw, "", a.outText(l), "")
+			}
+		}
 	}
 	line("NAME", t.Name, "name")
 	line("SUMMARY", t.Summary, "summary")
@@ -413,6 +421,38 @@ func (a *app) describe(t *resolver.Tool, explain bool) {
 		}
 		tw.Flush()
 	}
+}
+
+// describeWrap is the widest value describe --explain shows on one line,
+// in runes, before its provenance column.
+const describeWrap = 60
+
+// wrapText cuts s (on one line: newlines and tabs count as spaces) into
+// lines of at most n runes at spaces; a word longer than n is cut.
+func wrapText(s string, n int) []string {
+	var lines []string
+	var cur []rune
+	for _, w := range strings.Fields(s) {
+		word := []rune(w)
+		for len(word) > n {
+			if len(cur) > 0 {
+				lines, cur = append(lines, string(cur)), nil
+			}
+			lines, word = append(lines, string(word[:n])), word[n:]
+		}
+		switch {
+		case len(cur) == 0:
+			cur = word
+		case len(cur)+1+len(word) <= n:
+			cur = append(append(cur, ' '), word...)
+		default:
+			lines, cur = append(lines, string(cur)), word
+		}
+	}
+	if len(cur) > 0 || len(lines) == 0 {
+		lines = append(lines, string(cur))
+	}
+	return lines
 }
 
 // origin says where field came from: its own provenance entry, else the

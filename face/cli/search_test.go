@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/toolhost/toolhost/tool"
 )
 
 // TestSearch: search ranks the catalog's tools for a query as
@@ -59,5 +62,69 @@ func TestBriefText(t *testing.T) {
 		if got := briefText(tt.s, tt.nameWidth, tt.width); got != tt.want {
 			t.Errorf("briefText(%q, %d, %d) = %q, want %q", tt.s, tt.nameWidth, tt.width, got, tt.want)
 		}
+	}
+}
+
+// TestAccessRules: describe --explain shows context.access as rules
+// people read, not as the JSON the tool gets (full of nulls).
+func TestAccessRules(t *testing.T) {
+	yes, no := true, false
+	port, scheme, prefix, target := uint16(443), "https", "/v1/", "/home/u/fork"
+	for _, tt := range []struct {
+		name string
+		ap   *tool.AccessPolicy // nil: null
+		want []string
+	}{
+		{"null", nil, []string{"none sent (null): the tool is told no rules"}},
+		{"empty", &tool.AccessPolicy{}, []string{"no rules: nothing restricted"}},
+		{"rules", &tool.AccessPolicy{
+			FS: []tool.FSRule{
+				{LexicalPath: "", Read: &yes},
+				{LexicalPath: "src", Read: &yes, Write: &yes, Delete: &no},
+				{LexicalPath: "vendor/fork", External: true, ApprovedTarget: &target, Read: &yes},
+				{LexicalPath: "secret"},
+			},
+			Net: []tool.NetRule{{Host: "api.github.com", Scheme: &scheme, Port: &port, PathPrefix: &prefix, Allow: true}, {Host: "evil.example"}},
+			Env: []tool.EnvRule{{Name: "HOME", Read: true}, {Name: "AWS_*"}},
+		}, []string{
+			"fs . (the workspace root): read",
+			"fs src: read, write, no delete",
+			"fs vendor/fork (external, resolving to /home/u/fork): read",
+			"fs secret: nothing",
+			"net https://api.github.com:443/v1/…: allow",
+			"net evil.example: deny",
+			"env HOME: read",
+			"env AWS_*: no read",
+		}},
+	} {
+		raw := []byte("null")
+		if tt.ap != nil {
+			var err error
+			if raw, err = tool.Marshal(tt.ap); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := accessRules(raw); strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+			t.Errorf("%s: accessRules(%s) mismatch (-want +got):\n-%s\n+%s", tt.name, raw, strings.Join(tt.want, "\n"), strings.Join(got, "\n"))
+		}
+	}
+}
+
+// TestDescribeWrapsLongValues: describe --explain wraps a long value, so
+// that the provenance column stays beside the values, not 400 columns to
+// the right.
+func TestDescribeWrapsLongValues(t *testing.T) {
+	summary := strings.Repeat("Greet someone by name. ", 8)
+	dir := workspace(t, "[tools.greet]\ncommand = [{{exe}}, \"greet-desc\"]\n")
+	t.Setenv("FAKE_SUMMARY", summary)
+	r := runIn(t, dir, "", nil, "--no-cache", "describe", "greet", "--explain")
+	head, _, _ := strings.Cut(r.stdout, "\nSOURCE")
+	want := "NAME     greet\n" +
+		"SUMMARY  Greet someone by name. Greet someone by name. Greet someone   (binary)\n" +
+		"         by name. Greet someone by name. Greet someone by name. Greet\n" +
+		"         someone by name. Greet someone by name. Greet someone by\n" +
+		"         name."
+	if r.code != 0 || head != want {
+		t.Errorf("exit %d, head mismatch (-want +got):\n-%s\n+%s", r.code, want, head)
 	}
 }
