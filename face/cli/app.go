@@ -322,7 +322,8 @@ func (a *app) toolCatalog(c *cli.Context, name string) (*resolver.Catalog, error
 		return nil, &exitError{code: ExitFailure, err: err}
 	}
 	a.root = root
-	a.noteTool = name // the one line of note is about this tool only
+	a.auditLog.SetWorkspace(root) // one log holds every workspace's calls
+	a.noteTool = name             // the one line of note is about this tool only
 	opts := &resolver.Options{Root: root, PoolSize: -1, Only: name, Audit: a.auditLog}
 	if a.pool {
 		opts.PoolSize = poolSize(a.opts.Getenv("TOOLHOST_POOL_SIZE"))
