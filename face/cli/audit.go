@@ -148,10 +148,10 @@ func (p *auditPrinter) file(name string, filter *audit.Filter) error {
 	}
 	warn := p.a.errOut.yellow("warning")
 	if n := s.Skipped(); n > 0 {
-		fmt.Fprintf(p.a.stderr, "%s: %s: skipped %d %s that %s not audit lines\n", warn, name, n, plural(n, "line", "lines"), plural(n, "is", "are"))
+		fmt.Fprintf(p.a.stderr, "%s: %s: skipped %d %s\n", warn, name, n, plural(n, "line that is not an audit line", "lines that are not audit lines"))
 	}
 	if t := s.Torn(); t != nil {
-		fmt.Fprintf(p.a.stderr, "%s: %s ends with a torn line (%d bytes, no newline), skipped: its writer stopped in the middle of it\n", warn, name, len(t))
+		fmt.Fprintf(p.a.stderr, "%s: %s ends with a torn line (%d %s, no newline), skipped: its writer stopped in the middle of it\n", warn, name, len(t), plural(len(t), "byte", "bytes"))
 	}
 	return nil
 }

@@ -384,7 +384,7 @@ func (a *app) describe(t *resolver.Tool, explain bool) {
 		line("TIMEOUT", durationText(t.Timeout), "timeout")
 	}
 	if t.RateLimit > 0 {
-		line("RATE LIMIT", fmt.Sprintf("%d calls per minute (enforced by serve)", t.RateLimit), "rate_limit_per_minute")
+		line("RATE LIMIT", fmt.Sprintf("%d %s per minute (enforced by serve)", t.RateLimit, plural(t.RateLimit, "call", "calls")), "rate_limit_per_minute")
 	}
 	if !t.Enabled {
 		line("ENABLED", "no", "enable")
