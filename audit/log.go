@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -70,6 +71,8 @@ type Log struct {
 	maxFiles int
 	maxArgs  int
 	secrets  secretSet
+	// workspace is [Log.SetWorkspace]'s root, for the lines that name none.
+	workspace atomic.Pointer[string]
 
 	mu   sync.Mutex // guards the fields below
 	f    *os.File
@@ -165,6 +168,9 @@ func (l *Log) Write(r *Record) error {
 	if rec.Time.IsZero() {
 		rec.Time = time.Now()
 	}
+	if ws := l.workspace.Load(); rec.Workspace == "" && ws != nil {
+		rec.Workspace = *ws
+	}
 	bp := bufPool.Get().(*[]byte)
 	defer bufPool.Put(bp)
 	// The redacted arguments first, at the buffer's end; then the line.
@@ -179,6 +185,16 @@ func (l *Log) Write(r *Record) error {
 		*bp = make([]byte, 0, 1024) // one huge line does not stay pinned in the pool
 	}
 	return l.write(line)
+}
+
+// SetWorkspace makes root the workspace of the lines written from now on
+// whose [Record] names none: the process serves that workspace's
+// configuration. One log file holds the calls of every workspace, and
+// `toolhost audit --workspace` selects them by it.
+func (l *Log) SetWorkspace(root string) {
+	if l != nil {
+		l.workspace.Store(&root)
+	}
 }
 
 // write hands line to the kernel in one write(2), rotating first if the

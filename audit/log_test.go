@@ -272,3 +272,44 @@ func TestTokenID(t *testing.T) {
 		t.Errorf("TokenID: empty must be empty and tokens told apart")
 	}
 }
+
+// TestLogWorkspace: after SetWorkspace, each line names the workspace,
+// unless its record names one itself; a Filter selects by it.
+func TestLogWorkspace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	l, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []struct {
+		set, tool, own string
+	}{{"", "before", ""}, {"/w/a", "a", ""}, {"/w/a", "own", "/w/b"}, {"/w/b", "b", ""}} {
+		if r.set != "" {
+			l.SetWorkspace(r.set)
+		}
+		if err := l.Write(&Record{Tool: r.tool, Workspace: r.own, Outcome: OutcomeSuccess}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Close()
+	var got []string
+	for _, r := range readAll(t, path) {
+		got = append(got, r.Tool+"@"+r.Workspace)
+	}
+	if want := "before@,a@/w/a,own@/w/b,b@/w/b"; strings.Join(got, ",") != want {
+		t.Errorf("lines = %s, want %s", strings.Join(got, ","), want)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s := NewScanner(f, &Filter{Workspace: "/w/b"})
+	got = nil
+	for s.Scan() {
+		got = append(got, s.Record().Tool)
+	}
+	if want := "own,b"; strings.Join(got, ",") != want {
+		t.Errorf("Filter{Workspace: /w/b} = %s, want %s", strings.Join(got, ","), want)
+	}
+}

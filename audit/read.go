@@ -12,12 +12,14 @@ import (
 
 // Filter selects the lines a [Scanner] yields. The zero Filter selects all.
 type Filter struct {
-	Tool  string    // only calls of this tool; "" all
-	Since time.Time // only calls that started at or after this time; zero all
+	Tool      string    // only calls of this tool; "" all
+	Since     time.Time // only calls that started at or after this time; zero all
+	Workspace string    // only calls served by the workspace at this root ([Record.Workspace]); "" all
 }
 
 func (f *Filter) match(r *Record) bool {
-	return f == nil || ((f.Tool == "" || r.Tool == f.Tool) && (f.Since.IsZero() || !r.Time.Before(f.Since)))
+	return f == nil || ((f.Tool == "" || r.Tool == f.Tool) && (f.Since.IsZero() || !r.Time.Before(f.Since)) &&
+		(f.Workspace == "" || r.Workspace == f.Workspace))
 }
 
 // maxLine bounds one line the reader accepts; a longer one is skipped as

@@ -17,8 +17,12 @@ type Record struct {
 	Time   time.Time // when the call started; zero: [Log.Write] sets now
 	Face   string    // the face that took the call: "mcp", "http", "cli" or "go"
 	Client Client    // who asked
-	Tool   string    // the tool's served name
-	Source string    // where the tool comes from: a command line, "dynamic", an MCP server…
+	// Workspace is the root of the workspace whose configuration served
+	// the call, absolute; "" unknown. One log holds the calls of every
+	// workspace: [Log.SetWorkspace] fills it.
+	Workspace string
+	Tool      string // the tool's served name
+	Source    string // where the tool comes from: a command line, "dynamic", an MCP server…
 
 	// Arguments are the call's arguments as the client sent them (a JSON
 	// object). [Log.Write] redacts them (see [Redact]) and caps their size
@@ -33,7 +37,7 @@ type Record struct {
 	Sandbox  Sandbox  // the sandbox the tool ran in, and any denial
 
 	Duration time.Duration // from the call's start to its outcome
-	Outcome  string        // [OutcomeSuccess], [OutcomeError], [OutcomeNeedsInput] or [OutcomeHostError]
+	Outcome  string        // [OutcomeSuccess], [OutcomeError], [OutcomeRateLimited], [OutcomeNeedsInput] or [OutcomeHostError]
 	// ExitStatus is the tool process's exit status; nil when no process
 	// ended with the call (an in-process tool, a long-lived process, a call
 	// refused before it ran). -1: killed by a signal.
@@ -64,10 +68,13 @@ type Sandbox struct {
 
 // The outcome types of [Record.Outcome].
 const (
-	OutcomeSuccess    = "success"     // the tool answered success
-	OutcomeError      = "error"       // the tool answered an error (a tool failure: data)
-	OutcomeNeedsInput = "needs_input" // the call ended on a question nobody answered
-	OutcomeHostError  = "host_error"  // the host got no answer: not found, crashed, timeout, refused
+	OutcomeSuccess = "success" // the tool answered success
+	OutcomeError   = "error"   // the tool answered an error (a tool failure: data)
+	// OutcomeRateLimited: the call was refused before anything ran, as
+	// the tool's rate_limit_per_minute was reached (the client may retry).
+	OutcomeRateLimited = "rate_limited"
+	OutcomeNeedsInput  = "needs_input" // the call ended on a question nobody answered
+	OutcomeHostError   = "host_error"  // the host got no answer: not found, crashed, timeout, refused
 )
 
 // The decisions of [Approval.Decision].
@@ -108,6 +115,7 @@ func (r *Record) appendJSON(b []byte, args []byte) []byte {
 		}
 		b = append(b, '}')
 	}
+	b = field(b, "workspace", r.Workspace)
 	b = append(b, `,"tool":`...)
 	b = appendString(b, r.Tool)
 	b = field(b, "source", r.Source)
@@ -173,6 +181,7 @@ type wireRecord struct {
 	Time          time.Time       `json:"time"`
 	Face          string          `json:"face"`
 	Client        *wireClient     `json:"client"`
+	Workspace     string          `json:"workspace"`
 	Tool          string          `json:"tool"`
 	Source        string          `json:"source"`
 	Arguments     json.RawMessage `json:"arguments"`
@@ -210,7 +219,7 @@ func (r *Record) UnmarshalJSON(data []byte) error {
 		return fmt.Errorf("audit: not an audit line: time, tool, duration_ms and outcome are required")
 	}
 	*r = Record{
-		Time: w.Time, Face: w.Face, Tool: w.Tool, Source: w.Source,
+		Time: w.Time, Face: w.Face, Workspace: w.Workspace, Tool: w.Tool, Source: w.Source,
 		ArgumentsSize: w.ArgumentsSize,
 		Duration:      time.Duration(math.Round(*w.DurationMS * float64(time.Millisecond))),
 		Outcome:       w.Outcome, ExitStatus: w.ExitStatus, BytesIn: w.BytesIn, BytesOut: w.BytesOut,

@@ -21,6 +21,7 @@ func fullRecord() *Record {
 		Time:      time.Date(2026, 11, 25, 15, 4, 5, 123456789, time.UTC),
 		Face:      "mcp",
 		Client:    Client{Name: "claude-code", Version: "2.1.0", Addr: "127.0.0.1:50312", TokenID: TokenID("s3cr3t-token")},
+		Workspace: "/home/ada/project",
 		Tool:      "grep",
 		Source:    "bin/fs grep_files",
 		Arguments: json.RawMessage(`{"pattern":"a\"b","limit":10}`),

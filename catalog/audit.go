@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/audit"
+	"github.com/toolhost/toolhost/ratelimit"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -24,6 +25,7 @@ type callNote struct {
 	exit              *int
 	bytesIn, bytesOut int64
 	secrets           []string // the call's Secret answers (secretanswers.go)
+	limited           bool     // the rate limit refused the call
 }
 
 type noteKey struct{}
@@ -41,6 +43,15 @@ func noteApproval(ctx context.Context, decision string) {
 	if n := noteOf(ctx); n != nil && decision != "" {
 		n.approval = audit.Approval{Decision: decision, By: audit.CallerFrom(ctx).Face}
 	}
+}
+
+// refuseLimited is the outcome of a call the rate limit refuses (perMinute
+// calls admitted already; wait until the next), noted for the audit line.
+func refuseLimited(ctx context.Context, name string, perMinute int, wait time.Duration) tool.Outcome {
+	if n := noteOf(ctx); n != nil {
+		n.limited = true
+	}
+	return ratelimit.Refusal(name, perMinute, wait)
 }
 
 // A source tells the audit line of the call it runs (ctx) what only it
@@ -163,6 +174,8 @@ func (c *Catalog) writeAudit(ctx context.Context, start time.Time, d time.Durati
 		r.Outcome = audit.OutcomeSuccess
 	case out.Type == tool.KindNeedsInput:
 		r.Outcome = audit.OutcomeNeedsInput
+	case n.limited:
+		r.Outcome = audit.OutcomeRateLimited
 	default:
 		r.Outcome = audit.OutcomeError
 	}

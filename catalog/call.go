@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/toolhost/toolhost/ratelimit"
 	"github.com/toolhost/toolhost/telemetry"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -85,7 +84,7 @@ func (c *Catalog) call(ctx context.Context, name string, args map[string]any, op
 		return skipped(name, t), nil
 	case RunAsk:
 		if wait := c.limits.Wait(name, t.RateLimit); wait > 0 { // nobody approves a call the limit refuses
-			return ratelimit.Refusal(name, t.RateLimit, wait), nil
+			return refuseLimited(ctx, name, t.RateLimit, wait), nil
 		}
 		if declined, err := c.approveTraced(ctx, e, name, checked, o.Approve); declined != nil || err != nil {
 			if declined == nil {
@@ -96,7 +95,7 @@ func (c *Catalog) call(ctx context.Context, name string, args map[string]any, op
 	}
 	if n := e.t().RateLimit; n > 0 { // counted here, just before the tool starts
 		if wait, ok := c.limits.Admit(name, n); !ok {
-			return ratelimit.Refusal(name, n, wait), nil
+			return refuseLimited(ctx, name, n, wait), nil
 		}
 	}
 	answers := maps.Clone(o.Answers)

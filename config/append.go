@@ -19,8 +19,10 @@ import (
 // The file and its directory are created when missing. It refuses when the
 // file is not valid configuration or already has [tools.NAME]. The write
 // is atomic (a temporary file renamed over the original, whose mode is
-// kept; a symlink is followed).
-func AppendTool(file, name string, command []string, toolName string) error {
+// kept; a symlink is followed). It returns the bytes it wrote, the whole
+// file: what the person asked for is these bytes, whatever the file holds
+// by the time the caller looks again.
+func AppendTool(file, name string, command []string, toolName string) ([]byte, error) {
 	return appendEntry(file, "tools", name, command, [][2]string{{"tool", toolName}})
 }
 
@@ -31,20 +33,21 @@ func AppendTool(file, name string, command []string, toolName string) error {
 //	command = "…"
 //	prefix = "PREFIX"      # only when prefix is set
 //
-// and refuses when the file already has [toolsets.NAME].
-func AppendToolset(file, name string, command []string, prefix string) error {
+// and refuses when the file already has [toolsets.NAME]. It returns the
+// bytes it wrote.
+func AppendToolset(file, name string, command []string, prefix string) ([]byte, error) {
 	return appendEntry(file, "toolsets", name, command, [][2]string{{"prefix", prefix}})
 }
 
 // appendEntry appends [section.name] with command and the string keys
 // that are set, for [AppendTool] and [AppendToolset].
-func appendEntry(file, section, name string, command []string, keys [][2]string) error {
+func appendEntry(file, section, name string, command []string, keys [][2]string) ([]byte, error) {
 	what := map[string]string{"tools": "tool", "toolsets": "toolset"}[section]
 	if name == "" {
-		return errors.New("config: add: empty tool name")
+		return nil, errors.New("config: add: empty tool name")
 	}
 	if len(command) == 0 || command[0] == "" {
-		return fmt.Errorf("config: add %q: empty command", name)
+		return nil, fmt.Errorf("config: add %q: empty command", name)
 	}
 	var text strings.Builder
 	fmt.Fprintf(&text, "[%s]\n", dotted([]string{section, name}))
@@ -70,10 +73,10 @@ func appendEntry(file, section, name string, command []string, keys [][2]string)
 // appendText appends text, a block of tables, to the configuration file
 // (through a symlink; created with its directory when missing) after
 // check accepted the layer as it is, and only when the result still
-// parses; it writes atomically, keeping the file's mode. op names the
-// edit in errors ("import", `add "x"`), into with its file ("import
-// into", `add "x" to`).
-func appendText(file, op, into string, check func(*Config) error, text string) error {
+// parses; it writes atomically, keeping the file's mode, and returns the
+// bytes it wrote. op names the edit in errors ("import", `add "x"`), into
+// with its file ("import into", `add "x" to`).
+func appendText(file, op, into string, check func(*Config) error, text string) ([]byte, error) {
 	target := file
 	if t, err := filepath.EvalSymlinks(file); err == nil {
 		target = t
@@ -87,17 +90,17 @@ func appendText(file, op, into string, check func(*Config) error, text string) e
 		}
 		layer, err := parseLayer(file, old)
 		if err != nil {
-			return fmt.Errorf("config: cannot %s %s: %w", into, file, err)
+			return nil, fmt.Errorf("config: cannot %s %s: %w", into, file, err)
 		}
 		if err := check(layer); err != nil {
-			return err
+			return nil, err
 		}
 	case errors.Is(err, fs.ErrNotExist):
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			return fmt.Errorf("config: %s: %w", op, err)
+			return nil, fmt.Errorf("config: %s: %w", op, err)
 		}
 	default:
-		return fmt.Errorf("config: %s: %w", op, err)
+		return nil, fmt.Errorf("config: %s: %w", op, err)
 	}
 	var b strings.Builder
 	b.Write(old)
@@ -110,9 +113,12 @@ func appendText(file, op, into string, check func(*Config) error, text string) e
 	b.WriteString(text)
 	data := []byte(b.String())
 	if _, err := parseLayer(file, data); err != nil { // never write what we cannot read back
-		return fmt.Errorf("config: %s %s: %w", into, file, err)
+		return nil, fmt.Errorf("config: %s %s: %w", into, file, err)
 	}
-	return writeAtomic(target, data, mode)
+	if err := writeAtomic(target, data, mode); err != nil {
+		return nil, err
+	}
+	return data, nil
 }
 
 // commandValue writes command as a TOML string when it splits back into

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,12 +35,16 @@ func TestAppendTool(t *testing.T) {
 				old = *tt.old
 				writeFile(t, file, old)
 			}
-			if err := AppendTool(file, tt.tool, tt.command, tt.toolName); err != nil {
+			wrote, err := AppendTool(file, tt.tool, tt.command, tt.toolName)
+			if err != nil {
 				t.Fatalf("AppendTool: %v", err)
 			}
 			got, err := os.ReadFile(file)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if string(wrote) != string(got) {
+				t.Errorf("AppendTool returned %q, but wrote %q", wrote, got)
 			}
 			if !strings.HasPrefix(string(got), old) {
 				t.Fatalf("existing bytes changed:\n%s", got)
@@ -84,7 +89,10 @@ func TestAppendToolRefuses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before, _ := os.ReadFile(tt.file)
-			err := AppendTool(tt.file, tt.tool, tt.command, "")
+			wrote, err := AppendTool(tt.file, tt.tool, tt.command, "")
+			if wrote != nil {
+				t.Errorf("AppendTool returned %q with its error", wrote)
+			}
 			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 				t.Errorf("error mismatch\n got: %v\nwant: %s…", err, tt.want)
 			}
@@ -106,7 +114,7 @@ func TestAppendToolKeepsModeAndSymlink(t *testing.T) {
 	if err := os.Symlink(real, link); err != nil {
 		t.Skip(err)
 	}
-	if err := AppendTool(link, "x", []string{"x"}, ""); err != nil {
+	if _, err := AppendTool(link, "x", []string{"x"}, ""); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
@@ -115,5 +123,59 @@ func TestAppendToolKeepsModeAndSymlink(t *testing.T) {
 	fi, err := os.Stat(real)
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("mode = %v, %v; want 0600", fi.Mode().Perm(), err)
+	}
+}
+
+// TestAppendServer: add --mcp appends an [mcp_servers.NAME] table with
+// a command or a url, returns the bytes it wrote, and refuses a name the
+// file already has, or a table that would have both or neither.
+func TestAppendServer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	tests := []struct {
+		name, old, server string
+		command           []string
+		url               string
+		want              string // the file after, or the error with FILE for the file
+	}{
+		{"command", "# mine\n", "fs", []string{"npx", "-y", "@modelcontextprotocol/server-filesystem", "."}, "",
+			"# mine\n\n[mcp_servers.fs]\ncommand = \"npx -y @modelcontextprotocol/server-filesystem .\"\n"},
+		{"array command", "", "x", []string{"my server", "--flag"}, "",
+			"[mcp_servers.x]\ncommand = [\"my server\", \"--flag\"]\n"},
+		{"url", "", "gh", nil, "https://api.example.com/mcp",
+			"[mcp_servers.gh]\nurl = \"https://api.example.com/mcp\"\n"},
+		{"exists", "[mcp_servers.fs]\nurl = \"https://a/mcp\"\n", "fs", []string{"x"}, "",
+			"error: config: FILE:1: MCP server \"fs\" already exists in FILE; edit it there or choose another name"},
+		{"both", "", "fs", []string{"x"}, "https://a/mcp",
+			"error: config: add --mcp \"fs\": give a command or a url, not both or neither"},
+		{"neither", "", "fs", nil, "",
+			"error: config: add --mcp \"fs\": give a command or a url, not both or neither"},
+	}
+	for i, tt := range tests {
+		file := filepath.Join(dir, fmt.Sprint(i), "tools.toml")
+		if tt.old != "" {
+			writeFile(t, file, tt.old)
+		}
+		wrote, err := AppendServer(file, tt.server, tt.command, tt.url)
+		got, _ := os.ReadFile(file)
+		if err != nil {
+			if want := strings.ReplaceAll(tt.want, "FILE", file); "error: "+err.Error() != want {
+				t.Errorf("%s: error mismatch (-want +got):\n-%s\n+error: %v", tt.name, want, err)
+			}
+			if string(got) != tt.old {
+				t.Errorf("%s: the file changed to %q", tt.name, got)
+			}
+			continue
+		}
+		if string(got) != tt.want || string(wrote) != tt.want {
+			t.Errorf("%s: file %q, returned %q; want %q", tt.name, got, wrote, tt.want)
+		}
+		cfg, err := Parse(file, got)
+		if err != nil {
+			t.Fatalf("%s: result does not parse: %v", tt.name, err)
+		}
+		if s := cfg.Servers[tt.server]; s == nil || s.URL != tt.url || strings.Join(s.Argv(), "\x00") != strings.Join(tt.command, "\x00") {
+			t.Errorf("%s: parsed server = %+v, want command %q url %q", tt.name, s, tt.command, tt.url)
+		}
 	}
 }

@@ -33,14 +33,14 @@ func ImportText(entries []Imported) string {
 // (comments included) untouched, as [AppendTool] does, atomically. It
 // refuses, writing nothing, when the file is not valid configuration or
 // already has [tools.NAME] for one of the entries (the error names the
-// first such entry and where it is).
-func AppendImported(file string, entries []Imported) error {
+// first such entry and where it is). It returns the bytes it wrote.
+func AppendImported(file string, entries []Imported) ([]byte, error) {
 	if len(entries) == 0 {
-		return errors.New("config: import: no tools to write")
+		return nil, errors.New("config: import: no tools to write")
 	}
 	for _, e := range entries {
 		if e.Name == "" || e.Server == "" || e.Tool == "" {
-			return fmt.Errorf("config: import: entry %q for server %q, tool %q: a name, server and tool are required", e.Name, e.Server, e.Tool)
+			return nil, fmt.Errorf("config: import: entry %q for server %q, tool %q: a name, server and tool are required", e.Name, e.Server, e.Tool)
 		}
 	}
 	check := func(layer *Config) error {

@@ -36,7 +36,7 @@ func TestAppendImported(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			err := AppendImported(file, tt.entries)
+			wrote, err := AppendImported(file, tt.entries)
 			if tt.wantErr != "" {
 				want := replaceFile(tt.wantErr, file)
 				if err == nil || err.Error() != want {
@@ -54,6 +54,9 @@ func TestAppendImported(t *testing.T) {
 			data, err := os.ReadFile(file)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if string(wrote) != string(data) {
+				t.Errorf("AppendImported returned %q, but wrote %q", wrote, data)
 			}
 			if string(data) != tt.want {
 				t.Errorf("file mismatch (-want +got):\n-%s\n+%s", tt.want, data)
@@ -74,7 +77,7 @@ func TestAppendImported(t *testing.T) {
 			}
 		})
 	}
-	err := AppendImported(filepath.Join(t.TempDir(), "x.toml"), []Imported{{Name: "n", Server: "s"}})
+	_, err := AppendImported(filepath.Join(t.TempDir(), "x.toml"), []Imported{{Name: "n", Server: "s"}})
 	if want := `config: import: entry "n" for server "s", tool "": a name, server and tool are required`; err == nil || err.Error() != want {
 		t.Errorf("err = %v, want %s", err, want)
 	}

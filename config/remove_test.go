@@ -164,7 +164,7 @@ func TestAppendToolset(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "tools.toml")
 	writeFile(t, path, "# mine\n[tools.fs]\ncommand = \"x\"\n")
-	if err := AppendToolset(path, "fs", []string{"bin/fs"}, "fs_"); err != nil {
+	if _, err := AppendToolset(path, "fs", []string{"bin/fs"}, "fs_"); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := os.ReadFile(path)
@@ -172,7 +172,7 @@ func TestAppendToolset(t *testing.T) {
 	if string(got) != want {
 		t.Errorf("file:\n%s\nwant:\n%s", got, want)
 	}
-	err := AppendToolset(path, "fs", []string{"bin/other"}, "")
+	_, err := AppendToolset(path, "fs", []string{"bin/other"}, "")
 	if wantErr := "config: " + path + ":5: toolset \"fs\" already exists in " + path + "; edit it there or choose another name"; err == nil || err.Error() != wantErr {
 		t.Errorf("second add: %v, want %s", err, wantErr)
 	}

@@ -253,7 +253,15 @@ func WriteFile(ctx context.Context, in WriteInput) (string, error) {
 	if err := root.WriteFile(name, []byte(in.Content), 0o644); err != nil {
 		return "", fmt.Errorf("writing %s: %w", in.Path, unwrapPath(err))
 	}
-	return fmt.Sprintf("wrote %d bytes to %s", len(in.Content), in.Path), nil
+	return fmt.Sprintf("wrote %s to %s", count(len(in.Content), "byte", "bytes"), in.Path), nil
+}
+
+// count writes n with its noun: "1 line", "2 lines".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // FormatWrite shows a write_file call to a user about to approve it: the
@@ -262,10 +270,10 @@ func FormatWrite(ctx context.Context, in WriteInput) (string, error) {
 	const show = 10
 	lines := strings.Split(strings.TrimSuffix(in.Content, "\n"), "\n")
 	var b strings.Builder
-	fmt.Fprintf(&b, "write %s (%d bytes, %d lines)\n", in.Path, len(in.Content), len(lines))
+	fmt.Fprintf(&b, "write %s (%s, %s)\n", in.Path, count(len(in.Content), "byte", "bytes"), count(len(lines), "line", "lines"))
 	for i, l := range lines {
 		if i == show {
-			fmt.Fprintf(&b, "  … %d more lines\n", len(lines)-show)
+			fmt.Fprintf(&b, "  … %s\n", count(len(lines)-show, "more line", "more lines"))
 			break
 		}
 		b.WriteString("  │ " + l + "\n")

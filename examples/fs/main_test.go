@@ -227,6 +227,8 @@ func TestFormat(t *testing.T) {
 	}{
 		{"write_file", map[string]any{"path": "a.txt", "content": "one\ntwo\n"}, "write a.txt (8 bytes, 2 lines)\n  │ one\n  │ two"},
 		{"write_file", map[string]any{"path": "b.txt", "content": long}, "write b.txt (60 bytes, 12 lines)\n" + strings.Repeat("  │ line\n", 10) + "  … 2 more lines"},
+		{"write_file", map[string]any{"path": "c.txt", "content": "x"}, "write c.txt (1 byte, 1 line)\n  │ x"},
+		{"write_file", map[string]any{"path": "d.txt", "content": strings.Repeat("l\n", 11)}, "write d.txt (22 bytes, 11 lines)\n" + strings.Repeat("  │ l\n", 10) + "  … 1 more line"},
 		{"read_file", map[string]any{"path": "a.txt"}, "path: a.txt\noffset: 0\nlimit: 2000"},
 		{"grep_files", map[string]any{"pattern": "x", "glob": "*.go"}, "pattern: x\ndir: .\nglob: *.go\nlimit: 100"},
 	}

@@ -19,24 +19,37 @@ func (a *app) addCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "add",
 		Usage:     "register a tool with just its command line",
-		ArgsUsage: "[--toolset] NAME -- COMMAND [ARG…]",
+		ArgsUsage: "[--toolset] NAME -- COMMAND [ARG…]  |  --mcp NAME [--user] (-- COMMAND [ARG…] | URL)",
 		Description: "Asks COMMAND for its schema first, then appends [tools.NAME] to the\n" +
 			"workspace's .config/toolhost/tools.toml (created when missing; what is\n" +
 			"already there is left as it is). For a binary offering several tools, pick\n" +
 			"one with --tool, or register them all with --toolset ([toolsets.NAME]).\n" +
 			"toolhost remove NAME undoes it.\n\n" +
+			"With --mcp, COMMAND (or URL) is an MCP server: its tools are listed first,\n" +
+			"under the sandbox as they will run, then [mcp_servers.NAME] is appended,\n" +
+			"to the user file with --user. A trusted workspace stays trusted.\n\n" +
 			"Examples:\n   toolhost add greet -- bin/greet\n   toolhost add search --tool grep_files -- bin/fs\n" +
-			"   toolhost add --toolset fs --prefix fs_ -- bin/fs",
+			"   toolhost add --toolset fs --prefix fs_ -- bin/fs\n" +
+			"   toolhost add --mcp fs -- npx -y @modelcontextprotocol/server-filesystem .\n" +
+			"   toolhost add --mcp --user docs https://example.com/mcp",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "tool", Usage: "the `NAME` of the tool inside a multi-tool binary"},
 			&cli.BoolFlag{Name: "toolset", Usage: "register every tool of the binary, as [toolsets.NAME]"},
 			&cli.StringFlag{Name: "prefix", Usage: "with --toolset: prepend `PREFIX` to every tool name"},
+			&cli.StringFlag{Name: "mcp", Usage: "add the MCP server `NAME` started by COMMAND, or at URL, as [mcp_servers.NAME]"},
+			&cli.BoolFlag{Name: "user", Usage: "with --mcp: write the user file (config.toml), not the workspace's"},
 		},
 		Action: a.add,
 	}
 }
 
 func (a *app) add(c *cli.Context) error {
+	if name := c.String("mcp"); name != "" {
+		return a.addServer(c, name)
+	}
+	if c.Bool("user") {
+		return commandUsageErrorf(c.Command.HelpName, "--user writes an MCP server (with --mcp) to the user file; a tool is added to the workspace")
+	}
 	if err := checkArgs(c, 2, -1, "NAME -- COMMAND [ARG…]"); err != nil {
 		return err
 	}
@@ -71,6 +84,9 @@ func (a *app) add(c *cli.Context) error {
 				"  %s\n  fix: check the path; type it as it is from the current directory, as in a shell",
 				name, strings.Join(missing, ", "), root, indentLines(cause, "  "))}
 		}
+		if looksLikeMCPServer(argv) {
+			return &exitError{code: ExitFailure, err: mcpServerHint(name, argv, err)}
+		}
 		// The error says what is wrong and how to fix it.
 		return &exitError{code: ExitFailure, err: fmt.Errorf("add %s: %w", name, err)}
 	}
@@ -86,10 +102,11 @@ func (a *app) add(c *cli.Context) error {
 		file = filepath.Join(dir, "tools.toml")
 	}
 	before, trusted := trustedBefore(root)
-	if err := config.AppendTool(file, name, argv, toolName); err != nil {
+	wrote, err := config.AppendTool(file, name, argv, toolName)
+	if err != nil {
 		return &exitError{code: ExitFailure, err: err}
 	}
-	note := keepTrusted(before, trusted, file)
+	note := keepTrusted(before, trusted, file, wrote)
 	if note != "" {
 		fmt.Fprintf(a.stderr, "toolhost: %s\n", note)
 	}

@@ -51,10 +51,11 @@ func (a *app) addToolset(c *cli.Context, name string, argv []string, root string
 		file = filepath.Join(dir, "tools.toml")
 	}
 	before, trusted := trustedBefore(root)
-	if err := config.AppendToolset(file, name, argv, prefix); err != nil {
+	wrote, err := config.AppendToolset(file, name, argv, prefix)
+	if err != nil {
 		return &exitError{code: ExitFailure, err: err}
 	}
-	note := keepTrusted(before, trusted, file)
+	note := keepTrusted(before, trusted, file, wrote)
 	if note != "" {
 		fmt.Fprintf(a.stderr, "toolhost: %s\n", note)
 	}

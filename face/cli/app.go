@@ -207,11 +207,13 @@ func newApp(stdout, stderr io.Writer, stdin io.Reader, opts *Options) (*app, *cl
 		},
 		Commands: []*cli.Command{
 			a.listCommand(),
+			a.searchCommand(),
 			a.describeCommand(),
 			a.callCommand(),
 			a.formatCommand(),
 			a.schemaCommand(),
 			a.addCommand(),
+			a.editCommand(),
 			a.removeCommand(),
 			a.importCommand(),
 			a.checkCommand(),
@@ -327,7 +329,8 @@ func (a *app) toolCatalog(c *cli.Context, name string) (*resolver.Catalog, error
 		return nil, &exitError{code: ExitFailure, err: err}
 	}
 	a.root = root
-	a.noteTool = name // the one line of note is about this tool only
+	a.auditLog.SetWorkspace(root) // one log holds every workspace's calls
+	a.noteTool = name             // the one line of note is about this tool only
 	opts := &resolver.Options{Root: root, PoolSize: -1, Only: name, Audit: a.auditLog,
 		RetrySources: c.Command.Name == "check"} // check tries a server whose failed start backs off
 	if a.pool {

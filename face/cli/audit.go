@@ -4,28 +4,34 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/toolhost/toolhost/audit"
+	"github.com/toolhost/toolhost/config"
 )
 
 func (a *app) auditCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "audit",
-		Usage: "list the calls serve recorded in the audit log",
-		Description: "Reads the audit log (docs/audit.md) that `serve` writes, oldest first, its\n" +
-			"rotated files included, and prints one line per call. With --json, prints the\n" +
-			"log's lines as written. With -f, keeps printing calls as they are logged, until\n" +
-			"interrupted. A torn last line (the writer was killed mid-line) is skipped with a\n" +
-			"warning.\n\n" +
-			"Examples:\n   toolhost audit\n   toolhost audit --tool grep --since 1h\n" +
+		Usage: "list the calls serve and call recorded in the audit log",
+		Description: "Reads the audit log (docs/audit.md) that `serve` and `call` write, oldest\n" +
+			"first, its rotated files included, and prints one line per call, with the\n" +
+			"workspace that served it (one log holds every workspace's calls: select one\n" +
+			"with --workspace). With --json, prints the log's lines as written. With -f,\n" +
+			"keeps printing calls as they are logged, in columns of fixed width, until\n" +
+			"interrupted. A torn last line (the writer was killed mid-line) is skipped with\n" +
+			"a warning.\n\n" +
+			"Examples:\n   toolhost audit\n   toolhost audit --tool grep --since 1h\n   toolhost audit --workspace .\n" +
 			"   toolhost audit --json --since 2026-11-25 | jq .arguments\n   toolhost audit -f",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "tool", Usage: "only the calls of `TOOL`"},
+			&cli.StringFlag{Name: "workspace", Aliases: []string{"w"}, Usage: "only the calls served by the workspace at `DIR` (. for this one; the log holds every workspace's calls)"},
 			&cli.StringFlag{Name: "since", Usage: "only the calls since `WHEN`: a duration back from now (90m, 24h) or a time (2026-11-25, 2026-11-25T15:04:05Z)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the log's JSON lines as written"},
 			&cli.BoolFlag{Name: "follow", Aliases: []string{"f"}, Usage: "keep printing calls as they are logged"},
@@ -38,10 +44,20 @@ func (a *app) auditCommand() *cli.Command {
 const auditDefaultHelp = "$XDG_STATE_HOME/toolhost/audit.jsonl or ~/.local/state/toolhost/audit.jsonl"
 
 func (a *app) auditAction(c *cli.Context) error {
-	if err := checkArgs(c, 0, 0, "[--tool TOOL] [--since WHEN] [--json] [-f]"); err != nil {
+	if err := checkArgs(c, 0, 0, "[--tool TOOL] [--workspace DIR] [--since WHEN] [--json] [-f]"); err != nil {
 		return err
 	}
 	filter := &audit.Filter{Tool: c.String("tool")}
+	if dir := c.String("workspace"); dir != "" {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return &exitError{code: ExitFailure, err: err}
+		}
+		filter.Workspace = abs
+		if ws, ok := config.WorkspaceDir(abs); ok { // a directory inside it: its root, as toolhost finds it
+			filter.Workspace = filepath.Dir(filepath.Dir(ws))
+		}
+	}
 	if s := c.String("since"); s != "" {
 		t, err := parseSince(s, time.Now())
 		if err != nil {
@@ -56,7 +72,7 @@ func (a *app) auditAction(c *cli.Context) error {
 			return commandUsageErrorf(c.Command.HelpName, "audit: no audit log to read: neither XDG_STATE_HOME nor HOME is set; give --file FILE")
 		}
 	}
-	p := &auditPrinter{a: a, json: c.Bool("json")}
+	p := &auditPrinter{a: a, json: c.Bool("json"), follow: c.Bool("follow")}
 	files := audit.Files(path)
 	if c.Bool("follow") {
 		// The rotated files now, then the current one from its start on.
@@ -105,13 +121,16 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 }
 
 // auditPrinter prints audit lines as rows aligned like `list`, or as the
-// JSON lines themselves.
+// JSON lines themselves. Following (-f), rows are printed as they come,
+// so they cannot be aligned on the widest cell: each column then has a
+// fixed width ([followWidths]) and a longer cell is cut.
 type auditPrinter struct {
-	a     *app
-	json  bool
-	tw    *table
-	n     int // calls printed
-	title bool
+	a      *app
+	json   bool
+	follow bool
+	tw     *table
+	n      int // calls printed
+	title  bool
 }
 
 func (p *auditPrinter) file(name string, filter *audit.Filter) error {
@@ -129,12 +148,38 @@ func (p *auditPrinter) file(name string, filter *audit.Filter) error {
 	}
 	warn := p.a.errOut.yellow("warning")
 	if n := s.Skipped(); n > 0 {
-		fmt.Fprintf(p.a.stderr, "%s: %s: skipped %d %s that %s not audit lines\n", warn, name, n, plural(n, "line", "lines"), plural(n, "is", "are"))
+		fmt.Fprintf(p.a.stderr, "%s: %s: skipped %d %s\n", warn, name, n, plural(n, "line that is not an audit line", "lines that are not audit lines"))
 	}
 	if t := s.Torn(); t != nil {
-		fmt.Fprintf(p.a.stderr, "%s: %s ends with a torn line (%d bytes, no newline), skipped: its writer stopped in the middle of it\n", warn, name, len(t))
+		fmt.Fprintf(p.a.stderr, "%s: %s ends with a torn line (%d %s, no newline), skipped: its writer stopped in the middle of it\n", warn, name, len(t), plural(len(t), "byte", "bytes"))
 	}
 	return nil
+}
+
+// auditColumns are the columns of audit's rows, and followWidths their
+// widths, in runes, when following; the last column is not padded.
+var (
+	auditColumns = []string{"TIME", "TOOL", "FACE", "CLIENT", "OUTCOME", "EXIT", "DURATION", "APPROVAL", "WORKSPACE", "ARGUMENTS"}
+	followWidths = []int{19, 20, 4, 24, 17, 4, 8, 16, 24, 60}
+)
+
+// The labels of the outcomes of calls that did not run for a reason the
+// outcome type alone does not say.
+const (
+	labelAwaiting    = "awaiting approval" // host_error, approval asked: the person answers in a later request
+	labelRateLimited = "rate limited"      // refused by rate_limit_per_minute
+	sandboxDenied    = " (sandbox denied)"
+)
+
+// outcomeLabel is how audit shows a call's outcome.
+func outcomeLabel(r *audit.Record) string {
+	switch {
+	case r.Outcome == audit.OutcomeHostError && r.Approval.Decision == audit.DecisionAsked:
+		return labelAwaiting
+	case r.Outcome == audit.OutcomeRateLimited:
+		return labelRateLimited
+	}
+	return r.Outcome
 }
 
 func (p *auditPrinter) print(line []byte, r *audit.Record) {
@@ -147,13 +192,6 @@ func (p *auditPrinter) print(line []byte, r *audit.Record) {
 		p.a.stdout.Write(out)
 		return
 	}
-	if p.tw == nil {
-		p.tw = newTable(p.a.stdout)
-	}
-	if !p.title {
-		p.title = true
-		row(p.tw, "TIME", "TOOL", "FACE", "CLIENT", "OUTCOME", "EXIT", "DURATION", "APPROVAL", "ARGUMENTS")
-	}
 	exit := "-"
 	if r.ExitStatus != nil {
 		exit = strconv.Itoa(*r.ExitStatus)
@@ -165,26 +203,94 @@ func (p *auditPrinter) print(line []byte, r *audit.Record) {
 			approval += " (" + r.Approval.By + ")"
 		}
 	}
-	outcome := p.a.outText(r.Outcome)
-	if r.Outcome == audit.OutcomeSuccess { // every outcome coloured: the codes keep the column aligned
-		outcome = p.a.out.green(outcome)
-	} else {
-		outcome = p.a.out.yellow(outcome)
-	}
+	outcome := outcomeLabel(r)
 	if r.Sandbox.Denial != "" {
-		outcome += " (sandbox denied)"
+		outcome += sandboxDenied
 	}
-	row(p.tw,
+	// Every cell but the time and duration comes from the log's bytes,
+	// which any program that can write the file may have written.
+	cells := []string{
 		r.Time.Local().Format("2006-01-02 15:04:05"),
-		p.a.outText(r.Tool),
-		orDash(r.Face),
-		p.a.outText(orDash(clientText(r.Client))),
-		outcome,
+		p.cell(r.Tool),
+		p.cell(orDash(r.Face)),
+		p.cell(orDash(clientText(r.Client))),
+		p.cell(outcome),
 		exit,
 		r.Duration.Round(time.Millisecond).String(),
-		approval,
-		p.a.outText(orDash(cut(string(r.Arguments), 60))),
-	)
+		p.cell(approval),
+		p.cell(orDash(workspaceText(r.Workspace))),
+		p.cell(orDash(cut(string(r.Arguments), 60))),
+	}
+	colour := p.a.out.yellow
+	if r.Outcome == audit.OutcomeSuccess {
+		colour = p.a.out.green
+	}
+	if p.follow {
+		if !p.title {
+			p.title = true
+			fmt.Fprintln(p.a.stdout, fixedRow(auditColumns, nil))
+		}
+		fmt.Fprintln(p.a.stdout, fixedRow(cells, map[int]func(string) string{4: colour}))
+		return
+	}
+	if p.tw == nil {
+		p.tw = newTable(p.a.stdout)
+	}
+	if !p.title {
+		p.title = true
+		row(p.tw, auditColumns...)
+	}
+	cells[4] = colour(cells[4]) // every outcome coloured: the codes keep the column aligned
+	row(p.tw, cells...)
+}
+
+// fixedRow lays cells out in the columns of followWidths: each is cut to
+// its width and padded, then coloured by paint when it has a function.
+func fixedRow(cells []string, paint map[int]func(string) string) string {
+	var b strings.Builder
+	for i, c := range cells {
+		w := followWidths[i]
+		c = cutRunes(c, w)
+		pad := ""
+		if i < len(cells)-1 {
+			pad = strings.Repeat(" ", w-utf8.RuneCountInString(c)+2)
+		}
+		if f := paint[i]; f != nil {
+			c = f(c)
+		}
+		b.WriteString(c + pad)
+	}
+	return strings.TrimRight(b.String(), " ")
+}
+
+// cell is one cell of text from the log: on a terminal, its controls
+// escaped as tool text is (escape.go), and its newlines and tabs too, so
+// that a value cannot break the row or forge a column.
+func (p *auditPrinter) cell(s string) string {
+	if !p.a.termOut || p.a.raw {
+		return s
+	}
+	return strings.NewReplacer("\n", `\n`, "\t", `\t`, "\r", `\r`).Replace(escapeControls(s))
+}
+
+// workspaceText shows a workspace root in a cell: "." for the current
+// directory, relative below it, ~/… below the home directory.
+func workspaceText(root string) string {
+	if root == "" {
+		return ""
+	}
+	if wd, err := os.Getwd(); err == nil && wd == root {
+		return "."
+	}
+	if rel := relPath(root); rel != root {
+		return rel
+	}
+	if home, err := os.UserHomeDir(); err == nil && home != "" && home != "/" {
+		if rest, ok := strings.CutPrefix(root, home+string(filepath.Separator)); ok {
+			return "~" + string(filepath.Separator) + rest
+		}
+	}
+	return root
 }
 
 // flush writes the rows printed so far.
@@ -199,6 +305,9 @@ func (p *auditPrinter) matching(f *audit.Filter) string {
 	var parts []string
 	if f.Tool != "" {
 		parts = append(parts, "of "+f.Tool)
+	}
+	if f.Workspace != "" {
+		parts = append(parts, "in "+f.Workspace)
 	}
 	if !f.Since.IsZero() {
 		parts = append(parts, "since "+f.Since.Local().Format("2006-01-02 15:04:05"))

@@ -32,26 +32,38 @@ func writeAuditLog(t *testing.T, recs ...*audit.Record) string {
 func auditRecords(now time.Time) []*audit.Record {
 	zero := 0
 	return []*audit.Record{
-		{Time: now.Add(-3 * time.Hour), Face: "mcp", Client: audit.Client{Name: "claude-code", Version: "2.1"}, Tool: "grep",
+		{Time: now.Add(-3 * time.Hour), Face: "mcp", Client: audit.Client{Name: "claude-code", Version: "2.1"}, Workspace: "/w/app", Tool: "grep",
 			Arguments: json.RawMessage(`{"pattern":"TODO"}`), Duration: 12 * time.Millisecond, Outcome: audit.OutcomeSuccess, ExitStatus: &zero},
 		{Time: now.Add(-time.Hour), Face: "http", Client: audit.Client{Addr: "127.0.0.1:4242", TokenID: "t-0123456789ab"}, Tool: "write_file",
 			Arguments: json.RawMessage(`{"path":"a.txt","api_key":"k-planted"}`), Approval: audit.Approval{Decision: audit.DecisionDeclined, By: "http"},
 			Duration: 1500 * time.Millisecond, Outcome: audit.OutcomeError},
-		{Time: now.Add(-time.Minute), Face: "cli", Tool: "grep", Duration: 3 * time.Millisecond, Outcome: audit.OutcomeHostError,
+		{Time: now.Add(-time.Minute), Face: "cli", Workspace: "/w/lib", Tool: "grep", Duration: 3 * time.Millisecond, Outcome: audit.OutcomeHostError,
 			Sandbox: audit.Sandbox{Profile: "default", Denial: "net"}},
+	}
+}
+
+// pendingRecords are a call that ended waiting for a person's approval
+// (host_error, approval asked) and one its rate limit refused.
+func pendingRecords(now time.Time) []*audit.Record {
+	return []*audit.Record{
+		{Time: now.Add(-30 * time.Second), Face: "mcp", Workspace: "/w/app", Tool: "rm", Approval: audit.Approval{Decision: audit.DecisionAsked, By: "mcp"},
+			Duration: time.Millisecond, Outcome: audit.OutcomeHostError},
+		{Time: now.Add(-20 * time.Second), Face: "mcp", Workspace: "/w/app", Tool: "grep", Duration: time.Millisecond, Outcome: audit.OutcomeRateLimited},
 	}
 }
 
 func TestAuditCommand(t *testing.T) {
 	now := time.Now()
-	recs := auditRecords(now)
+	recs := append(auditRecords(now), pendingRecords(now)...)
 	path := writeAuditLog(t, recs...)
 	local := func(i int) string { return recs[i].Time.Local().Format("2006-01-02 15:04:05") }
-	header := "TIME                 TOOL        FACE  CLIENT                         OUTCOME                      EXIT  DURATION  APPROVAL         ARGUMENTS\n"
+	header := "TIME                 TOOL        FACE  CLIENT                         OUTCOME                      EXIT  DURATION  APPROVAL         WORKSPACE  ARGUMENTS\n"
 	rows := []string{
-		local(0) + "  grep        mcp   claude-code/2.1                success                      0     12ms      -                {\"pattern\":\"TODO\"}\n",
-		local(1) + "  write_file  http  127.0.0.1:4242 t-0123456789ab  error                        -     1.5s      declined (http)  {\"path\":\"a.txt\",\"api_key\":\"[redacted]\"}\n",
-		local(2) + "  grep        cli   -                              host_error (sandbox denied)  -     3ms       -                -\n",
+		local(0) + "  grep        mcp   claude-code/2.1                success                      0     12ms      -                /w/app     {\"pattern\":\"TODO\"}\n",
+		local(1) + "  write_file  http  127.0.0.1:4242 t-0123456789ab  error                        -     1.5s      declined (http)  -          {\"path\":\"a.txt\",\"api_key\":\"[redacted]\"}\n",
+		local(2) + "  grep        cli   -                              host_error (sandbox denied)  -     3ms       -                /w/lib     -\n",
+		local(3) + "  rm          mcp   -                              awaiting approval            -     1ms       asked (mcp)      /w/app     -\n",
+		local(4) + "  grep        mcp   -                              rate limited                 -     1ms       -                /w/app     -\n",
 	}
 	lines, _ := os.ReadFile(path)
 	jsonLines := strings.SplitAfter(string(lines), "\n")
@@ -62,12 +74,17 @@ func TestAuditCommand(t *testing.T) {
 		wantStdout string
 		wantStderr string
 	}{
-		{"all", nil, 0, header + rows[0] + rows[1] + rows[2], ""},
+		{"all", nil, 0, header + strings.Join(rows, ""), ""},
 		{"by tool", []string{"--tool", "grep"}, 0,
-			"TIME                 TOOL  FACE  CLIENT           OUTCOME                      EXIT  DURATION  APPROVAL  ARGUMENTS\n" +
-				local(0) + "  grep  mcp   claude-code/2.1  success                      0     12ms      -         {\"pattern\":\"TODO\"}\n" +
-				local(2) + "  grep  cli   -                host_error (sandbox denied)  -     3ms       -         -\n", ""},
-		{"since a duration, json", []string{"--since", "2h", "--json"}, 0, jsonLines[1] + jsonLines[2], ""},
+			"TIME                 TOOL  FACE  CLIENT           OUTCOME                      EXIT  DURATION  APPROVAL  WORKSPACE  ARGUMENTS\n" +
+				local(0) + "  grep  mcp   claude-code/2.1  success                      0     12ms      -         /w/app     {\"pattern\":\"TODO\"}\n" +
+				local(2) + "  grep  cli   -                host_error (sandbox denied)  -     3ms       -         /w/lib     -\n" +
+				local(4) + "  grep  mcp   -                rate limited                 -     1ms       -         /w/app     -\n", ""},
+		{"by workspace", []string{"--workspace", "/w/lib"}, 0,
+			"TIME                 TOOL  FACE  CLIENT  OUTCOME                      EXIT  DURATION  APPROVAL  WORKSPACE  ARGUMENTS\n" +
+				local(2) + "  grep  cli   -       host_error (sandbox denied)  -     3ms       -         /w/lib     -\n", ""},
+		{"since a duration, json", []string{"--since", "2h", "--json"}, 0, strings.Join(jsonLines[1:5], ""), ""},
+		{"workspace none match", []string{"--workspace", "/w/none", "--tool", "grep"}, 0, "", "no calls recorded of grep in /w/none\n"},
 		{"none match", []string{"--tool", "nope"}, 0, "", "no calls recorded of nope\n"},
 		{"bad since", []string{"--since", "yesterday"}, 2, "",
 			"toolhost: audit: --since \"yesterday\": want a duration (90m, 24h), a date (2026-11-25) or a time (2026-11-25T15:04:05Z)\nRun 'toolhost audit --help' for usage.\n"},
@@ -207,5 +224,49 @@ func TestParseSince(t *testing.T) {
 	}
 	if _, err := parseSince("-1h", now); err == nil || err.Error() != "a duration back from now is positive, such as 90m or 24h" {
 		t.Errorf("parseSince(-1h) = %v", err)
+	}
+}
+
+// TestAuditFollowAligned: audit -f prints rows as they are logged, in
+// columns of fixed width, so that a later row with wider cells stays
+// under the header; a cell wider than its column is cut.
+func TestAuditFollowAligned(t *testing.T) {
+	now := time.Now()
+	recs := auditRecords(now)
+	path := writeAuditLog(t, recs[0])
+	ctx, cancel := context.WithCancel(t.Context())
+	var stdout, stderr syncBuffer
+	done := make(chan int)
+	go func() {
+		done <- Run(ctx, []string{"toolhost", "--root", t.TempDir(), "audit", "-f", "--file", path}, &stdout, &stderr, strings.NewReader(""), nil)
+	}()
+	waitLines := func(n int) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); strings.Count(stdout.String(), "\n") < n; time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) { // a hang detector, not a timing assertion
+				t.Fatalf("followed %q, want %d lines (stderr %q)", stdout.String(), n, stderr.String())
+			}
+		}
+	}
+	waitLines(2)
+	l, err := audit.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := *recs[1]
+	later.Tool = "a_tool_name_longer_than_its_column"
+	l.Write(&later)
+	l.Close()
+	waitLines(3)
+	cancel()
+	if code := <-done; code != 0 {
+		t.Fatalf("audit -f ended with %d (stderr %q)", code, stderr.String())
+	}
+	local := func(r *audit.Record) string { return r.Time.Local().Format("2006-01-02 15:04:05") }
+	want := "TIME                 TOOL                  FACE  CLIENT                    OUTCOME            EXIT  DURATION  APPROVAL          WORKSPACE                 ARGUMENTS\n" +
+		local(recs[0]) + "  grep                  mcp   claude-code/2.1           success            0     12ms      -                 /w/app                    {\"pattern\":\"TODO\"}\n" +
+		local(&later) + "  a_tool_name_longer_…  http  127.0.0.1:4242 t-012345…  error              -     1.5s      declined (http)   -                         {\"path\":\"a.txt\",\"api_key\":\"[redacted]\"}\n"
+	if got := stdout.String(); got != want {
+		t.Errorf("audit -f mismatch (-want +got):\n-%s\n+%s", want, got)
 	}
 }

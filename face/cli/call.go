@@ -69,7 +69,7 @@ func (a *app) call(c *cli.Context) error {
 		return err
 	}
 	name := c.Args().First()
-	if a.auditLog, err = openCallAudit(c); err != nil { // serveaudit.go: --audit FILE, none without
+	if a.auditLog, err = a.openCallAudit(c); err != nil { // callaudit.go
 		return err
 	}
 	defer a.auditLog.Close()

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,13 +11,18 @@ import (
 	"testing"
 
 	"github.com/toolhost/toolhost/audit"
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/invoke/faketool"
+	"github.com/toolhost/toolhost/ratelimit"
+	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )
 
 // TestCallAudit: `toolhost call --audit FILE` appends the call's line, face
-// cli, with the approval given by --yes (by cli), the redacted arguments,
-// the exit status and the bytes the tool reports; without --audit a
-// one-shot call writes no log.
+// cli, with the workspace, the approval given by --yes (by cli), the
+// redacted arguments, the exit status and the bytes the tool reports;
+// without --audit a one-shot call is audited in the default log, as
+// serve's calls are, and with --audit off it is not.
 func TestCallAudit(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir()) // the default log's directory, for this test alone (serve tests write theirs)
 	root := workspace(t, "[tools.a]\ncommand = [{{exe}}, \"audited\"]\ntool = \"audited\"\nrun = \"ask\"\n")
@@ -33,7 +39,8 @@ func TestCallAudit(t *testing.T) {
 	stdout, _ := json.Marshal(tool.Success(out.Content))
 	exe, _ := os.Executable()
 	src, _ := json.Marshal(exe + ` audited (tool "audited")`)
-	want := `{"time":T,"face":"cli","tool":"a","source":` + string(src) + `,"arguments":{"api_key":"[redacted]","text":"hi"},"approval":{"decision":"approved","by":"cli"},"sandbox":{"profile":"off"},"duration_ms":D,"outcome":"success","exit_status":0,"bytes_in":` + got[1] + `,"bytes_out":` + strconv.Itoa(len(stdout)+1) + `}`
+	wsJSON, _ := json.Marshal(root)
+	want := `{"time":T,"face":"cli","workspace":` + string(wsJSON) + `,"tool":"a","source":` + string(src) + `,"arguments":{"api_key":"[redacted]","text":"hi"},"approval":{"decision":"approved","by":"cli"},"sandbox":{"profile":"off"},"duration_ms":D,"outcome":"success","exit_status":0,"bytes_in":` + got[1] + `,"bytes_out":` + strconv.Itoa(len(stdout)+1) + `}`
 	data, err := os.ReadFile(log)
 	if err != nil {
 		t.Fatal(err)
@@ -44,12 +51,70 @@ func TestCallAudit(t *testing.T) {
 	if line != want {
 		t.Errorf("audit line:\n got %s\nwant %s", line, want)
 	}
-	// Without --audit: nothing under the default state directory.
-	r = runIn(t, root, "", nil, "call", "a", "--yes")
-	if r.code != 0 {
-		t.Fatalf("call without --audit: exit %d, %q", r.code, r.stderr)
+	// Without --audit: the default log; with --audit off: none.
+	for _, tt := range []struct {
+		args  []string
+		lines int
+	}{{nil, 1}, {[]string{"--audit", "off"}, 1}, {nil, 2}} {
+		r = runIn(t, root, "", nil, append([]string{"call", "a", "--yes"}, tt.args...)...)
+		if r.code != 0 {
+			t.Fatalf("call %v: exit %d, %q", tt.args, r.code, r.stderr)
+		}
+		data, err := os.ReadFile(audit.DefaultPath(nil))
+		if n := strings.Count(string(data), "\n"); err != nil || n != tt.lines {
+			t.Errorf("after call %v: the default log has %d lines (%v), want %d", tt.args, n, err, tt.lines)
+		}
 	}
-	if _, err := os.Stat(audit.DefaultPath(nil)); !os.IsNotExist(err) {
-		t.Errorf("a one-shot call without --audit wrote the default log: %v", err)
+}
+
+// TestAuditRateLimited: a call its rate limit refuses is logged with the
+// outcome rate_limited, not as the tool's error; the calls it admits are
+// logged as they ended.
+func TestAuditRateLimited(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "audit.jsonl")
+	log, err := audit.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
+	cfg, err := config.Parse("test.toml", []byte(fmt.Sprintf("[tools.a]\ncommand = %s\ntool = \"audited\"\nrate_limit_per_minute = 1\n", faketool.TOML(t, "audited"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := resolver.New(t.Context(), cfg, &resolver.Options{Root: dir, Audit: log, Limiter: ratelimit.New(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cat.Close()
+	for range 2 {
+		if _, err := cat.Call(t.Context(), "a", map[string]any{"text": "hi"}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log.Close()
+	var got []string
+	for _, r := range auditLines(t, path) {
+		got = append(got, r.Outcome)
+	}
+	if want := "success,rate_limited"; strings.Join(got, ",") != want {
+		t.Errorf("outcomes %s, want %s", strings.Join(got, ","), want)
+	}
+}
+
+// auditLines reads the records of the audit log at path.
+func auditLines(t *testing.T, path string) []audit.Record {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []audit.Record
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var r audit.Record
+		if err := r.UnmarshalJSON([]byte(line)); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, r)
+	}
+	return out
 }

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
@@ -26,12 +27,15 @@ func (a *app) listCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "list",
 		Usage: "list the tools the configuration serves",
-		Description: "Resolves every entry and prints one line per tool. With --json, prints exactly\n" +
-			"the MCP tools/list result {\"tools\":[…]}.\n\n" +
+		Description: "Resolves every entry and prints one line per tool. On a terminal, each\n" +
+			"description is cut to its first sentence and to the terminal's width; --wide,\n" +
+			"or a pipe, gives it whole on its line. With --json, prints exactly the MCP\n" +
+			"tools/list result {\"tools\":[…]}.\n\n" +
 			"Examples:\n   toolhost list\n   toolhost list --schemas\n   toolhost list --json | jq '.tools[].name'",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print the MCP tools/list result"},
 			&cli.BoolFlag{Name: "schemas", Usage: "show each tool's parameters"},
+			&cli.BoolFlag{Name: "wide", Usage: "on a terminal too, print each description whole, uncut"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := checkArgs(c, 0, 0, ""); err != nil {
@@ -68,7 +72,13 @@ func (a *app) listCommand() *cli.Command {
 					fmt.Fprintf(a.stderr, "no enabled tools (disabled: %s)\n", strings.Join(names, ", "))
 					return nil
 				}
-				if len(a.cfgProblems) == 0 && len(cat.Report().Errors()) == 0 && a.untrusted == nil {
+				if a.untrusted != nil {
+					// stderr has the files and the fix; stdout, which a
+					// script or a pager reads, must not be silent.
+					fmt.Fprintln(a.stdout, untrustedNoTools)
+					return nil
+				}
+				if len(a.cfgProblems) == 0 && len(cat.Report().Errors()) == 0 {
 					fmt.Fprintln(a.stderr, a.noToolsHint())
 				}
 				return nil
@@ -83,15 +93,26 @@ func (a *app) listCommand() *cli.Command {
 				}
 				return nil
 			}
+			width, nameWidth := a.width(), len("NAME")
+			if c.Bool("wide") {
+				width = 0
+			}
+			for _, d := range briefs {
+				nameWidth = max(nameWidth, utf8.RuneCountInString(d.Name))
+			}
 			tw := newTable(a.stdout)
 			row(tw, a.out.bold("NAME"), "DESCRIPTION")
 			for _, d := range briefs {
-				row(tw, a.out.green(d.Name), a.outText(d.Summary))
+				row(tw, a.out.green(d.Name), a.outText(briefText(d.Summary, nameWidth, width)))
 			}
 			return tw.Flush()
 		},
 	}
 }
+
+// untrustedNoTools is what list prints on stdout when it serves nothing
+// because the workspace is not trusted; stderr says why and what to do.
+const untrustedNoTools = "no tools: the workspace's configuration is not trusted, so its tools are not served"
 
 // disabledNames lists the catalog's disabled tools.
 func disabledNames(cat *resolver.Catalog) []string {
@@ -330,11 +351,19 @@ func (a *app) describe(t *resolver.Tool, explain bool) {
 		if value == "" {
 			return
 		}
-		cells := []string{a.out.bold(label), a.outText(value)}
-		if explain {
-			cells = append(cells, from(field))
+		if !explain {
+			row(tw, a.out.bold(label), a.outText(value))
+			return
 		}
-		row(tw, cells...)
+		// A long value is wrapped, so that the provenance column stays
+		// in view beside every field.
+		for i, l := range wrapText(value, describeWrap) {
+			if i == 0 {
+				row(tw, a.out.bold(label), a.outText(l), from(field))
+			} else {
+				row(tw, "", a.outText(l), "")
+			}
+		}
 	}
 	line("NAME", t.Name, "name")
 	line("SUMMARY", t.Summary, "summary")
@@ -355,7 +384,7 @@ func (a *app) describe(t *resolver.Tool, explain bool) {
 		line("TIMEOUT", durationText(t.Timeout), "timeout")
 	}
 	if t.RateLimit > 0 {
-		line("RATE LIMIT", fmt.Sprintf("%d calls per minute (enforced by serve)", t.RateLimit), "rate_limit_per_minute")
+		line("RATE LIMIT", fmt.Sprintf("%d %s per minute (enforced by serve)", t.RateLimit, plural(t.RateLimit, "call", "calls")), "rate_limit_per_minute")
 	}
 	if !t.Enabled {
 		line("ENABLED", "no", "enable")
@@ -392,6 +421,38 @@ func (a *app) describe(t *resolver.Tool, explain bool) {
 		}
 		tw.Flush()
 	}
+}
+
+// describeWrap is the widest value describe --explain shows on one line,
+// in runes, before its provenance column.
+const describeWrap = 60
+
+// wrapText cuts s (on one line: newlines and tabs count as spaces) into
+// lines of at most n runes at spaces; a word longer than n is cut.
+func wrapText(s string, n int) []string {
+	var lines []string
+	var cur []rune
+	for _, w := range strings.Fields(s) {
+		word := []rune(w)
+		for len(word) > n {
+			if len(cur) > 0 {
+				lines, cur = append(lines, string(cur)), nil
+			}
+			lines, word = append(lines, string(word[:n])), word[n:]
+		}
+		switch {
+		case len(cur) == 0:
+			cur = word
+		case len(cur)+1+len(word) <= n:
+			cur = append(append(cur, ' '), word...)
+		default:
+			lines, cur = append(lines, string(cur)), word
+		}
+	}
+	if len(cur) > 0 || len(lines) == 0 {
+		lines = append(lines, string(cur))
+	}
+	return lines
 }
 
 // origin says where field came from: its own provenance entry, else the

@@ -54,7 +54,7 @@ func (a *app) mcpArgs(app *cli.App, args []string) ([]string, error) {
 	if len(args) < 2 {
 		return args, nil
 	}
-	if commandOf(app, args) == "import" { // import --mcp NAME is the import's own flag
+	if cmd := commandOf(app, args); cmd == "import" || cmd == "add" { // their --mcp NAME is their own flag
 		return args, nil
 	}
 	rest := []string{args[0]}

@@ -127,12 +127,13 @@ func (a *app) importMCP(c *cli.Context) error {
 	if inWorkspace {
 		before, trusted = trustedBefore(root)
 	}
-	if err := config.AppendImported(file, entries); err != nil {
+	wrote, err := config.AppendImported(file, entries)
+	if err != nil {
 		return &exitError{code: ExitFailure, err: err}
 	}
 	var note string
 	if inWorkspace {
-		if note = keepTrusted(before, trusted, file); note != "" {
+		if note = keepTrusted(before, trusted, file, wrote); note != "" {
 			fmt.Fprintf(a.stderr, "toolhost: %s\n", note)
 		}
 	}

@@ -59,7 +59,7 @@ func (a *app) remove(c *cli.Context) error {
 				return &exitError{code: ExitFailure, err: fmt.Errorf("remove %s: %w", name, err)}
 			}
 			removed = append(removed, fmt.Sprintf("[%s] from %s", configKey(section, name), relPath(f)))
-			if n := keepTrusted(before, trusted, f); n != "" {
+			if n := keepTrusted(before, trusted, f, nil); n != "" {
 				note = n // said once, after the line saying what was removed
 			}
 		}

@@ -40,22 +40,3 @@ func (a *app) openAudit(c *cli.Context) (*audit.Log, error) {
 	}
 	return log, nil
 }
-
-// callAuditFlag is call's --audit: off by default, as a one-shot call is
-// made by the person typing it, who sees its result; a script that wants
-// a record of its calls gives the file.
-var callAuditFlag = &cli.StringFlag{Name: "audit", Usage: "append the call's line to the audit log `FILE` (docs/audit.md; default: none)"}
-
-// openCallAudit opens call's --audit FILE; nil without it. A FILE that
-// cannot be opened is an error (exit 2).
-func openCallAudit(c *cli.Context) (*audit.Log, error) {
-	path := c.String("audit")
-	if path == "" || path == "off" {
-		return nil, nil
-	}
-	log, err := audit.Open(path, nil)
-	if err != nil {
-		return nil, commandUsageErrorf(c.Command.HelpName, "call: --audit: %v", err)
-	}
-	return log, nil
-}

@@ -283,7 +283,7 @@ func TestTrustRecordNotBelieved(t *testing.T) {
 	r := runIn(t, dir, "", nil, "list")
 	want := "toolhost: workspace configuration not trusted, its tools are not served: trust record " + path +
 		" is writable by others (mode 0666); remove it and run toolhost trust again\n"
-	if r.code != 0 || r.stdout != "" || r.stderr != want {
+	if r.code != 0 || r.stdout != untrustedNoTools+"\n" || r.stderr != want {
 		t.Errorf("list: exit %d, stdout %q, stderr %q; want %q", r.code, r.stdout, r.stderr, want)
 	}
 	if r = runIn(t, dir, "", nil, "trust", dir); r.code != 0 {

@@ -111,33 +111,23 @@ func (s *Server) index() *searchIndex {
 	}
 	si = &searchIndex{defs: map[string]catalog.Definition{}}
 	var docs []toolsearch.Doc
-	addDef := func(d catalog.Definition) *toolsearch.Doc {
-		if typ, _ := d.InputSchema["type"].(string); typ != "object" {
-			return nil // left out of tools/list too (listJSON)
+	add := func(d catalog.Definition, doc toolsearch.Doc, ok bool) {
+		if ok { // else left out of tools/list too (listJSON)
+			si.defs[d.Name] = d
+			docs = append(docs, doc)
 		}
-		si.defs[d.Name] = d
-		doc := toolsearch.Doc{Name: d.Name, Title: d.Title, Summary: d.Summary}
-		props, _ := d.InputSchema["properties"].(map[string]any)
-		for _, p := range slices.Sorted(maps.Keys(props)) {
-			prop, _ := props[p].(map[string]any)
-			desc, _ := prop["description"].(string)
-			doc.Params = append(doc.Params, toolsearch.Param{Name: p, Description: desc})
-		}
-		docs = append(docs, doc)
-		return &docs[len(docs)-1]
 	}
 	if l, ok := s.cat.(lister); ok {
 		for _, t := range l.Tools() {
-			if !t.Enabled {
-				continue
-			}
-			if doc := addDef(t.Definition); doc != nil {
-				doc.Description, doc.Tags, doc.Category = t.Description, t.Tags, t.Category
+			if t.Enabled {
+				doc, ok := toolsearch.ToolDoc(t)
+				add(t.Definition, doc, ok)
 			}
 		}
 	} else {
 		for _, d := range s.cat.List() {
-			addDef(d)
+			doc, ok := toolsearch.DefinitionDoc(d)
+			add(d, doc, ok)
 		}
 	}
 	si.ix = toolsearch.New(docs)

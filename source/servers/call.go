@@ -273,9 +273,10 @@ func formOf(params *mcpsdk.ElicitParams, used map[string]int, asker string) (*fo
 		}
 		return field
 	}
+	message := clipMessage(params.Message)
 	if params.Mode == "url" {
 		return &form{url: true, questions: []tool.Question{{ID: id("open_url"), AnswerType: tool.Boolean,
-			Text: fmt.Sprintf("%s%s\n\nOpen %s, then answer yes once done there.", asker, params.Message, params.URL)}}}, nil
+			Text: fmt.Sprintf("%s%s\n\nOpen %s, then answer yes once done there.", asker, cmp.Or(message, "a page to visit."), params.URL)}}}, nil
 	}
 	var schema struct {
 		Properties map[string]map[string]any `json:"properties"`
@@ -303,8 +304,8 @@ func formOf(params *mcpsdk.ElicitParams, used map[string]int, asker string) (*fo
 	for i, name := range names {
 		q := question(name, schema.Properties[name])
 		q.ID = id(name)
-		if i == 0 && params.Message != "" {
-			msg := asker + params.Message
+		if i == 0 && message != "" {
+			msg := asker + message
 			q.PreAmble = &msg
 		} else {
 			q.Text = asker + q.Text
@@ -314,9 +315,44 @@ func formOf(params *mcpsdk.ElicitParams, used map[string]int, asker string) (*fo
 	}
 	if len(f.questions) == 0 { // a confirmation without fields
 		f.url = true
-		f.questions = []tool.Question{{ID: id("confirm"), Text: asker + params.Message, AnswerType: tool.Boolean}}
+		f.questions = []tool.Question{{ID: id("confirm"), Text: asker + cmp.Or(message, "confirm? (it gave no message)"), AnswerType: tool.Boolean}}
 	}
 	return f, nil
+}
+
+// Bounds of a server's message as a question shows it, so that no
+// message can push who asks (the line's start) out of a terminal's view.
+const (
+	maxMessageLines = 8
+	maxMessageRunes = 600
+)
+
+// clipMessage is a server's message as its question shows it: blank lines
+// at its ends dropped, runs of blank lines made one, and cut with "…" to
+// [maxMessageLines] lines and [maxMessageRunes] runes.
+func clipMessage(msg string) string {
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(strings.ReplaceAll(msg, "\r\n", "\n")), "\n") {
+		if strings.TrimSpace(l) == "" && len(lines) > 0 && lines[len(lines)-1] == "" {
+			continue
+		}
+		if strings.TrimSpace(l) == "" {
+			l = ""
+		}
+		lines = append(lines, l)
+	}
+	cut := false
+	if len(lines) > maxMessageLines {
+		lines, cut = lines[:maxMessageLines], true
+	}
+	out := strings.Join(lines, "\n")
+	if r := []rune(out); len(r) > maxMessageRunes {
+		out, cut = string(r[:maxMessageRunes]), true
+	}
+	if cut {
+		out = strings.TrimRight(out, " \n") + " …"
+	}
+	return out
 }
 
 // question is the question of one form field.

@@ -3,6 +3,7 @@ package servers
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -148,6 +149,31 @@ func TestAsker(t *testing.T) {
 	for _, tt := range tests {
 		if got := (&calls{name: tt.source}).asker(); got != tt.want {
 			t.Errorf("asker of %q = %q, want %q", tt.source, got, tt.want)
+		}
+	}
+}
+
+// TestFormMessageKeepsWhoAsksInView: a server's message cannot push who
+// asks out of view: its blank lines are squeezed, and it is cut to a few
+// lines and runes. A confirmation without a message still says what it
+// asks.
+func TestFormMessageKeepsWhoAsksInView(t *testing.T) {
+	const asker = `MCP server "fs" asks: `
+	long := strings.Repeat("word ", 200)
+	for _, tt := range []struct {
+		name, message, want string
+	}{
+		{"blank lines squeezed", "\n\nTitle\n\n\n\n\nbody\r\n", asker + "Title\n\nbody"},
+		{"many lines cut", strings.Repeat("line\n", 40) + "approve?", asker + strings.TrimSuffix(strings.Repeat("line\n", 8), "\n") + " …"},
+		{"long line cut", long, asker + strings.TrimSpace(long[:maxMessageRunes]) + " …"},
+		{"no message", "", asker + "confirm? (it gave no message)"},
+	} {
+		f, err := formOf(&mcpsdk.ElicitParams{Message: tt.message, RequestedSchema: json.RawMessage(`{"type":"object","properties":{}}`)}, map[string]int{}, asker)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.questions[0].Text; got != tt.want {
+			t.Errorf("%s: question mismatch (-want +got):\n-%q\n+%q", tt.name, tt.want, got)
 		}
 	}
 }
