@@ -21,6 +21,7 @@ func TestListFitsTerminal(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out, code := runOnTerminal(t, dir, env, "", append([]string{"--no-cache"}, tt.args...)...)
+			out = withoutProgress(out)
 			if code != 0 || out != tt.want {
 				t.Errorf("exit %d, terminal mismatch (-want +got):\n-%q\n+%q", code, tt.want, out)
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/face/internal/searchdoc"
 	"github.com/toolhost/toolhost/tool"
 	"github.com/toolhost/toolhost/toolsearch"
 )
@@ -52,7 +53,7 @@ func (a *app) search(c *cli.Context) error {
 	defs := map[string]catalog.Definition{}
 	var docs []toolsearch.Doc
 	for _, t := range cat.Tools() {
-		if doc, ok := toolsearch.ToolDoc(t); ok && t.Enabled {
+		if doc, ok := searchdoc.Tool(t); ok && t.Enabled {
 			docs = append(docs, doc)
 			defs[t.Name] = t.Definition
 		}

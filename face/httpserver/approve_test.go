@@ -169,7 +169,7 @@ func TestBrowserApproval(t *testing.T) {
 	mustNamed(t, ctx, "button", "Cancel")
 	mustNamed(t, ctx, "group", "Approval")
 	shown := eval[string](t, ctx, `document.querySelector('[aria-label="Call to approve"]').textContent`)
-	if want := "Run tool \"write_file\"? It runs only once you approve this call:\n\nwrite a.txt (7 bytes, 1 lines)\n  │ one two"; shown != want {
+	if want := "Run tool \"write_file\"? It runs only once you approve this call:\n\nwrite a.txt (7 bytes, 1 line)\n  │ one two"; shown != want {
 		t.Errorf("the call shown:\n%s\nwant:\n%s", shown, want)
 	}
 	absent("shown for approval")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/face/internal/callresult"
+	"github.com/toolhost/toolhost/face/internal/searchdoc"
 	"github.com/toolhost/toolhost/internal/dupkey"
 	"github.com/toolhost/toolhost/internal/suggest"
 	"github.com/toolhost/toolhost/tool"
@@ -120,13 +121,13 @@ func (s *Server) index() *searchIndex {
 	if l, ok := s.cat.(lister); ok {
 		for _, t := range l.Tools() {
 			if t.Enabled {
-				doc, ok := toolsearch.ToolDoc(t)
+				doc, ok := searchdoc.Tool(t)
 				add(t.Definition, doc, ok)
 			}
 		}
 	} else {
 		for _, d := range s.cat.List() {
-			doc, ok := toolsearch.DefinitionDoc(d)
+			doc, ok := searchdoc.Definition(d)
 			add(d, doc, ok)
 		}
 	}
