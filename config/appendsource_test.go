@@ -27,7 +27,7 @@ func TestAppendImported(t *testing.T) {
 		{name: "nothing to write", entries: nil, wantErr: "config: import: no tools to write"},
 		{name: "the other tools as a toolset", old: ptr("[mcp_servers.fs]\ncommand = \"srv\"\n"),
 			entries: []Imported{{Name: "fs_read", Server: "fs", Tool: "read_file"}, {Name: "fs", Server: "fs", Exclude: []string{"read_file", "a\"b"}}},
-			want: "[mcp_servers.fs]\ncommand = \"srv\"\n\n[tools.fs_read]\nsource = \"mcp.fs.read_file\"\n\n[toolsets.fs]\nsource = \"mcp.fs\"\nexclude = [\"read_file\", \"a\\\"b\"]\n"},
+			want:    "[mcp_servers.fs]\ncommand = \"srv\"\n\n[tools.fs_read]\nsource = \"mcp.fs.read_file\"\n\n[toolsets.fs]\nsource = \"mcp.fs\"\nexclude = [\"read_file\", \"a\\\"b\"]\n"},
 		{name: "refuses an existing toolset", old: ptr("[toolsets.fs]\ncommand = \"fs\"\n"), entries: []Imported{{Name: "fs", Server: "fs", Exclude: []string{"x"}}},
 			wantErr: `config: FILE:1: toolset "fs" already exists; nothing was written: edit or remove it there`},
 	}
