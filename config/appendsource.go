@@ -7,9 +7,12 @@ import (
 )
 
 // Imported is one entry `toolhost import --mcp` writes: [tools.Name]
-// serving the tool Tool of the MCP server Server.
+// serving the tool Tool of the MCP server Server; or, when Tool is empty,
+// [toolsets.Name] serving the server's other tools, all but Exclude (the
+// ones imported), so that importing some tools hides none of the rest.
 type Imported struct {
 	Name, Server, Tool string
+	Exclude            []string // with Tool empty: the server's tools the toolset leaves out
 }
 
 // ImportText is the TOML [AppendImported] appends for entries, one table
@@ -17,11 +20,23 @@ type Imported struct {
 //
 //	[tools.NAME]
 //	source = "mcp.SERVER.TOOL"
+//
+//	[toolsets.NAME]
+//	source = "mcp.SERVER"
+//	exclude = ["TOOL"]
 func ImportText(entries []Imported) string {
 	var b strings.Builder
 	for i, e := range entries {
 		if i > 0 {
 			b.WriteByte('\n')
+		}
+		if e.Tool == "" {
+			q := make([]string, len(e.Exclude))
+			for i, x := range e.Exclude {
+				q[i] = tomlString(x)
+			}
+			fmt.Fprintf(&b, "[%s]\nsource = %s\nexclude = [%s]\n", dotted([]string{"toolsets", e.Name}), tomlString("mcp."+e.Server), strings.Join(q, ", "))
+			continue
 		}
 		fmt.Fprintf(&b, "[%s]\nsource = %s\n", dotted([]string{"tools", e.Name}), tomlString("mcp."+e.Server+"."+e.Tool))
 	}
@@ -39,14 +54,17 @@ func AppendImported(file string, entries []Imported) ([]byte, error) {
 		return nil, errors.New("config: import: no tools to write")
 	}
 	for _, e := range entries {
-		if e.Name == "" || e.Server == "" || e.Tool == "" {
-			return nil, fmt.Errorf("config: import: entry %q for server %q, tool %q: a name, server and tool are required", e.Name, e.Server, e.Tool)
+		if e.Name == "" || e.Server == "" || (e.Tool == "") == (len(e.Exclude) == 0) {
+			return nil, fmt.Errorf("config: import: entry %q for server %q, tool %q: a name, a server and a tool (or, for the other tools, an exclude list) are required", e.Name, e.Server, e.Tool)
 		}
 	}
 	check := func(layer *Config) error {
 		for _, e := range entries {
-			if have, ok := layer.Tools[e.Name]; ok {
+			if have, ok := layer.Tools[e.Name]; ok && e.Tool != "" {
 				return fmt.Errorf("config: %s: tool %q already exists; nothing was written: edit or remove it there, or import under other names with --prefix", have.Place, e.Name)
+			}
+			if have, ok := layer.Toolsets[e.Name]; ok && e.Tool == "" {
+				return fmt.Errorf("config: %s: toolset %q already exists; nothing was written: edit or remove it there", have.Place, e.Name)
 			}
 		}
 		return nil

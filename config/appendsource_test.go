@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -24,6 +25,11 @@ func TestAppendImported(t *testing.T) {
 		{name: "refuses a broken file", old: ptr("[tools.x\n"), entries: two,
 			wantErr: `config: cannot import into FILE: FILE:1: TOML syntax error: expected '.' or ']' to end table name, but got '\n' instead`},
 		{name: "nothing to write", entries: nil, wantErr: "config: import: no tools to write"},
+		{name: "the other tools as a toolset", old: ptr("[mcp_servers.fs]\ncommand = \"srv\"\n"),
+			entries: []Imported{{Name: "fs_read", Server: "fs", Tool: "read_file"}, {Name: "fs", Server: "fs", Exclude: []string{"read_file", "a\"b"}}},
+			want:    "[mcp_servers.fs]\ncommand = \"srv\"\n\n[tools.fs_read]\nsource = \"mcp.fs.read_file\"\n\n[toolsets.fs]\nsource = \"mcp.fs\"\nexclude = [\"read_file\", \"a\\\"b\"]\n"},
+		{name: "refuses an existing toolset", old: ptr("[toolsets.fs]\ncommand = \"fs\"\n"), entries: []Imported{{Name: "fs", Server: "fs", Exclude: []string{"x"}}},
+			wantErr: `config: FILE:1: toolset "fs" already exists; nothing was written: edit or remove it there`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -71,6 +77,12 @@ func TestAppendImported(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, e := range tt.entries {
+				if e.Tool == "" {
+					if got := layer.Toolsets[e.Name]; got == nil || got.Server != e.Server || !slices.Equal(got.Exclude, e.Exclude) {
+						t.Errorf("[toolsets.%s] decodes as %+v, want server %q exclude %q", e.Name, got, e.Server, e.Exclude)
+					}
+					continue
+				}
 				if got := layer.Tools[e.Name]; got == nil || got.Server != e.Server || got.Tool != e.Tool {
 					t.Errorf("[tools.%s] decodes as %+v, want server %q tool %q", e.Name, got, e.Server, e.Tool)
 				}
@@ -78,7 +90,7 @@ func TestAppendImported(t *testing.T) {
 		})
 	}
 	_, err := AppendImported(filepath.Join(t.TempDir(), "x.toml"), []Imported{{Name: "n", Server: "s"}})
-	if want := `config: import: entry "n" for server "s", tool "": a name, server and tool are required`; err == nil || err.Error() != want {
+	if want := `config: import: entry "n" for server "s", tool "": a name, a server and a tool (or, for the other tools, an exclude list) are required`; err == nil || err.Error() != want {
 		t.Errorf("err = %v, want %s", err, want)
 	}
 }

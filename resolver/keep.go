@@ -114,7 +114,7 @@ func (op *opener) open(_ context.Context, name string) (catalog.Source, error) {
 	op.once.Do(func() {
 		cfg, err := op.c.bins.Config()
 		if cfg == nil || err != nil {
-			op.err = fmt.Errorf("resolver: source %q: reading the configuration: %w", name, cmp.Or(err, fmt.Errorf("none")))
+			op.err = fmt.Errorf("source %q: reading the configuration: %w", name, cmp.Or(err, fmt.Errorf("none")))
 			return
 		}
 		op.sources = map[string]catalog.Source{}
@@ -134,7 +134,7 @@ func (op *opener) open(_ context.Context, name string) (catalog.Source, error) {
 	src := op.sources[name]
 	delete(op.sources, name)
 	if src == nil {
-		return nil, fmt.Errorf("resolver: source %q: the configuration no longer names it; run again", name)
+		return nil, fmt.Errorf("source %q: the configuration no longer names it; run again", name)
 	}
 	return src, nil
 }

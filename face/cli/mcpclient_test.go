@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -450,5 +451,46 @@ func TestMCPClientStaleCache(t *testing.T) {
 	}
 	if n := startCount(t, starts); n != 2 {
 		t.Errorf("%d starts, want 2 (the first list, the call)", n)
+	}
+}
+
+// TestMCPImportSomeKeepsOthers: importing some of the tools of a server no
+// entry named (which served all its tools) writes a toolset for the others,
+// so that the import hides none of them.
+func TestMCPImportSomeKeepsOthers(t *testing.T) {
+	argv, _ := fakeMCP(t)
+	root := t.TempDir()
+	file := filepath.Join(t.TempDir(), "servers.toml")
+	orig := fmt.Sprintf("[mcp_servers.fake]\ncommand = [%q, %q]\nsandbox = false\n", argv[0], argv[1])
+	if err := os.WriteFile(file, []byte(orig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	th := func(args ...string) result {
+		t.Helper()
+		return runIn(t, root, "", nil, append([]string{"--config", file}, args...)...)
+	}
+	r := th("import", "--mcp", "fake", "--tool", "echo", "--prefix", "my_")
+	want := "imported 1 tool of [mcp_servers.fake] into " + file + ": my_echo; [toolsets.fake] keeps serving its other 2 tools\ntry: toolhost list\n"
+	if r.code != 0 || r.stdout != want {
+		t.Fatalf("import: exit %d, stdout %q, want %q; stderr %s", r.code, r.stdout, want, r.stderr)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := orig + "\n[tools.my_echo]\nsource = \"mcp.fake.echo\"\n\n[toolsets.fake]\nsource = \"mcp.fake\"\nexclude = [\"echo\"]\n"; string(data) != want {
+		t.Errorf("file mismatch (-want +got):\n-%s\n+%s", want, data)
+	}
+	r = th("list", "--json")
+	var list struct{ Tools []struct{ Name string } }
+	if err := json.Unmarshal([]byte(r.stdout), &list); err != nil {
+		t.Fatalf("list: %v in %q (stderr %q)", err, r.stdout, r.stderr)
+	}
+	var names []string
+	for _, tl := range list.Tools {
+		names = append(names, tl.Name)
+	}
+	if want := []string{"fail", "my_echo", "paint"}; !slices.Equal(names, want) {
+		t.Errorf("list = %q, want %q: the imported tool and the others", names, want)
 	}
 }

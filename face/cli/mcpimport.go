@@ -113,6 +113,12 @@ func (a *app) importMCP(c *cli.Context) error {
 		}
 		entries = append(entries, config.Imported{Name: n, Server: name, Tool: t})
 	}
+	imported := len(entries)
+	if rest := others(cfg, name, len(picked) < len(offered)); rest != "" {
+		// The server served all its tools while no entry named it; an
+		// entry for some would hide the rest: a toolset keeps them.
+		entries = append(entries, config.Imported{Name: rest, Server: name, Exclude: picked})
+	}
 	file := s.Place.File
 	if c.Bool("dry-run") {
 		fmt.Fprint(a.stdout, config.ImportText(entries))
@@ -137,13 +143,41 @@ func (a *app) importMCP(c *cli.Context) error {
 			fmt.Fprintf(a.stderr, "toolhost: %s\n", note)
 		}
 	}
-	names := make([]string, len(entries))
-	for i, e := range entries {
+	names := make([]string, imported)
+	for i, e := range entries[:imported] {
 		names[i] = e.Name
 	}
-	fmt.Fprintf(a.stdout, "imported %d %s of [mcp_servers.%s] into %s: %s\n%s\n",
-		len(entries), plural(len(entries), "tool", "tools"), name, relPath(file), a.outText(strings.Join(names, ", ")), tryLine(note, "toolhost list"))
+	kept := ""
+	if len(entries) > imported {
+		n := len(offered) - len(picked)
+		kept = fmt.Sprintf("; [toolsets.%s] keeps serving its other %d %s", entries[imported].Name, n, plural(n, "tool", "tools"))
+	}
+	fmt.Fprintf(a.stdout, "imported %d %s of [mcp_servers.%s] into %s: %s%s\n%s\n",
+		imported, plural(imported, "tool", "tools"), name, relPath(file), a.outText(strings.Join(names, ", ")), kept, tryLine(note, "toolhost list"))
 	return nil
+}
+
+// others names the [toolsets.NAME] that keeps serving the server's tools
+// an import leaves out (some, not all, of them picked), when no entry
+// names the server: it served all its tools then, and the imported
+// entries alone would hide the rest. "" when none is needed.
+func others(cfg *config.Config, server string, some bool) string {
+	if !some {
+		return ""
+	}
+	for _, set := range []map[string]*config.Entry{cfg.Tools, cfg.Toolsets} {
+		for _, e := range set {
+			if e.Server == server {
+				return "" // the configuration chose what the server serves
+			}
+		}
+	}
+	for _, n := range []string{server, server + "_others"} {
+		if cfg.Toolsets[n] == nil {
+			return n
+		}
+	}
+	return ""
 }
 
 // clash is the error for an imported entry named n that the configuration

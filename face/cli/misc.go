@@ -146,7 +146,8 @@ func (a *app) checkCommand() *cli.Command {
 				return &exitError{code: ExitFailure, err: err}
 			}
 			rep := cat.Report()
-			rep.Problems = append(rep.Problems, cat.Unconfined()...) // shell and option-taking entries without a sandbox
+			rep.Problems = append(rep.Problems, cat.Unconfined()...)        // shell and option-taking entries without a sandbox
+			rep.Problems = append(rep.Problems, cat.UnreadableSecrets()...) // secrets a call could not read now
 			nerr, nwarn := len(rep.Errors())+len(a.cfgProblems), len(rep.Warnings())
 			if a.untrusted != nil {
 				nerr++ // its entries were not checked

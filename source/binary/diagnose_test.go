@@ -42,6 +42,8 @@ func TestDiagnosis(t *testing.T) {
 			[]string{"exec format error", "fix: add a #! line, or build it for this machine; or fix command in [tools.broken]"}},
 		{"non-zero exit", `["%EXE%", "exit-3"]`, "", catalog.ErrExit,
 			[]string{"exit status 3", "panic: boom", "does not describe itself", "[tools.broken.parameters.ARG]", "upgrade the binary"}},
+		{"interpreter without its script", `["%EXE%", "exit-3", "scripts/nosuch.py"]`, "", catalog.ErrExit,
+			[]string{"exit status 3", "fix: the script scripts/nosuch.py is missing: ", " exited without running it (relative paths are taken from " + dir + "); create it, or fix command in [tools.broken"}},
 		{"other protocol version", `["%EXE%", "old-protocol"]`, "", catalog.ErrExit,
 			[]string{"exit status 2", `the binary answered: unsupported protocol version "1": this binary speaks protocol "0"`, "does not speak protocol v1", "upgrade it", "[tools.broken.parameters.ARG]"}},
 		{"not JSON", `["%EXE%", "bad-json"]`, "", catalog.ErrNotJSON,

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -460,6 +463,10 @@ func (s *Source) fixFor(e *config.Entry, g *group, cause error) string {
 	case errors.Is(cause, catalog.ErrOutputTooLarge):
 		return "the binary must print only its JSON answer on stdout and log to stderr; upgrade it, or declare its parameters in TOML:\n" + parametersBlock(e)
 	case errors.Is(cause, catalog.ErrExit), errors.Is(cause, catalog.ErrNotJSON), errors.Is(cause, catalog.ErrNotSchema):
+		if script, dir, ok := missingScript(g.spec, s.root); ok && errors.Is(cause, catalog.ErrExit) {
+			return fmt.Sprintf("the script %s is missing: %s exited without running it (relative paths are taken from %s); create it, or fix command in [%s]",
+				script, firstWord(g), dir, e.Key())
+		}
 		var answered *answeredError
 		if errors.As(cause, &answered) && strings.Contains(strings.ToLower(answered.message), "protocol") {
 			return fmt.Sprintf("the binary does not speak protocol v1 (the host sends %q); upgrade it, or declare its parameters in [%s]:\n%s",
@@ -476,6 +483,37 @@ func (s *Source) fixFor(e *config.Entry, g *group, cause error) string {
 			g.command, e.Key(), parametersBlock(e), g.command)
 	}
 	return ""
+}
+
+// scriptExts are the extensions of the scripts interpreters are given.
+var scriptExts = []string{".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".sh", ".bash", ".php", ".lua", ".r", ".jl", ".tcl"}
+
+// missingScript returns the first argument of spec that names a script
+// (a file with a script's extension, or a relative path with a
+// directory) that does not exist, and the directory relative paths are
+// taken from: an interpreter given a missing script exits with an error
+// of its own ("can't open file", "Cannot find module").
+func missingScript(spec *invoke.Spec, root string) (script, dir string, ok bool) {
+	if spec.Shell || len(spec.Command) < 2 {
+		return "", "", false
+	}
+	_, dir, _ = invoke.Executable(spec, root)
+	for _, arg := range spec.Command[1:] {
+		if arg == "" || strings.HasPrefix(arg, "-") || strings.ContainsAny(arg, "{=") || strings.Contains(arg, "://") {
+			continue
+		}
+		if !slices.Contains(scriptExts, strings.ToLower(filepath.Ext(arg))) && !strings.Contains(arg, "/") {
+			continue
+		}
+		p := arg
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+			return arg, dir, true
+		}
+	}
+	return "", "", false
 }
 
 // parametersBlock is the TOML an entry needs to be used without asking

@@ -271,7 +271,7 @@ func TestPersistentCache(t *testing.T) {
 		if err := ClearCache(filepath.Join(cache, "missing")); err != nil {
 			t.Errorf("ClearCache(missing) = %v", err)
 		}
-		want := "resolver: clear cache: no cache directory (DefaultCacheDir finds none when neither XDG_CACHE_HOME nor HOME is set; set one)"
+		want := "clear cache: no cache directory (DefaultCacheDir finds none when neither XDG_CACHE_HOME nor HOME is set; set one)"
 		if err := ClearCache(""); err == nil || err.Error() != want {
 			t.Errorf("ClearCache(\"\") = %v, want %s", err, want)
 		}

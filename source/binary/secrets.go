@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/invoke"
 	"github.com/toolhost/toolhost/tool"
@@ -104,4 +106,30 @@ func (p *plan) hasSecrets() bool {
 		}
 	}
 	return false
+}
+
+// UnreadableSecrets reads the secrets of each enabled tool it serves (and
+// served says the catalog serves under that name) as a call would, and
+// returns a warning for each that cannot be read now: a variable not set,
+// a file missing or open to others. The values are dropped. `check` shows
+// them, since the calls of such a tool fail until the secret is readable.
+func (s *Source) UnreadableSecrets(served func(name string) bool) []catalog.Problem {
+	s.mu.Lock()
+	entries := s.sortedLocked()
+	s.mu.Unlock()
+	var out []catalog.Problem
+	for _, e := range entries {
+		if !e.enabled || e.bin == nil || e.bin.secrets == nil || !served(e.name) {
+			continue
+		}
+		ce := e.bin.secrets
+		for _, k := range slices.Sorted(maps.Keys(ce.Secrets)) {
+			if _, err := ce.Secrets[k].Resolve(nil); err != nil {
+				out = append(out, catalog.Problem{Tool: e.t().Name, Place: ce.Pos["env."+k].String(), Warning: true,
+					Err: fmt.Errorf("%w: env.%s: %w", ErrSecret, k, err),
+					Fix: fmt.Sprintf("every call of the tool fails until it can be read where toolhost runs; or change env.%s in [%s]", k, ce.Key())})
+			}
+		}
+	}
+	return out
 }

@@ -76,6 +76,16 @@ env.SECRET = { secret = "env:AUDITWIRE_UNSET" }
 		if !errors.Is(err, ErrSecret) || shown(err) != want {
 			t.Errorf("round %d: missing secret:\n got %s\nwant %s", round, shown(err), want)
 		}
+		// check reports it before any call: one warning, for the tool whose secret is unset.
+		var unreadable []string
+		for _, p := range c.bins.UnreadableSecrets(func(string) bool { return true }) {
+			unreadable = append(unreadable, shown(p))
+		}
+		wantU := `test.toml:15: warning: tool "missing": a secret of the tool's environment cannot be read: env.SECRET: secret "env:AUDITWIRE_UNSET": the variable AUDITWIRE_UNSET is not set in toolhost's environment: set it where toolhost starts (export AUDITWIRE_UNSET=…), or change the reference` +
+			"\nfix: every call of the tool fails until it can be read where toolhost runs; or change env.SECRET in [tools.missing]"
+		if len(unreadable) != 1 || unreadable[0] != wantU {
+			t.Errorf("round %d: unreadable secrets mismatch\n got %q\nwant [%q]", round, unreadable, wantU)
+		}
 	}
 	var files int
 	err = filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {

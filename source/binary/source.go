@@ -160,7 +160,7 @@ func (s *Source) Problems() []catalog.Problem {
 func (s *Source) Call(ctx context.Context, req catalog.CallRequest) (catalog.CallResult, error) {
 	e := s.entry(req.Tool)
 	if e == nil {
-		return catalog.CallResult{}, fmt.Errorf("resolver: %w %q (its binary no longer offers it)", catalog.ErrUnknownTool, req.Tool)
+		return catalog.CallResult{}, fmt.Errorf("%w %q (its binary no longer offers it)", catalog.ErrUnknownTool, req.Tool)
 	}
 	out, err := s.run(ctx, e, tool.ActionRun, req.Args, req.Answers, req.OnEvent)
 	return catalog.CallResult{Outcome: out, QuestionsEach: true}, err

@@ -258,12 +258,12 @@ func DefaultDir() string {
 // else, and a dir with no cache is not an error.
 func Clear(dir string) error {
 	if dir == "" {
-		return errors.New("resolver: clear cache: no cache directory (DefaultCacheDir finds none when neither XDG_CACHE_HOME nor HOME is set; set one)")
+		return errors.New("clear cache: no cache directory (DefaultCacheDir finds none when neither XDG_CACHE_HOME nor HOME is set; set one)")
 	}
 	for _, sub := range []string{"schemas", "resolutions", "mcp", "remotes", "mcp-client"} {
 		err := os.RemoveAll(filepath.Join(dir, sub))
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("resolver: clear cache: %w", err)
+			return fmt.Errorf("clear cache: %w", err)
 		}
 	}
 	return nil
