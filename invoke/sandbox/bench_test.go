@@ -25,3 +25,19 @@ func BenchmarkPrepare(b *testing.B) {
 		l.Cleanup()
 	}
 }
+
+// BenchmarkPrepareProbe is BenchmarkPrepare for a schema request of an
+// entry without fs rules: read everything but toolhost's own
+// directories, write nothing.
+func BenchmarkPrepareProbe(b *testing.B) {
+	root := b.TempDir()
+	p := (*Policy)(nil).Probe()
+	env := os.Environ()
+	for b.Loop() {
+		l, err := Prepare(p, "/bin/true", root, env, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		l.Cleanup()
+	}
+}

@@ -140,10 +140,10 @@ func (p *Policy) Compile(exe, root, home, tmp string) *Plan {
 			pl.Paths = append(pl.Paths, PathGrant{tmp, accRead | accUpdate | accCreate | accDelete})
 		}
 	}
-	if len(p.Net) > 0 || p.profile() {
+	if len(p.Net) > 0 || p.profile() || p.readOnly {
 		pl.Net = true
 		for _, r := range p.Net {
-			if !r.Allow {
+			if !r.Allow || p.readOnly {
 				continue
 			}
 			for _, port := range ports(r) {
@@ -165,7 +165,7 @@ func (p *Policy) Compile(exe, root, home, tmp string) *Plan {
 // rules still apply, but never in toolhost's own directories.
 func (p *Policy) enforcedRules(rootReal, home string) []FSRule {
 	if p.profile() && withheld(rootReal, home) != "" {
-		return p.FS
+		return p.probed(p.FS)
 	}
 	return p.Rules()
 }

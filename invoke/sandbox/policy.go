@@ -55,6 +55,8 @@ type Policy struct {
 	Net  []NetRule
 	Env  []EnvRule
 
+	readOnly bool // a probe's policy (see Probe): no write, no network
+
 	keyOnce sync.Once
 	key     string
 }
@@ -88,7 +90,8 @@ func (p *Policy) Key() string {
 			FS  []FSRule
 			Net []NetRule
 			Env []EnvRule
-		}{p.Mode, fs, net, env})
+			RO  bool `json:",omitempty"`
+		}{p.Mode, fs, net, env, p.readOnly})
 		p.key = string(data)
 	})
 	return p.key
@@ -135,6 +138,9 @@ func (p *Policy) Enforced() bool {
 	if p == nil {
 		return false
 	}
+	if p.readOnly {
+		return true
+	}
 	switch p.Mode {
 	case ModeOn, ModeRequire:
 		return true
@@ -164,15 +170,56 @@ func ProfileRules() []FSRule {
 const profileWhere = "sandbox = true (the default profile)"
 
 // Rules returns the effective filesystem rules: the profile's, when it
-// applies, then the declared ones.
+// applies, then the declared ones; for a probe (see [Policy.Probe]) the
+// same without their write capabilities.
 func (p *Policy) Rules() []FSRule {
 	if p == nil {
 		return nil
 	}
 	if !p.profile() {
-		return p.FS
+		return p.probed(p.FS)
 	}
-	return append(ProfileRules(), p.FS...)
+	return p.probed(append(ProfileRules(), p.FS...))
+}
+
+// Probe returns the policy of a request that must change nothing: a
+// schema or format_arguments request. It reads what p lets the tool read
+// (everything when p restricts no path), writes nothing, and reaches no
+// network, whatever p grants; its mode stays p's, so "require" still
+// refuses where Landlock is missing. A plain command that takes the
+// request for arguments (touch X) then changes nothing.
+func (p *Policy) Probe() *Policy {
+	q := &Policy{readOnly: true}
+	if p != nil {
+		q.Mode, q.FS, q.Env = p.Mode, p.FS, p.Env
+		if q.Mode == ModeOff {
+			q.Mode, q.FS = ModeAuto, nil // sandbox = false: the rules were never enforced
+		}
+	}
+	return q
+}
+
+// probeWhere is where the rule of a probe of a tool without fs rules
+// comes from, for display.
+const probeWhere = "a schema or format_arguments request (read-only)"
+
+// probed returns rules without their write capabilities for a probe,
+// rules itself otherwise. A probe without rules or profile reads and
+// executes everything.
+func (p *Policy) probed(rules []FSRule) []FSRule {
+	if !p.readOnly {
+		return rules
+	}
+	t, f := true, false
+	if len(rules) == 0 && !p.profile() {
+		return []FSRule{{Path: "/", Read: &t, Execute: &t, Where: probeWhere}}
+	}
+	out := make([]FSRule, len(rules))
+	for i, r := range rules {
+		r.Write, r.Create, r.Update, r.Delete = &f, &f, &f, &f
+		out[i] = r
+	}
+	return out
 }
 
 // ErrRule reports an access rule that cannot be compiled.

@@ -70,7 +70,7 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 	}
 	// The thread that will start the tool, made meanwhile, when the
 	// plan will restrict the file system or the network.
-	if p.profile() || len(p.FS)+len(p.Net) > 0 {
+	if p.profile() || p.readOnly || len(p.FS)+len(p.Net) > 0 {
 		l.thread = earlyThread()
 	}
 	pl := p.Compile(exe, root, envValue(env, "HOME"), tmp)

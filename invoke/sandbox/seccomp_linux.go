@@ -1,8 +1,10 @@
 package sandbox
 
 import (
+	"cmp"
 	"fmt"
 	"runtime"
+	"slices"
 	"syscall"
 	"unsafe"
 )
@@ -189,10 +191,15 @@ func seccompFilter() []sockFilter {
 	p.jmp(bpfJeqK, arch, "", "deny") // another ABI
 	p.stmt(bpfLdWAbs, seccompDataNr)
 	p.jmp(bpfJgeK, x32SyscallBit, "deny", "") // x32
-	for i, c := range cs {
-		p.jmp(bpfJeqK, c.nr, fmt.Sprint("c", i), "")
+	// A binary search over the numbers: the kernel runs the program for
+	// every syscall number when it installs it (its cache of syscalls
+	// always allowed), so the length of this walk is most of its cost.
+	idx := make([]int, len(cs))
+	for i := range idx {
+		idx[i] = i
 	}
-	p.ret(seccompRetAllow) // not one of them
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(cs[a].nr, cs[b].nr) })
+	p.dispatch(cs, idx, "d")
 	// The checks, then the answers they share: BPF jumps only forward.
 	for i, c := range cs {
 		p.label(fmt.Sprint("c", i))
@@ -233,6 +240,24 @@ func seccompFilter() []sockFilter {
 	p.label("perm")
 	p.ret(errPerm)
 	return p.resolve()
+}
+
+// dispatch jumps to check i's label ("c" i) when the syscall number is
+// cs[i].nr, for the checks idx (sorted by number), and to "allow" for
+// any other number; name labels its subtrees.
+func (p *prog) dispatch(cs []check, idx []int, name string) {
+	if len(idx) <= 3 {
+		for _, i := range idx {
+			p.jmp(bpfJeqK, cs[i].nr, fmt.Sprint("c", i), "")
+		}
+		p.jmp(bpfJeqK, 0, "allow", "allow") // not one of them
+		return
+	}
+	mid := len(idx) / 2
+	p.jmp(bpfJgeK, cs[idx[mid]].nr, name+"r", "")
+	p.dispatch(cs, idx[:mid], name+"l")
+	p.label(name + "r")
+	p.dispatch(cs, idx[mid:], name+"r")
 }
 
 // installFilter installs the filter on the calling thread (without

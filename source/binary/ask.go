@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/invoke"
+	"github.com/toolhost/toolhost/invoke/sandbox"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -24,7 +25,7 @@ func AskSchema(ctx context.Context, command []string, root string) (*tool.Schema
 	if abs, err := filepath.Abs(root); err == nil {
 		root = abs
 	}
-	spec := &invoke.Spec{Command: command}
+	spec := &invoke.Spec{Command: command, Sandbox: (*sandbox.Policy)(nil).Probe()} // changes nothing: read-only, no network
 	ctx, cancel := invoke.WithTimeout(ctx, DefaultTimeout)
 	defer cancel()
 	req := &tool.Request{Protocol: tool.Version, Context: tool.Context{Action: tool.ActionSchema, Root: root, WorkspaceID: "w-schema", ConversationID: "s-schema"}}

@@ -41,6 +41,11 @@ func (s *Source) run(ctx context.Context, e *entry, action tool.Action, args, an
 	req := s.request(action, &tool.Call{Name: b.name, Arguments: args, Answers: answers, Options: b.options})
 	req.Context.Access = b.access
 	spec := b.spec
+	if action != tool.ActionRun { // format_arguments changes nothing: read-only, no network
+		cp := *spec
+		cp.Sandbox = spec.Sandbox.Probe()
+		spec = &cp
+	}
 	if b.v2 {
 		req.Protocol = tool.Version2
 		if onEvent != nil { // forward event lines live; the spec is shared, so a copy
@@ -55,7 +60,7 @@ func (s *Source) run(ctx context.Context, e *entry, action tool.Action, args, an
 			spec = &cp
 		}
 	}
-	if b.v2 && action != tool.ActionSchema && poolable(b) {
+	if b.v2 && action == tool.ActionRun && poolable(b) {
 		if p := s.pools.get(b.group, s.keyOf(b.group), b.spec, req); p != nil {
 			out, err := s.runPooledTraced(ctx, p, e, req, onEvent)
 			var doubt *errDoubt

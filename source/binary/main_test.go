@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"strconv"
@@ -30,6 +31,8 @@ func TestMain(m *testing.M) {
 	for _, name := range []string{"multi", "raw-args", "slow-first", "v2", "greet", "sleepy", "versioned", "old-protocol", "bad-name"} {
 		own[name] = func() int { return fakeTool(os.Args[1:]) }
 	}
+	own["plain-touch"] = fakePlainTouch
+	own["format-writes"] = fakeFormatWrites
 	own["long-lived"] = fakeLongLived
 	own["long-lived-mute"] = fakeMute
 	own["v1-env"] = fakeV1Env
@@ -41,7 +44,9 @@ func TestMain(m *testing.M) {
 func exe(t testing.TB) string { return faketool.Exe(t) }
 
 // fakeTool acts as the tool args[0] ("scenario"). Every schema request is
-// counted as one line appended to $RESOLVER_TEST_COUNTER, if set.
+// counted as one UDP datagram to $RESOLVER_TEST_COUNTER (a loopback
+// address), if set: a schema request runs read-only and without TCP, and
+// UDP is what the sandbox lets through (docs/security.md).
 func fakeTool(args []string) int {
 	data, _ := io.ReadAll(os.Stdin)
 	req, err := tool.DecodeRequest(data)
@@ -53,12 +58,8 @@ func fakeTool(args []string) int {
 		return 2
 	}
 	if req.Context.Action == tool.ActionSchema {
-		if f := os.Getenv("RESOLVER_TEST_COUNTER"); f != "" {
-			fh, err := os.OpenFile(f, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-			if err == nil {
-				fmt.Fprintln(fh, strings.Join(args, " "))
-				fh.Close()
-			}
+		if addr := os.Getenv("RESOLVER_TEST_COUNTER"); addr != "" {
+			sendLine(addr, strings.Join(args, " "))
 		}
 	}
 	reply := func(v any) int {
@@ -108,10 +109,9 @@ func fakeTool(args []string) int {
 			fmt.Printf(`{"type":"success","structured":{"matches":[]},"content":%q}`+"\n", req.Protocol)
 		}
 		return 0
-	case "slow-first": // args[1] is a marker file: the first schema request (no marker yet) hangs, later ones answer
+	case "slow-first": // args[1] is a marker file the test makes: schema requests hang until it exists, then answer
 		if req.Context.Action == tool.ActionSchema {
 			if _, err := os.Stat(args[1]); err != nil {
-				os.WriteFile(args[1], nil, 0o644)
 				time.Sleep(time.Minute)
 			}
 			return reply(tool.SchemaResponse{Tools: []tool.Definition{{Name: "late", Summary: "Answers on the second ask.", Parameters: map[string]*tool.Parameter{}}}})
@@ -158,11 +158,11 @@ func fakeTool(args []string) int {
 		}
 		return reply(tool.Success(fmt.Sprintf("Hello, %v (times=%v, answers=%s, options=%s)",
 			req.Tool.Arguments["name"], req.Tool.Arguments["times"], compact(req.Tool.Answers), compact(req.Tool.Options))))
-	case "sleepy": // a slow schema answer, logged as start and end lines
-		if f := os.Getenv("RESOLVER_TEST_TRACE"); f != "" && req.Context.Action == tool.ActionSchema {
-			appendLine(f, "start")
+	case "sleepy": // a slow schema answer, logged as start and end datagrams to $RESOLVER_TEST_TRACE (see fakeTool)
+		if addr := os.Getenv("RESOLVER_TEST_TRACE"); addr != "" && req.Context.Action == tool.ActionSchema {
+			sendLine(addr, "start")
 			time.Sleep(300 * time.Millisecond)
-			appendLine(f, "end")
+			sendLine(addr, "end")
 		}
 		return reply(tool.SchemaResponse{Tools: []tool.Definition{{Name: "s", Summary: "Sleepy."}}})
 	case "versioned": // describes itself with its own size, so a rebuild shows
@@ -181,11 +181,44 @@ func fakeTool(args []string) int {
 	return 2
 }
 
-func appendLine(file, line string) {
-	fh, err := os.OpenFile(file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err == nil {
-		fmt.Fprintln(fh, line)
-		fh.Close()
+// fakePlainTouch is a plain command, plain-touch PATH: whatever its stdin says, it
+// creates PATH and prints nothing.
+func fakePlainTouch() int {
+	if err := os.WriteFile(os.Args[2], nil, 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// fakeFormatWrites describes one tool, w; asked to format a call's
+// arguments it writes PATH (os.Args[2]) and renders them.
+func fakeFormatWrites() int {
+	data, _ := io.ReadAll(os.Stdin)
+	req, err := tool.DecodeRequest(data)
+	if err != nil {
+		return 2
+	}
+	switch req.Context.Action {
+	case tool.ActionSchema:
+		json.NewEncoder(os.Stdout).Encode(tool.SchemaResponse{Tools: []tool.Definition{{Name: "w", Summary: "Writes when formatting.", Parameters: map[string]*tool.Parameter{}}}})
+	case tool.ActionFormatArguments:
+		if err := os.WriteFile(os.Args[2], []byte("formatted"), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		json.NewEncoder(os.Stdout).Encode(tool.Success("rendered by w"))
+	default:
+		json.NewEncoder(os.Stdout).Encode(tool.Success("ran"))
+	}
+	return 0
+}
+
+// sendLine sends line as one UDP datagram to addr.
+func sendLine(addr, line string) {
+	if c, err := net.Dial("udp", addr); err == nil {
+		fmt.Fprintln(c, line)
+		c.Close()
 	}
 }
 
@@ -210,15 +243,33 @@ func parse(t testing.TB, text string) *config.Config {
 	return cfg
 }
 
-// counter returns a counter file and a function reading its count.
+// counter returns the address of a schema request counter (see fakeTool)
+// and a function reading its count.
 func counter(t testing.TB) (string, func() int) {
-	path := t.TempDir() + "/count"
-	return path, func() int {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return 0
+	addr, lines := datagrams(t)
+	return addr, func() int { return len(lines()) }
+}
+
+// datagrams listens on a loopback UDP port and returns its address and a
+// function returning the lines received so far, in order, each waited for
+// a little (loopback delivery may lag the tool's exit).
+func datagrams(t testing.TB) (string, func() []string) {
+	c, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	var got []string
+	buf := make([]byte, 512)
+	return c.LocalAddr().String(), func() []string {
+		for {
+			c.SetReadDeadline(time.Now().Add(20 * time.Millisecond))
+			n, _, err := c.ReadFrom(buf)
+			if err != nil {
+				return got
+			}
+			got = append(got, strings.TrimSuffix(string(buf[:n]), "\n"))
 		}
-		return strings.Count(string(data), "\n")
 	}
 }
 

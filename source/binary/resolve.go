@@ -67,7 +67,9 @@ func (s *Source) runSchema(ctx context.Context, g *group, sem chan struct{}) (*i
 	}
 	ctx, cancel := invoke.WithTimeout(ctx, g.timeout)
 	defer cancel()
-	return invoke.Run(ctx, g.spec, s.request(tool.ActionSchema, nil))
+	spec := *g.spec // a schema request changes nothing: read-only, no network
+	spec.Sandbox = g.spec.Sandbox.Probe()
+	return invoke.Run(ctx, &spec, s.request(tool.ActionSchema, nil))
 }
 
 // request builds the request of an action.
@@ -519,7 +521,7 @@ func missingScript(spec *invoke.Spec, root string) (script, dir string, ok bool)
 // parametersBlock is the TOML an entry needs to be used without asking
 // its binary.
 func parametersBlock(e *config.Entry) string {
-	return fmt.Sprintf("\n    [%s.parameters.ARG]   # one table per argument\n    type = \"string\"\n    summary = \"What ARG is.\"\n", e.Key())
+	return fmt.Sprintf("\n    [%s.parameters.ARG]   # one table per argument\n    type = \"string\"\n    summary = \"What ARG is.\"\n\nor, for a command that takes no arguments, parameters = {} in [%s]\n", e.Key(), e.Key())
 }
 
 // notExecutableFix is the fix for a command that exists but cannot run:

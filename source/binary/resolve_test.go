@@ -341,7 +341,7 @@ self_describe = false
 
 func TestConcurrencyBound(t *testing.T) {
 	t.Parallel()
-	trace := filepath.Join(t.TempDir(), "trace")
+	trace, lines := datagrams(t)
 	var cfg strings.Builder
 	fmt.Fprintf(&cfg, "[defaults]\nenv = { RESOLVER_TEST_TRACE = %q }\n", trace)
 	for i := range 6 {
@@ -354,12 +354,8 @@ func TestConcurrencyBound(t *testing.T) {
 	if c.Len() != 6 {
 		t.Fatalf("Len = %d: %v", c.Len(), c.Report().Err())
 	}
-	data, err := os.ReadFile(trace)
-	if err != nil {
-		t.Fatal(err)
-	}
 	inFlight, most, starts := 0, 0, 0
-	for _, line := range strings.Fields(string(data)) {
+	for _, line := range lines() {
 		if line == "start" {
 			inFlight++
 			starts++

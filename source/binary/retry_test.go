@@ -3,6 +3,7 @@ package binary
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,6 +49,9 @@ command = "./missing"
 	}
 	notified := 0
 	c.Subscribe(func() { notified++ })
+	if err := os.WriteFile(filepath.Join(dir, "asked"), nil, 0o644); err != nil { // the binary answers from now on
+		t.Fatal(err)
+	}
 
 	c.bins.mu.Lock() // make the retry due now, and the next ones soon
 	c.bins.retryBase = time.Millisecond
