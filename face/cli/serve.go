@@ -42,6 +42,7 @@ func (a *app) serveCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "http", Usage: "serve HTTP on `ADDR` (host:port; \":port\" means 127.0.0.1:port)"},
 			&cli.DurationFlag{Name: "session-timeout", Value: mcpserver.DefaultSessionTimeout, Usage: "close an HTTP MCP session idle this long, cancelling its calls (0: never)"},
+			&cli.IntFlag{Name: "max-sessions", Value: mcpserver.DefaultMaxSessions, Usage: "keep at most `N` HTTP MCP sessions; a new one beyond closes the one idle the longest (0: no bound)"},
 			&cli.IntFlag{Name: "memory-budget", Value: mcpserver.DefaultMemoryBudget >> 20, Usage: "`MIB` of tool arguments and output in flight; calls beyond wait"},
 			&cli.BoolFlag{Name: "describe-tools", Usage: "add the tool describe_tools, with which a model reads the long descriptions of the tools it names"},
 			&cli.BoolFlag{Name: "tool-search", Usage: "list search_tools and call_tool instead of every tool (for large catalogs); toolhost list and GET /tools still list them all"},
@@ -87,13 +88,17 @@ func (a *app) serve(c *cli.Context) error {
 	if idle == 0 {
 		idle = -1 // never
 	}
+	maxSessions := c.Int("max-sessions")
+	if maxSessions <= 0 {
+		maxSessions = -1 // no bound
+	}
 	budget := int64(c.Int("memory-budget")) << 20
 	if os.Getenv("GOMEMLIMIT") == "" {
 		// Let the GC work harder as the heap nears the budget, rather than
 		// let garbage double it (soft limit: budget plus a fixed overhead).
 		debug.SetMemoryLimit(budget + 64<<20)
 	}
-	ms := mcpserver.New(cat, &mcpserver.Options{Logger: logger, SessionTimeout: idle, MemoryBudget: budget, Version: version.String(), DescribeTools: c.Bool("describe-tools"),
+	ms := mcpserver.New(cat, &mcpserver.Options{Logger: logger, SessionTimeout: idle, MaxSessions: maxSessions, MemoryBudget: budget, Version: version.String(), DescribeTools: c.Bool("describe-tools"),
 		AllowHTTPExecute: c.Bool("allow-execute"), ToolSearch: c.Bool("tool-search")})
 	defer ms.Close()
 

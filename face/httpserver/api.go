@@ -350,7 +350,7 @@ func (h *handler) authorized(r *http.Request) bool {
 
 func unauthorized(w http.ResponseWriter) {
 	w.Header().Set("WWW-Authenticate", `Bearer realm="toolhost"`)
-	writeError(w, http.StatusUnauthorized, "a token is required: send Authorization: Bearer <token> (the token given to --token or TOOLHOST_TOKEN)")
+	writeError(w, http.StatusUnauthorized, "a token is required: send Authorization: Bearer <token> (the token given to --token-file or TOOLHOST_TOKEN)")
 }
 
 // auth requires the token, when one is set, on /mcp (it runs tools, as

@@ -134,7 +134,7 @@ func TestCallsHostile(t *testing.T) {
 // (403); a foreign Origin and a rebound Host are refused as on every
 // endpoint.
 func TestCallsGuard(t *testing.T) {
-	const unauthorized = `{"error":"a token is required: send Authorization: Bearer \u003ctoken\u003e (the token given to --token or TOOLHOST_TOKEN)"}`
+	const unauthorized = `{"error":"a token is required: send Authorization: Bearer \u003ctoken\u003e (the token given to --token-file or TOOLHOST_TOKEN)"}`
 	path := callsLog(t)
 	for _, everywhere := range []bool{false, true} {
 		srv := newServer(t, httpserver.FromCatalog(apiCatalog(t)), &httpserver.Options{AuditFile: path, Token: "s3cret", TokenEverywhere: everywhere})

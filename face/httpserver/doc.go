@@ -35,7 +35,8 @@
 // POST /tools/{name}/validate ({"valid":…,"errors":[{path,message,keyword}]})
 // and POST /tools/{name}/call (the MCP CallToolResult; a question comes
 // back as an input-required result, answered by calling again with
-// "answers"). Calls need [Options.AllowExecute], and [Options.Token] when
+// "answers") and GET /tools/{name}/calls (a tool's recent calls in the
+// audit log). Calls need [Options.AllowExecute], and [Options.Token] when
 // set; a provider that is not a catalog runs tools through [Options.Call].
 //
 // # Caching
@@ -49,14 +50,19 @@
 // # Security
 //
 // [Listen] binds loopback unless given a non-loopback host explicitly;
-// [IsLoopback] lets the caller warn. A request whose Origin header is not a
-// loopback origin or one of [Options.AllowedOrigins] is refused with 403
-// (requests without Origin, from non-browser clients, pass). /mcp keeps the
-// SDK's DNS-rebinding protection. [Options.Token] guards every endpoint
-// that runs tools, /mcp and POST /tools/{name}/call, and with
-// [Options.TokenEverywhere] the read-only ones too. (Whether /mcp runs
-// tools at all is the MCP server's option, mcpserver.Options.AllowHTTPExecute.) [NewServer] sets read, write and idle
-// timeouts and a header limit; [NewHandler] limits request bodies.
+// [IsLoopback] lets the caller warn. Every request meets three rules
+// before routing (guard.go): its Host must name the server (the
+// listener's address, loopback names on a loopback listener, or one of
+// [Options.AllowedHosts]); an Origin header must be the server's own or
+// one of [Options.AllowedOrigins]; a POST must declare
+// application/json. A refused request gets 403 (or 415) with the fix.
+// [Options.Token] guards every endpoint that runs tools, /mcp and POST
+// /tools/{name}/call, and the recent calls, which a server without a
+// token does not serve; with [Options.TokenEverywhere] the read-only ones
+// too. (Whether /mcp runs tools at all is the MCP server's option,
+// mcpserver.Options.AllowHTTPExecute.) [NewServer] sets read, write and
+// idle timeouts and a header limit; [NewHandler] limits request bodies.
+// [LogRequests] logs one line per request, never a header or a body.
 //
 // # Embedding
 //

@@ -21,7 +21,7 @@ import (
 // read-only endpoints; the page itself never needs it; without a token
 // nothing does.
 func TestTokenGuardsEveryFace(t *testing.T) {
-	const unauthorized = "a token is required: send Authorization: Bearer <token> (the token given to --token or TOOLHOST_TOKEN)"
+	const unauthorized = "a token is required: send Authorization: Bearer <token> (the token given to --token-file or TOOLHOST_TOKEN)"
 	mcpStub := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "mcp reached") })
 	type request struct{ method, path, body string }
 	var (

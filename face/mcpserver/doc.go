@@ -62,7 +62,8 @@
 // [Options.MaxCallsPerSession] of one HTTP session, within
 // [Options.MemoryBudget]; at most [Options.MaxQueued] wait, and a call
 // beyond is refused with [CodeBusy]. HTTP sessions idle for
-// [Options.SessionTimeout] are closed. Over stdio each line is screened
+// [Options.SessionTimeout] are closed, and at most [Options.MaxSessions]
+// live at once: a new one beyond closes the one idle the longest. Over stdio each line is screened
 // before the SDK reads it: a malformed message gets a JSON-RPC error and
 // the session goes on (see [Server.Run]). A cancelled
 // request (notifications/cancelled, or the HTTP request going away: its

@@ -25,7 +25,8 @@ const DefaultSessionTimeout = 10 * time.Minute
 //
 // Clients on protocol versions before 2026-07-28 get stateful sessions
 // (initialize, Mcp-Session-Id, GET streams for list_changed and
-// elicitation). A request of 2026-07-28 or later carries its version with
+// elicitation), at most [Options.MaxSessions] of them: beyond, the one
+// idle the longest is closed. A request of 2026-07-28 or later carries its version with
 // it (the MCP-Protocol-Version header, or _meta
 // "io.modelcontextprotocol/protocolVersion") and needs no session: it is
 // served by a stateless handler over the same server, where questions are
@@ -73,11 +74,7 @@ func (s *Server) Handler() http.Handler {
 			stateless.ServeHTTP(w, r)
 			return
 		}
-		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") != "" {
-			endDropped(stateful, w, r) // a dropped POST's calls are cancelled
-			return
-		}
-		stateful.ServeHTTP(w, r)
+		s.serveStateful(stateful, w, r) // within Options.MaxSessions (sessions.go)
 	})
 }
 

@@ -72,6 +72,12 @@ type Options struct {
 	// that received no request for this long, cancelling its calls. If
 	// zero, [DefaultSessionTimeout]; negative keeps idle sessions forever.
 	SessionTimeout time.Duration
+	// MaxSessions bounds the streamable HTTP sessions alive at once. A
+	// new session beyond it closes the session idle the longest; when
+	// every session has a request in progress (a listening GET stream
+	// counts), the new one is refused with 503 and [CodeBusy]. If zero,
+	// [DefaultMaxSessions]; negative keeps any number.
+	MaxSessions int
 	// RefreshInterval is how often a Catalog with a Refresh method is polled
 	// for rebuilt binaries while the server runs. If zero, 2s; negative
 	// disables polling.
@@ -126,6 +132,7 @@ type Server struct {
 	logger   *slog.Logger
 	interval time.Duration
 	idle     time.Duration // SessionTimeout
+	sessions *sessions     // the live HTTP sessions, bounded by MaxSessions (sessions.go)
 	drain    time.Duration // DrainTimeout
 	key      []byte        // signs the request state of multi round-trip calls
 	stopping chan struct{} // closed by stopCalls: running tool calls are cancelled, new ones refused
@@ -193,6 +200,9 @@ func New(cat Catalog, opts *Options) *Server {
 	if o.SessionTimeout == 0 {
 		o.SessionTimeout = DefaultSessionTimeout
 	}
+	if o.MaxSessions == 0 {
+		o.MaxSessions = DefaultMaxSessions
+	}
 	if o.RefreshInterval == 0 {
 		o.RefreshInterval = 2 * time.Second
 	}
@@ -209,6 +219,7 @@ func New(cat Catalog, opts *Options) *Server {
 		logger:    logger,
 		interval:  o.RefreshInterval,
 		idle:      o.SessionTimeout,
+		sessions:  newSessions(o.MaxSessions),
 		drain:     o.DrainTimeout,
 		key:       newKey(),
 		admission: newAdmission(&o),
