@@ -229,6 +229,7 @@ func (a *app) trust(start string, dryRun bool) error {
 	if err := a.review(cfg, verb); err != nil {
 		return err
 	}
+	a.reviewFloor(ws, sums)
 	if lerr != nil {
 		fmt.Fprintln(a.stdout, "some entries have errors: run toolhost check")
 	}
@@ -314,6 +315,29 @@ func (a *app) review(cfg *config.Config, verb string) error {
 		}
 	}
 	return nil
+}
+
+// reviewFloor lists the workspace's settings that are not applied
+// because they would loosen the user's own ([config.ErrLoosens]).
+func (a *app) reviewFloor(ws *config.Workspace, sums map[string]string) {
+	_, err := config.Load(&config.LoadOptions{Dir: ws.Root, Trust: exactly{root: ws.Root, sums: sums}})
+	var problems config.Problems
+	if !errors.As(err, &problems) {
+		return
+	}
+	tw := newTable(a.stdout)
+	shown := false
+	for _, p := range problems {
+		if !errors.Is(p, config.ErrLoosens) {
+			continue
+		}
+		if !shown {
+			fmt.Fprintln(a.stdout, "and these are not applied, since your own settings are stricter:")
+			shown = true
+		}
+		row(tw, "  "+a.out.red(a.outText(relPath(p.Pos.File)+":"+strconv.Itoa(p.Pos.Line))), a.outText(p.Msg))
+	}
+	_ = tw.Flush()
 }
 
 // trustedServers adds the stdio MCP servers' commands to tw (counting
