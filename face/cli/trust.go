@@ -210,6 +210,9 @@ func (a *app) trust(start string, dryRun bool) error {
 	// What trusting accepts, read from exactly the files hashed: a file
 	// changed since is not shown (nor trusted).
 	cfg, lerr := config.Load(&config.LoadOptions{Dir: ws.Root, NoUser: true, Trust: exactly{root: ws.Root, sums: sums}})
+	if errors.Is(lerr, errChanged) {
+		return &exitError{code: ExitFailure, err: fmt.Errorf("trust: %s: %w", ws.Root, errChanged)}
+	}
 	verb := "may now"
 	switch {
 	case dryRun && trusted:
@@ -243,9 +246,12 @@ type exactly struct {
 	sums map[string]string
 }
 
+// errChanged says that a workspace's files changed while trust read them.
+var errChanged = errors.New("the workspace's files changed while they were read; nothing was trusted: review them, then run toolhost trust again")
+
 func (e exactly) Verify(root string, files map[string]string) error {
 	if root != e.root || !maps.Equal(files, e.sums) {
-		return fmt.Errorf("workspace %s changed while it was read: run toolhost trust again", root)
+		return errChanged
 	}
 	return nil
 }
