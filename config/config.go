@@ -25,14 +25,15 @@ type Config struct {
 // entry that leaves the field unset, so callers may read the entries alone;
 // it is kept here for display.
 type Defaults struct {
-	Timeout  *Duration         // timeout of an entry without one; nil: the resolver's 60s
+	Timeout  *Duration         // timeout of an entry, server or remote without one; nil: the resolver's 60s
 	ClearEnv *bool             // clear_env of an entry without one
 	Env      map[string]string // variables every entry gets; an entry's env wins per variable
 	// Secrets are the env.NAME = { secret = "…" } variables every entry
 	// gets (see [Entry.Secrets]).
 	Secrets map[string]secret.Ref
 	// Run and CancellationResponse are those of an entry that sets
-	// neither run nor requires_approval (resp. cancellation_response).
+	// neither run nor requires_approval (resp. cancellation_response);
+	// Run is also that of an MCP server or remote that sets neither.
 	Run, CancellationResponse *string
 	Access                    *Access // rules every entry gets before its own
 	Sandbox                   string  // sandbox of an entry without one: "true", "false", "require"; "" unset

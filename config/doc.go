@@ -57,8 +57,14 @@
 // overrides; see package config/mcptool for their merge). A
 // [remotes.NAME] table ([Remote]) is a Tool Discovery Protocol provider
 // (package source/remote). Both merge across layers as entries do, and a
-// workspace's are read only when it is trusted. No credential is read
-// from the file: bearer_token_env names the variable holding the token.
+// workspace's are read only when it is trusted. Both take run and
+// requires_approval for all their tools, [defaults]' run when they set
+// neither. No credential is read from the file: bearer_token_env names
+// the variable holding the token, which never goes over plain http:// to
+// a host that is not loopback unless the table says insecure = true.
+//
+// [Config.Grants] lists what a configuration gives its tools that a
+// person should see before trusting it.
 //
 // # Errors
 //

@@ -210,6 +210,9 @@ func (a *app) trust(start string, dryRun bool) error {
 	// What trusting accepts, read from exactly the files hashed: a file
 	// changed since is not shown (nor trusted).
 	cfg, lerr := config.Load(&config.LoadOptions{Dir: ws.Root, NoUser: true, Trust: exactly{root: ws.Root, sums: sums}})
+	if errors.Is(lerr, errChanged) {
+		return &exitError{code: ExitFailure, err: fmt.Errorf("trust: %s: %w", ws.Root, errChanged)}
+	}
 	verb := "may now"
 	switch {
 	case dryRun && trusted:
@@ -229,6 +232,7 @@ func (a *app) trust(start string, dryRun bool) error {
 	if err := a.review(cfg, verb); err != nil {
 		return err
 	}
+	a.reviewFloor(ws, sums)
 	if lerr != nil {
 		fmt.Fprintln(a.stdout, "some entries have errors: run toolhost check")
 	}
@@ -242,9 +246,12 @@ type exactly struct {
 	sums map[string]string
 }
 
+// errChanged says that a workspace's files changed while trust read them.
+var errChanged = errors.New("the workspace's files changed while they were read; nothing was trusted: review them, then run toolhost trust again")
+
 func (e exactly) Verify(root string, files map[string]string) error {
 	if root != e.root || !maps.Equal(files, e.sums) {
-		return fmt.Errorf("workspace %s changed while it was read: run toolhost trust again", root)
+		return errChanged
 	}
 	return nil
 }
@@ -314,6 +321,29 @@ func (a *app) review(cfg *config.Config, verb string) error {
 		}
 	}
 	return nil
+}
+
+// reviewFloor lists the workspace's settings that are not applied
+// because they would loosen the user's own ([config.ErrLoosens]).
+func (a *app) reviewFloor(ws *config.Workspace, sums map[string]string) {
+	_, err := config.Load(&config.LoadOptions{Dir: ws.Root, Trust: exactly{root: ws.Root, sums: sums}})
+	var problems config.Problems
+	if !errors.As(err, &problems) {
+		return
+	}
+	tw := newTable(a.stdout)
+	shown := false
+	for _, p := range problems {
+		if !errors.Is(p, config.ErrLoosens) {
+			continue
+		}
+		if !shown {
+			fmt.Fprintln(a.stdout, "and these are not applied, since your own settings are stricter:")
+			shown = true
+		}
+		row(tw, "  "+a.out.red(a.outText(relPath(p.Pos.File)+":"+strconv.Itoa(p.Pos.Line))), a.outText(p.Msg))
+	}
+	_ = tw.Flush()
 }
 
 // trustedServers adds the stdio MCP servers' commands to tw (counting

@@ -46,7 +46,8 @@ and send requests to:
 
 // TestTrustShowsGrants: trust lists, before and as it trusts, every secret
 // the workspace's tools are given, every file grant outside the
-// workspace, every network grant and every relaxed safeguard; --dry-run
+// workspace, every network grant and every relaxed safeguard, and the
+// settings not applied because the user's own are stricter; --dry-run
 // shows the same and trusts nothing.
 func TestTrustShowsGrants(t *testing.T) {
 	dir := t.TempDir()
@@ -67,6 +68,14 @@ access.net = [{ host = "api.github.com", port = 443, allow = true }]
 	if err := os.WriteFile(file, []byte(toml), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	user := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "toolhost", "config.toml")
+	if err := os.MkdirAll(filepath.Dir(user), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(user, []byte("[defaults]\nrun = \"ask\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(user)
 	t.Chdir(dir)
 	body := `its tools %s run these commands:
   deploy  deploy
@@ -79,6 +88,8 @@ with network access:
 and it relaxes these safeguards:
   defaults      sandbox = false     .config/toolhost/tools.toml:2
   tools.deploy  run = "unattended"  .config/toolhost/tools.toml:6
+and these are not applied, since your own settings are stricter:
+  .config/toolhost/tools.toml:6  tools.deploy: run = "unattended" is not applied: your own run = "ask" (` + user + `:2) is the floor, and a workspace may tighten your settings, never loosen them; remove it from the workspace's file, or change your own file if you mean it
 `
 	r := runIn(t, dir, "", nil, "trust", "--dry-run")
 	want := fmt.Sprintf("%s is not trusted (.config/toolhost: tools.toml); trusting it would let\n"+body, dir, "would")

@@ -95,6 +95,11 @@ const (
 	stderrBytes = 2048
 )
 
+// MaxTools bounds the tools one binary's schema answer declares, as a
+// server's listing and a remote manifest are bounded (source/mcp,
+// source/remote); the answer's bytes are bounded by the stdout cap.
+const MaxTools = 10000
+
 // readSchema interprets the result of a schema request: a non-zero exit
 // wraps [catalog.ErrExit]; stdout that is not one JSON document wraps [catalog.ErrNotJSON]
 // and quotes its first bytes; JSON that is not a schema response wraps
@@ -118,6 +123,10 @@ func readSchema(command string, res *invoke.Result) (*tool.SchemaResponse, error
 	resp, err := tool.DecodeSchemaResponse(out)
 	if err != nil && !json.Valid(out) { // checked after: an answer that decodes is valid
 		return nil, fail(fmt.Errorf("%w: it starts with %q", catalog.ErrNotJSON, head(out, 60)), "the binary must print only its JSON answer on stdout and log to stderr")
+	}
+	if err == nil && len(resp.Tools) > MaxTools {
+		return nil, fail(fmt.Errorf("%w: it declares %d tools, more than %d", catalog.ErrOutputTooLarge, len(resp.Tools), MaxTools),
+			"a binary may declare at most 10000 tools: split them over several binaries")
 	}
 	if err != nil {
 		fix := ""

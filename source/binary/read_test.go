@@ -2,7 +2,9 @@ package binary
 
 import (
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/toolhost/toolhost/catalog"
@@ -103,6 +105,9 @@ func TestReadSchema(t *testing.T) {
 		{"error outcome quoted", `{"type":"error","message":"unsupported protocol version \"1\""}`, "", 0, tool.ErrNotSchema,
 			`run "t": schema: not a schema response: no "tools" field; the binary answered: unsupported protocol version "1"`,
 			"give the entry a parameters table, or upgrade the binary to describe itself"},
+		{"too many tools", manyTools(MaxTools + 1), "", 0, catalog.ErrOutputTooLarge,
+			`run "t": schema: stdout too large: it declares 10001 tools, more than 10000`,
+			"a binary may declare at most 10000 tools: split them over several binaries"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -123,4 +128,13 @@ func TestReadSchema(t *testing.T) {
 			}
 		})
 	}
+}
+
+// manyTools is a schema answer declaring n tools, t0 to t(n-1).
+func manyTools(n int) string {
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf(`{"name":"t%d"}`, i)
+	}
+	return `{"tools":[` + strings.Join(names, ",") + `]}`
 }

@@ -19,7 +19,11 @@
 // for prefix, include and exclude; Merge for one tool's overrides, by the
 // JP assistant's rules), each with the entry's run mode, category, tags,
 // timeout, fixed answers and cancellation response, and the provenance
-// "mcp.NAME.TOOL". A listing comes from source/mcp's cache while it is
+// "mcp.NAME.TOOL"; a server no entry names serves all its tools with the
+// server's run mode and [defaults]' ([config.Config.ImpliedEntry]). A
+// remote's tools take the user's run mode, rate limit and timeout (the
+// remote's, else [defaults]'), which its manifest may tighten and never
+// loosen. A listing comes from source/mcp's cache while it is
 // trusted, so a warm listing starts no server. A server that cannot be
 // listed is one problem of its source; the other sources' tools are
 // served. An entry naming a tool the server does not offer, an override
