@@ -36,7 +36,7 @@ import (
 type cgroupHost struct {
 	dir    string // the host's own cgroup directory; "" when leaves cannot be made
 	reason string // why not, when dir is ""
-	prefix string // of the leaves' names: "toolhost-PID-"
+	prefix string // of the leaves' names: "toolhost-NS-PID-" (see leafPrefix)
 	seq    atomic.Uint64
 
 	mu   sync.Mutex
@@ -121,7 +121,7 @@ func detectCgroup() *cgroupHost {
 	if err != nil {
 		return &cgroupHost{reason: err.Error()}
 	}
-	h := &cgroupHost{dir: dir, prefix: "toolhost-" + strconv.Itoa(os.Getpid()) + "-"}
+	h := &cgroupHost{dir: dir, prefix: leafPrefix(pidNamespace(), os.Getpid())}
 	l, err := h.newLeaf()
 	if err != nil {
 		return &cgroupHost{reason: err.Error()}
@@ -135,13 +135,59 @@ func detectCgroup() *cgroupHost {
 	return h
 }
 
-// removeStale ends what hosts that exited left in dir: the leaves
-// named toolhost-PID-N whose PID no longer runs. A host killed with
-// SIGKILL could not end its calls, so whatever still runs in its leaves
-// (a sandboxed tool, which has no parent-death signal, or any tool's
-// descendant) is killed now, whole (cgroup.kill), and each leaf is
-// removed once empty, in the background. It runs once, when the next
-// host in the same cgroup first needs a leaf (or at its start, see
+// leafPrefix is the start of the names of the leaves of the host pid in
+// the pid namespace ns (the inode of /proc/self/ns/pid, 0 when unknown):
+// "toolhost-NS-PID-"; a leaf's name ends with its number.
+func leafPrefix(ns uint64, pid int) string {
+	return "toolhost-" + strconv.FormatUint(ns, 10) + "-" + strconv.Itoa(pid) + "-"
+}
+
+// pidNamespace returns the inode of this process's pid namespace, 0
+// when /proc/self/ns/pid cannot be read.
+func pidNamespace() uint64 {
+	l, err := os.Readlink("/proc/self/ns/pid") // "pid:[4026531836]"
+	if err != nil {
+		return 0
+	}
+	s, ok := strings.CutPrefix(l, "pid:[")
+	s, ok2 := strings.CutSuffix(s, "]")
+	n, err := strconv.ParseUint(s, 10, 64)
+	if !ok || !ok2 || err != nil {
+		return 0
+	}
+	return n
+}
+
+// staleLeaf reports whether the leaf name in the host's cgroup is one a
+// host that exited left, and whether what runs in it may be killed. A
+// leaf of this pid namespace (ns, not 0) whose host's pid no longer runs
+// is killed; one of an older toolhost ("toolhost-PID-N", no namespace)
+// or of another namespace, whose pid means nothing here, is only removed
+// when empty, and the latter only when its pid is not running here
+// either.
+func staleLeaf(name string, ns uint64) (stale, kill bool) {
+	rest, ok := strings.CutPrefix(name, "toolhost-")
+	f := strings.Split(rest, "-")
+	if !ok || len(f) < 2 || len(f) > 3 {
+		return false, false
+	}
+	pid, err := strconv.Atoi(f[len(f)-2])
+	if err != nil || pid <= 0 || syscall.Kill(pid, 0) != syscall.ESRCH {
+		return false, false
+	}
+	if len(f) == 2 {
+		return true, false
+	}
+	leafNS, err := strconv.ParseUint(f[0], 10, 64)
+	return err == nil, err == nil && ns != 0 && leafNS == ns
+}
+
+// removeStale ends what hosts that exited left in dir (see staleLeaf).
+// A host killed with SIGKILL could not end its calls, so whatever still
+// runs in its leaves (a sandboxed tool, which has no parent-death signal,
+// or any tool's descendant) is killed now, whole (cgroup.kill), and each
+// leaf is removed once empty, in the background. It runs once, when the
+// next host in the same cgroup first needs a leaf (or at its start, see
 // [EnableSubreaper]).
 func removeStale(dir string) {
 	d, err := os.Open(dir)
@@ -150,14 +196,14 @@ func removeStale(dir string) {
 	}
 	names, _ := d.Readdirnames(-1)
 	d.Close()
+	ns := pidNamespace()
 	var stale []string
 	for _, name := range names {
-		rest, ok := strings.CutPrefix(name, "toolhost-")
-		pid, _, ok2 := strings.Cut(rest, "-")
-		n, err := strconv.Atoi(pid)
-		if ok && ok2 && err == nil && n > 0 && syscall.Kill(n, 0) == syscall.ESRCH {
+		if ok, kill := staleLeaf(name, ns); ok {
 			leaf := filepath.Join(dir, name)
-			_ = writeControl(leaf+"/cgroup.kill", "1") // fails harmlessly when it is empty and gone
+			if kill {
+				_ = writeControl(leaf+"/cgroup.kill", "1")
+			}
 			stale = append(stale, leaf)
 		}
 	}

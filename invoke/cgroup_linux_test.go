@@ -513,7 +513,7 @@ func TestRunEndsEscapedEmbedded(t *testing.T) {
 			}
 			h := cgroups()
 			parent := filepath.Dir(got)
-			if where == "beside" && (parent != h.dir || !strings.HasPrefix(filepath.Base(got), "toolhost-"+strconv.Itoa(embedder)+"-")) ||
+			if where == "beside" && (parent != h.dir || !strings.HasPrefix(filepath.Base(got), leafPrefix(pidNamespace(), embedder))) ||
 				where == "inside" && (filepath.Dir(parent) != h.dir || !strings.HasPrefix(filepath.Base(parent), h.prefix)) {
 				t.Errorf("the tool ran in cgroup %s, want a leaf of the embedder's in %s", got, h.dir)
 			}

@@ -2,6 +2,10 @@
 // a command's templates, runs it with one request on stdin, bounds its time
 // and output, and returns what the process left. Reading that (is stdout an
 // outcome, a schema answer?) is the binaries' business (source/binary/read.go).
+// [Run] starts a one-shot process, [Start] a long-lived one that reads
+// requests a line at a time (a pool's), and [Open] one whose stdin and
+// stdout the caller speaks over (an MCP stdio server); all three go
+// through one spawner.
 //
 //	spec := &invoke.Spec{Command: []string{"bin/fs", "--root", "my dir"}} // argv tokens, as config.SplitWords gives them
 //	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
@@ -13,6 +17,35 @@
 //	// res.Stdout, res.StderrTail, res.ExitCode: the resolver reads them.
 //
 // Flow: TOML command → config.SplitWords → [Spec] → [Render] → [Run] (stdin: request) → [Result].
+//
+// # What a process gets
+//
+// Every process starts the same way, whoever asks for it:
+//
+//   - Its environment is the host's without the host's own variables
+//     (every TOOLHOST_* one, the token of serve --http first:
+//     [HostEnvPrefix]), or only PATH and HOME with [Spec.ClearEnv]; then
+//     the entry's [Spec.Env], then what the host sets for the process
+//     ([CallEnv], [tool.LongLivedEnv], the trace context). Under the
+//     sandbox, only what its policy keeps.
+//   - Its descriptors are 0, 1 and 2, nothing else: before each start
+//     every descriptor of the host from 3 up is made close-on-exec (one
+//     close_range call on Linux), so one the host inherited without the
+//     flag (a secret file, a terminal) does not reach the tool.
+//   - Its argv never holds a secret answer ([Spec.SecretAnswers]).
+//   - It runs in a process group of its own, in a cgroup v2 of its own
+//     where the host may make one, confined by [Spec.Sandbox].
+//   - It dies with the host. Unconfined, it gets SIGKILL as its
+//     parent-death signal. A sandboxed process cannot: it is forked from a
+//     throwaway thread, whose end would fire the signal at once. What such
+//     a process, or any tool's descendant, leaves running when the host is
+//     killed (SIGKILL, the OOM killer) is ended by the next host that
+//     starts in the same cgroup: its cgroup leaves are swept
+//     ([EnableSubreaper] starts that, else the first call).
+//
+// A caller that starts a long-lived process from a goroutine locked to its
+// thread (runtime.LockOSThread) must not let that goroutine exit while the
+// process runs: the parent-death signal follows the thread that forked.
 //
 // # Processes
 //
@@ -31,6 +64,11 @@
 // outlives its call", says what is caught where). stdout is capped
 // ([Spec.MaxStdout], 16 MiB by default; a breach kills the group and is
 // [ErrOutputTooLarge]); of stderr only the last 64 KiB are kept.
+//
+// A long-lived process ([Start], [Open]) ends in one stop order,
+// [Process.Stop]: its stdin is closed, so that it finishes and exits;
+// after [Spec.Grace] its group gets SIGTERM; after another, SIGKILL, and
+// so does everything in its cgroup.
 //
 // # Templates
 //

@@ -131,3 +131,34 @@ func waitEnded(t *testing.T, pid int, what string) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestStaleLeaf: which leaves the sweep of dead hosts' cgroups takes, and
+// which of them it kills: only those of this pid namespace whose host's
+// pid is gone; an older host's (no namespace in the name) or another
+// namespace's only when empty; a live host's never.
+func TestStaleLeaf(t *testing.T) {
+	const ns, gone = 4026531836, 999999999
+	live := os.Getpid()
+	tests := []struct {
+		name        string
+		stale, kill bool
+	}{
+		{fmt.Sprintf("toolhost-%d-%d-3", uint64(ns), gone), true, true},
+		{fmt.Sprintf("toolhost-%d-%d-3", uint64(ns), live), false, false},
+		{fmt.Sprintf("toolhost-%d-%d-3", uint64(ns+1), gone), true, false},
+		{fmt.Sprintf("toolhost-%d-3", gone), true, false},
+		{fmt.Sprintf("toolhost-%d-3", live), false, false},
+		{"toolhost-x-3", false, false},
+		{"toolhost-", false, false},
+		{fmt.Sprintf("other-%d-%d-3", uint64(ns), gone), false, false},
+		{fmt.Sprintf("toolhost-1-2-%d-3", gone), false, false},
+	}
+	for _, tt := range tests {
+		if stale, kill := staleLeaf(tt.name, ns); stale != tt.stale || kill != tt.kill {
+			t.Errorf("staleLeaf(%q) = %v, %v; want %v, %v", tt.name, stale, kill, tt.stale, tt.kill)
+		}
+	}
+	if stale, kill := staleLeaf(fmt.Sprintf("toolhost-0-%d-3", gone), 0); !stale || kill {
+		t.Errorf("with the namespace unknown: %v, %v; want stale, not killed", stale, kill)
+	}
+}

@@ -176,3 +176,18 @@ func TestHostVariablesStripped(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCloseInherited is what marking the descriptors close-on-exec
+// costs each start (close_range, or each descriptor where it is missing).
+func BenchmarkCloseInherited(b *testing.B) {
+	b.Run("close_range", func(b *testing.B) {
+		for b.Loop() {
+			closeInherited()
+		}
+	})
+	b.Run("each", func(b *testing.B) {
+		for b.Loop() {
+			markEach()
+		}
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -69,7 +70,7 @@ func commandLine(spec *Spec, req *tool.Request) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	values, err := templateValues(ts, req)
+	values, err := templateValues(ts, redacted(req, spec.SecretAnswers))
 	if err != nil {
 		return nil, err
 	}
@@ -210,4 +211,33 @@ func scalarText(v any) (string, error) {
 		return "", err
 	}
 	return string(data), nil
+}
+
+// RedactedAnswer is what argv holds in place of a secret answer
+// ([Spec.SecretAnswers]).
+const RedactedAnswer = "[redacted]"
+
+// redacted returns req with every answer whose value is one of secrets
+// replaced by [RedactedAnswer], for rendering argv: req itself when there
+// is none. The request written on stdin keeps the answers.
+func redacted(req *tool.Request, secrets []string) *tool.Request {
+	if len(secrets) == 0 || req == nil || req.Tool == nil || len(req.Tool.Answers) == 0 {
+		return req
+	}
+	var answers map[string]any
+	for id, a := range req.Tool.Answers {
+		if v, ok := a.(string); ok && slices.Contains(secrets, v) {
+			if answers == nil {
+				answers = maps.Clone(req.Tool.Answers)
+			}
+			answers[id] = RedactedAnswer
+		}
+	}
+	if answers == nil {
+		return req
+	}
+	r, t := *req, *req.Tool
+	t.Answers = answers
+	r.Tool = &t
+	return &r
 }

@@ -59,6 +59,13 @@ type Spec struct {
 	ClearEnv bool
 	// MaxStdout caps stdout in bytes; 0 means DefaultMaxStdout (16 MiB).
 	MaxStdout int64
+	// SecretAnswers are the values of the request's answers that are
+	// secret (a question asked as "Secret"). They never enter argv, which
+	// every local user can read (ps, /proc/PID/cmdline): where a template
+	// ({{tool}}, {{tool.answers.x}}) would render such an answer, it
+	// renders [RedactedAnswer] in its place. The request on stdin keeps
+	// them, so a tool reads them there.
+	SecretAnswers []string
 	// OnLine, when set, is called with each complete line of stdout as it
 	// arrives (without the newline; the slice is only valid during the
 	// call), from the goroutine copying stdout: protocol v2 event lines are

@@ -295,3 +295,32 @@ func FuzzRender(f *testing.F) {
 		}
 	})
 }
+
+// TestSecretAnswersRedactedInArgv: an answer whose value is one of
+// Spec.SecretAnswers renders as [redacted] wherever a template reaches
+// it, shell or not; other answers, and the request itself, are untouched.
+func TestSecretAnswersRedactedInArgv(t *testing.T) {
+	req := request(tool.ActionRun, "/ws", map[string]any{"x": "pw1"})
+	req.Tool.Answers = map[string]any{"password": "pw1", "color": "red"}
+	tests := []struct {
+		command []string
+		shell   bool
+		want    []string
+	}{
+		{[]string{"t", "{{tool.answers.password}}", "{{tool.answers.color}}"}, false, []string{"t", "[redacted]", "red"}},
+		{[]string{"t", "{{tool}}"}, false, []string{"t", `{"name":"greet","arguments":{"x":"pw1"},"answers":{"color":"red","password":"[redacted]"},"options":{}}`}},
+		{[]string{"echo {{tool.answers.password}}"}, true, []string{"/bin/sh", "-c", `echo "${1}"`, "sh", "[redacted]"}},
+	}
+	for _, tt := range tests {
+		got, err := commandLine(&Spec{Command: tt.command, Shell: tt.shell, SecretAnswers: []string{"pw1"}}, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("argv of %q mismatch:\nwant %q\ngot  %q", tt.command, tt.want, got)
+		}
+	}
+	if req.Tool.Answers["password"] != "pw1" {
+		t.Errorf("the request's answer was changed: %v", req.Tool.Answers)
+	}
+}

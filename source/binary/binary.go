@@ -81,7 +81,12 @@ func (s *Source) run(ctx context.Context, e *entry, action tool.Action, args, an
 	if err != nil {
 		return tool.Outcome{}, err
 	}
-	secrets = append(secrets, catalog.AnswerSecrets(ctx)...) // the Secret answers (secretanswers.go)
+	if answers := catalog.AnswerSecrets(ctx); len(answers) > 0 { // the Secret answers (secretanswers.go)
+		secrets = append(secrets, answers...)
+		cp := *spec
+		cp.SecretAnswers = answers // never in argv: stdin carries them
+		spec = &cp
+	}
 	res, err := invoke.Run(ctx, spec, req)
 	scrubSecrets(secrets, res, err)                // secrets.go
 	noteRun(ctx, action, res)                      // audit.go

@@ -37,6 +37,7 @@ func TestMain(m *testing.M) {
 	own["long-lived-mute"] = fakeMute
 	own["v1-env"] = fakeV1Env
 	own["deaf-later"] = fakeDeafLater
+	own["secret-argv"] = fakeSecretArgv
 	faketool.Main(m, own)
 }
 
@@ -304,5 +305,27 @@ func fakeDeafLater() int {
 		os.Rename(f+".tmp", f)
 	}
 	time.Sleep(time.Hour)
+	return 0
+}
+
+// fakeSecretArgv asks faketool's Secret question and, once answered,
+// says whether its argv and its stdin request hold the answer.
+func fakeSecretArgv() int {
+	req := faketool.ReadRequest()
+	if req == nil {
+		return 2
+	}
+	if req.Context.Action == tool.ActionSchema {
+		fmt.Println(faketool.AskSecretSchema)
+		return 0
+	}
+	answer, ok := req.Tool.Answers["password"].(string)
+	if !ok {
+		fmt.Println(faketool.AskSecretQuestion)
+		return 0
+	}
+	out, _ := json.Marshal(tool.Success(fmt.Sprintf("argv holds it: %v; stdin holds it: %v",
+		strings.Contains(strings.Join(os.Args[2:], " "), answer), answer != "")))
+	fmt.Println(string(out))
 	return 0
 }

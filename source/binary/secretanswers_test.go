@@ -79,3 +79,31 @@ func TestSecretAnswers(t *testing.T) {
 		})
 	}
 }
+
+// TestSecretAnswerNotInArgv: a "Secret" answer never enters the argv of
+// the tool's process, which every local user can read (ps): a template
+// that would render it ({{tool}}, {{tool.answers.password}}) renders
+// [redacted], and the tool reads the answer from its stdin. A Text answer
+// is rendered as it is.
+func TestSecretAnswerNotInArgv(t *testing.T) {
+	const planted = "answer-s3cr3t-58ac"
+	ask := func(context.Context, tool.Question) (any, error) { return planted, nil }
+	for _, template := range []string{"{{tool}}", "{{tool.answers.password}}", "--pw={{tool.answers.password}}"} {
+		t.Run(template, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			cfg := parse(t, fmt.Sprintf("[tools.login]\ncommand = [%q, \"secret-argv\", %q]\ntool = \"login\"\n", exe(t), template))
+			c, err := newCatalog(t.Context(), cfg, &Options{Root: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := c.Call(t.Context(), "login", map[string]any{}, &catalog.CallOptions{Ask: ask})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := "argv holds it: false; stdin holds it: true"; out.Content != want {
+				t.Errorf("outcome %q %q, want %q", out.Content, out.Message, want)
+			}
+		})
+	}
+}
