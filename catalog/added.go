@@ -35,15 +35,14 @@ type added struct {
 	base     bool          // the base source (AddBase)
 }
 
-// ListWait is how long [Catalog.AddSource] waits for a source's first
-// listing before it serves the catalog without the source's tools; the
-// listing goes on, and its tools are served (subscribers notified) when
-// it ends. A healthy MCP server started cold lists well within it (a
-// node server in about 0.5s, the go-sdk's in about 20ms: docs/reliability.md).
-const ListWait = 2 * time.Second
+// DefaultListWait is how long [Catalog.AddSource] waits for a source's
+// first listing, unless [Options].ListWait says otherwise: a healthy MCP
+// server started cold lists well within it (docs/reliability.md).
+const DefaultListWait = 2 * time.Second
 
 // ErrListing is the problem of a source whose first listing has not
-// ended within [ListWait]: its tools are served once it ends.
+// ended within the catalog's list wait: its tools are served once it
+// ends.
 var ErrListing = errors.New("its listing is still under way")
 
 // AddBase serves the tools of src as the catalog's base source (a
@@ -143,7 +142,7 @@ func (c *Catalog) addSource(ctx context.Context, src Source, a *added, kept []Li
 	return nil
 }
 
-// firstListing lists a's tools, waiting at most ListWait for them (the
+// firstListing lists a's tools, waiting at most c.listWait for them (the
 // base source's, always): a listing that takes longer goes on in the
 // background, and a's tools are served when it ends.
 func (c *Catalog) firstListing(ctx context.Context, a *added) {
@@ -160,7 +159,7 @@ func (c *Catalog) firstListing(ctx context.Context, a *added) {
 		<-done
 		return
 	}
-	t := time.NewTimer(ListWait)
+	t := time.NewTimer(c.listWait)
 	defer t.Stop()
 	select {
 	case <-done:
@@ -174,8 +173,8 @@ func (c *Catalog) firstListing(ctx context.Context, a *added) {
 		return // it ended meanwhile
 	}
 	a.pending = done
-	a.problems = []Problem{{Place: "source " + a.src.Name(), Warning: true,
-		Err: fmt.Errorf("%w after %v; its tools are served once it ends", ErrListing, ListWait)}}
+	a.problems = []Problem{{Place: "source " + a.src.Name(),
+		Err: fmt.Errorf("%w after %v; its tools are left out until it ends", ErrListing, c.listWait)}}
 	go func() {
 		<-done
 		c.mu.Lock()
@@ -187,7 +186,7 @@ func (c *Catalog) firstListing(ctx context.Context, a *added) {
 }
 
 // awaitListings waits for the first listings still under way (see
-// ListWait) and reports whether there were any: a tool not found may be
+// Options.ListWait) and reports whether there were any: a tool not found may be
 // among their tools.
 func (c *Catalog) awaitListings() bool {
 	c.mu.Lock()
@@ -205,7 +204,7 @@ func (c *Catalog) awaitListings() bool {
 }
 
 // WaitListed waits until no source's first listing is under way (see
-// [ListWait]), or ctx ends. A command that reports every problem, such
+// [Options].ListWait), or ctx ends. A command that reports every problem, such
 // as toolhost check, calls it before [Catalog.Report].
 func (c *Catalog) WaitListed(ctx context.Context) error {
 	done := make(chan struct{})
