@@ -63,8 +63,10 @@ func (c *Catalog) AddBase(ctx context.Context, src Source) error {
 	return c.addSource(ctx, src, &added{src: src, base: true}, nil)
 }
 
-// AddSource serves the tools of src: it lists them now (src.Tools), again
-// each time src reports a change (subscribers are then notified and the
+// AddSource serves the tools of src: it lists them now (src.Tools),
+// waiting at most [Options].ListWait (a listing that takes longer goes on
+// in the background, src's tools left out until it ends), again each
+// time src reports a change (subscribers are then notified and the
 // identity changes), runs their calls through [Catalog.Call] (arguments
 // validated with defaults, approval and questions as for any tool; each
 // round through src.Call), renders their arguments with src.Format, and
