@@ -50,7 +50,7 @@ func TestDeadServerNoStall(t *testing.T) {
 	r = runIn(t, dir, "", nil, "list")
 	want := regexp.MustCompile(`^toolhost: mcp\.dead is left out: mcp server "dead": start: the server failed recently and is waiting to restart: ` +
 		`the server did not answer in time: no answer within the [0-9.]+s toolhost waited before it went on without the server ` +
-		`\(at [0-9]{2}:[0-9]{2}:[0-9]{2}\); next try in (1m0s|59s)\n$`)
+		`\(at [0-9]{2}:[0-9]{2}:[0-9]{2}\); next try in (1m0s|59s) \(run toolhost check for details\)\n$`)
 	if took := time.Since(began); r.code != 0 || !strings.HasPrefix(r.stdout, "NAME   DESCRIPTION\ngreet  ") || !want.MatchString(r.stderr) || took > time.Second {
 		t.Errorf("list: exit %d after %v, stdout %q, stderr %q; want greet at once and one line matching %s", r.code, took, r.stdout, r.stderr, want)
 	}
@@ -73,7 +73,7 @@ func TestDeadServerCheck(t *testing.T) {
 	}
 	r := runIn(t, dir, "", nil, "list")
 	re := regexp.MustCompile(`^toolhost: mcp\.dead is left out: mcp server "dead": start: the server failed recently and is waiting to restart: ` +
-		`the server did not answer in time: no answer to the handshake within 1s \(at [0-9:]{8}, 2 failed starts in a row\); next try in (2m0s|1m59s)\n$`)
+		`the server did not answer in time: no answer to the handshake within 1s \(at [0-9:]{8}, 2 failed starts in a row\); next try in (2m0s|1m59s) \(run toolhost check for details\)\n$`)
 	if !re.MatchString(r.stderr) {
 		t.Errorf("list after two checks: stderr %q, want one line matching %s", r.stderr, re)
 	}
