@@ -176,7 +176,7 @@ func (c *Catalog) firstListing(ctx context.Context, a *added) {
 	}
 	a.pending = done
 	a.problems = []Problem{{Place: "source " + a.src.Name(),
-		Err: fmt.Errorf("%w after %v; its tools are left out until it ends", ErrListing, c.listWait)}}
+		Err: fmt.Errorf("%w after %v", ErrListing, c.listWait)}}
 	go func() {
 		<-done
 		c.mu.Lock()

@@ -406,7 +406,7 @@ func TestAddSourceSlowListing(t *testing.T) {
 	if got, want := c.Names(), []string{"local"}; !slices.Equal(got, want) {
 		t.Errorf("served %q while the source lists, want %q", got, want)
 	}
-	const problem = "source mcp.slow: its listing is still under way after 100ms; its tools are left out until it ends"
+	const problem = "source mcp.slow: its listing is still under way after 100ms"
 	if got := problemsText(c.Report().Problems); !slices.Equal(got, []string{problem}) || !errors.Is(c.Report().Problems[0].Err, catalog.ErrListing) {
 		t.Errorf("problems %q, want [%s] (ErrListing)", got, problem)
 	}
