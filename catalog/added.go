@@ -41,15 +41,14 @@ type added struct {
 	base          bool          // the base source (AddBase)
 }
 
-// ListWait is how long [Catalog.AddSource] waits for a source's first
-// listing before it serves the catalog without the source's tools; the
-// listing goes on, and its tools are served (subscribers notified) when
-// it ends. A healthy MCP server started cold lists well within it (a
-// node server in about 0.5s, the go-sdk's in about 20ms: docs/reliability.md).
-const ListWait = 2 * time.Second
+// DefaultListWait is how long [Catalog.AddSource] waits for a source's
+// first listing, unless [Options].ListWait says otherwise: a healthy MCP
+// server started cold lists well within it (docs/reliability.md).
+const DefaultListWait = 2 * time.Second
 
 // ErrListing is the problem of a source whose first listing has not
-// ended within [ListWait]: its tools are served once it ends.
+// ended within the catalog's list wait: its tools are served once it
+// ends.
 var ErrListing = errors.New("its listing is still under way")
 
 // AddBase serves the tools of src as the catalog's base source (a
@@ -70,8 +69,10 @@ func (c *Catalog) AddBase(ctx context.Context, src Source) error {
 	return c.addSource(ctx, src, &added{src: src, base: true}, nil)
 }
 
-// AddSource serves the tools of src: it lists them now (src.Tools), again
-// each time src reports a change (subscribers are then notified and the
+// AddSource serves the tools of src: it lists them now (src.Tools),
+// waiting at most [Options].ListWait (a listing that takes longer goes on
+// in the background, src's tools left out until it ends), again each
+// time src reports a change (subscribers are then notified and the
 // identity changes), runs their calls through [Catalog.Call] (arguments
 // validated with defaults, approval and questions as for any tool; each
 // round through src.Call), renders their arguments with src.Format, and
@@ -196,7 +197,7 @@ func (c *Catalog) watch(ctx context.Context, src Source, a *added, kept []Listed
 	return nil
 }
 
-// firstListing lists a's tools, waiting at most ListWait for them (the
+// firstListing lists a's tools, waiting at most c.listWait for them (the
 // base source's, always): a listing that takes longer goes on in the
 // background, and a's tools are served when it ends.
 func (c *Catalog) firstListing(ctx context.Context, a *added) {
@@ -213,7 +214,7 @@ func (c *Catalog) firstListing(ctx context.Context, a *added) {
 		<-done
 		return
 	}
-	t := time.NewTimer(ListWait)
+	t := time.NewTimer(c.listWait)
 	defer t.Stop()
 	select {
 	case <-done:
@@ -227,8 +228,8 @@ func (c *Catalog) firstListing(ctx context.Context, a *added) {
 		return // it ended meanwhile
 	}
 	a.pending = done
-	a.own = []Problem{{Place: "source " + a.src.Name(), Warning: true,
-		Err: fmt.Errorf("%w after %v; its tools are served once it ends", ErrListing, ListWait)}}
+	a.own = []Problem{{Place: "source " + a.src.Name(),
+		Err: fmt.Errorf("%w after %v", ErrListing, c.listWait)}}
 	a.problems = a.own
 	go func() {
 		<-done
@@ -241,7 +242,7 @@ func (c *Catalog) firstListing(ctx context.Context, a *added) {
 }
 
 // awaitListings waits for the first listings still under way (see
-// ListWait) and reports whether there were any: a tool not found may be
+// Options.ListWait) and reports whether there were any: a tool not found may be
 // among their tools.
 func (c *Catalog) awaitListings() bool {
 	c.mu.Lock()
@@ -259,7 +260,7 @@ func (c *Catalog) awaitListings() bool {
 }
 
 // WaitListed waits until no source's first listing is under way (see
-// [ListWait]), or ctx ends. A command that reports every problem, such
+// [Options].ListWait), or ctx ends. A command that reports every problem, such
 // as toolhost check, calls it before [Catalog.Report].
 func (c *Catalog) WaitListed(ctx context.Context) error {
 	done := make(chan struct{})

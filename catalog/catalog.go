@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/ratelimit"
@@ -26,6 +28,12 @@ type Options struct {
 	// Audit, if set, gets one line per call (audit.go, docs/audit.md),
 	// and the secrets the calls read, to redact. nil: no audit log.
 	Audit *audit.Log
+	// ListWait is how long [Catalog.AddSource] waits for a source's first
+	// listing before it serves the catalog without that source's tools.
+	// The listing goes on, and its tools are served (subscribers
+	// notified) when it ends; a lookup of a name not served waits for it.
+	// If zero, [DefaultListWait].
+	ListWait time.Duration
 }
 
 // entry is one tool the catalog serves. Fields are fixed once the entry is
@@ -110,8 +118,9 @@ func (c *Catalog) checker(e *entry) (*ArgSchema, error) {
 // through [Source]. It is safe for concurrent use; no lock is held while
 // a tool runs.
 type Catalog struct {
-	limits *ratelimit.Limiter // Options.Limiter: the calls admitted per tool
-	audit  *audit.Log         // Options.Audit
+	limits   *ratelimit.Limiter // Options.Limiter: the calls admitted per tool
+	audit    *audit.Log         // Options.Audit
+	listWait time.Duration      // Options.ListWait
 
 	// safe for concurrent use on their own, without mu
 	compiled Compiled        // input schemas compiled so far
@@ -136,7 +145,7 @@ func New(opts *Options) *Catalog {
 	if opts != nil {
 		o = *opts
 	}
-	c := &Catalog{limits: o.Limiter, audit: o.Audit, tools: map[string]*entry{}}
+	c := &Catalog{limits: o.Limiter, audit: o.Audit, listWait: cmp.Or(o.ListWait, DefaultListWait), tools: map[string]*entry{}}
 	if c.limits == nil {
 		c.limits = ratelimit.New(nil)
 	}
@@ -235,7 +244,7 @@ func (c *Catalog) Tools() []*Tool {
 
 // Tool returns the full detail of the named tool, enabled or not.
 // A name not served while a source's first listing is under way waits
-// for that listing ([ListWait]).
+// for that listing ([Options].ListWait).
 func (c *Catalog) Tool(name string) (*Tool, bool) {
 	c.mu.Lock()
 	e, ok := c.tools[name]

@@ -31,7 +31,7 @@ type fakeSource struct {
 	nextW    int
 	closes   int
 	closeErr error
-	gate     chan struct{} // when not nil, Tools waits for it to close
+	gate     chan struct{} // if set, Tools waits until it is closed (a server still starting)
 }
 
 func (f *fakeSource) Name() string { return f.name }
@@ -443,4 +443,76 @@ func TestSourceCollisions(t *testing.T) {
 	if got, want := c.Names(), []string{"add", "echo", "env", "read_file", "sleep"}; !slices.Equal(got, want) {
 		t.Errorf("names = %q, want %q", got, want)
 	}
+}
+
+// TestAddSourceSlowListing: a source whose first listing takes longer
+// than the list wait (an MCP server still starting, or one that hangs)
+// delays AddSource by the wait alone; the catalog serves its other tools
+// meanwhile, with one problem saying so; a lookup of a name not served
+// waits for the listing; the source's tools are served, and subscribers
+// told, when it ends; Close does not wait for it.
+func TestAddSourceSlowListing(t *testing.T) {
+	const wait = 100 * time.Millisecond
+	c := catalog.New(&catalog.Options{ListWait: wait})
+	t.Cleanup(func() { c.Close() })
+	if err := c.Register(catalog.Definition{Name: "local"}, echoHandler); err != nil {
+		t.Fatal(err)
+	}
+	slow := &fakeSource{name: "mcp.slow", tools: []catalog.Tool{searchTool}, gate: make(chan struct{})}
+	began := time.Now()
+	if err := c.AddSource(t.Context(), slow); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(began); took < wait || took > wait+time.Second {
+		t.Errorf("AddSource took %v, want the list wait (%v)", took, wait)
+	}
+	if got, want := c.Names(), []string{"local"}; !slices.Equal(got, want) {
+		t.Errorf("served %q while the source lists, want %q", got, want)
+	}
+	const problem = "source mcp.slow: its listing is still under way after 100ms"
+	if got := problemsText(c.Report().Problems); !slices.Equal(got, []string{problem}) || !errors.Is(c.Report().Problems[0].Err, catalog.ErrListing) {
+		t.Errorf("problems %q, want [%s] (ErrListing)", got, problem)
+	}
+	if out, err := c.Call(t.Context(), "local", nil, nil); err != nil || out.Content != "echo()" {
+		t.Errorf("a call of another tool: %+v, %v", out, err)
+	}
+	changed := make(chan struct{}, 4)
+	c.Subscribe(func() { changed <- struct{}{} })
+	time.AfterFunc(wait, func() { close(slow.gate) })
+	if _, ok := c.Tool("search"); !ok { // waits for the listing
+		t.Fatalf("search is not served once the listing ended")
+	}
+	select {
+	case <-changed:
+	case <-time.After(5 * time.Second):
+		t.Errorf("subscribers were not told of the source's tools")
+	}
+	if got := c.Report().Problems; len(got) != 0 {
+		t.Errorf("problems after the listing: %q, want none", problemsText(got))
+	}
+
+	hung := &fakeSource{name: "mcp.hung", gate: make(chan struct{})}
+	defer close(hung.gate)
+	if err := c.AddSource(t.Context(), hung); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), wait)
+	defer cancel()
+	if err := c.WaitListed(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("WaitListed with a hung source: %v, want the deadline", err)
+	}
+	began = time.Now()
+	c.Close()
+	if took := time.Since(began); took > time.Second || hung.closes != 1 {
+		t.Errorf("Close took %v and closed the hung source %d times; want at once, once", took, hung.closes)
+	}
+}
+
+// problemsText is each problem as "PLACE: ERROR".
+func problemsText(ps []catalog.Problem) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.Place+": "+p.Err.Error())
+	}
+	return out
 }

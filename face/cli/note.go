@@ -31,6 +31,13 @@ func (a *app) noteFor(cat *resolver.Catalog, name string) {
 		if name != "" && p.Tool != name {
 			continue // about another entry
 		}
+		if source, ok := strings.CutPrefix(p.Place, "source "); ok && p.Tool == "" {
+			// A source left out whole (an MCP server that did not start):
+			// its cause, once, with when it is tried again.
+			cause := strings.TrimPrefix(problemCause(p), "listing its tools: ")
+			fmt.Fprintf(a.stderr, "toolhost: %s is left out: %s (run toolhost check for details)\n", source, a.errText(cause))
+			continue
+		}
 		if p.Warning {
 			warnings++
 		} else {

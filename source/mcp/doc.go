@@ -28,6 +28,20 @@
 // with no call for [Spec.IdleTimeout] is closed. [Source.Close] closes
 // stdin, then signals the group (SIGTERM, SIGKILL) a grace apart.
 //
+// # Remembered failures
+//
+// A start that fails (no answer within [Spec.StartTimeout], an exit
+// before the handshake, a refused listing) is remembered in
+// [Options.CacheDir], so that the next processes do not wait for it
+// again. A start still under way when the Source is closed, after a
+// second or more, counts too: its host went on without the server. While
+// the failure backs off (a minute, doubling with each failure in a row,
+// at most an hour) a start is refused at once with [ErrBackoff], the
+// cause, the stderr tail and the fix. A changed spec or program, or
+// [Options.Retry], starts at once; a start that succeeds forgets the
+// failure. A Source that lives on calls [Options.OnChange] when the wait
+// is over.
+//
 // # Errors
 //
 // Everything that keeps a server from answering is an *[Error] naming the

@@ -91,6 +91,12 @@ func (d *diskCache) loadRecord(spec *Spec) *startRecord {
 	if json.Unmarshal(raw, &r) != nil || r.Version != cacheVersion || r.Key != failKey(spec) || r.Failures < 1 {
 		return nil
 	}
+	// A wait longer than any this package sets, or a failure in the
+	// future (the clock went back), is not believed: it could keep the
+	// server out for ever.
+	if r.RetryAt.After(r.Failed.Add(rememberMax)) || r.Failed.After(time.Now().Add(time.Minute)) {
+		return nil
+	}
 	return &r
 }
 

@@ -131,3 +131,44 @@ func TestRememberedUnfinished(t *testing.T) {
 		})
 	}
 }
+
+// FuzzLoadRecord: any bytes in a remembered failure's file are ignored or
+// loaded, never a panic; a start is never refused for longer than the
+// longest wait.
+func FuzzLoadRecord(f *testing.F) {
+	exe, err := os.Executable()
+	if err != nil {
+		f.Fatal(err)
+	}
+	spec := Spec{Name: "fuzz", Command: exe}
+	spec.defaults()
+	key := failKey(&spec)
+	now := time.Now().UTC()
+	for _, r := range []startRecord{
+		{Version: 1, Key: key, Failures: 1, Failed: now, RetryAt: now.Add(time.Minute), Cause: "c", Is: []string{"timeout", "nosuch"}},
+		{Version: 1, Key: key, Failures: 3, Failed: now, RetryAt: now.Add(100 * 365 * 24 * time.Hour)},
+		{Version: 1, Key: key, Failures: 1, Failed: now.Add(24 * time.Hour), RetryAt: now.Add(25 * time.Hour)},
+	} {
+		raw, _ := json.Marshal(r)
+		f.Add(raw)
+	}
+	f.Add([]byte(`not json`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		d := &diskCache{dir: t.TempDir()}
+		if err := os.WriteFile(d.recordPath(&spec), raw, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		s := &Source{spec: spec, cache: d}
+		err := s.backingOff("start", "")
+		var e *Error
+		if err == nil {
+			return
+		}
+		if !errors.As(err, &e) || !errors.Is(err, ErrBackoff) {
+			t.Fatalf("backingOff: %v, want an *Error with ErrBackoff", err)
+		}
+		if r := d.loadRecord(&spec); r == nil || time.Until(r.RetryAt) > rememberMax {
+			t.Fatalf("refused by %+v, a wait over %v", r, rememberMax)
+		}
+	})
+}

@@ -26,7 +26,9 @@
 // loosen. A listing comes from source/mcp's cache while it is
 // trusted, so a warm listing starts no server. A server that cannot be
 // listed is one problem of its source; the other sources' tools are
-// served. An entry naming a tool the server does not offer, an override
+// served. A server whose start failed is left out at once while source/mcp
+// remembers the failure (its start_timeout, a changed table or
+// Options.Retry try again at once). An entry naming a tool the server does not offer, an override
 // that cannot apply and a tool the server defines badly are problems
 // ([catalog.Reporter]).
 //
