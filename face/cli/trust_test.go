@@ -53,13 +53,13 @@ func TestWorkspaceTrust(t *testing.T) {
 		stdout string // exact, or with serve a substring
 		stderr string
 	}{
-		{[]string{"list"}, "", 0, "", untrustedNew},
+		{[]string{"list"}, "", 0, untrustedNoTools + "\n", untrustedNew},
 		{[]string{"list", "--json"}, "", 0, "{\n  \"tools\": []\n}\n", untrustedNew},
 		{[]string{"check"}, "", 1, "error: " + strings.TrimPrefix(untrustedNew, "toolhost: ") + "FAIL: 0 tools, 1 error, 0 warnings\n", ""},
 		{[]string{"call", "greet", "name=Ada"}, "", 2, "", "toolhost: unknown tool \"greet\": " + strings.TrimPrefix(untrustedNew, "toolhost: ")},
 		{[]string{"describe", "greet"}, "", 2, "", "toolhost: unknown tool \"greet\": " + strings.TrimPrefix(untrustedNew, "toolhost: ")},
 		{[]string{"identity"}, "", 0, "", untrustedNew},
-		{[]string{"--no-cache", "list"}, "", 0, "", untrustedNew},
+		{[]string{"--no-cache", "list"}, "", 0, untrustedNoTools + "\n", untrustedNew},
 		{[]string{"serve"}, mcpListSession, 0, `"tools":[]}`, untrustedNew},
 	}
 	check := func(t *testing.T, args []string, stdin string, code int, stdout, stderr string) {
@@ -126,7 +126,7 @@ func TestWorkspaceTrust(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, args := range [][]string{{"list"}, {"--no-cache", "list"}} {
-		check(t, args, "", 0, "", untrustedChanged)
+		check(t, args, "", 0, untrustedNoTools+"\n", untrustedChanged)
 	}
 	check(t, []string{"serve"}, mcpListSession, 0, `"tools":[]}`, untrustedChanged)
 	if ran() {
@@ -144,7 +144,7 @@ func TestWorkspaceTrust(t *testing.T) {
 		t.Errorf("untrust: exit %d, stdout %q; want %q", r.code, r.stdout, want)
 	}
 	const untrustedRevoked = "toolhost: workspace configuration not trusted, its tools are not served: untrusted .config/toolhost/tools.toml; review it, then run: toolhost trust\n"
-	check(t, []string{"list"}, "", 0, "", untrustedRevoked)
+	check(t, []string{"list"}, "", 0, untrustedNoTools+"\n", untrustedRevoked)
 	check(t, []string{"call", "greet", "name=Ada"}, "", 2, "", "toolhost: unknown tool \"greet\": "+strings.TrimPrefix(untrustedRevoked, "toolhost: "))
 	if ran() {
 		t.Fatal("the untrusted workspace ran its command")
