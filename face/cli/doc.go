@@ -1,6 +1,7 @@
-// Package cli is the toolhost command line: list, describe, call, format,
-// schema, add, remove, check, identity, serve, cache clear, trust, untrust
-// and completion, over a resolver.Catalog built from the TOML configuration.
+// Package cli is the toolhost command line: list, search, describe, call,
+// format, schema, add, edit, remove, import, check, identity, serve, audit,
+// cache clear, trust, untrust and completion, over a resolver.Catalog built
+// from the TOML configuration.
 //
 // main stays thin; tests drive the whole app in-process with buffers:
 //
@@ -27,8 +28,9 @@
 //
 // The workspace's .config/toolhost/*.toml is used only while the user's
 // trust store (config/trust, $XDG_DATA_HOME/toolhost/trust) holds exactly
-// its files: `trust` records them, `untrust` forgets them, `add` keeps a
-// trusted workspace trusted. Until then the commands serve the user file
+// its files: `trust` records them, `untrust` forgets them, `add`, `import`
+// and `edit` keep a trusted workspace trusted with the bytes they wrote or
+// the person saved (keeptrust.go). Until then the commands serve the user file
 // and --config files, and say so in one stderr line with the fix.
 //
 // # Client mode

@@ -62,6 +62,13 @@ func (a *app) edit(c *cli.Context) error {
 			return &exitError{code: ExitFailure, err: err}
 		}
 	}
+	var made []string // the directories made for the file, deepest first
+	for d := filepath.Dir(file); ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil || d == filepath.Dir(d) {
+			break
+		}
+		made = append(made, d)
+	}
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return &exitError{code: ExitFailure, err: fmt.Errorf("edit: %w", err)}
 	}
@@ -87,6 +94,9 @@ func (a *app) edit(c *cli.Context) error {
 		saved, err := os.ReadFile(file)
 		switch {
 		case errors.Is(err, fs.ErrNotExist) && old == nil:
+			for _, d := range made {
+				_ = os.Remove(d) // only while empty: nothing was saved in it
+			}
 			fmt.Fprintf(a.stdout, "%s: not created, nothing to check\n", relPath(file))
 			return nil
 		case err != nil:

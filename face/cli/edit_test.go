@@ -132,6 +132,23 @@ func TestEdit(t *testing.T) {
 	})
 }
 
+// TestEditNothingSaved: edit in a directory without a workspace, whose
+// editor saves nothing, creates nothing: no file, no .config directory.
+func TestEditNothingSaved(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	t.Setenv("VISUAL", config.QuoteWord(faketool.Exe(t))+" editor")
+	t.Setenv("FAKE_EDITS", "=")
+	t.Setenv("FAKE_EDITS_N", filepath.Join(t.TempDir(), "n"))
+	r := runIn(t, dir, "", nil, "edit")
+	if want := ".config/toolhost/tools.toml: not created, nothing to check\n"; r.code != 0 || r.stdout != want || r.stderr != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 0, %q", r.code, r.stdout, r.stderr, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".config")); !os.IsNotExist(err) {
+		t.Errorf(".config after an edit that saved nothing: %v, want it absent", err)
+	}
+}
+
 // TestListUntrustedSaysSoOnStdout: when nothing is served because the
 // workspace is not trusted, list says so on stdout as well as on stderr.
 func TestListUntrustedSaysSoOnStdout(t *testing.T) {

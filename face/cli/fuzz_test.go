@@ -2,7 +2,9 @@ package cli
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/toolhost/toolhost/tool"
 )
@@ -54,6 +56,28 @@ func FuzzParseAnswer(f *testing.F) {
 		}
 		if err := q.Check(a); err != nil {
 			t.Fatalf("parseAnswer(%q) for %s = %v, which the question rejects: %v", s, q.ID, a, err)
+		}
+	})
+}
+
+// FuzzWrapText: whatever a tool's text holds, describe's wrapping gives
+// lines of at most n runes that hold its words, in order, and nothing else.
+func FuzzWrapText(f *testing.F) {
+	f.Add("Greet someone by name. Politely.", 10)
+	f.Add("averyveryverylongwordthatneedscutting and more", 7)
+	f.Add("\t\n  ", 3)
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		if n < 1 || n > 200 || !utf8.ValidString(s) {
+			return // describe wraps text escaped for the terminal, or valid text
+		}
+		lines := wrapText(s, n)
+		for _, l := range lines {
+			if utf8.RuneCountInString(l) > n {
+				t.Errorf("wrapText(%q, %d): line %q is longer", s, n, l)
+			}
+		}
+		if got, want := strings.ReplaceAll(strings.Join(lines, ""), " ", ""), strings.Join(strings.Fields(s), ""); got != want {
+			t.Errorf("wrapText(%q, %d) = %q: the words changed", s, n, lines)
 		}
 	})
 }

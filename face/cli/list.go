@@ -357,11 +357,11 @@ func (a *app) describe(t *resolver.Tool, explain bool) {
 		}
 		// A long value is wrapped, so that the provenance column stays
 		// in view beside every field.
-		for i, l := range wrapText(value, describeWrap) {
+		for i, l := range wrapText(a.outText(value), describeWrap) { // escaped first: an escape is never split from its text's bytes
 			if i == 0 {
-				row(tw, a.out.bold(label), a.outText(l), from(field))
+				row(tw, a.out.bold(label), l, from(field))
 			} else {
-				row(tw, "", a.outText(l), "")
+				row(tw, "", l, "")
 			}
 		}
 	}
@@ -428,7 +428,8 @@ func (a *app) describe(t *resolver.Tool, explain bool) {
 const describeWrap = 60
 
 // wrapText cuts s (on one line: newlines and tabs count as spaces) into
-// lines of at most n runes at spaces; a word longer than n is cut.
+// lines of at most n runes at spaces; a word longer than n is cut. Invalid
+// UTF-8 comes out as U+FFFD: give it text escaped for the terminal first.
 func wrapText(s string, n int) []string {
 	var lines []string
 	var cur []rune

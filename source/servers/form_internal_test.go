@@ -177,3 +177,20 @@ func TestFormMessageKeepsWhoAsksInView(t *testing.T) {
 		}
 	}
 }
+
+// FuzzClipMessage: whatever message a server sends, its question shows at
+// most maxMessageLines lines and maxMessageRunes runes (and the cut mark).
+func FuzzClipMessage(f *testing.F) {
+	for _, s := range []string{"", "a\n\n\n\nb", strings.Repeat("x\n", 50), strings.Repeat("é", 700), "\r\n\r\n", " \n \n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, msg string) {
+		got := clipMessage(msg)
+		if n := strings.Count(got, "\n") + 1; n > maxMessageLines {
+			t.Errorf("clipMessage(%q) has %d lines", msg, n)
+		}
+		if n := len([]rune(got)); n > maxMessageRunes+2 {
+			t.Errorf("clipMessage(%q) has %d runes", msg, n)
+		}
+	})
+}
