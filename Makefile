@@ -3,7 +3,15 @@ GO      ?= go
 BIN     := $(CURDIR)/bin
 FUZZTIME ?= 10s
 
-.PHONY: all build test vet fmt-check bench fuzz demo clean
+.PHONY: all build check test vet fmt-check bench fuzz demo clean
+
+# The go test runs of make check and make test. scripts/isolated.sh moves
+# HOME and the XDG directories to a fresh directory and fails if a test
+# wrote there: no test touches the user's configuration, state or cache.
+# A process built with -race sleeps a second when it exits (GORACE's
+# atexit_sleep_ms), once per test binary and per helper process: none here.
+export GORACE := $(strip atexit_sleep_ms=0 $(GORACE))
+GOTEST := $(CURDIR)/scripts/isolated.sh $(GO) test -count=1
 
 all: build
 
@@ -13,7 +21,12 @@ build:
 	$(GO) build -o $(BIN)/ ./cmd/... ./examples/...
 	@for f in examples/sh/*.sh; do [ -e "$$f" ] || continue; install -m 0755 "$$f" "$(BIN)/$$(basename $$f .sh)"; done
 
-## test: vet, gofmt, and every test with the race detector
+## check: the edit loop (about a minute): vet, gofmt, and the tests under -short
+## (no browser, no npm servers, no built toolhost) without the race detector
+check: vet fmt-check
+	$(GOTEST) -short ./...
+
+## test: vet, gofmt, and every test with the race detector (what CI runs)
 test: build vet fmt-check
 	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || command -v google-chrome >/dev/null || [ -n "$$CHROMIUM" ] || \
 	  echo "tool browser tests skipped: no Chromium found; install it (Debian: apt-get install -y chromium) or set CHROMIUM to its path"
@@ -21,9 +34,9 @@ test: build vet fmt-check
 	  echo "MCP conformance tests skipped: suite not installed; run: cd conformance && npm ci"
 	@[ -e source/mcp/testdata/npm/node_modules/.bin/mcp-server-everything ] || \
 	  echo "MCP server end-to-end tests skipped: servers not installed; run: cd source/mcp/testdata/npm && npm ci"
-	$(GO) test -race -count=1 ./...
-	$(GO) test -race -count=1 -tags jsonlib -run='JSONLib' ./tool ./catalog ./face/mcpserver
-	cd interop/mcpgo && $(GO) test -race -count=1 ./...
+	$(GOTEST) -race ./...
+	$(GOTEST) -race -tags jsonlib -run='JSONLib' ./tool ./catalog ./face/mcpserver
+	cd interop/mcpgo && $(GOTEST) -race ./...
 
 vet:
 	$(GO) vet ./...

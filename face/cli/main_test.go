@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolhost/toolhost/internal/testenv"
 	"github.com/toolhost/toolhost/invoke/faketool"
 
 	"github.com/toolhost/toolhost/resolver"
@@ -22,40 +23,17 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 func TestMain(m *testing.M) {
 	faketool.Start(fakeTools)
-	// Keep the user's config and cache out of the tests (but not out of
-	// the go command the tests run: see goBuild).
-	goEnv = os.Environ()
-	tmp, err := os.MkdirTemp("", "toolhost-cli-test")
-	if err != nil {
-		panic(err)
-	}
-	os.Setenv("XDG_CONFIG_HOME", filepath.Join(tmp, "config"))
-	os.Setenv("XDG_CACHE_HOME", filepath.Join(tmp, "cache"))
-	// The trust store of the tests: workspace and trustWorkspace record
-	// the temporary workspaces the tests write, as `toolhost trust` does.
-	os.Setenv("XDG_DATA_HOME", filepath.Join(tmp, "data"))
-	// serve's default audit log: never the user's, whose XDG_STATE_HOME
-	// would otherwise win over the moved HOME.
-	os.Setenv("XDG_STATE_HOME", filepath.Join(tmp, "state"))
-	os.Setenv("HOME", tmp)
-	code := m.Run()
-	os.RemoveAll(tmp)
-	os.Exit(code)
+	// Keep the user's files out of the tests: HOME and the XDG
+	// directories (config, cache, serve's default audit log, and the
+	// trust store that workspace and trustWorkspace write, as `toolhost
+	// trust` does) are a temporary directory's.
+	os.Exit(testenv.Run(m))
 }
 
-// goEnv is the environment the tests started with, before TestMain moved
-// HOME, XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME and XDG_STATE_HOME to a temporary
-// directory.
-var goEnv []string
-
-// goBuild runs `go build args…` in the environment the tests started with:
-// under the moved HOME and XDG_CACHE_HOME the go command would find an empty
-// build cache and module cache, and build (and download) everything again,
-// which took a minute.
+// goBuild runs `go build args…`, which finds the user's build and module
+// caches though HOME moved (testenv pins them).
 func goBuild(args ...string) ([]byte, error) {
-	cmd := exec.Command("go", append([]string{"build"}, args...)...)
-	cmd.Env = goEnv
-	return cmd.CombinedOutput()
+	return exec.Command("go", append([]string{"build"}, args...)...).CombinedOutput()
 }
 
 // result is what one in-process run of the CLI produced.

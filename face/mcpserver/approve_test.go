@@ -79,6 +79,7 @@ func TestApprovalElicitation(t *testing.T) {
 		for _, version := range []string{"2025-11-25", ""} {
 			for _, tt := range tests {
 				t.Run(fmt.Sprintf("%s/version=%s/%s", transport, version, tt.name), func(t *testing.T) {
+					t.Parallel() // each case has its own server, tool and workspace
 					s, marker := touchServer(t, tt.policy)
 					var mu sync.Mutex
 					var asked []*mcp.ElicitParams

@@ -26,9 +26,13 @@ const npmDir = "testdata/npm"
 
 // npmServer returns the path of an installed server's executable. Without
 // node_modules the test skips, saying how to install them, unless CI is
-// set: CI installs them (.ci/run) and never skips.
+// set: CI installs them (.ci/run) and never skips. Under -short (make
+// check) they skip: each starts node.
 func npmServer(t *testing.T, bin string) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts a third-party MCP server under node; skipped with -short")
+	}
 	path, err := filepath.Abs(filepath.Join(npmDir, "node_modules", ".bin", bin))
 	if err != nil {
 		t.Fatal(err)

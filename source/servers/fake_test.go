@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/internal/testenv"
 )
 
 // The test binary plays the MCP servers the tests start: with
@@ -16,9 +18,9 @@ const fakeServerEnv = "SERVERS_FAKE_SERVER"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(fakeServerEnv) != "" && len(os.Args) > 1 {
-		os.Exit(fakeServers[os.Args[1]]())
+		testenv.Exit(fakeServers[os.Args[1]]())
 	}
-	os.Exit(m.Run())
+	os.Exit(testenv.Run(m))
 }
 
 // fakeServers are the scenarios, by name.
