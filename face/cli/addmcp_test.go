@@ -30,24 +30,27 @@ func TestAddMCPServer(t *testing.T) {
 		stderr string // with DIR for the workspace
 		file   string // what follows head in the workspace's tools.toml
 		user   string // the user file after ("" : none)
+		fix    string // when set, stderr is only its start, and this line ends it
 	}{
 		{"stdio", append([]string{"add", "--mcp", "fs", "--"}, argv...), 0,
 			"added MCP server fs to .config/toolhost/tools.toml: 3 tools (echo, fail, paint)\ntry: toolhost list\n", "",
-			"\n[mcp_servers.fs]\ncommand = \"" + strings.Join(argv, " ") + "\"\n", ""},
+			"\n[mcp_servers.fs]\ncommand = \"" + strings.Join(argv, " ") + "\"\n", "", ""},
 		{"url", []string{"add", "--mcp", "web", web}, 0,
 			"added MCP server web to .config/toolhost/tools.toml: 3 tools (echo, fail, paint)\ntry: toolhost list\n", "",
-			"\n[mcp_servers.web]\nurl = \"" + web + "\"\n", ""},
+			"\n[mcp_servers.web]\nurl = \"" + web + "\"\n", "", ""},
 		{"user", []string{"add", "--mcp", "web", "--user", web}, 0,
 			"added MCP server web to USER: 3 tools (echo, fail, paint)\ntry: toolhost list\n", "",
-			"", "[mcp_servers.web]\nurl = \"" + web + "\"\n"},
+			"", "[mcp_servers.web]\nurl = \"" + web + "\"\n", ""},
 		{"does not answer", append([]string{"add", "--mcp", "bad", "--"}, crash...), 2, "",
 			"toolhost: added [mcp_servers.bad] to .config/toolhost/tools.toml, but the server does not answer (fix it with toolhost edit, or delete the table there): mcp server \"bad\": start: ",
-			"\n[mcp_servers.bad]\ncommand = \"" + strings.Join(crash, " ") + "\"\n", ""},
+			"\n[mcp_servers.bad]\ncommand = \"" + strings.Join(crash, " ") + "\"\n", "", ""},
+		// The server's own words vary: its schema request runs under the
+		// read-only probe, which may refuse its count of starts first.
 		{"plain add of a server", append([]string{"add", "fs", "--"}, argv...), 2, "",
-			"toolhost: add fs: run \"" + strings.Join(argv, " ") + "\": schema: tool failed: exit status 1: stderr: fake server: invalid message version tag \"\"; expected \"2.0\"\n" +
-				"fix: " + argv[0] + " looks like an MCP server; add it as one: toolhost add --mcp fs -- " + strings.Join(argv, " ") + "\n", "", ""},
+			"toolhost: add fs: run \"" + strings.Join(argv, " ") + "\": schema: tool failed: exit status 1: stderr: fake server: ",
+			"", "", "\nfix: " + argv[0] + " looks like an MCP server; add it as one: toolhost add --mcp fs -- " + strings.Join(argv, " ") + "\n"},
 		{"name taken", []string{"add", "--mcp", "taken", web}, 2, "",
-			"toolhost: .config/toolhost/tools.toml:3: MCP server \"taken\" already exists; edit it there (toolhost edit) or choose another name\n", "", ""},
+			"toolhost: .config/toolhost/tools.toml:3: MCP server \"taken\" already exists; edit it there (toolhost edit) or choose another name\n", "", "", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			userDir := t.TempDir()
@@ -63,7 +66,11 @@ func TestAddMCPServer(t *testing.T) {
 			r := runIn(t, dir, "", nil, tt.args...)
 			stdout := strings.ReplaceAll(r.stdout, userFile, "USER")
 			wantErr := strings.ReplaceAll(tt.stderr, "DIR", dir)
-			if r.code != tt.code || stdout != tt.stdout || !(r.stderr == wantErr || tt.code == 2 && tt.file != "" && strings.HasPrefix(r.stderr, wantErr)) {
+			stderrOK := r.stderr == wantErr || tt.code == 2 && tt.file != "" && strings.HasPrefix(r.stderr, wantErr)
+			if tt.fix != "" {
+				stderrOK = strings.HasPrefix(r.stderr, wantErr) && strings.HasSuffix(r.stderr, tt.fix)
+			}
+			if r.code != tt.code || stdout != tt.stdout || !stderrOK {
 				t.Errorf("exit %d, stdout %q\nstderr %q\nwant %d, %q\nstderr %q", r.code, stdout, r.stderr, tt.code, tt.stdout, wantErr)
 			}
 			file := filepath.Join(dir, ".config", "toolhost", "tools.toml")

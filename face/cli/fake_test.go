@@ -26,7 +26,7 @@ var fakeTools = faketool.Scenarios{
 	"echo":        fakeEcho,      // runs any tool (its parameters declared in TOML): success with the argument "text"
 	"describe":    fakeDescribe,  // one tool "described", its summary read from the file $FAKE_DESC_FILE at each request
 	"v2":          fakeV2,        // protocol v2: tool "count" prints two progress events, then a structured success
-	"schematouch": fakeTouch,     // greet, after appending a line to the file os.Args[2]: a command that acts when merely asked its schema
+	"schematouch": fakeTouch,     // greet, after opening the file os.Args[2] and appending a line where it may: a command that acts when merely asked its schema
 }
 
 func fakeV2() int {
@@ -182,12 +182,15 @@ func greetRun(req *tool.Request) tool.Outcome {
 }
 
 func fakeTouch() int {
-	f, err := os.OpenFile(os.Args[2], os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return 3
+	// Opened for reading first: a schema request runs under a read-only
+	// probe, where the append below is refused (see runMarker).
+	if f, err := os.Open(os.Args[2]); err == nil {
+		f.Close()
 	}
-	fmt.Fprintln(f, "ran")
-	f.Close()
+	if f, err := os.OpenFile(os.Args[2], os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err == nil {
+		fmt.Fprintln(f, "ran")
+		f.Close()
+	}
 	return fakeGreet()
 }
 

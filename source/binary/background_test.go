@@ -2,25 +2,46 @@ package binary
 
 import (
 	"fmt"
+	"net"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/toolhost/toolhost/invoke/faketool"
 )
 
 // deafCatalog returns a catalog of two tools: "quick", which answers at
 // once, and "deaf", whose first schema request timed out (2s) and is due
-// to be asked again; that retry hangs ignoring SIGTERM, writing its pid
-// to the returned file first. Every call checks the binaries.
-func deafCatalog(t *testing.T) (*Catalog, string) {
+// to be asked again; that retry hangs ignoring SIGTERM. Each schema
+// request of deaf sends its pid on the returned channel first (over UDP:
+// a schema request runs read-only). Every call checks the binaries.
+func deafCatalog(t *testing.T) (*Catalog, <-chan int) {
 	t.Helper()
 	dir := t.TempDir()
-	pidFile := filepath.Join(dir, "pid")
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pc.Close() })
+	pids := make(chan int, 8)
+	go func() {
+		buf := make([]byte, 64)
+		for first := true; ; first = false {
+			n, from, err := pc.ReadFrom(buf)
+			if err != nil {
+				return
+			}
+			reply := "hang" // the first request: time out, then end with SIGTERM
+			if !first {
+				reply = "deaf"
+			}
+			pc.WriteTo([]byte(reply), from)
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(buf[:n]))); err == nil {
+				pids <- pid
+			}
+		}
+	}()
 	cfg := parse(t, fmt.Sprintf(`
 [tools.quick]
 command = [%q, "plain"]
@@ -29,8 +50,8 @@ parameters = {}
 [tools.deaf]
 command = [%q, "deaf-later"]
 timeout = "2s"
-env = { %s = %q, DEAF_MARKER = %q }
-`, exe(t), exe(t), faketool.PIDFileEnv, pidFile, filepath.Join(dir, "asked")))
+env = { DEAF_ADDR = %q }
+`, exe(t), exe(t), pc.LocalAddr().String()))
 	c, err := newCatalog(t.Context(), cfg, &Options{Root: dir})
 	if err != nil {
 		t.Fatal(err)
@@ -39,16 +60,14 @@ env = { %s = %q, DEAF_MARKER = %q }
 	if c.Has("deaf") || !c.Has("quick") {
 		t.Fatalf("served deaf %v, quick %v: want the timed-out one missing and the other served", c.Has("deaf"), c.Has("quick"))
 	}
-	if err := os.Remove(pidFile); err != nil { // the first request's
-		t.Fatal(err)
-	}
+	waitPid(t, pids) // the first request's
 	c.bins.mu.Lock() // the retry is due now
 	c.bins.statEvery = 0
 	for _, r := range c.bins.retries {
 		r.next = time.Now()
 	}
 	c.bins.mu.Unlock()
-	return c, pidFile
+	return c, pids
 }
 
 // TestCallDoesNotWaitForRetry: a call of a healthy tool never waits for
@@ -56,7 +75,7 @@ env = { %s = %q, DEAF_MARKER = %q }
 // the background.
 func TestCallDoesNotWaitForRetry(t *testing.T) {
 	t.Parallel()
-	c, pidFile := deafCatalog(t)
+	c, pids := deafCatalog(t)
 	start := time.Now()
 	out, err := c.Call(t.Context(), "quick", nil, nil)
 	took := time.Since(start)
@@ -66,7 +85,7 @@ func TestCallDoesNotWaitForRetry(t *testing.T) {
 	if took >= 2*time.Second { // the retry hangs 2s (its timeout) plus the grace
 		t.Errorf("the call took %v: it waited for the other entry's schema retry", took)
 	}
-	waitPid(t, pidFile) // the retry did start, in the background
+	waitPid(t, pids) // the retry did start, in the background
 }
 
 // TestCloseEndsSchemaRetry: a schema request asked again in the
@@ -74,9 +93,9 @@ func TestCallDoesNotWaitForRetry(t *testing.T) {
 // Close returns, its process is gone.
 func TestCloseEndsSchemaRetry(t *testing.T) {
 	t.Parallel()
-	c, pidFile := deafCatalog(t)
+	c, pids := deafCatalog(t)
 	go func() { _, _ = c.Call(t.Context(), "quick", nil, nil) }() // starts the retry
-	pid := waitPid(t, pidFile)
+	pid := waitPid(t, pids)
 	start := time.Now()
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
@@ -88,18 +107,16 @@ func TestCloseEndsSchemaRetry(t *testing.T) {
 	}
 }
 
-// waitPid waits for a fake tool to write its pid to file, and returns it.
-func waitPid(t *testing.T, file string) int {
+// waitPid waits for a fake tool to send its pid, and returns it.
+func waitPid(t *testing.T, pids <-chan int) int {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if data, err := os.ReadFile(file); err == nil {
-			if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil {
-				return pid
-			}
-		}
+	select {
+	case pid := <-pids:
+		return pid
+	case <-time.After(10 * time.Second): // a hang detector, not a timing assertion
+		t.Fatal("the schema request never started")
+		return 0
 	}
-	t.Fatal("the schema retry never started")
-	return 0
 }
 
 // procState is the state letter of process pid ("Z" for a zombie), ""

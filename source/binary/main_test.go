@@ -8,7 +8,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -285,24 +284,25 @@ func shown(err error) string {
 	return err.Error()
 }
 
-// fakeDeafLater hangs on its schema requests: the first one (no marker
-// file $DEAF_MARKER yet: not an argument, which would be part of the
-// binary's stat key) simply, later ones ignoring SIGTERM, each after
-// writing its pid to $FAKETOOL_PIDFILE, if set. A run answers at once.
+// fakeDeafLater hangs on its schema requests, each after sending its pid
+// to the UDP address $DEAF_ADDR (not an argument, which would be part of
+// the binary's stat key); it ignores SIGTERM when the answer says "deaf".
+// A run answers at once.
 func fakeDeafLater() int {
 	req := faketool.ReadRequest()
 	if req == nil || req.Context.Action != tool.ActionSchema {
 		fmt.Println(`{"type":"success","content":"deaf"}`)
 		return 0
 	}
-	if _, err := os.Stat(os.Getenv("DEAF_MARKER")); err == nil {
-		signal.Ignore(syscall.SIGTERM)
-	} else {
-		os.WriteFile(os.Getenv("DEAF_MARKER"), nil, 0o644)
-	}
-	if f := os.Getenv(faketool.PIDFileEnv); f != "" {
-		os.WriteFile(f+".tmp", []byte(strconv.Itoa(os.Getpid())), 0o644)
-		os.Rename(f+".tmp", f)
+	// The test answers the pid with "deaf" for a request asked again.
+	if c, err := net.Dial("udp", os.Getenv("DEAF_ADDR")); err == nil {
+		fmt.Fprintln(c, os.Getpid())
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		buf := make([]byte, 16)
+		if n, _ := c.Read(buf); string(buf[:n]) == "deaf" {
+			signal.Ignore(syscall.SIGTERM)
+		}
+		c.Close()
 	}
 	time.Sleep(time.Hour)
 	return 0

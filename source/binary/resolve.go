@@ -487,12 +487,16 @@ func (s *Source) fixFor(e *config.Entry, g *group, cause error) string {
 	return ""
 }
 
+// interpreters are the programs, version digits aside, whose first
+// operand is a script even without an extension.
+var interpreters = []string{"python", "node", "deno", "bun", "ruby", "perl", "bash", "sh", "zsh", "php", "lua", "Rscript", "julia", "tclsh"}
+
 // scriptExts are the extensions of the scripts interpreters are given.
 var scriptExts = []string{".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".sh", ".bash", ".php", ".lua", ".r", ".jl", ".tcl"}
 
 // missingScript returns the first argument of spec that names a script
-// (a file with a script's extension, or a relative path with a
-// directory) that does not exist, and the directory relative paths are
+// (a file with a script's extension, or, given to an interpreter, a
+// relative path with a directory) that does not exist, and the directory relative paths are
 // taken from: an interpreter given a missing script exits with an error
 // of its own ("can't open file", "Cannot find module").
 func missingScript(spec *invoke.Spec, root string) (script, dir string, ok bool) {
@@ -500,12 +504,15 @@ func missingScript(spec *invoke.Spec, root string) (script, dir string, ok bool)
 		return "", "", false
 	}
 	_, dir, _ = invoke.Executable(spec, root)
+	interpreted := slices.Contains(interpreters, strings.TrimRight(filepath.Base(spec.Command[0]), "0123456789."))
 	for _, arg := range spec.Command[1:] {
 		if arg == "" || strings.HasPrefix(arg, "-") || strings.ContainsAny(arg, "{=") || strings.Contains(arg, "://") {
 			continue
 		}
-		if !slices.Contains(scriptExts, strings.ToLower(filepath.Ext(arg))) && !strings.Contains(arg, "/") {
-			continue
+		scripty := slices.Contains(scriptExts, strings.ToLower(filepath.Ext(arg))) ||
+			interpreted && !filepath.IsAbs(arg) && strings.Contains(arg, "/")
+		if !scripty {
+			continue // a plain command's operand (touch out/x) is no script
 		}
 		p := arg
 		if !filepath.IsAbs(p) {
