@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/toolhost/toolhost/invoke/faketool"
@@ -26,7 +28,7 @@ var fakeTools = faketool.Scenarios{
 	"echo":        fakeEcho,      // runs any tool (its parameters declared in TOML): success with the argument "text"
 	"describe":    fakeDescribe,  // one tool "described", its summary read from the file $FAKE_DESC_FILE at each request
 	"v2":          fakeV2,        // protocol v2: tool "count" prints two progress events, then a structured success
-	"schematouch": fakeTouch,     // greet, after opening the file os.Args[2] and appending a line where it may: a command that acts when merely asked its schema
+	"schematouch": fakeTouch,     // greet, after sending a datagram to os.Args[2] (see udpMarker): a command that acts when merely asked its schema
 }
 
 func fakeV2() int {
@@ -182,16 +184,37 @@ func greetRun(req *tool.Request) tool.Outcome {
 }
 
 func fakeTouch() int {
-	// Opened for reading first: a schema request runs under a read-only
-	// probe, where the append below is refused (see runMarker).
-	if f, err := os.Open(os.Args[2]); err == nil {
-		f.Close()
+	c, err := net.Dial("udp", os.Args[2])
+	if err != nil {
+		return 3
 	}
-	if f, err := os.OpenFile(os.Args[2], os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err == nil {
-		fmt.Fprintln(f, "ran")
-		f.Close()
-	}
+	fmt.Fprintln(c, "ran")
+	c.Close()
 	return fakeGreet()
+}
+
+// udpMarker is where the schematouch scenario reports that it ran: a
+// loopback UDP port, since a schema request runs read-only and without
+// TCP (docs/security.md). ran reports whether a report came since its
+// previous call, waiting a little for one (loopback delivery may lag the
+// tool's exit).
+func udpMarker(t *testing.T) (addr string, ran func() bool) {
+	c, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	buf := make([]byte, 64)
+	return c.LocalAddr().String(), func() bool {
+		got := false
+		for {
+			c.SetReadDeadline(time.Now().Add(20 * time.Millisecond))
+			if _, _, err := c.ReadFrom(buf); err != nil {
+				return got
+			}
+			got = true
+		}
+	}
 }
 
 func fakeGreet() int { return fakeServe([]tool.Definition{greetDef("Greet someone.")}, greetRun) }

@@ -19,7 +19,7 @@ const mcpListSession = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{
 
 // TestWorkspaceTrust is the rule of docs/security.md, "Workspace trust": a
 // fresh workspace whose entry acts as soon as it is asked for its schema
-// (it appends to a marker file) runs nothing, by any command, until
+// (it reports to a marker port) runs nothing, by any command, until
 // `toolhost trust`; then it runs; an edit makes it untrusted again, and so
 // does untrust, without a persisted resolution serving it meanwhile.
 func TestWorkspaceTrust(t *testing.T) {
@@ -28,8 +28,7 @@ func TestWorkspaceTrust(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	m := newRunMarker(t)
-	marker, ran := m.path, m.ran
+	marker, ran := udpMarker(t)
 	file := filepath.Join(dir, ".config", "toolhost", "tools.toml")
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		t.Fatal(err)
@@ -116,7 +115,8 @@ func TestWorkspaceTrust(t *testing.T) {
 	}
 
 	// An edit makes it untrusted again, even with its resolution persisted.
-	m.reset()
+	// From here on, a report is a new run.
+	ran()
 	if err := os.WriteFile(file, []byte(toml+"# edited\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,8 @@ func TestWorkspaceTrust(t *testing.T) {
 		t.Fatal(err)
 	}
 	check(t, []string{"call", "greet", "name=Ada"}, "", 0, "Hello, Ada!\n", "") // trusted again: the same bytes
-	m.reset()
+	// From here on, a report is a new run.
+	ran()
 	r = runIn(t, dir, "", nil, "untrust")
 	if want := "untrusted " + dir + ": its tools are no longer served\n"; r.code != 0 || r.stdout != want {
 		t.Errorf("untrust: exit %d, stdout %q; want %q", r.code, r.stdout, want)
@@ -158,8 +159,7 @@ func TestTrustUserAndExplicitFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	m := newRunMarker(t)
-	marker := m.path
+	marker, ran := udpMarker(t)
 	ws := filepath.Join(dir, ".config", "toolhost")
 	os.MkdirAll(ws, 0o755)
 	os.WriteFile(filepath.Join(ws, "tools.toml"), fmt.Appendf(nil, "[tools.evil]\ncommand = [%q, \"schematouch\", %q]\n", exe, marker), 0o644)
@@ -176,7 +176,7 @@ func TestTrustUserAndExplicitFiles(t *testing.T) {
 	if r.code != 0 || r.stdout != want || !strings.Contains(r.stderr, "workspace configuration not trusted") || strings.Count(r.stderr, "\n") != 1 {
 		t.Errorf("list: exit %d, stdout %q, stderr %q; want %q and one line about trust", r.code, r.stdout, r.stderr, want)
 	}
-	if m.ran() {
+	if ran() {
 		t.Fatal("the untrusted entry ran")
 	}
 }

@@ -117,7 +117,7 @@ func (p *Policy) Compile(exe, root, home, tmp string) *Plan {
 		}
 		// A grant above one of toolhost's own directories stops there,
 		// as one above .git does.
-		for _, d := range OwnDirs() {
+		for _, d := range ownDirs() {
 			for a, bits := range abs {
 				if bits != 0 && within(a, d) {
 					abs[d] = 0

@@ -25,6 +25,12 @@
 //	cmd.Stdin, cmd.Stdout = stdinFile, stdoutPipe // no file opened on the confined thread
 //	err = l.Start(cmd.SysProcAttr, func() (int, error) { err := cmd.Start(); … return cmd.Process.Pid, err })
 //
+// Whatever the rules say, no grant covers toolhost's own directories
+// (owndirs.go); each rule's resolution is pinned for the process, and a
+// call whose rule resolves elsewhere is refused (pin.go). [Policy.Probe]
+// is the read-only, no-network policy of schema and format_arguments
+// requests.
+//
 // An embedding program has nothing to set up. The tool gets no /proc, not
 // even its own /proc/self (the host cannot name it before the fork): see
 // docs/security.md.

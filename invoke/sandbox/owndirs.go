@@ -29,11 +29,11 @@ var (
 	ownList []string
 )
 
-// OwnDirs returns toolhost's own directories as this process's
+// ownDirs returns toolhost's own directories as this process's
 // environment places them, symlinks resolved: for each XDG base
 // directory, its "toolhost" directory where the variable points and where
 // its default under $HOME would be (another start may have used either).
-func OwnDirs() []string {
+func ownDirs() []string {
 	vals := make([]string, 0, len(xdgDirs)+1)
 	vals = append(vals, os.Getenv("HOME"))
 	for _, x := range xdgDirs {
@@ -70,7 +70,7 @@ func OwnDirs() []string {
 
 // toolhostDir returns the own directory that holds path, "" for none.
 func toolhostDir(path string) string {
-	for _, d := range OwnDirs() {
+	for _, d := range ownDirs() {
 		if within(d, path) {
 			return d
 		}

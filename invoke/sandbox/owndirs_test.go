@@ -115,7 +115,7 @@ func TestOwnDirsOutOfReach(t *testing.T) {
 	}
 }
 
-// TestOwnDirsList: sandbox.OwnDirs names the directories the packages
+// TestOwnDirsList: sandbox.OwnDirs (ownDirs) names the directories the packages
 // that own them use, so a new place or a moved one cannot be missed.
 func TestOwnDirsList(t *testing.T) {
 	for _, xdg := range []bool{false, true} {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"sync"
 	"syscall"
 	"unsafe"
 )
@@ -260,11 +261,15 @@ func (p *prog) dispatch(cs []check, idx []int, name string) {
 	p.dispatch(cs, idx[mid:], name+"r")
 }
 
+// filterProgram is the filter's program, built once: the kernel copies
+// it at each install.
+var filterProgram = sync.OnceValue(seccompFilter)
+
 // installFilter installs the filter on the calling thread (without
 // TSYNC: this thread only), which must have no_new_privs. It does nothing
 // where the filter is not written for the architecture.
 func installFilter() error {
-	prog := seccompFilter()
+	prog := filterProgram()
 	if prog == nil {
 		return nil
 	}

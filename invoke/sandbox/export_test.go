@@ -1,0 +1,5 @@
+package sandbox
+
+// OwnDirs is ownDirs, for the external tests that check it against the
+// packages owning each directory.
+func OwnDirs() []string { return ownDirs() }
