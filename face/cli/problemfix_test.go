@@ -116,7 +116,7 @@ func TestCommandUsageHints(t *testing.T) {
 		want string
 	}{
 		{[]string{"serve", "--title", "x"}, "toolhost: serve: --title applies to HTTP (the tool browser and /mcp), served with --http ADDR\nRun 'toolhost serve --help' for usage.\n"},
-		{[]string{"serve", "--http", "127.0.0.1:0", "--token-everywhere"}, "toolhost: serve: --token-everywhere needs a token: give --token TOKEN (or set TOOLHOST_TOKEN)\nRun 'toolhost serve --help' for usage.\n"},
+		{[]string{"serve", "--http", "127.0.0.1:0", "--token-everywhere"}, "toolhost: serve: --token-everywhere needs a token: give --token-file PATH (or set TOOLHOST_TOKEN)\nRun 'toolhost serve --help' for usage.\n"},
 		{[]string{"audit", "--since", "soon"}, "toolhost: audit: --since \"soon\": want a duration (90m, 24h), a date (2026-11-25) or a time (2026-11-25T15:04:05Z)\nRun 'toolhost audit --help' for usage.\n"},
 	} {
 		r := run(t, tools, tt.args...)
