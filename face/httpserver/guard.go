@@ -51,6 +51,8 @@ func (h *handler) guard(next http.Handler) http.Handler {
 //     cannot be rebound);
 //   - localhost, 127.0.0.1 or [::1] (or another loopback name) when that
 //     listener is on loopback;
+//   - 0.0.0.0 or [::], which a client dials to reach its own machine and
+//     which, being addresses, cannot be rebound;
 //   - one of [Options.AllowedHosts].
 //
 // The port is not compared: a forwarded port (ssh -L 9000:localhost:7477)
@@ -75,6 +77,9 @@ func (h *handler) hostRefusal(r *http.Request) string {
 		addr = local.String()
 	}
 	loopback := isLoopbackHost(addr)
+	if ip := net.ParseIP(name); ip != nil && ip.IsUnspecified() {
+		return ""
+	}
 	if name != "" && (sameIP(name, addr) || loopback && isLoopbackHost(name)) {
 		return ""
 	}
