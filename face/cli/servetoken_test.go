@@ -200,3 +200,20 @@ func TestServeAllowHost(t *testing.T) {
 		}
 	}
 }
+
+// TestServeNonLoopbackBanner: serve on a non-loopback address warns, before
+// the banner, with what the listener exposes and to whom.
+func TestServeNonLoopbackBanner(t *testing.T) {
+	t.Setenv("TOOLHOST_TOKEN", "s3cret")
+	_, lines := serveHTTPLines(t, "--http", "0.0.0.0:0", "--allow-execute", "--audit", filepath.Join(t.TempDir(), "audit.jsonl"))
+	want := ", which is not a loopback address: " + exposure(true, "s3cret", false, true)
+	found := false
+	for _, l := range lines {
+		if strings.HasPrefix(l, "warning: serving on ") && strings.HasSuffix(l, want) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no warning ending %q before the banner:\n%s", want, strings.Join(lines, "\n"))
+	}
+}
