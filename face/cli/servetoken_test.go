@@ -129,6 +129,13 @@ func TestServeVerbose(t *testing.T) {
 		}
 		resp.Body.Close()
 		want := []string{" POST /tools/echo/call 200 ", " GET /nope 404 "}
+		if verbose { // MCP streams through the log's writer
+			cs := mcpSession(t, base, "s3cret")
+			if list, err := cs.ListTools(t.Context(), nil); err != nil || len(list.Tools) == 0 {
+				t.Fatalf("tools/list over /mcp with -v: %+v, %v", list, err)
+			}
+			want = append(want, " POST /mcp 200 ") // initialize
+		}
 		if !verbose {
 			want = nil
 		}
@@ -150,8 +157,11 @@ func TestServeVerbose(t *testing.T) {
 				break
 			}
 		}
-		if len(got) != len(want) {
-			t.Fatalf("-v %v: stderr after the banner:\n%s\nwant %d lines", verbose, rest.String(), len(want))
+		if !verbose && len(got) != 0 {
+			t.Fatalf("without -v, stderr after the banner:\n%s", rest.String())
+		}
+		if len(got) < len(want) {
+			t.Fatalf("-v %v: stderr after the banner:\n%s\nwant at least %d lines", verbose, rest.String(), len(want))
 		}
 		for i := range want {
 			if !strings.Contains(got[i], want[i]) {
@@ -188,5 +198,22 @@ func TestServeAllowHost(t *testing.T) {
 		if allow && resp.StatusCode != 200 || !allow && (resp.StatusCode != 403 || !strings.Contains(string(body), "start it with --allow-host NAME")) {
 			t.Errorf("--allow-host given %v: %d %s", allow, resp.StatusCode, body)
 		}
+	}
+}
+
+// TestServeNonLoopbackBanner: serve on a non-loopback address warns, before
+// the banner, with what the listener exposes and to whom.
+func TestServeNonLoopbackBanner(t *testing.T) {
+	t.Setenv("TOOLHOST_TOKEN", "s3cret")
+	_, lines := serveHTTPLines(t, "--http", "0.0.0.0:0", "--allow-execute", "--audit", filepath.Join(t.TempDir(), "audit.jsonl"))
+	want := ", which is not a loopback address: " + exposure(true, "s3cret", false, true)
+	found := false
+	for _, l := range lines {
+		if strings.HasPrefix(l, "warning: serving on ") && strings.HasSuffix(l, want) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no warning ending %q before the banner:\n%s", want, strings.Join(lines, "\n"))
 	}
 }

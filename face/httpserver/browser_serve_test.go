@@ -39,7 +39,7 @@ func TestBrowserServeOverwrite(t *testing.T) {
 	}
 	serve := exec.CommandContext(t.Context(), filepath.Join(bin, "toolhost"), "--no-cache", "--root", root, "--config", conf,
 		"serve", "--http", "127.0.0.1:0", "--allow-execute")
-	serve.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "TOOLHOST_TOKEN=")
+	serve.Env = append(append(os.Environ(), tempHome(t)...), "TOOLHOST_TOKEN=") // its audit log too
 	stderr, err := serve.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -54,16 +54,7 @@ func chromiumPath(t *testing.T) string {
 func browser(t *testing.T) context.Context {
 	t.Helper()
 	path := chromiumPath(t)
-	home := t.TempDir()
-	env := []string{"HOME=" + home}
-	for _, v := range []string{"XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR"} {
-		dir := filepath.Join(home, strings.ToLower(strings.TrimPrefix(v, "XDG_")))
-		if err := os.Mkdir(dir, 0o700); err != nil {
-			t.Fatal(err)
-		}
-		env = append(env, v+"="+dir)
-	}
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), chromedp.Env(env...),
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), chromedp.Env(tempHome(t)...),
 		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true), chromedp.Flag("no-first-run", true),
@@ -76,6 +67,24 @@ func browser(t *testing.T) context.Context {
 		t.Fatalf("starting %s: %v", path, err)
 	}
 	return ctx
+}
+
+// tempHome is HOME and the XDG directories (config, cache, data, state,
+// runtime), all in a new temporary directory, as NAME=VALUE: the
+// environment of a process a test starts, so that it writes nothing in
+// the user's files.
+func tempHome(t *testing.T) []string {
+	t.Helper()
+	home := t.TempDir()
+	env := []string{"HOME=" + home}
+	for _, v := range []string{"XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR"} {
+		dir := filepath.Join(home, strings.ToLower(strings.TrimPrefix(v, "XDG_")))
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		env = append(env, v+"="+dir)
+	}
+	return env
 }
 
 // page opens a new tab on url and fails the test at its end if the tab

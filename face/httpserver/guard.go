@@ -5,7 +5,6 @@ import (
 	"mime"
 	"net"
 	"net/http"
-	"net/url"
 	"strings"
 )
 
@@ -52,6 +51,8 @@ func (h *handler) guard(next http.Handler) http.Handler {
 //     cannot be rebound);
 //   - localhost, 127.0.0.1 or [::1] (or another loopback name) when that
 //     listener is on loopback;
+//   - 0.0.0.0 or [::], which a client dials to reach its own machine and
+//     which, being addresses, cannot be rebound;
 //   - one of [Options.AllowedHosts].
 //
 // The port is not compared: a forwarded port (ssh -L 9000:localhost:7477)
@@ -76,6 +77,9 @@ func (h *handler) hostRefusal(r *http.Request) string {
 		addr = local.String()
 	}
 	loopback := isLoopbackHost(addr)
+	if ip := net.ParseIP(name); ip != nil && ip.IsUnspecified() {
+		return ""
+	}
 	if name != "" && (sameIP(name, addr) || loopback && isLoopbackHost(name)) {
 		return ""
 	}
@@ -130,15 +134,12 @@ func allowedOrigin(origin string, allowed []string) bool {
 
 // sameOrigin reports whether a browser's Origin is the server's own: the
 // scheme it was reached with and the Host the request names (which
-// [handler.hostRefusal] has accepted). Another port of the same host is
+// [handler.hostRefusal] has accepted), compared as a whole: an origin is
+// scheme://host[:port], nothing more. Another port of the same host is
 // another origin: a page of a dev server on localhost:3000 cannot call a
 // server on localhost:7477.
 func sameOrigin(origin string, r *http.Request) bool {
-	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" || u.Path != "" {
-		return false
-	}
-	return u.Scheme == scheme(r) && strings.EqualFold(u.Host, r.Host)
+	return r.Host != "" && strings.EqualFold(origin, ownOrigin(r))
 }
 
 // ownOrigin is the server's origin as r names it.

@@ -126,6 +126,8 @@ func TestHostEveryListener(t *testing.T) {
 		{"its address", "192.0.2.5:8080", nil, "192.0.2.5:8080", ""},
 		{"its address, another port", "192.0.2.5:8080", nil, "192.0.2.5:9000", ""},
 		{"its IPv6 address", "[2001:db8::5]:8080", nil, "[2001:db8::5]:8080", ""},
+		{"the unspecified address (serve --http 0.0.0.0:8080, dialed as printed)", "192.0.2.5:8080", nil, "0.0.0.0:8080", ""},
+		{"the unspecified IPv6 address", "127.0.0.1:8080", nil, "[::]:8080", ""},
 		{"rebound name", "192.0.2.5:8080", nil, "evil.example:8080", fmt.Sprintf(refused, "evil.example:8080", "192.0.2.5")},
 		{"localhost on a LAN listener", "192.0.2.5:8080", nil, "localhost:8080", fmt.Sprintf(refused, "localhost:8080", "192.0.2.5")},
 		{"another IPv6 address", "[2001:db8::5]:8080", nil, "[2001:db8::6]:8080", fmt.Sprintf(refused, "[2001:db8::6]:8080", "[2001:db8::5]")},
