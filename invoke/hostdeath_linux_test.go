@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -160,5 +161,41 @@ func TestStaleLeaf(t *testing.T) {
 	}
 	if stale, kill := staleLeaf(fmt.Sprintf("toolhost-0-%d-3", gone), 0); !stale || kill {
 		t.Errorf("with the namespace unknown: %v, %v; want stale, not killed", stale, kill)
+	}
+}
+
+// TestParentDeathFollowsHost: the parent-death signal of an unconfined
+// process fires when the host dies, not when the thread that asked for
+// the start ends: a long-lived process started from a goroutine locked
+// to its thread, which then returns (the runtime ends that thread), runs
+// on.
+func TestParentDeathFollowsHost(t *testing.T) {
+	started := make(chan *Process, 1)
+	root := t.TempDir()
+	var run func()
+	run = func() {
+		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+		if syscall.Gettid() == syscall.Getpid() {
+			go run() // the main thread would be parked, not ended: start on another
+			runtime.UnlockOSThread()
+			return
+		}
+		p, err := Start(fake(t, "hang"), request(tool.ActionRun, root, nil), func([]byte) {})
+		if err != nil {
+			t.Error(err)
+		}
+		started <- p
+	}
+	go run()
+	p := <-started
+	if p == nil {
+		t.FailNow()
+	}
+	defer p.Kill()
+	select {
+	case <-p.Done():
+		code, status := p.Exit()
+		t.Fatalf("the process ended with the thread that started it: %d, %s", code, status)
+	case <-time.After(300 * time.Millisecond):
 	}
 }
