@@ -132,6 +132,9 @@ func detectCgroup() *cgroupHost {
 	}
 	h.free = append(h.free, l)
 	removeStale(dir)
+	if adopted.Load() != nil { // the toolhost command: see watchdog_linux.go
+		go startWatchdog(dir, h.prefix) // its start (a fork and exec) costs the first call nothing
+	}
 	return h
 }
 

@@ -16,8 +16,13 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// hostSandboxEnv, set, makes the "host" fake tool run its call sandboxed.
-const hostSandboxEnv = "INVOKE_TEST_HOST_SANDBOX"
+// hostSandboxEnv, set, makes the "host" fake tool run its call
+// sandboxed; hostEmbeddedEnv makes it a program embedding the package
+// (no EnableSubreaper, so no watchdog).
+const (
+	hostSandboxEnv  = "INVOKE_TEST_HOST_SANDBOX"
+	hostEmbeddedEnv = "INVOKE_TEST_HOST_EMBEDDED"
+)
 
 func init() {
 	// host plays toolhost: as its main does, it makes itself a subreaper
@@ -25,7 +30,9 @@ func init() {
 	// SIGTERM and leaves a grandchild), which never ends, until it is
 	// killed. With $INVOKE_TEST_HOST_SANDBOX set the call is sandboxed.
 	fakeTools["host"] = func() int {
-		_ = EnableSubreaper()
+		if os.Getenv(hostEmbeddedEnv) == "" {
+			_ = EnableSubreaper()
+		}
 		spec := &Spec{Command: []string{os.Args[0], "hang-ignore-term"}, Env: fakeEnv()}
 		spec.Env[pgidFileEnv] = os.Getenv(pgidFileEnv)
 		if os.Getenv(hostSandboxEnv) != "" {
@@ -53,19 +60,23 @@ func init() {
 }
 
 // TestNothingOutlivesKilledHost: a host killed with SIGKILL in the middle
-// of a call leaves nothing running. The tool it started unsandboxed ends
-// at once (its parent-death signal); a sandboxed one (started from a
-// thread that ends, so it has none) and every descendant (a grandchild
-// in the tool's group) end when the next host starts in the same cgroup
-// (its leaves are swept).
+// of a call leaves nothing running. The toolhost command (a subreaper,
+// with its watchdog) loses its tool and the tool's grandchild at once,
+// sandboxed or not. An embedding program (no watchdog) loses its
+// unsandboxed tool at once (its parent-death signal); a sandboxed one
+// (started from a thread that ends, so it has none) and the grandchild
+// end when the next host starts in the same cgroup (its leaves are
+// swept).
 func TestNothingOutlivesKilledHost(t *testing.T) {
 	contain(t, "cgroup")
 	for _, tt := range []struct {
-		name      string
-		sandboxed bool
+		name                string
+		sandboxed, embedded bool
 	}{
-		{"unsandboxed", false},
-		{"sandboxed", true},
+		{"toolhost, unsandboxed", false, false},
+		{"toolhost, sandboxed", true, false},
+		{"embedded, unsandboxed", false, true},
+		{"embedded, sandboxed", true, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "out")
@@ -78,6 +89,9 @@ func TestNothingOutlivesKilledHost(t *testing.T) {
 			if tt.sandboxed {
 				host.Env = append(host.Env, hostSandboxEnv+"=1")
 			}
+			if tt.embedded {
+				host.Env = append(host.Env, hostEmbeddedEnv+"=1")
+			}
 			host.Stderr = os.Stderr
 			if err := host.Start(); err != nil {
 				t.Fatal(err)
@@ -88,8 +102,12 @@ func TestNothingOutlivesKilledHost(t *testing.T) {
 				t.Fatal(err)
 			}
 			_ = host.Wait()
-			if !tt.sandboxed {
+			if !tt.sandboxed || !tt.embedded {
 				waitEnded(t, tool, "the tool, when its host was killed")
+			}
+			if !tt.embedded {
+				waitEnded(t, grandchild, "the tool's grandchild, when its host was killed")
+				return
 			}
 			next := exec.Command(self(t), "next-host")
 			if out, err := next.CombinedOutput(); err != nil {
