@@ -132,9 +132,6 @@ func detectCgroup() *cgroupHost {
 	}
 	h.free = append(h.free, l)
 	removeStale(dir)
-	if adopted.Load() != nil { // the toolhost command: see watchdog_linux.go
-		go startWatchdog(dir, h.prefix) // its start (a fork and exec) costs the first call nothing
-	}
 	return h
 }
 
@@ -370,6 +367,9 @@ func (h *cgroupHost) newLeaf() (*leaf, error) {
 // host may not make one (then it never tries again).
 func newCallLeaf() *leaf {
 	h := cgroups()
+	if adopted.Load() != nil { // the toolhost command: see watchdog_linux.go
+		startWatchdog(h.dir, h.prefix)
+	}
 	if h.dir == "" {
 		return nil
 	}

@@ -18,10 +18,12 @@ import (
 
 // hostSandboxEnv, set, makes the "host" fake tool run its call
 // sandboxed; hostEmbeddedEnv makes it a program embedding the package
-// (no EnableSubreaper, so no watchdog).
+// (no EnableSubreaper, so no watchdog); hostNoCgroupEnv a host that may
+// make no cgroups.
 const (
 	hostSandboxEnv  = "INVOKE_TEST_HOST_SANDBOX"
 	hostEmbeddedEnv = "INVOKE_TEST_HOST_EMBEDDED"
+	hostNoCgroupEnv = "INVOKE_TEST_HOST_NO_CGROUP"
 )
 
 func init() {
@@ -32,6 +34,9 @@ func init() {
 	fakeTools["host"] = func() int {
 		if os.Getenv(hostEmbeddedEnv) == "" {
 			_ = EnableSubreaper()
+		}
+		if os.Getenv(hostNoCgroupEnv) != "" {
+			disableCgroups("off for the test")
 		}
 		spec := &Spec{Command: []string{os.Args[0], "hang-ignore-term"}, Env: fakeEnv()}
 		spec.Env[pgidFileEnv] = os.Getenv(pgidFileEnv)
@@ -62,7 +67,8 @@ func init() {
 // TestNothingOutlivesKilledHost: a host killed with SIGKILL in the middle
 // of a call leaves nothing running. The toolhost command (a subreaper,
 // with its watchdog) loses its tool and the tool's grandchild at once,
-// sandboxed or not. An embedding program (no watchdog) loses its
+// sandboxed or not, with cgroups or, where it may make none, by their
+// token. An embedding program (no watchdog) loses its
 // unsandboxed tool at once (its parent-death signal); a sandboxed one
 // (started from a thread that ends, so it has none) and the grandchild
 // end when the next host starts in the same cgroup (its leaves are
@@ -70,13 +76,14 @@ func init() {
 func TestNothingOutlivesKilledHost(t *testing.T) {
 	contain(t, "cgroup")
 	for _, tt := range []struct {
-		name                string
-		sandboxed, embedded bool
+		name                          string
+		sandboxed, embedded, noCgroup bool
 	}{
-		{"toolhost, unsandboxed", false, false},
-		{"toolhost, sandboxed", true, false},
-		{"embedded, unsandboxed", false, true},
-		{"embedded, sandboxed", true, true},
+		{"toolhost, unsandboxed", false, false, false},
+		{"toolhost, sandboxed", true, false, false},
+		{"toolhost, sandboxed, no cgroups", true, false, true},
+		{"embedded, unsandboxed", false, true, false},
+		{"embedded, sandboxed", true, true, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "out")
@@ -91,6 +98,9 @@ func TestNothingOutlivesKilledHost(t *testing.T) {
 			}
 			if tt.embedded {
 				host.Env = append(host.Env, hostEmbeddedEnv+"=1")
+			}
+			if tt.noCgroup {
+				host.Env = append(host.Env, hostNoCgroupEnv+"=1")
 			}
 			host.Stderr = os.Stderr
 			if err := host.Start(); err != nil {

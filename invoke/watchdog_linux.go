@@ -32,19 +32,21 @@ import (
 const (
 	watchdogDirEnv    = "INVOKE_WATCHDOG_DIR"
 	watchdogPrefixEnv = "INVOKE_WATCHDOG_PREFIX"
+	watchdogTokenEnv  = "INVOKE_WATCHDOG_TOKEN"
 )
 
 func init() {
 	if dir, ok := os.LookupEnv(watchdogDirEnv); ok {
-		os.Exit(watchdog(dir, os.Getenv(watchdogPrefixEnv)))
+		os.Exit(watchdog(dir, os.Getenv(watchdogPrefixEnv), os.Getenv(watchdogTokenEnv)))
 	}
 }
 
-// startWatchdog starts the watchdog of the leaves named prefix* in dir,
-// once per process. It fails silently: the sweep at the next start
+// startWatchdog starts the watchdog of the leaves named prefix* in dir
+// ("" where the host makes no cgroups) and of the processes carrying the
+// host's token, once per process. It fails silently: the sweep at the next start
 // remains.
 func startWatchdog(dir, prefix string) {
-	watchdogOnce.Do(func() { runWatchdog(dir, prefix) })
+	watchdogOnce.Do(func() { go runWatchdog(dir, prefix) }) // its start (a fork and exec) costs the first call nothing
 }
 
 // watchdogOnce and watchdogPipe are package-level because what they
@@ -63,7 +65,7 @@ func runWatchdog(dir, prefix string) {
 	}
 	cmd := exec.Command("/proc/self/exe")
 	cmd.Args = []string{"toolhost-watchdog"}
-	cmd.Env = []string{watchdogDirEnv + "=" + dir, watchdogPrefixEnv + "=" + prefix}
+	cmd.Env = []string{watchdogDirEnv + "=" + dir, watchdogPrefixEnv + "=" + prefix, watchdogTokenEnv + "=" + hostToken}
 	cmd.Stdin = r
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // no terminal's signals
 	err = start(cmd)                                     // registered: the subreaper leaves it to Wait
@@ -80,8 +82,10 @@ func runWatchdog(dir, prefix string) {
 }
 
 // watchdog waits for the end of its stdin, then kills and removes every
-// leaf named prefix* in dir. It returns the exit status.
-func watchdog(dir, prefix string) int {
+// leaf named prefix* in dir (none when dir is ""), and kills every
+// process whose CallEnv token starts with token: those of the host's
+// calls that are in no leaf. It returns the exit status.
+func watchdog(dir, prefix, token string) int {
 	signal.Ignore(syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM, syscall.SIGPIPE)
 	var b [64]byte
 	for {
@@ -89,16 +93,16 @@ func watchdog(dir, prefix string) int {
 			break
 		}
 	}
-	if prefix == "" || !strings.HasPrefix(prefix, "toolhost-") {
-		return 2
+	var leaves []string
+	if dir != "" && strings.HasPrefix(prefix, "toolhost-") {
+		leaves, _ = filepath.Glob(filepath.Join(dir, prefix+"*"))
 	}
-	names, err := filepath.Glob(filepath.Join(dir, prefix+"*"))
-	if err != nil {
-		return 2
-	}
-	for _, leaf := range names {
+	for _, leaf := range leaves {
 		_ = writeControl(leaf+"/cgroup.kill", "1")
 	}
-	removeKilled(names, time.Now().Add(staleDrain))
+	if len(token) == 16 {
+		endEscapedScan([]byte(CallEnv+"="+token), os.Getpid())
+	}
+	removeKilled(leaves, time.Now().Add(staleDrain))
 	return 0
 }
