@@ -43,9 +43,10 @@
 //     once. What such a process, or any tool's descendant, leaves running
 //     when the host is killed (SIGKILL, the OOM killer) is killed at once
 //     by the host's watchdog, a process of its own binary waiting for the
-//     host's end (the toolhost command, see [EnableSubreaper]), or else
-//     by the next host's first call in the same cgroup, which sweeps the
-//     cgroup leaves of dead hosts.
+//     host's end (the toolhost command, see [EnableSubreaper]), found by
+//     its cgroup or its [CallEnv] token, or else by the next host's first
+//     call in the same cgroup, which sweeps the cgroup leaves of dead
+//     hosts.
 //
 // # Processes
 //
