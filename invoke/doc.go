@@ -36,16 +36,17 @@
 //   - It runs in a process group of its own, in a cgroup v2 of its own
 //     where the host may make one, confined by [Spec.Sandbox].
 //   - It dies with the host. Unconfined, it gets SIGKILL as its
-//     parent-death signal. A sandboxed process cannot: it is forked from a
-//     throwaway thread, whose end would fire the signal at once. What such
-//     a process, or any tool's descendant, leaves running when the host is
-//     killed (SIGKILL, the OOM killer) is ended by the next host that
-//     starts in the same cgroup: its cgroup leaves are swept
-//     ([EnableSubreaper] starts that, else the first call).
-//
-// A caller that starts a long-lived process from a goroutine locked to its
-// thread (runtime.LockOSThread) must not let that goroutine exit while the
-// process runs: the parent-death signal follows the thread that forked.
+//     parent-death signal, and is forked from one thread that lives as
+//     long as the host (the signal follows the thread that forked, and the
+//     Go runtime ends threads). A sandboxed process cannot have it: it is
+//     forked from a throwaway thread, whose end would fire the signal at
+//     once. What such a process, or any tool's descendant, leaves running
+//     when the host is killed (SIGKILL, the OOM killer) is killed at once
+//     by the host's watchdog, a process of its own binary waiting for the
+//     host's end (the toolhost command, see [EnableSubreaper]), found by
+//     its cgroup or its [CallEnv] token, or else by the next host's first
+//     call in the same cgroup, which sweeps the cgroup leaves of dead
+//     hosts.
 //
 // # Processes
 //

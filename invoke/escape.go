@@ -19,12 +19,23 @@ import (
 // (Linux, where the host may make one) ends that one.
 const CallEnv = "TOOLHOST_CALL"
 
-// newToken returns a fresh call token: 128 random bits in hex.
+// newToken returns a fresh call token, 32 hex digits: the host's own 64
+// random bits ([hostToken]), then 64 random bits of the call's.
 func newToken() string {
-	var b [16]byte
+	var b [8]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go ≥ 1.24)
-	return hex.EncodeToString(b[:])
+	return hostToken + hex.EncodeToString(b[:])
 }
+
+// hostToken starts every call token of this process, so that the
+// watchdog (watchdog_linux.go) finds every process of the host's calls
+// once the host is gone. It is package-level because what it names is:
+// the process.
+var hostToken = func() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}()
 
 // subreaper is the process-wide state of [EnableSubreaper]: the children
 // os/exec is waiting for, which the host must never reap itself.

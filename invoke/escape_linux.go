@@ -23,10 +23,10 @@ const prSetChildSubreaper = 36
 // command): reaping adopted orphans waits for children Run did not start,
 // which would steal the exit status of a child the program started
 // itself. Without it Run still kills what its tools leave behind (found
-// by [CallEnv]); init reaps those. It also ends, in the background, what
-// an earlier host killed with SIGKILL left running in its cgroups (see
-// "Nothing outlives the host" in the package doc). It returns an error
-// on other systems.
+// by [CallEnv]); init reaps those. A host that called it also starts a
+// watchdog with its first call's cgroup (watchdog_linux.go), which ends
+// what the host leaves running if it is killed. It returns an error on
+// other systems.
 func EnableSubreaper() error {
 	if adopted.Load() != nil {
 		return nil
@@ -35,7 +35,6 @@ func EnableSubreaper() error {
 		return err
 	}
 	adopted.CompareAndSwap(nil, &subreaper{})
-	go cgroups() // ends now what a host killed earlier left (removeStale)
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -15,8 +16,15 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// hostSandboxEnv, set, makes the "host" fake tool run its call sandboxed.
-const hostSandboxEnv = "INVOKE_TEST_HOST_SANDBOX"
+// hostSandboxEnv, set, makes the "host" fake tool run its call
+// sandboxed; hostEmbeddedEnv makes it a program embedding the package
+// (no EnableSubreaper, so no watchdog); hostNoCgroupEnv a host that may
+// make no cgroups.
+const (
+	hostSandboxEnv  = "INVOKE_TEST_HOST_SANDBOX"
+	hostEmbeddedEnv = "INVOKE_TEST_HOST_EMBEDDED"
+	hostNoCgroupEnv = "INVOKE_TEST_HOST_NO_CGROUP"
+)
 
 func init() {
 	// host plays toolhost: as its main does, it makes itself a subreaper
@@ -24,7 +32,12 @@ func init() {
 	// SIGTERM and leaves a grandchild), which never ends, until it is
 	// killed. With $INVOKE_TEST_HOST_SANDBOX set the call is sandboxed.
 	fakeTools["host"] = func() int {
-		_ = EnableSubreaper()
+		if os.Getenv(hostEmbeddedEnv) == "" {
+			_ = EnableSubreaper()
+		}
+		if os.Getenv(hostNoCgroupEnv) != "" {
+			disableCgroups("off for the test")
+		}
 		spec := &Spec{Command: []string{os.Args[0], "hang-ignore-term"}, Env: fakeEnv()}
 		spec.Env[pgidFileEnv] = os.Getenv(pgidFileEnv)
 		if os.Getenv(hostSandboxEnv) != "" {
@@ -52,19 +65,25 @@ func init() {
 }
 
 // TestNothingOutlivesKilledHost: a host killed with SIGKILL in the middle
-// of a call leaves nothing running. The tool it started unsandboxed ends
-// at once (its parent-death signal); a sandboxed one (started from a
-// thread that ends, so it has none) and every descendant (a grandchild
-// in the tool's group) end when the next host starts in the same cgroup
-// (its leaves are swept).
+// of a call leaves nothing running. The toolhost command (a subreaper,
+// with its watchdog) loses its tool and the tool's grandchild at once,
+// sandboxed or not, with cgroups or, where it may make none, by their
+// token. An embedding program (no watchdog) loses its
+// unsandboxed tool at once (its parent-death signal); a sandboxed one
+// (started from a thread that ends, so it has none) and the grandchild
+// end when the next host starts in the same cgroup (its leaves are
+// swept).
 func TestNothingOutlivesKilledHost(t *testing.T) {
 	contain(t, "cgroup")
 	for _, tt := range []struct {
-		name      string
-		sandboxed bool
+		name                          string
+		sandboxed, embedded, noCgroup bool
 	}{
-		{"unsandboxed", false},
-		{"sandboxed", true},
+		{"toolhost, unsandboxed", false, false, false},
+		{"toolhost, sandboxed", true, false, false},
+		{"toolhost, sandboxed, no cgroups", true, false, true},
+		{"embedded, unsandboxed", false, true, false},
+		{"embedded, sandboxed", true, true, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "out")
@@ -77,6 +96,12 @@ func TestNothingOutlivesKilledHost(t *testing.T) {
 			if tt.sandboxed {
 				host.Env = append(host.Env, hostSandboxEnv+"=1")
 			}
+			if tt.embedded {
+				host.Env = append(host.Env, hostEmbeddedEnv+"=1")
+			}
+			if tt.noCgroup {
+				host.Env = append(host.Env, hostNoCgroupEnv+"=1")
+			}
 			host.Stderr = os.Stderr
 			if err := host.Start(); err != nil {
 				t.Fatal(err)
@@ -87,8 +112,12 @@ func TestNothingOutlivesKilledHost(t *testing.T) {
 				t.Fatal(err)
 			}
 			_ = host.Wait()
-			if !tt.sandboxed {
+			if !tt.sandboxed || !tt.embedded {
 				waitEnded(t, tool, "the tool, when its host was killed")
+			}
+			if !tt.embedded {
+				waitEnded(t, grandchild, "the tool's grandchild, when its host was killed")
+				return
 			}
 			next := exec.Command(self(t), "next-host")
 			if out, err := next.CombinedOutput(); err != nil {
@@ -160,5 +189,41 @@ func TestStaleLeaf(t *testing.T) {
 	}
 	if stale, kill := staleLeaf(fmt.Sprintf("toolhost-0-%d-3", gone), 0); !stale || kill {
 		t.Errorf("with the namespace unknown: %v, %v; want stale, not killed", stale, kill)
+	}
+}
+
+// TestParentDeathFollowsHost: the parent-death signal of an unconfined
+// process fires when the host dies, not when the thread that asked for
+// the start ends: a long-lived process started from a goroutine locked
+// to its thread, which then returns (the runtime ends that thread), runs
+// on.
+func TestParentDeathFollowsHost(t *testing.T) {
+	started := make(chan *Process, 1)
+	root := t.TempDir()
+	var run func()
+	run = func() {
+		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+		if syscall.Gettid() == syscall.Getpid() {
+			go run() // the main thread would be parked, not ended: start on another
+			runtime.UnlockOSThread()
+			return
+		}
+		p, err := Start(fake(t, "hang"), request(tool.ActionRun, root, nil), func([]byte) {})
+		if err != nil {
+			t.Error(err)
+		}
+		started <- p
+	}
+	go run()
+	p := <-started
+	if p == nil {
+		t.FailNow()
+	}
+	defer p.Kill()
+	select {
+	case <-p.Done():
+		code, status := p.Exit()
+		t.Fatalf("the process ended with the thread that started it: %d, %s", code, status)
+	case <-time.After(300 * time.Millisecond):
 	}
 }

@@ -47,8 +47,10 @@ func sandboxed(spec *Spec, path, root, dir string, env []string) (*sandbox.Launc
 // startIn starts cmd (see start), confined by l when l is not nil (see
 // sandbox.Launch.Start); a failed confinement is an ErrSandbox with a fix.
 func startIn(l *sandbox.Launch, cmd *exec.Cmd) error {
-	if l == nil {
-		return start(cmd)
+	if l == nil || !l.Enforced {
+		var err error
+		onForkThread(func() { err = start(cmd) })
+		return err
 	}
 	err := l.Start(cmd.SysProcAttr, func() (int, error) {
 		if err := start(cmd); err != nil {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
+	"sync"
 	"syscall"
 	"time"
 
@@ -77,7 +79,9 @@ func (p *prepared) cleanup() {
 // closeInherited), in a process group of its own, in a cgroup v2 of its
 // own where the host may make one, confined by p's sandbox launch, and
 // with SIGKILL as its parent-death signal unless the sandbox starts it
-// from a throwaway thread (whose end would fire it at once). setup may
+// from a throwaway thread (whose end would fire it at once): an
+// unconfined process is forked from the fork thread (onForkThread),
+// which lives as long as the host. setup may
 // set Cancel and WaitDelay; ctx is the command's (exec.CommandContext).
 // It returns the started command and the cgroup it runs in (nil for
 // none); [end] ends what is left of it.
@@ -105,4 +109,33 @@ func end(pgid int, box *leaf, token string, drain time.Duration) {
 	waited(pgid)
 	_ = signalGroup(pgid, syscall.SIGKILL)
 	box.end(token, drain)
+}
+
+// forkThread is the thread every unconfined process is forked from: a
+// goroutine locked to its OS thread for the life of the host, so that a
+// parent-death signal fires when the host dies, never before. A process
+// forked from any other thread would get its signal when that thread
+// ends, and the Go runtime ends a thread whenever a goroutine locked to
+// it returns (the sandbox's throwaway threads do, and any thread may have
+// forked an earlier process). It is package-level because what it
+// mirrors is: a thread of the process.
+var forkThread struct {
+	once sync.Once
+	work chan func()
+}
+
+// onForkThread runs fn on the fork thread and waits for it.
+func onForkThread(fn func()) {
+	forkThread.once.Do(func() {
+		forkThread.work = make(chan func())
+		go func() {
+			runtime.LockOSThread() // never unlocked: the thread lives as long as the host
+			for f := range forkThread.work {
+				f()
+			}
+		}()
+	})
+	done := make(chan struct{})
+	forkThread.work <- func() { fn(); close(done) }
+	<-done
 }

@@ -165,37 +165,52 @@ func (ps *pools) get(g *group, key cacheKey, spec *invoke.Spec, proto *tool.Requ
 	return p
 }
 
-// closeAll ends every process of every pool.
+// closeAll ends every process of every pool, in the spawner's stop order
+// (stdin closed, SIGTERM a grace later, SIGKILL another later), and waits
+// for them to exit: none outlives the Source.
 func (ps *pools) closeAll() {
 	if ps == nil {
 		return
 	}
 	ps.mu.Lock()
-	defer ps.mu.Unlock()
 	ps.closed = true
+	var stopping []*invoke.Process
 	for _, p := range ps.byKey {
-		p.close(true)
+		stopping = append(stopping, p.close(true)...)
 	}
 	ps.byKey = nil
+	ps.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, pr := range stopping {
+		wg.Add(1)
+		go func() { defer wg.Done(); pr.Stop() }()
+	}
+	wg.Wait()
 }
 
 // close closes the pool: idle processes at once, busy ones when their
-// calls end (all at once when now).
-func (p *pool) close(now bool) {
+// calls end. With now it closes none itself but returns them all, for
+// the caller to stop (closeAll waits for them).
+func (p *pool) close(now bool) []*invoke.Process {
 	p.mu.Lock()
 	p.closed = true
 	procs := p.procs
 	p.procs = nil
 	p.mu.Unlock()
+	var stop []*invoke.Process
 	for _, pr := range procs {
 		pr.mu.Lock()
 		busy := len(pr.calls) > 0
 		pr.retire = true
 		pr.mu.Unlock()
-		if now || !busy {
+		switch {
+		case now:
+			stop = append(stop, pr.p)
+		case !busy:
 			pr.p.Close()
 		}
 	}
+	return stop
 }
 
 // disable kills pr and sends the pool's later calls one-shot.

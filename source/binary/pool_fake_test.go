@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/toolhost/toolhost/invoke/faketool"
@@ -28,6 +31,7 @@ import (
 //	cancelable answers "cancelled" when its cancel comes
 //	garbage    prints a line that is no tagged line
 //	ask        needs_input "go" until answered, then "went pid N"
+//	linger     ignores SIGTERM and, once its stdin ends, lives on; "lingering pid N"
 func fakeLongLived() int {
 	if os.Getenv(tool.LongLivedEnv) != "1" {
 		req := faketool.ReadRequest()
@@ -113,6 +117,10 @@ func fakeLongLived() int {
 				mu.Lock()
 				fmt.Println("scanning…")
 				mu.Unlock()
+			case "linger":
+				signal.Ignore(syscall.SIGTERM)
+				lingering.Store(true)
+				answer(id, tool.Success("lingering "+pid))
 			case "ask":
 				if v, ok := req.Tool.Answers["go"]; ok && v == true {
 					answer(id, tool.Success("went "+pid))
@@ -122,8 +130,14 @@ func fakeLongLived() int {
 			}
 		}()
 	}
+	if lingering.Load() {
+		time.Sleep(time.Hour)
+	}
 	return 0
 }
+
+// lingering is set by the mode "linger" of fakeLongLived.
+var lingering atomic.Bool
 
 // fakeMute plays a binary that declares long_lived but does not serve it:
 // started with tool.LongLivedEnv too, it reads its stdin to the end (as

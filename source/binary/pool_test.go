@@ -378,6 +378,20 @@ func TestPoolClosed(t *testing.T) {
 	}
 }
 
+// TestPoolCloseWaits: Close ends a pooled process that ignores the end of
+// its stdin and SIGTERM, and returns only once it is gone: nothing of
+// the Source outlives it (serve exits right after).
+func TestPoolCloseWaits(t *testing.T) {
+	t.Parallel()
+	c := longLived(t, nil, "")
+	pid := pidOf(t, call(t, c, "linger", nil))
+	c.Close()
+	if err := syscall.Kill(pid, 0); err != syscall.ESRCH && procState(pid) != "Z" {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("the pooled process %d outlived Close (kill: %v, state %q)", pid, err, procState(pid))
+	}
+}
+
 // TestPoolPersisted: a warm start (the persisted resolution) keeps the
 // long_lived flag: its calls run on a pool.
 func TestPoolPersisted(t *testing.T) {

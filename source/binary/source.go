@@ -217,9 +217,9 @@ func (s *Source) watchersLocked() []func() {
 // later, SIGKILL, and Close waits for it to end, so nothing it started
 // outlives the Source. Then it ends the long-lived processes (see
 // [Options.PoolSize]): their stdin is closed, so that they finish and
-// exit, and they are ended in the spawner's stop order if they have not.
-// Calls in flight on them end with the error outcome of a crash; later
-// calls run one-shot.
+// exit, and they are ended in the spawner's stop order if they have not;
+// Close waits for them. Calls in flight on them end with the error
+// outcome of a crash; later calls run one-shot.
 func (s *Source) Close() error {
 	s.bg.close()
 	if s.pools.stopGauge != nil {

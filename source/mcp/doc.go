@@ -18,9 +18,10 @@
 //
 // # Lifecycle
 //
-// A stdio server is started (in a process group of its own, through
-// [Options.Start], the seam for a sandbox) when a call needs it or a
-// listing cannot come from the cache; a streamable HTTP server is
+// A stdio server is started by the spawner every tool process goes
+// through (invoke.Open: its environment rules, descriptors, process
+// group, cgroup, [Spec.Sandbox] and stop order; [Options.Env] adds its
+// secrets) when a call needs it or a listing cannot come from the cache; a streamable HTTP server is
 // connected to likewise. One connection serves every caller. A server
 // that exits unasked is started again on the next need, after a backoff
 // that grows with consecutive failures (100ms, doubling, at most

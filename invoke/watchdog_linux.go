@@ -1,0 +1,108 @@
+package invoke
+
+import (
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// The watchdog ends what a host leaves when it dies without ending its
+// calls (SIGKILL, the OOM killer): a process of the toolhost command's
+// own binary, started once with the cgroup leaves, that waits for the end
+// of its stdin, a pipe whose other end only the host holds. The kernel
+// closes that end when the host dies, however it dies; the watchdog then
+// kills every leaf of the host (cgroup.kill) at once, removes them once
+// empty, and exits. A sandboxed process, which cannot have a parent-death
+// signal (see spawn), and every tool's descendant end so within
+// milliseconds, not at the next start.
+//
+// It is started only by a host that called [EnableSubreaper] (the
+// toolhost command, whose every child is started by this package): it
+// runs the host's binary again, whose package initialisation this
+// package's init turns into the watchdog. An embedding program is not
+// re-run; what its killed host leaves is swept at the next start.
+
+// Variables of the watchdog's environment: the host's cgroup directory
+// and its leaves' prefix.
+const (
+	watchdogDirEnv    = "INVOKE_WATCHDOG_DIR"
+	watchdogPrefixEnv = "INVOKE_WATCHDOG_PREFIX"
+	watchdogTokenEnv  = "INVOKE_WATCHDOG_TOKEN"
+)
+
+func init() {
+	if dir, ok := os.LookupEnv(watchdogDirEnv); ok {
+		os.Exit(watchdog(dir, os.Getenv(watchdogPrefixEnv), os.Getenv(watchdogTokenEnv)))
+	}
+}
+
+// startWatchdog starts the watchdog of the leaves named prefix* in dir
+// ("" where the host makes no cgroups) and of the processes carrying the
+// host's token, once per process. It fails silently: the sweep at the next start
+// remains.
+func startWatchdog(dir, prefix string) {
+	watchdogOnce.Do(func() { go runWatchdog(dir, prefix) }) // its start (a fork and exec) costs the first call nothing
+}
+
+// watchdogOnce and watchdogPipe are package-level because what they
+// mirror is: one watchdog per host process. watchdogPipe is the host's
+// end of the watchdog's stdin, kept open (and reachable, so never
+// finalized) for the life of the process.
+var (
+	watchdogOnce sync.Once
+	watchdogPipe *os.File
+)
+
+func runWatchdog(dir, prefix string) {
+	r, w, err := os.Pipe() // both close-on-exec: no tool gets w
+	if err != nil {
+		return
+	}
+	cmd := exec.Command("/proc/self/exe")
+	cmd.Args = []string{"toolhost-watchdog"}
+	cmd.Env = []string{watchdogDirEnv + "=" + dir, watchdogPrefixEnv + "=" + prefix, watchdogTokenEnv + "=" + hostToken}
+	cmd.Stdin = r
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // no terminal's signals
+	err = start(cmd)                                     // registered: the subreaper leaves it to Wait
+	r.Close()
+	if err != nil {
+		w.Close()
+		return
+	}
+	watchdogPipe = w // held open for the life of the host
+	go func() {
+		_ = cmd.Wait()
+		waited(cmd.Process.Pid)
+	}()
+}
+
+// watchdog waits for the end of its stdin, then kills and removes every
+// leaf named prefix* in dir (none when dir is ""), and kills every
+// process whose CallEnv token starts with token: those of the host's
+// calls that are in no leaf. It returns the exit status.
+func watchdog(dir, prefix, token string) int {
+	signal.Ignore(syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM, syscall.SIGPIPE)
+	var b [64]byte
+	for {
+		if _, err := os.Stdin.Read(b[:]); err != nil {
+			break
+		}
+	}
+	var leaves []string
+	if dir != "" && strings.HasPrefix(prefix, "toolhost-") {
+		leaves, _ = filepath.Glob(filepath.Join(dir, prefix+"*"))
+	}
+	for _, leaf := range leaves {
+		_ = writeControl(leaf+"/cgroup.kill", "1")
+	}
+	if len(token) == 16 {
+		endEscapedScan([]byte(CallEnv+"="+token), os.Getpid())
+	}
+	removeKilled(leaves, time.Now().Add(staleDrain))
+	return 0
+}
