@@ -71,7 +71,10 @@ type Catalog struct {
 	*catalog.Catalog
 	bins    *binary.Source
 	servers []catalog.Source // the sources the configuration names, added by New or Open (servers.go)
-	cfg     *config.Config   // the configuration, when read (New, or Open that read it); else bins.Config reads it
+	// sourcesSkipped: the sources were not added, as a one-tool catalog's
+	// tool is the binaries' (servers.go); nothing of them is kept.
+	sourcesSkipped bool
+	cfg            *config.Config // the configuration, when read (New, or Open that read it); else bins.Config reads it
 }
 
 // Policy is a tool's effective access policy, as `toolhost describe
