@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"bufio"
+	"context"
 	"encoding/json"
+	"io"
 	"errors"
 	"os"
 	"path/filepath"
@@ -81,6 +84,44 @@ func TestDeadServerNoStall(t *testing.T) {
 	}
 	if n := starts(t, dir); n != 1 {
 		t.Errorf("the server started %d times, want once (serve's)", n)
+	}
+}
+
+// TestDeadServerHTTP checks that serve --http answers initialize within
+// the catalog's list wait when a configured server never answers, and
+// lists the local tools.
+func TestDeadServerHTTP(t *testing.T) {
+	dir := workspace(t, deadServer)
+	ctx, cancel := context.WithCancel(context.Background())
+	stderrR, stderrW := io.Pipe()
+	done := make(chan int, 1)
+	began := time.Now()
+	go func() {
+		done <- Run(ctx, []string{"toolhost", "--root", dir, "serve", "--http", "127.0.0.1:0"}, io.Discard, stderrW, strings.NewReader(""), nil)
+		stderrW.Close()
+	}()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	var base string
+	lines := bufio.NewScanner(stderrR)
+	for base == "" && lines.Scan() {
+		if _, rest, ok := strings.Cut(lines.Text(), "on http://"); ok {
+			base = "http://" + strings.Fields(rest)[0]
+		}
+	}
+	go io.Copy(io.Discard, stderrR)
+	if base == "" {
+		t.Fatal("no 'serving … on http://ADDR' line on stderr")
+	}
+	cs := mcpSession(t, base, "") // initialize
+	if took, bound := time.Since(began), catalog.DefaultListWait+1500*time.Millisecond; took > bound {
+		t.Errorf("initialize over HTTP answered after %v, want within %v", took, bound)
+	}
+	res, err := cs.ListTools(t.Context(), nil)
+	if err != nil || len(res.Tools) != 1 || res.Tools[0].Name != "greet" {
+		t.Errorf("tools/list over HTTP: %+v, %v; want greet alone", res, err)
 	}
 }
 
