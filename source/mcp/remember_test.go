@@ -172,3 +172,30 @@ func FuzzLoadRecord(f *testing.F) {
 		}
 	})
 }
+
+// TestNotRemembered: a failure that costs no wait and is fixed outside
+// the spec (a program not installed, a bearer token's variable unset) is
+// not remembered, so the next start sees the fix.
+func TestNotRemembered(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		spec Spec
+		want error
+	}{
+		{"not installed", Spec{Name: "gone", Command: filepath.Join(t.TempDir(), "mcp-server-gone")}, ErrStart},
+		{"no token", Spec{Name: "remote", URL: "http://127.0.0.1:1/mcp", BearerEnv: "MCPSRC_REMEMBER_NO_TOKEN"}, ErrNoToken},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			s := newSource(t, tt.spec, &Options{CacheDir: dir})
+			if _, err := s.Tools(t.Context()); !errors.Is(err, tt.want) {
+				t.Fatalf("Tools: %v, want %v", err, tt.want)
+			}
+			spec := tt.spec
+			spec.defaults()
+			if _, err := os.Stat((&diskCache{dir: dir}).recordPath(&spec)); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("remembered (%v), want nothing", err)
+			}
+		})
+	}
+}
