@@ -21,7 +21,8 @@ import (
 // made of: a changed spec (command, arguments, URL, start timeout,
 // confinement) or a changed program starts at once. [Options.Retry]
 // starts at once too. A start that succeeds forgets it.
-const (
+// The waits are variables so that a test can shorten them.
+var (
 	rememberFirst = time.Minute // the wait after the first remembered failure
 	rememberMax   = time.Hour   // the longest wait, after repeated failures
 )

@@ -199,3 +199,29 @@ func TestNotRemembered(t *testing.T) {
 		})
 	}
 }
+
+// TestRememberedRetry checks that a Source that lives on (serve) calls
+// OnChange when a remembered failure's wait is over, and that the listing
+// it then asks for starts the server again.
+func TestRememberedRetry(t *testing.T) {
+	defer func(first time.Duration) { rememberFirst = first }(rememberFirst)
+	rememberFirst = 300 * time.Millisecond
+	changed := make(chan struct{}, 1)
+	spec := fakeSpec(t, "mute", "mute")
+	spec.StartTimeout = 200 * time.Millisecond
+	s := newSource(t, spec, &Options{CacheDir: t.TempDir(), OnChange: func() { changed <- struct{}{} }})
+	if _, err := s.Tools(t.Context()); !errors.Is(err, ErrTimeout) {
+		t.Fatalf("first start: %v, want ErrTimeout", err)
+	}
+	if _, err := s.Tools(t.Context()); !errors.Is(err, ErrBackoff) || s.Starts() != 1 {
+		t.Fatalf("during the wait: %v after %d starts, want ErrBackoff after one", err, s.Starts())
+	}
+	select {
+	case <-changed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("OnChange was not called when the wait was over")
+	}
+	if _, err := s.Tools(t.Context()); !errors.Is(err, ErrTimeout) || errors.Is(err, ErrBackoff) || s.Starts() != 2 {
+		t.Errorf("after the wait: %v after %d starts, want a second start and ErrTimeout", err, s.Starts())
+	}
+}
