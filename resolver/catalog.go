@@ -69,10 +69,13 @@ type Options struct {
 // It is safe for concurrent use.
 type Catalog struct {
 	*catalog.Catalog
-	bins         *binary.Source
-	servers      []catalog.Source  // the sources the configuration names, added by New or Open (servers.go)
-	cfg          *config.Config    // the configuration, when read (New, or Open that read it); else bins.Config reads it
-	loadProblems []catalog.Problem // the files and entries Load left out
+	bins    *binary.Source
+	servers []catalog.Source // the sources the configuration names, added by New or Open (servers.go)
+	// sourcesSkipped: the sources were not added, as a one-tool catalog's
+	// tool is the binaries' (servers.go); nothing of them is kept.
+	sourcesSkipped bool
+	cfg            *config.Config    // the configuration, when read (New, or Open that read it); else bins.Config reads it
+	loadProblems   []catalog.Problem // the files and entries Load left out
 }
 
 // Policy is a tool's effective access policy, as `toolhost describe

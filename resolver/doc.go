@@ -137,12 +137,15 @@
 // # Other sources
 //
 // [catalog.Catalog.AddSource] serves the tools of a [catalog.Source] (an MCP
-// server, a remote catalog) beside them: the catalog lists its tools, and
+// server, a remote catalog) beside them: the catalog lists its tools
+// (waiting 2s at most: a slower listing goes on in the background), and
 // lists them again when the source reports a change; their calls take the
 // same path as any other ([catalog.Catalog.Call]: validation, approval, questions),
 // each round run by the source. A tool that cannot be served (an invalid
 // name or schema, a name already served) is left out with a problem in
-// [catalog.Catalog.Report]. [catalog.Catalog.Close] closes the sources.
+// [catalog.Catalog.Report]. [catalog.Catalog.Close] closes the sources. A
+// catalog made with Options.Only whose tool the binaries serve adds no
+// source: none could change that tool's calls.
 //
 // # Where it stands
 //

@@ -144,7 +144,7 @@ func (op *opener) open(_ context.Context, name string) (catalog.Source, error) {
 // (see above). Failing to is not an error: the next Open reads the
 // configuration.
 func (c *Catalog) keepSources() {
-	if !c.bins.KeepsSources() {
+	if !c.bins.KeepsSources() || c.sourcesSkipped {
 		return
 	}
 	for _, s := range c.Sources() {

@@ -14,8 +14,15 @@ import (
 // (package source/servers: entries with source = "mcp.NAME…", and
 // [remotes.NAME]), listed concurrently. A warm listing starts no server;
 // a server that cannot be listed is one problem of its source, and the
-// other tools are served.
+// other tools are served. A one-tool catalog (Options.Only) whose tool
+// the binaries serve lists none: the binaries' tool wins over a
+// source's of the same name, so no source can change the call, and none
+// may delay it (a server that does not start).
 func (c *Catalog) addSources(ctx context.Context, cfg *config.Config, o Options) {
+	if o.Only != "" && c.Has(o.Only) {
+		c.sourcesSkipped = true
+		return
+	}
 	srcs := servers.Sources(cfg, &servers.Options{Root: o.Root, CacheDir: o.CacheDir, Audit: o.Audit, Retry: o.RetrySources}) // in declaration order: the first keeps a shared name
 	for i, err := range c.AddSources(ctx, srcs) {
 		if err != nil {

@@ -21,7 +21,8 @@ import (
 // made of: a changed spec (command, arguments, URL, start timeout,
 // confinement) or a changed program starts at once. [Options.Retry]
 // starts at once too. A start that succeeds forgets it.
-const (
+// The waits are variables so that a test can shorten them.
+var (
 	rememberFirst = time.Minute // the wait after the first remembered failure
 	rememberMax   = time.Hour   // the longest wait, after repeated failures
 )
@@ -47,7 +48,7 @@ type startRecord struct {
 // The sentinels a remembered cause still matches, by name.
 var rememberedKinds = map[string]error{
 	"start": ErrStart, "handshake": ErrHandshake, "exited": ErrExited, "timeout": ErrTimeout,
-	"refused": ErrRefused, "notoken": ErrNoToken,
+	"refused": ErrRefused,
 }
 
 // recordPath is the file of spec's remembered failure, beside its
@@ -134,11 +135,13 @@ func backoff(n int) time.Duration {
 }
 
 // remember records err, the failure of a start, for the next processes.
-// A program that is not found is not remembered: it fails at once, and
-// the one installed is another program.
+// A program that is not found, and a bearer token's variable that is
+// empty, are not remembered: they fail at once, before anything starts,
+// and their fix (installing the program, exporting the variable) is made
+// outside the spec, so the next start must see it.
 func (s *Source) remember(err error) {
 	var e *Error
-	if s.cache == nil || !errors.As(err, &e) || NotFound(e) || errors.Is(e, ErrClosed) || errors.Is(e, ErrBackoff) {
+	if s.cache == nil || !errors.As(err, &e) || NotFound(e) || errors.Is(e, ErrNoToken) || errors.Is(e, ErrClosed) || errors.Is(e, ErrBackoff) {
 		return
 	}
 	r := &startRecord{Version: cacheVersion, Key: failKey(&s.spec), Failures: 1, Failed: time.Now(),

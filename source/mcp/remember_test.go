@@ -172,3 +172,56 @@ func FuzzLoadRecord(f *testing.F) {
 		}
 	})
 }
+
+// TestNotRemembered: a failure that costs no wait and is fixed outside
+// the spec (a program not installed, a bearer token's variable unset) is
+// not remembered, so the next start sees the fix.
+func TestNotRemembered(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		spec Spec
+		want error
+	}{
+		{"not installed", Spec{Name: "gone", Command: filepath.Join(t.TempDir(), "mcp-server-gone")}, ErrStart},
+		{"no token", Spec{Name: "remote", URL: "http://127.0.0.1:1/mcp", BearerEnv: "MCPSRC_REMEMBER_NO_TOKEN"}, ErrNoToken},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			s := newSource(t, tt.spec, &Options{CacheDir: dir})
+			if _, err := s.Tools(t.Context()); !errors.Is(err, tt.want) {
+				t.Fatalf("Tools: %v, want %v", err, tt.want)
+			}
+			spec := tt.spec
+			spec.defaults()
+			if _, err := os.Stat((&diskCache{dir: dir}).recordPath(&spec)); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("remembered (%v), want nothing", err)
+			}
+		})
+	}
+}
+
+// TestRememberedRetry checks that a Source that lives on (serve) calls
+// OnChange when a remembered failure's wait is over, and that the listing
+// it then asks for starts the server again.
+func TestRememberedRetry(t *testing.T) {
+	defer func(first time.Duration) { rememberFirst = first }(rememberFirst)
+	rememberFirst = 300 * time.Millisecond
+	changed := make(chan struct{}, 1)
+	spec := fakeSpec(t, "mute", "mute")
+	spec.StartTimeout = 200 * time.Millisecond
+	s := newSource(t, spec, &Options{CacheDir: t.TempDir(), OnChange: func() { changed <- struct{}{} }})
+	if _, err := s.Tools(t.Context()); !errors.Is(err, ErrTimeout) {
+		t.Fatalf("first start: %v, want ErrTimeout", err)
+	}
+	if _, err := s.Tools(t.Context()); !errors.Is(err, ErrBackoff) || s.Starts() != 1 {
+		t.Fatalf("during the wait: %v after %d starts, want ErrBackoff after one", err, s.Starts())
+	}
+	select {
+	case <-changed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("OnChange was not called when the wait was over")
+	}
+	if _, err := s.Tools(t.Context()); !errors.Is(err, ErrTimeout) || errors.Is(err, ErrBackoff) || s.Starts() != 2 {
+		t.Errorf("after the wait: %v after %d starts, want a second start and ErrTimeout", err, s.Starts())
+	}
+}
