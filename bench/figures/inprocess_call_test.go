@@ -20,7 +20,7 @@ func BenchmarkWarmCallInProcess(b *testing.B) {
 	f := setup(b)
 	b.Setenv("XDG_CACHE_HOME", filepath.Join(f.dir, "cache-inprocess"))
 	b.Setenv("XDG_CONFIG_HOME", filepath.Join(f.dir, "xdg-config"))
-	b.Setenv("XDG_DATA_HOME", filepath.Join(f.dir, "data")) // where the fixture trusted its workspaces
+	b.Setenv("XDG_DATA_HOME", filepath.Join(f.dir, "data"))   // where the fixture trusted its workspaces
 	b.Setenv("XDG_STATE_HOME", filepath.Join(f.dir, "state")) // the audit log each call appends to, not the user's
 	argv := []string{"toolhost", "--root", f.ws200, "call", "b07_alpha", "path=a.txt"}
 	if code := cli.Run(context.Background(), argv, io.Discard, io.Discard, nil, nil); code != 0 {
