@@ -90,3 +90,13 @@ func TestAddMCPServer(t *testing.T) {
 		})
 	}
 }
+
+// TestAddMCPGlobalFlag: add's own --mcp NAME comes after the command; the
+// global --mcp URL before it is client mode, which add is not part of.
+func TestAddMCPGlobalFlag(t *testing.T) {
+	r := run(t, nil, "--mcp", "https://example.com/mcp", "add", "x", "--", "y")
+	want := "toolhost: --mcp works with list, describe, call, identity, not \"add\"\nRun 'toolhost --help' for usage.\n"
+	if r.code != 2 || r.stdout != "" || r.stderr != want {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 2, %q", r.code, r.stdout, r.stderr, want)
+	}
+}

@@ -250,7 +250,7 @@ func fixedRow(cells []string, paint map[int]func(string) string) string {
 	var b strings.Builder
 	for i, c := range cells {
 		w := followWidths[i]
-		c = cutRunes(c, w)
+		c = cutRunes(oneLine(c), w) // as row does: a tab or newline from a pipe's raw text cannot break the row
 		pad := ""
 		if i < len(cells)-1 {
 			pad = strings.Repeat(" ", w-utf8.RuneCountInString(c)+2)

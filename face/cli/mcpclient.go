@@ -54,8 +54,8 @@ func (a *app) mcpArgs(app *cli.App, args []string) ([]string, error) {
 	if len(args) < 2 {
 		return args, nil
 	}
-	if cmd := commandOf(app, args); cmd == "import" || cmd == "add" { // their --mcp NAME is their own flag
-		return args, nil
+	if cmd, at := commandAt(app, args); (cmd == "import" || cmd == "add") && !slices.ContainsFunc(args[1:at], isMCPFlag) {
+		return args, nil // their --mcp NAME, after the command, is their own flag
 	}
 	rest := []string{args[0]}
 	var t *mcpTarget
@@ -293,17 +293,24 @@ func (a *app) noToolsHint() string {
 	return "no tools: add one with `toolhost add NAME -- COMMAND`"
 }
 
-// commandOf is the command args (the program name first) run: the first
-// token after the global flags, "" when there is none.
-func commandOf(app *cli.App, args []string) string {
+// commandAt is the command args (the program name first) run, the first
+// token after the global flags, and its index in args; "" and len(args)
+// when there is none.
+func commandAt(app *cli.App, args []string) (string, int) {
 	i := 1
 	for i < len(args) && isFlagToken(args[i]) {
 		i += flagWidth(app.Flags, args, i)
 	}
 	if i < len(args) {
-		return args[i]
+		return args[i], i
 	}
-	return ""
+	return "", len(args)
+}
+
+// isMCPFlag reports whether tok is the global --mcp flag (-mcp, --mcp=URL).
+func isMCPFlag(tok string) bool {
+	name, _, _ := strings.Cut(tok, "=")
+	return name == "--mcp" || name == "-mcp"
 }
 
 // clientSuffix is what a command line printed for the user to run again
