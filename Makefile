@@ -21,7 +21,7 @@ build:
 	$(GO) build -o $(BIN)/ ./cmd/... ./examples/...
 	@for f in examples/sh/*.sh; do [ -e "$$f" ] || continue; install -m 0755 "$$f" "$(BIN)/$$(basename $$f .sh)"; done
 
-## check: the edit loop (about a minute): vet, gofmt, and the tests under -short
+## check: the edit loop (under two minutes on two cores): vet, gofmt, and the tests under -short
 ## (no browser, no npm servers, no built toolhost) without the race detector
 check: vet fmt-check
 	$(GOTEST) -short ./...

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -21,12 +20,7 @@ import (
 // effect (a file in root) a test can see.
 func approvalCatalog(t *testing.T, root string) *resolver.Catalog {
 	t.Helper()
-	bin := t.TempDir()
-	cmd := exec.CommandContext(t.Context(), "go", "build", "-o", bin+"/", "./examples/fs")
-	cmd.Dir = "../.."
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := binaries(t)
 	cfg, err := config.Parse("approval.toml", []byte(fmt.Sprintf("[tools.write_file]\ncommand = %q\nrun = \"ask\"\n", filepath.Join(bin, "fs"))))
 	if err != nil {
 		t.Fatal(err)

@@ -22,12 +22,7 @@ func TestBrowserServeOverwrite(t *testing.T) {
 		t.Skip("starts Chromium and builds toolhost and the examples; skipped with -short")
 	}
 	bctx := browser(t)
-	bin := t.TempDir()
-	build := exec.CommandContext(t.Context(), "go", "build", "-o", bin+"/", "./cmd/toolhost", "./examples/fs")
-	build.Dir = "../.."
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := binaries(t)
 	root := t.TempDir()
 	notes := filepath.Join(root, "notes.txt")
 	if err := os.WriteFile(notes, []byte("old"), 0o644); err != nil {

@@ -225,12 +225,7 @@ const resultText = `(document.querySelector('[role=region][aria-labelledby=resul
 // from examples/ into a temporary directory, with root as the workspace.
 func examplesCatalog(t *testing.T, root string) *resolver.Catalog {
 	t.Helper()
-	bin := t.TempDir()
-	cmd := exec.CommandContext(t.Context(), "go", "build", "-o", bin+"/", "./examples/greet", "./examples/fs")
-	cmd.Dir = "../.."
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := binaries(t)
 	toml := fmt.Sprintf("[tools.greet]\ncommand = %q\n[tools.write_file]\ncommand = %q\n[tools.read_file]\ncommand = %q\n",
 		filepath.Join(bin, "greet"), filepath.Join(bin, "fs"), filepath.Join(bin, "fs"))
 	cfg, err := config.Parse("browser.toml", []byte(toml))
