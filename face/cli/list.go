@@ -93,21 +93,31 @@ func (a *app) listCommand() *cli.Command {
 				}
 				return nil
 			}
-			width, nameWidth := a.width(), len("NAME")
-			if c.Bool("wide") {
-				width = 0
+			names, summaries := make([]string, len(briefs)), make([]string, len(briefs))
+			for i, d := range briefs {
+				names[i], summaries[i] = d.Name, d.Summary
 			}
-			for _, d := range briefs {
-				nameWidth = max(nameWidth, utf8.RuneCountInString(d.Name))
-			}
-			tw := newTable(a.stdout)
-			row(tw, a.out.bold("NAME"), "DESCRIPTION")
-			for _, d := range briefs {
-				row(tw, a.out.green(d.Name), a.outText(briefText(d.Summary, nameWidth, width)))
-			}
-			return tw.Flush()
+			return a.writeBriefs(c.Bool("wide"), "DESCRIPTION", names, summaries)
 		},
 	}
+}
+
+// writeBriefs prints a table of names and their summaries, each summary
+// cut to its first sentence and, unless wide, to the terminal's width.
+func (a *app) writeBriefs(wide bool, column string, names, summaries []string) error {
+	width, nameWidth := a.width(), len("NAME")
+	if wide {
+		width = 0
+	}
+	for _, n := range names {
+		nameWidth = max(nameWidth, utf8.RuneCountInString(n))
+	}
+	tw := newTable(a.stdout)
+	row(tw, a.out.bold("NAME"), column)
+	for i, n := range names {
+		row(tw, a.out.green(n), a.outText(briefText(summaries[i], nameWidth, width)))
+	}
+	return tw.Flush()
 }
 
 // untrustedNoTools is what list prints on stdout when it serves nothing

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
@@ -80,17 +79,9 @@ func (a *app) search(c *cli.Context) error {
 			a.errText(q.Text), len(docs), plural(len(docs), "tool", "tools"))
 		return nil
 	}
-	width, nameWidth := a.width(), len("NAME")
-	if c.Bool("wide") {
-		width = 0
+	names, summaries := make([]string, len(hits)), make([]string, len(hits))
+	for i, h := range hits {
+		names[i], summaries[i] = h.Name, h.Summary
 	}
-	for _, h := range hits {
-		nameWidth = max(nameWidth, utf8.RuneCountInString(h.Name))
-	}
-	tw := newTable(a.stdout)
-	row(tw, a.out.bold("NAME"), "SUMMARY")
-	for _, h := range hits {
-		row(tw, a.out.green(h.Name), a.outText(briefText(h.Summary, nameWidth, width)))
-	}
-	return tw.Flush()
+	return a.writeBriefs(c.Bool("wide"), "SUMMARY", names, summaries)
 }
