@@ -201,9 +201,16 @@ func seccompFilter() []sockFilter {
 	}
 	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(cs[a].nr, cs[b].nr) })
 	p.dispatch(cs, idx, "d")
-	// The checks, then the answers they share: BPF jumps only forward.
-	for i, c := range cs {
-		p.label(fmt.Sprint("c", i))
+	// The checks, each written once however many syscalls share it, then
+	// the answers they share: BPF jumps only forward.
+	done := map[string]bool{}
+	for _, c := range cs {
+		l := c.label()
+		if done[l] || l == "deny" || l == "perm" {
+			continue
+		}
+		done[l] = true
+		p.label(l)
 		switch {
 		case c.ret != 0:
 			p.ret(c.ret)
@@ -243,13 +250,25 @@ func seccompFilter() []sockFilter {
 	return p.resolve()
 }
 
-// dispatch jumps to check i's label ("c" i) when the syscall number is
+// label names the block of the program that does c: syscalls with the
+// same check share one.
+func (c check) label() string {
+	switch c.ret {
+	case errDeny:
+		return "deny"
+	case errPerm:
+		return "perm"
+	}
+	return fmt.Sprintf("c%x/%v/%d/%o/%d", c.ret, c.socket, c.mode, c.mask, c.flags)
+}
+
+// dispatch jumps to check i's label when the syscall number is
 // cs[i].nr, for the checks idx (sorted by number), and to "allow" for
 // any other number; name labels its subtrees.
 func (p *prog) dispatch(cs []check, idx []int, name string) {
 	if len(idx) <= 3 {
 		for _, i := range idx {
-			p.jmp(bpfJeqK, cs[i].nr, fmt.Sprint("c", i), "")
+			p.jmp(bpfJeqK, cs[i].nr, cs[i].label(), "")
 		}
 		p.jmp(bpfJeqK, 0, "allow", "allow") // not one of them
 		return
