@@ -158,8 +158,10 @@ type Refuser interface {
 // checks cheaply, before a call, whether its tools changed (a rebuilt
 // binary). The catalog calls the base's Freshen before it looks a called
 // tool up; a source that finds a change lists it through its Watch before
-// Freshen returns. An added source's Freshen is not called: it reports its
-// changes through Watch as they happen.
+// Freshen returns. Freshen never makes the call wait for work of other
+// tools that may be slow (a schema request asked again after a timeout):
+// the source does that in the background. An added source's Freshen is
+// not called: it reports its changes through Watch as they happen.
 type Freshener interface {
 	Freshen(ctx context.Context)
 }

@@ -227,3 +227,19 @@ func TestParentDeathFollowsHost(t *testing.T) {
 	case <-time.After(300 * time.Millisecond):
 	}
 }
+
+// FuzzStaleLeaf: any directory name in the host's cgroup (another
+// program may make them) is read without a panic, and only a name of the
+// form toolhost-NS-PID-N of this namespace is ever killed.
+func FuzzStaleLeaf(f *testing.F) {
+	for _, s := range []string{"toolhost-4026531836-999999999-3", "toolhost-999999999-3", "toolhost--", "toolhost-1-2-3-4", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		const ns = 4026531836
+		stale, kill := staleLeaf(name, ns)
+		if kill && (!stale || !strings.HasPrefix(name, fmt.Sprintf("toolhost-%d-", uint64(ns))) || strings.Count(name, "-") != 3) {
+			t.Errorf("staleLeaf(%q) = %v, %v: kills a leaf not of this namespace's form", name, stale, kill)
+		}
+	})
+}

@@ -13,22 +13,24 @@ import (
 
 // The watchdog ends what a host leaves when it dies without ending its
 // calls (SIGKILL, the OOM killer): a process of the toolhost command's
-// own binary, started once with the cgroup leaves, that waits for the end
+// own binary, started with the host's first call, that waits for the end
 // of its stdin, a pipe whose other end only the host holds. The kernel
 // closes that end when the host dies, however it dies; the watchdog then
-// kills every leaf of the host (cgroup.kill) at once, removes them once
-// empty, and exits. A sandboxed process, which cannot have a parent-death
-// signal (see spawn), and every tool's descendant end so within
-// milliseconds, not at the next start.
+// kills every leaf of the host (cgroup.kill) and every process carrying
+// one of the host's call tokens (see hostToken), removes the leaves once
+// empty, and exits. A sandboxed process, which cannot have a
+// parent-death signal (see spawn), and every tool's descendant end so
+// within milliseconds, not at the next start.
 //
 // It is started only by a host that called [EnableSubreaper] (the
 // toolhost command, whose every child is started by this package): it
 // runs the host's binary again, whose package initialisation this
 // package's init turns into the watchdog. An embedding program is not
-// re-run; what its killed host leaves is swept at the next start.
+// re-run; what its killed host leaves in cgroups is swept by the next
+// host's first call.
 
-// Variables of the watchdog's environment: the host's cgroup directory
-// and its leaves' prefix.
+// Variables of the watchdog's environment: the host's cgroup directory,
+// its leaves' prefix, and the start of its call tokens.
 const (
 	watchdogDirEnv    = "INVOKE_WATCHDOG_DIR"
 	watchdogPrefixEnv = "INVOKE_WATCHDOG_PREFIX"
@@ -43,8 +45,8 @@ func init() {
 
 // startWatchdog starts the watchdog of the leaves named prefix* in dir
 // ("" where the host makes no cgroups) and of the processes carrying the
-// host's token, once per process. It fails silently: the sweep at the next start
-// remains.
+// host's token, once per process, in the background. It fails silently:
+// the sweep at the next host's first call remains.
 func startWatchdog(dir, prefix string) {
 	watchdogOnce.Do(func() { go runWatchdog(dir, prefix) }) // its start (a fork and exec) costs the first call nothing
 }
@@ -68,6 +70,7 @@ func runWatchdog(dir, prefix string) {
 	cmd.Env = []string{watchdogDirEnv + "=" + dir, watchdogPrefixEnv + "=" + prefix, watchdogTokenEnv + "=" + hostToken}
 	cmd.Stdin = r
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // no terminal's signals
+	closeInherited()                                     // it holds no descriptor of the host but its stdin
 	err = start(cmd)                                     // registered: the subreaper leaves it to Wait
 	r.Close()
 	if err != nil {
