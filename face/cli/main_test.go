@@ -27,7 +27,11 @@ func TestMain(m *testing.M) {
 	// directories (config, cache, serve's default audit log, and the
 	// trust store that workspace and trustWorkspace write, as `toolhost
 	// trust` does) are a temporary directory's.
-	os.Exit(testenv.Run(m))
+	code := testenv.Run(m)
+	if builtPath != "" {
+		os.RemoveAll(filepath.Dir(builtPath)) // toolhostBinary's
+	}
+	os.Exit(code)
 }
 
 // goBuild runs `go build args…`, which finds the user's build and module

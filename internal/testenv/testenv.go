@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // goVars are the go command's directories that default to places under
@@ -42,16 +43,28 @@ func Run(m *testing.M) int {
 
 // Isolate sets HOME to a fresh temporary directory and XDG_CONFIG_HOME,
 // XDG_STATE_HOME, XDG_CACHE_HOME and XDG_DATA_HOME to directories under
-// it (config, state, cache, data; not created). XDG_RUNTIME_DIR is left
-// alone: it holds sockets, not files that last. Before the move it pins
-// GOCACHE, GOMODCACHE, GOPATH and GOENV to the go command's values, so
-// that a `go build` started by a test reuses the user's caches. It
-// returns the new home and a function that removes it.
+// it (config, state, cache, data). It creates only
+// config/go/telemetry/mode, which turns the go command's telemetry off.
+// XDG_RUNTIME_DIR is left alone: it holds sockets, not files that last.
+// Before the move it pins GOCACHE, GOMODCACHE, GOPATH and GOENV to the go
+// command's values, so that a `go build` started by a test reuses the
+// user's caches. It returns the new home and a function that removes it.
 func Isolate() (home string, cleanup func(), err error) {
 	pinGo()
 	home, err = os.MkdirTemp("", "toolhost-test-home")
 	if err != nil {
 		return "", nil, fmt.Errorf("making a temporary home: %w", err)
+	}
+	// The go command a test starts would count its use under the new
+	// config directory and start a telemetry uploader that outlives the
+	// test binary and writes there after the cleanup: off, as `go
+	// telemetry off` sets it.
+	telemetry := filepath.Join(home, "config", "go", "telemetry")
+	if err := os.MkdirAll(telemetry, 0o755); err != nil {
+		return "", nil, err
+	}
+	if err := os.WriteFile(filepath.Join(telemetry, "mode"), []byte("off"), 0o644); err != nil {
+		return "", nil, err
 	}
 	for _, kv := range [][2]string{
 		{"HOME", home},
@@ -62,7 +75,18 @@ func Isolate() (home string, cleanup func(), err error) {
 	} {
 		os.Setenv(kv[0], kv[1])
 	}
-	return home, func() { os.RemoveAll(home) }, nil
+	return home, func() { removeAll(home) }, nil
+}
+
+// removeAll removes dir, trying again for a moment while a process the
+// tests started and did not wait for still writes into it.
+func removeAll(dir string) {
+	for range 10 {
+		if os.RemoveAll(dir) == nil {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // pinGo sets the go command's directories that are unset in the

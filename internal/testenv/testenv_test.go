@@ -9,8 +9,9 @@ import (
 )
 
 // TestIsolate: after Isolate, the user's directories as Go and the XDG
-// rules find them are all under the new home, and the go command still
-// reports the build cache it reported before.
+// rules find them are all under the new home, the go command's telemetry
+// is off, and the go command still reports the build cache it reported
+// before.
 func TestIsolate(t *testing.T) {
 	before, err := exec.Command("go", "env", "GOCACHE").Output()
 	if err != nil {
@@ -36,6 +37,9 @@ func TestIsolate(t *testing.T) {
 		if tt.got != tt.want {
 			t.Errorf("%s = %q, want %q", tt.name, tt.got, tt.want)
 		}
+	}
+	if out, err := exec.Command("go", "env", "GOTELEMETRY").Output(); err != nil || string(out) != "off\n" {
+		t.Errorf("go env GOTELEMETRY after Isolate = %q (%v), want off: its uploader would outlive the tests", out, err)
 	}
 	after, err := exec.Command("go", "env", "GOCACHE").Output()
 	if err != nil || string(after) != string(before) {
