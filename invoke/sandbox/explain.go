@@ -51,7 +51,7 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 	for _, o := range out {
 		for _, line := range bytes.Split(o, []byte("\n")) {
 			if filtered && sockRe.Match(line) {
-				return &Denial{What: "a socket other than TCP or UDP over IPv4 or IPv6", Fix: socketFix}
+				return &Denial{What: "a socket other than TCP or UDP over IPv4 or IPv6", Fix: socketWhy + p.unconfined("needs one") + " (docs/security.md)"}
 			}
 			if !deniedRe.Match(line) {
 				continue
@@ -77,7 +77,7 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 			}
 			if unixRe.MatchString(s) && filtered {
 				return &Denial{What: "a unix socket",
-					Fix: "a sandboxed tool may not open unix sockets, since Landlock does not check connecting to one (the session bus, ssh-agent, docker.sock); set sandbox = false in the entry if it needs one (docs/security.md)"}
+					Fix: "a sandboxed tool may not open unix sockets, since Landlock does not check connecting to one (the session bus, ssh-agent, docker.sock)" + p.unconfined("needs one") + " (docs/security.md)"}
 			}
 			if paths := pathsIn(s, rootReal); len(paths) > 0 && filtered && epermRe.MatchString(s) && !signalRe.MatchString(s) {
 				return &Denial{What: fmt.Sprintf("a change of the mode, owner or extended attributes of %s", ruleName(pickPath(paths), rootReal, home)), Fix: metaFix}
@@ -100,7 +100,7 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 				}
 				if procPath(path) {
 					return &Denial{What: fmt.Sprintf("%s of %s", capability, path),
-						Fix: `a sandboxed tool gets no /proc, not even its own /proc/self: it reads its standard streams as /dev/stdin or /dev/fd/N, which work; set sandbox = false in the entry if it needs more (docs/security.md, "Limits")`}
+						Fix: `a sandboxed tool gets no /proc, not even its own /proc/self: it reads its standard streams as /dev/stdin or /dev/fd/N, which work` + p.unconfined("needs more") + ` (docs/security.md, "Limits")`}
 				}
 				if capability != "read" && capability != "execute" && p.profile() && guarded(path, rootReal) {
 					return &Denial{What: fmt.Sprintf("%s of %s", capability, ruleName(path, rootReal, home)), Fix: guardedFix}
@@ -131,15 +131,33 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 			}
 			if signalRe.MatchString(s) {
 				return &Denial{What: "a signal to a process outside the sandbox",
-					Fix: "a sandboxed tool may signal only the processes it started; set sandbox = false in the entry if it must signal others"}
+					Fix: "a sandboxed tool may signal only the processes it started" + p.unconfined("must signal others")}
 			}
 		}
 	}
 	return nil
 }
 
-// socketFix is the fix of a socket the seccomp filter refuses.
-const socketFix = "a sandboxed tool may open only TCP and UDP sockets over IPv4 and IPv6 (no MPTCP, SCTP, ICMP, raw, packet or netlink ones, which the network rules could not filter); set sandbox = false in the entry if it needs one (docs/security.md)"
+// socketWhy says why the seccomp filter refused a socket, socketFix is
+// the whole fix for an entry that does not require the sandbox.
+const (
+	socketWhy = "a sandboxed tool may open only TCP and UDP sockets over IPv4 and IPv6 (no MPTCP, SCTP, ICMP, raw, packet or netlink ones, which the network rules could not filter)"
+	socketFix = socketWhy + "; set sandbox = false in the entry if it needs one (docs/security.md)"
+)
+
+// requireFix ends the fix of a refusal no rule lifts, for an entry that
+// says sandbox = "require": turning the sandbox off is not its fix.
+const requireFix = `; no rule grants this, and the entry says sandbox = "require", so the tool runs confined or not at all`
+
+// unconfined ends the fix of a refusal no rule lifts: the entry may turn
+// the sandbox off when the tool needs what it refused (need: "needs
+// one"), unless it requires the sandbox.
+func (p *Policy) unconfined(need string) string {
+	if p.Mode == ModeRequire {
+		return requireFix
+	}
+	return "; set sandbox = false in the entry if it " + need
+}
 
 // metaFix is the fix of a metadata change the seccomp filter refuses.
 const metaFix = "a sandboxed tool may not set a setuid, setgid or world-write bit, change an owner or set extended attributes (docs/security.md); make this change yourself"

@@ -94,3 +94,45 @@ func FuzzExplain(f *testing.F) {
 		_ = p.Explain(root, "/home/nobody", out)
 	})
 }
+
+// TestExplainRequire: a refusal no rule lifts ends its fix with turning
+// the sandbox off only when the entry does not require the sandbox.
+func TestExplainRequire(t *testing.T) {
+	home := realPath(t.TempDir())
+	ws := filepath.Join(home, "ws")
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const (
+		unix   = "a sandboxed tool may not open unix sockets, since Landlock does not check connecting to one (the session bus, ssh-agent, docker.sock)"
+		proc   = "a sandboxed tool gets no /proc, not even its own /proc/self: it reads its standard streams as /dev/stdin or /dev/fd/N, which work"
+		signal = "a sandboxed tool may signal only the processes it started"
+		pinned = `; no rule grants this, and the entry says sandbox = "require", so the tool runs confined or not at all`
+	)
+	tests := []struct {
+		name, out, on, require string
+	}{
+		{"socket", "socket: Address family not supported by protocol",
+			socketFix,
+			socketWhy + pinned + " (docs/security.md)"},
+		{"unix socket", "dial unix /run/user/1000/bus: connect: permission denied",
+			unix + "; set sandbox = false in the entry if it needs one (docs/security.md)",
+			unix + pinned + " (docs/security.md)"},
+		{"proc", "ls: cannot open directory '/proc/self/fd': Permission denied",
+			proc + `; set sandbox = false in the entry if it needs more (docs/security.md, "Limits")`,
+			proc + pinned + ` (docs/security.md, "Limits")`},
+		{"signal", "kill 4242: operation not permitted",
+			signal + "; set sandbox = false in the entry if it must signal others",
+			signal + pinned},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for mode, want := range map[Mode]string{ModeOn: tt.on, ModeRequire: tt.require} {
+				d := (&Policy{Mode: mode}).Explain(ws, home, []byte(tt.out+"\n"))
+				if d == nil || d.Fix != want {
+					t.Errorf("mode %v: denial %+v, want fix %q", mode, d, want)
+				}
+			}
+		})
+	}
+}
