@@ -15,6 +15,14 @@ import (
 type Denial struct {
 	What string // "read of ~/.ssh/id_ed25519", "connect to 127.0.0.1:4567", "a signal to a process outside the sandbox"
 	Fix  string // `access.fs: add {path="~/.ssh/id_ed25519", read=true}`; for a signal, what to do instead
+	// List and Rule are the rule Fix adds, when it adds one: the list
+	// ("access.fs", "access.net") and the rule as a TOML inline table.
+	List, Rule string
+}
+
+// grant is the denial of what, whose fix is to add rule to list.
+func grant(what, list, rule string) *Denial {
+	return &Denial{What: what, Fix: list + ": add " + rule, List: list, Rule: rule}
 }
 
 // Error returns "the sandbox denied WHAT".
@@ -32,6 +40,11 @@ var (
 	// allow (EAFNOSUPPORT, EPROTONOSUPPORT).
 	sockRe = regexp.MustCompile(`(?i)address family not supported|protocol not supported`)
 	unixRe = regexp.MustCompile(`(?i)\b(dial|connect|socket)\b[^\n]*\bunix\b|\bunix\b[^\n]*\b(dial|connect|socket)\b|\bAF_UNIX\b`)
+	// nodeConnRe is node's refused connect ("connect EACCES
+	// 104.16.0.35:443"), urlHostRe the host of a URL on the same line
+	// (npm: "request to https://registry.npmjs.org/x failed, reason: …").
+	nodeConnRe = regexp.MustCompile(`\b(connect|bind|listen) (?:EACCES|EPERM) \[?([0-9A-Fa-f.:]+?)\]?:([0-9]{1,5})\b`)
+	urlHostRe  = regexp.MustCompile(`\bhttps?://([A-Za-z0-9.-]+)`)
 	// devTCPRe is bash's /dev/tcp/HOST/PORT, a connection, not a file.
 	devTCPRe = regexp.MustCompile(`/dev/tcp/([0-9A-Za-z.:-]+)/([0-9]{1,5})\b`)
 )
@@ -53,14 +66,24 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 			if filtered && sockRe.Match(line) {
 				return &Denial{What: "a socket other than TCP or UDP over IPv4 or IPv6", Fix: socketWhy + p.unconfined("needs one") + " (docs/security.md)"}
 			}
+			if m := nodeConnRe.FindSubmatch(line); m != nil && (len(p.Net) > 0 || p.profile()) {
+				port, _ := strconv.Atoi(string(m[3]))
+				host := string(m[2])
+				if u := urlHostRe.FindSubmatch(line); u != nil {
+					host = string(u[1]) // the name the tool asked for, not one of its addresses
+				}
+				if string(m[1]) != "connect" {
+					return grant(fmt.Sprintf("listening on TCP port %d", port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true, bind=true}`, host, port))
+				}
+				return grant(fmt.Sprintf("a TCP connection to %s:%d", host, port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, host, port))
+			}
 			if !deniedRe.Match(line) {
 				continue
 			}
 			s := string(line)
 			if m := devTCPRe.FindStringSubmatch(s); m != nil && (len(p.Net) > 0 || p.profile()) {
 				port, _ := strconv.Atoi(m[2])
-				return &Denial{What: fmt.Sprintf("a TCP connection to %s:%d", m[1], port),
-					Fix: fmt.Sprintf(`access.net: add {host="%s", port=%d, allow=true}`, m[1], port)}
+				return grant(fmt.Sprintf("a TCP connection to %s:%d", m[1], port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, m[1], port))
 			}
 			if m := addrRe.FindStringSubmatch(s); m != nil && (len(p.Net) > 0 || p.profile()) {
 				port, _ := strconv.Atoi(m[3])
@@ -69,11 +92,9 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 					host = "localhost"
 				}
 				if strings.EqualFold(m[1], "bind") || strings.EqualFold(m[1], "listen") {
-					return &Denial{What: fmt.Sprintf("listening on TCP port %d", port),
-						Fix: fmt.Sprintf(`access.net: add {host="%s", port=%d, allow=true, bind=true}`, host, port)}
+					return grant(fmt.Sprintf("listening on TCP port %d", port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true, bind=true}`, host, port))
 				}
-				return &Denial{What: fmt.Sprintf("a TCP connection to %s:%d", host, port),
-					Fix: fmt.Sprintf(`access.net: add {host="%s", port=%d, allow=true}`, host, port)}
+				return grant(fmt.Sprintf("a TCP connection to %s:%d", host, port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, host, port))
 			}
 			if unixRe.MatchString(s) && filtered {
 				return &Denial{What: "a unix socket",
@@ -126,8 +147,8 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 					}
 				}
 				// A rule applies in full: keep what the place has, add what was missing.
-				return &Denial{What: fmt.Sprintf("%s of %s", capability, ruleName(path, rootReal, home)),
-					Fix: fmt.Sprintf(`access.fs: add {path="%s", %s}`, ruleName(at, rootReal, home), capabilities(p.granted(at, rootReal, home), capability))}
+				return grant(fmt.Sprintf("%s of %s", capability, ruleName(path, rootReal, home)), "access.fs",
+					fmt.Sprintf(`{path="%s", %s}`, ruleName(at, rootReal, home), capabilities(p.granted(at, rootReal, home), capability)))
 			}
 			if signalRe.MatchString(s) {
 				return &Denial{What: "a signal to a process outside the sandbox",

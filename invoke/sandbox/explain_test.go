@@ -3,6 +3,7 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -51,6 +52,10 @@ func TestExplain(t *testing.T) {
 			"a TCP connection to 10.0.0.1:443", `access.net: add {host="10.0.0.1", port=443, allow=true}`},
 		{"bash /dev/tcp", on, "bash: connect: Permission denied\nbash: line 1: /dev/tcp/127.0.0.1/47001: Permission denied",
 			"a TCP connection to 127.0.0.1:47001", `access.net: add {host="127.0.0.1", port=47001, allow=true}`},
+		{"node connect, with the URL's host", on, "npm error FetchError: request to https://registry.npmjs.org/left-pad failed, reason: connect EACCES 104.16.1.35:443",
+			"a TCP connection to registry.npmjs.org:443", `access.net: add {host="registry.npmjs.org", port=443, allow=true}`},
+		{"node connect", on, "Error: connect EACCES 127.0.0.1:5432",
+			"a TCP connection to 127.0.0.1:5432", `access.net: add {host="127.0.0.1", port=5432, allow=true}`},
 		{"go listen", on, "listen tcp :8080: bind: permission denied",
 			"listening on TCP port 8080", `access.net: add {host="localhost", port=8080, allow=true, bind=true}`},
 		{"kill", on, "kill 4242: operation not permitted",
@@ -74,6 +79,9 @@ func TestExplain(t *testing.T) {
 			}
 			if d == nil || d.What != tt.what || d.Fix != tt.fix {
 				t.Fatalf("denial = %+v\nwant %q / %q", d, tt.what, tt.fix)
+			}
+			if rule := d.List + ": add " + d.Rule; (d.List != "") != strings.HasPrefix(tt.fix, "access.") || d.List != "" && rule != tt.fix {
+				t.Errorf("rule %q %q, want it to be the fix %q", d.List, d.Rule, tt.fix)
 			}
 			if d.Error() != "the sandbox denied "+tt.what {
 				t.Errorf("Error() = %q", d.Error())
