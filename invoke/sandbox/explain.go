@@ -146,9 +146,16 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 								capability, capability, ruleName(at, rootReal, home), while)}
 					}
 				}
-				// A rule applies in full: keep what the place has, add what was missing.
+				// A rule applies in full: keep what the place has, add what
+				// was missing. A file created is then written: its rule
+				// lets it be updated too, else the fix would move the
+				// refusal to the write.
+				add := capability
+				if capability == "create" {
+					add = "create+update"
+				}
 				return grant(fmt.Sprintf("%s of %s", capability, ruleName(path, rootReal, home)), "access.fs",
-					fmt.Sprintf(`{path="%s", %s}`, ruleName(at, rootReal, home), capabilities(p.granted(at, rootReal, home), capability)))
+					fmt.Sprintf(`{path="%s", %s}`, ruleName(at, rootReal, home), capabilities(p.granted(at, rootReal, home), add)))
 			}
 			if signalRe.MatchString(s) {
 				return &Denial{What: "a signal to a process outside the sandbox",
@@ -273,11 +280,14 @@ func (p *Policy) needed(path, rootReal, home, msg string) string {
 	return "update"
 }
 
-// capabilities writes the capabilities of bits plus extra as TOML keys,
-// in JP's order, with write for create+update+delete: "read=true,
-// create=true".
+// capabilities writes the capabilities of bits plus extra ("create",
+// "create+update") as TOML keys, in JP's order, with write for
+// create+update+delete: "read=true, create=true".
 func capabilities(bits uint64, extra string) string {
-	has := map[string]bool{extra: true}
+	has := map[string]bool{}
+	for _, c := range strings.Split(extra, "+") {
+		has[c] = true
+	}
 	for name, b := range map[string]uint64{"read": accRead, "create": accCreate, "update": accUpdate, "delete": accDelete, "execute": accExecute} {
 		if bits&b == b {
 			has[name] = true

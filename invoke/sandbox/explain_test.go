@@ -47,7 +47,7 @@ func TestExplain(t *testing.T) {
 		{"update of an existing file", &Policy{FS: []FSRule{{Path: ".", Read: &yes}}}, "open src/a.txt: permission denied",
 			"update of src/a.txt", `access.fs: add {path="src/a.txt", read=true, update=true}`},
 		{"outside home", on, "cat: /srv/data/x: Permission denied",
-			"create of /srv/data/x", `access.fs: add {path="/srv/data", create=true}`},
+			"create of /srv/data/x", `access.fs: add {path="/srv/data", create=true, update=true}`},
 		{"go dial", on, "dial tcp 10.0.0.1:443: connect: permission denied",
 			"a TCP connection to 10.0.0.1:443", `access.net: add {host="10.0.0.1", port=443, allow=true}`},
 		{"bash /dev/tcp", on, "bash: connect: Permission denied\nbash: line 1: /dev/tcp/127.0.0.1/47001: Permission denied",
