@@ -149,13 +149,12 @@ func (s *server) deniedOutcome(name string, out tool.Outcome) tool.Outcome {
 	if !s.cfg.Stdio() {
 		return out
 	}
-	d := s.denial([]byte(out.Content))
+	d := s.denial([]byte(out.Message))
 	if d == nil {
 		return out
 	}
-	denied := tool.Fail(fmt.Sprintf("tool %q: %v (fix: %s)", name, d, s.denialFix(d)))
-	denied.Trace = []string{out.Content}
-	return denied
+	// A new outcome: the server's answer (out.MCP) is not sent unchanged.
+	return tool.Fail(fmt.Sprintf("tool %q: %v (fix: %s)", name, d, s.denialFix(d)), out.Message)
 }
 
 // denialFix is the fix of d for the server's table: the rule to add

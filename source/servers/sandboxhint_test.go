@@ -205,3 +205,70 @@ func TestSandboxHintNPX(t *testing.T) {
 		})
 	}
 }
+
+// TestSandboxHintCall: a tool of a sandboxed server whose call the
+// sandbox refused (the npm filesystem server writing outside the
+// workspace) fails naming what was refused and the rule to add, as a
+// binary's does; pasted into the server's table, the rule lets the call
+// pass.
+func TestSandboxHintCall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a node server; skipped with -short")
+	}
+	if sandbox.ABI() == 0 {
+		t.Skip("the kernel has no Landlock: the sandbox confines nothing here")
+	}
+	filesystem := npmServer(t, "mcp-server-filesystem")
+	npm, _ := filepath.Abs(npmDir)
+	outside := realDir(t, t.TempDir()) // not below the workspace root
+	q := strconv.Quote
+	table := `[mcp_servers.fs]
+command = [` + q(filesystem) + `, ` + q(outside) + `]
+access.fs = [{ path = ` + q(npm) + `, read = true }, { path = ` + q(outside) + `, read = true }`
+	const entry = "]\n[tools.write]\nsource = \"mcp.fs.write_file\"\n"
+	file := filepath.Join(outside, "new.txt")
+	args := map[string]any{"path": file, "content": "written"}
+	rule := `{path="` + outside + `", read=true, create=true, update=true}`
+	for _, tt := range []struct {
+		name, toml, want string
+	}{
+		{"refused", table + entry, `tool "write": the sandbox denied create of ` + file + ` (fix: add ` + rule + ` to access.fs in [mcp_servers.fs])`},
+		{"the fix pasted", table + ", " + rule + entry, "Successfully wrote to " + file},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			cfg, err := config.Parse(filepath.Join(root, "tools.toml"), []byte(tt.toml))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cat, err := resolver.New(t.Context(), cfg, &resolver.Options{Root: root, CacheDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cat.Close()
+			out, err := cat.Call(t.Context(), "write", args, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := out.Content + out.Message; got != tt.want || out.IsError() != strings.HasPrefix(tt.want, "tool ") {
+				t.Errorf("outcome %q (%s), want %q", got, out.Type, tt.want)
+			}
+			if want := "EACCES: permission denied, open '" + file + "'"; out.IsError() && (len(out.Trace) != 1 || out.Trace[0] != want || out.MCP != nil) {
+				t.Errorf("trace %q, MCP %s; want the server's own words %q as the trace, and not its answer", out.Trace, out.MCP, want)
+			}
+		})
+	}
+	if b, err := os.ReadFile(file); err != nil || string(b) != "written" {
+		t.Errorf("the file after the pasted fix: %q, %v", b, err)
+	}
+}
+
+// realDir returns dir with its links resolved, as the sandbox names it.
+func realDir(t *testing.T, dir string) string {
+	t.Helper()
+	d, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
