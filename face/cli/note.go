@@ -17,13 +17,20 @@ import (
 // of other entries are `list`'s and `check`'s to report, not every call's.
 func (a *app) noteFor(cat *resolver.Catalog, name string) {
 	skipped := map[string]bool{}
-	entries, warnings := 0, 0
+	entries, warnings, held := 0, 0, 0
 	for _, p := range a.cfgProblems {
-		if slices.Contains(a.cfgFiles, p.Pos.File) || errors.Is(p, config.ErrWithheld) {
+		switch {
+		case errors.Is(p, config.ErrLoosens):
+			// A workspace setting not applied: its entry is served,
+			// with the user's own stricter setting.
+			if name == "" || p.Key == configKey("tools", name) {
+				held++
+			}
+		case slices.Contains(a.cfgFiles, p.Pos.File) || errors.Is(p, config.ErrWithheld):
 			if name == "" {
 				entries++
 			}
-		} else {
+		default:
 			skipped[p.Pos.File] = true // it may have held the tool's entry or an override of it
 		}
 	}
@@ -55,6 +62,10 @@ func (a *app) noteFor(cat *resolver.Catalog, name string) {
 	}
 	if entries > 0 {
 		parts = append(parts, fmt.Sprintf("%d %s not be resolved", entries, plural(entries, "entry could", "entries could")))
+	}
+	if held > 0 {
+		parts = append(parts, fmt.Sprintf("%d workspace %s not applied, since your own %s stricter",
+			held, plural(held, "setting was", "settings were"), plural(held, "is", "are")))
 	}
 	if warnings > 0 {
 		what := fmt.Sprintf("%d %s", warnings, plural(warnings, "warning", "warnings"))

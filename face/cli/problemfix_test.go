@@ -45,7 +45,8 @@ func TestMCPServerProblemHasFix(t *testing.T) {
 // --json, since the server's stderr rarely says the sandbox is why.
 func TestMCPServerProblemSandboxHint(t *testing.T) {
 	dir := workspace(t, "[mcp_servers.dead]\ncommand = [\"sh\", \"-c\", \"echo oops >&2; exit 4\"]\n")
-	const grant = "grant what it needs in [mcp_servers.dead], e.g. access.fs = [{ path = \"~/.npm\", read = true, write = true }] or access.net = [{ host = \"HOST\", port = 443, allow = true }], or set sandbox = false there to run it unconfined"
+	const grant = `grant what it needs: add to [mcp_servers.dead]: access.fs = [{path="~/.npm", read=true, write=true, execute=true}] (npx's cache, whose packages it runs), ` +
+		`or add to [mcp_servers.dead]: access.net = [{host="HOST", port=443, allow=true}], or set sandbox = false in [mcp_servers.dead] to run it unconfined`
 	const cause = `listing its tools: mcp server "dead": start: the server did not complete the MCP handshake: the server exited (exit status 4) before the handshake; ` +
 		"it runs under the sandbox, which may be why (no network; nothing read or written outside the workspace, such as ~/.npm) (stderr: oops)"
 	const fix = grant + "; else " + `run "sh -c echo oops >&2; exit 4" by hand: it must speak MCP (JSON-RPC, one message a line) on stdout and log only to stderr`

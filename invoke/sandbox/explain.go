@@ -15,6 +15,14 @@ import (
 type Denial struct {
 	What string // "read of ~/.ssh/id_ed25519", "connect to 127.0.0.1:4567", "a signal to a process outside the sandbox"
 	Fix  string // `access.fs: add {path="~/.ssh/id_ed25519", read=true}`; for a signal, what to do instead
+	// List and Rule are the rule Fix adds, when it adds one: the list
+	// ("access.fs", "access.net") and the rule as a TOML inline table.
+	List, Rule string
+}
+
+// grant is the denial of what, whose fix is to add rule to list.
+func grant(what, list, rule string) *Denial {
+	return &Denial{What: what, Fix: list + ": add " + rule, List: list, Rule: rule}
 }
 
 // Error returns "the sandbox denied WHAT".
@@ -32,6 +40,11 @@ var (
 	// allow (EAFNOSUPPORT, EPROTONOSUPPORT).
 	sockRe = regexp.MustCompile(`(?i)address family not supported|protocol not supported`)
 	unixRe = regexp.MustCompile(`(?i)\b(dial|connect|socket)\b[^\n]*\bunix\b|\bunix\b[^\n]*\b(dial|connect|socket)\b|\bAF_UNIX\b`)
+	// nodeConnRe is node's refused connect ("connect EACCES
+	// 104.16.0.35:443"), urlHostRe the host of a URL on the same line
+	// (npm: "request to https://registry.npmjs.org/x failed, reason: …").
+	nodeConnRe = regexp.MustCompile(`\b(connect|bind|listen) (?:EACCES|EPERM) \[?([0-9A-Fa-f.:]+?)\]?:([0-9]{1,5})\b`)
+	urlHostRe  = regexp.MustCompile(`\bhttps?://([A-Za-z0-9.-]+)`)
 	// devTCPRe is bash's /dev/tcp/HOST/PORT, a connection, not a file.
 	devTCPRe = regexp.MustCompile(`/dev/tcp/([0-9A-Za-z.:-]+)/([0-9]{1,5})\b`)
 )
@@ -51,7 +64,18 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 	for _, o := range out {
 		for _, line := range bytes.Split(o, []byte("\n")) {
 			if filtered && sockRe.Match(line) {
-				return &Denial{What: "a socket other than TCP or UDP over IPv4 or IPv6", Fix: socketFix}
+				return &Denial{What: "a socket other than TCP or UDP over IPv4 or IPv6", Fix: socketWhy + p.unconfined("needs one") + " (docs/security.md)"}
+			}
+			if m := nodeConnRe.FindSubmatch(line); m != nil && (len(p.Net) > 0 || p.profile()) {
+				port, _ := strconv.Atoi(string(m[3]))
+				host := string(m[2])
+				if u := urlHostRe.FindSubmatch(line); u != nil {
+					host = string(u[1]) // the name the tool asked for, not one of its addresses
+				}
+				if string(m[1]) != "connect" {
+					return grant(fmt.Sprintf("listening on TCP port %d", port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true, bind=true}`, host, port))
+				}
+				return grant(fmt.Sprintf("a TCP connection to %s:%d", host, port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, host, port))
 			}
 			if !deniedRe.Match(line) {
 				continue
@@ -59,8 +83,7 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 			s := string(line)
 			if m := devTCPRe.FindStringSubmatch(s); m != nil && (len(p.Net) > 0 || p.profile()) {
 				port, _ := strconv.Atoi(m[2])
-				return &Denial{What: fmt.Sprintf("a TCP connection to %s:%d", m[1], port),
-					Fix: fmt.Sprintf(`access.net: add {host="%s", port=%d, allow=true}`, m[1], port)}
+				return grant(fmt.Sprintf("a TCP connection to %s:%d", m[1], port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, m[1], port))
 			}
 			if m := addrRe.FindStringSubmatch(s); m != nil && (len(p.Net) > 0 || p.profile()) {
 				port, _ := strconv.Atoi(m[3])
@@ -69,15 +92,13 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 					host = "localhost"
 				}
 				if strings.EqualFold(m[1], "bind") || strings.EqualFold(m[1], "listen") {
-					return &Denial{What: fmt.Sprintf("listening on TCP port %d", port),
-						Fix: fmt.Sprintf(`access.net: add {host="%s", port=%d, allow=true, bind=true}`, host, port)}
+					return grant(fmt.Sprintf("listening on TCP port %d", port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true, bind=true}`, host, port))
 				}
-				return &Denial{What: fmt.Sprintf("a TCP connection to %s:%d", host, port),
-					Fix: fmt.Sprintf(`access.net: add {host="%s", port=%d, allow=true}`, host, port)}
+				return grant(fmt.Sprintf("a TCP connection to %s:%d", host, port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, host, port))
 			}
 			if unixRe.MatchString(s) && filtered {
 				return &Denial{What: "a unix socket",
-					Fix: "a sandboxed tool may not open unix sockets, since Landlock does not check connecting to one (the session bus, ssh-agent, docker.sock); set sandbox = false in the entry if it needs one (docs/security.md)"}
+					Fix: "a sandboxed tool may not open unix sockets, since Landlock does not check connecting to one (the session bus, ssh-agent, docker.sock)" + p.unconfined("needs one") + " (docs/security.md)"}
 			}
 			if paths := pathsIn(s, rootReal); len(paths) > 0 && filtered && epermRe.MatchString(s) && !signalRe.MatchString(s) {
 				return &Denial{What: fmt.Sprintf("a change of the mode, owner or extended attributes of %s", ruleName(pickPath(paths), rootReal, home)), Fix: metaFix}
@@ -100,7 +121,7 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 				}
 				if procPath(path) {
 					return &Denial{What: fmt.Sprintf("%s of %s", capability, path),
-						Fix: `a sandboxed tool gets no /proc, not even its own /proc/self: it reads its standard streams as /dev/stdin or /dev/fd/N, which work; set sandbox = false in the entry if it needs more (docs/security.md, "Limits")`}
+						Fix: `a sandboxed tool gets no /proc, not even its own /proc/self: it reads its standard streams as /dev/stdin or /dev/fd/N, which work` + p.unconfined("needs more") + ` (docs/security.md, "Limits")`}
 				}
 				if capability != "read" && capability != "execute" && p.profile() && guarded(path, rootReal) {
 					return &Denial{What: fmt.Sprintf("%s of %s", capability, ruleName(path, rootReal, home)), Fix: guardedFix}
@@ -125,21 +146,46 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 								capability, capability, ruleName(at, rootReal, home), while)}
 					}
 				}
-				// A rule applies in full: keep what the place has, add what was missing.
-				return &Denial{What: fmt.Sprintf("%s of %s", capability, ruleName(path, rootReal, home)),
-					Fix: fmt.Sprintf(`access.fs: add {path="%s", %s}`, ruleName(at, rootReal, home), capabilities(p.granted(at, rootReal, home), capability))}
+				// A rule applies in full: keep what the place has, add what
+				// was missing. A file created is then written: its rule
+				// lets it be updated too, else the fix would move the
+				// refusal to the write.
+				add := capability
+				if capability == "create" {
+					add = "create+update"
+				}
+				return grant(fmt.Sprintf("%s of %s", capability, ruleName(path, rootReal, home)), "access.fs",
+					fmt.Sprintf(`{path="%s", %s}`, ruleName(at, rootReal, home), capabilities(p.granted(at, rootReal, home), add)))
 			}
 			if signalRe.MatchString(s) {
 				return &Denial{What: "a signal to a process outside the sandbox",
-					Fix: "a sandboxed tool may signal only the processes it started; set sandbox = false in the entry if it must signal others"}
+					Fix: "a sandboxed tool may signal only the processes it started" + p.unconfined("must signal others")}
 			}
 		}
 	}
 	return nil
 }
 
-// socketFix is the fix of a socket the seccomp filter refuses.
-const socketFix = "a sandboxed tool may open only TCP and UDP sockets over IPv4 and IPv6 (no MPTCP, SCTP, ICMP, raw, packet or netlink ones, which the network rules could not filter); set sandbox = false in the entry if it needs one (docs/security.md)"
+// socketWhy says why the seccomp filter refused a socket, socketFix is
+// the whole fix for an entry that does not require the sandbox.
+const (
+	socketWhy = "a sandboxed tool may open only TCP and UDP sockets over IPv4 and IPv6 (no MPTCP, SCTP, ICMP, raw, packet or netlink ones, which the network rules could not filter)"
+	socketFix = socketWhy + "; set sandbox = false in the entry if it needs one (docs/security.md)"
+)
+
+// requireFix ends the fix of a refusal no rule lifts, for an entry that
+// says sandbox = "require": turning the sandbox off is not its fix.
+const requireFix = `; no rule grants this, and the entry says sandbox = "require", so the tool runs confined or not at all`
+
+// unconfined ends the fix of a refusal no rule lifts: the entry may turn
+// the sandbox off when the tool needs what it refused (need: "needs
+// one"), unless it requires the sandbox.
+func (p *Policy) unconfined(need string) string {
+	if p.Mode == ModeRequire {
+		return requireFix
+	}
+	return "; set sandbox = false in the entry if it " + need
+}
 
 // metaFix is the fix of a metadata change the seccomp filter refuses.
 const metaFix = "a sandboxed tool may not set a setuid, setgid or world-write bit, change an owner or set extended attributes (docs/security.md); make this change yourself"
@@ -234,11 +280,14 @@ func (p *Policy) needed(path, rootReal, home, msg string) string {
 	return "update"
 }
 
-// capabilities writes the capabilities of bits plus extra as TOML keys,
-// in JP's order, with write for create+update+delete: "read=true,
-// create=true".
+// capabilities writes the capabilities of bits plus extra ("create",
+// "create+update") as TOML keys, in JP's order, with write for
+// create+update+delete: "read=true, create=true".
 func capabilities(bits uint64, extra string) string {
-	has := map[string]bool{extra: true}
+	has := map[string]bool{}
+	for _, c := range strings.Split(extra, "+") {
+		has[c] = true
+	}
 	for name, b := range map[string]uint64{"read": accRead, "create": accCreate, "update": accUpdate, "delete": accDelete, "execute": accExecute} {
 		if bits&b == b {
 			has[name] = true

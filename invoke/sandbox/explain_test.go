@@ -3,6 +3,7 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -46,11 +47,15 @@ func TestExplain(t *testing.T) {
 		{"update of an existing file", &Policy{FS: []FSRule{{Path: ".", Read: &yes}}}, "open src/a.txt: permission denied",
 			"update of src/a.txt", `access.fs: add {path="src/a.txt", read=true, update=true}`},
 		{"outside home", on, "cat: /srv/data/x: Permission denied",
-			"create of /srv/data/x", `access.fs: add {path="/srv/data", create=true}`},
+			"create of /srv/data/x", `access.fs: add {path="/srv/data", create=true, update=true}`},
 		{"go dial", on, "dial tcp 10.0.0.1:443: connect: permission denied",
 			"a TCP connection to 10.0.0.1:443", `access.net: add {host="10.0.0.1", port=443, allow=true}`},
 		{"bash /dev/tcp", on, "bash: connect: Permission denied\nbash: line 1: /dev/tcp/127.0.0.1/47001: Permission denied",
 			"a TCP connection to 127.0.0.1:47001", `access.net: add {host="127.0.0.1", port=47001, allow=true}`},
+		{"node connect, with the URL's host", on, "npm error FetchError: request to https://registry.npmjs.org/left-pad failed, reason: connect EACCES 104.16.1.35:443",
+			"a TCP connection to registry.npmjs.org:443", `access.net: add {host="registry.npmjs.org", port=443, allow=true}`},
+		{"node connect", on, "Error: connect EACCES 127.0.0.1:5432",
+			"a TCP connection to 127.0.0.1:5432", `access.net: add {host="127.0.0.1", port=5432, allow=true}`},
 		{"go listen", on, "listen tcp :8080: bind: permission denied",
 			"listening on TCP port 8080", `access.net: add {host="localhost", port=8080, allow=true, bind=true}`},
 		{"kill", on, "kill 4242: operation not permitted",
@@ -75,6 +80,9 @@ func TestExplain(t *testing.T) {
 			if d == nil || d.What != tt.what || d.Fix != tt.fix {
 				t.Fatalf("denial = %+v\nwant %q / %q", d, tt.what, tt.fix)
 			}
+			if rule := d.List + ": add " + d.Rule; (d.List != "") != strings.HasPrefix(tt.fix, "access.") || d.List != "" && rule != tt.fix {
+				t.Errorf("rule %q %q, want it to be the fix %q", d.List, d.Rule, tt.fix)
+			}
 			if d.Error() != "the sandbox denied "+tt.what {
 				t.Errorf("Error() = %q", d.Error())
 			}
@@ -93,4 +101,46 @@ func FuzzExplain(f *testing.F) {
 	f.Fuzz(func(t *testing.T, out []byte) {
 		_ = p.Explain(root, "/home/nobody", out)
 	})
+}
+
+// TestExplainRequire: a refusal no rule lifts ends its fix with turning
+// the sandbox off only when the entry does not require the sandbox.
+func TestExplainRequire(t *testing.T) {
+	home := realPath(t.TempDir())
+	ws := filepath.Join(home, "ws")
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const (
+		unix   = "a sandboxed tool may not open unix sockets, since Landlock does not check connecting to one (the session bus, ssh-agent, docker.sock)"
+		proc   = "a sandboxed tool gets no /proc, not even its own /proc/self: it reads its standard streams as /dev/stdin or /dev/fd/N, which work"
+		signal = "a sandboxed tool may signal only the processes it started"
+		pinned = `; no rule grants this, and the entry says sandbox = "require", so the tool runs confined or not at all`
+	)
+	tests := []struct {
+		name, out, on, require string
+	}{
+		{"socket", "socket: Address family not supported by protocol",
+			socketFix,
+			socketWhy + pinned + " (docs/security.md)"},
+		{"unix socket", "dial unix /run/user/1000/bus: connect: permission denied",
+			unix + "; set sandbox = false in the entry if it needs one (docs/security.md)",
+			unix + pinned + " (docs/security.md)"},
+		{"proc", "ls: cannot open directory '/proc/self/fd': Permission denied",
+			proc + `; set sandbox = false in the entry if it needs more (docs/security.md, "Limits")`,
+			proc + pinned + ` (docs/security.md, "Limits")`},
+		{"signal", "kill 4242: operation not permitted",
+			signal + "; set sandbox = false in the entry if it must signal others",
+			signal + pinned},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for mode, want := range map[Mode]string{ModeOn: tt.on, ModeRequire: tt.require} {
+				d := (&Policy{Mode: mode}).Explain(ws, home, []byte(tt.out+"\n"))
+				if d == nil || d.Fix != want {
+					t.Errorf("mode %v: denial %+v, want fix %q", mode, d, want)
+				}
+			}
+		})
+	}
 }

@@ -55,7 +55,7 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 		why := unavailableReason(abi, need)
 		if p.Mode == ModeRequire {
 			return nil, &fixError{fmt.Errorf("%w: %s", ErrUnavailable, why),
-				`run it on Linux 6.12 or later with Landlock enabled (lsm=landlock), or set sandbox = true to run it with the cooperative policy only`}
+				`it says sandbox = "require", so it runs only where the sandbox works: run it on Linux 6.12 or later with Landlock enabled (lsm=landlock)`}
 		}
 		warnOnce(why)
 	}

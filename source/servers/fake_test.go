@@ -4,7 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -54,6 +58,47 @@ var fakeServers = map[string]func() int{
 			return 1
 		}
 		return 0
+	},
+	// needs does, before it serves, what its variables ask (as npx
+	// fetches and caches a package): FAKE_WRITE, a file to create;
+	// FAKE_DIAL, a TCP address to connect to. It exits 1 when it cannot.
+	"needs": func() int {
+		if f := os.Getenv("FAKE_WRITE"); f != "" {
+			if err := os.WriteFile(f, []byte("cached\n"), 0o644); err != nil {
+				fmt.Fprintln(os.Stderr, "fake server:", err)
+				return 1
+			}
+		}
+		if a := os.Getenv("FAKE_DIAL"); a != "" {
+			c, err := net.Dial("tcp", a)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "fake server:", err)
+				return 1
+			}
+			c.Close()
+		}
+		if err := basicServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+			return 1
+		}
+		return 0
+	},
+	// npx plays npx: it writes the server into ~/.npm/_npx, as npx
+	// fetches it, and runs it from there (the basic server).
+	"npx": func() int {
+		dir := filepath.Join(os.Getenv("HOME"), ".npm", "_npx")
+		bin := filepath.Join(dir, "mcp-server-basic")
+		exe, err := os.Executable()
+		if err == nil {
+			err = os.MkdirAll(dir, 0o755)
+		}
+		if err == nil {
+			err = os.WriteFile(bin, []byte("#!/bin/sh\nexec "+strconv.Quote(exe)+" basic\n"), 0o755)
+		}
+		if err == nil {
+			err = &os.PathError{Op: "exec", Path: bin, Err: syscall.Exec(bin, []string{bin}, os.Environ())}
+		}
+		fmt.Fprintln(os.Stderr, "fake npx:", err)
+		return 126
 	},
 	// crash-start writes to stderr and exits 2 before any handshake.
 	"crash-start": func() int {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/toolhost/toolhost/invoke/sandbox"
 	"github.com/toolhost/toolhost/source/internal/policy"
 	"github.com/toolhost/toolhost/source/mcp"
+	"github.com/toolhost/toolhost/tool"
 )
 
 // secretEnv reads the env secrets of a stdio server at each start
@@ -81,17 +83,20 @@ func sortedKeys[M ~map[K]V, K cmp.Ordered, V any](m M) []K {
 }
 
 // sandboxHint adds to err, when the server runs under the sandbox and did
-// not start or answer (it exited before or during its handshake, or said
-// nothing in time), that the sandbox may be why and what to grant or set:
-// the sandbox's profile has no network and reads nothing outside the
-// workspace and the system's directories, which a server fetched or
-// cached by a package manager (npx: ~/.npm) needs. The cause ("it runs
-// under the sandbox, which may be why …") is in the message; what to
-// grant or set is the Fix, before the server's own, so that a face shows
-// it once, on its fix line (a wrapped error, which has no Fix to carry
-// it, says it in the message). errors.Is and errors.As see the same
-// causes. Any other error is returned as it is, and so is a program that
-// is not there ([mcp.NotFound]): its fix is to install it.
+// not start or answer (it exited before or during its handshake or a
+// call, or said nothing in time), that the sandbox is or may be why and
+// what to grant. When the server's stderr shows a refusal the sandbox
+// explains (see [sandbox.Policy.Explain]), the cause names it and the
+// fix the rule that allows it, as for a binary. Otherwise the cause says
+// the sandbox may be why: its profile has no network and reads nothing
+// outside the workspace and the system's directories, which a server
+// fetched or cached by a package manager (npx: ~/.npm) needs. The cause
+// is in the message; what to grant or set is the Fix, before the
+// server's own, so that a face shows it once, on its fix line (a wrapped
+// error, which has no Fix to carry it, says it in the message).
+// errors.Is and errors.As see the same causes. Any other error is
+// returned as it is, and so is a program that is not there
+// ([mcp.NotFound]): its fix is to install it.
 func (s *server) sandboxHint(err error) error {
 	var e *mcp.Error
 	if err == nil || !s.cfg.Stdio() || !policyOf(s.cfg).Enforced() || !errors.As(err, &e) || mcp.NotFound(e) {
@@ -100,19 +105,24 @@ func (s *server) sandboxHint(err error) error {
 	if errors.Is(err, sandbox.ErrUnavailable) || errors.Is(err, sandbox.ErrConfine) {
 		return err // the sandbox is why, and the error says so
 	}
+	d := s.denial([]byte(e.Stderr))
 	switch {
+	case d != nil && (e.Op == "start" || e.Op == "list" || errors.Is(e, mcp.ErrExited)):
 	case e.Op == "start" && (errors.Is(e, mcp.ErrStart) || errors.Is(e, mcp.ErrExited) || errors.Is(e, mcp.ErrHandshake) || errors.Is(e, mcp.ErrTimeout)):
 	case e.Op == "list" && (errors.Is(e, mcp.ErrTimeout) || errors.Is(e, mcp.ErrExited)):
 	default:
 		return err
 	}
-	k := s.cfg.Key()
-	fix := fmt.Sprintf(`grant what it needs in [%s], e.g. access.fs = [{ path = "~/.npm", read = true, write = true }] or `+
-		`access.net = [{ host = "HOST", port = 443, allow = true }]`, k)
-	if s.cfg.SandboxMode() != config.SandboxRequire { // a fix never turns a require off
-		fix += ", or set sandbox = false there to run it unconfined"
+	cause, fix := "it runs under the sandbox, which may be why (no network; nothing read or written outside the workspace, such as ~/.npm)", s.grantFix()
+	npx := s.npxFix()
+	switch {
+	case d != nil && (npx == "" || !npmDenial(d)):
+		cause, fix = d.Error(), s.denialFix(d)
+	case d != nil:
+		cause, fix = d.Error(), npx
+	case npx != "":
+		fix = npx
 	}
-	cause := "it runs under the sandbox, which may be why (no network; nothing read or written outside the workspace, such as ~/.npm)"
 	if err != error(e) { // wrapped: keep the wrapping's words, and say the fix in them
 		return fmt.Errorf("%w; %s: %s", err, cause, fix)
 	}
@@ -123,4 +133,125 @@ func (s *server) sandboxHint(err error) error {
 		hinted.Fix += "; else " + e.Fix
 	}
 	return &hinted
+}
+
+// denial returns the refusal of the server's sandbox that out (its
+// stderr, or a tool's error text) shows, nil when none.
+func (s *server) denial(out ...[]byte) *sandbox.Denial {
+	return policyOf(s.cfg).Explain(s.root, os.Getenv("HOME"), out...)
+}
+
+// deniedOutcome returns out, a tool's error result, as the refusal of
+// the server's sandbox it shows, naming the rule to add, as a binary's
+// call does; out itself when it shows none. What the server said is kept
+// as the trace.
+func (s *server) deniedOutcome(name string, out tool.Outcome) tool.Outcome {
+	if !s.cfg.Stdio() {
+		return out
+	}
+	d := s.denial([]byte(out.Message))
+	if d == nil {
+		return out
+	}
+	// A new outcome: the server's answer (out.MCP) is not sent unchanged.
+	return tool.Fail(fmt.Sprintf("tool %q: %v (fix: %s)", name, d, s.denialFix(d)), out.Message)
+}
+
+// denialFix is the fix of d for the server's table: the rule to add
+// there, as a line to paste, or what to do when no rule allows it.
+func (s *server) denialFix(d *sandbox.Denial) string {
+	if d.List == "" {
+		return strings.ReplaceAll(d.Fix, "in the entry", "in ["+s.cfg.Key()+"]")
+	}
+	return s.addRule(d.List, d.Rule)
+}
+
+// npmDenial reports whether d is a refusal in npm's cache or of its
+// registry, which the rules npx needs allow.
+func npmDenial(d *sandbox.Denial) bool {
+	return strings.HasSuffix(d.What, " of ~/.npm") || strings.Contains(d.What, " of ~/.npm/") ||
+		strings.Contains(d.What, " to "+npmRegistry+":")
+}
+
+// npxFix is the fix of a server started by npx that failed under the
+// sandbox: the rules npx needs that its table lacks, "" when it is not
+// started by npx or has them all. npx fetches the package from npm's
+// registry into ~/.npm and runs it from there: a grant of the cache
+// without execute leaves it failing ("sh: 1: NAME: Permission denied"),
+// and one without the registry leaves it retrying past the start
+// timeout, saying nothing. A rule on a path that does not exist grants
+// nothing, so a missing ~/.npm is to be made first.
+func (s *server) npxFix() string {
+	if !s.npx() {
+		return ""
+	}
+	hasFS, hasNet := false, false
+	if a := s.cfg.Access; a != nil {
+		for _, r := range a.FS {
+			w := r.Write != nil && *r.Write || r.Create != nil && *r.Create && r.Update != nil && *r.Update
+			hasFS = hasFS || strings.TrimSuffix(r.Path, "/") == "~/.npm" && r.Read != nil && *r.Read && w && r.Execute != nil && *r.Execute
+		}
+		for _, r := range a.Net {
+			hasNet = hasNet || r.Host == npmRegistry && r.Allow
+		}
+	}
+	var adds []string
+	if !hasFS {
+		add := s.addRule("access.fs", npmRule)
+		if home := os.Getenv("HOME"); home != "" {
+			if _, err := os.Stat(filepath.Join(home, ".npm")); err != nil {
+				add = "mkdir ~/.npm, then " + add
+			}
+		}
+		adds = append(adds, add)
+	}
+	if !hasNet {
+		adds = append(adds, s.addRule("access.net", `{host="`+npmRegistry+`", port=443, allow=true}`))
+	}
+	if len(adds) == 0 {
+		return ""
+	}
+	return "npx fetches the server into ~/.npm and runs it from there: " + strings.Join(adds, ", and ")
+}
+
+// addRule says how to add rule to the list ("access.fs", "access.net")
+// of the server's table: the line to paste when the table has no such
+// list, else the rule to append to it.
+func (s *server) addRule(list, rule string) string {
+	k := s.cfg.Key()
+	a := s.cfg.Access
+	has := a != nil && len(a.FS) > 0
+	if list == "access.net" {
+		has = a != nil && len(a.Net) > 0
+	}
+	if has {
+		return fmt.Sprintf("add %s to %s in [%s]", rule, list, k)
+	}
+	return fmt.Sprintf("add to [%s]: %s = [%s]", k, list, rule)
+}
+
+// grantFix is the fix of a start that failed under the sandbox for no
+// refusal its stderr shows: what such servers commonly need, and
+// sandbox = false unless the server requires the sandbox.
+func (s *server) grantFix() string {
+	fix := fmt.Sprintf(`grant what it needs: %s (npx's cache, whose packages it runs), or %s`,
+		s.addRule("access.fs", npmRule), s.addRule("access.net", `{host="HOST", port=443, allow=true}`))
+	if s.cfg.SandboxMode() != config.SandboxRequire { // a fix never turns a require off
+		fix += fmt.Sprintf(", or set sandbox = false in [%s] to run it unconfined", s.cfg.Key())
+	}
+	return fix
+}
+
+// npmRule is the access.fs rule npx needs: it fetches packages into
+// ~/.npm and runs them from there. npmRegistry is npm's default registry.
+const (
+	npmRule     = `{path="~/.npm", read=true, write=true, execute=true}`
+	npmRegistry = "registry.npmjs.org"
+)
+
+// npx reports whether the server's command is npx, which fetches and runs
+// the server from its cache.
+func (s *server) npx() bool {
+	argv := s.cfg.Argv()
+	return len(argv) > 0 && filepath.Base(argv[0]) == "npx"
 }

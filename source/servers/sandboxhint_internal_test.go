@@ -59,7 +59,7 @@ func TestSandboxHintCases(t *testing.T) {
 				}
 			}
 			const cause = "; it runs under the sandbox, which may be why (no network; nothing read or written outside the workspace, such as ~/.npm)"
-			const grant = "grant what it needs in [mcp_servers.s]"
+			const grant = "grant what it needs: add to [mcp_servers.s]: "
 			hinted := strings.Contains(got.Error(), cause)
 			if hinted != tt.want {
 				t.Errorf("sandboxHint(%v) = %v; hint %v, want %v", tt.err, got, hinted, tt.want)
@@ -68,7 +68,7 @@ func TestSandboxHintCases(t *testing.T) {
 				t.Errorf("sandboxHint changed an error it does not hint: %v", got)
 			}
 			var e *mcp.Error
-			if tt.want && tt.name == "handshake timeout" && (!errors.As(got, &e) || !strings.HasPrefix(e.Fix, grant) || !strings.HasSuffix(e.Fix, "; else raise start_timeout") || !strings.Contains(e.Fix, "sandbox = false")) {
+			if tt.want && tt.name == "handshake timeout" && (!errors.As(got, &e) || !strings.HasPrefix(e.Fix, grant) || !strings.HasSuffix(e.Fix, "; else raise start_timeout") || !strings.Contains(e.Fix, "sandbox = false in [mcp_servers.s]")) {
 				t.Errorf("fix %q, want the sandbox's then the server's", e.Fix)
 			}
 			// The fix is said once: in the Fix when the error is the
@@ -89,15 +89,15 @@ func TestSandboxHintRequire(t *testing.T) {
 	startTimeout := &mcp.Error{Server: "s", Op: "start", Err: fmt.Errorf("%w: no answer to the handshake within 10s", mcp.ErrTimeout), Fix: "raise start_timeout"}
 	unavailable := &mcp.Error{Server: "s", Op: "start", Err: fmt.Errorf("%w: mcp_servers.s: sandbox: %w: no Landlock", mcp.ErrStart, sandbox.ErrUnavailable)}
 	confine := &mcp.Error{Server: "s", Op: "start", Err: fmt.Errorf("%w: mcp_servers.s: %w: landlock_restrict_self: EPERM", mcp.ErrStart, sandbox.ErrConfine)}
-	const grant = `grant what it needs in [mcp_servers.s], e.g. access.fs = [{ path = "~/.npm", read = true, write = true }] or ` +
-		`access.net = [{ host = "HOST", port = 443, allow = true }]`
+	const grant = `grant what it needs: add to [mcp_servers.s]: access.fs = [{path="~/.npm", read=true, write=true, execute=true}] (npx's cache, whose packages it runs), ` +
+		`or add to [mcp_servers.s]: access.net = [{host="HOST", port=443, allow=true}]`
 	for _, tt := range []struct {
 		name, mode string
 		err        error
 		fix        string // "" when the error is to come back unchanged
 	}{
 		{"require, timeout", config.SandboxRequire, startTimeout, grant + "; else raise start_timeout"},
-		{"true, timeout", config.SandboxOn, startTimeout, grant + ", or set sandbox = false there to run it unconfined; else raise start_timeout"},
+		{"true, timeout", config.SandboxOn, startTimeout, grant + ", or set sandbox = false in [mcp_servers.s] to run it unconfined; else raise start_timeout"},
 		{"require, no Landlock", config.SandboxRequire, unavailable, ""},
 		{"require, not confined", config.SandboxRequire, confine, ""},
 		{"true, not confined", config.SandboxOn, confine, ""},

@@ -22,6 +22,7 @@ type server struct {
 	// fixed at creation
 	name    string          // "mcp.NAME"
 	cfg     *config.Server  // its table
+	root    string          // the workspace root, for the sandbox's explanations
 	entries []*config.Entry // the entries serving its tools, sorted by key
 	src     *mcp.Source
 	calls   *calls
@@ -45,7 +46,7 @@ type pick struct {
 
 // newServer returns the source of s serving the tools entries select.
 func newServer(s *config.Server, entries []*config.Entry, o *Options) (*server, error) {
-	srv := &server{name: "mcp." + s.Name, cfg: s, entries: entries, watchers: map[int]func(){}}
+	srv := &server{name: "mcp." + s.Name, cfg: s, root: o.Root, entries: entries, watchers: map[int]func(){}}
 	srv.calls = &calls{name: srv.name}
 	spec := mcp.Spec{Name: s.Name, URL: s.URL, Headers: s.Headers, BearerEnv: s.BearerTokenEnv}
 	redactBearer(o.Audit, s.BearerTokenEnv)
@@ -259,6 +260,9 @@ func (s *server) Call(ctx context.Context, req catalog.CallRequest) (catalog.Cal
 		return catalog.CallResult{}, fmt.Errorf("%s: %w: %q is not among the server's tools as last listed", s.name, catalog.ErrUnknownTool, req.Tool)
 	}
 	res, err := s.calls.round(ctx, s.src, p.server, p.timeout, req)
+	if err == nil && res.Outcome.IsError() {
+		res.Outcome = s.deniedOutcome(req.Tool, res.Outcome)
+	}
 	return res, s.sandboxHint(err)
 }
 

@@ -1,0 +1,40 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestNoteLoosens: a workspace setting not applied because the user's
+// own is stricter is said as such, not as an entry that could not be
+// resolved: its entry is served.
+func TestNoteLoosens(t *testing.T) {
+	user := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "toolhost", "config.toml")
+	if err := os.MkdirAll(filepath.Dir(user), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(user, []byte("[defaults]\nrun = \"ask\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(user)
+	for _, tt := range []struct {
+		name, toml, stderr string
+	}{
+		{"one", greetTOML + "run = \"unattended\"\n",
+			"toolhost: 1 workspace setting was not applied, since your own is stricter (run toolhost check for details)\n"},
+		{"two, and an entry that does not resolve", greetTOML + "run = \"unattended\"\n[defaults]\nrun = \"unattended\"\n[tools.gone]\ncommand = \"bin/gone\"\n",
+			"toolhost: 1 entry could not be resolved and 2 workspace settings were not applied, since your own are stricter (run toolhost check for details)\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := workspace(t, tt.toml)
+			r := runIn(t, dir, "", nil, "list")
+			if r.code != 0 || r.stderr != tt.stderr {
+				t.Errorf("list: exit %d, stderr mismatch (-want +got):\n-%s+%s", r.code, tt.stderr, r.stderr)
+			}
+			if want := "NAME   DESCRIPTION\ngreet  Greet someone.\n"; r.stdout != want {
+				t.Errorf("list: stdout %q, want %q (greet served)", r.stdout, want)
+			}
+		})
+	}
+}
