@@ -65,6 +65,11 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 	}
 	l := &Launch{Cleanup: func() { removeTemp(tmp) }, Required: p.Mode == ModeRequire}
 	l.Env = append(filterEnv(p, env, keep), "TMPDIR="+tmp)
+	proxyPort, err := l.useProxy(p)
+	if err != nil {
+		l.Cleanup()
+		return nil, err
+	}
 	if abi == 0 { // nothing to enforce with: the cooperative policy and the environment only
 		return l, nil
 	}
@@ -74,6 +79,7 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 		l.thread = earlyThread()
 	}
 	pl := p.Compile(exe, root, envValue(env, "HOME"), tmp)
+	pl.connectProxy(proxyPort)
 	if pl.Err != nil {
 		l.endThread()
 		l.Cleanup()
@@ -89,7 +95,8 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 	}
 	if rs != nil {
 		l.rs, l.flags = rs, flags
-		l.Cleanup = func() { l.endThread(); rs.Close(); removeTemp(tmp) }
+		clean := l.Cleanup
+		l.Cleanup = func() { l.endThread(); rs.Close(); clean() }
 	}
 	l.noCore, l.Enforced = pl.NoCore, true
 	return l, nil
