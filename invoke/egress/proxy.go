@@ -153,11 +153,10 @@ func (p *Proxy) handle(c net.Conn) {
 		splice(c, br, up)
 		return
 	}
-	// A plain request: sent on in origin form, to the host it names in its
-	// URL (a Host header naming another would pick another site of a
-	// shared server), without the credential, and the connection ends
-	// with its response.
-	req.Host = ""
+	// A plain request: sent on in origin form, without the credential,
+	// and the connection ends with its response. Its Host is its URL's
+	// (http.ReadRequest puts it there): a Host header naming another
+	// host would pick another site of a shared server.
 	req.Header.Del("Proxy-Authorization")
 	req.Header.Del("Proxy-Connection")
 	req.Close = true
