@@ -27,7 +27,7 @@ func FuzzHandle(f *testing.F) {
 				b.Close() // a target that hangs up at once
 				return a, nil
 			},
-			calls: map[string][]Rule{"tok": {{"allowed.test", 443}}},
+			calls: map[string]*call{"tok": {rules: []Rule{{"allowed.test", 443}}, conns: map[net.Conn]struct{}{}}},
 		}
 		a, b := net.Pipe()
 		go func() {

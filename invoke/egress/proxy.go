@@ -41,7 +41,14 @@ type Proxy struct {
 	startErr error
 
 	mu    sync.Mutex
-	calls map[string][]Rule // live calls by credential
+	calls map[string]*call // live calls by credential
+}
+
+// call is a live call: its rules and its connections to the proxy, which
+// end with it.
+type call struct {
+	rules []Rule
+	conns map[net.Conn]struct{}
 }
 
 // Shared is the proxy of this process, shared by every call.
@@ -80,9 +87,9 @@ func (p *Proxy) Register(rules []Rule) (end func(), env []string, port uint16, e
 	token := hex.EncodeToString(b[:])
 	p.mu.Lock()
 	if p.calls == nil {
-		p.calls = map[string][]Rule{}
+		p.calls = map[string]*call{}
 	}
-	p.calls[token] = append([]Rule(nil), rules...)
+	p.calls[token] = &call{rules: append([]Rule(nil), rules...), conns: map[net.Conn]struct{}{}}
 	p.mu.Unlock()
 	port = uint16(p.ln.Addr().(*net.TCPAddr).Port)
 	url := fmt.Sprintf("http://%s@127.0.0.1:%d", token, port)
@@ -91,8 +98,14 @@ func (p *Proxy) Register(rules []Rule) (end func(), env []string, port uint16, e
 	}
 	end = func() {
 		p.mu.Lock()
+		cl := p.calls[token]
 		delete(p.calls, token)
 		p.mu.Unlock()
+		if cl != nil {
+			for c := range cl.conns {
+				c.Close()
+			}
+		}
 	}
 	return end, env, port, nil
 }
@@ -126,6 +139,7 @@ func (r *refusal) Error() string { return r.msg }
 
 // handle serves one connection: one CONNECT tunnel or one plain request.
 func (p *Proxy) handle(c net.Conn) {
+	defer p.untie(c)
 	defer c.Close()
 	c.SetReadDeadline(time.Now().Add(headerTimeout))
 	lim := &limitReader{c, maxHeader}
@@ -137,7 +151,7 @@ func (p *Proxy) handle(c net.Conn) {
 	lim.n = 1 << 62 // the header is read: the rest is the client's data
 	c.SetReadDeadline(time.Time{})
 	ctx, cancel := context.WithTimeout(context.Background(), dialTimeout)
-	up, err := p.open(ctx, req)
+	up, err := p.open(ctx, c, req)
 	cancel()
 	if err != nil {
 		var r *refusal
@@ -166,9 +180,10 @@ func (p *Proxy) handle(c net.Conn) {
 	io.Copy(c, up)
 }
 
-// open checks req against the rules of its credential and dials its target.
-func (p *Proxy) open(ctx context.Context, req *http.Request) (net.Conn, error) {
-	rules, ok := p.rules(req.Header.Get("Proxy-Authorization"))
+// open checks req, read from the client c, against the rules of its
+// credential and dials its target. The call's end closes c from then on.
+func (p *Proxy) open(ctx context.Context, c net.Conn, req *http.Request) (net.Conn, error) {
+	rules, ok := p.rules(req.Header.Get("Proxy-Authorization"), c)
 	if !ok {
 		return nil, &refusal{http.StatusProxyAuthRequired, "toolhost egress proxy: no live call has this credential (the call ended, or the client did not send the proxy URL's user)"}
 	}
@@ -207,8 +222,8 @@ func (p *Proxy) open(ctx context.Context, req *http.Request) (net.Conn, error) {
 }
 
 // rules returns the rules of the call whose credential auth carries
-// (Basic, the credential as user name).
-func (p *Proxy) rules(auth string) ([]Rule, bool) {
+// (Basic, the credential as user name), and ties the connection c to it.
+func (p *Proxy) rules(auth string, c net.Conn) ([]Rule, bool) {
 	enc, ok := strings.CutPrefix(auth, "Basic ")
 	if !ok {
 		return nil, false
@@ -220,8 +235,21 @@ func (p *Proxy) rules(auth string) ([]Rule, bool) {
 	token, _, _ := strings.Cut(string(dec), ":")
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	r, ok := p.calls[token]
-	return r, ok && token != ""
+	cl, ok := p.calls[token]
+	if !ok || token == "" {
+		return nil, false
+	}
+	cl.conns[c] = struct{}{}
+	return cl.rules, true
+}
+
+// untie forgets the connection c, which has ended.
+func (p *Proxy) untie(c net.Conn) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, cl := range p.calls {
+		delete(cl.conns, c)
+	}
 }
 
 // check returns the addresses of host the rules let the call reach on
@@ -311,11 +339,15 @@ func (l *limitReader) Read(b []byte) (int, error) {
 }
 
 // splice copies the client c (read through cr, which holds what it sent
-// after its request) and the target up both ways until both ends are done.
+// after its request) and the target up both ways until both ends are done,
+// or either fails.
 func splice(c net.Conn, cr io.Reader, up net.Conn) {
 	done := make(chan struct{}, 2)
 	cp := func(dst net.Conn, src io.Reader) {
-		io.Copy(dst, src)
+		if _, err := io.Copy(dst, src); err != nil {
+			c.Close() // a side failed, or the call ended: both end
+			up.Close()
+		}
 		if tc, ok := dst.(interface{ CloseWrite() error }); ok {
 			tc.CloseWrite()
 		} else {

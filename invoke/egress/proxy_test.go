@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 )
 
 // echo serves on loopback: it answers a line with "echo: LINE", and a
@@ -255,5 +256,33 @@ func TestGoClient(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != 403 {
 		t.Errorf("other.test: status %d, want 403", res.StatusCode)
+	}
+}
+
+// TestEndClosesTunnels: a tunnel open when its call ends is closed.
+func TestEndClosesTunnels(t *testing.T) {
+	port := echo(t)
+	p := testProxy(t)
+	end, env, _, err := p.Register([]Rule{{"allowed.test", port}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr, token := proxyURL(t, env)
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "CONNECT allowed.test:%d HTTP/1.1\r\nHost: allowed.test:%d\r\nProxy-Authorization: Basic %s\r\n\r\n",
+		port, port, base64.StdEncoding.EncodeToString([]byte(token+":")))
+	br := bufio.NewReader(c)
+	res, err := http.ReadResponse(br, &http.Request{Method: http.MethodConnect})
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("CONNECT: %v %v", res, err)
+	}
+	end()
+	c.SetReadDeadline(time.Now().Add(2 * time.Second))
+	if n, err := br.Read(make([]byte, 1)); err != io.EOF {
+		t.Errorf("after the call ended the tunnel read %d bytes, %v; want EOF", n, err)
 	}
 }
