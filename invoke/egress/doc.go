@@ -6,11 +6,12 @@
 // only to this proxy, on loopback, and the proxy lets each call reach the
 // host and port pairs its rules grant, and nothing else:
 //
-//	end, env, port, err := egress.Shared.Register([]egress.Rule{{Host: "api.github.com", Port: 443}})
+//	call, err := egress.Shared.Register([]egress.Rule{{Host: "api.github.com", Port: 443}})
 //	if err != nil { … }
-//	defer end()                      // the call is over: its credential stops working
-//	cmd.Env = append(cmd.Env, env...) // HTTPS_PROXY=http://TOKEN@127.0.0.1:PORT and the others
-//	// grant TCP connect to port only
+//	defer call.End()                       // its credential and its connections end
+//	cmd.Env = append(cmd.Env, call.Env...) // HTTPS_PROXY=http://TOKEN@127.0.0.1:PORT and the others
+//	// grant TCP connect to call.Port only; after the run, call.Refused()
+//	// names the first connection no rule granted
 //
 // The proxy tunnels with CONNECT (what clients do for https) and forwards
 // plain http requests in absolute form, one per connection. Each request

@@ -47,8 +47,9 @@ type Proxy struct {
 // call is a live call: its rules and its connections to the proxy, which
 // end with it.
 type call struct {
-	rules []Rule
-	conns map[net.Conn]struct{}
+	rules   []Rule
+	conns   map[net.Conn]struct{}
+	refused *Refusal
 }
 
 // Shared is the proxy of this process, shared by every call.
@@ -74,13 +75,33 @@ func (p *Proxy) start() error {
 	return p.startErr
 }
 
-// Register makes the credential of one call that may reach rules. It
-// returns end, which revokes the credential, the variables that point
-// the tool's HTTP clients at the proxy with it, and the proxy's port,
-// the one TCP port the tool needs to connect to.
-func (p *Proxy) Register(rules []Rule) (end func(), env []string, port uint16, err error) {
+// Call is one call's registration with the proxy.
+type Call struct {
+	// Env are the variables that point the tool's HTTP clients at the
+	// proxy with the call's credential.
+	Env []string
+	// Port is the proxy's, the one TCP port the tool needs to connect to.
+	Port uint16
+
+	p     *Proxy
+	token string
+	cl    *call
+}
+
+// Refusal is a connection the proxy refused to a call because no rule
+// grants it: Host and Port as the tool asked, Addr the internal address
+// a granted name resolved to (invalid when that was not the reason).
+type Refusal struct {
+	Host string
+	Port uint16
+	Addr netip.Addr
+}
+
+// Register makes the credential of one call that may reach rules. The
+// call ends with [Call.End].
+func (p *Proxy) Register(rules []Rule) (*Call, error) {
 	if err := p.start(); err != nil {
-		return nil, nil, 0, err
+		return nil, err
 	}
 	var b [16]byte
 	rand.Read(b[:])
@@ -89,25 +110,39 @@ func (p *Proxy) Register(rules []Rule) (end func(), env []string, port uint16, e
 	if p.calls == nil {
 		p.calls = map[string]*call{}
 	}
-	p.calls[token] = &call{rules: append([]Rule(nil), rules...), conns: map[net.Conn]struct{}{}}
+	cl := &call{rules: append([]Rule(nil), rules...), conns: map[net.Conn]struct{}{}}
+	p.calls[token] = cl
 	p.mu.Unlock()
-	port = uint16(p.ln.Addr().(*net.TCPAddr).Port)
-	url := fmt.Sprintf("http://%s@127.0.0.1:%d", token, port)
+	c := &Call{Port: uint16(p.ln.Addr().(*net.TCPAddr).Port), p: p, token: token, cl: cl}
+	url := fmt.Sprintf("http://%s@127.0.0.1:%d", token, c.Port)
 	for _, k := range Vars {
-		env = append(env, k+"="+url)
+		c.Env = append(c.Env, k+"="+url)
 	}
-	end = func() {
-		p.mu.Lock()
-		cl := p.calls[token]
-		delete(p.calls, token)
-		p.mu.Unlock()
-		if cl != nil {
-			for c := range cl.conns {
-				c.Close()
-			}
+	return c, nil
+}
+
+// End revokes the call's credential and closes its connections through
+// the proxy.
+func (c *Call) End() {
+	c.p.mu.Lock()
+	_, live := c.p.calls[c.token]
+	delete(c.p.calls, c.token)
+	conns := c.cl.conns
+	c.cl.conns = nil
+	c.p.mu.Unlock()
+	if live {
+		for conn := range conns {
+			conn.Close()
 		}
 	}
-	return end, env, port, nil
+}
+
+// Refused returns the first connection the proxy refused to the call
+// for want of a rule, nil when none.
+func (c *Call) Refused() *Refusal {
+	c.p.mu.Lock()
+	defer c.p.mu.Unlock()
+	return c.cl.refused
 }
 
 // Vars are the variables [Proxy.Register] sets: those curl, Go, Python,
@@ -183,7 +218,7 @@ func (p *Proxy) handle(c net.Conn) {
 // open checks req, read from the client c, against the rules of its
 // credential and dials its target. The call's end closes c from then on.
 func (p *Proxy) open(ctx context.Context, c net.Conn, req *http.Request) (net.Conn, error) {
-	rules, ok := p.rules(req.Header.Get("Proxy-Authorization"), c)
+	cl, ok := p.lookup(req.Header.Get("Proxy-Authorization"), c)
 	if !ok {
 		return nil, &refusal{http.StatusProxyAuthRequired, "toolhost egress proxy: no live call has this credential (the call ended, or the client did not send the proxy URL's user)"}
 	}
@@ -202,7 +237,14 @@ func (p *Proxy) open(ctx context.Context, c net.Conn, req *http.Request) (net.Co
 	if err != nil || perr != nil || port == 0 {
 		return nil, &refusal{http.StatusBadRequest, fmt.Sprintf("toolhost egress proxy: %q is not host:port", hostport)}
 	}
-	addrs, err := p.check(ctx, rules, host, uint16(port))
+	addrs, refused, err := p.check(ctx, cl.rules, host, uint16(port))
+	if refused != nil {
+		p.mu.Lock()
+		if cl.refused == nil {
+			cl.refused = refused
+		}
+		p.mu.Unlock()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -221,9 +263,9 @@ func (p *Proxy) open(ctx context.Context, c net.Conn, req *http.Request) (net.Co
 	return nil, last
 }
 
-// rules returns the rules of the call whose credential auth carries
-// (Basic, the credential as user name), and ties the connection c to it.
-func (p *Proxy) rules(auth string, c net.Conn) ([]Rule, bool) {
+// lookup returns the call whose credential auth carries (Basic, the
+// credential as user name), and ties the connection c to it.
+func (p *Proxy) lookup(auth string, c net.Conn) (*call, bool) {
 	enc, ok := strings.CutPrefix(auth, "Basic ")
 	if !ok {
 		return nil, false
@@ -240,7 +282,7 @@ func (p *Proxy) rules(auth string, c net.Conn) ([]Rule, bool) {
 		return nil, false
 	}
 	cl.conns[c] = struct{}{}
-	return cl.rules, true
+	return cl, true
 }
 
 // untie forgets the connection c, which has ended.
@@ -255,8 +297,9 @@ func (p *Proxy) untie(c net.Conn) {
 // check returns the addresses of host the rules let the call reach on
 // port: an IP literal only when a rule names it, a name's addresses as
 // the proxy resolves them, none of them internal unless the rule names
-// that address or localhost.
-func (p *Proxy) check(ctx context.Context, rules []Rule, host string, port uint16) ([]netip.Addr, error) {
+// that address or localhost. A refusal for want of a rule is also
+// returned as a Refusal.
+func (p *Proxy) check(ctx context.Context, rules []Rule, host string, port uint16) ([]netip.Addr, *Refusal, error) {
 	host = strings.TrimSuffix(strings.ToLower(host), ".")
 	deny := &refusal{http.StatusForbidden, fmt.Sprintf(`toolhost egress proxy: no access.net rule grants %s (fix: access.net: add {host="%s", port=%d, allow=true})`,
 		net.JoinHostPort(host, strconv.Itoa(int(port))), host, port)}
@@ -264,10 +307,10 @@ func (p *Proxy) check(ctx context.Context, rules []Rule, host string, port uint1
 		ip = ip.Unmap()
 		for _, r := range rules {
 			if ri, err := netip.ParseAddr(r.Host); err == nil && ri.Unmap() == ip && r.Port == port {
-				return []netip.Addr{ip}, nil
+				return []netip.Addr{ip}, nil, nil
 			}
 		}
-		return nil, deny
+		return nil, &Refusal{Host: host, Port: port}, deny
 	}
 	var rule *Rule
 	for i, r := range rules {
@@ -277,7 +320,7 @@ func (p *Proxy) check(ctx context.Context, rules []Rule, host string, port uint1
 		}
 	}
 	if rule == nil {
-		return nil, deny
+		return nil, &Refusal{Host: host, Port: port}, deny
 	}
 	resolve := p.Resolve
 	if resolve == nil {
@@ -287,20 +330,20 @@ func (p *Proxy) check(ctx context.Context, rules []Rule, host string, port uint1
 	}
 	addrs, err := resolve(ctx, host)
 	if err != nil {
-		return nil, &refusal{http.StatusBadGateway, fmt.Sprintf("toolhost egress proxy: resolving %s: %v", host, err)}
+		return nil, nil, &refusal{http.StatusBadGateway, fmt.Sprintf("toolhost egress proxy: resolving %s: %v", host, err)}
 	}
 	if len(addrs) == 0 {
-		return nil, &refusal{http.StatusBadGateway, fmt.Sprintf("toolhost egress proxy: %s has no address", host)}
+		return nil, nil, &refusal{http.StatusBadGateway, fmt.Sprintf("toolhost egress proxy: %s has no address", host)}
 	}
 	for i, a := range addrs {
 		a = a.Unmap()
 		addrs[i] = a
 		if internal(a) && host != "localhost" {
-			return nil, &refusal{http.StatusForbidden, fmt.Sprintf(`toolhost egress proxy: %s resolves to %s, an address of this machine or its link; a rule must name it (fix: access.net: add {host="%s", port=%d, allow=true})`,
+			return nil, &Refusal{Host: host, Port: port, Addr: a}, &refusal{http.StatusForbidden, fmt.Sprintf(`toolhost egress proxy: %s resolves to %s, an address of this machine or its link; a rule must name it (fix: access.net: add {host="%s", port=%d, allow=true})`,
 				host, a, a, port)}
 		}
 	}
-	return addrs, nil
+	return addrs, nil, nil
 }
 
 // internal reports whether a is an address of this machine or of its

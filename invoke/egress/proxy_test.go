@@ -97,21 +97,21 @@ func TestProxy(t *testing.T) {
 	port := echo(t)
 	p := testProxy(t)
 	rules := []Rule{{"allowed.test", port}, {"rebound.test", port}, {"link.test", port}, {"mapped.test", port}, {"127.0.0.1", port}}
-	end, env, pport, err := p.Register(rules)
+	cl, err := p.Register(rules)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer end()
-	addr, token := proxyURL(t, env)
-	if addr != fmt.Sprintf("127.0.0.1:%d", pport) {
-		t.Fatalf("proxy address %s, port %d", addr, pport)
+	defer cl.End()
+	addr, token := proxyURL(t, cl.Env)
+	if addr != fmt.Sprintf("127.0.0.1:%d", cl.Port) {
+		t.Fatalf("proxy address %s, port %d", addr, cl.Port)
 	}
-	ended, envEnded, _, err := p.Register(rules)
+	ended, err := p.Register(rules)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, endedToken := proxyURL(t, envEnded)
-	ended()
+	_, endedToken := proxyURL(t, ended.Env)
+	ended.End()
 	basic := func(tok string) string { return base64.StdEncoding.EncodeToString([]byte(tok + ":")) }
 	fix := func(host string) string {
 		return fmt.Sprintf(`toolhost egress proxy: no access.net rule grants %s:%d (fix: access.net: add {host="%s", port=%d, allow=true})`, host, port, host, port)
@@ -196,21 +196,29 @@ func TestProxy(t *testing.T) {
 			}
 		})
 	}
+	// The call remembers the first refusal, for the denial's fix.
+	if got, want := cl.Refused(), (&Refusal{Host: "other.test", Port: port}); got == nil || *got != *want {
+		t.Errorf("Refused() = %+v, want %+v", got, want)
+	}
+	if got := ended.Refused(); got != nil {
+		t.Errorf("the ended call's Refused() = %+v, want nil", got)
+	}
 }
 
 // TestRegisterEnv: every variable points at the proxy with the call's
 // credential, and two calls get different credentials.
 func TestRegisterEnv(t *testing.T) {
 	p := &Proxy{}
-	end1, env1, port, err := p.Register(nil)
+	c1, err := p.Register(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer end1()
-	end2, env2, _, _ := p.Register(nil)
-	defer end2()
+	defer c1.End()
+	c2, _ := p.Register(nil)
+	defer c2.End()
+	env1, port := c1.Env, c1.Port
 	_, tok1 := proxyURL(t, env1)
-	_, tok2 := proxyURL(t, env2)
+	_, tok2 := proxyURL(t, c2.Env)
 	if len(tok1) != 32 || tok1 == tok2 {
 		t.Fatalf("credentials %q and %q", tok1, tok2)
 	}
@@ -228,12 +236,12 @@ func TestRegisterEnv(t *testing.T) {
 func TestGoClient(t *testing.T) {
 	port := echo(t)
 	p := testProxy(t)
-	end, env, _, err := p.Register([]Rule{{"allowed.test", port}})
+	cl, err := p.Register([]Rule{{"allowed.test", port}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer end()
-	addr, token := proxyURL(t, env)
+	defer cl.End()
+	addr, token := proxyURL(t, cl.Env)
 	u, err := url.Parse("http://" + token + "@" + addr)
 	if err != nil {
 		t.Fatal(err)
@@ -263,11 +271,11 @@ func TestGoClient(t *testing.T) {
 func TestEndClosesTunnels(t *testing.T) {
 	port := echo(t)
 	p := testProxy(t)
-	end, env, _, err := p.Register([]Rule{{"allowed.test", port}})
+	cl, err := p.Register([]Rule{{"allowed.test", port}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr, token := proxyURL(t, env)
+	addr, token := proxyURL(t, cl.Env)
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
@@ -280,7 +288,7 @@ func TestEndClosesTunnels(t *testing.T) {
 	if err != nil || res.StatusCode != 200 {
 		t.Fatalf("CONNECT: %v %v", res, err)
 	}
-	end()
+	cl.End()
 	c.SetReadDeadline(time.Now().Add(2 * time.Second))
 	if n, err := br.Read(make([]byte, 1)); err != io.EOF {
 		t.Errorf("after the call ended the tunnel read %d bytes, %v; want EOF", n, err)

@@ -1,8 +1,11 @@
 package sandbox
 
 import (
+	"fmt"
+	"net"
 	"net/netip"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/toolhost/toolhost/invoke/egress"
@@ -50,7 +53,7 @@ func (l *Launch) useProxy(p *Policy) (uint16, error) {
 	if rules == nil {
 		return 0, nil
 	}
-	end, env, port, err := egress.Shared.Register(rules)
+	call, err := egress.Shared.Register(rules)
 	if err != nil {
 		return 0, err
 	}
@@ -58,10 +61,30 @@ func (l *Launch) useProxy(p *Policy) (uint16, error) {
 		name, _, _ := strings.Cut(kv, "=")
 		return slices.Contains(egress.Vars, name)
 	})
-	l.Env = append(l.Env, env...)
+	l.Env = append(l.Env, call.Env...)
+	l.egress = call
 	clean := l.Cleanup
-	l.Cleanup = func() { end(); clean() }
-	return port, nil
+	l.Cleanup = func() { call.End(); clean() }
+	return call.Port, nil
+}
+
+// Refused returns the denial of the first connection the egress proxy
+// refused to the launch's process for want of a rule, nil when none.
+func (l *Launch) Refused() *Denial {
+	if l == nil || l.egress == nil {
+		return nil
+	}
+	r := l.egress.Refused()
+	if r == nil {
+		return nil
+	}
+	hp := net.JoinHostPort(r.Host, strconv.Itoa(int(r.Port)))
+	if r.Addr.IsValid() {
+		return &Denial{What: fmt.Sprintf("a connection to %s, which resolves to %s, an address of this machine or its link", hp, r.Addr),
+			Fix: fmt.Sprintf(`access.net: add {host="%s", port=%d, allow=true}`, r.Addr, r.Port)}
+	}
+	return &Denial{What: "a connection to " + hp,
+		Fix: fmt.Sprintf(`access.net: add {host="%s", port=%d, allow=true}`, r.Host, r.Port)}
 }
 
 // connectProxy lets the plan's tool connect to the egress proxy's port.

@@ -23,9 +23,11 @@ import (
 
 // The names the egress tests use resolve, in the host's proxy, to
 // documentation addresses, which it dials on loopback: allowed.test is
-// 127.0.0.1, other.test 127.0.0.2.
+// 127.0.0.1, other.test 127.0.0.2. rebound.test resolves to 127.0.0.1
+// itself.
 func init() {
-	names := map[string]netip.Addr{"allowed.test": netip.MustParseAddr("192.0.2.1"), "other.test": netip.MustParseAddr("192.0.2.2")}
+	names := map[string]netip.Addr{"allowed.test": netip.MustParseAddr("192.0.2.1"), "other.test": netip.MustParseAddr("192.0.2.2"),
+		"rebound.test": netip.MustParseAddr("127.0.0.1")}
 	egress.Shared.Resolve = func(ctx context.Context, host string) ([]netip.Addr, error) {
 		if a, ok := names[host]; ok {
 			return []netip.Addr{a}, nil
@@ -87,7 +89,7 @@ func TestEgressHostRule(t *testing.T) {
 	needLandlock(t)
 	port := servers(t)
 	pol := func() *sandbox.Policy {
-		return &sandbox.Policy{Mode: sandbox.ModeOn, Net: []sandbox.NetRule{{Host: "allowed.test", Port: &port, Allow: true}}}
+		return &sandbox.Policy{Mode: sandbox.ModeOn, Net: []sandbox.NetRule{{Host: "allowed.test", Port: &port, Allow: true}, {Host: "rebound.test", Port: &port, Allow: true}}}
 	}
 	tests := []struct {
 		name     string
@@ -100,7 +102,11 @@ func TestEgressHostRule(t *testing.T) {
 	}{
 		{"the granted host", "http-get", fmt.Sprintf("http://allowed.test:%d/", port), 0, "hello from allowed", "", ""},
 		{"another host on the same port", "http-get", fmt.Sprintf("http://other.test:%d/", port), 1, "",
-			fmt.Sprintf(`403 Forbidden: toolhost egress proxy: no access.net rule grants other.test:%d (fix: access.net: add {host="other.test", port=%d, allow=true})`, port, port), ""},
+			fmt.Sprintf(`403 Forbidden: toolhost egress proxy: no access.net rule grants other.test:%d (fix: access.net: add {host="other.test", port=%d, allow=true})`, port, port),
+			fmt.Sprintf(`access.net: add {host="other.test", port=%d, allow=true}`, port)},
+		{"a granted name resolving to loopback", "http-get", fmt.Sprintf("http://rebound.test:%d/", port), 1, "",
+			fmt.Sprintf(`403 Forbidden: toolhost egress proxy: rebound.test resolves to 127.0.0.1, an address of this machine or its link; a rule must name it (fix: access.net: add {host="127.0.0.1", port=%d, allow=true})`, port),
+			fmt.Sprintf(`access.net: add {host="127.0.0.1", port=%d, allow=true}`, port)},
 		{"another server on the same port, directly", "connect", fmt.Sprintf("127.0.0.2:%d", port), 1, "",
 			fmt.Sprintf("dial tcp 127.0.0.2:%d: connect: permission denied", port), fmt.Sprintf(`access.net: add {host="127.0.0.2", port=%d, allow=true}`, port)},
 		{"the granted server, directly", "connect", fmt.Sprintf("127.0.0.1:%d", port), 1, "",

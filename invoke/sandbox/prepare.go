@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/toolhost/toolhost/invoke/egress"
 )
 
 // ErrUnavailable reports that the OS cannot enforce a policy whose entry
@@ -37,6 +39,8 @@ type Launch struct {
 	rs     *os.File // the Landlock ruleset, nil when there is nothing to restrict
 	flags  uint32   // landlock_restrict_self's flags
 	noCore bool     // RLIMIT_CORE 0 for the process
+
+	egress *egress.Call // the registration with the egress proxy, nil when no rule names a host
 }
 
 // baseEnv are the variables a sandboxed tool keeps without a grant.
