@@ -95,6 +95,8 @@ type Result struct {
 	// RequestSize is the size in bytes of the request written to stdin
 	// (the audit log's bytes_in).
 	RequestSize int
+
+	refused *sandbox.Denial // the first connection the egress proxy refused (see Denied)
 }
 
 // Run starts one tool process for req, writes the request JSON to its
@@ -217,6 +219,9 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (res *Result, err e
 		Status:     cmd.ProcessState.String(),
 
 		RequestSize: len(input),
+	}
+	if p.launch != nil {
+		res.refused = p.launch.Refused()
 	}
 	switch {
 	case stdout.exceeded:

@@ -68,12 +68,17 @@ func startIn(l *sandbox.Launch, cmd *exec.Cmd) error {
 	return err
 }
 
-// Denied returns the refusal of spec's sandbox that res shows (see
-// sandbox.Policy.Explain), nil when none: a caller turns it into an error
-// outcome naming the rule to add. root is the request's context.root.
+// Denied returns the refusal of spec's sandbox that res shows, nil when
+// none: a connection the egress proxy refused for want of a rule, else
+// what the tool printed (see sandbox.Policy.Explain). A caller turns it
+// into an error outcome naming the rule to add. root is the request's
+// context.root.
 func Denied(spec *Spec, root string, res *Result) *sandbox.Denial {
 	if spec == nil || res == nil {
 		return nil
+	}
+	if res.refused != nil {
+		return res.refused
 	}
 	return spec.Sandbox.Explain(root, os.Getenv("HOME"), res.StderrTail, res.Stdout)
 }

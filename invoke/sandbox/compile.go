@@ -147,7 +147,7 @@ func (p *Policy) Compile(exe, root, home, tmp string) *Plan {
 				continue
 			}
 			for _, port := range ports(r) {
-				if !slices.Contains(pl.Connect, port) {
+				if !r.viaProxy() && !slices.Contains(pl.Connect, port) {
 					pl.Connect = append(pl.Connect, port)
 				}
 				if r.Bind && !slices.Contains(pl.Bind, port) {

@@ -90,7 +90,7 @@ func TestCompilePlan(t *testing.T) {
 	root := tree(t, []string{"src"}, nil)
 	port := uint16(8080)
 	scheme := "https"
-	p := &Policy{Mode: ModeOn, Net: []NetRule{{Host: "a", Port: &port, Allow: true, Bind: true}, {Host: "b", Scheme: &scheme, Allow: true}, {Host: "c", Allow: false}}}
+	p := &Policy{Mode: ModeOn, Net: []NetRule{{Host: "127.0.0.1", Port: &port, Allow: true, Bind: true}, {Host: "*", Scheme: &scheme, Allow: true}, {Host: "c", Allow: false}}}
 	pl := p.Compile("/usr/bin/tool", root, "/home/u", "/tmp/call")
 	has := func(path string, want uint64) bool {
 		return slices.ContainsFunc(pl.Paths, func(g PathGrant) bool { return g.Path == path && g.Access == want })

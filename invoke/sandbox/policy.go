@@ -112,9 +112,10 @@ type FSRule struct {
 	Where    string // where it was written ("file:line", "the sandbox profile"), for display
 }
 
-// NetRule is one access.net rule. Landlock filters TCP ports, not hosts:
-// an allowed rule opens its port (or its scheme's, 80 and 443 when
-// neither is given) to every host.
+// NetRule is one access.net rule. An allowed rule grants its port (or
+// its scheme's, 80 and 443 when neither is given). Landlock filters TCP
+// ports, not hosts: a rule whose Host is a name is enforced by the egress
+// proxy instead (see viaProxy), any other opens its port to every host.
 type NetRule struct {
 	Host       string
 	Scheme     *string

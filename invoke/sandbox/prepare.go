@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/toolhost/toolhost/invoke/egress"
 )
 
 // ErrUnavailable reports that the OS cannot enforce a policy whose entry
@@ -37,6 +39,8 @@ type Launch struct {
 	rs     *os.File // the Landlock ruleset, nil when there is nothing to restrict
 	flags  uint32   // landlock_restrict_self's flags
 	noCore bool     // RLIMIT_CORE 0 for the process
+
+	egress *egress.Call // the registration with the egress proxy, nil when no rule names a host
 }
 
 // baseEnv are the variables a sandboxed tool keeps without a grant.
@@ -65,6 +69,11 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 	}
 	l := &Launch{Cleanup: func() { removeTemp(tmp) }, Required: p.Mode == ModeRequire}
 	l.Env = append(filterEnv(p, env, keep), "TMPDIR="+tmp)
+	proxyPort, err := l.useProxy(p)
+	if err != nil {
+		l.Cleanup()
+		return nil, err
+	}
 	if abi == 0 { // nothing to enforce with: the cooperative policy and the environment only
 		return l, nil
 	}
@@ -74,6 +83,7 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 		l.thread = earlyThread()
 	}
 	pl := p.Compile(exe, root, envValue(env, "HOME"), tmp)
+	pl.connectProxy(proxyPort)
 	if pl.Err != nil {
 		l.endThread()
 		l.Cleanup()
@@ -89,7 +99,8 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 	}
 	if rs != nil {
 		l.rs, l.flags = rs, flags
-		l.Cleanup = func() { l.endThread(); rs.Close(); removeTemp(tmp) }
+		clean := l.Cleanup
+		l.Cleanup = func() { l.endThread(); rs.Close(); clean() }
 	}
 	l.noCore, l.Enforced = pl.NoCore, true
 	return l, nil
