@@ -55,7 +55,9 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 			return nil, &fixError{fmt.Errorf("%w: %s", ErrUnavailable, why),
 				`run it on Linux 6.12 or later with Landlock enabled (lsm=landlock), or set sandbox = true to run it with the cooperative policy only`}
 		}
-		warnOnce(why)
+		if !p.readOnly { // a probe is confined where it can be, silently: the entry may not be sandboxed at all
+			warnOnce(why)
+		}
 	}
 	tmp, err := privateTemp()
 	if err != nil {
