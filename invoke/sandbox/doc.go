@@ -11,7 +11,7 @@
 // inherits those of the thread that forks it, so Start confines a thread
 // of its own (never the main one) with the ruleset and a seccomp filter
 // for what Landlock does not check (sockets but TCP and UDP, setuid bits,
-// owners, extended attributes), forks and execs the tool there, and lets
+// owners, extended attributes, keyrings), forks and execs the tool there, and lets
 // the Go runtime end that thread. The child is
 // started traced and stops before the tool's first instruction; the
 // thread collects the stop, sets RLIMIT_CORE 0 and ends, and only then

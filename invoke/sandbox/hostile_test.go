@@ -371,3 +371,80 @@ func listen(t *testing.T, network, address string) net.Listener {
 	}()
 	return ln
 }
+
+// TestProbeUnavailable: without Landlock a schema or format_arguments
+// request runs as before, without the warning of sandboxed entries
+// (its entry may not be sandboxed at all); under "require" it is refused.
+func TestProbeUnavailable(t *testing.T) {
+	var warn bytes.Buffer
+	defer sandbox.SetABIForTest(0, &warn)()
+	w := newWorld(t)
+	res, _, err := w.run(t, (*sandbox.Policy)(nil).Probe(), "read-file", filepath.Join(w.ws, "src/a.txt"))
+	if err != nil || string(res.Stdout) != "a" || warn.Len() != 0 {
+		t.Fatalf("probe: %v, %+v, warning %q", err, res, warn.String())
+	}
+	_, _, err = w.run(t, (&sandbox.Policy{Mode: sandbox.ModeRequire}).Probe(), "read-file", filepath.Join(w.ws, "src/a.txt"))
+	if !errors.Is(err, sandbox.ErrUnavailable) {
+		t.Fatalf("require: err = %v, want ErrUnavailable", err)
+	}
+}
+
+// TestProbeReadOnly: a probe reads what its entry may read, writes
+// nothing and connects nowhere, whatever the entry grants.
+func TestProbeReadOnly(t *testing.T) {
+	needLandlock(t)
+	ln := listen(t, "tcp", "127.0.0.1:0")
+	port := uint16(ln.Addr().(*net.TCPAddr).Port)
+	granted := &sandbox.Policy{Mode: sandbox.ModeOn, FS: []sandbox.FSRule{{Path: "~/.ssh", Read: yes(), Write: yes()}},
+		Net: []sandbox.NetRule{{Host: "127.0.0.1", Port: &port, Allow: true}}}
+	tests := []struct {
+		name     string
+		pol      *sandbox.Policy
+		scenario string
+		arg      string // relative to HOME, or "" for the listener
+		want     string // stdout, "" for refused
+	}{
+		{"no policy: read the workspace", nil, "read-file", "work/src/a.txt", "a"},
+		{"no policy: read elsewhere", nil, "read-file", ".ssh/id_ed25519", "SECRET"},
+		{"no policy: write", nil, "write-file", "work/src/a.txt", ""},
+		{"no policy: connect", nil, "connect", "", ""},
+		{"granted: read", granted, "read-file", ".ssh/id_ed25519", "SECRET"},
+		{"granted: write", granted, "write-file", ".ssh/id_ed25519", ""},
+		{"granted: create in the workspace", granted, "create-file", "work/src/new.txt", ""},
+		{"granted: connect", granted, "connect", "", ""},
+		{"profile: read outside", &sandbox.Policy{Mode: sandbox.ModeOn}, "read-file", ".ssh/id_ed25519", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			argIn := func(w world) string {
+				if tt.arg == "" {
+					return ln.Addr().String()
+				}
+				return filepath.Join(w.home, tt.arg)
+			}
+			// The entry's own policy allows it: the probe is what refuses.
+			if w := newWorld(t); tt.want == "" && tt.pol != nil && tt.pol.FS != nil {
+				if res, _, err := w.run(t, tt.pol, tt.scenario, argIn(w)); err != nil || res.ExitCode != 0 {
+					t.Fatalf("the entry's own policy refuses it too: %v, %+v", err, res)
+				}
+			}
+			w := newWorld(t)
+			res, _, err := w.run(t, tt.pol.Probe(), tt.scenario, argIn(w))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.want != "" {
+				if string(res.Stdout) != tt.want {
+					t.Fatalf("stdout %q, stderr %q; want %q", res.Stdout, res.StderrTail, tt.want)
+				}
+				return
+			}
+			if res.ExitCode != 1 || len(res.Stdout) != 0 || !strings.Contains(string(res.StderrTail), "permission denied") {
+				t.Fatalf("not refused: exit %d, stdout %q, stderr %q", res.ExitCode, res.Stdout, res.StderrTail)
+			}
+			if data, _ := os.ReadFile(filepath.Join(w.ws, "src/a.txt")); string(data) != "a" {
+				t.Errorf("src/a.txt changed to %q", data)
+			}
+		})
+	}
+}

@@ -2,10 +2,12 @@ package sandbox_test
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -171,6 +173,20 @@ var hostile = faketool.Scenarios{
 			err = os.Symlink(os.Args[3], os.Args[2])
 		}
 		return report("replaced", err)
+	},
+	// keyring prints the id of the user's keyring (keyctl
+	// KEYCTL_GET_KEYRING_ID, KEY_SPEC_USER_KEYRING).
+	"keyring": func() int {
+		const keyctl, getKeyringID, userKeyring = 250, 0, -4
+		if runtime.GOARCH != "amd64" {
+			return report("", errors.New("keyring: amd64 only"))
+		}
+		ring := userKeyring
+		id, _, e := syscall.Syscall(keyctl, getKeyringID, uintptr(ring), 0)
+		if e != 0 {
+			return report("", fmt.Errorf("keyctl(KEYCTL_GET_KEYRING_ID): %w", e))
+		}
+		return report(fmt.Sprint("keyring ", int32(id)), nil)
 	},
 	// signal-parent sends SIGWINCH to the process that started it.
 	"signal-parent": func() int {

@@ -61,7 +61,9 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 			return nil, &fixError{fmt.Errorf("%w: %s", ErrUnavailable, why),
 				`it says sandbox = "require", so it runs only where the sandbox works: run it on Linux 6.12 or later with Landlock enabled (lsm=landlock)`}
 		}
-		warnOnce(why)
+		if !p.readOnly { // a probe is confined where it can be, silently: the entry may not be sandboxed at all
+			warnOnce(why)
+		}
 	}
 	tmp, err := privateTemp()
 	if err != nil {

@@ -35,6 +35,10 @@ import (
 //     S_ISGID. openat2, whose mode the filter cannot read, fails with
 //     ENOSYS, as on kernels before 5.6: C libraries and runtimes fall back
 //     to openat.
+//   - Keys. Landlock does not check the kernel's key retention service:
+//     a tool could read the keys of the user's keyrings (a Kerberos
+//     ticket cache, a disk key). add_key, request_key and keyctl fail
+//     with ENOSYS, as on a kernel built without it.
 //   - Bypasses. io_uring_setup fails with EACCES (IORING_OP_SOCKET and
 //     friends would pass by the filter), and so does every syscall of
 //     another ABI than the host's (32-bit x86, x32: their socketcall
@@ -111,6 +115,7 @@ func checks() []check {
 	add(check{socket: true, mode: argNone, flags: argNone}, n.socket)
 	add(check{ret: errDeny, mode: argNone, flags: argNone}, n.ioUringSetup)
 	add(check{ret: errNoSys, mode: argNone, flags: argNone}, n.openat2)
+	add(check{ret: errNoSys, mode: argNone, flags: argNone}, n.keys...)
 	add(check{ret: errPerm, mode: argNone, flags: argNone}, n.chown...)
 	add(check{ret: errPerm, mode: argNone, flags: argNone}, n.xattrSet...)
 	add(check{mode: 1, mask: modeSetID | modeWorldW, flags: argNone}, n.chmod, n.fchmod)
@@ -304,7 +309,7 @@ func installFilter() error {
 // checks; unknownNr where it has no such syscall.
 type sysnums struct {
 	socket, ioUringSetup, openat2       uint32
-	chown, xattrSet                     []uint32
+	chown, xattrSet, keys               []uint32
 	chmod, fchmod, fchmodat, fchmodat2  uint32
 	creat, mknod, mknodat, open, openat uint32
 }

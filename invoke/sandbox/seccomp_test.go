@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"syscall"
 	"testing"
 
@@ -186,5 +187,29 @@ func TestMPTCPUnderNetRules(t *testing.T) {
 		if err != nil || string(res.Stdout) != c.want {
 			t.Fatalf("policy %v: %v, stdout %q, stderr %q; want %q", c.pol, err, res.Stdout, res.StderrTail, c.want)
 		}
+	}
+}
+
+// TestHostileKeyring: Landlock does not check the kernel's keyrings, so
+// the filter refuses the key syscalls as a kernel without them would.
+func TestHostileKeyring(t *testing.T) {
+	needLandlock(t)
+	if runtime.GOARCH != "amd64" {
+		t.Skip("the keyring scenario is written for amd64")
+	}
+	w := newWorld(t)
+	res, _, err := w.run(t, nil, "keyring")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 0 {
+		t.Skipf("unconfined, the keyring is out of reach too: %s", res.StderrTail)
+	}
+	res, _, err = w.run(t, &sandbox.Policy{Mode: sandbox.ModeOn}, "keyring")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "keyctl(KEYCTL_GET_KEYRING_ID): function not implemented\n"; res.ExitCode != 1 || len(res.Stdout) != 0 || string(res.StderrTail) != want {
+		t.Fatalf("got exit %d, stdout %q, stderr %q; want stderr %q", res.ExitCode, res.Stdout, res.StderrTail, want)
 	}
 }

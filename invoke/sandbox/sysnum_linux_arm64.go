@@ -9,6 +9,7 @@ var nrs = sysnums{
 	socket: 198, ioUringSetup: 425, openat2: 437,
 	chown:    []uint32{55, 54},                        // fchown, fchownat
 	xattrSet: []uint32{5, 6, 7, 14, 15, 16, 463, 466}, // setxattr, lsetxattr, fsetxattr, removexattr, lremovexattr, fremovexattr, setxattrat, removexattrat
+	keys:     []uint32{217, 218, 219},                 // add_key, request_key, keyctl
 	chmod:    unknownNr, fchmod: 52, fchmodat: 53, fchmodat2: 452,
 	creat: unknownNr, mknod: unknownNr, mknodat: 33, open: unknownNr, openat: 56,
 }
