@@ -367,9 +367,6 @@ func (h *cgroupHost) newLeaf() (*leaf, error) {
 // host may not make one (then it never tries again).
 func newCallLeaf() *leaf {
 	h := cgroups()
-	if adopted.Load() != nil { // the toolhost command: see watchdog_linux.go
-		startWatchdog(h.dir, h.prefix)
-	}
 	if h.dir == "" {
 		return nil
 	}

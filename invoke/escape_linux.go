@@ -24,9 +24,9 @@ const prSetChildSubreaper = 36
 // which would steal the exit status of a child the program started
 // itself. Without it Run still kills what its tools leave behind (found
 // by [CallEnv]); init reaps those. A host that called it also starts a
-// watchdog with its first call's cgroup (watchdog_linux.go), which ends
-// what the host leaves running if it is killed. It returns an error on
-// other systems.
+// watchdog (watchdog_linux.go) with its first long-lived process, or
+// once a call has run 100 ms, which ends what the host leaves running if
+// it is killed. It returns an error on other systems.
 func EnableSubreaper() error {
 	if adopted.Load() != nil {
 		return nil

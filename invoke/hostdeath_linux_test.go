@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"runtime"
 	"strings"
 	"syscall"
@@ -108,6 +109,9 @@ func TestNothingOutlivesKilledHost(t *testing.T) {
 			}
 			waitFor(t, func() bool { data, _ := os.ReadFile(file); return len(strings.Fields(string(data))) == 2 })
 			tool, grandchild := readPgid(t, file)
+			if !tt.embedded { // it starts once the call has run watchdogDelay
+				waitFor(t, func() bool { return watchdogOf(host.Process.Pid) != 0 })
+			}
 			if err := host.Process.Signal(syscall.SIGKILL); err != nil {
 				t.Fatal(err)
 			}
@@ -127,6 +131,23 @@ func TestNothingOutlivesKilledHost(t *testing.T) {
 			waitEnded(t, grandchild, "the tool's grandchild, once the next host started")
 		})
 	}
+}
+
+// watchdogOf returns the pid of the watchdog of host pid, 0 when it has
+// none (yet).
+func watchdogOf(pid int) int {
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		n, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cmdline, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if _, ppid := procStat(e.Name()); ppid == pid && string(cmdline) == "toolhost-watchdog\x00" {
+			return n
+		}
+	}
+	return 0
 }
 
 // waitFor waits up to 10 s for cond.

@@ -121,6 +121,7 @@ func startProcess(spec *Spec, req *tool.Request, raw bool, onLine func([]byte)) 
 		return nil, fail(startError(err, pr.path))
 	}
 	p.cmd, p.pgid, p.box = cmd, cmd.Process.Pid, box
+	ensureWatchdog() // it outlives calls: the host's watchdog must be there
 	if p.box != nil {
 		p.box.once = true // Kill may come after the end: its cgroup must not be another call's by then
 	}

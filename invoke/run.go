@@ -205,7 +205,9 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (res *Result, err e
 		return nil, fail(startError(err, p.path))
 	}
 	pgid := cmd.Process.Pid
+	stopWatch := watchCall() // a call that lasts starts the host's watchdog
 	waitErr := cmd.Wait()
+	stopWatch()
 	stdout.finish()                // the lines still on their way to spec.OnLine
 	end(pgid, box, p.token, grace) // leave nothing of the group behind, nor anything that left it
 

@@ -95,7 +95,7 @@ func spawn(ctx context.Context, p *prepared, setup func(*exec.Cmd)) (*exec.Cmd, 
 		cmd.Env = p.env
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		if !confined {
-			cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+			dieWithHost(cmd.SysProcAttr)
 		}
 		setup(cmd)
 		return cmd

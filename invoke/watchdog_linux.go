@@ -7,13 +7,15 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
 
 // The watchdog ends what a host leaves when it dies without ending its
 // calls (SIGKILL, the OOM killer): a process of the toolhost command's
-// own binary, started with the host's first call, that waits for the end
+// own binary, started with the host's first long-lived process or once a
+// call has run watchdogDelay, that waits for the end
 // of its stdin, a pipe whose other end only the host holds. The kernel
 // closes that end when the host dies, however it dies; the watchdog then
 // kills every leaf of the host (cgroup.kill) and every process carrying
@@ -43,21 +45,48 @@ func init() {
 	}
 }
 
+// watchdogDelay is how long a one-shot call runs before the host starts
+// its watchdog: most calls of a short-lived host (toolhost call) end
+// sooner, and start none; a long-lived process starts it at once.
+const watchdogDelay = 100 * time.Millisecond
+
+// watchCall arranges for the watchdog to start once the call has run
+// watchdogDelay; the call calls stop when it ends.
+func watchCall() (stop func() bool) {
+	if adopted.Load() == nil || watchdogStarted.Load() {
+		return func() bool { return false }
+	}
+	return time.AfterFunc(watchdogDelay, ensureWatchdog).Stop
+}
+
+// ensureWatchdog starts the watchdog, in a host that called
+// [EnableSubreaper], unless it runs already.
+func ensureWatchdog() {
+	if adopted.Load() != nil && !watchdogStarted.Load() {
+		h := cgroups()
+		startWatchdog(h.dir, h.prefix)
+	}
+}
+
 // startWatchdog starts the watchdog of the leaves named prefix* in dir
 // ("" where the host makes no cgroups) and of the processes carrying the
 // host's token, once per process, in the background. It fails silently:
 // the sweep at the next host's first call remains.
 func startWatchdog(dir, prefix string) {
-	watchdogOnce.Do(func() { go runWatchdog(dir, prefix) }) // its start (a fork and exec) costs the first call nothing
+	watchdogOnce.Do(func() {
+		watchdogStarted.Store(true)
+		go runWatchdog(dir, prefix) // its start (a fork and exec) costs the call nothing
+	})
 }
 
-// watchdogOnce and watchdogPipe are package-level because what they
+// watchdogOnce, watchdogStarted and watchdogPipe are package-level because what they
 // mirror is: one watchdog per host process. watchdogPipe is the host's
 // end of the watchdog's stdin, kept open (and reachable, so never
 // finalized) for the life of the process.
 var (
-	watchdogOnce sync.Once
-	watchdogPipe *os.File
+	watchdogOnce    sync.Once
+	watchdogStarted atomic.Bool
+	watchdogPipe    *os.File
 )
 
 func runWatchdog(dir, prefix string) {

@@ -1,0 +1,9 @@
+//go:build !linux
+
+package invoke
+
+import "syscall"
+
+// dieWithHost does nothing where there is no parent-death signal: a
+// killed host leaves its tools running there.
+func dieWithHost(*syscall.SysProcAttr) {}
