@@ -17,7 +17,8 @@ type Denial struct {
 	Fix  string // `access.fs: add {path="~/.ssh/id_ed25519", read=true}`; for a signal, what to do instead
 	// List and Rule are the rule Fix adds, when it adds one: the list
 	// ("access.fs", "access.net") and the rule as a TOML inline table.
-	List, Rule string
+	// First is what to do before, if anything ("touch ~/notes.txt").
+	List, Rule, First string
 }
 
 // grant is the denial of what, whose fix is to add rule to list.
@@ -133,7 +134,19 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 					at = filepath.Dir(path)
 				}
 				if capability == "create" || capability == "delete" {
-					if under, exists := p.narrower(at, rootReal, home, capability); under != "" {
+					under, exists := p.narrower(at, rootReal, home, capability)
+					if under != "" && capability == "create" && !within(rootReal, at) && within(at, rootReal) {
+						// A file beside the workspace, in a directory that
+						// holds it: no rule can let the tool create it, but
+						// one can let it write the file once it exists.
+						name := ruleName(path, rootReal, home)
+						d := grant(fmt.Sprintf("create of %s", name), "access.fs", fmt.Sprintf(`{path="%s", read=true, update=true}`, name))
+						d.First = "touch " + shellName(name)
+						d.Fix = fmt.Sprintf(`make the file first (%s), then %s: the sandbox cannot let a tool create entries directly in %q, which holds the workspace (docs/security.md, "Limits")`,
+							d.First, d.Fix, ruleName(at, rootReal, home))
+						return d
+					}
+					if under != "" {
 						// A rule's path that does not exist yet is kept
 						// from being created: naming it would point at
 						// nothing the person can see.
@@ -206,6 +219,19 @@ func guarded(path, rootReal string) bool {
 		}
 	}
 	return false
+}
+
+// shellName writes a rule's path for a shell: "~/" left unquoted, the
+// rest quoted when it holds a character the shell would read.
+func shellName(name string) string {
+	rest, home := strings.CutPrefix(name, "~/")
+	if strings.ContainsAny(rest, " \t'\"\\$`*?[]{}()<>|&;!#") {
+		rest = "'" + strings.ReplaceAll(rest, "'", `'\''`) + "'"
+	}
+	if home {
+		return "~/" + rest
+	}
+	return rest
 }
 
 // procPath reports whether path is in /proc, or in /dev/fd (a link to

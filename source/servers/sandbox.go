@@ -163,6 +163,9 @@ func (s *server) denialFix(d *sandbox.Denial) string {
 	if d.List == "" {
 		return strings.ReplaceAll(d.Fix, "in the entry", "in ["+s.cfg.Key()+"]")
 	}
+	if d.First != "" {
+		return d.First + ", then " + s.addRule(d.List, d.Rule)
+	}
 	return s.addRule(d.List, d.Rule)
 }
 
