@@ -133,6 +133,9 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 				if capability == "create" || capability == "delete" {
 					at = filepath.Dir(path)
 				}
+				if capability == "create" {
+					at = existing(at)
+				}
 				if capability == "create" || capability == "delete" {
 					under, exists := p.narrower(at, rootReal, home, capability)
 					if under != "" && capability == "create" && !within(rootReal, at) && within(at, rootReal) {
@@ -219,6 +222,19 @@ func guarded(path, rootReal string) bool {
 		}
 	}
 	return false
+}
+
+// existing returns dir, or its nearest ancestor that exists when dir is
+// to be made ("sub/dir" of "sub/dir/notes.txt"): the kernel checks
+// making the first missing one on the one that exists. dir itself when
+// none below the file system's root does.
+func existing(dir string) string {
+	for d := dir; d != filepath.Dir(d); d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil {
+			return d
+		}
+	}
+	return dir
 }
 
 // shellName writes a rule's path for a shell: "~/" left unquoted, the

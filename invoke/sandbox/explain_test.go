@@ -25,6 +25,10 @@ func TestExplain(t *testing.T) {
 	}
 	on := &Policy{Mode: ModeOn}
 	yes := true
+	other := realPath(t.TempDir()) // outside home
+	if err := os.Mkdir(filepath.Join(other, "data"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		pol  *Policy
@@ -44,10 +48,12 @@ func TestExplain(t *testing.T) {
 			"create of .git/x", `the default profile keeps .git and .config/toolhost read-only on purpose: a tool that could write them could rewrite history or register commands the next start runs; make this change yourself (docs/security.md)`},
 		{"rm, relative", &Policy{FS: []FSRule{{Path: ".", Read: &yes}}}, "rm: cannot remove 'src/a.txt': Permission denied",
 			"delete of src/a.txt", `access.fs: add {path="src", read=true, delete=true}`},
+		{"create in directories to make", &Policy{FS: []FSRule{{Path: ".", Read: &yes}, {Path: "src", Read: &yes}}}, "writing src/new/deep/a.txt: permission denied",
+			"create of src/new/deep/a.txt", `access.fs: add {path="src", read=true, create=true, update=true}`},
 		{"update of an existing file", &Policy{FS: []FSRule{{Path: ".", Read: &yes}}}, "open src/a.txt: permission denied",
 			"update of src/a.txt", `access.fs: add {path="src/a.txt", read=true, update=true}`},
-		{"outside home", on, "cat: /srv/data/x: Permission denied",
-			"create of /srv/data/x", `access.fs: add {path="/srv/data", create=true, update=true}`},
+		{"outside home", on, "cat: " + other + "/data/x: Permission denied",
+			"create of " + other + "/data/x", `access.fs: add {path="` + other + `/data", create=true, update=true}`},
 		{"go dial", on, "dial tcp 10.0.0.1:443: connect: permission denied",
 			"a TCP connection to 10.0.0.1:443", `access.net: add {host="10.0.0.1", port=443, allow=true}`},
 		{"bash /dev/tcp", on, "bash: connect: Permission denied\nbash: line 1: /dev/tcp/127.0.0.1/47001: Permission denied",
