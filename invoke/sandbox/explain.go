@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -46,6 +47,10 @@ var (
 	// (npm: "request to https://registry.npmjs.org/x failed, reason: …").
 	nodeConnRe = regexp.MustCompile(`\b(connect|bind|listen) (?:EACCES|EPERM) \[?([0-9A-Fa-f.:]+?)\]?:([0-9]{1,5})\b`)
 	urlHostRe  = regexp.MustCompile(`\bhttps?://([A-Za-z0-9.-]+)`)
+	// curlRe is curl's failed connect, which names no errno ("curl: (7)
+	// Failed to connect to example.com port 443 after 1 ms: Couldn't
+	// connect to server"): the sandbox's when no rule opens the port.
+	curlRe = regexp.MustCompile(`Failed to connect to \[?([0-9A-Za-z.:-]+?)\]? port ([0-9]{1,5})\b`)
 	// devTCPRe is bash's /dev/tcp/HOST/PORT, a connection, not a file.
 	devTCPRe = regexp.MustCompile(`/dev/tcp/([0-9A-Za-z.:-]+)/([0-9]{1,5})\b`)
 )
@@ -77,6 +82,12 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 					return grant(fmt.Sprintf("listening on TCP port %d", port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true, bind=true}`, host, port))
 				}
 				return grant(fmt.Sprintf("a TCP connection to %s:%d", host, port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, host, port))
+			}
+			if m := curlRe.FindSubmatch(line); m != nil && (len(p.Net) > 0 || p.profile()) {
+				port, _ := strconv.Atoi(string(m[2]))
+				if !p.opens(port) {
+					return grant(fmt.Sprintf("a TCP connection to %s:%d", m[1], port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, m[1], port))
+				}
 			}
 			if !deniedRe.Match(line) {
 				continue
@@ -218,6 +229,16 @@ const guardedFix = `the default profile keeps .git and .config/toolhost read-onl
 func guarded(path, rootReal string) bool {
 	for _, d := range []string{".git", ".config/toolhost"} {
 		if within(filepath.Join(rootReal, d), path) {
+			return true
+		}
+	}
+	return false
+}
+
+// opens reports whether an allowed net rule opens the TCP port.
+func (p *Policy) opens(port int) bool {
+	for _, r := range p.Net {
+		if r.Allow && slices.Contains(ports(r), uint16(port)) {
 			return true
 		}
 	}
