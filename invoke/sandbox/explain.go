@@ -85,7 +85,7 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 			}
 			if m := curlRe.FindSubmatch(line); m != nil && (len(p.Net) > 0 || p.profile()) {
 				port, _ := strconv.Atoi(string(m[2]))
-				if !p.opens(port) {
+				if port <= 65535 && !p.opens(port) {
 					return grant(fmt.Sprintf("a TCP connection to %s:%d", m[1], port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, m[1], port))
 				}
 			}

@@ -106,13 +106,17 @@ func TestExplain(t *testing.T) {
 // FuzzExplain: whatever a tool prints, Explain returns without panicking.
 func FuzzExplain(f *testing.F) {
 	for _, s := range []string{"open /a/b: permission denied", "dial tcp [::1]:80: connect: permission denied",
-		"kill: operation not permitted", "rm: cannot remove '../x': Permission denied", "listen tcp :99999: bind: permission denied"} {
+		"kill: operation not permitted", "rm: cannot remove '../x': Permission denied", "listen tcp :99999: bind: permission denied",
+		"request to https://registry.npmjs.org/x failed, reason: connect EACCES [::1]:443", "curl: (7) Failed to connect to [::1] port 99999 after 1 ms",
+		"open /nowhere/a/b/c: permission denied", "open ../notes.txt: permission denied"} {
 		f.Add([]byte(s))
 	}
 	root := f.TempDir()
 	p := &Policy{Mode: ModeOn}
 	f.Fuzz(func(t *testing.T, out []byte) {
-		_ = p.Explain(root, "/home/nobody", out)
+		if d := p.Explain(root, "/home/nobody", out); d != nil && d.List != "" && !strings.Contains(d.Fix, d.List+": add "+d.Rule) {
+			t.Errorf("fix %q does not add its rule %s %s", d.Fix, d.List, d.Rule)
+		}
 	})
 }
 
