@@ -15,6 +15,8 @@ import (
 // format), about that tool only: its own warnings, or a configuration file
 // skipped (which may have held its entry or an override of it). Problems
 // of other entries are `list`'s and `check`'s to report, not every call's.
+// A workspace setting not applied because the user's own is stricter
+// ([config.ErrLoosens]) is said apart: its entry is served.
 func (a *app) noteFor(cat *resolver.Catalog, name string) {
 	skipped := map[string]bool{}
 	entries, warnings, held := 0, 0, 0

@@ -45,7 +45,7 @@ func TestMCPServerProblemHasFix(t *testing.T) {
 // --json, since the server's stderr rarely says the sandbox is why.
 func TestMCPServerProblemSandboxHint(t *testing.T) {
 	dir := workspace(t, "[mcp_servers.dead]\ncommand = [\"sh\", \"-c\", \"echo oops >&2; exit 4\"]\n")
-	const grant = `grant what it needs: add to [mcp_servers.dead]: access.fs = [{path="~/.npm", read=true, write=true, execute=true}] (npx's cache, whose packages it runs), ` +
+	const grant = `grant what it reads or reaches outside the workspace: add to [mcp_servers.dead]: access.fs = [{path="PATH", read=true}], ` +
 		`or add to [mcp_servers.dead]: access.net = [{host="HOST", port=443, allow=true}], or set sandbox = false in [mcp_servers.dead] to run it unconfined`
 	const cause = `listing its tools: mcp server "dead": start: the server did not complete the MCP handshake: the server exited (exit status 4) before the handshake; ` +
 		"it runs under the sandbox, which may be why (no network; nothing read or written outside the workspace, such as ~/.npm) (stderr: oops)"
@@ -55,7 +55,7 @@ func TestMCPServerProblemSandboxHint(t *testing.T) {
 	if r.code != 1 || r.stdout != want {
 		t.Errorf("check: exit %d, stdout mismatch (-want +got):\n-%s\n+%s", r.code, want, r.stdout)
 	}
-	if n := strings.Count(r.stdout, "grant what it needs"); n != 1 {
+	if n := strings.Count(r.stdout, "grant what it reads"); n != 1 {
 		t.Errorf("check: the fix is said %d times, want once:\n%s", n, r.stdout)
 	}
 

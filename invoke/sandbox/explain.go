@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -17,7 +18,8 @@ type Denial struct {
 	Fix  string // `access.fs: add {path="~/.ssh/id_ed25519", read=true}`; for a signal, what to do instead
 	// List and Rule are the rule Fix adds, when it adds one: the list
 	// ("access.fs", "access.net") and the rule as a TOML inline table.
-	List, Rule string
+	// First is what to do before, if anything ("touch ~/notes.txt").
+	List, Rule, First string
 }
 
 // grant is the denial of what, whose fix is to add rule to list.
@@ -45,6 +47,10 @@ var (
 	// (npm: "request to https://registry.npmjs.org/x failed, reason: …").
 	nodeConnRe = regexp.MustCompile(`\b(connect|bind|listen) (?:EACCES|EPERM) \[?([0-9A-Fa-f.:]+?)\]?:([0-9]{1,5})\b`)
 	urlHostRe  = regexp.MustCompile(`\bhttps?://([A-Za-z0-9.-]+)`)
+	// curlRe is curl's failed connect, which names no errno ("curl: (7)
+	// Failed to connect to example.com port 443 after 1 ms: Couldn't
+	// connect to server"): the sandbox's when no rule opens the port.
+	curlRe = regexp.MustCompile(`Failed to connect to \[?([0-9A-Za-z.:-]+?)\]? port ([0-9]{1,5})\b`)
 	// devTCPRe is bash's /dev/tcp/HOST/PORT, a connection, not a file.
 	devTCPRe = regexp.MustCompile(`/dev/tcp/([0-9A-Za-z.:-]+)/([0-9]{1,5})\b`)
 )
@@ -76,6 +82,12 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 					return grant(fmt.Sprintf("listening on TCP port %d", port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true, bind=true}`, host, port))
 				}
 				return grant(fmt.Sprintf("a TCP connection to %s:%d", host, port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, host, port))
+			}
+			if m := curlRe.FindSubmatch(line); m != nil && (len(p.Net) > 0 || p.profile()) {
+				port, _ := strconv.Atoi(string(m[2]))
+				if port <= 65535 && !p.opens(port) {
+					return grant(fmt.Sprintf("a TCP connection to %s:%d", m[1], port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, m[1], port))
+				}
 			}
 			if !deniedRe.Match(line) {
 				continue
@@ -132,8 +144,23 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 				if capability == "create" || capability == "delete" {
 					at = filepath.Dir(path)
 				}
+				if capability == "create" {
+					at = existing(at)
+				}
 				if capability == "create" || capability == "delete" {
-					if under, exists := p.narrower(at, rootReal, home, capability); under != "" {
+					under, exists := p.narrower(at, rootReal, home, capability)
+					if under != "" && capability == "create" && !within(rootReal, at) && within(at, rootReal) {
+						// A file beside the workspace, in a directory that
+						// holds it: no rule can let the tool create it, but
+						// one can let it write the file once it exists.
+						name := ruleName(path, rootReal, home)
+						d := grant(fmt.Sprintf("create of %s", name), "access.fs", fmt.Sprintf(`{path="%s", read=true, update=true}`, name))
+						d.First = "touch " + shellName(name)
+						d.Fix = fmt.Sprintf(`make the file first (%s), then %s: the sandbox cannot let a tool create entries directly in %q, which holds the workspace (docs/security.md, "Limits")`,
+							d.First, d.Fix, ruleName(at, rootReal, home))
+						return d
+					}
+					if under != "" {
 						// A rule's path that does not exist yet is kept
 						// from being created: naming it would point at
 						// nothing the person can see.
@@ -206,6 +233,42 @@ func guarded(path, rootReal string) bool {
 		}
 	}
 	return false
+}
+
+// opens reports whether an allowed net rule opens the TCP port.
+func (p *Policy) opens(port int) bool {
+	for _, r := range p.Net {
+		if r.Allow && slices.Contains(ports(r), uint16(port)) {
+			return true
+		}
+	}
+	return false
+}
+
+// existing returns dir, or its nearest ancestor that exists when dir is
+// to be made ("sub/dir" of "sub/dir/notes.txt"): the kernel checks
+// making the first missing one on the one that exists. dir itself when
+// none below the file system's root does.
+func existing(dir string) string {
+	for d := dir; d != filepath.Dir(d); d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil {
+			return d
+		}
+	}
+	return dir
+}
+
+// shellName writes a rule's path for a shell: "~/" left unquoted, the
+// rest quoted when it holds a character the shell would read.
+func shellName(name string) string {
+	rest, home := strings.CutPrefix(name, "~/")
+	if strings.ContainsAny(rest, " \t'\"\\$`*?[]{}()<>|&;!#") {
+		rest = "'" + strings.ReplaceAll(rest, "'", `'\''`) + "'"
+	}
+	if home {
+		return "~/" + rest
+	}
+	return rest
 }
 
 // procPath reports whether path is in /proc, or in /dev/fd (a link to

@@ -25,6 +25,10 @@ func TestExplain(t *testing.T) {
 	}
 	on := &Policy{Mode: ModeOn}
 	yes := true
+	other := realPath(t.TempDir()) // outside home
+	if err := os.Mkdir(filepath.Join(other, "data"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		pol  *Policy
@@ -32,8 +36,8 @@ func TestExplain(t *testing.T) {
 		what string
 		fix  string
 	}{
-		{"go open of a missing file", on, "open " + home + "/notes.txt: permission denied",
-			"create of ~/notes.txt", `create it in a subdirectory: the sandbox cannot let a tool create entries directly in "~" while ".git" below it may not (docs/security.md, "Limits")`},
+		{"go open of a missing file beside the workspace", on, "open " + home + "/notes.txt: permission denied",
+			"create of ~/notes.txt", `make the file first (touch ~/notes.txt), then access.fs: add {path="~/notes.txt", read=true, update=true}: the sandbox cannot let a tool create entries directly in "~", which holds the workspace (docs/security.md, "Limits")`},
 		{"listing /proc/self/fd", on, "ls: cannot open directory '/proc/self/fd': Permission denied",
 			"read of /proc/self/fd", `a sandboxed tool gets no /proc, not even its own /proc/self: it reads its standard streams as /dev/stdin or /dev/fd/N, which work; set sandbox = false in the entry if it needs more (docs/security.md, "Limits")`},
 		{"listing /dev/fd", on, "ls: cannot open directory '/dev/fd/': Permission denied",
@@ -44,10 +48,12 @@ func TestExplain(t *testing.T) {
 			"create of .git/x", `the default profile keeps .git and .config/toolhost read-only on purpose: a tool that could write them could rewrite history or register commands the next start runs; make this change yourself (docs/security.md)`},
 		{"rm, relative", &Policy{FS: []FSRule{{Path: ".", Read: &yes}}}, "rm: cannot remove 'src/a.txt': Permission denied",
 			"delete of src/a.txt", `access.fs: add {path="src", read=true, delete=true}`},
+		{"create in directories to make", &Policy{FS: []FSRule{{Path: ".", Read: &yes}, {Path: "src", Read: &yes}}}, "writing src/new/deep/a.txt: permission denied",
+			"create of src/new/deep/a.txt", `access.fs: add {path="src", read=true, create=true, update=true}`},
 		{"update of an existing file", &Policy{FS: []FSRule{{Path: ".", Read: &yes}}}, "open src/a.txt: permission denied",
 			"update of src/a.txt", `access.fs: add {path="src/a.txt", read=true, update=true}`},
-		{"outside home", on, "cat: /srv/data/x: Permission denied",
-			"create of /srv/data/x", `access.fs: add {path="/srv/data", create=true, update=true}`},
+		{"outside home", on, "cat: " + other + "/data/x: Permission denied",
+			"create of " + other + "/data/x", `access.fs: add {path="` + other + `/data", create=true, update=true}`},
 		{"go dial", on, "dial tcp 10.0.0.1:443: connect: permission denied",
 			"a TCP connection to 10.0.0.1:443", `access.net: add {host="10.0.0.1", port=443, allow=true}`},
 		{"bash /dev/tcp", on, "bash: connect: Permission denied\nbash: line 1: /dev/tcp/127.0.0.1/47001: Permission denied",
@@ -56,6 +62,9 @@ func TestExplain(t *testing.T) {
 			"a TCP connection to registry.npmjs.org:443", `access.net: add {host="registry.npmjs.org", port=443, allow=true}`},
 		{"node connect", on, "Error: connect EACCES 127.0.0.1:5432",
 			"a TCP connection to 127.0.0.1:5432", `access.net: add {host="127.0.0.1", port=5432, allow=true}`},
+		{"curl, no errno", on, "curl: (7) Failed to connect to registry.npmjs.org port 443 after 1 ms: Couldn't connect to server",
+			"a TCP connection to registry.npmjs.org:443", `access.net: add {host="registry.npmjs.org", port=443, allow=true}`},
+		{"curl, to a port a rule opens", &Policy{Mode: ModeOn, Net: []NetRule{{Host: "example.com", Allow: true}}}, "curl: (7) Failed to connect to registry.npmjs.org port 443 after 1 ms: Couldn't connect to server", "", ""},
 		{"go listen", on, "listen tcp :8080: bind: permission denied",
 			"listening on TCP port 8080", `access.net: add {host="localhost", port=8080, allow=true, bind=true}`},
 		{"kill", on, "kill 4242: operation not permitted",
@@ -80,8 +89,12 @@ func TestExplain(t *testing.T) {
 			if d == nil || d.What != tt.what || d.Fix != tt.fix {
 				t.Fatalf("denial = %+v\nwant %q / %q", d, tt.what, tt.fix)
 			}
-			if rule := d.List + ": add " + d.Rule; (d.List != "") != strings.HasPrefix(tt.fix, "access.") || d.List != "" && rule != tt.fix {
-				t.Errorf("rule %q %q, want it to be the fix %q", d.List, d.Rule, tt.fix)
+			// The rule travels apart from the words, as the fix says it.
+			if d.List != "" && !strings.Contains(tt.fix, d.List+": add "+d.Rule) || d.List == "" && strings.Contains(tt.fix, ": add {") {
+				t.Errorf("rule %q %q, not the fix's %q", d.List, d.Rule, tt.fix)
+			}
+			if d.First != "" && !strings.HasPrefix(tt.fix, "make the file first ("+d.First+"), then ") {
+				t.Errorf("first %q, not the fix's %q", d.First, tt.fix)
 			}
 			if d.Error() != "the sandbox denied "+tt.what {
 				t.Errorf("Error() = %q", d.Error())
@@ -93,13 +106,17 @@ func TestExplain(t *testing.T) {
 // FuzzExplain: whatever a tool prints, Explain returns without panicking.
 func FuzzExplain(f *testing.F) {
 	for _, s := range []string{"open /a/b: permission denied", "dial tcp [::1]:80: connect: permission denied",
-		"kill: operation not permitted", "rm: cannot remove '../x': Permission denied", "listen tcp :99999: bind: permission denied"} {
+		"kill: operation not permitted", "rm: cannot remove '../x': Permission denied", "listen tcp :99999: bind: permission denied",
+		"request to https://registry.npmjs.org/x failed, reason: connect EACCES [::1]:443", "curl: (7) Failed to connect to [::1] port 99999 after 1 ms",
+		"open /nowhere/a/b/c: permission denied", "open ../notes.txt: permission denied"} {
 		f.Add([]byte(s))
 	}
 	root := f.TempDir()
 	p := &Policy{Mode: ModeOn}
 	f.Fuzz(func(t *testing.T, out []byte) {
-		_ = p.Explain(root, "/home/nobody", out)
+		if d := p.Explain(root, "/home/nobody", out); d != nil && d.List != "" && !strings.Contains(d.Fix, d.List+": add "+d.Rule) {
+			t.Errorf("fix %q does not add its rule %s %s", d.Fix, d.List, d.Rule)
+		}
 	})
 }
 

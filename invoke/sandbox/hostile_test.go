@@ -82,7 +82,7 @@ func TestHostileToolDenied(t *testing.T) {
 		{"read ~/.ssh/id_ed25519", &sandbox.Policy{Mode: sandbox.ModeOn}, "read-file", ".ssh/id_ed25519",
 			"read of ~/.ssh/id_ed25519", `access.fs: add {path="~/.ssh/id_ed25519", read=true}`, ""},
 		{"write outside the workspace", &sandbox.Policy{Mode: sandbox.ModeOn}, "write-file", "notes.txt",
-			"create of ~/notes.txt", `create it in a subdirectory: the sandbox cannot let a tool create entries directly in "~" while ".git" below it may not (docs/security.md, "Limits")`, "notes.txt"},
+			"create of ~/notes.txt", `make the file first (touch ~/notes.txt), then access.fs: add {path="~/notes.txt", read=true, update=true}: the sandbox cannot let a tool create entries directly in "~", which holds the workspace (docs/security.md, "Limits")`, "notes.txt"},
 		{"create where only update is granted", updateOnly, "create-file", "work/src/new.txt",
 			"create of src/new.txt", `access.fs: add {path="src", read=true, create=true, update=true}`, "work/src/new.txt"},
 		{"delete where only update is granted", updateOnly, "delete-file", "work/src/a.txt",
@@ -94,7 +94,7 @@ func TestHostileToolDenied(t *testing.T) {
 		{"connect to a loopback port not granted", &sandbox.Policy{Mode: sandbox.ModeOn}, "connect", addr,
 			"a TCP connection to 127.0.0.1:" + fmt.Sprint(port), fmt.Sprintf(`access.net: add {host="127.0.0.1", port=%d, allow=true}`, port), ""},
 		{"a daemon that keeps writing", &sandbox.Policy{Mode: sandbox.ModeOn}, "daemon-write", "daemon.txt",
-			"create of ~/daemon.txt", `create it in a subdirectory: the sandbox cannot let a tool create entries directly in "~" while ".git" below it may not (docs/security.md, "Limits")`, "daemon.txt"},
+			"create of ~/daemon.txt", `make the file first (touch ~/daemon.txt), then access.fs: add {path="~/daemon.txt", read=true, update=true}: the sandbox cannot let a tool create entries directly in "~", which holds the workspace (docs/security.md, "Limits")`, "daemon.txt"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

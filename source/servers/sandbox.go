@@ -163,6 +163,9 @@ func (s *server) denialFix(d *sandbox.Denial) string {
 	if d.List == "" {
 		return strings.ReplaceAll(d.Fix, "in the entry", "in ["+s.cfg.Key()+"]")
 	}
+	if d.First != "" {
+		return d.First + ", then " + s.addRule(d.List, d.Rule)
+	}
 	return s.addRule(d.List, d.Rule)
 }
 
@@ -231,11 +234,12 @@ func (s *server) addRule(list, rule string) string {
 }
 
 // grantFix is the fix of a start that failed under the sandbox for no
-// refusal its stderr shows: what such servers commonly need, and
-// sandbox = false unless the server requires the sandbox.
+// refusal its stderr shows: the rules that grant what it reads or
+// reaches outside the workspace, and sandbox = false unless the server
+// requires the sandbox.
 func (s *server) grantFix() string {
-	fix := fmt.Sprintf(`grant what it needs: %s (npx's cache, whose packages it runs), or %s`,
-		s.addRule("access.fs", npmRule), s.addRule("access.net", `{host="HOST", port=443, allow=true}`))
+	fix := fmt.Sprintf(`grant what it reads or reaches outside the workspace: %s, or %s`,
+		s.addRule("access.fs", `{path="PATH", read=true}`), s.addRule("access.net", `{host="HOST", port=443, allow=true}`))
 	if s.cfg.SandboxMode() != config.SandboxRequire { // a fix never turns a require off
 		fix += fmt.Sprintf(", or set sandbox = false in [%s] to run it unconfined", s.cfg.Key())
 	}

@@ -48,7 +48,7 @@ func TestSandboxHint(t *testing.T) {
 	}()
 	port := ln.Addr().(*net.TCPAddr).Port
 	const hint = "; it runs under the sandbox, which may be why (no network; nothing read or written outside the workspace, such as ~/.npm)"
-	const fix = `grant what it needs: add to [mcp_servers.s]: access.fs = [{path="~/.npm", read=true, write=true, execute=true}] (npx's cache, whose packages it runs), ` +
+	const fix = `grant what it reads or reaches outside the workspace: add to [mcp_servers.s]: access.fs = [{path="PATH", read=true}], ` +
 		`or add to [mcp_servers.s]: access.net = [{host="HOST", port=443, allow=true}], or set sandbox = false in [mcp_servers.s] to run it unconfined`
 	const paste = "add to [mcp_servers.s]: "
 	confines := sandbox.ABI() > 0
