@@ -57,9 +57,11 @@ func (l *Launch) useProxy(p *Policy) (uint16, error) {
 	if err != nil {
 		return 0, err
 	}
+	// The proxy serves every granted host, loopback ones included: a
+	// NO_PROXY from the host would only send a client past it, to EACCES.
 	l.Env = slices.DeleteFunc(l.Env, func(kv string) bool {
 		name, _, _ := strings.Cut(kv, "=")
-		return slices.Contains(egress.Vars, name)
+		return slices.Contains(egress.Vars, name) || strings.EqualFold(name, "NO_PROXY")
 	})
 	l.Env = append(l.Env, call.Env...)
 	l.egress = call
