@@ -118,6 +118,9 @@ func (p *Proxy) Register(rules []Rule) (*Call, error) {
 	for _, k := range Vars {
 		c.Env = append(c.Env, k+"="+url)
 	}
+	// Node's own fetch and http follow the variables only when asked
+	// (Node 24 and later).
+	c.Env = append(c.Env, "NODE_USE_ENV_PROXY=1")
 	return c, nil
 }
 
@@ -145,8 +148,8 @@ func (c *Call) Refused() *Refusal {
 	return c.cl.refused
 }
 
-// Vars are the variables [Proxy.Register] sets: those curl, Go, Python,
-// Node's proxy agents and most HTTP clients read.
+// Vars are the variables [Proxy.Register] sets to the proxy's URL: those
+// curl, Go, Python, Rust's reqwest, npm and most HTTP clients read.
 var Vars = []string{"HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"}
 
 func (p *Proxy) serve(ln net.Listener) {

@@ -226,6 +226,7 @@ func TestRegisterEnv(t *testing.T) {
 	for _, k := range []string{"HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"} {
 		want = append(want, fmt.Sprintf("%s=http://%s@127.0.0.1:%d", k, tok1, port))
 	}
+	want = append(want, "NODE_USE_ENV_PROXY=1")
 	if strings.Join(env1, "\n") != strings.Join(want, "\n") {
 		t.Errorf("env mismatch:\n got  %q\n want %q", env1, want)
 	}
