@@ -20,7 +20,8 @@ import (
 
 // Rule grants a call TCP connections to Host on Port through the proxy.
 // Host is a DNS name (matched without case and trailing dot), an IP
-// literal, or "localhost".
+// literal, "localhost", or "*" for every host (a name resolving to an
+// internal address still needs a rule of its own).
 type Rule struct {
 	Host string
 	Port uint16
@@ -309,7 +310,7 @@ func (p *Proxy) check(ctx context.Context, rules []Rule, host string, port uint1
 	if ip, err := netip.ParseAddr(host); err == nil {
 		ip = ip.Unmap()
 		for _, r := range rules {
-			if ri, err := netip.ParseAddr(r.Host); err == nil && ri.Unmap() == ip && r.Port == port {
+			if ri, err := netip.ParseAddr(r.Host); (r.Host == "*" || err == nil && ri.Unmap() == ip) && r.Port == port {
 				return []netip.Addr{ip}, nil, nil
 			}
 		}
@@ -317,7 +318,7 @@ func (p *Proxy) check(ctx context.Context, rules []Rule, host string, port uint1
 	}
 	var rule *Rule
 	for i, r := range rules {
-		if strings.TrimSuffix(strings.ToLower(r.Host), ".") == host && r.Port == port {
+		if (r.Host == "*" || strings.TrimSuffix(strings.ToLower(r.Host), ".") == host) && r.Port == port {
 			rule = &rules[i]
 			break
 		}

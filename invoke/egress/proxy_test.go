@@ -295,3 +295,37 @@ func TestEndClosesTunnels(t *testing.T) {
 		t.Errorf("after the call ended the tunnel read %d bytes, %v; want EOF", n, err)
 	}
 }
+
+// TestAnyHostRule: a rule for "*" lets every host through on its port,
+// but not a name resolving to loopback.
+func TestAnyHostRule(t *testing.T) {
+	port := echo(t)
+	p := testProxy(t)
+	cl, err := p.Register([]Rule{{"*", port}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.End()
+	addr, token := proxyURL(t, cl.Env)
+	for _, tt := range []struct {
+		target string
+		status int
+	}{
+		{fmt.Sprintf("other.test:%d", port), 200},
+		{fmt.Sprintf("127.0.0.1:%d", port), 200},
+		{fmt.Sprintf("rebound.test:%d", port), 403},
+		{fmt.Sprintf("other.test:%d", port+1), 403},
+	} {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\nProxy-Authorization: Basic %s\r\n\r\n",
+			tt.target, tt.target, base64.StdEncoding.EncodeToString([]byte(token+":")))
+		res, err := http.ReadResponse(bufio.NewReader(c), &http.Request{Method: http.MethodConnect})
+		c.Close()
+		if err != nil || res.StatusCode != tt.status {
+			t.Errorf("CONNECT %s: %v %v, want %d", tt.target, res, err, tt.status)
+		}
+	}
+}
