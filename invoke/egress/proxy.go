@@ -63,6 +63,10 @@ const (
 	maxHeader     = 16 << 10
 )
 
+// maxConns bounds a call's connections through the proxy at once, so
+// that one tool cannot take the host's descriptors from the others.
+var maxConns = 256
+
 // start listens on 127.0.0.1, once.
 func (p *Proxy) start() error {
 	p.once.Do(func() {
@@ -222,9 +226,12 @@ func (p *Proxy) handle(c net.Conn) {
 // open checks req, read from the client c, against the rules of its
 // credential and dials its target. The call's end closes c from then on.
 func (p *Proxy) open(ctx context.Context, c net.Conn, req *http.Request) (net.Conn, error) {
-	cl, ok := p.lookup(req.Header.Get("Proxy-Authorization"), c)
+	cl, ok, full := p.lookup(req.Header.Get("Proxy-Authorization"), c)
 	if !ok {
 		return nil, &refusal{http.StatusProxyAuthRequired, "toolhost egress proxy: no live call has this credential (the call ended, or the client did not send the proxy URL's user)"}
+	}
+	if full {
+		return nil, &refusal{http.StatusTooManyRequests, fmt.Sprintf("toolhost egress proxy: the call has %d connections open through the proxy already; close some first", maxConns)}
 	}
 	hostport := req.Host
 	if req.Method != http.MethodConnect {
@@ -268,25 +275,29 @@ func (p *Proxy) open(ctx context.Context, c net.Conn, req *http.Request) (net.Co
 }
 
 // lookup returns the call whose credential auth carries (Basic, the
-// credential as user name), and ties the connection c to it.
-func (p *Proxy) lookup(auth string, c net.Conn) (*call, bool) {
+// credential as user name), and ties the connection c to it unless the
+// call has maxConns connections already (full).
+func (p *Proxy) lookup(auth string, c net.Conn) (cl *call, ok, full bool) {
 	enc, ok := strings.CutPrefix(auth, "Basic ")
 	if !ok {
-		return nil, false
+		return nil, false, false
 	}
 	dec, err := base64.StdEncoding.DecodeString(strings.TrimSpace(enc))
 	if err != nil {
-		return nil, false
+		return nil, false, false
 	}
 	token, _, _ := strings.Cut(string(dec), ":")
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	cl, ok := p.calls[token]
+	cl, ok = p.calls[token]
 	if !ok || token == "" {
-		return nil, false
+		return nil, false, false
+	}
+	if len(cl.conns) >= maxConns {
+		return cl, true, true
 	}
 	cl.conns[c] = struct{}{}
-	return cl, true
+	return cl, true, false
 }
 
 // untie forgets the connection c, which has ended.

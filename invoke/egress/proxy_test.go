@@ -329,3 +329,54 @@ func TestAnyHostRule(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxConns: a call's connections through the proxy are bounded; one
+// ending makes room.
+func TestMaxConns(t *testing.T) {
+	defer func(n int) { maxConns = n }(maxConns)
+	maxConns = 2
+	port := echo(t)
+	p := testProxy(t)
+	cl, err := p.Register([]Rule{{"allowed.test", port}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.End()
+	addr, token := proxyURL(t, cl.Env)
+	connect := func() (net.Conn, int) {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(c, "CONNECT allowed.test:%d HTTP/1.1\r\nHost: allowed.test:%d\r\nProxy-Authorization: Basic %s\r\n\r\n",
+			port, port, base64.StdEncoding.EncodeToString([]byte(token+":")))
+		res, err := http.ReadResponse(bufio.NewReader(c), &http.Request{Method: http.MethodConnect})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c, res.StatusCode
+	}
+	var open []net.Conn
+	for i, want := range []int{200, 200, 429} {
+		c, got := connect()
+		open = append(open, c)
+		if got != want {
+			t.Errorf("connection %d: status %d, want %d", i+1, got, want)
+		}
+	}
+	for _, c := range open {
+		c.Close()
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		c, got := connect()
+		c.Close()
+		if got == 200 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after closing them: status %d, want 200", got)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
