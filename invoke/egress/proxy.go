@@ -20,7 +20,8 @@ import (
 
 // Rule grants a call TCP connections to Host on Port through the proxy.
 // Host is a DNS name (matched without case and trailing dot), an IP
-// literal, or "localhost".
+// literal, "localhost", or "*" for every host (a name resolving to an
+// internal address still needs a rule of its own).
 type Rule struct {
 	Host string
 	Port uint16
@@ -61,6 +62,10 @@ const (
 	dialTimeout   = 10 * time.Second
 	maxHeader     = 16 << 10
 )
+
+// maxConns bounds a call's connections through the proxy at once, so
+// that one tool cannot take the host's descriptors from the others.
+var maxConns = 256
 
 // start listens on 127.0.0.1, once.
 func (p *Proxy) start() error {
@@ -118,6 +123,9 @@ func (p *Proxy) Register(rules []Rule) (*Call, error) {
 	for _, k := range Vars {
 		c.Env = append(c.Env, k+"="+url)
 	}
+	// Node's own fetch and http follow the variables only when asked
+	// (Node 24 and later).
+	c.Env = append(c.Env, "NODE_USE_ENV_PROXY=1")
 	return c, nil
 }
 
@@ -145,8 +153,8 @@ func (c *Call) Refused() *Refusal {
 	return c.cl.refused
 }
 
-// Vars are the variables [Proxy.Register] sets: those curl, Go, Python,
-// Node's proxy agents and most HTTP clients read.
+// Vars are the variables [Proxy.Register] sets to the proxy's URL: those
+// curl, Go, Python, Rust's reqwest, npm and most HTTP clients read.
 var Vars = []string{"HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"}
 
 func (p *Proxy) serve(ln net.Listener) {
@@ -218,9 +226,12 @@ func (p *Proxy) handle(c net.Conn) {
 // open checks req, read from the client c, against the rules of its
 // credential and dials its target. The call's end closes c from then on.
 func (p *Proxy) open(ctx context.Context, c net.Conn, req *http.Request) (net.Conn, error) {
-	cl, ok := p.lookup(req.Header.Get("Proxy-Authorization"), c)
+	cl, ok, full := p.lookup(req.Header.Get("Proxy-Authorization"), c)
 	if !ok {
 		return nil, &refusal{http.StatusProxyAuthRequired, "toolhost egress proxy: no live call has this credential (the call ended, or the client did not send the proxy URL's user)"}
+	}
+	if full {
+		return nil, &refusal{http.StatusTooManyRequests, fmt.Sprintf("toolhost egress proxy: the call has %d connections open through the proxy already; close some first", maxConns)}
 	}
 	hostport := req.Host
 	if req.Method != http.MethodConnect {
@@ -264,25 +275,29 @@ func (p *Proxy) open(ctx context.Context, c net.Conn, req *http.Request) (net.Co
 }
 
 // lookup returns the call whose credential auth carries (Basic, the
-// credential as user name), and ties the connection c to it.
-func (p *Proxy) lookup(auth string, c net.Conn) (*call, bool) {
+// credential as user name), and ties the connection c to it unless the
+// call has maxConns connections already (full).
+func (p *Proxy) lookup(auth string, c net.Conn) (cl *call, ok, full bool) {
 	enc, ok := strings.CutPrefix(auth, "Basic ")
 	if !ok {
-		return nil, false
+		return nil, false, false
 	}
 	dec, err := base64.StdEncoding.DecodeString(strings.TrimSpace(enc))
 	if err != nil {
-		return nil, false
+		return nil, false, false
 	}
 	token, _, _ := strings.Cut(string(dec), ":")
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	cl, ok := p.calls[token]
+	cl, ok = p.calls[token]
 	if !ok || token == "" {
-		return nil, false
+		return nil, false, false
+	}
+	if len(cl.conns) >= maxConns {
+		return cl, true, true
 	}
 	cl.conns[c] = struct{}{}
-	return cl, true
+	return cl, true, false
 }
 
 // untie forgets the connection c, which has ended.
@@ -306,7 +321,7 @@ func (p *Proxy) check(ctx context.Context, rules []Rule, host string, port uint1
 	if ip, err := netip.ParseAddr(host); err == nil {
 		ip = ip.Unmap()
 		for _, r := range rules {
-			if ri, err := netip.ParseAddr(r.Host); err == nil && ri.Unmap() == ip && r.Port == port {
+			if ri, err := netip.ParseAddr(r.Host); (r.Host == "*" || err == nil && ri.Unmap() == ip) && r.Port == port {
 				return []netip.Addr{ip}, nil, nil
 			}
 		}
@@ -314,7 +329,7 @@ func (p *Proxy) check(ctx context.Context, rules []Rule, host string, port uint1
 	}
 	var rule *Rule
 	for i, r := range rules {
-		if strings.TrimSuffix(strings.ToLower(r.Host), ".") == host && r.Port == port {
+		if (r.Host == "*" || strings.TrimSuffix(strings.ToLower(r.Host), ".") == host) && r.Port == port {
 			rule = &rules[i]
 			break
 		}

@@ -226,6 +226,7 @@ func TestRegisterEnv(t *testing.T) {
 	for _, k := range []string{"HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"} {
 		want = append(want, fmt.Sprintf("%s=http://%s@127.0.0.1:%d", k, tok1, port))
 	}
+	want = append(want, "NODE_USE_ENV_PROXY=1")
 	if strings.Join(env1, "\n") != strings.Join(want, "\n") {
 		t.Errorf("env mismatch:\n got  %q\n want %q", env1, want)
 	}
@@ -292,5 +293,90 @@ func TestEndClosesTunnels(t *testing.T) {
 	c.SetReadDeadline(time.Now().Add(2 * time.Second))
 	if n, err := br.Read(make([]byte, 1)); err != io.EOF {
 		t.Errorf("after the call ended the tunnel read %d bytes, %v; want EOF", n, err)
+	}
+}
+
+// TestAnyHostRule: a rule for "*" lets every host through on its port,
+// but not a name resolving to loopback.
+func TestAnyHostRule(t *testing.T) {
+	port := echo(t)
+	p := testProxy(t)
+	cl, err := p.Register([]Rule{{"*", port}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.End()
+	addr, token := proxyURL(t, cl.Env)
+	for _, tt := range []struct {
+		target string
+		status int
+	}{
+		{fmt.Sprintf("other.test:%d", port), 200},
+		{fmt.Sprintf("127.0.0.1:%d", port), 200},
+		{fmt.Sprintf("rebound.test:%d", port), 403},
+		{fmt.Sprintf("other.test:%d", port+1), 403},
+	} {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\nProxy-Authorization: Basic %s\r\n\r\n",
+			tt.target, tt.target, base64.StdEncoding.EncodeToString([]byte(token+":")))
+		res, err := http.ReadResponse(bufio.NewReader(c), &http.Request{Method: http.MethodConnect})
+		c.Close()
+		if err != nil || res.StatusCode != tt.status {
+			t.Errorf("CONNECT %s: %v %v, want %d", tt.target, res, err, tt.status)
+		}
+	}
+}
+
+// TestMaxConns: a call's connections through the proxy are bounded; one
+// ending makes room.
+func TestMaxConns(t *testing.T) {
+	defer func(n int) { maxConns = n }(maxConns)
+	maxConns = 2
+	port := echo(t)
+	p := testProxy(t)
+	cl, err := p.Register([]Rule{{"allowed.test", port}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.End()
+	addr, token := proxyURL(t, cl.Env)
+	connect := func() (net.Conn, int) {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(c, "CONNECT allowed.test:%d HTTP/1.1\r\nHost: allowed.test:%d\r\nProxy-Authorization: Basic %s\r\n\r\n",
+			port, port, base64.StdEncoding.EncodeToString([]byte(token+":")))
+		res, err := http.ReadResponse(bufio.NewReader(c), &http.Request{Method: http.MethodConnect})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c, res.StatusCode
+	}
+	var open []net.Conn
+	for i, want := range []int{200, 200, 429} {
+		c, got := connect()
+		open = append(open, c)
+		if got != want {
+			t.Errorf("connection %d: status %d, want %d", i+1, got, want)
+		}
+	}
+	for _, c := range open {
+		c.Close()
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		c, got := connect()
+		c.Close()
+		if got == 200 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after closing them: status %d, want 200", got)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

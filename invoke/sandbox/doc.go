@@ -35,6 +35,12 @@
 // even its own /proc/self (the host cannot name it before the fork): see
 // docs/security.md.
 //
+// Landlock filters TCP ports, not hosts. A net rule whose host is a name
+// is enforced by the egress proxy (package egress): Prepare registers the
+// launch with it, grants TCP connect to the proxy's port instead of the
+// rule's, and points the tool's proxy variables there. [Launch.Refused]
+// names the first connection the proxy refused.
+//
 // # Flow
 //
 //	config access.fs/net/env + sandbox → Policy → Compile (paths, ports) → ruleset fd → confined thread → fork, exec(tool), traced stop → thread ends → tool runs

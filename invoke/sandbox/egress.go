@@ -57,9 +57,14 @@ func (l *Launch) useProxy(p *Policy) (uint16, error) {
 	if err != nil {
 		return 0, err
 	}
+	// The call's variables replace any of the same name. The proxy serves
+	// every granted host, loopback ones included: a NO_PROXY from the
+	// host would only send a client past it, to EACCES.
 	l.Env = slices.DeleteFunc(l.Env, func(kv string) bool {
 		name, _, _ := strings.Cut(kv, "=")
-		return slices.Contains(egress.Vars, name)
+		return strings.EqualFold(name, "NO_PROXY") || slices.ContainsFunc(call.Env, func(v string) bool {
+			return strings.HasPrefix(v, name+"=")
+		})
 	})
 	l.Env = append(l.Env, call.Env...)
 	l.egress = call

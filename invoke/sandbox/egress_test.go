@@ -130,6 +130,16 @@ func TestEgressHostRule(t *testing.T) {
 			}
 		})
 	}
+	t.Run("the host's proxy variables are replaced", func(t *testing.T) {
+		w := newWorld(t)
+		t.Setenv("NO_PROXY", "allowed.test")
+		t.Setenv("HTTP_PROXY", "http://127.0.0.1:1")
+		auto := &sandbox.Policy{Net: []sandbox.NetRule{{Host: "allowed.test", Port: &port, Allow: true}}} // the environment passes whole
+		res, _, err := w.run(t, auto, "http-get", fmt.Sprintf("http://allowed.test:%d/", port))
+		if err != nil || res.ExitCode != 0 || string(res.Stdout) != "hello from allowed" {
+			t.Fatalf("Run: %v, exit %d, stdout %q, stderr %q", err, res.ExitCode, res.Stdout, res.StderrTail)
+		}
+	})
 	t.Run("the credential ends with the call", func(t *testing.T) {
 		w := newWorld(t)
 		res, _, err := w.run(t, pol(), "proxy-url")
