@@ -156,7 +156,10 @@ func (t *mcpTarget) server() *config.Server {
 
 // serverSource returns the catalog source serving every tool of s (the
 // entry source = "mcp.NAME" would, with prefix), as source/servers
-// builds it for a configured server.
+// builds it for a configured server. Its callers (client mode, add
+// --mcp, import --mcp) talk to the one server the user just named: a
+// failed start remembered from an earlier command does not refuse it,
+// as it does not for toolhost check.
 func serverSource(s *config.Server, prefix, root, cacheDir string) (catalog.Source, error) {
 	e := &config.Entry{Name: s.Name, Toolset: true, Server: s.Name, Prefix: prefix, Pos: map[string]config.Position{}}
 	cfg := &config.Config{
@@ -166,7 +169,7 @@ func serverSource(s *config.Server, prefix, root, cacheDir string) (catalog.Sour
 			s.Name: e,
 		},
 	}
-	srcs := servers.Sources(cfg, &servers.Options{Root: root, CacheDir: cacheDir})
+	srcs := servers.Sources(cfg, &servers.Options{Root: root, CacheDir: cacheDir, Retry: true})
 	if len(srcs) != 1 {
 		return nil, fmt.Errorf("mcp server %q: no source for it", s.Name)
 	}
@@ -209,6 +212,13 @@ func (a *app) clientCatalog(c *cli.Context, name string) (*resolver.Catalog, err
 	a.clientCat = cat
 	if err := cat.AddSource(c.Context, src); err != nil {
 		_ = src.Close()
+		return nil, &exitError{code: ExitFailure, err: err}
+	}
+	// The server is all client mode serves: wait for its first listing
+	// (bounded by its start timeout), not just the catalog's list wait,
+	// which is for a configuration that has other tools to serve. npx
+	// downloading its package on a first run takes longer than the latter.
+	if err := cat.WaitListed(c.Context); err != nil {
 		return nil, &exitError{code: ExitFailure, err: err}
 	}
 	for _, p := range cat.Report().Problems {

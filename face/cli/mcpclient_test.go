@@ -11,9 +11,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/invoke/faketool"
 )
 
@@ -31,6 +33,16 @@ func init() {
 			fmt.Fprintln(fh, os.Getpid())
 			fh.Close()
 		}
+		if err := fakeMCPServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+			fmt.Fprintln(os.Stderr, "fake server:", err)
+			return 1
+		}
+		return 0
+	}
+	// mcp-slow serves fakeMCPServer once 2.5 s have passed, longer than
+	// the catalog's list wait, as npx does when it downloads its package.
+	fakeTools["mcp-slow"] = func() int {
+		time.Sleep(catalog.DefaultListWait + 500*time.Millisecond)
 		if err := fakeMCPServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 			fmt.Fprintln(os.Stderr, "fake server:", err)
 			return 1
@@ -293,6 +305,39 @@ func TestMCPClientUsage(t *testing.T) {
 				t.Errorf("stderr mismatch (-want +got):\n-%s\n+%s", tt.stderr, r.stderr)
 			}
 		})
+	}
+}
+
+// TestMCPClientSlowStart: a stdio server that answers after the
+// catalog's list wait (npx downloading its package on a first run) is
+// waited for, within its start timeout, and the call runs.
+func TestMCPClientSlowStart(t *testing.T) {
+	argv, _ := fakeMCP(t)
+	argv[1] = "mcp-slow"
+	r := runIn(t, t.TempDir(), "", nil, append([]string{"call", "echo", "text=hi", "--mcp", "--"}, argv...)...)
+	if r.code != 0 || r.stdout != "hi\n" || r.stderr != "" {
+		t.Fatalf("exit %d, stdout %q, want 0 and \"hi\\n\"\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestMCPClientRetriesAtOnce: a server whose start failed is started again
+// by the next client-mode command, which reports the server's own error
+// again, not a wait for a remembered failure whose fix (toolhost check)
+// client mode does not take.
+func TestMCPClientRetriesAtOnce(t *testing.T) {
+	ownCache(t)
+	exe := faketool.Exe(t)
+	root := t.TempDir() // client mode's cache is per server and root
+	args := []string{"list", "--mcp", "--", exe, "mcp-crash"}
+	first := runIn(t, root, "", nil, args...)
+	want := "toolhost: mcp server \"" + filepath.Base(exe) + "\": start: the server did not complete the MCP handshake: " +
+		"the server exited (exit status 4) before the handshake (stderr: fatal: no config file)\n"
+	if first.code != 2 || !strings.HasPrefix(first.stderr, want) {
+		t.Fatalf("first run: exit %d, stderr %q, want 2 and it to begin with %q", first.code, first.stderr, want)
+	}
+	again := runIn(t, root, "", nil, args...)
+	if again.code != 2 || again.stderr != first.stderr {
+		t.Errorf("second run: exit %d, stderr mismatch (-want +got):\n-%s\n+%s", again.code, first.stderr, again.stderr)
 	}
 }
 
