@@ -85,11 +85,10 @@ func (l *Launch) Refused() *Denial {
 	}
 	hp := net.JoinHostPort(r.Host, strconv.Itoa(int(r.Port)))
 	if r.Addr.IsValid() {
-		return &Denial{What: fmt.Sprintf("a connection to %s, which resolves to %s, an address of this machine or its link", hp, r.Addr),
-			Fix: fmt.Sprintf(`access.net: add {host="%s", port=%d, allow=true}`, r.Addr, r.Port)}
+		return grant(fmt.Sprintf("a connection to %s, which resolves to %s, an address of this machine or its link", hp, r.Addr),
+			"access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, r.Addr, r.Port))
 	}
-	return &Denial{What: "a connection to " + hp,
-		Fix: fmt.Sprintf(`access.net: add {host="%s", port=%d, allow=true}`, r.Host, r.Port)}
+	return grant("a connection to "+hp, "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, r.Host, r.Port))
 }
 
 // connectProxy lets the plan's tool connect to the egress proxy's port.
