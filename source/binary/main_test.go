@@ -160,9 +160,9 @@ func fakeTool(args []string) int {
 			req.Tool.Arguments["name"], req.Tool.Arguments["times"], compact(req.Tool.Answers), compact(req.Tool.Options))))
 	case "sleepy": // a slow schema answer, logged as start and end datagrams to $RESOLVER_TEST_TRACE (see fakeTool)
 		if addr := os.Getenv("RESOLVER_TEST_TRACE"); addr != "" && req.Context.Action == tool.ActionSchema {
-			sendLine(addr, "start")
+			sendLine(addr, fmt.Sprint(time.Now().UnixNano(), " start")) // stamped: datagrams of two processes may arrive out of order
 			time.Sleep(300 * time.Millisecond)
-			sendLine(addr, "end")
+			sendLine(addr, fmt.Sprint(time.Now().UnixNano(), " end"))
 		}
 		return reply(tool.SchemaResponse{Tools: []tool.Definition{{Name: "s", Summary: "Sleepy."}}})
 	case "versioned": // describes itself with its own size, so a rebuild shows
@@ -263,7 +263,7 @@ func datagrams(t testing.TB) (string, func() []string) {
 	buf := make([]byte, 512)
 	return c.LocalAddr().String(), func() []string {
 		for {
-			c.SetReadDeadline(time.Now().Add(20 * time.Millisecond))
+			c.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
 			n, _, err := c.ReadFrom(buf)
 			if err != nil {
 				return got
