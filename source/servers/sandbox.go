@@ -138,7 +138,11 @@ func (s *server) sandboxHint(err error) error {
 // denial returns the refusal of the server's sandbox that out (its
 // stderr, or a tool's error text) shows, nil when none.
 func (s *server) denial(out ...[]byte) *sandbox.Denial {
-	return policyOf(s.cfg).Explain(s.root, os.Getenv("HOME"), out...)
+	root := s.root
+	if root == "" { // the server runs in the current directory, its root
+		root, _ = os.Getwd()
+	}
+	return policyOf(s.cfg).Explain(root, os.Getenv("HOME"), out...)
 }
 
 // deniedOutcome returns out, a tool's error result, as the refusal of
