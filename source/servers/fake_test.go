@@ -85,6 +85,14 @@ var fakeServers = map[string]func() int{
 	// npx plays npx: it writes the server into ~/.npm/_npx, as npx
 	// fetches it, and runs it from there (the basic server).
 	"npx": func() int {
+		// npx-cli.js beside it, as in an installation of node (nvm's):
+		// npx reads it first.
+		if lib := filepath.Join(filepath.Dir(filepath.Dir(os.Args[0])), "lib", "npx-cli.js"); fileExists(lib) {
+			if _, err := os.ReadFile(lib); err != nil {
+				fmt.Fprintln(os.Stderr, "fake npx:", err)
+				return 1
+			}
+		}
 		dir := filepath.Join(os.Getenv("HOME"), ".npm", "_npx")
 		bin := filepath.Join(dir, "mcp-server-basic")
 		exe, err := os.Executable()
@@ -198,4 +206,11 @@ func basicServer() *mcp.Server {
 			return text("grown"), nil
 		})
 	return s
+}
+
+// fileExists reports whether there is a file at path (Lstat, which the
+// sandbox does not check).
+func fileExists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }

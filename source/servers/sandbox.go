@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -116,7 +117,7 @@ func (s *server) sandboxHint(err error) error {
 	cause, fix := "it runs under the sandbox, which may be why (no network; nothing read or written outside the workspace, such as ~/.npm)", s.grantFix()
 	npx := s.npxFix()
 	switch {
-	case d != nil && (npx == "" || !npmDenial(d)):
+	case d != nil && (npx == "" || !s.npxDenial(d)):
 		cause, fix = d.Error(), s.denialFix(d)
 	case d != nil:
 		cause, fix = d.Error(), npx
@@ -138,7 +139,11 @@ func (s *server) sandboxHint(err error) error {
 // denial returns the refusal of the server's sandbox that out (its
 // stderr, or a tool's error text) shows, nil when none.
 func (s *server) denial(out ...[]byte) *sandbox.Denial {
-	return policyOf(s.cfg).Explain(s.root, os.Getenv("HOME"), out...)
+	root := s.root
+	if root == "" { // the server runs in the current directory, its root
+		root, _ = os.Getwd()
+	}
+	return policyOf(s.cfg).Explain(root, os.Getenv("HOME"), out...)
 }
 
 // deniedOutcome returns out, a tool's error result, as the refusal of
@@ -169,11 +174,14 @@ func (s *server) denialFix(d *sandbox.Denial) string {
 	return s.addRule(d.List, d.Rule)
 }
 
-// npmDenial reports whether d is a refusal in npm's cache or of its
-// registry, which the rules npx needs allow.
-func npmDenial(d *sandbox.Denial) bool {
-	return strings.HasSuffix(d.What, " of ~/.npm") || strings.Contains(d.What, " of ~/.npm/") ||
-		strings.Contains(d.What, " to "+npmRegistry+":")
+// npxDenial reports whether d is a refusal in npm's cache, of its
+// registry or in npx's own installation, which the rules npx needs allow.
+func (s *server) npxDenial(d *sandbox.Denial) bool {
+	in := func(dir string) bool {
+		return strings.HasSuffix(d.What, " of "+dir) || strings.Contains(d.What, " of "+dir+"/")
+	}
+	prefix := s.npxPrefix()
+	return in("~/.npm") || prefix != "" && in(prefix) || strings.Contains(d.What, " to "+npmRegistry+":")
 }
 
 // npxFix is the fix of a server started by npx that failed under the
@@ -182,34 +190,42 @@ func npmDenial(d *sandbox.Denial) bool {
 // registry into ~/.npm and runs it from there: a grant of the cache
 // without execute leaves it failing ("sh: 1: NAME: Permission denied"),
 // and one without the registry leaves it retrying past the start
-// timeout, saying nothing. A rule on a path that does not exist grants
-// nothing, so a missing ~/.npm is to be made first.
+// timeout, saying nothing. A node installed in the home directory (nvm:
+// ~/.nvm/versions/node/VERSION) is read and run from there. A rule on a
+// path that does not exist grants nothing, so a missing ~/.npm is to be
+// made first.
 func (s *server) npxFix() string {
 	if !s.npx() {
 		return ""
 	}
-	hasFS, hasNet := false, false
+	var fs, net []string
+	if !s.grants("~/.npm", true) {
+		fs = append(fs, npmRule)
+	}
+	if prefix := s.npxPrefix(); prefix != "" && !s.grants(prefix, false) {
+		fs = append(fs, `{path="`+prefix+`", read=true, execute=true}`)
+	}
+	hasNet := false
 	if a := s.cfg.Access; a != nil {
-		for _, r := range a.FS {
-			w := r.Write != nil && *r.Write || r.Create != nil && *r.Create && r.Update != nil && *r.Update
-			hasFS = hasFS || strings.TrimSuffix(r.Path, "/") == "~/.npm" && r.Read != nil && *r.Read && w && r.Execute != nil && *r.Execute
-		}
 		for _, r := range a.Net {
 			hasNet = hasNet || r.Host == npmRegistry && r.Allow
 		}
 	}
+	if !hasNet {
+		net = append(net, `{host="`+npmRegistry+`", port=443, allow=true}`)
+	}
 	var adds []string
-	if !hasFS {
-		add := s.addRule("access.fs", npmRule)
-		if home := os.Getenv("HOME"); home != "" {
+	if len(fs) > 0 {
+		add := s.addRule("access.fs", fs...)
+		if home := os.Getenv("HOME"); home != "" && slices.Contains(fs, npmRule) {
 			if _, err := os.Stat(filepath.Join(home, ".npm")); err != nil {
 				add = "mkdir ~/.npm, then " + add
 			}
 		}
 		adds = append(adds, add)
 	}
-	if !hasNet {
-		adds = append(adds, s.addRule("access.net", `{host="`+npmRegistry+`", port=443, allow=true}`))
+	if len(net) > 0 {
+		adds = append(adds, s.addRule("access.net", net...))
 	}
 	if len(adds) == 0 {
 		return ""
@@ -217,10 +233,46 @@ func (s *server) npxFix() string {
 	return "npx fetches the server into ~/.npm and runs it from there: " + strings.Join(adds, ", and ")
 }
 
-// addRule says how to add rule to the list ("access.fs", "access.net")
+// grants reports whether the server's table has a rule on path that
+// reads and executes it, and writes it when write is set.
+func (s *server) grants(path string, write bool) bool {
+	if s.cfg.Access == nil {
+		return false
+	}
+	on := func(b *bool) bool { return b != nil && *b }
+	for _, r := range s.cfg.Access.FS {
+		w := on(r.Write) || on(r.Create) && on(r.Update)
+		if strings.TrimSuffix(r.Path, "/") == path && on(r.Read) && on(r.Execute) && (w || !write) {
+			return true
+		}
+	}
+	return false
+}
+
+// npxPrefix returns the installation npx belongs to, as a rule names it
+// ("~/.nvm/versions/node/v20.20.2"), when it is in the home directory,
+// which the sandbox does not let a tool read or run: "" when it is
+// elsewhere (the system's directories are read and run).
+func (s *server) npxPrefix() string {
+	home := os.Getenv("HOME")
+	path, err := exec.LookPath(s.cfg.Argv()[0])
+	if err != nil || home == "" {
+		return ""
+	}
+	if path, err = filepath.Abs(path); err != nil {
+		return ""
+	}
+	rel, err := filepath.Rel(home, filepath.Dir(filepath.Dir(path))) // PREFIX/bin/npx
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
+		return ""
+	}
+	return "~/" + filepath.ToSlash(rel)
+}
+
+// addRule says how to add rules to the list ("access.fs", "access.net")
 // of the server's table: the line to paste when the table has no such
-// list, else the rule to append to it.
-func (s *server) addRule(list, rule string) string {
+// list, else the rules to append to it.
+func (s *server) addRule(list string, rules ...string) string {
 	k := s.cfg.Key()
 	a := s.cfg.Access
 	has := a != nil && len(a.FS) > 0
@@ -228,9 +280,9 @@ func (s *server) addRule(list, rule string) string {
 		has = a != nil && len(a.Net) > 0
 	}
 	if has {
-		return fmt.Sprintf("add %s to %s in [%s]", rule, list, k)
+		return fmt.Sprintf("add %s to %s in [%s]", strings.Join(rules, ", "), list, k)
 	}
-	return fmt.Sprintf("add to [%s]: %s = [%s]", k, list, rule)
+	return fmt.Sprintf("add to [%s]: %s = [%s]", k, list, strings.Join(rules, ", "))
 }
 
 // grantFix is the fix of a start that failed under the sandbox for no

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -119,6 +121,54 @@ func TestSandboxHintRequire(t *testing.T) {
 			var e *mcp.Error
 			if !errors.As(got, &e) || e.Fix != tt.fix {
 				t.Errorf("fix %q, want %q", e.Fix, tt.fix)
+			}
+		})
+	}
+}
+
+// TestSandboxHintDenial: a server that died during a call, its stderr
+// showing a refusal, is told what was refused and the rule for its table;
+// a refusal no rule lifts says so, and never to turn a require off.
+func TestSandboxHintDenial(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exited := func(stderr string) *mcp.Error {
+		return &mcp.Error{Server: "s", Op: "call", Tool: "x", Err: fmt.Errorf("%w: exit status 1", mcp.ErrExited), Stderr: stderr}
+	}
+	const unix = "a sandboxed tool may not open unix sockets, since Landlock does not check connecting to one (the session bus, ssh-agent, docker.sock)"
+	for _, tt := range []struct {
+		name, mode string
+		err        *mcp.Error
+		cause, fix string // "" when the error is to come back unchanged
+	}{
+		{"a file", "", exited("Error: EACCES: permission denied, open '" + dir + "/a.txt'"),
+			"the sandbox denied read of " + dir + "/a.txt", `add to [mcp_servers.s]: access.fs = [{path="` + dir + `/a.txt", read=true}]`},
+		{"a unix socket", "", exited("dial unix /run/user/1000/bus: connect: permission denied"),
+			"the sandbox denied a unix socket", unix + "; set sandbox = false in [mcp_servers.s] if it needs one (docs/security.md)"},
+		{"a unix socket, require", config.SandboxRequire, exited("dial unix /run/user/1000/bus: connect: permission denied"),
+			"the sandbox denied a unix socket", unix + `; no rule grants this, and the entry says sandbox = "require", so the tool runs confined or not at all (docs/security.md)`},
+		{"no refusal", "", exited("panic: nil map"), "", ""},
+		{"a call timeout", "", &mcp.Error{Server: "s", Op: "call", Tool: "x", Err: mcp.ErrTimeout, Stderr: "open " + dir + "/a.txt: permission denied"}, "", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := &config.Server{Name: "s", Command: config.Command{Args: []string{"/bin/true"}}, Sandbox: tt.mode}
+			s, err := newServer(cfg, []*config.Entry{(&config.Config{}).ImpliedEntry(cfg)}, &Options{Root: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			got := s.sandboxHint(tt.err)
+			if tt.fix == "" {
+				if got != error(tt.err) {
+					t.Errorf("sandboxHint(%v) = %v, want it unchanged", tt.err, got)
+				}
+				return
+			}
+			var e *mcp.Error
+			if !errors.As(got, &e) || e.Fix != tt.fix || !strings.HasSuffix(e.Err.Error(), "; "+tt.cause) || !errors.Is(got, mcp.ErrExited) {
+				t.Errorf("sandboxHint = %v\nfix %q\nwant the cause %q and the fix %q", got, e.Fix, tt.cause, tt.fix)
 			}
 		})
 	}

@@ -204,6 +204,35 @@ func TestSandboxHintNPX(t *testing.T) {
 			}
 		})
 	}
+
+	// npx in a node installed in the home directory, as nvm does: its
+	// installation is read and run too.
+	prefix := filepath.Join(os.Getenv("HOME"), ".nvm", "versions", "node", "v0")
+	for _, d := range []string{"bin", "lib"} {
+		if err := os.MkdirAll(filepath.Join(prefix, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer os.RemoveAll(filepath.Join(os.Getenv("HOME"), ".nvm"))
+	if err := os.WriteFile(filepath.Join(prefix, "lib", "npx-cli.js"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(exe, filepath.Join(prefix, "bin", "npx")); err != nil {
+		t.Fatal(err)
+	}
+	nvm := "[mcp_servers.s]\ncommand = [" + strconv.Quote(filepath.Join(prefix, "bin", "npx")) + ", \"npx\"]\nenv = { " + fakeServerEnv + " = \"1\" }\n"
+	const nvmLine = `access.fs = [{path="~/.npm", read=true, write=true, execute=true}, {path="~/.nvm/versions/node/v0", read=true, execute=true}]`
+	problems, _ := serve(t, t.TempDir(), nvm)
+	want := "npx fetches the server into ~/.npm and runs it from there: add to [mcp_servers.s]: " + nvmLine + ", and add to [mcp_servers.s]: " + netLine
+	if len(problems) != 1 {
+		t.Fatalf("npx of nvm: problems %v, want one", problems)
+	}
+	if fix, _, _ := strings.Cut(resolver.FixOf(problems[0].Err), "; else "); fix != want || !strings.Contains(problems[0].Error(), "; the sandbox denied read of ~/.nvm/versions/node/v0/lib/npx-cli.js (stderr: ") {
+		t.Errorf("npx of nvm: problem %q\nfix %q\nwant %q", problems[0].Error(), fix, want)
+	}
+	if problems, tools := serve(t, t.TempDir(), nvm+nvmLine+"\n"+netLine+"\n"); len(problems) != 0 || tools == 0 {
+		t.Errorf("npx of nvm, the fix pasted: problems %v, %d tools; want the server's tools", problems, tools)
+	}
 }
 
 // TestSandboxHintCall: a tool of a sandboxed server whose call the
