@@ -132,8 +132,14 @@ func (a *app) edit(c *cli.Context) error {
 			break
 		}
 	}
-	return &exitError{code: ExitToolError, err: fmt.Errorf("%s keeps your changes, with errors: it is left out until they are fixed (toolhost edit%s)",
-		relPath(file), editArg(c))}
+	// A workspace file saved with errors is not trusted, so none of the
+	// workspace's files is served; another file is skipped alone.
+	what := "it is left out"
+	if inWorkspace {
+		what = "the workspace's tools are not served"
+	}
+	return &exitError{code: ExitToolError, err: fmt.Errorf("%s keeps your changes, with errors: %s until they are fixed (toolhost edit%s)",
+		relPath(file), what, editArg(c))}
 }
 
 // trustedBeforeEdit is [trustedBefore] for an edit of file: a workspace

@@ -64,7 +64,7 @@ func TestEdit(t *testing.T) {
 			".config/toolhost/tools.toml: no changes\n", "", "# mine\n", true},
 		{"errors, no terminal", true, "", bad, "", 1, "",
 			"toolhost: .config/toolhost/tools.toml:3: unknown key \"tools.hi.sumary\" (did you mean \"summary\"?)\n" +
-				"toolhost: .config/toolhost/tools.toml keeps your changes, with errors: it is left out until they are fixed (toolhost edit)\n", bad, false},
+				"toolhost: .config/toolhost/tools.toml keeps your changes, with errors: the workspace's tools are not served until they are fixed (toolhost edit)\n", bad, false},
 		{"errors, edit again", true, "", bad + "\n---\n" + good, "y\n", 0,
 			".config/toolhost/tools.toml: saved, no errors\n",
 			"toolhost: .config/toolhost/tools.toml:3: unknown key \"tools.hi.sumary\" (did you mean \"summary\"?)\n" +
@@ -72,7 +72,7 @@ func TestEdit(t *testing.T) {
 		{"errors, not again", true, "", bad, "n\n", 1, "",
 			"toolhost: .config/toolhost/tools.toml:3: unknown key \"tools.hi.sumary\" (did you mean \"summary\"?)\n" +
 				"edit .config/toolhost/tools.toml again? [Y/n] " +
-				"toolhost: .config/toolhost/tools.toml keeps your changes, with errors: it is left out until they are fixed (toolhost edit)\n", bad, false},
+				"toolhost: .config/toolhost/tools.toml keeps your changes, with errors: the workspace's tools are not served until they are fixed (toolhost edit)\n", bad, false},
 		{"never trusted", false, "", good, "", 0,
 			".config/toolhost/tools.toml: saved, no errors\n",
 			"toolhost: the workspace's configuration is not trusted, so it does not run yet: review it, then run toolhost trust\n", good, false},
@@ -130,6 +130,26 @@ func TestEdit(t *testing.T) {
 			t.Errorf("after the fix: %v, want trusted", err)
 		}
 	})
+}
+
+// TestEditOtherFileWithErrors: a file outside the workspace saved with
+// errors is said to be left out on its own: the workspace's tools are
+// still served.
+func TestEditOtherFileWithErrors(t *testing.T) {
+	dir := workspace(t, greetTOML)
+	t.Chdir(dir)
+	t.Setenv("VISUAL", config.QuoteWord(faketool.Exe(t))+" editor")
+	t.Setenv("FAKE_EDITS", "[tools.hi]\nsumary = \"typo\"\n")
+	t.Setenv("FAKE_EDITS_N", filepath.Join(t.TempDir(), "n"))
+	other := filepath.Join(t.TempDir(), "more.toml")
+	r := runIn(t, dir, "", nil, "edit", other)
+	want := "keeps your changes, with errors: it is left out until they are fixed (toolhost edit " + other + ")\n"
+	if r.code != 1 || !strings.HasSuffix(r.stderr, want) {
+		t.Errorf("exit %d, stderr %q; want 1 and it to end with %q", r.code, r.stderr, want)
+	}
+	if r := runIn(t, dir, "", nil, "list"); r.code != 0 || r.stdout != "NAME   DESCRIPTION\ngreet  Greet someone.\n" {
+		t.Errorf("list after: exit %d, stdout %q, stderr %q; want greet served", r.code, r.stdout, r.stderr)
+	}
 }
 
 // TestEditNothingSaved: edit in a directory without a workspace, whose

@@ -40,6 +40,12 @@ func (a *app) noteFor(cat *resolver.Catalog, name string) {
 		if name != "" && p.Tool != name {
 			continue // about another entry
 		}
+		if source, ok := strings.CutPrefix(p.Place, "source "); ok && p.Tool == "" && errors.Is(p.Err, resolver.ErrDuplicate) {
+			// Some of a source's tools left out for names another
+			// source serves: its other tools are served.
+			fmt.Fprintf(a.stderr, "toolhost: %s: %s (run toolhost check for details)\n", source, a.errText(problemCause(p)))
+			continue
+		}
 		if source, ok := strings.CutPrefix(p.Place, "source "); ok && p.Tool == "" {
 			// A source left out whole (an MCP server that did not start):
 			// its cause, once, with when it is tried again.

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -36,5 +38,22 @@ func TestNoteLoosens(t *testing.T) {
 				t.Errorf("list: stdout %q, want %q (greet served)", r.stdout, want)
 			}
 		})
+	}
+}
+
+// TestNoteDuplicateNames: a server two of whose tools are left out
+// because local tools serve their names is not said to be left out: its
+// other tools are served.
+func TestNoteDuplicateNames(t *testing.T) {
+	argv, _ := fakeMCP(t)
+	dir := workspace(t, fmt.Sprintf("[tools.echo]\ncommand = [{{exe}}, \"greet\"]\ntool = \"greet\"\n[tools.fail]\ncommand = [{{exe}}, \"greet\"]\ntool = \"greet\"\n"+
+		"[mcp_servers.f]\ncommand = [%q, %q]\nsandbox = false\n", argv[0], argv[1]))
+	r := runIn(t, dir, "", nil, "list")
+	const stderr = `toolhost: mcp.f: duplicate tool name: 2 of its tools ("echo", "fail") are left out: [tools.echo] and [tools.fail] serve those names (run toolhost check for details)` + "\n"
+	if r.code != 0 || r.stderr != stderr {
+		t.Errorf("list: exit %d, stderr mismatch (-want +got):\n-%s+%s", r.code, stderr, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "\npaint ") {
+		t.Errorf("list: stdout %q, want the server's paint served", r.stdout)
 	}
 }
