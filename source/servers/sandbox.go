@@ -166,7 +166,7 @@ func (s *server) deniedOutcome(name string, out tool.Outcome) tool.Outcome {
 // there, as a line to paste, or what to do when no rule allows it.
 func (s *server) denialFix(d *sandbox.Denial) string {
 	if d.List == "" {
-		return strings.ReplaceAll(d.Fix, "in the entry", "in ["+s.cfg.Key()+"]")
+		return d.Fix // no rule allows it: the sandbox's own words
 	}
 	if d.First != "" {
 		return d.First + ", then " + s.addRule(d.List, d.Rule)

@@ -146,7 +146,7 @@ func TestSandboxHintDenial(t *testing.T) {
 		{"a file", "", exited("Error: EACCES: permission denied, open '" + dir + "/a.txt'"),
 			"the sandbox denied read of " + dir + "/a.txt", `add to [mcp_servers.s]: access.fs = [{path="` + dir + `/a.txt", read=true}]`},
 		{"a unix socket", "", exited("dial unix /run/user/1000/bus: connect: permission denied"),
-			"the sandbox denied a unix socket", unix + "; set sandbox = false in [mcp_servers.s] if it needs one (docs/security.md)"},
+			"the sandbox denied a unix socket", unix + "; set sandbox = false in the entry if it needs one (docs/security.md)"},
 		{"a unix socket, require", config.SandboxRequire, exited("dial unix /run/user/1000/bus: connect: permission denied"),
 			"the sandbox denied a unix socket", unix + `; no rule grants this, and the entry says sandbox = "require", so the tool runs confined or not at all (docs/security.md)`},
 		{"no refusal", "", exited("panic: nil map"), "", ""},
