@@ -26,6 +26,8 @@ func (a *app) addServer(c *cli.Context, name string) error {
 	switch {
 	case c.Bool("toolset") || c.String("tool") != "" || c.String("prefix") != "":
 		return commandUsageErrorf(c.Command.HelpName, "--mcp adds a server with all its tools: leave out --tool, --toolset and --prefix")
+	case strings.HasPrefix(name, "-"): // add --mcp --user NAME: the flag was taken as the name
+		return commandUsageErrorf(c.Command.HelpName, "--mcp %s: --mcp takes the server's NAME; put %s after it: %s --mcp NAME %s …", name, name, c.Command.HelpName, name)
 	case !toolname.Valid(name):
 		return commandUsageErrorf(c.Command.HelpName, "invalid server name %q: use 1 to 64 letters, digits, '_' or '-'", name)
 	case c.Args().Len() == 0:

@@ -49,6 +49,8 @@ func TestAddMCPServer(t *testing.T) {
 		{"plain add of a server", append([]string{"add", "fs", "--"}, argv...), 2, "",
 			"toolhost: add fs: run \"" + strings.Join(argv, " ") + "\": schema: tool failed: exit status 1: stderr: fake server: ",
 			"", "", "\nfix: " + argv[0] + " looks like an MCP server; add it as one: toolhost add --mcp fs -- " + strings.Join(argv, " ") + "\n"},
+		{"flag as name", []string{"add", "--mcp", "--user", "docs", web}, 2, "",
+			"toolhost: --mcp --user: --mcp takes the server's NAME; put --user after it: toolhost add --mcp NAME --user …\nRun 'toolhost add --help' for usage.\n", "", "", ""},
 		{"name taken", []string{"add", "--mcp", "taken", web}, 2, "",
 			"toolhost: .config/toolhost/tools.toml:3: MCP server \"taken\" already exists; edit it there (toolhost edit) or choose another name\n", "", "", ""},
 	} {

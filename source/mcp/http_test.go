@@ -230,6 +230,20 @@ func TestHTTPRootFix(t *testing.T) {
 	}
 }
 
+// TestHTTPRefusedFix: a URL where nothing listens gets the fix that says
+// so, not a check that it is an MCP endpoint.
+func TestHTTPRefusedFix(t *testing.T) {
+	ts := httptest.NewServer(http.NotFoundHandler())
+	url := ts.URL + "/mcp"
+	host := strings.TrimPrefix(ts.URL, "http://")
+	ts.Close() // the port is free now: a connect is refused
+	s := newSource(t, Spec{Name: "gone", URL: url}, nil)
+	_, err := s.Tools(t.Context())
+	if want := "nothing listens at " + host + ": start the server, or correct the URL"; fixOf(err) != want {
+		t.Errorf("Tools() = %v (fix %q), want the fix %q", err, fixOf(err), want)
+	}
+}
+
 func fixOf(err error) string {
 	var e *Error
 	if errors.As(err, &e) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -446,7 +447,13 @@ func (s *Source) dialOnce(ctx context.Context) (*conn, error) {
 		case p != nil && exited(p, s.spec.Grace):
 			return nil, fail(fmt.Errorf("%w: %w (%s) before the handshake", ErrHandshake, ErrExited, p.status), s.handshakeFix(), p)
 		}
-		return nil, fail(fmt.Errorf("%w: %w", ErrHandshake, err), s.handshakeFix(), p)
+		fix := s.handshakeFix()
+		if p == nil && errors.Is(err, syscall.ECONNREFUSED) {
+			// Nothing listens there: the server is not running, or the
+			// URL's host or port is wrong.
+			fix = "nothing listens at " + hostPort(s.spec.URL) + ": start the server, or correct the URL"
+		}
+		return nil, fail(fmt.Errorf("%w: %w", ErrHandshake, err), fix, p)
 	}
 	c := &conn{cs: cs, proc: p, done: make(chan struct{})}
 	if res := cs.InitializeResult(); res != nil {
@@ -479,6 +486,21 @@ func exited(p *process, wait time.Duration) bool {
 	case <-time.After(wait):
 		return false
 	}
+}
+
+// hostPort is the host and port the URL u connects to.
+func hostPort(u string) string {
+	pu, err := url.Parse(u)
+	if err != nil {
+		return u
+	}
+	if pu.Port() != "" {
+		return pu.Host
+	}
+	if pu.Scheme == "https" {
+		return pu.Host + ":443"
+	}
+	return pu.Host + ":80"
 }
 
 func (s *Source) handshakeFix() string {
