@@ -125,7 +125,7 @@ func (p *Policy) Compile(exe, root, home, tmp string) *Plan {
 				}
 			}
 		}
-		pl.Paths = expand(abs)
+		pl.Paths = expandCached(abs)
 		for _, d := range systemRead {
 			pl.Paths = append(pl.Paths, PathGrant{d, accRead | accExecute})
 		}

@@ -408,6 +408,8 @@ func TestProbeReadOnly(t *testing.T) {
 		{"no policy: read elsewhere", nil, "read-file", ".ssh/id_ed25519", "SECRET"},
 		{"no policy: write", nil, "write-file", "work/src/a.txt", ""},
 		{"no policy: connect", nil, "connect", "", ""},
+		{"no policy: write its TMPDIR", nil, "write-tmp", "-", "written"},
+		{"profile: write its TMPDIR", &sandbox.Policy{Mode: sandbox.ModeOn}, "write-tmp", "-", "written"},
 		{"granted: read", granted, "read-file", ".ssh/id_ed25519", "SECRET"},
 		{"granted: write", granted, "write-file", ".ssh/id_ed25519", ""},
 		{"granted: create in the workspace", granted, "create-file", "work/src/new.txt", ""},

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sync"
 	"syscall"
+	"time"
 
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
@@ -23,29 +24,36 @@ import (
 // opened O_PATH for the call), where go-landlock's Config asked the
 // kernel for its ABI and errata again on every call.
 func ruleset(pl *Plan) (*os.File, uint32, error) {
+	rs, err := rulesetOf(pl, pl.Paths, handledFS, true)
+	return rs, 0, err
+}
+
+// rulesetOf creates the ruleset handling the file rights of handled,
+// granted by paths, and, when netScope is set, pl's network and scope.
+func rulesetOf(pl *Plan, paths []PathGrant, handled uint64, netScope bool) (*os.File, error) {
 	abi := kernelABI()
 	var attr ll.RulesetAttr
 	if pl.FS {
-		attr.HandledAccessFS = handledFS & fsRights(abi)
+		attr.HandledAccessFS = handled & fsRights(abi)
 	}
-	if pl.Net && abi >= 4 {
+	if netScope && pl.Net && abi >= 4 {
 		attr.HandledAccessNet = ll.AccessNetBindTCP | ll.AccessNetConnectTCP
 	}
-	if pl.Scope && abi >= 6 {
+	if netScope && pl.Scope && abi >= 6 {
 		attr.Scoped = ll.ScopeSignal | ll.ScopeAbstractUnixSocket
 	}
 	if abi == 0 || attr.HandledAccessFS == 0 && attr.HandledAccessNet == 0 && attr.Scoped == 0 {
-		return nil, 0, nil
+		return nil, nil
 	}
 	fd, err := ll.LandlockCreateRuleset(&attr, 0)
 	if err != nil {
-		return nil, 0, fmt.Errorf("sandbox: the Landlock ruleset: landlock_create_ruleset: %w", err)
+		return nil, fmt.Errorf("sandbox: the Landlock ruleset: landlock_create_ruleset: %w", err)
 	}
-	fail := func(err error) (*os.File, uint32, error) {
+	fail := func(err error) (*os.File, error) {
 		syscall.Close(fd)
-		return nil, 0, fmt.Errorf("sandbox: the Landlock ruleset: %w", err)
+		return nil, fmt.Errorf("sandbox: the Landlock ruleset: %w", err)
 	}
-	for _, g := range pl.Paths {
+	for _, g := range paths {
 		access := g.Access & attr.HandledAccessFS
 		if access == 0 {
 			continue // nothing this kernel can grant
@@ -67,7 +75,7 @@ func ruleset(pl *Plan) (*os.File, uint32, error) {
 			}
 		}
 	}
-	return os.NewFile(uintptr(fd), "landlock-ruleset"), 0, nil
+	return os.NewFile(uintptr(fd), "landlock-ruleset"), nil
 }
 
 // addPath adds the grant of access beneath path to the ruleset fd: a
@@ -86,18 +94,71 @@ func addPath(fd int, path string, access uint64) error {
 		}
 		pfd = sp.fd
 	} else {
+		pathFDs.RLock()
+		c, ok := pathFDs.m[path]
+		if ok && time.Since(c.at) < expandTTL {
+			defer pathFDs.RUnlock() // no sweep closes it meanwhile
+			return addBeneath(fd, c.fd, path, access)
+		}
+		pathFDs.RUnlock()
 		var err error
 		if pfd, err = syscall.Open(path, oPath|syscall.O_CLOEXEC, 0); err == syscall.ENOENT {
 			return nil
 		} else if err != nil {
 			return fmt.Errorf("open(%s): %w", path, err)
 		}
-		defer syscall.Close(pfd)
+		err = addBeneath(fd, pfd, path, access)
+		keepPathFD(path, pfd)
+		return err
 	}
+	return addBeneath(fd, pfd, path, access)
+}
+
+// addBeneath adds the grant of access beneath pfd, the path's descriptor.
+func addBeneath(fd, pfd int, path string, access uint64) error {
 	if err := ll.LandlockAddPathBeneathRule(fd, &ll.PathBeneathAttr{AllowedAccess: access, ParentFd: pfd}, 0); err != nil {
 		return fmt.Errorf("landlock_add_rule(%s): %w", path, err)
 	}
 	return nil
+}
+
+// pathFDs are the O_PATH descriptors of paths granted within expandTTL:
+// the probes of a cold listing, one per binary, open the split
+// directories once. A descriptor holds its inode: a path replaced
+// meanwhile is granted as it was, never more.
+var pathFDs struct {
+	sync.RWMutex
+	m map[string]pathFD
+}
+
+type pathFD struct {
+	fd int
+	at time.Time
+}
+
+// maxPathFDs bounds the descriptors pathFDs holds.
+const maxPathFDs = 512
+
+// keepPathFD keeps pfd as path's descriptor, closing those older than
+// expandTTL; it closes pfd instead when it cannot keep it.
+func keepPathFD(path string, pfd int) {
+	now := time.Now()
+	pathFDs.Lock()
+	defer pathFDs.Unlock()
+	for p, c := range pathFDs.m {
+		if now.Sub(c.at) >= expandTTL {
+			syscall.Close(c.fd)
+			delete(pathFDs.m, p)
+		}
+	}
+	if _, ok := pathFDs.m[path]; ok || len(pathFDs.m) >= maxPathFDs {
+		syscall.Close(pfd)
+		return
+	}
+	if pathFDs.m == nil {
+		pathFDs.m = map[string]pathFD{}
+	}
+	pathFDs.m[path] = pathFD{pfd, now}
 }
 
 // oPath is O_PATH, the same on every architecture Landlock runs on but

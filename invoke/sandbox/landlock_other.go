@@ -31,3 +31,7 @@ type startThread struct{}
 func earlyThread() *startThread { return nil }
 
 func (l *Launch) endThread() {}
+
+func probeRulesets(*Plan, string, string) (read, write *os.File, err error) {
+	return nil, nil, errors.New("no Landlock on " + runtime.GOOS)
+}

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strconv"
@@ -29,6 +30,10 @@ var hostile = faketool.Scenarios{
 	},
 	// write-file PATH creates or truncates PATH and writes "pwned".
 	"write-file": func() int { return report("written", os.WriteFile(os.Args[2], []byte("pwned"), 0o644)) },
+	// write-tmp writes a file in $TMPDIR, the private temporary directory.
+	"write-tmp": func() int {
+		return report("written", os.WriteFile(filepath.Join(os.Getenv("TMPDIR"), "x"), []byte("x"), 0o644))
+	},
 	// update-file PATH rewrites an existing file.
 	"update-file": func() int {
 		f, err := os.OpenFile(os.Args[2], os.O_WRONLY|os.O_TRUNC, 0)

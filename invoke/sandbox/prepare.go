@@ -37,6 +37,7 @@ type Launch struct {
 	thread   *startThread // made by Prepare for the first start (thread_linux.go)
 
 	rs     *os.File // the Landlock ruleset, nil when there is nothing to restrict
+	base   *os.File // a probe's first layer, enforced before rs (probelayers_linux.go); nil for others
 	flags  uint32   // landlock_restrict_self's flags
 	noCore bool     // RLIMIT_CORE 0 for the process
 
@@ -91,18 +92,32 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 		l.Cleanup()
 		return nil, pl.Err
 	}
-	rs, flags, err := ruleset(pl)
-	if err != nil || rs == nil {
+	var base, rs *os.File
+	var flags uint32
+	if p.readOnly {
+		base, rs, err = probeRulesets(pl, exe, tmp)
+	} else {
+		rs, flags, err = ruleset(pl)
+	}
+	if err != nil || rs == nil && base == nil {
 		l.endThread() // a start without a ruleset needs none
 	}
 	if err != nil {
 		l.Cleanup()
 		return nil, err
 	}
-	if rs != nil {
-		l.rs, l.flags = rs, flags
+	if rs != nil || base != nil {
+		l.rs, l.base, l.flags = rs, base, flags
 		clean := l.Cleanup
-		l.Cleanup = func() { l.endThread(); rs.Close(); clean() }
+		l.Cleanup = func() {
+			l.endThread()
+			for _, f := range []*os.File{rs, base} {
+				if f != nil {
+					f.Close()
+				}
+			}
+			clean()
+		}
 	}
 	l.noCore, l.Enforced = pl.NoCore, true
 	return l, nil

@@ -53,26 +53,32 @@ func (l *Launch) Start(sys *syscall.SysProcAttr, start func() (pid int, err erro
 		_, err := start()
 		return err
 	}
-	if l.rs == nil { // nothing to restrict: RLIMIT_CORE only
+	if l.rs == nil && l.base == nil { // nothing to restrict: RLIMIT_CORE only
 		pid, err := start()
 		if err == nil && l.noCore {
 			_ = noCore(pid)
 		}
 		return err
 	}
-	fd := int(l.rs.Fd())
+	var fds []int // the layers, in order
+	for _, f := range []*os.File{l.base, l.rs} {
+		if f != nil {
+			fds = append(fds, int(f.Fd()))
+		}
+	}
 	sys.Ptrace = true
 	var err error
 	if t := l.takeThread(); t != nil {
-		t.work <- func() { err = l.confined(fd, start, true) }
+		t.work <- func() { err = l.confined(fds, start, true) }
 		<-t.done
 		if t.err != nil {
 			err = t.err
 		}
 	} else {
-		onOwnThread(func() { err = l.confined(fd, start, false) })
+		onOwnThread(func() { err = l.confined(fds, start, false) })
 	}
 	runtime.KeepAlive(l.rs)
+	runtime.KeepAlive(l.base)
 	return err
 }
 
@@ -138,17 +144,19 @@ func (l *Launch) endThread() {
 	}
 }
 
-// confined confines the calling thread with the ruleset fd, starts the
-// process and waits for its stop at exec. It runs on a thread that ends
-// when it returns.
-func (l *Launch) confined(fd int, start func() (int, error), ready bool) error {
+// confined confines the calling thread with the rulesets fds, in order,
+// starts the process and waits for its stop at exec. It runs on a thread
+// that ends when it returns.
+func (l *Launch) confined(fds []int, start func() (int, error), ready bool) error {
 	if !ready {
 		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0); e != 0 {
 			return fmt.Errorf("%w: prctl(PR_SET_NO_NEW_PRIVS): %v", ErrConfine, e)
 		}
 	}
-	if _, _, e := syscall.RawSyscall(sysLandlockRestrictSelf, uintptr(fd), uintptr(l.flags), 0); e != 0 {
-		return fmt.Errorf("%w: landlock_restrict_self: %v", ErrConfine, e)
+	for _, fd := range fds {
+		if _, _, e := syscall.RawSyscall(sysLandlockRestrictSelf, uintptr(fd), uintptr(l.flags), 0); e != 0 {
+			return fmt.Errorf("%w: landlock_restrict_self: %v", ErrConfine, e)
+		}
 	}
 	if !ready {
 		if err := installFilter(); err != nil {
