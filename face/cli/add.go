@@ -71,7 +71,7 @@ func (a *app) add(c *cli.Context) error {
 	// A name the configuration already serves would be an error later.
 	if cfg, err := a.loadConfig(c, root); err == nil { // the files that parse
 		if e, what := existingEntry(cfg, name, c.Bool("toolset")); e != nil {
-			return &exitError{code: ExitFailure, err: fmt.Errorf("%s: %s %q already exists; edit it there or choose another name", e.Place, what, name)}
+			return &exitError{code: ExitFailure, err: fmt.Errorf("%s: %s %q already exists; edit it there or choose another name", shortErrPos(e.Place), what, name)}
 		}
 	}
 	resp, err := resolver.AskSchema(c.Context, argv, root)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -435,7 +436,11 @@ func plural(n int, one, many string) string {
 func problemPrefix(p resolver.Problem) string {
 	var b strings.Builder
 	if p.Place != "" {
-		b.WriteString(p.Place)
+		place := p.Place
+		if filepath.IsAbs(place) { // FILE:LINE, shown as the other lines show files
+			place = relPath(place)
+		}
+		b.WriteString(place)
 		b.WriteString(": ")
 	}
 	if p.Tool != "" {

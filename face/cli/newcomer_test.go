@@ -76,7 +76,7 @@ func TestAddToolsetAndRemove(t *testing.T) {
 			"added toolset m to .config/toolhost/tools.toml: m_alpha, m_beta (2 tools)\ntry: toolhost list\n", "",
 			"\n[toolsets.m]\ncommand = " + strconv.Quote(exe+" multi") + "\nprefix = \"m_\"\n"},
 		{[]string{"list"}, 0, "NAME     DESCRIPTION\nalpha    Greet someone.\ngreet    Greet someone.\nm_alpha  First.\nm_beta   Second.\n", "", ""},
-		{[]string{"add", "--toolset", "m", "--", exe, "multi"}, 2, "", "toolhost: " + file + ":11: toolset \"m\" already exists; edit it there or choose another name\n", ""},
+		{[]string{"add", "--toolset", "m", "--", exe, "multi"}, 2, "", "toolhost: .config/toolhost/tools.toml:11: toolset \"m\" already exists; edit it there or choose another name\n", ""},
 		{[]string{"remove", "m"}, 0, "removed [toolsets.m] from .config/toolhost/tools.toml\n", "", ""},
 		{[]string{"remove", "alpah"}, 2, "", "toolhost: no entry [tools.alpah] or [toolsets.alpah] in the workspace's .config/toolhost/*.toml (did you mean \"alpha\"?)\n", ""},
 		{[]string{"remove", "alpha"}, 0, "removed [tools.alpha] from .config/toolhost/tools.toml\n", "", ""},

@@ -57,3 +57,24 @@ func TestNoteDuplicateNames(t *testing.T) {
 		t.Errorf("list: stdout %q, want the server's paint served", r.stdout)
 	}
 }
+
+// TestCheckPlaceRelative: check run in the workspace names an entry's
+// file as the other lines do, relative to the current directory, and
+// one outside it in full.
+func TestCheckPlaceRelative(t *testing.T) {
+	dir := workspace(t, "[tools.gone]\ncommand = \"bin/gone\"\n")
+	for _, tt := range []struct {
+		name, wd, file string
+	}{
+		{"in the workspace", dir, ".config/toolhost/tools.toml"},
+		{"elsewhere", t.TempDir(), filepath.Join(dir, ".config", "toolhost", "tools.toml")},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Chdir(tt.wd)
+			r := runIn(t, dir, "", nil, "check")
+			if want := "error: " + tt.file + ":2: tool \"gone\": "; r.code != 1 || !strings.HasPrefix(r.stdout, want) {
+				t.Errorf("check: exit %d, stdout %q; want 1 and it to begin with %q", r.code, r.stdout, want)
+			}
+		})
+	}
+}

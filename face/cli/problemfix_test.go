@@ -118,6 +118,8 @@ func TestCommandUsageHints(t *testing.T) {
 	}{
 		{[]string{"serve", "--title", "x"}, "toolhost: serve: --title applies to HTTP (the tool browser and /mcp), served with --http ADDR\nRun 'toolhost serve --help' for usage.\n"},
 		{[]string{"serve", "--http", "127.0.0.1:0", "--token-everywhere"}, "toolhost: serve: --token-everywhere needs a token: give --token-file PATH (or set TOOLHOST_TOKEN)\nRun 'toolhost serve --help' for usage.\n"},
+		{[]string{"serve", "--http", "-v"}, "toolhost: serve: --http -v: --http takes the address to listen on, then -v: toolhost serve --http 127.0.0.1:7477 -v\nRun 'toolhost serve --help' for usage.\n"},
+		{[]string{"serve", "--http", "--allow-execute"}, "toolhost: serve: --http --allow-execute: --http takes the address to listen on, then --allow-execute: toolhost serve --http 127.0.0.1:7477 --allow-execute\nRun 'toolhost serve --help' for usage.\n"},
 		{[]string{"audit", "--since", "soon"}, "toolhost: audit: --since \"soon\": want a duration (90m, 24h), a date (2026-11-25) or a time (2026-11-25T15:04:05Z)\nRun 'toolhost audit --help' for usage.\n"},
 	} {
 		r := run(t, tools, tt.args...)

@@ -32,8 +32,8 @@ func (a *app) serveCommand() *cli.Command {
 			"only with --allow-execute; without it tools/list works and tools/call\n" +
 			"answers an error. With a token (--token-file PATH or TOOLHOST_TOKEN), /mcp,\n" +
 			"calls and the recent calls need it. Requests must name the server's address\n" +
-			"(or localhost on loopback, or a --allow-host NAME). ADDR defaults to\n" +
-			httpserver.DefaultAddr + "; \":PORT\" means 127.0.0.1:PORT. A non-loopback address is\n" +
+			"(or localhost on loopback, or a --allow-host NAME). An empty ADDR (--http=)\n" +
+			"is " + httpserver.DefaultAddr + "; \":PORT\" means 127.0.0.1:PORT. A non-loopback address is\n" +
 			"used only when given explicitly, with a warning. A binary rebuilt while\n" +
 			"serving is noticed, and clients get tools/list_changed.\n\n" +
 			"Examples:\n   toolhost serve\n   toolhost serve --http :8080\n" +
@@ -62,6 +62,11 @@ func (a *app) serveCommand() *cli.Command {
 func (a *app) serve(c *cli.Context) error {
 	if err := checkArgs(c, 0, 0, "[--http ADDR]"); err != nil {
 		return err
+	}
+	if addr := c.String("http"); strings.HasPrefix(addr, "-") {
+		// serve --http -v: the flag after --http was taken as its address.
+		return commandUsageErrorf(c.Command.HelpName, "serve: --http %s: --http takes the address to listen on, then %s: toolhost serve --http %s %s",
+			addr, addr, httpserver.DefaultAddr, addr)
 	}
 	a.pool = true
 	longLivedGC()
