@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolhost/toolhost/invoke/sandbox"
+)
+
+// TestTrustPinsLinkTargets: a tool that may write where a rule's link is
+// retargets vendor/fork (external = true) from ~/fork to ~/.ssh between
+// two `toolhost call` processes. The second process has no pin of its
+// own, yet it is refused, naming the rule, its place, the target recorded
+// by `toolhost trust` and the new one; `toolhost trust` again accepts the
+// new target.
+func TestTrustPinsLinkTargets(t *testing.T) {
+	if sandbox.ABI() < 6 {
+		t.Skipf("Landlock ABI %d on this kernel; this test needs 6 (Linux 6.12)", sandbox.ABI())
+	}
+	home := t.TempDir()
+	for _, d := range []string{"fork", ".ssh"} {
+		if err := os.Mkdir(filepath.Join(home, d), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, ".config/toolhost/tools.toml")
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	toml := fmt.Sprintf("[tools.greet]\ncommand = [%q, \"greet\"]\nsandbox = true\naccess.fs = [\n  {path = \"vendor/fork\", external = true, read = true},\n]\naccess.env = [{name = \"FAKETOOL_PLAY\", read = true}]\nsummary = \"Greet someone.\"\n[tools.greet.parameters.name]\ntype = \"string\"\n", exe)
+	if err := os.WriteFile(file, []byte(toml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "vendor/fork")
+	if err := os.Mkdir(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(home, "fork"), link); err != nil {
+		t.Fatal(err)
+	}
+	retarget := func(to string) {
+		t.Helper()
+		if err := os.Remove(link); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(filepath.Join(home, to), link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := []string{"HOME=" + home, "NO_COLOR=1"}
+	call := func() result { t.Helper(); return runBinary(t, dir, env, "--no-cache", "call", "greet", "name=Ada") }
+	trustLine := func(to string) string {
+		return "these access.fs rules follow links, pinned to where they lead now (a call is refused once one leads elsewhere):\n" +
+			"  vendor/fork  → " + filepath.Join(home, to) + "  .config/toolhost/tools.toml:4\n"
+	}
+
+	r := runBinary(t, dir, env, "trust")
+	if r.code != 0 || !strings.HasSuffix(r.stdout, trustLine("fork")) {
+		t.Fatalf("trust: exit %d, stdout:\n%s\nwant it to end with:\n%s\nstderr:\n%s", r.code, r.stdout, trustLine("fork"), r.stderr)
+	}
+	if r := call(); r.code != 0 || r.stdout != "Hello, Ada!\n" {
+		t.Fatalf("first call: exit %d, stdout %q, stderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+
+	retarget(".ssh") // what a hostile tool with write access to vendor/ does
+	want := fmt.Sprintf("toolhost: tool \"greet\": run \"%s greet\": run: sandbox: an access.fs rule resolves elsewhere than allowed: "+
+		"access.fs rule \"vendor/fork\" (%s:4) now resolves to %s, not to %s as when the workspace was trusted: a link on its path changed\n"+
+		"fix: if a tool changed it, restore the link (ls -l %s) and keep links a tool may write out of access.fs rules; "+
+		"if you did, check where it leads, then run toolhost trust to record the new target\n",
+		exe, file, filepath.Join(home, ".ssh"), filepath.Join(home, "fork"), link)
+	if r := call(); r.code != 2 || r.stdout != "" || r.stderr != want {
+		t.Errorf("call after the retarget: exit %d, stdout %q, stderr mismatch (-want +got):\n-%s\n+%s", r.code, r.stdout, want, r.stderr)
+	}
+
+	r = runBinary(t, dir, env, "trust")
+	if r.code != 0 || !strings.HasSuffix(r.stdout, trustLine(".ssh")) {
+		t.Fatalf("trust again: exit %d, stdout:\n%s\nwant it to end with:\n%s", r.code, r.stdout, trustLine(".ssh"))
+	}
+	if r := call(); r.code != 0 || r.stdout != "Hello, Ada!\n" {
+		t.Errorf("call after trust: exit %d, stdout %q, stderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	if r := runBinary(t, dir, env, "trust"); r.code != 0 || !strings.Contains(r.stdout, "is already trusted") {
+		t.Errorf("trust a third time: exit %d, stdout:\n%s", r.code, r.stdout)
+	}
+}
