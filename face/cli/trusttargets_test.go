@@ -2,11 +2,13 @@ package cli
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/toolhost/toolhost/config/trust"
 	"github.com/toolhost/toolhost/invoke/sandbox"
 )
 
@@ -89,5 +91,57 @@ func TestTrustPinsLinkTargets(t *testing.T) {
 	}
 	if r := runBinary(t, dir, env, "trust"); r.code != 0 || !strings.Contains(r.stdout, "is already trusted") {
 		t.Errorf("trust a third time: exit %d, stdout:\n%s", r.code, r.stdout)
+	}
+}
+
+// TestKeepTrustedKeepsTargets: a command that writes a trusted
+// workspace's file for the person (add, edit, import) keeps the targets
+// `toolhost trust` recorded, so a link a tool retargeted meanwhile stays
+// refused; a rule the command added is pinned where it leads now.
+func TestKeepTrustedKeepsTargets(t *testing.T) {
+	elsewhere := t.TempDir()
+	for _, d := range []string{"fork", ".ssh", "new"} {
+		if err := os.Mkdir(filepath.Join(elsewhere, d), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const rule = "[tools.a]\ncommand = \"a\"\naccess.fs = [{path = \"vendor/fork\", external = true, read = true}]\n"
+	dir := workspace(t, rule)
+	if err := os.Mkdir(filepath.Join(dir, "vendor"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := func(name, to string) {
+		t.Helper()
+		os.Remove(filepath.Join(dir, "vendor", name))
+		if err := os.Symlink(filepath.Join(elsewhere, to), filepath.Join(dir, "vendor", name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link("fork", "fork")
+	if r := runIn(t, dir, "", nil, "trust"); r.code != 0 {
+		t.Fatalf("trust: exit %d, stderr %s", r.code, r.stderr)
+	}
+	link("fork", ".ssh") // a tool's doing
+	link("new", "new")   // the person's
+
+	before, trusted := trustedBefore(dir)
+	file := filepath.Join(dir, ".config/toolhost/tools.toml")
+	wrote := []byte(rule + "[tools.b]\ncommand = \"b\"\naccess.fs = [{path = \"vendor/new\", external = true, read = true}]\n")
+	if err := os.WriteFile(file, wrote, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if note := keepTrusted(before, trusted, file, wrote); note != "" {
+		t.Fatalf("keepTrusted = %q", note)
+	}
+	rec, err := trust.Default().Get(dir)
+	if err != nil || rec == nil {
+		t.Fatalf("Get = %v, %v", rec, err)
+	}
+	want := map[string]string{
+		filepath.Join(dir, "vendor/fork"): filepath.Join(elsewhere, "fork"),
+		filepath.Join(dir, "vendor/new"):  filepath.Join(elsewhere, "new"),
+	}
+	if !maps.Equal(rec.Targets, want) {
+		t.Errorf("Targets = %v, want %v", rec.Targets, want)
 	}
 }
