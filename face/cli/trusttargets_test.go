@@ -76,7 +76,7 @@ func TestTrustPinsLinkTargets(t *testing.T) {
 	want := fmt.Sprintf("toolhost: tool \"greet\": run \"%s greet\": run: sandbox: an access.fs rule resolves elsewhere than allowed: "+
 		"access.fs rule \"vendor/fork\" (%s:4) now resolves to %s, not to %s as when the workspace was trusted: a link on its path changed\n"+
 		"fix: if a tool changed it, restore the link (ls -l %s) and keep links a tool may write out of access.fs rules; "+
-		"if you did, check where it leads, then run toolhost trust to record the new target\n",
+		"if you did, check where it leads, then run toolhost trust to record the new target (a running toolhost serve reads it when restarted)\n",
 		exe, file, filepath.Join(home, ".ssh"), filepath.Join(home, "fork"), link)
 	if r := call(); r.code != 2 || r.stdout != "" || r.stderr != want {
 		t.Errorf("call after the retarget: exit %d, stdout %q, stderr mismatch (-want +got):\n-%s\n+%s", r.code, r.stdout, want, r.stderr)

@@ -42,7 +42,7 @@ func pin(r FSRule, a, rootReal, home string) error {
 	if trusted, ok := r.Targets[written]; ok {
 		if trusted != a {
 			return &fixError{fmt.Errorf("%w: access.fs rule %q%s now resolves to %s, not to %s as when the workspace was trusted: a link on its path changed", ErrMoved, r.Path, where(r), a, trusted),
-				fmt.Sprintf("if a tool changed it, restore the link (ls -l %s) and keep links a tool may write out of access.fs rules; if you did, check where it leads, then run toolhost trust to record the new target", written)}
+				fmt.Sprintf("if a tool changed it, restore the link (ls -l %s) and keep links a tool may write out of access.fs rules; if you did, check where it leads, then run toolhost trust to record the new target (a running toolhost serve reads it when restarted)", written)}
 		}
 		return nil
 	}

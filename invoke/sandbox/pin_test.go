@@ -116,7 +116,7 @@ func TestRuleTrustedTarget(t *testing.T) {
 				return map[string]string{filepath.Join(w.ws, "vendor/fork"): filepath.Join(w.home, "fork")}
 			},
 			`sandbox: an access.fs rule resolves elsewhere than allowed: access.fs rule "vendor/fork" (tools.toml:7) now resolves to {home}/.ssh, not to {home}/fork as when the workspace was trusted: a link on its path changed`,
-			"if a tool changed it, restore the link (ls -l {home}/work/vendor/fork) and keep links a tool may write out of access.fs rules; if you did, check where it leads, then run toolhost trust to record the new target"},
+			"if a tool changed it, restore the link (ls -l {home}/work/vendor/fork) and keep links a tool may write out of access.fs rules; if you did, check where it leads, then run toolhost trust to record the new target (a running toolhost serve reads it when restarted)"},
 		{"recorded toward ~/.ssh, where it leads", func(w world) map[string]string {
 			return map[string]string{filepath.Join(w.ws, "vendor/fork"): filepath.Join(w.home, ".ssh")}
 		}, "", ""},
