@@ -64,6 +64,11 @@ func TestTrustPinsLinkTargets(t *testing.T) {
 			"  vendor/fork  → " + filepath.Join(home, to) + "  .config/toolhost/tools.toml:4\n"
 	}
 
+	dry := "these access.fs rules follow links, and would be pinned to where they lead now:\n" +
+		"  vendor/fork  → " + filepath.Join(home, "fork") + "  .config/toolhost/tools.toml:4\n"
+	if r := runBinary(t, dir, env, "trust", "--dry-run"); r.code != 0 || !strings.HasSuffix(r.stdout, dry) {
+		t.Errorf("trust --dry-run: exit %d, stdout:\n%s\nwant it to end with:\n%s", r.code, r.stdout, dry)
+	}
 	r := runBinary(t, dir, env, "trust")
 	if r.code != 0 || !strings.HasSuffix(r.stdout, trustLine("fork")) {
 		t.Fatalf("trust: exit %d, stdout:\n%s\nwant it to end with:\n%s\nstderr:\n%s", r.code, r.stdout, trustLine("fork"), r.stderr)
