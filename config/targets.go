@@ -6,7 +6,7 @@ import (
 )
 
 // pinTargets gives every access.fs rule of the layer c the targets its
-// workspace's trust record holds; nothing when targets is nil.
+// workspace's trust record holds. A nil targets changes nothing.
 func (c *Config) pinTargets(targets map[string]string) {
 	if targets == nil {
 		return

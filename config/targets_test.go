@@ -10,8 +10,8 @@ import (
 )
 
 // TestLoadTargets: the access.fs rules of a trusted workspace's files
-// carry the targets its trust record holds ([defaults] and servers too);
-// the user's own file's rules carry none, nor do a workspace's under a
+// carry the targets its trust record holds ([defaults] and servers too).
+// The user's own file's rules carry none, nor do a workspace's under a
 // record without targets or under another Trust.
 func TestLoadTargets(t *testing.T) {
 	root := t.TempDir()

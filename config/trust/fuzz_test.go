@@ -7,7 +7,7 @@ import (
 )
 
 // FuzzParseRecord: a record file's contents, whatever they are, decode to
-// a well-formed record (its targets clean absolute paths) or are refused;
+// a well-formed record (its targets clean absolute paths) or are refused,
 // never a panic. A record that decodes survives a round trip.
 func FuzzParseRecord(f *testing.F) {
 	f.Add([]byte(`{"root":"/src/app","files":{"tools.toml":"` + Sum(nil) + `"},"trusted_at":"2026-11-25T13:00:00Z"}`))

@@ -52,7 +52,7 @@ func retargeted(store *trust.Store, root string, sums, targets map[string]string
 }
 
 // reviewTargets shows the rules that go through a link and where
-// `toolhost trust` pins them, one line each; with dryRun, where it would.
+// `toolhost trust` pins them, one line each. With dryRun, where it would.
 func (a *app) reviewTargets(links []linkTarget, dryRun bool) error {
 	if len(links) == 0 {
 		return nil

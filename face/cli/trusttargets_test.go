@@ -16,7 +16,7 @@ import (
 // retargets vendor/fork (external = true) from ~/fork to ~/.ssh between
 // two `toolhost call` processes. The second process has no pin of its
 // own, yet it is refused, naming the rule, its place, the target recorded
-// by `toolhost trust` and the new one; `toolhost trust` again accepts the
+// by `toolhost trust` and the new one. `toolhost trust` again accepts the
 // new target.
 func TestTrustPinsLinkTargets(t *testing.T) {
 	if sandbox.ABI() < 6 {
@@ -102,7 +102,7 @@ func TestTrustPinsLinkTargets(t *testing.T) {
 // TestKeepTrustedKeepsTargets: a command that writes a trusted
 // workspace's file for the person (add, edit, import) keeps the targets
 // `toolhost trust` recorded, so a link a tool retargeted meanwhile stays
-// refused; a rule the command added is pinned where it leads now.
+// refused. A rule the command added is pinned where it leads now.
 func TestKeepTrustedKeepsTargets(t *testing.T) {
 	elsewhere := t.TempDir()
 	for _, d := range []string{"fork", ".ssh", "new"} {
