@@ -34,6 +34,11 @@ type FSRule struct {
 	Delete   *bool
 	Execute  *bool
 	Pos      Position
+	// Targets are where the rules of the trusted workspace holding this
+	// rule resolved when a person trusted it ([trust.Record.Targets]): the
+	// sandbox refuses a call whose rule resolves elsewhere now. nil for
+	// the user's own and explicit files, and for older trust records.
+	Targets map[string]string
 }
 
 // NetRule is one access.net rule (JP's fields, plus bind).

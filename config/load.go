@@ -97,6 +97,7 @@ func Load(opts *LoadOptions) (*Config, error) {
 			}
 			continue
 		}
+		layer.pinTargets(l.targets)
 		switch l.kind {
 		case userLayer:
 			user = floorOf(layer)
@@ -191,10 +192,11 @@ func Layers(opts *LoadOptions) ([]string, error) {
 // layer is one file Load reads; a workspace file checked by Trust comes
 // with the contents it was checked with.
 type layer struct {
-	path string
-	data []byte
-	read bool // data holds the contents
-	kind layerKind
+	path    string
+	data    []byte
+	read    bool // data holds the contents
+	kind    layerKind
+	targets map[string]string // a workspace file's: its trust record's [trust.Record.Targets]
 }
 
 // layerKind says who wrote a layer: the user, a workspace, or a file the

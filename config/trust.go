@@ -20,7 +20,9 @@ import (
 // always used: a person wrote or named them.
 //
 // [*trust.Store] is the implementation toolhost's CLI uses (`toolhost
-// trust` writes it); [TrustAll] trusts every workspace.
+// trust` writes it); [TrustAll] trusts every workspace. With a
+// *trust.Store, the access.fs rules of a trusted workspace also carry the
+// targets its record holds ([FSRule.Targets]).
 type Trust interface {
 	// Verify returns nil when the workspace at root (the directory holding
 	// .config/toolhost) may use exactly these files: each *.toml file's
@@ -143,12 +145,19 @@ func trustedWorkspace(dir string, t Trust) ([]layer, *Error, error) {
 		}
 		return nil, nil, err
 	}
-	if err := t.Verify(ws.Root, ws.Sums()); err != nil {
+	var targets map[string]string
+	if s, ok := t.(*trust.Store); ok {
+		rec, err := s.Verified(ws.Root, ws.Sums())
+		if err != nil {
+			return nil, &Error{Pos: Position{File: dir}, Err: err, Msg: err.Error()}, nil
+		}
+		targets = rec.Targets
+	} else if err := t.Verify(ws.Root, ws.Sums()); err != nil {
 		return nil, &Error{Pos: Position{File: dir}, Err: err, Msg: err.Error()}, nil
 	}
 	layers := make([]layer, len(ws.Files))
 	for i, f := range ws.Files {
-		layers[i] = layer{path: f, data: ws.data[i], read: true, kind: workspaceLayer}
+		layers[i] = layer{path: f, data: ws.data[i], read: true, kind: workspaceLayer, targets: targets}
 	}
 	return layers, nil, nil
 }

@@ -19,6 +19,12 @@
 // restrict another's entries (enable = false, a toolset's exclude, a
 // sandbox default), and losing it must not loosen the rest.
 //
+// A record also keeps where each access.fs rule of the files resolved
+// when they were trusted ([Record.Targets], written by
+// [Store.TrustTargets] and read back by [Store.Verified]). The sandbox
+// refuses a call whose rule resolves elsewhere now: a tool that rewrote a
+// link on the rule's path cannot widen the rule, even across processes.
+//
 // # Where records live
 //
 // One file per workspace in [DefaultDir] ($XDG_DATA_HOME/toolhost/trust,

@@ -7,8 +7,8 @@ import (
 )
 
 // FuzzParseRecord: a record file's contents, whatever they are, decode to
-// a well-formed record or are refused; never a panic. A record that
-// decodes survives a round trip.
+// a well-formed record (its targets clean absolute paths) or are refused,
+// never a panic. A record that decodes survives a round trip.
 func FuzzParseRecord(f *testing.F) {
 	f.Add([]byte(`{"root":"/src/app","files":{"tools.toml":"` + Sum(nil) + `"},"trusted_at":"2026-11-25T13:00:00Z"}`))
 	f.Add([]byte(`{"root":"/src/app","files":{}}`))
@@ -16,6 +16,9 @@ func FuzzParseRecord(f *testing.F) {
 	f.Add([]byte(`{"root":"/x","files":{"../a.toml":"00"}}`))
 	f.Add([]byte(`{"root":"/x","files":null}`))
 	f.Add([]byte(`[]`))
+	f.Add([]byte(`{"root":"/x","files":{},"targets":{"/x/vendor/fork":"/home/u/fork"}}`))
+	f.Add([]byte(`{"root":"/x","files":{},"targets":{"/x/a":"../b"}}`))
+	f.Add([]byte(`{"root":"/x","files":{},"targets":null}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rec, ok := parseRecord(data)
 		if !ok {
@@ -24,12 +27,17 @@ func FuzzParseRecord(f *testing.F) {
 			}
 			return
 		}
+		for named, target := range rec.Targets {
+			if !cleanAbs(named) || !cleanAbs(target) {
+				t.Fatalf("accepted target %q → %q", named, target)
+			}
+		}
 		out, err := json.Marshal(rec)
 		if err != nil {
 			t.Fatal(err)
 		}
 		again, ok := parseRecord(out)
-		if !ok || again.Root != rec.Root || !maps.Equal(again.Files, rec.Files) || !again.Trusted.Equal(rec.Trusted) {
+		if !ok || again.Root != rec.Root || !maps.Equal(again.Files, rec.Files) || !maps.Equal(again.Targets, rec.Targets) || !again.Trusted.Equal(rec.Trusted) {
 			t.Fatalf("round trip of %s: %+v, %v", out, again, ok)
 		}
 	})

@@ -83,6 +83,12 @@ type Record struct {
 	Root    string            `json:"root"`       // the workspace root, absolute, symbolic links resolved
 	Files   map[string]string `json:"files"`      // file name in .config/toolhost → [Sum] of its contents
 	Trusted time.Time         `json:"trusted_at"` // when
+	// Targets maps the absolute path each access.fs rule of the files
+	// names (links not followed) to where it resolved when the person
+	// trusted them (links followed). The sandbox refuses a call whose
+	// rule resolves elsewhere now. Records written before toolhost kept
+	// targets have none: their rules are pinned on first use instead.
+	Targets map[string]string `json:"targets,omitempty"`
 }
 
 // Store is a directory of trust [Record]s, one file per workspace. It holds
@@ -158,13 +164,20 @@ func (r *Record) filesOf(root string) map[string]string {
 // an [*Error] (errors.Is [ErrUntrusted]) naming what differs, or why the
 // record is not believed.
 func (s *Store) Verify(root string, files map[string]string) error {
+	_, err := s.Verified(root, files)
+	return err
+}
+
+// Verified is [Store.Verify] that also returns the record it checked the
+// files against, when it trusts them.
+func (s *Store) Verified(root string, files map[string]string) (*Record, error) {
 	canon, err := Canonical(root)
 	if err != nil {
-		return &Error{Root: root, Cause: err}
+		return nil, &Error{Root: root, Cause: err}
 	}
 	rec, err := s.Get(canon)
 	if err != nil {
-		return &Error{Root: root, Cause: err}
+		return nil, &Error{Root: root, Cause: err}
 	}
 	if rec == nil {
 		e := &Error{Root: root}
@@ -176,7 +189,7 @@ func (s *Store) Verify(root string, files map[string]string) error {
 				e.New = append(e.New, name)
 			}
 		}
-		return e
+		return nil, e
 	}
 	e := &Error{Root: root}
 	for _, name := range slices.Sorted(maps.Keys(files)) {
@@ -194,9 +207,9 @@ func (s *Store) Verify(root string, files map[string]string) error {
 		}
 	}
 	if e.New == nil && e.Changed == nil && e.Removed == nil {
-		return nil
+		return rec, nil
 	}
-	return e
+	return nil, e
 }
 
 // Get returns the record of the workspace at root, nil when there is none.
@@ -258,11 +271,18 @@ func readRecord(path string) (*Record, error) {
 }
 
 // parseRecord decodes a record file's contents: a JSON object with an
-// absolute root and a files object of names to hex SHA-256 sums.
+// absolute root, a files object of names to hex SHA-256 sums, and
+// optionally a targets object of clean absolute paths to clean absolute
+// paths.
 func parseRecord(data []byte) (*Record, bool) {
 	var rec Record
 	if err := json.Unmarshal(data, &rec); err != nil || !filepath.IsAbs(rec.Root) || rec.Files == nil {
 		return nil, false
+	}
+	for named, target := range rec.Targets {
+		if !cleanAbs(named) || !cleanAbs(target) {
+			return nil, false
+		}
 	}
 	for name, sum := range rec.Files {
 		if name == "" || strings.ContainsAny(name, `/\`) || len(sum) != 2*sha256.Size {
@@ -275,19 +295,36 @@ func parseRecord(data []byte) (*Record, bool) {
 	return &rec, true
 }
 
+// cleanAbs reports whether p is an absolute path in its shortest form.
+func cleanAbs(p string) bool {
+	return filepath.IsAbs(p) && filepath.Clean(p) == p
+}
+
 // Trust records that a person trusts the workspace at root with these
 // files (name → [Sum]), replacing any earlier record of it. The record is
 // written to a temporary file and renamed, owner-only (0600, in a 0700
-// directory).
+// directory). It records no targets: see [Store.TrustTargets].
 func (s *Store) Trust(root string, files map[string]string) (*Record, error) {
+	return s.TrustTargets(root, files, nil)
+}
+
+// TrustTargets is [Store.Trust] that also records where the files'
+// access.fs rules resolve now ([Record.Targets]): named path → target.
+// A target that is not a clean absolute path is an error.
+func (s *Store) TrustTargets(root string, files, targets map[string]string) (*Record, error) {
 	if s.Dir == "" {
 		return nil, errNoDir
+	}
+	for named, target := range targets {
+		if !cleanAbs(named) || !cleanAbs(target) {
+			return nil, fmt.Errorf("recording trust: access.fs target %q → %q is not a clean absolute path", named, target)
+		}
 	}
 	canon, err := Canonical(root)
 	if err != nil {
 		return nil, err
 	}
-	rec := &Record{Root: canon, Files: maps.Clone(files), Trusted: time.Now().UTC().Truncate(time.Second)}
+	rec := &Record{Root: canon, Files: maps.Clone(files), Trusted: time.Now().UTC().Truncate(time.Second), Targets: maps.Clone(targets)}
 	if rec.Files == nil {
 		rec.Files = map[string]string{}
 	}

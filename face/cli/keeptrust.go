@@ -60,7 +60,7 @@ func keepTrusted(before map[string]string, trusted bool, file string, wrote []by
 	if !maps.Equal(want, after) {
 		return untrusted // this file or another changed meanwhile
 	}
-	if _, err := trust.Default().Trust(ws.Root, want); err != nil {
+	if err := trustKeeping(ws.Root, want); err != nil {
 		return "could not record trust: " + err.Error()
 	}
 	return ""

@@ -113,6 +113,9 @@ func (a *app) trustCommand() *cli.Command {
 			"--root, else the current directory) in $XDG_DATA_HOME/toolhost/trust. A changed,\n" +
 			"new or removed file makes the workspace untrusted again: review it, and trust\n" +
 			"again. `toolhost add` keeps a trusted workspace trusted.\n\n" +
+			"It also records where each access.fs rule leads now, links followed. A sandboxed\n" +
+			"call whose rule leads elsewhere later (a link a tool retargeted) is refused. If\n" +
+			"you moved the link yourself, check where it leads and run trust again.\n\n" +
 			"It lists what the workspace gets: the commands it runs, the hosts it sends\n" +
 			"requests to, the secrets its tools are given, file access outside the workspace,\n" +
 			"network access, and every setting that relaxes a safeguard (sandbox = false,\n" +
@@ -203,15 +206,16 @@ func (a *app) trust(start string, dryRun bool) error {
 	store := trust.Default()
 	sums := ws.Sums()
 	trusted := store.Verify(ws.Root, sums) == nil
-	if trusted && !dryRun {
-		fmt.Fprintf(a.stdout, "%s is already trusted (%s unchanged)\n", a.outText(ws.Root), a.outText(filesText(ws)))
-		return nil
-	}
 	// What trusting accepts, read from exactly the files hashed: a file
 	// changed since is not shown (nor trusted).
 	cfg, lerr := config.Load(&config.LoadOptions{Dir: ws.Root, NoUser: true, Trust: exactly{root: ws.Root, sums: sums}})
 	if errors.Is(lerr, errChanged) {
 		return &exitError{code: ExitFailure, err: fmt.Errorf("trust: %s: %w", ws.Root, errChanged)}
+	}
+	targets, links := ruleTargets(cfg, ws.Root)
+	if trusted && !dryRun && !retargeted(store, ws.Root, sums, targets) {
+		fmt.Fprintf(a.stdout, "%s is already trusted (%s unchanged)\n", a.outText(ws.Root), a.outText(filesText(ws)))
+		return nil
 	}
 	verb := "may now"
 	switch {
@@ -221,7 +225,7 @@ func (a *app) trust(start string, dryRun bool) error {
 		fmt.Fprintf(a.stdout, "%s is not trusted (%s); trusting it would let\n", a.outText(ws.Root), a.outText(filesText(ws)))
 		verb = "would"
 	default:
-		if _, err := store.Trust(ws.Root, sums); err != nil {
+		if _, err := store.TrustTargets(ws.Root, sums, targets); err != nil {
 			return &exitError{code: ExitFailure, err: err}
 		}
 		fmt.Fprintf(a.stdout, "trusted %s (%s)\n", a.outText(ws.Root), a.outText(filesText(ws)))
@@ -233,6 +237,9 @@ func (a *app) trust(start string, dryRun bool) error {
 		return err
 	}
 	a.reviewFloor(ws, sums)
+	if err := a.reviewTargets(links, dryRun); err != nil {
+		return err
+	}
 	if lerr != nil {
 		fmt.Fprintln(a.stdout, "some entries have errors: run toolhost check")
 	}

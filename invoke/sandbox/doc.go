@@ -26,8 +26,10 @@
 //	err = l.Start(cmd.SysProcAttr, func() (int, error) { err := cmd.Start(); … return cmd.Process.Pid, err })
 //
 // Whatever the rules say, no grant covers toolhost's own directories
-// (owndirs.go); each rule's resolution is pinned for the process, and a
-// call whose rule resolves elsewhere is refused (pin.go). [Policy.Probe]
+// (owndirs.go). Each rule's resolution is pinned, to the target its
+// workspace's trust record holds ([FSRule.Targets]) or else for the
+// process, and a call whose rule resolves elsewhere is refused (pin.go).
+// [Policy.Probe]
 // is the read-only, no-network policy of schema and format_arguments
 // requests.
 //

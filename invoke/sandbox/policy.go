@@ -72,7 +72,7 @@ func (p *Policy) Key() string {
 	p.keyOnce.Do(func() {
 		fs := make([]FSRule, len(p.FS))
 		for i, r := range p.FS {
-			r.Where = ""
+			r.Where, r.Targets = "", nil
 			fs[i] = r
 		}
 		net := make([]NetRule, len(p.Net))
@@ -110,6 +110,13 @@ type FSRule struct {
 	Delete   *bool
 	Execute  *bool
 	Where    string // where it was written ("file:line", "the sandbox profile"), for display
+	// Targets are where the rules of the trusted workspace file that
+	// holds this one resolved when a person trusted it: the absolute path
+	// a rule names (links not followed) → its target. A rule whose path
+	// is there must resolve to that target, or the call is refused (see
+	// pin). nil outside a trusted workspace's files: the rule is pinned
+	// on its first use in the process instead.
+	Targets map[string]string
 }
 
 // NetRule is one access.net rule. An allowed rule grants its port (or

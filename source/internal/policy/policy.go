@@ -27,7 +27,7 @@ func Of(mode string, a *config.Access) *sandbox.Policy {
 	}
 	for _, r := range a.FS {
 		p.FS = append(p.FS, sandbox.FSRule{Path: r.Path, External: r.External, Read: r.Read, Write: r.Write,
-			Create: r.Create, Update: r.Update, Delete: r.Delete, Execute: r.Execute, Where: r.Pos.String()})
+			Create: r.Create, Update: r.Update, Delete: r.Delete, Execute: r.Execute, Where: r.Pos.String(), Targets: r.Targets})
 	}
 	for _, r := range a.Net {
 		p.Net = append(p.Net, sandbox.NetRule{Host: r.Host, Scheme: r.Scheme, Port: r.Port, PathPrefix: r.PathPrefix, Allow: r.Allow, Bind: r.Bind, Where: r.Pos.String()})
