@@ -270,3 +270,24 @@ func cutRunes(s string, n int) string {
 	r := []rune(s)
 	return strings.TrimRight(string(r[:n-1]), " ") + "…"
 }
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// indentLines indents every line of s but the first by prefix, leaving
+// empty lines empty.
+func indentLines(s, prefix string) string {
+	lines := strings.Split(s, "\n")
+	for i := 1; i < len(lines); i++ {
+		if strings.TrimSpace(lines[i]) != "" {
+			lines[i] = prefix + lines[i]
+		} else {
+			lines[i] = ""
+		}
+	}
+	return strings.Join(lines, "\n")
+}

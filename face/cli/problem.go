@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/toolhost/toolhost/resolver"
+)
+
+// problemPrefix is "place: tool "NAME": ".
+func problemPrefix(p resolver.Problem) string {
+	var b strings.Builder
+	if p.Place != "" {
+		b.WriteString(p.Place)
+		b.WriteString(": ")
+	}
+	if p.Tool != "" {
+		fmt.Fprintf(&b, "tool %q: ", p.Tool)
+	}
+	return b.String()
+}
+
+// problemCause is the problem's cause without what the prefix already
+// says: a leading `tool "NAME": ` is dropped.
+func problemCause(p resolver.Problem) string {
+	if p.Err == nil {
+		return ""
+	}
+	msg := p.Err.Error()
+	if p.Tool != "" {
+		msg = strings.TrimPrefix(msg, fmt.Sprintf("tool %q: ", p.Tool))
+	}
+	return msg
+}
+
+// problemText is a problem's message with its fix indented below it.
+func problemText(p resolver.Problem) string {
+	var b strings.Builder
+	b.WriteString(problemPrefix(p))
+	b.WriteString(problemCause(p))
+	if fix := problemFix(p); fix != "" {
+		b.WriteString("\n  fix: ")
+		b.WriteString(indentLines(strings.TrimRight(fix, "\n"), "  "))
+	}
+	return b.String()
+}
