@@ -48,7 +48,7 @@ type app struct {
 	root        string
 	cfgFiles    []string
 	cfgProblems config.Problems
-	untrusted   *config.Error // the workspace left out because it is not trusted (trust.go)
+	untrusted   *config.Error // the workspace left out because it is not trusted (workspacetrust.go)
 
 	// pool: the command serves many calls (serve), so binaries that
 	// declared long_lived run on pools of long-lived processes; the other

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -290,4 +291,44 @@ func indentLines(s, prefix string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// writeBriefs prints a table of names and their summaries, each summary
+// cut to its first sentence and, unless wide, to the terminal's width.
+func (a *app) writeBriefs(wide bool, column string, names, summaries []string) error {
+	width, nameWidth := a.width(), len("NAME")
+	if wide {
+		width = 0
+	}
+	for _, n := range names {
+		nameWidth = max(nameWidth, utf8.RuneCountInString(n))
+	}
+	tw := newTable(a.stdout)
+	row(tw, a.out.bold("NAME"), column)
+	for i, n := range names {
+		row(tw, a.out.green(n), a.outText(briefText(summaries[i], nameWidth, width)))
+	}
+	return tw.Flush()
+}
+
+// shortPlace shows a "file:line" place relative to the working directory
+// when the file is below it; other origins ("binary") are kept.
+func shortPlace(p string) string {
+	file, line, ok := strings.Cut(p, ":")
+	if !ok || !filepath.IsAbs(file) {
+		return p
+	}
+	return relPath(file) + ":" + line
+}
+
+// writeIndented writes each line of text indented by prefix, leaving empty
+// lines empty.
+func writeIndented(w io.Writer, text, prefix string) {
+	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		if strings.TrimSpace(l) == "" {
+			fmt.Fprintln(w)
+			continue
+		}
+		fmt.Fprintf(w, "%s%s\n", prefix, l)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/resolver"
 )
 
@@ -43,4 +44,12 @@ func problemText(p resolver.Problem) string {
 		b.WriteString(indentLines(strings.TrimRight(fix, "\n"), "  "))
 	}
 	return b.String()
+}
+
+// shortErr is a configuration problem with its file shown relative to the
+// working directory.
+func shortErr(e *config.Error) string {
+	pos := e.Pos
+	pos.File = relPath(pos.File)
+	return pos.String() + ": " + e.Msg
 }
