@@ -10,7 +10,8 @@ import (
 	"github.com/toolhost/toolhost/resolver"
 )
 
-func (a *app) cacheCommand() *cli.Command {
+// newCacheCommand is `toolhost cache` and its subcommand clear.
+func newCacheCommand(a *app) *cli.Command {
 	return &cli.Command{
 		Name:  "cache",
 		Usage: "manage the persistent schema cache",
@@ -24,13 +25,22 @@ func (a *app) cacheCommand() *cli.Command {
 				if err := checkArgs(c, 0, 0, ""); err != nil {
 					return err
 				}
-				dir := resolver.DefaultCacheDir()
-				if err := resolver.ClearCache(dir); err != nil && !errors.Is(err, os.ErrNotExist) {
-					return &exitError{code: ExitFailure, err: err}
-				}
-				fmt.Fprintf(a.stdout, "cleared %s\n", dir)
-				return nil
+				opts := &cacheClearOptions{}
+				return cacheClearRun(c, a, opts)
 			},
 		}},
 	}
+}
+
+// cacheClearOptions are what `toolhost cache clear` was given: nothing.
+type cacheClearOptions struct{}
+
+// cacheClearRun deletes the persistent schema cache.
+func cacheClearRun(c *cli.Context, a *app, opts *cacheClearOptions) error {
+	dir := resolver.DefaultCacheDir()
+	if err := resolver.ClearCache(dir); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return &exitError{code: ExitFailure, err: err}
+	}
+	fmt.Fprintf(a.stdout, "cleared %s\n", dir)
+	return nil
 }

@@ -68,7 +68,8 @@ func newToolJSON(t *resolver.Tool, explain bool) toolJSON {
 	return j
 }
 
-func (a *app) describeCommand() *cli.Command {
+// newDescribeCommand is `toolhost describe`.
+func newDescribeCommand(a *app) *cli.Command {
 	return &cli.Command{
 		Name:         "describe",
 		BashComplete: a.completeToolNames,
@@ -86,30 +87,43 @@ func (a *app) describeCommand() *cli.Command {
 			if err := checkArgs(c, 1, 1, "NAME"); err != nil {
 				return err
 			}
-			cat, err := a.toolCatalog(c, c.Args().First())
-			if err != nil {
-				return err
-			}
-			t, err := a.findTool(cat, c.Args().First())
-			if err != nil {
-				return err
-			}
-			a.note(cat)
-			policy, _ := cat.Policy(t.Name)
-			if c.Bool("json") {
-				j := newToolJSON(t, c.Bool("explain"))
-				if c.Bool("explain") {
-					j.Policy = policy
-				}
-				return writeJSON(a.stdout, j)
-			}
-			a.describe(t, c.Bool("explain"))
-			if c.Bool("explain") && policy != nil {
-				a.writePolicy(a.stdout, policy)
-			}
-			return nil
+			opts := &describeOptions{Name: c.Args().First(), JSON: c.Bool("json"), Explain: c.Bool("explain")}
+			return describeRun(c, a, opts)
 		},
 	}
+}
+
+// describeOptions are what `toolhost describe` was given.
+type describeOptions struct {
+	Name    string // the tool
+	JSON    bool   // --json
+	Explain bool   // --explain
+}
+
+// describeRun prints everything about one tool.
+func describeRun(c *cli.Context, a *app, opts *describeOptions) error {
+	cat, err := a.toolCatalog(c, opts.Name)
+	if err != nil {
+		return err
+	}
+	t, err := a.findTool(cat, opts.Name)
+	if err != nil {
+		return err
+	}
+	a.note(cat)
+	policy, _ := cat.Policy(t.Name)
+	if opts.JSON {
+		j := newToolJSON(t, opts.Explain)
+		if opts.Explain {
+			j.Policy = policy
+		}
+		return writeJSON(a.stdout, j)
+	}
+	a.describe(t, opts.Explain)
+	if opts.Explain && policy != nil {
+		a.writePolicy(a.stdout, policy)
+	}
+	return nil
 }
 
 func (a *app) describe(t *resolver.Tool, explain bool) {

@@ -7,7 +7,8 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-func (a *app) formatCommand() *cli.Command {
+// newFormatCommand is `toolhost format`.
+func newFormatCommand(a *app) *cli.Command {
 	return &cli.Command{
 		Name:         "format",
 		BashComplete: a.completeToolNames,
@@ -23,29 +24,42 @@ func (a *app) formatCommand() *cli.Command {
 			if err := checkArgs(c, 1, -1, "NAME [--args JSON | key=value…]"); err != nil {
 				return err
 			}
-			name := c.Args().First()
-			cat, err := a.toolCatalog(c, name)
-			if err != nil {
-				return err
-			}
-			t, err := a.findEnabled(cat, name)
-			if err != nil {
-				return err
-			}
-			args, err := parseArguments(c.String("args"), c.Args().Tail(), schemaParams(t.InputSchema))
-			if err != nil {
-				return forCommand(err, "toolhost format")
-			}
-			a.note(cat)
-			s, err := cat.Format(c.Context, name, args)
-			if err != nil {
-				return &exitError{code: ExitFailure, err: fmt.Errorf("format %s: %w", name, err)}
-			}
-			fmt.Fprint(a.stdout, a.outText(s))
-			if !strings.HasSuffix(s, "\n") {
-				fmt.Fprintln(a.stdout)
-			}
-			return nil
+			opts := &formatOptions{Name: c.Args().First(), ArgsJSON: c.String("args"), Pairs: c.Args().Tail()}
+			return formatRun(c, a, opts)
 		},
 	}
+}
+
+// formatOptions are what `toolhost format` was given.
+type formatOptions struct {
+	Name     string   // the tool
+	ArgsJSON string   // --args
+	Pairs    []string // the key=value arguments
+}
+
+// formatRun prints a call's arguments as the tool renders them for a person.
+func formatRun(c *cli.Context, a *app, opts *formatOptions) error {
+	name := opts.Name
+	cat, err := a.toolCatalog(c, name)
+	if err != nil {
+		return err
+	}
+	t, err := a.findEnabled(cat, name)
+	if err != nil {
+		return err
+	}
+	args, err := parseArguments(opts.ArgsJSON, opts.Pairs, schemaParams(t.InputSchema))
+	if err != nil {
+		return forCommand(err, "toolhost format")
+	}
+	a.note(cat)
+	s, err := cat.Format(c.Context, name, args)
+	if err != nil {
+		return &exitError{code: ExitFailure, err: fmt.Errorf("format %s: %w", name, err)}
+	}
+	fmt.Fprint(a.stdout, a.outText(s))
+	if !strings.HasSuffix(s, "\n") {
+		fmt.Fprintln(a.stdout)
+	}
+	return nil
 }

@@ -6,7 +6,8 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-func (a *app) identityCommand() *cli.Command {
+// newIdentityCommand is `toolhost identity`.
+func newIdentityCommand(a *app) *cli.Command {
 	return &cli.Command{
 		Name:  "identity",
 		Usage: "print the catalog's identity: a UUID that changes whenever the tools do",
@@ -23,20 +24,31 @@ func (a *app) identityCommand() *cli.Command {
 			if err := checkArgs(c, 0, 0, ""); err != nil {
 				return err
 			}
-			cat, err := a.catalog(c)
-			if err != nil {
-				return err
-			}
-			a.note(cat)
-			id := cat.Identity()
-			if c.Bool("json") {
-				return writeJSON(a.stdout, id)
-			}
-			tw := newTable(a.stdout)
-			row(tw, a.out.bold("server_id"), id.ServerID)
-			row(tw, a.out.bold("tools_count"), fmt.Sprint(id.ToolsCount))
-			row(tw, a.out.bold("protocol_version"), id.ProtocolVersion+" (Tool Discovery Protocol; tool binaries speak wire protocol 1 or 2)")
-			return tw.Flush()
+			opts := &identityOptions{JSON: c.Bool("json")}
+			return identityRun(c, a, opts)
 		},
 	}
+}
+
+// identityOptions are what `toolhost identity` was given.
+type identityOptions struct {
+	JSON bool // --json
+}
+
+// identityRun prints the catalog's identity.
+func identityRun(c *cli.Context, a *app, opts *identityOptions) error {
+	cat, err := a.catalog(c)
+	if err != nil {
+		return err
+	}
+	a.note(cat)
+	id := cat.Identity()
+	if opts.JSON {
+		return writeJSON(a.stdout, id)
+	}
+	tw := newTable(a.stdout)
+	row(tw, a.out.bold("server_id"), id.ServerID)
+	row(tw, a.out.bold("tools_count"), fmt.Sprint(id.ToolsCount))
+	row(tw, a.out.bold("protocol_version"), id.ProtocolVersion+" (Tool Discovery Protocol; tool binaries speak wire protocol 1 or 2)")
+	return tw.Flush()
 }

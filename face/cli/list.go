@@ -11,7 +11,8 @@ import (
 	"github.com/toolhost/toolhost/resolver"
 )
 
-func (a *app) listCommand() *cli.Command {
+// newListCommand is `toolhost list`.
+func newListCommand(a *app) *cli.Command {
 	return &cli.Command{
 		Name:  "list",
 		Usage: "list the tools the configuration serves",
@@ -29,65 +30,78 @@ func (a *app) listCommand() *cli.Command {
 			if err := checkArgs(c, 0, 0, ""); err != nil {
 				return err
 			}
-			cat, err := a.catalog(c)
-			if err != nil {
-				return err
-			}
-			a.note(cat)
-			if c.Bool("json") {
-				// The catalog's tools/list bytes, indented as writeJSON
-				// indents: nothing is decoded or marshalled here.
-				data, err := cat.ListJSON()
-				if err != nil {
-					return &exitError{code: ExitFailure, err: err}
-				}
-				var out bytes.Buffer
-				out.Grow(len(data) * 2)
-				if err := json.Indent(&out, data, "", "  "); err != nil {
-					return &exitError{code: ExitFailure, err: err}
-				}
-				out.WriteByte('\n')
-				data = out.Bytes()
-				if a.termOut {
-					data = escapeJSON(data) // the same JSON, without the controls a terminal acts on
-				}
-				_, err = a.stdout.Write(data)
-				return err
-			}
-			briefs := cat.Briefs()
-			if len(briefs) == 0 {
-				if names := disabledNames(cat); len(names) > 0 {
-					fmt.Fprintf(a.stderr, "no enabled tools (disabled: %s)\n", strings.Join(names, ", "))
-					return nil
-				}
-				if a.untrusted != nil {
-					// stderr has the files and the fix; stdout, which a
-					// script or a pager reads, must not be silent.
-					fmt.Fprintln(a.stdout, untrustedNoTools)
-					return nil
-				}
-				if len(a.cfgProblems) == 0 && len(cat.Report().Errors()) == 0 {
-					fmt.Fprintln(a.stderr, a.noToolsHint())
-				}
-				return nil
-			}
-			if c.Bool("schemas") {
-				for i, d := range cat.List() {
-					if i > 0 {
-						fmt.Fprintln(a.stdout)
-					}
-					fmt.Fprintf(a.stdout, "%s  %s\n", a.out.bold(d.Name), a.outText(oneLine(d.Summary)))
-					a.writeParams(a.stdout, d.InputSchema, "  ")
-				}
-				return nil
-			}
-			names, summaries := make([]string, len(briefs)), make([]string, len(briefs))
-			for i, d := range briefs {
-				names[i], summaries[i] = d.Name, d.Summary
-			}
-			return a.writeBriefs(c.Bool("wide"), "DESCRIPTION", names, summaries)
+			opts := &listOptions{JSON: c.Bool("json"), Schemas: c.Bool("schemas"), Wide: c.Bool("wide")}
+			return listRun(c, a, opts)
 		},
 	}
+}
+
+// listOptions are what `toolhost list` was given.
+type listOptions struct {
+	JSON    bool // --json
+	Schemas bool // --schemas
+	Wide    bool // --wide
+}
+
+// listRun prints the tools the catalog serves.
+func listRun(c *cli.Context, a *app, opts *listOptions) error {
+	cat, err := a.catalog(c)
+	if err != nil {
+		return err
+	}
+	a.note(cat)
+	if opts.JSON {
+		// The catalog's tools/list bytes, indented as writeJSON
+		// indents: nothing is decoded or marshalled here.
+		data, err := cat.ListJSON()
+		if err != nil {
+			return &exitError{code: ExitFailure, err: err}
+		}
+		var out bytes.Buffer
+		out.Grow(len(data) * 2)
+		if err := json.Indent(&out, data, "", "  "); err != nil {
+			return &exitError{code: ExitFailure, err: err}
+		}
+		out.WriteByte('\n')
+		data = out.Bytes()
+		if a.termOut {
+			data = escapeJSON(data) // the same JSON, without the controls a terminal acts on
+		}
+		_, err = a.stdout.Write(data)
+		return err
+	}
+	briefs := cat.Briefs()
+	if len(briefs) == 0 {
+		if names := disabledNames(cat); len(names) > 0 {
+			fmt.Fprintf(a.stderr, "no enabled tools (disabled: %s)\n", strings.Join(names, ", "))
+			return nil
+		}
+		if a.untrusted != nil {
+			// stderr has the files and the fix; stdout, which a
+			// script or a pager reads, must not be silent.
+			fmt.Fprintln(a.stdout, untrustedNoTools)
+			return nil
+		}
+		if len(a.cfgProblems) == 0 && len(cat.Report().Errors()) == 0 {
+			fmt.Fprintln(a.stderr, a.noToolsHint())
+		}
+		return nil
+	}
+	if opts.Schemas {
+		for i, d := range cat.List() {
+			if i > 0 {
+				fmt.Fprintln(a.stdout)
+			}
+			fmt.Fprintf(a.stdout, "%s  %s\n", a.out.bold(d.Name), a.outText(oneLine(d.Summary)))
+			a.writeParams(a.stdout, d.InputSchema, "  ")
+		}
+		return nil
+	}
+	names, summaries := make([]string, len(briefs)), make([]string, len(briefs))
+	for i, d := range briefs {
+		names[i], summaries[i] = d.Name, d.Summary
+	}
+	return a.writeBriefs(opts.Wide, "DESCRIPTION", names, summaries)
 }
 
 // untrustedNoTools is what list prints on stdout when it serves nothing

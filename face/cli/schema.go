@@ -6,7 +6,8 @@ import (
 	"github.com/toolhost/toolhost/resolver"
 )
 
-func (a *app) schemaCommand() *cli.Command {
+// newSchemaCommand is `toolhost schema`.
+func newSchemaCommand(a *app) *cli.Command {
 	return &cli.Command{
 		Name:      "schema",
 		Usage:     "ask any binary for its schema (for tool authors)",
@@ -18,19 +19,30 @@ func (a *app) schemaCommand() *cli.Command {
 			if err := checkArgs(c, 1, -1, "-- COMMAND [ARG…]"); err != nil {
 				return err
 			}
-			argv, err := commandArgs(c.Args().Slice())
-			if err != nil {
-				return usageErrorf("%v", err)
-			}
-			root, err := workspaceRoot(c)
-			if err != nil {
-				return err
-			}
-			resp, err := resolver.AskSchema(c.Context, argv, root)
-			if err != nil {
-				return &exitError{code: ExitFailure, err: err}
-			}
-			return writeJSON(a.stdout, resp)
+			opts := &schemaOptions{Command: c.Args().Slice()}
+			return schemaRun(c, a, opts)
 		},
 	}
+}
+
+// schemaOptions are what `toolhost schema` was given.
+type schemaOptions struct {
+	Command []string // the COMMAND… after "--"
+}
+
+// schemaRun asks a binary for its schema and prints the answer.
+func schemaRun(c *cli.Context, a *app, opts *schemaOptions) error {
+	argv, err := commandArgs(opts.Command)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	root, err := workspaceRoot(c)
+	if err != nil {
+		return err
+	}
+	resp, err := resolver.AskSchema(c.Context, argv, root)
+	if err != nil {
+		return &exitError{code: ExitFailure, err: err}
+	}
+	return writeJSON(a.stdout, resp)
 }

@@ -8,7 +8,8 @@ import (
 	"github.com/toolhost/toolhost/internal/version"
 )
 
-func (a *app) versionCommand() *cli.Command {
+// newVersionCommand is `toolhost version`.
+func newVersionCommand(a *app) *cli.Command {
 	return &cli.Command{
 		Name:        "version",
 		Usage:       "print toolhost's version",
@@ -17,8 +18,17 @@ func (a *app) versionCommand() *cli.Command {
 			if err := checkArgs(c, 0, 0, ""); err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "toolhost version %s\n", version.String())
-			return nil
+			opts := &versionOptions{}
+			return versionRun(c, a, opts)
 		},
 	}
+}
+
+// versionOptions are what `toolhost version` was given: nothing.
+type versionOptions struct{}
+
+// versionRun prints toolhost's version.
+func versionRun(c *cli.Context, a *app, opts *versionOptions) error {
+	fmt.Fprintf(a.stdout, "toolhost version %s\n", version.String())
+	return nil
 }
