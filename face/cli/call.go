@@ -15,7 +15,8 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-func (a *app) callCommand() *cli.Command {
+// newCallCommand is `toolhost call`.
+func newCallCommand(a *app) *cli.Command {
 	return &cli.Command{
 		Name:         "call",
 		BashComplete: a.completeToolNames,
@@ -44,25 +45,40 @@ func (a *app) callCommand() *cli.Command {
 			// Run turns `call NAME --help` into `call --tool-help NAME`.
 			&cli.BoolFlag{Name: "tool-help", Hidden: true},
 		},
-		Action: a.call,
+		Action: func(c *cli.Context) error {
+			if c.Bool("tool-help") {
+				if err := checkArgs(c, 1, -1, "NAME --help"); err != nil {
+					return err
+				}
+				return a.toolHelp(c, c.Args().First())
+			}
+			if err := checkArgs(c, 1, -1, "NAME [key=value…]"); err != nil {
+				return err
+			}
+			opts := &callOptions{Name: c.Args().First(), ArgsJSON: c.String("args"), Pairs: c.Args().Tail(),
+				Answers: c.StringSlice("answer"), JSON: c.Bool("json"), Yes: c.Bool("yes")}
+			return callRun(c, a, opts)
+		},
 	}
 }
 
-func (a *app) call(c *cli.Context) error {
-	if c.Bool("tool-help") {
-		if err := checkArgs(c, 1, -1, "NAME --help"); err != nil {
-			return err
-		}
-		return a.toolHelp(c, c.Args().First())
-	}
-	if err := checkArgs(c, 1, -1, "NAME [key=value…]"); err != nil {
-		return err
-	}
-	answers, err := parseAnswerFlags(c.StringSlice("answer"))
+// callOptions are what `toolhost call` was given.
+type callOptions struct {
+	Name     string   // the tool
+	ArgsJSON string   // --args
+	Pairs    []string // the key=value arguments
+	Answers  []string // --answer ID=VALUE
+	JSON     bool     // --json
+	Yes      bool     // --yes
+}
+
+// callRun calls a tool, asking its questions, and prints its outcome.
+func callRun(c *cli.Context, a *app, opts *callOptions) error {
+	answers, err := parseAnswerFlags(opts.Answers)
 	if err != nil {
 		return err
 	}
-	name := c.Args().First()
+	name := opts.Name
 	if a.auditLog, err = a.openCallAudit(c); err != nil { // callaudit.go
 		return err
 	}
@@ -75,13 +91,13 @@ func (a *app) call(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	args, err := parseArguments(c.String("args"), c.Args().Tail(), schemaParams(t.InputSchema))
+	args, err := parseArguments(opts.ArgsJSON, opts.Pairs, schemaParams(t.InputSchema))
 	if err != nil {
 		return forCommand(err, "toolhost call "+name)
 	}
 	a.note(cat)
-	ask := &asker{a: a, answers: answers, interactive: a.interactive(), yes: c.Bool("yes")}
-	events := a.eventPrinter(c.Bool("json"))
+	ask := &asker{a: a, answers: answers, interactive: a.interactive(), yes: opts.Yes}
+	events := a.eventPrinter(opts.JSON)
 	out, err := cat.Call(audit.WithCaller(c.Context, audit.Caller{Face: "cli"}), name, args, &resolver.CallOptions{Ask: ask.ask, OnEvent: events.print, Approve: ask.approve})
 	events.done()
 	if err := refusal(name, err); err != nil {
@@ -108,7 +124,7 @@ func (a *app) call(c *cli.Context) error {
 	if out.Type == tool.KindNeedsInput && out.Question != nil && !slices.Contains(ask.asked, out.Question.ID) {
 		ask.asked = append(ask.asked, out.Question.ID) // asked, but not through ask (a dynamic tool)
 	}
-	err = a.printOutcome(out, c.Bool("json"), servedByServer(cat, name))
+	err = a.printOutcome(out, opts.JSON, servedByServer(cat, name))
 	ask.reportUnused()
 	return err
 }
