@@ -16,7 +16,8 @@ import (
 	"github.com/toolhost/toolhost/config/trust"
 )
 
-func (a *app) trustCommand() *cli.Command {
+// newTrustCommand is `toolhost trust`.
+func newTrustCommand(a *app) *cli.Command {
 	return &cli.Command{
 		Name:      "trust",
 		Usage:     "let the workspace's configuration run its commands",
@@ -44,18 +45,33 @@ func (a *app) trustCommand() *cli.Command {
 				if err := checkArgs(c, 0, 0, "--list"); err != nil {
 					return err
 				}
-				return a.listTrusted()
-			}
-			if err := checkArgs(c, 0, 1, "[DIR]"); err != nil {
+			} else if err := checkArgs(c, 0, 1, "[DIR]"); err != nil {
 				return err
 			}
-			start, err := trustDir(c)
-			if err != nil {
-				return &exitError{code: ExitFailure, err: err}
-			}
-			return a.trust(start, c.Bool("dry-run"))
+			opts := &trustOptions{List: c.Bool("list"), DryRun: c.Bool("dry-run")}
+			return trustRun(c, a, opts)
 		},
 	}
+}
+
+// trustOptions are what `toolhost trust` was given. Its DIR is read by
+// trustDir.
+type trustOptions struct {
+	List   bool // --list
+	DryRun bool // --dry-run
+}
+
+// trustRun trusts the workspace, shows what trusting it would accept, or
+// lists the trusted workspaces.
+func trustRun(c *cli.Context, a *app, opts *trustOptions) error {
+	if opts.List {
+		return a.listTrusted()
+	}
+	start, err := trustDir(c)
+	if err != nil {
+		return &exitError{code: ExitFailure, err: err}
+	}
+	return a.trust(start, opts.DryRun)
 }
 
 // trustDir is where trust and untrust look for the workspace: DIR, else
