@@ -36,12 +36,11 @@ type Options struct {
 	ProgressDelay time.Duration
 }
 
-// app holds what every command needs: the writers and the options.
+// app holds what every command needs: the streams, the options, and the
+// state of the catalog the command opens.
 type app struct {
-	stdout, stderr io.Writer
-	stdin          io.Reader
-	opts           Options
-	out, errOut    palette // colours for stdout and stderr
+	ioStreams
+	opts Options
 
 	// Set by [app.catalog], for [app.note], `check` and `serve`: the
 	// workspace root, the configuration files read and what was left out.
@@ -57,10 +56,6 @@ type app struct {
 	// auditLog gets one line per call of the catalog (serveaudit.go);
 	// nil: none.
 	auditLog *audit.Log
-
-	// Tool text on a terminal (escape.go): whether stdout and stderr are
-	// terminals, and whether the command was given --raw.
-	termOut, termErr, raw bool
 
 	// noteTool is the tool a one-tool command uses, set by
 	// [app.toolCatalog]: [app.note] is then about it only.
@@ -151,7 +146,7 @@ func New(stdout, stderr io.Writer, stdin io.Reader, opts *Options) *cli.App {
 
 // newApp is [New], also returning the app state its actions share.
 func newApp(stdout, stderr io.Writer, stdin io.Reader, opts *Options) (*app, *cli.App) {
-	a := &app{stdout: stdout, stderr: stderr, stdin: stdin, termOut: isTerminal(stdout), termErr: isTerminal(stderr)}
+	a := &app{ioStreams: ioStreams{stdout: stdout, stderr: stderr, stdin: stdin, termOut: isTerminal(stdout), termErr: isTerminal(stderr)}}
 	if opts != nil {
 		a.opts = *opts
 	}
@@ -161,6 +156,7 @@ func newApp(stdout, stderr io.Writer, stdin io.Reader, opts *Options) (*app, *cl
 	if a.opts.ProgressDelay == 0 {
 		a.opts.ProgressDelay = 300 * time.Millisecond
 	}
+	a.getenv = a.opts.Getenv
 	a.out = newPalette(stdout, a.opts.Getenv)
 	a.errOut = newPalette(stderr, a.opts.Getenv)
 

@@ -133,7 +133,7 @@ func callRun(c *cli.Context, a *app, opts *callOptions) error {
 // nil for success, exit 1 for an error or an unanswered question. fromServer
 // says the tool is an MCP server's or a remote catalog's, whose questions
 // say who asks themselves (see [questionText]).
-func (a *app) printOutcome(out tool.Outcome, asJSON, fromServer bool) error {
+func (a *ioStreams) printOutcome(out tool.Outcome, asJSON, fromServer bool) error {
 	if asJSON {
 		if err := writeJSON(a.stdout, out); err != nil {
 			return err

@@ -126,7 +126,7 @@ func describeRun(c *cli.Context, a *app, opts *describeOptions) error {
 	return nil
 }
 
-func (a *app) describe(t *resolver.Tool, explain bool) {
+func (a *ioStreams) describe(t *resolver.Tool, explain bool) {
 	w := a.stdout
 	from := func(field string) string {
 		if !explain {

@@ -74,7 +74,7 @@ var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
 func TestColourTablesStayAligned(t *testing.T) {
 	for _, on := range []bool{false, true} {
 		var buf bytes.Buffer
-		a := &app{stdout: &buf, out: palette{on: on}}
+		a := &app{ioStreams: ioStreams{stdout: &buf, out: palette{on: on}}}
 		a.writeParams(&buf, map[string]any{
 			"type": "object",
 			"properties": map[string]any{

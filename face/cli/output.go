@@ -164,7 +164,7 @@ func compactJSON(v any) string {
 }
 
 // writeParams writes a parameter table, indented by indent.
-func (a *app) writeParams(w io.Writer, schema map[string]any, indent string) {
+func (a *ioStreams) writeParams(w io.Writer, schema map[string]any, indent string) {
 	rows := paramRows(schema)
 	if len(rows) == 0 {
 		fmt.Fprintf(w, "%s(no parameters)\n", indent)
@@ -224,7 +224,7 @@ func schemaParam(node map[string]any) *tool.Parameter {
 // width is the number of columns list and search fit their lines to: 0
 // (no fitting) when stdout is not a terminal, else the terminal's width,
 // else $COLUMNS, else 80.
-func (a *app) width() int {
+func (a *ioStreams) width() int {
 	if !a.termOut {
 		return 0
 	}
@@ -233,7 +233,7 @@ func (a *app) width() int {
 			return w
 		}
 	}
-	if w, err := strconv.Atoi(a.opts.Getenv("COLUMNS")); err == nil && w > 0 {
+	if w, err := strconv.Atoi(a.getenv("COLUMNS")); err == nil && w > 0 {
 		return w
 	}
 	return 80
@@ -295,7 +295,7 @@ func indentLines(s, prefix string) string {
 
 // writeBriefs prints a table of names and their summaries, each summary
 // cut to its first sentence and, unless wide, to the terminal's width.
-func (a *app) writeBriefs(wide bool, column string, names, summaries []string) error {
+func (a *ioStreams) writeBriefs(wide bool, column string, names, summaries []string) error {
 	width, nameWidth := a.width(), len("NAME")
 	if wide {
 		width = 0

@@ -223,7 +223,7 @@ func (a *app) review(cfg *config.Config, verb string) error {
 
 // reviewFloor lists the workspace's settings that are not applied
 // because they would loosen the user's own ([config.ErrLoosens]).
-func (a *app) reviewFloor(ws *config.Workspace, sums map[string]string) {
+func (a *ioStreams) reviewFloor(ws *config.Workspace, sums map[string]string) {
 	_, err := config.Load(&config.LoadOptions{Dir: ws.Root, Trust: exactly{root: ws.Root, sums: sums}})
 	var problems config.Problems
 	if !errors.As(err, &problems) {
@@ -285,7 +285,7 @@ func filesText(ws *config.Workspace) string {
 
 // listTrusted prints every trusted workspace and whether its files are
 // still the ones trusted.
-func (a *app) listTrusted() error {
+func (a *ioStreams) listTrusted() error {
 	store := trust.Default()
 	recs, err := store.List()
 	if len(recs) == 0 && err == nil {
