@@ -68,11 +68,12 @@
 // opens (catalog.go). Parts of one command have files of their own: add's
 // MCP servers and toolsets (addmcp.go, addtoolset.go), call's questions
 // (ask.go, approve.go), serve's token and audit log. Helpers of several
-// commands are in files named by concept: output.go (JSON, tables,
-// parameters), escape.go (tool text on a terminal), problem.go and
-// problemfix.go (a problem's message and fix), findtool.go (a tool by
-// name), workspaceroot.go, workspacetrust.go, note.go (the one stderr line
-// about what was left out) and mcpclient.go (client mode).
+// commands are in files named by concept: output.go (JSON, tables),
+// params.go (a tool's parameters), briefs.go (one line per tool),
+// escape.go (tool text on a terminal), problem.go and problemfix.go (a
+// problem's message and fix), findtool.go (a tool by name),
+// workspaceroot.go, workspacetrust.go, note.go (the one stderr line about
+// what was left out) and mcpclient.go (client mode).
 //
 // Flow: os.Args → [Run] → config.Load → resolver.New → command → stdout / exit code.
 package cli
