@@ -15,7 +15,8 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-func (a *app) addCommand() *cli.Command {
+// newAddCommand is `toolhost add`.
+func newAddCommand(a *app) *cli.Command {
 	return &cli.Command{
 		Name:      "add",
 		Usage:     "register a tool with just its command line",
@@ -39,25 +40,39 @@ func (a *app) addCommand() *cli.Command {
 			&cli.StringFlag{Name: "mcp", Usage: "add the MCP server `NAME` started by COMMAND, or at URL, as [mcp_servers.NAME]"},
 			&cli.BoolFlag{Name: "user", Usage: "with --mcp: write the user file (config.toml), not the workspace's"},
 		},
-		Action: a.add,
+		Action: func(c *cli.Context) error {
+			opts := &addOptions{Args: c.Args().Slice(), MCP: c.String("mcp"), User: c.Bool("user"), Toolset: c.Bool("toolset"), Tool: c.String("tool"), Prefix: c.String("prefix")}
+			return addRun(c, a, opts)
+		},
 	}
 }
 
-func (a *app) add(c *cli.Context) error {
-	if name := c.String("mcp"); name != "" {
-		return a.addServer(c, name)
+// addOptions are what `toolhost add` was given.
+type addOptions struct {
+	Args    []string // NAME -- COMMAND…, or with --mcp the COMMAND… or URL
+	MCP     string   // --mcp NAME
+	User    bool     // --user
+	Toolset bool     // --toolset
+	Tool    string   // --tool
+	Prefix  string   // --prefix
+}
+
+// addRun registers a tool, a toolset or (with --mcp) an MCP server.
+func addRun(c *cli.Context, a *app, opts *addOptions) error {
+	if name := opts.MCP; name != "" {
+		return a.addServer(c, opts, name)
 	}
-	if c.Bool("user") {
+	if opts.User {
 		return commandUsageErrorf(c.Command.HelpName, "--user writes an MCP server (with --mcp) to the user file; a tool is added to the workspace")
 	}
 	if err := checkArgs(c, 2, -1, "NAME -- COMMAND [ARG…]"); err != nil {
 		return err
 	}
-	name := c.Args().First()
+	name := opts.Args[0]
 	if !toolname.Valid(name) {
 		return commandUsageErrorf(c.Command.HelpName, "invalid tool name %q: use 1 to 64 letters, digits, '_' or '-'", name)
 	}
-	argv, err := commandArgs(c.Args().Tail())
+	argv, err := commandArgs(opts.Args[1:])
 	if err != nil {
 		return commandUsageErrorf(c.Command.HelpName, "%v", err)
 	}
@@ -70,7 +85,7 @@ func (a *app) add(c *cli.Context) error {
 	}
 	// A name the configuration already serves would be an error later.
 	if cfg, err := a.loadConfig(c, root); err == nil { // the files that parse
-		if e, what := existingEntry(cfg, name, c.Bool("toolset")); e != nil {
+		if e, what := existingEntry(cfg, name, opts.Toolset); e != nil {
 			return &exitError{code: ExitFailure, err: fmt.Errorf("%s: %s %q already exists; edit it there or choose another name", shortErrPos(e.Place), what, name)}
 		}
 	}
@@ -90,10 +105,10 @@ func (a *app) add(c *cli.Context) error {
 		// The error says what is wrong and how to fix it.
 		return &exitError{code: ExitFailure, err: fmt.Errorf("add %s: %w", name, err)}
 	}
-	if c.Bool("toolset") {
-		return a.addToolset(c, name, argv, root, resp)
+	if opts.Toolset {
+		return a.addToolset(c, opts, name, argv, root, resp)
 	}
-	toolName, err := pickTool(name, c.String("tool"), argv, resp)
+	toolName, err := pickTool(name, opts.Tool, argv, resp)
 	if err != nil {
 		return err
 	}

@@ -21,19 +21,19 @@ import (
 // command). A trusted workspace stays trusted. A server that does not
 // answer is an error (exit 2) whose fix is an edit of the table, so the
 // table stays.
-func (a *app) addServer(c *cli.Context, name string) error {
+func (a *app) addServer(c *cli.Context, opts *addOptions, name string) error {
 	const usage = "--mcp NAME -- COMMAND [ARG…], or --mcp NAME URL"
 	switch {
-	case c.Bool("toolset") || c.String("tool") != "" || c.String("prefix") != "":
+	case opts.Toolset || opts.Tool != "" || opts.Prefix != "":
 		return commandUsageErrorf(c.Command.HelpName, "--mcp adds a server with all its tools: leave out --tool, --toolset and --prefix")
 	case strings.HasPrefix(name, "-"): // add --mcp --user NAME: the flag was taken as the name
 		return commandUsageErrorf(c.Command.HelpName, "--mcp %s: --mcp takes the server's NAME; put %s after it: %s --mcp NAME %s …", name, name, c.Command.HelpName, name)
 	case !toolname.Valid(name):
 		return commandUsageErrorf(c.Command.HelpName, "invalid server name %q: use 1 to 64 letters, digits, '_' or '-'", name)
-	case c.Args().Len() == 0:
+	case len(opts.Args) == 0:
 		return commandUsageErrorf(c.Command.HelpName, "usage: %s %s", c.Command.HelpName, usage)
 	}
-	argv, err := commandArgs(c.Args().Slice())
+	argv, err := commandArgs(opts.Args)
 	if err != nil {
 		return commandUsageErrorf(c.Command.HelpName, "%v", err)
 	}
@@ -55,7 +55,7 @@ func (a *app) addServer(c *cli.Context, name string) error {
 			return &exitError{code: ExitFailure, err: err}
 		}
 	}
-	file, user := filepath.Join(root, ".config", "toolhost", "tools.toml"), c.Bool("user")
+	file, user := filepath.Join(root, ".config", "toolhost", "tools.toml"), opts.User
 	if dir, ok := config.WorkspaceDir(root); ok {
 		file = filepath.Join(dir, "tools.toml")
 	}

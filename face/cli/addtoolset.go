@@ -25,11 +25,11 @@ func existingEntry(cfg *config.Config, name string, toolset bool) (*config.Entry
 // for the binary whose schema answer is resp, serving every tool it
 // declares (with --prefix before each name), once it has checked that no
 // served name is invalid or already a [tools.NAME] entry.
-func (a *app) addToolset(c *cli.Context, name string, argv []string, root string, resp *tool.SchemaResponse) error {
-	if c.String("tool") != "" {
+func (a *app) addToolset(c *cli.Context, opts *addOptions, name string, argv []string, root string, resp *tool.SchemaResponse) error {
+	if opts.Tool != "" {
 		return commandUsageErrorf(c.Command.HelpName, "--tool picks one tool; --toolset registers them all: give one of them")
 	}
-	prefix := c.String("prefix")
+	prefix := opts.Prefix
 	names := resp.Names()
 	if len(names) == 0 {
 		return &exitError{code: ExitFailure, err: fmt.Errorf("%s describes no tools", strings.Join(argv, " "))}

@@ -6,10 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -39,19 +36,18 @@ type Options struct {
 	ProgressDelay time.Duration
 }
 
-// app holds what every command needs: the writers and the options.
+// app holds what every command needs: the streams, the options, and the
+// state of the catalog the command opens.
 type app struct {
-	stdout, stderr io.Writer
-	stdin          io.Reader
-	opts           Options
-	out, errOut    palette // colours for stdout and stderr
+	ioStreams
+	opts Options
 
 	// Set by [app.catalog], for [app.note], `check` and `serve`: the
 	// workspace root, the configuration files read and what was left out.
 	root        string
 	cfgFiles    []string
 	cfgProblems config.Problems
-	untrusted   *config.Error // the workspace left out because it is not trusted (trust.go)
+	untrusted   *config.Error // the workspace left out because it is not trusted (workspacetrust.go)
 
 	// pool: the command serves many calls (serve), so binaries that
 	// declared long_lived run on pools of long-lived processes; the other
@@ -60,10 +56,6 @@ type app struct {
 	// auditLog gets one line per call of the catalog (serveaudit.go);
 	// nil: none.
 	auditLog *audit.Log
-
-	// Tool text on a terminal (escape.go): whether stdout and stderr are
-	// terminals, and whether the command was given --raw.
-	termOut, termErr, raw bool
 
 	// noteTool is the tool a one-tool command uses, set by
 	// [app.toolCatalog]: [app.note] is then about it only.
@@ -154,7 +146,7 @@ func New(stdout, stderr io.Writer, stdin io.Reader, opts *Options) *cli.App {
 
 // newApp is [New], also returning the app state its actions share.
 func newApp(stdout, stderr io.Writer, stdin io.Reader, opts *Options) (*app, *cli.App) {
-	a := &app{stdout: stdout, stderr: stderr, stdin: stdin, termOut: isTerminal(stdout), termErr: isTerminal(stderr)}
+	a := &app{ioStreams: ioStreams{stdout: stdout, stderr: stderr, stdin: stdin, termOut: isTerminal(stdout), termErr: isTerminal(stderr)}}
 	if opts != nil {
 		a.opts = *opts
 	}
@@ -164,6 +156,7 @@ func newApp(stdout, stderr io.Writer, stdin io.Reader, opts *Options) (*app, *cl
 	if a.opts.ProgressDelay == 0 {
 		a.opts.ProgressDelay = 300 * time.Millisecond
 	}
+	a.getenv = a.opts.Getenv
 	a.out = newPalette(stdout, a.opts.Getenv)
 	a.errOut = newPalette(stderr, a.opts.Getenv)
 
@@ -207,25 +200,25 @@ func newApp(stdout, stderr io.Writer, stdin io.Reader, opts *Options) (*app, *cl
 			return cli.ShowAppHelp(c)
 		},
 		Commands: []*cli.Command{
-			a.listCommand(),
-			a.searchCommand(),
-			a.describeCommand(),
-			a.callCommand(),
-			a.formatCommand(),
-			a.schemaCommand(),
-			a.addCommand(),
-			a.editCommand(),
-			a.removeCommand(),
-			a.importCommand(),
-			a.checkCommand(),
-			a.identityCommand(),
-			a.serveCommand(),
-			a.auditCommand(),
-			a.cacheCommand(),
-			a.trustCommand(),
-			a.untrustCommand(),
-			a.completionCommand(),
-			a.versionCommand(),
+			newListCommand(a),
+			newSearchCommand(a),
+			newDescribeCommand(a),
+			newCallCommand(a),
+			newFormatCommand(a),
+			newSchemaCommand(a),
+			newAddCommand(a),
+			newEditCommand(a),
+			newRemoveCommand(a),
+			newImportCommand(a),
+			newCheckCommand(a),
+			newIdentityCommand(a),
+			newServeCommand(a),
+			newAuditCommand(a),
+			newCacheCommand(a),
+			newTrustCommand(a),
+			newUntrustCommand(a),
+			newCompletionCommand(a),
+			newVersionCommand(a),
 		},
 	}
 	for _, c := range app.Commands {
@@ -247,21 +240,6 @@ func unknownCommand(app *cli.App, name string) error {
 		return usageErrorf("unknown command %q (did you mean %q?)", name, s)
 	}
 	return usageErrorf("unknown command %q (commands: %s)", name, strings.Join(names, ", "))
-}
-
-func (a *app) versionCommand() *cli.Command {
-	return &cli.Command{
-		Name:        "version",
-		Usage:       "print toolhost's version",
-		Description: "The same as toolhost --version.\n\nExample:\n   toolhost version",
-		Action: func(c *cli.Context) error {
-			if err := checkArgs(c, 0, 0, ""); err != nil {
-				return err
-			}
-			fmt.Fprintf(a.stdout, "toolhost version %s\n", version.String())
-			return nil
-		},
-	}
 }
 
 // setUsageErrors makes flag errors of c and its subcommands usage errors
@@ -290,255 +268,4 @@ func checkArgs(c *cli.Context, min, max int, what string) error {
 		return commandUsageErrorf(c.Command.HelpName, "usage: %s", strings.TrimSpace(c.Command.HelpName+" "+what))
 	}
 	return nil
-}
-
-// loadConfig reads the configuration layers named by the global flags, for
-// the workspace at root (see [findRoot]). Files and entries with errors are
-// left out, and kept in a.cfgProblems for the one-line note and `check`;
-// only a configuration that cannot be read at all is an error.
-func (a *app) loadConfig(c *cli.Context, root string) (*config.Config, error) {
-	cfg, err := config.Load(a.loadOptions(c, root))
-	if cfg == nil {
-		return nil, &exitError{code: ExitFailure, err: err}
-	}
-	a.cfgProblems = nil
-	if !errors.As(err, &a.cfgProblems) && err != nil {
-		return nil, &exitError{code: ExitFailure, err: err}
-	}
-	a.cfgProblems, a.untrusted = splitUntrusted(a.cfgProblems)
-	a.cfgFiles = cfg.Files
-	return cfg, nil
-}
-
-// catalog loads the configuration and resolves it, showing progress on a
-// terminal. It prints nothing else: the commands call [app.note] once they
-// know their own tool is fine, and `check` prints every problem.
-func (a *app) catalog(c *cli.Context) (*resolver.Catalog, error) {
-	return a.toolCatalog(c, "")
-}
-
-// toolCatalog is [app.catalog] for a command that uses the one tool name
-// (call, describe, format): a persisted resolution that has it is served once
-// that tool's binary is checked, without checking the others
-// ([resolver.Options.Only]). An empty name checks them all.
-func (a *app) toolCatalog(c *cli.Context, name string) (*resolver.Catalog, error) {
-	if a.client != nil {
-		return a.clientCatalog(c, name)
-	}
-	root, err := findRoot(c)
-	if err != nil {
-		return nil, &exitError{code: ExitFailure, err: err}
-	}
-	a.root = root
-	a.auditLog.SetWorkspace(root) // one log holds every workspace's calls
-	a.noteTool = name             // the one line of note is about this tool only
-	opts := &resolver.Options{Root: root, PoolSize: -1, Only: name, Audit: a.auditLog,
-		RetrySources: c.Command.Name == "check"} // check tries a server whose failed start backs off
-	if a.pool {
-		opts.PoolSize = poolSize(a.opts.Getenv("TOOLHOST_POOL_SIZE"))
-	}
-	if !c.Bool("no-cache") {
-		opts.CacheDir = resolver.DefaultCacheDir()
-	}
-	var p *progress
-	if isTerminal(a.stderr) && a.opts.Getenv("TERM") != "dumb" { // a dumb terminal shows escape codes as they are
-		p = startProgress(a.stderr, a.opts.ProgressDelay)
-		opts.Progress = p.update
-	}
-	var cat *resolver.Catalog
-	if opts.CacheDir != "" && !a.pool {
-		// A one-shot command: a persisted resolution of the same
-		// configuration files (same stat) is served without reading them.
-		// Only trusted files are listed: an untrusted workspace's
-		// persisted resolution is never served.
-		files, lerr := config.Layers(a.loadOptions(c, root))
-		var untrusted config.Problems
-		if lerr != nil && !errors.As(lerr, &untrusted) {
-			return nil, &exitError{code: ExitFailure, err: lerr}
-		}
-		a.cfgFiles, a.cfgProblems = files, nil
-		_, a.untrusted = splitUntrusted(untrusted)
-		cat, err = resolver.Open(c.Context, files, func() (*config.Config, error) {
-			cfg, err := a.loadConfig(c, root)
-			if err != nil {
-				return nil, err
-			}
-			if len(a.cfgProblems) > 0 {
-				return cfg, a.cfgProblems
-			}
-			return cfg, nil
-		}, opts)
-	} else {
-		var cfg *config.Config
-		if cfg, err = a.loadConfig(c, root); err != nil {
-			p.stop()
-			return nil, err
-		}
-		cat, err = resolver.New(c.Context, cfg, opts)
-	}
-	p.stop()
-	if err != nil {
-		var ee *exitError
-		if errors.As(err, &ee) {
-			return nil, err // from loadConfig
-		}
-		return nil, &exitError{code: ExitFailure, err: err}
-	}
-	a.opened = append(a.opened, cat)
-	if a.opts.Setup != nil {
-		if err := a.opts.Setup(c.Context, cat); err != nil {
-			return nil, &exitError{code: ExitFailure, err: err}
-		}
-	}
-	return cat, nil
-}
-
-// poolSize reads TOOLHOST_POOL_SIZE: the long-lived processes `serve`
-// keeps per binary; "" or an invalid value means the default (2), 0 means
-// none (every call one-shot).
-func poolSize(v string) int {
-	n, err := strconv.Atoi(strings.TrimSpace(v))
-	switch {
-	case err != nil || n < 0:
-		return 0 // resolver.DefaultPoolSize
-	case n == 0:
-		return -1
-	}
-	return n
-}
-
-// note writes one line on stderr when something was left out or looks
-// wrong, however many problems there are, such as
-//
-//	toolhost: 2 entries could not be resolved (run toolhost check for details)
-//
-// The tools that resolved are served anyway; `toolhost check` lists every
-// problem with its fix. For a command that uses one tool (call, describe,
-// format: [app.toolCatalog] with a name), the line is about that tool only
-// (note.go). An untrusted workspace is said first, in a line of its own.
-func (a *app) note(cat *resolver.Catalog) {
-	if a.client != nil {
-		a.clientNote(cat)
-		return
-	}
-	a.noteUntrusted()
-	a.noteFor(cat, a.noteTool)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-// problemPrefix is "place: tool "NAME": ".
-func problemPrefix(p resolver.Problem) string {
-	var b strings.Builder
-	if p.Place != "" {
-		place := p.Place
-		if filepath.IsAbs(place) { // FILE:LINE, shown as the other lines show files
-			place = relPath(place)
-		}
-		b.WriteString(place)
-		b.WriteString(": ")
-	}
-	if p.Tool != "" {
-		fmt.Fprintf(&b, "tool %q: ", p.Tool)
-	}
-	return b.String()
-}
-
-// problemCause is the problem's cause without what the prefix already
-// says: a leading `tool "NAME": ` is dropped.
-func problemCause(p resolver.Problem) string {
-	if p.Err == nil {
-		return ""
-	}
-	msg := p.Err.Error()
-	if p.Tool != "" {
-		msg = strings.TrimPrefix(msg, fmt.Sprintf("tool %q: ", p.Tool))
-	}
-	return msg
-}
-
-// problemText is a problem's message with its fix indented below it.
-func problemText(p resolver.Problem) string {
-	var b strings.Builder
-	b.WriteString(problemPrefix(p))
-	b.WriteString(problemCause(p))
-	if fix := problemFix(p); fix != "" {
-		b.WriteString("\n  fix: ")
-		b.WriteString(indentLines(strings.TrimRight(fix, "\n"), "  "))
-	}
-	return b.String()
-}
-
-// progress shows "resolving tools d/t" on a terminal stderr once resolution
-// has taken longer than a delay, and erases it when resolution ends.
-type progress struct {
-	w     io.Writer
-	timer *time.Timer
-
-	mu          sync.Mutex
-	done, total int
-	shown       bool
-	stopped     bool
-}
-
-func startProgress(w io.Writer, delay time.Duration) *progress {
-	p := &progress{w: w}
-	p.timer = time.AfterFunc(delay, func() {
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		if !p.stopped {
-			p.shown = true
-			p.drawLocked()
-		}
-	})
-	return p
-}
-
-func (p *progress) update(done, total int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.done, p.total = done, total
-	if p.shown && !p.stopped {
-		p.drawLocked()
-	}
-}
-
-func (p *progress) drawLocked() {
-	if p.total > 0 {
-		fmt.Fprintf(p.w, "\r\x1b[Kresolving tools %d/%d…", p.done, p.total)
-	} else {
-		fmt.Fprint(p.w, "\r\x1b[Kresolving tools…")
-	}
-}
-
-func (p *progress) stop() {
-	if p == nil {
-		return
-	}
-	p.timer.Stop()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.stopped = true
-	if p.shown {
-		fmt.Fprint(p.w, "\r\x1b[K")
-	}
-}
-
-// indentLines indents every line of s but the first by prefix, leaving
-// empty lines empty.
-func indentLines(s, prefix string) string {
-	lines := strings.Split(s, "\n")
-	for i := 1; i < len(lines); i++ {
-		if strings.TrimSpace(lines[i]) != "" {
-			lines[i] = prefix + lines[i]
-		} else {
-			lines[i] = ""
-		}
-	}
-	return strings.Join(lines, "\n")
 }

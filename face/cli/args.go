@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/dupkey"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
@@ -229,4 +230,14 @@ func decodeJSON(s string, v any) error {
 		return errors.New("more than one JSON value")
 	}
 	return nil
+}
+
+// commandArgs returns the COMMAND… after "--": several tokens are the argv
+// as given; a single token holding spaces is split like a TOML command
+// string.
+func commandArgs(args []string) ([]string, error) {
+	if len(args) == 1 && strings.ContainsAny(args[0], " \t") {
+		return config.SplitWords(args[0])
+	}
+	return args, nil
 }

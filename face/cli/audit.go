@@ -16,7 +16,8 @@ import (
 	"github.com/toolhost/toolhost/config"
 )
 
-func (a *app) auditCommand() *cli.Command {
+// newAuditCommand is `toolhost audit`.
+func newAuditCommand(a *app) *cli.Command {
 	return &cli.Command{
 		Name:  "audit",
 		Usage: "list the calls serve and call recorded in the audit log",
@@ -37,18 +38,33 @@ func (a *app) auditCommand() *cli.Command {
 			&cli.BoolFlag{Name: "follow", Aliases: []string{"f"}, Usage: "keep printing calls as they are logged"},
 			&cli.StringFlag{Name: "file", Usage: "read the audit log `FILE` (default: the one serve writes, " + auditDefaultHelp + ")"},
 		},
-		Action: a.auditAction,
+		Action: func(c *cli.Context) error {
+			if err := checkArgs(c, 0, 0, "[--tool TOOL] [--workspace DIR] [--since WHEN] [--json] [-f]"); err != nil {
+				return err
+			}
+			opts := &auditOptions{Tool: c.String("tool"), Workspace: c.String("workspace"), Since: c.String("since"), JSON: c.Bool("json"), Follow: c.Bool("follow"), File: c.String("file")}
+			return auditRun(c, a, opts)
+		},
 	}
 }
 
 const auditDefaultHelp = "$XDG_STATE_HOME/toolhost/audit.jsonl or ~/.local/state/toolhost/audit.jsonl"
 
-func (a *app) auditAction(c *cli.Context) error {
-	if err := checkArgs(c, 0, 0, "[--tool TOOL] [--workspace DIR] [--since WHEN] [--json] [-f]"); err != nil {
-		return err
-	}
-	filter := &audit.Filter{Tool: c.String("tool")}
-	if dir := c.String("workspace"); dir != "" {
+// auditOptions are what `toolhost audit` was given.
+type auditOptions struct {
+	Tool      string // --tool
+	Workspace string // --workspace
+	Since     string // --since
+	JSON      bool   // --json
+	Follow    bool   // --follow
+	File      string // --file
+}
+
+// auditRun prints the calls the audit log holds, and with --follow
+// those logged after.
+func auditRun(c *cli.Context, a *app, opts *auditOptions) error {
+	filter := &audit.Filter{Tool: opts.Tool}
+	if dir := opts.Workspace; dir != "" {
 		abs, err := filepath.Abs(dir)
 		if err != nil {
 			return &exitError{code: ExitFailure, err: err}
@@ -58,23 +74,23 @@ func (a *app) auditAction(c *cli.Context) error {
 			filter.Workspace = filepath.Dir(filepath.Dir(ws))
 		}
 	}
-	if s := c.String("since"); s != "" {
+	if s := opts.Since; s != "" {
 		t, err := parseSince(s, time.Now())
 		if err != nil {
 			return commandUsageErrorf(c.Command.HelpName, "audit: --since %q: %v", s, err)
 		}
 		filter.Since = t
 	}
-	path := c.String("file")
+	path := opts.File
 	if path == "" {
 		path = audit.DefaultPath(a.opts.Getenv)
 		if path == "" {
 			return commandUsageErrorf(c.Command.HelpName, "audit: no audit log to read: neither XDG_STATE_HOME nor HOME is set; give --file FILE")
 		}
 	}
-	p := &auditPrinter{a: a, json: c.Bool("json"), follow: c.Bool("follow")}
+	p := &auditPrinter{a: a, json: opts.JSON, follow: opts.Follow}
 	files := audit.Files(path)
-	if c.Bool("follow") {
+	if opts.Follow {
 		// The rotated files now, then the current one from its start on.
 		if len(files) > 0 && files[len(files)-1] == path {
 			files = files[:len(files)-1]
@@ -90,7 +106,7 @@ func (a *app) auditAction(c *cli.Context) error {
 	if err := p.flush(); err != nil {
 		return err
 	}
-	if !c.Bool("follow") {
+	if !opts.Follow {
 		if p.n == 0 && !p.json {
 			fmt.Fprintln(a.stderr, "no calls recorded"+p.matching(filter))
 		}

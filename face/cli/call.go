@@ -1,27 +1,22 @@
 package cli
 
 import (
-	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"io"
-	"maps"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/toolhost/toolhost/audit"
-	"github.com/toolhost/toolhost/internal/suggest"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )
 
-func (a *app) callCommand() *cli.Command {
+// newCallCommand is `toolhost call`.
+func newCallCommand(a *app) *cli.Command {
 	return &cli.Command{
 		Name:         "call",
 		BashComplete: a.completeToolNames,
@@ -50,25 +45,40 @@ func (a *app) callCommand() *cli.Command {
 			// Run turns `call NAME --help` into `call --tool-help NAME`.
 			&cli.BoolFlag{Name: "tool-help", Hidden: true},
 		},
-		Action: a.call,
+		Action: func(c *cli.Context) error {
+			if c.Bool("tool-help") {
+				if err := checkArgs(c, 1, -1, "NAME --help"); err != nil {
+					return err
+				}
+				return a.toolHelp(c, c.Args().First())
+			}
+			if err := checkArgs(c, 1, -1, "NAME [key=value…]"); err != nil {
+				return err
+			}
+			opts := &callOptions{Name: c.Args().First(), ArgsJSON: c.String("args"), Pairs: c.Args().Tail(),
+				Answers: c.StringSlice("answer"), JSON: c.Bool("json"), Yes: c.Bool("yes")}
+			return callRun(c, a, opts)
+		},
 	}
 }
 
-func (a *app) call(c *cli.Context) error {
-	if c.Bool("tool-help") {
-		if err := checkArgs(c, 1, -1, "NAME --help"); err != nil {
-			return err
-		}
-		return a.toolHelp(c, c.Args().First())
-	}
-	if err := checkArgs(c, 1, -1, "NAME [key=value…]"); err != nil {
-		return err
-	}
-	answers, err := parseAnswerFlags(c.StringSlice("answer"))
+// callOptions are what `toolhost call` was given.
+type callOptions struct {
+	Name     string   // the tool
+	ArgsJSON string   // --args
+	Pairs    []string // the key=value arguments
+	Answers  []string // --answer ID=VALUE
+	JSON     bool     // --json
+	Yes      bool     // --yes
+}
+
+// callRun calls a tool, asking its questions, and prints its outcome.
+func callRun(c *cli.Context, a *app, opts *callOptions) error {
+	answers, err := parseAnswerFlags(opts.Answers)
 	if err != nil {
 		return err
 	}
-	name := c.Args().First()
+	name := opts.Name
 	if a.auditLog, err = a.openCallAudit(c); err != nil { // callaudit.go
 		return err
 	}
@@ -81,13 +91,13 @@ func (a *app) call(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	args, err := parseArguments(c.String("args"), c.Args().Tail(), schemaParams(t.InputSchema))
+	args, err := parseArguments(opts.ArgsJSON, opts.Pairs, schemaParams(t.InputSchema))
 	if err != nil {
 		return forCommand(err, "toolhost call "+name)
 	}
 	a.note(cat)
-	ask := &asker{a: a, answers: answers, interactive: a.interactive(), yes: c.Bool("yes")}
-	events := a.eventPrinter(c.Bool("json"))
+	ask := &asker{a: a, answers: answers, interactive: a.interactive(), yes: opts.Yes}
+	events := a.eventPrinter(opts.JSON)
 	out, err := cat.Call(audit.WithCaller(c.Context, audit.Caller{Face: "cli"}), name, args, &resolver.CallOptions{Ask: ask.ask, OnEvent: events.print, Approve: ask.approve})
 	events.done()
 	if err := refusal(name, err); err != nil {
@@ -114,7 +124,7 @@ func (a *app) call(c *cli.Context) error {
 	if out.Type == tool.KindNeedsInput && out.Question != nil && !slices.Contains(ask.asked, out.Question.ID) {
 		ask.asked = append(ask.asked, out.Question.ID) // asked, but not through ask (a dynamic tool)
 	}
-	err = a.printOutcome(out, c.Bool("json"), servedByServer(cat, name))
+	err = a.printOutcome(out, opts.JSON, servedByServer(cat, name))
 	ask.reportUnused()
 	return err
 }
@@ -123,7 +133,7 @@ func (a *app) call(c *cli.Context) error {
 // nil for success, exit 1 for an error or an unanswered question. fromServer
 // says the tool is an MCP server's or a remote catalog's, whose questions
 // say who asks themselves (see [questionText]).
-func (a *app) printOutcome(out tool.Outcome, asJSON, fromServer bool) error {
+func (a *ioStreams) printOutcome(out tool.Outcome, asJSON, fromServer bool) error {
 	if asJSON {
 		if err := writeJSON(a.stdout, out); err != nil {
 			return err
@@ -162,190 +172,12 @@ func (a *app) printOutcome(out tool.Outcome, asJSON, fromServer bool) error {
 	return &exitError{code: ExitFailure, err: fmt.Errorf("outcome of unknown type %q", out.Type)}
 }
 
-// questionText is what the hint of an unanswered question says of q: who
-// asks, then what the prompt would show, its preamble first (a line of its
-// own) and then its text. A local tool's question starts "the tool asks: ";
-// a server's starts with who asks already (`MCP server "NAME" asks: ` or
-// `remote catalog "NAME" asks: `, in its preamble when the server gave a
-// message, else in its text: package source/servers puts it there), so
-// the hint says who asks as the prompt does, once.
-func questionText(q tool.Question, fromServer bool) string {
-	text := q.Text
-	if q.PreAmble != nil && *q.PreAmble != "" {
-		text = strings.TrimRight(*q.PreAmble, "\n") + "\n" + text
-	}
-	if fromServer {
-		return text
-	}
-	return "the tool asks: " + text
-}
-
 // servedByServer reports whether the tool name is served by an MCP server or
 // a remote catalog (its source is "mcp.NAME" or "remote.NAME"), whose
 // questions say who asks.
 func servedByServer(cat *resolver.Catalog, name string) bool {
 	src, _ := cat.SourceOf(name)
 	return strings.HasPrefix(src, "mcp.") || strings.HasPrefix(src, "remote.")
-}
-
-// answerHint shows what an answer to q looks like.
-func answerHint(q tool.Question) string {
-	switch q.AnswerType.Kind {
-	case tool.AnswerBoolean:
-		return "yes|no"
-	case tool.AnswerSelect:
-		return strings.Join(q.AnswerType.Options, "|")
-	case tool.AnswerSecret:
-		return "secret, not shown"
-	case tool.AnswerNumber:
-		if q.AnswerType.Integer {
-			return "whole number"
-		}
-		return "number"
-	}
-	return "TEXT"
-}
-
-// interactive reports whether questions can be asked on stdin.
-func (a *app) interactive() bool {
-	return a.opts.Interactive || (isTerminal(a.stdin) && isTerminal(a.stderr))
-}
-
-// unansweredError reports a question that had no --answer, no terminal and
-// no default: `call` prints it and exits 1.
-type unansweredError struct{ q tool.Question }
-
-func (e *unansweredError) Error() string {
-	return fmt.Sprintf("question %q has no answer: %s", e.q.ID, e.q.Text)
-}
-
-// asker answers a tool's questions for `call`: from --answer, then the
-// terminal, then the question's default.
-type asker struct {
-	a           *app
-	answers     map[string]string
-	interactive bool
-	yes         bool // --yes: approve a call that needs approval (approve.go)
-	in          *bufio.Reader
-	asked       []string // question ids, in the order asked
-}
-
-func (k *asker) ask(ctx context.Context, q tool.Question) (any, error) {
-	if !slices.Contains(k.asked, q.ID) {
-		k.asked = append(k.asked, q.ID)
-	}
-	if raw, ok := k.answers[q.ID]; ok {
-		v, err := parseAnswer(raw, q)
-		if err != nil {
-			return nil, usageErrorf("--answer %s: %v", q.ID, err)
-		}
-		return v, nil
-	}
-	if k.interactive {
-		return k.prompt(ctx, q)
-	}
-	if q.Default != nil {
-		return q.Default, nil
-	}
-	return nil, &unansweredError{q: q}
-}
-
-// reportUnused points out, on stderr, each --answer whose question the
-// tool never asked (a misspelt id, most likely), with the ids it did ask.
-// Answers given up front for questions asked later are used when asked,
-// so only what is left at the end of the call is reported.
-func (k *asker) reportUnused() {
-	asked := "none"
-	if len(k.asked) > 0 {
-		quoted := make([]string, len(k.asked))
-		for i, id := range k.asked {
-			quoted[i] = strconv.Quote(id)
-		}
-		asked = strings.Join(quoted, ", ")
-	}
-	for _, id := range slices.Sorted(maps.Keys(k.answers)) {
-		if slices.Contains(k.asked, id) {
-			continue
-		}
-		hint := ""
-		if s := suggest.Nearest(id, k.asked, max(2, len(id)/3)); s != "" && len(k.asked) > 1 {
-			hint = fmt.Sprintf(" (did you mean %q?)", s)
-		}
-		fmt.Fprintf(k.a.stderr, "%s: --answer %s: the tool asked no question %q; it asked %s%s\n",
-			k.a.errOut.yellow("warning"), id, id, asked, hint)
-	}
-}
-
-// prompt asks q on stderr and reads the answer from stdin, asking again
-// after an answer that does not fit. An empty line takes the default.
-func (k *asker) prompt(ctx context.Context, q tool.Question) (any, error) {
-	if k.in == nil {
-		k.in = bufio.NewReader(k.a.stdin)
-	}
-	w := k.a.stderr
-	if q.PreAmble != nil && *q.PreAmble != "" {
-		fmt.Fprintln(w, k.a.errText(*q.PreAmble))
-	}
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		hint := answerHint(q)
-		if q.AnswerType.Kind == tool.AnswerSelect {
-			for i, o := range q.AnswerType.Options {
-				if q.AnswerType.Titles != nil {
-					o = fmt.Sprintf("%s (%s)", q.AnswerType.Titles[i], o)
-				}
-				fmt.Fprintf(w, "  %d) %s\n", i+1, k.a.errText(o))
-			}
-			hint = fmt.Sprintf("1-%d", len(q.AnswerType.Options))
-			if q.AnswerType.Multiple {
-				hint += ", several separated by commas"
-			}
-		}
-		if q.Default != nil {
-			hint += ", default " + defaultText(q.Default)
-		}
-		fmt.Fprintf(w, "%s %s [%s] ", k.a.errOut.bold("?"), k.a.errText(q.Text), k.a.errText(hint))
-		restore := func() {}
-		if f, ok := k.a.stdin.(*os.File); ok && q.AnswerType.Kind == tool.AnswerSecret && isTerminal(f) {
-			restore = noEcho(f)
-		}
-		line, err := k.in.ReadString('\n')
-		restore()
-		line = strings.TrimRight(line, "\r\n")
-		if err != nil && (line == "" || !errors.Is(err, io.EOF)) {
-			fmt.Fprintln(w)
-			if q.Default != nil {
-				return q.Default, nil
-			}
-			return nil, &unansweredError{q: q}
-		}
-		if line == "" && q.Default != nil {
-			return q.Default, nil
-		}
-		v, perr := parseAnswer(line, q)
-		if perr == nil {
-			return v, nil
-		}
-		fmt.Fprintf(w, "  %s\n", k.a.errText(perr.Error()))
-		if err != nil { // EOF after a bad answer: nothing more to read
-			return nil, &unansweredError{q: q}
-		}
-	}
-}
-
-func defaultText(v any) string {
-	if s, ok := v.(string); ok {
-		return s
-	}
-	if b, ok := v.(bool); ok {
-		if b {
-			return "yes"
-		}
-		return "no"
-	}
-	return compactJSON(v)
 }
 
 // toolHelp prints `call NAME --help`: the usage line and the tool's

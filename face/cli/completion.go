@@ -51,7 +51,8 @@ _toolhost() {
 compdef _toolhost toolhost
 `
 
-func (a *app) completionCommand() *cli.Command {
+// newCompletionCommand is `toolhost completion`.
+func newCompletionCommand(a *app) *cli.Command {
 	return &cli.Command{
 		Name:      "completion",
 		Usage:     "print a shell completion script (bash or zsh)",
@@ -63,21 +64,32 @@ func (a *app) completionCommand() *cli.Command {
 			if err := checkArgs(c, 0, 1, "bash|zsh"); err != nil {
 				return err
 			}
-			switch sh := c.Args().First(); sh {
-			case "", "bash":
-				_, err := io.WriteString(a.stdout, bashCompletion)
-				return err
-			case "zsh":
-				_, err := io.WriteString(a.stdout, zshCompletion)
-				return err
-			default:
-				return usageErrorf("completion: unknown shell %q (want bash or zsh)", sh)
-			}
+			opts := &completionOptions{Shell: c.Args().First()}
+			return completionRun(c, a, opts)
 		},
 		BashComplete: func(c *cli.Context) {
 			fmt.Fprintln(a.stdout, "bash")
 			fmt.Fprintln(a.stdout, "zsh")
 		},
+	}
+}
+
+// completionOptions are what `toolhost completion` was given.
+type completionOptions struct {
+	Shell string // bash, zsh or "" (bash)
+}
+
+// completionRun prints the completion script of a shell.
+func completionRun(c *cli.Context, a *app, opts *completionOptions) error {
+	switch sh := opts.Shell; sh {
+	case "", "bash":
+		_, err := io.WriteString(a.stdout, bashCompletion)
+		return err
+	case "zsh":
+		_, err := io.WriteString(a.stdout, zshCompletion)
+		return err
+	default:
+		return usageErrorf("completion: unknown shell %q (want bash or zsh)", sh)
 	}
 }
 

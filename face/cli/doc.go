@@ -57,5 +57,23 @@
 // aligned with text/tabwriter and coloured only on a terminal without
 // NO_COLOR. Warnings and progress go to stderr, never stdout.
 //
+// # Layout
+//
+// Each command has a file named after it, laid out as gh lays out its
+// commands. newXCommand declares the command and its flags. Its action
+// checks the arguments and fills an xOptions struct. xRun does the work.
+// It gets the options, the urfave/cli context (global flags, the
+// context) and the app. The app holds the streams (ioStreams: writers,
+// colours, terminal escaping) and the state of the catalog the command
+// opens (catalog.go). Parts of one command have files of their own: add's
+// MCP servers and toolsets (addmcp.go, addtoolset.go), call's questions
+// (ask.go, approve.go), serve's token and audit log. Helpers of several
+// commands are in files named by concept: output.go (JSON, tables),
+// params.go (a tool's parameters), briefs.go (one line per tool),
+// escape.go (tool text on a terminal), problem.go and problemfix.go (a
+// problem's message and fix), findtool.go (a tool by name),
+// workspaceroot.go, workspacetrust.go, note.go (the one stderr line about
+// what was left out) and mcpclient.go (client mode).
+//
 // Flow: os.Args → [Run] → config.Load → resolver.New → command → stdout / exit code.
 package cli

@@ -18,7 +18,8 @@ import (
 	"github.com/toolhost/toolhost/config/trust"
 )
 
-func (a *app) editCommand() *cli.Command {
+// newEditCommand is `toolhost edit`.
+func newEditCommand(a *app) *cli.Command {
 	return &cli.Command{
 		Name:      "edit",
 		Usage:     "edit a configuration file, then check it and keep trust",
@@ -34,14 +35,26 @@ func (a *app) editCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "user", Usage: "edit the user file (config.toml), not the workspace's"},
 		},
-		Action: a.edit,
+		Action: func(c *cli.Context) error {
+			if err := checkArgs(c, 0, 1, "[--user] [FILE]"); err != nil {
+				return err
+			}
+			opts := &editOptions{User: c.Bool("user"), HasFile: c.Args().Present(), File: c.Args().First()}
+			return editRun(c, a, opts)
+		},
 	}
 }
 
-func (a *app) edit(c *cli.Context) error {
-	if err := checkArgs(c, 0, 1, "[--user] [FILE]"); err != nil {
-		return err
-	}
+// editOptions are what `toolhost edit` was given.
+type editOptions struct {
+	User    bool   // --user
+	HasFile bool   // FILE was given
+	File    string // FILE
+}
+
+// editRun opens a configuration file in the editor and checks it once
+// saved. A trusted workspace stays trusted.
+func editRun(c *cli.Context, a *app, opts *editOptions) error {
 	root, err := findRoot(c)
 	if err != nil {
 		return &exitError{code: ExitFailure, err: err}
@@ -51,14 +64,14 @@ func (a *app) edit(c *cli.Context) error {
 		file = filepath.Join(dir, "tools.toml")
 	}
 	switch {
-	case c.Bool("user") && c.Args().Present():
+	case opts.User && opts.HasFile:
 		return commandUsageErrorf(c.Command.HelpName, "--user edits the user file: give it or FILE, not both")
-	case c.Bool("user"):
+	case opts.User:
 		if file = config.UserFile(); file == "" {
 			return &exitError{code: ExitFailure, err: errors.New("edit --user: no user configuration directory: set XDG_CONFIG_HOME or HOME")}
 		}
-	case c.Args().Present():
-		if file, err = filepath.Abs(c.Args().First()); err != nil {
+	case opts.HasFile:
+		if file, err = filepath.Abs(opts.File); err != nil {
 			return &exitError{code: ExitFailure, err: err}
 		}
 	}
@@ -139,7 +152,7 @@ func (a *app) edit(c *cli.Context) error {
 		what = "the workspace's tools are not served"
 	}
 	return &exitError{code: ExitToolError, err: fmt.Errorf("%s keeps your changes, with errors: %s until they are fixed (toolhost edit%s)",
-		relPath(file), what, editArg(c))}
+		relPath(file), what, editArg(opts))}
 }
 
 // trustedBeforeEdit is [trustedBefore] for an edit of file: a workspace
@@ -173,12 +186,12 @@ func trustedBeforeEdit(root, file string) (map[string]string, bool) {
 }
 
 // editArg is the argument of the edit command line to suggest again.
-func editArg(c *cli.Context) string {
+func editArg(opts *editOptions) string {
 	switch {
-	case c.Bool("user"):
+	case opts.User:
 		return " --user"
-	case c.Args().Present():
-		return " " + config.QuoteWord(c.Args().First())
+	case opts.HasFile:
+		return " " + config.QuoteWord(opts.File)
 	}
 	return ""
 }

@@ -153,7 +153,7 @@ func escapeJSON(data []byte) []byte {
 
 // outText is s as it may go to stdout: escaped when stdout is a terminal
 // and the command was not given --raw.
-func (a *app) outText(s string) string {
+func (a *ioStreams) outText(s string) string {
 	if a.termOut && !a.raw {
 		return escapeControls(s)
 	}
@@ -162,7 +162,7 @@ func (a *app) outText(s string) string {
 
 // errText is s as it may go to stderr: escaped when stderr is a terminal
 // and the command was not given --raw.
-func (a *app) errText(s string) string {
+func (a *ioStreams) errText(s string) string {
 	if a.termErr && !a.raw {
 		return escapeControls(s)
 	}
@@ -175,7 +175,7 @@ var rawCommands = []string{"list", "describe", "call", "format", "check", "audit
 
 // addRawFlags gives each of rawCommands a --raw flag, read before the
 // command's action runs.
-func (a *app) addRawFlags(cmds []*cli.Command) {
+func (a *ioStreams) addRawFlags(cmds []*cli.Command) {
 	for _, c := range cmds {
 		if !slices.Contains(rawCommands, c.Name) {
 			continue

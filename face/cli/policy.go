@@ -13,7 +13,7 @@ import (
 
 // writePolicy prints a tool's effective access policy: the ACCESS section
 // of `describe --explain` (docs/security.md).
-func (a *app) writePolicy(w io.Writer, p *resolver.Policy) {
+func (a *ioStreams) writePolicy(w io.Writer, p *resolver.Policy) {
 	fmt.Fprintf(w, "\n%s\n", a.out.bold("ACCESS"))
 	sandbox := "unset"
 	if p.Sandbox != "" {

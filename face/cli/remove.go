@@ -14,7 +14,8 @@ import (
 	"github.com/toolhost/toolhost/internal/suggest"
 )
 
-func (a *app) removeCommand() *cli.Command {
+// newRemoveCommand is `toolhost remove`.
+func newRemoveCommand(a *app) *cli.Command {
 	return &cli.Command{
 		Name:         "remove",
 		BashComplete: a.completeToolNames,
@@ -26,15 +27,24 @@ func (a *app) removeCommand() *cli.Command {
 			"it is. An entry of the user file or of a --config file is not the workspace's:\n" +
 			"remove it there by hand.\n\n" +
 			"Examples:\n   toolhost remove greet\n   toolhost remove fs",
-		Action: a.remove,
+		Action: func(c *cli.Context) error {
+			if err := checkArgs(c, 1, 1, "NAME"); err != nil {
+				return err
+			}
+			opts := &removeOptions{Name: c.Args().First()}
+			return removeRun(c, a, opts)
+		},
 	}
 }
 
-func (a *app) remove(c *cli.Context) error {
-	if err := checkArgs(c, 1, 1, "NAME"); err != nil {
-		return err
-	}
-	name := c.Args().First()
+// removeOptions are what `toolhost remove` was given.
+type removeOptions struct {
+	Name string // the entry
+}
+
+// removeRun deletes an entry from the workspace's files that have it.
+func removeRun(c *cli.Context, a *app, opts *removeOptions) error {
+	name := opts.Name
 	root, err := findRoot(c)
 	if err != nil {
 		return &exitError{code: ExitFailure, err: err}

@@ -14,7 +14,8 @@ import (
 	"github.com/toolhost/toolhost/toolsearch"
 )
 
-func (a *app) searchCommand() *cli.Command {
+// newSearchCommand is `toolhost search`.
+func newSearchCommand(a *app) *cli.Command {
 	return &cli.Command{
 		Name:      "search",
 		Usage:     "find tools by what they do",
@@ -29,15 +30,27 @@ func (a *app) searchCommand() *cli.Command {
 			&cli.IntFlag{Name: "limit", Value: toolsearch.DefaultLimit, Usage: fmt.Sprintf("print at most `N` tools (1 to %d)", toolsearch.MaxLimit)},
 			&cli.BoolFlag{Name: "wide", Usage: "on a terminal too, print each summary whole, uncut"},
 		},
-		Action: a.search,
+		Action: func(c *cli.Context) error {
+			if err := checkArgs(c, 1, -1, "QUERY…"); err != nil {
+				return err
+			}
+			opts := &searchOptions{Words: c.Args().Slice(), Limit: c.Int("limit"), JSON: c.Bool("json"), Wide: c.Bool("wide")}
+			return searchRun(c, a, opts)
+		},
 	}
 }
 
-func (a *app) search(c *cli.Context) error {
-	if err := checkArgs(c, 1, -1, "QUERY…"); err != nil {
-		return err
-	}
-	q := toolsearch.Query{Text: strings.Join(c.Args().Slice(), " "), Limit: c.Int("limit")}
+// searchOptions are what `toolhost search` was given.
+type searchOptions struct {
+	Words []string // the query
+	Limit int      // --limit
+	JSON  bool     // --json
+	Wide  bool     // --wide
+}
+
+// searchRun prints the tools that best match the query.
+func searchRun(c *cli.Context, a *app, opts *searchOptions) error {
+	q := toolsearch.Query{Text: strings.Join(opts.Words, " "), Limit: opts.Limit}
 	switch {
 	case q.Limit < 1 || q.Limit > toolsearch.MaxLimit:
 		return commandUsageErrorf(c.Command.HelpName, "--limit %d: give 1 to %d", q.Limit, toolsearch.MaxLimit)
@@ -58,7 +71,7 @@ func (a *app) search(c *cli.Context) error {
 		}
 	}
 	hits := toolsearch.New(docs).Search(q)
-	if c.Bool("json") {
+	if opts.JSON {
 		var b bytes.Buffer
 		b.WriteString(`{"tools":[`)
 		for i, h := range hits {
@@ -83,5 +96,5 @@ func (a *app) search(c *cli.Context) error {
 	for i, h := range hits {
 		names[i], summaries[i] = h.Name, h.Summary
 	}
-	return a.writeBriefs(c.Bool("wide"), "SUMMARY", names, summaries)
+	return a.writeBriefs(opts.Wide, "SUMMARY", names, summaries)
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v2"
@@ -19,7 +20,8 @@ import (
 	"github.com/toolhost/toolhost/resolver"
 )
 
-func (a *app) serveCommand() *cli.Command {
+// newServeCommand is `toolhost serve`.
+func newServeCommand(a *app) *cli.Command {
 	return &cli.Command{
 		Name:  "serve",
 		Usage: "serve the tools over MCP (stdio), or over HTTP with --http",
@@ -55,19 +57,55 @@ func (a *app) serveCommand() *cli.Command {
 			&cli.StringFlag{Name: "title", Value: "toolhost", Usage: "the tool browser's `TITLE`"},
 			auditFlag,
 		},
-		Action: a.serve,
+		Action: func(c *cli.Context) error {
+			if err := checkArgs(c, 0, 0, "[--http ADDR]"); err != nil {
+				return err
+			}
+			if addr := c.String("http"); strings.HasPrefix(addr, "-") {
+				// serve --http -v: the flag after --http was taken as its address.
+				return commandUsageErrorf(c.Command.HelpName, "serve: --http %s: --http takes the address to listen on, then %s: toolhost serve --http %s %s",
+					addr, addr, httpserver.DefaultAddr, addr)
+			}
+			opts := &serveOptions{HTTP: c.String("http"), SessionTimeout: c.Duration("session-timeout"),
+				MaxSessions: c.Int("max-sessions"), MemoryBudget: c.Int("memory-budget"),
+				DescribeTools: c.Bool("describe-tools"), ToolSearch: c.Bool("tool-search"),
+				AllowExecute: c.Bool("allow-execute"), AllowHosts: c.StringSlice("allow-host"),
+				Verbose: c.Bool("verbose"), TokenEverywhere: c.Bool("token-everywhere"), Title: c.String("title")}
+			if c.IsSet("http") {
+				opts.HTTPSet = true
+			} else {
+				for _, f := range []string{"allow-execute", "token-everywhere", "title", "allow-host", "verbose"} {
+					if c.IsSet(f) {
+						opts.HTTPOnly = f
+						break
+					}
+				}
+			}
+			return serveRun(c, a, opts)
+		},
 	}
 }
 
-func (a *app) serve(c *cli.Context) error {
-	if err := checkArgs(c, 0, 0, "[--http ADDR]"); err != nil {
-		return err
-	}
-	if addr := c.String("http"); strings.HasPrefix(addr, "-") {
-		// serve --http -v: the flag after --http was taken as its address.
-		return commandUsageErrorf(c.Command.HelpName, "serve: --http %s: --http takes the address to listen on, then %s: toolhost serve --http %s %s",
-			addr, addr, httpserver.DefaultAddr, addr)
-	}
+// serveOptions are what `toolhost serve` was given. The token and the
+// audit log's flags are read by serveToken and openAudit.
+type serveOptions struct {
+	HTTP            string        // --http ADDR
+	HTTPSet         bool          // --http was given
+	HTTPOnly        string        // the first flag given that applies to HTTP only, without --http
+	SessionTimeout  time.Duration // --session-timeout
+	MaxSessions     int           // --max-sessions
+	MemoryBudget    int           // --memory-budget, in MiB
+	DescribeTools   bool          // --describe-tools
+	ToolSearch      bool          // --tool-search
+	AllowExecute    bool          // --allow-execute
+	AllowHosts      []string      // --allow-host
+	Verbose         bool          // --verbose
+	TokenEverywhere bool          // --token-everywhere
+	Title           string        // --title
+}
+
+// serveRun serves the catalog over MCP on stdio, or over HTTP.
+func serveRun(c *cli.Context, a *app, opts *serveOptions) error {
 	a.pool = true
 	longLivedGC()
 	auditLog, err := a.openAudit(c) // serveaudit.go; nil with --audit off
@@ -89,29 +127,27 @@ func (a *app) serve(c *cli.Context) error {
 	a.note(cat)
 	a.warnNoTools(cat)
 	logger := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	idle := c.Duration("session-timeout")
+	idle := opts.SessionTimeout
 	if idle == 0 {
 		idle = -1 // never
 	}
-	maxSessions := c.Int("max-sessions")
+	maxSessions := opts.MaxSessions
 	if maxSessions <= 0 {
 		maxSessions = -1 // no bound
 	}
-	budget := int64(c.Int("memory-budget")) << 20
+	budget := int64(opts.MemoryBudget) << 20
 	if os.Getenv("GOMEMLIMIT") == "" {
 		// Let the GC work harder as the heap nears the budget, rather than
 		// let garbage double it (soft limit: budget plus a fixed overhead).
 		debug.SetMemoryLimit(budget + 64<<20)
 	}
-	ms := mcpserver.New(cat, &mcpserver.Options{Logger: logger, SessionTimeout: idle, MaxSessions: maxSessions, MemoryBudget: budget, Version: version.String(), DescribeTools: c.Bool("describe-tools"),
-		AllowHTTPExecute: c.Bool("allow-execute"), ToolSearch: c.Bool("tool-search")})
+	ms := mcpserver.New(cat, &mcpserver.Options{Logger: logger, SessionTimeout: idle, MaxSessions: maxSessions, MemoryBudget: budget, Version: version.String(), DescribeTools: opts.DescribeTools,
+		AllowHTTPExecute: opts.AllowExecute, ToolSearch: opts.ToolSearch})
 	defer ms.Close()
 
-	if !c.IsSet("http") {
-		for _, f := range []string{"allow-execute", "token-everywhere", "title", "allow-host", "verbose"} {
-			if c.IsSet(f) {
-				return commandUsageErrorf(c.Command.HelpName, "serve: --%s applies to HTTP (the tool browser and /mcp), served with --http ADDR", f)
-			}
+	if !opts.HTTPSet {
+		if f := opts.HTTPOnly; f != "" {
+			return commandUsageErrorf(c.Command.HelpName, "serve: --%s applies to HTTP (the tool browser and /mcp), served with --http ADDR", f)
 		}
 		t := &mcp.IOTransport{Reader: io.NopCloser(a.stdin), Writer: nopWriteCloser{a.stdout}}
 		if err := ms.Run(c.Context, t); err != nil {
@@ -120,8 +156,8 @@ func (a *app) serve(c *cli.Context) error {
 		return nil
 	}
 
-	addr := c.String("http")
-	if err := checkBrowserFlags(c, addr, token); err != nil {
+	addr := opts.HTTP
+	if err := checkBrowserFlags(c, opts, token); err != nil {
 		return err
 	}
 	ln, err := httpserver.Listen(addr)
@@ -130,23 +166,23 @@ func (a *app) serve(c *cli.Context) error {
 	}
 	if !httpserver.IsLoopback(addr) {
 		fmt.Fprintf(a.stderr, "%s: serving on %s, which is not a loopback address: %s\n",
-			a.errOut.yellow("warning"), ln.Addr(), exposure(c.Bool("allow-execute"), token, c.Bool("token-everywhere"), auditLog.Path() != ""))
+			a.errOut.yellow("warning"), ln.Addr(), exposure(opts.AllowExecute, token, opts.TokenEverywhere, auditLog.Path() != ""))
 	}
 	go ms.Watch(c.Context)
 	var h http.Handler = httpserver.NewHandler(httpserver.FromCatalog(cat), &httpserver.Options{
 		MCP:             ms.Handler(),
-		Title:           c.String("title"),
-		AllowExecute:    c.Bool("allow-execute"),
+		Title:           opts.Title,
+		AllowExecute:    opts.AllowExecute,
 		Token:           token,
-		TokenEverywhere: c.Bool("token-everywhere"),
-		AllowedHosts:    c.StringSlice("allow-host"),
+		TokenEverywhere: opts.TokenEverywhere,
+		AllowedHosts:    opts.AllowHosts,
 		AuditFile:       auditLog.Path(), // the page's recent calls; "" with --audit off
 	})
-	if c.Bool("verbose") {
+	if opts.Verbose {
 		h = httpserver.LogRequests(h, a.stderr)
 	}
 	fmt.Fprintf(a.stderr, "serving %d %s on http://%s (the tool browser at /, MCP at /mcp, discovery at /tools and /api/v1/tools)\n%s\n",
-		cat.Len(), plural(cat.Len(), "tool", "tools"), ln.Addr(), executeLine(c.Bool("allow-execute"), token, c.Bool("token-everywhere")))
+		cat.Len(), plural(cat.Len(), "tool", "tools"), ln.Addr(), executeLine(opts.AllowExecute, token, opts.TokenEverywhere))
 	if err := httpserver.Serve(c.Context, ln, h); err != nil {
 		return &exitError{code: ExitFailure, err: fmt.Errorf("serve: %w", err)}
 	}
@@ -156,11 +192,12 @@ func (a *app) serve(c *cli.Context) error {
 // checkBrowserFlags refuses the tool browser's flags where they do not
 // apply, and --allow-execute on a non-loopback address without a token:
 // anyone who can reach the address could run the tools.
-func checkBrowserFlags(c *cli.Context, addr, token string) error {
-	if c.Bool("token-everywhere") && token == "" {
+func checkBrowserFlags(c *cli.Context, opts *serveOptions, token string) error {
+	addr := opts.HTTP
+	if opts.TokenEverywhere && token == "" {
 		return commandUsageErrorf(c.Command.HelpName, "serve: --token-everywhere needs a token: give --token-file PATH (or set TOOLHOST_TOKEN)")
 	}
-	if c.Bool("allow-execute") && token == "" && !httpserver.IsLoopback(addr) {
+	if opts.AllowExecute && token == "" && !httpserver.IsLoopback(addr) {
 		return commandUsageErrorf(c.Command.HelpName, "serve: --allow-execute on %s, which is not a loopback address, would let anyone who can reach it run these tools; "+
 			"give a token that calls must send (--token-file PATH, or set TOOLHOST_TOKEN), or serve on 127.0.0.1", httpserver.ListenAddr(addr))
 	}

@@ -16,90 +16,8 @@ import (
 	"github.com/toolhost/toolhost/config/trust"
 )
 
-// Workspace trust: a workspace's .config/toolhost/*.toml runs nothing until
-// a person runs `toolhost trust` (docs/security.md, "Workspace trust").
-// The user's own file and --config files are trusted: a person wrote or
-// typed them.
-
-// loadOptions are the configuration layers of the global flags for the
-// workspace at root, checked against the user's trust store.
-func (a *app) loadOptions(c *cli.Context, root string) *config.LoadOptions {
-	return &config.LoadOptions{Dir: root, Files: c.StringSlice("config"), Trust: trust.Default()}
-}
-
-// splitUntrusted takes the untrusted workspace out of problems.
-func splitUntrusted(problems config.Problems) (config.Problems, *config.Error) {
-	var untrusted *config.Error
-	rest := problems[:0:0]
-	for _, p := range problems {
-		if untrusted == nil && errors.Is(p, trust.ErrUntrusted) {
-			untrusted = p
-			continue
-		}
-		rest = append(rest, p)
-	}
-	if len(rest) == 0 {
-		rest = nil
-	}
-	return rest, untrusted
-}
-
-// noteUntrusted writes the one line that says the workspace's tools are
-// not served, which files are why, and the fix, such as
-//
-//	toolhost: workspace configuration not trusted, its tools are not served: new .config/toolhost/tools.toml; review it, then run: toolhost trust
-func (a *app) noteUntrusted() {
-	if a.untrusted != nil {
-		fmt.Fprintf(a.stderr, "toolhost: %s\n", a.errText(a.untrustedText())) // it names the workspace's files
-	}
-}
-
-// untrustedText is noteUntrusted's line without the "toolhost: ".
-func (a *app) untrustedText() string {
-	e := a.untrusted
-	dir := e.Pos.File
-	var te *trust.Error
-	if !errors.As(e, &te) {
-		return fmt.Sprintf("workspace configuration %s not used: %s", relPath(dir), e.Msg)
-	}
-	fix := "toolhost trust"
-	if !within(te.Root) {
-		fix += " " + config.QuoteWord(te.Root)
-	}
-	if te.Cause != nil { // the cause says what to do
-		return fmt.Sprintf("workspace configuration not trusted, its tools are not served: %v", te.Cause)
-	}
-	var parts []string
-	n := 0
-	for _, d := range []struct {
-		what  string
-		files []string
-	}{{"untrusted", te.Untrusted}, {"new", te.New}, {"changed", te.Changed}, {"removed", te.Removed}} {
-		if len(d.files) == 0 {
-			continue
-		}
-		paths := make([]string, len(d.files))
-		for i, f := range d.files {
-			paths[i] = relPath(filepath.Join(dir, f))
-		}
-		n += len(paths)
-		parts = append(parts, d.what+" "+strings.Join(paths, ", "))
-	}
-	return fmt.Sprintf("workspace configuration not trusted, its tools are not served: %s; review %s, then run: %s",
-		strings.Join(parts, "; "), plural(n, "it", "them"), fix)
-}
-
-// within reports whether the working directory is dir or below it.
-func within(dir string) bool {
-	wd, err := os.Getwd()
-	if err != nil {
-		return false
-	}
-	rel, err := filepath.Rel(dir, wd)
-	return err == nil && filepath.IsLocal(rel)
-}
-
-func (a *app) trustCommand() *cli.Command {
+// newTrustCommand is `toolhost trust`.
+func newTrustCommand(a *app) *cli.Command {
 	return &cli.Command{
 		Name:      "trust",
 		Usage:     "let the workspace's configuration run its commands",
@@ -130,53 +48,33 @@ func (a *app) trustCommand() *cli.Command {
 				if err := checkArgs(c, 0, 0, "--list"); err != nil {
 					return err
 				}
-				return a.listTrusted()
-			}
-			if err := checkArgs(c, 0, 1, "[DIR]"); err != nil {
+			} else if err := checkArgs(c, 0, 1, "[DIR]"); err != nil {
 				return err
 			}
-			start, err := trustDir(c)
-			if err != nil {
-				return &exitError{code: ExitFailure, err: err}
-			}
-			return a.trust(start, c.Bool("dry-run"))
+			opts := &trustOptions{List: c.Bool("list"), DryRun: c.Bool("dry-run")}
+			return trustRun(c, a, opts)
 		},
 	}
 }
 
-func (a *app) untrustCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "untrust",
-		Usage:     "stop running the workspace's configuration",
-		ArgsUsage: "[DIR]",
-		Description: "Removes the trust record of the workspace at or above DIR (default: --root, else\n" +
-			"the current directory), or of DIR itself when it has no configuration any more.\n" +
-			"Its tools are no longer served until you run toolhost trust again.\n\n" +
-			"Examples:\n   toolhost untrust\n   toolhost untrust ~/src/app",
-		Action: func(c *cli.Context) error {
-			if err := checkArgs(c, 0, 1, "[DIR]"); err != nil {
-				return err
-			}
-			start, err := trustDir(c)
-			if err != nil {
-				return &exitError{code: ExitFailure, err: err}
-			}
-			root := start
-			if ws, err := config.FindWorkspace(start); err == nil && ws != nil {
-				root = ws.Root
-			}
-			ok, err := trust.Default().Revoke(root)
-			if err != nil {
-				return &exitError{code: ExitFailure, err: err}
-			}
-			if !ok {
-				fmt.Fprintf(a.stdout, "%s was not trusted: nothing to revoke\n", root)
-				return nil
-			}
-			fmt.Fprintf(a.stdout, "untrusted %s: its tools are no longer served\n", root)
-			return nil
-		},
+// trustOptions are what `toolhost trust` was given. Its DIR is read by
+// trustDir.
+type trustOptions struct {
+	List   bool // --list
+	DryRun bool // --dry-run
+}
+
+// trustRun trusts the workspace, shows what trusting it would accept, or
+// lists the trusted workspaces.
+func trustRun(c *cli.Context, a *app, opts *trustOptions) error {
+	if opts.List {
+		return a.listTrusted()
 	}
+	start, err := trustDir(c)
+	if err != nil {
+		return &exitError{code: ExitFailure, err: err}
+	}
+	return a.trust(start, opts.DryRun)
 }
 
 // trustDir is where trust and untrust look for the workspace: DIR, else
@@ -332,7 +230,7 @@ func (a *app) review(cfg *config.Config, verb string) error {
 
 // reviewFloor lists the workspace's settings that are not applied
 // because they would loosen the user's own ([config.ErrLoosens]).
-func (a *app) reviewFloor(ws *config.Workspace, sums map[string]string) {
+func (a *ioStreams) reviewFloor(ws *config.Workspace, sums map[string]string) {
 	_, err := config.Load(&config.LoadOptions{Dir: ws.Root, Trust: exactly{root: ws.Root, sums: sums}})
 	var problems config.Problems
 	if !errors.As(err, &problems) {
@@ -394,7 +292,7 @@ func filesText(ws *config.Workspace) string {
 
 // listTrusted prints every trusted workspace and whether its files are
 // still the ones trusted.
-func (a *app) listTrusted() error {
+func (a *ioStreams) listTrusted() error {
 	store := trust.Default()
 	recs, err := store.List()
 	if len(recs) == 0 && err == nil {

@@ -15,7 +15,8 @@ import (
 	"github.com/toolhost/toolhost/resolver"
 )
 
-func (a *app) importCommand() *cli.Command {
+// newImportCommand is `toolhost import`.
+func newImportCommand(a *app) *cli.Command {
 	return &cli.Command{
 		Name:      "import",
 		Usage:     "write entries for a configured MCP server's tools",
@@ -35,15 +36,27 @@ func (a *app) importCommand() *cli.Command {
 			&cli.StringFlag{Name: "prefix", Usage: "prepend `PREFIX` to every entry's name"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the entries; write nothing"},
 		},
-		Action: a.importMCP,
+		Action: func(c *cli.Context) error {
+			if err := checkArgs(c, 0, 0, "--mcp NAME [--tool TOOL…] [--prefix PREFIX] [--dry-run]"); err != nil {
+				return err
+			}
+			opts := &importOptions{Server: c.String("mcp"), Tools: c.StringSlice("tool"), Prefix: c.String("prefix"), DryRun: c.Bool("dry-run")}
+			return importRun(c, a, opts)
+		},
 	}
 }
 
-func (a *app) importMCP(c *cli.Context) error {
-	if err := checkArgs(c, 0, 0, "--mcp NAME [--tool TOOL…] [--prefix PREFIX] [--dry-run]"); err != nil {
-		return err
-	}
-	name := c.String("mcp")
+// importOptions are what `toolhost import` was given.
+type importOptions struct {
+	Server string   // --mcp NAME
+	Tools  []string // --tool
+	Prefix string   // --prefix
+	DryRun bool     // --dry-run
+}
+
+// importRun writes an entry for each tool of a configured MCP server.
+func importRun(c *cli.Context, a *app, opts *importOptions) error {
+	name := opts.Server
 	if name == "" {
 		return commandUsageErrorf(c.Command.HelpName, "which server? give --mcp NAME, the NAME of its [mcp_servers.NAME]")
 	}
@@ -72,7 +85,7 @@ func (a *app) importMCP(c *cli.Context) error {
 	if !c.Bool("no-cache") {
 		cacheDir = resolver.DefaultCacheDir()
 	}
-	src, err := serverSource(s, c.String("prefix"), root, cacheDir)
+	src, err := serverSource(s, opts.Prefix, root, cacheDir)
 	if err != nil {
 		return &exitError{code: ExitFailure, err: err}
 	}
@@ -88,7 +101,7 @@ func (a *app) importMCP(c *cli.Context) error {
 	}
 	offered := slices.Sorted(maps.Keys(served))
 	picked := offered
-	if only := c.StringSlice("tool"); len(only) > 0 {
+	if only := opts.Tools; len(only) > 0 {
 		picked = nil
 		for _, t := range only {
 			if _, ok := served[t]; !ok {
@@ -120,7 +133,7 @@ func (a *app) importMCP(c *cli.Context) error {
 		entries = append(entries, config.Imported{Name: rest, Server: name, Exclude: picked})
 	}
 	file := s.Place.File
-	if c.Bool("dry-run") {
+	if opts.DryRun {
 		fmt.Fprint(a.stdout, config.ImportText(entries))
 		fmt.Fprintf(a.stderr, "dry run: nothing written; without --dry-run, %d %s would be appended to %s\n",
 			len(entries), plural(len(entries), "entry", "entries"), relPath(file))
