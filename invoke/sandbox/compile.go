@@ -71,6 +71,8 @@ type Plan struct {
 	NoCore   bool        // RLIMIT_CORE 0: no core dump holds the tool's secrets
 	Required bool        // fail rather than run less confined
 	Err      error       // a rule that must not be enforced as it resolves now (see pin): refuse the call
+
+	gen uint64 // the expansion of Paths (expandcache_linux.go): the same gen, the same directories
 }
 
 // systemRead are the hierarchies every sandboxed process may read and
@@ -125,7 +127,7 @@ func (p *Policy) Compile(exe, root, home, tmp string) *Plan {
 				}
 			}
 		}
-		pl.Paths = expandCached(abs)
+		pl.Paths, pl.gen = expandCached(abs)
 		for _, d := range systemRead {
 			pl.Paths = append(pl.Paths, PathGrant{d, accRead | accExecute})
 		}
@@ -213,12 +215,17 @@ func absRule(p, rootReal, home string) string {
 // such a directory later is not covered, and creating or deleting entries
 // directly in it is allowed only when every deeper rule allows it too.
 func expand(rules map[string]uint64) []PathGrant {
+	grants, _ := expandReading(rules)
+	return grants
+}
+
+// expandReading is [expand], also returning the directories it listed.
+func expandReading(rules map[string]uint64) (out []PathGrant, listed []string) {
 	paths := make([]string, 0, len(rules))
 	for p := range rules {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	var out []PathGrant
 	var apply func(p string, bits, granted uint64, isDir bool)
 	apply = func(p string, bits, granted uint64, isDir bool) {
 		if !isDir {
@@ -242,6 +249,7 @@ func expand(rules map[string]uint64) []PathGrant {
 			out = append(out, PathGrant{p, a})
 		}
 		granted |= common
+		listed = append(listed, p)
 		entries, err := os.ReadDir(p)
 		if err != nil {
 			return
@@ -268,5 +276,5 @@ func expand(rules map[string]uint64) []PathGrant {
 		}
 		apply(p, rules[p], 0, fi.IsDir())
 	}
-	return out
+	return out, listed
 }

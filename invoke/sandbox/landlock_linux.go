@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"sync"
 	"syscall"
-	"time"
 
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
@@ -94,22 +93,13 @@ func addPath(fd int, path string, access uint64) error {
 		}
 		pfd = sp.fd
 	} else {
-		pathFDs.RLock()
-		c, ok := pathFDs.m[path]
-		if ok && time.Since(c.at) < expandTTL {
-			defer pathFDs.RUnlock() // no sweep closes it meanwhile
-			return addBeneath(fd, c.fd, path, access)
-		}
-		pathFDs.RUnlock()
 		var err error
 		if pfd, err = syscall.Open(path, oPath|syscall.O_CLOEXEC, 0); err == syscall.ENOENT {
 			return nil
 		} else if err != nil {
 			return fmt.Errorf("open(%s): %w", path, err)
 		}
-		err = addBeneath(fd, pfd, path, access)
-		keepPathFD(path, pfd)
-		return err
+		defer syscall.Close(pfd)
 	}
 	return addBeneath(fd, pfd, path, access)
 }
@@ -120,45 +110,6 @@ func addBeneath(fd, pfd int, path string, access uint64) error {
 		return fmt.Errorf("landlock_add_rule(%s): %w", path, err)
 	}
 	return nil
-}
-
-// pathFDs are the O_PATH descriptors of paths granted within expandTTL:
-// the probes of a cold listing, one per binary, open the split
-// directories once. A descriptor holds its inode: a path replaced
-// meanwhile is granted as it was, never more.
-var pathFDs struct {
-	sync.RWMutex
-	m map[string]pathFD
-}
-
-type pathFD struct {
-	fd int
-	at time.Time
-}
-
-// maxPathFDs bounds the descriptors pathFDs holds.
-const maxPathFDs = 512
-
-// keepPathFD keeps pfd as path's descriptor, closing those older than
-// expandTTL; it closes pfd instead when it cannot keep it.
-func keepPathFD(path string, pfd int) {
-	now := time.Now()
-	pathFDs.Lock()
-	defer pathFDs.Unlock()
-	for p, c := range pathFDs.m {
-		if now.Sub(c.at) >= expandTTL {
-			syscall.Close(c.fd)
-			delete(pathFDs.m, p)
-		}
-	}
-	if _, ok := pathFDs.m[path]; ok || len(pathFDs.m) >= maxPathFDs {
-		syscall.Close(pfd)
-		return
-	}
-	if pathFDs.m == nil {
-		pathFDs.m = map[string]pathFD{}
-	}
-	pathFDs.m[path] = pathFD{pfd, now}
 }
 
 // oPath is O_PATH, the same on every architecture Landlock runs on but

@@ -22,7 +22,9 @@ import (
 // readRights are the rights of the first layer.
 const readRights = ll.AccessFSReadFile | ll.AccessFSReadDir | ll.AccessFSExecute
 
-// readLayers are the first layers made within expandTTL, by their grants.
+// readLayers are the first layers made within expandTTL, by their
+// grants and the expansion they come from: a directory that changed makes
+// a new expansion, and so a new layer.
 var readLayers struct {
 	sync.Mutex
 	m map[string]readLayer
@@ -38,15 +40,22 @@ type readLayer struct {
 // own on the shared ruleset.
 func probeRulesets(pl *Plan, exe, tmp string) (read, write *os.File, err error) {
 	var reads, writes []PathGrant
+	shared := true // no grant of this probe's own: the layer may be shared
 	for _, g := range pl.Paths {
-		if a := g.Access & readRights; a != 0 && !((g.Path == exe || g.Path == tmp) && covered(pl.Paths, g.Path, a, exe, tmp)) {
+		own := g.Path == exe || g.Path == tmp
+		if a := g.Access & readRights; a != 0 && !(own && covered(pl.Paths, g.Path, a, exe, tmp)) {
 			reads = append(reads, PathGrant{g.Path, a})
+			shared = shared && !own
 		}
 		if a := g.Access &^ readRights; a != 0 {
 			writes = append(writes, PathGrant{g.Path, a})
 		}
 	}
-	read, err = sharedReadLayer(pl, reads)
+	if shared {
+		read, err = sharedReadLayer(pl, reads)
+	} else { // a grant of its own file, which a rebuild replaces: made for this probe
+		read, err = rulesetOf(pl, reads, readRights, true)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -73,7 +82,7 @@ func covered(paths []PathGrant, p string, access uint64, exe, tmp string) bool {
 // made now or within expandTTL.
 func sharedReadLayer(pl *Plan, reads []PathGrant) (*os.File, error) {
 	var b strings.Builder
-	b.WriteString(strconv.FormatBool(pl.FS) + strconv.FormatBool(pl.Net) + strconv.FormatBool(pl.Scope))
+	b.WriteString(strconv.FormatUint(pl.gen, 10) + strconv.FormatBool(pl.FS) + strconv.FormatBool(pl.Net) + strconv.FormatBool(pl.Scope))
 	for _, ports := range [][]uint16{pl.Connect, pl.Bind} {
 		for _, p := range ports {
 			b.WriteString(strconv.Itoa(int(p)) + ",")

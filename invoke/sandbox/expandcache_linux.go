@@ -1,0 +1,100 @@
+package sandbox
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// expandTTL is how long an expansion of rules is reused while none of the
+// directories it listed changed. The probes of a cold listing, one per
+// binary, then read the split directories once.
+const expandTTL = time.Second
+
+// expansions are expand's recent answers, by their rules.
+var expansions struct {
+	sync.Mutex
+	m   map[string]*expansion
+	gen uint64
+}
+
+// An expansion is one answer of expand, with the directories it listed
+// as they were: an entry added, removed or replaced in one changes its
+// modification time, and the expansion is made again.
+type expansion struct {
+	at     time.Time
+	gen    uint64 // tells expansions of the same rules apart
+	grants []PathGrant
+	listed []dirStamp
+}
+
+type dirStamp struct {
+	path string
+	ino  uint64
+	mtim syscall.Timespec
+}
+
+// stamp returns dir's stamp, ok false when it cannot be read.
+func stamp(dir string) (dirStamp, bool) {
+	var st syscall.Stat_t
+	if syscall.Lstat(dir, &st) != nil {
+		return dirStamp{}, false
+	}
+	return dirStamp{dir, st.Ino, st.Mtim}, true
+}
+
+// fresh reports whether e may be reused now.
+func (e *expansion) fresh(now time.Time) bool {
+	if now.Sub(e.at) >= expandTTL {
+		return false
+	}
+	for _, d := range e.listed {
+		if s, ok := stamp(d.path); !ok || s != d {
+			return false
+		}
+	}
+	return true
+}
+
+// expandCached is [expand], answered from an expansion of the same rules
+// made within expandTTL whose listed directories have not changed; gen
+// tells which expansion answered.
+func expandCached(rules map[string]uint64) (grants []PathGrant, gen uint64) {
+	var b strings.Builder
+	for _, p := range slices.Sorted(maps.Keys(rules)) {
+		b.WriteString(p)
+		b.WriteByte(0)
+		b.WriteString(strconv.FormatUint(rules[p], 16))
+		b.WriteByte(0)
+	}
+	key := b.String()
+	now := time.Now()
+	expansions.Lock()
+	e := expansions.m[key]
+	expansions.Unlock()
+	if e != nil && e.fresh(now) {
+		return slices.Clone(e.grants), e.gen
+	}
+	// A change between the listing and the stamp below is seen once the
+	// expansion expires.
+	var stamps []dirStamp
+	grants, listed := expandReading(rules)
+	for _, d := range listed {
+		if s, ok := stamp(d); ok {
+			stamps = append(stamps, s)
+		}
+	}
+	expansions.Lock()
+	defer expansions.Unlock()
+	if expansions.m == nil {
+		expansions.m = map[string]*expansion{}
+	}
+	maps.DeleteFunc(expansions.m, func(_ string, x *expansion) bool { return now.Sub(x.at) >= expandTTL })
+	expansions.gen++
+	expansions.m[key] = &expansion{at: now, gen: expansions.gen, grants: grants, listed: stamps}
+	return slices.Clone(grants), expansions.gen
+}
