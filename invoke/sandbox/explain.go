@@ -45,8 +45,11 @@ var (
 	// nodeConnRe is node's refused connect ("connect EACCES
 	// 104.16.0.35:443"), urlHostRe the host of a URL on the same line
 	// (npm: "request to https://registry.npmjs.org/x failed, reason: …").
-	nodeConnRe = regexp.MustCompile(`\b(connect|bind|listen) (?:EACCES|EPERM) \[?([0-9A-Fa-f.:]+?)\]?:([0-9]{1,5})\b`)
-	urlHostRe  = regexp.MustCompile(`\bhttps?://([A-Za-z0-9.-]+)`)
+	// nodeModuleRe is node's failed require of a file by its path: under
+	// the sandbox, a module outside the grants is "not found".
+	nodeModuleRe = regexp.MustCompile(`Cannot find module '(/[^']+)'`)
+	nodeConnRe   = regexp.MustCompile(`\b(connect|bind|listen) (?:EACCES|EPERM) \[?([0-9A-Fa-f.:]+?)\]?:([0-9]{1,5})\b`)
+	urlHostRe    = regexp.MustCompile(`\bhttps?://([A-Za-z0-9.-]+)`)
 	// curlRe is curl's failed connect, which names no errno ("curl: (7)
 	// Failed to connect to example.com port 443 after 1 ms: Couldn't
 	// connect to server"): the sandbox's when no rule opens the port.
@@ -87,6 +90,12 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 				port, _ := strconv.Atoi(string(m[2]))
 				if port <= 65535 && !p.opens(port) {
 					return grant(fmt.Sprintf("a TCP connection to %s:%d", m[1], port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, m[1], port))
+				}
+			}
+			if m := nodeModuleRe.FindSubmatch(line); m != nil && len(p.Rules()) > 0 {
+				if dir := nodeModules(string(m[1])); dir != "" {
+					name := ruleName(dir, rootReal, home)
+					return grant("read of "+ruleName(string(m[1]), rootReal, home), "access.fs", fmt.Sprintf(`{path="%s", read=true, execute=true}`, name))
 				}
 			}
 			if !deniedRe.Match(line) {
@@ -425,4 +434,17 @@ func ruleName(path, rootReal, home string) string {
 		}
 	}
 	return path
+}
+
+// nodeModules returns the directory to grant for a module node could not
+// find at path: the node_modules directory it is in, else its own
+// directory; "" when the file is not there (the sandbox is not why).
+func nodeModules(path string) string {
+	if _, err := os.Stat(path); err != nil {
+		return ""
+	}
+	if i := strings.LastIndex(path, "/node_modules/"); i >= 0 {
+		return path[:i+len("/node_modules")]
+	}
+	return filepath.Dir(path)
 }

@@ -29,6 +29,12 @@ func TestExplain(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(other, "data"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.MkdirAll(filepath.Join(other, "node_modules/sdk/server"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(other, "node_modules/sdk/server/mcp.js"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		pol  *Policy
@@ -54,6 +60,9 @@ func TestExplain(t *testing.T) {
 			"update of src/a.txt", `access.fs: add {path="src/a.txt", read=true, update=true}`},
 		{"outside home", on, "cat: " + other + "/data/x: Permission denied",
 			"create of " + other + "/data/x", `access.fs: add {path="` + other + `/data", create=true, update=true}`},
+		{"node module outside the grants", on, "Error: Cannot find module '" + other + "/node_modules/sdk/server/mcp.js'",
+			"read of " + other + "/node_modules/sdk/server/mcp.js", `access.fs: add {path="` + other + `/node_modules", read=true, execute=true}`},
+		{"node module that is not there", on, "Error: Cannot find module '" + other + "/node_modules/nosuch.js'", "", ""},
 		{"go dial", on, "dial tcp 10.0.0.1:443: connect: permission denied",
 			"a TCP connection to 10.0.0.1:443", `access.net: add {host="10.0.0.1", port=443, allow=true}`},
 		{"bash /dev/tcp", on, "bash: connect: Permission denied\nbash: line 1: /dev/tcp/127.0.0.1/47001: Permission denied",
