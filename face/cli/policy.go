@@ -65,7 +65,7 @@ func (a *ioStreams) writePolicy(w io.Writer, p *resolver.Policy) {
 func accessRules(raw json.RawMessage) []string {
 	raw = json.RawMessage(strings.TrimSpace(string(raw)))
 	if len(raw) == 0 || string(raw) == "null" {
-		return []string{"none sent (null): the tool is told no rules"}
+		return []string{"none sent: the tool is told no rules"}
 	}
 	var ap tool.AccessPolicy
 	if err := json.Unmarshal(raw, &ap); err != nil {

@@ -96,5 +96,5 @@ func searchRun(c *cli.Context, a *app, opts *searchOptions) error {
 	for i, h := range hits {
 		names[i], summaries[i] = h.Name, h.Summary
 	}
-	return a.writeBriefs(opts.Wide, "SUMMARY", names, summaries)
+	return a.writeBriefs(opts.Wide, "DESCRIPTION", names, summaries)
 }

@@ -19,11 +19,11 @@ func TestSearch(t *testing.T) {
 		stderr string
 	}{
 		{"one word", []string{"search", "question"}, 0,
-			"NAME  SUMMARY\nask   Asks a question.\n", ""},
+			"NAME  DESCRIPTION\nask   Asks a question.\n", ""},
 		{"several words, ranked", []string{"search", "say", "something", "or", "fail"}, 0,
-			"NAME  SUMMARY\necho  Say something.\nfail  Always fails.\n", ""},
+			"NAME  DESCRIPTION\necho  Say something.\nfail  Always fails.\n", ""},
 		{"limit", []string{"search", "say", "something", "or", "fail", "--limit", "1"}, 0,
-			"NAME  SUMMARY\necho  Say something.\n", ""},
+			"NAME  DESCRIPTION\necho  Say something.\n", ""},
 		{"no match", []string{"search", "kubernetes"}, 0, "",
 			"no tool matches \"kubernetes\" (4 tools searched; toolhost list shows them all)\n"},
 		{"json", []string{"search", "fails", "--json"}, 0,
@@ -75,7 +75,7 @@ func TestAccessRules(t *testing.T) {
 		ap   *tool.AccessPolicy // nil: null
 		want []string
 	}{
-		{"null", nil, []string{"none sent (null): the tool is told no rules"}},
+		{"null", nil, []string{"none sent: the tool is told no rules"}},
 		{"empty", &tool.AccessPolicy{}, []string{"no rules: nothing restricted"}},
 		{"rules", &tool.AccessPolicy{
 			FS: []tool.FSRule{
