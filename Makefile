@@ -32,8 +32,8 @@ test: build vet fmt-check
 	  echo "tool browser tests skipped: no Chromium found; install it (Debian: apt-get install -y chromium) or set CHROMIUM to its path"
 	@[ -e conformance/node_modules/@modelcontextprotocol/conformance ] || \
 	  echo "MCP conformance tests skipped: suite not installed; run: cd conformance && npm ci"
-	@[ -e source/mcp/testdata/npm/node_modules/.bin/mcp-server-everything ] || \
-	  echo "MCP server end-to-end tests skipped: servers not installed; run: cd source/mcp/testdata/npm && npm ci"
+	@[ -e internal/source/mcp/testdata/npm/node_modules/.bin/mcp-server-everything ] || \
+	  echo "MCP server end-to-end tests skipped: servers not installed; run: cd internal/source/mcp/testdata/npm && npm ci"
 	$(GOTEST) -race ./...
 	$(GOTEST) -race -tags jsonlib -run='JSONLib' ./tool ./catalog ./face/mcpserver
 	cd interop/mcpgo && $(GOTEST) -race ./...

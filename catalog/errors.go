@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/toolhost/toolhost/invoke"
+	"github.com/toolhost/toolhost/internal/invoke"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -127,7 +127,7 @@ func FixOf(err error) string {
 }
 
 // Fixable is an error of a source's own type that says what the user can
-// do about it (source/mcp's *Error); [FixOf], and so every face, reads it.
+// do about it (internal/source/mcp's *Error); [FixOf], and so every face, reads it.
 type Fixable interface {
 	error
 	FixText() string

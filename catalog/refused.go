@@ -3,7 +3,7 @@ package catalog
 import (
 	"errors"
 
-	"github.com/toolhost/toolhost/invoke"
+	"github.com/toolhost/toolhost/internal/invoke"
 )
 
 // RefusedValue reports whether err is a value invoke refuses before

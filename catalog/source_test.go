@@ -372,7 +372,7 @@ func TestAddSourceFormOneRound(t *testing.T) {
 }
 
 // askAll is the needs_input outcome of several questions asked together,
-// as source/servers makes of a server's elicitation form.
+// as internal/source/servers makes of a server's elicitation form.
 func askAll(qs []tool.Question) tool.Outcome {
 	return tool.Outcome{Type: tool.KindNeedsInput, Question: &qs[0], Questions: qs}
 }

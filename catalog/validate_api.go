@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/toolhost/toolhost/invoke"
+	"github.com/toolhost/toolhost/internal/invoke"
 )
 
 // ValidationError is one problem with a call's arguments, as

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolhost/toolhost/config/secret"
+	"github.com/toolhost/toolhost/internal/config/secret"
 	"github.com/toolhost/toolhost/internal/suggest"
 )
 

@@ -54,9 +54,9 @@
 // command (stdio) or reached at a URL (streamable HTTP); an entry serves
 // its tools with JP's source = "mcp.NAME" (all of them, with prefix,
 // include and exclude, [Entry.AllTools]) or "mcp.NAME.TOOL" (one, with
-// overrides; see package config/mcptool for their merge). A
+// overrides; see package internal/config/mcptool for their merge). A
 // [remotes.NAME] table ([Remote]) is a Tool Discovery Protocol provider
-// (package source/remote). Both merge across layers as entries do, and a
+// (package internal/source/remote). Both merge across layers as entries do, and a
 // workspace's are read only when it is trusted. Both take run and
 // requires_approval for all their tools, [defaults]' run when they set
 // neither. No credential is read from the file: bearer_token_env names

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/toolhost/toolhost/config/secret"
+	"github.com/toolhost/toolhost/internal/config/secret"
 )
 
 // GrantKind says what a [Grant] gives.

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/toolhost/toolhost/config/secret"
+	"github.com/toolhost/toolhost/internal/config/secret"
 )
 
 // Server is one [mcp_servers.NAME] table: an MCP server whose tools

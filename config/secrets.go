@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/toolhost/toolhost/config/secret"
+	"github.com/toolhost/toolhost/internal/config/secret"
 )
 
 // This file holds env.NAME = { secret = "…" }: a variable whose value is a

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolhost/toolhost/config/secret"
+	"github.com/toolhost/toolhost/internal/config/secret"
 )
 
 func TestParseSecrets(t *testing.T) {

@@ -26,20 +26,20 @@ var rooms = []struct {
 }{
 	{0, "ground helpers", []string{"internal/..."}},
 	{1, "protocol", []string{"tool"}},
-	{1, "telemetry", []string{"telemetry/..."}}, // OpenTelemetry spans and metrics; imports no package of the module
-	{2, "spawner", []string{"invoke/..."}},
-	{2, "configuration", []string{"config/..."}},
+	{1, "telemetry", []string{"telemetry/...", "internal/telemetry/..."}}, // OpenTelemetry spans and metrics; imports no package of the module
+	{2, "spawner", []string{"internal/invoke/..."}},
+	{2, "configuration", []string{"config/...", "internal/config/..."}},
 	{2, "tool search", []string{"toolsearch/..."}}, // ranks tool definitions; imports the ground only
 	{2, "author SDK", []string{"sdk/..."}},
 	{2, "audit log", []string{"audit"}}, // the standard library and the ground only: the catalog and the faces write and read it
 	{2, "rate limits", []string{"ratelimit"}},
-	{3, "catalog", []string{"catalog/..."}},                         // the Catalog and its call path; the tool, identity, errors and the Source contract
-	{4, "sources' shared helpers", []string{"source/internal/..."}}, // what two sources share (the translation of access rules)
-	{5, "local binaries", []string{"source/binary/..."}},            // the sources stand beside each other: none imports another
-	{5, "an MCP server", []string{"source/mcp/..."}},
-	{5, "a remote catalog", []string{"source/remote/..."}},
-	{6, "configured servers", []string{"source/servers/..."}}, // the MCP servers and remotes a configuration names, made of the two above
-	{7, "resolver", []string{"resolver/..."}},                 // the wiring: a catalog made from a configuration, with its sources
+	{3, "catalog", []string{"catalog/..."}},                                  // the Catalog and its call path; the tool, identity, errors and the Source contract
+	{4, "sources' shared helpers", []string{"internal/source/internal/..."}}, // what two sources share (the translation of access rules)
+	{5, "local binaries", []string{"internal/source/binary/..."}},            // the sources stand beside each other: none imports another
+	{5, "an MCP server", []string{"internal/source/mcp/..."}},
+	{5, "a remote catalog", []string{"internal/source/remote/..."}},
+	{6, "configured servers", []string{"internal/source/servers/..."}}, // the MCP servers and remotes a configuration names, made of the two above
+	{7, "resolver", []string{"resolver/..."}},                          // the wiring: a catalog made from a configuration, with its sources
 	{8, "faces' shared helpers", []string{"face/internal/..."}},
 	{9, "MCP face", []string{"face/mcpserver/..."}},
 	{9, "HTTP face", []string{"face/httpserver/..."}},
@@ -50,20 +50,19 @@ var rooms = []struct {
 const module = "github.com/toolhost/toolhost"
 
 // roomOf returns the index in rooms of the room holding pkg (a path
-// relative to the module), or -1.
+// relative to the module), or -1. The longest path that holds pkg wins,
+// so internal/invoke/... is the spawner, not a ground helper.
 func roomOf(pkg string) int {
+	best, bestLen := -1, -1
 	for i, r := range rooms {
 		for _, p := range r.paths {
-			if dir, ok := strings.CutSuffix(p, "/..."); ok {
-				if pkg == dir || strings.HasPrefix(pkg, dir+"/") {
-					return i
-				}
-			} else if pkg == p {
-				return i
+			dir, tree := strings.CutSuffix(p, "/...")
+			if (pkg == dir || (tree && strings.HasPrefix(pkg, dir+"/"))) && len(dir) > bestLen {
+				best, bestLen = i, len(dir)
 			}
 		}
 	}
-	return -1
+	return best
 }
 
 // listed is one package as `go list -deps -json` prints it: its own
@@ -168,7 +167,7 @@ func TestGroundStaysDown(t *testing.T) {
 	// source knows neither the resolver that wires it nor a face.
 	for path, p := range pkgs {
 		r := roomOf(path)
-		if r < 0 || (rooms[r].room != "catalog" && !strings.HasPrefix(path, "source/")) {
+		if r < 0 || (rooms[r].room != "catalog" && !strings.HasPrefix(path, "internal/source/")) {
 			continue
 		}
 		for _, d := range p.Deps {
@@ -186,7 +185,7 @@ func TestGroundStaysDown(t *testing.T) {
 			t.Fatalf("package %s not found by go list", f)
 		}
 		for _, d := range p.Deps {
-			if d == "resolver" || strings.HasPrefix(d, "resolver/") || strings.HasPrefix(d, "source/") {
+			if d == "resolver" || strings.HasPrefix(d, "resolver/") || strings.HasPrefix(d, "internal/source/") {
 				t.Errorf("%s depends on %s: the MCP and HTTP faces serve a catalog.Catalog (or anything with its methods), never the wiring or a source", f, d)
 			}
 		}

@@ -7,9 +7,9 @@ import (
 	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/internal/source/binary"
+	"github.com/toolhost/toolhost/internal/source/servers"
 	"github.com/toolhost/toolhost/ratelimit"
-	"github.com/toolhost/toolhost/source/binary"
-	"github.com/toolhost/toolhost/source/servers"
 )
 
 // Options configures a [Catalog]. A nil *Options means all defaults.
@@ -61,8 +61,8 @@ type Options struct {
 }
 
 // Catalog is a [catalog.Catalog] served from a configuration: its base
-// source is the configuration's binaries (package source/binary), beside
-// the MCP servers and remote catalogs it names (package source/servers)
+// source is the configuration's binaries (package internal/source/binary), beside
+// the MCP servers and remote catalogs it names (package internal/source/servers)
 // and the tools registered in this process. It adds what only the
 // binaries know: [Catalog.Policy] and [Catalog.Unconfined]
 // (Refresh and Categories are the catalog's, asked of its base source).

@@ -1,8 +1,8 @@
 // Package resolver turns a configuration into a catalog of tools: the
-// binaries its entries name (package source/binary asks each for its
+// binaries its entries name (package internal/source/binary asks each for its
 // schema, once per binary, cached, and merges the user's overrides on
 // top) and the MCP servers and remote catalogs it names (package
-// source/servers), served by a [catalog.Catalog] with tools/list and
+// internal/source/servers), served by a [catalog.Catalog] with tools/list and
 // tools/call semantics. This package is the wiring; the sections below
 // describe what an embedder sees of the whole.
 //
@@ -45,7 +45,7 @@
 // [Options.PoolIdle] without calls (default 60s), restarted after a crash,
 // replaced when the binary is rebuilt, with the timeouts, outcomes and
 // questions of one-shot, and one-shot again on any protocol doubt
-// (source/binary/pool.go has the rules). [catalog.Catalog.Close] ends them. A negative PoolSize runs
+// (internal/source/binary/pool.go has the rules). [catalog.Catalog.Close] ends them. A negative PoolSize runs
 // every call one-shot.
 //
 // # Merging
@@ -152,10 +152,10 @@
 // resolver is the wiring: [New] and [Open] make a [catalog.Catalog]
 // (which owns the call path: lookup, validation, approval, questions,
 // identity, change notification, registered tools, added sources) whose
-// base source is the configuration's binaries (package source/binary:
+// base source is the configuration's binaries (package internal/source/binary:
 // resolution, merge, schema caches, long-lived pools, the persisted
 // resolution), and add the MCP servers and remote catalogs the
-// configuration names (package source/servers). It stands above them and
+// configuration names (package internal/source/servers). It stands above them and
 // below the faces (face/cli, face/mcpserver, face/httpserver), which
 // translate (docs/architecture.md), and names their types again ([Tool]
 // is [catalog.Tool], [Policy] is [binary.Policy]) so that embedders keep

@@ -15,7 +15,7 @@ import (
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
-	"github.com/toolhost/toolhost/invoke/sandbox"
+	"github.com/toolhost/toolhost/internal/invoke/sandbox"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -238,7 +238,7 @@ func TestSandboxRepositoryTools(t *testing.T) {
 		}
 	}
 	// examples/fs refuses the tool configuration itself, before the
-	// sandbox would (invoke/sandbox's TestHostileToolDenied has the
+	// sandbox would (internal/invoke/sandbox's TestHostileToolDenied has the
 	// sandbox's own denial of it).
 	out, err = c.Call(t.Context(), "write_file", map[string]any{"path": ".config/toolhost/x.toml", "content": "[tools.x]"}, approve)
 	if err != nil {

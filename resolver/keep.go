@@ -9,11 +9,11 @@ import (
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
-	"github.com/toolhost/toolhost/source/binary"
-	"github.com/toolhost/toolhost/source/servers"
+	"github.com/toolhost/toolhost/internal/source/binary"
+	"github.com/toolhost/toolhost/internal/source/servers"
 )
 
-// The sources a configuration names (MCP servers: source/servers) are
+// The sources a configuration names (MCP servers: internal/source/servers) are
 // kept with the persisted resolution (its header's Sources), so that a
 // warm Open serves their tools without reading the configuration, the
 // servers' listing caches or merging, and compiles their schemas on
@@ -23,7 +23,7 @@ import (
 //     with Sources set to pendingSources, which never holds: until the
 //     sources are kept, Open reads the configuration.
 //   - After New or Open listed the sources (addSources), keepSources
-//     writes what source/servers keeps of each (servers.Keep: the tools
+//     writes what internal/source/servers keeps of each (servers.Keep: the tools
 //     and their listing's validity) into the header, when every source
 //     may be kept (an MCP server whose listing came from or went to its
 //     cache, without problems, none of its tools left out by the

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/toolhost/toolhost/catalog"
-	"github.com/toolhost/toolhost/source/binary"
+	"github.com/toolhost/toolhost/internal/source/binary"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -114,7 +114,7 @@ var ErrApprovalRequired = catalog.ErrApprovalRequired
 func Answers(ctx context.Context) map[string]any { return catalog.Answers(ctx) }
 
 // What the binaries define that embedders use, named again here (each is
-// package source/binary's own).
+// package internal/source/binary's own).
 
 // Pool defaults: [binary.DefaultPoolSize], [binary.DefaultPoolIdle] (see
 // [Options]).

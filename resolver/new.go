@@ -5,8 +5,8 @@ import (
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
-	"github.com/toolhost/toolhost/source/binary"
-	"github.com/toolhost/toolhost/source/servers"
+	"github.com/toolhost/toolhost/internal/source/binary"
+	"github.com/toolhost/toolhost/internal/source/servers"
 )
 
 // New resolves cfg into a catalog. Problems with single entries (a binary

@@ -7,11 +7,11 @@ import (
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
-	"github.com/toolhost/toolhost/source/servers"
+	"github.com/toolhost/toolhost/internal/source/servers"
 )
 
 // addSources serves the MCP servers and remote catalogs cfg names
-// (package source/servers: entries with source = "mcp.NAME…", and
+// (package internal/source/servers: entries with source = "mcp.NAME…", and
 // [remotes.NAME]), listed concurrently. A warm listing starts no server;
 // a server that cannot be listed is one problem of its source, and the
 // other tools are served. A one-tool catalog (Options.Only) whose tool

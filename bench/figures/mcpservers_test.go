@@ -262,7 +262,7 @@ var serversWS struct {
 // by a toolset; their listings cached by an earlier list), against the
 // same workspace without them (five local tools of five). Goal ≤ 1.1×
 // (issue 16); that such a list starts no server is tested by
-// source/servers' TestWarmListFiveServers.
+// internal/source/servers' TestWarmListFiveServers.
 func BenchmarkWarmListServers(b *testing.B) {
 	f := setup(b)
 	serversWS.once.Do(func() { serversWS.none, serversWS.five, serversWS.err = serversWorkspaces(f) })

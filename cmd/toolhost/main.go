@@ -8,7 +8,7 @@ import (
 	"syscall"
 
 	"github.com/toolhost/toolhost/face/cli"
-	"github.com/toolhost/toolhost/invoke"
+	"github.com/toolhost/toolhost/internal/invoke"
 )
 
 func main() {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/config/trust"
-	"github.com/toolhost/toolhost/invoke/faketool"
+	"github.com/toolhost/toolhost/internal/invoke/faketool"
 )
 
 // TestAddMCPServer: add --mcp NAME -- COMMAND and add --mcp NAME URL

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolhost/toolhost/invoke/faketool"
+	"github.com/toolhost/toolhost/internal/invoke/faketool"
 )
 
 // TestTerminalApproval: on a real terminal, `call` of a tool with run =

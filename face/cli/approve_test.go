@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolhost/toolhost/invoke/faketool"
+	"github.com/toolhost/toolhost/internal/invoke/faketool"
 )
 
 // approvalWorkspace is a workspace serving t, faketool's "touch" writing

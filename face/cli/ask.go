@@ -21,7 +21,7 @@ import (
 // own) and then its text. A local tool's question starts "the tool asks: ";
 // a server's starts with who asks already (`MCP server "NAME" asks: ` or
 // `remote catalog "NAME" asks: `, in its preamble when the server gave a
-// message, else in its text: package source/servers puts it there), so
+// message, else in its text: package internal/source/servers puts it there), so
 // the hint says who asks as the prompt does, once.
 func questionText(q tool.Question, fromServer bool) string {
 	text := q.Text

@@ -12,7 +12,7 @@ import (
 
 	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/config"
-	"github.com/toolhost/toolhost/invoke/faketool"
+	"github.com/toolhost/toolhost/internal/invoke/faketool"
 	"github.com/toolhost/toolhost/ratelimit"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"

@@ -38,7 +38,7 @@
 // `--mcp URL` or `--mcp -- COMMAND [ARG…]` (at the end of the line) points
 // list, describe, call and identity at one MCP server and no
 // configuration: the catalog's one source is that server, built by
-// source/servers as for a configured [mcp_servers.NAME] (mcpclient.go).
+// internal/source/servers as for a configured [mcp_servers.NAME] (mcpclient.go).
 // `import --mcp NAME` writes entries for a configured server's tools.
 //
 // # Exit codes

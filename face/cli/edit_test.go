@@ -10,7 +10,7 @@ import (
 
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/config/trust"
-	"github.com/toolhost/toolhost/invoke/faketool"
+	"github.com/toolhost/toolhost/internal/invoke/faketool"
 )
 
 // "editor" plays $EDITOR: at its Nth run it writes the Nth text of

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolhost/toolhost/invoke/faketool"
+	"github.com/toolhost/toolhost/internal/invoke/faketool"
 
 	"github.com/toolhost/toolhost/tool"
 )

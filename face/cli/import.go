@@ -10,7 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/toolhost/toolhost/config"
-	"github.com/toolhost/toolhost/config/mcptool"
+	"github.com/toolhost/toolhost/internal/config/mcptool"
 	"github.com/toolhost/toolhost/internal/toolname"
 	"github.com/toolhost/toolhost/resolver"
 )

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolhost/toolhost/internal/invoke/faketool"
 	"github.com/toolhost/toolhost/internal/testenv"
-	"github.com/toolhost/toolhost/invoke/faketool"
 
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"

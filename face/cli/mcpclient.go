@@ -15,16 +15,16 @@ import (
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/internal/source/mcp"
+	"github.com/toolhost/toolhost/internal/source/servers"
 	"github.com/toolhost/toolhost/resolver"
-	"github.com/toolhost/toolhost/source/mcp"
-	"github.com/toolhost/toolhost/source/servers"
 )
 
 // Client mode: `toolhost --mcp URL COMMAND…` and
 // `toolhost COMMAND… --mcp -- PROGRAM ARG…` run list, describe, call and
 // identity against one MCP server and no configuration. The server is
 // the one source of a catalog (an empty configuration plus the server,
-// through source/servers), so validation, approval, questions and output
+// through internal/source/servers), so validation, approval, questions and output
 // are those of every call, and its listing is cached by identity as a
 // configured server's is.
 
@@ -155,7 +155,7 @@ func (t *mcpTarget) server() *config.Server {
 }
 
 // serverSource returns the catalog source serving every tool of s (the
-// entry source = "mcp.NAME" would, with prefix), as source/servers
+// entry source = "mcp.NAME" would, with prefix), as internal/source/servers
 // builds it for a configured server. Its callers (client mode, add
 // --mcp, import --mcp) talk to the one server the user just named: a
 // failed start remembered from an earlier command does not refuse it,
@@ -240,7 +240,7 @@ func (a *app) clientCatalog(c *cli.Context, name string) (*resolver.Catalog, err
 }
 
 // listingError is the error of a server that could not be listed: the
-// source/mcp error itself (server, step, cause, stderr) with its fix.
+// internal/source/mcp error itself (server, step, cause, stderr) with its fix.
 // When the server did not start and argv (the command line after --mcp
 // --) holds one of toolhost's commands, the fix adds that it went to the
 // server ([misplacedCommand]).

@@ -9,11 +9,11 @@ import (
 )
 
 // everything returns the pinned @modelcontextprotocol/server-everything
-// of source/mcp/testdata/npm. Without node_modules the test skips, saying
+// of internal/source/mcp/testdata/npm. Without node_modules the test skips, saying
 // how to install them, unless CI is set: CI installs them and never skips.
 func everything(t *testing.T) string {
 	t.Helper()
-	path, err := filepath.Abs(filepath.Join("..", "..", "source", "mcp", "testdata", "npm", "node_modules", ".bin", "mcp-server-everything"))
+	path, err := filepath.Abs(filepath.Join("..", "..", "internal", "source", "mcp", "testdata", "npm", "node_modules", ".bin", "mcp-server-everything"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +22,7 @@ func everything(t *testing.T) string {
 		err = nodeErr
 	}
 	if err != nil {
-		const how = "install the pinned MCP servers: (cd source/mcp/testdata/npm && npm ci)"
+		const how = "install the pinned MCP servers: (cd internal/source/mcp/testdata/npm && npm ci)"
 		if os.Getenv("CI") != "" {
 			t.Fatalf("mcp-server-everything: %v; %s", err, how)
 		}

@@ -3,8 +3,8 @@ package cli
 import (
 	"errors"
 
+	"github.com/toolhost/toolhost/internal/source/mcp"
 	"github.com/toolhost/toolhost/resolver"
-	"github.com/toolhost/toolhost/source/mcp"
 )
 
 // problemFix is what the user can do about p: its Fix, else the fix of

@@ -8,12 +8,12 @@ import (
 	"testing"
 
 	"github.com/toolhost/toolhost/catalog"
-	"github.com/toolhost/toolhost/source/mcp"
+	"github.com/toolhost/toolhost/internal/source/mcp"
 )
 
 // TestMCPServerProblemHasFix checks that a configured MCP server that
 // does not start is reported by check (text and --json) and by call with
-// the fix source/mcp gives, not only its cause.
+// the fix internal/source/mcp gives, not only its cause.
 func TestMCPServerProblemHasFix(t *testing.T) {
 	dir := workspace(t, "[mcp_servers.dead]\ncommand = [\"sh\", \"-c\", \"echo oops >&2; exit 4\"]\nsandbox = false\n")
 	const cause = `listing its tools: mcp server "dead": start: the server did not complete the MCP handshake: the server exited (exit status 4) before the handshake (stderr: oops)`

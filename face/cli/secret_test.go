@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/toolhost/toolhost/audit"
-	"github.com/toolhost/toolhost/config/secret"
+	"github.com/toolhost/toolhost/internal/config/secret"
 )
 
 // TestSecretsNeverPrinted: a tool whose env holds secrets (from toolhost's

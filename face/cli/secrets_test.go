@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolhost/toolhost/invoke/faketool"
+	"github.com/toolhost/toolhost/internal/invoke/faketool"
 )
 
 // TestSecretGrep is issue 17's grep test: secret values planted with

@@ -23,7 +23,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolhost/toolhost/face/mcpserver"
 	"github.com/toolhost/toolhost/face/mcpserver/mcptest"
-	"github.com/toolhost/toolhost/invoke/faketool"
+	"github.com/toolhost/toolhost/internal/invoke/faketool"
 )
 
 // The end-to-end tests of `toolhost serve`: they build cmd/toolhost and run

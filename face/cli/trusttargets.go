@@ -9,7 +9,7 @@ import (
 
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/config/trust"
-	"github.com/toolhost/toolhost/invoke/sandbox"
+	"github.com/toolhost/toolhost/internal/invoke/sandbox"
 )
 
 // linkTarget is an access.fs rule that goes through a link, and where the

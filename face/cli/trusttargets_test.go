@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/toolhost/toolhost/config/trust"
-	"github.com/toolhost/toolhost/invoke/sandbox"
+	"github.com/toolhost/toolhost/internal/invoke/sandbox"
 )
 
 // TestTrustPinsLinkTargets: a tool that may write where a rule's link is

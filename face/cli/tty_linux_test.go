@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolhost/toolhost/invoke/faketool"
+	"github.com/toolhost/toolhost/internal/invoke/faketool"
 )
 
 // TestIsTerminalCharDevices: a terminal is one; the other character

@@ -18,7 +18,7 @@ import (
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/face/internal/callresult"
 	"github.com/toolhost/toolhost/face/mcpserver"
-	"github.com/toolhost/toolhost/invoke/faketool"
+	"github.com/toolhost/toolhost/internal/invoke/faketool"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )

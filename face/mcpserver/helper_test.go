@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/face/mcpserver/mcptest"
-	"github.com/toolhost/toolhost/invoke/faketool"
+	"github.com/toolhost/toolhost/internal/invoke/faketool"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolhost/toolhost/config"

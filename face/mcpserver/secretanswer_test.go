@@ -17,7 +17,7 @@ import (
 	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/face/mcpserver"
-	"github.com/toolhost/toolhost/invoke/faketool"
+	"github.com/toolhost/toolhost/internal/invoke/faketool"
 	"github.com/toolhost/toolhost/resolver"
 )
 

@@ -2,7 +2,7 @@
 // shape in one pass, as the MCP SDK's decoder would read them: a string
 // without escapes, an id that is absent, null, such a string or an
 // integer exact as a float64. The MCP face's screen (requests from a
-// client) and source/mcp's stdio connection (messages from a server)
+// client) and internal/source/mcp's stdio connection (messages from a server)
 // build their messages with it and leave anything else to the SDK.
 package plainrpc
 

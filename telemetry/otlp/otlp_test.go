@@ -11,9 +11,9 @@ import (
 	metricpb "go.opentelemetry.io/proto/otlp/metrics/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 
+	"github.com/toolhost/toolhost/internal/telemetry/otlptest"
 	"github.com/toolhost/toolhost/telemetry"
 	"github.com/toolhost/toolhost/telemetry/otlp"
-	"github.com/toolhost/toolhost/telemetry/otlptest"
 )
 
 // TestOTLPEndToEnd: with OTEL_EXPORTER_OTLP_ENDPOINT set, Setup sends one

@@ -18,7 +18,7 @@ import (
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/config/trust"
 	"github.com/toolhost/toolhost/face/cli"
-	"github.com/toolhost/toolhost/invoke"
+	"github.com/toolhost/toolhost/internal/invoke"
 	"github.com/toolhost/toolhost/tool"
 )
 

@@ -8,7 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// answers are MCP answers as source/servers keeps them, plain or not.
+// answers are MCP answers as internal/source/servers keeps them, plain or not.
 var answers = []struct {
 	name, data string
 	plain      bool

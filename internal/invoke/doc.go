@@ -1,0 +1,109 @@
+// Package invoke is the one place that starts tool processes: it renders
+// a command's templates, runs it with one request on stdin, bounds its time
+// and output, and returns what the process left. Reading that (is stdout an
+// outcome, a schema answer?) is the binaries' business (internal/source/binary/read.go).
+// [Run] starts a one-shot process, [Start] a long-lived one that reads
+// requests a line at a time (a pool's), and [Open] one whose stdin and
+// stdout the caller speaks over (an MCP stdio server); all three go
+// through one spawner.
+//
+//	spec := &invoke.Spec{Command: []string{"bin/fs", "--root", "my dir"}} // argv tokens, as config.SplitWords gives them
+//	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+//	defer cancel()
+//	res, err := invoke.Run(ctx, spec, req) // err: not found, not executable, timeout, output too large
+//	if err != nil {
+//		return err
+//	}
+//	// res.Stdout, res.StderrTail, res.ExitCode: the resolver reads them.
+//
+// Flow: TOML command → config.SplitWords → [Spec] → [Render] → [Run] (stdin: request) → [Result].
+//
+// # What a process gets
+//
+// Every process starts the same way, whoever asks for it:
+//
+//   - Its environment is the host's without the host's own variables
+//     (every TOOLHOST_* one, the token of serve --http first:
+//     [HostEnvPrefix]), or only PATH and HOME with [Spec.ClearEnv]; then
+//     the entry's [Spec.Env], then what the host sets for the process
+//     ([CallEnv], [tool.LongLivedEnv], the trace context). Under the
+//     sandbox, only what its policy keeps.
+//   - Its descriptors are 0, 1 and 2, nothing else: before each start
+//     every descriptor of the host from 3 up is made close-on-exec (one
+//     close_range call on Linux), so one the host inherited without the
+//     flag (a secret file, a terminal) does not reach the tool.
+//   - Its argv never holds a secret answer ([Spec.SecretAnswers]).
+//   - It runs in a process group of its own, in a cgroup v2 of its own
+//     where the host may make one, confined by [Spec.Sandbox].
+//   - It dies with the host. Unconfined, it gets SIGKILL as its
+//     parent-death signal, and is forked from one thread that lives as
+//     long as the host (the signal follows the thread that forked, and the
+//     Go runtime ends threads). A sandboxed process cannot have it: it is
+//     forked from a throwaway thread, whose end would fire the signal at
+//     once. What such a process, or any tool's descendant, leaves running
+//     when the host is killed (SIGKILL, the OOM killer) is killed at once
+//     by the host's watchdog, a process of its own binary waiting for the
+//     host's end (the toolhost command, see [EnableSubreaper]), found by
+//     its cgroup or its [CallEnv] token, or else by the next host's first
+//     call in the same cgroup, which sweeps the cgroup leaves of dead
+//     hosts.
+//
+// # Processes
+//
+// [Run] starts the binary directly (no shell unless [Spec.Shell]) in its own
+// process group, in context.root or [Spec.Dir], writes the request JSON to
+// its stdin and closes it. A binary that is open for writing (ETXTBSY: being
+// rebuilt) is tried again for about 0.6s before that is an error. When the context is done the whole group gets
+// SIGTERM, then SIGKILL after [Spec.Grace]; a descendant that keeps stdout
+// open cannot hang the call (os/exec WaitDelay), and the group is killed
+// when Run returns. On Linux each run also starts in a cgroup v2 of its
+// own where the host may make one (a child of the host's cgroup; clone3
+// CLONE_INTO_CGROUP), killed whole with cgroup.kill when Run returns, so a
+// descendant that left the group (setsid, a double fork, a new name, an
+// empty environment) is not left behind either; elsewhere the ones still
+// carrying the run's [CallEnv] token are (docs/protocol.md, "Nothing
+// outlives its call", says what is caught where). stdout is capped
+// ([Spec.MaxStdout], 16 MiB by default; a breach kills the group and is
+// [ErrOutputTooLarge]); of stderr only the last 64 KiB are kept.
+//
+// A long-lived process ([Start], [Open]) ends in one stop order,
+// [Process.Stop]: its stdin is closed, so that it finishes and exits;
+// after [Spec.Grace] its group gets SIGTERM; after another, SIGKILL, and
+// so does everything in its cgroup.
+//
+// # Templates
+//
+// JP's argv templates are rendered per token: {{context}} and {{tool}} are
+// the request's objects as compact JSON, {{tool.arguments.x}} a value (bare
+// when scalar, JSON when composite, null when missing). See [Render] and
+// [Templates].
+//
+// Values are hostile (they come from a model), so [Run] applies two rules:
+//
+//   - With [Spec.Shell] no value enters the script: each template becomes a
+//     positional parameter reference and the values follow as parameters,
+//     /bin/sh -c 'grep -rn "${1}" .' sh VALUE. A template inside `…`,
+//     ${…}, $((…)) or a here-document is refused ([ErrShellTemplate]).
+//   - A value that would start an argv element (a shell word) with "-" is
+//     refused ([ErrOptionValue], an [*OptionError] naming the argument)
+//     unless a literal "--" precedes it or [Spec.AllowOption] names it.
+//
+// [CheckArguments] applies them without starting anything.
+//
+// # Errors
+//
+// A process that ran is a [Result], whatever its exit status; an [*Error]
+// means no answer could be had. It wraps one of [ErrNotFound],
+// [ErrNotExecutable], [ErrTimeout], [ErrOutputTooLarge], [ErrOptionValue],
+// [ErrShellTemplate] or a context error; its message is one line with the
+// cause and the last lines of stderr, and its Fix field says what the user
+// can do (faces show it on a line of its own):
+//
+//	run "bin/x": run: timed out after 30s; the process group was killed: stderr: waiting for lock
+//
+// The resolver uses the same type for the answers it reads and finds
+// wanting (a schema answer that is not JSON, a non-zero exit).
+//
+// [Executable] says which file a [Spec] would run, without running it: the
+// resolver's persistent cache keys schema answers on it.
+package invoke

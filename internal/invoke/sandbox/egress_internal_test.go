@@ -1,0 +1,52 @@
+package sandbox
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/toolhost/toolhost/internal/invoke/egress"
+)
+
+// TestCompileHostRules: a rule naming a host opens no port (the egress
+// proxy's port is granted instead); an IP literal, localhost or "*" keeps
+// the port rule; the proxy gets every allowed rule.
+func TestCompileHostRules(t *testing.T) {
+	root := tree(t, nil, nil)
+	p443, p5432, p8080 := uint16(443), uint16(5432), uint16(8080)
+	https := "https"
+	tests := []struct {
+		name    string
+		rules   []NetRule
+		connect []uint16
+		bind    []uint16
+		proxy   []egress.Rule
+	}{
+		{"a name", []NetRule{{Host: "api.github.com", Port: &p443, Allow: true}}, nil, nil,
+			[]egress.Rule{{Host: "api.github.com", Port: 443}}},
+		{"a name by scheme", []NetRule{{Host: "Example.COM.", Scheme: &https, Allow: true}}, nil, nil,
+			[]egress.Rule{{Host: "Example.COM.", Port: 443}}},
+		{"a name with bind", []NetRule{{Host: "dev.test", Port: &p8080, Allow: true, Bind: true}}, nil, []uint16{8080},
+			[]egress.Rule{{Host: "dev.test", Port: 8080}}},
+		{"a name and an IP literal", []NetRule{{Host: "api.github.com", Port: &p443, Allow: true}, {Host: "10.0.0.5", Port: &p5432, Allow: true}}, []uint16{5432}, nil,
+			[]egress.Rule{{Host: "api.github.com", Port: 443}, {Host: "10.0.0.5", Port: 5432}}},
+		{"an IPv6 literal", []NetRule{{Host: "[::1]", Port: &p8080, Allow: true}}, []uint16{8080}, nil, nil},
+		{"localhost", []NetRule{{Host: "localhost", Port: &p8080, Allow: true}}, []uint16{8080}, nil, nil},
+		{"any host", []NetRule{{Host: "*", Port: &p443, Allow: true}}, []uint16{443}, nil, nil},
+		{"a denied name", []NetRule{{Host: "api.github.com", Port: &p443}}, nil, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := &Policy{Mode: ModeOn, Net: tt.rules}
+			pl := p.Compile("/usr/bin/tool", root, "/home/u", "")
+			if !slices.Equal(pl.Connect, tt.connect) || !slices.Equal(pl.Bind, tt.bind) {
+				t.Errorf("connect %v bind %v, want %v %v", pl.Connect, pl.Bind, tt.connect, tt.bind)
+			}
+			if got := p.proxyRules(); !slices.Equal(got, tt.proxy) {
+				t.Errorf("proxy rules %v, want %v", got, tt.proxy)
+			}
+			if got := p.Probe().proxyRules(); got != nil {
+				t.Errorf("a probe's proxy rules %v, want none", got)
+			}
+		})
+	}
+}

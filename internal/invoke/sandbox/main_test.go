@@ -1,0 +1,298 @@
+package sandbox_test
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/toolhost/toolhost/internal/invoke/faketool"
+)
+
+// hostile are the tools that try what a sandbox must stop. Each prints
+// what it got on stdout, and the error on stderr with exit status 1.
+var hostile = faketool.Scenarios{
+	// read-file PATH prints the file.
+	"read-file": func() int {
+		data, err := os.ReadFile(os.Args[2])
+		return report(string(data), err)
+	},
+	// write-file PATH creates or truncates PATH and writes "pwned".
+	"write-file": func() int { return report("written", os.WriteFile(os.Args[2], []byte("pwned"), 0o644)) },
+	// write-tmp writes a file in $TMPDIR, the private temporary directory.
+	"write-tmp": func() int {
+		return report("written", os.WriteFile(filepath.Join(os.Getenv("TMPDIR"), "x"), []byte("x"), 0o644))
+	},
+	// update-file PATH rewrites an existing file.
+	"update-file": func() int {
+		f, err := os.OpenFile(os.Args[2], os.O_WRONLY|os.O_TRUNC, 0)
+		if err == nil {
+			_, err = f.WriteString("updated")
+			f.Close()
+		}
+		return report("updated", err)
+	},
+	// create-file PATH creates a new file.
+	"create-file": func() int {
+		f, err := os.OpenFile(os.Args[2], os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err == nil {
+			f.Close()
+		}
+		return report("created", err)
+	},
+	// delete-file PATH removes a file.
+	"delete-file": func() int { return report("deleted", os.Remove(os.Args[2])) },
+	// connect ADDR opens a TCP connection.
+	"connect": func() int {
+		c, err := net.DialTimeout("tcp", os.Args[2], 2*time.Second)
+		if err == nil {
+			c.Close()
+		}
+		return report("connected", err)
+	},
+	// dial-unix PATH connects to the unix socket PATH.
+	"dial-unix": func() int {
+		c, err := net.DialTimeout("unix", os.Args[2], 2*time.Second)
+		if err == nil {
+			c.Close()
+		}
+		return report("connected", err)
+	},
+	// socketpair makes a connected pair of unix sockets and sends a byte
+	// through it: reaching nothing outside, it stays allowed.
+	"socketpair": func() int {
+		fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+		if err == nil {
+			_, err = syscall.Write(fds[0], []byte("x"))
+			syscall.Close(fds[0])
+			syscall.Close(fds[1])
+		}
+		return report("paired", err)
+	},
+	// socket FAMILY TYPE PROTO [PORT] opens a socket with those numbers
+	// and, given a port, connects it to 127.0.0.1:PORT.
+	"socket": func() int {
+		n := make([]int, 4)
+		for i, a := range os.Args[2:] {
+			n[i], _ = strconv.Atoi(a)
+		}
+		fd, err := syscall.Socket(n[0], n[1], n[2])
+		if err != nil {
+			family := map[int]string{syscall.AF_UNIX: "AF_UNIX"}[n[0]]
+			if family == "" {
+				family = fmt.Sprint(n[0])
+			}
+			return report("", fmt.Errorf("socket(%s, %d, %d): %w", family, n[1], n[2], err))
+		}
+		defer syscall.Close(fd)
+		if len(os.Args) > 5 {
+			if err := syscall.Connect(fd, &syscall.SockaddrInet4{Port: n[3], Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+				return report("", fmt.Errorf("connect 127.0.0.1:%d: %w", n[3], err))
+			}
+			return report("connected", nil)
+		}
+		return report("opened", nil)
+	},
+	// meta CALL PATH changes PATH's metadata with one syscall: chmod-setuid,
+	// chmod-world, fchmodat2-setuid, chown, setxattr, removexattr,
+	// create-setuid (open O_CREAT), openat2-setuid, mknod-setuid.
+	"meta": func() int {
+		path := os.Args[3]
+		p, _ := syscall.BytePtrFromString(path)
+		at := func(nr uintptr, args ...uintptr) error {
+			fdcwd := atFDCWD
+			a := append([]uintptr{uintptr(fdcwd), uintptr(unsafe.Pointer(p))}, args...)
+			for len(a) < 6 {
+				a = append(a, 0)
+			}
+			if _, _, e := syscall.Syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]); e != 0 {
+				return e
+			}
+			return nil
+		}
+		var err error
+		switch os.Args[2] {
+		case "chmod-setuid":
+			err = syscall.Chmod(path, 0o4755)
+		case "chmod-world":
+			err = syscall.Chmod(path, 0o777)
+		case "chmod-plain":
+			err = syscall.Chmod(path, 0o750)
+		case "fchmodat2-setuid":
+			err = at(452, 0o2755, 0)
+		case "chown":
+			err = syscall.Chown(path, os.Getuid(), os.Getgid())
+		case "setxattr":
+			err = syscall.Setxattr(path, "user.toolhost", []byte("x"), 0)
+		case "removexattr":
+			err = syscall.Removexattr(path, "user.toolhost")
+		case "create-setuid":
+			syscall.Umask(0)
+			var fd int
+			fd, err = syscall.Open(path, syscall.O_CREAT|syscall.O_WRONLY, 0o4755)
+			if err == nil {
+				syscall.Close(fd)
+			}
+		case "create-plain":
+			var fd int
+			fd, err = syscall.Open(path, syscall.O_CREAT|syscall.O_WRONLY, 0o755)
+			if err == nil {
+				syscall.Close(fd)
+			}
+		case "openat2-setuid":
+			how := [3]uint64{syscall.O_CREAT | syscall.O_WRONLY, 0o4755, 0} // struct open_how
+			err = at(437, uintptr(unsafe.Pointer(&how)), unsafe.Sizeof(how))
+		case "mknod-setuid":
+			syscall.Umask(0)
+			err = syscall.Mknod(path, syscall.S_IFREG|0o4755, 0)
+		}
+		if err != nil {
+			return report("", fmt.Errorf("%s %s: %w", os.Args[2], path, err))
+		}
+		return report("changed", nil)
+	},
+	// retarget LINK TARGET replaces the symbolic link LINK by one to TARGET.
+	"retarget": func() int {
+		err := os.Remove(os.Args[2])
+		if err == nil {
+			err = os.Symlink(os.Args[3], os.Args[2])
+		}
+		return report("retargeted", err)
+	},
+	// replace-dir DIR TARGET replaces the directory DIR by a symbolic link
+	// to TARGET.
+	"replace-dir": func() int {
+		err := os.RemoveAll(os.Args[2])
+		if err == nil {
+			err = os.Symlink(os.Args[3], os.Args[2])
+		}
+		return report("replaced", err)
+	},
+	// keyring prints the id of the user's keyring (keyctl
+	// KEYCTL_GET_KEYRING_ID, KEY_SPEC_USER_KEYRING).
+	"keyring": func() int {
+		const keyctl, getKeyringID, userKeyring = 250, 0, -4
+		if runtime.GOARCH != "amd64" {
+			return report("", errors.New("keyring: amd64 only"))
+		}
+		ring := userKeyring
+		id, _, e := syscall.Syscall(keyctl, getKeyringID, uintptr(ring), 0)
+		if e != 0 {
+			return report("", fmt.Errorf("keyctl(KEYCTL_GET_KEYRING_ID): %w", e))
+		}
+		return report(fmt.Sprint("keyring ", int32(id)), nil)
+	},
+	// signal-parent sends SIGWINCH to the process that started it.
+	"signal-parent": func() int {
+		err := syscall.Kill(os.Getppid(), syscall.SIGWINCH)
+		if err != nil {
+			err = fmt.Errorf("kill %d: %w", os.Getppid(), err)
+		}
+		return report("signalled", err)
+	},
+	// daemon-write PATH starts a daemon (new session) that keeps writing
+	// PATH, waits for its first attempt, and exits.
+	"daemon-write": func() int {
+		d := exec.Command(os.Args[0], "daemon-loop", os.Args[2])
+		d.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		d.Stderr = os.Stderr
+		if err := d.Start(); err != nil {
+			return report("", err)
+		}
+		time.Sleep(300 * time.Millisecond)
+		fmt.Fprintln(os.Stderr, "daemon started")
+		return 1
+	},
+	"daemon-loop": func() int {
+		for i := 0; ; i++ {
+			err := os.WriteFile(os.Args[2], []byte(fmt.Sprint(i)), 0o644)
+			if i == 0 && err != nil {
+				fmt.Fprintln(os.Stderr, err)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	},
+	// serve-lines reads a path per line on stdin and answers its
+	// content or the error, one line each, as a long-lived tool would.
+	"serve-lines": func() int {
+		sc := bufio.NewScanner(os.Stdin)
+		for sc.Scan() {
+			data, err := os.ReadFile(sc.Text())
+			if err != nil {
+				fmt.Println(err)
+				continue
+			}
+			fmt.Println(string(data))
+		}
+		return 0
+	},
+	// status prints the lines of /proc/self/status and /proc/self/limits
+	// that say how the process runs: traced, no_new_privs, core dumps.
+	"status": func() int {
+		status, err := os.ReadFile("/proc/self/status")
+		if err != nil {
+			return report("", err)
+		}
+		limits, err := os.ReadFile("/proc/self/limits")
+		if err != nil {
+			return report("", err)
+		}
+		for _, line := range strings.Split(string(status)+string(limits), "\n") {
+			if strings.HasPrefix(line, "TracerPid:") || strings.HasPrefix(line, "NoNewPrivs:") || strings.HasPrefix(line, "Max core file size") {
+				fmt.Println(strings.Join(strings.Fields(line), " "))
+			}
+		}
+		return 0
+	},
+	// tiocsti opens its controlling terminal, /dev/tty, and pushes a
+	// character into the terminal's input, which a shell reading the
+	// terminal after toolhost would run.
+	"tiocsti": func() int {
+		f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+		if err != nil {
+			return report("", err)
+		}
+		defer f.Close()
+		c := byte('x')
+		if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), syscall.TIOCSTI, uintptr(unsafe.Pointer(&c))); e != 0 {
+			return report("", fmt.Errorf("ioctl(/dev/tty, TIOCSTI): %w", e))
+		}
+		return report("injected", nil)
+	},
+	// env prints the environment's names, sorted, one a line.
+	"env": func() int {
+		var names []string
+		for _, kv := range os.Environ() {
+			k, _, _ := strings.Cut(kv, "=")
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		fmt.Println(strings.Join(names, "\n"))
+		return 0
+	},
+}
+
+func report(ok string, err error) int {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Print(ok)
+	return 0
+}
+
+// atFDCWD is AT_FDCWD.
+const atFDCWD = -100
+
+func TestMain(m *testing.M) { faketool.Main(m, hostile) }

@@ -1,0 +1,36 @@
+// Package binary is the local-binary source of a catalog: the tools a
+// configuration's entries make of tool binaries. It asks each binary for
+// its schema (grouped by invocation, bounded, cached for the session and
+// on disk by the binary's stat key), merges the user's overrides on top
+// (dario.cat/mergo, JP's rules), lints the result, and runs calls: one
+// process per call through package invoke, or a pool of long-lived
+// processes for a protocol v2 binary that declares long_lived. A
+// resolution without errors is persisted whole (package
+// internal/source/binary/persist), so that the next start reads one file, and a
+// one-shot call only its header and one tool's detail.
+//
+// A [Source] is a catalog's base source ([catalog.Catalog.AddBase]): it
+// implements [catalog.Source] and [catalog.Indexer] (a persisted tool's
+// detail is decoded on first use), and checks before a call whether a
+// binary was rebuilt ([catalog.Freshener]). Package resolver wires it
+// (resolver.New, resolver.Open) and documents what embedders see; the
+// rules of each part are in its file (resolve.go, merge.go, pool.go,
+// persist.go, access.go for the sandbox policy).
+//
+// # Wiring
+//
+// A catalog of binaries is made in this order (resolver/new.go):
+//
+//	b := binary.New(opts)                  // no configuration yet
+//	b.Configure(cfg)                       // New: a configuration read
+//	// or, Open: b.SetLoad(files, load), then either
+//	//   p, ok := b.Persisted(); b.Install(p)   // served without reading the configuration
+//	//   or cfg, err := b.ReadConfig(persist)   // read it now
+//	err := b.Start(ctx)                    // the persisted resolution, else resolve (not after Install)
+//	err = cat.AddBase(ctx, b)              // the catalog lists it (Index) and serves it
+//
+// Once the catalog served the other sources, [Source.KeepsSources] and
+// [Source.Keep] store what is kept of them in the persisted resolution's
+// header, for the next Open. [Source.Close], which the catalog calls,
+// ends the long-lived processes.
+package binary

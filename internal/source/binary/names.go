@@ -1,0 +1,27 @@
+package binary
+
+import (
+	"errors"
+
+	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/internal/invoke"
+	"github.com/toolhost/toolhost/tool"
+)
+
+// newError wraps a failure of a binary for the entry name: the fix is fix
+// when given, else the one the spawner found for the exact cause.
+func newError(name, command string, action tool.Action, cause error, fix string) *catalog.Error {
+	if fix == "" {
+		var ierr *invoke.Error
+		if errors.As(cause, &ierr) {
+			fix = ierr.Fix
+		}
+	}
+	return &catalog.Error{Tool: name, Command: command, Action: action, Err: cause, Fix: fix}
+}
+
+// compile returns the compiled schema, from the binaries' memo when it
+// was compiled before.
+func (s *Source) compile(schema map[string]any) (*catalog.ArgSchema, error) {
+	return s.compiled.Compile(schema)
+}

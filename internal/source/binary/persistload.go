@@ -1,0 +1,227 @@
+package binary
+
+import (
+	"bytes"
+	"encoding/json"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/internal/source/binary/persist"
+	"github.com/toolhost/toolhost/internal/source/binary/schemacache"
+	"github.com/toolhost/toolhost/tool"
+)
+
+// This file reads a persisted resolution back (persist.go says when one
+// is used): the whole file, or with Options.Only the header and one tool's
+// detail, checked against the binaries' stat keys before it is served.
+
+// loaded is a persisted resolution ready to install.
+type loaded struct {
+	tools    map[string]*entry
+	problems []catalog.Problem
+	keys     map[string]cacheKey
+	identity *catalog.Identity // nil: computed from the tools when asked
+	plan     *plan             // the catalog's, or the one restored with it
+	list     []byte
+	sources  []byte // what is kept of the sources (keep.go); nil: the configuration names none
+}
+
+// load reads the persisted resolution when it is valid for the catalog's
+// configuration and binaries as they are now (see the rules above).
+func (s *Source) load() (*loaded, bool) {
+	p := s.persist.Load()
+	if p == nil || !schemacache.At(p.dir).Usable() {
+		return nil, false
+	}
+	if s.only != "" {
+		if l, found := s.loadOne(p); found {
+			return l, l != nil
+		}
+	}
+	data, err := persist.ReadFile(p.path, persist.MaxFile)
+	if err != nil {
+		return nil, false
+	}
+	h, body, err := persist.Decode(data)
+	if err != nil {
+		return nil, false
+	}
+	l, ok := s.loadHeader(p, h)
+	if !ok {
+		return nil, false
+	}
+	l.identity = &h.Identity
+	l.list, _ = h.List.Of(body) // persist.Decode checked the spans
+	for _, st := range h.Tools {
+		detail, _ := st.Detail.Of(body)
+		e, ok := s.restore(l.plan, st, detail)
+		if !ok {
+			return nil, false
+		}
+		l.tools[st.Name] = e
+	}
+	return l, true
+}
+
+// loadOne is load for [Options.Only]: when the persisted resolution has
+// the tool (found), it reads only the header and that tool's detail, and
+// the catalog holds that tool alone (with the stored warnings; its
+// identity and listing are computed from it). A nil *loaded with found
+// means the resolution is not valid (load's rules): the configuration is
+// resolved. Not found, load reads the whole file as without Only.
+func (s *Source) loadOne(p *persistence) (l *loaded, found bool) {
+	f, size, err := persist.OpenFile(p.path, persist.MaxFile)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	h, i, detail, err := persist.DecodeOne(f, size, s.only)
+	if err != nil || i < 0 {
+		return nil, false
+	}
+	if l, ok := s.loadHeader(p, h); ok {
+		if e, ok := s.restore(l.plan, h.Tools[i], detail); ok {
+			l.tools[e.name] = e
+			return l, true
+		}
+	}
+	return nil, true
+}
+
+// loadHeader checks a persisted resolution's header against the catalog
+// (its key, or with Open its configuration files' stat, and the stat key
+// of each binary toCheck names), and returns what installing it needs but
+// its tools, identity and listing.
+func (s *Source) loadHeader(p *persistence, h *persist.Resolution) (*loaded, bool) {
+	restored := p.key == "" // Open, before reading the configuration: only its files' stat can match
+	if restored && (h.Files == "" || h.Files != p.files || h.Plan == nil) || !restored && h.Key != p.key {
+		return nil, false
+	}
+	pl := s.plan.Load()
+	var ok bool
+	if restored {
+		if pl, ok = restorePlan(h.Plan); !ok {
+			return nil, false
+		}
+	}
+	l := &loaded{tools: make(map[string]*entry, len(h.Tools)), plan: pl, sources: h.Sources}
+	if l.keys, ok = storedKeys(pl, h.Keys); !ok || !s.current(l.keys, s.toCheck(pl, h.Tools)) {
+		return nil, false // rebuilt, edited or gone
+	}
+	if len(h.Problems) > 0 {
+		var sps []storedProblem
+		if err := json.Unmarshal(h.Problems, &sps); err != nil {
+			return nil, false
+		}
+		for _, sp := range sps {
+			l.problems = append(l.problems, sp.restore())
+		}
+	}
+	return l, true
+}
+
+// storedKeys pairs the asked groups of pl, in plan order, with the stat
+// keys stored for them; false when their numbers differ or a key is empty.
+func storedKeys(pl *plan, stored []string) (map[string]cacheKey, bool) {
+	keys := make(map[string]cacheKey, len(stored))
+	i := 0
+	for _, g := range pl.order {
+		if !g.asked {
+			continue
+		}
+		if i >= len(stored) || stored[i] == "" {
+			return nil, false
+		}
+		keys[g.key] = cacheKey(stored[i])
+		i++
+	}
+	return keys, i == len(stored)
+}
+
+// toCheck returns the groups whose binaries must be stat'ed before a
+// persisted resolution of tools is served: every asked group, or with
+// [Options.Only] naming one of tools, only the group of that tool's entry
+// (none when its parameters come from the configuration alone).
+func (s *Source) toCheck(pl *plan, tools []persist.Tool) []*group {
+	if s.only != "" {
+		if i, found := slices.BinarySearchFunc(tools, s.only, func(st persist.Tool, name string) int {
+			return strings.Compare(st.Name, name)
+		}); found {
+			if g := pl.groupOf[pl.byKey[tools[i].Entry]]; g != nil && g.asked {
+				return []*group{g}
+			}
+			return nil
+		}
+	}
+	var out []*group
+	for _, g := range pl.order {
+		if g.asked {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// current reports whether each of groups has the stat key stored for it.
+func (s *Source) current(keys map[string]cacheKey, groups []*group) bool {
+	for _, g := range groups {
+		if s.statKey(g) != keys[g.key] {
+			return false
+		}
+	}
+	return true
+}
+
+// restore rebuilds one tool's entry: its binding from the configuration
+// entry, its detail decoded on first use.
+func (s *Source) restore(pl *plan, st persist.Tool, detail []byte) (*entry, bool) {
+	ce := pl.byKey[st.Entry]
+	if ce == nil || st.Name == "" {
+		return nil, false
+	}
+	g := pl.groupOf[ce]
+	spec := g.spec
+	if allow := allowed(ce.AllowOption); allow != nil {
+		cp := *g.spec
+		cp.AllowOption = allow
+		spec = &cp
+	}
+	spec = withPolicy(spec, ce)
+	access, _, err := spec.Sandbox.Wire(s.root)
+	if err != nil {
+		return nil, false // resolve afresh, which reports it
+	}
+	e := &entry{name: st.Name, summary: st.Summary, enabled: st.Enabled, bin: &binding{
+		host: s, spec: spec, group: g, name: st.Bin, options: maps.Clone(ce.Options), timeout: st.Timeout, protocol: st.Protocol, v2: st.V2, longLived: st.LongLived,
+		access: access, secrets: secretsOf(ce),
+	}}
+	e.decode = func() *catalog.Tool {
+		var d storedDetail
+		dec := json.NewDecoder(bytes.NewReader(detail))
+		dec.UseNumber() // numbers keep their digits
+		if err := dec.Decode(&d); err != nil {
+			// The CRC matched, so only a hostile writer gets here: serve
+			// the tool without parameters, and resolve afresh next time.
+			if p := s.persist.Load(); p != nil {
+				os.Remove(p.path)
+			}
+			d = storedDetail{Source: "(unreadable persisted resolution)", Provenance: map[string]string{}}
+		}
+		input := d.RawInput
+		if input == nil {
+			input = tool.InputSchema(d.Parameters)
+		}
+		t := &catalog.Tool{
+			Definition: catalog.Definition{Name: st.Name, Summary: st.Summary, InputSchema: input, Annotations: d.Annotations,
+				Title: d.Title, Icons: d.Icons, OutputSchema: d.OutputSchema},
+			Description: d.Description, Examples: d.Examples, Parameters: d.Parameters, Category: d.Category, Tags: d.Tags,
+			RequiresApproval: d.RequiresApproval, Timeout: d.Timeout, Enabled: st.Enabled, Source: d.Source, Provenance: d.Provenance,
+			Run: d.Run, Answers: d.Answers, CancellationResponse: d.Cancellation, RateLimit: d.RateLimit,
+		}
+		return t
+	}
+	return e, true
+}

@@ -1,0 +1,295 @@
+package schemacache
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/toolhost/toolhost/internal/source/binary/persist"
+	"github.com/toolhost/toolhost/tool"
+)
+
+// The persistent schema cache is a directory of JSON files, one per
+// invocation (command line, working directory, env, workspace root):
+//
+//	CacheDir/schemas/<sha256 of the invocation>.json
+//	{"version":1,"key":"<StatKey key>","command":["bin/fs"],"response":{"tools":[…]}}
+//
+// An answer is used only when its key equals the binary's current
+// StatKey key (path, size, mtime, inode and ctime of the executable and
+// of file arguments, plus the command line), so it is never stale; a rebuilt binary
+// overwrites its file. Commands without a trustworthy key (go run, shell)
+// are never stored. Files are written to a temporary file and renamed, so a
+// reader never sees half a file; a file that does not decode is ignored and
+// rewritten.
+//
+// The directory is treated as hostile input, as any file is (design §12):
+//   - An entry is read only when it is a regular file of at most
+//     MaxFile bytes. It is opened with O_NOFOLLOW|O_NONBLOCK (a symlink
+//     fails to open, a FIFO opens without waiting for a writer), then
+//     fstat'ed, and read through a limit. A symlink (to /dev/zero, say), a
+//     FIFO, a socket, a directory or an oversized file is ignored like a
+//     corrupt file, and replaced by a regular file when the answer is
+//     stored (a directory in its place is removed first: the schemas
+//     directory is the cache's own).
+//   - The temporary file is created by os.CreateTemp (O_CREAT|O_EXCL, mode
+//     0600, a random name) in the schemas directory itself, and rename
+//     replaces the entry's name without following a symlink there.
+//   - Directories are created 0700. CacheDir may be a symlink (to move the
+//     cache to another disk), but what it names must be a directory owned
+//     by the current user, and CacheDir/schemas a real directory owned by
+//     the current user; either is made 0700 when it is open to others (a
+//     CacheDir that existed before toolhost, say). When CacheDir is
+//     another user's, or schemas is a symlink, not a directory, or another
+//     user's, the catalog keeps no persistent cache, silently (it only
+//     saves time): remove it, or run toolhost cache clear, to get the
+//     cache back.
+
+// Version is the version of the cache files; a file of another version
+// is not used (and is rewritten).
+const Version = 1
+
+// File is one file of the persistent cache.
+type File struct {
+	Version  int                  `json:"version"`
+	Key      string               `json:"key"`
+	Command  []string             `json:"command"`
+	Response *tool.SchemaResponse `json:"response"`
+}
+
+// errCacheFile reports a cache file that cannot be used.
+var errCacheFile = persist.ErrFile
+
+// DecodeFile decodes and checks one cache file. It never panics on
+// any input.
+func DecodeFile(data []byte) (*File, error) {
+	var raw struct {
+		Version  int             `json:"version"`
+		Key      string          `json:"key"`
+		Command  []string        `json:"command"`
+		Response json.RawMessage `json:"response"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&raw); err != nil {
+		return nil, fmt.Errorf("%w: %v", errCacheFile, err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("%w: data after the JSON object", errCacheFile)
+	}
+	if raw.Version != Version {
+		return nil, fmt.Errorf("%w: version %d, want %d", errCacheFile, raw.Version, Version)
+	}
+	if raw.Key == "" {
+		return nil, fmt.Errorf("%w: no key", errCacheFile)
+	}
+	resp, err := tool.DecodeSchemaResponse(raw.Response)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errCacheFile, err)
+	}
+	return &File{Version: raw.Version, Key: raw.Key, Command: raw.Command, Response: resp}, nil
+}
+
+// Disk is the persistent cache in one directory. The zero value (no
+// directory) stores nothing.
+type Disk struct {
+	dir string // CacheDir/schemas; "" for none
+}
+
+// NewDisk returns the schema cache of cacheDir (its schemas directory);
+// the zero Disk when cacheDir is "".
+func NewDisk(cacheDir string) Disk {
+	if cacheDir == "" {
+		return Disk{}
+	}
+	return Disk{dir: filepath.Join(cacheDir, "schemas")}
+}
+
+// At returns the cache whose files are in dir itself, held to the same
+// rules (the persisted resolutions' directory).
+func At(dir string) Disk { return Disk{dir: dir} }
+
+// Path returns the file of one invocation in workspace root.
+func (d Disk) Path(invocation, root string) string {
+	sum := sha256.Sum256([]byte(root + "\x00" + invocation))
+	return filepath.Join(d.dir, hex.EncodeToString(sum[:16])+".json")
+}
+
+// MaxFile bounds the size of a cache file: a schema answer is at most
+// the stdout cap (16 MiB by default), and its file adds a key and a command
+// line. A larger file is not read; it is rewritten.
+const MaxFile = 16<<20 + 1<<20
+
+// Usable reports whether the schemas directory may be read and written: a
+// directory, not a symlink, owned by the current user, in a CacheDir that
+// is (or links to) a directory owned by the current user (see the rules
+// above). It tightens the permissions of either when they are open to
+// others.
+func (d Disk) Usable() bool {
+	top, err := os.Stat(filepath.Dir(d.dir)) // CacheDir: a symlink to a directory is fine
+	if err != nil || !top.IsDir() || !ownedByUs(top) {
+		return false
+	}
+	fi, err := os.Lstat(d.dir)
+	if err != nil || !fi.IsDir() || !ownedByUs(fi) {
+		return false
+	}
+	for dir, fi := range map[string]fs.FileInfo{filepath.Dir(d.dir): top, d.dir: fi} {
+		if fi.Mode().Perm()&0o077 != 0 {
+			_ = os.Chmod(dir, 0o700)
+		}
+	}
+	return true
+}
+
+// Create makes the directory (and CacheDir) 0700 when missing, and checks
+// that it is usable: nothing is created in a CacheDir that is another
+// user's.
+func (d Disk) Create() error {
+	top := filepath.Dir(d.dir)
+	if err := os.MkdirAll(top, 0o700); err != nil {
+		return err
+	}
+	if fi, err := os.Stat(top); err != nil || !fi.IsDir() || !ownedByUs(fi) {
+		return errCacheDir
+	}
+	if err := os.Mkdir(d.dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	if !d.Usable() {
+		return errCacheDir
+	}
+	return nil
+}
+
+// readEntry reads the cache file at path when it is a regular file of at
+// most MaxFile bytes; anything else is an error (see persist.ReadFile).
+func readEntry(path string) ([]byte, error) { return persist.ReadFile(path, MaxFile) }
+
+// Load returns the stored answer for the invocation when its key is key.
+func (d Disk) Load(invocation, root string, key Key) (*tool.SchemaResponse, bool) {
+	if d.dir == "" || key == "" || !d.Usable() {
+		return nil, false
+	}
+	data, err := readEntry(d.Path(invocation, root))
+	if err != nil {
+		return nil, false // missing, or not a regular file of bounded size: asked again and rewritten
+	}
+	f, err := DecodeFile(data)
+	if err != nil || f.Key != string(key) {
+		return nil, false // corrupt or stale: asked again and rewritten
+	}
+	return f.Response, true
+}
+
+// Store writes an answer atomically. Failing to store is not an error:
+// the cache only saves time.
+func (d Disk) Store(invocation, root string, key Key, command []string, resp *tool.SchemaResponse) error {
+	if d.dir == "" || key == "" {
+		return nil
+	}
+	data, err := json.Marshal(File{Version: Version, Key: string(key), Command: command, Response: resp})
+	if err != nil {
+		return err
+	}
+	if err := d.Create(); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(d.dir, ".tmp-*.json") // O_CREAT|O_EXCL, 0600: never opens an existing file or a symlink
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(append(data, '\n'))
+	cerr := tmp.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = replace(tmp.Name(), d.Path(invocation, root))
+	}
+	if werr != nil {
+		os.Remove(tmp.Name())
+	}
+	return werr
+}
+
+// errCacheDir reports a schemas directory the cache does not use.
+var errCacheDir = errors.New("schema cache directory is a symlink, not a directory, or another user's (or the cache directory is another user's)")
+
+// replace renames tmp to path. A directory in path's place (which rename
+// cannot replace) is removed first: the schemas directory is the cache's.
+func replace(tmp, path string) error {
+	err := os.Rename(tmp, path)
+	if err == nil {
+		return nil
+	}
+	if fi, lerr := os.Lstat(path); lerr != nil || !fi.IsDir() {
+		return err
+	}
+	if err := os.RemoveAll(path); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// DefaultDir returns the directory of the persistent schema cache:
+// $XDG_CACHE_HOME/toolhost, or ~/.cache/toolhost when XDG_CACHE_HOME is
+// unset or relative; "" when neither is known.
+func DefaultDir() string {
+	if x := os.Getenv("XDG_CACHE_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "toolhost")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".cache", "toolhost")
+}
+
+// Clear removes the schema answers and the persisted resolutions stored
+// in dir by catalogs created with Options.CacheDir = dir, and the
+// listings of MCP servers and remote catalogs kept beside them (mcp,
+// remotes, and mcp-client for `toolhost --mcp`). It removes nothing
+// else, and a dir with no cache is not an error.
+func Clear(dir string) error {
+	if dir == "" {
+		return errors.New("clear cache: no cache directory (DefaultCacheDir finds none when neither XDG_CACHE_HOME nor HOME is set; set one)")
+	}
+	for _, sub := range []string{"schemas", "resolutions", "mcp", "remotes", "mcp-client"} {
+		err := os.RemoveAll(filepath.Join(dir, sub))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("clear cache: %w", err)
+		}
+	}
+	return nil
+}
+
+// WriteAtomic writes data to path through a temporary file in dir
+// (created 0700 when missing, and used only when it is a real directory
+// owned by the current user), renamed over path.
+func WriteAtomic(dir, path string, data []byte) error {
+	if err := (Disk{dir: dir}).Create(); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".tmp-*.json") // O_CREAT|O_EXCL, 0600
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = replace(tmp.Name(), path)
+	}
+	if werr != nil {
+		os.Remove(tmp.Name())
+	}
+	return werr
+}

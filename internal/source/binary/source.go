@@ -1,0 +1,338 @@
+package binary
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/toolhost/toolhost/audit"
+	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/internal/invoke"
+	"github.com/toolhost/toolhost/internal/source/binary/persist"
+	"github.com/toolhost/toolhost/internal/source/binary/schemacache"
+	"github.com/toolhost/toolhost/tool"
+)
+
+// Source is the local-binary source: the tools a configuration's
+// entries make of binaries (resolution, merge, schema caches, long-lived
+// pools, the persisted resolution). It is the catalog's base source.
+type Source struct {
+	// fixed at creation
+	root, workspaceID, conversationID string
+	concurrency                       int
+	progress                          func(done, total int)
+	plan                              atomic.Pointer[plan]           // what the configuration asks for; replaced once when a restored plan needs the configuration (fullPlan)
+	loadConfig                        func() (*config.Config, error) // Open's load; nil for New
+	loadOnce                          sync.Once
+	schemas                           *schemacache.Session        // schema answers for this catalog's lifetime
+	disk                              diskCache                   // persistent schema answers; zero: none
+	persist                           atomic.Pointer[persistence] // where the resolution is persisted; nil: nowhere
+	statEvery                         time.Duration               // minimum delay between automatic stat checks
+	retryBase                         time.Duration               // first delay before a timed-out schema request is retried
+	pools                             *pools                      // long-lived processes (pool.go)
+	cacheDir                          string
+	only                              string                    // Options.Only
+	audit                             *audit.Log                // Options.Audit: the secrets read are redacted there
+	namesSources                      func(*config.Config) bool // Options.NamesSources
+	files                             []string                  // SetLoad's
+	filesKey                          string                    // layersKey of files; "": not persisted
+
+	// safe for concurrent use on their own, without mu
+	builds   atomic.Uint64    // resolution passes started
+	compiled catalog.Compiled // input schemas compiled so far
+	bg       background       // refreshes under way, ended by Close (refresh.go)
+
+	mu         sync.Mutex
+	tools      map[string]*entry
+	report     catalog.Report
+	categories []catalog.Category
+	keys       map[string]cacheKey    // stat key of each asked group when the tools were built
+	built      uint64                 // the pass the tools come from
+	lastStat   time.Time              // last automatic stat check
+	retries    map[string]*retryState // timed-out schema requests to ask again, by session cache key
+	stored     *storedList            // the identity and listing of a persisted resolution installed; nil after a resolution
+	watchers   map[int]func()
+	nextWatch  int
+}
+
+// storedList is the identity and tools/list result a persisted
+// resolution holds.
+type storedList struct {
+	identity *catalog.Identity
+	list     []byte
+}
+
+// entry is one tool of the binaries. Fields are fixed once the entry is
+// stored; a change replaces the entry. An entry loaded from a persisted
+// resolution holds its name, summary and enabled flag, and decodes the
+// rest of its tool when first asked ([entry.t]); its input schema is then
+// compiled by the catalog on first use.
+type entry struct {
+	name    string
+	summary string
+	enabled bool
+	bin     *binding
+
+	once   sync.Once
+	detail *catalog.Tool        // nil until decode ran: use t
+	decode func() *catalog.Tool // decodes the persisted detail; nil when detail is set
+
+	args   *catalog.ArgSchema // compiled input schema (with refuseOptions); nil for persisted entries
+	output outputSchema       // the tool's output schema (protocol v2), compiled at its first structured answer
+}
+
+// Detail is [entry.t]: an entry is the catalog's [catalog.Detailer] of
+// its tool.
+func (e *entry) Detail() *catalog.Tool { return e.t() }
+
+// Refuse is invoke's rule for values that would be read as options, for
+// the catalog to add to a persisted entry's input schema when it compiles
+// it ([catalog.Refuser]); a resolved entry's schema has it already.
+func (e *entry) Refuse(args map[string]any) error {
+	b := e.bin
+	return invoke.CheckArguments(b.spec, b.host.request(tool.ActionRun, &tool.Call{Name: b.name, Arguments: args, Options: b.options}))
+}
+
+// newEntry returns the entry of a tool resolved in this process.
+func newEntry(t *catalog.Tool, args *catalog.ArgSchema, b *binding) *entry {
+	return &entry{name: t.Name, summary: t.Summary, enabled: t.Enabled, detail: t, args: args, bin: b}
+}
+
+// t returns the entry's tool, decoding it on first use when it was
+// persisted. The caller must not modify it.
+func (e *entry) t() *catalog.Tool {
+	e.once.Do(func() {
+		if e.detail == nil {
+			e.detail = e.decode()
+			e.decode = nil
+		}
+	})
+	return e.detail
+}
+
+// The Source as a catalog.Source (and Indexer, Reporter, Freshener,
+// RunTracer, SandboxProfiler).
+
+// Name is "binaries".
+func (s *Source) Name() string { return "binaries" }
+
+// Index lists the binaries' tools, each persisted one's detail decoded on
+// first use.
+func (s *Source) Index(context.Context) (catalog.Index, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	idx := catalog.Index{Tools: make([]catalog.Listed, 0, len(s.tools))}
+	for _, e := range s.tools {
+		idx.Tools = append(idx.Tools, catalog.Listed{Name: e.name, Summary: e.summary, Enabled: e.enabled, Detail: e, Args: e.args})
+	}
+	if s.stored != nil {
+		idx.Identity, idx.List = s.stored.identity, s.stored.list
+	}
+	return idx, nil
+}
+
+// Tools returns the binaries' tools with their full detail.
+func (s *Source) Tools(context.Context) ([]*catalog.Tool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]*catalog.Tool, 0, len(s.tools))
+	for _, e := range s.sortedLocked() {
+		out = append(out, e.t().Clone())
+	}
+	return out, nil
+}
+
+// Problems returns the problems of the last resolution.
+func (s *Source) Problems() []catalog.Problem {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.report.Problems)
+}
+
+// Call runs one run request of a binary tool.
+func (s *Source) Call(ctx context.Context, req catalog.CallRequest) (catalog.CallResult, error) {
+	e := s.entry(req.Tool)
+	if e == nil {
+		return catalog.CallResult{}, fmt.Errorf("%w %q (its binary no longer offers it)", catalog.ErrUnknownTool, req.Tool)
+	}
+	out, err := s.run(ctx, e, tool.ActionRun, req.Args, req.Answers, req.OnEvent)
+	return catalog.CallResult{Outcome: out, QuestionsEach: true}, err
+}
+
+// Format asks a binary that speaks the protocol to render a call's
+// arguments (format_arguments).
+func (s *Source) Format(ctx context.Context, name string, args map[string]any) (string, bool) {
+	e := s.entry(name)
+	if e == nil {
+		return "", false
+	}
+	return s.formatBinary(ctx, e, args)
+}
+
+// Watch registers changed to run after each resolution installed (the
+// tools, or only their problems, may have changed).
+func (s *Source) Watch(changed func()) (cancel func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.watchers == nil {
+		s.watchers = map[int]func(){}
+	}
+	id := s.nextWatch
+	s.nextWatch++
+	s.watchers[id] = changed
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.mu.Lock()
+			delete(s.watchers, id)
+			s.mu.Unlock()
+		})
+	}
+}
+
+// watchersLocked returns the watchers to run once the lock is released.
+func (s *Source) watchersLocked() []func() {
+	ids := make([]int, 0, len(s.watchers))
+	for id := range s.watchers {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	fns := make([]func(), len(ids))
+	for i, id := range ids {
+		fns[i] = s.watchers[id]
+	}
+	return fns
+}
+
+// Close ends the background work first: a refresh under way (a schema
+// request asked again, in the background or for a face's Refresh) is
+// cancelled, its process group sent SIGTERM and, a grace delay (2s)
+// later, SIGKILL, and Close waits for it to end, so nothing it started
+// outlives the Source. Then it ends the long-lived processes (see
+// [Options.PoolSize]): their stdin is closed, so that they finish and
+// exit, and they are ended in the spawner's stop order if they have not;
+// Close waits for them. Calls in flight on them end with the error
+// outcome of a crash; later calls run one-shot.
+func (s *Source) Close() error {
+	s.bg.close()
+	if s.pools.stopGauge != nil {
+		s.pools.stopGauge()
+	}
+	s.pools.closeAll()
+	return nil
+}
+
+// Freshen is the check before a call (see maybeRefresh): it rebuilds the
+// tools at once when a binary changed, and asks the schema requests due
+// again in the background, never making the call wait for them.
+func (s *Source) Freshen(ctx context.Context) { s.maybeRefresh(ctx) }
+
+// TracesRuns is true: invoke traces a one-shot run, runPooledTraced a
+// pooled one.
+func (s *Source) TracesRuns() bool { return true }
+
+// SandboxProfile names the sandbox the tool's processes run in.
+func (s *Source) SandboxProfile(name string) string {
+	e := s.entry(name)
+	if e == nil {
+		return ""
+	}
+	return profileOf(e.bin.spec.Sandbox)
+}
+
+// entry returns the named tool's entry, nil when there is none.
+func (s *Source) entry(name string) *entry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tools[name]
+}
+
+func (s *Source) sortedLocked() []*entry {
+	out := make([]*entry, 0, len(s.tools))
+	for _, e := range s.tools {
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// Refresh checks cheaply whether any binary changed since it was asked for
+// its schema (its stat key: size, modification time, inode and change time
+// of the executable and of script arguments; nothing is spawned for that),
+// or a timed-out schema request is due, asks the changed binaries again,
+// and rebuilds the tools, which the catalog then lists again (Watch). It
+// reports whether the tools changed. Commands without a trustworthy stat
+// key (go run, shell) are not checked.
+func (s *Source) Refresh(ctx context.Context) (changed bool, err error) { return s.refresh(ctx) }
+
+// Categories returns the categories of the configuration, sorted by id.
+func (s *Source) Categories() []catalog.Category {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.categories)
+}
+
+// Unconfined returns a warning for each enabled tool of the binaries
+// that served says a catalog serves from them (not one a registered tool
+// or another source serves in its place) that runs a shell (shell = true)
+// or lets the model pass options (allow_option) without the OS sandbox:
+// `toolhost check` shows them. Sorted by tool name.
+func (s *Source) Unconfined(served func(name string) bool) []catalog.Problem {
+	s.mu.Lock()
+	entries := s.sortedLocked()
+	s.mu.Unlock()
+	var out []catalog.Problem
+	for _, e := range entries {
+		if !e.enabled || !served(e.name) {
+			continue
+		}
+		for _, w := range lintSandbox(e) {
+			out = append(out, catalog.Problem{Tool: e.t().Name, Place: e.t().Provenance["command"], Warning: true, Err: errors.New(w.text), Fix: w.fix})
+		}
+	}
+	return out
+}
+
+// KeepsSources reports whether the persisted resolution is to keep the
+// other sources' state ([Source.Keep]): it is persisted without the
+// configuration being read, and the configuration names other sources.
+func (s *Source) KeepsSources() bool {
+	p := s.persist.Load()
+	return p != nil && p.key != "" && p.files != "" && p.sources
+}
+
+// Keep writes data, what is kept of the other sources (package
+// internal/source/servers), into the persisted resolution's header when it
+// changed. Failing to is not an error: the next Open reads the
+// configuration.
+func (s *Source) Keep(data []byte) {
+	p := s.persist.Load()
+	if p == nil {
+		return
+	}
+	raw, err := persist.ReadFile(p.path, persist.MaxFile)
+	if err != nil {
+		return
+	}
+	h, body, err := persist.Decode(raw)
+	if err != nil || h.Key != p.key || h.Files != p.files || bytes.Equal(h.Sources, data) {
+		return
+	}
+	h.Sources = data
+	_ = writeAtomic(p.dir, p.path, persist.Encode(h, body))
+}
+
+// pendingSources is the Sources of a resolution whose configuration
+// names sources not kept (yet): it never decodes, so it never holds.
+var pendingSources = []byte("pending")
+
+// Root is the workspace root the binaries run in (Options.Root, made
+// absolute; the current directory when it was empty).
+func (s *Source) Root() string { return s.root }

@@ -1,0 +1,60 @@
+// Package servers makes the MCP servers and remote catalogs a
+// configuration names sources of a catalog: one [catalog.Source] per
+// [mcp_servers.NAME] that some entry serves (source = "mcp.NAME" or
+// "mcp.NAME.TOOL"), and one per [remotes.NAME].
+//
+//	srcs := servers.Sources(cfg, &servers.Options{Root: root, CacheDir: cacheDir})
+//	for _, src := range srcs {
+//		_ = cat.AddSource(ctx, src) // listed from the cache: no server starts
+//	}
+//
+// Flow: config → [Sources] → catalog.Source per server (package
+// internal/source/mcp: lifecycle, identity-keyed cache, calls) or remote (package
+// internal/source/remote: the manifest; calls through its MCP endpoint) → the
+// catalog's one call path (validation, approval, questions) → the faces.
+//
+// # Tools
+//
+// A server's tools are what its entries select (internal/config/mcptool: Select
+// for prefix, include and exclude; Merge for one tool's overrides, by the
+// JP assistant's rules), each with the entry's run mode, category, tags,
+// timeout, fixed answers and cancellation response, and the provenance
+// "mcp.NAME.TOOL"; a server no entry names serves all its tools with the
+// server's run mode and [defaults]' ([config.Config.ImpliedEntry]). A
+// remote's tools take the user's run mode, rate limit and timeout (the
+// remote's, else [defaults]'), which its manifest may tighten and never
+// loosen. A listing comes from internal/source/mcp's cache while it is
+// trusted, so a warm listing starts no server. A server that cannot be
+// listed is one problem of its source; the other sources' tools are
+// served. A server whose start failed is left out at once while internal/source/mcp
+// remembers the failure (its start_timeout, a changed table or
+// Options.Retry try again at once). An entry naming a tool the server does not offer, an override
+// that cannot apply and a tool the server defines badly are problems
+// ([catalog.Reporter]).
+//
+// # Calls
+//
+// A call is forwarded whole: the validated arguments (numbers keep their
+// digits), progress and log notifications to the round's OnEvent,
+// cancellation by the round's context. The server's answer reaches the
+// faces unchanged ([tool.Outcome].MCP: content blocks, structuredContent,
+// isError), with its text in the outcome for the others.
+//
+// An elicitation the server sends during a call (elicitation/create, or
+// the 2026-07-28 input requests) becomes the questions of a needs_input
+// outcome, one per field of its form, named after the field: the catalog
+// asks them as it asks a local tool's (CallOptions.Ask and AskForm, the
+// configuration's fixed answers), and the next round of the call carries
+// the answers, which are sent to the server as the elicitation's answer
+// while the server call goes on. A round that ends without the answers
+// (the catalog's caller answers in a later request) leaves the server
+// call waiting until its timeout; a later round with the same tool,
+// arguments and answers resumes it.
+//
+// # Sandbox and secrets
+//
+// A stdio server starts under the sandbox its table asks for (sandbox,
+// access; on by default, as the JP assistant's D44 has it: package
+// internal/invoke/sandbox), in the workspace root unless dir says otherwise, with
+// its env secrets read when it starts, never stored.
+package servers

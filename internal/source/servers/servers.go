@@ -1,0 +1,147 @@
+package servers
+
+import (
+	"cmp"
+	"maps"
+	"path/filepath"
+	"slices"
+
+	"github.com/toolhost/toolhost/audit"
+	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/internal/config/secret"
+)
+
+// Options are the host's side of the sources: nil means all defaults.
+type Options struct {
+	// Root is the workspace root: the sandbox's, and the working
+	// directory of a stdio server whose table sets no dir (a relative dir
+	// is below it). If empty, the current directory.
+	Root string
+	// CacheDir holds the servers' listings (CacheDir/mcp) and the remotes'
+	// manifests (CacheDir/remotes) across runs. If empty, they are kept in
+	// memory only, and every process starts the servers it lists.
+	CacheDir string
+	// Secrets says where a server's env secrets are read; nil for the
+	// process's environment and files.
+	Secrets *secret.Options
+	// Retry starts each server on first need even while a failed start
+	// it remembers backs off (internal/source/mcp: Options.Retry), as toolhost
+	// check does.
+	Retry bool
+	// Audit, if set, is told each secret a server is given (its env
+	// secrets when it starts, the bearer token of an HTTP server or a
+	// remote), so that no audit line holds one; nil: no audit log.
+	Audit *audit.Log
+}
+
+// Named reports whether cfg names a source this package serves: an
+// enabled MCP server or remote.
+func Named(cfg *config.Config) bool {
+	if cfg == nil {
+		return false
+	}
+	for _, r := range cfg.Remotes {
+		if !r.Disabled() {
+			return true
+		}
+	}
+	return len(serverEntries(cfg)) > 0
+}
+
+// Sources returns the sources cfg names: one per enabled MCP server
+// (named "mcp.NAME"), serving the tools its entries select (all its tools
+// when no entry names it), and one per enabled remote ("remote.NAME"), in
+// the order the configuration declares them (by layer, then line). Added
+// in that order ([catalog.Catalog.AddSources]), the first declared keeps a
+// tool name several list. Nothing is started.
+func Sources(cfg *config.Config, opts *Options) []catalog.Source {
+	if cfg == nil {
+		return nil
+	}
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if abs, err := filepath.Abs(o.Root); err == nil {
+		o.Root = abs
+	}
+	type declared struct {
+		at  config.Position
+		src catalog.Source
+	}
+	var all []declared
+	byServer := serverEntries(cfg)
+	for _, name := range slices.Sorted(maps.Keys(byServer)) {
+		sc := cfg.Servers[name]
+		s, err := newServer(sc, byServer[name], &o)
+		if err != nil {
+			all = append(all, declared{sc.Place, &broken{name: "mcp." + name, err: err}})
+			continue
+		}
+		all = append(all, declared{sc.Place, s})
+	}
+	for _, name := range slices.Sorted(maps.Keys(cfg.Remotes)) {
+		if r := cfg.Remotes[name]; !r.Disabled() {
+			all = append(all, declared{r.Place, newRemote(r, &cfg.Defaults, &o)})
+		}
+	}
+	layer := func(file string) int {
+		if i := slices.Index(cfg.Files, file); i >= 0 {
+			return i
+		}
+		return len(cfg.Files)
+	}
+	slices.SortStableFunc(all, func(x, y declared) int {
+		return cmp.Or(cmp.Compare(layer(x.at.File), layer(y.at.File)), cmp.Compare(x.at.Line, y.at.Line))
+	})
+	out := make([]catalog.Source, len(all))
+	for i, d := range all {
+		out[i] = d.src
+	}
+	return out
+}
+
+// serverEntries returns the entries that serve each enabled server's
+// tools, by server name, each list sorted by the entries' keys. A server
+// no entry names serves all its tools under their own names, as if
+// [toolsets.NAME] source = "mcp.NAME" said so ([config.Config.ImpliedEntry]),
+// so that registering a server takes one line.
+func serverEntries(cfg *config.Config) map[string][]*config.Entry {
+	out := map[string][]*config.Entry{}
+	for _, set := range []map[string]*config.Entry{cfg.Tools, cfg.Toolsets} {
+		for _, name := range slices.Sorted(maps.Keys(set)) {
+			e := set[name]
+			if s := cfg.Servers[e.Server]; e.Server != "" && s != nil && !s.Disabled() {
+				out[e.Server] = append(out[e.Server], e)
+			}
+		}
+	}
+	for name, s := range cfg.Servers {
+		if _, named := out[name]; !named && !s.Disabled() {
+			out[name] = []*config.Entry{cfg.ImpliedEntry(s)}
+		}
+	}
+	return out
+}
+
+// cacheDir is dir/sub, or "" without a dir.
+func cacheDir(dir, sub string) string {
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, sub)
+}
+
+// The subdirectories of Options.CacheDir.
+const (
+	mcpCache    = "mcp"
+	remoteCache = "remotes"
+)
+
+var (
+	_ catalog.Source   = (*server)(nil)
+	_ catalog.Reporter = (*server)(nil)
+	_ catalog.Source   = (*remoteSource)(nil)
+	_ catalog.Reporter = (*remoteSource)(nil)
+)
