@@ -29,7 +29,7 @@ var rooms = []struct {
 	{1, "telemetry", []string{"telemetry/...", "internal/telemetry/..."}}, // OpenTelemetry spans and metrics; imports no package of the module
 	{2, "spawner", []string{"internal/invoke/..."}},
 	{2, "configuration", []string{"config/...", "internal/config/..."}},
-	{2, "tool search", []string{"toolsearch/..."}}, // ranks tool definitions; imports the ground only
+	{2, "tool search", []string{"internal/toolsearch/..."}}, // ranks tool definitions; imports the ground only
 	{2, "author SDK", []string{"sdk/..."}},
 	{2, "audit log", []string{"audit"}}, // the standard library and the ground only: the catalog and the faces write and read it
 	{2, "rate limits", []string{"ratelimit"}},

@@ -11,12 +11,12 @@ import (
 
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/config/trust"
-	"github.com/toolhost/toolhost/toolsearch"
-	"github.com/toolhost/toolhost/toolsearch/searchtest"
+	"github.com/toolhost/toolhost/internal/toolsearch"
+	"github.com/toolhost/toolhost/internal/toolsearch/searchtest"
 )
 
 // BenchmarkToolSearch is one search_tools query over 10,000 synthetic
-// tools (toolsearch/searchtest), the index built once, against a plain
+// tools (internal/toolsearch/searchtest), the index built once, against a plain
 // scan of the 10,000 names for the query's words (what a client without
 // an index would do, and finds less). Each iteration runs every query of
 // searchtest.Queries; the metrics are per query. Goal ≤ 1 ms (issue 16).

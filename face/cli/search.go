@@ -10,8 +10,8 @@ import (
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/face/internal/searchdoc"
+	"github.com/toolhost/toolhost/internal/toolsearch"
 	"github.com/toolhost/toolhost/tool"
-	"github.com/toolhost/toolhost/toolsearch"
 )
 
 // newSearchCommand is `toolhost search`.

@@ -7,8 +7,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/toolhost/toolhost/internal/telemetry"
 	"github.com/toolhost/toolhost/internal/version"
-	"github.com/toolhost/toolhost/telemetry"
 	"github.com/toolhost/toolhost/telemetry/otlp"
 )
 

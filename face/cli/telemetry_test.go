@@ -13,8 +13,8 @@ import (
 
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 
+	"github.com/toolhost/toolhost/internal/telemetry"
 	"github.com/toolhost/toolhost/internal/telemetry/otlptest"
-	"github.com/toolhost/toolhost/telemetry"
 	"github.com/toolhost/toolhost/tool"
 )
 

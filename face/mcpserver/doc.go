@@ -79,7 +79,7 @@
 // With [Options.ToolSearch] tools/list serves two tools instead of the
 // catalog's ([SearchToolsName], [CallToolName]), for catalogs too large
 // to send to a model: search_tools ranks the catalog's tools for a query
-// (package toolsearch: name, title, summary, description, parameters,
+// (package internal/toolsearch: name, title, summary, description, parameters,
 // tags, category; the same results for the same tools and query) and
 // answers {"tools":[…]}, the best matches' definitions as tools/list would
 // serve them; call_tool {"name","arguments"} calls one through that

@@ -16,8 +16,8 @@ import (
 	"github.com/toolhost/toolhost/face/internal/searchdoc"
 	"github.com/toolhost/toolhost/internal/dupkey"
 	"github.com/toolhost/toolhost/internal/suggest"
+	"github.com/toolhost/toolhost/internal/toolsearch"
 	"github.com/toolhost/toolhost/tool"
-	"github.com/toolhost/toolhost/toolsearch"
 )
 
 // The tools [Options.ToolSearch] lists instead of the catalog's.

@@ -5,7 +5,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolhost/toolhost/telemetry"
+	"github.com/toolhost/toolhost/internal/telemetry"
 )
 
 // callerTrace returns ctx under the caller's span: the W3C traceparent

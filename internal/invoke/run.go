@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/internal/invoke/sandbox"
-	"github.com/toolhost/toolhost/telemetry"
+	"github.com/toolhost/toolhost/internal/telemetry"
 	"github.com/toolhost/toolhost/tool"
 )
 

@@ -9,7 +9,7 @@ import (
 	"slices"
 
 	"github.com/toolhost/toolhost/internal/invoke/sandbox"
-	"github.com/toolhost/toolhost/telemetry"
+	"github.com/toolhost/toolhost/internal/telemetry"
 	"github.com/toolhost/toolhost/tool"
 )
 

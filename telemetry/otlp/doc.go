@@ -1,4 +1,4 @@
-// Package otlp sends toolhost's traces and metrics (package telemetry) to
+// Package otlp sends toolhost's traces and metrics (package internal/telemetry) to
 // an OpenTelemetry collector over OTLP/HTTP protobuf, when the standard
 // OTEL_EXPORTER_OTLP_* variables ask for it.
 //

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolhost/toolhost/telemetry"
+	"github.com/toolhost/toolhost/internal/telemetry"
 	"github.com/toolhost/toolhost/telemetry/otlp"
 )
 

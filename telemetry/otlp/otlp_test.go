@@ -11,8 +11,8 @@ import (
 	metricpb "go.opentelemetry.io/proto/otlp/metrics/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 
+	"github.com/toolhost/toolhost/internal/telemetry"
 	"github.com/toolhost/toolhost/internal/telemetry/otlptest"
-	"github.com/toolhost/toolhost/telemetry"
 	"github.com/toolhost/toolhost/telemetry/otlp"
 )
 

@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/toolhost/toolhost/catalog"
-	"github.com/toolhost/toolhost/toolsearch"
+	"github.com/toolhost/toolhost/internal/toolsearch"
 )
 
 // Definition returns the document of a served definition: its name, title

@@ -13,7 +13,7 @@ import (
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/source/binary/schemacache"
-	"github.com/toolhost/toolhost/telemetry"
+	"github.com/toolhost/toolhost/internal/telemetry"
 )
 
 // statEvery is how often Call checks, at most, whether a binary was rebuilt.

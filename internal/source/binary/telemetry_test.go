@@ -15,7 +15,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/toolhost/toolhost/catalog"
-	"github.com/toolhost/toolhost/telemetry"
+	"github.com/toolhost/toolhost/internal/telemetry"
 )
 
 // TestCallSpans: each call is one "tools/call NAME" span under the

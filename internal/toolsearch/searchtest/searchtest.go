@@ -12,7 +12,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/toolhost/toolhost/toolsearch"
+	"github.com/toolhost/toolhost/internal/toolsearch"
 )
 
 var (

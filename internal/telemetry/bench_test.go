@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/toolhost/toolhost/telemetry"
+	"github.com/toolhost/toolhost/internal/telemetry"
 )
 
 // BenchmarkCallOff is what a call's instrumentation costs with no SDK

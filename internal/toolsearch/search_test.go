@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/toolhost/toolhost/toolsearch"
+	"github.com/toolhost/toolhost/internal/toolsearch"
 )
 
 // catalog is a small catalog whose rankings the tests spell out.

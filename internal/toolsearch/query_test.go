@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolhost/toolhost/toolsearch"
+	"github.com/toolhost/toolhost/internal/toolsearch"
 )
 
 func TestDecodeQuery(t *testing.T) {

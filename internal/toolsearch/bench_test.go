@@ -3,8 +3,8 @@ package toolsearch_test
 import (
 	"testing"
 
-	"github.com/toolhost/toolhost/toolsearch"
-	"github.com/toolhost/toolhost/toolsearch/searchtest"
+	"github.com/toolhost/toolhost/internal/toolsearch"
+	"github.com/toolhost/toolhost/internal/toolsearch/searchtest"
 )
 
 // BenchmarkSearch10000 is one query over 10,000 synthetic tools, the
