@@ -41,7 +41,7 @@ var rooms = []struct {
 	{6, "configured servers", []string{"internal/source/servers/..."}}, // the MCP servers and remotes a configuration names, made of the two above
 	{7, "resolver", []string{"resolver/..."}},                          // the wiring: a catalog made from a configuration, with its sources
 	{8, "faces' shared helpers", []string{"face/internal/..."}},
-	{9, "MCP face", []string{"face/mcpserver/..."}},
+	{9, "MCP face", []string{"face/mcpserver/...", "internal/face/mcpserver/..."}},
 	{9, "HTTP face", []string{"face/httpserver/..."}},
 	{10, "CLI face", []string{"face/cli/..."}}, // its serve command starts the MCP and HTTP faces
 	{11, "programs", []string{"cmd/...", "examples/...", "bench/...", "interop/..."}},

@@ -22,7 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolhost/toolhost/face/mcpserver"
-	"github.com/toolhost/toolhost/face/mcpserver/mcptest"
+	"github.com/toolhost/toolhost/internal/face/mcpserver/mcptest"
 	"github.com/toolhost/toolhost/internal/invoke/faketool"
 )
 

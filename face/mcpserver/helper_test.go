@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolhost/toolhost/face/mcpserver/mcptest"
+	"github.com/toolhost/toolhost/internal/face/mcpserver/mcptest"
 	"github.com/toolhost/toolhost/internal/invoke/faketool"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"

@@ -65,9 +65,9 @@ func TestTOML(t *testing.T) {
 }
 
 // TestOnlyTestsImport checks that no file of the module but a _test.go file
-// imports the test-only packages: this one and face/mcpserver/mcptest.
+// imports the test-only packages: this one and internal/face/mcpserver/mcptest.
 func TestOnlyTestsImport(t *testing.T) {
-	testOnly := map[string]bool{`"github.com/toolhost/toolhost/internal/invoke/faketool"`: true, `"github.com/toolhost/toolhost/face/mcpserver/mcptest"`: true}
+	testOnly := map[string]bool{`"github.com/toolhost/toolhost/internal/invoke/faketool"`: true, `"github.com/toolhost/toolhost/internal/face/mcpserver/mcptest"`: true}
 	root := filepath.Join("..", "..", "..")
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
 		t.Fatal(err)
