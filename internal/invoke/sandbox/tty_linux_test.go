@@ -2,49 +2,15 @@ package sandbox_test
 
 import (
 	"bytes"
-	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/toolhost/toolhost/internal/invoke/faketool"
 	"github.com/toolhost/toolhost/internal/invoke/sandbox"
 )
-
-// openPTY opens a pseudo-terminal pair, or skips.
-func openPTY(t *testing.T) (master, slave *os.File) {
-	t.Helper()
-	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("no pseudo-terminal here: %v", err)
-	}
-	t.Cleanup(func() { m.Close() })
-	// Through the raw descriptor: m.Fd() would make reads block, and
-	// the test reads m with a deadline.
-	rc, err := m.SyscallConn()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var unlock int32
-	var n uint32
-	var e1, e2 syscall.Errno
-	if err := rc.Control(func(fd uintptr) {
-		_, _, e1 = syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock)))
-		_, _, e2 = syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCGPTN, uintptr(unsafe.Pointer(&n)))
-	}); err != nil || e1 != 0 || e2 != 0 {
-		t.Fatalf("unlockpt, ptsname: %v, %v, %v", err, e1, e2)
-	}
-	s, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return m, s
-}
 
 // TestTerminalInjectionDenied: a sandboxed tool whose controlling terminal
 // is the user's (toolhost called in a terminal) may open /dev/tty but not
@@ -66,7 +32,7 @@ func TestTerminalInjectionDenied(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			master, slave := openPTY(t)
+			master, slave := faketool.OpenPTY(t)
 			argv := faketool.Command(t, "tiocsti")
 			l, err := sandbox.Prepare(tt.pol, argv[0], w.ws, []string{faketool.Env + "=1", "HOME=" + w.home}, []string{faketool.Env})
 			if err != nil {
