@@ -40,6 +40,7 @@ func TestTerminalEscapesServerParam(t *testing.T) {
 	ownCache(t)
 	dir := workspace(t, "[mcp_servers.h]\ncommand = [{{exe}}, \"mcp-hostile\"]\nsandbox = false\n")
 	out, code := runOnTerminal(t, dir, []string{"NO_COLOR=1"}, "", "call", "hostile", "--help")
+	out = withoutProgress(out) // a loaded machine may draw the progress line
 	if code != 0 || strings.ContainsAny(out, "\x1b\x07") {
 		t.Fatalf("call hostile --help on a terminal: exit %d, want 0 and no control sequences, got %q", code, out)
 	}
