@@ -12,7 +12,7 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// Render renders the JP argv templates in tokens (design §3.2) for req and
+// Render renders the JP argv templates in tokens (docs/protocol.md) for req and
 // returns the new argv. Tokens without "{{" are passed unchanged; each
 // other token is rendered on its own, so a template never splits or joins
 // argv elements:

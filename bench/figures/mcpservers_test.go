@@ -29,12 +29,12 @@ import (
 // "face-local" is the face calling an in-process tool of the same
 // catalog, so "(face-local)/direct" is what the gateway adds to the face's
 // own cost).
-// "serve" is the issue's figure over the same transport as "direct": the
+// "serve" is the figure of docs/performance.md over the same transport as "direct": the
 // go-sdk client calling the server's tool through a real `toolhost serve`
 // subprocess over stdio (client → serve → server, two MCP hops, each over
 // pipes), the server configured as [mcp_servers.g] in serve's workspace.
 // The server runs under the sandbox, as a configured stdio server does by
-// default. Goal ≤ 1.2× (issue 16).
+// default. Goal ≤ 1.2×.
 //
 // "gateway" is the same two hops through the go-sdk's smallest gateway
 // (testdata/gateway), the floor of any gateway over stdio: "serve/gateway"
@@ -260,8 +260,8 @@ var serversWS struct {
 // BenchmarkWarmListServers is a warm `toolhost list` of a workspace with
 // five MCP servers configured (the gosdk server five times, each served
 // by a toolset; their listings cached by an earlier list), against the
-// same workspace without them (five local tools of five). Goal ≤ 1.1×
-// (issue 16); that such a list starts no server is tested by
+// same workspace without them (five local tools of five). Goal ≤ 1.1×.
+// That such a list starts no server is tested by
 // source/servers' TestWarmListFiveServers.
 func BenchmarkWarmListServers(b *testing.B) {
 	f := setup(b)

@@ -133,7 +133,7 @@ func (a *app) completeToolNames(c *cli.Context) {
 // completable reports whether name may be offered as a completion: 1 to
 // 64 ASCII letters, digits, '_', '-' or '.', the rule binaries' parameter
 // names are held to (a tool name is one already: the catalog checks it).
-// An MCP server names its tools' parameters as it likes (design §12), and
+// An MCP server names its tools' parameters as it likes (docs/security.md), and
 // the candidates are one a line, which bash's compgen -W expands as shell
 // words ($(…) runs, ${…} and ~ expand) and zsh's _describe splits at ':',
 // so a newline, a space, a shell metacharacter or an escape sequence in a

@@ -52,7 +52,7 @@
 //
 // # Output
 //
-// --json output is stable, indented JSON with the shapes of design.md §6-7
+// --json output is stable, indented JSON with the shapes of docs/cli.md
 // (`list --json` is exactly the MCP tools/list result). Human output is
 // aligned with text/tabwriter and coloured only on a terminal without
 // NO_COLOR. Warnings and progress go to stderr, never stdout.

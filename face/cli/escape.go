@@ -12,7 +12,7 @@ import (
 // Tool text on a terminal.
 //
 // What a tool wrote (its summary, description, parameter texts, output,
-// error message, questions, stderr tail) is hostile (design §12): on a
+// error message, questions, stderr tail) is hostile (docs/security.md): on a
 // terminal, ESC]52;c;… writes the clipboard, ESC[2J clears the screen,
 // ESC]0;… sets the window title, and a bare CR lets a later text hide an
 // earlier one. So when the stream it goes to is a terminal, and the

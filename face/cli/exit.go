@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Exit codes of every command (contract: design.md §7).
+// Exit codes of every command. They are a contract: docs/cli.md, "Exit status".
 const (
 	ExitOK        = 0 // success
 	ExitToolError = 1 // the tool reported an error, a question nobody answered, or `check` found errors

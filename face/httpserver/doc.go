@@ -19,7 +19,7 @@
 //
 // # Endpoints
 //
-// The JSON shapes are contracts (design §6). GET /tools lists the enabled
+// The JSON shapes are contracts (docs/http.md). GET /tools lists the enabled
 // tools as {name, description, annotations?}; "annotations" is omitted
 // when a tool has none, never null. GET /tools/{name} adds "inputSchema".
 // GET /api/v1/tools is the Tool Discovery Protocol 1.0 manifest,

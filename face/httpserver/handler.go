@@ -82,7 +82,7 @@ type Scenario struct {
 // [Options.MaxBodyBytes] is zero.
 const DefaultMaxBodyBytes = 4 << 20
 
-// NewHandler returns the HTTP face of p (design §6, contract):
+// NewHandler returns the HTTP face of p. Its shapes are a contract:
 //
 //	GET /tools                 [{name, description, annotations?}]          enabled tools
 //	GET /tools/{name}          {name, description, inputSchema, annotations?}  404 {"error":…}

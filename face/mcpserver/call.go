@@ -35,7 +35,7 @@ const mrtrVersion = "2026-07-28"
 var errDeclined = errors.New("the user did not answer")
 
 // toolHandler returns the SDK handler of the named tool. Outcomes map as
-// design §6 says: success → text, isError false; error → isError with the
+// docs/mcp.md "Tool calls" says: success → text, isError false; error → isError with the
 // message; needs_input → elicitation where the client supports it, else the
 // question's default, else isError with the question's text. An unknown
 // tool is a protocol error; a host failure (binary missing, timed out) is

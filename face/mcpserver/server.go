@@ -117,7 +117,7 @@ type Options struct {
 }
 
 // Server serves a [Catalog] over MCP with the official Go SDK: the
-// catalog's tools with their input schemas, tools/call mapped as design §6
+// catalog's tools with their input schemas, tools/call mapped as docs/mcp.md
 // says, the custom method server/identity, and
 // notifications/tools/list_changed whenever the catalog changes.
 //

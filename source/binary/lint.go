@@ -78,11 +78,11 @@ type commandWarning struct {
 	text, fix string
 }
 
-// lintCommand checks how an entry's command takes its arguments (design
-// §12, docs/config.md "Arguments in commands"): a template the command
-// cannot run is an error; a shell template inside quotes, and a template
-// whose value would start an argv element with nothing to stop a leading
-// "-", are warnings. key is the entry's table name, as [tools.NAME].
+// lintCommand checks how an entry's command takes its arguments
+// (docs/config.md, "command"). A template the command cannot run is an
+// error. Two templates are warnings: a shell template inside quotes, and
+// a template whose value would start an argv element with nothing to stop
+// a leading "-". key is the entry's table name, as [tools.NAME].
 func lintCommand(e *entry, key string) (*lintError, []commandWarning) {
 	if e.bin == nil {
 		return nil, nil

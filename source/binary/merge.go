@@ -21,8 +21,8 @@ import (
 const DefaultTimeout = 60 * time.Second
 
 // fields are the parts of a tool a user can override. Pointer fields are
-// nil when unset, so that an override of true with false applies
-// (conventions §10: mergo.WithoutDereference).
+// nil when unset, so that an override of true with false applies, as
+// mergo.WithoutDereference does.
 type fields struct {
 	Summary          *string
 	Description      *string
@@ -205,7 +205,7 @@ func overlay(base *fields, user fields) {
 
 // mergoOverlay merges the fields user sets on top of base: a set field
 // (a non-nil pointer, map or slice) replaces base's, false and zero
-// included (conventions §10).
+// included.
 func mergoOverlay(base *fields, user fields) {
 	if err := mergo.Merge(base, user, mergo.WithOverride, mergo.WithoutDereference); err != nil {
 		panic("resolver: merge: " + err.Error()) // only for mismatched types: a programming error

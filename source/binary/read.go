@@ -12,7 +12,7 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// This file is the one reading of what a tool process left (design §3.4):
+// This file is the one reading of what a tool process left (docs/protocol.md):
 // its stdout and its exit status, for run, format_arguments and schema.
 
 // readOutcome interprets the result of a run or format_arguments request.

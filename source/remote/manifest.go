@@ -27,7 +27,7 @@ const (
 var ErrManifest = errors.New("not a Tool Discovery Protocol 1.x manifest")
 
 // Manifest is a Tool Discovery Protocol 1.0 manifest, GET /api/v1/tools
-// (design §6), as [Decode] read it: field names are the protocol's.
+// (docs/http.md), as [Decode] read it: field names are the protocol's.
 type Manifest struct {
 	ProtocolVersion string     `json:"protocol_version"`
 	Scenario        Scenario   `json:"scenario"`

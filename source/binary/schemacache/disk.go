@@ -29,7 +29,7 @@ import (
 // reader never sees half a file; a file that does not decode is ignored and
 // rewritten.
 //
-// The directory is treated as hostile input, as any file is (design §12):
+// The directory is treated as hostile input, as any file is (docs/security.md):
 //   - An entry is read only when it is a regular file of at most
 //     MaxFile bytes. It is opened with O_NOFOLLOW|O_NONBLOCK (a symlink
 //     fails to open, a FIFO opens without waiting for a writer), then
