@@ -3,14 +3,10 @@
 // stdin/stdout (`toolhost serve`) or as MCP streamable HTTP (mounted at /mcp
 // by package httpserver).
 //
-// `toolhost serve` is, in essence:
-//
-//	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-//	defer stop()
-//	cat, err := catalog.New(ctx, cfg, opts)
-//	if err != nil { … }
-//	s := mcpserver.New(cat, &mcpserver.Options{Version: version, Logger: stderrLogger})
-//	return s.ServeStdio(ctx) // until stdin closes or ctx is done; no tool process left behind
+// `toolhost serve` is, in essence, the example of [Server.ServeStdio]. It
+// loads a catalog with resolver.Load, passes it to [New] and calls
+// [Server.ServeStdio]. That returns when stdin closes or ctx is done, and
+// leaves no tool process behind.
 //
 // Flow: [catalog.Catalog] → [Server] (sync on every change) → SDK server →
 // stdio | streamable HTTP → MCP client.
