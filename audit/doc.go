@@ -28,7 +28,7 @@
 // [Follow] waits for new lines.
 //
 // A face says who called by putting a [Caller] in the call's context
-// ([WithCaller]); the catalog reads it ([CallerFrom]) for the record.
+// ([WithCaller]). The catalog reads it ([CallerFrom]) for the record.
 //
 // Flow: call → [Record] → [Log.Write] (redact, cap, encode, write(2)) →
 // audit.jsonl → [Scanner] / [Follow] → `toolhost audit`.

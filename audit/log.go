@@ -26,7 +26,7 @@ type Options struct {
 	// the next line is written. If zero, [DefaultMaxSize].
 	MaxSize int64
 	// MaxFiles is how many rotated files (FILE.1 the newest … FILE.N) are
-	// kept; older ones are removed. If zero, [DefaultMaxFiles]; negative:
+	// kept. Older ones are removed. If zero, [DefaultMaxFiles]. Negative:
 	// none (the file is truncated instead).
 	MaxFiles int
 	// MaxArguments is how many bytes of a call's redacted arguments a line
@@ -35,7 +35,7 @@ type Options struct {
 }
 
 // Log appends [Record]s to an audit file, one JSON line each. It is safe
-// for concurrent use; a nil *Log writes nothing, so a caller may call
+// for concurrent use. A nil *Log writes nothing, so a caller may call
 // [Log.Write] whether or not auditing is on.
 //
 // # Crash guarantee
@@ -173,7 +173,7 @@ func (l *Log) Write(r *Record) error {
 	}
 	bp := bufPool.Get().(*[]byte)
 	defer bufPool.Put(bp)
-	// The redacted arguments first, at the buffer's end; then the line.
+	// The redacted arguments first, at the buffer's end. Then the line.
 	args := redact((*bp)[:0], rec.Arguments, l.secrets.load())
 	args, rec.ArgumentsSize = capArguments(args, l.maxArgs)
 	line := rec.appendJSON(args[len(args):], args)
@@ -246,7 +246,7 @@ func (l *Log) rotate() error {
 // rotated names the i-th rotated file of path: path.i.
 func rotated(path string, i int) string { return path + "." + strconv.Itoa(i) }
 
-// Close closes the file; later writes return [ErrClosed].
+// Close closes the file. Later writes return [ErrClosed].
 func (l *Log) Close() error {
 	if l == nil {
 		return nil
@@ -263,7 +263,7 @@ func (l *Log) Close() error {
 
 // TokenID names a bearer token in the log without revealing it: "t-" and
 // the first 12 hex digits of its SHA-256. It tells apart the tokens a
-// server was given; it is not a hiding place for a guessable token.
+// server was given. It is not a hiding place for a guessable token.
 // "" for no token.
 func TokenID(token string) string {
 	if token == "" {

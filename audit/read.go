@@ -22,7 +22,7 @@ func (f *Filter) match(r *Record) bool {
 		(f.Workspace == "" || r.Workspace == f.Workspace))
 }
 
-// maxLine bounds one line the reader accepts; a longer one is skipped as
+// maxLine bounds one line the reader accepts. A longer one is skipped as
 // not an audit line (a writer never writes one: the arguments are capped).
 const maxLine = 1 << 20
 

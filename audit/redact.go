@@ -94,7 +94,7 @@ func endsFold(b []byte, s string) bool {
 // Redact returns args (a call's arguments, JSON) with the value of every
 // secret-named key ([SecretKey], at any depth) replaced by [Redacted], and
 // every occurrence of one of the secret values inside a string replaced
-// too. The result is JSON on one line; where something may need redacting
+// too. The result is JSON on one line. Where something may need redacting
 // it is re-encoded token by token (keys in their order, numbers digit for
 // digit, strings re-escaped). Arguments
 // that are not valid JSON come
@@ -233,7 +233,7 @@ func redactString(v string, secrets []string) string {
 }
 
 // capArguments keeps the first max bytes of redacted arguments as a JSON
-// string (cut on a UTF-8 boundary) when they are longer; it returns the
+// string (cut on a UTF-8 boundary) when they are longer. It returns the
 // size the arguments had, or 0 when they were kept whole.
 func capArguments(args []byte, max int) ([]byte, int) {
 	if len(args) <= max {
