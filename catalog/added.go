@@ -19,7 +19,7 @@ import (
 // [Catalog.Register]ed handlers, the tools of the sources added with
 // [Catalog.AddSource] (MCP servers, remote catalogs: see Source).
 // It knows them only through that interface: each source lists its tools
-// and runs one round of a call; the catalog keeps validation, approval,
+// and runs one round of a call. The catalog keeps validation, approval,
 // questions, identity and change notification.
 
 // added is one source the catalog serves: its base, or one added.
@@ -80,7 +80,7 @@ func (c *Catalog) AddBase(ctx context.Context, src Source) error {
 //
 // A tool of src whose name is invalid ([ErrInvalidName]) or whose input
 // schema is not an object schema ([ErrNotObject]) is left out, and
-// [Catalog.Report] lists the problem; so does a listing that fails (the
+// [Catalog.Report] lists the problem. So does a listing that fails (the
 // source then serves no tool until it lists again). A name another source
 // lists too is served from the source added first (the base source's and
 // the registered tools win over any): the others leave their tool out,
@@ -95,7 +95,7 @@ func (c *Catalog) AddSource(ctx context.Context, src Source) error {
 // AddSources adds each source as [Catalog.AddSource] does, in the order
 // given (where two list the same name, the earlier keeps it), listing them
 // concurrently. It returns the error of each source, nil where it was
-// added; the caller closes the ones not added.
+// added. The caller closes the ones not added.
 func (c *Catalog) AddSources(ctx context.Context, srcs []Source) []error {
 	errs := make([]error, len(srcs))
 	as := make([]*added, len(srcs))
@@ -174,7 +174,7 @@ func (c *Catalog) enroll(src Source, a *added, kept []Listed) error {
 // each time it reports a change.
 func (c *Catalog) watch(ctx context.Context, src Source, a *added, kept []Listed) error {
 	name := src.Name()
-	// Watch first, so that no change after the listing below is missed; a
+	// Watch first, so that no change after the listing below is missed. A
 	// change reported before it lists once more.
 	cancel := src.Watch(func() {
 		a.mu.Lock()
@@ -274,7 +274,7 @@ func (c *Catalog) WaitListed(ctx context.Context) error {
 }
 
 // listSource lists a's tools and installs them in place of its previous
-// ones; the caller holds a.mu.
+// ones. The caller holds a.mu.
 func (c *Catalog) listSource(ctx context.Context, a *added) {
 	if a.base {
 		c.listBase(ctx, a)
@@ -404,7 +404,7 @@ func holderName(h *entry) string {
 // prefixFix says how to give the tools of a's entry e (named name) names
 // of their own: a prefix on the table that serves them, by the table key
 // the tool's provenance names ([mcp_servers.X], [remotes.X],
-// [toolsets.X], or a [tools.X] serving several tools); a rename for a
+// [toolsets.X], or a [tools.X] serving several tools). A rename for a
 // [tools.X] serving one tool under X.
 func prefixFix(a *added, e *entry, name string) string {
 	key := ""
@@ -428,7 +428,7 @@ func prefixFix(a *added, e *entry, name string) string {
 }
 
 // listBase lists the base source a and installs its tools in place of
-// its previous ones (see AddBase); the caller holds a.mu.
+// its previous ones (see AddBase). The caller holds a.mu.
 func (c *Catalog) listBase(ctx context.Context, a *added) {
 	name := a.src.Name()
 	var idx Index

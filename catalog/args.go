@@ -40,12 +40,12 @@ func DecodeArguments(data []byte) (map[string]any, error) {
 
 // decodeArgumentsJSON is DecodeArguments of an object that is not plain
 // (see package plainjson: escapes, non-ASCII, deep nesting, a key twice,
-// or not JSON at all), with encoding/json, which also words the errors; a
+// or not JSON at all), with encoding/json, which also words the errors. A
 // key twice in one object is refused, naming it. For a plain
 // object both give the same map (FuzzDecodeArgumentsPlain checks it).
 func decodeArgumentsJSON(data []byte) (map[string]any, error) {
 	if err := dupkey.Check(data); err != nil {
-		// encoding/json would keep the last value; what a prompt or a
+		// encoding/json would keep the last value. What a prompt or a
 		// proxy shows of the arguments might be the first.
 		return nil, fmt.Errorf("arguments: %v (fix: send each key once)", err)
 	}
@@ -67,7 +67,7 @@ func decodeArgumentsJSON(data []byte) (map[string]any, error) {
 // ForValidation returns a copy of a JSON value tree in which every
 // json.Number is a Go number the validator understands: an integer that
 // fits int64 (or uint64) as such, any other number as float64. Only
-// validation sees the copy; the tool gets the digits as sent. Bounds on
+// validation sees the copy. The tool gets the digits as sent. Bounds on
 // integers beyond 2^63 are checked to float64 precision.
 func ForValidation(v any) any {
 	return mapScalars(v, func(v any) any {

@@ -55,7 +55,7 @@ func refuseLimited(ctx context.Context, name string, perMinute int, wait time.Du
 }
 
 // A source tells the audit line of the call it runs (ctx) what only it
-// knows, with these; each does nothing when the catalog keeps no log.
+// knows, with these. Each does nothing when the catalog keeps no log.
 
 // NoteDenial records the sandbox's refusal the call's outcome reports,
 // what was denied.
@@ -94,20 +94,20 @@ type SandboxProfiler interface {
 }
 
 // Call runs the named tool with args. It owns the call from lookup to
-// outcome, for binary and dynamic tools alike; the faces (CLI, MCP, HTTP)
+// outcome, for binary and dynamic tools alike. The faces (CLI, MCP, HTTP)
 // only supply Ask and translate the result.
 //
 // The arguments are validated against the tool's input schema, with
 // defaults applied, before anything runs: invalid arguments give an error
 // outcome naming the fields, and err nil. A tool's questions (needs_input)
 // are answered by opts (see [CallOptions]) and the tool is run again with
-// the answers, at most MaxRounds times; a tool that asks again a question
+// the answers, at most MaxRounds times. A tool that asks again a question
 // it was answered is an error outcome. A failure the tool reports is an
 // error outcome too, and so is a binary that exits non-zero without
 // writing an outcome (a plain command that failed, a crash): its message
 // carries the exit status and stderr tail.
 //
-// A tool whose run mode is skip never runs (an error outcome says so); one
+// A tool whose run mode is skip never runs (an error outcome says so). One
 // whose run mode is ask runs only once [CallOptions.Approve] approves the
 // call (see there). The configuration's fixed answers (questions.ID.answer)
 // are sent with every run and win over Answers.

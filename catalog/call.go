@@ -17,8 +17,8 @@ import (
 type CallOptions struct {
 	// Answers holds answers supplied up front, by question id.
 	Answers map[string]any
-	// Ask answers a tool's question. If nil, the question's default is used;
-	// a question without a default ends the call with the needs_input
+	// Ask answers a tool's question. If nil, the question's default is used.
+	// A question without a default ends the call with the needs_input
 	// outcome. If Ask returns an error wrapping [ErrNoAnswer], the call ends
 	// likewise: a face that answers in a later request (MCP multi
 	// round-trip) returns the question to its client. Any other error ends
@@ -29,7 +29,7 @@ type CallOptions struct {
 	// form) count as one.
 	MaxRounds int
 	// AskForm, if set, answers several questions asked together (protocol
-	// v2) at once, as one form, by question id; without it they are asked
+	// v2) at once, as one form, by question id. Without it they are asked
 	// one by one with Ask. ErrNoAnswer works as for Ask.
 	AskForm func(ctx context.Context, qs []tool.Question) (map[string]any, error)
 	// OnEvent, if set, receives the events (progress, log) a protocol v2
@@ -41,7 +41,7 @@ type CallOptions struct {
 	// as [Approval.Rendered]. true runs the call; false ends it with an
 	// error outcome (the entry's cancellation_response, or a text saying
 	// the user declined), and nothing runs. An error ends the call with
-	// it; one wrapping [ErrNoAnswer] means "asked in a later request"
+	// it. One wrapping [ErrNoAnswer] means "asked in a later request"
 	// (MCP multi round-trip). If Approve is nil, such a call is refused
 	// with an [*Error] wrapping [ErrApprovalRequired] and nothing runs.
 	//
@@ -110,7 +110,7 @@ func (c *Catalog) call(ctx context.Context, name string, args map[string]any, op
 			return out, err
 		}
 		// One question, or several asked together (protocol v2): as one
-		// form when the caller can, else each in turn; the tool then runs
+		// form when the caller can, else each in turn. The tool then runs
 		// again with all the answers.
 		qs := out.AllQuestions()
 		c.secretQs.note(name, qs)
@@ -225,7 +225,7 @@ func Answers(ctx context.Context) map[string]any {
 	return a
 }
 
-// callHandler runs a dynamic tool; a panic is a host error, not a crash.
+// callHandler runs a dynamic tool. A panic is a host error, not a crash.
 func callHandler(ctx context.Context, e *entry, args map[string]any) (out tool.Outcome, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -239,7 +239,7 @@ func callHandler(ctx context.Context, e *entry, args map[string]any) (out tool.O
 // source's own rendering when it gives one (a binary's format_arguments
 // answer), else the host's
 // rendering, name(key=value, …) with keys sorted and values as JSON.
-// Defaults are applied first; invalid arguments are rendered as given.
+// Defaults are applied first. Invalid arguments are rendered as given.
 func (c *Catalog) Format(ctx context.Context, name string, args map[string]any) (string, error) {
 	e, err := c.lookup(name)
 	if err != nil {

@@ -23,7 +23,7 @@ type Options struct {
 	// Limiter counts the calls of the tools that set
 	// rate_limit_per_minute ([Tool.RateLimit]). If nil, the catalog keeps
 	// its own, which every face and client calling through the catalog
-	// shares; pass one to share the counts between catalogs.
+	// shares. Pass one to share the counts between catalogs.
 	Limiter *ratelimit.Limiter
 	// Audit, if set, gets one line per call (audit.go, docs/audit.md),
 	// and the secrets the calls read, to redact. nil: no audit log.
@@ -31,15 +31,15 @@ type Options struct {
 	// ListWait is how long [Catalog.AddSource] waits for a source's first
 	// listing before it serves the catalog without that source's tools.
 	// The listing goes on, and its tools are served (subscribers
-	// notified) when it ends; a lookup of a name not served waits for it.
+	// notified) when it ends. A lookup of a name not served waits for it.
 	// If zero, [DefaultListWait].
 	ListWait time.Duration
 }
 
 // entry is one tool the catalog serves. Fields are fixed once the entry is
-// stored; a change replaces the entry. An entry listed by an [Indexer]
+// stored. A change replaces the entry. An entry listed by an [Indexer]
 // holds its name, summary and enabled flag, and decodes the rest of its
-// tool when first asked ([entry.t]); its input schema is compiled when
+// tool when first asked ([entry.t]). Its input schema is compiled when
 // the tool is first called or validated ([Catalog.checker]).
 type entry struct {
 	name    string
@@ -114,8 +114,8 @@ func (c *Catalog) checker(e *entry) (*ArgSchema, error) {
 // MCP servers, remote catalogs) and the tools registered in this process
 // ([Catalog.Register]). It owns everything around a call: lookup,
 // argument validation with defaults, approval, the questions and their
-// answers, identity and change notification; it knows the sources only
-// through [Source]. It is safe for concurrent use; no lock is held while
+// answers, identity and change notification. It knows the sources only
+// through [Source]. It is safe for concurrent use. No lock is held while
 // a tool runs.
 type Catalog struct {
 	limits   *ratelimit.Limiter // Options.Limiter: the calls admitted per tool
@@ -182,7 +182,7 @@ func (c *Catalog) List() []Definition {
 // ListJSON returns the tools/list result, {"tools":[…]} with the
 // definitions of [Catalog.List], as compact JSON without HTML escaping. It
 // is computed once per change of the catalog (or read with a persisted
-// resolution); the caller must not modify it.
+// resolution). The caller must not modify it.
 func (c *Catalog) ListJSON() ([]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -231,7 +231,7 @@ func (c *Catalog) Briefs() []Brief {
 }
 
 // Tools returns every tool, including disabled ones, sorted by name. The
-// results are copies; their Parameters are shared and must not be modified.
+// results are copies. Their Parameters are shared and must not be modified.
 func (c *Catalog) Tools() []*Tool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -345,7 +345,7 @@ func (e *unknownError) Unwrap() error { return ErrUnknownTool }
 // registration, an unregistration, a source's tools changed (its Watch:
 // a rebuilt binary, an MCP server's list_changed). fn
 // runs on the goroutine that made the change, after the catalog's lock is
-// released; it may call the catalog. The returned function cancels the
+// released. It may call the catalog. The returned function cancels the
 // subscription.
 func (c *Catalog) Subscribe(fn func()) (cancel func()) {
 	c.mu.Lock()
@@ -442,9 +442,9 @@ func (c *Catalog) SourceOf(name string) (source string, ok bool) {
 // Refresh asks the base source to check now whether its tools changed
 // (a [Refresher]: for the binaries, their stat keys; nothing is spawned
 // unless one changed) and reports whether the tools the catalog serves
-// changed; if so, the identity changed and the subscribers were
+// changed. If so, the identity changed and the subscribers were
 // notified. A catalog whose base is no Refresher reports false. [Catalog.Call]
-// runs a cheaper check itself ([Freshener]); a server may call Refresh
+// runs a cheaper check itself ([Freshener]). A server may call Refresh
 // before answering tools/list.
 func (c *Catalog) Refresh(ctx context.Context) (changed bool, err error) {
 	c.mu.Lock()

@@ -2,7 +2,7 @@
 // around a call (lookup, argument validation with defaults, approval, the
 // questions and their answers, rate limits, the audit line, spans,
 // identity, change notification) and the tools registered in its process
-// ([Catalog.Register]); it knows its sources (a configuration's binaries
+// ([Catalog.Register]). It knows its sources (a configuration's binaries
 // as its base source, MCP servers, remote catalogs) only through
 // [Source]. It also holds what a catalog and its sources share: the
 // tool as a catalog serves it ([Definition], [Tool], [RunMode],

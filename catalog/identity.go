@@ -17,7 +17,7 @@ const ProtocolVersion = "1.0"
 //
 // ServerID is a UUID derived from the sorted definitions (names,
 // descriptions, input schemas, annotations): the same tools give the same id, in any
-// process; any change gives a new one.
+// process. Any change gives a new one.
 type Identity struct {
 	ServerID        string `json:"server_id"`        // a version 5 UUID
 	ToolsCount      int    `json:"tools_count"`      // enabled tools
@@ -41,7 +41,7 @@ func IdentityOf(defs []Definition) Identity {
 		Description string         `json:"description"`
 		InputSchema map[string]any `json:"inputSchema"`
 		Annotations map[string]any `json:"annotations,omitempty"`
-		// Protocol v2's fields; absent for v1 tools, whose ids are unchanged.
+		// Protocol v2's fields. Absent for v1 tools, whose ids are unchanged.
 		Title        string         `json:"title,omitempty"`
 		Icons        []Icon         `json:"icons,omitempty"`
 		OutputSchema map[string]any `json:"outputSchema,omitempty"`

@@ -28,7 +28,7 @@ import (
 const maxSecretQuestions = 4096
 
 // secretQuestions is the (tool, question id) pairs asked as Secret in a
-// catalog's lifetime. Safe for concurrent use; the zero value is empty.
+// catalog's lifetime. Safe for concurrent use. The zero value is empty.
 type secretQuestions struct {
 	mu  sync.Mutex
 	ids map[[2]string]bool

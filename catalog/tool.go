@@ -136,6 +136,6 @@ const (
 	// RunAsk: each call runs only after a person approves it
 	// ([CallOptions.Approve]); requires_approval = true means the same.
 	RunAsk RunMode = config.RunAsk
-	// RunSkip: calls never run; the outcome is an error saying so.
+	// RunSkip: calls never run. The outcome is an error saying so.
 	RunSkip RunMode = config.RunSkip
 )

@@ -252,7 +252,7 @@ func (a *ArgSchema) dropNulls(args map[string]any) {
 // jsonschema-go's ApplyDefaults (v0.4) applies them to a map[string]any,
 // decoded once rather than on every call: for each property that is not
 // required, when it is missing, its default (a copy) if it has one, else an
-// empty object when a property below it has a default; then, missing or
+// empty object when a property below it has a default. Then, missing or
 // not, the same rules inside its value when that is an object. Like
 // ApplyDefaults it follows "properties" only (no $ref), and reads the
 // "required" of the schema that declares the property. The values are
@@ -401,7 +401,7 @@ func (a *ArgSchema) Check(args map[string]any) (map[string]any, []string) {
 
 // problem says what is wrong with the value v of property k in words a
 // model reads: the validator's own messages for a type or enum mismatch
-// print Go values (<invalid reflect.Value>, map[a:1]); those are rebuilt
+// print Go values (<invalid reflect.Value>, map[a:1]). Those are rebuilt
 // from the schema and the value's JSON.
 func (a *ArgSchema) problem(k string, v any, err error) string {
 	msg := cleanValidation(err)
