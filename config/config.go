@@ -22,8 +22,8 @@ type Config struct {
 }
 
 // Defaults is the [defaults] table. [Load] and [Parse] apply it to every
-// entry that leaves the field unset, so callers may read the entries alone;
-// it is kept here for display.
+// entry that leaves the field unset, so callers may read the entries alone.
+// It is kept here for display.
 type Defaults struct {
 	Timeout  *Duration         // timeout of an entry, server or remote without one; nil: the resolver's 60s
 	ClearEnv *bool             // clear_env of an entry without one
@@ -78,7 +78,7 @@ type Entry struct {
 	Parameters map[string]*tool.Parameter // declared or overridden parameters
 	// AllowOption holds parameters.NAME.allow_option: true lets the
 	// argument's value start an argv element (a shell word) with "-", where
-	// the program reads it as an option; otherwise such a value is refused.
+	// the program reads it as an option. Otherwise such a value is refused.
 	AllowOption map[string]bool
 	Annotations map[string]any // MCP tool annotations
 	Options     map[string]any // passed to the binary as tool.options
@@ -101,7 +101,7 @@ type Entry struct {
 	Env      map[string]string // extra variables
 	// Secrets are the env.NAME = { secret = "…" } variables: references
 	// only, resolved when the tool runs ([Entry.ResolveSecrets]), never
-	// at load time; a NAME is in Env or in Secrets, never both.
+	// at load time. A NAME is in Env or in Secrets, never both.
 	Secrets map[string]secret.Ref
 
 	// Access is the access policy (docs/security.md): [defaults]' rules,
@@ -124,7 +124,7 @@ type Entry struct {
 	// Pos records where each field was set, by TOML key: "command",
 	// "summary", "tool" (also for source), "env.NAME", "parameters.NAME",
 	// "parameters.NAME.FIELD", ... A later layer's position replaces an
-	// earlier one's; fields filled from [defaults] point at [defaults].
+	// earlier one's. Fields filled from [defaults] point at [defaults].
 	Pos map[string]Position
 
 	// Place is the [tools.NAME] header (or the first key that mentions

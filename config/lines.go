@@ -88,7 +88,7 @@ func (sc *keyScanner) hasPrefix(p string) bool {
 	return bytes.HasPrefix(sc.s[min(sc.i, len(sc.s)):], []byte(p))
 }
 
-// blank skips spaces and tabs; with newlines also newlines and comments.
+// blank skips spaces and tabs. With newlines set it skips newlines and comments too.
 func (sc *keyScanner) blank(newlines bool) {
 	for !sc.eof() {
 		switch c := sc.s[sc.i]; {

@@ -43,7 +43,7 @@ type LoadOptions struct {
 // cannot be read or has any error (TOML syntax, unknown key, bad value) is
 // left out as a whole, and the entries it names are withheld from the
 // other layers too (its half-read override, say enable = false, must not be
-// lost silently); an entry that fails the checks after merging (no
+// lost silently). An entry that fails the checks after merging (no
 // command) is left out. Load then returns the [Config] of everything else
 // together with a [Problems] error listing what was left out, each an
 // [*Error] with file:line; errors.Is and errors.As see through it (to
@@ -54,7 +54,7 @@ type LoadOptions struct {
 // requires_approval and sandbox settings may tighten what the user file
 // sets (the same table's, else its [defaults]'), never loosen it. A
 // looser one is not applied and is a problem ([ErrLoosens]) at its
-// file:line; the rest of the workspace is used. Explicit Files may
+// file:line. The rest of the workspace is used. Explicit Files may
 // loosen: a person named them.
 //
 // A workspace that opts.Trust does not trust is left out as a whole (its
@@ -189,7 +189,7 @@ func Layers(opts *LoadOptions) ([]string, error) {
 	return files, nil
 }
 
-// layer is one file Load reads; a workspace file checked by Trust comes
+// layer is one file Load reads. A workspace file checked by Trust comes
 // with the contents it was checked with.
 type layer struct {
 	path    string
@@ -309,7 +309,7 @@ func unwrapPath(err error) string {
 
 // Parse reads one file's contents as a complete configuration, strictly:
 // an unknown key, a value of the wrong type, or an invalid value is an
-// [*Error] naming file:line and the key; a TOML syntax error is an [*Error]
+// [*Error] naming file:line and the key. A TOML syntax error is an [*Error]
 // wrapping [ErrSyntax] and the toml.ParseError. Every entry must have a
 // command, and [defaults] fills unset fields, as in [Load]. file is used
 // only in messages and positions.
@@ -336,7 +336,7 @@ func empty() *Config {
 }
 
 // finish runs the whole-configuration checks and applies [defaults]. An
-// entry that fails them is removed; its problems are returned, in layer
+// entry that fails them is removed. Its problems are returned, in layer
 // then line order.
 func (c *Config) finish() []*Error {
 	errs, broken := c.checkMCP()

@@ -16,7 +16,7 @@ import (
 // entries serve with source = "mcp.NAME" (all its tools) or
 // "mcp.NAME.TOOL" (one). A server is reached either through a command it
 // is started with (stdio: Command, Args, Env, Dir, Sandbox, Access) or at
-// a URL (streamable HTTP: URL, Headers, BearerTokenEnv); exactly one of
+// a URL (streamable HTTP: URL, Headers, BearerTokenEnv). Exactly one of
 // Command and URL is set once the layers are merged.
 //
 // The bearer token itself is never in the configuration: BearerTokenEnv
@@ -27,7 +27,7 @@ type Server struct {
 	Args    []string          // stdio: arguments after Command's
 	Env     map[string]string // stdio: extra variables
 	// Secrets are stdio variables whose values are read at start time
-	// (env.NAME = { secret = "…" }); a name is in Env or Secrets, never both.
+	// (env.NAME = { secret = "…" }). A name is in Env or Secrets, never both.
 	Secrets map[string]secret.Ref
 	Dir     string // stdio: working directory; "" means the host's
 
@@ -316,7 +316,7 @@ func (d *decoder) tokenEnv(path []string, v any) string {
 }
 
 // mcpSource applies source = "mcp.NAME" (all the server's tools) or
-// "mcp.NAME.TOOL" (one) to e; the server's existence is checked after the
+// "mcp.NAME.TOOL" (one) to e. The server's existence is checked after the
 // layers are merged ([Config.checkMCP]). It reports whether src is an MCP
 // source at all.
 func (d *decoder) mcpSource(path []string, e *Entry, src string, t map[string]any) bool {

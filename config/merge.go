@@ -77,8 +77,8 @@ func mergePos(dst, src map[string]Position) map[string]Position {
 }
 
 // mergeEntry lays src over dst. Pointer fields override when set (so false
-// overrides true: mergo.WithoutDereference); maps merge per key; the
-// command is replaced as a unit; fields that mergo treats as empty but that
+// overrides true: mergo.WithoutDereference); maps merge per key. The
+// command is replaced as a unit. Fields that mergo treats as empty but that
 // src sets explicitly ("", []) are copied by hand, guided by src.Pos, and
 // so is the timeout: with WithoutDereference mergo leaves a pointer to a
 // struct (*Duration) alone when both sides are set.

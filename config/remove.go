@@ -20,8 +20,8 @@ var ErrNotInFile = errors.New("no such entry in the file")
 // [tools.NAME] entry of file (else its [toolsets.NAME] entry) and returns
 // "tools" or "toolsets". What goes is the entry's table, its sub-tables
 // ([tools.NAME.parameters.x], wherever they are in the file), and the
-// comment lines right above each of their headers (no blank line between);
-// every other byte stays as it was, other entries' comments included. The
+// comment lines right above each of their headers (no blank line between).
+// Every other byte stays as it was, other entries' comments included. The
 // write is atomic, as [AppendTool]'s.
 //
 // It returns an error matching [ErrNotInFile] when the file has no such
