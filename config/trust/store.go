@@ -145,7 +145,7 @@ func (s *Store) path(root string) string {
 
 // revokedPath is where [Store.Revoke] moves the record of the canonical
 // root: kept only to tell a file that was trusted ("untrusted") from one
-// never trusted ("new"); it trusts nothing, and [Store.List] skips it.
+// never trusted ("new"). It trusts nothing, and [Store.List] skips it.
 func (s *Store) revokedPath(root string) string {
 	return strings.TrimSuffix(s.path(root), ".json") + ".revoked"
 }
@@ -214,7 +214,7 @@ func (s *Store) Verified(root string, files map[string]string) (*Record, error) 
 
 // Get returns the record of the workspace at root, nil when there is none.
 // An error means a record exists but cannot be believed (see the package
-// documentation); its message names the file and the fix.
+// documentation). Its message names the file and the fix.
 func (s *Store) Get(root string) (*Record, error) {
 	if s.Dir == "" {
 		return nil, errNoDir
