@@ -92,8 +92,8 @@ func addRun(c *cli.Context, a *app, opts *addOptions) error {
 	resp, err := resolver.AskSchema(c.Context, argv, root)
 	if err != nil {
 		if missing := missingPaths(argv, root); len(missing) > 0 {
-			// The binary failed because its script or file is not there;
-			// the generic diagnosis (declare parameters in TOML) misleads.
+			// The binary failed because its script or file is not there.
+			// The generic diagnosis (declare parameters in TOML) misleads.
 			cause, _, _ := strings.Cut(err.Error(), "\nfix: ")
 			return &exitError{code: ExitFailure, err: fmt.Errorf("add %s: %s: no such file or directory (the command runs in %s)\n"+
 				"  %s\n  fix: check the path; type it as it is from the current directory, as in a shell",

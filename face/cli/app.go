@@ -50,7 +50,7 @@ type app struct {
 	untrusted   *config.Error // the workspace left out because it is not trusted (workspacetrust.go)
 
 	// pool: the command serves many calls (serve), so binaries that
-	// declared long_lived run on pools of long-lived processes; the other
+	// declared long_lived run on pools of long-lived processes. The other
 	// commands make one call and run it one-shot.
 	pool bool
 	// auditLog gets one line per call of the catalog (serveaudit.go);
@@ -122,7 +122,7 @@ func errorText(err error) string {
 	msg := err.Error()
 	var perr toml.ParseError
 	if errors.As(err, &perr) {
-		// The message has the file and the cause; add the parser's
+		// The message has the file and the cause. Add the parser's
 		// picture of where, without its own first line.
 		_, pos, _ := strings.Cut(perr.ErrorWithPosition(), "\n")
 		if pos = strings.Trim(pos, "\n"); pos != "" {

@@ -12,9 +12,9 @@ import (
 )
 
 // approve answers the approval of a call whose tool requires one (run =
-// "ask"): --yes approves it; on a terminal the person is shown the call as
-// the tool renders it and asked y/N (No by default, and at end of input);
-// otherwise nobody can approve, and the call is refused with an
+// "ask"): --yes approves it. On a terminal the person is shown the call as
+// the tool renders it and asked y/N (No by default, and at end of input).
+// Otherwise nobody can approve, and the call is refused with an
 // *approvalError (exit 2) naming --yes. --answer never approves: answers
 // are for the tool's questions.
 func (k *asker) approve(ctx context.Context, a resolver.Approval) (bool, error) {

@@ -42,7 +42,7 @@ func parseArguments(argsJSON string, pairs []string, params map[string]*tool.Par
 }
 
 // typeValue converts the text s of a key=value argument to the type its
-// parameter p declares: integer, number and boolean are parsed; array and
+// parameter p declares: integer, number and boolean are parsed. Array and
 // object take JSON (an array also takes comma-separated items, each typed
 // by "items"); null takes "null"; string keeps s as it is. A parameter that
 // is unknown or declares no type keeps the string. With several types, the
@@ -215,8 +215,8 @@ func jsonNumber(s string) (json.Number, bool) {
 	return n, true
 }
 
-// decodeJSON decodes exactly one JSON value from s, numbers as json.Number;
-// an object holding a key twice is a *dupkey.Error.
+// decodeJSON decodes exactly one JSON value from s, numbers as json.Number.
+// An object holding a key twice is a *dupkey.Error.
 func decodeJSON(s string, v any) error {
 	if err := dupkey.Check([]byte(s)); err != nil {
 		return err
@@ -233,7 +233,7 @@ func decodeJSON(s string, v any) error {
 }
 
 // commandArgs returns the COMMAND… after "--": several tokens are the argv
-// as given; a single token holding spaces is split like a TOML command
+// as given. A single token holding spaces is split like a TOML command
 // string.
 func commandArgs(args []string) ([]string, error) {
 	if len(args) == 1 && strings.ContainsAny(args[0], " \t") {

@@ -256,7 +256,7 @@ func normalize(args map[string]any) (map[string]any, error) {
 
 // eventPrinter shows a protocol v2 tool's events (tool.Event) as they
 // arrive: with --json, each as one line of compact JSON on stdout before
-// the outcome (a stream a program reads line by line); otherwise, on a
+// the outcome (a stream a program reads line by line). Otherwise, on a
 // terminal stderr, a progress line that the next event or the end of the
 // call replaces, and log messages as lines of their own.
 type eventPrinter struct {

@@ -24,19 +24,19 @@ import (
 //
 // The rule, in one place:
 //
-//   - newline and tab are kept; a CR is kept only right before a newline
-//     (CRLF line ends show as they would anyway);
+//   - newline and tab are kept. A CR is kept only right before a newline
+//     (CRLF line ends show as they would anyway).
 //   - every other C0 control (U+0000–U+001F) and DEL (U+007F) becomes
-//     \xHH: ESC is shown as \x1b;
+//     \xHH: ESC is shown as \x1b.
 //   - a C1 control (U+0080–U+009F, encoded in UTF-8) becomes \u00HH:
-//     CSI is shown as \u009b;
+//     CSI is shown as \u009b.
 //   - so do the characters that reorder or hide text without being
 //     controls to the terminal: the bidirectional embeddings, overrides
 //     and isolates (U+202A–U+202E, U+2066–U+2069), the line and paragraph
 //     separators (U+2028, U+2029) and the byte order mark (U+FEFF), which
-//     let a text show other than what it holds ("Trojan Source");
+//     let a text show other than what it holds ("Trojan Source").
 //   - each byte of invalid UTF-8 becomes \xHH (a lone 0x9b, which some
-//     terminals read as CSI, is shown as \x9b);
+//     terminals read as CSI, is shown as \x9b).
 //   - everything else, backslashes included, is kept: the escaped text is
 //     for reading, not for decoding back (--raw and --json give the bytes).
 

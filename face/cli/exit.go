@@ -48,7 +48,7 @@ func commandUsageErrorf(path, format string, args ...any) error {
 }
 
 // forCommand points a usage error without a command at path, so its
-// message suggests `path --help`; other errors pass unchanged.
+// message suggests `path --help`. Other errors pass unchanged.
 func forCommand(err error, path string) error {
 	var u *usageError
 	if errors.As(err, &u) && u.path == "" {

@@ -15,7 +15,7 @@ const oneShotGCPercent = 400
 // heap is a few MB, nearly all of it live until they exit, so collecting
 // it is wasted work (three collections in a cold `list` of 200 tools, about
 // 5 ms of CPU taken from the tool processes starting beside it). The
-// toolhost command calls it once, before [Run]; serve goes back to the
+// toolhost command calls it once, before [Run]. The serve command goes back to the
 // default, since it runs long.
 func OneShotGC() {
 	if os.Getenv("GOGC") == "" {

@@ -128,7 +128,7 @@ func importRun(c *cli.Context, a *app, opts *importOptions) error {
 	}
 	imported := len(entries)
 	if rest := others(cfg, name, len(picked) < len(offered)); rest != "" {
-		// The server served all its tools while no entry named it; an
+		// The server served all its tools while no entry named it. An
 		// entry for some would hide the rest: a toolset keeps them.
 		entries = append(entries, config.Imported{Name: rest, Server: name, Exclude: picked})
 	}

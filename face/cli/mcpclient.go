@@ -48,7 +48,7 @@ func (a *app) mcpFlag() cli.Flag {
 // mcpArgs takes --mcp out of args (the program name first): `--mcp URL`
 // (or --mcp=URL) anywhere before a "--", or `--mcp -- COMMAND [ARG…]`,
 // whose command runs to the end of the line. It sets a.client and
-// returns the rest; with no command left, the command is list. Without
+// returns the rest. With no command left, the command is list. Without
 // --mcp, args are returned as they are.
 func (a *app) mcpArgs(app *cli.App, args []string) ([]string, error) {
 	if len(args) < 2 {
@@ -188,7 +188,7 @@ func (t *mcpTarget) cacheDir(root string) string {
 // clientCatalog is [app.toolCatalog] in client mode: a catalog of no
 // configuration serving the tools of the one server. A server that cannot
 // be listed (it does not start, answer or speak MCP) is an exit-2 error
-// with its stderr and fix; the problems of single tools are printed as
+// with its stderr and fix. The problems of single tools are printed as
 // the one line of [app.note] would be, but in full.
 func (a *app) clientCatalog(c *cli.Context, name string) (*resolver.Catalog, error) {
 	root, err := findRoot(c)
@@ -259,7 +259,7 @@ func listingError(p resolver.Problem, argv []string) error {
 // misplacedCommand says, when a word of a stdio server's command line
 // after its program is one of toolhost's client commands (toolhost --mcp
 // -- CMD list), that the word went to the server as an argument, and
-// shows the line with toolhost's command before --mcp; else "".
+// shows the line with toolhost's command before --mcp. Else "".
 func misplacedCommand(argv []string) string {
 	for i := 1; i < len(argv); i++ {
 		if slices.Contains(clientCommands, argv[i]) {

@@ -104,7 +104,7 @@ func indentLines(s, prefix string) string {
 }
 
 // shortPlace shows a "file:line" place relative to the working directory
-// when the file is below it; other origins ("binary") are kept.
+// when the file is below it. Other origins ("binary") are kept.
 func shortPlace(p string) string {
 	file, line, ok := strings.Cut(p, ":")
 	if !ok || !filepath.IsAbs(file) {
