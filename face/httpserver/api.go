@@ -26,7 +26,7 @@ import (
 // and an Ask that returns [catalog.ErrNoAnswer], so a question not
 // answered yet ends the call with the needs_input outcome (even one with a
 // default: the client shows it, prefilled). An error wrapping [catalog.ErrUnknownTool]
-// is a 404; any other error is a host failure, shown as an isError result.
+// is a 404. Any other error is a host failure, shown as an isError result.
 type CallFunc func(ctx context.Context, name string, args map[string]any, opts *catalog.CallOptions) (tool.Outcome, error)
 
 // callBody is the body of POST /tools/{name}/call and /validate (which
@@ -43,7 +43,7 @@ type callBody struct {
 //   - the envelope, {"arguments":{…}} and for a call also "answers":{…}
 //     (by question id) and "approval":"…" (the ticket of an approval the
 //     person gave, approve.go): a body whose every member is one of these, and
-//     which has at least one;
+//     which has at least one.
 //   - the bare arguments, {"name":"Ada"}, as mcp-embedded-ui's F3 and F7
 //     define the body: any other object.
 //
@@ -190,7 +190,7 @@ func (h *handler) validate(w http.ResponseWriter, r *http.Request) {
 // first answers an input-required result asking for approval: the call as
 // the tool renders it, the form keyed "approval", and a "requestState":
 // a one-time ticket bound to this tool and these arguments. The page shows
-// the call; when the person approves, it calls again with the ticket as
+// the call. When the person approves, it calls again with the ticket as
 // "approval". A question after that comes with a new ticket, sent back
 // with the answers. /mcp never reads "approval": a model's call over MCP
 // is approved only by its client asking the person (mcpserver).
@@ -261,7 +261,7 @@ func (h *handler) call(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// writeResult writes a CallToolResult; one that asks for input is marked
+// writeResult writes a CallToolResult. One that asks for input is marked
 // "resultType":"input_required", as MCP marks it (the SDK sets that field
 // only on its own wire).
 func writeResult(w http.ResponseWriter, res *mcp.CallToolResult) {

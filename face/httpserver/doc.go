@@ -24,9 +24,9 @@
 // when a tool has none, never null. GET /tools/{name} adds "inputSchema".
 // GET /api/v1/tools is the Tool Discovery Protocol 1.0 manifest,
 // {protocol_version, scenario, tools, categories, generated_at}, with the
-// protocol's own field names and Cache-Control: public, max-age=60; it also
+// protocol's own field names and Cache-Control: public, max-age=60. It also
 // lists disabled tools, as metadata.enabled_by_default false. Unknown tools
-// are 404 with {"error": "…"}; a failing provider is 503.
+// are 404 with {"error": "…"}. A failing provider is 503.
 //
 // # The tool browser
 //
@@ -37,7 +37,7 @@
 // back as an input-required result, answered by calling again with
 // "answers") and GET /tools/{name}/calls (a tool's recent calls in the
 // audit log). Calls need [Options.AllowExecute], and [Options.Token] when
-// set; a provider that is not a catalog runs tools through [Options.Call].
+// set. A provider that is not a catalog runs tools through [Options.Call].
 //
 // # Caching
 //
@@ -53,12 +53,12 @@
 // [IsLoopback] lets the caller warn. Every request meets three rules
 // before routing (guard.go): its Host must name the server (the
 // listener's address, loopback names on a loopback listener, or one of
-// [Options.AllowedHosts]); an Origin header must be the server's own or
-// one of [Options.AllowedOrigins]; a POST must declare
+// [Options.AllowedHosts]). An Origin header must be the server's own or
+// one of [Options.AllowedOrigins]. A POST must declare
 // application/json. A refused request gets 403 (or 415) with the fix.
 // [Options.Token] guards every endpoint that runs tools, /mcp and POST
 // /tools/{name}/call, and the recent calls, which a server without a
-// token does not serve; with [Options.TokenEverywhere] the read-only ones
+// token does not serve. With [Options.TokenEverywhere] the read-only ones
 // too. (Whether /mcp runs tools at all is the MCP server's option,
 // mcpserver.Options.AllowHTTPExecute.) [NewServer] sets read, write and
 // idle timeouts and a header limit; [NewHandler] limits request bodies.

@@ -48,11 +48,11 @@ func (h *handler) guard(next http.Handler) http.Handler {
 // name, without the port, is:
 //
 //   - the address of the listener that took the connection (an IP address
-//     cannot be rebound);
+//     cannot be rebound).
 //   - localhost, 127.0.0.1 or [::1] (or another loopback name) when that
-//     listener is on loopback;
+//     listener is on loopback.
 //   - 0.0.0.0 or [::], which a client dials to reach its own machine and
-//     which, being addresses, cannot be rebound;
+//     which, being addresses, cannot be rebound.
 //   - one of [Options.AllowedHosts].
 //
 // The port is not compared: a forwarded port (ssh -L 9000:localhost:7477)
@@ -157,7 +157,7 @@ func scheme(r *http.Request) string {
 // contentTypeRefusal is the message refusing a request that may change
 // state (POST, PUT, PATCH) whose body is not declared application/json, or
 // "". A browser page of another origin can send text/plain and form bodies
-// without asking the server first (no CORS preflight); it cannot send
+// without asking the server first (no CORS preflight). It cannot send
 // application/json. MCP clients send application/json, as the MCP
 // specification requires.
 func contentTypeRefusal(r *http.Request) string {

@@ -27,7 +27,7 @@ type Options struct {
 	// AllowedOrigins lists the Origin header values accepted besides the
 	// server's own, exactly as browsers send them:
 	// "https://app.example.com". "*" accepts any. A request with another
-	// Origin gets 403; a request without one (not from a browser) is
+	// Origin gets 403. A request without one (not from a browser) is
 	// accepted. Only these get an Access-Control-Allow-Origin header.
 	AllowedOrigins []string
 	// AllowedHosts lists the Host names (without a port) accepted besides
@@ -91,14 +91,14 @@ const DefaultMaxBodyBytes = 4 << 20
 //	GET /identity              {server_id, tools_count, protocol_version}
 //	    /mcp                   opts.MCP (MCP streamable HTTP), when set
 //
-// Every GET response carries ETag: "<server_id>"; a request whose
+// Every GET response carries ETag: "<server_id>". A request whose
 // If-None-Match holds it gets 304 Not Modified. A request whose Host does
 // not name the server, or whose Origin is neither the server's own nor in
-// [Options.AllowedOrigins], gets 403; a POST whose body is not
+// [Options.AllowedOrigins], gets 403. A POST whose body is not
 // application/json gets 415 (guard.go). A provider
 // from [FromCatalog] has its listings (/tools, /api/v1/tools, /identity)
 // computed once per change of the catalog (the handler subscribes to it
-// for as long as the catalog lives) and served from bytes; the manifest's
+// for as long as the catalog lives) and served from bytes. The manifest's
 // generated_at is then the time they were computed. Any other provider is
 // asked once per request. The handler can be mounted on any mux (strip a
 // prefix with http.StripPrefix).
@@ -322,7 +322,7 @@ func (h *handler) tool(w http.ResponseWriter, r *http.Request) {
 }
 
 // listedTool returns the enabled tool the path names, from a snapshot
-// served uncached (with the listings' ETag); when there is none it has
+// served uncached (with the listings' ETag). When there is none it has
 // answered (304, 404, an error) and returns nil.
 func (h *handler) listedTool(w http.ResponseWriter, r *http.Request) *catalog.Tool {
 	s := h.snapshot(w, r, "no-cache")

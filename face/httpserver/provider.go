@@ -11,7 +11,7 @@ import (
 
 // Provider supplies what the discovery endpoints serve. The handler asks it
 // once per request and keeps nothing between requests, so a change shows
-// at the next request; the provider of [FromCatalog] is the exception: its
+// at the next request. The provider of [FromCatalog] is the exception: its
 // listings are kept until the catalog notifies a change.
 type Provider interface {
 	// Snapshot returns the tools (enabled or not), their categories and,
@@ -21,7 +21,7 @@ type Provider interface {
 
 // Snapshot is the state of a [Provider] at one moment.
 type Snapshot struct {
-	// Tools is every tool; those with Enabled false appear only in the
+	// Tools is every tool. Those with Enabled false appear only in the
 	// manifest (as enabled_by_default: false). Order does not matter: the
 	// handler sorts by name.
 	Tools      []*catalog.Tool
@@ -80,7 +80,7 @@ type Func func(ctx context.Context) (*Snapshot, error)
 // Snapshot calls f.
 func (f Func) Snapshot(ctx context.Context) (*Snapshot, error) { return f(ctx) }
 
-// normalize sorts the tools by name and fills in a missing identity; it
+// normalize sorts the tools by name and fills in a missing identity. It
 // does not modify s's slices.
 func normalize(s *Snapshot) *Snapshot {
 	n := *s
