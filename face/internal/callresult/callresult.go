@@ -168,8 +168,8 @@ func formField(q tool.Question) map[string]any {
 	return prop
 }
 
-// FormKey is the input request key of several questions asked as one form;
-// a single question is keyed by its id.
+// FormKey is the input request key of several questions asked as one form.
+// A single question is keyed by its id.
 const FormKey = "form"
 
 // InputKey is the input request key of qs: the question's id, or
