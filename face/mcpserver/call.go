@@ -38,7 +38,7 @@ var errDeclined = errors.New("the user did not answer")
 // docs/mcp.md "Tool calls" says: success → text, isError false; error → isError with the
 // message; needs_input → elicitation where the client supports it, else the
 // question's default, else isError with the question's text. An unknown
-// tool is a protocol error; a host failure (binary missing, timed out) is
+// tool is a protocol error. A host failure (binary missing, timed out) is
 // an isError result so the model sees it.
 func (s *Server) toolHandler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -80,7 +80,7 @@ func (s *Server) toolHandler(name string) mcp.ToolHandler {
 }
 
 // call runs the tool through the catalog, which owns the call and its
-// question loop; this face only says how to ask (elicitation, now or in a
+// question loop. This face only says how to ask (elicitation, now or in a
 // later request) and how to ask for approval (approve.go), and maps the
 // result. v is the approval a person gave in an earlier round.
 func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, name string, args, answers map[string]any, v verdict) (*mcp.CallToolResult, error) {
@@ -118,8 +118,8 @@ func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, name string
 }
 
 // callError maps a Go error from a call: an unknown tool is the protocol
-// error the SDK gives for tools it does not know; a cancelled call returns
-// the context's error; anything else is shown to the model as isError.
+// error the SDK gives for tools it does not know. A cancelled call returns
+// the context's error. Anything else is shown to the model as isError.
 func callError(ctx context.Context, name string, err error) (*mcp.CallToolResult, error) {
 	switch {
 	case errors.Is(err, catalog.ErrUnknownTool):
@@ -176,7 +176,7 @@ func eventSink(ctx context.Context, req *mcp.CallToolRequest) func(tool.Event) {
 // Bounds on what one call's events send a client: a tool printing event
 // lines in a loop must not flood it (MCP asks senders to rate-limit
 // progress). Progress goes out as a token bucket allows (a burst of
-// progressBurst, then progressRate a second); the last progress
+// progressBurst, then progressRate a second). The last progress
 // (progress = total) is always sent.
 const (
 	progressBurst  = 20

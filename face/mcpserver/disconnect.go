@@ -13,7 +13,7 @@ import (
 )
 
 // endDropped serves a POST of a stateful session (protocol versions
-// before 2026-07-28) with next; then, if the client went away before the
+// before 2026-07-28) with next. Then, if the client went away before the
 // end of the response (its request context is done), it cancels the
 // tools/call requests the POST carried, as if the client had sent
 // notifications/cancelled for each: the tool processes end within the

@@ -28,35 +28,35 @@
 //
 // tools/call goes to [Catalog.Call], which validates the arguments first:
 //
-//   - success → text content, isError false;
+//   - success → text content, isError false.
 //   - error outcome, including invalid arguments (the message names the
-//     fields) → isError true with the message and its trace;
+//     fields) → isError true with the message and its trace.
 //   - needs_input → a form elicitation when the client declared the
 //     elicitation capability (elicitation/create for protocol versions
 //     before 2026-07-28; an input-required result, signed request state and
 //     a retried call from 2026-07-28 on), else the question's default, else
-//     isError true with the question's text; a declined elicitation is
-//     isError true;
+//     isError true with the question's text. A declined elicitation is
+//     isError true.
 //   - a tool with run = "ask" → nothing runs until the user approves: an
 //     elicitation form (before 2026-07-28) or an input request whose
-//     sealed state holds a one-time ticket bound to the call (since); a
+//     sealed state holds a one-time ticket bound to the call (since). A
 //     client without elicitation gets isError true saying the client
-//     cannot ask a person; a decline is isError true;
+//     cannot ask a person. A decline is isError true.
 //   - an unknown tool → the JSON-RPC error -32602 `unknown tool "x"` (a
-//     protocol error, as the SDK gives for tools it does not know);
+//     protocol error, as the SDK gives for tools it does not know).
 //   - a call over HTTP ([Server.Handler]) to a server without
 //     [Options.AllowHTTPExecute] → [ErrExecutionDisabled] (-32010), naming
-//     --allow-execute; nothing runs;
+//     --allow-execute. Nothing runs.
 //   - a binary that exits non-zero without an outcome (a plain command
 //     failing, a crash) → isError true with its exit status and stderr
-//     tail, as the catalog reports it;
+//     tail, as the catalog reports it.
 //   - a host failure (binary missing or not executable, timed out,
 //     flooding stdout) → isError true with the error's text, so the model
 //     sees it.
 //
 // Calls run concurrently, at most [Options.MaxCalls] at a time, at most
 // [Options.MaxCallsPerSession] of one HTTP session, within
-// [Options.MemoryBudget]; at most [Options.MaxQueued] wait, and a call
+// [Options.MemoryBudget]. At most [Options.MaxQueued] wait, and a call
 // beyond is refused with [CodeBusy]. HTTP sessions idle for
 // [Options.SessionTimeout] are closed, and at most [Options.MaxSessions]
 // live at once: a new one beyond closes the one idle the longest. Over stdio each line is screened
@@ -96,6 +96,6 @@
 //
 // # Stdout
 //
-// Nothing but protocol messages is written to stdout; diagnostics go to
+// Nothing but protocol messages is written to stdout. Diagnostics go to
 // [Options.Logger] (the CLI's points at stderr).
 package mcpserver

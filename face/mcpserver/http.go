@@ -19,7 +19,7 @@ import (
 const DefaultSessionTimeout = 10 * time.Minute
 
 // Handler returns the MCP streamable HTTP handler for s (the SDK's
-// DNS-rebinding protection on). Mount it at /mcp; the caller polls for
+// DNS-rebinding protection on). Mount it at /mcp. The caller polls for
 // rebuilt binaries with [Server.Watch] and calls [Server.Close] on
 // shutdown.
 //
@@ -111,5 +111,5 @@ func perRequestVersion(r *http.Request) (clientName string, ok bool) {
 }
 
 // maxPeek bounds what perRequestVersion reads of a body to find its
-// version; a larger body is left to the stateful handler's rules.
+// version. A larger body is left to the stateful handler's rules.
 const maxPeek = 1 << 20

@@ -60,7 +60,7 @@ func (s *Server) changed() {
 
 // dispatchName is the name of the one tool registered with the SDK. Every
 // tools/call reaches the SDK under this name (see [Server.serveTools]),
-// whatever tool it names; the SDK never lists it, as tools/list is
+// whatever tool it names. The SDK never lists it, as tools/list is
 // answered before the SDK sees it.
 const dispatchName = "toolhost.dispatch"
 
@@ -183,7 +183,7 @@ func (s *Server) listBytes() ([]byte, error) {
 	ttl := 0
 	if s.interval > 0 {
 		// A tools/list result may be kept as long as the catalog goes
-		// without looking for rebuilt binaries; a change within that time
+		// without looking for rebuilt binaries. A change within that time
 		// is announced by list_changed all the same.
 		ttl = int(s.interval / time.Millisecond)
 	}

@@ -21,7 +21,7 @@ import (
 
 // Limits of the stdio screen (see [screenedTransport]).
 const (
-	// MaxLineBytes bounds one stdio message (one line); a longer line is
+	// MaxLineBytes bounds one stdio message (one line). A longer line is
 	// answered with an error and skipped without being held in memory.
 	MaxLineBytes = 16 << 20
 	// MaxDepth bounds the nesting of objects and arrays in one message, as
@@ -37,7 +37,7 @@ const (
 // request's id when one can be read (null otherwise), and the server goes
 // on. The lines that pass are decoded once, by the SDK's own decoder
 // (jsonrpc.DecodeMessage), and handed to the SDK as messages by its
-// connection ([stdioConn]); the answers are written on w between the
+// connection ([stdioConn]). The answers are written on w between the
 // SDK's writes (one lock for both).
 //
 // Refused: a line longer than maxLine bytes (skipped as it is read, never
@@ -137,7 +137,7 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	return err
 }
 
-// Close closes the reader and the writer; a Read waiting returns io.EOF.
+// Close closes the reader and the writer. A Read waiting returns io.EOF.
 func (c *stdioConn) Close() error {
 	c.closeOnce.Do(func() {
 		c.closeErr = errors.Join(c.r.Close(), c.w.Close())
@@ -184,10 +184,10 @@ func (w *lockedWriter) Write(p []byte) (int, error) {
 func (w *lockedWriter) Close() error { return w.w.Close() }
 
 // screen is the reading end of a [stdioConn]: it reads c.r line by line
-// until it fails or c is closed; the messages of good lines go to Read,
+// until it fails or c is closed. The messages of good lines go to Read,
 // bad lines are answered on c.w, and at the end of c.r Read gets the
 // reader's error (io.EOF: the peer closed stdin). Its state passes from
-// one goroutine to the next (see run); one goroutine at a time uses it.
+// one goroutine to the next (see run). One goroutine at a time uses it.
 type screen struct {
 	c       *stdioConn
 	br      *bufio.Reader
@@ -268,7 +268,7 @@ func (s *screen) next() (jsonrpc.Message, error) {
 }
 
 // readLine reads one line into buf (without its newline), at most max
-// bytes; the rest of a longer line is read and dropped, and tooLong set.
+// bytes. The rest of a longer line is read and dropped, and tooLong set.
 // err is the reader's error (io.EOF at the end, after a last line without
 // a newline).
 func readLine(br *bufio.Reader, buf []byte, max int) (line []byte, tooLong bool, err error) {
@@ -351,7 +351,7 @@ func screenLine(line []byte) (msg jsonrpc.Message, answer []byte) {
 // message returns the message of a line that passed the screen's checks:
 // a request of plain shape (see plainRequest) is built from the fields
 // the screen decoded, as the SDK's decoder builds it (FuzzScreenLine
-// checks that), without decoding the line again; any other line is
+// checks that), without decoding the line again. Any other line is
 // decoded by the SDK's decoder, which is the final word on it.
 func message(line []byte, fields map[string]json.RawMessage) (jsonrpc.Message, error) {
 	if req, ok := plainRequest(fields); ok {
@@ -403,7 +403,7 @@ func depth(data []byte) int {
 	return deepest
 }
 
-// errorAnswer is a JSON-RPC error response; a nil id is written as null.
+// errorAnswer is a JSON-RPC error response. A nil id is written as null.
 func errorAnswer(id json.RawMessage, code int64, msg string) []byte {
 	if id == nil {
 		id = json.RawMessage("null")

@@ -78,14 +78,14 @@ func (s *Server) admit(next mcp.MethodHandler) mcp.MethodHandler {
 // hanging calls cannot take every slot) and its
 // charge against the memory budget. Calls that cannot run yet wait in
 // arrival order, at most MaxQueued of them (per session at most half of
-// it); further calls are refused at once with [CodeBusy].
+// it). Further calls are refused at once with [CodeBusy].
 //
 // # Trade-offs
 //
 // The charge is an estimate fixed when the call starts (arguments ×3 plus
 // three times the stdout cap): a call printing little is charged as much
-// as one printing 16 MiB. The budget is released when the handler returns;
-// the SDK's JSON encoding of the result happens after and is not charged.
+// as one printing 16 MiB. The budget is released when the handler returns.
+// The SDK's JSON encoding of the result happens after and is not charged.
 type admission struct {
 	// fixed at creation
 	maxCalls, perSession int

@@ -22,7 +22,7 @@ import (
 // malformed message is answered with a JSON-RPC error and the session goes
 // on (see [MaxLineBytes], [MaxDepth]). When the peer closes its end
 // (stdin closed), the calls it had already sent are answered first, for up
-// to [Options.DrainTimeout] (2s); such a session returns nil.
+// to [Options.DrainTimeout] (2s). Such a session returns nil.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	defer s.Close()
 	s.mu.Lock()

@@ -22,7 +22,7 @@ import (
 
 // The tools [Options.ToolSearch] lists instead of the catalog's.
 const (
-	// SearchToolsName finds tools: arguments {"query", "limit"?}; the
+	// SearchToolsName finds tools: arguments {"query", "limit"?}. The
 	// result is {"tools":[…]}, the definitions of the best matches as
 	// tools/list gives them (input schemas included), best first.
 	SearchToolsName = "search_tools"
