@@ -38,7 +38,7 @@ func NewClient(t testing.TB, opts *mcp.ClientOptions) (*mcp.Client, <-chan struc
 	return c, changed
 }
 
-// WaitChanged waits for a list_changed notification on changed; after 10 s
+// WaitChanged waits for a list_changed notification on changed. After 10 s
 // (a hang detector, not a timing assertion) the test fails.
 func WaitChanged(t testing.TB, changed <-chan struct{}) {
 	t.Helper()
