@@ -26,13 +26,13 @@ import (
 const (
 	// TTL is how long a ticket can be redeemed after it was issued.
 	TTL = 10 * time.Minute
-	// Max bounds the tickets kept at once; when full, the oldest is
+	// Max bounds the tickets kept at once. When full, the oldest is
 	// forgotten first.
 	Max = 4096
 )
 
 // Tickets issues and redeems one-time approval tickets. The zero value is
-// ready; it is safe for concurrent use.
+// ready. It is safe for concurrent use.
 //
 // # Trade-offs
 //
