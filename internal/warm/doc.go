@@ -13,7 +13,7 @@
 // # Trade-offs
 //
 // A Pool keeps as many workers as ran at once, each ending after
-// [Pool.Idle] without work; a busy pool starts one per function as the
+// [Pool.Idle] without work. A busy pool starts one per function as the
 // go statement does. The garbage collector still halves the stack of a
 // worker left idle (it uses little of it then), so a worker regrows it at
 // most once per collection, not on every call. A panic in f ends the
