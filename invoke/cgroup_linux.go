@@ -137,7 +137,7 @@ func detectCgroup() *cgroupHost {
 
 // leafPrefix is the start of the names of the leaves of the host pid in
 // the pid namespace ns (the inode of /proc/self/ns/pid, 0 when unknown):
-// "toolhost-NS-PID-"; a leaf's name ends with its number.
+// "toolhost-NS-PID-". A leaf's name ends with its number.
 func leafPrefix(ns uint64, pid int) string {
 	return "toolhost-" + strconv.FormatUint(ns, 10) + "-" + strconv.Itoa(pid) + "-"
 }
@@ -161,7 +161,7 @@ func pidNamespace() uint64 {
 // staleLeaf reports whether the leaf name in the host's cgroup is one a
 // host that exited left, and whether what runs in it may be killed. A
 // leaf of this pid namespace (ns, not 0) whose host's pid no longer runs
-// is killed; one of an older toolhost ("toolhost-PID-N", no namespace)
+// is killed. One of an older toolhost ("toolhost-PID-N", no namespace)
 // or of another namespace, whose pid means nothing here, is only removed
 // when empty, and the latter only when its pid is not running here
 // either.
@@ -213,7 +213,7 @@ func removeStale(dir string) {
 }
 
 // staleDrain bounds the wait for the processes of stale leaves to exit
-// before their leaves are removed; a leaf still busy then stays, for the
+// before their leaves are removed. A leaf still busy then stays, for the
 // next host.
 const staleDrain = 5 * time.Second
 
@@ -425,12 +425,12 @@ func (l *leaf) kill() {
 }
 
 // end ends whatever of a call still runs, once its first process was
-// waited for and its group killed: everything in l (cgroup.kill); it
+// waited for and its group killed: everything in l (cgroup.kill). It
 // waits, at most drain, for those processes to exit (reaping the ones
 // re-parented to the host when it is a subreaper), then keeps l, empty,
 // for a later call. With a subreaper it also runs the token scan, which
 // reaps orphans that exited by themselves and ends what moved out of the
-// cgroup but kept the token; without one the cgroup is the whole check
+// cgroup but kept the token. Without one the cgroup is the whole check
 // (the scan reads every process's environ). With l nil (no cgroup) it is
 // the token scan alone.
 func (l *leaf) end(token string, drain time.Duration) {
@@ -519,7 +519,7 @@ func (l *leaf) waitEmpty(deadline time.Time) {
 // is a subreaper: each was in a call's cgroup, below the child Run waited
 // for, so each ends as a zombie child of the host (re-parented to it when
 // its parent exits), unless another call's cleanup reaps it first. It
-// gives up at deadline; without a subreaper init reaps them.
+// gives up at deadline. Without a subreaper init reaps them.
 func reapKilled(pids []int, deadline time.Time) {
 	r := adopted.Load()
 	if r == nil {

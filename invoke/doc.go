@@ -4,7 +4,7 @@
 // outcome, a schema answer?) is the binaries' business (source/binary/read.go).
 // [Run] starts a one-shot process, [Start] a long-lived one that reads
 // requests a line at a time (a pool's), and [Open] one whose stdin and
-// stdout the caller speaks over (an MCP stdio server); all three go
+// stdout the caller speaks over (an MCP stdio server). All three go
 // through one spawner.
 //
 //	spec := &invoke.Spec{Command: []string{"bin/fs", "--root", "my dir"}} // argv tokens, as config.SplitWords gives them
@@ -24,7 +24,7 @@
 //
 //   - Its environment is the host's without the host's own variables
 //     (every TOOLHOST_* one, the token of serve --http first:
-//     [HostEnvPrefix]), or only PATH and HOME with [Spec.ClearEnv]; then
+//     [HostEnvPrefix]), or only PATH and HOME with [Spec.ClearEnv]. Then
 //     the entry's [Spec.Env], then what the host sets for the process
 //     ([CallEnv], [tool.LongLivedEnv], the trace context). Under the
 //     sandbox, only what its policy keeps.
@@ -54,13 +54,13 @@
 // process group, in context.root or [Spec.Dir], writes the request JSON to
 // its stdin and closes it. A binary that is open for writing (ETXTBSY: being
 // rebuilt) is tried again for about 0.6s before that is an error. When the context is done the whole group gets
-// SIGTERM, then SIGKILL after [Spec.Grace]; a descendant that keeps stdout
+// SIGTERM, then SIGKILL after [Spec.Grace]. A descendant that keeps stdout
 // open cannot hang the call (os/exec WaitDelay), and the group is killed
 // when Run returns. On Linux each run also starts in a cgroup v2 of its
 // own where the host may make one (a child of the host's cgroup; clone3
 // CLONE_INTO_CGROUP), killed whole with cgroup.kill when Run returns, so a
 // descendant that left the group (setsid, a double fork, a new name, an
-// empty environment) is not left behind either; elsewhere the ones still
+// empty environment) is not left behind either. Elsewhere the ones still
 // carrying the run's [CallEnv] token are (docs/protocol.md, "Nothing
 // outlives its call", says what is caught where). stdout is capped
 // ([Spec.MaxStdout], 16 MiB by default; a breach kills the group and is
@@ -92,10 +92,10 @@
 //
 // # Errors
 //
-// A process that ran is a [Result], whatever its exit status; an [*Error]
+// A process that ran is a [Result], whatever its exit status. An [*Error]
 // means no answer could be had. It wraps one of [ErrNotFound],
 // [ErrNotExecutable], [ErrTimeout], [ErrOutputTooLarge], [ErrOptionValue],
-// [ErrShellTemplate] or a context error; its message is one line with the
+// [ErrShellTemplate] or a context error. Its message is one line with the
 // cause and the last lines of stderr, and its Fix field says what the user
 // can do (faces show it on a line of its own):
 //

@@ -71,7 +71,7 @@ func endEscaped(token string) {
 	for range maxEndRounds {
 		// An orphan is re-parented to the subreaper's first live thread,
 		// its main thread (Linux find_new_reaper): one file lists them all.
-		// Run's own children may sit under other threads; they are skipped.
+		// Run's own children may sit under other threads. They are skipped.
 		kids, ok := childrenFile(strconv.Itoa(self) + "/task/" + strconv.Itoa(self))
 		if !ok { // no /proc/PID/task/TID/children: scan instead
 			endEscapedScan(marker, self)

@@ -18,7 +18,7 @@ import (
 //
 // It runs before every start, not once, because a descriptor can come
 // later (a library opening one without the flag). On Linux 5.11 and
-// later it is one close_range(2) call; elsewhere each open descriptor is
+// later it is one close_range(2) call. Elsewhere each open descriptor is
 // marked in turn.
 //
 // An embedding program that starts processes itself with raw fork and

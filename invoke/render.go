@@ -13,13 +13,13 @@ import (
 )
 
 // Render renders the JP argv templates in tokens (docs/protocol.md) for req and
-// returns the new argv. Tokens without "{{" are passed unchanged; each
+// returns the new argv. Tokens without "{{" are passed unchanged. Each
 // other token is rendered on its own, so a template never splits or joins
 // argv elements:
 //
 //   - {{context}} and {{tool}} become the compact JSON of the request's
 //     context and tool objects, exactly as written on stdin ({{tool}} is
-//     null for a schema request);
+//     null for a schema request).
 //   - {{context.root}}, {{tool.name}}, {{tool.arguments.x}},
 //     {{tool.arguments.a.b}}, {{tool.arguments.list.0}} walk into them: a
 //     string, number or boolean renders bare, an object or array as compact

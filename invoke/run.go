@@ -33,11 +33,11 @@ type Spec struct {
 	// Command holds the argv tokens after shell-word splitting (see
 	// config.SplitWords); tokens may hold {{context}}, {{tool}} and
 	// {{tool.arguments.x}} templates (see [Render]). A first token with a
-	// slash is a path, relative to the working directory; a bare name is
+	// slash is a path, relative to the working directory. A bare name is
 	// looked up on the child's PATH.
 	Command []string
 	// Shell runs the tokens joined by spaces as a /bin/sh -c script (only
-	// when the entry says shell = true); a caller holding the command as
+	// when the entry says shell = true). A caller holding the command as
 	// written should pass it as one token. Template values never enter the
 	// script: each template is replaced by a positional parameter
 	// reference ("${1}" bare, ${1} inside "…", '"${1}"' inside '…') and
@@ -101,9 +101,9 @@ type Result struct {
 
 // Run starts one tool process for req, writes the request JSON to its
 // stdin, closes stdin, and waits for it to exit. The caller bounds the call
-// with context.WithTimeout; when ctx is done the whole process group gets
+// with context.WithTimeout. When ctx is done the whole process group gets
 // SIGTERM and, Spec.Grace later, SIGKILL. Whatever happens, no process of
-// the group is left running when Run returns; on Linux neither is any
+// the group is left running when Run returns. On Linux neither is any
 // process of the run's cgroup v2 (one per run, where the host may make
 // them: a daemon that forked and called setsid, renamed itself or cleared
 // its environment), nor any that still carries the run's [CallEnv] token.
@@ -113,8 +113,8 @@ type Result struct {
 // [ErrNotExecutable], [ErrTimeout], [ErrOutputTooLarge], the context's
 // error, or — before anything starts — [ErrShellTemplate], a malformed
 // template, or an [*OptionError] ([ErrOptionValue]: a caller serving a
-// model should turn that one into an error outcome, see [CheckArguments]);
-// the Result is then non-nil when the process had started (holding what it
+// model should turn that one into an error outcome, see [CheckArguments]).
+// The Result is then non-nil when the process had started (holding what it
 // printed until then).
 func Run(ctx context.Context, spec *Spec, req *tool.Request) (res *Result, err error) {
 	start := time.Now()
@@ -187,7 +187,7 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (res *Result, err e
 			return err
 		}
 		// After Grace os/exec kills the leader and closes our ends of the
-		// pipes, so a descendant holding stdout cannot hang Wait; the
+		// pipes, so a descendant holding stdout cannot hang Wait. The
 		// group kill below then takes the descendants.
 		cmd.WaitDelay = grace
 	}
@@ -338,7 +338,7 @@ const HostEnvPrefix = "TOOLHOST_"
 
 // environ builds the child's environment: the host's without its
 // [HostEnvPrefix] variables (with PWD set to dir) or, with ClearEnv, only
-// PATH and HOME; then Env in key order. os/exec keeps the last of
+// PATH and HOME. Then Env in key order. os/exec keeps the last of
 // duplicate keys.
 func environ(spec *Spec, dir string) []string {
 	env := []string{}

@@ -5,7 +5,7 @@ import (
 	"sync"
 )
 
-// capWriter keeps at most max bytes; on the first write past max it keeps
+// capWriter keeps at most max bytes. On the first write past max it keeps
 // what fits, sets exceeded and calls kill once. It never reports an error,
 // so the copying goroutine of os/exec drains the pipe until the killed
 // process group closes it.
@@ -92,8 +92,8 @@ func (w *capWriter) deliver() {
 	}
 }
 
-// finish waits until onLine has been given every complete line written;
-// call it once the writes have ended (after the command's Wait).
+// finish waits until onLine has been given every complete line written.
+// Call it once the writes have ended (after the command's Wait).
 func (w *capWriter) finish() {
 	if w == nil || w.more == nil { // no command made, or no onLine
 		return
