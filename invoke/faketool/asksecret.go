@@ -20,7 +20,7 @@ const AskSecretSchema = `{"protocol":"2","tools":[{"name":"login","summary":"Log
 const AskSecretQuestion = `{"type":"needs_input","question":{"id":"password","text":"Password for the service?",` +
 	`"pre_amble":null,"answer_type":"Secret","default":null}}`
 
-// askSecret asks [AskSecretQuestion]; once answered it prints the answer
+// askSecret asks [AskSecretQuestion]. Once answered it prints the answer
 // on stderr, as a careless tool would, and answers success "password=HASH"
 // ([AuditedHash] of the answer), or with exit set exits with that status
 // without an outcome after that stderr line (so that an error quotes it).
