@@ -13,7 +13,7 @@
 // for what Landlock does not check (sockets but TCP and UDP, setuid bits,
 // owners, extended attributes, keyrings), forks and execs the tool there, and lets
 // the Go runtime end that thread. The child is
-// started traced and stops before the tool's first instruction; the
+// started traced and stops before the tool's first instruction. The
 // thread collects the stop, sets RLIMIT_CORE 0 and ends, and only then
 // does the kernel resume the tool, so the tool never shares its domain
 // with a live host thread:

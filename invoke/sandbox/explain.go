@@ -126,7 +126,7 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 			}
 			if paths := pathsIn(s, rootReal); len(paths) > 0 && len(p.Rules()) > 0 {
 				path := pickPath(paths)
-				// The kernel checks where a symbolic link leads; but /proc's
+				// The kernel checks where a symbolic link leads. But /proc's
 				// links (/proc/self, /dev/fd) would resolve here in the
 				// host, to the host's own pid.
 				if real, err := filepath.EvalSymlinks(path); err == nil && !procPath(path) {

@@ -80,7 +80,7 @@ func rulesetOf(pl *Plan, paths []PathGrant, handled uint64, netScope bool) (*os.
 // addPath adds the grant of access beneath path to the ruleset fd: a
 // system path through its descriptor held open (a file that is not a
 // directory gets only the rights Landlock accepts on one), any other
-// opened (O_PATH) for the call, its rights as the plan has them; a missing
+// opened (O_PATH) for the call, its rights as the plan has them. A missing
 // path is skipped.
 func addPath(fd int, path string, access uint64) error {
 	var pfd int

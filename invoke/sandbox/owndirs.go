@@ -10,7 +10,7 @@ import (
 // toolhost's own directories: its user configuration, trust records,
 // state (the audit log) and cache. A tool that could write them could add
 // an unsandboxed entry to the always-trusted user file, trust a workspace
-// or poison a cached schema; one that could read them would read past
+// or poison a cached schema. One that could read them would read past
 // calls' arguments. So no grant covers them, whatever the workspace root
 // and the rules say.
 

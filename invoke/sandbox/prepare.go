@@ -18,7 +18,7 @@ import (
 var ErrUnavailable = errors.New("the OS sandbox is not available")
 
 // ErrConfine reports that a thread could not be confined to start a
-// sandboxed process (see [Launch.Start]); nothing was started.
+// sandboxed process (see [Launch.Start]). Nothing was started.
 var ErrConfine = errors.New("the process could not be confined")
 
 // Launch is how to start one sandboxed process: with Env, by
@@ -170,7 +170,7 @@ func (e *fixError) Fix() string { return e.fix }
 
 // filterEnv keeps from env what the tool may see: when p restricts the
 // environment (access.env rules, or the profile), the variables of keep,
-// those a rule grants, and baseEnv unless a rule denies them; else all.
+// those a rule grants, and baseEnv unless a rule denies them. Else all.
 func filterEnv(p *Policy, env, keep []string) []string {
 	if len(p.Env) == 0 && !p.profile() {
 		return env
@@ -190,7 +190,7 @@ func filterEnv(p *Policy, env, keep []string) []string {
 
 // envAllowed applies the access.env rules to name (RFD 076: the longest
 // literal wins, exact before prefix on a tie, the last rule on a full
-// tie); without a matching rule, baseEnv decides.
+// tie). Without a matching rule, baseEnv decides.
 func (p *Policy) envAllowed(name string) bool {
 	best, exact, found, read := -1, false, false, false
 	for _, r := range p.Env {

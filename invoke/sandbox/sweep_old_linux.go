@@ -16,11 +16,11 @@ import (
 // kill(PID, 0) can prove their host gone. sweepOld removes one when all
 // of these hold, each checked without following a symlink:
 //
-//   - Lstat finds a real directory that the host's user owns;
+//   - Lstat finds a real directory that the host's user owns.
 //   - neither it nor anything in it (at most oldTempEntries entries) was
 //     modified or changed (mtime, ctime: a tool cannot set ctime back)
 //     for oldTempAge: a one-shot call's directory lives for the call, so
-//     only a long-lived (pooled) tool's can be that old and in use;
+//     only a long-lived (pooled) tool's can be that old and in use.
 //   - no process of the user that /proc shows refers to it: not in its
 //     environment (the tool's TMPDIR), its working directory, its open
 //     files or its memory mappings. A pooled tool is started with

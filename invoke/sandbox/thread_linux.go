@@ -34,7 +34,7 @@ const (
 // runtime ends the thread instead of reusing it. The host's other threads
 // are never restricted. For the first start of a launch that thread is
 // made by [Prepare] (see startThread), and has set no_new_privs and the
-// seccomp filter (seccomp_linux.go) while the host built the ruleset; it takes the
+// seccomp filter (seccomp_linux.go) while the host built the ruleset. It takes the
 // Landlock domain only here, as one made on the spot does.
 //
 // The child would share the thread's domain, so while that thread lives
@@ -43,7 +43,7 @@ const (
 // the tool does not run while it lives: Start sets sys.Ptrace, the child
 // stops at its first instruction after exec (PTRACE_TRACEME), the thread
 // collects that stop (cancelling its SIGTRAP) and sets RLIMIT_CORE 0 on
-// the stopped child, and returns; the kernel detaches and resumes the
+// the stopped child, and returns. The kernel detaches and resumes the
 // tool only once the thread is exiting, without memory or files.
 //
 // Errors of the confinement wrap [ErrConfine] (then nothing started),
@@ -89,7 +89,7 @@ func (l *Launch) Start(sys *syscall.SysProcAttr, start func() (pid int, err erro
 // the main thread, see onOwnThread) that waits for the start and ends
 // with it. Until then it holds no Landlock domain, so no tool can reach
 // it (a confined tool may signal or trace only processes of its own
-// domain); it enforces the ruleset only once given the start, exactly as
+// domain). It enforces the ruleset only once given the start, exactly as
 // a thread made by onOwnThread, and a launch cleaned up without a start
 // ends it unused.
 type startThread struct {
@@ -106,7 +106,7 @@ func newStartThread() *startThread {
 		runtime.LockOSThread() // never unlocked but on the main thread
 		if syscall.Gettid() == syscall.Getpid() {
 			// Holding the main thread, the next goroutine gets another
-			// one; this one waits so that it is not that one.
+			// one. This one waits so that it is not that one.
 			go run()
 			<-t.done
 			runtime.UnlockOSThread()
