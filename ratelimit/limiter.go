@@ -18,7 +18,7 @@ type Options struct {
 }
 
 // Limiter counts the calls it admits, per key (a tool's name), over a
-// sliding window of one minute; see the package documentation. The zero
+// sliding window of one minute. See the package documentation. The zero
 // value is not usable: call [New]. A Limiter is safe for concurrent use.
 type Limiter struct {
 	now  func() time.Time // fixed at creation
