@@ -29,7 +29,7 @@ type Options struct {
 	// binaries asked so far and the number to ask.
 	Progress func(done, total int)
 	// PoolSize bounds the long-lived processes kept per binary that
-	// declared long_lived (protocol v2). If zero, [DefaultPoolSize] (2); if
+	// declared long_lived (protocol v2). If zero, [DefaultPoolSize] (2). If
 	// negative, no binary is pooled: every call is one-shot. A catalog
 	// that pools must be closed ([catalog.Catalog.Close]).
 	PoolSize int
@@ -42,7 +42,7 @@ type Options struct {
 	// listing are computed from it), read from the file's header and that
 	// tool's detail, and served once that tool's binary is found
 	// unchanged, without checking the others. [catalog.Catalog.Refresh] (Call runs
-	// one at most once a second) checks every binary; when one changed,
+	// one at most once a second) checks every binary. When one changed,
 	// the whole configuration is resolved and served. When the persisted
 	// resolution does not have the tool, Only changes nothing. If empty,
 	// every binary is checked and every tool served.
@@ -50,7 +50,7 @@ type Options struct {
 	// Limiter counts the calls of the tools that set
 	// rate_limit_per_minute ([catalog.Tool.RateLimit]). If nil, the catalog keeps
 	// its own, which every face and client calling through the catalog
-	// shares; pass one to share the counts between catalogs.
+	// shares. Pass one to share the counts between catalogs.
 	Limiter *ratelimit.Limiter
 	// Audit, if set, gets one line per call (docs/audit.md), and the
 	// secrets the calls read, to redact. nil: no audit log.
@@ -72,7 +72,7 @@ type Catalog struct {
 	bins    *binary.Source
 	servers []catalog.Source // the sources the configuration names, added by New or Open (servers.go)
 	// sourcesSkipped: the sources were not added, as a one-tool catalog's
-	// tool is the binaries' (servers.go); nothing of them is kept.
+	// tool is the binaries' (servers.go). Nothing of them is kept.
 	sourcesSkipped bool
 	cfg            *config.Config    // the configuration, when read (New, or Open that read it); else bins.Config reads it
 	loadProblems   []catalog.Problem // the files and entries Load left out
@@ -87,9 +87,9 @@ type Policy = binary.Policy
 type PolicyRule = binary.PolicyRule
 
 // Policy returns the effective access policy of the tool name; false when
-// there is no such tool. A binary's tool runs under its entry's; a
+// there is no such tool. A binary's tool runs under its entry's. A
 // configured stdio MCP server's tool under its server's sandbox (reading
-// the configuration if the catalog was served without it); a tool
+// the configuration if the catalog was served without it). A tool
 // registered in this process, an HTTP server's or a remote's runs under
 // none here: its policy is empty.
 func (c *Catalog) Policy(name string) (*Policy, bool) {

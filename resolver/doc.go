@@ -3,7 +3,7 @@
 // schema, once per binary, cached, and merges the user's overrides on
 // top) and the MCP servers and remote catalogs it names (package
 // source/servers), served by a [catalog.Catalog] with tools/list and
-// tools/call semantics. This package is the wiring; the sections below
+// tools/call semantics. This package is the wiring. The sections below
 // describe what an embedder sees of the whole.
 //
 // A host program embeds it in a few lines:
@@ -26,7 +26,7 @@
 // distinct binary receives one "schema" request, however many entries and
 // toolsets use it. Requests run concurrently, at most [Options.Concurrency]
 // at a time. A binary is asked at most once per [Catalog] (the session
-// cache); with [Options.CacheDir] set, answers are also kept on disk, keyed
+// cache). With [Options.CacheDir] set, answers are also kept on disk, keyed
 // by the binary's path, size, modification time, inode and change time
 // (and those of script arguments), so that a rebuilt binary is asked again and a stale answer is
 // never served.
@@ -50,7 +50,7 @@
 //
 // # Merging
 //
-// The binary's definition comes first; the user's overrides are merged on
+// The binary's definition comes first. The user's overrides are merged on
 // top of it. "{{description}}" in the user's description splices the
 // binary's text. Each field of a resolved [Tool] records where it came from
 // in [catalog.Tool.Provenance]: "binary", "file:line" of the TOML that set it, or
@@ -74,7 +74,7 @@
 // only once a person approves each call: Call asks [catalog.CallOptions.Approve],
 // showing the call as the tool's format_arguments renders it, before any
 // process of the call starts. A nil Approve refuses the call with an
-// [*Error] wrapping [ErrApprovalRequired]; a decline ends it with an error
+// [*Error] wrapping [ErrApprovalRequired]. A decline ends it with an error
 // outcome (the entry's cancellation_response). run = "skip" never runs.
 // Nothing a model sends (an argument, an answer, metadata) approves.
 //
@@ -86,14 +86,14 @@
 //
 // # Errors
 //
-// Problems found while resolving are [Problem] values in the [Report]; a
+// Problems found while resolving are [Problem] values in the [Report]. A
 // binary that gave no usable answer is an [*Error] whose cause is one of
 // [ErrNotFound], [ErrNotExecutable], [ErrExit] (a schema request that
 // failed, with the stderr tail),
 // [ErrNotJSON], [ErrNotSchema], [ErrTimeout], [ErrOutputTooLarge],
 // [ErrProtocol] (a binary that described itself answered run with no
 // outcome) or [ErrToolNotOffered] (with [catalog.Error.Offered]), tested with
-// errors.Is; its message is one line, and its Fix ([FixOf]) says what to
+// errors.Is. Its message is one line, and its Fix ([FixOf]) says what to
 // change: the TOML parameters block to add when a
 // binary does not describe itself, the tool name to pick, the timeout to
 // raise. The catalog API returns errors wrapping [ErrUnknownTool],
@@ -105,17 +105,17 @@
 // spawn nothing; [catalog.Catalog.Refresh] compares stat keys only and asks just
 // the binaries that changed. The persistent cache (Options.CacheDir, see
 // [DefaultCacheDir] and [ClearCache]) holds one JSON file per invocation,
-// written atomically; a corrupt file is ignored and rewritten, and so is
+// written atomically. A corrupt file is ignored and rewritten, and so is
 // anything but a regular file of bounded size (a symlink, a FIFO, a
 // directory, a file over 17 MiB), which is never read. Directories are
-// created 0700; a schemas directory that is a symlink, not a directory or
+// created 0700. A schemas directory that is a symlink, not a directory or
 // another user's turns the persistent cache off for the catalog.
 //
 // With a cache directory, a resolution without errors is also persisted
 // whole (tools, warnings, identity, the listing's bytes), keyed by the
 // configuration and every asked binary's stat key: the next [New] reads
 // one file instead of decoding, merging and linting, and [Open] does not
-// even read the configuration when its files' stat is unchanged; with
+// even read the configuration when its files' stat is unchanged. With
 // Options.Only (a one-shot call), it reads only the file's header and that
 // tool's detail, checks only that tool's binary, and holds that tool
 // alone. A validator is compiled when its tool is first called.
@@ -139,7 +139,7 @@
 // [catalog.Catalog.AddSource] serves the tools of a [catalog.Source] (an MCP
 // server, a remote catalog) beside them: the catalog lists its tools
 // (waiting 2s at most: a slower listing goes on in the background), and
-// lists them again when the source reports a change; their calls take the
+// lists them again when the source reports a change. Their calls take the
 // same path as any other ([catalog.Catalog.Call]: validation, approval, questions),
 // each round run by the source. A tool that cannot be served (an invalid
 // name or schema, a name already served) is left out with a problem in
