@@ -66,7 +66,7 @@ func (e *NeedsInputError) all() []tool.Question {
 }
 
 // Ask returns the answer to q held in the request's answers. When there is
-// none it returns a [*NeedsInputError]; when the answer does not fit q's
+// none it returns a [*NeedsInputError]. When the answer does not fit q's
 // answer type it returns an error naming the question. Question ids must be
 // unique within one tool, non-empty and without "." (hosts reject a
 // question whose id is empty, and the JP assistant one with a "."): Ask

@@ -47,7 +47,7 @@
 //
 // or try it with `toolhost schema -- bin/greet` and
 // `toolhost call greet name=Ada`. One binary may serve several tools:
-// sdk.Main(readTool, writeTool); register them all with a [toolsets.NAME]
+// sdk.Main(readTool, writeTool). Register them all with a [toolsets.NAME]
 // entry. docs/protocol.md describes the JSON on the wire.
 //
 // Flow: host → request on stdin → [Run] → schema | decode + validate →
@@ -69,7 +69,7 @@
 //     it has a default. `jsonschema:"required"` forces required.
 //   - The type follows the Go type: string, integer (all int and uint
 //     kinds), number (floats), boolean, array (slices and arrays, with
-//     items), object (structs, with their own properties, and maps); a
+//     items), object (structs, with their own properties, and maps). A
 //     pointer is its element type, `any` accepts anything, time.Time is a
 //     string with format date-time. Channels, functions and recursive
 //     structs are not allowed. Methods such as JSONSchema() that invopop
@@ -78,7 +78,7 @@
 //     description=…, default=…, enum=… (repeat it for each value), minimum=…,
 //     maximum=…, minLength=…, maxLength=…, pattern=…, format=…, minItems=…,
 //     maxItems=…, nullable. A comma inside a value needs a backslash, which
-//     is written \\, between the tag's quotes (as in Path below); or put
+//     is written \\, between the tag's quotes (as in Path below). Or put
 //     the description in the separate tag `jsonschema_description:"…"`,
 //     which takes commas as they are.
 //
@@ -97,15 +97,15 @@
 // function is called: an unknown argument, a missing required one, a value
 // of the wrong type or outside its constraints ends the run with an error
 // outcome naming every offending field (exit status 2), so the model can
-// correct the call. Absent optional arguments take their defaults; an
+// correct the call. Absent optional arguments take their defaults. An
 // explicit null for an optional argument counts as absent (also inside
 // objects and arrays of objects).
 //
 // Numbers are exact: the host sends them with every digit, and the sdk
 // never rounds them through float64. An int64 or uint64 field receives
-// 9223372036854775807 or 18446744073709551615 whole; an integral number
+// 9223372036854775807 or 18446744073709551615 whole. An integral number
 // written as 1e3 or 1.0 is accepted for an integer field (as JSON Schema
-// counts it an integer) and becomes 1000 or 1; a number that does not fit
+// counts it an integer) and becomes 1000 or 1. A number that does not fit
 // the field's Go type is refused naming the field ("n: want an integer
 // that fits int64, got 123456789012345678901234567890"). A float field gets
 // the nearest float (a 30-digit integer is rounded; only a number beyond
@@ -116,8 +116,8 @@
 // float64.
 //
 // What your function returns becomes the outcome: the string is the success
-// content (a struct gives structured output, see below); an error is an
-// error outcome with its message ([Transient] marks it retryable); a panic is an error outcome too, with the stack on stderr,
+// content (a struct gives structured output, see below). An error is an
+// error outcome with its message ([Transient] marks it retryable). A panic is an error outcome too, with the stack on stderr,
 // and so is a call of runtime.Goexit. (A panic in a goroutine your function
 // starts cannot be recovered: it crashes the process, as os.Exit and
 // log.Fatal end it, and the host reports the exit status and stderr.)
@@ -133,7 +133,7 @@
 // # Questions
 //
 // [Confirm], [AskText] and [AskSelect] return the answer when the request
-// holds it (tool.answers[id]); otherwise they return a [*NeedsInputError]:
+// holds it (tool.answers[id]). Otherwise they return a [*NeedsInputError]:
 // return it, and the run ends with a needs_input outcome. The host asks the
 // user and runs the tool again, with the same arguments and the answer, so
 // everything before the question runs twice: ask before side effects.
@@ -171,7 +171,7 @@
 // Events. [Progress] and [Log] write an event line to stdout at once, which
 // the host forwards while the tool runs (MCP progress and log
 // notifications, the progress line of `toolhost call`). They are safe for
-// concurrent use; after the function returns they do nothing, so the
+// concurrent use. After the function returns they do nothing, so the
 // outcome is always the last line. For a v1 request Progress does nothing
 // and Log writes to stderr.
 //
@@ -187,7 +187,7 @@
 // slice or map field that may be nil also allows null), and the value is
 // the outcome's "structured" value, which the host validates and serves as
 // MCP structuredContent. Give the type a String method for the text
-// content (models and v1 hosts read it); without one the host shows the
+// content (models and v1 hosts read it). Without one the host shows the
 // JSON, and v1 hosts get the JSON as text.
 //
 //	type Found struct {

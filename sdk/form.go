@@ -21,12 +21,12 @@ import (
 // whose text is its description tag (else the name), with the struct tags
 // of tool inputs (see "Parameters" in the package documentation):
 //
-//   - bool → a Boolean question;
+//   - bool → a Boolean question.
 //   - string → Text, or Select with enum tags, or Secret with the bare
 //     tag option secret (`jsonschema:"description=API token,secret"`),
-//     whose answer a host never logs nor echoes;
+//     whose answer a host never logs nor echoes.
 //   - integer and float kinds → Number, bounded by minimum and maximum
-//     (and by 0 for unsigned kinds), whole for integer kinds;
+//     (and by 0 for unsigned kinds), whole for integer kinds.
 //   - default=… is the answer a host uses when nobody can be asked (a
 //     secret has none).
 //

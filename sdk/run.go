@@ -36,7 +36,7 @@ const (
 // While a tool function runs ("run"), its context is cancelled on SIGINT or
 // SIGTERM (hosts send SIGTERM when a call times out, and SIGKILL a little
 // later), and os.Stdout points at stderr, so stray prints cannot corrupt the
-// protocol; the response goes to the real stdout. Started by hand with a
+// protocol. The response goes to the real stdout. Started by hand with a
 // terminal as stdin, Main prints a one-line hint to stderr and exits with
 // status 2 instead of waiting. When its arguments are exactly two JSON
 // objects, the JP assistant's argv form of the context and tool objects,
@@ -116,15 +116,15 @@ func isTerminal(f *os.File) bool {
 // document and a newline to stdout, and returns the exit status:
 //
 //   - [ExitOK] after writing a schema or any outcome, including error and
-//     needs_input outcomes from the tool;
+//     needs_input outcomes from the tool.
 //   - [ExitRequest] after writing an error outcome for a request it could not
 //     use: empty or not JSON, an unsupported protocol version, an unknown
-//     action or tool, arguments that do not fit the parameters;
+//     action or tool, arguments that do not fit the parameters.
 //   - [ExitInternal] after writing an error outcome for a broken tool
 //     definition (an invalid name or input type, a name served twice), or
 //     when stdout cannot be written.
 //
-// Errors the tool returns and panics in the tool become error outcomes; the
+// Errors the tool returns and panics in the tool become error outcomes. The
 // stack of a panic goes to stderr. Run does not touch os.Stdout; [Main] does.
 func Run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, tools ...*Tool) int {
 	resp, code := handle(ctx, stdin, stdout, stderr, tools)

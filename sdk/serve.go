@@ -30,7 +30,7 @@ import (
 func Serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, tools ...*Tool) int {
 	s := &server{out: &lineWriter{w: stdout}, stderr: stderr, tools: tools, toolsErr: checkTools(tools), cancels: map[string]context.CancelFunc{}}
 	// The goroutine that read a request runs it, after handing the reading
-	// on to a new goroutine (see server.read); this one only waits for the
+	// on to a new goroutine (see server.read). This one only waits for the
 	// end of stdin or of ctx.
 	readErr := make(chan error, 1)
 	sc := bufio.NewScanner(stdin)

@@ -65,13 +65,13 @@ func (t *Tool) Name() string { return t.name }
 
 // New returns a tool named name that runs fn. The summary is one line shown
 // to the model; opts may be nil. In must be a struct type (struct{} for a
-// tool without parameters); its exported fields are the tool's parameters
+// tool without parameters). Its exported fields are the tool's parameters
 // (see the package documentation for the struct tags).
 //
 // What fn returns becomes the success outcome, according to Out:
 //
-//   - string: the text content (a [Func]);
-//   - [Result]: text and content blocks, such as [Image];
+//   - string: the text content (a [Func]).
+//   - [Result]: text and content blocks, such as [Image].
 //   - a struct, or a pointer to one: structured output. Out is reflected
 //     into the tool's output schema with the same struct tags as In, and
 //     the value is returned as the outcome's "structured" value. The text
