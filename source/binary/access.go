@@ -35,8 +35,8 @@ func withPolicy(spec *invoke.Spec, e *config.Entry) *invoke.Spec {
 }
 
 // denialOutcome is the error outcome of a call the sandbox refused
-// something: the model (or the user) learns what, and the rule to add;
-// what the tool said is kept as the trace.
+// something: the model (or the user) learns what, and the rule to add.
+// What the tool said is kept as the trace.
 func denialOutcome(name string, d *sandbox.Denial, said string) tool.Outcome {
 	out := tool.Fail(fmt.Sprintf("tool %q: %v (fix: %s)", name, d, d.Fix))
 	if said != "" {

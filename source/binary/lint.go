@@ -186,7 +186,7 @@ func noLeadingDash(p *tool.Parameter) bool {
 
 // patternExcludesDash reports whether a pattern is anchored at the start
 // and its first character cannot be "-" (^[a-z]…, ^\w…, ^abc…). It looks
-// only at the first element; anything else counts as not excluding.
+// only at the first element. Anything else counts as not excluding.
 func patternExcludesDash(pattern string) bool {
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {

@@ -245,7 +245,7 @@ type warning struct {
 }
 
 // mergeParam returns a copy of have with the fields over sets merged on
-// top; nested properties and items are merged the same way.
+// top. Nested properties and items are merged the same way.
 func mergeParam(have, over *tool.Parameter) *tool.Parameter {
 	if over == nil {
 		return have

@@ -97,7 +97,7 @@ func restorePlan(sp *persist.Plan) (*plan, bool) {
 	return p, true
 }
 
-// storedDetail is a tool's detail in the body; its definition is rebuilt
+// storedDetail is a tool's detail in the body. Its definition is rebuilt
 // from it (the input schema from the parameters, as merge builds it).
 type storedDetail struct {
 	Annotations      map[string]any             `json:"annotations,omitempty"`

@@ -22,7 +22,7 @@ type plan struct {
 	groupOf    map[*config.Entry]*group
 	byKey      map[string]*config.Entry // by Key(): tools.NAME, toolsets.NAME
 	categories []catalog.Category
-	// restored: read from a persisted resolution ([Open]); it has the
+	// restored: read from a persisted resolution ([Open]). It has the
 	// groups and the entries its tools need, not the configuration.
 	restored bool
 }
@@ -53,8 +53,8 @@ func specOf(e *config.Entry) *invoke.Spec {
 // same process for a schema request. It is the JSON of the invocation's
 // fields, which also names the invocation's schema cache file
 // (source/binary/schemacache): written here without reflection when every string is
-// plain (printable ASCII that JSON does not escape), else by json.Marshal;
-// both give the same bytes.
+// plain (printable ASCII that JSON does not escape), else by json.Marshal.
+// Both give the same bytes.
 func invocationKey(s *invoke.Spec) string {
 	if b, ok := appendInvocationKey(make([]byte, 0, 128), s); ok {
 		return string(b)

@@ -35,7 +35,7 @@ const (
 //     the least busy one (calls are multiplexed by id).
 //   - Idle: a process without calls for [Options.PoolIdle] (default 60s) is
 //     closed (stdin closed; killed a grace delay later if still running).
-//   - Restart: a process that dies is dropped; the next call starts another.
+//   - Restart: a process that dies is dropped. The next call starts another.
 //   - Each round of a call (questions included) is one request, with the
 //     entry's timeout: when it passes (or ctx is cancelled) the host
 //     writes {"cancel":id} and waits the grace delay (2s) for the outcome;
@@ -55,7 +55,7 @@ const (
 //   - A process that has printed nothing at all (no event, no outcome)
 //     by its first request's deadline and grace is mute (errMute): most
 //     likely the binary declared long_lived but reads stdin to its end.
-//     That call gets its timeout, with a fix saying so; the pool is
+//     That call gets its timeout, with a fix saying so. The pool is
 //     disabled, and the process's other calls run one-shot.
 //   - A stdout line longer than the entry's stdout cap kills the process:
 //     its calls get ErrOutputTooLarge, as one-shot.
@@ -113,7 +113,7 @@ type pcall struct {
 // a cancel, by its first request's deadline and grace: most likely a
 // binary that declared long_lived but reads its stdin to the end, as
 // one-shot, and so never starts. The call that waited gets its timeout (it
-// is not run again: its time is spent); the pool is disabled, so its other
+// is not run again: its time is spent). The pool is disabled, so its other
 // calls and the later ones run one-shot.
 var errMute = errors.New("the process printed nothing by its first request's deadline: it does not serve long-lived mode (it may read stdin to its end)")
 
@@ -270,7 +270,7 @@ func (p *pool) acquire(onEvent func(tool.Event)) (*proc, string, *pcall, error) 
 	return best, id, c, nil
 }
 
-// start starts a process; the caller holds p.mu.
+// start starts a process. The caller holds p.mu.
 func (p *pool) start() (*proc, error) {
 	pr := &proc{pool: p, calls: map[string]*pcall{}}
 	proc, err := invoke.Start(p.spec, p.proto, pr.line)

@@ -127,7 +127,7 @@ type produced struct {
 
 // resolve asks every group for its schema (bounded, concurrently) and
 // builds the tools of every entry. An entry's tools are built as soon as
-// its binary has answered, while the other binaries still run; the
+// its binary has answered, while the other binaries still run. The
 // tools are then registered in plan order, so that the result does not
 // depend on which binary answered first.
 func (s *Source) resolve(ctx context.Context) *resolution {
@@ -244,7 +244,7 @@ func (s *Source) askAll(ctx context.Context, p *plan, answers map[*group]*answer
 }
 
 // build makes the tools of one entry from its group's answer (nil for an
-// entry declared in TOML alone) and checks them; a binary that did not
+// entry declared in TOML alone) and checks them. A binary that did not
 // answer, or does not offer the entry's tool, is a problem instead.
 func (s *Source) build(e *config.Entry, g *group, a *answer) *built {
 	b := &built{}
@@ -325,7 +325,7 @@ func overridesWithoutBinary(e *config.Entry, g *group) (catalog.Problem, bool) {
 
 // check runs the checks of a tool that do not depend on the other tools:
 // the definition ([Source.lint], which also compiles its schema), then
-// its command, then the warnings; each runs only if the one before passed.
+// its command, then the warnings. Each runs only if the one before passed.
 func (s *Source) check(e *entry, place, cmdPlace string) produced {
 	pr := produced{e: e, place: place, cmdPlace: cmdPlace}
 	if pr.lint = s.lint(e); pr.lint != nil {
@@ -354,7 +354,7 @@ func (s *Source) bind(t *catalog.Tool, e *config.Entry, g *group, resp *tool.Sch
 	spec := g.spec
 	if allow := allowed(e.AllowOption); allow != nil {
 		// The group's spec is shared by the entries with the same
-		// invocation; which arguments may be options is the entry's own.
+		// invocation. Which arguments may be options is the entry's own.
 		cp := *g.spec
 		cp.AllowOption = allow
 		spec = &cp

@@ -5,7 +5,7 @@ import (
 	"github.com/toolhost/toolhost/source/binary/schemacache"
 )
 
-// The schema caches' keys and files are package schemacache's; these
+// The schema caches' keys and files are package schemacache's. These
 // names are the ones the local-binary source (still in this package) uses.
 
 type (

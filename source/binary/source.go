@@ -70,9 +70,9 @@ type storedList struct {
 }
 
 // entry is one tool of the binaries. Fields are fixed once the entry is
-// stored; a change replaces the entry. An entry loaded from a persisted
+// stored. A change replaces the entry. An entry loaded from a persisted
 // resolution holds its name, summary and enabled flag, and decodes the
-// rest of its tool when first asked ([entry.t]); its input schema is then
+// rest of its tool when first asked ([entry.t]). Its input schema is then
 // compiled by the catalog on first use.
 type entry struct {
 	name    string
@@ -94,7 +94,7 @@ func (e *entry) Detail() *catalog.Tool { return e.t() }
 
 // Refuse is invoke's rule for values that would be read as options, for
 // the catalog to add to a persisted entry's input schema when it compiles
-// it ([catalog.Refuser]); a resolved entry's schema has it already.
+// it ([catalog.Refuser]). A resolved entry's schema has it already.
 func (e *entry) Refuse(args map[string]any) error {
 	b := e.bin
 	return invoke.CheckArguments(b.spec, b.host.request(tool.ActionRun, &tool.Call{Name: b.name, Arguments: args, Options: b.options}))
