@@ -31,7 +31,7 @@ import (
 // is left (so no allocation exceeds the file), every span against the
 // body and every CRC, and return ErrBad for anything else.
 
-// Version is the version of the format; a file of another version does
+// Version is the version of the format. A file of another version does
 // not decode.
 const Version = 9 // 2: long_lived; 3: layers key and plan; 4: binary header; 5: CRC-32 (IEEE); 6: a CRC per span; 7: access policy; 8: no plan for a configuration with secrets; 9: rate limits and the sources kept
 
@@ -125,7 +125,7 @@ func encodePlan(e *encoder, p *Plan) {
 
 // Decode decodes a persisted resolution's file into its header
 // and body (a sub-slice of data). It checks the magic, the CRCs, the
-// version and that every Span lies in the body; what the header means
+// version and that every Span lies in the body. What the header means
 // (its keys, entries and groups) is resolver's to check when it loads one.
 func Decode(data []byte) (*Resolution, []byte, error) {
 	n, err := headerLen(data, int64(len(data)))
@@ -213,7 +213,7 @@ type spanSums struct {
 }
 
 // decodeHeader decodes a header (the bytes after the prefix, exactly) and
-// the CRCs of its spans; the header's own CRC is the caller's to check.
+// the CRCs of its spans. The header's own CRC is the caller's to check.
 func decodeHeader(header []byte) (*Resolution, spanSums, error) {
 	var sums spanSums
 	d := &decoder{b: header}
@@ -337,7 +337,7 @@ func (e *encoder) span(s Span, body []byte) {
 }
 
 // decoder reads the fields encoder wrote. The first malformed field sets
-// bad; every later read then returns a zero value, so a caller checks bad
+// bad. Every later read then returns a zero value, so a caller checks bad
 // once at the end.
 type decoder struct {
 	b   []byte

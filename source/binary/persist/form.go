@@ -21,7 +21,7 @@ type Resolution struct {
 	Identity catalog.Identity
 	Problems []byte // the warnings, JSON of []storedProblem; nil when none
 	// Sources is what is kept of the sources the configuration names (MCP
-	// servers: resolver's keep.go), nil when it names none; a resolution
+	// servers: resolver's keep.go), nil when it names none. A resolution
 	// whose configuration names some is served without reading it only
 	// when Sources holds.
 	Sources []byte
