@@ -51,7 +51,7 @@ func (s *Session) Forget(key string) {
 }
 
 // Get returns the answer for key, calling fetch only if no request for key
-// finished or is under way. A waiter whose ctx ends stops waiting; the
+// finished or is under way. A waiter whose ctx ends stops waiting. The
 // request goes on for the others.
 func (s *Session) Get(ctx context.Context, key string, fetch func() (*tool.SchemaResponse, error)) (*tool.SchemaResponse, error) {
 	for {
