@@ -12,7 +12,7 @@ import (
 	"slices"
 )
 
-// cacheVersion changes when the file's shape does; other versions are
+// cacheVersion changes when the file's shape does. Other versions are
 // ignored (and rewritten).
 const cacheVersion = 1
 
@@ -42,7 +42,7 @@ type origin struct {
 }
 
 // load returns the cached listing of spec, or nil when there is none, it
-// is unreadable, or its key is not spec's key today; with its origin.
+// is unreadable, or its key is not spec's key today. It also returns its origin.
 func (d *diskCache) load(spec *Spec) (*Listing, *origin) {
 	if d == nil {
 		return nil, nil

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// The conditions a [Source] detects. Callers test them with errors.Is; the
+// The conditions a [Source] detects. Callers test them with errors.Is. The
 // *[Error] that carries one names the server, the step, the stderr tail
 // and the fix.
 var (

@@ -19,8 +19,8 @@ import (
 )
 
 // Source serves the tools of one MCP server. It starts nothing until a
-// listing it cannot trust from the cache, or a call, needs the server;
-// then one connection is shared by every caller, restarted after a crash
+// listing it cannot trust from the cache, or a call, needs the server.
+// Then one connection is shared by every caller, restarted after a crash
 // (with backoff), closed when idle, and ended with its process group by
 // [Source.Close]. Safe for concurrent use.
 type Source struct {

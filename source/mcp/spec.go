@@ -22,7 +22,7 @@ const (
 
 // Spec describes one MCP server: either a command started over stdio
 // (Command set) or a streamable HTTP endpoint (URL set), never both. It is
-// plain data, so that configuration decodes into it; the zero durations
+// plain data, so that configuration decodes into it. The zero durations
 // take the defaults above.
 type Spec struct {
 	// Name names the server in errors, the cache and the catalog
@@ -45,7 +45,7 @@ type Spec struct {
 
 	// URL is the endpoint of a streamable HTTP server. Headers are sent
 	// with each request. BearerEnv names an environment variable whose
-	// value is sent as "Authorization: Bearer <value>"; it is read when a
+	// value is sent as "Authorization: Bearer <value>". It is read when a
 	// connection opens and never stored (nor written to the cache).
 	URL       string
 	Headers   map[string]string
@@ -59,7 +59,7 @@ type Spec struct {
 	Confinement string
 
 	// ProtocolVersion, if set, is the version offered first (e.g.
-	// "2025-11-25"); by default the newest the go-sdk client speaks, and
+	// "2025-11-25"). By default the newest the go-sdk client speaks, and
 	// the server may negotiate any older one it supports.
 	ProtocolVersion string
 
@@ -107,7 +107,7 @@ type Options struct {
 
 	// Retry starts the server on first need even while a failed start
 	// remembered in CacheDir backs off (see "Remembered failures" in the
-	// package doc); a start that fails again is remembered as the next
+	// package doc). A start that fails again is remembered as the next
 	// failure. toolhost check sets it.
 	Retry bool
 

@@ -239,7 +239,7 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	return err
 }
 
-// Close closes both pipes; a Read waiting returns io.EOF.
+// Close closes both pipes. A Read waiting returns io.EOF.
 func (c *stdioConn) Close() error {
 	c.closeOnce.Do(func() {
 		close(c.closed) // first: a read that fails once the pipe is closed below is Close's doing (Read)
