@@ -15,7 +15,7 @@ type Definition struct {
 	Remote      string // the provider's name, which calls use
 	Summary     string // the first paragraph of the manifest's description
 	Description string // the whole description when it is more than Summary
-	// InputSchema is the manifest's parameters, an object schema; it is
+	// InputSchema is the manifest's parameters, an object schema. It is
 	// shared with the kept manifest: read it, never modify it.
 	InputSchema map[string]any
 	// Annotations holds the MCP annotations the metadata says:

@@ -19,13 +19,13 @@
 // # Freshness
 //
 // The provider's Cache-Control: max-age says how long a manifest is fresh
-// (toolhost serves max-age=60); while it is, [Source.List] makes no
+// (toolhost serves max-age=60). While it is, [Source.List] makes no
 // request, also in a new process when [Options].CacheDir is set. After,
 // the request carries If-None-Match with the manifest's ETag and a 304
 // keeps it. no-cache revalidates every time; no-store keeps the manifest
 // in memory only. A provider that is down, answers an error status or
 // sends something that is not a manifest leaves the last manifest served
-// with [Listing].Stale and a warning; with none kept, the error is an
+// with [Listing].Stale and a warning. With none kept, the error is an
 // [*Error].
 //
 // # Outside input
