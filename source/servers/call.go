@@ -262,7 +262,7 @@ type form struct {
 // formOf reads params: a form's fields become questions named after them
 // (the second time a field is asked in a call, "FIELD.2"), typed by their
 // schema (boolean, enum, number, text), with their title, description and
-// default; a URL elicitation, one yes/no question. What a person reads of
+// default. A URL elicitation, one yes/no question. What a person reads of
 // each question first (its preamble, the server's message, else its text)
 // starts with asker, who asks.
 func formOf(params *mcpsdk.ElicitParams, used map[string]int, asker string) (*form, error) {

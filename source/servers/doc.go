@@ -19,13 +19,13 @@
 // for prefix, include and exclude; Merge for one tool's overrides, by the
 // JP assistant's rules), each with the entry's run mode, category, tags,
 // timeout, fixed answers and cancellation response, and the provenance
-// "mcp.NAME.TOOL"; a server no entry names serves all its tools with the
+// "mcp.NAME.TOOL". A server no entry names serves all its tools with the
 // server's run mode and [defaults]' ([config.Config.ImpliedEntry]). A
 // remote's tools take the user's run mode, rate limit and timeout (the
 // remote's, else [defaults]'), which its manifest may tighten and never
 // loosen. A listing comes from source/mcp's cache while it is
 // trusted, so a warm listing starts no server. A server that cannot be
-// listed is one problem of its source; the other sources' tools are
+// listed is one problem of its source. The other sources' tools are
 // served. A server whose start failed is left out at once while source/mcp
 // remembers the failure (its start_timeout, a changed table or
 // Options.Retry try again at once). An entry naming a tool the server does not offer, an override
@@ -48,7 +48,7 @@
 // the answers, which are sent to the server as the elicitation's answer
 // while the server call goes on. A round that ends without the answers
 // (the catalog's caller answers in a later request) leaves the server
-// call waiting until its timeout; a later round with the same tool,
+// call waiting until its timeout. A later round with the same tool,
 // arguments and answers resumes it.
 //
 // # Sandbox and secrets

@@ -51,7 +51,7 @@ func (k KeptTool) Tool() (*catalog.Tool, error) {
 	return t, nil
 }
 
-// keptTool is a catalog.Tool's detail as kept; every field of
+// keptTool is a catalog.Tool's detail as kept. Every field of
 // catalog.Tool a server's tool can have (TestKeptToolFields holds the
 // list to it).
 type keptTool struct {
@@ -148,7 +148,7 @@ func EncodeKept(ks []Kept) ([]byte, error) {
 }
 
 // DecodeKept reads what [EncodeKept] wrote, the tools' details left
-// undecoded (each is checked when [KeptTool.Tool] decodes it); an error
+// undecoded (each is checked when [KeptTool.Tool] decodes it). An error
 // for anything else.
 func DecodeKept(data []byte) ([]Kept, error) {
 	nl := bytes.IndexByte(data, '\n')
@@ -178,7 +178,7 @@ func DecodeKept(data []byte) ([]Kept, error) {
 }
 
 // Restore returns the source of k: its kept tools listed without
-// starting or reading anything; the source itself, made by open (from
+// starting or reading anything. The source itself, made by open (from
 // the configuration, as [Sources] makes it) on first need: a call, or a
 // listing after it changed. A source open cannot make is the error of
 // that call.
@@ -314,7 +314,7 @@ func (r *restored) changed() {
 	}
 }
 
-// Problems returns the source's problems once it is made; none before
+// Problems returns the source's problems once it is made. None before
 // (a source is kept only without problems).
 func (r *restored) Problems() []catalog.Problem {
 	r.mu.Lock()

@@ -92,7 +92,7 @@ func sortedKeys[M ~map[K]V, K cmp.Ordered, V any](m M) []K {
 // the sandbox may be why: its profile has no network and reads nothing
 // outside the workspace and the system's directories, which a server
 // fetched or cached by a package manager (npx: ~/.npm) needs. The cause
-// is in the message; what to grant or set is the Fix, before the
+// is in the message. What to grant or set is the Fix, before the
 // server's own, so that a face shows it once, on its fix line (a wrapped
 // error, which has no Fix to carry it, says it in the message).
 // errors.Is and errors.As see the same causes. Any other error is
