@@ -25,7 +25,7 @@ import (
 const jsonLib = true
 
 // libNumber decodes a JSON number into an any as json.Number, as
-// encoding/json does with UseNumber; anything else is left to the library.
+// encoding/json does with UseNumber. Anything else is left to the library.
 var libNumber = jsonv2.WithUnmarshalers(jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, v *any) error {
 	if dec.PeekKind() != '0' {
 		return jsonv2.SkipFunc

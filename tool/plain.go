@@ -18,7 +18,7 @@ import (
 //
 // Per call it costs one scan of the bytes and the values themselves, where
 // decodeFields scans each field's bytes three times and builds a
-// json.Decoder per field; it runs once per request in every sdk binary,
+// json.Decoder per field. It runs once per request in every sdk binary,
 // one-shot and long-lived.
 func decodePlain(data []byte) (*Request, bool) {
 	p := plainParser{plainjson.NewParser(data)}

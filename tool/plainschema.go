@@ -69,7 +69,7 @@ func (p plainParser) definition(d *Definition) bool {
 	})
 }
 
-// parameters reads an object of parameter objects into a new map; a
+// parameters reads an object of parameter objects into a new map. A
 // repeated name keeps its last value, as in encoding/json.
 func (p plainParser) parameters(params *map[string]*Parameter) bool {
 	*params = map[string]*Parameter{}

@@ -48,7 +48,7 @@ type Request struct {
 }
 
 // Context is the "context" object of a [Request]: what is asked and where.
-// It is not a context.Context; variables holding one are named tc.
+// It is not a context.Context. Variables holding one are named tc.
 type Context struct {
 	Action         Action          `json:"action"`
 	Root           string          `json:"root"`

@@ -21,7 +21,7 @@ const LongLivedEnv = "TOOLHOST_LONG_LIVED"
 
 // Tagged is one line a long-lived binary writes on stdout: an event or the
 // outcome of the request with that id. Exactly one of Event and Outcome is
-// set; the outcome is the request's last line.
+// set. The outcome is the request's last line.
 type Tagged struct {
 	ID      string   `json:"id"`
 	Event   *Event   `json:"event,omitempty"`
@@ -30,7 +30,7 @@ type Tagged struct {
 
 // MarshalTagged encodes t as Marshal(t) does, byte for byte and error for
 // error: an outcome's line is written around the outcome's own MarshalJSON
-// without reflection (a long-lived binary writes one per call); an event's,
+// without reflection (a long-lived binary writes one per call). An event's,
 // or one that fails, goes through Marshal.
 func MarshalTagged(t *Tagged) ([]byte, error) {
 	if t.Event != nil || t.Outcome == nil {
@@ -47,7 +47,7 @@ func MarshalTagged(t *Tagged) ([]byte, error) {
 
 // Cancel is the line a host writes on a long-lived binary's stdin to cancel
 // the request with that id: {"cancel":"7"}. The binary should end that call
-// soon (its context cancelled) and still answer it with an outcome; the
+// soon (its context cancelled) and still answer it with an outcome. The
 // host ignores that outcome, and kills the process group if none comes by
 // the call's deadline plus the grace delay.
 type Cancel struct {
