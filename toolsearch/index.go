@@ -77,7 +77,7 @@ type Index struct {
 	names    map[string][]int32
 }
 
-// New indexes docs. The index keeps docs (sorted by name); the caller
+// New indexes docs. The index keeps docs (sorted by name). The caller
 // must not modify them afterwards.
 func New(docs []Doc) *Index {
 	docs = slices.Clone(docs)
