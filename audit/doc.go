@@ -21,7 +21,7 @@
 //
 // # Writing and reading
 //
-// [Log] appends a line with a single write(2) on an O_APPEND file, so a
+// [Log] appends a line with a single write(2) on an O_APPEND file. So a
 // crash loses at most the lines being written ([Log] says why), and
 // rotates the file by size. [Scanner] reads lines, skipping a torn last
 // line and reporting it; [Files] lists the rotated files oldest first;

@@ -35,7 +35,7 @@ type Options struct {
 }
 
 // Log appends [Record]s to an audit file, one JSON line each. It is safe
-// for concurrent use. A nil *Log writes nothing, so a caller may call
+// for concurrent use. A nil *Log writes nothing. So a caller may call
 // [Log.Write] whether or not auditing is on.
 //
 // # Crash guarantee
@@ -62,7 +62,7 @@ type Options struct {
 // # Trade-offs
 //
 // Rotation is by size, per process: two processes appending to one file
-// keep whole lines (O_APPEND), but each rotates by its own count of the
+// keep whole lines (O_APPEND). But each rotates by its own count of the
 // size, so run one serve per audit file. The secrets registered with
 // [Log.AddSecret] are kept for the Log's lifetime.
 type Log struct {
