@@ -17,7 +17,7 @@ import (
 // DecodeArguments decodes a call's arguments as a face receives them from
 // outside (an MCP tools/call, an HTTP body, `toolhost call --args`): one
 // JSON object, or null or nothing for no arguments. Numbers stay
-// json.Number, so every digit reaches the tool: an integer
+// json.Number. So every digit reaches the tool: an integer
 // beyond 2^53 is not rounded through float64. The error says what is wrong
 // without Go internals.
 //

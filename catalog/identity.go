@@ -31,7 +31,7 @@ var identityNamespace = [16]byte{0x6b, 0x1e, 0x3f, 0x52, 0x8c, 0x0d, 0x4e, 0x7a,
 // a name-based (version 5) UUID over everything tools/list serves of them
 // (names, descriptions, input schemas and annotations), sorted by name, so
 // that any change a client could see gives a new id (and a new ETag).
-// Every face that serves a tool list computes its id with it, so the same
+// Every face that serves a tool list computes its id with it. So the same
 // tools give the same id everywhere. It panics if an input schema or the
 // annotations cannot be marshalled to JSON, which [Catalog.Register] rules
 // out for catalogs.

@@ -18,7 +18,7 @@ import (
 //
 // An answer is secret when the tool asked its question as "Secret". A
 // face that answers in a later request (MCP multi round-trip, the HTTP
-// API) sends the answer up front, with no question beside it, so the
+// API) sends the answer up front, with no question beside it. So the
 // catalog remembers which (tool, question id) pairs were asked as Secret
 // ([secretQuestions]) and treats their up-front answers as secret too.
 
