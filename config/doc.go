@@ -19,7 +19,7 @@
 // [WorkspaceDir], its *.toml files sorted by name), then explicit files. The
 // same [tools.NAME] in several layers is merged field by field: a field set
 // in a later layer wins, a field it leaves unset keeps the earlier value.
-// Overridable scalars are pointers ([Entry].Enable is a *bool), so a later
+// Overridable scalars are pointers ([Entry].Enable is a *bool). So a later
 // enable = false does override an earlier true. Parameters merge per
 // parameter and per field. [Entry].Pos remembers, per field, the file:line
 // that set it last; [Entry].Place is where the entry was first defined.

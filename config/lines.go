@@ -10,7 +10,7 @@ import (
 
 // keyLines maps every key of a TOML document (and every prefix of one) to
 // the line where it first appears. BurntSushi/toml keeps key positions
-// private, so this is a light scan of a document the real parser already
+// private. So this is a light scan of a document the real parser already
 // accepted: it tracks table headers, keys (bare, quoted, dotted) and skips
 // values (strings, multi-line strings, arrays, inline tables, whose keys it
 // records too). On input that is not valid TOML it returns something

@@ -14,7 +14,7 @@ import (
 
 // Trust decides whether [Load] may use a workspace's configuration files.
 // Those files name commands that toolhost runs (it asks each binary for its
-// schema as soon as it loads), so a workspace a person has not trusted must
+// schema as soon as it loads). So a workspace a person has not trusted must
 // not be read at all: a cloned repository, or a file a tool wrote, would
 // otherwise run any command. The user's own file and explicit Files are
 // always used: a person wrote or named them.
