@@ -1,6 +1,6 @@
 // Package trust records which workspaces a person trusts to run their
 // configuration, like direnv's allow: a workspace's .config/toolhost/*.toml
-// files name commands that toolhost runs, so a freshly cloned repository
+// files name commands that toolhost runs. So a freshly cloned repository
 // (or a file a tool wrote) must not run anything until a person says so.
 //
 //	store := trust.Default() // $XDG_DATA_HOME/toolhost/trust
