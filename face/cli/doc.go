@@ -20,7 +20,7 @@
 // The workspace root is --root when given, else the directory holding the
 // .config/toolhost found by walking up from the working directory (as git
 // finds its repository), else the working directory. Relative commands in
-// the configuration are taken from it, so toolhost works the same from any
+// the configuration are taken from it. So toolhost works the same from any
 // subdirectory of a workspace; `add` rewrites a relative command path to be
 // relative to it.
 //

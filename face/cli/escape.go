@@ -113,7 +113,7 @@ func firstUnsafe(s string) int {
 // characters that reorder or hide text ([hiddenRune]: a right-to-left
 // override shows "txt.exe" as "exe.txt"), each as a \uHHHH escape. The
 // result is the same JSON value: outside strings JSON has only ASCII
-// punctuation, letters, digits and white space, so these occur only inside
+// punctuation, letters, digits and white space. So these occur only inside
 // strings. Invalid UTF-8 is left to the encoder (encoding/json writes
 // U+FFFD).
 func escapeJSON(data []byte) []byte {

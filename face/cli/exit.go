@@ -34,7 +34,7 @@ func usageErrorf(format string, args ...any) error {
 	return &exitError{code: ExitFailure, err: &usageError{msg: fmt.Sprintf(format, args...)}}
 }
 
-// usageError marks an error as a usage error, so the message suggests --help.
+// usageError marks an error as a usage error. So the message suggests --help.
 type usageError struct {
 	msg  string
 	path string // the command's path, "toolhost call"; "" for the app
@@ -47,7 +47,7 @@ func commandUsageErrorf(path, format string, args ...any) error {
 	return &exitError{code: ExitFailure, err: &usageError{msg: fmt.Sprintf(format, args...), path: path}}
 }
 
-// forCommand points a usage error without a command at path, so its
+// forCommand points a usage error without a command at path. So its
 // message suggests `path --help`. Other errors pass unchanged.
 func forCommand(err error, path string) error {
 	var u *usageError

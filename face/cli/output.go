@@ -11,7 +11,7 @@ import (
 )
 
 // writeJSON writes v as indented JSON with a final newline, in one write.
-// Map keys come out sorted, so the output is stable.
+// Map keys come out sorted. So the output is stable.
 func writeJSON(w io.Writer, v any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
