@@ -23,7 +23,7 @@ import (
 
 // CallFunc runs a tool for POST /tools/{name}/call, as
 // [catalog.Catalog.Call] does: opts carries the answers the client sent
-// and an Ask that returns [catalog.ErrNoAnswer], so a question not
+// and an Ask that returns [catalog.ErrNoAnswer]. So a question not
 // answered yet ends the call with the needs_input outcome (even one with a
 // default: the client shows it, prefilled). An error wrapping [catalog.ErrUnknownTool]
 // is a 404. Any other error is a host failure, shown as an isError result.

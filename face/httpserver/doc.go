@@ -42,7 +42,7 @@
 // # Caching
 //
 // Nothing is cached inside the handler: the [Provider] is asked once per
-// request, so a change to the catalog shows at the next request. Every
+// request. So a change to the catalog shows at the next request. Every
 // listing carries ETag: "<server_id>" (the catalog's identity, which
 // changes with any change to the tools), and If-None-Match with that tag
 // gets 304 Not Modified.

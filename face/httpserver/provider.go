@@ -10,7 +10,7 @@ import (
 )
 
 // Provider supplies what the discovery endpoints serve. The handler asks it
-// once per request and keeps nothing between requests, so a change shows
+// once per request and keeps nothing between requests. So a change shows
 // at the next request. The provider of [FromCatalog] is the exception: its
 // listings are kept until the catalog notifies a change.
 type Provider interface {
@@ -94,7 +94,7 @@ func normalize(s *Snapshot) *Snapshot {
 }
 
 // identityOf derives the identity of the enabled tools with
-// [catalog.IdentityOf], so a Static or Func provider serving a catalog's
+// [catalog.IdentityOf]. So a Static or Func provider serving a catalog's
 // tools gets the catalog's id.
 func identityOf(tools []*catalog.Tool) catalog.Identity {
 	var defs []catalog.Definition
