@@ -13,7 +13,7 @@ import (
 // remoteAddrHeader carries an HTTP request's remote address to the tool
 // handler, which sees the request's header (mcp.RequestExtra) but not the
 // request: [Server.Handler] sets it on every request, over whatever the
-// client sent, so its value is the connection's.
+// client sent. So its value is the connection's.
 const remoteAddrHeader = "X-Toolhost-Remote-Addr"
 
 // withCaller returns ctx carrying who made the call, for its audit line

@@ -51,7 +51,7 @@
 //     failing, a crash) → isError true with its exit status and stderr
 //     tail, as the catalog reports it.
 //   - a host failure (binary missing or not executable, timed out,
-//     flooding stdout) → isError true with the error's text, so the model
+//     flooding stdout) → isError true with the error's text. So the model
 //     sees it.
 //
 // Calls run concurrently, at most [Options.MaxCalls] at a time, at most

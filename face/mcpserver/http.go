@@ -31,7 +31,7 @@ const DefaultSessionTimeout = 10 * time.Minute
 // "io.modelcontextprotocol/protocolVersion") and needs no session: it is
 // served by a stateless handler over the same server, where questions are
 // asked with input requests (multi round-trip). The go-sdk serves
-// 2026-07-28 only in stateless mode, so one handler alone would refuse one
+// 2026-07-28 only in stateless mode. So one handler alone would refuse one
 // generation of clients or the other (-32022).
 //
 // tools/call runs tools only with [Options.AllowHTTPExecute]. A client that

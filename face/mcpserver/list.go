@@ -44,7 +44,7 @@ func (s *Server) Watch(ctx context.Context) {
 
 // changed is the catalog subscription: drop the kept tools/list bytes and
 // have the SDK announce notifications/tools/list_changed. The SDK sends
-// that notification only when its own tool set changes, so the change is
+// that notification only when its own tool set changes. So the change is
 // made to the one tool it holds (see [dispatchTool]): re-adding it makes
 // the SDK send list_changed, debounced, to every session that wants it
 // (sessions before 2026-07-28, and later ones through

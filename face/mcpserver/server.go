@@ -49,7 +49,7 @@ type Options struct {
 	// Name and Version are the implementation info sent to clients.
 	// If empty, "toolhost" and "dev".
 	Name, Version string
-	// MaxCalls bounds the tool calls running at once, so the tool processes
+	// MaxCalls bounds the tool calls running at once. So the tool processes
 	// alive at any time. Further calls wait for a slot (or their
 	// cancellation). If zero, 2×GOMAXPROCS, at least 4.
 	MaxCalls int

@@ -16,7 +16,7 @@ import (
 // tools/list). A result whose bytes are kept marshals to a small marker
 // instead, {"toolhost.splice":"<nonce>-<n>"}, and the session's writer
 // ([lockedWriter]) writes the kept bytes in its place. The nonce is
-// random per server, so no value a client or a tool sends can stand for
+// random per server. So no value a client or a tool sends can stand for
 // a marker.
 //
 // # Trade-offs
