@@ -517,7 +517,7 @@ func (l *leaf) waitEmpty(deadline time.Time) {
 
 // reapKilled reaps the killed processes pids as they exit, when the host
 // is a subreaper: each was in a call's cgroup, below the child Run waited
-// for, so each ends as a zombie child of the host (re-parented to it when
+// for. So each ends as a zombie child of the host (re-parented to it when
 // its parent exits), unless another call's cleanup reaps it first. It
 // gives up at deadline. Without a subreaper init reaps them.
 func reapKilled(pids []int, deadline time.Time) {

@@ -30,7 +30,7 @@
 //     sandbox, only what its policy keeps.
 //   - Its descriptors are 0, 1 and 2, nothing else: before each start
 //     every descriptor of the host from 3 up is made close-on-exec (one
-//     close_range call on Linux), so one the host inherited without the
+//     close_range call on Linux). So one the host inherited without the
 //     flag (a secret file, a terminal) does not reach the tool.
 //   - Its argv never holds a secret answer ([Spec.SecretAnswers]).
 //   - It runs in a process group of its own, in a cgroup v2 of its own
@@ -58,7 +58,7 @@
 // open cannot hang the call (os/exec WaitDelay), and the group is killed
 // when Run returns. On Linux each run also starts in a cgroup v2 of its
 // own where the host may make one (a child of the host's cgroup; clone3
-// CLONE_INTO_CGROUP), killed whole with cgroup.kill when Run returns, so a
+// CLONE_INTO_CGROUP), killed whole with cgroup.kill when Run returns. So a
 // descendant that left the group (setsid, a double fork, a new name, an
 // empty environment) is not left behind either. Elsewhere the ones still
 // carrying the run's [CallEnv] token are (docs/protocol.md, "Nothing

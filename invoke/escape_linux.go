@@ -16,7 +16,7 @@ const prSetChildSubreaper = 36
 // prctl(PR_SET_CHILD_SUBREAPER)): a process orphaned below it — a tool's
 // daemon whose parent exited — is re-parented to it rather than to init,
 // and [Run] then kills and reaps the ones carrying its token, and reaps
-// adopted orphans that exited by themselves, so none is left as a zombie.
+// adopted orphans that exited by themselves. So none is left as a zombie.
 //
 // Call it once, at start, before any process is started, and only in a
 // program whose child processes are all started by [Run] (the toolhost
@@ -206,7 +206,7 @@ func (r *subreaper) reap(pids []int) {
 // reapZombie reaps the dead child pid. A multi-threaded process's leader
 // shows "Z" as soon as it exits but cannot be waited for until its other
 // threads have exited too (the kernel's delay_group_leader): wait4 with
-// WNOHANG then returns 0, so it is asked again for up to ~200 ms.
+// WNOHANG then returns 0. So it is asked again for up to ~200 ms.
 func reapZombie(pid int) {
 	for range 200 {
 		var ws syscall.WaitStatus

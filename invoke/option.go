@@ -59,7 +59,7 @@ func (e *OptionError) Is(target error) bool { return target == ErrOptionValue }
 // word) with "-": the first non-empty value of an element whose templates
 // come before any literal byte, unless a literal "--" precedes it in the
 // same command or spec.AllowOption names its argument. JP's {{context}}
-// and {{tool}} are JSON objects, so they never start with "-".
+// and {{tool}} are JSON objects. So they never start with "-".
 func checkOptions(spec *Spec, ts []Template, values []string) error {
 	decided := -1 // the last element whose first byte is known
 	for i, t := range ts {

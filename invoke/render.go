@@ -14,7 +14,7 @@ import (
 
 // Render renders the JP argv templates in tokens (docs/protocol.md) for req and
 // returns the new argv. Tokens without "{{" are passed unchanged. Each
-// other token is rendered on its own, so a template never splits or joins
+// other token is rendered on its own. So a template never splits or joins
 // argv elements:
 //
 //   - {{context}} and {{tool}} become the compact JSON of the request's
@@ -49,7 +49,7 @@ func Render(tokens []string, req *tool.Request) ([]string, error) {
 // construct that cannot take a value ([ErrShellTemplate]), or a value that
 // would be read as an option (an [*OptionError], matching
 // [ErrOptionValue]), or a value holding a NUL byte (a [*NULError]). It
-// starts nothing, so a caller can refuse a call
+// starts nothing. So a caller can refuse a call
 // before running it.
 func CheckArguments(spec *Spec, req *tool.Request) error {
 	_, err := commandLine(spec, req)
@@ -64,7 +64,7 @@ const shellName = "sh"
 // joined by spaces are the script of /bin/sh -c, in which every template
 // is replaced by a reference to a positional parameter, and the values
 // follow as the parameters: /bin/sh -c SCRIPT sh VALUE1 VALUE2 …. The
-// script never holds a value, so no value is ever parsed as shell code.
+// script never holds a value. So no value is ever parsed as shell code.
 func commandLine(spec *Spec, req *tool.Request) ([]string, error) {
 	ts, err := Templates(spec.Command, spec.Shell)
 	if err != nil {

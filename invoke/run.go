@@ -41,7 +41,7 @@ type Spec struct {
 	// written should pass it as one token. Template values never enter the
 	// script: each template is replaced by a positional parameter
 	// reference ("${1}" bare, ${1} inside "…", '"${1}"' inside '…') and
-	// the values are passed as /bin/sh -c SCRIPT sh VALUE1 VALUE2 …, so the
+	// the values are passed as /bin/sh -c SCRIPT sh VALUE1 VALUE2 …. So the
 	// shell never parses a value as code. A template inside `…`, ${…},
 	// $((…)) or a here-document is refused ([ErrShellTemplate]).
 	Shell bool
@@ -64,7 +64,7 @@ type Spec struct {
 	// every local user can read (ps, /proc/PID/cmdline): where a template
 	// ({{tool}}, {{tool.answers.x}}) would render such an answer, it
 	// renders [RedactedAnswer] in its place. The request on stdin keeps
-	// them, so a tool reads them there.
+	// them. So a tool reads them there.
 	SecretAnswers []string
 	// OnLine, when set, is called with each complete line of stdout as it
 	// arrives (without the newline; the slice is only valid during the
@@ -187,7 +187,7 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (res *Result, err e
 			return err
 		}
 		// After Grace os/exec kills the leader and closes our ends of the
-		// pipes, so a descendant holding stdout cannot hang Wait. The
+		// pipes. So a descendant holding stdout cannot hang Wait. The
 		// group kill below then takes the descendants.
 		cmd.WaitDelay = grace
 	}

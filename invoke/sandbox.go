@@ -15,7 +15,7 @@ import (
 
 // ErrSandbox: the OS sandbox could not confine the process (Landlock
 // missing with sandbox = "require", or the thread that starts it could not
-// be confined), so the tool did not run.
+// be confined). So the tool did not run.
 var ErrSandbox = errors.New("sandbox")
 
 // sandboxed prepares the launch of the executable path under

@@ -41,7 +41,7 @@ type Template struct {
 	// template. Templates with the same Word end up in the same element.
 	Word int
 	// StartsWord reports that nothing literal precedes the template in its
-	// element, so its value (or a later one's, when it is empty) starts
+	// element. So its value (or a later one's, when it is empty) starts
 	// the element: a leading "-" would make an option of it.
 	StartsWord bool
 	// AfterDashDash reports that a literal "--" element precedes it in the
@@ -173,7 +173,7 @@ type frame struct {
 // shellScanner finds the templates of a /bin/sh script and the quoting
 // context of each. It understands what decides where a word starts and
 // which quotes are open: blanks, operators, comments, '…', "…",
-// backslashes, $(…) (recursively), and it recognises the constructs in
+// backslashes, $(…) (recursively). It recognises the constructs in
 // which a template is refused: `…`, ${…}, $((…)) and here-documents.
 type shellScanner struct {
 	s       string
