@@ -15,7 +15,7 @@
 // the Go runtime end that thread. The child is
 // started traced and stops before the tool's first instruction. The
 // thread collects the stop, sets RLIMIT_CORE 0 and ends, and only then
-// does the kernel resume the tool, so the tool never shares its domain
+// does the kernel resume the tool. So the tool never shares its domain
 // with a live host thread:
 //
 //	l, err := sandbox.Prepare(policy, path, root, env, keep) // host

@@ -63,7 +63,7 @@ type Policy struct {
 
 // Key identifies what the policy enforces (its mode and rules, not where
 // they were written): processes started under equal keys are confined
-// alike, so a pool of long-lived processes may serve both. "" for nil.
+// alike. So a pool of long-lived processes may serve both. "" for nil.
 // The policy must not change after the first call.
 func (p *Policy) Key() string {
 	if p == nil {

@@ -12,7 +12,7 @@ import (
 )
 
 // Directories of the older form toolhost-call-DIGITS (earlier versions
-// named them with os.MkdirTemp's random number only) carry no pid, so no
+// named them with os.MkdirTemp's random number only) carry no pid. So no
 // kill(PID, 0) can prove their host gone. sweepOld removes one when all
 // of these hold, each checked without following a symlink:
 //
@@ -24,7 +24,7 @@ import (
 //   - no process of the user that /proc shows refers to it: not in its
 //     environment (the tool's TMPDIR), its working directory, its open
 //     files or its memory mappings. A pooled tool is started with
-//     TMPDIR set to its directory and keeps it for its life, so this is
+//     TMPDIR set to its directory and keeps it for its life. So this is
 //     what tells an idle pooled tool's directory from a dead one's.
 //
 // If /proc cannot be read, none is removed. A process /proc shows but

@@ -83,11 +83,11 @@ func (l *Launch) Start(sys *syscall.SysProcAttr, start func() (pid int, err erro
 }
 
 // startThread is a thread made for one confined start when its launch
-// is prepared, so that the runtime makes it, and it sets no_new_privs and
+// is prepared, so that the runtime makes it. It sets no_new_privs and
 // the seccomp filter on itself, while the host compiles the rules and
 // builds the ruleset: a goroutine locked to a thread of its own (never
 // the main thread, see onOwnThread) that waits for the start and ends
-// with it. Until then it holds no Landlock domain, so no tool can reach
+// with it. Until then it holds no Landlock domain. So no tool can reach
 // it (a confined tool may signal or trace only processes of its own
 // domain). It enforces the ruleset only once given the start, exactly as
 // a thread made by onOwnThread, and a launch cleaned up without a start
@@ -187,7 +187,7 @@ func (l *Launch) confined(fds []int, start func() (int, error), ready bool) erro
 		_ = noCore(pid) // stopped: no core dump can come before
 	}
 	// Collect the stop without WNOWAIT: that zeroes the signal the tool
-	// would get on resuming, so the kernel resumes it as if never traced
+	// would get on resuming. So the kernel resumes it as if never traced
 	// when this thread exits (and detaches it). WNOHANG: killed meanwhile,
 	// it is os/exec's to reap.
 	for {
