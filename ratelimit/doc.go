@@ -35,7 +35,7 @@
 // is safe for concurrent use: a lookup that takes no lock and one mutex
 // per tool, so calls of different tools never wait on each other.
 //
-// The one-shot CLI (`toolhost call`) makes one call per process, so it is
+// The one-shot CLI (`toolhost call`) makes one call per process. So it is
 // never limited; `toolhost serve` holds one [Limiter] for all its faces
 // and clients.
 package ratelimit

@@ -96,7 +96,7 @@ type callLog struct {
 // limit are left, admits a call now (counting it when count is true).
 // Otherwise it returns the wait: until the oldest time that must go for
 // the count to fall below limit is a Window old. The clock is read under
-// the lock, so the times are recorded in order.
+// the lock. So the times are recorded in order.
 func (c *callLog) admit(l *Limiter, limit int, count bool) (time.Duration, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
