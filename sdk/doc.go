@@ -96,7 +96,7 @@
 // For "run" the arguments are checked against the parameters before your
 // function is called: an unknown argument, a missing required one, a value
 // of the wrong type or outside its constraints ends the run with an error
-// outcome naming every offending field (exit status 2), so the model can
+// outcome naming every offending field (exit status 2). So the model can
 // correct the call. Absent optional arguments take their defaults. An
 // explicit null for an optional argument counts as absent (also inside
 // objects and arrays of objects).
@@ -162,7 +162,7 @@
 //
 // A binary built with the sdk answers "schema" with "protocol":"2" (always:
 // v2 is a superset of v1, and whether a call sends events or asks several
-// questions is only known when it runs), so toolhost sends it v2 requests.
+// questions is only known when it runs). So toolhost sends it v2 requests.
 // It still answers requests of protocol v1 (from hosts that ignore the
 // field, and the JP assistant's argv form) in v1's shapes: without events,
 // with text content only, one question per run. Options.Title and
@@ -171,7 +171,7 @@
 // Events. [Progress] and [Log] write an event line to stdout at once, which
 // the host forwards while the tool runs (MCP progress and log
 // notifications, the progress line of `toolhost call`). They are safe for
-// concurrent use. After the function returns they do nothing, so the
+// concurrent use. After the function returns they do nothing. So the
 // outcome is always the last line. For a v1 request Progress does nothing
 // and Log writes to stderr.
 //
@@ -218,7 +218,7 @@
 //
 // The JP assistant passes the context and tool objects as two argv elements
 // (command = "bin/greet {{context}} {{tool}}") and may write nothing on
-// stdin; Main accepts that form too, so one binary serves both kinds of
+// stdin; Main accepts that form too. So one binary serves both kinds of
 // host.
 //
 // # Testing
