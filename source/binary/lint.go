@@ -217,7 +217,7 @@ func patternExcludesDash(pattern string) bool {
 // dashFix is the first part of the fix for template t, which starts an
 // argument: write "--" before it. After an option ("head -n {{n}} f") that
 // fix is right only when the option takes no value (-n would take "--" as
-// its value), so both forms are offered: the value joined to its option
+// its value). So both forms are offered: the value joined to its option
 // (-n{{n}}, --lines={{n}}), where no value can be an option of its own, and
 // "--" for an option that takes none. Without a shell each comes with the
 // command rewritten.

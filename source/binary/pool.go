@@ -45,7 +45,7 @@ const (
 //     same error as one-shot (ErrTimeout, or the context's).
 //   - A process that dies mid-call gives its calls the error outcome a
 //     crash gives one-shot (status and stderr tail): the tool may have
-//     done part of its work, so the call is not run again.
+//     done part of its work. So the call is not run again.
 //   - Any protocol doubt — a line that is not a tagged event or outcome, an
 //     id no call is waiting for, a process that cannot be written to before
 //     the request was sent, a process that will not start — kills the
@@ -113,7 +113,7 @@ type pcall struct {
 // a cancel, by its first request's deadline and grace: most likely a
 // binary that declared long_lived but reads its stdin to the end, as
 // one-shot, and so never starts. The call that waited gets its timeout (it
-// is not run again: its time is spent). The pool is disabled, so its other
+// is not run again: its time is spent). The pool is disabled. So its other
 // calls and the later ones run one-shot.
 var errMute = errors.New("the process printed nothing by its first request's deadline: it does not serve long-lived mode (it may read stdin to its end)")
 

@@ -86,7 +86,7 @@ func (s *Source) maybeRefresh(ctx context.Context) {
 
 // background is the work a Source does on its own (schema requests
 // asked again), which ends with it: [Source.Close] cancels it and waits
-// for it, so no process it started outlives the Source. At most one
+// for it. So no process it started outlives the Source. At most one
 // background refresh runs at a time. Safe for concurrent use. The zero
 // value is ready.
 type background struct {

@@ -293,7 +293,7 @@ func (s *Source) build(e *config.Entry, g *group, a *answer) *built {
 // type, or a description splicing {{description}}) while the entry leaves
 // self_describe unset. A parameters table then declares the tool's
 // parameters in full and the binary is not asked (docs/config.md,
-// "Parameters"), so the binary's other parameters and its description are
+// "Parameters"). So the binary's other parameters and its description are
 // dropped. The warning names self_describe = true as the fix.
 func overridesWithoutBinary(e *config.Entry, g *group) (catalog.Problem, bool) {
 	if e.SelfDescribe != nil || e.Toolset || e.JPForm || e.Parameters == nil {

@@ -97,7 +97,7 @@ func secretsOf(e *config.Entry) *config.Entry {
 
 // hasSecrets reports whether an entry of p has secret variables: such a
 // configuration is not persisted with its plan (a restored plan keeps no
-// references), so it is read at every start, and its tools' resolution
+// references). So it is read at every start, and its tools' resolution
 // is still served from the cache.
 func (p *plan) hasSecrets() bool {
 	for _, e := range p.entries {

@@ -214,10 +214,10 @@ func (s *Source) watchersLocked() []func() {
 // Close ends the background work first: a refresh under way (a schema
 // request asked again, in the background or for a face's Refresh) is
 // cancelled, its process group sent SIGTERM and, a grace delay (2s)
-// later, SIGKILL, and Close waits for it to end, so nothing it started
+// later, SIGKILL, and Close waits for it to end. So nothing it started
 // outlives the Source. Then it ends the long-lived processes (see
 // [Options.PoolSize]): their stdin is closed, so that they finish and
-// exit, and they are ended in the spawner's stop order if they have not;
+// exit. They are ended in the spawner's stop order if they have not;
 // Close waits for them. Calls in flight on them end with the error
 // outcome of a crash; later calls run one-shot.
 func (s *Source) Close() error {
@@ -330,7 +330,7 @@ func (s *Source) Keep(data []byte) {
 }
 
 // pendingSources is the Sources of a resolution whose configuration
-// names sources not kept (yet): it never decodes, so it never holds.
+// names sources not kept (yet): it never decodes. So it never holds.
 var pendingSources = []byte("pending")
 
 // Root is the workspace root the binaries run in (Options.Root, made
