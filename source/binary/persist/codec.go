@@ -154,7 +154,7 @@ func Decode(data []byte) (*Resolution, []byte, error) {
 
 // DecodeOne reads from r (a file of size bytes) the header of a persisted
 // resolution and the detail of the tool named name, checking the header's
-// CRC and that detail's, but nothing else of the body. It returns the
+// CRC and that detail's. It checks nothing else of the body. It returns the
 // tool's index in h.Tools, or -1 (and a nil detail) when h has no such
 // tool.
 func DecodeOne(r io.ReaderAt, size int64, name string) (h *Resolution, i int, detail []byte, err error) {
@@ -337,7 +337,7 @@ func (e *encoder) span(s Span, body []byte) {
 }
 
 // decoder reads the fields encoder wrote. The first malformed field sets
-// bad. Every later read then returns a zero value, so a caller checks bad
+// bad. Every later read then returns a zero value. So a caller checks bad
 // once at the end.
 type decoder struct {
 	b   []byte
@@ -382,7 +382,7 @@ func (d *decoder) int() int {
 }
 
 // count reads the length of a list or a string: each element takes at
-// least one byte, so a length beyond what is left is malformed.
+// least one byte. So a length beyond what is left is malformed.
 func (d *decoder) count() int {
 	v := d.uint()
 	if v > uint64(len(d.b)) {
