@@ -20,7 +20,7 @@ const cacheVersion = 1
 const maxCacheFile = 16 << 20
 
 // diskCache keeps one listing per server in dir, one JSON file each,
-// written whole to a temporary file and renamed over the old one, so a
+// written whole to a temporary file and renamed over the old one. So a
 // reader never sees half a file. A nil *diskCache keeps nothing.
 type diskCache struct {
 	dir string

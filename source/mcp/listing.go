@@ -458,7 +458,7 @@ func ended(c *conn, wait time.Duration) bool {
 }
 
 // methodIdentity is toolhost's own MCP method (docs/mcp.md): the server's
-// id derived from its tools, so a client can skip tools/list when it has
+// id derived from its tools. So a client can skip tools/list when it has
 // not changed.
 const methodIdentity = "server/identity"
 

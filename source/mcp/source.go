@@ -362,7 +362,7 @@ func (s *Source) reap(c *conn) {
 }
 
 // watch waits for c to end. An end we did not ask for is a crash: it
-// counts as a failure, so the next start waits its backoff.
+// counts as a failure. So the next start waits its backoff.
 func (s *Source) watch(c *conn) {
 	if c.proc != nil {
 		select {
@@ -389,7 +389,7 @@ func (s *Source) watch(c *conn) {
 }
 
 // forget drops c, which ended, as the live connection. An end we did not
-// ask for is a crash: it counts as a failure (once), so the next start
+// ask for is a crash: it counts as a failure (once). So the next start
 // waits its backoff. s.mu is held.
 func (s *Source) forget(c *conn) {
 	if s.conn == c {

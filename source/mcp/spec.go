@@ -53,7 +53,7 @@ type Spec struct {
 
 	// Confinement describes how Sandbox confines a stdio server
 	// (the host's sandbox mode and access rules, in any stable text): it
-	// is part of the listing cache's key, so a server whose confinement
+	// is part of the listing cache's key. So a server whose confinement
 	// changed is asked again rather than served from a listing it made
 	// under other rules. "" when it is not confined by the host.
 	Confinement string
