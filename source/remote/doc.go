@@ -34,7 +34,7 @@
 // count, text and schema depth, refuses a key written twice, and leaves
 // out a tool it cannot serve with a warning. The cache file is read the
 // same way. A scenario.base_url on another origin than the configured url
-// is ignored, so the bearer token goes only where the configuration says.
+// is ignored. So the bearer token goes only where the configuration says.
 //
 // # Credentials
 //
