@@ -24,7 +24,7 @@
 // remote's tools take the user's run mode, rate limit and timeout (the
 // remote's, else [defaults]'), which its manifest may tighten and never
 // loosen. A listing comes from source/mcp's cache while it is
-// trusted, so a warm listing starts no server. A server that cannot be
+// trusted. So a warm listing starts no server. A server that cannot be
 // listed is one problem of its source. The other sources' tools are
 // served. A server whose start failed is left out at once while source/mcp
 // remembers the failure (its start_timeout, a changed table or

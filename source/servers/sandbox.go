@@ -192,7 +192,7 @@ func (s *server) npxDenial(d *sandbox.Denial) bool {
 // and one without the registry leaves it retrying past the start
 // timeout, saying nothing. A node installed in the home directory (nvm:
 // ~/.nvm/versions/node/VERSION) is read and run from there. A rule on a
-// path that does not exist grants nothing, so a missing ~/.npm is to be
+// path that does not exist grants nothing. So a missing ~/.npm is to be
 // made first.
 func (s *server) npxFix() string {
 	if !s.npx() {
