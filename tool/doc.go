@@ -72,7 +72,7 @@
 // (Python's json module keeps integers exact by itself; parse_float=Decimal
 // keeps fractions). A float64 reader silently turns 9007199254740993 into
 // 9007199254740992. In tool.arguments an explicit null for an optional
-// parameter means the same as leaving it out: absent, so its default
+// parameter means the same as leaving it out: absent. So its default
 // applies.
 //
 // # Action "schema"
@@ -136,7 +136,7 @@
 // user, from answers supplied in advance, or the default) and runs the
 // binary again with the same arguments and tool.answers[id] set: a JSON
 // boolean for Boolean, a string for Text, one of the options for Select.
-// Answers accumulate over rounds, so a tool may ask several questions, one
+// Answers accumulate over rounds. So a tool may ask several questions, one
 // per run. Hosts bound the number of rounds. When no answer can be had and
 // the question has no default, the host reports the question to its caller
 // (over MCP: a tool error carrying the question text).

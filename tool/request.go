@@ -57,7 +57,7 @@ type Context struct {
 	Access         json.RawMessage `json:"access"` // null, or JP's access policy object, passed through
 }
 
-// MarshalJSON writes Access as null when it is empty, so the field is always
+// MarshalJSON writes Access as null when it is empty. So the field is always
 // present as the protocol requires.
 func (tc Context) MarshalJSON() ([]byte, error) {
 	type plain Context

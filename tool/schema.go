@@ -341,7 +341,7 @@ func (p *Parameter) JSONSchema() map[string]any {
 }
 
 // Clone returns a deep copy of p: its type list, enum, items and properties
-// are copied, so the copy may be modified freely. Default and enum values
+// are copied. So the copy may be modified freely. Default and enum values
 // and the constraint pointers are shared. Treat them as read-only.
 func (p *Parameter) Clone() *Parameter {
 	if p == nil {
