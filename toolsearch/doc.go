@@ -36,7 +36,7 @@
 //
 // # Trade-offs
 //
-// The index is built once and read-only, so it is safe for concurrent use.
+// The index is built once and read-only. So it is safe for concurrent use.
 // A change of the tools means a new index ([New] of 10,000 tools takes
 // about 0.1 s, a query of them well under a millisecond). There is no
 // typo tolerance (a misspelt name finds nothing): the caller of a tool by
