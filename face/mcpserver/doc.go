@@ -1,7 +1,7 @@
 // Package mcpserver serves a tool catalog over the Model Context Protocol,
-// with the official Go SDK (github.com/modelcontextprotocol/go-sdk): on
-// stdin/stdout (`toolhost serve`) or as MCP streamable HTTP (mounted at /mcp
-// by package httpserver).
+// with the official Go SDK (github.com/modelcontextprotocol/go-sdk). It
+// serves on stdin and stdout, as `toolhost serve` does, or as MCP
+// streamable HTTP. Package httpserver mounts the HTTP form at /mcp.
 //
 // `toolhost serve` is, in essence, the example of [Server.ServeStdio]. It
 // loads a catalog with resolver.Load, passes it to [New] and calls
@@ -13,15 +13,17 @@
 //
 // # Tools
 //
-// The SDK server's tool set is kept equal to [Catalog.List]: New subscribes
-// to the catalog, and each change (a dynamically registered tool, a binary
-// rebuilt during the session and noticed by the catalog's Refresh, which
-// [Server.Watch] polls) removes, adds or replaces tools, so clients receive
-// notifications/tools/list_changed. A tools/list or tools/call right after a
-// change already sees it. Input schemas are served as the catalog gives
-// them (JSON Schema objects), and annotations exactly as the catalog gives
-// them (the SDK's ToolAnnotations would add "readOnlyHint":false and
-// "idempotentHint":false), omitted when a tool has none: tools/list is the
+// The SDK server's tool set is kept equal to [Catalog.List]. New subscribes
+// to the catalog. Each change removes, adds or replaces tools, and clients
+// receive notifications/tools/list_changed. A change is a dynamically
+// registered tool, or a binary rebuilt during the session. The catalog's
+// Refresh notices a rebuilt binary, and [Server.Watch] polls Refresh. A
+// tools/list or tools/call right after a change already sees it.
+//
+// Input schemas are served as the catalog gives them, as JSON Schema
+// objects. Annotations are served exactly as the catalog gives them, and
+// omitted when a tool has none. The SDK's ToolAnnotations would add
+// "readOnlyHint":false and "idempotentHint":false. So tools/list is the
 // definitions `toolhost list --json` prints.
 //
 // # Calls
@@ -51,46 +53,52 @@
 //     failing, a crash) → isError true with its exit status and stderr
 //     tail, as the catalog reports it.
 //   - a host failure (binary missing or not executable, timed out,
-//     flooding stdout) → isError true with the error's text. So the model
-//     sees it.
+//     flooding stdout) → isError true with the error's text, which the
+//     model sees.
 //
-// Calls run concurrently, at most [Options.MaxCalls] at a time, at most
-// [Options.MaxCallsPerSession] of one HTTP session, within
-// [Options.MemoryBudget]. At most [Options.MaxQueued] wait, and a call
-// beyond is refused with [CodeBusy]. HTTP sessions idle for
-// [Options.SessionTimeout] are closed, and at most [Options.MaxSessions]
-// live at once: a new one beyond closes the one idle the longest. Over stdio each line is screened
-// before the SDK reads it: a malformed message gets a JSON-RPC error and
-// the session goes on (see [Server.Run]). A cancelled
-// request (notifications/cancelled, or the HTTP request going away: its
-// result can no longer be delivered, see [Server.Handler]) cancels the
-// call's context, which kills the tool's process group. When ctx is
-// done (SIGTERM), [Server.Run] cancels the running calls and waits for them
-// before it returns. When the peer closes stdin, the requests already read
-// are still answered, for up to 2s (a client may write its requests and
-// close stdin at once), then whatever still runs is cancelled the same way.
+// Calls run concurrently, at most [Options.MaxCalls] at a time. One HTTP
+// session runs at most [Options.MaxCallsPerSession] of them. All stay
+// within [Options.MemoryBudget]. At most [Options.MaxQueued] wait, and a
+// call beyond is refused with [CodeBusy]. HTTP sessions idle for
+// [Options.SessionTimeout] are closed. At most [Options.MaxSessions] live
+// at once: a new one beyond closes the one idle the longest.
+//
+// Over stdio each line is screened before the SDK reads it. A malformed
+// message gets a JSON-RPC error and the session goes on (see [Server.Run]).
+// A cancelled request cancels the call's context, which kills the tool's
+// process group. A request is cancelled by notifications/cancelled, or by
+// the HTTP request going away, since its result can no longer be delivered
+// (see [Server.Handler]). When ctx is done (SIGTERM), [Server.Run] cancels
+// the running calls and waits for them before it returns. When the peer
+// closes stdin, the requests already read are still answered for up to 2s.
+// A client may write its requests and close stdin at once. After the 2s,
+// whatever still runs is cancelled the same way.
 //
 // # Tool search
 //
 // With [Options.ToolSearch] tools/list serves two tools instead of the
-// catalog's ([SearchToolsName], [CallToolName]), for catalogs too large
-// to send to a model: search_tools ranks the catalog's tools for a query
-// (package toolsearch: name, title, summary, description, parameters,
-// tags, category; the same results for the same tools and query) and
-// answers {"tools":[…]}, the best matches' definitions as tools/list would
-// serve them; call_tool {"name","arguments"} calls one through that
-// tool's own handler, so validation, approval (the person is asked about
-// the named tool), questions and the sandbox apply as to a tools/call of
-// it, and an unknown name gets the nearest one ("did you mean"). The
-// index is rebuilt on the first search after each change of the catalog.
+// catalog's: [SearchToolsName] and [CallToolName]. This is for catalogs too
+// large to send to a model.
+//
+// search_tools ranks the catalog's tools for a query with package
+// toolsearch. It weighs name, title, summary, description, parameters,
+// tags and category. The same tools and query give the same results. It
+// answers {"tools":[…]}: the best matches' definitions as tools/list would
+// serve them.
+//
+// call_tool {"name","arguments"} calls one tool through that tool's own
+// handler. So validation, approval, questions and the sandbox apply as to
+// a tools/call of it. Approval asks the person about the named tool. An
+// unknown name gets the nearest one ("did you mean"). The index is rebuilt
+// on the first search after each change of the catalog.
 //
 // # Identity
 //
 // The custom method [MethodIdentity] ("server/identity") returns the
 // catalog's identity, {"server_id","tools_count","protocol_version"}. The
-// SDK supports custom methods directly (mcp.AddReceivingCustomMethod, no
-// middleware hack): the method passes through the SDK's middleware and
-// works on every transport. Clients register it with
+// SDK supports custom methods directly with mcp.AddReceivingCustomMethod.
+// So the method passes through the SDK's middleware and works on every
+// transport. Clients register it with
 // mcp.AddSendingCustomMethod and call it with mcp.CallCustomMethod, using
 // [IdentityParams] and [IdentityResult].
 //
