@@ -1,8 +1,9 @@
-// Package resolver turns a configuration into a catalog of tools: the
-// binaries its entries name (package source/binary asks each for its
-// schema, once per binary, cached, and merges the user's overrides on
-// top) and the MCP servers and remote catalogs it names (package
-// source/servers), served by a [catalog.Catalog] with tools/list and
+// Package resolver turns a configuration into a catalog of tools. The
+// tools come from the binaries its entries name, and from the MCP servers
+// and remote catalogs it names. Package source/binary asks each binary for
+// its schema, once per binary, caches it and merges the user's overrides
+// on top. Package source/servers serves the MCP servers and remote
+// catalogs. A [catalog.Catalog] serves them all with tools/list and
 // tools/call semantics. This package is the wiring. The sections below
 // describe what an embedder sees of the whole.
 //
@@ -22,31 +23,33 @@
 // # Resolution
 //
 // [New] resolves every entry of the configuration. Entries whose binary
-// describes itself are grouped by invocation (command, workdir, env): each
-// distinct binary receives one "schema" request, however many entries and
-// toolsets use it. Requests run concurrently, at most [Options.Concurrency]
-// at a time. A binary is asked at most once per [Catalog] (the session
-// cache). With [Options.CacheDir] set, answers are also kept on disk, keyed
-// by the binary's path, size, modification time, inode and change time
-// (and those of script arguments), so that a rebuilt binary is asked again and a stale answer is
-// never served.
+// describes itself are grouped by invocation: command, workdir and env.
+// Each distinct binary receives one "schema" request, however many entries
+// and toolsets use it. Requests run concurrently, at most
+// [Options.Concurrency] at a time. A binary is asked at most once per
+// [Catalog]: this is the session cache.
 //
-// One failing file or entry never hides the others: [Load] leaves a broken
-// file out, [New] returns every tool that resolved, and [Catalog.Report]
-// lists every problem, each with the fix
-// where one is known (the TOML parameters block to add, the binary to
-// upgrade).
+// With [Options.CacheDir] set, answers are also kept on disk. They are
+// keyed by the binary's path, size, modification time, inode and change
+// time, and those of script arguments. So a rebuilt binary is asked again,
+// and a stale answer is never served.
+//
+// One failing file or entry never hides the others. [Load] leaves a broken
+// file out, and [New] returns every tool that resolved. [Catalog.Report]
+// lists every problem, each with the fix where one is known: the TOML
+// parameters block to add, or the binary to upgrade.
 //
 // # Long-lived tools
 //
-// A protocol v2 binary that declares "long_lived" (package tool,
-// "Long-lived mode") is started once and kept: its calls go to a pool of at
-// most [Options.PoolSize] processes (default 2) per binary, ended after
-// [Options.PoolIdle] without calls (default 60s), restarted after a crash,
-// replaced when the binary is rebuilt, with the timeouts, outcomes and
-// questions of one-shot, and one-shot again on any protocol doubt
-// (source/binary/pool.go has the rules). [catalog.Catalog.Close] ends them. A negative PoolSize runs
-// every call one-shot.
+// A protocol v2 binary that declares "long_lived" is started once and
+// kept (package tool, "Long-lived mode"). Its calls go to a pool of at
+// most [Options.PoolSize] processes per binary, 2 by default. A process
+// ends after [Options.PoolIdle] without calls, 60s by default. It is
+// restarted after a crash and replaced when the binary is rebuilt. Calls
+// keep the timeouts, outcomes and questions of one-shot. On any protocol
+// doubt the binary runs one-shot again. source/binary/pool.go has the
+// rules. [catalog.Catalog.Close] ends the processes. A negative PoolSize
+// runs every call one-shot.
 //
 // # Merging
 //
@@ -71,12 +74,13 @@
 // # Approval
 //
 // A tool whose entry says run = "ask" (or requires_approval = true) runs
-// only once a person approves each call: Call asks [catalog.CallOptions.Approve],
-// showing the call as the tool's format_arguments renders it, before any
-// process of the call starts. A nil Approve refuses the call with an
-// [*Error] wrapping [ErrApprovalRequired]. A decline ends it with an error
-// outcome (the entry's cancellation_response). run = "skip" never runs.
-// Nothing a model sends (an argument, an answer, metadata) approves.
+// only once a person approves each call. Call asks
+// [catalog.CallOptions.Approve] before any process of the call starts. It
+// shows the call as the tool's format_arguments renders it. A nil Approve
+// refuses the call with an [*Error] wrapping [ErrApprovalRequired]. A
+// decline ends it with an error outcome, the entry's
+// cancellation_response. run = "skip" never runs. Nothing a model sends
+// approves: not an argument, an answer or metadata.
 //
 //	out, err := cat.Call(ctx, "write_file", args, &resolver.CallOptions{
 //		Approve: func(ctx context.Context, a resolver.Approval) (bool, error) {
@@ -87,17 +91,21 @@
 // # Errors
 //
 // Problems found while resolving are [Problem] values in the [Report]. A
-// binary that gave no usable answer is an [*Error] whose cause is one of
-// [ErrNotFound], [ErrNotExecutable], [ErrExit] (a schema request that
-// failed, with the stderr tail),
-// [ErrNotJSON], [ErrNotSchema], [ErrTimeout], [ErrOutputTooLarge],
-// [ErrProtocol] (a binary that described itself answered run with no
-// outcome) or [ErrToolNotOffered] (with [catalog.Error.Offered]), tested with
-// errors.Is. Its message is one line, and its Fix ([FixOf]) says what to
-// change: the TOML parameters block to add when a
-// binary does not describe itself, the tool name to pick, the timeout to
-// raise. The catalog API returns errors wrapping [ErrUnknownTool],
-// [ErrInvalidName], [ErrDuplicate], [ErrNotObject] and [ErrNotDynamic].
+// binary that gave no usable answer is an [*Error]. Its cause is one of
+// these, tested with errors.Is:
+//
+//   - [ErrNotFound], [ErrNotExecutable];
+//   - [ErrExit]: a schema request that failed, with the stderr tail;
+//   - [ErrNotJSON], [ErrNotSchema], [ErrTimeout], [ErrOutputTooLarge];
+//   - [ErrProtocol]: a binary that described itself answered run with no
+//     outcome;
+//   - [ErrToolNotOffered], with [catalog.Error.Offered].
+//
+// Its message is one line. Its Fix ([FixOf]) says what to change: the TOML
+// parameters block to add when a binary does not describe itself, the
+// tool name to pick, or the timeout to raise. The catalog API returns
+// errors wrapping [ErrUnknownTool], [ErrInvalidName], [ErrDuplicate],
+// [ErrNotObject] and [ErrNotDynamic].
 //
 // # Caches
 //
@@ -112,13 +120,13 @@
 // another user's turns the persistent cache off for the catalog.
 //
 // With a cache directory, a resolution without errors is also persisted
-// whole (tools, warnings, identity, the listing's bytes), keyed by the
-// configuration and every asked binary's stat key: the next [New] reads
-// one file instead of decoding, merging and linting, and [Open] does not
+// whole: tools, warnings, identity and the listing's bytes. The key is
+// the configuration and every asked binary's stat key. The next [New]
+// reads one file instead of decoding, merging and linting. [Open] does not
 // even read the configuration when its files' stat is unchanged. With
-// Options.Only (a one-shot call), it reads only the file's header and that
-// tool's detail, checks only that tool's binary, and holds that tool
-// alone. A validator is compiled when its tool is first called.
+// Options.Only, as for a one-shot call, it reads only the file's header
+// and that tool's detail. It checks only that tool's binary and holds that
+// tool alone. A validator is compiled when its tool is first called.
 //
 // # Identity
 //
@@ -136,30 +144,32 @@
 //
 // # Other sources
 //
-// [catalog.Catalog.AddSource] serves the tools of a [catalog.Source] (an MCP
-// server, a remote catalog) beside them: the catalog lists its tools
-// (waiting 2s at most: a slower listing goes on in the background), and
-// lists them again when the source reports a change. Their calls take the
-// same path as any other ([catalog.Catalog.Call]: validation, approval, questions),
-// each round run by the source. A tool that cannot be served (an invalid
-// name or schema, a name already served) is left out with a problem in
-// [catalog.Catalog.Report]. [catalog.Catalog.Close] closes the sources. A
-// catalog made with Options.Only whose tool the binaries serve adds no
-// source: none could change that tool's calls.
+// [catalog.Catalog.AddSource] serves the tools of a [catalog.Source], such
+// as an MCP server or a remote catalog, beside them. The catalog lists its
+// tools and waits 2s at most: a slower listing goes on in the background.
+// It lists them again when the source reports a change. Their calls take
+// the same path as any other: [catalog.Catalog.Call] with validation,
+// approval and questions. The source runs each round. A tool that cannot
+// be served is left out with a problem in [catalog.Catalog.Report]. That
+// is a tool with an invalid name or schema, or a name already served.
+// [catalog.Catalog.Close] closes the sources. A catalog made with
+// Options.Only whose tool the binaries serve adds no source: none could
+// change that tool's calls.
 //
 // # Where it stands
 //
-// resolver is the wiring: [New] and [Open] make a [catalog.Catalog]
-// (which owns the call path: lookup, validation, approval, questions,
-// identity, change notification, registered tools, added sources) whose
-// base source is the configuration's binaries (package source/binary:
-// resolution, merge, schema caches, long-lived pools, the persisted
-// resolution), and add the MCP servers and remote catalogs the
-// configuration names (package source/servers). It stands above them and
-// below the faces (face/cli, face/mcpserver, face/httpserver), which
-// translate (docs/architecture.md), and names their types again ([Tool]
-// is [catalog.Tool], [Policy] is [binary.Policy]) so that embedders keep
-// one import.
+// resolver is the wiring. [New] and [Open] make a [catalog.Catalog]. The
+// catalog owns the call path: lookup, validation, approval, questions,
+// identity, change notification, registered tools and added sources. Its
+// base source is the configuration's binaries (package source/binary).
+// That package owns resolution, merge, schema caches, long-lived pools and
+// the persisted resolution. resolver then adds the MCP servers and remote
+// catalogs the configuration names (package source/servers).
+//
+// resolver stands above those packages and below the faces (face/cli,
+// face/mcpserver, face/httpserver), which translate. docs/architecture.md
+// draws the layers. resolver names their types again, so that embedders
+// keep one import: [Tool] is [catalog.Tool], [Policy] is [binary.Policy].
 //
 // A Catalog is safe for concurrent use. It never holds a lock while a
 // binary runs.
