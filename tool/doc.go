@@ -91,11 +91,12 @@
 // is longer text. Annotations are MCP tool annotations such as readOnlyHint.
 // Examples is free text.
 //
-// A parameter is a JSON-Schema-like node ([Parameter]): type (a string or a
-// list of strings), summary, description, required, default, enum, items
-// (the node of an array's elements), properties (the nodes of an object's
-// fields), and the JSON Schema constraint keywords minimum, maximum,
-// minLength, maxLength, pattern, format, minItems and maxItems. The required
+// A parameter is a JSON-Schema-like node ([Parameter]). Its fields are
+// type, summary, description, required, default, enum, items and
+// properties. type is a string or a list of strings. items is the node of
+// an array's elements, and properties the nodes of an object's fields. The
+// JSON Schema constraint keywords are minimum, maximum, minLength,
+// maxLength, pattern, format, minItems and maxItems. The required
 // rule, at every level: a parameter is required unless it has a non-null
 // default or says "required": false. Empty enum and properties mean the same
 // as absent ones. [InputSchema] turns a parameter map into the JSON Schema
@@ -104,10 +105,10 @@
 // with properties get "additionalProperties": false.
 //
 // The answer to "schema" should not depend on context.root, must have no
-// side effects, and should come quickly: hosts cache it per binary (keyed by its
-// path, size and modification time; toolhost also keys on the inode and
-// change time, and on script files named in the command, as in
-// "python3 tool.py") and ask again only when it changes.
+// side effects, and should come quickly. Hosts cache it per binary and ask
+// again only when the binary changes. The cache key is the binary's path,
+// size and modification time. toolhost also keys on the inode and change
+// time, and on script files named in the command, as in "python3 tool.py".
 //
 // # Actions "run" and "format_arguments"
 //
@@ -132,10 +133,11 @@
 //     the JP assistant spells it; default is the answer to use when nobody
 //     can be asked, or null.
 //
-// After needs_input the process exits. The host gets an answer (from the
-// user, from answers supplied in advance, or the default) and runs the
-// binary again with the same arguments and tool.answers[id] set: a JSON
-// boolean for Boolean, a string for Text, one of the options for Select.
+// After needs_input the process exits. The host gets an answer from the
+// user, from answers supplied in advance, or from the default. It runs the
+// binary again with the same arguments and tool.answers[id] set. The
+// answer is a JSON boolean for Boolean, a string for Text, and one of the
+// options for Select.
 // Answers accumulate over rounds. So a tool may ask several questions, one
 // per run. Hosts bound the number of rounds. When no answer can be had and
 // the question has no default, the host reports the question to its caller
@@ -203,11 +205,11 @@
 // Binaries written for the JP assistant's local-tool protocol take the
 // context and tool objects as argv elements instead of stdin, through command
 // templates such as "jp-tools {{context}} {{tool}}". Hosts split the command
-// into words first, then render each word: {{context}} and {{tool}} become
-// one argv element of compact JSON each (the objects of the request; {{tool}}
-// is null for "schema"), {{tool.arguments.x}} renders a string, number or
-// boolean bare and an object or array as compact JSON, and a missing value
-// renders as null. The request is still written on stdin, which such
+// into words first, then render each word. {{context}} and {{tool}} become
+// one argv element of compact JSON each: the objects of the request.
+// {{tool}} is null for "schema". {{tool.arguments.x}} renders a string,
+// number or boolean bare, and an object or array as compact JSON. A
+// missing value renders as null. The request is still written on stdin, which such
 // binaries ignore. Their outcome JSON is byte-compatible with [Outcome], and
 // the JP context object carries the same fields as context here.
 //
