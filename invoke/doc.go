@@ -40,36 +40,40 @@
 //     long as the host (the signal follows the thread that forked, and the
 //     Go runtime ends threads). A sandboxed process cannot have it: it is
 //     forked from a throwaway thread, whose end would fire the signal at
-//     once. What such a process, or any tool's descendant, leaves running
-//     when the host is killed (SIGKILL, the OOM killer) is killed at once
-//     by the host's watchdog, a process of its own binary waiting for the
-//     host's end (the toolhost command, see [EnableSubreaper]), found by
-//     its cgroup or its [CallEnv] token, or else by the next host's first
-//     call in the same cgroup, which sweeps the cgroup leaves of dead
-//     hosts.
+//     once. The host may be killed (SIGKILL, the OOM killer) while such a
+//     process, or any tool's descendant, still runs. The host's watchdog
+//     then kills it at once. The watchdog is a process of the host's own
+//     binary that waits for the host's end (the toolhost command, see
+//     [EnableSubreaper]). It finds the process by its cgroup or its
+//     [CallEnv] token. Failing that, the next host's first call in the
+//     same cgroup kills it, as it sweeps the cgroup leaves of dead hosts.
 //
 // # Processes
 //
-// [Run] starts the binary directly (no shell unless [Spec.Shell]) in its own
-// process group, in context.root or [Spec.Dir], writes the request JSON to
-// its stdin and closes it. A binary that is open for writing (ETXTBSY: being
-// rebuilt) is tried again for about 0.6s before that is an error. When the context is done the whole group gets
+// [Run] starts the binary directly, with no shell unless [Spec.Shell]. It
+// runs in its own process group, in context.root or [Spec.Dir]. Run writes
+// the request JSON to its stdin and closes it. A binary that is open for
+// writing (ETXTBSY: being rebuilt) is tried again for about 0.6s before
+// that is an error. When the context is done the whole group gets
 // SIGTERM, then SIGKILL after [Spec.Grace]. A descendant that keeps stdout
 // open cannot hang the call (os/exec WaitDelay), and the group is killed
 // when Run returns. On Linux each run also starts in a cgroup v2 of its
-// own where the host may make one (a child of the host's cgroup; clone3
-// CLONE_INTO_CGROUP), killed whole with cgroup.kill when Run returns. So a
-// descendant that left the group (setsid, a double fork, a new name, an
-// empty environment) is not left behind either. Elsewhere the ones still
-// carrying the run's [CallEnv] token are (docs/protocol.md, "Nothing
-// outlives its call", says what is caught where). stdout is capped
-// ([Spec.MaxStdout], 16 MiB by default; a breach kills the group and is
-// [ErrOutputTooLarge]); of stderr only the last 64 KiB are kept.
+// own where the host may make one. The cgroup is a child of the host's
+// cgroup, entered with clone3 CLONE_INTO_CGROUP. It is killed whole with
+// cgroup.kill when Run returns. So a descendant that left the group is not
+// left behind either, whether by setsid, a double fork, a new name or an
+// empty environment. Elsewhere the ones still carrying the run's
+// [CallEnv] token are killed. docs/protocol.md, "Nothing outlives its
+// call", says what is caught where.
+//
+// stdout is capped at [Spec.MaxStdout], 16 MiB by default. A breach kills
+// the group and is [ErrOutputTooLarge]. Of stderr only the last 64 KiB are
+// kept.
 //
 // A long-lived process ([Start], [Open]) ends in one stop order,
-// [Process.Stop]: its stdin is closed, so that it finishes and exits;
-// after [Spec.Grace] its group gets SIGTERM; after another, SIGKILL, and
-// so does everything in its cgroup.
+// [Process.Stop]. Its stdin is closed, so that it finishes and exits.
+// After [Spec.Grace] its group gets SIGTERM. After another [Spec.Grace]
+// the group gets SIGKILL, and so does everything in its cgroup.
 //
 // # Templates
 //
