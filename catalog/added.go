@@ -51,14 +51,14 @@ const DefaultListWait = 2 * time.Second
 // ends.
 var ErrListing = errors.New("its listing is still under way")
 
-// AddBase serves the tools of src as the catalog's base source (a
-// configuration's binaries), listed now and each time src reports a
-// change, as [Catalog.AddSource] does, with two differences: its tools
-// win over an added source's of the same name (the added source's is
-// left out, and reported), and a source that is an [Indexer] is listed
-// with Index, whose tools are served as listed (the source checked
-// them) with their detail decoded on first use. A catalog has one base
-// source, added before any other.
+// AddBase serves the tools of src as the catalog's base source, such as a
+// configuration's binaries. Its tools are listed now and each time src
+// reports a change, as [Catalog.AddSource] does. There are two
+// differences. First, its tools win over an added source's of the same
+// name. The added source's tool is left out, and reported. Second, a
+// source that is an [Indexer] is listed with Index. Its tools are served
+// as listed, since the source checked them, and their detail is decoded
+// on first use. A catalog has one base source, added before any other.
 func (c *Catalog) AddBase(ctx context.Context, src Source) error {
 	c.mu.Lock()
 	if c.base != nil || len(c.sources) > 0 {
@@ -69,23 +69,23 @@ func (c *Catalog) AddBase(ctx context.Context, src Source) error {
 	return c.addSource(ctx, src, &added{src: src, base: true}, nil)
 }
 
-// AddSource serves the tools of src: it lists them now (src.Tools),
-// waiting at most [Options].ListWait (a listing that takes longer goes on
-// in the background, src's tools left out until it ends), again each
-// time src reports a change (subscribers are then notified and the
-// identity changes), runs their calls through [Catalog.Call] (arguments
-// validated with defaults, approval and questions as for any tool; each
-// round through src.Call), renders their arguments with src.Format, and
-// closes src in [Catalog.Close].
+// AddSource serves the tools of src. It lists them now with src.Tools,
+// waiting at most [Options].ListWait. A listing that takes longer goes on
+// in the background, and src's tools are left out until it ends. It lists
+// them again each time src reports a change. Subscribers are then
+// notified and the identity changes. Their calls run through
+// [Catalog.Call], with arguments validated, defaults, approval and
+// questions as for any tool. Each round goes through src.Call. AddSource
+// renders their arguments with src.Format, and [Catalog.Close] closes src.
 //
 // A tool of src whose name is invalid ([ErrInvalidName]) or whose input
 // schema is not an object schema ([ErrNotObject]) is left out, and
 // [Catalog.Report] lists the problem. So does a listing that fails (the
 // source then serves no tool until it lists again). A name another source
-// lists too is served from the source added first (the base source's and
-// the registered tools win over any): the others leave their tool out,
-// and each reports one [ErrDuplicate] problem naming them all, whose fix
-// is the prefix to give it. The error is for a source that cannot be
+// lists too is served from the source added first. The base source's and
+// the registered tools win over any. The others leave their tool out.
+// Each reports one [ErrDuplicate] problem naming them all, whose fix is
+// the prefix to give it. The error is for a source that cannot be
 // added: another source of the same name ([ErrDuplicate]) or a closed
 // catalog.
 func (c *Catalog) AddSource(ctx context.Context, src Source) error {
