@@ -25,33 +25,35 @@ const (
 //
 // # Rules
 //
-//   - A pool per invocation (group) and stat key: a rebuilt binary (its
-//     stat key changed) gets a new pool, and the old one is closed (its
-//     idle processes at once, busy ones when their calls end). A v1
-//     binary, a binary that did not declare long_lived, and a command with
-//     templates (its argv depends on the call) are never pooled.
+//   - A pool per invocation (group) and stat key. A rebuilt binary, whose
+//     stat key changed, gets a new pool. The old one is closed: its idle
+//     processes at once, busy ones when their calls end. A v1 binary, a
+//     binary that did not declare long_lived, and a command with templates
+//     are never pooled. The argv of a command with templates depends on
+//     the call.
 //   - Size: at most [Options.PoolSize] processes (default 2). A call takes
 //     an idle process, else starts one while under the size, else shares
-//     the least busy one (calls are multiplexed by id).
+//     the least busy one. Calls are multiplexed by id.
 //   - Idle: a process without calls for [Options.PoolIdle] (default 60s) is
-//     closed (stdin closed; killed a grace delay later if still running).
+//     closed. Its stdin is closed, and it is killed a grace delay later if
+//     still running.
 //   - Restart: a process that dies is dropped. The next call starts another.
-//   - Each round of a call (questions included) is one request, with the
-//     entry's timeout: when it passes (or ctx is cancelled) the host
-//     writes {"cancel":id} and waits the grace delay (2s) for the outcome;
-//     then it gives the request up: the process takes no more calls and
-//     its process group is killed once the other calls in flight on it
-//     have ended (at once if there are none). Either way the call gets the
-//     same error as one-shot (ErrTimeout, or the context's).
+//   - Each round of a call, questions included, is one request with the
+//     entry's timeout. When it passes, or ctx is cancelled, the host
+//     writes {"cancel":id}. It waits the grace delay (2s) for the outcome.
+//     Then it gives the request up: the process takes no more calls. Its
+//     process group is killed once the other calls in flight on it have
+//     ended, or at once if there are none. Either way the call gets the
+//     same error as one-shot: ErrTimeout, or the context's.
 //   - A process that dies mid-call gives its calls the error outcome a
-//     crash gives one-shot (status and stderr tail): the tool may have
+//     crash gives one-shot, with status and stderr tail. The tool may have
 //     done part of its work. So the call is not run again.
-//   - Any protocol doubt — a line that is not a tagged event or outcome, an
-//     id no call is waiting for, a process that cannot be written to before
-//     the request was sent, a process that will not start — kills the
-//     process and disables the pool (until the binary changes), and the
-//     calls concerned run again one-shot, which is the binary's
-//     authoritative answer.
+//   - Any protocol doubt kills the process and disables the pool until the
+//     binary changes. The calls concerned run again one-shot, which is the
+//     binary's authoritative answer. A doubt is a line that is not a
+//     tagged event or outcome, an id no call is waiting for, a process
+//     that cannot be written to before the request was sent, or a process
+//     that will not start.
 //   - A process that has printed nothing at all (no event, no outcome)
 //     by its first request's deadline and grace is mute (errMute): most
 //     likely the binary declared long_lived but reads stdin to its end.
