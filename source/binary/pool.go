@@ -335,11 +335,12 @@ func (pr *proc) line(data []byte) {
 	close(c.done)
 }
 
-// giveUp ends the host's wait for call id, which outlived its deadline
-// and its cancel's grace: the process takes no more calls, and its process
-// group is killed now if it has no other call in flight, else when the
-// last of them ends (release closes it, and Close kills it a grace delay
-// later): a hung request does not take its neighbours' calls with it.
+// giveUp ends the host's wait for call id, which outlived its deadline and
+// its cancel's grace. The process takes no more calls. Its process group
+// is killed now if it has no other call in flight. Else it is killed when
+// the last of them ends: release closes it, and Close kills it a grace
+// delay later. So a hung request does not take its neighbours' calls with
+// it.
 // Lines the process may still print for id are dropped.
 func (pr *proc) giveUp(id string) {
 	pr.mu.Lock()
