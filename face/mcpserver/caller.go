@@ -17,10 +17,10 @@ import (
 const remoteAddrHeader = "X-Toolhost-Remote-Addr"
 
 // withCaller returns ctx carrying who made the call, for its audit line
-// (docs/audit.md): the MCP client's clientInfo (from the session's
-// initialize, or the request's _meta for a stateless 2026-07-28 request),
-// and over HTTP the remote address and the [audit.TokenID] of the bearer
-// token the request carried — never the token.
+// (docs/audit.md). That is the MCP client's clientInfo, from the session's
+// initialize or the request's _meta for a stateless 2026-07-28 request.
+// Over HTTP it is also the remote address and the [audit.TokenID] of the
+// bearer token the request carried, never the token.
 func withCaller(ctx context.Context, req *mcp.CallToolRequest) context.Context {
 	c := audit.Caller{Face: "mcp"}
 	if req.Session != nil {

@@ -13,10 +13,10 @@ import (
 )
 
 // screenPOST applies the stdio screen's rules on ids and keys (ids.go) to
-// the body of a POST to the streamable HTTP endpoint: a message whose id
-// the SDK would not echo exactly, or holding a key twice, is answered
-// with 400 and a JSON-RPC error (-32600; id null, or the message's id for
-// a key twice), and the request goes no further. Any other body is put
+// the body of a POST to the streamable HTTP endpoint. A message whose id
+// the SDK would not echo exactly, or holding a key twice, is answered with
+// 400 and a JSON-RPC error -32600. Its id is null, or the message's id for
+// a key twice. The request then goes no further. Any other body is put
 // back for the SDK, which answers what is malformed in other ways. It
 // reports whether the request goes on.
 func screenPOST(w http.ResponseWriter, r *http.Request) bool {

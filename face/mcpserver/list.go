@@ -72,12 +72,12 @@ func dispatchTool() *mcp.Tool {
 type toolNameKey struct{}
 
 // serveTools is a receiving middleware that serves the catalog's tools
-// without registering them with the SDK (whose per-tool state would hold
-// every schema a second time): tools/list is answered from bytes computed
-// once per change of the catalog, and tools/call is passed on to the SDK
-// as a call of [dispatchName], whose handler ([Server.dispatch]) runs the
-// named tool. The SDK still does the rest of a tools/call: the result's
-// type for multi round-trip clients, its encoding, cancellation.
+// without registering them with the SDK. The SDK's per-tool state would
+// hold every schema a second time. tools/list is answered from bytes
+// computed once per change of the catalog. tools/call is passed on to the
+// SDK as a call of [dispatchName], whose handler ([Server.dispatch]) runs
+// the named tool. The SDK still does the rest of a tools/call: the
+// result's type for multi round-trip clients, its encoding, cancellation.
 func (s *Server) serveTools(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch r := req.(type) {

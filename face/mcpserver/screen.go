@@ -236,10 +236,10 @@ func (s *screen) run(turn <-chan struct{}) {
 	}
 }
 
-// next reads lines until one holds a message, answering the others, and
-// returns it with the reader's error (io.EOF after a last line without a
-// newline), or nil and the error that ended the reading (of c.r, or of an
-// answer's write).
+// next reads lines until one holds a message, answering the others. It
+// returns the message with the reader's error, which is io.EOF after a
+// last line without a newline. Else it returns nil and the error that
+// ended the reading, of c.r or of an answer's write.
 func (s *screen) next() (jsonrpc.Message, error) {
 	for {
 		if cap(s.buf) > 1<<20 {
@@ -348,11 +348,11 @@ func screenLine(line []byte) (msg jsonrpc.Message, answer []byte) {
 	return msg, nil
 }
 
-// message returns the message of a line that passed the screen's checks:
-// a request of plain shape (see plainRequest) is built from the fields
-// the screen decoded, as the SDK's decoder builds it (FuzzScreenLine
-// checks that), without decoding the line again. Any other line is
-// decoded by the SDK's decoder, which is the final word on it.
+// message returns the message of a line that passed the screen's checks.
+// A request of plain shape (see plainRequest) is built from the fields the
+// screen decoded, without decoding the line again. It is built as the
+// SDK's decoder builds it, and FuzzScreenLine checks that. Any other line
+// is decoded by the SDK's decoder, which is the final word on it.
 func message(line []byte, fields map[string]json.RawMessage) (jsonrpc.Message, error) {
 	if req, ok := plainRequest(fields); ok {
 		return req, nil
