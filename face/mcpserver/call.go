@@ -199,7 +199,7 @@ func supportsElicitation(req *mcp.CallToolRequest) bool {
 
 // metaFormElicitation is supportsElicitation for a request of protocol
 // 2026-07-28 or later, read from its _meta as the SDK decoded it. The
-// SDK's ClientCapabilities would marshal the capabilities and decode them
+// SDK's ClientCapabilities marshals the capabilities and decodes them
 // again, with a 32 KiB decoder buffer, on every call. ok is false for an
 // older protocol's request. It is false too for any shape but the plain
 // one, which is objects, and nulls for members left out. The SDK answers
