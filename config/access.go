@@ -35,9 +35,10 @@ type FSRule struct {
 	Execute  *bool
 	Pos      Position
 	// Targets are where the rules of the trusted workspace holding this
-	// rule resolved when a person trusted it ([trust.Record.Targets]): the
-	// sandbox refuses a call whose rule resolves elsewhere now. nil for
-	// the user's own and explicit files, and for older trust records.
+	// rule resolved when a person trusted it ([trust.Record.Targets]). The
+	// sandbox refuses a call whose rule resolves elsewhere now. Targets is
+	// nil for the user's own and explicit files, and for older trust
+	// records.
 	Targets map[string]string
 }
 

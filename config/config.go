@@ -112,9 +112,9 @@ type Entry struct {
 	Sandbox string
 
 	// RateLimit is rate_limit_per_minute: at most this many calls of each
-	// of the entry's tools in any 60 s, counted by the process that serves
-	// them (package ratelimit); 0 means no limit (and overrides [defaults]'
-	// or an earlier layer's), nil unset: [defaults]' or none.
+	// of the entry's tools in any 60 s. The process that serves them counts
+	// them (package ratelimit). 0 means no limit, and overrides [defaults]'
+	// or an earlier layer's. nil is unset: [defaults]' applies, or none.
 	RateLimit *int
 
 	Prefix  string   // toolsets only: prepended to every tool name

@@ -40,27 +40,28 @@ type LoadOptions struct {
 // must have a command, and [defaults] fills unset fields.
 //
 // One broken file or entry does not take down the others. A file that
-// cannot be read or has any error (TOML syntax, unknown key, bad value) is
-// left out as a whole, and the entries it names are withheld from the
-// other layers too (its half-read override, say enable = false, must not be
-// lost silently). An entry that fails the checks after merging (no
-// command) is left out. Load then returns the [Config] of everything else
-// together with a [Problems] error listing what was left out, each an
-// [*Error] with file:line; errors.Is and errors.As see through it (to
-// [ErrSyntax], toml.ParseError, ...). A caller that wants all or nothing
-// just treats any error as fatal.
+// cannot be read or has any error is left out as a whole. Such an error is
+// TOML syntax, an unknown key or a bad value. The entries the file names
+// are withheld from the other layers too. Its half-read override, say
+// enable = false, must not be lost silently. An entry that fails the
+// checks after merging, such as one with no command, is left out. Load
+// then returns the [Config] of everything else together with a [Problems]
+// error listing what was left out. Each problem is an [*Error] with
+// file:line. errors.Is and errors.As see through it, to [ErrSyntax],
+// toml.ParseError and the others. A caller that wants all or nothing just
+// treats any error as fatal.
 //
-// The user's own settings are a floor for a trusted workspace: its run,
+// The user's own settings are a floor for a trusted workspace. Its run,
 // requires_approval and sandbox settings may tighten what the user file
-// sets (the same table's, else its [defaults]'), never loosen it. A
-// looser one is not applied and is a problem ([ErrLoosens]) at its
-// file:line. The rest of the workspace is used. Explicit Files may
-// loosen: a person named them.
+// sets, never loosen it. The user file's setting is the same table's, else
+// its [defaults]'. A looser one is not applied and is a problem
+// ([ErrLoosens]) at its file:line. The rest of the workspace is used.
+// Explicit Files may loosen: a person named them.
 //
-// A workspace that opts.Trust does not trust is left out as a whole (its
-// files are hashed, never parsed), and reported first in [Problems] as an
-// [*Error] at its .config/toolhost directory that wraps the Trust's error
-// (errors.Is [trust.ErrUntrusted] for a [*trust.Store]).
+// A workspace that opts.Trust does not trust is left out as a whole. Its
+// files are hashed, never parsed. It is reported first in [Problems] as an
+// [*Error] at its .config/toolhost directory. That error wraps the Trust's
+// error: errors.Is [trust.ErrUntrusted] for a [*trust.Store].
 //
 // The returned *Config is nil only when no configuration can be read at
 // all: an explicit file that does not exist, or a workspace directory or

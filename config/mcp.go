@@ -78,10 +78,10 @@ func (s *Server) Argv() []string {
 	return append(slices.Clone(s.Command.Args), s.Args...)
 }
 
-// SandboxMode returns the sandbox mode a stdio server starts under: its
-// sandbox (or [defaults]'), and [SandboxOn] when neither sets one, as JP's
-// D44 has it (stdio servers start under the sandbox); "" for an HTTP
-// server, which runs nothing here.
+// SandboxMode returns the sandbox mode a stdio server starts under. That
+// is its sandbox, or [defaults]', and [SandboxOn] when neither sets one.
+// JP's D44 has it so: stdio servers start under the sandbox. SandboxMode
+// returns "" for an HTTP server, which runs nothing here.
 func (s *Server) SandboxMode() string {
 	switch {
 	case !s.Stdio():

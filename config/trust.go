@@ -77,9 +77,9 @@ func readWorkspace(dir string) (*Workspace, error) {
 const maxWorkspaceFile = 16 << 20
 
 // readBounded reads a workspace file, which anyone who wrote the workspace
-// chose: only a regular file (after symbolic links) of at most 16 MiB is
-// read, so that a link to /dev/zero or a FIFO cannot exhaust memory or
-// hang a command that merely hashes it.
+// chose. Only a regular file of at most 16 MiB is read, after symbolic
+// links. So a link to /dev/zero or a FIFO cannot exhaust memory or hang a
+// command that merely hashes it.
 func readBounded(path string) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
