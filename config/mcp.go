@@ -36,8 +36,8 @@ type Server struct {
 	BearerTokenEnv string            // HTTP: the environment variable holding the bearer token
 
 	// Access and Sandbox are the stdio server's access policy and sandbox
-	// mode, as an entry's (docs/security.md; JP's D44: stdio servers start
-	// under the sandbox); [defaults]' apply as to entries.
+	// mode, as an entry's (docs/security.md). Stdio servers start under the
+	// sandbox, as in the JP assistant. [defaults]' apply as to entries.
 	Access  *Access
 	Sandbox string
 
@@ -80,7 +80,7 @@ func (s *Server) Argv() []string {
 
 // SandboxMode returns the sandbox mode a stdio server starts under. That
 // is its sandbox, or [defaults]', and [SandboxOn] when neither sets one.
-// JP's D44 has it so: stdio servers start under the sandbox. SandboxMode
+// As in JP, stdio servers start under the sandbox. SandboxMode
 // returns "" for an HTTP server, which runs nothing here.
 func (s *Server) SandboxMode() string {
 	switch {

@@ -53,8 +53,8 @@
 //
 // # Sandbox and secrets
 //
-// A stdio server starts under the sandbox its table asks for (sandbox,
-// access; on by default, as the JP assistant's D44 has it: package
-// invoke/sandbox), in the workspace root unless dir says otherwise, with
-// its env secrets read when it starts, never stored.
+// A stdio server starts under the sandbox its table asks for with sandbox
+// and access (package invoke/sandbox). The sandbox is on by default, as in
+// the JP assistant. The server starts in the workspace root unless dir
+// says otherwise. Its env secrets are read when it starts, never stored.
 package servers

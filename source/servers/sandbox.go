@@ -44,9 +44,9 @@ func (l *secretEnv) env() ([]string, error) {
 	return env, nil
 }
 
-// policyOf is the access policy of a stdio server: its sandbox mode (on
-// unless its table or [defaults] says otherwise, JP's D44) and its access
-// rules.
+// policyOf is the access policy of a stdio server: its sandbox mode and
+// its access rules. The mode is on unless its table or [defaults] says
+// otherwise, as in the JP assistant.
 func policyOf(s *config.Server) *sandbox.Policy { return policy.Of(s.SandboxMode(), s.Access) }
 
 // redactBearer tells log the bearer token the variable env holds, if
