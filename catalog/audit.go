@@ -112,22 +112,22 @@ type SandboxProfiler interface {
 // call (see there). The configuration's fixed answers (questions.ID.answer)
 // are sent with every run and win over Answers.
 //
-// A call of a tool with a rate limit ([Tool.RateLimit]) whose calls
-// admitted in the last 60 s already reach it is refused before anything
-// runs, and before anyone is asked to approve it: a transient error
-// outcome gives the seconds to wait (package ratelimit). A call counts
+// A tool may have a rate limit ([Tool.RateLimit]). When its calls
+// admitted in the last 60 s already reach it, a call is refused before
+// anything runs, and before anyone is asked to approve it. A transient
+// error outcome gives the seconds to wait (package ratelimit). A call counts
 // once it is approved, just before the tool starts, in the catalog's
 // [Options.Limiter].
 //
-// err is non-nil only when no answer could be had: an unknown tool
-// (wrapping [ErrUnknownTool]), a binary that is missing, not executable,
-// timed out, flooded stdout or broke the protocol (see the error variables
-// of this package, each in an [*Error] with the fix), an Ask that failed,
-// or ctx cancelled (the binary is killed).
+// err is non-nil only when no answer could be had. That is an unknown
+// tool (wrapping [ErrUnknownTool]), or a binary that is missing, not
+// executable, timed out, flooded stdout or broke the protocol. The error
+// variables of this package name these, each in an [*Error] with the fix.
+// It is also an Ask that failed, or ctx cancelled, which kills the binary.
 //
-// With [Options.Audit] set, each call, whatever its end (an unknown tool,
-// a refusal, a host error), appends one line to the log once it ended,
-// naming the caller the context carries ([audit.WithCaller]).
+// With [Options.Audit] set, each call appends one line to the log once it
+// ended, whatever its end: an unknown tool, a refusal, a host error. The
+// line names the caller the context carries ([audit.WithCaller]).
 func (c *Catalog) Call(ctx context.Context, name string, args map[string]any, opts *CallOptions) (tool.Outcome, error) {
 	if c.audit == nil {
 		return c.call(ctx, name, args, opts)

@@ -36,17 +36,18 @@ type CallOptions struct {
 	// binary prints while it runs, as they arrive, from another goroutine.
 	OnEvent func(tool.Event)
 	// Approve asks a person to approve a call of a tool that requires it
-	// (run = "ask", or requires_approval = true), after the arguments are
-	// validated and before any process of the call starts, showing them
-	// as [Approval.Rendered]. true runs the call; false ends it with an
-	// error outcome (the entry's cancellation_response, or a text saying
-	// the user declined), and nothing runs. An error ends the call with
-	// it. One wrapping [ErrNoAnswer] means "asked in a later request"
-	// (MCP multi round-trip). If Approve is nil, such a call is refused
-	// with an [*Error] wrapping [ErrApprovalRequired] and nothing runs.
+	// (run = "ask", or requires_approval = true). It is asked after the
+	// arguments are validated and before any process of the call starts,
+	// showing them as [Approval.Rendered]. true runs the call. false ends
+	// it with an error outcome, and nothing runs. The outcome is the
+	// entry's cancellation_response, or a text saying the user declined.
+	// An error ends the call with it. One wrapping [ErrNoAnswer] means
+	// "asked in a later request" (MCP multi round-trip). If Approve is nil,
+	// such a call is refused with an [*Error] wrapping
+	// [ErrApprovalRequired] and nothing runs.
 	//
-	// Only a person may approve: neither Answers nor anything the model
-	// sends (an argument, an answer id, metadata) approves a call, so
+	// Only a person may approve. Neither Answers nor anything the model
+	// sends approves a call: not an argument, an answer id or metadata. So
 	// Approve must not decide from them.
 	Approve func(ctx context.Context, a Approval) (bool, error)
 }

@@ -27,10 +27,10 @@ type Identity struct {
 // identityNamespace is the UUID namespace of server ids (a fixed random UUID).
 var identityNamespace = [16]byte{0x6b, 0x1e, 0x3f, 0x52, 0x8c, 0x0d, 0x4e, 0x7a, 0x9f, 0x31, 0x2a, 0x55, 0xc4, 0x07, 0xe1, 0x9b}
 
-// IdentityOf derives the identity of a set of definitions, in any order:
-// a name-based (version 5) UUID over everything tools/list serves of them
-// (names, descriptions, input schemas and annotations), sorted by name, so
-// that any change a client could see gives a new id (and a new ETag).
+// IdentityOf derives the identity of a set of definitions, in any order.
+// It is a name-based (version 5) UUID over everything tools/list serves of
+// them: names, descriptions, input schemas and annotations, sorted by
+// name. So any change a client could see gives a new id, and a new ETag.
 // Every face that serves a tool list computes its id with it. So the same
 // tools give the same id everywhere. It panics if an input schema or the
 // annotations cannot be marshalled to JSON, which [Catalog.Register] rules
