@@ -75,16 +75,15 @@ func (p *prepared) cleanup() {
 
 // spawn is the one place toolhost starts a process: one-shot runs, the
 // long-lived processes of pools, MCP stdio servers. It starts p with the
-// standard streams that setup gives the command (and nothing else: see
-// closeInherited), in a process group of its own, in a cgroup v2 of its
-// own where the host may make one, confined by p's sandbox launch, and
-// with SIGKILL as its parent-death signal unless the sandbox starts it
-// from a throwaway thread (whose end would fire it at once): an
-// unconfined process is forked from the fork thread (onForkThread),
-// which lives as long as the host. setup may
-// set Cancel and WaitDelay; ctx is the command's (exec.CommandContext).
-// It returns the started command and the cgroup it runs in (nil for
-// none); [end] ends what is left of it.
+// standard streams that setup gives the command, and nothing else (see
+// closeInherited). p runs in a process group of its own, and in a cgroup
+// v2 of its own where the host may make one. p's sandbox launch confines
+// it. It gets SIGKILL as its parent-death signal unless the sandbox starts
+// it from a throwaway thread, whose end would fire the signal at once. An
+// unconfined process is forked from the fork thread (onForkThread), which
+// lives as long as the host. setup may set Cancel and WaitDelay. ctx is
+// the command's (exec.CommandContext). spawn returns the started command
+// and the cgroup it runs in (nil for none). [end] ends what is left of it.
 func spawn(ctx context.Context, p *prepared, setup func(*exec.Cmd)) (*exec.Cmd, *leaf, error) {
 	closeInherited()
 	confined := p.launch != nil && p.launch.Enforced
