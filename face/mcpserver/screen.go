@@ -198,14 +198,14 @@ type screen struct {
 	runner *warm.Pool
 }
 
-// run screens lines. When it has a message to pass and the next read
-// would wait for input, the reading goes on in a new goroutine and this
-// one passes the message and ends: so the SDK's reader, woken by the
-// message, runs at once on the thread this goroutine leaves, instead of
-// waiting for another thread to take it over from one blocked reading
-// stdin (a wake-up of a sleeping thread, on every request of an idle
-// session). turn, if not nil, is closed once the goroutine before has
-// passed its message: messages reach Read in the order of the lines.
+// run screens lines. It may have a message to pass while the next read
+// would wait for input. Then the reading goes on in a new goroutine, and
+// this one passes the message and ends. So the SDK's reader, woken by the
+// message, runs at once on the thread this goroutine leaves. It does not
+// wait for another thread to take it over from one blocked reading stdin.
+// That would be a wake-up of a sleeping thread, on every request of an
+// idle session. turn, if not nil, is closed once the goroutine before has
+// passed its message. So messages reach Read in the order of the lines.
 func (s *screen) run(turn <-chan struct{}) {
 	for {
 		msg, err := s.next()
