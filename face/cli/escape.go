@@ -11,15 +11,15 @@ import (
 
 // Tool text on a terminal.
 //
-// What a tool wrote (its summary, description, parameter texts, output,
-// error message, questions, stderr tail) is hostile (docs/security.md): on a
-// terminal, ESC]52;c;… writes the clipboard, ESC[2J clears the screen,
-// ESC]0;… sets the window title, and a bare CR lets a later text hide an
-// earlier one. So when the stream it goes to is a terminal, and the
-// command was not given --raw, every such text goes through
-// [escapeControls] first. Pipes and files get the bytes as they are, and
-// --json output is JSON (whose strings escape C0 controls), on a terminal
-// with the rest of the rule's characters written as \u escapes too (see
+// What a tool wrote is hostile (docs/security.md). That is its summary,
+// description, parameter texts, output, error message, questions and
+// stderr tail. On a terminal, ESC]52;c;… writes the clipboard, ESC[2J
+// clears the screen, and ESC]0;… sets the window title. A bare CR lets a
+// later text hide an earlier one. So every such text goes through
+// [escapeControls] first when the stream it goes to is a terminal and the
+// command was not given --raw. Pipes and files get the bytes as they are.
+// --json output is JSON, whose strings escape C0 controls. On a terminal
+// it writes the rest of the rule's characters as \u escapes too (see
 // [escapeJSON]).
 //
 // The rule, in one place:
