@@ -110,10 +110,10 @@ func isTerminal(f *os.File) bool {
 	return err != nil || !os.SameFile(fi, null)
 }
 
-// Run serves one request: it reads the request from stdin, answers
-// "schema" with the tools' definitions, "run" by calling the named tool and
-// "format_arguments" with the tool's formatter, writes exactly one JSON
-// document and a newline to stdout, and returns the exit status:
+// Run serves one request. It reads the request from stdin. It answers
+// "schema" with the tools' definitions, "run" by calling the named tool,
+// and "format_arguments" with the tool's formatter. It writes exactly one
+// JSON document and a newline to stdout, and returns the exit status:
 //
 //   - [ExitOK] after writing a schema or any outcome, including error and
 //     needs_input outcomes from the tool.
