@@ -24,13 +24,18 @@ import (
 type Key string
 
 // StatKey returns the persistent-cache key of spec run with workspace root
-// root: a hash of the resolved executable ([StatFile]: path, size,
-// modification time in ns, and where the system has them device, inode and
-// change time, which no tool can set back: a rewrite that keeps the size
-// and restores the mtime, as cp -p or tar do, still changes the key), the
-// full argv as configured, the working directory, ClearEnv and the sorted
-// Env, and the same stat for every argument naming an existing regular file
-// (a script passed to an interpreter, relative to the working directory).
+// root. It is a hash of these:
+//
+//   - the resolved executable's stat ([StatFile]): path, size,
+//     modification time in ns, and device, inode and change time where the
+//     system has them. No tool can set the change time back. So a rewrite
+//     that keeps the size and restores the mtime, as cp -p or tar do,
+//     still changes the key.
+//   - the full argv as configured, the working directory, ClearEnv and the
+//     sorted Env.
+//   - the same stat for every argument naming an existing regular file,
+//     relative to the working directory. That is a script passed to an
+//     interpreter.
 //
 // ok is false when no trustworthy key exists: shell commands, an
 // executable that cannot be resolved, a templated first token, and
