@@ -14,11 +14,12 @@ import (
 )
 
 // This file passes an entry's secrets (env.NAME = { secret = "…" },
-// docs/config.md) to its tool: read when a run or format_arguments request
-// starts — never for a schema request, never at load time, never into the
-// persistent cache (the spec the groups share and persist holds the plain
-// env only) — added to that request's environment, which the sandbox's
-// minimal environment keeps (the entry's own variables always pass), and
+// docs/config.md) to its tool. They are read when a run or
+// format_arguments request starts. They are never read for a schema
+// request or at load time, and never go into the persistent cache. The
+// spec the groups share and persist holds the plain env only. The secrets
+// are added to that request's environment, which the sandbox's minimal
+// environment keeps, as the entry's own variables always pass. They are
 // registered with the audit log so that no line holds them. A stderr
 // tail quoted in an error has them replaced by [redacted].
 //
