@@ -136,9 +136,10 @@ func statID(path string) (fileID, bool) {
 }
 
 // specKey is a hash of what decides a server's tools as far as toolhost
-// can see: the spec (its secrets only hashed, the bearer token not at
-// all; its Confinement too, since a listing made unconfined says nothing
-// of whether the server starts under the sandbox), and for a stdio server the identity (path, size, mtime) of its
+// can see. That is the spec, with its secrets only hashed and the bearer
+// token not at all. Its Confinement counts too, since a listing made
+// unconfined says nothing of whether the server starts under the sandbox.
+// For a stdio server it is also the identity (path, size, mtime) of its
 // program and of every argument that names an existing file (a script).
 // ok is false when the program cannot be found: nothing is trusted then.
 func specKey(spec *Spec) (key string, ok bool) {
