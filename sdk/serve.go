@@ -70,11 +70,11 @@ type server struct {
 	cancels map[string]context.CancelFunc // the calls running, by id; guarded by mu
 }
 
-// read reads lines from sc until one is a request, which it runs after
-// starting a new read for the lines after it: the request runs on the
-// thread that read it, while the next read waits on another. (A request
+// read reads lines from sc until one is a request. It starts a new read
+// for the lines after it, then runs the request. So the request runs on
+// the thread that read it, while the next read waits on another. A request
 // handed to another goroutine would wait for the scheduler to move it to
-// another thread, as this one blocks reading stdin.) At the end of stdin,
+// another thread, as this one blocks reading stdin. At the end of stdin,
 // or when Serve stopped, read sends the reader's error (nil at the end).
 func (s *server) read(ctx context.Context, sc *bufio.Scanner, done chan<- error) {
 	for sc.Scan() {
