@@ -185,11 +185,11 @@ func (s *server) npxDenial(d *sandbox.Denial) bool {
 }
 
 // npxFix is the fix of a server started by npx that failed under the
-// sandbox: the rules npx needs that its table lacks, "" when it is not
-// started by npx or has them all. npx fetches the package from npm's
-// registry into ~/.npm and runs it from there: a grant of the cache
-// without execute leaves it failing ("sh: 1: NAME: Permission denied"),
-// and one without the registry leaves it retrying past the start
+// sandbox: the rules npx needs that its table lacks. It is "" when the
+// server is not started by npx or has them all. npx fetches the package
+// from npm's registry into ~/.npm and runs it from there. A grant of the
+// cache without execute leaves it failing ("sh: 1: NAME: Permission
+// denied"). A table without the registry leaves it retrying past the start
 // timeout, saying nothing. A node installed in the home directory (nvm:
 // ~/.nvm/versions/node/VERSION) is read and run from there. A rule on a
 // path that does not exist grants nothing. So a missing ~/.npm is to be
