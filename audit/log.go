@@ -40,24 +40,24 @@ type Options struct {
 //
 // # Crash guarantee
 //
-// Each line is encoded into a buffer of its own by the calling goroutine
-// and handed to the kernel with one write(2) on a file opened O_APPEND:
-// nothing is buffered in the process between calls, and there is no
+// Each line is encoded into a buffer of its own by the calling goroutine.
+// It is handed to the kernel with one write(2) on a file opened O_APPEND.
+// Nothing is buffered in the process between calls, and there is no
 // channel or writer goroutine. Once Write returns, the line is in the
-// kernel's page cache and survives the process being killed (SIGKILL, a
-// panic, an OOM kill): a crash loses only the lines whose Write had not
-// yet reached write(2), and can at worst tear the one line the kernel was
-// copying (a short write, which a regular file gives only when the disk is
-// full or the file too large). The reader skips and reports such a torn
+// kernel's page cache. It survives the process being killed: SIGKILL, a
+// panic, an OOM kill. A crash loses only the lines whose Write had not yet
+// reached write(2). At worst it tears the one line the kernel was copying.
+// That is a short write, which a regular file gives only when the disk is
+// full or the file too large. The reader skips and reports such a torn
 // last line. There is no fsync: a power loss may lose what the kernel had
 // not yet flushed, a trade taken so that no call waits for the disk.
 //
 // # Cost
 //
-// A call pays for encoding its line (no reflection, a pooled buffer; the
-// arguments are decoded only when a key or a registered secret may need
-// redacting) and one write(2) under a mutex, which the other writers wait
-// on only for the system call itself.
+// A call pays for encoding its line and one write(2) under a mutex. The
+// encoding uses no reflection and a pooled buffer. The arguments are
+// decoded only when a key or a registered secret may need redacting. The
+// other writers wait on the mutex only for the system call itself.
 //
 // # Trade-offs
 //
