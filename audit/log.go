@@ -276,7 +276,7 @@ func TokenID(token string) string {
 // DefaultPath returns the audit file of `serve`:
 // $XDG_STATE_HOME/toolhost/audit.jsonl, or
 // ~/.local/state/toolhost/audit.jsonl when XDG_STATE_HOME is unset or
-// relative; "" when neither is known. getenv reads the environment (nil:
+// relative, "" when neither is known. getenv reads the environment (nil:
 // os.Getenv).
 func DefaultPath(getenv func(string) string) string {
 	if getenv == nil {

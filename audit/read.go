@@ -51,7 +51,7 @@ func NewScanner(r io.Reader, f *Filter) *Scanner {
 	return &Scanner{r: bufio.NewReaderSize(r, 64<<10), filter: f}
 }
 
-// Scan advances to the next selected line; false at the end of the input
+// Scan advances to the next selected line, false at the end of the input
 // or on a read error ([Scanner.Err]).
 func (s *Scanner) Scan() bool {
 	for s.err == nil {

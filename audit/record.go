@@ -18,7 +18,7 @@ type Record struct {
 	Face   string    // the face that took the call: "mcp", "http", "cli" or "go"
 	Client Client    // who asked
 	// Workspace is the root of the workspace whose configuration served
-	// the call, absolute; "" unknown. One log holds the calls of every
+	// the call, absolute, "" unknown. One log holds the calls of every
 	// workspace: [Log.SetWorkspace] fills it.
 	Workspace string
 	Tool      string // the tool's served name
@@ -38,7 +38,7 @@ type Record struct {
 
 	Duration time.Duration // from the call's start to its outcome
 	Outcome  string        // [OutcomeSuccess], [OutcomeError], [OutcomeRateLimited], [OutcomeNeedsInput] or [OutcomeHostError]
-	// ExitStatus is the tool process's exit status; nil when no process
+	// ExitStatus is the tool process's exit status, nil when no process
 	// ended with the call (an in-process tool, a long-lived process, a call
 	// refused before it ran). -1: killed by a signal.
 	ExitStatus *int
