@@ -30,7 +30,7 @@ type callNote struct {
 
 type noteKey struct{}
 
-// noteOf returns the note of the call ctx belongs to; nil when the
+// noteOf returns the note of the call ctx belongs to, nil when the
 // catalog keeps no audit log.
 func noteOf(ctx context.Context) *callNote {
 	n, _ := ctx.Value(noteKey{}).(*callNote)
@@ -88,7 +88,7 @@ func NoteSent(ctx context.Context, size int) {
 // OS sandbox: the audit line of a call names the profile.
 type SandboxProfiler interface {
 	// SandboxProfile names the sandbox the tool's processes run in:
-	// "default", "custom" or "off"; "" when the source does not serve
+	// "default", "custom" or "off", "" when the source does not serve
 	// the tool.
 	SandboxProfile(name string) string
 }
@@ -183,7 +183,7 @@ func (c *Catalog) writeAudit(ctx context.Context, start time.Time, d time.Durati
 }
 
 // decision names what Approve answered: approved, declined, asked later
-// (ErrNoAnswer); "" for a failure to ask.
+// (ErrNoAnswer), "" for a failure to ask.
 func decision(ok bool, err error) string {
 	switch {
 	case errors.Is(err, ErrNoAnswer):
@@ -196,7 +196,7 @@ func decision(ok bool, err error) string {
 	return audit.DecisionDeclined
 }
 
-// sandboxProfiler returns a's source as a [SandboxProfiler]; false for a
+// sandboxProfiler returns a's source as a [SandboxProfiler], false for a
 // registered tool (a nil a) or a source that is none.
 func (a *added) sandboxProfiler() (SandboxProfiler, bool) {
 	if a == nil {

@@ -424,7 +424,7 @@ func (c *Catalog) Validate(name string, args map[string]any) ([]ValidationError,
 }
 
 // SourceOf returns the name of the source that serves the named tool,
-// enabled or not ([Source.Name]); "" with ok true for a tool registered
+// enabled or not ([Source.Name]), "" with ok true for a tool registered
 // in this process.
 func (c *Catalog) SourceOf(name string) (source string, ok bool) {
 	c.mu.Lock()
@@ -464,7 +464,7 @@ func (c *Catalog) Refresh(ctx context.Context) (changed bool, err error) {
 }
 
 // Categories returns the categories the base source's tools name
-// ([Categorizer]), sorted by id; nil when it names none.
+// ([Categorizer]), sorted by id, nil when it names none.
 func (c *Catalog) Categories() []Category {
 	c.mu.Lock()
 	base := c.base
@@ -478,7 +478,7 @@ func (c *Catalog) Categories() []Category {
 	return nil
 }
 
-// refresher returns a's source as a [Refresher]; false for none.
+// refresher returns a's source as a [Refresher], false for none.
 func (a *added) refresher() (Refresher, bool) {
 	if a == nil {
 		return nil, false

@@ -38,7 +38,7 @@ type ArgSchema struct {
 	enums    map[string][]any    // each property's enum, for messages
 
 	// defaults are the schema's defaults as ApplyDefaults applies them,
-	// decoded once; nil when one did not decode (ApplyDefaults runs then).
+	// decoded once, nil when one did not decode (ApplyDefaults runs then).
 	defaults *defaults
 
 	// refuse, when set, is the entry's own rule for values the schema
@@ -57,7 +57,7 @@ type propSchemas struct {
 	resolved map[string]*jsonschema.Resolved
 }
 
-// get returns property k resolved on its own; false when it is not
+// get returns property k resolved on its own, false when it is not
 // declared or does not resolve alone (a $ref to the root: the whole
 // schema's message names it then).
 func (p *propSchemas) get(k string) (*jsonschema.Resolved, bool) {
