@@ -37,7 +37,7 @@ type Defaults struct {
 	Run, CancellationResponse *string
 	Access                    *Access // rules every entry gets before its own
 	Sandbox                   string  // sandbox of an entry without one: "true", "false", "require"; "" unset
-	// RateLimit is rate_limit_per_minute of an entry without one; nil unset.
+	// RateLimit is rate_limit_per_minute of an entry without one, nil unset.
 	RateLimit *int
 
 	// Pos records where each field was set: "timeout", "clear_env", "env",
@@ -56,7 +56,7 @@ type Entry struct {
 	Tool    string  // name inside the binary ("" means Name); JP's source = "local.x" sets it
 	// Server is the [mcp_servers.NAME] the entry's tools come from, set by
 	// JP's source = "mcp.NAME" (all its tools; Tool is "", see
-	// [Entry.AllTools]) or "mcp.NAME.TOOL" (Tool is TOOL); "" for a local
+	// [Entry.AllTools]) or "mcp.NAME.TOOL" (Tool is TOOL), "" for a local
 	// binary. An MCP entry has no command: its server's table says how the
 	// server runs, and its fields are overrides of the server's definition.
 	Server string
@@ -91,7 +91,7 @@ type Entry struct {
 	// json.Number.
 	Answers map[string]any
 	// CancellationResponse is the text a call ends with when a person
-	// declines it; nil for the default.
+	// declines it, nil for the default.
 	CancellationResponse *string
 
 	Category string            // a [categories.ID] id
@@ -105,9 +105,9 @@ type Entry struct {
 	Secrets map[string]secret.Ref
 
 	// Access is the access policy (docs/security.md): [defaults]' rules,
-	// then the layers' in order; nil when none is declared.
+	// then the layers' in order, nil when none is declared.
 	Access *Access
-	// Sandbox is "true", "false" or "require" ([SandboxOn]…); "" unset:
+	// Sandbox is "true", "false" or "require" ([SandboxOn]…), "" unset:
 	// the OS enforces the access rules, if any.
 	Sandbox string
 

@@ -107,7 +107,7 @@ func (r FSRule) outside() bool {
 	return !filepath.IsLocal(filepath.Clean(r.Path)) && filepath.Clean(r.Path) != "."
 }
 
-// caps lists the capabilities the rule grants, such as "read, write";
+// caps lists the capabilities the rule grants, such as "read, write",
 // "" when it grants none (a rule that denies).
 func (r FSRule) caps() string {
 	var out []string

@@ -43,7 +43,7 @@ func scanKeys(data []byte) *keyLines {
 }
 
 // line returns the 1-based line where path (or, failing that, the longest
-// prefix of it that is known) first appears; 0 when nothing is known.
+// prefix of it that is known) first appears, 0 when nothing is known.
 func (k *keyLines) line(path []string) int {
 	for n := len(path); n > 0; n-- {
 		if off, ok := k.first[strings.Join(path[:n], keySep)]; ok {
@@ -153,7 +153,7 @@ func (sc *keyScanner) document() {
 	}
 }
 
-// key reads a dotted key; nil when there is none at the cursor.
+// key reads a dotted key, nil when there is none at the cursor.
 func (sc *keyScanner) key() []string {
 	var path []string
 	for {

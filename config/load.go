@@ -20,7 +20,7 @@ type LoadOptions struct {
 	UserFile    string   // "" means [UserFile]()
 	NoUser      bool     // skip the user file
 	NoWorkspace bool     // skip the workspace files
-	// Trust decides whether the workspace files may be used (see [Trust]);
+	// Trust decides whether the workspace files may be used (see [Trust]),
 	// nil means [trust.Default], the store `toolhost trust` writes. Files
 	// it refuses are not read further, and Load reports them.
 	Trust Trust
@@ -142,7 +142,7 @@ func Load(opts *LoadOptions) (*Config, error) {
 }
 
 // withhold removes the table section.name ([tools.NAME], [toolsets.NAME],
-// [mcp_servers.NAME] or [remotes.NAME]) and returns its key; false when
+// [mcp_servers.NAME] or [remotes.NAME]) and returns its key, false when
 // there is none.
 func (c *Config) withhold(section, name string) (string, bool) {
 	switch section {
@@ -441,7 +441,7 @@ func (d *Defaults) apply(e *Entry) {
 
 // UserFile returns the user configuration file:
 // $XDG_CONFIG_HOME/toolhost/config.toml, or ~/.config/toolhost/config.toml
-// when XDG_CONFIG_HOME is unset or relative; "" when neither is known.
+// when XDG_CONFIG_HOME is unset or relative, "" when neither is known.
 func UserFile() string {
 	dir := userDir()
 	if dir == "" {

@@ -47,7 +47,7 @@ type Server struct {
 
 	IdleTimeout *Duration // stop the stdio server after this long unused; nil: the source's default
 	// StartTimeout bounds starting the server, its handshake and first
-	// listing; nil: the source's default (30s).
+	// listing, nil: the source's default (30s).
 	StartTimeout *Duration
 	Timeout      *Duration // per call; nil: [defaults] timeout, else the source's default
 	Enabled      *bool     // nil means enabled
@@ -143,7 +143,7 @@ var (
 )
 
 // enabledAlias returns key k of table t at path with enable, the
-// [tools.NAME] spelling, read as enabled; false, with an error, when the
+// [tools.NAME] spelling, read as enabled, false, with an error, when the
 // table sets both.
 func (d *decoder) enabledAlias(path []string, k string, t map[string]any) (string, bool) {
 	if k != "enable" {
