@@ -103,7 +103,7 @@ const maxRecord = 1 << 20
 
 // DefaultDir returns where toolhost keeps trust records:
 // $XDG_DATA_HOME/toolhost/trust, or ~/.local/share/toolhost/trust when
-// XDG_DATA_HOME is unset or relative; "" when neither is known.
+// XDG_DATA_HOME is unset or relative, "" when neither is known.
 func DefaultDir() string {
 	if x := os.Getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
 		return filepath.Join(x, "toolhost", "trust")
@@ -234,7 +234,7 @@ func (s *Store) Get(root string) (*Record, error) {
 	return rec, nil
 }
 
-// readRecord reads and checks one record file; nil, nil when it does not
+// readRecord reads and checks one record file, nil, nil when it does not
 // exist.
 func readRecord(path string) (*Record, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|openNoFollow, 0)
