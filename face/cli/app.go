@@ -53,7 +53,7 @@ type app struct {
 	// declared long_lived run on pools of long-lived processes. The other
 	// commands make one call and run it one-shot.
 	pool bool
-	// auditLog gets one line per call of the catalog (serveaudit.go);
+	// auditLog gets one line per call of the catalog (serveaudit.go),
 	// nil: none.
 	auditLog *audit.Log
 

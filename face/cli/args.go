@@ -44,7 +44,7 @@ func parseArguments(argsJSON string, pairs []string, params map[string]*tool.Par
 // typeValue converts the text s of a key=value argument to the type its
 // parameter p declares: integer, number and boolean are parsed. Array and
 // object take JSON (an array also takes comma-separated items, each typed
-// by "items"); null takes "null"; string keeps s as it is. A parameter that
+// by "items"), null takes "null"; string keeps s as it is. A parameter that
 // is unknown or declares no type keeps the string. With several types, the
 // first that parses wins, and string (when listed) is the fallback.
 func typeValue(s string, p *tool.Parameter) (any, error) {

@@ -304,7 +304,7 @@ func (a *app) noToolsHint() string {
 }
 
 // commandAt is the command args (the program name first) run, the first
-// token after the global flags, and its index in args; "" and len(args)
+// token after the global flags, and its index in args, "" and len(args)
 // when there is none.
 func commandAt(app *cli.App, args []string) (string, int) {
 	i := 1
@@ -326,7 +326,7 @@ func isMCPFlag(tok string) bool {
 // clientSuffix is what a command line printed for the user to run again
 // (a usage hint, call --help's usage and example) needs at its end in
 // client mode, so that it reaches the same server: " --mcp URL" or
-// " --mcp -- COMMAND ARG…"; "" otherwise.
+// " --mcp -- COMMAND ARG…", "" otherwise.
 func (a *app) clientSuffix() string {
 	switch {
 	case a.client == nil:
