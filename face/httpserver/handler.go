@@ -181,7 +181,7 @@ func (h *handler) forget() {
 }
 
 // listings returns the kept listings, computing them when the catalog
-// changed since; nil when the handler keeps none (a provider other than a
+// changed since, nil when the handler keeps none (a provider other than a
 // catalog's is asked at every request) or the provider failed.
 func (h *handler) listings(r *http.Request) (*listings, error) {
 	h.mu.Lock()
