@@ -24,7 +24,7 @@ const (
 // approver returns the CallOptions.Approve of a call: the verdict of an
 // earlier round when there is one. Else an elicitation form now (before
 // 2026-07-28), or an input request in the answer (since, noted in
-// *pending); nil when the client cannot elicit, so that the catalog
+// *pending), nil when the client cannot elicit, so that the catalog
 // refuses the call. Nothing the request carries besides the sealed state
 // (arguments, _meta) counts. elicit is supportsElicitation(req).
 func approver(req *mcp.CallToolRequest, v verdict, mrtr, elicit bool, pending **catalog.Approval) func(context.Context, catalog.Approval) (bool, error) {

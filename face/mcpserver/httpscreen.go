@@ -55,7 +55,7 @@ func screenPOST(w http.ResponseWriter, r *http.Request) bool {
 }
 
 // screenBody is the error response to a POST body of one message, or a
-// batch of them, that the screen refuses; nil when it passes (also when
+// batch of them, that the screen refuses, nil when it passes (also when
 // it is not JSON at all: the SDK says so).
 func screenBody(body []byte) []byte {
 	body = bytes.TrimSpace(body)

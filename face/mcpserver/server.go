@@ -156,7 +156,7 @@ type Server struct {
 	listMu  sync.Mutex
 	listRaw []byte // the tools/list result as served; nil after a change; guarded by listMu
 	listGen uint64 // changes of the catalog; guarded by listMu
-	// the index of search_tools (Options.ToolSearch); nil after a change.
+	// the index of search_tools (Options.ToolSearch), nil after a change.
 	// Guarded by listMu
 	searchIx *searchIndex
 	// held while the index is built: concurrent first searches wait for
