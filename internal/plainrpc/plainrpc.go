@@ -16,7 +16,7 @@ import (
 )
 
 // String returns the JSON string raw holds when it has no escapes and is
-// valid UTF-8 (a decoder replaces invalid bytes); false otherwise.
+// valid UTF-8 (a decoder replaces invalid bytes), false otherwise.
 func String(raw json.RawMessage) (string, bool) {
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' || bytes.IndexByte(raw, '\\') >= 0 || !utf8.Valid(raw) {
 		return "", false
@@ -26,7 +26,7 @@ func String(raw json.RawMessage) (string, bool) {
 
 // ID returns the id raw holds: the zero ID when raw is absent (nil) or
 // null, a string as [String] reads it, or an integer of at most 15
-// digits (exact as the float64 the SDK decodes it to); false for
+// digits (exact as the float64 the SDK decodes it to), false for
 // anything else.
 func ID(raw json.RawMessage) (jsonrpc.ID, bool) {
 	var id jsonrpc.ID
