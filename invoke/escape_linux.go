@@ -126,7 +126,7 @@ func killTree(name string, marker, buf []byte) []byte {
 }
 
 // childrenOf lists the children of the threads under /proc/TASKDIR
-// (PID/task), from their children files; ok is false when the kernel has
+// (PID/task), from their children files. ok is false when the kernel has
 // none (CONFIG_PROC_CHILDREN).
 func childrenOf(taskDir string) (pids []int, ok bool) {
 	d, err := os.Open("/proc/" + taskDir)
@@ -146,7 +146,7 @@ func childrenOf(taskDir string) (pids []int, ok bool) {
 }
 
 // childrenFile lists the children of one thread, /proc/PID/task/TID
-// (given without /proc/); ok is false when the kernel has no children
+// (given without /proc/). ok is false when the kernel has no children
 // files. A thread that ended has none.
 func childrenFile(task string) (pids []int, ok bool) {
 	buf, err := readAll("/proc/"+task+"/children", nil)

@@ -50,14 +50,14 @@ type Spec struct {
 	// such value is refused ([ErrOptionValue]), unless a literal "--"
 	// precedes it in the command.
 	AllowOption []string
-	// Dir is the working directory; "" means the request's context.root,
+	// Dir is the working directory, "" means the request's context.root,
 	// and a relative Dir is taken relative to context.root.
 	Dir string
 	// Env holds extra variables, set after (so overriding) the inherited ones.
 	Env map[string]string
 	// ClearEnv passes only PATH, HOME and Env.
 	ClearEnv bool
-	// MaxStdout caps stdout in bytes; 0 means DefaultMaxStdout (16 MiB).
+	// MaxStdout caps stdout in bytes, 0 means DefaultMaxStdout (16 MiB).
 	MaxStdout int64
 	// SecretAnswers are the values of the request's answers that are
 	// secret (a question asked as "Secret"). They never enter argv, which
@@ -78,7 +78,7 @@ type Spec struct {
 	Sandbox *sandbox.Policy
 	// Grace is the delay between SIGTERM and SIGKILL to the process group
 	// when the context is done, and how long a process that exited may leave
-	// a descendant holding stdout open; 0 means DefaultGrace (2 s).
+	// a descendant holding stdout open, 0 means DefaultGrace (2 s).
 	Grace time.Duration
 }
 
