@@ -30,10 +30,10 @@ type Rule struct {
 // Proxy is an egress proxy on loopback. Its zero value is ready: it
 // listens from the first [Proxy.Register] on.
 type Proxy struct {
-	// Resolve returns a name's addresses; nil uses net.DefaultResolver.
+	// Resolve returns a name's addresses, nil uses net.DefaultResolver.
 	// Tests map names of their own here. Set it before the first Register.
 	Resolve func(ctx context.Context, host string) ([]netip.Addr, error)
-	// Dial connects to an address the proxy has checked; nil uses a
+	// Dial connects to an address the proxy has checked, nil uses a
 	// net.Dialer. Set it before the first Register.
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 
