@@ -438,7 +438,7 @@ func ruleName(path, rootReal, home string) string {
 
 // nodeModules returns the directory to grant for a module node could not
 // find at path: the node_modules directory it is in, else its own
-// directory; "" when the file is not there (the sandbox is not why).
+// directory, "" when the file is not there (the sandbox is not why).
 func nodeModules(path string) string {
 	if _, err := os.Stat(path); err != nil {
 		return ""

@@ -185,7 +185,7 @@ func (p *prog) resolve() []sockFilter {
 	return p.ins
 }
 
-// seccompFilter is the filter's program; nil where it is not written for
+// seccompFilter is the filter's program, nil where it is not written for
 // the architecture.
 func seccompFilter() []sockFilter {
 	if arch == 0 {
