@@ -86,7 +86,7 @@ type Policy = binary.Policy
 // was written: [binary.PolicyRule].
 type PolicyRule = binary.PolicyRule
 
-// Policy returns the effective access policy of the tool name; false when
+// Policy returns the effective access policy of the tool name, false when
 // there is no such tool. A binary's tool runs under its entry's. A
 // configured stdio MCP server's tool under its server's sandbox (reading
 // the configuration if the catalog was served without it). A tool
@@ -112,7 +112,7 @@ func (c *Catalog) Policy(name string) (*Policy, bool) {
 }
 
 // config returns the configuration, reading it when the catalog was
-// served from a persisted resolution without it (Open); nil when it
+// served from a persisted resolution without it (Open), nil when it
 // cannot be read.
 func (c *Catalog) config() *config.Config {
 	if c.cfg != nil {
