@@ -120,7 +120,7 @@ func Confirm(ctx context.Context, id, text string, def bool) (bool, error) {
 }
 
 // AskText asks for free text (answer type Text) and returns the answer. def
-// is the answer a host uses when nobody can be asked; "" means none.
+// is the answer a host uses when nobody can be asked, "" means none.
 func AskText(ctx context.Context, id, text, def string) (string, error) {
 	q := tool.Question{ID: id, Text: text, AnswerType: tool.Text}
 	if def != "" {
@@ -135,7 +135,7 @@ func AskText(ctx context.Context, id, text, def string) (string, error) {
 
 // AskSelect asks the user to pick one of options (answer type Select) and
 // returns the choice. def is the answer a host uses when nobody can be
-// asked; "" means none.
+// asked, "" means none.
 func AskSelect(ctx context.Context, id, text string, options []string, def string) (string, error) {
 	q := tool.Question{ID: id, Text: text, AnswerType: tool.Select(options...)}
 	if def != "" {
