@@ -117,7 +117,7 @@ func storePolicy(e *config.Entry) ([]byte, error) {
 	return tool.Marshal(storedPolicy{e.Sandbox, e.Access})
 }
 
-// restorePolicy sets e's policy from data; false when data is malformed.
+// restorePolicy sets e's policy from data, false when data is malformed.
 func restorePolicy(data []byte, e *config.Entry) bool {
 	if len(data) == 0 {
 		return true
@@ -141,7 +141,7 @@ type PolicyRule = policy.Rule
 // binaries': a tool registered in a catalog's process, another source's.
 func EmptyPolicy() *Policy { return policy.Empty() }
 
-// Policy returns the effective access policy of the binaries' tool name;
+// Policy returns the effective access policy of the binaries' tool name,
 // false when they have no such tool.
 func (s *Source) Policy(name string) (*Policy, bool) {
 	e := s.entry(name)

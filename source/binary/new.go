@@ -53,7 +53,7 @@ type Options struct {
 	Audit *audit.Log
 	// NamesSources reports whether a configuration names other sources
 	// (MCP servers, remote catalogs) whose state a persisted resolution
-	// keeps beside the binaries' ([Source.Keep]); nil: none does.
+	// keeps beside the binaries' ([Source.Keep]), nil: none does.
 	NamesSources func(*config.Config) bool
 }
 
@@ -192,7 +192,7 @@ func (s *Source) Start(ctx context.Context) error {
 type Persisted struct{ l *loaded }
 
 // Persisted returns the resolution persisted from the files SetLoad named
-// (their stat unchanged) when it is valid; false when there is none (or
+// (their stat unchanged) when it is valid, false when there is none (or
 // no cache directory).
 func (s *Source) Persisted() (*Persisted, bool) {
 	if s.filesKey == "" {
@@ -208,7 +208,7 @@ func (s *Source) Persisted() (*Persisted, bool) {
 }
 
 // Sources is what the persisted resolution keeps of the other sources
-// ([Source.Keep]); nil when the configuration names none.
+// ([Source.Keep]), nil when the configuration names none.
 func (p *Persisted) Sources() []byte { return p.l.sources }
 
 // Has reports whether the persisted resolution has a binary tool of that

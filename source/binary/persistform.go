@@ -192,7 +192,7 @@ func (sp storedProblem) restore() catalog.Problem {
 }
 
 // rawInput is a tool's input schema when it is a raw one (protocol v2),
-// which Parameters cannot rebuild; nil otherwise.
+// which Parameters cannot rebuild, nil otherwise.
 func rawInput(t *catalog.Tool) map[string]any {
 	if t.Parameters == nil && t.InputSchema != nil && !t.Dynamic {
 		return t.InputSchema

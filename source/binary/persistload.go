@@ -124,7 +124,7 @@ func (s *Source) loadHeader(p *persistence, h *persist.Resolution) (*loaded, boo
 }
 
 // storedKeys pairs the asked groups of pl, in plan order, with the stat
-// keys stored for them; false when their numbers differ or a key is empty.
+// keys stored for them, false when their numbers differ or a key is empty.
 func storedKeys(pl *plan, stored []string) (map[string]cacheKey, bool) {
 	keys := make(map[string]cacheKey, len(stored))
 	i := 0

@@ -69,7 +69,7 @@ func invocationKey(s *invoke.Spec) string {
 	return string(data)
 }
 
-// appendInvocationKey appends the JSON invocationKey marshals for s;
+// appendInvocationKey appends the JSON invocationKey marshals for s,
 // false when a string is not plain.
 func appendInvocationKey(b []byte, s *invoke.Spec) ([]byte, bool) {
 	ok := true

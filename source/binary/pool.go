@@ -138,7 +138,7 @@ type errDoubt struct{ err error }
 func (e *errDoubt) Error() string { return "long-lived: " + e.err.Error() }
 
 // get returns the pool of group g with stat key key, making it (and
-// closing a pool of an older key) if needed; nil when pooling is off.
+// closing a pool of an older key) if needed, nil when pooling is off.
 func (ps *pools) get(g *group, key cacheKey, spec *invoke.Spec, proto *tool.Request) *pool {
 	if ps == nil || ps.size < 0 {
 		return nil
