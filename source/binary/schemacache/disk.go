@@ -239,7 +239,7 @@ func replace(tmp, path string) error {
 
 // DefaultDir returns the directory of the persistent schema cache:
 // $XDG_CACHE_HOME/toolhost, or ~/.cache/toolhost when XDG_CACHE_HOME is
-// unset or relative; "" when neither is known.
+// unset or relative, "" when neither is known.
 func DefaultDir() string {
 	if x := os.Getenv("XDG_CACHE_HOME"); x != "" && filepath.IsAbs(x) {
 		return filepath.Join(x, "toolhost")
