@@ -65,7 +65,7 @@ func (c *call) notice() bool {
 	return true
 }
 
-// Call calls the server's tool with args (a JSON object, passed as is;
+// Call calls the server's tool with args (a JSON object, passed as is,
 // nil for none) and returns the server's result whole: content blocks,
 // structuredContent and isError. A tool that reports failure is a result
 // with IsError set and a nil error. An error is an *[Error]: the server

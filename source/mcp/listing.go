@@ -126,7 +126,7 @@ func (s *Source) trusted(l *Listing) bool {
 	return ok && time.Now().Before(until)
 }
 
-// trustedUntil is when l stops being trusted without asking the server;
+// trustedUntil is when l stops being trusted without asking the server,
 // false when it never is.
 func (s *Source) trustedUntil(l *Listing) (time.Time, bool) {
 	switch {

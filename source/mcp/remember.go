@@ -172,7 +172,7 @@ func (s *Source) forgetFailure() {
 }
 
 // backingOff returns the error of a start refused because a remembered
-// failure backs off; nil when a start may go ahead.
+// failure backs off, nil when a start may go ahead.
 func (s *Source) backingOff(op, tool string) error {
 	if s.opts.Retry {
 		return nil

@@ -37,7 +37,7 @@ type Spec struct {
 	Env     []string
 	Dir     string
 
-	// Sandbox confines a stdio server (see invoke.Spec.Sandbox); nil or
+	// Sandbox confines a stdio server (see invoke.Spec.Sandbox), nil or
 	// off runs it unconfined. Root is the workspace root its rules are
 	// relative to ("" for Dir). Confinement below must describe it.
 	Sandbox *sandbox.Policy
@@ -80,7 +80,7 @@ type Spec struct {
 // Options are the host's side of a [Source]: nil means all defaults.
 type Options struct {
 	// CacheDir is where listings are cached across runs (one file per
-	// server, e.g. $XDG_CACHE_HOME/toolhost/mcp); "" keeps them in memory.
+	// server, e.g. $XDG_CACHE_HOME/toolhost/mcp), "" keeps them in memory.
 	CacheDir string
 
 	// OnChange is called (from its own goroutine, never under a lock)
@@ -96,7 +96,7 @@ type Options struct {
 	Env func() ([]string, error)
 
 	// Log receives the server's log messages that belong to no call
-	// (see [Hooks.Log]); nil drops them.
+	// (see [Hooks.Log]), nil drops them.
 	Log func(*LogMessage)
 
 	// MaxBackoff caps the wait between restarts after consecutive
@@ -111,7 +111,7 @@ type Options struct {
 	// failure. toolhost check sets it.
 	Retry bool
 
-	// Logger receives the go-sdk client's own diagnostics; nil discards.
+	// Logger receives the go-sdk client's own diagnostics, nil discards.
 	Logger *slog.Logger
 }
 

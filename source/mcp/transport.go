@@ -102,7 +102,7 @@ type headerTransport struct {
 }
 
 // originOf is the scheme, host and port of raw, lower case, with the
-// scheme's default port made explicit; "" when raw does not parse.
+// scheme's default port made explicit, "" when raw does not parse.
 func originOf(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {

@@ -41,7 +41,7 @@ func stampOf(id fileID, path string, ok bool) FileStamp {
 }
 
 // Validity returns the validity of listing l, as [Source.Tools] returned
-// it; false when l is not the listing s holds now or not one the cache
+// it, false when l is not the listing s holds now or not one the cache
 // would serve again: not written to the cache (no CacheDir, no
 // trustworthy key, a write that failed), one that is never trusted
 // without asking (MaxAge < 0, an HTTP server's ttlMs 0 on 2026-07-28), or
