@@ -21,7 +21,7 @@ type Definition struct {
 	// Annotations holds the MCP annotations the metadata says:
 	// idempotentHint from metadata.idempotent, and readOnlyHint,
 	// destructiveHint, openWorldHint from the booleans read_only,
-	// destructive, open_world; nil when none.
+	// destructive, open_world, nil when none.
 	Annotations      map[string]any
 	Category         string
 	Tags             []string
@@ -30,7 +30,7 @@ type Definition struct {
 	Enabled          bool          // metadata.enabled_by_default (true when absent)
 	Timeout          time.Duration // metadata.timeout_seconds; 0 when absent
 	// Metadata holds the metadata keys the protocol does not define, as
-	// the provider sent them; nil when none.
+	// the provider sent them, nil when none.
 	Metadata map[string]any
 }
 
