@@ -146,7 +146,7 @@ func (c *calls) park(p *pending, qs []tool.Question) {
 }
 
 // resume returns a call waiting under key whose questions answers all
-// answer, no longer waiting; nil when there is none.
+// answer, no longer waiting, nil when there is none.
 func (c *calls) resume(key string, answers map[string]any) *pending {
 	c.mu.Lock()
 	defer c.mu.Unlock()

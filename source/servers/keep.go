@@ -92,7 +92,7 @@ func (k keptTool) tool() *catalog.Tool {
 }
 
 // Keep returns what may be kept of src, a source of [Sources], as its
-// last listing left it; false when nothing may: src is not an MCP
+// last listing left it, false when nothing may: src is not an MCP
 // server's (a remote's manifest is not kept), its last listing failed or
 // had problems, or its listing is not one the cache serves again (see
 // [mcp.Source.Validity]).

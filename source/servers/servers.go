@@ -22,7 +22,7 @@ type Options struct {
 	// manifests (CacheDir/remotes) across runs. If empty, they are kept in
 	// memory only, and every process starts the servers it lists.
 	CacheDir string
-	// Secrets says where a server's env secrets are read; nil for the
+	// Secrets says where a server's env secrets are read, nil for the
 	// process's environment and files.
 	Secrets *secret.Options
 	// Retry starts each server on first need even while a failed start
@@ -31,7 +31,7 @@ type Options struct {
 	Retry bool
 	// Audit, if set, is told each secret a server is given (its env
 	// secrets when it starts, the bearer token of an HTTP server or a
-	// remote), so that no audit line holds one; nil: no audit log.
+	// remote), so that no audit line holds one, nil: no audit log.
 	Audit *audit.Log
 }
 
