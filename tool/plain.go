@@ -116,7 +116,7 @@ func (p plainParser) call(c **Call) bool {
 	})
 }
 
-// stringOrNull reads a string into *s; null leaves *s unchanged.
+// stringOrNull reads a string into *s, null leaves *s unchanged.
 func (p plainParser) stringOrNull(s *string) bool {
 	if p.Null() {
 		return true
@@ -126,7 +126,7 @@ func (p plainParser) stringOrNull(s *string) bool {
 	return ok
 }
 
-// objectOrNull reads an object into *m; null leaves *m unchanged.
+// objectOrNull reads an object into *m, null leaves *m unchanged.
 func (p plainParser) objectOrNull(m *map[string]any) bool {
 	if p.Null() {
 		return true

@@ -40,7 +40,7 @@ func (a Action) Valid() bool {
 // Request is the one JSON object a host writes to a tool binary's stdin.
 type Request struct {
 	// ID tags a request sent to a long-lived process (protocol v2, see
-	// "Long-lived mode"); "" in one-shot requests, where it is omitted.
+	// "Long-lived mode"), "" in one-shot requests, where it is omitted.
 	ID       string  `json:"id,omitempty"`
 	Protocol string  `json:"protocol"`
 	Context  Context `json:"context"`

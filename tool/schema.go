@@ -109,7 +109,7 @@ func (t *Types) UnmarshalJSON(data []byte) error {
 }
 
 // plainString returns the text of a JSON string that is printable ASCII
-// without escapes (as type names are), which needs no decoding; ok is
+// without escapes (as type names are), which needs no decoding. ok is
 // false for any other data.
 func plainString(data []byte) (s string, ok bool) {
 	if len(data) < 2 || data[0] != '"' || data[len(data)-1] != '"' {
@@ -356,7 +356,7 @@ func (p *Parameter) Clone() *Parameter {
 }
 
 // CloneParameters returns a deep copy of a parameter map (see
-// [Parameter.Clone]); nil stays nil.
+// [Parameter.Clone]), nil stays nil.
 func CloneParameters(params map[string]*Parameter) map[string]*Parameter {
 	if params == nil {
 		return nil
