@@ -113,7 +113,7 @@ func (a *app) toolCatalog(c *cli.Context, name string) (*resolver.Catalog, error
 }
 
 // poolSize reads TOOLHOST_POOL_SIZE: the long-lived processes `serve`
-// keeps per binary, "" or an invalid value means the default (2), 0 means
+// keeps per binary. "" or an invalid value means the default (2). 0 means
 // none (every call one-shot).
 func poolSize(v string) int {
 	n, err := strconv.Atoi(strings.TrimSpace(v))
