@@ -30,23 +30,29 @@ const (
 )
 
 // screenedTransport serves MCP over newline-delimited JSON on r and w, as
-// mcp.IOTransport does, but screens every line before the SDK reads it:
-// a line the SDK's decoder would fail on (which ends the SDK's session,
-// and with it every call in flight) is answered here with a JSON-RPC
-// error, -32700 parse error or -32600 invalid request, carrying the
-// request's id when one can be read (null otherwise), and the server goes
-// on. The lines that pass are decoded once, by the SDK's own decoder
+// mcp.IOTransport does, but screens every line before the SDK reads it. A
+// line the SDK's decoder would fail on ends the SDK's session, and with it
+// every call in flight. Here such a line is answered with a JSON-RPC
+// error, -32700 parse error or -32600 invalid request, and the server goes
+// on. The error carries the request's id when one can be read, else null. The lines that pass are decoded once, by the SDK's own decoder
 // (jsonrpc.DecodeMessage), and handed to the SDK as messages by its
 // connection ([stdioConn]). The answers are written on w between the
 // SDK's writes (one lock for both).
 //
-// Refused: a line longer than maxLine bytes (skipped as it is read, never
-// held whole), invalid UTF-8, anything that is not one JSON value, nested
-// deeper than [MaxDepth], not a JSON-RPC 2.0 message (wrong or missing
-// "jsonrpc", an id that is not a string or number, a method that is not a
-// string), an id the SDK would not echo exactly (see ids.go), an object
-// holding a key twice, and batches (arrays; MCP dropped them in
-// 2025-06-18; send one message per line). Blank lines are skipped.
+// These lines are refused:
+//
+//   - a line longer than maxLine bytes, skipped as it is read and never
+//     held whole;
+//   - invalid UTF-8, anything that is not one JSON value, or nesting deeper
+//     than [MaxDepth];
+//   - anything but a JSON-RPC 2.0 message: wrong or missing "jsonrpc", an
+//     id that is not a string or number, a method that is not a string;
+//   - an id the SDK would not echo exactly (see ids.go);
+//   - an object holding a key twice;
+//   - batches, which are arrays. MCP dropped them in 2025-06-18: send one
+//     message per line.
+//
+// Blank lines are skipped.
 type screenedTransport struct {
 	r       io.ReadCloser
 	w       io.WriteCloser
