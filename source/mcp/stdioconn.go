@@ -162,12 +162,12 @@ func decodeMessage(raw json.RawMessage) (jsonrpc.Message, error) {
 }
 
 // plainMessage builds the message raw holds, as jsonrpc.DecodeMessage
-// would (TestPlainMessage and FuzzPlainMessage compare the two), when it
-// is a JSON object whose "jsonrpc" is "2.0" as written, whose "method", if
-// any, is a UTF-8 string without escapes, whose "id" is absent, null, such
-// a string or an integer of at most 15 digits (exact as the float64 the
-// go-sdk decodes it to), and which is a request (a method) or a result
-// (an id and no "error"). Members of other names are ignored, as the
+// would. TestPlainMessage and FuzzPlainMessage compare the two. raw must
+// be a JSON object whose "jsonrpc" is "2.0" as written. Its "method", if
+// any, is a UTF-8 string without escapes. Its "id" is absent, null, such a
+// string or an integer of at most 15 digits. Such an integer is exact as
+// the float64 the go-sdk decodes it to. The message is a request (a
+// method) or a result (an id and no "error"). Members of other names are ignored, as the
 // go-sdk's decoder ignores them (it matches names exactly, as a map
 // does). Anything else reports false.
 func plainMessage(raw json.RawMessage) (jsonrpc.Message, bool) {
