@@ -13,18 +13,19 @@ import (
 
 // Serve serves requests in long-lived mode (package tool, "Long-lived
 // mode"), as [Main] does when the host starts the binary with
-// tool.LongLivedEnv=1: it reads one request a line from stdin, each with an
-// "id", runs each on a goroutine of its own (calls run concurrently), and
-// writes the call's events and then its outcome as lines tagged with that
-// id; Progress and Log inside a tool function go to its own call. A line
+// tool.LongLivedEnv=1. It reads one request a line from stdin, each with
+// an "id". It runs each on a goroutine of its own, so calls run
+// concurrently. It writes the call's events and then its outcome as lines
+// tagged with that id. Progress and Log inside a tool function go to its
+// own call. A line
 // {"cancel":"ID"} cancels the context of that call, which still answers
 // with an outcome. The tool functions are the same as one-shot: nothing in
 // the author's code changes.
 //
 // Serve returns [ExitOK] when stdin ends and the calls in flight have
-// answered, or when ctx is done and they have answered; [ExitRequest] when
-// a line is longer than [MaxRequest] or stdin fails; [ExitInternal] when
-// stdout cannot be written. A request that cannot be decoded is answered
+// answered, or when ctx is done and they have answered. It returns
+// [ExitRequest] when a line is longer than [MaxRequest] or stdin fails. It
+// returns [ExitInternal] when stdout cannot be written. A request that cannot be decoded is answered
 // with an error outcome tagged with its id when one can be read, else with
 // the id "" (which the host reads as a protocol error).
 func Serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, tools ...*Tool) int {
