@@ -42,13 +42,13 @@ const (
 // These lines are refused:
 //
 //   - a line longer than maxLine bytes, skipped as it is read and never
-//     held whole;
+//     held whole.
 //   - invalid UTF-8, anything that is not one JSON value, or nesting deeper
-//     than [MaxDepth];
+//     than [MaxDepth].
 //   - anything but a JSON-RPC 2.0 message: wrong or missing "jsonrpc", an
-//     id that is not a string or number, a method that is not a string;
-//   - an id the SDK would not echo exactly (see ids.go);
-//   - an object holding a key twice;
+//     id that is not a string or number, a method that is not a string.
+//   - an id the SDK would not echo exactly (see ids.go).
+//   - an object holding a key twice.
 //   - batches, which are arrays. MCP dropped them in 2025-06-18: send one
 //     message per line.
 //
