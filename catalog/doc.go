@@ -9,13 +9,13 @@
 // It also holds what a catalog and its sources share:
 //
 //   - the tool as a catalog serves it ([Definition], [Tool], [RunMode],
-//     [Category]);
-//   - the identity of a set of tools ([Identity], [IdentityOf]);
+//     [Category]).
+//   - the identity of a set of tools ([Identity], [IdentityOf]).
 //   - the errors and problems of a resolution ([Error], [Problem],
-//     [Report] and the sentinel errors);
+//     [Report] and the sentinel errors).
 //   - the validation of a call's arguments against a tool's input schema
 //     ([CompileSchema], [ArgSchema], [Compiled], [ValidateArguments],
-//     [DecodeArguments]: docs/validation.md);
+//     [DecodeArguments]: docs/validation.md).
 //   - the contract through which a catalog knows a source of tools
 //     ([Source]: list the tools, run one call, format arguments, notice
 //     changes, close).

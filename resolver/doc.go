@@ -94,11 +94,11 @@
 // binary that gave no usable answer is an [*Error]. Its cause is one of
 // these, tested with errors.Is:
 //
-//   - [ErrNotFound], [ErrNotExecutable];
-//   - [ErrExit]: a schema request that failed, with the stderr tail;
-//   - [ErrNotJSON], [ErrNotSchema], [ErrTimeout], [ErrOutputTooLarge];
+//   - [ErrNotFound], [ErrNotExecutable].
+//   - [ErrExit]: a schema request that failed, with the stderr tail.
+//   - [ErrNotJSON], [ErrNotSchema], [ErrTimeout], [ErrOutputTooLarge].
 //   - [ErrProtocol]: a binary that described itself answered run with no
-//     outcome;
+//     outcome.
 //   - [ErrToolNotOffered], with [catalog.Error.Offered].
 //
 // Its message is one line. Its Fix ([FixOf]) says what to change: the TOML
