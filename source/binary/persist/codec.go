@@ -21,15 +21,15 @@ import (
 //	header           fields in the order of Encode
 //	body             the raw JSON blobs the header's spans point into
 //
-// Integers are varints, strings and lists are preceded by their length.
-// Each span of the body (the tools/list result, each tool's detail) is
-// followed in the header by the CRC-32 of its bytes, so that one tool's
-// detail can be read and checked without reading the rest of the body
-// (DecodeOne, for resolver's Options.Only).
+// Integers are varints. Strings and lists are preceded by their length.
+// The spans of the body are the tools/list result and each tool's detail.
+// Each span is followed in the header by the CRC-32 of its bytes. So one
+// tool's detail can be read and checked without reading the rest of the
+// body (DecodeOne, for resolver's Options.Only).
 //
-// The file is hostile input: the decoders check every length against what
-// is left (so no allocation exceeds the file), every span against the
-// body and every CRC, and return ErrBad for anything else.
+// The file is hostile input. The decoders check every length against what
+// is left, so no allocation exceeds the file. They check every span
+// against the body, and every CRC. They return ErrBad for anything else.
 
 // Version is the version of the format. A file of another version does
 // not decode.
