@@ -109,12 +109,12 @@ func selfKey() (fileKey, bool) {
 	return statFile(exe)
 }
 
-// layersKey identifies the configuration files of root by their stat
-// (path, size, mtime in ns, device, inode, ctime: an edit that keeps the
-// size and restores the mtime still changes the ctime), with the
-// resolver's own executable: a persisted resolution stored under it is
-// served without reading the configuration. "" when a file is not a
-// regular file or there is none.
+// layersKey identifies the configuration files of root by their stat,
+// with the resolver's own executable. The stat is path, size, mtime in ns,
+// device, inode and ctime. An edit that keeps the size and restores the
+// mtime still changes the ctime. A persisted resolution stored under the
+// key is served without reading the configuration. layersKey returns ""
+// when a file is not a regular file or there is none.
 func layersKey(root string, files []string) string {
 	if len(files) == 0 {
 		return ""
