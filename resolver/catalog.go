@@ -36,16 +36,16 @@ type Options struct {
 	// PoolIdle is how long a long-lived process may stay without calls
 	// before it is ended. If zero, [DefaultPoolIdle] (60s).
 	PoolIdle time.Duration
-	// Only, if set, names the one tool the caller is about to use (a
-	// one-shot call): when a persisted resolution has it, the catalog
-	// holds that tool alone (with the stored warnings; its identity and
-	// listing are computed from it), read from the file's header and that
-	// tool's detail, and served once that tool's binary is found
-	// unchanged, without checking the others. [catalog.Catalog.Refresh] (Call runs
-	// one at most once a second) checks every binary. When one changed,
-	// the whole configuration is resolved and served. When the persisted
-	// resolution does not have the tool, Only changes nothing. If empty,
-	// every binary is checked and every tool served.
+	// Only, if set, names the one tool the caller is about to use, as in a
+	// one-shot call. When a persisted resolution has it, the catalog holds
+	// that tool alone, with the stored warnings. Its identity and listing
+	// are computed from it. It is read from the file's header and that
+	// tool's detail. It is served once that tool's binary is found
+	// unchanged, without checking the others. [catalog.Catalog.Refresh]
+	// checks every binary, and Call runs one at most once a second. When one
+	// changed, the whole configuration is resolved and served. When the
+	// persisted resolution does not have the tool, Only changes nothing. If
+	// empty, every binary is checked and every tool served.
 	Only string
 	// Limiter counts the calls of the tools that set
 	// rate_limit_per_minute ([catalog.Tool.RateLimit]). If nil, the catalog keeps
