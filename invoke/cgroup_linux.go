@@ -18,15 +18,16 @@ import (
 // cgroupHost is what this process found out, once, about per-call
 // cgroups: where it may make them, or why it may not.
 //
-// A call's cgroup (its leaf) is made as a child of the host's own cgroup
-// v2 (the 0:: line of /proc/self/cgroup, under the cgroup2 mount): the
-// one place an unprivileged host may own (a systemd user session
-// delegates the user's subtree, and the host's scope is inside it; an SSH
-// session's scope belongs to root), and as good as any for root. A child
-// of a cgroup holding processes is allowed as long as no controller is
-// enabled for its children, which is so for any cgroup the host can sit
-// in ("no internal processes": only the root cgroup may hold processes
-// and enable controllers, and children of the root are allowed too).
+// A call's cgroup, its leaf, is made as a child of the host's own cgroup
+// v2: the 0:: line of /proc/self/cgroup, under the cgroup2 mount. That is
+// the one place an unprivileged host may own, and as good as any for
+// root. A systemd user session delegates the user's subtree, and the
+// host's scope is inside it. An SSH session's scope belongs to root. A
+// child of a cgroup holding processes is allowed as long as no controller
+// is enabled for its children. That is so for any cgroup the host can sit
+// in, by the rule of "no internal processes". Only the root cgroup may
+// hold processes and enable controllers, and children of the root are
+// allowed too.
 //
 // Leaves that calls left empty are kept open for later calls, at most
 // maxFreeLeaves of them: those of a host that exited stay behind, empty,
