@@ -88,12 +88,11 @@ func NotFound(err error) bool {
 // headerTransport adds fixed headers to every request to the endpoint's
 // origin, and taps the event streams of the responses ([sseTap]).
 //
-// The headers (the bearer token among them) go to that origin only: the
-// http.Client follows a redirect through this transport, and a server
-// that answers 307 with another host's address must not receive them
-// there (the client's own rule, which drops Authorization on such a
-// redirect, sees only the headers of the request it was given, not those
-// added here).
+// The headers, the bearer token among them, go to that origin only. The
+// http.Client follows a redirect through this transport. A server that
+// answers 307 with another host's address must not receive them there.
+// The client's own rule drops Authorization on such a redirect. But it
+// sees only the headers of the request it was given, not those added here.
 type headerTransport struct {
 	base   http.RoundTripper
 	header http.Header

@@ -41,11 +41,11 @@ func stampOf(id fileID, path string, ok bool) FileStamp {
 }
 
 // Validity returns the validity of listing l, as [Source.Tools] returned
-// it, false when l is not the listing s holds now or not one the cache
-// would serve again: not written to the cache (no CacheDir, no
-// trustworthy key, a write that failed), one that is never trusted
-// without asking (MaxAge < 0, an HTTP server's ttlMs 0 on 2026-07-28), or
-// one whose freshness has run out.
+// it. It returns false when l is not the listing s holds now, or not one
+// the cache would serve again. Such a listing was not written to the
+// cache: no CacheDir, no trustworthy key, or a write that failed. Or it is
+// never trusted without asking: MaxAge < 0, or an HTTP server's ttlMs 0
+// on 2026-07-28. Or its freshness has run out.
 func (s *Source) Validity(l *Listing) (Validity, bool) {
 	s.mu.Lock()
 	cur, o := s.listing, s.origin
