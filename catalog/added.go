@@ -321,11 +321,11 @@ func (c *Catalog) listSource(ctx context.Context, a *added) {
 }
 
 // placeSourcesLocked returns the tools of tools that are not an added
-// source's (the base source's and the registered ones), with each added
-// source's listed tools placed beside them in the order the sources were
-// added: a name taken already is left out and counted against its source,
-// whose problems are then its own and one [ErrDuplicate] problem for the
-// names it lost. The caller holds c.mu.
+// source's: the base source's and the registered ones. Each added source's
+// listed tools are placed beside them, in the order the sources were
+// added. A name taken already is left out and counted against its source.
+// That source's problems are then its own, and one [ErrDuplicate] problem
+// for the names it lost. The caller holds c.mu.
 func (c *Catalog) placeSourcesLocked(tools map[string]*entry) map[string]*entry {
 	next := make(map[string]*entry, len(tools))
 	for n, e := range tools {
