@@ -134,10 +134,11 @@ func hex4(b []byte) (uint16, bool) {
 }
 
 // duplicateAnswer is the error response to a message holding a key twice
-// in one object (in "params", in "arguments", anywhere), or nil: the SDK
-// and encoding/json keep the last value, while what a client, a proxy or
-// an approval prompt showed may be the first. id is the message's id,
-// answered with unless "id" itself is the key given twice.
+// in one object, in "params", in "arguments" or anywhere. It is nil for
+// any other message. The SDK and encoding/json keep the last value, while
+// what a client, a proxy or an approval prompt showed may be the first. id
+// is the message's id, answered with unless "id" itself is the key given
+// twice.
 func duplicateAnswer(msg []byte, id json.RawMessage) []byte {
 	err := dupkey.Check(msg)
 	if err == nil {
