@@ -495,10 +495,11 @@ var interpreters = []string{"python", "node", "deno", "bun", "ruby", "perl", "ba
 var scriptExts = []string{".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".sh", ".bash", ".php", ".lua", ".r", ".jl", ".tcl"}
 
 // missingScript returns the first argument of spec that names a script
-// (a file with a script's extension, or, given to an interpreter, a
-// relative path with a directory) that does not exist, and the directory relative paths are
-// taken from: an interpreter given a missing script exits with an error
-// of its own ("can't open file", "Cannot find module").
+// that does not exist, and the directory relative paths are taken from. A
+// script is a file with a script's extension or, given to an interpreter,
+// a relative path with a directory. An interpreter given a missing script
+// exits with an error of its own ("can't open file", "Cannot find
+// module").
 func missingScript(spec *invoke.Spec, root string) (script, dir string, ok bool) {
 	if spec.Shell || len(spec.Command) < 2 {
 		return "", "", false

@@ -264,12 +264,13 @@ func (s *Source) sortedLocked() []*entry {
 }
 
 // Refresh checks cheaply whether any binary changed since it was asked for
-// its schema (its stat key: size, modification time, inode and change time
-// of the executable and of script arguments; nothing is spawned for that),
-// or a timed-out schema request is due, asks the changed binaries again,
-// and rebuilds the tools, which the catalog then lists again (Watch). It
-// reports whether the tools changed. Commands without a trustworthy stat
-// key (go run, shell) are not checked.
+// its schema. It compares the stat key: size, modification time, inode and
+// change time of the executable and of script arguments. Nothing is
+// spawned for that. It also checks whether a timed-out schema request is
+// due. It asks the changed binaries again and rebuilds the tools, which
+// the catalog then lists again (Watch). It reports whether the tools
+// changed. Commands without a trustworthy stat key (go run, shell) are not
+// checked.
 func (s *Source) Refresh(ctx context.Context) (changed bool, err error) { return s.refresh(ctx) }
 
 // Categories returns the categories of the configuration, sorted by id.
