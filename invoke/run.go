@@ -241,11 +241,11 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (res *Result, err e
 // ETXTBSY, after 10ms, 20ms, … 320ms: about 0.6s in all.
 const textBusyRetries = 6
 
-// startRetrying starts a command made by newCmd (confined by launch when
-// not nil), trying again with a new one while
-// the start fails with ETXTBSY: the executable is open for writing, which
-// passes (a build finishing; in a process that writes executables, as tests
-// do, a child forked meanwhile that holds the file until it execs, Go issue
+// startRetrying starts a command made by newCmd, confined by launch when
+// not nil. It tries again with a new one while the start fails with
+// ETXTBSY. The executable is then open for writing, which passes: a build
+// is finishing. In a process that writes executables, as tests do, a
+// child forked meanwhile may hold the file until it execs (Go issue
 // 22315).
 func startRetrying(ctx context.Context, launch *sandbox.Launch, newCmd func() *exec.Cmd) (*exec.Cmd, error) {
 	for attempt := 0; ; attempt++ {
