@@ -186,11 +186,11 @@ func (p *Process) Write(line []byte) error {
 func (p *Process) Close() { go p.Stop() }
 
 // Stop ends the process in the one stop order of every process the host
-// starts: it closes its stdin, so that a long-lived binary finishes its
-// calls in flight and exits (an MCP stdio server exits on end of input);
-// after the grace delay its process group gets SIGTERM; after another,
-// SIGKILL, with everything in its cgroup. It returns once the process has
-// exited.
+// starts. It closes its stdin, so that a long-lived binary finishes its
+// calls in flight and exits. An MCP stdio server exits on end of input.
+// After the grace delay its process group gets SIGTERM. After another
+// grace delay the group gets SIGKILL, with everything in its cgroup. Stop
+// returns once the process has exited.
 func (p *Process) Stop() {
 	p.wmu.Lock()
 	_ = p.stdin.Close()
