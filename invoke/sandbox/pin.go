@@ -62,9 +62,9 @@ func pin(r FSRule, a, rootReal, home string) error {
 }
 
 // Resolve returns where the access.fs rule path leads with the workspace
-// root and the home directory home: named, the absolute path it names
-// (links not followed), and target, where a call would grant it (links
-// followed, as far as the path exists). target is "" when the path cannot
+// root and the home directory home. named is the absolute path it names,
+// links not followed. target is where a call would grant it, links
+// followed as far as the path exists. target is "" when the path cannot
 // be placed (a "~/" path without a home). `toolhost trust` records them
 // as [FSRule.Targets].
 func Resolve(path, root, home string) (named, target string) {
