@@ -14,9 +14,9 @@ import (
 )
 
 // stdioTransport is the go-sdk's IOTransport over a stdio server's pipes,
-// but for how a message is decoded: the go-sdk decodes each message it
-// reads twice (once as a batch, then as a message), each time through a
-// decoder with a buffer of 32 KiB of its own, which is most of what a
+// but for how a message is decoded. The go-sdk decodes each message it
+// reads twice, once as a batch and then as a message. Each time it uses a
+// decoder with a buffer of 32 KiB of its own. That is most of what a
 // forwarded call allocates. Here a message of plain shape (see
 // [plainMessage]) is built from one pass over its top-level members, and
 // any other goes to the go-sdk's own decoder, which has the final word.
