@@ -249,10 +249,10 @@ func (a *ArgSchema) dropNulls(args map[string]any) {
 }
 
 // defaults are the defaults of an object schema's properties as
-// jsonschema-go's ApplyDefaults (v0.4) applies them to a map[string]any,
-// decoded once rather than on every call: for each property that is not
-// required, when it is missing, its default (a copy) if it has one, else an
-// empty object when a property below it has a default. Then, missing or
+// jsonschema-go's ApplyDefaults (v0.4) applies them to a map[string]any.
+// They are decoded once rather than on every call. A property that is not
+// required and is missing gets a copy of its default if it has one. Else
+// it gets an empty object when a property below it has a default. Then, missing or
 // not, the same rules inside its value when that is an object. Like
 // ApplyDefaults it follows "properties" only (no $ref), and reads the
 // "required" of the schema that declares the property. The values are
