@@ -174,22 +174,24 @@ func (h *handler) validate(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, validation{Valid: len(errs) == 0, Errors: errs})
 }
 
-// call answers POST /tools/{name}/call with the MCP CallToolResult: a tool
-// that ran and failed is isError:true with status 200 (data, not an HTTP
-// failure). 403 when execution is not allowed, 401 without the token, 404
-// for an unknown tool, 400 for a body that is not a JSON object (or holds
-// a key twice; see decodeBody for its two forms).
+// call answers POST /tools/{name}/call with the MCP CallToolResult. A tool
+// that ran and failed is isError:true with status 200: data, not an HTTP
+// failure. The status is 403 when execution is not allowed, 401 without
+// the token, and 404 for an unknown tool. It is 400 for a body that is not
+// a JSON object, or holds a key twice (see decodeBody for its two forms).
 //
-// A question the tool asks and the answers do not cover comes back as an input-required result, in the shape of MCP multi
-// round-trip requests (SEP-2322): "resultType":"input_required" and
-// "inputRequests":{id: {"method":"elicitation/create","params":…}}, the
-// question's text as content. The client calls again with the same
+// A question the tool asks and the answers do not cover comes back as an
+// input-required result. It has the shape of MCP multi round-trip requests
+// (SEP-2322): "resultType":"input_required" and
+// "inputRequests":{id: {"method":"elicitation/create","params":…}}, with
+// the question's text as content. The client calls again with the same
 // arguments and "answers" holding every answer so far, by question id.
 //
 // A tool that runs only once a person approves the call (run = "ask")
-// first answers an input-required result asking for approval: the call as
-// the tool renders it, the form keyed "approval", and a "requestState":
-// a one-time ticket bound to this tool and these arguments. The page shows
+// first answers an input-required result asking for approval. It holds
+// the call as the tool renders it, the form keyed "approval", and a
+// "requestState". That is a one-time ticket bound to this tool and these
+// arguments. The page shows
 // the call. When the person approves, it calls again with the ticket as
 // "approval". A question after that comes with a new ticket, sent back
 // with the answers. /mcp never reads "approval": a model's call over MCP
