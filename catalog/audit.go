@@ -11,10 +11,10 @@ import (
 )
 
 // This file writes the audit line of each call ([Options.Audit],
-// docs/audit.md): Call wraps the call path (call.go) and, when the
-// catalog has a log, collects in the call's context what only the path
-// knows (the approval decision, a sandbox denial, the process's exit
-// status and bytes) for the one [audit.Record] it writes when the call
+// docs/audit.md). Call wraps the call path (call.go). When the catalog has
+// a log, Call collects in the call's context what only the path knows:
+// the approval decision, a sandbox denial, the process's exit status and
+// bytes. It writes them in the one [audit.Record] it writes when the call
 // ends.
 
 // callNote is what the call path tells the audit line while a call runs.
