@@ -92,10 +92,10 @@ func (k keptTool) tool() *catalog.Tool {
 }
 
 // Keep returns what may be kept of src, a source of [Sources], as its
-// last listing left it, false when nothing may: src is not an MCP
-// server's (a remote's manifest is not kept), its last listing failed or
-// had problems, or its listing is not one the cache serves again (see
-// [mcp.Source.Validity]).
+// last listing left it. It returns false when nothing may. That is so when
+// src is not an MCP server's, as a remote's manifest is not kept. It is so
+// when its last listing failed or had problems. It is so when its listing
+// is not one the cache serves again (see [mcp.Source.Validity]).
 func Keep(src catalog.Source) (Kept, bool) {
 	s, ok := src.(*server)
 	if !ok {
