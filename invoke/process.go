@@ -47,9 +47,9 @@ type Process struct {
 }
 
 // Start starts spec's command as a long-lived process, for requests like
-// req (its context.root is the working directory's base, and templates
-// are rendered from it: a caller pools only commands without templates),
-// with [tool.LongLivedEnv]=1 in its environment. onLine is called with
+// req, with [tool.LongLivedEnv]=1 in its environment. req's context.root
+// is the working directory's base. Templates are rendered from req, so a
+// caller pools only commands without templates. onLine is called with
 // each line of stdout, without the newline, in order, from one goroutine.
 // The slice is only valid during the call. A line longer than Spec.MaxStdout
 // kills the process group ([Process.Err] then wraps [ErrOutputTooLarge]).

@@ -45,12 +45,12 @@ func Render(tokens []string, req *tool.Request) ([]string, error) {
 }
 
 // CheckArguments reports whether [Run] would refuse to start spec for req
-// because of its templates: a malformed template, a shell template in a
-// construct that cannot take a value ([ErrShellTemplate]), or a value that
-// would be read as an option (an [*OptionError], matching
-// [ErrOptionValue]), or a value holding a NUL byte (a [*NULError]). It
-// starts nothing. So a caller can refuse a call
-// before running it.
+// because of its templates. Run refuses a malformed template, and a shell
+// template in a construct that cannot take a value ([ErrShellTemplate]).
+// It refuses a value that would be read as an option (an [*OptionError],
+// matching [ErrOptionValue]). It refuses a value holding a NUL byte (a
+// [*NULError]). CheckArguments starts nothing. So a caller can refuse a
+// call before running it.
 func CheckArguments(spec *Spec, req *tool.Request) error {
 	_, err := commandLine(spec, req)
 	return err
