@@ -22,9 +22,9 @@ import (
 //	{"version":1,"key":"<StatKey key>","command":["bin/fs"],"response":{"tools":[…]}}
 //
 // An answer is used only when its key equals the binary's current
-// StatKey key (path, size, mtime, inode and ctime of the executable and
-// of file arguments, plus the command line). So it is never stale. A rebuilt binary
-// overwrites its file. Commands without a trustworthy key (go run, shell)
+// StatKey key. That key covers path, size, mtime, inode and ctime of the
+// executable and of file arguments, plus the command line. So an answer
+// is never stale. A rebuilt binary overwrites its file. Commands without a trustworthy key (go run, shell)
 // are never stored. Files are written to a temporary file and renamed. So a
 // reader never sees half a file. A file that does not decode is ignored and
 // rewritten.
