@@ -147,10 +147,11 @@ func tryLine(note, cmd string) string {
 
 // rootRelative rewrites the paths in argv typed relative to the current
 // directory so that they are relative to the workspace root, where the
-// entry's command runs: the command when it is a path (./bin/x,
-// ../tools/y), and every argument that names an existing file or directory
-// from the current directory (python3 ./tw.py). Bare command names (found
-// in PATH), absolute paths, flags and other words are left as they are.
+// entry's command runs. It rewrites the command when it is a path
+// (./bin/x, ../tools/y). It rewrites every argument that names an
+// existing file or directory from the current directory (python3
+// ./tw.py). Bare command names (found in PATH), absolute paths, flags and
+// other words are left as they are.
 func rootRelative(argv []string, root string) ([]string, error) {
 	if len(argv) == 0 {
 		return argv, nil
