@@ -112,10 +112,11 @@ func Keep(src catalog.Source) (Kept, bool) {
 // Holds reports whether k may be served at now (see [Kept]).
 func (k *Kept) Holds(now time.Time) bool { return k.Validity.Holds(now) }
 
-// The kept form of sources is an index, one line of JSON (the sources,
-// their validity, each tool's name, summary, enabled and the span of its
-// detail), then the tools' details, one JSON object each, so that a warm
-// start decodes the index alone and a detail when it is first used.
+// The kept form of sources is an index, one line of JSON, then the tools'
+// details, one JSON object each. The index holds the sources, their
+// validity, and each tool's name, summary, enabled and the span of its
+// detail. So a warm start decodes the index alone, and a detail when it is
+// first used.
 type keptIndex struct {
 	Name     string       `json:"name"`
 	Validity mcp.Validity `json:"validity"`
