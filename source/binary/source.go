@@ -280,11 +280,12 @@ func (s *Source) Categories() []catalog.Category {
 	return slices.Clone(s.categories)
 }
 
-// Unconfined returns a warning for each enabled tool of the binaries
-// that served says a catalog serves from them (not one a registered tool
-// or another source serves in its place) that runs a shell (shell = true)
-// or lets the model pass options (allow_option) without the OS sandbox:
-// `toolhost check` shows them. Sorted by tool name.
+// Unconfined returns a warning for each enabled tool of the binaries that
+// runs a shell (shell = true) or lets the model pass options
+// (allow_option) without the OS sandbox. It counts only the tools that
+// served says a catalog serves from the binaries, not one a registered
+// tool or another source serves in its place. `toolhost check` shows the
+// warnings. They are sorted by tool name.
 func (s *Source) Unconfined(served func(name string) bool) []catalog.Problem {
 	s.mu.Lock()
 	entries := s.sortedLocked()
