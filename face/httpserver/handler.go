@@ -95,10 +95,10 @@ const DefaultMaxBodyBytes = 4 << 20
 // If-None-Match holds it gets 304 Not Modified. A request whose Host does
 // not name the server, or whose Origin is neither the server's own nor in
 // [Options.AllowedOrigins], gets 403. A POST whose body is not
-// application/json gets 415 (guard.go). A provider
-// from [FromCatalog] has its listings (/tools, /api/v1/tools, /identity)
-// computed once per change of the catalog (the handler subscribes to it
-// for as long as the catalog lives) and served from bytes. The manifest's
+// application/json gets 415 (guard.go). A provider from [FromCatalog] has
+// its listings (/tools, /api/v1/tools, /identity) computed once per change
+// of the catalog and served from bytes. The handler subscribes to the
+// catalog for as long as the catalog lives. The manifest's
 // generated_at is then the time they were computed. Any other provider is
 // asked once per request. The handler can be mounted on any mux (strip a
 // prefix with http.StripPrefix).
