@@ -108,11 +108,10 @@ type Options struct {
 	// too large to send to a model. search_tools ranks the catalog's tools
 	// for a query and gives the best with their input schemas. call_tool
 	// calls one of them the way tools/call would: validation, approval,
-	// questions and the sandbox all apply.
-	// A tools/call naming a catalog tool still works. The full list stays
-	// available to people (`toolhost list`, GET /tools). search_tools runs
-	// no process and is served over HTTP without AllowHTTPExecute;
-	// call_tool is not.
+	// questions and the sandbox all apply. A tools/call naming a catalog
+	// tool still works. The full list stays available to people
+	// (`toolhost list`, GET /tools). search_tools runs no process and is
+	// served over HTTP without AllowHTTPExecute. call_tool is not.
 	ToolSearch bool
 }
 
