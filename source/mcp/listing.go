@@ -345,9 +345,9 @@ func (s *Source) setListing(l *Listing) {
 
 // listChanged handles notifications/tools/list_changed from the live
 // connection: the tools are listed again, in the background. A burst of
-// notifications costs at most two listings, not one each (a server that
-// floods them would have each answered with a tools/list of up to
-// maxPages pages): while one listing is under way, the notifications that
+// notifications costs at most two listings, not one each. Else a server
+// that floods them would have each answered with a tools/list of up to
+// maxPages pages. While one listing is under way, the notifications that
 // come are noted, and answered by one more listing after it.
 func (s *Source) listChanged(_ context.Context, req *mcp.ToolListChangedRequest) {
 	s.mu.Lock()
