@@ -13,20 +13,20 @@ import (
 const prSetChildSubreaper = 36
 
 // EnableSubreaper makes this process a child subreaper (Linux
-// prctl(PR_SET_CHILD_SUBREAPER)): a process orphaned below it — a tool's
-// daemon whose parent exited — is re-parented to it rather than to init,
-// and [Run] then kills and reaps the ones carrying its token, and reaps
-// adopted orphans that exited by themselves. So none is left as a zombie.
+// prctl(PR_SET_CHILD_SUBREAPER)). A process orphaned below it, such as a
+// tool's daemon whose parent exited, is re-parented to it rather than to
+// init. [Run] then kills and reaps the ones carrying its token. It also
+// reaps adopted orphans that exited by themselves. So none is left as a zombie.
 //
 // Call it once, at start, before any process is started, and only in a
-// program whose child processes are all started by [Run] (the toolhost
-// command): reaping adopted orphans waits for children Run did not start,
-// which would steal the exit status of a child the program started
+// program whose child processes are all started by [Run], such as the
+// toolhost command. Reaping adopted orphans waits for children Run did not
+// start. That would steal the exit status of a child the program started
 // itself. Without it Run still kills what its tools leave behind (found
-// by [CallEnv]); init reaps those. A host that called it also starts a
-// watchdog (watchdog_linux.go) with its first long-lived process, or
-// once a call has run 100 ms, which ends what the host leaves running if
-// it is killed. It returns an error on other systems.
+// by [CallEnv]), and init reaps those. A host that called it also starts
+// a watchdog (watchdog_linux.go) with its first long-lived process, or
+// once a call has run 100 ms. The watchdog ends what the host leaves
+// running if it is killed. It returns an error on other systems.
 func EnableSubreaper() error {
 	if adopted.Load() != nil {
 		return nil
