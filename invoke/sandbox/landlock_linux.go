@@ -18,10 +18,10 @@ import (
 // enforce.
 //
 // It speaks to the kernel directly, with the ABI asked once per process
-// ([kernelABI]): one landlock_create_ruleset, then one landlock_add_rule
-// per grant (the system paths through descriptors held open, the others
-// opened O_PATH for the call), where go-landlock's Config asked the
-// kernel for its ABI and errata again on every call.
+// ([kernelABI]). It makes one landlock_create_ruleset, then one
+// landlock_add_rule per grant. The system paths go through descriptors
+// held open, and the others are opened O_PATH for the call. go-landlock's
+// Config asked the kernel for its ABI and errata again on every call.
 func ruleset(pl *Plan) (*os.File, uint32, error) {
 	rs, err := rulesetOf(pl, pl.Paths, handledFS, true)
 	return rs, 0, err

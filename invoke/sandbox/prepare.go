@@ -123,11 +123,11 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 	return l, nil
 }
 
-// privateTemp makes a call's private temporary directory (0700, a name
-// with the host's pid, see tempPattern) in memory where it can: under
-// $XDG_RUNTIME_DIR, else /dev/shm (both tmpfs on Linux: a mkdir there
-// costs microseconds, on a disk file system it can cost a millisecond),
-// else the system's temporary directory. The first one of the process
+// privateTemp makes a call's private temporary directory, 0700, with a
+// name holding the host's pid (see tempPattern). It makes it in memory
+// where it can: under $XDG_RUNTIME_DIR, else /dev/shm, else the system's
+// temporary directory. The first two are tmpfs on Linux. A mkdir there
+// costs microseconds, and on a disk file system it can cost a millisecond. The first one of the process
 // starts the sweep of what killed hosts left there (sweep_linux.go).
 func privateTemp() (string, error) {
 	pat := tempPattern()
