@@ -467,9 +467,10 @@ func (c *Catalog) listBase(ctx context.Context, a *added) {
 		fresh[n] = e
 	}
 	// The base source's tools win over an added source's, as when the
-	// catalog was made (the base lists before the added sources): a
-	// source that lists a name while the base's tool is down (a binary
-	// missing, timing out) must not keep it once the base serves it again.
+	// catalog was made: the base lists before the added sources. A source
+	// may list a name while the base's tool is down, as with a binary
+	// missing or timing out. It must not keep it once the base serves it
+	// again.
 	fresh = c.placeSourcesLocked(fresh)
 	changed := !sameTools(c.tools, fresh)
 	c.tools = fresh
