@@ -74,11 +74,11 @@
 // ErrorWithPosition shows the line. Several problems in one file are joined
 // with errors.Join, sorted by line.
 //
-// [Load] does not let one broken file take down the rest: it leaves out
-// the files with errors (and the entries they also configure, as
-// [ErrWithheld]) and the entries that fail the checks after merging, and
-// returns the [Config] of everything else together with a [Problems] error
-// listing what it left out. Its *Config is nil only when nothing can be
+// [Load] does not let one broken file take down the rest. It leaves out
+// the files with errors, and the entries they also configure, as
+// [ErrWithheld]. It leaves out the entries that fail the checks after
+// merging. It returns the [Config] of everything else together with a
+// [Problems] error listing what it left out. Its *Config is nil only when nothing can be
 // read at all (a missing explicit file).
 //
 // # Editing
