@@ -108,8 +108,8 @@
 // counts it an integer) and becomes 1000 or 1. A number that does not fit
 // the field's Go type is refused naming the field ("n: want an integer
 // that fits int64, got 123456789012345678901234567890"). A float field gets
-// the nearest float (a 30-digit integer is rounded; only a number beyond
-// the type's range, such as 1e400, is refused): use an integer type,
+// the nearest float, so a 30-digit integer is rounded. Only a number
+// beyond the type's range, such as 1e400, is refused. Use an integer type,
 // json.Number or a string where every digit matters. minimum, maximum and
 // enum compare numbers exactly, as decimals. An `any` field, and numbers in
 // [RequestFrom]'s arguments, answers and options, are json.Number, never
@@ -117,14 +117,14 @@
 //
 // What your function returns becomes the outcome: the string is the success
 // content (a struct gives structured output, see below). An error is an
-// error outcome with its message ([Transient] marks it retryable). A panic is an error outcome too, with the stack on stderr,
-// and so is a call of runtime.Goexit. (A panic in a goroutine your function
-// starts cannot be recovered: it crashes the process, as os.Exit and
-// log.Fatal end it, and the host reports the exit status and stderr.)
-// The context carries the request: [Root] gives context.root, the workspace
-// root (also the working directory unless the user's entry sets another), and
-// [RequestFrom] the whole request: the ids, the entry's options, the raw
-// arguments. It is cancelled when the host stops the call.
+// error outcome with its message ([Transient] marks it retryable). A panic is an error outcome too,
+// with the stack on stderr, and so is a call of runtime.Goexit. A panic in
+// a goroutine your function starts cannot be recovered. It crashes the
+// process, as os.Exit and log.Fatal end it, and the host reports the exit
+// status and stderr. The context carries the request. [Root] gives
+// context.root, the workspace root. That is also the working directory
+// unless the user's entry sets another. [RequestFrom] gives the whole
+// request: the ids, the entry's options, the raw arguments. It is cancelled when the host stops the call.
 //
 // Anything your function prints goes to stderr (os.Stdout points there while
 // it runs), which hosts keep as the error trail: log freely. Only the
@@ -182,10 +182,10 @@
 //	sdk.Log(ctx, sdk.LevelWarning, "skipped 2 binary files")
 //
 // Structured output. A function that returns a struct (or a pointer to
-// one) instead of a string has structured output: the struct is reflected
-// into the tool's output_schema with the same tags as inputs (a pointer,
-// slice or map field that may be nil also allows null), and the value is
-// the outcome's "structured" value, which the host validates and serves as
+// one) instead of a string has structured output. The struct is reflected
+// into the tool's output_schema with the same tags as inputs. A pointer,
+// slice or map field that may be nil also allows null. The value is the
+// outcome's "structured" value, which the host validates and serves as
 // MCP structuredContent. Give the type a String method for the text
 // content (models and v1 hosts read it). Without one the host shows the
 // JSON, and v1 hosts get the JSON as text.
