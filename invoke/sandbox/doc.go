@@ -7,12 +7,12 @@
 // [Launch]: the host compiles the rules, creates the Landlock ruleset
 // (which restricts nothing), filters the environment and makes the
 // private TMPDIR. [Launch.Start] then starts the tool from a throwaway
-// thread: Landlock domains and no_new_privs belong to a thread and a child
-// inherits those of the thread that forks it, so Start confines a thread
-// of its own (never the main one) with the ruleset and a seccomp filter
-// for what Landlock does not check (sockets but TCP and UDP, setuid bits,
-// owners, extended attributes, keyrings), forks and execs the tool there, and lets
-// the Go runtime end that thread. The child is
+// thread. Landlock domains and no_new_privs belong to a thread, and a
+// child inherits those of the thread that forks it. So Start confines a
+// thread of its own, never the main one. It uses the ruleset and a seccomp
+// filter for what Landlock does not check: sockets but TCP and UDP, setuid
+// bits, owners, extended attributes, keyrings. It forks and execs the tool
+// there, and lets the Go runtime end that thread. The child is
 // started traced and stops before the tool's first instruction. The
 // thread collects the stop, sets RLIMIT_CORE 0 and ends, and only then
 // does the kernel resume the tool. So the tool never shares its domain
