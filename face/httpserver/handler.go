@@ -97,9 +97,9 @@ const DefaultMaxBodyBytes = 4 << 20
 // [Options.AllowedOrigins], gets 403. A POST whose body is not
 // application/json gets 415 (guard.go). A provider from [FromCatalog] has
 // its listings (/tools, /api/v1/tools, /identity) computed once per change
-// of the catalog and served from bytes. The handler subscribes to the
-// catalog for as long as the catalog lives. The manifest's
-// generated_at is then the time they were computed. Any other provider is
+// of the catalog and served from bytes. The manifest's generated_at is
+// then the time they were computed. The handler subscribes to the catalog
+// for as long as the catalog lives. Any other provider is
 // asked once per request. The handler can be mounted on any mux (strip a
 // prefix with http.StripPrefix).
 func NewHandler(p Provider, opts *Options) http.Handler {
