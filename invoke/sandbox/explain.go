@@ -58,10 +58,10 @@ var (
 	devTCPRe = regexp.MustCompile(`/dev/tcp/([0-9A-Za-z.:-]+)/([0-9]{1,5})\b`)
 )
 
-// Explain looks in out (the stderr tail, then stdout) of a process that
-// ran under the policy for the first refusal the sandbox explains: a
-// path outside the grants with EACCES or EPERM, a TCP connect or bind
-// to a port not granted, a signal outside the sandbox. It returns nil when
+// Explain looks in out of a process that ran under the policy for the
+// first refusal the sandbox explains. out is the stderr tail, then stdout.
+// A refusal is a path outside the grants with EACCES or EPERM, a TCP
+// connect or bind to a port not granted, or a signal outside the sandbox. It returns nil when
 // it finds none. root is the workspace, home the home directory: paths are
 // named as a rule would write them.
 func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {

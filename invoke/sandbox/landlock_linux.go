@@ -77,10 +77,11 @@ func rulesetOf(pl *Plan, paths []PathGrant, handled uint64, netScope bool) (*os.
 	return os.NewFile(uintptr(fd), "landlock-ruleset"), nil
 }
 
-// addPath adds the grant of access beneath path to the ruleset fd: a
-// system path through its descriptor held open (a file that is not a
-// directory gets only the rights Landlock accepts on one), any other
-// opened (O_PATH) for the call, its rights as the plan has them. A missing
+// addPath adds the grant of access beneath path to the ruleset fd, with
+// its rights as the plan has them. A system path goes through its
+// descriptor held open. Any other path is opened (O_PATH) for the call. A
+// file that is not a directory gets only the rights Landlock accepts on
+// one. A missing
 // path is skipped.
 func addPath(fd int, path string, access uint64) error {
 	var pfd int
