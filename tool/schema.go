@@ -248,10 +248,10 @@ func (r *SchemaResponse) Find(name string) *Definition {
 //
 //	{"type":"object","properties":{…},"required":[…],"additionalProperties":false}
 //
-// Summaries become "description" (a parameter's description is used when it
-// has no summary), "required" lists the required parameters in sorted order
-// (omitted when none is), and nested objects with properties follow the same
-// rules. The result is a fresh map the caller may modify.
+// Summaries become "description". A parameter's description is used when
+// it has no summary. "required" lists the required parameters in sorted
+// order, and is omitted when none is. Nested objects with properties
+// follow the same rules. The result is a fresh map the caller may modify.
 func InputSchema(params map[string]*Parameter) map[string]any {
 	return objectSchema(params)
 }
