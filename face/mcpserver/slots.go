@@ -17,10 +17,11 @@ const (
 	DefaultMaxQueued = 256
 )
 
-// What a call is charged against the memory budget: argFactor bytes per
-// byte of its arguments (the frame, its raw params and the decoded map
-// live at once) and outputReserve for its output (stdout buffer, the
-// outcome's text and its JSON encoding, each up to the stdout cap).
+// What a call is charged against the memory budget. It is charged
+// argFactor bytes per byte of its arguments, as the frame, its raw params
+// and the decoded map live at once. It is charged outputReserve for its
+// output: stdout buffer, the outcome's text and its JSON encoding, each up
+// to the stdout cap.
 const (
 	argFactor     = 3
 	outputReserve = 3 * invoke.DefaultMaxStdout
