@@ -109,11 +109,11 @@ var findExec = []string{"-exec", "-execdir", "-ok", "-okdir"}
 // shellKeywords may start a simple command before its command name.
 var shellKeywords = []string{"!", "{", "if", "then", "elif", "else", "while", "until", "do", "time"}
 
-// CodeSink reports whether the word that follows words (the earlier words
-// of its simple command, as [invoke.Template.Before] has them) is run as
-// code: the script of sh -c (also behind env, xargs, find -exec and the
-// like), an argument of eval, ssh's remote command, an interpreter's
-// -c/-e code.
+// CodeSink reports whether the word that follows words is run as code.
+// words are the earlier words of its simple command, as
+// [invoke.Template.Before] has them. Code is the script of sh -c, also
+// behind env, xargs, find -exec and the like. It is also an argument of
+// eval, ssh's remote command, or an interpreter's -c/-e code.
 func CodeSink(words []string) Sink {
 	k := len(words) // the word holding the template
 	i := 0
