@@ -108,10 +108,11 @@ func firstUnsafe(s string) int {
 }
 
 // escapeJSON rewrites, inside JSON text, the characters [escapeControls]
-// shows escaped but encoding/json writes as they are: DEL, the C1
-// controls (U+0080–U+009F; U+009B is CSI to some terminals) and the
-// characters that reorder or hide text ([hiddenRune]: a right-to-left
-// override shows "txt.exe" as "exe.txt"), each as a \uHHHH escape. The
+// shows escaped but encoding/json writes as they are. Each becomes a
+// \uHHHH escape. They are DEL and the C1 controls (U+0080–U+009F). U+009B
+// is CSI to some terminals. They are also the characters that reorder or
+// hide text ([hiddenRune]): a right-to-left override shows "txt.exe" as
+// "exe.txt". The
 // result is the same JSON value: outside strings JSON has only ASCII
 // punctuation, letters, digits and white space. So these occur only inside
 // strings. Invalid UTF-8 is left to the encoder (encoding/json writes
