@@ -9,11 +9,11 @@ import (
 	"github.com/toolhost/toolhost/source/servers"
 )
 
-// New resolves cfg into a catalog. Problems with single entries (a binary
-// that is missing or does not describe itself, a tool the binary does not
-// offer, a name produced twice, a definition LLM providers would reject) go
-// to [catalog.Catalog.Report] and never hide the other tools: New fails only when
-// ctx is done. A nil cfg gives an empty catalog, to which tools can be added
+// New resolves cfg into a catalog. Problems with single entries go to
+// [catalog.Catalog.Report] and never hide the other tools. Such a problem
+// is a binary that is missing or does not describe itself, a tool the
+// binary does not offer, a name produced twice, or a definition LLM
+// providers would reject. New fails only when ctx is done. A nil cfg gives an empty catalog, to which tools can be added
 // with [catalog.Catalog.Register].
 func New(ctx context.Context, cfg *config.Config, opts *Options) (*Catalog, error) {
 	c, o := newCatalog(opts)
