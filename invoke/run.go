@@ -104,16 +104,18 @@ type Result struct {
 // with context.WithTimeout. When ctx is done the whole process group gets
 // SIGTERM and, Spec.Grace later, SIGKILL. Whatever happens, no process of
 // the group is left running when Run returns. On Linux neither is any
-// process of the run's cgroup v2 (one per run, where the host may make
-// them: a daemon that forked and called setsid, renamed itself or cleared
-// its environment), nor any that still carries the run's [CallEnv] token.
+// process of the run's cgroup v2, nor any that still carries the run's
+// [CallEnv] token. There is one cgroup per run, where the host may make
+// them. It holds a daemon that forked and called setsid, renamed itself or
+// cleared its environment.
 //
 // A non-zero exit is not an error from Run: it is in the [Result]. Run
-// returns an [*Error] when no answer could be had, wrapping [ErrNotFound],
-// [ErrNotExecutable], [ErrTimeout], [ErrOutputTooLarge], the context's
-// error, or — before anything starts — [ErrShellTemplate], a malformed
-// template, or an [*OptionError] ([ErrOptionValue]: a caller serving a
-// model should turn that one into an error outcome, see [CheckArguments]).
+// returns an [*Error] when no answer could be had. It wraps [ErrNotFound],
+// [ErrNotExecutable], [ErrTimeout], [ErrOutputTooLarge] or the context's
+// error. Before anything starts, it wraps [ErrShellTemplate], a malformed
+// template, or an [*OptionError] ([ErrOptionValue]). A caller serving a
+// model should turn that last one into an error outcome (see
+// [CheckArguments]).
 // The Result is then non-nil when the process had started (holding what it
 // printed until then).
 func Run(ctx context.Context, spec *Spec, req *tool.Request) (res *Result, err error) {
