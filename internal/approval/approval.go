@@ -1,8 +1,8 @@
 // Package approval keeps the approvals that a face asks for in one request
-// and acts on in the next: the MCP multi round-trip of 2026-07-28 (the
-// client answers an input request, then calls again) and the page of
-// `toolhost serve --http` (the person confirms, then the page calls
-// again). A [Tickets] value issues one-time tickets, each bound to one
+// and acts on in the next. One face is the MCP multi round-trip of
+// 2026-07-28: the client answers an input request, then calls again. The
+// other is the page of `toolhost serve --http`: the person confirms, then
+// the page calls again. A [Tickets] value issues one-time tickets, each bound to one
 // tool and its exact arguments, kept by the server:
 //
 //	id := tickets.Issue("rm", args)     // sent with the question to the person
