@@ -52,9 +52,9 @@ func FromCatalog(c Catalog) Provider { return catalogProvider{c} }
 type catalogProvider struct{ c Catalog }
 
 // Snapshot reads the identity on both sides of the tools, so that the ETag
-// always names the list it is served with: a catalog change in between
-// (a registration, a rebuilt binary) is read again, and after three tries
-// the identity is derived from the tools read.
+// always names the list it is served with. A catalog change in between,
+// such as a registration or a rebuilt binary, is read again. After three
+// tries the identity is derived from the tools read.
 func (p catalogProvider) Snapshot(context.Context) (*Snapshot, error) {
 	s := &Snapshot{Categories: p.c.Categories()}
 	for range 3 {
