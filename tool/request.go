@@ -106,10 +106,10 @@ var (
 )
 
 // DecodeRequest decodes one request as a binary receives it on stdin. It
-// checks what every binary would otherwise check itself: the document is one
-// JSON object, the protocol version is supported (an absent version is taken
-// as "1", as JP hosts send none), the action is known, and run and
-// format_arguments carry a tool object with a name. Unknown fields are
+// checks what every binary would otherwise check itself. The document is
+// one JSON object, and the protocol version is supported. An absent
+// version is taken as "1", as JP hosts send none. The action is known, and
+// run and format_arguments carry a tool object with a name. Unknown fields are
 // ignored. Nil argument, answer and option maps are replaced by empty ones.
 func DecodeRequest(data []byte) (*Request, error) {
 	return decodeRequestOf(data)

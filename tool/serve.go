@@ -12,8 +12,8 @@ import (
 
 // Long-lived mode (see the package documentation, "Long-lived mode"): a v2
 // binary that answers "schema" with "long_lived":true may be started once
-// with [LongLivedEnv] set, and then reads requests, one JSON object a line,
-// each with an "id", and answers with lines tagged by that id ([Tagged]).
+// with [LongLivedEnv] set. It then reads requests, one JSON object a line,
+// each with an "id". It answers with lines tagged by that id ([Tagged]).
 
 // LongLivedEnv is the environment variable, set to "1", with which a host
 // starts a binary in long-lived mode. Its argv is the same as one-shot.
