@@ -32,8 +32,8 @@ type Options struct {
 	AllowedOrigins []string
 	// AllowedHosts lists the Host names (without a port) accepted besides
 	// the listener's own address, and localhost, 127.0.0.1 and [::1] on a
-	// loopback listener: the names a server is reached by, through DNS or a
-	// proxy ("tools.example.com"). "*" accepts any, which turns off the
+	// loopback listener. They are the names a server is reached by, through
+	// DNS or a proxy ("tools.example.com"). "*" accepts any, which turns off the
 	// defence against DNS rebinding. A request naming another host gets 403.
 	AllowedHosts []string
 	// MaxBodyBytes limits request bodies (/mcp, and the call and validate
