@@ -90,9 +90,10 @@ func ForValidation(v any) any {
 	})
 }
 
-// numbersAsJSON returns a copy of v with every Go number (a default from
-// the schema, a value from a Go caller) made a json.Number holding the
-// digits JSON would write, so that a tool always sees one kind of number.
+// numbersAsJSON returns a copy of v with every Go number made a
+// json.Number holding the digits JSON would write. Such a number is a
+// default from the schema, or a value from a Go caller. So a tool always
+// sees one kind of number.
 // json.Number values are kept as they are.
 func numbersAsJSON(v any) any { return mapScalars(v, numberAsJSON) }
 
