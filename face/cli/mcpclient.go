@@ -324,9 +324,9 @@ func isMCPFlag(tok string) bool {
 }
 
 // clientSuffix is what a command line printed for the user to run again
-// (a usage hint, call --help's usage and example) needs at its end in
-// client mode, so that it reaches the same server: " --mcp URL" or
-// " --mcp -- COMMAND ARG…", "" otherwise.
+// needs at its end in client mode, so that it reaches the same server.
+// Such a line is a usage hint, or call --help's usage and example. The
+// suffix is " --mcp URL" or " --mcp -- COMMAND ARG…", and "" otherwise.
 func (a *app) clientSuffix() string {
 	switch {
 	case a.client == nil:
