@@ -83,18 +83,18 @@ func sortedKeys[M ~map[K]V, K cmp.Ordered, V any](m M) []K {
 	return slices.Sorted(maps.Keys(m))
 }
 
-// sandboxHint adds to err, when the server runs under the sandbox and did
-// not start or answer (it exited before or during its handshake or a
-// call, or said nothing in time), that the sandbox is or may be why and
-// what to grant. When the server's stderr shows a refusal the sandbox
+// sandboxHint adds to err that the sandbox is or may be why, and what to
+// grant. It does so when the server runs under the sandbox and did not
+// start or answer: it exited before or during its handshake or a call, or
+// said nothing in time. When the server's stderr shows a refusal the sandbox
 // explains (see [sandbox.Policy.Explain]), the cause names it and the
 // fix the rule that allows it, as for a binary. Otherwise the cause says
 // the sandbox may be why: its profile has no network and reads nothing
 // outside the workspace and the system's directories, which a server
 // fetched or cached by a package manager (npx: ~/.npm) needs. The cause
 // is in the message. What to grant or set is the Fix, before the
-// server's own, so that a face shows it once, on its fix line (a wrapped
-// error, which has no Fix to carry it, says it in the message).
+// server's own, so that a face shows it once, on its fix line. A wrapped
+// error, which has no Fix to carry it, says it in the message.
 // errors.Is and errors.As see the same causes. Any other error is
 // returned as it is, and so is a program that is not there
 // ([mcp.NotFound]): its fix is to install it.
