@@ -109,10 +109,10 @@ func (p *plan) hasSecrets() bool {
 	return false
 }
 
-// UnreadableSecrets reads the secrets of each enabled tool it serves (and
-// served says the catalog serves under that name) as a call would, and
-// returns a warning for each that cannot be read now: a variable not set,
-// a file missing or open to others. The values are dropped. `check` shows
+// UnreadableSecrets reads the secrets of each enabled tool it serves as a
+// call would. It counts only the tools that served says the catalog serves
+// under that name. It returns a warning for each secret that cannot be
+// read now: a variable not set, a file missing or open to others. The values are dropped. `check` shows
 // them, since the calls of such a tool fail until the secret is readable.
 func (s *Source) UnreadableSecrets(served func(name string) bool) []catalog.Problem {
 	s.mu.Lock()
