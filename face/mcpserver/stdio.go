@@ -79,9 +79,9 @@ const DefaultDrainTimeout = 2 * time.Second
 
 // watchedConn tracks the requests read and not yet answered. When the
 // peer closes its end (io.EOF), Read holds the EOF back until those are
-// answered (at most limit): the SDK stops writing once a read fails
-// (go-sdk issue 1061), which would drop the answers of a client that
-// writes its requests and closes stdin. Then it calls gone, which cancels
+// answered, for at most limit. The SDK stops writing once a read fails
+// (go-sdk issue 1061). That would drop the answers of a client that writes
+// its requests and closes stdin. Then it calls gone, which cancels
 // whatever still runs.
 type watchedConn struct {
 	mcp.Connection
