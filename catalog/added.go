@@ -27,9 +27,9 @@ type added struct {
 	src    Source
 	mu     sync.Mutex  // serializes listing and installing the source's tools
 	closed atomic.Bool // Close ran: no listing is installed
-	// Guarded by the catalog's mu: the problems of the source's last
-	// listing (own), those and the names it lost to another source
-	// (problems), and the tools of its last listing (listed), served
+	// Guarded by the catalog's mu. own is the problems of the source's
+	// last listing. problems is those and the names it lost to another
+	// source. listed is the tools of its last listing. They are served
 	// unless a tool served first or a source added earlier has the name.
 	cancel        func() // ends the source's Watch
 	own, problems []Problem

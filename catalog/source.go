@@ -33,8 +33,8 @@ type Source interface {
 	// forwards the call whole and returns what the tool answered. A
 	// question (a needs_input outcome) comes back to the catalog, which
 	// asks it and calls again with the answers. err is for a call that
-	// got no answer (the tool could not be reached, ctx ended): a failure
-	// the tool reports is an error outcome.
+	// got no answer: the tool could not be reached, or ctx ended. A
+	// failure the tool reports is an error outcome.
 	Call(ctx context.Context, req CallRequest) (CallResult, error)
 
 	// Format renders a call's arguments for a person about to approve
