@@ -124,12 +124,13 @@ func decodeTaggedJSON(line []byte) (taggedFields, error) {
 }
 
 // plainTagged decodes the line a long-lived binary writes for each answer
-// when it is plain (see package plainjson): an object of a string "id",
-// "event" and "outcome", each at most once and spelled exactly so
-// (encoding/json also matches other cases), and nothing after it. The
-// event and the outcome are their bytes in line, as a json.RawMessage
-// holds them. It reports false for anything else; FuzzPlainTagged checks
-// that what it accepts decodes to the same fields with encoding/json.
+// when it is plain (see package plainjson). A plain line is an object of
+// a string "id", "event" and "outcome", and nothing after it. Each is at
+// most once and spelled exactly so, though encoding/json also matches
+// other cases. The event and the outcome are their bytes in line, as a
+// json.RawMessage holds them. It reports false for anything else.
+// FuzzPlainTagged checks that what it accepts decodes to the same fields
+// with encoding/json.
 func plainTagged(line []byte) (taggedFields, bool) {
 	var raw taggedFields
 	p := plainjson.NewParser(line)

@@ -509,12 +509,12 @@ func decodeOutcomeJSON(data []byte) (outcomeFields, error) {
 }
 
 // plainOutcome decodes the outcome every v1-style answer is, when it is
-// plain (see package plainjson): an object of "type", "content",
-// "message", "trace" (strings) and "transient", each at most once and
-// none null, spelled exactly so (encoding/json also matches other cases),
-// and nothing after it. It reports false for anything else;
-// FuzzPlainOutcome checks that what it accepts decodes to the same fields
-// with encoding/json.
+// plain (see package plainjson). A plain outcome is an object of "type",
+// "content", "message", "trace" (strings) and "transient", and nothing
+// after it. Each is at most once and none is null. Each is spelled
+// exactly so, though encoding/json also matches other cases. It reports
+// false for anything else. FuzzPlainOutcome checks that what it accepts
+// decodes to the same fields with encoding/json.
 func plainOutcome(data []byte) (outcomeFields, bool) {
 	var raw outcomeFields
 	p := plainParser{plainjson.NewParser(data)}
