@@ -49,10 +49,11 @@ func Named(cfg *config.Config) bool {
 	return len(serverEntries(cfg)) > 0
 }
 
-// Sources returns the sources cfg names: one per enabled MCP server
-// (named "mcp.NAME"), serving the tools its entries select (all its tools
-// when no entry names it), and one per enabled remote ("remote.NAME"), in
-// the order the configuration declares them (by layer, then line). Added
+// Sources returns the sources cfg names, in the order the configuration
+// declares them: by layer, then line. There is one per enabled MCP server,
+// named "mcp.NAME". It serves the tools its entries select, or all its
+// tools when no entry names it. There is one per enabled remote, named
+// "remote.NAME". Added
 // in that order ([catalog.Catalog.AddSources]), the first declared keeps a
 // tool name several list. Nothing is started.
 func Sources(cfg *config.Config, opts *Options) []catalog.Source {
