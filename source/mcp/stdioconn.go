@@ -21,10 +21,10 @@ import (
 // [plainMessage]) is built from one pass over its top-level members, and
 // any other goes to the go-sdk's own decoder, which has the final word.
 //
-// Otherwise it reads as the go-sdk's does: one JSON value after the other
-// (a value may span lines; one followed by anything but a line end is an
-// error), at most [MaxMessageBytes] for one, and a batch (an array) as its
-// messages in order. It writes each message as one line.
+// Otherwise it reads as the go-sdk's does: one JSON value after the
+// other, at most [MaxMessageBytes] for one. A value may span lines. One
+// followed by anything but a line end is an error. A batch (an array) is
+// read as its messages in order. It writes each message as one line.
 //
 // # Trade-offs
 //
