@@ -211,10 +211,10 @@ func (s *Source) watchersLocked() []func() {
 	return fns
 }
 
-// Close ends the background work first: a refresh under way (a schema
-// request asked again, in the background or for a face's Refresh) is
-// cancelled, its process group sent SIGTERM and, a grace delay (2s)
-// later, SIGKILL, and Close waits for it to end. So nothing it started
+// Close ends the background work first. A refresh under way is
+// cancelled: a schema request asked again, in the background or for a
+// face's Refresh. Its process group is sent SIGTERM and, a grace delay
+// (2s) later, SIGKILL. Close waits for it to end. So nothing it started
 // outlives the Source. Then it ends the long-lived processes (see
 // [Options.PoolSize]): their stdin is closed, so that they finish and
 // exit. They are ended in the spawner's stop order if they have not;
