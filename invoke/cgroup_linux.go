@@ -252,9 +252,9 @@ func ownCgroup(cgroupFile, mountinfoFile string) (string, error) {
 const cgroup2Magic = 0x63677270
 
 // standardCgroupDir returns the directory of cgroup path where cgroup2 is
-// mounted in the usual places, /sys/fs/cgroup (cgroup v2 alone) or
-// /sys/fs/cgroup/unified (hybrid), whole: a statfs and a stat, where
-// reading mountinfo costs ten times more (0.13 ms). ok is false when
+// mounted whole in the usual places: /sys/fs/cgroup (cgroup v2 alone) or
+// /sys/fs/cgroup/unified (hybrid). It costs a statfs and a stat. Reading
+// mountinfo costs ten times more (0.13 ms). ok is false when
 // neither holds it.
 func standardCgroupDir(path string) (dir string, ok bool) {
 	for _, mnt := range []string{"/sys/fs/cgroup", "/sys/fs/cgroup/unified"} {
