@@ -130,9 +130,9 @@ func callRun(c *cli.Context, a *app, opts *callOptions) error {
 }
 
 // printOutcome prints a call's outcome and returns the exit status for it:
-// nil for success, exit 1 for an error or an unanswered question. fromServer
-// says the tool is an MCP server's or a remote catalog's, whose questions
-// say who asks themselves (see [questionText]).
+// nil for success, exit 1 for an error or an unanswered question.
+// fromServer says the tool is an MCP server's or a remote catalog's. The
+// questions of such a tool say who asks themselves (see [questionText]).
 func (a *ioStreams) printOutcome(out tool.Outcome, asJSON, fromServer bool) error {
 	if asJSON {
 		if err := writeJSON(a.stdout, out); err != nil {

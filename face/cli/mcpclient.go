@@ -256,10 +256,11 @@ func listingError(p resolver.Problem, argv []string) error {
 	return p
 }
 
-// misplacedCommand says, when a word of a stdio server's command line
-// after its program is one of toolhost's client commands (toolhost --mcp
-// -- CMD list), that the word went to the server as an argument, and
-// shows the line with toolhost's command before --mcp. Else "".
+// misplacedCommand looks at the words of a stdio server's command line
+// after its program. When one is a toolhost client command (toolhost
+// --mcp -- CMD list), it says that the word went to the server as an
+// argument. It shows the line with toolhost's command before --mcp. Else
+// it returns "".
 func misplacedCommand(argv []string) string {
 	for i := 1; i < len(argv); i++ {
 		if slices.Contains(clientCommands, argv[i]) {
