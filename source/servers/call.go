@@ -214,10 +214,11 @@ func (p *pending) log(m *mcp.LogMessage) {
 	p.event(tool.Event{Type: tool.EventLog, Level: string(m.Level), Message: msg})
 }
 
-// elicit answers the server's elicitation: from the round's answers when
-// they answer every question (the configuration's fixed answers, or those
-// a caller gave up front), else through the catalog: the waiting round
-// returns the questions, and the next round's answers come back here.
+// elicit answers the server's elicitation. It uses the round's answers
+// when they answer every question: the configuration's fixed answers, or
+// those a caller gave up front. Else it goes through the catalog. The
+// waiting round returns the questions, and the next round's answers come
+// back here.
 func (p *pending) elicit(ctx context.Context, params *mcpsdk.ElicitParams) (*mcpsdk.ElicitResult, error) {
 	p.mu.Lock()
 	form, err := formOf(params, p.used, p.asker)

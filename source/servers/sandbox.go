@@ -250,9 +250,10 @@ func (s *server) grants(path string, write bool) bool {
 }
 
 // npxPrefix returns the installation npx belongs to, as a rule names it
-// ("~/.nvm/versions/node/v20.20.2"), when it is in the home directory,
-// which the sandbox does not let a tool read or run: "" when it is
-// elsewhere (the system's directories are read and run).
+// ("~/.nvm/versions/node/v20.20.2"). It does so when the installation is
+// in the home directory, which the sandbox does not let a tool read or
+// run. It returns "" when it is elsewhere, as the system's directories are
+// read and run.
 func (s *server) npxPrefix() string {
 	home := os.Getenv("HOME")
 	path, err := exec.LookPath(s.cfg.Argv()[0])
