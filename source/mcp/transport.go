@@ -70,9 +70,9 @@ func (s *Source) startFix(err error) string {
 }
 
 // NotFound reports whether err says that a stdio server's program is not
-// there: not on PATH (exec.ErrNotFound), no file at the command's path
-// (ENOENT looking it up), or ENOENT from exec itself (the file, or the
-// interpreter its #! line names, is missing). A sandbox cannot be why.
+// there. It may not be on PATH (exec.ErrNotFound). There may be no file at
+// the command's path (ENOENT looking it up). Or exec itself may give
+// ENOENT, when the file or the interpreter its #! line names is missing. A sandbox cannot be why.
 func NotFound(err error) bool {
 	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, invoke.ErrNotFound) {
 		return true
