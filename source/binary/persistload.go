@@ -142,9 +142,10 @@ func storedKeys(pl *plan, stored []string) (map[string]cacheKey, bool) {
 }
 
 // toCheck returns the groups whose binaries must be stat'ed before a
-// persisted resolution of tools is served: every asked group, or with
-// [Options.Only] naming one of tools, only the group of that tool's entry
-// (none when its parameters come from the configuration alone).
+// persisted resolution of tools is served. That is every asked group.
+// With [Options.Only] naming one of tools, it is only the group of that
+// tool's entry, or none when its parameters come from the configuration
+// alone.
 func (s *Source) toCheck(pl *plan, tools []persist.Tool) []*group {
 	if s.only != "" {
 		if i, found := slices.BinarySearchFunc(tools, s.only, func(st persist.Tool, name string) int {

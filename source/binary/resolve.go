@@ -562,9 +562,9 @@ func allowed(m map[string]bool) []string {
 	return out
 }
 
-// refuseOptions makes the entry's argument check (run by Call before
-// anything starts) apply invoke's rule for values that would be read as
-// options ([entry.Refuse]), so that a refused value is an error outcome
+// refuseOptions makes the entry's argument check apply invoke's rule for
+// values that would be read as options ([entry.Refuse]). Call runs that
+// check before anything starts. So a refused value is an error outcome
 // naming the argument, exactly as a value the schema rejects.
 func (s *Source) refuseOptions(e *entry) {
 	if e.args == nil {
