@@ -315,10 +315,10 @@ func guard(f func() (output, error)) (e ending) {
 	return e
 }
 
-// Outcome returns the outcome an error from a tool becomes: needs_input for
-// the error of a question helper such as [Confirm] or [AskForm] (asking
-// all its questions, as protocol v2 can), otherwise an error outcome with
-// err's message, transient when [IsTransient] says so. A nil error is an
+// Outcome returns the outcome an error from a tool becomes. The error of a
+// question helper such as [Confirm] or [AskForm] becomes needs_input,
+// asking all its questions, as protocol v2 can. Any other error becomes an
+// error outcome with err's message, transient when [IsTransient] says so. A nil error is an
 // empty success.
 func Outcome(err error) tool.Outcome {
 	return outcomeFor(tool.Version2, err)
