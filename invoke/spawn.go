@@ -110,13 +110,13 @@ func end(pgid int, box *leaf, token string, drain time.Duration) {
 	box.end(token, drain)
 }
 
-// forkThread is the thread every unconfined process is forked from: a
-// goroutine locked to its OS thread for the life of the host, so that a
+// forkThread is the thread every unconfined process is forked from. It is
+// a goroutine locked to its OS thread for the life of the host. So a
 // parent-death signal fires when the host dies, never before. A process
 // forked from any other thread would get its signal when that thread
-// ends, and the Go runtime ends a thread whenever a goroutine locked to
-// it returns (the sandbox's throwaway threads do, and any thread may have
-// forked an earlier process). It is package-level because what it
+// ends. The Go runtime ends a thread whenever a goroutine locked to it
+// returns. The sandbox's throwaway threads do, and any thread may have
+// forked an earlier process. It is package-level because what it
 // mirrors is: a thread of the process.
 var forkThread struct {
 	once sync.Once
