@@ -21,10 +21,10 @@ const (
 	cldTrapped              = 4 // si_code of a ptrace stop
 )
 
-// Start starts a process confined by l. start must start it — fork and
-// exec, with every file it needs already open (os/exec's Cmd.Start with
-// *os.File or pipe standard streams and SysProcAttr sys) — on the calling
-// goroutine's thread and return its pid.
+// Start starts a process confined by l. start must start it on the
+// calling goroutine's thread and return its pid. It must fork and exec
+// with every file it needs already open, as os/exec's Cmd.Start does with
+// *os.File or pipe standard streams and SysProcAttr sys.
 //
 // Landlock domains and no_new_privs belong to a thread, and a child
 // inherits those of the thread that forked it. So Start runs start on a
@@ -85,9 +85,9 @@ func (l *Launch) Start(sys *syscall.SysProcAttr, start func() (pid int, err erro
 // startThread is a thread made for one confined start when its launch
 // is prepared, so that the runtime makes it. It sets no_new_privs and
 // the seccomp filter on itself, while the host compiles the rules and
-// builds the ruleset: a goroutine locked to a thread of its own (never
-// the main thread, see onOwnThread) that waits for the start and ends
-// with it. Until then it holds no Landlock domain. So no tool can reach
+// builds the ruleset. It is a goroutine locked to a thread of its own,
+// never the main thread (see onOwnThread). It waits for the start and
+// ends with it. Until then it holds no Landlock domain. So no tool can reach
 // it (a confined tool may signal or trace only processes of its own
 // domain). It enforces the ruleset only once given the start, exactly as
 // a thread made by onOwnThread, and a launch cleaned up without a start
