@@ -49,8 +49,8 @@ var baseEnv = []string{"PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_*", "TERM"
 
 // Prepare makes the launch of exe under p, with the workspace root and
 // the environment env the tool would get unsandboxed. keep names variables
-// the caller set on purpose (the entry's env table, the host's own
-// variables): they pass whatever the rules say. The tool gets a private
+// the caller set on purpose, such as the entry's env table and the host's
+// own variables. They pass whatever the rules say. The tool gets a private
 // temporary directory as TMPDIR. The error wraps [ErrUnavailable] (with a
 // fix) when the mode is ModeRequire and the OS cannot enforce the plan.
 func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {

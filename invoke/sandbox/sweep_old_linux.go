@@ -123,9 +123,10 @@ func untouched(dir string, now time.Time) bool {
 
 var errTouched = errors.New("touched")
 
-// inUse reads /proc for the processes uid owns and returns which of names
-// (base names of directories) one of them refers to: in its environment,
-// its working directory, an open file or a memory mapping. ok is false
+// inUse reads /proc for the processes uid owns. It returns which of names,
+// base names of directories, one of them refers to. A process may refer to
+// one in its environment, its working directory, an open file or a memory
+// mapping. ok is false
 // when /proc cannot be read.
 func inUse(uid int, names []string) (used map[string]bool, ok bool) {
 	d, err := os.Open("/proc")
