@@ -1,6 +1,6 @@
 // Package plainrpc reads the members of a JSON-RPC message of plain
-// shape in one pass, as the MCP SDK's decoder would read them: a string
-// without escapes, an id that is absent, null, such a string or an
+// shape in one pass, as the MCP SDK's decoder would read them. A plain
+// string has no escapes. A plain id is absent, null, such a string or an
 // integer exact as a float64. The MCP face's screen (requests from a
 // client) and source/mcp's stdio connection (messages from a server)
 // build their messages with it and leave anything else to the SDK.
@@ -24,10 +24,10 @@ func String(raw json.RawMessage) (string, bool) {
 	return string(raw[1 : len(raw)-1]), true
 }
 
-// ID returns the id raw holds: the zero ID when raw is absent (nil) or
-// null, a string as [String] reads it, or an integer of at most 15
-// digits (exact as the float64 the SDK decodes it to), false for
-// anything else.
+// ID returns the id raw holds. It is the zero ID when raw is absent (nil)
+// or null. It is a string as [String] reads it, or an integer of at most
+// 15 digits, exact as the float64 the SDK decodes it to. ID returns false
+// for anything else.
 func ID(raw json.RawMessage) (jsonrpc.ID, bool) {
 	var id jsonrpc.ID
 	switch {
