@@ -243,9 +243,9 @@ func metaFormElicitation(req *mcp.CallToolRequest) (form, ok bool) {
 	return set["form"] || !set["url"], true
 }
 
-// unanswered is the isError text for a question nobody can answer here
-// (the client has no elicitation and the question no default): the
-// question, the answers it takes and its id, so that the model can tell
+// unanswered is the isError text for a question nobody can answer here,
+// as the client has no elicitation and the question no default. It holds
+// the question, the answers it takes and its id. So the model can tell
 // the user what the tool needs.
 func unanswered(name string, q tool.Question) string {
 	var takes string
