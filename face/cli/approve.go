@@ -73,9 +73,9 @@ func refusal(name string, err error) error {
 }
 
 // visible makes text from a tool safe to show on a terminal while a person
-// decides: control characters other than newline and tab (escape
-// sequences that could move the cursor, erase or recolour what is shown)
-// are written as Go escapes, \x1b say.
+// decides. Control characters other than newline and tab are written as Go
+// escapes, \x1b say. They include escape sequences that could move the
+// cursor, erase or recolour what is shown.
 func visible(s string) string {
 	var b strings.Builder
 	for _, r := range s {

@@ -9,7 +9,7 @@ import (
 )
 
 // trustedBefore returns the sums of the workspace files at or above root,
-// and whether the store trusts them as they are: a command that edits a
+// and whether the store trusts them as they are. A command that edits a
 // workspace file for the person (add, import, edit, remove) calls it
 // before it writes, and [keepTrusted] after.
 func trustedBefore(root string) (map[string]string, bool) {
