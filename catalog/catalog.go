@@ -341,11 +341,11 @@ func (e *unknownError) Error() string {
 
 func (e *unknownError) Unwrap() error { return ErrUnknownTool }
 
-// Subscribe registers fn to run after each change of the catalog: a
-// registration, an unregistration, a source's tools changed (its Watch:
-// a rebuilt binary, an MCP server's list_changed). fn
-// runs on the goroutine that made the change, after the catalog's lock is
-// released. It may call the catalog. The returned function cancels the
+// Subscribe registers fn to run after each change of the catalog. A change
+// is a registration, an unregistration, or a source's tools changed. A
+// source reports that through its Watch: a rebuilt binary, an MCP server's
+// list_changed. fn runs on the goroutine that made the change, after the
+// catalog's lock is released. It may call the catalog. The returned function cancels the
 // subscription.
 func (c *Catalog) Subscribe(fn func()) (cancel func()) {
 	c.mu.Lock()

@@ -76,10 +76,10 @@ func (p *propSchemas) get(k string) (*jsonschema.Resolved, bool) {
 	return r, ok
 }
 
-// WithRefuse returns a copy of a whose check also applies refuse, an
-// entry's own rule for values the schema accepts (a binary's refusal of a
-// value that would be read as an option): a refused value is reported as
-// one the schema rejects.
+// WithRefuse returns a copy of a whose check also applies refuse. refuse
+// is an entry's own rule for values the schema accepts, such as a
+// binary's refusal of a value that would be read as an option. A refused
+// value is reported as one the schema rejects.
 func (a *ArgSchema) WithRefuse(refuse func(args map[string]any) error) *ArgSchema {
 	c := *a
 	c.refuse = refuse
