@@ -11,8 +11,9 @@ import (
 const recentChunk = 64 << 10
 
 // Recent returns the last n lines that f selects of the audit file at path
-// and its rotated files (path.1, path.2… as [Files] finds them), newest first: it reads each file from
-// its end, newest file first, and stops once it has n. It reads the
+// and its rotated files (path.1, path.2… as [Files] finds them), newest
+// first. It reads each file from its end, newest file first, and stops
+// once it has n. It reads the
 // files, never the [Log]. So it does not hold up writers. The log may be
 // appended to meanwhile. A last line without its newline is read only
 // when it is a whole audit line: one being written, or torn by a crash, is
