@@ -52,11 +52,11 @@ type pending struct {
 	asker   string           // what each question starts with (see calls.asker)
 }
 
-// asker is what each question a server asks starts with, so that no
-// server can word its question as toolhost's own (its approval prompt):
-// `MCP server "NAME" asks: ` or `remote catalog "NAME" asks: `, the
-// configured name quoted as Go quotes it (escaped: a name cannot break
-// the line).
+// asker is what each question a server asks starts with. So no server can
+// word its question as toolhost's own, such as its approval prompt. It is
+// `MCP server "NAME" asks: ` or `remote catalog "NAME" asks: `. The
+// configured name is quoted as Go quotes it, escaped, so a name cannot
+// break the line.
 func (c *calls) asker() string {
 	if name, ok := strings.CutPrefix(c.name, "remote."); ok {
 		return fmt.Sprintf("remote catalog %q asks: ", name)
