@@ -376,9 +376,9 @@ func deref[T any](p *T) T {
 }
 
 // rawSchema returns a copy of a v2 binary's raw input schema with the
-// entry's overrides of its top-level properties applied: summary (or
-// description) becomes the property's "description", and a default its
-// "default". $defs, $ref and every other keyword are kept as given.
+// entry's overrides of its top-level properties applied. summary, or
+// description, becomes the property's "description". A default becomes
+// its "default". $defs, $ref and every other keyword are kept as given.
 func rawSchema(raw map[string]any, overrides map[string]*tool.Parameter) map[string]any {
 	s := catalog.CloneMap(raw)
 	props, _ := s["properties"].(map[string]any)

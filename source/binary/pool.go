@@ -112,8 +112,8 @@ type pcall struct {
 }
 
 // errMute is the doubt about a process that printed nothing, not even for
-// a cancel, by its first request's deadline and grace: most likely a
-// binary that declared long_lived but reads its stdin to the end, as
+// a cancel, by its first request's deadline and grace. It is most likely
+// a binary that declared long_lived but reads its stdin to the end, as
 // one-shot, and so never starts. The call that waited gets its timeout (it
 // is not run again: its time is spent). The pool is disabled. So its other
 // calls and the later ones run one-shot.
