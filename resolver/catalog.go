@@ -134,8 +134,8 @@ func (c *Catalog) fromBinaries(name string) bool {
 
 // Unconfined returns a warning for each enabled tool that runs a shell
 // (shell = true) or lets the model pass options (allow_option) without
-// the OS sandbox, for `toolhost check`: a model steered by what it read
-// could then do whatever the user can. Sorted by tool name.
+// the OS sandbox. `toolhost check` shows them. A model steered by what it
+// read could then do whatever the user can. Sorted by tool name.
 func (c *Catalog) Unconfined() []Problem { return c.bins.Unconfined(c.fromBinaries) }
 
 // UnreadableSecrets returns a warning for each secret of an enabled tool
