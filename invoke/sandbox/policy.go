@@ -346,8 +346,8 @@ func canonical(rootReal, lex string) string {
 // already canonical: rootReal exists and is not a symbolic link, nor is
 // any component of full below it. rootReal is a path realPath returned,
 // so canonical would resolve it to itself. Checked this way a rule costs
-// one lstat per component below the root instead of one per component of
-// the whole path, which made most of the cost of compiling a plan.
+// one lstat per component below the root. Else it costs one per component
+// of the whole path, which made most of the cost of compiling a plan.
 func plainBeneath(rootReal, full string) bool {
 	rel := ""
 	if full != rootReal {

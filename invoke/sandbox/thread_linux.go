@@ -28,22 +28,22 @@ const (
 //
 // Landlock domains and no_new_privs belong to a thread, and a child
 // inherits those of the thread that forked it. So Start runs start on a
-// goroutine locked to a thread of its own, which it confines first
-// (prctl(PR_SET_NO_NEW_PRIVS), landlock_restrict_self without TSYNC: that
-// thread only) and never unlocks: when the goroutine returns the Go
-// runtime ends the thread instead of reusing it. The host's other threads
+// goroutine locked to a thread of its own. It confines that thread first,
+// with prctl(PR_SET_NO_NEW_PRIVS) and landlock_restrict_self without
+// TSYNC, so that thread only. It never unlocks it. When the goroutine
+// returns, the Go runtime ends the thread instead of reusing it. The host's other threads
 // are never restricted. For the first start of a launch that thread is
 // made by [Prepare] (see startThread), and has set no_new_privs and the
 // seccomp filter (seccomp_linux.go) while the host built the ruleset. It takes the
 // Landlock domain only here, as one made on the spot does.
 //
-// The child would share the thread's domain, so while that thread lives
-// the tool could reach it: signal it (a SIGKILL to any thread ends the
-// host) or, where ptrace is allowed, read and write the host's memory. So
-// the tool does not run while it lives: Start sets sys.Ptrace, the child
-// stops at its first instruction after exec (PTRACE_TRACEME), the thread
-// collects that stop (cancelling its SIGTRAP) and sets RLIMIT_CORE 0 on
-// the stopped child, and returns. The kernel detaches and resumes the
+// The child would share the thread's domain. So while that thread lives
+// the tool could reach it. It could signal it, and a SIGKILL to any thread
+// ends the host. Where ptrace is allowed, it could read and write the
+// host's memory. So the tool does not run while the thread lives. Start
+// sets sys.Ptrace, and the child stops at its first instruction after
+// exec (PTRACE_TRACEME). The thread collects that stop, cancelling its
+// SIGTRAP. It sets RLIMIT_CORE 0 on the stopped child, and returns. The kernel detaches and resumes the
 // tool only once the thread is exiting, without memory or files.
 //
 // Errors of the confinement wrap [ErrConfine] (then nothing started),
@@ -200,9 +200,9 @@ func (l *Launch) confined(fds []int, start func() (int, error), ready bool) erro
 }
 
 // onOwnThread runs fn on a goroutine locked to an OS thread that the Go
-// runtime ends once fn returns (the goroutine exits locked), never on the
-// main thread: the runtime cannot end that one and would park it instead,
-// leaving it alive.
+// runtime ends once fn returns, as the goroutine exits locked. It never
+// runs fn on the main thread. The runtime cannot end that one and would
+// park it instead, leaving it alive.
 func onOwnThread(fn func()) {
 	done := make(chan struct{})
 	go func() {
