@@ -135,9 +135,10 @@ func addRun(c *cli.Context, a *app, opts *addOptions) error {
 }
 
 // tryLine is the line after a command that wrote the workspace's
-// configuration (add, import): "try: CMD", or, when the workspace is not
-// trusted (note, keepTrusted's line, is not ""), toolhost trust first,
-// since CMD would only say the configuration is not trusted.
+// configuration (add, import). It is "try: CMD". When the workspace is
+// not trusted, it names toolhost trust first, since CMD would only say the
+// configuration is not trusted. The workspace is not trusted when note,
+// keepTrusted's line, is not "".
 func tryLine(note, cmd string) string {
 	if note != "" {
 		return "try: toolhost trust (once you have reviewed the workspace's files), then " + cmd
