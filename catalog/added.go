@@ -402,9 +402,9 @@ func holderName(h *entry) string {
 }
 
 // prefixFix says how to give the tools of a's entry e (named name) names
-// of their own: a prefix on the table that serves them, by the table key
-// the tool's provenance names ([mcp_servers.X], [remotes.X],
-// [toolsets.X], or a [tools.X] serving several tools). A rename for a
+// of their own. The fix is a prefix on the table that serves them, by the
+// table key the tool's provenance names. That key is [mcp_servers.X],
+// [remotes.X], [toolsets.X], or a [tools.X] serving several tools. A rename for a
 // [tools.X] serving one tool under X.
 func prefixFix(a *added, e *entry, name string) string {
 	key := ""
