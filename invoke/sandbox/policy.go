@@ -343,8 +343,8 @@ func canonical(rootReal, lex string) string {
 }
 
 // plainBeneath reports whether full, which is rootReal or beneath it, is
-// already canonical: rootReal exists and is not a symbolic link, nor is
-// any component of full below it. rootReal is a path realPath returned,
+// already canonical. It is when rootReal exists and is not a symbolic
+// link, nor is any component of full below it. rootReal is a path realPath returned,
 // so canonical would resolve it to itself. Checked this way a rule costs
 // one lstat per component below the root. Else it costs one per component
 // of the whole path, which made most of the cost of compiling a plan.
