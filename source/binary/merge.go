@@ -35,9 +35,9 @@ type fields struct {
 	Tags             []string
 }
 
-// merge builds a resolved tool: bin is the binary's definition (nil when
-// the entry does not describe itself and its parameters come from TOML
-// alone), with the entry's overrides merged on top. name is the name the
+// merge builds a resolved tool from bin, the binary's definition, with the
+// entry's overrides merged on top. bin is nil when the entry does not
+// describe itself and its parameters come from TOML alone. name is the name the
 // tool is served under. It returns warnings for overrides that name
 // parameters the binary does not declare (those overrides are not applied).
 func merge(name string, bin *tool.Definition, e *config.Entry) (*catalog.Tool, []warning) {

@@ -66,10 +66,10 @@ func (s *Source) load() (*loaded, bool) {
 	return l, true
 }
 
-// loadOne is load for [Options.Only]: when the persisted resolution has
-// the tool (found), it reads only the header and that tool's detail, and
-// the catalog holds that tool alone (with the stored warnings; its
-// identity and listing are computed from it). A nil *loaded with found
+// loadOne is load for [Options.Only]. When the persisted resolution has
+// the tool (found), it reads only the header and that tool's detail. The
+// catalog then holds that tool alone, with the stored warnings. Its
+// identity and listing are computed from it. A nil *loaded with found
 // means the resolution is not valid (load's rules): the configuration is
 // resolved. Not found, load reads the whole file as without Only.
 func (s *Source) loadOne(p *persistence) (l *loaded, found bool) {
