@@ -13,10 +13,10 @@ import (
 // target than when the process first used it. The call does not run.
 var ErrMoved = errors.New("an access.fs rule resolves elsewhere than allowed")
 
-// Pins: a rule's path is resolved at each call, and a tool that may write
-// where the path's links are could retarget them between two calls (a
-// vendor/fork link turned toward ~/.ssh, an out/build directory replaced
-// by a link to ../.git). So a rule of a trusted workspace file must
+// Pins: a rule's path is resolved at each call. A tool that may write
+// where the path's links are could retarget them between two calls. A
+// vendor/fork link could be turned toward ~/.ssh, or an out/build
+// directory replaced by a link to ../.git. So a rule of a trusted workspace file must
 // resolve where it did when the person trusted the file
 // ([FSRule.Targets]). Any other rule (the user's own file, an older trust
 // record) is pinned on its first resolution in this process, keyed by
