@@ -27,13 +27,14 @@ func New(ctx context.Context, cfg *config.Config, opts *Options) (*Catalog, erro
 	return c, nil
 }
 
-// Open is [New] for a configuration not read yet: files are the layers
-// load would read ([config.Layers]), and load reads them (as
-// [config.Load]: a nil *Config is an error Open returns; a *Config with
-// an error is used, with its problems). When a persisted resolution made
-// from the same files (the same stat: path, size, mtime, inode, ctime) is
-// valid, Open serves it without calling load; load is called later only
-// if a binary changes and the configuration must be resolved again.
+// Open is [New] for a configuration not read yet. files are the layers
+// load would read ([config.Layers]), and load reads them as [config.Load]
+// does. A nil *Config is an error Open returns. A *Config with an error is
+// used, with its problems. A persisted resolution may have been made from
+// the same files, with the same stat: path, size, mtime, inode, ctime.
+// When it is valid, Open serves it without calling load. load is called
+// later only if a binary changes and the configuration must be resolved
+// again.
 // Otherwise Open calls load and goes on as New.
 func Open(ctx context.Context, files []string, load func() (*config.Config, error), opts *Options) (*Catalog, error) {
 	c, o := newCatalog(opts)
