@@ -269,10 +269,10 @@ func startRetrying(ctx context.Context, launch *sandbox.Launch, newCmd func() *e
 // timeoutKey holds the duration given to [WithTimeout].
 type timeoutKey struct{}
 
-// WithTimeout is context.WithTimeout that also records d, so that the
-// error of a call that runs out of time names d as configured ("timed out
-// after 300ms"), not the time measured from the process's start, which
-// is a scheduling delay shorter.
+// WithTimeout is context.WithTimeout that also records d. So the error of
+// a call that runs out of time names d as configured ("timed out after
+// 300ms"). It does not name the time measured from the process's start,
+// which is a scheduling delay shorter.
 func WithTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.WithValue(ctx, timeoutKey{}, d), d)
 }
