@@ -134,9 +134,9 @@ func parseAs(s, typ string, p *tool.Parameter) (any, error) {
 }
 
 // parseAnswer converts the text of an --answer or of a reply typed on the
-// terminal to what q expects: a bool for Boolean (true/false, yes/no, y/n),
-// the text for Text, one of the options for Select (by name or 1-based
-// number).
+// terminal to what q expects. Boolean expects a bool: true/false, yes/no
+// or y/n. Text expects the text. Select expects one of the options, by
+// name or 1-based number.
 func parseAnswer(s string, q tool.Question) (any, error) {
 	switch q.AnswerType.Kind {
 	case tool.AnswerBoolean:
