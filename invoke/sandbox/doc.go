@@ -38,9 +38,9 @@
 // docs/security.md.
 //
 // Landlock filters TCP ports, not hosts. A net rule whose host is a name
-// is enforced by the egress proxy (package egress): Prepare registers the
-// launch with it, grants TCP connect to the proxy's port instead of the
-// rule's, and points the tool's proxy variables there. [Launch.Refused]
+// is enforced by the egress proxy (package egress). Prepare registers the
+// launch with it, and grants TCP connect to the proxy's port instead of
+// the rule's. It points the tool's proxy variables there. [Launch.Refused]
 // names the first connection the proxy refused.
 //
 // # Flow
