@@ -77,9 +77,9 @@
 // # Notifications
 //
 // Progress notifications reach the [Hooks] of the call whose progress
-// token they carry. Log messages and (before 2026-07-28) elicitation
-// requests, which the protocol does not tie to a call, reach the call
-// only while it is the only one in flight (logs then go to
-// [Options.Log]; an elicitation without a taker is declined). On stdio
+// token they carry. The protocol does not tie log messages to a call, nor
+// elicitation requests before 2026-07-28. They reach the call only while
+// it is the only one in flight. Else logs go to [Options.Log], and an
+// elicitation without a taker is declined. On stdio
 // they are delivered in order, before the result that follows them.
 package mcp
