@@ -279,9 +279,9 @@
 //   - Requests may be served concurrently or one at a time. A cancelled
 //     request should end soon and still be answered with an outcome (the
 //     host drops it). If no outcome comes by the request's deadline plus
-//     its grace delay (2s), the host gives the request up: it sends the
-//     process no new request and kills its process group once the other
-//     requests in flight have ended (at once if there are none). A process that
+//     its grace delay (2s), the host gives the request up. It sends the
+//     process no new request. It kills its process group once the other
+//     requests in flight have ended, or at once if there are none. A process that
 //     has printed no line at all by then is taken not to serve long-lived
 //     mode (a binary that reads its stdin to the end never starts): the
 //     host runs the binary one-shot from then on, until it changes.
