@@ -25,9 +25,9 @@ import (
 )
 
 // mrtrVersion is the first MCP version in which a server may not send
-// requests (such as elicitation/create) while serving one: it answers with
-// input requests instead, and the client calls again with the answers
-// (multi round-trip requests, SEP-2322).
+// requests, such as elicitation/create, while serving one. It answers with
+// input requests instead, and the client calls again with the answers.
+// These are multi round-trip requests (SEP-2322).
 const mrtrVersion = "2026-07-28"
 
 // errDeclined is the cause when the user declined or cancelled an

@@ -55,8 +55,8 @@ func screenPOST(w http.ResponseWriter, r *http.Request) bool {
 }
 
 // screenBody is the error response to a POST body of one message, or a
-// batch of them, that the screen refuses, nil when it passes (also when
-// it is not JSON at all: the SDK says so).
+// batch of them, that the screen refuses. It is nil when the body passes.
+// It is nil too when the body is not JSON at all: the SDK says so.
 func screenBody(body []byte) []byte {
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 || !json.Valid(body) {

@@ -367,9 +367,9 @@ func message(line []byte, fields map[string]json.RawMessage) (jsonrpc.Message, e
 }
 
 // plainRequest builds the request of fields when its method is a string
-// without escapes and its id absent, null, a string without escapes or an
-// integer of at most 15 digits (exact as the float64 the SDK decodes it
-// to). The screen has checked "jsonrpc".
+// without escapes. Its id must be absent, null, a string without escapes,
+// or an integer of at most 15 digits. Such an integer is exact as the
+// float64 the SDK decodes it to. The screen has checked "jsonrpc".
 func plainRequest(fields map[string]json.RawMessage) (*jsonrpc.Request, bool) {
 	method, ok := plainrpc.String(fields["method"])
 	if !ok {

@@ -74,10 +74,9 @@ func (s *Server) admit(next mcp.MethodHandler) mcp.MethodHandler {
 
 // admission decides which call runs when. It is guarded by Server.mu.
 //
-// A call needs a slot (at most MaxCalls run), a share of its session (at
-// most MaxCallsPerSession run per session, so that one client with
-// hanging calls cannot take every slot) and its
-// charge against the memory budget. Calls that cannot run yet wait in
+// A call needs a slot, its charge against the memory budget, and a share
+// of its session. At most MaxCalls run. At most MaxCallsPerSession run per
+// session, so that one client with hanging calls cannot take every slot. Calls that cannot run yet wait in
 // arrival order, at most MaxQueued of them (per session at most half of
 // it). Further calls are refused at once with [CodeBusy].
 //
