@@ -406,9 +406,10 @@ func (c *Catalog) Identity() Identity {
 }
 
 // Validate checks args against the named tool's input schema exactly as
-// [Catalog.Call] does before running anything (defaults applied, null for
-// an optional argument taken as absent, the source's refusal of values
-// that would be read as options), without running it. It returns nil when
+// [Catalog.Call] does before running anything, without running it.
+// Defaults are applied, and null for an optional argument is taken as
+// absent. The source's refusal of values that would be read as options
+// applies too. It returns nil when
 // a call would run, else the problems, each naming its field. err wraps
 // [ErrUnknownTool] for an unknown or disabled tool.
 func (c *Catalog) Validate(name string, args map[string]any) ([]ValidationError, error) {

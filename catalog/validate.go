@@ -213,10 +213,11 @@ func (c *Compiled) Compile(s map[string]any) (*ArgSchema, error) {
 	return r.args, r.err
 }
 
-// prepare returns the arguments to send (a copy of args where an explicit
-// null for an optional argument is dropped, defaults are applied and every
-// number is a json.Number) and the copy validation sees (numbers as Go
-// numbers, see ForValidation).
+// prepare returns the arguments to send and the copy validation sees. The
+// arguments to send are a copy of args where an explicit null for an
+// optional argument is dropped, defaults are applied and every number is
+// a json.Number. The copy validation sees has numbers as Go numbers (see
+// ForValidation).
 func (a *ArgSchema) prepare(args map[string]any) (sent, shadow map[string]any, err error) {
 	if a.defaults != nil {
 		if c, ok := sentCopy(args); ok {
