@@ -183,8 +183,8 @@ func (p Position) String() string {
 // Command is an entry's command line.
 //
 // A TOML string is split into Args by shell-word rules (see [SplitWords])
-// when it is parsed, except that with shell = true Args holds the whole
-// string as its only element so that /bin/sh sees it exactly as written.
+// when it is parsed. With shell = true, Args instead holds the whole string
+// as its only element, so that /bin/sh sees it exactly as written.
 // A TOML array is used as Args unchanged.
 type Command struct {
 	Args []string // argv tokens; may hold {{…}} templates
