@@ -72,8 +72,8 @@ type app struct {
 }
 
 // Run runs the toolhost command line args (args[0] is the program name)
-// with the given streams and returns the process exit code: 0 success, 1
-// the tool reported an error (or check found errors), 2 usage,
+// with the given streams and returns the process exit code. 0 is success.
+// 1 is an error the tool reported, or errors check found. 2 is a usage,
 // configuration or invocation failure. Errors are printed on stderr.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer, stdin io.Reader, opts *Options) int {
 	h, a := newApp(stdout, stderr, stdin, opts)
