@@ -1,10 +1,9 @@
-// Package resolver turns a configuration into a catalog of tools. The
-// tools come from the binaries its entries name, and from the MCP servers
-// and remote catalogs it names. Package source/binary asks each binary for
-// its schema, once per binary, caches it and merges the user's overrides
-// on top. Package source/servers serves the MCP servers and remote
-// catalogs. A [catalog.Catalog] serves them all with tools/list and
-// tools/call semantics. This package is the wiring. The sections below
+// Package resolver turns a configuration into a catalog of tools: the
+// binaries its entries name (package internal/source/binary asks each for its
+// schema, once per binary, cached, and merges the user's overrides on
+// top) and the MCP servers and remote catalogs it names (package
+// internal/source/servers), served by a [catalog.Catalog] with tools/list and
+// tools/call semantics. This package is the wiring; the sections below
 // describe what an embedder sees of the whole.
 //
 // A host program embeds it in a few lines:
@@ -41,15 +40,14 @@
 //
 // # Long-lived tools
 //
-// A protocol v2 binary that declares "long_lived" is started once and
-// kept (package tool, "Long-lived mode"). Its calls go to a pool of at
-// most [Options.PoolSize] processes per binary, 2 by default. A process
-// ends after [Options.PoolIdle] without calls, 60s by default. It is
-// restarted after a crash and replaced when the binary is rebuilt. Calls
-// keep the timeouts, outcomes and questions of one-shot. On any protocol
-// doubt the binary runs one-shot again. source/binary/pool.go has the
-// rules. [catalog.Catalog.Close] ends the processes. A negative PoolSize
-// runs every call one-shot.
+// A protocol v2 binary that declares "long_lived" (package tool,
+// "Long-lived mode") is started once and kept: its calls go to a pool of at
+// most [Options.PoolSize] processes (default 2) per binary, ended after
+// [Options.PoolIdle] without calls (default 60s), restarted after a crash,
+// replaced when the binary is rebuilt, with the timeouts, outcomes and
+// questions of one-shot, and one-shot again on any protocol doubt
+// (internal/source/binary/pool.go has the rules). [catalog.Catalog.Close] ends them. A negative PoolSize runs
+// every call one-shot.
 //
 // # Merging
 //
@@ -158,18 +156,17 @@
 //
 // # Where it stands
 //
-// resolver is the wiring. [New] and [Open] make a [catalog.Catalog]. The
-// catalog owns the call path: lookup, validation, approval, questions,
-// identity, change notification, registered tools and added sources. Its
-// base source is the configuration's binaries (package source/binary).
-// That package owns resolution, merge, schema caches, long-lived pools and
-// the persisted resolution. resolver then adds the MCP servers and remote
-// catalogs the configuration names (package source/servers).
-//
-// resolver stands above those packages and below the faces (face/cli,
-// face/mcpserver, face/httpserver), which translate. docs/architecture.md
-// draws the layers. resolver names their types again, so that embedders
-// keep one import: [Tool] is [catalog.Tool], [Policy] is [binary.Policy].
+// resolver is the wiring: [New] and [Open] make a [catalog.Catalog]
+// (which owns the call path: lookup, validation, approval, questions,
+// identity, change notification, registered tools, added sources) whose
+// base source is the configuration's binaries (package internal/source/binary:
+// resolution, merge, schema caches, long-lived pools, the persisted
+// resolution), and add the MCP servers and remote catalogs the
+// configuration names (package internal/source/servers). It stands above them and
+// below the faces (face/cli, face/mcpserver, face/httpserver), which
+// translate (docs/architecture.md), and names their types again ([Tool]
+// is [catalog.Tool], [Policy] is [binary.Policy]) so that embedders keep
+// one import.
 //
 // A Catalog is safe for concurrent use. It never holds a lock while a
 // binary runs.

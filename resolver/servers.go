@@ -11,9 +11,9 @@ import (
 )
 
 // addSources serves the MCP servers and remote catalogs cfg names
-// (package source/servers: entries with source = "mcp.NAME…", and
-// [remotes.NAME]), listed concurrently. A warm listing starts no server.
-// A server that cannot be listed is one problem of its source, and the
+// (package internal/source/servers: entries with source = "mcp.NAME…", and
+// [remotes.NAME]), listed concurrently. A warm listing starts no server;
+// a server that cannot be listed is one problem of its source, and the
 // other tools are served. A one-tool catalog (Options.Only) whose tool
 // the binaries serve lists none: the binaries' tool wins over a
 // source's of the same name. So no source can change the call, and none

@@ -260,9 +260,9 @@ var serversWS struct {
 // BenchmarkWarmListServers is a warm `toolhost list` of a workspace with
 // five MCP servers configured (the gosdk server five times, each served
 // by a toolset; their listings cached by an earlier list), against the
-// same workspace without them (five local tools of five). Goal ≤ 1.1×.
-// That such a list starts no server is tested by
-// source/servers' TestWarmListFiveServers.
+// same workspace without them (five local tools of five). Goal ≤ 1.1×
+// (issue 16); that such a list starts no server is tested by
+// internal/source/servers' TestWarmListFiveServers.
 func BenchmarkWarmListServers(b *testing.B) {
 	f := setup(b)
 	serversWS.once.Do(func() { serversWS.none, serversWS.five, serversWS.err = serversWorkspaces(f) })

@@ -77,20 +77,16 @@
 // # Tool search
 //
 // With [Options.ToolSearch] tools/list serves two tools instead of the
-// catalog's: [SearchToolsName] and [CallToolName]. This is for catalogs too
-// large to send to a model.
-//
-// search_tools ranks the catalog's tools for a query with package
-// toolsearch. It weighs name, title, summary, description, parameters,
-// tags and category. The same tools and query give the same results. It
-// answers {"tools":[…]}: the best matches' definitions as tools/list would
-// serve them.
-//
-// call_tool {"name","arguments"} calls one tool through that tool's own
-// handler. So validation, approval, questions and the sandbox apply as to
-// a tools/call of it. Approval asks the person about the named tool. An
-// unknown name gets the nearest one ("did you mean"). The index is rebuilt
-// on the first search after each change of the catalog.
+// catalog's ([SearchToolsName], [CallToolName]), for catalogs too large
+// to send to a model: search_tools ranks the catalog's tools for a query
+// (package internal/toolsearch: name, title, summary, description, parameters,
+// tags, category; the same results for the same tools and query) and
+// answers {"tools":[…]}, the best matches' definitions as tools/list would
+// serve them; call_tool {"name","arguments"} calls one through that
+// tool's own handler, so validation, approval (the person is asked about
+// the named tool), questions and the sandbox apply as to a tools/call of
+// it, and an unknown name gets the nearest one ("did you mean"). The
+// index is rebuilt on the first search after each change of the catalog.
 //
 // # Identity
 //

@@ -7,7 +7,7 @@
 // process through package invoke, or goes to a pool of long-lived
 // processes for a protocol v2 binary that declares long_lived. A
 // resolution without errors is persisted whole (package
-// source/binary/persist). So the next start reads one file, and a
+// internal/source/binary/persist), so that the next start reads one file, and a
 // one-shot call only its header and one tool's detail.
 //
 // A [Source] is a catalog's base source ([catalog.Catalog.AddBase]): it

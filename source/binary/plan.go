@@ -52,9 +52,9 @@ func specOf(e *config.Entry) *invoke.Spec {
 // invocationKey identifies an invocation: entries with equal keys run the
 // same process for a schema request. It is the JSON of the invocation's
 // fields, which also names the invocation's schema cache file
-// (source/binary/schemacache): written here without reflection when every string is
-// plain (printable ASCII that JSON does not escape), else by json.Marshal.
-// Both give the same bytes.
+// (internal/source/binary/schemacache): written here without reflection when every string is
+// plain (printable ASCII that JSON does not escape), else by json.Marshal;
+// both give the same bytes.
 func invocationKey(s *invoke.Spec) string {
 	if b, ok := appendInvocationKey(make([]byte, 0, 128), s); ok {
 		return string(b)

@@ -96,8 +96,8 @@ const (
 )
 
 // MaxTools bounds the tools one binary's schema answer declares, as a
-// server's listing and a remote manifest are bounded (source/mcp,
-// source/remote). The answer's bytes are bounded by the stdout cap.
+// server's listing and a remote manifest are bounded (internal/source/mcp,
+// internal/source/remote); the answer's bytes are bounded by the stdout cap.
 const MaxTools = 10000
 
 // readSchema interprets the result of a schema request: a non-zero exit

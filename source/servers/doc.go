@@ -23,10 +23,10 @@
 // server's run mode and [defaults]' ([config.Config.ImpliedEntry]). A
 // remote's tools take the user's run mode, rate limit and timeout (the
 // remote's, else [defaults]'), which its manifest may tighten and never
-// loosen. A listing comes from source/mcp's cache while it is
-// trusted. So a warm listing starts no server. A server that cannot be
-// listed is one problem of its source. The other sources' tools are
-// served. A server whose start failed is left out at once while source/mcp
+// loosen. A listing comes from internal/source/mcp's cache while it is
+// trusted, so a warm listing starts no server. A server that cannot be
+// listed is one problem of its source; the other sources' tools are
+// served. A server whose start failed is left out at once while internal/source/mcp
 // remembers the failure (its start_timeout, a changed table or
 // Options.Retry try again at once). An entry naming a tool the server does not offer, an override
 // that cannot apply and a tool the server defines badly are problems
@@ -53,8 +53,8 @@
 //
 // # Sandbox and secrets
 //
-// A stdio server starts under the sandbox its table asks for with sandbox
-// and access (package invoke/sandbox). The sandbox is on by default, as in
-// the JP assistant. The server starts in the workspace root unless dir
-// says otherwise. Its env secrets are read when it starts, never stored.
+// A stdio server starts under the sandbox its table asks for (sandbox,
+// access; on by default, as the JP assistant's D44 has it: package
+// internal/invoke/sandbox), in the workspace root unless dir says otherwise, with
+// its env secrets read when it starts, never stored.
 package servers
