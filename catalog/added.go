@@ -599,10 +599,10 @@ type SourceState struct {
 	Problems []Problem
 }
 
-// Close ends the catalog's sources: it ends their watches and closes each
-// (the base first: a configuration's binaries end their long-lived
-// processes; an added source's tools then answer as a closed source
-// does), and returns their errors, joined. Nothing is added or listed
+// Close ends the catalog's sources. It ends their watches and closes
+// each, the base first. A configuration's binaries end their long-lived
+// processes. An added source's tools then answer as a closed source does.
+// Close returns their errors, joined. Nothing is added or listed
 // after it. Embedders that keep a catalog should defer it.
 func (c *Catalog) Close() error { return c.closeSources() }
 

@@ -236,10 +236,10 @@ func callHandler(ctx context.Context, e *entry, args map[string]any) (out tool.O
 	return e.handler(ctx, args)
 }
 
-// Format renders a call's arguments for a human about to approve it: the
-// source's own rendering when it gives one (a binary's format_arguments
-// answer), else the host's
-// rendering, name(key=value, …) with keys sorted and values as JSON.
+// Format renders a call's arguments for a human about to approve it. It
+// uses the source's own rendering when it gives one, such as a binary's
+// format_arguments answer. Else it uses the host's rendering,
+// name(key=value, …) with keys sorted and values as JSON.
 // Defaults are applied first. Invalid arguments are rendered as given.
 func (c *Catalog) Format(ctx context.Context, name string, args map[string]any) (string, error) {
 	e, err := c.lookup(name)

@@ -147,8 +147,8 @@ type DetailFunc func() *Tool
 func (f DetailFunc) Detail() *Tool { return f() }
 
 // Refuser is implemented by a [Detailer] whose source refuses some
-// argument values beyond the input schema (a binary's rule for values
-// that would be read as options): Refuse returns the error of args that
+// argument values beyond the input schema. A binary's rule for values that
+// would be read as options is one. Refuse returns the error of args that
 // are refused, as [ArgSchema.WithRefuse] takes it.
 type Refuser interface {
 	Refuse(args map[string]any) error
