@@ -143,8 +143,9 @@ func Files(path string) []string {
 const FollowInterval = 250 * time.Millisecond
 
 // Follow calls fn with every selected line of the file at path, from its
-// start, and then with each line appended to it, until ctx is done (Follow
-// returns nil) or fn returns an error (which Follow returns). A line is
+// start, and then with each line appended to it. It stops when ctx is
+// done, and returns nil. It stops when fn returns an error, and returns
+// that error. A line is
 // passed once complete. So a line being written is waited for, never
 // reported torn. When the file is rotated or truncated, Follow goes on
 // from the start of the new file. The file need not exist yet. Lines that
