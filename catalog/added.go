@@ -352,8 +352,8 @@ func (c *Catalog) placeSourcesLocked(tools map[string]*entry) map[string]*entry 
 }
 
 // collision is the one problem of source a, whose tools named lost are
-// served by holders instead (each the tool of the same index in lost):
-// its fix is the prefix that gives them names of their own.
+// served by holders instead. Each holder is the tool of the same index in
+// lost. Its fix is the prefix that gives them names of their own.
 func collision(a *added, lost []string, holders []*entry) Problem {
 	var by []string
 	for _, h := range holders {

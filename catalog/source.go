@@ -95,9 +95,9 @@ type Reporter interface {
 }
 
 // Indexer is implemented by a base [Source] ([Catalog.AddBase]) that can
-// list its tools without their full detail: binaries restored from a
-// persisted resolution hold each tool's name, summary and enabled flag,
-// and decode the rest on first use. The catalog calls the base's Index in
+// list its tools without their full detail. Binaries restored from a
+// persisted resolution hold each tool's name, summary and enabled flag.
+// They decode the rest on first use. The catalog calls the base's Index in
 // place of Tools and serves its tools as listed (the source checked
 // them). An added source is always listed with Tools, each tool checked.
 type Indexer interface {
@@ -113,8 +113,8 @@ type Index struct {
 	Tools []Listed
 	// Identity and List, when both set, are the identity and the
 	// tools/list result ({"tools":[…]}, compact JSON) of the enabled
-	// Tools, as computed when they were persisted: a catalog serving
-	// these tools alone serves them without decoding any detail.
+	// Tools, as computed when they were persisted. A catalog serving these
+	// tools alone serves them without decoding any detail.
 	Identity *Identity
 	List     []byte
 }
@@ -174,9 +174,9 @@ type RunTracer interface {
 }
 
 // Refresher is implemented by a base [Source] that can check now, when
-// asked, whether its tools changed (the binaries: a rebuilt executable,
-// a schema request to ask again), and list them again through its Watch
-// if so. [Catalog.Refresh] calls it.
+// asked, whether its tools changed. For the binaries that is a rebuilt
+// executable, or a schema request to ask again. If they changed, it lists
+// them again through its Watch. [Catalog.Refresh] calls it.
 type Refresher interface {
 	Refresh(ctx context.Context) (changed bool, err error)
 }
