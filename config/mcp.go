@@ -605,10 +605,10 @@ func mergeStrings(dst, src map[string]string) map[string]string {
 	return dst
 }
 
-// ImpliedEntry returns the entry of a server no entry names: all its
-// tools under their own names, as [toolsets.NAME] source = "mcp.NAME"
-// would serve them, with the server's run mode and [defaults] applied as
-// to the entries c holds. Its Place is the server's.
+// ImpliedEntry returns the entry of a server no entry names. It serves
+// all its tools under their own names, as [toolsets.NAME] source =
+// "mcp.NAME" would serve them. The server's run mode and [defaults] apply
+// as to the entries c holds. Its Place is the server's.
 func (c *Config) ImpliedEntry(s *Server) *Entry {
 	e := &Entry{Name: s.Name, Toolset: true, Server: s.Name, Prefix: s.Prefix, Place: s.Place, Pos: map[string]Position{}}
 	applyRun(&e.Run, &e.RequiresApproval, e.Pos, s.Run, s.RequiresApproval, s.Pos)
