@@ -132,10 +132,10 @@ func allowedOrigin(origin string, allowed []string) bool {
 	return false
 }
 
-// sameOrigin reports whether a browser's Origin is the server's own: the
-// scheme it was reached with and the Host the request names (which
-// [handler.hostRefusal] has accepted), compared as a whole: an origin is
-// scheme://host[:port], nothing more. Another port of the same host is
+// sameOrigin reports whether a browser's Origin is the server's own. The
+// server's own is the scheme it was reached with and the Host the request
+// names, which [handler.hostRefusal] has accepted. They are compared as a
+// whole: an origin is scheme://host[:port], nothing more. Another port of the same host is
 // another origin: a page of a dev server on localhost:3000 cannot call a
 // server on localhost:7477.
 func sameOrigin(origin string, r *http.Request) bool {
