@@ -64,9 +64,10 @@ func serve(ctx context.Context, tools []*Tool) int {
 	return Run(context.WithValue(ctx, signalsKey{}, true), stdin, stdout, os.Stderr, tools...)
 }
 
-// argvRequest builds a request from JP-style arguments, the context and tool
-// objects as two argv elements (command = "bin/x {{context}} {{tool}}"), so
-// an sdk binary also runs under hosts that pass the request that way only.
+// argvRequest builds a request from JP-style arguments: the context and
+// tool objects as two argv elements (command = "bin/x {{context}}
+// {{tool}}"). So an sdk binary also runs under hosts that pass the request
+// that way only.
 // It reports false unless args are exactly two JSON objects.
 func argvRequest(args []string) ([]byte, bool) {
 	if len(args) != 2 {

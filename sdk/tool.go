@@ -10,10 +10,10 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// Func is the function behind a tool: it receives the decoded and validated
-// arguments and returns the content of a success outcome, or an error that
-// becomes an error outcome (see [Transient] and the question helpers such as
-// [Confirm]). [New] also takes functions that return other types than
+// Func is the function behind a tool. It receives the decoded and
+// validated arguments. It returns the content of a success outcome, or an
+// error that becomes an error outcome (see [Transient] and the question
+// helpers such as [Confirm]). [New] also takes functions that return other types than
 // string: see [Result] and "Structured output" in the package
 // documentation.
 type Func[In any] func(ctx context.Context, in In) (string, error)
