@@ -91,14 +91,13 @@ func endsFold(b []byte, s string) bool {
 	return true
 }
 
-// Redact returns args (a call's arguments, JSON) with the value of every
-// secret-named key ([SecretKey], at any depth) replaced by [Redacted], and
-// every occurrence of one of the secret values inside a string replaced
+// Redact returns args, a call's arguments as JSON, with the value of every
+// secret-named key ([SecretKey], at any depth) replaced by [Redacted].
+// Every occurrence of one of the secret values inside a string is replaced
 // too. The result is JSON on one line. Where something may need redacting
-// it is re-encoded token by token (keys in their order, numbers digit for
-// digit, strings re-escaped). Arguments
-// that are not valid JSON come
-// back as a JSON string of their redacted text. When nothing needs
+// it is re-encoded token by token: keys in their order, numbers digit for
+// digit, strings re-escaped. Arguments that are not valid JSON come back
+// as a JSON string of their redacted text. When nothing needs
 // redacting, args on one line come back unchanged, without being decoded.
 func Redact(args []byte, secrets []string) []byte {
 	return redact(nil, args, secrets)
