@@ -118,9 +118,9 @@ func (c *Catalog) AddSources(ctx context.Context, srcs []Source) []error {
 	return errs
 }
 
-// Restore serves src with the tools it had when it was kept (a source
-// restored from a persisted resolution), without listing it: each tool's
-// detail is decoded, and its input schema compiled, on first use. Once
+// Restore serves src with the tools it had when it was kept, without
+// listing it. src is a source restored from a persisted resolution. Each
+// tool's detail is decoded, and its input schema compiled, on first use. Once
 // src reports a change it is listed with Tools as an added source, the
 // object input schemas of its tools compiled on first use. An error is
 // AddSource's.

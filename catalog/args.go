@@ -110,12 +110,12 @@ func numberAsJSON(v any) any {
 	return v
 }
 
-// sentCopy is numbersAsJSON(cloneValue(v)) in one pass: a copy of a JSON
-// value tree (maps, slices and []string new) with every Go number made a
-// json.Number. It reports false, and copies nothing, when the tree holds a
-// map or struct of another type than map[string]any (a Go caller's value):
-// jsonschema-go's ApplyDefaults treats those by reflection, and
-// ArgSchema.prepare leaves such arguments to it.
+// sentCopy is numbersAsJSON(cloneValue(v)) in one pass. It makes a copy of
+// a JSON value tree, with maps, slices and []string new, and every Go
+// number made a json.Number. It reports false, and copies nothing, when
+// the tree holds a map or struct of another type than map[string]any. Such
+// a value comes from a Go caller. jsonschema-go's ApplyDefaults treats
+// those by reflection, and ArgSchema.prepare leaves such arguments to it.
 func sentCopy(v any) (any, bool) {
 	switch x := v.(type) {
 	case map[string]any:

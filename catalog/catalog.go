@@ -440,10 +440,10 @@ func (c *Catalog) SourceOf(name string) (source string, ok bool) {
 	return "", true
 }
 
-// Refresh asks the base source to check now whether its tools changed
-// (a [Refresher]: for the binaries, their stat keys; nothing is spawned
-// unless one changed) and reports whether the tools the catalog serves
-// changed. If so, the identity changed and the subscribers were
+// Refresh asks the base source, a [Refresher], to check now whether its
+// tools changed. For the binaries that means their stat keys, and nothing
+// is spawned unless one changed. Refresh reports whether the tools the
+// catalog serves changed. If so, the identity changed and the subscribers were
 // notified. A catalog whose base is no Refresher reports false. [Catalog.Call]
 // runs a cheaper check itself ([Freshener]). A server may call Refresh
 // before answering tools/list.

@@ -15,9 +15,9 @@ const ProtocolVersion = "1.0"
 //
 //	{"server_id":"<uuid>","tools_count":N,"protocol_version":"1.0"}
 //
-// ServerID is a UUID derived from the sorted definitions (names,
-// descriptions, input schemas, annotations): the same tools give the same id, in any
-// process. Any change gives a new one.
+// ServerID is a UUID derived from the sorted definitions: names,
+// descriptions, input schemas, annotations. The same tools give the same
+// id, in any process. Any change gives a new one.
 type Identity struct {
 	ServerID        string `json:"server_id"`        // a version 5 UUID
 	ToolsCount      int    `json:"tools_count"`      // enabled tools
