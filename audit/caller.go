@@ -4,7 +4,7 @@ import "context"
 
 // Caller is who made a call, as the face that took it knows it: the face's
 // name and the client. A face puts it in the call's context with
-// [WithCaller]; the catalog, which never knows which face called it, reads
+// [WithCaller]. The catalog, which never knows which face called it, reads
 // it back with [CallerFrom] for the call's [Record].
 type Caller struct {
 	Face   string // "mcp", "http", "cli", "go"
@@ -18,7 +18,7 @@ func WithCaller(ctx context.Context, c Caller) context.Context {
 	return context.WithValue(ctx, callerKey{}, c)
 }
 
-// CallerFrom returns the Caller ctx carries; the zero Caller (an embedding
+// CallerFrom returns the Caller ctx carries. The zero Caller (an embedding
 // program's own call) when none.
 func CallerFrom(ctx context.Context) Caller {
 	c, _ := ctx.Value(callerKey{}).(Caller)

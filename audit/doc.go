@@ -21,14 +21,14 @@
 //
 // # Writing and reading
 //
-// [Log] appends a line with a single write(2) on an O_APPEND file, so a
+// [Log] appends a line with a single write(2) on an O_APPEND file. So a
 // crash loses at most the lines being written ([Log] says why), and
 // rotates the file by size. [Scanner] reads lines, skipping a torn last
 // line and reporting it; [Files] lists the rotated files oldest first;
 // [Follow] waits for new lines.
 //
 // A face says who called by putting a [Caller] in the call's context
-// ([WithCaller]); the catalog reads it ([CallerFrom]) for the record.
+// ([WithCaller]). The catalog reads it ([CallerFrom]) for the record.
 //
 // Flow: call → [Record] → [Log.Write] (redact, cap, encode, write(2)) →
 // audit.jsonl → [Scanner] / [Follow] → `toolhost audit`.

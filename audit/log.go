@@ -26,7 +26,7 @@ type Options struct {
 	// the next line is written. If zero, [DefaultMaxSize].
 	MaxSize int64
 	// MaxFiles is how many rotated files (FILE.1 the newest … FILE.N) are
-	// kept; older ones are removed. If zero, [DefaultMaxFiles]; negative:
+	// kept. Older ones are removed. If zero, [DefaultMaxFiles]. Negative:
 	// none (the file is truncated instead).
 	MaxFiles int
 	// MaxArguments is how many bytes of a call's redacted arguments a line
@@ -35,34 +35,34 @@ type Options struct {
 }
 
 // Log appends [Record]s to an audit file, one JSON line each. It is safe
-// for concurrent use; a nil *Log writes nothing, so a caller may call
+// for concurrent use. A nil *Log writes nothing. So a caller may call
 // [Log.Write] whether or not auditing is on.
 //
 // # Crash guarantee
 //
-// Each line is encoded into a buffer of its own by the calling goroutine
-// and handed to the kernel with one write(2) on a file opened O_APPEND:
-// nothing is buffered in the process between calls, and there is no
+// Each line is encoded into a buffer of its own by the calling goroutine.
+// It is handed to the kernel with one write(2) on a file opened O_APPEND.
+// Nothing is buffered in the process between calls, and there is no
 // channel or writer goroutine. Once Write returns, the line is in the
-// kernel's page cache and survives the process being killed (SIGKILL, a
-// panic, an OOM kill): a crash loses only the lines whose Write had not
-// yet reached write(2), and can at worst tear the one line the kernel was
-// copying (a short write, which a regular file gives only when the disk is
-// full or the file too large). The reader skips and reports such a torn
+// kernel's page cache. It survives the process being killed: SIGKILL, a
+// panic, an OOM kill. A crash loses only the lines whose Write had not yet
+// reached write(2). At worst it tears the one line the kernel was copying.
+// That is a short write, which a regular file gives only when the disk is
+// full or the file too large. The reader skips and reports such a torn
 // last line. There is no fsync: a power loss may lose what the kernel had
 // not yet flushed, a trade taken so that no call waits for the disk.
 //
 // # Cost
 //
-// A call pays for encoding its line (no reflection, a pooled buffer; the
-// arguments are decoded only when a key or a registered secret may need
-// redacting) and one write(2) under a mutex, which the other writers wait
-// on only for the system call itself.
+// A call pays for encoding its line and one write(2) under a mutex. The
+// encoding uses no reflection and a pooled buffer. The arguments are
+// decoded only when a key or a registered secret may need redacting. The
+// other writers wait on the mutex only for the system call itself.
 //
 // # Trade-offs
 //
 // Rotation is by size, per process: two processes appending to one file
-// keep whole lines (O_APPEND), but each rotates by its own count of the
+// keep whole lines (O_APPEND). But each rotates by its own count of the
 // size, so run one serve per audit file. The secrets registered with
 // [Log.AddSecret] are kept for the Log's lifetime.
 type Log struct {
@@ -173,7 +173,7 @@ func (l *Log) Write(r *Record) error {
 	}
 	bp := bufPool.Get().(*[]byte)
 	defer bufPool.Put(bp)
-	// The redacted arguments first, at the buffer's end; then the line.
+	// The redacted arguments first, at the buffer's end. Then the line.
 	args := redact((*bp)[:0], rec.Arguments, l.secrets.load())
 	args, rec.ArgumentsSize = capArguments(args, l.maxArgs)
 	line := rec.appendJSON(args[len(args):], args)
@@ -246,7 +246,7 @@ func (l *Log) rotate() error {
 // rotated names the i-th rotated file of path: path.i.
 func rotated(path string, i int) string { return path + "." + strconv.Itoa(i) }
 
-// Close closes the file; later writes return [ErrClosed].
+// Close closes the file. Later writes return [ErrClosed].
 func (l *Log) Close() error {
 	if l == nil {
 		return nil
@@ -263,7 +263,7 @@ func (l *Log) Close() error {
 
 // TokenID names a bearer token in the log without revealing it: "t-" and
 // the first 12 hex digits of its SHA-256. It tells apart the tokens a
-// server was given; it is not a hiding place for a guessable token.
+// server was given. It is not a hiding place for a guessable token.
 // "" for no token.
 func TokenID(token string) string {
 	if token == "" {
@@ -276,7 +276,7 @@ func TokenID(token string) string {
 // DefaultPath returns the audit file of `serve`:
 // $XDG_STATE_HOME/toolhost/audit.jsonl, or
 // ~/.local/state/toolhost/audit.jsonl when XDG_STATE_HOME is unset or
-// relative; "" when neither is known. getenv reads the environment (nil:
+// relative, "" when neither is known. getenv reads the environment (nil:
 // os.Getenv).
 func DefaultPath(getenv func(string) string) string {
 	if getenv == nil {

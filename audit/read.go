@@ -22,7 +22,7 @@ func (f *Filter) match(r *Record) bool {
 		(f.Workspace == "" || r.Workspace == f.Workspace))
 }
 
-// maxLine bounds one line the reader accepts; a longer one is skipped as
+// maxLine bounds one line the reader accepts. A longer one is skipped as
 // not an audit line (a writer never writes one: the arguments are capped).
 const maxLine = 1 << 20
 
@@ -51,7 +51,7 @@ func NewScanner(r io.Reader, f *Filter) *Scanner {
 	return &Scanner{r: bufio.NewReaderSize(r, 64<<10), filter: f}
 }
 
-// Scan advances to the next selected line; false at the end of the input
+// Scan advances to the next selected line, false at the end of the input
 // or on a read error ([Scanner.Err]).
 func (s *Scanner) Scan() bool {
 	for s.err == nil {
@@ -143,9 +143,10 @@ func Files(path string) []string {
 const FollowInterval = 250 * time.Millisecond
 
 // Follow calls fn with every selected line of the file at path, from its
-// start, and then with each line appended to it, until ctx is done (Follow
-// returns nil) or fn returns an error (which Follow returns). A line is
-// passed once complete, so a line being written is waited for, never
+// start, and then with each line appended to it. It stops when ctx is
+// done, and returns nil. It stops when fn returns an error, and returns
+// that error. A line is
+// passed once complete. So a line being written is waited for, never
 // reported torn. When the file is rotated or truncated, Follow goes on
 // from the start of the new file. The file need not exist yet. Lines that
 // are not audit lines are skipped.

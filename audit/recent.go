@@ -11,14 +11,15 @@ import (
 const recentChunk = 64 << 10
 
 // Recent returns the last n lines that f selects of the audit file at path
-// and its rotated files (path.1, path.2… as [Files] finds them), newest first: it reads each file from
-// its end, newest file first, and stops once it has n. It reads the
-// files, never the [Log], so it does not hold up writers; the log may be
+// and its rotated files (path.1, path.2… as [Files] finds them), newest
+// first. It reads each file from its end, newest file first, and stops
+// once it has n. It reads the
+// files, never the [Log]. So it does not hold up writers. The log may be
 // appended to meanwhile. A last line without its newline is read only
 // when it is a whole audit line: one being written, or torn by a crash, is
 // left out, as are lines that are not audit lines.
 // Memory is bounded by n records, a 64 KiB chunk and one line of at most
-// 1 MiB; the time is bounded by the files' sizes (rotation bounds them).
+// 1 MiB. The time is bounded by the files' sizes (rotation bounds them).
 // A file that does not exist (no call logged yet) gives no lines, not an
 // error. A rotation while Recent reads may make it miss lines, never
 // repeat one: a file already read is known under its next name.

@@ -11,14 +11,14 @@ import (
 )
 
 // Record is one call as the audit log keeps it: one JSON line. Every field
-// but Time, Tool and Outcome may be empty; empty fields are left out of the
+// but Time, Tool and Outcome may be empty. Empty fields are left out of the
 // line, except arguments (null when absent).
 type Record struct {
 	Time   time.Time // when the call started; zero: [Log.Write] sets now
 	Face   string    // the face that took the call: "mcp", "http", "cli" or "go"
 	Client Client    // who asked
 	// Workspace is the root of the workspace whose configuration served
-	// the call, absolute; "" unknown. One log holds the calls of every
+	// the call, absolute, "" unknown. One log holds the calls of every
 	// workspace: [Log.SetWorkspace] fills it.
 	Workspace string
 	Tool      string // the tool's served name
@@ -26,7 +26,7 @@ type Record struct {
 
 	// Arguments are the call's arguments as the client sent them (a JSON
 	// object). [Log.Write] redacts them (see [Redact]) and caps their size
-	// before writing; a reader gets what was written.
+	// before writing. A reader gets what was written.
 	Arguments json.RawMessage
 	// ArgumentsSize is the size in bytes of the arguments after redaction,
 	// set by [Log.Write] when it kept only the first [Options.MaxArguments]
@@ -38,7 +38,7 @@ type Record struct {
 
 	Duration time.Duration // from the call's start to its outcome
 	Outcome  string        // [OutcomeSuccess], [OutcomeError], [OutcomeRateLimited], [OutcomeNeedsInput] or [OutcomeHostError]
-	// ExitStatus is the tool process's exit status; nil when no process
+	// ExitStatus is the tool process's exit status, nil when no process
 	// ended with the call (an in-process tool, a long-lived process, a call
 	// refused before it ran). -1: killed by a signal.
 	ExitStatus *int
@@ -83,7 +83,7 @@ const (
 	DecisionDeclined   = "declined"   // a person declined it; the tool did not run
 	DecisionUnattended = "unattended" // the configuration lets it run without asking
 	// DecisionAsked: the person is asked in a later request (MCP multi
-	// round-trip, the page); this call ended before the answer.
+	// round-trip, the page). This call ended before the answer.
 	DecisionAsked = "asked"
 	// DecisionRefused: the call was refused before anything ran: nobody
 	// could be asked (a client without elicitation, no terminal), or the

@@ -91,14 +91,13 @@ func endsFold(b []byte, s string) bool {
 	return true
 }
 
-// Redact returns args (a call's arguments, JSON) with the value of every
-// secret-named key ([SecretKey], at any depth) replaced by [Redacted], and
-// every occurrence of one of the secret values inside a string replaced
-// too. The result is JSON on one line; where something may need redacting
-// it is re-encoded token by token (keys in their order, numbers digit for
-// digit, strings re-escaped). Arguments
-// that are not valid JSON come
-// back as a JSON string of their redacted text. When nothing needs
+// Redact returns args, a call's arguments as JSON, with the value of every
+// secret-named key ([SecretKey], at any depth) replaced by [Redacted].
+// Every occurrence of one of the secret values inside a string is replaced
+// too. The result is JSON on one line. Where something may need redacting
+// it is re-encoded token by token: keys in their order, numbers digit for
+// digit, strings re-escaped. Arguments that are not valid JSON come back
+// as a JSON string of their redacted text. When nothing needs
 // redacting, args on one line come back unchanged, without being decoded.
 func Redact(args []byte, secrets []string) []byte {
 	return redact(nil, args, secrets)
@@ -233,7 +232,7 @@ func redactString(v string, secrets []string) string {
 }
 
 // capArguments keeps the first max bytes of redacted arguments as a JSON
-// string (cut on a UTF-8 boundary) when they are longer; it returns the
+// string (cut on a UTF-8 boundary) when they are longer. It returns the
 // size the arguments had, or 0 when they were kept whole.
 func capArguments(args []byte, max int) ([]byte, int) {
 	if len(args) <= max {

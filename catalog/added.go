@@ -19,7 +19,7 @@ import (
 // [Catalog.Register]ed handlers, the tools of the sources added with
 // [Catalog.AddSource] (MCP servers, remote catalogs: see Source).
 // It knows them only through that interface: each source lists its tools
-// and runs one round of a call; the catalog keeps validation, approval,
+// and runs one round of a call. The catalog keeps validation, approval,
 // questions, identity and change notification.
 
 // added is one source the catalog serves: its base, or one added.
@@ -27,9 +27,9 @@ type added struct {
 	src    Source
 	mu     sync.Mutex  // serializes listing and installing the source's tools
 	closed atomic.Bool // Close ran: no listing is installed
-	// Guarded by the catalog's mu: the problems of the source's last
-	// listing (own), those and the names it lost to another source
-	// (problems), and the tools of its last listing (listed), served
+	// Guarded by the catalog's mu. own is the problems of the source's
+	// last listing. problems is those and the names it lost to another
+	// source. listed is the tools of its last listing. They are served
 	// unless a tool served first or a source added earlier has the name.
 	cancel        func() // ends the source's Watch
 	own, problems []Problem
@@ -51,14 +51,14 @@ const DefaultListWait = 2 * time.Second
 // ends.
 var ErrListing = errors.New("its listing is still under way")
 
-// AddBase serves the tools of src as the catalog's base source (a
-// configuration's binaries), listed now and each time src reports a
-// change, as [Catalog.AddSource] does, with two differences: its tools
-// win over an added source's of the same name (the added source's is
-// left out, and reported), and a source that is an [Indexer] is listed
-// with Index, whose tools are served as listed (the source checked
-// them) with their detail decoded on first use. A catalog has one base
-// source, added before any other.
+// AddBase serves the tools of src as the catalog's base source, such as a
+// configuration's binaries. Its tools are listed now and each time src
+// reports a change, as [Catalog.AddSource] does. There are two
+// differences. First, its tools win over an added source's of the same
+// name. The added source's tool is left out, and reported. Second, a
+// source that is an [Indexer] is listed with Index. Its tools are served
+// as listed, since the source checked them, and their detail is decoded
+// on first use. A catalog has one base source, added before any other.
 func (c *Catalog) AddBase(ctx context.Context, src Source) error {
 	c.mu.Lock()
 	if c.base != nil || len(c.sources) > 0 {
@@ -69,23 +69,23 @@ func (c *Catalog) AddBase(ctx context.Context, src Source) error {
 	return c.addSource(ctx, src, &added{src: src, base: true}, nil)
 }
 
-// AddSource serves the tools of src: it lists them now (src.Tools),
-// waiting at most [Options].ListWait (a listing that takes longer goes on
-// in the background, src's tools left out until it ends), again each
-// time src reports a change (subscribers are then notified and the
-// identity changes), runs their calls through [Catalog.Call] (arguments
-// validated with defaults, approval and questions as for any tool; each
-// round through src.Call), renders their arguments with src.Format, and
-// closes src in [Catalog.Close].
+// AddSource serves the tools of src. It lists them now with src.Tools,
+// waiting at most [Options].ListWait. A listing that takes longer goes on
+// in the background, and src's tools are left out until it ends. It lists
+// them again each time src reports a change. Subscribers are then
+// notified and the identity changes. Their calls run through
+// [Catalog.Call], with arguments validated, defaults, approval and
+// questions as for any tool. Each round goes through src.Call. AddSource
+// renders their arguments with src.Format, and [Catalog.Close] closes src.
 //
 // A tool of src whose name is invalid ([ErrInvalidName]) or whose input
 // schema is not an object schema ([ErrNotObject]) is left out, and
-// [Catalog.Report] lists the problem; so does a listing that fails (the
+// [Catalog.Report] lists the problem. So does a listing that fails (the
 // source then serves no tool until it lists again). A name another source
-// lists too is served from the source added first (the base source's and
-// the registered tools win over any): the others leave their tool out,
-// and each reports one [ErrDuplicate] problem naming them all, whose fix
-// is the prefix to give it. The error is for a source that cannot be
+// lists too is served from the source added first. The base source's and
+// the registered tools win over any. The others leave their tool out.
+// Each reports one [ErrDuplicate] problem naming them all, whose fix is
+// the prefix to give it. The error is for a source that cannot be
 // added: another source of the same name ([ErrDuplicate]) or a closed
 // catalog.
 func (c *Catalog) AddSource(ctx context.Context, src Source) error {
@@ -95,7 +95,7 @@ func (c *Catalog) AddSource(ctx context.Context, src Source) error {
 // AddSources adds each source as [Catalog.AddSource] does, in the order
 // given (where two list the same name, the earlier keeps it), listing them
 // concurrently. It returns the error of each source, nil where it was
-// added; the caller closes the ones not added.
+// added. The caller closes the ones not added.
 func (c *Catalog) AddSources(ctx context.Context, srcs []Source) []error {
 	errs := make([]error, len(srcs))
 	as := make([]*added, len(srcs))
@@ -118,9 +118,9 @@ func (c *Catalog) AddSources(ctx context.Context, srcs []Source) []error {
 	return errs
 }
 
-// Restore serves src with the tools it had when it was kept (a source
-// restored from a persisted resolution), without listing it: each tool's
-// detail is decoded, and its input schema compiled, on first use. Once
+// Restore serves src with the tools it had when it was kept, without
+// listing it. src is a source restored from a persisted resolution. Each
+// tool's detail is decoded, and its input schema compiled, on first use. Once
 // src reports a change it is listed with Tools as an added source, the
 // object input schemas of its tools compiled on first use. An error is
 // AddSource's.
@@ -174,7 +174,7 @@ func (c *Catalog) enroll(src Source, a *added, kept []Listed) error {
 // each time it reports a change.
 func (c *Catalog) watch(ctx context.Context, src Source, a *added, kept []Listed) error {
 	name := src.Name()
-	// Watch first, so that no change after the listing below is missed; a
+	// Watch first, so that no change after the listing below is missed. A
 	// change reported before it lists once more.
 	cancel := src.Watch(func() {
 		a.mu.Lock()
@@ -274,7 +274,7 @@ func (c *Catalog) WaitListed(ctx context.Context) error {
 }
 
 // listSource lists a's tools and installs them in place of its previous
-// ones; the caller holds a.mu.
+// ones. The caller holds a.mu.
 func (c *Catalog) listSource(ctx context.Context, a *added) {
 	if a.base {
 		c.listBase(ctx, a)
@@ -321,11 +321,11 @@ func (c *Catalog) listSource(ctx context.Context, a *added) {
 }
 
 // placeSourcesLocked returns the tools of tools that are not an added
-// source's (the base source's and the registered ones), with each added
-// source's listed tools placed beside them in the order the sources were
-// added: a name taken already is left out and counted against its source,
-// whose problems are then its own and one [ErrDuplicate] problem for the
-// names it lost. The caller holds c.mu.
+// source's: the base source's and the registered ones. Each added source's
+// listed tools are placed beside them, in the order the sources were
+// added. A name taken already is left out and counted against its source.
+// That source's problems are then its own, and one [ErrDuplicate] problem
+// for the names it lost. The caller holds c.mu.
 func (c *Catalog) placeSourcesLocked(tools map[string]*entry) map[string]*entry {
 	next := make(map[string]*entry, len(tools))
 	for n, e := range tools {
@@ -352,8 +352,8 @@ func (c *Catalog) placeSourcesLocked(tools map[string]*entry) map[string]*entry 
 }
 
 // collision is the one problem of source a, whose tools named lost are
-// served by holders instead (each the tool of the same index in lost):
-// its fix is the prefix that gives them names of their own.
+// served by holders instead. Each holder is the tool of the same index in
+// lost. Its fix is the prefix that gives them names of their own.
 func collision(a *added, lost []string, holders []*entry) Problem {
 	var by []string
 	for _, h := range holders {
@@ -402,9 +402,9 @@ func holderName(h *entry) string {
 }
 
 // prefixFix says how to give the tools of a's entry e (named name) names
-// of their own: a prefix on the table that serves them, by the table key
-// the tool's provenance names ([mcp_servers.X], [remotes.X],
-// [toolsets.X], or a [tools.X] serving several tools); a rename for a
+// of their own. The fix is a prefix on the table that serves them, by the
+// table key the tool's provenance names. That key is [mcp_servers.X],
+// [remotes.X], [toolsets.X], or a [tools.X] serving several tools. A rename for a
 // [tools.X] serving one tool under X.
 func prefixFix(a *added, e *entry, name string) string {
 	key := ""
@@ -428,7 +428,7 @@ func prefixFix(a *added, e *entry, name string) string {
 }
 
 // listBase lists the base source a and installs its tools in place of
-// its previous ones (see AddBase); the caller holds a.mu.
+// its previous ones (see AddBase). The caller holds a.mu.
 func (c *Catalog) listBase(ctx context.Context, a *added) {
 	name := a.src.Name()
 	var idx Index
@@ -467,9 +467,10 @@ func (c *Catalog) listBase(ctx context.Context, a *added) {
 		fresh[n] = e
 	}
 	// The base source's tools win over an added source's, as when the
-	// catalog was made (the base lists before the added sources): a
-	// source that lists a name while the base's tool is down (a binary
-	// missing, timing out) must not keep it once the base serves it again.
+	// catalog was made: the base lists before the added sources. A source
+	// may list a name while the base's tool is down, as with a binary
+	// missing or timing out. It must not keep it once the base serves it
+	// again.
 	fresh = c.placeSourcesLocked(fresh)
 	changed := !sameTools(c.tools, fresh)
 	c.tools = fresh
@@ -598,10 +599,10 @@ type SourceState struct {
 	Problems []Problem
 }
 
-// Close ends the catalog's sources: it ends their watches and closes each
-// (the base first: a configuration's binaries end their long-lived
-// processes; an added source's tools then answer as a closed source
-// does), and returns their errors, joined. Nothing is added or listed
+// Close ends the catalog's sources. It ends their watches and closes
+// each, the base first. A configuration's binaries end their long-lived
+// processes. An added source's tools then answer as a closed source does.
+// Close returns their errors, joined. Nothing is added or listed
 // after it. Embedders that keep a catalog should defer it.
 func (c *Catalog) Close() error { return c.closeSources() }
 

@@ -33,10 +33,11 @@ type Approval struct {
 }
 
 // approve asks for the approval of a call of e, before anything of it
-// runs. It returns the outcome that ends the call when the person declined
-// (nil when approved), or an error: ErrApprovalRequired when nobody can be
-// asked, an error wrapping ErrNoAnswer when the face asks in a later
-// request, or Approve's own failure.
+// runs. It returns the outcome that ends the call when the person
+// declined, nil when approved. Or it returns an error. That is
+// ErrApprovalRequired when nobody can be asked, an error wrapping
+// ErrNoAnswer when the face asks in a later request, or Approve's own
+// failure.
 func (c *Catalog) approve(ctx context.Context, e *entry, name string, args map[string]any, ask func(context.Context, Approval) (bool, error)) (*tool.Outcome, error) {
 	t := e.t()
 	setting := runSetting(t)

@@ -17,7 +17,7 @@ import (
 // DecodeArguments decodes a call's arguments as a face receives them from
 // outside (an MCP tools/call, an HTTP body, `toolhost call --args`): one
 // JSON object, or null or nothing for no arguments. Numbers stay
-// json.Number, so every digit reaches the tool (design §12): an integer
+// json.Number. So every digit reaches the tool: an integer
 // beyond 2^53 is not rounded through float64. The error says what is wrong
 // without Go internals.
 //
@@ -40,12 +40,12 @@ func DecodeArguments(data []byte) (map[string]any, error) {
 
 // decodeArgumentsJSON is DecodeArguments of an object that is not plain
 // (see package plainjson: escapes, non-ASCII, deep nesting, a key twice,
-// or not JSON at all), with encoding/json, which also words the errors; a
+// or not JSON at all), with encoding/json, which also words the errors. A
 // key twice in one object is refused, naming it. For a plain
 // object both give the same map (FuzzDecodeArgumentsPlain checks it).
 func decodeArgumentsJSON(data []byte) (map[string]any, error) {
 	if err := dupkey.Check(data); err != nil {
-		// encoding/json would keep the last value; what a prompt or a
+		// encoding/json would keep the last value. What a prompt or a
 		// proxy shows of the arguments might be the first.
 		return nil, fmt.Errorf("arguments: %v (fix: send each key once)", err)
 	}
@@ -67,7 +67,7 @@ func decodeArgumentsJSON(data []byte) (map[string]any, error) {
 // ForValidation returns a copy of a JSON value tree in which every
 // json.Number is a Go number the validator understands: an integer that
 // fits int64 (or uint64) as such, any other number as float64. Only
-// validation sees the copy; the tool gets the digits as sent. Bounds on
+// validation sees the copy. The tool gets the digits as sent. Bounds on
 // integers beyond 2^63 are checked to float64 precision.
 func ForValidation(v any) any {
 	return mapScalars(v, func(v any) any {
@@ -90,9 +90,10 @@ func ForValidation(v any) any {
 	})
 }
 
-// numbersAsJSON returns a copy of v with every Go number (a default from
-// the schema, a value from a Go caller) made a json.Number holding the
-// digits JSON would write, so that a tool always sees one kind of number.
+// numbersAsJSON returns a copy of v with every Go number made a
+// json.Number holding the digits JSON would write. Such a number is a
+// default from the schema, or a value from a Go caller. So a tool always
+// sees one kind of number.
 // json.Number values are kept as they are.
 func numbersAsJSON(v any) any { return mapScalars(v, numberAsJSON) }
 
@@ -109,12 +110,12 @@ func numberAsJSON(v any) any {
 	return v
 }
 
-// sentCopy is numbersAsJSON(cloneValue(v)) in one pass: a copy of a JSON
-// value tree (maps, slices and []string new) with every Go number made a
-// json.Number. It reports false, and copies nothing, when the tree holds a
-// map or struct of another type than map[string]any (a Go caller's value):
-// jsonschema-go's ApplyDefaults treats those by reflection, and
-// ArgSchema.prepare leaves such arguments to it.
+// sentCopy is numbersAsJSON(cloneValue(v)) in one pass. It makes a copy of
+// a JSON value tree, with maps, slices and []string new, and every Go
+// number made a json.Number. It reports false, and copies nothing, when
+// the tree holds a map or struct of another type than map[string]any. Such
+// a value comes from a Go caller. jsonschema-go's ApplyDefaults treats
+// those by reflection, and ArgSchema.prepare leaves such arguments to it.
 func sentCopy(v any) (any, bool) {
 	switch x := v.(type) {
 	case map[string]any:

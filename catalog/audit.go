@@ -11,10 +11,10 @@ import (
 )
 
 // This file writes the audit line of each call ([Options.Audit],
-// docs/audit.md): Call wraps the call path (call.go) and, when the
-// catalog has a log, collects in the call's context what only the path
-// knows (the approval decision, a sandbox denial, the process's exit
-// status and bytes) for the one [audit.Record] it writes when the call
+// docs/audit.md). Call wraps the call path (call.go). When the catalog has
+// a log, Call collects in the call's context what only the path knows:
+// the approval decision, a sandbox denial, the process's exit status and
+// bytes. It writes them in the one [audit.Record] it writes when the call
 // ends.
 
 // callNote is what the call path tells the audit line while a call runs.
@@ -30,7 +30,7 @@ type callNote struct {
 
 type noteKey struct{}
 
-// noteOf returns the note of the call ctx belongs to; nil when the
+// noteOf returns the note of the call ctx belongs to, nil when the
 // catalog keeps no audit log.
 func noteOf(ctx context.Context) *callNote {
 	n, _ := ctx.Value(noteKey{}).(*callNote)
@@ -55,7 +55,7 @@ func refuseLimited(ctx context.Context, name string, perMinute int, wait time.Du
 }
 
 // A source tells the audit line of the call it runs (ctx) what only it
-// knows, with these; each does nothing when the catalog keeps no log.
+// knows, with these. Each does nothing when the catalog keeps no log.
 
 // NoteDenial records the sandbox's refusal the call's outcome reports,
 // what was denied.
@@ -88,46 +88,46 @@ func NoteSent(ctx context.Context, size int) {
 // OS sandbox: the audit line of a call names the profile.
 type SandboxProfiler interface {
 	// SandboxProfile names the sandbox the tool's processes run in:
-	// "default", "custom" or "off"; "" when the source does not serve
+	// "default", "custom" or "off", "" when the source does not serve
 	// the tool.
 	SandboxProfile(name string) string
 }
 
 // Call runs the named tool with args. It owns the call from lookup to
-// outcome, for binary and dynamic tools alike; the faces (CLI, MCP, HTTP)
+// outcome, for binary and dynamic tools alike. The faces (CLI, MCP, HTTP)
 // only supply Ask and translate the result.
 //
 // The arguments are validated against the tool's input schema, with
 // defaults applied, before anything runs: invalid arguments give an error
 // outcome naming the fields, and err nil. A tool's questions (needs_input)
 // are answered by opts (see [CallOptions]) and the tool is run again with
-// the answers, at most MaxRounds times; a tool that asks again a question
+// the answers, at most MaxRounds times. A tool that asks again a question
 // it was answered is an error outcome. A failure the tool reports is an
 // error outcome too, and so is a binary that exits non-zero without
 // writing an outcome (a plain command that failed, a crash): its message
 // carries the exit status and stderr tail.
 //
-// A tool whose run mode is skip never runs (an error outcome says so); one
+// A tool whose run mode is skip never runs (an error outcome says so). One
 // whose run mode is ask runs only once [CallOptions.Approve] approves the
 // call (see there). The configuration's fixed answers (questions.ID.answer)
 // are sent with every run and win over Answers.
 //
-// A call of a tool with a rate limit ([Tool.RateLimit]) whose calls
-// admitted in the last 60 s already reach it is refused before anything
-// runs, and before anyone is asked to approve it: a transient error
-// outcome gives the seconds to wait (package ratelimit). A call counts
+// A tool may have a rate limit ([Tool.RateLimit]). When its calls
+// admitted in the last 60 s already reach it, a call is refused before
+// anything runs, and before anyone is asked to approve it. A transient
+// error outcome gives the seconds to wait (package ratelimit). A call counts
 // once it is approved, just before the tool starts, in the catalog's
 // [Options.Limiter].
 //
-// err is non-nil only when no answer could be had: an unknown tool
-// (wrapping [ErrUnknownTool]), a binary that is missing, not executable,
-// timed out, flooded stdout or broke the protocol (see the error variables
-// of this package, each in an [*Error] with the fix), an Ask that failed,
-// or ctx cancelled (the binary is killed).
+// err is non-nil only when no answer could be had. That is an unknown
+// tool (wrapping [ErrUnknownTool]), or a binary that is missing, not
+// executable, timed out, flooded stdout or broke the protocol. The error
+// variables of this package name these, each in an [*Error] with the fix.
+// It is also an Ask that failed, or ctx cancelled, which kills the binary.
 //
-// With [Options.Audit] set, each call, whatever its end (an unknown tool,
-// a refusal, a host error), appends one line to the log once it ended,
-// naming the caller the context carries ([audit.WithCaller]).
+// With [Options.Audit] set, each call appends one line to the log once it
+// ended, whatever its end: an unknown tool, a refusal, a host error. The
+// line names the caller the context carries ([audit.WithCaller]).
 func (c *Catalog) Call(ctx context.Context, name string, args map[string]any, opts *CallOptions) (tool.Outcome, error) {
 	if c.audit == nil {
 		return c.call(ctx, name, args, opts)
@@ -183,7 +183,7 @@ func (c *Catalog) writeAudit(ctx context.Context, start time.Time, d time.Durati
 }
 
 // decision names what Approve answered: approved, declined, asked later
-// (ErrNoAnswer); "" for a failure to ask.
+// (ErrNoAnswer), "" for a failure to ask.
 func decision(ok bool, err error) string {
 	switch {
 	case errors.Is(err, ErrNoAnswer):
@@ -196,7 +196,7 @@ func decision(ok bool, err error) string {
 	return audit.DecisionDeclined
 }
 
-// sandboxProfiler returns a's source as a [SandboxProfiler]; false for a
+// sandboxProfiler returns a's source as a [SandboxProfiler], false for a
 // registered tool (a nil a) or a source that is none.
 func (a *added) sandboxProfiler() (SandboxProfiler, bool) {
 	if a == nil {

@@ -17,8 +17,8 @@ import (
 type CallOptions struct {
 	// Answers holds answers supplied up front, by question id.
 	Answers map[string]any
-	// Ask answers a tool's question. If nil, the question's default is used;
-	// a question without a default ends the call with the needs_input
+	// Ask answers a tool's question. If nil, the question's default is used.
+	// A question without a default ends the call with the needs_input
 	// outcome. If Ask returns an error wrapping [ErrNoAnswer], the call ends
 	// likewise: a face that answers in a later request (MCP multi
 	// round-trip) returns the question to its client. Any other error ends
@@ -29,24 +29,25 @@ type CallOptions struct {
 	// form) count as one.
 	MaxRounds int
 	// AskForm, if set, answers several questions asked together (protocol
-	// v2) at once, as one form, by question id; without it they are asked
+	// v2) at once, as one form, by question id. Without it they are asked
 	// one by one with Ask. ErrNoAnswer works as for Ask.
 	AskForm func(ctx context.Context, qs []tool.Question) (map[string]any, error)
 	// OnEvent, if set, receives the events (progress, log) a protocol v2
 	// binary prints while it runs, as they arrive, from another goroutine.
 	OnEvent func(tool.Event)
 	// Approve asks a person to approve a call of a tool that requires it
-	// (run = "ask", or requires_approval = true), after the arguments are
-	// validated and before any process of the call starts, showing them
-	// as [Approval.Rendered]. true runs the call; false ends it with an
-	// error outcome (the entry's cancellation_response, or a text saying
-	// the user declined), and nothing runs. An error ends the call with
-	// it; one wrapping [ErrNoAnswer] means "asked in a later request"
-	// (MCP multi round-trip). If Approve is nil, such a call is refused
-	// with an [*Error] wrapping [ErrApprovalRequired] and nothing runs.
+	// (run = "ask", or requires_approval = true). It is asked after the
+	// arguments are validated and before any process of the call starts,
+	// showing them as [Approval.Rendered]. true runs the call. false ends
+	// it with an error outcome, and nothing runs. The outcome is the
+	// entry's cancellation_response, or a text saying the user declined.
+	// An error ends the call with it. One wrapping [ErrNoAnswer] means
+	// "asked in a later request" (MCP multi round-trip). If Approve is nil,
+	// such a call is refused with an [*Error] wrapping
+	// [ErrApprovalRequired] and nothing runs.
 	//
-	// Only a person may approve: neither Answers nor anything the model
-	// sends (an argument, an answer id, metadata) approves a call, so
+	// Only a person may approve. Neither Answers nor anything the model
+	// sends approves a call: not an argument, an answer id or metadata. So
 	// Approve must not decide from them.
 	Approve func(ctx context.Context, a Approval) (bool, error)
 }
@@ -110,7 +111,7 @@ func (c *Catalog) call(ctx context.Context, name string, args map[string]any, op
 			return out, err
 		}
 		// One question, or several asked together (protocol v2): as one
-		// form when the caller can, else each in turn; the tool then runs
+		// form when the caller can, else each in turn. The tool then runs
 		// again with all the answers.
 		qs := out.AllQuestions()
 		c.secretQs.note(name, qs)
@@ -225,7 +226,7 @@ func Answers(ctx context.Context) map[string]any {
 	return a
 }
 
-// callHandler runs a dynamic tool; a panic is a host error, not a crash.
+// callHandler runs a dynamic tool. A panic is a host error, not a crash.
 func callHandler(ctx context.Context, e *entry, args map[string]any) (out tool.Outcome, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -235,11 +236,11 @@ func callHandler(ctx context.Context, e *entry, args map[string]any) (out tool.O
 	return e.handler(ctx, args)
 }
 
-// Format renders a call's arguments for a human about to approve it: the
-// source's own rendering when it gives one (a binary's format_arguments
-// answer), else the host's
-// rendering, name(key=value, …) with keys sorted and values as JSON.
-// Defaults are applied first; invalid arguments are rendered as given.
+// Format renders a call's arguments for a human about to approve it. It
+// uses the source's own rendering when it gives one, such as a binary's
+// format_arguments answer. Else it uses the host's rendering,
+// name(key=value, …) with keys sorted and values as JSON.
+// Defaults are applied first. Invalid arguments are rendered as given.
 func (c *Catalog) Format(ctx context.Context, name string, args map[string]any) (string, error) {
 	e, err := c.lookup(name)
 	if err != nil {

@@ -23,7 +23,7 @@ type Options struct {
 	// Limiter counts the calls of the tools that set
 	// rate_limit_per_minute ([Tool.RateLimit]). If nil, the catalog keeps
 	// its own, which every face and client calling through the catalog
-	// shares; pass one to share the counts between catalogs.
+	// shares. Pass one to share the counts between catalogs.
 	Limiter *ratelimit.Limiter
 	// Audit, if set, gets one line per call (audit.go, docs/audit.md),
 	// and the secrets the calls read, to redact. nil: no audit log.
@@ -31,15 +31,15 @@ type Options struct {
 	// ListWait is how long [Catalog.AddSource] waits for a source's first
 	// listing before it serves the catalog without that source's tools.
 	// The listing goes on, and its tools are served (subscribers
-	// notified) when it ends; a lookup of a name not served waits for it.
+	// notified) when it ends. A lookup of a name not served waits for it.
 	// If zero, [DefaultListWait].
 	ListWait time.Duration
 }
 
 // entry is one tool the catalog serves. Fields are fixed once the entry is
-// stored; a change replaces the entry. An entry listed by an [Indexer]
+// stored. A change replaces the entry. An entry listed by an [Indexer]
 // holds its name, summary and enabled flag, and decodes the rest of its
-// tool when first asked ([entry.t]); its input schema is compiled when
+// tool when first asked ([entry.t]). Its input schema is compiled when
 // the tool is first called or validated ([Catalog.checker]).
 type entry struct {
 	name    string
@@ -114,8 +114,8 @@ func (c *Catalog) checker(e *entry) (*ArgSchema, error) {
 // MCP servers, remote catalogs) and the tools registered in this process
 // ([Catalog.Register]). It owns everything around a call: lookup,
 // argument validation with defaults, approval, the questions and their
-// answers, identity and change notification; it knows the sources only
-// through [Source]. It is safe for concurrent use; no lock is held while
+// answers, identity and change notification. It knows the sources only
+// through [Source]. It is safe for concurrent use. No lock is held while
 // a tool runs.
 type Catalog struct {
 	limits   *ratelimit.Limiter // Options.Limiter: the calls admitted per tool
@@ -182,7 +182,7 @@ func (c *Catalog) List() []Definition {
 // ListJSON returns the tools/list result, {"tools":[…]} with the
 // definitions of [Catalog.List], as compact JSON without HTML escaping. It
 // is computed once per change of the catalog (or read with a persisted
-// resolution); the caller must not modify it.
+// resolution). The caller must not modify it.
 func (c *Catalog) ListJSON() ([]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -231,7 +231,7 @@ func (c *Catalog) Briefs() []Brief {
 }
 
 // Tools returns every tool, including disabled ones, sorted by name. The
-// results are copies; their Parameters are shared and must not be modified.
+// results are copies. Their Parameters are shared and must not be modified.
 func (c *Catalog) Tools() []*Tool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -341,11 +341,11 @@ func (e *unknownError) Error() string {
 
 func (e *unknownError) Unwrap() error { return ErrUnknownTool }
 
-// Subscribe registers fn to run after each change of the catalog: a
-// registration, an unregistration, a source's tools changed (its Watch:
-// a rebuilt binary, an MCP server's list_changed). fn
-// runs on the goroutine that made the change, after the catalog's lock is
-// released; it may call the catalog. The returned function cancels the
+// Subscribe registers fn to run after each change of the catalog. A change
+// is a registration, an unregistration, or a source's tools changed. A
+// source reports that through its Watch: a rebuilt binary, an MCP server's
+// list_changed. fn runs on the goroutine that made the change, after the
+// catalog's lock is released. It may call the catalog. The returned function cancels the
 // subscription.
 func (c *Catalog) Subscribe(fn func()) (cancel func()) {
 	c.mu.Lock()
@@ -406,9 +406,10 @@ func (c *Catalog) Identity() Identity {
 }
 
 // Validate checks args against the named tool's input schema exactly as
-// [Catalog.Call] does before running anything (defaults applied, null for
-// an optional argument taken as absent, the source's refusal of values
-// that would be read as options), without running it. It returns nil when
+// [Catalog.Call] does before running anything, without running it.
+// Defaults are applied, and null for an optional argument is taken as
+// absent. The source's refusal of values that would be read as options
+// applies too. It returns nil when
 // a call would run, else the problems, each naming its field. err wraps
 // [ErrUnknownTool] for an unknown or disabled tool.
 func (c *Catalog) Validate(name string, args map[string]any) ([]ValidationError, error) {
@@ -424,7 +425,7 @@ func (c *Catalog) Validate(name string, args map[string]any) ([]ValidationError,
 }
 
 // SourceOf returns the name of the source that serves the named tool,
-// enabled or not ([Source.Name]); "" with ok true for a tool registered
+// enabled or not ([Source.Name]), "" with ok true for a tool registered
 // in this process.
 func (c *Catalog) SourceOf(name string) (source string, ok bool) {
 	c.mu.Lock()
@@ -439,12 +440,12 @@ func (c *Catalog) SourceOf(name string) (source string, ok bool) {
 	return "", true
 }
 
-// Refresh asks the base source to check now whether its tools changed
-// (a [Refresher]: for the binaries, their stat keys; nothing is spawned
-// unless one changed) and reports whether the tools the catalog serves
-// changed; if so, the identity changed and the subscribers were
+// Refresh asks the base source, a [Refresher], to check now whether its
+// tools changed. For the binaries that means their stat keys, and nothing
+// is spawned unless one changed. Refresh reports whether the tools the
+// catalog serves changed. If so, the identity changed and the subscribers were
 // notified. A catalog whose base is no Refresher reports false. [Catalog.Call]
-// runs a cheaper check itself ([Freshener]); a server may call Refresh
+// runs a cheaper check itself ([Freshener]). A server may call Refresh
 // before answering tools/list.
 func (c *Catalog) Refresh(ctx context.Context) (changed bool, err error) {
 	c.mu.Lock()
@@ -464,7 +465,7 @@ func (c *Catalog) Refresh(ctx context.Context) (changed bool, err error) {
 }
 
 // Categories returns the categories the base source's tools name
-// ([Categorizer]), sorted by id; nil when it names none.
+// ([Categorizer]), sorted by id, nil when it names none.
 func (c *Catalog) Categories() []Category {
 	c.mu.Lock()
 	base := c.base
@@ -478,7 +479,7 @@ func (c *Catalog) Categories() []Category {
 	return nil
 }
 
-// refresher returns a's source as a [Refresher]; false for none.
+// refresher returns a's source as a [Refresher], false for none.
 func (a *added) refresher() (Refresher, bool) {
 	if a == nil {
 		return nil, false

@@ -13,16 +13,16 @@ import (
 // against the tool's input schema and have defaults applied. Every number is
 // a json.Number, holding the digits as sent (or as JSON writes a default),
 // so that none is rounded through float64. A handler asks a question
-// by returning a needs_input outcome; it is then called again with the
+// by returning a needs_input outcome. It is then called again with the
 // answer in [Answers](ctx). A failure the
-// model should see is an error outcome; a Go error means the host could not
+// model should see is an error outcome. A Go error means the host could not
 // get an answer.
 type Handler func(ctx context.Context, args map[string]any) (tool.Outcome, error)
 
 // Register adds an in-process tool beside the tools of the sources. The name must
 // match ^[a-zA-Z0-9_-]{1,64}$ (else an error wrapping [ErrInvalidName]) and
-// must not be served already ([ErrDuplicate]); the input schema must be a
-// JSON Schema object ([ErrNotObject]); a nil schema means no arguments.
+// must not be served already ([ErrDuplicate]). The input schema must be a
+// JSON Schema object ([ErrNotObject]). A nil schema means no arguments.
 // The annotations must marshal to JSON.
 // Subscribers are notified and the identity changes. h must not be nil.
 func (c *Catalog) Register(def Definition, h Handler) error {

@@ -38,7 +38,7 @@ var (
 	// ErrNotExecutable: the file exists but cannot be executed.
 	ErrNotExecutable = invoke.ErrNotExecutable
 	// ErrExit: the binary exited with a non-zero status without answering a
-	// schema request; the message carries the tail of its stderr. A run
+	// schema request. The message carries the tail of its stderr. A run
 	// that does so is no error: [Catalog.Call] returns an error outcome with
 	// the exit status and the stderr tail.
 	ErrExit = errors.New("tool failed")
@@ -49,9 +49,9 @@ var (
 	ErrProtocol = errors.New("protocol error")
 	// ErrNotSchema: the answer is JSON but not a schema response ({"tools":[…]}).
 	ErrNotSchema = tool.ErrNotSchema
-	// ErrTimeout: the binary did not answer within the entry's timeout; it was killed.
+	// ErrTimeout: the binary did not answer within the entry's timeout. It was killed.
 	ErrTimeout = invoke.ErrTimeout
-	// ErrOutputTooLarge: the binary flooded stdout; it was killed.
+	// ErrOutputTooLarge: the binary flooded stdout. It was killed.
 	ErrOutputTooLarge = invoke.ErrOutputTooLarge
 	// ErrToolNotOffered: the binary answered, but does not offer the tool the
 	// entry names. [Error.Offered] lists the names it offers.
@@ -134,7 +134,7 @@ type Fixable interface {
 }
 
 // Problem is one thing that went wrong (or looks wrong) while resolving one
-// entry. Errors leave the tool out of the catalog; warnings do not.
+// entry. Errors leave the tool out of the catalog. Warnings do not.
 type Problem struct {
 	Tool    string // the entry or tool name; "" for problems of the whole configuration
 	Place   string // "file:line" of the entry, when known

@@ -15,9 +15,9 @@ const ProtocolVersion = "1.0"
 //
 //	{"server_id":"<uuid>","tools_count":N,"protocol_version":"1.0"}
 //
-// ServerID is a UUID derived from the sorted definitions (names,
-// descriptions, input schemas, annotations): the same tools give the same id, in any
-// process; any change gives a new one.
+// ServerID is a UUID derived from the sorted definitions: names,
+// descriptions, input schemas, annotations. The same tools give the same
+// id, in any process. Any change gives a new one.
 type Identity struct {
 	ServerID        string `json:"server_id"`        // a version 5 UUID
 	ToolsCount      int    `json:"tools_count"`      // enabled tools
@@ -27,11 +27,11 @@ type Identity struct {
 // identityNamespace is the UUID namespace of server ids (a fixed random UUID).
 var identityNamespace = [16]byte{0x6b, 0x1e, 0x3f, 0x52, 0x8c, 0x0d, 0x4e, 0x7a, 0x9f, 0x31, 0x2a, 0x55, 0xc4, 0x07, 0xe1, 0x9b}
 
-// IdentityOf derives the identity of a set of definitions, in any order:
-// a name-based (version 5) UUID over everything tools/list serves of them
-// (names, descriptions, input schemas and annotations), sorted by name, so
-// that any change a client could see gives a new id (and a new ETag).
-// Every face that serves a tool list computes its id with it, so the same
+// IdentityOf derives the identity of a set of definitions, in any order.
+// It is a name-based (version 5) UUID over everything tools/list serves of
+// them: names, descriptions, input schemas and annotations, sorted by
+// name. So any change a client could see gives a new id, and a new ETag.
+// Every face that serves a tool list computes its id with it. So the same
 // tools give the same id everywhere. It panics if an input schema or the
 // annotations cannot be marshalled to JSON, which [Catalog.Register] rules
 // out for catalogs.
@@ -41,7 +41,7 @@ func IdentityOf(defs []Definition) Identity {
 		Description string         `json:"description"`
 		InputSchema map[string]any `json:"inputSchema"`
 		Annotations map[string]any `json:"annotations,omitempty"`
-		// Protocol v2's fields; absent for v1 tools, whose ids are unchanged.
+		// Protocol v2's fields. Absent for v1 tools, whose ids are unchanged.
 		Title        string         `json:"title,omitempty"`
 		Icons        []Icon         `json:"icons,omitempty"`
 		OutputSchema map[string]any `json:"outputSchema,omitempty"`

@@ -11,7 +11,7 @@ import (
 
 // Built with the tag jsonlib (by `make bench` only), DecodeArguments
 // decodes with github.com/go-json-experiment/json (v2) instead of package
-// plainjson; anything v2 refuses goes to encoding/json as before. See
+// plainjson. Anything v2 refuses goes to encoding/json as before. See
 // tool/jsonlib_on.go and docs/dependencies.md.
 
 // libNumber decodes a JSON number into an any as json.Number, as

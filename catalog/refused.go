@@ -11,7 +11,7 @@ import (
 // ([*invoke.OptionError]) or one holding a NUL byte
 // ([*invoke.NULError]). It returns the refusal and the argument at fault
 // ("" for a template of another kind). Such a value is the model's to
-// change, so it is an error outcome or a validation error naming the
+// change. So it is an error outcome or a validation error naming the
 // argument, never a host error.
 func RefusedValue(err error) (refusal interface {
 	error

@@ -10,7 +10,7 @@ import (
 // of compiled schemas: equal keys mean equal schemas. It is written by
 // hand for the values an input schema holds (maps, lists, strings,
 // numbers, booleans, null), each with a tag of its type, at a fraction of
-// json.Marshal's cost; ok is false when s holds any other type.
+// json.Marshal's cost. ok is false when s holds any other type.
 func schemaKey(s map[string]any) (key string, ok bool) {
 	buf, ok := appendKey(make([]byte, 0, 512), s)
 	return string(buf), ok

@@ -11,9 +11,9 @@ import (
 // schemaValue builds the jsonschema.Schema that json.Unmarshal gives for
 // the JSON of m, without that round trip (encoding/json's reflection over
 // jsonschema.Schema is most of a first validation's cost in a fresh
-// process). It knows the keywords tool.InputSchema writes; false for any
+// process). It knows the keywords tool.InputSchema writes, false for any
 // other keyword or value, and the caller then unmarshals. m must marshal
-// (compile marshals it first), so every json.Number in it is valid JSON.
+// (compile marshals it first). So every json.Number in it is valid JSON.
 func schemaValue(m map[string]any) (*jsonschema.Schema, bool) {
 	if m == nil {
 		return nil, false // JSON null, which jsonschema-go reads as false

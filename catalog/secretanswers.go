@@ -7,18 +7,19 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// This file keeps a tool's "Secret" answers (protocol v2's answer type:
-// a text the host never logs nor echoes, tool/doc.go) out of what toolhost
-// writes: the stderr tail an error quotes (the tool printing its answer,
-// as it might print a secret of its environment) and the call's audit
-// line (its arguments, redacted with the call's secret answers; the line
-// holds no answers). The faces already never echo one (a terminal reads it
-// without echo, an MCP elicitation's refusal does not quote it, the
-// multi round-trip state is sealed).
+// This file keeps a tool's "Secret" answers out of what toolhost writes.
+// Secret is protocol v2's answer type for a text the host never logs nor
+// echoes (tool/doc.go). toolhost writes the stderr tail an error quotes,
+// where the tool may print its answer as it might print a secret of its
+// environment. It writes the call's audit line, whose arguments are
+// redacted with the call's secret answers. The line holds no answers. The
+// faces already never echo one. A terminal reads it without echo, an MCP
+// elicitation's refusal does not quote it, and the multi round-trip state
+// is sealed.
 //
 // An answer is secret when the tool asked its question as "Secret". A
 // face that answers in a later request (MCP multi round-trip, the HTTP
-// API) sends the answer up front, with no question beside it, so the
+// API) sends the answer up front, with no question beside it. So the
 // catalog remembers which (tool, question id) pairs were asked as Secret
 // ([secretQuestions]) and treats their up-front answers as secret too.
 
@@ -28,7 +29,7 @@ import (
 const maxSecretQuestions = 4096
 
 // secretQuestions is the (tool, question id) pairs asked as Secret in a
-// catalog's lifetime. Safe for concurrent use; the zero value is empty.
+// catalog's lifetime. Safe for concurrent use. The zero value is empty.
 type secretQuestions struct {
 	mu  sync.Mutex
 	ids map[[2]string]bool

@@ -10,7 +10,7 @@ import (
 // local binaries, MCP servers, a remote catalog. The catalog owns
 // everything around a call (lookup, argument validation with defaults,
 // approval, the questions and their answers, identity, change
-// notification); a source lists its tools and runs one call at a time.
+// notification). A source lists its tools and runs one call at a time.
 // A source never imports the catalog's implementation nor a face.
 //
 // A Source must be safe for concurrent use.
@@ -22,19 +22,19 @@ type Source interface {
 	// Tools returns the source's tools with their full detail, enabled or
 	// not, each with a unique name. The list may come from a cache: a
 	// source whose list is warm starts nothing to answer. The catalog
-	// owns the returned values; the source must not modify them later.
+	// owns the returned values. The source must not modify them later.
 	// An error leaves the source's tools out of the catalog and is
 	// reported as a problem of the source.
 	Tools(ctx context.Context) ([]*Tool, error)
 
 	// Call runs one round of a call of one of its tools. The catalog has
 	// validated req.Args against the tool's input schema (defaults
-	// applied) and obtained the approval the tool needs; the source
+	// applied) and obtained the approval the tool needs. The source
 	// forwards the call whole and returns what the tool answered. A
 	// question (a needs_input outcome) comes back to the catalog, which
 	// asks it and calls again with the answers. err is for a call that
-	// got no answer (the tool could not be reached, ctx ended): a failure
-	// the tool reports is an error outcome.
+	// got no answer: the tool could not be reached, or ctx ended. A
+	// failure the tool reports is an error outcome.
 	Call(ctx context.Context, req CallRequest) (CallResult, error)
 
 	// Format renders a call's arguments for a person about to approve
@@ -43,7 +43,7 @@ type Source interface {
 	Format(ctx context.Context, name string, args map[string]any) (rendered string, ok bool)
 
 	// Watch registers changed to run after the source's tools change (a
-	// server's tools/list_changed, a rebuilt binary); the catalog then
+	// server's tools/list_changed, a rebuilt binary). The catalog then
 	// lists them again, recomputes its identity and notifies its own
 	// subscribers. cancel ends the registration.
 	Watch(changed func()) (cancel func())
@@ -80,7 +80,7 @@ type CallResult struct {
 	Outcome tool.Outcome
 	// QuestionsEach says that the questions of a needs_input Outcome
 	// count one by one against the call's bound on questions (a binary's
-	// questions asked together); else they count as one round (an MCP
+	// questions asked together). Else they count as one round (an MCP
 	// server's form).
 	QuestionsEach bool
 }
@@ -95,13 +95,13 @@ type Reporter interface {
 }
 
 // Indexer is implemented by a base [Source] ([Catalog.AddBase]) that can
-// list its tools without their full detail: binaries restored from a
-// persisted resolution hold each tool's name, summary and enabled flag,
-// and decode the rest on first use. The catalog calls the base's Index in
+// list its tools without their full detail. Binaries restored from a
+// persisted resolution hold each tool's name, summary and enabled flag.
+// They decode the rest on first use. The catalog calls the base's Index in
 // place of Tools and serves its tools as listed (the source checked
-// them); an added source is always listed with Tools, each tool checked.
+// them). An added source is always listed with Tools, each tool checked.
 type Indexer interface {
-	// Index returns the source's tools as index lines; see [Index].
+	// Index returns the source's tools as index lines. See [Index].
 	Index(ctx context.Context) (Index, error)
 }
 
@@ -113,8 +113,8 @@ type Index struct {
 	Tools []Listed
 	// Identity and List, when both set, are the identity and the
 	// tools/list result ({"tools":[…]}, compact JSON) of the enabled
-	// Tools, as computed when they were persisted: a catalog serving
-	// these tools alone serves them without decoding any detail.
+	// Tools, as computed when they were persisted. A catalog serving these
+	// tools alone serves them without decoding any detail.
 	Identity *Identity
 	List     []byte
 }
@@ -123,7 +123,7 @@ type Index struct {
 type Listed struct {
 	Name, Summary string
 	Enabled       bool
-	// Detail gives the tool's full detail on demand; its Name, Summary
+	// Detail gives the tool's full detail on demand. Its Name, Summary
 	// and Enabled are those above. When it is also a [Refuser], its
 	// check is added to the input schema the catalog compiles.
 	Detail Detailer
@@ -147,8 +147,8 @@ type DetailFunc func() *Tool
 func (f DetailFunc) Detail() *Tool { return f() }
 
 // Refuser is implemented by a [Detailer] whose source refuses some
-// argument values beyond the input schema (a binary's rule for values
-// that would be read as options): Refuse returns the error of args that
+// argument values beyond the input schema. A binary's rule for values that
+// would be read as options is one. Refuse returns the error of args that
 // are refused, as [ArgSchema.WithRefuse] takes it.
 type Refuser interface {
 	Refuse(args map[string]any) error
@@ -157,7 +157,7 @@ type Refuser interface {
 // Freshener is implemented by a base [Source] ([Catalog.AddBase]) that
 // checks cheaply, before a call, whether its tools changed (a rebuilt
 // binary). The catalog calls the base's Freshen before it looks a called
-// tool up; a source that finds a change lists it through its Watch before
+// tool up. A source that finds a change lists it through its Watch before
 // Freshen returns. Freshen never makes the call wait for work of other
 // tools that may be slow (a schema request asked again after a timeout):
 // the source does that in the background. An added source's Freshen is
@@ -174,9 +174,9 @@ type RunTracer interface {
 }
 
 // Refresher is implemented by a base [Source] that can check now, when
-// asked, whether its tools changed (the binaries: a rebuilt executable,
-// a schema request to ask again), and list them again through its Watch
-// if so. [Catalog.Refresh] calls it.
+// asked, whether its tools changed. For the binaries that is a rebuilt
+// executable, or a schema request to ask again. If they changed, it lists
+// them again through its Watch. [Catalog.Refresh] calls it.
 type Refresher interface {
 	Refresh(ctx context.Context) (changed bool, err error)
 }

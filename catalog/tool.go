@@ -48,7 +48,7 @@ type Tool struct {
 	Timeout          time.Duration // per call; 0 for dynamic tools (the caller's ctx decides)
 	Enabled          bool          // false: listed by Tools, left out of List, Names and Call
 	// RateLimit is rate_limit_per_minute: [Catalog.Call] admits at most
-	// this many calls of the tool in any 60 s (package ratelimit); 0 means
+	// this many calls of the tool in any 60 s (package ratelimit), 0 means
 	// no limit. Served as manifest metadata too.
 	RateLimit int
 	// Source says where the tool runs: `bin/fs (tool "grep_files")`, or
@@ -70,7 +70,7 @@ type Tool struct {
 	// without asking anyone.
 	Answers map[string]any
 	// CancellationResponse is the error text of a call a person declined
-	// (cancellation_response); "" for the default text.
+	// (cancellation_response), "" for the default text.
 	CancellationResponse string
 }
 
@@ -136,6 +136,6 @@ const (
 	// RunAsk: each call runs only after a person approves it
 	// ([CallOptions.Approve]); requires_approval = true means the same.
 	RunAsk RunMode = config.RunAsk
-	// RunSkip: calls never run; the outcome is an error saying so.
+	// RunSkip: calls never run. The outcome is an error saying so.
 	RunSkip RunMode = config.RunSkip
 )

@@ -38,7 +38,7 @@ type ArgSchema struct {
 	enums    map[string][]any    // each property's enum, for messages
 
 	// defaults are the schema's defaults as ApplyDefaults applies them,
-	// decoded once; nil when one did not decode (ApplyDefaults runs then).
+	// decoded once, nil when one did not decode (ApplyDefaults runs then).
 	defaults *defaults
 
 	// refuse, when set, is the entry's own rule for values the schema
@@ -57,7 +57,7 @@ type propSchemas struct {
 	resolved map[string]*jsonschema.Resolved
 }
 
-// get returns property k resolved on its own; false when it is not
+// get returns property k resolved on its own, false when it is not
 // declared or does not resolve alone (a $ref to the root: the whole
 // schema's message names it then).
 func (p *propSchemas) get(k string) (*jsonschema.Resolved, bool) {
@@ -76,10 +76,10 @@ func (p *propSchemas) get(k string) (*jsonschema.Resolved, bool) {
 	return r, ok
 }
 
-// WithRefuse returns a copy of a whose check also applies refuse, an
-// entry's own rule for values the schema accepts (a binary's refusal of a
-// value that would be read as an option): a refused value is reported as
-// one the schema rejects.
+// WithRefuse returns a copy of a whose check also applies refuse. refuse
+// is an entry's own rule for values the schema accepts, such as a
+// binary's refusal of a value that would be read as an option. A refused
+// value is reported as one the schema rejects.
 func (a *ArgSchema) WithRefuse(refuse func(args map[string]any) error) *ArgSchema {
 	c := *a
 	c.refuse = refuse
@@ -213,10 +213,11 @@ func (c *Compiled) Compile(s map[string]any) (*ArgSchema, error) {
 	return r.args, r.err
 }
 
-// prepare returns the arguments to send (a copy of args where an explicit
-// null for an optional argument is dropped, defaults are applied and every
-// number is a json.Number) and the copy validation sees (numbers as Go
-// numbers, see ForValidation).
+// prepare returns the arguments to send and the copy validation sees. The
+// arguments to send are a copy of args where an explicit null for an
+// optional argument is dropped, defaults are applied and every number is
+// a json.Number. The copy validation sees has numbers as Go numbers (see
+// ForValidation).
 func (a *ArgSchema) prepare(args map[string]any) (sent, shadow map[string]any, err error) {
 	if a.defaults != nil {
 		if c, ok := sentCopy(args); ok {
@@ -249,10 +250,10 @@ func (a *ArgSchema) dropNulls(args map[string]any) {
 }
 
 // defaults are the defaults of an object schema's properties as
-// jsonschema-go's ApplyDefaults (v0.4) applies them to a map[string]any,
-// decoded once rather than on every call: for each property that is not
-// required, when it is missing, its default (a copy) if it has one, else an
-// empty object when a property below it has a default; then, missing or
+// jsonschema-go's ApplyDefaults (v0.4) applies them to a map[string]any.
+// They are decoded once rather than on every call. A property that is not
+// required and is missing gets a copy of its default if it has one. Else
+// it gets an empty object when a property below it has a default. Then, missing or
 // not, the same rules inside its value when that is an object. Like
 // ApplyDefaults it follows "properties" only (no $ref), and reads the
 // "required" of the schema that declares the property. The values are
@@ -401,7 +402,7 @@ func (a *ArgSchema) Check(args map[string]any) (map[string]any, []string) {
 
 // problem says what is wrong with the value v of property k in words a
 // model reads: the validator's own messages for a type or enum mismatch
-// print Go values (<invalid reflect.Value>, map[a:1]); those are rebuilt
+// print Go values (<invalid reflect.Value>, map[a:1]). Those are rebuilt
 // from the schema and the value's JSON.
 func (a *ArgSchema) problem(k string, v any, err error) string {
 	msg := cleanValidation(err)

@@ -13,13 +13,14 @@ import (
 )
 
 // ValidationError is one problem with a call's arguments, as
-// [Catalog.Validate] reports it: Path is a JSON Pointer to the value at
-// fault ("/count", "/options/depth"; "" for the arguments as a whole),
-// Message says what is wrong in the words of a call's error outcome, and
-// Keyword is the JSON Schema keyword that failed ("type", "required",
-// "enum", "minimum", "additionalProperties"…), "option" for a value
-// the entry refuses because it would be read as a command-line option, or
-// "nul" for a value holding a NUL byte, which a command line cannot carry.
+// [Catalog.Validate] reports it. Path is a JSON Pointer to the value at
+// fault, such as "/count" or "/options/depth". It is "" for the arguments
+// as a whole. Message says what is wrong in the words of a call's error
+// outcome. Keyword is the JSON Schema keyword that failed ("type",
+// "required", "enum", "minimum", "additionalProperties"…). It is "option"
+// for a value the entry refuses because it would be read as a
+// command-line option. It is "nul" for a value holding a NUL byte, which a
+// command line cannot carry.
 //
 // A missing required argument is reported at the path of that argument
 // (not of the object holding it), so that a form can mark the field.

@@ -6,7 +6,7 @@ import (
 )
 
 // Access is an entry's access table: the JP assistant's access policy
-// (its RFD 076). Each list is default-deny once it holds a rule; a later
+// (its RFD 076). Each list is default-deny once it holds a rule. A later
 // layer (and an entry, after [defaults]) appends its rules, and the most
 // specific rule wins, the last one on a tie. A layer replaces a list
 // instead with access.fs = {strategy = "replace", value = [...]} (JP's
@@ -16,7 +16,7 @@ type Access struct {
 	Net []NetRule
 	Env []EnvRule
 	// Replace records which lists ("fs", "net", "env") the layer replaces
-	// rather than appends to; used while merging.
+	// rather than appends to. Used while merging.
 	Replace map[string]bool
 }
 
@@ -35,9 +35,10 @@ type FSRule struct {
 	Execute  *bool
 	Pos      Position
 	// Targets are where the rules of the trusted workspace holding this
-	// rule resolved when a person trusted it ([trust.Record.Targets]): the
-	// sandbox refuses a call whose rule resolves elsewhere now. nil for
-	// the user's own and explicit files, and for older trust records.
+	// rule resolved when a person trusted it ([trust.Record.Targets]). The
+	// sandbox refuses a call whose rule resolves elsewhere now. Targets is
+	// nil for the user's own and explicit files, and for older trust
+	// records.
 	Targets map[string]string
 }
 

@@ -73,7 +73,7 @@ func appendEntry(file, section, name string, command []string, keys [][2]string)
 // appendText appends text, a block of tables, to the configuration file
 // (through a symlink; created with its directory when missing) after
 // check accepted the layer as it is, and only when the result still
-// parses; it writes atomically, keeping the file's mode, and returns the
+// parses. It writes atomically, keeping the file's mode, and returns the
 // bytes it wrote. op names the edit in errors ("import", `add "x"`), into
 // with its file ("import into", `add "x" to`).
 func appendText(file, op, into string, check func(*Config) error, text string) ([]byte, error) {

@@ -7,7 +7,7 @@ import (
 )
 
 // Imported is one entry `toolhost import --mcp` writes: [tools.Name]
-// serving the tool Tool of the MCP server Server; or, when Tool is empty,
+// serving the tool Tool of the MCP server Server. Or, when Tool is empty,
 // [toolsets.Name] serving the server's other tools, all but Exclude (the
 // ones imported), so that importing some tools hides none of the rest.
 type Imported struct {

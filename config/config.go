@@ -22,8 +22,8 @@ type Config struct {
 }
 
 // Defaults is the [defaults] table. [Load] and [Parse] apply it to every
-// entry that leaves the field unset, so callers may read the entries alone;
-// it is kept here for display.
+// entry that leaves the field unset, so callers may read the entries alone.
+// It is kept here for display.
 type Defaults struct {
 	Timeout  *Duration         // timeout of an entry, server or remote without one; nil: the resolver's 60s
 	ClearEnv *bool             // clear_env of an entry without one
@@ -37,7 +37,7 @@ type Defaults struct {
 	Run, CancellationResponse *string
 	Access                    *Access // rules every entry gets before its own
 	Sandbox                   string  // sandbox of an entry without one: "true", "false", "require"; "" unset
-	// RateLimit is rate_limit_per_minute of an entry without one; nil unset.
+	// RateLimit is rate_limit_per_minute of an entry without one, nil unset.
 	RateLimit *int
 
 	// Pos records where each field was set: "timeout", "clear_env", "env",
@@ -56,7 +56,7 @@ type Entry struct {
 	Tool    string  // name inside the binary ("" means Name); JP's source = "local.x" sets it
 	// Server is the [mcp_servers.NAME] the entry's tools come from, set by
 	// JP's source = "mcp.NAME" (all its tools; Tool is "", see
-	// [Entry.AllTools]) or "mcp.NAME.TOOL" (Tool is TOOL); "" for a local
+	// [Entry.AllTools]) or "mcp.NAME.TOOL" (Tool is TOOL), "" for a local
 	// binary. An MCP entry has no command: its server's table says how the
 	// server runs, and its fields are overrides of the server's definition.
 	Server string
@@ -78,7 +78,7 @@ type Entry struct {
 	Parameters map[string]*tool.Parameter // declared or overridden parameters
 	// AllowOption holds parameters.NAME.allow_option: true lets the
 	// argument's value start an argv element (a shell word) with "-", where
-	// the program reads it as an option; otherwise such a value is refused.
+	// the program reads it as an option. Otherwise such a value is refused.
 	AllowOption map[string]bool
 	Annotations map[string]any // MCP tool annotations
 	Options     map[string]any // passed to the binary as tool.options
@@ -91,7 +91,7 @@ type Entry struct {
 	// json.Number.
 	Answers map[string]any
 	// CancellationResponse is the text a call ends with when a person
-	// declines it; nil for the default.
+	// declines it, nil for the default.
 	CancellationResponse *string
 
 	Category string            // a [categories.ID] id
@@ -101,20 +101,20 @@ type Entry struct {
 	Env      map[string]string // extra variables
 	// Secrets are the env.NAME = { secret = "…" } variables: references
 	// only, resolved when the tool runs ([Entry.ResolveSecrets]), never
-	// at load time; a NAME is in Env or in Secrets, never both.
+	// at load time. A NAME is in Env or in Secrets, never both.
 	Secrets map[string]secret.Ref
 
 	// Access is the access policy (docs/security.md): [defaults]' rules,
-	// then the layers' in order; nil when none is declared.
+	// then the layers' in order, nil when none is declared.
 	Access *Access
-	// Sandbox is "true", "false" or "require" ([SandboxOn]…); "" unset:
+	// Sandbox is "true", "false" or "require" ([SandboxOn]…), "" unset:
 	// the OS enforces the access rules, if any.
 	Sandbox string
 
 	// RateLimit is rate_limit_per_minute: at most this many calls of each
-	// of the entry's tools in any 60 s, counted by the process that serves
-	// them (package ratelimit); 0 means no limit (and overrides [defaults]'
-	// or an earlier layer's), nil unset: [defaults]' or none.
+	// of the entry's tools in any 60 s. The process that serves them counts
+	// them (package ratelimit). 0 means no limit, and overrides [defaults]'
+	// or an earlier layer's. nil is unset: [defaults]' applies, or none.
 	RateLimit *int
 
 	Prefix  string   // toolsets only: prepended to every tool name
@@ -124,7 +124,7 @@ type Entry struct {
 	// Pos records where each field was set, by TOML key: "command",
 	// "summary", "tool" (also for source), "env.NAME", "parameters.NAME",
 	// "parameters.NAME.FIELD", ... A later layer's position replaces an
-	// earlier one's; fields filled from [defaults] point at [defaults].
+	// earlier one's. Fields filled from [defaults] point at [defaults].
 	Pos map[string]Position
 
 	// Place is the [tools.NAME] header (or the first key that mentions
@@ -183,8 +183,8 @@ func (p Position) String() string {
 // Command is an entry's command line.
 //
 // A TOML string is split into Args by shell-word rules (see [SplitWords])
-// when it is parsed, except that with shell = true Args holds the whole
-// string as its only element so that /bin/sh sees it exactly as written.
+// when it is parsed. With shell = true, Args instead holds the whole string
+// as its only element, so that /bin/sh sees it exactly as written.
 // A TOML array is used as Args unchanged.
 type Command struct {
 	Args []string // argv tokens; may hold {{…}} templates

@@ -52,7 +52,7 @@ func parseLayer(file string, data []byte) (*Config, error) {
 }
 
 // fixPosition recomputes the line and column of a TOML parse error from its
-// byte offset. The parser counts a newline before reporting it, so an error
+// byte offset. The parser counts a newline before reporting it. So an error
 // at the end of a line (an unclosed "[tools.x") was placed on the next line.
 func fixPosition(data []byte, p toml.Position) toml.Position {
 	if p.Start < 0 || p.Start > len(data) {

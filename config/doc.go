@@ -19,7 +19,7 @@
 // [WorkspaceDir], its *.toml files sorted by name), then explicit files. The
 // same [tools.NAME] in several layers is merged field by field: a field set
 // in a later layer wins, a field it leaves unset keeps the earlier value.
-// Overridable scalars are pointers ([Entry].Enable is a *bool), so a later
+// Overridable scalars are pointers ([Entry].Enable is a *bool). So a later
 // enable = false does override an earlier true. Parameters merge per
 // parameter and per field. [Entry].Pos remembers, per field, the file:line
 // that set it last; [Entry].Place is where the entry was first defined.
@@ -31,7 +31,7 @@
 // them: by default the [trust.Store] that `toolhost trust` writes, which
 // accepts exactly the files (by SHA-256) a person trusted. An untrusted
 // workspace is left out as a whole and reported as the first of the
-// [Problems]; the user file and explicit files are always read. A host that
+// [Problems]. The user file and explicit files are always read. A host that
 // decides otherwise passes its own [Trust], or [TrustAll].
 //
 // A trusted workspace may tighten the run mode and sandbox the user file
@@ -43,7 +43,7 @@
 // A [tools.NAME] table is one tool: a command, optionally the name of the
 // tool inside a multi-tool binary, and overrides of what the binary says
 // about itself. A [toolsets.NAME] table serves every tool a binary declares
-// (with prefix, include or exclude); it takes the invocation keys only. The
+// (with prefix, include or exclude). It takes the invocation keys only. The
 // command is a string of shell words ([SplitWords]) or an array. JP's
 // source = "local" or "local.TOOL" is accepted as the spelling of tool.
 // docs/config.md documents every key.
@@ -51,7 +51,7 @@
 // # MCP servers and remotes
 //
 // A [mcp_servers.NAME] table ([Server]) is an MCP server, started by a
-// command (stdio) or reached at a URL (streamable HTTP); an entry serves
+// command (stdio) or reached at a URL (streamable HTTP). An entry serves
 // its tools with JP's source = "mcp.NAME" (all of them, with prefix,
 // include and exclude, [Entry.AllTools]) or "mcp.NAME.TOOL" (one, with
 // overrides; see package internal/config/mcptool for their merge). A
@@ -70,15 +70,15 @@
 //
 // Decoding is strict. Every problem is an [*Error] "file:line: text" whose
 // kind is one of [ErrUnknownKey], [ErrWrongType], [ErrInvalid] and
-// [ErrSyntax]; a TOML syntax error also unwraps to the toml.ParseError, whose
+// [ErrSyntax]. A TOML syntax error also unwraps to the toml.ParseError, whose
 // ErrorWithPosition shows the line. Several problems in one file are joined
 // with errors.Join, sorted by line.
 //
-// [Load] does not let one broken file take down the rest: it leaves out
-// the files with errors (and the entries they also configure, as
-// [ErrWithheld]) and the entries that fail the checks after merging, and
-// returns the [Config] of everything else together with a [Problems] error
-// listing what it left out. Its *Config is nil only when nothing can be
+// [Load] does not let one broken file take down the rest. It leaves out
+// the files with errors, and the entries they also configure, as
+// [ErrWithheld]. It leaves out the entries that fail the checks after
+// merging. It returns the [Config] of everything else together with a
+// [Problems] error listing what it left out. Its *Config is nil only when nothing can be
 // read at all (a missing explicit file).
 //
 // # Editing

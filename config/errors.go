@@ -31,7 +31,7 @@ var (
 //	config.toml:7: unknown key "tools.greet.comand" (did you mean "command"?)
 //
 // errors.Is reports the kind ([ErrUnknownKey], [ErrWrongType], [ErrInvalid],
-// [ErrSyntax]); for a syntax error errors.As also finds the toml.ParseError
+// [ErrSyntax]). For a syntax error errors.As also finds the toml.ParseError
 // (both as toml.ParseError and *toml.ParseError).
 type Error struct {
 	Pos Position // file and line of the problem

@@ -88,10 +88,10 @@ func sandboxSetting(mode string, pos map[string]Position) setting {
 
 // hold removes from ws, a workspace's layer, every run and sandbox
 // setting looser than the user's, and returns a problem for each. The
-// floor of a table the user also writes is that table's setting, else
-// (for an entry serving an MCP server's tools, the run mode of the
-// user's server, then) [defaults]'; of a table the user does not write,
-// the user's [defaults].
+// floor of a table the user also writes is that table's setting. Else, for
+// an entry serving an MCP server's tools, it is the run mode of the user's
+// server. Else it is the user's [defaults]'. The floor of a table the user
+// does not write is the user's [defaults].
 func (f *floor) hold(ws *Config) []*Error {
 	var errs []*Error
 	check := func(key string, floor, got setting, drop func()) {

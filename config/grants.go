@@ -107,8 +107,8 @@ func (r FSRule) outside() bool {
 	return !filepath.IsLocal(filepath.Clean(r.Path)) && filepath.Clean(r.Path) != "."
 }
 
-// caps lists the capabilities the rule grants, such as "read, write";
-// "" when it grants none (a rule that denies).
+// caps lists the capabilities the rule grants, such as "read, write".
+// It is "" when the rule grants none (a rule that denies).
 func (r FSRule) caps() string {
 	var out []string
 	on := func(b *bool) bool { return b != nil && *b }

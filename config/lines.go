@@ -10,7 +10,7 @@ import (
 
 // keyLines maps every key of a TOML document (and every prefix of one) to
 // the line where it first appears. BurntSushi/toml keeps key positions
-// private, so this is a light scan of a document the real parser already
+// private. So this is a light scan of a document the real parser already
 // accepted: it tracks table headers, keys (bare, quoted, dotted) and skips
 // values (strings, multi-line strings, arrays, inline tables, whose keys it
 // records too). On input that is not valid TOML it returns something
@@ -43,7 +43,7 @@ func scanKeys(data []byte) *keyLines {
 }
 
 // line returns the 1-based line where path (or, failing that, the longest
-// prefix of it that is known) first appears; 0 when nothing is known.
+// prefix of it that is known) first appears, 0 when nothing is known.
 func (k *keyLines) line(path []string) int {
 	for n := len(path); n > 0; n-- {
 		if off, ok := k.first[strings.Join(path[:n], keySep)]; ok {
@@ -88,7 +88,7 @@ func (sc *keyScanner) hasPrefix(p string) bool {
 	return bytes.HasPrefix(sc.s[min(sc.i, len(sc.s)):], []byte(p))
 }
 
-// blank skips spaces and tabs; with newlines also newlines and comments.
+// blank skips spaces and tabs. With newlines set it skips newlines and comments too.
 func (sc *keyScanner) blank(newlines bool) {
 	for !sc.eof() {
 		switch c := sc.s[sc.i]; {
@@ -153,7 +153,7 @@ func (sc *keyScanner) document() {
 	}
 }
 
-// key reads a dotted key; nil when there is none at the cursor.
+// key reads a dotted key, nil when there is none at the cursor.
 func (sc *keyScanner) key() []string {
 	var path []string
 	for {

@@ -20,7 +20,7 @@ type LoadOptions struct {
 	UserFile    string   // "" means [UserFile]()
 	NoUser      bool     // skip the user file
 	NoWorkspace bool     // skip the workspace files
-	// Trust decides whether the workspace files may be used (see [Trust]);
+	// Trust decides whether the workspace files may be used (see [Trust]),
 	// nil means [trust.Default], the store `toolhost trust` writes. Files
 	// it refuses are not read further, and Load reports them.
 	Trust Trust
@@ -40,27 +40,28 @@ type LoadOptions struct {
 // must have a command, and [defaults] fills unset fields.
 //
 // One broken file or entry does not take down the others. A file that
-// cannot be read or has any error (TOML syntax, unknown key, bad value) is
-// left out as a whole, and the entries it names are withheld from the
-// other layers too (its half-read override, say enable = false, must not be
-// lost silently); an entry that fails the checks after merging (no
-// command) is left out. Load then returns the [Config] of everything else
-// together with a [Problems] error listing what was left out, each an
-// [*Error] with file:line; errors.Is and errors.As see through it (to
-// [ErrSyntax], toml.ParseError, ...). A caller that wants all or nothing
-// just treats any error as fatal.
+// cannot be read or has any error is left out as a whole. Such an error is
+// TOML syntax, an unknown key or a bad value. The entries the file names
+// are withheld from the other layers too. Its half-read override, say
+// enable = false, must not be lost silently. An entry that fails the
+// checks after merging, such as one with no command, is left out. Load
+// then returns the [Config] of everything else together with a [Problems]
+// error listing what was left out. Each problem is an [*Error] with
+// file:line. errors.Is and errors.As see through it, to [ErrSyntax],
+// toml.ParseError and the others. A caller that wants all or nothing just
+// treats any error as fatal.
 //
-// The user's own settings are a floor for a trusted workspace: its run,
+// The user's own settings are a floor for a trusted workspace. Its run,
 // requires_approval and sandbox settings may tighten what the user file
-// sets (the same table's, else its [defaults]'), never loosen it. A
-// looser one is not applied and is a problem ([ErrLoosens]) at its
-// file:line; the rest of the workspace is used. Explicit Files may
-// loosen: a person named them.
+// sets, never loosen it. The user file's setting is the same table's, else
+// its [defaults]'. A looser one is not applied and is a problem
+// ([ErrLoosens]) at its file:line. The rest of the workspace is used.
+// Explicit Files may loosen: a person named them.
 //
-// A workspace that opts.Trust does not trust is left out as a whole (its
-// files are hashed, never parsed), and reported first in [Problems] as an
-// [*Error] at its .config/toolhost directory that wraps the Trust's error
-// (errors.Is [trust.ErrUntrusted] for a [*trust.Store]).
+// A workspace that opts.Trust does not trust is left out as a whole. Its
+// files are hashed, never parsed. It is reported first in [Problems] as an
+// [*Error] at its .config/toolhost directory. That error wraps the Trust's
+// error: errors.Is [trust.ErrUntrusted] for a [*trust.Store].
 //
 // The returned *Config is nil only when no configuration can be read at
 // all: an explicit file that does not exist, or a workspace directory or
@@ -141,7 +142,7 @@ func Load(opts *LoadOptions) (*Config, error) {
 }
 
 // withhold removes the table section.name ([tools.NAME], [toolsets.NAME],
-// [mcp_servers.NAME] or [remotes.NAME]) and returns its key; false when
+// [mcp_servers.NAME] or [remotes.NAME]) and returns its key, false when
 // there is none.
 func (c *Config) withhold(section, name string) (string, bool) {
 	switch section {
@@ -189,7 +190,7 @@ func Layers(opts *LoadOptions) ([]string, error) {
 	return files, nil
 }
 
-// layer is one file Load reads; a workspace file checked by Trust comes
+// layer is one file Load reads. A workspace file checked by Trust comes
 // with the contents it was checked with.
 type layer struct {
 	path    string
@@ -309,7 +310,7 @@ func unwrapPath(err error) string {
 
 // Parse reads one file's contents as a complete configuration, strictly:
 // an unknown key, a value of the wrong type, or an invalid value is an
-// [*Error] naming file:line and the key; a TOML syntax error is an [*Error]
+// [*Error] naming file:line and the key. A TOML syntax error is an [*Error]
 // wrapping [ErrSyntax] and the toml.ParseError. Every entry must have a
 // command, and [defaults] fills unset fields, as in [Load]. file is used
 // only in messages and positions.
@@ -336,7 +337,7 @@ func empty() *Config {
 }
 
 // finish runs the whole-configuration checks and applies [defaults]. An
-// entry that fails them is removed; its problems are returned, in layer
+// entry that fails them is removed. Its problems are returned, in layer
 // then line order.
 func (c *Config) finish() []*Error {
 	errs, broken := c.checkMCP()
@@ -440,7 +441,7 @@ func (d *Defaults) apply(e *Entry) {
 
 // UserFile returns the user configuration file:
 // $XDG_CONFIG_HOME/toolhost/config.toml, or ~/.config/toolhost/config.toml
-// when XDG_CONFIG_HOME is unset or relative; "" when neither is known.
+// when XDG_CONFIG_HOME is unset or relative, "" when neither is known.
 func UserFile() string {
 	dir := userDir()
 	if dir == "" {

@@ -16,7 +16,7 @@ import (
 // entries serve with source = "mcp.NAME" (all its tools) or
 // "mcp.NAME.TOOL" (one). A server is reached either through a command it
 // is started with (stdio: Command, Args, Env, Dir, Sandbox, Access) or at
-// a URL (streamable HTTP: URL, Headers, BearerTokenEnv); exactly one of
+// a URL (streamable HTTP: URL, Headers, BearerTokenEnv). Exactly one of
 // Command and URL is set once the layers are merged.
 //
 // The bearer token itself is never in the configuration: BearerTokenEnv
@@ -27,7 +27,7 @@ type Server struct {
 	Args    []string          // stdio: arguments after Command's
 	Env     map[string]string // stdio: extra variables
 	// Secrets are stdio variables whose values are read at start time
-	// (env.NAME = { secret = "…" }); a name is in Env or Secrets, never both.
+	// (env.NAME = { secret = "…" }). A name is in Env or Secrets, never both.
 	Secrets map[string]secret.Ref
 	Dir     string // stdio: working directory; "" means the host's
 
@@ -36,8 +36,8 @@ type Server struct {
 	BearerTokenEnv string            // HTTP: the environment variable holding the bearer token
 
 	// Access and Sandbox are the stdio server's access policy and sandbox
-	// mode, as an entry's (docs/security.md; JP's D44: stdio servers start
-	// under the sandbox); [defaults]' apply as to entries.
+	// mode, as an entry's (docs/security.md). Stdio servers start under the
+	// sandbox, as in the JP assistant. [defaults]' apply as to entries.
 	Access  *Access
 	Sandbox string
 
@@ -47,7 +47,7 @@ type Server struct {
 
 	IdleTimeout *Duration // stop the stdio server after this long unused; nil: the source's default
 	// StartTimeout bounds starting the server, its handshake and first
-	// listing; nil: the source's default (30s).
+	// listing, nil: the source's default (30s).
 	StartTimeout *Duration
 	Timeout      *Duration // per call; nil: [defaults] timeout, else the source's default
 	Enabled      *bool     // nil means enabled
@@ -78,10 +78,10 @@ func (s *Server) Argv() []string {
 	return append(slices.Clone(s.Command.Args), s.Args...)
 }
 
-// SandboxMode returns the sandbox mode a stdio server starts under: its
-// sandbox (or [defaults]'), and [SandboxOn] when neither sets one, as JP's
-// D44 has it (stdio servers start under the sandbox); "" for an HTTP
-// server, which runs nothing here.
+// SandboxMode returns the sandbox mode a stdio server starts under. That
+// is its sandbox, or [defaults]', and [SandboxOn] when neither sets one.
+// As in JP, stdio servers start under the sandbox. SandboxMode
+// returns "" for an HTTP server, which runs nothing here.
 func (s *Server) SandboxMode() string {
 	switch {
 	case !s.Stdio():
@@ -143,7 +143,7 @@ var (
 )
 
 // enabledAlias returns key k of table t at path with enable, the
-// [tools.NAME] spelling, read as enabled; false, with an error, when the
+// [tools.NAME] spelling, read as enabled, false, with an error, when the
 // table sets both.
 func (d *decoder) enabledAlias(path []string, k string, t map[string]any) (string, bool) {
 	if k != "enable" {
@@ -316,7 +316,7 @@ func (d *decoder) tokenEnv(path []string, v any) string {
 }
 
 // mcpSource applies source = "mcp.NAME" (all the server's tools) or
-// "mcp.NAME.TOOL" (one) to e; the server's existence is checked after the
+// "mcp.NAME.TOOL" (one) to e. The server's existence is checked after the
 // layers are merged ([Config.checkMCP]). It reports whether src is an MCP
 // source at all.
 func (d *decoder) mcpSource(path []string, e *Entry, src string, t map[string]any) bool {
@@ -605,10 +605,10 @@ func mergeStrings(dst, src map[string]string) map[string]string {
 	return dst
 }
 
-// ImpliedEntry returns the entry of a server no entry names: all its
-// tools under their own names, as [toolsets.NAME] source = "mcp.NAME"
-// would serve them, with the server's run mode and [defaults] applied as
-// to the entries c holds. Its Place is the server's.
+// ImpliedEntry returns the entry of a server no entry names. It serves
+// all its tools under their own names, as [toolsets.NAME] source =
+// "mcp.NAME" would serve them. The server's run mode and [defaults] apply
+// as to the entries c holds. Its Place is the server's.
 func (c *Config) ImpliedEntry(s *Server) *Entry {
 	e := &Entry{Name: s.Name, Toolset: true, Server: s.Name, Prefix: s.Prefix, Place: s.Place, Pos: map[string]Position{}}
 	applyRun(&e.Run, &e.RequiresApproval, e.Pos, s.Run, s.RequiresApproval, s.Pos)

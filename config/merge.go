@@ -76,12 +76,12 @@ func mergePos(dst, src map[string]Position) map[string]Position {
 	return dst
 }
 
-// mergeEntry lays src over dst. Pointer fields override when set (so false
-// overrides true: mergo.WithoutDereference); maps merge per key; the
-// command is replaced as a unit; fields that mergo treats as empty but that
-// src sets explicitly ("", []) are copied by hand, guided by src.Pos, and
-// so is the timeout: with WithoutDereference mergo leaves a pointer to a
-// struct (*Duration) alone when both sides are set.
+// mergeEntry lays src over dst. Pointer fields override when set, so false
+// overrides true (mergo.WithoutDereference). Maps merge per key. The
+// command is replaced as a unit. Some fields mergo treats as empty but src
+// sets explicitly, such as "" and []. They are copied by hand, guided by
+// src.Pos. So is the timeout: with WithoutDereference mergo leaves a
+// pointer to a struct (*Duration) alone when both sides are set.
 func mergeEntry(dst, src *Entry) error {
 	s := *src
 	s.Name, s.Toolset, s.Pos, s.Place = "", false, nil, Position{}

@@ -24,11 +24,11 @@ func (e *Entry) RunMode() string { return runMode(e.Run, e.RequiresApproval) }
 func (e *Entry) RunPlace() string { return runPlace(e.Run, e.RequiresApproval, e.Pos) }
 
 // RunMode returns the run mode of the server's tools, as [Entry.RunMode]
-// does; an entry serving them may set its own.
+// does. An entry serving them may set its own.
 func (s *Server) RunMode() string { return runMode(s.Run, s.RequiresApproval) }
 
 // RunMode returns the least strict run mode of the remote's tools, as
-// [Entry.RunMode] does; a tool its provider marks requires_approval is
+// [Entry.RunMode] does. A tool its provider marks requires_approval is
 // stricter ([StricterRun]).
 func (r *Remote) RunMode() string { return runMode(r.Run, r.RequiresApproval) }
 
@@ -122,7 +122,7 @@ func (d *decoder) runValue(path []string, v any) *string {
 
 // questions decodes questions.ID.answer: a fixed answer to the tool's
 // question ID, sent without asking anyone. Numbers become json.Number (as
-// every number a tool receives); a date or time is refused (not JSON).
+// every number a tool receives). A date or time is refused (not JSON).
 func (d *decoder) questions(path []string, v any, pos map[string]Position) map[string]any {
 	t, ok := d.table(path, v)
 	if !ok {
@@ -153,7 +153,7 @@ func (d *decoder) questions(path []string, v any, pos map[string]Position) map[s
 }
 
 // jsonValue converts a TOML value to what a tool receives as JSON:
-// numbers as json.Number; a date or time is an error.
+// numbers as json.Number. A date or time is an error.
 func jsonValue(v any) (any, error) {
 	switch v := v.(type) {
 	case bool, string:
@@ -217,7 +217,7 @@ func checkRun(key string, run *string, ra *bool, pos map[string]Position) *Error
 }
 
 // applyRun fills a run mode (run, requires_approval and their
-// positions) from run when it sets neither; from is where run was set.
+// positions) from run when it sets neither. From is where run was set.
 func applyRun(run **string, ra **bool, pos map[string]Position, from *string, fromRA *bool, fromPos map[string]Position) {
 	if *run != nil || *ra != nil {
 		return

@@ -3,7 +3,7 @@ package config
 import "math"
 
 // rateLimit decodes rate_limit_per_minute: a whole number of calls, 0 for
-// no limit. A TOML integer is an int64; the limit is kept as an int, so
+// no limit. A TOML integer is an int64. The limit is kept as an int, so
 // it stops at math.MaxInt32 (a limit far above any call rate).
 func (d *decoder) rateLimit(path []string, v any) *int {
 	n, ok := v.(int64)

@@ -16,20 +16,20 @@ import (
 // that name.
 var ErrNotInFile = errors.New("no such entry in the file")
 
-// RemoveEntry unregisters NAME for `toolhost remove`: it deletes the
-// [tools.NAME] entry of file (else its [toolsets.NAME] entry) and returns
+// RemoveEntry unregisters NAME for `toolhost remove`. It deletes the
+// [tools.NAME] entry of file, else its [toolsets.NAME] entry, and returns
 // "tools" or "toolsets". What goes is the entry's table, its sub-tables
 // ([tools.NAME.parameters.x], wherever they are in the file), and the
-// comment lines right above each of their headers (no blank line between);
-// every other byte stays as it was, other entries' comments included. The
+// comment lines right above each of their headers (no blank line between).
+// Every other byte stays as it was, other entries' comments included. The
 // write is atomic, as [AppendTool]'s.
 //
 // It returns an error matching [ErrNotInFile] when the file has no such
-// entry, one matching [fs.ErrPermission] when the file is read-only, and
-// refuses (changing nothing) when the entry is not written as
-// tables of its own (tools.NAME = {…}, or keys under a [tools] table) or
-// when anything but the entry would change: the file decoded before and
-// after must differ by the entry alone.
+// entry, and one matching [fs.ErrPermission] when the file is read-only.
+// It refuses, changing nothing, in two cases. One is an entry not written
+// as tables of its own: tools.NAME = {…}, or keys under a [tools] table.
+// The other is a change to anything but the entry: the file decoded before
+// and after must differ by the entry alone.
 func RemoveEntry(file, name string) (section string, err error) {
 	target := file
 	if t, err := filepath.EvalSymlinks(file); err == nil {
@@ -118,9 +118,10 @@ func cutEntry(data []byte, headers []tableHeader, section, name string) []byte {
 }
 
 // bodyEnd returns where the table whose header is at start ends, given
-// that the next table (or the file) starts at end: after its last line
-// that is neither blank nor a comment, and the comment lines right below
-// it. Blank lines and comments set apart by one after it are kept.
+// that the next table, or the end of the file, is at end. The body ends
+// after its last line that is neither blank nor a comment, and the comment
+// lines right below it. Blank lines and comments set apart by one after it
+// are kept.
 func bodyEnd(data []byte, start, end int) int {
 	last := start
 	comments := false // the lines since last are comments only, without a blank

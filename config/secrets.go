@@ -12,7 +12,7 @@ import (
 // secret read at call time (package secret). The reference is kept in
 // Entry.Secrets (and Defaults.Secrets), beside the plain Env, so that
 // nothing reading Env — the cache key, the persisted resolution,
-// --explain — ever sees a secret; the catalog resolves Secrets when it
+// --explain — ever sees a secret. The catalog resolves Secrets when it
 // runs the tool.
 
 var secretKeys = []string{"secret"}
@@ -38,8 +38,8 @@ func (d *decoder) envValue(path []string, v any, env map[string]string, secrets 
 	return ok
 }
 
-// secretRef decodes { secret = "env:VAR" | "file:PATH" | "keyring:NAME" };
-// a relative PATH is anchored at the configuration file's directory.
+// secretRef decodes { secret = "env:VAR" | "file:PATH" | "keyring:NAME" }.
+// A relative PATH is anchored at the configuration file's directory.
 func (d *decoder) secretRef(path []string, t map[string]any) (secret.Ref, bool) {
 	ok := true
 	for _, k := range sortedKeys(t) {

@@ -6,8 +6,8 @@ import (
 )
 
 // SplitWords splits a TOML command string into argv tokens by shell-word
-// rules, without a shell: blanks separate words; '…' quotes literally;
-// "…" quotes with backslash escaping only \ " $ and `; outside quotes a
+// rules, without a shell. Blanks separate words. '…' quotes literally.
+// "…" quotes with backslash escaping only \ " $ and `. Outside quotes a
 // backslash escapes the next character. A {{…}} template is kept whole, so
 // "jp-tools {{ context }}" gives two tokens. Nothing else is special: no
 // variables, globs, pipes or redirections.

@@ -14,7 +14,7 @@ import (
 
 // Trust decides whether [Load] may use a workspace's configuration files.
 // Those files name commands that toolhost runs (it asks each binary for its
-// schema as soon as it loads), so a workspace a person has not trusted must
+// schema as soon as it loads). So a workspace a person has not trusted must
 // not be read at all: a cloned repository, or a file a tool wrote, would
 // otherwise run any command. The user's own file and explicit Files are
 // always used: a person wrote or named them.
@@ -77,9 +77,9 @@ func readWorkspace(dir string) (*Workspace, error) {
 const maxWorkspaceFile = 16 << 20
 
 // readBounded reads a workspace file, which anyone who wrote the workspace
-// chose: only a regular file (after symbolic links) of at most 16 MiB is
-// read, so that a link to /dev/zero or a FIFO cannot exhaust memory or
-// hang a command that merely hashes it.
+// chose. Only a regular file of at most 16 MiB is read, after symbolic
+// links. So a link to /dev/zero or a FIFO cannot exhaust memory or hang a
+// command that merely hashes it.
 func readBounded(path string) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if err != nil {

@@ -19,7 +19,7 @@
 // wherever it starts: no N+1 admitted calls lie less than 60 s apart
 // from first to last. A token bucket of N tokens refilled at N per minute
 // would admit N at once and N more within the minute (almost 2N in one
-// window); a fixed per-minute counter admits 2N across a minute's
+// window). A fixed per-minute counter admits 2N across a minute's
 // boundary. The wait of a refused call is exact: the time until the
 // oldest call that counts turns 60 s old ([Limiter.Admit] says so), which
 // [Refusal] rounds up to whole seconds.
@@ -27,15 +27,15 @@
 // # Trade-offs
 //
 // A limited tool costs 8 bytes per call admitted in the last minute (the
-// log grows by doubling, at most to N times 8 bytes, and keeps its size);
-// a tool without a limit (N ≤ 0) costs nothing: [Limiter.Admit] returns
+// log grows by doubling, at most to N times 8 bytes, and keeps its size).
+// A tool without a limit (N ≤ 0) costs nothing: [Limiter.Admit] returns
 // at once. Tools are keyed by name: a tool renamed by a new
 // configuration starts a new count, and an entry stays in the map for
 // every name that was ever limited (a few dozen bytes each). The limiter
 // is safe for concurrent use: a lookup that takes no lock and one mutex
 // per tool, so calls of different tools never wait on each other.
 //
-// The one-shot CLI (`toolhost call`) makes one call per process, so it is
+// The one-shot CLI (`toolhost call`) makes one call per process. So it is
 // never limited; `toolhost serve` holds one [Limiter] for all its faces
 // and clients.
 package ratelimit

@@ -18,7 +18,7 @@ type Options struct {
 }
 
 // Limiter counts the calls it admits, per key (a tool's name), over a
-// sliding window of one minute; see the package documentation. The zero
+// sliding window of one minute. See the package documentation. The zero
 // value is not usable: call [New]. A Limiter is safe for concurrent use.
 type Limiter struct {
 	now  func() time.Time // fixed at creation
@@ -96,7 +96,7 @@ type callLog struct {
 // limit are left, admits a call now (counting it when count is true).
 // Otherwise it returns the wait: until the oldest time that must go for
 // the count to fall below limit is a Window old. The clock is read under
-// the lock, so the times are recorded in order.
+// the lock. So the times are recorded in order.
 func (c *callLog) admit(l *Limiter, limit int, count bool) (time.Duration, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -7,10 +7,11 @@ import (
 )
 
 // Refusal is the outcome of a call of the tool name refused by its limit
-// of perMinute calls per minute, wait before one would be admitted: a
-// transient error (the same call may succeed later) whose message gives
-// the wait in whole seconds, rounded up, so that a retry after that long
-// is admitted unless other calls took the room meanwhile:
+// of perMinute calls per minute. wait is the time before one would be
+// admitted. The outcome is a transient error: the same call may succeed
+// later. Its message gives the wait in whole seconds, rounded up. So a
+// retry after that long is admitted unless other calls took the room
+// meanwhile:
 //
 //	tool "grep" is over its rate limit of 30 calls per minute: retry in 7 s
 func Refusal(name string, perMinute int, wait time.Duration) tool.Outcome {

@@ -29,28 +29,28 @@ type Options struct {
 	// binaries asked so far and the number to ask.
 	Progress func(done, total int)
 	// PoolSize bounds the long-lived processes kept per binary that
-	// declared long_lived (protocol v2). If zero, [DefaultPoolSize] (2); if
+	// declared long_lived (protocol v2). If zero, [DefaultPoolSize] (2). If
 	// negative, no binary is pooled: every call is one-shot. A catalog
 	// that pools must be closed ([catalog.Catalog.Close]).
 	PoolSize int
 	// PoolIdle is how long a long-lived process may stay without calls
 	// before it is ended. If zero, [DefaultPoolIdle] (60s).
 	PoolIdle time.Duration
-	// Only, if set, names the one tool the caller is about to use (a
-	// one-shot call): when a persisted resolution has it, the catalog
-	// holds that tool alone (with the stored warnings; its identity and
-	// listing are computed from it), read from the file's header and that
-	// tool's detail, and served once that tool's binary is found
-	// unchanged, without checking the others. [catalog.Catalog.Refresh] (Call runs
-	// one at most once a second) checks every binary; when one changed,
-	// the whole configuration is resolved and served. When the persisted
-	// resolution does not have the tool, Only changes nothing. If empty,
-	// every binary is checked and every tool served.
+	// Only, if set, names the one tool the caller is about to use, as in a
+	// one-shot call. When a persisted resolution has it, the catalog holds
+	// that tool alone, with the stored warnings. Its identity and listing
+	// are computed from it. It is read from the file's header and that
+	// tool's detail. It is served once that tool's binary is found
+	// unchanged, without checking the others. [catalog.Catalog.Refresh]
+	// checks every binary, and Call runs one at most once a second. When one
+	// changed, the whole configuration is resolved and served. When the
+	// persisted resolution does not have the tool, Only changes nothing. If
+	// empty, every binary is checked and every tool served.
 	Only string
 	// Limiter counts the calls of the tools that set
 	// rate_limit_per_minute ([catalog.Tool.RateLimit]). If nil, the catalog keeps
 	// its own, which every face and client calling through the catalog
-	// shares; pass one to share the counts between catalogs.
+	// shares. Pass one to share the counts between catalogs.
 	Limiter *ratelimit.Limiter
 	// Audit, if set, gets one line per call (docs/audit.md), and the
 	// secrets the calls read, to redact. nil: no audit log.
@@ -72,7 +72,7 @@ type Catalog struct {
 	bins    *binary.Source
 	servers []catalog.Source // the sources the configuration names, added by New or Open (servers.go)
 	// sourcesSkipped: the sources were not added, as a one-tool catalog's
-	// tool is the binaries' (servers.go); nothing of them is kept.
+	// tool is the binaries' (servers.go). Nothing of them is kept.
 	sourcesSkipped bool
 	cfg            *config.Config    // the configuration, when read (New, or Open that read it); else bins.Config reads it
 	loadProblems   []catalog.Problem // the files and entries Load left out
@@ -86,10 +86,10 @@ type Policy = binary.Policy
 // was written: [binary.PolicyRule].
 type PolicyRule = binary.PolicyRule
 
-// Policy returns the effective access policy of the tool name; false when
-// there is no such tool. A binary's tool runs under its entry's; a
+// Policy returns the effective access policy of the tool name, false when
+// there is no such tool. A binary's tool runs under its entry's. A
 // configured stdio MCP server's tool under its server's sandbox (reading
-// the configuration if the catalog was served without it); a tool
+// the configuration if the catalog was served without it). A tool
 // registered in this process, an HTTP server's or a remote's runs under
 // none here: its policy is empty.
 func (c *Catalog) Policy(name string) (*Policy, bool) {
@@ -112,7 +112,7 @@ func (c *Catalog) Policy(name string) (*Policy, bool) {
 }
 
 // config returns the configuration, reading it when the catalog was
-// served from a persisted resolution without it (Open); nil when it
+// served from a persisted resolution without it (Open), nil when it
 // cannot be read.
 func (c *Catalog) config() *config.Config {
 	if c.cfg != nil {
@@ -134,8 +134,8 @@ func (c *Catalog) fromBinaries(name string) bool {
 
 // Unconfined returns a warning for each enabled tool that runs a shell
 // (shell = true) or lets the model pass options (allow_option) without
-// the OS sandbox, for `toolhost check`: a model steered by what it read
-// could then do whatever the user can. Sorted by tool name.
+// the OS sandbox. `toolhost check` shows them. A model steered by what it
+// read could then do whatever the user can. Sorted by tool name.
 func (c *Catalog) Unconfined() []Problem { return c.bins.Unconfined(c.fromBinaries) }
 
 // UnreadableSecrets returns a warning for each secret of an enabled tool

@@ -22,20 +22,21 @@
 // # Resolution
 //
 // [New] resolves every entry of the configuration. Entries whose binary
-// describes itself are grouped by invocation (command, workdir, env): each
-// distinct binary receives one "schema" request, however many entries and
-// toolsets use it. Requests run concurrently, at most [Options.Concurrency]
-// at a time. A binary is asked at most once per [Catalog] (the session
-// cache); with [Options.CacheDir] set, answers are also kept on disk, keyed
-// by the binary's path, size, modification time, inode and change time
-// (and those of script arguments), so that a rebuilt binary is asked again and a stale answer is
-// never served.
+// describes itself are grouped by invocation: command, workdir and env.
+// Each distinct binary receives one "schema" request, however many entries
+// and toolsets use it. Requests run concurrently, at most
+// [Options.Concurrency] at a time. A binary is asked at most once per
+// [Catalog]: this is the session cache.
 //
-// One failing file or entry never hides the others: [Load] leaves a broken
-// file out, [New] returns every tool that resolved, and [Catalog.Report]
-// lists every problem, each with the fix
-// where one is known (the TOML parameters block to add, the binary to
-// upgrade).
+// With [Options.CacheDir] set, answers are also kept on disk. They are
+// keyed by the binary's path, size, modification time, inode and change
+// time, and those of script arguments. So a rebuilt binary is asked again,
+// and a stale answer is never served.
+//
+// One failing file or entry never hides the others. [Load] leaves a broken
+// file out, and [New] returns every tool that resolved. [Catalog.Report]
+// lists every problem, each with the fix where one is known: the TOML
+// parameters block to add, or the binary to upgrade.
 //
 // # Long-lived tools
 //
@@ -50,7 +51,7 @@
 //
 // # Merging
 //
-// The binary's definition comes first; the user's overrides are merged on
+// The binary's definition comes first. The user's overrides are merged on
 // top of it. "{{description}}" in the user's description splices the
 // binary's text. Each field of a resolved [Tool] records where it came from
 // in [catalog.Tool.Provenance]: "binary", "file:line" of the TOML that set it, or
@@ -71,12 +72,13 @@
 // # Approval
 //
 // A tool whose entry says run = "ask" (or requires_approval = true) runs
-// only once a person approves each call: Call asks [catalog.CallOptions.Approve],
-// showing the call as the tool's format_arguments renders it, before any
-// process of the call starts. A nil Approve refuses the call with an
-// [*Error] wrapping [ErrApprovalRequired]; a decline ends it with an error
-// outcome (the entry's cancellation_response). run = "skip" never runs.
-// Nothing a model sends (an argument, an answer, metadata) approves.
+// only once a person approves each call. Call asks
+// [catalog.CallOptions.Approve] before any process of the call starts. It
+// shows the call as the tool's format_arguments renders it. A nil Approve
+// refuses the call with an [*Error] wrapping [ErrApprovalRequired]. A
+// decline ends it with an error outcome, the entry's
+// cancellation_response. run = "skip" never runs. Nothing a model sends
+// approves: not an argument, an answer or metadata.
 //
 //	out, err := cat.Call(ctx, "write_file", args, &resolver.CallOptions{
 //		Approve: func(ctx context.Context, a resolver.Approval) (bool, error) {
@@ -86,18 +88,22 @@
 //
 // # Errors
 //
-// Problems found while resolving are [Problem] values in the [Report]; a
-// binary that gave no usable answer is an [*Error] whose cause is one of
-// [ErrNotFound], [ErrNotExecutable], [ErrExit] (a schema request that
-// failed, with the stderr tail),
-// [ErrNotJSON], [ErrNotSchema], [ErrTimeout], [ErrOutputTooLarge],
-// [ErrProtocol] (a binary that described itself answered run with no
-// outcome) or [ErrToolNotOffered] (with [catalog.Error.Offered]), tested with
-// errors.Is; its message is one line, and its Fix ([FixOf]) says what to
-// change: the TOML parameters block to add when a
-// binary does not describe itself, the tool name to pick, the timeout to
-// raise. The catalog API returns errors wrapping [ErrUnknownTool],
-// [ErrInvalidName], [ErrDuplicate], [ErrNotObject] and [ErrNotDynamic].
+// Problems found while resolving are [Problem] values in the [Report]. A
+// binary that gave no usable answer is an [*Error]. Its cause is one of
+// these, tested with errors.Is:
+//
+//   - [ErrNotFound], [ErrNotExecutable].
+//   - [ErrExit]: a schema request that failed, with the stderr tail.
+//   - [ErrNotJSON], [ErrNotSchema], [ErrTimeout], [ErrOutputTooLarge].
+//   - [ErrProtocol]: a binary that described itself answered run with no
+//     outcome.
+//   - [ErrToolNotOffered], with [catalog.Error.Offered].
+//
+// Its message is one line. Its Fix ([FixOf]) says what to change: the TOML
+// parameters block to add when a binary does not describe itself, the
+// tool name to pick, or the timeout to raise. The catalog API returns
+// errors wrapping [ErrUnknownTool], [ErrInvalidName], [ErrDuplicate],
+// [ErrNotObject] and [ErrNotDynamic].
 //
 // # Caches
 //
@@ -105,20 +111,20 @@
 // spawn nothing; [catalog.Catalog.Refresh] compares stat keys only and asks just
 // the binaries that changed. The persistent cache (Options.CacheDir, see
 // [DefaultCacheDir] and [ClearCache]) holds one JSON file per invocation,
-// written atomically; a corrupt file is ignored and rewritten, and so is
+// written atomically. A corrupt file is ignored and rewritten, and so is
 // anything but a regular file of bounded size (a symlink, a FIFO, a
 // directory, a file over 17 MiB), which is never read. Directories are
-// created 0700; a schemas directory that is a symlink, not a directory or
+// created 0700. A schemas directory that is a symlink, not a directory or
 // another user's turns the persistent cache off for the catalog.
 //
 // With a cache directory, a resolution without errors is also persisted
-// whole (tools, warnings, identity, the listing's bytes), keyed by the
-// configuration and every asked binary's stat key: the next [New] reads
-// one file instead of decoding, merging and linting, and [Open] does not
-// even read the configuration when its files' stat is unchanged; with
-// Options.Only (a one-shot call), it reads only the file's header and that
-// tool's detail, checks only that tool's binary, and holds that tool
-// alone. A validator is compiled when its tool is first called.
+// whole: tools, warnings, identity and the listing's bytes. The key is
+// the configuration and every asked binary's stat key. The next [New]
+// reads one file instead of decoding, merging and linting. [Open] does not
+// even read the configuration when its files' stat is unchanged. With
+// Options.Only, as for a one-shot call, it reads only the file's header
+// and that tool's detail. It checks only that tool's binary and holds that
+// tool alone. A validator is compiled when its tool is first called.
 //
 // # Identity
 //
@@ -136,16 +142,17 @@
 //
 // # Other sources
 //
-// [catalog.Catalog.AddSource] serves the tools of a [catalog.Source] (an MCP
-// server, a remote catalog) beside them: the catalog lists its tools
-// (waiting 2s at most: a slower listing goes on in the background), and
-// lists them again when the source reports a change; their calls take the
-// same path as any other ([catalog.Catalog.Call]: validation, approval, questions),
-// each round run by the source. A tool that cannot be served (an invalid
-// name or schema, a name already served) is left out with a problem in
-// [catalog.Catalog.Report]. [catalog.Catalog.Close] closes the sources. A
-// catalog made with Options.Only whose tool the binaries serve adds no
-// source: none could change that tool's calls.
+// [catalog.Catalog.AddSource] serves the tools of a [catalog.Source], such
+// as an MCP server or a remote catalog, beside them. The catalog lists its
+// tools and waits 2s at most: a slower listing goes on in the background.
+// It lists them again when the source reports a change. Their calls take
+// the same path as any other: [catalog.Catalog.Call] with validation,
+// approval and questions. The source runs each round. A tool that cannot
+// be served is left out with a problem in [catalog.Catalog.Report]. That
+// is a tool with an invalid name or schema, or a name already served.
+// [catalog.Catalog.Close] closes the sources. A catalog made with
+// Options.Only whose tool the binaries serve adds no source: none could
+// change that tool's calls.
 //
 // # Where it stands
 //

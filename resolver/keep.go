@@ -40,8 +40,8 @@ import (
 
 // keptSources decodes the Sources of p, a persisted resolution, and
 // reports whether every source holds now and its tools' names are
-// their own (as when they were kept, the catalog having left none out);
-// none with nil Sources (a configuration naming none).
+// their own (as when they were kept, the catalog having left none out).
+// None with nil Sources (a configuration naming none).
 func keptSources(p *binary.Persisted) ([]servers.Kept, bool) {
 	if p.Sources() == nil {
 		return nil, true
@@ -68,7 +68,7 @@ func keptSources(p *binary.Persisted) ([]servers.Kept, bool) {
 
 // restoreSources serves the kept sources ks (Open without reading the
 // configuration) as AddSource would, without listing them: each tool's
-// detail is decoded, and its input schema compiled, on first use; each
+// detail is decoded, and its input schema compiled, on first use. Each
 // source is made from the configuration on its first call.
 func (c *Catalog) restoreSources(ks []servers.Kept, o Options) {
 	if len(ks) == 0 {
@@ -168,7 +168,7 @@ func (c *Catalog) keepSources() {
 }
 
 // keepable reports whether cfg's sources may be kept with its persisted
-// resolution: MCP servers' may; a remote's manifest is not.
+// resolution: MCP servers' may. A remote's manifest is not.
 func keepable(cfg *config.Config) bool {
 	for _, r := range cfg.Remotes {
 		if !r.Disabled() {

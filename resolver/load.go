@@ -12,7 +12,7 @@ import (
 
 // Load reads the configuration as [config.Load] does and resolves it as
 // [New]. A file or entry with errors, or a workspace not trusted yet, is
-// left out and reported first in [Catalog.Report]; the rest is served.
+// left out and reported first in [Catalog.Report]. The rest is served.
 // Load fails only when no configuration can be read at all (an explicit
 // file that does not exist) or when ctx is done.
 func Load(ctx context.Context, load *config.LoadOptions, opts *Options) (*Catalog, error) {

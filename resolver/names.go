@@ -8,8 +8,8 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// The vocabulary a catalog and its sources share lives in package catalog;
-// these names keep embedders' paths short (resolver.Tool, resolver.Problem,
+// The vocabulary a catalog and its sources share lives in package catalog.
+// These names keep embedders' paths short (resolver.Tool, resolver.Problem,
 // resolver.ErrUnknownTool…): each is the catalog's own, not a copy.
 
 // Definition is [catalog.Definition]: a tool as tools/list serves it.
@@ -56,7 +56,7 @@ type Report = catalog.Report
 func FixOf(err error) string { return catalog.FixOf(err) }
 
 // The errors of the catalog API and of binaries, as [catalog] defines them
-// (see there); callers test them with errors.Is.
+// (see there). Callers test them with errors.Is.
 var (
 	ErrUnknownTool    = catalog.ErrUnknownTool
 	ErrInvalidName    = catalog.ErrInvalidName
@@ -128,7 +128,7 @@ const (
 const DefaultTimeout = binary.DefaultTimeout
 
 // ErrSecret is [binary.ErrSecret]: a secret of the tool's environment
-// could not be read when the tool was to run; nothing ran.
+// could not be read when the tool was to run. Nothing ran.
 var ErrSecret = binary.ErrSecret
 
 // DefaultCacheDir is [binary.DefaultCacheDir]: the directory of the
@@ -140,7 +140,7 @@ func DefaultCacheDir() string { return binary.DefaultCacheDir() }
 func ClearCache(dir string) error { return binary.ClearCache(dir) }
 
 // AskSchema is [binary.AskSchema]: any command asked for its schema, as
-// `toolhost schema -- CMD` and `toolhost add` do; nothing is cached.
+// `toolhost schema -- CMD` and `toolhost add` do. Nothing is cached.
 func AskSchema(ctx context.Context, command []string, root string) (*tool.SchemaResponse, error) {
 	return binary.AskSchema(ctx, command, root)
 }

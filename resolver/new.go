@@ -9,11 +9,11 @@ import (
 	"github.com/toolhost/toolhost/internal/source/servers"
 )
 
-// New resolves cfg into a catalog. Problems with single entries (a binary
-// that is missing or does not describe itself, a tool the binary does not
-// offer, a name produced twice, a definition LLM providers would reject) go
-// to [catalog.Catalog.Report] and never hide the other tools: New fails only when
-// ctx is done. A nil cfg gives an empty catalog, to which tools can be added
+// New resolves cfg into a catalog. Problems with single entries go to
+// [catalog.Catalog.Report] and never hide the other tools. Such a problem
+// is a binary that is missing or does not describe itself, a tool the
+// binary does not offer, a name produced twice, or a definition LLM
+// providers would reject. New fails only when ctx is done. A nil cfg gives an empty catalog, to which tools can be added
 // with [catalog.Catalog.Register].
 func New(ctx context.Context, cfg *config.Config, opts *Options) (*Catalog, error) {
 	c, o := newCatalog(opts)
@@ -27,13 +27,14 @@ func New(ctx context.Context, cfg *config.Config, opts *Options) (*Catalog, erro
 	return c, nil
 }
 
-// Open is [New] for a configuration not read yet: files are the layers
-// load would read ([config.Layers]), and load reads them (as
-// [config.Load]: a nil *Config is an error Open returns; a *Config with
-// an error is used, with its problems). When a persisted resolution made
-// from the same files (the same stat: path, size, mtime, inode, ctime) is
-// valid, Open serves it without calling load; load is called later only
-// if a binary changes and the configuration must be resolved again.
+// Open is [New] for a configuration not read yet. files are the layers
+// load would read ([config.Layers]), and load reads them as [config.Load]
+// does. A nil *Config is an error Open returns. A *Config with an error is
+// used, with its problems. A persisted resolution may have been made from
+// the same files, with the same stat: path, size, mtime, inode, ctime.
+// When it is valid, Open serves it without calling load. load is called
+// later only if a binary changes and the configuration must be resolved
+// again.
 // Otherwise Open calls load and goes on as New.
 func Open(ctx context.Context, files []string, load func() (*config.Config, error), opts *Options) (*Catalog, error) {
 	c, o := newCatalog(opts)

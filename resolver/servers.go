@@ -16,7 +16,7 @@ import (
 // a server that cannot be listed is one problem of its source, and the
 // other tools are served. A one-tool catalog (Options.Only) whose tool
 // the binaries serve lists none: the binaries' tool wins over a
-// source's of the same name, so no source can change the call, and none
+// source's of the same name. So no source can change the call, and none
 // may delay it (a server that does not start).
 func (c *Catalog) addSources(ctx context.Context, cfg *config.Config, o Options) {
 	if o.Only != "" && c.Has(o.Only) {

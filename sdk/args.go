@@ -27,7 +27,7 @@ var errArguments = errors.New("invalid arguments")
 //
 // Numbers stay exact throughout: arguments hold json.Number (as
 // tool.DecodeRequest decodes them), constraints compare them as decimals,
-// and the struct is decoded with UseNumber, so an int64 or uint64 field gets
+// and the struct is decoded with UseNumber. So an int64 or uint64 field gets
 // every digit and an `any` field gets a json.Number. An integer that does
 // not fit its field's Go type is refused with the field's name.
 func (t *Tool) decodeArgs(args map[string]any) (any, map[string]any, error) {
@@ -80,7 +80,7 @@ func decodeStruct(p *params, typ reflect.Type, args map[string]any) (any, map[st
 // normalizeValue returns v as encoding/json decodes it with UseNumber
 // (json.Number, string, bool, nil, []any, map[string]any), whatever Go
 // types the caller used (sdktest passes Go values such as int). Maps and
-// slices are copied, so the caller's arguments are never modified.
+// slices are copied. So the caller's arguments are never modified.
 func normalizeValue(v any) (any, error) {
 	switch v := v.(type) {
 	case nil, bool, string:

@@ -66,7 +66,7 @@ func (e *NeedsInputError) all() []tool.Question {
 }
 
 // Ask returns the answer to q held in the request's answers. When there is
-// none it returns a [*NeedsInputError]; when the answer does not fit q's
+// none it returns a [*NeedsInputError]. When the answer does not fit q's
 // answer type it returns an error naming the question. Question ids must be
 // unique within one tool, non-empty and without "." (hosts reject a
 // question whose id is empty, and the JP assistant one with a "."): Ask
@@ -120,7 +120,7 @@ func Confirm(ctx context.Context, id, text string, def bool) (bool, error) {
 }
 
 // AskText asks for free text (answer type Text) and returns the answer. def
-// is the answer a host uses when nobody can be asked; "" means none.
+// is the answer a host uses when nobody can be asked, "" means none.
 func AskText(ctx context.Context, id, text, def string) (string, error) {
 	q := tool.Question{ID: id, Text: text, AnswerType: tool.Text}
 	if def != "" {
@@ -135,7 +135,7 @@ func AskText(ctx context.Context, id, text, def string) (string, error) {
 
 // AskSelect asks the user to pick one of options (answer type Select) and
 // returns the choice. def is the answer a host uses when nobody can be
-// asked; "" means none.
+// asked, "" means none.
 func AskSelect(ctx context.Context, id, text string, options []string, def string) (string, error) {
 	q := tool.Question{ID: id, Text: text, AnswerType: tool.Select(options...)}
 	if def != "" {

@@ -47,7 +47,7 @@
 //
 // or try it with `toolhost schema -- bin/greet` and
 // `toolhost call greet name=Ada`. One binary may serve several tools:
-// sdk.Main(readTool, writeTool); register them all with a [toolsets.NAME]
+// sdk.Main(readTool, writeTool). Register them all with a [toolsets.NAME]
 // entry. docs/protocol.md describes the JSON on the wire.
 //
 // Flow: host → request on stdin → [Run] → schema | decode + validate →
@@ -69,7 +69,7 @@
 //     it has a default. `jsonschema:"required"` forces required.
 //   - The type follows the Go type: string, integer (all int and uint
 //     kinds), number (floats), boolean, array (slices and arrays, with
-//     items), object (structs, with their own properties, and maps); a
+//     items), object (structs, with their own properties, and maps). A
 //     pointer is its element type, `any` accepts anything, time.Time is a
 //     string with format date-time. Channels, functions and recursive
 //     structs are not allowed. Methods such as JSONSchema() that invopop
@@ -78,7 +78,7 @@
 //     description=…, default=…, enum=… (repeat it for each value), minimum=…,
 //     maximum=…, minLength=…, maxLength=…, pattern=…, format=…, minItems=…,
 //     maxItems=…, nullable. A comma inside a value needs a backslash, which
-//     is written \\, between the tag's quotes (as in Path below); or put
+//     is written \\, between the tag's quotes (as in Path below). Or put
 //     the description in the separate tag `jsonschema_description:"…"`,
 //     which takes commas as they are.
 //
@@ -96,35 +96,35 @@
 // For "run" the arguments are checked against the parameters before your
 // function is called: an unknown argument, a missing required one, a value
 // of the wrong type or outside its constraints ends the run with an error
-// outcome naming every offending field (exit status 2), so the model can
-// correct the call. Absent optional arguments take their defaults; an
+// outcome naming every offending field (exit status 2). So the model can
+// correct the call. Absent optional arguments take their defaults. An
 // explicit null for an optional argument counts as absent (also inside
 // objects and arrays of objects).
 //
 // Numbers are exact: the host sends them with every digit, and the sdk
 // never rounds them through float64. An int64 or uint64 field receives
-// 9223372036854775807 or 18446744073709551615 whole; an integral number
+// 9223372036854775807 or 18446744073709551615 whole. An integral number
 // written as 1e3 or 1.0 is accepted for an integer field (as JSON Schema
-// counts it an integer) and becomes 1000 or 1; a number that does not fit
+// counts it an integer) and becomes 1000 or 1. A number that does not fit
 // the field's Go type is refused naming the field ("n: want an integer
 // that fits int64, got 123456789012345678901234567890"). A float field gets
-// the nearest float (a 30-digit integer is rounded; only a number beyond
-// the type's range, such as 1e400, is refused): use an integer type,
+// the nearest float, so a 30-digit integer is rounded. Only a number
+// beyond the type's range, such as 1e400, is refused. Use an integer type,
 // json.Number or a string where every digit matters. minimum, maximum and
 // enum compare numbers exactly, as decimals. An `any` field, and numbers in
 // [RequestFrom]'s arguments, answers and options, are json.Number, never
 // float64.
 //
 // What your function returns becomes the outcome: the string is the success
-// content (a struct gives structured output, see below); an error is an
-// error outcome with its message ([Transient] marks it retryable); a panic is an error outcome too, with the stack on stderr,
-// and so is a call of runtime.Goexit. (A panic in a goroutine your function
-// starts cannot be recovered: it crashes the process, as os.Exit and
-// log.Fatal end it, and the host reports the exit status and stderr.)
-// The context carries the request: [Root] gives context.root, the workspace
-// root (also the working directory unless the user's entry sets another), and
-// [RequestFrom] the whole request: the ids, the entry's options, the raw
-// arguments. It is cancelled when the host stops the call.
+// content (a struct gives structured output, see below). An error is an
+// error outcome with its message ([Transient] marks it retryable). A panic is an error outcome too,
+// with the stack on stderr, and so is a call of runtime.Goexit. A panic in
+// a goroutine your function starts cannot be recovered. It crashes the
+// process, as os.Exit and log.Fatal end it, and the host reports the exit
+// status and stderr. The context carries the request. [Root] gives
+// context.root, the workspace root. That is also the working directory
+// unless the user's entry sets another. [RequestFrom] gives the whole
+// request: the ids, the entry's options, the raw arguments. It is cancelled when the host stops the call.
 //
 // Anything your function prints goes to stderr (os.Stdout points there while
 // it runs), which hosts keep as the error trail: log freely. Only the
@@ -133,7 +133,7 @@
 // # Questions
 //
 // [Confirm], [AskText] and [AskSelect] return the answer when the request
-// holds it (tool.answers[id]); otherwise they return a [*NeedsInputError]:
+// holds it (tool.answers[id]). Otherwise they return a [*NeedsInputError]:
 // return it, and the run ends with a needs_input outcome. The host asks the
 // user and runs the tool again, with the same arguments and the answer, so
 // everything before the question runs twice: ask before side effects.
@@ -162,7 +162,7 @@
 //
 // A binary built with the sdk answers "schema" with "protocol":"2" (always:
 // v2 is a superset of v1, and whether a call sends events or asks several
-// questions is only known when it runs), so toolhost sends it v2 requests.
+// questions is only known when it runs). So toolhost sends it v2 requests.
 // It still answers requests of protocol v1 (from hosts that ignore the
 // field, and the JP assistant's argv form) in v1's shapes: without events,
 // with text content only, one question per run. Options.Title and
@@ -171,7 +171,7 @@
 // Events. [Progress] and [Log] write an event line to stdout at once, which
 // the host forwards while the tool runs (MCP progress and log
 // notifications, the progress line of `toolhost call`). They are safe for
-// concurrent use; after the function returns they do nothing, so the
+// concurrent use. After the function returns they do nothing. So the
 // outcome is always the last line. For a v1 request Progress does nothing
 // and Log writes to stderr.
 //
@@ -182,12 +182,12 @@
 //	sdk.Log(ctx, sdk.LevelWarning, "skipped 2 binary files")
 //
 // Structured output. A function that returns a struct (or a pointer to
-// one) instead of a string has structured output: the struct is reflected
-// into the tool's output_schema with the same tags as inputs (a pointer,
-// slice or map field that may be nil also allows null), and the value is
-// the outcome's "structured" value, which the host validates and serves as
+// one) instead of a string has structured output. The struct is reflected
+// into the tool's output_schema with the same tags as inputs. A pointer,
+// slice or map field that may be nil also allows null. The value is the
+// outcome's "structured" value, which the host validates and serves as
 // MCP structuredContent. Give the type a String method for the text
-// content (models and v1 hosts read it); without one the host shows the
+// content (models and v1 hosts read it). Without one the host shows the
 // JSON, and v1 hosts get the JSON as text.
 //
 //	type Found struct {
@@ -218,7 +218,7 @@
 //
 // The JP assistant passes the context and tool objects as two argv elements
 // (command = "bin/greet {{context}} {{tool}}") and may write nothing on
-// stdin; Main accepts that form too, so one binary serves both kinds of
+// stdin; Main accepts that form too. So one binary serves both kinds of
 // host.
 //
 // # Testing

@@ -95,7 +95,7 @@ func (e *events) write(ev tool.Event) {
 // progress line of `toolhost call` on a terminal.
 //
 // For a protocol v2 request it writes one event line to stdout at once
-// (see package tool, "Protocol v2"); for a v1 request, and outside [Run],
+// (see package tool, "Protocol v2"). For a v1 request, and outside [Run],
 // it does nothing. Progress must increase: a report below the previous one
 // is dropped, as is a negative, NaN or infinite one. After the tool
 // function returns, reports (from goroutines it left running) are dropped.
@@ -117,8 +117,8 @@ func Progress(ctx context.Context, done, total float64, msg string) {
 // an MCP log notification where the client's protocol has them, a line on
 // the terminal of `toolhost call`.
 //
-// For a protocol v2 request it writes one event line to stdout at once;
-// for a v1 request, and outside [Run], it writes "level: msg" to stderr
+// For a protocol v2 request it writes one event line to stdout at once.
+// For a v1 request, and outside [Run], it writes "level: msg" to stderr
 // instead, which hosts keep for error reports. Messages sent after the
 // tool function returns are dropped. Log is safe for concurrent use.
 func Log(ctx context.Context, level Level, msg string) {

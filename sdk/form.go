@@ -10,23 +10,23 @@ import (
 )
 
 // AskForm asks the questions of a form, one per field of the struct T, to
-// be answered together (protocol v2: one form on an MCP client, one
-// question after another on a terminal), and returns T filled from the
-// answers once every question has one. Until then it returns a
-// [*NeedsInputError] asking the questions still unanswered: return it, and
-// the run ends with a needs_input outcome. message, when not "", is shown
-// before the form (the first question's pre_amble).
+// be answered together. This is protocol v2. An MCP client shows one form,
+// and a terminal asks one question after another. AskForm returns T
+// filled from the answers once every question has one. Until then it
+// returns a [*NeedsInputError] asking the questions still unanswered.
+// Return it, and the run ends with a needs_input outcome. message, when
+// not "", is shown before the form as the first question's pre_amble.
 //
-// Each exported field is a question whose id is the field's json name and
-// whose text is its description tag (else the name), with the struct tags
-// of tool inputs (see "Parameters" in the package documentation):
+// Each exported field is a question. Its id is the field's json name, and
+// its text is its description tag, else the name. The struct tags are
+// those of tool inputs (see "Parameters" in the package documentation):
 //
-//   - bool → a Boolean question;
+//   - bool → a Boolean question.
 //   - string → Text, or Select with enum tags, or Secret with the bare
 //     tag option secret (`jsonschema:"description=API token,secret"`),
-//     whose answer a host never logs nor echoes;
+//     whose answer a host never logs nor echoes.
 //   - integer and float kinds → Number, bounded by minimum and maximum
-//     (and by 0 for unsigned kinds), whole for integer kinds;
+//     (and by 0 for unsigned kinds), whole for integer kinds.
 //   - default=… is the answer a host uses when nobody can be asked (a
 //     secret has none).
 //

@@ -19,7 +19,7 @@ type decimal struct {
 	exp    int64
 }
 
-// maxExp bounds the exponents decimal keeps; a number beyond it
+// maxExp bounds the exponents decimal keeps. A number beyond it
 // (1e999999999999999999) is far outside every bound an author can write
 // and every Go number type, so clamping it changes no answer.
 const maxExp = 1 << 50

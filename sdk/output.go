@@ -101,7 +101,7 @@ func makeOutput(v any) (output, error) {
 
 // outcome returns the success outcome of out for a request of protocol
 // version: v2 carries the structured value and the blocks; v1 has only
-// text, so it gets the structured value's JSON (when it has no String
+// text. So it gets the structured value's JSON (when it has no String
 // method) and the blocks as text.
 func (out output) outcome(version string) (tool.Outcome, error) {
 	o := tool.Success(out.content)

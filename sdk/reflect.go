@@ -17,12 +17,13 @@ import (
 //
 //	&jsonschema.Reflector{ExpandedStruct: true, DoNotReference: true}
 //
-// (one flat object, nested structs expanded, no $ref), and TestInvopop checks
-// that both give the same parameters for every struct in the tests. The sdk
-// does not import invopop at run time: invopop links package net (and with
-// it cgo, so default builds are dynamically linked) and a YAML library into
-// every tool binary, which made bin/greet start 2.05 times slower than a
-// plain Go program instead of about 1.25 times (see bench/startup).
+// (one flat object, nested structs expanded, no $ref). TestInvopop checks
+// that both give the same parameters for every struct in the tests. The
+// sdk does not import invopop at run time. invopop links package net into
+// every tool binary, and with it cgo, so default builds are dynamically
+// linked. It links a YAML library too. With them bin/greet started 2.05
+// times slower than a plain Go program instead of about 1.25 times (see
+// bench/startup).
 
 // reflector holds what one reflection records besides the parameters.
 type reflector struct {

@@ -36,7 +36,7 @@ const (
 // While a tool function runs ("run"), its context is cancelled on SIGINT or
 // SIGTERM (hosts send SIGTERM when a call times out, and SIGKILL a little
 // later), and os.Stdout points at stderr, so stray prints cannot corrupt the
-// protocol; the response goes to the real stdout. Started by hand with a
+// protocol. The response goes to the real stdout. Started by hand with a
 // terminal as stdin, Main prints a one-line hint to stderr and exits with
 // status 2 instead of waiting. When its arguments are exactly two JSON
 // objects, the JP assistant's argv form of the context and tool objects,
@@ -64,9 +64,10 @@ func serve(ctx context.Context, tools []*Tool) int {
 	return Run(context.WithValue(ctx, signalsKey{}, true), stdin, stdout, os.Stderr, tools...)
 }
 
-// argvRequest builds a request from JP-style arguments, the context and tool
-// objects as two argv elements (command = "bin/x {{context}} {{tool}}"), so
-// an sdk binary also runs under hosts that pass the request that way only.
+// argvRequest builds a request from JP-style arguments: the context and
+// tool objects as two argv elements (command = "bin/x {{context}}
+// {{tool}}"). So an sdk binary also runs under hosts that pass the request
+// that way only.
 // It reports false unless args are exactly two JSON objects.
 func argvRequest(args []string) ([]byte, bool) {
 	if len(args) != 2 {
@@ -110,21 +111,21 @@ func isTerminal(f *os.File) bool {
 	return err != nil || !os.SameFile(fi, null)
 }
 
-// Run serves one request: it reads the request from stdin, answers
-// "schema" with the tools' definitions, "run" by calling the named tool and
-// "format_arguments" with the tool's formatter, writes exactly one JSON
-// document and a newline to stdout, and returns the exit status:
+// Run serves one request. It reads the request from stdin. It answers
+// "schema" with the tools' definitions, "run" by calling the named tool,
+// and "format_arguments" with the tool's formatter. It writes exactly one
+// JSON document and a newline to stdout, and returns the exit status:
 //
 //   - [ExitOK] after writing a schema or any outcome, including error and
-//     needs_input outcomes from the tool;
+//     needs_input outcomes from the tool.
 //   - [ExitRequest] after writing an error outcome for a request it could not
 //     use: empty or not JSON, an unsupported protocol version, an unknown
-//     action or tool, arguments that do not fit the parameters;
+//     action or tool, arguments that do not fit the parameters.
 //   - [ExitInternal] after writing an error outcome for a broken tool
 //     definition (an invalid name or input type, a name served twice), or
 //     when stdout cannot be written.
 //
-// Errors the tool returns and panics in the tool become error outcomes; the
+// Errors the tool returns and panics in the tool become error outcomes. The
 // stack of a panic goes to stderr. Run does not touch os.Stdout; [Main] does.
 func Run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, tools ...*Tool) int {
 	resp, code := handle(ctx, stdin, stdout, stderr, tools)
@@ -315,10 +316,10 @@ func guard(f func() (output, error)) (e ending) {
 	return e
 }
 
-// Outcome returns the outcome an error from a tool becomes: needs_input for
-// the error of a question helper such as [Confirm] or [AskForm] (asking
-// all its questions, as protocol v2 can), otherwise an error outcome with
-// err's message, transient when [IsTransient] says so. A nil error is an
+// Outcome returns the outcome an error from a tool becomes. The error of a
+// question helper such as [Confirm] or [AskForm] becomes needs_input,
+// asking all its questions, as protocol v2 can. Any other error becomes an
+// error outcome with err's message, transient when [IsTransient] says so. A nil error is an
 // empty success.
 func Outcome(err error) tool.Outcome {
 	return outcomeFor(tool.Version2, err)

@@ -19,8 +19,8 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// The test binary doubles as a tool binary built with sdk.Main (conventions
-// §12): with SDK_TEST_CHILD set it serves testTools and exits.
+// The test binary doubles as a tool binary built with sdk.Main.
+// With SDK_TEST_CHILD set it serves testTools and exits.
 func TestMain(m *testing.M) {
 	if os.Getenv("SDK_TEST_CHILD") != "" {
 		sdk.Main(testTools()...)

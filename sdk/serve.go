@@ -13,24 +13,25 @@ import (
 
 // Serve serves requests in long-lived mode (package tool, "Long-lived
 // mode"), as [Main] does when the host starts the binary with
-// tool.LongLivedEnv=1: it reads one request a line from stdin, each with an
-// "id", runs each on a goroutine of its own (calls run concurrently), and
-// writes the call's events and then its outcome as lines tagged with that
-// id; Progress and Log inside a tool function go to its own call. A line
+// tool.LongLivedEnv=1. It reads one request a line from stdin, each with
+// an "id". It runs each on a goroutine of its own, so calls run
+// concurrently. It writes the call's events and then its outcome as lines
+// tagged with that id. Progress and Log inside a tool function go to its
+// own call. A line
 // {"cancel":"ID"} cancels the context of that call, which still answers
 // with an outcome. The tool functions are the same as one-shot: nothing in
 // the author's code changes.
 //
 // Serve returns [ExitOK] when stdin ends and the calls in flight have
-// answered, or when ctx is done and they have answered; [ExitRequest] when
-// a line is longer than [MaxRequest] or stdin fails; [ExitInternal] when
-// stdout cannot be written. A request that cannot be decoded is answered
+// answered, or when ctx is done and they have answered. It returns
+// [ExitRequest] when a line is longer than [MaxRequest] or stdin fails. It
+// returns [ExitInternal] when stdout cannot be written. A request that cannot be decoded is answered
 // with an error outcome tagged with its id when one can be read, else with
 // the id "" (which the host reads as a protocol error).
 func Serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, tools ...*Tool) int {
 	s := &server{out: &lineWriter{w: stdout}, stderr: stderr, tools: tools, toolsErr: checkTools(tools), cancels: map[string]context.CancelFunc{}}
 	// The goroutine that read a request runs it, after handing the reading
-	// on to a new goroutine (see server.read); this one only waits for the
+	// on to a new goroutine (see server.read). This one only waits for the
 	// end of stdin or of ctx.
 	readErr := make(chan error, 1)
 	sc := bufio.NewScanner(stdin)
@@ -70,11 +71,11 @@ type server struct {
 	cancels map[string]context.CancelFunc // the calls running, by id; guarded by mu
 }
 
-// read reads lines from sc until one is a request, which it runs after
-// starting a new read for the lines after it: the request runs on the
-// thread that read it, while the next read waits on another. (A request
+// read reads lines from sc until one is a request. It starts a new read
+// for the lines after it, then runs the request. So the request runs on
+// the thread that read it, while the next read waits on another. A request
 // handed to another goroutine would wait for the scheduler to move it to
-// another thread, as this one blocks reading stdin.) At the end of stdin,
+// another thread, as this one blocks reading stdin. At the end of stdin,
 // or when Serve stopped, read sends the reader's error (nil at the end).
 func (s *server) read(ctx context.Context, sc *bufio.Scanner, done chan<- error) {
 	for sc.Scan() {

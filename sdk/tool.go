@@ -10,10 +10,10 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// Func is the function behind a tool: it receives the decoded and validated
-// arguments and returns the content of a success outcome, or an error that
-// becomes an error outcome (see [Transient] and the question helpers such as
-// [Confirm]). [New] also takes functions that return other types than
+// Func is the function behind a tool. It receives the decoded and
+// validated arguments. It returns the content of a success outcome, or an
+// error that becomes an error outcome (see [Transient] and the question
+// helpers such as [Confirm]). [New] also takes functions that return other types than
 // string: see [Result] and "Structured output" in the package
 // documentation.
 type Func[In any] func(ctx context.Context, in In) (string, error)
@@ -65,13 +65,13 @@ func (t *Tool) Name() string { return t.name }
 
 // New returns a tool named name that runs fn. The summary is one line shown
 // to the model; opts may be nil. In must be a struct type (struct{} for a
-// tool without parameters); its exported fields are the tool's parameters
+// tool without parameters). Its exported fields are the tool's parameters
 // (see the package documentation for the struct tags).
 //
 // What fn returns becomes the success outcome, according to Out:
 //
-//   - string: the text content (a [Func]);
-//   - [Result]: text and content blocks, such as [Image];
+//   - string: the text content (a [Func]).
+//   - [Result]: text and content blocks, such as [Image].
 //   - a struct, or a pointer to one: structured output. Out is reflected
 //     into the tool's output schema with the same struct tags as In, and
 //     the value is returned as the outcome's "structured" value. The text

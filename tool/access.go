@@ -7,9 +7,9 @@ package tool
 // AccessPolicy: every field present, unset capabilities as null, in
 // jp_tool's field order (tool/testdata/access_policy.json).
 //
-// An empty list leaves that kind unrestricted; one rule makes it
+// An empty list leaves that kind unrestricted. One rule makes it
 // default-deny. toolhost's OS sandbox enforces the same rules (see
-// docs/security.md); the wire form carries only the workspace's rules,
+// docs/security.md). The wire form carries only the workspace's rules,
 // which are what jp_tool matches.
 type AccessPolicy struct {
 	FS  []FSRule  `json:"fs"`
@@ -20,7 +20,7 @@ type AccessPolicy struct {
 // FSRule is one compiled filesystem grant: LexicalPath is relative to the
 // workspace root ("" is the root itself), and the most specific rule
 // matching a path wins, the last one on a tie. Write is the alias of
-// Create, Update and Delete; an explicit capability overrides it; unset
+// Create, Update and Delete. An explicit capability overrides it. Unset
 // (nil) is denied.
 type FSRule struct {
 	LexicalPath    string  `json:"lexical_path"`

@@ -17,16 +17,16 @@
 // # The protocol (normative)
 //
 // This section is the specification. docs/protocol.md is the guide for
-// authors in other languages, with a worked example in POSIX sh; where they
+// authors in other languages, with a worked example in POSIX sh. Where they
 // differ, this text wins.
 //
 // A tool binary is started once per request. The host writes exactly one
 // JSON object (UTF-8) to the binary's stdin and then closes stdin. The binary
 // writes exactly one JSON document to stdout and exits. The working directory
-// is context.root unless the user's configuration sets another one; the
+// is context.root unless the user's configuration sets another one. The
 // environment is the host's, plus or restricted to what the configuration
 // says. A binary may ignore stdin entirely (JP binaries read argv instead,
-// see below); the host tolerates a binary that exits without reading it.
+// see below). The host tolerates a binary that exits without reading it.
 //
 // # The request
 //
@@ -46,7 +46,7 @@
 //     policy object, passed through untouched.
 //   - tool is absent for "schema" and present for the other actions.
 //     tool.name is the name of the tool inside the binary (a binary may offer
-//     several); arguments is an object holding the call's arguments, already
+//     several). Arguments is an object holding the call's arguments, already
 //     checked against the tool's parameters and with defaults filled in;
 //     answers is an object holding the answers to earlier questions keyed by
 //     question id; options is the free-form options table of the user's
@@ -68,11 +68,11 @@
 // reader should keep that exactness where it matters: in Go, decode with
 // json.Decoder.UseNumber, as [DecodeRequest] does for tool.arguments,
 // tool.answers and tool.options (it gives json.Number values, which
-// re-encode byte for byte); elsewhere use an arbitrary-precision parser
+// re-encode byte for byte). Elsewhere use an arbitrary-precision parser
 // (Python's json module keeps integers exact by itself; parse_float=Decimal
 // keeps fractions). A float64 reader silently turns 9007199254740993 into
 // 9007199254740992. In tool.arguments an explicit null for an optional
-// parameter means the same as leaving it out: absent, so its default
+// parameter means the same as leaving it out: absent. So its default
 // applies.
 //
 // # Action "schema"
@@ -84,18 +84,19 @@
 //	                "limit":{"type":"integer","default":200}},
 //	  "annotations":{"readOnlyHint":true},"examples":"read_file path=a.txt"}]}
 //
-// "tools" is required (it may be empty); in each tool only name is required,
+// "tools" is required (it may be empty). In each tool only name is required,
 // and names are unique within the response. Names should match
-// ^[a-zA-Z0-9_-]{1,64}$, which is what LLM providers accept; hosts report
-// others. summary is one line (served as the MCP description); description
-// is longer text; annotations are MCP tool annotations such as readOnlyHint;
-// examples is free text.
+// ^[a-zA-Z0-9_-]{1,64}$, which is what LLM providers accept. Hosts report
+// others. summary is one line (served as the MCP description). Description
+// is longer text. Annotations are MCP tool annotations such as readOnlyHint.
+// Examples is free text.
 //
-// A parameter is a JSON-Schema-like node ([Parameter]): type (a string or a
-// list of strings), summary, description, required, default, enum, items
-// (the node of an array's elements), properties (the nodes of an object's
-// fields), and the JSON Schema constraint keywords minimum, maximum,
-// minLength, maxLength, pattern, format, minItems and maxItems. The required
+// A parameter is a JSON-Schema-like node ([Parameter]). Its fields are
+// type, summary, description, required, default, enum, items and
+// properties. type is a string or a list of strings. items is the node of
+// an array's elements, and properties the nodes of an object's fields. The
+// JSON Schema constraint keywords are minimum, maximum, minLength,
+// maxLength, pattern, format, minItems and maxItems. The required
 // rule, at every level: a parameter is required unless it has a non-null
 // default or says "required": false. Empty enum and properties mean the same
 // as absent ones. [InputSchema] turns a parameter map into the JSON Schema
@@ -104,10 +105,10 @@
 // with properties get "additionalProperties": false.
 //
 // The answer to "schema" should not depend on context.root, must have no
-// side effects, and should come quickly: hosts cache it per binary (keyed by its
-// path, size and modification time; toolhost also keys on the inode and
-// change time, and on script files named in the command, as in
-// "python3 tool.py") and ask again only when it changes.
+// side effects, and should come quickly. Hosts cache it per binary and ask
+// again only when the binary changes. The cache key is the binary's path,
+// size and modification time. toolhost also keys on the inode and change
+// time, and on script files named in the command, as in "python3 tool.py".
 //
 // # Actions "run" and "format_arguments"
 //
@@ -132,34 +133,35 @@
 //     the JP assistant spells it; default is the answer to use when nobody
 //     can be asked, or null.
 //
-// After needs_input the process exits. The host gets an answer (from the
-// user, from answers supplied in advance, or the default) and runs the
-// binary again with the same arguments and tool.answers[id] set: a JSON
-// boolean for Boolean, a string for Text, one of the options for Select.
-// Answers accumulate over rounds, so a tool may ask several questions, one
-// per run; hosts bound the number of rounds. When no answer can be had and
+// After needs_input the process exits. The host gets an answer from the
+// user, from answers supplied in advance, or from the default. It runs the
+// binary again with the same arguments and tool.answers[id] set. The
+// answer is a JSON boolean for Boolean, a string for Text, and one of the
+// options for Select.
+// Answers accumulate over rounds. So a tool may ask several questions, one
+// per run. Hosts bound the number of rounds. When no answer can be had and
 // the question has no default, the host reports the question to its caller
 // (over MCP: a tool error carrying the question text).
 //
 // For "format_arguments" the binary renders tool.arguments for a human who is
 // about to approve the call. It must have no side effects and should not
-// ask questions. Success content is shown verbatim; any other answer means
+// ask questions. Success content is shown verbatim. Any other answer means
 // the host falls back to its own rendering of the arguments.
 //
 // # Stdout, stderr and exit status
 //
 // Stdout carries the response and nothing else: a binary logs to stderr. The
-// host never parses stderr; it keeps the last 64 KiB to attach to errors.
+// host never parses stderr. It keeps the last 64 KiB to attach to errors.
 // Whitespace around the JSON document is allowed. The host reads stdout as
 // follows:
 //
-//   - stdout holding one outcome is believed, whatever the exit status;
+//   - stdout holding one outcome is believed, whatever the exit status.
 //   - otherwise, with a non-zero exit status, it is an error outcome
-//     carrying the exit status and the stderr tail;
+//     carrying the exit status and the stderr tail.
 //   - otherwise (exit status 0), for a binary that described itself
 //     (answered "schema"), it is a protocol error quoting the start of
 //     stdout: partial JSON, two documents, logs before the JSON or nothing
-//     are not an answer; for a plain command whose parameters are declared
+//     are not an answer. For a plain command whose parameters are declared
 //     in the host's configuration, stdout is success content (so commands
 //     that do not speak the protocol just work).
 //
@@ -186,7 +188,7 @@
 // serde_json output: compact, fields in the order shown, every field of the
 // kind present (pre_amble and default as null when unset, trace as []).
 // json.Marshal escapes <, > and & as \u003c, \u003e and \u0026, which is
-// valid JSON but not JP's bytes; encode with a [json.Encoder] after
+// valid JSON but not JP's bytes. Encode with a [json.Encoder] after
 // SetEscapeHTML(false) to get them. (Go also always escapes U+2028 and
 // U+2029; JP does not. Readers accept both.)
 //
@@ -203,11 +205,11 @@
 // Binaries written for the JP assistant's local-tool protocol take the
 // context and tool objects as argv elements instead of stdin, through command
 // templates such as "jp-tools {{context}} {{tool}}". Hosts split the command
-// into words first, then render each word: {{context}} and {{tool}} become
-// one argv element of compact JSON each (the objects of the request; {{tool}}
-// is null for "schema"), {{tool.arguments.x}} renders a string, number or
-// boolean bare and an object or array as compact JSON, and a missing value
-// renders as null. The request is still written on stdin, which such
+// into words first, then render each word. {{context}} and {{tool}} become
+// one argv element of compact JSON each: the objects of the request.
+// {{tool}} is null for "schema". {{tool.arguments.x}} renders a string,
+// number or boolean bare, and an object or array as compact JSON. A
+// missing value renders as null. The request is still written on stdin, which such
 // binaries ignore. Their outcome JSON is byte-compatible with [Outcome], and
 // the JP context object carries the same fields as context here.
 //
@@ -215,7 +217,7 @@
 //
 // A binary opts in to protocol v2 by answering "schema" with
 // "protocol":"2" beside "tools". The host then sends it requests with
-// "protocol":"2" (decode them with [DecodeRequestV2]); a binary that does
+// "protocol":"2" (decode them with [DecodeRequestV2]). A binary that does
 // not opt in is a v1 binary and sees nothing of what follows. Everything
 // above still holds; v2 adds:
 //
@@ -242,10 +244,10 @@
 //     resource {"type":"resource","uri","mime_type"?} with either "text" or
 //     "data" (BASE64).
 //   - Several questions. A needs_input may carry "questions" (a list, ids
-//     unique) instead of "question"; they are answered together, and the
+//     unique) instead of "question". They are answered together, and the
 //     answers arrive keyed by id as in v1. Two answer types are added:
 //     "Secret" (a text the host never logs nor echoes) and
-//     {"Number":{"minimum"?,"maximum"?,"integer"?}}; and a Select may add
+//     {"Number":{"minimum"?,"maximum"?,"integer"?}}. And a Select may add
 //     "titles" (a label per option), "multiple" (the answer is a list of
 //     distinct options) and "legacy_titles" (labels in MCP's deprecated
 //     enumNames style).
@@ -260,33 +262,33 @@
 // so with "long_lived":true beside "protocol":"2" in its schema answer (a
 // v1 answer with it is refused). The host may then start it with the same
 // argv and the environment variable [LongLivedEnv] (TOOLHOST_LONG_LIVED)
-// set to "1"; started without it, the binary is one-shot as above, and
+// set to "1". Started without it, the binary is one-shot as above, and
 // the host always may run it so (one-shot is the default and the
 // fallback). Schema requests are always one-shot. In long-lived mode:
 //
 //   - stdin carries one JSON object a line: requests, each a v2 request
 //     with an "id" (a string, unique among the requests in flight):
-//     {"id":"7","protocol":"2","context":{…},"tool":{…}}; and cancel
+//     {"id":"7","protocol":"2","context":{…},"tool":{…}}. And cancel
 //     messages, {"cancel":"7"} ([Cancel], [DecodeCancel]).
 //   - stdout carries one JSON object a line, each tagged with the id of
 //     the request it belongs to ([Tagged], [DecodeTagged]): zero or more
 //     events, {"id":"7","event":{"type":"progress",…}}, then the outcome,
 //     {"id":"7","outcome":{"type":"success",…}}, which ends the request.
-//     Lines of different requests may interleave; nothing else may be
+//     Lines of different requests may interleave. Nothing else may be
 //     printed on stdout.
 //   - Requests may be served concurrently or one at a time. A cancelled
 //     request should end soon and still be answered with an outcome (the
 //     host drops it). If no outcome comes by the request's deadline plus
-//     its grace delay (2s), the host gives the request up: it sends the
-//     process no new request and kills its process group once the other
-//     requests in flight have ended (at once if there are none). A process that
+//     its grace delay (2s), the host gives the request up. It sends the
+//     process no new request. It kills its process group once the other
+//     requests in flight have ended, or at once if there are none. A process that
 //     has printed no line at all by then is taken not to serve long-lived
 //     mode (a binary that reads its stdin to the end never starts): the
 //     host runs the binary one-shot from then on, until it changes.
 //   - At the end of stdin the binary finishes the requests in flight and
 //     exits 0. A binary that exits mid-request ends those requests as a
 //     crash does one-shot (their error outcomes carry the exit status and
-//     stderr); a line the host cannot read as a tagged line (or an id no
+//     stderr). A line the host cannot read as a tagged line (or an id no
 //     request has) makes the host stop using the process and run the
 //     requests concerned one-shot.
 //

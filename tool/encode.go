@@ -11,9 +11,9 @@ import (
 )
 
 // This file writes a SchemaResponse and a Request without encoding/json's
-// reflection. A tool binary answers "schema" once per process, so the
+// reflection. A tool binary answers "schema" once per process. So the
 // first-use cost of reflecting these types (about 0.1 ms) is a visible part
-// of its start-up; see bench/startup. A host encodes a Request for every
+// of its start-up. See bench/startup. A host encodes a Request for every
 // call (MarshalRequest), a pooled one included. The output is byte-for-byte what
 // encoding/json writes with SetEscapeHTML(false)
 // (TestEncodeMatchesEncodingJSON, FuzzMarshalRequest).

@@ -3,7 +3,7 @@
 package tool
 
 // Without the tag jsonlib (every ordinary build), package tool's per-call
-// JSON takes its hand-written paths; see jsonlib_on.go.
+// JSON takes its hand-written paths. See jsonlib_on.go.
 
 // jsonLib reports that this build uses github.com/go-json-experiment/json.
 const jsonLib = false

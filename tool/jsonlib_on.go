@@ -12,20 +12,20 @@ import (
 	jsonv1 "github.com/go-json-experiment/json/v1"
 )
 
-// Built with the tag jsonlib (by `make bench` only, never for a release),
-// package tool decodes and encodes its per-call JSON with
-// github.com/go-json-experiment/json (v2) instead of its hand-written paths
-// (decodePlain, decodePlainSchema, plainTagged, plainOutcome, appendRequest
-// and Outcome.MarshalJSON's success and error): bench/figures and
-// bench/startup measure a toolhost and an sdk tool built so against the
-// ones built without it. Anything v2 refuses goes to the encoding/json
+// Built with the tag jsonlib, package tool decodes and encodes its
+// per-call JSON with github.com/go-json-experiment/json (v2). Only `make
+// bench` builds so, never a release. The library then replaces the
+// hand-written paths: decodePlain, decodePlainSchema, plainTagged,
+// plainOutcome, appendRequest and Outcome.MarshalJSON's success and
+// error. bench/figures and bench/startup measure a toolhost and an sdk
+// tool built so against the ones built without it. Anything v2 refuses goes to the encoding/json
 // fallback as before, which words the errors. See docs/dependencies.md.
 
 // jsonLib reports that this build uses the library.
 const jsonLib = true
 
 // libNumber decodes a JSON number into an any as json.Number, as
-// encoding/json does with UseNumber; anything else is left to the library.
+// encoding/json does with UseNumber. Anything else is left to the library.
 var libNumber = jsonv2.WithUnmarshalers(jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, v *any) error {
 	if dec.PeekKind() != '0' {
 		return jsonv2.SkipFunc

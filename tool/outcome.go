@@ -38,7 +38,7 @@ type Outcome struct {
 	Transient bool      // KindError: retrying the same call may succeed
 	Question  *Question // KindNeedsInput
 
-	// Protocol v2 (see DecodeOutcomeV2); zero in v1 outcomes.
+	// Protocol v2 (see DecodeOutcomeV2). Zero in v1 outcomes.
 	Structured any        // KindSuccess: a value matching the tool's output schema
 	Blocks     []Block    // KindSuccess: content blocks (text, image, resource_link)
 	Questions  []Question // KindNeedsInput: several questions, answered together; Question is the first
@@ -162,7 +162,7 @@ var ErrNotOutcome = errors.New("not an outcome")
 
 // UnmarshalJSON decodes an outcome, checking that its type is known and that
 // a needs_input outcome carries a question with an id. Unknown fields are
-// ignored; a missing trace decodes as nil.
+// ignored. A missing trace decodes as nil.
 func (o *Outcome) UnmarshalJSON(data []byte) error {
 	var raw struct {
 		Type      *Kind     `json:"type"`
@@ -203,7 +203,7 @@ func (o *Outcome) UnmarshalJSON(data []byte) error {
 
 // DecodeOutcome decodes stdout holding one outcome, with whitespace around
 // it allowed. It returns an error wrapping [ErrNotOutcome] when data is not a
-// JSON object with a known "type"; hosts then apply the plain-output rules.
+// JSON object with a known "type". Hosts then apply the plain-output rules.
 func DecodeOutcome(data []byte) (Outcome, error) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 || data[0] != '{' {

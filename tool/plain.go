@@ -6,19 +6,20 @@ import (
 	"github.com/toolhost/toolhost/internal/plainjson"
 )
 
-// decodePlain decodes a request in one pass when it is plain: every string
-// (keys included) is ASCII without escapes or control characters, no known
-// field appears twice in its object, every known field has its expected JSON
-// type (or is null), nothing is nested deeper than plainjson.MaxDepth, and
-// nothing follows the object. That is the request every host sends for
-// ordinary arguments. It reports false for anything else, and the caller
-// decodes the request with encoding/json (decodeFields), which also words
-// every error: a request decodePlain accepts decodes to the same value there
-// (FuzzDecodePlain checks it), and one it refuses is decoded as before.
+// decodePlain decodes a request in one pass when it is plain. In a plain
+// request every string, keys included, is ASCII without escapes or control
+// characters. No known field appears twice in its object. Every known
+// field has its expected JSON type, or is null. Nothing is nested deeper
+// than plainjson.MaxDepth, and nothing follows the object. That is the
+// request every host sends for ordinary arguments. It reports false for
+// anything else. The caller then decodes the request with encoding/json
+// (decodeFields), which also words every error. A request decodePlain
+// accepts decodes to the same value there, as FuzzDecodePlain checks. One
+// it refuses is decoded as before.
 //
 // Per call it costs one scan of the bytes and the values themselves, where
 // decodeFields scans each field's bytes three times and builds a
-// json.Decoder per field; it runs once per request in every sdk binary,
+// json.Decoder per field. It runs once per request in every sdk binary,
 // one-shot and long-lived.
 func decodePlain(data []byte) (*Request, bool) {
 	p := plainParser{plainjson.NewParser(data)}
@@ -116,7 +117,7 @@ func (p plainParser) call(c **Call) bool {
 	})
 }
 
-// stringOrNull reads a string into *s; null leaves *s unchanged.
+// stringOrNull reads a string into *s, null leaves *s unchanged.
 func (p plainParser) stringOrNull(s *string) bool {
 	if p.Null() {
 		return true
@@ -126,7 +127,7 @@ func (p plainParser) stringOrNull(s *string) bool {
 	return ok
 }
 
-// objectOrNull reads an object into *m; null leaves *m unchanged.
+// objectOrNull reads an object into *m, null leaves *m unchanged.
 func (p plainParser) objectOrNull(m *map[string]any) bool {
 	if p.Null() {
 		return true

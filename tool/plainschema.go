@@ -8,14 +8,15 @@ import (
 )
 
 // decodePlainSchema decodes a schema answer in one pass when it is plain
-// (see package plainjson): an object of "protocol", "long_lived" and a
-// "tools" array of definitions with only the fields of [Definition] up to
-// "title" and of [Parameter], each spelled exactly so (encoding/json also
-// matches other cases), at most once in its object and none null, every
-// one of its expected JSON type, and nothing after it. That is the answer
-// the sdk gives. It reports false for anything else (icons, input and
-// output schemas included), and DecodeSchemaResponse decodes the answer
-// with encoding/json, which also words every error; FuzzDecodePlainSchema
+// (see package plainjson). A plain answer is an object of "protocol",
+// "long_lived" and a "tools" array of definitions, and nothing after it.
+// The definitions hold only the fields of [Definition] up to "title" and
+// of [Parameter]. Each field is spelled exactly so, though encoding/json
+// also matches other cases. Each is at most once in its object, none is
+// null, and every one has its expected JSON type. That is the answer the
+// sdk gives. It reports false for anything else, icons, input and output
+// schemas included. DecodeSchemaResponse then decodes the answer with
+// encoding/json, which also words every error. FuzzDecodePlainSchema
 // checks that what it accepts decodes to the same response there.
 //
 // The result is not checked: the caller runs checkSchemaResponse, as it
@@ -69,7 +70,7 @@ func (p plainParser) definition(d *Definition) bool {
 	})
 }
 
-// parameters reads an object of parameter objects into a new map; a
+// parameters reads an object of parameter objects into a new map. A
 // repeated name keeps its last value, as in encoding/json.
 func (p plainParser) parameters(params *map[string]*Parameter) bool {
 	*params = map[string]*Parameter{}

@@ -40,7 +40,7 @@ func (a Action) Valid() bool {
 // Request is the one JSON object a host writes to a tool binary's stdin.
 type Request struct {
 	// ID tags a request sent to a long-lived process (protocol v2, see
-	// "Long-lived mode"); "" in one-shot requests, where it is omitted.
+	// "Long-lived mode"), "" in one-shot requests, where it is omitted.
 	ID       string  `json:"id,omitempty"`
 	Protocol string  `json:"protocol"`
 	Context  Context `json:"context"`
@@ -48,7 +48,7 @@ type Request struct {
 }
 
 // Context is the "context" object of a [Request]: what is asked and where.
-// It is not a context.Context; variables holding one are named tc.
+// It is not a context.Context. Variables holding one are named tc.
 type Context struct {
 	Action         Action          `json:"action"`
 	Root           string          `json:"root"`
@@ -57,7 +57,7 @@ type Context struct {
 	Access         json.RawMessage `json:"access"` // null, or JP's access policy object, passed through
 }
 
-// MarshalJSON writes Access as null when it is empty, so the field is always
+// MarshalJSON writes Access as null when it is empty. So the field is always
 // present as the protocol requires.
 func (tc Context) MarshalJSON() ([]byte, error) {
 	type plain Context
@@ -106,10 +106,10 @@ var (
 )
 
 // DecodeRequest decodes one request as a binary receives it on stdin. It
-// checks what every binary would otherwise check itself: the document is one
-// JSON object, the protocol version is supported (an absent version is taken
-// as "1", as JP hosts send none), the action is known, and run and
-// format_arguments carry a tool object with a name. Unknown fields are
+// checks what every binary would otherwise check itself. The document is
+// one JSON object, and the protocol version is supported. An absent
+// version is taken as "1", as JP hosts send none. The action is known, and
+// run and format_arguments carry a tool object with a name. Unknown fields are
 // ignored. Nil argument, answer and option maps are replaced by empty ones.
 func DecodeRequest(data []byte) (*Request, error) {
 	return decodeRequestOf(data)

@@ -41,7 +41,7 @@ type Definition struct {
 }
 
 // Parameter is one node of a tool's parameters: a JSON-Schema-like object.
-// Summary becomes the JSON Schema "description"; the constraint keywords are
+// Summary becomes the JSON Schema "description". The constraint keywords are
 // passed through unchanged. The same field names are used in TOML.
 //
 // A parameter is required unless it has a Default or Required is false.
@@ -109,7 +109,7 @@ func (t *Types) UnmarshalJSON(data []byte) error {
 }
 
 // plainString returns the text of a JSON string that is printable ASCII
-// without escapes (as type names are), which needs no decoding; ok is
+// without escapes (as type names are), which needs no decoding. ok is
 // false for any other data.
 func plainString(data []byte) (s string, ok bool) {
 	if len(data) < 2 || data[0] != '"' || data[len(data)-1] != '"' {
@@ -161,7 +161,7 @@ func DecodeSchemaResponse(data []byte) (*SchemaResponse, error) {
 		return nil, errors.New(`schema response is empty: want a JSON object with a "tools" array`)
 	}
 	// One pass for an answer that decodes as it should, without
-	// reflection when it is plain; the passes below find what is wrong
+	// reflection when it is plain. The passes below find what is wrong
 	// with one that does not.
 	if resp, ok := fastSchema(data); ok { // decodePlainSchema (jsonlib_off.go)
 		return checkSchemaResponse(resp)
@@ -248,10 +248,10 @@ func (r *SchemaResponse) Find(name string) *Definition {
 //
 //	{"type":"object","properties":{…},"required":[…],"additionalProperties":false}
 //
-// Summaries become "description" (a parameter's description is used when it
-// has no summary), "required" lists the required parameters in sorted order
-// (omitted when none is), and nested objects with properties follow the same
-// rules. The result is a fresh map the caller may modify.
+// Summaries become "description". A parameter's description is used when
+// it has no summary. "required" lists the required parameters in sorted
+// order, and is omitted when none is. Nested objects with properties
+// follow the same rules. The result is a fresh map the caller may modify.
 func InputSchema(params map[string]*Parameter) map[string]any {
 	return objectSchema(params)
 }
@@ -341,8 +341,8 @@ func (p *Parameter) JSONSchema() map[string]any {
 }
 
 // Clone returns a deep copy of p: its type list, enum, items and properties
-// are copied, so the copy may be modified freely. Default and enum values
-// and the constraint pointers are shared; treat them as read-only.
+// are copied. So the copy may be modified freely. Default and enum values
+// and the constraint pointers are shared. Treat them as read-only.
 func (p *Parameter) Clone() *Parameter {
 	if p == nil {
 		return nil
@@ -356,7 +356,7 @@ func (p *Parameter) Clone() *Parameter {
 }
 
 // CloneParameters returns a deep copy of a parameter map (see
-// [Parameter.Clone]); nil stays nil.
+// [Parameter.Clone]), nil stays nil.
 func CloneParameters(params map[string]*Parameter) map[string]*Parameter {
 	if params == nil {
 		return nil
@@ -369,7 +369,7 @@ func CloneParameters(params map[string]*Parameter) map[string]*Parameter {
 }
 
 // checkV2 checks the v2 fields of a definition: only a v2 answer may set
-// them; an input schema replaces parameters and is an object schema; an
+// them. An input schema replaces parameters and is an object schema. An
 // output schema is a JSON Schema object.
 func (d *Definition) checkV2(v2 bool) error {
 	has := d.Title != "" || d.Icons != nil || d.InputSchema != nil || d.OutputSchema != nil

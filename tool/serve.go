@@ -12,8 +12,8 @@ import (
 
 // Long-lived mode (see the package documentation, "Long-lived mode"): a v2
 // binary that answers "schema" with "long_lived":true may be started once
-// with [LongLivedEnv] set, and then reads requests, one JSON object a line,
-// each with an "id", and answers with lines tagged by that id ([Tagged]).
+// with [LongLivedEnv] set. It then reads requests, one JSON object a line,
+// each with an "id". It answers with lines tagged by that id ([Tagged]).
 
 // LongLivedEnv is the environment variable, set to "1", with which a host
 // starts a binary in long-lived mode. Its argv is the same as one-shot.
@@ -21,7 +21,7 @@ const LongLivedEnv = "TOOLHOST_LONG_LIVED"
 
 // Tagged is one line a long-lived binary writes on stdout: an event or the
 // outcome of the request with that id. Exactly one of Event and Outcome is
-// set; the outcome is the request's last line.
+// set. The outcome is the request's last line.
 type Tagged struct {
 	ID      string   `json:"id"`
 	Event   *Event   `json:"event,omitempty"`
@@ -30,7 +30,7 @@ type Tagged struct {
 
 // MarshalTagged encodes t as Marshal(t) does, byte for byte and error for
 // error: an outcome's line is written around the outcome's own MarshalJSON
-// without reflection (a long-lived binary writes one per call); an event's,
+// without reflection (a long-lived binary writes one per call). An event's,
 // or one that fails, goes through Marshal.
 func MarshalTagged(t *Tagged) ([]byte, error) {
 	if t.Event != nil || t.Outcome == nil {
@@ -47,7 +47,7 @@ func MarshalTagged(t *Tagged) ([]byte, error) {
 
 // Cancel is the line a host writes on a long-lived binary's stdin to cancel
 // the request with that id: {"cancel":"7"}. The binary should end that call
-// soon (its context cancelled) and still answer it with an outcome; the
+// soon (its context cancelled) and still answer it with an outcome. The
 // host ignores that outcome, and kills the process group if none comes by
 // the call's deadline plus the grace delay.
 type Cancel struct {
@@ -124,12 +124,13 @@ func decodeTaggedJSON(line []byte) (taggedFields, error) {
 }
 
 // plainTagged decodes the line a long-lived binary writes for each answer
-// when it is plain (see package plainjson): an object of a string "id",
-// "event" and "outcome", each at most once and spelled exactly so
-// (encoding/json also matches other cases), and nothing after it. The
-// event and the outcome are their bytes in line, as a json.RawMessage
-// holds them. It reports false for anything else; FuzzPlainTagged checks
-// that what it accepts decodes to the same fields with encoding/json.
+// when it is plain (see package plainjson). A plain line is an object of
+// a string "id", "event" and "outcome", and nothing after it. Each is at
+// most once and spelled exactly so, though encoding/json also matches
+// other cases. The event and the outcome are their bytes in line, as a
+// json.RawMessage holds them. It reports false for anything else.
+// FuzzPlainTagged checks that what it accepts decodes to the same fields
+// with encoding/json.
 func plainTagged(line []byte) (taggedFields, bool) {
 	var raw taggedFields
 	p := plainjson.NewParser(line)

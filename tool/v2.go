@@ -15,12 +15,12 @@ import (
 )
 
 // Protocol v2 (see the package documentation, "Protocol v2"): a binary opts
-// in with "protocol":"2" in its schema answer, and the host then sends it
-// "protocol":"2" requests. Everything v1 says still holds; v2 adds event
+// in with "protocol":"2" in its schema answer. The host then sends it
+// "protocol":"2" requests. Everything v1 says still holds. v2 adds event
 // lines before the outcome, structured output, content blocks, raw input
-// schemas, titles, icons and several questions at once with two more
-// answer types. v1 decoders ([DecodeRequest], [DecodeOutcome]) are
-// unchanged: the v2 shapes are read by [DecodeRequestV2], [DecodeStream],
+// schemas, titles, icons, and several questions at once with two more
+// answer types. The v1 decoders ([DecodeRequest], [DecodeOutcome]) are
+// unchanged. The v2 shapes are read by [DecodeRequestV2], [DecodeStream],
 // [DecodeOutcomeV2] and [DecodeEvent].
 
 // Version2 is the protocol version a binary declares to use protocol v2.
@@ -509,12 +509,12 @@ func decodeOutcomeJSON(data []byte) (outcomeFields, error) {
 }
 
 // plainOutcome decodes the outcome every v1-style answer is, when it is
-// plain (see package plainjson): an object of "type", "content",
-// "message", "trace" (strings) and "transient", each at most once and
-// none null, spelled exactly so (encoding/json also matches other cases),
-// and nothing after it. It reports false for anything else;
-// FuzzPlainOutcome checks that what it accepts decodes to the same fields
-// with encoding/json.
+// plain (see package plainjson). A plain outcome is an object of "type",
+// "content", "message", "trace" (strings) and "transient", and nothing
+// after it. Each is at most once and none is null. Each is spelled
+// exactly so, though encoding/json also matches other cases. It reports
+// false for anything else. FuzzPlainOutcome checks that what it accepts
+// decodes to the same fields with encoding/json.
 func plainOutcome(data []byte) (outcomeFields, bool) {
 	var raw outcomeFields
 	p := plainParser{plainjson.NewParser(data)}

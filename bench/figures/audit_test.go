@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// BenchmarkServeAudit is issue 17's figure: `toolhost serve --http` answering
+// BenchmarkServeAudit is the audit log's figure: `toolhost serve --http` answering
 // POST /tools/b07_alpha/call at 64 calls in flight, with the audit log on
 // (a file of its own) and with --audit off, in rotating order. Each
 // iteration times a burst of 512 calls on each server; "after/off" is the

@@ -1,5 +1,5 @@
-// Package figures measures the performance figures of issue 10 (the table
-// in docs/performance.md), each as a ratio against a baseline measured in
+// Package figures measures the performance figures of the table in
+// docs/performance.md, each as a ratio against a baseline measured in
 // the same run, interleaved with it:
 //
 //	go test -run='^$' -bench=. -count=5 ./bench/figures | tee new.txt

@@ -217,8 +217,8 @@ func ms(d time.Duration) float64 { return float64(d) / 1e6 }
 
 // BenchmarkWarmList is P2: `toolhost list` with a warm persistent cache over
 // 200 entries / 40 binaries against `toolhost --version` of the same binary
-// (deliverable 4's baseline), and against `toolhost --help` (the baseline
-// of the issue's table, which renders the help text). Goal ≤ 1.5×.
+// and against `toolhost --help`, the baseline of the table in
+// docs/performance.md, which renders the help text. Goal ≤ 1.5×.
 func BenchmarkWarmList(b *testing.B) {
 	f := setup(b)
 	warm(b, f, f.ws200)

@@ -29,12 +29,12 @@ import (
 // "face-local" is the face calling an in-process tool of the same
 // catalog, so "(face-local)/direct" is what the gateway adds to the face's
 // own cost).
-// "serve" is the issue's figure over the same transport as "direct": the
+// "serve" is the figure of docs/performance.md over the same transport as "direct": the
 // go-sdk client calling the server's tool through a real `toolhost serve`
 // subprocess over stdio (client → serve → server, two MCP hops, each over
 // pipes), the server configured as [mcp_servers.g] in serve's workspace.
 // The server runs under the sandbox, as a configured stdio server does by
-// default. Goal ≤ 1.2× (issue 16).
+// default. Goal ≤ 1.2×.
 //
 // "gateway" is the same two hops through the go-sdk's smallest gateway
 // (testdata/gateway), the floor of any gateway over stdio: "serve/gateway"

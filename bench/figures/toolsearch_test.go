@@ -19,7 +19,7 @@ import (
 // tools (internal/toolsearch/searchtest), the index built once, against a plain
 // scan of the 10,000 names for the query's words (what a client without
 // an index would do, and finds less). Each iteration runs every query of
-// searchtest.Queries; the metrics are per query. Goal ≤ 1 ms (issue 16).
+// searchtest.Queries; the metrics are per query. Goal ≤ 1 ms.
 func BenchmarkToolSearch(b *testing.B) {
 	docs := searchtest.Docs(10000)
 	start := time.Now()
@@ -65,7 +65,7 @@ func BenchmarkToolSearch(b *testing.B) {
 // --tool-search, for the 1000-tool binary and for this repository's own
 // catalog (.config/toolhost, its binaries built into bin/ by `make
 // build`; left out with a note when they are not). Goal: with tool
-// search ≤ 2 KiB, whatever the catalog (issue 16).
+// search ≤ 2 KiB, whatever the catalog.
 func BenchmarkToolSearchListing(b *testing.B) {
 	f := setup(b)
 	warm(b, f, f.ws1000)

@@ -1,6 +1,6 @@
 // Command report turns the output of the figures benchmarks (package
 // bench/figures, run with -count N) into the table of docs/performance.md:
-// for each figure of issue 10, its baseline, its goal, the range of the
+// for each figure, its baseline, its goal, the range of the
 // "before" variant when one ran, the range measured over the repetitions,
 // and whether every repetition met the goal.
 //
@@ -34,7 +34,7 @@ type figure struct {
 	Unit     string  // "×", "ms", "MB", "KiB"
 }
 
-// figures are issue 10's table, in its order.
+// figures are the table of docs/performance.md, in its order.
 var figures = []figure{
 	{"P1 cold resolution, 200 entries / 40 binaries", "ColdResolution", "after/bare", "bare parallel exec of the 40", "bare-parallel-ms", 1.25, "×"},
 	{"P1 against the bare exec in a process of its own (reference)", "ColdResolution", "after/bare-process", "the same bare exec from a Go process", "bare-process-ms", 0, "×"},

@@ -1,4 +1,4 @@
-// Command toolhost lists, calls and serves local tool binaries; see docs/cli.md.
+// Command toolhost lists, calls and serves local tool binaries. See docs/cli.md.
 package main
 
 import (

@@ -1,6 +1,6 @@
 // Package trust records which workspaces a person trusts to run their
 // configuration, like direnv's allow: a workspace's .config/toolhost/*.toml
-// files name commands that toolhost runs, so a freshly cloned repository
+// files name commands that toolhost runs. So a freshly cloned repository
 // (or a file a tool wrote) must not run anything until a person says so.
 //
 //	store := trust.Default() // $XDG_DATA_HOME/toolhost/trust
@@ -14,10 +14,10 @@
 //
 // A [Record] holds, for one workspace root, the SHA-256 of each of its
 // configuration files as they were when a person trusted them. [Store.Verify]
-// accepts exactly that set: a changed file, a new file and a removed file
-// each make the whole workspace untrusted again, because one file can
-// restrict another's entries (enable = false, a toolset's exclude, a
-// sandbox default), and losing it must not loosen the rest.
+// accepts exactly that set. A changed file, a new file and a removed file
+// each make the whole workspace untrusted again. One file can restrict
+// another's entries, with enable = false, a toolset's exclude or a sandbox
+// default. Losing it must not loosen the rest.
 //
 // A record also keeps where each access.fs rule of the files resolved
 // when they were trusted ([Record.Targets], written by

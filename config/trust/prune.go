@@ -21,7 +21,7 @@ const RevokedKeep = 90 * 24 * time.Hour
 //
 //   - it was revoked more than [RevokedKeep] before now (its file's change
 //     time, which the rename of Revoke sets and no one can set back, or
-//     its modification time, which Revoke sets too, whichever is later); or
+//     its modification time, which Revoke sets too, whichever is later). Or
 //   - its workspace root no longer exists (Lstat says so): a directory
 //     made there later holds files this person never trusted, "new".
 //

@@ -103,7 +103,7 @@ const maxRecord = 1 << 20
 
 // DefaultDir returns where toolhost keeps trust records:
 // $XDG_DATA_HOME/toolhost/trust, or ~/.local/share/toolhost/trust when
-// XDG_DATA_HOME is unset or relative; "" when neither is known.
+// XDG_DATA_HOME is unset or relative, "" when neither is known.
 func DefaultDir() string {
 	if x := os.Getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
 		return filepath.Join(x, "toolhost", "trust")
@@ -145,7 +145,7 @@ func (s *Store) path(root string) string {
 
 // revokedPath is where [Store.Revoke] moves the record of the canonical
 // root: kept only to tell a file that was trusted ("untrusted") from one
-// never trusted ("new"); it trusts nothing, and [Store.List] skips it.
+// never trusted ("new"). It trusts nothing, and [Store.List] skips it.
 func (s *Store) revokedPath(root string) string {
 	return strings.TrimSuffix(s.path(root), ".json") + ".revoked"
 }
@@ -214,7 +214,7 @@ func (s *Store) Verified(root string, files map[string]string) (*Record, error) 
 
 // Get returns the record of the workspace at root, nil when there is none.
 // An error means a record exists but cannot be believed (see the package
-// documentation); its message names the file and the fix.
+// documentation). Its message names the file and the fix.
 func (s *Store) Get(root string) (*Record, error) {
 	if s.Dir == "" {
 		return nil, errNoDir
@@ -234,7 +234,7 @@ func (s *Store) Get(root string) (*Record, error) {
 	return rec, nil
 }
 
-// readRecord reads and checks one record file; nil, nil when it does not
+// readRecord reads and checks one record file, nil, nil when it does not
 // exist.
 func readRecord(path string) (*Record, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|openNoFollow, 0)

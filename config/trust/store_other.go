@@ -4,8 +4,8 @@ package trust
 
 import "io/fs"
 
-// openNoFollow: no such flag here; the record's mode is still checked.
+// openNoFollow: no such flag here. The record's mode is still checked.
 const openNoFollow = 0
 
-// ownedByUs cannot tell here; the directory's permissions are the guard.
+// ownedByUs cannot tell here. The directory's permissions are the guard.
 func ownedByUs(fs.FileInfo) bool { return true }

@@ -92,8 +92,8 @@ func addRun(c *cli.Context, a *app, opts *addOptions) error {
 	resp, err := resolver.AskSchema(c.Context, argv, root)
 	if err != nil {
 		if missing := missingPaths(argv, root); len(missing) > 0 {
-			// The binary failed because its script or file is not there;
-			// the generic diagnosis (declare parameters in TOML) misleads.
+			// The binary failed because its script or file is not there.
+			// The generic diagnosis (declare parameters in TOML) misleads.
 			cause, _, _ := strings.Cut(err.Error(), "\nfix: ")
 			return &exitError{code: ExitFailure, err: fmt.Errorf("add %s: %s: no such file or directory (the command runs in %s)\n"+
 				"  %s\n  fix: check the path; type it as it is from the current directory, as in a shell",
@@ -135,9 +135,10 @@ func addRun(c *cli.Context, a *app, opts *addOptions) error {
 }
 
 // tryLine is the line after a command that wrote the workspace's
-// configuration (add, import): "try: CMD", or, when the workspace is not
-// trusted (note, keepTrusted's line, is not ""), toolhost trust first,
-// since CMD would only say the configuration is not trusted.
+// configuration (add, import). It is "try: CMD". When the workspace is
+// not trusted, it names toolhost trust first, since CMD would only say the
+// configuration is not trusted. The workspace is not trusted when note,
+// keepTrusted's line, is not "".
 func tryLine(note, cmd string) string {
 	if note != "" {
 		return "try: toolhost trust (once you have reviewed the workspace's files), then " + cmd
@@ -147,10 +148,11 @@ func tryLine(note, cmd string) string {
 
 // rootRelative rewrites the paths in argv typed relative to the current
 // directory so that they are relative to the workspace root, where the
-// entry's command runs: the command when it is a path (./bin/x,
-// ../tools/y), and every argument that names an existing file or directory
-// from the current directory (python3 ./tw.py). Bare command names (found
-// in PATH), absolute paths, flags and other words are left as they are.
+// entry's command runs. It rewrites the command when it is a path
+// (./bin/x, ../tools/y). It rewrites every argument that names an
+// existing file or directory from the current directory (python3
+// ./tw.py). Bare command names (found in PATH), absolute paths, flags and
+// other words are left as they are.
 func rootRelative(argv []string, root string) ([]string, error) {
 	if len(argv) == 0 {
 		return argv, nil

@@ -19,7 +19,7 @@ import (
 // with --user to the user file, then lists the server's tools as the
 // configuration will run it (under the sandbox when it is started by a
 // command). A trusted workspace stays trusted. A server that does not
-// answer is an error (exit 2) whose fix is an edit of the table, so the
+// answer is an error (exit 2) whose fix is an edit of the table. So the
 // table stays.
 func (a *app) addServer(c *cli.Context, opts *addOptions, name string) error {
 	const usage = "--mcp NAME -- COMMAND [ARG…], or --mcp NAME URL"

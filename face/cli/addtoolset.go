@@ -13,7 +13,7 @@ import (
 )
 
 // existingEntry returns the entry a new [tools.NAME] (or, for a toolset,
-// [toolsets.NAME]) would clash with, and what it is; nil when none.
+// [toolsets.NAME]) would clash with, and what it is, nil when none.
 func existingEntry(cfg *config.Config, name string, toolset bool) (*config.Entry, string) {
 	if toolset {
 		return cfg.Toolsets[name], "toolset"

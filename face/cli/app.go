@@ -50,10 +50,10 @@ type app struct {
 	untrusted   *config.Error // the workspace left out because it is not trusted (workspacetrust.go)
 
 	// pool: the command serves many calls (serve), so binaries that
-	// declared long_lived run on pools of long-lived processes; the other
+	// declared long_lived run on pools of long-lived processes. The other
 	// commands make one call and run it one-shot.
 	pool bool
-	// auditLog gets one line per call of the catalog (serveaudit.go);
+	// auditLog gets one line per call of the catalog (serveaudit.go),
 	// nil: none.
 	auditLog *audit.Log
 
@@ -72,8 +72,8 @@ type app struct {
 }
 
 // Run runs the toolhost command line args (args[0] is the program name)
-// with the given streams and returns the process exit code: 0 success, 1
-// the tool reported an error (or check found errors), 2 usage,
+// with the given streams and returns the process exit code. 0 is success.
+// 1 is an error the tool reported, or errors check found. 2 is a usage,
 // configuration or invocation failure. Errors are printed on stderr.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer, stdin io.Reader, opts *Options) int {
 	h, a := newApp(stdout, stderr, stdin, opts)
@@ -122,7 +122,7 @@ func errorText(err error) string {
 	msg := err.Error()
 	var perr toml.ParseError
 	if errors.As(err, &perr) {
-		// The message has the file and the cause; add the parser's
+		// The message has the file and the cause. Add the parser's
 		// picture of where, without its own first line.
 		_, pos, _ := strings.Cut(perr.ErrorWithPosition(), "\n")
 		if pos = strings.Trim(pos, "\n"); pos != "" {

@@ -12,9 +12,9 @@ import (
 )
 
 // approve answers the approval of a call whose tool requires one (run =
-// "ask"): --yes approves it; on a terminal the person is shown the call as
-// the tool renders it and asked y/N (No by default, and at end of input);
-// otherwise nobody can approve, and the call is refused with an
+// "ask"): --yes approves it. On a terminal the person is shown the call as
+// the tool renders it and asked y/N (No by default, and at end of input).
+// Otherwise nobody can approve, and the call is refused with an
 // *approvalError (exit 2) naming --yes. --answer never approves: answers
 // are for the tool's questions.
 func (k *asker) approve(ctx context.Context, a resolver.Approval) (bool, error) {
@@ -73,9 +73,9 @@ func refusal(name string, err error) error {
 }
 
 // visible makes text from a tool safe to show on a terminal while a person
-// decides: control characters other than newline and tab (escape
-// sequences that could move the cursor, erase or recolour what is shown)
-// are written as Go escapes, \x1b say.
+// decides. Control characters other than newline and tab are written as Go
+// escapes, \x1b say. They include escape sequences that could move the
+// cursor, erase or recolour what is shown.
 func visible(s string) string {
 	var b strings.Builder
 	for _, r := range s {

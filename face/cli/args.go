@@ -42,9 +42,9 @@ func parseArguments(argsJSON string, pairs []string, params map[string]*tool.Par
 }
 
 // typeValue converts the text s of a key=value argument to the type its
-// parameter p declares: integer, number and boolean are parsed; array and
+// parameter p declares: integer, number and boolean are parsed. Array and
 // object take JSON (an array also takes comma-separated items, each typed
-// by "items"); null takes "null"; string keeps s as it is. A parameter that
+// by "items"), null takes "null"; string keeps s as it is. A parameter that
 // is unknown or declares no type keeps the string. With several types, the
 // first that parses wins, and string (when listed) is the fallback.
 func typeValue(s string, p *tool.Parameter) (any, error) {
@@ -134,9 +134,9 @@ func parseAs(s, typ string, p *tool.Parameter) (any, error) {
 }
 
 // parseAnswer converts the text of an --answer or of a reply typed on the
-// terminal to what q expects: a bool for Boolean (true/false, yes/no, y/n),
-// the text for Text, one of the options for Select (by name or 1-based
-// number).
+// terminal to what q expects. Boolean expects a bool: true/false, yes/no
+// or y/n. Text expects the text. Select expects one of the options, by
+// name or 1-based number.
 func parseAnswer(s string, q tool.Question) (any, error) {
 	switch q.AnswerType.Kind {
 	case tool.AnswerBoolean:
@@ -215,8 +215,8 @@ func jsonNumber(s string) (json.Number, bool) {
 	return n, true
 }
 
-// decodeJSON decodes exactly one JSON value from s, numbers as json.Number;
-// an object holding a key twice is a *dupkey.Error.
+// decodeJSON decodes exactly one JSON value from s, numbers as json.Number.
+// An object holding a key twice is a *dupkey.Error.
 func decodeJSON(s string, v any) error {
 	if err := dupkey.Check([]byte(s)); err != nil {
 		return err
@@ -233,7 +233,7 @@ func decodeJSON(s string, v any) error {
 }
 
 // commandArgs returns the COMMAND… after "--": several tokens are the argv
-// as given; a single token holding spaces is split like a TOML command
+// as given. A single token holding spaces is split like a TOML command
 // string.
 func commandArgs(args []string) ([]string, error) {
 	if len(args) == 1 && strings.ContainsAny(args[0], " \t") {

@@ -18,8 +18,8 @@ import (
 
 // questionText is what the hint of an unanswered question says of q: who
 // asks, then what the prompt would show, its preamble first (a line of its
-// own) and then its text. A local tool's question starts "the tool asks: ";
-// a server's starts with who asks already (`MCP server "NAME" asks: ` or
+// own) and then its text. A local tool's question starts "the tool asks: ".
+// A server's starts with who asks already (`MCP server "NAME" asks: ` or
 // `remote catalog "NAME" asks: `, in its preamble when the server gave a
 // message, else in its text: package internal/source/servers puts it there), so
 // the hint says who asks as the prompt does, once.

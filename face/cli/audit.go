@@ -173,7 +173,7 @@ func (p *auditPrinter) file(name string, filter *audit.Filter) error {
 }
 
 // auditColumns are the columns of audit's rows, and followWidths their
-// widths, in runes, when following; the last column is not padded.
+// widths, in runes, when following. The last column is not padded.
 var (
 	auditColumns = []string{"TIME", "TOOL", "FACE", "CLIENT", "OUTCOME", "EXIT", "DURATION", "APPROVAL", "WORKSPACE", "ARGUMENTS"}
 	followWidths = []int{19, 20, 4, 24, 17, 4, 8, 16, 24, 60}

@@ -27,7 +27,7 @@ func (a *ioStreams) width() int {
 
 // briefText is a tool's summary in a table of one line per tool, after
 // a first column of nameWidth runes: with width 0 (not a terminal, or
-// --wide), the whole text on one line; else its first sentence, cut with
+// --wide), the whole text on one line. Else its first sentence, cut with
 // "…" to what is left of width (at least 20 runes), as gh and kubectl
 // fit their tables to the terminal.
 func briefText(s string, nameWidth, width int) string {

@@ -130,9 +130,9 @@ func callRun(c *cli.Context, a *app, opts *callOptions) error {
 }
 
 // printOutcome prints a call's outcome and returns the exit status for it:
-// nil for success, exit 1 for an error or an unanswered question. fromServer
-// says the tool is an MCP server's or a remote catalog's, whose questions
-// say who asks themselves (see [questionText]).
+// nil for success, exit 1 for an error or an unanswered question.
+// fromServer says the tool is an MCP server's or a remote catalog's. The
+// questions of such a tool say who asks themselves (see [questionText]).
 func (a *ioStreams) printOutcome(out tool.Outcome, asJSON, fromServer bool) error {
 	if asJSON {
 		if err := writeJSON(a.stdout, out); err != nil {
@@ -256,7 +256,7 @@ func normalize(args map[string]any) (map[string]any, error) {
 
 // eventPrinter shows a protocol v2 tool's events (tool.Event) as they
 // arrive: with --json, each as one line of compact JSON on stdout before
-// the outcome (a stream a program reads line by line); otherwise, on a
+// the outcome (a stream a program reads line by line). Otherwise, on a
 // terminal stderr, a progress line that the next event or the end of the
 // call replaces, and log messages as lines of their own.
 type eventPrinter struct {

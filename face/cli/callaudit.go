@@ -15,7 +15,7 @@ var callAuditFlag = &cli.StringFlag{Name: "audit", Usage: "append the call's lin
 // openCallAudit opens the log call writes its line to: --audit FILE, none
 // with --audit off, else the default file serve writes too. The default is
 // best effort: when it cannot be opened, call warns and runs the tool
-// anyway; a FILE given explicitly that cannot be opened is an error
+// anyway. A FILE given explicitly that cannot be opened is an error
 // (exit 2).
 func (a *app) openCallAudit(c *cli.Context) (*audit.Log, error) {
 	path := c.String("audit")

@@ -13,8 +13,8 @@ import (
 
 // loadConfig reads the configuration layers named by the global flags, for
 // the workspace at root (see [findRoot]). Files and entries with errors are
-// left out, and kept in a.cfgProblems for the one-line note and `check`;
-// only a configuration that cannot be read at all is an error.
+// left out, and kept in a.cfgProblems for the one-line note and `check`.
+// Only a configuration that cannot be read at all is an error.
 func (a *app) loadConfig(c *cli.Context, root string) (*config.Config, error) {
 	cfg, err := config.Load(a.loadOptions(c, root))
 	if cfg == nil {
@@ -113,7 +113,7 @@ func (a *app) toolCatalog(c *cli.Context, name string) (*resolver.Catalog, error
 }
 
 // poolSize reads TOOLHOST_POOL_SIZE: the long-lived processes `serve`
-// keeps per binary; "" or an invalid value means the default (2), 0 means
+// keeps per binary. "" or an invalid value means the default (2). 0 means
 // none (every call one-shot).
 func poolSize(v string) int {
 	n, err := strconv.Atoi(strings.TrimSpace(v))

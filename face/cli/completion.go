@@ -131,12 +131,12 @@ func (a *app) completeToolNames(c *cli.Context) {
 }
 
 // completable reports whether name may be offered as a completion: 1 to
-// 64 ASCII letters, digits, '_', '-' or '.', the rule binaries' parameter
-// names are held to (a tool name is one already: the catalog checks it).
-// An MCP server names its tools' parameters as it likes (design §12), and
-// the candidates are one a line, which bash's compgen -W expands as shell
-// words ($(…) runs, ${…} and ~ expand) and zsh's _describe splits at ':',
-// so a newline, a space, a shell metacharacter or an escape sequence in a
+// 64 ASCII letters, digits, '_', '-' or '.'. Binaries' parameter names are
+// held to that rule. A tool name is one already: the catalog checks it.
+// An MCP server names its tools' parameters as it likes (docs/security.md).
+// The candidates are one a line. bash's compgen -W expands them as shell
+// words: $(…) runs, ${…} and ~ expand. zsh's _describe splits them at ':'.
+// So a newline, a space, a shell metacharacter or an escape sequence in a
 // name would add candidates, run code at Tab or reach the terminal. Such a
 // parameter is left out, not escaped: `call NAME --help` shows it
 // (escaped on a terminal), and --args gives it a value.

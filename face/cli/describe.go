@@ -219,7 +219,7 @@ func (a *ioStreams) describe(t *resolver.Tool, explain bool) {
 const describeWrap = 60
 
 // wrapText cuts s (on one line: newlines and tabs count as spaces) into
-// lines of at most n runes at spaces; a word longer than n is cut. Invalid
+// lines of at most n runes at spaces. A word longer than n is cut. Invalid
 // UTF-8 comes out as U+FFFD: give it text escaped for the terminal first.
 func wrapText(s string, n int) []string {
 	var lines []string

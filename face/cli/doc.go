@@ -20,7 +20,7 @@
 // The workspace root is --root when given, else the directory holding the
 // .config/toolhost found by walking up from the working directory (as git
 // finds its repository), else the working directory. Relative commands in
-// the configuration are taken from it, so toolhost works the same from any
+// the configuration are taken from it. So toolhost works the same from any
 // subdirectory of a workspace; `add` rewrites a relative command path to be
 // relative to it.
 //
@@ -52,7 +52,7 @@
 //
 // # Output
 //
-// --json output is stable, indented JSON with the shapes of design.md §6-7
+// --json output is stable, indented JSON with the shapes of docs/cli.md
 // (`list --json` is exactly the MCP tools/list result). Human output is
 // aligned with text/tabwriter and coloured only on a terminal without
 // NO_COLOR. Warnings and progress go to stderr, never stdout.

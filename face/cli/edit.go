@@ -145,8 +145,8 @@ func editRun(c *cli.Context, a *app, opts *editOptions) error {
 			break
 		}
 	}
-	// A workspace file saved with errors is not trusted, so none of the
-	// workspace's files is served; another file is skipped alone.
+	// A workspace file saved with errors is not trusted. So none of the
+	// workspace's files is served. Another file is skipped alone.
 	what := "it is left out"
 	if inWorkspace {
 		what = "the workspace's tools are not served"
@@ -158,8 +158,8 @@ func editRun(c *cli.Context, a *app, opts *editOptions) error {
 // trustedBeforeEdit is [trustedBefore] for an edit of file: a workspace
 // whose files are the trusted ones but for file counts as trusted, with
 // the record's files as they were. The person sees all of file in the
-// editor, so a change to it since (an earlier edit that saved errors) is
-// theirs to keep or undo; a change to any other file still untrusts.
+// editor. So a change to it since (an earlier edit that saved errors) is
+// theirs to keep or undo. A change to any other file still untrusts.
 func trustedBeforeEdit(root, file string) (map[string]string, bool) {
 	before, trusted := trustedBefore(root)
 	ws, err := config.FindWorkspace(root)

@@ -11,32 +11,32 @@ import (
 
 // Tool text on a terminal.
 //
-// What a tool wrote (its summary, description, parameter texts, output,
-// error message, questions, stderr tail) is hostile (design §12): on a
-// terminal, ESC]52;c;… writes the clipboard, ESC[2J clears the screen,
-// ESC]0;… sets the window title, and a bare CR lets a later text hide an
-// earlier one. So when the stream it goes to is a terminal, and the
-// command was not given --raw, every such text goes through
-// [escapeControls] first. Pipes and files get the bytes as they are, and
-// --json output is JSON (whose strings escape C0 controls), on a terminal
-// with the rest of the rule's characters written as \u escapes too (see
+// What a tool wrote is hostile (docs/security.md). That is its summary,
+// description, parameter texts, output, error message, questions and
+// stderr tail. On a terminal, ESC]52;c;… writes the clipboard, ESC[2J
+// clears the screen, and ESC]0;… sets the window title. A bare CR lets a
+// later text hide an earlier one. So every such text goes through
+// [escapeControls] first when the stream it goes to is a terminal and the
+// command was not given --raw. Pipes and files get the bytes as they are.
+// --json output is JSON, whose strings escape C0 controls. On a terminal
+// it writes the rest of the rule's characters as \u escapes too (see
 // [escapeJSON]).
 //
 // The rule, in one place:
 //
-//   - newline and tab are kept; a CR is kept only right before a newline
-//     (CRLF line ends show as they would anyway);
+//   - newline and tab are kept. A CR is kept only right before a newline
+//     (CRLF line ends show as they would anyway).
 //   - every other C0 control (U+0000–U+001F) and DEL (U+007F) becomes
-//     \xHH: ESC is shown as \x1b;
+//     \xHH: ESC is shown as \x1b.
 //   - a C1 control (U+0080–U+009F, encoded in UTF-8) becomes \u00HH:
-//     CSI is shown as \u009b;
+//     CSI is shown as \u009b.
 //   - so do the characters that reorder or hide text without being
 //     controls to the terminal: the bidirectional embeddings, overrides
 //     and isolates (U+202A–U+202E, U+2066–U+2069), the line and paragraph
 //     separators (U+2028, U+2029) and the byte order mark (U+FEFF), which
-//     let a text show other than what it holds ("Trojan Source");
+//     let a text show other than what it holds ("Trojan Source").
 //   - each byte of invalid UTF-8 becomes \xHH (a lone 0x9b, which some
-//     terminals read as CSI, is shown as \x9b);
+//     terminals read as CSI, is shown as \x9b).
 //   - everything else, backslashes included, is kept: the escaped text is
 //     for reading, not for decoding back (--raw and --json give the bytes).
 
@@ -108,12 +108,13 @@ func firstUnsafe(s string) int {
 }
 
 // escapeJSON rewrites, inside JSON text, the characters [escapeControls]
-// shows escaped but encoding/json writes as they are: DEL, the C1
-// controls (U+0080–U+009F; U+009B is CSI to some terminals) and the
-// characters that reorder or hide text ([hiddenRune]: a right-to-left
-// override shows "txt.exe" as "exe.txt"), each as a \uHHHH escape. The
+// shows escaped but encoding/json writes as they are. Each becomes a
+// \uHHHH escape. They are DEL and the C1 controls (U+0080–U+009F). U+009B
+// is CSI to some terminals. They are also the characters that reorder or
+// hide text ([hiddenRune]): a right-to-left override shows "txt.exe" as
+// "exe.txt". The
 // result is the same JSON value: outside strings JSON has only ASCII
-// punctuation, letters, digits and white space, so these occur only inside
+// punctuation, letters, digits and white space. So these occur only inside
 // strings. Invalid UTF-8 is left to the encoder (encoding/json writes
 // U+FFFD).
 func escapeJSON(data []byte) []byte {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Exit codes of every command (contract: design.md §7).
+// Exit codes of every command. They are a contract: docs/cli.md, "Exit status".
 const (
 	ExitOK        = 0 // success
 	ExitToolError = 1 // the tool reported an error, a question nobody answered, or `check` found errors
@@ -34,7 +34,7 @@ func usageErrorf(format string, args ...any) error {
 	return &exitError{code: ExitFailure, err: &usageError{msg: fmt.Sprintf(format, args...)}}
 }
 
-// usageError marks an error as a usage error, so the message suggests --help.
+// usageError marks an error as a usage error. So the message suggests --help.
 type usageError struct {
 	msg  string
 	path string // the command's path, "toolhost call"; "" for the app
@@ -47,8 +47,8 @@ func commandUsageErrorf(path, format string, args ...any) error {
 	return &exitError{code: ExitFailure, err: &usageError{msg: fmt.Sprintf(format, args...), path: path}}
 }
 
-// forCommand points a usage error without a command at path, so its
-// message suggests `path --help`; other errors pass unchanged.
+// forCommand points a usage error without a command at path. So its
+// message suggests `path --help`. Other errors pass unchanged.
 func forCommand(err error, path string) error {
 	var u *usageError
 	if errors.As(err, &u) && u.path == "" {

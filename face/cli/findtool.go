@@ -27,9 +27,10 @@ func (a *app) findEnabled(cat *resolver.Catalog, name string) (*resolver.Tool, e
 }
 
 // findTool returns the named tool, or an exit-2 error that says why there
-// is none: the entry is configured but did not resolve (its problem and
-// fix, from the report), a file with errors withheld it, or no entry has
-// that name (the nearest names, and the files that were skipped).
+// is none. The entry may be configured but did not resolve: the error
+// gives its problem and fix, from the report. A file with errors may have
+// withheld it. Or no entry has that name: the error gives the nearest
+// names, and the files that were skipped.
 func (a *app) findTool(cat *resolver.Catalog, name string) (*resolver.Tool, error) {
 	if t, ok := cat.Tool(name); ok {
 		return t, nil

@@ -11,12 +11,12 @@ import (
 const oneShotGCPercent = 400
 
 // OneShotGC fits the garbage collector to the commands that resolve, do
-// one thing and exit (every command but serve), unless GOGC is set: their
-// heap is a few MB, nearly all of it live until they exit, so collecting
-// it is wasted work (three collections in a cold `list` of 200 tools, about
-// 5 ms of CPU taken from the tool processes starting beside it). The
-// toolhost command calls it once, before [Run]; serve goes back to the
-// default, since it runs long.
+// one thing and exit, unless GOGC is set. That is every command but serve.
+// Their heap is a few MB, nearly all of it live until they exit. So
+// collecting it is wasted work. A cold `list` of 200 tools made three
+// collections, about 5 ms of CPU taken from the tool processes starting
+// beside it. The toolhost command calls it once, before [Run]. The serve
+// command goes back to the default, since it runs long.
 func OneShotGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(oneShotGCPercent)

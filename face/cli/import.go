@@ -128,7 +128,7 @@ func importRun(c *cli.Context, a *app, opts *importOptions) error {
 	}
 	imported := len(entries)
 	if rest := others(cfg, name, len(picked) < len(offered)); rest != "" {
-		// The server served all its tools while no entry named it; an
+		// The server served all its tools while no entry named it. An
 		// entry for some would hide the rest: a toolset keeps them.
 		entries = append(entries, config.Imported{Name: rest, Server: name, Exclude: picked})
 	}
@@ -171,9 +171,9 @@ func importRun(c *cli.Context, a *app, opts *importOptions) error {
 }
 
 // others names the [toolsets.NAME] that keeps serving the server's tools
-// an import leaves out (some, not all, of them picked), when no entry
-// names the server: it served all its tools then, and the imported
-// entries alone would hide the rest. "" when none is needed.
+// an import leaves out, when some but not all of them are picked. It is
+// needed when no entry names the server. The server served all its tools
+// then, and the imported entries alone would hide the rest. "" when none is needed.
 func others(cfg *config.Config, server string, some bool) string {
 	if !some {
 		return ""

@@ -9,7 +9,7 @@ import (
 )
 
 // trustedBefore returns the sums of the workspace files at or above root,
-// and whether the store trusts them as they are: a command that edits a
+// and whether the store trusts them as they are. A command that edits a
 // workspace file for the person (add, import, edit, remove) calls it
 // before it writes, and [keepTrusted] after.
 func trustedBefore(root string) (map[string]string, bool) {
@@ -22,15 +22,15 @@ func trustedBefore(root string) (map[string]string, bool) {
 }
 
 // keepTrusted keeps a trusted workspace trusted after a command the person
-// typed wrote file, one of its files: they trust what they asked for, and
+// typed wrote file, one of its files. They trust what they asked for, and
 // the rest is what they trusted before. wrote is the bytes the command
-// wrote: those are trusted, never a read of the file after the write,
+// wrote. Those are trusted, never a read of the file after the write,
 // which a program could have changed meanwhile. A nil wrote means the
-// command removed bytes (remove): the file as it is now is what is left
-// of it, and a file the command removed is dropped from the record. A
-// workspace the command created (file is its only file, and there was
-// none before) is trusted too. Any other workspace stays untrusted, and
-// the returned line says so ("" when it is trusted).
+// command removed bytes (remove). The file as it is now is then what is
+// left of it, and a file the command removed is dropped from the record.
+// A workspace the command created is trusted too: file is its only file,
+// and there was none before. Any other workspace stays untrusted, and the
+// returned line says so. The line is "" when the workspace is trusted.
 func keepTrusted(before map[string]string, trusted bool, file string, wrote []byte) string {
 	const untrusted = "the workspace's configuration is not trusted, so it does not run yet: review it, then run toolhost trust"
 	ws, err := config.FindWorkspace(filepath.Dir(filepath.Dir(filepath.Dir(file))))

@@ -48,7 +48,7 @@ func (a *app) mcpFlag() cli.Flag {
 // mcpArgs takes --mcp out of args (the program name first): `--mcp URL`
 // (or --mcp=URL) anywhere before a "--", or `--mcp -- COMMAND [ARG…]`,
 // whose command runs to the end of the line. It sets a.client and
-// returns the rest; with no command left, the command is list. Without
+// returns the rest. With no command left, the command is list. Without
 // --mcp, args are returned as they are.
 func (a *app) mcpArgs(app *cli.App, args []string) ([]string, error) {
 	if len(args) < 2 {
@@ -188,7 +188,7 @@ func (t *mcpTarget) cacheDir(root string) string {
 // clientCatalog is [app.toolCatalog] in client mode: a catalog of no
 // configuration serving the tools of the one server. A server that cannot
 // be listed (it does not start, answer or speak MCP) is an exit-2 error
-// with its stderr and fix; the problems of single tools are printed as
+// with its stderr and fix. The problems of single tools are printed as
 // the one line of [app.note] would be, but in full.
 func (a *app) clientCatalog(c *cli.Context, name string) (*resolver.Catalog, error) {
 	root, err := findRoot(c)
@@ -256,10 +256,11 @@ func listingError(p resolver.Problem, argv []string) error {
 	return p
 }
 
-// misplacedCommand says, when a word of a stdio server's command line
-// after its program is one of toolhost's client commands (toolhost --mcp
-// -- CMD list), that the word went to the server as an argument, and
-// shows the line with toolhost's command before --mcp; else "".
+// misplacedCommand looks at the words of a stdio server's command line
+// after its program. When one is a toolhost client command (toolhost
+// --mcp -- CMD list), it says that the word went to the server as an
+// argument. It shows the line with toolhost's command before --mcp. Else
+// it returns "".
 func misplacedCommand(argv []string) string {
 	for i := 1; i < len(argv); i++ {
 		if slices.Contains(clientCommands, argv[i]) {
@@ -304,7 +305,7 @@ func (a *app) noToolsHint() string {
 }
 
 // commandAt is the command args (the program name first) run, the first
-// token after the global flags, and its index in args; "" and len(args)
+// token after the global flags, and its index in args, "" and len(args)
 // when there is none.
 func commandAt(app *cli.App, args []string) (string, int) {
 	i := 1
@@ -324,9 +325,9 @@ func isMCPFlag(tok string) bool {
 }
 
 // clientSuffix is what a command line printed for the user to run again
-// (a usage hint, call --help's usage and example) needs at its end in
-// client mode, so that it reaches the same server: " --mcp URL" or
-// " --mcp -- COMMAND ARG…"; "" otherwise.
+// needs at its end in client mode, so that it reaches the same server.
+// Such a line is a usage hint, or call --help's usage and example. The
+// suffix is " --mcp URL" or " --mcp -- COMMAND ARG…", and "" otherwise.
 func (a *app) clientSuffix() string {
 	switch {
 	case a.client == nil:

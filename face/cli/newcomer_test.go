@@ -11,7 +11,7 @@ import (
 
 // TestIdentityWording: the human identity says whose protocol 1.0 is, so
 // that it does not read as the wire protocol tool binaries speak (1 or 2);
-// the JSON field keeps its name and value (design §6).
+// the JSON field keeps its name and value (docs/mcp.md, "server/identity").
 func TestIdentityWording(t *testing.T) {
 	r := run(t, tools, "identity")
 	re := regexp.MustCompile(`(?m)^protocol_version  1\.0 \(Tool Discovery Protocol; tool binaries speak wire protocol 1 or 2\)$`)

@@ -10,10 +10,11 @@ import (
 	"github.com/toolhost/toolhost/resolver"
 )
 
-// noteFor writes the line of [app.note]: about everything when name is
-// "", else for a command that uses the one tool name (call, describe,
-// format), about that tool only: its own warnings, or a configuration file
-// skipped (which may have held its entry or an override of it). Problems
+// noteFor writes the line of [app.note]. It is about everything when name
+// is "". Else it is for a command that uses the one tool name (call,
+// describe, format), and about that tool only. That is its own warnings,
+// or a configuration file skipped, which may have held its entry or an
+// override of it. Problems
 // of other entries are `list`'s and `check`'s to report, not every call's.
 // A workspace setting not applied because the user's own is stricter
 // ([config.ErrLoosens]) is said apart: its entry is served.

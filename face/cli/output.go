@@ -11,7 +11,7 @@ import (
 )
 
 // writeJSON writes v as indented JSON with a final newline, in one write.
-// Map keys come out sorted, so the output is stable.
+// Map keys come out sorted. So the output is stable.
 func writeJSON(w io.Writer, v any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -104,7 +104,7 @@ func indentLines(s, prefix string) string {
 }
 
 // shortPlace shows a "file:line" place relative to the working directory
-// when the file is below it; other origins ("binary") are kept.
+// when the file is below it. Other origins ("binary") are kept.
 func shortPlace(p string) string {
 	file, line, ok := strings.Cut(p, ":")
 	if !ok || !filepath.IsAbs(file) {

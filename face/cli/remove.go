@@ -110,7 +110,7 @@ func removeRun(c *cli.Context, a *app, opts *removeOptions) error {
 }
 
 // entryOf is the configuration's entry called name, a tool's else a
-// toolset's; nil when there is none.
+// toolset's, nil when there is none.
 func entryOf(cfg *config.Config, name string) *config.Entry {
 	if cfg == nil {
 		return nil

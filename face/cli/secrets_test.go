@@ -15,7 +15,7 @@ import (
 	"github.com/toolhost/toolhost/internal/invoke/faketool"
 )
 
-// TestSecretGrep is issue 17's grep test: secret values planted with
+// TestSecretGrep greps for planted secrets: secret values planted with
 // env.NAME = { secret = "env:VAR" } and { secret = "file:PATH" } reach the
 // tool (it answers a hash of its variable) through `call` and `serve`,
 // and appear in none of: the persistent cache's files, the audit log of

@@ -13,7 +13,7 @@ var auditFlag = &cli.StringFlag{Name: "audit", Usage: "append one JSON line per 
 
 // openAudit opens the audit log serve writes: --audit FILE, none with
 // --audit off, else the default file. The default is best effort: when it
-// cannot be opened, serve warns and goes on without an audit log; a FILE
+// cannot be opened, serve warns and goes on without an audit log. A FILE
 // given explicitly that cannot be opened is an error. A nil *audit.Log
 // (off) writes nothing.
 func (a *app) openAudit(c *cli.Context) (*audit.Log, error) {

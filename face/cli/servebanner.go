@@ -7,7 +7,7 @@ const faces = "/mcp, the page and POST /tools/{name}/call"
 
 // executeLine is the line of the serve --http banner that says what runs
 // tools and what guards them: --allow-execute lets every face run tools
-// (none does without it: tools/list still works); a token guards /mcp and
+// (none does without it: tools/list still works). A token guards /mcp and
 // calls, and with --token-everywhere the read-only endpoints too.
 func executeLine(allow bool, token string, everywhere bool) string {
 	guard := ""

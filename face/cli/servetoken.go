@@ -17,7 +17,7 @@ const tokenEnv = "TOOLHOST_TOKEN"
 const maxTokenFile = 4 << 10
 
 // serveToken is the Bearer token serve --http requires: the content of
-// --token-file PATH, else --token TOKEN, else $TOOLHOST_TOKEN; "" for
+// --token-file PATH, else --token TOKEN, else $TOOLHOST_TOKEN, "" for
 // none. A token given with --token is in the process's command line,
 // which every local user can read in /proc/PID/cmdline: serve warns and
 // names the two ways that keep it private.

@@ -18,10 +18,10 @@ import (
 const telemetryFlushTimeout = 3 * time.Second
 
 // startTelemetry sets up OpenTelemetry when the OTEL_EXPORTER_OTLP_*
-// variables ask for it (docs/telemetry.md) and returns the function that
-// flushes it, for every command, serve and the one-shot ones alike; ctx
-// comes back under the span that toolhost's own TRACEPARENT (and
-// TRACESTATE) names, when a traced program started it. Unconfigured, it
+// variables ask for it (docs/telemetry.md). It returns the function that
+// flushes it, for every command, serve and the one-shot ones alike. When a
+// traced program started toolhost, ctx comes back under the span that
+// toolhost's own TRACEPARENT (and TRACESTATE) names. Unconfigured, it
 // reads a few variables and nothing more. A configuration it cannot use is
 // a warning: the tools run without telemetry.
 func startTelemetry(ctx context.Context, stderr io.Writer) (_ context.Context, flush func()) {

@@ -161,10 +161,10 @@ func (e exactly) Verify(root string, files map[string]string) error {
 	return nil
 }
 
-// review shows what the workspace's configuration cfg lets its tools do:
-// the commands they run and the hosts they send requests to, then its
-// [config.Grant]s (secrets, file access outside the workspace, network
-// access, relaxed settings). verb is "may now" or "would".
+// review shows what the workspace's configuration cfg lets its tools do.
+// It shows the commands they run and the hosts they send requests to. Then
+// it shows its [config.Grant]s: secrets, file access outside the
+// workspace, network access, relaxed settings. verb is "may now" or "would".
 func (a *app) review(cfg *config.Config, verb string) error {
 	tw := newTable(a.stdout)
 	n := 0

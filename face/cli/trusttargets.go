@@ -19,10 +19,11 @@ type linkTarget struct {
 	target string
 }
 
-// ruleTargets returns where the access.fs rules of cfg, a workspace's
-// configuration read for trust, resolve now with the workspace root root
-// (the absolute path each names → its target, as [trust.Record.Targets]
-// keeps them), and the rules among them that go through a link.
+// ruleTargets returns where the access.fs rules of cfg resolve now with
+// the workspace root root. cfg is a workspace's configuration read for
+// trust. The result maps the absolute path each rule names to its target,
+// as [trust.Record.Targets] keeps them. ruleTargets also returns the rules
+// among them that go through a link.
 func ruleTargets(cfg *config.Config, root string) (map[string]string, []linkTarget) {
 	if cfg == nil {
 		return nil, nil

@@ -23,10 +23,10 @@ import (
 
 // CallFunc runs a tool for POST /tools/{name}/call, as
 // [catalog.Catalog.Call] does: opts carries the answers the client sent
-// and an Ask that returns [catalog.ErrNoAnswer], so a question not
+// and an Ask that returns [catalog.ErrNoAnswer]. So a question not
 // answered yet ends the call with the needs_input outcome (even one with a
 // default: the client shows it, prefilled). An error wrapping [catalog.ErrUnknownTool]
-// is a 404; any other error is a host failure, shown as an isError result.
+// is a 404. Any other error is a host failure, shown as an isError result.
 type CallFunc func(ctx context.Context, name string, args map[string]any, opts *catalog.CallOptions) (tool.Outcome, error)
 
 // callBody is the body of POST /tools/{name}/call and /validate (which
@@ -43,7 +43,7 @@ type callBody struct {
 //   - the envelope, {"arguments":{…}} and for a call also "answers":{…}
 //     (by question id) and "approval":"…" (the ticket of an approval the
 //     person gave, approve.go): a body whose every member is one of these, and
-//     which has at least one;
+//     which has at least one.
 //   - the bare arguments, {"name":"Ada"}, as mcp-embedded-ui's F3 and F7
 //     define the body: any other object.
 //
@@ -174,23 +174,25 @@ func (h *handler) validate(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, validation{Valid: len(errs) == 0, Errors: errs})
 }
 
-// call answers POST /tools/{name}/call with the MCP CallToolResult: a tool
-// that ran and failed is isError:true with status 200 (data, not an HTTP
-// failure). 403 when execution is not allowed, 401 without the token, 404
-// for an unknown tool, 400 for a body that is not a JSON object (or holds
-// a key twice; see decodeBody for its two forms).
+// call answers POST /tools/{name}/call with the MCP CallToolResult. A tool
+// that ran and failed is isError:true with status 200: data, not an HTTP
+// failure. The status is 403 when execution is not allowed, 401 without
+// the token, and 404 for an unknown tool. It is 400 for a body that is not
+// a JSON object, or holds a key twice (see decodeBody for its two forms).
 //
-// A question the tool asks and the answers do not cover comes back as an input-required result, in the shape of MCP multi
-// round-trip requests (SEP-2322): "resultType":"input_required" and
-// "inputRequests":{id: {"method":"elicitation/create","params":…}}, the
-// question's text as content. The client calls again with the same
+// A question the tool asks and the answers do not cover comes back as an
+// input-required result. It has the shape of MCP multi round-trip requests
+// (SEP-2322): "resultType":"input_required" and
+// "inputRequests":{id: {"method":"elicitation/create","params":…}}, with
+// the question's text as content. The client calls again with the same
 // arguments and "answers" holding every answer so far, by question id.
 //
 // A tool that runs only once a person approves the call (run = "ask")
-// first answers an input-required result asking for approval: the call as
-// the tool renders it, the form keyed "approval", and a "requestState":
-// a one-time ticket bound to this tool and these arguments. The page shows
-// the call; when the person approves, it calls again with the ticket as
+// first answers an input-required result asking for approval. It holds
+// the call as the tool renders it, the form keyed "approval", and a
+// "requestState". That is a one-time ticket bound to this tool and these
+// arguments. The page shows
+// the call. When the person approves, it calls again with the ticket as
 // "approval". A question after that comes with a new ticket, sent back
 // with the answers. /mcp never reads "approval": a model's call over MCP
 // is approved only by its client asking the person (mcpserver).
@@ -261,7 +263,7 @@ func (h *handler) call(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// writeResult writes a CallToolResult; one that asks for input is marked
+// writeResult writes a CallToolResult. One that asks for input is marked
 // "resultType":"input_required", as MCP marks it (the SDK sets that field
 // only on its own wire).
 func writeResult(w http.ResponseWriter, res *mcp.CallToolResult) {

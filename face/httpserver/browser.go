@@ -42,7 +42,7 @@ type page struct {
 // newPage renders the page's template once: {{TITLE}} (HTML-escaped, the
 // default "toolhost"), {{ALLOW_EXECUTE}} ("true" or "false"), {{AUTH}}
 // ("none", "call" or "all": what the token guards), and the style sheet and
-// script inlined. The placeholders are replaced in one pass, so a title
+// script inlined. The placeholders are replaced in one pass. So a title
 // holding "{{…}}" stays as written.
 func newPage(o Options) *page {
 	read := func(name string) string {

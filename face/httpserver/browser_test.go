@@ -88,8 +88,8 @@ func tempHome(t *testing.T) []string {
 }
 
 // page opens a new tab on url and fails the test at its end if the tab
-// sent any request outside origin (design: the page loads nothing from
-// elsewhere; a data: URL is not a request).
+// sent any request outside origin. The page loads nothing from
+// elsewhere. A data: URL is not a request.
 func page(t *testing.T, bctx context.Context, origin, url string) context.Context {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(bctx)
@@ -151,7 +151,7 @@ func wait(t *testing.T, ctx context.Context, js string) {
 }
 
 // named reports whether the page has a node with this role and accessible
-// name, as the accessibility tree computes it (design §11's contract).
+// name, as the accessibility tree computes it (docs/http.md, "The tool browser").
 func named(t *testing.T, ctx context.Context, role, name string) bool {
 	t.Helper()
 	doc, err := chromedp.Call(ctx, dom.GetDocument, dom.GetDocumentParams{})

@@ -39,12 +39,13 @@ type recentCalls struct {
 	Calls []json.RawMessage `json:"calls"` // audit lines, newest first
 }
 
-// calls answers GET /tools/{name}/calls?limit=N: the last N (default
-// [DefaultCallsLimit], at most [MaxCallsLimit]) calls of an enabled tool
-// in the audit log ([Options.AuditFile]), newest first, each its audit
-// line as the log holds it (arguments already redacted and capped).
+// calls answers GET /tools/{name}/calls?limit=N with the last N calls of
+// an enabled tool in the audit log ([Options.AuditFile]), newest first. N
+// is [DefaultCallsLimit] by default, at most [MaxCallsLimit]. Each call is
+// its audit line as the log holds it, arguments already redacted and
+// capped.
 // {"audit":"off","calls":[]} when there is no log. The lines show what
-// other clients sent, so they are served only with the token: 403 when
+// other clients sent. So they are served only with the token: 403 when
 // the server has none ([Options.Token]), 401 when the request lacks it;
 // 404 for an unknown tool, 400 for a bad limit. The files are read, not
 // the log the calls write to: a call never waits for this.

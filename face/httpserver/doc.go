@@ -19,14 +19,14 @@
 //
 // # Endpoints
 //
-// The JSON shapes are contracts (design §6). GET /tools lists the enabled
+// The JSON shapes are contracts (docs/http.md). GET /tools lists the enabled
 // tools as {name, description, annotations?}; "annotations" is omitted
 // when a tool has none, never null. GET /tools/{name} adds "inputSchema".
 // GET /api/v1/tools is the Tool Discovery Protocol 1.0 manifest,
 // {protocol_version, scenario, tools, categories, generated_at}, with the
-// protocol's own field names and Cache-Control: public, max-age=60; it also
+// protocol's own field names and Cache-Control: public, max-age=60. It also
 // lists disabled tools, as metadata.enabled_by_default false. Unknown tools
-// are 404 with {"error": "…"}; a failing provider is 503.
+// are 404 with {"error": "…"}. A failing provider is 503.
 //
 // # The tool browser
 //
@@ -37,12 +37,12 @@
 // back as an input-required result, answered by calling again with
 // "answers") and GET /tools/{name}/calls (a tool's recent calls in the
 // audit log). Calls need [Options.AllowExecute], and [Options.Token] when
-// set; a provider that is not a catalog runs tools through [Options.Call].
+// set. A provider that is not a catalog runs tools through [Options.Call].
 //
 // # Caching
 //
 // Nothing is cached inside the handler: the [Provider] is asked once per
-// request, so a change to the catalog shows at the next request. Every
+// request. So a change to the catalog shows at the next request. Every
 // listing carries ETag: "<server_id>" (the catalog's identity, which
 // changes with any change to the tools), and If-None-Match with that tag
 // gets 304 Not Modified.
@@ -53,12 +53,12 @@
 // [IsLoopback] lets the caller warn. Every request meets three rules
 // before routing (guard.go): its Host must name the server (the
 // listener's address, loopback names on a loopback listener, or one of
-// [Options.AllowedHosts]); an Origin header must be the server's own or
-// one of [Options.AllowedOrigins]; a POST must declare
+// [Options.AllowedHosts]). An Origin header must be the server's own or
+// one of [Options.AllowedOrigins]. A POST must declare
 // application/json. A refused request gets 403 (or 415) with the fix.
 // [Options.Token] guards every endpoint that runs tools, /mcp and POST
 // /tools/{name}/call, and the recent calls, which a server without a
-// token does not serve; with [Options.TokenEverywhere] the read-only ones
+// token does not serve. With [Options.TokenEverywhere] the read-only ones
 // too. (Whether /mcp runs tools at all is the MCP server's option,
 // mcpserver.Options.AllowHTTPExecute.) [NewServer] sets read, write and
 // idle timeouts and a header limit; [NewHandler] limits request bodies.

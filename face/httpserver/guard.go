@@ -48,11 +48,11 @@ func (h *handler) guard(next http.Handler) http.Handler {
 // name, without the port, is:
 //
 //   - the address of the listener that took the connection (an IP address
-//     cannot be rebound);
+//     cannot be rebound).
 //   - localhost, 127.0.0.1 or [::1] (or another loopback name) when that
-//     listener is on loopback;
+//     listener is on loopback.
 //   - 0.0.0.0 or [::], which a client dials to reach its own machine and
-//     which, being addresses, cannot be rebound;
+//     which, being addresses, cannot be rebound.
 //   - one of [Options.AllowedHosts].
 //
 // The port is not compared: a forwarded port (ssh -L 9000:localhost:7477)
@@ -132,10 +132,10 @@ func allowedOrigin(origin string, allowed []string) bool {
 	return false
 }
 
-// sameOrigin reports whether a browser's Origin is the server's own: the
-// scheme it was reached with and the Host the request names (which
-// [handler.hostRefusal] has accepted), compared as a whole: an origin is
-// scheme://host[:port], nothing more. Another port of the same host is
+// sameOrigin reports whether a browser's Origin is the server's own. The
+// server's own is the scheme it was reached with and the Host the request
+// names, which [handler.hostRefusal] has accepted. They are compared as a
+// whole: an origin is scheme://host[:port], nothing more. Another port of the same host is
 // another origin: a page of a dev server on localhost:3000 cannot call a
 // server on localhost:7477.
 func sameOrigin(origin string, r *http.Request) bool {
@@ -157,7 +157,7 @@ func scheme(r *http.Request) string {
 // contentTypeRefusal is the message refusing a request that may change
 // state (POST, PUT, PATCH) whose body is not declared application/json, or
 // "". A browser page of another origin can send text/plain and form bodies
-// without asking the server first (no CORS preflight); it cannot send
+// without asking the server first (no CORS preflight). It cannot send
 // application/json. MCP clients send application/json, as the MCP
 // specification requires.
 func contentTypeRefusal(r *http.Request) string {

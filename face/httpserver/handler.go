@@ -27,13 +27,13 @@ type Options struct {
 	// AllowedOrigins lists the Origin header values accepted besides the
 	// server's own, exactly as browsers send them:
 	// "https://app.example.com". "*" accepts any. A request with another
-	// Origin gets 403; a request without one (not from a browser) is
+	// Origin gets 403. A request without one (not from a browser) is
 	// accepted. Only these get an Access-Control-Allow-Origin header.
 	AllowedOrigins []string
 	// AllowedHosts lists the Host names (without a port) accepted besides
 	// the listener's own address, and localhost, 127.0.0.1 and [::1] on a
-	// loopback listener: the names a server is reached by, through DNS or a
-	// proxy ("tools.example.com"). "*" accepts any, which turns off the
+	// loopback listener. They are the names a server is reached by, through
+	// DNS or a proxy ("tools.example.com"). "*" accepts any, which turns off the
 	// defence against DNS rebinding. A request naming another host gets 403.
 	AllowedHosts []string
 	// MaxBodyBytes limits request bodies (/mcp, and the call and validate
@@ -82,7 +82,7 @@ type Scenario struct {
 // [Options.MaxBodyBytes] is zero.
 const DefaultMaxBodyBytes = 4 << 20
 
-// NewHandler returns the HTTP face of p (design §6, contract):
+// NewHandler returns the HTTP face of p. Its shapes are a contract:
 //
 //	GET /tools                 [{name, description, annotations?}]          enabled tools
 //	GET /tools/{name}          {name, description, inputSchema, annotations?}  404 {"error":…}
@@ -91,15 +91,15 @@ const DefaultMaxBodyBytes = 4 << 20
 //	GET /identity              {server_id, tools_count, protocol_version}
 //	    /mcp                   opts.MCP (MCP streamable HTTP), when set
 //
-// Every GET response carries ETag: "<server_id>"; a request whose
+// Every GET response carries ETag: "<server_id>". A request whose
 // If-None-Match holds it gets 304 Not Modified. A request whose Host does
 // not name the server, or whose Origin is neither the server's own nor in
-// [Options.AllowedOrigins], gets 403; a POST whose body is not
-// application/json gets 415 (guard.go). A provider
-// from [FromCatalog] has its listings (/tools, /api/v1/tools, /identity)
-// computed once per change of the catalog (the handler subscribes to it
-// for as long as the catalog lives) and served from bytes; the manifest's
-// generated_at is then the time they were computed. Any other provider is
+// [Options.AllowedOrigins], gets 403. A POST whose body is not
+// application/json gets 415 (guard.go). A provider from [FromCatalog] has
+// its listings (/tools, /api/v1/tools, /identity) computed once per change
+// of the catalog and served from bytes. The manifest's generated_at is
+// then the time they were computed. The handler subscribes to the catalog
+// for as long as the catalog lives. Any other provider is
 // asked once per request. The handler can be mounted on any mux (strip a
 // prefix with http.StripPrefix).
 func NewHandler(p Provider, opts *Options) http.Handler {
@@ -181,7 +181,7 @@ func (h *handler) forget() {
 }
 
 // listings returns the kept listings, computing them when the catalog
-// changed since; nil when the handler keeps none (a provider other than a
+// changed since, nil when the handler keeps none (a provider other than a
 // catalog's is asked at every request) or the provider failed.
 func (h *handler) listings(r *http.Request) (*listings, error) {
 	h.mu.Lock()
@@ -322,7 +322,7 @@ func (h *handler) tool(w http.ResponseWriter, r *http.Request) {
 }
 
 // listedTool returns the enabled tool the path names, from a snapshot
-// served uncached (with the listings' ETag); when there is none it has
+// served uncached (with the listings' ETag). When there is none it has
 // answered (304, 404, an error) and returns nil.
 func (h *handler) listedTool(w http.ResponseWriter, r *http.Request) *catalog.Tool {
 	s := h.snapshot(w, r, "no-cache")

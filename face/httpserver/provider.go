@@ -10,8 +10,8 @@ import (
 )
 
 // Provider supplies what the discovery endpoints serve. The handler asks it
-// once per request and keeps nothing between requests, so a change shows
-// at the next request; the provider of [FromCatalog] is the exception: its
+// once per request and keeps nothing between requests. So a change shows
+// at the next request. The provider of [FromCatalog] is the exception: its
 // listings are kept until the catalog notifies a change.
 type Provider interface {
 	// Snapshot returns the tools (enabled or not), their categories and,
@@ -21,7 +21,7 @@ type Provider interface {
 
 // Snapshot is the state of a [Provider] at one moment.
 type Snapshot struct {
-	// Tools is every tool; those with Enabled false appear only in the
+	// Tools is every tool. Those with Enabled false appear only in the
 	// manifest (as enabled_by_default: false). Order does not matter: the
 	// handler sorts by name.
 	Tools      []*catalog.Tool
@@ -52,9 +52,9 @@ func FromCatalog(c Catalog) Provider { return catalogProvider{c} }
 type catalogProvider struct{ c Catalog }
 
 // Snapshot reads the identity on both sides of the tools, so that the ETag
-// always names the list it is served with: a catalog change in between
-// (a registration, a rebuilt binary) is read again, and after three tries
-// the identity is derived from the tools read.
+// always names the list it is served with. A catalog change in between,
+// such as a registration or a rebuilt binary, is read again. After three
+// tries the identity is derived from the tools read.
 func (p catalogProvider) Snapshot(context.Context) (*Snapshot, error) {
 	s := &Snapshot{Categories: p.c.Categories()}
 	for range 3 {
@@ -80,7 +80,7 @@ type Func func(ctx context.Context) (*Snapshot, error)
 // Snapshot calls f.
 func (f Func) Snapshot(ctx context.Context) (*Snapshot, error) { return f(ctx) }
 
-// normalize sorts the tools by name and fills in a missing identity; it
+// normalize sorts the tools by name and fills in a missing identity. It
 // does not modify s's slices.
 func normalize(s *Snapshot) *Snapshot {
 	n := *s
@@ -94,7 +94,7 @@ func normalize(s *Snapshot) *Snapshot {
 }
 
 // identityOf derives the identity of the enabled tools with
-// [catalog.IdentityOf], so a Static or Func provider serving a catalog's
+// [catalog.IdentityOf]. So a Static or Func provider serving a catalog's
 // tools gets the catalog's id.
 func identityOf(tools []*catalog.Tool) catalog.Identity {
 	var defs []catalog.Definition

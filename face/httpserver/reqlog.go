@@ -39,7 +39,7 @@ func LogRequests(next http.Handler, w io.Writer) http.Handler {
 }
 
 // logMethod is r.Method as it may be logged: net/http accepts any token
-// as a method, and a token holds no space or control character, but it
+// as a method, and a token holds no space or control character. But it
 // may be long.
 func logMethod(m string) string {
 	if len(m) > 16 {

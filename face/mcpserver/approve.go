@@ -22,9 +22,9 @@ const (
 )
 
 // approver returns the CallOptions.Approve of a call: the verdict of an
-// earlier round when there is one; else an elicitation form now (before
+// earlier round when there is one. Else an elicitation form now (before
 // 2026-07-28), or an input request in the answer (since, noted in
-// *pending); nil when the client cannot elicit, so that the catalog
+// *pending), nil when the client cannot elicit, so that the catalog
 // refuses the call. Nothing the request carries besides the sealed state
 // (arguments, _meta) counts. elicit is supportsElicitation(req).
 func approver(req *mcp.CallToolRequest, v verdict, mrtr, elicit bool, pending **catalog.Approval) func(context.Context, catalog.Approval) (bool, error) {
@@ -78,9 +78,9 @@ func (s *Server) approvalRequired(name string, args, answers map[string]any, a c
 }
 
 // ApprovalResult is the result asking a person to approve a call, as this
-// server asks in a multi round-trip call, for other faces that answer with
-// a CallToolResult (see callresult.Approval); ticket is the one-time
-// approval ticket the face issued for this call.
+// server asks in a multi round-trip call. It is for other faces that
+// answer with a CallToolResult (see callresult.Approval). ticket is the
+// one-time approval ticket the face issued for this call.
 func ApprovalResult(a catalog.Approval, ticket string) *mcp.CallToolResult {
 	return callresult.Approval(a, ticket)
 }

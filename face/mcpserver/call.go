@@ -25,9 +25,9 @@ import (
 )
 
 // mrtrVersion is the first MCP version in which a server may not send
-// requests (such as elicitation/create) while serving one: it answers with
-// input requests instead, and the client calls again with the answers
-// (multi round-trip requests, SEP-2322).
+// requests, such as elicitation/create, while serving one. It answers with
+// input requests instead, and the client calls again with the answers.
+// These are multi round-trip requests (SEP-2322).
 const mrtrVersion = "2026-07-28"
 
 // errDeclined is the cause when the user declined or cancelled an
@@ -35,10 +35,10 @@ const mrtrVersion = "2026-07-28"
 var errDeclined = errors.New("the user did not answer")
 
 // toolHandler returns the SDK handler of the named tool. Outcomes map as
-// design §6 says: success → text, isError false; error → isError with the
+// docs/mcp.md "Tool calls" says: success → text, isError false; error → isError with the
 // message; needs_input → elicitation where the client supports it, else the
 // question's default, else isError with the question's text. An unknown
-// tool is a protocol error; a host failure (binary missing, timed out) is
+// tool is a protocol error. A host failure (binary missing, timed out) is
 // an isError result so the model sees it.
 func (s *Server) toolHandler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -80,7 +80,7 @@ func (s *Server) toolHandler(name string) mcp.ToolHandler {
 }
 
 // call runs the tool through the catalog, which owns the call and its
-// question loop; this face only says how to ask (elicitation, now or in a
+// question loop. This face only says how to ask (elicitation, now or in a
 // later request) and how to ask for approval (approve.go), and maps the
 // result. v is the approval a person gave in an earlier round.
 func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, name string, args, answers map[string]any, v verdict) (*mcp.CallToolResult, error) {
@@ -118,8 +118,8 @@ func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, name string
 }
 
 // callError maps a Go error from a call: an unknown tool is the protocol
-// error the SDK gives for tools it does not know; a cancelled call returns
-// the context's error; anything else is shown to the model as isError.
+// error the SDK gives for tools it does not know. A cancelled call returns
+// the context's error. Anything else is shown to the model as isError.
 func callError(ctx context.Context, name string, err error) (*mcp.CallToolResult, error) {
 	switch {
 	case errors.Is(err, catalog.ErrUnknownTool):
@@ -130,12 +130,12 @@ func callError(ctx context.Context, name string, err error) (*mcp.CallToolResult
 	return callresult.Error(callresult.ErrorText(err)), nil
 }
 
-// eventSink forwards a protocol v2 tool's events to the client: progress
-// as notifications/progress when the client sent a progress token, logs as
-// notifications/message (the session drops those below the level the
-// client set — with logging/setLevel before 2026-07-28, in the request's
-// _meta "io.modelcontextprotocol/logLevel" since — and all of them when it
-// set none).
+// eventSink forwards a protocol v2 tool's events to the client. Progress
+// goes as notifications/progress when the client sent a progress token.
+// Logs go as notifications/message. The session drops those below the
+// level the client set, and all of them when it set none. Before
+// 2026-07-28 the client sets the level with logging/setLevel. Since then
+// it sets it in the request's _meta "io.modelcontextprotocol/logLevel".
 func eventSink(ctx context.Context, req *mcp.CallToolRequest) func(tool.Event) {
 	token := req.Params.GetProgressToken()
 	bucket := float64(progressBurst) // tokens: a burst of progress goes out whole, a flood is thinned
@@ -176,7 +176,7 @@ func eventSink(ctx context.Context, req *mcp.CallToolRequest) func(tool.Event) {
 // Bounds on what one call's events send a client: a tool printing event
 // lines in a loop must not flood it (MCP asks senders to rate-limit
 // progress). Progress goes out as a token bucket allows (a burst of
-// progressBurst, then progressRate a second); the last progress
+// progressBurst, then progressRate a second). The last progress
 // (progress = total) is always sent.
 const (
 	progressBurst  = 20
@@ -198,16 +198,17 @@ func supportsElicitation(req *mcp.CallToolRequest) bool {
 }
 
 // metaFormElicitation is supportsElicitation for a request of protocol
-// 2026-07-28 or later, read from its _meta as the SDK decoded it: the
+// 2026-07-28 or later, read from its _meta as the SDK decoded it. The
 // SDK's ClientCapabilities marshals the capabilities and decodes them
 // again, with a 32 KiB decoder buffer, on every call. ok is false for an
-// older protocol's request, and for any shape but the plain one (objects,
-// and nulls for members left out): the SDK answers those.
+// older protocol's request. It is false too for any shape but the plain
+// one, which is objects, and nulls for members left out. The SDK answers
+// those.
 //
 // The SDK refuses a request of these protocols before its handler runs
-// unless its capabilities decode, so that a plain shape reads here as its
-// decoder reads it: a null member is a missing one, and only members
-// named exactly so count (TestMetaFormElicitation compares the two).
+// unless its capabilities decode. So a plain shape reads here as its
+// decoder reads it. A null member is a missing one, and only members named
+// exactly so count. TestMetaFormElicitation compares the two.
 func metaFormElicitation(req *mcp.CallToolRequest) (form, ok bool) {
 	if req.Params == nil {
 		return false, false
@@ -242,9 +243,9 @@ func metaFormElicitation(req *mcp.CallToolRequest) (form, ok bool) {
 	return set["form"] || !set["url"], true
 }
 
-// unanswered is the isError text for a question nobody can answer here
-// (the client has no elicitation and the question no default): the
-// question, the answers it takes and its id, so that the model can tell
+// unanswered is the isError text for a question nobody can answer here,
+// as the client has no elicitation and the question no default. It holds
+// the question, the answers it takes and its id. So the model can tell
 // the user what the tool needs.
 func unanswered(name string, q tool.Question) string {
 	var takes string
@@ -299,14 +300,15 @@ func answersOf(qs []tool.Question, res *mcp.ElicitResult) (map[string]any, error
 }
 
 // callState is what a multi round-trip call carries from one round to
-// the next, in the request state: sealed (AES-GCM with the server's key),
-// so that a client can neither forge answers to questions never asked nor
-// read back a secret it answered.
+// the next, in the request state. It is sealed with AES-GCM and the
+// server's key. So a client can neither forge answers to questions never
+// asked nor read back a secret it answered.
 //
 // A call that needs approval carries a one-time ticket (internal/approval)
-// bound to its tool and arguments: Approval when this round asks for the
-// approval, Approved when a person approved it in an earlier round (the
-// questions that follow keep it). A replayed state finds its ticket spent.
+// bound to its tool and arguments. Approval is set when this round asks
+// for the approval. Approved is set when a person approved it in an
+// earlier round, and the questions that follow keep it. A replayed state
+// finds its ticket spent.
 type callState struct {
 	Tool     string          `json:"tool"`
 	Args     string          `json:"args"` // sha256 of the arguments' JSON
@@ -342,10 +344,11 @@ func (s *Server) inputRequired(name string, args, answers map[string]any, qs []t
 	}, nil
 }
 
-// resume reads the state and input responses of a retried call: the
-// answers so far and the person's verdict on the call's approval, or the
-// result to send at once (a declined question), or a protocol error
-// (forged or foreign state, or an approval ticket already spent).
+// resume reads the state and input responses of a retried call. It
+// returns the answers so far and the person's verdict on the call's
+// approval. Or it returns the result to send at once, for a declined
+// question. Or it returns a protocol error, for forged or foreign state
+// or an approval ticket already spent.
 func (s *Server) resume(name string, args map[string]any, p *mcp.CallToolParamsRaw) (map[string]any, verdict, *mcp.CallToolResult, error) {
 	bad := &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid requestState: this server did not issue it for this tool and these arguments " +
 		"(a restarted server forgets the states it issued); call the tool again without requestState and inputResponses"}

@@ -13,14 +13,14 @@ import (
 // remoteAddrHeader carries an HTTP request's remote address to the tool
 // handler, which sees the request's header (mcp.RequestExtra) but not the
 // request: [Server.Handler] sets it on every request, over whatever the
-// client sent, so its value is the connection's.
+// client sent. So its value is the connection's.
 const remoteAddrHeader = "X-Toolhost-Remote-Addr"
 
 // withCaller returns ctx carrying who made the call, for its audit line
-// (docs/audit.md): the MCP client's clientInfo (from the session's
-// initialize, or the request's _meta for a stateless 2026-07-28 request),
-// and over HTTP the remote address and the [audit.TokenID] of the bearer
-// token the request carried — never the token.
+// (docs/audit.md). That is the MCP client's clientInfo, from the session's
+// initialize or the request's _meta for a stateless 2026-07-28 request.
+// Over HTTP it is also the remote address and the [audit.TokenID] of the
+// bearer token the request carried, never the token.
 func withCaller(ctx context.Context, req *mcp.CallToolRequest) context.Context {
 	c := audit.Caller{Face: "mcp"}
 	if req.Session != nil {

@@ -13,20 +13,20 @@ import (
 )
 
 // endDropped serves a POST of a stateful session (protocol versions
-// before 2026-07-28) with next; then, if the client went away before the
-// end of the response (its request context is done), it cancels the
-// tools/call requests the POST carried, as if the client had sent
-// notifications/cancelled for each: the tool processes end within the
+// before 2026-07-28) with next. The client may go away before the end of
+// the response, so that its request context is done. Then endDropped
+// cancels the tools/call requests the POST carried, as if the client had
+// sent notifications/cancelled for each. The tool processes end within the
 // cancel grace and their call slots come back.
 //
 // MCP says a disconnect is not a cancellation: a client may resume a
 // broken stream with GET and Last-Event-ID and read the results there.
-// That needs an event store, and toolhost keeps none (the SDK answers such
-// a GET "stream replay unsupported"): the results of a POST whose
-// connection broke can never be delivered. (The go-sdk leaves
-// this to the server: "if we have no event store, we should really cancel
-// all remaining requests here", streamable.go.) A request of 2026-07-28 or
-// later is its own POST, with no stream to resume: the SDK cancels its
+// That needs an event store, and toolhost keeps none. The SDK answers such
+// a GET "stream replay unsupported". So the results of a POST whose
+// connection broke can never be delivered. The go-sdk leaves this to the
+// server: "if we have no event store, we should really cancel all
+// remaining requests here" (streamable.go). A request of 2026-07-28 or
+// later is its own POST, with no stream to resume. The SDK cancels its
 // handler when the POST's connection breaks (PropagateRequestCancellation).
 // A call answered before the drop is unaffected: cancelling a request id
 // the session no longer has in flight does nothing.

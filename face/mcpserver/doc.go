@@ -1,78 +1,78 @@
 // Package mcpserver serves a tool catalog over the Model Context Protocol,
-// with the official Go SDK (github.com/modelcontextprotocol/go-sdk): on
-// stdin/stdout (`toolhost serve`) or as MCP streamable HTTP (mounted at /mcp
-// by package httpserver).
+// with the official Go SDK (github.com/modelcontextprotocol/go-sdk). It
+// serves on stdin and stdout, as `toolhost serve` does, or as MCP
+// streamable HTTP. Package httpserver mounts the HTTP form at /mcp.
 //
-// `toolhost serve` is, in essence:
-//
-//	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-//	defer stop()
-//	cat, err := catalog.New(ctx, cfg, opts)
-//	if err != nil { … }
-//	s := mcpserver.New(cat, &mcpserver.Options{Version: version, Logger: stderrLogger})
-//	return s.ServeStdio(ctx) // until stdin closes or ctx is done; no tool process left behind
+// `toolhost serve` is, in essence, the example of [Server.ServeStdio]. It
+// loads a catalog with resolver.Load, passes it to [New] and calls
+// [Server.ServeStdio]. That returns when stdin closes or ctx is done, and
+// leaves no tool process behind.
 //
 // Flow: [catalog.Catalog] → [Server] (sync on every change) → SDK server →
 // stdio | streamable HTTP → MCP client.
 //
 // # Tools
 //
-// The SDK server's tool set is kept equal to [Catalog.List]: New subscribes
-// to the catalog, and each change (a dynamically registered tool, a binary
-// rebuilt during the session and noticed by the catalog's Refresh, which
-// [Server.Watch] polls) removes, adds or replaces tools, so clients receive
-// notifications/tools/list_changed. A tools/list or tools/call right after a
-// change already sees it. Input schemas are served as the catalog gives
-// them (JSON Schema objects), and annotations exactly as the catalog gives
-// them (the SDK's ToolAnnotations would add "readOnlyHint":false and
-// "idempotentHint":false), omitted when a tool has none: tools/list is the
+// The SDK server's tool set is kept equal to [Catalog.List]. New subscribes
+// to the catalog. Each change removes, adds or replaces tools, and clients
+// receive notifications/tools/list_changed. A change is a dynamically
+// registered tool, or a binary rebuilt during the session. The catalog's
+// Refresh notices a rebuilt binary, and [Server.Watch] polls Refresh. A
+// tools/list or tools/call right after a change already sees it.
+//
+// Input schemas are served as the catalog gives them, as JSON Schema
+// objects. Annotations are served exactly as the catalog gives them, and
+// omitted when a tool has none. The SDK's ToolAnnotations would add
+// "readOnlyHint":false and "idempotentHint":false. So tools/list is the
 // definitions `toolhost list --json` prints.
 //
 // # Calls
 //
 // tools/call goes to [Catalog.Call], which validates the arguments first:
 //
-//   - success → text content, isError false;
+//   - success → text content, isError false.
 //   - error outcome, including invalid arguments (the message names the
-//     fields) → isError true with the message and its trace;
+//     fields) → isError true with the message and its trace.
 //   - needs_input → a form elicitation when the client declared the
 //     elicitation capability (elicitation/create for protocol versions
 //     before 2026-07-28; an input-required result, signed request state and
 //     a retried call from 2026-07-28 on), else the question's default, else
-//     isError true with the question's text; a declined elicitation is
-//     isError true;
+//     isError true with the question's text. A declined elicitation is
+//     isError true.
 //   - a tool with run = "ask" → nothing runs until the user approves: an
 //     elicitation form (before 2026-07-28) or an input request whose
-//     sealed state holds a one-time ticket bound to the call (since); a
+//     sealed state holds a one-time ticket bound to the call (since). A
 //     client without elicitation gets isError true saying the client
-//     cannot ask a person; a decline is isError true;
+//     cannot ask a person. A decline is isError true.
 //   - an unknown tool → the JSON-RPC error -32602 `unknown tool "x"` (a
-//     protocol error, as the SDK gives for tools it does not know);
+//     protocol error, as the SDK gives for tools it does not know).
 //   - a call over HTTP ([Server.Handler]) to a server without
 //     [Options.AllowHTTPExecute] → [ErrExecutionDisabled] (-32010), naming
-//     --allow-execute; nothing runs;
+//     --allow-execute. Nothing runs.
 //   - a binary that exits non-zero without an outcome (a plain command
 //     failing, a crash) → isError true with its exit status and stderr
-//     tail, as the catalog reports it;
+//     tail, as the catalog reports it.
 //   - a host failure (binary missing or not executable, timed out,
-//     flooding stdout) → isError true with the error's text, so the model
-//     sees it.
+//     flooding stdout) → isError true with the error's text, which the
+//     model sees.
 //
-// Calls run concurrently, at most [Options.MaxCalls] at a time, at most
-// [Options.MaxCallsPerSession] of one HTTP session, within
-// [Options.MemoryBudget]; at most [Options.MaxQueued] wait, and a call
-// beyond is refused with [CodeBusy]. HTTP sessions idle for
-// [Options.SessionTimeout] are closed, and at most [Options.MaxSessions]
-// live at once: a new one beyond closes the one idle the longest. Over stdio each line is screened
-// before the SDK reads it: a malformed message gets a JSON-RPC error and
-// the session goes on (see [Server.Run]). A cancelled
-// request (notifications/cancelled, or the HTTP request going away: its
-// result can no longer be delivered, see [Server.Handler]) cancels the
-// call's context, which kills the tool's process group. When ctx is
-// done (SIGTERM), [Server.Run] cancels the running calls and waits for them
-// before it returns. When the peer closes stdin, the requests already read
-// are still answered, for up to 2s (a client may write its requests and
-// close stdin at once), then whatever still runs is cancelled the same way.
+// Calls run concurrently, at most [Options.MaxCalls] at a time. One HTTP
+// session runs at most [Options.MaxCallsPerSession] of them. All stay
+// within [Options.MemoryBudget]. At most [Options.MaxQueued] wait, and a
+// call beyond is refused with [CodeBusy]. HTTP sessions idle for
+// [Options.SessionTimeout] are closed. At most [Options.MaxSessions] live
+// at once: a new one beyond closes the one idle the longest.
+//
+// Over stdio each line is screened before the SDK reads it. A malformed
+// message gets a JSON-RPC error and the session goes on (see [Server.Run]).
+// A cancelled request cancels the call's context, which kills the tool's
+// process group. A request is cancelled by notifications/cancelled, or by
+// the HTTP request going away, since its result can no longer be delivered
+// (see [Server.Handler]). When ctx is done (SIGTERM), [Server.Run] cancels
+// the running calls and waits for them before it returns. When the peer
+// closes stdin, the requests already read are still answered for up to 2s.
+// A client may write its requests and close stdin at once. After the 2s,
+// whatever still runs is cancelled the same way.
 //
 // # Tool search
 //
@@ -92,14 +92,14 @@
 //
 // The custom method [MethodIdentity] ("server/identity") returns the
 // catalog's identity, {"server_id","tools_count","protocol_version"}. The
-// SDK supports custom methods directly (mcp.AddReceivingCustomMethod, no
-// middleware hack): the method passes through the SDK's middleware and
-// works on every transport. Clients register it with
+// SDK supports custom methods directly with mcp.AddReceivingCustomMethod.
+// So the method passes through the SDK's middleware and works on every
+// transport. Clients register it with
 // mcp.AddSendingCustomMethod and call it with mcp.CallCustomMethod, using
 // [IdentityParams] and [IdentityResult].
 //
 // # Stdout
 //
-// Nothing but protocol messages is written to stdout; diagnostics go to
+// Nothing but protocol messages is written to stdout. Diagnostics go to
 // [Options.Logger] (the CLI's points at stderr).
 package mcpserver

@@ -18,9 +18,9 @@ var ErrExecutionDisabled = &jsonrpc.Error{Code: CodeExecutionDisabled, Message: 
 	"the server was started without --allow-execute (Go: mcpserver.Options.AllowHTTPExecute), because anything that can reach its port could run the tools; " +
 	"tools/list works (fix: restart it with --allow-execute, or have the client start toolhost serve over stdio)"}
 
-// mayExecute refuses a tools/call that came over HTTP (the streamable
-// transport gives every request its HTTP header; stdio and in-memory
-// transports give none) when execution over HTTP is not allowed.
+// mayExecute refuses a tools/call that came over HTTP when execution over
+// HTTP is not allowed. The streamable transport gives every request its
+// HTTP header. Stdio and in-memory transports give none.
 // describe_tools and search_tools run no process and are always served.
 func (s *Server) mayExecute(r *mcp.CallToolRequest) error {
 	if s.httpExecute || r.Extra == nil || r.Extra.Header == nil {

@@ -19,26 +19,26 @@ import (
 const DefaultSessionTimeout = 10 * time.Minute
 
 // Handler returns the MCP streamable HTTP handler for s (the SDK's
-// DNS-rebinding protection on). Mount it at /mcp; the caller polls for
+// DNS-rebinding protection on). Mount it at /mcp. The caller polls for
 // rebuilt binaries with [Server.Watch] and calls [Server.Close] on
 // shutdown.
 //
 // Clients on protocol versions before 2026-07-28 get stateful sessions
 // (initialize, Mcp-Session-Id, GET streams for list_changed and
-// elicitation), at most [Options.MaxSessions] of them: beyond, the one
-// idle the longest is closed. A request of 2026-07-28 or later carries its version with
-// it (the MCP-Protocol-Version header, or _meta
-// "io.modelcontextprotocol/protocolVersion") and needs no session: it is
+// elicitation), at most [Options.MaxSessions] of them. Beyond, the one
+// idle the longest is closed. A request of 2026-07-28 or later carries its
+// version with it: the MCP-Protocol-Version header, or _meta
+// "io.modelcontextprotocol/protocolVersion". It needs no session. It is
 // served by a stateless handler over the same server, where questions are
 // asked with input requests (multi round-trip). The go-sdk serves
-// 2026-07-28 only in stateless mode, so one handler alone would refuse one
+// 2026-07-28 only in stateless mode. So one handler alone would refuse one
 // generation of clients or the other (-32022).
 //
 // tools/call runs tools only with [Options.AllowHTTPExecute]. A client that
 // drops the connection of a POST before its results cancels the calls it
-// carried (no event store is kept, so they could never be delivered; a
-// 2026-07-28 request is cancelled by the SDK, its POST being the whole
-// request).
+// carried. No event store is kept, so the results could never be
+// delivered. The SDK cancels a 2026-07-28 request, as its POST is the
+// whole request.
 //
 // A POST whose message has an id the SDK would not echo exactly, or holds
 // a key twice, is refused with 400 and a JSON-RPC error before the SDK
@@ -111,5 +111,5 @@ func perRequestVersion(r *http.Request) (clientName string, ok bool) {
 }
 
 // maxPeek bounds what perRequestVersion reads of a body to find its
-// version; a larger body is left to the stateful handler's rules.
+// version. A larger body is left to the stateful handler's rules.
 const maxPeek = 1 << 20

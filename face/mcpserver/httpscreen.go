@@ -13,10 +13,10 @@ import (
 )
 
 // screenPOST applies the stdio screen's rules on ids and keys (ids.go) to
-// the body of a POST to the streamable HTTP endpoint: a message whose id
-// the SDK would not echo exactly, or holding a key twice, is answered
-// with 400 and a JSON-RPC error (-32600; id null, or the message's id for
-// a key twice), and the request goes no further. Any other body is put
+// the body of a POST to the streamable HTTP endpoint. A message whose id
+// the SDK would not echo exactly, or holding a key twice, is answered with
+// 400 and a JSON-RPC error -32600. Its id is null, or the message's id for
+// a key twice. The request then goes no further. Any other body is put
 // back for the SDK, which answers what is malformed in other ways. It
 // reports whether the request goes on.
 func screenPOST(w http.ResponseWriter, r *http.Request) bool {
@@ -55,8 +55,8 @@ func screenPOST(w http.ResponseWriter, r *http.Request) bool {
 }
 
 // screenBody is the error response to a POST body of one message, or a
-// batch of them, that the screen refuses; nil when it passes (also when
-// it is not JSON at all: the SDK says so).
+// batch of them, that the screen refuses. It is nil when the body passes.
+// It is nil too when the body is not JSON at all: the SDK says so.
 func screenBody(body []byte) []byte {
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 || !json.Valid(body) {

@@ -13,7 +13,7 @@ import (
 //	→ {"jsonrpc":"2.0","id":7,"method":"server/identity"}
 //	← {"jsonrpc":"2.0","id":7,"result":{"server_id":"<uuid>","tools_count":3,"protocol_version":"1.0"}}
 //
-// It is registered with the SDK's mcp.AddReceivingCustomMethod, so it goes
+// It is registered with the SDK's mcp.AddReceivingCustomMethod. So it goes
 // through the server's middleware and works on every transport (stdio and
 // streamable HTTP). A Go client calls it with
 //

@@ -18,17 +18,17 @@ import (
 //
 // The SDK keeps an id as a string or an int64, and reads a number through
 // a float64: 2^64 came back as -9223372036854775808, 1.5 as 1, 1e3 as
-// 1000, 9007199254740993 as 9007199254740992; a client matching answers to
+// 1000, 9007199254740993 as 9007199254740992. A client matching answers to
 // its requests could not find its own. An id is therefore echoed exactly
 // or refused:
 //
 //   - a string is echoed as the same string (its escapes may be written
-//     differently); one holding an escape that is not a character (a lone
-//     surrogate, "\ud800") is refused, as it would come back as U+FFFD;
+//     differently). One holding an escape that is not a character (a lone
+//     surrogate, "\ud800") is refused, as it would come back as U+FFFD.
 //   - a number must be an integer written in plain decimal (no fraction,
 //     no exponent, not -0) from -(2^53-1) to 2^53-1, the integers every
-//     JSON reader keeps exactly (RFC 7493 §2.2); it is echoed digit for
-//     digit. Any other number is refused;
+//     JSON reader keeps exactly (RFC 7493 §2.2). It is echoed digit for
+//     digit. Any other number is refused.
 //   - null is refused on a request: MCP says a request id is a string or
 //     an integer, never null (JSON-RPC would read the request as a call
 //     whose answer cannot be matched, the SDK as a notification that gets
@@ -134,10 +134,11 @@ func hex4(b []byte) (uint16, bool) {
 }
 
 // duplicateAnswer is the error response to a message holding a key twice
-// in one object (in "params", in "arguments", anywhere), or nil: the SDK
-// and encoding/json keep the last value, while what a client, a proxy or
-// an approval prompt showed may be the first. id is the message's id,
-// answered with unless "id" itself is the key given twice.
+// in one object, in "params", in "arguments" or anywhere. It is nil for
+// any other message. The SDK and encoding/json keep the last value, while
+// what a client, a proxy or an approval prompt showed may be the first. id
+// is the message's id, answered with unless "id" itself is the key given
+// twice.
 func duplicateAnswer(msg []byte, id json.RawMessage) []byte {
 	err := dupkey.Check(msg)
 	if err == nil {

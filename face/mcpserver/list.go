@@ -44,7 +44,7 @@ func (s *Server) Watch(ctx context.Context) {
 
 // changed is the catalog subscription: drop the kept tools/list bytes and
 // have the SDK announce notifications/tools/list_changed. The SDK sends
-// that notification only when its own tool set changes, so the change is
+// that notification only when its own tool set changes. So the change is
 // made to the one tool it holds (see [dispatchTool]): re-adding it makes
 // the SDK send list_changed, debounced, to every session that wants it
 // (sessions before 2026-07-28, and later ones through
@@ -60,7 +60,7 @@ func (s *Server) changed() {
 
 // dispatchName is the name of the one tool registered with the SDK. Every
 // tools/call reaches the SDK under this name (see [Server.serveTools]),
-// whatever tool it names; the SDK never lists it, as tools/list is
+// whatever tool it names. The SDK never lists it, as tools/list is
 // answered before the SDK sees it.
 const dispatchName = "toolhost.dispatch"
 
@@ -72,12 +72,12 @@ func dispatchTool() *mcp.Tool {
 type toolNameKey struct{}
 
 // serveTools is a receiving middleware that serves the catalog's tools
-// without registering them with the SDK (whose per-tool state would hold
-// every schema a second time): tools/list is answered from bytes computed
-// once per change of the catalog, and tools/call is passed on to the SDK
-// as a call of [dispatchName], whose handler ([Server.dispatch]) runs the
-// named tool. The SDK still does the rest of a tools/call: the result's
-// type for multi round-trip clients, its encoding, cancellation.
+// without registering them with the SDK. The SDK's per-tool state would
+// hold every schema a second time. tools/list is answered from bytes
+// computed once per change of the catalog. tools/call is passed on to the
+// SDK as a call of [dispatchName], whose handler ([Server.dispatch]) runs
+// the named tool. The SDK still does the rest of a tools/call: the
+// result's type for multi round-trip clients, its encoding, cancellation.
 func (s *Server) serveTools(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch r := req.(type) {
@@ -183,7 +183,7 @@ func (s *Server) listBytes() ([]byte, error) {
 	ttl := 0
 	if s.interval > 0 {
 		// A tools/list result may be kept as long as the catalog goes
-		// without looking for rebuilt binaries; a change within that time
+		// without looking for rebuilt binaries. A change within that time
 		// is announced by list_changed all the same.
 		ttl = int(s.interval / time.Millisecond)
 	}

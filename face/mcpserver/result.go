@@ -8,9 +8,9 @@ import (
 )
 
 // OutcomeResult maps a success or error outcome of [catalog.Catalog.Call]
-// to MCP as this server does (design §6): success → its text, isError
+// to MCP as this server does (docs/mcp.md): success → its text, isError
 // false; error → isError true with the message. Other faces that answer
-// with a CallToolResult (the HTTP call endpoint) use it, so the mapping is
+// with a CallToolResult (the HTTP call endpoint) use it. So the mapping is
 // written once.
 func OutcomeResult(out tool.Outcome) *mcp.CallToolResult { return callresult.Outcome(out) }
 

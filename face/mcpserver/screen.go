@@ -21,7 +21,7 @@ import (
 
 // Limits of the stdio screen (see [screenedTransport]).
 const (
-	// MaxLineBytes bounds one stdio message (one line); a longer line is
+	// MaxLineBytes bounds one stdio message (one line). A longer line is
 	// answered with an error and skipped without being held in memory.
 	MaxLineBytes = 16 << 20
 	// MaxDepth bounds the nesting of objects and arrays in one message, as
@@ -30,23 +30,29 @@ const (
 )
 
 // screenedTransport serves MCP over newline-delimited JSON on r and w, as
-// mcp.IOTransport does, but screens every line before the SDK reads it:
-// a line the SDK's decoder would fail on (which ends the SDK's session,
-// and with it every call in flight) is answered here with a JSON-RPC
-// error, -32700 parse error or -32600 invalid request, carrying the
-// request's id when one can be read (null otherwise), and the server goes
-// on. The lines that pass are decoded once, by the SDK's own decoder
+// mcp.IOTransport does, but screens every line before the SDK reads it. A
+// line the SDK's decoder would fail on ends the SDK's session, and with it
+// every call in flight. Here such a line is answered with a JSON-RPC
+// error, -32700 parse error or -32600 invalid request, and the server goes
+// on. The error carries the request's id when one can be read, else null. The lines that pass are decoded once, by the SDK's own decoder
 // (jsonrpc.DecodeMessage), and handed to the SDK as messages by its
-// connection ([stdioConn]); the answers are written on w between the
+// connection ([stdioConn]). The answers are written on w between the
 // SDK's writes (one lock for both).
 //
-// Refused: a line longer than maxLine bytes (skipped as it is read, never
-// held whole), invalid UTF-8, anything that is not one JSON value, nested
-// deeper than [MaxDepth], not a JSON-RPC 2.0 message (wrong or missing
-// "jsonrpc", an id that is not a string or number, a method that is not a
-// string), an id the SDK would not echo exactly (see ids.go), an object
-// holding a key twice, and batches (arrays; MCP dropped them in
-// 2025-06-18; send one message per line). Blank lines are skipped.
+// These lines are refused:
+//
+//   - a line longer than maxLine bytes, skipped as it is read and never
+//     held whole.
+//   - invalid UTF-8, anything that is not one JSON value, or nesting deeper
+//     than [MaxDepth].
+//   - anything but a JSON-RPC 2.0 message: wrong or missing "jsonrpc", an
+//     id that is not a string or number, a method that is not a string.
+//   - an id the SDK would not echo exactly (see ids.go).
+//   - an object holding a key twice.
+//   - batches, which are arrays. MCP dropped them in 2025-06-18: send one
+//     message per line.
+//
+// Blank lines are skipped.
 type screenedTransport struct {
 	r       io.ReadCloser
 	w       io.WriteCloser
@@ -137,7 +143,7 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	return err
 }
 
-// Close closes the reader and the writer; a Read waiting returns io.EOF.
+// Close closes the reader and the writer. A Read waiting returns io.EOF.
 func (c *stdioConn) Close() error {
 	c.closeOnce.Do(func() {
 		c.closeErr = errors.Join(c.r.Close(), c.w.Close())
@@ -184,10 +190,10 @@ func (w *lockedWriter) Write(p []byte) (int, error) {
 func (w *lockedWriter) Close() error { return w.w.Close() }
 
 // screen is the reading end of a [stdioConn]: it reads c.r line by line
-// until it fails or c is closed; the messages of good lines go to Read,
+// until it fails or c is closed. The messages of good lines go to Read,
 // bad lines are answered on c.w, and at the end of c.r Read gets the
 // reader's error (io.EOF: the peer closed stdin). Its state passes from
-// one goroutine to the next (see run); one goroutine at a time uses it.
+// one goroutine to the next (see run). One goroutine at a time uses it.
 type screen struct {
 	c       *stdioConn
 	br      *bufio.Reader
@@ -198,14 +204,14 @@ type screen struct {
 	runner *warm.Pool
 }
 
-// run screens lines. When it has a message to pass and the next read
-// would wait for input, the reading goes on in a new goroutine and this
-// one passes the message and ends: so the SDK's reader, woken by the
-// message, runs at once on the thread this goroutine leaves, instead of
-// waiting for another thread to take it over from one blocked reading
-// stdin (a wake-up of a sleeping thread, on every request of an idle
-// session). turn, if not nil, is closed once the goroutine before has
-// passed its message: messages reach Read in the order of the lines.
+// run screens lines. It may have a message to pass while the next read
+// would wait for input. Then the reading goes on in a new goroutine, and
+// this one passes the message and ends. So the SDK's reader, woken by the
+// message, runs at once on the thread this goroutine leaves. It does not
+// wait for another thread to take it over from one blocked reading stdin.
+// That would be a wake-up of a sleeping thread, on every request of an
+// idle session. turn, if not nil, is closed once the goroutine before has
+// passed its message. So messages reach Read in the order of the lines.
 func (s *screen) run(turn <-chan struct{}) {
 	for {
 		msg, err := s.next()
@@ -236,10 +242,10 @@ func (s *screen) run(turn <-chan struct{}) {
 	}
 }
 
-// next reads lines until one holds a message, answering the others, and
-// returns it with the reader's error (io.EOF after a last line without a
-// newline), or nil and the error that ended the reading (of c.r, or of an
-// answer's write).
+// next reads lines until one holds a message, answering the others. It
+// returns the message with the reader's error, which is io.EOF after a
+// last line without a newline. Else it returns nil and the error that
+// ended the reading, of c.r or of an answer's write.
 func (s *screen) next() (jsonrpc.Message, error) {
 	for {
 		if cap(s.buf) > 1<<20 {
@@ -268,7 +274,7 @@ func (s *screen) next() (jsonrpc.Message, error) {
 }
 
 // readLine reads one line into buf (without its newline), at most max
-// bytes; the rest of a longer line is read and dropped, and tooLong set.
+// bytes. The rest of a longer line is read and dropped, and tooLong set.
 // err is the reader's error (io.EOF at the end, after a last line without
 // a newline).
 func readLine(br *bufio.Reader, buf []byte, max int) (line []byte, tooLong bool, err error) {
@@ -348,11 +354,11 @@ func screenLine(line []byte) (msg jsonrpc.Message, answer []byte) {
 	return msg, nil
 }
 
-// message returns the message of a line that passed the screen's checks:
-// a request of plain shape (see plainRequest) is built from the fields
-// the screen decoded, as the SDK's decoder builds it (FuzzScreenLine
-// checks that), without decoding the line again; any other line is
-// decoded by the SDK's decoder, which is the final word on it.
+// message returns the message of a line that passed the screen's checks.
+// A request of plain shape (see plainRequest) is built from the fields the
+// screen decoded, without decoding the line again. It is built as the
+// SDK's decoder builds it, and FuzzScreenLine checks that. Any other line
+// is decoded by the SDK's decoder, which is the final word on it.
 func message(line []byte, fields map[string]json.RawMessage) (jsonrpc.Message, error) {
 	if req, ok := plainRequest(fields); ok {
 		return req, nil
@@ -361,9 +367,9 @@ func message(line []byte, fields map[string]json.RawMessage) (jsonrpc.Message, e
 }
 
 // plainRequest builds the request of fields when its method is a string
-// without escapes and its id absent, null, a string without escapes or an
-// integer of at most 15 digits (exact as the float64 the SDK decodes it
-// to). The screen has checked "jsonrpc".
+// without escapes. Its id must be absent, null, a string without escapes,
+// or an integer of at most 15 digits. Such an integer is exact as the
+// float64 the SDK decodes it to. The screen has checked "jsonrpc".
 func plainRequest(fields map[string]json.RawMessage) (*jsonrpc.Request, bool) {
 	method, ok := plainrpc.String(fields["method"])
 	if !ok {
@@ -403,7 +409,7 @@ func depth(data []byte) int {
 	return deepest
 }
 
-// errorAnswer is a JSON-RPC error response; a nil id is written as null.
+// errorAnswer is a JSON-RPC error response. A nil id is written as null.
 func errorAnswer(id json.RawMessage, code int64, msg string) []byte {
 	if id == nil {
 		id = json.RawMessage("null")

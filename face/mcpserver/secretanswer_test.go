@@ -21,7 +21,7 @@ import (
 	"github.com/toolhost/toolhost/resolver"
 )
 
-// TestSecretAnswerMCP is issue 17's grep test for a "Secret" answer over
+// TestSecretAnswerMCP greps for a planted "Secret" answer over
 // MCP: a tool asks a Secret question (faketool's asks-secret, which prints
 // its answer on stderr), the client answers it through elicitation (in the
 // same request before multi round-trip, in a later one after: the answer

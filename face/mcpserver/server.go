@@ -49,15 +49,15 @@ type Options struct {
 	// Name and Version are the implementation info sent to clients.
 	// If empty, "toolhost" and "dev".
 	Name, Version string
-	// MaxCalls bounds the tool calls running at once, so the tool processes
-	// alive at any time; further calls wait for a slot (or their
+	// MaxCalls bounds the tool calls running at once. So the tool processes
+	// alive at any time. Further calls wait for a slot (or their
 	// cancellation). If zero, 2×GOMAXPROCS, at least 4.
 	MaxCalls int
 	// MaxCallsPerSession bounds the calls of one client session running at
 	// once, so that one client with hanging calls cannot hold every slot. It does not apply to the one session of [Server.Run],
 	// which may use every slot. If zero, max(1, MaxCalls/2).
 	MaxCallsPerSession int
-	// MaxQueued bounds the calls waiting to run; one session may hold at
+	// MaxQueued bounds the calls waiting to run. One session may hold at
 	// most half of them (all of them under [Server.Run]). A call beyond is
 	// refused at once with the JSON-RPC error [CodeBusy]. If zero,
 	// [DefaultMaxQueued].
@@ -65,26 +65,26 @@ type Options struct {
 	// MemoryBudget bounds, in bytes, what the calls running at once are
 	// charged: three times their arguments' size plus three times the
 	// stdout cap (16 MiB) for their output. A call waits until its charge
-	// fits; a call whose arguments alone exceed it is refused with
+	// fits. A call whose arguments alone exceed it is refused with
 	// [CodeBusy]. If zero, [DefaultMemoryBudget] (256 MiB).
 	MemoryBudget int64
 	// SessionTimeout closes a streamable HTTP session ([Server.Handler])
 	// that received no request for this long, cancelling its calls. If
-	// zero, [DefaultSessionTimeout]; negative keeps idle sessions forever.
+	// zero, [DefaultSessionTimeout]. Negative keeps idle sessions forever.
 	SessionTimeout time.Duration
 	// MaxSessions bounds the streamable HTTP sessions alive at once. A
-	// new session beyond it closes the session idle the longest; when
+	// new session beyond it closes the session idle the longest. When
 	// every session has a request in progress (a listening GET stream
 	// counts), the new one is refused with 503 and [CodeBusy]. If zero,
-	// [DefaultMaxSessions]; negative keeps any number.
+	// [DefaultMaxSessions]. Negative keeps any number.
 	MaxSessions int
 	// RefreshInterval is how often a Catalog with a Refresh method is polled
-	// for rebuilt binaries while the server runs. If zero, 2s; negative
+	// for rebuilt binaries while the server runs. If zero, 2s. Negative
 	// disables polling.
 	RefreshInterval time.Duration
 	// DrainTimeout bounds how long a session of [Server.Run] whose peer
 	// closed its end (stdin closed) waits for the answers to the calls it
-	// had already read; then it cancels those still running. If zero,
+	// had already read. Then it cancels those still running. If zero,
 	// [DefaultDrainTimeout].
 	DrainTimeout time.Duration
 	// Logger receives the server's diagnostics (never stdout). If nil,
@@ -105,19 +105,18 @@ type Options struct {
 	// no process, is served either way.
 	AllowHTTPExecute bool
 	// ToolSearch lists two tools instead of the catalog's, for catalogs
-	// too large to send to a model: search_tools, which ranks the
-	// catalog's tools for a query and gives the best with their input
-	// schemas, and call_tool, which calls one of them the way tools/call
-	// would (validation, approval, questions and the sandbox all apply).
-	// A tools/call naming a catalog tool still works; the full list stays
-	// available to people (`toolhost list`, GET /tools). search_tools runs
-	// no process and is served over HTTP without AllowHTTPExecute;
-	// call_tool is not.
+	// too large to send to a model. search_tools ranks the catalog's tools
+	// for a query and gives the best with their input schemas. call_tool
+	// calls one of them the way tools/call would: validation, approval,
+	// questions and the sandbox all apply. A tools/call naming a catalog
+	// tool still works. The full list stays available to people
+	// (`toolhost list`, GET /tools). search_tools runs no process and is
+	// served over HTTP without AllowHTTPExecute. call_tool is not.
 	ToolSearch bool
 }
 
 // Server serves a [Catalog] over MCP with the official Go SDK: the
-// catalog's tools with their input schemas, tools/call mapped as design §6
+// catalog's tools with their input schemas, tools/call mapped as docs/mcp.md
 // says, the custom method server/identity, and
 // notifications/tools/list_changed whenever the catalog changes.
 //
@@ -156,8 +155,8 @@ type Server struct {
 	listMu  sync.Mutex
 	listRaw []byte // the tools/list result as served; nil after a change; guarded by listMu
 	listGen uint64 // changes of the catalog; guarded by listMu
-	// the index of search_tools (Options.ToolSearch); nil after a change;
-	// guarded by listMu
+	// the index of search_tools (Options.ToolSearch), nil after a change.
+	// Guarded by listMu
 	searchIx *searchIndex
 	// held while the index is built: concurrent first searches wait for
 	// one build rather than each making its own (never held with mu)
@@ -232,7 +231,7 @@ func New(cat Catalog, opts *Options) *Server {
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
 		Logger: o.Logger,
 		// Tools even when the catalog is empty, with list-changed
-		// notifications; logging, for the log lines of protocol v2 tools.
+		// notifications. Logging, for the log lines of protocol v2 tools.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}, Logging: &mcp.LoggingCapabilities{}},
 	})
 	if err := mcp.AddReceivingCustomMethod(s.mcp, MethodIdentity, s.identity); err != nil {

@@ -15,7 +15,7 @@ const DefaultMaxSessions = 1000
 // sessions bounds the live streamable HTTP sessions in number, as the
 // SDK's SessionTimeout bounds them in time. Each request naming a session
 // marks it busy while it lasts (a GET stream that listens is busy for as
-// long as it is open); a new session beyond the bound closes the session
+// long as it is open). A new session beyond the bound closes the session
 // idle the longest, and is refused when none is idle. Safe for concurrent
 // use.
 //

@@ -17,10 +17,11 @@ const (
 	DefaultMaxQueued = 256
 )
 
-// What a call is charged against the memory budget: argFactor bytes per
-// byte of its arguments (the frame, its raw params and the decoded map
-// live at once) and outputReserve for its output (stdout buffer, the
-// outcome's text and its JSON encoding, each up to the stdout cap).
+// What a call is charged against the memory budget. It is charged
+// argFactor bytes per byte of its arguments, as the frame, its raw params
+// and the decoded map live at once. It is charged outputReserve for its
+// output: stdout buffer, the outcome's text and its JSON encoding, each up
+// to the stdout cap.
 const (
 	argFactor     = 3
 	outputReserve = 3 * invoke.DefaultMaxStdout
@@ -73,19 +74,18 @@ func (s *Server) admit(next mcp.MethodHandler) mcp.MethodHandler {
 
 // admission decides which call runs when. It is guarded by Server.mu.
 //
-// A call needs a slot (at most MaxCalls run), a share of its session (at
-// most MaxCallsPerSession run per session, so that one client with
-// hanging calls cannot take every slot) and its
-// charge against the memory budget. Calls that cannot run yet wait in
+// A call needs a slot, its charge against the memory budget, and a share
+// of its session. At most MaxCalls run. At most MaxCallsPerSession run per
+// session, so that one client with hanging calls cannot take every slot. Calls that cannot run yet wait in
 // arrival order, at most MaxQueued of them (per session at most half of
-// it); further calls are refused at once with [CodeBusy].
+// it). Further calls are refused at once with [CodeBusy].
 //
 // # Trade-offs
 //
 // The charge is an estimate fixed when the call starts (arguments ×3 plus
 // three times the stdout cap): a call printing little is charged as much
-// as one printing 16 MiB. The budget is released when the handler returns;
-// the SDK's JSON encoding of the result happens after and is not charged.
+// as one printing 16 MiB. The budget is released when the handler returns.
+// The SDK's JSON encoding of the result happens after and is not charged.
 type admission struct {
 	// fixed at creation
 	maxCalls, perSession int

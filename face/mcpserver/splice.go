@@ -9,22 +9,21 @@ import (
 	"sync"
 )
 
-// splicer lets a stdio session write kept bytes (the tools/list result)
-// without the SDK encoding them: the SDK's JSON-RPC layer marshals a
-// result and then the whole message again, each time compacting and
-// checking every byte (two passes over 562 KiB for 1000 tools, most of a
-// tools/list). A result whose bytes are kept marshals to a small marker
-// instead, {"toolhost.splice":"<nonce>-<n>"}, and the session's writer
-// ([lockedWriter]) writes the kept bytes in its place. The nonce is
-// random per server, so no value a client or a tool sends can stand for
-// a marker.
+// splicer lets a stdio session write kept bytes, such as the tools/list
+// result, without the SDK encoding them. The SDK's JSON-RPC layer marshals
+// a result and then the whole message again. Each time it compacts and
+// checks every byte. For 1000 tools that is two passes over 562 KiB, most
+// of a tools/list. A result whose bytes are kept marshals to a small
+// marker instead, {"toolhost.splice":"<nonce>-<n>"}. The session's writer
+// ([lockedWriter]) writes the kept bytes in its place. The nonce is random
+// per server. So no value a client or a tool sends can stand for a marker.
 //
 // # Trade-offs
 //
 // Only the sessions of [Server.Run] over stdio write through a
-// lockedWriter, so only they splice; HTTP sessions encode as before. A
-// marker whose message is never written (the session ended) keeps its
-// bytes until the server goes.
+// lockedWriter, so only they splice. HTTP sessions encode as before. A
+// marker whose message is never written, as when the session ended, keeps
+// its bytes until the server goes.
 type splicer struct {
 	// fixed at creation
 	prefix []byte // {"toolhost.splice":"<nonce>-

@@ -22,7 +22,7 @@ import (
 // malformed message is answered with a JSON-RPC error and the session goes
 // on (see [MaxLineBytes], [MaxDepth]). When the peer closes its end
 // (stdin closed), the calls it had already sent are answered first, for up
-// to [Options.DrainTimeout] (2s); such a session returns nil.
+// to [Options.DrainTimeout] (2s). Such a session returns nil.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	defer s.Close()
 	s.mu.Lock()
@@ -79,9 +79,9 @@ const DefaultDrainTimeout = 2 * time.Second
 
 // watchedConn tracks the requests read and not yet answered. When the
 // peer closes its end (io.EOF), Read holds the EOF back until those are
-// answered (at most limit): the SDK stops writing once a read fails
-// (go-sdk issue 1061), which would drop the answers of a client that
-// writes its requests and closes stdin. Then it calls gone, which cancels
+// answered, for at most limit. The SDK stops writing once a read fails
+// (go-sdk issue 1061). That would drop the answers of a client that writes
+// its requests and closes stdin. Then it calls gone, which cancels
 // whatever still runs.
 type watchedConn struct {
 	mcp.Connection

@@ -22,7 +22,7 @@ import (
 
 // The tools [Options.ToolSearch] lists instead of the catalog's.
 const (
-	// SearchToolsName finds tools: arguments {"query", "limit"?}; the
+	// SearchToolsName finds tools: arguments {"query", "limit"?}. The
 	// result is {"tools":[…]}, the definitions of the best matches as
 	// tools/list gives them (input schemas included), best first.
 	SearchToolsName = "search_tools"
@@ -164,10 +164,10 @@ func (s *Server) searchTools(_ context.Context, req *mcp.CallToolRequest) (*mcp.
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}, nil
 }
 
-// callTool is the handler of call_tool: the named tool's own handler, on
-// the request with its name and arguments, so that the call goes the way
-// a tools/call of that tool goes (a retried multi round-trip call brings
-// back the state sealed for that tool and those arguments).
+// callTool is the handler of call_tool. It runs the named tool's own
+// handler on the request with its name and arguments. So the call goes
+// the way a tools/call of that tool goes. A retried multi round-trip call
+// brings back the state sealed for that tool and those arguments.
 func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	name, args, err := decodeCallTool(req.Params.Arguments)
 	if err != nil {

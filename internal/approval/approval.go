@@ -1,8 +1,8 @@
 // Package approval keeps the approvals that a face asks for in one request
-// and acts on in the next: the MCP multi round-trip of 2026-07-28 (the
-// client answers an input request, then calls again) and the page of
-// `toolhost serve --http` (the person confirms, then the page calls
-// again). A [Tickets] value issues one-time tickets, each bound to one
+// and acts on in the next. One face is the MCP multi round-trip of
+// 2026-07-28: the client answers an input request, then calls again. The
+// other is the page of `toolhost serve --http`: the person confirms, then
+// the page calls again. A [Tickets] value issues one-time tickets, each bound to one
 // tool and its exact arguments, kept by the server:
 //
 //	id := tickets.Issue("rm", args)     // sent with the question to the person
@@ -26,13 +26,13 @@ import (
 const (
 	// TTL is how long a ticket can be redeemed after it was issued.
 	TTL = 10 * time.Minute
-	// Max bounds the tickets kept at once; when full, the oldest is
+	// Max bounds the tickets kept at once. When full, the oldest is
 	// forgotten first.
 	Max = 4096
 )
 
 // Tickets issues and redeems one-time approval tickets. The zero value is
-// ready; it is safe for concurrent use.
+// ready. It is safe for concurrent use.
 //
 // # Trade-offs
 //

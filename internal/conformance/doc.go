@@ -10,7 +10,7 @@
 //	go test ./internal/conformance -run 'Conformance/tools-call-image' -v
 //
 // Without node or the installed suite the test skips, saying how to
-// install it; with the environment variable CI set it fails instead.
+// install it. With the environment variable CI set it fails instead.
 //
 // # Flow
 //

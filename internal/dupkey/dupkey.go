@@ -10,7 +10,7 @@ import (
 )
 
 // MaxDepth is the deepest nesting [Check] follows, encoding/json's own
-// limit; deeper input is left to the decoder, which refuses it.
+// limit. Deeper input is left to the decoder, which refuses it.
 const MaxDepth = 10000
 
 // Error reports a key that appears twice in one object.
@@ -29,7 +29,7 @@ func (e *Error) Error() string {
 }
 
 // Check returns an [*Error] when an object in data, one JSON value with
-// whitespace around it, holds a key twice; the first such key in the
+// whitespace around it, holds a key twice. The first such key in the
 // order of the text. It returns nil otherwise, also for data that is not
 // JSON (see the package documentation).
 func Check(data []byte) error {

@@ -9,16 +9,16 @@ import (
 	"github.com/toolhost/toolhost/internal/invoke/sandbox"
 )
 
-// leaf is the cgroup of one call (Linux cgroup v2, see cgroup_linux.go):
-// the tool is started straight into it (clone3 CLONE_INTO_CGROUP), so are
+// leaf is the cgroup of one call (Linux cgroup v2, see cgroup_linux.go).
+// The tool is started straight into it (clone3 CLONE_INTO_CGROUP). So are
 // all its descendants, whatever they do to their process group, session,
-// name or environment, and when the call ends one write to cgroup.kill
-// ends every one of them. A nil *leaf is a call without one: only its
-// process group and its [CallEnv] token are followed.
+// name or environment. When the call ends, one write to cgroup.kill ends
+// every one of them. A nil *leaf is a call without one: only its process
+// group and its [CallEnv] token are followed.
 //
-// A leaf that a call left empty is kept, open, for a later call (making
-// and removing a cgroup, 0.07–0.18 ms on a busy machine, costs far more
-// than checking that one is empty, 0.001 ms); see [cgroupHost].
+// A leaf that a call left empty is kept, open, for a later call. Making
+// and removing a cgroup costs 0.07–0.18 ms on a busy machine, far more
+// than checking that one is empty, 0.001 ms. See [cgroupHost].
 type leaf struct {
 	dir    string      // the cgroup's directory
 	fd     int         // the directory, open for clone3
@@ -30,8 +30,8 @@ type leaf struct {
 // startContained starts a command made by newCmd (see startRetrying,
 // launch confines it when not nil) in l, and returns the leaf the process runs in: l, or nil when it runs in
 // none. When the start fails in a way that may be the kernel refusing the
-// cgroup ([cgroupRefusal]), it starts the command once more without it;
-// if that works and the cause lasts (clone3 missing or blocked by a
+// cgroup ([cgroupRefusal]), it starts the command once more without it.
+// If that works and the cause lasts (clone3 missing or blocked by a
 // seccomp filter, no write access to the host's cgroup), per-call cgroups
 // are turned off for the rest of the process. Either way the call goes on
 // with its process group and token alone.

@@ -18,15 +18,16 @@ import (
 // cgroupHost is what this process found out, once, about per-call
 // cgroups: where it may make them, or why it may not.
 //
-// A call's cgroup (its leaf) is made as a child of the host's own cgroup
-// v2 (the 0:: line of /proc/self/cgroup, under the cgroup2 mount): the
-// one place an unprivileged host may own (a systemd user session
-// delegates the user's subtree, and the host's scope is inside it; an SSH
-// session's scope belongs to root), and as good as any for root. A child
-// of a cgroup holding processes is allowed as long as no controller is
-// enabled for its children, which is so for any cgroup the host can sit
-// in ("no internal processes": only the root cgroup may hold processes
-// and enable controllers, and children of the root are allowed too).
+// A call's cgroup, its leaf, is made as a child of the host's own cgroup
+// v2: the 0:: line of /proc/self/cgroup, under the cgroup2 mount. That is
+// the one place an unprivileged host may own, and as good as any for
+// root. A systemd user session delegates the user's subtree, and the
+// host's scope is inside it. An SSH session's scope belongs to root. A
+// child of a cgroup holding processes is allowed as long as no controller
+// is enabled for its children. That is so for any cgroup the host can sit
+// in, by the rule of "no internal processes". Only the root cgroup may
+// hold processes and enable controllers, and children of the root are
+// allowed too.
 //
 // Leaves that calls left empty are kept open for later calls, at most
 // maxFreeLeaves of them: those of a host that exited stay behind, empty,
@@ -137,7 +138,7 @@ func detectCgroup() *cgroupHost {
 
 // leafPrefix is the start of the names of the leaves of the host pid in
 // the pid namespace ns (the inode of /proc/self/ns/pid, 0 when unknown):
-// "toolhost-NS-PID-"; a leaf's name ends with its number.
+// "toolhost-NS-PID-". A leaf's name ends with its number.
 func leafPrefix(ns uint64, pid int) string {
 	return "toolhost-" + strconv.FormatUint(ns, 10) + "-" + strconv.Itoa(pid) + "-"
 }
@@ -161,7 +162,7 @@ func pidNamespace() uint64 {
 // staleLeaf reports whether the leaf name in the host's cgroup is one a
 // host that exited left, and whether what runs in it may be killed. A
 // leaf of this pid namespace (ns, not 0) whose host's pid no longer runs
-// is killed; one of an older toolhost ("toolhost-PID-N", no namespace)
+// is killed. One of an older toolhost ("toolhost-PID-N", no namespace)
 // or of another namespace, whose pid means nothing here, is only removed
 // when empty, and the latter only when its pid is not running here
 // either.
@@ -213,7 +214,7 @@ func removeStale(dir string) {
 }
 
 // staleDrain bounds the wait for the processes of stale leaves to exit
-// before their leaves are removed; a leaf still busy then stays, for the
+// before their leaves are removed. A leaf still busy then stays, for the
 // next host.
 const staleDrain = 5 * time.Second
 
@@ -251,9 +252,9 @@ func ownCgroup(cgroupFile, mountinfoFile string) (string, error) {
 const cgroup2Magic = 0x63677270
 
 // standardCgroupDir returns the directory of cgroup path where cgroup2 is
-// mounted in the usual places, /sys/fs/cgroup (cgroup v2 alone) or
-// /sys/fs/cgroup/unified (hybrid), whole: a statfs and a stat, where
-// reading mountinfo costs ten times more (0.13 ms). ok is false when
+// mounted whole in the usual places: /sys/fs/cgroup (cgroup v2 alone) or
+// /sys/fs/cgroup/unified (hybrid). It costs a statfs and a stat. Reading
+// mountinfo costs ten times more (0.13 ms). ok is false when
 // neither holds it.
 func standardCgroupDir(path string) (dir string, ok bool) {
 	for _, mnt := range []string{"/sys/fs/cgroup", "/sys/fs/cgroup/unified"} {
@@ -425,12 +426,12 @@ func (l *leaf) kill() {
 }
 
 // end ends whatever of a call still runs, once its first process was
-// waited for and its group killed: everything in l (cgroup.kill); it
+// waited for and its group killed: everything in l (cgroup.kill). It
 // waits, at most drain, for those processes to exit (reaping the ones
 // re-parented to the host when it is a subreaper), then keeps l, empty,
 // for a later call. With a subreaper it also runs the token scan, which
 // reaps orphans that exited by themselves and ends what moved out of the
-// cgroup but kept the token; without one the cgroup is the whole check
+// cgroup but kept the token. Without one the cgroup is the whole check
 // (the scan reads every process's environ). With l nil (no cgroup) it is
 // the token scan alone.
 func (l *leaf) end(token string, drain time.Duration) {
@@ -517,9 +518,9 @@ func (l *leaf) waitEmpty(deadline time.Time) {
 
 // reapKilled reaps the killed processes pids as they exit, when the host
 // is a subreaper: each was in a call's cgroup, below the child Run waited
-// for, so each ends as a zombie child of the host (re-parented to it when
+// for. So each ends as a zombie child of the host (re-parented to it when
 // its parent exits), unless another call's cleanup reaps it first. It
-// gives up at deadline; without a subreaper init reaps them.
+// gives up at deadline. Without a subreaper init reaps them.
 func reapKilled(pids []int, deadline time.Time) {
 	r := adopted.Load()
 	if r == nil {

@@ -4,7 +4,7 @@
 // outcome, a schema answer?) is the binaries' business (internal/source/binary/read.go).
 // [Run] starts a one-shot process, [Start] a long-lived one that reads
 // requests a line at a time (a pool's), and [Open] one whose stdin and
-// stdout the caller speaks over (an MCP stdio server); all three go
+// stdout the caller speaks over (an MCP stdio server). All three go
 // through one spawner.
 //
 //	spec := &invoke.Spec{Command: []string{"bin/fs", "--root", "my dir"}} // argv tokens, as config.SplitWords gives them
@@ -24,13 +24,13 @@
 //
 //   - Its environment is the host's without the host's own variables
 //     (every TOOLHOST_* one, the token of serve --http first:
-//     [HostEnvPrefix]), or only PATH and HOME with [Spec.ClearEnv]; then
+//     [HostEnvPrefix]), or only PATH and HOME with [Spec.ClearEnv]. Then
 //     the entry's [Spec.Env], then what the host sets for the process
 //     ([CallEnv], [tool.LongLivedEnv], the trace context). Under the
 //     sandbox, only what its policy keeps.
 //   - Its descriptors are 0, 1 and 2, nothing else: before each start
 //     every descriptor of the host from 3 up is made close-on-exec (one
-//     close_range call on Linux), so one the host inherited without the
+//     close_range call on Linux). So one the host inherited without the
 //     flag (a secret file, a terminal) does not reach the tool.
 //   - Its argv never holds a secret answer ([Spec.SecretAnswers]).
 //   - It runs in a process group of its own, in a cgroup v2 of its own
@@ -40,36 +40,40 @@
 //     long as the host (the signal follows the thread that forked, and the
 //     Go runtime ends threads). A sandboxed process cannot have it: it is
 //     forked from a throwaway thread, whose end would fire the signal at
-//     once. What such a process, or any tool's descendant, leaves running
-//     when the host is killed (SIGKILL, the OOM killer) is killed at once
-//     by the host's watchdog, a process of its own binary waiting for the
-//     host's end (the toolhost command, see [EnableSubreaper]), found by
-//     its cgroup or its [CallEnv] token, or else by the next host's first
-//     call in the same cgroup, which sweeps the cgroup leaves of dead
-//     hosts.
+//     once. The host may be killed (SIGKILL, the OOM killer) while such a
+//     process, or any tool's descendant, still runs. The host's watchdog
+//     then kills it at once. The watchdog is a process of the host's own
+//     binary that waits for the host's end (the toolhost command, see
+//     [EnableSubreaper]). It finds the process by its cgroup or its
+//     [CallEnv] token. Failing that, the next host's first call in the
+//     same cgroup kills it, as it sweeps the cgroup leaves of dead hosts.
 //
 // # Processes
 //
-// [Run] starts the binary directly (no shell unless [Spec.Shell]) in its own
-// process group, in context.root or [Spec.Dir], writes the request JSON to
-// its stdin and closes it. A binary that is open for writing (ETXTBSY: being
-// rebuilt) is tried again for about 0.6s before that is an error. When the context is done the whole group gets
-// SIGTERM, then SIGKILL after [Spec.Grace]; a descendant that keeps stdout
+// [Run] starts the binary directly, with no shell unless [Spec.Shell]. It
+// runs in its own process group, in context.root or [Spec.Dir]. Run writes
+// the request JSON to its stdin and closes it. A binary that is open for
+// writing (ETXTBSY: being rebuilt) is tried again for about 0.6s before
+// that is an error. When the context is done the whole group gets
+// SIGTERM, then SIGKILL after [Spec.Grace]. A descendant that keeps stdout
 // open cannot hang the call (os/exec WaitDelay), and the group is killed
 // when Run returns. On Linux each run also starts in a cgroup v2 of its
-// own where the host may make one (a child of the host's cgroup; clone3
-// CLONE_INTO_CGROUP), killed whole with cgroup.kill when Run returns, so a
-// descendant that left the group (setsid, a double fork, a new name, an
-// empty environment) is not left behind either; elsewhere the ones still
-// carrying the run's [CallEnv] token are (docs/protocol.md, "Nothing
-// outlives its call", says what is caught where). stdout is capped
-// ([Spec.MaxStdout], 16 MiB by default; a breach kills the group and is
-// [ErrOutputTooLarge]); of stderr only the last 64 KiB are kept.
+// own where the host may make one. The cgroup is a child of the host's
+// cgroup, entered with clone3 CLONE_INTO_CGROUP. It is killed whole with
+// cgroup.kill when Run returns. So a descendant that left the group is not
+// left behind either, whether by setsid, a double fork, a new name or an
+// empty environment. Elsewhere the ones still carrying the run's
+// [CallEnv] token are killed. docs/protocol.md, "Nothing outlives its
+// call", says what is caught where.
+//
+// stdout is capped at [Spec.MaxStdout], 16 MiB by default. A breach kills
+// the group and is [ErrOutputTooLarge]. Of stderr only the last 64 KiB are
+// kept.
 //
 // A long-lived process ([Start], [Open]) ends in one stop order,
-// [Process.Stop]: its stdin is closed, so that it finishes and exits;
-// after [Spec.Grace] its group gets SIGTERM; after another, SIGKILL, and
-// so does everything in its cgroup.
+// [Process.Stop]. Its stdin is closed, so that it finishes and exits.
+// After [Spec.Grace] its group gets SIGTERM. After another [Spec.Grace]
+// the group gets SIGKILL, and so does everything in its cgroup.
 //
 // # Templates
 //
@@ -92,10 +96,10 @@
 //
 // # Errors
 //
-// A process that ran is a [Result], whatever its exit status; an [*Error]
+// A process that ran is a [Result], whatever its exit status. An [*Error]
 // means no answer could be had. It wraps one of [ErrNotFound],
 // [ErrNotExecutable], [ErrTimeout], [ErrOutputTooLarge], [ErrOptionValue],
-// [ErrShellTemplate] or a context error; its message is one line with the
+// [ErrShellTemplate] or a context error. Its message is one line with the
 // cause and the last lines of stderr, and its Fix field says what the user
 // can do (faces show it on a line of its own):
 //

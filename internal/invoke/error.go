@@ -10,7 +10,7 @@ import (
 )
 
 // Errors that say why no answer could be had from a tool process. Each is
-// wrapped in an [*Error]; test with errors.Is.
+// wrapped in an [*Error]. Test with errors.Is.
 var (
 	// ErrNotFound: the executable (or its working directory, or the
 	// interpreter on its #! line) does not exist.
@@ -18,9 +18,9 @@ var (
 	// ErrNotExecutable: the file exists but cannot be executed (no x bit, a
 	// directory, no #! line or built for another machine).
 	ErrNotExecutable = errors.New("not executable")
-	// ErrTimeout: the context's deadline passed; the process group was killed.
+	// ErrTimeout: the context's deadline passed. The process group was killed.
 	ErrTimeout = errors.New("timed out")
-	// ErrOutputTooLarge: stdout passed [Spec.MaxStdout]; the process group was killed.
+	// ErrOutputTooLarge: stdout passed [Spec.MaxStdout]. The process group was killed.
 	ErrOutputTooLarge = errors.New("stdout too large")
 )
 

@@ -11,7 +11,7 @@ import (
 // CallEnv is the variable that marks every process of one [Run]: the
 // child gets CallEnv=TOKEN, a token new for each run, and its descendants
 // inherit it. When Run returns, every process of the same user still
-// carrying the token is killed (Linux; see [EnableSubreaper]), so a tool
+// carrying the token is killed (Linux; see [EnableSubreaper]). So a tool
 // that daemonizes out of its process group (fork, setsid, fork) does not
 // outlive its call. Tokens differ between runs, so ending one run never
 // touches the processes of another, however many run at once. A process

@@ -13,20 +13,20 @@ import (
 const prSetChildSubreaper = 36
 
 // EnableSubreaper makes this process a child subreaper (Linux
-// prctl(PR_SET_CHILD_SUBREAPER)): a process orphaned below it — a tool's
-// daemon whose parent exited — is re-parented to it rather than to init,
-// and [Run] then kills and reaps the ones carrying its token, and reaps
-// adopted orphans that exited by themselves, so none is left as a zombie.
+// prctl(PR_SET_CHILD_SUBREAPER)). A process orphaned below it, such as a
+// tool's daemon whose parent exited, is re-parented to it rather than to
+// init. [Run] then kills and reaps the ones carrying its token. It also
+// reaps adopted orphans that exited by themselves. So none is left as a zombie.
 //
 // Call it once, at start, before any process is started, and only in a
-// program whose child processes are all started by [Run] (the toolhost
-// command): reaping adopted orphans waits for children Run did not start,
-// which would steal the exit status of a child the program started
+// program whose child processes are all started by [Run], such as the
+// toolhost command. Reaping adopted orphans waits for children Run did not
+// start. That would steal the exit status of a child the program started
 // itself. Without it Run still kills what its tools leave behind (found
-// by [CallEnv]); init reaps those. A host that called it also starts a
-// watchdog (watchdog_linux.go) with its first long-lived process, or
-// once a call has run 100 ms, which ends what the host leaves running if
-// it is killed. It returns an error on other systems.
+// by [CallEnv]), and init reaps those. A host that called it also starts
+// a watchdog (watchdog_linux.go) with its first long-lived process, or
+// once a call has run 100 ms. The watchdog ends what the host leaves
+// running if it is killed. It returns an error on other systems.
 func EnableSubreaper() error {
 	if adopted.Load() != nil {
 		return nil
@@ -71,7 +71,7 @@ func endEscaped(token string) {
 	for range maxEndRounds {
 		// An orphan is re-parented to the subreaper's first live thread,
 		// its main thread (Linux find_new_reaper): one file lists them all.
-		// Run's own children may sit under other threads; they are skipped.
+		// Run's own children may sit under other threads. They are skipped.
 		kids, ok := childrenFile(strconv.Itoa(self) + "/task/" + strconv.Itoa(self))
 		if !ok { // no /proc/PID/task/TID/children: scan instead
 			endEscapedScan(marker, self)
@@ -126,7 +126,7 @@ func killTree(name string, marker, buf []byte) []byte {
 }
 
 // childrenOf lists the children of the threads under /proc/TASKDIR
-// (PID/task), from their children files; ok is false when the kernel has
+// (PID/task), from their children files. ok is false when the kernel has
 // none (CONFIG_PROC_CHILDREN).
 func childrenOf(taskDir string) (pids []int, ok bool) {
 	d, err := os.Open("/proc/" + taskDir)
@@ -146,7 +146,7 @@ func childrenOf(taskDir string) (pids []int, ok bool) {
 }
 
 // childrenFile lists the children of one thread, /proc/PID/task/TID
-// (given without /proc/); ok is false when the kernel has no children
+// (given without /proc/). ok is false when the kernel has no children
 // files. A thread that ended has none.
 func childrenFile(task string) (pids []int, ok bool) {
 	buf, err := readAll("/proc/"+task+"/children", nil)
@@ -206,7 +206,7 @@ func (r *subreaper) reap(pids []int) {
 // reapZombie reaps the dead child pid. A multi-threaded process's leader
 // shows "Z" as soon as it exits but cannot be waited for until its other
 // threads have exited too (the kernel's delay_group_leader): wait4 with
-// WNOHANG then returns 0, so it is asked again for up to ~200 ms.
+// WNOHANG then returns 0. So it is asked again for up to ~200 ms.
 func reapZombie(pid int) {
 	for range 200 {
 		var ws syscall.WaitStatus

@@ -14,11 +14,11 @@ import (
 // or a terminal that toolhost's parent left open without the flag would
 // otherwise reach every tool (os/exec closes nothing). The streams the
 // spawner passes are dup'd onto 0, 1 and 2 in the child, which clears the
-// flag there, so they still reach it.
+// flag there. So they still reach it.
 //
 // It runs before every start, not once, because a descriptor can come
 // later (a library opening one without the flag). On Linux 5.11 and
-// later it is one close_range(2) call; elsewhere each open descriptor is
+// later it is one close_range(2) call. Elsewhere each open descriptor is
 // marked in turn.
 //
 // An embedding program that starts processes itself with raw fork and
@@ -35,7 +35,7 @@ func closeInherited() {
 }
 
 // noCloseRange is set once close_range failed: the kernel lacks it (or
-// CLOSE_RANGE_CLOEXEC), so every later start marks each descriptor.
+// CLOSE_RANGE_CLOEXEC). So every later start marks each descriptor.
 var noCloseRange atomic.Bool
 
 // markEach sets close-on-exec on each open descriptor from 3 up, as

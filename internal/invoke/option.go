@@ -56,10 +56,11 @@ func (e *OptionError) Fix() string {
 func (e *OptionError) Is(target error) bool { return target == ErrOptionValue }
 
 // checkOptions refuses a value that would start an argv element (a shell
-// word) with "-": the first non-empty value of an element whose templates
-// come before any literal byte, unless a literal "--" precedes it in the
-// same command or spec.AllowOption names its argument. JP's {{context}}
-// and {{tool}} are JSON objects, so they never start with "-".
+// word) with "-". That is the first non-empty value of an element whose
+// templates come before any literal byte. It is allowed when a literal
+// "--" precedes it in the same command, or spec.AllowOption names its
+// argument. JP's {{context}}
+// and {{tool}} are JSON objects. So they never start with "-".
 func checkOptions(spec *Spec, ts []Template, values []string) error {
 	decided := -1 // the last element whose first byte is known
 	for i, t := range ts {

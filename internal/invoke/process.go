@@ -19,11 +19,11 @@ import (
 // Process is a long-lived process: a tool started by [Start] in
 // long-lived mode (package tool, "Long-lived mode"), which reads requests,
 // one a line, as they are written with [Process.Write], its stdout lines
-// going to the function given to Start; or a process started by [Open],
+// going to the function given to Start. Or a process started by [Open],
 // whose stdin and stdout the caller speaks over itself (an MCP stdio
 // server). It runs in a process group of its own, with a [CallEnv] token
-// of its own, until [Process.Close], [Process.Stop] or [Process.Kill];
-// when it exits, nothing of its group is left running (nor, on Linux,
+// of its own, until [Process.Close], [Process.Stop] or [Process.Kill].
+// When it exits, nothing of its group is left running (nor, on Linux,
 // anything in its cgroup v2, where the host may make one, or that carries
 // its token). Multiplexing calls over it is the caller's business. Safe
 // for concurrent use.
@@ -47,11 +47,11 @@ type Process struct {
 }
 
 // Start starts spec's command as a long-lived process, for requests like
-// req (its context.root is the working directory's base, and templates
-// are rendered from it: a caller pools only commands without templates),
-// with [tool.LongLivedEnv]=1 in its environment. onLine is called with
-// each line of stdout, without the newline, in order, from one goroutine;
-// the slice is only valid during the call. A line longer than Spec.MaxStdout
+// req, with [tool.LongLivedEnv]=1 in its environment. req's context.root
+// is the working directory's base. Templates are rendered from req, so a
+// caller pools only commands without templates. onLine is called with
+// each line of stdout, without the newline, in order, from one goroutine.
+// The slice is only valid during the call. A line longer than Spec.MaxStdout
 // kills the process group ([Process.Err] then wraps [ErrOutputTooLarge]).
 // Errors are those of [Run] before anything runs.
 func Start(spec *Spec, req *tool.Request, onLine func([]byte)) (*Process, error) {
@@ -186,11 +186,11 @@ func (p *Process) Write(line []byte) error {
 func (p *Process) Close() { go p.Stop() }
 
 // Stop ends the process in the one stop order of every process the host
-// starts: it closes its stdin, so that a long-lived binary finishes its
-// calls in flight and exits (an MCP stdio server exits on end of input);
-// after the grace delay its process group gets SIGTERM; after another,
-// SIGKILL, with everything in its cgroup. It returns once the process has
-// exited.
+// starts. It closes its stdin, so that a long-lived binary finishes its
+// calls in flight and exits. An MCP stdio server exits on end of input.
+// After the grace delay its process group gets SIGTERM. After another
+// grace delay the group gets SIGKILL, with everything in its cgroup. Stop
+// returns once the process has exited.
 func (p *Process) Stop() {
 	p.wmu.Lock()
 	_ = p.stdin.Close()
@@ -213,11 +213,11 @@ func (p *Process) Stop() {
 }
 
 // Stdout returns the read end of the stdout of a process started by
-// [Open]; the caller reads it and closes it. nil for [Start]'s.
+// [Open]. The caller reads it and closes it. nil for [Start]'s.
 func (p *Process) Stdout() *os.File { return p.stdout }
 
 // Stdin returns the stdin of the process, for a caller that speaks over
-// it (Open's); closing it is the polite request to end.
+// it (Open's). Closing it is the polite request to end.
 func (p *Process) Stdin() io.WriteCloser { return lockedWriter{p} }
 
 // lockedWriter is a Process's stdin, its writes serialised with Write's.

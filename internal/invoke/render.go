@@ -12,14 +12,14 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// Render renders the JP argv templates in tokens (design §3.2) for req and
-// returns the new argv. Tokens without "{{" are passed unchanged; each
-// other token is rendered on its own, so a template never splits or joins
+// Render renders the JP argv templates in tokens (docs/protocol.md) for req and
+// returns the new argv. Tokens without "{{" are passed unchanged. Each
+// other token is rendered on its own. So a template never splits or joins
 // argv elements:
 //
 //   - {{context}} and {{tool}} become the compact JSON of the request's
 //     context and tool objects, exactly as written on stdin ({{tool}} is
-//     null for a schema request);
+//     null for a schema request).
 //   - {{context.root}}, {{tool.name}}, {{tool.arguments.x}},
 //     {{tool.arguments.a.b}}, {{tool.arguments.list.0}} walk into them: a
 //     string, number or boolean renders bare, an object or array as compact
@@ -45,12 +45,12 @@ func Render(tokens []string, req *tool.Request) ([]string, error) {
 }
 
 // CheckArguments reports whether [Run] would refuse to start spec for req
-// because of its templates: a malformed template, a shell template in a
-// construct that cannot take a value ([ErrShellTemplate]), or a value that
-// would be read as an option (an [*OptionError], matching
-// [ErrOptionValue]), or a value holding a NUL byte (a [*NULError]). It
-// starts nothing, so a caller can refuse a call
-// before running it.
+// because of its templates. Run refuses a malformed template, and a shell
+// template in a construct that cannot take a value ([ErrShellTemplate]).
+// It refuses a value that would be read as an option (an [*OptionError],
+// matching [ErrOptionValue]). It refuses a value holding a NUL byte (a
+// [*NULError]). CheckArguments starts nothing. So a caller can refuse a
+// call before running it.
 func CheckArguments(spec *Spec, req *tool.Request) error {
 	_, err := commandLine(spec, req)
 	return err
@@ -64,7 +64,7 @@ const shellName = "sh"
 // joined by spaces are the script of /bin/sh -c, in which every template
 // is replaced by a reference to a positional parameter, and the values
 // follow as the parameters: /bin/sh -c SCRIPT sh VALUE1 VALUE2 …. The
-// script never holds a value, so no value is ever parsed as shell code.
+// script never holds a value. So no value is ever parsed as shell code.
 func commandLine(spec *Spec, req *tool.Request) ([]string, error) {
 	ts, err := Templates(spec.Command, spec.Shell)
 	if err != nil {

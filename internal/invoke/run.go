@@ -33,15 +33,15 @@ type Spec struct {
 	// Command holds the argv tokens after shell-word splitting (see
 	// config.SplitWords); tokens may hold {{context}}, {{tool}} and
 	// {{tool.arguments.x}} templates (see [Render]). A first token with a
-	// slash is a path, relative to the working directory; a bare name is
+	// slash is a path, relative to the working directory. A bare name is
 	// looked up on the child's PATH.
 	Command []string
 	// Shell runs the tokens joined by spaces as a /bin/sh -c script (only
-	// when the entry says shell = true); a caller holding the command as
+	// when the entry says shell = true). A caller holding the command as
 	// written should pass it as one token. Template values never enter the
 	// script: each template is replaced by a positional parameter
 	// reference ("${1}" bare, ${1} inside "…", '"${1}"' inside '…') and
-	// the values are passed as /bin/sh -c SCRIPT sh VALUE1 VALUE2 …, so the
+	// the values are passed as /bin/sh -c SCRIPT sh VALUE1 VALUE2 …. So the
 	// shell never parses a value as code. A template inside `…`, ${…},
 	// $((…)) or a here-document is refused ([ErrShellTemplate]).
 	Shell bool
@@ -50,21 +50,21 @@ type Spec struct {
 	// such value is refused ([ErrOptionValue]), unless a literal "--"
 	// precedes it in the command.
 	AllowOption []string
-	// Dir is the working directory; "" means the request's context.root,
+	// Dir is the working directory, "" means the request's context.root,
 	// and a relative Dir is taken relative to context.root.
 	Dir string
 	// Env holds extra variables, set after (so overriding) the inherited ones.
 	Env map[string]string
 	// ClearEnv passes only PATH, HOME and Env.
 	ClearEnv bool
-	// MaxStdout caps stdout in bytes; 0 means DefaultMaxStdout (16 MiB).
+	// MaxStdout caps stdout in bytes, 0 means DefaultMaxStdout (16 MiB).
 	MaxStdout int64
 	// SecretAnswers are the values of the request's answers that are
 	// secret (a question asked as "Secret"). They never enter argv, which
 	// every local user can read (ps, /proc/PID/cmdline): where a template
 	// ({{tool}}, {{tool.answers.x}}) would render such an answer, it
 	// renders [RedactedAnswer] in its place. The request on stdin keeps
-	// them, so a tool reads them there.
+	// them. So a tool reads them there.
 	SecretAnswers []string
 	// OnLine, when set, is called with each complete line of stdout as it
 	// arrives (without the newline; the slice is only valid during the
@@ -78,7 +78,7 @@ type Spec struct {
 	Sandbox *sandbox.Policy
 	// Grace is the delay between SIGTERM and SIGKILL to the process group
 	// when the context is done, and how long a process that exited may leave
-	// a descendant holding stdout open; 0 means DefaultGrace (2 s).
+	// a descendant holding stdout open, 0 means DefaultGrace (2 s).
 	Grace time.Duration
 }
 
@@ -101,20 +101,22 @@ type Result struct {
 
 // Run starts one tool process for req, writes the request JSON to its
 // stdin, closes stdin, and waits for it to exit. The caller bounds the call
-// with context.WithTimeout; when ctx is done the whole process group gets
+// with context.WithTimeout. When ctx is done the whole process group gets
 // SIGTERM and, Spec.Grace later, SIGKILL. Whatever happens, no process of
-// the group is left running when Run returns; on Linux neither is any
-// process of the run's cgroup v2 (one per run, where the host may make
-// them: a daemon that forked and called setsid, renamed itself or cleared
-// its environment), nor any that still carries the run's [CallEnv] token.
+// the group is left running when Run returns. On Linux neither is any
+// process of the run's cgroup v2, nor any that still carries the run's
+// [CallEnv] token. There is one cgroup per run, where the host may make
+// them. It holds a daemon that forked and called setsid, renamed itself or
+// cleared its environment.
 //
 // A non-zero exit is not an error from Run: it is in the [Result]. Run
-// returns an [*Error] when no answer could be had, wrapping [ErrNotFound],
-// [ErrNotExecutable], [ErrTimeout], [ErrOutputTooLarge], the context's
-// error, or — before anything starts — [ErrShellTemplate], a malformed
-// template, or an [*OptionError] ([ErrOptionValue]: a caller serving a
-// model should turn that one into an error outcome, see [CheckArguments]);
-// the Result is then non-nil when the process had started (holding what it
+// returns an [*Error] when no answer could be had. It wraps [ErrNotFound],
+// [ErrNotExecutable], [ErrTimeout], [ErrOutputTooLarge] or the context's
+// error. Before anything starts, it wraps [ErrShellTemplate], a malformed
+// template, or an [*OptionError] ([ErrOptionValue]). A caller serving a
+// model should turn that last one into an error outcome (see
+// [CheckArguments]).
+// The Result is then non-nil when the process had started (holding what it
 // printed until then).
 func Run(ctx context.Context, spec *Spec, req *tool.Request) (res *Result, err error) {
 	start := time.Now()
@@ -187,7 +189,7 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (res *Result, err e
 			return err
 		}
 		// After Grace os/exec kills the leader and closes our ends of the
-		// pipes, so a descendant holding stdout cannot hang Wait; the
+		// pipes. So a descendant holding stdout cannot hang Wait. The
 		// group kill below then takes the descendants.
 		cmd.WaitDelay = grace
 	}
@@ -241,11 +243,11 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (res *Result, err e
 // ETXTBSY, after 10ms, 20ms, … 320ms: about 0.6s in all.
 const textBusyRetries = 6
 
-// startRetrying starts a command made by newCmd (confined by launch when
-// not nil), trying again with a new one while
-// the start fails with ETXTBSY: the executable is open for writing, which
-// passes (a build finishing; in a process that writes executables, as tests
-// do, a child forked meanwhile that holds the file until it execs, Go issue
+// startRetrying starts a command made by newCmd, confined by launch when
+// not nil. It tries again with a new one while the start fails with
+// ETXTBSY. The executable is then open for writing, which passes: a build
+// is finishing. In a process that writes executables, as tests do, a
+// child forked meanwhile may hold the file until it execs (Go issue
 // 22315).
 func startRetrying(ctx context.Context, launch *sandbox.Launch, newCmd func() *exec.Cmd) (*exec.Cmd, error) {
 	for attempt := 0; ; attempt++ {
@@ -267,10 +269,10 @@ func startRetrying(ctx context.Context, launch *sandbox.Launch, newCmd func() *e
 // timeoutKey holds the duration given to [WithTimeout].
 type timeoutKey struct{}
 
-// WithTimeout is context.WithTimeout that also records d, so that the
-// error of a call that runs out of time names d as configured ("timed out
-// after 300ms"), not the time measured from the process's start, which
-// is a scheduling delay shorter.
+// WithTimeout is context.WithTimeout that also records d. So the error of
+// a call that runs out of time names d as configured ("timed out after
+// 300ms"). It does not name the time measured from the process's start,
+// which is a scheduling delay shorter.
 func WithTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.WithValue(ctx, timeoutKey{}, d), d)
 }
@@ -338,7 +340,7 @@ const HostEnvPrefix = "TOOLHOST_"
 
 // environ builds the child's environment: the host's without its
 // [HostEnvPrefix] variables (with PWD set to dir) or, with ClearEnv, only
-// PATH and HOME; then Env in key order. os/exec keeps the last of
+// PATH and HOME. Then Env in key order. os/exec keeps the last of
 // duplicate keys.
 func environ(spec *Spec, dir string) []string {
 	env := []string{}

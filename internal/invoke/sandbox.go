@@ -15,12 +15,12 @@ import (
 
 // ErrSandbox: the OS sandbox could not confine the process (Landlock
 // missing with sandbox = "require", or the thread that starts it could not
-// be confined), so the tool did not run.
+// be confined). So the tool did not run.
 var ErrSandbox = errors.New("sandbox")
 
 // sandboxed prepares the launch of the executable path under
 // spec.Sandbox, nil when the spec is not sandboxed. env is the
-// environment the tool would get; the entry's own variables and the
+// environment the tool would get. The entry's own variables and the
 // host's (CallEnv, tool.LongLivedEnv, the trace context) always pass.
 func sandboxed(spec *Spec, path, root, dir string, env []string) (*sandbox.Launch, error) {
 	if !spec.Sandbox.Enforced() {
@@ -45,7 +45,7 @@ func sandboxed(spec *Spec, path, root, dir string, env []string) (*sandbox.Launc
 }
 
 // startIn starts cmd (see start), confined by l when l is not nil (see
-// sandbox.Launch.Start); a failed confinement is an ErrSandbox with a fix.
+// sandbox.Launch.Start). A failed confinement is an ErrSandbox with a fix.
 func startIn(l *sandbox.Launch, cmd *exec.Cmd) error {
 	if l == nil || !l.Enforced {
 		var err error

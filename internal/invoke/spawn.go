@@ -75,16 +75,15 @@ func (p *prepared) cleanup() {
 
 // spawn is the one place toolhost starts a process: one-shot runs, the
 // long-lived processes of pools, MCP stdio servers. It starts p with the
-// standard streams that setup gives the command (and nothing else: see
-// closeInherited), in a process group of its own, in a cgroup v2 of its
-// own where the host may make one, confined by p's sandbox launch, and
-// with SIGKILL as its parent-death signal unless the sandbox starts it
-// from a throwaway thread (whose end would fire it at once): an
-// unconfined process is forked from the fork thread (onForkThread),
-// which lives as long as the host. setup may
-// set Cancel and WaitDelay; ctx is the command's (exec.CommandContext).
-// It returns the started command and the cgroup it runs in (nil for
-// none); [end] ends what is left of it.
+// standard streams that setup gives the command, and nothing else (see
+// closeInherited). p runs in a process group of its own, and in a cgroup
+// v2 of its own where the host may make one. p's sandbox launch confines
+// it. It gets SIGKILL as its parent-death signal unless the sandbox starts
+// it from a throwaway thread, whose end would fire the signal at once. An
+// unconfined process is forked from the fork thread (onForkThread), which
+// lives as long as the host. setup may set Cancel and WaitDelay. ctx is
+// the command's (exec.CommandContext). spawn returns the started command
+// and the cgroup it runs in (nil for none). [end] ends what is left of it.
 func spawn(ctx context.Context, p *prepared, setup func(*exec.Cmd)) (*exec.Cmd, *leaf, error) {
 	closeInherited()
 	confined := p.launch != nil && p.launch.Enforced
@@ -111,13 +110,13 @@ func end(pgid int, box *leaf, token string, drain time.Duration) {
 	box.end(token, drain)
 }
 
-// forkThread is the thread every unconfined process is forked from: a
-// goroutine locked to its OS thread for the life of the host, so that a
+// forkThread is the thread every unconfined process is forked from. It is
+// a goroutine locked to its OS thread for the life of the host. So a
 // parent-death signal fires when the host dies, never before. A process
 // forked from any other thread would get its signal when that thread
-// ends, and the Go runtime ends a thread whenever a goroutine locked to
-// it returns (the sandbox's throwaway threads do, and any thread may have
-// forked an earlier process). It is package-level because what it
+// ends. The Go runtime ends a thread whenever a goroutine locked to it
+// returns. The sandbox's throwaway threads do, and any thread may have
+// forked an earlier process. It is package-level because what it
 // mirrors is: a thread of the process.
 var forkThread struct {
 	once sync.Once

@@ -12,7 +12,7 @@ const pipeBuf = 4096
 // filledStdin returns the read end of a pipe that already holds input and
 // is closed for writing, for a child's stdin: the child reads input then
 // end of file, and no goroutine copies it in. It returns nil when input is
-// longer than pipeBuf or the pipe cannot be made; the caller then copies
+// longer than pipeBuf or the pipe cannot be made. The caller then copies
 // input as usual. The caller closes the file once the child has started.
 func filledStdin(input []byte) *os.File {
 	if len(input) > pipeBuf {

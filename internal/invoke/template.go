@@ -38,10 +38,10 @@ type Template struct {
 	Quoting Quoting  // shell commands only: the quotes around it
 
 	// Word numbers the argv element (shell: the word) that holds the
-	// template; templates with the same Word end up in the same element.
+	// template. Templates with the same Word end up in the same element.
 	Word int
 	// StartsWord reports that nothing literal precedes the template in its
-	// element, so its value (or a later one's, when it is empty) starts
+	// element. So its value (or a later one's, when it is empty) starts
 	// the element: a leading "-" would make an option of it.
 	StartsWord bool
 	// AfterDashDash reports that a literal "--" element precedes it in the
@@ -49,7 +49,7 @@ type Template struct {
 	AfterDashDash bool
 	// Before lists the words of the same simple command before the one
 	// holding the template ("sh", "-c" for sh -c '… {{x}} …'): without a
-	// shell the command's earlier tokens as written; in a shell script
+	// shell the command's earlier tokens as written. In a shell script
 	// the words since the last operator or newline, each as its literal
 	// text, or "$" for a word that expands something.
 	Before []string
@@ -71,7 +71,7 @@ func (t Template) Argument() string {
 var ErrShellTemplate = errors.New("template in a shell construct that cannot take a value safely")
 
 // Templates lists the templates of a command in order. Tokens are argv
-// tokens as [Spec.Command] holds them; with shell the tokens joined by
+// tokens as [Spec.Command] holds them. With shell the tokens joined by
 // spaces are one /bin/sh script, scanned for the quotes around each
 // template.
 //
@@ -173,7 +173,7 @@ type frame struct {
 // shellScanner finds the templates of a /bin/sh script and the quoting
 // context of each. It understands what decides where a word starts and
 // which quotes are open: blanks, operators, comments, '…', "…",
-// backslashes, $(…) (recursively), and it recognises the constructs in
+// backslashes, $(…) (recursively). It recognises the constructs in
 // which a template is refused: `…`, ${…}, $((…)) and here-documents.
 type shellScanner struct {
 	s       string
@@ -253,7 +253,7 @@ func (sc *shellScanner) expansion() {
 	sc.startWord().plain = false
 }
 
-// endWord ends the current word of f; a plain "--" exempts the rest of the
+// endWord ends the current word of f. A plain "--" exempts the rest of the
 // simple command.
 func (f *frame) endWord() {
 	if f.inWord && f.plain && f.text.String() == "--" {

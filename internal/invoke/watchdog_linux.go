@@ -13,22 +13,22 @@ import (
 )
 
 // The watchdog ends what a host leaves when it dies without ending its
-// calls (SIGKILL, the OOM killer): a process of the toolhost command's
-// own binary, started with the host's first long-lived process or once a
-// call has run watchdogDelay, that waits for the end
-// of its stdin, a pipe whose other end only the host holds. The kernel
-// closes that end when the host dies, however it dies; the watchdog then
-// kills every leaf of the host (cgroup.kill) and every process carrying
-// one of the host's call tokens (see hostToken), removes the leaves once
+// calls, as by SIGKILL or the OOM killer. It is a process of the toolhost
+// command's own binary. It starts with the host's first long-lived
+// process, or once a call has run watchdogDelay. It waits for the end of
+// its stdin, a pipe whose other end only the host holds. The kernel closes
+// that end when the host dies, however it dies. The watchdog then kills
+// every leaf of the host (cgroup.kill) and every process carrying one of
+// the host's call tokens (see hostToken). It removes the leaves once
 // empty, and exits. A sandboxed process, which cannot have a
 // parent-death signal (see spawn), and every tool's descendant end so
 // within milliseconds, not at the next start.
 //
-// It is started only by a host that called [EnableSubreaper] (the
-// toolhost command, whose every child is started by this package): it
-// runs the host's binary again, whose package initialisation this
-// package's init turns into the watchdog. An embedding program is not
-// re-run; what its killed host leaves in cgroups is swept by the next
+// It is started only by a host that called [EnableSubreaper]. That is the
+// toolhost command, whose every child is started by this package. It runs
+// the host's binary again, and this package's init turns that binary's
+// package initialisation into the watchdog. An embedding program is not
+// re-run. What its killed host leaves in cgroups is swept by the next
 // host's first call.
 
 // Variables of the watchdog's environment: the host's cgroup directory,
@@ -47,11 +47,11 @@ func init() {
 
 // watchdogDelay is how long a one-shot call runs before the host starts
 // its watchdog: most calls of a short-lived host (toolhost call) end
-// sooner, and start none; a long-lived process starts it at once.
+// sooner, and start none. A long-lived process starts it at once.
 const watchdogDelay = 100 * time.Millisecond
 
 // watchCall arranges for the watchdog to start once the call has run
-// watchdogDelay; the call calls stop when it ends.
+// watchdogDelay. The call calls stop when it ends.
 func watchCall() (stop func() bool) {
 	if adopted.Load() == nil || watchdogStarted.Load() {
 		return func() bool { return false }

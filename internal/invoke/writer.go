@@ -5,16 +5,16 @@ import (
 	"sync"
 )
 
-// capWriter keeps at most max bytes; on the first write past max it keeps
+// capWriter keeps at most max bytes. On the first write past max it keeps
 // what fits, sets exceeded and calls kill once. It never reports an error,
 // so the copying goroutine of os/exec drains the pipe until the killed
 // process group closes it.
 //
 // With onLine set, the complete lines are passed to it from a goroutine of
-// their own ([newCapWriter]), never from Write: a slow onLine (a face
-// forwarding events to a slow client) must not hold the copying goroutine
-// past the process's exit, or os/exec's WaitDelay closes the pipe on the
-// lines still in it and the outcome is cut. [capWriter.finish] waits until
+// their own ([newCapWriter]), never from Write. A slow onLine, such as a
+// face forwarding events to a slow client, must not hold the copying
+// goroutine past the process's exit. Else os/exec's WaitDelay closes the
+// pipe on the lines still in it, and the outcome is cut. [capWriter.finish] waits until
 // every line written has been passed.
 type capWriter struct {
 	max  int64
@@ -92,8 +92,8 @@ func (w *capWriter) deliver() {
 	}
 }
 
-// finish waits until onLine has been given every complete line written;
-// call it once the writes have ended (after the command's Wait).
+// finish waits until onLine has been given every complete line written.
+// Call it once the writes have ended (after the command's Wait).
 func (w *capWriter) finish() {
 	if w == nil || w.more == nil { // no command made, or no onLine
 		return

@@ -12,7 +12,7 @@
 //
 // Plain JSON is valid JSON whose strings (keys included) are printable
 // ASCII without escapes, nested at most [MaxDepth] deep. For plain input
-// a [Parser] yields exactly encoding/json's values; for anything else it
+// a [Parser] yields exactly encoding/json's values. For anything else it
 // reports false, and the caller falls back to encoding/json. An object
 // holding a key twice is not plain: the fallback refuses it (package
 // dupkey), so that no reader takes one value and another reader the

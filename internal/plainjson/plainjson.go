@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 )
 
-// MaxDepth bounds the nesting a [Parser] follows; deeper values (up to
+// MaxDepth bounds the nesting a [Parser] follows. Deeper values (up to
 // encoding/json's own limit) are left to encoding/json.
 const MaxDepth = 100
 
@@ -24,7 +24,7 @@ func DecodeObject(data []byte) (map[string]any, bool) {
 // A Parser reads plain JSON (see the package documentation) from a byte
 // slice, one value at a time. Its methods report false, leaving the
 // position undefined, for input outside the plain subset, valid JSON or
-// not; after a false the caller stops and falls back to encoding/json.
+// not. After a false the caller stops and falls back to encoding/json.
 type Parser struct {
 	data  []byte
 	pos   int

@@ -1,6 +1,6 @@
 // Package plainrpc reads the members of a JSON-RPC message of plain
-// shape in one pass, as the MCP SDK's decoder would read them: a string
-// without escapes, an id that is absent, null, such a string or an
+// shape in one pass, as the MCP SDK's decoder would read them. A plain
+// string has no escapes. A plain id is absent, null, such a string or an
 // integer exact as a float64. The MCP face's screen (requests from a
 // client) and internal/source/mcp's stdio connection (messages from a server)
 // build their messages with it and leave anything else to the SDK.
@@ -16,7 +16,7 @@ import (
 )
 
 // String returns the JSON string raw holds when it has no escapes and is
-// valid UTF-8 (a decoder replaces invalid bytes); false otherwise.
+// valid UTF-8 (a decoder replaces invalid bytes), false otherwise.
 func String(raw json.RawMessage) (string, bool) {
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' || bytes.IndexByte(raw, '\\') >= 0 || !utf8.Valid(raw) {
 		return "", false
@@ -24,10 +24,10 @@ func String(raw json.RawMessage) (string, bool) {
 	return string(raw[1 : len(raw)-1]), true
 }
 
-// ID returns the id raw holds: the zero ID when raw is absent (nil) or
-// null, a string as [String] reads it, or an integer of at most 15
-// digits (exact as the float64 the SDK decodes it to); false for
-// anything else.
+// ID returns the id raw holds. It is the zero ID when raw is absent (nil)
+// or null. It is a string as [String] reads it, or an integer of at most
+// 15 digits, exact as the float64 the SDK decodes it to. ID returns false
+// for anything else.
 func ID(raw json.RawMessage) (jsonrpc.ID, bool) {
 	var id jsonrpc.ID
 	switch {

@@ -13,7 +13,7 @@
 // # Trade-offs
 //
 // [Distance] is the plain Levenshtein distance over bytes, quadratic in the
-// word lengths; words longer than 64 bytes are taken as far apart, so a
+// word lengths. Words longer than 64 bytes are taken as far apart. So a
 // pasted paragraph costs nothing. Callers choose how far a suggestion may
 // be (the config decoder allows a third of the key's length).
 package suggest

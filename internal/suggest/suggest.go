@@ -1,7 +1,7 @@
 package suggest
 
 // Nearest returns the candidate closest to s by edit distance, if that
-// distance is at most maxDist; "" otherwise. On a tie the earlier candidate
+// distance is at most maxDist, "" otherwise. On a tie the earlier candidate
 // wins, so callers that want a stable answer pass candidates sorted.
 func Nearest(s string, candidates []string, maxDist int) string {
 	best, bestD := "", maxDist+1

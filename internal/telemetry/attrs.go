@@ -1,9 +1,9 @@
 package telemetry
 
-// The attribute keys of toolhost's spans and metrics: every attribute
-// recorded goes through one of these, with a value the host decided (a
-// name, a kind, a size, a status), never an argument, answer, secret or
-// tool output.
+// The attribute keys of toolhost's spans and metrics. Every attribute
+// recorded goes through one of these. Its value is one the host decided: a
+// name, a kind, a size, a status. It is never an argument, answer, secret
+// or tool output.
 const (
 	// AttrTool is the called tool's name.
 	AttrTool = "toolhost.tool.name"

@@ -114,7 +114,7 @@ type PoolCount struct {
 }
 
 // ObservePools reports count's answer as the gauge [MetricPool] whenever
-// the metrics are collected, until the returned function is called; while
+// the metrics are collected, until the returned function is called. While
 // no SDK is installed it does nothing. count runs on the SDK's goroutine
 // and must not block.
 func ObservePools(count func() []PoolCount) (stop func()) {

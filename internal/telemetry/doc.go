@@ -23,7 +23,7 @@
 // # Propagation
 //
 // W3C trace context: a call's parent comes from the MCP request's _meta
-// (traceparent, tracestate) or the HTTP request's headers; the tool
+// (traceparent, tracestate) or the HTTP request's headers. The tool
 // process gets TRACEPARENT and TRACESTATE in its environment ([Environ]),
 // naming the span of its run. With telemetry off an incoming traceparent
 // still reaches the tool unchanged.

@@ -87,7 +87,7 @@ func (s Span) Bool(key string, v bool) {
 	}
 }
 
-// End ends s; a non-nil err marks it failed, with the error's type (never
+// End ends s. A non-nil err marks it failed, with the error's type (never
 // its message, which may quote a tool's output) as error.type.
 func (s Span) End(err error) {
 	if s.span == nil {

@@ -11,7 +11,7 @@
 //
 // # Why one package
 //
-// The rule is part of what the catalog serves (design §5.6): a name that
-// `toolhost add` accepted must resolve, so the CLI cannot keep a copy of
+// The rule is part of what the catalog serves: a name that
+// `toolhost add` accepted must resolve. So the CLI cannot keep a copy of
 // its own.
 package toolname

@@ -8,8 +8,8 @@ import (
 )
 
 // BenchmarkSearch10000 is one query over 10,000 synthetic tools, the
-// index built once (the figure of issue 16: ≤ 1 ms; bench/figures
-// reports it in `make bench`).
+// index built once (goal ≤ 1 ms). bench/figures
+// reports it in `make bench`.
 func BenchmarkSearch10000(b *testing.B) {
 	ix := toolsearch.New(searchtest.Docs(10000))
 	b.ReportAllocs()

@@ -24,7 +24,7 @@
 // meet). A query term matches a tool's term equal to it, or, at half the
 // weight, one it is a prefix of (from 3 letters on). Each query term
 // counts once per tool, with the weight of the best field it matched in,
-// times its inverse document frequency (rare terms count more); common
+// times its inverse document frequency (rare terms count more). Common
 // English words of a query ("a", "the", "for"…) are left out unless
 // nothing else is left. A tool whose name is the whole query scores
 // [ExactNameBonus] on top. The field weights, highest first: the name's
@@ -36,8 +36,8 @@
 //
 // # Trade-offs
 //
-// The index is built once and read-only, so it is safe for concurrent use;
-// a change of the tools means a new index ([New] of 10,000 tools takes
+// The index is built once and read-only. So it is safe for concurrent use.
+// A change of the tools means a new index ([New] of 10,000 tools takes
 // about 0.1 s, a query of them well under a millisecond). There is no
 // typo tolerance (a misspelt name finds nothing): the caller of a tool by
 // name gets "did you mean" from package internal/suggest instead.

@@ -54,10 +54,11 @@ const (
 )
 
 // ExactNameBonus is added to the score of a tool whose name is the whole
-// query (compared by terms, so "read file", "ReadFile" and "read_file"
-// name read_file): more than a query of [MaxTerms] terms can score
-// otherwise in a catalog of fewer than a billion tools (a term adds at
-// most the name's weight times ln(1+tools), 10 × 20.7).
+// query. Names are compared by terms, so "read file", "ReadFile" and
+// "read_file" name read_file. The bonus is more than a query of
+// [MaxTerms] terms can score otherwise in a catalog of fewer than a
+// billion tools. A term adds at most the name's weight times ln(1+tools),
+// 10 × 20.7.
 const ExactNameBonus = 10000
 
 // posting is one tool holding a term, with the best weight of the fields
@@ -77,7 +78,7 @@ type Index struct {
 	names    map[string][]int32
 }
 
-// New indexes docs. The index keeps docs (sorted by name); the caller
+// New indexes docs. The index keeps docs (sorted by name). The caller
 // must not modify them afterwards.
 func New(docs []Doc) *Index {
 	docs = slices.Clone(docs)

@@ -22,7 +22,7 @@ const (
 	MaxLimit = 50
 	// MaxQueryLen bounds a query's text, in bytes.
 	MaxQueryLen = 1000
-	// MaxTerms bounds the terms of a query that count; the rest are
+	// MaxTerms bounds the terms of a query that count. The rest are
 	// ignored.
 	MaxTerms = 32
 )

@@ -13,9 +13,9 @@
 // # Trade-offs
 //
 // A Pool keeps as many workers as ran at once, each ending after
-// [Pool.Idle] without work; a busy pool starts one per function as the
+// [Pool.Idle] without work. A busy pool starts one per function as the
 // go statement does. The garbage collector still halves the stack of a
-// worker left idle (it uses little of it then), so a worker regrows it at
+// worker left idle (it uses little of it then). So a worker regrows it at
 // most once per collection, not on every call. A panic in f ends the
 // process as it would on a goroutine of its own: Do does not recover it.
 package warm

@@ -18,7 +18,7 @@
 //
 // # Questions
 //
-// A tool that asks returns a needs_input outcome; pass the answer the way a
+// A tool that asks returns a needs_input outcome. Pass the answer the way a
 // host does on the next run:
 //
 //	o := sdktest.Run(t, del, args, nil) // o.Question.ID == "delete"
@@ -28,9 +28,9 @@
 //
 // Requests are of protocol v2, as toolhost sends them to sdk binaries, and
 // stdout is read as a host reads it (tool.DecodeStream): events, then the
-// outcome. [RunEvents] returns the events; a structured value is checked
+// outcome. [RunEvents] returns the events. A structured value is checked
 // against the tool's output schema (a mismatch fails the test) and
-// [Structured] decodes it; a form's answers go in Options.Answers like any
+// [Structured] decodes it. A form's answers go in Options.Answers like any
 // other. Options.Protocol "1" shows what a host of protocol v1 gets.
 //
 //	events, o := sdktest.RunEvents(t, grep, map[string]any{"pattern": "x"}, nil)

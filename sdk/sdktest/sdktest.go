@@ -76,7 +76,7 @@ func RunEvents(t testing.TB, tl *sdk.Tool, args map[string]any, opts *Options) (
 }
 
 // Format asks t to render args for a human ("format_arguments") and returns
-// the outcome; its content is what a user would see before approving.
+// the outcome. Its content is what a user would see before approving.
 func Format(t testing.TB, tl *sdk.Tool, args map[string]any, opts *Options) tool.Outcome {
 	t.Helper()
 	_, o := call(t, tool.ActionFormatArguments, tl, args, opts)

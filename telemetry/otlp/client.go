@@ -23,7 +23,7 @@ type client struct {
 var retryDelays = []time.Duration{100 * time.Millisecond, 400 * time.Millisecond, time.Second}
 
 // post sends body, a serialised Export*ServiceRequest. An error names the
-// endpoint and the collector's status; the SDK hands it to otel's error
+// endpoint and the collector's status. The SDK hands it to otel's error
 // handler (see [Options.Errors]).
 func (c *client) post(ctx context.Context, body []byte) error {
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)

@@ -16,7 +16,7 @@
 // OTEL_SDK_DISABLED=true and OTEL_TRACES_EXPORTER / OTEL_METRICS_EXPORTER
 // = none turn it (or a signal) off. _HEADERS, _TIMEOUT (ms), _COMPRESSION
 // (gzip, none) and _PROTOCOL (http/protobuf only), general or per signal,
-// adjust the requests; for an https:// endpoint _CERTIFICATE (a private
+// adjust the requests. For an https:// endpoint _CERTIFICATE (a private
 // CA's PEM file, instead of the system's roots), _CLIENT_CERTIFICATE and
 // _CLIENT_KEY (mutual TLS), general or per signal, set up TLS (tls.go);
 // OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES,
@@ -30,6 +30,6 @@
 // protobuf and gRPC runtimes, whose package initialisation costs every
 // toolhost start about 0.7 ms (13% of a warm `toolhost list`) whether or
 // not telemetry is on. The messages are written field by field (pb in
-// encode.go); the tests decode them with the opentelemetry-proto types.
+// encode.go). The tests decode them with the opentelemetry-proto types.
 // gRPC (OTLP_PROTOCOL=grpc) is not offered, for the same reason.
 package otlp

@@ -45,9 +45,9 @@ func Enabled() bool {
 //
 // The resource is service.name "toolhost" (and ServiceVersion), then the
 // SDK's own reading of OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES,
-// which win; sampling (OTEL_TRACES_SAMPLER), batching (OTEL_BSP_*) and the
+// which win. Sampling (OTEL_TRACES_SAMPLER), batching (OTEL_BSP_*) and the
 // metric interval (OTEL_METRIC_EXPORT_INTERVAL) are the SDK's too. An
-// error names the variable at fault and its fix; nothing is installed then.
+// error names the variable at fault and its fix. Nothing is installed then.
 func Setup(ctx context.Context, opts *Options) (shutdown func(context.Context) error, err error) {
 	nothing := func(context.Context) error { return nil }
 	if !Enabled() {

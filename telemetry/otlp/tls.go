@@ -23,7 +23,7 @@ func (s signal) lookup(key string) (name, value string) {
 
 // tlsConfig reads the specification's TLS variables for s: _CERTIFICATE,
 // the PEM file of the certificates (a private CA's) that the collector's
-// certificate is checked against, instead of the system's roots; and
+// certificate is checked against, instead of the system's roots. And
 // _CLIENT_CERTIFICATE with _CLIENT_KEY, the PEM files of the certificate
 // (and chain) and private key toolhost presents for mutual TLS. Each is
 // the signal's own variable or else the general one. It returns nil when

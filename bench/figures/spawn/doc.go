@@ -1,5 +1,5 @@
 // Package spawn holds in-process benchmarks of the spawn path behind the
-// figures of issue 10 (P1 cold resolution, one-shot calls), for profiles
+// figures of docs/performance.md (P1 cold resolution, one-shot calls), for profiles
 // and host CPU time. It is a test binary of its own because it makes
 // itself a subreaper, as the toolhost command does (so that Run's cleanup
 // costs what it costs there), which bench/figures, whose baselines start

@@ -168,8 +168,8 @@ func formField(q tool.Question) map[string]any {
 	return prop
 }
 
-// FormKey is the input request key of several questions asked as one form;
-// a single question is keyed by its id.
+// FormKey is the input request key of several questions asked as one form.
+// A single question is keyed by its id.
 const FormKey = "form"
 
 // InputKey is the input request key of qs: the question's id, or
@@ -205,13 +205,13 @@ func ApprovalParams(a catalog.Approval) *mcp.ElicitParams {
 	}
 }
 
-// Questions is the result asking qs (a needs_input outcome's
-// questions: one, or several asked together), as the MCP server sends it in
-// a multi round-trip call but without a request state: the questions'
-// text, and one form elicitation keyed by the question's id (or "form"
-// for several) with one property per question, named after its id,
-// titled with its text, typed by its answer type, with its default when
-// that is a valid answer.
+// Questions is the result asking qs, a needs_input outcome's questions:
+// one, or several asked together. The MCP server sends it so in a multi
+// round-trip call, but here it has no request state. It holds the
+// questions' text and one form elicitation. The form is keyed by the
+// question's id, or "form" for several. It has one property per question,
+// named after its id, titled with its text and typed by its answer type.
+// The property has the question's default when that is a valid answer.
 func Questions(qs []tool.Question) *mcp.CallToolResult {
 	texts := make([]string, len(qs))
 	for i, q := range qs {
@@ -224,11 +224,11 @@ func Questions(qs []tool.Question) *mcp.CallToolResult {
 }
 
 // Approval is the result asking a person to approve a call, as the MCP
-// server asks in a multi round-trip call (for other faces that answer with
-// a CallToolResult: the HTTP call endpoint): the call as the tool renders
-// it as text, the approval form keyed "approval" (one boolean, "approve"),
-// and ticket, the one-time approval ticket the face issued for this call,
-// as the request state to send back.
+// server asks in a multi round-trip call. It is for other faces that
+// answer with a CallToolResult, such as the HTTP call endpoint. It holds
+// the call as the tool renders it as text, and the approval form keyed
+// "approval" with one boolean, "approve". Its request state to send back
+// is ticket, the one-time approval ticket the face issued for this call.
 func Approval(a catalog.Approval, ticket string) *mcp.CallToolResult {
 	p := ApprovalParams(a)
 	return &mcp.CallToolResult{

@@ -1,6 +1,6 @@
 // Package callresult spells a call's result as MCP's CallToolResult, for
 // the faces that answer with one: the MCP server (tools/call) and the HTTP
-// API's call endpoint. The mapping of design §6 is written once, here,
+// API's call endpoint. The mapping (docs/mcp.md, "Tool calls") is written once, here,
 // below both faces, so that neither face imports the other.
 //
 //	res := callresult.Outcome(out)          // success → text, blocks, structuredContent; error → isError

@@ -19,7 +19,7 @@
 // # Rules
 //
 //   - {{description}} in an override's description (and summary) is
-//     replaced by the server's text; in a parameter's, by the server's
+//     replaced by the server's text. In a parameter's, by the server's
 //     text of that property.
 //   - A field an override sets wins, the type of a parameter included;
 //     the parameter's other keywords are kept.

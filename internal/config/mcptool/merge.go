@@ -50,7 +50,7 @@ type Warning struct {
 const fromServer = "server"
 
 // Merge returns the tool l with e's overrides merged on top, served as
-// name; see the package comment for the rules. e may be nil (no
+// name. See the package comment for the rules. e may be nil (no
 // overrides). An override that cannot apply is left out and reported as a
 // [Warning]; Merge never fails.
 func Merge(name string, l Listed, e *config.Entry) (*Tool, []Warning) {
@@ -127,7 +127,7 @@ func Merge(name string, l Listed, e *config.Entry) (*Tool, []Warning) {
 
 // Split returns the summary and the description of a text: the summary is
 // its first paragraph (up to the first blank line) with its lines joined
-// by spaces; the description is the whole text, trimmed, or "" when that
+// by spaces. The description is the whole text, trimmed, or "" when that
 // is the summary itself.
 func Split(text string) (summary, description string) {
 	text = strings.TrimSpace(strings.ReplaceAll(text, "\r\n", "\n"))

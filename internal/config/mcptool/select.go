@@ -17,8 +17,8 @@ type Pick struct {
 // Select returns the tools of a server (offered, the names its tools/list
 // gives, in its order) that e serves. An entry serving all the server's
 // tools ([config.Entry.AllTools]) serves those its include names, or all
-// but those its exclude names, each as prefix + name, as a toolset does;
-// an include or exclude naming a tool the server does not offer is a
+// but those its exclude names, each as prefix + name, as a toolset does.
+// An include or exclude naming a tool the server does not offer is a
 // [Warning]. An entry of one tool (source = "mcp.NAME.TOOL") serves it
 // under its own name, or nothing with a Warning when the server does not
 // offer it.

@@ -114,7 +114,7 @@ func (r Ref) readKeyring(goos string, timeout time.Duration) (Value, error) {
 }
 
 // quoteTail returns "; stderr: …" quoting the trimmed stderr tail with out
-// (what the client wrote on stdout, a value perhaps) replaced; "" when it
+// (what the client wrote on stdout, a value perhaps) replaced, "" when it
 // is empty.
 func quoteTail(tail, out []byte) string {
 	if v := bytes.TrimSpace(out); len(v) > 0 {

@@ -22,7 +22,7 @@ const (
 	KindKeyring = "keyring" // the OS keyring
 )
 
-// Sentinel errors of [Parse] and [Ref.Resolve]; the messages wrap them
+// Sentinel errors of [Parse] and [Ref.Resolve]. The messages wrap them
 // with the reference and the fix.
 var (
 	ErrSyntax      = errors.New("not a secret reference")
@@ -74,7 +74,7 @@ const maxFile = 64 << 10
 type Options struct {
 	LookupEnv func(string) (string, bool) // if nil, os.LookupEnv
 	Home      string                      // for "~/"; if "", os.UserHomeDir
-	// KeyringTimeout bounds a "keyring:" lookup; if zero,
+	// KeyringTimeout bounds a "keyring:" lookup. If zero,
 	// [DefaultKeyringTimeout].
 	KeyringTimeout time.Duration
 
@@ -159,7 +159,7 @@ func (r Ref) readFile(home string) (Value, error) {
 }
 
 // Value is a secret's text. It prints as [Masked] through every printing
-// path; only [Value.Reveal] returns the text. The zero Value is empty.
+// path. Only [Value.Reveal] returns the text. The zero Value is empty.
 type Value struct{ v string }
 
 // Reveal returns the secret's text, for the tool's environment only.

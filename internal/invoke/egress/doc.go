@@ -17,7 +17,7 @@
 // plain http requests in absolute form, one per connection. Each request
 // carries the call's credential as Proxy-Authorization: a credential that
 // is unknown, or whose call has ended, is refused. The proxy resolves the
-// name itself and dials the address it checked, so a name rebound between
+// name itself and dials the address it checked. So a name rebound between
 // the check and the dial reaches nothing else. It refuses an IP literal no
 // rule names, and a name resolving to a loopback, link-local, unspecified
 // or multicast address, unless the rule names that address or localhost.

@@ -30,10 +30,10 @@ type Rule struct {
 // Proxy is an egress proxy on loopback. Its zero value is ready: it
 // listens from the first [Proxy.Register] on.
 type Proxy struct {
-	// Resolve returns a name's addresses; nil uses net.DefaultResolver.
+	// Resolve returns a name's addresses, nil uses net.DefaultResolver.
 	// Tests map names of their own here. Set it before the first Register.
 	Resolve func(ctx context.Context, host string) ([]netip.Addr, error)
-	// Dial connects to an address the proxy has checked; nil uses a
+	// Dial connects to an address the proxy has checked, nil uses a
 	// net.Dialer. Set it before the first Register.
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 
@@ -310,9 +310,9 @@ func (p *Proxy) untie(c net.Conn) {
 }
 
 // check returns the addresses of host the rules let the call reach on
-// port: an IP literal only when a rule names it, a name's addresses as
-// the proxy resolves them, none of them internal unless the rule names
-// that address or localhost. A refusal for want of a rule is also
+// port. An IP literal is returned only when a rule names it. A name's
+// addresses are returned as the proxy resolves them. None of them is
+// internal unless the rule names that address or localhost. A refusal for want of a rule is also
 // returned as a Refusal.
 func (p *Proxy) check(ctx context.Context, rules []Rule, host string, port uint16) ([]netip.Addr, *Refusal, error) {
 	host = strings.TrimSuffix(strings.ToLower(host), ".")

@@ -20,10 +20,11 @@ const AskSecretSchema = `{"protocol":"2","tools":[{"name":"login","summary":"Log
 const AskSecretQuestion = `{"type":"needs_input","question":{"id":"password","text":"Password for the service?",` +
 	`"pre_amble":null,"answer_type":"Secret","default":null}}`
 
-// askSecret asks [AskSecretQuestion]; once answered it prints the answer
-// on stderr, as a careless tool would, and answers success "password=HASH"
-// ([AuditedHash] of the answer), or with exit set exits with that status
-// without an outcome after that stderr line (so that an error quotes it).
+// askSecret asks [AskSecretQuestion]. Once answered it prints the answer
+// on stderr, as a careless tool would. It answers success "password=HASH",
+// with the [AuditedHash] of the answer. With exit set it instead exits
+// with that status without an outcome after that stderr line, so that an
+// error quotes it.
 func askSecret() int {
 	data, _ := io.ReadAll(os.Stdin)
 	req, err := tool.DecodeRequestV2(data)

@@ -3,7 +3,7 @@
 // from _test.go files, never from a package's code (a test in this package
 // checks that).
 //
-// A package's TestMain hands over its own scenarios; each is a function
+// A package's TestMain hands over its own scenarios. Each is a function
 // returning the exit status, which reads its arguments from os.Args[2:]:
 //
 //	func TestMain(m *testing.M) {
@@ -19,7 +19,7 @@
 //
 // The test process sets [Env] in its own environment, which every process
 // it starts inherits. A process started with [Env] set plays the scenario
-// named by its first argument and exits; a process whose first argument is
+// named by its first argument and exits. A process whose first argument is
 // a -test. flag (as a fuzz worker's) runs the tests as usual. A process
 // started with a scenario's name but without [Env] (a test cleared the
 // environment) exits 98 rather than run the tests again.
@@ -171,7 +171,7 @@ func WaitWritten(t testing.TB, path string) {
 	})
 }
 
-// waitFor polls cond every 10 ms; after 10 s, a bound for a hang rather
+// waitFor polls cond every 10 ms. After 10 s, a bound for a hang rather
 // than a timing assertion, the test fails with msg.
 func waitFor(t testing.TB, msg string, cond func() bool) {
 	t.Helper()

@@ -62,7 +62,7 @@ func touch() int {
 }
 
 // Runs returns the lines the "touch" scenario appended to file: one per
-// run; none when it never ran (the file does not exist).
+// run. None when it never ran (the file does not exist).
 func Runs(t testing.TB, file string) []string {
 	t.Helper()
 	data, err := os.ReadFile(file)

@@ -92,11 +92,11 @@ var (
 // Compile turns the policy into the plan for one process: exe is the
 // tool's executable, root the workspace, home the home directory (for
 // "~/" paths) and tmp the call's private temporary directory ("" when
-// none). The rules are resolved against the file system now: JP's
-// most-specific-rule-wins is expressed with Landlock's additive rules by
-// granting, below a rule with more specific rules beneath it, only what
-// all of them share, and the rest entry by entry beside them (see
-// expand).
+// none). The rules are resolved against the file system now. JP's
+// most-specific-rule-wins is expressed with Landlock's additive rules.
+// Below a rule with more specific rules beneath it, the plan grants only
+// what all of them share. It grants the rest entry by entry beside them
+// (see expand).
 func (p *Policy) Compile(exe, root, home, tmp string) *Plan {
 	pl := &Plan{Exec: exe, Scope: true, NoCore: true, Required: p.Mode == ModeRequire}
 	rootReal := realPath(root)

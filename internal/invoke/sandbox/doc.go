@@ -7,15 +7,15 @@
 // [Launch]: the host compiles the rules, creates the Landlock ruleset
 // (which restricts nothing), filters the environment and makes the
 // private TMPDIR. [Launch.Start] then starts the tool from a throwaway
-// thread: Landlock domains and no_new_privs belong to a thread and a child
-// inherits those of the thread that forks it, so Start confines a thread
-// of its own (never the main one) with the ruleset and a seccomp filter
-// for what Landlock does not check (sockets but TCP and UDP, setuid bits,
-// owners, extended attributes, keyrings), forks and execs the tool there, and lets
-// the Go runtime end that thread. The child is
-// started traced and stops before the tool's first instruction; the
+// thread. Landlock domains and no_new_privs belong to a thread, and a
+// child inherits those of the thread that forks it. So Start confines a
+// thread of its own, never the main one. It uses the ruleset and a seccomp
+// filter for what Landlock does not check: sockets but TCP and UDP, setuid
+// bits, owners, extended attributes, keyrings. It forks and execs the tool
+// there, and lets the Go runtime end that thread. The child is
+// started traced and stops before the tool's first instruction. The
 // thread collects the stop, sets RLIMIT_CORE 0 and ends, and only then
-// does the kernel resume the tool, so the tool never shares its domain
+// does the kernel resume the tool. So the tool never shares its domain
 // with a live host thread:
 //
 //	l, err := sandbox.Prepare(policy, path, root, env, keep) // host
@@ -38,9 +38,9 @@
 // docs/security.md.
 //
 // Landlock filters TCP ports, not hosts. A net rule whose host is a name
-// is enforced by the egress proxy (package egress): Prepare registers the
-// launch with it, grants TCP connect to the proxy's port instead of the
-// rule's, and points the tool's proxy variables there. [Launch.Refused]
+// is enforced by the egress proxy (package egress). Prepare registers the
+// launch with it, and grants TCP connect to the proxy's port instead of
+// the rule's. It points the tool's proxy variables there. [Launch.Refused]
 // names the first connection the proxy refused.
 //
 // # Flow

@@ -45,9 +45,10 @@ func (p *Policy) proxyRules() []egress.Rule {
 }
 
 // useProxy registers the launch with the egress proxy when a rule of p
-// names a host: the tool's environment points its HTTP clients at the
-// proxy, Cleanup revokes its credential, and the returned port is the
-// proxy's, which the plan must let the tool connect to (0 when none).
+// names a host. The tool's environment points its HTTP clients at the
+// proxy, and Cleanup revokes its credential. The returned port is the
+// proxy's, which the plan must let the tool connect to. It is 0 when no
+// rule names a host.
 func (l *Launch) useProxy(p *Policy) (uint16, error) {
 	rules := p.proxyRules()
 	if rules == nil {

@@ -58,10 +58,10 @@ var (
 	devTCPRe = regexp.MustCompile(`/dev/tcp/([0-9A-Za-z.:-]+)/([0-9]{1,5})\b`)
 )
 
-// Explain looks in out (the stderr tail, then stdout) of a process that
-// ran under the policy for the first refusal the sandbox explains: a
-// path outside the grants with EACCES or EPERM, a TCP connect or bind
-// to a port not granted, a signal outside the sandbox. It returns nil when
+// Explain looks in out of a process that ran under the policy for the
+// first refusal the sandbox explains. out is the stderr tail, then stdout.
+// A refusal is a path outside the grants with EACCES or EPERM, a TCP
+// connect or bind to a port not granted, or a signal outside the sandbox. It returns nil when
 // it finds none. root is the workspace, home the home directory: paths are
 // named as a rule would write them.
 func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
@@ -126,7 +126,7 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 			}
 			if paths := pathsIn(s, rootReal); len(paths) > 0 && len(p.Rules()) > 0 {
 				path := pickPath(paths)
-				// The kernel checks where a symbolic link leads; but /proc's
+				// The kernel checks where a symbolic link leads. But /proc's
 				// links (/proc/self, /dev/fd) would resolve here in the
 				// host, to the host's own pid.
 				if real, err := filepath.EvalSymlinks(path); err == nil && !procPath(path) {
@@ -438,7 +438,7 @@ func ruleName(path, rootReal, home string) string {
 
 // nodeModules returns the directory to grant for a module node could not
 // find at path: the node_modules directory it is in, else its own
-// directory; "" when the file is not there (the sandbox is not why).
+// directory, "" when the file is not there (the sandbox is not why).
 func nodeModules(path string) string {
 	if _, err := os.Stat(path); err != nil {
 		return ""

@@ -18,10 +18,10 @@ import (
 // enforce.
 //
 // It speaks to the kernel directly, with the ABI asked once per process
-// ([kernelABI]): one landlock_create_ruleset, then one landlock_add_rule
-// per grant (the system paths through descriptors held open, the others
-// opened O_PATH for the call), where go-landlock's Config asked the
-// kernel for its ABI and errata again on every call.
+// ([kernelABI]). It makes one landlock_create_ruleset, then one
+// landlock_add_rule per grant. The system paths go through descriptors
+// held open, and the others are opened O_PATH for the call. go-landlock's
+// Config asked the kernel for its ABI and errata again on every call.
 func ruleset(pl *Plan) (*os.File, uint32, error) {
 	rs, err := rulesetOf(pl, pl.Paths, handledFS, true)
 	return rs, 0, err
@@ -77,10 +77,11 @@ func rulesetOf(pl *Plan, paths []PathGrant, handled uint64, netScope bool) (*os.
 	return os.NewFile(uintptr(fd), "landlock-ruleset"), nil
 }
 
-// addPath adds the grant of access beneath path to the ruleset fd: a
-// system path through its descriptor held open (a file that is not a
-// directory gets only the rights Landlock accepts on one), any other
-// opened (O_PATH) for the call, its rights as the plan has them; a missing
+// addPath adds the grant of access beneath path to the ruleset fd, with
+// its rights as the plan has them. A system path goes through its
+// descriptor held open. Any other path is opened (O_PATH) for the call. A
+// file that is not a directory gets only the rights Landlock accepts on
+// one. A missing
 // path is skipped.
 func addPath(fd int, path string, access uint64) error {
 	var pfd int

@@ -10,7 +10,7 @@ import (
 // toolhost's own directories: its user configuration, trust records,
 // state (the audit log) and cache. A tool that could write them could add
 // an unsandboxed entry to the always-trusted user file, trust a workspace
-// or poison a cached schema; one that could read them would read past
+// or poison a cached schema. One that could read them would read past
 // calls' arguments. So no grant covers them, whatever the workspace root
 // and the rules say.
 
@@ -79,11 +79,12 @@ func toolhostDir(path string) string {
 }
 
 // withheld says why the default profile grants nothing at the workspace
-// root rootReal, "" when it does: a root that holds the home directory
-// (toolhost started in ~ or / with no workspace, as MCP clients start
-// servers), is one of its dot-directories or lies in one, or lies in
-// toolhost's own directories. There "workspace read-write" would be every
-// secret of the home directory, or toolhost's own files.
+// root rootReal, or "" when it does grant. It grants nothing at a root
+// that holds the home directory, as when toolhost is started in ~ or /
+// with no workspace, as MCP clients start servers. It grants nothing at a
+// root that is one of the home's dot-directories or lies in one, or lies
+// in toolhost's own directories. There "workspace read-write" would be
+// every secret of the home directory, or toolhost's own files.
 func withheld(rootReal, home string) string {
 	if d := toolhostDir(rootReal); d != "" {
 		return "the workspace root is in toolhost's own directory " + d

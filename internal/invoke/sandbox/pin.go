@@ -13,10 +13,10 @@ import (
 // target than when the process first used it. The call does not run.
 var ErrMoved = errors.New("an access.fs rule resolves elsewhere than allowed")
 
-// Pins: a rule's path is resolved at each call, and a tool that may write
-// where the path's links are could retarget them between two calls (a
-// vendor/fork link turned toward ~/.ssh, an out/build directory replaced
-// by a link to ../.git). So a rule of a trusted workspace file must
+// Pins: a rule's path is resolved at each call. A tool that may write
+// where the path's links are could retarget them between two calls. A
+// vendor/fork link could be turned toward ~/.ssh, or an out/build
+// directory replaced by a link to ../.git. So a rule of a trusted workspace file must
 // resolve where it did when the person trusted the file
 // ([FSRule.Targets]). Any other rule (the user's own file, an older trust
 // record) is pinned on its first resolution in this process, keyed by
@@ -62,9 +62,9 @@ func pin(r FSRule, a, rootReal, home string) error {
 }
 
 // Resolve returns where the access.fs rule path leads with the workspace
-// root and the home directory home: named, the absolute path it names
-// (links not followed), and target, where a call would grant it (links
-// followed, as far as the path exists). target is "" when the path cannot
+// root and the home directory home. named is the absolute path it names,
+// links not followed. target is where a call would grant it, links
+// followed as far as the path exists. target is "" when the path cannot
 // be placed (a "~/" path without a home). `toolhost trust` records them
 // as [FSRule.Targets].
 func Resolve(path, root, home string) (named, target string) {

@@ -24,7 +24,7 @@ const (
 	// nothing.
 	ModeOff
 	// ModeOn (sandbox = true) enforces the default profile plus the
-	// declared rules; where Landlock cannot, the call runs with the
+	// declared rules. Where Landlock cannot, the call runs with the
 	// cooperative policy only and one warning is printed.
 	ModeOn
 	// ModeRequire (sandbox = "require") is ModeOn that refuses to run
@@ -63,7 +63,7 @@ type Policy struct {
 
 // Key identifies what the policy enforces (its mode and rules, not where
 // they were written): processes started under equal keys are confined
-// alike, so a pool of long-lived processes may serve both. "" for nil.
+// alike. So a pool of long-lived processes may serve both. "" for nil.
 // The policy must not change after the first call.
 func (p *Policy) Key() string {
 	if p == nil {
@@ -178,7 +178,7 @@ func ProfileRules() []FSRule {
 const profileWhere = "sandbox = true (the default profile)"
 
 // Rules returns the effective filesystem rules: the profile's, when it
-// applies, then the declared ones; for a probe (see [Policy.Probe]) the
+// applies, then the declared ones. For a probe (see [Policy.Probe]) the
 // same without their write capabilities.
 func (p *Policy) Rules() []FSRule {
 	if p == nil {
@@ -193,7 +193,7 @@ func (p *Policy) Rules() []FSRule {
 // Probe returns the policy of a request that must change nothing: a
 // schema or format_arguments request. It reads what p lets the tool read
 // (everything when p restricts no path), writes nothing, and reaches no
-// network, whatever p grants; its mode stays p's, so "require" still
+// network, whatever p grants. Its mode stays p's, so "require" still
 // refuses where Landlock is missing. A plain command that takes the
 // request for arguments (touch X) then changes nothing.
 func (p *Policy) Probe() *Policy {
@@ -343,11 +343,11 @@ func canonical(rootReal, lex string) string {
 }
 
 // plainBeneath reports whether full, which is rootReal or beneath it, is
-// already canonical: rootReal exists and is not a symbolic link, nor is
-// any component of full below it. rootReal is a path realPath returned,
-// so canonical would resolve it to itself; checked this way a rule costs
-// one lstat per component below the root instead of one per component of
-// the whole path, which made most of the cost of compiling a plan.
+// already canonical. It is when rootReal exists and is not a symbolic
+// link, nor is any component of full below it. rootReal is a path realPath returned,
+// so canonical would resolve it to itself. Checked this way a rule costs
+// one lstat per component below the root. Else it costs one per component
+// of the whole path, which made most of the cost of compiling a plan.
 func plainBeneath(rootReal, full string) bool {
 	rel := ""
 	if full != rootReal {

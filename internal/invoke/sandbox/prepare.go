@@ -18,7 +18,7 @@ import (
 var ErrUnavailable = errors.New("the OS sandbox is not available")
 
 // ErrConfine reports that a thread could not be confined to start a
-// sandboxed process (see [Launch.Start]); nothing was started.
+// sandboxed process (see [Launch.Start]). Nothing was started.
 var ErrConfine = errors.New("the process could not be confined")
 
 // Launch is how to start one sandboxed process: with Env, by
@@ -49,8 +49,8 @@ var baseEnv = []string{"PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_*", "TERM"
 
 // Prepare makes the launch of exe under p, with the workspace root and
 // the environment env the tool would get unsandboxed. keep names variables
-// the caller set on purpose (the entry's env table, the host's own
-// variables): they pass whatever the rules say. The tool gets a private
+// the caller set on purpose, such as the entry's env table and the host's
+// own variables. They pass whatever the rules say. The tool gets a private
 // temporary directory as TMPDIR. The error wraps [ErrUnavailable] (with a
 // fix) when the mode is ModeRequire and the OS cannot enforce the plan.
 func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
@@ -123,11 +123,11 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 	return l, nil
 }
 
-// privateTemp makes a call's private temporary directory (0700, a name
-// with the host's pid, see tempPattern) in memory where it can: under
-// $XDG_RUNTIME_DIR, else /dev/shm (both tmpfs on Linux: a mkdir there
-// costs microseconds, on a disk file system it can cost a millisecond),
-// else the system's temporary directory. The first one of the process
+// privateTemp makes a call's private temporary directory, 0700, with a
+// name holding the host's pid (see tempPattern). It makes it in memory
+// where it can: under $XDG_RUNTIME_DIR, else /dev/shm, else the system's
+// temporary directory. The first two are tmpfs on Linux. A mkdir there
+// costs microseconds, and on a disk file system it can cost a millisecond. The first one of the process
 // starts the sweep of what killed hosts left there (sweep_linux.go).
 func privateTemp() (string, error) {
 	pat := tempPattern()
@@ -170,7 +170,7 @@ func (e *fixError) Fix() string { return e.fix }
 
 // filterEnv keeps from env what the tool may see: when p restricts the
 // environment (access.env rules, or the profile), the variables of keep,
-// those a rule grants, and baseEnv unless a rule denies them; else all.
+// those a rule grants, and baseEnv unless a rule denies them. Else all.
 func filterEnv(p *Policy, env, keep []string) []string {
 	if len(p.Env) == 0 && !p.profile() {
 		return env
@@ -190,7 +190,7 @@ func filterEnv(p *Policy, env, keep []string) []string {
 
 // envAllowed applies the access.env rules to name (RFD 076: the longest
 // literal wins, exact before prefix on a tie, the last rule on a full
-// tie); without a matching rule, baseEnv decides.
+// tie). Without a matching rule, baseEnv decides.
 func (p *Policy) envAllowed(name string) bool {
 	best, exact, found, read := -1, false, false, false
 	for _, r := range p.Env {

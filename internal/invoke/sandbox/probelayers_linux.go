@@ -14,7 +14,7 @@ import (
 // A probe (a schema or format_arguments request) is confined by two
 // Landlock layers, each of which must allow an access. The first handles
 // reading and running, the network and the scope: it is the same for the
-// probes of every binary that reads the same, so it is made once a
+// probes of every binary that reads the same. So it is made once a
 // second and shared. The second handles every other file right and
 // grants the probe's own: its private TMPDIR and the writable devices.
 // A cold listing then builds one large ruleset, not one per binary.

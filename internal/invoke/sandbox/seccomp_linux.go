@@ -18,7 +18,7 @@ import (
 // everything it starts:
 //
 //   - Sockets. Landlock (up to ABI 7) filters TCP connect and bind, not
-//     MPTCP, SCTP, ICMP, raw, packet or netlink sockets, and it checks
+//     MPTCP, SCTP, ICMP, raw, packet or netlink sockets. It checks
 //     creating a unix socket's file, not connecting to one (the session
 //     bus, $SSH_AUTH_SOCK, docker.sock). socket(2) is allowed only for
 //     AF_INET and AF_INET6, SOCK_STREAM or SOCK_DGRAM (SOCK_NONBLOCK and
@@ -185,7 +185,7 @@ func (p *prog) resolve() []sockFilter {
 	return p.ins
 }
 
-// seccompFilter is the filter's program; nil where it is not written for
+// seccompFilter is the filter's program, nil where it is not written for
 // the architecture.
 func seccompFilter() []sockFilter {
 	if arch == 0 {
@@ -199,7 +199,7 @@ func seccompFilter() []sockFilter {
 	p.jmp(bpfJgeK, x32SyscallBit, "deny", "") // x32
 	// A binary search over the numbers: the kernel runs the program for
 	// every syscall number when it installs it (its cache of syscalls
-	// always allowed), so the length of this walk is most of its cost.
+	// always allowed). So the length of this walk is most of its cost.
 	idx := make([]int, len(cs))
 	for i := range idx {
 		idx[i] = i

@@ -14,7 +14,7 @@ import (
 // A call's private temporary directory is named
 // toolhost-call-NS-PID-RANDOM: NS is the inode of the host's pid
 // namespace, PID the host's pid. A host killed with SIGKILL never runs
-// its Cleanup, so the first sandboxed preparation of each process sweeps
+// its Cleanup. So the first sandboxed preparation of each process sweeps
 // the directories whose host is gone (sweepTemp).
 const tempPrefix = "toolhost-call-"
 

@@ -12,19 +12,19 @@ import (
 )
 
 // Directories of the older form toolhost-call-DIGITS (earlier versions
-// named them with os.MkdirTemp's random number only) carry no pid, so no
+// named them with os.MkdirTemp's random number only) carry no pid. So no
 // kill(PID, 0) can prove their host gone. sweepOld removes one when all
 // of these hold, each checked without following a symlink:
 //
-//   - Lstat finds a real directory that the host's user owns;
+//   - Lstat finds a real directory that the host's user owns.
 //   - neither it nor anything in it (at most oldTempEntries entries) was
 //     modified or changed (mtime, ctime: a tool cannot set ctime back)
 //     for oldTempAge: a one-shot call's directory lives for the call, so
-//     only a long-lived (pooled) tool's can be that old and in use;
+//     only a long-lived (pooled) tool's can be that old and in use.
 //   - no process of the user that /proc shows refers to it: not in its
 //     environment (the tool's TMPDIR), its working directory, its open
 //     files or its memory mappings. A pooled tool is started with
-//     TMPDIR set to its directory and keeps it for its life, so this is
+//     TMPDIR set to its directory and keeps it for its life. So this is
 //     what tells an idle pooled tool's directory from a dead one's.
 //
 // If /proc cannot be read, none is removed. A process /proc shows but
@@ -123,9 +123,10 @@ func untouched(dir string, now time.Time) bool {
 
 var errTouched = errors.New("touched")
 
-// inUse reads /proc for the processes uid owns and returns which of names
-// (base names of directories) one of them refers to: in its environment,
-// its working directory, an open file or a memory mapping. ok is false
+// inUse reads /proc for the processes uid owns. It returns which of names,
+// base names of directories, one of them refers to. A process may refer to
+// one in its environment, its working directory, an open file or a memory
+// mapping. ok is false
 // when /proc cannot be read.
 func inUse(uid int, names []string) (used map[string]bool, ok bool) {
 	d, err := os.Open("/proc")

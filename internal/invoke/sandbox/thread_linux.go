@@ -21,29 +21,29 @@ const (
 	cldTrapped              = 4 // si_code of a ptrace stop
 )
 
-// Start starts a process confined by l. start must start it — fork and
-// exec, with every file it needs already open (os/exec's Cmd.Start with
-// *os.File or pipe standard streams and SysProcAttr sys) — on the calling
-// goroutine's thread and return its pid.
+// Start starts a process confined by l. start must start it on the
+// calling goroutine's thread and return its pid. It must fork and exec
+// with every file it needs already open, as os/exec's Cmd.Start does with
+// *os.File or pipe standard streams and SysProcAttr sys.
 //
 // Landlock domains and no_new_privs belong to a thread, and a child
 // inherits those of the thread that forked it. So Start runs start on a
-// goroutine locked to a thread of its own, which it confines first
-// (prctl(PR_SET_NO_NEW_PRIVS), landlock_restrict_self without TSYNC: that
-// thread only) and never unlocks: when the goroutine returns the Go
-// runtime ends the thread instead of reusing it. The host's other threads
+// goroutine locked to a thread of its own. It confines that thread first,
+// with prctl(PR_SET_NO_NEW_PRIVS) and landlock_restrict_self without
+// TSYNC, so that thread only. It never unlocks it. When the goroutine
+// returns, the Go runtime ends the thread instead of reusing it. The host's other threads
 // are never restricted. For the first start of a launch that thread is
 // made by [Prepare] (see startThread), and has set no_new_privs and the
-// seccomp filter (seccomp_linux.go) while the host built the ruleset; it takes the
+// seccomp filter (seccomp_linux.go) while the host built the ruleset. It takes the
 // Landlock domain only here, as one made on the spot does.
 //
-// The child would share the thread's domain, so while that thread lives
-// the tool could reach it: signal it (a SIGKILL to any thread ends the
-// host) or, where ptrace is allowed, read and write the host's memory. So
-// the tool does not run while it lives: Start sets sys.Ptrace, the child
-// stops at its first instruction after exec (PTRACE_TRACEME), the thread
-// collects that stop (cancelling its SIGTRAP) and sets RLIMIT_CORE 0 on
-// the stopped child, and returns; the kernel detaches and resumes the
+// The child would share the thread's domain. So while that thread lives
+// the tool could reach it. It could signal it, and a SIGKILL to any thread
+// ends the host. Where ptrace is allowed, it could read and write the
+// host's memory. So the tool does not run while the thread lives. Start
+// sets sys.Ptrace, and the child stops at its first instruction after
+// exec (PTRACE_TRACEME). The thread collects that stop, cancelling its
+// SIGTRAP. It sets RLIMIT_CORE 0 on the stopped child, and returns. The kernel detaches and resumes the
 // tool only once the thread is exiting, without memory or files.
 //
 // Errors of the confinement wrap [ErrConfine] (then nothing started),
@@ -83,13 +83,13 @@ func (l *Launch) Start(sys *syscall.SysProcAttr, start func() (pid int, err erro
 }
 
 // startThread is a thread made for one confined start when its launch
-// is prepared, so that the runtime makes it, and it sets no_new_privs and
+// is prepared, so that the runtime makes it. It sets no_new_privs and
 // the seccomp filter on itself, while the host compiles the rules and
-// builds the ruleset: a goroutine locked to a thread of its own (never
-// the main thread, see onOwnThread) that waits for the start and ends
-// with it. Until then it holds no Landlock domain, so no tool can reach
+// builds the ruleset. It is a goroutine locked to a thread of its own,
+// never the main thread (see onOwnThread). It waits for the start and
+// ends with it. Until then it holds no Landlock domain. So no tool can reach
 // it (a confined tool may signal or trace only processes of its own
-// domain); it enforces the ruleset only once given the start, exactly as
+// domain). It enforces the ruleset only once given the start, exactly as
 // a thread made by onOwnThread, and a launch cleaned up without a start
 // ends it unused.
 type startThread struct {
@@ -106,7 +106,7 @@ func newStartThread() *startThread {
 		runtime.LockOSThread() // never unlocked but on the main thread
 		if syscall.Gettid() == syscall.Getpid() {
 			// Holding the main thread, the next goroutine gets another
-			// one; this one waits so that it is not that one.
+			// one. This one waits so that it is not that one.
 			go run()
 			<-t.done
 			runtime.UnlockOSThread()
@@ -187,7 +187,7 @@ func (l *Launch) confined(fds []int, start func() (int, error), ready bool) erro
 		_ = noCore(pid) // stopped: no core dump can come before
 	}
 	// Collect the stop without WNOWAIT: that zeroes the signal the tool
-	// would get on resuming, so the kernel resumes it as if never traced
+	// would get on resuming. So the kernel resumes it as if never traced
 	// when this thread exits (and detaches it). WNOHANG: killed meanwhile,
 	// it is os/exec's to reap.
 	for {
@@ -200,9 +200,9 @@ func (l *Launch) confined(fds []int, start func() (int, error), ready bool) erro
 }
 
 // onOwnThread runs fn on a goroutine locked to an OS thread that the Go
-// runtime ends once fn returns (the goroutine exits locked), never on the
-// main thread: the runtime cannot end that one and would park it instead,
-// leaving it alive.
+// runtime ends once fn returns, as the goroutine exits locked. It never
+// runs fn on the main thread. The runtime cannot end that one and would
+// park it instead, leaving it alive.
 func onOwnThread(fn func()) {
 	done := make(chan struct{})
 	go func() {

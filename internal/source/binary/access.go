@@ -35,8 +35,8 @@ func withPolicy(spec *invoke.Spec, e *config.Entry) *invoke.Spec {
 }
 
 // denialOutcome is the error outcome of a call the sandbox refused
-// something: the model (or the user) learns what, and the rule to add;
-// what the tool said is kept as the trace.
+// something: the model (or the user) learns what, and the rule to add.
+// What the tool said is kept as the trace.
 func denialOutcome(name string, d *sandbox.Denial, said string) tool.Outcome {
 	out := tool.Fail(fmt.Sprintf("tool %q: %v (fix: %s)", name, d, d.Fix))
 	if said != "" {
@@ -117,7 +117,7 @@ func storePolicy(e *config.Entry) ([]byte, error) {
 	return tool.Marshal(storedPolicy{e.Sandbox, e.Access})
 }
 
-// restorePolicy sets e's policy from data; false when data is malformed.
+// restorePolicy sets e's policy from data, false when data is malformed.
 func restorePolicy(data []byte, e *config.Entry) bool {
 	if len(data) == 0 {
 		return true
@@ -141,7 +141,7 @@ type PolicyRule = policy.Rule
 // binaries': a tool registered in a catalog's process, another source's.
 func EmptyPolicy() *Policy { return policy.Empty() }
 
-// Policy returns the effective access policy of the binaries' tool name;
+// Policy returns the effective access policy of the binaries' tool name,
 // false when they have no such tool.
 func (s *Source) Policy(name string) (*Policy, bool) {
 	e := s.entry(name)

@@ -9,7 +9,7 @@ import (
 )
 
 // TestArgumentsIntact checks that arguments reach the tool exactly as sent
-// (design §12): integers beyond 2^53 keep every digit in argv templates
+// (docs/security.md): integers beyond 2^53 keep every digit in argv templates
 // and on stdin, nested too; an explicit null for an optional parameter
 // counts as absent; messages show JSON, never Go values.
 func TestArgumentsIntact(t *testing.T) {
@@ -52,7 +52,7 @@ required = false
 		{"echo_n", `{"n":1234567890123456789}`, tool.Success("1234567890123456789")},
 		{"echo_n", `{"n":9007199254740993}`, tool.Success("9007199254740993")},
 		{"stdin", `{"n":-9223372036854775808}`, tool.Success(`{"greeting":"Hello","n":-9223372036854775808}`)},
-		// In argv, a value starting with "-" would be an option: refused (design §12).
+		// In argv, a value starting with "-" would be an option: refused.
 		{"echo_n", `{"n":-1}`, tool.Fail(`invalid arguments for tool "echo_n": argument "n" starts with "-" and would be read as an option by echo: "-1" (fix: pass a value that does not start with "-"; a file named -x can be given as ./-x)`)},
 		{"echo_n", `{"n":123456789012345678901234567890}`, tool.Success("123456789012345678901234567890")},
 		{"echo_n", `{"n":1.5}`, tool.Fail(`invalid arguments for tool "echo_n": argument "n": want integer, got number 1.5`)},

@@ -11,7 +11,7 @@ import (
 
 // What only the binaries know of a call (the sandbox's denial, the
 // process's exit status and bytes) goes to the call's audit line
-// (catalog.NoteRun…); the catalog writes the line.
+// (catalog.NoteRun…). The catalog writes the line.
 
 // noteDenial records the sandbox's refusal the outcome reports.
 func noteDenial(ctx context.Context, d *sandbox.Denial) {

@@ -12,7 +12,7 @@ import (
 
 // BenchmarkCallAudit measures what the audit line adds to a call: a
 // dynamic tool (no process) called in parallel, with the log off and on.
-// The line's cost against a real tool call's milliseconds is issue 17's
+// The line's cost against a real tool call's milliseconds is the
 // serve figure (bench/figures BenchmarkServeAudit).
 func BenchmarkCallAudit(b *testing.B) {
 	for _, on := range []bool{false, true} {

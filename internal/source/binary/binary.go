@@ -28,7 +28,7 @@ type binding struct {
 	// access is the entry's policy for context.access, nil for none.
 	access []byte
 	// secrets is the entry when it has secret variables, read at each
-	// run (secrets.go); nil for none.
+	// run (secrets.go), nil for none.
 	secrets *config.Entry
 }
 

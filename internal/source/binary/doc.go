@@ -1,9 +1,10 @@
 // Package binary is the local-binary source of a catalog: the tools a
 // configuration's entries make of tool binaries. It asks each binary for
-// its schema (grouped by invocation, bounded, cached for the session and
-// on disk by the binary's stat key), merges the user's overrides on top
-// (dario.cat/mergo, JP's rules), lints the result, and runs calls: one
-// process per call through package invoke, or a pool of long-lived
+// its schema. The requests are grouped by invocation and bounded. The
+// answers are cached for the session, and on disk by the binary's stat
+// key. It merges the user's overrides on top by JP's rules, with
+// dario.cat/mergo. It lints the result, and runs calls. A call is one
+// process through package invoke, or goes to a pool of long-lived
 // processes for a protocol v2 binary that declares long_lived. A
 // resolution without errors is persisted whole (package
 // internal/source/binary/persist), so that the next start reads one file, and a
@@ -13,7 +14,7 @@
 // implements [catalog.Source] and [catalog.Indexer] (a persisted tool's
 // detail is decoded on first use), and checks before a call whether a
 // binary was rebuilt ([catalog.Freshener]). Package resolver wires it
-// (resolver.New, resolver.Open) and documents what embedders see; the
+// (resolver.New, resolver.Open) and documents what embedders see. The
 // rules of each part are in its file (resolve.go, merge.go, pool.go,
 // persist.go, access.go for the sandbox policy).
 //

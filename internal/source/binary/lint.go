@@ -78,11 +78,11 @@ type commandWarning struct {
 	text, fix string
 }
 
-// lintCommand checks how an entry's command takes its arguments (design
-// §12, docs/config.md "Arguments in commands"): a template the command
-// cannot run is an error; a shell template inside quotes, and a template
-// whose value would start an argv element with nothing to stop a leading
-// "-", are warnings. key is the entry's table name, as [tools.NAME].
+// lintCommand checks how an entry's command takes its arguments
+// (docs/config.md, "command"). A template the command cannot run is an
+// error. Two templates are warnings: a shell template inside quotes, and
+// a template whose value would start an argv element with nothing to stop
+// a leading "-". key is the entry's table name, as [tools.NAME].
 func lintCommand(e *entry, key string) (*lintError, []commandWarning) {
 	if e.bin == nil {
 		return nil, nil
@@ -186,7 +186,7 @@ func noLeadingDash(p *tool.Parameter) bool {
 
 // patternExcludesDash reports whether a pattern is anchored at the start
 // and its first character cannot be "-" (^[a-z]…, ^\w…, ^abc…). It looks
-// only at the first element; anything else counts as not excluding.
+// only at the first element. Anything else counts as not excluding.
 func patternExcludesDash(pattern string) bool {
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
@@ -217,7 +217,7 @@ func patternExcludesDash(pattern string) bool {
 // dashFix is the first part of the fix for template t, which starts an
 // argument: write "--" before it. After an option ("head -n {{n}} f") that
 // fix is right only when the option takes no value (-n would take "--" as
-// its value), so both forms are offered: the value joined to its option
+// its value). So both forms are offered: the value joined to its option
 // (-n{{n}}, --lines={{n}}), where no value can be an option of its own, and
 // "--" for an option that takes none. Without a shell each comes with the
 // command rewritten.

@@ -21,8 +21,8 @@ import (
 const DefaultTimeout = 60 * time.Second
 
 // fields are the parts of a tool a user can override. Pointer fields are
-// nil when unset, so that an override of true with false applies
-// (conventions §10: mergo.WithoutDereference).
+// nil when unset, so that an override of true with false applies, as
+// mergo.WithoutDereference does.
 type fields struct {
 	Summary          *string
 	Description      *string
@@ -35,9 +35,9 @@ type fields struct {
 	Tags             []string
 }
 
-// merge builds a resolved tool: bin is the binary's definition (nil when
-// the entry does not describe itself and its parameters come from TOML
-// alone), with the entry's overrides merged on top. name is the name the
+// merge builds a resolved tool from bin, the binary's definition, with the
+// entry's overrides merged on top. bin is nil when the entry does not
+// describe itself and its parameters come from TOML alone. name is the name the
 // tool is served under. It returns warnings for overrides that name
 // parameters the binary does not declare (those overrides are not applied).
 func merge(name string, bin *tool.Definition, e *config.Entry) (*catalog.Tool, []warning) {
@@ -205,7 +205,7 @@ func overlay(base *fields, user fields) {
 
 // mergoOverlay merges the fields user sets on top of base: a set field
 // (a non-nil pointer, map or slice) replaces base's, false and zero
-// included (conventions §10).
+// included.
 func mergoOverlay(base *fields, user fields) {
 	if err := mergo.Merge(base, user, mergo.WithOverride, mergo.WithoutDereference); err != nil {
 		panic("resolver: merge: " + err.Error()) // only for mismatched types: a programming error
@@ -245,7 +245,7 @@ type warning struct {
 }
 
 // mergeParam returns a copy of have with the fields over sets merged on
-// top; nested properties and items are merged the same way.
+// top. Nested properties and items are merged the same way.
 func mergeParam(have, over *tool.Parameter) *tool.Parameter {
 	if over == nil {
 		return have
@@ -376,9 +376,9 @@ func deref[T any](p *T) T {
 }
 
 // rawSchema returns a copy of a v2 binary's raw input schema with the
-// entry's overrides of its top-level properties applied: summary (or
-// description) becomes the property's "description", and a default its
-// "default". $defs, $ref and every other keyword are kept as given.
+// entry's overrides of its top-level properties applied. summary, or
+// description, becomes the property's "description". A default becomes
+// its "default". $defs, $ref and every other keyword are kept as given.
 func rawSchema(raw map[string]any, overrides map[string]*tool.Parameter) map[string]any {
 	s := catalog.CloneMap(raw)
 	props, _ := s["properties"].(map[string]any)

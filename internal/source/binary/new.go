@@ -38,7 +38,7 @@ type Options struct {
 	// binaries asked so far and the number to ask.
 	Progress func(done, total int)
 	// PoolSize bounds the long-lived processes kept per binary that
-	// declared long_lived. If zero, [DefaultPoolSize]; if negative, every
+	// declared long_lived. If zero, [DefaultPoolSize]. If negative, every
 	// call is one-shot.
 	PoolSize int
 	// PoolIdle is how long a long-lived process may stay without calls.
@@ -53,7 +53,7 @@ type Options struct {
 	Audit *audit.Log
 	// NamesSources reports whether a configuration names other sources
 	// (MCP servers, remote catalogs) whose state a persisted resolution
-	// keeps beside the binaries' ([Source.Keep]); nil: none does.
+	// keeps beside the binaries' ([Source.Keep]), nil: none does.
 	NamesSources func(*config.Config) bool
 }
 
@@ -109,7 +109,7 @@ func New(opts *Options) *Source {
 }
 
 // Configure gives the binaries the configuration cfg (New's), nil for
-// none; with a cache directory, their resolution is persisted there.
+// none. With a cache directory, their resolution is persisted there.
 func (s *Source) Configure(cfg *config.Config) { s.setConfig(cfg, s.cacheDir, "") }
 
 // setConfig installs cfg's plan and persistence (filesKey: see layersKey,
@@ -167,7 +167,7 @@ func (s *Source) ReadConfig(persist func(*config.Config) bool) (*config.Config, 
 	return cfg, err
 }
 
-// Config reads the configuration SetLoad gave, again; an error when there
+// Config reads the configuration SetLoad gave, again. An error when there
 // is none to read (New's binaries).
 func (s *Source) Config() (*config.Config, error) {
 	if s.loadConfig == nil {
@@ -192,7 +192,7 @@ func (s *Source) Start(ctx context.Context) error {
 type Persisted struct{ l *loaded }
 
 // Persisted returns the resolution persisted from the files SetLoad named
-// (their stat unchanged) when it is valid; false when there is none (or
+// (their stat unchanged) when it is valid, false when there is none (or
 // no cache directory).
 func (s *Source) Persisted() (*Persisted, bool) {
 	if s.filesKey == "" {
@@ -208,7 +208,7 @@ func (s *Source) Persisted() (*Persisted, bool) {
 }
 
 // Sources is what the persisted resolution keeps of the other sources
-// ([Source.Keep]); nil when the configuration names none.
+// ([Source.Keep]), nil when the configuration names none.
 func (p *Persisted) Sources() []byte { return p.l.sources }
 
 // Has reports whether the persisted resolution has a binary tool of that

@@ -35,14 +35,14 @@ import (
 //     own executable (path, size, mtime, inode, ctime: a rebuilt or
 //     upgraded toolhost never reads another build's resolution), the
 //     workspace root and the whole configuration as loaded (every entry,
-//     field and file:line position, every category);
+//     field and file:line position, every category).
 //   - every binary asked for its schema has the same stat key as when the
 //     resolution was made ([statKeyOf]: a rebuilt binary or an edited
-//     script is asked again); with [Options.Only], only the binary of
-//     that tool;
+//     script is asked again). With [Options.Only], only the binary of
+//     that tool.
 //   - when the configuration names MCP servers, what is kept of them
 //     holds (keep.go: their listings' cache files, programs, scripts and
-//     freshness); a configuration naming a remote is read every time;
+//     freshness). A configuration naming a remote is read every time.
 //   - the file's CRCs match (the header's, and each span's), it decodes,
 //     and every tool names an entry of the configuration. With
 //     [Options.Only] naming a tool it has, only the header and that
@@ -109,12 +109,12 @@ func selfKey() (fileKey, bool) {
 	return statFile(exe)
 }
 
-// layersKey identifies the configuration files of root by their stat
-// (path, size, mtime in ns, device, inode, ctime: an edit that keeps the
-// size and restores the mtime still changes the ctime), with the
-// resolver's own executable: a persisted resolution stored under it is
-// served without reading the configuration. "" when a file is not a
-// regular file or there is none.
+// layersKey identifies the configuration files of root by their stat,
+// with the resolver's own executable. The stat is path, size, mtime in ns,
+// device, inode and ctime. An edit that keeps the size and restores the
+// mtime still changes the ctime. A persisted resolution stored under the
+// key is served without reading the configuration. layersKey returns ""
+// when a file is not a regular file or there is none.
 func layersKey(root string, files []string) string {
 	if len(files) == 0 {
 		return ""

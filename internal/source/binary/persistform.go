@@ -97,7 +97,7 @@ func restorePlan(sp *persist.Plan) (*plan, bool) {
 	return p, true
 }
 
-// storedDetail is a tool's detail in the body; its definition is rebuilt
+// storedDetail is a tool's detail in the body. Its definition is rebuilt
 // from it (the input schema from the parameters, as merge builds it).
 type storedDetail struct {
 	Annotations      map[string]any             `json:"annotations,omitempty"`
@@ -192,7 +192,7 @@ func (sp storedProblem) restore() catalog.Problem {
 }
 
 // rawInput is a tool's input schema when it is a raw one (protocol v2),
-// which Parameters cannot rebuild; nil otherwise.
+// which Parameters cannot rebuild, nil otherwise.
 func rawInput(t *catalog.Tool) map[string]any {
 	if t.Parameters == nil && t.InputSchema != nil && !t.Dynamic {
 		return t.InputSchema

@@ -66,10 +66,10 @@ func (s *Source) load() (*loaded, bool) {
 	return l, true
 }
 
-// loadOne is load for [Options.Only]: when the persisted resolution has
-// the tool (found), it reads only the header and that tool's detail, and
-// the catalog holds that tool alone (with the stored warnings; its
-// identity and listing are computed from it). A nil *loaded with found
+// loadOne is load for [Options.Only]. When the persisted resolution has
+// the tool (found), it reads only the header and that tool's detail. The
+// catalog then holds that tool alone, with the stored warnings. Its
+// identity and listing are computed from it. A nil *loaded with found
 // means the resolution is not valid (load's rules): the configuration is
 // resolved. Not found, load reads the whole file as without Only.
 func (s *Source) loadOne(p *persistence) (l *loaded, found bool) {
@@ -124,7 +124,7 @@ func (s *Source) loadHeader(p *persistence, h *persist.Resolution) (*loaded, boo
 }
 
 // storedKeys pairs the asked groups of pl, in plan order, with the stat
-// keys stored for them; false when their numbers differ or a key is empty.
+// keys stored for them, false when their numbers differ or a key is empty.
 func storedKeys(pl *plan, stored []string) (map[string]cacheKey, bool) {
 	keys := make(map[string]cacheKey, len(stored))
 	i := 0
@@ -142,9 +142,10 @@ func storedKeys(pl *plan, stored []string) (map[string]cacheKey, bool) {
 }
 
 // toCheck returns the groups whose binaries must be stat'ed before a
-// persisted resolution of tools is served: every asked group, or with
-// [Options.Only] naming one of tools, only the group of that tool's entry
-// (none when its parameters come from the configuration alone).
+// persisted resolution of tools is served. That is every asked group.
+// With [Options.Only] naming one of tools, it is only the group of that
+// tool's entry, or none when its parameters come from the configuration
+// alone.
 func (s *Source) toCheck(pl *plan, tools []persist.Tool) []*group {
 	if s.only != "" {
 		if i, found := slices.BinarySearchFunc(tools, s.only, func(st persist.Tool, name string) int {

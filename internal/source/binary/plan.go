@@ -22,7 +22,7 @@ type plan struct {
 	groupOf    map[*config.Entry]*group
 	byKey      map[string]*config.Entry // by Key(): tools.NAME, toolsets.NAME
 	categories []catalog.Category
-	// restored: read from a persisted resolution ([Open]); it has the
+	// restored: read from a persisted resolution ([Open]). It has the
 	// groups and the entries its tools need, not the configuration.
 	restored bool
 }
@@ -69,7 +69,7 @@ func invocationKey(s *invoke.Spec) string {
 	return string(data)
 }
 
-// appendInvocationKey appends the JSON invocationKey marshals for s;
+// appendInvocationKey appends the JSON invocationKey marshals for s,
 // false when a string is not plain.
 func appendInvocationKey(b []byte, s *invoke.Spec) ([]byte, bool) {
 	ok := true

@@ -25,37 +25,39 @@ const (
 //
 // # Rules
 //
-//   - A pool per invocation (group) and stat key: a rebuilt binary (its
-//     stat key changed) gets a new pool, and the old one is closed (its
-//     idle processes at once, busy ones when their calls end). A v1
-//     binary, a binary that did not declare long_lived, and a command with
-//     templates (its argv depends on the call) are never pooled.
+//   - A pool per invocation (group) and stat key. A rebuilt binary, whose
+//     stat key changed, gets a new pool. The old one is closed: its idle
+//     processes at once, busy ones when their calls end. A v1 binary, a
+//     binary that did not declare long_lived, and a command with templates
+//     are never pooled. The argv of a command with templates depends on
+//     the call.
 //   - Size: at most [Options.PoolSize] processes (default 2). A call takes
 //     an idle process, else starts one while under the size, else shares
-//     the least busy one (calls are multiplexed by id).
+//     the least busy one. Calls are multiplexed by id.
 //   - Idle: a process without calls for [Options.PoolIdle] (default 60s) is
-//     closed (stdin closed; killed a grace delay later if still running).
-//   - Restart: a process that dies is dropped; the next call starts another.
-//   - Each round of a call (questions included) is one request, with the
-//     entry's timeout: when it passes (or ctx is cancelled) the host
-//     writes {"cancel":id} and waits the grace delay (2s) for the outcome;
-//     then it gives the request up: the process takes no more calls and
-//     its process group is killed once the other calls in flight on it
-//     have ended (at once if there are none). Either way the call gets the
-//     same error as one-shot (ErrTimeout, or the context's).
+//     closed. Its stdin is closed, and it is killed a grace delay later if
+//     still running.
+//   - Restart: a process that dies is dropped. The next call starts another.
+//   - Each round of a call, questions included, is one request with the
+//     entry's timeout. When it passes, or ctx is cancelled, the host
+//     writes {"cancel":id}. It waits the grace delay (2s) for the outcome.
+//     Then it gives the request up: the process takes no more calls. Its
+//     process group is killed once the other calls in flight on it have
+//     ended, or at once if there are none. Either way the call gets the
+//     same error as one-shot: ErrTimeout, or the context's.
 //   - A process that dies mid-call gives its calls the error outcome a
-//     crash gives one-shot (status and stderr tail): the tool may have
-//     done part of its work, so the call is not run again.
-//   - Any protocol doubt — a line that is not a tagged event or outcome, an
-//     id no call is waiting for, a process that cannot be written to before
-//     the request was sent, a process that will not start — kills the
-//     process and disables the pool (until the binary changes), and the
-//     calls concerned run again one-shot, which is the binary's
-//     authoritative answer.
+//     crash gives one-shot, with status and stderr tail. The tool may have
+//     done part of its work. So the call is not run again.
+//   - Any protocol doubt kills the process and disables the pool until the
+//     binary changes. The calls concerned run again one-shot, which is the
+//     binary's authoritative answer. A doubt is a line that is not a
+//     tagged event or outcome, an id no call is waiting for, a process
+//     that cannot be written to before the request was sent, or a process
+//     that will not start.
 //   - A process that has printed nothing at all (no event, no outcome)
 //     by its first request's deadline and grace is mute (errMute): most
 //     likely the binary declared long_lived but reads stdin to its end.
-//     That call gets its timeout, with a fix saying so; the pool is
+//     That call gets its timeout, with a fix saying so. The pool is
 //     disabled, and the process's other calls run one-shot.
 //   - A stdout line longer than the entry's stdout cap kills the process:
 //     its calls get ErrOutputTooLarge, as one-shot.
@@ -110,10 +112,10 @@ type pcall struct {
 }
 
 // errMute is the doubt about a process that printed nothing, not even for
-// a cancel, by its first request's deadline and grace: most likely a
-// binary that declared long_lived but reads its stdin to the end, as
+// a cancel, by its first request's deadline and grace. It is most likely
+// a binary that declared long_lived but reads its stdin to the end, as
 // one-shot, and so never starts. The call that waited gets its timeout (it
-// is not run again: its time is spent); the pool is disabled, so its other
+// is not run again: its time is spent). The pool is disabled. So its other
 // calls and the later ones run one-shot.
 var errMute = errors.New("the process printed nothing by its first request's deadline: it does not serve long-lived mode (it may read stdin to its end)")
 
@@ -136,7 +138,7 @@ type errDoubt struct{ err error }
 func (e *errDoubt) Error() string { return "long-lived: " + e.err.Error() }
 
 // get returns the pool of group g with stat key key, making it (and
-// closing a pool of an older key) if needed; nil when pooling is off.
+// closing a pool of an older key) if needed, nil when pooling is off.
 func (ps *pools) get(g *group, key cacheKey, spec *invoke.Spec, proto *tool.Request) *pool {
 	if ps == nil || ps.size < 0 {
 		return nil
@@ -270,7 +272,7 @@ func (p *pool) acquire(onEvent func(tool.Event)) (*proc, string, *pcall, error) 
 	return best, id, c, nil
 }
 
-// start starts a process; the caller holds p.mu.
+// start starts a process. The caller holds p.mu.
 func (p *pool) start() (*proc, error) {
 	pr := &proc{pool: p, calls: map[string]*pcall{}}
 	proc, err := invoke.Start(p.spec, p.proto, pr.line)
@@ -333,11 +335,12 @@ func (pr *proc) line(data []byte) {
 	close(c.done)
 }
 
-// giveUp ends the host's wait for call id, which outlived its deadline
-// and its cancel's grace: the process takes no more calls, and its process
-// group is killed now if it has no other call in flight, else when the
-// last of them ends (release closes it, and Close kills it a grace delay
-// later): a hung request does not take its neighbours' calls with it.
+// giveUp ends the host's wait for call id, which outlived its deadline and
+// its cancel's grace. The process takes no more calls. Its process group
+// is killed now if it has no other call in flight. Else it is killed when
+// the last of them ends: release closes it, and Close kills it a grace
+// delay later. So a hung request does not take its neighbours' calls with
+// it.
 // Lines the process may still print for id are dropped.
 func (pr *proc) giveUp(id string) {
 	pr.mu.Lock()

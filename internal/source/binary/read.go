@@ -12,19 +12,19 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// This file is the one reading of what a tool process left (design §3.4):
+// This file is the one reading of what a tool process left (docs/protocol.md):
 // its stdout and its exit status, for run, format_arguments and schema.
 
 // readOutcome interprets the result of a run or format_arguments request.
 // It is the one place that decides what stdout and the exit status mean:
 //
 //   - stdout holding one outcome object (whitespace around it allowed) is
-//     believed whatever the exit status;
+//     believed whatever the exit status.
 //   - a non-zero exit without an outcome is an error outcome carrying the
-//     exit status and the stderr tail (the tool ran and failed: data);
+//     exit status and the stderr tail (the tool ran and failed: data).
 //   - exit status 0 with stdout that is not an outcome is the success
 //     content of a plain command (its parameters declared in TOML), minus
-//     one trailing newline, as `wc -l a.txt` ends its output with one; but
+//     one trailing newline, as `wc -l a.txt` ends its output with one. But
 //     a binary that described itself speaks the protocol, so for it that is
 //     an error wrapping [catalog.ErrProtocol] quoting the start of stdout, or
 //     naming the key when stdout is an outcome holding a key twice.
@@ -57,8 +57,8 @@ func readOutcome(name string, res *invoke.Result, described bool) (tool.Outcome,
 
 // readOutcomeV2 is readOutcome for a protocol v2 binary, whose stdout is
 // event lines and then the outcome (the events were forwarded as they
-// arrived): an outcome is believed whatever the exit status; a non-zero
-// exit without one is an error outcome; an exit status 0 with stdout that
+// arrived): an outcome is believed whatever the exit status. A non-zero
+// exit without one is an error outcome. An exit status 0 with stdout that
 // is not events then one outcome is an error wrapping [catalog.ErrProtocol] naming
 // the line at fault.
 func readOutcomeV2(name string, res *invoke.Result) (tool.Outcome, error) {
@@ -74,7 +74,7 @@ func readOutcomeV2(name string, res *invoke.Result) (tool.Outcome, error) {
 
 // exitOutcome describes a run that exited non-zero (or died of a signal)
 // without an outcome: the status and the stderr tail, which is what the
-// caller can act on; the start of stdout when stderr is empty.
+// caller can act on. The start of stdout when stderr is empty.
 func exitOutcome(name string, res *invoke.Result) tool.Outcome {
 	msg := fmt.Sprintf("tool %q exited with status %d", name, res.ExitCode)
 	if res.ExitCode < 0 {

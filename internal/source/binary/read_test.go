@@ -12,7 +12,7 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// TestReadOutcome checks design §3.4 on results made by hand: the one
+// TestReadOutcome checks the reading of a tool's answer on results made by hand: the one
 // reading of stdout and exit status.
 func TestReadOutcome(t *testing.T) {
 	tests := []struct {

@@ -86,8 +86,8 @@ func (s *Source) maybeRefresh(ctx context.Context) {
 
 // background is the work a Source does on its own (schema requests
 // asked again), which ends with it: [Source.Close] cancels it and waits
-// for it, so no process it started outlives the Source. At most one
-// background refresh runs at a time. Safe for concurrent use; the zero
+// for it. So no process it started outlives the Source. At most one
+// background refresh runs at a time. Safe for concurrent use. The zero
 // value is ready.
 type background struct {
 	mu      sync.Mutex
@@ -159,7 +159,7 @@ func (b *background) close() {
 }
 
 // rebuild runs a resolution pass and installs its tools, unless a later
-// pass was installed meanwhile; the catalog then lists them again
+// pass was installed meanwhile. The catalog then lists them again
 // (Watch), which keeps its registered tools and gives the binaries' tools
 // precedence over an added source's of the same name.
 func (s *Source) rebuild(ctx context.Context) (changed bool, err error) {

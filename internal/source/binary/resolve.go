@@ -127,7 +127,7 @@ type produced struct {
 
 // resolve asks every group for its schema (bounded, concurrently) and
 // builds the tools of every entry. An entry's tools are built as soon as
-// its binary has answered, while the other binaries still run; the
+// its binary has answered, while the other binaries still run. The
 // tools are then registered in plan order, so that the result does not
 // depend on which binary answered first.
 func (s *Source) resolve(ctx context.Context) *resolution {
@@ -244,7 +244,7 @@ func (s *Source) askAll(ctx context.Context, p *plan, answers map[*group]*answer
 }
 
 // build makes the tools of one entry from its group's answer (nil for an
-// entry declared in TOML alone) and checks them; a binary that did not
+// entry declared in TOML alone) and checks them. A binary that did not
 // answer, or does not offer the entry's tool, is a problem instead.
 func (s *Source) build(e *config.Entry, g *group, a *answer) *built {
 	b := &built{}
@@ -293,7 +293,7 @@ func (s *Source) build(e *config.Entry, g *group, a *answer) *built {
 // type, or a description splicing {{description}}) while the entry leaves
 // self_describe unset. A parameters table then declares the tool's
 // parameters in full and the binary is not asked (docs/config.md,
-// "Parameters"), so the binary's other parameters and its description are
+// "Parameters"). So the binary's other parameters and its description are
 // dropped. The warning names self_describe = true as the fix.
 func overridesWithoutBinary(e *config.Entry, g *group) (catalog.Problem, bool) {
 	if e.SelfDescribe != nil || e.Toolset || e.JPForm || e.Parameters == nil {
@@ -325,7 +325,7 @@ func overridesWithoutBinary(e *config.Entry, g *group) (catalog.Problem, bool) {
 
 // check runs the checks of a tool that do not depend on the other tools:
 // the definition ([Source.lint], which also compiles its schema), then
-// its command, then the warnings; each runs only if the one before passed.
+// its command, then the warnings. Each runs only if the one before passed.
 func (s *Source) check(e *entry, place, cmdPlace string) produced {
 	pr := produced{e: e, place: place, cmdPlace: cmdPlace}
 	if pr.lint = s.lint(e); pr.lint != nil {
@@ -354,7 +354,7 @@ func (s *Source) bind(t *catalog.Tool, e *config.Entry, g *group, resp *tool.Sch
 	spec := g.spec
 	if allow := allowed(e.AllowOption); allow != nil {
 		// The group's spec is shared by the entries with the same
-		// invocation; which arguments may be options is the entry's own.
+		// invocation. Which arguments may be options is the entry's own.
 		cp := *g.spec
 		cp.AllowOption = allow
 		spec = &cp
@@ -495,10 +495,11 @@ var interpreters = []string{"python", "node", "deno", "bun", "ruby", "perl", "ba
 var scriptExts = []string{".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".sh", ".bash", ".php", ".lua", ".r", ".jl", ".tcl"}
 
 // missingScript returns the first argument of spec that names a script
-// (a file with a script's extension, or, given to an interpreter, a
-// relative path with a directory) that does not exist, and the directory relative paths are
-// taken from: an interpreter given a missing script exits with an error
-// of its own ("can't open file", "Cannot find module").
+// that does not exist, and the directory relative paths are taken from. A
+// script is a file with a script's extension or, given to an interpreter,
+// a relative path with a directory. An interpreter given a missing script
+// exits with an error of its own ("can't open file", "Cannot find
+// module").
 func missingScript(spec *invoke.Spec, root string) (script, dir string, ok bool) {
 	if spec.Shell || len(spec.Command) < 2 {
 		return "", "", false
@@ -561,9 +562,9 @@ func allowed(m map[string]bool) []string {
 	return out
 }
 
-// refuseOptions makes the entry's argument check (run by Call before
-// anything starts) apply invoke's rule for values that would be read as
-// options ([entry.Refuse]), so that a refused value is an error outcome
+// refuseOptions makes the entry's argument check apply invoke's rule for
+// values that would be read as options ([entry.Refuse]). Call runs that
+// check before anything starts. So a refused value is an error outcome
 // naming the argument, exactly as a value the schema rejects.
 func (s *Source) refuseOptions(e *entry) {
 	if e.args == nil {

@@ -5,7 +5,7 @@ import (
 	"github.com/toolhost/toolhost/internal/source/binary/schemacache"
 )
 
-// The schema caches' keys and files are package schemacache's; these
+// The schema caches' keys and files are package schemacache's. These
 // names are the ones the local-binary source (still in this package) uses.
 
 type (
@@ -38,7 +38,7 @@ func writeAtomic(dir, path string, data []byte) error {
 
 // DefaultCacheDir returns the directory of the persistent schema cache:
 // $XDG_CACHE_HOME/toolhost, or ~/.cache/toolhost when XDG_CACHE_HOME is
-// unset or relative; "" when neither is known.
+// unset or relative, "" when neither is known.
 func DefaultCacheDir() string { return schemacache.DefaultDir() }
 
 // ClearCache removes the schema answers and the persisted resolutions

@@ -14,11 +14,12 @@ import (
 )
 
 // This file passes an entry's secrets (env.NAME = { secret = "…" },
-// docs/config.md) to its tool: read when a run or format_arguments request
-// starts — never for a schema request, never at load time, never into the
-// persistent cache (the spec the groups share and persist holds the plain
-// env only) — added to that request's environment, which the sandbox's
-// minimal environment keeps (the entry's own variables always pass), and
+// docs/config.md) to its tool. They are read when a run or
+// format_arguments request starts. They are never read for a schema
+// request or at load time, and never go into the persistent cache. The
+// spec the groups share and persist holds the plain env only. The secrets
+// are added to that request's environment, which the sandbox's minimal
+// environment keeps, as the entry's own variables always pass. They are
 // registered with the audit log so that no line holds them. A stderr
 // tail quoted in an error has them replaced by [redacted].
 //
@@ -97,7 +98,7 @@ func secretsOf(e *config.Entry) *config.Entry {
 
 // hasSecrets reports whether an entry of p has secret variables: such a
 // configuration is not persisted with its plan (a restored plan keeps no
-// references), so it is read at every start, and its tools' resolution
+// references). So it is read at every start, and its tools' resolution
 // is still served from the cache.
 func (p *plan) hasSecrets() bool {
 	for _, e := range p.entries {
@@ -108,10 +109,10 @@ func (p *plan) hasSecrets() bool {
 	return false
 }
 
-// UnreadableSecrets reads the secrets of each enabled tool it serves (and
-// served says the catalog serves under that name) as a call would, and
-// returns a warning for each that cannot be read now: a variable not set,
-// a file missing or open to others. The values are dropped. `check` shows
+// UnreadableSecrets reads the secrets of each enabled tool it serves as a
+// call would. It counts only the tools that served says the catalog serves
+// under that name. It returns a warning for each secret that cannot be
+// read now: a variable not set, a file missing or open to others. The values are dropped. `check` shows
 // them, since the calls of such a tool fail until the secret is readable.
 func (s *Source) UnreadableSecrets(served func(name string) bool) []catalog.Problem {
 	s.mu.Lock()

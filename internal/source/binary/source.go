@@ -70,9 +70,9 @@ type storedList struct {
 }
 
 // entry is one tool of the binaries. Fields are fixed once the entry is
-// stored; a change replaces the entry. An entry loaded from a persisted
+// stored. A change replaces the entry. An entry loaded from a persisted
 // resolution holds its name, summary and enabled flag, and decodes the
-// rest of its tool when first asked ([entry.t]); its input schema is then
+// rest of its tool when first asked ([entry.t]). Its input schema is then
 // compiled by the catalog on first use.
 type entry struct {
 	name    string
@@ -94,7 +94,7 @@ func (e *entry) Detail() *catalog.Tool { return e.t() }
 
 // Refuse is invoke's rule for values that would be read as options, for
 // the catalog to add to a persisted entry's input schema when it compiles
-// it ([catalog.Refuser]); a resolved entry's schema has it already.
+// it ([catalog.Refuser]). A resolved entry's schema has it already.
 func (e *entry) Refuse(args map[string]any) error {
 	b := e.bin
 	return invoke.CheckArguments(b.spec, b.host.request(tool.ActionRun, &tool.Call{Name: b.name, Arguments: args, Options: b.options}))
@@ -211,13 +211,13 @@ func (s *Source) watchersLocked() []func() {
 	return fns
 }
 
-// Close ends the background work first: a refresh under way (a schema
-// request asked again, in the background or for a face's Refresh) is
-// cancelled, its process group sent SIGTERM and, a grace delay (2s)
-// later, SIGKILL, and Close waits for it to end, so nothing it started
+// Close ends the background work first. A refresh under way is
+// cancelled: a schema request asked again, in the background or for a
+// face's Refresh. Its process group is sent SIGTERM and, a grace delay
+// (2s) later, SIGKILL. Close waits for it to end. So nothing it started
 // outlives the Source. Then it ends the long-lived processes (see
 // [Options.PoolSize]): their stdin is closed, so that they finish and
-// exit, and they are ended in the spawner's stop order if they have not;
+// exit. They are ended in the spawner's stop order if they have not;
 // Close waits for them. Calls in flight on them end with the error
 // outcome of a crash; later calls run one-shot.
 func (s *Source) Close() error {
@@ -264,12 +264,13 @@ func (s *Source) sortedLocked() []*entry {
 }
 
 // Refresh checks cheaply whether any binary changed since it was asked for
-// its schema (its stat key: size, modification time, inode and change time
-// of the executable and of script arguments; nothing is spawned for that),
-// or a timed-out schema request is due, asks the changed binaries again,
-// and rebuilds the tools, which the catalog then lists again (Watch). It
-// reports whether the tools changed. Commands without a trustworthy stat
-// key (go run, shell) are not checked.
+// its schema. It compares the stat key: size, modification time, inode and
+// change time of the executable and of script arguments. Nothing is
+// spawned for that. It also checks whether a timed-out schema request is
+// due. It asks the changed binaries again and rebuilds the tools, which
+// the catalog then lists again (Watch). It reports whether the tools
+// changed. Commands without a trustworthy stat key (go run, shell) are not
+// checked.
 func (s *Source) Refresh(ctx context.Context) (changed bool, err error) { return s.refresh(ctx) }
 
 // Categories returns the categories of the configuration, sorted by id.
@@ -279,11 +280,12 @@ func (s *Source) Categories() []catalog.Category {
 	return slices.Clone(s.categories)
 }
 
-// Unconfined returns a warning for each enabled tool of the binaries
-// that served says a catalog serves from them (not one a registered tool
-// or another source serves in its place) that runs a shell (shell = true)
-// or lets the model pass options (allow_option) without the OS sandbox:
-// `toolhost check` shows them. Sorted by tool name.
+// Unconfined returns a warning for each enabled tool of the binaries that
+// runs a shell (shell = true) or lets the model pass options
+// (allow_option) without the OS sandbox. It counts only the tools that
+// served says a catalog serves from the binaries, not one a registered
+// tool or another source serves in its place. `toolhost check` shows the
+// warnings. They are sorted by tool name.
 func (s *Source) Unconfined(served func(name string) bool) []catalog.Problem {
 	s.mu.Lock()
 	entries := s.sortedLocked()
@@ -330,7 +332,7 @@ func (s *Source) Keep(data []byte) {
 }
 
 // pendingSources is the Sources of a resolution whose configuration
-// names sources not kept (yet): it never decodes, so it never holds.
+// names sources not kept (yet): it never decodes. So it never holds.
 var pendingSources = []byte("pending")
 
 // Root is the workspace root the binaries run in (Options.Root, made

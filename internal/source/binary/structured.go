@@ -38,7 +38,7 @@ func (o *outputSchema) get(s map[string]any) (*jsonschema.Resolved, error) {
 
 // checkStructured holds a success of a tool that declares an output schema
 // to it: the structured value must be there and match (a mismatch is an
-// error outcome naming the field, design §10); a structured value without
+// error outcome naming the field). A structured value without
 // text content gets its JSON as the content.
 func (e *entry) checkStructured(out tool.Outcome) tool.Outcome {
 	if out.Type != tool.KindSuccess {

@@ -18,8 +18,8 @@ import (
 //	go test -run='^$' -bench=CallStdio -count=5 ./source/mcp
 //
 // It reports the median of each and their ratio (source/direct); no test
-// asserts a time (the figure, ≤ 1.2× with the catalog in between,
-// belongs to bench/).
+// asserts a time. The goal, ≤ 1.2× with the catalog in between, belongs
+// to bench/figures.
 func BenchmarkCallStdio(b *testing.B) {
 	spec := fakeSpec(b, "bench", "basic")
 	s := newSource(b, spec, nil)

@@ -12,7 +12,7 @@ import (
 	"slices"
 )
 
-// cacheVersion changes when the file's shape does; other versions are
+// cacheVersion changes when the file's shape does. Other versions are
 // ignored (and rewritten).
 const cacheVersion = 1
 
@@ -20,7 +20,7 @@ const cacheVersion = 1
 const maxCacheFile = 16 << 20
 
 // diskCache keeps one listing per server in dir, one JSON file each,
-// written whole to a temporary file and renamed over the old one, so a
+// written whole to a temporary file and renamed over the old one. So a
 // reader never sees half a file. A nil *diskCache keeps nothing.
 type diskCache struct {
 	dir string
@@ -42,7 +42,7 @@ type origin struct {
 }
 
 // load returns the cached listing of spec, or nil when there is none, it
-// is unreadable, or its key is not spec's key today; with its origin.
+// is unreadable, or its key is not spec's key today. It also returns its origin.
 func (d *diskCache) load(spec *Spec) (*Listing, *origin) {
 	if d == nil {
 		return nil, nil
@@ -136,9 +136,10 @@ func statID(path string) (fileID, bool) {
 }
 
 // specKey is a hash of what decides a server's tools as far as toolhost
-// can see: the spec (its secrets only hashed, the bearer token not at
-// all; its Confinement too, since a listing made unconfined says nothing
-// of whether the server starts under the sandbox), and for a stdio server the identity (path, size, mtime) of its
+// can see. That is the spec, with its secrets only hashed and the bearer
+// token not at all. Its Confinement counts too, since a listing made
+// unconfined says nothing of whether the server starts under the sandbox.
+// For a stdio server it is also the identity (path, size, mtime) of its
 // program and of every argument that names an existing file (a script).
 // ok is false when the program cannot be found: nothing is trusted then.
 func specKey(spec *Spec) (key string, ok bool) {

@@ -29,7 +29,7 @@ type Hooks struct {
 	Progress func(*Progress)
 	// Log receives the server's log messages while the call is the only
 	// one in flight on this server (the protocol does not say which call
-	// a message belongs to); others go to Options.Log.
+	// a message belongs to). Others go to Options.Log.
 	Log func(*LogMessage)
 	// Elicit answers the server's elicitation requests for the call:
 	// those of the 2026-07-28 multi round-trip (input_required), always
@@ -55,7 +55,7 @@ type call struct {
 
 type callKey struct{}
 
-// notice counts one notification for the call; past the budget the call
+// notice counts one notification for the call. Past the budget the call
 // ends with ErrFlood and false is returned.
 func (c *call) notice() bool {
 	if c.notices.Add(1) > c.max {
@@ -65,13 +65,13 @@ func (c *call) notice() bool {
 	return true
 }
 
-// Call calls the server's tool with args (a JSON object, passed as is;
+// Call calls the server's tool with args (a JSON object, passed as is,
 // nil for none) and returns the server's result whole: content blocks,
 // structuredContent and isError. A tool that reports failure is a result
 // with IsError set and a nil error. An error is an *[Error]: the server
 // could not start, exited, did not answer within the call timeout (and a
 // ping within the grace after it: the server is then restarted), refused
-// the call, or flooded it with notifications; or ctx ended (the server
+// the call, or flooded it with notifications. Or ctx ended (the server
 // gets notifications/cancelled). hooks may be nil.
 func (s *Source) Call(ctx context.Context, name string, args json.RawMessage, hooks *Hooks) (*mcp.CallToolResult, error) {
 	if hooks == nil {

@@ -21,7 +21,7 @@
 // A stdio server is started by the spawner every tool process goes
 // through (invoke.Open: its environment rules, descriptors, process
 // group, cgroup, [Spec.Sandbox] and stop order; [Options.Env] adds its
-// secrets) when a call needs it or a listing cannot come from the cache; a streamable HTTP server is
+// secrets) when a call needs it or a listing cannot come from the cache. A streamable HTTP server is
 // connected to likewise. One connection serves every caller. A server
 // that exits unasked is started again on the next need, after a backoff
 // that grows with consecutive failures (100ms, doubling, at most
@@ -39,7 +39,7 @@
 // the failure backs off (a minute, doubling with each failure in a row,
 // at most an hour) a start is refused at once with [ErrBackoff], the
 // cause, the stderr tail and the fix. A changed spec or program, or
-// [Options.Retry], starts at once; a start that succeeds forgets the
+// [Options.Retry], starts at once. A start that succeeds forgets the
 // failure. A Source that lives on calls [Options.OnChange] when the wait
 // is over.
 //
@@ -49,11 +49,11 @@
 // server, the step, the cause (a sentinel such as [ErrExited] or
 // [ErrTimeout]), the server's stderr tail and the fix. A tool that ran and
 // failed is not an error: its result has IsError set. A call that gets no
-// result within [Spec.CallTimeout] fails with [ErrTimeout]; the server is
+// result within [Spec.CallTimeout] fails with [ErrTimeout]. The server is
 // then pinged, and one that does not answer within [Spec.Grace] is ended.
 // Tools whose definitions are invalid are left out of the listing
-// ([Listing.Skipped], [ErrBadTool]); a call to a tool the server does not
-// list is refused before it is sent ([ErrUnknownTool]); a call that
+// ([Listing.Skipped], [ErrBadTool]). A call to a tool the server does not
+// list is refused before it is sent ([ErrUnknownTool]). A call that
 // receives more than [Options.MaxNotices] notifications is cancelled
 // ([ErrFlood]). One server's failure never blocks another Source.
 //
@@ -70,16 +70,16 @@
 //
 // Every new connection revalidates: where the server answers toolhost's
 // server/identity method with the cached id, the cached tools stand and
-// tools/list is skipped; otherwise the tools are listed and compared by
+// tools/list is skipped. Otherwise the tools are listed and compared by
 // the hash of the listing. While connected, notifications/tools/list_changed
 // relists. A listing that changed calls [Options.OnChange].
 //
 // # Notifications
 //
 // Progress notifications reach the [Hooks] of the call whose progress
-// token they carry; log messages and (before 2026-07-28) elicitation
-// requests, which the protocol does not tie to a call, reach the call
-// only while it is the only one in flight (logs then go to
-// [Options.Log]; an elicitation without a taker is declined). On stdio
+// token they carry. The protocol does not tie log messages to a call, nor
+// elicitation requests before 2026-07-28. They reach the call only while
+// it is the only one in flight. Else logs go to [Options.Log], and an
+// elicitation without a taker is declined. On stdio
 // they are delivered in order, before the result that follows them.
 package mcp

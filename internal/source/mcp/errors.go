@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// The conditions a [Source] detects. Callers test them with errors.Is; the
+// The conditions a [Source] detects. Callers test them with errors.Is. The
 // *[Error] that carries one names the server, the step, the stderr tail
 // and the fix.
 var (
@@ -61,11 +61,11 @@ const (
 	stderrBytes = 2 << 10
 )
 
-// oneLine joins the last non-blank lines of s (at most stderrLines of
-// them, at most stderrBytes) with " | " for an error message, starting
-// with "…" when something before them was left out: a blank line (node
-// ends its crash report with one before its version) takes no place of
-// one that says something.
+// oneLine joins the last non-blank lines of s with " | " for an error
+// message. It takes at most stderrLines of them, at most stderrBytes. It
+// starts with "…" when something before them was left out. A blank line
+// takes no place of one that says something. node ends its crash report
+// with one before its version.
 func oneLine(s string) string {
 	var lines []string
 	for l := range strings.SplitSeq(s, "\n") {

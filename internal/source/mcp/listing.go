@@ -15,7 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Tool is one tool as the server lists it; its schemas are the server's,
+// Tool is one tool as the server lists it. Its schemas are the server's,
 // re-encoded (object keys sorted).
 type Tool struct {
 	Name         string               `json:"name"`
@@ -50,7 +50,7 @@ type Listing struct {
 
 // Tools returns the server's tools. A cached listing that is still
 // trusted (see the package doc, "Freshness") is returned without starting
-// the server; otherwise the server is started (or the live connection
+// the server. Otherwise the server is started (or the live connection
 // used) and asked.
 func (s *Source) Tools(ctx context.Context) (*Listing, error) {
 	s.mu.Lock()
@@ -126,7 +126,7 @@ func (s *Source) trusted(l *Listing) bool {
 	return ok && time.Now().Before(until)
 }
 
-// trustedUntil is when l stops being trusted without asking the server;
+// trustedUntil is when l stops being trusted without asking the server,
 // false when it never is.
 func (s *Source) trustedUntil(l *Listing) (time.Time, bool) {
 	switch {
@@ -142,7 +142,7 @@ func (s *Source) trustedUntil(l *Listing) (time.Time, bool) {
 
 // refresh brings the listing up to date on a new connection: where the
 // server offers server/identity and its id is the cached one, the cached
-// tools stand; otherwise the tools are listed.
+// tools stand. Otherwise the tools are listed.
 func (s *Source) refresh(ctx context.Context, c *conn) error {
 	s.loadCache()
 	s.mu.Lock()
@@ -264,8 +264,8 @@ func (s *Source) tooLarge(why string) *Error {
 
 // checkTool converts t, or says why its definition is unusable: a name
 // that is empty, too long, has spaces or control characters, or repeats an
-// earlier one; an input schema that is not a JSON object of type
-// "object"; an output schema, where given, likewise.
+// earlier one. An input schema that is not a JSON object of type
+// "object". An output schema, where given, likewise.
 func (s *Source) checkTool(t *mcp.Tool, seen map[string]bool) (Tool, *Error) {
 	bad := func(name, why string) (Tool, *Error) {
 		return Tool{}, &Error{Server: s.spec.Name, Op: "list", Tool: name, Err: fmt.Errorf("%w: %s", ErrBadTool, why),
@@ -345,9 +345,9 @@ func (s *Source) setListing(l *Listing) {
 
 // listChanged handles notifications/tools/list_changed from the live
 // connection: the tools are listed again, in the background. A burst of
-// notifications costs at most two listings, not one each (a server that
-// floods them would have each answered with a tools/list of up to
-// maxPages pages): while one listing is under way, the notifications that
+// notifications costs at most two listings, not one each. Else a server
+// that floods them would have each answered with a tools/list of up to
+// maxPages pages. While one listing is under way, the notifications that
 // come are noted, and answered by one more listing after it.
 func (s *Source) listChanged(_ context.Context, req *mcp.ToolListChangedRequest) {
 	s.mu.Lock()
@@ -389,7 +389,7 @@ func (s *Source) listChanged(_ context.Context, req *mcp.ToolListChangedRequest)
 }
 
 // relisted sets l, listed on a live connection, as the listing. Whether
-// the server offers server/identity carries over; the old id, which names
+// the server offers server/identity carries over. The old id, which names
 // the old tools, does not.
 func (s *Source) relisted(l *Listing) {
 	s.mu.Lock()
@@ -457,8 +457,8 @@ func ended(c *conn, wait time.Duration) bool {
 	}
 }
 
-// methodIdentity is toolhost's own MCP method (design §6): the server's
-// id derived from its tools, so a client can skip tools/list when it has
+// methodIdentity is toolhost's own MCP method (docs/mcp.md): the server's
+// id derived from its tools. So a client can skip tools/list when it has
 // not changed.
 const methodIdentity = "server/identity"
 

@@ -138,7 +138,7 @@ func backoff(n int) time.Duration {
 // A program that is not found, and a bearer token's variable that is
 // empty, are not remembered: they fail at once, before anything starts,
 // and their fix (installing the program, exporting the variable) is made
-// outside the spec, so the next start must see it.
+// outside the spec. So the next start must see it.
 func (s *Source) remember(err error) {
 	var e *Error
 	if s.cache == nil || !errors.As(err, &e) || NotFound(e) || errors.Is(e, ErrNoToken) || errors.Is(e, ErrClosed) || errors.Is(e, ErrBackoff) {
@@ -172,7 +172,7 @@ func (s *Source) forgetFailure() {
 }
 
 // backingOff returns the error of a start refused because a remembered
-// failure backs off; nil when a start may go ahead.
+// failure backs off, nil when a start may go ahead.
 func (s *Source) backingOff(op, tool string) error {
 	if s.opts.Retry {
 		return nil

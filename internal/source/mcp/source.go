@@ -19,8 +19,8 @@ import (
 )
 
 // Source serves the tools of one MCP server. It starts nothing until a
-// listing it cannot trust from the cache, or a call, needs the server;
-// then one connection is shared by every caller, restarted after a crash
+// listing it cannot trust from the cache, or a call, needs the server.
+// Then one connection is shared by every caller, restarted after a crash
 // (with backoff), closed when idle, and ended with its process group by
 // [Source.Close]. Safe for concurrent use.
 type Source struct {
@@ -362,7 +362,7 @@ func (s *Source) reap(c *conn) {
 }
 
 // watch waits for c to end. An end we did not ask for is a crash: it
-// counts as a failure, so the next start waits its backoff.
+// counts as a failure. So the next start waits its backoff.
 func (s *Source) watch(c *conn) {
 	if c.proc != nil {
 		select {
@@ -389,7 +389,7 @@ func (s *Source) watch(c *conn) {
 }
 
 // forget drops c, which ended, as the live connection. An end we did not
-// ask for is a crash: it counts as a failure (once), so the next start
+// ask for is a crash: it counts as a failure (once). So the next start
 // waits its backoff. s.mu is held.
 func (s *Source) forget(c *conn) {
 	if s.conn == c {

@@ -22,7 +22,7 @@ const (
 
 // Spec describes one MCP server: either a command started over stdio
 // (Command set) or a streamable HTTP endpoint (URL set), never both. It is
-// plain data, so that configuration decodes into it; the zero durations
+// plain data, so that configuration decodes into it. The zero durations
 // take the defaults above.
 type Spec struct {
 	// Name names the server in errors, the cache and the catalog
@@ -37,7 +37,7 @@ type Spec struct {
 	Env     []string
 	Dir     string
 
-	// Sandbox confines a stdio server (see invoke.Spec.Sandbox); nil or
+	// Sandbox confines a stdio server (see invoke.Spec.Sandbox), nil or
 	// off runs it unconfined. Root is the workspace root its rules are
 	// relative to ("" for Dir). Confinement below must describe it.
 	Sandbox *sandbox.Policy
@@ -45,7 +45,7 @@ type Spec struct {
 
 	// URL is the endpoint of a streamable HTTP server. Headers are sent
 	// with each request. BearerEnv names an environment variable whose
-	// value is sent as "Authorization: Bearer <value>"; it is read when a
+	// value is sent as "Authorization: Bearer <value>". It is read when a
 	// connection opens and never stored (nor written to the cache).
 	URL       string
 	Headers   map[string]string
@@ -53,13 +53,13 @@ type Spec struct {
 
 	// Confinement describes how Sandbox confines a stdio server
 	// (the host's sandbox mode and access rules, in any stable text): it
-	// is part of the listing cache's key, so a server whose confinement
+	// is part of the listing cache's key. So a server whose confinement
 	// changed is asked again rather than served from a listing it made
 	// under other rules. "" when it is not confined by the host.
 	Confinement string
 
 	// ProtocolVersion, if set, is the version offered first (e.g.
-	// "2025-11-25"); by default the newest the go-sdk client speaks, and
+	// "2025-11-25"). By default the newest the go-sdk client speaks, and
 	// the server may negotiate any older one it supports.
 	ProtocolVersion string
 
@@ -80,7 +80,7 @@ type Spec struct {
 // Options are the host's side of a [Source]: nil means all defaults.
 type Options struct {
 	// CacheDir is where listings are cached across runs (one file per
-	// server, e.g. $XDG_CACHE_HOME/toolhost/mcp); "" keeps them in memory.
+	// server, e.g. $XDG_CACHE_HOME/toolhost/mcp), "" keeps them in memory.
 	CacheDir string
 
 	// OnChange is called (from its own goroutine, never under a lock)
@@ -96,7 +96,7 @@ type Options struct {
 	Env func() ([]string, error)
 
 	// Log receives the server's log messages that belong to no call
-	// (see [Hooks.Log]); nil drops them.
+	// (see [Hooks.Log]), nil drops them.
 	Log func(*LogMessage)
 
 	// MaxBackoff caps the wait between restarts after consecutive
@@ -107,11 +107,11 @@ type Options struct {
 
 	// Retry starts the server on first need even while a failed start
 	// remembered in CacheDir backs off (see "Remembered failures" in the
-	// package doc); a start that fails again is remembered as the next
+	// package doc). A start that fails again is remembered as the next
 	// failure. toolhost check sets it.
 	Retry bool
 
-	// Logger receives the go-sdk client's own diagnostics; nil discards.
+	// Logger receives the go-sdk client's own diagnostics, nil discards.
 	Logger *slog.Logger
 }
 

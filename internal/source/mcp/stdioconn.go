@@ -14,17 +14,17 @@ import (
 )
 
 // stdioTransport is the go-sdk's IOTransport over a stdio server's pipes,
-// but for how a message is decoded: the go-sdk decodes each message it
-// reads twice (once as a batch, then as a message), each time through a
-// decoder with a buffer of 32 KiB of its own, which is most of what a
+// but for how a message is decoded. The go-sdk decodes each message it
+// reads twice, once as a batch and then as a message. Each time it uses a
+// decoder with a buffer of 32 KiB of its own. That is most of what a
 // forwarded call allocates. Here a message of plain shape (see
 // [plainMessage]) is built from one pass over its top-level members, and
 // any other goes to the go-sdk's own decoder, which has the final word.
 //
-// Otherwise it reads as the go-sdk's does: one JSON value after the other
-// (a value may span lines; one followed by anything but a line end is an
-// error), at most [MaxMessageBytes] for one, and a batch (an array) as its
-// messages in order. It writes each message as one line.
+// Otherwise it reads as the go-sdk's does: one JSON value after the
+// other, at most [MaxMessageBytes] for one. A value may span lines. One
+// followed by anything but a line end is an error. A batch (an array) is
+// read as its messages in order. It writes each message as one line.
 //
 // # Trade-offs
 //
@@ -162,12 +162,12 @@ func decodeMessage(raw json.RawMessage) (jsonrpc.Message, error) {
 }
 
 // plainMessage builds the message raw holds, as jsonrpc.DecodeMessage
-// would (TestPlainMessage and FuzzPlainMessage compare the two), when it
-// is a JSON object whose "jsonrpc" is "2.0" as written, whose "method", if
-// any, is a UTF-8 string without escapes, whose "id" is absent, null, such
-// a string or an integer of at most 15 digits (exact as the float64 the
-// go-sdk decodes it to), and which is a request (a method) or a result
-// (an id and no "error"). Members of other names are ignored, as the
+// would. TestPlainMessage and FuzzPlainMessage compare the two. raw must
+// be a JSON object whose "jsonrpc" is "2.0" as written. Its "method", if
+// any, is a UTF-8 string without escapes. Its "id" is absent, null, such a
+// string or an integer of at most 15 digits. Such an integer is exact as
+// the float64 the go-sdk decodes it to. The message is a request (a
+// method) or a result (an id and no "error"). Members of other names are ignored, as the
 // go-sdk's decoder ignores them (it matches names exactly, as a map
 // does). Anything else reports false.
 func plainMessage(raw json.RawMessage) (jsonrpc.Message, bool) {
@@ -239,7 +239,7 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	return err
 }
 
-// Close closes both pipes; a Read waiting returns io.EOF.
+// Close closes both pipes. A Read waiting returns io.EOF.
 func (c *stdioConn) Close() error {
 	c.closeOnce.Do(func() {
 		close(c.closed) // first: a read that fails once the pipe is closed below is Close's doing (Read)

@@ -55,8 +55,8 @@ func (c *tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-// observe routes a notification read from the server (progress or log);
-// it reports whether it was one.
+// observe routes a notification read from the server (progress or log).
+// It reports whether it was one.
 func (s *Source) observe(method string, params json.RawMessage) bool {
 	switch method {
 	case "notifications/progress":

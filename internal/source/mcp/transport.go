@@ -70,9 +70,9 @@ func (s *Source) startFix(err error) string {
 }
 
 // NotFound reports whether err says that a stdio server's program is not
-// there: not on PATH (exec.ErrNotFound), no file at the command's path
-// (ENOENT looking it up), or ENOENT from exec itself (the file, or the
-// interpreter its #! line names, is missing). A sandbox cannot be why.
+// there. It may not be on PATH (exec.ErrNotFound). There may be no file at
+// the command's path (ENOENT looking it up). Or exec itself may give
+// ENOENT, when the file or the interpreter its #! line names is missing. A sandbox cannot be why.
 func NotFound(err error) bool {
 	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, invoke.ErrNotFound) {
 		return true
@@ -88,12 +88,11 @@ func NotFound(err error) bool {
 // headerTransport adds fixed headers to every request to the endpoint's
 // origin, and taps the event streams of the responses ([sseTap]).
 //
-// The headers (the bearer token among them) go to that origin only: the
-// http.Client follows a redirect through this transport, and a server
-// that answers 307 with another host's address must not receive them
-// there (the client's own rule, which drops Authorization on such a
-// redirect, sees only the headers of the request it was given, not those
-// added here).
+// The headers, the bearer token among them, go to that origin only. The
+// http.Client follows a redirect through this transport. A server that
+// answers 307 with another host's address must not receive them there.
+// The client's own rule drops Authorization on such a redirect. But it
+// sees only the headers of the request it was given, not those added here.
 type headerTransport struct {
 	base   http.RoundTripper
 	header http.Header
@@ -102,7 +101,7 @@ type headerTransport struct {
 }
 
 // originOf is the scheme, host and port of raw, lower case, with the
-// scheme's default port made explicit; "" when raw does not parse.
+// scheme's default port made explicit, "" when raw does not parse.
 func originOf(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {

@@ -6,15 +6,16 @@ import (
 	"time"
 )
 
-// Validity is what the listing a [Source] serves depends on, for a host
-// that keeps what it made of the listing across runs (the catalog's
-// persisted resolution) and must know, without this Source, whether the
-// listing would still be served from the cache as it is: the same cache
-// file (path, size, mtime: a listing written since is another file), the
-// same program found for the command, the same arguments that name files,
-// and the freshness rule not run out (see the package doc, "Freshness").
-// The host's own configuration must be unchanged too (the spec is made
-// from it): that is the host's to check.
+// Validity is what the listing a [Source] serves depends on. It is for a
+// host that keeps what it made of the listing across runs, as the
+// catalog's persisted resolution does. Such a host must know, without this
+// Source, whether the listing would still be served from the cache as it
+// is. That needs the same cache file (path, size, mtime), since a listing
+// written since is another file. It needs the same program found for the
+// command, and the same arguments that name files. And the freshness rule
+// must not have run out (see the package doc, "Freshness"). The host's own
+// configuration must be unchanged too, as the spec is made from it. That
+// is the host's to check.
 type Validity struct {
 	Cache   FileStamp   `json:"cache"`
 	Lookup  string      `json:"lookup,omitempty"`  // the command as looked up (stdio)
@@ -40,11 +41,11 @@ func stampOf(id fileID, path string, ok bool) FileStamp {
 }
 
 // Validity returns the validity of listing l, as [Source.Tools] returned
-// it; false when l is not the listing s holds now or not one the cache
-// would serve again: not written to the cache (no CacheDir, no
-// trustworthy key, a write that failed), one that is never trusted
-// without asking (MaxAge < 0, an HTTP server's ttlMs 0 on 2026-07-28), or
-// one whose freshness has run out.
+// it. It returns false when l is not the listing s holds now, or not one
+// the cache would serve again. Such a listing was not written to the
+// cache: no CacheDir, no trustworthy key, or a write that failed. Or it is
+// never trusted without asking: MaxAge < 0, or an HTTP server's ttlMs 0
+// on 2026-07-28. Or its freshness has run out.
 func (s *Source) Validity(l *Listing) (Validity, bool) {
 	s.mu.Lock()
 	cur, o := s.listing, s.origin

@@ -36,7 +36,7 @@ type cached struct {
 }
 
 // cacheFile names the cache file of a remote: by a hash of its name and
-// URL, so a remote pointed elsewhere starts afresh.
+// URL. So a remote pointed elsewhere starts afresh.
 func cacheFile(dir string, r *config.Remote) string {
 	sum := sha256.Sum256([]byte(r.Name + "\x00" + r.URL))
 	return filepath.Join(dir, "remote-"+hex.EncodeToString(sum[:8])+".json")
@@ -80,7 +80,7 @@ func readCache(path, url string) (*entry, error) {
 }
 
 // writeCache writes e safely: to a temporary file in the same directory,
-// synced, then renamed over the old one, so a reader sees the old file or
+// synced, then renamed over the old one. So a reader sees the old file or
 // the new one, never a part.
 func writeCache(path string, e *entry) error {
 	data, err := json.Marshal(cached{

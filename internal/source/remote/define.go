@@ -15,13 +15,13 @@ type Definition struct {
 	Remote      string // the provider's name, which calls use
 	Summary     string // the first paragraph of the manifest's description
 	Description string // the whole description when it is more than Summary
-	// InputSchema is the manifest's parameters, an object schema; it is
+	// InputSchema is the manifest's parameters, an object schema. It is
 	// shared with the kept manifest: read it, never modify it.
 	InputSchema map[string]any
 	// Annotations holds the MCP annotations the metadata says:
 	// idempotentHint from metadata.idempotent, and readOnlyHint,
 	// destructiveHint, openWorldHint from the booleans read_only,
-	// destructive, open_world; nil when none.
+	// destructive, open_world, nil when none.
 	Annotations      map[string]any
 	Category         string
 	Tags             []string
@@ -30,7 +30,7 @@ type Definition struct {
 	Enabled          bool          // metadata.enabled_by_default (true when absent)
 	Timeout          time.Duration // metadata.timeout_seconds; 0 when absent
 	// Metadata holds the metadata keys the protocol does not define, as
-	// the provider sent them; nil when none.
+	// the provider sent them, nil when none.
 	Metadata map[string]any
 }
 

@@ -19,13 +19,13 @@
 // # Freshness
 //
 // The provider's Cache-Control: max-age says how long a manifest is fresh
-// (toolhost serves max-age=60); while it is, [Source.List] makes no
+// (toolhost serves max-age=60). While it is, [Source.List] makes no
 // request, also in a new process when [Options].CacheDir is set. After,
 // the request carries If-None-Match with the manifest's ETag and a 304
 // keeps it. no-cache revalidates every time; no-store keeps the manifest
 // in memory only. A provider that is down, answers an error status or
 // sends something that is not a manifest leaves the last manifest served
-// with [Listing].Stale and a warning; with none kept, the error is an
+// with [Listing].Stale and a warning. With none kept, the error is an
 // [*Error].
 //
 // # Outside input
@@ -34,7 +34,7 @@
 // count, text and schema depth, refuses a key written twice, and leaves
 // out a tool it cannot serve with a warning. The cache file is read the
 // same way. A scenario.base_url on another origin than the configured url
-// is ignored, so the bearer token goes only where the configuration says.
+// is ignored. So the bearer token goes only where the configuration says.
 //
 // # Credentials
 //

@@ -27,7 +27,7 @@ const (
 var ErrManifest = errors.New("not a Tool Discovery Protocol 1.x manifest")
 
 // Manifest is a Tool Discovery Protocol 1.0 manifest, GET /api/v1/tools
-// (design §6), as [Decode] read it: field names are the protocol's.
+// (docs/http.md), as [Decode] read it: field names are the protocol's.
 type Manifest struct {
 	ProtocolVersion string     `json:"protocol_version"`
 	Scenario        Scenario   `json:"scenario"`
@@ -109,10 +109,10 @@ func (m *Metadata) UnmarshalJSON(data []byte) error {
 }
 
 // Decode reads a manifest strictly where a mistake would change meaning
-// and leniently where one tool is at fault: data over [MaxManifestBytes],
-// a key twice in one object, JSON that is not a manifest, a
-// protocol_version other than 1.x or more than [MaxTools] tools are
-// errors (wrapping [ErrManifest]); a tool with an invalid or duplicate name,
+// and leniently where one tool is at fault. These are errors wrapping
+// [ErrManifest]: data over [MaxManifestBytes], a key twice in one object,
+// JSON that is not a manifest, a protocol_version other than 1.x, or more
+// than [MaxTools] tools. A tool with an invalid or duplicate name,
 // a parameters value that is not an object schema, text over
 // [MaxTextBytes] or a schema nested deeper than [MaxSchemaDepth] is left
 // out with a warning in [Manifest].Warnings.

@@ -42,14 +42,14 @@ type Options struct {
 
 // Source reads one remote's manifest: from memory or the disk cache while
 // it is fresh (Cache-Control: max-age), otherwise from the provider,
-// revalidating with If-None-Match when it has an ETag; a provider that
+// revalidating with If-None-Match when it has an ETag. A provider that
 // cannot be read leaves the last manifest served, stale, with a warning.
-// It is safe for concurrent use; concurrent [Source.List] calls share one
+// It is safe for concurrent use. Concurrent [Source.List] calls share one
 // request.
 //
 // # Trade-offs
 //
-// One manifest per remote, kept until a newer one is read; nothing is
+// One manifest per remote, kept until a newer one is read. Nothing is
 // evicted. A Cache-Control without max-age (or without Cache-Control) is
 // fresh for no time: every listing revalidates, cheaply with an ETag.
 type Source struct {
@@ -185,7 +185,7 @@ func (s *Source) Header() (http.Header, error) {
 // List returns the remote's tools: the kept manifest while it is fresh
 // (no request), else the provider's answer. When the provider cannot be
 // read or its answer is not a manifest, the last manifest kept (in memory
-// or on disk) is served with Stale set and a warning; with none, the
+// or on disk) is served with Stale set and a warning. With none, the
 // error is an [*Error] naming the remote, the URL, the cause and the fix.
 func (s *Source) List(ctx context.Context) (*Listing, error) {
 	if l := s.fresh(); l != nil {
@@ -376,7 +376,7 @@ type Error struct {
 	Fix    string // what the user can do
 }
 
-// Error returns `remote "NAME": GET URL: cause`; the fix is in Fix.
+// Error returns `remote "NAME": GET URL: cause`. The fix is in Fix.
 func (e *Error) Error() string {
 	return fmt.Sprintf("remote %q: GET %s: %v", e.Remote, e.URL, e.Err)
 }

@@ -52,11 +52,11 @@ type pending struct {
 	asker   string           // what each question starts with (see calls.asker)
 }
 
-// asker is what each question a server asks starts with, so that no
-// server can word its question as toolhost's own (its approval prompt):
-// `MCP server "NAME" asks: ` or `remote catalog "NAME" asks: `, the
-// configured name quoted as Go quotes it (escaped: a name cannot break
-// the line).
+// asker is what each question a server asks starts with. So no server can
+// word its question as toolhost's own, such as its approval prompt. It is
+// `MCP server "NAME" asks: ` or `remote catalog "NAME" asks: `. The
+// configured name is quoted as Go quotes it, escaped, so a name cannot
+// break the line.
 func (c *calls) asker() string {
 	if name, ok := strings.CutPrefix(c.name, "remote."); ok {
 		return fmt.Sprintf("remote catalog %q asks: ", name)
@@ -146,7 +146,7 @@ func (c *calls) park(p *pending, qs []tool.Question) {
 }
 
 // resume returns a call waiting under key whose questions answers all
-// answer, no longer waiting; nil when there is none.
+// answer, no longer waiting, nil when there is none.
 func (c *calls) resume(key string, answers map[string]any) *pending {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -214,10 +214,11 @@ func (p *pending) log(m *mcp.LogMessage) {
 	p.event(tool.Event{Type: tool.EventLog, Level: string(m.Level), Message: msg})
 }
 
-// elicit answers the server's elicitation: from the round's answers when
-// they answer every question (the configuration's fixed answers, or those
-// a caller gave up front), else through the catalog: the waiting round
-// returns the questions, and the next round's answers come back here.
+// elicit answers the server's elicitation. It uses the round's answers
+// when they answer every question: the configuration's fixed answers, or
+// those a caller gave up front. Else it goes through the catalog. The
+// waiting round returns the questions, and the next round's answers come
+// back here.
 func (p *pending) elicit(ctx context.Context, params *mcpsdk.ElicitParams) (*mcpsdk.ElicitResult, error) {
 	p.mu.Lock()
 	form, err := formOf(params, p.used, p.asker)
@@ -262,7 +263,7 @@ type form struct {
 // formOf reads params: a form's fields become questions named after them
 // (the second time a field is asked in a call, "FIELD.2"), typed by their
 // schema (boolean, enum, number, text), with their title, description and
-// default; a URL elicitation, one yes/no question. What a person reads of
+// default. A URL elicitation, one yes/no question. What a person reads of
 // each question first (its preamble, the server's message, else its text)
 // starts with asker, who asks.
 func formOf(params *mcpsdk.ElicitParams, used map[string]int, asker string) (*form, error) {

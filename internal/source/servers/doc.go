@@ -19,7 +19,7 @@
 // for prefix, include and exclude; Merge for one tool's overrides, by the
 // JP assistant's rules), each with the entry's run mode, category, tags,
 // timeout, fixed answers and cancellation response, and the provenance
-// "mcp.NAME.TOOL"; a server no entry names serves all its tools with the
+// "mcp.NAME.TOOL". A server no entry names serves all its tools with the
 // server's run mode and [defaults]' ([config.Config.ImpliedEntry]). A
 // remote's tools take the user's run mode, rate limit and timeout (the
 // remote's, else [defaults]'), which its manifest may tighten and never
@@ -42,13 +42,13 @@
 //
 // An elicitation the server sends during a call (elicitation/create, or
 // the 2026-07-28 input requests) becomes the questions of a needs_input
-// outcome, one per field of its form, named after the field: the catalog
-// asks them as it asks a local tool's (CallOptions.Ask and AskForm, the
-// configuration's fixed answers), and the next round of the call carries
-// the answers, which are sent to the server as the elicitation's answer
-// while the server call goes on. A round that ends without the answers
-// (the catalog's caller answers in a later request) leaves the server
-// call waiting until its timeout; a later round with the same tool,
+// outcome. There is one question per field of its form, named after the
+// field. The catalog asks them as it asks a local tool's: CallOptions.Ask
+// and AskForm, and the configuration's fixed answers. The next round of
+// the call carries the answers. They are sent to the server as the
+// elicitation's answer while the server call goes on. A round may end
+// without the answers, when the catalog's caller answers in a later
+// request. It then leaves the server call waiting until its timeout. A later round with the same tool,
 // arguments and answers resumes it.
 //
 // # Sandbox and secrets

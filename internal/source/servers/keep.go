@@ -51,7 +51,7 @@ func (k KeptTool) Tool() (*catalog.Tool, error) {
 	return t, nil
 }
 
-// keptTool is a catalog.Tool's detail as kept; every field of
+// keptTool is a catalog.Tool's detail as kept. Every field of
 // catalog.Tool a server's tool can have (TestKeptToolFields holds the
 // list to it).
 type keptTool struct {
@@ -92,10 +92,10 @@ func (k keptTool) tool() *catalog.Tool {
 }
 
 // Keep returns what may be kept of src, a source of [Sources], as its
-// last listing left it; false when nothing may: src is not an MCP
-// server's (a remote's manifest is not kept), its last listing failed or
-// had problems, or its listing is not one the cache serves again (see
-// [mcp.Source.Validity]).
+// last listing left it. It returns false when nothing may. That is so when
+// src is not an MCP server's, as a remote's manifest is not kept. It is so
+// when its last listing failed or had problems. It is so when its listing
+// is not one the cache serves again (see [mcp.Source.Validity]).
 func Keep(src catalog.Source) (Kept, bool) {
 	s, ok := src.(*server)
 	if !ok {
@@ -112,10 +112,11 @@ func Keep(src catalog.Source) (Kept, bool) {
 // Holds reports whether k may be served at now (see [Kept]).
 func (k *Kept) Holds(now time.Time) bool { return k.Validity.Holds(now) }
 
-// The kept form of sources is an index, one line of JSON (the sources,
-// their validity, each tool's name, summary, enabled and the span of its
-// detail), then the tools' details, one JSON object each, so that a warm
-// start decodes the index alone and a detail when it is first used.
+// The kept form of sources is an index, one line of JSON, then the tools'
+// details, one JSON object each. The index holds the sources, their
+// validity, and each tool's name, summary, enabled and the span of its
+// detail. So a warm start decodes the index alone, and a detail when it is
+// first used.
 type keptIndex struct {
 	Name     string       `json:"name"`
 	Validity mcp.Validity `json:"validity"`
@@ -148,7 +149,7 @@ func EncodeKept(ks []Kept) ([]byte, error) {
 }
 
 // DecodeKept reads what [EncodeKept] wrote, the tools' details left
-// undecoded (each is checked when [KeptTool.Tool] decodes it); an error
+// undecoded (each is checked when [KeptTool.Tool] decodes it). An error
 // for anything else.
 func DecodeKept(data []byte) ([]Kept, error) {
 	nl := bytes.IndexByte(data, '\n')
@@ -178,7 +179,7 @@ func DecodeKept(data []byte) ([]Kept, error) {
 }
 
 // Restore returns the source of k: its kept tools listed without
-// starting or reading anything; the source itself, made by open (from
+// starting or reading anything. The source itself, made by open (from
 // the configuration, as [Sources] makes it) on first need: a call, or a
 // listing after it changed. A source open cannot make is the error of
 // that call.
@@ -314,7 +315,7 @@ func (r *restored) changed() {
 	}
 }
 
-// Problems returns the source's problems once it is made; none before
+// Problems returns the source's problems once it is made. None before
 // (a source is kept only without problems).
 func (r *restored) Problems() []catalog.Problem {
 	r.mu.Lock()

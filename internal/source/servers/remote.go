@@ -106,8 +106,8 @@ func (s *remoteSource) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 
 // policy sets t's run mode and timeout: the user's (the remote's table,
 // else [defaults]), which the provider's manifest may tighten and never
-// loosen. requires_approval in the manifest makes an unattended tool ask;
-// its timeout_seconds counts only when shorter than the user's timeout.
+// loosen. requires_approval in the manifest makes an unattended tool ask.
+// Its timeout_seconds counts only when shorter than the user's timeout.
 func (s *remoteSource) policy(t *catalog.Tool, d remote.Definition) {
 	mode := s.cfg.RunMode()
 	if d.RequiresApproval {

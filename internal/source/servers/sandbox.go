@@ -44,9 +44,9 @@ func (l *secretEnv) env() ([]string, error) {
 	return env, nil
 }
 
-// policyOf is the access policy of a stdio server: its sandbox mode (on
-// unless its table or [defaults] says otherwise, JP's D44) and its access
-// rules.
+// policyOf is the access policy of a stdio server: its sandbox mode and
+// its access rules. The mode is on unless its table or [defaults] says
+// otherwise, as in the JP assistant.
 func policyOf(s *config.Server) *sandbox.Policy { return policy.Of(s.SandboxMode(), s.Access) }
 
 // redactBearer tells log the bearer token the variable env holds, if
@@ -83,18 +83,18 @@ func sortedKeys[M ~map[K]V, K cmp.Ordered, V any](m M) []K {
 	return slices.Sorted(maps.Keys(m))
 }
 
-// sandboxHint adds to err, when the server runs under the sandbox and did
-// not start or answer (it exited before or during its handshake or a
-// call, or said nothing in time), that the sandbox is or may be why and
-// what to grant. When the server's stderr shows a refusal the sandbox
+// sandboxHint adds to err that the sandbox is or may be why, and what to
+// grant. It does so when the server runs under the sandbox and did not
+// start or answer: it exited before or during its handshake or a call, or
+// said nothing in time. When the server's stderr shows a refusal the sandbox
 // explains (see [sandbox.Policy.Explain]), the cause names it and the
 // fix the rule that allows it, as for a binary. Otherwise the cause says
 // the sandbox may be why: its profile has no network and reads nothing
 // outside the workspace and the system's directories, which a server
 // fetched or cached by a package manager (npx: ~/.npm) needs. The cause
-// is in the message; what to grant or set is the Fix, before the
-// server's own, so that a face shows it once, on its fix line (a wrapped
-// error, which has no Fix to carry it, says it in the message).
+// is in the message. What to grant or set is the Fix, before the
+// server's own, so that a face shows it once, on its fix line. A wrapped
+// error, which has no Fix to carry it, says it in the message.
 // errors.Is and errors.As see the same causes. Any other error is
 // returned as it is, and so is a program that is not there
 // ([mcp.NotFound]): its fix is to install it.
@@ -185,14 +185,14 @@ func (s *server) npxDenial(d *sandbox.Denial) bool {
 }
 
 // npxFix is the fix of a server started by npx that failed under the
-// sandbox: the rules npx needs that its table lacks, "" when it is not
-// started by npx or has them all. npx fetches the package from npm's
-// registry into ~/.npm and runs it from there: a grant of the cache
-// without execute leaves it failing ("sh: 1: NAME: Permission denied"),
-// and one without the registry leaves it retrying past the start
+// sandbox: the rules npx needs that its table lacks. It is "" when the
+// server is not started by npx or has them all. npx fetches the package
+// from npm's registry into ~/.npm and runs it from there. A grant of the
+// cache without execute leaves it failing ("sh: 1: NAME: Permission
+// denied"). A table without the registry leaves it retrying past the start
 // timeout, saying nothing. A node installed in the home directory (nvm:
 // ~/.nvm/versions/node/VERSION) is read and run from there. A rule on a
-// path that does not exist grants nothing, so a missing ~/.npm is to be
+// path that does not exist grants nothing. So a missing ~/.npm is to be
 // made first.
 func (s *server) npxFix() string {
 	if !s.npx() {
@@ -250,9 +250,10 @@ func (s *server) grants(path string, write bool) bool {
 }
 
 // npxPrefix returns the installation npx belongs to, as a rule names it
-// ("~/.nvm/versions/node/v20.20.2"), when it is in the home directory,
-// which the sandbox does not let a tool read or run: "" when it is
-// elsewhere (the system's directories are read and run).
+// ("~/.nvm/versions/node/v20.20.2"). It does so when the installation is
+// in the home directory, which the sandbox does not let a tool read or
+// run. It returns "" when it is elsewhere, as the system's directories are
+// read and run.
 func (s *server) npxPrefix() string {
 	home := os.Getenv("HOME")
 	path, err := exec.LookPath(s.cfg.Argv()[0])

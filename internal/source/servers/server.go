@@ -149,7 +149,7 @@ func (s *server) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 }
 
 // problem is the problem of an override or selection of e that did not
-// apply; an error when the entry serves nothing for it.
+// apply. An error when the entry serves nothing for it.
 func (s *server) problem(e *config.Entry, w mcptool.Warning, isErr bool) catalog.Problem {
 	place := e.Place
 	if p, ok := e.Pos[w.Key]; ok {

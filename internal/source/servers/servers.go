@@ -22,7 +22,7 @@ type Options struct {
 	// manifests (CacheDir/remotes) across runs. If empty, they are kept in
 	// memory only, and every process starts the servers it lists.
 	CacheDir string
-	// Secrets says where a server's env secrets are read; nil for the
+	// Secrets says where a server's env secrets are read, nil for the
 	// process's environment and files.
 	Secrets *secret.Options
 	// Retry starts each server on first need even while a failed start
@@ -31,7 +31,7 @@ type Options struct {
 	Retry bool
 	// Audit, if set, is told each secret a server is given (its env
 	// secrets when it starts, the bearer token of an HTTP server or a
-	// remote), so that no audit line holds one; nil: no audit log.
+	// remote), so that no audit line holds one, nil: no audit log.
 	Audit *audit.Log
 }
 
@@ -49,10 +49,11 @@ func Named(cfg *config.Config) bool {
 	return len(serverEntries(cfg)) > 0
 }
 
-// Sources returns the sources cfg names: one per enabled MCP server
-// (named "mcp.NAME"), serving the tools its entries select (all its tools
-// when no entry names it), and one per enabled remote ("remote.NAME"), in
-// the order the configuration declares them (by layer, then line). Added
+// Sources returns the sources cfg names, in the order the configuration
+// declares them: by layer, then line. There is one per enabled MCP server,
+// named "mcp.NAME". It serves the tools its entries select, or all its
+// tools when no entry names it. There is one per enabled remote, named
+// "remote.NAME". Added
 // in that order ([catalog.Catalog.AddSources]), the first declared keeps a
 // tool name several list. Nothing is started.
 func Sources(cfg *config.Config, opts *Options) []catalog.Source {

@@ -41,7 +41,7 @@ type Collector struct {
 	metrics  []*metricpb.Metric
 }
 
-// New starts a collector; it stops when the test ends. A request it cannot
+// New starts a collector. It stops when the test ends. A request it cannot
 // decode fails the test.
 func New(t testing.TB) *Collector {
 	c := &Collector{}
@@ -139,8 +139,8 @@ func (c *Collector) Bodies() [][]byte {
 	return slices.Clone(c.bodies)
 }
 
-// Attrs returns attributes as a map: strings, int64s, bools, float64s;
-// any other value as its text.
+// Attrs returns attributes as a map: strings, int64s, bools, float64s.
+// Any other value as its text.
 func Attrs(kvs []*commonpb.KeyValue) map[string]any {
 	m := map[string]any{}
 	for _, kv := range kvs {

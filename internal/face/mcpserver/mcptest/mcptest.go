@@ -38,7 +38,7 @@ func NewClient(t testing.TB, opts *mcp.ClientOptions) (*mcp.Client, <-chan struc
 	return c, changed
 }
 
-// WaitChanged waits for a list_changed notification on changed; after 10 s
+// WaitChanged waits for a list_changed notification on changed. After 10 s
 // (a hang detector, not a timing assertion) the test fails.
 func WaitChanged(t testing.TB, changed <-chan struct{}) {
 	t.Helper()
@@ -60,10 +60,10 @@ func Text(res *mcp.CallToolResult) string {
 	return b.String()
 }
 
-// CloseServer closes the session of a server started as cmd (a command
-// transport: closing it closes the server's stdin) and checks that the
-// server exits with status 0 within limit, a bound for a hang rather than a
-// timing assertion; stderr is shown when it does not.
+// CloseServer closes the session of a server started as cmd, a command
+// transport, so closing it closes the server's stdin. It checks that the
+// server exits with status 0 within limit. limit bounds a hang. It is not
+// a timing assertion. stderr is shown when the server does not exit so.
 func CloseServer(t testing.TB, cs *mcp.ClientSession, cmd *exec.Cmd, stderr fmt.Stringer, limit time.Duration) {
 	t.Helper()
 	start := time.Now()

@@ -10,7 +10,7 @@ import (
 // Templates that become code.
 //
 // shell = false keeps a value out of toolhost's own parsing, and shell =
-// true passes it as a positional parameter; neither helps when the
+// true passes it as a positional parameter. Neither helps when the
 // command hands the value to another interpreter as code: the script of
 // sh -c, the arguments of eval, the remote command of ssh, the code of
 // python3 -c. With command = "sh -c 'echo {{tool.arguments.x}}'" the value
@@ -45,7 +45,7 @@ type Warning struct {
 	Text, Fix string
 }
 
-// shells take -c SCRIPT; busybox and su are handled on their own.
+// shells take -c SCRIPT. Busybox and su are handled on their own.
 var shells = []string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "ksh93", "pdksh", "ash", "yash", "posh", "fish", "csh", "tcsh"}
 
 // codeFlags are the options after which an interpreter reads code, and how
@@ -109,11 +109,11 @@ var findExec = []string{"-exec", "-execdir", "-ok", "-okdir"}
 // shellKeywords may start a simple command before its command name.
 var shellKeywords = []string{"!", "{", "if", "then", "elif", "else", "while", "until", "do", "time"}
 
-// CodeSink reports whether the word that follows words (the earlier words
-// of its simple command, as [invoke.Template.Before] has them) is run as
-// code: the script of sh -c (also behind env, xargs, find -exec and the
-// like), an argument of eval, ssh's remote command, an interpreter's
-// -c/-e code.
+// CodeSink reports whether the word that follows words is run as code.
+// words are the earlier words of its simple command, as
+// [invoke.Template.Before] has them. Code is the script of sh -c, also
+// behind env, xargs, find -exec and the like. It is also an argument of
+// eval, ssh's remote command, or an interpreter's -c/-e code.
 func CodeSink(words []string) Sink {
 	k := len(words) // the word holding the template
 	i := 0
@@ -245,7 +245,7 @@ func isAssignment(w string) bool {
 
 // skipOptions returns the index of the first operand at or after j (before
 // k): words starting with "-" are options, those in valueOpts take the
-// next word too, "--" ends them; with assignments, NAME=value words are
+// next word too, "--" ends them. With assignments, NAME=value words are
 // skipped as well (env).
 func skipOptions(words []string, j, k int, valueOpts []string, assignments bool) int {
 	for j < k {

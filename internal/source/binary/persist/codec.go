@@ -21,17 +21,17 @@ import (
 //	header           fields in the order of Encode
 //	body             the raw JSON blobs the header's spans point into
 //
-// Integers are varints, strings and lists are preceded by their length.
-// Each span of the body (the tools/list result, each tool's detail) is
-// followed in the header by the CRC-32 of its bytes, so that one tool's
-// detail can be read and checked without reading the rest of the body
-// (DecodeOne, for resolver's Options.Only).
+// Integers are varints. Strings and lists are preceded by their length.
+// The spans of the body are the tools/list result and each tool's detail.
+// Each span is followed in the header by the CRC-32 of its bytes. So one
+// tool's detail can be read and checked without reading the rest of the
+// body (DecodeOne, for resolver's Options.Only).
 //
-// The file is hostile input: the decoders check every length against what
-// is left (so no allocation exceeds the file), every span against the
-// body and every CRC, and return ErrBad for anything else.
+// The file is hostile input. The decoders check every length against what
+// is left, so no allocation exceeds the file. They check every span
+// against the body, and every CRC. They return ErrBad for anything else.
 
-// Version is the version of the format; a file of another version does
+// Version is the version of the format. A file of another version does
 // not decode.
 const Version = 9 // 2: long_lived; 3: layers key and plan; 4: binary header; 5: CRC-32 (IEEE); 6: a CRC per span; 7: access policy; 8: no plan for a configuration with secrets; 9: rate limits and the sources kept
 
@@ -125,7 +125,7 @@ func encodePlan(e *encoder, p *Plan) {
 
 // Decode decodes a persisted resolution's file into its header
 // and body (a sub-slice of data). It checks the magic, the CRCs, the
-// version and that every Span lies in the body; what the header means
+// version and that every Span lies in the body. What the header means
 // (its keys, entries and groups) is resolver's to check when it loads one.
 func Decode(data []byte) (*Resolution, []byte, error) {
 	n, err := headerLen(data, int64(len(data)))
@@ -154,7 +154,7 @@ func Decode(data []byte) (*Resolution, []byte, error) {
 
 // DecodeOne reads from r (a file of size bytes) the header of a persisted
 // resolution and the detail of the tool named name, checking the header's
-// CRC and that detail's, but nothing else of the body. It returns the
+// CRC and that detail's. It checks nothing else of the body. It returns the
 // tool's index in h.Tools, or -1 (and a nil detail) when h has no such
 // tool.
 func DecodeOne(r io.ReaderAt, size int64, name string) (h *Resolution, i int, detail []byte, err error) {
@@ -213,7 +213,7 @@ type spanSums struct {
 }
 
 // decodeHeader decodes a header (the bytes after the prefix, exactly) and
-// the CRCs of its spans; the header's own CRC is the caller's to check.
+// the CRCs of its spans. The header's own CRC is the caller's to check.
 func decodeHeader(header []byte) (*Resolution, spanSums, error) {
 	var sums spanSums
 	d := &decoder{b: header}
@@ -337,7 +337,7 @@ func (e *encoder) span(s Span, body []byte) {
 }
 
 // decoder reads the fields encoder wrote. The first malformed field sets
-// bad; every later read then returns a zero value, so a caller checks bad
+// bad. Every later read then returns a zero value. So a caller checks bad
 // once at the end.
 type decoder struct {
 	b   []byte
@@ -382,7 +382,7 @@ func (d *decoder) int() int {
 }
 
 // count reads the length of a list or a string: each element takes at
-// least one byte, so a length beyond what is left is malformed.
+// least one byte. So a length beyond what is left is malformed.
 func (d *decoder) count() int {
 	v := d.uint()
 	if v > uint64(len(d.b)) {

@@ -1,8 +1,8 @@
-// Package persist is the persisted resolution of the local-binary source:
-// the header of the file ([Resolution] and the types it holds), its binary
-// codec ([Encode], [Decode], [DecodeOne]: hostile input, checked by CRC
-// and bounds, fuzzed) and the reading of the cache's files as hostile
-// input ([ReadFile], [OpenFile]).
+// Package persist is the persisted resolution of the local-binary source.
+// It holds the header of the file: [Resolution] and the types it holds. It
+// holds the file's binary codec: [Encode], [Decode] and [DecodeOne]. The
+// codec reads hostile input, checked by CRC and bounds, and is fuzzed. It
+// reads the cache's files as hostile input ([ReadFile], [OpenFile]).
 //
 // It knows nothing of when a resolution is stored or used, nor of the
 // catalog that serves it: that is resolver's (persist.go, persistload.go),

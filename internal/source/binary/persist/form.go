@@ -21,7 +21,7 @@ type Resolution struct {
 	Identity catalog.Identity
 	Problems []byte // the warnings, JSON of []storedProblem; nil when none
 	// Sources is what is kept of the sources the configuration names (MCP
-	// servers: resolver's keep.go), nil when it names none; a resolution
+	// servers: resolver's keep.go), nil when it names none. A resolution
 	// whose configuration names some is served without reading it only
 	// when Sources holds.
 	Sources []byte
@@ -67,7 +67,7 @@ type Category struct {
 // Span is [offset, length] in the body.
 type Span [2]int
 
-// Of returns the bytes of body that s points at; false when s leaves body.
+// Of returns the bytes of body that s points at, false when s leaves body.
 func (s Span) Of(body []byte) ([]byte, bool) {
 	if s[0] < 0 || s[1] < 0 || s[0] > len(body) || s[1] > len(body)-s[0] {
 		return nil, false

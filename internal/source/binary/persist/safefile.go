@@ -7,10 +7,11 @@ import (
 	"os"
 )
 
-// This file reads the cache's files (schema answers, resolutions) as
-// hostile input: opened with O_NOFOLLOW|O_NONBLOCK and fstat'ed as a
-// regular file of bounded size. (They are written to a temporary file and
-// renamed: resolver's writeAtomic, which knows the cache directory's rules.)
+// This file reads the cache's files, schema answers and resolutions, as
+// hostile input. A file is opened with O_NOFOLLOW|O_NONBLOCK and fstat'ed
+// as a regular file of bounded size. The files are written to a temporary
+// file and renamed by resolver's writeAtomic, which knows the cache
+// directory's rules.
 
 // ErrFile reports a cache file that cannot be used.
 var ErrFile = errors.New("invalid schema cache file")

@@ -22,14 +22,14 @@ import (
 //	{"version":1,"key":"<StatKey key>","command":["bin/fs"],"response":{"tools":[…]}}
 //
 // An answer is used only when its key equals the binary's current
-// StatKey key (path, size, mtime, inode and ctime of the executable and
-// of file arguments, plus the command line), so it is never stale; a rebuilt binary
-// overwrites its file. Commands without a trustworthy key (go run, shell)
-// are never stored. Files are written to a temporary file and renamed, so a
-// reader never sees half a file; a file that does not decode is ignored and
+// StatKey key. That key covers path, size, mtime, inode and ctime of the
+// executable and of file arguments, plus the command line. So an answer
+// is never stale. A rebuilt binary overwrites its file. Commands without a trustworthy key (go run, shell)
+// are never stored. Files are written to a temporary file and renamed. So a
+// reader never sees half a file. A file that does not decode is ignored and
 // rewritten.
 //
-// The directory is treated as hostile input, as any file is (design §12):
+// The directory is treated as hostile input, as any file is (docs/security.md):
 //   - An entry is read only when it is a regular file of at most
 //     MaxFile bytes. It is opened with O_NOFOLLOW|O_NONBLOCK (a symlink
 //     fails to open, a FIFO opens without waiting for a writer), then
@@ -44,14 +44,14 @@ import (
 //   - Directories are created 0700. CacheDir may be a symlink (to move the
 //     cache to another disk), but what it names must be a directory owned
 //     by the current user, and CacheDir/schemas a real directory owned by
-//     the current user; either is made 0700 when it is open to others (a
+//     the current user. Either is made 0700 when it is open to others (a
 //     CacheDir that existed before toolhost, say). When CacheDir is
 //     another user's, or schemas is a symlink, not a directory, or another
 //     user's, the catalog keeps no persistent cache, silently (it only
 //     saves time): remove it, or run toolhost cache clear, to get the
 //     cache back.
 
-// Version is the version of the cache files; a file of another version
+// Version is the version of the cache files. A file of another version
 // is not used (and is rewritten).
 const Version = 1
 
@@ -101,8 +101,8 @@ type Disk struct {
 	dir string // CacheDir/schemas; "" for none
 }
 
-// NewDisk returns the schema cache of cacheDir (its schemas directory);
-// the zero Disk when cacheDir is "".
+// NewDisk returns the schema cache of cacheDir (its schemas directory).
+// The zero Disk when cacheDir is "".
 func NewDisk(cacheDir string) Disk {
 	if cacheDir == "" {
 		return Disk{}
@@ -122,7 +122,7 @@ func (d Disk) Path(invocation, root string) string {
 
 // MaxFile bounds the size of a cache file: a schema answer is at most
 // the stdout cap (16 MiB by default), and its file adds a key and a command
-// line. A larger file is not read; it is rewritten.
+// line. A larger file is not read. It is rewritten.
 const MaxFile = 16<<20 + 1<<20
 
 // Usable reports whether the schemas directory may be read and written: a
@@ -168,7 +168,7 @@ func (d Disk) Create() error {
 }
 
 // readEntry reads the cache file at path when it is a regular file of at
-// most MaxFile bytes; anything else is an error (see persist.ReadFile).
+// most MaxFile bytes. Anything else is an error (see persist.ReadFile).
 func readEntry(path string) ([]byte, error) { return persist.ReadFile(path, MaxFile) }
 
 // Load returns the stored answer for the invocation when its key is key.
@@ -239,7 +239,7 @@ func replace(tmp, path string) error {
 
 // DefaultDir returns the directory of the persistent schema cache:
 // $XDG_CACHE_HOME/toolhost, or ~/.cache/toolhost when XDG_CACHE_HOME is
-// unset or relative; "" when neither is known.
+// unset or relative, "" when neither is known.
 func DefaultDir() string {
 	if x := os.Getenv("XDG_CACHE_HOME"); x != "" && filepath.IsAbs(x) {
 		return filepath.Join(x, "toolhost")

@@ -19,18 +19,23 @@ import (
 // schema cache: it changes when the binary or a script it is given is
 // rebuilt or edited, or when the command, working directory or environment
 // changes. It is an opaque hex string, safe as a file name. Deciding what
-// may be persisted is the cache's business; the spawner only says where
+// may be persisted is the cache's business. The spawner only says where
 // the executable is ([invoke.Executable]).
 type Key string
 
 // StatKey returns the persistent-cache key of spec run with workspace root
-// root: a hash of the resolved executable ([StatFile]: path, size,
-// modification time in ns, and where the system has them device, inode and
-// change time, which no tool can set back: a rewrite that keeps the size
-// and restores the mtime, as cp -p or tar do, still changes the key), the
-// full argv as configured, the working directory, ClearEnv and the sorted
-// Env, and the same stat for every argument naming an existing regular file
-// (a script passed to an interpreter, relative to the working directory).
+// root. It is a hash of these:
+//
+//   - the resolved executable's stat ([StatFile]): path, size,
+//     modification time in ns, and device, inode and change time where the
+//     system has them. No tool can set the change time back. So a rewrite
+//     that keeps the size and restores the mtime, as cp -p or tar do,
+//     still changes the key.
+//   - the full argv as configured, the working directory, ClearEnv and the
+//     sorted Env.
+//   - the same stat for every argument naming an existing regular file,
+//     relative to the working directory. That is a script passed to an
+//     interpreter.
 //
 // ok is false when no trustworthy key exists: shell commands, an
 // executable that cannot be resolved, a templated first token, and
@@ -128,7 +133,7 @@ func (k *Hash) Env(m map[string]string) {
 	}
 }
 
-// File hashes a file's key; a marker before it keeps the files of a list
+// File hashes a file's key. A marker before it keeps the files of a list
 // apart from the fields around them.
 func (k *Hash) File(f FileKey) {
 	k.Str("file")
@@ -158,7 +163,7 @@ type FileKey struct {
 // StatFile returns the key of p when it names a regular file (through
 // symlinks). Where the system gives a device and inode, they identify the
 // file a symlink leads to, and the key's path is p made absolute (no
-// symlink is read: a retargeted symlink leads to another inode); elsewhere
+// symlink is read: a retargeted symlink leads to another inode). Elsewhere
 // the path is the one after symlinks.
 func StatFile(p string) (FileKey, bool) {
 	var k FileKey
@@ -181,7 +186,7 @@ func StatFile(p string) (FileKey, bool) {
 
 // launchers names commands whose output depends on more than their own
 // file: they build, fetch or resolve what they run. A nil list means any
-// arguments; otherwise the first non-flag argument must be one of them.
+// arguments. Otherwise the first non-flag argument must be one of them.
 var launchers = map[string][]string{
 	"go":      {"run", "tool"},
 	"cargo":   {"run"},

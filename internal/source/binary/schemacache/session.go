@@ -14,7 +14,7 @@ import (
 // concurrent use.
 //
 // Answers are keyed by the invocation and the binary's stat key
-// ([StatKey]), so a binary rebuilt during the catalog's life is a new
+// ([StatKey]). So a binary rebuilt during the catalog's life is a new
 // key and is asked again, while an unchanged one never is. Failures are
 // kept too (a missing binary is not asked again until its stat key
 // changes), except cancellations, which say nothing about the binary.
@@ -51,7 +51,7 @@ func (s *Session) Forget(key string) {
 }
 
 // Get returns the answer for key, calling fetch only if no request for key
-// finished or is under way. A waiter whose ctx ends stops waiting; the
+// finished or is under way. A waiter whose ctx ends stops waiting. The
 // request goes on for the others.
 func (s *Session) Get(ctx context.Context, key string, fetch func() (*tool.SchemaResponse, error)) (*tool.SchemaResponse, error) {
 	for {

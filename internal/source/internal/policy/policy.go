@@ -10,7 +10,7 @@ import (
 )
 
 // Of returns the policy of the sandbox setting mode (config.SandboxOff,
-// SandboxOn, SandboxRequire; "" for unset) and the access rules a (nil
+// SandboxOn, SandboxRequire, "" for unset) and the access rules a (nil
 // for none), each rule keeping the place it was written.
 func Of(mode string, a *config.Access) *sandbox.Policy {
 	p := &sandbox.Policy{}
