@@ -261,7 +261,7 @@ var serversWS struct {
 // five MCP servers configured (the gosdk server five times, each served
 // by a toolset; their listings cached by an earlier list), against the
 // same workspace without them (five local tools of five). Goal ≤ 1.1×
-// (issue 16); that such a list starts no server is tested by
+// (docs/performance.md); that such a list starts no server is tested by
 // internal/source/servers' TestWarmListFiveServers.
 func BenchmarkWarmListServers(b *testing.B) {
 	f := setup(b)

@@ -77,14 +77,14 @@ func TestWrite(t *testing.T) {
 		"| 1000 tools: `GET /api/v1/tools` | a 404, 0.14 ms | ≤ 1 ms | — | 0.49 ms | **yes** |\n",
 		"| `serve` RSS with 1000 tools (peak, VmHWM) | — | ≤ 30 MB | — | 28.5 MB | **yes** |\n",
 		"| P3 warm `toolhost call` of one tool | `--version` + bare exec | ≤ 1.25 × | | not run | |\n",
-		"| `search_tools`, one query over 10,000 tools (issue 16) | a substring scan of the names, 0.31 ms | ≤ 1 ms | — | 0.03 ms | **yes** |\n",
-		"| `tools/list` with `--tool-search`, 1000 tools (issue 16) | the listing without it, 561.5 KiB | ≤ 2 KiB | — | 1.0 KiB | **yes** |\n",
+		"| `search_tools`, one query over 10,000 tools | a substring scan of the names, 0.31 ms | ≤ 1 ms | — | 0.03 ms | **yes** |\n",
+		"| `tools/list` with `--tool-search`, 1000 tools | the listing without it, 561.5 KiB | ≤ 2 KiB | — | 1.0 KiB | **yes** |\n",
 		"| `tools/list` with `--tool-search`, this repository's catalog | the listing without it, 5.3 KiB | ≤ 2 KiB | — | 1.0 KiB | **yes** |\n",
 		// A named measurement's before (serve-before/direct), and reference
 		// rows without a goal.
-		"| a stdio MCP server's tool through `toolhost serve` on stdio, two MCP hops (issue 16, over MCP) | the go-sdk client calling it directly, 0.35–0.36 ms | ≤ 1.2 × | 2.50–2.61 × | 2.13–2.41 × | no |\n",
-		"| what `serve` adds over that gateway: its call (issue 16, reference) | the gateway's call, 0.64–0.71 ms | — | 1.31–1.36 × | 1.16–1.21 × | — |\n",
-		"| what `serve` adds over that gateway: its CPU per call (issue 16, reference) | the gateway process's CPU per call, 0.41–0.44 ms | — | 1.44–1.46 × | 1.19–1.22 × | — |\n",
+		"| a stdio MCP server's tool through `toolhost serve` on stdio, two MCP hops (over MCP) | the go-sdk client calling it directly, 0.35–0.36 ms | ≤ 1.2 × | 2.50–2.61 × | 2.13–2.41 × | no |\n",
+		"| what `serve` adds over that gateway: its call (reference) | the gateway's call, 0.64–0.71 ms | — | 1.31–1.36 × | 1.16–1.21 × | — |\n",
+		"| what `serve` adds over that gateway: its CPU per call (reference) | the gateway process's CPU per call, 0.41–0.44 ms | — | 1.44–1.46 × | 1.19–1.22 × | — |\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)

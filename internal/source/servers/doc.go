@@ -54,7 +54,7 @@
 // # Sandbox and secrets
 //
 // A stdio server starts under the sandbox its table asks for (sandbox,
-// access; on by default, as the JP assistant's D44 has it: package
+// access; on by default, as in the JP assistant: package
 // internal/invoke/sandbox), in the workspace root unless dir says otherwise, with
 // its env secrets read when it starts, never stored.
 package servers
