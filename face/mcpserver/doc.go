@@ -13,9 +13,11 @@
 //
 // # Tools
 //
-// The SDK server's tool set is kept equal to [Catalog.List]. New subscribes
-// to the catalog. Each change removes, adds or replaces tools, and clients
-// receive notifications/tools/list_changed. A change is a dynamically
+// The server serves the tools of [Catalog.List] without registering them
+// with the SDK: a middleware answers tools/list from bytes made once per
+// change, and a tools/call reaches the SDK as a call of one hidden tool
+// that runs the named one (list.go). New subscribes to the catalog, and
+// each change sends clients notifications/tools/list_changed. A change is a dynamically
 // registered tool, or a binary rebuilt during the session. The catalog's
 // Refresh notices a rebuilt binary, and [Server.Watch] polls Refresh. A
 // tools/list or tools/call right after a change already sees it.
