@@ -3,6 +3,9 @@ package config
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 )
 
 // AppendServer registers an MCP server for `toolhost add --mcp`: it
@@ -25,17 +28,73 @@ func AppendServer(file, name string, command []string, url string) ([]byte, erro
 	case len(command) > 0 && command[0] == "":
 		return nil, fmt.Errorf("config: add --mcp %q: empty command", name)
 	}
-	text := fmt.Sprintf("[%s]\n", dotted([]string{"mcp_servers", name}))
-	if url != "" {
-		text += "url = " + tomlString(url) + "\n"
-	} else {
-		text += "command = " + commandValue(command) + "\n"
+	s := &Server{Name: name, URL: url, Command: Command{Args: command}}
+	return appendServers(file, fmt.Sprintf("add --mcp %q", name), fmt.Sprintf("add --mcp %q to", name), []*Server{s})
+}
+
+// AppendServers appends an [mcp_servers.NAME] table for each of servers
+// to file, as [AppendServer] does for one. It writes each server's
+// command (with its Args), dir, env and secrets, or its url, headers and
+// bearer_token_env, and enabled = false for a disabled one. Nothing is
+// written when one of the names is already in the file.
+func AppendServers(file string, servers []*Server) ([]byte, error) {
+	for _, s := range servers {
+		if s.Name == "" || (s.Command.IsZero()) == (s.URL == "") {
+			return nil, fmt.Errorf("config: import: server %q: give a command or a url, not both or neither", s.Name)
+		}
 	}
+	return appendServers(file, "import", "import into", servers)
+}
+
+// appendServers writes servers' tables at the end of file for op.
+func appendServers(file, op, into string, servers []*Server) ([]byte, error) {
 	check := func(layer *Config) error {
-		if s, ok := layer.Servers[name]; ok {
-			return fmt.Errorf("config: %s: MCP server %q already exists in %s; edit it there or choose another name", s.Place, name, file)
+		for _, s := range servers {
+			if have, ok := layer.Servers[s.Name]; ok {
+				return fmt.Errorf("config: %s: MCP server %q already exists in %s; edit it there or choose another name", have.Place, s.Name, file)
+			}
 		}
 		return nil
 	}
-	return appendText(file, fmt.Sprintf("add --mcp %q", name), fmt.Sprintf("add --mcp %q to", name), check, text)
+	return appendText(file, op, into, check, ServersText(servers))
+}
+
+// ServersText is the TOML of servers' [mcp_servers.NAME] tables, as
+// [AppendServers] writes them.
+func ServersText(servers []*Server) string {
+	var b strings.Builder
+	for i, s := range servers {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "[%s]\n", dotted([]string{"mcp_servers", s.Name}))
+		if s.URL != "" {
+			b.WriteString("url = " + tomlString(s.URL) + "\n")
+		} else {
+			b.WriteString("command = " + commandValue(s.Argv()) + "\n")
+		}
+		if s.Dir != "" {
+			b.WriteString("dir = " + tomlString(s.Dir) + "\n")
+		}
+		for _, k := range slices.Sorted(maps.Keys(s.Headers)) {
+			fmt.Fprintf(&b, "headers.%s = %s\n", dotted([]string{k}), tomlString(s.Headers[k]))
+		}
+		if s.BearerTokenEnv != "" {
+			b.WriteString("bearer_token_env = " + tomlString(s.BearerTokenEnv) + "\n")
+		}
+		names := slices.Sorted(maps.Keys(s.Env))
+		names = append(names, slices.Sorted(maps.Keys(s.Secrets))...)
+		slices.Sort(names)
+		for _, k := range names {
+			if ref, ok := s.Secrets[k]; ok {
+				fmt.Fprintf(&b, "env.%s = { secret = %s }\n", dotted([]string{k}), tomlString(ref.String()))
+			} else {
+				fmt.Fprintf(&b, "env.%s = %s\n", dotted([]string{k}), tomlString(s.Env[k]))
+			}
+		}
+		if s.Disabled() {
+			b.WriteString("enabled = false\n")
+		}
+	}
+	return b.String()
 }

@@ -1,0 +1,185 @@
+package mcpjson
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/toolhost/toolhost/config"
+)
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		name  string
+		in    string
+		toml  string
+		notes []string
+	}{{
+		name: "claude desktop",
+		in: `{"mcpServers": {
+			"filesystem": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/home/ada/Desktop"]},
+			"github": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-github"],
+			           "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_abc", "LOG_LEVEL": "warn"}}
+		}}`,
+		toml: `[mcp_servers.filesystem]
+command = "npx -y @modelcontextprotocol/server-filesystem /home/ada/Desktop"
+
+[mcp_servers.github]
+command = "npx -y @modelcontextprotocol/server-github"
+env.GITHUB_PERSONAL_ACCESS_TOKEN = { secret = "env:GITHUB_PERSONAL_ACCESS_TOKEN" }
+env.LOG_LEVEL = "warn"
+`,
+		notes: []string{`"github": env.GITHUB_PERSONAL_ACCESS_TOKEN: its value is not copied into the configuration; toolhost reads it from its environment: export GITHUB_PERSONAL_ACCESS_TOKEN=… where toolhost starts (or keep it in an owner-only file or the keyring: docs/config.md#secrets)`},
+	}, {
+		name: "vs code mcp.json with comments, inputs and a trailing comma",
+		in: `{
+			// the servers of this workspace
+			"inputs": [{"type": "promptString", "id": "gh-token", "password": true}],
+			"servers": {
+				"gh": {"type": "http", "url": "https://api.example.com/mcp/",
+				       "headers": {"Authorization": "Bearer ${input:gh-token}", "X-Team": "tools"}},
+				"local": {"type": "stdio", "command": "node", "args": ["${workspaceFolder}/server.js"],
+				          "env": {"API_KEY": "${env:MY_KEY}"}, "cwd": "${workspaceFolder}"}, /* the last one */
+			},
+		}`,
+		toml: `[mcp_servers.gh]
+url = "https://api.example.com/mcp/"
+headers.X-Team = "tools"
+bearer_token_env = "GH_TOKEN"
+
+[mcp_servers.local]
+command = "node ./server.js"
+dir = "."
+env.API_KEY = { secret = "env:MY_KEY" }
+`,
+		notes: []string{`"gh": its bearer token is not copied into the configuration; toolhost reads it from the variable GH_TOKEN: export GH_TOKEN=… where toolhost starts`},
+	}, {
+		name: "vs code settings.json, sse, a disabled server and keys of other clients",
+		in: `{"editor.fontSize": 12, "mcp": {"servers": {
+			"old": {"type": "sse", "url": "http://localhost:3000/sse", "headers": {"X-Api-Key": "k"}},
+			"off": {"command": "srv", "disabled": true, "autoApprove": ["x"], "alwaysAllow": []}
+		}}}`,
+		toml: `[mcp_servers.old]
+url = "http://localhost:3000/sse"
+
+[mcp_servers.off]
+command = "srv"
+enabled = false
+`,
+		notes: []string{
+			`"old": "type": "sse" is the older transport; toolhost speaks streamable HTTP: if toolhost check says the server does not answer, use its streamable HTTP endpoint (often /mcp instead of /sse)`,
+			`"old": headers.X-Api-Key is left out: it looks like a credential, and a header's value in the configuration is plain text; if the server needs it, add it with toolhost edit`,
+			`"off": not imported (no toolhost equivalent): alwaysAllow, autoApprove`,
+		},
+	}, {
+		name: "names made valid, servers left out",
+		in: `{"mcpServers": {
+			"my server.v2": {"command": "a b"},
+			"my-server-v2": {"command": "b"},
+			"both": {"command": "x", "url": "https://h/mcp"},
+			"neither": {},
+			"ws": {"type": "websocket", "url": "https://h/ws"},
+			"creds": {"url": "https://u:p@h/mcp"},
+			"plain": {"url": "http://example.com/mcp", "headers": {"Authorization": "Bearer ${env:T}"}},
+			"me": {"command": "/usr/local/bin/toolhost", "args": ["serve"]},
+			"num": {"command": "x", "args": [1]},
+			"home": {"command": "srv", "args": ["${userHome}/data", "${env:X}"], "env": {"P": "${workspaceFolder}/x"}, "envFile": ".env"}
+		}}`,
+		toml: `[mcp_servers.my-server-v2]
+command = ["a b"]
+
+[mcp_servers.my-server-v2-2]
+command = "b"
+
+[mcp_servers.plain]
+url = "http://example.com/mcp"
+
+[mcp_servers.home]
+command = ["srv", "/home/ada/data", "${env:X}"]
+env.P = "${workspaceFolder}/x"
+`,
+		notes: []string{
+			`"my server.v2": named my-server-v2: a server's name is 1 to 64 letters, digits, '_' or '-'`,
+			`"my-server-v2": named my-server-v2-2: a server's name is 1 to 64 letters, digits, '_' or '-'`,
+			`"both": left out: it has both "command" and "url"; keep one in the file and import again`,
+			`"neither": left out: it has neither "command" nor "url"`,
+			`"ws": left out: "type" "websocket" is a transport toolhost does not speak (it speaks stdio and streamable HTTP)`,
+			`"creds": left out: its URL holds a user or password: take the credential out of the URL, then import again`,
+			`"plain": its bearer token is left out: the URL is plain http:// to a host that is not this machine, where anyone on the path could read it; use the server's https:// URL, or set bearer_token_env and insecure = true with toolhost edit`,
+			`"me": left out: it is toolhost itself, which would serve its own tools`,
+			`"num": left out: "args": a number where a string belongs`,
+			`"home": "${env:X}" is passed as written; toolhost does not expand ${…} in arguments`,
+			`"home": env.P: "${workspaceFolder}/x" is passed as written; toolhost does not expand ${…} in values`,
+			`"home": envFile ".env" is not read: put its variables in env`,
+		},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := Parse([]byte(tt.in), "/home/ada")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := config.ServersText(r.Servers); got != tt.toml {
+				t.Errorf("TOML:\n%s\nwant:\n%s", got, tt.toml)
+			}
+			if got, want := strings.Join(r.Notes, "\n"), strings.Join(tt.notes, "\n"); got != want {
+				t.Errorf("notes:\n%s\nwant:\n%s", got, want)
+			}
+			if _, err := config.Parse("tools.toml", []byte(config.ServersText(r.Servers))); err != nil {
+				t.Errorf("the TOML does not load: %v", err)
+			}
+		})
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"mcpServers": {"a": {"command": "x"}}`, "line 1, column 38: not JSON: unexpected end of JSON input"},
+		{"{\n\"mcpServers\": {\n\"a\": {\"command\" \"x\"}}}", `line 3, column 17: not JSON: invalid character '"' after object key`},
+		{`{"mcpServers": {"a": {"command": "x"}, "a": {"command": "y"}}}`, `duplicate key "a" in /mcpServers`},
+		{`{"other": {}}`, `no MCP servers found: the file has no "mcpServers" (Claude Desktop, Claude Code, Cursor, Windsurf), "servers" (VS Code's mcp.json) or "mcp": {"servers"} (VS Code's settings.json)`},
+		{`{"mcpServers": []}`, "mcpServers: not a JSON object of servers"},
+		{`[]`, "not a JSON object"},
+		{strings.Repeat(" ", MaxSize+1), "the file is larger than 4 MiB: not a client's configuration"},
+	}
+	for _, tt := range tests {
+		_, err := Parse([]byte(tt.in), "")
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("Parse(%.40q) = %v, want %s", tt.in, err, tt.want)
+		}
+	}
+}
+
+func TestPlain(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"a": 1, // c` + "\n}", `{"a": 1      ` + "\n}"},
+		{`{"a": "//not", /* c */ "b": [1,2,],}`, `{"a": "//not",         "b": [1,2 ] }`},
+		{`{"a": "\"/*", "b": 1}`, `{"a": "\"/*", "b": 1}`},
+		{`/* open`, `       `},
+	}
+	for _, tt := range tests {
+		if got := string(plain([]byte(tt.in))); got != tt.want {
+			t.Errorf("plain(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// FuzzParse: any input gives an error or servers whose tables load back,
+// and plain keeps every offset.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(`{"mcpServers": {"a": {"command": "x", "env": {"T": "${env:X}"}}}}`))
+	f.Add([]byte(`{"servers": {"b": {"url": "https://h/mcp", "headers": {"Authorization": "Bearer t"}}}}`))
+	f.Add([]byte(`{"mcp": {"servers": {"c d": {"command": "y", /* c */ "args": ["${userHome}"],},},}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if p := plain(data); len(p) != len(data) {
+			t.Fatalf("plain changed the length: %d to %d", len(data), len(p))
+		}
+		r, err := Parse(data, "/home/ada")
+		if err != nil {
+			return
+		}
+		text := config.ServersText(r.Servers)
+		if _, err := config.Parse("tools.toml", []byte(text)); err != nil {
+			t.Fatalf("the tables do not load: %v\n%s", err, text)
+		}
+	})
+}
