@@ -19,8 +19,8 @@ import (
 func newImportCommand(a *app) *cli.Command {
 	return &cli.Command{
 		Name:      "import",
-		Usage:     "write entries for a configured MCP server's tools",
-		ArgsUsage: "--mcp NAME [--tool TOOL…] [--prefix PREFIX] [--dry-run]",
+		Usage:     "write entries for a configured MCP server's tools, or servers from another client's JSON",
+		ArgsUsage: "--mcp NAME [--tool TOOL…] [--prefix PREFIX] [--dry-run], or --mcp-json FILE [--server NAME…] [--user] [--dry-run]",
 		Description: "Lists the tools of [mcp_servers.NAME] (from the cache while it is fresh,\n" +
 			"else by starting the server) and appends one entry per tool to the file that\n" +
 			"configures the server, as the JP assistant's `jp tool import --mcp` does:\n\n" +
@@ -29,16 +29,39 @@ func newImportCommand(a *app) *cli.Command {
 			"An entry that already exists, or a name another entry of the server serves,\n" +
 			"is an error and nothing is written. --dry-run prints the entries instead.\n\n" +
 			"Examples:\n   toolhost import --mcp fs\n   toolhost import --mcp fs --tool read_text_file --prefix fs_\n" +
-			"   toolhost import --mcp github --dry-run",
+			"   toolhost import --mcp github --dry-run\n\n" +
+			"With --mcp-json FILE (- for stdin), it reads the MCP servers another client keeps\n" +
+			"in JSON: \"mcpServers\" (Claude Desktop, Claude Code, Cursor, Windsurf), \"servers\"\n" +
+			"(VS Code's .vscode/mcp.json) or \"mcp\": {\"servers\"} (VS Code's settings.json),\n" +
+			"and appends one [mcp_servers.NAME] table per server to the workspace's\n" +
+			"tools.toml (--user: your config.toml), as add --mcp does. No credential is\n" +
+			"copied: a variable holding one becomes { secret = \"env:VAR\" }, a bearer token\n" +
+			"bearer_token_env, and a note says what to set. A trusted workspace stays trusted.\n\n" +
+			"Examples:\n   toolhost import --mcp-json ~/.config/Claude/claude_desktop_config.json\n" +
+			"   toolhost import --mcp-json .vscode/mcp.json --server github --dry-run\n" +
+			"   pbpaste | toolhost import --mcp-json -",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "mcp", Usage: "the `NAME` of the [mcp_servers.NAME] whose tools to import"},
 			&cli.StringSliceFlag{Name: "tool", Usage: "import only the server's tool `TOOL` (repeatable)"},
 			&cli.StringFlag{Name: "prefix", Usage: "prepend `PREFIX` to every entry's name"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the entries; write nothing"},
+			&cli.StringFlag{Name: "mcp-json", Usage: "import the MCP servers of another client's JSON `FILE` (- for stdin)"},
+			&cli.StringSliceFlag{Name: "server", Usage: "with --mcp-json, import only the server `NAME` of the file (repeatable)"},
+			&cli.BoolFlag{Name: "user", Usage: "with --mcp-json, write to your config.toml rather than the workspace's tools.toml"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := checkArgs(c, 0, 0, "--mcp NAME [--tool TOOL…] [--prefix PREFIX] [--dry-run]"); err != nil {
+			if err := checkArgs(c, 0, 0, "--mcp NAME [--tool TOOL…] [--prefix PREFIX] [--dry-run], or --mcp-json FILE [--server NAME…] [--user] [--dry-run]"); err != nil {
 				return err
+			}
+			if file := c.String("mcp-json"); file != "" || c.IsSet("mcp-json") {
+				if c.IsSet("mcp") || c.IsSet("tool") || c.IsSet("prefix") {
+					return commandUsageErrorf(c.Command.HelpName, "--mcp-json imports servers: leave out --mcp, --tool and --prefix")
+				}
+				opts := &importJSONOptions{File: file, Servers: c.StringSlice("server"), User: c.Bool("user"), DryRun: c.Bool("dry-run")}
+				return importJSONRun(c, a, opts)
+			}
+			if c.IsSet("server") || c.IsSet("user") {
+				return commandUsageErrorf(c.Command.HelpName, "--server and --user go with --mcp-json FILE")
 			}
 			opts := &importOptions{Server: c.String("mcp"), Tools: c.StringSlice("tool"), Prefix: c.String("prefix"), DryRun: c.Bool("dry-run")}
 			return importRun(c, a, opts)

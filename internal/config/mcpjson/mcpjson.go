@@ -41,9 +41,20 @@ type Result struct {
 
 // Parse reads the servers of data, one client's JSON file. A file that is
 // not JSON, or has no servers where the clients keep them, is an error.
-// A server toolhost cannot run is left out with a note. home replaces
-// ${userHome} in arguments; "" leaves it as written.
-func Parse(data []byte, home string) (*Result, error) {
+// Options are the choices of [Parse].
+type Options struct {
+	// Home replaces ${userHome} in arguments; "" leaves it as written.
+	Home string
+	// Only names the servers to read, by their names in the file; all
+	// when empty. A name the file does not have is an error.
+	Only []string
+}
+
+// A server toolhost cannot run is left out with a note. opts may be nil.
+func Parse(data []byte, opts *Options) (*Result, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
 	if len(data) > MaxSize {
 		return nil, fmt.Errorf("the file is larger than %d MiB: not a client's configuration", MaxSize>>20)
 	}
@@ -74,10 +85,18 @@ func Parse(data []byte, home string) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", where, err)
 	}
+	for _, n := range opts.Only {
+		if !slices.Contains(names, n) {
+			return nil, fmt.Errorf("the file has no server %q (it has %s)", n, strings.Join(quoteAll(names), ", "))
+		}
+	}
 	r := &Result{}
 	taken := map[string]bool{}
 	for i, name := range names {
-		s, notes, err := server(name, raws[i], home)
+		if len(opts.Only) > 0 && !slices.Contains(opts.Only, name) {
+			continue
+		}
+		s, notes, err := server(name, raws[i], opts.Home)
 		if err != nil {
 			r.Notes = append(r.Notes, fmt.Sprintf("%s: left out: %v", quoteName(name), err))
 			continue
@@ -415,6 +434,18 @@ func kind(goType string) string {
 		return "boolean"
 	}
 	return "string"
+}
+
+// quoteAll quotes each of names.
+func quoteAll(names []string) []string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = quoteName(n)
+	}
+	if len(q) == 0 {
+		return []string{"none"}
+	}
+	return q
 }
 
 // quoteName is a server's name as the notes show it.

@@ -114,7 +114,7 @@ env.P = "${workspaceFolder}/x"
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := Parse([]byte(tt.in), "/home/ada")
+			r, err := Parse([]byte(tt.in), &Options{Home: "/home/ada"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -132,17 +132,22 @@ env.P = "${workspaceFolder}/x"
 }
 
 func TestParseErrors(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{`{"mcpServers": {"a": {"command": "x"}}`, "line 1, column 38: not JSON: unexpected end of JSON input"},
-		{"{\n\"mcpServers\": {\n\"a\": {\"command\" \"x\"}}}", `line 3, column 17: not JSON: invalid character '"' after object key`},
-		{`{"mcpServers": {"a": {"command": "x"}, "a": {"command": "y"}}}`, `duplicate key "a" in /mcpServers`},
-		{`{"other": {}}`, `no MCP servers found: the file has no "mcpServers" (Claude Desktop, Claude Code, Cursor, Windsurf), "servers" (VS Code's mcp.json) or "mcp": {"servers"} (VS Code's settings.json)`},
-		{`{"mcpServers": []}`, "mcpServers: not a JSON object of servers"},
-		{`[]`, "not a JSON object"},
-		{strings.Repeat(" ", MaxSize+1), "the file is larger than 4 MiB: not a client's configuration"},
+	tests := []struct {
+		in   string
+		only []string
+		want string
+	}{
+		{`{"mcpServers": {"a": {"command": "x"}}`, nil, "line 1, column 38: not JSON: unexpected end of JSON input"},
+		{"{\n\"mcpServers\": {\n\"a\": {\"command\" \"x\"}}}", nil, `line 3, column 17: not JSON: invalid character '"' after object key`},
+		{`{"mcpServers": {"a": {"command": "x"}, "a": {"command": "y"}}}`, nil, `duplicate key "a" in /mcpServers`},
+		{`{"other": {}}`, nil, `no MCP servers found: the file has no "mcpServers" (Claude Desktop, Claude Code, Cursor, Windsurf), "servers" (VS Code's mcp.json) or "mcp": {"servers"} (VS Code's settings.json)`},
+		{`{"mcpServers": []}`, nil, "mcpServers: not a JSON object of servers"},
+		{`[]`, nil, "not a JSON object"},
+		{`{"mcpServers": {"a": {"command": "x"}}}`, []string{"b"}, `the file has no server "b" (it has "a")`},
+		{strings.Repeat(" ", MaxSize+1), nil, "the file is larger than 4 MiB: not a client's configuration"},
 	}
 	for _, tt := range tests {
-		_, err := Parse([]byte(tt.in), "")
+		_, err := Parse([]byte(tt.in), &Options{Only: tt.only})
 		if err == nil || err.Error() != tt.want {
 			t.Errorf("Parse(%.40q) = %v, want %s", tt.in, err, tt.want)
 		}
@@ -173,7 +178,7 @@ func FuzzParse(f *testing.F) {
 		if p := plain(data); len(p) != len(data) {
 			t.Fatalf("plain changed the length: %d to %d", len(data), len(p))
 		}
-		r, err := Parse(data, "/home/ada")
+		r, err := Parse(data, &Options{Home: "/home/ada"})
 		if err != nil {
 			return
 		}
