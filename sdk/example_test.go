@@ -3,6 +3,7 @@ package sdk_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -105,6 +106,25 @@ func ExampleConfirm() {
 	// Output:
 	// {"type":"needs_input","question":{"id":"delete","text":"Delete a.txt?","pre_amble":null,"answer_type":"Boolean","default":false}}
 	// {"type":"success","content":"deleted a.txt"}
+}
+
+// ExampleAsk asks a question of any answer type. The host shows it and
+// runs the tool again with the answer under the question's ID.
+func ExampleAsk() {
+	del := sdk.New("delete", "Delete a file.", func(ctx context.Context, in struct{}) (string, error) {
+		v, err := sdk.Ask(ctx, tool.Question{ID: "delete", Text: "Delete a.txt?", AnswerType: tool.AnswerType{Kind: tool.AnswerBoolean}})
+		if err != nil {
+			return "", err
+		}
+		if v != true {
+			return "", errors.New("not deleted")
+		}
+		return "deleted a.txt", nil
+	}, nil)
+	again := `{"context":{"action":"run"},"tool":{"name":"delete","answers":{"delete":false}}}`
+	sdk.Run(context.Background(), strings.NewReader(again), os.Stdout, io.Discard, del)
+	// Output:
+	// {"type":"error","message":"not deleted","trace":[],"transient":false}
 }
 
 // ExampleTransient marks an error as worth retrying.

@@ -1,6 +1,7 @@
 // Package sdktest runs tools built with package sdk in-process, the way a
 // host would run their binary, so authors can test schema, run,
-// format_arguments and questions with `go test`:
+// format_arguments and questions with `go test` (each snippet below is a
+// test in doc_test.go):
 //
 //	func TestGreet(t *testing.T) {
 //		sdktest.Schema(t, Tool) // fails the test unless the tool describes itself
