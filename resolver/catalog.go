@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"github.com/toolhost/toolhost/internal/pin"
 	"strings"
 	"time"
 
@@ -58,7 +59,16 @@ type Options struct {
 	// RetrySources starts the MCP servers the configuration names even
 	// while a failed start they remember backs off (toolhost check).
 	RetrySources bool
+	// PinDir keeps the accepted definitions of the tools of MCP servers
+	// and remotes. A tool whose definition differs is held, not served,
+	// until the person accepts it. The CLI passes [DefaultPinDir]. If
+	// empty, every listing is served as it is.
+	PinDir string
 }
+
+// DefaultPinDir returns where toolhost keeps accepted definitions:
+// $XDG_DATA_HOME/toolhost/pins, "" when no data directory is known.
+func DefaultPinDir() string { return pin.DefaultDir() }
 
 // Catalog is a [catalog.Catalog] served from a configuration: its base
 // source is the configuration's binaries (package internal/source/binary), beside

@@ -118,7 +118,7 @@ func (op *opener) open(_ context.Context, name string) (catalog.Source, error) {
 			return
 		}
 		op.sources = map[string]catalog.Source{}
-		for _, src := range servers.Sources(cfg, &servers.Options{Root: op.o.Root, CacheDir: op.o.CacheDir, Audit: op.o.Audit, Retry: op.o.RetrySources}) {
+		for _, src := range servers.Sources(cfg, &servers.Options{Root: op.o.Root, CacheDir: op.o.CacheDir, Audit: op.o.Audit, Retry: op.o.RetrySources, Pins: pinStore(op.o.PinDir)}) {
 			if op.claimed[src.Name()] {
 				op.sources[src.Name()] = src
 			} else {

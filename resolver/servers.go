@@ -3,6 +3,7 @@ package resolver
 import (
 	"cmp"
 	"context"
+	"github.com/toolhost/toolhost/internal/pin"
 	"slices"
 
 	"github.com/toolhost/toolhost/catalog"
@@ -23,7 +24,7 @@ func (c *Catalog) addSources(ctx context.Context, cfg *config.Config, o Options)
 		c.sourcesSkipped = true
 		return
 	}
-	srcs := servers.Sources(cfg, &servers.Options{Root: o.Root, CacheDir: o.CacheDir, Audit: o.Audit, Retry: o.RetrySources}) // in declaration order: the first keeps a shared name
+	srcs := servers.Sources(cfg, &servers.Options{Root: o.Root, CacheDir: o.CacheDir, Audit: o.Audit, Retry: o.RetrySources, Pins: pinStore(o.PinDir)}) // in declaration order: the first keeps a shared name
 	for i, err := range c.AddSources(ctx, srcs) {
 		if err != nil {
 			_ = srcs[i].Close() // the catalog is closed
@@ -32,4 +33,12 @@ func (c *Catalog) addSources(ctx context.Context, cfg *config.Config, o Options)
 		c.servers = append(c.servers, srcs[i])
 	}
 	slices.SortFunc(c.servers, func(x, y catalog.Source) int { return cmp.Compare(x.Name(), y.Name()) })
+}
+
+// pinStore is the store of accepted definitions in dir, nil for "".
+func pinStore(dir string) *pin.Store {
+	if dir == "" {
+		return nil
+	}
+	return &pin.Store{Dir: dir}
 }

@@ -51,7 +51,7 @@ func (a *app) toolCatalog(c *cli.Context, name string) (*resolver.Catalog, error
 	a.root = root
 	a.auditLog.SetWorkspace(root) // one log holds every workspace's calls
 	a.noteTool = name             // the one line of note is about this tool only
-	opts := &resolver.Options{Root: root, PoolSize: -1, Only: name, Audit: a.auditLog,
+	opts := &resolver.Options{Root: root, PoolSize: -1, Only: name, Audit: a.auditLog, PinDir: resolver.DefaultPinDir(),
 		RetrySources: c.Command.Name == "check"} // check tries a server whose failed start backs off
 	if a.pool {
 		opts.PoolSize = poolSize(a.opts.Getenv("TOOLHOST_POOL_SIZE"))

@@ -89,6 +89,9 @@ func checkRun(c *cli.Context, a *app, opts *checkOptions) error {
 				label = a.out.yellow("warning")
 			}
 			fmt.Fprintf(a.stdout, "%s: %s\n", label, a.outText(problemText(p)))
+			if d := heldDiff(p); d != "" {
+				fmt.Fprintf(a.stdout, "%s\n", a.outText(d))
+			}
 		}
 		verdict := a.out.green("ok")
 		if nerr > 0 {

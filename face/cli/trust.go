@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/config/trust"
+	"github.com/toolhost/toolhost/resolver"
 )
 
 // newTrustCommand is `toolhost trust`.
@@ -38,6 +39,10 @@ func newTrustCommand(a *app) *cli.Command {
 			"requests to, the secrets its tools are given, file access outside the workspace,\n" +
 			"network access, and every setting that relaxes a safeguard (sandbox = false,\n" +
 			"run = \"unattended\", insecure = true). --dry-run shows the same and trusts nothing.\n\n" +
+			"Without DIR, it also shows each tool of an MCP server or remote whose definition\n" +
+			"changed since you accepted it (held, not served: a server may rewrite a tool's\n" +
+			"description into instructions for the model), with the difference, and accepts\n" +
+			"it. --dry-run shows them and accepts nothing.\n\n" +
 			"Examples:\n   toolhost trust --dry-run\n   toolhost trust\n   toolhost trust ~/src/app\n   toolhost trust --list\n   toolhost untrust",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "list", Usage: "list the trusted workspaces, and whether each is unchanged since"},
@@ -74,7 +79,29 @@ func trustRun(c *cli.Context, a *app, opts *trustOptions) error {
 	if err != nil {
 		return &exitError{code: ExitFailure, err: err}
 	}
-	return a.trust(start, opts.DryRun)
+	werr := a.trust(start, opts.DryRun)
+	if c.Args().Present() || !pinsRecorded() {
+		return werr // DIR names a workspace only; no record: nothing is held
+	}
+	n, herr := a.acceptHeld(c, opts.DryRun)
+	switch {
+	case herr != nil && werr == nil:
+		return &exitError{code: ExitFailure, err: fmt.Errorf("trust: tool definitions: %w", herr)}
+	case werr != nil && !(errors.Is(werr, errNoWorkspace) && n > 0):
+		return werr
+	}
+	return nil
+}
+
+// errNoWorkspace is the cause of trust's error when there is no workspace.
+var errNoWorkspace = errors.New("nothing to trust")
+
+// pinsRecorded reports whether a definition of an MCP server's or
+// remote's tool was ever recorded: only then can one be held.
+func pinsRecorded() bool {
+	dir := resolver.DefaultPinDir()
+	entries, err := os.ReadDir(dir)
+	return dir != "" && err == nil && len(entries) > 0
 }
 
 // trustDir is where trust and untrust look for the workspace: DIR, else
@@ -99,7 +126,7 @@ func (a *app) trust(start string, dryRun bool) error {
 		return &exitError{code: ExitFailure, err: fmt.Errorf("trust: %w", err)}
 	}
 	if ws == nil {
-		return &exitError{code: ExitFailure, err: fmt.Errorf("trust: no .config/toolhost/*.toml at or above %s: nothing to trust", start)}
+		return &exitError{code: ExitFailure, err: fmt.Errorf("trust: no .config/toolhost/*.toml at or above %s: %w", start, errNoWorkspace)}
 	}
 	store := trust.Default()
 	sums := ws.Sums()

@@ -212,3 +212,20 @@ func writeAtomic(dir, file string, data []byte) (err error) {
 	}
 	return nil
 }
+
+// Held is the error of a tool held back because its definition is not
+// the accepted one.
+type Held struct {
+	Source string // the source's identity, as [Store.Check] was given it
+	Change Change
+}
+
+func (h *Held) Error() string {
+	if h.Change.Old == nil {
+		return fmt.Sprintf("tool %q is new since you accepted the listing: held, not served", h.Change.Tool)
+	}
+	return fmt.Sprintf("tool %q changed its definition since you accepted it: held, not served", h.Change.Tool)
+}
+
+// HeldFix is the fix of a [Held] tool.
+const HeldFix = "review the difference with toolhost check, then accept it with toolhost trust"

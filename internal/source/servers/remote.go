@@ -2,6 +2,7 @@ package servers
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"sync"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/internal/pin"
 	"github.com/toolhost/toolhost/internal/source/mcp"
 	"github.com/toolhost/toolhost/internal/source/remote"
 )
@@ -24,6 +26,7 @@ type remoteSource struct {
 	timeout   *config.Duration // the remote's timeout, else [defaults]': the longest a call may take
 	list      *remote.Source
 	calls     *calls
+	pins      *pin.Store // nil: no pinning
 
 	mu       sync.Mutex
 	picks    map[string]remotePick // by served name
@@ -47,7 +50,7 @@ func newRemote(r *config.Remote, d *config.Defaults, o *Options) *remoteSource {
 	if timeout == nil {
 		timeout = d.Timeout
 	}
-	return &remoteSource{name: name, cfg: r, rateLimit: d.RateLimit, timeout: timeout, calls: &calls{name: name},
+	return &remoteSource{name: name, cfg: r, rateLimit: d.RateLimit, timeout: timeout, calls: &calls{name: name}, pins: o.Pins,
 		list: remote.New(r, &remote.Options{CacheDir: cacheDir(o.CacheDir, remoteCache)})}
 }
 
@@ -64,10 +67,20 @@ func (s *remoteSource) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 		s.mu.Unlock()
 		return nil, err
 	}
-	var problems []catalog.Problem
+	defs := make(map[string]json.RawMessage, len(l.Tools))
+	for _, d := range l.Tools {
+		defs[d.Name] = marshalDef(struct {
+			Name, Remote, Summary, Description, Examples string
+			InputSchema, Annotations                     map[string]any
+		}{d.Name, d.Remote, d.Summary, d.Description, d.Examples, d.InputSchema, d.Annotations})
+	}
+	accepted, problems := pinned(s.pins, pinID(s.name, s.cfg.URL, nil), s.cfg.Place.String(), defs)
 	picks := map[string]remotePick{}
 	tools := make([]*catalog.Tool, 0, len(l.Tools))
 	for _, d := range l.Tools {
+		if !accepted[d.Name] {
+			continue
+		}
 		t := &catalog.Tool{
 			Definition: catalog.Definition{Name: d.Name, Summary: d.Summary, InputSchema: catalog.CloneMap(d.InputSchema),
 				Annotations: catalog.CloneMap(d.Annotations)},

@@ -12,6 +12,7 @@ import (
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/config/mcptool"
+	"github.com/toolhost/toolhost/internal/pin"
 	"github.com/toolhost/toolhost/internal/source/mcp"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -26,6 +27,8 @@ type server struct {
 	entries []*config.Entry // the entries serving its tools, sorted by key
 	src     *mcp.Source
 	calls   *calls
+	pins    *pin.Store // nil: no pinning
+	pinID   string
 
 	mu       sync.Mutex
 	picks    map[string]pick // by served name, from the last listing
@@ -46,7 +49,8 @@ type pick struct {
 
 // newServer returns the source of s serving the tools entries select.
 func newServer(s *config.Server, entries []*config.Entry, o *Options) (*server, error) {
-	srv := &server{name: "mcp." + s.Name, cfg: s, root: o.Root, entries: entries, watchers: map[int]func(){}}
+	srv := &server{name: "mcp." + s.Name, cfg: s, root: o.Root, entries: entries, watchers: map[int]func(){},
+		pins: o.Pins, pinID: pinID("mcp."+s.Name, s.URL, s.Argv())}
 	srv.calls = &calls{name: srv.name}
 	spec := mcp.Spec{Name: s.Name, URL: s.URL, Headers: s.Headers, BearerEnv: s.BearerTokenEnv}
 	redactBearer(o.Audit, s.BearerTokenEnv)
@@ -101,13 +105,21 @@ func (s *server) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 		s.mu.Unlock()
 		return nil, err
 	}
+	defs := make(map[string]json.RawMessage, len(l.Tools))
+	for _, t := range l.Tools {
+		defs[t.Name] = marshalDef(t)
+	}
+	accepted, problems := pinned(s.pins, s.pinID, s.cfg.Place.String(), defs)
+	held := len(problems) > 0 // reported at every listing: nothing kept
 	listed := make(map[string]mcp.Tool, len(l.Tools))
 	offered := make([]string, 0, len(l.Tools))
 	for _, t := range l.Tools {
+		if !accepted[t.Name] {
+			continue
+		}
 		listed[t.Name] = t
 		offered = append(offered, t.Name)
 	}
-	var problems []catalog.Problem
 	for _, e := range l.Skipped {
 		problems = append(problems, catalog.Problem{Tool: e.Tool, Place: s.cfg.Place.String(), Warning: true, Err: e,
 			Fix: "the server's tool is left out; report its definition to the server's authors"})
@@ -133,6 +145,7 @@ func (s *server) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 		}
 	}
 	v, keepable := s.src.Validity(l)
+	keepable = keepable && !held
 	var kept []KeptTool
 	for _, t := range tools {
 		if !keepable {

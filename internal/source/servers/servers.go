@@ -2,6 +2,7 @@ package servers
 
 import (
 	"cmp"
+	"github.com/toolhost/toolhost/internal/pin"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -33,6 +34,10 @@ type Options struct {
 	// secrets when it starts, the bearer token of an HTTP server or a
 	// remote), so that no audit line holds one, nil: no audit log.
 	Audit *audit.Log
+	// Pins, if set, holds back the tools of a server or remote whose
+	// definitions differ from the accepted ones (internal/pin); nil
+	// serves every listing as it is.
+	Pins *pin.Store
 }
 
 // Named reports whether cfg names a source this package serves: an
