@@ -70,6 +70,10 @@ type Entry struct {
 	RequiresApproval *bool // true: a person approves each call first (run = "ask"); see [Entry.RunMode]
 	ClearEnv         *bool // pass only PATH, HOME and Env
 	SelfDescribe     *bool // nil: ask the binary exactly when Parameters is nil
+	// Pin holds back a tool whose definition from the binary differs from
+	// the one accepted, as a server's tools are held (true). nil and false:
+	// a rebuilt binary's definitions are served as they are.
+	Pin *bool
 
 	Summary     *string // one line; served as the MCP description
 	Description *string // may contain {{description}}: the binary's text

@@ -246,13 +246,13 @@ var (
 		"examples", "parameters", "annotations", "options", "category", "tags",
 		"requires_approval", "timeout", "workdir", "env", "clear_env", "self_describe",
 		"prefix", "include", "exclude", "run", "questions", "cancellation_response", "access", "sandbox",
-		"rate_limit_per_minute",
+		"rate_limit_per_minute", "pin",
 	}
 	toolsetKeys = []string{
 		"command", "shell", "timeout", "workdir", "env", "clear_env", "enable", "enabled",
 		"category", "tags", "requires_approval", "options", "prefix", "include", "exclude",
 		"run", "questions", "cancellation_response", "access", "sandbox", "source",
-		"rate_limit_per_minute",
+		"rate_limit_per_minute", "pin",
 	}
 	toolsetOnly = []string{"prefix", "include", "exclude"}
 )
@@ -303,6 +303,8 @@ func (d *decoder) entry(path []string, name string, toolset bool, v any) *Entry 
 			e.Shell = d.boolPtr(p, v)
 		case "enable":
 			e.Enable = d.boolPtr(p, v)
+		case "pin":
+			e.Pin = d.boolPtr(p, v)
 		case "requires_approval":
 			e.RequiresApproval = d.boolPtr(p, v)
 		case "run":

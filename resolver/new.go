@@ -73,7 +73,7 @@ func newCatalog(opts *Options) (*Catalog, Options) {
 	b := binary.New(&binary.Options{
 		Root: o.Root, WorkspaceID: o.WorkspaceID, ConversationID: o.ConversationID, CacheDir: o.CacheDir,
 		Concurrency: o.Concurrency, Progress: o.Progress, PoolSize: o.PoolSize, PoolIdle: o.PoolIdle, Only: o.Only,
-		Audit: o.Audit, NamesSources: servers.Named,
+		Audit: o.Audit, NamesSources: servers.Named, Pins: pinStore(o.PinDir),
 	})
 	o.Root = b.Root()
 	return &Catalog{Catalog: catalog.New(&catalog.Options{Limiter: o.Limiter, Audit: o.Audit}), bins: b}, o

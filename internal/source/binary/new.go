@@ -3,6 +3,7 @@ package binary
 import (
 	"context"
 	"errors"
+	"github.com/toolhost/toolhost/internal/pin"
 	"os"
 	"path/filepath"
 	"slices"
@@ -55,6 +56,9 @@ type Options struct {
 	// (MCP servers, remote catalogs) whose state a persisted resolution
 	// keeps beside the binaries' ([Source.Keep]), nil: none does.
 	NamesSources func(*config.Config) bool
+	// Pins, if set, holds back the tools of entries with pin = true whose
+	// definitions differ from the accepted ones (internal/pin).
+	Pins *pin.Store
 }
 
 // New returns the binaries of no configuration yet: [Source.Configure]
@@ -101,6 +105,7 @@ func New(opts *Options) *Source {
 		only:           o.Only,
 		audit:          o.Audit,
 		namesSources:   o.NamesSources,
+		pins:           o.Pins,
 	}
 	if o.PoolSize >= 0 {
 		c.pools.stopGauge = telemetry.ObservePools(c.pools.counts)

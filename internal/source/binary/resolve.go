@@ -171,7 +171,9 @@ func (s *Source) resolve(ctx context.Context) *resolution {
 			r.retryFor[e.Name] = sessionKey(g, a.key)
 		}
 		r.problems = append(r.problems, builds[i].problems...)
-		all = append(all, builds[i].tools...)
+		tools, held := s.pinned(e, builds[i].tools)
+		r.problems = append(r.problems, held...)
+		all = append(all, tools...)
 	}
 
 	byName := map[string]string{}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/toolhost/toolhost/internal/pin"
 	"slices"
 	"sort"
 	"sync"
@@ -41,6 +42,7 @@ type Source struct {
 	only                              string                    // Options.Only
 	audit                             *audit.Log                // Options.Audit: the secrets read are redacted there
 	namesSources                      func(*config.Config) bool // Options.NamesSources
+	pins                              *pin.Store                // Options.Pins
 	files                             []string                  // SetLoad's
 	filesKey                          string                    // layersKey of files; "": not persisted
 
