@@ -99,7 +99,22 @@ func New(spec Spec, opts *Options) (*Source, error) {
 		ElicitationHandler: s.elicit,
 		// Progress and log notifications are routed by tap.go, as read.
 		ToolListChangedHandler: s.listChanged,
-		Capabilities:           &mcp.ClientCapabilities{},
+		PromptListChangedHandler: func(context.Context, *mcp.PromptListChangedRequest) {
+			if f := s.opts.OnOfferChange; f != nil {
+				f()
+			}
+		},
+		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) {
+			if f := s.opts.OnOfferChange; f != nil {
+				f()
+			}
+		},
+		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+			if f := s.opts.OnResourceUpdated; f != nil && req.Params != nil {
+				f(req.Params.URI)
+			}
+		},
+		Capabilities: &mcp.ClientCapabilities{},
 	})
 	if err := mcp.AddSendingCustomMethod[*identityParams, *identityResult](s.client, methodIdentity); err != nil {
 		return nil, fmt.Errorf("mcp: %w", err) // a programmer error in this package

@@ -90,6 +90,14 @@ type Options struct {
 	// start's wait is over, so that the host lists the server again.
 	OnChange func()
 
+	// OnOfferChange is called when the server says its resources or
+	// prompts changed (list_changed), nil ignores it. OnResourceUpdated
+	// is called with the URI of a subscribed resource the server says
+	// changed ([Source.Subscribe]). Both run on the connection's
+	// goroutine: they must not block.
+	OnOfferChange     func()
+	OnResourceUpdated func(uri string)
+
 	// Env, when set, returns variables (KEY=VALUE) added to a stdio
 	// server's environment at each start, after Spec.Env: its secrets,
 	// read then. An error fails the start with it.
