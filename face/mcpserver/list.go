@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -14,8 +16,8 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// This file serves tools/list from the catalog's listing bytes, dispatches
-// tools/call by name, and tells clients when the list changed.
+// This file gives the catalog's tools to the SDK, serves tools/list from
+// the listing's bytes, and polls the catalog for changes.
 
 // Watch polls the catalog for rebuilt binaries every
 // [Options.RefreshInterval] until ctx is done or s is closed. It returns at
@@ -42,42 +44,145 @@ func (s *Server) Watch(ctx context.Context) {
 	}
 }
 
-// changed is the catalog subscription: drop the kept tools/list bytes and
-// have the SDK announce notifications/tools/list_changed. The SDK sends
-// that notification only when its own tool set changes. So the change is
-// made to the one tool it holds (see [dispatchTool]): re-adding it makes
-// the SDK send list_changed, debounced, to every session that wants it
-// (sessions before 2026-07-28, and later ones through
-// subscriptions/listen).
+// changed is the catalog subscription. It marks the SDK's tools stale and
+// syncs them in the background. Changes made in a burst, as when a host
+// registers many tools, are synced together. A tools/list or tools/call
+// that arrives first syncs them itself (see [Server.serveTools]).
 func (s *Server) changed() {
 	s.listMu.Lock()
-	s.listRaw = nil
-	s.searchIx = nil
 	s.listGen++
+	s.searchIx = nil
 	s.listMu.Unlock()
-	go s.mcp.AddTool(dispatchTool(), s.dispatch)
+	go s.sync()
 }
 
-// dispatchName is the name of the one tool registered with the SDK. Every
-// tools/call reaches the SDK under this name (see [Server.serveTools]),
-// whatever tool it names. The SDK never lists it, as tools/list is
-// answered before the SDK sees it.
-const dispatchName = "toolhost.dispatch"
-
-func dispatchTool() *mcp.Tool {
-	return &mcp.Tool{Name: dispatchName, InputSchema: map[string]any{"type": "object"}}
+// sync gives the SDK the catalog's tools as they are now, if the catalog
+// changed since the last sync, and returns the tools/list result they
+// make. Each tool is added with [mcp.Server.AddTool] and the one handler
+// [Server.callCatalogTool]. A tool gone from the catalog is removed with
+// [mcp.Server.RemoveTools]. The SDK then sends
+// notifications/tools/list_changed, debounced, to every session that wants
+// it (sessions before 2026-07-28, and later ones through
+// subscriptions/listen).
+//
+// A tool the SDK refuses is left out, and logged: one whose input schema
+// is not an object, or that misuses x-mcp-header. AddTool panics on those
+// before it changes anything, and the panic is recovered here. A tool
+// binary's schema must not take the server down.
+func (s *Server) sync() ([]byte, error) {
+	if raw, ok := s.synced(); ok {
+		return raw, nil
+	}
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
+	if raw, ok := s.synced(); ok {
+		return raw, nil // synced while this caller waited
+	}
+	s.listMu.Lock()
+	gen := s.listGen
+	s.listMu.Unlock()
+	listing, err := s.listing()
+	if err != nil {
+		return nil, err
+	}
+	tools, err := splitListing(listing)
+	if err != nil {
+		return nil, fmt.Errorf("mcpserver: the catalog's tools/list result: %w", err)
+	}
+	served := make(map[string]bool, len(tools))
+	defs := make([][]byte, 0, len(tools))
+	for _, t := range tools {
+		if s.reserved(t.tool.Name) || served[t.tool.Name] {
+			continue
+		}
+		if err := s.addTool(t.tool, s.callCatalogTool); err != nil {
+			s.logger.Error("tool left out of tools/list", "tool", t.tool.Name, "error", err)
+			continue
+		}
+		served[t.tool.Name] = true
+		defs = append(defs, t.def)
+	}
+	var gone []string
+	for name := range s.registered {
+		if !served[name] {
+			gone = append(gone, name)
+		}
+	}
+	s.mcp.RemoveTools(gone...)
+	s.registered = served
+	if s.toolSearch {
+		defs = s.searchJSON // the catalog's tools stay callable, but are not listed
+	}
+	raw := s.listResult(defs)
+	s.listMu.Lock()
+	s.listRaw, s.syncedGen = raw, gen
+	s.listMu.Unlock()
+	return raw, nil
 }
 
-// toolNameKey is the context key of the tool a tools/call names.
-type toolNameKey struct{}
+// synced returns the kept tools/list result when no change came since the
+// last sync.
+func (s *Server) synced() ([]byte, bool) {
+	s.listMu.Lock()
+	defer s.listMu.Unlock()
+	return s.listRaw, s.listRaw != nil && s.syncedGen == s.listGen
+}
 
-// serveTools is a receiving middleware that serves the catalog's tools
-// without registering them with the SDK. The SDK's per-tool state would
-// hold every schema a second time. tools/list is answered from bytes
-// computed once per change of the catalog. tools/call is passed on to the
-// SDK as a call of [dispatchName], whose handler ([Server.dispatch]) runs
-// the named tool. The SDK still does the rest of a tools/call: the
-// result's type for multi round-trip clients, its encoding, cancellation.
+// reserved reports whether a catalog tool of this name is hidden by a
+// tool of the server's own: describe_tools, or the pair of tool search.
+// The catalog's tool is then reached only through call_tool.
+func (s *Server) reserved(name string) bool {
+	return name == DescribeToolsName && s.describe != nil ||
+		s.toolSearch && (name == SearchToolsName || name == CallToolName)
+}
+
+// addTool adds t to the SDK, or returns why the SDK refused it.
+func (s *Server) addTool(t *mcp.Tool, h mcp.ToolHandler) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	s.mcp.AddTool(t, h)
+	return nil
+}
+
+// addOwnTools adds tools of the server's own (describe_tools, the pair of
+// tool search) with their handlers, and returns their definitions'
+// bytes. A programming error in a definition panics.
+func (s *Server) addOwnTools(defs []catalog.Definition, handlers ...mcp.ToolHandler) [][]byte {
+	tools, err := splitListing(listJSON(defs, s.logger))
+	if err != nil || len(tools) != len(handlers) {
+		panic(fmt.Sprintf("mcpserver: own tools %d of %d: %v", len(tools), len(handlers), err))
+	}
+	var out [][]byte
+	for i, t := range tools {
+		s.mcp.AddTool(t.tool, handlers[i])
+		out = append(out, t.def)
+	}
+	return out
+}
+
+// callCatalogTool is the SDK handler of every catalog tool: it runs the
+// tool the call names.
+func (s *Server) callCatalogTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if err := s.mayExecute(req); err != nil {
+		return nil, err
+	}
+	return s.toolHandler(req.Params.Name)(ctx, req)
+}
+
+// serveTools is a receiving middleware. It answers tools/list from the
+// bytes kept since the last change, and syncs the SDK's tools before a
+// tools/call, so that a call right after a change sees it.
+//
+// tools/list does not reach the SDK for two reasons. The SDK's Tool would
+// change what is served: its ToolAnnotations add "readOnlyHint":false and
+// "idempotentHint":false and drop keys it does not know, and it orders a
+// definition's members differently from `toolhost list --json`. And the
+// SDK's encoder compacts the result twice, which takes most of a raw
+// tools/list of 1000 tools (docs/performance.md, "The MCP face's
+// bypasses").
 func (s *Server) serveTools(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch r := req.(type) {
@@ -86,100 +191,44 @@ func (s *Server) serveTools(next mcp.MethodHandler) mcp.MethodHandler {
 				// Every tool is on the first page: no cursor was issued.
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid cursor"}
 			}
-			raw, err := s.listBytes()
+			raw, err := s.sync()
 			if err != nil {
 				return nil, err
 			}
 			return &rawList{ListToolsResult: &mcp.ListToolsResult{}, raw: raw, splice: s.splice.Load()}, nil
 		case *mcp.CallToolRequest:
-			if r.Params == nil {
-				break
-			}
-			if !s.known(r.Params.Name) {
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", r.Params.Name)}
-			}
-			if err := s.mayExecute(r); err != nil {
+			if _, err := s.sync(); err != nil {
 				return nil, err
 			}
-			ctx = context.WithValue(ctx, toolNameKey{}, r.Params.Name)
-			p := *r.Params
-			p.Name = dispatchName
-			r2 := *r
-			r2.Params = &p
-			req = &r2
 		}
 		return next(ctx, method, req)
 	}
-}
-
-// dispatch is the SDK handler of [dispatchName]: it runs the tool the
-// call named.
-func (s *Server) dispatch(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	name, _ := ctx.Value(toolNameKey{}).(string)
-	if s.toolSearch && name == SearchToolsName {
-		return s.searchTools(ctx, req)
-	}
-	if s.toolSearch && name == CallToolName {
-		return s.callTool(ctx, req)
-	}
-	if name == DescribeToolsName && s.describe != nil {
-		return s.describe(ctx, req)
-	}
-	return s.toolHandler(name)(ctx, req)
 }
 
 // has is the optional interface of a [Catalog] that says whether it
 // serves a tool, without listing them all.
 type has interface{ Has(name string) bool }
 
-// known reports whether tools/call may call name.
-func (s *Server) known(name string) bool {
-	if name == DescribeToolsName && s.describe != nil {
-		return true
-	}
-	if s.toolSearch && (name == SearchToolsName || name == CallToolName) {
-		return true
-	}
-	if h, ok := s.cat.(has); ok {
-		return h.Has(name)
-	}
-	for _, d := range s.cat.List() {
-		if d.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
 // listJSONer is the optional interface of a [Catalog] that keeps its
 // tools/list result as bytes, {"tools":[…]} (as *catalog.Catalog does).
 type listJSONer interface{ ListJSON() ([]byte, error) }
 
-// listBytes returns the tools/list result, computed once per change of
-// the catalog: the cache hints, then the catalog's tools, then
-// describe_tools if served.
-func (s *Server) listBytes() ([]byte, error) {
-	s.listMu.Lock()
-	raw, gen := s.listRaw, s.listGen
-	s.listMu.Unlock()
-	if raw != nil {
-		return raw, nil
+// listing returns the catalog's tools/list result, {"tools":[…]}.
+func (s *Server) listing() ([]byte, error) {
+	if lj, ok := s.cat.(listJSONer); ok {
+		return lj.ListJSON()
 	}
-	var tools []byte
-	if s.toolSearch {
-		tools = searchListJSON()
-	} else if lj, ok := s.cat.(listJSONer); ok {
-		var err error
-		if tools, err = lj.ListJSON(); err != nil {
-			return nil, err
-		}
-	} else {
-		tools = listJSON(s.cat.List(), s.logger)
+	return listJSON(s.cat.List(), s.logger), nil
+}
+
+// listResult is the tools/list result of defs (each one definition's
+// JSON), with the cache hints first and describe_tools, if served, last.
+func (s *Server) listResult(defs [][]byte) []byte {
+	n := 64
+	for _, d := range defs {
+		n += len(d) + 1
 	}
-	// tools is {"tools":[…]}: keep the array, with describe_tools after.
-	arr := bytes.TrimSuffix(bytes.TrimPrefix(tools, []byte(`{"tools":`)), []byte(`}`))
-	var b bytes.Buffer
-	b.Grow(len(tools) + len(s.describeJSON) + 64)
+	b := bytes.NewBuffer(make([]byte, 0, n+len(s.describeJSON)))
 	ttl := 0
 	if s.interval > 0 {
 		// A tools/list result may be kept as long as the catalog goes
@@ -187,25 +236,18 @@ func (s *Server) listBytes() ([]byte, error) {
 		// is announced by list_changed all the same.
 		ttl = int(s.interval / time.Millisecond)
 	}
-	fmt.Fprintf(&b, `{"ttlMs":%d,"cacheScope":"public","tools":`, ttl)
+	fmt.Fprintf(b, `{"ttlMs":%d,"cacheScope":"public","tools":[`, ttl)
 	if s.describeJSON != nil {
-		b.Write(arr[:len(arr)-1])
-		if len(arr) > 2 {
+		defs = append(defs[:len(defs):len(defs)], s.describeJSON)
+	}
+	for i, d := range defs {
+		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.Write(s.describeJSON)
-		b.WriteByte(']')
-	} else {
-		b.Write(arr)
+		b.Write(d)
 	}
-	b.WriteByte('}')
-	raw = b.Bytes()
-	s.listMu.Lock()
-	if s.listGen == gen { // no change meanwhile
-		s.listRaw = raw
-	}
-	s.listMu.Unlock()
-	return raw, nil
+	b.WriteString(`]}`)
+	return b.Bytes()
 }
 
 // listJSON is {"tools":[…]} of defs, leaving out (and logging) a tool the
@@ -232,6 +274,107 @@ func listJSON(defs []catalog.Definition, logger *slog.Logger) []byte {
 	}
 	b.WriteString(`]}`)
 	return b.Bytes()
+}
+
+// listedTool is one tool of a tools/list result: its definition's bytes,
+// and the SDK's Tool of it. The Tool's schemas are slices of the same
+// bytes, so the SDK holds no second copy of them.
+type listedTool struct {
+	def  []byte
+	tool *mcp.Tool
+}
+
+// errListing is the cause when a tools/list result is not
+// {"tools":[{…},…]}.
+var errListing = errors.New(`not {"tools":[…]}`)
+
+// splitListing splits a tools/list result, {"tools":[…]}, into its tools.
+func splitListing(listing []byte) ([]listedTool, error) {
+	dec := json.NewDecoder(bytes.NewReader(listing))
+	if err := expectDelim(dec, '{'); err != nil {
+		return nil, err
+	}
+	if tok, err := dec.Token(); err != nil || tok != "tools" {
+		return nil, errListing
+	}
+	if err := expectDelim(dec, '['); err != nil {
+		return nil, err
+	}
+	var out []listedTool
+	for dec.More() {
+		start := dec.InputOffset()
+		t, err := readTool(dec, listing)
+		if err != nil {
+			return nil, err
+		}
+		def := bytes.TrimLeft(listing[start:dec.InputOffset()], ", \t\r\n")
+		out = append(out, listedTool{def: def, tool: t})
+	}
+	return out, expectDelim(dec, ']')
+}
+
+// readTool reads one definition of a tools/list result from dec, which
+// reads data.
+func readTool(dec *json.Decoder, data []byte) (*mcp.Tool, error) {
+	if err := expectDelim(dec, '{'); err != nil {
+		return nil, err
+	}
+	t := &mcp.Tool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		start := dec.InputOffset()
+		var skip json.RawMessage
+		switch tok {
+		case "name":
+			err = dec.Decode(&t.Name)
+		case "description":
+			err = dec.Decode(&t.Description)
+		case "title":
+			err = dec.Decode(&t.Title)
+		case "annotations":
+			// Not served from here (see serveTools), and the SDK's type
+			// cannot hold every value: one it cannot is left out.
+			var a mcp.ToolAnnotations
+			if err = dec.Decode(&a); err == nil {
+				t.Annotations = &a
+			}
+		case "icons":
+			err = dec.Decode(&t.Icons)
+		case "inputSchema", "outputSchema":
+			if err = dec.Decode(&skip); err == nil {
+				raw := json.RawMessage(bytes.TrimLeft(data[start:dec.InputOffset()], ": \t\r\n"))
+				if tok == "inputSchema" {
+					t.InputSchema = raw
+				} else {
+					t.OutputSchema = raw
+				}
+			}
+		default:
+			err = dec.Decode(&skip)
+		}
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			err = nil // a value of another shape: the SDK's Tool goes without it
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return t, expectDelim(dec, '}')
+}
+
+func expectDelim(dec *json.Decoder, want json.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if tok != want {
+		return errListing
+	}
+	return nil
 }
 
 // rawList is a tools/list result served from the bytes kept since the
