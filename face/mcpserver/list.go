@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -69,7 +70,7 @@ func (s *Server) changed() {
 // is not an object, or that misuses x-mcp-header. AddTool panics on those
 // before it changes anything, and the panic is recovered here. A tool
 // binary's schema must not take the server down.
-func (s *Server) sync() ([]byte, error) {
+func (s *Server) sync() (listBytes, error) {
 	if raw, ok := s.synced(); ok {
 		return raw, nil
 	}
@@ -89,29 +90,45 @@ func (s *Server) sync() ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcpserver: the catalog's tools/list result: %w", err)
 	}
-	served := make(map[string]bool, len(tools))
-	defs := make([][]byte, 0, len(tools))
+	served := make(map[string][]byte, len(tools))
+	var runs [][2]int // the served tools' definitions in listing, adjacent ones joined
+	added := 0
 	for _, t := range tools {
-		if s.reserved(t.tool.Name) || served[t.tool.Name] {
+		name := t.tool.Name
+		if s.reserved(name) || served[name] != nil {
 			continue
 		}
-		if err := s.addTool(t.tool, s.callCatalogTool); err != nil {
-			s.logger.Error("tool left out of tools/list", "tool", t.tool.Name, "error", err)
-			continue
+		if old, ok := s.registered[name]; !ok || !bytes.Equal(old, t.def) {
+			if err := s.addTool(t.owned(), s.callCatalogTool); err != nil {
+				s.logger.Error("tool left out of tools/list", "tool", name, "error", err)
+				continue
+			}
+			if added++; added%addsPerGC == 0 {
+				runtime.GC() // see addsPerGC
+			}
 		}
-		served[t.tool.Name] = true
-		defs = append(defs, t.def)
+		served[name] = t.def
+		end := t.at + len(t.def)
+		if n := len(runs); n > 0 && runs[n-1][1]+1 == t.at && listing[t.at-1] == ',' {
+			runs[n-1][1] = end
+		} else {
+			runs = append(runs, [2]int{t.at, end})
+		}
 	}
 	var gone []string
 	for name := range s.registered {
-		if !served[name] {
+		if served[name] == nil {
 			gone = append(gone, name)
 		}
 	}
 	s.mcp.RemoveTools(gone...)
 	s.registered = served
-	if s.toolSearch {
-		defs = s.searchJSON // the catalog's tools stay callable, but are not listed
+	defs := s.searchJSON // with tool search, the catalog's tools stay callable but are not listed
+	if !s.toolSearch {
+		defs = nil
+		for _, r := range runs {
+			defs = append(defs, listing[r[0]:r[1]])
+		}
 	}
 	raw := s.listResult(defs)
 	s.listMu.Lock()
@@ -120,9 +137,17 @@ func (s *Server) sync() ([]byte, error) {
 	return raw, nil
 }
 
+// addsPerGC is how many tools sync adds to the SDK between two garbage
+// collections. The SDK's AddTool decodes the input schema twice, each
+// time with a decoder buffer of 32 KiB: about 73 KiB of garbage a tool,
+// 73 MB for 1000 tools. Left to the pacer, that doubles the heap while a
+// large catalog is added, and serve's peak RSS with it
+// (docs/performance.md, "The MCP face's bypasses").
+const addsPerGC = 32
+
 // synced returns the kept tools/list result when no change came since the
 // last sync.
-func (s *Server) synced() ([]byte, bool) {
+func (s *Server) synced() (listBytes, bool) {
 	s.listMu.Lock()
 	defer s.listMu.Unlock()
 	return s.listRaw, s.listRaw != nil && s.syncedGen == s.listGen
@@ -222,13 +247,10 @@ func (s *Server) listing() ([]byte, error) {
 }
 
 // listResult is the tools/list result of defs (each one definition's
-// JSON), with the cache hints first and describe_tools, if served, last.
-func (s *Server) listResult(defs [][]byte) []byte {
-	n := 64
-	for _, d := range defs {
-		n += len(d) + 1
-	}
-	b := bytes.NewBuffer(make([]byte, 0, n+len(s.describeJSON)))
+// JSON, or several separated by commas), with the cache hints first and
+// describe_tools, if served, last. It is kept as pieces: the catalog's
+// tools are one piece, the catalog's own bytes, in the common case.
+func (s *Server) listResult(defs [][]byte) listBytes {
 	ttl := 0
 	if s.interval > 0 {
 		// A tools/list result may be kept as long as the catalog goes
@@ -236,19 +258,25 @@ func (s *Server) listResult(defs [][]byte) []byte {
 		// is announced by list_changed all the same.
 		ttl = int(s.interval / time.Millisecond)
 	}
-	fmt.Fprintf(b, `{"ttlMs":%d,"cacheScope":"public","tools":[`, ttl)
+	out := listBytes{fmt.Appendf(nil, `{"ttlMs":%d,"cacheScope":"public","tools":[`, ttl)}
 	if s.describeJSON != nil {
 		defs = append(defs[:len(defs):len(defs)], s.describeJSON)
 	}
 	for i, d := range defs {
 		if i > 0 {
-			b.WriteByte(',')
+			out = append(out, []byte(","))
 		}
-		b.Write(d)
+		out = append(out, d)
 	}
-	b.WriteString(`]}`)
-	return b.Bytes()
+	return append(out, []byte("]}"))
 }
+
+// listBytes is a tools/list result as pieces, to be written one after the
+// other.
+type listBytes [][]byte
+
+// join returns the pieces as one slice.
+func (l listBytes) join() []byte { return bytes.Join(l, nil) }
 
 // listJSON is {"tools":[…]} of defs, leaving out (and logging) a tool the
 // SDK would refuse: one whose input schema is not an object.
@@ -277,11 +305,25 @@ func listJSON(defs []catalog.Definition, logger *slog.Logger) []byte {
 }
 
 // listedTool is one tool of a tools/list result: its definition's bytes,
-// and the SDK's Tool of it. The Tool's schemas are slices of the same
-// bytes, so the SDK holds no second copy of them.
+// where they are in the result, and the SDK's Tool of it, whose schemas
+// are slices of the same bytes.
 type listedTool struct {
 	def  []byte
+	at   int
 	tool *mcp.Tool
+}
+
+// owned returns the SDK's Tool with its own copy of the schemas. The SDK
+// keeps a tool until it changes: a slice of the whole listing would keep
+// the listing.
+func (t listedTool) owned() *mcp.Tool {
+	tt := *t.tool
+	for _, schema := range []*any{&tt.InputSchema, &tt.OutputSchema} {
+		if raw, ok := (*schema).(json.RawMessage); ok {
+			*schema = json.RawMessage(bytes.Clone(raw))
+		}
+	}
+	return &tt
 }
 
 // errListing is the cause when a tools/list result is not
@@ -302,13 +344,15 @@ func splitListing(listing []byte) ([]listedTool, error) {
 	}
 	var out []listedTool
 	for dec.More() {
-		start := dec.InputOffset()
+		start := int(dec.InputOffset())
+		for start < len(listing) && bytes.IndexByte([]byte(", \t\r\n"), listing[start]) >= 0 {
+			start++
+		}
 		t, err := readTool(dec, listing)
 		if err != nil {
 			return nil, err
 		}
-		def := bytes.TrimLeft(listing[start:dec.InputOffset()], ", \t\r\n")
-		out = append(out, listedTool{def: def, tool: t})
+		out = append(out, listedTool{def: listing[start:dec.InputOffset()], at: start, tool: t})
 	}
 	return out, expectDelim(dec, ']')
 }
@@ -325,7 +369,7 @@ func readTool(dec *json.Decoder, data []byte) (*mcp.Tool, error) {
 		if err != nil {
 			return nil, err
 		}
-		start := dec.InputOffset()
+		at := int(dec.InputOffset())
 		var skip json.RawMessage
 		switch tok {
 		case "name":
@@ -345,7 +389,7 @@ func readTool(dec *json.Decoder, data []byte) (*mcp.Tool, error) {
 			err = dec.Decode(&t.Icons)
 		case "inputSchema", "outputSchema":
 			if err = dec.Decode(&skip); err == nil {
-				raw := json.RawMessage(bytes.TrimLeft(data[start:dec.InputOffset()], ": \t\r\n"))
+				raw := json.RawMessage(bytes.TrimLeft(data[at:dec.InputOffset()], ": \t\r\n"))
 				if tok == "inputSchema" {
 					t.InputSchema = raw
 				} else {
@@ -383,7 +427,7 @@ func expectDelim(dec *json.Decoder, want json.Delim) error {
 // protocol 2026-07-28 and later), which MarshalJSON puts before the bytes.
 type rawList struct {
 	*mcp.ListToolsResult
-	raw    []byte
+	raw    listBytes
 	splice *splicer // or nil: see [splicer]
 }
 
@@ -394,7 +438,7 @@ func (r *rawList) MarshalJSON() ([]byte, error) {
 		if r.splice != nil {
 			return r.splice.marker(r.raw), nil
 		}
-		return r.raw, nil
+		return r.raw.join(), nil
 	}
 	head, err := tool.Marshal(struct {
 		Meta       mcp.Meta `json:"_meta,omitempty"`
@@ -403,8 +447,9 @@ func (r *rawList) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]byte, 0, len(head)+len(r.raw))
+	raw := r.raw.join()
+	out := make([]byte, 0, len(head)+len(raw))
 	out = append(out, head[:len(head)-1]...)
 	out = append(out, ',')
-	return append(out, r.raw[1:]...), nil
+	return append(out, raw[1:]...), nil
 }

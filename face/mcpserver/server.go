@@ -157,12 +157,12 @@ type Server struct {
 
 	// held while the catalog's tools are given to the SDK (see sync)
 	syncMu     sync.Mutex
-	registered map[string]bool // the catalog's tools the SDK holds; guarded by syncMu
+	registered map[string][]byte // the definitions of the catalog's tools the SDK holds, by name; guarded by syncMu
 
 	listMu    sync.Mutex
-	listRaw   []byte // the tools/list result as served at the last sync; guarded by listMu
-	listGen   uint64 // changes of the catalog; guarded by listMu
-	syncedGen uint64 // listGen at the last sync; guarded by listMu
+	listRaw   listBytes // the tools/list result as served at the last sync; guarded by listMu
+	listGen   uint64    // changes of the catalog; guarded by listMu
+	syncedGen uint64    // listGen at the last sync; guarded by listMu
 	// the index of search_tools (Options.ToolSearch), nil after a change.
 	// Guarded by listMu
 	searchIx *searchIndex
