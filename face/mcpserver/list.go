@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
+	"runtime/metrics"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -92,7 +93,7 @@ func (s *Server) sync() (listBytes, error) {
 	}
 	served := make(map[string][]byte, len(tools))
 	var runs [][2]int // the served tools' definitions in listing, adjacent ones joined
-	added := 0
+	added, pace := 0, smallHeap()
 	for _, t := range tools {
 		name := t.tool.Name
 		if s.reserved(name) || served[name] != nil {
@@ -103,7 +104,7 @@ func (s *Server) sync() (listBytes, error) {
 				s.logger.Error("tool left out of tools/list", "tool", name, "error", err)
 				continue
 			}
-			if added++; added%addsPerGC == 0 {
+			if added++; pace && added%addsPerGC == 0 {
 				runtime.GC() // see addsPerGC
 			}
 		}
@@ -138,12 +139,25 @@ func (s *Server) sync() (listBytes, error) {
 }
 
 // addsPerGC is how many tools sync adds to the SDK between two garbage
-// collections. The SDK's AddTool decodes the input schema twice, each
-// time with a decoder buffer of 32 KiB: about 73 KiB of garbage a tool,
-// 73 MB for 1000 tools. Left to the pacer, that doubles the heap while a
-// large catalog is added, and serve's peak RSS with it
-// (docs/performance.md, "The MCP face's bypasses").
+// collections, when the heap is small (see smallHeap). The SDK's AddTool
+// decodes the input schema twice, each time with a decoder buffer of 32
+// KiB: about 73 KiB of garbage a tool, 73 MB for 1000 tools. Left to the
+// pacer, that doubles a small heap while a large catalog is added, and
+// serve's peak RSS with it (docs/performance.md, "The MCP face's
+// bypasses").
 const addsPerGC = 32
+
+// maxPacedHeap is the largest live heap for which sync collects garbage
+// itself. A collection costs in proportion to the live heap, and a large
+// heap absorbs the SDK's garbage without growing much.
+const maxPacedHeap = 16 << 20
+
+// smallHeap reports whether the live heap is below maxPacedHeap.
+func smallHeap() bool {
+	m := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(m)
+	return m[0].Value.Kind() == metrics.KindUint64 && m[0].Value.Uint64() < maxPacedHeap
+}
 
 // synced returns the kept tools/list result when no change came since the
 // last sync.
