@@ -149,7 +149,8 @@ const addsPerGC = 32
 
 // maxPacedHeap is the largest live heap for which sync collects garbage
 // itself. A collection costs in proportion to the live heap, and a large
-// heap absorbs the SDK's garbage without growing much. At 8 MiB, sync collects garbage at most about 32 times for 1000 tools, each time over at most 8 MiB.
+// heap absorbs the SDK's garbage without growing much. For 1000 tools,
+// sync collects about 32 times, each time over at most 8 MiB.
 const maxPacedHeap = 8 << 20
 
 // smallHeap reports whether the live heap is below maxPacedHeap.
