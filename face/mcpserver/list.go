@@ -238,7 +238,9 @@ func (s *Server) serveTools(next mcp.MethodHandler) mcp.MethodHandler {
 			return &rawList{ListToolsResult: &mcp.ListToolsResult{}, raw: raw, splice: s.splice.Load()}, nil
 		case *mcp.CallToolRequest:
 			if _, err := s.sync(); err != nil {
-				return nil, err
+				// The call goes to the tools the SDK holds: tools/list
+				// answers the error.
+				s.logger.Error("serving the catalog's tools", "error", err)
 			}
 		}
 		return next(ctx, method, req)
