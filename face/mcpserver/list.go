@@ -60,8 +60,8 @@ func (s *Server) changed() {
 
 // sync gives the SDK the catalog's tools as they are now, if the catalog
 // changed since the last sync, and returns the tools/list result they
-// make. Each tool is added with [mcp.Server.AddTool] and the one handler
-// [Server.callCatalogTool]. A tool gone from the catalog is removed with
+// make. Each tool new or changed is added with [mcp.Server.AddTool] and
+// the one handler [Server.callCatalogTool]. A tool gone is removed with
 // [mcp.Server.RemoveTools]. The SDK then sends
 // notifications/tools/list_changed, debounced, to every session that wants
 // it (sessions before 2026-07-28, and later ones through
@@ -89,7 +89,7 @@ func (s *Server) sync() (listBytes, error) {
 	}
 	tools, err := splitListing(listing)
 	if err != nil {
-		return nil, fmt.Errorf("mcpserver: the catalog's tools/list result: %w", err)
+		return nil, fmt.Errorf("reading the catalog's tools/list result: %w", err)
 	}
 	served := make(map[string][]byte, len(tools))
 	var runs [][2]int // the served tools' definitions in listing, adjacent ones joined

@@ -1,7 +1,9 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"maps"
 	"slices"
 	"testing"
@@ -64,4 +66,40 @@ func TestSyncFollowsCatalog(t *testing.T) {
 	if len(raw) != 3 {
 		t.Errorf("tools/list kept in %d pieces, want 3: the hints, the catalog's bytes, the end", len(raw))
 	}
+}
+
+// FuzzSplitListing: splitListing never panics, and for any listing it
+// accepts, each definition is a JSON object found at its place in the
+// listing, named as its Tool, with schemas that are JSON values inside it.
+func FuzzSplitListing(f *testing.F) {
+	f.Add([]byte(`{"tools":[]}`))
+	f.Add([]byte(`{"tools":[{"name":"a","description":"A.","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}},{"name":"b","inputSchema":{"type":"object","properties":{"x":{"type":"string"}}},"outputSchema":{"type":"object"},"title":"B","icons":[{"src":"x.png"}]}]}`))
+	f.Add([]byte(`{"tools":[{"name":1,"annotations":{"readOnlyHint":"yes"},"icons":3,"other":[1,{"a":null}]}]}`))
+	f.Add([]byte(` { "tools" : [ { "name" : "a" , "inputSchema" : { } } ] } `))
+	f.Add([]byte(`{"tools":[{"name":"a"`))
+	f.Add([]byte(`{"nope":[]}`))
+	f.Fuzz(func(t *testing.T, listing []byte) {
+		tools, err := splitListing(listing)
+		if err != nil {
+			return
+		}
+		for _, lt := range tools {
+			if !json.Valid(lt.def) || lt.def[0] != '{' || !bytes.Equal(listing[lt.at:lt.at+len(lt.def)], lt.def) {
+				t.Fatalf("definition %q is not an object at %d of %q", lt.def, lt.at, listing)
+			}
+			var named struct{ Name any }
+			if err := json.Unmarshal(lt.def, &named); err != nil {
+				t.Fatal(err)
+			}
+			if n, ok := named.Name.(string); ok && n != lt.tool.Name {
+				t.Fatalf("definition %q names %q, its Tool %q", lt.def, n, lt.tool.Name)
+			}
+			for _, schema := range []any{lt.tool.InputSchema, lt.tool.OutputSchema} {
+				raw, ok := schema.(json.RawMessage)
+				if schema != nil && (!ok || !json.Valid(raw) || !bytes.Contains(lt.def, raw)) {
+					t.Fatalf("schema %q of definition %q", raw, lt.def)
+				}
+			}
+		}
+	})
 }
