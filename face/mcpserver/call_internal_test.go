@@ -162,3 +162,32 @@ func TestMetaFormElicitation(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkElicitationCapability: reading a 2026-07-28 call's elicitation
+// capability from its _meta as decoded (metaFormElicitation), against the
+// SDK's ClientCapabilities, which marshals the capabilities and decodes
+// them again with a decoder buffer of 32 KiB.
+func BenchmarkElicitationCapability(b *testing.B) {
+	var params mcp.CallToolParamsRaw
+	if err := json.Unmarshal([]byte(`{"name":"t","_meta":{"`+mcp.MetaKeyClientCapabilities+`":{"roots":{"listChanged":true},"elicitation":{"form":{}}},"`+
+		mcp.MetaKeyProtocolVersion+`":"2026-07-28"}}`), &params); err != nil {
+		b.Fatal(err)
+	}
+	req := &mcp.CallToolRequest{Params: &params}
+	b.Run("meta", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if form, ok := metaFormElicitation(req); !form || !ok {
+				b.Fatal("no form elicitation")
+			}
+		}
+	})
+	b.Run("sdk", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if caps := req.ClientCapabilities(); caps == nil || caps.Elicitation == nil {
+				b.Fatal("no elicitation")
+			}
+		}
+	})
+}

@@ -44,11 +44,6 @@ func (s *Server) addDescribeTools(d describer) {
 		},
 		Annotations: map[string]any{"readOnlyHint": true},
 	}
-	data, err := tool.Marshal(def)
-	if err != nil {
-		panic("mcpserver: " + err.Error()) // a constant definition
-	}
-	s.describeJSON = data
 	s.describe = func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args, err := catalog.DecodeArguments(req.Params.Arguments)
 		if err != nil {
@@ -68,6 +63,7 @@ func (s *Server) addDescribeTools(d describer) {
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}, nil
 	}
+	s.describeJSON = s.addOwnTools([]catalog.Definition{def}, s.describe)[0]
 }
 
 // describe renders one tool for a model: its name, summary, long

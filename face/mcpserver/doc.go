@@ -13,14 +13,23 @@
 //
 // # Tools
 //
-// The server serves the tools of [Catalog.List] without registering them
-// with the SDK: a middleware answers tools/list from bytes made once per
-// change, and a tools/call reaches the SDK as a call of one hidden tool
-// that runs the named one (list.go). New subscribes to the catalog, and
-// each change sends clients notifications/tools/list_changed. A change is a dynamically
-// registered tool, or a binary rebuilt during the session. The catalog's
-// Refresh notices a rebuilt binary, and [Server.Watch] polls Refresh. A
-// tools/list or tools/call right after a change already sees it.
+// Each tool of [Catalog.List] is given to the SDK with its AddTool: its
+// name, summary and title, its input and output schemas as the catalog's
+// JSON, and one handler that runs the named tool through
+// [Catalog.Call]. So the SDK routes tools/call, refuses an unknown tool,
+// sets the result's type for multi round-trip clients and encodes the
+// result. New subscribes to the catalog. After each change the tools that
+// changed are added again and the tools gone are removed, and the SDK
+// sends clients notifications/tools/list_changed itself. A change is a
+// dynamically registered tool, or a binary rebuilt during the session.
+// The catalog's Refresh notices a rebuilt binary, and [Server.Watch]
+// polls Refresh. A tools/list or tools/call right after a change already
+// sees it. A tool whose schema the SDK refuses is left out and logged.
+//
+// tools/list is answered from the catalog's own bytes, kept once per
+// change, not by the SDK (list.go). The SDK's Tool would change what is
+// served, and its encoder takes most of a listing of 1000 tools.
+// docs/performance.md, "The MCP face's bypasses", has the figures.
 //
 // Input schemas are served as the catalog gives them, as JSON Schema
 // objects. Annotations are served exactly as the catalog gives them, and

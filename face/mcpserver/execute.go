@@ -20,17 +20,12 @@ var ErrExecutionDisabled = &jsonrpc.Error{Code: CodeExecutionDisabled, Message: 
 
 // mayExecute refuses a tools/call that came over HTTP when execution over
 // HTTP is not allowed. The streamable transport gives every request its
-// HTTP header. Stdio and in-memory transports give none.
-// describe_tools and search_tools run no process and are always served.
+// HTTP header. Stdio and in-memory transports give none. The handlers of
+// the catalog's tools and of call_tool ask it. describe_tools and
+// search_tools run no process and do not.
 func (s *Server) mayExecute(r *mcp.CallToolRequest) error {
 	if s.httpExecute || r.Extra == nil || r.Extra.Header == nil {
 		return nil
-	}
-	if r.Params.Name == DescribeToolsName && s.describe != nil {
-		return nil
-	}
-	if r.Params.Name == SearchToolsName && s.toolSearch {
-		return nil // runs no process either; call_tool does
 	}
 	return ErrExecutionDisabled
 }

@@ -3,8 +3,12 @@ package mcpserver
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
+	"runtime/metrics"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -14,8 +18,8 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// This file serves tools/list from the catalog's listing bytes, dispatches
-// tools/call by name, and tells clients when the list changed.
+// This file gives the catalog's tools to the SDK, serves tools/list from
+// the listing's bytes, and polls the catalog for changes.
 
 // Watch polls the catalog for rebuilt binaries every
 // [Options.RefreshInterval] until ctx is done or s is closed. It returns at
@@ -42,42 +46,183 @@ func (s *Server) Watch(ctx context.Context) {
 	}
 }
 
-// changed is the catalog subscription: drop the kept tools/list bytes and
-// have the SDK announce notifications/tools/list_changed. The SDK sends
-// that notification only when its own tool set changes. So the change is
-// made to the one tool it holds (see [dispatchTool]): re-adding it makes
-// the SDK send list_changed, debounced, to every session that wants it
-// (sessions before 2026-07-28, and later ones through
-// subscriptions/listen).
+// changed is the catalog subscription. It marks the SDK's tools stale and
+// syncs them in the background. Changes made in a burst, as when a host
+// registers many tools, are synced together. A tools/list or tools/call
+// that arrives first syncs them itself (see [Server.serveTools]).
 func (s *Server) changed() {
 	s.listMu.Lock()
-	s.listRaw = nil
-	s.searchIx = nil
 	s.listGen++
+	s.searchIx = nil
 	s.listMu.Unlock()
-	go s.mcp.AddTool(dispatchTool(), s.dispatch)
+	go s.sync()
 }
 
-// dispatchName is the name of the one tool registered with the SDK. Every
-// tools/call reaches the SDK under this name (see [Server.serveTools]),
-// whatever tool it names. The SDK never lists it, as tools/list is
-// answered before the SDK sees it.
-const dispatchName = "toolhost.dispatch"
-
-func dispatchTool() *mcp.Tool {
-	return &mcp.Tool{Name: dispatchName, InputSchema: map[string]any{"type": "object"}}
+// sync gives the SDK the catalog's tools as they are now, if the catalog
+// changed since the last sync, and returns the tools/list result they
+// make. Each tool new or changed is added with [mcp.Server.AddTool] and
+// the one handler [Server.callCatalogTool]. A tool gone is removed with
+// [mcp.Server.RemoveTools]. The SDK then sends
+// notifications/tools/list_changed, debounced, to every session that wants
+// it (sessions before 2026-07-28, and later ones through
+// subscriptions/listen).
+//
+// A tool the SDK refuses is left out, and logged: one whose input schema
+// is not an object, or that misuses x-mcp-header. AddTool panics on those
+// before it changes anything, and the panic is recovered here. A tool
+// binary's schema must not take the server down.
+func (s *Server) sync() (listBytes, error) {
+	if raw, ok := s.synced(); ok {
+		return raw, nil
+	}
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
+	if raw, ok := s.synced(); ok {
+		return raw, nil // synced while this caller waited
+	}
+	s.listMu.Lock()
+	gen := s.listGen
+	s.listMu.Unlock()
+	listing, err := s.listing()
+	if err != nil {
+		return nil, err
+	}
+	tools, err := splitListing(listing)
+	if err != nil {
+		return nil, fmt.Errorf("reading the catalog's tools/list result: %w", err)
+	}
+	served := make(map[string][]byte, len(tools))
+	var runs [][2]int // the served tools' definitions in listing, adjacent ones joined
+	added, pace := 0, smallHeap()
+	for _, t := range tools {
+		name := t.tool.Name
+		if s.reserved(name) || served[name] != nil {
+			continue
+		}
+		if old, ok := s.registered[name]; !ok || !bytes.Equal(old, t.def) {
+			if err := s.addTool(t.owned(), s.callCatalogTool); err != nil {
+				s.logger.Error("tool left out of tools/list", "tool", name, "error", err)
+				continue
+			}
+			if added++; pace && added%addsPerGC == 0 {
+				runtime.GC() // see addsPerGC
+			}
+		}
+		served[name] = t.def
+		end := t.at + len(t.def)
+		if n := len(runs); n > 0 && runs[n-1][1]+1 == t.at && listing[t.at-1] == ',' {
+			runs[n-1][1] = end
+		} else {
+			runs = append(runs, [2]int{t.at, end})
+		}
+	}
+	var gone []string
+	for name := range s.registered {
+		if served[name] == nil {
+			gone = append(gone, name)
+		}
+	}
+	s.mcp.RemoveTools(gone...)
+	s.registered = served
+	defs := s.searchJSON // with tool search, the catalog's tools stay callable but are not listed
+	if !s.toolSearch {
+		defs = nil
+		for _, r := range runs {
+			defs = append(defs, listing[r[0]:r[1]])
+		}
+	}
+	raw := s.listResult(defs)
+	s.listMu.Lock()
+	s.listRaw, s.syncedGen = raw, gen
+	s.listMu.Unlock()
+	return raw, nil
 }
 
-// toolNameKey is the context key of the tool a tools/call names.
-type toolNameKey struct{}
+// addsPerGC is how many tools sync adds to the SDK between two garbage
+// collections, when the heap is small (see smallHeap). The SDK's AddTool
+// decodes the input schema twice, each time with a decoder buffer of 32
+// KiB: about 73 KiB of garbage a tool, 73 MB for 1000 tools. Left to the
+// pacer, that doubles a small heap while a large catalog is added, and
+// serve's peak RSS with it (docs/performance.md, "The MCP face's
+// bypasses").
+const addsPerGC = 32
 
-// serveTools is a receiving middleware that serves the catalog's tools
-// without registering them with the SDK. The SDK's per-tool state would
-// hold every schema a second time. tools/list is answered from bytes
-// computed once per change of the catalog. tools/call is passed on to the
-// SDK as a call of [dispatchName], whose handler ([Server.dispatch]) runs
-// the named tool. The SDK still does the rest of a tools/call: the
-// result's type for multi round-trip clients, its encoding, cancellation.
+// maxPacedHeap is the largest live heap for which sync collects garbage
+// itself. A collection costs in proportion to the live heap, and a large
+// heap absorbs the SDK's garbage without growing much. For 1000 tools,
+// sync collects about 32 times, each time over at most 8 MiB.
+const maxPacedHeap = 8 << 20
+
+// smallHeap reports whether the live heap is below maxPacedHeap.
+func smallHeap() bool {
+	m := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(m)
+	return m[0].Value.Kind() == metrics.KindUint64 && m[0].Value.Uint64() < maxPacedHeap
+}
+
+// synced returns the kept tools/list result when no change came since the
+// last sync.
+func (s *Server) synced() (listBytes, bool) {
+	s.listMu.Lock()
+	defer s.listMu.Unlock()
+	return s.listRaw, s.listRaw != nil && s.syncedGen == s.listGen
+}
+
+// reserved reports whether a catalog tool of this name is hidden by a
+// tool of the server's own: describe_tools, or the pair of tool search.
+// The catalog's tool is then reached only through call_tool.
+func (s *Server) reserved(name string) bool {
+	return name == DescribeToolsName && s.describe != nil ||
+		s.toolSearch && (name == SearchToolsName || name == CallToolName)
+}
+
+// addTool adds t to the SDK, or returns why the SDK refused it.
+func (s *Server) addTool(t *mcp.Tool, h mcp.ToolHandler) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	s.mcp.AddTool(t, h)
+	return nil
+}
+
+// addOwnTools adds tools of the server's own (describe_tools, the pair of
+// tool search) with their handlers, and returns their definitions'
+// bytes. A programming error in a definition panics.
+func (s *Server) addOwnTools(defs []catalog.Definition, handlers ...mcp.ToolHandler) [][]byte {
+	tools, err := splitListing(listJSON(defs, s.logger))
+	if err != nil || len(tools) != len(handlers) {
+		panic(fmt.Sprintf("mcpserver: own tools %d of %d: %v", len(tools), len(handlers), err))
+	}
+	var out [][]byte
+	for i, t := range tools {
+		s.mcp.AddTool(t.tool, handlers[i])
+		out = append(out, t.def)
+	}
+	return out
+}
+
+// callCatalogTool is the SDK handler of every catalog tool: it runs the
+// tool the call names.
+func (s *Server) callCatalogTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if err := s.mayExecute(req); err != nil {
+		return nil, err
+	}
+	return s.toolHandler(req.Params.Name)(ctx, req)
+}
+
+// serveTools is a receiving middleware. It answers tools/list from the
+// bytes kept since the last change, and syncs the SDK's tools before a
+// tools/call, so that a call right after a change sees it.
+//
+// tools/list does not reach the SDK for two reasons. The SDK's Tool would
+// change what is served: its ToolAnnotations add "readOnlyHint":false and
+// "idempotentHint":false and drop keys it does not know, and it orders a
+// definition's members differently from `toolhost list --json`. And the
+// SDK's encoder compacts the result twice, which takes most of a raw
+// tools/list of 1000 tools (docs/performance.md, "The MCP face's
+// bypasses").
 func (s *Server) serveTools(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch r := req.(type) {
@@ -86,100 +231,43 @@ func (s *Server) serveTools(next mcp.MethodHandler) mcp.MethodHandler {
 				// Every tool is on the first page: no cursor was issued.
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid cursor"}
 			}
-			raw, err := s.listBytes()
+			raw, err := s.sync()
 			if err != nil {
 				return nil, err
 			}
 			return &rawList{ListToolsResult: &mcp.ListToolsResult{}, raw: raw, splice: s.splice.Load()}, nil
 		case *mcp.CallToolRequest:
-			if r.Params == nil {
-				break
+			if _, err := s.sync(); err != nil {
+				// The call goes to the tools the SDK holds: tools/list
+				// answers the error.
+				s.logger.Error("serving the catalog's tools", "error", err)
 			}
-			if !s.known(r.Params.Name) {
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", r.Params.Name)}
-			}
-			if err := s.mayExecute(r); err != nil {
-				return nil, err
-			}
-			ctx = context.WithValue(ctx, toolNameKey{}, r.Params.Name)
-			p := *r.Params
-			p.Name = dispatchName
-			r2 := *r
-			r2.Params = &p
-			req = &r2
 		}
 		return next(ctx, method, req)
 	}
-}
-
-// dispatch is the SDK handler of [dispatchName]: it runs the tool the
-// call named.
-func (s *Server) dispatch(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	name, _ := ctx.Value(toolNameKey{}).(string)
-	if s.toolSearch && name == SearchToolsName {
-		return s.searchTools(ctx, req)
-	}
-	if s.toolSearch && name == CallToolName {
-		return s.callTool(ctx, req)
-	}
-	if name == DescribeToolsName && s.describe != nil {
-		return s.describe(ctx, req)
-	}
-	return s.toolHandler(name)(ctx, req)
 }
 
 // has is the optional interface of a [Catalog] that says whether it
 // serves a tool, without listing them all.
 type has interface{ Has(name string) bool }
 
-// known reports whether tools/call may call name.
-func (s *Server) known(name string) bool {
-	if name == DescribeToolsName && s.describe != nil {
-		return true
-	}
-	if s.toolSearch && (name == SearchToolsName || name == CallToolName) {
-		return true
-	}
-	if h, ok := s.cat.(has); ok {
-		return h.Has(name)
-	}
-	for _, d := range s.cat.List() {
-		if d.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
 // listJSONer is the optional interface of a [Catalog] that keeps its
 // tools/list result as bytes, {"tools":[…]} (as *catalog.Catalog does).
 type listJSONer interface{ ListJSON() ([]byte, error) }
 
-// listBytes returns the tools/list result, computed once per change of
-// the catalog: the cache hints, then the catalog's tools, then
-// describe_tools if served.
-func (s *Server) listBytes() ([]byte, error) {
-	s.listMu.Lock()
-	raw, gen := s.listRaw, s.listGen
-	s.listMu.Unlock()
-	if raw != nil {
-		return raw, nil
+// listing returns the catalog's tools/list result, {"tools":[…]}.
+func (s *Server) listing() ([]byte, error) {
+	if lj, ok := s.cat.(listJSONer); ok {
+		return lj.ListJSON()
 	}
-	var tools []byte
-	if s.toolSearch {
-		tools = searchListJSON()
-	} else if lj, ok := s.cat.(listJSONer); ok {
-		var err error
-		if tools, err = lj.ListJSON(); err != nil {
-			return nil, err
-		}
-	} else {
-		tools = listJSON(s.cat.List(), s.logger)
-	}
-	// tools is {"tools":[…]}: keep the array, with describe_tools after.
-	arr := bytes.TrimSuffix(bytes.TrimPrefix(tools, []byte(`{"tools":`)), []byte(`}`))
-	var b bytes.Buffer
-	b.Grow(len(tools) + len(s.describeJSON) + 64)
+	return listJSON(s.cat.List(), s.logger), nil
+}
+
+// listResult is the tools/list result of defs (each one definition's
+// JSON, or several separated by commas), with the cache hints first and
+// describe_tools, if served, last. It is kept as pieces: the catalog's
+// tools are one piece, the catalog's own bytes, in the common case.
+func (s *Server) listResult(defs [][]byte) listBytes {
 	ttl := 0
 	if s.interval > 0 {
 		// A tools/list result may be kept as long as the catalog goes
@@ -187,26 +275,25 @@ func (s *Server) listBytes() ([]byte, error) {
 		// is announced by list_changed all the same.
 		ttl = int(s.interval / time.Millisecond)
 	}
-	fmt.Fprintf(&b, `{"ttlMs":%d,"cacheScope":"public","tools":`, ttl)
+	out := listBytes{fmt.Appendf(nil, `{"ttlMs":%d,"cacheScope":"public","tools":[`, ttl)}
 	if s.describeJSON != nil {
-		b.Write(arr[:len(arr)-1])
-		if len(arr) > 2 {
-			b.WriteByte(',')
+		defs = append(defs[:len(defs):len(defs)], s.describeJSON)
+	}
+	for i, d := range defs {
+		if i > 0 {
+			out = append(out, []byte(","))
 		}
-		b.Write(s.describeJSON)
-		b.WriteByte(']')
-	} else {
-		b.Write(arr)
+		out = append(out, d)
 	}
-	b.WriteByte('}')
-	raw = b.Bytes()
-	s.listMu.Lock()
-	if s.listGen == gen { // no change meanwhile
-		s.listRaw = raw
-	}
-	s.listMu.Unlock()
-	return raw, nil
+	return append(out, []byte("]}"))
 }
+
+// listBytes is a tools/list result as pieces, to be written one after the
+// other.
+type listBytes [][]byte
+
+// join returns the pieces as one slice.
+func (l listBytes) join() []byte { return bytes.Join(l, nil) }
 
 // listJSON is {"tools":[…]} of defs, leaving out (and logging) a tool the
 // SDK would refuse: one whose input schema is not an object.
@@ -234,13 +321,130 @@ func listJSON(defs []catalog.Definition, logger *slog.Logger) []byte {
 	return b.Bytes()
 }
 
+// listedTool is one tool of a tools/list result: its definition's bytes,
+// where they are in the result, and the SDK's Tool of it, whose schemas
+// are slices of the same bytes.
+type listedTool struct {
+	def  []byte
+	at   int
+	tool *mcp.Tool
+}
+
+// owned returns the SDK's Tool with its own copy of the schemas. The SDK
+// keeps a tool until it changes: a slice of the whole listing would keep
+// the listing.
+func (t listedTool) owned() *mcp.Tool {
+	tt := *t.tool
+	for _, schema := range []*any{&tt.InputSchema, &tt.OutputSchema} {
+		if raw, ok := (*schema).(json.RawMessage); ok {
+			*schema = json.RawMessage(bytes.Clone(raw))
+		}
+	}
+	return &tt
+}
+
+// errListing is the cause when a tools/list result is not
+// {"tools":[{…},…]}.
+var errListing = errors.New(`not {"tools":[…]}`)
+
+// splitListing splits a tools/list result, {"tools":[…]}, into its tools.
+func splitListing(listing []byte) ([]listedTool, error) {
+	dec := json.NewDecoder(bytes.NewReader(listing))
+	if err := expectDelim(dec, '{'); err != nil {
+		return nil, err
+	}
+	if tok, err := dec.Token(); err != nil || tok != "tools" {
+		return nil, errListing
+	}
+	if err := expectDelim(dec, '['); err != nil {
+		return nil, err
+	}
+	var out []listedTool
+	for dec.More() {
+		start := int(dec.InputOffset())
+		for start < len(listing) && bytes.IndexByte([]byte(", \t\r\n"), listing[start]) >= 0 {
+			start++
+		}
+		t, err := readTool(dec, listing)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, listedTool{def: listing[start:dec.InputOffset()], at: start, tool: t})
+	}
+	return out, expectDelim(dec, ']')
+}
+
+// readTool reads one definition of a tools/list result from dec, which
+// reads data.
+func readTool(dec *json.Decoder, data []byte) (*mcp.Tool, error) {
+	if err := expectDelim(dec, '{'); err != nil {
+		return nil, err
+	}
+	t := &mcp.Tool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		at := int(dec.InputOffset())
+		var skip json.RawMessage
+		switch tok {
+		case "name":
+			err = dec.Decode(&t.Name)
+		case "description":
+			err = dec.Decode(&t.Description)
+		case "title":
+			err = dec.Decode(&t.Title)
+		case "annotations":
+			// Not served from here (see serveTools), and the SDK's type
+			// cannot hold every value: one it cannot is left out.
+			var a mcp.ToolAnnotations
+			if err = dec.Decode(&a); err == nil {
+				t.Annotations = &a
+			}
+		case "icons":
+			err = dec.Decode(&t.Icons)
+		case "inputSchema", "outputSchema":
+			if err = dec.Decode(&skip); err == nil {
+				raw := json.RawMessage(bytes.TrimLeft(data[at:dec.InputOffset()], ": \t\r\n"))
+				if tok == "inputSchema" {
+					t.InputSchema = raw
+				} else {
+					t.OutputSchema = raw
+				}
+			}
+		default:
+			err = dec.Decode(&skip)
+		}
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			err = nil // a value of another shape: the SDK's Tool goes without it
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return t, expectDelim(dec, '}')
+}
+
+func expectDelim(dec *json.Decoder, want json.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if tok != want {
+		return errListing
+	}
+	return nil
+}
+
 // rawList is a tools/list result served from the bytes kept since the
 // last change of the catalog. The embedded result is empty but for what
 // the SDK sets on it after the handler (the result type and _meta of
 // protocol 2026-07-28 and later), which MarshalJSON puts before the bytes.
 type rawList struct {
 	*mcp.ListToolsResult
-	raw    []byte
+	raw    listBytes
 	splice *splicer // or nil: see [splicer]
 }
 
@@ -251,7 +455,7 @@ func (r *rawList) MarshalJSON() ([]byte, error) {
 		if r.splice != nil {
 			return r.splice.marker(r.raw), nil
 		}
-		return r.raw, nil
+		return r.raw.join(), nil
 	}
 	head, err := tool.Marshal(struct {
 		Meta       mcp.Meta `json:"_meta,omitempty"`
@@ -260,8 +464,9 @@ func (r *rawList) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]byte, 0, len(head)+len(r.raw))
+	raw := r.raw.join()
+	out := make([]byte, 0, len(head)+len(raw))
 	out = append(out, head[:len(head)-1]...)
 	out = append(out, ',')
-	return append(out, r.raw[1:]...), nil
+	return append(out, raw[1:]...), nil
 }

@@ -145,6 +145,9 @@ type Server struct {
 	// its definition as listed; set in New
 	describe     mcp.ToolHandler
 	describeJSON []byte
+	// the definitions of search_tools and call_tool as listed
+	// (Options.ToolSearch); set in New
+	searchJSON [][]byte
 
 	splice atomic.Pointer[splicer] // set by Run over stdio: tools/list results are spliced in
 
@@ -152,9 +155,14 @@ type Server struct {
 
 	runner warm.Pool // runs each tool call (see toolHandler); safe for concurrent use
 
-	listMu  sync.Mutex
-	listRaw []byte // the tools/list result as served; nil after a change; guarded by listMu
-	listGen uint64 // changes of the catalog; guarded by listMu
+	// held while the catalog's tools are given to the SDK (see sync)
+	syncMu     sync.Mutex
+	registered map[string][]byte // the definitions of the catalog's tools the SDK holds, by name; guarded by syncMu
+
+	listMu    sync.Mutex
+	listRaw   listBytes // the tools/list result as served at the last sync; guarded by listMu
+	listGen   uint64    // changes of the catalog; guarded by listMu
+	syncedGen uint64    // listGen at the last sync; guarded by listMu
 	// the index of search_tools (Options.ToolSearch), nil after a change.
 	// Guarded by listMu
 	searchIx *searchIndex
@@ -240,15 +248,21 @@ func New(cat Catalog, opts *Options) *Server {
 	if d, ok := cat.(describer); ok && o.DescribeTools {
 		s.addDescribeTools(d)
 	}
+	if s.toolSearch {
+		s.searchJSON = s.addOwnTools(searchDefs, s.searchTools, s.callTool)
+	}
 	s.mcp.AddReceivingMiddleware(s.serveTools, s.admit)
-	s.mcp.AddTool(dispatchTool(), s.dispatch)
 	s.cancel = cat.Subscribe(s.changed)
+	if _, err := s.sync(); err != nil {
+		s.logger.Error("serving the catalog's tools", "error", err) // tools/list answers it too
+	}
 	return s
 }
 
 // MCP returns the underlying SDK server, for transports this package does
-// not wrap. Do not add tools to it: tools/list and tools/call are answered
-// by the Server from the catalog, and the SDK's own tool set is not served.
+// not wrap. It holds the catalog's tools, kept in step with the catalog.
+// Do not add tools to it: tools/list is answered from the catalog, so a
+// tool added to the SDK alone is never listed.
 func (s *Server) MCP() *mcp.Server { return s.mcp }
 
 // Close unsubscribes from the catalog, cancels every running tool call and

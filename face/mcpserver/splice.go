@@ -30,7 +30,7 @@ type splicer struct {
 
 	mu      sync.Mutex
 	next    uint64
-	pending map[uint64][]byte // guarded by mu
+	pending map[uint64]listBytes // guarded by mu
 }
 
 func newSplicer() *splicer {
@@ -38,12 +38,12 @@ func newSplicer() *splicer {
 	rand.Read(nonce)
 	return &splicer{
 		prefix:  []byte(`{"toolhost.splice":"` + hex.EncodeToString(nonce) + `-`),
-		pending: map[uint64][]byte{},
+		pending: map[uint64]listBytes{},
 	}
 }
 
 // marker returns the JSON that stands for raw until it is written.
-func (sp *splicer) marker(raw []byte) []byte {
+func (sp *splicer) marker(raw listBytes) []byte {
 	sp.mu.Lock()
 	sp.next++
 	n := sp.next
@@ -83,7 +83,7 @@ func (sp *splicer) write(w io.Writer, p []byte) (bool, error) {
 	if !ok {
 		return false, nil
 	}
-	for _, b := range [][]byte{p[:i], raw, rest[j+2:]} {
+	for _, b := range append(append(listBytes{p[:i]}, raw...), rest[j+2:]) {
 		if _, err := w.Write(b); err != nil {
 			return true, err
 		}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"maps"
 	"slices"
 
@@ -63,11 +62,6 @@ var searchDefs = []catalog.Definition{
 			"additionalProperties": false,
 		},
 	},
-}
-
-// searchListJSON is {"tools":[search_tools, call_tool]}.
-func searchListJSON() []byte {
-	return listJSON(searchDefs, slog.New(slog.DiscardHandler))
 }
 
 // warnShadowed logs the catalog's tools that the pair's names hide from
@@ -169,6 +163,9 @@ func (s *Server) searchTools(_ context.Context, req *mcp.CallToolRequest) (*mcp.
 // the way a tools/call of that tool goes. A retried multi round-trip call
 // brings back the state sealed for that tool and those arguments.
 func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if err := s.mayExecute(req); err != nil {
+		return nil, err
+	}
 	name, args, err := decodeCallTool(req.Params.Arguments)
 	if err != nil {
 		return callresult.Error(err.Error()), nil
