@@ -10,7 +10,7 @@ import (
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/internal/source/binary/persist"
-	"github.com/toolhost/toolhost/internal/source/binary/schemacache"
+	"github.com/toolhost/toolhost/internal/source/internal/cachefile"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -33,7 +33,7 @@ type loaded struct {
 // configuration and binaries as they are now (see the rules above).
 func (s *Source) load() (*loaded, bool) {
 	p := s.persist.Load()
-	if p == nil || !schemacache.At(p.dir).Usable() {
+	if p == nil || !cachefile.Usable(p.dir) {
 		return nil, false
 	}
 	if s.only != "" {
@@ -41,7 +41,7 @@ func (s *Source) load() (*loaded, bool) {
 			return l, l != nil
 		}
 	}
-	data, err := persist.ReadFile(p.path, persist.MaxFile)
+	data, _, err := cachefile.Read(p.path, persist.MaxFile)
 	if err != nil {
 		return nil, false
 	}
@@ -73,12 +73,12 @@ func (s *Source) load() (*loaded, bool) {
 // means the resolution is not valid (load's rules): the configuration is
 // resolved. Not found, load reads the whole file as without Only.
 func (s *Source) loadOne(p *persistence) (l *loaded, found bool) {
-	f, size, err := persist.OpenFile(p.path, persist.MaxFile)
+	f, fi, err := cachefile.Open(p.path, persist.MaxFile)
 	if err != nil {
 		return nil, false
 	}
 	defer f.Close()
-	h, i, detail, err := persist.DecodeOne(f, size, s.only)
+	h, i, detail, err := persist.DecodeOne(f, fi.Size(), s.only)
 	if err != nil || i < 0 {
 		return nil, false
 	}

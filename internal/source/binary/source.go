@@ -17,6 +17,7 @@ import (
 	"github.com/toolhost/toolhost/internal/invoke"
 	"github.com/toolhost/toolhost/internal/source/binary/persist"
 	"github.com/toolhost/toolhost/internal/source/binary/schemacache"
+	"github.com/toolhost/toolhost/internal/source/internal/cachefile"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -319,7 +320,7 @@ func (s *Source) Keep(data []byte) {
 	if p == nil {
 		return
 	}
-	raw, err := persist.ReadFile(p.path, persist.MaxFile)
+	raw, _, err := cachefile.Read(p.path, persist.MaxFile)
 	if err != nil {
 		return
 	}
