@@ -51,10 +51,6 @@ type Options struct {
 	// Audit, if set, is told the secrets the binaries read, to redact
 	// them from the audit log.
 	Audit *audit.Log
-	// NamesSources reports whether a configuration names other sources
-	// (MCP servers, remote catalogs) whose state a persisted resolution
-	// keeps beside the binaries' ([Source.Keep]), nil: none does.
-	NamesSources func(*config.Config) bool
 }
 
 // New returns the binaries of no configuration yet: [Source.Configure]
@@ -100,7 +96,6 @@ func New(opts *Options) *Source {
 		cacheDir:       o.CacheDir,
 		only:           o.Only,
 		audit:          o.Audit,
-		namesSources:   o.NamesSources,
 	}
 	if o.PoolSize >= 0 {
 		c.pools.stopGauge = telemetry.ObservePools(c.pools.counts)
@@ -123,11 +118,7 @@ func (s *Source) setConfig(cfg *config.Config, cacheDir, filesKey string) {
 	if cfg != nil {
 		files = cfg.Files
 	}
-	ps := newPersistence(cacheDir, s.root, cfg, filesKey, files)
-	if ps != nil && s.namesSources != nil {
-		ps.sources = s.namesSources(cfg)
-	}
-	s.persist.Store(ps)
+	s.persist.Store(newPersistence(cacheDir, s.root, cfg, filesKey, files))
 	s.plan.Store(p)
 	s.mu.Lock()
 	s.categories = p.categories
@@ -206,10 +197,6 @@ func (s *Source) Persisted() (*Persisted, bool) {
 	}
 	return &Persisted{l}, true
 }
-
-// Sources is what the persisted resolution keeps of the other sources
-// ([Source.Keep]), nil when the configuration names none.
-func (p *Persisted) Sources() []byte { return p.l.sources }
 
 // Has reports whether the persisted resolution has a binary tool of that
 // name.

@@ -40,9 +40,10 @@ import (
 //     resolution was made ([statKeyOf]: a rebuilt binary or an edited
 //     script is asked again). With [Options.Only], only the binary of
 //     that tool.
-//   - when the configuration names MCP servers, what is kept of them
-//     holds (keep.go: their listings' cache files, programs, scripts and
-//     freshness). A configuration naming a remote is read every time.
+//   - served without reading the configuration (Open), the other
+//     sources' own snapshots hold too. They are kept in the same slot
+//     ([Source.WarmSlot]) by package internal/source/servers. A
+//     configuration naming a remote is read every time.
 //   - the file's CRCs match (the header's, and each span's), it decodes,
 //     and every tool names an entry of the configuration. With
 //     [Options.Only] naming a tool it has, only the header and that
@@ -64,9 +65,6 @@ type persistence struct {
 	path  string
 	key   string // of the configuration as loaded; "" when it was not read (Open)
 	files string // layersKey of its files; "": the configuration must be read to use it
-	// sources: the configuration names sources (internal/source/servers), kept
-	// with the resolution (keep.go)
-	sources bool
 }
 
 // newPersistence returns the persistence of cfg in root, nil when the
@@ -169,9 +167,6 @@ func (s *Source) save(r *resolution) error {
 	}
 	pl := s.plan.Load()
 	h := persist.Resolution{Version: persist.Version, Key: p.key}
-	if p.sources {
-		h.Sources = pendingSources // until keepSources
-	}
 	for _, g := range pl.order {
 		if g.asked {
 			h.Keys = append(h.Keys, string(r.keys[g.key]))

@@ -26,7 +26,6 @@ type loaded struct {
 	identity *catalog.Identity // nil: computed from the tools when asked
 	plan     *plan             // the catalog's, or the one restored with it
 	list     []byte
-	sources  []byte // what is kept of the sources (keep.go); nil: the configuration names none
 }
 
 // load reads the persisted resolution when it is valid for the catalog's
@@ -107,7 +106,7 @@ func (s *Source) loadHeader(p *persistence, h *persist.Resolution) (*loaded, boo
 			return nil, false
 		}
 	}
-	l := &loaded{tools: make(map[string]*entry, len(h.Tools)), plan: pl, sources: h.Sources}
+	l := &loaded{tools: make(map[string]*entry, len(h.Tools)), plan: pl}
 	if l.keys, ok = storedKeys(pl, h.Keys); !ok || !s.current(l.keys, s.toCheck(pl, h.Tools)) {
 		return nil, false // rebuilt, edited or gone
 	}

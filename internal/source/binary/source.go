@@ -1,12 +1,12 @@
 package binary
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -15,9 +15,7 @@ import (
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/invoke"
-	"github.com/toolhost/toolhost/internal/source/binary/persist"
 	"github.com/toolhost/toolhost/internal/source/binary/schemacache"
-	"github.com/toolhost/toolhost/internal/source/internal/cachefile"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -39,11 +37,10 @@ type Source struct {
 	retryBase                         time.Duration               // first delay before a timed-out schema request is retried
 	pools                             *pools                      // long-lived processes (pool.go)
 	cacheDir                          string
-	only                              string                    // Options.Only
-	audit                             *audit.Log                // Options.Audit: the secrets read are redacted there
-	namesSources                      func(*config.Config) bool // Options.NamesSources
-	files                             []string                  // SetLoad's
-	filesKey                          string                    // layersKey of files; "": not persisted
+	only                              string     // Options.Only
+	audit                             *audit.Log // Options.Audit: the secrets read are redacted there
+	files                             []string   // SetLoad's
+	filesKey                          string     // layersKey of files; "": not persisted
 
 	// safe for concurrent use on their own, without mu
 	builds   atomic.Uint64    // resolution passes started
@@ -303,38 +300,19 @@ func (s *Source) Unconfined(served func(name string) bool) []catalog.Problem {
 	return out
 }
 
-// KeepsSources reports whether the persisted resolution is to keep the
-// other sources' state ([Source.Keep]): it is persisted without the
-// configuration being read, and the configuration names other sources.
-func (s *Source) KeepsSources() bool {
+// WarmSlot names where the other sources keep their own warm-start
+// snapshots beside the binaries' persisted resolution. A snapshot is the
+// file stem plus the source's own extension. It must hold for key, the
+// stat of the configuration's files, as the binaries' resolution does.
+// ok is false when a warm start cannot skip reading the configuration
+// (New, no cache directory, or a configuration read at every start).
+func (s *Source) WarmSlot() (stem, key string, ok bool) {
 	p := s.persist.Load()
-	return p != nil && p.key != "" && p.files != "" && p.sources
+	if p == nil || p.files == "" {
+		return "", "", false
+	}
+	return strings.TrimSuffix(p.path, ".res"), p.files, true
 }
-
-// Keep writes data, what is kept of the other sources (package
-// internal/source/servers), into the persisted resolution's header when it
-// changed. Failing to is not an error: the next Open reads the
-// configuration.
-func (s *Source) Keep(data []byte) {
-	p := s.persist.Load()
-	if p == nil {
-		return
-	}
-	raw, _, err := cachefile.Read(p.path, persist.MaxFile)
-	if err != nil {
-		return
-	}
-	h, body, err := persist.Decode(raw)
-	if err != nil || h.Key != p.key || h.Files != p.files || bytes.Equal(h.Sources, data) {
-		return
-	}
-	h.Sources = data
-	_ = writeAtomic(p.dir, p.path, persist.Encode(h, body))
-}
-
-// pendingSources is the Sources of a resolution whose configuration
-// names sources not kept (yet): it never decodes. So it never holds.
-var pendingSources = []byte("pending")
 
 // Root is the workspace root the binaries run in (Options.Root, made
 // absolute; the current directory when it was empty).

@@ -5,16 +5,19 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/internal/source/internal/cachefile"
 	"github.com/toolhost/toolhost/internal/source/mcp"
 	"github.com/toolhost/toolhost/tool"
 )
 
 // Kept is what a catalog keeps of an MCP server's source across runs
-// (with its persisted resolution), so that the next run serves the
+// (in the servers' snapshot, [Save]), so that the next run serves the
 // server's tools without reading the configuration, its listing cache or
 // merging: the tools the source made of its listing, and the listing's
 // [mcp.Validity]. It is valid while the configuration is unchanged (the
@@ -343,3 +346,58 @@ var (
 	_ catalog.Source   = (*restored)(nil)
 	_ catalog.Reporter = (*restored)(nil)
 )
+
+// The servers' warm-start snapshot is their own file beside the binaries'
+// persisted resolution: the stem a catalog gives, plus ".servers". It
+// holds the configuration files' key, then the kept form of every kept
+// source, framed by package internal/source/internal/cachefile.
+const (
+	snapshotMagic   = "toolhost servers\n"
+	snapshotVersion = 1
+	snapshotExt     = ".servers"
+	maxSnapshot     = 64 << 20
+)
+
+// Save keeps ks as the servers' snapshot at stem, valid while the
+// configuration's files have key. An empty ks says the configuration
+// names no server. It writes only when the snapshot changed.
+func Save(stem, key string, ks []Kept) error {
+	kept, err := EncodeKept(ks)
+	if err != nil {
+		return err
+	}
+	data := cachefile.Seal(snapshotMagic, snapshotVersion, append([]byte(key+"\n"), kept...))
+	path := stem + snapshotExt
+	if old, _, err := cachefile.Read(path, maxSnapshot); err == nil && bytes.Equal(old, data) {
+		return nil
+	}
+	_, err = cachefile.Write(filepath.Dir(path), path, data)
+	return err
+}
+
+// Load returns the servers' snapshot at stem. It returns false when there
+// is none, it was saved under another key, or it does not decode: the
+// configuration is then read.
+func Load(stem, key string) ([]Kept, bool) {
+	raw, _, err := cachefile.Read(stem+snapshotExt, maxSnapshot)
+	if err != nil {
+		return nil, false
+	}
+	payload, err := cachefile.Unseal(raw, snapshotMagic, snapshotVersion)
+	if err != nil {
+		return nil, false
+	}
+	k, kept, ok := bytes.Cut(payload, []byte("\n"))
+	if !ok || key == "" || string(k) != key {
+		return nil, false
+	}
+	ks, err := DecodeKept(kept)
+	if err != nil {
+		return nil, false
+	}
+	return ks, true
+}
+
+// Forget removes the servers' snapshot at stem, so that the next warm
+// start reads the configuration.
+func Forget(stem string) { os.Remove(stem + snapshotExt) }

@@ -1,12 +1,16 @@
 package servers
 
 import (
+	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
 
 	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/internal/source/mcp"
 )
 
 // TestKeptToolFields: a kept tool carries every field of catalog.Tool a
@@ -73,4 +77,60 @@ func FuzzDecodeKept(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSnapshot: the servers' snapshot loads under the key it was saved
+// with, an empty one as no server; another key, a changed byte, a file of
+// another format or none loads nothing; an unchanged snapshot is not
+// written again.
+func TestSnapshot(t *testing.T) {
+	stem := filepath.Join(t.TempDir(), "resolutions", "w")
+	kt, err := keepTool(&catalog.Tool{Definition: catalog.Definition{Name: "n", Summary: "s"}, Source: "mcp.s.n", Enabled: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Kept{{Name: "mcp.s", Validity: mcp.Validity{Cache: mcp.FileStamp{Path: "/c", Size: 3}, Expires: time.Unix(1e9, 0).UTC()}, Tools: []KeptTool{kt}}}
+	if err := Save(stem, "k1", want); err != nil {
+		t.Fatal(err)
+	}
+	got, ok := Load(stem, "k1")
+	if !ok || !reflect.DeepEqual(got, want) {
+		t.Fatalf("Load = %+v, %v; want %+v", got, ok, want)
+	}
+	fi, _ := os.Stat(stem + snapshotExt)
+	if err := os.Chtimes(stem+snapshotExt, time.Unix(1, 0), time.Unix(1, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if err := Save(stem, "k1", want); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := os.Stat(stem + snapshotExt); !again.ModTime().Equal(time.Unix(1, 0)) || fi.Mode().Perm() != 0o600 {
+		t.Errorf("an unchanged snapshot was written again (mtime %v), or its mode is %v, want 0600", again.ModTime(), fi.Mode().Perm())
+	}
+	if _, ok := Load(stem, "k2"); ok {
+		t.Error("Load under another key = true")
+	}
+	if err := Save(stem, "k1", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := Load(stem, "k1"); !ok || len(got) != 0 {
+		t.Errorf("Load of an empty snapshot = %+v, %v; want none, true", got, ok)
+	}
+	raw, _ := os.ReadFile(stem + snapshotExt)
+	for name, data := range map[string][]byte{
+		"changed byte": append(bytes.Clone(raw[:len(raw)-1]), raw[len(raw)-1]^1),
+		"old format":   []byte("[]\n"),
+		"empty":        nil,
+	} {
+		if err := os.WriteFile(stem+snapshotExt, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := Load(stem, "k1"); ok {
+			t.Errorf("%s: Load = %+v, true; want false", name, got)
+		}
+	}
+	Forget(stem)
+	if _, ok := Load(stem, "k1"); ok {
+		t.Error("Load after Forget = true")
+	}
 }

@@ -33,7 +33,7 @@ import (
 
 // Version is the version of the format. A file of another version does
 // not decode.
-const Version = 9 // 2: long_lived; 3: layers key and plan; 4: binary header; 5: CRC-32 (IEEE); 6: a CRC per span; 7: access policy; 8: no plan for a configuration with secrets; 9: rate limits and the sources kept
+const Version = 10 // 2: long_lived; 3: layers key and plan; 4: binary header; 5: CRC-32 (IEEE); 6: a CRC per span; 7: access policy; 8: no plan for a configuration with secrets; 9: rate limits and the sources kept; 10: the sources keep their own snapshot
 
 // MaxFile bounds the size of a persisted resolution.
 const MaxFile = 64 << 20
@@ -64,7 +64,6 @@ func Encode(h *Resolution, body []byte) []byte {
 	e.uint(uint64(h.Identity.ToolsCount))
 	e.str(h.Identity.ProtocolVersion)
 	e.bytes(h.Problems)
-	e.bytes(h.Sources)
 	e.span(h.List, body)
 	e.uint(uint64(len(h.Tools)))
 	for _, t := range h.Tools {
@@ -231,7 +230,6 @@ func decodeHeader(header []byte) (*Resolution, spanSums, error) {
 	h.Identity.ToolsCount = d.int()
 	h.Identity.ProtocolVersion = d.str()
 	h.Problems = d.bytes()
-	h.Sources = d.bytes()
 	h.List, sums.list = d.span()
 	n := d.count()
 	h.Tools = make([]Tool, 0, n)

@@ -27,7 +27,6 @@ func testResolution() (*Resolution, []byte) {
 		Keys:     []string{"k1"},
 		Identity: catalog.Identity{ServerID: "id", ToolsCount: 1, ProtocolVersion: "1.0"},
 		Problems: []byte(`[{"msg":"m"}]`),
-		Sources:  []byte(`[{"name":"mcp.s"}]`),
 		List:     Span{0, 12},
 		Tools: []Tool{{Name: "x", Summary: "s", Enabled: true, Entry: "tools.x", Bin: "x", Protocol: true, V2: true, LongLived: true,
 			Timeout: time.Minute, Detail: Span{12, 17}}},

@@ -20,13 +20,8 @@ type Resolution struct {
 	Keys     []string // stat key of each asked group, in plan order
 	Identity catalog.Identity
 	Problems []byte // the warnings, JSON of []storedProblem; nil when none
-	// Sources is what is kept of the sources the configuration names (MCP
-	// servers: resolver's keep.go), nil when it names none. A resolution
-	// whose configuration names some is served without reading it only
-	// when Sources holds.
-	Sources []byte
-	List    Span   // the tools/list result {"tools":[…]}
-	Tools   []Tool // sorted by name
+	List     Span   // the tools/list result {"tools":[…]}
+	Tools    []Tool // sorted by name
 }
 
 // Plan is what a restored catalog needs of its configuration: every
