@@ -14,6 +14,7 @@ import (
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/source/binary/persist"
+	"github.com/toolhost/toolhost/internal/source/internal/cachefile"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -175,7 +176,11 @@ func (s *Source) save(r *resolution) error {
 	if len(r.problems) > 0 {
 		sps := make([]storedProblem, len(r.problems))
 		for i, pr := range r.problems {
-			sps[i] = storeProblem(pr)
+			sp, err := storeProblem(pr)
+			if err != nil {
+				return err
+			}
+			sps[i] = sp
 		}
 		data, err := tool.Marshal(sps)
 		if err != nil {
@@ -215,13 +220,7 @@ func (s *Source) save(r *resolution) error {
 			continue
 		}
 		t := e.t()
-		data, err := tool.Marshal(storedDetail{
-			Annotations: t.Annotations, Description: t.Description, Examples: t.Examples, Parameters: t.Parameters,
-			Category: t.Category, Tags: t.Tags, RequiresApproval: t.RequiresApproval, Timeout: t.Timeout,
-			Run: t.Run, Answers: t.Answers, Cancellation: t.CancellationResponse, RateLimit: t.RateLimit,
-			Source: t.Source, Provenance: t.Provenance,
-			Title: t.Title, Icons: t.Icons, OutputSchema: t.OutputSchema, RawInput: rawInput(t),
-		})
+		data, err := cachefile.MarshalTool(t)
 		if err != nil {
 			return err
 		}

@@ -1,7 +1,6 @@
 package binary
 
 import (
-	"bytes"
 	"encoding/json"
 	"maps"
 	"os"
@@ -199,28 +198,17 @@ func (s *Source) restore(pl *plan, st persist.Tool, detail []byte) (*entry, bool
 		access: access, secrets: secretsOf(ce),
 	}}
 	e.decode = func() *catalog.Tool {
-		var d storedDetail
-		dec := json.NewDecoder(bytes.NewReader(detail))
-		dec.UseNumber() // numbers keep their digits
-		if err := dec.Decode(&d); err != nil {
+		t, err := cachefile.UnmarshalTool(detail)
+		if err != nil {
 			// The CRC matched, so only a hostile writer gets here: serve
 			// the tool without parameters, and resolve afresh next time.
 			if p := s.persist.Load(); p != nil {
 				os.Remove(p.path)
 			}
-			d = storedDetail{Source: "(unreadable persisted resolution)", Provenance: map[string]string{}}
+			t = &catalog.Tool{Definition: catalog.Definition{InputSchema: tool.InputSchema(nil)},
+				Source: "(unreadable persisted resolution)", Provenance: map[string]string{}}
 		}
-		input := d.RawInput
-		if input == nil {
-			input = tool.InputSchema(d.Parameters)
-		}
-		t := &catalog.Tool{
-			Definition: catalog.Definition{Name: st.Name, Summary: st.Summary, InputSchema: input, Annotations: d.Annotations,
-				Title: d.Title, Icons: d.Icons, OutputSchema: d.OutputSchema},
-			Description: d.Description, Examples: d.Examples, Parameters: d.Parameters, Category: d.Category, Tags: d.Tags,
-			RequiresApproval: d.RequiresApproval, Timeout: d.Timeout, Enabled: st.Enabled, Source: d.Source, Provenance: d.Provenance,
-			Run: d.Run, Answers: d.Answers, CancellationResponse: d.Cancellation, RateLimit: d.RateLimit,
-		}
+		t.Name, t.Summary, t.Enabled = st.Name, st.Summary, st.Enabled
 		return t
 	}
 	return e, true

@@ -43,55 +43,22 @@ type KeptTool struct {
 
 // Tool decodes the kept tool's detail (numbers kept as written).
 func (k KeptTool) Tool() (*catalog.Tool, error) {
-	dec := json.NewDecoder(bytes.NewReader(k.Detail))
-	dec.UseNumber()
-	var kt keptTool
-	if err := dec.Decode(&kt); err != nil {
+	t, err := cachefile.UnmarshalTool(k.Detail)
+	if err != nil {
 		return nil, fmt.Errorf("servers: kept tool %q: %w", k.Name, err)
 	}
-	t := kt.tool()
 	t.Name, t.Summary, t.Enabled = k.Name, k.Summary, k.Enabled
 	return t, nil
 }
 
-// keptTool is a catalog.Tool's detail as kept. Every field of
-// catalog.Tool a server's tool can have (TestKeptToolFields holds the
-// list to it).
-type keptTool struct {
-	Definition       catalog.Definition `json:"definition"`
-	Description      string             `json:"description,omitempty"`
-	Examples         string             `json:"examples,omitempty"`
-	Category         string             `json:"category,omitempty"`
-	Tags             []string           `json:"tags,omitempty"`
-	RequiresApproval bool               `json:"requires_approval,omitempty"`
-	Timeout          time.Duration      `json:"timeout,omitempty"`
-	Enabled          bool               `json:"enabled,omitempty"`
-	RateLimit        int                `json:"rate_limit,omitempty"`
-	Source           string             `json:"source"`
-	Provenance       map[string]string  `json:"provenance,omitempty"`
-	Run              catalog.RunMode    `json:"run,omitempty"`
-	Answers          map[string]any     `json:"answers,omitempty"`
-	Cancellation     string             `json:"cancellation,omitempty"`
-}
-
+// keepTool is the kept form of t: the catalog's own type, encoded once
+// (package internal/source/internal/cachefile).
 func keepTool(t *catalog.Tool) (KeptTool, error) {
-	detail, err := tool.Marshal(keptDetail(t))
+	detail, err := cachefile.MarshalTool(t)
 	if err != nil {
 		return KeptTool{}, err
 	}
 	return KeptTool{Name: t.Name, Summary: t.Summary, Enabled: t.Enabled, Detail: detail}, nil
-}
-
-func keptDetail(t *catalog.Tool) keptTool {
-	return keptTool{Definition: t.Definition, Description: t.Description, Examples: t.Examples, Category: t.Category, Tags: t.Tags,
-		RequiresApproval: t.RequiresApproval, Timeout: t.Timeout, Enabled: t.Enabled, RateLimit: t.RateLimit, Source: t.Source,
-		Provenance: t.Provenance, Run: t.Run, Answers: t.Answers, Cancellation: t.CancellationResponse}
-}
-
-func (k keptTool) tool() *catalog.Tool {
-	return &catalog.Tool{Definition: k.Definition, Description: k.Description, Examples: k.Examples, Category: k.Category, Tags: k.Tags,
-		RequiresApproval: k.RequiresApproval, Timeout: k.Timeout, Enabled: k.Enabled, RateLimit: k.RateLimit, Source: k.Source,
-		Provenance: k.Provenance, Run: k.Run, Answers: k.Answers, CancellationResponse: k.Cancellation}
 }
 
 // Keep returns what may be kept of src, a source of [Sources], as its

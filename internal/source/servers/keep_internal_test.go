@@ -60,8 +60,8 @@ func TestKeptToolFields(t *testing.T) {
 // sources is outside input; any bytes decode or give an error, never a
 // panic, and what decodes encodes again.
 func FuzzDecodeKept(f *testing.F) {
-	f.Add([]byte("[{\"name\":\"mcp.s\",\"validity\":{\"cache\":{\"path\":\"/c\",\"size\":3},\"expires\":\"2026-01-01T00:00:00Z\"},\"tools\":[{\"name\":\"n\",\"summary\":\"s\",\"detail\":[0,82]}]}]\n" +
-		`{"definition":{"name":"n","description":"s","inputSchema":{"type":"object"}},"source":"mcp.s.n"}`))
+	f.Add([]byte("[{\"name\":\"mcp.s\",\"validity\":{\"cache\":{\"path\":\"/c\",\"size\":3},\"expires\":\"2026-01-01T00:00:00Z\"},\"tools\":[{\"name\":\"n\",\"summary\":\"s\",\"detail\":[0,81]}]}]\n" +
+		`{"name":"n","description":"s","inputSchema":{"type":"object"},"Source":"mcp.s.n"}`))
 	f.Add([]byte(`pending`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ks, err := DecodeKept(data)

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/toolhost/toolhost/catalog"
 )
 
 // The file of a persisted resolution (resolver's persist.go says when one
@@ -33,7 +35,7 @@ import (
 
 // Version is the version of the format. A file of another version does
 // not decode.
-const Version = 10 // 2: long_lived; 3: layers key and plan; 4: binary header; 5: CRC-32 (IEEE); 6: a CRC per span; 7: access policy; 8: no plan for a configuration with secrets; 9: rate limits and the sources kept; 10: the sources keep their own snapshot
+const Version = 10 // 2: long_lived; 3: layers key and plan; 4: binary header; 5: CRC-32 (IEEE); 6: a CRC per span; 7: access policy; 8: no plan for a configuration with secrets; 9: rate limits and the sources kept; 10: the sources keep their own snapshot, a detail is a catalog.Tool, a warning is data
 
 // MaxFile bounds the size of a persisted resolution.
 const MaxFile = 64 << 20
@@ -290,7 +292,7 @@ func decodePlan(d *decoder) *Plan {
 	}
 	n = d.count()
 	for range n {
-		p.Categories = append(p.Categories, Category{ID: d.str(), Name: d.str(), Description: d.str(), Icon: d.str()})
+		p.Categories = append(p.Categories, catalog.Category{ID: d.str(), Name: d.str(), Description: d.str(), Icon: d.str()})
 	}
 	return p
 }

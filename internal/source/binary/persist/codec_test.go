@@ -22,7 +22,7 @@ func testResolution() (*Resolution, []byte) {
 			Groups: []Group{{Command: []string{"bin/x", "a b"}, Shell: true, Dir: "sub", Env: map[string]string{"B": "2", "A": "1"},
 				ClearEnv: true, Text: "bin/x 'a b'", Timeout: 30 * time.Second, Asked: true}},
 			Entries:    []Entry{{Key: "tools.x", Group: 0, AllowOption: map[string]bool{"flag": true}, Options: []byte(`{"n":1.50}`)}},
-			Categories: []Category{{ID: "fs", Name: "Files", Description: "d", Icon: "📁"}},
+			Categories: []catalog.Category{{ID: "fs", Name: "Files", Description: "d", Icon: "📁"}},
 		},
 		Keys:     []string{"k1"},
 		Identity: catalog.Identity{ServerID: "id", ToolsCount: 1, ProtocolVersion: "1.0"},

@@ -28,9 +28,9 @@ type Resolution struct {
 // invocation (in plan order, for the stat keys) and, for the entries its
 // tools come from, their group and the fields a binding takes.
 type Plan struct {
-	Groups     []Group    `json:"groups"`
-	Entries    []Entry    `json:"entries"`
-	Categories []Category `json:"categories,omitempty"`
+	Groups     []Group            `json:"groups"`
+	Entries    []Entry            `json:"entries"`
+	Categories []catalog.Category `json:"categories,omitempty"`
 }
 
 // Group is one invocation of the plan (a binary and how it is started).
@@ -52,11 +52,6 @@ type Entry struct {
 	AllowOption map[string]bool
 	Options     []byte // JSON, numbers kept as written
 	Policy      []byte // JSON storedPolicy; nil when the entry has none
-}
-
-// Category is a category of the configuration, as [catalog.Category].
-type Category struct {
-	ID, Name, Description, Icon string
 }
 
 // Span is [offset, length] in the body.
