@@ -40,11 +40,14 @@ func storePlan(p *plan, tools []persist.Tool) (*persist.Plan, error) {
 			}
 			se.Options = data
 		}
-		policy, err := storePolicy(ce)
-		if err != nil {
-			return nil, err
+		se.Sandbox = ce.Sandbox
+		if ce.Access != nil {
+			data, err := tool.Marshal(ce.Access)
+			if err != nil {
+				return nil, err
+			}
+			se.Access = data
 		}
-		se.Policy = policy
 		sp.Entries = append(sp.Entries, se)
 	}
 	sp.Categories = p.categories
@@ -76,7 +79,8 @@ func restorePlan(sp *persist.Plan) (*plan, bool) {
 				return nil, false
 			}
 		}
-		if !restorePolicy(se.Policy, ce) {
+		ce.Sandbox = se.Sandbox
+		if len(se.Access) > 0 && json.Unmarshal(se.Access, &ce.Access) != nil {
 			return nil, false
 		}
 		p.byKey[se.Key] = ce

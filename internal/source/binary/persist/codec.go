@@ -113,7 +113,8 @@ func encodePlan(e *encoder, p *Plan) {
 			e.bool(se.AllowOption[k])
 		}
 		e.bytes(se.Options)
-		e.bytes(se.Policy)
+		e.str(se.Sandbox)
+		e.bytes(se.Access)
 	}
 	e.uint(uint64(len(p.Categories)))
 	for _, c := range p.Categories {
@@ -287,7 +288,8 @@ func decodePlan(d *decoder) *Plan {
 			}
 		}
 		se.Options = d.bytes()
-		se.Policy = d.bytes()
+		se.Sandbox = d.str()
+		se.Access = d.bytes()
 		p.Entries = append(p.Entries, se)
 	}
 	n = d.count()

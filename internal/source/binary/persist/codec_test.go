@@ -21,7 +21,8 @@ func testResolution() (*Resolution, []byte) {
 		Plan: &Plan{
 			Groups: []Group{{Command: []string{"bin/x", "a b"}, Shell: true, Dir: "sub", Env: map[string]string{"B": "2", "A": "1"},
 				ClearEnv: true, Text: "bin/x 'a b'", Timeout: 30 * time.Second, Asked: true}},
-			Entries:    []Entry{{Key: "tools.x", Group: 0, AllowOption: map[string]bool{"flag": true}, Options: []byte(`{"n":1.50}`)}},
+			Entries: []Entry{{Key: "tools.x", Group: 0, AllowOption: map[string]bool{"flag": true}, Options: []byte(`{"n":1.50}`),
+				Sandbox: "require", Access: []byte(`{"fs":[]}`)}},
 			Categories: []catalog.Category{{ID: "fs", Name: "Files", Description: "d", Icon: "📁"}},
 		},
 		Keys:     []string{"k1"},

@@ -51,7 +51,8 @@ type Entry struct {
 	Group       int
 	AllowOption map[string]bool
 	Options     []byte // JSON, numbers kept as written
-	Policy      []byte // JSON storedPolicy; nil when the entry has none
+	Sandbox     string // the entry's sandbox, as written
+	Access      []byte // JSON of its *config.Access; nil when it has none
 }
 
 // Span is [offset, length] in the body.
