@@ -82,23 +82,21 @@ func New(opts *Options) *Source {
 		o.ConversationID = "s-" + catalog.UUID([]byte("conversation:" + o.Root + ":" + strconv.Itoa(os.Getpid()) + ":" + time.Now().String()))[:8]
 	}
 	c := &Source{
-		root:           o.Root,
-		workspaceID:    o.WorkspaceID,
-		conversationID: o.ConversationID,
-		concurrency:    o.Concurrency,
-		progress:       o.Progress,
-		schemas:        &schemacache.Session{},
-		disk:           newDiskCache(o.CacheDir),
-		statEvery:      statEvery,
-		retryBase:      retryBase,
-		tools:          map[string]*entry{},
-		pools:          &pools{size: o.PoolSize, idle: o.PoolIdle},
-		cacheDir:       o.CacheDir,
-		only:           o.Only,
-		audit:          o.Audit,
+		root:        o.Root,
+		concurrency: o.Concurrency,
+		progress:    o.Progress,
+		schemas:     &schemacache.Session{},
+		disk:        newDiskCache(o.CacheDir),
+		statEvery:   statEvery,
+		retryBase:   retryBase,
+		tools:       map[string]*entry{},
+		cacheDir:    o.CacheDir,
+		only:        o.Only,
 	}
+	c.runner = &runner{root: o.Root, workspaceID: o.WorkspaceID, conversationID: o.ConversationID,
+		pools: &pools{size: o.PoolSize, idle: o.PoolIdle}, audit: o.Audit, keyOf: c.keyOf}
 	if o.PoolSize >= 0 {
-		c.pools.stopGauge = telemetry.ObservePools(c.pools.counts)
+		c.runner.pools.stopGauge = telemetry.ObservePools(c.runner.pools.counts)
 	}
 	return c
 }

@@ -194,7 +194,7 @@ func (s *Source) restore(pl *plan, st persist.Tool, detail []byte) (*entry, bool
 		return nil, false // resolve afresh, which reports it
 	}
 	e := &entry{name: st.Name, summary: st.Summary, enabled: st.Enabled, bin: &binding{
-		host: s, spec: spec, group: g, name: st.Bin, options: maps.Clone(ce.Options), timeout: st.Timeout, protocol: st.Protocol, v2: st.V2, longLived: st.LongLived,
+		host: s.runner, spec: spec, group: g, name: st.Bin, options: maps.Clone(ce.Options), timeout: st.Timeout, protocol: st.Protocol, v2: st.V2, longLived: st.LongLived,
 		access: access, secrets: secretsOf(ce),
 	}}
 	e.decode = func() *catalog.Tool {

@@ -69,21 +69,7 @@ func (s *Source) runSchema(ctx context.Context, g *group, sem chan struct{}) (*i
 	defer cancel()
 	spec := *g.spec // a schema request changes nothing: read-only, no network
 	spec.Sandbox = g.spec.Sandbox.Probe()
-	return invoke.Run(ctx, &spec, s.request(tool.ActionSchema, nil))
-}
-
-// request builds the request of an action.
-func (s *Source) request(action tool.Action, call *tool.Call) *tool.Request {
-	return &tool.Request{
-		Protocol: tool.Version,
-		Context: tool.Context{
-			Action:         action,
-			Root:           s.root,
-			WorkspaceID:    s.workspaceID,
-			ConversationID: s.conversationID,
-		},
-		Tool: call,
-	}
+	return invoke.Run(ctx, &spec, s.runner.request(tool.ActionSchema, nil))
 }
 
 // fetch returns a group's schema: from the session cache, else the
@@ -361,7 +347,7 @@ func (s *Source) bind(t *catalog.Tool, e *config.Entry, g *group, resp *tool.Sch
 	}
 	spec = withPolicy(spec, e)
 	return newEntry(t, nil, &binding{
-		host:      s,
+		host:      s.runner,
 		spec:      spec,
 		group:     g,
 		name:      name,

@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/invoke"
@@ -24,23 +23,22 @@ import (
 // pools, the persisted resolution). It is the catalog's base source.
 type Source struct {
 	// fixed at creation
-	root, workspaceID, conversationID string
-	concurrency                       int
-	progress                          func(done, total int)
-	plan                              atomic.Pointer[plan]           // what the configuration asks for; replaced once when a restored plan needs the configuration (fullPlan)
-	loadConfig                        func() (*config.Config, error) // Open's load; nil for New
-	loadOnce                          sync.Once
-	schemas                           *schemacache.Session        // schema answers for this catalog's lifetime
-	disk                              diskCache                   // persistent schema answers; zero: none
-	persist                           atomic.Pointer[persistence] // where the resolution is persisted; nil: nowhere
-	statEvery                         time.Duration               // minimum delay between automatic stat checks
-	retryBase                         time.Duration               // first delay before a timed-out schema request is retried
-	pools                             *pools                      // long-lived processes (pool.go)
-	cacheDir                          string
-	only                              string     // Options.Only
-	audit                             *audit.Log // Options.Audit: the secrets read are redacted there
-	files                             []string   // SetLoad's
-	filesKey                          string     // layersKey of files; "": not persisted
+	root        string
+	concurrency int
+	runner      *runner // runs the calls: one-shot, or on a long-lived process (run.go, pool.go)
+	progress    func(done, total int)
+	plan        atomic.Pointer[plan]           // what the configuration asks for; replaced once when a restored plan needs the configuration (fullPlan)
+	loadConfig  func() (*config.Config, error) // Open's load; nil for New
+	loadOnce    sync.Once
+	schemas     *schemacache.Session        // schema answers for this catalog's lifetime
+	disk        diskCache                   // persistent schema answers; zero: none
+	persist     atomic.Pointer[persistence] // where the resolution is persisted; nil: nowhere
+	statEvery   time.Duration               // minimum delay between automatic stat checks
+	retryBase   time.Duration               // first delay before a timed-out schema request is retried
+	cacheDir    string
+	only        string   // Options.Only
+	files       []string // SetLoad's
+	filesKey    string   // layersKey of files; "": not persisted
 
 	// safe for concurrent use on their own, without mu
 	builds   atomic.Uint64    // resolution passes started
@@ -160,7 +158,7 @@ func (s *Source) Call(ctx context.Context, req catalog.CallRequest) (catalog.Cal
 	if e == nil {
 		return catalog.CallResult{}, fmt.Errorf("%w %q (its binary no longer offers it)", catalog.ErrUnknownTool, req.Tool)
 	}
-	out, err := s.run(ctx, e, tool.ActionRun, req.Args, req.Answers, req.OnEvent)
+	out, err := s.runner.run(ctx, e, tool.ActionRun, req.Args, req.Answers, req.OnEvent)
 	return catalog.CallResult{Outcome: out, QuestionsEach: true}, err
 }
 
@@ -171,7 +169,7 @@ func (s *Source) Format(ctx context.Context, name string, args map[string]any) (
 	if e == nil {
 		return "", false
 	}
-	return s.formatBinary(ctx, e, args)
+	return s.runner.formatBinary(ctx, e, args)
 }
 
 // Watch registers changed to run after each resolution installed (the
@@ -220,10 +218,10 @@ func (s *Source) watchersLocked() []func() {
 // outcome of a crash; later calls run one-shot.
 func (s *Source) Close() error {
 	s.bg.close()
-	if s.pools.stopGauge != nil {
-		s.pools.stopGauge()
+	if s.runner.pools.stopGauge != nil {
+		s.runner.pools.stopGauge()
 	}
-	s.pools.closeAll()
+	s.runner.pools.closeAll()
 	return nil
 }
 
@@ -317,3 +315,10 @@ func (s *Source) WarmSlot() (stem, key string, ok bool) {
 // Root is the workspace root the binaries run in (Options.Root, made
 // absolute; the current directory when it was empty).
 func (s *Source) Root() string { return s.root }
+
+// keyOf returns the stat key of g when the tools were built.
+func (s *Source) keyOf(g *group) cacheKey {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.keys[g.key]
+}
