@@ -91,10 +91,10 @@ func New(opts *Options) *Source {
 		retryBase:   retryBase,
 		tools:       map[string]*entry{},
 		cacheDir:    o.CacheDir,
-		only:        o.Only,
 	}
 	c.runner = &runner{root: o.Root, workspaceID: o.WorkspaceID, conversationID: o.ConversationID,
 		pools: &pools{size: o.PoolSize, idle: o.PoolIdle}, audit: o.Audit, keyOf: c.keyOf}
+	c.store = &store{root: o.Root, cacheDir: o.CacheDir, only: o.Only, stat: c.statKey, host: c.runner}
 	if o.PoolSize >= 0 {
 		c.runner.pools.stopGauge = telemetry.ObservePools(c.runner.pools.counts)
 	}
@@ -116,7 +116,7 @@ func (s *Source) setConfig(cfg *config.Config, cacheDir, filesKey string) {
 	if cfg != nil {
 		files = cfg.Files
 	}
-	s.persist.Store(newPersistence(cacheDir, s.root, cfg, filesKey, files))
+	s.store.persist.Store(newPersistence(cacheDir, s.root, cfg, filesKey, files))
 	s.plan.Store(p)
 	s.mu.Lock()
 	s.categories = p.categories
@@ -128,9 +128,9 @@ func (s *Source) setConfig(cfg *config.Config, cacheDir, filesKey string) {
 // [Source.ReadConfig], or when a binary of a [Persisted] resolution
 // changed.
 func (s *Source) SetLoad(files []string, load func() (*config.Config, error)) {
-	s.loadConfig, s.files = load, files
+	s.loadConfig, s.store.files = load, files
 	if s.cacheDir != "" {
-		s.filesKey = layersKey(s.root, files)
+		s.store.filesKey = layersKey(s.root, files)
 	}
 }
 
@@ -147,8 +147,8 @@ func (s *Source) ReadConfig(persist func(*config.Config) bool) (*config.Config, 
 			return
 		}
 		fk := ""
-		if err == nil && slices.Equal(cfg.Files, s.files) && persist(cfg) {
-			fk = s.filesKey // only a configuration without problems is served without reading it
+		if err == nil && slices.Equal(cfg.Files, s.store.files) && persist(cfg) {
+			fk = s.store.filesKey // only a configuration without problems is served without reading it
 		}
 		err = nil
 		s.setConfig(cfg, s.cacheDir, fk)
@@ -168,7 +168,7 @@ func (s *Source) Config() (*config.Config, error) {
 // Start serves the binaries' persisted resolution when it is valid, else
 // resolves their configuration. It fails only when ctx is done.
 func (s *Source) Start(ctx context.Context) error {
-	if l, ok := s.load(); ok {
+	if l, ok := s.store.load(s.plan.Load()); ok {
 		s.install(l)
 		return nil
 	}
@@ -184,12 +184,12 @@ type Persisted struct{ l *loaded }
 // (their stat unchanged) when it is valid, false when there is none (or
 // no cache directory).
 func (s *Source) Persisted() (*Persisted, bool) {
-	if s.filesKey == "" {
+	if s.store.filesKey == "" {
 		return nil, false
 	}
 	s.plan.Store(&plan{restored: true, groups: map[string]*group{}, groupOf: map[*config.Entry]*group{}, byKey: map[string]*config.Entry{}})
-	s.persist.Store(newPersistence(s.cacheDir, s.root, nil, s.filesKey, s.files))
-	l, ok := s.load()
+	s.store.persist.Store(newPersistence(s.cacheDir, s.root, nil, s.store.filesKey, s.store.files))
+	l, ok := s.store.load(s.plan.Load())
 	if !ok {
 		return nil, false
 	}

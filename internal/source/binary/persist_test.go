@@ -268,8 +268,8 @@ func TestPersistedResolutionNotStored(t *testing.T) {
 		count, _ := counter(t)
 		root := t.TempDir()
 		c, err := newCatalog(t.Context(), parse(t, persistConfig(count)), &Options{Root: root})
-		if err != nil || c.bins.persist.Load() != nil {
-			t.Fatalf("New = %v, persistence %v", err, c.bins.persist.Load())
+		if err != nil || c.bins.store.persist.Load() != nil {
+			t.Fatalf("New = %v, persistence %v", err, c.bins.store.persist.Load())
 		}
 	})
 	for _, tt := range []struct{ name, cfg string }{

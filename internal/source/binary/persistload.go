@@ -29,13 +29,13 @@ type loaded struct {
 
 // load reads the persisted resolution when it is valid for the catalog's
 // configuration and binaries as they are now (see the rules above).
-func (s *Source) load() (*loaded, bool) {
+func (s *store) load(pl *plan) (*loaded, bool) {
 	p := s.persist.Load()
 	if p == nil || !cachefile.Usable(p.dir) {
 		return nil, false
 	}
 	if s.only != "" {
-		if l, found := s.loadOne(p); found {
+		if l, found := s.loadOne(p, pl); found {
 			return l, l != nil
 		}
 	}
@@ -47,7 +47,7 @@ func (s *Source) load() (*loaded, bool) {
 	if err != nil {
 		return nil, false
 	}
-	l, ok := s.loadHeader(p, h)
+	l, ok := s.loadHeader(p, pl, h)
 	if !ok {
 		return nil, false
 	}
@@ -70,7 +70,7 @@ func (s *Source) load() (*loaded, bool) {
 // identity and listing are computed from it. A nil *loaded with found
 // means the resolution is not valid (load's rules): the configuration is
 // resolved. Not found, load reads the whole file as without Only.
-func (s *Source) loadOne(p *persistence) (l *loaded, found bool) {
+func (s *store) loadOne(p *persistence, pl *plan) (l *loaded, found bool) {
 	f, fi, err := cachefile.Open(p.path, persist.MaxFile)
 	if err != nil {
 		return nil, false
@@ -80,7 +80,7 @@ func (s *Source) loadOne(p *persistence) (l *loaded, found bool) {
 	if err != nil || i < 0 {
 		return nil, false
 	}
-	if l, ok := s.loadHeader(p, h); ok {
+	if l, ok := s.loadHeader(p, pl, h); ok {
 		if e, ok := s.restore(l.plan, h.Tools[i], detail); ok {
 			l.tools[e.name] = e
 			return l, true
@@ -93,12 +93,11 @@ func (s *Source) loadOne(p *persistence) (l *loaded, found bool) {
 // (its key, or with Open its configuration files' stat, and the stat key
 // of each binary toCheck names), and returns what installing it needs but
 // its tools, identity and listing.
-func (s *Source) loadHeader(p *persistence, h *persist.Resolution) (*loaded, bool) {
+func (s *store) loadHeader(p *persistence, pl *plan, h *persist.Resolution) (*loaded, bool) {
 	restored := p.key == "" // Open, before reading the configuration: only its files' stat can match
 	if restored && (h.Files == "" || h.Files != p.files || h.Plan == nil) || !restored && h.Key != p.key {
 		return nil, false
 	}
-	pl := s.plan.Load()
 	var ok bool
 	if restored {
 		if pl, ok = restorePlan(h.Plan); !ok {
@@ -144,7 +143,7 @@ func storedKeys(pl *plan, stored []string) (map[string]cacheKey, bool) {
 // With [Options.Only] naming one of tools, it is only the group of that
 // tool's entry, or none when its parameters come from the configuration
 // alone.
-func (s *Source) toCheck(pl *plan, tools []persist.Tool) []*group {
+func (s *store) toCheck(pl *plan, tools []persist.Tool) []*group {
 	if s.only != "" {
 		if i, found := slices.BinarySearchFunc(tools, s.only, func(st persist.Tool, name string) int {
 			return strings.Compare(st.Name, name)
@@ -165,9 +164,9 @@ func (s *Source) toCheck(pl *plan, tools []persist.Tool) []*group {
 }
 
 // current reports whether each of groups has the stat key stored for it.
-func (s *Source) current(keys map[string]cacheKey, groups []*group) bool {
+func (s *store) current(keys map[string]cacheKey, groups []*group) bool {
 	for _, g := range groups {
-		if s.statKey(g) != keys[g.key] {
+		if s.stat(g) != keys[g.key] {
 			return false
 		}
 	}
@@ -176,7 +175,7 @@ func (s *Source) current(keys map[string]cacheKey, groups []*group) bool {
 
 // restore rebuilds one tool's entry: its binding from the configuration
 // entry, its detail decoded on first use.
-func (s *Source) restore(pl *plan, st persist.Tool, detail []byte) (*entry, bool) {
+func (s *store) restore(pl *plan, st persist.Tool, detail []byte) (*entry, bool) {
 	ce := pl.byKey[st.Entry]
 	if ce == nil || st.Name == "" {
 		return nil, false
@@ -194,7 +193,7 @@ func (s *Source) restore(pl *plan, st persist.Tool, detail []byte) (*entry, bool
 		return nil, false // resolve afresh, which reports it
 	}
 	e := &entry{name: st.Name, summary: st.Summary, enabled: st.Enabled, bin: &binding{
-		host: s.runner, spec: spec, group: g, name: st.Bin, options: maps.Clone(ce.Options), timeout: st.Timeout, protocol: st.Protocol, v2: st.V2, longLived: st.LongLived,
+		host: s.host, spec: spec, group: g, name: st.Bin, options: maps.Clone(ce.Options), timeout: st.Timeout, protocol: st.Protocol, v2: st.V2, longLived: st.LongLived,
 		access: access, secrets: secretsOf(ce),
 	}}
 	e.decode = func() *catalog.Tool {

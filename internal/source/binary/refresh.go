@@ -201,7 +201,7 @@ func (s *Source) rebuild(ctx context.Context) (changed bool, err error) {
 	for _, fn := range fns {
 		fn()
 	}
-	_ = s.save(r) // the persisted resolution only saves time
+	_ = s.store.save(s.plan.Load(), r) // the persisted resolution only saves time
 	return changed, nil
 }
 

@@ -30,15 +30,12 @@ type Source struct {
 	plan        atomic.Pointer[plan]           // what the configuration asks for; replaced once when a restored plan needs the configuration (fullPlan)
 	loadConfig  func() (*config.Config, error) // Open's load; nil for New
 	loadOnce    sync.Once
-	schemas     *schemacache.Session        // schema answers for this catalog's lifetime
-	disk        diskCache                   // persistent schema answers; zero: none
-	persist     atomic.Pointer[persistence] // where the resolution is persisted; nil: nowhere
-	statEvery   time.Duration               // minimum delay between automatic stat checks
-	retryBase   time.Duration               // first delay before a timed-out schema request is retried
+	schemas     *schemacache.Session // schema answers for this catalog's lifetime
+	disk        diskCache            // persistent schema answers; zero: none
+	store       *store               // keeps the resolution across runs (store.go)
+	statEvery   time.Duration        // minimum delay between automatic stat checks
+	retryBase   time.Duration        // first delay before a timed-out schema request is retried
 	cacheDir    string
-	only        string   // Options.Only
-	files       []string // SetLoad's
-	filesKey    string   // layersKey of files; "": not persisted
 
 	// safe for concurrent use on their own, without mu
 	builds   atomic.Uint64    // resolution passes started
@@ -305,7 +302,7 @@ func (s *Source) Unconfined(served func(name string) bool) []catalog.Problem {
 // ok is false when a warm start cannot skip reading the configuration
 // (New, no cache directory, or a configuration read at every start).
 func (s *Source) WarmSlot() (stem, key string, ok bool) {
-	p := s.persist.Load()
+	p := s.store.persist.Load()
 	if p == nil || p.files == "" {
 		return "", "", false
 	}

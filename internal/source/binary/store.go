@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
@@ -59,6 +60,23 @@ import (
 // schema cache's rules for hostile files (see internal/source/binary/schemacache): opened with
 // O_NOFOLLOW|O_NONBLOCK, fstat'ed as a regular file of bounded size,
 // written to a temporary file and renamed.
+
+// store keeps the binaries' resolution across runs. It saves one that
+// nothing is in doubt of, and loads it back while the configuration and
+// the binaries are as they were (the rules above). Its stored form is
+// persistform.go's, its reading persistload.go's. Safe for concurrent
+// use.
+type store struct {
+	// fixed at creation
+	root, cacheDir string
+	only           string                // Options.Only
+	stat           func(*group) cacheKey // a group's stat key now
+	host           *runner               // runs the restored tools' calls
+	files          []string              // SetLoad's, set before Start
+	filesKey       string                // layersKey of files; "": not persisted
+
+	persist atomic.Pointer[persistence] // where the resolution is persisted; nil: nowhere
+}
 
 // persistence is where a catalog's resolution is stored, and under which key.
 type persistence struct {
@@ -142,7 +160,7 @@ func layersKey(root string, files []string) string {
 
 // persistable reports whether a resolution may be stored: nothing in it
 // is in doubt.
-func (s *Source) persistable(r *resolution) bool {
+func (s *store) persistable(pl *plan, r *resolution) bool {
 	if len(r.retry) > 0 {
 		return false
 	}
@@ -151,7 +169,7 @@ func (s *Source) persistable(r *resolution) bool {
 			return false
 		}
 	}
-	for _, g := range s.plan.Load().order {
+	for _, g := range pl.order {
 		if g.asked && r.keys[g.key] == "" {
 			return false
 		}
@@ -161,12 +179,11 @@ func (s *Source) persistable(r *resolution) bool {
 
 // save stores a resolution's tools (not the dynamic ones). Failing to
 // store is not an error: the file only saves time.
-func (s *Source) save(r *resolution) error {
+func (s *store) save(pl *plan, r *resolution) error {
 	p := s.persist.Load()
-	if p == nil || p.key == "" || !s.persistable(r) {
+	if p == nil || p.key == "" || !s.persistable(pl, r) {
 		return nil
 	}
-	pl := s.plan.Load()
 	h := persist.Resolution{Version: persist.Version, Key: p.key}
 	for _, g := range pl.order {
 		if g.asked {
