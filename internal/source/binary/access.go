@@ -56,7 +56,7 @@ func denied(b *binding, root string, res *invoke.Result, out tool.Outcome, err e
 // compileAccess compiles the entry's policy for context.access (see
 // sandbox.Policy.Wire): a rule that cannot be compiled keeps the entry
 // from being served, as JP refuses to run it with a wider policy.
-func (s *Source) compileAccess(e *entry) (*lintError, []commandWarning) {
+func (s *planner) compileAccess(e *entry) (*lintError, []commandWarning) {
 	b := e.bin
 	if b == nil || b.spec.Sandbox == nil {
 		return nil, nil

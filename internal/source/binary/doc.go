@@ -16,7 +16,7 @@
 // binary was rebuilt ([catalog.Freshener]). Package resolver wires it
 // (resolver.New, resolver.Open) and documents what embedders see. The
 // rules of each part are in its file (resolve.go, merge.go, pool.go,
-// persist.go, access.go for the sandbox policy).
+// store.go, access.go for the sandbox policy).
 //
 // # Wiring
 //

@@ -82,19 +82,17 @@ func New(opts *Options) *Source {
 		o.ConversationID = "s-" + catalog.UUID([]byte("conversation:" + o.Root + ":" + strconv.Itoa(os.Getpid()) + ":" + time.Now().String()))[:8]
 	}
 	c := &Source{
-		root:        o.Root,
-		concurrency: o.Concurrency,
-		progress:    o.Progress,
-		schemas:     &schemacache.Session{},
-		disk:        newDiskCache(o.CacheDir),
-		statEvery:   statEvery,
-		retryBase:   retryBase,
-		tools:       map[string]*entry{},
-		cacheDir:    o.CacheDir,
+		root:      o.Root,
+		statEvery: statEvery,
+		retryBase: retryBase,
+		tools:     map[string]*entry{},
+		cacheDir:  o.CacheDir,
 	}
 	c.runner = &runner{root: o.Root, workspaceID: o.WorkspaceID, conversationID: o.ConversationID,
 		pools: &pools{size: o.PoolSize, idle: o.PoolIdle}, audit: o.Audit, keyOf: c.keyOf}
-	c.store = &store{root: o.Root, cacheDir: o.CacheDir, only: o.Only, stat: c.statKey, host: c.runner}
+	c.planner = &planner{root: o.Root, concurrency: o.Concurrency, progress: o.Progress, schemas: &schemacache.Session{},
+		disk: newDiskCache(o.CacheDir), runner: c.runner}
+	c.store = &store{root: o.Root, cacheDir: o.CacheDir, only: o.Only, stat: c.planner.statKey, host: c.runner}
 	if o.PoolSize >= 0 {
 		c.runner.pools.stopGauge = telemetry.ObservePools(c.runner.pools.counts)
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// This file is the stored form of a resolution (persist.go says when one
+// This file is the stored form of a resolution (store.go says when one
 // is stored and used): the header's types, what a restored plan keeps of
 // the configuration, and the problems kept with their sentinel errors.
 

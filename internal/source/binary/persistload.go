@@ -13,7 +13,7 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// This file reads a persisted resolution back (persist.go says when one
+// This file reads a persisted resolution back (store.go says when one
 // is used): the whole file, or with Options.Only the header and one tool's
 // detail, checked against the binaries' stat keys before it is served.
 

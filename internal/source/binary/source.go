@@ -14,33 +14,33 @@ import (
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/invoke"
-	"github.com/toolhost/toolhost/internal/source/binary/schemacache"
 	"github.com/toolhost/toolhost/tool"
 )
 
-// Source is the local-binary source: the tools a configuration's
-// entries make of binaries (resolution, merge, schema caches, long-lived
-// pools, the persisted resolution). It is the catalog's base source.
+// Source is the local-binary source, the catalog's base source. It
+// serves the tools of the last resolution and installs the next one. It
+// checks the binaries before a call and resolves again when one changed
+// (refresh.go). Three parts do the rest, each in its own files: the
+// planner resolves the plan into tools (plan.go, resolve.go, merge.go,
+// lint.go), the runner runs the calls one-shot or pooled (run.go,
+// pool.go, secrets.go), and the store keeps the resolution across runs
+// (store.go, persistload.go, persistform.go).
 type Source struct {
 	// fixed at creation
-	root        string
-	concurrency int
-	runner      *runner // runs the calls: one-shot, or on a long-lived process (run.go, pool.go)
-	progress    func(done, total int)
-	plan        atomic.Pointer[plan]           // what the configuration asks for; replaced once when a restored plan needs the configuration (fullPlan)
-	loadConfig  func() (*config.Config, error) // Open's load; nil for New
-	loadOnce    sync.Once
-	schemas     *schemacache.Session // schema answers for this catalog's lifetime
-	disk        diskCache            // persistent schema answers; zero: none
-	store       *store               // keeps the resolution across runs (store.go)
-	statEvery   time.Duration        // minimum delay between automatic stat checks
-	retryBase   time.Duration        // first delay before a timed-out schema request is retried
-	cacheDir    string
+	root       string
+	runner     *runner                        // runs the calls: one-shot, or on a long-lived process (run.go, pool.go)
+	plan       atomic.Pointer[plan]           // what the configuration asks for; replaced once when a restored plan needs the configuration (fullPlan)
+	loadConfig func() (*config.Config, error) // Open's load; nil for New
+	loadOnce   sync.Once
+	planner    *planner      // resolves the plan into tools (resolve.go)
+	store      *store        // keeps the resolution across runs (store.go)
+	statEvery  time.Duration // minimum delay between automatic stat checks
+	retryBase  time.Duration // first delay before a timed-out schema request is retried
+	cacheDir   string
 
 	// safe for concurrent use on their own, without mu
-	builds   atomic.Uint64    // resolution passes started
-	compiled catalog.Compiled // input schemas compiled so far
-	bg       background       // refreshes under way, ended by Close (refresh.go)
+	builds atomic.Uint64 // resolution passes started
+	bg     background    // refreshes under way, ended by Close (refresh.go)
 
 	mu         sync.Mutex
 	tools      map[string]*entry
