@@ -22,8 +22,8 @@ func storePlan(p *plan, tools []persist.Tool) (*persist.Plan, error) {
 	index := map[*group]int{}
 	for i, g := range p.order {
 		index[g] = i
-		sp.Groups = append(sp.Groups, persist.Group{Command: g.spec.Command, Shell: g.spec.Shell, Dir: g.spec.Dir, Env: g.spec.Env,
-			ClearEnv: g.spec.ClearEnv, Text: g.command, Timeout: g.timeout, Asked: g.asked})
+		spec := invoke.Spec{Command: g.spec.Command, Shell: g.spec.Shell, Dir: g.spec.Dir, Env: g.spec.Env, ClearEnv: g.spec.ClearEnv}
+		sp.Groups = append(sp.Groups, persist.Group{Spec: spec, Text: g.command, Timeout: g.timeout, Asked: g.asked})
 	}
 	seen := map[string]bool{}
 	for _, st := range tools {
@@ -59,9 +59,9 @@ func storePlan(p *plan, tools []persist.Tool) (*persist.Plan, error) {
 func restorePlan(sp *persist.Plan) (*plan, bool) {
 	p := &plan{restored: true, groups: map[string]*group{}, groupOf: map[*config.Entry]*group{}, byKey: map[string]*config.Entry{}}
 	for _, sg := range sp.Groups {
-		spec := &invoke.Spec{Command: sg.Command, Shell: sg.Shell, Dir: sg.Dir, Env: sg.Env, ClearEnv: sg.ClearEnv}
-		g := &group{key: invocationKey(spec), spec: spec, command: sg.Text, timeout: sg.Timeout, asked: sg.Asked}
-		if p.groups[g.key] != nil || len(sg.Command) == 0 {
+		spec := sg.Spec
+		g := &group{key: invocationKey(&spec), spec: &spec, command: sg.Text, timeout: sg.Timeout, asked: sg.Asked}
+		if p.groups[g.key] != nil || len(spec.Command) == 0 {
 			return nil, false
 		}
 		p.groups[g.key] = g

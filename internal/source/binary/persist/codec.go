@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/internal/invoke"
 )
 
 // The file of a persisted resolution (resolver's persist.go says when one
@@ -90,15 +91,15 @@ func Encode(h *Resolution, body []byte) []byte {
 func encodePlan(e *encoder, p *Plan) {
 	e.uint(uint64(len(p.Groups)))
 	for _, g := range p.Groups {
-		e.strs(g.Command)
-		e.bool(g.Shell)
-		e.str(g.Dir)
-		e.uint(uint64(len(g.Env)))
-		for _, k := range slices.Sorted(maps.Keys(g.Env)) {
+		e.strs(g.Spec.Command)
+		e.bool(g.Spec.Shell)
+		e.str(g.Spec.Dir)
+		e.uint(uint64(len(g.Spec.Env)))
+		for _, k := range slices.Sorted(maps.Keys(g.Spec.Env)) {
 			e.str(k)
-			e.str(g.Env[k])
+			e.str(g.Spec.Env[k])
 		}
-		e.bool(g.ClearEnv)
+		e.bool(g.Spec.ClearEnv)
 		e.str(g.Text)
 		e.int(int64(g.Timeout))
 		e.bool(g.Asked)
@@ -265,15 +266,15 @@ func decodePlan(d *decoder) *Plan {
 	n := d.count()
 	p.Groups = make([]Group, 0, n)
 	for range n {
-		g := Group{Command: d.strs(), Shell: d.bool(), Dir: d.str()}
+		g := Group{Spec: invoke.Spec{Command: d.strs(), Shell: d.bool(), Dir: d.str()}}
 		if m := d.count(); m > 0 {
-			g.Env = make(map[string]string, m)
+			g.Spec.Env = make(map[string]string, m)
 			for range m {
 				k := d.str()
-				g.Env[k] = d.str()
+				g.Spec.Env[k] = d.str()
 			}
 		}
-		g.ClearEnv, g.Text, g.Timeout, g.Asked = d.bool(), d.str(), time.Duration(d.varint()), d.bool()
+		g.Spec.ClearEnv, g.Text, g.Timeout, g.Asked = d.bool(), d.str(), time.Duration(d.varint()), d.bool()
 		p.Groups = append(p.Groups, g)
 	}
 	n = d.count()

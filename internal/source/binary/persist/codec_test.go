@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/internal/invoke"
 )
 
 // testResolution is a header using every field of the encoding.
@@ -19,8 +20,8 @@ func testResolution() (*Resolution, []byte) {
 		Key:     "key",
 		Files:   "files",
 		Plan: &Plan{
-			Groups: []Group{{Command: []string{"bin/x", "a b"}, Shell: true, Dir: "sub", Env: map[string]string{"B": "2", "A": "1"},
-				ClearEnv: true, Text: "bin/x 'a b'", Timeout: 30 * time.Second, Asked: true}},
+			Groups: []Group{{Spec: invoke.Spec{Command: []string{"bin/x", "a b"}, Shell: true, Dir: "sub", Env: map[string]string{"B": "2", "A": "1"},
+				ClearEnv: true}, Text: "bin/x 'a b'", Timeout: 30 * time.Second, Asked: true}},
 			Entries: []Entry{{Key: "tools.x", Group: 0, AllowOption: map[string]bool{"flag": true}, Options: []byte(`{"n":1.50}`),
 				Sandbox: "require", Access: []byte(`{"fs":[]}`)}},
 			Categories: []catalog.Category{{ID: "fs", Name: "Files", Description: "d", Icon: "📁"}},

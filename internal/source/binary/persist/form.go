@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/internal/invoke"
 )
 
 // This file is the header of a persisted resolution: the types the codec
@@ -35,14 +36,12 @@ type Plan struct {
 
 // Group is one invocation of the plan (a binary and how it is started).
 type Group struct {
-	Command  []string
-	Shell    bool
-	Dir      string
-	Env      map[string]string
-	ClearEnv bool
-	Text     string // the command as written
-	Timeout  time.Duration
-	Asked    bool
+	// Spec is how the binary is started: the codec keeps its Command,
+	// Shell, Dir, Env and ClearEnv. The rest follows from the entries.
+	Spec    invoke.Spec
+	Text    string // the command as written
+	Timeout time.Duration
+	Asked   bool
 }
 
 // Entry is what a restored binding takes of one configuration entry.
