@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/internal/source/internal/cachefile"
 	"github.com/toolhost/toolhost/internal/source/mcp"
 )
 
@@ -133,4 +134,29 @@ func TestSnapshot(t *testing.T) {
 	if _, ok := Load(stem, "k1"); ok {
 		t.Error("Load after Forget = true")
 	}
+}
+
+// FuzzLoadSnapshot: the servers' snapshot file is outside input; any
+// bytes load or not, never a panic, and what loads saves again to a file
+// that loads the same.
+func FuzzLoadSnapshot(f *testing.F) {
+	f.Add(cachefile.Seal(snapshotMagic, snapshotVersion, []byte("k\n[]\n")))
+	f.Add(cachefile.Seal(snapshotMagic, snapshotVersion, []byte("k\n[{\"name\":\"mcp.s\",\"tools\":[{\"name\":\"n\",\"detail\":[0,2]}]}]\n{}")))
+	f.Add([]byte("pending"))
+	stem := filepath.Join(f.TempDir(), "w")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := os.WriteFile(stem+snapshotExt, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		ks, ok := Load(stem, "k")
+		if !ok {
+			return
+		}
+		if err := Save(stem, "k", ks); err != nil {
+			t.Fatalf("Save of what loaded: %v", err)
+		}
+		if again, ok := Load(stem, "k"); !ok || !reflect.DeepEqual(again, ks) {
+			t.Errorf("saved again, it loads as %+v, %v; want %+v", again, ok, ks)
+		}
+	})
 }

@@ -48,3 +48,19 @@ func TestToolRoundTrip(t *testing.T) {
 		t.Error("UnmarshalTool with data after the tool = nil error")
 	}
 }
+
+// FuzzUnmarshalTool: a stored tool is outside input; any bytes decode or
+// give an error, never a panic, and what decodes encodes again.
+func FuzzUnmarshalTool(f *testing.F) {
+	f.Add([]byte(`{"name":"n","description":"s","inputSchema":null,"Parameters":{"x":{"type":"number","default":1.50}},"Source":"bin/x"}`))
+	f.Add([]byte(`{"name":"n","inputSchema":{"type":"object"},"Timeout":1000000000,"Answers":{"q":7}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tl, err := UnmarshalTool(data)
+		if err != nil {
+			return
+		}
+		if _, err := MarshalTool(tl); err != nil {
+			t.Errorf("MarshalTool of what decoded: %v", err)
+		}
+	})
+}
