@@ -30,7 +30,8 @@ import (
 //     MCP server whose listing came from or went to its cache, without
 //     problems, none of its tools left out by the catalog; a remote's
 //     manifest is never kept) and it changed. Otherwise it removes the
-//     snapshot.
+//     snapshot. A one-tool Open that lists no source leaves it as it is,
+//     or saves an empty one when the configuration names none.
 //   - Open serves the persisted resolution without reading the
 //     configuration only when its files are unchanged (the layers key:
 //     the sources' specs follow from them) and every kept source holds
@@ -149,8 +150,14 @@ func (op *opener) open(_ context.Context, name string) (catalog.Source, error) {
 // configuration.
 func (c *Catalog) keepSources() {
 	stem, key, ok := c.bins.WarmSlot()
-	if !ok || c.sourcesSkipped {
-		return // a one-tool catalog listed no source: their snapshot stays as it was
+	if !ok {
+		return
+	}
+	if c.sourcesSkipped { // a one-tool catalog listed no source
+		if c.cfg != nil && !servers.Named(c.cfg) {
+			_ = servers.Save(stem, key, nil) // none to list: the next one-tool Open is warm
+		}
+		return // else their snapshot stays as it was
 	}
 	if ks, ok := c.keptNow(); ok {
 		if servers.Save(stem, key, ks) == nil {

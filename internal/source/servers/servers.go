@@ -35,6 +35,20 @@ type Options struct {
 	Audit *audit.Log
 }
 
+// Named reports whether cfg names a source this package serves: an
+// enabled MCP server or remote.
+func Named(cfg *config.Config) bool {
+	if cfg == nil {
+		return false
+	}
+	for _, r := range cfg.Remotes {
+		if !r.Disabled() {
+			return true
+		}
+	}
+	return len(serverEntries(cfg)) > 0
+}
+
 // Sources returns the sources cfg names, in the order the configuration
 // declares them: by layer, then line. There is one per enabled MCP server,
 // named "mcp.NAME". It serves the tools its entries select, or all its
