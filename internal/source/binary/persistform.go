@@ -1,15 +1,12 @@
 package binary
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/invoke"
 	"github.com/toolhost/toolhost/internal/source/binary/persist"
-	"github.com/toolhost/toolhost/tool"
 )
 
 // This file is the stored form of a resolution (store.go says when one
@@ -17,7 +14,7 @@ import (
 // the configuration, and the problems kept with their sentinel errors.
 
 // storePlan returns what restorePlan needs of p for tools.
-func storePlan(p *plan, tools []persist.Tool) (*persist.Plan, error) {
+func storePlan(p *plan, tools []persist.Tool) *persist.Plan {
 	sp := &persist.Plan{}
 	index := map[*group]int{}
 	for i, g := range p.order {
@@ -32,26 +29,10 @@ func storePlan(p *plan, tools []persist.Tool) (*persist.Plan, error) {
 			continue
 		}
 		seen[st.Entry] = true
-		se := persist.Entry{Key: st.Entry, Group: index[p.groupOf[ce]], AllowOption: ce.AllowOption}
-		if ce.Options != nil {
-			data, err := tool.Marshal(ce.Options)
-			if err != nil {
-				return nil, err
-			}
-			se.Options = data
-		}
-		se.Sandbox = ce.Sandbox
-		if ce.Access != nil {
-			data, err := tool.Marshal(ce.Access)
-			if err != nil {
-				return nil, err
-			}
-			se.Access = data
-		}
-		sp.Entries = append(sp.Entries, se)
+		sp.Entries = append(sp.Entries, persist.Entry{Key: st.Entry, Group: index[p.groupOf[ce]], Config: ce})
 	}
 	sp.Categories = p.categories
-	return sp, nil
+	return sp
 }
 
 // restorePlan rebuilds a plan from sp: entries hold only what a binding
@@ -68,21 +49,10 @@ func restorePlan(sp *persist.Plan) (*plan, bool) {
 		p.order = append(p.order, g)
 	}
 	for _, se := range sp.Entries {
-		if se.Group < 0 || se.Group >= len(p.order) || p.byKey[se.Key] != nil {
+		if se.Group < 0 || se.Group >= len(p.order) || p.byKey[se.Key] != nil || se.Config == nil {
 			return nil, false
 		}
-		ce := &config.Entry{AllowOption: se.AllowOption}
-		if len(se.Options) > 0 {
-			dec := json.NewDecoder(bytes.NewReader(se.Options))
-			dec.UseNumber() // numbers keep their digits
-			if err := dec.Decode(&ce.Options); err != nil {
-				return nil, false
-			}
-		}
-		ce.Sandbox = se.Sandbox
-		if len(se.Access) > 0 && json.Unmarshal(se.Access, &ce.Access) != nil {
-			return nil, false
-		}
+		ce := se.Config
 		p.byKey[se.Key] = ce
 		g := p.order[se.Group]
 		p.groupOf[ce] = g

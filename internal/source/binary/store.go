@@ -248,13 +248,13 @@ func (s *store) save(pl *plan, r *resolution) error {
 		body.Write(data)
 	}
 	if p.files != "" {
-		sp, err := storePlan(pl, h.Tools)
-		if err != nil {
-			return err
-		}
-		h.Files, h.Plan = p.files, sp
+		h.Files, h.Plan = p.files, storePlan(pl, h.Tools)
 	}
-	if err := writeAtomic(p.dir, p.path, persist.Encode(&h, body.Bytes())); err != nil {
+	data, err := persist.Encode(&h, body.Bytes())
+	if err != nil {
+		return err
+	}
+	if err := writeAtomic(p.dir, p.path, data); err != nil {
 		return err
 	}
 	os.Remove(strings.TrimSuffix(p.path, ".res") + ".json") // the same workspace's file of version 3 and before, never read again

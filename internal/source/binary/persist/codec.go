@@ -1,7 +1,9 @@
 package persist
 
 import (
+	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"hash/crc32"
 	"io"
@@ -11,7 +13,9 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/invoke"
+	"github.com/toolhost/toolhost/tool"
 )
 
 // The file of a persisted resolution (resolver's persist.go says when one
@@ -50,8 +54,9 @@ const prefixLen = len(Magic) + 8
 // ErrBad is a persisted resolution that does not decode.
 var ErrBad = errors.New("resolver: persisted resolution does not decode")
 
-// Encode returns the file of header h and body.
-func Encode(h *Resolution, body []byte) []byte {
+// Encode returns the file of header h and body. It fails only when an
+// entry's Options or Access do not encode as JSON.
+func Encode(h *Resolution, body []byte) ([]byte, error) {
 	e := &encoder{b: make([]byte, 0, prefixLen+256*len(h.Tools)+len(body))}
 	e.b = append(e.b, Magic...)
 	e.b = append(e.b, 0, 0, 0, 0, 0, 0, 0, 0) // the header's CRC and length, below
@@ -60,7 +65,9 @@ func Encode(h *Resolution, body []byte) []byte {
 	e.str(h.Files)
 	e.bool(h.Plan != nil)
 	if h.Plan != nil {
-		encodePlan(e, h.Plan)
+		if err := encodePlan(e, h.Plan); err != nil {
+			return nil, err
+		}
 	}
 	e.strs(h.Keys)
 	e.str(h.Identity.ServerID)
@@ -85,10 +92,10 @@ func Encode(h *Resolution, body []byte) []byte {
 	binary.LittleEndian.PutUint32(e.b[len(Magic):], crc32.ChecksumIEEE(header))
 	binary.LittleEndian.PutUint32(e.b[len(Magic)+4:], uint32(len(header)))
 	e.b = append(e.b, body...)
-	return e.b
+	return e.b, nil
 }
 
-func encodePlan(e *encoder, p *Plan) {
+func encodePlan(e *encoder, p *Plan) error {
 	e.uint(uint64(len(p.Groups)))
 	for _, g := range p.Groups {
 		e.strs(g.Spec.Command)
@@ -106,16 +113,24 @@ func encodePlan(e *encoder, p *Plan) {
 	}
 	e.uint(uint64(len(p.Entries)))
 	for _, se := range p.Entries {
+		ce := se.Config
+		if ce == nil {
+			ce = &config.Entry{}
+		}
 		e.str(se.Key)
 		e.uint(uint64(se.Group))
-		e.uint(uint64(len(se.AllowOption)))
-		for _, k := range slices.Sorted(maps.Keys(se.AllowOption)) {
+		e.uint(uint64(len(ce.AllowOption)))
+		for _, k := range slices.Sorted(maps.Keys(ce.AllowOption)) {
 			e.str(k)
-			e.bool(se.AllowOption[k])
+			e.bool(ce.AllowOption[k])
 		}
-		e.bytes(se.Options)
-		e.str(se.Sandbox)
-		e.bytes(se.Access)
+		if err := e.json(ce.Options != nil, ce.Options); err != nil {
+			return err
+		}
+		e.str(ce.Sandbox)
+		if err := e.json(ce.Access != nil, ce.Access); err != nil {
+			return err
+		}
 	}
 	e.uint(uint64(len(p.Categories)))
 	for _, c := range p.Categories {
@@ -124,6 +139,7 @@ func encodePlan(e *encoder, p *Plan) {
 		e.str(c.Description)
 		e.str(c.Icon)
 	}
+	return nil
 }
 
 // Decode decodes a persisted resolution's file into its header
@@ -280,17 +296,18 @@ func decodePlan(d *decoder) *Plan {
 	n = d.count()
 	p.Entries = make([]Entry, 0, n)
 	for range n {
-		se := Entry{Key: d.str(), Group: d.int()}
+		ce := &config.Entry{}
+		se := Entry{Key: d.str(), Group: d.int(), Config: ce}
 		if m := d.count(); m > 0 {
-			se.AllowOption = make(map[string]bool, m)
+			ce.AllowOption = make(map[string]bool, m)
 			for range m {
 				k := d.str()
-				se.AllowOption[k] = d.bool()
+				ce.AllowOption[k] = d.bool()
 			}
 		}
-		se.Options = d.bytes()
-		se.Sandbox = d.str()
-		se.Access = d.bytes()
+		d.json(&ce.Options)
+		ce.Sandbox = d.str()
+		d.json(&ce.Access)
 		p.Entries = append(p.Entries, se)
 	}
 	n = d.count()
@@ -329,6 +346,21 @@ func (e *encoder) strs(ss []string) {
 	for _, s := range ss {
 		e.str(s)
 	}
+}
+
+// json writes v as JSON when set, else nothing (an empty string). Numbers
+// in v that came from [decoder.json] keep their digits.
+func (e *encoder) json(set bool, v any) error {
+	if !set {
+		e.bytes(nil)
+		return nil
+	}
+	data, err := tool.Marshal(v)
+	if err != nil {
+		return err
+	}
+	e.bytes(bytes.TrimSuffix(data, []byte("\n")))
+	return nil
 }
 
 // span writes s and the CRC of its bytes in body.
@@ -426,6 +458,20 @@ func (d *decoder) strs() []string {
 		ss = append(ss, d.str())
 	}
 	return ss
+}
+
+// json decodes what [encoder.json] wrote into v, numbers kept as written
+// (json.Number). An empty string leaves v as it is.
+func (d *decoder) json(v any) {
+	b := d.bytes()
+	if d.bad || len(b) == 0 {
+		return
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if dec.Decode(v) != nil || dec.More() {
+		d.bad = true
+	}
 }
 
 // span reads a Span and the CRC of its bytes.

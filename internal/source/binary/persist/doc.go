@@ -6,5 +6,5 @@
 //
 // It knows nothing of when a resolution is stored or used, nor of the
 // catalog that serves it: that is the binary source's (store.go). It
-// imports only [catalog] and internal/invoke, whose types it stores.
+// imports [catalog], [config] and internal/invoke, whose types it stores.
 package persist

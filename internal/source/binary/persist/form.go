@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/invoke"
 )
 
@@ -44,14 +45,13 @@ type Group struct {
 	Asked   bool
 }
 
-// Entry is what a restored binding takes of one configuration entry.
+// Entry is one configuration entry a restored binding takes: its key,
+// its group and the entry itself. The codec keeps the fields a binding
+// reads: AllowOption, Options (numbers as written), Sandbox and Access.
 type Entry struct {
-	Key         string
-	Group       int
-	AllowOption map[string]bool
-	Options     []byte // JSON, numbers kept as written
-	Sandbox     string // the entry's sandbox, as written
-	Access      []byte // JSON of its *config.Access; nil when it has none
+	Key    string
+	Group  int
+	Config *config.Entry
 }
 
 // Span is [offset, length] in the body.
