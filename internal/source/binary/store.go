@@ -56,10 +56,10 @@ import (
 // problem (a binary that failed, timed out — a transient failure is
 // retried — or a tool left out), and a stat key for every binary asked
 // (go run, shell commands and other launchers have none). Warnings are
-// kept, with their sentinel errors for errors.Is. The file follows the
-// schema cache's rules for hostile files (see internal/source/binary/schemacache): opened with
+// kept as data (persistform.go). The file follows the rules of package
+// internal/source/internal/cachefile for hostile files: opened with
 // O_NOFOLLOW|O_NONBLOCK, fstat'ed as a regular file of bounded size,
-// written to a temporary file and renamed.
+// written 0600 to a temporary file and renamed.
 
 // store keeps the binaries' resolution across runs. It saves one that
 // nothing is in doubt of, and loads it back while the configuration and
