@@ -329,16 +329,19 @@ const (
 // configuration's files have key. An empty ks says the configuration
 // names no server. It writes only when the snapshot changed.
 func Save(stem, key string, ks []Kept) error {
-	kept, err := EncodeKept(ks)
-	if err != nil {
-		return err
+	var kept []byte // none: a warm start decodes no JSON
+	if len(ks) > 0 {
+		var err error
+		if kept, err = EncodeKept(ks); err != nil {
+			return err
+		}
 	}
 	data := cachefile.Seal(snapshotMagic, snapshotVersion, append([]byte(key+"\n"), kept...))
 	path := stem + snapshotExt
 	if old, _, err := cachefile.Read(path, maxSnapshot); err == nil && bytes.Equal(old, data) {
 		return nil
 	}
-	_, err = cachefile.Write(filepath.Dir(path), path, data)
+	_, err := cachefile.Write(filepath.Dir(path), path, data)
 	return err
 }
 
@@ -357,6 +360,9 @@ func Load(stem, key string) ([]Kept, bool) {
 	k, kept, ok := bytes.Cut(payload, []byte("\n"))
 	if !ok || key == "" || string(k) != key {
 		return nil, false
+	}
+	if len(kept) == 0 {
+		return nil, true // the configuration names no server
 	}
 	ks, err := DecodeKept(kept)
 	if err != nil {
