@@ -13,21 +13,25 @@ import (
 	"github.com/toolhost/toolhost/internal/source/servers"
 )
 
-// The sources a configuration names (MCP servers: internal/source/servers) are
-// kept with the persisted resolution (its header's Sources), so that a
-// warm Open serves their tools without reading the configuration, the
-// servers' listing caches or merging, and compiles their schemas on
-// first call as it does a binary's:
+// The sources a configuration names (MCP servers: internal/source/servers)
+// keep their own snapshot beside the binaries' persisted resolution (in
+// the binaries' warm slot), so that a warm Open serves their tools
+// without reading the configuration, the servers' listing caches or
+// merging, and compiles their schemas on first call as it does a
+// binary's:
 //
-//   - A resolution made from a configuration that names sources is saved
-//     with Sources set to pendingSources, which never holds: until the
-//     sources are kept, Open reads the configuration.
-//   - After New or Open listed the sources (addSources), keepSources
-//     writes what internal/source/servers keeps of each (servers.Keep: the tools
-//     and their listing's validity) into the header, when every source
-//     may be kept (an MCP server whose listing came from or went to its
-//     cache, without problems, none of its tools left out by the
-//     catalog; a remote's manifest is never kept) and it changed.
+//   - A warm Open needs the servers' snapshot saved under the same key
+//     as the binaries' resolution (the configuration files' stat). A
+//     configuration naming no server saves an empty one. Without one,
+//     Open reads the configuration.
+//   - After Open listed the sources (addSources), keepSources saves
+//     what internal/source/servers keeps of each (servers.Keep: the tools
+//     and their listing's validity), when every source may be kept (an
+//     MCP server whose listing came from or went to its cache, without
+//     problems, none of its tools left out by the catalog; a remote's
+//     manifest is never kept) and it changed. Otherwise it removes the
+//     snapshot. A one-tool Open that lists no source leaves it as it is,
+//     or saves an empty one when the configuration names none.
 //   - Open serves the persisted resolution without reading the
 //     configuration only when its files are unchanged (the layers key:
 //     the sources' specs follow from them) and every kept source holds
@@ -38,16 +42,17 @@ import (
 //   - A restored source is made from the configuration on its first
 //     call (servers.Restore), the configuration read then.
 
-// keptSources decodes the Sources of p, a persisted resolution, and
-// reports whether every source holds now and its tools' names are
-// their own (as when they were kept, the catalog having left none out).
-// None with nil Sources (a configuration naming none).
-func keptSources(p *binary.Persisted) ([]servers.Kept, bool) {
-	if p.Sources() == nil {
-		return nil, true
+// keptSources loads the servers' snapshot kept beside p, the binaries'
+// persisted resolution, and reports whether every source holds now and
+// its tools' names are their own (as when they were kept, the catalog
+// having left none out).
+func keptSources(b *binary.Source, p *binary.Persisted) ([]servers.Kept, bool) {
+	stem, key, ok := b.WarmSlot()
+	if !ok {
+		return nil, false
 	}
-	ks, err := servers.DecodeKept(p.Sources())
-	if err != nil {
+	ks, ok := servers.Load(stem, key)
+	if !ok {
 		return nil, false
 	}
 	now := time.Now()
@@ -144,27 +149,41 @@ func (op *opener) open(_ context.Context, name string) (catalog.Source, error) {
 // (see above). Failing to is not an error: the next Open reads the
 // configuration.
 func (c *Catalog) keepSources() {
-	if !c.bins.KeepsSources() || c.sourcesSkipped {
+	stem, key, ok := c.bins.WarmSlot()
+	if !ok {
 		return
 	}
+	if c.sourcesSkipped { // a one-tool catalog listed no source
+		if c.cfg != nil && !servers.Named(c.cfg) {
+			_ = servers.Save(stem, key, nil) // none to list: the next one-tool Open is warm
+		}
+		return // else their snapshot stays as it was
+	}
+	if ks, ok := c.keptNow(); ok {
+		if servers.Save(stem, key, ks) == nil {
+			return
+		}
+	}
+	servers.Forget(stem)
+}
+
+// keptNow returns what may be kept of the catalog's sources, false when
+// one may not be kept.
+func (c *Catalog) keptNow() ([]servers.Kept, bool) {
 	for _, s := range c.Sources() {
 		if !s.Base && len(s.Problems) > 0 {
-			return
+			return nil, false
 		}
 	}
 	ks := make([]servers.Kept, 0, len(c.servers))
 	for _, src := range c.servers {
 		k, ok := servers.Keep(src)
 		if !ok {
-			return
+			return nil, false
 		}
 		ks = append(ks, k)
 	}
-	data, err := servers.EncodeKept(ks)
-	if err != nil {
-		return
-	}
-	c.bins.Keep(data)
+	return ks, true
 }
 
 // keepable reports whether cfg's sources may be kept with its persisted

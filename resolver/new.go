@@ -6,7 +6,6 @@ import (
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/source/binary"
-	"github.com/toolhost/toolhost/internal/source/servers"
 )
 
 // New resolves cfg into a catalog. Problems with single entries go to
@@ -41,7 +40,7 @@ func Open(ctx context.Context, files []string, load func() (*config.Config, erro
 	b := c.bins
 	b.SetLoad(files, load)
 	if p, ok := b.Persisted(); ok {
-		if ks, ok := keptSources(p); ok {
+		if ks, ok := keptSources(b, p); ok {
 			b.Install(p)
 			if err := c.AddBase(ctx, b); err != nil {
 				return nil, err
@@ -73,7 +72,7 @@ func newCatalog(opts *Options) (*Catalog, Options) {
 	b := binary.New(&binary.Options{
 		Root: o.Root, WorkspaceID: o.WorkspaceID, ConversationID: o.ConversationID, CacheDir: o.CacheDir,
 		Concurrency: o.Concurrency, Progress: o.Progress, PoolSize: o.PoolSize, PoolIdle: o.PoolIdle, Only: o.Only,
-		Audit: o.Audit, NamesSources: servers.Named, Pins: pinStore(o.PinDir),
+		Audit: o.Audit, Pins: pinStore(o.PinDir),
 	})
 	o.Root = b.Root()
 	return &Catalog{Catalog: catalog.New(&catalog.Options{Limiter: o.Limiter, Audit: o.Audit}), bins: b}, o

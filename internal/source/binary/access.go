@@ -1,7 +1,6 @@
 package binary
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 
@@ -57,7 +56,7 @@ func denied(b *binding, root string, res *invoke.Result, out tool.Outcome, err e
 // compileAccess compiles the entry's policy for context.access (see
 // sandbox.Policy.Wire): a rule that cannot be compiled keeps the entry
 // from being served, as JP refuses to run it with a wider policy.
-func (s *Source) compileAccess(e *entry) (*lintError, []commandWarning) {
+func (s *planner) compileAccess(e *entry) (*lintError, []commandWarning) {
 	b := e.bin
 	if b == nil || b.spec.Sandbox == nil {
 		return nil, nil
@@ -101,33 +100,6 @@ func outcomeText(out tool.Outcome, err error) string {
 		return err.Error()
 	}
 	return out.Message
-}
-
-// storedPolicy is an entry's policy in a persisted resolution.
-type storedPolicy struct {
-	Sandbox string         `json:"sandbox,omitempty"`
-	Access  *config.Access `json:"access,omitempty"`
-}
-
-// storePolicy returns the JSON of e's policy, nil when it has none.
-func storePolicy(e *config.Entry) ([]byte, error) {
-	if e.Access == nil && e.Sandbox == "" {
-		return nil, nil
-	}
-	return tool.Marshal(storedPolicy{e.Sandbox, e.Access})
-}
-
-// restorePolicy sets e's policy from data, false when data is malformed.
-func restorePolicy(data []byte, e *config.Entry) bool {
-	if len(data) == 0 {
-		return true
-	}
-	var sp storedPolicy
-	if err := json.Unmarshal(data, &sp); err != nil {
-		return false
-	}
-	e.Sandbox, e.Access = sp.Sandbox, sp.Access
-	return true
 }
 
 // Policy is a tool's effective access policy, as `toolhost describe

@@ -38,7 +38,7 @@ func newCatalogWith(ctx context.Context, cfg *config.Config, opts *Options, co *
 func openCatalog(ctx context.Context, files []string, load func() (*config.Config, error), opts *Options) (*Catalog, error) {
 	c := wire(opts, nil)
 	c.bins.SetLoad(files, load)
-	if p, ok := c.bins.Persisted(); ok && p.Sources() == nil {
+	if p, ok := c.bins.Persisted(); ok {
 		c.bins.Install(p)
 		return c, c.AddBase(ctx, c.bins)
 	}

@@ -16,7 +16,7 @@
 // binary was rebuilt ([catalog.Freshener]). Package resolver wires it
 // (resolver.New, resolver.Open) and documents what embedders see. The
 // rules of each part are in its file (resolve.go, merge.go, pool.go,
-// persist.go, access.go for the sandbox policy).
+// store.go, access.go for the sandbox policy).
 //
 // # Wiring
 //
@@ -30,8 +30,7 @@
 //	err := b.Start(ctx)                    // the persisted resolution, else resolve (not after Install)
 //	err = cat.AddBase(ctx, b)              // the catalog lists it (Index) and serves it
 //
-// Once the catalog served the other sources, [Source.KeepsSources] and
-// [Source.Keep] store what is kept of them in the persisted resolution's
-// header, for the next Open. [Source.Close], which the catalog calls,
-// ends the long-lived processes.
+// The other sources keep their own warm-start snapshots in the slot
+// [Source.WarmSlot] names, valid under the same key. [Source.Close],
+// which the catalog calls, ends the long-lived processes.
 package binary

@@ -38,7 +38,7 @@ func validProperty(name string) bool {
 // lint checks a resolved definition against what LLM providers accept: a
 // name matching ^[a-zA-Z0-9_-]{1,64}$ and an input schema that is a JSON
 // Schema object with properties. It compiles the schema for validation.
-func (s *Source) lint(e *entry) *lintError {
+func (s *planner) lint(e *entry) *lintError {
 	t := e.t()
 	if err := catalog.CheckName(t.Name); err != nil {
 		return &lintError{err, "rename the entry (or give the toolset a prefix without dots or spaces); names may hold letters, digits, _ and -"}

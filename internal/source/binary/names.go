@@ -22,6 +22,6 @@ func newError(name, command string, action tool.Action, cause error, fix string)
 
 // compile returns the compiled schema, from the binaries' memo when it
 // was compiled before.
-func (s *Source) compile(schema map[string]any) (*catalog.ArgSchema, error) {
+func (s *planner) compile(schema map[string]any) (*catalog.ArgSchema, error) {
 	return s.compiled.Compile(schema)
 }

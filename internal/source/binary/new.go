@@ -52,10 +52,6 @@ type Options struct {
 	// Audit, if set, is told the secrets the binaries read, to redact
 	// them from the audit log.
 	Audit *audit.Log
-	// NamesSources reports whether a configuration names other sources
-	// (MCP servers, remote catalogs) whose state a persisted resolution
-	// keeps beside the binaries' ([Source.Keep]), nil: none does.
-	NamesSources func(*config.Config) bool
 	// Pins, if set, holds back the tools of entries with pin = true whose
 	// definitions differ from the accepted ones (internal/pin).
 	Pins *pin.Store
@@ -90,25 +86,19 @@ func New(opts *Options) *Source {
 		o.ConversationID = "s-" + catalog.UUID([]byte("conversation:" + o.Root + ":" + strconv.Itoa(os.Getpid()) + ":" + time.Now().String()))[:8]
 	}
 	c := &Source{
-		root:           o.Root,
-		workspaceID:    o.WorkspaceID,
-		conversationID: o.ConversationID,
-		concurrency:    o.Concurrency,
-		progress:       o.Progress,
-		schemas:        &schemacache.Session{},
-		disk:           newDiskCache(o.CacheDir),
-		statEvery:      statEvery,
-		retryBase:      retryBase,
-		tools:          map[string]*entry{},
-		pools:          &pools{size: o.PoolSize, idle: o.PoolIdle},
-		cacheDir:       o.CacheDir,
-		only:           o.Only,
-		audit:          o.Audit,
-		namesSources:   o.NamesSources,
-		pins:           o.Pins,
+		root:      o.Root,
+		statEvery: statEvery,
+		retryBase: retryBase,
+		tools:     map[string]*entry{},
+		cacheDir:  o.CacheDir,
 	}
+	c.runner = &runner{root: o.Root, workspaceID: o.WorkspaceID, conversationID: o.ConversationID,
+		pools: &pools{size: o.PoolSize, idle: o.PoolIdle}, audit: o.Audit, keyOf: c.keyOf}
+	c.planner = &planner{root: o.Root, concurrency: o.Concurrency, progress: o.Progress, schemas: &schemacache.Session{},
+		disk: newDiskCache(o.CacheDir), runner: c.runner, pins: o.Pins}
+	c.store = &store{root: o.Root, cacheDir: o.CacheDir, only: o.Only, stat: c.planner.statKey, host: c.runner}
 	if o.PoolSize >= 0 {
-		c.pools.stopGauge = telemetry.ObservePools(c.pools.counts)
+		c.runner.pools.stopGauge = telemetry.ObservePools(c.runner.pools.counts)
 	}
 	return c
 }
@@ -128,11 +118,7 @@ func (s *Source) setConfig(cfg *config.Config, cacheDir, filesKey string) {
 	if cfg != nil {
 		files = cfg.Files
 	}
-	ps := newPersistence(cacheDir, s.root, cfg, filesKey, files)
-	if ps != nil && s.namesSources != nil {
-		ps.sources = s.namesSources(cfg)
-	}
-	s.persist.Store(ps)
+	s.store.persist.Store(newPersistence(cacheDir, s.root, cfg, filesKey, files))
 	s.plan.Store(p)
 	s.mu.Lock()
 	s.categories = p.categories
@@ -144,9 +130,9 @@ func (s *Source) setConfig(cfg *config.Config, cacheDir, filesKey string) {
 // [Source.ReadConfig], or when a binary of a [Persisted] resolution
 // changed.
 func (s *Source) SetLoad(files []string, load func() (*config.Config, error)) {
-	s.loadConfig, s.files = load, files
+	s.loadConfig, s.store.files = load, files
 	if s.cacheDir != "" {
-		s.filesKey = layersKey(s.root, files)
+		s.store.filesKey = layersKey(s.root, files)
 	}
 }
 
@@ -163,8 +149,8 @@ func (s *Source) ReadConfig(persist func(*config.Config) bool) (*config.Config, 
 			return
 		}
 		fk := ""
-		if err == nil && slices.Equal(cfg.Files, s.files) && persist(cfg) {
-			fk = s.filesKey // only a configuration without problems is served without reading it
+		if err == nil && slices.Equal(cfg.Files, s.store.files) && persist(cfg) {
+			fk = s.store.filesKey // only a configuration without problems is served without reading it
 		}
 		err = nil
 		s.setConfig(cfg, s.cacheDir, fk)
@@ -184,7 +170,7 @@ func (s *Source) Config() (*config.Config, error) {
 // Start serves the binaries' persisted resolution when it is valid, else
 // resolves their configuration. It fails only when ctx is done.
 func (s *Source) Start(ctx context.Context) error {
-	if l, ok := s.load(); ok {
+	if l, ok := s.store.load(s.plan.Load()); ok {
 		s.install(l)
 		return nil
 	}
@@ -200,21 +186,17 @@ type Persisted struct{ l *loaded }
 // (their stat unchanged) when it is valid, false when there is none (or
 // no cache directory).
 func (s *Source) Persisted() (*Persisted, bool) {
-	if s.filesKey == "" {
+	if s.store.filesKey == "" {
 		return nil, false
 	}
 	s.plan.Store(&plan{restored: true, groups: map[string]*group{}, groupOf: map[*config.Entry]*group{}, byKey: map[string]*config.Entry{}})
-	s.persist.Store(newPersistence(s.cacheDir, s.root, nil, s.filesKey, s.files))
-	l, ok := s.load()
+	s.store.persist.Store(newPersistence(s.cacheDir, s.root, nil, s.store.filesKey, s.store.files))
+	l, ok := s.store.load(s.plan.Load())
 	if !ok {
 		return nil, false
 	}
 	return &Persisted{l}, true
 }
-
-// Sources is what the persisted resolution keeps of the other sources
-// ([Source.Keep]), nil when the configuration names none.
-func (p *Persisted) Sources() []byte { return p.l.sources }
 
 // Has reports whether the persisted resolution has a binary tool of that
 // name.

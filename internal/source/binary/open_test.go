@@ -330,3 +330,45 @@ func openOnly(t *testing.T, root, cache, only string) (c *Catalog, withoutConfig
 	}
 	return c, !loaded
 }
+
+// TestOpenOldFormat: a persisted resolution written by the previous
+// format (version 9, testdata/resolution-v9.res, as the released toolhost
+// wrote it) is ignored cleanly: Open reads the configuration and serves
+// what a cold start does, without an error or a problem, and rewrites the
+// file in the current format, which the next Open serves.
+func TestOpenOldFormat(t *testing.T) {
+	t.Parallel()
+	count, _ := counter(t)
+	root, cache := t.TempDir(), t.TempDir()
+	writeConfig(t, root, persistConfig(count))
+	cold, _ := openCat(t, root, cache)
+	want := view(t, cold)
+	files, _ := filepath.Glob(filepath.Join(cache, "resolutions", "*.res"))
+	if len(files) != 1 {
+		t.Fatalf("resolutions %q, want one", files)
+	}
+	old, err := os.ReadFile(filepath.Join("testdata", "resolution-v9.res"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(files[0], old, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, without := openCat(t, root, cache)
+	if without {
+		t.Fatal("Open served a resolution of the old format")
+	}
+	if got := view(t, c); got != want {
+		t.Errorf("catalog after an old file differs:\n--- cold\n%s\n--- after\n%s", want, got)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := persist.Decode(data); err != nil {
+		t.Errorf("the file was not rewritten in the current format: %v", err)
+	}
+	if _, without := openCat(t, root, cache); !without {
+		t.Error("the Open after did not serve the rewritten resolution")
+	}
+}

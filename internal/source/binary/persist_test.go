@@ -268,8 +268,8 @@ func TestPersistedResolutionNotStored(t *testing.T) {
 		count, _ := counter(t)
 		root := t.TempDir()
 		c, err := newCatalog(t.Context(), parse(t, persistConfig(count)), &Options{Root: root})
-		if err != nil || c.bins.persist.Load() != nil {
-			t.Fatalf("New = %v, persistence %v", err, c.bins.persist.Load())
+		if err != nil || c.bins.store.persist.Load() != nil {
+			t.Fatalf("New = %v, persistence %v", err, c.bins.store.persist.Load())
 		}
 	})
 	for _, tt := range []struct{ name, cfg string }{
@@ -319,7 +319,7 @@ func TestPersistedResolutionHostile(t *testing.T) {
 				t.Fatal(err)
 			}
 			h.Tools[0].Detail[0] = 99999999
-			writeFile(t, path, string(persist.Encode(h, body)))
+			writeFile(t, path, string(encode(t, h, body)))
 		}},
 		{"another version", func(t *testing.T, path string, valid []byte) {
 			h, body, err := persist.Decode(valid)
@@ -327,7 +327,7 @@ func TestPersistedResolutionHostile(t *testing.T) {
 				t.Fatal(err)
 			}
 			h.Version++
-			writeFile(t, path, string(persist.Encode(h, body)))
+			writeFile(t, path, string(encode(t, h, body)))
 		}},
 		{"symlink to /dev/zero", func(t *testing.T, path string, _ []byte) {
 			if err := os.Symlink("/dev/zero", path); err != nil {
@@ -455,4 +455,14 @@ func TestPersistedRefresh(t *testing.T) {
 	if out, err := c.Call(t.Context(), "a", map[string]any{"path": "x"}, nil); err != nil || out.Type != tool.KindSuccess {
 		t.Errorf("Call = %v, %v", out, err)
 	}
+}
+
+// encode is persist.Encode for a header that encodes.
+func encode(t *testing.T, h *persist.Resolution, body []byte) []byte {
+	t.Helper()
+	data, err := persist.Encode(h, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }

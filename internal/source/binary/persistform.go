@@ -1,32 +1,26 @@
 package binary
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"maps"
-	"slices"
-	"time"
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/invoke"
 	"github.com/toolhost/toolhost/internal/source/binary/persist"
-	"github.com/toolhost/toolhost/tool"
 )
 
-// This file is the stored form of a resolution (persist.go says when one
+// This file is the stored form of a resolution (store.go says when one
 // is stored and used): the header's types, what a restored plan keeps of
 // the configuration, and the problems kept with their sentinel errors.
 
 // storePlan returns what restorePlan needs of p for tools.
-func storePlan(p *plan, tools []persist.Tool) (*persist.Plan, error) {
+func storePlan(p *plan, tools []persist.Tool) *persist.Plan {
 	sp := &persist.Plan{}
 	index := map[*group]int{}
 	for i, g := range p.order {
 		index[g] = i
-		sp.Groups = append(sp.Groups, persist.Group{Command: g.spec.Command, Shell: g.spec.Shell, Dir: g.spec.Dir, Env: g.spec.Env,
-			ClearEnv: g.spec.ClearEnv, Text: g.command, Timeout: g.timeout, Asked: g.asked})
+		spec := invoke.Spec{Command: g.spec.Command, Shell: g.spec.Shell, Dir: g.spec.Dir, Env: g.spec.Env, ClearEnv: g.spec.ClearEnv}
+		sp.Groups = append(sp.Groups, persist.Group{Spec: spec, Text: g.command, Timeout: g.timeout, Asked: g.asked})
 	}
 	seen := map[string]bool{}
 	for _, st := range tools {
@@ -35,25 +29,10 @@ func storePlan(p *plan, tools []persist.Tool) (*persist.Plan, error) {
 			continue
 		}
 		seen[st.Entry] = true
-		se := persist.Entry{Key: st.Entry, Group: index[p.groupOf[ce]], AllowOption: ce.AllowOption}
-		if ce.Options != nil {
-			data, err := tool.Marshal(ce.Options)
-			if err != nil {
-				return nil, err
-			}
-			se.Options = data
-		}
-		policy, err := storePolicy(ce)
-		if err != nil {
-			return nil, err
-		}
-		se.Policy = policy
-		sp.Entries = append(sp.Entries, se)
+		sp.Entries = append(sp.Entries, persist.Entry{Key: st.Entry, Group: index[p.groupOf[ce]], Config: ce})
 	}
-	for _, c := range p.categories {
-		sp.Categories = append(sp.Categories, persist.Category(c))
-	}
-	return sp, nil
+	sp.Categories = p.categories
+	return sp
 }
 
 // restorePlan rebuilds a plan from sp: entries hold only what a binding
@@ -61,29 +40,19 @@ func storePlan(p *plan, tools []persist.Tool) (*persist.Plan, error) {
 func restorePlan(sp *persist.Plan) (*plan, bool) {
 	p := &plan{restored: true, groups: map[string]*group{}, groupOf: map[*config.Entry]*group{}, byKey: map[string]*config.Entry{}}
 	for _, sg := range sp.Groups {
-		spec := &invoke.Spec{Command: sg.Command, Shell: sg.Shell, Dir: sg.Dir, Env: sg.Env, ClearEnv: sg.ClearEnv}
-		g := &group{key: invocationKey(spec), spec: spec, command: sg.Text, timeout: sg.Timeout, asked: sg.Asked}
-		if p.groups[g.key] != nil || len(sg.Command) == 0 {
+		spec := sg.Spec
+		g := &group{key: invocationKey(&spec), spec: &spec, command: sg.Text, timeout: sg.Timeout, asked: sg.Asked}
+		if p.groups[g.key] != nil || len(spec.Command) == 0 {
 			return nil, false
 		}
 		p.groups[g.key] = g
 		p.order = append(p.order, g)
 	}
 	for _, se := range sp.Entries {
-		if se.Group < 0 || se.Group >= len(p.order) || p.byKey[se.Key] != nil {
+		if se.Group < 0 || se.Group >= len(p.order) || p.byKey[se.Key] != nil || se.Config == nil {
 			return nil, false
 		}
-		ce := &config.Entry{AllowOption: se.AllowOption}
-		if len(se.Options) > 0 {
-			dec := json.NewDecoder(bytes.NewReader(se.Options))
-			dec.UseNumber() // numbers keep their digits
-			if err := dec.Decode(&ce.Options); err != nil {
-				return nil, false
-			}
-		}
-		if !restorePolicy(se.Policy, ce) {
-			return nil, false
-		}
+		ce := se.Config
 		p.byKey[se.Key] = ce
 		g := p.order[se.Group]
 		p.groupOf[ce] = g
@@ -91,111 +60,84 @@ func restorePlan(sp *persist.Plan) (*plan, bool) {
 			g.spec.Sandbox = pol // as newPlan does
 		}
 	}
-	for _, c := range sp.Categories {
-		p.categories = append(p.categories, catalog.Category(c))
-	}
+	p.categories = sp.Categories
 	return p, true
 }
 
-// storedDetail is a tool's detail in the body. Its definition is rebuilt
-// from it (the input schema from the parameters, as merge builds it).
-type storedDetail struct {
-	Annotations      map[string]any             `json:"annotations,omitempty"`
-	Description      string                     `json:"description,omitempty"`
-	Examples         string                     `json:"examples,omitempty"`
-	Parameters       map[string]*tool.Parameter `json:"parameters"`
-	Category         string                     `json:"category,omitempty"`
-	Tags             []string                   `json:"tags,omitempty"`
-	RequiresApproval bool                       `json:"requires_approval,omitempty"`
-	Run              catalog.RunMode            `json:"run,omitempty"`
-	Answers          map[string]any             `json:"answers,omitempty"`
-	Cancellation     string                     `json:"cancellation_response,omitempty"`
-	Timeout          time.Duration              `json:"timeout,omitempty"`
-	RateLimit        int                        `json:"rate_limit_per_minute,omitempty"`
-	Source           string                     `json:"source"`
-	Provenance       map[string]string          `json:"provenance"`
-
-	// Protocol v2: served as given, not rebuilt from Parameters.
-	Title        string         `json:"title,omitempty"`
-	Icons        []catalog.Icon `json:"icons,omitempty"`
-	OutputSchema map[string]any `json:"output_schema,omitempty"`
-	RawInput     map[string]any `json:"input_schema,omitempty"` // a raw input schema (Parameters is nil then)
-}
-
-// storedProblem is a warning; errors are never stored.
+// storedProblem is a warning as data: a [catalog.Problem], its cause as
+// text, and the fields of its [*catalog.Error] when it is one. Errors are
+// never stored. A cause keeps no error identity from the file, with one
+// exception the catalog defines by data: an Error with Offered is
+// [catalog.ErrToolNotOffered]. Any other Error, or a cause that wraps an
+// error, is not stored (storeProblem fails), so none loses its identity.
 type storedProblem struct {
-	Tool  string     `json:"tool,omitempty"`
-	Place string     `json:"place,omitempty"`
-	Fix   string     `json:"fix,omitempty"`
-	Msg   string     `json:"msg"`             // the cause's message (of Err.Err for an *Error)
-	Kinds []string   `json:"kinds,omitempty"` // the sentinels it matches
-	Error *storedErr `json:"error,omitempty"` // set when the cause is an *Error
+	Tool  string         `json:"tool,omitempty"`
+	Place string         `json:"place,omitempty"`
+	Fix   string         `json:"fix,omitempty"`
+	Msg   string         `json:"msg"`             // the cause's message (of Err.Err for an *Error)
+	Error *catalog.Error `json:"error,omitempty"` // set when the cause is an *Error; its Err is left out
 }
 
-type storedErr struct {
-	Tool    string      `json:"tool"`
-	Command string      `json:"command"`
-	Action  tool.Action `json:"action"`
-	Offered []string    `json:"offered,omitempty"`
-	Fix     string      `json:"fix,omitempty"`
-}
+// errNotStored is a warning whose cause wraps an error the stored form
+// cannot give back: the resolution is not persisted.
+var errNotStored = errors.New("a warning's cause cannot be stored")
 
-// sentinels are the errors a stored problem remembers matching, by name.
-var sentinels = map[string]error{
-	"unknown_tool": catalog.ErrUnknownTool, "invalid_name": catalog.ErrInvalidName, "duplicate": catalog.ErrDuplicate,
-	"not_object": catalog.ErrNotObject, "not_found": catalog.ErrNotFound, "not_executable": catalog.ErrNotExecutable,
-	"exit": catalog.ErrExit, "not_json": catalog.ErrNotJSON, "protocol": catalog.ErrProtocol, "not_schema": catalog.ErrNotSchema,
-	"timeout": catalog.ErrTimeout, "output_too_large": catalog.ErrOutputTooLarge, "tool_not_offered": catalog.ErrToolNotOffered,
-}
-
-// restoredError is a stored problem's cause: its message, matching the
-// sentinels the original matched.
-type restoredError struct {
-	msg   string
-	kinds []error
-}
-
-func (e *restoredError) Error() string   { return e.msg }
-func (e *restoredError) Unwrap() []error { return e.kinds }
-
-func storeProblem(p catalog.Problem) storedProblem {
+func storeProblem(p catalog.Problem) (storedProblem, error) {
 	sp := storedProblem{Tool: p.Tool, Place: p.Place, Fix: p.Fix}
 	cause := p.Err
 	var e *catalog.Error
 	if errors.As(p.Err, &e) && e == p.Err {
-		sp.Error = &storedErr{Tool: e.Tool, Command: e.Command, Action: e.Action, Offered: e.Offered, Fix: e.Fix}
-		cause = e.Err
-	}
-	if cause != nil {
-		sp.Msg = cause.Error()
-		for _, name := range slices.Sorted(maps.Keys(sentinels)) {
-			if errors.Is(cause, sentinels[name]) {
-				sp.Kinds = append(sp.Kinds, name)
-			}
+		se := *e
+		se.Err = nil
+		if se.Offered == nil && errors.Is(e.Err, catalog.ErrToolNotOffered) {
+			se.Offered = []string{}
 		}
+		sp.Error, cause = &se, e.Err
 	}
-	return sp
+	if cause == nil {
+		return sp, nil
+	}
+	sp.Msg = cause.Error()
+	switch {
+	case sp.Error != nil && !errors.Is(cause, catalog.ErrToolNotOffered):
+		return sp, errNotStored // an Error's cause is a sentinel (its doc)
+	case sp.Error == nil && wraps(cause):
+		return sp, errNotStored
+	}
+	return sp, nil
+}
+
+// wraps reports whether err wraps another error.
+func wraps(err error) bool {
+	switch err.(type) {
+	case interface{ Unwrap() error }, interface{ Unwrap() []error }:
+		return true
+	}
+	return false
 }
 
 func (sp storedProblem) restore() catalog.Problem {
-	cause := &restoredError{msg: sp.Msg}
-	for _, k := range sp.Kinds {
-		if s, ok := sentinels[k]; ok {
-			cause.kinds = append(cause.kinds, s)
-		}
-	}
+	var cause error = plainError(sp.Msg)
 	p := catalog.Problem{Tool: sp.Tool, Place: sp.Place, Warning: true, Fix: sp.Fix, Err: cause}
 	if e := sp.Error; e != nil {
-		p.Err = &catalog.Error{Tool: e.Tool, Command: e.Command, Action: e.Action, Offered: e.Offered, Fix: e.Fix, Err: cause}
+		if e.Offered != nil {
+			cause = offeredError(sp.Msg)
+		}
+		re := *e
+		re.Err = cause
+		p.Err = &re
 	}
 	return p
 }
 
-// rawInput is a tool's input schema when it is a raw one (protocol v2),
-// which Parameters cannot rebuild, nil otherwise.
-func rawInput(t *catalog.Tool) map[string]any {
-	if t.Parameters == nil && t.InputSchema != nil && !t.Dynamic {
-		return t.InputSchema
-	}
-	return nil
-}
+// plainError is a restored cause: its message alone.
+type plainError string
+
+func (e plainError) Error() string { return string(e) }
+
+// offeredError is a restored cause of an Error with Offered:
+// [catalog.ErrToolNotOffered], as the catalog defines Offered.
+type offeredError string
+
+func (e offeredError) Error() string { return string(e) }
+func (e offeredError) Unwrap() error { return catalog.ErrToolNotOffered }

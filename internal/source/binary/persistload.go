@@ -1,7 +1,6 @@
 package binary
 
 import (
-	"bytes"
 	"encoding/json"
 	"maps"
 	"os"
@@ -10,11 +9,11 @@ import (
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/internal/source/binary/persist"
-	"github.com/toolhost/toolhost/internal/source/binary/schemacache"
+	"github.com/toolhost/toolhost/internal/source/internal/cachefile"
 	"github.com/toolhost/toolhost/tool"
 )
 
-// This file reads a persisted resolution back (persist.go says when one
+// This file reads a persisted resolution back (store.go says when one
 // is used): the whole file, or with Options.Only the header and one tool's
 // detail, checked against the binaries' stat keys before it is served.
 
@@ -26,22 +25,21 @@ type loaded struct {
 	identity *catalog.Identity // nil: computed from the tools when asked
 	plan     *plan             // the catalog's, or the one restored with it
 	list     []byte
-	sources  []byte // what is kept of the sources (keep.go); nil: the configuration names none
 }
 
 // load reads the persisted resolution when it is valid for the catalog's
 // configuration and binaries as they are now (see the rules above).
-func (s *Source) load() (*loaded, bool) {
+func (s *store) load(pl *plan) (*loaded, bool) {
 	p := s.persist.Load()
-	if p == nil || !schemacache.At(p.dir).Usable() {
+	if p == nil || !cachefile.Usable(p.dir) {
 		return nil, false
 	}
 	if s.only != "" {
-		if l, found := s.loadOne(p); found {
+		if l, found := s.loadOne(p, pl); found {
 			return l, l != nil
 		}
 	}
-	data, err := persist.ReadFile(p.path, persist.MaxFile)
+	data, _, err := cachefile.Read(p.path, persist.MaxFile)
 	if err != nil {
 		return nil, false
 	}
@@ -49,7 +47,7 @@ func (s *Source) load() (*loaded, bool) {
 	if err != nil {
 		return nil, false
 	}
-	l, ok := s.loadHeader(p, h)
+	l, ok := s.loadHeader(p, pl, h)
 	if !ok {
 		return nil, false
 	}
@@ -72,17 +70,17 @@ func (s *Source) load() (*loaded, bool) {
 // identity and listing are computed from it. A nil *loaded with found
 // means the resolution is not valid (load's rules): the configuration is
 // resolved. Not found, load reads the whole file as without Only.
-func (s *Source) loadOne(p *persistence) (l *loaded, found bool) {
-	f, size, err := persist.OpenFile(p.path, persist.MaxFile)
+func (s *store) loadOne(p *persistence, pl *plan) (l *loaded, found bool) {
+	f, fi, err := cachefile.Open(p.path, persist.MaxFile)
 	if err != nil {
 		return nil, false
 	}
 	defer f.Close()
-	h, i, detail, err := persist.DecodeOne(f, size, s.only)
+	h, i, detail, err := persist.DecodeOne(f, fi.Size(), s.only)
 	if err != nil || i < 0 {
 		return nil, false
 	}
-	if l, ok := s.loadHeader(p, h); ok {
+	if l, ok := s.loadHeader(p, pl, h); ok {
 		if e, ok := s.restore(l.plan, h.Tools[i], detail); ok {
 			l.tools[e.name] = e
 			return l, true
@@ -95,19 +93,18 @@ func (s *Source) loadOne(p *persistence) (l *loaded, found bool) {
 // (its key, or with Open its configuration files' stat, and the stat key
 // of each binary toCheck names), and returns what installing it needs but
 // its tools, identity and listing.
-func (s *Source) loadHeader(p *persistence, h *persist.Resolution) (*loaded, bool) {
+func (s *store) loadHeader(p *persistence, pl *plan, h *persist.Resolution) (*loaded, bool) {
 	restored := p.key == "" // Open, before reading the configuration: only its files' stat can match
 	if restored && (h.Files == "" || h.Files != p.files || h.Plan == nil) || !restored && h.Key != p.key {
 		return nil, false
 	}
-	pl := s.plan.Load()
 	var ok bool
 	if restored {
 		if pl, ok = restorePlan(h.Plan); !ok {
 			return nil, false
 		}
 	}
-	l := &loaded{tools: make(map[string]*entry, len(h.Tools)), plan: pl, sources: h.Sources}
+	l := &loaded{tools: make(map[string]*entry, len(h.Tools)), plan: pl}
 	if l.keys, ok = storedKeys(pl, h.Keys); !ok || !s.current(l.keys, s.toCheck(pl, h.Tools)) {
 		return nil, false // rebuilt, edited or gone
 	}
@@ -146,7 +143,7 @@ func storedKeys(pl *plan, stored []string) (map[string]cacheKey, bool) {
 // With [Options.Only] naming one of tools, it is only the group of that
 // tool's entry, or none when its parameters come from the configuration
 // alone.
-func (s *Source) toCheck(pl *plan, tools []persist.Tool) []*group {
+func (s *store) toCheck(pl *plan, tools []persist.Tool) []*group {
 	if s.only != "" {
 		if i, found := slices.BinarySearchFunc(tools, s.only, func(st persist.Tool, name string) int {
 			return strings.Compare(st.Name, name)
@@ -167,9 +164,9 @@ func (s *Source) toCheck(pl *plan, tools []persist.Tool) []*group {
 }
 
 // current reports whether each of groups has the stat key stored for it.
-func (s *Source) current(keys map[string]cacheKey, groups []*group) bool {
+func (s *store) current(keys map[string]cacheKey, groups []*group) bool {
 	for _, g := range groups {
-		if s.statKey(g) != keys[g.key] {
+		if s.stat(g) != keys[g.key] {
 			return false
 		}
 	}
@@ -178,7 +175,7 @@ func (s *Source) current(keys map[string]cacheKey, groups []*group) bool {
 
 // restore rebuilds one tool's entry: its binding from the configuration
 // entry, its detail decoded on first use.
-func (s *Source) restore(pl *plan, st persist.Tool, detail []byte) (*entry, bool) {
+func (s *store) restore(pl *plan, st persist.Tool, detail []byte) (*entry, bool) {
 	ce := pl.byKey[st.Entry]
 	if ce == nil || st.Name == "" {
 		return nil, false
@@ -196,32 +193,21 @@ func (s *Source) restore(pl *plan, st persist.Tool, detail []byte) (*entry, bool
 		return nil, false // resolve afresh, which reports it
 	}
 	e := &entry{name: st.Name, summary: st.Summary, enabled: st.Enabled, bin: &binding{
-		host: s, spec: spec, group: g, name: st.Bin, options: maps.Clone(ce.Options), timeout: st.Timeout, protocol: st.Protocol, v2: st.V2, longLived: st.LongLived,
+		host: s.host, spec: spec, group: g, name: st.Bin, options: maps.Clone(ce.Options), timeout: st.Timeout, protocol: st.Protocol, v2: st.V2, longLived: st.LongLived,
 		access: access, secrets: secretsOf(ce),
 	}}
 	e.decode = func() *catalog.Tool {
-		var d storedDetail
-		dec := json.NewDecoder(bytes.NewReader(detail))
-		dec.UseNumber() // numbers keep their digits
-		if err := dec.Decode(&d); err != nil {
+		t, err := cachefile.UnmarshalTool(detail)
+		if err != nil {
 			// The CRC matched, so only a hostile writer gets here: serve
 			// the tool without parameters, and resolve afresh next time.
 			if p := s.persist.Load(); p != nil {
 				os.Remove(p.path)
 			}
-			d = storedDetail{Source: "(unreadable persisted resolution)", Provenance: map[string]string{}}
+			t = &catalog.Tool{Definition: catalog.Definition{InputSchema: tool.InputSchema(nil)},
+				Source: "(unreadable persisted resolution)", Provenance: map[string]string{}}
 		}
-		input := d.RawInput
-		if input == nil {
-			input = tool.InputSchema(d.Parameters)
-		}
-		t := &catalog.Tool{
-			Definition: catalog.Definition{Name: st.Name, Summary: st.Summary, InputSchema: input, Annotations: d.Annotations,
-				Title: d.Title, Icons: d.Icons, OutputSchema: d.OutputSchema},
-			Description: d.Description, Examples: d.Examples, Parameters: d.Parameters, Category: d.Category, Tags: d.Tags,
-			RequiresApproval: d.RequiresApproval, Timeout: d.Timeout, Enabled: st.Enabled, Source: d.Source, Provenance: d.Provenance,
-			Run: d.Run, Answers: d.Answers, CancellationResponse: d.Cancellation, RateLimit: d.RateLimit,
-		}
+		t.Name, t.Summary, t.Enabled = st.Name, st.Summary, st.Enabled
 		return t
 	}
 	return e, true

@@ -12,7 +12,7 @@ import (
 // and a problem for each other: it is held, not served. Only an entry
 // with pin = true is checked; its first definitions are accepted as
 // they are.
-func (s *Source) pinned(e *config.Entry, tools []produced) ([]produced, []catalog.Problem) {
+func (s *planner) pinned(e *config.Entry, tools []produced) ([]produced, []catalog.Problem) {
 	if s.pins == nil || e.Pin == nil || !*e.Pin || len(tools) == 0 {
 		return tools, nil
 	}

@@ -388,7 +388,7 @@ func (pr *proc) release() {
 
 // runPooled runs one request of a long-lived binary on its pool. It
 // returns an *errDoubt when the call must run one-shot instead.
-func (s *Source) runPooled(ctx context.Context, p *pool, e *entry, req *tool.Request, onEvent func(tool.Event)) (tool.Outcome, error) {
+func (s *runner) runPooled(ctx context.Context, p *pool, e *entry, req *tool.Request, onEvent func(tool.Event)) (tool.Outcome, error) {
 	start := time.Now()
 	pr, id, call, err := p.acquire(onEvent)
 	if err != nil {

@@ -45,7 +45,7 @@ func (s *Source) refreshNow(ctx context.Context, retries bool) (changed bool, er
 // since keys were taken (its stat key).
 func (s *Source) changedSince(keys map[string]cacheKey) bool {
 	for _, g := range s.plan.Load().order {
-		if g.asked && s.statKey(g) != keys[g.key] {
+		if g.asked && s.planner.statKey(g) != keys[g.key] {
 			return true
 		}
 	}
@@ -167,7 +167,7 @@ func (s *Source) rebuild(ctx context.Context) (changed bool, err error) {
 		return false, err
 	}
 	pass := s.builds.Add(1)
-	r := s.resolve(ctx)
+	r := s.planner.resolve(ctx, s.plan.Load())
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
@@ -201,7 +201,7 @@ func (s *Source) rebuild(ctx context.Context) (changed bool, err error) {
 	for _, fn := range fns {
 		fn()
 	}
-	_ = s.save(r) // the persisted resolution only saves time
+	_ = s.store.save(s.plan.Load(), r) // the persisted resolution only saves time
 	return changed, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/toolhost/toolhost/internal/pin"
 	"io/fs"
 	"maps"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/invoke"
+	"github.com/toolhost/toolhost/internal/source/binary/schemacache"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -23,6 +25,22 @@ type answer struct {
 	key  cacheKey // the group's stat key, "" when none
 	resp *tool.SchemaResponse
 	err  error
+}
+
+// planner resolves a configuration's plan into tools. It asks each
+// group's binary for its schema (bounded, concurrently, through the
+// schema caches), merges the entries' overrides, lints each tool and
+// binds it to the runner. It holds no tools: [Source] installs what a
+// pass returns. Safe for concurrent use.
+type planner struct {
+	root        string
+	concurrency int                   // schema requests in flight, at most
+	progress    func(done, total int) // Options.Progress; nil: none
+	schemas     *schemacache.Session  // schema answers for the catalog's lifetime
+	disk        diskCache             // persistent schema answers; zero: none
+	runner      *runner               // builds the schema requests, runs the bound tools
+	compiled    catalog.Compiled      // input schemas compiled so far
+	pins        *pin.Store            // Options.Pins: entries with pin = true are checked; nil: none
 }
 
 // resolution is the result of one pass over the plan.
@@ -35,7 +53,7 @@ type resolution struct {
 }
 
 // statKey returns the persistent-cache key of a group, "" when it has none.
-func (s *Source) statKey(g *group) cacheKey {
+func (s *planner) statKey(g *group) cacheKey {
 	k, ok := statKeyOf(g.spec, s.root)
 	if !ok {
 		return ""
@@ -46,7 +64,7 @@ func (s *Source) statKey(g *group) cacheKey {
 // schemaRequest runs one schema request. When sem is not nil, the binary
 // runs holding one of its slots: sem bounds the processes running at once,
 // and reading the answer is not part of that.
-func (s *Source) schemaRequest(ctx context.Context, g *group, sem chan struct{}) (*tool.SchemaResponse, error) {
+func (s *planner) schemaRequest(ctx context.Context, g *group, sem chan struct{}) (*tool.SchemaResponse, error) {
 	res, err := s.runSchema(ctx, g, sem)
 	if err != nil {
 		return nil, err
@@ -56,7 +74,7 @@ func (s *Source) schemaRequest(ctx context.Context, g *group, sem chan struct{})
 
 // runSchema runs a group's binary for a schema request, within a slot of
 // sem when sem is not nil.
-func (s *Source) runSchema(ctx context.Context, g *group, sem chan struct{}) (*invoke.Result, error) {
+func (s *planner) runSchema(ctx context.Context, g *group, sem chan struct{}) (*invoke.Result, error) {
 	if sem != nil {
 		select {
 		case sem <- struct{}{}:
@@ -69,27 +87,13 @@ func (s *Source) runSchema(ctx context.Context, g *group, sem chan struct{}) (*i
 	defer cancel()
 	spec := *g.spec // a schema request changes nothing: read-only, no network
 	spec.Sandbox = g.spec.Sandbox.Probe()
-	return invoke.Run(ctx, &spec, s.request(tool.ActionSchema, nil))
-}
-
-// request builds the request of an action.
-func (s *Source) request(action tool.Action, call *tool.Call) *tool.Request {
-	return &tool.Request{
-		Protocol: tool.Version,
-		Context: tool.Context{
-			Action:         action,
-			Root:           s.root,
-			WorkspaceID:    s.workspaceID,
-			ConversationID: s.conversationID,
-		},
-		Tool: call,
-	}
+	return invoke.Run(ctx, &spec, s.runner.request(tool.ActionSchema, nil))
 }
 
 // fetch returns a group's schema: from the session cache, else the
 // persistent cache, else the binary (whose answer is then stored). sem,
 // when not nil, bounds the binaries running at once (see schemaRequest).
-func (s *Source) fetch(ctx context.Context, g *group, key cacheKey, sem chan struct{}) (*tool.SchemaResponse, error) {
+func (s *planner) fetch(ctx context.Context, g *group, key cacheKey, sem chan struct{}) (*tool.SchemaResponse, error) {
 	return s.schemas.Get(ctx, sessionKey(g, key), func() (*tool.SchemaResponse, error) {
 		if resp, ok := s.disk.Load(g.key, s.root, key); ok {
 			return resp, nil
@@ -130,8 +134,7 @@ type produced struct {
 // its binary has answered, while the other binaries still run. The
 // tools are then registered in plan order, so that the result does not
 // depend on which binary answered first.
-func (s *Source) resolve(ctx context.Context) *resolution {
-	p := s.plan.Load()
+func (s *planner) resolve(ctx context.Context, p *plan) *resolution {
 	r := &resolution{tools: map[string]*entry{}, keys: map[string]cacheKey{}, retry: map[string]bool{}, retryFor: map[string]string{}}
 	answers := map[*group]*answer{}
 	indexes := map[*group][]int{} // the entries of each asked group, by index in p.entries
@@ -213,7 +216,7 @@ func (s *Source) resolve(ctx context.Context) *resolution {
 // goroutine of its own with at most s.concurrency binaries running at
 // once, fills in the answers, and calls then(g) in g's goroutine once g
 // has answered. The caller waits for the returned group.
-func (s *Source) askAll(ctx context.Context, p *plan, answers map[*group]*answer, then func(g *group)) *sync.WaitGroup {
+func (s *planner) askAll(ctx context.Context, p *plan, answers map[*group]*answer, then func(g *group)) *sync.WaitGroup {
 	var (
 		wg       sync.WaitGroup
 		sem      = make(chan struct{}, s.concurrency)
@@ -248,7 +251,7 @@ func (s *Source) askAll(ctx context.Context, p *plan, answers map[*group]*answer
 // build makes the tools of one entry from its group's answer (nil for an
 // entry declared in TOML alone) and checks them. A binary that did not
 // answer, or does not offer the entry's tool, is a problem instead.
-func (s *Source) build(e *config.Entry, g *group, a *answer) *built {
+func (s *planner) build(e *config.Entry, g *group, a *answer) *built {
 	b := &built{}
 	place, cmdPlace := e.Place.String(), posOr(e, "command")
 	if e.Toolset {
@@ -328,7 +331,7 @@ func overridesWithoutBinary(e *config.Entry, g *group) (catalog.Problem, bool) {
 // check runs the checks of a tool that do not depend on the other tools:
 // the definition ([Source.lint], which also compiles its schema), then
 // its command, then the warnings. Each runs only if the one before passed.
-func (s *Source) check(e *entry, place, cmdPlace string) produced {
+func (s *planner) check(e *entry, place, cmdPlace string) produced {
 	pr := produced{e: e, place: place, cmdPlace: cmdPlace}
 	if pr.lint = s.lint(e); pr.lint != nil {
 		return pr
@@ -346,7 +349,7 @@ func (s *Source) check(e *entry, place, cmdPlace string) produced {
 }
 
 // bind completes a merged tool with how to run it.
-func (s *Source) bind(t *catalog.Tool, e *config.Entry, g *group, resp *tool.SchemaResponse) *entry {
+func (s *planner) bind(t *catalog.Tool, e *config.Entry, g *group, resp *tool.SchemaResponse) *entry {
 	name := e.BinaryTool()
 	t.Source = e.Command.String()
 	if name != t.Name || e.Toolset || e.Tool != "" {
@@ -363,7 +366,7 @@ func (s *Source) bind(t *catalog.Tool, e *config.Entry, g *group, resp *tool.Sch
 	}
 	spec = withPolicy(spec, e)
 	return newEntry(t, nil, &binding{
-		host:      s,
+		host:      s.runner,
 		spec:      spec,
 		group:     g,
 		name:      name,
@@ -377,7 +380,7 @@ func (s *Source) bind(t *catalog.Tool, e *config.Entry, g *group, resp *tool.Sch
 }
 
 // toolset expands a [toolsets.NAME] entry into the tools of its binary.
-func (s *Source) toolset(e *config.Entry, g *group, resp *tool.SchemaResponse, problems *[]catalog.Problem) []*entry {
+func (s *planner) toolset(e *config.Entry, g *group, resp *tool.SchemaResponse, problems *[]catalog.Problem) []*entry {
 	offered := resp.Names()
 	for _, n := range e.Include {
 		if !slices.Contains(offered, n) {
@@ -446,14 +449,14 @@ func notOffered(e *config.Entry, g *group, resp *tool.SchemaResponse) catalog.Pr
 }
 
 // diagnose turns a failed schema request into a problem with a fix.
-func (s *Source) diagnose(e *config.Entry, g *group, cause error) catalog.Problem {
+func (s *planner) diagnose(e *config.Entry, g *group, cause error) catalog.Problem {
 	err := newError(e.Name, g.command, tool.ActionSchema, cause, s.fixFor(e, g, cause))
 	return catalog.Problem{Tool: e.Name, Place: posOr(e, "command"), Err: err, Fix: err.Fix}
 }
 
 // fixFor says what the user can do about a binary that did not describe
 // itself.
-func (s *Source) fixFor(e *config.Entry, g *group, cause error) string {
+func (s *planner) fixFor(e *config.Entry, g *group, cause error) string {
 	switch {
 	case errors.Is(cause, catalog.ErrNotFound):
 		if len(g.spec.Command) > 0 && strings.Contains(g.spec.Command[0], "/") {
@@ -568,7 +571,7 @@ func allowed(m map[string]bool) []string {
 // values that would be read as options ([entry.Refuse]). Call runs that
 // check before anything starts. So a refused value is an error outcome
 // naming the argument, exactly as a value the schema rejects.
-func (s *Source) refuseOptions(e *entry) {
+func (s *planner) refuseOptions(e *entry) {
 	if e.args == nil {
 		return
 	}

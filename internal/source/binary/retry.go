@@ -63,7 +63,7 @@ func (s *Source) dueRetriesLocked(now time.Time) []string {
 		due = append(due, key)
 		r.attempts++
 		r.next = now.Add(min(s.retryBase<<r.attempts, retryMax))
-		s.schemas.Forget(key)
+		s.planner.schemas.Forget(key)
 	}
 	return due
 }

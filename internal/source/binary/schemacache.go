@@ -3,6 +3,7 @@ package binary
 import (
 	"github.com/toolhost/toolhost/internal/invoke"
 	"github.com/toolhost/toolhost/internal/source/binary/schemacache"
+	"github.com/toolhost/toolhost/internal/source/internal/cachefile"
 )
 
 // The schema caches' keys and files are package schemacache's. These
@@ -33,7 +34,8 @@ func newDiskCache(cacheDir string) diskCache { return schemacache.NewDisk(cacheD
 func decodeCacheFile(data []byte) (*cacheFile, error) { return schemacache.DecodeFile(data) }
 
 func writeAtomic(dir, path string, data []byte) error {
-	return schemacache.WriteAtomic(dir, path, data)
+	_, err := cachefile.Write(dir, path, data)
+	return err
 }
 
 // DefaultCacheDir returns the directory of the persistent schema cache:

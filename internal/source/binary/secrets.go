@@ -39,7 +39,7 @@ var redactedSecret = []byte("[redacted]")
 
 // withSecrets returns spec with e's secret variables added to its
 // environment, read now, and their values; spec itself when e has none.
-func (s *Source) withSecrets(e *entry, action tool.Action, spec *invoke.Spec) (*invoke.Spec, []string, error) {
+func (s *runner) withSecrets(e *entry, action tool.Action, spec *invoke.Spec) (*invoke.Spec, []string, error) {
 	ce := e.bin.secrets
 	if ce == nil || action == tool.ActionSchema {
 		return spec, nil, nil

@@ -1,55 +1,46 @@
 package binary
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"github.com/toolhost/toolhost/internal/pin"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/invoke"
-	"github.com/toolhost/toolhost/internal/source/binary/persist"
-	"github.com/toolhost/toolhost/internal/source/binary/schemacache"
 	"github.com/toolhost/toolhost/tool"
 )
 
-// Source is the local-binary source: the tools a configuration's
-// entries make of binaries (resolution, merge, schema caches, long-lived
-// pools, the persisted resolution). It is the catalog's base source.
+// Source is the local-binary source, the catalog's base source. It
+// serves the tools of the last resolution and installs the next one. It
+// checks the binaries before a call and resolves again when one changed
+// (refresh.go). Three parts do the rest, each in its own files: the
+// planner resolves the plan into tools (plan.go, resolve.go, merge.go,
+// lint.go), the runner runs the calls one-shot or pooled (run.go,
+// pool.go, secrets.go), and the store keeps the resolution across runs
+// (store.go, persistload.go, persistform.go).
 type Source struct {
 	// fixed at creation
-	root, workspaceID, conversationID string
-	concurrency                       int
-	progress                          func(done, total int)
-	plan                              atomic.Pointer[plan]           // what the configuration asks for; replaced once when a restored plan needs the configuration (fullPlan)
-	loadConfig                        func() (*config.Config, error) // Open's load; nil for New
-	loadOnce                          sync.Once
-	schemas                           *schemacache.Session        // schema answers for this catalog's lifetime
-	disk                              diskCache                   // persistent schema answers; zero: none
-	persist                           atomic.Pointer[persistence] // where the resolution is persisted; nil: nowhere
-	statEvery                         time.Duration               // minimum delay between automatic stat checks
-	retryBase                         time.Duration               // first delay before a timed-out schema request is retried
-	pools                             *pools                      // long-lived processes (pool.go)
-	cacheDir                          string
-	only                              string                    // Options.Only
-	audit                             *audit.Log                // Options.Audit: the secrets read are redacted there
-	namesSources                      func(*config.Config) bool // Options.NamesSources
-	pins                              *pin.Store                // Options.Pins
-	files                             []string                  // SetLoad's
-	filesKey                          string                    // layersKey of files; "": not persisted
+	root       string
+	runner     *runner                        // runs the calls: one-shot, or on a long-lived process (run.go, pool.go)
+	plan       atomic.Pointer[plan]           // what the configuration asks for; replaced once when a restored plan needs the configuration (fullPlan)
+	loadConfig func() (*config.Config, error) // Open's load; nil for New
+	loadOnce   sync.Once
+	planner    *planner      // resolves the plan into tools (resolve.go)
+	store      *store        // keeps the resolution across runs (store.go)
+	statEvery  time.Duration // minimum delay between automatic stat checks
+	retryBase  time.Duration // first delay before a timed-out schema request is retried
+	cacheDir   string
 
 	// safe for concurrent use on their own, without mu
-	builds   atomic.Uint64    // resolution passes started
-	compiled catalog.Compiled // input schemas compiled so far
-	bg       background       // refreshes under way, ended by Close (refresh.go)
+	builds atomic.Uint64 // resolution passes started
+	bg     background    // refreshes under way, ended by Close (refresh.go)
 
 	mu         sync.Mutex
 	tools      map[string]*entry
@@ -164,7 +155,7 @@ func (s *Source) Call(ctx context.Context, req catalog.CallRequest) (catalog.Cal
 	if e == nil {
 		return catalog.CallResult{}, fmt.Errorf("%w %q (its binary no longer offers it)", catalog.ErrUnknownTool, req.Tool)
 	}
-	out, err := s.run(ctx, e, tool.ActionRun, req.Args, req.Answers, req.OnEvent)
+	out, err := s.runner.run(ctx, e, tool.ActionRun, req.Args, req.Answers, req.OnEvent)
 	return catalog.CallResult{Outcome: out, QuestionsEach: true}, err
 }
 
@@ -175,7 +166,7 @@ func (s *Source) Format(ctx context.Context, name string, args map[string]any) (
 	if e == nil {
 		return "", false
 	}
-	return s.formatBinary(ctx, e, args)
+	return s.runner.formatBinary(ctx, e, args)
 }
 
 // Watch registers changed to run after each resolution installed (the
@@ -224,10 +215,10 @@ func (s *Source) watchersLocked() []func() {
 // outcome of a crash; later calls run one-shot.
 func (s *Source) Close() error {
 	s.bg.close()
-	if s.pools.stopGauge != nil {
-		s.pools.stopGauge()
+	if s.runner.pools.stopGauge != nil {
+		s.runner.pools.stopGauge()
 	}
-	s.pools.closeAll()
+	s.runner.pools.closeAll()
 	return nil
 }
 
@@ -304,39 +295,27 @@ func (s *Source) Unconfined(served func(name string) bool) []catalog.Problem {
 	return out
 }
 
-// KeepsSources reports whether the persisted resolution is to keep the
-// other sources' state ([Source.Keep]): it is persisted without the
-// configuration being read, and the configuration names other sources.
-func (s *Source) KeepsSources() bool {
-	p := s.persist.Load()
-	return p != nil && p.key != "" && p.files != "" && p.sources
+// WarmSlot names where the other sources keep their own warm-start
+// snapshots beside the binaries' persisted resolution. A snapshot is the
+// file stem plus the source's own extension. It must hold for key, the
+// stat of the configuration's files, as the binaries' resolution does.
+// ok is false when a warm start cannot skip reading the configuration
+// (New, no cache directory, or a configuration read at every start).
+func (s *Source) WarmSlot() (stem, key string, ok bool) {
+	p := s.store.persist.Load()
+	if p == nil || p.files == "" {
+		return "", "", false
+	}
+	return strings.TrimSuffix(p.path, ".res"), p.files, true
 }
-
-// Keep writes data, what is kept of the other sources (package
-// internal/source/servers), into the persisted resolution's header when it
-// changed. Failing to is not an error: the next Open reads the
-// configuration.
-func (s *Source) Keep(data []byte) {
-	p := s.persist.Load()
-	if p == nil {
-		return
-	}
-	raw, err := persist.ReadFile(p.path, persist.MaxFile)
-	if err != nil {
-		return
-	}
-	h, body, err := persist.Decode(raw)
-	if err != nil || h.Key != p.key || h.Files != p.files || bytes.Equal(h.Sources, data) {
-		return
-	}
-	h.Sources = data
-	_ = writeAtomic(p.dir, p.path, persist.Encode(h, body))
-}
-
-// pendingSources is the Sources of a resolution whose configuration
-// names sources not kept (yet): it never decodes. So it never holds.
-var pendingSources = []byte("pending")
 
 // Root is the workspace root the binaries run in (Options.Root, made
 // absolute; the current directory when it was empty).
 func (s *Source) Root() string { return s.root }
+
+// keyOf returns the stat key of g when the tools were built.
+func (s *Source) keyOf(g *group) cacheKey {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.keys[g.key]
+}

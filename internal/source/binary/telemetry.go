@@ -11,7 +11,7 @@ import (
 
 // runPooledTraced is [Source.runPooled] under the span "tool run" (a
 // one-shot run's is invoke's).
-func (s *Source) runPooledTraced(ctx context.Context, p *pool, e *entry, req *tool.Request, onEvent func(tool.Event)) (out tool.Outcome, err error) {
+func (s *runner) runPooledTraced(ctx context.Context, p *pool, e *entry, req *tool.Request, onEvent func(tool.Event)) (out tool.Outcome, err error) {
 	ctx, span := telemetry.Start(ctx, telemetry.SpanToolRun)
 	span.String(telemetry.AttrAction, string(req.Context.Action))
 	span.Bool(telemetry.AttrPooled, true)

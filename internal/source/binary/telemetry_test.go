@@ -154,7 +154,7 @@ func TestPoolCounts(t *testing.T) {
 	t.Cleanup(func() { otel.SetTracerProvider(prev); _ = tp.Shutdown(context.Background()) })
 
 	c := longLived(t, nil, "")
-	if got := c.bins.pools.counts(); len(got) != 0 {
+	if got := c.bins.runner.pools.counts(); len(got) != 0 {
 		t.Fatalf("counts before any call %v, want none", got)
 	}
 	const trace = "0000000000000000000000000000beef"
@@ -163,7 +163,7 @@ func TestPoolCounts(t *testing.T) {
 		t.Fatalf("pid call = %+v, %v", out, err)
 	}
 	want := []telemetry.PoolCount{{Binary: filepath.Base(exe(t)), Idle: 1}}
-	if got := c.bins.pools.counts(); !reflect.DeepEqual(got, want) {
+	if got := c.bins.runner.pools.counts(); !reflect.DeepEqual(got, want) {
 		t.Errorf("counts %v, want %v", got, want)
 	}
 	var pooled int
@@ -175,7 +175,7 @@ func TestPoolCounts(t *testing.T) {
 	if pooled != 1 {
 		t.Errorf("%d pooled tool run spans, want 1; spans: %v", pooled, names(exp.GetSpans()))
 	}
-	if c.bins.pools.stopGauge == nil {
+	if c.bins.runner.pools.stopGauge == nil {
 		t.Error("a pooling catalog registered no pool gauge")
 	}
 }

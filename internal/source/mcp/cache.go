@@ -4,12 +4,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
+
+	"github.com/toolhost/toolhost/internal/source/internal/cachefile"
 )
 
 // cacheVersion changes when the file's shape does. Other versions are
@@ -19,9 +20,9 @@ const cacheVersion = 1
 // maxCacheFile bounds a cache file that is read.
 const maxCacheFile = 16 << 20
 
-// diskCache keeps one listing per server in dir, one JSON file each,
-// written whole to a temporary file and renamed over the old one. So a
-// reader never sees half a file. A nil *diskCache keeps nothing.
+// diskCache keeps one listing per server in dir, one JSON file each, by
+// the rules of package internal/source/internal/cachefile: written whole
+// and renamed, read as hostile input. A nil *diskCache keeps nothing.
 type diskCache struct {
 	dir string
 }
@@ -52,17 +53,13 @@ func (d *diskCache) load(spec *Spec) (*Listing, *origin) {
 		return nil, nil
 	}
 	path := d.path(spec)
-	fi, err := os.Lstat(path)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxCacheFile {
+	raw, fi, err := cachefile.Read(path, maxCacheFile)
+	if err != nil {
 		return nil, nil // missing, a symlink (to anything), a directory, or too big to be ours
 	}
-	// The identity is taken before the read: a file replaced meanwhile
+	// The identity is the fstat before the read: a file replaced meanwhile
 	// has another, so what is kept of this listing is not trusted later.
 	o := &origin{file: FileStamp{Path: path, Size: fi.Size(), MTime: fi.ModTime().UnixNano()}, key: kf}
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return nil, nil
-	}
 	var f cacheFile
 	if json.Unmarshal(raw, &f) != nil || f.Version != cacheVersion || f.Key != key || f.Listing == nil {
 		return nil, nil
@@ -84,30 +81,10 @@ func (d *diskCache) store(spec *Spec, l *Listing) (*origin, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(d.dir, 0o700); err != nil {
-		return nil, err
-	}
-	tmp, err := os.CreateTemp(d.dir, ".mcp-*.tmp")
-	if err != nil {
-		return nil, err
-	}
-	_, err = tmp.Write(raw)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	var fi os.FileInfo
-	if err == nil {
-		fi, err = tmp.Stat() // the rename keeps size and mtime
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
 	path := d.path(spec)
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
+	fi, err := cachefile.WriteSync(d.dir, path, raw)
 	if err != nil {
-		return nil, errors.Join(err, os.Remove(tmp.Name()))
+		return nil, err
 	}
 	return &origin{file: FileStamp{Path: path, Size: fi.Size(), MTime: fi.ModTime().UnixNano()}, key: kf}, nil
 }

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/toolhost/toolhost/internal/source/internal/cachefile"
 )
 
 // A start that failed is remembered across processes, beside the
@@ -31,6 +33,9 @@ var (
 // Source is closed for it to count as a failure: a host that waited that
 // long for the server and went on without it would wait again.
 const minUnfinished = time.Second
+
+// maxRecord bounds a remembered failure's file that is read.
+const maxRecord = 64 << 10
 
 // startRecord is the remembered failure of a server's starts.
 type startRecord struct {
@@ -79,12 +84,7 @@ func (d *diskCache) loadRecord(spec *Spec) *startRecord {
 	if d == nil {
 		return nil
 	}
-	path := d.recordPath(spec)
-	fi, err := os.Lstat(path)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 64<<10 {
-		return nil
-	}
-	raw, err := os.ReadFile(path)
+	raw, _, err := cachefile.Read(d.recordPath(spec), maxRecord)
 	if err != nil {
 		return nil
 	}
@@ -108,24 +108,8 @@ func (d *diskCache) storeRecord(spec *Spec, r *startRecord) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(d.dir, 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(d.dir, ".mcp-*.tmp")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(raw)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), d.recordPath(spec))
-	}
-	if err != nil {
-		return errors.Join(err, os.Remove(tmp.Name()))
-	}
-	return nil
+	_, err = cachefile.Write(d.dir, d.recordPath(spec), raw)
+	return err
 }
 
 // backoff is the wait after n failed starts in a row: rememberFirst,

@@ -5,16 +5,19 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/internal/source/internal/cachefile"
 	"github.com/toolhost/toolhost/internal/source/mcp"
 	"github.com/toolhost/toolhost/tool"
 )
 
 // Kept is what a catalog keeps of an MCP server's source across runs
-// (with its persisted resolution), so that the next run serves the
+// (in the servers' snapshot, [Save]), so that the next run serves the
 // server's tools without reading the configuration, its listing cache or
 // merging: the tools the source made of its listing, and the listing's
 // [mcp.Validity]. It is valid while the configuration is unchanged (the
@@ -40,55 +43,22 @@ type KeptTool struct {
 
 // Tool decodes the kept tool's detail (numbers kept as written).
 func (k KeptTool) Tool() (*catalog.Tool, error) {
-	dec := json.NewDecoder(bytes.NewReader(k.Detail))
-	dec.UseNumber()
-	var kt keptTool
-	if err := dec.Decode(&kt); err != nil {
+	t, err := cachefile.UnmarshalTool(k.Detail)
+	if err != nil {
 		return nil, fmt.Errorf("servers: kept tool %q: %w", k.Name, err)
 	}
-	t := kt.tool()
 	t.Name, t.Summary, t.Enabled = k.Name, k.Summary, k.Enabled
 	return t, nil
 }
 
-// keptTool is a catalog.Tool's detail as kept. Every field of
-// catalog.Tool a server's tool can have (TestKeptToolFields holds the
-// list to it).
-type keptTool struct {
-	Definition       catalog.Definition `json:"definition"`
-	Description      string             `json:"description,omitempty"`
-	Examples         string             `json:"examples,omitempty"`
-	Category         string             `json:"category,omitempty"`
-	Tags             []string           `json:"tags,omitempty"`
-	RequiresApproval bool               `json:"requires_approval,omitempty"`
-	Timeout          time.Duration      `json:"timeout,omitempty"`
-	Enabled          bool               `json:"enabled,omitempty"`
-	RateLimit        int                `json:"rate_limit,omitempty"`
-	Source           string             `json:"source"`
-	Provenance       map[string]string  `json:"provenance,omitempty"`
-	Run              catalog.RunMode    `json:"run,omitempty"`
-	Answers          map[string]any     `json:"answers,omitempty"`
-	Cancellation     string             `json:"cancellation,omitempty"`
-}
-
+// keepTool is the kept form of t: the catalog's own type, encoded once
+// (package internal/source/internal/cachefile).
 func keepTool(t *catalog.Tool) (KeptTool, error) {
-	detail, err := tool.Marshal(keptDetail(t))
+	detail, err := cachefile.MarshalTool(t)
 	if err != nil {
 		return KeptTool{}, err
 	}
 	return KeptTool{Name: t.Name, Summary: t.Summary, Enabled: t.Enabled, Detail: detail}, nil
-}
-
-func keptDetail(t *catalog.Tool) keptTool {
-	return keptTool{Definition: t.Definition, Description: t.Description, Examples: t.Examples, Category: t.Category, Tags: t.Tags,
-		RequiresApproval: t.RequiresApproval, Timeout: t.Timeout, Enabled: t.Enabled, RateLimit: t.RateLimit, Source: t.Source,
-		Provenance: t.Provenance, Run: t.Run, Answers: t.Answers, Cancellation: t.CancellationResponse}
-}
-
-func (k keptTool) tool() *catalog.Tool {
-	return &catalog.Tool{Definition: k.Definition, Description: k.Description, Examples: k.Examples, Category: k.Category, Tags: k.Tags,
-		RequiresApproval: k.RequiresApproval, Timeout: k.Timeout, Enabled: k.Enabled, RateLimit: k.RateLimit, Source: k.Source,
-		Provenance: k.Provenance, Run: k.Run, Answers: k.Answers, CancellationResponse: k.Cancellation}
 }
 
 // Keep returns what may be kept of src, a source of [Sources], as its
@@ -343,3 +313,64 @@ var (
 	_ catalog.Source   = (*restored)(nil)
 	_ catalog.Reporter = (*restored)(nil)
 )
+
+// The servers' warm-start snapshot is their own file beside the binaries'
+// persisted resolution: the stem a catalog gives, plus ".servers". It
+// holds the configuration files' key, then the kept form of every kept
+// source, framed by package internal/source/internal/cachefile.
+const (
+	snapshotMagic   = "toolhost servers\n"
+	snapshotVersion = 1
+	snapshotExt     = ".servers"
+	maxSnapshot     = 64 << 20
+)
+
+// Save keeps ks as the servers' snapshot at stem, valid while the
+// configuration's files have key. An empty ks says the configuration
+// names no server. It writes only when the snapshot changed.
+func Save(stem, key string, ks []Kept) error {
+	var kept []byte // none: a warm start decodes no JSON
+	if len(ks) > 0 {
+		var err error
+		if kept, err = EncodeKept(ks); err != nil {
+			return err
+		}
+	}
+	data := cachefile.Seal(snapshotMagic, snapshotVersion, append([]byte(key+"\n"), kept...))
+	path := stem + snapshotExt
+	if old, _, err := cachefile.Read(path, maxSnapshot); err == nil && bytes.Equal(old, data) {
+		return nil
+	}
+	_, err := cachefile.Write(filepath.Dir(path), path, data)
+	return err
+}
+
+// Load returns the servers' snapshot at stem. It returns false when there
+// is none, it was saved under another key, or it does not decode: the
+// configuration is then read.
+func Load(stem, key string) ([]Kept, bool) {
+	raw, _, err := cachefile.Read(stem+snapshotExt, maxSnapshot)
+	if err != nil {
+		return nil, false
+	}
+	payload, err := cachefile.Unseal(raw, snapshotMagic, snapshotVersion)
+	if err != nil {
+		return nil, false
+	}
+	k, kept, ok := bytes.Cut(payload, []byte("\n"))
+	if !ok || key == "" || string(k) != key {
+		return nil, false
+	}
+	if len(kept) == 0 {
+		return nil, true // the configuration names no server
+	}
+	ks, err := DecodeKept(kept)
+	if err != nil {
+		return nil, false
+	}
+	return ks, true
+}
+
+// Forget removes the servers' snapshot at stem, so that the next warm
+// start reads the configuration.
+func Forget(stem string) { os.Remove(stem + snapshotExt) }

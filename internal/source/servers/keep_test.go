@@ -1,6 +1,7 @@
 package servers_test
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -147,6 +148,22 @@ func TestWarmOpenKeepsServers(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, 0},
+		{"servers' snapshot removed", func(t *testing.T) {
+			if err := os.Remove(w.snapshot(t)); err != nil {
+				t.Fatal(err)
+			}
+		}, 0},
+		{"servers' snapshot corrupt", func(t *testing.T) {
+			path := w.snapshot(t)
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data[len(data)/2] ^= 0xff
+			if err := os.WriteFile(path, data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}, 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.change(t)
@@ -163,6 +180,26 @@ func TestWarmOpenKeepsServers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// snapshot returns the path of the servers' own snapshot, and checks
+// that the binaries' persisted resolution beside it holds nothing of the
+// servers.
+func (w *openWorld) snapshot(t *testing.T) string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(w.cacheDir, "resolutions", "*.servers"))
+	res, _ := filepath.Glob(filepath.Join(w.cacheDir, "resolutions", "*.res"))
+	if len(files) != 1 || len(res) != 1 {
+		t.Fatalf("snapshots %q, resolutions %q; want one each", files, res)
+	}
+	data, err := os.ReadFile(res[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(data, []byte("mcp.s0")) {
+		t.Errorf("the binaries' resolution %s holds the servers' state", res[0])
+	}
+	return files[0]
 }
 
 // BenchmarkWarmOpenServers is a warm Open of five servers' 40 tools (the

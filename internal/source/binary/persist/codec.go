@@ -1,7 +1,9 @@
 package persist
 
 import (
+	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"hash/crc32"
 	"io"
@@ -9,6 +11,11 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/internal/invoke"
+	"github.com/toolhost/toolhost/tool"
 )
 
 // The file of a persisted resolution (resolver's persist.go says when one
@@ -33,7 +40,7 @@ import (
 
 // Version is the version of the format. A file of another version does
 // not decode.
-const Version = 9 // 2: long_lived; 3: layers key and plan; 4: binary header; 5: CRC-32 (IEEE); 6: a CRC per span; 7: access policy; 8: no plan for a configuration with secrets; 9: rate limits and the sources kept
+const Version = 10 // 2: long_lived; 3: layers key and plan; 4: binary header; 5: CRC-32 (IEEE); 6: a CRC per span; 7: access policy; 8: no plan for a configuration with secrets; 9: rate limits and the sources kept; 10: the sources keep their own snapshot, a detail is a catalog.Tool, a warning is data
 
 // MaxFile bounds the size of a persisted resolution.
 const MaxFile = 64 << 20
@@ -47,8 +54,9 @@ const prefixLen = len(Magic) + 8
 // ErrBad is a persisted resolution that does not decode.
 var ErrBad = errors.New("resolver: persisted resolution does not decode")
 
-// Encode returns the file of header h and body.
-func Encode(h *Resolution, body []byte) []byte {
+// Encode returns the file of header h and body. It fails only when an
+// entry's Options or Access do not encode as JSON.
+func Encode(h *Resolution, body []byte) ([]byte, error) {
 	e := &encoder{b: make([]byte, 0, prefixLen+256*len(h.Tools)+len(body))}
 	e.b = append(e.b, Magic...)
 	e.b = append(e.b, 0, 0, 0, 0, 0, 0, 0, 0) // the header's CRC and length, below
@@ -57,14 +65,15 @@ func Encode(h *Resolution, body []byte) []byte {
 	e.str(h.Files)
 	e.bool(h.Plan != nil)
 	if h.Plan != nil {
-		encodePlan(e, h.Plan)
+		if err := encodePlan(e, h.Plan); err != nil {
+			return nil, err
+		}
 	}
 	e.strs(h.Keys)
 	e.str(h.Identity.ServerID)
 	e.uint(uint64(h.Identity.ToolsCount))
 	e.str(h.Identity.ProtocolVersion)
 	e.bytes(h.Problems)
-	e.bytes(h.Sources)
 	e.span(h.List, body)
 	e.uint(uint64(len(h.Tools)))
 	for _, t := range h.Tools {
@@ -83,36 +92,45 @@ func Encode(h *Resolution, body []byte) []byte {
 	binary.LittleEndian.PutUint32(e.b[len(Magic):], crc32.ChecksumIEEE(header))
 	binary.LittleEndian.PutUint32(e.b[len(Magic)+4:], uint32(len(header)))
 	e.b = append(e.b, body...)
-	return e.b
+	return e.b, nil
 }
 
-func encodePlan(e *encoder, p *Plan) {
+func encodePlan(e *encoder, p *Plan) error {
 	e.uint(uint64(len(p.Groups)))
 	for _, g := range p.Groups {
-		e.strs(g.Command)
-		e.bool(g.Shell)
-		e.str(g.Dir)
-		e.uint(uint64(len(g.Env)))
-		for _, k := range slices.Sorted(maps.Keys(g.Env)) {
+		e.strs(g.Spec.Command)
+		e.bool(g.Spec.Shell)
+		e.str(g.Spec.Dir)
+		e.uint(uint64(len(g.Spec.Env)))
+		for _, k := range slices.Sorted(maps.Keys(g.Spec.Env)) {
 			e.str(k)
-			e.str(g.Env[k])
+			e.str(g.Spec.Env[k])
 		}
-		e.bool(g.ClearEnv)
+		e.bool(g.Spec.ClearEnv)
 		e.str(g.Text)
 		e.int(int64(g.Timeout))
 		e.bool(g.Asked)
 	}
 	e.uint(uint64(len(p.Entries)))
 	for _, se := range p.Entries {
+		ce := se.Config
+		if ce == nil {
+			ce = &config.Entry{}
+		}
 		e.str(se.Key)
 		e.uint(uint64(se.Group))
-		e.uint(uint64(len(se.AllowOption)))
-		for _, k := range slices.Sorted(maps.Keys(se.AllowOption)) {
+		e.uint(uint64(len(ce.AllowOption)))
+		for _, k := range slices.Sorted(maps.Keys(ce.AllowOption)) {
 			e.str(k)
-			e.bool(se.AllowOption[k])
+			e.bool(ce.AllowOption[k])
 		}
-		e.bytes(se.Options)
-		e.bytes(se.Policy)
+		if err := e.json(ce.Options != nil, ce.Options); err != nil {
+			return err
+		}
+		e.str(ce.Sandbox)
+		if err := e.json(ce.Access != nil, ce.Access); err != nil {
+			return err
+		}
 	}
 	e.uint(uint64(len(p.Categories)))
 	for _, c := range p.Categories {
@@ -121,6 +139,7 @@ func encodePlan(e *encoder, p *Plan) {
 		e.str(c.Description)
 		e.str(c.Icon)
 	}
+	return nil
 }
 
 // Decode decodes a persisted resolution's file into its header
@@ -231,7 +250,6 @@ func decodeHeader(header []byte) (*Resolution, spanSums, error) {
 	h.Identity.ToolsCount = d.int()
 	h.Identity.ProtocolVersion = d.str()
 	h.Problems = d.bytes()
-	h.Sources = d.bytes()
 	h.List, sums.list = d.span()
 	n := d.count()
 	h.Tools = make([]Tool, 0, n)
@@ -264,35 +282,37 @@ func decodePlan(d *decoder) *Plan {
 	n := d.count()
 	p.Groups = make([]Group, 0, n)
 	for range n {
-		g := Group{Command: d.strs(), Shell: d.bool(), Dir: d.str()}
+		g := Group{Spec: invoke.Spec{Command: d.strs(), Shell: d.bool(), Dir: d.str()}}
 		if m := d.count(); m > 0 {
-			g.Env = make(map[string]string, m)
+			g.Spec.Env = make(map[string]string, m)
 			for range m {
 				k := d.str()
-				g.Env[k] = d.str()
+				g.Spec.Env[k] = d.str()
 			}
 		}
-		g.ClearEnv, g.Text, g.Timeout, g.Asked = d.bool(), d.str(), time.Duration(d.varint()), d.bool()
+		g.Spec.ClearEnv, g.Text, g.Timeout, g.Asked = d.bool(), d.str(), time.Duration(d.varint()), d.bool()
 		p.Groups = append(p.Groups, g)
 	}
 	n = d.count()
 	p.Entries = make([]Entry, 0, n)
 	for range n {
-		se := Entry{Key: d.str(), Group: d.int()}
+		ce := &config.Entry{}
+		se := Entry{Key: d.str(), Group: d.int(), Config: ce}
 		if m := d.count(); m > 0 {
-			se.AllowOption = make(map[string]bool, m)
+			ce.AllowOption = make(map[string]bool, m)
 			for range m {
 				k := d.str()
-				se.AllowOption[k] = d.bool()
+				ce.AllowOption[k] = d.bool()
 			}
 		}
-		se.Options = d.bytes()
-		se.Policy = d.bytes()
+		d.json(&ce.Options)
+		ce.Sandbox = d.str()
+		d.json(&ce.Access)
 		p.Entries = append(p.Entries, se)
 	}
 	n = d.count()
 	for range n {
-		p.Categories = append(p.Categories, Category{ID: d.str(), Name: d.str(), Description: d.str(), Icon: d.str()})
+		p.Categories = append(p.Categories, catalog.Category{ID: d.str(), Name: d.str(), Description: d.str(), Icon: d.str()})
 	}
 	return p
 }
@@ -326,6 +346,21 @@ func (e *encoder) strs(ss []string) {
 	for _, s := range ss {
 		e.str(s)
 	}
+}
+
+// json writes v as JSON when set, else nothing (an empty string). Numbers
+// in v that came from [decoder.json] keep their digits.
+func (e *encoder) json(set bool, v any) error {
+	if !set {
+		e.bytes(nil)
+		return nil
+	}
+	data, err := tool.Marshal(v)
+	if err != nil {
+		return err
+	}
+	e.bytes(bytes.TrimSuffix(data, []byte("\n")))
+	return nil
 }
 
 // span writes s and the CRC of its bytes in body.
@@ -423,6 +458,20 @@ func (d *decoder) strs() []string {
 		ss = append(ss, d.str())
 	}
 	return ss
+}
+
+// json decodes what [encoder.json] wrote into v, numbers kept as written
+// (json.Number). An empty string leaves v as it is.
+func (d *decoder) json(v any) {
+	b := d.bytes()
+	if d.bad || len(b) == 0 {
+		return
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if dec.Decode(v) != nil || dec.More() {
+		d.bad = true
+	}
 }
 
 // span reads a Span and the CRC of its bytes.

@@ -3,12 +3,15 @@ package persist
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"hash/crc32"
 	"reflect"
 	"testing"
 	"time"
 
 	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/internal/invoke"
 )
 
 // testResolution is a header using every field of the encoding.
@@ -19,15 +22,15 @@ func testResolution() (*Resolution, []byte) {
 		Key:     "key",
 		Files:   "files",
 		Plan: &Plan{
-			Groups: []Group{{Command: []string{"bin/x", "a b"}, Shell: true, Dir: "sub", Env: map[string]string{"B": "2", "A": "1"},
-				ClearEnv: true, Text: "bin/x 'a b'", Timeout: 30 * time.Second, Asked: true}},
-			Entries:    []Entry{{Key: "tools.x", Group: 0, AllowOption: map[string]bool{"flag": true}, Options: []byte(`{"n":1.50}`)}},
-			Categories: []Category{{ID: "fs", Name: "Files", Description: "d", Icon: "📁"}},
+			Groups: []Group{{Spec: invoke.Spec{Command: []string{"bin/x", "a b"}, Shell: true, Dir: "sub", Env: map[string]string{"B": "2", "A": "1"},
+				ClearEnv: true}, Text: "bin/x 'a b'", Timeout: 30 * time.Second, Asked: true}},
+			Entries: []Entry{{Key: "tools.x", Group: 0, Config: &config.Entry{AllowOption: map[string]bool{"flag": true},
+				Options: map[string]any{"n": json.Number("1.50")}, Sandbox: "require", Access: &config.Access{FS: []config.FSRule{{Path: "."}}}}}},
+			Categories: []catalog.Category{{ID: "fs", Name: "Files", Description: "d", Icon: "📁"}},
 		},
 		Keys:     []string{"k1"},
 		Identity: catalog.Identity{ServerID: "id", ToolsCount: 1, ProtocolVersion: "1.0"},
 		Problems: []byte(`[{"msg":"m"}]`),
-		Sources:  []byte(`[{"name":"mcp.s"}]`),
 		List:     Span{0, 12},
 		Tools: []Tool{{Name: "x", Summary: "s", Enabled: true, Entry: "tools.x", Bin: "x", Protocol: true, V2: true, LongLived: true,
 			Timeout: time.Minute, Detail: Span{12, 17}}},
@@ -38,7 +41,7 @@ func testResolution() (*Resolution, []byte) {
 // same header and body.
 func TestResolutionRoundTrip(t *testing.T) {
 	want, body := testResolution()
-	got, gotBody, err := Decode(Encode(want, body))
+	got, gotBody, err := Decode(mustEncode(t, want, body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,10 +69,10 @@ func asHeader(payload []byte) []byte {
 // agrees with it. Each input is tried as a whole file and as a header.
 func FuzzDecodeResolution(f *testing.F) {
 	h, body := testResolution()
-	good := Encode(h, body)
+	good, _ := Encode(h, body)
 	header := good[prefixLen : len(good)-len(body)]
 	for _, seed := range [][]byte{good, good[:len(good)/2], header, header[:len(header)/2],
-		Encode(&Resolution{Version: Version}, nil), []byte(Magic), {}} {
+		mustEncode(f, &Resolution{Version: Version}, nil), []byte(Magic), {}} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -113,11 +116,24 @@ func checkDecode(t *testing.T, data []byte) {
 			t.Fatalf("DecodeOne(%q) = %d, %q, %v; want the detail Decode read, %q", st.Name, i, detail, err, want)
 		}
 	}
-	again, againBody, err := Decode(Encode(h, body))
+	data, err = Encode(h, body)
+	if err != nil {
+		t.Fatalf("encode again: %v", err)
+	}
+	again, againBody, err := Decode(data)
 	if err != nil {
 		t.Fatalf("round trip: %v", err)
 	}
 	if !reflect.DeepEqual(h, again) || !bytes.Equal(body, againBody) {
 		t.Fatalf("round trip mismatch:\nfirst  %+v\nsecond %+v", h, again)
 	}
+}
+
+func mustEncode(t testing.TB, h *Resolution, body []byte) []byte {
+	t.Helper()
+	data, err := Encode(h, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }

@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/internal/invoke"
 )
 
 // This file is the header of a persisted resolution: the types the codec
@@ -20,48 +22,36 @@ type Resolution struct {
 	Keys     []string // stat key of each asked group, in plan order
 	Identity catalog.Identity
 	Problems []byte // the warnings, JSON of []storedProblem; nil when none
-	// Sources is what is kept of the sources the configuration names (MCP
-	// servers: resolver's keep.go), nil when it names none. A resolution
-	// whose configuration names some is served without reading it only
-	// when Sources holds.
-	Sources []byte
-	List    Span   // the tools/list result {"tools":[…]}
-	Tools   []Tool // sorted by name
+	List     Span   // the tools/list result {"tools":[…]}
+	Tools    []Tool // sorted by name
 }
 
 // Plan is what a restored catalog needs of its configuration: every
 // invocation (in plan order, for the stat keys) and, for the entries its
 // tools come from, their group and the fields a binding takes.
 type Plan struct {
-	Groups     []Group    `json:"groups"`
-	Entries    []Entry    `json:"entries"`
-	Categories []Category `json:"categories,omitempty"`
+	Groups     []Group            `json:"groups"`
+	Entries    []Entry            `json:"entries"`
+	Categories []catalog.Category `json:"categories,omitempty"`
 }
 
 // Group is one invocation of the plan (a binary and how it is started).
 type Group struct {
-	Command  []string
-	Shell    bool
-	Dir      string
-	Env      map[string]string
-	ClearEnv bool
-	Text     string // the command as written
-	Timeout  time.Duration
-	Asked    bool
+	// Spec is how the binary is started: the codec keeps its Command,
+	// Shell, Dir, Env and ClearEnv. The rest follows from the entries.
+	Spec    invoke.Spec
+	Text    string // the command as written
+	Timeout time.Duration
+	Asked   bool
 }
 
-// Entry is what a restored binding takes of one configuration entry.
+// Entry is one configuration entry a restored binding takes: its key,
+// its group and the entry itself. The codec keeps the fields a binding
+// reads: AllowOption, Options (numbers as written), Sandbox and Access.
 type Entry struct {
-	Key         string
-	Group       int
-	AllowOption map[string]bool
-	Options     []byte // JSON, numbers kept as written
-	Policy      []byte // JSON storedPolicy; nil when the entry has none
-}
-
-// Category is a category of the configuration, as [catalog.Category].
-type Category struct {
-	ID, Name, Description, Icon string
+	Key    string
+	Group  int
+	Config *config.Entry
 }
 
 // Span is [offset, length] in the body.

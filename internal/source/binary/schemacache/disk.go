@@ -11,7 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/toolhost/toolhost/internal/source/binary/persist"
+	"github.com/toolhost/toolhost/internal/source/internal/cachefile"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -64,7 +64,7 @@ type File struct {
 }
 
 // errCacheFile reports a cache file that cannot be used.
-var errCacheFile = persist.ErrFile
+var errCacheFile = cachefile.ErrFile
 
 // DecodeFile decodes and checks one cache file. It never panics on
 // any input.
@@ -110,10 +110,6 @@ func NewDisk(cacheDir string) Disk {
 	return Disk{dir: filepath.Join(cacheDir, "schemas")}
 }
 
-// At returns the cache whose files are in dir itself, held to the same
-// rules (the persisted resolutions' directory).
-func At(dir string) Disk { return Disk{dir: dir} }
-
 // Path returns the file of one invocation in workspace root.
 func (d Disk) Path(invocation, root string) string {
 	sum := sha256.Sum256([]byte(root + "\x00" + invocation))
@@ -125,58 +121,16 @@ func (d Disk) Path(invocation, root string) string {
 // line. A larger file is not read. It is rewritten.
 const MaxFile = 16<<20 + 1<<20
 
-// Usable reports whether the schemas directory may be read and written: a
-// directory, not a symlink, owned by the current user, in a CacheDir that
-// is (or links to) a directory owned by the current user (see the rules
-// above). It tightens the permissions of either when they are open to
-// others.
-func (d Disk) Usable() bool {
-	top, err := os.Stat(filepath.Dir(d.dir)) // CacheDir: a symlink to a directory is fine
-	if err != nil || !top.IsDir() || !ownedByUs(top) {
-		return false
-	}
-	fi, err := os.Lstat(d.dir)
-	if err != nil || !fi.IsDir() || !ownedByUs(fi) {
-		return false
-	}
-	for dir, fi := range map[string]fs.FileInfo{filepath.Dir(d.dir): top, d.dir: fi} {
-		if fi.Mode().Perm()&0o077 != 0 {
-			_ = os.Chmod(dir, 0o700)
-		}
-	}
-	return true
-}
-
-// Create makes the directory (and CacheDir) 0700 when missing, and checks
-// that it is usable: nothing is created in a CacheDir that is another
-// user's.
-func (d Disk) Create() error {
-	top := filepath.Dir(d.dir)
-	if err := os.MkdirAll(top, 0o700); err != nil {
-		return err
-	}
-	if fi, err := os.Stat(top); err != nil || !fi.IsDir() || !ownedByUs(fi) {
-		return errCacheDir
-	}
-	if err := os.Mkdir(d.dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
-	}
-	if !d.Usable() {
-		return errCacheDir
-	}
-	return nil
-}
-
-// readEntry reads the cache file at path when it is a regular file of at
-// most MaxFile bytes. Anything else is an error (see persist.ReadFile).
-func readEntry(path string) ([]byte, error) { return persist.ReadFile(path, MaxFile) }
+// Usable reports whether the schemas directory may be read and written
+// (see the rules above, and [cachefile.Usable]).
+func (d Disk) Usable() bool { return cachefile.Usable(d.dir) }
 
 // Load returns the stored answer for the invocation when its key is key.
 func (d Disk) Load(invocation, root string, key Key) (*tool.SchemaResponse, bool) {
 	if d.dir == "" || key == "" || !d.Usable() {
 		return nil, false
 	}
-	data, err := readEntry(d.Path(invocation, root))
+	data, _, err := cachefile.Read(d.Path(invocation, root), MaxFile)
 	if err != nil {
 		return nil, false // missing, or not a regular file of bounded size: asked again and rewritten
 	}
@@ -197,44 +151,8 @@ func (d Disk) Store(invocation, root string, key Key, command []string, resp *to
 	if err != nil {
 		return err
 	}
-	if err := d.Create(); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(d.dir, ".tmp-*.json") // O_CREAT|O_EXCL, 0600: never opens an existing file or a symlink
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(append(data, '\n'))
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = replace(tmp.Name(), d.Path(invocation, root))
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-	}
-	return werr
-}
-
-// errCacheDir reports a schemas directory the cache does not use.
-var errCacheDir = errors.New("schema cache directory is a symlink, not a directory, or another user's (or the cache directory is another user's)")
-
-// replace renames tmp to path. A directory in path's place (which rename
-// cannot replace) is removed first: the schemas directory is the cache's.
-func replace(tmp, path string) error {
-	err := os.Rename(tmp, path)
-	if err == nil {
-		return nil
-	}
-	if fi, lerr := os.Lstat(path); lerr != nil || !fi.IsDir() {
-		return err
-	}
-	if err := os.RemoveAll(path); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	_, err = cachefile.Write(d.dir, d.Path(invocation, root), append(data, '\n'))
+	return err
 }
 
 // DefaultDir returns the directory of the persistent schema cache:
@@ -267,29 +185,4 @@ func Clear(dir string) error {
 		}
 	}
 	return nil
-}
-
-// WriteAtomic writes data to path through a temporary file in dir
-// (created 0700 when missing, and used only when it is a real directory
-// owned by the current user), renamed over path.
-func WriteAtomic(dir, path string, data []byte) error {
-	if err := (Disk{dir: dir}).Create(); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, ".tmp-*.json") // O_CREAT|O_EXCL, 0600
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = replace(tmp.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-	}
-	return werr
 }

@@ -1,12 +1,16 @@
 //go:build unix
 
-package schemacache
+package cachefile
 
 import (
 	"io/fs"
 	"os"
 	"syscall"
 )
+
+// openNoFollow makes opening a cache file fail on a symlink and not wait
+// for a writer on a FIFO.
+const openNoFollow = syscall.O_NOFOLLOW | syscall.O_NONBLOCK
 
 // ownedByUs reports whether fi belongs to the current user.
 func ownedByUs(fi fs.FileInfo) bool {

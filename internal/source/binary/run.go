@@ -6,15 +6,31 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/invoke"
 	"github.com/toolhost/toolhost/tool"
 )
 
+// runner runs the binaries' calls. A call is one process through
+// package invoke, or a request line to a long-lived process of a pool
+// (pool.go). The runner builds each request, adds the entry's secrets
+// (secrets.go), reads the answer and turns a failure into an error with
+// its fix. It holds no tools: a call brings its entry. Safe for
+// concurrent use.
+type runner struct {
+	root, workspaceID, conversationID string
+	pools                             *pools
+	audit                             *audit.Log // told the secrets read, to redact them
+	// keyOf returns a group's stat key when its tools were built (the
+	// Source's), the key of its pool.
+	keyOf func(*group) cacheKey
+}
+
 // binding says how to run a binary tool.
 type binding struct {
-	host     *Source // the binaries it is one of
+	host     *runner // runs its calls
 	spec     *invoke.Spec
 	group    *group
 	name     string         // the tool's name inside the binary
@@ -34,7 +50,7 @@ type binding struct {
 
 // run runs one request of a binary tool with the entry's timeout and reads
 // its answer ([readOutcome]).
-func (s *Source) run(ctx context.Context, e *entry, action tool.Action, args, answers map[string]any, onEvent func(tool.Event)) (tool.Outcome, error) {
+func (s *runner) run(ctx context.Context, e *entry, action tool.Action, args, answers map[string]any, onEvent func(tool.Event)) (tool.Outcome, error) {
 	b := e.bin
 	ctx, cancel := invoke.WithTimeout(ctx, b.timeout)
 	defer cancel()
@@ -117,7 +133,7 @@ func (s *Source) run(ctx context.Context, e *entry, action tool.Action, args, an
 }
 
 // runError adds the entry's fix to the error of a run.
-func (s *Source) runError(e *entry, action tool.Action, err error) error {
+func (s *runner) runError(e *entry, action tool.Action, err error) error {
 	b := e.bin
 	key := e.t().Provenance["entry"] // tools.NAME or toolsets.NAME
 	var fix string
@@ -137,17 +153,10 @@ func (s *Source) runError(e *entry, action tool.Action, err error) error {
 	return newError(e.t().Name, b.group.command, action, err, fix)
 }
 
-// keyOf returns the stat key of g when the tools were built.
-func (s *Source) keyOf(g *group) cacheKey {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.keys[g.key]
-}
-
 // formatBinary asks a binary that speaks the protocol to render a call's
 // arguments. Plain commands are never asked: for them format_arguments
 // would run the command.
-func (s *Source) formatBinary(ctx context.Context, e *entry, args map[string]any) (string, bool) {
+func (s *runner) formatBinary(ctx context.Context, e *entry, args map[string]any) (string, bool) {
 	if !e.bin.protocol {
 		return "", false
 	}
@@ -156,4 +165,18 @@ func (s *Source) formatBinary(ctx context.Context, e *entry, args map[string]any
 		return "", false
 	}
 	return out.Content, true
+}
+
+// request builds the request of an action.
+func (s *runner) request(action tool.Action, call *tool.Call) *tool.Request {
+	return &tool.Request{
+		Protocol: tool.Version,
+		Context: tool.Context{
+			Action:         action,
+			Root:           s.root,
+			WorkspaceID:    s.workspaceID,
+			ConversationID: s.conversationID,
+		},
+		Tool: call,
+	}
 }

@@ -10,10 +10,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/source/binary/persist"
+	"github.com/toolhost/toolhost/internal/source/internal/cachefile"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -40,9 +42,10 @@ import (
 //     resolution was made ([statKeyOf]: a rebuilt binary or an edited
 //     script is asked again). With [Options.Only], only the binary of
 //     that tool.
-//   - when the configuration names MCP servers, what is kept of them
-//     holds (keep.go: their listings' cache files, programs, scripts and
-//     freshness). A configuration naming a remote is read every time.
+//   - served without reading the configuration (Open), the other
+//     sources' own snapshots hold too. They are kept in the same slot
+//     ([Source.WarmSlot]) by package internal/source/servers. A
+//     configuration naming a remote is read every time.
 //   - the file's CRCs match (the header's, and each span's), it decodes,
 //     and every tool names an entry of the configuration. With
 //     [Options.Only] naming a tool it has, only the header and that
@@ -53,10 +56,27 @@ import (
 // problem (a binary that failed, timed out — a transient failure is
 // retried — or a tool left out), and a stat key for every binary asked
 // (go run, shell commands and other launchers have none). Warnings are
-// kept, with their sentinel errors for errors.Is. The file follows the
-// schema cache's rules for hostile files (see internal/source/binary/schemacache): opened with
+// kept as data (persistform.go). The file follows the rules of package
+// internal/source/internal/cachefile for hostile files: opened with
 // O_NOFOLLOW|O_NONBLOCK, fstat'ed as a regular file of bounded size,
-// written to a temporary file and renamed.
+// written 0600 to a temporary file and renamed.
+
+// store keeps the binaries' resolution across runs. It saves one that
+// nothing is in doubt of, and loads it back while the configuration and
+// the binaries are as they were (the rules above). Its stored form is
+// persistform.go's, its reading persistload.go's. Safe for concurrent
+// use.
+type store struct {
+	// fixed at creation
+	root, cacheDir string
+	only           string                // Options.Only
+	stat           func(*group) cacheKey // a group's stat key now
+	host           *runner               // runs the restored tools' calls
+	files          []string              // SetLoad's, set before Start
+	filesKey       string                // layersKey of files; "": not persisted
+
+	persist atomic.Pointer[persistence] // where the resolution is persisted; nil: nowhere
+}
 
 // persistence is where a catalog's resolution is stored, and under which key.
 type persistence struct {
@@ -64,9 +84,6 @@ type persistence struct {
 	path  string
 	key   string // of the configuration as loaded; "" when it was not read (Open)
 	files string // layersKey of its files; "": the configuration must be read to use it
-	// sources: the configuration names sources (internal/source/servers), kept
-	// with the resolution (keep.go)
-	sources bool
 }
 
 // newPersistence returns the persistence of cfg in root, nil when the
@@ -143,7 +160,7 @@ func layersKey(root string, files []string) string {
 
 // persistable reports whether a resolution may be stored: nothing in it
 // is in doubt.
-func (s *Source) persistable(r *resolution) bool {
+func (s *store) persistable(pl *plan, r *resolution) bool {
 	if len(r.retry) > 0 {
 		return false
 	}
@@ -152,7 +169,7 @@ func (s *Source) persistable(r *resolution) bool {
 			return false
 		}
 	}
-	for _, g := range s.plan.Load().order {
+	for _, g := range pl.order {
 		if g.asked && r.keys[g.key] == "" {
 			return false
 		}
@@ -162,16 +179,12 @@ func (s *Source) persistable(r *resolution) bool {
 
 // save stores a resolution's tools (not the dynamic ones). Failing to
 // store is not an error: the file only saves time.
-func (s *Source) save(r *resolution) error {
+func (s *store) save(pl *plan, r *resolution) error {
 	p := s.persist.Load()
-	if p == nil || p.key == "" || !s.persistable(r) {
+	if p == nil || p.key == "" || !s.persistable(pl, r) {
 		return nil
 	}
-	pl := s.plan.Load()
 	h := persist.Resolution{Version: persist.Version, Key: p.key}
-	if p.sources {
-		h.Sources = pendingSources // until keepSources
-	}
 	for _, g := range pl.order {
 		if g.asked {
 			h.Keys = append(h.Keys, string(r.keys[g.key]))
@@ -180,7 +193,11 @@ func (s *Source) save(r *resolution) error {
 	if len(r.problems) > 0 {
 		sps := make([]storedProblem, len(r.problems))
 		for i, pr := range r.problems {
-			sps[i] = storeProblem(pr)
+			sp, err := storeProblem(pr)
+			if err != nil {
+				return err
+			}
+			sps[i] = sp
 		}
 		data, err := tool.Marshal(sps)
 		if err != nil {
@@ -220,13 +237,7 @@ func (s *Source) save(r *resolution) error {
 			continue
 		}
 		t := e.t()
-		data, err := tool.Marshal(storedDetail{
-			Annotations: t.Annotations, Description: t.Description, Examples: t.Examples, Parameters: t.Parameters,
-			Category: t.Category, Tags: t.Tags, RequiresApproval: t.RequiresApproval, Timeout: t.Timeout,
-			Run: t.Run, Answers: t.Answers, Cancellation: t.CancellationResponse, RateLimit: t.RateLimit,
-			Source: t.Source, Provenance: t.Provenance,
-			Title: t.Title, Icons: t.Icons, OutputSchema: t.OutputSchema, RawInput: rawInput(t),
-		})
+		data, err := cachefile.MarshalTool(t)
 		if err != nil {
 			return err
 		}
@@ -237,13 +248,13 @@ func (s *Source) save(r *resolution) error {
 		body.Write(data)
 	}
 	if p.files != "" {
-		sp, err := storePlan(pl, h.Tools)
-		if err != nil {
-			return err
-		}
-		h.Files, h.Plan = p.files, sp
+		h.Files, h.Plan = p.files, storePlan(pl, h.Tools)
 	}
-	if err := writeAtomic(p.dir, p.path, persist.Encode(&h, body.Bytes())); err != nil {
+	data, err := persist.Encode(&h, body.Bytes())
+	if err != nil {
+		return err
+	}
+	if err := writeAtomic(p.dir, p.path, data); err != nil {
 		return err
 	}
 	os.Remove(strings.TrimSuffix(p.path, ".res") + ".json") // the same workspace's file of version 3 and before, never read again
