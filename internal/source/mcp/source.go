@@ -15,6 +15,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolhost/toolhost/internal/oauth"
+
 	"github.com/toolhost/toolhost/internal/version"
 )
 
@@ -28,7 +30,8 @@ type Source struct {
 	spec   Spec
 	opts   Options
 	client *mcp.Client
-	cache  *diskCache // nil without Options.CacheDir
+	cache  *diskCache    // nil without Options.CacheDir
+	auth   *oauth.Client // an HTTP server's OAuth client; nil for stdio or a fixed token
 
 	closing chan struct{}  // closed by Close
 	started func(pgid int) // tests: told of each process started
@@ -93,6 +96,9 @@ func New(spec Spec, opts *Options) (*Source, error) {
 	}
 	if s.opts.CacheDir != "" {
 		s.cache = &diskCache{dir: s.opts.CacheDir}
+	}
+	if spec.URL != "" && spec.BearerEnv == "" && !hasAuthorization(spec.Headers) {
+		s.auth = oauth.New(spec.Name, spec.URL, spec.OAuth, s.opts.OAuth)
 	}
 	s.client = mcp.NewClient(&mcp.Implementation{Name: "toolhost", Version: version.String()}, &mcp.ClientOptions{
 		Logger:             s.opts.Logger,
@@ -448,6 +454,9 @@ func (s *Source) dialOnce(ctx context.Context) (*conn, error) {
 			return nil, fail(fmt.Errorf("%w: %w (%s) before the handshake", ErrHandshake, ErrExited, p.status), s.handshakeFix(), p)
 		}
 		fix := s.handshakeFix()
+		if oe := (*oauth.Error)(nil); errors.As(err, &oe) {
+			fix = oe.Fix
+		}
 		if p == nil && errors.Is(err, syscall.ECONNREFUSED) {
 			// Nothing listens there: the server is not running, or the
 			// URL's host or port is wrong.

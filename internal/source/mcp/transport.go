@@ -49,10 +49,25 @@ func (s *Source) transport() (mcp.Transport, *process, error) {
 		}
 		h.Set("Authorization", "Bearer "+token)
 	}
-	return &mcp.StreamableClientTransport{
+	t := &mcp.StreamableClientTransport{
 		Endpoint:   s.spec.URL,
 		HTTPClient: &http.Client{Transport: &headerTransport{base: http.DefaultTransport, header: h, origin: originOf(s.spec.URL), s: s}},
-	}, nil, nil
+	}
+	if s.auth != nil {
+		t.OAuthHandler = s.auth
+	}
+	return t, nil, nil
+}
+
+// hasAuthorization reports whether the headers carry a credential of
+// their own, which OAuth must not replace.
+func hasAuthorization(h map[string]string) bool {
+	for k := range h {
+		if strings.EqualFold(k, "Authorization") {
+			return true
+		}
+	}
+	return false
 }
 
 // startFix is what to do about a stdio server that did not start with
