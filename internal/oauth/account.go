@@ -130,3 +130,54 @@ func (s *Status) String() string {
 	}
 	return fmt.Sprintf("signed in at %s", s.Issuer)
 }
+
+// Transport returns a RoundTripper that sends c's token with each request
+// to base, and on a 401 (or a 403 with insufficient_scope) authorizes and
+// sends the request once more. Only requests without a body, or whose body
+// can be read again (GetBody), are sent twice.
+func (c *Client) Transport(base http.RoundTripper) http.RoundTripper {
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	return &transport{c: c, base: base}
+}
+
+type transport struct {
+	c    *Client
+	base http.RoundTripper
+}
+
+func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	send := func() (*http.Response, error) {
+		r := req.Clone(req.Context())
+		if req.GetBody != nil {
+			b, err := req.GetBody()
+			if err != nil {
+				return nil, err
+			}
+			r.Body = b
+		}
+		if ts, err := t.c.TokenSource(req.Context()); err != nil {
+			return nil, err
+		} else if ts != nil {
+			if tok, err := ts.Token(); err == nil {
+				r.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+			}
+		}
+		return t.base.RoundTrip(r)
+	}
+	resp, err := send()
+	if err != nil || (resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden) {
+		return resp, err
+	}
+	if req.Body != nil && req.GetBody == nil {
+		return resp, nil
+	}
+	if resp.StatusCode == http.StatusForbidden && parseChallenge(resp.Header.Values("WWW-Authenticate")).err != "insufficient_scope" {
+		return resp, nil
+	}
+	if err := t.c.Authorize(req.Context(), req, resp); err != nil {
+		return nil, err
+	}
+	return send()
+}

@@ -246,7 +246,7 @@ func (c *Client) authorize(ctx context.Context, ch challenge, held []string, ste
 		return c.fail("discover", err, "")
 	}
 	scopes := c.cfg.Scopes
-	if scopes == nil {
+	if scopes == nil && len(ch.scopes) > 0 {
 		scopes = ch.scopes
 	}
 	if scopes == nil && d.prm != nil {

@@ -75,7 +75,7 @@ func decodeResourceMeta(body []byte, resource string) (*resourceMeta, error) {
 	if err := json.Unmarshal(body, &m); err != nil {
 		return nil, fmt.Errorf("%w: protected resource metadata: %v", ErrBadDocument, err)
 	}
-	if !sameResource(m.Resource, resource) {
+	if !SameResource(m.Resource, resource) {
 		return nil, fmt.Errorf("%w: it names %q, the server is %q", ErrResourceMismatch, m.Resource, resource)
 	}
 	if len(m.AuthorizationServers) == 0 {
@@ -90,14 +90,15 @@ func decodeResourceMeta(body []byte, resource string) (*resourceMeta, error) {
 }
 
 // decodeServerMeta decodes an authorization server's metadata and checks
-// it: its issuer is the one asked for, its endpoints are https (or
-// loopback http), and it supports PKCE with S256.
+// it: its issuer is the one asked for (unless issuer is "": the server's
+// own origin, as 2025-03-26 has it, whose metadata may name another), its
+// endpoints are https (or loopback http), and it supports PKCE with S256.
 func decodeServerMeta(body []byte, issuer string) (*serverMeta, error) {
 	var m serverMeta
 	if err := json.Unmarshal(body, &m); err != nil {
 		return nil, fmt.Errorf("%w: authorization server metadata: %v", ErrBadDocument, err)
 	}
-	if strings.TrimSuffix(m.Issuer, "/") != strings.TrimSuffix(issuer, "/") {
+	if issuer != "" && strings.TrimSuffix(m.Issuer, "/") != strings.TrimSuffix(issuer, "/") {
 		return nil, fmt.Errorf("%w: the metadata's issuer is %q, not %q", ErrBadDocument, m.Issuer, issuer)
 	}
 	for name, u := range map[string]string{"authorization_endpoint": m.AuthorizationEndpoint, "token_endpoint": m.TokenEndpoint} {
@@ -143,9 +144,9 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// sameResource compares resource identifiers as RFC 8707 canonical URIs:
+// SameResource compares resource identifiers as RFC 8707 canonical URIs:
 // scheme and host case-insensitively, a trailing slash ignored.
-func sameResource(a, b string) bool {
+func SameResource(a, b string) bool {
 	return canonical(a) == canonical(b)
 }
 
@@ -304,7 +305,11 @@ func (c *Client) discover(ctx context.Context, ch challenge) (*discovery, error)
 		if err != nil {
 			return nil, err
 		}
-		m, err := decodeServerMeta(body, issuer)
+		want := issuer
+		if d.prm == nil {
+			want = "" // the server's origin stands in for its authorization server
+		}
+		m, err := decodeServerMeta(body, want)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", u, err)
 		}

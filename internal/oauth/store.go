@@ -75,7 +75,7 @@ func (s *Store) Load(resource string) (*Record, error) {
 	if err != nil || r == nil {
 		return nil, err
 	}
-	if !sameResource(r.Resource, resource) {
+	if !SameResource(r.Resource, resource) {
 		return nil, nil
 	}
 	return r, nil

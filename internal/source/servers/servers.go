@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/toolhost/toolhost/audit"
+	"github.com/toolhost/toolhost/internal/oauth"
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/config/secret"
@@ -33,6 +34,9 @@ type Options struct {
 	// secrets when it starts, the bearer token of an HTTP server or a
 	// remote), so that no audit line holds one, nil: no audit log.
 	Audit *audit.Log
+	// OAuth is the host's side of signing in to HTTP servers and remotes
+	// (token store, browser), nil: tokens in memory, no browser.
+	OAuth *oauth.Options
 }
 
 // Named reports whether cfg names a source this package serves: an
@@ -84,7 +88,12 @@ func Sources(cfg *config.Config, opts *Options) []catalog.Source {
 	}
 	for _, name := range slices.Sorted(maps.Keys(cfg.Remotes)) {
 		if r := cfg.Remotes[name]; !r.Disabled() {
-			all = append(all, declared{r.Place, newRemote(r, &cfg.Defaults, &o)})
+			rs, err := newRemote(r, &cfg.Defaults, &o)
+			if err != nil {
+				all = append(all, declared{r.Place, &broken{name: "remote." + name, err: err}})
+				continue
+			}
+			all = append(all, declared{r.Place, rs})
 		}
 	}
 	layer := func(file string) int {
