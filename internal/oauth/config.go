@@ -76,8 +76,10 @@ type Options struct {
 	Interactive bool
 
 	// Browser is the command that opens the authorization URL ("" reads
-	// $BROWSER). Out receives the URL and what to do with it, nil discards.
+	// $BROWSER). Open, when set, opens it instead (tests). Out receives the
+	// URL and what to do with it, nil discards.
 	Browser string
+	Open    func(url string) error
 	Out     io.Writer
 
 	// HTTPClient makes every request to the servers, nil: a client that

@@ -260,7 +260,11 @@ func (c *Client) waitForCode(ctx context.Context, ln net.Listener, authURL, stat
 	defer srv.Close()
 
 	fmt.Fprintf(c.opts.Out, "toolhost: to authorize toolhost at %s, open this URL in a browser:\n  %s\n", c.name, authURL)
-	if err := openBrowser(c.opts.Browser, authURL); err != nil {
+	open := c.opts.Open
+	if open == nil {
+		open = func(u string) error { return openBrowser(c.opts.Browser, u) }
+	}
+	if err := open(authURL); err != nil {
 		fmt.Fprintf(c.opts.Out, "toolhost: could not open a browser (%v): open the URL above by hand\n", err)
 	}
 	timer := time.NewTimer(c.opts.LoginTimeout)
