@@ -47,9 +47,9 @@ func newAuthCommand(a *app) *cli.Command {
 			Description: "Example:\n   toolhost auth logout github",
 			Action:      run("logout"),
 		}, {
-			Name:        "status",
-			Usage:       "show which servers toolhost is signed in to",
-			ArgsUsage:   "[NAME]",
+			Name:      "status",
+			Usage:     "show which servers toolhost is signed in to",
+			ArgsUsage: "[NAME]",
 			Description: "Shows each configured HTTP server and remote, and every stored token,\n" +
 				"without the tokens themselves.\n\nExample:\n   toolhost auth status",
 			Action: run("status"),

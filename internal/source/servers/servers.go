@@ -7,10 +7,10 @@ import (
 	"slices"
 
 	"github.com/toolhost/toolhost/audit"
-	"github.com/toolhost/toolhost/internal/oauth"
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/config/secret"
+	"github.com/toolhost/toolhost/internal/oauth"
 )
 
 // Options are the host's side of the sources: nil means all defaults.
