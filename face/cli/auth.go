@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -70,6 +71,7 @@ type authTarget struct {
 	oauth     *config.OAuth
 	key       string // mcp_servers.NAME or remotes.NAME
 	bearer    bool   // it has a fixed bearer token: no sign-in
+	endpoint  string // a remote's MCP endpoint, signed in to beside its url; "" for a server
 }
 
 // authTargets are the configuration's HTTP servers and remotes, by name.
@@ -81,7 +83,8 @@ func authTargets(cfg *config.Config) []authTarget {
 		}
 	}
 	for name, r := range cfg.Remotes {
-		ts = append(ts, authTarget{name: name, url: r.URL, oauth: r.OAuth, key: r.Key(), bearer: r.BearerTokenEnv != ""})
+		ts = append(ts, authTarget{name: name, url: r.URL, oauth: r.OAuth, key: r.Key(), bearer: r.BearerTokenEnv != "",
+			endpoint: strings.TrimRight(r.URL, "/") + "/mcp"})
 	}
 	slices.SortFunc(ts, func(x, y authTarget) int { return strings.Compare(x.name, y.name) })
 	return ts
@@ -116,14 +119,18 @@ func authRun(c *cli.Context, a *app, opts *authOptions) error {
 		return usageErrorf("auth login needs the NAME of an HTTP server or remote")
 	}
 	store := oauth.NewStore(oauth.DefaultDir())
-	client := func(t authTarget, interactive bool) (*oauth.Client, error) {
+	clients := func(t authTarget, interactive bool) ([]*oauth.Client, error) {
 		oc, err := servers.OAuthConfig(t.key, t.oauth)
 		if err != nil {
 			return nil, err
 		}
 		o := a.oauthOptions(interactive)
 		o.Store = store
-		return oauth.New(t.name, t.url, oc, o), nil
+		cs := []*oauth.Client{oauth.New(t.name, t.url, oc, o)}
+		if t.endpoint != "" {
+			cs = append(cs, oauth.New(t.name, t.endpoint, oc, o))
+		}
+		return cs, nil
 	}
 	switch opts.action {
 	case "login":
@@ -131,14 +138,28 @@ func authRun(c *cli.Context, a *app, opts *authOptions) error {
 		if t.bearer {
 			return &exitError{code: ExitFailure, err: fmt.Errorf("auth login: [%s] sends the fixed token of bearer_token_env; remove it to sign in with OAuth", t.key)}
 		}
-		cl, err := client(t, true)
+		cs, err := clients(t, true)
 		if err != nil {
 			return &exitError{code: ExitFailure, err: err}
 		}
-		if err := cl.Login(c.Context); err != nil {
-			return &exitError{code: ExitFailure, err: oauthProblem(err)}
+		// A remote's manifest and MCP endpoint are two resources, each
+		// with its own token; either may ask for none.
+		var signedIn *oauth.Client
+		var firstErr error
+		for _, cl := range cs {
+			if err := cl.Login(c.Context); err != nil {
+				if !errors.Is(err, oauth.ErrNotProtected) {
+					return &exitError{code: ExitFailure, err: oauthProblem(err)}
+				}
+				firstErr = cmp.Or(firstErr, err)
+				continue
+			}
+			signedIn = cmp.Or(signedIn, cl)
 		}
-		st, _ := cl.Status()
+		if signedIn == nil {
+			return &exitError{code: ExitFailure, err: oauthProblem(firstErr)}
+		}
+		st, _ := signedIn.Status()
 		fmt.Fprintf(a.stdout, "%s: %s\n", t.name, st)
 	case "logout":
 		if opts.name == "" {
@@ -154,13 +175,17 @@ func authRun(c *cli.Context, a *app, opts *authOptions) error {
 			}
 			return nil
 		}
-		cl, err := client(targets[0], false)
+		cs, err := clients(targets[0], false)
 		if err != nil {
 			return &exitError{code: ExitFailure, err: err}
 		}
-		had, err := cl.Logout()
-		if err != nil {
-			return &exitError{code: ExitFailure, err: oauthProblem(err)}
+		had := false
+		for _, cl := range cs {
+			h, err := cl.Logout()
+			if err != nil {
+				return &exitError{code: ExitFailure, err: oauthProblem(err)}
+			}
+			had = had || h
 		}
 		if had {
 			fmt.Fprintf(a.stdout, "%s: signed out\n", targets[0].name)
