@@ -132,7 +132,8 @@ func (s *Status) String() string {
 }
 
 // Transport returns a RoundTripper that sends c's token with each request
-// to base, and on a 401 (or a 403 with insufficient_scope) authorizes and
+// to its server's origin (none elsewhere, a redirect's target included),
+// and on a 401 (or a 403 with insufficient_scope) authorizes and
 // sends the request once more. Only requests without a body, or whose body
 // can be read again (GetBody), are sent twice.
 func (c *Client) Transport(base http.RoundTripper) http.RoundTripper {
@@ -148,6 +149,9 @@ type transport struct {
 }
 
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if origin(req.URL.String()) != origin(t.c.resource) {
+		return t.base.RoundTrip(req) // a redirect elsewhere: no token
+	}
 	send := func() (*http.Response, error) {
 		r := req.Clone(req.Context())
 		if req.GetBody != nil {

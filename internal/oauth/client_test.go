@@ -12,6 +12,7 @@ import (
 	"errors"
 	"math/big"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -352,5 +353,30 @@ func TestTransport(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		t.Errorf("status = %d after signing in, want 200", resp.StatusCode)
+	}
+}
+
+// TestTransportKeepsToken: a redirect to another origin (another port of
+// the same host) gets no token.
+func TestTransportKeepsToken(t *testing.T) {
+	got := make(chan string, 4)
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got <- r.Header.Get("Authorization")
+	}))
+	t.Cleanup(other.Close)
+	ts := httptest.NewServer(http.RedirectHandler(other.URL+"/x", http.StatusTemporaryRedirect))
+	t.Cleanup(ts.Close)
+	store := NewStore(t.TempDir())
+	if err := store.Save(&Record{Resource: ts.URL, ClientID: "c", Token: &Token{AccessToken: "tok"}}); err != nil {
+		t.Fatal(err)
+	}
+	c := New("srv", ts.URL, nil, &Options{Store: store})
+	resp, err := (&http.Client{Transport: c.Transport(nil)}).Get(ts.URL + "/manifest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if a := <-got; a != "" {
+		t.Errorf("the other origin saw Authorization %q, want none", a)
 	}
 }

@@ -152,3 +152,40 @@ func TestHTTPProbeFallback(t *testing.T) {
 		t.Errorf("server/discover probes = %d, want 1: the Source remembers what the server speaks", probes)
 	}
 }
+
+// TestHTTPOAuthRedirectKeepsToken: the OAuth token goes to the server's
+// origin only, not where a redirect points (another port of the same
+// host, which the HTTP client's own rule would let it reach).
+func TestHTTPOAuthRedirectKeepsToken(t *testing.T) {
+	got := make(chan string, 16)
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got <- r.Header.Get("Authorization")
+		http.NotFound(w, r)
+	}))
+	t.Cleanup(other.Close)
+	first := make(chan string, 16)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		first <- r.Header.Get("Authorization")
+		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusTemporaryRedirect)
+	}))
+	t.Cleanup(ts.Close)
+	store := oauth.NewStore(t.TempDir())
+	if err := store.Save(&oauth.Record{Resource: ts.URL + "/mcp", ClientID: "c", Token: &oauth.Token{AccessToken: "oauth-token"}}); err != nil {
+		t.Fatal(err)
+	}
+	s := newSource(t, Spec{Name: "remote", URL: ts.URL + "/mcp", ProtocolVersion: "2025-11-25"}, &Options{OAuth: &oauth.Options{Store: store}})
+	if _, err := s.Tools(t.Context()); err == nil {
+		t.Fatal("Tools: no error from a server that only redirects")
+	}
+	if f := <-first; f != "Bearer oauth-token" {
+		t.Errorf("the endpoint saw Authorization %q, want the token", f)
+	}
+	select {
+	case o := <-got:
+		if o != "" {
+			t.Errorf("the other origin saw Authorization %q, want none", o)
+		}
+	default:
+		t.Fatal("the redirect was not followed: the test proves nothing")
+	}
+}

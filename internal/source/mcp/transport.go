@@ -101,7 +101,8 @@ func NotFound(err error) bool {
 }
 
 // headerTransport adds fixed headers to every request to the endpoint's
-// origin, and taps the event streams of the responses ([sseTap]).
+// origin, removes the Authorization header of requests to any other, and
+// taps the event streams of the responses ([sseTap]).
 //
 // The headers, the bearer token among them, go to that origin only. The
 // http.Client follows a redirect through this transport. A server that
@@ -130,11 +131,18 @@ func originOf(raw string) string {
 }
 
 func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if len(t.header) > 0 && t.origin != "" && originOf(r.URL.String()) == t.origin {
+	same := t.origin != "" && originOf(r.URL.String()) == t.origin
+	switch {
+	case len(t.header) > 0 && same:
 		r = r.Clone(r.Context())
 		for k, v := range t.header {
 			r.Header[k] = v
 		}
+	case !same && r.Header.Get("Authorization") != "":
+		// The OAuth token, which the SDK sets on the request itself: a
+		// redirect to another port of the same host would keep it.
+		r = r.Clone(r.Context())
+		r.Header.Del("Authorization")
 	}
 	resp, err := t.base.RoundTrip(r)
 	switch {
