@@ -239,8 +239,15 @@ func (c *Client) Authorize(ctx context.Context, req *http.Request, resp *http.Re
 	return c.authorize(ctx, ch, held, resp.StatusCode == http.StatusForbidden)
 }
 
+// ErrPlainHTTP: the server is at a plain http:// URL on a host that is not
+// loopback, where anyone on the path could read the token.
+var ErrPlainHTTP = errors.New("the server's URL is plain http on a host that is not loopback")
+
 // authorize runs discovery and the grant. c.mu is held.
 func (c *Client) authorize(ctx context.Context, ch challenge, held []string, stepUp bool) error {
+	if checkEndpoint(c.resource) != nil {
+		return c.fail("authorize", fmt.Errorf("%w: %s", ErrPlainHTTP, c.resource), "use the server's https:// URL")
+	}
 	d, err := c.discover(ctx, ch)
 	if err != nil {
 		return c.fail("discover", err, "")

@@ -184,6 +184,18 @@ func TestAuthorizeRefused(t *testing.T) {
 	}
 }
 
+// TestPlainHTTP: no sign-in for a server whose token would cross a
+// network in clear text.
+func TestPlainHTTP(t *testing.T) {
+	c := New("srv", "http://mcp.example/mcp", nil, &Options{Interactive: true, Open: follow})
+	req, resp := unauthorized("Bearer")
+	err := c.Authorize(t.Context(), req, resp)
+	var oe *Error
+	if !errors.Is(err, ErrPlainHTTP) || !errors.As(err, &oe) || oe.Fix != "use the server's https:// URL" {
+		t.Errorf("Authorize = %v, want ErrPlainHTTP with its fix", err)
+	}
+}
+
 func TestStepUp(t *testing.T) {
 	f := newFake(t, std())
 	c := New("srv", f.url(), nil, &Options{Interactive: true, Open: follow, MaxAuthorize: 3})
