@@ -195,6 +195,7 @@ func authRun(c *cli.Context, a *app, opts *authOptions) error {
 	case "status":
 		recs, listErr := store.List()
 		seen := map[string]bool{}
+		tw := newTable(a.stdout)
 		for _, t := range targets {
 			line := "not signed in"
 			if t.bearer {
@@ -203,14 +204,17 @@ func authRun(c *cli.Context, a *app, opts *authOptions) error {
 				line = statusLine(oauth.StatusOf(recs[i]))
 				seen[recs[i].Resource] = true
 			}
-			fmt.Fprintf(a.stdout, "%s\t%s\t%s\n", t.name, t.url, line)
+			row(tw, a.outText(t.name), a.outText(t.url), a.outText(line))
 		}
 		if opts.name == "" {
 			for _, r := range recs {
 				if !seen[r.Resource] {
-					fmt.Fprintf(a.stdout, "%s\t%s\t%s\n", r.Server, r.Resource, statusLine(oauth.StatusOf(r)))
+					row(tw, a.outText(r.Server), a.outText(r.Resource), a.outText(statusLine(oauth.StatusOf(r))))
 				}
 			}
+		}
+		if err := tw.Flush(); err != nil {
+			return err
 		}
 		if listErr != nil {
 			return &exitError{code: ExitFailure, err: listErr}

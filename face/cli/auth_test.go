@@ -74,7 +74,7 @@ func TestAuth(t *testing.T) {
 	auth := func(args ...string) result {
 		return runIn(t, root, "", nil, append([]string{"--config", conf, "auth"}, args...)...)
 	}
-	line := "srv\t" + ts.URL + "/mcp\t"
+	line := "srv  " + ts.URL + "/mcp  "
 	steps := []struct {
 		args       []string
 		wantCode   int

@@ -224,6 +224,14 @@ func (c *Client) Authorize(ctx context.Context, req *http.Request, resp *http.Re
 		return err
 	}
 	var held []string
+	if c.rec != nil && c.rec.Token != nil && resp.StatusCode == http.StatusUnauthorized && c.rec.Token.RefreshToken != "" {
+		// A token the server no longer takes: a refreshed one may do,
+		// without a person.
+		if c.renew(ctx) == nil {
+			return nil
+		}
+		c.rec.Token = nil
+	}
 	if c.rec != nil && c.rec.Token != nil {
 		held = c.rec.Token.Scopes
 		if resp.StatusCode == http.StatusForbidden && len(ch.scopes) > 0 && subset(ch.scopes, held) {

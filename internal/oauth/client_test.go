@@ -274,6 +274,16 @@ func TestRefresh(t *testing.T) {
 		t.Errorf("stored after refresh: %+v, want token-2 with refresh token r1 kept", rec.Token)
 	}
 
+	// A 401 to a token that has not expired: a refresh, no sign-in.
+	c4 := New("srv", f.url(), nil, &Options{Store: store}) // not interactive: a sign-in would fail
+	req, resp = unauthorized("Bearer")
+	if err := c4.Authorize(t.Context(), req, resp); err != nil {
+		t.Fatalf("Authorize with a refresh token = %v, want a refresh", err)
+	}
+	if rec, _ := store.Load(f.url()); rec.Token.AccessToken != "token-3" {
+		t.Errorf("stored after the 401: %+v, want the refreshed token-3", rec.Token)
+	}
+
 	// A refresh the server refuses drops the token: the request goes
 	// without, and its 401 signs in again.
 	f.mu.Lock()
