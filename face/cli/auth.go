@@ -118,7 +118,7 @@ func authRun(c *cli.Context, a *app, opts *authOptions) error {
 	} else if opts.action == "login" {
 		return usageErrorf("auth login needs the NAME of an HTTP server or remote")
 	}
-	store := oauth.NewStore(oauth.DefaultDir())
+	store := oauth.DefaultStore()
 	clients := func(t authTarget, interactive bool) ([]*oauth.Client, error) {
 		oc, err := servers.OAuthConfig(t.key, t.oauth)
 		if err != nil {
@@ -249,7 +249,7 @@ func statusLine(s *oauth.Status) string {
 // oauthOptions are the options of the OAuth clients the CLI makes: the
 // default token store, and, when interactive, the browser and stderr.
 func (a *app) oauthOptions(interactive bool) *oauth.Options {
-	return &oauth.Options{Store: oauth.NewStore(oauth.DefaultDir()), Interactive: interactive, Out: a.stderr}
+	return &oauth.Options{Store: oauth.DefaultStore(), Interactive: interactive, Out: a.stderr}
 }
 
 // oauthProblem is an OAuth failure with its fix, as the CLI prints errors.

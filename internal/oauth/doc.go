@@ -2,7 +2,7 @@
 // authorization, and keeps the token for the next runs.
 //
 //	c := oauth.New("linear", "https://mcp.linear.app/mcp", &oauth.Config{Scopes: []string{"read"}},
-//		&oauth.Options{Store: oauth.NewStore(oauth.DefaultDir()), Interactive: true, Out: os.Stderr})
+//		&oauth.Options{Store: oauth.DefaultStore(), Interactive: true, Out: os.Stderr})
 //	t := &mcp.StreamableClientTransport{Endpoint: url, OAuthHandler: c} // the go-sdk's hook
 //	err := c.Login(ctx)                                                // toolhost auth login
 //	hc := &http.Client{Transport: c.Transport(nil)}                    // any other request

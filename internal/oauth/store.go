@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
+
+	"github.com/toolhost/toolhost/internal/config/secret"
 )
 
 // Record is what the client keeps about one server: how it is registered
@@ -31,20 +33,42 @@ type Record struct {
 	Grant        string `json:"grant,omitempty"`
 
 	Token *Token `json:"token,omitempty"`
+
+	// InKeyring says that the tokens and the client secret are in the OS
+	// keyring, not in the file (which then holds them empty).
+	InKeyring bool `json:"in_keyring,omitempty"`
+}
+
+// keyringSecrets is what a record keeps in the keyring: its secrets.
+type keyringSecrets struct {
+	ClientSecret string `json:"client_secret,omitempty"`
+	AccessToken  string `json:"access_token,omitempty"`
+	RefreshToken string `json:"refresh_token,omitempty"`
 }
 
 // Store keeps [Record]s in a directory, one owner-only file (mode 0600,
-// in a 0700 directory) per server URL. It is safe for concurrent use in
-// one process. Two processes writing one record at once leave one whole
-// record, the last written (each write is a rename).
+// in a 0700 directory) per server URL. A store made by [DefaultStore] on a
+// system whose keyring toolhost can write keeps each record's secrets in
+// the keyring instead (service "toolhost", account "oauth-HASH"). It is
+// safe for concurrent use in one process. Two processes writing one
+// record at once leave one whole record, the last written (each write is
+// a rename).
 type Store struct {
-	dir string
+	dir     string
+	keyring bool // the secrets go to the keyring
 
 	mu sync.Mutex
 }
 
-// NewStore returns the store in dir, created when first written.
+// NewStore returns the store in dir, created when first written. It keeps
+// everything in its files.
 func NewStore(dir string) *Store { return &Store{dir: dir} }
+
+// DefaultStore is the store of [DefaultDir], with the secrets in the OS
+// keyring where toolhost can write it (secret.KeyringWritable).
+func DefaultStore() *Store {
+	return &Store{dir: DefaultDir(), keyring: secret.KeyringWritable()}
+}
 
 // DefaultDir is where toolhost keeps its OAuth records:
 // $XDG_STATE_HOME/toolhost/oauth, else ~/.local/state/toolhost/oauth.
@@ -63,9 +87,17 @@ func DefaultDir() string {
 var ErrPermissions = errors.New("the file is readable or writable by others")
 
 func (s *Store) path(resource string) string {
-	sum := sha256.Sum256([]byte(canonical(resource)))
-	return filepath.Join(s.dir, hex.EncodeToString(sum[:12])+".json")
+	return filepath.Join(s.dir, key(resource)+".json")
 }
+
+// key names a resource's record: a hash of its canonical URL.
+func key(resource string) string {
+	sum := sha256.Sum256([]byte(canonical(resource)))
+	return hex.EncodeToString(sum[:12])
+}
+
+// item is the keyring account of a resource's secrets.
+func item(resource string) string { return "oauth-" + key(resource) }
 
 // Load returns the record of resource, nil when there is none.
 func (s *Store) Load(resource string) (*Record, error) {
@@ -77,6 +109,20 @@ func (s *Store) Load(resource string) (*Record, error) {
 	}
 	if !SameResource(r.Resource, resource) {
 		return nil, nil
+	}
+	if r.InKeyring {
+		// Secrets the keyring no longer gives (a locked keyring, an item
+		// removed) are gone: the next 401 signs in again.
+		var ks keyringSecrets
+		v, err := secret.ReadKeyring(item(r.Resource))
+		if err != nil || json.Unmarshal([]byte(v.Reveal()), &ks) != nil {
+			r.Token, r.ClientSecret = nil, ""
+			return r, nil
+		}
+		r.ClientSecret = ks.ClientSecret
+		if r.Token != nil {
+			r.Token.AccessToken, r.Token.RefreshToken = ks.AccessToken, ks.RefreshToken
+		}
 	}
 	return r, nil
 }
@@ -111,11 +157,30 @@ func decodeRecord(b []byte, path string) (*Record, error) {
 	return &r, nil
 }
 
-// Save writes r, replacing the record of its resource.
+// Save writes r, replacing the record of its resource. In a store that
+// uses the keyring, the secrets go there, and into the file only when the
+// keyring refuses them.
 func (s *Store) Save(r *Record) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	b, err := json.MarshalIndent(r, "", "  ")
+	rec := *r
+	rec.InKeyring = false
+	if s.keyring {
+		ks := keyringSecrets{ClientSecret: r.ClientSecret}
+		if r.Token != nil {
+			ks.AccessToken, ks.RefreshToken = r.Token.AccessToken, r.Token.RefreshToken
+		}
+		b, _ := json.Marshal(ks)
+		if secret.StoreKeyring(item(r.Resource), string(b)) == nil {
+			rec.ClientSecret, rec.InKeyring = "", true
+			if r.Token != nil {
+				t := *r.Token
+				t.AccessToken, t.RefreshToken = "", ""
+				rec.Token = &t
+			}
+		}
+	}
+	b, err := json.MarshalIndent(&rec, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -145,6 +210,11 @@ func (s *Store) Save(r *Record) error {
 func (s *Store) Delete(resource string) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if r, _ := s.read(s.path(resource)); r != nil && r.InKeyring {
+		if err := secret.DeleteKeyring(item(resource)); err != nil {
+			return false, err
+		}
+	}
 	err := os.Remove(s.path(resource))
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil

@@ -37,7 +37,7 @@ func OAuthConfig(key string, o *config.OAuth) (*oauth.Config, error) {
 // own (by default the token store under the state directory, and no
 // browser), with every secret the client obtains told to the audit log.
 func oauthOptions(o *Options) *oauth.Options {
-	opts := oauth.Options{Store: oauth.NewStore(oauth.DefaultDir())}
+	opts := oauth.Options{Store: oauth.DefaultStore()}
 	if o.OAuth != nil {
 		opts = *o.OAuth
 	}
