@@ -1,6 +1,7 @@
 package servers_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/audit"
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/oauth"
 	"github.com/toolhost/toolhost/resolver"
@@ -57,5 +59,26 @@ func TestRemoteOAuth(t *testing.T) {
 	}
 	if strings.Contains(string(lines), "oauth-tok") {
 		t.Errorf("audit log:\n%s\nwant the OAuth token redacted", lines)
+	}
+}
+
+// TestRemoteNeedsLogin: a remote that asks for authorization while no
+// browser may open is one problem whose fix is toolhost auth login.
+func TestRemoteNeedsLogin(t *testing.T) {
+	srv := provider(t, "oauth-tok")
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	root := t.TempDir()
+	cfg, err := config.Parse(filepath.Join(root, "tools.toml"), []byte("[remotes.team]\nurl = \""+srv.URL+"\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := resolver.New(t.Context(), cfg, &resolver.Options{Root: root, CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cat.Close()
+	probs := cat.Report().Problems
+	if len(probs) != 1 || !errors.Is(probs[0].Err, oauth.ErrLoginRequired) || catalog.FixOf(probs[0].Err) != "run toolhost auth login team (it opens a browser to sign in)" {
+		t.Errorf("problems %v (fix %q), want one: the login the remote needs", probs, catalog.FixOf(probs[0].Err))
 	}
 }
