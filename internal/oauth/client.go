@@ -99,8 +99,8 @@ func (c *Client) load() error {
 	if err != nil {
 		return c.fail("store", err, "")
 	}
-	if r != nil && c.cfg.ClientID != "" && r.ClientID != c.cfg.ClientID && !r.Registered {
-		r = nil // the configured client changed: its old token is not its own
+	if r != nil && c.cfg.ClientID != "" && r.ClientID != c.cfg.ClientID {
+		r = nil // another client's token (an older configuration, a registration): not this one's
 	}
 	if r != nil {
 		c.secret(r.ClientSecret)
