@@ -402,3 +402,22 @@ func TestTransportKeepsToken(t *testing.T) {
 		t.Errorf("the other origin saw Authorization %q, want none", a)
 	}
 }
+
+// TestStoredForAnotherClient: a token stored for another client_id (a
+// dynamic registration, before client_id was configured) is not sent.
+func TestStoredForAnotherClient(t *testing.T) {
+	store := NewStore(t.TempDir())
+	const res = "https://mcp.example/mcp"
+	if err := store.Save(&Record{Resource: res, ClientID: "dcr-1", Registered: true, Token: &Token{AccessToken: "old"}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		cfg  *Config
+		want bool
+	}{{nil, true}, {&Config{ClientID: "dcr-1"}, true}, {&Config{ClientID: "pre"}, false}} {
+		ts, err := New("srv", res, tt.cfg, &Options{Store: store}).TokenSource(t.Context())
+		if err != nil || (ts != nil) != tt.want {
+			t.Errorf("config %+v: TokenSource = %v, %v; want a source: %v", tt.cfg, ts, err, tt.want)
+		}
+	}
+}
