@@ -268,14 +268,14 @@ func (c *Client) authorize(ctx context.Context, ch challenge, held []string, ste
 		scopes = d.prm.ScopesSupported
 	}
 	if stepUp {
-		scopes = union(held, scopes)
+		scopes = union(union(held, scopes), ch.scopes) // the challenge's, even past the configured ones
 	}
 	var t *Token
 	var cl *client
 	if c.cfg.Grant == GrantClientCredentials {
 		cl, t, err = c.clientCredentials(ctx, d, scopes)
 	} else {
-		cl, t, err = c.authorizationCode(ctx, d, scopes)
+		cl, t, err = c.authorizationCode(ctx, d, scopes, stepUp)
 	}
 	if err != nil {
 		return err

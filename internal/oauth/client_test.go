@@ -184,6 +184,24 @@ func TestAuthorizeRefused(t *testing.T) {
 	}
 }
 
+// TestStepUpNeedsLogin: a step-up where no browser may open says which
+// scopes to configure before signing in again.
+func TestStepUpNeedsLogin(t *testing.T) {
+	f := newFake(t, std())
+	store := NewStore(t.TempDir())
+	if err := store.Save(&Record{Resource: f.url(), ClientID: "c", Token: &Token{AccessToken: "t", Scopes: []string{"read"}}}); err != nil {
+		t.Fatal(err)
+	}
+	c := New("srv", f.url(), nil, &Options{Store: store})
+	req, resp := forbidden(`Bearer error="insufficient_scope", scope="write"`)
+	err := c.Authorize(t.Context(), req, resp)
+	var oe *Error
+	want := `the server asks for more scopes: set scopes = ["read", "write"] in the oauth table of srv, then run toolhost auth login srv (it opens a browser to sign in)`
+	if !errors.Is(err, ErrLoginRequired) || !errors.As(err, &oe) || oe.Fix != want {
+		t.Errorf("Authorize = %v (fix %q), want ErrLoginRequired with fix %q", err, oe.Fix, want)
+	}
+}
+
 // TestPlainHTTP: no sign-in for a server whose token would cross a
 // network in clear text.
 func TestPlainHTTP(t *testing.T) {

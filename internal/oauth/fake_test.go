@@ -158,3 +158,10 @@ func unauthorized(h string) (*http.Request, *http.Response) {
 	}
 	return req, resp
 }
+
+// forbidden is a 403 answer carrying the challenge header h.
+func forbidden(h string) (*http.Request, *http.Response) {
+	req, resp := unauthorized(h)
+	resp.StatusCode = http.StatusForbidden
+	return req, resp
+}

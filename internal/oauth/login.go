@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -28,9 +29,18 @@ const callbackPath = "/callback"
 // PKCE S256): it finds the client_id, opens the authorization URL in the
 // browser, waits for the redirect to a loopback listener and exchanges
 // the code.
-func (c *Client) authorizationCode(ctx context.Context, d *discovery, scopes []string) (*client, *Token, error) {
+func (c *Client) authorizationCode(ctx context.Context, d *discovery, scopes []string, stepUp bool) (*client, *Token, error) {
 	if !c.opts.Interactive {
-		return nil, nil, c.fail("authorize", ErrLoginRequired, "run toolhost auth login "+c.name+" (it opens a browser to sign in)")
+		fix := "run toolhost auth login " + c.name + " (it opens a browser to sign in)"
+		if stepUp {
+			// A sign-in asks for the configured scopes: these must be among them.
+			q := make([]string, len(scopes))
+			for i, s := range scopes {
+				q[i] = strconv.Quote(s)
+			}
+			fix = "the server asks for more scopes: set scopes = [" + strings.Join(q, ", ") + "] in the oauth table of " + c.name + ", then " + fix
+		}
+		return nil, nil, c.fail("authorize", ErrLoginRequired, fix)
 	}
 	if !d.as.published && d.prm != nil {
 		// An authorization server named by metadata must publish its own,
