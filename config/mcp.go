@@ -34,6 +34,7 @@ type Server struct {
 	URL            string            // streamable HTTP: the endpoint, http or https
 	Headers        map[string]string // HTTP: extra request headers (never Authorization)
 	BearerTokenEnv string            // HTTP: the environment variable holding the bearer token
+	OAuth          *OAuth            // HTTP: how to sign in ([mcp_servers.NAME.oauth]), nil for the defaults
 
 	// Access and Sandbox are the stdio server's access policy and sandbox
 	// mode, as an entry's (docs/security.md). Stdio servers start under the
@@ -106,6 +107,7 @@ type Remote struct {
 	URL            string            // the provider's base URL, http or https
 	Headers        map[string]string // extra request headers (never Authorization)
 	BearerTokenEnv string            // the environment variable holding the bearer token
+	OAuth          *OAuth            // how to sign in ([remotes.NAME.oauth]), nil for the defaults
 	Prefix         string            // prepended to every tool name
 	Include        []string          // serve only these tools (the provider's names)
 	Exclude        []string          // serve all but these tools
@@ -131,12 +133,12 @@ func (r *Remote) Key() string { return dotted([]string{"remotes", r.Name}) }
 
 var (
 	serverKeys = []string{
-		"command", "args", "env", "dir", "url", "headers", "bearer_token_env",
+		"command", "args", "env", "dir", "url", "headers", "bearer_token_env", "oauth",
 		"sandbox", "access", "idle_timeout", "start_timeout", "timeout", "enabled", "enable", "prefix", "run", "requires_approval", "insecure",
 	}
 	stdioKeys  = []string{"command", "args", "env", "dir", "sandbox", "access", "idle_timeout"}
-	httpKeys   = []string{"url", "headers", "bearer_token_env", "insecure"}
-	remoteKeys = []string{"url", "headers", "bearer_token_env", "prefix", "include", "exclude", "timeout", "enabled", "enable",
+	httpKeys   = []string{"url", "headers", "bearer_token_env", "insecure", "oauth"}
+	remoteKeys = []string{"url", "headers", "bearer_token_env", "oauth", "prefix", "include", "exclude", "timeout", "enabled", "enable",
 		"run", "requires_approval", "insecure"}
 
 	envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -183,6 +185,8 @@ func (d *decoder) server(path []string, name string, v any) *Server {
 			s.Headers = d.headers(p, v, s.Pos)
 		case "bearer_token_env":
 			s.BearerTokenEnv = d.tokenEnv(p, v)
+		case "oauth":
+			s.OAuth = d.oauth(p, v)
 		case "sandbox":
 			s.Sandbox = d.sandbox(p, v)
 		case "access":
@@ -231,6 +235,8 @@ func (d *decoder) remote(path []string, name string, v any) *Remote {
 			r.Headers = d.headers(p, v, r.Pos)
 		case "bearer_token_env":
 			r.BearerTokenEnv = d.tokenEnv(p, v)
+		case "oauth":
+			r.OAuth = d.oauth(p, v)
 		case "prefix":
 			r.Prefix, _ = d.str(p, v)
 		case "include":
@@ -406,6 +412,9 @@ func (c *Config) checkMCP() (errs []*Error, broken []string) {
 			if bad = checkRun(r.Key(), r.Run, r.RequiresApproval, r.Pos); bad == nil {
 				bad = plainToken(r.Key(), r.URL, r.BearerTokenEnv, r.Insecure, r.Pos)
 			}
+			if bad == nil {
+				bad = oauthConflict(r.Key(), r.BearerTokenEnv, r.OAuth, r.Pos)
+			}
 		}
 		if bad != nil {
 			errs = append(errs, bad)
@@ -458,6 +467,9 @@ func (s *Server) check() []*Error {
 	}
 	if !s.Stdio() {
 		if err := plainToken(s.Key(), s.URL, s.BearerTokenEnv, s.Insecure, s.Pos); err != nil {
+			return []*Error{err}
+		}
+		if err := oauthConflict(s.Key(), s.BearerTokenEnv, s.OAuth, s.Pos); err != nil {
 			return []*Error{err}
 		}
 	}
@@ -536,6 +548,9 @@ func mergeServer(dst, src *Server) {
 	if set("bearer_token_env") {
 		dst.BearerTokenEnv = src.BearerTokenEnv
 	}
+	if set("oauth") {
+		dst.OAuth = src.OAuth
+	}
 	if set("sandbox") {
 		dst.Sandbox = src.Sandbox
 	}
@@ -570,6 +585,9 @@ func mergeRemote(dst, src *Remote) {
 	}
 	if set("bearer_token_env") {
 		dst.BearerTokenEnv = src.BearerTokenEnv
+	}
+	if set("oauth") {
+		dst.OAuth = src.OAuth
 	}
 	if set("prefix") {
 		dst.Prefix = src.Prefix

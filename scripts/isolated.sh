@@ -13,6 +13,7 @@ GOCACHE=$(go env GOCACHE) GOMODCACHE=$(go env GOMODCACHE) GOPATH=$(go env GOPATH
 export GOCACHE GOMODCACHE GOPATH GOENV
 mkdir -p "$home/config/go/telemetry" && echo off >"$home/config/go/telemetry/mode"
 rc=0
+unset DBUS_SESSION_BUS_ADDRESS # no test's OAuth token in the user's keyring (internal/oauth)
 HOME=$home XDG_CONFIG_HOME=$home/config XDG_STATE_HOME=$home/state \
   XDG_CACHE_HOME=$home/cache XDG_DATA_HOME=$home/data "$@" || rc=$?
 left=$(cd "$home" && find . -mindepth 1 \

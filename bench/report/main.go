@@ -64,6 +64,7 @@ var figures = []figure{
 	{"what `serve` adds over that gateway: its CPU per call (reference)", "MCPServerCall", "serve-cpu/gateway-cpu", "the gateway process's CPU per call", "gateway-cpu-ms", 0, "×"},
 	{"warm `toolhost list`, 5 MCP servers configured", "WarmListServers", "after/none", "the same list without them", "none-ms", 1.1, "×"},
 	{"`serve --http` calls at 64 in flight, audit log on (≥ 0.95× calls/s)", "ServeAudit", "after/off", "the same calls with `--audit off`", "off-ms", 1.053, "×"},
+	{"a call through an OAuth-protected HTTP server, stored token", "OAuthCall", "oauth/bearer", "the same server with a static bearer token", "bearer-ms", 1.05, "×"},
 }
 
 // results holds every value of every metric of every benchmark, in the

@@ -90,7 +90,7 @@ func (a *app) addServer(c *cli.Context, opts *addOptions, name string) error {
 			fmt.Fprintf(a.stderr, "toolhost: %s\n", note)
 		}
 	}
-	src, err := serverSource(s, "", root, "") // no cache: the server must answer now
+	src, err := a.serverSource(s, "", root, "") // no cache: the server must answer now
 	if err != nil {
 		return &exitError{code: ExitFailure, err: err}
 	}

@@ -215,6 +215,7 @@ func newApp(stdout, stderr io.Writer, stdin io.Reader, opts *Options) (*app, *cl
 			newServeCommand(a),
 			newAuditCommand(a),
 			newCacheCommand(a),
+			newAuthCommand(a),
 			newTrustCommand(a),
 			newUntrustCommand(a),
 			newCompletionCommand(a),

@@ -108,7 +108,7 @@ func importRun(c *cli.Context, a *app, opts *importOptions) error {
 	if !c.Bool("no-cache") {
 		cacheDir = resolver.DefaultCacheDir()
 	}
-	src, err := serverSource(s, opts.Prefix, root, cacheDir)
+	src, err := a.serverSource(s, opts.Prefix, root, cacheDir)
 	if err != nil {
 		return &exitError{code: ExitFailure, err: err}
 	}

@@ -146,7 +146,7 @@ func (t *mcpTarget) name() string {
 func (t *mcpTarget) server() *config.Server {
 	s := &config.Server{Name: t.name(), Pos: map[string]config.Position{}}
 	if t.url != "" {
-		s.URL = t.url
+		s.URL, s.OAuth = t.url, clientOAuth()
 		return s
 	}
 	s.Command = config.Command{Args: slices.Clone(t.argv)}
@@ -159,8 +159,10 @@ func (t *mcpTarget) server() *config.Server {
 // builds it for a configured server. Its callers (client mode, add
 // --mcp, import --mcp) talk to the one server the user just named: a
 // failed start remembered from an earlier command does not refuse it,
-// as it does not for toolhost check.
-func serverSource(s *config.Server, prefix, root, cacheDir string) (catalog.Source, error) {
+// as it does not for toolhost check. A server that asks for OAuth
+// authorization signs the user in: the authorization URL opens in the
+// browser and is printed on stderr.
+func (a *app) serverSource(s *config.Server, prefix, root, cacheDir string) (catalog.Source, error) {
 	e := &config.Entry{Name: s.Name, Toolset: true, Server: s.Name, Prefix: prefix, Pos: map[string]config.Position{}}
 	cfg := &config.Config{
 		Servers: map[string]*config.Server{s.Name: s},
@@ -169,7 +171,7 @@ func serverSource(s *config.Server, prefix, root, cacheDir string) (catalog.Sour
 			s.Name: e,
 		},
 	}
-	srcs := servers.Sources(cfg, &servers.Options{Root: root, CacheDir: cacheDir, Retry: true})
+	srcs := servers.Sources(cfg, &servers.Options{Root: root, CacheDir: cacheDir, Retry: true, OAuth: a.oauthOptions(true)})
 	if len(srcs) != 1 {
 		return nil, fmt.Errorf("mcp server %q: no source for it", s.Name)
 	}
@@ -200,7 +202,7 @@ func (a *app) clientCatalog(c *cli.Context, name string) (*resolver.Catalog, err
 	if !c.Bool("no-cache") {
 		cacheDir = a.client.cacheDir(root)
 	}
-	src, err := serverSource(a.client.server(), "", root, cacheDir)
+	src, err := a.serverSource(a.client.server(), "", root, cacheDir)
 	if err != nil {
 		return nil, &exitError{code: ExitFailure, err: err}
 	}

@@ -49,27 +49,9 @@ func TestConformance(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds toolhost and runs node: skipped under -short")
 	}
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	node, err := exec.LookPath("node")
-	if err == nil {
-		_, err = os.Stat(filepath.Join(root, suitePath))
-	}
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s (CI is set, so this fails rather than skips): %v", installHint, err)
-		}
-		t.Skip(installHint)
-	}
-
+	root, node := suite(t)
 	dir := t.TempDir()
-	build := exec.CommandContext(t.Context(), "go", "build", "-o", filepath.Join(dir, "bin")+"/", "./cmd/toolhost", "./examples/conformance")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	build(t, root, dir, "./cmd/toolhost", "./examples/conformance")
 	url, serverLog := serve(t, dir, filepath.Join(root, "internal", "conformance", "testdata", "toolhost.toml"))
 
 	for _, sc := range scenarios {

@@ -9,8 +9,16 @@
 //	go test ./internal/conformance  # every tool scenario, one subtest each
 //	go test ./internal/conformance -run 'Conformance/tools-call-image' -v
 //
-// Without node or the installed suite the test skips, saying how to
-// install it. With the environment variable CI set it fails instead.
+// TestClientConformance runs the suite's client scenarios the other way
+// round: the suite starts its own server (and authorization server) and
+// runs toolhost's client mode against it (toolhost list|call --mcp URL),
+// the test binary playing $BROWSER and the helpers that hand toolhost a
+// scenario's credentials.
+//
+//	go test ./internal/conformance -run 'ClientConformance/auth/scope-step-up' -v
+//
+// Without node or the installed suite the tests skip, saying how to
+// install it. With the environment variable CI set they fail instead.
 //
 // # Flow
 //
@@ -19,6 +27,6 @@
 // → its exit status and output, per scenario.
 //
 // The package has no code of its own besides this comment: everything is
-// in conformance_test.go. docs/mcp.md ("Conformance") lists the scenarios
+// in conformance_test.go and client_test.go. docs/mcp.md ("Conformance") lists the scenarios
 // and what passes.
 package conformance

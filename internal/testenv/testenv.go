@@ -43,7 +43,8 @@ func Run(m *testing.M) int {
 
 // Isolate sets HOME to a fresh temporary directory and XDG_CONFIG_HOME,
 // XDG_STATE_HOME, XDG_CACHE_HOME and XDG_DATA_HOME to directories under
-// it (config, state, cache, data). It creates only
+// it (config, state, cache, data), and unsets DBUS_SESSION_BUS_ADDRESS
+// (the user's keyring). It creates only
 // config/go/telemetry/mode, which turns the go command's telemetry off.
 // XDG_RUNTIME_DIR is left alone: it holds sockets, not files that last.
 // Before the move it pins GOCACHE, GOMODCACHE, GOPATH and GOENV to the go
@@ -66,6 +67,10 @@ func Isolate() (home string, cleanup func(), err error) {
 	if err := os.WriteFile(filepath.Join(telemetry, "mode"), []byte("off"), 0o644); err != nil {
 		return "", nil, err
 	}
+	// No session bus: toolhost keeps OAuth tokens in the keyring where
+	// it can reach one (internal/oauth), and a test's must not land in
+	// the user's.
+	os.Unsetenv("DBUS_SESSION_BUS_ADDRESS")
 	for _, kv := range [][2]string{
 		{"HOME", home},
 		{"XDG_CONFIG_HOME", filepath.Join(home, "config")},

@@ -29,6 +29,22 @@
 // with no call for [Spec.IdleTimeout] is closed. [Source.Close] closes
 // stdin, then signals the group (SIGTERM, SIGKILL) a grace apart.
 //
+// # Authorization
+//
+// A streamable HTTP server without [Spec.BearerEnv] or an Authorization
+// header that answers 401 is signed in to with OAuth 2.1: the client of
+// package internal/oauth is the go-sdk transport's OAuthHandler, set up
+// with [Spec.OAuth] and [Options.OAuth]. Where it may not open a browser,
+// the start fails with the fix "run toolhost auth login NAME".
+//
+// # Protocol versions
+//
+// The go-sdk client probes with server/discover (2026-07-28) before
+// initialize. An HTTP server whose handshake fails after that probe is
+// connected to again with initialize alone, and a server that answered
+// with an older version is remembered: the Source's later connections
+// skip the probe.
+//
 // # Remembered failures
 //
 // A start that fails (no answer within [Spec.StartTimeout], an exit

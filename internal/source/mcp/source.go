@@ -15,6 +15,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolhost/toolhost/internal/oauth"
+
 	"github.com/toolhost/toolhost/internal/version"
 )
 
@@ -28,7 +30,8 @@ type Source struct {
 	spec   Spec
 	opts   Options
 	client *mcp.Client
-	cache  *diskCache // nil without Options.CacheDir
+	cache  *diskCache    // nil without Options.CacheDir
+	auth   *oauth.Client // an HTTP server's OAuth client; nil for stdio or a fixed token
 
 	closing chan struct{}  // closed by Close
 	started func(pgid int) // tests: told of each process started
@@ -55,6 +58,7 @@ type Source struct {
 	relistAgain bool // list_changed came while it was: list once more after it
 
 	noProbe atomic.Bool // server/identity broke an HTTP session: do not ask again
+	legacy  atomic.Bool // the server speaks a protocol before 2026-07-28: connect with initialize alone
 
 	bg sync.WaitGroup // relists and change callbacks
 }
@@ -93,6 +97,9 @@ func New(spec Spec, opts *Options) (*Source, error) {
 	}
 	if s.opts.CacheDir != "" {
 		s.cache = &diskCache{dir: s.opts.CacheDir}
+	}
+	if spec.URL != "" && spec.BearerEnv == "" && !hasAuthorization(spec.Headers) {
+		s.auth = oauth.New(spec.Name, spec.URL, spec.OAuth, s.opts.OAuth)
 	}
 	s.client = mcp.NewClient(&mcp.Implementation{Name: "toolhost", Version: version.String()}, &mcp.ClientOptions{
 		Logger:             s.opts.Logger,
@@ -431,8 +438,11 @@ func (s *Source) dial(ctx context.Context) (*conn, error) {
 		}
 	}()
 	c, err := s.dialOnce(ctx)
-	if err == errReconnect {
+	for i := 0; err == errReconnect && i < 2; i++ { // at most once for each probe
 		c, err = s.dialOnce(ctx)
+	}
+	if err == errReconnect {
+		err = &Error{Server: s.spec.Name, Op: "start", Err: fmt.Errorf("%w: the connection closed at each attempt", ErrHandshake), Fix: s.handshakeFix()}
 	}
 	return c, err
 }
@@ -453,16 +463,31 @@ func (s *Source) dialOnce(ctx context.Context) (*conn, error) {
 	s.mu.Lock()
 	s.starts++
 	s.mu.Unlock()
-	cs, err := s.client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: s.spec.ProtocolVersion})
+	version := s.spec.ProtocolVersion
+	if version == "" && s.legacy.Load() {
+		version = legacyVersion
+	}
+	cs, err := s.client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
+		oe := (*oauth.Error)(nil)
+		isAuth := errors.As(err, &oe)
 		switch {
 		case ctx.Err() != nil:
 			return nil, fail(fmt.Errorf("%w: no answer to the handshake within %v", ErrTimeout, s.spec.StartTimeout),
 				s.handshakeFix()+", or raise start_timeout", p)
 		case p != nil && exited(p, s.spec.Grace):
 			return nil, fail(fmt.Errorf("%w: %w (%s) before the handshake", ErrHandshake, ErrExited, p.status), s.handshakeFix(), p)
+		case p == nil && version == "" && !isAuth && !errors.Is(err, syscall.ECONNREFUSED):
+			// The 2026-07-28 probe (server/discover) may leave an older
+			// HTTP server unable to take the initialize that follows:
+			// connect again, with initialize alone.
+			s.legacy.Store(true)
+			return nil, errReconnect
 		}
 		fix := s.handshakeFix()
+		if isAuth {
+			fix = oe.Fix
+		}
 		if p == nil && errors.Is(err, syscall.ECONNREFUSED) {
 			// Nothing listens there: the server is not running, or the
 			// URL's host or port is wrong.
@@ -473,6 +498,9 @@ func (s *Source) dialOnce(ctx context.Context) (*conn, error) {
 	c := &conn{cs: cs, proc: p, done: make(chan struct{})}
 	if res := cs.InitializeResult(); res != nil {
 		c.modern = res.ProtocolVersion >= "2026-07-28"
+		if !c.modern && s.spec.ProtocolVersion == "" {
+			s.legacy.Store(true) // remembered: the next connections skip the probe
+		}
 		if res.Capabilities != nil && res.Capabilities.Logging != nil && !c.modern {
 			_ = cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "debug"})
 		}
@@ -492,6 +520,10 @@ func (s *Source) dialOnce(ctx context.Context) (*conn, error) {
 	}
 	return c, nil
 }
+
+// legacyVersion is the version offered to a server known to speak one
+// older than 2026-07-28: the newest that begins with initialize.
+const legacyVersion = "2025-11-25"
 
 // exited reports whether p exits within wait.
 func exited(p *process, wait time.Duration) bool {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/internal/invoke/sandbox"
+	"github.com/toolhost/toolhost/internal/oauth"
 )
 
 // Defaults applied by [New] to the zero fields of a [Spec] and [Options].
@@ -50,6 +51,12 @@ type Spec struct {
 	URL       string
 	Headers   map[string]string
 	BearerEnv string
+
+	// OAuth is how toolhost signs in to an HTTP server that asks for
+	// OAuth 2.1 authorization (a 401 with a Bearer challenge), nil the
+	// defaults of the oauth package. A server with BearerEnv or an
+	// Authorization header is never signed in to.
+	OAuth *oauth.Config
 
 	// Confinement describes how Sandbox confines a stdio server
 	// (the host's sandbox mode and access rules, in any stable text): it
@@ -121,6 +128,11 @@ type Options struct {
 
 	// Logger receives the go-sdk client's own diagnostics, nil discards.
 	Logger *slog.Logger
+
+	// OAuth is the host's side of signing in to HTTP servers: where tokens
+	// are kept and whether a browser may be opened. Nil keeps tokens in
+	// memory and never opens one.
+	OAuth *oauth.Options
 }
 
 func (s *Spec) check() error {

@@ -49,10 +49,25 @@ func (s *Source) transport() (mcp.Transport, *process, error) {
 		}
 		h.Set("Authorization", "Bearer "+token)
 	}
-	return &mcp.StreamableClientTransport{
+	t := &mcp.StreamableClientTransport{
 		Endpoint:   s.spec.URL,
 		HTTPClient: &http.Client{Transport: &headerTransport{base: http.DefaultTransport, header: h, origin: originOf(s.spec.URL), s: s}},
-	}, nil, nil
+	}
+	if s.auth != nil {
+		t.OAuthHandler = s.auth
+	}
+	return t, nil, nil
+}
+
+// hasAuthorization reports whether the headers carry a credential of
+// their own, which OAuth must not replace.
+func hasAuthorization(h map[string]string) bool {
+	for k := range h {
+		if strings.EqualFold(k, "Authorization") {
+			return true
+		}
+	}
+	return false
 }
 
 // startFix is what to do about a stdio server that did not start with
@@ -86,7 +101,8 @@ func NotFound(err error) bool {
 }
 
 // headerTransport adds fixed headers to every request to the endpoint's
-// origin, and taps the event streams of the responses ([sseTap]).
+// origin, removes the Authorization header of requests to any other, and
+// taps the event streams of the responses ([sseTap]).
 //
 // The headers, the bearer token among them, go to that origin only. The
 // http.Client follows a redirect through this transport. A server that
@@ -115,11 +131,18 @@ func originOf(raw string) string {
 }
 
 func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if len(t.header) > 0 && t.origin != "" && originOf(r.URL.String()) == t.origin {
+	same := t.origin != "" && originOf(r.URL.String()) == t.origin
+	switch {
+	case len(t.header) > 0 && same:
 		r = r.Clone(r.Context())
 		for k, v := range t.header {
 			r.Header[k] = v
 		}
+	case !same && r.Header.Get("Authorization") != "":
+		// The OAuth token, which the SDK sets on the request itself: a
+		// redirect to another port of the same host would keep it.
+		r = r.Clone(r.Context())
+		r.Header.Del("Authorization")
 	}
 	resp, err := t.base.RoundTrip(r)
 	switch {

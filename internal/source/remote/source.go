@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/internal/oauth"
 )
 
 // ManifestPath is where a provider serves its manifest, below its URL.
@@ -264,6 +265,9 @@ func (s *Source) request(ctx context.Context, old *entry) (*entry, error) {
 		req.Header.Set("If-None-Match", old.ETag)
 	}
 	resp, err := s.o.Client.Do(req)
+	if oe := (*oauth.Error)(nil); errors.As(err, &oe) {
+		return nil, s.errorf(err, "%s", oe.Fix) // signing in failed (Options.Client signs in)
+	}
 	if err != nil {
 		return nil, s.errorf(err, "check that the provider is running and reachable at %s (toolhost serve --http serves one)", s.r.URL)
 	}
@@ -383,6 +387,9 @@ func (e *Error) Error() string {
 
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
+
+// FixText returns Fix, so that every face shows it (catalog.FixOf).
+func (e *Error) FixText() string { return e.Fix }
 
 func (s *Source) errorf(cause error, format string, args ...any) *Error {
 	var ue *url.Error

@@ -32,6 +32,15 @@
 // that cannot apply and a tool the server defines badly are problems
 // ([catalog.Reporter]).
 //
+// # Sign-in
+//
+// An HTTP server or remote without bearer_token_env signs in with OAuth
+// when it asks (internal/oauth), with the client its oauth table
+// describes ([OAuthConfig]) and [Options.OAuth]: by default the token
+// store under the state directory, and no browser. A remote's manifest and
+// its MCP endpoint each have their token. Every token and client secret
+// is told to [Options.Audit]'s redaction.
+//
 // # Calls
 //
 // A call is forwarded whole: the validated arguments (numbers keep their

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"net/http"
 	"sync"
 	"time"
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/internal/oauth"
 	"github.com/toolhost/toolhost/internal/pin"
 	"github.com/toolhost/toolhost/internal/source/mcp"
 	"github.com/toolhost/toolhost/internal/source/remote"
@@ -26,7 +28,9 @@ type remoteSource struct {
 	timeout   *config.Duration // the remote's timeout, else [defaults]': the longest a call may take
 	list      *remote.Source
 	calls     *calls
-	pins      *pin.Store // nil: no pinning
+	pins      *pin.Store     // nil: no pinning
+	oauth     *oauth.Config  // the oauth table's client, nil for the defaults
+	oauthOpts *oauth.Options // nil with a bearer token: no sign-in
 
 	mu       sync.Mutex
 	picks    map[string]remotePick // by served name
@@ -43,15 +47,25 @@ type remotePick struct {
 	timeout time.Duration
 }
 
-func newRemote(r *config.Remote, d *config.Defaults, o *Options) *remoteSource {
+func newRemote(r *config.Remote, d *config.Defaults, o *Options) (*remoteSource, error) {
 	redactBearer(o.Audit, r.BearerTokenEnv)
 	name := "remote." + r.Name
 	timeout := r.Timeout
 	if timeout == nil {
 		timeout = d.Timeout
 	}
-	return &remoteSource{name: name, cfg: r, rateLimit: d.RateLimit, timeout: timeout, calls: &calls{name: name}, pins: o.Pins,
-		list: remote.New(r, &remote.Options{CacheDir: cacheDir(o.CacheDir, remoteCache)})}
+	s := &remoteSource{name: name, cfg: r, rateLimit: d.RateLimit, timeout: timeout, calls: &calls{name: name}, pins: o.Pins}
+	ro := &remote.Options{CacheDir: cacheDir(o.CacheDir, remoteCache)}
+	if r.BearerTokenEnv == "" {
+		oc, err := OAuthConfig(r.Key(), r.OAuth)
+		if err != nil {
+			return nil, err
+		}
+		s.oauth, s.oauthOpts = oc, oauthOptions(o)
+		ro.Client = &http.Client{Transport: oauth.New(r.Name, r.URL, oc, s.oauthOpts).Transport(nil)}
+	}
+	s.list = remote.New(r, ro)
+	return s, nil
 }
 
 // Name returns "remote.NAME".
@@ -202,7 +216,8 @@ func (s *remoteSource) clientLocked() (*mcp.Source, error) {
 	if s.cfg.Timeout != nil {
 		spec.CallTimeout = s.cfg.Timeout.Duration
 	}
-	c, err := mcp.New(spec, nil)
+	spec.OAuth = s.oauth
+	c, err := mcp.New(spec, &mcp.Options{OAuth: s.oauthOpts})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.name, err)
 	}

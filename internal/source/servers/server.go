@@ -80,6 +80,13 @@ func newServer(s *config.Server, entries []*config.Entry, o *Options) (*server, 
 		spec.StartTimeout = s.StartTimeout.Duration
 	}
 	mo := &mcp.Options{CacheDir: cacheDir(o.CacheDir, mcpCache), OnChange: srv.changed, Retry: o.Retry}
+	if !s.Stdio() {
+		oc, err := OAuthConfig(s.Key(), s.OAuth)
+		if err != nil {
+			return nil, err
+		}
+		spec.OAuth, mo.OAuth = oc, oauthOptions(o)
+	}
 	if s.Stdio() && len(s.Secrets) > 0 {
 		mo.Env = (&secretEnv{server: s, secrets: o.Secrets, audit: o.Audit}).env
 	}

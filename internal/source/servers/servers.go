@@ -11,6 +11,7 @@ import (
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/config/secret"
+	"github.com/toolhost/toolhost/internal/oauth"
 )
 
 // Options are the host's side of the sources: nil means all defaults.
@@ -38,6 +39,9 @@ type Options struct {
 	// definitions differ from the accepted ones (internal/pin); nil
 	// serves every listing as it is.
 	Pins *pin.Store
+	// OAuth is the host's side of signing in to HTTP servers and remotes
+	// (token store, browser), nil: tokens in memory, no browser.
+	OAuth *oauth.Options
 }
 
 // Named reports whether cfg names a source this package serves: an
@@ -89,7 +93,12 @@ func Sources(cfg *config.Config, opts *Options) []catalog.Source {
 	}
 	for _, name := range slices.Sorted(maps.Keys(cfg.Remotes)) {
 		if r := cfg.Remotes[name]; !r.Disabled() {
-			all = append(all, declared{r.Place, newRemote(r, &cfg.Defaults, &o)})
+			rs, err := newRemote(r, &cfg.Defaults, &o)
+			if err != nil {
+				all = append(all, declared{r.Place, &broken{name: "remote." + name, err: err}})
+				continue
+			}
+			all = append(all, declared{r.Place, rs})
 		}
 	}
 	layer := func(file string) int {
