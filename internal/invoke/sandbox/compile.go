@@ -73,6 +73,8 @@ type Plan struct {
 	Err      error       // a rule that must not be enforced as it resolves now (see pin): refuse the call
 
 	gen uint64 // the expansion of Paths (expandcache_linux.go): the same gen, the same directories
+
+	guard *guard // what the supervisor enforces beside Landlock (guard.go); nil for a probe or without FS
 }
 
 // systemRead are the hierarchies every sandboxed process may read and
@@ -126,6 +128,9 @@ func (p *Policy) Compile(exe, root, home, tmp string) *Plan {
 					break
 				}
 			}
+		}
+		if !p.readOnly {
+			pl.guard = newGuard(abs, rules, rootReal, root, tmp)
 		}
 		pl.Paths, pl.gen = expandCached(abs)
 		for _, d := range systemRead {
