@@ -37,6 +37,8 @@ type supervisor struct{}
 
 func (l *Launch) stopSupervisors() {}
 
+func supervised() bool { return false }
+
 func probeRulesets(*Plan, string, string) (read, write *os.File, err error) {
 	return nil, nil, errors.New("no Landlock on " + runtime.GOOS)
 }

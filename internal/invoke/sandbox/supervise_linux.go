@@ -115,6 +115,36 @@ type iovec struct {
 	len  uint64
 }
 
+// supervised reports whether the kernel takes the supervisor's filter:
+// as a start found, else by its version (Linux 5.19).
+func supervised() bool {
+	switch supervision.Load() {
+	case 1:
+		return true
+	case 2:
+		return false
+	}
+	if arch == 0 {
+		return false
+	}
+	var u syscall.Utsname
+	if syscall.Uname(&u) != nil {
+		return false
+	}
+	var rel []byte
+	for _, c := range u.Release {
+		if c == 0 {
+			break
+		}
+		rel = append(rel, byte(c))
+	}
+	major, rest, _ := strings.Cut(string(rel), ".")
+	minor, _, _ := strings.Cut(rest, ".")
+	x, _ := strconv.Atoi(major)
+	y, _ := strconv.Atoi(strings.TrimRightFunc(minor, func(r rune) bool { return r < '0' || r > '9' }))
+	return x > 5 || x == 5 && y >= 19
+}
+
 // fileKey names a file: its device and inode.
 type fileKey struct{ dev, ino uint64 }
 

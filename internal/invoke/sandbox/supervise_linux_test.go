@@ -118,6 +118,21 @@ func TestSupervisedRoot(t *testing.T) {
 	}
 }
 
+// TestSupervisedDenialExplained: a move from a subdirectory into the
+// root, which the supervisor does not make, is explained as such.
+func TestSupervisedDenialExplained(t *testing.T) {
+	needLandlock(t)
+	w := supervisedWorld(t, nil)
+	res, spec, err := w.run(t, &sandbox.Policy{Mode: sandbox.ModeOn}, "fs", "rename", "src/a.txt", "a.txt")
+	if err != nil || res.ExitCode != 1 {
+		t.Fatalf("%v: exit %d, stderr %q", err, res.ExitCode, res.StderrTail)
+	}
+	const fix = `the sandbox creates entries directly in "." for the tool by name, but makes no link there and moves nothing between "." and a directory below it, since ".git" below it may not be written: copy the file instead (docs/security.md, "Limits")`
+	if d := invoke.Denied(spec, w.ws, res); d == nil || d.What != "create of a.txt" || d.Fix != fix {
+		t.Errorf("denial = %+v, want %q / %q", d, "create of a.txt", fix)
+	}
+}
+
 // TestSupervisedUmask: a file the host creates for the tool gets the
 // tool's umask, not the host's.
 func TestSupervisedUmask(t *testing.T) {
