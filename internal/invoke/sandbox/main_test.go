@@ -172,7 +172,7 @@ var hostile = faketool.Scenarios{
 	// made, then PATH written), rename OLD NEW, symlink
 	// TARGET LINK, chmod MODE PATH, fchmod MODE PATH (on a descriptor
 	// opened to read), openat DIR NAME (created through a descriptor of
-	// DIR). It prints "done".
+	// DIR), create-many N DIR (N empty files in DIR). It prints "done".
 	"fs": func() int {
 		a := os.Args[3:]
 		var err error
@@ -222,6 +222,11 @@ var hostile = faketool.Scenarios{
 			if f, err = os.Open(a[1]); err == nil {
 				err = f.Chmod(os.FileMode(mode))
 				f.Close()
+			}
+		case "create-many": // create-many N DIR
+			n, _ := strconv.Atoi(a[0])
+			for i := 0; i < n && err == nil; i++ {
+				err = os.WriteFile(filepath.Join(a[1], "f"+strconv.Itoa(i)), nil, 0o644)
 			}
 		case "openat":
 			var dir, fd int

@@ -386,6 +386,10 @@ var notifyProgram = sync.OnceValue(notifyFilter)
 // 0 not tried yet, 1 it did, 2 it did not.
 var supervision atomic.Int32
 
+// supervisorOff makes installNotify install nothing: the tool runs as
+// without a supervisor. Set by tests and benchmarks only.
+var supervisorOff atomic.Bool
+
 // installNotify installs the supervisor's filter on the calling thread,
 // which must have no_new_privs, and returns its listener, a close-on-exec
 // descriptor of the host. It returns -1 where the kernel cannot: before
@@ -394,6 +398,9 @@ var supervision atomic.Int32
 // or when a filter of the thread has a listener already. The tool then
 // runs as without a supervisor.
 func installNotify() int {
+	if supervisorOff.Load() {
+		return -1
+	}
 	prog := notifyProgram()
 	if prog == nil || nrs.seccomp == unknownNr {
 		supervision.Store(2)

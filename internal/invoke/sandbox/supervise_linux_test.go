@@ -274,3 +274,47 @@ func openFDs(t *testing.T) []string {
 	}
 	return out
 }
+
+// BenchmarkSupervisor is what the supervisor costs: a call of /bin/true
+// (a filter installed, a goroutine started and stopped), and 1000 files
+// created by one tool in a subdirectory (each create a round trip to the
+// host that continues) and in the workspace root (each made by the
+// host). Each with the supervisor and without it.
+func BenchmarkSupervisor(b *testing.B) {
+	w := world{home: b.TempDir()}
+	w.ws = filepath.Join(w.home, "work")
+	for _, d := range []string{"src", ".git", ".config/toolhost"} {
+		if err := os.MkdirAll(filepath.Join(w.ws, d), 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
+	req := &tool.Request{Protocol: tool.Version, Context: tool.Context{Action: tool.ActionRun, Root: w.ws}}
+	pol := &sandbox.Policy{Mode: sandbox.ModeOn}
+	for _, c := range []struct {
+		name string
+		cmd  []string
+	}{
+		{"true", []string{"/bin/true"}},
+		{"create-1000-in-src", faketool.Command(b, "fs", "create-many", "1000", "src")},
+		{"create-1000-in-root", faketool.Command(b, "fs", "create-many", "1000", ".")},
+	} {
+		for _, on := range []bool{false, true} {
+			name := c.name + "/without"
+			if on {
+				name = c.name + "/with"
+			}
+			b.Run(name, func(b *testing.B) {
+				if c.name == "create-1000-in-root" && !on {
+					b.Skip("refused without the supervisor")
+				}
+				defer sandbox.SetSupervisorForTest(on)()
+				spec := &invoke.Spec{Command: c.cmd, Env: map[string]string{faketool.Env: "1"}, Sandbox: pol}
+				for b.Loop() {
+					if res, err := invoke.Run(b.Context(), spec, req); err != nil || res.ExitCode != 0 {
+						b.Fatal(err, res.ExitCode, string(res.StderrTail))
+					}
+				}
+			})
+		}
+	}
+}
