@@ -74,7 +74,7 @@ type Plan struct {
 
 	gen uint64 // the expansion of Paths (expandcache_linux.go): the same gen, the same directories
 
-	guard *guard // what the supervisor enforces beside Landlock (guard.go); nil for a probe or without FS
+	guard *guard // what the supervisor enforces beside Landlock (guard.go); nil without FS
 }
 
 // systemRead are the hierarchies every sandboxed process may read and
@@ -129,9 +129,7 @@ func (p *Policy) Compile(exe, root, home, tmp string) *Plan {
 				}
 			}
 		}
-		if !p.readOnly {
-			pl.guard = newGuard(abs, rules, rootReal, root, tmp)
-		}
+		pl.guard = newGuard(abs, rules, rootReal, root, tmp)
 		pl.Paths, pl.gen = expandCached(abs)
 		for _, d := range systemRead {
 			pl.Paths = append(pl.Paths, PathGrant{d, accRead | accExecute})

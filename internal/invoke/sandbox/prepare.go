@@ -86,8 +86,9 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 	}
 	// The thread that will start the tool, made meanwhile, when the
 	// plan will restrict the file system or the network.
-	// A plan that restricts files gets a supervisor (supervise_linux.go).
-	notify := !p.readOnly && (p.profile() || len(p.FS) > 0)
+	// A plan that restricts files gets a supervisor (supervise_linux.go):
+	// a probe's too, so that it changes no mode but in its TMPDIR.
+	notify := p.readOnly || p.profile() || len(p.FS) > 0
 	if p.profile() || p.readOnly || len(p.FS)+len(p.Net) > 0 {
 		l.thread = earlyThread(notify)
 	}

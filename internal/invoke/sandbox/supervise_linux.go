@@ -319,10 +319,10 @@ func (s *supervisor) decide(n *seccompNotif) outcome {
 		return c.open(fd(0), a[1], int(a[2]), uint32(a[3]))
 	case nrs.creat:
 		return c.open(atFDCWD, a[0], syscall.O_CREAT|syscall.O_WRONLY|oTrunc, uint32(a[1]))
-	case nrs.mkdir:
-		return c.mknod(atFDCWD, a[0], syscall.S_IFDIR|uint32(a[1])&0o7777, 0)
+	case nrs.mkdir: // the kernel keeps only these bits of a directory's mode
+		return c.mknod(atFDCWD, a[0], syscall.S_IFDIR|uint32(a[1])&0o1777, 0)
 	case nrs.mkdirat:
-		return c.mknod(fd(0), a[1], syscall.S_IFDIR|uint32(a[2])&0o7777, 0)
+		return c.mknod(fd(0), a[1], syscall.S_IFDIR|uint32(a[2])&0o1777, 0)
 	case nrs.mknod:
 		return c.mknod(atFDCWD, a[0], uint32(a[1]), a[2])
 	case nrs.mknodat:

@@ -216,6 +216,33 @@ func TestSupervisedMode(t *testing.T) {
 	}
 }
 
+// TestProbeChangesNoMode: a schema or format_arguments request changes
+// no mode, whatever its entry grants: its rules grant no update.
+func TestProbeChangesNoMode(t *testing.T) {
+	needLandlock(t)
+	for _, c := range []struct {
+		pol  *sandbox.Policy
+		file string
+		mode os.FileMode
+	}{
+		{nil, ".git", os.ModeDir | 0o755},
+		{nil, "src/a.txt", 0o600},
+		{&sandbox.Policy{Mode: sandbox.ModeOn}, "src/a.txt", 0o600},
+	} {
+		w := supervisedWorld(t, nil)
+		res, _, err := w.run(t, c.pol.Probe(), "fs", "chmod", "000", c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "chmod " + c.file + ": operation not permitted\n"; res.ExitCode != 1 || string(res.StderrTail) != want {
+			t.Errorf("%v %s: exit %d, stderr %q; want %q", c.pol, c.file, res.ExitCode, res.StderrTail, want)
+		}
+		if fi, err := os.Stat(filepath.Join(w.ws, c.file)); err != nil || fi.Mode() != c.mode {
+			t.Errorf("%s is %v (%v), want %v", c.file, fi.Mode(), err, c.mode)
+		}
+	}
+}
+
 // TestSupervisorEnds: the supervisor's goroutine and descriptors end
 // with the process, for one-shot runs and a long-lived process alike.
 func TestSupervisorEnds(t *testing.T) {
