@@ -2,6 +2,7 @@ package sandbox_test
 
 import (
 	"bufio"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"net"
@@ -169,7 +170,7 @@ var hostile = faketool.Scenarios{
 	// renamed over it), reopen PATH (created, then opened again to write
 	// without O_CREAT), delete PATH, mkdir PATH, mkdir-write PATH (its
 	// directories made, then the file written), mkdir-then DIR PATH (DIR
-	// made, then PATH written), rename OLD NEW, symlink
+	// made, then PATH written), rename OLD NEW, exchange A B, symlink
 	// TARGET LINK, chmod MODE PATH, fchmod MODE PATH (on a descriptor
 	// opened to read), openat DIR NAME (created through a descriptor of
 	// DIR), create-many N DIR (N empty files in DIR). It prints "done".
@@ -210,6 +211,10 @@ var hostile = faketool.Scenarios{
 			if err = syscall.Rename(a[0], a[1]); err != nil {
 				err = fmt.Errorf("rename %s %s: %w", a[0], a[1], err)
 			}
+		case "exchange": // exchange A B: renameat2 with RENAME_EXCHANGE
+			if err = renameat2(a[0], a[1], 2); err != nil {
+				err = fmt.Errorf("exchange %s %s: %w", a[0], a[1], err)
+			}
 		case "symlink":
 			err = os.Symlink(a[0], a[1])
 		case "chmod", "fchmod":
@@ -240,6 +245,42 @@ var hostile = faketool.Scenarios{
 			}
 		}
 		return report("done", err)
+	},
+	// swap-name N creates a file N times by a path that another thread
+	// keeps rewriting between notes.txt and .git/x, removing what it made
+	// in the root each time. It prints how many it made.
+	"swap-name": func() int {
+		n, _ := strconv.Atoi(os.Args[2])
+		var buf [2]uint64 // the path, NUL-terminated, written word by word
+		word := func(s string) [2]uint64 {
+			var b [16]byte
+			copy(b[:], s)
+			return [2]uint64{binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint64(b[8:])}
+		}
+		names := [2][2]uint64{word("notes.txt"), word(".git/x")}
+		atomic.StoreUint64(&buf[0], names[0][0])
+		atomic.StoreUint64(&buf[1], names[0][1])
+		var stop atomic.Bool
+		go func() {
+			runtime.LockOSThread()
+			for i := 0; !stop.Load(); i++ {
+				atomic.StoreUint64(&buf[0], names[i%2][0])
+				atomic.StoreUint64(&buf[1], names[i%2][1])
+			}
+		}()
+		made, fdcwd := 0, atFDCWD
+		for range n {
+			fd, _, e := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(fdcwd), uintptr(unsafe.Pointer(&buf[0])), syscall.O_CREAT|syscall.O_EXCL|syscall.O_WRONLY|syscall.O_CLOEXEC, 0o644, 0, 0)
+			if e == 0 {
+				syscall.Close(int(fd))
+				made++
+				for _, f := range []string{"notes.txt", "notes.tx"} {
+					os.Remove(f)
+				}
+			}
+		}
+		stop.Store(true)
+		return report(fmt.Sprintf("made %d", made), nil)
 	},
 	// swap-dirfd N creates swapped.txt N times through one descriptor
 	// that another thread keeps pointing at the workspace root and at
@@ -410,6 +451,28 @@ func report(ok string, err error) int {
 	}
 	fmt.Print(ok)
 	return 0
+}
+
+// renameat2 renames old to new (relative to the working directory) with
+// flags.
+func renameat2(old, new string, flags uint) error {
+	o, err := syscall.BytePtrFromString(old)
+	if err != nil {
+		return err
+	}
+	n, err := syscall.BytePtrFromString(new)
+	if err != nil {
+		return err
+	}
+	fdcwd := atFDCWD
+	nr := uintptr(316) // amd64
+	if runtime.GOARCH == "arm64" {
+		nr = 276
+	}
+	if _, _, e := syscall.Syscall6(nr, uintptr(fdcwd), uintptr(unsafe.Pointer(o)), uintptr(fdcwd), uintptr(unsafe.Pointer(n)), uintptr(flags), 0); e != 0 {
+		return e
+	}
+	return nil
 }
 
 // unlinkAt removes name in the directory dir.
