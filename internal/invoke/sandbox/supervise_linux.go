@@ -164,6 +164,7 @@ type supervisor struct {
 	tracked  map[fileKey]bool // directories it made below the root
 	keysSet  bool
 	keys     map[fileKey]uint64 // the rules, by the file they name
+	holders  map[fileKey]bool   // directories that hold a rule granting no update, below them
 	unsure   bool               // a rule's file could not be read: no mode changes
 }
 
@@ -948,6 +949,9 @@ func (s *supervisor) mayChangeMode(fd int, st *syscall.Stat_t) bool {
 	if s.unsure {
 		return false
 	}
+	if s.holders[keyOf(st)] {
+		return false // chmod 000 of the root would close .git to the user
+	}
 	if bits, ok := s.keys[keyOf(st)]; ok {
 		return bits&ll.AccessFSWriteFile != 0
 	}
@@ -1015,6 +1019,28 @@ func (s *supervisor) setupKeys() {
 	}
 	s.keysSet = true
 	s.keys = make(map[fileKey]uint64, len(s.g.rules))
+	s.holders = map[fileKey]bool{}
+	for p, bits := range s.g.rules {
+		if bits&ll.AccessFSWriteFile != 0 || !within(s.g.root, p) {
+			continue
+		}
+		// The directories from the root down to a protecting rule:
+		// a mode change of one would close what it holds.
+		for a := filepath.Dir(p); within(s.g.root, a); a = filepath.Dir(a) {
+			fd, err := openNoLinks(a)
+			if err != nil {
+				break
+			}
+			var st syscall.Stat_t
+			if syscall.Fstat(fd, &st) == nil {
+				s.holders[keyOf(&st)] = true
+			}
+			syscall.Close(fd)
+			if a == s.g.root {
+				break
+			}
+		}
+	}
 	for p, bits := range s.g.rules {
 		fd, err := openNoLinks(p)
 		if err == syscall.ENOENT || err == syscall.ENOTDIR {

@@ -208,6 +208,8 @@ func TestSupervisedMode(t *testing.T) {
 		{"chmod through a link into .git", []string{"chmod", "644", "src/hook"}, "chmod src/hook" + eperm, ".git/hooks/pre-commit", 0o755},
 		{"chmod .config/toolhost", []string{"chmod", "700", ".config/toolhost"}, "chmod .config/toolhost" + eperm, ".config/toolhost", os.ModeDir | 0o755},
 		{"chmod outside the rules", []string{"chmod", "644", "{home}/.ssh/id_ed25519"}, "chmod {home}/.ssh/id_ed25519" + eperm, "{home}/.ssh/id_ed25519", 0o600},
+		{"chmod 000 the root, which holds .git", []string{"chmod", "000", "."}, "chmod ." + eperm, ".", os.ModeDir | 0o755},
+		{"chmod 000 .config, which holds toolhost", []string{"chmod", "000", ".config"}, "chmod .config" + eperm, ".config", os.ModeDir | 0o755},
 		{"chmod +x in a subdirectory", []string{"chmod", "755", "src/a.txt"}, "", "src/a.txt", 0o755},
 		{"fchmod in a subdirectory", []string{"fchmod", "640", "src/a.txt"}, "", "src/a.txt", 0o640},
 	}
