@@ -179,6 +179,13 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 						}
 						need := map[string]uint64{"create": accCreate, "delete": accDelete}[capability]
 						if at == rootReal && supervised() && p.granted(at, rootReal, home)&need == need {
+							name := ruleName(path, rootReal, home)
+							held, _, _ := strings.Cut(ruleName(under, rootReal, home), "/")
+							if strings.EqualFold(name, held) || strings.EqualFold(name, ".git") || strings.EqualFold(name, ".config") {
+								// A name the supervisor never acts on.
+								return &Denial{What: fmt.Sprintf("%s of %s", capability, name),
+									Fix: fmt.Sprintf(`the sandbox never creates, renames or deletes %q in the workspace root for a tool, since it holds or is what the profile keeps read-only; make this change yourself (docs/security.md, "Limits")`, name)}
+							}
 							// The supervisor makes the call by name, but
 							// neither a link nor a move across directories.
 							since := fmt.Sprintf("%q below it may not be written", ruleName(under, rootReal, home))

@@ -124,14 +124,31 @@ func TestSupervisedRoot(t *testing.T) {
 // root, which the supervisor does not make, is explained as such.
 func TestSupervisedDenialExplained(t *testing.T) {
 	needLandlock(t)
-	w := supervisedWorld(t, nil)
-	res, spec, err := w.run(t, &sandbox.Policy{Mode: sandbox.ModeOn}, "fs", "rename", "src/a.txt", "a.txt")
-	if err != nil || res.ExitCode != 1 {
-		t.Fatalf("%v: exit %d, stderr %q", err, res.ExitCode, res.StderrTail)
+	tests := []struct {
+		op        []string
+		what, fix string
+	}{
+		{[]string{"rename", "src/a.txt", "a.txt"}, "create of a.txt",
+			`the sandbox creates entries directly in "." for the tool by name, but makes no link there and moves nothing between "." and a directory below it, since ".git" below it may not be written: copy the file instead (docs/security.md, "Limits")`},
+		{[]string{"mkdir", "{ws}/.config"}, "create of .config",
+			`the sandbox never creates, renames or deletes ".config" in the workspace root for a tool, since it holds or is what the profile keeps read-only; make this change yourself (docs/security.md, "Limits")`},
 	}
-	const fix = `the sandbox creates entries directly in "." for the tool by name, but makes no link there and moves nothing between "." and a directory below it, since ".git" below it may not be written: copy the file instead (docs/security.md, "Limits")`
-	if d := invoke.Denied(spec, w.ws, res); d == nil || d.What != "create of a.txt" || d.Fix != fix {
-		t.Errorf("denial = %+v, want %q / %q", d, "create of a.txt", fix)
+	for _, tt := range tests {
+		w := supervisedWorld(t, nil)
+		if err := os.RemoveAll(filepath.Join(w.ws, ".config")); err != nil {
+			t.Fatal(err)
+		}
+		args := make([]string, len(tt.op))
+		for i, a := range tt.op {
+			args[i] = strings.ReplaceAll(a, "{ws}", w.ws)
+		}
+		res, spec, err := w.run(t, &sandbox.Policy{Mode: sandbox.ModeOn}, "fs", args...)
+		if err != nil || res.ExitCode != 1 {
+			t.Fatalf("%v: %v: exit %d, stderr %q", tt.op, err, res.ExitCode, res.StderrTail)
+		}
+		if d := invoke.Denied(spec, w.ws, res); d == nil || d.What != tt.what || d.Fix != tt.fix {
+			t.Errorf("%v: denial = %+v, want %q / %q", tt.op, d, tt.what, tt.fix)
+		}
 	}
 }
 
