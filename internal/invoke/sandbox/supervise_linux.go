@@ -466,18 +466,9 @@ func (c *call) entry(dirfd int32, path string, slash bool) (dir int, name string
 	if s.rootKey == (fileKey{}) {
 		return -1, "", false
 	}
-	trimmed := strings.TrimRight(path, "/")
-	if trimmed == "" || trimmed != path && !slash {
+	parent, name, ok := splitEntry(path, slash)
+	if !ok {
 		return -1, "", false
-	}
-	i := strings.LastIndexByte(trimmed, '/')
-	name = trimmed[i+1:]
-	if name == "." || name == ".." {
-		return -1, "", false
-	}
-	parent := ""
-	if i >= 0 {
-		parent = trimmed[:i+1]
 	}
 	if filepath.IsAbs(parent) {
 		// Most paths a tool writes outside the workspace (/dev/null,
@@ -528,6 +519,24 @@ func (c *call) entry(dirfd int32, path string, slash bool) (dir int, name string
 	}
 	syscall.Close(dir)
 	return -1, "", false
+}
+
+// splitEntry splits a path the tool gave into the directory part, with
+// its trailing slash ("" for none), and the entry's name: one component,
+// neither "." nor "..". Trailing slashes are allowed only when slash is
+// set (a directory's). ok is false for a path the supervisor leaves to
+// Landlock.
+func splitEntry(path string, slash bool) (parent, name string, ok bool) {
+	trimmed := strings.TrimRight(path, "/")
+	if trimmed == "" || trimmed != path && !slash {
+		return "", "", false
+	}
+	i := strings.LastIndexByte(trimmed, '/')
+	name = trimmed[i+1:]
+	if name == "." || name == ".." {
+		return "", "", false
+	}
+	return trimmed[:i+1], name, true
 }
 
 // underRoot reports whether the directory dir, one the supervisor made,
