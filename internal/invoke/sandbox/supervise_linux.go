@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 	"unsafe"
 
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
@@ -184,12 +185,20 @@ func startSupervisor(g *guard, listener int) *supervisor {
 	return s
 }
 
-// stop closes the listener and waits for the goroutine. A call the tool
-// makes afterwards fails with ENOSYS. Its processes are gone by then.
+// stop closes the listener and waits for the goroutine, at most
+// stopWait: a call it is making that the kernel holds up (a path through
+// a hung network mount) must not hold up the host. A call the tool makes
+// afterwards fails with ENOSYS. Its processes are gone by then.
 func (s *supervisor) stop() {
 	s.f.Close()
-	<-s.done
+	select {
+	case <-s.done:
+	case <-time.After(stopWait):
+	}
 }
+
+// stopWait bounds how long stop waits for the goroutine.
+const stopWait = 10 * time.Second
 
 // serve receives and answers notifications until the listener is closed
 // or has no process left.
