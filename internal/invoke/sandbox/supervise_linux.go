@@ -406,13 +406,10 @@ func (c *call) path(addr uint64) (string, syscall.Errno) {
 // base opens (O_PATH) the directory a relative path of the caller starts
 // from: its working directory for AT_FDCWD, else its descriptor dirfd.
 func (c *call) base(dirfd int32, dir bool) (int, error) {
-	p := "/proc/" + strconv.Itoa(int(c.n.pid)) + "/cwd"
-	if dirfd != atFDCWD {
-		if dirfd < 0 {
-			return -1, syscall.EBADF
-		}
-		p = "/proc/" + strconv.Itoa(int(c.n.pid)) + "/fd/" + strconv.Itoa(int(dirfd))
+	if dirfd != atFDCWD && dirfd < 0 {
+		return -1, syscall.EBADF
 	}
+	p := c.procBase(dirfd)
 	flags := oPath | oCloexec
 	if dir {
 		flags |= oDirectory
@@ -488,46 +485,45 @@ func (c *call) entry(dirfd int32, path string, slash bool) (dir int, name string
 			return -1, "", false
 		}
 	}
-	var b int
+	// The directory as one path the host resolves: a relative one
+	// through the caller's working directory or descriptor in /proc.
+	where := parent
 	if !filepath.IsAbs(parent) {
-		var err error
-		if b, err = c.base(dirfd, true); err != nil {
+		if dirfd != atFDCWD && dirfd < 0 {
 			return -1, "", false
 		}
+		where = c.procBase(dirfd) + "/" + parent
 	}
-	dir = b
-	if parent != "" {
-		from := b
-		if filepath.IsAbs(parent) {
-			from = atFDCWD
-		}
-		var err error
-		dir, err = openat(from, parent, oPath|oDirectory|oCloexec)
-		if from >= 0 {
-			syscall.Close(from)
-		}
-		if err != nil {
-			return -1, "", false
-		}
-	}
+	// One stat tells most directories apart: a create in a directory the
+	// ruleset grants continues without the host opening anything.
 	var st syscall.Stat_t
-	if syscall.Fstat(dir, &st) != nil {
-		syscall.Close(dir)
+	if syscall.Stat(where, &st) != nil {
 		return -1, "", false
 	}
 	k := keyOf(&st)
-	if k == s.rootKey {
-		if s.g.protected(name) {
-			syscall.Close(dir)
-			return -1, "", false
-		}
-		return dir, name, true
+	atRoot = k == s.rootKey
+	if !atRoot && !s.tracked[k] || atRoot && s.g.protected(name) {
+		return -1, "", false
 	}
-	if s.tracked[k] && s.underRoot(dir) {
-		return dir, name, false
+	dir, err := openat(atFDCWD, where, oPath|oDirectory|oCloexec)
+	if err != nil {
+		return -1, "", false
 	}
-	syscall.Close(dir)
-	return -1, "", false
+	if syscall.Fstat(dir, &st) != nil || keyOf(&st) != k || !atRoot && !s.underRoot(dir) {
+		syscall.Close(dir) // changed meanwhile, or no longer below the root
+		return -1, "", false
+	}
+	return dir, name, atRoot
+}
+
+// procBase names, in /proc, the caller's working directory (AT_FDCWD)
+// or its descriptor dirfd.
+func (c *call) procBase(dirfd int32) string {
+	p := "/proc/" + strconv.Itoa(int(c.n.pid))
+	if dirfd == atFDCWD {
+		return p + "/cwd"
+	}
+	return p + "/fd/" + strconv.Itoa(int(dirfd))
 }
 
 // splitEntry splits a path the tool gave into the directory part, with
