@@ -73,6 +73,8 @@ type Plan struct {
 	Err      error       // a rule that must not be enforced as it resolves now (see pin): refuse the call
 
 	gen uint64 // the expansion of Paths (expandcache_linux.go): the same gen, the same directories
+
+	guard *guard // what the supervisor enforces beside Landlock (guard.go); nil without FS
 }
 
 // systemRead are the hierarchies every sandboxed process may read and
@@ -127,6 +129,7 @@ func (p *Policy) Compile(exe, root, home, tmp string) *Plan {
 				}
 			}
 		}
+		pl.guard = newGuard(abs, rules, rootReal, root, tmp)
 		pl.Paths, pl.gen = expandCached(abs)
 		for _, d := range systemRead {
 			pl.Paths = append(pl.Paths, PathGrant{d, accRead | accExecute})

@@ -25,6 +25,15 @@
 //	cmd.Stdin, cmd.Stdout = stdinFile, stdoutPipe // no file opened on the confined thread
 //	err = l.Start(cmd.SysProcAttr, func() (int, error) { err := cmd.Start(); … return cmd.Process.Pid, err })
 //
+// Landlock has no deny: a right to create entries in the workspace root
+// would hold in .git too. So where a plan restricts files, a second
+// filter sends each call that creates, renames or deletes an entry, or
+// changes a mode, to a supervisor in the host (supervise_linux.go, guard.go).
+// It makes the call itself for an entry of the root, by name, but never
+// .git or .config. It changes a mode only where a rule grants update.
+// Every other call continues, and Landlock decides. [Launch.Cleanup]
+// stops it.
+//
 // Whatever the rules say, no grant covers toolhost's own directories
 // (owndirs.go). Each rule's resolution is pinned, to the target its
 // workspace's trust record holds ([FSRule.Targets]) or else for the

@@ -177,6 +177,25 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 						if !exists {
 							while = "it keeps paths below it read-only that a tool could otherwise " + capability
 						}
+						need := map[string]uint64{"create": accCreate, "delete": accDelete}[capability]
+						if at == rootReal && supervised() && p.granted(at, rootReal, home)&need == need {
+							name := ruleName(path, rootReal, home)
+							held, _, _ := strings.Cut(ruleName(under, rootReal, home), "/")
+							if strings.EqualFold(name, held) || strings.EqualFold(name, ".git") || strings.EqualFold(name, ".config") {
+								// A name the supervisor never acts on.
+								return &Denial{What: fmt.Sprintf("%s of %s", capability, name),
+									Fix: fmt.Sprintf(`the sandbox never creates, renames or deletes %q in the workspace root for a tool, since it holds or is what the profile keeps read-only; make this change yourself (docs/security.md, "Limits")`, name)}
+							}
+							// The supervisor makes the call by name, but
+							// neither a link nor a move across directories.
+							since := fmt.Sprintf("%q below it may not be written", ruleName(under, rootReal, home))
+							if !exists {
+								since = "it keeps paths below it read-only"
+							}
+							return &Denial{What: fmt.Sprintf("%s of %s", capability, ruleName(path, rootReal, home)),
+								Fix: fmt.Sprintf(`the sandbox %ss entries directly in %q for the tool by name, but makes no link there and moves nothing between %q and a directory below it, since %s: copy the file instead (docs/security.md, "Limits")`,
+									capability, ruleName(at, rootReal, home), ruleName(at, rootReal, home), since)}
+						}
 						return &Denial{What: fmt.Sprintf("%s of %s", capability, ruleName(path, rootReal, home)),
 							Fix: fmt.Sprintf(`%s it in a subdirectory: the sandbox cannot let a tool %s entries directly in %q while %s (docs/security.md, "Limits")`,
 								capability, capability, ruleName(at, rootReal, home), while)}
@@ -224,7 +243,7 @@ func (p *Policy) unconfined(need string) string {
 }
 
 // metaFix is the fix of a metadata change the seccomp filter refuses.
-const metaFix = "a sandboxed tool may not set a setuid, setgid or world-write bit, change an owner or set extended attributes (docs/security.md); make this change yourself"
+const metaFix = "a sandboxed tool may not set a setuid, setgid or world-write bit, change an owner or set extended attributes, nor change a mode where no rule lets it update the file, as in .git and .config/toolhost (docs/security.md); make this change yourself"
 
 // ownFix is the fix of an access to toolhost's own directories.
 const ownFix = "toolhost's own files (its configuration, trust records, state and cache) are out of every sandboxed tool's reach, whatever the rules say; make this change yourself (docs/security.md)"

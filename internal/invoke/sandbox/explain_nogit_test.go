@@ -18,7 +18,7 @@ func TestExplainCreateInRootWithoutGit(t *testing.T) {
 	on := &Policy{Mode: ModeOn}
 	out := []byte("touch: cannot touch 'out.txt': Permission denied\n")
 	d := on.Explain(ws, home, out)
-	const want = `create it in a subdirectory: the sandbox cannot let a tool create entries directly in "." while it keeps paths below it read-only that a tool could otherwise create (docs/security.md, "Limits")`
+	want := rootFix("it keeps paths below it read-only that a tool could otherwise create", "it keeps paths below it read-only")
 	if d == nil || d.What != "create of out.txt" || d.Fix != want {
 		t.Fatalf("without .git: denial = %+v\nwant %q / %q", d, "create of out.txt", want)
 	}
@@ -26,7 +26,7 @@ func TestExplainCreateInRootWithoutGit(t *testing.T) {
 		t.Fatal(err)
 	}
 	d = on.Explain(ws, home, out)
-	const wantConfig = `create it in a subdirectory: the sandbox cannot let a tool create entries directly in "." while ".config/toolhost" below it may not (docs/security.md, "Limits")`
+	wantConfig := rootFix(`".config/toolhost" below it may not`, `".config/toolhost" below it may not be written`)
 	if d == nil || d.Fix != wantConfig {
 		t.Fatalf("with .config/toolhost: denial = %+v\nwant fix %q", d, wantConfig)
 	}

@@ -79,7 +79,7 @@ func TestExplain(t *testing.T) {
 		{"kill", on, "kill 4242: operation not permitted",
 			"a signal to a process outside the sandbox", "a sandboxed tool may signal only the processes it started; set sandbox = false in the entry if it must signal others"},
 		{"create directly in the workspace root", on, "open notes.txt: permission denied",
-			"create of notes.txt", `create it in a subdirectory: the sandbox cannot let a tool create entries directly in "." while ".git" below it may not (docs/security.md, "Limits")`},
+			"create of notes.txt", rootFix(`".git" below it may not`, `".git" below it may not be written`)},
 		{"a bare name in the root, a link leading out", on, "wc: leak: Permission denied",
 			"read of ~/.aws/credentials", `access.fs: add {path="~/.aws/credentials", read=true}`},
 		{"no denial", on, "open /x: no such file or directory", "", ""},
@@ -169,4 +169,14 @@ func TestExplainRequire(t *testing.T) {
 			}
 		})
 	}
+}
+
+// rootFix is the fix of a create refused directly in the workspace root
+// while what while names stays read-only: with the supervisor, which
+// creates by name but makes no link and no move, else without.
+func rootFix(while, since string) string {
+	if supervised() {
+		return `the sandbox creates entries directly in "." for the tool by name, but makes no link there and moves nothing between "." and a directory below it, since ` + since + `: copy the file instead (docs/security.md, "Limits")`
+	}
+	return `create it in a subdirectory: the sandbox cannot let a tool create entries directly in "." while ` + while + ` (docs/security.md, "Limits")`
 }

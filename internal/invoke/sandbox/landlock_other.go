@@ -28,9 +28,16 @@ func (l *Launch) Start(_ *syscall.SysProcAttr, start func() (pid int, err error)
 // startThread is Linux only.
 type startThread struct{}
 
-func earlyThread() *startThread { return nil }
+func earlyThread(bool) *startThread { return nil }
 
 func (l *Launch) endThread() {}
+
+// supervisor is Linux only.
+type supervisor struct{}
+
+func (l *Launch) stopSupervisors() {}
+
+func supervised() bool { return false }
 
 func probeRulesets(*Plan, string, string) (read, write *os.File, err error) {
 	return nil, nil, errors.New("no Landlock on " + runtime.GOOS)

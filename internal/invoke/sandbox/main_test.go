@@ -2,6 +2,7 @@ package sandbox_test
 
 import (
 	"bufio"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"net"
@@ -12,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -162,6 +164,165 @@ var hostile = faketool.Scenarios{
 		}
 		return report("changed", nil)
 	},
+	// fs OP ARGS… does file system operations relative to its working
+	// directory, the workspace root: create PATH, create-private PATH
+	// (umask 077, mode 0666), replace PATH (a temporary file beside it
+	// renamed over it), reopen PATH (created, then opened again to write
+	// without O_CREAT), delete PATH, mkdir PATH, mkdir-write PATH (its
+	// directories made, then the file written), mkdir-then DIR PATH (DIR
+	// made, then PATH written), rename OLD NEW, exchange A B, symlink
+	// TARGET LINK, chmod MODE PATH, fchmod MODE PATH (on a descriptor
+	// opened to read), openat DIR NAME (created through a descriptor of
+	// DIR), create-many N DIR (N empty files in DIR). It prints "done".
+	"fs": func() int {
+		a := os.Args[3:]
+		var err error
+		switch os.Args[2] {
+		case "create":
+			err = os.WriteFile(a[0], []byte("created"), 0o644)
+		case "create-private":
+			syscall.Umask(0o077)
+			err = os.WriteFile(a[0], []byte("private"), 0o666)
+		case "replace":
+			if err = os.WriteFile(a[0]+".tmp", []byte("replaced"), 0o644); err == nil {
+				err = os.Rename(a[0]+".tmp", a[0])
+			}
+		case "reopen":
+			if err = os.WriteFile(a[0], []byte("created"), 0o644); err == nil {
+				var f *os.File
+				if f, err = os.OpenFile(a[0], os.O_WRONLY, 0); err == nil {
+					_, err = f.WriteString("again")
+					f.Close()
+				}
+			}
+		case "delete":
+			err = os.Remove(a[0])
+		case "mkdir":
+			err = os.Mkdir(a[0], 0o755)
+		case "mkdir-then": // mkdir-then DIR PATH
+			if err = os.Mkdir(a[0], 0o755); err == nil {
+				err = os.WriteFile(a[1], []byte("then"), 0o644)
+			}
+		case "mkdir-write":
+			if err = os.MkdirAll(filepath.Dir(a[0]), 0o755); err == nil {
+				err = os.WriteFile(a[0], []byte("nested"), 0o644)
+			}
+		case "rename": // the system call: os.Rename refuses a directory itself
+			if err = syscall.Rename(a[0], a[1]); err != nil {
+				err = fmt.Errorf("rename %s %s: %w", a[0], a[1], err)
+			}
+		case "exchange": // exchange A B: renameat2 with RENAME_EXCHANGE
+			if err = renameat2(a[0], a[1], 2); err != nil {
+				err = fmt.Errorf("exchange %s %s: %w", a[0], a[1], err)
+			}
+		case "symlink":
+			err = os.Symlink(a[0], a[1])
+		case "chmod", "fchmod":
+			mode, _ := strconv.ParseUint(a[0], 8, 32)
+			if os.Args[2] == "chmod" {
+				err = os.Chmod(a[1], os.FileMode(mode))
+				break
+			}
+			var f *os.File
+			if f, err = os.Open(a[1]); err == nil {
+				err = f.Chmod(os.FileMode(mode))
+				f.Close()
+			}
+		case "create-many": // create-many N DIR
+			n, _ := strconv.Atoi(a[0])
+			for i := 0; i < n && err == nil; i++ {
+				err = os.WriteFile(filepath.Join(a[1], "f"+strconv.Itoa(i)), nil, 0o644)
+			}
+		case "openat":
+			var dir, fd int
+			if dir, err = syscall.Open(a[0], syscall.O_RDONLY|syscall.O_DIRECTORY, 0); err == nil {
+				if fd, err = syscall.Openat(dir, a[1], syscall.O_CREAT|syscall.O_WRONLY, 0o644); err == nil {
+					syscall.Close(fd)
+				}
+				if err != nil {
+					err = fmt.Errorf("openat %s %s: %w", a[0], a[1], err)
+				}
+			}
+		}
+		return report("done", err)
+	},
+	// swap-name N creates a file N times by a path that another thread
+	// keeps rewriting between notes.txt and .git/x, removing what it made
+	// in the root each time. It prints how many it made.
+	"swap-name": func() int {
+		n, _ := strconv.Atoi(os.Args[2])
+		var buf [2]uint64 // the path, NUL-terminated, written word by word
+		word := func(s string) [2]uint64 {
+			var b [16]byte
+			copy(b[:], s)
+			return [2]uint64{binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint64(b[8:])}
+		}
+		names := [2][2]uint64{word("notes.txt"), word(".git/x")}
+		atomic.StoreUint64(&buf[0], names[0][0])
+		atomic.StoreUint64(&buf[1], names[0][1])
+		var stop atomic.Bool
+		go func() {
+			runtime.LockOSThread()
+			for i := 0; !stop.Load(); i++ {
+				atomic.StoreUint64(&buf[0], names[i%2][0])
+				atomic.StoreUint64(&buf[1], names[i%2][1])
+			}
+		}()
+		made, fdcwd := 0, atFDCWD
+		for range n {
+			fd, _, e := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(fdcwd), uintptr(unsafe.Pointer(&buf[0])), syscall.O_CREAT|syscall.O_EXCL|syscall.O_WRONLY|syscall.O_CLOEXEC, 0o644, 0, 0)
+			if e == 0 {
+				syscall.Close(int(fd))
+				made++
+				for _, f := range []string{"notes.txt", "notes.tx"} {
+					os.Remove(f)
+				}
+			}
+		}
+		stop.Store(true)
+		return report(fmt.Sprintf("made %d", made), nil)
+	},
+	// swap-dirfd N creates swapped.txt N times through one descriptor
+	// that another thread keeps pointing at the workspace root and at
+	// .git in turn, deleting what it made each time through the root. It
+	// prints how many it made.
+	"swap-dirfd": func() int {
+		n, _ := strconv.Atoi(os.Args[2])
+		root, err := syscall.Open(".", syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			return report("", err)
+		}
+		git, err := syscall.Open(".git", syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			return report("", err)
+		}
+		fd, err := syscall.Dup(root)
+		if err != nil {
+			return report("", err)
+		}
+		var stop atomic.Bool
+		go func() {
+			runtime.LockOSThread()
+			for !stop.Load() {
+				syscall.Dup3(git, fd, syscall.O_CLOEXEC)
+				syscall.Dup3(root, fd, syscall.O_CLOEXEC)
+			}
+		}()
+		made := 0
+		for range n {
+			f, err := syscall.Openat(fd, "swapped.txt", syscall.O_CREAT|syscall.O_EXCL|syscall.O_WRONLY|syscall.O_CLOEXEC, 0o644)
+			if err == nil {
+				syscall.Close(f)
+				made++
+				if err := unlinkAt(root, "swapped.txt"); err != nil {
+					stop.Store(true)
+					return report("", err)
+				}
+			}
+		}
+		stop.Store(true)
+		return report(fmt.Sprintf("made %d", made), nil)
+	},
 	// retarget LINK TARGET replaces the symbolic link LINK by one to TARGET.
 	"retarget": func() int {
 		err := os.Remove(os.Args[2])
@@ -290,6 +451,40 @@ func report(ok string, err error) int {
 	}
 	fmt.Print(ok)
 	return 0
+}
+
+// renameat2 renames old to new (relative to the working directory) with
+// flags.
+func renameat2(old, new string, flags uint) error {
+	o, err := syscall.BytePtrFromString(old)
+	if err != nil {
+		return err
+	}
+	n, err := syscall.BytePtrFromString(new)
+	if err != nil {
+		return err
+	}
+	fdcwd := atFDCWD
+	nr := uintptr(316) // amd64
+	if runtime.GOARCH == "arm64" {
+		nr = 276
+	}
+	if _, _, e := syscall.Syscall6(nr, uintptr(fdcwd), uintptr(unsafe.Pointer(o)), uintptr(fdcwd), uintptr(unsafe.Pointer(n)), uintptr(flags), 0); e != 0 {
+		return e
+	}
+	return nil
+}
+
+// unlinkAt removes name in the directory dir.
+func unlinkAt(dir int, name string) error {
+	p, err := syscall.BytePtrFromString(name)
+	if err != nil {
+		return err
+	}
+	if _, _, e := syscall.Syscall(syscall.SYS_UNLINKAT, uintptr(dir), uintptr(unsafe.Pointer(p)), 0); e != 0 {
+		return fmt.Errorf("unlinkat %s: %w", name, e)
+	}
+	return nil
 }
 
 // atFDCWD is AT_FDCWD.

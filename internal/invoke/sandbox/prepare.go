@@ -42,6 +42,10 @@ type Launch struct {
 	noCore bool     // RLIMIT_CORE 0 for the process
 
 	egress *egress.Call // the registration with the egress proxy, nil when no rule names a host
+
+	guard *guard // what the supervisor of each start enforces (guard.go), nil for none
+	supMu sync.Mutex
+	sups  []*supervisor // one per start, stopped by Cleanup
 }
 
 // baseEnv are the variables a sandboxed tool keeps without a grant.
@@ -82,8 +86,11 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 	}
 	// The thread that will start the tool, made meanwhile, when the
 	// plan will restrict the file system or the network.
+	// A plan that restricts files gets a supervisor (supervise_linux.go):
+	// a probe's too, so that it changes no mode but in its TMPDIR.
+	notify := p.readOnly || p.profile() || len(p.FS) > 0
 	if p.profile() || p.readOnly || len(p.FS)+len(p.Net) > 0 {
-		l.thread = earlyThread()
+		l.thread = earlyThread(notify)
 	}
 	pl := p.Compile(exe, root, envValue(env, "HOME"), tmp)
 	pl.connectProxy(proxyPort)
@@ -108,8 +115,14 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 	}
 	if rs != nil || base != nil {
 		l.rs, l.base, l.flags = rs, base, flags
+		if notify {
+			if l.guard = pl.guard; l.guard == nil {
+				l.guard = &guard{passive: true}
+			}
+		}
 		clean := l.Cleanup
 		l.Cleanup = func() {
+			l.stopSupervisors()
 			l.endThread()
 			for _, f := range []*os.File{rs, base} {
 				if f != nil {

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"unsafe"
 )
@@ -305,6 +306,117 @@ func installFilter() error {
 	return nil
 }
 
+// The supervisor's filter, a second one installed after the first.
+//
+// It sends the calls that create, rename or delete an entry, or change
+// a mode, to the supervisor (supervise_linux.go): creat, mkdir, mknod,
+// unlink, rmdir, rename and their *at forms, and the chmod family. An
+// open or openat is sent only when it creates or writes (O_CREAT,
+// O_WRONLY, O_RDWR or O_TRUNC): a read never waits for the host. The
+// first filter still refuses what it refuses (an errno outranks a
+// notification). symlink and link are not sent: Landlock refuses them
+// at the root.
+
+// Seccomp user-notification constants (linux/seccomp.h).
+const (
+	seccompRetUserNotif        = 0x7fc00000
+	seccompSetModeFilter       = 1
+	filterFlagNewListener      = 1 << 3
+	filterFlagWaitKillableRecv = 1 << 5            // Linux 5.19
+	oWrite                     = 0x1 | 0x2 | 0x200 // O_WRONLY | O_RDWR | O_TRUNC
+)
+
+// notifyFilter is the supervisor's filter program, nil where the filter
+// is not written for the architecture.
+func notifyFilter() []sockFilter {
+	if arch == 0 {
+		return nil
+	}
+	n := nrs
+	var cs []check
+	add := func(c check, nrs ...uint32) {
+		for _, nr := range nrs {
+			if nr != unknownNr {
+				c.nr = nr
+				cs = append(cs, c)
+			}
+		}
+	}
+	add(check{ret: seccompRetUserNotif, mode: argNone, flags: argNone},
+		n.creat, n.mkdir, n.mkdirat, n.mknod, n.mknodat, n.unlink, n.unlinkat, n.rmdir,
+		n.rename, n.renameat, n.renameat2, n.chmod, n.fchmod, n.fchmodat, n.fchmodat2)
+	add(check{mode: argNone, flags: 1}, n.open)
+	add(check{mode: argNone, flags: 2}, n.openat)
+	p := &prog{labels: map[string]int{}}
+	p.stmt(bpfLdWAbs, seccompDataArch)
+	p.jmp(bpfJeqK, arch, "", "allow") // another ABI: the first filter refuses it
+	p.stmt(bpfLdWAbs, seccompDataNr)
+	idx := make([]int, len(cs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(cs[a].nr, cs[b].nr) })
+	p.dispatch(cs, idx, "d")
+	done := map[string]bool{}
+	for _, c := range cs {
+		l := c.label()
+		if done[l] {
+			continue
+		}
+		done[l] = true
+		p.label(l)
+		if c.ret != 0 {
+			p.ret(c.ret)
+			continue
+		}
+		p.loadArg(c.flags)
+		p.jmp(bpfJsetK, oCreat|oWrite, "notify", "allow")
+	}
+	p.label("allow")
+	p.ret(seccompRetAllow)
+	p.label("notify")
+	p.ret(seccompRetUserNotif)
+	return p.resolve()
+}
+
+// notifyProgram is the supervisor's filter program, built once.
+var notifyProgram = sync.OnceValue(notifyFilter)
+
+// supervision records whether the kernel took the supervisor's filter:
+// 0 not tried yet, 1 it did, 2 it did not.
+var supervision atomic.Int32
+
+// supervisorOff makes installNotify install nothing: the tool runs as
+// without a supervisor. Set by tests and benchmarks only.
+var supervisorOff atomic.Bool
+
+// installNotify installs the supervisor's filter on the calling thread,
+// which must have no_new_privs, and returns its listener, a close-on-exec
+// descriptor of the host. It returns -1 where the kernel cannot: before
+// Linux 5.19 (no SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, without which a
+// signal to the tool would make it repeat a call the host already made),
+// or when a filter of the thread has a listener already. The tool then
+// runs as without a supervisor.
+func installNotify() int {
+	if supervisorOff.Load() {
+		return -1
+	}
+	prog := notifyProgram()
+	if prog == nil || nrs.seccomp == unknownNr {
+		supervision.Store(2)
+		return -1
+	}
+	fprog := sockFprog{len: uint16(len(prog)), filter: &prog[0]}
+	fd, _, e := syscall.RawSyscall(uintptr(nrs.seccomp), seccompSetModeFilter, filterFlagNewListener|filterFlagWaitKillableRecv, uintptr(unsafe.Pointer(&fprog)))
+	runtime.KeepAlive(prog)
+	if e != 0 {
+		supervision.Store(2)
+		return -1
+	}
+	supervision.Store(1)
+	return int(fd)
+}
+
 // sysnums are an architecture's numbers of the syscalls the filter
 // checks; unknownNr where it has no such syscall.
 type sysnums struct {
@@ -312,4 +424,9 @@ type sysnums struct {
 	chown, xattrSet, keys               []uint32
 	chmod, fchmod, fchmodat, fchmodat2  uint32
 	creat, mknod, mknodat, open, openat uint32
+	// the calls the supervisor sees (supervise_linux.go), and seccomp(2)
+	mkdir, mkdirat, rmdir, unlink, unlinkat uint32
+	rename, renameat, renameat2, seccomp    uint32
+	// what the supervisor itself calls
+	processVMReadv, fstatat uint32
 }

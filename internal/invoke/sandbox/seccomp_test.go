@@ -167,7 +167,7 @@ func TestHostileMetadata(t *testing.T) {
 	}
 }
 
-const metaFix = "a sandboxed tool may not set a setuid, setgid or world-write bit, change an owner or set extended attributes (docs/security.md); make this change yourself"
+const metaFix = "a sandboxed tool may not set a setuid, setgid or world-write bit, change an owner or set extended attributes, nor change a mode where no rule lets it update the file, as in .git and .config/toolhost (docs/security.md); make this change yourself"
 
 // TestMPTCPUnderNetRules: an entry with access.net rules and no sandbox
 // setting gets the filter too: MPTCP cannot pass by its port rules.

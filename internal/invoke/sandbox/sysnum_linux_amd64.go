@@ -11,4 +11,7 @@ var nrs = sysnums{
 	keys:     []uint32{248, 249, 250},                          // add_key, request_key, keyctl
 	chmod:    90, fchmod: 91, fchmodat: 268, fchmodat2: 452,
 	creat: 85, mknod: 133, mknodat: 259, open: 2, openat: 257,
+	mkdir: 83, mkdirat: 258, rmdir: 84, unlink: 87, unlinkat: 263,
+	rename: 82, renameat: 264, renameat2: 316, seccomp: 317,
+	processVMReadv: 310, fstatat: 262,
 }

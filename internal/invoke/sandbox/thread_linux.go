@@ -69,13 +69,13 @@ func (l *Launch) Start(sys *syscall.SysProcAttr, start func() (pid int, err erro
 	sys.Ptrace = true
 	var err error
 	if t := l.takeThread(); t != nil {
-		t.work <- func() { err = l.confined(fds, start, true) }
+		t.work <- func() { err = l.confined(fds, start, true, t.listener) }
 		<-t.done
 		if t.err != nil {
 			err = t.err
 		}
 	} else {
-		onOwnThread(func() { err = l.confined(fds, start, false) })
+		onOwnThread(func() { err = l.confined(fds, start, false, -1) })
 	}
 	runtime.KeepAlive(l.rs)
 	runtime.KeepAlive(l.base)
@@ -93,14 +93,16 @@ func (l *Launch) Start(sys *syscall.SysProcAttr, start func() (pid int, err erro
 // a thread made by onOwnThread, and a launch cleaned up without a start
 // ends it unused.
 type startThread struct {
-	work chan func() // the start; closed: none will come
-	done chan struct{}
-	err  error // of no_new_privs or the filter: the start did not run
+	work     chan func() // the start; closed: none will come
+	done     chan struct{}
+	err      error // of no_new_privs or the filter: the start did not run
+	listener int   // of the supervisor's filter, -1 for none; the start takes it
 }
 
-// newStartThread starts the thread of a launch.
-func newStartThread() *startThread {
-	t := &startThread{work: make(chan func()), done: make(chan struct{})}
+// newStartThread starts the thread of a launch, with the supervisor's
+// filter too when notify is set.
+func newStartThread(notify bool) *startThread {
+	t := &startThread{work: make(chan func()), done: make(chan struct{}), listener: -1}
 	var run func()
 	run = func() {
 		runtime.LockOSThread() // never unlocked but on the main thread
@@ -115,11 +117,13 @@ func newStartThread() *startThread {
 		defer close(t.done)
 		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0); e != 0 {
 			t.err = fmt.Errorf("%w: prctl(PR_SET_NO_NEW_PRIVS): %v", ErrConfine, e)
-		} else {
-			t.err = installFilter()
+		} else if t.err = installFilter(); t.err == nil && notify {
+			t.listener = installNotify()
 		}
 		if fn, ok := <-t.work; ok && t.err == nil {
 			fn()
+		} else if t.listener >= 0 {
+			syscall.Close(t.listener) // no start: no supervisor
 		}
 	}
 	go run()
@@ -146,8 +150,15 @@ func (l *Launch) endThread() {
 
 // confined confines the calling thread with the rulesets fds, in order,
 // starts the process and waits for its stop at exec. It runs on a thread
-// that ends when it returns.
-func (l *Launch) confined(fds []int, start func() (int, error), ready bool) error {
+// that ends when it returns. listener is the supervisor's, when the
+// thread was ready with its filter (-1 for none): confined serves it, or
+// closes it when nothing starts.
+func (l *Launch) confined(fds []int, start func() (int, error), ready bool, listener int) error {
+	defer func() {
+		if listener >= 0 {
+			syscall.Close(listener)
+		}
+	}()
 	if !ready {
 		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0); e != 0 {
 			return fmt.Errorf("%w: prctl(PR_SET_NO_NEW_PRIVS): %v", ErrConfine, e)
@@ -162,6 +173,15 @@ func (l *Launch) confined(fds []int, start func() (int, error), ready bool) erro
 		if err := installFilter(); err != nil {
 			return err
 		}
+		if l.guard != nil {
+			listener = installNotify()
+		}
+	}
+	if listener >= 0 {
+		// Served before the start: the thread may make a call it sends
+		// (os/exec opening /dev/null to write).
+		l.serve(listener)
+		listener = -1
 	}
 	pid, err := start()
 	if err != nil {
@@ -242,4 +262,28 @@ func yamaScope() int {
 }
 
 // earlyThread is newStartThread, for Prepare.
-func earlyThread() *startThread { return newStartThread() }
+func earlyThread(notify bool) *startThread { return newStartThread(notify) }
+
+// serve starts the supervisor of listener for one start of l.
+func (l *Launch) serve(listener int) {
+	g := l.guard
+	if g == nil {
+		g = &guard{passive: true}
+	}
+	sup := startSupervisor(g, listener)
+	l.supMu.Lock()
+	l.sups = append(l.sups, sup)
+	l.supMu.Unlock()
+}
+
+// stopSupervisors stops the supervisors of l's starts, once its processes
+// are gone.
+func (l *Launch) stopSupervisors() {
+	l.supMu.Lock()
+	sups := l.sups
+	l.sups = nil
+	l.supMu.Unlock()
+	for _, s := range sups {
+		s.stop()
+	}
+}
