@@ -1,7 +1,6 @@
 package tool
 
 import (
-	"bytes"
 	"encoding/json"
 	"math"
 	"slices"
@@ -10,74 +9,13 @@ import (
 	"github.com/toolhost/toolhost/internal/plainjson"
 )
 
-// This file writes a SchemaResponse and a Request without encoding/json's
-// reflection. A tool binary answers "schema" once per process. So the
-// first-use cost of reflecting these types (about 0.1 ms) is a visible part
-// of its start-up. See bench/startup. A host encodes a Request for every
-// call (MarshalRequest), a pooled one included. The output is byte-for-byte what
-// encoding/json writes with SetEscapeHTML(false)
-// (TestEncodeMatchesEncodingJSON, FuzzMarshalRequest).
-
-// MarshalRequest encodes r as Marshal(r) does, byte for byte and error for
-// error, without reflection for the values a host sends. A request it
-// cannot write by hand (a value encoding/json refuses, such as NaN, or one
-// of a type it leaves to encoding/json's reflection to word) goes through
-// Marshal, so that the error is the same. Hosts encode every request with
-// it, a pooled call's included.
-func MarshalRequest(r *Request) ([]byte, error) {
-	if b, ok := fastMarshalRequest(r); ok { // appendRequest (jsonlib_off.go)
-		return b, nil
-	}
-	return Marshal(r)
-}
-
-// appendRequest writes r, or reports false where encoding/json would
-// refuse it or a value needs its reflection to say why.
-func appendRequest(b []byte, r *Request) ([]byte, bool) {
-	b = append(b, '{')
-	if r.ID != "" {
-		b = appendString(append(b, `"id":`...), r.ID)
-		b = append(b, ',')
-	}
-	b = appendString(append(b, `"protocol":`...), r.Protocol)
-	tc := &r.Context
-	b = appendString(append(b, `,"context":{"action":`...), string(tc.Action))
-	b = appendString(append(b, `,"root":`...), tc.Root)
-	b = appendString(append(b, `,"workspace_id":`...), tc.WorkspaceID)
-	b = appendString(append(b, `,"conversation_id":`...), tc.ConversationID)
-	b = append(b, `,"access":`...)
-	if len(bytes.TrimSpace(tc.Access)) == 0 {
-		b = append(b, "null"...)
-	} else if plainjson.IsCompact(tc.Access) { // as the host compiled it: checked, as it is
-		b = append(b, tc.Access...)
-	} else { // a json.RawMessage: compacted, and checked
-		buf := bytes.NewBuffer(b)
-		if json.Compact(buf, tc.Access) != nil {
-			return nil, false
-		}
-		b = buf.Bytes()
-	}
-	b = append(b, '}')
-	if c := r.Tool; c != nil {
-		b = appendString(append(b, `,"tool":{"name":`...), c.Name)
-		for _, f := range []struct {
-			key string
-			m   map[string]any
-		}{{`,"arguments":`, c.Arguments}, {`,"answers":`, c.Answers}, {`,"options":`, c.Options}} {
-			b = append(b, f.key...)
-			if f.m == nil { // Call.MarshalJSON writes {}
-				b = append(b, "{}"...)
-				continue
-			}
-			var err error
-			if b, err = appendValue(b, f.m); err != nil {
-				return nil, false
-			}
-		}
-		b = append(b, '}')
-	}
-	return append(b, '}'), true
-}
+// This file writes a SchemaResponse without encoding/json's reflection.
+// A tool binary answers "schema" once per process. So the first-use cost
+// of reflecting these types is a visible part of its start-up. See
+// bench/startup and docs/performance.md. The output is byte for byte what
+// encoding/json writes with SetEscapeHTML(false). TestEncodeMatchesEncodingJSON
+// and FuzzEncodeSchemaResponse check it. TestEncodeCoversEveryField fails
+// when a field of Definition or Parameter is not written here.
 
 // MarshalJSON writes r as encoding/json would, field order and omitempty
 // included, without escaping <, > and &.

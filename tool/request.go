@@ -176,21 +176,12 @@ func decodeRequestOf(data []byte, extra ...string) (*Request, error) {
 	return req, nil
 }
 
-// decodeRequest decodes the request object: in one pass when it is plain
-// (decodePlain), else by its fields with encoding/json (decodeFields).
-func decodeRequest(data []byte) (*Request, error) {
-	if req, ok := fastRequest(data); ok { // decodePlain (jsonlib_off.go)
-		return req, nil
-	}
-	return decodeFields(data)
-}
-
-// decodeFields decodes the request object by its fields, without
+// decodeRequest decodes the request object by its fields, without
 // reflecting over the Request types: a tool binary decodes one request per
 // process, and reflection's first-use cost is part of its start-up (see
 // bench/startup). Type errors are *json.UnmarshalTypeError with the field's
 // path, as decoding into a Request would report them; keys match exactly.
-func decodeFields(data []byte) (*Request, error) {
+func decodeRequest(data []byte) (*Request, error) {
 	var top map[string]json.RawMessage
 	if err := decodeOne(data, &top); err != nil {
 		return nil, err

@@ -160,12 +160,8 @@ func DecodeSchemaResponse(data []byte) (*SchemaResponse, error) {
 	if len(data) == 0 {
 		return nil, errors.New(`schema response is empty: want a JSON object with a "tools" array`)
 	}
-	// One pass for an answer that decodes as it should, without
-	// reflection when it is plain. The passes below find what is wrong
-	// with one that does not.
-	if resp, ok := fastSchema(data); ok { // decodePlainSchema (jsonlib_off.go)
-		return checkSchemaResponse(resp)
-	}
+	// One pass for an answer that decodes as it should. The passes
+	// below find what is wrong with one that does not.
 	if err := dupkey.Check(data); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrNotSchema, err)
 	}
