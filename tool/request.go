@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolhost/toolhost/internal/dupkey"
+	"github.com/toolhost/toolhost/internal/wirejson"
 )
 
 // Version is the protocol version this package speaks, as sent in
@@ -317,15 +318,7 @@ func article(value string) string {
 // of everything toolhost writes on a wire (the stdin request, argv
 // templates, MCP and HTTP answers). json.Marshal of a value whose
 // MarshalJSON uses Marshal re-escapes the bytes: encode with Marshal at the top.
-func Marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
+func Marshal(v any) ([]byte, error) { return wirejson.Marshal(v) }
 
 // decodeOne decodes exactly one JSON value from data into v and rejects
 // anything but whitespace after it, and an object holding a key twice (a
