@@ -32,6 +32,9 @@ func ErrorText(err error) string {
 // unchanged.
 func Outcome(out tool.Outcome) *mcp.CallToolResult {
 	if out.MCP != nil {
+		if res, ok := plainAnswer(out.MCP); ok {
+			return res
+		}
 		var res mcp.CallToolResult
 		if err := json.Unmarshal(out.MCP, &res); err == nil {
 			return &res

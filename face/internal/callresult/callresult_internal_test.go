@@ -5,8 +5,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -44,27 +42,4 @@ func TestFormFieldSelectStyles(t *testing.T) {
 			t.Errorf("Check(%s) = %v, want ok %v", answer, err, ok)
 		}
 	}
-}
-
-// FuzzOutcomeMCP: whatever an MCP server answered, Outcome never panics
-// and gives a result. An answer the go-sdk decodes is that answer.
-func FuzzOutcomeMCP(f *testing.F) {
-	for _, s := range []string{
-		`{"content":[{"type":"text","text":"A.TXT"}]}`, `{"content":[],"isError":true}`,
-		`{"content":[{"type":"text","text":"{\"n\":1}"}],"structuredContent":{"n":1}}`,
-		`{"_meta":{"k":"v"},"content":[{"type":"image","data":"AAAA","mimeType":"image/png"}]}`,
-		`{"content":[{"type":"text","text":5}]}`, `[1]`, `null`, `{"content":[`,
-	} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		got := Outcome(tool.Outcome{Type: tool.KindSuccess, MCP: data})
-		if got == nil {
-			t.Fatalf("Outcome of the answer %q = nil", data)
-		}
-		var want mcp.CallToolResult
-		if json.Unmarshal(data, &want) == nil && !reflect.DeepEqual(got, &want) {
-			t.Fatalf("Outcome of the answer %q = %#v, the go-sdk decodes %#v", data, got, &want)
-		}
-	})
 }
