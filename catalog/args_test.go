@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/toolhost/toolhost/internal/dupkey"
@@ -70,4 +71,30 @@ func BenchmarkDecodeArguments(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// FuzzCompileSchema: any input schema a binary or a server may describe
+// compiles or is refused with an error, never a panic. What compiles
+// checks any arguments without a panic either.
+func FuzzCompileSchema(f *testing.F) {
+	f.Add(benchSchema, `{"path":"a.txt","limit":3}`)
+	f.Add(`{"type":"object","properties":{"a":{"type":["string","null"],"minItems":2,"maximum":-0.5,"enum":[1e3,"x"]}}}`, `{"a":null}`)
+	f.Add(`{"type":"object","$defs":{"p":{"type":"string"}},"properties":{"p":{"$ref":"#/$defs/p"}}}`, `{"p":1}`)
+	f.Add(`{"type":"object","properties":{"n":{"type":"integer","minimum":1e400}}}`, `{"n":12345678901234567890}`)
+	f.Fuzz(func(t *testing.T, schema, args string) {
+		dec := json.NewDecoder(strings.NewReader(schema))
+		dec.UseNumber()
+		var m map[string]any
+		if dec.Decode(&m) != nil {
+			return
+		}
+		s, err := CompileSchema(m)
+		if err != nil {
+			return
+		}
+		if a, err := DecodeArguments([]byte(args)); err == nil {
+			s.Check(a)
+			s.Validate(a)
+		}
+	})
 }
