@@ -181,7 +181,7 @@ func decodeRequestOf(data []byte, extra ...string) (*Request, error) {
 // reflecting over the Request types: a tool binary decodes one request per
 // process, and reflection's first-use cost is part of its start-up (see
 // bench/startup). Type errors are *json.UnmarshalTypeError with the field's
-// path, as decoding into a Request would report them; keys match exactly.
+// path, as decoding into a Request would report them. Keys match exactly.
 func decodeRequest(data []byte) (*Request, error) {
 	var top map[string]json.RawMessage
 	if err := decodeOne(data, &top); err != nil {
