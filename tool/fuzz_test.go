@@ -99,7 +99,7 @@ func fuzzOutcome(f *testing.F, decode func([]byte) (Outcome, error)) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		o, err := decode(data)
 		if err != nil {
-			if !errorsIsNotOutcome(err) {
+			if !errors.Is(err, ErrNotOutcome) {
 				t.Fatalf("error %v does not wrap ErrNotOutcome", err)
 			}
 			return
@@ -174,20 +174,6 @@ func FuzzAnswerType(f *testing.F) {
 		}
 		roundTrip(t, a, decode)
 	})
-}
-
-func errorsIsNotOutcome(err error) bool {
-	for e := err; e != nil; {
-		if e == ErrNotOutcome {
-			return true
-		}
-		u, ok := e.(interface{ Unwrap() error })
-		if !ok {
-			return false
-		}
-		e = u.Unwrap()
-	}
-	return false
 }
 
 var rawMessageType = reflect.TypeFor[json.RawMessage]()
