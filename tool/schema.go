@@ -140,8 +140,8 @@ func DecodeSchemaResponse(data []byte) (*SchemaResponse, error) {
 	if len(data) == 0 {
 		return nil, errors.New(`schema response is empty: want a JSON object with a "tools" array`)
 	}
-	// One pass for an answer that decodes as it should. The passes
-	// below find what is wrong with one that does not.
+	// An answer that decodes as it should takes the key check and one
+	// Unmarshal. The passes below find what is wrong with one that does not.
 	if err := dupkey.Check(data); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrNotSchema, err)
 	}
