@@ -35,12 +35,10 @@ test: build vet fmt-check
 	@[ -e internal/source/mcp/testdata/npm/node_modules/.bin/mcp-server-everything ] || \
 	  echo "MCP server end-to-end tests skipped: servers not installed; run: cd internal/source/mcp/testdata/npm && npm ci"
 	$(GOTEST) -race ./...
-	$(GOTEST) -race -tags jsonlib -run='JSONLib' ./tool ./catalog ./face/mcpserver
 	cd interop/mcpgo && $(GOTEST) -race ./...
 
 vet:
 	$(GO) vet ./...
-	$(GO) vet -tags jsonlib ./tool ./catalog ./face/mcpserver
 
 fmt-check:
 	@out="$$(gofmt -l . | grep -v '^bin/' || true)"; if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -61,13 +59,6 @@ bench: build
 	  -memprofile=bench/out/p1-mem.out -o bench/out/spawn.test ./bench/figures/spawn | tee bench/out/p1.txt
 	$(GO) tool pprof -top -nodecount=25 bench/out/spawn.test bench/out/p1-cpu.out | tee bench/out/p1-cpu.txt
 	$(GO) tool pprof -top -nodecount=25 -sample_index=alloc_space bench/out/spawn.test bench/out/p1-mem.out | tee bench/out/p1-mem.txt
-	@# github.com/go-json-experiment/json against the hand-written JSON paths (docs/dependencies.md): a toolhost
-	@# built with the tag jsonlib as the "before" variant of the figures that depend on them, then each path alone
-	$(GO) build -tags jsonlib -o bench/out/jsonlib/toolhost ./cmd/toolhost
-	TOOLHOST_BEFORE=$(CURDIR)/bench/out/jsonlib/toolhost $(GO) test -run='^$$' -bench='ColdResolution$$|WarmCall$$|MCPCall$$|MCPCallLongLived$$' \
-	  -benchtime=$(BENCHTIME) -count=$(BENCHCOUNT) ./bench/figures | tee bench/out/jsonlib-figures.txt
-	$(GO) run ./bench/report bench/out/jsonlib-figures.txt | tee bench/out/jsonlib-report.md
-	$(GO) test -tags jsonlib -run='JSONLib' -bench='JSONLib' -benchtime=300ms -count=$(BENCHCOUNT) ./tool ./catalog ./face/mcpserver | tee bench/out/jsonlib.txt
 	$(GO) test -run='^$$' -bench=. -benchtime=1s -count=$(BENCHCOUNT) $$($(GO) list ./... | grep -v '/bench/figures$$') | tee bench/out/other.txt
 
 ## fuzz: run each fuzz target for FUZZTIME

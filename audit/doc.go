@@ -34,6 +34,6 @@
 // audit.jsonl → [Scanner] / [Follow] → `toolhost audit`.
 //
 // The package imports only the standard library and the ground
-// (internal/plainjson, its JSON string quoting, shared with package tool),
+// (internal/wirejson, its JSON string quoting, shared with package tool),
 // so the catalog (and any face) may import it.
 package audit

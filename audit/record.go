@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/toolhost/toolhost/internal/plainjson"
+	"github.com/toolhost/toolhost/internal/wirejson"
 )
 
 // Record is one call as the audit log keeps it: one JSON line. Every field
@@ -173,8 +173,8 @@ func field(b []byte, key, value string) []byte {
 
 // appendString appends s as a JSON string: quotes, backslashes and control
 // characters escaped, invalid UTF-8 replaced by U+FFFD, so that every line
-// is valid JSON whatever a client or tool sent (plainjson.AppendString).
-func appendString(b []byte, s string) []byte { return plainjson.AppendString(b, s) }
+// is valid JSON whatever a client or tool sent (wirejson.AppendString).
+func appendString(b []byte, s string) []byte { return wirejson.AppendString(b, s) }
 
 // wireRecord is the line as encoding/json reads it back.
 type wireRecord struct {

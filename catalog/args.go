@@ -18,12 +18,9 @@ import (
 // outside (an MCP tools/call, an HTTP body, `toolhost call --args`): one
 // JSON object, or null or nothing for no arguments. Numbers stay
 // json.Number. So every digit reaches the tool: an integer
-// beyond 2^53 is not rounded through float64. The error says what is wrong
-// without Go internals.
-//
-// A plain object (the arguments every client ordinarily sends) is decoded
-// in one pass by package plainjson, anything else by encoding/json: one MCP
-// tools/call decodes its arguments here.
+// beyond 2^53 is not rounded through float64. A key twice in one object
+// is refused, naming it. The error says what is wrong without Go
+// internals.
 func DecodeArguments(data []byte) (map[string]any, error) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 || string(data) == "null" {
@@ -32,18 +29,6 @@ func DecodeArguments(data []byte) (map[string]any, error) {
 	if data[0] != '{' {
 		return nil, errors.New("arguments must be a JSON object")
 	}
-	if args, ok := fastArguments(data); ok { // plainjson.DecodeObject (jsonlib_off.go)
-		return args, nil
-	}
-	return decodeArgumentsJSON(data)
-}
-
-// decodeArgumentsJSON is DecodeArguments of an object that is not plain
-// (see package plainjson: escapes, non-ASCII, deep nesting, a key twice,
-// or not JSON at all), with encoding/json, which also words the errors. A
-// key twice in one object is refused, naming it. For a plain
-// object both give the same map (FuzzDecodeArgumentsPlain checks it).
-func decodeArgumentsJSON(data []byte) (map[string]any, error) {
 	if err := dupkey.Check(data); err != nil {
 		// encoding/json would keep the last value. What a prompt or a
 		// proxy shows of the arguments might be the first.
@@ -57,9 +42,6 @@ func decodeArgumentsJSON(data []byte) (map[string]any, error) {
 	}
 	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
 		return nil, fmt.Errorf("arguments: unexpected data after the JSON object: %.40q", rest)
-	}
-	if args == nil {
-		args = map[string]any{}
 	}
 	return args, nil
 }

@@ -2,11 +2,10 @@ package catalog
 
 import (
 	"encoding/json"
-	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/toolhost/toolhost/internal/dupkey"
-	"github.com/toolhost/toolhost/internal/plainjson"
 )
 
 func TestDecodeArguments(t *testing.T) {
@@ -64,48 +63,38 @@ func FuzzDecodeArguments(f *testing.F) {
 	})
 }
 
-// FuzzDecodeArgumentsPlain holds DecodeArguments' plain path to its
-// promise: arguments it accepts decode to the same map with encoding/json
-// (decodeArgumentsJSON), the path of every other input.
-// FuzzDecodeArguments: DecodeArguments never panics, accepts no object
-// holding a key twice, and what it accepts the validator can check.
-func FuzzDecodeArgumentsPlain(f *testing.F) {
-	for _, s := range []string{
-		`{}`, `{"path":"a.txt"}`, ` {"a" : [1, -0.5e+3, {"b":null}], "c":true, "d":false} `,
-		`{"a":1,"a":{"b":2}}`, `{"n":12345678901234567890123}`, `{"a":[]}`, `{"a":{}}`,
-		`{"a":01}`, `{"a":1.}`, `{"a":-}`, `{"a":1e}`, `{"a":tru}`, `{"a":nul}`, `{}x`, `{} {}`, `{"a":1}}`,
-		`{"a":"\u0041"}`, "{\"a\":\"\xff\"}", "{\"a\":\"\t\"}", "{\"\xc3\xa9\":1}",
-	} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		plain, ok := plainjson.DecodeObject(data)
-		if !ok {
-			return
-		}
-		want, err := decodeArgumentsJSON(data)
-		if err != nil {
-			t.Fatalf("the plain path accepted what encoding/json refuses (%v): %q", err, data)
-		}
-		if !reflect.DeepEqual(plain, want) {
-			t.Fatalf("the plain path differs from encoding/json for %q\nplain: %#v\njson:  %#v", data, plain, want)
-		}
-	})
-}
-
 func BenchmarkDecodeArguments(b *testing.B) {
 	data := []byte(`{"path":"a.txt","n":3,"tags":["x","y"],"opts":{"deep":true}}`)
-	for _, tc := range []struct {
-		name   string
-		decode func([]byte) (map[string]any, error)
-	}{{"plain", DecodeArguments}, {"json", decodeArgumentsJSON}} {
-		b.Run(tc.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := tc.decode(data); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := DecodeArguments(data); err != nil {
+			b.Fatal(err)
+		}
 	}
+}
+
+// FuzzCompileSchema: any input schema a binary or a server may describe
+// compiles or is refused with an error, never a panic. What compiles
+// checks any arguments without a panic either.
+func FuzzCompileSchema(f *testing.F) {
+	f.Add(benchSchema, `{"path":"a.txt","limit":3}`)
+	f.Add(`{"type":"object","properties":{"a":{"type":["string","null"],"minItems":2,"maximum":-0.5,"enum":[1e3,"x"]}}}`, `{"a":null}`)
+	f.Add(`{"type":"object","$defs":{"p":{"type":"string"}},"properties":{"p":{"$ref":"#/$defs/p"}}}`, `{"p":1}`)
+	f.Add(`{"type":"object","properties":{"n":{"type":"integer","minimum":1e400}}}`, `{"n":12345678901234567890}`)
+	f.Fuzz(func(t *testing.T, schema, args string) {
+		dec := json.NewDecoder(strings.NewReader(schema))
+		dec.UseNumber()
+		var m map[string]any
+		if dec.Decode(&m) != nil {
+			return
+		}
+		s, err := CompileSchema(m)
+		if err != nil {
+			return
+		}
+		if a, err := DecodeArguments([]byte(args)); err == nil {
+			s.Check(a)
+			s.Validate(a)
+		}
+	})
 }

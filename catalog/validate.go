@@ -113,18 +113,15 @@ func CompileSchema(s map[string]any) (*ArgSchema, error) {
 // compileJSON is CompileSchema of object schema s, whose JSON is data
 // (nil: marshalled here if it is needed).
 func compileJSON(s map[string]any, data []byte) (*ArgSchema, error) {
-	js, ok := schemaValue(s)
-	if !ok {
-		if data == nil {
-			var err error
-			if data, err = json.Marshal(s); err != nil {
-				return nil, &invalidSchema{fmt.Sprintf("input schema is not JSON: %v", err)}
-			}
+	if data == nil {
+		var err error
+		if data, err = json.Marshal(s); err != nil {
+			return nil, &invalidSchema{fmt.Sprintf("input schema is not JSON: %v", err)}
 		}
-		js = &jsonschema.Schema{}
-		if err := json.Unmarshal(data, js); err != nil {
-			return nil, &invalidSchema{fmt.Sprintf("input schema is not a JSON Schema: %v", err)}
-		}
+	}
+	js := &jsonschema.Schema{}
+	if err := json.Unmarshal(data, js); err != nil {
+		return nil, &invalidSchema{fmt.Sprintf("input schema is not a JSON Schema: %v", err)}
 	}
 	all, err := js.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
 	if err != nil {

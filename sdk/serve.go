@@ -167,10 +167,10 @@ func (s *server) call(ctx context.Context, cancel context.CancelFunc, req *tool.
 
 // answer writes the outcome of the request id.
 func (s *server) answer(id string, o tool.Outcome) {
-	data, err := tool.MarshalTagged(&tool.Tagged{ID: id, Outcome: &o})
+	data, err := tool.Marshal(&tool.Tagged{ID: id, Outcome: &o})
 	if err != nil {
 		f := tool.Failf("sdk: cannot encode the response: %v", err)
-		data, _ = tool.MarshalTagged(&tool.Tagged{ID: id, Outcome: &f})
+		data, _ = tool.Marshal(&tool.Tagged{ID: id, Outcome: &f})
 	}
 	s.out.Write(append(data, '\n'))
 }

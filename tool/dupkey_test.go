@@ -20,8 +20,8 @@ var outputDecoders = map[string]func([]byte) error{
 }
 
 // TestDuplicateKeys: a tool's answer holding a key twice is refused by
-// every decoder with an error naming the key and where it is, plain (the
-// one-pass outputDecoders) or not (encoding/json), at the top or inside.
+// every decoder with an error naming the key and where it is, at the top
+// or inside.
 func TestDuplicateKeys(t *testing.T) {
 	tests := []struct {
 		decoder, in, want string

@@ -1,83 +1,22 @@
 package tool
 
 import (
-	"bytes"
-	"encoding/json"
-	"math"
+	"maps"
 	"slices"
 	"strconv"
 
-	"github.com/toolhost/toolhost/internal/plainjson"
+	"github.com/toolhost/toolhost/internal/wirejson"
 )
 
-// This file writes a SchemaResponse and a Request without encoding/json's
-// reflection. A tool binary answers "schema" once per process. So the
-// first-use cost of reflecting these types (about 0.1 ms) is a visible part
-// of its start-up. See bench/startup. A host encodes a Request for every
-// call (MarshalRequest), a pooled one included. The output is byte-for-byte what
-// encoding/json writes with SetEscapeHTML(false)
-// (TestEncodeMatchesEncodingJSON, FuzzMarshalRequest).
-
-// MarshalRequest encodes r as Marshal(r) does, byte for byte and error for
-// error, without reflection for the values a host sends. A request it
-// cannot write by hand (a value encoding/json refuses, such as NaN, or one
-// of a type it leaves to encoding/json's reflection to word) goes through
-// Marshal, so that the error is the same. Hosts encode every request with
-// it, a pooled call's included.
-func MarshalRequest(r *Request) ([]byte, error) {
-	if b, ok := fastMarshalRequest(r); ok { // appendRequest (jsonlib_off.go)
-		return b, nil
-	}
-	return Marshal(r)
-}
-
-// appendRequest writes r, or reports false where encoding/json would
-// refuse it or a value needs its reflection to say why.
-func appendRequest(b []byte, r *Request) ([]byte, bool) {
-	b = append(b, '{')
-	if r.ID != "" {
-		b = appendString(append(b, `"id":`...), r.ID)
-		b = append(b, ',')
-	}
-	b = appendString(append(b, `"protocol":`...), r.Protocol)
-	tc := &r.Context
-	b = appendString(append(b, `,"context":{"action":`...), string(tc.Action))
-	b = appendString(append(b, `,"root":`...), tc.Root)
-	b = appendString(append(b, `,"workspace_id":`...), tc.WorkspaceID)
-	b = appendString(append(b, `,"conversation_id":`...), tc.ConversationID)
-	b = append(b, `,"access":`...)
-	if len(bytes.TrimSpace(tc.Access)) == 0 {
-		b = append(b, "null"...)
-	} else if plainjson.IsCompact(tc.Access) { // as the host compiled it: checked, as it is
-		b = append(b, tc.Access...)
-	} else { // a json.RawMessage: compacted, and checked
-		buf := bytes.NewBuffer(b)
-		if json.Compact(buf, tc.Access) != nil {
-			return nil, false
-		}
-		b = buf.Bytes()
-	}
-	b = append(b, '}')
-	if c := r.Tool; c != nil {
-		b = appendString(append(b, `,"tool":{"name":`...), c.Name)
-		for _, f := range []struct {
-			key string
-			m   map[string]any
-		}{{`,"arguments":`, c.Arguments}, {`,"answers":`, c.Answers}, {`,"options":`, c.Options}} {
-			b = append(b, f.key...)
-			if f.m == nil { // Call.MarshalJSON writes {}
-				b = append(b, "{}"...)
-				continue
-			}
-			var err error
-			if b, err = appendValue(b, f.m); err != nil {
-				return nil, false
-			}
-		}
-		b = append(b, '}')
-	}
-	return append(b, '}'), true
-}
+// This file writes a SchemaResponse without encoding/json's reflection.
+// A tool binary answers "schema" once per process. So the first-use cost
+// of reflecting these types is a visible part of its start-up. See
+// bench/startup and docs/performance.md. It walks the structs here and
+// leaves the values to package wirejson. The output is byte for byte what
+// encoding/json writes with SetEscapeHTML(false).
+// TestEncodeMatchesEncodingJSON and FuzzEncodeSchemaResponse check it.
+// TestEncodeCoversEveryField fails when a field of Definition or
+// Parameter is not written here.
 
 // MarshalJSON writes r as encoding/json would, field order and omitempty
 // included, without escaping <, > and &.
@@ -85,7 +24,7 @@ func (r SchemaResponse) MarshalJSON() ([]byte, error) {
 	b := make([]byte, 0, 512)
 	b = append(b, '{')
 	if r.Protocol != "" {
-		b = appendString(append(b, `"protocol":`...), r.Protocol)
+		b = wirejson.AppendString(append(b, `"protocol":`...), r.Protocol)
 		b = append(b, ',')
 	}
 	if r.LongLived {
@@ -111,12 +50,12 @@ func (r SchemaResponse) MarshalJSON() ([]byte, error) {
 func appendDefinition(b []byte, d *Definition) ([]byte, error) {
 	var err error
 	b = append(b, `{"name":`...)
-	b = appendString(b, d.Name)
+	b = wirejson.AppendString(b, d.Name)
 	if d.Summary != "" {
-		b = appendString(append(b, `,"summary":`...), d.Summary)
+		b = wirejson.AppendString(append(b, `,"summary":`...), d.Summary)
 	}
 	if d.Description != "" {
-		b = appendString(append(b, `,"description":`...), d.Description)
+		b = wirejson.AppendString(append(b, `,"description":`...), d.Description)
 	}
 	if len(d.Parameters) > 0 {
 		if b, err = appendParameters(append(b, `,"parameters":`...), d.Parameters); err != nil {
@@ -124,28 +63,28 @@ func appendDefinition(b []byte, d *Definition) ([]byte, error) {
 		}
 	}
 	if len(d.Annotations) > 0 {
-		if b, err = appendValue(append(b, `,"annotations":`...), d.Annotations); err != nil {
+		if b, err = wirejson.AppendValue(append(b, `,"annotations":`...), d.Annotations); err != nil {
 			return nil, err
 		}
 	}
 	if d.Examples != "" {
-		b = appendString(append(b, `,"examples":`...), d.Examples)
+		b = wirejson.AppendString(append(b, `,"examples":`...), d.Examples)
 	}
 	if d.Title != "" {
-		b = appendString(append(b, `,"title":`...), d.Title)
+		b = wirejson.AppendString(append(b, `,"title":`...), d.Title)
 	}
 	if d.Icons != nil {
-		if b, err = appendValue(append(b, `,"icons":`...), d.Icons); err != nil {
+		if b, err = wirejson.AppendValue(append(b, `,"icons":`...), d.Icons); err != nil {
 			return nil, err
 		}
 	}
 	if d.InputSchema != nil {
-		if b, err = appendValue(append(b, `,"input_schema":`...), d.InputSchema); err != nil {
+		if b, err = wirejson.AppendValue(append(b, `,"input_schema":`...), d.InputSchema); err != nil {
 			return nil, err
 		}
 	}
 	if d.OutputSchema != nil {
-		if b, err = appendValue(append(b, `,"output_schema":`...), d.OutputSchema); err != nil {
+		if b, err = wirejson.AppendValue(append(b, `,"output_schema":`...), d.OutputSchema); err != nil {
 			return nil, err
 		}
 	}
@@ -154,11 +93,11 @@ func appendDefinition(b []byte, d *Definition) ([]byte, error) {
 
 func appendParameters(b []byte, params map[string]*Parameter) ([]byte, error) {
 	b = append(b, '{')
-	for i, k := range sortedKeys(params) {
+	for i, k := range slices.Sorted(maps.Keys(params)) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(appendString(b, k), ':')
+		b = append(wirejson.AppendString(b, k), ':')
 		var err error
 		if b, err = appendParameter(b, params[k]); err != nil {
 			return nil, err
@@ -183,18 +122,18 @@ func appendParameter(b []byte, p *Parameter) ([]byte, error) {
 	if len(p.Type) > 0 {
 		sep(`"type":`)
 		if len(p.Type) == 1 {
-			b = appendString(b, p.Type[0])
+			b = wirejson.AppendString(b, p.Type[0])
 		} else {
-			b = appendStrings(b, p.Type)
+			b = wirejson.AppendStrings(b, p.Type)
 		}
 	}
 	if p.Summary != "" {
 		sep(`"summary":`)
-		b = appendString(b, p.Summary)
+		b = wirejson.AppendString(b, p.Summary)
 	}
 	if p.Description != "" {
 		sep(`"description":`)
-		b = appendString(b, p.Description)
+		b = wirejson.AppendString(b, p.Description)
 	}
 	if p.Required != nil {
 		sep(`"required":`)
@@ -202,13 +141,13 @@ func appendParameter(b []byte, p *Parameter) ([]byte, error) {
 	}
 	if p.Default != nil {
 		sep(`"default":`)
-		if b, err = appendValue(b, p.Default); err != nil {
+		if b, err = wirejson.AppendValue(b, p.Default); err != nil {
 			return nil, err
 		}
 	}
 	if len(p.Enum) > 0 {
 		sep(`"enum":`)
-		if b, err = appendValue(b, p.Enum); err != nil {
+		if b, err = wirejson.AppendValue(b, p.Enum); err != nil {
 			return nil, err
 		}
 	}
@@ -230,7 +169,7 @@ func appendParameter(b []byte, p *Parameter) ([]byte, error) {
 	}{{`"minimum":`, p.Minimum}, {`"maximum":`, p.Maximum}} {
 		if f.v != nil {
 			sep(f.key)
-			if b, err = appendFloat(b, *f.v); err != nil {
+			if b, err = wirejson.AppendFloat(b, *f.v); err != nil {
 				return nil, err
 			}
 		}
@@ -245,122 +184,13 @@ func appendParameter(b []byte, p *Parameter) ([]byte, error) {
 	appendInt(`"maxLength":`, p.MaxLength)
 	if p.Pattern != "" {
 		sep(`"pattern":`)
-		b = appendString(b, p.Pattern)
+		b = wirejson.AppendString(b, p.Pattern)
 	}
 	if p.Format != "" {
 		sep(`"format":`)
-		b = appendString(b, p.Format)
+		b = wirejson.AppendString(b, p.Format)
 	}
 	appendInt(`"minItems":`, p.MinItems)
 	appendInt(`"maxItems":`, p.MaxItems)
 	return append(b, '}'), nil
 }
-
-// appendValue writes the JSON values decoding produces (and the common Go
-// types an author writes) by hand, and anything else with encoding/json.
-func appendValue(b []byte, v any) ([]byte, error) {
-	var err error
-	switch v := v.(type) {
-	case nil:
-		return append(b, "null"...), nil
-	case bool:
-		return strconv.AppendBool(b, v), nil
-	case string:
-		return appendString(b, v), nil
-	case json.Number: // as encoding/json writes it: "" is 0, digits as they are
-		if v == "" {
-			return append(b, '0'), nil
-		}
-		if plainjson.IsNumber(string(v)) {
-			return append(b, v...), nil
-		}
-	case float64:
-		return appendFloat(b, v)
-	case int:
-		return strconv.AppendInt(b, int64(v), 10), nil
-	case int64:
-		return strconv.AppendInt(b, v, 10), nil
-	case []string:
-		if v == nil {
-			return append(b, "null"...), nil
-		}
-		return appendStrings(b, v), nil
-	case []any:
-		if v == nil {
-			return append(b, "null"...), nil
-		}
-		b = append(b, '[')
-		for i, e := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			if b, err = appendValue(b, e); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, ']'), nil
-	case map[string]any:
-		if v == nil {
-			return append(b, "null"...), nil
-		}
-		b = append(b, '{')
-		for i, k := range sortedKeys(v) {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(appendString(b, k), ':')
-			if b, err = appendValue(b, v[k]); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, '}'), nil
-	}
-	data, err := Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return append(b, data...), nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
-func appendStrings(b []byte, list []string) []byte {
-	b = append(b, '[')
-	for i, s := range list {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendString(b, s)
-	}
-	return append(b, ']')
-}
-
-// appendFloat formats f as encoding/json does.
-func appendFloat(b []byte, f float64) ([]byte, error) {
-	if math.IsInf(f, 0) || math.IsNaN(f) {
-		return nil, &json.UnsupportedValueError{Str: strconv.FormatFloat(f, 'g', -1, 64)}
-	}
-	format := byte('f')
-	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	b = strconv.AppendFloat(b, f, format, -1, 64)
-	if format == 'e' { // e-09 → e-9, as encoding/json writes it
-		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	return b, nil
-}
-
-// appendString quotes s as encoding/json does with SetEscapeHTML(false)
-// (plainjson.AppendString).
-func appendString(b []byte, s string) []byte { return plainjson.AppendString(b, s) }

@@ -3,10 +3,12 @@ package tool
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -130,142 +132,77 @@ func FuzzEncodeSchemaResponse(f *testing.F) {
 	})
 }
 
-// checkRequestEncoding fails unless MarshalRequest writes what Marshal
-// (encoding/json's reflection) writes, error included.
-func checkRequestEncoding(t *testing.T, r Request) {
-	t.Helper()
-	want, wantErr := Marshal(&r)
-	got, err := MarshalRequest(&r)
-	if fmt.Sprint(err) != fmt.Sprint(wantErr) || !bytes.Equal(got, want) {
-		t.Fatalf("MarshalRequest = %s, %v\nMarshal: %s, %v", got, err, want, wantErr)
-	}
-}
-
-func TestMarshalRequestMatchesReflection(t *testing.T) {
-	type point struct {
-		X int `json:"x"`
-	}
-	cases := map[string]Request{
-		"zero":   {},
-		"schema": {Protocol: Version, Context: Context{Action: ActionSchema, Root: "/w"}},
-		"pooled": {ID: "7", Protocol: "2", Context: Context{Action: ActionRun, Access: json.RawMessage(` {"read" : ["/a", "<b>"]} `)},
-			Tool: &Call{Name: "alpha", Arguments: map[string]any{"path": "a.txt", "n": json.Number("12345678901234567890123")}}},
-		"nil maps":   {Tool: &Call{}},
-		"nested nil": {Tool: &Call{Arguments: map[string]any{"m": map[string]any(nil), "a": []any(nil), "s": []string(nil)}}},
-		"go values": {Tool: &Call{Arguments: map[string]any{
-			"i": 3, "i8": int8(-4), "u": uint64(1 << 63), "f": 1e21, "g": 1e-7, "f32": float32(0.1),
-			"strs": []string{"x", "<&>"}, "struct": point{1}, "ptr": &point{2}, "raw": json.RawMessage(`[1, 2]`),
-			"n0": json.Number(""), "n1": json.Number("-0.5e+3"), "bad utf8": "\xff\u2028", "<&>": "\x00\x1f",
-		}}},
-		"access whitespace": {Context: Context{Access: json.RawMessage(" \t\n")}},
-		"access nbsp":       {Context: Context{Access: json.RawMessage("\u00a0null")}},
-		"access invalid":    {Context: Context{Access: json.RawMessage(`{"a":}`)}},
-		// Compact as the host compiles it: passed as it is.
-		"access compact":  {Context: Context{Access: json.RawMessage(`{"fs":[{"lexical_path":"<b>&","read":true,"create":null}],"net":[],"env":[]}`)}},
-		"access dup key":  {Context: Context{Access: json.RawMessage(`{"a":1,"a":2}`)}},
-		"access trailing": {Context: Context{Access: json.RawMessage(`{"a":1}}`)}},
-		"invalid number":  {Tool: &Call{Arguments: map[string]any{"n": json.Number("01")}}},
-		"NaN":             {Tool: &Call{Answers: map[string]any{"q": math.NaN()}}},
-		"unsupported":     {Tool: &Call{Options: map[string]any{"c": make(chan int)}}},
-	}
-	for name, r := range cases {
-		t.Run(name, func(t *testing.T) { checkRequestEncoding(t, r) })
-	}
-}
-
-// FuzzMarshalRequest checks MarshalRequest against Marshal for every
-// request a binary decodes, with any bytes as its access policy.
-func FuzzMarshalRequest(f *testing.F) {
-	files, err := filepath.Glob(filepath.Join("testdata", "request*", "*.json"))
-	if err != nil || len(files) == 0 {
-		f.Fatalf("no seeds: %v", err)
-	}
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data, []byte(nil))
-	}
-	f.Add([]byte(`{"id":"1","protocol":"2","context":{"action":"run"},"tool":{"name":"x","arguments":{"a":[1,{"b":"<\u2028>"}],"n":-0.0e1}}}`), []byte(`[1, {"a" : null}]`))
-	f.Add([]byte(`{"tool":{"arguments":{"s":"\ud800"}}}`), []byte(`{`))
-	f.Fuzz(func(t *testing.T, data, access []byte) {
-		r, err := decodeRequest(data)
-		if err != nil {
-			return
-		}
-		checkRequestEncoding(t, *r)
-		r.Context.Access = access
-		checkRequestEncoding(t, *r)
-	})
-}
-
-func BenchmarkMarshalRequest(b *testing.B) {
-	r := &Request{ID: "7", Protocol: "2", Context: Context{Action: ActionRun, Root: "/work/ws", WorkspaceID: "ws-1"},
-		Tool: &Call{Name: "alpha", Arguments: map[string]any{"path": "a.txt", "n": json.Number("3"), "tags": []any{"x", "y"}}}}
-	sandboxed := *r
-	sandboxed.Context.Access = json.RawMessage(sandboxedAccess)
-	for name, marshal := range map[string]func(*Request) ([]byte, error){
-		"hand":           MarshalRequest,
-		"reflection":     func(r *Request) ([]byte, error) { return Marshal(r) },
-		"hand-sandboxed": func(*Request) ([]byte, error) { return MarshalRequest(&sandboxed) },
-	} {
-		b.Run(name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := marshal(r); err != nil {
-					b.Fatal(err)
-				}
+// TestEncodeCoversEveryField sets each field of Definition and of
+// Parameter alone, by reflection, and checks that MarshalJSON writes what
+// encoding/json writes. A field added to either struct but not to
+// appendDefinition or appendParameter fails here, naming the field.
+func TestEncodeCoversEveryField(t *testing.T) {
+	for _, typ := range []reflect.Type{reflect.TypeFor[Definition](), reflect.TypeFor[Parameter]()} {
+		for i := range typ.NumField() {
+			field := typ.Field(i)
+			key, _, _ := strings.Cut(field.Tag.Get("json"), ",")
+			if !field.IsExported() || key == "-" {
+				continue
 			}
-		})
+			d := Definition{Name: "t"}
+			if typ == reflect.TypeFor[Definition]() {
+				reflect.ValueOf(&d).Elem().Field(i).Set(nonZero(t, field.Type))
+			} else {
+				p := &Parameter{}
+				reflect.ValueOf(p).Elem().Field(i).Set(nonZero(t, field.Type))
+				d.Parameters = map[string]*Parameter{"p": p}
+			}
+			r := SchemaResponse{Tools: []Definition{d}}
+			got, err := r.MarshalJSON()
+			if err != nil {
+				t.Fatalf("%s.%s: %v", typ.Name(), field.Name, err)
+			}
+			want := referenceJSON(t, r)
+			if !bytes.Contains(want, []byte(strconv.Quote(key)+":")) {
+				t.Fatalf("%s.%s: encoding/json did not write %q: %s", typ.Name(), field.Name, key, want)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s.%s is not written by MarshalJSON as encoding/json writes it (add it to encode.go)\nwant %s\ngot  %s",
+					typ.Name(), field.Name, want, got)
+			}
+		}
 	}
 }
 
-// checkOutcomeEncoding fails unless Outcome.MarshalJSON writes what
-// encoding/json writes of the v1 shapes, and MarshalTagged what Marshal
-// writes of the line, error included.
-func checkOutcomeEncoding(t *testing.T, o Outcome) {
+// nonZero returns a value of type typ that encoding/json writes even
+// under omitempty: a pointer to, or a slice or map of, such a value. A
+// struct gets its fields set too, down to two levels.
+func nonZero(t *testing.T, typ reflect.Type) reflect.Value { return nonZeroAt(t, typ, 0) }
+
+func nonZeroAt(t *testing.T, typ reflect.Type, depth int) reflect.Value {
 	t.Helper()
-	var shape any = successJSON{o.Type, o.Content}
-	if o.Type == KindError {
-		trace := o.Trace
-		if trace == nil {
-			trace = []string{}
+	v := reflect.New(typ).Elem()
+	switch typ.Kind() {
+	case reflect.String:
+		v.SetString("x")
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Int, reflect.Int64:
+		v.SetInt(2)
+	case reflect.Float64:
+		v.SetFloat(1.5)
+	case reflect.Interface:
+		v.Set(reflect.ValueOf("x"))
+	case reflect.Pointer:
+		v.Set(nonZeroAt(t, typ.Elem(), depth).Addr())
+	case reflect.Slice:
+		v.Set(reflect.Append(v, nonZeroAt(t, typ.Elem(), depth)))
+	case reflect.Map:
+		v.Set(reflect.MakeMap(typ))
+		v.SetMapIndex(nonZeroAt(t, typ.Key(), depth), nonZeroAt(t, typ.Elem(), depth))
+	case reflect.Struct:
+		for i := range typ.NumField() {
+			if typ.Field(i).IsExported() && depth < 2 {
+				v.Field(i).Set(nonZeroAt(t, typ.Field(i).Type, depth+1))
+			}
 		}
-		shape = errorJSON{o.Type, o.Message, trace, o.Transient}
+	default:
+		t.Fatalf("nonZero: no value for %s: extend this test", typ)
 	}
-	want, _ := Marshal(shape)
-	if got, err := o.MarshalJSON(); err != nil || !bytes.Equal(got, want) {
-		t.Fatalf("MarshalJSON = %s, %v\nreflection: %s", got, err, want)
-	}
-	for _, tg := range []Tagged{{ID: o.Content, Outcome: &o}, {ID: "1", Event: &Event{Type: "progress", Message: o.Message}}, {ID: "2"}} {
-		want, wantErr := Marshal(&tg)
-		got, err := MarshalTagged(&tg)
-		if fmt.Sprint(err) != fmt.Sprint(wantErr) || !bytes.Equal(got, want) {
-			t.Fatalf("MarshalTagged = %s, %v\nMarshal: %s, %v", got, err, want, wantErr)
-		}
-	}
-}
-
-func TestOutcomeMatchesReflection(t *testing.T) {
-	for _, o := range []Outcome{
-		Success(""), Success("a<b>&c \"q\" \\ \n\t\x00 \xff \u2028 é 𝄞"),
-		Fail(""), Fail("m<&>", "cause \"1\"", "\x01"), {Type: KindError, Message: "x", Trace: []string{}, Transient: true},
-	} {
-		checkOutcomeEncoding(t, o)
-	}
-	bad := Tagged{ID: "3", Outcome: &Outcome{Type: "nonsense"}}
-	want, wantErr := Marshal(&bad)
-	if got, err := MarshalTagged(&bad); err == nil || err.Error() != wantErr.Error() || got != nil || want != nil {
-		t.Errorf("MarshalTagged of an unknown kind = %s, %v; Marshal: %s, %v", got, err, want, wantErr)
-	}
-}
-
-func FuzzOutcomeEncoding(f *testing.F) {
-	f.Add("ok <&>", "msg", "trace \u2028", true)
-	f.Add("\xff\x00", "", "", false)
-	f.Fuzz(func(t *testing.T, content, message, trace string, transient bool) {
-		checkOutcomeEncoding(t, Success(content))
-		checkOutcomeEncoding(t, Outcome{Type: KindError, Message: message, Trace: []string{trace, content}, Transient: transient})
-	})
+	return v
 }

@@ -54,6 +54,18 @@ func roundTrip[T any](t *testing.T, v1 T, decode func([]byte) (T, error)) {
 
 func FuzzDecodeRequest(f *testing.F) {
 	seed(f, "request")
+	for _, s := range []string{
+		`{"protocol":"1","context":{"action":"run","access":[1, {"a" : null}]},"tool":{"name":"x","arguments":{"a":-0.5e+3,"b":[],"c":{},"d":[true,false,null,"s"]}}}`,
+		`{"protocol":"1","protocol":"2"}`,
+		`{"tool":{"name":"x","arguments":{"a":1,"a":{"b":2}}},"x":{"y":[1,2]}}`,
+		`{"tool":null,"context":null,"id":null}`,
+		`{"tool":{"arguments":[1]}}`,
+		`{"a":01}`,
+		`{"a":"\u0041"}`,
+		"{\"a\":\"\xff\"}",
+	} {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		req, err := DecodeRequest(data)
 		if err != nil {
@@ -87,7 +99,7 @@ func fuzzOutcome(f *testing.F, decode func([]byte) (Outcome, error)) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		o, err := decode(data)
 		if err != nil {
-			if !errorsIsNotOutcome(err) {
+			if !errors.Is(err, ErrNotOutcome) {
 				t.Fatalf("error %v does not wrap ErrNotOutcome", err)
 			}
 			return
@@ -102,6 +114,16 @@ func fuzzOutcome(f *testing.F, decode func([]byte) (Outcome, error)) {
 
 func FuzzDecodeSchemaResponse(f *testing.F) {
 	seed(f, "schema")
+	for _, s := range []string{
+		`{"tools":[{"name":"a","parameters":{"p":{"type":["string","null"],"required":false,"default":null,"enum":[1,"a",null,{"b":[2.5e3]}],"items":{"type":"object","properties":{"q":{}}},"maximum":-1.5,"minLength":0,"maxLength":9,"pattern":"^a","format":"uri","minItems":1,"maxItems":2,"description":"d"}},"annotations":{"n":-0,"o":{"x":1e-3}}}]}`,
+		`{"tools":[{"name":"a","parameters":{"p":{}, "p":{"type":"string"}}}]}`,
+		`{"Tools":[]}`,
+		`{"tools":[{"name":"a","parameters":{"p":{"minLength":99999999999999999999}}}]}`,
+		`{"tools":[{"name":"a","parameters":{"p":{"default":1e400}}}]}`,
+		`{"tools":[{"name":"a","parameters":{"p":{"type":["a",1]}}}]}`,
+	} {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		resp, err := DecodeSchemaResponse(data)
 		if err != nil {
@@ -152,20 +174,6 @@ func FuzzAnswerType(f *testing.F) {
 		}
 		roundTrip(t, a, decode)
 	})
-}
-
-func errorsIsNotOutcome(err error) bool {
-	for e := err; e != nil; {
-		if e == ErrNotOutcome {
-			return true
-		}
-		u, ok := e.(interface{ Unwrap() error })
-		if !ok {
-			return false
-		}
-		e = u.Unwrap()
-	}
-	return false
 }
 
 var rawMessageType = reflect.TypeFor[json.RawMessage]()
@@ -240,6 +248,17 @@ func compactRaw(data []byte) []byte {
 func FuzzDecodeOutcomeV2(f *testing.F) {
 	seed(f, "outcome_v2")
 	seed(f, "outcome")
+	for _, s := range []string{
+		`{"type":"error","trace":[null]}`,
+		`{"type":"error","trace":null}`,
+		`{"Type":"success","content":"x"}`,
+		`{"type":"success","type":"error"}`,
+		`{"transient":1}`,
+		`{"content":null}`,
+		`{"type":"success","structured":{}}`,
+	} {
+		f.Add([]byte(s))
+	}
 	fuzzOutcome(f, DecodeOutcomeV2)
 }
 
@@ -288,6 +307,16 @@ func FuzzDecodeStream(f *testing.F) {
 // round trip.
 func FuzzDecodeTagged(f *testing.F) {
 	seed(f, "tagged")
+	for _, s := range []string{
+		` {"outcome" : null , "id" : "1", "event":{"type":"log"}} `,
+		`{"id":"1","id":"2"}`,
+		`{"ID":"1"}`,
+		`{"id":1}`,
+		`{"id":"\u0041","outcome":{"type":"success","content":"x"}}`,
+		`{"id":"1"} x`,
+	} {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tg, err := DecodeTagged(data)
 		if err != nil {

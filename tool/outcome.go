@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 
 	"github.com/toolhost/toolhost/internal/dupkey"
 )
@@ -119,18 +118,19 @@ type questionsJSON struct {
 
 // MarshalJSON writes the fields of o's kind, and only those, in JP's order
 // (v2's fields only when set).
-// The success and error kinds of v1 are written by hand (as encoding/json
-// writes successJSON and errorJSON: TestOutcomeMatchesReflection): every
-// call of a tool binary encodes one.
 func (o Outcome) MarshalJSON() ([]byte, error) {
 	switch o.Type {
 	case KindSuccess:
 		if o.Structured != nil || o.Blocks != nil {
 			return Marshal(successV2JSON{o.Type, o.Content, o.Structured, o.Blocks})
 		}
-		return outcomeJSON(o) // appendOutcome (jsonlib_off.go)
+		return Marshal(successJSON{o.Type, o.Content})
 	case KindError:
-		return outcomeJSON(o)
+		trace := o.Trace
+		if trace == nil {
+			trace = []string{}
+		}
+		return Marshal(errorJSON{o.Type, o.Message, trace, o.Transient})
 	case KindNeedsInput:
 		if len(o.Questions) > 1 {
 			return Marshal(questionsJSON{o.Type, o.Questions})
@@ -141,19 +141,6 @@ func (o Outcome) MarshalJSON() ([]byte, error) {
 		return Marshal(needsInputJSON{o.Type, o.Question})
 	}
 	return nil, fmt.Errorf("tool: outcome of unknown type %q", o.Type)
-}
-
-// appendOutcome writes a success or an error outcome of v1's shape by
-// hand, as encoding/json writes successJSON and errorJSON.
-func appendOutcome(o Outcome) []byte {
-	if o.Type == KindSuccess {
-		b := append(make([]byte, 0, len(o.Content)+32), `{"type":"success","content":`...)
-		return append(appendString(b, o.Content), '}')
-	}
-	b := append(make([]byte, 0, len(o.Message)+64), `{"type":"error","message":`...)
-	b = appendStrings(append(appendString(b, o.Message), `,"trace":`...), o.Trace) // nil is []
-	b = strconv.AppendBool(append(b, `,"transient":`...), o.Transient)
-	return append(b, '}')
 }
 
 // ErrNotOutcome reports that a document is not an outcome object. Hosts

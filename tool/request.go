@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolhost/toolhost/internal/dupkey"
+	"github.com/toolhost/toolhost/internal/wirejson"
 )
 
 // Version is the protocol version this package speaks, as sent in
@@ -176,21 +177,12 @@ func decodeRequestOf(data []byte, extra ...string) (*Request, error) {
 	return req, nil
 }
 
-// decodeRequest decodes the request object: in one pass when it is plain
-// (decodePlain), else by its fields with encoding/json (decodeFields).
-func decodeRequest(data []byte) (*Request, error) {
-	if req, ok := fastRequest(data); ok { // decodePlain (jsonlib_off.go)
-		return req, nil
-	}
-	return decodeFields(data)
-}
-
-// decodeFields decodes the request object by its fields, without
+// decodeRequest decodes the request object by its fields, without
 // reflecting over the Request types: a tool binary decodes one request per
 // process, and reflection's first-use cost is part of its start-up (see
 // bench/startup). Type errors are *json.UnmarshalTypeError with the field's
-// path, as decoding into a Request would report them; keys match exactly.
-func decodeFields(data []byte) (*Request, error) {
+// path, as decoding into a Request would report them. Keys match exactly.
+func decodeRequest(data []byte) (*Request, error) {
 	var top map[string]json.RawMessage
 	if err := decodeOne(data, &top); err != nil {
 		return nil, err
@@ -326,15 +318,7 @@ func article(value string) string {
 // of everything toolhost writes on a wire (the stdin request, argv
 // templates, MCP and HTTP answers). json.Marshal of a value whose
 // MarshalJSON uses Marshal re-escapes the bytes: encode with Marshal at the top.
-func Marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
+func Marshal(v any) ([]byte, error) { return wirejson.Marshal(v) }
 
 // decodeOne decodes exactly one JSON value from data into v and rejects
 // anything but whitespace after it, and an object holding a key twice (a

@@ -88,10 +88,6 @@ func (t Types) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON accepts a string or an array of strings.
 func (t *Types) UnmarshalJSON(data []byte) error {
 	data = bytes.TrimSpace(data)
-	if s, ok := plainString(data); ok {
-		*t = Types{s}
-		return nil
-	}
 	if len(data) > 0 && data[0] == '"' {
 		var s string
 		if err := json.Unmarshal(data, &s); err != nil {
@@ -106,22 +102,6 @@ func (t *Types) UnmarshalJSON(data []byte) error {
 	}
 	*t = list
 	return nil
-}
-
-// plainString returns the text of a JSON string that is printable ASCII
-// without escapes (as type names are), which needs no decoding. ok is
-// false for any other data.
-func plainString(data []byte) (s string, ok bool) {
-	if len(data) < 2 || data[0] != '"' || data[len(data)-1] != '"' {
-		return "", false
-	}
-	text := data[1 : len(data)-1]
-	for _, b := range text {
-		if b < 0x20 || b >= 0x7f || b == '"' || b == '\\' {
-			return "", false
-		}
-	}
-	return string(text), true
 }
 
 // UnmarshalTOML accepts a string or an array of strings, for TOML decoders
@@ -160,12 +140,8 @@ func DecodeSchemaResponse(data []byte) (*SchemaResponse, error) {
 	if len(data) == 0 {
 		return nil, errors.New(`schema response is empty: want a JSON object with a "tools" array`)
 	}
-	// One pass for an answer that decodes as it should, without
-	// reflection when it is plain. The passes below find what is wrong
-	// with one that does not.
-	if resp, ok := fastSchema(data); ok { // decodePlainSchema (jsonlib_off.go)
-		return checkSchemaResponse(resp)
-	}
+	// An answer that decodes as it should takes the key check and one
+	// Unmarshal. The passes below find what is wrong with one that does not.
 	if err := dupkey.Check(data); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrNotSchema, err)
 	}

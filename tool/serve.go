@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-
-	"github.com/toolhost/toolhost/internal/plainjson"
 )
 
 // Long-lived mode (see the package documentation, "Long-lived mode"): a v2
@@ -26,23 +24,6 @@ type Tagged struct {
 	ID      string   `json:"id"`
 	Event   *Event   `json:"event,omitempty"`
 	Outcome *Outcome `json:"outcome,omitempty"`
-}
-
-// MarshalTagged encodes t as Marshal(t) does, byte for byte and error for
-// error: an outcome's line is written around the outcome's own MarshalJSON
-// without reflection (a long-lived binary writes one per call). An event's,
-// or one that fails, goes through Marshal.
-func MarshalTagged(t *Tagged) ([]byte, error) {
-	if t.Event != nil || t.Outcome == nil {
-		return Marshal(t)
-	}
-	o, err := t.Outcome.MarshalJSON() // compact, as encoding/json would make it
-	if err != nil {
-		return Marshal(t) // for encoding/json's wording of the error
-	}
-	b := appendString(append(make([]byte, 0, len(o)+len(t.ID)+20), `{"id":`...), t.ID)
-	b = append(append(b, `,"outcome":`...), o...)
-	return append(b, '}'), nil
 }
 
 // Cancel is the line a host writes on a long-lived binary's stdin to cancel
@@ -103,17 +84,9 @@ type taggedFields struct {
 	Event, Outcome json.RawMessage
 }
 
-// decodeTaggedFields decodes a tagged line: a plain one (plainTagged) in
-// one pass, anything else with encoding/json, which words the errors.
+// decodeTaggedFields decodes a tagged line with encoding/json, which
+// words the errors.
 func decodeTaggedFields(line []byte) (taggedFields, error) {
-	if raw, ok := fastTagged(line); ok { // plainTagged (jsonlib_off.go)
-		return raw, nil
-	}
-	return decodeTaggedJSON(line)
-}
-
-// decodeTaggedJSON is decodeTaggedFields with encoding/json.
-func decodeTaggedJSON(line []byte) (taggedFields, error) {
 	var raw struct { // unnamed: its errors say "Go struct field .id"
 		ID      *string         `json:"id"`
 		Event   json.RawMessage `json:"event"`
@@ -121,38 +94,6 @@ func decodeTaggedJSON(line []byte) (taggedFields, error) {
 	}
 	err := decodeOne(line, &raw)
 	return taggedFields(raw), err
-}
-
-// plainTagged decodes the line a long-lived binary writes for each answer
-// when it is plain (see package plainjson). A plain line is an object of
-// a string "id", "event" and "outcome", and nothing after it. Each is at
-// most once and spelled exactly so, though encoding/json also matches
-// other cases. The event and the outcome are their bytes in line, as a
-// json.RawMessage holds them. It reports false for anything else.
-// FuzzPlainTagged checks that what it accepts decodes to the same fields
-// with encoding/json.
-func plainTagged(line []byte) (taggedFields, bool) {
-	var raw taggedFields
-	p := plainjson.NewParser(line)
-	var seen fieldSet
-	ok := p.Members(func(key string) bool {
-		var ok bool
-		switch key {
-		case "id":
-			var id string
-			id, ok = p.String()
-			raw.ID = &id
-			return ok && seen.first(0)
-		case "event":
-			raw.Event, ok = p.Raw()
-			return ok && seen.first(1)
-		case "outcome":
-			raw.Outcome, ok = p.Raw()
-			return ok && seen.first(2)
-		}
-		return false
-	})
-	return raw, ok && p.End()
 }
 
 // DecodeCancel reports whether a line of a long-lived binary's stdin is a

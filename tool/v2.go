@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/toolhost/toolhost/internal/dupkey"
-	"github.com/toolhost/toolhost/internal/plainjson"
 )
 
 // Protocol v2 (see the package documentation, "Protocol v2"): a binary opts
@@ -471,18 +470,10 @@ type outcomeFields struct {
 	Questions  []questionV2
 }
 
-// decodeOutcomeFields decodes an outcome object: a plain success or error
-// (plainOutcome) in one pass, anything else with encoding/json, which
+// decodeOutcomeFields decodes an outcome object with encoding/json, which
 // words the errors.
-func decodeOutcomeFields(data []byte) (outcomeFields, error) {
-	if raw, ok := fastOutcome(data); ok { // plainOutcome (jsonlib_off.go)
-		return raw, nil
-	}
-	return decodeOutcomeJSON(data)
-}
-
 // decodeOutcomeJSON is decodeOutcomeFields with encoding/json.
-func decodeOutcomeJSON(data []byte) (outcomeFields, error) {
+func decodeOutcomeFields(data []byte) (outcomeFields, error) {
 	var raw struct { // unnamed: its errors say "Go struct field .type"
 		Type       *Kind           `json:"type"`
 		Content    *string         `json:"content"`
@@ -506,42 +497,4 @@ func decodeOutcomeJSON(data []byte) (outcomeFields, error) {
 		return outcomeFields{}, fmt.Errorf("%w: unexpected data after the JSON value: %.40q", ErrNotOutcome, rest)
 	}
 	return outcomeFields(raw), nil
-}
-
-// plainOutcome decodes the outcome every v1-style answer is, when it is
-// plain (see package plainjson). A plain outcome is an object of "type",
-// "content", "message", "trace" (strings) and "transient", and nothing
-// after it. Each is at most once and none is null. Each is spelled
-// exactly so, though encoding/json also matches other cases. It reports
-// false for anything else. FuzzPlainOutcome checks that what it accepts
-// decodes to the same fields with encoding/json.
-func plainOutcome(data []byte) (outcomeFields, bool) {
-	var raw outcomeFields
-	p := plainParser{plainjson.NewParser(data)}
-	var seen fieldSet
-	ok := p.Members(func(key string) bool {
-		switch key {
-		case "type":
-			k, ok := p.String()
-			raw.Type = (*Kind)(&k)
-			return ok && seen.first(0)
-		case "content":
-			c, ok := p.String()
-			raw.Content = &c
-			return ok && seen.first(1)
-		case "message":
-			var ok bool
-			raw.Message, ok = p.String()
-			return ok && seen.first(2)
-		case "trace":
-			return seen.first(3) && p.strings(&raw.Trace)
-		case "transient":
-			v, read := p.Value()
-			b, isBool := v.(bool)
-			raw.Transient = b
-			return read && isBool && seen.first(4)
-		}
-		return false
-	})
-	return raw, ok && p.End()
 }

@@ -302,9 +302,6 @@ func screenLine(line []byte) (msg jsonrpc.Message, answer []byte) {
 	if len(line) == 0 {
 		return nil, nil
 	}
-	if msg, ok := fastScreen(line); ok { // none (jsonlib_off.go)
-		return msg, nil
-	}
 	if !utf8.Valid(line) {
 		return nil, errorAnswer(nil, jsonrpc.CodeParseError, "parse error: the message is not valid UTF-8 (fix: send UTF-8 JSON, one message per line)")
 	}

@@ -141,7 +141,7 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (res *Result, err e
 	if ctx.Err() != nil {
 		return nil, fail(contextError(ctx, start))
 	}
-	input, err := tool.MarshalRequest(req)
+	input, err := tool.Marshal(req)
 	if err != nil {
 		return nil, fail(fmt.Errorf("encoding the request: %w", err))
 	}

@@ -73,7 +73,7 @@ func TestRunTraceparent(t *testing.T) {
 			spec := &Spec{Command: faketool.Command(t, "print-trace-env"), Sandbox: c.sandbox,
 				Env: map[string]string{faketool.Env: "1", "GORACE": os.Getenv("GORACE")}}
 			req := &tool.Request{Protocol: tool.Version, Context: tool.Context{Action: tool.ActionRun}}
-			input, err := tool.MarshalRequest(req)
+			input, err := tool.Marshal(req)
 			if err != nil {
 				t.Fatal(err)
 			}

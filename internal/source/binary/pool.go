@@ -397,7 +397,7 @@ func (s *runner) runPooled(ctx context.Context, p *pool, e *entry, req *tool.Req
 	defer pr.release()
 	r := *req
 	r.ID = id
-	line, err := tool.MarshalRequest(&r)
+	line, err := tool.Marshal(&r)
 	if err == nil {
 		err = pr.p.Write(append(line, '\n'))
 		noteSent(ctx, len(line)+1) // audit.go

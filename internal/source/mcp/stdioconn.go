@@ -10,16 +10,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolhost/toolhost/internal/plainrpc"
 )
 
 // stdioTransport is the go-sdk's IOTransport over a stdio server's pipes,
 // but for how a message is decoded. The go-sdk decodes each message it
 // reads twice, once as a batch and then as a message. Each time it uses a
 // decoder with a buffer of 32 KiB of its own. That is most of what a
-// forwarded call allocates. Here a message of plain shape (see
-// [plainMessage]) is built from one pass over its top-level members, and
-// any other goes to the go-sdk's own decoder, which has the final word.
+// forwarded call allocates. Here a message is decoded once, by the
+// go-sdk's jsonrpc.DecodeMessage.
 //
 // Otherwise it reads as the go-sdk's does: one JSON value after the
 // other, at most [MaxMessageBytes] for one. A value may span lines. One
@@ -128,7 +126,7 @@ func (f *frameLimit) Read(p []byte) (int, error) {
 // them.
 func decodeMessages(raw json.RawMessage) ([]jsonrpc.Message, error) {
 	if len(raw) == 0 || raw[0] != '[' {
-		m, err := decodeMessage(raw)
+		m, err := jsonrpc.DecodeMessage(raw)
 		if err != nil {
 			return nil, err
 		}
@@ -143,56 +141,13 @@ func decodeMessages(raw json.RawMessage) ([]jsonrpc.Message, error) {
 	}
 	msgs := make([]jsonrpc.Message, 0, len(batch))
 	for _, r := range batch {
-		m, err := decodeMessage(r)
+		m, err := jsonrpc.DecodeMessage(r)
 		if err != nil {
 			return nil, err
 		}
 		msgs = append(msgs, m)
 	}
 	return msgs, nil
-}
-
-// decodeMessage is jsonrpc.DecodeMessage, in one pass for a message of
-// plain shape.
-func decodeMessage(raw json.RawMessage) (jsonrpc.Message, error) {
-	if m, ok := plainMessage(raw); ok {
-		return m, nil
-	}
-	return jsonrpc.DecodeMessage(raw)
-}
-
-// plainMessage builds the message raw holds, as jsonrpc.DecodeMessage
-// would. TestPlainMessage and FuzzPlainMessage compare the two. raw must
-// be a JSON object whose "jsonrpc" is "2.0" as written. Its "method", if
-// any, is a UTF-8 string without escapes. Its "id" is absent, null, such a
-// string or an integer of at most 15 digits. Such an integer is exact as
-// the float64 the go-sdk decodes it to. The message is a request (a
-// method) or a result (an id and no "error"). Members of other names are ignored, as the
-// go-sdk's decoder ignores them (it matches names exactly, as a map
-// does). Anything else reports false.
-func plainMessage(raw json.RawMessage) (jsonrpc.Message, bool) {
-	if len(raw) == 0 || raw[0] != '{' {
-		return nil, false
-	}
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(raw, &fields) != nil || string(fields["jsonrpc"]) != `"2.0"` {
-		return nil, false
-	}
-	id, ok := plainrpc.ID(fields["id"])
-	if !ok {
-		return nil, false
-	}
-	if m, present := fields["method"]; present {
-		method, ok := plainrpc.String(m)
-		if !ok {
-			return nil, false
-		}
-		return &jsonrpc.Request{ID: id, Method: method, Params: fields["params"]}, true
-	}
-	if _, present := fields["error"]; present || !id.IsValid() {
-		return nil, false
-	}
-	return &jsonrpc.Response{ID: id, Result: fields["result"]}, true
 }
 
 // Read returns the next message the server sent.

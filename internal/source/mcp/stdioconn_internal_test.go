@@ -14,80 +14,50 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// plainCases are messages a server sends, plain or not.
-var plainCases = []struct {
-	name, raw string
-	plain     bool
-}{
-	{"result", `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"A.TXT"}]}}`, true},
-	{"result, string id", `{"jsonrpc":"2.0","id":"a-1","result":{}}`, true},
-	{"result, negative id", `{"jsonrpc":"2.0","id":-7,"result":{}}`, true},
-	{"result null", `{"jsonrpc":"2.0","id":3,"result":null}`, true},
-	{"result absent", `{"jsonrpc":"2.0","id":3}`, true},
-	{"members reordered and spaced", "{ \"result\" : [1, 2] ,\n \"id\" : 4, \"jsonrpc\" : \"2.0\" }", true},
-	{"unknown member", `{"jsonrpc":"2.0","id":5,"result":{},"Result":7,"x":[]}`, true},
-	{"notification", `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}}`, true},
-	{"notification without params", `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`, true},
-	{"request", `{"jsonrpc":"2.0","id":9,"method":"elicitation/create","params":{"message":"ok?"}}`, true},
-	{"request, params null", `{"jsonrpc":"2.0","id":9,"method":"ping","params":null}`, true},
-	{"error", `{"jsonrpc":"2.0","id":6,"error":{"code":-32602,"message":"bad"}}`, false},
-	{"escaped method", `{"jsonrpc":"2.0","method":"notifications\/message","params":{}}`, false},
-	{"invalid UTF-8 method", "{\"jsonrpc\":\"2.0\",\"method\":\"\xfe\"}", false},
-	{"escaped id", `{"jsonrpc":"2.0","id":"a\u0031","result":{}}`, false},
-	{"fraction id", `{"jsonrpc":"2.0","id":1.5,"result":{}}`, false},
-	{"exponent id", `{"jsonrpc":"2.0","id":1e3,"result":{}}`, false},
-	{"long id", `{"jsonrpc":"2.0","id":1234567890123456,"result":{}}`, false},
-	{"boolean id", `{"jsonrpc":"2.0","id":true,"result":{}}`, false},
-	{"null id response", `{"jsonrpc":"2.0","id":null,"result":{}}`, false},
-	{"no id response", `{"jsonrpc":"2.0","result":{}}`, false},
-	{"method null", `{"jsonrpc":"2.0","id":1,"method":null}`, false},
-	{"wrong version", `{"jsonrpc":"1.0","id":1,"result":{}}`, false},
-	{"no version", `{"id":1,"result":{}}`, false},
-	{"escaped version", `{"jsonrpc":"2\u002e0","id":1,"result":{}}`, false},
-	{"not an object", `"hello"`, false},
-	{"broken", `{"jsonrpc":"2.0","id":1,"result":`, false},
+// serverMessages are messages a server sends, well formed or not.
+var serverMessages = []string{
+	`{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"A.TXT"}]}}`,
+	`{"jsonrpc":"2.0","id":"a-1","result":{}}`,
+	"{ \"result\" : [1, 2] ,\n \"id\" : 4, \"jsonrpc\" : \"2.0\" }",
+	`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}}`,
+	`{"jsonrpc":"2.0","id":9,"method":"elicitation/create","params":{"message":"ok?"}}`,
+	`{"jsonrpc":"2.0","id":6,"error":{"code":-32602,"message":"bad"}}`,
+	`{"jsonrpc":"2.0","method":"notifications\/message","params":{}}`,
+	"{\"jsonrpc\":\"2.0\",\"method\":\"\xfe\"}",
+	`{"jsonrpc":"2.0","id":1.5,"result":{}}`,
+	`{"jsonrpc":"2.0","id":null,"result":{}}`,
+	`{"jsonrpc":"1.0","id":1,"result":{}}`,
+	`"hello"`,
+	`{"jsonrpc":"2.0","id":1,"result":`,
+	`[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","method":"m"}]`,
+	`[]`,
+	`[1]`,
 }
 
-// TestPlainMessage: a plain message is built as the go-sdk's decoder
-// builds it; anything else is left to that decoder.
-func TestPlainMessage(t *testing.T) {
-	for _, tt := range plainCases {
-		t.Run(tt.name, func(t *testing.T) {
-			got, ok := plainMessage([]byte(tt.raw))
-			if ok != tt.plain {
-				t.Fatalf("plainMessage ok = %v, want %v", ok, tt.plain)
-			}
-			if !ok {
-				return
-			}
-			want, err := jsonrpc.DecodeMessage([]byte(tt.raw))
-			if err != nil {
-				t.Fatalf("plain, but the go-sdk refuses it: %v", err)
-			}
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("plainMessage = %#v, the go-sdk decodes %#v", got, want)
-			}
-		})
-	}
-}
-
-// FuzzPlainMessage: whatever a server sends, a message read as plain is
-// the message the go-sdk's decoder reads.
-func FuzzPlainMessage(f *testing.F) {
-	for _, tt := range plainCases {
-		f.Add([]byte(tt.raw))
+// FuzzDecodeMessages: whatever a server sends as one JSON value,
+// decodeMessages never panics. A value that is not an array is the one
+// message the go-sdk's decoder reads, or its error. An array is its
+// messages, each as that decoder reads it.
+func FuzzDecodeMessages(f *testing.F) {
+	for _, raw := range serverMessages {
+		f.Add([]byte(raw))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		got, ok := plainMessage(raw)
-		if !ok {
+		got, err := decodeMessages(raw)
+		if len(raw) > 0 && raw[0] == '[' {
+			for _, m := range got {
+				if m == nil {
+					t.Fatalf("decodeMessages(%q): a nil message", raw)
+				}
+			}
 			return
 		}
-		want, err := jsonrpc.DecodeMessage(raw)
-		if err != nil {
-			t.Fatalf("plainMessage(%q) is plain, but the go-sdk refuses it: %v", raw, err)
+		want, wantErr := jsonrpc.DecodeMessage(raw)
+		if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Fatalf("decodeMessages(%q) error = %v, the go-sdk: %v", raw, err, wantErr)
 		}
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("plainMessage(%q) = %#v, the go-sdk decodes %#v", raw, got, want)
+		if err == nil && (len(got) != 1 || !reflect.DeepEqual(got[0], want)) {
+			t.Fatalf("decodeMessages(%q) = %#v, the go-sdk decodes %#v", raw, got, want)
 		}
 	})
 }

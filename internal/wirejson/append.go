@@ -1,4 +1,4 @@
-package plainjson
+package wirejson
 
 import "unicode/utf8"
 
