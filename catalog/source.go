@@ -65,6 +65,10 @@ type CallRequest struct {
 	// Answers are the answers to the tool's earlier questions in this
 	// call, by question id (the configuration's fixed answers win).
 	Answers map[string]any
+	// Secrets are the values of Answers that the tool asked as Secret.
+	// The source keeps them out of what it writes or shows, such as a
+	// stderr tail an error quotes. nil when there are none.
+	Secrets []string
 	// OnEvent, if set, receives the events (progress, log) the tool
 	// sends while it runs, as they arrive, from any goroutine.
 	OnEvent func(tool.Event)
@@ -74,6 +78,10 @@ type CallRequest struct {
 // struct so that what a source can forward may grow (an MCP server's
 // content blocks and structured output, say) without changing the
 // interface.
+//
+// Besides the outcome, it says what only the source knows of the run.
+// The call's audit line shows it. These fields count even when Call
+// returns an error: a process that timed out still ran.
 type CallResult struct {
 	// Outcome is the tool's answer: ok, error, or needs_input with its
 	// questions.
@@ -83,6 +91,16 @@ type CallResult struct {
 	// questions asked together). Else they count as one round (an MCP
 	// server's form).
 	QuestionsEach bool
+	// Exit is the exit status of the process this round started. It is
+	// nil when no process of the round ended, as with a long-lived one.
+	Exit *int
+	// BytesIn counts the bytes of the request the source sent the tool.
+	// BytesOut counts the bytes the tool wrote on stdout. Each is zero
+	// when unknown.
+	BytesIn, BytesOut int64
+	// Denial names what the OS sandbox refused the tool, when the outcome
+	// reports that refusal. It is "" otherwise.
+	Denial string
 }
 
 // Reporter is implemented by a [Source] whose listing can find problems

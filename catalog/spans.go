@@ -35,9 +35,9 @@ func validateForCall(ctx context.Context, schema *ArgSchema, args map[string]any
 
 // approveTraced is [Catalog.approve] under the span "approval", which
 // says how it ended.
-func (c *Catalog) approveTraced(ctx context.Context, e *entry, name string, args map[string]any, ask func(context.Context, Approval) (bool, error)) (*tool.Outcome, error) {
+func (c *Catalog) approveTraced(ctx context.Context, n *callNote, e *entry, name string, args map[string]any, ask func(context.Context, Approval) (bool, error)) (*tool.Outcome, error) {
 	ctx, span := telemetry.Start(ctx, telemetry.SpanApproval)
-	declined, err := c.approve(ctx, e, name, args, ask)
+	declined, err := c.approve(ctx, n, e, name, args, ask)
 	spanErr := err
 	switch {
 	case declined != nil:

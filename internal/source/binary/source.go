@@ -162,8 +162,9 @@ func (s *Source) Call(ctx context.Context, req catalog.CallRequest) (catalog.Cal
 	if e == nil {
 		return catalog.CallResult{}, fmt.Errorf("%w %q (its binary no longer offers it)", catalog.ErrUnknownTool, req.Tool)
 	}
-	out, err := s.run(ctx, e, tool.ActionRun, req.Args, req.Answers, req.OnEvent)
-	return catalog.CallResult{Outcome: out, QuestionsEach: true}, err
+	r, err := s.run(ctx, e, tool.ActionRun, req)
+	r.QuestionsEach = true
+	return r, err
 }
 
 // Format asks a binary that speaks the protocol to render a call's
