@@ -64,12 +64,12 @@ func decodeArgumentsJSON(data []byte) (map[string]any, error) {
 	return args, nil
 }
 
-// ForValidation returns a copy of a JSON value tree in which every
+// forValidation returns a copy of a JSON value tree in which every
 // json.Number is a Go number the validator understands: an integer that
 // fits int64 (or uint64) as such, any other number as float64. Only
 // validation sees the copy. The tool gets the digits as sent. Bounds on
 // integers beyond 2^63 are checked to float64 precision.
-func ForValidation(v any) any {
+func forValidation(v any) any {
 	return mapScalars(v, func(v any) any {
 		n, ok := v.(json.Number)
 		if !ok {

@@ -197,7 +197,8 @@ func unanswered(qs []tool.Question, answers map[string]any) tool.Outcome {
 }
 
 // runOnce runs one round of a call: the handler of a registered tool, or
-// one call of a source's tool. req.Answers are cloned for it.
+// one call of a source's tool. req.Answers are cloned for it. A success is
+// checked against the tool's output schema.
 func (c *Catalog) runOnce(ctx context.Context, e *entry, req CallRequest) (_ CallResult, err error) {
 	if e.handler != nil || !tracesRuns(e.src.src) { // a binary's run is traced by the spawner
 		var span telemetry.Span
@@ -205,11 +206,17 @@ func (c *Catalog) runOnce(ctx context.Context, e *entry, req CallRequest) (_ Cal
 		defer func() { span.End(err) }()
 	}
 	req.Answers = maps.Clone(req.Answers)
+	var r CallResult
 	if e.handler != nil {
-		out, err := callHandler(context.WithValue(ctx, answersKey{}, req.Answers), e, req.Args)
-		return CallResult{Outcome: out, QuestionsEach: true}, err
+		r.QuestionsEach = true
+		r.Outcome, err = callHandler(context.WithValue(ctx, answersKey{}, req.Answers), e, req.Args)
+	} else {
+		r, err = e.src.src.Call(ctx, req)
 	}
-	return e.src.src.Call(ctx, req)
+	if err == nil {
+		r.Outcome = e.checkOutput(r.Outcome) // output.go
+	}
+	return r, err
 }
 
 // tracesRuns reports whether src traces its tools' runs itself

@@ -55,6 +55,9 @@ type entry struct {
 	argsOnce sync.Once
 	args     *ArgSchema // compiled input schema; nil until needed for an indexed entry
 	argsErr  error
+
+	outOnce sync.Once
+	out     outputChecker // compiled output schema, at the first structured answer (output.go)
 }
 
 // newEntry returns the entry of a tool whose detail is at hand.

@@ -217,14 +217,14 @@ func (c *Compiled) Compile(s map[string]any) (*ArgSchema, error) {
 // arguments to send are a copy of args where an explicit null for an
 // optional argument is dropped, defaults are applied and every number is
 // a json.Number. The copy validation sees has numbers as Go numbers (see
-// ForValidation).
+// forValidation).
 func (a *ArgSchema) prepare(args map[string]any) (sent, shadow map[string]any, err error) {
 	if a.defaults != nil {
 		if c, ok := sentCopy(args); ok {
 			sent = c.(map[string]any) // a nil args is a nil map[string]any, copied empty
 			a.dropNulls(sent)
 			a.defaults.apply(sent)
-			return sent, ForValidation(sent).(map[string]any), nil
+			return sent, forValidation(sent).(map[string]any), nil
 		}
 	}
 	sent = CloneMap(args)
@@ -236,7 +236,7 @@ func (a *ArgSchema) prepare(args map[string]any) (sent, shadow map[string]any, e
 		return nil, nil, err
 	}
 	sent = numbersAsJSON(sent).(map[string]any)
-	return sent, ForValidation(sent).(map[string]any), nil
+	return sent, forValidation(sent).(map[string]any), nil
 }
 
 // dropNulls deletes from args each explicit null for a declared, optional
@@ -438,10 +438,10 @@ func cleanValidation(err error) string {
 	return floatInt().ReplaceAllString(s, "$1")
 }
 
-// StructuredProblem words a validation error of a structured value: the
+// structuredProblem words a validation error of a structured value: the
 // schema location names the field ("validating /properties/matches/items:
 // type: …"), so it is kept, and Go's rendering of a missing value is null.
-func StructuredProblem(err error) string {
+func structuredProblem(err error) string {
 	s := err.Error()
 	if i := strings.LastIndex(s, "validating "); i > 0 { // the innermost location names the field
 		s = s[i:]

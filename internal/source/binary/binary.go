@@ -73,7 +73,7 @@ func (s *Source) run(ctx context.Context, e *entry, action tool.Action, creq cat
 					return r, nil
 				}
 				if err == nil {
-					r.Outcome = e.checkStructured(out)
+					r.Outcome = out
 					return r, nil
 				}
 				return r, s.runError(e, action, err)
@@ -111,7 +111,7 @@ func (s *Source) run(ctx context.Context, e *entry, action tool.Action, creq cat
 			return r, nil
 		}
 		if err == nil {
-			r.Outcome = e.checkStructured(out)
+			r.Outcome = out
 			return r, nil
 		}
 		err = &invoke.Error{Command: b.group.command, Action: action, ExitCode: res.ExitCode, Stderr: res.StderrTail, Err: err}

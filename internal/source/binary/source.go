@@ -84,8 +84,7 @@ type entry struct {
 	detail *catalog.Tool        // nil until decode ran: use t
 	decode func() *catalog.Tool // decodes the persisted detail; nil when detail is set
 
-	args   *catalog.ArgSchema // compiled input schema (with refuseOptions); nil for persisted entries
-	output outputSchema       // the tool's output schema (protocol v2), compiled at its first structured answer
+	args *catalog.ArgSchema // compiled input schema (with refuseOptions); nil for persisted entries
 }
 
 // Detail is [entry.t]: an entry is the catalog's [catalog.Detailer] of

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -267,6 +268,31 @@ func TestCallsForwardedWhole(t *testing.T) {
 	}
 	if n := w.startCount(t); n != 1 {
 		t.Errorf("the server started %d times, want 1 (shared by every call)", n)
+	}
+}
+
+// TestStructuredChecked: a server tool's structuredContent is checked
+// against its outputSchema, as a binary's structured output is. A value
+// the schema refuses is an error outcome naming the field.
+func TestStructuredChecked(t *testing.T) {
+	cat := newWorld(t, "").catalog(t)
+	tests := []struct {
+		text string
+		want tool.Outcome
+	}{
+		{"hi", tool.Outcome{Type: tool.KindSuccess, Content: "hi", Structured: map[string]any{"echo": "hi"}}},
+		{"off-schema", tool.Fail(`tool "f_echo" returned structured output that does not match its output schema: ` +
+			`validating /properties/echo: type: 42 has type "integer", want "string"`)},
+	}
+	for _, tt := range tests {
+		out, err := cat.Call(t.Context(), "f_echo", map[string]any{"text": tt.text}, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.text, err)
+		}
+		got := tool.Outcome{Type: out.Type, Content: out.Content, Message: out.Message, Structured: out.Structured}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: outcome %+v, want %+v", tt.text, got, tt.want)
+		}
 	}
 }
 
