@@ -287,9 +287,7 @@ func (c *Catalog) listSource(ctx context.Context, a *added) {
 		problems = append(problems, Problem{Place: "source " + name, Err: fmt.Errorf("listing its tools: %w", err)})
 		tools = nil
 	}
-	if r, ok := a.src.(Reporter); ok {
-		problems = append(problems, r.Problems()...)
-	}
+	problems = append(problems, a.src.Problems()...)
 	fresh := map[string]*entry{}
 	for _, t := range tools {
 		e, err := sourceEntry(name, t, a.lazy)
@@ -441,9 +439,7 @@ func (c *Catalog) listBase(ctx context.Context, a *added) {
 	} else {
 		idx.Tools, problems = c.listTools(ctx, a)
 	}
-	if r, ok := a.src.(Reporter); ok {
-		problems = append(r.Problems(), problems...)
-	}
+	problems = append(a.src.Problems(), problems...)
 	fresh := make(map[string]*entry, len(idx.Tools))
 	entries := make([]entry, len(idx.Tools)) // one allocation: a warm start lists every tool of the base
 	for i, l := range idx.Tools {
@@ -474,6 +470,7 @@ func (c *Catalog) listBase(ctx context.Context, a *added) {
 	fresh = c.placeSourcesLocked(fresh)
 	changed := !sameTools(c.tools, fresh)
 	c.tools = fresh
+	c.categories = idx.Categories
 	a.problems = problems
 	a.lists++
 	var fns []func()

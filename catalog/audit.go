@@ -71,15 +71,6 @@ func (n *callNote) refuseLimited(name string, perMinute int, wait time.Duration)
 	return ratelimit.Refusal(name, perMinute, wait)
 }
 
-// SandboxProfiler is implemented by a [Source] whose tools run under an
-// OS sandbox: the audit line of a call names the profile.
-type SandboxProfiler interface {
-	// SandboxProfile names the sandbox the tool's processes run in:
-	// "default", "custom" or "off", "" when the source does not serve
-	// the tool.
-	SandboxProfile(name string) string
-}
-
 // Call runs the named tool with args. It owns the call from lookup to
 // outcome, for binary and dynamic tools alike. The faces (CLI, MCP, HTTP)
 // only supply Ask and translate the result.
@@ -149,9 +140,7 @@ func (c *Catalog) writeAudit(ctx context.Context, start time.Time, d time.Durati
 		case t.Run == RunUnattended && t.Provenance["run"] != "" && r.Approval == (audit.Approval{}):
 			r.Approval = audit.Approval{Decision: audit.DecisionUnattended}
 		}
-		if p, ok := e.src.sandboxProfiler(); ok {
-			r.Sandbox.Profile = p.SandboxProfile(name)
-		}
+		r.Sandbox.Profile = e.sandbox
 	}
 	r.Sandbox.Denial = n.denial
 	switch {
@@ -181,14 +170,4 @@ func decision(ok bool, err error) string {
 		return audit.DecisionApproved
 	}
 	return audit.DecisionDeclined
-}
-
-// sandboxProfiler returns a's source as a [SandboxProfiler], false for a
-// registered tool (a nil a) or a source that is none.
-func (a *added) sandboxProfiler() (SandboxProfiler, bool) {
-	if a == nil {
-		return nil, false
-	}
-	p, ok := a.src.(SandboxProfiler)
-	return p, ok
 }

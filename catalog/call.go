@@ -200,7 +200,7 @@ func unanswered(qs []tool.Question, answers map[string]any) tool.Outcome {
 // one call of a source's tool. req.Answers are cloned for it. A success is
 // checked against the tool's output schema.
 func (c *Catalog) runOnce(ctx context.Context, e *entry, req CallRequest) (_ CallResult, err error) {
-	if e.handler != nil || !tracesRuns(e.src.src) { // a binary's run is traced by the spawner
+	if e.handler != nil { // a source traces its own runs (a binary's: the spawner)
 		var span telemetry.Span
 		ctx, span = telemetry.Start(ctx, telemetry.SpanToolRun)
 		defer func() { span.End(err) }()
@@ -217,13 +217,6 @@ func (c *Catalog) runOnce(ctx context.Context, e *entry, req CallRequest) (_ Cal
 		r.Outcome = e.checkOutput(r.Outcome) // output.go
 	}
 	return r, err
-}
-
-// tracesRuns reports whether src traces its tools' runs itself
-// ([RunTracer]).
-func tracesRuns(src Source) bool {
-	t, ok := src.(RunTracer)
-	return ok && t.TracesRuns()
 }
 
 // answersKey is the context key of the answers a dynamic tool was given.

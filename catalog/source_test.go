@@ -58,6 +58,8 @@ func (f *fakeSource) Tools(context.Context) ([]*catalog.Tool, error) {
 	return out, nil
 }
 
+func (f *fakeSource) Problems() []catalog.Problem { return nil }
+
 func (f *fakeSource) Call(_ context.Context, req catalog.CallRequest) (catalog.CallResult, error) {
 	f.mu.Lock()
 	f.calls = append(f.calls, req)

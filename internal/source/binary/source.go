@@ -93,7 +93,7 @@ func (e *entry) Detail() *catalog.Tool { return e.t() }
 
 // Refuse is invoke's rule for values that would be read as options, for
 // the catalog to add to a persisted entry's input schema when it compiles
-// it ([catalog.Refuser]). A resolved entry's schema has it already.
+// it ([catalog.Listed]). A resolved entry's schema has it already.
 func (e *entry) Refuse(args map[string]any) error {
 	b := e.bin
 	return invoke.CheckArguments(b.spec, b.host.request(tool.ActionRun, &tool.Call{Name: b.name, Arguments: args, Options: b.options}))
@@ -116,20 +116,24 @@ func (e *entry) t() *catalog.Tool {
 	return e.detail
 }
 
-// The Source as a catalog.Source (and Indexer, Reporter, Freshener,
-// RunTracer, SandboxProfiler).
+// The Source as a catalog.Source (and Indexer, Refresher).
 
 // Name is "binaries".
 func (s *Source) Name() string { return "binaries" }
 
 // Index lists the binaries' tools, each persisted one's detail decoded on
-// first use.
+// first use, and the configuration's categories. Each tool says the
+// sandbox its processes run in.
 func (s *Source) Index(context.Context) (catalog.Index, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	idx := catalog.Index{Tools: make([]catalog.Listed, 0, len(s.tools))}
+	idx := catalog.Index{Tools: make([]catalog.Listed, 0, len(s.tools)), Categories: slices.Clone(s.categories)}
 	for _, e := range s.tools {
-		idx.Tools = append(idx.Tools, catalog.Listed{Name: e.name, Summary: e.summary, Enabled: e.enabled, Detail: e, Args: e.args})
+		l := catalog.Listed{Name: e.name, Summary: e.summary, Enabled: e.enabled, Detail: e, Args: e.args, Sandbox: profileOf(e.bin.spec.Sandbox)}
+		if e.args == nil { // persisted: the catalog compiles the schema
+			l.Refuse = e.Refuse
+		}
+		idx.Tools = append(idx.Tools, l)
 	}
 	if s.stored != nil {
 		idx.Identity, idx.List = s.stored.identity, s.stored.list
@@ -229,24 +233,6 @@ func (s *Source) Close() error {
 	return nil
 }
 
-// Freshen is the check before a call (see maybeRefresh): it rebuilds the
-// tools at once when a binary changed, and asks the schema requests due
-// again in the background, never making the call wait for them.
-func (s *Source) Freshen(ctx context.Context) { s.maybeRefresh(ctx) }
-
-// TracesRuns is true: invoke traces a one-shot run, runPooledTraced a
-// pooled one.
-func (s *Source) TracesRuns() bool { return true }
-
-// SandboxProfile names the sandbox the tool's processes run in.
-func (s *Source) SandboxProfile(name string) string {
-	e := s.entry(name)
-	if e == nil {
-		return ""
-	}
-	return profileOf(e.bin.spec.Sandbox)
-}
-
 // entry returns the named tool's entry, nil when there is none.
 func (s *Source) entry(name string) *entry {
 	s.mu.Lock()
@@ -271,13 +257,17 @@ func (s *Source) sortedLocked() []*entry {
 // the catalog then lists again (Watch). It reports whether the tools
 // changed. Commands without a trustworthy stat key (go run, shell) are not
 // checked.
-func (s *Source) Refresh(ctx context.Context) (changed bool, err error) { return s.refresh(ctx) }
-
-// Categories returns the categories of the configuration, sorted by id.
-func (s *Source) Categories() []catalog.Category {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.categories)
+//
+// Before a call (beforeCall) it checks at most once a second. It rebuilds
+// the tools at once when a binary changed, and asks the schema requests
+// due again in the background, never making the call wait for them. It
+// then reports false.
+func (s *Source) Refresh(ctx context.Context, beforeCall bool) (changed bool, err error) {
+	if beforeCall {
+		s.maybeRefresh(ctx)
+		return false, nil
+	}
+	return s.refresh(ctx)
 }
 
 // Unconfined returns a warning for each enabled tool of the binaries that

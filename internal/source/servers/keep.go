@@ -321,10 +321,10 @@ func (r *restored) Problems() []catalog.Problem {
 	r.mu.Lock()
 	real := r.real
 	r.mu.Unlock()
-	if rep, ok := real.(catalog.Reporter); ok {
-		return rep.Problems()
+	if real == nil {
+		return nil
 	}
-	return nil
+	return real.Problems()
 }
 
 // Close closes the source, if it was made.
@@ -339,7 +339,4 @@ func (r *restored) Close() error {
 	return nil
 }
 
-var (
-	_ catalog.Source   = (*restored)(nil)
-	_ catalog.Reporter = (*restored)(nil)
-)
+var _ catalog.Source = (*restored)(nil)

@@ -11,6 +11,7 @@ import (
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/source/mcp"
 	"github.com/toolhost/toolhost/internal/source/remote"
+	"github.com/toolhost/toolhost/internal/telemetry"
 )
 
 // remoteSource is the catalog.Source of one remote catalog: its tools
@@ -161,8 +162,11 @@ func (s *remoteSource) Problems() []catalog.Problem {
 	return s.problems
 }
 
-// Call runs one round of a call through the remote's MCP endpoint.
-func (s *remoteSource) Call(ctx context.Context, req catalog.CallRequest) (catalog.CallResult, error) {
+// Call runs one round of a call through the remote's MCP endpoint, under
+// the span "tool run".
+func (s *remoteSource) Call(ctx context.Context, req catalog.CallRequest) (_ catalog.CallResult, err error) {
+	ctx, span := telemetry.Start(ctx, telemetry.SpanToolRun)
+	defer func() { span.End(err) }()
 	s.mu.Lock()
 	p, ok := s.picks[req.Tool]
 	client, err := s.clientLocked()

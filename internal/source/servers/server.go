@@ -13,6 +13,7 @@ import (
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/config/mcptool"
 	"github.com/toolhost/toolhost/internal/source/mcp"
+	"github.com/toolhost/toolhost/internal/telemetry"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -251,8 +252,10 @@ func object(raw json.RawMessage) (map[string]any, error) {
 	return m, nil
 }
 
-// Call runs one round of a call (call.go).
-func (s *server) Call(ctx context.Context, req catalog.CallRequest) (catalog.CallResult, error) {
+// Call runs one round of a call (call.go), under the span "tool run".
+func (s *server) Call(ctx context.Context, req catalog.CallRequest) (_ catalog.CallResult, err error) {
+	ctx, span := telemetry.Start(ctx, telemetry.SpanToolRun)
+	defer func() { span.End(err) }()
 	s.mu.Lock()
 	p, ok := s.picks[req.Tool]
 	s.mu.Unlock()
@@ -320,6 +323,7 @@ func (b *broken) Call(context.Context, catalog.CallRequest) (catalog.CallResult,
 }
 func (b *broken) Format(context.Context, string, map[string]any) (string, bool) { return "", false }
 func (b *broken) Watch(func()) func()                                           { return func() {} }
+func (b *broken) Problems() []catalog.Problem                                   { return nil }
 func (b *broken) Close() error                                                  { return nil }
 
 // outcomeText is the text of a result's text blocks, one per line.

@@ -141,8 +141,6 @@ const (
 )
 
 var (
-	_ catalog.Source   = (*server)(nil)
-	_ catalog.Reporter = (*server)(nil)
-	_ catalog.Source   = (*remoteSource)(nil)
-	_ catalog.Reporter = (*remoteSource)(nil)
+	_ catalog.Source = (*server)(nil)
+	_ catalog.Source = (*remoteSource)(nil)
 )
