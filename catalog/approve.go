@@ -43,7 +43,7 @@ func (c *Catalog) approve(ctx context.Context, n *callNote, e *entry, name strin
 	setting := runSetting(t)
 	if ask == nil {
 		n.noteApproval(ctx, audit.DecisionRefused)
-		return nil, &Error{Tool: name, Action: tool.ActionRun, Err: fmt.Errorf("%w (%s)", ErrApprovalRequired, setting),
+		return nil, &Error{Op: string(tool.ActionRun), Tool: name, Err: fmt.Errorf("%s: %w (%s)", tool.ActionRun, ErrApprovalRequired, setting),
 			Fix: "call it where a person can approve it: `toolhost call` on a terminal (or with --yes, typed by that person), " +
 				"an MCP client that supports elicitation, the page of `toolhost serve --http`, or a Go host that sets CallOptions.Approve; " +
 				"or, if it may run without approval, change " + setting + ` to run = "unattended"`}

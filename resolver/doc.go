@@ -97,7 +97,7 @@
 //   - [ErrNotJSON], [ErrNotSchema], [ErrTimeout], [ErrOutputTooLarge].
 //   - [ErrProtocol]: a binary that described itself answered run with no
 //     outcome.
-//   - [ErrToolNotOffered], with [catalog.Error.Offered].
+//   - [ErrToolNotOffered]: the message lists the names the binary offers.
 //
 // Its message is one line. Its Fix ([FixOf]) says what to change: the TOML
 // parameters block to add when a binary does not describe itself, the

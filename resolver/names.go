@@ -65,13 +65,13 @@ var (
 	ErrNotDynamic     = catalog.ErrNotDynamic
 	ErrNotFound       = catalog.ErrNotFound
 	ErrNotExecutable  = catalog.ErrNotExecutable
-	ErrExit           = catalog.ErrExit
-	ErrNotJSON        = catalog.ErrNotJSON
-	ErrProtocol       = catalog.ErrProtocol
-	ErrNotSchema      = catalog.ErrNotSchema
+	ErrExit           = binary.ErrExit
+	ErrNotJSON        = binary.ErrNotJSON
+	ErrProtocol       = binary.ErrProtocol
+	ErrNotSchema      = binary.ErrNotSchema
 	ErrTimeout        = catalog.ErrTimeout
 	ErrOutputTooLarge = catalog.ErrOutputTooLarge
-	ErrToolNotOffered = catalog.ErrToolNotOffered
+	ErrToolNotOffered = binary.ErrToolNotOffered
 )
 
 // ValidationError is [catalog.ValidationError]: one problem with a call's

@@ -139,7 +139,7 @@ func (s *Source) runError(e *entry, action tool.Action, err error) error {
 		fix = fmt.Sprintf("check command in [%s]; relative paths are taken from the workspace root %s (or workdir)", key, s.root)
 	case errors.Is(err, catalog.ErrNotExecutable):
 		fix = notExecutableFix(err, firstWord(b.group), key)
-	case errors.Is(err, catalog.ErrProtocol):
+	case errors.Is(err, ErrProtocol):
 		fix = fmt.Sprintf("the binary must print one outcome object on stdout ({\"type\":\"success\",\"content\":…}) and log to stderr; if it does not speak the protocol, declare its parameters in [%s] so it is run as a plain command", key)
 	}
 	return newError(e.t().Name, b.group.command, action, err, fix)

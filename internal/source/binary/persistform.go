@@ -144,8 +144,8 @@ type storedErr struct {
 var sentinels = map[string]error{
 	"unknown_tool": catalog.ErrUnknownTool, "invalid_name": catalog.ErrInvalidName, "duplicate": catalog.ErrDuplicate,
 	"not_object": catalog.ErrNotObject, "not_found": catalog.ErrNotFound, "not_executable": catalog.ErrNotExecutable,
-	"exit": catalog.ErrExit, "not_json": catalog.ErrNotJSON, "protocol": catalog.ErrProtocol, "not_schema": catalog.ErrNotSchema,
-	"timeout": catalog.ErrTimeout, "output_too_large": catalog.ErrOutputTooLarge, "tool_not_offered": catalog.ErrToolNotOffered,
+	"exit": ErrExit, "not_json": ErrNotJSON, "protocol": ErrProtocol, "not_schema": ErrNotSchema,
+	"timeout": catalog.ErrTimeout, "output_too_large": catalog.ErrOutputTooLarge, "tool_not_offered": ErrToolNotOffered,
 }
 
 // restoredError is a stored problem's cause: its message, matching the
@@ -163,7 +163,7 @@ func storeProblem(p catalog.Problem) storedProblem {
 	cause := p.Err
 	var e *catalog.Error
 	if errors.As(p.Err, &e) && e == p.Err {
-		sp.Error = &storedErr{Tool: e.Tool, Command: e.Command, Action: e.Action, Offered: e.Offered, Fix: e.Fix}
+		sp.Error = &storedErr{Tool: e.Tool, Command: e.Source, Action: tool.Action(e.Op), Fix: e.Fix}
 		cause = e.Err
 	}
 	if cause != nil {
@@ -186,7 +186,7 @@ func (sp storedProblem) restore() catalog.Problem {
 	}
 	p := catalog.Problem{Tool: sp.Tool, Place: sp.Place, Warning: true, Fix: sp.Fix, Err: cause}
 	if e := sp.Error; e != nil {
-		p.Err = &catalog.Error{Tool: e.Tool, Command: e.Command, Action: e.Action, Offered: e.Offered, Fix: e.Fix, Err: cause}
+		p.Err = &catalog.Error{Op: string(e.Action), Tool: e.Tool, Source: e.Command, Fix: e.Fix, Err: cause}
 	}
 	return p
 }

@@ -145,7 +145,7 @@ func (s *Source) Call(ctx context.Context, name string, args json.RawMessage, ho
 // (it starts again on the next need).
 func (s *Source) timedOut(c *conn, name string) error {
 	e := &Error{Server: s.spec.Name, Op: "call", Tool: name,
-		Err: fmt.Errorf("%w: no result within %v", ErrTimeout, s.spec.CallTimeout),
+		Err: fmt.Errorf("%w: no result within %v", errTimeout, s.spec.CallTimeout),
 		Fix: "raise the server's call timeout if the tool needs longer"}
 	ctx, cancel := context.WithTimeout(context.Background(), s.spec.Grace)
 	defer cancel()
@@ -161,7 +161,7 @@ func (s *Source) timedOut(c *conn, name string) error {
 			go c.proc.kill()
 		}
 		go func() { _ = c.cs.Close() }()
-		e.Err = fmt.Errorf("%w: no result within %v, and no answer to a ping within %v: the server was ended", ErrTimeout, s.spec.CallTimeout, s.spec.Grace)
+		e.Err = fmt.Errorf("%w: no result within %v, and no answer to a ping within %v: the server was ended", errTimeout, s.spec.CallTimeout, s.spec.Grace)
 		e.Fix = "the server hangs; it is started again on the next call"
 		s.mu.Lock()
 		s.failed()
@@ -180,7 +180,7 @@ func (s *Source) unknown(l *Listing, name string) error {
 	if near := suggest.Nearest(name, names, 3); near != "" {
 		fix = fmt.Sprintf("did you mean %q? %s", near, fix)
 	}
-	return &Error{Server: s.spec.Name, Op: "call", Tool: name, Err: ErrUnknownTool, Fix: fix}
+	return &Error{Server: s.spec.Name, Op: "call", Tool: name, Err: errUnknownTool, Fix: fix}
 }
 
 // routeProgress routes a progress notification to its call by token.

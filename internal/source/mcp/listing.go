@@ -420,7 +420,7 @@ func (s *Source) opError(ctx context.Context, c *conn, op, tool string, err erro
 		}
 	}
 	if ctx.Err() != nil {
-		e.Err = fmt.Errorf("%w: %w", ErrTimeout, context.Cause(ctx))
+		e.Err = fmt.Errorf("%w: %w", errTimeout, context.Cause(ctx))
 		return e
 	}
 	if errors.Is(err, mcp.ErrConnectionClosed) || ended(c, s.spec.Grace) {

@@ -47,7 +47,7 @@ type startRecord struct {
 
 // The sentinels a remembered cause still matches, by name.
 var rememberedKinds = map[string]error{
-	"start": ErrStart, "handshake": ErrHandshake, "exited": ErrExited, "timeout": ErrTimeout,
+	"start": ErrStart, "handshake": ErrHandshake, "exited": ErrExited, "timeout": errTimeout,
 	"refused": ErrRefused,
 }
 
@@ -214,7 +214,7 @@ func (e *rememberedError) Is(target error) bool {
 		return true
 	}
 	for _, name := range e.r.Is {
-		if rememberedKinds[name] == target {
+		if kind := rememberedKinds[name]; kind != nil && errors.Is(kind, target) { // errTimeout is catalog.ErrTimeout too
 			return true
 		}
 	}

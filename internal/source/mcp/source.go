@@ -275,7 +275,7 @@ func (s *Source) dialAsync(ctx context.Context, ch chan struct{}) {
 // during, after took: the host went on without the server.
 func (s *Source) unfinished(took time.Duration) error {
 	return &Error{Server: s.spec.Name, Op: "start",
-		Err: fmt.Errorf("%w: no answer within the %v toolhost waited before it went on without the server", ErrTimeout, took.Round(100*time.Millisecond)),
+		Err: fmt.Errorf("%w: no answer within the %v toolhost waited before it went on without the server", errTimeout, took.Round(100*time.Millisecond)),
 		Fix: fmt.Sprintf("toolhost check waits up to start_timeout (%v) for it; raise start_timeout if the server needs longer to start (npx downloads its package on a first run)", s.spec.StartTimeout)}
 }
 
@@ -442,7 +442,7 @@ func (s *Source) dialOnce(ctx context.Context) (*conn, error) {
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:
-			return nil, fail(fmt.Errorf("%w: no answer to the handshake within %v", ErrTimeout, s.spec.StartTimeout),
+			return nil, fail(fmt.Errorf("%w: no answer to the handshake within %v", errTimeout, s.spec.StartTimeout),
 				s.handshakeFix()+", or raise start_timeout", p)
 		case p != nil && exited(p, s.spec.Grace):
 			return nil, fail(fmt.Errorf("%w: %w (%s) before the handshake", ErrHandshake, ErrExited, p.status), s.handshakeFix(), p)
@@ -521,7 +521,7 @@ func (s *Source) ctxError(ctx context.Context, op, tool string) error {
 	err := context.Cause(ctx)
 	if errors.Is(err, errCallTimeout) {
 		return &Error{Server: s.spec.Name, Op: op, Tool: tool,
-			Err: fmt.Errorf("%w: the server did not start within the call's timeout (%v)", ErrTimeout, s.spec.CallTimeout),
+			Err: fmt.Errorf("%w: the server did not start within the call's timeout (%v)", errTimeout, s.spec.CallTimeout),
 			Fix: "raise the call timeout, or the server's start_timeout"}
 	}
 	return &Error{Server: s.spec.Name, Op: op, Tool: tool, Err: err}

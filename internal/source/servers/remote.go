@@ -63,7 +63,7 @@ func (s *remoteSource) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 		s.mu.Lock()
 		s.picks, s.problems = nil, nil
 		s.mu.Unlock()
-		return nil, err
+		return nil, sourceError(s.name, err)
 	}
 	var problems []catalog.Problem
 	picks := map[string]remotePick{}
@@ -175,9 +175,10 @@ func (s *remoteSource) Call(ctx context.Context, req catalog.CallRequest) (_ cat
 		return catalog.CallResult{}, fmt.Errorf("%s: %w: %q is not among the remote's tools as last listed", s.name, catalog.ErrUnknownTool, req.Tool)
 	}
 	if err != nil {
-		return catalog.CallResult{}, err
+		return catalog.CallResult{}, sourceError(s.name, err)
 	}
-	return s.calls.round(ctx, client, p.remote, p.timeout, req)
+	res, err := s.calls.round(ctx, client, p.remote, p.timeout, req)
+	return res, sourceError(s.name, err)
 }
 
 // clientLocked returns the MCP client of the endpoint, made on first

@@ -96,7 +96,7 @@ func (s *server) Name() string { return s.name }
 func (s *server) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 	l, err := s.src.Tools(ctx)
 	if err != nil {
-		err = s.sandboxHint(err)
+		err = sourceError(s.name, s.sandboxHint(err))
 		s.mu.Lock()
 		s.picks, s.problems, s.keepable = nil, nil, false
 		s.mu.Unlock()
@@ -266,7 +266,7 @@ func (s *server) Call(ctx context.Context, req catalog.CallRequest) (_ catalog.C
 	if err == nil && res.Outcome.IsError() {
 		res.Outcome = s.deniedOutcome(req.Tool, res.Outcome)
 	}
-	return res, s.sandboxHint(err)
+	return res, sourceError(s.name, s.sandboxHint(err))
 }
 
 // Format leaves the rendering of arguments to the catalog.

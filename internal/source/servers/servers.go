@@ -2,6 +2,7 @@ package servers
 
 import (
 	"cmp"
+	"errors"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/config/secret"
+	"github.com/toolhost/toolhost/internal/source/mcp"
 )
 
 // Options are the host's side of the sources: nil means all defaults.
@@ -144,3 +146,18 @@ var (
 	_ catalog.Source = (*server)(nil)
 	_ catalog.Source = (*remoteSource)(nil)
 )
+
+// sourceError is err as it leaves a source for the catalog. An MCP
+// server's error (package internal/source/mcp) comes in a
+// [*catalog.Error] that carries its step and fix, so that every face
+// finds the fix with catalog.FixOf. Its message is the MCP error's own,
+// which names the server, the step and the tool. Any other error is
+// returned as it is.
+func sourceError(name string, err error) error {
+	var ce *catalog.Error
+	var me *mcp.Error
+	if err == nil || errors.As(err, &ce) || !errors.As(err, &me) {
+		return err
+	}
+	return &catalog.Error{Op: me.Op, Source: name, Err: err, Fix: me.Fix}
+}
