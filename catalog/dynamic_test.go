@@ -58,7 +58,7 @@ func TestRegisterErrors(t *testing.T) {
 	t.Run("annotations not JSON", func(t *testing.T) {
 		c := newEmpty(t)
 		err := c.Register(catalog.Definition{Name: "a", Annotations: map[string]any{"x": func() {}}}, echoHandler)
-		want := `resolver: register "a": annotations are not JSON: json: unsupported type: func()`
+		want := `register "a": annotations are not JSON: json: unsupported type: func()`
 		if err == nil || err.Error() != want {
 			t.Fatalf("Register = %v, want %s", err, want)
 		}

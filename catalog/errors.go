@@ -119,15 +119,23 @@ func (p Problem) Error() string {
 	if p.Warning {
 		b.WriteString("warning: ")
 	}
-	msg := ""
-	if p.Err != nil {
-		msg = p.Err.Error()
+	if p.Tool != "" {
+		fmt.Fprintf(&b, "tool %q: ", p.Tool)
 	}
-	if prefix := fmt.Sprintf("tool %q: ", p.Tool); p.Tool != "" && !strings.HasPrefix(msg, prefix) {
-		b.WriteString(prefix)
-	}
-	b.WriteString(msg)
+	b.WriteString(p.Cause())
 	return b.String()
+}
+
+// Cause returns the message of p's cause without the tool's name, which
+// Error puts before it: that of the cause of an [*Error] about p's tool.
+func (p Problem) Cause() string {
+	if e, ok := p.Err.(*Error); ok && e.Tool == p.Tool && e.Err != nil {
+		return e.Err.Error()
+	}
+	if p.Err == nil {
+		return ""
+	}
+	return p.Err.Error()
 }
 
 // Unwrap returns the cause, so that errors.Is sees through a Problem.

@@ -279,7 +279,7 @@ func TestAddSourceProblems(t *testing.T) {
 		t.Errorf("tool taken = %+v, want the registered one kept", tl)
 	}
 	err := c.AddSource(t.Context(), &fakeSource{name: "remote"})
-	if !errors.Is(err, catalog.ErrDuplicate) || err.Error() != `resolver: add source "remote": duplicate tool name (a source of that name is served)` {
+	if !errors.Is(err, catalog.ErrDuplicate) || err.Error() != `add source "remote": duplicate tool name (a source of that name is served)` {
 		t.Errorf("second source named remote: %v, want ErrDuplicate", err)
 	}
 }
@@ -292,7 +292,7 @@ func TestAddSourceClose(t *testing.T) {
 	if err := c.AddSource(t.Context(), src); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Close(); err == nil || err.Error() != `resolver: closing source "remote": broken pipe` {
+	if err := c.Close(); err == nil || err.Error() != `closing source "remote": broken pipe` {
 		t.Errorf("Close() = %v, want the source's error", err)
 	}
 	if err := c.Close(); err != nil {
@@ -307,7 +307,7 @@ func TestAddSourceClose(t *testing.T) {
 		t.Errorf("a change after Close listed the source again")
 	}
 	err := c.AddSource(t.Context(), &fakeSource{name: "late"})
-	if err == nil || err.Error() != `resolver: add source "late": the catalog is closed` {
+	if err == nil || err.Error() != `add source "late": the catalog is closed` {
 		t.Errorf("AddSource after Close = %v, want the catalog is closed", err)
 	}
 }

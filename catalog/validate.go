@@ -347,8 +347,8 @@ func (a *ArgSchema) Check(args map[string]any) (map[string]any, []string) {
 		if a.refuse == nil {
 			return args, nil
 		}
-		if r, _, ok := RefusedValue(a.refuse(args)); ok {
-			return nil, []string{r.Error() + " (fix: " + r.Fix() + ")"}
+		if r, _, fix, ok := RefusedValue(a.refuse(args)); ok { // a problem is text for the model: the fix is said in it
+			return nil, []string{r.Error() + " (fix: " + fix + ")"}
 		}
 		return args, nil
 	}

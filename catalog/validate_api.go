@@ -92,7 +92,7 @@ func (a *ArgSchema) Validate(args map[string]any) []ValidationError {
 		return out
 	}
 	if a.refuse != nil {
-		if r, arg, ok := RefusedValue(a.refuse(args)); ok {
+		if r, arg, fix, ok := RefusedValue(a.refuse(args)); ok {
 			path, keyword := "", "option"
 			if arg != "" {
 				path = pointer(arg)
@@ -100,7 +100,7 @@ func (a *ArgSchema) Validate(args map[string]any) []ValidationError {
 			if errors.Is(r, invoke.ErrNULValue) {
 				keyword = "nul"
 			}
-			return []ValidationError{{Path: path, Message: r.Error() + " (fix: " + r.Fix() + ")", Keyword: keyword}}
+			return []ValidationError{{Path: path, Message: r.Error() + " (fix: " + fix + ")", Keyword: keyword}}
 		}
 	}
 	// Whatever check found that the per-field passes did not (a rule of

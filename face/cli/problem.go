@@ -27,17 +27,8 @@ func problemPrefix(p resolver.Problem) string {
 }
 
 // problemCause is the problem's cause without what the prefix already
-// says: a leading `tool "NAME": ` is dropped.
-func problemCause(p resolver.Problem) string {
-	if p.Err == nil {
-		return ""
-	}
-	msg := p.Err.Error()
-	if p.Tool != "" {
-		msg = strings.TrimPrefix(msg, fmt.Sprintf("tool %q: ", p.Tool))
-	}
-	return msg
-}
+// says: the tool's name.
+func problemCause(p resolver.Problem) string { return p.Cause() }
 
 // problemText is a problem's message with its fix indented below it.
 func problemText(p resolver.Problem) string {
