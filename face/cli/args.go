@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/dupkey"
-	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -18,7 +18,7 @@ import (
 // be empty) and key=value pairs, which win over --args. Each value is typed
 // by the parameter's schema: see [typeValue].
 func parseArguments(argsJSON string, pairs []string, params map[string]*tool.Parameter) (map[string]any, error) {
-	args, err := resolver.DecodeArguments([]byte(argsJSON))
+	args, err := catalog.DecodeArguments([]byte(argsJSON))
 	if err != nil {
 		return nil, usageErrorf("--args: %v", err)
 	}

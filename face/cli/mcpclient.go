@@ -243,7 +243,7 @@ func (a *app) clientCatalog(c *cli.Context, name string) (*resolver.Catalog, err
 // When the server did not start and argv (the command line after --mcp
 // --) holds one of toolhost's commands, the fix adds that it went to the
 // server ([misplacedCommand]).
-func listingError(p resolver.Problem, argv []string) error {
+func listingError(p catalog.Problem, argv []string) error {
 	var ce *catalog.Error
 	if errors.As(p.Err, &ce) && ce.Source != "" {
 		fix := ce.Fix

@@ -17,6 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/face/mcpserver"
@@ -326,13 +327,13 @@ func TestApprovalWithoutPerson(t *testing.T) {
 	w := newWorld(t, "[tools.careful]\nsource = \"mcp.fake.echo\"\nrun = \"ask\"\n")
 	cat := w.catalog(t)
 	_, err := cat.Call(t.Context(), "shout", map[string]any{"text": "hey"}, nil)
-	if !errors.Is(err, resolver.ErrApprovalRequired) {
+	if !errors.Is(err, catalog.ErrApprovalRequired) {
 		t.Fatalf("err = %v, want ErrApprovalRequired", err)
 	}
 	file := filepath.Join(w.root, "tools.toml")
 	for name, want := range map[string]string{"shout": "requires_approval = true at " + file + ":12", "careful": `run = "ask" at ` + file + ":15"} {
 		var setting string
-		_, err := cat.Call(t.Context(), name, map[string]any{"text": "hey"}, &resolver.CallOptions{Approve: func(_ context.Context, a resolver.Approval) (bool, error) {
+		_, err := cat.Call(t.Context(), name, map[string]any{"text": "hey"}, &catalog.CallOptions{Approve: func(_ context.Context, a catalog.Approval) (bool, error) {
 			setting = a.Setting
 			return false, nil
 		}})
@@ -378,7 +379,7 @@ func TestCancel(t *testing.T) {
 	started := make(chan struct{}, 1)
 	done := make(chan error, 1)
 	go func() {
-		_, err := cat.Call(ctx, "f_slow", map[string]any{"mark": mark}, &resolver.CallOptions{OnEvent: func(e tool.Event) {
+		_, err := cat.Call(ctx, "f_slow", map[string]any{"mark": mark}, &catalog.CallOptions{OnEvent: func(e tool.Event) {
 			if e.Type == tool.EventProgress {
 				started <- struct{}{}
 			}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/face/httpserver"
@@ -29,7 +30,7 @@ func provider(t *testing.T, token string) *httptest.Server {
 	}
 	t.Cleanup(func() { cat.Close() })
 	schema := map[string]any{"type": "object", "properties": map[string]any{"text": map[string]any{"type": "string"}}, "required": []any{"text"}}
-	if err := cat.Register(resolver.Definition{Name: "shout", Summary: "Shout the text.", InputSchema: schema},
+	if err := cat.Register(catalog.Definition{Name: "shout", Summary: "Shout the text.", InputSchema: schema},
 		func(_ context.Context, args map[string]any) (tool.Outcome, error) {
 			return tool.Success(strings.ToUpper(fmt.Sprint(args["text"]))), nil
 		}); err != nil {
