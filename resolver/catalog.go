@@ -142,4 +142,6 @@ func (c *Catalog) Unconfined() []catalog.Problem { return c.bins.Unconfined(c.fr
 // that cannot be read now (a variable not set, a file missing or open to
 // others), for `toolhost check`: every call of that tool fails until it
 // can be. The values read are dropped.
-func (c *Catalog) UnreadableSecrets() []catalog.Problem { return c.bins.UnreadableSecrets(c.fromBinaries) }
+func (c *Catalog) UnreadableSecrets() []catalog.Problem {
+	return c.bins.UnreadableSecrets(c.fromBinaries)
+}

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/audit"
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/face/httpserver"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
