@@ -34,7 +34,7 @@ func parseArguments(argsJSON string, pairs []string, params map[string]*tool.Par
 		seen[k] = true
 		val, err := typeValue(v, params[k])
 		if err != nil {
-			return nil, usageErrorf("argument %s: %v", k, err)
+			return nil, usageFix(err, "argument %s: %v", k, err)
 		}
 		args[k] = val
 	}
@@ -100,7 +100,7 @@ func parseAs(s, typ string, p *tool.Parameter) (any, error) {
 		var m map[string]any
 		if err := decodeJSON(s, &m); err != nil || m == nil {
 			if errors.As(err, new(*dupkey.Error)) {
-				return nil, fmt.Errorf("%v in %q (fix: give each key once)", err, s)
+				return nil, catalog.Problem{Err: fmt.Errorf("%v in %q", err, s), Fix: "give each key once"}
 			}
 			return nil, fmt.Errorf("want a JSON object, got %q", s)
 		}
@@ -111,7 +111,7 @@ func parseAs(s, typ string, p *tool.Parameter) (any, error) {
 			var a []any
 			if err := decodeJSON(t, &a); err != nil {
 				if errors.As(err, new(*dupkey.Error)) {
-					return nil, fmt.Errorf("%v in %q (fix: give each key once)", err, s)
+					return nil, catalog.Problem{Err: fmt.Errorf("%v in %q", err, s), Fix: "give each key once"}
 				}
 				return nil, fmt.Errorf("want a JSON array or comma-separated items, got %q", s)
 			}

@@ -131,6 +131,8 @@ func (s *Source) runError(e *entry, action tool.Action, err error) error {
 	var fix string
 	var mute *muteError
 	switch {
+	case catalog.FixOf(err) != "": // the reader knew the fix (a key twice)
+		fix = catalog.FixOf(err)
 	case errors.As(err, &mute):
 		fix = muteFix
 	case errors.Is(err, catalog.ErrTimeout):

@@ -37,7 +37,8 @@ func readOutcome(name string, res *invoke.Result, described bool) (tool.Outcome,
 		return exitOutcome(name, res), nil
 	}
 	if dup := new(dupkey.Error); described && errors.As(err, &dup) {
-		return tool.Outcome{}, fmt.Errorf("%w: the binary answered with an outcome holding a key twice, which readers may take either way: %v (fix: write each key of an object once)", ErrProtocol, dup)
+		return tool.Outcome{}, &catalog.Error{Op: string(tool.ActionRun), Fix: "write each key of an object once",
+			Err: fmt.Errorf("%w: the binary answered with an outcome holding a key twice, which readers may take either way: %v", ErrProtocol, dup)}
 	}
 	if described {
 		what := "printed nothing"

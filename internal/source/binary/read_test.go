@@ -53,7 +53,7 @@ func TestReadOutcome(t *testing.T) {
 		{"described: partial JSON", `{"type":"succ`, "", 0, "", true, tool.Outcome{},
 			`protocol error: the binary described itself (it answered schema), so it must answer with one outcome object on stdout, and it printed "{\"type\":\"succ"`},
 		{"described: a key twice", `{"type":"error","message":"refused","type":"success","content":"done"}`, "", 0, "", true, tool.Outcome{},
-			`protocol error: the binary answered with an outcome holding a key twice, which readers may take either way: duplicate key "type" (fix: write each key of an object once)`},
+			`protocol error: the binary answered with an outcome holding a key twice, which readers may take either way: duplicate key "type"`},
 		{"plain command: a key twice is text", `{"type":"success","content":"a","content":"b"}`, "", 0, "", false,
 			tool.Success(`{"type":"success","content":"a","content":"b"}`), ""},
 		{"described: nothing", "  \n", "", 0, "", true, tool.Outcome{},
@@ -66,6 +66,9 @@ func TestReadOutcome(t *testing.T) {
 			if tt.err != "" {
 				if !errors.Is(err, ErrProtocol) || err.Error() != tt.err {
 					t.Fatalf("err = %v\nwant %s (wrapping ErrProtocol)", err, tt.err)
+				}
+				if fix := catalog.FixOf(err); strings.Contains(tt.name, "key twice") != (fix == "write each key of an object once") {
+					t.Errorf("fix %q: want the key's fix as a field, for a key twice only", fix)
 				}
 				return
 			}
