@@ -52,8 +52,8 @@ type entry struct {
 	detail *Tool    // nil until t ran for an indexed entry: use t
 	lazy   Detailer // gives the detail of an indexed entry
 
-	refuse  func(map[string]any) error // the source's own check of the values ([Listed.Refuse])
-	sandbox string                     // the sandbox the tool runs in ([Listed.Sandbox])
+	refuse  func(map[string]any) *ValidationError // the source's own check of the values ([Listed.Refuse])
+	sandbox string                                // the sandbox the tool runs in ([Listed.Sandbox])
 
 	argsOnce sync.Once
 	args     *ArgSchema // compiled input schema; nil until needed for an indexed entry

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/toolhost/toolhost/internal/invoke"
+	"github.com/toolhost/toolhost/internal/toolerr"
 )
 
 // Errors of the catalog API. Callers test them with errors.Is.
@@ -35,14 +35,14 @@ var (
 var (
 	// ErrNotFound: the command, its working directory or its interpreter
 	// does not exist.
-	ErrNotFound = invoke.ErrNotFound
+	ErrNotFound = toolerr.ErrNotFound
 	// ErrNotExecutable: the file exists but cannot be executed.
-	ErrNotExecutable = invoke.ErrNotExecutable
+	ErrNotExecutable = toolerr.ErrNotExecutable
 	// ErrTimeout: the tool or its server did not answer in time. A
 	// process that timed out was killed.
-	ErrTimeout = invoke.ErrTimeout
+	ErrTimeout = toolerr.ErrTimeout
 	// ErrOutputTooLarge: the tool flooded its output. It was killed.
-	ErrOutputTooLarge = invoke.ErrOutputTooLarge
+	ErrOutputTooLarge = toolerr.ErrOutputTooLarge
 )
 
 // Error reports a source that gave no usable answer, for one tool or for

@@ -150,10 +150,10 @@ type Listed struct {
 	// to compile it on first use. An Args given is used as it is.
 	Args *ArgSchema
 	// Refuse, if set, refuses argument values beyond the input schema, as
-	// [ArgSchema.WithRefuse] takes it. A binary's rule for values that
-	// would be read as options is one. The catalog adds it to the input
-	// schema it compiles.
-	Refuse func(args map[string]any) error
+	// [ArgSchema.WithRefuse] takes it: nil for values it accepts. A
+	// binary's rule for values that would be read as options is one. The
+	// catalog adds it to the input schema it compiles.
+	Refuse func(args map[string]any) *ValidationError
 	// Sandbox names the OS sandbox the tool's processes run in:
 	// "default", "custom" or "off". The call's audit line shows it. ""
 	// when the tool runs in none the source knows of.

@@ -42,9 +42,9 @@ type ArgSchema struct {
 	defaults *defaults
 
 	// refuse, when set, is the entry's own rule for values the schema
-	// accepts: invoke.CheckArguments, which refuses a value that would be
-	// read as an option (see Catalog.refuseOptions).
-	refuse func(args map[string]any) error
+	// accepts, such as a binary's refusal of a value that would be read
+	// as an option ([Listed.Refuse]).
+	refuse func(args map[string]any) *ValidationError
 }
 
 // propSchemas are the properties of an input schema, each resolved on its
@@ -78,9 +78,10 @@ func (p *propSchemas) get(k string) (*jsonschema.Resolved, bool) {
 
 // WithRefuse returns a copy of a whose check also applies refuse. refuse
 // is an entry's own rule for values the schema accepts, such as a
-// binary's refusal of a value that would be read as an option. A refused
-// value is reported as one the schema rejects.
-func (a *ArgSchema) WithRefuse(refuse func(args map[string]any) error) *ArgSchema {
+// binary's refusal of a value that would be read as an option. It returns
+// nil for values it accepts. A refused value is reported as one the
+// schema rejects, with refuse's Message, which the model reads.
+func (a *ArgSchema) WithRefuse(refuse func(args map[string]any) *ValidationError) *ArgSchema {
 	c := *a
 	c.refuse = refuse
 	return &c
@@ -347,8 +348,8 @@ func (a *ArgSchema) Check(args map[string]any) (map[string]any, []string) {
 		if a.refuse == nil {
 			return args, nil
 		}
-		if r, _, fix, ok := RefusedValue(a.refuse(args)); ok { // a problem is text for the model: the fix is said in it
-			return nil, []string{r.Error() + " (fix: " + fix + ")"}
+		if v := a.refuse(args); v != nil {
+			return nil, []string{v.Message}
 		}
 		return args, nil
 	}

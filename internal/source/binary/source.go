@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -91,12 +92,38 @@ type entry struct {
 // its tool.
 func (e *entry) Detail() *catalog.Tool { return e.t() }
 
-// Refuse is invoke's rule for values that would be read as options, for
-// the catalog to add to a persisted entry's input schema when it compiles
-// it ([catalog.Listed]). A resolved entry's schema has it already.
-func (e *entry) Refuse(args map[string]any) error {
+// Refuse is invoke's rule for values that would be read as options or
+// that hold a NUL byte, for the catalog to add to a persisted entry's
+// input schema when it compiles it ([catalog.Listed]). A resolved entry's
+// schema has it already. It returns nil for values invoke accepts.
+func (e *entry) Refuse(args map[string]any) *catalog.ValidationError {
 	b := e.bin
-	return invoke.CheckArguments(b.spec, b.host.request(tool.ActionRun, &tool.Call{Name: b.name, Arguments: args, Options: b.options}))
+	return refusal(invoke.CheckArguments(b.spec, b.host.request(tool.ActionRun, &tool.Call{Name: b.name, Arguments: args, Options: b.options})))
+}
+
+// refusal is the validation error of a value invoke refuses before
+// anything starts: one that would be read as an option
+// ([*invoke.OptionError]) or one holding a NUL byte ([*invoke.NULError]).
+// Such a value is the model's to change: an error outcome or a validation
+// error naming the argument, never a host error. Its message is text for
+// the model, so it says the fix. refusal is nil for any other err.
+func refusal(err error) *catalog.ValidationError {
+	var arg, keyword, fix string
+	var oe *invoke.OptionError
+	var ne *invoke.NULError
+	switch {
+	case errors.As(err, &oe):
+		arg, keyword, fix = oe.Argument, "option", oe.Fix
+	case errors.As(err, &ne):
+		arg, keyword, fix = ne.Argument, "nul", ne.Fix
+	default:
+		return nil
+	}
+	v := &catalog.ValidationError{Message: err.Error() + " (fix: " + fix + ")", Keyword: keyword}
+	if arg != "" {
+		v.Path = "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(arg)
+	}
+	return v
 }
 
 // newEntry returns the entry of a tool resolved in this process.
