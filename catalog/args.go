@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/toolhost/toolhost/internal/dupkey"
+	"github.com/toolhost/toolhost/internal/plainjson"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -53,7 +54,7 @@ func decodeArgumentsJSON(data []byte) (map[string]any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	if err := dec.Decode(&args); err != nil {
-		return nil, fmt.Errorf("arguments are not valid JSON: %v", strings.TrimPrefix(err.Error(), "json: "))
+		return nil, fmt.Errorf("arguments are not valid JSON: %v", plainjson.Problem(err))
 	}
 	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
 		return nil, fmt.Errorf("arguments: unexpected data after the JSON object: %.40q", rest)

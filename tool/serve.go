@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/toolhost/toolhost/internal/plainjson"
 )
@@ -69,7 +68,7 @@ func DecodeTagged(line []byte) (Tagged, error) {
 	}
 	raw, err := decodeTaggedFields(line)
 	if err != nil {
-		return Tagged{}, fmt.Errorf("%w: %v", ErrNotTagged, strings.TrimPrefix(err.Error(), "json: "))
+		return Tagged{}, fmt.Errorf("%w: %v", ErrNotTagged, plainjson.Problem(err))
 	}
 	if raw.ID == nil || *raw.ID == "" {
 		return Tagged{}, fmt.Errorf(`%w: no "id"`, ErrNotTagged)

@@ -371,7 +371,7 @@ func DecodeEvent(line []byte) (Event, error) {
 		if errors.As(err, new(*dupkey.Error)) {
 			return Event{}, fmt.Errorf("%w: %w", ErrNotEvent, err)
 		}
-		return Event{}, fmt.Errorf("%w: %v", ErrNotEvent, strings.TrimPrefix(err.Error(), "json: "))
+		return Event{}, fmt.Errorf("%w: %v", ErrNotEvent, plainjson.Problem(err))
 	}
 	switch e.Type {
 	case EventProgress:
@@ -500,7 +500,7 @@ func decodeOutcomeJSON(data []byte) (outcomeFields, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	if err := dec.Decode(&raw); err != nil {
-		return outcomeFields{}, fmt.Errorf("%w: %v", ErrNotOutcome, strings.TrimPrefix(err.Error(), "json: "))
+		return outcomeFields{}, fmt.Errorf("%w: %v", ErrNotOutcome, plainjson.Problem(err))
 	}
 	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
 		return outcomeFields{}, fmt.Errorf("%w: unexpected data after the JSON value: %.40q", ErrNotOutcome, rest)

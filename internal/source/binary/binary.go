@@ -92,8 +92,8 @@ func (s *Source) run(ctx context.Context, e *entry, action tool.Action, creq cat
 		spec = &cp
 	}
 	res, err := invoke.Run(ctx, spec, req)
-	scrubSecrets(secrets, res, err)                      // secrets.go
-	noteRun(&r, action, res)                             // audit.go
+	scrubSecrets(secrets, res, err)  // secrets.go
+	noteRun(&r, action, res)         // audit.go
 	if v := refusal(err); v != nil { // a value the model sent, refused before anything ran: data for the model
 		r.Outcome = tool.Fail(fmt.Sprintf("tool %q: %s", e.t().Name, v.Message))
 		return r, nil

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/internal/dupkey"
+	"github.com/toolhost/toolhost/internal/plainjson"
 	"github.com/toolhost/toolhost/internal/toolname"
 )
 
@@ -195,16 +196,7 @@ func Decode(data []byte) (*Manifest, error) {
 }
 
 // jsonError words a decoding error without Go's type names.
-func jsonError(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		if te.Field == "" {
-			return fmt.Sprintf("not a JSON object (a JSON %s)", te.Value)
-		}
-		return fmt.Sprintf("%s: wrong type (a JSON %s)", te.Field, te.Value)
-	}
-	return strings.TrimPrefix(err.Error(), "json: ")
-}
+func jsonError(err error) string { return plainjson.Problem(err) }
 
 func (m *Manifest) warn(format string, args ...any) {
 	m.Warnings = append(m.Warnings, fmt.Sprintf(format, args...))
