@@ -82,7 +82,7 @@ func TestErrFix(t *testing.T) {
 	}{
 		{"catalog problem", catalog.Problem{Err: errors.New("x"), Fix: "do y"}, "do y"},
 		{"mcp error wrapped", fmt.Errorf("call t: %w", &catalog.Error{Op: "start", Source: "mcp.s",
-			Err: &mcp.Error{Server: "s", Op: "start", Err: mcp.ErrExited, Fix: "run it by hand"}, Fix: "run it by hand"}), "run it by hand"},
+			Err: &mcp.Error{Source: "s", Op: "start", Err: mcp.ErrExited, Fix: "run it by hand"}, Fix: "run it by hand"}), "run it by hand"},
 		{"plain", errors.New("x"), ""},
 	} {
 		if got := errFix(tt.err); got != tt.want {

@@ -44,18 +44,20 @@ func (s *sentinel) Is(target error) bool { return target == s.same }
 
 // Error is a failure to get an answer from one MCP server. A tool that ran
 // and reported failure is not an Error: its result has isError set.
+// Its fields are those of the catalog's own error ([catalog.Error]), and
+// the server's stderr tail.
 type Error struct {
-	Server string // the Spec's Name
 	Op     string // "start", "list", "call"
 	Tool   string // the tool, for a call or a bad definition
+	Source string // the server: the Spec's Name
 	Err    error  // wraps one of the sentinels above, and the cause
-	Stderr string // the last lines the server wrote to stderr (stdio servers)
 	Fix    string // what the user can do about it
+	Stderr string // the last lines the server wrote to stderr (stdio servers)
 }
 
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString(`mcp server "` + e.Server + `": ` + e.Op)
+	b.WriteString(`mcp server "` + e.Source + `": ` + e.Op)
 	if e.Tool != "" {
 		b.WriteString(` "` + e.Tool + `"`)
 	}

@@ -70,7 +70,7 @@ func TestFailures(t *testing.T) {
 				}
 				t.Fatalf("Call = %v; want an *Error wrapping %v", err, tt.want)
 			}
-			if e.Server != "bad" || e.Op != tt.wantOp || !strings.Contains(err.Error(), tt.wantIn) {
+			if e.Source != "bad" || e.Op != tt.wantOp || !strings.Contains(err.Error(), tt.wantIn) {
 				t.Errorf("error %q (op %q), want op %q and %q in it", err, e.Op, tt.wantOp, tt.wantIn)
 			}
 			if !strings.Contains(e.Stderr, tt.wantInErr) {

@@ -189,7 +189,7 @@ func (s *Source) backingOff(op, tool string) error {
 	if r.Fix != "" {
 		fix = r.Fix + "; " + fix
 	}
-	return &Error{Server: s.spec.Name, Op: op, Tool: tool, Stderr: r.Stderr, Fix: fix,
+	return &Error{Source: s.spec.Name, Op: op, Tool: tool, Stderr: r.Stderr, Fix: fix,
 		Err: &rememberedError{r: r, wait: wait}}
 }
 
