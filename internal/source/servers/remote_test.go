@@ -117,6 +117,10 @@ url = "`+url+`"
 	}
 	problems := cat.Report().Problems
 	if len(problems) != 1 || !strings.Contains(problems[0].Error(), "source remote.gone: listing its tools: ") {
-		t.Errorf("problems %v, want one of remote.gone", problems)
+		t.Fatalf("problems %v, want one of remote.gone", problems)
+	}
+	// The remote's fix reaches every face as a field of the problem's cause.
+	if fix := catalog.FixOf(problems[0]); !strings.HasPrefix(fix, "check that the provider is running and reachable at "+url) {
+		t.Errorf("fix %q, want the remote's", fix)
 	}
 }
