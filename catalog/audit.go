@@ -98,9 +98,11 @@ func (n *callNote) refuseLimited(name string, perMinute int, wait time.Duration)
 // [Options.Limiter].
 //
 // err is non-nil only when no answer could be had. That is an unknown
-// tool (wrapping [ErrUnknownTool]), or a binary that is missing, not
-// executable, timed out, flooded stdout or broke the protocol. The error
-// variables of this package name these, each in an [*Error] with the fix.
+// tool (wrapping [ErrUnknownTool]), or a source that could not answer: a
+// binary missing, not executable, timed out, flooding stdout or breaking
+// the protocol, an MCP server that did not start. Each comes in an
+// [*Error] with the fix. This package's error variables name what any
+// source may give ([ErrTimeout]…). A source names its own.
 // It is also an Ask that failed, or ctx cancelled, which kills the binary.
 //
 // With [Options.Audit] set, each call appends one line to the log once it
