@@ -95,7 +95,8 @@
 //   - [catalog.ErrNotFound], [catalog.ErrNotExecutable],
 //     [catalog.ErrTimeout], [catalog.ErrOutputTooLarge]: as any source's.
 //   - [ErrExit]: a schema request that failed, with the stderr tail.
-//   - [ErrNotJSON], [ErrNotSchema].
+//   - [ErrNotJSON], and [tool.ErrNotSchema]: JSON, but not a schema
+//     response.
 //   - [ErrProtocol]: a binary that described itself answered run with no
 //     outcome.
 //   - [ErrToolNotOffered]: the message lists the names the binary offers.

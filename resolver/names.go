@@ -18,7 +18,6 @@ var (
 	ErrExit           = binary.ErrExit           // a schema request that failed, with the stderr tail
 	ErrNotJSON        = binary.ErrNotJSON        // the answer to schema is not JSON
 	ErrProtocol       = binary.ErrProtocol       // a binary that described itself answered run with no outcome
-	ErrNotSchema      = binary.ErrNotSchema      // the answer is JSON but not a schema response
 	ErrToolNotOffered = binary.ErrToolNotOffered // the binary does not offer the tool the entry names
 )
 

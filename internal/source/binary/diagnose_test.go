@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/tool"
 )
 
 func TestDiagnosis(t *testing.T) {
@@ -50,7 +51,7 @@ func TestDiagnosis(t *testing.T) {
 			[]string{"stdout is not JSON", `{\"tools\": [`, "[tools.broken.parameters.ARG]", "must print only its JSON answer on stdout and log to stderr"}},
 		{"plain program", `["%EXE%", "plain"]`, "", ErrNotJSON,
 			[]string{"hello world", "[tools.broken.parameters.ARG]"}},
-		{"not a schema", `["%EXE%", "not-schema"]`, "", ErrNotSchema,
+		{"not a schema", `["%EXE%", "not-schema"]`, "", tool.ErrNotSchema,
 			[]string{`no "tools" field`, "[tools.broken.parameters.ARG]", "upgrade the binary"}},
 		{"timeout", `["%EXE%", "hang"]`, `timeout = "300ms"`, catalog.ErrTimeout,
 			[]string{"timed out after ", "raise timeout in [tools.broken]"}},

@@ -1,13 +1,10 @@
 package binary
 
-import (
-	"errors"
-
-	"github.com/toolhost/toolhost/tool"
-)
+import "errors"
 
 // Errors that say why a binary gave no usable answer, beside those any
-// source may give ([catalog.ErrNotFound], [catalog.ErrTimeout]…). Callers
+// source may give ([catalog.ErrNotFound], [catalog.ErrTimeout]…) and
+// [tool.ErrNotSchema], an answer that is JSON but not a schema response. Callers
 // test them with errors.Is. Each comes wrapped in a [*catalog.Error] that
 // carries the cause and the fix.
 var (
@@ -21,9 +18,6 @@ var (
 	// ErrProtocol: a binary that described itself (answered schema) then
 	// exited 0 from run or format_arguments without printing an outcome.
 	ErrProtocol = errors.New("protocol error")
-	// ErrNotSchema: the answer is JSON but not a schema response
-	// ({"tools":[…]}).
-	ErrNotSchema = tool.ErrNotSchema
 	// ErrToolNotOffered: the binary answered, but does not offer the tool
 	// the entry names. The message lists the names it offers.
 	ErrToolNotOffered = errors.New("tool not offered by the binary")

@@ -144,7 +144,7 @@ type storedErr struct {
 var sentinels = map[string]error{
 	"unknown_tool": catalog.ErrUnknownTool, "invalid_name": catalog.ErrInvalidName, "duplicate": catalog.ErrDuplicate,
 	"not_object": catalog.ErrNotObject, "not_found": catalog.ErrNotFound, "not_executable": catalog.ErrNotExecutable,
-	"exit": ErrExit, "not_json": ErrNotJSON, "protocol": ErrProtocol, "not_schema": ErrNotSchema,
+	"exit": ErrExit, "not_json": ErrNotJSON, "protocol": ErrProtocol, "not_schema": tool.ErrNotSchema,
 	"timeout": catalog.ErrTimeout, "output_too_large": catalog.ErrOutputTooLarge, "tool_not_offered": ErrToolNotOffered,
 }
 

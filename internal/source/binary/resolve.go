@@ -464,7 +464,7 @@ func (s *Source) fixFor(e *config.Entry, g *group, cause error) string {
 		return fmt.Sprintf("a binary must answer the schema action quickly and without side effects; raise timeout in [%s], or declare its parameters in TOML so it is not asked:\n%s", e.Key(), parametersBlock(e))
 	case errors.Is(cause, catalog.ErrOutputTooLarge):
 		return "the binary must print only its JSON answer on stdout and log to stderr; upgrade it, or declare its parameters in TOML:\n" + parametersBlock(e)
-	case errors.Is(cause, ErrExit), errors.Is(cause, ErrNotJSON), errors.Is(cause, ErrNotSchema):
+	case errors.Is(cause, ErrExit), errors.Is(cause, ErrNotJSON), errors.Is(cause, tool.ErrNotSchema):
 		if script, dir, ok := missingScript(g.spec, s.root); ok && errors.Is(cause, ErrExit) {
 			return fmt.Sprintf("the script %s is missing: %s exited without running it (relative paths are taken from %s); create it, or fix command in [%s]",
 				script, firstWord(g), dir, e.Key())
