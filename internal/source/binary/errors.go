@@ -2,11 +2,11 @@ package binary
 
 import "errors"
 
-// Errors that say why a binary gave no usable answer, beside those any
-// source may give ([catalog.ErrNotFound], [catalog.ErrTimeout]…) and
-// [tool.ErrNotSchema], an answer that is JSON but not a schema response. Callers
-// test them with errors.Is. Each comes wrapped in a [*catalog.Error] that
-// carries the cause and the fix.
+// Errors that say why a binary gave no usable answer. Any source may also
+// give catalog.ErrNotFound, catalog.ErrTimeout and the like. An answer
+// that is JSON but no schema response is tool.ErrNotSchema. Callers test
+// them with errors.Is. Each comes wrapped in a *catalog.Error that carries
+// the cause and the fix.
 var (
 	// ErrExit: the binary exited with a non-zero status without answering
 	// a schema request. The message carries the tail of its stderr. A run
