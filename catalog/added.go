@@ -63,7 +63,7 @@ func (c *Catalog) AddBase(ctx context.Context, src Source) error {
 	c.mu.Lock()
 	if c.base != nil || len(c.sources) > 0 {
 		c.mu.Unlock()
-		return fmt.Errorf("resolver: add base source %q: the catalog has its sources already", src.Name())
+		return fmt.Errorf("add base source %q: the catalog has its sources already", src.Name())
 	}
 	c.mu.Unlock()
 	return c.addSource(ctx, src, &added{src: src, base: true}, nil)
@@ -144,10 +144,10 @@ func (c *Catalog) enroll(src Source, a *added, kept []Listed) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
-		return fmt.Errorf("resolver: add source %q: the catalog is closed", name)
+		return fmt.Errorf("add source %q: the catalog is closed", name)
 	}
 	if c.sources[name] != nil || (c.base != nil && c.base.src.Name() == name) {
-		return fmt.Errorf("resolver: add source %q: %w (a source of that name is served)", name, ErrDuplicate)
+		return fmt.Errorf("add source %q: %w (a source of that name is served)", name, ErrDuplicate)
 	}
 	a.rank = c.ranks
 	c.ranks++
@@ -187,7 +187,7 @@ func (c *Catalog) watch(ctx context.Context, src Source, a *added, kept []Listed
 	if c.closed { // Close ran meanwhile
 		c.mu.Unlock()
 		cancel()
-		return fmt.Errorf("resolver: add source %q: the catalog is closed", name)
+		return fmt.Errorf("add source %q: the catalog is closed", name)
 	}
 	a.cancel = cancel
 	c.mu.Unlock()
@@ -287,9 +287,7 @@ func (c *Catalog) listSource(ctx context.Context, a *added) {
 		problems = append(problems, Problem{Place: "source " + name, Err: fmt.Errorf("listing its tools: %w", err)})
 		tools = nil
 	}
-	if r, ok := a.src.(Reporter); ok {
-		problems = append(problems, r.Problems()...)
-	}
+	problems = append(problems, a.src.Problems()...)
 	fresh := map[string]*entry{}
 	for _, t := range tools {
 		e, err := sourceEntry(name, t, a.lazy)
@@ -441,9 +439,7 @@ func (c *Catalog) listBase(ctx context.Context, a *added) {
 	} else {
 		idx.Tools, problems = c.listTools(ctx, a)
 	}
-	if r, ok := a.src.(Reporter); ok {
-		problems = append(r.Problems(), problems...)
-	}
+	problems = append(a.src.Problems(), problems...)
 	fresh := make(map[string]*entry, len(idx.Tools))
 	entries := make([]entry, len(idx.Tools)) // one allocation: a warm start lists every tool of the base
 	for i, l := range idx.Tools {
@@ -474,6 +470,7 @@ func (c *Catalog) listBase(ctx context.Context, a *added) {
 	fresh = c.placeSourcesLocked(fresh)
 	changed := !sameTools(c.tools, fresh)
 	c.tools = fresh
+	c.categories = idx.Categories
 	a.problems = problems
 	a.lists++
 	var fns []func()
@@ -535,10 +532,10 @@ func sameTools(a, b map[string]*entry) bool {
 // schema is checked to be an object schema and compiled on first use.
 func sourceEntry(source string, t *Tool, lazy bool) (*entry, error) {
 	if t == nil {
-		return nil, fmt.Errorf("resolver: source %q listed a nil tool", source)
+		return nil, fmt.Errorf("source %q listed a nil tool", source)
 	}
 	if err := CheckName(t.Name); err != nil {
-		return nil, fmt.Errorf("resolver: source %q: %w", source, err)
+		return nil, fmt.Errorf("source %q: %w", source, err)
 	}
 	if t.InputSchema == nil {
 		t.InputSchema = EmptyObject()
@@ -549,11 +546,11 @@ func sourceEntry(source string, t *Tool, lazy bool) (*entry, error) {
 	} else {
 		var err error
 		if args, err = CompileSchema(t.InputSchema); err != nil {
-			return nil, fmt.Errorf("resolver: source %q: tool %q: %w", source, t.Name, err)
+			return nil, fmt.Errorf("source %q: tool %q: %w", source, t.Name, err)
 		}
 	}
 	if _, err := json.Marshal(t.Annotations); err != nil { // IdentityOf marshals them
-		return nil, fmt.Errorf("resolver: source %q: tool %q: annotations are not JSON: %v", source, t.Name, err)
+		return nil, fmt.Errorf("source %q: tool %q: annotations are not JSON: %v", source, t.Name, err)
 	}
 	if t.Source == "" {
 		t.Source = "source " + source
@@ -632,7 +629,7 @@ func (c *Catalog) closeSources() error {
 			cancels[i]()
 		}
 		if err := a.src.Close(); err != nil {
-			errs = append(errs, fmt.Errorf("resolver: closing source %q: %w", a.src.Name(), err))
+			errs = append(errs, fmt.Errorf("closing source %q: %w", a.src.Name(), err))
 		}
 	}
 	return errors.Join(errs...)

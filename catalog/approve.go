@@ -38,18 +38,18 @@ type Approval struct {
 // ErrApprovalRequired when nobody can be asked, an error wrapping
 // ErrNoAnswer when the face asks in a later request, or Approve's own
 // failure.
-func (c *Catalog) approve(ctx context.Context, e *entry, name string, args map[string]any, ask func(context.Context, Approval) (bool, error)) (*tool.Outcome, error) {
+func (c *Catalog) approve(ctx context.Context, n *callNote, e *entry, name string, args map[string]any, ask func(context.Context, Approval) (bool, error)) (*tool.Outcome, error) {
 	t := e.t()
 	setting := runSetting(t)
 	if ask == nil {
-		noteApproval(ctx, audit.DecisionRefused)
-		return nil, &Error{Tool: name, Action: tool.ActionRun, Err: fmt.Errorf("%w (%s)", ErrApprovalRequired, setting),
+		n.noteApproval(ctx, audit.DecisionRefused)
+		return nil, &Error{Op: string(tool.ActionRun), Tool: name, Err: fmt.Errorf("%s: %w (%s)", tool.ActionRun, ErrApprovalRequired, setting),
 			Fix: "call it where a person can approve it: `toolhost call` on a terminal (or with --yes, typed by that person), " +
 				"an MCP client that supports elicitation, the page of `toolhost serve --http`, or a Go host that sets CallOptions.Approve; " +
 				"or, if it may run without approval, change " + setting + ` to run = "unattended"`}
 	}
 	ok, err := ask(ctx, Approval{Tool: name, Rendered: c.render(ctx, e, name, args), Arguments: args, Setting: setting})
-	noteApproval(ctx, decision(ok, err)) // audit.go
+	n.noteApproval(ctx, decision(ok, err)) // audit.go
 	if err != nil {
 		return nil, fmt.Errorf("tool %q: asking for approval: %w", name, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/toolhost/toolhost/internal/dupkey"
+	"github.com/toolhost/toolhost/internal/wirejson"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -38,7 +39,7 @@ func DecodeArguments(data []byte) (map[string]any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	if err := dec.Decode(&args); err != nil {
-		return nil, fmt.Errorf("arguments are not valid JSON: %v", strings.TrimPrefix(err.Error(), "json: "))
+		return nil, fmt.Errorf("arguments are not valid JSON: %v", wirejson.Problem(err))
 	}
 	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
 		return nil, fmt.Errorf("arguments: unexpected data after the JSON object: %.40q", rest)
@@ -46,12 +47,12 @@ func DecodeArguments(data []byte) (map[string]any, error) {
 	return args, nil
 }
 
-// ForValidation returns a copy of a JSON value tree in which every
+// forValidation returns a copy of a JSON value tree in which every
 // json.Number is a Go number the validator understands: an integer that
 // fits int64 (or uint64) as such, any other number as float64. Only
 // validation sees the copy. The tool gets the digits as sent. Bounds on
 // integers beyond 2^63 are checked to float64 precision.
-func ForValidation(v any) any {
+func forValidation(v any) any {
 	return mapScalars(v, func(v any) any {
 		n, ok := v.(json.Number)
 		if !ok {

@@ -12,13 +12,14 @@ import (
 
 // This file writes the audit line of each call ([Options.Audit],
 // docs/audit.md). Call wraps the call path (call.go). When the catalog has
-// a log, Call collects in the call's context what only the path knows:
-// the approval decision, a sandbox denial, the process's exit status and
-// bytes. It writes them in the one [audit.Record] it writes when the call
-// ends.
+// a log, Call hands the path a note. The path writes in it what only it
+// knows: the approval decision, and what each round's [CallResult]
+// reports (a sandbox denial, the process's exit status and bytes). Call
+// writes them in the one [audit.Record] it writes when the call ends.
 
 // callNote is what the call path tells the audit line while a call runs.
-// One goroutine (the call's) writes it.
+// One goroutine (the call's) writes it. A nil note, as when the catalog
+// keeps no log, records nothing.
 type callNote struct {
 	approval          audit.Approval
 	denial            string
@@ -28,69 +29,46 @@ type callNote struct {
 	limited           bool     // the rate limit refused the call
 }
 
-type noteKey struct{}
-
-// noteOf returns the note of the call ctx belongs to, nil when the
-// catalog keeps no audit log.
-func noteOf(ctx context.Context) *callNote {
-	n, _ := ctx.Value(noteKey{}).(*callNote)
-	return n
-}
-
 // noteApproval records what the approval path decided, and by which
 // face: the one that took the call ([audit.CallerFrom]).
-func noteApproval(ctx context.Context, decision string) {
-	if n := noteOf(ctx); n != nil && decision != "" {
+func (n *callNote) noteApproval(ctx context.Context, decision string) {
+	if n != nil && decision != "" {
 		n.approval = audit.Approval{Decision: decision, By: audit.CallerFrom(ctx).Face}
+	}
+}
+
+// noteRound records what a source reported of one round of the call: its
+// exit status and bytes, summed over the rounds, and a sandbox denial.
+func (n *callNote) noteRound(r *CallResult) {
+	if n == nil {
+		return
+	}
+	if r.Exit != nil {
+		exit := *r.Exit
+		n.exit = &exit
+	}
+	n.bytesIn += r.BytesIn
+	n.bytesOut += r.BytesOut
+	if r.Denial != "" {
+		n.denial = r.Denial
+	}
+}
+
+// noteSecrets records the Secret answers of a round, for the line to
+// redact.
+func (n *callNote) noteSecrets(vals []string) {
+	if n != nil {
+		n.secrets = append(n.secrets, vals...)
 	}
 }
 
 // refuseLimited is the outcome of a call the rate limit refuses (perMinute
 // calls admitted already; wait until the next), noted for the audit line.
-func refuseLimited(ctx context.Context, name string, perMinute int, wait time.Duration) tool.Outcome {
-	if n := noteOf(ctx); n != nil {
+func (n *callNote) refuseLimited(name string, perMinute int, wait time.Duration) tool.Outcome {
+	if n != nil {
 		n.limited = true
 	}
 	return ratelimit.Refusal(name, perMinute, wait)
-}
-
-// A source tells the audit line of the call it runs (ctx) what only it
-// knows, with these. Each does nothing when the catalog keeps no log.
-
-// NoteDenial records the sandbox's refusal the call's outcome reports,
-// what was denied.
-func NoteDenial(ctx context.Context, what string) {
-	if n := noteOf(ctx); n != nil && what != "" {
-		n.denial = what
-	}
-}
-
-// NoteRun records a finished run of the call's tool in a process: its
-// exit status and the bytes of its request and of its stdout, summed over
-// a call's rounds. Other requests (format_arguments, schema) are not the
-// call's.
-func NoteRun(ctx context.Context, exit, requestBytes, stdoutBytes int) {
-	if n := noteOf(ctx); n != nil {
-		n.exit = &exit
-		n.bytesIn += int64(requestBytes)
-		n.bytesOut += int64(stdoutBytes)
-	}
-}
-
-// NoteSent records the bytes of a request sent to a long-lived process.
-func NoteSent(ctx context.Context, size int) {
-	if n := noteOf(ctx); n != nil {
-		n.bytesIn += int64(size)
-	}
-}
-
-// SandboxProfiler is implemented by a [Source] whose tools run under an
-// OS sandbox: the audit line of a call names the profile.
-type SandboxProfiler interface {
-	// SandboxProfile names the sandbox the tool's processes run in:
-	// "default", "custom" or "off", "" when the source does not serve
-	// the tool.
-	SandboxProfile(name string) string
 }
 
 // Call runs the named tool with args. It owns the call from lookup to
@@ -120,9 +98,11 @@ type SandboxProfiler interface {
 // [Options.Limiter].
 //
 // err is non-nil only when no answer could be had. That is an unknown
-// tool (wrapping [ErrUnknownTool]), or a binary that is missing, not
-// executable, timed out, flooded stdout or broke the protocol. The error
-// variables of this package name these, each in an [*Error] with the fix.
+// tool (wrapping [ErrUnknownTool]), or a source that could not answer: a
+// binary missing, not executable, timed out, flooding stdout or breaking
+// the protocol, an MCP server that did not start. Each comes in an
+// [*Error] with the fix. This package's error variables name what any
+// source may give ([ErrTimeout]…). A source names its own.
 // It is also an Ask that failed, or ctx cancelled, which kills the binary.
 //
 // With [Options.Audit] set, each call appends one line to the log once it
@@ -130,11 +110,11 @@ type SandboxProfiler interface {
 // line names the caller the context carries ([audit.WithCaller]).
 func (c *Catalog) Call(ctx context.Context, name string, args map[string]any, opts *CallOptions) (tool.Outcome, error) {
 	if c.audit == nil {
-		return c.call(ctx, name, args, opts)
+		return c.call(ctx, nil, name, args, opts)
 	}
 	start := time.Now()
 	n := &callNote{}
-	out, err := c.call(context.WithValue(ctx, noteKey{}, n), name, args, opts)
+	out, err := c.call(ctx, n, name, args, opts)
 	c.writeAudit(ctx, start, time.Since(start), name, args, n, out, err)
 	return out, err
 }
@@ -162,9 +142,7 @@ func (c *Catalog) writeAudit(ctx context.Context, start time.Time, d time.Durati
 		case t.Run == RunUnattended && t.Provenance["run"] != "" && r.Approval == (audit.Approval{}):
 			r.Approval = audit.Approval{Decision: audit.DecisionUnattended}
 		}
-		if p, ok := e.src.sandboxProfiler(); ok {
-			r.Sandbox.Profile = p.SandboxProfile(name)
-		}
+		r.Sandbox.Profile = e.sandbox
 	}
 	r.Sandbox.Denial = n.denial
 	switch {
@@ -194,14 +172,4 @@ func decision(ok bool, err error) string {
 		return audit.DecisionApproved
 	}
 	return audit.DecisionDeclined
-}
-
-// sandboxProfiler returns a's source as a [SandboxProfiler], false for a
-// registered tool (a nil a) or a source that is none.
-func (a *added) sandboxProfiler() (SandboxProfiler, bool) {
-	if a == nil {
-		return nil, false
-	}
-	p, ok := a.src.(SandboxProfiler)
-	return p, ok
 }

@@ -59,9 +59,10 @@ var ErrNoAnswer = errors.New("no answer now")
 // defaultMaxRounds bounds the questions answered in one call.
 const defaultMaxRounds = 8
 
-// call is [Catalog.Call] without its audit line (audit.go): the call
-// path, from lookup to outcome, in its span (spans.go).
-func (c *Catalog) call(ctx context.Context, name string, args map[string]any, opts *CallOptions) (out tool.Outcome, err error) {
+// call is [Catalog.Call] without writing its audit line (audit.go): the
+// call path, from lookup to outcome, in its span (spans.go). It notes in
+// n what the line needs. n is nil when the catalog keeps no log.
+func (c *Catalog) call(ctx context.Context, n *callNote, name string, args map[string]any, opts *CallOptions) (out tool.Outcome, err error) {
 	ctx, call := telemetry.StartCall(ctx, name) // "tools/call NAME" (spans.go)
 	var e *entry
 	defer func() { endCall(call, e, out, err) }()
@@ -85,18 +86,18 @@ func (c *Catalog) call(ctx context.Context, name string, args map[string]any, op
 		return skipped(name, t), nil
 	case RunAsk:
 		if wait := c.limits.Wait(name, t.RateLimit); wait > 0 { // nobody approves a call the limit refuses
-			return refuseLimited(ctx, name, t.RateLimit, wait), nil
+			return n.refuseLimited(name, t.RateLimit, wait), nil
 		}
-		if declined, err := c.approveTraced(ctx, e, name, checked, o.Approve); declined != nil || err != nil {
+		if declined, err := c.approveTraced(ctx, n, e, name, checked, o.Approve); declined != nil || err != nil {
 			if declined == nil {
 				return tool.Outcome{}, err
 			}
 			return *declined, nil
 		}
 	}
-	if n := e.t().RateLimit; n > 0 { // counted here, just before the tool starts
-		if wait, ok := c.limits.Admit(name, n); !ok {
-			return refuseLimited(ctx, name, n, wait), nil
+	if limit := e.t().RateLimit; limit > 0 { // counted here, just before the tool starts
+		if wait, ok := c.limits.Admit(name, limit); !ok {
+			return n.refuseLimited(name, limit, wait), nil
 		}
 	}
 	answers := maps.Clone(o.Answers)
@@ -106,7 +107,11 @@ func (c *Catalog) call(ctx context.Context, name string, args map[string]any, op
 	maps.Copy(answers, e.t().Answers) // questions.ID.answer: the configuration's answers win
 	asked := 0
 	for {
-		out, each, err := c.runOnce(withAnswerSecrets(ctx, c.secretQs.values(name, answers)), e, checked, answers, o.OnEvent) // secretanswers.go
+		secrets := c.secretQs.values(name, answers) // secretanswers.go
+		n.noteSecrets(secrets)
+		r, err := c.runOnce(ctx, e, CallRequest{Tool: e.name, Args: checked, Answers: answers, Secrets: secrets, OnEvent: o.OnEvent})
+		n.noteRound(&r)
+		out, each := r.Outcome, r.QuestionsEach
 		if err != nil || out.Type != tool.KindNeedsInput || out.Question == nil {
 			return out, err
 		}
@@ -192,27 +197,26 @@ func unanswered(qs []tool.Question, answers map[string]any) tool.Outcome {
 }
 
 // runOnce runs one round of a call: the handler of a registered tool, or
-// one call of a source's tool. each says whether the questions of a
-// needs_input outcome count one by one ([CallResult.QuestionsEach]).
-func (c *Catalog) runOnce(ctx context.Context, e *entry, args, answers map[string]any, onEvent func(tool.Event)) (_ tool.Outcome, each bool, err error) {
-	if e.handler != nil || !tracesRuns(e.src.src) { // a binary's run is traced by the spawner
+// one call of a source's tool. req.Answers are cloned for it. A success is
+// checked against the tool's output schema.
+func (c *Catalog) runOnce(ctx context.Context, e *entry, req CallRequest) (_ CallResult, err error) {
+	if e.handler != nil { // a source traces its own runs (a binary's: the spawner)
 		var span telemetry.Span
 		ctx, span = telemetry.Start(ctx, telemetry.SpanToolRun)
 		defer func() { span.End(err) }()
 	}
+	req.Answers = maps.Clone(req.Answers)
+	var r CallResult
 	if e.handler != nil {
-		out, err := callHandler(context.WithValue(ctx, answersKey{}, maps.Clone(answers)), e, args)
-		return out, true, err
+		r.QuestionsEach = true
+		r.Outcome, err = callHandler(context.WithValue(ctx, answersKey{}, req.Answers), e, req.Args)
+	} else {
+		r, err = e.src.src.Call(ctx, req)
 	}
-	r, err := e.src.src.Call(ctx, CallRequest{Tool: e.name, Args: args, Answers: maps.Clone(answers), OnEvent: onEvent})
-	return r.Outcome, r.QuestionsEach, err
-}
-
-// tracesRuns reports whether src traces its tools' runs itself
-// ([RunTracer]).
-func tracesRuns(src Source) bool {
-	t, ok := src.(RunTracer)
-	return ok && t.TracesRuns()
+	if err == nil {
+		r.Outcome = e.checkOutput(r.Outcome) // output.go
+	}
+	return r, err
 }
 
 // answersKey is the context key of the answers a dynamic tool was given.

@@ -52,9 +52,15 @@ type entry struct {
 	detail *Tool    // nil until t ran for an indexed entry: use t
 	lazy   Detailer // gives the detail of an indexed entry
 
+	refuse  func(map[string]any) *ValidationError // the source's own check of the values ([Listed.Refuse])
+	sandbox string                                // the sandbox the tool runs in ([Listed.Sandbox])
+
 	argsOnce sync.Once
 	args     *ArgSchema // compiled input schema; nil until needed for an indexed entry
 	argsErr  error
+
+	outOnce sync.Once
+	out     outputChecker // compiled output schema, at the first structured answer (output.go)
 }
 
 // newEntry returns the entry of a tool whose detail is at hand.
@@ -72,6 +78,7 @@ func listedEntry(l Listed, a *added) *entry {
 // setListed makes e the entry of a tool an [Indexer] listed.
 func (e *entry) setListed(l Listed, a *added) {
 	e.name, e.summary, e.enabled, e.lazy, e.args, e.src = l.Name, l.Summary, l.Enabled, l.Detail, l.Args, a
+	e.refuse, e.sandbox = l.Refuse, l.Sandbox
 }
 
 // t returns the entry's tool, decoding it on first use when it was
@@ -90,7 +97,7 @@ func (e *entry) t() *Tool {
 func (e *entry) Detail() *Tool { return e.t() }
 
 // checker returns the entry's compiled input schema, compiling it on first
-// use (with the source's own check of the values, [Refuser]).
+// use (with the source's own check of the values, [Listed.Refuse]).
 func (c *Catalog) checker(e *entry) (*ArgSchema, error) {
 	e.argsOnce.Do(func() {
 		if e.args != nil {
@@ -101,8 +108,8 @@ func (c *Catalog) checker(e *entry) (*ArgSchema, error) {
 			e.argsErr = fmt.Errorf("tool %q: %w", e.name, err)
 			return
 		}
-		if r, ok := e.lazy.(Refuser); ok {
-			a = a.WithRefuse(r.Refuse) // a copy: the compiled schema is shared by entries with the same schema
+		if e.refuse != nil {
+			a = a.WithRefuse(e.refuse) // a copy: the compiled schema is shared by entries with the same schema
 		}
 		e.args = a
 	})
@@ -130,12 +137,14 @@ type Catalog struct {
 	tools    map[string]*entry
 	subs     map[int]func()
 	nextSub  int
-	identity *Identity         // nil: recompute
-	listJSON []byte            // the tools/list result; nil: recompute
-	base     *added            // the base source (AddBase); nil: none
-	sources  map[string]*added // the sources added with AddSource or Restore, by name (added.go)
-	ranks    int               // sources enrolled so far: the next one's rank
-	closed   bool              // Close ran: no source is added or listed again
+	identity *Identity // nil: recompute
+	listJSON []byte    // the tools/list result; nil: recompute
+	base     *added    // the base source (AddBase); nil: none
+	// categories are those of the base's last listing ([Index.Categories]).
+	categories []Category
+	sources    map[string]*added // the sources added with AddSource or Restore, by name (added.go)
+	ranks      int               // sources enrolled so far: the next one's rank
+	closed     bool              // Close ran: no source is added or listed again
 }
 
 // New returns an empty catalog: add its sources with [Catalog.AddBase]
@@ -445,7 +454,7 @@ func (c *Catalog) SourceOf(name string) (source string, ok bool) {
 // is spawned unless one changed. Refresh reports whether the tools the
 // catalog serves changed. If so, the identity changed and the subscribers were
 // notified. A catalog whose base is no Refresher reports false. [Catalog.Call]
-// runs a cheaper check itself ([Freshener]). A server may call Refresh
+// runs a cheaper check itself (beforeCall). A server may call Refresh
 // before answering tools/list.
 func (c *Catalog) Refresh(ctx context.Context) (changed bool, err error) {
 	c.mu.Lock()
@@ -458,25 +467,18 @@ func (c *Catalog) Refresh(ctx context.Context) (changed bool, err error) {
 	var served atomic.Bool // notified on this goroutine, or on another that changed the catalog meanwhile
 	cancel := c.Subscribe(func() { served.Store(true) })
 	defer cancel()
-	if _, err := r.Refresh(ctx); err != nil {
+	if _, err := r.Refresh(ctx, false); err != nil {
 		return false, err
 	}
 	return served.Load(), nil
 }
 
 // Categories returns the categories the base source's tools name
-// ([Categorizer]), sorted by id, nil when it names none.
+// ([Index.Categories]), sorted by id, nil when it names none.
 func (c *Catalog) Categories() []Category {
 	c.mu.Lock()
-	base := c.base
-	c.mu.Unlock()
-	if base == nil {
-		return nil
-	}
-	if k, ok := base.src.(Categorizer); ok {
-		return k.Categories()
-	}
-	return nil
+	defer c.mu.Unlock()
+	return slices.Clone(c.categories)
 }
 
 // refresher returns a's source as a [Refresher], false for none.

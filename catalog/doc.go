@@ -11,20 +11,23 @@
 //   - the tool as a catalog serves it ([Definition], [Tool], [RunMode],
 //     [Category]).
 //   - the identity of a set of tools ([Identity], [IdentityOf]).
-//   - the errors and problems of a resolution ([Error], [Problem],
-//     [Report] and the sentinel errors).
+//   - the one error of its boundary ([Error]: Op, Tool, Source, Err,
+//     Fix), the problems of a resolution ([Problem], [Report]) and the
+//     sentinel errors every source shares ([ErrTimeout]…).
 //   - the validation of a call's arguments against a tool's input schema
 //     ([CompileSchema], [ArgSchema], [Compiled], [ValidateArguments],
 //     [DecodeArguments]: docs/validation.md).
 //   - the contract through which a catalog knows a source of tools
-//     ([Source]: list the tools, run one call, format arguments, notice
-//     changes, close).
+//     ([Source]: list the tools and their problems, run one call, format
+//     arguments, notice changes, close). What a run reports travels in
+//     [CallResult], its secrets in [CallRequest]. A base source may also
+//     be an [Indexer] and a [Refresher].
 //
-// It imports the protocol ([tool]), the spawner's error values and
-// argument checks, the configuration's run modes, the audit log, the rate
-// limiter, telemetry, the ground's JSON helpers and the JSON Schema
-// library. Sources such as local binaries and MCP servers import it to
-// describe their tools, never the other way round. Package resolver makes
-// a catalog from a configuration (see its New). It names these types
-// again, so that embedders keep one import.
+// It imports the protocol ([tool]), the audit log, the rate limiter,
+// telemetry, the ground's JSON helpers and shared errors, and the JSON
+// Schema library. It imports neither the spawner nor the configuration.
+// Sources such as local binaries and MCP servers import it to describe
+// their tools, never the other way round. Package resolver makes a
+// catalog from a configuration (see its New). Embedders use this
+// package's types from here.
 package catalog

@@ -27,10 +27,10 @@ type Handler func(ctx context.Context, args map[string]any) (tool.Outcome, error
 // Subscribers are notified and the identity changes. h must not be nil.
 func (c *Catalog) Register(def Definition, h Handler) error {
 	if h == nil {
-		panic("resolver: Register with a nil handler")
+		panic("catalog: Register with a nil handler")
 	}
 	if err := CheckName(def.Name); err != nil {
-		return fmt.Errorf("resolver: register: %w", err)
+		return fmt.Errorf("register: %w", err)
 	}
 	schema := CloneMap(def.InputSchema)
 	if schema == nil {
@@ -38,10 +38,10 @@ func (c *Catalog) Register(def Definition, h Handler) error {
 	}
 	args, err := CompileSchema(schema)
 	if err != nil {
-		return fmt.Errorf("resolver: register %q: %w", def.Name, err)
+		return fmt.Errorf("register %q: %w", def.Name, err)
 	}
 	if _, err := json.Marshal(def.Annotations); err != nil { // IdentityOf marshals them
-		return fmt.Errorf("resolver: register %q: annotations are not JSON: %v", def.Name, err)
+		return fmt.Errorf("register %q: annotations are not JSON: %v", def.Name, err)
 	}
 	def.InputSchema = schema
 	def.Annotations = maps.Clone(def.Annotations)
@@ -55,7 +55,7 @@ func (c *Catalog) Register(def Definition, h Handler) error {
 	c.mu.Lock()
 	if old, ok := c.tools[def.Name]; ok {
 		c.mu.Unlock()
-		return fmt.Errorf("resolver: register %q: %w (already served from %s)", def.Name, ErrDuplicate, old.t().Source)
+		return fmt.Errorf("register %q: %w (already served from %s)", def.Name, ErrDuplicate, old.t().Source)
 	}
 	if c.tools == nil {
 		c.tools = map[string]*entry{}
@@ -75,11 +75,11 @@ func (c *Catalog) Unregister(name string) error {
 	e, ok := c.tools[name]
 	if !ok {
 		c.mu.Unlock()
-		return fmt.Errorf("resolver: unregister %q: %w", name, ErrUnknownTool)
+		return fmt.Errorf("unregister %q: %w", name, ErrUnknownTool)
 	}
 	if !e.t().Dynamic {
 		c.mu.Unlock()
-		return fmt.Errorf("resolver: unregister %q: %w (it comes from %s)", name, ErrNotDynamic, e.t().Source)
+		return fmt.Errorf("unregister %q: %w (it comes from %s)", name, ErrNotDynamic, e.t().Source)
 	}
 	delete(c.tools, name)
 	fns := c.changedLocked()

@@ -58,7 +58,7 @@ func TestRegisterErrors(t *testing.T) {
 	t.Run("annotations not JSON", func(t *testing.T) {
 		c := newEmpty(t)
 		err := c.Register(catalog.Definition{Name: "a", Annotations: map[string]any{"x": func() {}}}, echoHandler)
-		want := `resolver: register "a": annotations are not JSON: json: unsupported type: func()`
+		want := `register "a": annotations are not JSON: json: unsupported type: func()`
 		if err == nil || err.Error() != want {
 			t.Fatalf("Register = %v, want %s", err, want)
 		}
@@ -291,5 +291,35 @@ func TestIdentityOf(t *testing.T) {
 	}
 	if got := catalog.IdentityOf([]catalog.Definition{base, other}).ToolsCount; got != 2 {
 		t.Errorf("tools_count = %d, want 2", got)
+	}
+}
+
+// TestRegisteredOutputChecked: a registered tool's structured answer is
+// checked against its output schema, as every source's is; a structured
+// value without text gets its JSON as content.
+func TestRegisteredOutputChecked(t *testing.T) {
+	c := newEmpty(t)
+	def := catalog.Definition{Name: "count", Summary: "Count.", InputSchema: catalog.EmptyObject(),
+		OutputSchema: map[string]any{"type": "object", "properties": map[string]any{"n": map[string]any{"type": "integer"}}, "required": []any{"n"}}}
+	var answer any
+	if err := c.Register(def, func(context.Context, map[string]any) (tool.Outcome, error) {
+		return tool.Outcome{Type: tool.KindSuccess, Structured: answer}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		structured any
+		want       tool.Outcome
+	}{
+		{map[string]any{"n": 3}, tool.Outcome{Type: tool.KindSuccess, Content: `{"n":3}`, Structured: map[string]any{"n": 3}}},
+		{map[string]any{"n": "three"}, tool.Fail(`tool "count" returned structured output that does not match its output schema: validating /properties/n: type: three has type "string", want "integer"`)},
+		{nil, tool.Fail(`tool "count" declares an output schema but its answer has no structured value`)},
+	}
+	for _, tt := range tests {
+		answer = tt.structured
+		out, err := c.Call(t.Context(), "count", nil, nil)
+		if err != nil || !reflect.DeepEqual(out, tt.want) {
+			t.Errorf("structured %v: Call = %+v, %v; want %+v", tt.structured, out, err, tt.want)
+		}
 	}
 }

@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/toolhost/toolhost/internal/invoke"
-	"github.com/toolhost/toolhost/tool"
+	"github.com/toolhost/toolhost/internal/toolerr"
 )
 
 // Errors of the catalog API. Callers test them with errors.Is.
@@ -29,64 +28,47 @@ var (
 	ErrNotDynamic = errors.New("tool is not dynamically registered")
 )
 
-// Errors that say why a binary gave no usable answer. They are the values
-// package invoke detects, so errors.Is works on any error of this package.
-// Each comes wrapped in an [*Error] that carries the cause and the fix.
+// Errors that say why a source gave no usable answer, whichever source
+// detected it: a binary, an MCP server, a remote catalog. Callers test
+// them with errors.Is. Each comes wrapped in an [*Error] that carries the
+// cause and the fix.
 var (
-	// ErrNotFound: the command, its working directory or its interpreter does not exist.
-	ErrNotFound = invoke.ErrNotFound
+	// ErrNotFound: the command, its working directory or its interpreter
+	// does not exist.
+	ErrNotFound = toolerr.ErrNotFound
 	// ErrNotExecutable: the file exists but cannot be executed.
-	ErrNotExecutable = invoke.ErrNotExecutable
-	// ErrExit: the binary exited with a non-zero status without answering a
-	// schema request. The message carries the tail of its stderr. A run
-	// that does so is no error: [Catalog.Call] returns an error outcome with
-	// the exit status and the stderr tail.
-	ErrExit = errors.New("tool failed")
-	// ErrNotJSON: the binary's answer to "schema" is not JSON.
-	ErrNotJSON = errors.New("stdout is not JSON")
-	// ErrProtocol: a binary that described itself (answered schema) then
-	// exited 0 from run or format_arguments without printing an outcome.
-	ErrProtocol = errors.New("protocol error")
-	// ErrNotSchema: the answer is JSON but not a schema response ({"tools":[…]}).
-	ErrNotSchema = tool.ErrNotSchema
-	// ErrTimeout: the binary did not answer within the entry's timeout. It was killed.
-	ErrTimeout = invoke.ErrTimeout
-	// ErrOutputTooLarge: the binary flooded stdout. It was killed.
-	ErrOutputTooLarge = invoke.ErrOutputTooLarge
-	// ErrToolNotOffered: the binary answered, but does not offer the tool the
-	// entry names. [Error.Offered] lists the names it offers.
-	ErrToolNotOffered = errors.New("tool not offered by the binary")
+	ErrNotExecutable = toolerr.ErrNotExecutable
+	// ErrTimeout: the tool or its server did not answer in time. A
+	// process that timed out was killed.
+	ErrTimeout = toolerr.ErrTimeout
+	// ErrOutputTooLarge: the tool flooded its output. It was killed.
+	ErrOutputTooLarge = toolerr.ErrOutputTooLarge
 )
 
-// Error reports a binary that gave no usable answer, for one entry. Its
-// message is one line:
+// Error reports a source that gave no usable answer, for one tool or for
+// the source as a whole. It is the one error type of the catalog's
+// boundary. Its message is one line:
 //
 //	tool "weather": run "bin/weather": schema: tool failed: exit status 3: stderr: …
 //
 // It starts with what the user named (the tool), not with a package name:
-// faces show it to people as it is.
-// Err wraps the cause (one of the error variables above, or a context
-// error); Fix, when set, says what the user can do. Faces show the fix on
-// a line of its own ([FixOf]).
+// faces show it to people as it is. Err's message says what failed. Fix,
+// when set, says what the user can do. Faces show it on a line of its
+// own ([FixOf]). The message never holds the fix.
 type Error struct {
-	Tool    string      // the entry (or served tool) name
-	Command string      // the command as written in the configuration
-	Action  tool.Action // the request that failed
-	Offered []string    // ErrToolNotOffered: the names the binary offers
-	Err     error       // the cause: one of the error variables above, or a context error
-	Fix     string      // what the user can change, "" when nothing is known
+	Op     string // what failed: a binary's request ("schema", "run"), a server's step ("start", "list", "call")
+	Tool   string // the tool as served, or the entry's name; "" for a failure of the whole source
+	Source string // where the tool comes from: the command as configured, an MCP server's name
+	Err    error  // the cause: a sentinel of this package or of the source, or a context error
+	Fix    string // what the user can change, "" when nothing is known
 }
 
-// Error returns the cause on one line, without the fix.
+// Error returns the cause on one line, after the tool's name, without
+// the fix.
 func (e *Error) Error() string {
 	var b strings.Builder
 	if e.Tool != "" {
 		fmt.Fprintf(&b, "tool %q: ", e.Tool)
-	}
-	var ierr *invoke.Error
-	if e.Action != "" && !errors.As(e.Err, &ierr) { // invoke's message names the action
-		b.WriteString(string(e.Action))
-		b.WriteString(": ")
 	}
 	if e.Err != nil {
 		b.WriteString(e.Err.Error())
@@ -97,40 +79,24 @@ func (e *Error) Error() string {
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 
-// StderrTail returns the last lines the binary wrote on stderr before it
-// failed, or "".
-func (e *Error) StderrTail() string {
-	var ierr *invoke.Error
-	if errors.As(e.Err, &ierr) {
-		return ierr.StderrTail()
-	}
-	return ""
-}
-
 // FixOf returns what the user can do about err: the Fix of the first
-// [*Error] or [Problem] in its chain, else the FixText of the first
-// [Fixable] (a source's own error: an MCP server's), or "".
+// [Problem] or [*Error] in its chain that has one, or "".
 func FixOf(err error) string {
 	var p Problem
 	if errors.As(err, &p) && p.Fix != "" {
 		return p.Fix
 	}
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Fix
-	}
-	var f Fixable
-	if errors.As(err, &f) {
-		return f.FixText()
+	for err != nil {
+		var e *Error
+		if !errors.As(err, &e) {
+			return ""
+		}
+		if e.Fix != "" {
+			return e.Fix
+		}
+		err = e.Err
 	}
 	return ""
-}
-
-// Fixable is an error of a source's own type that says what the user can
-// do about it (internal/source/mcp's *Error); [FixOf], and so every face, reads it.
-type Fixable interface {
-	error
-	FixText() string
 }
 
 // Problem is one thing that went wrong (or looks wrong) while resolving one
@@ -153,15 +119,23 @@ func (p Problem) Error() string {
 	if p.Warning {
 		b.WriteString("warning: ")
 	}
-	msg := ""
-	if p.Err != nil {
-		msg = strings.TrimPrefix(p.Err.Error(), "resolver: ")
+	if p.Tool != "" {
+		fmt.Fprintf(&b, "tool %q: ", p.Tool)
 	}
-	if prefix := fmt.Sprintf("tool %q: ", p.Tool); p.Tool != "" && !strings.HasPrefix(msg, prefix) {
-		b.WriteString(prefix)
-	}
-	b.WriteString(msg)
+	b.WriteString(p.Cause())
 	return b.String()
+}
+
+// Cause returns the message of p's cause without the tool's name, which
+// Error puts before it: that of the cause of an [*Error] about p's tool.
+func (p Problem) Cause() string {
+	if e, ok := p.Err.(*Error); ok && e.Tool == p.Tool && e.Err != nil {
+		return e.Err.Error()
+	}
+	if p.Err == nil {
+		return ""
+	}
+	return p.Err.Error()
 }
 
 // Unwrap returns the cause, so that errors.Is sees through a Problem.

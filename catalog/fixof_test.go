@@ -8,14 +8,10 @@ import (
 	"github.com/toolhost/toolhost/catalog"
 )
 
-// ownError is a source's own error type that says its fix.
-type ownError struct{ fix string }
-
-func (e *ownError) Error() string   { return "the server did not start" }
-func (e *ownError) FixText() string { return e.fix }
-
+// TestFixOf: a fix is only ever a field, of a Problem or of an *Error,
+// found however deep it is wrapped.
 func TestFixOf(t *testing.T) {
-	own := &ownError{fix: "run it by hand"}
+	own := &catalog.Error{Op: "start", Source: "mcp.fs", Err: errors.New("the server did not start"), Fix: "run it by hand"}
 	tests := []struct {
 		name string
 		err  error
@@ -27,6 +23,7 @@ func TestFixOf(t *testing.T) {
 		{"a source's own error, wrapped", fmt.Errorf("call: %w", own), "run it by hand"},
 		{"an Error wins over what it wraps", &catalog.Error{Err: own, Fix: "the catalog's"}, "the catalog's"},
 		{"a Problem without fix, then the source's", catalog.Problem{Err: own}, "run it by hand"},
+		{"an Error without fix, then the one it wraps", &catalog.Error{Tool: "t", Err: fmt.Errorf("listing: %w", own)}, "run it by hand"},
 	}
 	for _, tt := range tests {
 		if got := catalog.FixOf(tt.err); got != tt.want {

@@ -53,7 +53,7 @@ func IdentityOf(defs []Definition) Identity {
 	slices.SortFunc(items, func(a, b item) int { return strings.Compare(a.Name, b.Name) })
 	data, err := json.Marshal(items) // map keys are written sorted: equal schemas hash equally
 	if err != nil {
-		panic("resolver: definitions are not JSON: " + err.Error())
+		panic("catalog: definitions are not JSON: " + err.Error())
 	}
 	return Identity{ServerID: uuid5(identityNamespace, data), ToolsCount: len(defs), ProtocolVersion: ProtocolVersion}
 }

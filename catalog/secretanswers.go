@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"context"
 	"sync"
 
 	"github.com/toolhost/toolhost/tool"
@@ -22,6 +21,7 @@ import (
 // API) sends the answer up front, with no question beside it. So the
 // catalog remembers which (tool, question id) pairs were asked as Secret
 // ([secretQuestions]) and treats their up-front answers as secret too.
+// Each round's secret answers go to the source in [CallRequest.Secrets].
 
 // maxSecretQuestions bounds the pairs a catalog remembers; once full, a
 // new pair is not remembered (a tool minting question ids by the
@@ -64,26 +64,4 @@ func (s *secretQuestions) values(name string, answers map[string]any) []string {
 		}
 	}
 	return vals
-}
-
-type answerSecretsKey struct{}
-
-// withAnswerSecrets returns ctx carrying the secret answers of the run it
-// starts, for [AnswerSecrets], and tells the call's audit note of them.
-func withAnswerSecrets(ctx context.Context, vals []string) context.Context {
-	if len(vals) == 0 {
-		return ctx
-	}
-	if n := noteOf(ctx); n != nil {
-		n.secrets = append(n.secrets, vals...)
-	}
-	return context.WithValue(ctx, answerSecretsKey{}, vals)
-}
-
-// AnswerSecrets returns the secret answers of the call's run ctx
-// belongs to, for a source to keep them out of what it writes (a stderr
-// tail). nil when there are none.
-func AnswerSecrets(ctx context.Context) []string {
-	v, _ := ctx.Value(answerSecretsKey{}).([]string)
-	return v
 }

@@ -27,6 +27,13 @@ type Source interface {
 	// reported as a problem of the source.
 	Tools(ctx context.Context) ([]*Tool, error)
 
+	// Problems returns the problems the last listing found beside its
+	// tools: a configuration entry naming a tool the source does not
+	// offer, an override that could not apply, a tool left out. The
+	// catalog reports them (Catalog.Report) with the source's own. A
+	// source that finds none returns nil.
+	Problems() []Problem
+
 	// Call runs one round of a call of one of its tools. The catalog has
 	// validated req.Args against the tool's input schema (defaults
 	// applied) and obtained the approval the tool needs. The source
@@ -65,6 +72,10 @@ type CallRequest struct {
 	// Answers are the answers to the tool's earlier questions in this
 	// call, by question id (the configuration's fixed answers win).
 	Answers map[string]any
+	// Secrets are the values of Answers that the tool asked as Secret.
+	// The source keeps them out of what it writes or shows, such as a
+	// stderr tail an error quotes. nil when there are none.
+	Secrets []string
 	// OnEvent, if set, receives the events (progress, log) the tool
 	// sends while it runs, as they arrive, from any goroutine.
 	OnEvent func(tool.Event)
@@ -74,6 +85,10 @@ type CallRequest struct {
 // struct so that what a source can forward may grow (an MCP server's
 // content blocks and structured output, say) without changing the
 // interface.
+//
+// Besides the outcome, it says what only the source knows of the run.
+// The call's audit line shows it. These fields count even when Call
+// returns an error: a process that timed out still ran.
 type CallResult struct {
 	// Outcome is the tool's answer: ok, error, or needs_input with its
 	// questions.
@@ -83,15 +98,16 @@ type CallResult struct {
 	// questions asked together). Else they count as one round (an MCP
 	// server's form).
 	QuestionsEach bool
-}
-
-// Reporter is implemented by a [Source] whose listing can find problems
-// beside its tools: a configuration entry naming a tool the source does
-// not offer, an override that could not apply, a tool left out. The
-// catalog reports them (Catalog.Report) with the source's own.
-type Reporter interface {
-	// Problems returns the problems of the last Tools call.
-	Problems() []Problem
+	// Exit is the exit status of the process this round started. It is
+	// nil when no process of the round ended, as with a long-lived one.
+	Exit *int
+	// BytesIn counts the bytes of the request the source sent the tool.
+	// BytesOut counts the bytes the tool wrote on stdout. Each is zero
+	// when unknown.
+	BytesIn, BytesOut int64
+	// Denial names what the OS sandbox refused the tool, when the outcome
+	// reports that refusal. It is "" otherwise.
+	Denial string
 }
 
 // Indexer is implemented by a base [Source] ([Catalog.AddBase]) that can
@@ -117,6 +133,10 @@ type Index struct {
 	// tools alone serves them without decoding any detail.
 	Identity *Identity
 	List     []byte
+	// Categories are the categories the tools name (a configuration's
+	// [categories.ID] tables), sorted by id. [Catalog.Categories]
+	// returns them.
+	Categories []Category
 }
 
 // Listed is one tool of an [Index].
@@ -124,12 +144,20 @@ type Listed struct {
 	Name, Summary string
 	Enabled       bool
 	// Detail gives the tool's full detail on demand. Its Name, Summary
-	// and Enabled are those above. When it is also a [Refuser], its
-	// check is added to the input schema the catalog compiles.
+	// and Enabled are those above.
 	Detail Detailer
 	// Args is the tool's compiled input schema, nil when the catalog is
 	// to compile it on first use. An Args given is used as it is.
 	Args *ArgSchema
+	// Refuse, if set, refuses argument values beyond the input schema, as
+	// [ArgSchema.WithRefuse] takes it: nil for values it accepts. A
+	// binary's rule for values that would be read as options is one. The
+	// catalog adds it to the input schema it compiles.
+	Refuse func(args map[string]any) *ValidationError
+	// Sandbox names the OS sandbox the tool's processes run in:
+	// "default", "custom" or "off". The call's audit line shows it. ""
+	// when the tool runs in none the source knows of.
+	Sandbox string
 }
 
 // Detailer gives a listed tool's full detail on demand ([Listed]).
@@ -146,44 +174,17 @@ type DetailFunc func() *Tool
 // Detail returns f().
 func (f DetailFunc) Detail() *Tool { return f() }
 
-// Refuser is implemented by a [Detailer] whose source refuses some
-// argument values beyond the input schema. A binary's rule for values that
-// would be read as options is one. Refuse returns the error of args that
-// are refused, as [ArgSchema.WithRefuse] takes it.
-type Refuser interface {
-	Refuse(args map[string]any) error
-}
-
-// Freshener is implemented by a base [Source] ([Catalog.AddBase]) that
-// checks cheaply, before a call, whether its tools changed (a rebuilt
-// binary). The catalog calls the base's Freshen before it looks a called
-// tool up. A source that finds a change lists it through its Watch before
-// Freshen returns. Freshen never makes the call wait for work of other
-// tools that may be slow (a schema request asked again after a timeout):
-// the source does that in the background. An added source's Freshen is
-// not called: it reports its changes through Watch as they happen.
-type Freshener interface {
-	Freshen(ctx context.Context)
-}
-
-// RunTracer is implemented by a [Source] whose Call traces the tool's run
-// itself (a binary's run is traced by the spawner): the catalog then
-// starts no "tool run" span around it.
-type RunTracer interface {
-	TracesRuns() bool
-}
-
-// Refresher is implemented by a base [Source] that can check now, when
-// asked, whether its tools changed. For the binaries that is a rebuilt
-// executable, or a schema request to ask again. If they changed, it lists
-// them again through its Watch. [Catalog.Refresh] calls it.
+// Refresher is implemented by a base [Source] ([Catalog.AddBase]) that
+// can check whether its tools changed: for the binaries, a rebuilt
+// executable or a schema request to ask again. If they changed, it lists
+// them again through its Watch before Refresh returns.
+//
+// beforeCall says the catalog asks before it looks a called tool up. The
+// check is then cheap, at most about once a second, and never makes the
+// call wait for work of other tools that may be slow: the source does that
+// in the background. Else [Catalog.Refresh] asks, and the source checks
+// now. An added source is not asked: it reports its changes through Watch
+// as they happen.
 type Refresher interface {
-	Refresh(ctx context.Context) (changed bool, err error)
-}
-
-// Categorizer is implemented by a base [Source] whose tools name
-// categories (a configuration's [categories.ID] tables).
-// [Catalog.Categories] returns them.
-type Categorizer interface {
-	Categories() []Category
+	Refresh(ctx context.Context, beforeCall bool) (changed bool, err error)
 }

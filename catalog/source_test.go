@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -54,6 +57,8 @@ func (f *fakeSource) Tools(context.Context) ([]*catalog.Tool, error) {
 	}
 	return out, nil
 }
+
+func (f *fakeSource) Problems() []catalog.Problem { return nil }
 
 func (f *fakeSource) Call(_ context.Context, req catalog.CallRequest) (catalog.CallResult, error) {
 	f.mu.Lock()
@@ -274,7 +279,7 @@ func TestAddSourceProblems(t *testing.T) {
 		t.Errorf("tool taken = %+v, want the registered one kept", tl)
 	}
 	err := c.AddSource(t.Context(), &fakeSource{name: "remote"})
-	if !errors.Is(err, catalog.ErrDuplicate) || err.Error() != `resolver: add source "remote": duplicate tool name (a source of that name is served)` {
+	if !errors.Is(err, catalog.ErrDuplicate) || err.Error() != `add source "remote": duplicate tool name (a source of that name is served)` {
 		t.Errorf("second source named remote: %v, want ErrDuplicate", err)
 	}
 }
@@ -287,7 +292,7 @@ func TestAddSourceClose(t *testing.T) {
 	if err := c.AddSource(t.Context(), src); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Close(); err == nil || err.Error() != `resolver: closing source "remote": broken pipe` {
+	if err := c.Close(); err == nil || err.Error() != `closing source "remote": broken pipe` {
 		t.Errorf("Close() = %v, want the source's error", err)
 	}
 	if err := c.Close(); err != nil {
@@ -302,7 +307,7 @@ func TestAddSourceClose(t *testing.T) {
 		t.Errorf("a change after Close listed the source again")
 	}
 	err := c.AddSource(t.Context(), &fakeSource{name: "late"})
-	if err == nil || err.Error() != `resolver: add source "late": the catalog is closed` {
+	if err == nil || err.Error() != `add source "late": the catalog is closed` {
 		t.Errorf("AddSource after Close = %v, want the catalog is closed", err)
 	}
 }
@@ -515,4 +520,51 @@ func problemsText(ps []catalog.Problem) []string {
 		out = append(out, p.Place+": "+p.Err.Error())
 	}
 	return out
+}
+
+// TestSourceRunReport: what a source reports of each round (exit status,
+// bytes, a sandbox denial) reaches the call's audit line through
+// CallResult, summed over the rounds. The Secret answers of a round reach
+// the source in CallRequest.Secrets and are redacted from the line.
+func TestSourceRunReport(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.log")
+	log, err := audit.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { log.Close() })
+	c := catalog.New(&catalog.Options{Audit: log})
+	t.Cleanup(func() { c.Close() })
+	login := catalog.Tool{Definition: catalog.Definition{Name: "login", Summary: "Log in.", InputSchema: map[string]any{
+		"type": "object", "properties": map[string]any{"token": map[string]any{"type": "string"}},
+	}}, Enabled: true}
+	exit := 7
+	src := &fakeSource{name: "remote", tools: []catalog.Tool{login}, answer: func(req catalog.CallRequest) (catalog.CallResult, error) {
+		if req.Answers["pw"] == nil {
+			return catalog.CallResult{Outcome: tool.Ask(tool.Question{ID: "pw", Text: "Password?", AnswerType: tool.Secret}), BytesIn: 10, BytesOut: 20}, nil
+		}
+		return catalog.CallResult{Outcome: tool.Fail("denied"), Exit: &exit, BytesIn: 1, BytesOut: 2, Denial: "write /etc"}, nil
+	}}
+	if err := c.AddSource(t.Context(), src); err != nil {
+		t.Fatal(err)
+	}
+	ask := func(context.Context, tool.Question) (any, error) { return "hunter2", nil }
+	out, err := c.Call(t.Context(), "login", map[string]any{"token": "hunter2"}, &catalog.CallOptions{Ask: ask})
+	if err != nil || out.Message != "denied" {
+		t.Fatalf("Call = %+v, %v; want the error outcome denied", out, err)
+	}
+	if got := [][]string{src.calls[0].Secrets, src.calls[1].Secrets}; !reflect.DeepEqual(got, [][]string{nil, {"hunter2"}}) {
+		t.Errorf("Secrets of the two rounds = %q, want [] then [hunter2]", got)
+	}
+	recs, err := audit.Recent(path, nil, 10)
+	if err != nil || len(recs) != 1 {
+		t.Fatalf("audit records = %+v, %v; want one", recs, err)
+	}
+	r := recs[0]
+	if r.ExitStatus == nil || *r.ExitStatus != 7 || r.BytesIn != 11 || r.BytesOut != 22 || r.Sandbox.Denial != "write /etc" {
+		t.Errorf("audit line: exit %v, bytes %d/%d, denial %q; want 7, 11/22, %q", r.ExitStatus, r.BytesIn, r.BytesOut, r.Sandbox.Denial, "write /etc")
+	}
+	if strings.Contains(string(r.Arguments), "hunter2") {
+		t.Errorf("audit arguments %s hold the secret answer", r.Arguments)
+	}
 }

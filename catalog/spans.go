@@ -9,8 +9,8 @@ import (
 )
 
 // The spans of a call ([Catalog.Call]) besides the tool's own run, which
-// a [RunTracer] source traces itself (invoke, for a binary);
-// docs/telemetry.md lists them.
+// a source traces itself (invoke, for a binary) and the catalog traces for
+// a registered tool; docs/telemetry.md lists them.
 
 // resolveForCall finds the named tool and its compiled input schema,
 // under the span "resolution".
@@ -35,9 +35,9 @@ func validateForCall(ctx context.Context, schema *ArgSchema, args map[string]any
 
 // approveTraced is [Catalog.approve] under the span "approval", which
 // says how it ended.
-func (c *Catalog) approveTraced(ctx context.Context, e *entry, name string, args map[string]any, ask func(context.Context, Approval) (bool, error)) (*tool.Outcome, error) {
+func (c *Catalog) approveTraced(ctx context.Context, n *callNote, e *entry, name string, args map[string]any, ask func(context.Context, Approval) (bool, error)) (*tool.Outcome, error) {
 	ctx, span := telemetry.Start(ctx, telemetry.SpanApproval)
-	declined, err := c.approve(ctx, e, name, args, ask)
+	declined, err := c.approve(ctx, n, e, name, args, ask)
 	spanErr := err
 	switch {
 	case declined != nil:
@@ -75,7 +75,7 @@ func (e *entry) source() string {
 }
 
 // freshen lets the base source check, before a call, whether its tools
-// changed ([Freshener]).
+// changed ([Refresher], beforeCall).
 func (c *Catalog) freshen(ctx context.Context) {
 	c.mu.Lock()
 	base := c.base
@@ -83,7 +83,7 @@ func (c *Catalog) freshen(ctx context.Context) {
 	if base == nil {
 		return
 	}
-	if f, ok := base.src.(Freshener); ok {
-		f.Freshen(ctx)
+	if r, ok := base.refresher(); ok {
+		_, _ = r.Refresh(ctx, true) // a failure shows in the tools the call then finds
 	}
 }

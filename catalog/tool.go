@@ -5,7 +5,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -132,10 +131,10 @@ type RunMode string
 // The run modes.
 const (
 	// RunUnattended: calls run without asking anyone (the default).
-	RunUnattended RunMode = config.RunUnattended
+	RunUnattended RunMode = "unattended"
 	// RunAsk: each call runs only after a person approves it
 	// ([CallOptions.Approve]); requires_approval = true means the same.
-	RunAsk RunMode = config.RunAsk
+	RunAsk RunMode = "ask"
 	// RunSkip: calls never run. The outcome is an error saying so.
-	RunSkip RunMode = config.RunSkip
+	RunSkip RunMode = "skip"
 )

@@ -42,9 +42,9 @@ type ArgSchema struct {
 	defaults *defaults
 
 	// refuse, when set, is the entry's own rule for values the schema
-	// accepts: invoke.CheckArguments, which refuses a value that would be
-	// read as an option (see Catalog.refuseOptions).
-	refuse func(args map[string]any) error
+	// accepts, such as a binary's refusal of a value that would be read
+	// as an option ([Listed.Refuse]).
+	refuse func(args map[string]any) *ValidationError
 }
 
 // propSchemas are the properties of an input schema, each resolved on its
@@ -78,9 +78,10 @@ func (p *propSchemas) get(k string) (*jsonschema.Resolved, bool) {
 
 // WithRefuse returns a copy of a whose check also applies refuse. refuse
 // is an entry's own rule for values the schema accepts, such as a
-// binary's refusal of a value that would be read as an option. A refused
-// value is reported as one the schema rejects.
-func (a *ArgSchema) WithRefuse(refuse func(args map[string]any) error) *ArgSchema {
+// binary's refusal of a value that would be read as an option. It returns
+// nil for values it accepts. A refused value is reported as one the
+// schema rejects, with refuse's Message, which the model reads.
+func (a *ArgSchema) WithRefuse(refuse func(args map[string]any) *ValidationError) *ArgSchema {
 	c := *a
 	c.refuse = refuse
 	return &c
@@ -214,14 +215,14 @@ func (c *Compiled) Compile(s map[string]any) (*ArgSchema, error) {
 // arguments to send are a copy of args where an explicit null for an
 // optional argument is dropped, defaults are applied and every number is
 // a json.Number. The copy validation sees has numbers as Go numbers (see
-// ForValidation).
+// forValidation).
 func (a *ArgSchema) prepare(args map[string]any) (sent, shadow map[string]any, err error) {
 	if a.defaults != nil {
 		if c, ok := sentCopy(args); ok {
 			sent = c.(map[string]any) // a nil args is a nil map[string]any, copied empty
 			a.dropNulls(sent)
 			a.defaults.apply(sent)
-			return sent, ForValidation(sent).(map[string]any), nil
+			return sent, forValidation(sent).(map[string]any), nil
 		}
 	}
 	sent = CloneMap(args)
@@ -233,7 +234,7 @@ func (a *ArgSchema) prepare(args map[string]any) (sent, shadow map[string]any, e
 		return nil, nil, err
 	}
 	sent = numbersAsJSON(sent).(map[string]any)
-	return sent, ForValidation(sent).(map[string]any), nil
+	return sent, forValidation(sent).(map[string]any), nil
 }
 
 // dropNulls deletes from args each explicit null for a declared, optional
@@ -344,8 +345,8 @@ func (a *ArgSchema) Check(args map[string]any) (map[string]any, []string) {
 		if a.refuse == nil {
 			return args, nil
 		}
-		if r, _, ok := RefusedValue(a.refuse(args)); ok {
-			return nil, []string{r.Error() + " (fix: " + r.Fix() + ")"}
+		if v := a.refuse(args); v != nil {
+			return nil, []string{v.Message}
 		}
 		return args, nil
 	}
@@ -435,10 +436,10 @@ func cleanValidation(err error) string {
 	return floatInt().ReplaceAllString(s, "$1")
 }
 
-// StructuredProblem words a validation error of a structured value: the
+// structuredProblem words a validation error of a structured value: the
 // schema location names the field ("validating /properties/matches/items:
 // type: …"), so it is kept, and Go's rendering of a missing value is null.
-func StructuredProblem(err error) string {
+func structuredProblem(err error) string {
 	s := err.Error()
 	if i := strings.LastIndex(s, "validating "); i > 0 { // the innermost location names the field
 		s = s[i:]

@@ -1,15 +1,12 @@
 package catalog
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
-
-	"github.com/toolhost/toolhost/internal/invoke"
 )
 
 // ValidationError is one problem with a call's arguments, as
@@ -92,15 +89,8 @@ func (a *ArgSchema) Validate(args map[string]any) []ValidationError {
 		return out
 	}
 	if a.refuse != nil {
-		if r, arg, ok := RefusedValue(a.refuse(args)); ok {
-			path, keyword := "", "option"
-			if arg != "" {
-				path = pointer(arg)
-			}
-			if errors.Is(r, invoke.ErrNULValue) {
-				keyword = "nul"
-			}
-			return []ValidationError{{Path: path, Message: r.Error() + " (fix: " + r.Fix() + ")", Keyword: keyword}}
+		if v := a.refuse(args); v != nil {
+			return []ValidationError{*v}
 		}
 	}
 	// Whatever check found that the per-field passes did not (a rule of

@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/toolhost/toolhost/resolver"
+	"github.com/toolhost/toolhost/catalog"
 )
 
 func TestValidateArguments(t *testing.T) {
@@ -25,24 +25,24 @@ func TestValidateArguments(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		args string
-		want []resolver.ValidationError
+		want []catalog.ValidationError
 	}{
 		{`{"name":"Ada"}`, nil},
 		{`{"name":"Ada","count":null}`, nil},
-		{`{}`, []resolver.ValidationError{{Path: "/name", Message: `missing required argument "name"`, Keyword: "required"}}},
-		{`{"name":"Ada","count":"x"}`, []resolver.ValidationError{{Path: "/count", Message: `argument "count": want integer, got string "x"`, Keyword: "type"}}},
-		{`{"name":"Ada","count":0}`, []resolver.ValidationError{{Path: "/count", Message: `argument "count": minimum: 0 is less than 1`, Keyword: "minimum"}}},
-		{`{"name":"Ada","mode":"medium"}`, []resolver.ValidationError{{Path: "/mode", Message: `argument "mode": want one of "fast", "slow", got "medium"`, Keyword: "enum"}}},
-		{`{"name":"Ada","opts":{"depth":"deep"}}`, []resolver.ValidationError{{Path: "/opts/depth", Message: `argument "opts": type: deep has type "string", want "integer"`, Keyword: "type"}}},
-		{`{"name":"Ada","opts":{}}`, []resolver.ValidationError{{Path: "/opts", Message: `argument "opts": required: missing properties: ["depth"]`, Keyword: "required"}}},
-		{`{"name":"Ada","tags":[1]}`, []resolver.ValidationError{{Path: "/tags", Message: `argument "tags": type: 1 has type "integer", want "string"`, Keyword: "type"}}},
-		{`{"name":"Ada","a/b":1}`, []resolver.ValidationError{{Path: "/a~1b", Message: `unknown argument "a/b" (the tool takes "count", "mode", "name", "opts", "tags")`, Keyword: "additionalProperties"}}},
+		{`{}`, []catalog.ValidationError{{Path: "/name", Message: `missing required argument "name"`, Keyword: "required"}}},
+		{`{"name":"Ada","count":"x"}`, []catalog.ValidationError{{Path: "/count", Message: `argument "count": want integer, got string "x"`, Keyword: "type"}}},
+		{`{"name":"Ada","count":0}`, []catalog.ValidationError{{Path: "/count", Message: `argument "count": minimum: 0 is less than 1`, Keyword: "minimum"}}},
+		{`{"name":"Ada","mode":"medium"}`, []catalog.ValidationError{{Path: "/mode", Message: `argument "mode": want one of "fast", "slow", got "medium"`, Keyword: "enum"}}},
+		{`{"name":"Ada","opts":{"depth":"deep"}}`, []catalog.ValidationError{{Path: "/opts/depth", Message: `argument "opts": type: deep has type "string", want "integer"`, Keyword: "type"}}},
+		{`{"name":"Ada","opts":{}}`, []catalog.ValidationError{{Path: "/opts", Message: `argument "opts": required: missing properties: ["depth"]`, Keyword: "required"}}},
+		{`{"name":"Ada","tags":[1]}`, []catalog.ValidationError{{Path: "/tags", Message: `argument "tags": type: 1 has type "integer", want "string"`, Keyword: "type"}}},
+		{`{"name":"Ada","a/b":1}`, []catalog.ValidationError{{Path: "/a~1b", Message: `unknown argument "a/b" (the tool takes "count", "mode", "name", "opts", "tags")`, Keyword: "additionalProperties"}}},
 	} {
-		args, err := resolver.DecodeArguments([]byte(tc.args))
+		args, err := catalog.DecodeArguments([]byte(tc.args))
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := resolver.ValidateArguments(schema, args)
+		got, err := catalog.ValidateArguments(schema, args)
 		if err != nil {
 			t.Fatal(err)
 		}

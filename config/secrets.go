@@ -63,7 +63,11 @@ func (d *decoder) secretRef(path []string, t map[string]any) (secret.Ref, bool) 
 	}
 	ref, err := secret.Parse(s)
 	if err != nil {
-		d.fail(p, ErrInvalid, "%s: %s", dotted(p), strings.TrimPrefix(err.Error(), secret.ErrSyntax.Error()+": "))
+		why := err.Error()
+		if se := (*secret.SyntaxError)(nil); errors.As(err, &se) {
+			why = se.Why
+		}
+		d.fail(p, ErrInvalid, "%s: %s", dotted(p), why)
 		return secret.Ref{}, false
 	}
 	if ref.Kind == secret.KindFile && !filepath.IsAbs(ref.Name) && !strings.HasPrefix(ref.Name, "~/") {

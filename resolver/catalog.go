@@ -146,10 +146,12 @@ func (c *Catalog) fromBinaries(name string) bool {
 // (shell = true) or lets the model pass options (allow_option) without
 // the OS sandbox. `toolhost check` shows them. A model steered by what it
 // read could then do whatever the user can. Sorted by tool name.
-func (c *Catalog) Unconfined() []Problem { return c.bins.Unconfined(c.fromBinaries) }
+func (c *Catalog) Unconfined() []catalog.Problem { return c.bins.Unconfined(c.fromBinaries) }
 
 // UnreadableSecrets returns a warning for each secret of an enabled tool
 // that cannot be read now (a variable not set, a file missing or open to
 // others), for `toolhost check`: every call of that tool fails until it
 // can be. The values read are dropped.
-func (c *Catalog) UnreadableSecrets() []Problem { return c.bins.UnreadableSecrets(c.fromBinaries) }
+func (c *Catalog) UnreadableSecrets() []catalog.Problem {
+	return c.bins.UnreadableSecrets(c.fromBinaries)
+}

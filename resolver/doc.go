@@ -53,7 +53,7 @@
 //
 // The binary's definition comes first. The user's overrides are merged on
 // top of it. "{{description}}" in the user's description splices the
-// binary's text. Each field of a resolved [Tool] records where it came from
+// binary's text. Each field of a resolved [catalog.Tool] records where it came from
 // in [catalog.Tool.Provenance]: "binary", "file:line" of the TOML that set it, or
 // "dynamic".
 //
@@ -75,35 +75,38 @@
 // only once a person approves each call. Call asks
 // [catalog.CallOptions.Approve] before any process of the call starts. It
 // shows the call as the tool's format_arguments renders it. A nil Approve
-// refuses the call with an [*Error] wrapping [ErrApprovalRequired]. A
+// refuses the call with a [*catalog.Error] wrapping [catalog.ErrApprovalRequired]. A
 // decline ends it with an error outcome, the entry's
 // cancellation_response. run = "skip" never runs. Nothing a model sends
 // approves: not an argument, an answer or metadata.
 //
-//	out, err := cat.Call(ctx, "write_file", args, &resolver.CallOptions{
-//		Approve: func(ctx context.Context, a resolver.Approval) (bool, error) {
+//	out, err := cat.Call(ctx, "write_file", args, &catalog.CallOptions{
+//		Approve: func(ctx context.Context, a catalog.Approval) (bool, error) {
 //			return askPerson(ctx, a.Rendered) // the host's own UI
 //		},
 //	})
 //
 // # Errors
 //
-// Problems found while resolving are [Problem] values in the [Report]. A
-// binary that gave no usable answer is an [*Error]. Its cause is one of
-// these, tested with errors.Is:
+// Problems found while resolving are [catalog.Problem] values in the
+// [catalog.Report]. A binary that gave no usable answer is a
+// [*catalog.Error]. Its cause is one of these, tested with errors.Is:
 //
-//   - [ErrNotFound], [ErrNotExecutable].
+//   - [catalog.ErrNotFound], [catalog.ErrNotExecutable],
+//     [catalog.ErrTimeout], [catalog.ErrOutputTooLarge]: as any source's.
 //   - [ErrExit]: a schema request that failed, with the stderr tail.
-//   - [ErrNotJSON], [ErrNotSchema], [ErrTimeout], [ErrOutputTooLarge].
+//   - [ErrNotJSON], and [tool.ErrNotSchema]: JSON, but not a schema
+//     response.
 //   - [ErrProtocol]: a binary that described itself answered run with no
 //     outcome.
-//   - [ErrToolNotOffered], with [catalog.Error.Offered].
+//   - [ErrToolNotOffered]: the message lists the names the binary offers.
 //
-// Its message is one line. Its Fix ([FixOf]) says what to change: the TOML
-// parameters block to add when a binary does not describe itself, the
-// tool name to pick, or the timeout to raise. The catalog API returns
-// errors wrapping [ErrUnknownTool], [ErrInvalidName], [ErrDuplicate],
-// [ErrNotObject] and [ErrNotDynamic].
+// Its message is one line. Its Fix field ([catalog.FixOf]) says what to
+// change: the TOML parameters block to add when a binary does not
+// describe itself, the tool name to pick, or the timeout to raise. The
+// catalog API returns errors wrapping [catalog.ErrUnknownTool],
+// [catalog.ErrInvalidName], [catalog.ErrDuplicate],
+// [catalog.ErrNotObject] and [catalog.ErrNotDynamic].
 //
 // # Caches
 //
@@ -129,7 +132,7 @@
 // # Identity
 //
 // [catalog.Catalog.Identity] is a UUID derived from everything tools/list serves
-// (names, descriptions, input schemas and annotations, see [IdentityOf]):
+// (names, descriptions, input schemas and annotations, see [catalog.IdentityOf]):
 // the same tools give the same id in any process, and any change a client
 // could see gives a new one.
 //
@@ -164,9 +167,9 @@
 // resolution), and add the MCP servers and remote catalogs the
 // configuration names (package internal/source/servers). It stands above them and
 // below the faces (face/cli, face/mcpserver, face/httpserver), which
-// translate (docs/architecture.md), and names their types again ([Tool]
-// is [catalog.Tool], [Policy] is [binary.Policy]) so that embedders keep
-// one import.
+// translate (docs/architecture.md). It names what only the binaries
+// define ([Policy], [ErrExit], [DefaultTimeout]…). The catalog's own
+// vocabulary is used from package catalog.
 //
 // A Catalog is safe for concurrent use. It never holds a lock while a
 // binary runs.

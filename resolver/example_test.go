@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
@@ -49,7 +50,7 @@ func ExampleCatalog_Register() {
 	ctx := context.Background()
 	cat, _ := resolver.New(ctx, nil, nil)
 	cat.Subscribe(func() { fmt.Println("changed:", cat.Names()) })
-	err := cat.Register(resolver.Definition{
+	err := cat.Register(catalog.Definition{
 		Name:    "add",
 		Summary: "Add two integers.",
 		InputSchema: map[string]any{

@@ -76,9 +76,9 @@ func TestRepositoryTools(t *testing.T) {
 		tools = append(tools, viewOf(t))
 	}
 	got, err := json.MarshalIndent(struct {
-		Tools      []toolView `json:"tools"`
-		Categories []Category `json:"categories"`
-		Identity   Identity   `json:"identity"`
+		Tools      []toolView         `json:"tools"`
+		Categories []catalog.Category `json:"categories"`
+		Identity   catalog.Identity   `json:"identity"`
 	}{tools, c.Categories(), c.Identity()}, "", "  ")
 	if err != nil {
 		t.Fatal(err)
@@ -110,13 +110,13 @@ func TestRepositoryToolsRun(t *testing.T) {
 	tests := []struct {
 		tool string
 		args map[string]any
-		opts *CallOptions
+		opts *catalog.CallOptions
 		want tool.Outcome
 	}{
 		{"greet", map[string]any{"name": "Ada"}, nil, tool.Success("Hello, Ada!")},
 		{"reverse", map[string]any{"text": "stressed"}, nil, tool.Success("desserts")},
 		{"jp_greet", map[string]any{"name": "Ada"}, nil, tool.Success("Hi Ada.")},
-		{"jp_greet", map[string]any{"name": "Ada"}, &CallOptions{Ask: answers(map[string]any{"style": "formal", "exclaim": true})},
+		{"jp_greet", map[string]any{"name": "Ada"}, &catalog.CallOptions{Ask: answers(map[string]any{"style": "formal", "exclaim": true})},
 			tool.Success("Good day, Ada!")},
 		{"line_count", map[string]any{"path": "notes.txt"}, nil, tool.Success("2 notes.txt")},
 		{"word_count", map[string]any{"text": "hello big world"}, nil, tool.Success("lines: 1, words: 3, bytes: 15")},
@@ -194,7 +194,7 @@ type toolView struct {
 	Provenance       map[string]string          `json:"provenance,omitempty"`
 }
 
-func viewOf(t *Tool) toolView {
+func viewOf(t *catalog.Tool) toolView {
 	v := toolView{Name: t.Name, Summary: t.Summary, Description: t.Description, InputSchema: t.InputSchema, Annotations: t.Annotations,
 		Examples: t.Examples, Parameters: t.Parameters, Category: t.Category, Tags: t.Tags, RequiresApproval: t.RequiresApproval,
 		Enabled: t.Enabled, Source: t.Source, Dynamic: t.Dynamic, Provenance: t.Provenance}

@@ -87,10 +87,10 @@ func (c *Catalog) restoreSources(ks []servers.Kept, o Options) {
 		src := servers.Restore(k, op.open)
 		tools := make([]catalog.Listed, 0, len(k.Tools))
 		for _, kt := range k.Tools {
-			tools = append(tools, catalog.Listed{Name: kt.Name, Summary: kt.Summary, Enabled: kt.Enabled, Detail: catalog.DetailFunc(func() *Tool {
+			tools = append(tools, catalog.Listed{Name: kt.Name, Summary: kt.Summary, Enabled: kt.Enabled, Detail: catalog.DetailFunc(func() *catalog.Tool {
 				t, err := kt.Tool()
 				if err != nil { // the CRC matched: only a hostile writer gets here
-					return &Tool{Definition: Definition{Name: kt.Name, Summary: kt.Summary, InputSchema: catalog.EmptyObject()},
+					return &catalog.Tool{Definition: catalog.Definition{Name: kt.Name, Summary: kt.Summary, InputSchema: catalog.EmptyObject()},
 						Enabled: kt.Enabled, Source: "(unreadable persisted resolution)", Provenance: map[string]string{}}
 				}
 				return t

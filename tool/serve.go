@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
+
+	"github.com/toolhost/toolhost/internal/wirejson"
 )
 
 // Long-lived mode (see the package documentation, "Long-lived mode"): a v2
@@ -50,7 +51,7 @@ func DecodeTagged(line []byte) (Tagged, error) {
 	}
 	raw, err := decodeTaggedFields(line)
 	if err != nil {
-		return Tagged{}, fmt.Errorf("%w: %v", ErrNotTagged, strings.TrimPrefix(err.Error(), "json: "))
+		return Tagged{}, fmt.Errorf("%w: %v", ErrNotTagged, wirejson.Problem(err))
 	}
 	if raw.ID == nil || *raw.ID == "" {
 		return Tagged{}, fmt.Errorf(`%w: no "id"`, ErrNotTagged)

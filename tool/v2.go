@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolhost/toolhost/internal/wirejson"
 	"math/big"
 	"slices"
 	"strings"
@@ -370,7 +371,7 @@ func DecodeEvent(line []byte) (Event, error) {
 		if errors.As(err, new(*dupkey.Error)) {
 			return Event{}, fmt.Errorf("%w: %w", ErrNotEvent, err)
 		}
-		return Event{}, fmt.Errorf("%w: %v", ErrNotEvent, strings.TrimPrefix(err.Error(), "json: "))
+		return Event{}, fmt.Errorf("%w: %v", ErrNotEvent, wirejson.Problem(err))
 	}
 	switch e.Type {
 	case EventProgress:
@@ -491,7 +492,7 @@ func decodeOutcomeFields(data []byte) (outcomeFields, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	if err := dec.Decode(&raw); err != nil {
-		return outcomeFields{}, fmt.Errorf("%w: %v", ErrNotOutcome, strings.TrimPrefix(err.Error(), "json: "))
+		return outcomeFields{}, fmt.Errorf("%w: %v", ErrNotOutcome, wirejson.Problem(err))
 	}
 	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
 		return outcomeFields{}, fmt.Errorf("%w: unexpected data after the JSON value: %.40q", ErrNotOutcome, rest)

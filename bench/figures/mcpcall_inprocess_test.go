@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/face/mcpserver"
 	"github.com/toolhost/toolhost/resolver"
@@ -44,7 +45,7 @@ func BenchmarkMCPCallInProcess(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { cat.Close() })
-	err = cat.Register(resolver.Definition{Name: "inproc", Summary: "Upper-cases path.", InputSchema: map[string]any{
+	err = cat.Register(catalog.Definition{Name: "inproc", Summary: "Upper-cases path.", InputSchema: map[string]any{
 		"type":       "object",
 		"properties": map[string]any{"path": map[string]any{"type": "string"}},
 		"required":   []any{"path"},

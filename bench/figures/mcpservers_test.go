@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/config/trust"
 	"github.com/toolhost/toolhost/face/mcpserver"
@@ -100,7 +101,7 @@ func BenchmarkMCPServerCall(b *testing.B) {
 	}
 	// The same tool in-process (a registered handler), for what the face
 	// costs by itself.
-	if err := cat.Register(resolver.Definition{Name: "local_alpha", Summary: "In-process alpha.",
+	if err := cat.Register(catalog.Definition{Name: "local_alpha", Summary: "In-process alpha.",
 		InputSchema: map[string]any{"type": "object", "properties": map[string]any{"path": map[string]any{"type": "string"}}}},
 		func(_ context.Context, args map[string]any) (tool.Outcome, error) {
 			return tool.Success(strings.ToUpper(args["path"].(string))), nil

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/face/httpserver"
 	"github.com/toolhost/toolhost/resolver"
@@ -67,7 +68,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 1 && json.Unmarshal([]byte(args[1]), &input) != nil {
 		return fmt.Errorf("arguments must be a JSON object")
 	}
-	var opts resolver.CallOptions // questions get their defaults
+	var opts catalog.CallOptions // questions get their defaults
 	if fi, err := os.Stdin.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 		opts.Approve = approve // else a tool with run = "ask" is refused: nobody to ask
 	}
@@ -82,7 +83,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // approve asks the person at the terminal to approve a call of a tool with
 // run = "ask", shown as the tool renders it. A host with its own UI asks
 // there; whatever it does, only a person answers, never the model.
-func approve(ctx context.Context, a resolver.Approval) (bool, error) {
+func approve(ctx context.Context, a catalog.Approval) (bool, error) {
 	fmt.Fprintf(os.Stderr, "%s\nRun %s? [y/N] ", a.Rendered, a.Tool)
 	line, _ := bufio.NewReader(os.Stdin).ReadString('\n')
 	return strings.EqualFold(strings.TrimSpace(line), "y"), nil

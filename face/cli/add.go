@@ -94,7 +94,7 @@ func addRun(c *cli.Context, a *app, opts *addOptions) error {
 		if missing := missingPaths(argv, root); len(missing) > 0 {
 			// The binary failed because its script or file is not there.
 			// The generic diagnosis (declare parameters in TOML) misleads.
-			cause, _, _ := strings.Cut(err.Error(), "\nfix: ")
+			cause := err.Error() // one line: the fix is a field, left out here
 			return &exitError{code: ExitFailure, err: fmt.Errorf("add %s: %s: no such file or directory (the command runs in %s)\n"+
 				"  %s\n  fix: check the path; type it as it is from the current directory, as in a shell",
 				name, strings.Join(missing, ", "), root, indentLines(cause, "  "))}

@@ -151,9 +151,8 @@ func looksLikeMCPServer(argv []string) bool {
 // failed to describe itself, looks like an MCP server: the cause, with
 // the fix to add it as a server rather than to declare its parameters.
 func mcpServerHint(name string, argv []string, err error) error {
-	cause, _, _ := strings.Cut(err.Error(), "\nfix: ")
 	return catalog.Problem{
-		Err: fmt.Errorf("add %s: %s", name, strings.TrimPrefix(cause, "resolver: ")),
+		Err: fmt.Errorf("add %s: %v", name, err),
 		Fix: fmt.Sprintf("%s looks like an MCP server; add it as one: toolhost add --mcp %s -- %s", argv[0], name, shellCommand(argv)),
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/toolhost/toolhost/resolver"
+	"github.com/toolhost/toolhost/catalog"
 )
 
 // approve answers the approval of a call whose tool requires one (run =
@@ -17,7 +17,7 @@ import (
 // Otherwise nobody can approve, and the call is refused with an
 // *approvalError (exit 2) naming --yes. --answer never approves: answers
 // are for the tool's questions.
-func (k *asker) approve(ctx context.Context, a resolver.Approval) (bool, error) {
+func (k *asker) approve(ctx context.Context, a catalog.Approval) (bool, error) {
 	if k.yes {
 		return true, nil
 	}
@@ -55,7 +55,7 @@ func (k *asker) approve(ctx context.Context, a resolver.Approval) (bool, error) 
 
 // approvalError refuses a call that needs a person's approval where
 // nobody can give it: no terminal, and no --yes.
-type approvalError struct{ a resolver.Approval }
+type approvalError struct{ a catalog.Approval }
 
 func (e *approvalError) Error() string {
 	return fmt.Sprintf("tool %q runs only once a person approves the call (%s), and there is no terminal to ask on; nothing ran. The call:\n%s\n"+

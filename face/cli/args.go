@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/dupkey"
-	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -18,7 +18,7 @@ import (
 // be empty) and key=value pairs, which win over --args. Each value is typed
 // by the parameter's schema: see [typeValue].
 func parseArguments(argsJSON string, pairs []string, params map[string]*tool.Parameter) (map[string]any, error) {
-	args, err := resolver.DecodeArguments([]byte(argsJSON))
+	args, err := catalog.DecodeArguments([]byte(argsJSON))
 	if err != nil {
 		return nil, usageErrorf("--args: %v", err)
 	}
@@ -34,7 +34,7 @@ func parseArguments(argsJSON string, pairs []string, params map[string]*tool.Par
 		seen[k] = true
 		val, err := typeValue(v, params[k])
 		if err != nil {
-			return nil, usageErrorf("argument %s: %v", k, err)
+			return nil, usageFix(err, "argument %s: %v", k, err)
 		}
 		args[k] = val
 	}
@@ -100,7 +100,7 @@ func parseAs(s, typ string, p *tool.Parameter) (any, error) {
 		var m map[string]any
 		if err := decodeJSON(s, &m); err != nil || m == nil {
 			if errors.As(err, new(*dupkey.Error)) {
-				return nil, fmt.Errorf("%v in %q (fix: give each key once)", err, s)
+				return nil, catalog.Problem{Err: fmt.Errorf("%v in %q", err, s), Fix: "give each key once"}
 			}
 			return nil, fmt.Errorf("want a JSON object, got %q", s)
 		}
@@ -111,7 +111,7 @@ func parseAs(s, typ string, p *tool.Parameter) (any, error) {
 			var a []any
 			if err := decodeJSON(t, &a); err != nil {
 				if errors.As(err, new(*dupkey.Error)) {
-					return nil, fmt.Errorf("%v in %q (fix: give each key once)", err, s)
+					return nil, catalog.Problem{Err: fmt.Errorf("%v in %q", err, s), Fix: "give each key once"}
 				}
 				return nil, fmt.Errorf("want a JSON array or comma-separated items, got %q", s)
 			}

@@ -32,8 +32,8 @@ func TestTypeValue(t *testing.T) {
 		{"bad boolean", "maybe", &tool.Parameter{Type: tool.Types{"boolean"}}, nil, `want true or false, got "maybe"`},
 		{"object", `{"a":1}`, &tool.Parameter{Type: tool.Types{"object"}}, map[string]any{"a": json.Number("1")}, ""},
 		{"bad object", `[1]`, &tool.Parameter{Type: tool.Types{"object"}}, nil, `want a JSON object, got "[1]"`},
-		{"object with a key twice", `{"a":1,"a":2}`, &tool.Parameter{Type: tool.Types{"object"}}, nil, `duplicate key "a" in "{\"a\":1,\"a\":2}" (fix: give each key once)`},
-		{"array with a key twice", `[{"k":1,"k":2}]`, &tool.Parameter{Type: tool.Types{"array"}}, nil, `duplicate key "k" in /0 in "[{\"k\":1,\"k\":2}]" (fix: give each key once)`},
+		{"object with a key twice", `{"a":1,"a":2}`, &tool.Parameter{Type: tool.Types{"object"}}, nil, `duplicate key "a" in "{\"a\":1,\"a\":2}"`},
+		{"array with a key twice", `[{"k":1,"k":2}]`, &tool.Parameter{Type: tool.Types{"array"}}, nil, `duplicate key "k" in /0 in "[{\"k\":1,\"k\":2}]"`},
 		{"array json", `[1,"a"]`, &tool.Parameter{Type: tool.Types{"array"}}, []any{json.Number("1"), "a"}, ""},
 		{"array commas typed by items", "1,2", &tool.Parameter{Type: tool.Types{"array"}, Items: &tool.Parameter{Type: tool.Types{"integer"}}}, []any{json.Number("1"), json.Number("2")}, ""},
 		{"array commas untyped", "a,b", &tool.Parameter{Type: tool.Types{"array"}}, []any{"a", "b"}, ""},
@@ -54,6 +54,9 @@ func TestTypeValue(t *testing.T) {
 			if tt.wantErr != "" {
 				if err == nil || err.Error() != tt.wantErr {
 					t.Fatalf("error %v, want %q", err, tt.wantErr)
+				}
+				if fix := errFix(err); strings.Contains(tt.name, "key twice") != (fix == "give each key once") {
+					t.Errorf("fix %q: want \"give each key once\" for a key twice only, as a field", fix)
 				}
 				return
 			}

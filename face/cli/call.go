@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/toolhost/toolhost/audit"
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -98,7 +99,7 @@ func callRun(c *cli.Context, a *app, opts *callOptions) error {
 	a.note(cat)
 	ask := &asker{a: a, answers: answers, interactive: a.interactive(), yes: opts.Yes}
 	events := a.eventPrinter(opts.JSON)
-	out, err := cat.Call(audit.WithCaller(c.Context, audit.Caller{Face: "cli"}), name, args, &resolver.CallOptions{Ask: ask.ask, OnEvent: events.print, Approve: ask.approve})
+	out, err := cat.Call(audit.WithCaller(c.Context, audit.Caller{Face: "cli"}), name, args, &catalog.CallOptions{Ask: ask.ask, OnEvent: events.print, Approve: ask.approve})
 	events.done()
 	if err := refusal(name, err); err != nil {
 		return err
@@ -115,7 +116,7 @@ func callRun(c *cli.Context, a *app, opts *callOptions) error {
 			if c.Context.Err() != nil {
 				return &exitError{code: ExitFailure, err: fmt.Errorf("call %s: interrupted", name)}
 			}
-			if re := (*resolver.Error)(nil); errors.As(err, &re) && re.Tool == name {
+			if re := (*catalog.Error)(nil); errors.As(err, &re) && re.Tool == name {
 				return &exitError{code: ExitFailure, err: err} // it starts with tool "NAME" already
 			}
 			return &exitError{code: ExitFailure, err: fmt.Errorf("call %s: %w", name, err)}

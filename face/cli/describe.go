@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -37,7 +38,7 @@ type toolJSON struct {
 	Policy           *resolver.Policy           `json:"policy,omitempty"` // with --explain: the effective access policy
 }
 
-func newToolJSON(t *resolver.Tool, explain bool) toolJSON {
+func newToolJSON(t *catalog.Tool, explain bool) toolJSON {
 	j := toolJSON{
 		Name:             t.Name,
 		Description:      t.Summary,
@@ -126,7 +127,7 @@ func describeRun(c *cli.Context, a *app, opts *describeOptions) error {
 	return nil
 }
 
-func (a *ioStreams) describe(t *resolver.Tool, explain bool) {
+func (a *ioStreams) describe(t *catalog.Tool, explain bool) {
 	w := a.stdout
 	from := func(field string) string {
 		if !explain {
@@ -168,7 +169,7 @@ func (a *ioStreams) describe(t *resolver.Tool, explain bool) {
 		}
 		line("APPROVAL", "required", field)
 	}
-	if t.Run == resolver.RunSkip {
+	if t.Run == catalog.RunSkip {
 		line("RUN", "skip (never runs)", "run")
 	}
 	if t.Timeout > 0 {

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/toolhost/toolhost/catalog"
 )
 
 // Exit codes of every command. They are a contract: docs/cli.md, "Exit status".
@@ -38,9 +39,16 @@ func usageErrorf(format string, args ...any) error {
 type usageError struct {
 	msg  string
 	path string // the command's path, "toolhost call"; "" for the app
+	fix  string // what the user can do, shown on a line of its own; "" for none
 }
 
 func (e *usageError) Error() string { return e.msg }
+
+// usageFix is usageErrorf with the fix of cause, when it has one
+// ([catalog.FixOf]), carried as a field: the message never holds it.
+func usageFix(cause error, format string, args ...any) error {
+	return &exitError{code: ExitFailure, err: &usageError{msg: fmt.Sprintf(format, args...), fix: catalog.FixOf(cause)}}
+}
 
 // commandUsageErrorf is usageErrorf for the command at path ("toolhost call").
 func commandUsageErrorf(path, format string, args ...any) error {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/internal/suggest"
 	"github.com/toolhost/toolhost/internal/toolname"
 	"github.com/toolhost/toolhost/resolver"
@@ -14,7 +15,7 @@ import (
 
 // findEnabled is findTool for the commands that run a tool (call,
 // format): a disabled tool is an exit-2 error saying where it is disabled.
-func (a *app) findEnabled(cat *resolver.Catalog, name string) (*resolver.Tool, error) {
+func (a *app) findEnabled(cat *resolver.Catalog, name string) (*catalog.Tool, error) {
 	t, err := a.findTool(cat, name)
 	if err != nil || t.Enabled {
 		return t, err
@@ -31,7 +32,7 @@ func (a *app) findEnabled(cat *resolver.Catalog, name string) (*resolver.Tool, e
 // gives its problem and fix, from the report. A file with errors may have
 // withheld it. Or no entry has that name: the error gives the nearest
 // names, and the files that were skipped.
-func (a *app) findTool(cat *resolver.Catalog, name string) (*resolver.Tool, error) {
+func (a *app) findTool(cat *resolver.Catalog, name string) (*catalog.Tool, error) {
 	if t, ok := cat.Tool(name); ok {
 		return t, nil
 	}
@@ -88,7 +89,7 @@ func (a *app) findTool(cat *resolver.Catalog, name string) (*resolver.Tool, erro
 // unresolvedParts says what of the catalog's report may have held an
 // unknown tool: the sources that could not be listed (an MCP server that
 // did not start), by name, and the entries that could not be resolved.
-func unresolvedParts(rep *resolver.Report) []string {
+func unresolvedParts(rep *catalog.Report) []string {
 	var sources []string
 	entries := 0
 	for _, p := range rep.Errors() {

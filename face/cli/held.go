@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/toolhost/toolhost/catalog"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -14,7 +15,7 @@ import (
 // heldDiff is the difference a held tool's problem shows under it: the
 // recorded definition against the listed one, indented. "" for another
 // problem.
-func heldDiff(p resolver.Problem) string {
+func heldDiff(p catalog.Problem) string {
 	h, ok := servers.IsHeld(p)
 	if !ok {
 		return ""

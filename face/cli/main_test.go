@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/internal/invoke/faketool"
 	"github.com/toolhost/toolhost/internal/testenv"
 
@@ -92,10 +93,10 @@ var errHandler = errors.New("handler lost its database")
 func dynamicTools(desc string) func(context.Context, *resolver.Catalog) error {
 	return func(ctx context.Context, cat *resolver.Catalog) error {
 		regs := []struct {
-			def resolver.Definition
-			h   resolver.Handler
+			def catalog.Definition
+			h   catalog.Handler
 		}{
-			{resolver.Definition{
+			{catalog.Definition{
 				Name:    "echo",
 				Summary: desc,
 				InputSchema: map[string]any{
@@ -123,15 +124,15 @@ func dynamicTools(desc string) func(context.Context, *resolver.Catalog) error {
 				}
 				return tool.Success(strings.TrimSpace(out)), nil
 			}},
-			{resolver.Definition{Name: "fail", Summary: "Always fails."},
+			{catalog.Definition{Name: "fail", Summary: "Always fails."},
 				func(ctx context.Context, args map[string]any) (tool.Outcome, error) {
 					return tool.Fail("disk full", "write a.txt"), nil
 				}},
-			{resolver.Definition{Name: "ask", Summary: "Asks a question."},
+			{catalog.Definition{Name: "ask", Summary: "Asks a question."},
 				func(ctx context.Context, args map[string]any) (tool.Outcome, error) {
 					return tool.Ask(tool.Question{ID: "overwrite", Text: "Overwrite a.txt?", AnswerType: tool.Boolean}), nil
 				}},
-			{resolver.Definition{Name: "broken", Summary: "Cannot answer."},
+			{catalog.Definition{Name: "broken", Summary: "Cannot answer."},
 				func(ctx context.Context, args map[string]any) (tool.Outcome, error) {
 					return tool.Outcome{}, errHandler
 				}},

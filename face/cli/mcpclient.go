@@ -15,7 +15,6 @@ import (
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
-	"github.com/toolhost/toolhost/internal/source/mcp"
 	"github.com/toolhost/toolhost/internal/source/servers"
 	"github.com/toolhost/toolhost/resolver"
 )
@@ -246,14 +245,14 @@ func (a *app) clientCatalog(c *cli.Context, name string) (*resolver.Catalog, err
 // When the server did not start and argv (the command line after --mcp
 // --) holds one of toolhost's commands, the fix adds that it went to the
 // server ([misplacedCommand]).
-func listingError(p resolver.Problem, argv []string) error {
-	var me *mcp.Error
-	if errors.As(p.Err, &me) {
-		fix := me.Fix
-		if hint := misplacedCommand(argv); hint != "" && me.Op == "start" {
+func listingError(p catalog.Problem, argv []string) error {
+	var ce *catalog.Error
+	if errors.As(p.Err, &ce) && ce.Source != "" {
+		fix := ce.Fix
+		if hint := misplacedCommand(argv); hint != "" && ce.Op == "start" {
 			fix += "; " + hint
 		}
-		return catalog.Problem{Err: me, Fix: fix}
+		return catalog.Problem{Err: ce.Err, Fix: fix}
 	}
 	return p
 }

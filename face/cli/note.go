@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/resolver"
 )
@@ -41,7 +42,7 @@ func (a *app) noteFor(cat *resolver.Catalog, name string) {
 		if name != "" && p.Tool != name {
 			continue // about another entry
 		}
-		if source, ok := strings.CutPrefix(p.Place, "source "); ok && p.Tool == "" && errors.Is(p.Err, resolver.ErrDuplicate) {
+		if source, ok := strings.CutPrefix(p.Place, "source "); ok && p.Tool == "" && errors.Is(p.Err, catalog.ErrDuplicate) {
 			// Some of a source's tools left out for names another
 			// source serves: its other tools are served.
 			fmt.Fprintf(a.stderr, "toolhost: %s: %s (run toolhost check for details)\n", source, a.errText(problemCause(p)))

@@ -5,12 +5,12 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
-	"github.com/toolhost/toolhost/resolver"
 )
 
 // problemPrefix is "place: tool "NAME": ".
-func problemPrefix(p resolver.Problem) string {
+func problemPrefix(p catalog.Problem) string {
 	var b strings.Builder
 	if p.Place != "" {
 		place := p.Place
@@ -27,20 +27,11 @@ func problemPrefix(p resolver.Problem) string {
 }
 
 // problemCause is the problem's cause without what the prefix already
-// says: a leading `tool "NAME": ` is dropped.
-func problemCause(p resolver.Problem) string {
-	if p.Err == nil {
-		return ""
-	}
-	msg := p.Err.Error()
-	if p.Tool != "" {
-		msg = strings.TrimPrefix(msg, fmt.Sprintf("tool %q: ", p.Tool))
-	}
-	return msg
-}
+// says: the tool's name.
+func problemCause(p catalog.Problem) string { return p.Cause() }
 
 // problemText is a problem's message with its fix indented below it.
-func problemText(p resolver.Problem) string {
+func problemText(p catalog.Problem) string {
 	var b strings.Builder
 	b.WriteString(problemPrefix(p))
 	b.WriteString(problemCause(p))

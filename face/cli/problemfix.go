@@ -3,34 +3,24 @@ package cli
 import (
 	"errors"
 
-	"github.com/toolhost/toolhost/internal/source/mcp"
-	"github.com/toolhost/toolhost/resolver"
+	"github.com/toolhost/toolhost/catalog"
 )
 
 // problemFix is what the user can do about p: its Fix, else the fix of
-// the MCP server error it wraps (a configured server that could not be
-// started or listed), which the catalog's problem does not carry.
-func problemFix(p resolver.Problem) string {
-	if p.Fix != "" {
-		return p.Fix
-	}
-	var me *mcp.Error
-	if errors.As(p.Err, &me) {
-		return me.Fix
-	}
-	return ""
-}
+// the error it wraps (a configured server that could not be started or
+// listed), as [catalog.FixOf] finds it.
+func problemFix(p catalog.Problem) string { return catalog.FixOf(p) }
 
-// errFix is what the user can do about err: the fix the catalog gives
-// ([resolver.FixOf]), else that of an MCP server error in its chain (a
-// call of a configured server's tool that could not start it).
+// errFix is what the user can do about err, as [catalog.FixOf] finds it
+// (a call of a configured server's tool that could not start it too), or
+// the fix of a usage error.
 func errFix(err error) string {
-	if fix := resolver.FixOf(err); fix != "" {
+	if fix := catalog.FixOf(err); fix != "" {
 		return fix
 	}
-	var me *mcp.Error
-	if errors.As(err, &me) {
-		return me.Fix
+	var u *usageError
+	if errors.As(err, &u) {
+		return u.fix
 	}
 	return ""
 }

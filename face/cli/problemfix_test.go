@@ -71,8 +71,9 @@ func TestMCPServerProblemSandboxHint(t *testing.T) {
 	}
 }
 
-// TestErrFix checks where the fix printed under an error comes from: the
-// catalog's, else an MCP server error's in the chain, else none.
+// TestErrFix checks where the fix printed under an error comes from: a
+// field of the catalog's Problem or *Error in the chain (an MCP server's
+// error reaches the faces in one), else none.
 func TestErrFix(t *testing.T) {
 	for _, tt := range []struct {
 		name string
@@ -80,7 +81,8 @@ func TestErrFix(t *testing.T) {
 		want string
 	}{
 		{"catalog problem", catalog.Problem{Err: errors.New("x"), Fix: "do y"}, "do y"},
-		{"mcp error wrapped", fmt.Errorf("call t: %w", &mcp.Error{Server: "s", Op: "start", Err: mcp.ErrExited, Fix: "run it by hand"}), "run it by hand"},
+		{"mcp error wrapped", fmt.Errorf("call t: %w", &catalog.Error{Op: "start", Source: "mcp.s",
+			Err: &mcp.Error{Source: "s", Op: "start", Err: mcp.ErrExited, Fix: "run it by hand"}, Fix: "run it by hand"}), "run it by hand"},
 		{"plain", errors.New("x"), ""},
 	} {
 		if got := errFix(tt.err); got != tt.want {

@@ -47,7 +47,8 @@ func (a *app) serveToken(c *cli.Context) (string, error) {
 func readTokenFile(c *cli.Context, path string, a *app) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return "", commandUsageErrorf(c.Command.HelpName, "serve: --token-file: %v (fix: write the token to a file only you can read: umask 077; openssl rand -hex 32 > %s)", err, path)
+		return "", &exitError{code: ExitFailure, err: &usageError{msg: fmt.Sprintf("serve: --token-file: %v", err), path: c.Command.HelpName,
+			fix: "write the token to a file only you can read: umask 077; openssl rand -hex 32 > " + path}}
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxTokenFile+1))

@@ -92,7 +92,7 @@ func TestServeTokenFileProblems(t *testing.T) {
 	}{
 		{[]string{"--token-file", empty}, "toolhost: serve: --token-file " + empty + " holds no token: write it on the file's first line (openssl rand -hex 32 > " + empty + ")"},
 		{[]string{"--token-file", big}, "toolhost: serve: --token-file " + big + " is larger than 4096 bytes: it should hold the token alone, on one line"},
-		{[]string{"--token-file", missing}, "toolhost: serve: --token-file: open " + missing + ": no such file or directory (fix: write the token to a file only you can read: umask 077; openssl rand -hex 32 > " + missing + ")"},
+		{[]string{"--token-file", missing}, "toolhost: serve: --token-file: open " + missing + ": no such file or directory\nfix: write the token to a file only you can read: umask 077; openssl rand -hex 32 > " + missing},
 		{[]string{"--token-file", empty, "--token", "x"}, "toolhost: serve: give the token once: --token-file PATH or --token TOKEN, not both"},
 	}
 	for _, tt := range tests {

@@ -120,6 +120,35 @@ env.API_TOKEN = { secret = "env:TOOLHOST_TEST_PLANTED" }
 	}
 }
 
+// TestServerCallTelemetry: the call of an MCP server's tool has one "tool
+// run" span, a child of its call span, as a binary's has: the server's
+// source traces its own run.
+func TestServerCallTelemetry(t *testing.T) {
+	c := otlptest.New(t)
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", c.URL)
+	t.Setenv("OTEL_SDK_DISABLED", "")
+	t.Setenv(telemetry.ParentEnv, "")
+	dir := workspace(t, "[mcp_servers.fake]\ncommand = [{{exe}}, \"mcp-fake\"]\nsandbox = false\n")
+	r := runIn(t, dir, "", nil, "--no-cache", "call", "echo", "text=hi")
+	if r.code != 0 || strings.TrimSpace(r.stdout) != "hi" {
+		t.Fatalf("call: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	spans := c.Spans()
+	var call *tracepb.Span
+	var runs []*tracepb.Span
+	for _, s := range spans {
+		switch s.Name {
+		case "tools/call echo":
+			call = s
+		case telemetry.SpanToolRun:
+			runs = append(runs, s)
+		}
+	}
+	if call == nil || len(runs) != 1 || !bytes.Equal(runs[0].ParentSpanId, call.SpanId) {
+		t.Fatalf("want one %q span under the call span; spans: %v", telemetry.SpanToolRun, spanNames(spans))
+	}
+}
+
 func spanNames(spans []*tracepb.Span) []string {
 	var n []string
 	for _, s := range spans {

@@ -17,6 +17,7 @@ import (
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/face/internal/callresult"
 	"github.com/toolhost/toolhost/internal/dupkey"
+	"github.com/toolhost/toolhost/internal/wirejson"
 	"github.com/toolhost/toolhost/internal/telemetry"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -62,7 +63,7 @@ func decodeBody(data []byte, answers bool) (callBody, error) {
 	var members map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&members); err != nil {
-		return b, fmt.Errorf("the body is not valid JSON: %v", strings.TrimPrefix(err.Error(), "json: "))
+		return b, fmt.Errorf("the body is not valid JSON: %v", wirejson.Problem(err))
 	}
 	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
 		return b, fmt.Errorf("unexpected data after the JSON object: %.40q", rest)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/face/httpserver"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
@@ -27,8 +28,8 @@ func apiCatalog(t *testing.T) *resolver.Catalog {
 	obj := func(props map[string]any, required ...any) map[string]any {
 		return map[string]any{"type": "object", "properties": props, "required": required, "additionalProperties": false}
 	}
-	reg := func(name, summary string, schema map[string]any, h resolver.Handler) {
-		if err := cat.Register(resolver.Definition{Name: name, Summary: summary, InputSchema: schema}, h); err != nil {
+	reg := func(name, summary string, schema map[string]any, h catalog.Handler) {
+		if err := cat.Register(catalog.Definition{Name: name, Summary: summary, InputSchema: schema}, h); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -42,7 +43,7 @@ func apiCatalog(t *testing.T) *resolver.Catalog {
 		return tool.Fail("it failed, as it always does"), nil
 	})
 	reg("confirm", "Asks first.", obj(map[string]any{}), func(ctx context.Context, _ map[string]any) (tool.Outcome, error) {
-		a, ok := resolver.Answers(ctx)["go"]
+		a, ok := catalog.Answers(ctx)["go"]
 		if !ok {
 			pre := "This does something."
 			return tool.Ask(tool.Question{ID: "go", Text: "Go ahead?", PreAmble: &pre, AnswerType: tool.Boolean, Default: false}), nil
@@ -166,7 +167,7 @@ func TestCallDisabled(t *testing.T) {
 // Options.Call, with the answers the client sent.
 func TestCallFunc(t *testing.T) {
 	var gotAnswers map[string]any
-	call := func(ctx context.Context, name string, args map[string]any, opts *resolver.CallOptions) (tool.Outcome, error) {
+	call := func(ctx context.Context, name string, args map[string]any, opts *catalog.CallOptions) (tool.Outcome, error) {
 		gotAnswers = opts.Answers
 		return tool.Success(name + " ran"), nil
 	}

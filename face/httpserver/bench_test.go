@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/face/httpserver"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
@@ -29,7 +30,7 @@ func BenchmarkListing(b *testing.B) {
 			"path":  map[string]any{"type": "string", "description": "A path."},
 			"limit": map[string]any{"type": "integer", "default": 10},
 		}, "required": []any{"path"}, "additionalProperties": false}
-		if err := cat.Register(resolver.Definition{Name: fmt.Sprintf("tool_%02d", i), Summary: "Does a thing.", InputSchema: schema,
+		if err := cat.Register(catalog.Definition{Name: fmt.Sprintf("tool_%02d", i), Summary: "Does a thing.", InputSchema: schema,
 			Annotations: map[string]any{"readOnlyHint": true}}, h); err != nil {
 			b.Fatal(err)
 		}

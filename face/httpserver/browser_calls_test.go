@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/audit"
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/face/httpserver"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
@@ -44,7 +45,7 @@ func TestBrowserRecentCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	schema := map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}, "required": []any{"name"}}
-	if err := cat.Register(resolver.Definition{Name: "greet", Summary: "Say hello.", InputSchema: schema}, func(_ context.Context, args map[string]any) (tool.Outcome, error) {
+	if err := cat.Register(catalog.Definition{Name: "greet", Summary: "Say hello.", InputSchema: schema}, func(_ context.Context, args map[string]any) (tool.Outcome, error) {
 		return tool.Success("Hello, " + args["name"].(string) + "!"), nil
 	}); err != nil {
 		t.Fatal(err)

@@ -20,6 +20,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/face/httpserver"
 	"github.com/toolhost/toolhost/resolver"
@@ -245,8 +246,8 @@ func examplesCatalog(t *testing.T, root string) *resolver.Catalog {
 // formSnapshot is a tool with one parameter of every kind the form knows,
 // a description that tries to inject HTML, and a tool that fails.
 func formSnapshot() httpserver.Snapshot {
-	kitchen := &resolver.Tool{
-		Definition: resolver.Definition{
+	kitchen := &catalog.Tool{
+		Definition: catalog.Definition{
 			Name:    "kitchen",
 			Summary: "Every kind of parameter.",
 			InputSchema: map[string]any{
@@ -272,8 +273,8 @@ func formSnapshot() httpserver.Snapshot {
 		Source:      "dynamic",
 		Enabled:     true,
 	}
-	evil := &resolver.Tool{
-		Definition: resolver.Definition{
+	evil := &catalog.Tool{
+		Definition: catalog.Definition{
 			Name:        "evil",
 			Summary:     `<img src=x onerror="window.pwned=1">`,
 			InputSchema: map[string]any{"type": "object", "properties": map[string]any{"q": map[string]any{"type": "string", "description": `<b onmouseover=alert(1)>bold</b>`}}},
@@ -282,20 +283,20 @@ func formSnapshot() httpserver.Snapshot {
 		Description: `<img src=x onerror="window.pwned=1"> <script>window.pwned=2</script>`,
 		Enabled:     true,
 	}
-	fails := &resolver.Tool{
-		Definition: resolver.Definition{Name: "fails", Summary: "Always fails.", InputSchema: map[string]any{"type": "object", "properties": map[string]any{}}},
+	fails := &catalog.Tool{
+		Definition: catalog.Definition{Name: "fails", Summary: "Always fails.", InputSchema: map[string]any{"type": "object", "properties": map[string]any{}}},
 		Category:   "demo",
 		Enabled:    true,
 	}
 	return httpserver.Snapshot{
-		Tools:      []*resolver.Tool{kitchen, evil, fails},
-		Categories: []resolver.Category{{ID: "demo", Name: "Demo", Description: "Tools for the tests.", Icon: "🧪"}},
+		Tools:      []*catalog.Tool{kitchen, evil, fails},
+		Categories: []catalog.Category{{ID: "demo", Name: "Demo", Description: "Tools for the tests.", Icon: "🧪"}},
 	}
 }
 
 // formCall runs the tools of formSnapshot: kitchen echoes, fails fails,
 // evil answers with HTML.
-func formCall(ctx context.Context, name string, args map[string]any, _ *resolver.CallOptions) (tool.Outcome, error) {
+func formCall(ctx context.Context, name string, args map[string]any, _ *catalog.CallOptions) (tool.Outcome, error) {
 	switch name {
 	case "fails":
 		return tool.Fail("it failed: <b>as designed</b>"), nil
@@ -519,7 +520,7 @@ func TestBrowser(t *testing.T) {
 		p := httpserver.Func(func(context.Context) (*httpserver.Snapshot, error) {
 			s := formSnapshot()
 			if more.Load() {
-				s.Tools = append(s.Tools, &resolver.Tool{Definition: resolver.Definition{Name: "newcomer", Summary: "Just registered."}, Enabled: true})
+				s.Tools = append(s.Tools, &catalog.Tool{Definition: catalog.Definition{Name: "newcomer", Summary: "Just registered."}, Enabled: true})
 			}
 			return &s, nil
 		})
@@ -538,14 +539,14 @@ func TestBrowser(t *testing.T) {
 	t.Run("1000 tools, first render", func(t *testing.T) {
 		var s httpserver.Snapshot
 		for i := range 1000 {
-			s.Tools = append(s.Tools, &resolver.Tool{Definition: resolver.Definition{
+			s.Tools = append(s.Tools, &catalog.Tool{Definition: catalog.Definition{
 				Name: fmt.Sprintf("tool_%04d", i), Summary: fmt.Sprintf("Tool number %d does one thing well.", i),
 				InputSchema: map[string]any{"type": "object", "properties": map[string]any{"x": map[string]any{"type": "string"}}},
 				Annotations: map[string]any{"readOnlyHint": i%2 == 0},
 			}, Category: fmt.Sprintf("c%d", i%10), Enabled: true})
 		}
 		for i := range 10 {
-			s.Categories = append(s.Categories, resolver.Category{ID: fmt.Sprintf("c%d", i), Name: fmt.Sprintf("Category %d", i)})
+			s.Categories = append(s.Categories, catalog.Category{ID: fmt.Sprintf("c%d", i), Name: fmt.Sprintf("Category %d", i)})
 		}
 		big := httptest.NewServer(httpserver.NewHandler(httpserver.Static(s), nil))
 		defer big.Close()

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/face/httpserver"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
@@ -21,7 +22,7 @@ func TestCallDisconnectCancels(t *testing.T) {
 		t.Fatal(err)
 	}
 	started, cancelled := make(chan struct{}), make(chan struct{})
-	err = cat.Register(resolver.Definition{Name: "hang", Summary: "Waits until cancelled."}, func(ctx context.Context, _ map[string]any) (tool.Outcome, error) {
+	err = cat.Register(catalog.Definition{Name: "hang", Summary: "Waits until cancelled."}, func(ctx context.Context, _ map[string]any) (tool.Outcome, error) {
 		close(started)
 		select {
 		case <-ctx.Done():

@@ -6,14 +6,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/face/httpserver"
-	"github.com/toolhost/toolhost/resolver"
 )
 
 // A host program serves its own tools' discovery endpoints.
 func ExampleNewHandler() {
-	tools := []*resolver.Tool{{
-		Definition: resolver.Definition{
+	tools := []*catalog.Tool{{
+		Definition: catalog.Definition{
 			Name:        "greet",
 			Summary:     "Say hello.",
 			InputSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}},

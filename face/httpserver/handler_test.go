@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/face/httpserver"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
@@ -30,9 +31,9 @@ var fixedNow = func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.
 // snapshot is a provider's state with every manifest field in use.
 func snapshot() httpserver.Snapshot {
 	return httpserver.Snapshot{
-		Tools: []*resolver.Tool{
+		Tools: []*catalog.Tool{
 			{
-				Definition: resolver.Definition{
+				Definition: catalog.Definition{
 					Name:    "search",
 					Summary: "Search the workspace.",
 					InputSchema: map[string]any{
@@ -55,7 +56,7 @@ func snapshot() httpserver.Snapshot {
 				RateLimit:        10,
 			},
 			{
-				Definition: resolver.Definition{
+				Definition: catalog.Definition{
 					Name:        "greet",
 					Summary:     "Say hello.",
 					InputSchema: map[string]any{"type": "object", "properties": map[string]any{}, "additionalProperties": false},
@@ -63,7 +64,7 @@ func snapshot() httpserver.Snapshot {
 				Enabled: true,
 			},
 			{
-				Definition: resolver.Definition{
+				Definition: catalog.Definition{
 					Name:        "wipe",
 					Summary:     "Delete everything.",
 					InputSchema: map[string]any{"type": "object", "properties": map[string]any{}, "additionalProperties": false},
@@ -75,7 +76,7 @@ func snapshot() httpserver.Snapshot {
 				Enabled:          false,
 			},
 		},
-		Categories: []resolver.Category{
+		Categories: []catalog.Category{
 			{ID: "files", Name: "Files", Description: "Read and write files.", Icon: "folder"},
 			{ID: "misc", Name: "Misc"},
 		},
@@ -267,7 +268,7 @@ func TestETag(t *testing.T) {
 	snap := snapshot()
 	srv := newServer(t, httpserver.Static(snap), nil)
 	resp, body := get(t, srv.URL+"/identity", nil)
-	var id resolver.Identity
+	var id catalog.Identity
 	if err := json.Unmarshal(body, &id); err != nil {
 		t.Fatal(err)
 	}
@@ -354,7 +355,7 @@ func TestFromCatalogLive(t *testing.T) {
 		t.Fatalf("empty catalog: /tools = %s, want []", body)
 	}
 	etag := resp.Header.Get("ETag")
-	if err := cat.Register(resolver.Definition{Name: "late", Summary: "Registered later."},
+	if err := cat.Register(catalog.Definition{Name: "late", Summary: "Registered later."},
 		func(context.Context, map[string]any) (tool.Outcome, error) { return tool.Success("ok"), nil }); err != nil {
 		t.Fatal(err)
 	}
@@ -379,7 +380,7 @@ func TestIdentityMatchesCatalog(t *testing.T) {
 	srv := newServer(t, httpserver.Static(httpserver.Snapshot{Tools: cat.Tools()}), nil)
 	for i, name := range []string{"", "b", "a"} {
 		if name != "" {
-			if err := cat.Register(resolver.Definition{Name: name, Summary: "Tool " + name,
+			if err := cat.Register(catalog.Definition{Name: name, Summary: "Tool " + name,
 				InputSchema: map[string]any{"type": "object", "properties": map[string]any{"x": map[string]any{"type": "string"}}}},
 				func(context.Context, map[string]any) (tool.Outcome, error) { return tool.Success(""), nil }); err != nil {
 				t.Fatal(err)
@@ -387,7 +388,7 @@ func TestIdentityMatchesCatalog(t *testing.T) {
 			srv = newServer(t, httpserver.Static(httpserver.Snapshot{Tools: cat.Tools()}), nil)
 		}
 		_, body := get(t, srv.URL+"/identity", nil)
-		var got resolver.Identity
+		var got catalog.Identity
 		if err := json.Unmarshal(body, &got); err != nil {
 			t.Fatal(err)
 		}
@@ -477,7 +478,7 @@ func TestFromCatalogSnapshotConsistent(t *testing.T) {
 			if cat.Has(name) {
 				cat.Unregister(name)
 			} else {
-				cat.Register(resolver.Definition{Name: name, Summary: fmt.Sprint("round ", i)}, h)
+				cat.Register(catalog.Definition{Name: name, Summary: fmt.Sprint("round ", i)}, h)
 			}
 		}
 	}()
@@ -494,11 +495,11 @@ func TestFromCatalogSnapshotConsistent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var defs []resolver.Definition
+		var defs []catalog.Definition
 		for _, tl := range s.Tools {
 			defs = append(defs, tl.Definition)
 		}
-		if want := resolver.IdentityOf(defs); s.Identity != want {
+		if want := catalog.IdentityOf(defs); s.Identity != want {
 			t.Fatalf("snapshot %d: identity %+v does not name its %d tools (%+v)", n, s.Identity, len(s.Tools), want)
 		}
 	}
@@ -522,7 +523,7 @@ func TestFromCatalogKept(t *testing.T) {
 	if string(b1) != string(b2) || r1.Header.Get("ETag") != r2.Header.Get("ETag") {
 		t.Errorf("two requests, no change: bodies\n%s\n%s", b1, b2)
 	}
-	if err := cat.Register(resolver.Definition{Name: "late", Summary: "Registered later."},
+	if err := cat.Register(catalog.Definition{Name: "late", Summary: "Registered later."},
 		func(context.Context, map[string]any) (tool.Outcome, error) { return tool.Success("ok"), nil }); err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/face/httpserver"
 	"github.com/toolhost/toolhost/face/mcpserver"
 	"github.com/toolhost/toolhost/resolver"
@@ -83,7 +84,7 @@ func TestMCPOverHTTP(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := cat.Register(resolver.Definition{
+			if err := cat.Register(catalog.Definition{
 				Name:    "echo",
 				Summary: "Repeat a text.",
 				InputSchema: map[string]any{
@@ -137,7 +138,7 @@ func TestMCPOverHTTP(t *testing.T) {
 				t.Fatalf("server/identity = %+v, %v; want %+v", id, err, cat.Identity())
 			}
 
-			if err := cat.Register(resolver.Definition{Name: "late", Summary: "Registered later."},
+			if err := cat.Register(catalog.Definition{Name: "late", Summary: "Registered later."},
 				func(context.Context, map[string]any) (tool.Outcome, error) { return tool.Success("late"), nil }); err != nil {
 				t.Fatal(err)
 			}

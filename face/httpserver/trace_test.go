@@ -6,8 +6,8 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/face/httpserver"
-	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -26,7 +26,7 @@ func TestCallTraceparent(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var got trace.SpanContext
-			call := func(ctx context.Context, name string, args map[string]any, opts *resolver.CallOptions) (tool.Outcome, error) {
+			call := func(ctx context.Context, name string, args map[string]any, opts *catalog.CallOptions) (tool.Outcome, error) {
 				got = trace.SpanContextFromContext(ctx)
 				return tool.Success("ran"), nil
 			}

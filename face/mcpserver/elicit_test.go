@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/face/mcpserver"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )
 
 // newAskCatalog registers dynamic tools that ask questions, one at a
-// time, reading the answers so far from resolver.Answers: the catalog's
+// time, reading the answers so far from catalog.Answers: the catalog's
 // question loop answers them (pre-supplied answers, then Ask, then the
 // question's default, else the needs_input outcome itself).
 func newAskCatalog(t *testing.T) *resolver.Catalog {
@@ -31,16 +32,16 @@ func newAskCatalog(t *testing.T) *resolver.Catalog {
 		},
 	}
 	// deaf does not read the answers: it asks whatever it is given.
-	if err := cat.Register(resolver.Definition{Name: "deaf", Summary: "Asks forever."},
+	if err := cat.Register(catalog.Definition{Name: "deaf", Summary: "Asks forever."},
 		func(context.Context, map[string]any) (tool.Outcome, error) {
 			return tool.Ask(tool.Question{ID: "again", Text: "Again?", AnswerType: tool.Boolean}), nil
 		}); err != nil {
 		t.Fatal(err)
 	}
 	for name, questions := range qs {
-		if err := cat.Register(resolver.Definition{Name: name, Summary: "Asks."},
+		if err := cat.Register(catalog.Definition{Name: name, Summary: "Asks."},
 			func(ctx context.Context, _ map[string]any) (tool.Outcome, error) {
-				answers := resolver.Answers(ctx)
+				answers := catalog.Answers(ctx)
 				var got []string
 				for _, q := range questions {
 					a, ok := answers[q.ID]

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/face/mcpserver"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
@@ -15,7 +16,7 @@ import (
 func ExampleServer() {
 	ctx := context.Background()
 	cat, _ := resolver.New(ctx, nil, nil)
-	cat.Register(resolver.Definition{
+	cat.Register(catalog.Definition{
 		Name:    "greet",
 		Summary: "Say hello.",
 		InputSchema: map[string]any{

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/internal/face/mcpserver/mcptest"
 	"github.com/toolhost/toolhost/internal/invoke/faketool"
 
@@ -90,7 +91,7 @@ func testCatalog(ctx context.Context, cfg *config.Config, p *probe) (*resolver.C
 			panic(err)
 		}
 	}
-	must(cat.Register(resolver.Definition{
+	must(cat.Register(catalog.Definition{
 		Name:    "echo",
 		Summary: "Repeat a text.",
 		InputSchema: map[string]any{
@@ -115,11 +116,11 @@ func testCatalog(ctx context.Context, cfg *config.Config, p *probe) (*resolver.C
 		}
 		return tool.Success(strings.Repeat(args["text"].(string), n)), nil
 	}))
-	must(cat.Register(resolver.Definition{Name: "fail", Summary: "Always fails."},
+	must(cat.Register(catalog.Definition{Name: "fail", Summary: "Always fails."},
 		func(ctx context.Context, args map[string]any) (tool.Outcome, error) {
 			return tool.Fail("it broke", "deep cause"), nil
 		}))
-	must(cat.Register(resolver.Definition{Name: "slow", Summary: "Waits until cancelled."},
+	must(cat.Register(catalog.Definition{Name: "slow", Summary: "Waits until cancelled."},
 		func(ctx context.Context, args map[string]any) (tool.Outcome, error) {
 			n := p.running.Add(1)
 			defer p.running.Add(-1)
@@ -147,7 +148,7 @@ func testCatalog(ctx context.Context, cfg *config.Config, p *probe) (*resolver.C
 			}
 			return tool.Outcome{}, ctx.Err()
 		}))
-	must(cat.Register(resolver.Definition{
+	must(cat.Register(catalog.Definition{
 		Name:    "register",
 		Summary: "Registers a tool.",
 		InputSchema: map[string]any{
@@ -157,7 +158,7 @@ func testCatalog(ctx context.Context, cfg *config.Config, p *probe) (*resolver.C
 		},
 	}, func(ctx context.Context, args map[string]any) (tool.Outcome, error) {
 		name := args["name"].(string)
-		err := cat.Register(resolver.Definition{Name: name, Summary: "Registered at run time."},
+		err := cat.Register(catalog.Definition{Name: name, Summary: "Registered at run time."},
 			func(ctx context.Context, args map[string]any) (tool.Outcome, error) {
 				return tool.Success("hello from " + name), nil
 			})

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/toolhost/toolhost/catalog"
 	"io"
 	"runtime"
 	"testing"
@@ -23,7 +24,7 @@ func benchCatalog(b *testing.B, n int) *resolver.Catalog {
 	}
 	run := func(context.Context, map[string]any) (tool.Outcome, error) { return tool.Success("ok"), nil }
 	for i := range n {
-		err := cat.Register(resolver.Definition{
+		err := cat.Register(catalog.Definition{
 			Name:    fmt.Sprintf("tool_%04d", i),
 			Summary: fmt.Sprintf("Tool %d: reads part of a file.", i),
 			InputSchema: map[string]any{

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/toolhost/toolhost/catalog"
 	"log/slog"
 	"slices"
 	"strings"
@@ -28,7 +29,7 @@ func TestSchemaSDKRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	ok := func(context.Context, map[string]any) (tool.Outcome, error) { return tool.Success("ran"), nil }
-	for _, d := range []resolver.Definition{
+	for _, d := range []catalog.Definition{
 		{Name: "fine", Summary: "Fine.", InputSchema: map[string]any{"type": "object", "properties": map[string]any{
 			"region": map[string]any{"type": "string", "x-mcp-header": "Region"}}}},
 		{Name: "header_object", Summary: "Refused by the SDK.", InputSchema: map[string]any{"type": "object", "properties": map[string]any{

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/toolhost/toolhost/catalog"
 	"maps"
 	"slices"
 	"testing"
@@ -22,7 +23,7 @@ func TestSyncFollowsCatalog(t *testing.T) {
 	}
 	ok := func(context.Context, map[string]any) (tool.Outcome, error) { return tool.Success("ran"), nil }
 	for _, name := range []string{"a", "b", "c"} {
-		if err := cat.Register(resolver.Definition{Name: name, Summary: "Tool " + name + "."}, ok); err != nil {
+		if err := cat.Register(catalog.Definition{Name: name, Summary: "Tool " + name + "."}, ok); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -44,7 +45,7 @@ func TestSyncFollowsCatalog(t *testing.T) {
 	if err := cat.Unregister("b"); err != nil {
 		t.Fatal(err)
 	}
-	if err := cat.Register(resolver.Definition{Name: "d", Summary: "Tool d."}, ok); err != nil {
+	if err := cat.Register(catalog.Definition{Name: "d", Summary: "Tool d."}, ok); err != nil {
 		t.Fatal(err)
 	}
 	if got := held(); !slices.Equal(got, []string{"a", "c", "d"}) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/face/mcpserver"
 	"github.com/toolhost/toolhost/internal/invoke/faketool"
@@ -363,7 +364,7 @@ func TestToolSearchShadowed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = cat.Register(resolver.Definition{Name: mcpserver.SearchToolsName, Summary: "The catalog's own."},
+	err = cat.Register(catalog.Definition{Name: mcpserver.SearchToolsName, Summary: "The catalog's own."},
 		func(context.Context, map[string]any) (tool.Outcome, error) {
 			return tool.Success("the catalog's search_tools ran"), nil
 		})

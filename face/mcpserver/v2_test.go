@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/face/mcpserver"
 	"github.com/toolhost/toolhost/internal/invoke/faketool"
@@ -240,7 +241,7 @@ func TestDescribeTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cat.Register(resolver.Definition{Name: "greet", Summary: "Say hello.", InputSchema: map[string]any{
+	if err := cat.Register(catalog.Definition{Name: "greet", Summary: "Say hello.", InputSchema: map[string]any{
 		"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string", "description": "Who."}}, "required": []any{"name"},
 	}}, func(context.Context, map[string]any) (tool.Outcome, error) { return tool.Success("hi"), nil }); err != nil {
 		t.Fatal(err)

@@ -2,26 +2,27 @@ package invoke
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
+	"github.com/toolhost/toolhost/internal/toolerr"
 	"strings"
 
 	"github.com/toolhost/toolhost/tool"
 )
 
 // Errors that say why no answer could be had from a tool process. Each is
-// wrapped in an [*Error]. Test with errors.Is.
+// wrapped in an [*Error]. Test with errors.Is. They are package toolerr's,
+// shared with every source of tools (catalog.ErrTimeout is ErrTimeout).
 var (
 	// ErrNotFound: the executable (or its working directory, or the
 	// interpreter on its #! line) does not exist.
-	ErrNotFound = errors.New("executable not found")
+	ErrNotFound = toolerr.ErrNotFound
 	// ErrNotExecutable: the file exists but cannot be executed (no x bit, a
 	// directory, no #! line or built for another machine).
-	ErrNotExecutable = errors.New("not executable")
+	ErrNotExecutable = toolerr.ErrNotExecutable
 	// ErrTimeout: the context's deadline passed. The process group was killed.
-	ErrTimeout = errors.New("timed out")
+	ErrTimeout = toolerr.ErrTimeout
 	// ErrOutputTooLarge: stdout passed [Spec.MaxStdout]. The process group was killed.
-	ErrOutputTooLarge = errors.New("stdout too large")
+	ErrOutputTooLarge = toolerr.ErrOutputTooLarge
 )
 
 // Error reports a tool process that gave no usable answer: the cause, what

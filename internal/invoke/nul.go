@@ -18,6 +18,7 @@ type NULError struct {
 	Argument string // the argument at fault, "x" for {{tool.arguments.x}}; "" for other templates
 	Template string // the template as written
 	Offset   int    // the byte offset of the first NUL in the value
+	Fix      string // what the caller can do
 }
 
 // Error returns `argument "path" holds a NUL byte (at byte 3), which a
@@ -30,9 +31,6 @@ func (e *NULError) Error() string {
 	return fmt.Sprintf("%s holds a NUL byte (at byte %d), which a command-line argument cannot carry", what, e.Offset)
 }
 
-// Fix says what the caller can do.
-func (e *NULError) Fix() string { return "pass the value without the NUL byte (\\u0000)" }
-
 // Is reports whether target is ErrNULValue.
 func (e *NULError) Is(target error) bool { return target == ErrNULValue }
 
@@ -40,7 +38,7 @@ func (e *NULError) Is(target error) bool { return target == ErrNULValue }
 func checkNUL(ts []Template, values []string) error {
 	for i, v := range values {
 		if n := strings.IndexByte(v, 0); n >= 0 {
-			return &NULError{Argument: ts[i].Argument(), Template: ts[i].Text, Offset: n}
+			return &NULError{Argument: ts[i].Argument(), Template: ts[i].Text, Offset: n, Fix: "pass the value without the NUL byte (\\u0000)"}
 		}
 	}
 	return nil

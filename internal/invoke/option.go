@@ -22,14 +22,18 @@ type OptionError struct {
 	Template string // the template as written, "{{tool.arguments.x}}"
 	Value    string // the refused value
 	Program  string // the program that would read it (base name), "" when unknown (shell)
+	Fix      string // what the caller can do: pass another value
 }
+
+// optionFix is an [OptionError]'s fix. The entry's author can allow such
+// values instead (docs/config.md, "Arguments that look like options").
+const optionFix = `pass a value that does not start with "-"; a file named -x can be given as ./-x`
 
 // maxQuoted bounds the part of a refused value quoted in messages.
 const maxQuoted = 64
 
 // Error returns `argument "path" starts with "-" and would be read as an
-// option by wc: "--files0-from=/etc/os-release"`; [OptionError.Fix] says
-// what to do.
+// option by wc: "--files0-from=/etc/os-release"`; Fix says what to do.
 func (e *OptionError) Error() string {
 	what := "template " + e.Template
 	if e.Argument != "" {
@@ -44,12 +48,6 @@ func (e *OptionError) Error() string {
 		v = strings.ToValidUTF8(v[:maxQuoted], "") + "…"
 	}
 	return fmt.Sprintf("%s starts with \"-\" and would be read as an option%s: %q", what, by, v)
-}
-
-// Fix says what the caller can do: pass another value. (The entry's author
-// can allow such values; see docs/config.md, "Arguments that look like options".)
-func (e *OptionError) Fix() string {
-	return `pass a value that does not start with "-"; a file named -x can be given as ./-x`
 }
 
 // Is reports whether target is ErrOptionValue.
@@ -71,7 +69,7 @@ func checkOptions(spec *Spec, ts []Template, values []string) error {
 		if values[i][0] != '-' || (t.Argument() != "" && slices.Contains(spec.AllowOption, t.Argument())) {
 			continue
 		}
-		e := &OptionError{Argument: t.Argument(), Template: t.Text, Value: values[i]}
+		e := &OptionError{Argument: t.Argument(), Template: t.Text, Value: values[i], Fix: optionFix}
 		if !spec.Shell && len(spec.Command) > 0 && !strings.Contains(spec.Command[0], "{{") {
 			e.Program = filepath.Base(spec.Command[0])
 		}

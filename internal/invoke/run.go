@@ -131,7 +131,7 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (res *Result, err e
 		if f, ok := err.(*fixError); ok {
 			e.Err, e.Fix = f.err, f.fix
 		} else if e.Err = err; errors.As(err, &oe) {
-			e.Fix = oe.Fix()
+			e.Fix = oe.Fix
 		}
 		return e
 	}

@@ -471,7 +471,7 @@ func withFixText(err error) string {
 	}
 	var oe *OptionError
 	if errors.As(err, &oe) {
-		return err.Error() + " (fix: " + oe.Fix() + ")"
+		return err.Error() + " (fix: " + oe.Fix + ")"
 	}
 	return err.Error()
 }

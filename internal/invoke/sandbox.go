@@ -35,9 +35,9 @@ func sandboxed(spec *Spec, path, root, dir string, env []string) (*sandbox.Launc
 	keep := append(slices.Collect(maps.Keys(spec.Env)), CallEnv, tool.LongLivedEnv, telemetry.ParentEnv, telemetry.StateEnv)
 	l, err := sandbox.Prepare(spec.Sandbox, path, root, env, keep)
 	if err != nil {
-		var fe interface{ Fix() string }
+		var fe *sandbox.FixError
 		if errors.As(err, &fe) {
-			return nil, withFix(fmt.Errorf("%w: %w", ErrSandbox, err), fe.Fix())
+			return nil, withFix(fmt.Errorf("%w: %w", ErrSandbox, err), fe.Fix)
 		}
 		return nil, fmt.Errorf("%w: %w", ErrSandbox, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/face/mcpserver"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
@@ -21,7 +22,7 @@ func TestDefaultClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = cat.Register(resolver.Definition{Name: "greet", Summary: "Say hello.", InputSchema: map[string]any{
+	err = cat.Register(catalog.Definition{Name: "greet", Summary: "Say hello.", InputSchema: map[string]any{
 		"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}, "required": []any{"name"},
 	}}, func(_ context.Context, args map[string]any) (tool.Outcome, error) {
 		return tool.Success("Hello, " + args["name"].(string) + "!"), nil

@@ -53,18 +53,34 @@ func Parse(s string) (Ref, error) {
 	kind, name, ok := strings.Cut(s, ":")
 	switch {
 	case !ok || (kind != KindEnv && kind != KindFile && kind != KindKeyring):
-		return Ref{}, fmt.Errorf("%w: %q: write \"env:VAR\" (a variable of toolhost's environment), \"file:PATH\" (an owner-only file) or \"keyring:NAME\"", ErrSyntax, s)
+		return Ref{}, syntaxErrorf("%q: write \"env:VAR\" (a variable of toolhost's environment), \"file:PATH\" (an owner-only file) or \"keyring:NAME\"", s)
 	case name == "":
-		return Ref{}, fmt.Errorf("%w: %q names no %s after %q", ErrSyntax, s, map[string]string{KindEnv: "variable", KindFile: "file", KindKeyring: "keyring item"}[kind], kind+":")
+		return Ref{}, syntaxErrorf("%q names no %s after %q", s, map[string]string{KindEnv: "variable", KindFile: "file", KindKeyring: "keyring item"}[kind], kind+":")
 	case kind == KindKeyring && strings.HasPrefix(name, "-"):
-		return Ref{}, fmt.Errorf("%w: %q: a keyring item's name does not start with \"-\" (the keyring's client would read it as an option)", ErrSyntax, s)
+		return Ref{}, syntaxErrorf("%q: a keyring item's name does not start with \"-\" (the keyring's client would read it as an option)", s)
 	case kind == KindEnv && strings.ContainsAny(name, "=\x00"):
-		return Ref{}, fmt.Errorf("%w: %q: a variable name has no \"=\" or NUL", ErrSyntax, s)
+		return Ref{}, syntaxErrorf("%q: a variable name has no \"=\" or NUL", s)
 	case strings.ContainsRune(name, 0):
-		return Ref{}, fmt.Errorf("%w: %q: a name has no NUL", ErrSyntax, s)
+		return Ref{}, syntaxErrorf("%q: a name has no NUL", s)
 	}
 	return Ref{Kind: kind, Name: name}, nil
 }
+
+// SyntaxError is a string that [Parse] does not read as a reference. It
+// matches [ErrSyntax].
+type SyntaxError struct {
+	Why string // what is wrong, quoting the string: `"env" names no variable after "env:"`
+}
+
+func syntaxErrorf(format string, args ...any) error {
+	return &SyntaxError{Why: fmt.Sprintf(format, args...)}
+}
+
+// Error returns "not a secret reference: " and Why.
+func (e *SyntaxError) Error() string { return ErrSyntax.Error() + ": " + e.Why }
+
+// Is reports whether target is ErrSyntax.
+func (e *SyntaxError) Is(target error) bool { return target == ErrSyntax }
 
 // maxFile bounds a secret file.
 const maxFile = 64 << 10

@@ -35,13 +35,13 @@ func pin(r FSRule, a, rootReal, home string) error {
 	written := lexicalAbs(r.Path, rootReal, home)
 	for _, d := range []string{".git", ".config/toolhost"} {
 		if g := filepath.Join(rootReal, d); within(g, a) && !within(g, written) {
-			return &fixError{fmt.Errorf("%w: access.fs rule %q%s resolves through a link to %s, in the workspace's %s", ErrMoved, r.Path, where(r), a, d),
+			return &FixError{fmt.Errorf("%w: access.fs rule %q%s resolves through a link to %s, in the workspace's %s", ErrMoved, r.Path, where(r), a, d),
 				fmt.Sprintf("no rule reaches %s through a link: a tool that could write there could rewrite history or register commands; remove the link at %s (a tool may have made it), or write the rule's path itself", d, written)}
 		}
 	}
 	if trusted, ok := r.Targets[written]; ok {
 		if trusted != a {
-			return &fixError{fmt.Errorf("%w: access.fs rule %q%s now resolves to %s, not to %s as when the workspace was trusted: a link on its path changed", ErrMoved, r.Path, where(r), a, trusted),
+			return &FixError{fmt.Errorf("%w: access.fs rule %q%s now resolves to %s, not to %s as when the workspace was trusted: a link on its path changed", ErrMoved, r.Path, where(r), a, trusted),
 				fmt.Sprintf("if a tool changed it, restore the link (ls -l %s) and keep links a tool may write out of access.fs rules; if you did, check where it leads, then run toolhost trust to record the new target (a running toolhost serve reads it when restarted)", written)}
 		}
 		return nil
@@ -55,7 +55,7 @@ func pin(r FSRule, a, rootReal, home string) error {
 		return nil
 	}
 	if first != a {
-		return &fixError{fmt.Errorf("%w: access.fs rule %q%s now resolves to %s, not to %s as when this toolhost first used it: a link on its path changed", ErrMoved, r.Path, where(r), a, first),
+		return &FixError{fmt.Errorf("%w: access.fs rule %q%s now resolves to %s, not to %s as when this toolhost first used it: a link on its path changed", ErrMoved, r.Path, where(r), a, first),
 			fmt.Sprintf("if a tool changed it, restore the link (ls -l %s) and keep links a tool may write out of access.fs rules; if you did, restart toolhost to use the new target", written)}
 	}
 	return nil

@@ -63,7 +63,7 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 	if abi < need {
 		why := unavailableReason(abi, need)
 		if p.Mode == ModeRequire {
-			return nil, &fixError{fmt.Errorf("%w: %s", ErrUnavailable, why),
+			return nil, &FixError{fmt.Errorf("%w: %s", ErrUnavailable, why),
 				`it says sandbox = "require", so it runs only where the sandbox works: run it on Linux 6.12 or later with Landlock enabled (lsm=landlock)`}
 		}
 		if !p.readOnly { // a probe is confined where it can be, silently: the entry may not be sandboxed at all
@@ -168,18 +168,15 @@ func removeTemp(dir string) {
 	}
 }
 
-// fixError carries the fix of an error, for callers that report one
+// FixError carries the fix of an error, for callers that report one
 // (the invoke package's errors have a Fix field).
-type fixError struct {
-	err error
-	fix string
+type FixError struct {
+	Err error
+	Fix string // what the user can do
 }
 
-func (e *fixError) Error() string { return e.err.Error() }
-func (e *fixError) Unwrap() error { return e.err }
-
-// Fix returns what the user can do.
-func (e *fixError) Fix() string { return e.fix }
+func (e *FixError) Error() string { return e.Err.Error() }
+func (e *FixError) Unwrap() error { return e.Err }
 
 // filterEnv keeps from env what the tool may see: when p restricts the
 // environment (access.env rules, or the profile), the variables of keep,

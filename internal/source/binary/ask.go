@@ -42,7 +42,7 @@ func AskSchema(ctx context.Context, command []string, root string) (*tool.Schema
 	switch {
 	case errors.Is(err, catalog.ErrTimeout):
 		fix = fmt.Sprintf("a binary must answer the schema action at once and without side effects (toolhost waits at most %gs); if %q does not speak the protocol, register it with its parameters declared in TOML", DefaultTimeout.Seconds(), display)
-	case errors.Is(err, catalog.ErrExit), errors.Is(err, catalog.ErrNotJSON), errors.Is(err, catalog.ErrNotSchema), errors.Is(err, catalog.ErrOutputTooLarge):
+	case errors.Is(err, ErrExit), errors.Is(err, ErrNotJSON), errors.Is(err, tool.ErrNotSchema), errors.Is(err, catalog.ErrOutputTooLarge):
 		fix = fmt.Sprintf("%q does not describe itself; register it with its parameters declared in TOML:\n\n    [tools.NAME]\n    command = %q\n    [tools.NAME.parameters.ARG]\n    type = \"string\"\n    summary = \"What ARG is.\"\n\nor upgrade the binary to answer the schema action (protocol v1; Go tools: sdk.Main)", display, display)
 	}
 	return nil, newError("", display, tool.ActionSchema, err, fix)

@@ -1,8 +1,6 @@
 package binary
 
 import (
-	"context"
-
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/internal/invoke"
 	"github.com/toolhost/toolhost/internal/invoke/sandbox"
@@ -10,27 +8,20 @@ import (
 )
 
 // What only the binaries know of a call (the sandbox's denial, the
-// process's exit status and bytes) goes to the call's audit line
-// (catalog.NoteRun…). The catalog writes the line.
+// process's exit status and bytes) goes to the call's audit line in the
+// [catalog.CallResult] of each round. The catalog writes the line.
 
-// noteDenial records the sandbox's refusal the outcome reports.
-func noteDenial(ctx context.Context, d *sandbox.Denial) {
-	if d != nil {
-		catalog.NoteDenial(ctx, d.What)
-	}
-}
-
-// noteRun records a finished run request's process: its exit status and
-// the bytes of its request and stdout, summed over a call's rounds.
-// format_arguments and schema requests are not the call's.
-func noteRun(ctx context.Context, action tool.Action, res *invoke.Result) {
+// noteRun records a finished run request's process in r: its exit status
+// and the bytes of its request and stdout. format_arguments and schema
+// requests are not the call's.
+func noteRun(r *catalog.CallResult, action tool.Action, res *invoke.Result) {
 	if res != nil && action == tool.ActionRun {
-		catalog.NoteRun(ctx, res.ExitCode, res.RequestSize, len(res.Stdout))
+		exit := res.ExitCode
+		r.Exit = &exit
+		r.BytesIn += int64(res.RequestSize)
+		r.BytesOut += int64(len(res.Stdout))
 	}
 }
-
-// noteSent records the bytes of a request sent to a long-lived process.
-func noteSent(ctx context.Context, size int) { catalog.NoteSent(ctx, size) }
 
 // profileOf names the sandbox a binary runs in: "default" (the default
 // profile and the entry's rules), "custom" (the entry's access rules

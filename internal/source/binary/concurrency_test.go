@@ -101,8 +101,8 @@ func TestAskSchema(t *testing.T) {
 		want    error
 		msg     string
 	}{
-		{[]string{exe(t), "exit-3"}, catalog.ErrExit, "[tools.NAME.parameters.ARG]"},
-		{[]string{exe(t), "plain"}, catalog.ErrNotJSON, "upgrade the binary"},
+		{[]string{exe(t), "exit-3"}, ErrExit, "[tools.NAME.parameters.ARG]"},
+		{[]string{exe(t), "plain"}, ErrNotJSON, "upgrade the binary"},
 		{[]string{"/nonexistent/tool"}, catalog.ErrNotFound, "does not exist"},
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)

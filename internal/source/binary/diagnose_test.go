@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/tool"
 )
 
 func TestDiagnosis(t *testing.T) {
@@ -40,23 +41,23 @@ func TestDiagnosis(t *testing.T) {
 			[]string{"is a directory", "fix: point command at the binary inside it; or fix command in [tools.broken]"}},
 		{"exec format", fmt.Sprintf("%q", garbage), "", catalog.ErrNotExecutable,
 			[]string{"exec format error", "fix: add a #! line, or build it for this machine; or fix command in [tools.broken]"}},
-		{"non-zero exit", `["%EXE%", "exit-3"]`, "", catalog.ErrExit,
+		{"non-zero exit", `["%EXE%", "exit-3"]`, "", ErrExit,
 			[]string{"exit status 3", "panic: boom", "does not describe itself", "[tools.broken.parameters.ARG]", "upgrade the binary"}},
-		{"interpreter without its script", `["%EXE%", "exit-3", "scripts/nosuch.py"]`, "", catalog.ErrExit,
+		{"interpreter without its script", `["%EXE%", "exit-3", "scripts/nosuch.py"]`, "", ErrExit,
 			[]string{"exit status 3", "fix: the script scripts/nosuch.py is missing: ", " exited without running it (relative paths are taken from " + dir + "); create it, or fix command in [tools.broken"}},
-		{"other protocol version", `["%EXE%", "old-protocol"]`, "", catalog.ErrExit,
+		{"other protocol version", `["%EXE%", "old-protocol"]`, "", ErrExit,
 			[]string{"exit status 2", `the binary answered: unsupported protocol version "1": this binary speaks protocol "0"`, "does not speak protocol v1", "upgrade it", "[tools.broken.parameters.ARG]"}},
-		{"not JSON", `["%EXE%", "bad-json"]`, "", catalog.ErrNotJSON,
+		{"not JSON", `["%EXE%", "bad-json"]`, "", ErrNotJSON,
 			[]string{"stdout is not JSON", `{\"tools\": [`, "[tools.broken.parameters.ARG]", "must print only its JSON answer on stdout and log to stderr"}},
-		{"plain program", `["%EXE%", "plain"]`, "", catalog.ErrNotJSON,
+		{"plain program", `["%EXE%", "plain"]`, "", ErrNotJSON,
 			[]string{"hello world", "[tools.broken.parameters.ARG]"}},
-		{"not a schema", `["%EXE%", "not-schema"]`, "", catalog.ErrNotSchema,
+		{"not a schema", `["%EXE%", "not-schema"]`, "", tool.ErrNotSchema,
 			[]string{`no "tools" field`, "[tools.broken.parameters.ARG]", "upgrade the binary"}},
 		{"timeout", `["%EXE%", "hang"]`, `timeout = "300ms"`, catalog.ErrTimeout,
 			[]string{"timed out after ", "raise timeout in [tools.broken]"}},
 		{"output too large", `["%EXE%", "flood"]`, "", catalog.ErrOutputTooLarge,
 			[]string{"more than 16 MiB", "log to stderr"}},
-		{"tool not offered", `["%EXE%", "multi"]`, `tool = "t11"`, catalog.ErrToolNotOffered,
+		{"tool not offered", `["%EXE%", "multi"]`, `tool = "t11"`, ErrToolNotOffered,
 			[]string{`does not offer "t11"; it offers "t0", "t1",`, `did you mean tool = "t1"?`}},
 	}
 	var cfg strings.Builder
@@ -103,8 +104,8 @@ func TestDiagnosis(t *testing.T) {
 					t.Errorf("message lacks %q:\n%s", s, msg)
 				}
 			}
-			if tt.want == catalog.ErrToolNotOffered && len(rerr.Offered) != 10 {
-				t.Errorf("Offered = %v, want the 10 names", rerr.Offered)
+			if tt.want == ErrToolNotOffered && (rerr.Op != "schema" || rerr.Source == "") {
+				t.Errorf("Op %q, Source %q: want the schema request of the command", rerr.Op, rerr.Source)
 			}
 		})
 	}
@@ -152,7 +153,7 @@ timeout = "5s"
 		}
 	}
 	warns := c.Report().Warnings()
-	if len(warns) != 1 || !errors.Is(warns[0], catalog.ErrToolNotOffered) || !strings.Contains(warns[0].Error(), `include names "t99"`) {
+	if len(warns) != 1 || !errors.Is(warns[0], ErrToolNotOffered) || !strings.Contains(warns[0].Error(), `include names "t99"`) {
 		t.Errorf("warnings = %v, want include t99 not offered", warns)
 	}
 	x, _ := c.Tool("x_t3")

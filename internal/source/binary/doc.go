@@ -13,7 +13,7 @@
 // A [Source] is a catalog's base source ([catalog.Catalog.AddBase]): it
 // implements [catalog.Source] and [catalog.Indexer] (a persisted tool's
 // detail is decoded on first use), and checks before a call whether a
-// binary was rebuilt ([catalog.Freshener]). Package resolver wires it
+// binary was rebuilt ([catalog.Refresher]). Package resolver wires it
 // (resolver.New, resolver.Open) and documents what embedders see. The
 // rules of each part are in its file (resolve.go, merge.go, pool.go,
 // store.go, access.go for the sandbox policy).

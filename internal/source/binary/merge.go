@@ -208,7 +208,7 @@ func overlay(base *fields, user fields) {
 // included.
 func mergoOverlay(base *fields, user fields) {
 	if err := mergo.Merge(base, user, mergo.WithOverride, mergo.WithoutDereference); err != nil {
-		panic("resolver: merge: " + err.Error()) // only for mismatched types: a programming error
+		panic("binary: merge: " + err.Error()) // only for mismatched types: a programming error
 	}
 }
 
@@ -258,7 +258,7 @@ func mergeParam(have, over *tool.Parameter) *tool.Parameter {
 	dst.Properties, dst.Items = nil, nil
 	src.Properties, src.Items = nil, nil
 	if err := mergo.Merge(&dst, src, mergo.WithOverride, mergo.WithoutDereference); err != nil {
-		panic("resolver: merge parameter: " + err.Error())
+		panic("binary: merge parameter: " + err.Error())
 	}
 	dst.Items = mergeParam(have.Items, over.Items)
 	if have.Properties != nil || over.Properties != nil {

@@ -2,6 +2,7 @@ package binary
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/internal/invoke"
@@ -17,7 +18,11 @@ func newError(name, command string, action tool.Action, cause error, fix string)
 			fix = ierr.Fix
 		}
 	}
-	return &catalog.Error{Tool: name, Command: command, Action: action, Err: cause, Fix: fix}
+	var ierr *invoke.Error
+	if !errors.As(cause, &ierr) { // invoke's message names the request; else the message says it here
+		cause = fmt.Errorf("%s: %w", action, cause)
+	}
+	return &catalog.Error{Op: string(action), Tool: name, Source: command, Err: cause, Fix: fix}
 }
 
 // compile returns the compiled schema, from the binaries' memo when it

@@ -229,7 +229,7 @@ func (s *Source) fullPlan() error {
 		return err
 	}
 	if s.plan.Load().restored {
-		return errors.New("resolver: the configuration could not be read")
+		return errors.New("the configuration could not be read")
 	}
 	return nil
 }

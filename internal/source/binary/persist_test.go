@@ -84,7 +84,7 @@ func view(t *testing.T, c *Catalog) string {
 	}
 	for _, p := range c.Report().Problems {
 		var e *catalog.Error
-		fmt.Fprintf(&b, "problem %s | fix %q | warning %v | not-offered %v | *Error %v\n", p.Error(), p.Fix, p.Warning, errors.Is(p, catalog.ErrToolNotOffered), errors.As(p, &e))
+		fmt.Fprintf(&b, "problem %s | fix %q | warning %v | not-offered %v | *Error %v\n", p.Error(), p.Fix, p.Warning, errors.Is(p, ErrToolNotOffered), errors.As(p, &e))
 	}
 	return b.String()
 }

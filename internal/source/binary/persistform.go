@@ -67,15 +67,16 @@ func restorePlan(sp *persist.Plan) (*plan, bool) {
 // storedProblem is a warning as data: a [catalog.Problem], its cause as
 // text, and the fields of its [*catalog.Error] when it is one. Errors are
 // never stored. A cause keeps no error identity from the file, with one
-// exception the catalog defines by data: an Error with Offered is
-// [catalog.ErrToolNotOffered]. Any other Error, or a cause that wraps an
-// error, is not stored (storeProblem fails), so none loses its identity.
+// exception stored as data: NotOffered, a cause matching
+// [ErrToolNotOffered]. Any other cause that wraps an error is not stored
+// (storeProblem fails), so none loses its identity.
 type storedProblem struct {
-	Tool  string         `json:"tool,omitempty"`
-	Place string         `json:"place,omitempty"`
-	Fix   string         `json:"fix,omitempty"`
-	Msg   string         `json:"msg"`             // the cause's message (of Err.Err for an *Error)
-	Error *catalog.Error `json:"error,omitempty"` // set when the cause is an *Error; its Err is left out
+	Tool       string         `json:"tool,omitempty"`
+	Place      string         `json:"place,omitempty"`
+	Fix        string         `json:"fix,omitempty"`
+	Msg        string         `json:"msg"`                   // the cause's message (of Err.Err for an *Error)
+	NotOffered bool           `json:"not_offered,omitempty"` // the cause is ErrToolNotOffered
+	Error      *catalog.Error `json:"error,omitempty"`       // set when the cause is an *Error; its Err is left out
 }
 
 // errNotStored is a warning whose cause wraps an error the stored form
@@ -89,9 +90,6 @@ func storeProblem(p catalog.Problem) (storedProblem, error) {
 	if errors.As(p.Err, &e) && e == p.Err {
 		se := *e
 		se.Err = nil
-		if se.Offered == nil && errors.Is(e.Err, catalog.ErrToolNotOffered) {
-			se.Offered = []string{}
-		}
 		sp.Error, cause = &se, e.Err
 	}
 	if cause == nil {
@@ -99,10 +97,10 @@ func storeProblem(p catalog.Problem) (storedProblem, error) {
 	}
 	sp.Msg = cause.Error()
 	switch {
-	case sp.Error != nil && !errors.Is(cause, catalog.ErrToolNotOffered):
+	case errors.Is(cause, ErrToolNotOffered):
+		sp.NotOffered = true
+	case sp.Error != nil || wraps(cause):
 		return sp, errNotStored // an Error's cause is a sentinel (its doc)
-	case sp.Error == nil && wraps(cause):
-		return sp, errNotStored
 	}
 	return sp, nil
 }
@@ -118,11 +116,11 @@ func wraps(err error) bool {
 
 func (sp storedProblem) restore() catalog.Problem {
 	var cause error = plainError(sp.Msg)
+	if sp.NotOffered {
+		cause = offeredError(sp.Msg)
+	}
 	p := catalog.Problem{Tool: sp.Tool, Place: sp.Place, Warning: true, Fix: sp.Fix, Err: cause}
 	if e := sp.Error; e != nil {
-		if e.Offered != nil {
-			cause = offeredError(sp.Msg)
-		}
 		re := *e
 		re.Err = cause
 		p.Err = &re
@@ -135,9 +133,8 @@ type plainError string
 
 func (e plainError) Error() string { return string(e) }
 
-// offeredError is a restored cause of an Error with Offered:
-// [catalog.ErrToolNotOffered], as the catalog defines Offered.
+// offeredError is a restored cause that matched [ErrToolNotOffered].
 type offeredError string
 
 func (e offeredError) Error() string { return string(e) }
-func (e offeredError) Unwrap() error { return catalog.ErrToolNotOffered }
+func (e offeredError) Unwrap() error { return ErrToolNotOffered }

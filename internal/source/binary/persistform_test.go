@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"testing"
 
 	"github.com/toolhost/toolhost/catalog"
@@ -12,13 +11,13 @@ import (
 )
 
 // TestStoredProblem: a warning is stored as data and restored with the
-// same text, fields and fix. Only an Error with Offered matches a
-// sentinel again (ErrToolNotOffered, as the catalog defines Offered); a
+// same text, fields and fix. Only a cause that matched ErrToolNotOffered
+// matches a sentinel again (stored as data); a
 // file cannot give a restored warning any other identity; a warning
 // whose cause wraps another error is not stored.
 func TestStoredProblem(t *testing.T) {
-	notOffered := &catalog.Error{Tool: "fs", Command: "bin/fs", Action: tool.ActionSchema, Offered: []string{"a", "b"},
-		Err: fmt.Errorf("%w: include names %q; the binary offers \"a\", \"b\"", catalog.ErrToolNotOffered, "c")}
+	notOffered := &catalog.Error{Tool: "fs", Source: "bin/fs", Op: string(tool.ActionSchema),
+		Err: fmt.Errorf("%w: include names %q; the binary offers \"a\", \"b\"", ErrToolNotOffered, "c")}
 	tests := []struct {
 		name       string
 		p          catalog.Problem
@@ -54,13 +53,13 @@ func TestStoredProblem(t *testing.T) {
 			if got.Error() != tt.p.Error() || got.Fix != tt.p.Fix || got.Place != tt.p.Place || !got.Warning {
 				t.Errorf("restored %q (fix %q), want %q (fix %q)", got.Error(), got.Fix, tt.p.Error(), tt.p.Fix)
 			}
-			if is := errors.Is(got, catalog.ErrToolNotOffered); is != tt.notOffered {
+			if is := errors.Is(got, ErrToolNotOffered); is != tt.notOffered {
 				t.Errorf("errors.Is(ErrToolNotOffered) = %v, want %v", is, tt.notOffered)
 			}
 			var e *catalog.Error
 			if errors.As(tt.p, &e) {
 				var ge *catalog.Error
-				if !errors.As(got, &ge) || ge.Tool != e.Tool || ge.Command != e.Command || ge.Action != e.Action || !reflect.DeepEqual(ge.Offered, e.Offered) {
+				if !errors.As(got, &ge) || ge.Tool != e.Tool || ge.Source != e.Source || ge.Op != e.Op {
 					t.Errorf("restored *Error %+v, want %+v", ge, e)
 				}
 			}
@@ -71,7 +70,7 @@ func TestStoredProblem(t *testing.T) {
 	if err := json.Unmarshal([]byte(`[{"tool":"t","msg":"m","kinds":["timeout","exit"]}]`), &hostile); err != nil {
 		t.Fatal(err)
 	}
-	if p := hostile[0].restore(); errors.Is(p, catalog.ErrTimeout) || errors.Is(p, catalog.ErrExit) {
+	if p := hostile[0].restore(); errors.Is(p, catalog.ErrTimeout) || errors.Is(p, ErrExit) {
 		t.Errorf("a stored warning's kinds made it match a sentinel: %v", p)
 	}
 }

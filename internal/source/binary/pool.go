@@ -387,20 +387,22 @@ func (pr *proc) release() {
 }
 
 // runPooled runs one request of a long-lived binary on its pool. It
-// returns an *errDoubt when the call must run one-shot instead.
-func (s *runner) runPooled(ctx context.Context, p *pool, e *entry, req *tool.Request, onEvent func(tool.Event)) (tool.Outcome, error) {
+// returns an *errDoubt when the call must run one-shot instead. It adds
+// the bytes it sent to r, for the audit line. creq's Secrets are kept
+// out of the stderr tail it quotes.
+func (s *runner) runPooled(ctx context.Context, p *pool, e *entry, req *tool.Request, creq catalog.CallRequest, r *catalog.CallResult) (tool.Outcome, error) {
 	start := time.Now()
-	pr, id, call, err := p.acquire(onEvent)
+	pr, id, call, err := p.acquire(creq.OnEvent)
 	if err != nil {
 		return tool.Outcome{}, err
 	}
 	defer pr.release()
-	r := *req
-	r.ID = id
-	line, err := tool.Marshal(&r)
+	idReq := *req
+	idReq.ID = id
+	line, err := tool.Marshal(&idReq)
 	if err == nil {
 		err = pr.p.Write(append(line, '\n'))
-		noteSent(ctx, len(line)+1) // audit.go
+		r.BytesIn += int64(len(line) + 1)
 	}
 	if err != nil { // nothing was sent: one-shot is safe
 		pr.mu.Lock()
@@ -440,7 +442,7 @@ func (s *runner) runPooled(ctx context.Context, p *pool, e *entry, req *tool.Req
 			cause = &muteError{cause}
 		}
 		pr.mu.Unlock()
-		return tool.Outcome{}, &invoke.Error{Command: b.group.command, Action: req.Context.Action, ExitCode: -1, Stderr: replaceSecrets(pr.p.StderrTail(), catalog.AnswerSecrets(ctx)), Err: cause, Fix: fix}
+		return tool.Outcome{}, &invoke.Error{Command: b.group.command, Action: req.Context.Action, ExitCode: -1, Stderr: replaceSecrets(pr.p.StderrTail(), creq.Secrets), Err: cause, Fix: fix}
 	}
 	if call.outcome != nil {
 		return *call.outcome, nil
@@ -457,7 +459,7 @@ func (s *runner) runPooled(ctx context.Context, p *pool, e *entry, req *tool.Req
 		return tool.Outcome{}, err
 	}
 	code, status := pr.p.Exit()
-	return exitOutcome(e.t().Name, &invoke.Result{StderrTail: replaceSecrets(pr.p.StderrTail(), catalog.AnswerSecrets(ctx)), ExitCode: code, Status: status}), nil
+	return exitOutcome(e.t().Name, &invoke.Result{StderrTail: replaceSecrets(pr.p.StderrTail(), creq.Secrets), ExitCode: code, Status: status}), nil
 }
 
 func graceOf(spec *invoke.Spec) time.Duration {

@@ -26,7 +26,7 @@ import (
 //     content of a plain command (its parameters declared in TOML), minus
 //     one trailing newline, as `wc -l a.txt` ends its output with one. But
 //     a binary that described itself speaks the protocol, so for it that is
-//     an error wrapping [catalog.ErrProtocol] quoting the start of stdout, or
+//     an error wrapping [ErrProtocol] quoting the start of stdout, or
 //     naming the key when stdout is an outcome holding a key twice.
 func readOutcome(name string, res *invoke.Result, described bool) (tool.Outcome, error) {
 	o, err := tool.DecodeOutcome(res.Stdout)
@@ -37,14 +37,15 @@ func readOutcome(name string, res *invoke.Result, described bool) (tool.Outcome,
 		return exitOutcome(name, res), nil
 	}
 	if dup := new(dupkey.Error); described && errors.As(err, &dup) {
-		return tool.Outcome{}, fmt.Errorf("%w: the binary answered with an outcome holding a key twice, which readers may take either way: %v (fix: write each key of an object once)", catalog.ErrProtocol, dup)
+		return tool.Outcome{}, &catalog.Error{Op: string(tool.ActionRun), Fix: "write each key of an object once",
+			Err: fmt.Errorf("%w: the binary answered with an outcome holding a key twice, which readers may take either way: %v", ErrProtocol, dup)}
 	}
 	if described {
 		what := "printed nothing"
 		if out := bytes.TrimSpace(res.Stdout); len(out) > 0 {
 			what = fmt.Sprintf("printed %q", head(out, 80))
 		}
-		return tool.Outcome{}, fmt.Errorf("%w: the binary described itself (it answered schema), so it must answer with one outcome object on stdout, and it %s", catalog.ErrProtocol, what)
+		return tool.Outcome{}, fmt.Errorf("%w: the binary described itself (it answered schema), so it must answer with one outcome object on stdout, and it %s", ErrProtocol, what)
 	}
 	content := res.Stdout
 	if bytes.HasSuffix(content, []byte("\r\n")) {
@@ -59,7 +60,7 @@ func readOutcome(name string, res *invoke.Result, described bool) (tool.Outcome,
 // event lines and then the outcome (the events were forwarded as they
 // arrived): an outcome is believed whatever the exit status. A non-zero
 // exit without one is an error outcome. An exit status 0 with stdout that
-// is not events then one outcome is an error wrapping [catalog.ErrProtocol] naming
+// is not events then one outcome is an error wrapping [ErrProtocol] naming
 // the line at fault.
 func readOutcomeV2(name string, res *invoke.Result) (tool.Outcome, error) {
 	_, o, err := tool.DecodeStream(res.Stdout)
@@ -69,7 +70,7 @@ func readOutcomeV2(name string, res *invoke.Result) (tool.Outcome, error) {
 	case res.ExitCode != 0:
 		return exitOutcome(name, res), nil
 	}
-	return tool.Outcome{}, fmt.Errorf("%w: the binary speaks protocol v2, so its stdout must be event lines and then one outcome: %v", catalog.ErrProtocol, err)
+	return tool.Outcome{}, fmt.Errorf("%w: the binary speaks protocol v2, so its stdout must be event lines and then one outcome: %v", ErrProtocol, err)
 }
 
 // exitOutcome describes a run that exited non-zero (or died of a signal)
@@ -101,7 +102,7 @@ const (
 const MaxTools = 10000
 
 // readSchema interprets the result of a schema request: a non-zero exit
-// wraps [catalog.ErrExit]; stdout that is not one JSON document wraps [catalog.ErrNotJSON]
+// wraps [ErrExit]; stdout that is not one JSON document wraps [ErrNotJSON]
 // and quotes its first bytes; JSON that is not a schema response wraps
 // [tool.ErrNotSchema]. A binary that answered with an error outcome (a
 // protocol version it does not speak) gets its message quoted. Errors are
@@ -114,15 +115,15 @@ func readSchema(command string, res *invoke.Result) (*tool.SchemaResponse, error
 		return &invoke.Error{Command: command, Action: tool.ActionSchema, ExitCode: res.ExitCode, Stderr: res.StderrTail, Err: cause, Fix: fix}
 	}
 	if res.ExitCode != 0 {
-		return nil, fail(fmt.Errorf("%w: %s", catalog.ErrExit, res.Status), "")
+		return nil, fail(fmt.Errorf("%w: %s", ErrExit, res.Status), "")
 	}
 	out := bytes.TrimSpace(res.Stdout)
 	if len(out) == 0 {
-		return nil, fail(fmt.Errorf("%w: it is empty", catalog.ErrNotJSON), `the binary must answer a schema request with {"tools":[…]}, or give the entry a parameters table`)
+		return nil, fail(fmt.Errorf("%w: it is empty", ErrNotJSON), `the binary must answer a schema request with {"tools":[…]}, or give the entry a parameters table`)
 	}
 	resp, err := tool.DecodeSchemaResponse(out)
 	if err != nil && !json.Valid(out) { // checked after: an answer that decodes is valid
-		return nil, fail(fmt.Errorf("%w: it starts with %q", catalog.ErrNotJSON, head(out, 60)), "the binary must print only its JSON answer on stdout and log to stderr")
+		return nil, fail(fmt.Errorf("%w: it starts with %q", ErrNotJSON, head(out, 60)), "the binary must print only its JSON answer on stdout and log to stderr")
 	}
 	if err == nil && len(resp.Tools) > MaxTools {
 		return nil, fail(fmt.Errorf("%w: it declares %d tools, more than %d", catalog.ErrOutputTooLarge, len(resp.Tools), MaxTools),

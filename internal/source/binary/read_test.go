@@ -53,7 +53,7 @@ func TestReadOutcome(t *testing.T) {
 		{"described: partial JSON", `{"type":"succ`, "", 0, "", true, tool.Outcome{},
 			`protocol error: the binary described itself (it answered schema), so it must answer with one outcome object on stdout, and it printed "{\"type\":\"succ"`},
 		{"described: a key twice", `{"type":"error","message":"refused","type":"success","content":"done"}`, "", 0, "", true, tool.Outcome{},
-			`protocol error: the binary answered with an outcome holding a key twice, which readers may take either way: duplicate key "type" (fix: write each key of an object once)`},
+			`protocol error: the binary answered with an outcome holding a key twice, which readers may take either way: duplicate key "type"`},
 		{"plain command: a key twice is text", `{"type":"success","content":"a","content":"b"}`, "", 0, "", false,
 			tool.Success(`{"type":"success","content":"a","content":"b"}`), ""},
 		{"described: nothing", "  \n", "", 0, "", true, tool.Outcome{},
@@ -64,8 +64,11 @@ func TestReadOutcome(t *testing.T) {
 			res := &invoke.Result{Stdout: []byte(tt.stdout), StderrTail: []byte(tt.stderr), ExitCode: tt.exitCode, Status: tt.status}
 			got, err := readOutcome("t", res, tt.described)
 			if tt.err != "" {
-				if !errors.Is(err, catalog.ErrProtocol) || err.Error() != tt.err {
+				if !errors.Is(err, ErrProtocol) || err.Error() != tt.err {
 					t.Fatalf("err = %v\nwant %s (wrapping ErrProtocol)", err, tt.err)
+				}
+				if fix := catalog.FixOf(err); strings.Contains(tt.name, "key twice") != (fix == "write each key of an object once") {
+					t.Errorf("fix %q: want the key's fix as a field, for a key twice only", fix)
 				}
 				return
 			}
@@ -90,14 +93,14 @@ func TestReadSchema(t *testing.T) {
 		fix      string
 	}{
 		{"schema", `{"tools":[{"name":"greet","summary":"Say hello.","parameters":{"name":{"type":"string"}}}]}`, "", 0, nil, "", ""},
-		{"exit 3", "", "starting up\npanic: boom\n", 3, catalog.ErrExit, `run "t": schema: tool failed: exit status 3: stderr: starting up | panic: boom`, ""},
-		{"logs on stdout", "loading config from /etc/x.conf\n{\"tools\":[]}\n", "", 0, catalog.ErrNotJSON,
+		{"exit 3", "", "starting up\npanic: boom\n", 3, ErrExit, `run "t": schema: tool failed: exit status 3: stderr: starting up | panic: boom`, ""},
+		{"logs on stdout", "loading config from /etc/x.conf\n{\"tools\":[]}\n", "", 0, ErrNotJSON,
 			`run "t": schema: stdout is not JSON: it starts with "loading config from /etc/x.conf\n{\"tools\":[]}"`,
 			"the binary must print only its JSON answer on stdout and log to stderr"},
 		{"no tools", `{"name":"greet","summary":"Say hello."}`, "", 0, tool.ErrNotSchema,
 			`run "t": schema: not a schema response: no "tools" field`,
 			"give the entry a parameters table, or upgrade the binary to describe itself"},
-		{"empty", "", "", 0, catalog.ErrNotJSON, `run "t": schema: stdout is not JSON: it is empty`,
+		{"empty", "", "", 0, ErrNotJSON, `run "t": schema: stdout is not JSON: it is empty`,
 			`the binary must answer a schema request with {"tools":[…]}, or give the entry a parameters table`},
 		{"a key twice", `{"tools":[{"name":"echo","name":"nested"}]}`, "", 0, tool.ErrNotSchema,
 			`run "t": schema: not a schema response: duplicate key "name" in /tools/0`,

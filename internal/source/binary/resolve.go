@@ -385,15 +385,15 @@ func (s *planner) toolset(e *config.Entry, g *group, resp *tool.SchemaResponse, 
 	for _, n := range e.Include {
 		if !slices.Contains(offered, n) {
 			*problems = append(*problems, catalog.Problem{Tool: e.Name, Place: posOr(e, "include"), Warning: true,
-				Err: &catalog.Error{Tool: e.Name, Command: g.command, Action: tool.ActionSchema, Offered: offered,
-					Err: fmt.Errorf("%w: include names %q; the binary offers %s", catalog.ErrToolNotOffered, n, catalog.QuoteList(offered))}})
+				Err: &catalog.Error{Op: string(tool.ActionSchema), Tool: e.Name, Source: g.command,
+					Err: fmt.Errorf("schema: %w: include names %q; the binary offers %s", ErrToolNotOffered, n, catalog.QuoteList(offered))}})
 		}
 	}
 	for _, n := range e.Exclude {
 		if !slices.Contains(offered, n) {
 			*problems = append(*problems, catalog.Problem{Tool: e.Name, Place: posOr(e, "exclude"), Warning: true,
-				Err: &catalog.Error{Tool: e.Name, Command: g.command, Action: tool.ActionSchema, Offered: offered,
-					Err: fmt.Errorf("%w: exclude names %q; the binary offers %s", catalog.ErrToolNotOffered, n, catalog.QuoteList(offered))}})
+				Err: &catalog.Error{Op: string(tool.ActionSchema), Tool: e.Name, Source: g.command,
+					Err: fmt.Errorf("schema: %w: exclude names %q; the binary offers %s", ErrToolNotOffered, n, catalog.QuoteList(offered))}})
 		}
 	}
 	var out []*entry
@@ -431,8 +431,8 @@ func posOr(e *config.Entry, key string) string {
 // notOffered reports an entry naming a tool its binary does not offer.
 func notOffered(e *config.Entry, g *group, resp *tool.SchemaResponse) catalog.Problem {
 	offered := resp.Names()
-	err := &catalog.Error{Tool: e.Name, Command: g.command, Action: tool.ActionSchema, Offered: offered,
-		Err: fmt.Errorf("%w: %q does not offer %q; it offers %s", catalog.ErrToolNotOffered, g.command, e.BinaryTool(), catalog.QuoteList(offered))}
+	err := &catalog.Error{Op: string(tool.ActionSchema), Tool: e.Name, Source: g.command,
+		Err: fmt.Errorf("schema: %w: %q does not offer %q; it offers %s", ErrToolNotOffered, g.command, e.BinaryTool(), catalog.QuoteList(offered))}
 	switch {
 	case len(offered) == 0:
 		err.Fix = "the binary declares no tools; check that it is the right command"
@@ -469,8 +469,8 @@ func (s *planner) fixFor(e *config.Entry, g *group, cause error) string {
 		return fmt.Sprintf("a binary must answer the schema action quickly and without side effects; raise timeout in [%s], or declare its parameters in TOML so it is not asked:\n%s", e.Key(), parametersBlock(e))
 	case errors.Is(cause, catalog.ErrOutputTooLarge):
 		return "the binary must print only its JSON answer on stdout and log to stderr; upgrade it, or declare its parameters in TOML:\n" + parametersBlock(e)
-	case errors.Is(cause, catalog.ErrExit), errors.Is(cause, catalog.ErrNotJSON), errors.Is(cause, catalog.ErrNotSchema):
-		if script, dir, ok := missingScript(g.spec, s.root); ok && errors.Is(cause, catalog.ErrExit) {
+	case errors.Is(cause, ErrExit), errors.Is(cause, ErrNotJSON), errors.Is(cause, tool.ErrNotSchema):
+		if script, dir, ok := missingScript(g.spec, s.root); ok && errors.Is(cause, ErrExit) {
 			return fmt.Sprintf("the script %s is missing: %s exited without running it (relative paths are taken from %s); create it, or fix command in [%s]",
 				script, firstWord(g), dir, e.Key())
 		}
@@ -482,7 +482,7 @@ func (s *planner) fixFor(e *config.Entry, g *group, cause error) string {
 		if e.Toolset {
 			return fmt.Sprintf("a toolset needs a binary that describes itself (answers {\"context\":{\"action\":\"schema\"}} with {\"tools\":[…]}); upgrade the binary, or register its tools one by one as [tools.NAME] entries with a parameters table (see `toolhost schema -- %s`)", g.command)
 		}
-		if errors.Is(cause, catalog.ErrNotJSON) {
+		if errors.Is(cause, ErrNotJSON) {
 			return fmt.Sprintf("if %q is meant to describe itself, it must print only its JSON answer on stdout and log to stderr (`toolhost schema -- %s` shows what it prints); otherwise declare its parameters in [%s]:\n%s",
 				g.command, g.command, e.Key(), parametersBlock(e))
 		}

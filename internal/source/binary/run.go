@@ -49,12 +49,14 @@ type binding struct {
 }
 
 // run runs one request of a binary tool with the entry's timeout and reads
-// its answer ([readOutcome]).
-func (s *runner) run(ctx context.Context, e *entry, action tool.Action, args, answers map[string]any, onEvent func(tool.Event)) (tool.Outcome, error) {
+// its answer ([readOutcome]). The result reports what the audit line
+// needs of a run request: its process's exit status and bytes, and a
+// sandbox denial. Only req's Args, Answers, Secrets and OnEvent are read.
+func (s *runner) run(ctx context.Context, e *entry, action tool.Action, creq catalog.CallRequest) (r catalog.CallResult, err error) {
 	b := e.bin
 	ctx, cancel := invoke.WithTimeout(ctx, b.timeout)
 	defer cancel()
-	req := s.request(action, &tool.Call{Name: b.name, Arguments: args, Answers: answers, Options: b.options})
+	req := s.request(action, &tool.Call{Name: b.name, Arguments: creq.Args, Answers: creq.Answers, Options: b.options})
 	req.Context.Access = b.access
 	spec := b.spec
 	if action != tool.ActionRun { // format_arguments changes nothing: read-only, no network
@@ -64,7 +66,7 @@ func (s *runner) run(ctx context.Context, e *entry, action tool.Action, args, an
 	}
 	if b.v2 {
 		req.Protocol = tool.Version2
-		if onEvent != nil { // forward event lines live; the spec is shared, so a copy
+		if onEvent := creq.OnEvent; onEvent != nil { // forward event lines live; the spec is shared, so a copy
 			cp := *spec
 			cp.OnLine = func(line []byte) {
 				if tool.IsEventLine(line) {
@@ -78,36 +80,39 @@ func (s *runner) run(ctx context.Context, e *entry, action tool.Action, args, an
 	}
 	if b.v2 && action == tool.ActionRun && poolable(b) {
 		if p := s.pools.get(b.group, s.keyOf(b.group), b.spec, req); p != nil {
-			out, err := s.runPooledTraced(ctx, p, e, req, onEvent)
+			out, err := s.runPooledTraced(ctx, p, e, req, creq, &r)
 			var doubt *errDoubt
 			if !errors.As(err, &doubt) {
 				if d := deniedPooled(b, s.root, out, err); d != nil {
-					noteDenial(ctx, d)
-					return denialOutcome(e.t().Name, d, out.Message), nil
+					r.Denial = d.What
+					r.Outcome = denialOutcome(e.t().Name, d, out.Message)
+					return r, nil
 				}
 				if err == nil {
-					return e.checkStructured(out), nil
+					r.Outcome = out
+					return r, nil
 				}
-				return tool.Outcome{}, s.runError(e, action, err)
+				return r, s.runError(e, action, err)
 			}
 			// A protocol doubt: this call runs one-shot (pool.go, "Rules").
 		}
 	}
 	spec, secrets, err := s.withSecrets(e, action, spec)
 	if err != nil {
-		return tool.Outcome{}, err
+		return r, err
 	}
-	if answers := catalog.AnswerSecrets(ctx); len(answers) > 0 { // the Secret answers (secretanswers.go)
+	if answers := creq.Secrets; len(answers) > 0 { // the Secret answers
 		secrets = append(secrets, answers...)
 		cp := *spec
 		cp.SecretAnswers = answers // never in argv: stdin carries them
 		spec = &cp
 	}
 	res, err := invoke.Run(ctx, spec, req)
-	scrubSecrets(secrets, res, err)                // secrets.go
-	noteRun(ctx, action, res)                      // audit.go
-	if r, _, ok := catalog.RefusedValue(err); ok { // a value the model sent, refused before anything ran: data for the model
-		return tool.Fail(fmt.Sprintf("tool %q: %v (fix: %s)", e.t().Name, r, r.Fix())), nil
+	scrubSecrets(secrets, res, err)  // secrets.go
+	noteRun(&r, action, res)         // audit.go
+	if v := refusal(err); v != nil { // a value the model sent, refused before anything ran: data for the model
+		r.Outcome = tool.Fail(fmt.Sprintf("tool %q: %s", e.t().Name, v.Message))
+		return r, nil
 	}
 	if err == nil {
 		var out tool.Outcome
@@ -117,19 +122,22 @@ func (s *runner) run(ctx context.Context, e *entry, action tool.Action, args, an
 			out, err = readOutcome(e.t().Name, res, b.protocol)
 		}
 		if d := denied(b, s.root, res, out, err); d != nil {
-			noteDenial(ctx, d)
-			return denialOutcome(e.t().Name, d, outcomeText(out, err)), nil
+			r.Denial = d.What
+			r.Outcome = denialOutcome(e.t().Name, d, outcomeText(out, err))
+			return r, nil
 		}
 		if err == nil {
-			return e.checkStructured(out), nil
+			r.Outcome = out
+			return r, nil
 		}
 		err = &invoke.Error{Command: b.group.command, Action: action, ExitCode: res.ExitCode, Stderr: res.StderrTail, Err: err}
 	}
 	if d := denied(b, s.root, res, tool.Outcome{}, err); d != nil {
-		noteDenial(ctx, d)
-		return denialOutcome(e.t().Name, d, err.Error()), nil
+		r.Denial = d.What
+		r.Outcome = denialOutcome(e.t().Name, d, err.Error())
+		return r, nil
 	}
-	return tool.Outcome{}, s.runError(e, action, err)
+	return r, s.runError(e, action, err)
 }
 
 // runError adds the entry's fix to the error of a run.
@@ -139,6 +147,8 @@ func (s *runner) runError(e *entry, action tool.Action, err error) error {
 	var fix string
 	var mute *muteError
 	switch {
+	case catalog.FixOf(err) != "": // the reader knew the fix (a key twice)
+		fix = catalog.FixOf(err)
 	case errors.As(err, &mute):
 		fix = muteFix
 	case errors.Is(err, catalog.ErrTimeout):
@@ -147,7 +157,7 @@ func (s *runner) runError(e *entry, action tool.Action, err error) error {
 		fix = fmt.Sprintf("check command in [%s]; relative paths are taken from the workspace root %s (or workdir)", key, s.root)
 	case errors.Is(err, catalog.ErrNotExecutable):
 		fix = notExecutableFix(err, firstWord(b.group), key)
-	case errors.Is(err, catalog.ErrProtocol):
+	case errors.Is(err, ErrProtocol):
 		fix = fmt.Sprintf("the binary must print one outcome object on stdout ({\"type\":\"success\",\"content\":…}) and log to stderr; if it does not speak the protocol, declare its parameters in [%s] so it is run as a plain command", key)
 	}
 	return newError(e.t().Name, b.group.command, action, err, fix)
@@ -160,11 +170,11 @@ func (s *runner) formatBinary(ctx context.Context, e *entry, args map[string]any
 	if !e.bin.protocol {
 		return "", false
 	}
-	out, err := s.run(ctx, e, tool.ActionFormatArguments, args, nil, nil)
-	if err != nil || out.Type != tool.KindSuccess {
+	r, err := s.run(ctx, e, tool.ActionFormatArguments, catalog.CallRequest{Args: args})
+	if err != nil || r.Outcome.Type != tool.KindSuccess {
 		return "", false
 	}
-	return out.Content, true
+	return r.Outcome.Content, true
 }
 
 // request builds the request of an action.

@@ -77,20 +77,45 @@ type entry struct {
 	detail *catalog.Tool        // nil until decode ran: use t
 	decode func() *catalog.Tool // decodes the persisted detail; nil when detail is set
 
-	args   *catalog.ArgSchema // compiled input schema (with refuseOptions); nil for persisted entries
-	output outputSchema       // the tool's output schema (protocol v2), compiled at its first structured answer
+	args *catalog.ArgSchema // compiled input schema (with refuseOptions); nil for persisted entries
 }
 
 // Detail is [entry.t]: an entry is the catalog's [catalog.Detailer] of
 // its tool.
 func (e *entry) Detail() *catalog.Tool { return e.t() }
 
-// Refuse is invoke's rule for values that would be read as options, for
-// the catalog to add to a persisted entry's input schema when it compiles
-// it ([catalog.Refuser]). A resolved entry's schema has it already.
-func (e *entry) Refuse(args map[string]any) error {
+// Refuse is invoke's rule for values that would be read as options or
+// that hold a NUL byte, for the catalog to add to a persisted entry's
+// input schema when it compiles it ([catalog.Listed]). A resolved entry's
+// schema has it already. It returns nil for values invoke accepts.
+func (e *entry) Refuse(args map[string]any) *catalog.ValidationError {
 	b := e.bin
-	return invoke.CheckArguments(b.spec, b.host.request(tool.ActionRun, &tool.Call{Name: b.name, Arguments: args, Options: b.options}))
+	return refusal(invoke.CheckArguments(b.spec, b.host.request(tool.ActionRun, &tool.Call{Name: b.name, Arguments: args, Options: b.options})))
+}
+
+// refusal is the validation error of a value invoke refuses before
+// anything starts: one that would be read as an option
+// ([*invoke.OptionError]) or one holding a NUL byte ([*invoke.NULError]).
+// Such a value is the model's to change: an error outcome or a validation
+// error naming the argument, never a host error. Its message is text for
+// the model, so it says the fix. refusal is nil for any other err.
+func refusal(err error) *catalog.ValidationError {
+	var arg, keyword, fix string
+	var oe *invoke.OptionError
+	var ne *invoke.NULError
+	switch {
+	case errors.As(err, &oe):
+		arg, keyword, fix = oe.Argument, "option", oe.Fix
+	case errors.As(err, &ne):
+		arg, keyword, fix = ne.Argument, "nul", ne.Fix
+	default:
+		return nil
+	}
+	v := &catalog.ValidationError{Message: err.Error() + " (fix: " + fix + ")", Keyword: keyword}
+	if arg != "" {
+		v.Path = "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(arg)
+	}
+	return v
 }
 
 // newEntry returns the entry of a tool resolved in this process.
@@ -110,20 +135,24 @@ func (e *entry) t() *catalog.Tool {
 	return e.detail
 }
 
-// The Source as a catalog.Source (and Indexer, Reporter, Freshener,
-// RunTracer, SandboxProfiler).
+// The Source as a catalog.Source (and Indexer, Refresher).
 
 // Name is "binaries".
 func (s *Source) Name() string { return "binaries" }
 
 // Index lists the binaries' tools, each persisted one's detail decoded on
-// first use.
+// first use, and the configuration's categories. Each tool says the
+// sandbox its processes run in.
 func (s *Source) Index(context.Context) (catalog.Index, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	idx := catalog.Index{Tools: make([]catalog.Listed, 0, len(s.tools))}
+	idx := catalog.Index{Tools: make([]catalog.Listed, 0, len(s.tools)), Categories: slices.Clone(s.categories)}
 	for _, e := range s.tools {
-		idx.Tools = append(idx.Tools, catalog.Listed{Name: e.name, Summary: e.summary, Enabled: e.enabled, Detail: e, Args: e.args})
+		l := catalog.Listed{Name: e.name, Summary: e.summary, Enabled: e.enabled, Detail: e, Args: e.args, Sandbox: profileOf(e.bin.spec.Sandbox)}
+		if e.args == nil { // persisted: the catalog compiles the schema
+			l.Refuse = e.Refuse
+		}
+		idx.Tools = append(idx.Tools, l)
 	}
 	if s.stored != nil {
 		idx.Identity, idx.List = s.stored.identity, s.stored.list
@@ -155,8 +184,9 @@ func (s *Source) Call(ctx context.Context, req catalog.CallRequest) (catalog.Cal
 	if e == nil {
 		return catalog.CallResult{}, fmt.Errorf("%w %q (its binary no longer offers it)", catalog.ErrUnknownTool, req.Tool)
 	}
-	out, err := s.runner.run(ctx, e, tool.ActionRun, req.Args, req.Answers, req.OnEvent)
-	return catalog.CallResult{Outcome: out, QuestionsEach: true}, err
+	r, err := s.runner.run(ctx, e, tool.ActionRun, req)
+	r.QuestionsEach = true
+	return r, err
 }
 
 // Format asks a binary that speaks the protocol to render a call's
@@ -222,24 +252,6 @@ func (s *Source) Close() error {
 	return nil
 }
 
-// Freshen is the check before a call (see maybeRefresh): it rebuilds the
-// tools at once when a binary changed, and asks the schema requests due
-// again in the background, never making the call wait for them.
-func (s *Source) Freshen(ctx context.Context) { s.maybeRefresh(ctx) }
-
-// TracesRuns is true: invoke traces a one-shot run, runPooledTraced a
-// pooled one.
-func (s *Source) TracesRuns() bool { return true }
-
-// SandboxProfile names the sandbox the tool's processes run in.
-func (s *Source) SandboxProfile(name string) string {
-	e := s.entry(name)
-	if e == nil {
-		return ""
-	}
-	return profileOf(e.bin.spec.Sandbox)
-}
-
 // entry returns the named tool's entry, nil when there is none.
 func (s *Source) entry(name string) *entry {
 	s.mu.Lock()
@@ -264,13 +276,17 @@ func (s *Source) sortedLocked() []*entry {
 // the catalog then lists again (Watch). It reports whether the tools
 // changed. Commands without a trustworthy stat key (go run, shell) are not
 // checked.
-func (s *Source) Refresh(ctx context.Context) (changed bool, err error) { return s.refresh(ctx) }
-
-// Categories returns the categories of the configuration, sorted by id.
-func (s *Source) Categories() []catalog.Category {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.categories)
+//
+// Before a call (beforeCall) it checks at most once a second. It rebuilds
+// the tools at once when a binary changed, and asks the schema requests
+// due again in the background, never making the call wait for them. It
+// then reports false.
+func (s *Source) Refresh(ctx context.Context, beforeCall bool) (changed bool, err error) {
+	if beforeCall {
+		s.maybeRefresh(ctx)
+		return false, nil
+	}
+	return s.refresh(ctx)
 }
 
 // Unconfined returns a warning for each enabled tool of the binaries that

@@ -5,18 +5,19 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/internal/telemetry"
 	"github.com/toolhost/toolhost/tool"
 )
 
 // runPooledTraced is [Source.runPooled] under the span "tool run" (a
 // one-shot run's is invoke's).
-func (s *runner) runPooledTraced(ctx context.Context, p *pool, e *entry, req *tool.Request, onEvent func(tool.Event)) (out tool.Outcome, err error) {
+func (s *runner) runPooledTraced(ctx context.Context, p *pool, e *entry, req *tool.Request, creq catalog.CallRequest, r *catalog.CallResult) (out tool.Outcome, err error) {
 	ctx, span := telemetry.Start(ctx, telemetry.SpanToolRun)
 	span.String(telemetry.AttrAction, string(req.Context.Action))
 	span.Bool(telemetry.AttrPooled, true)
 	defer func() { span.End(err) }()
-	return s.runPooled(ctx, p, e, req, onEvent)
+	return s.runPooled(ctx, p, e, req, creq, r)
 }
 
 // counts returns the processes of each pool, idle and busy, for the gauge

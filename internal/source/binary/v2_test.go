@@ -88,7 +88,7 @@ func TestProtocolV2(t *testing.T) {
 		}
 	}
 	_, err = c.Call(t.Context(), "log-on-stdout", map[string]any{"pattern": "x"}, nil)
-	if !errors.Is(err, catalog.ErrProtocol) || err.Error() != `tool "log-on-stdout": run "`+exe(t)+` v2 log-on-stdout": run: protocol error: the binary speaks protocol v2, so its stdout must be event lines and then one outcome: stdout line 1: not an event: not a JSON object` {
+	if !errors.Is(err, ErrProtocol) || err.Error() != `tool "log-on-stdout": run "`+exe(t)+` v2 log-on-stdout": run: protocol error: the binary speaks protocol v2, so its stdout must be event lines and then one outcome: stdout line 1: not an event: not a JSON object` {
 		t.Errorf("log line on stdout: %v", err)
 	}
 }

@@ -84,7 +84,8 @@ func (f *fixedSource) Format(context.Context, string, map[string]any) (string, b
 	return "", false
 }
 
-func (f *fixedSource) Watch(func()) func() { return func() {} }
+func (f *fixedSource) Watch(func()) func()         { return func() {} }
+func (f *fixedSource) Problems() []catalog.Problem { return nil }
 
 func (f *fixedSource) Close() error { return nil }
 

@@ -126,16 +126,16 @@ func (s *Source) Call(ctx context.Context, name string, args json.RawMessage, ho
 	}
 	switch cause := context.Cause(ctx); {
 	case errors.Is(cause, errFlood):
-		return nil, &Error{Server: s.spec.Name, Op: "call", Tool: name,
+		return nil, &Error{Source: s.spec.Name, Op: "call", Tool: name,
 			Err: fmt.Errorf("%w: more than %d (the call was cancelled)", ErrFlood, s.opts.MaxNotices),
 			Fix: "report the flood to the server's authors"}
 	case errors.Is(cause, errCallTimeout):
 		return nil, s.timedOut(c, name)
 	case ctx.Err() != nil:
-		return nil, &Error{Server: s.spec.Name, Op: "call", Tool: name, Err: cause}
+		return nil, &Error{Source: s.spec.Name, Op: "call", Tool: name, Err: cause}
 	}
 	if c.closing.Load() {
-		return nil, &Error{Server: s.spec.Name, Op: "call", Tool: name, Err: ErrClosed}
+		return nil, &Error{Source: s.spec.Name, Op: "call", Tool: name, Err: ErrClosed}
 	}
 	return nil, s.opError(ctx, c, "call", name, err)
 }
@@ -144,8 +144,8 @@ func (s *Source) Call(ctx context.Context, name string, args json.RawMessage, ho
 // ping: one that does not answer within the grace is hung, and is ended
 // (it starts again on the next need).
 func (s *Source) timedOut(c *conn, name string) error {
-	e := &Error{Server: s.spec.Name, Op: "call", Tool: name,
-		Err: fmt.Errorf("%w: no result within %v", ErrTimeout, s.spec.CallTimeout),
+	e := &Error{Source: s.spec.Name, Op: "call", Tool: name,
+		Err: fmt.Errorf("%w: no result within %v", errTimeout, s.spec.CallTimeout),
 		Fix: "raise the server's call timeout if the tool needs longer"}
 	ctx, cancel := context.WithTimeout(context.Background(), s.spec.Grace)
 	defer cancel()
@@ -161,7 +161,7 @@ func (s *Source) timedOut(c *conn, name string) error {
 			go c.proc.kill()
 		}
 		go func() { _ = c.cs.Close() }()
-		e.Err = fmt.Errorf("%w: no result within %v, and no answer to a ping within %v: the server was ended", ErrTimeout, s.spec.CallTimeout, s.spec.Grace)
+		e.Err = fmt.Errorf("%w: no result within %v, and no answer to a ping within %v: the server was ended", errTimeout, s.spec.CallTimeout, s.spec.Grace)
 		e.Fix = "the server hangs; it is started again on the next call"
 		s.mu.Lock()
 		s.failed()
@@ -180,7 +180,7 @@ func (s *Source) unknown(l *Listing, name string) error {
 	if near := suggest.Nearest(name, names, 3); near != "" {
 		fix = fmt.Sprintf("did you mean %q? %s", near, fix)
 	}
-	return &Error{Server: s.spec.Name, Op: "call", Tool: name, Err: ErrUnknownTool, Fix: fix}
+	return &Error{Source: s.spec.Name, Op: "call", Tool: name, Err: errUnknownTool, Fix: fix}
 }
 
 // routeProgress routes a progress notification to its call by token.

@@ -63,13 +63,13 @@
 //
 // Everything that keeps a server from answering is an *[Error] naming the
 // server, the step, the cause (a sentinel such as [ErrExited] or
-// [ErrTimeout]), the server's stderr tail and the fix. A tool that ran and
+// [catalog.ErrTimeout]), the server's stderr tail and the fix. A tool that ran and
 // failed is not an error: its result has IsError set. A call that gets no
-// result within [Spec.CallTimeout] fails with [ErrTimeout]. The server is
+// result within [Spec.CallTimeout] fails with [catalog.ErrTimeout]. The server is
 // then pinged, and one that does not answer within [Spec.Grace] is ended.
 // Tools whose definitions are invalid are left out of the listing
 // ([Listing.Skipped], [ErrBadTool]). A call to a tool the server does not
-// list is refused before it is sent ([ErrUnknownTool]). A call that
+// list is refused before it is sent ([catalog.ErrUnknownTool]). A call that
 // receives more than [Options.MaxNotices] notifications is cancelled
 // ([ErrFlood]). One server's failure never blocks another Source.
 //

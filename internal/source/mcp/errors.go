@@ -3,39 +3,61 @@ package mcp
 import (
 	"errors"
 	"strings"
+
+	"github.com/toolhost/toolhost/catalog"
 )
 
 // The conditions a [Source] detects. Callers test them with errors.Is. The
 // *[Error] that carries one names the server, the step, the stderr tail
-// and the fix.
+// and the fix. A server that did not answer in time matches
+// [catalog.ErrTimeout], and a call of a tool the server does not list
+// matches [catalog.ErrUnknownTool], as they do whichever source detected
+// them.
 var (
-	ErrStart       = errors.New("the server did not start")
-	ErrHandshake   = errors.New("the server did not complete the MCP handshake")
-	ErrExited      = errors.New("the server exited")
-	ErrTimeout     = errors.New("the server did not answer in time")
-	ErrBackoff     = errors.New("the server failed recently and is waiting to restart")
-	ErrUnknownTool = errors.New("the server does not list this tool")
-	ErrBadTool     = errors.New("the server lists a tool with an invalid definition")
-	ErrFlood       = errors.New("the server sent too many notifications during one call")
-	ErrRefused     = errors.New("the server refused the request")
-	ErrNoToken     = errors.New("the bearer token's environment variable is empty")
-	ErrClosed      = errors.New("the source is closed")
+	ErrStart     = errors.New("the server did not start")
+	ErrHandshake = errors.New("the server did not complete the MCP handshake")
+	ErrExited    = errors.New("the server exited")
+	ErrBackoff   = errors.New("the server failed recently and is waiting to restart")
+	ErrBadTool   = errors.New("the server lists a tool with an invalid definition")
+	ErrFlood     = errors.New("the server sent too many notifications during one call")
+	ErrRefused   = errors.New("the server refused the request")
+	ErrNoToken   = errors.New("the bearer token's environment variable is empty")
+	ErrClosed    = errors.New("the source is closed")
 )
+
+// errTimeout and errUnknownTool are [catalog.ErrTimeout] and
+// [catalog.ErrUnknownTool] in an MCP server's words.
+var (
+	errTimeout     error = &sentinel{"the server did not answer in time", catalog.ErrTimeout}
+	errUnknownTool error = &sentinel{"the server does not list this tool", catalog.ErrUnknownTool}
+)
+
+// sentinel is a shared sentinel in words of its own: errors.Is matches it
+// to the shared one.
+type sentinel struct {
+	msg  string
+	same error
+}
+
+func (s *sentinel) Error() string        { return s.msg }
+func (s *sentinel) Is(target error) bool { return target == s.same }
 
 // Error is a failure to get an answer from one MCP server. A tool that ran
 // and reported failure is not an Error: its result has isError set.
+// Its fields are those of the catalog's own error ([catalog.Error]), and
+// the server's stderr tail.
 type Error struct {
-	Server string // the Spec's Name
 	Op     string // "start", "list", "call"
 	Tool   string // the tool, for a call or a bad definition
+	Source string // the server: the Spec's Name
 	Err    error  // wraps one of the sentinels above, and the cause
-	Stderr string // the last lines the server wrote to stderr (stdio servers)
 	Fix    string // what the user can do about it
+	Stderr string // the last lines the server wrote to stderr (stdio servers)
 }
 
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString(`mcp server "` + e.Server + `": ` + e.Op)
+	b.WriteString(`mcp server "` + e.Source + `": ` + e.Op)
 	if e.Tool != "" {
 		b.WriteString(` "` + e.Tool + `"`)
 	}
@@ -48,10 +70,6 @@ func (e *Error) Error() string {
 
 // Unwrap returns the cause: errors.Is(err, ErrExited) and the like.
 func (e *Error) Unwrap() error { return e.Err }
-
-// FixText returns e.Fix: what the user can do about it (the catalog's
-// FixOf reads it, so every face shows it).
-func (e *Error) FixText() string { return e.Fix }
 
 // How much of the stderr tail an Error's message quotes: enough to hold
 // a crash's error line above its stack (node prints ten frames, an

@@ -32,9 +32,3 @@ func TestOneLine(t *testing.T) {
 		}
 	}
 }
-
-// The catalog's FixOf reads an MCP server error's fix (catalog.Fixable).
-var _ interface {
-	error
-	FixText() string
-} = (*Error)(nil)

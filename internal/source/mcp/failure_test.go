@@ -3,6 +3,7 @@ package mcp
 import (
 	"encoding/json"
 	"errors"
+	"github.com/toolhost/toolhost/catalog"
 	"slices"
 	"strconv"
 	"strings"
@@ -29,18 +30,18 @@ func TestFailures(t *testing.T) {
 	}{
 		{name: "dies mid-call", scenario: "basic", tool: "die", want: ErrExited, wantOp: "call",
 			wantIn: "exit status 3", wantInErr: "panic: out of cheese"},
-		{name: "never answers the call", scenario: "basic", tool: "slow", want: ErrTimeout, wantOp: "call",
+		{name: "never answers the call", scenario: "basic", tool: "slow", want: catalog.ErrTimeout, wantOp: "call",
 			spec: func(s *Spec) { s.CallTimeout = 300 * time.Millisecond }, wantIn: "no result within 300ms", warm: true},
-		{name: "hangs whole", scenario: "basic", tool: "mute", want: ErrTimeout, wantOp: "call",
+		{name: "hangs whole", scenario: "basic", tool: "mute", want: catalog.ErrTimeout, wantOp: "call",
 			spec: func(s *Spec) { s.CallTimeout = 300 * time.Millisecond }, wantIn: "no answer to a ping within 500ms: the server was ended", warm: true},
 		{name: "floods notifications", scenario: "basic", tool: "flood", want: ErrFlood, wantOp: "call", wantIn: "more than 100"},
 		{name: "exits before the handshake", scenario: "crash-start", tool: "echo", want: ErrHandshake, wantOp: "start",
 			wantIn: "the server exited (exit status 2) before the handshake", wantInErr: "fatal: no config file"},
-		{name: "never answers the handshake", scenario: "mute", tool: "echo", want: ErrTimeout, wantOp: "start",
+		{name: "never answers the handshake", scenario: "mute", tool: "echo", want: catalog.ErrTimeout, wantOp: "start",
 			spec: func(s *Spec) { s.StartTimeout = 300 * time.Millisecond }, wantIn: "no answer to the handshake within 300ms"},
 		{name: "not installed", scenario: "basic", tool: "echo", want: ErrStart, wantOp: "start",
 			spec: func(s *Spec) { s.Command = "/nonexistent/mcp-server" }, wantIn: "no such file or directory"},
-		{name: "calls a tool it did not list", scenario: "liar", tool: "hidden", want: ErrUnknownTool, wantOp: "call",
+		{name: "calls a tool it did not list", scenario: "liar", tool: "hidden", want: catalog.ErrUnknownTool, wantOp: "call",
 			wantIn: `call "hidden": the server does not list this tool`},
 	}
 	for _, tt := range tests {
@@ -69,13 +70,13 @@ func TestFailures(t *testing.T) {
 				}
 				t.Fatalf("Call = %v; want an *Error wrapping %v", err, tt.want)
 			}
-			if e.Server != "bad" || e.Op != tt.wantOp || !strings.Contains(err.Error(), tt.wantIn) {
+			if e.Source != "bad" || e.Op != tt.wantOp || !strings.Contains(err.Error(), tt.wantIn) {
 				t.Errorf("error %q (op %q), want op %q and %q in it", err, e.Op, tt.wantOp, tt.wantIn)
 			}
 			if !strings.Contains(e.Stderr, tt.wantInErr) {
 				t.Errorf("stderr tail %q, want %q in it", e.Stderr, tt.wantInErr)
 			}
-			if e.Fix == "" && !errors.Is(err, ErrUnknownTool) {
+			if e.Fix == "" && !errors.Is(err, catalog.ErrUnknownTool) {
 				t.Errorf("error %q has no fix", err)
 			}
 			if bound := spec.StartTimeout + spec.CallTimeout + 2*spec.Grace; took > bound {
@@ -240,15 +241,15 @@ func TestEnvHook(t *testing.T) {
 }
 
 // TestSlowStart: a caller whose timeout is shorter than a start under way
-// gets ErrTimeout at its own deadline, and Close ends the start at once.
+// gets catalog.ErrTimeout at its own deadline, and Close ends the start at once.
 func TestSlowStart(t *testing.T) {
 	spec := fakeSpec(t, "mute", "mute")
 	spec.StartTimeout, spec.CallTimeout = time.Minute, 200*time.Millisecond
 	s := newSource(t, spec, nil)
 	start := time.Now()
 	_, err := s.Call(t.Context(), "echo", nil, nil)
-	if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "the server did not start within the call's timeout (200ms)") {
-		t.Errorf("Call = %v, want ErrTimeout at the call's deadline", err)
+	if !errors.Is(err, catalog.ErrTimeout) || !strings.Contains(err.Error(), "the server did not start within the call's timeout (200ms)") {
+		t.Errorf("Call = %v, want catalog.ErrTimeout at the call's deadline", err)
 	}
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("Call took %v with a 200ms call timeout", d)

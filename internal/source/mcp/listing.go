@@ -56,7 +56,7 @@ func (s *Source) Tools(ctx context.Context) (*Listing, error) {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
-		return nil, &Error{Server: s.spec.Name, Op: "list", Err: ErrClosed}
+		return nil, &Error{Source: s.spec.Name, Op: "list", Err: ErrClosed}
 	}
 	if s.conn != nil && s.listing != nil {
 		l := *s.listing
@@ -216,7 +216,7 @@ func (s *Source) list(ctx context.Context, c *conn) (*Listing, error) {
 	cursor := ""
 	for page := 0; ; page++ {
 		if page == maxPages {
-			return nil, &Error{Server: s.spec.Name, Op: "list", Err: fmt.Errorf("%w: tools/list returned more than %d pages", ErrRefused, maxPages),
+			return nil, &Error{Source: s.spec.Name, Op: "list", Err: fmt.Errorf("%w: tools/list returned more than %d pages", ErrRefused, maxPages),
 				Fix: "the server's pagination does not end: report it to its authors"}
 		}
 		res, err := c.cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
@@ -258,7 +258,7 @@ func (s *Source) list(ctx context.Context, c *conn) (*Listing, error) {
 
 // tooLarge is the error of a listing over a bound; why names it.
 func (s *Source) tooLarge(why string) *Error {
-	return &Error{Server: s.spec.Name, Op: "list", Err: fmt.Errorf("%w: %s", ErrTooLarge, why),
+	return &Error{Source: s.spec.Name, Op: "list", Err: fmt.Errorf("%w: %s", ErrTooLarge, why),
 		Fix: "none of the server's tools is served: its listing is over toolhost's bound; report it to the server's authors"}
 }
 
@@ -268,7 +268,7 @@ func (s *Source) tooLarge(why string) *Error {
 // "object". An output schema, where given, likewise.
 func (s *Source) checkTool(t *mcp.Tool, seen map[string]bool) (Tool, *Error) {
 	bad := func(name, why string) (Tool, *Error) {
-		return Tool{}, &Error{Server: s.spec.Name, Op: "list", Tool: name, Err: fmt.Errorf("%w: %s", ErrBadTool, why),
+		return Tool{}, &Error{Source: s.spec.Name, Op: "list", Tool: name, Err: fmt.Errorf("%w: %s", ErrBadTool, why),
 			Fix: "the tool is left out; report the definition to the server's authors"}
 	}
 	if t == nil {
@@ -402,7 +402,7 @@ func (s *Source) relisted(l *Listing) {
 
 // opError maps an error of a request to c.
 func (s *Source) opError(ctx context.Context, c *conn, op, tool string, err error) *Error {
-	e := &Error{Server: s.spec.Name, Op: op, Tool: tool}
+	e := &Error{Source: s.spec.Name, Op: op, Tool: tool}
 	for _, big := range []error{errFrameTooLarge, errTooLarge} { // a message over MaxMessageBytes ended the connection
 		if errors.Is(err, big) {
 			e.Err = fmt.Errorf("%w: %w", ErrTooLarge, big)
@@ -420,7 +420,7 @@ func (s *Source) opError(ctx context.Context, c *conn, op, tool string, err erro
 		}
 	}
 	if ctx.Err() != nil {
-		e.Err = fmt.Errorf("%w: %w", ErrTimeout, context.Cause(ctx))
+		e.Err = fmt.Errorf("%w: %w", errTimeout, context.Cause(ctx))
 		return e
 	}
 	if errors.Is(err, mcp.ErrConnectionClosed) || ended(c, s.spec.Grace) {

@@ -83,7 +83,7 @@ func pages[T any](s *Source, op string, page func(cursor string) ([]T, string, e
 	cursor := ""
 	for n := 0; ; n++ {
 		if n == maxPages {
-			return nil, &Error{Server: s.spec.Name, Op: op, Err: fmt.Errorf("%w: %s returned more than %d pages", ErrRefused, op, maxPages),
+			return nil, &Error{Source: s.spec.Name, Op: op, Err: fmt.Errorf("%w: %s returned more than %d pages", ErrRefused, op, maxPages),
 				Fix: "the server's pagination does not end: report it to its authors"}
 		}
 		items, next, err := page(cursor)

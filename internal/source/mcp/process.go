@@ -84,9 +84,6 @@ type fixedError struct {
 func (e *fixedError) Error() string { return e.err.Error() }
 func (e *fixedError) Unwrap() error { return e.err }
 
-// Fix returns what to do.
-func (e *fixedError) Fix() string { return e.fix }
-
 // stop ends the server in the spawner's stop order: its stdin is closed
 // (an MCP stdio server exits on EOF), then after grace its group gets
 // SIGTERM, then after another grace SIGKILL. It returns when the process

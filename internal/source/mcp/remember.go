@@ -52,7 +52,7 @@ type startRecord struct {
 
 // The sentinels a remembered cause still matches, by name.
 var rememberedKinds = map[string]error{
-	"start": ErrStart, "handshake": ErrHandshake, "exited": ErrExited, "timeout": ErrTimeout,
+	"start": ErrStart, "handshake": ErrHandshake, "exited": ErrExited, "timeout": errTimeout,
 	"refused": ErrRefused,
 }
 
@@ -173,7 +173,7 @@ func (s *Source) backingOff(op, tool string) error {
 	if r.Fix != "" {
 		fix = r.Fix + "; " + fix
 	}
-	return &Error{Server: s.spec.Name, Op: op, Tool: tool, Stderr: r.Stderr, Fix: fix,
+	return &Error{Source: s.spec.Name, Op: op, Tool: tool, Stderr: r.Stderr, Fix: fix,
 		Err: &rememberedError{r: r, wait: wait}}
 }
 
@@ -198,7 +198,7 @@ func (e *rememberedError) Is(target error) bool {
 		return true
 	}
 	for _, name := range e.r.Is {
-		if rememberedKinds[name] == target {
+		if kind := rememberedKinds[name]; kind != nil && errors.Is(kind, target) { // errTimeout is catalog.ErrTimeout too
 			return true
 		}
 	}

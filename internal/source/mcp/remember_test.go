@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolhost/toolhost/catalog"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -40,8 +41,8 @@ func TestRememberedFailure(t *testing.T) {
 	spec.StartTimeout = 300 * time.Millisecond
 
 	first := newSource(t, spec, &Options{CacheDir: dir})
-	if _, err := first.Tools(t.Context()); !errors.Is(err, ErrTimeout) {
-		t.Fatalf("first start: %v, want ErrTimeout", err)
+	if _, err := first.Tools(t.Context()); !errors.Is(err, catalog.ErrTimeout) {
+		t.Fatalf("first start: %v, want catalog.ErrTimeout", err)
 	}
 	r := record(t, dir, spec)
 	if r.Failures != 1 || r.RetryAt.Sub(r.Failed) != time.Minute || r.Cause != "the server did not answer in time: no answer to the handshake within 300ms" {
@@ -57,8 +58,8 @@ func TestRememberedFailure(t *testing.T) {
 	want := fmt.Sprintf(`mcp server "gated": start: the server failed recently and is waiting to restart: `+
 		`the server did not answer in time: no answer to the handshake within 300ms (at %s); next try in 1m0s`, r.Failed.Local().Format("15:04:05"))
 	var e *Error
-	if !errors.As(err, &e) || err.Error() != want || !errors.Is(err, ErrBackoff) || !errors.Is(err, ErrTimeout) {
-		t.Fatalf("during the wait:\n got %v\nwant %s (ErrBackoff and ErrTimeout)", err, want)
+	if !errors.As(err, &e) || err.Error() != want || !errors.Is(err, ErrBackoff) || !errors.Is(err, catalog.ErrTimeout) {
+		t.Fatalf("during the wait:\n got %v\nwant %s (ErrBackoff and catalog.ErrTimeout)", err, want)
 	}
 	if wantFix := `run "` + spec.Command + ` gate" by hand: it must speak MCP (JSON-RPC, one message a line) on stdout and log only to stderr, ` +
 		`or raise start_timeout; it is tried again then; to try now, run toolhost check`; e.Fix != wantFix {
@@ -66,8 +67,8 @@ func TestRememberedFailure(t *testing.T) {
 	}
 
 	retry := newSource(t, spec, &Options{CacheDir: dir, Retry: true})
-	if _, err := retry.Tools(t.Context()); !errors.Is(err, ErrTimeout) || errors.Is(err, ErrBackoff) || retry.Starts() != 1 {
-		t.Fatalf("with Retry: %v after %d starts, want one start and ErrTimeout", err, retry.Starts())
+	if _, err := retry.Tools(t.Context()); !errors.Is(err, catalog.ErrTimeout) || errors.Is(err, ErrBackoff) || retry.Starts() != 1 {
+		t.Fatalf("with Retry: %v after %d starts, want one start and catalog.ErrTimeout", err, retry.Starts())
 	}
 	if r := record(t, dir, spec); r.Failures != 2 || r.RetryAt.Sub(r.Failed) != 2*time.Minute {
 		t.Errorf("after a second failure: %d failures, a wait of %v; want 2 and 2m", r.Failures, r.RetryAt.Sub(r.Failed))
@@ -210,8 +211,8 @@ func TestRememberedRetry(t *testing.T) {
 	spec := fakeSpec(t, "mute", "mute")
 	spec.StartTimeout = 200 * time.Millisecond
 	s := newSource(t, spec, &Options{CacheDir: t.TempDir(), OnChange: func() { changed <- struct{}{} }})
-	if _, err := s.Tools(t.Context()); !errors.Is(err, ErrTimeout) {
-		t.Fatalf("first start: %v, want ErrTimeout", err)
+	if _, err := s.Tools(t.Context()); !errors.Is(err, catalog.ErrTimeout) {
+		t.Fatalf("first start: %v, want catalog.ErrTimeout", err)
 	}
 	if _, err := s.Tools(t.Context()); !errors.Is(err, ErrBackoff) || s.Starts() != 1 {
 		t.Fatalf("during the wait: %v after %d starts, want ErrBackoff after one", err, s.Starts())
@@ -221,7 +222,7 @@ func TestRememberedRetry(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("OnChange was not called when the wait was over")
 	}
-	if _, err := s.Tools(t.Context()); !errors.Is(err, ErrTimeout) || errors.Is(err, ErrBackoff) || s.Starts() != 2 {
-		t.Errorf("after the wait: %v after %d starts, want a second start and ErrTimeout", err, s.Starts())
+	if _, err := s.Tools(t.Context()); !errors.Is(err, catalog.ErrTimeout) || errors.Is(err, ErrBackoff) || s.Starts() != 2 {
+		t.Errorf("after the wait: %v after %d starts, want a second start and catalog.ErrTimeout", err, s.Starts())
 	}
 }

@@ -196,7 +196,7 @@ func (s *Source) acquire(ctx context.Context, op, tool string) (*conn, *Listing,
 		s.mu.Lock()
 		if s.closed {
 			s.mu.Unlock()
-			return nil, nil, &Error{Server: s.spec.Name, Op: op, Tool: tool, Err: ErrClosed}
+			return nil, nil, &Error{Source: s.spec.Name, Op: op, Tool: tool, Err: ErrClosed}
 		}
 		if c := s.conn; c != nil && ended(c, 0) {
 			s.forget(c) // it ended; watch has not seen it yet
@@ -228,7 +228,7 @@ func (s *Source) acquire(ctx context.Context, op, tool string) (*conn, *Listing,
 		if wait := time.Until(s.retryAt); wait > 0 {
 			s.mu.Unlock()
 			if d, ok := ctx.Deadline(); ok && time.Until(d) < wait {
-				return nil, nil, &Error{Server: s.spec.Name, Op: op, Tool: tool,
+				return nil, nil, &Error{Source: s.spec.Name, Op: op, Tool: tool,
 					Err: fmt.Errorf("%w (%d failures in a row; next try in %v)", ErrBackoff, s.failuresNow(), wait.Round(time.Millisecond)),
 					Fix: "see the previous error for the cause; it is tried again after the wait"}
 			}
@@ -268,7 +268,7 @@ func (s *Source) dialAsync(ctx context.Context, ch chan struct{}) {
 	s.mu.Lock()
 	s.dialing, s.dialErr = nil, err
 	if s.closed {
-		s.dialErr = &Error{Server: s.spec.Name, Op: "start", Err: ErrClosed}
+		s.dialErr = &Error{Source: s.spec.Name, Op: "start", Err: ErrClosed}
 		s.mu.Unlock()
 		close(ch)
 		if err == nil {
@@ -296,8 +296,8 @@ func (s *Source) dialAsync(ctx context.Context, ch chan struct{}) {
 // unfinished is the failure of a start that the Source was closed
 // during, after took: the host went on without the server.
 func (s *Source) unfinished(took time.Duration) error {
-	return &Error{Server: s.spec.Name, Op: "start",
-		Err: fmt.Errorf("%w: no answer within the %v toolhost waited before it went on without the server", ErrTimeout, took.Round(100*time.Millisecond)),
+	return &Error{Source: s.spec.Name, Op: "start",
+		Err: fmt.Errorf("%w: no answer within the %v toolhost waited before it went on without the server", errTimeout, took.Round(100*time.Millisecond)),
 		Fix: fmt.Sprintf("toolhost check waits up to start_timeout (%v) for it; raise start_timeout if the server needs longer to start (npx downloads its package on a first run)", s.spec.StartTimeout)}
 }
 
@@ -442,14 +442,14 @@ func (s *Source) dial(ctx context.Context) (*conn, error) {
 		c, err = s.dialOnce(ctx)
 	}
 	if err == errReconnect {
-		err = &Error{Server: s.spec.Name, Op: "start", Err: fmt.Errorf("%w: the connection closed at each attempt", ErrHandshake), Fix: s.handshakeFix()}
+		err = &Error{Source: s.spec.Name, Op: "start", Err: fmt.Errorf("%w: the connection closed at each attempt", ErrHandshake), Fix: s.handshakeFix()}
 	}
 	return c, err
 }
 
 func (s *Source) dialOnce(ctx context.Context) (*conn, error) {
 	fail := func(err error, fix string, p *process) error {
-		e := &Error{Server: s.spec.Name, Op: "start", Err: err, Fix: fix}
+		e := &Error{Source: s.spec.Name, Op: "start", Err: err, Fix: fix}
 		if p != nil {
 			p.kill()
 			e.Stderr = p.stderr.String()
@@ -473,7 +473,7 @@ func (s *Source) dialOnce(ctx context.Context) (*conn, error) {
 		isAuth := errors.As(err, &oe)
 		switch {
 		case ctx.Err() != nil:
-			return nil, fail(fmt.Errorf("%w: no answer to the handshake within %v", ErrTimeout, s.spec.StartTimeout),
+			return nil, fail(fmt.Errorf("%w: no answer to the handshake within %v", errTimeout, s.spec.StartTimeout),
 				s.handshakeFix()+", or raise start_timeout", p)
 		case p != nil && exited(p, s.spec.Grace):
 			return nil, fail(fmt.Errorf("%w: %w (%s) before the handshake", ErrHandshake, ErrExited, p.status), s.handshakeFix(), p)
@@ -567,9 +567,9 @@ func (s *Source) handshakeFix() string {
 func (s *Source) ctxError(ctx context.Context, op, tool string) error {
 	err := context.Cause(ctx)
 	if errors.Is(err, errCallTimeout) {
-		return &Error{Server: s.spec.Name, Op: op, Tool: tool,
-			Err: fmt.Errorf("%w: the server did not start within the call's timeout (%v)", ErrTimeout, s.spec.CallTimeout),
+		return &Error{Source: s.spec.Name, Op: op, Tool: tool,
+			Err: fmt.Errorf("%w: the server did not start within the call's timeout (%v)", errTimeout, s.spec.CallTimeout),
 			Fix: "raise the call timeout, or the server's start_timeout"}
 	}
-	return &Error{Server: s.spec.Name, Op: op, Tool: tool, Err: err}
+	return &Error{Source: s.spec.Name, Op: op, Tool: tool, Err: err}
 }

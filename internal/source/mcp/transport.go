@@ -30,7 +30,7 @@ func (s *Source) transport() (mcp.Transport, *process, error) {
 			if errors.As(err, &fe) && !NotFound(err) {
 				fix = fe.fix
 			}
-			return nil, nil, &Error{Server: s.spec.Name, Op: "start", Err: fmt.Errorf("%w: %w", ErrStart, err), Fix: fix}
+			return nil, nil, &Error{Source: s.spec.Name, Op: "start", Err: fmt.Errorf("%w: %w", ErrStart, err), Fix: fix}
 		}
 		if s.started != nil {
 			s.started(p.pgid)
@@ -44,7 +44,7 @@ func (s *Source) transport() (mcp.Transport, *process, error) {
 	if name := s.spec.BearerEnv; name != "" {
 		token := os.Getenv(name)
 		if token == "" {
-			return nil, nil, &Error{Server: s.spec.Name, Op: "start", Err: fmt.Errorf("%w: $%s", ErrNoToken, name),
+			return nil, nil, &Error{Source: s.spec.Name, Op: "start", Err: fmt.Errorf("%w: $%s", ErrNoToken, name),
 				Fix: fmt.Sprintf("export %s=<token> before starting toolhost", name)}
 		}
 		h.Set("Authorization", "Bearer "+token)

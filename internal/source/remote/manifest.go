@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolhost/toolhost/internal/dupkey"
 	"github.com/toolhost/toolhost/internal/toolname"
+	"github.com/toolhost/toolhost/internal/wirejson"
 )
 
 // Limits on a manifest, which is outside input: a provider may be hostile
@@ -195,16 +196,7 @@ func Decode(data []byte) (*Manifest, error) {
 }
 
 // jsonError words a decoding error without Go's type names.
-func jsonError(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		if te.Field == "" {
-			return fmt.Sprintf("not a JSON object (a JSON %s)", te.Value)
-		}
-		return fmt.Sprintf("%s: wrong type (a JSON %s)", te.Field, te.Value)
-	}
-	return strings.TrimPrefix(err.Error(), "json: ")
-}
+func jsonError(err error) string { return wirejson.Problem(err) }
 
 func (m *Manifest) warn(format string, args ...any) {
 	m.Warnings = append(m.Warnings, fmt.Sprintf(format, args...))

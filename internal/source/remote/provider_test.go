@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/face/httpserver"
-	"github.com/toolhost/toolhost/resolver"
 )
 
 // The tests read manifests from a real provider: toolhost's own HTTP face,
@@ -19,17 +19,17 @@ import (
 // generated is the provider's clock: the manifest's generated_at.
 var generated = time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 
-func tools(summaryOfGrep string) []*resolver.Tool {
-	return []*resolver.Tool{
+func tools(summaryOfGrep string) []*catalog.Tool {
+	return []*catalog.Tool{
 		{
-			Definition: resolver.Definition{Name: "grep", Summary: summaryOfGrep,
+			Definition: catalog.Definition{Name: "grep", Summary: summaryOfGrep,
 				InputSchema: map[string]any{"type": "object", "properties": map[string]any{"pattern": map[string]any{"type": "string"}}, "required": []any{"pattern"}, "additionalProperties": false},
 				Annotations: map[string]any{"idempotentHint": true}},
 			Category: "files", Tags: []string{"fs", "search"}, Examples: "grep pattern=TODO",
 			Timeout: 90 * time.Second, Enabled: true,
 		},
 		{
-			Definition: resolver.Definition{Name: "deploy", Summary: "Deploy the service.",
+			Definition: catalog.Definition{Name: "deploy", Summary: "Deploy the service.",
 				InputSchema: map[string]any{"type": "object", "properties": map[string]any{}}},
 			RequiresApproval: true, Timeout: 1500 * time.Millisecond, Enabled: false,
 		},
@@ -52,7 +52,7 @@ func newProvider(t *testing.T) *provider {
 	t.Helper()
 	p := &provider{snapshot: httpserver.Snapshot{
 		Tools:      tools("Search files.\n\nRegular expressions, RE2 syntax."),
-		Categories: []resolver.Category{{ID: "files", Name: "Files", Description: "Reading and searching.", Icon: "📁"}},
+		Categories: []catalog.Category{{ID: "files", Name: "Files", Description: "Reading and searching.", Icon: "📁"}},
 	}}
 	face := httpserver.NewHandler(httpserver.Func(p.current), &httpserver.Options{
 		Scenario: httpserver.Scenario{Name: "team", Version: "1.2", Description: "The team's tools."},

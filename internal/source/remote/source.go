@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/oauth"
 )
@@ -372,7 +373,8 @@ var (
 // Error is a remote whose manifest cannot be read and of which no earlier
 // manifest is kept. errors.Is sees the cause: [ErrStatus], [ErrNoToken],
 // [ErrManifest], the transport's error (context.DeadlineExceeded, a
-// *net.OpError...).
+// *net.OpError...), and [catalog.ErrTimeout] when the provider did not
+// answer in time.
 type Error struct {
 	Remote string // the [remotes.NAME]
 	URL    string // the manifest's URL
@@ -388,8 +390,15 @@ func (e *Error) Error() string {
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 
-// FixText returns Fix, so that every face shows it (catalog.FixOf).
-func (e *Error) FixText() string { return e.Fix }
+// Is reports a provider that did not answer in time as
+// [catalog.ErrTimeout], as any source's timeout is.
+func (e *Error) Is(target error) bool {
+	if target != catalog.ErrTimeout {
+		return false
+	}
+	var ne net.Error
+	return errors.Is(e.Err, context.DeadlineExceeded) || errors.As(e.Err, &ne) && ne.Timeout()
+}
 
 func (s *Source) errorf(cause error, format string, args ...any) *Error {
 	var ue *url.Error

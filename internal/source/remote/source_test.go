@@ -1,6 +1,7 @@
 package remote_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/source/remote"
 )
@@ -344,5 +346,22 @@ func TestRedirectKeepsHeaders(t *testing.T) {
 	}
 	if o := <-got; o != (seen{}) {
 		t.Errorf("the other origin saw %+v, want no token and no header", o)
+	}
+}
+
+// TestListTimeout: a provider that does not answer within the remote's
+// timeout gives a *remote.Error that matches catalog.ErrTimeout, as any
+// source's timeout does.
+func TestListTimeout(t *testing.T) {
+	hung := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	t.Cleanup(hung.Close)
+	r := &config.Remote{Name: "team", URL: hung.URL, Timeout: &config.Duration{Duration: 100 * time.Millisecond}}
+	_, err := remote.New(r, nil).List(t.Context())
+	var re *remote.Error
+	if !errors.As(err, &re) || !errors.Is(err, catalog.ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("List = %v; want a *remote.Error matching catalog.ErrTimeout", err)
+	}
+	if re.Fix == "" {
+		t.Errorf("no fix: %+v", re)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
@@ -23,7 +24,7 @@ import (
 // policyOf is what a served tool's policy is: its run mode, timeout and
 // rate limit.
 type policyOf struct {
-	run       resolver.RunMode
+	run       catalog.RunMode
 	timeout   time.Duration
 	rateLimit int
 }
@@ -37,7 +38,7 @@ func toolPolicies(t *testing.T, cat *resolver.Catalog, names []string) map[strin
 		if !ok {
 			t.Fatalf("no tool %q (problems %v)", name, cat.Report().Problems)
 		}
-		if tl.RequiresApproval != (tl.Run == resolver.RunAsk) {
+		if tl.RequiresApproval != (tl.Run == catalog.RunAsk) {
 			t.Errorf("%s: RequiresApproval %t with run %q", name, tl.RequiresApproval, tl.Run)
 		}
 		got[name] = policyOf{tl.Run, tl.Timeout, tl.RateLimit}
@@ -93,7 +94,7 @@ func TestDefaultsReachServers(t *testing.T) {
 	// without a person.
 	w := newWorld(t, "[defaults]\nrun = \"ask\"\n\n"+solo)
 	_, err = w.catalog(t).Call(t.Context(), "echo", map[string]any{"text": "hi"}, nil)
-	if !errors.Is(err, resolver.ErrApprovalRequired) || !strings.HasSuffix(err.Error(), "(run = \"ask\" at "+filepath.Join(w.root, "tools.toml")+":14)") {
+	if !errors.Is(err, catalog.ErrApprovalRequired) || !strings.HasSuffix(err.Error(), "(run = \"ask\" at "+filepath.Join(w.root, "tools.toml")+":14)") {
 		t.Errorf("call of echo = %v; want ErrApprovalRequired naming [defaults]' run", err)
 	}
 }
@@ -215,7 +216,7 @@ func TestRemoteCannotLiftLimit(t *testing.T) {
 	}
 
 	cat = catalogOf(t, "[defaults]\nrun = \"ask\"\n\n")
-	if _, err := cat.Call(t.Context(), "shout", args, nil); !errors.Is(err, resolver.ErrApprovalRequired) {
+	if _, err := cat.Call(t.Context(), "shout", args, nil); !errors.Is(err, catalog.ErrApprovalRequired) {
 		t.Errorf("call under [defaults] run = \"ask\" = %v; want ErrApprovalRequired", err)
 	}
 }

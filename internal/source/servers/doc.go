@@ -30,7 +30,7 @@
 // remembers the failure (its start_timeout, a changed table or
 // Options.Retry try again at once). An entry naming a tool the server does not offer, an override
 // that cannot apply and a tool the server defines badly are problems
-// ([catalog.Reporter]).
+// ([catalog.Source] Problems).
 //
 // # Sign-in
 //

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/audit"
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/face/mcpserver"
 	"github.com/toolhost/toolhost/internal/config/secret"
@@ -270,6 +272,31 @@ func TestCallsForwardedWhole(t *testing.T) {
 	}
 }
 
+// TestStructuredChecked: a server tool's structuredContent is checked
+// against its outputSchema, as a binary's structured output is. A value
+// the schema refuses is an error outcome naming the field.
+func TestStructuredChecked(t *testing.T) {
+	cat := newWorld(t, "").catalog(t)
+	tests := []struct {
+		text string
+		want tool.Outcome
+	}{
+		{"hi", tool.Outcome{Type: tool.KindSuccess, Content: "hi", Structured: map[string]any{"echo": "hi"}}},
+		{"off-schema", tool.Fail(`tool "f_echo" returned structured output that does not match its output schema: ` +
+			`validating /properties/echo: type: 42 has type "integer", want "string"`)},
+	}
+	for _, tt := range tests {
+		out, err := cat.Call(t.Context(), "f_echo", map[string]any{"text": tt.text}, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.text, err)
+		}
+		got := tool.Outcome{Type: out.Type, Content: out.Content, Message: out.Message, Structured: out.Structured}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: outcome %+v, want %+v", tt.text, got, tt.want)
+		}
+	}
+}
+
 // TestElicitationSaysWhoAsks: a server's form worded as toolhost's
 // approval prompt reaches the client starting with who asks, so it cannot
 // pass for toolhost's own; the answer still reaches the server.
@@ -300,13 +327,13 @@ func TestApprovalWithoutPerson(t *testing.T) {
 	w := newWorld(t, "[tools.careful]\nsource = \"mcp.fake.echo\"\nrun = \"ask\"\n")
 	cat := w.catalog(t)
 	_, err := cat.Call(t.Context(), "shout", map[string]any{"text": "hey"}, nil)
-	if !errors.Is(err, resolver.ErrApprovalRequired) {
+	if !errors.Is(err, catalog.ErrApprovalRequired) {
 		t.Fatalf("err = %v, want ErrApprovalRequired", err)
 	}
 	file := filepath.Join(w.root, "tools.toml")
 	for name, want := range map[string]string{"shout": "requires_approval = true at " + file + ":12", "careful": `run = "ask" at ` + file + ":15"} {
 		var setting string
-		_, err := cat.Call(t.Context(), name, map[string]any{"text": "hey"}, &resolver.CallOptions{Approve: func(_ context.Context, a resolver.Approval) (bool, error) {
+		_, err := cat.Call(t.Context(), name, map[string]any{"text": "hey"}, &catalog.CallOptions{Approve: func(_ context.Context, a catalog.Approval) (bool, error) {
 			setting = a.Setting
 			return false, nil
 		}})
@@ -352,7 +379,7 @@ func TestCancel(t *testing.T) {
 	started := make(chan struct{}, 1)
 	done := make(chan error, 1)
 	go func() {
-		_, err := cat.Call(ctx, "f_slow", map[string]any{"mark": mark}, &resolver.CallOptions{OnEvent: func(e tool.Event) {
+		_, err := cat.Call(ctx, "f_slow", map[string]any{"mark": mark}, &catalog.CallOptions{OnEvent: func(e tool.Event) {
 			if e.Type == tool.EventProgress {
 				started <- struct{}{}
 			}

@@ -139,6 +139,9 @@ func basicServer() *mcp.Server {
 			r.Content = append(r.Content, &mcp.ImageContent{Data: []byte("png"), MIMEType: "image/png",
 				Annotations: &mcp.Annotations{Audience: []mcp.Role{"user"}}})
 			r.StructuredContent = map[string]any{"echo": t}
+			if t == "off-schema" { // a value its outputSchema refuses
+				r.StructuredContent = map[string]any{"echo": 42}
+			}
 			r.Meta = mcp.Meta{"fake/seen": true}
 			return r, nil
 		})

@@ -291,10 +291,10 @@ func (r *restored) Problems() []catalog.Problem {
 	r.mu.Lock()
 	real := r.real
 	r.mu.Unlock()
-	if rep, ok := real.(catalog.Reporter); ok {
-		return rep.Problems()
+	if real == nil {
+		return nil
 	}
-	return nil
+	return real.Problems()
 }
 
 // Close closes the source, if it was made.
@@ -309,10 +309,7 @@ func (r *restored) Close() error {
 	return nil
 }
 
-var (
-	_ catalog.Source   = (*restored)(nil)
-	_ catalog.Reporter = (*restored)(nil)
-)
+var _ catalog.Source = (*restored)(nil)
 
 // The servers' warm-start snapshot is their own file beside the binaries'
 // persisted resolution: the stem a catalog gives, plus ".servers". It

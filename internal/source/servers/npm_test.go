@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
@@ -93,14 +94,14 @@ description = "{{description}}\n\nOnly below files/."
 	tests := []struct {
 		name, tool string
 		args       map[string]any
-		opts       *resolver.CallOptions
+		opts       *catalog.CallOptions
 		want       string
 	}{
 		{"content", "ev_echo", map[string]any{"message": "hi"}, nil, "Echo: hi"},
 		{"numbers keep their digits", "ev_get-sum", map[string]any{"a": 2, "b": 3.5}, nil, "The sum of 2 and 3.5 is 5.5."},
 		{"structured output", "ev_get-structured-content", map[string]any{"location": "Chicago"}, nil, `"temperature":36`},
 		{"progress", "ev_trigger-long-running-operation", map[string]any{"duration": 1, "steps": 2},
-			&resolver.CallOptions{OnEvent: func(e tool.Event) {
+			&catalog.CallOptions{OnEvent: func(e tool.Event) {
 				if e.Type == tool.EventProgress {
 					progress++
 				}
@@ -108,7 +109,7 @@ description = "{{description}}\n\nOnly below files/."
 		{"filesystem under the sandbox", "read", map[string]any{"path": filepath.Join(files, "a.txt")}, nil, "hello from a file"},
 		// A form of more than 8 fields: one elicitation is one round of
 		// the catalog's MaxRounds, asked as one form.
-		{"elicitation form", "ev_trigger-elicitation-request", nil, &resolver.CallOptions{AskForm: answerForm(&formFields)}, `"name": "Ada"`},
+		{"elicitation form", "ev_trigger-elicitation-request", nil, &catalog.CallOptions{AskForm: answerForm(&formFields)}, `"name": "Ada"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

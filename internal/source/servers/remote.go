@@ -15,6 +15,7 @@ import (
 	"github.com/toolhost/toolhost/internal/pin"
 	"github.com/toolhost/toolhost/internal/source/mcp"
 	"github.com/toolhost/toolhost/internal/source/remote"
+	"github.com/toolhost/toolhost/internal/telemetry"
 )
 
 // remoteSource is the catalog.Source of one remote catalog: its tools
@@ -79,7 +80,7 @@ func (s *remoteSource) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 		s.mu.Lock()
 		s.picks, s.problems = nil, nil
 		s.mu.Unlock()
-		return nil, err
+		return nil, sourceError(s.name, err)
 	}
 	defs := make(map[string]json.RawMessage, len(l.Tools))
 	for _, d := range l.Tools {
@@ -188,8 +189,11 @@ func (s *remoteSource) Problems() []catalog.Problem {
 	return s.problems
 }
 
-// Call runs one round of a call through the remote's MCP endpoint.
-func (s *remoteSource) Call(ctx context.Context, req catalog.CallRequest) (catalog.CallResult, error) {
+// Call runs one round of a call through the remote's MCP endpoint, under
+// the span "tool run".
+func (s *remoteSource) Call(ctx context.Context, req catalog.CallRequest) (_ catalog.CallResult, err error) {
+	ctx, span := telemetry.Start(ctx, telemetry.SpanToolRun)
+	defer func() { span.End(err) }()
 	s.mu.Lock()
 	p, ok := s.picks[req.Tool]
 	client, err := s.clientLocked()
@@ -198,9 +202,10 @@ func (s *remoteSource) Call(ctx context.Context, req catalog.CallRequest) (catal
 		return catalog.CallResult{}, fmt.Errorf("%s: %w: %q is not among the remote's tools as last listed", s.name, catalog.ErrUnknownTool, req.Tool)
 	}
 	if err != nil {
-		return catalog.CallResult{}, err
+		return catalog.CallResult{}, sourceError(s.name, err)
 	}
-	return s.calls.round(ctx, client, p.remote, p.timeout, req)
+	res, err := s.calls.round(ctx, client, p.remote, p.timeout, req)
+	return res, sourceError(s.name, err)
 }
 
 // clientLocked returns the MCP client of the endpoint, made on first

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/toolhost/toolhost/audit"
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/face/httpserver"
 	"github.com/toolhost/toolhost/face/mcpserver"
@@ -29,7 +30,7 @@ func provider(t *testing.T, token string) *httptest.Server {
 	}
 	t.Cleanup(func() { cat.Close() })
 	schema := map[string]any{"type": "object", "properties": map[string]any{"text": map[string]any{"type": "string"}}, "required": []any{"text"}}
-	if err := cat.Register(resolver.Definition{Name: "shout", Summary: "Shout the text.", InputSchema: schema},
+	if err := cat.Register(catalog.Definition{Name: "shout", Summary: "Shout the text.", InputSchema: schema},
 		func(_ context.Context, args map[string]any) (tool.Outcome, error) {
 			return tool.Success(strings.ToUpper(fmt.Sprint(args["text"]))), nil
 		}); err != nil {
@@ -116,6 +117,10 @@ url = "`+url+`"
 	}
 	problems := cat.Report().Problems
 	if len(problems) != 1 || !strings.Contains(problems[0].Error(), "source remote.gone: listing its tools: ") {
-		t.Errorf("problems %v, want one of remote.gone", problems)
+		t.Fatalf("problems %v, want one of remote.gone", problems)
+	}
+	// The remote's fix reaches every face as a field of the problem's cause.
+	if fix := catalog.FixOf(problems[0]); !strings.HasPrefix(fix, "check that the provider is running and reachable at "+url) {
+		t.Errorf("fix %q, want the remote's", fix)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/toolhost/toolhost/audit"
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/config/secret"
 	"github.com/toolhost/toolhost/internal/invoke/sandbox"
@@ -94,7 +95,7 @@ func sortedKeys[M ~map[K]V, K cmp.Ordered, V any](m M) []K {
 // fetched or cached by a package manager (npx: ~/.npm) needs. The cause
 // is in the message. What to grant or set is the Fix, before the
 // server's own, so that a face shows it once, on its fix line. A wrapped
-// error, which has no Fix to carry it, says it in the message.
+// error comes in a [*catalog.Error] whose Fix carries it.
 // errors.Is and errors.As see the same causes. Any other error is
 // returned as it is, and so is a program that is not there
 // ([mcp.NotFound]): its fix is to install it.
@@ -109,8 +110,8 @@ func (s *server) sandboxHint(err error) error {
 	d := s.denial([]byte(e.Stderr))
 	switch {
 	case d != nil && (e.Op == "start" || e.Op == "list" || errors.Is(e, mcp.ErrExited)):
-	case e.Op == "start" && (errors.Is(e, mcp.ErrStart) || errors.Is(e, mcp.ErrExited) || errors.Is(e, mcp.ErrHandshake) || errors.Is(e, mcp.ErrTimeout)):
-	case e.Op == "list" && (errors.Is(e, mcp.ErrTimeout) || errors.Is(e, mcp.ErrExited)):
+	case e.Op == "start" && (errors.Is(e, mcp.ErrStart) || errors.Is(e, mcp.ErrExited) || errors.Is(e, mcp.ErrHandshake) || errors.Is(e, catalog.ErrTimeout)):
+	case e.Op == "list" && (errors.Is(e, catalog.ErrTimeout) || errors.Is(e, mcp.ErrExited)):
 	default:
 		return err
 	}
@@ -124,8 +125,11 @@ func (s *server) sandboxHint(err error) error {
 	case npx != "":
 		fix = npx
 	}
-	if err != error(e) { // wrapped: keep the wrapping's words, and say the fix in them
-		return fmt.Errorf("%w; %s: %s", err, cause, fix)
+	if err != error(e) { // wrapped: keep the wrapping's words, and carry the fix beside them
+		if e.Fix != "" {
+			fix += "; else " + e.Fix
+		}
+		return &catalog.Error{Op: e.Op, Source: s.name, Err: fmt.Errorf("%w; %s", err, cause), Fix: fix}
 	}
 	hinted := *e
 	hinted.Err = fmt.Errorf("%w; %s", e.Err, cause)

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/invoke/sandbox"
 	"github.com/toolhost/toolhost/internal/source/mcp"
@@ -26,7 +27,7 @@ func TestSandboxHintCases(t *testing.T) {
 	stdio := func(mode string) *config.Server {
 		return &config.Server{Name: "s", Command: config.Command{Args: []string{"/bin/true"}}, Sandbox: mode}
 	}
-	startTimeout := &mcp.Error{Server: "s", Op: "start", Err: fmt.Errorf("%w: no answer to the handshake within 10s", mcp.ErrTimeout), Fix: "raise start_timeout"}
+	startTimeout := &mcp.Error{Source: "s", Op: "start", Err: fmt.Errorf("%w: no answer to the handshake within 10s", catalog.ErrTimeout), Fix: "raise start_timeout"}
 	for _, tt := range []struct {
 		name string
 		cfg  *config.Server
@@ -36,17 +37,17 @@ func TestSandboxHintCases(t *testing.T) {
 		{"handshake timeout", stdio(""), startTimeout, true},
 		{"handshake timeout, wrapped", stdio(""), fmt.Errorf("mcp.s: %w", startTimeout), true},
 		{"handshake timeout, require", stdio(config.SandboxRequire), startTimeout, true},
-		{"exited before the handshake", stdio(""), &mcp.Error{Server: "s", Op: "start", Err: fmt.Errorf("%w: %w", mcp.ErrHandshake, mcp.ErrExited)}, true},
-		{"list timeout", stdio(""), &mcp.Error{Server: "s", Op: "list", Err: mcp.ErrTimeout}, true},
-		{"call timeout", stdio(""), &mcp.Error{Server: "s", Op: "call", Tool: "x", Err: mcp.ErrTimeout}, false},
-		{"unknown tool", stdio(""), &mcp.Error{Server: "s", Op: "call", Tool: "x", Err: mcp.ErrUnknownTool}, false},
+		{"exited before the handshake", stdio(""), &mcp.Error{Source: "s", Op: "start", Err: fmt.Errorf("%w: %w", mcp.ErrHandshake, mcp.ErrExited)}, true},
+		{"list timeout", stdio(""), &mcp.Error{Source: "s", Op: "list", Err: catalog.ErrTimeout}, true},
+		{"call timeout", stdio(""), &mcp.Error{Source: "s", Op: "call", Tool: "x", Err: catalog.ErrTimeout}, false},
+		{"unknown tool", stdio(""), &mcp.Error{Source: "s", Op: "call", Tool: "x", Err: catalog.ErrUnknownTool}, false},
 		{"unconfined", stdio(config.SandboxOff), startTimeout, false},
 		{"http", &config.Server{Name: "s", URL: "http://127.0.0.1:1/mcp"}, startTimeout, false},
 		{"not the server's", stdio(""), errors.New("ctx done"), false},
-		{"not on PATH", stdio(""), &mcp.Error{Server: "s", Op: "start", Err: fmt.Errorf("%w: %w", mcp.ErrStart, &exec.Error{Name: "x", Err: exec.ErrNotFound})}, false},
-		{"no file at its path", stdio(""), &mcp.Error{Server: "s", Op: "start", Err: fmt.Errorf("%w: %w", mcp.ErrStart, &exec.Error{Name: "/x", Err: &fs.PathError{Op: "stat", Path: "/x", Err: syscall.ENOENT}})}, false},
-		{"its interpreter missing", stdio(""), &mcp.Error{Server: "s", Op: "start", Err: fmt.Errorf("%w: %w", mcp.ErrStart, &fs.PathError{Op: "fork/exec", Path: "/x", Err: syscall.ENOENT})}, false},
-		{"not permitted", stdio(""), &mcp.Error{Server: "s", Op: "start", Err: fmt.Errorf("%w: %w", mcp.ErrStart, &fs.PathError{Op: "fork/exec", Path: "/x", Err: syscall.EACCES})}, true},
+		{"not on PATH", stdio(""), &mcp.Error{Source: "s", Op: "start", Err: fmt.Errorf("%w: %w", mcp.ErrStart, &exec.Error{Name: "x", Err: exec.ErrNotFound})}, false},
+		{"no file at its path", stdio(""), &mcp.Error{Source: "s", Op: "start", Err: fmt.Errorf("%w: %w", mcp.ErrStart, &exec.Error{Name: "/x", Err: &fs.PathError{Op: "stat", Path: "/x", Err: syscall.ENOENT}})}, false},
+		{"its interpreter missing", stdio(""), &mcp.Error{Source: "s", Op: "start", Err: fmt.Errorf("%w: %w", mcp.ErrStart, &fs.PathError{Op: "fork/exec", Path: "/x", Err: syscall.ENOENT})}, false},
+		{"not permitted", stdio(""), &mcp.Error{Source: "s", Op: "start", Err: fmt.Errorf("%w: %w", mcp.ErrStart, &fs.PathError{Op: "fork/exec", Path: "/x", Err: syscall.EACCES})}, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s, err := newServer(tt.cfg, []*config.Entry{(&config.Config{}).ImpliedEntry(tt.cfg)}, &Options{Root: t.TempDir()})
@@ -55,7 +56,7 @@ func TestSandboxHintCases(t *testing.T) {
 			}
 			defer s.Close()
 			got := s.sandboxHint(tt.err)
-			for _, cause := range []error{mcp.ErrTimeout, mcp.ErrHandshake, mcp.ErrExited, mcp.ErrUnknownTool} {
+			for _, cause := range []error{catalog.ErrTimeout, mcp.ErrHandshake, mcp.ErrExited, catalog.ErrUnknownTool} {
 				if errors.Is(tt.err, cause) != errors.Is(got, cause) {
 					t.Errorf("sandboxHint(%v) = %v: errors.Is(%v) changed", tt.err, got, cause)
 				}
@@ -73,11 +74,12 @@ func TestSandboxHintCases(t *testing.T) {
 			if tt.want && tt.name == "handshake timeout" && (!errors.As(got, &e) || !strings.HasPrefix(e.Fix, grant) || !strings.HasSuffix(e.Fix, "; else raise start_timeout") || !strings.Contains(e.Fix, "sandbox = false in [mcp_servers.s]")) {
 				t.Errorf("fix %q, want the sandbox's then the server's", e.Fix)
 			}
-			// The fix is said once: in the Fix when the error is the
-			// server's, in the message of a wrapped one (no Fix to carry it).
-			wrapped := got != nil && errors.As(got, &e) && got != error(e)
-			if tt.want && strings.Contains(got.Error(), grant) != wrapped {
-				t.Errorf("sandboxHint(%v) = %q: the fix in the message %v, want %v (wrapped)", tt.err, got, !wrapped, wrapped)
+			// The fix is only ever a field: the server's error's own, or
+			// that of the *catalog.Error around a wrapped one. Never in
+			// the message.
+			out := sourceError(s.Name(), got) // as it leaves the source
+			if tt.want && (strings.Contains(out.Error(), grant) || !strings.HasPrefix(catalog.FixOf(out), grant)) {
+				t.Errorf("sandboxHint(%v) = %q with fix %q: want the fix %q… as a field, not in the message", tt.err, out, catalog.FixOf(out), grant)
 			}
 		})
 	}
@@ -88,9 +90,9 @@ func TestSandboxHintCases(t *testing.T) {
 // nothing else; a start the sandbox refused (no Landlock, a thread that
 // could not be confined) keeps its own words, with no hint added.
 func TestSandboxHintRequire(t *testing.T) {
-	startTimeout := &mcp.Error{Server: "s", Op: "start", Err: fmt.Errorf("%w: no answer to the handshake within 10s", mcp.ErrTimeout), Fix: "raise start_timeout"}
-	unavailable := &mcp.Error{Server: "s", Op: "start", Err: fmt.Errorf("%w: mcp_servers.s: sandbox: %w: no Landlock", mcp.ErrStart, sandbox.ErrUnavailable)}
-	confine := &mcp.Error{Server: "s", Op: "start", Err: fmt.Errorf("%w: mcp_servers.s: %w: landlock_restrict_self: EPERM", mcp.ErrStart, sandbox.ErrConfine)}
+	startTimeout := &mcp.Error{Source: "s", Op: "start", Err: fmt.Errorf("%w: no answer to the handshake within 10s", catalog.ErrTimeout), Fix: "raise start_timeout"}
+	unavailable := &mcp.Error{Source: "s", Op: "start", Err: fmt.Errorf("%w: mcp_servers.s: sandbox: %w: no Landlock", mcp.ErrStart, sandbox.ErrUnavailable)}
+	confine := &mcp.Error{Source: "s", Op: "start", Err: fmt.Errorf("%w: mcp_servers.s: %w: landlock_restrict_self: EPERM", mcp.ErrStart, sandbox.ErrConfine)}
 	const grant = `grant what it reads or reaches outside the workspace: add to [mcp_servers.s]: access.fs = [{path="PATH", read=true}], ` +
 		`or add to [mcp_servers.s]: access.net = [{host="HOST", port=443, allow=true}]`
 	for _, tt := range []struct {
@@ -135,7 +137,7 @@ func TestSandboxHintDenial(t *testing.T) {
 		t.Fatal(err)
 	}
 	exited := func(stderr string) *mcp.Error {
-		return &mcp.Error{Server: "s", Op: "call", Tool: "x", Err: fmt.Errorf("%w: exit status 1", mcp.ErrExited), Stderr: stderr}
+		return &mcp.Error{Source: "s", Op: "call", Tool: "x", Err: fmt.Errorf("%w: exit status 1", mcp.ErrExited), Stderr: stderr}
 	}
 	const unix = "a sandboxed tool may not open unix sockets, since Landlock does not check connecting to one (the session bus, ssh-agent, docker.sock)"
 	for _, tt := range []struct {
@@ -150,7 +152,7 @@ func TestSandboxHintDenial(t *testing.T) {
 		{"a unix socket, require", config.SandboxRequire, exited("dial unix /run/user/1000/bus: connect: permission denied"),
 			"the sandbox denied a unix socket", unix + `; no rule grants this, and the entry says sandbox = "require", so the tool runs confined or not at all (docs/security.md)`},
 		{"no refusal", "", exited("panic: nil map"), "", ""},
-		{"a call timeout", "", &mcp.Error{Server: "s", Op: "call", Tool: "x", Err: mcp.ErrTimeout, Stderr: "open " + dir + "/a.txt: permission denied"}, "", ""},
+		{"a call timeout", "", &mcp.Error{Source: "s", Op: "call", Tool: "x", Err: catalog.ErrTimeout, Stderr: "open " + dir + "/a.txt: permission denied"}, "", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := &config.Server{Name: "s", Command: config.Command{Args: []string{"/bin/true"}}, Sandbox: tt.mode}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/invoke/sandbox"
 	"github.com/toolhost/toolhost/internal/source/mcp"
@@ -92,8 +93,8 @@ func TestSandboxHint(t *testing.T) {
 			}
 			msg := problems[0].Error()
 			if tt.fix == "none" {
-				if strings.Contains(msg, "sandbox") || strings.Contains(resolver.FixOf(problems[0].Err), "sandbox") {
-					t.Errorf("problem %q, fix %q: want no word of the sandbox", msg, resolver.FixOf(problems[0].Err))
+				if strings.Contains(msg, "sandbox") || strings.Contains(catalog.FixOf(problems[0].Err), "sandbox") {
+					t.Errorf("problem %q, fix %q: want no word of the sandbox", msg, catalog.FixOf(problems[0].Err))
 				}
 				return
 			}
@@ -136,7 +137,7 @@ func TestSandboxHint(t *testing.T) {
 
 // serve resolves the configuration toml in the workspace root, and
 // returns its problems and how many tools it serves.
-func serve(t *testing.T, root, toml string) ([]resolver.Problem, int) {
+func serve(t *testing.T, root, toml string) ([]catalog.Problem, int) {
 	t.Helper()
 	cfg, err := config.Parse(filepath.Join(root, "tools.toml"), []byte(toml))
 	if err != nil {
@@ -197,7 +198,7 @@ func TestSandboxHintNPX(t *testing.T) {
 			if len(problems) != 1 {
 				t.Fatalf("problems %v, want one", problems)
 			}
-			msg, fix := problems[0].Error(), resolver.FixOf(problems[0].Err)
+			msg, fix := problems[0].Error(), catalog.FixOf(problems[0].Err)
 			fix, _, _ = strings.Cut(fix, "; else ")
 			if !strings.Contains(msg, tt.cause+" (stderr: fake npx: ") || fix != tt.fix {
 				t.Errorf("problem %q\nfix %q\nwant the cause %q and the fix %q", msg, fix, tt.cause, tt.fix)
@@ -227,7 +228,7 @@ func TestSandboxHintNPX(t *testing.T) {
 	if len(problems) != 1 {
 		t.Fatalf("npx of nvm: problems %v, want one", problems)
 	}
-	if fix, _, _ := strings.Cut(resolver.FixOf(problems[0].Err), "; else "); fix != want || !strings.Contains(problems[0].Error(), "; the sandbox denied read of ~/.nvm/versions/node/v0/lib/npx-cli.js (stderr: ") {
+	if fix, _, _ := strings.Cut(catalog.FixOf(problems[0].Err), "; else "); fix != want || !strings.Contains(problems[0].Error(), "; the sandbox denied read of ~/.nvm/versions/node/v0/lib/npx-cli.js (stderr: ") {
 		t.Errorf("npx of nvm: problem %q\nfix %q\nwant %q", problems[0].Error(), fix, want)
 	}
 	if problems, tools := serve(t, t.TempDir(), nvm+nvmLine+"\n"+netLine+"\n"); len(problems) != 0 || tools == 0 {

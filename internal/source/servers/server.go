@@ -14,6 +14,7 @@ import (
 	"github.com/toolhost/toolhost/internal/config/mcptool"
 	"github.com/toolhost/toolhost/internal/pin"
 	"github.com/toolhost/toolhost/internal/source/mcp"
+	"github.com/toolhost/toolhost/internal/telemetry"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -106,7 +107,7 @@ func (s *server) Name() string { return s.name }
 func (s *server) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 	l, err := s.src.Tools(ctx)
 	if err != nil {
-		err = s.sandboxHint(err)
+		err = sourceError(s.name, s.sandboxHint(err))
 		s.mu.Lock()
 		s.picks, s.problems, s.keepable = nil, nil, false
 		s.mu.Unlock()
@@ -271,8 +272,10 @@ func object(raw json.RawMessage) (map[string]any, error) {
 	return m, nil
 }
 
-// Call runs one round of a call (call.go).
-func (s *server) Call(ctx context.Context, req catalog.CallRequest) (catalog.CallResult, error) {
+// Call runs one round of a call (call.go), under the span "tool run".
+func (s *server) Call(ctx context.Context, req catalog.CallRequest) (_ catalog.CallResult, err error) {
+	ctx, span := telemetry.Start(ctx, telemetry.SpanToolRun)
+	defer func() { span.End(err) }()
 	s.mu.Lock()
 	p, ok := s.picks[req.Tool]
 	s.mu.Unlock()
@@ -283,7 +286,7 @@ func (s *server) Call(ctx context.Context, req catalog.CallRequest) (catalog.Cal
 	if err == nil && res.Outcome.IsError() {
 		res.Outcome = s.deniedOutcome(req.Tool, res.Outcome)
 	}
-	return res, s.sandboxHint(err)
+	return res, sourceError(s.name, s.sandboxHint(err))
 }
 
 // Format leaves the rendering of arguments to the catalog.
@@ -340,6 +343,7 @@ func (b *broken) Call(context.Context, catalog.CallRequest) (catalog.CallResult,
 }
 func (b *broken) Format(context.Context, string, map[string]any) (string, bool) { return "", false }
 func (b *broken) Watch(func()) func()                                           { return func() {} }
+func (b *broken) Problems() []catalog.Problem                                   { return nil }
 func (b *broken) Close() error                                                  { return nil }
 
 // outcomeText is the text of a result's text blocks, one per line.

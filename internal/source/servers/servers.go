@@ -2,6 +2,7 @@ package servers
 
 import (
 	"cmp"
+	"errors"
 	"github.com/toolhost/toolhost/internal/pin"
 	"maps"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/config/secret"
 	"github.com/toolhost/toolhost/internal/oauth"
+	"github.com/toolhost/toolhost/internal/source/mcp"
+	"github.com/toolhost/toolhost/internal/source/remote"
 )
 
 // Options are the host's side of the sources: nil means all defaults.
@@ -155,8 +158,27 @@ const (
 )
 
 var (
-	_ catalog.Source   = (*server)(nil)
-	_ catalog.Reporter = (*server)(nil)
-	_ catalog.Source   = (*remoteSource)(nil)
-	_ catalog.Reporter = (*remoteSource)(nil)
+	_ catalog.Source = (*server)(nil)
+	_ catalog.Source = (*remoteSource)(nil)
 )
+
+// sourceError is err as it leaves a source for the catalog. An MCP
+// server's error (package internal/source/mcp) or a remote's (package
+// internal/source/remote) comes in a [*catalog.Error] that carries its
+// step and fix, so that every face finds the fix with catalog.FixOf. Its
+// message is the source error's own, which names the server or remote,
+// the step and the tool. Any other error is returned as it is.
+func sourceError(name string, err error) error {
+	var ce *catalog.Error
+	var me *mcp.Error
+	var re *remote.Error
+	switch {
+	case err == nil || errors.As(err, &ce):
+		return err
+	case errors.As(err, &me):
+		return &catalog.Error{Op: me.Op, Source: name, Err: err, Fix: me.Fix}
+	case errors.As(err, &re):
+		return &catalog.Error{Op: "list", Source: name, Err: err, Fix: re.Fix}
+	}
+	return err
+}
