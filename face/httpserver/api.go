@@ -17,8 +17,8 @@ import (
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/face/internal/callresult"
 	"github.com/toolhost/toolhost/internal/dupkey"
-	"github.com/toolhost/toolhost/internal/wirejson"
 	"github.com/toolhost/toolhost/internal/telemetry"
+	"github.com/toolhost/toolhost/internal/wirejson"
 	"github.com/toolhost/toolhost/tool"
 )
 
