@@ -62,7 +62,9 @@ func (e *expansion) fresh(now time.Time) bool {
 
 // expandCached is [expand], answered from an expansion of the same rules
 // made within expandTTL whose listed directories have not changed; gen
-// tells which expansion answered.
+// tells which expansion answered. The grants are the expansion's own:
+// the caller must not change them in place. Their capacity is their
+// length, so an append copies them.
 func expandCached(rules map[string]uint64) (grants []PathGrant, gen uint64) {
 	var b strings.Builder
 	for _, p := range slices.Sorted(maps.Keys(rules)) {
@@ -77,7 +79,7 @@ func expandCached(rules map[string]uint64) (grants []PathGrant, gen uint64) {
 	e := expansions.m[key]
 	expansions.Unlock()
 	if e != nil && e.fresh(now) {
-		return slices.Clone(e.grants), e.gen
+		return slices.Clip(e.grants), e.gen
 	}
 	// A change between the listing and the stamp below is seen once the
 	// expansion expires.
@@ -96,5 +98,5 @@ func expandCached(rules map[string]uint64) (grants []PathGrant, gen uint64) {
 	maps.DeleteFunc(expansions.m, func(_ string, x *expansion) bool { return now.Sub(x.at) >= expandTTL })
 	expansions.gen++
 	expansions.m[key] = &expansion{at: now, gen: expansions.gen, grants: grants, listed: stamps}
-	return slices.Clone(grants), expansions.gen
+	return slices.Clip(grants), expansions.gen
 }
