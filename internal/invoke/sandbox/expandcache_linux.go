@@ -24,8 +24,13 @@ var expansions struct {
 
 // An expansion is one answer of expand, with the directories it listed
 // as they were: an entry added, removed or replaced in one changes its
-// modification time, and the expansion is made again.
+// modification time, and the expansion is made again. It is in
+// expansions from the moment one caller starts making it. The callers
+// that ask for the same rules meanwhile wait for it, instead of listing
+// the same directories at the same time. Each such listing would have
+// made a shared probe layer of its own (probelayers_linux.go).
 type expansion struct {
+	ready  chan struct{} // closed once grants and listed are set
 	at     time.Time
 	gen    uint64 // tells expansions of the same rules apart
 	grants []PathGrant
@@ -62,7 +67,9 @@ func (e *expansion) fresh(now time.Time) bool {
 
 // expandCached is [expand], answered from an expansion of the same rules
 // made within expandTTL whose listed directories have not changed; gen
-// tells which expansion answered.
+// tells which expansion answered. The grants are the expansion's own:
+// the caller must not change them in place. Their capacity is their
+// length, so an append copies them.
 func expandCached(rules map[string]uint64) (grants []PathGrant, gen uint64) {
 	var b strings.Builder
 	for _, p := range slices.Sorted(maps.Keys(rules)) {
@@ -73,28 +80,41 @@ func expandCached(rules map[string]uint64) (grants []PathGrant, gen uint64) {
 	}
 	key := b.String()
 	now := time.Now()
-	expansions.Lock()
-	e := expansions.m[key]
-	expansions.Unlock()
-	if e != nil && e.fresh(now) {
-		return slices.Clone(e.grants), e.gen
-	}
-	// A change between the listing and the stamp below is seen once the
-	// expansion expires.
-	var stamps []dirStamp
-	grants, listed := expandReading(rules)
-	for _, d := range listed {
-		if s, ok := stamp(d); ok {
-			stamps = append(stamps, s)
+	var e *expansion
+	for {
+		expansions.Lock()
+		e = expansions.m[key]
+		if e == nil {
+			break // make it, still holding the lock
 		}
+		expansions.Unlock()
+		<-e.ready
+		if e.fresh(now) {
+			return slices.Clip(e.grants), e.gen
+		}
+		expansions.Lock()
+		if expansions.m[key] == e {
+			delete(expansions.m, key)
+		}
+		expansions.Unlock()
 	}
-	expansions.Lock()
-	defer expansions.Unlock()
 	if expansions.m == nil {
 		expansions.m = map[string]*expansion{}
 	}
 	maps.DeleteFunc(expansions.m, func(_ string, x *expansion) bool { return now.Sub(x.at) >= expandTTL })
 	expansions.gen++
-	expansions.m[key] = &expansion{at: now, gen: expansions.gen, grants: grants, listed: stamps}
-	return slices.Clone(grants), expansions.gen
+	e = &expansion{ready: make(chan struct{}), at: now, gen: expansions.gen}
+	expansions.m[key] = e
+	expansions.Unlock()
+	// A change between the listing and the stamp below is seen once the
+	// expansion expires.
+	grants, listed := expandReading(rules)
+	for _, d := range listed {
+		if s, ok := stamp(d); ok {
+			e.listed = append(e.listed, s)
+		}
+	}
+	e.grants = grants
+	close(e.ready)
+	return slices.Clip(grants), e.gen
 }

@@ -2,8 +2,8 @@ package sandbox
 
 import (
 	"os"
+	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -12,112 +12,139 @@ import (
 )
 
 // A probe (a schema or format_arguments request) is confined by two
-// Landlock layers, each of which must allow an access. The first handles
-// reading and running, the network and the scope: it is the same for the
-// probes of every binary that reads the same. So it is made once a
-// second and shared. The second handles every other file right and
-// grants the probe's own: its private TMPDIR and the writable devices.
-// A cold listing then builds one large ruleset, not one per binary.
+// Landlock layers, each of which must allow an access. The shared layer
+// handles reading and running, the network and the scope: it is the same
+// for the probes of every binary that reads the same. So it is made once
+// a second and shared. The probe's own layer handles every other file
+// right and grants the probe's own: its private TMPDIR and the writable
+// devices. A cold listing then builds one large ruleset, not one per
+// binary.
+//
+// The probe's own layer is enforced first. Each landlock_restrict_self
+// copies the rules of the layers the thread already has into the new
+// domain, and then those of the layer it adds. The large shared layer
+// enforced last is so copied once per probe, not twice.
 
-// readRights are the rights of the first layer.
+// readRights are the rights of the shared layer.
 const readRights = ll.AccessFSReadFile | ll.AccessFSReadDir | ll.AccessFSExecute
 
-// readLayers are the first layers made within expandTTL, by their
-// grants and the expansion they come from: a directory that changed makes
+// readLayers are the shared layers made within expandTTL. They are found
+// by their header (the expansion they come from, the network and the
+// scope), then told apart by their grants: a directory that changed makes
 // a new expansion, and so a new layer.
 var readLayers struct {
 	sync.Mutex
-	m map[string]readLayer
+	m map[string][]readLayer
 }
 
 type readLayer struct {
-	at time.Time
-	rs *os.File
+	at    time.Time
+	reads []PathGrant
+	rs    *os.File
 }
 
 // probeRulesets returns the two layers of the probe plan pl, whose
-// executable is exe and private TMPDIR tmp: the first a descriptor of its
-// own on the shared ruleset.
-func probeRulesets(pl *Plan, exe, tmp string) (read, write *os.File, err error) {
-	var reads, writes []PathGrant
-	shared := true // no grant of this probe's own: the layer may be shared
+// executable is exe and private TMPDIR tmp, in the order they are
+// enforced: its own, then the shared one (a descriptor of its own on
+// the shared ruleset).
+func probeRulesets(pl *Plan, exe, tmp string) (own, shared *os.File, err error) {
+	reads := make([]PathGrant, 0, len(pl.Paths))
+	var writes []PathGrant
+	share := true // no grant of this probe's own: the layer may be shared
 	for _, g := range pl.Paths {
-		own := g.Path == exe || g.Path == tmp
-		if a := g.Access & readRights; a != 0 && !(own && covered(pl.Paths, g.Path, a, exe, tmp)) {
+		mine := g.Path == exe || g.Path == tmp
+		if a := g.Access & readRights; a != 0 && !(mine && covered(pl.Paths, g.Path, a, exe, tmp)) {
 			reads = append(reads, PathGrant{g.Path, a})
-			shared = shared && !own
+			share = share && !mine
 		}
 		if a := g.Access &^ readRights; a != 0 {
 			writes = append(writes, PathGrant{g.Path, a})
 		}
 	}
-	if shared {
-		read, err = sharedReadLayer(pl, reads)
+	own, err = rulesetOf(pl, writes, handledFS&^readRights, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	if share {
+		shared, err = sharedReadLayer(pl, reads)
 	} else { // a grant of its own file, which a rebuild replaces: made for this probe
-		read, err = rulesetOf(pl, reads, readRights, true)
+		shared, err = rulesetOf(pl, reads, readRights, true)
 	}
 	if err != nil {
+		if own != nil {
+			own.Close()
+		}
 		return nil, nil, err
 	}
-	write, err = rulesetOf(pl, writes, handledFS&^readRights, false)
-	if err != nil {
-		read.Close()
-		return nil, nil, err
-	}
-	return read, write, nil
+	return own, shared, nil
 }
 
 // covered reports whether a grant of paths other than exe's and tmp's
 // gives access beneath an ancestor of p.
 func covered(paths []PathGrant, p string, access uint64, exe, tmp string) bool {
 	for _, g := range paths {
-		if g.Path != exe && g.Path != tmp && g.Access&access == access && within(g.Path, p) {
+		if g.Access&access == access && g.Path != exe && g.Path != tmp && beneath(g.Path, p) {
 			return true
 		}
 	}
 	return false
 }
 
-// sharedReadLayer returns a descriptor of the first layer granting reads,
+// beneath is [within] without building a string: p is dir or lies
+// beneath it.
+func beneath(dir, p string) bool {
+	if len(p) < len(dir) || p[:len(dir)] != dir {
+		return false
+	}
+	return len(p) == len(dir) || dir != "" && dir[len(dir)-1] == '/' || p[len(dir)] == '/'
+}
+
+// sharedReadLayer returns a descriptor of the shared layer granting reads,
 // made now or within expandTTL.
 func sharedReadLayer(pl *Plan, reads []PathGrant) (*os.File, error) {
-	var b strings.Builder
-	b.WriteString(strconv.FormatUint(pl.gen, 10) + strconv.FormatBool(pl.FS) + strconv.FormatBool(pl.Net) + strconv.FormatBool(pl.Scope))
+	b := make([]byte, 0, 64)
+	b = strconv.AppendUint(b, pl.gen, 10)
+	for _, f := range []bool{pl.FS, pl.Net, pl.Scope} {
+		b = strconv.AppendBool(b, f)
+	}
 	for _, ports := range [][]uint16{pl.Connect, pl.Bind} {
+		b = append(b, ';')
 		for _, p := range ports {
-			b.WriteString(strconv.Itoa(int(p)) + ",")
+			b = strconv.AppendUint(b, uint64(p), 10)
+			b = append(b, ',')
 		}
-		b.WriteByte(';')
 	}
-	for _, g := range reads {
-		b.WriteString(g.Path)
-		b.WriteByte(0)
-		b.WriteString(strconv.FormatUint(g.Access, 16))
-		b.WriteByte(0)
-	}
-	key := b.String()
+	key := string(b)
 	now := time.Now()
 	readLayers.Lock()
 	defer readLayers.Unlock()
-	for k, l := range readLayers.m {
-		if now.Sub(l.at) >= expandTTL {
+	for k, ls := range readLayers.m {
+		ls = slices.DeleteFunc(ls, func(l readLayer) bool {
+			if now.Sub(l.at) < expandTTL {
+				return false
+			}
 			l.rs.Close() // the launches made from it hold descriptors of their own
+			return true
+		})
+		if len(ls) == 0 {
 			delete(readLayers.m, k)
+		} else {
+			readLayers.m[k] = ls
 		}
 	}
-	l, ok := readLayers.m[key]
-	if !ok {
+	i := slices.IndexFunc(readLayers.m[key], func(l readLayer) bool { return slices.Equal(l.reads, reads) })
+	if i < 0 {
 		rs, err := rulesetOf(pl, reads, readRights, true)
 		if err != nil || rs == nil {
 			return rs, err
 		}
 		if readLayers.m == nil {
-			readLayers.m = map[string]readLayer{}
+			readLayers.m = map[string][]readLayer{}
 		}
-		l = readLayer{at: now, rs: rs}
-		readLayers.m[key] = l
+		readLayers.m[key] = append(readLayers.m[key], readLayer{at: now, reads: reads, rs: rs})
+		i = len(readLayers.m[key]) - 1
 	}
-	fd, err := dupCloexec(int(l.rs.Fd()))
+	fd, err := dupCloexec(int(readLayers.m[key][i].rs.Fd()))
 	if err != nil {
 		return nil, err
 	}
