@@ -25,7 +25,11 @@ import (
 func TestMain(m *testing.M) {
 	_ = invoke.EnableSubreaper() // as cmd/toolhost does
 	cli.OneShotGC()              // as cmd/toolhost does: a cold list collects no garbage there
-	os.Exit(m.Run())
+	code := m.Run()
+	if fix.home != "" {
+		os.RemoveAll(fix.home) // build's fixture: 40 binaries, about 160 MB
+	}
+	os.Exit(code)
 }
 
 // fixture is 40 copies of the five sdk binary with 200 [tools.NAME]
