@@ -298,9 +298,9 @@ func (s *Server) holdListChanged(next mcp.MethodHandler) mcp.MethodHandler {
 // collections, when the heap is small (see smallHeap). The SDK's AddTool
 // decodes the input schema twice, each time with a decoder buffer of 32
 // KiB: about 73 KiB of garbage a tool, 73 MB for 1000 tools. Left to the
-// pacer, that doubles a small heap while a large catalog is added, and
-// serve's peak RSS with it (docs/performance.md, "The MCP face's
-// bypasses").
+// pacer, that doubles a small heap while a large catalog is added, at the
+// first change of the catalog, and serve's peak RSS with it
+// (docs/performance.md, "The MCP face's bypasses").
 const addsPerGC = 32
 
 // maxPacedHeap is the largest live heap for which sync collects garbage
@@ -369,8 +369,9 @@ func (s *Server) callCatalogTool(ctx context.Context, req *mcp.CallToolRequest) 
 }
 
 // serveTools is a receiving middleware. It answers tools/list from the
-// bytes kept since the last change, and syncs the SDK's tools before a
-// tools/call, so that a call right after a change sees it.
+// bytes kept since the last change. Before a tools/call it syncs the
+// SDK's tools, so that a call right after a change sees it, and gives the
+// SDK the called tool if it does not hold it yet.
 //
 // tools/list does not reach the SDK for two reasons. The SDK's Tool would
 // change what is served: its ToolAnnotations add "readOnlyHint":false and
