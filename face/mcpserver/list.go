@@ -221,14 +221,19 @@ func (s *Server) giveGone(served map[string][]byte) []string {
 
 // giveOnCall gives the SDK the catalog tool a tools/call names, if the
 // SDK does not hold it yet (see [Server.sync]). A name the catalog does
-// not serve is left to the SDK, which refuses it.
+// not serve is left to the SDK, which refuses it. The catalog is asked
+// without holding syncMu: a call never waits for another call's lookup.
 func (s *Server) giveOnCall(name string) {
 	if s.reserved(name) {
 		return
 	}
 	s.syncMu.Lock()
-	defer s.syncMu.Unlock()
-	if _, ok := s.registered[name]; ok {
+	_, held := s.registered[name]
+	s.syncMu.Unlock()
+	if held {
+		return
+	}
+	if h, ok := s.cat.(has); ok && !h.Has(name) {
 		return
 	}
 	t, err := s.definition(name)
@@ -237,6 +242,11 @@ func (s *Server) giveOnCall(name string) {
 	}
 	if t == nil {
 		return
+	}
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
+	if _, ok := s.registered[name]; ok {
+		return // given meanwhile, by another call or a sync
 	}
 	if err := s.addTool(t.owned(), s.callCatalogTool); err != nil {
 		s.logger.Error("tool left out of tools/call", "tool", name, "error", err)

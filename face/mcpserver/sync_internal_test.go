@@ -113,6 +113,13 @@ func TestSyncFollowsCatalog(t *testing.T) {
 				}
 			}
 			held("after the calls", tc.called)
+			s.syncMu.Lock()
+			for _, name := range tc.call {
+				if def := s.registered[name]; !bytes.Contains(listing, def) {
+					t.Errorf("the SDK was given %s as %s, not as listed", name, def)
+				}
+			}
+			s.syncMu.Unlock()
 			select {
 			case <-changed:
 				t.Errorf("list_changed after the calls, before any change")
