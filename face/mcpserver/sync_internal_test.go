@@ -4,14 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"maps"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -173,4 +176,56 @@ func FuzzSplitListing(f *testing.F) {
 			}
 		}
 	})
+}
+
+// listOnly is a [Catalog] with none of the optional methods: no ListJSON,
+// Has or Tool.
+type listOnly struct{ defs []catalog.Definition }
+
+func (c listOnly) List() []catalog.Definition { return c.defs }
+
+func (c listOnly) Call(_ context.Context, name string, _ map[string]any, _ *catalog.CallOptions) (tool.Outcome, error) {
+	return tool.Success("ran " + name), nil
+}
+
+func (c listOnly) Identity() catalog.Identity { return catalog.Identity{ToolsCount: len(c.defs)} }
+
+func (c listOnly) Subscribe(func()) func() { return func() {} }
+
+// TestGiveOnCallListOnly: with a catalog that only lists its tools, the
+// SDK holds none after New, is given a tool at its first call from the
+// listing, and refuses a name the listing lacks.
+func TestGiveOnCallListOnly(t *testing.T) {
+	obj := map[string]any{"type": "object"}
+	cat := listOnly{[]catalog.Definition{{Name: "a", Summary: "A.", InputSchema: obj}, {Name: "b", Summary: "B.", InputSchema: obj}}}
+	s := New(cat, nil)
+	defer s.Close()
+	held := func() []string {
+		s.syncMu.Lock()
+		defer s.syncMu.Unlock()
+		return slices.Sorted(maps.Keys(s.registered))
+	}
+	if got := held(); len(got) != 0 {
+		t.Errorf("after New the SDK holds %q, want none", got)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+	st, ct := mcp.NewInMemoryTransports()
+	go s.Run(t.Context(), st)
+	cs, err := client.Connect(t.Context(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "b", Arguments: map[string]any{}})
+	if err != nil || res.IsError || len(res.Content) != 1 || res.Content[0].(*mcp.TextContent).Text != "ran b" {
+		t.Fatalf("calling b: %v %+v, want ran b", err, res)
+	}
+	if got := held(); !slices.Equal(got, []string{"b"}) {
+		t.Errorf("after calling b the SDK holds %q, want [b]", got)
+	}
+	_, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "c", Arguments: map[string]any{}})
+	var werr *jsonrpc.Error
+	if !errors.As(err, &werr) || werr.Code != jsonrpc.CodeInvalidParams || werr.Message != `unknown tool "c"` {
+		t.Errorf("calling c: %v, want -32602 unknown tool", err)
+	}
 }
