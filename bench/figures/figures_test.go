@@ -36,6 +36,7 @@ type fixture struct {
 	dir      string
 	variants []*variant
 	ws200    string // 200 entries over 40 copies of five
+	ws20     string // 20 entries over 4 copies of five
 	ws1000   string // one toolset over many (1000 tools)
 	five     string // bin/five07 in ws200, for bare execs
 	many     string
@@ -93,25 +94,38 @@ func build() (*fixture, error) {
 		env := append(slices.Clone(shared), "XDG_CACHE_HOME="+filepath.Join(dir, "cache-"+name))
 		f.variants = append(f.variants, &variant{name: name, bin: bin, env: env})
 	}
+	// Each variant runs from a copy written here. The kernel maps the
+	// cached pages of an executable in folios whose size depends on how
+	// they came into the page cache: the same binary fresh from the linker
+	// had up to 3.5 MB more of itself resident than a copy of it. Copies
+	// made the same way compare the binaries, not their histories.
 	if before := os.Getenv("TOOLHOST_BEFORE"); before != "" {
-		add("before", before)
-	}
-	add("after", filepath.Join(bins, "toolhost"))
-
-	// 200 entries over 40 copies of five.
-	f.ws200 = filepath.Join(dir, "ws200")
-	var cfg strings.Builder
-	for i := range 40 {
-		bin := fmt.Sprintf("bin/five%02d", i)
-		if err := copyFile(filepath.Join(bins, "five"), filepath.Join(f.ws200, bin)); err != nil {
+		if err := copyFile(before, filepath.Join(bins, "toolhost-before")); err != nil {
 			return nil, err
 		}
-		for _, t := range []string{"alpha", "bravo", "charlie", "delta", "echo"} {
-			fmt.Fprintf(&cfg, "[tools.b%02d_%s]\ncommand = %q\ntool = %q\n\n", i, t, bin, t)
-		}
+		add("before", filepath.Join(bins, "toolhost-before"))
 	}
-	if err := writeFile(filepath.Join(f.ws200, ".config/toolhost/tools.toml"), cfg.String()); err != nil {
+	if err := copyFile(filepath.Join(bins, "toolhost"), filepath.Join(bins, "toolhost-after")); err != nil {
 		return nil, err
+	}
+	add("after", filepath.Join(bins, "toolhost-after"))
+
+	// 200 entries over 40 copies of five, and 20 over 4.
+	f.ws200, f.ws20 = filepath.Join(dir, "ws200"), filepath.Join(dir, "ws20")
+	for ws, n := range map[string]int{f.ws200: 40, f.ws20: 4} {
+		var cfg strings.Builder
+		for i := range n {
+			bin := fmt.Sprintf("bin/five%02d", i)
+			if err := copyFile(filepath.Join(bins, "five"), filepath.Join(ws, bin)); err != nil {
+				return nil, err
+			}
+			for _, t := range []string{"alpha", "bravo", "charlie", "delta", "echo"} {
+				fmt.Fprintf(&cfg, "[tools.b%02d_%s]\ncommand = %q\ntool = %q\n\n", i, t, bin, t)
+			}
+		}
+		if err := writeFile(filepath.Join(ws, ".config/toolhost/tools.toml"), cfg.String()); err != nil {
+			return nil, err
+		}
 	}
 	f.five = filepath.Join(f.ws200, "bin/five07")
 	f.gosdk = filepath.Join(bins, "gosdk")
@@ -128,7 +142,7 @@ func build() (*fixture, error) {
 	}
 	// Trusted, as `toolhost trust` does, in the store of XDG_DATA_HOME.
 	store := &trust.Store{Dir: filepath.Join(dir, "data", "toolhost", "trust")}
-	for _, root := range []string{f.ws200, f.ws1000} {
+	for _, root := range []string{f.ws200, f.ws20, f.ws1000} {
 		ws, err := config.FindWorkspace(root)
 		if err != nil {
 			return nil, err
@@ -330,10 +344,94 @@ func startSession(b *testing.B, dir string, env []string, argv ...string) *sessi
 		}
 	})
 	if !slices.Contains(args, "--http") {
-		s.call(b, "initialize", `{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"figures","version":"1"}}`)
-		fmt.Fprintln(in, `{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`)
+		s.call(b, "initialize", initializeParams)
+		fmt.Fprintln(in, initialized)
 	}
 	return s
+}
+
+// The client's half of the MCP handshake.
+const (
+	initializeParams = `{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"figures","version":"1"}}`
+	initialized      = `{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`
+)
+
+// BenchmarkServeStart is the start of `toolhost serve` (MCP over stdio)
+// with 20, 200 and 1000 tools, warm: the time from starting the process
+// to its answer to initialize ("init"), and to its answer to the first
+// tools/list ("list"). Each is a ratio against `toolhost --version` of
+// the same binary, run to its end.
+func BenchmarkServeStart(b *testing.B) {
+	f := setup(b)
+	sizes := []struct {
+		n  int
+		ws string
+	}{{20, f.ws20}, {200, f.ws200}, {1000, f.ws1000}}
+	for _, sz := range sizes {
+		warm(b, f, sz.ws)
+	}
+	var names []string
+	var fns []func() time.Duration
+	for _, v := range f.variants {
+		names = append(names, v.name+"-version")
+		fns = append(fns, func() time.Duration { return v.run(b, f.ws20, "--version") })
+		for _, sz := range sizes {
+			for _, list := range []bool{false, true} {
+				names = append(names, startName(v.name, sz.n, list))
+				fns = append(fns, func() time.Duration { return v.start(b, sz.ws, list) })
+			}
+		}
+	}
+	m := measure(b, names, fns)
+	for _, v := range f.variants {
+		for _, sz := range sizes {
+			for _, list := range []bool{false, true} {
+				name := startName(v.name, sz.n, list)
+				b.ReportMetric(float64(m[name])/float64(m[v.name+"-version"]), name+"/version")
+			}
+		}
+	}
+}
+
+// startName names a measure of BenchmarkServeStart.
+func startName(variant string, n int, list bool) string {
+	if list {
+		return fmt.Sprintf("%s-%d-list", variant, n)
+	}
+	return fmt.Sprintf("%s-%d-init", variant, n)
+}
+
+// start starts `toolhost serve` in dir and returns the time to its answer
+// to initialize, or with list to its answer to the first tools/list. It
+// then closes the server's stdin and waits for it to end.
+func (v *variant) start(b *testing.B, dir string, list bool) time.Duration {
+	cmd := exec.Command(v.bin, "serve")
+	var stderr syncBuffer
+	cmd.Dir, cmd.Env, cmd.Stderr = dir, v.env, &stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	begin := time.Now()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	s := &session{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}
+	s.call(b, "initialize", initializeParams)
+	if list {
+		fmt.Fprintln(in, initialized)
+		s.call(b, "tools/list", `{}`)
+	}
+	d := time.Since(begin)
+	in.Close()
+	if err := cmd.Wait(); err != nil {
+		b.Fatalf("toolhost serve: %v\n%s", err, stderr.String())
+	}
+	return d
 }
 
 // syncBuffer is a bytes.Buffer safe for a process's writer goroutine and

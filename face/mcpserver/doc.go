@@ -26,6 +26,13 @@
 // polls Refresh. A tools/list or tools/call right after a change already
 // sees it. A tool whose schema the SDK refuses is left out and logged.
 //
+// A start does not wait for the SDK. Until the catalog first changes,
+// each tool is given to the SDK at its first tools/call, and the SDK's
+// list_changed for it is held back: the listing did not change. Tools
+// with x-mcp-header annotations are given at once, since the SDK checks
+// their headers on HTTP before the call reaches the face. The first
+// change gives the SDK every tool.
+//
 // tools/list is answered from the catalog's own bytes, kept once per
 // change, not by the SDK (list.go). The SDK's Tool would change what is
 // served, and its encoder takes most of a listing of 1000 tools.

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"runtime"
 	"runtime/metrics"
+	"slices"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -54,6 +55,7 @@ func (s *Server) changed() {
 	s.listMu.Lock()
 	s.listGen++
 	s.searchIx = nil
+	s.changedOnce.Store(true)
 	s.listMu.Unlock()
 	go s.sync()
 }
@@ -66,6 +68,14 @@ func (s *Server) changed() {
 // notifications/tools/list_changed, debounced, to every session that wants
 // it (sessions before 2026-07-28, and later ones through
 // subscriptions/listen).
+//
+// Until the catalog first changes, the tools are given to the SDK late.
+// The first sync, in New, gives it only the tools it must check before
+// any call: those with x-mcp-header annotations. Each other tool is given
+// at its first tools/call ([Server.giveOnCall]). A large catalog would
+// otherwise cost every start a decoding of each schema by the SDK
+// (docs/performance.md, "The MCP face's bypasses"). The first change of
+// the catalog gives the SDK every tool, as every later change does.
 //
 // A tool the SDK refuses is left out, and logged: one whose input schema
 // is not an object, or that misuses x-mcp-header. AddTool panics on those
@@ -87,11 +97,22 @@ func (s *Server) sync() (listBytes, error) {
 	if err != nil {
 		return nil, err
 	}
+	late := !s.changedOnce.Load()
+	if late {
+		if raw := s.listAsIs(listing); raw != nil {
+			s.lateListing = listing
+			s.listMu.Lock()
+			s.listRaw, s.syncedGen = raw, gen
+			s.listMu.Unlock()
+			return raw, nil
+		}
+	}
 	tools, err := splitListing(listing)
 	if err != nil {
 		return nil, fmt.Errorf("reading the catalog's tools/list result: %w", err)
 	}
 	served := make(map[string][]byte, len(tools))
+	registered := make(map[string][]byte, len(s.registered))
 	var runs [][2]int // the served tools' definitions in listing, adjacent ones joined
 	added, pace := 0, smallHeap()
 	for _, t := range tools {
@@ -99,11 +120,14 @@ func (s *Server) sync() (listBytes, error) {
 		if s.reserved(name) || served[name] != nil {
 			continue
 		}
-		if old, ok := s.registered[name]; !ok || !bytes.Equal(old, t.def) {
+		if old, ok := s.registered[name]; ok && bytes.Equal(old, t.def) {
+			registered[name] = old
+		} else if !late || bytes.Contains(t.def, xMCPHeader) {
 			if err := s.addTool(t.owned(), s.callCatalogTool); err != nil {
 				s.logger.Error("tool left out of tools/list", "tool", name, "error", err)
 				continue
 			}
+			registered[name] = t.def
 			if added++; pace && added%addsPerGC == 0 {
 				runtime.GC() // see addsPerGC
 			}
@@ -118,12 +142,20 @@ func (s *Server) sync() (listBytes, error) {
 	}
 	var gone []string
 	for name := range s.registered {
-		if served[name] == nil {
+		if registered[name] == nil {
 			gone = append(gone, name)
 		}
 	}
+	if late {
+		s.lateListing = listing
+	} else if s.lateListing != nil {
+		if added == 0 && len(gone) == 0 {
+			gone = s.giveGone(served)
+		}
+		s.lateListing = nil
+	}
 	s.mcp.RemoveTools(gone...)
-	s.registered = served
+	s.registered = registered
 	defs := s.searchJSON // with tool search, the catalog's tools stay callable but are not listed
 	if !s.toolSearch {
 		defs = nil
@@ -138,13 +170,147 @@ func (s *Server) sync() (listBytes, error) {
 	return raw, nil
 }
 
+// xMCPHeader is the schema keyword of a property sent as an HTTP header.
+// The SDK checks those headers on HTTP before the face sees the call, so
+// it must hold such a tool from the start.
+var xMCPHeader = []byte("x-mcp-header")
+
+// listAsIs returns the tools/list result made of the catalog's listing as
+// it is, without reading it. It returns nil when the listing needs
+// reading: when it is not a [listJSONer]'s (whose names are unique, as
+// the catalog's are), may name describe_tools, or has a tool with
+// x-mcp-header annotations.
+func (s *Server) listAsIs(listing []byte) listBytes {
+	if _, ok := s.cat.(listJSONer); !ok {
+		return nil
+	}
+	defs, ok := bytes.CutPrefix(listing, []byte(`{"tools":[`))
+	if ok {
+		defs, ok = bytes.CutSuffix(defs, []byte(`]}`))
+	}
+	if !ok || bytes.Contains(defs, xMCPHeader) ||
+		s.describe != nil && bytes.Contains(defs, []byte(`"`+DescribeToolsName+`"`)) {
+		return nil
+	}
+	switch {
+	case s.toolSearch:
+		return s.listResult(s.searchJSON)
+	case len(defs) == 0:
+		return s.listResult(nil)
+	}
+	return s.listResult([][]byte{defs})
+}
+
+// giveGone handles the first change of the catalog when it only took
+// away tools the SDK was never given. The SDK would not see that change,
+// and would not announce it. So one such tool is given to the SDK, to be
+// removed with the others. giveGone returns the tools to remove: that
+// one, or none. served is the catalog's tools after the change.
+func (s *Server) giveGone(served map[string][]byte) []string {
+	tools, err := splitListing(s.lateListing)
+	if err != nil {
+		return nil
+	}
+	for _, t := range tools {
+		if served[t.tool.Name] == nil && !s.reserved(t.tool.Name) && s.addTool(t.owned(), s.callCatalogTool) == nil {
+			return []string{t.tool.Name}
+		}
+	}
+	return nil
+}
+
+// giveOnCall gives the SDK the catalog tool a tools/call names, if the
+// SDK does not hold it yet (see [Server.sync]). A name the catalog does
+// not serve is left to the SDK, which refuses it. The catalog is asked
+// without holding syncMu: a call never waits for another call's lookup.
+func (s *Server) giveOnCall(name string) {
+	if s.reserved(name) {
+		return
+	}
+	s.syncMu.Lock()
+	_, held := s.registered[name]
+	s.syncMu.Unlock()
+	if held {
+		return
+	}
+	if h, ok := s.cat.(has); ok && !h.Has(name) {
+		return
+	}
+	t, err := s.definition(name)
+	if err != nil {
+		s.logger.Error("serving the catalog's tools", "tool", name, "error", err)
+	}
+	if t == nil {
+		return
+	}
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
+	if _, ok := s.registered[name]; ok {
+		return // given meanwhile, by another call or a sync
+	}
+	if err := s.addTool(t.owned(), s.callCatalogTool); err != nil {
+		s.logger.Error("tool left out of tools/call", "tool", name, "error", err)
+		return
+	}
+	if s.registered == nil {
+		s.registered = map[string][]byte{}
+	}
+	s.registered[name] = t.def
+}
+
+// definition returns the named tool's definition as the catalog lists
+// it, or nil if the catalog does not serve it. A [describer] gives the
+// one tool. Otherwise the whole listing is read.
+func (s *Server) definition(name string) (*listedTool, error) {
+	var listing []byte
+	if d, ok := s.cat.(describer); ok {
+		ct, found := d.Tool(name)
+		if !found || !ct.Enabled {
+			return nil, nil
+		}
+		def, err := tool.Marshal(ct.Definition)
+		if err != nil {
+			return nil, err
+		}
+		listing = slices.Concat([]byte(`{"tools":[`), def, []byte(`]}`))
+	} else {
+		var err error
+		if listing, err = s.listing(); err != nil {
+			return nil, err
+		}
+	}
+	tools, err := splitListing(listing)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range tools {
+		if t.tool.Name == name {
+			return &t, nil
+		}
+	}
+	return nil, nil
+}
+
+// holdListChanged is a sending middleware. It drops the SDK's
+// notifications/tools/list_changed until the catalog first changes. Until
+// then the SDK is given tools at their first call (see [Server.sync]),
+// which changes nothing a client is listed.
+func (s *Server) holdListChanged(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "notifications/tools/list_changed" && !s.changedOnce.Load() {
+			return nil, nil
+		}
+		return next(ctx, method, req)
+	}
+}
+
 // addsPerGC is how many tools sync adds to the SDK between two garbage
 // collections, when the heap is small (see smallHeap). The SDK's AddTool
 // decodes the input schema twice, each time with a decoder buffer of 32
 // KiB: about 73 KiB of garbage a tool, 73 MB for 1000 tools. Left to the
-// pacer, that doubles a small heap while a large catalog is added, and
-// serve's peak RSS with it (docs/performance.md, "The MCP face's
-// bypasses").
+// pacer, that doubles a small heap while a large catalog is added, at the
+// first change of the catalog, and serve's peak RSS with it
+// (docs/performance.md, "The MCP face's bypasses").
 const addsPerGC = 32
 
 // maxPacedHeap is the largest live heap for which sync collects garbage
@@ -213,8 +379,9 @@ func (s *Server) callCatalogTool(ctx context.Context, req *mcp.CallToolRequest) 
 }
 
 // serveTools is a receiving middleware. It answers tools/list from the
-// bytes kept since the last change, and syncs the SDK's tools before a
-// tools/call, so that a call right after a change sees it.
+// bytes kept since the last change. Before a tools/call it syncs the
+// SDK's tools, so that a call right after a change sees it, and gives the
+// SDK the called tool if it does not hold it yet.
 //
 // tools/list does not reach the SDK for two reasons. The SDK's Tool would
 // change what is served: its ToolAnnotations add "readOnlyHint":false and
@@ -241,6 +408,9 @@ func (s *Server) serveTools(next mcp.MethodHandler) mcp.MethodHandler {
 				// The call goes to the tools the SDK holds: tools/list
 				// answers the error.
 				s.logger.Error("serving the catalog's tools", "error", err)
+			}
+			if r.Params != nil {
+				s.giveOnCall(r.Params.Name)
 			}
 		}
 		return next(ctx, method, req)

@@ -47,31 +47,47 @@ func benchCatalog(b *testing.B, n int) *resolver.Catalog {
 	return cat
 }
 
-// BenchmarkNewTools is New for 20, 200 and 1000 tools: the SDK given
-// every tool with AddTool. It reports the bytes allocated, most of them
-// the SDK's decoding of each schema, and the live heap New adds.
+// BenchmarkNewTools is New for 20, 200 and 1000 tools ("start"), and New
+// followed by the first change of the catalog, which gives the SDK every
+// tool with AddTool ("first-change"). It reports the bytes allocated, most
+// of them the SDK's decoding of each schema, and the live heap kept.
 func BenchmarkNewTools(b *testing.B) {
 	for _, n := range []int{20, 200, 1000} {
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			cat := benchCatalog(b, n)
-			var kept uint64
-			b.ReportAllocs()
-			for b.Loop() {
-				var m0, m1 runtime.MemStats
-				b.StopTimer()
-				runtime.GC()
-				runtime.ReadMemStats(&m0)
-				b.StartTimer()
-				s := New(cat, nil)
-				b.StopTimer()
-				runtime.GC()
-				runtime.ReadMemStats(&m1)
-				kept = m1.HeapAlloc - m0.HeapAlloc
-				s.Close()
-				b.StartTimer()
+		for _, change := range []bool{false, true} {
+			name := fmt.Sprintf("%d/start", n)
+			if change {
+				name = fmt.Sprintf("%d/first-change", n)
 			}
-			b.ReportMetric(float64(kept)/1e6, "MB-kept")
-		})
+			b.Run(name, func(b *testing.B) {
+				cat := benchCatalog(b, n)
+				var kept uint64
+				b.ReportAllocs()
+				for b.Loop() {
+					var m0, m1 runtime.MemStats
+					b.StopTimer()
+					runtime.GC()
+					runtime.ReadMemStats(&m0)
+					b.StartTimer()
+					s := New(cat, nil)
+					if change {
+						s.listMu.Lock()
+						s.listGen++
+						s.changedOnce.Store(true)
+						s.listMu.Unlock()
+						if _, err := s.sync(); err != nil {
+							b.Fatal(err)
+						}
+					}
+					b.StopTimer()
+					runtime.GC()
+					runtime.ReadMemStats(&m1)
+					kept = m1.HeapAlloc - m0.HeapAlloc
+					s.Close()
+					b.StartTimer()
+				}
+				b.ReportMetric(float64(kept)/1e6, "MB-kept")
+			})
+		}
 	}
 }
 

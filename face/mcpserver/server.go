@@ -158,6 +158,10 @@ type Server struct {
 	// held while the catalog's tools are given to the SDK (see sync)
 	syncMu     sync.Mutex
 	registered map[string][]byte // the definitions of the catalog's tools the SDK holds, by name; guarded by syncMu
+	// the listing of the syncs before the catalog first changed, whose
+	// tools the SDK may not hold (see sync); guarded by syncMu
+	lateListing []byte
+	changedOnce atomic.Bool // the catalog changed since New: the SDK holds every tool (see sync)
 
 	listMu    sync.Mutex
 	listRaw   listBytes // the tools/list result as served at the last sync; guarded by listMu
@@ -252,6 +256,7 @@ func New(cat Catalog, opts *Options) *Server {
 		s.searchJSON = s.addOwnTools(searchDefs, s.searchTools, s.callTool)
 	}
 	s.mcp.AddReceivingMiddleware(s.serveTools, s.admit)
+	s.mcp.AddSendingMiddleware(s.holdListChanged)
 	s.cancel = cat.Subscribe(s.changed)
 	if _, err := s.sync(); err != nil {
 		s.logger.Error("serving the catalog's tools", "error", err) // tools/list answers it too
@@ -260,7 +265,9 @@ func New(cat Catalog, opts *Options) *Server {
 }
 
 // MCP returns the underlying SDK server, for transports this package does
-// not wrap. It holds the catalog's tools, kept in step with the catalog.
+// not wrap. It holds the catalog's tools, kept in step with the catalog:
+// each tool from its first call until the catalog first changes, then all
+// of them (see the package doc).
 // Do not add tools to it: tools/list is answered from the catalog, so a
 // tool added to the SDK alone is never listed.
 func (s *Server) MCP() *mcp.Server { return s.mcp }
