@@ -13,9 +13,9 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// ErrSandbox: the OS sandbox could not confine the process (Landlock
+// ErrSandbox: the OS sandbox could not confine the process. Landlock was
 // missing with sandbox = "require", or the thread that starts it could not
-// be confined). So the tool did not run.
+// be confined. So the tool did not run.
 var ErrSandbox = errors.New("sandbox")
 
 // sandboxed prepares the launch of the executable path under
@@ -69,10 +69,10 @@ func startIn(l *sandbox.Launch, cmd *exec.Cmd) error {
 }
 
 // Denied returns the refusal of spec's sandbox that res shows, nil when
-// none: a connection the egress proxy refused for want of a rule, else
-// what the tool printed (see sandbox.Policy.Explain). A caller turns it
-// into an error outcome naming the rule to add. root is the request's
-// context.root.
+// none. That is a connection the egress proxy refused for want of a rule.
+// Else it is what the tool printed (see sandbox.Policy.Explain). A caller
+// turns it into an error outcome naming the rule to add. root is the
+// request's context.root.
 func Denied(spec *Spec, root string, res *Result) *sandbox.Denial {
 	if spec == nil || res == nil {
 		return nil
