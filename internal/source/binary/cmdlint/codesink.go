@@ -28,7 +28,7 @@ type Sink struct {
 // SinkKind says how a Sink runs its argument as code.
 type SinkKind int
 
-// The kinds of Sink; SinkNone: the argument is not run as code.
+// The kinds of Sink. SinkNone: the argument is not run as code.
 const (
 	SinkNone   SinkKind = iota
 	SinkScript          // the script of a shell's -c
