@@ -272,8 +272,8 @@ func start(data []byte, n int) string {
 }
 
 // describeTypeError names the field of a document that holds a JSON value
-// of the wrong type. what names the document, e.g. "the request". It
-// speaks in JSON terms rather than Go's:
+// of the wrong type. The argument what names the document, e.g. "the
+// request". It speaks in JSON terms rather than Go's:
 // `field "tool.arguments" is an array, want a JSON object`.
 func describeTypeError(what string, e *json.UnmarshalTypeError) string {
 	want := "a JSON " + jsonKind(e.Type)
@@ -317,9 +317,9 @@ func article(value string) string {
 // the bytes equal what the JP assistant's serde_json writes. `<b>&`
 // reaches a tool as `<b>&`, not `\u003cb\u003e\u0026`. It is the one
 // encoder of everything toolhost writes on a wire. That is the stdin
-// request, argv templates, MCP and HTTP answers. json.Marshal of a value
-// whose MarshalJSON uses Marshal re-escapes the bytes. Encode with Marshal
-// at the top.
+// request, argv templates, MCP and HTTP answers. Take a value whose
+// MarshalJSON uses Marshal. json.Marshal of it re-escapes the bytes. So
+// encode with Marshal at the top.
 func Marshal(v any) ([]byte, error) { return wirejson.Marshal(v) }
 
 // decodeOne decodes exactly one JSON value from data into v. It rejects

@@ -227,7 +227,7 @@ func (r *SchemaResponse) Find(name string) *Definition {
 //
 // Summaries become "description". A parameter's description is used when
 // it has no summary. "required" lists the required parameters in sorted
-// order, and is omitted when none is. Nested objects with properties
+// order. It is omitted when none is. Nested objects with properties
 // follow the same rules. The result is a fresh map the caller may modify.
 func InputSchema(params map[string]*Parameter) map[string]any {
 	return objectSchema(params)

@@ -31,11 +31,11 @@ type leaf struct {
 // launch confines it when not nil. It returns the leaf the process runs
 // in: l, or nil when it runs in none. The start may fail in a way that may
 // be the kernel refusing the cgroup ([cgroupRefusal]). It then starts the
-// command once more without it. That may work while the cause lasts:
-// clone3 is missing or blocked by a seccomp filter, or there is no write
-// access to the host's cgroup. Per-call cgroups are then turned off for
-// the rest of the process. Either way the call goes on with its process
-// group and token alone.
+// command once more without it. That may work while the cause lasts. The
+// cause may be clone3 missing or blocked by a seccomp filter. Or the host
+// may have no write access to its cgroup. Per-call cgroups are then
+// turned off for the rest of the process. Either way the call goes on
+// with its process group and token alone.
 func startContained(ctx context.Context, l *leaf, launch *sandbox.Launch, newCmd func() *exec.Cmd) (*exec.Cmd, *leaf, error) {
 	if l == nil {
 		cmd, err := startRetrying(ctx, launch, newCmd)

@@ -136,8 +136,8 @@ func detectCgroup() *cgroupHost {
 	return h
 }
 
-// leafPrefix is the start of the names of the leaves of the host pid in
-// the pid namespace ns: "toolhost-NS-PID-". ns is the inode of
+// leafPrefix is the start of the names of the host pid's leaves:
+// "toolhost-NS-PID-". ns is the pid namespace, the inode of
 // /proc/self/ns/pid, 0 when unknown. A leaf's name ends with its number.
 func leafPrefix(ns uint64, pid int) string {
 	return "toolhost-" + strconv.FormatUint(ns, 10) + "-" + strconv.Itoa(pid) + "-"

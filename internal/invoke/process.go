@@ -49,11 +49,11 @@ type Process struct {
 
 // Start starts spec's command as a long-lived process, for requests like
 // req. Its environment holds [tool.LongLivedEnv]=1. req's context.root
-// is the working directory's base. Templates are rendered from req, so a
+// is the working directory's base. Templates are rendered from req. So a
 // caller pools only commands without templates. onLine is called with
-// each line of stdout, without the newline, in order, from one goroutine.
-// The slice is only valid during the call. A line longer than
-// Spec.MaxStdout kills the process group. [Process.Err] then wraps
+// each line of stdout, without the newline. The calls come in order, from
+// one goroutine. The slice is only valid during the call. A line longer
+// than Spec.MaxStdout kills the process group. [Process.Err] then wraps
 // [ErrOutputTooLarge]. Errors are those of [Run] before anything runs.
 func Start(spec *Spec, req *tool.Request, onLine func([]byte)) (*Process, error) {
 	return startProcess(spec, req, false, onLine)

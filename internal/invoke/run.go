@@ -245,7 +245,7 @@ const textBusyRetries = 6
 // startRetrying starts a command made by newCmd, confined by launch when
 // not nil. It tries again with a new one while the start fails with
 // ETXTBSY. The executable is then open for writing, which passes: a build
-// is finishing. In a process that writes executables, as tests do, a
+// is finishing. Tests write executables, for one. In such a process a
 // child forked meanwhile may hold the file until it execs (Go issue
 // 22315).
 func startRetrying(ctx context.Context, launch *sandbox.Launch, newCmd func() *exec.Cmd) (*exec.Cmd, error) {

@@ -19,9 +19,9 @@ import (
 var ErrSandbox = errors.New("sandbox")
 
 // sandboxed prepares the launch of the executable path under
-// spec.Sandbox, nil when the spec is not sandboxed. env is the
-// environment the tool would get. The entry's own variables and the
-// host's (CallEnv, tool.LongLivedEnv, the trace context) always pass.
+// spec.Sandbox. It returns nil when the spec is not sandboxed. env is the
+// environment the tool would get. The entry's own variables always pass.
+// So do the host's: CallEnv, tool.LongLivedEnv, the trace context.
 func sandboxed(spec *Spec, path, root, dir string, env []string) (*sandbox.Launch, error) {
 	if !spec.Sandbox.Enforced() {
 		return nil, nil

@@ -75,16 +75,16 @@ func (p *prepared) cleanup() {
 
 // spawn is the one place toolhost starts a process. That covers one-shot
 // runs, the long-lived processes of pools, and MCP stdio servers. It
-// starts p with the standard streams that setup gives the command, and
-// nothing else (see closeInherited). p runs in a process group of its own.
-// Where the host may make one, it runs in a cgroup v2 of its own. p's
-// sandbox launch confines it. It gets SIGKILL as its parent-death signal
-// unless the sandbox starts it from a throwaway thread. That thread's end
-// would fire the signal at once. An unconfined process is forked from the
-// fork thread (onForkThread), which lives as long as the host. setup may
-// set Cancel and WaitDelay. ctx is the command's (exec.CommandContext).
-// spawn returns the started command and the cgroup it runs in, nil for
-// none. [end] ends what is left of it.
+// starts p with the standard streams that setup gives the command. It
+// gives nothing else (see closeInherited). p runs in a process group of
+// its own. Where the host may make one, it runs in a cgroup v2 of its
+// own. p's sandbox launch confines it. It gets SIGKILL as its
+// parent-death signal unless the sandbox starts it from a throwaway
+// thread. That thread's end would fire the signal at once. An unconfined
+// process is forked from the fork thread (onForkThread). That thread
+// lives as long as the host. setup may set Cancel and WaitDelay. ctx is
+// the command's (exec.CommandContext). spawn returns the started command
+// and the cgroup it runs in, nil for none. [end] ends what is left of it.
 func spawn(ctx context.Context, p *prepared, setup func(*exec.Cmd)) (*exec.Cmd, *leaf, error) {
 	closeInherited()
 	confined := p.launch != nil && p.launch.Enforced

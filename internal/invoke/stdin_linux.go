@@ -6,7 +6,8 @@ import (
 )
 
 // pipeBuf is PIPE_BUF. A write of at most this many bytes to an empty pipe
-// completes at once, whatever the pipe's capacity (at least a page).
+// completes at once. The pipe's capacity does not matter. It is at least
+// a page.
 const pipeBuf = 4096
 
 // filledStdin returns the read end of a pipe for a child's stdin. The pipe

@@ -80,8 +80,8 @@ func startWatchdog(dir, prefix string) {
 	})
 }
 
-// watchdogOnce, watchdogStarted and watchdogPipe are package-level because
-// what they mirror is: one watchdog per host process. watchdogPipe is the
+// watchdogOnce, watchdogStarted and watchdogPipe are package-level. What
+// they mirror is: one watchdog per host process. watchdogPipe is the
 // host's end of the watchdog's stdin. It is kept open for the life of the
 // process, and reachable, so never finalized.
 var (

@@ -11,11 +11,11 @@ import (
 // process group closes it.
 //
 // With onLine set, the complete lines are passed to it from a goroutine of
-// their own ([newCapWriter]), never from Write. onLine may be slow, as a
-// face forwarding events to a slow client is. It must not hold the copying
-// goroutine past the process's exit. Else os/exec's WaitDelay closes the
-// pipe on the lines still in it, and the outcome is cut.
-// [capWriter.finish] waits until every line written has been passed.
+// their own ([newCapWriter]). They are never passed from Write. onLine may
+// be slow, as a face forwarding events to a slow client is. It must not
+// hold the copying goroutine past the process's exit. Else os/exec's
+// WaitDelay closes the pipe on the lines still in it, and the outcome is
+// cut. [capWriter.finish] waits until every line written has been passed.
 type capWriter struct {
 	max  int64
 	kill func()
