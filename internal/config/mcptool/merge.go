@@ -156,8 +156,8 @@ func (m *merger) warn(key, format string, args ...any) {
 	m.warnings = append(m.warnings, Warning{Key: key, Text: fmt.Sprintf(format, args...)})
 }
 
-// object merges overrides onto the properties of the object schema s. key
-// is the TOML key of the overrides: "parameters", or
+// object merges overrides onto the properties of the object schema s. The
+// TOML key of the overrides is key: "parameters", or
 // "parameters.P.properties".
 func (m *merger) object(key string, s map[string]any, overrides map[string]*tool.Parameter) {
 	if len(overrides) == 0 {

@@ -14,8 +14,8 @@ type Pick struct {
 	Server string // the tool's name on the server
 }
 
-// Select returns the tools of a server that e serves. offered holds the
-// names the server's tools/list gives, in its order. An entry may serve
+// Select returns the tools of a server that e serves. The names in offered
+// are those the server's tools/list gives, in its order. An entry may serve
 // all the server's tools ([config.Entry.AllTools]). It then serves those
 // its include names, or all but those its exclude names. Each is served
 // as prefix + name, as a toolset does. An include or exclude naming a
