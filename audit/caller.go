@@ -2,10 +2,10 @@ package audit
 
 import "context"
 
-// Caller is who made a call, as the face that took it knows it: the face's
-// name and the client. A face puts it in the call's context with
-// [WithCaller]. The catalog, which never knows which face called it, reads
-// it back with [CallerFrom] for the call's [Record].
+// Caller is who made a call, as the face that took it knows it. It holds
+// the face's name and the client. A face puts it in the call's context
+// with [WithCaller]. The catalog never knows which face called it. It
+// reads the Caller back with [CallerFrom] for the call's [Record].
 type Caller struct {
 	Face   string // "mcp", "http", "cli", "go"
 	Client Client

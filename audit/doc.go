@@ -1,6 +1,6 @@
-// Package audit keeps the audit trail of tool calls: one JSON line per
-// call, appended to a size-rotated file, and the reader that lists and
-// follows it (`toolhost audit`).
+// Package audit keeps the audit trail of tool calls. It writes one JSON
+// line per call, appended to a size-rotated file. It holds the reader that
+// lists and follows it (`toolhost audit`).
 //
 //	log, err := audit.Open(audit.DefaultPath(nil), nil)
 //	if err != nil { … }
@@ -13,18 +13,20 @@
 //
 // # The line
 //
-// A [Record] is written as one JSON object on one line: time, face,
-// client (MCP clientInfo, remote address, a [TokenID] — never the
-// token), tool, source, arguments (redacted by [Redact] and capped),
-// approval and who decided, sandbox profile and denial, duration, outcome
-// type, exit status, bytes in and out. docs/audit.md lists the fields.
+// A [Record] is written as one JSON object on one line. It holds the time,
+// face and client. The client is MCP clientInfo, remote address, and a
+// [TokenID], never the token. It holds the tool, source and arguments. The
+// arguments are redacted by [Redact] and capped. It holds the approval and
+// who decided, the sandbox profile and denial, and the duration. It holds
+// the outcome type, exit status, and bytes in and out. docs/audit.md lists
+// the fields.
 //
 // # Writing and reading
 //
 // [Log] appends a line with a single write(2) on an O_APPEND file. So a
-// crash loses at most the lines being written ([Log] says why), and
-// rotates the file by size. [Scanner] reads lines, skipping a torn last
-// line and reporting it; [Files] lists the rotated files oldest first;
+// crash loses at most the lines being written ([Log] says why). [Log]
+// rotates the file by size. [Scanner] reads lines. It skips a torn last
+// line and reports it. [Files] lists the rotated files oldest first.
 // [Follow] waits for new lines.
 //
 // A face says who called by putting a [Caller] in the call's context
@@ -33,7 +35,7 @@
 // Flow: call → [Record] → [Log.Write] (redact, cap, encode, write(2)) →
 // audit.jsonl → [Scanner] / [Follow] → `toolhost audit`.
 //
-// The package imports only the standard library and the ground
-// (internal/wirejson, its JSON string quoting, shared with package tool),
-// so the catalog (and any face) may import it.
+// The package imports only the standard library and the ground. From the
+// ground it imports internal/wirejson, its JSON string quoting, shared
+// with package tool. So the catalog, and any face, may import it.
 package audit

@@ -22,8 +22,8 @@ const (
 
 // Options configures a [Log]. A nil *Options means all defaults.
 type Options struct {
-	// MaxSize is the size in bytes past which the file is rotated before
-	// the next line is written. If zero, [DefaultMaxSize].
+	// MaxSize is the size in bytes past which the file is rotated before the
+	// next line is written. If zero, it is [DefaultMaxSize].
 	MaxSize int64
 	// MaxFiles is how many rotated files (FILE.1 the newest … FILE.N) are
 	// kept. Older ones are removed. If zero, [DefaultMaxFiles]. Negative:
@@ -49,8 +49,9 @@ type Options struct {
 // reached write(2). At worst it tears the one line the kernel was copying.
 // That is a short write, which a regular file gives only when the disk is
 // full or the file too large. The reader skips and reports such a torn
-// last line. There is no fsync: a power loss may lose what the kernel had
-// not yet flushed, a trade taken so that no call waits for the disk.
+// last line. There is no fsync. A power loss may lose what the kernel had
+// not yet flushed. That trade was taken so that no call waits for the
+// disk.
 //
 // # Cost
 //
@@ -61,9 +62,9 @@ type Options struct {
 //
 // # Trade-offs
 //
-// Rotation is by size, per process: two processes appending to one file
+// Rotation is by size, per process. Two processes appending to one file
 // keep whole lines (O_APPEND). But each rotates by its own count of the
-// size, so run one serve per audit file. The secrets registered with
+// size. So run one serve per audit file. The secrets registered with
 // [Log.AddSecret] are kept for the Log's lifetime.
 type Log struct {
 	path     string // fixed at creation
@@ -81,8 +82,8 @@ type Log struct {
 
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
 
-// Open opens (creating it and its directory, owner-only) the audit file at
-// path for appending.
+// Open opens the audit file at path for appending. It creates the file
+// and its directory, owner-only.
 func Open(path string, opts *Options) (*Log, error) {
 	l := &Log{path: path, maxSize: DefaultMaxSize, maxFiles: DefaultMaxFiles, maxArgs: DefaultMaxArguments}
 	if opts != nil {
@@ -118,8 +119,8 @@ func (l *Log) open() error {
 		return fmt.Errorf("audit: %w", err)
 	}
 	l.f, l.size = f, st.Size()
-	// A file left with a torn last line (a crash mid-write) is ended with
-	// a newline first, so that the fragment stays a line of its own and
+	// A crash mid-write may leave a torn last line. The file is then ended
+	// with a newline first. So the fragment stays a line of its own and
 	// the next line is whole.
 	if l.size > 0 {
 		last := make([]byte, 1)
@@ -143,11 +144,11 @@ func (l *Log) Path() string {
 	return l.path
 }
 
-// AddSecret registers values that never appear in a line: [Log.Write]
+// AddSecret registers values that never appear in a line. [Log.Write]
 // replaces them by [Redacted] wherever they occur in a string of the
-// arguments. The caller registers each secret it resolves (the lead's
-// call path: every secret env value of the entry, the serve token) before
-// writing the call's record. Empty values are ignored.
+// arguments. The caller registers each secret it resolves before writing
+// the call's record. On the lead's call path that is every secret env
+// value of the entry, and the serve token. Empty values are ignored.
 func (l *Log) AddSecret(values ...string) {
 	if l != nil {
 		l.secrets.add(values...)
@@ -158,8 +159,9 @@ func (l *Log) AddSecret(values ...string) {
 var ErrClosed = errors.New("audit: log closed")
 
 // Write appends r as one line. It sets r.Time to now when zero. The
-// arguments are redacted ([Redact], with the registered secrets) and
-// capped at [Options.MaxArguments]; r itself is not changed otherwise.
+// arguments are redacted ([Redact], with the registered secrets). They
+// are capped at [Options.MaxArguments]. r itself is not changed
+// otherwise.
 func (l *Log) Write(r *Record) error {
 	if l == nil {
 		return nil
@@ -188,8 +190,8 @@ func (l *Log) Write(r *Record) error {
 }
 
 // SetWorkspace makes root the workspace of the lines written from now on
-// whose [Record] names none: the process serves that workspace's
-// configuration. One log file holds the calls of every workspace, and
+// whose [Record] names none. The process serves that workspace's
+// configuration. One log file holds the calls of every workspace.
 // `toolhost audit --workspace` selects them by it.
 func (l *Log) SetWorkspace(root string) {
 	if l != nil {
@@ -197,7 +199,7 @@ func (l *Log) SetWorkspace(root string) {
 	}
 }
 
-// write hands line to the kernel in one write(2), rotating first if the
+// write hands line to the kernel in one write(2). It rotates first if the
 // file would grow past the maximum.
 func (l *Log) write(line []byte) error {
 	l.mu.Lock()
@@ -218,8 +220,8 @@ func (l *Log) write(line []byte) error {
 	return nil
 }
 
-// rotate renames FILE.(N-1)… FILE.1 one up (dropping FILE.N), FILE to
-// FILE.1, and opens a new FILE. l.mu is held.
+// rotate renames FILE.(N-1)… FILE.1 one up, dropping FILE.N. It renames
+// FILE to FILE.1 and opens a new FILE. l.mu is held.
 func (l *Log) rotate() error {
 	if err := l.f.Close(); err != nil {
 		return fmt.Errorf("audit: rotate: %w", err)
@@ -261,10 +263,10 @@ func (l *Log) Close() error {
 	return err
 }
 
-// TokenID names a bearer token in the log without revealing it: "t-" and
-// the first 12 hex digits of its SHA-256. It tells apart the tokens a
-// server was given. It is not a hiding place for a guessable token.
-// "" for no token.
+// TokenID names a bearer token in the log without revealing it. It is
+// "t-" and the first 12 hex digits of its SHA-256. It tells apart the
+// tokens a server was given. It is not a hiding place for a guessable
+// token. It is "" for no token.
 func TokenID(token string) string {
 	if token == "" {
 		return ""
@@ -273,11 +275,11 @@ func TokenID(token string) string {
 	return "t-" + hex.EncodeToString(sum[:6])
 }
 
-// DefaultPath returns the audit file of `serve`:
-// $XDG_STATE_HOME/toolhost/audit.jsonl, or
+// DefaultPath returns the audit file of `serve`. That is
+// $XDG_STATE_HOME/toolhost/audit.jsonl. It is
 // ~/.local/state/toolhost/audit.jsonl when XDG_STATE_HOME is unset or
-// relative, "" when neither is known. getenv reads the environment (nil:
-// os.Getenv).
+// relative. It is "" when neither is known. getenv reads the environment.
+// nil means os.Getenv.
 func DefaultPath(getenv func(string) string) string {
 	if getenv == nil {
 		getenv = os.Getenv

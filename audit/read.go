@@ -23,13 +23,14 @@ func (f *Filter) match(r *Record) bool {
 }
 
 // maxLine bounds one line the reader accepts. A longer one is skipped as
-// not an audit line (a writer never writes one: the arguments are capped).
+// not an audit line. A writer never writes one, as the arguments are
+// capped.
 const maxLine = 1 << 20
 
 // Scanner reads audit lines, yielding those its filter selects. A line
-// that is not a valid audit line is skipped and counted: a torn last line
-// (the file ends without its newline, as after a crash mid-write) is kept
-// apart in [Scanner.Torn].
+// that is not a valid audit line is skipped and counted. A torn last line
+// is kept apart in [Scanner.Torn]. The file then ends without its newline,
+// as after a crash mid-write.
 //
 //	s := audit.NewScanner(f, &audit.Filter{Tool: "grep"})
 //	for s.Scan() {
@@ -51,8 +52,8 @@ func NewScanner(r io.Reader, f *Filter) *Scanner {
 	return &Scanner{r: bufio.NewReaderSize(r, 64<<10), filter: f}
 }
 
-// Scan advances to the next selected line, false at the end of the input
-// or on a read error ([Scanner.Err]).
+// Scan advances to the next selected line. It returns false at the end of
+// the input or on a read error ([Scanner.Err]).
 func (s *Scanner) Scan() bool {
 	for s.err == nil {
 		line, complete, err := readLine(s.r)
@@ -85,7 +86,7 @@ func (s *Scanner) Scan() bool {
 	return false
 }
 
-// readLine reads one line without its newline; complete is false when the
+// readLine reads one line without its newline. complete is false when the
 // input ended before a newline. A line longer than maxLine is read to its
 // end and returned cut at maxLine+1 bytes.
 func readLine(r *bufio.Reader) (line []byte, complete bool, err error) {
@@ -113,8 +114,8 @@ func (s *Scanner) Record() *Record { return &s.rec }
 // It is valid until the next Scan.
 func (s *Scanner) Line() []byte { return s.line }
 
-// Torn returns the input's last line when it was torn (no newline, not an
-// audit line): what a crash mid-write leaves. nil otherwise.
+// Torn returns the input's last line when it was torn: no newline, not an
+// audit line. A crash mid-write leaves one. It returns nil otherwise.
 func (s *Scanner) Torn() []byte { return s.torn }
 
 // Skipped returns how many complete lines were skipped as not audit lines.
@@ -123,8 +124,8 @@ func (s *Scanner) Skipped() int { return s.bad }
 // Err returns the first read error, not counting the end of the input.
 func (s *Scanner) Err() error { return s.err }
 
-// Files returns the audit file at path and its rotated files that exist,
-// oldest first: path.N … path.1, path.
+// Files returns the audit file at path and its rotated files that exist.
+// They come oldest first: path.N … path.1, path.
 func Files(path string) []string {
 	var out []string
 	for i := 1; ; i++ {
@@ -143,13 +144,12 @@ func Files(path string) []string {
 const FollowInterval = 250 * time.Millisecond
 
 // Follow calls fn with every selected line of the file at path, from its
-// start, and then with each line appended to it. It stops when ctx is
-// done, and returns nil. It stops when fn returns an error, and returns
-// that error. A line is
-// passed once complete. So a line being written is waited for, never
-// reported torn. When the file is rotated or truncated, Follow goes on
-// from the start of the new file. The file need not exist yet. Lines that
-// are not audit lines are skipped.
+// start. It then calls fn with each line appended to it. It stops when
+// ctx is done, and returns nil. It stops when fn returns an error, and
+// returns that error. A line is passed once complete. So a line being
+// written is waited for, never reported torn. When the file is rotated or
+// truncated, Follow goes on from the start of the new file. The file need
+// not exist yet. Lines that are not audit lines are skipped.
 func Follow(ctx context.Context, path string, f *Filter, fn func(line []byte, r *Record) error) error {
 	return follow(ctx, path, f, FollowInterval, fn)
 }
@@ -211,7 +211,7 @@ func follow(ctx context.Context, path string, f *Filter, every time.Duration, fn
 			if err := drain(); err != nil {
 				return err
 			}
-			// Rotated (another file at path) or truncated: read what the
+			// Rotated (another file at path) or truncated. Read what the
 			// old file got since, then start over on the new one.
 			if now, err := os.Stat(path); err != nil || !os.SameFile(now, info) || now.Size() < offset {
 				if err := drain(); err != nil {

@@ -11,18 +11,18 @@ import (
 const recentChunk = 64 << 10
 
 // Recent returns the last n lines that f selects of the audit file at path
-// and its rotated files (path.1, path.2… as [Files] finds them), newest
-// first. It reads each file from its end, newest file first, and stops
-// once it has n. It reads the
-// files, never the [Log]. So it does not hold up writers. The log may be
-// appended to meanwhile. A last line without its newline is read only
-// when it is a whole audit line: one being written, or torn by a crash, is
-// left out, as are lines that are not audit lines.
-// Memory is bounded by n records, a 64 KiB chunk and one line of at most
-// 1 MiB. The time is bounded by the files' sizes (rotation bounds them).
-// A file that does not exist (no call logged yet) gives no lines, not an
-// error. A rotation while Recent reads may make it miss lines, never
-// repeat one: a file already read is known under its next name.
+// and its rotated files, newest first. [Files] finds the rotated files:
+// path.1, path.2…. Recent reads each file from its end, newest file first,
+// and stops once it has n. It reads the files, never the [Log]. So it
+// does not hold up writers. The log may be appended to meanwhile. A last
+// line without its newline is read only when it is a whole audit line. One
+// being written, or torn by a crash, is left out. So are lines that are
+// not audit lines. Memory is bounded by n records, a 64 KiB chunk and one
+// line of at most 1 MiB. The time is bounded by the files' sizes, which
+// rotation bounds. A file that does not exist, with no call logged yet,
+// gives no lines, not an error. A rotation while Recent reads may make it
+// miss lines, never repeat one. A file already read is known under its
+// next name.
 func Recent(path string, f *Filter, n int) ([]Record, error) {
 	if n <= 0 {
 		return nil, nil
@@ -49,7 +49,7 @@ func Recent(path string, f *Filter, n int) ([]Record, error) {
 }
 
 // recentIn appends to out, newest first, the lines f selects of the file
-// at path until out holds n, unless that file is one of seen.
+// at path until out holds n. It skips that file when it is one of seen.
 func recentIn(path string, f *Filter, n int, out []Record, seen []os.FileInfo) ([]Record, []os.FileInfo, error) {
 	fh, err := os.Open(path)
 	if err != nil {
@@ -88,8 +88,8 @@ func recentIn(path string, f *Filter, n int, out []Record, seen []os.FileInfo) (
 	for pos > 0 && len(out) < n {
 		start := max(0, pos-recentChunk)
 		k := int(pos - start)
-		// buf holds the chunk, then the tail after it (moved up: copy
-		// handles the overlap).
+		// buf holds the chunk, then the tail after it. The tail is moved up, and
+		// copy handles the overlap.
 		if need := k + len(tail); cap(buf) < need {
 			buf = make([]byte, 0, need+recentChunk)
 		}

@@ -28,9 +28,9 @@ type Record struct {
 	// object). [Log.Write] redacts them (see [Redact]) and caps their size
 	// before writing. A reader gets what was written.
 	Arguments json.RawMessage
-	// ArgumentsSize is the size in bytes of the arguments after redaction,
-	// set by [Log.Write] when it kept only the first [Options.MaxArguments]
-	// bytes; Arguments is then a JSON string holding that prefix.
+	// ArgumentsSize is the size in bytes of the arguments after redaction.
+	// [Log.Write] sets it when it kept only the first [Options.MaxArguments]
+	// bytes. Arguments is then a JSON string holding that prefix.
 	ArgumentsSize int
 
 	Approval Approval // the approval decision, if one was taken
@@ -38,9 +38,9 @@ type Record struct {
 
 	Duration time.Duration // from the call's start to its outcome
 	Outcome  string        // [OutcomeSuccess], [OutcomeError], [OutcomeRateLimited], [OutcomeNeedsInput] or [OutcomeHostError]
-	// ExitStatus is the tool process's exit status, nil when no process
-	// ended with the call (an in-process tool, a long-lived process, a call
-	// refused before it ran). -1: killed by a signal.
+	// ExitStatus is the tool process's exit status. It is nil when no process
+	// ended with the call. Examples are an in-process tool, a long-lived
+	// process, or a call refused before it ran. -1 means killed by a signal.
 	ExitStatus *int
 	BytesIn    int64 // bytes sent to the tool (its request)
 	BytesOut   int64 // bytes the tool answered (its stdout)
@@ -70,8 +70,8 @@ type Sandbox struct {
 const (
 	OutcomeSuccess = "success" // the tool answered success
 	OutcomeError   = "error"   // the tool answered an error (a tool failure: data)
-	// OutcomeRateLimited: the call was refused before anything ran, as
-	// the tool's rate_limit_per_minute was reached (the client may retry).
+	// OutcomeRateLimited: the call was refused before anything ran, as the
+	// tool's rate_limit_per_minute was reached. The client may retry.
 	OutcomeRateLimited = "rate_limited"
 	OutcomeNeedsInput  = "needs_input" // the call ended on a question nobody answered
 	OutcomeHostError   = "host_error"  // the host got no answer: not found, crashed, timeout, refused
@@ -85,8 +85,8 @@ const (
 	// DecisionAsked: the person is asked in a later request (MCP multi
 	// round-trip, the page). This call ended before the answer.
 	DecisionAsked = "asked"
-	// DecisionRefused: the call was refused before anything ran: nobody
-	// could be asked (a client without elicitation, no terminal), or the
+	// DecisionRefused: the call was refused before anything ran. Nobody could
+	// be asked, as with a client without elicitation or no terminal. Or the
 	// configuration says never to run the tool (run = "skip").
 	DecisionRefused = "refused"
 )
@@ -96,8 +96,8 @@ func (r *Record) MarshalJSON() ([]byte, error) {
 	return r.appendJSON(nil, r.Arguments), nil
 }
 
-// appendJSON appends r's line (no newline) to b with args as its
-// arguments, which must be valid compact JSON or empty.
+// appendJSON appends r's line, without a newline, to b. args are its
+// arguments. They must be valid compact JSON or empty.
 func (r *Record) appendJSON(b []byte, args []byte) []byte {
 	b = append(b, `{"time":"`...)
 	b = r.Time.UTC().AppendFormat(b, time.RFC3339Nano)
@@ -171,9 +171,10 @@ func field(b []byte, key, value string) []byte {
 	return appendString(b, value)
 }
 
-// appendString appends s as a JSON string: quotes, backslashes and control
-// characters escaped, invalid UTF-8 replaced by U+FFFD, so that every line
-// is valid JSON whatever a client or tool sent (wirejson.AppendString).
+// appendString appends s as a JSON string (wirejson.AppendString).
+// Quotes, backslashes and control characters are escaped. Invalid UTF-8
+// is replaced by U+FFFD. So every line is valid JSON whatever a client or
+// tool sent.
 func appendString(b []byte, s string) []byte { return wirejson.AppendString(b, s) }
 
 // wireRecord is the line as encoding/json reads it back.

@@ -15,9 +15,9 @@ import (
 // Redacted replaces a secret in the audit log.
 const Redacted = "[redacted]"
 
-// secretSuffixes are the endings of a secret-named key, lower case with
-// "_", "-" and "." removed: api_key, GITHUB_TOKEN, clientSecret,
-// x-api-key, db.password. max_tokens does not end in one.
+// secretSuffixes are the endings of a secret-named key. They are lower
+// case with "_", "-" and "." removed. api_key, GITHUB_TOKEN, clientSecret,
+// x-api-key and db.password end in one. max_tokens does not.
 var secretSuffixes = []string{
 	"secret", "secrets", "token", "password", "passwd", "passphrase", "pwd",
 	"apikey", "accesskey", "privatekey", "secretkey", "signingkey",
@@ -25,10 +25,10 @@ var secretSuffixes = []string{
 }
 
 // SecretKey reports whether an argument named key holds a secret by its
-// name: its lower-case form without "_", "-" and "." ends in secret,
-// token, password, passwd, passphrase, pwd, apikey, accesskey,
-// privatekey, secretkey, signingkey, credential(s), authorization, auth,
-// cookie or bearer.
+// name. Its lower-case form without "_", "-" and "." must end in one of
+// these: secret, token, password, passwd, passphrase, pwd, apikey,
+// accesskey, privatekey, secretkey, signingkey, credential(s),
+// authorization, auth, cookie or bearer.
 func SecretKey(key string) bool {
 	var buf [64]byte
 	k := buf[:0]
@@ -50,8 +50,8 @@ func SecretKey(key string) bool {
 	return false
 }
 
-// mayHoldSecretKey is a quick screen: false means no key of data can be a
-// [SecretKey] (no byte sequence could end one), so that the arguments of
+// mayHoldSecretKey is a quick screen. false means no key of data can be a
+// [SecretKey], as no byte sequence could end one. So the arguments of
 // most calls are written as they came without being decoded.
 func mayHoldSecretKey(data []byte) bool {
 	for i := 0; i < len(data); i++ {
@@ -68,8 +68,8 @@ func mayHoldSecretKey(data []byte) bool {
 	return false
 }
 
-// endsFold reports whether b ends in s (lower-case ASCII), ignoring case
-// and the separators "_", "-" and "." as [SecretKey] does.
+// endsFold reports whether b ends in s, lower-case ASCII. It ignores case
+// and the separators "_", "-" and ".", as [SecretKey] does.
 func endsFold(b []byte, s string) bool {
 	j := len(b)
 	for i := len(s) - 1; i >= 0; i-- {
@@ -92,13 +92,14 @@ func endsFold(b []byte, s string) bool {
 }
 
 // Redact returns args, a call's arguments as JSON, with the value of every
-// secret-named key ([SecretKey], at any depth) replaced by [Redacted].
-// Every occurrence of one of the secret values inside a string is replaced
-// too. The result is JSON on one line. Where something may need redacting
-// it is re-encoded token by token: keys in their order, numbers digit for
-// digit, strings re-escaped. Arguments that are not valid JSON come back
-// as a JSON string of their redacted text. When nothing needs
-// redacting, args on one line come back unchanged, without being decoded.
+// secret-named key replaced by [Redacted]. [SecretKey] names them, at any
+// depth. Every occurrence of one of the secret values inside a string is
+// replaced too. The result is JSON on one line. Where something may need
+// redacting it is re-encoded token by token. Keys keep their order,
+// numbers go digit for digit, and strings are re-escaped. Arguments that
+// are not valid JSON come back as a JSON string of their redacted text.
+// When nothing needs redacting, args on one line come back unchanged,
+// without being decoded.
 func Redact(args []byte, secrets []string) []byte {
 	return redact(nil, args, secrets)
 }
@@ -127,8 +128,8 @@ func redact(b, args []byte, secrets []string) []byte {
 		hit = bytes.Contains(args, []byte(v)) || bytes.Contains(args, jsonInner(v))
 	}
 	if !hit {
-		// A raw line break in valid JSON is whitespace between tokens
-		// (inside a string it is escaped): without one, args fit on a line.
+		// A raw line break in valid JSON is whitespace between tokens. Inside a
+		// string it is escaped. Without one, args fit on a line.
 		if bytes.IndexByte(args, '\n') < 0 && bytes.IndexByte(args, '\r') < 0 {
 			return append(b, args...)
 		}
@@ -143,9 +144,9 @@ func redact(b, args []byte, secrets []string) []byte {
 	return out
 }
 
-// redactTokens appends args re-encoded token by token, in their order,
-// with the values of secret-named keys replaced by [Redacted] and the
-// secrets replaced inside every string (keys included).
+// redactTokens appends args re-encoded token by token, in their order.
+// The values of secret-named keys are replaced by [Redacted]. The secrets
+// are replaced inside every string, keys included.
 func redactTokens(b, args []byte, secrets []string) ([]byte, error) {
 	d := json.NewDecoder(bytes.NewReader(args))
 	d.UseNumber()
@@ -231,9 +232,9 @@ func redactString(v string, secrets []string) string {
 	return v
 }
 
-// capArguments keeps the first max bytes of redacted arguments as a JSON
-// string (cut on a UTF-8 boundary) when they are longer. It returns the
-// size the arguments had, or 0 when they were kept whole.
+// capArguments keeps the first max bytes of redacted arguments when they
+// are longer. It keeps them as a JSON string, cut on a UTF-8 boundary. It
+// returns the size the arguments had, or 0 when they were kept whole.
 func capArguments(args []byte, max int) ([]byte, int) {
 	if len(args) <= max {
 		return args, 0
@@ -245,8 +246,8 @@ func capArguments(args []byte, max int) ([]byte, int) {
 	return appendString(nil, string(args[:cut])), len(args)
 }
 
-// secretSet is the registered secret values: read without a lock on every
-// write, replaced whole when one is added.
+// secretSet is the registered secret values. It is read without a lock on
+// every write, and replaced whole when one is added.
 type secretSet struct {
 	mu   sync.Mutex // serializes adders
 	list atomic.Pointer[[]string]

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Window is the span a limit counts over: rate_limit_per_minute admits at
+// Window is the span a limit counts over. rate_limit_per_minute admits at
 // most N calls in any Window.
 const Window = time.Minute
 
@@ -17,9 +17,10 @@ type Options struct {
 	Now func() time.Time
 }
 
-// Limiter counts the calls it admits, per key (a tool's name), over a
-// sliding window of one minute. See the package documentation. The zero
-// value is not usable: call [New]. A Limiter is safe for concurrent use.
+// Limiter counts the calls it admits, per key, over a sliding window of
+// one minute. A key is a tool's name. See the package documentation. The
+// zero value is not usable: call [New]. A Limiter is safe for concurrent
+// use.
 type Limiter struct {
 	now  func() time.Time // fixed at creation
 	base time.Time        // times are kept as nanoseconds since base
@@ -38,14 +39,14 @@ func New(opts *Options) *Limiter {
 }
 
 // Admit decides a call of key, limited to perMinute calls in any minute.
-// When fewer than perMinute calls of key were admitted in the last minute,
-// it admits this one, counts it, and returns (0, true). Otherwise it
-// counts nothing and returns (wait, false): wait is how long until a call
-// would be admitted, were no other admitted meanwhile (always > 0). A
-// perMinute of 0 or less means no limit: Admit returns (0, true) and
-// keeps nothing.
+// Fewer than perMinute calls of key may have been admitted in the last
+// minute. Admit then admits this one, counts it, and returns (0, true).
+// Otherwise it counts nothing and returns (wait, false). wait is how long
+// until a call would be admitted, were no other admitted meanwhile. It is
+// always > 0. A perMinute of 0 or less means no limit. Admit then returns
+// (0, true) and keeps nothing.
 //
-// A limit may change between calls (a new configuration): the calls
+// A limit may change between calls, with a new configuration. The calls
 // admitted in the last minute count against the new figure.
 func (l *Limiter) Admit(key string, perMinute int) (wait time.Duration, ok bool) {
 	if perMinute <= 0 {
@@ -55,10 +56,10 @@ func (l *Limiter) Admit(key string, perMinute int) (wait time.Duration, ok bool)
 }
 
 // Wait returns how long until [Limiter.Admit] would admit a call of key
-// limited to perMinute, without counting one: 0 when it would now. A
-// caller that must ask a person before a call asks Wait first, so that
-// nobody approves a call that the limit then refuses; Admit still
-// decides (another call may have been admitted in between).
+// limited to perMinute. It counts nothing. It returns 0 when Admit would
+// admit now. A caller that must ask a person before a call asks Wait
+// first. So nobody approves a call that the limit then refuses. Admit
+// still decides, as another call may have been admitted in between.
 func (l *Limiter) Wait(key string, perMinute int) time.Duration {
 	if perMinute <= 0 {
 		return 0
@@ -83,8 +84,8 @@ func (l *Limiter) log(key string) *callLog {
 	return v.(*callLog)
 }
 
-// callLog is one key's admitted calls of the last minute, oldest first:
-// a ring of times in nanoseconds since the limiter's base.
+// callLog is one key's admitted calls of the last minute, oldest first.
+// It is a ring of times in nanoseconds since the limiter's base.
 type callLog struct {
 	mu    sync.Mutex
 	times []int64 // the ring; len(times) is its capacity
@@ -92,11 +93,11 @@ type callLog struct {
 	n     int     // times held
 }
 
-// admit drops the times at least a Window old and then, when fewer than
-// limit are left, admits a call now (counting it when count is true).
-// Otherwise it returns the wait: until the oldest time that must go for
-// the count to fall below limit is a Window old. The clock is read under
-// the lock. So the times are recorded in order.
+// admit drops the times at least a Window old. Then, when fewer than
+// limit are left, it admits a call now. It counts the call when count is
+// true. Otherwise it returns the wait. That lasts until the oldest time
+// that must go for the count to fall below limit is a Window old. The
+// clock is read under the lock. So the times are recorded in order.
 func (c *callLog) admit(l *Limiter, limit int, count bool) (time.Duration, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -120,7 +121,7 @@ func (c *callLog) admit(l *Limiter, limit int, count bool) (time.Duration, bool)
 	return 0, true
 }
 
-// grow doubles the ring (from 4), to at most limit, keeping the times in
+// grow doubles the ring, from 4, to at most limit. It keeps the times in
 // order from index 0. It is called only when the ring is full and
 // c.n < limit.
 func (c *callLog) grow(limit int) {

@@ -24,8 +24,8 @@ func Refusal(name string, perMinute int, wait time.Duration) tool.Outcome {
 	return o
 }
 
-// Seconds returns wait in whole seconds, rounded up: at least 1 for any
-// wait above zero, 0 for none.
+// Seconds returns wait in whole seconds, rounded up. That is at least 1
+// for any wait above zero, 0 for none.
 func Seconds(wait time.Duration) int64 {
 	if wait <= 0 {
 		return 0

@@ -16,18 +16,18 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// errArguments reports arguments that do not fit a tool's parameters: a
-// missing required argument, an unknown one, a value of the wrong type or
-// outside its constraints. Its message names every offending field.
+// errArguments reports arguments that do not fit a tool's parameters. That
+// is a missing required argument, an unknown one, or a value of the wrong
+// type or outside its constraints. Its message names every offending field.
 var errArguments = errors.New("invalid arguments")
 
-// decodeArgs validates args against the tool's parameters, fills in
-// defaults and decodes the result into a new value of the input struct. It
+// decodeArgs validates args against the tool's parameters and fills in
+// defaults. It decodes the result into a new value of the input struct. It
 // returns a pointer to that value and the arguments with defaults applied.
 //
-// Numbers stay exact throughout: arguments hold json.Number (as
-// tool.DecodeRequest decodes them), constraints compare them as decimals,
-// and the struct is decoded with UseNumber. So an int64 or uint64 field gets
+// Numbers stay exact throughout. Arguments hold json.Number, as
+// tool.DecodeRequest decodes them. Constraints compare them as decimals.
+// The struct is decoded with UseNumber. So an int64 or uint64 field gets
 // every digit and an `any` field gets a json.Number. An integer that does
 // not fit its field's Go type is refused with the field's name.
 func (t *Tool) decodeArgs(args map[string]any) (any, map[string]any, error) {
@@ -42,7 +42,7 @@ func (t *Tool) decodeArgs(args map[string]any) (any, map[string]any, error) {
 	return in, args, nil
 }
 
-// decodeStruct is decodeArgs for any struct type typ reflected into p: it
+// decodeStruct is decodeArgs for any struct type typ reflected into p. It
 // returns a pointer to a new value of typ, and the values with defaults
 // applied. Its error names every offending field.
 func decodeStruct(p *params, typ reflect.Type, args map[string]any) (any, map[string]any, error) {
@@ -77,10 +77,11 @@ func decodeStruct(p *params, typ reflect.Type, args map[string]any) (any, map[st
 	return in.Interface(), args, nil
 }
 
-// normalizeValue returns v as encoding/json decodes it with UseNumber
-// (json.Number, string, bool, nil, []any, map[string]any), whatever Go
-// types the caller used (sdktest passes Go values such as int). Maps and
-// slices are copied. So the caller's arguments are never modified.
+// normalizeValue returns v as encoding/json decodes it with UseNumber. The
+// result holds only json.Number, string, bool, nil, []any and
+// map[string]any. The caller may use any Go types. sdktest passes Go values
+// such as int. Maps and slices are copied. So the caller's arguments are
+// never modified.
 func normalizeValue(v any) (any, error) {
 	switch v := v.(type) {
 	case nil, bool, string:
@@ -152,10 +153,10 @@ func goKind(t reflect.Type) string {
 	return "another value"
 }
 
-// withDefaults returns a copy of args in which absent (or null) optional
-// arguments take their defaults, recursively for objects present in args,
-// also inside arrays. An explicit null for an optional argument means
-// "not given".
+// withDefaults returns a copy of args in which absent optional arguments
+// take their defaults. Null ones count as absent. It recurses into objects
+// present in args, also inside arrays. An explicit null for an optional
+// argument means "not given".
 func withDefaults(params map[string]*tool.Parameter, args map[string]any) map[string]any {
 	out := make(map[string]any, len(args)+len(params))
 	for k, v := range args {
@@ -209,8 +210,9 @@ type checker struct {
 }
 
 // object appends a message to c.problems for each argument that does not
-// fit params: unknown, missing, or an invalid value. It may replace a value
-// in args by the form its Go field decodes (1e3 becomes 1000 for an int).
+// fit params. The argument may be unknown, missing, or an invalid value. It
+// may replace a value in args by the form its Go field decodes. For an int,
+// 1e3 becomes 1000.
 func (c *checker) object(path string, params map[string]*tool.Parameter, args map[string]any) {
 	for _, name := range sortedKeys(args) {
 		if _, ok := params[name]; !ok {
@@ -250,9 +252,10 @@ func sortedKeys(m map[string]any) []string {
 	return keys
 }
 
-// value checks one value against its parameter and returns it, or the
-// form its Go field decodes: an integral number written with an exponent or
-// a fraction (1e3, 1.0) in plain digits when the field is an integer.
+// value checks one value against its parameter. It returns the value, or
+// the form its Go field decodes. For an integer field, an integral number
+// written with an exponent or a fraction (1e3, 1.0) comes back in plain
+// digits.
 func (c *checker) value(path string, p *tool.Parameter, v any) any {
 	bad := func(format string, args ...any) {
 		c.problems = append(c.problems, fmt.Sprintf("%s: ", path)+fmt.Sprintf(format, args...))
@@ -317,8 +320,8 @@ func (c *checker) value(path string, p *tool.Parameter, v any) any {
 	return v
 }
 
-// fit checks that the number v (parsed as d) fits the Go field behind p,
-// when p has one, and returns the form the field decodes.
+// fit checks that the number v, parsed as d, fits the Go field behind p,
+// when p has one. It returns the form the field decodes.
 func (c *checker) fit(bad func(string, ...any), p *tool.Parameter, v json.Number, d decimal) any {
 	kind, ok := c.kinds[p]
 	if !ok {
@@ -327,7 +330,7 @@ func (c *checker) fit(bad func(string, ...any), p *tool.Parameter, v json.Number
 	var err error
 	switch kind {
 	case reflect.Float32, reflect.Float64:
-		// The nearest float is what a float field asks for: a 30-digit
+		// The nearest float is what a float field asks for. A 30-digit
 		// integer is rounded, as any JSON parser rounds it. A number beyond
 		// the type's range is refused rather than made infinite.
 		bits := 64
@@ -386,8 +389,9 @@ func bitSize(k reflect.Kind) int {
 	return strconv.IntSize
 }
 
-// sameJSON reports whether an enum value e equals the argument v: numbers
-// by value (2 equals 2.0 and 2e0), anything else by its JSON text.
+// sameJSON reports whether an enum value e equals the argument v. Numbers
+// compare by value: 2 equals 2.0 and 2e0. Anything else compares by its
+// JSON text.
 func sameJSON(e, v any) bool {
 	if n, ok := v.(json.Number); ok {
 		var ed decimal

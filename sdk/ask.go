@@ -14,20 +14,20 @@ func withRequest(ctx context.Context, req *tool.Request) context.Context {
 	return context.WithValue(ctx, requestKey{}, req)
 }
 
-// RequestFrom returns the request being served: context.root (the workspace
-// root), the workspace and conversation ids, and the call with its
-// arguments, answers and options. It returns nil when ctx does not come from
-// [Run]. The request must not be modified.
+// RequestFrom returns the request being served. It holds context.root (the
+// workspace root) and the workspace and conversation ids. It holds the call
+// with its arguments, answers and options. It returns nil when ctx does not
+// come from [Run]. The request must not be modified.
 func RequestFrom(ctx context.Context) *tool.Request {
 	req, _ := ctx.Value(requestKey{}).(*tool.Request)
 	return req
 }
 
 // Root returns the workspace root of the request being served
-// (context.root), or "." when ctx does not come from [Run] or the request
-// names none. The process runs in the root unless the user's configuration
-// sets another working directory, so resolve the model's relative paths
-// against Root.
+// (context.root). It returns "." when ctx does not come from [Run] or the
+// request names none. The process runs in the root unless the user's
+// configuration sets another working directory. So resolve the model's
+// relative paths against Root.
 func Root(ctx context.Context) string {
 	if req := RequestFrom(ctx); req != nil && req.Context.Root != "" {
 		return req.Context.Root
@@ -36,14 +36,14 @@ func Root(ctx context.Context) string {
 }
 
 // NeedsInputError is the error the question helpers return when the request
-// holds no answer yet. Return it from the tool function (wrapped or not):
-// the run ends with a needs_input outcome asking Question, and the host runs
+// holds no answer yet. Return it from the tool function, wrapped or not.
+// The run ends with a needs_input outcome asking Question. The host runs
 // the tool again with the answer in tool.answers.
 type NeedsInputError struct {
 	Question tool.Question
 	// Questions, when not empty, are several questions answered together
-	// (protocol v2; see [AskForm]), Question being the first of them. A
-	// request of protocol v1 is asked them one at a time.
+	// (protocol v2, see [AskForm]). Question is the first of them. A request
+	// of protocol v1 is asked them one at a time.
 	Questions []tool.Question
 }
 
@@ -68,13 +68,13 @@ func (e *NeedsInputError) all() []tool.Question {
 // Ask returns the answer to q held in the request's answers. When there is
 // none it returns a [*NeedsInputError]. When the answer does not fit q's
 // answer type it returns an error naming the question. Question ids must be
-// unique within one tool, non-empty and without "." (hosts reject a
-// question whose id is empty, and the JP assistant one with a "."): Ask
-// returns an error naming such an id instead of asking.
+// unique within one tool, non-empty and without ".". Hosts reject a
+// question whose id is empty, and the JP assistant one with a ".". For
+// such an id Ask returns an error naming it instead of asking.
 //
-// The answer types Secret and Number are protocol v2: for a request of
-// protocol v1, which cannot carry them, Ask returns an error saying so
-// (a v1 host would refuse the question).
+// The answer types Secret and Number are protocol v2. A request of protocol
+// v1 cannot carry them, so Ask returns an error saying so. A v1 host would
+// refuse the question.
 func Ask(ctx context.Context, q tool.Question) (any, error) {
 	a, ok, err := answer(ctx, q)
 	if err != nil || ok {
@@ -84,7 +84,7 @@ func Ask(ctx context.Context, q tool.Question) (any, error) {
 }
 
 // answer returns the answer to q held in the request, reporting whether
-// there is one, or the error of a question that cannot be asked.
+// there is one. It returns the error of a question that cannot be asked.
 func answer(ctx context.Context, q tool.Question) (any, bool, error) {
 	if q.ID == "" || strings.Contains(q.ID, ".") {
 		return nil, false, fmt.Errorf("sdk: invalid question id %q (question %q): want a non-empty id without '.'", q.ID, q.Text)
@@ -120,7 +120,7 @@ func Confirm(ctx context.Context, id, text string, def bool) (bool, error) {
 }
 
 // AskText asks for free text (answer type Text) and returns the answer. def
-// is the answer a host uses when nobody can be asked, "" means none.
+// is the answer a host uses when nobody can be asked. "" means none.
 func AskText(ctx context.Context, id, text, def string) (string, error) {
 	q := tool.Question{ID: id, Text: text, AnswerType: tool.Text}
 	if def != "" {
@@ -133,9 +133,9 @@ func AskText(ctx context.Context, id, text, def string) (string, error) {
 	return a.(string), nil
 }
 
-// AskSelect asks the user to pick one of options (answer type Select) and
+// AskSelect asks the user to pick one of options (answer type Select). It
 // returns the choice. def is the answer a host uses when nobody can be
-// asked, "" means none.
+// asked. "" means none.
 func AskSelect(ctx context.Context, id, text string, options []string, def string) (string, error) {
 	q := tool.Question{ID: id, Text: text, AnswerType: tool.Select(options...)}
 	if def != "" {
@@ -148,8 +148,8 @@ func AskSelect(ctx context.Context, id, text string, options []string, def strin
 	return a.(string), nil
 }
 
-// AskSecret asks for a secret text (answer type Secret: a host never logs
-// nor echoes it, and reads it without showing it) and returns the answer.
+// AskSecret asks for a secret text (answer type Secret) and returns the
+// answer. A host never logs nor echoes it, and reads it without showing it.
 // Secrets have no default. Keep the answer out of the tool's output and
 // stderr too.
 func AskSecret(ctx context.Context, id, text string) (string, error) {

@@ -2,9 +2,9 @@ package sdk
 
 import "errors"
 
-// Transient marks err as transient: the error outcome it becomes says that
-// retrying the same call may succeed (a timeout, a busy resource). It
-// returns nil when err is nil.
+// Transient marks err as transient. The error outcome it becomes says that
+// retrying the same call may succeed, as after a timeout or a busy
+// resource. It returns nil when err is nil.
 func Transient(err error) error {
 	if err == nil {
 		return nil

@@ -12,8 +12,8 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// Level is the level of a [Log] message: one of tool.LogLevels, MCP's (and
-// RFC 5424's) names.
+// Level is the level of a [Log] message. It is one of tool.LogLevels, the
+// names of MCP and RFC 5424.
 type Level string
 
 // Log levels, least severe first.
@@ -28,9 +28,9 @@ const (
 	LevelEmergency Level = "emergency"
 )
 
-// events writes the event lines of one call (protocol v2) to stdout, one
-// whole line per Write, and stops when the call ends so that the outcome is
-// the last line. It is safe for concurrent use.
+// events writes the event lines of one call (protocol v2) to stdout. It
+// writes one whole line per Write. It stops when the call ends, so that the
+// outcome is the last line. It is safe for concurrent use.
 type events struct {
 	v2     bool      // the request is protocol v2: events go to stdout
 	id     string    // long-lived mode: the request's id, which tags each line
@@ -49,8 +49,8 @@ func withEvents(ctx context.Context, e *events) context.Context {
 	return context.WithValue(ctx, eventsKey{}, e)
 }
 
-// close stops e; events sent afterwards (by goroutines the tool left
-// running) are dropped.
+// close stops e. Events sent afterwards, by goroutines the tool left
+// running, are dropped.
 func (e *events) close() {
 	e.mu.Lock()
 	e.closed = true
@@ -89,17 +89,17 @@ func (e *events) write(ev tool.Event) {
 	}
 }
 
-// Progress reports how far the call has got: done out of total (total ≤ 0
-// means the total is unknown), with an optional message. Hosts forward it
-// live: an MCP progress notification when the client asked for them, the
-// progress line of `toolhost call` on a terminal.
+// Progress reports how far the call has got: done out of total, with an
+// optional message. A total ≤ 0 means the total is unknown. Hosts forward
+// it live. It becomes an MCP progress notification when the client asked
+// for them, or the progress line of `toolhost call` on a terminal.
 //
-// For a protocol v2 request it writes one event line to stdout at once
-// (see package tool, "Protocol v2"). For a v1 request, and outside [Run],
-// it does nothing. Progress must increase: a report below the previous one
-// is dropped, as is a negative, NaN or infinite one. After the tool
-// function returns, reports (from goroutines it left running) are dropped.
-// Progress is safe for concurrent use.
+// For a protocol v2 request it writes one event line to stdout at once.
+// Package tool describes it under "Protocol v2". For a v1 request, and
+// outside [Run], it does nothing. Progress must increase. A report below
+// the previous one is dropped, as is a negative, NaN or infinite one.
+// After the tool function returns, reports from goroutines it left running
+// are dropped. Progress is safe for concurrent use.
 func Progress(ctx context.Context, done, total float64, msg string) {
 	e, _ := ctx.Value(eventsKey{}).(*events)
 	if e == nil || !e.v2 || done < 0 || math.IsNaN(done) || math.IsInf(done, 0) {
@@ -112,14 +112,14 @@ func Progress(ctx context.Context, done, total float64, msg string) {
 	e.write(ev)
 }
 
-// Log sends a log message to the host at level (one of the Level
-// constants; an unknown level is sent as "info"). Hosts forward it live:
-// an MCP log notification where the client's protocol has them, a line on
-// the terminal of `toolhost call`.
+// Log sends a log message to the host at level. The level is one of the
+// Level constants. An unknown level is sent as "info". Hosts forward it
+// live. It becomes an MCP log notification where the client's protocol has
+// them, or a line on the terminal of `toolhost call`.
 //
 // For a protocol v2 request it writes one event line to stdout at once.
 // For a v1 request, and outside [Run], it writes "level: msg" to stderr
-// instead, which hosts keep for error reports. Messages sent after the
+// instead. Hosts keep stderr for error reports. Messages sent after the
 // tool function returns are dropped. Log is safe for concurrent use.
 func Log(ctx context.Context, level Level, msg string) {
 	if !slices.Contains(tool.LogLevels, string(level)) {

@@ -9,8 +9,8 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// AskForm asks the questions of a form, one per field of the struct T, to
-// be answered together. This is protocol v2. An MCP client shows one form,
+// AskForm asks the questions of a form, one per field of the struct T. They
+// are answered together. This is protocol v2. An MCP client shows one form,
 // and a terminal asks one question after another. AskForm returns T
 // filled from the answers once every question has one. Until then it
 // returns a [*NeedsInputError] asking the questions still unanswered.
@@ -19,19 +19,19 @@ import (
 //
 // Each exported field is a question. Its id is the field's json name, and
 // its text is its description tag, else the name. The struct tags are
-// those of tool inputs (see "Parameters" in the package documentation):
+// those of tool inputs. See "Parameters" in the package documentation.
 //
 //   - bool → a Boolean question.
-//   - string → Text, or Select with enum tags, or Secret with the bare
-//     tag option secret (`jsonschema:"description=API token,secret"`),
-//     whose answer a host never logs nor echoes.
-//   - integer and float kinds → Number, bounded by minimum and maximum
-//     (and by 0 for unsigned kinds), whole for integer kinds.
-//   - default=… is the answer a host uses when nobody can be asked (a
-//     secret has none).
+//   - string → Text, or Select with enum tags. With the bare tag option
+//     secret it is Secret (`jsonschema:"description=API token,secret"`). A
+//     host never logs nor echoes a Secret answer.
+//   - integer and float kinds → Number, bounded by minimum and maximum.
+//     Unsigned kinds are bounded by 0 too. Integer kinds are whole.
+//   - default=… is the answer a host uses when nobody can be asked. A
+//     secret has none.
 //
 // Other field types are an error. A request of protocol v1 is asked one
-// question per run, in field order, and cannot ask Secret and Number
+// question per run, in field order. It cannot ask Secret and Number
 // questions (see [Ask]).
 //
 //	type Login struct {

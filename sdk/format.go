@@ -4,10 +4,10 @@ import (
 	"strings"
 )
 
-// formatArgs is the default formatter for "format_arguments": one line
-// "name: value" per argument given (or defaulted), in struct-field order.
-// Single-line strings are shown bare, multi-line strings as an indented
-// block, other values as compact JSON.
+// formatArgs is the default formatter for "format_arguments". It writes one
+// line "name: value" per argument given or defaulted, in struct-field
+// order. Single-line strings are shown bare. Multi-line strings are an
+// indented block. Other values are compact JSON.
 func formatArgs(order []string, args map[string]any) string {
 	var b strings.Builder
 	for _, name := range order {

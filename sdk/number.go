@@ -5,27 +5,27 @@ import (
 	"strings"
 )
 
-// This file compares JSON numbers exactly, as decimals, without float64:
-// the host keeps numbers as written (json.Number), and the sdk checks them
-// the same way, so 9007199254740993 is neither rounded nor mistaken for
-// 9007199254740992. It needs no math/big: comparing two decimals is
+// This file compares JSON numbers exactly, as decimals, without float64.
+// The host keeps numbers as written (json.Number), and the sdk checks them
+// the same way. So 9007199254740993 is neither rounded nor mistaken for
+// 9007199254740992. It needs no math/big. Comparing two decimals is
 // comparing signs, magnitudes and digit strings.
 
-// decimal is a JSON number as sign × digits × 10^exp, where digits has no
-// leading or trailing zeros ("" for zero).
+// decimal is a JSON number as sign × digits × 10^exp. digits has no
+// leading or trailing zeros. It is "" for zero.
 type decimal struct {
 	neg    bool
 	digits string
 	exp    int64
 }
 
-// maxExp bounds the exponents decimal keeps. A number beyond it
-// (1e999999999999999999) is far outside every bound an author can write
-// and every Go number type, so clamping it changes no answer.
+// maxExp bounds the exponents decimal keeps. A number beyond it, such as
+// 1e999999999999999999, is far outside every bound an author can write.
+// It is outside every Go number type too. So clamping it changes no answer.
 const maxExp = 1 << 50
 
-// parseDecimal parses s as a JSON number (RFC 8259 grammar), reporting
-// false when it is not one.
+// parseDecimal parses s as a JSON number (RFC 8259 grammar). It reports
+// false when s is not one.
 func parseDecimal(s string) (decimal, bool) {
 	var d decimal
 	i := 0
@@ -94,9 +94,9 @@ func parseDecimal(s string) (decimal, bool) {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// floatDecimal returns f as the shortest decimal that reads back as f: the
-// number an author wrote in a tag such as minimum=0.1, not the binary
-// approximation 0.1000000000000000055… stored for it.
+// floatDecimal returns f as the shortest decimal that reads back as f. That
+// is the number an author wrote in a tag such as minimum=0.1. It is not the
+// binary approximation 0.1000000000000000055… stored for it.
 func floatDecimal(f float64) decimal {
 	d, _ := parseDecimal(strconv.FormatFloat(f, 'e', -1, 64))
 	return d
@@ -137,16 +137,16 @@ func compare[T int | int64](a, b T) int {
 	return 0
 }
 
-// integral reports whether d is an integer: 7, 1e3, 1.0 and -0 are; 1.5 is
+// integral reports whether d is an integer. 7, 1e3, 1.0 and -0 are. 1.5 is
 // not.
 func (d decimal) integral() bool { return d.digits == "" || d.exp >= 0 }
 
-// maxPlainDigits bounds the integers plain writes out: a longer one fits no
-// Go integer type (uint64 has 20 digits) and stays as the author wrote it.
+// maxPlainDigits bounds the integers plain writes out. A longer one fits no
+// Go integer type (uint64 has 20 digits). It stays as the author wrote it.
 const maxPlainDigits = 400
 
-// plain returns an integral d in plain digits ("1000" for 1e3, "1" for
-// 1.0), or false when d is not integral or has more than maxPlainDigits
+// plain returns an integral d in plain digits: "1000" for 1e3, "1" for 1.0.
+// It returns false when d is not integral or has more than maxPlainDigits
 // digits.
 func (d decimal) plain() (string, bool) {
 	if !d.integral() {

@@ -9,13 +9,13 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// Result is the output of a tool function that returns more than text:
-// the text content and content blocks (protocol v2), such as an [Image].
-// Return it from a tool function (func(ctx, In) (sdk.Result, error)).
+// Result is the output of a tool function that returns more than text. It
+// holds the text content and content blocks (protocol v2), such as an
+// [Image]. Return it from a tool function: func(ctx, In) (sdk.Result, error).
 //
-// A host of protocol v1 has no blocks: it receives the text content
-// followed by the text of the text blocks, one line naming each image,
-// sound and link, and the text of each embedded text resource.
+// A host of protocol v1 has no blocks. It receives the text content, then
+// the text of the text blocks. Each image, sound and link becomes one line
+// naming it. Each embedded text resource gives its text.
 type Result struct {
 	Text   string       // the success content
 	Blocks []tool.Block // more content: text, images, links to resources
@@ -33,8 +33,9 @@ func Audio(mime string, data []byte) tool.Block {
 	return tool.Block{Type: tool.BlockAudio, Data: base64.StdEncoding.EncodeToString(data), MimeType: mime}
 }
 
-// Resource returns a content block embedding a text resource whole: its
-// URI, an optional MIME type and its text (MCP's embedded resource).
+// Resource returns a content block embedding a text resource whole. It
+// holds the URI, an optional MIME type and the text (MCP's embedded
+// resource).
 func Resource(uri, mime, text string) tool.Block {
 	return tool.Block{Type: tool.BlockResource, URI: uri, MimeType: mime, Text: text}
 }
@@ -50,8 +51,8 @@ func Text(text string) tool.Block {
 	return tool.Block{Type: tool.BlockText, Text: text}
 }
 
-// output is what a tool function returned, before it becomes an outcome
-// for a request of a given protocol version.
+// output is what a tool function returned. It is not yet an outcome for a
+// request of a given protocol version.
 type output struct {
 	content    string
 	blocks     []tool.Block
@@ -64,9 +65,9 @@ var (
 	resultType = reflect.TypeFor[Result]()
 )
 
-// structuredType returns the type of a tool's structured output: nil for
-// Out string and Result, else the struct Out is or points to. Other types
-// are an error: an output schema is an object.
+// structuredType returns the type of a tool's structured output. That is
+// nil for Out string and Result, else the struct Out is or points to. Other
+// types are an error: an output schema is an object.
 func structuredType(out reflect.Type) (reflect.Type, error) {
 	if out == stringType || out == resultType {
 		return nil, nil
@@ -100,9 +101,9 @@ func makeOutput(v any) (output, error) {
 }
 
 // outcome returns the success outcome of out for a request of protocol
-// version: v2 carries the structured value and the blocks; v1 has only
-// text. So it gets the structured value's JSON (when it has no String
-// method) and the blocks as text.
+// version. v2 carries the structured value and the blocks. v1 has only
+// text. So it gets the structured value's JSON when it has no String
+// method, and the blocks as text.
 func (out output) outcome(version string) (tool.Outcome, error) {
 	o := tool.Success(out.content)
 	for i, b := range out.blocks {
@@ -150,8 +151,8 @@ func (out output) outcome(version string) (tool.Outcome, error) {
 	return o, nil
 }
 
-// checkBlock reports a block hosts would refuse (tool.DecodeOutcomeV2), so
-// that it becomes an error outcome naming it rather than a protocol error.
+// checkBlock reports a block hosts would refuse (tool.DecodeOutcomeV2). It
+// then becomes an error outcome naming it rather than a protocol error.
 func checkBlock(b tool.Block) error {
 	switch b.Type {
 	case tool.BlockText:

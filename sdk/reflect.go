@@ -13,30 +13,30 @@ import (
 
 // This file reflects input structs into parameters. It implements the struct
 // tags of github.com/invopop/jsonschema as that library reflects them with
-// the settings
+// these settings:
 //
 //	&jsonschema.Reflector{ExpandedStruct: true, DoNotReference: true}
 //
-// (one flat object, nested structs expanded, no $ref). TestInvopop checks
-// that both give the same parameters for every struct in the tests. The
-// sdk does not import invopop at run time. invopop links package net into
-// every tool binary, and with it cgo, so default builds are dynamically
-// linked. It links a YAML library too. With them bin/greet started 2.05
-// times slower than a plain Go program instead of about 1.25 times (see
-// bench/startup).
+// That gives one flat object, nested structs expanded, no $ref.
+// TestInvopop checks that both give the same parameters for every struct in
+// the tests. The sdk does not import invopop at run time. invopop links
+// package net into every tool binary, and with it cgo. So default builds
+// are dynamically linked. It links a YAML library too. With them bin/greet
+// started 2.05 times slower than a plain Go program instead of about 1.25
+// times. bench/startup measures it.
 
 // reflector holds what one reflection records besides the parameters.
 type reflector struct {
 	kinds map[*tool.Parameter]reflect.Kind // see params.kinds
-	// output: t is a tool's output, as encoding/json writes it: a required
-	// field (or an array element) of a pointer, slice or map type may then
-	// be null, and its type says so.
+	// output: t is a tool's output, as encoding/json writes it. A required
+	// field or an array element of a pointer, slice or map type may then be
+	// null. Its type says so.
 	output bool
 }
 
-// reflectParams reflects the struct type t into parameters (or, with
-// output, into the properties of a tool's output schema). It never panics:
-// types that cannot be parameters are reported as errors.
+// reflectParams reflects the struct type t into parameters. With output it
+// reflects t into the properties of a tool's output schema. It never
+// panics. Types that cannot be parameters are reported as errors.
 func reflectParams(toolName string, t reflect.Type, output bool) (p *params) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -123,9 +123,9 @@ func (r *reflector) typ(t reflect.Type) *tool.Parameter {
 	return p
 }
 
-// fields adds the fields of struct t to obj.Properties, appending their
-// names to order when it is not nil. Embedded structs without a json name,
-// and fields tagged json:",inline", are inlined.
+// fields adds the fields of struct t to obj.Properties. It appends their
+// names to order when order is not nil. Embedded structs without a json
+// name are inlined, and so are fields tagged json:",inline".
 func (r *reflector) fields(obj *tool.Parameter, order *[]string, t reflect.Type) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -183,8 +183,8 @@ func hasOption(tags []string, opt string) bool {
 }
 
 // applyTags applies a field's jsonschema and jsonschema_description tags to
-// p, the way invopop does: generic keywords first (description, type), then
-// the keywords of p's type.
+// p, the way invopop does. Generic keywords come first (description, type),
+// then the keywords of p's type.
 func applyTags(p *tool.Parameter, f reflect.StructField, asString bool) {
 	p.Summary = f.Tag.Get("jsonschema_description")
 	tags := splitTags(f.Tag.Get("jsonschema"))
@@ -324,7 +324,7 @@ func arrayTags(p *tool.Parameter, tags []string) {
 }
 
 // parseNumber reads a number from a tag as encoding/json would decode it
-// into an any: int64 when it is an integer, else float64.
+// into an any. That is int64 when it is an integer, else float64.
 func parseNumber(s string) (any, bool) {
 	n := json.Number(s)
 	if i, err := n.Int64(); err == nil {

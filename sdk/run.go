@@ -27,20 +27,20 @@ const (
 	ExitRequest  = 2 // the request could not be decoded or did not fit the tool
 )
 
-// Main serves tools from the current process: it reads one request from
-// stdin, writes the response to stdout and exits with the status [Run]
+// Main serves tools from the current process. It reads one request from
+// stdin and writes the response to stdout. It exits with the status [Run]
 // returns. Call it from main and nothing else:
 //
 //	func main() { sdk.Main(greetTool) }
 //
 // While a tool function runs ("run"), its context is cancelled on SIGINT or
-// SIGTERM (hosts send SIGTERM when a call times out, and SIGKILL a little
-// later), and os.Stdout points at stderr, so stray prints cannot corrupt the
-// protocol. The response goes to the real stdout. Started by hand with a
-// terminal as stdin, Main prints a one-line hint to stderr and exits with
-// status 2 instead of waiting. When its arguments are exactly two JSON
-// objects, the JP assistant's argv form of the context and tool objects,
-// Main takes the request from them and does not read stdin.
+// SIGTERM. Hosts send SIGTERM when a call times out, and SIGKILL a little
+// later. os.Stdout then points at stderr, so stray prints cannot corrupt
+// the protocol. The response goes to the real stdout. Started by hand with
+// a terminal as stdin, Main prints a one-line hint to stderr. It then exits
+// with status 2 instead of waiting. Its arguments may be exactly two JSON
+// objects, the JP assistant's argv form of the context and tool objects.
+// Main then takes the request from them and does not read stdin.
 func Main(tools ...*Tool) {
 	os.Exit(serve(context.Background(), tools))
 }
@@ -64,11 +64,11 @@ func serve(ctx context.Context, tools []*Tool) int {
 	return Run(context.WithValue(ctx, signalsKey{}, true), stdin, stdout, os.Stderr, tools...)
 }
 
-// argvRequest builds a request from JP-style arguments: the context and
-// tool objects as two argv elements (command = "bin/x {{context}}
-// {{tool}}"). So an sdk binary also runs under hosts that pass the request
-// that way only.
-// It reports false unless args are exactly two JSON objects.
+// argvRequest builds a request from JP-style arguments. They are the
+// context and tool objects as two argv elements:
+// command = "bin/x {{context}} {{tool}}". So an sdk binary also runs under
+// hosts that pass the request that way only. It reports false unless args
+// are exactly two JSON objects.
 func argvRequest(args []string) ([]byte, bool) {
 	if len(args) != 2 {
 		return nil, false
@@ -82,10 +82,10 @@ func argvRequest(args []string) ([]byte, bool) {
 	return []byte(`{"context":` + args[0] + `,"tool":` + args[1] + `}`), true
 }
 
-// signalsKey marks a context from Main: "run" then installs
+// signalsKey marks a context from Main. "run" then installs
 // signal.NotifyContext around the tool function. It is installed only for
-// "run" because starting the signal machinery costs about a fifth of a Go
-// binary's start-up time, which "schema" and "format_arguments" need not pay.
+// "run". Starting the signal machinery costs about a fifth of a Go binary's
+// start-up time. "schema" and "format_arguments" need not pay it.
 type signalsKey struct{}
 
 // hint is the line Main prints when started by hand; prog is os.Args[0].
@@ -100,8 +100,8 @@ func hint(prog string, tools []*Tool) string {
 		filepath.Base(prog), strings.Join(names, " "), prog)
 }
 
-// isTerminal reports whether f is a terminal: a character device other than
-// the null device.
+// isTerminal reports whether f is a terminal. That is a character device
+// other than the null device.
 func isTerminal(f *os.File) bool {
 	fi, err := f.Stat()
 	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
@@ -114,19 +114,21 @@ func isTerminal(f *os.File) bool {
 // Run serves one request. It reads the request from stdin. It answers
 // "schema" with the tools' definitions, "run" by calling the named tool,
 // and "format_arguments" with the tool's formatter. It writes exactly one
-// JSON document and a newline to stdout, and returns the exit status:
+// JSON document and a newline to stdout. It returns the exit status:
 //
-//   - [ExitOK] after writing a schema or any outcome, including error and
-//     needs_input outcomes from the tool.
-//   - [ExitRequest] after writing an error outcome for a request it could not
-//     use: empty or not JSON, an unsupported protocol version, an unknown
-//     action or tool, arguments that do not fit the parameters.
+//   - [ExitOK] after writing a schema or any outcome. That includes error
+//     and needs_input outcomes from the tool.
+//   - [ExitRequest] after writing an error outcome for a request it could
+//     not use. The request may be empty or not JSON. It may name an
+//     unsupported protocol version, an unknown action or tool. Its
+//     arguments may not fit the parameters.
 //   - [ExitInternal] after writing an error outcome for a broken tool
-//     definition (an invalid name or input type, a name served twice), or
-//     when stdout cannot be written.
+//     definition. That is an invalid name or input type, or a name served
+//     twice. It is also returned when stdout cannot be written.
 //
 // Errors the tool returns and panics in the tool become error outcomes. The
-// stack of a panic goes to stderr. Run does not touch os.Stdout; [Main] does.
+// stack of a panic goes to stderr. Run does not touch os.Stdout. [Main]
+// does.
 func Run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, tools ...*Tool) int {
 	resp, code := handle(ctx, stdin, stdout, stderr, tools)
 	data, err := encode(resp)
@@ -144,8 +146,8 @@ func Run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, tools .
 	return code
 }
 
-// encode writes v as one line of JSON, without escaping <, > and & (as JP
-// writes its outcomes).
+// encode writes v as one line of JSON. It does not escape <, > and &, as
+// JP writes its outcomes.
 func encode(v any) ([]byte, error) {
 	data, err := tool.Marshal(v)
 	if err != nil {
@@ -215,7 +217,7 @@ func find(tools []*Tool, name string) *Tool {
 }
 
 func schema(tools []*Tool) (any, int) {
-	// Always protocol v2: it is a superset of v1, and whether a tool sends
+	// Always protocol v2. It is a superset of v1. Whether a tool sends
 	// events or asks several questions is known only when it runs. A host
 	// of v1 ignores the field and sends v1 requests, which get v1 answers.
 	// Long-lived too: Main serves many requests when the host asks for it.
@@ -230,7 +232,7 @@ func schema(tools []*Tool) (any, int) {
 	return resp, ExitOK
 }
 
-// call decodes the arguments and runs or formats the call, turning errors
+// call decodes the arguments and runs or formats the call. It turns errors
 // and panics into error outcomes.
 func call(ctx context.Context, stderr io.Writer, t *Tool, req *tool.Request) (o tool.Outcome, code int) {
 	defer func() {
@@ -292,9 +294,9 @@ type ending struct {
 }
 
 // guard calls f on a goroutine of its own and reports how it ended. A
-// runtime.Goexit in f then ends only that goroutine: on the serving
-// goroutine it would end the run with nothing written (and, with the signal
-// handler running, hang until the host's timeout).
+// runtime.Goexit in f then ends only that goroutine. On the serving
+// goroutine it would end the run with nothing written. With the signal
+// handler running, it would hang until the host's timeout.
 func guard(f func() (output, error)) (e ending) {
 	done := make(chan struct{})
 	go func() {
@@ -317,15 +319,15 @@ func guard(f func() (output, error)) (e ending) {
 }
 
 // Outcome returns the outcome an error from a tool becomes. The error of a
-// question helper such as [Confirm] or [AskForm] becomes needs_input,
-// asking all its questions, as protocol v2 can. Any other error becomes an
-// error outcome with err's message, transient when [IsTransient] says so. A nil error is an
-// empty success.
+// question helper such as [Confirm] or [AskForm] becomes needs_input. It
+// asks all its questions, as protocol v2 can. Any other error becomes an
+// error outcome with err's message. It is transient when [IsTransient] says
+// so. A nil error is an empty success.
 func Outcome(err error) tool.Outcome {
 	return outcomeFor(tool.Version2, err)
 }
 
-// outcomeFor is Outcome for a request of protocol version: v1 asks one
+// outcomeFor is Outcome for a request of protocol version. v1 asks one
 // question at a time, the first of a form's.
 func outcomeFor(version string, err error) tool.Outcome {
 	if err == nil {

@@ -14,8 +14,8 @@ type params struct {
 	err    error
 	order  []string                   // top-level parameter names in struct-field order
 	byName map[string]*tool.Parameter // the parameters as the schema action serves them
-	// kinds holds the Go kind (int64, uint8, float64…) of each parameter of
-	// byName, at any depth, that decodes into a Go number, so that a number
+	// kinds holds the Go kind (int64, uint8, float64…) of each parameter that
+	// decodes into a Go number. It covers byName at any depth. So a number
 	// that does not fit is refused with the field's name.
 	kinds map[*tool.Parameter]reflect.Kind
 }
@@ -29,7 +29,8 @@ func (p *params) clone() map[string]*tool.Parameter {
 }
 
 // checkType rejects what the reflector cannot describe or would recurse on
-// forever: channels, functions, complex numbers and recursive structs.
+// forever. That is channels, functions, complex numbers and recursive
+// structs.
 func checkType(t reflect.Type, path []reflect.Type) error {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()

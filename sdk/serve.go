@@ -12,25 +12,25 @@ import (
 )
 
 // Serve serves requests in long-lived mode (package tool, "Long-lived
-// mode"), as [Main] does when the host starts the binary with
-// tool.LongLivedEnv=1. It reads one request a line from stdin, each with
+// mode"). [Main] does so when the host starts the binary with
+// tool.LongLivedEnv=1. Serve reads one request a line from stdin, each with
 // an "id". It runs each on a goroutine of its own, so calls run
 // concurrently. It writes the call's events and then its outcome as lines
 // tagged with that id. Progress and Log inside a tool function go to its
-// own call. A line
-// {"cancel":"ID"} cancels the context of that call, which still answers
-// with an outcome. The tool functions are the same as one-shot: nothing in
-// the author's code changes.
+// own call. A line {"cancel":"ID"} cancels the context of that call. That
+// call still answers with an outcome. The tool functions are the same as
+// one-shot. Nothing in the author's code changes.
 //
 // Serve returns [ExitOK] when stdin ends and the calls in flight have
-// answered, or when ctx is done and they have answered. It returns
-// [ExitRequest] when a line is longer than [MaxRequest] or stdin fails. It
-// returns [ExitInternal] when stdout cannot be written. A request that cannot be decoded is answered
-// with an error outcome tagged with its id when one can be read, else with
-// the id "" (which the host reads as a protocol error).
+// answered. It does so too when ctx is done and they have answered. It
+// returns [ExitRequest] when a line is longer than [MaxRequest] or stdin
+// fails. It returns [ExitInternal] when stdout cannot be written. A request
+// that cannot be decoded is answered with an error outcome. The outcome is
+// tagged with the request's id when one can be read. Else it has the id "",
+// which the host reads as a protocol error.
 func Serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, tools ...*Tool) int {
 	s := &server{out: &lineWriter{w: stdout}, stderr: stderr, tools: tools, toolsErr: checkTools(tools), cancels: map[string]context.CancelFunc{}}
-	// The goroutine that read a request runs it, after handing the reading
+	// The goroutine that read a request runs it. It first hands the reading
 	// on to a new goroutine (see server.read). This one only waits for the
 	// end of stdin or of ctx.
 	readErr := make(chan error, 1)
@@ -74,9 +74,10 @@ type server struct {
 // read reads lines from sc until one is a request. It starts a new read
 // for the lines after it, then runs the request. So the request runs on
 // the thread that read it, while the next read waits on another. A request
-// handed to another goroutine would wait for the scheduler to move it to
-// another thread, as this one blocks reading stdin. At the end of stdin,
-// or when Serve stopped, read sends the reader's error (nil at the end).
+// handed to another goroutine would wait for the scheduler. The scheduler
+// would have to move it to another thread, as this one blocks reading
+// stdin. At the end of stdin, or when Serve stopped, read sends the
+// reader's error. That error is nil at the end of stdin.
 func (s *server) read(ctx context.Context, sc *bufio.Scanner, done chan<- error) {
 	for sc.Scan() {
 		req, ok := s.line(sc.Bytes())
@@ -105,9 +106,10 @@ func (s *server) read(ctx context.Context, sc *bufio.Scanner, done chan<- error)
 	done <- sc.Err()
 }
 
-// line handles one line (only valid during the call): it returns the
-// request to run, or nil when the line was a cancel message or could not
-// be served (it was answered). It reports false when Serve stopped.
+// line handles one line. The line is valid only during the call. line
+// returns the request to run. It returns nil when the line was a cancel
+// message or could not be served, and was answered. It reports false when
+// Serve stopped.
 func (s *server) line(line []byte) (*tool.Request, bool) {
 	s.mu.Lock()
 	stopped := s.stopped
@@ -175,7 +177,7 @@ func (s *server) answer(id string, o tool.Outcome) {
 	s.out.Write(append(data, '\n'))
 }
 
-// lineWriter writes whole lines from concurrent calls, one Write each, and
+// lineWriter writes whole lines from concurrent calls, one Write each. It
 // keeps the first error.
 type lineWriter struct {
 	mu  sync.Mutex

@@ -12,16 +12,16 @@ import (
 
 // Func is the function behind a tool. It receives the decoded and
 // validated arguments. It returns the content of a success outcome, or an
-// error that becomes an error outcome (see [Transient] and the question
-// helpers such as [Confirm]). [New] also takes functions that return other types than
-// string: see [Result] and "Structured output" in the package
+// error that becomes an error outcome. See [Transient] and the question
+// helpers such as [Confirm]. [New] also takes functions that return other
+// types than string. See [Result] and "Structured output" in the package
 // documentation.
 type Func[In any] func(ctx context.Context, in In) (string, error)
 
 // Options holds the optional parts of a tool. A nil *Options is valid.
 type Options[In any] struct {
-	// Title is the tool's display name for humans (protocol v2; MCP's
-	// title), e.g. "Search files".
+	// Title is the tool's display name for humans, e.g. "Search files". It is
+	// protocol v2, and MCP's title.
 	Title string
 	// Icons are images a host may show for the tool (protocol v2).
 	Icons []tool.Icon
@@ -38,12 +38,12 @@ type Options[In any] struct {
 	Format func(ctx context.Context, in In) (string, error)
 }
 
-// Tool is one tool a binary serves: a name, a summary, an input struct
-// reflected into parameters, and the function that runs it. Make one with
-// [New] and serve it with [Main].
+// Tool is one tool a binary serves. It has a name, a summary, an input
+// struct reflected into parameters, and the function that runs it. Make
+// one with [New] and serve it with [Main].
 //
 // The input struct's parameters are reflected lazily, on the first request
-// that needs them, and then cached. A Tool is safe for concurrent use.
+// that needs them. They are then cached. A Tool is safe for concurrent use.
 type Tool struct {
 	name, summary, description, examples, title string
 	annotations                                 map[string]any
@@ -64,23 +64,23 @@ type Tool struct {
 func (t *Tool) Name() string { return t.name }
 
 // New returns a tool named name that runs fn. The summary is one line shown
-// to the model; opts may be nil. In must be a struct type (struct{} for a
-// tool without parameters). Its exported fields are the tool's parameters
-// (see the package documentation for the struct tags).
+// to the model. opts may be nil. In must be a struct type. Use struct{}
+// for a tool without parameters. Its exported fields are the tool's
+// parameters. The package documentation describes the struct tags.
 //
 // What fn returns becomes the success outcome, according to Out:
 //
 //   - string: the text content (a [Func]).
 //   - [Result]: text and content blocks, such as [Image].
 //   - a struct, or a pointer to one: structured output. Out is reflected
-//     into the tool's output schema with the same struct tags as In, and
-//     the value is returned as the outcome's "structured" value. The text
-//     content is the value's String method when Out has one, else (for
-//     hosts of protocol v1, which have no structured output) its JSON. A
-//     nil pointer is an error outcome.
+//     into the tool's output schema with the same struct tags as In. The
+//     value is returned as the outcome's "structured" value. The text
+//     content is the value's String method when Out has one. Else it is
+//     the value's JSON. Hosts of protocol v1 have no structured output and
+//     get that text. A nil pointer is an error outcome.
 //
-// New does not panic: a problem with the name, In or Out is reported as an
-// error outcome on every request, and by [sdktest.Schema] in tests.
+// New does not panic. A problem with the name, In or Out is reported as an
+// error outcome on every request. [sdktest.Schema] reports it in tests.
 func New[In, Out any](name, summary string, fn func(ctx context.Context, in In) (Out, error), opts *Options[In]) *Tool {
 	if opts == nil {
 		opts = &Options[In]{}
@@ -139,8 +139,8 @@ func (t *Tool) parameters() (*params, error) {
 	return t.params, t.params.err
 }
 
-// Definition returns the tool's definition as the "schema" action serves it,
-// or the error that keeps it from being served.
+// Definition returns the tool's definition as the "schema" action serves
+// it. It returns the error that keeps it from being served instead.
 func (t *Tool) Definition() (tool.Definition, error) {
 	p, err := t.parameters()
 	if err != nil {

@@ -19,7 +19,7 @@ import (
 // Parameter is not written here.
 
 // MarshalJSON writes r as encoding/json would, field order and omitempty
-// included, without escaping <, > and &.
+// included. It does not escape <, > and &.
 func (r SchemaResponse) MarshalJSON() ([]byte, error) {
 	b := make([]byte, 0, 512)
 	b = append(b, '{')

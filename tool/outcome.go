@@ -20,7 +20,7 @@ const (
 	KindNeedsInput Kind = "needs_input" // the tool needs an answer to Question before it can go on
 )
 
-// Outcome is what a binary answers to "run" and "format_arguments": a
+// Outcome is what a binary answers to "run" and "format_arguments". It is a
 // success with content, an error with a message, or a question it needs
 // answered. A tool that ran and failed is an Outcome, not a Go error.
 //
@@ -43,10 +43,10 @@ type Outcome struct {
 	Questions  []Question // KindNeedsInput: several questions, answered together; Question is the first
 
 	// MCP, when set, is the whole answer of a tool another MCP server
-	// serves: its CallToolResult as JSON (content blocks, structuredContent,
-	// isError, _meta), for a face that speaks MCP to send unchanged. The
-	// fields above say the same for every other face. It is not part of
-	// this protocol: no binary sends it, and no encoder writes it.
+	// serves. It is its CallToolResult as JSON: content blocks,
+	// structuredContent, isError, _meta. A face that speaks MCP sends it
+	// unchanged. The fields above say the same for every other face. It is not
+	// part of this protocol. No binary sends it, and no encoder writes it.
 	MCP json.RawMessage
 }
 
@@ -67,8 +67,8 @@ func Ask(q Question) Outcome { return Outcome{Type: KindNeedsInput, Question: &q
 // IsError reports whether o is an error outcome.
 func (o Outcome) IsError() bool { return o.Type == KindError }
 
-// String returns the outcome's text: the content, the error message with its
-// trace, or the question.
+// String returns the outcome's text. That is the content, the error message
+// with its trace, or the question.
 func (o Outcome) String() string {
 	switch o.Type {
 	case KindSuccess:
@@ -116,8 +116,8 @@ type questionsJSON struct {
 	Questions []Question `json:"questions"`
 }
 
-// MarshalJSON writes the fields of o's kind, and only those, in JP's order
-// (v2's fields only when set).
+// MarshalJSON writes the fields of o's kind, and only those, in JP's order.
+// It writes v2's fields only when set.
 func (o Outcome) MarshalJSON() ([]byte, error) {
 	switch o.Type {
 	case KindSuccess:
@@ -147,9 +147,9 @@ func (o Outcome) MarshalJSON() ([]byte, error) {
 // treat such stdout as plain content when the exit status is 0.
 var ErrNotOutcome = errors.New("not an outcome")
 
-// UnmarshalJSON decodes an outcome, checking that its type is known and that
-// a needs_input outcome carries a question with an id. Unknown fields are
-// ignored. A missing trace decodes as nil.
+// UnmarshalJSON decodes an outcome. It checks that its type is known and
+// that a needs_input outcome carries a question with an id. Unknown fields
+// are ignored. A missing trace decodes as nil.
 func (o *Outcome) UnmarshalJSON(data []byte) error {
 	var raw struct {
 		Type      *Kind     `json:"type"`
@@ -188,8 +188,8 @@ func (o *Outcome) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// DecodeOutcome decodes stdout holding one outcome, with whitespace around
-// it allowed. It returns an error wrapping [ErrNotOutcome] when data is not a
+// DecodeOutcome decodes stdout holding one outcome. Whitespace around it is
+// allowed. It returns an error wrapping [ErrNotOutcome] when data is not a
 // JSON object with a known "type". Hosts then apply the plain-output rules.
 func DecodeOutcome(data []byte) (Outcome, error) {
 	data = bytes.TrimSpace(data)
@@ -223,8 +223,8 @@ type Question struct {
 	Default    any        `json:"default"`     // the answer to use when nobody can be asked; nil for none
 }
 
-// Check reports whether answer is a valid answer to q: a bool for Boolean, a
-// string for Text, and one of the options for Select.
+// Check reports whether answer is a valid answer to q. That is a bool for
+// Boolean, a string for Text, and one of the options for Select.
 func (q Question) Check(answer any) error {
 	switch q.AnswerType.Kind {
 	case AnswerBoolean:
@@ -282,9 +282,10 @@ type AnswerType struct {
 	Minimum, Maximum *float64 // AnswerNumber only: bounds, nil for none
 	Integer          bool     // AnswerNumber only: a whole number
 
-	// Protocol v2, AnswerSelect only: labels shown for the options (in
-	// their order), several options answered as a list, and labels sent
-	// in MCP's deprecated enumNames style rather than oneOf/anyOf.
+	// Protocol v2, AnswerSelect only. Titles are labels shown for the
+	// options, in their order. Multiple answers several options as a list.
+	// LegacyTitles sends the labels in MCP's deprecated enumNames style
+	// rather than oneOf/anyOf.
 	Titles       []string
 	Multiple     bool
 	LegacyTitles bool

@@ -41,7 +41,7 @@ func (a Action) Valid() bool {
 // Request is the one JSON object a host writes to a tool binary's stdin.
 type Request struct {
 	// ID tags a request sent to a long-lived process (protocol v2, see
-	// "Long-lived mode"), "" in one-shot requests, where it is omitted.
+	// "Long-lived mode"). It is "" in one-shot requests, where it is omitted.
 	ID       string  `json:"id,omitempty"`
 	Protocol string  `json:"protocol"`
 	Context  Context `json:"context"`
@@ -71,8 +71,8 @@ func (tc Context) MarshalJSON() ([]byte, error) {
 // Call is the "tool" object of a [Request]: one call of one tool.
 //
 // [DecodeRequest] decodes the three maps as encoding/json does with
-// UseNumber: objects are map[string]any, arrays []any, and numbers
-// json.Number holding the digits exactly as written, never float64, so
+// UseNumber. Objects are map[string]any and arrays []any. Numbers are
+// json.Number holding the digits exactly as written, never float64. So
 // 1234567890123456789 reaches the tool whole and re-encodes byte for byte.
 type Call struct {
 	Name      string         `json:"name"`      // the tool's name inside the binary
@@ -81,7 +81,7 @@ type Call struct {
 	Options   map[string]any `json:"options"`   // the entry's free-form options table
 }
 
-// MarshalJSON writes nil maps as {} so binaries never see null where they
+// MarshalJSON writes nil maps as {}. So binaries never see null where they
 // expect an object.
 func (c Call) MarshalJSON() ([]byte, error) {
 	type plain Call
@@ -177,10 +177,10 @@ func decodeRequestOf(data []byte, extra ...string) (*Request, error) {
 	return req, nil
 }
 
-// decodeRequest decodes the request object by its fields, without
-// reflecting over the Request types: a tool binary decodes one request per
-// process, and reflection's first-use cost is part of its start-up (see
-// bench/startup). Type errors are *json.UnmarshalTypeError with the field's
+// decodeRequest decodes the request object by its fields. It does not
+// reflect over the Request types. A tool binary decodes one request per
+// process, and reflection's first-use cost is part of its start-up. See
+// bench/startup. Type errors are *json.UnmarshalTypeError with the field's
 // path, as decoding into a Request would report them. Keys match exactly.
 func decodeRequest(data []byte) (*Request, error) {
 	var top map[string]json.RawMessage
@@ -232,10 +232,10 @@ func decodeRequest(data []byte) (*Request, error) {
 	return &req, nil
 }
 
-// decodeField decodes obj[key], when present, into v (a *string or a
-// pointer to a map), reporting a wrong JSON type with the field's path
+// decodeField decodes obj[key], when present, into v. v is a *string or a
+// pointer to a map. A wrong JSON type is reported with the field's path
 // (prefix+key). null leaves v unchanged, as encoding/json does. Numbers
-// decode as json.Number, keeping every digit as written: the host keeps
+// decode as json.Number, keeping every digit as written. The host keeps
 // numbers exact, and a float64 would turn 9007199254740993 into
 // 9007199254740992.
 func decodeField(obj map[string]json.RawMessage, key, prefix string, v any) error {
@@ -271,9 +271,10 @@ func start(data []byte, n int) string {
 	return string(data[:n]) + "…"
 }
 
-// describeTypeError names the field of a document (what, e.g. "the
-// request") that holds a JSON value of the wrong type, in JSON terms rather
-// than Go's: `field "tool.arguments" is an array, want a JSON object`.
+// describeTypeError names the field of a document that holds a JSON value
+// of the wrong type. The argument what names the document, e.g. "the
+// request". It speaks in JSON terms rather than Go's:
+// `field "tool.arguments" is an array, want a JSON object`.
 func describeTypeError(what string, e *json.UnmarshalTypeError) string {
 	want := "a JSON " + jsonKind(e.Type)
 	if e.Field == "" {
@@ -303,8 +304,8 @@ func jsonKind(t reflect.Type) string {
 	return "value"
 }
 
-// article prefixes a JSON value kind as encoding/json reports it ("array",
-// "number 5", "string") with "a" or "an".
+// article prefixes a JSON value kind with "a" or "an". The kind is spelled
+// as encoding/json reports it: "array", "number 5", "string".
 func article(value string) string {
 	if value != "" && strings.ContainsRune("aeiou", rune(value[0])) {
 		return "an " + value
@@ -312,17 +313,19 @@ func article(value string) string {
 	return "a " + value
 }
 
-// Marshal encodes v like json.Marshal but without escaping <, > and &, so
-// that the bytes equal what the JP assistant's serde_json writes: `<b>&`
-// reaches a tool as `<b>&`, not `\u003cb\u003e\u0026`. It is the one encoder
-// of everything toolhost writes on a wire (the stdin request, argv
-// templates, MCP and HTTP answers). json.Marshal of a value whose
-// MarshalJSON uses Marshal re-escapes the bytes: encode with Marshal at the top.
+// Marshal encodes v like json.Marshal but without escaping <, > and &. So
+// the bytes equal what the JP assistant's serde_json writes. `<b>&`
+// reaches a tool as `<b>&`, not `\u003cb\u003e\u0026`. It is the one
+// encoder of everything toolhost writes on a wire. That is the stdin
+// request, argv templates, MCP and HTTP answers. Take a value whose
+// MarshalJSON uses Marshal. json.Marshal of it re-escapes the bytes. So
+// encode with Marshal at the top.
 func Marshal(v any) ([]byte, error) { return wirejson.Marshal(v) }
 
-// decodeOne decodes exactly one JSON value from data into v and rejects
-// anything but whitespace after it, and an object holding a key twice (a
-// [*dupkey.Error]: encoding/json would keep the last value silently).
+// decodeOne decodes exactly one JSON value from data into v. It rejects
+// anything but whitespace after it. It rejects an object holding a key
+// twice with a [*dupkey.Error]. encoding/json would keep the last value
+// silently.
 func decodeOne(data []byte, v any) error {
 	if err := dupkey.Check(data); err != nil {
 		return err

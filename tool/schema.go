@@ -17,8 +17,8 @@ type SchemaResponse struct {
 	// for v1. The host sends requests of that version.
 	Protocol string `json:"protocol,omitempty"`
 	// LongLived (protocol v2 only) says the binary serves many requests
-	// over one stdin/stdout when started with [LongLivedEnv] set (see the
-	// package documentation, "Long-lived mode").
+	// over one stdin/stdout when started with [LongLivedEnv] set. See the
+	// package documentation, "Long-lived mode".
 	LongLived bool         `json:"long_lived,omitempty"`
 	Tools     []Definition `json:"tools"`
 }
@@ -33,7 +33,8 @@ type Definition struct {
 	Examples    string                `json:"examples,omitempty"`
 
 	// Protocol v2: a display name, icons, a raw input schema instead of
-	// Parameters, and the schema of the outcome's "structured" value.
+	// Parameters. OutputSchema is the schema of the outcome's "structured"
+	// value.
 	Title        string         `json:"title,omitempty"`
 	Icons        []Icon         `json:"icons,omitempty"`
 	InputSchema  map[string]any `json:"input_schema,omitempty"`  // any JSON Schema object ($defs/$ref allowed), "type":"object" at the root
@@ -64,7 +65,7 @@ type Parameter struct {
 	MaxItems    *int                  `json:"maxItems,omitempty" toml:"maxItems"`
 }
 
-// IsRequired applies the required rule: a parameter is required unless it
+// IsRequired applies the required rule. A parameter is required unless it
 // has a default or says required = false.
 func (p *Parameter) IsRequired() bool {
 	if p.Required != nil {
@@ -104,8 +105,8 @@ func (t *Types) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// UnmarshalTOML accepts a string or an array of strings, for TOML decoders
-// that support the Unmarshaler interface (BurntSushi/toml).
+// UnmarshalTOML accepts a string or an array of strings. It serves TOML
+// decoders that support the Unmarshaler interface (BurntSushi/toml).
 func (t *Types) UnmarshalTOML(v any) error {
 	switch v := v.(type) {
 	case string:
@@ -132,9 +133,9 @@ var ErrNotSchema = errors.New("not a schema response")
 
 // DecodeSchemaResponse decodes a binary's answer to "schema". Whitespace
 // around the JSON is allowed and unknown fields are ignored. It fails when
-// the document is not JSON, has no "tools" array, or declares a tool without
-// a name or the same name twice; errors for JSON that is not a schema
-// response wrap [ErrNotSchema].
+// the document is not JSON or has no "tools" array. It fails when it
+// declares a tool without a name or the same name twice. Errors for JSON
+// that is not a schema response wrap [ErrNotSchema].
 func DecodeSchemaResponse(data []byte) (*SchemaResponse, error) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
@@ -173,8 +174,8 @@ func DecodeSchemaResponse(data []byte) (*SchemaResponse, error) {
 	return checkSchemaResponse(&resp)
 }
 
-// checkSchemaResponse checks what decoding does not: a protocol this host
-// speaks, and tools with names, each declared once.
+// checkSchemaResponse checks what decoding does not. The protocol must be
+// one this host speaks. The tools must have names, each declared once.
 func checkSchemaResponse(resp *SchemaResponse) (*SchemaResponse, error) {
 	switch resp.Protocol {
 	case "", Version, Version2:
@@ -226,7 +227,7 @@ func (r *SchemaResponse) Find(name string) *Definition {
 //
 // Summaries become "description". A parameter's description is used when
 // it has no summary. "required" lists the required parameters in sorted
-// order, and is omitted when none is. Nested objects with properties
+// order. It is omitted when none is. Nested objects with properties
 // follow the same rules. The result is a fresh map the caller may modify.
 func InputSchema(params map[string]*Parameter) map[string]any {
 	return objectSchema(params)
@@ -332,7 +333,7 @@ func (p *Parameter) Clone() *Parameter {
 }
 
 // CloneParameters returns a deep copy of a parameter map (see
-// [Parameter.Clone]), nil stays nil.
+// [Parameter.Clone]). nil stays nil.
 func CloneParameters(params map[string]*Parameter) map[string]*Parameter {
 	if params == nil {
 		return nil

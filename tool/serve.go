@@ -9,18 +9,19 @@ import (
 	"github.com/toolhost/toolhost/internal/wirejson"
 )
 
-// Long-lived mode (see the package documentation, "Long-lived mode"): a v2
+// Long-lived mode (see the package documentation, "Long-lived mode"). A v2
 // binary that answers "schema" with "long_lived":true may be started once
 // with [LongLivedEnv] set. It then reads requests, one JSON object a line,
 // each with an "id". It answers with lines tagged by that id ([Tagged]).
 
-// LongLivedEnv is the environment variable, set to "1", with which a host
-// starts a binary in long-lived mode. Its argv is the same as one-shot.
+// LongLivedEnv is the environment variable with which a host starts a
+// binary in long-lived mode. It is set to "1". Its argv is the same as
+// one-shot.
 const LongLivedEnv = "TOOLHOST_LONG_LIVED"
 
-// Tagged is one line a long-lived binary writes on stdout: an event or the
-// outcome of the request with that id. Exactly one of Event and Outcome is
-// set. The outcome is the request's last line.
+// Tagged is one line a long-lived binary writes on stdout. It is an event
+// or the outcome of the request with that id. Exactly one of Event and
+// Outcome is set. The outcome is the request's last line.
 type Tagged struct {
 	ID      string   `json:"id"`
 	Event   *Event   `json:"event,omitempty"`
@@ -29,9 +30,9 @@ type Tagged struct {
 
 // Cancel is the line a host writes on a long-lived binary's stdin to cancel
 // the request with that id: {"cancel":"7"}. The binary should end that call
-// soon (its context cancelled) and still answer it with an outcome. The
-// host ignores that outcome, and kills the process group if none comes by
-// the call's deadline plus the grace delay.
+// soon, its context cancelled. It should still answer it with an outcome.
+// The host ignores that outcome. It kills the process group if none comes
+// by the call's deadline plus the grace delay.
 type Cancel struct {
 	Cancel string `json:"cancel"`
 }
@@ -41,9 +42,9 @@ type Cancel struct {
 var ErrNotTagged = errors.New("not a tagged line")
 
 // DecodeTagged decodes one line of a long-lived binary's stdout:
-// {"id":"7","event":{…}} or {"id":"7","outcome":{…}}, where the event and
-// the outcome are as [DecodeEvent] and [DecodeOutcomeV2] read them. Errors
-// wrap [ErrNotTagged] (and the inner decoder's sentinel).
+// {"id":"7","event":{…}} or {"id":"7","outcome":{…}}. The event and the
+// outcome are as [DecodeEvent] and [DecodeOutcomeV2] read them. Errors
+// wrap [ErrNotTagged] and the inner decoder's sentinel.
 func DecodeTagged(line []byte) (Tagged, error) {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 || line[0] != '{' {
@@ -98,7 +99,7 @@ func decodeTaggedFields(line []byte) (taggedFields, error) {
 }
 
 // DecodeCancel reports whether a line of a long-lived binary's stdin is a
-// cancel message, and the id it cancels. Any other line is a request.
+// cancel message. It returns the id it cancels. Any other line is a request.
 func DecodeCancel(line []byte) (id string, ok bool) {
 	line = bytes.TrimSpace(line)
 	if !bytes.HasPrefix(line, []byte(`{`)) || !bytes.Contains(line, []byte(`"cancel"`)) {

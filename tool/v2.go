@@ -14,12 +14,12 @@ import (
 	"github.com/toolhost/toolhost/internal/dupkey"
 )
 
-// Protocol v2 (see the package documentation, "Protocol v2"): a binary opts
+// Protocol v2 (see the package documentation, "Protocol v2"). A binary opts
 // in with "protocol":"2" in its schema answer. The host then sends it
 // "protocol":"2" requests. Everything v1 says still holds. v2 adds event
 // lines before the outcome, structured output, content blocks, raw input
-// schemas, titles, icons, and several questions at once with two more
-// answer types. The v1 decoders ([DecodeRequest], [DecodeOutcome]) are
+// schemas, titles and icons. It adds several questions at once with two
+// more answer types. The v1 decoders ([DecodeRequest], [DecodeOutcome]) are
 // unchanged. The v2 shapes are read by [DecodeRequestV2], [DecodeStream],
 // [DecodeOutcomeV2] and [DecodeEvent].
 
@@ -45,9 +45,10 @@ const (
 	BlockResource     BlockKind = "resource"
 )
 
-// Block is one piece of a v2 success outcome's content: text, an image or
-// a sound (base64 data with its MIME type), a link to a resource, or a
-// resource embedded whole (its text, or its bytes in base64).
+// Block is one piece of a v2 success outcome's content. It is text, an
+// image or a sound, or a link to a resource. It may be a resource embedded
+// whole: its text, or its bytes in base64. Images and sounds hold base64
+// data with its MIME type.
 type Block struct {
 	Type     BlockKind `json:"type"`
 	Text     string    `json:"text,omitempty"`      // BlockText; BlockResource: a text resource
@@ -96,9 +97,9 @@ func (b Block) check() error {
 	return nil
 }
 
-// AnswerSecret and AnswerNumber are the answer types v2 adds: a text that
-// is never logged or echoed (the JP assistant's Secret), and a number with
-// optional bounds.
+// AnswerSecret and AnswerNumber are the answer types v2 adds. A secret is a
+// text that is never logged or echoed (the JP assistant's Secret). A
+// number may have bounds.
 const (
 	AnswerSecret AnswerKind = "Secret"
 	AnswerNumber AnswerKind = "Number"
@@ -108,8 +109,9 @@ const (
 // logged or echoed.
 var Secret = AnswerType{Kind: AnswerSecret}
 
-// Number returns the answer type of a question answered with a number,
-// within [min, max] when they are not nil, and a whole number when integer.
+// Number returns the answer type of a question answered with a number. The
+// number is within [min, max] when they are not nil. It is whole when
+// integer.
 func Number(min, max *float64, integer bool) AnswerType {
 	return AnswerType{Kind: AnswerNumber, Minimum: min, Maximum: max, Integer: integer}
 }
@@ -225,7 +227,7 @@ func checkNumber(q Question, answer any) error {
 	return nil
 }
 
-// questionV2 is a question as v2 writes it: its answer type may use the v2
+// questionV2 is a question as v2 writes it. Its answer type may use the v2
 // spellings.
 type questionV2 struct {
 	ID         string          `json:"id"`
@@ -249,9 +251,9 @@ func (q questionV2) question() (Question, error) {
 	return Question{ID: q.ID, Text: q.Text, PreAmble: q.PreAmble, AnswerType: a, Default: q.Default}, nil
 }
 
-// DecodeOutcomeV2 decodes a v2 outcome: v1's shapes, plus "structured" and
-// "blocks" on a success (whose "content" is then optional), and
-// "questions" (several, answered together) on a needs_input. Numbers stay
+// DecodeOutcomeV2 decodes a v2 outcome. It reads v1's shapes. A success may
+// add "structured" and "blocks", and its "content" is then optional. A
+// needs_input may add "questions", several answered together. Numbers stay
 // json.Number. Errors wrap [ErrNotOutcome].
 func DecodeOutcomeV2(data []byte) (Outcome, error) {
 	data = bytes.TrimSpace(data)
@@ -322,8 +324,8 @@ func DecodeOutcomeV2(data []byte) (Outcome, error) {
 	return o, nil
 }
 
-// AllQuestions returns the questions of a needs_input outcome: Questions
-// when it asks several, else Question alone.
+// AllQuestions returns the questions of a needs_input outcome. That is
+// Questions when it asks several, else Question alone.
 func (o Outcome) AllQuestions() []Question {
 	if len(o.Questions) > 0 {
 		return o.Questions
@@ -346,9 +348,9 @@ const (
 // Log levels an event may carry: MCP's (RFC 5424's), least severe first.
 var LogLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 
-// Event is a line a v2 binary prints on stdout before its outcome: the
-// progress of the call, or a log message. Hosts forward events live (MCP
-// progress and log notifications, the CLI's progress line).
+// Event is a line a v2 binary prints on stdout before its outcome. It is
+// the progress of the call, or a log message. Hosts forward events live as
+// MCP progress and log notifications, or the CLI's progress line.
 type Event struct {
 	Type     EventKind `json:"type"`
 	Progress float64   `json:"progress,omitempty"` // EventProgress: done so far; increases
@@ -401,8 +403,8 @@ func validLevel(l string) bool {
 }
 
 // IsEventLine reports whether a line of a v2 binary's stdout is meant as
-// an event: a JSON object whose "type" is "progress" or "log". A host
-// reading stdout live forwards such lines; [DecodeStream] checks them.
+// an event. That is a JSON object whose "type" is "progress" or "log". A
+// host reading stdout live forwards such lines. [DecodeStream] checks them.
 func IsEventLine(line []byte) bool {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 || line[0] != '{' {
@@ -418,9 +420,9 @@ func IsEventLine(line []byte) bool {
 }
 
 // DecodeStream decodes what a v2 binary printed on stdout for run or
-// format_arguments: zero or more event lines, then the outcome as the last
-// non-blank line. A malformed event line or a missing outcome is an error
-// naming the line (wrapping [ErrNotEvent] or [ErrNotOutcome]).
+// format_arguments. That is zero or more event lines, then the outcome as
+// the last non-blank line. A malformed event line or a missing outcome is
+// an error naming the line. It wraps [ErrNotEvent] or [ErrNotOutcome].
 func DecodeStream(stdout []byte) ([]Event, Outcome, error) {
 	lines := bytes.Split(stdout, []byte("\n"))
 	last := -1
@@ -451,8 +453,8 @@ func DecodeStream(stdout []byte) ([]Event, Outcome, error) {
 	return events, o, nil
 }
 
-// DecodeRequestV2 is [DecodeRequest] for a binary that speaks protocol v2:
-// it accepts requests of version "1" or "2".
+// DecodeRequestV2 is [DecodeRequest] for a binary that speaks protocol v2.
+// It accepts requests of version "1" or "2".
 func DecodeRequestV2(data []byte) (*Request, error) {
 	return decodeRequestOf(data, Version2)
 }
@@ -471,8 +473,8 @@ type outcomeFields struct {
 	Questions  []questionV2
 }
 
-// decodeOutcomeFields decodes an outcome object with encoding/json, which
-// words the errors.
+// decodeOutcomeFields decodes an outcome object with encoding/json. That
+// library words the errors.
 // decodeOutcomeJSON is decodeOutcomeFields with encoding/json.
 func decodeOutcomeFields(data []byte) (outcomeFields, error) {
 	var raw struct { // unnamed: its errors say "Go struct field .type"

@@ -7,6 +7,6 @@ import (
 	"time"
 )
 
-// changeTime is zero here: the modification time, which Revoke sets, is
+// changeTime is zero here. The modification time, which Revoke sets, is
 // when a record was revoked.
 func changeTime(fs.FileInfo) time.Time { return time.Time{} }

@@ -1,7 +1,8 @@
 // Package trust records which workspaces a person trusts to run their
-// configuration, like direnv's allow: a workspace's .config/toolhost/*.toml
+// configuration, like direnv's allow. A workspace's .config/toolhost/*.toml
 // files name commands that toolhost runs. So a freshly cloned repository
-// (or a file a tool wrote) must not run anything until a person says so.
+// must not run anything until a person says so. Nor must a file a tool
+// wrote.
 //
 //	store := trust.Default() // $XDG_DATA_HOME/toolhost/trust
 //	files := map[string]string{"tools.toml": trust.Sum(data)}
@@ -20,26 +21,27 @@
 // default. Losing it must not loosen the rest.
 //
 // A record also keeps where each access.fs rule of the files resolved
-// when they were trusted ([Record.Targets], written by
-// [Store.TrustTargets] and read back by [Store.Verified]). The sandbox
-// refuses a call whose rule resolves elsewhere now: a tool that rewrote a
-// link on the rule's path cannot widen the rule, even across processes.
+// when they were trusted ([Record.Targets]). [Store.TrustTargets] writes
+// them and [Store.Verified] reads them back. The sandbox refuses a call
+// whose rule resolves elsewhere now. So a tool that rewrote a link on the
+// rule's path cannot widen the rule, even across processes.
 //
 // # Where records live
 //
-// One file per workspace in [DefaultDir] ($XDG_DATA_HOME/toolhost/trust,
-// else ~/.local/share/toolhost/trust), named by a hash of the root, written
-// atomically (a temporary file renamed) with owner-only permissions. A
-// record that is a symbolic link, is writable by others, belongs to
-// another user, or does not parse is not believed: the workspace is
+// There is one file per workspace in [DefaultDir]. That is
+// $XDG_DATA_HOME/toolhost/trust, else ~/.local/share/toolhost/trust. The
+// file is named by a hash of the root. It is written atomically, as a
+// temporary file renamed, with owner-only permissions. Some records are
+// not believed: a symbolic link, one writable by others, one that belongs
+// to another user, or one that does not parse. The workspace is then
 // untrusted, and the error says why.
 //
-// [Store.Revoke] keeps the record aside (HASH.revoked), trusting nothing,
-// so that the files are called untrusted rather than new; [Store.Trust]
-// and Revoke prune such records once revoked for [RevokedKeep] or once
-// their workspace's directory is gone (prune.go).
+// [Store.Revoke] keeps the record aside (HASH.revoked), trusting nothing.
+// So the files are called untrusted rather than new. [Store.Trust] and
+// Revoke prune such records once revoked for [RevokedKeep]. They also
+// prune them once their workspace's directory is gone (prune.go).
 //
-// The store is the person's: a tool must never be able to write it. Keep
-// it outside every workspace (a workspace at $HOME would reach it) and out
-// of the grants of sandboxed tools.
+// The store is the person's. A tool must never be able to write it. Keep
+// it outside every workspace, as a workspace at $HOME would reach it. Keep
+// it out of the grants of sandboxed tools too.
 package trust

@@ -10,25 +10,29 @@ import (
 )
 
 // RevokedKeep is how long a revoked record is kept after `toolhost
-// untrust`: long enough that the workspace's next run still calls its
-// files "untrusted" (once trusted, then revoked) rather than "new".
+// untrust`. It is long enough that the workspace's next run still calls
+// its files "untrusted" rather than "new". They were once trusted, then
+// revoked.
 const RevokedKeep = 90 * 24 * time.Hour
 
-// prune removes from the store the revoked records (the .revoked files
-// [Store.Revoke] leaves) that tell nothing any more, and returns how many
-// it removed. A revoked record goes when it is a record of ours, named for
-// its root (one readRecord believes), and either
+// prune removes from the store the revoked records that tell nothing any
+// more. Those are the .revoked files [Store.Revoke] leaves. It returns how
+// many it removed. A revoked record goes when it is a record of ours,
+// named for its root, one readRecord believes. It must also meet one of
+// these:
 //
-//   - it was revoked more than [RevokedKeep] before now (its file's change
-//     time, which the rename of Revoke sets and no one can set back, or
-//     its modification time, which Revoke sets too, whichever is later). Or
-//   - its workspace root no longer exists (Lstat says so): a directory
+//   - It was revoked more than [RevokedKeep] before now. That time is the
+//     later of its file's change time and its modification time. The
+//     rename of Revoke sets the change time, and no one can set it back.
+//     Revoke sets the modification time too. Or
+//   - its workspace root no longer exists, as Lstat says. A directory
 //     made there later holds files this person never trusted, "new".
 //
-// It never touches a trusted record (.json) nor a file it does not
-// believe (a symbolic link, another user's, malformed): pruning changes
-// no workspace's trust, only whether an untrusted file is called
-// "untrusted" or "new". It is best effort: errors leave the file.
+// It never touches a trusted record (.json). Nor does it touch a file it
+// does not believe: a symbolic link, another user's, a malformed one.
+// Pruning changes no workspace's trust. It only changes whether an
+// untrusted file is called "untrusted" or "new". It is best effort.
+// Errors leave the file.
 func (s *Store) prune(now time.Time) int {
 	if s.Dir == "" {
 		return 0
@@ -64,8 +68,8 @@ func (s *Store) prune(now time.Time) int {
 	return removed
 }
 
-// revokedAt is when the revoked record fi was revoked: the later of its
-// change and modification times.
+// revokedAt is when the revoked record fi was revoked. That is the later
+// of its change and modification times.
 func revokedAt(fi fs.FileInfo) time.Time {
 	if c := changeTime(fi); c.After(fi.ModTime()) {
 		return c

@@ -16,12 +16,13 @@ import (
 	"time"
 )
 
-// ErrUntrusted is wrapped by every [*Error]: the workspace's configuration
-// is not (or no longer) what a person trusted.
+// ErrUntrusted is wrapped by every [*Error]. The workspace's configuration
+// is not, or no longer, what a person trusted.
 var ErrUntrusted = errors.New("workspace configuration is not trusted")
 
-// Error says why a workspace is not trusted: the files that differ from its
-// [Record], or (Cause) why its record could not be believed.
+// Error says why a workspace is not trusted. It names the files that
+// differ from its [Record], or why its record could not be believed
+// (Cause).
 type Error struct {
 	Root      string   // the workspace root, as given to Verify
 	New       []string // files never trusted: the record does not have them (all of them when there is no record)
@@ -46,7 +47,7 @@ func (e *Error) Error() string {
 }
 
 // Differences lists what differs, such as "new a.toml, b.toml; changed
-// tools.toml", in that order (untrusted, new, changed, removed).
+// tools.toml". The order is untrusted, new, changed, removed.
 func (e *Error) Differences() string {
 	var parts []string
 	for _, d := range []struct {
@@ -71,8 +72,8 @@ func (e *Error) Unwrap() []error {
 	return []error{ErrUntrusted}
 }
 
-// Sum returns the SHA-256 of a configuration file's contents in hex, the
-// form a [Record] keeps.
+// Sum returns the SHA-256 of a configuration file's contents in hex. That
+// is the form a [Record] keeps.
 func Sum(data []byte) string {
 	s := sha256.Sum256(data)
 	return hex.EncodeToString(s[:])
@@ -84,16 +85,16 @@ type Record struct {
 	Files   map[string]string `json:"files"`      // file name in .config/toolhost → [Sum] of its contents
 	Trusted time.Time         `json:"trusted_at"` // when
 	// Targets maps the absolute path each access.fs rule of the files
-	// names (links not followed) to where it resolved when the person
-	// trusted them (links followed). The sandbox refuses a call whose
+	// names, links not followed. It maps it to where it resolved when the
+	// person trusted them, links followed. The sandbox refuses a call whose
 	// rule resolves elsewhere now. Records written before toolhost kept
-	// targets have none: their rules are pinned on first use instead.
+	// targets have none. Their rules are pinned on first use instead.
 	Targets map[string]string `json:"targets,omitempty"`
 }
 
 // Store is a directory of trust [Record]s, one file per workspace. It holds
-// no state besides its directory: every method reads or writes the files,
-// so several processes may use one store (the last Trust wins).
+// no state besides its directory. Every method reads or writes the files.
+// So several processes may use one store. The last Trust wins.
 type Store struct {
 	Dir string // where the records are; "" makes every workspace untrusted, and Trust fail
 }
@@ -101,9 +102,9 @@ type Store struct {
 // maxRecord bounds the size of a record file.
 const maxRecord = 1 << 20
 
-// DefaultDir returns where toolhost keeps trust records:
-// $XDG_DATA_HOME/toolhost/trust, or ~/.local/share/toolhost/trust when
-// XDG_DATA_HOME is unset or relative, "" when neither is known.
+// DefaultDir returns where toolhost keeps trust records. That is
+// $XDG_DATA_HOME/toolhost/trust. It is ~/.local/share/toolhost/trust when
+// XDG_DATA_HOME is unset or relative. It is "" when neither is known.
 func DefaultDir() string {
 	if x := os.Getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
 		return filepath.Join(x, "toolhost", "trust")
@@ -124,8 +125,8 @@ func Default() *Store {
 // errNoDir is the Cause when the store has no directory.
 var errNoDir = errors.New("no place for trust records: set XDG_DATA_HOME or HOME")
 
-// Canonical returns root as records key it: absolute and cleaned, with
-// symbolic links resolved where it exists.
+// Canonical returns root as records key it. It is absolute and cleaned,
+// with symbolic links resolved where it exists.
 func Canonical(root string) (string, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -144,8 +145,8 @@ func (s *Store) path(root string) string {
 }
 
 // revokedPath is where [Store.Revoke] moves the record of the canonical
-// root: kept only to tell a file that was trusted ("untrusted") from one
-// never trusted ("new"). It trusts nothing, and [Store.List] skips it.
+// root. It is kept only to tell a file that was trusted ("untrusted") from
+// one never trusted ("new"). It trusts nothing, and [Store.List] skips it.
 func (s *Store) revokedPath(root string) string {
 	return strings.TrimSuffix(s.path(root), ".json") + ".revoked"
 }
@@ -159,10 +160,10 @@ func (r *Record) filesOf(root string) map[string]string {
 }
 
 // Verify returns nil when the workspace at root has exactly the files a
-// person trusted, with the same contents: files maps each configuration
-// file's name (in root/.config/toolhost) to its [Sum]. Otherwise it returns
-// an [*Error] (errors.Is [ErrUntrusted]) naming what differs, or why the
-// record is not believed.
+// person trusted, with the same contents. files maps each configuration
+// file's name (in root/.config/toolhost) to its [Sum]. Otherwise Verify
+// returns an [*Error] (errors.Is [ErrUntrusted]). The error names what
+// differs, or why the record is not believed.
 func (s *Store) Verify(root string, files map[string]string) error {
 	_, err := s.Verified(root, files)
 	return err
@@ -234,8 +235,8 @@ func (s *Store) Get(root string) (*Record, error) {
 	return rec, nil
 }
 
-// readRecord reads and checks one record file, nil, nil when it does not
-// exist.
+// readRecord reads and checks one record file. It returns nil, nil when
+// the file does not exist.
 func readRecord(path string) (*Record, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|openNoFollow, 0)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -270,10 +271,9 @@ func readRecord(path string) (*Record, error) {
 	return rec, nil
 }
 
-// parseRecord decodes a record file's contents: a JSON object with an
-// absolute root, a files object of names to hex SHA-256 sums, and
-// optionally a targets object of clean absolute paths to clean absolute
-// paths.
+// parseRecord decodes a record file's contents. That is a JSON object with
+// an absolute root and a files object of names to hex SHA-256 sums. It may
+// have a targets object of clean absolute paths to clean absolute paths.
 func parseRecord(data []byte) (*Record, bool) {
 	var rec Record
 	if err := json.Unmarshal(data, &rec); err != nil || !filepath.IsAbs(rec.Root) || rec.Files == nil {
@@ -301,16 +301,16 @@ func cleanAbs(p string) bool {
 }
 
 // Trust records that a person trusts the workspace at root with these
-// files (name → [Sum]), replacing any earlier record of it. The record is
-// written to a temporary file and renamed, owner-only (0600, in a 0700
-// directory). It records no targets: see [Store.TrustTargets].
+// files (name → [Sum]). It replaces any earlier record of it. The record is
+// written to a temporary file and renamed. It is owner-only: 0600, in a
+// 0700 directory. It records no targets: see [Store.TrustTargets].
 func (s *Store) Trust(root string, files map[string]string) (*Record, error) {
 	return s.TrustTargets(root, files, nil)
 }
 
 // TrustTargets is [Store.Trust] that also records where the files'
-// access.fs rules resolve now ([Record.Targets]): named path → target.
-// A target that is not a clean absolute path is an error.
+// access.fs rules resolve now ([Record.Targets]). It maps named path to
+// target. A target that is not a clean absolute path is an error.
 func (s *Store) TrustTargets(root string, files, targets map[string]string) (*Record, error) {
 	if s.Dir == "" {
 		return nil, errNoDir
@@ -375,9 +375,9 @@ func (s *Store) mkdir() error {
 }
 
 // Revoke removes the record of the workspace at root, and reports whether
-// there was one. The record is kept aside, trusting nothing, so that
-// [Store.Verify] calls its files untrusted rather than new, for
-// [RevokedKeep] or until the workspace's directory is gone: Revoke and
+// there was one. The record is kept aside, trusting nothing. So
+// [Store.Verify] calls its files untrusted rather than new. That lasts for
+// [RevokedKeep] or until the workspace's directory is gone. Revoke and
 // [Store.Trust] prune older ones (prune.go).
 func (s *Store) Revoke(root string) (bool, error) {
 	if s.Dir == "" {
@@ -437,7 +437,7 @@ func (s *Store) List() ([]*Record, error) {
 }
 
 // unwrapPath is the cause of an *fs.PathError without the operation and
-// path, which the message names already.
+// path. The message names them already.
 func unwrapPath(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {

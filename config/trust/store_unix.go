@@ -8,8 +8,8 @@ import (
 	"syscall"
 )
 
-// openNoFollow makes opening a record fail on a symbolic link and not wait
-// for a writer on a FIFO.
+// openNoFollow makes opening a record fail on a symbolic link. It also
+// keeps the open from waiting for a writer on a FIFO.
 const openNoFollow = syscall.O_NOFOLLOW | syscall.O_NONBLOCK
 
 // ownedByUs reports whether fi belongs to the current user.

@@ -1,16 +1,16 @@
 // Package approval keeps the approvals that a face asks for in one request
 // and acts on in the next. One face is the MCP multi round-trip of
-// 2026-07-28: the client answers an input request, then calls again. The
-// other is the page of `toolhost serve --http`: the person confirms, then
-// the page calls again. A [Tickets] value issues one-time tickets, each bound to one
-// tool and its exact arguments, kept by the server:
+// 2026-07-28. The client answers an input request, then calls again. The
+// other is the page of `toolhost serve --http`. The person confirms, then
+// the page calls again. A [Tickets] value issues one-time tickets. Each is
+// bound to one tool and its exact arguments, and kept by the server:
 //
 //	id := tickets.Issue("rm", args)     // sent with the question to the person
 //	ok := tickets.Redeem(id, "rm", args) // true once, for that tool and those arguments
 //
-// A ticket is a random id, not a signed claim: it means something only
-// to the server that issued it, and only once. Nothing a model sends (an
-// argument, an answer, metadata) is a ticket.
+// A ticket is a random id, not a signed claim. It means something only to
+// the server that issued it, and only once. Nothing a model sends is a
+// ticket: not an argument, an answer or metadata.
 package approval
 
 import (
@@ -36,8 +36,9 @@ const (
 //
 // # Trade-offs
 //
-// Kept in memory: a restarted server forgets its tickets (the person is
-// asked again), and so does one that issued more than [Max] in [TTL].
+// Tickets are kept in memory. A restarted server forgets its tickets, and
+// the person is asked again. So does a server that issued more than [Max]
+// in [TTL].
 type Tickets struct {
 	// Now, if set, replaces time.Now (tests).
 	Now func() time.Time
@@ -72,9 +73,9 @@ func (t *Tickets) Issue(tool string, args map[string]any) string {
 	return id
 }
 
-// Redeem reports whether id is a live ticket issued for tool and args,
-// and forgets it: a ticket is good once. A wrong tool or other arguments
-// spend it too, so that nobody can probe it.
+// Redeem reports whether id is a live ticket issued for tool and args. It
+// forgets the ticket: a ticket is good once. A wrong tool or other
+// arguments spend it too. So nobody can probe it.
 func (t *Tickets) Redeem(id, tool string, args map[string]any) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -93,8 +94,8 @@ func (t *Tickets) now() time.Time {
 	return time.Now()
 }
 
-// callHash identifies a call: its tool and its arguments as JSON (map keys
-// sorted; numbers as their digits, json.Number).
+// callHash identifies a call by its tool and its arguments as JSON. Map
+// keys are sorted. Numbers are their digits (json.Number).
 func callHash(tool string, args map[string]any) string {
 	data, err := json.Marshal(args)
 	if err != nil {

@@ -1,8 +1,8 @@
-// Package dupkey finds a key that appears twice in one JSON object, so
-// that a document with two meanings is refused instead of read one way by
-// one program and another way by the next (encoding/json keeps the last
-// value, other decoders the first; an approval prompt or a proxy may show
-// one while the tool runs with the other).
+// Package dupkey finds a key that appears twice in one JSON object. So a
+// document with two meanings is refused. Otherwise one program would read
+// it one way and the next another way. encoding/json keeps the last value,
+// other decoders the first. An approval prompt or a proxy may show one
+// while the tool runs with the other.
 //
 //	if err := dupkey.Check(body); err != nil {
 //		return fmt.Errorf("%v (fix: send each key once)", err) // duplicate key "name" in /params
@@ -11,15 +11,16 @@
 //
 // # Keys
 //
-// Keys are compared as encoding/json reads them: after unescaping, with
-// an invalid escape ("\ud800") or invalid UTF-8 read as U+FFFD, so "a"
-// and "\u0061" are the same key. Case matters: "Name" and "name" are two keys.
+// Keys are compared as encoding/json reads them, after unescaping. An
+// invalid escape ("\ud800") or invalid UTF-8 is read as U+FFFD. So "a"
+// and "\u0061" are the same key. Case matters: "Name" and "name" are two
+// keys.
 //
 // # Invalid input
 //
 // [Check] reports duplicates only. It returns nil for input that is not
-// JSON (or nested deeper than [MaxDepth]) at the point where it stops
-// making sense: the caller's decoder words that error.
+// JSON, or nested deeper than [MaxDepth]. It stops at the point where the
+// input stops making sense. The caller's decoder words that error.
 //
 // Flow: bytes → [Check] → nil, or [*Error] naming the key and its object.
 package dupkey

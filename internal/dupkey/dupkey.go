@@ -17,7 +17,7 @@ const MaxDepth = 10000
 type Error struct {
 	Key string // the key, unescaped
 	// In is the JSON Pointer (RFC 6901) of the object holding the key
-	// twice: "" for the top-level object, "/params/arguments" inside.
+	// twice. It is "" for the top-level object, "/params/arguments" inside.
 	In string
 }
 
@@ -28,10 +28,10 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("duplicate key %q in %s", e.Key, e.In)
 }
 
-// Check returns an [*Error] when an object in data, one JSON value with
-// whitespace around it, holds a key twice. The first such key in the
-// order of the text. It returns nil otherwise, also for data that is not
-// JSON (see the package documentation).
+// Check returns an [*Error] when an object in data holds a key twice. data
+// is one JSON value with whitespace around it. The error names the first
+// such key in the order of the text. Check returns nil otherwise. It does
+// so for data that is not JSON too (see the package documentation).
 func Check(data []byte) error {
 	c := checker{data: data}
 	if _, dup := c.value(); dup != nil {
@@ -48,7 +48,7 @@ func Check(data []byte) error {
 	return nil
 }
 
-// found is a duplicate on its way up: the path to its object is gathered
+// found is a duplicate on its way up. The path to its object is gathered
 // innermost first.
 type found struct {
 	key  string
@@ -74,8 +74,8 @@ func (c *checker) key(k span) []byte {
 	return c.data[k.start:k.end]
 }
 
-// value reads one value, reporting whether it could (false: not JSON
-// here) and the duplicate found in it.
+// value reads one value. It reports whether it could, false when this is
+// not JSON. It returns the duplicate found in it.
 func (c *checker) value() (bool, *found) {
 	c.space()
 	if c.pos >= len(c.data) {
@@ -232,8 +232,8 @@ func (c *checker) elements() (bool, *found) {
 	}
 }
 
-// str reads a string at c.pos (its opening quote) and returns where its
-// raw bytes start (they end before the closing quote, at c.pos-1) and
+// str reads a string at c.pos, its opening quote. It returns where its raw
+// bytes start. They end before the closing quote, at c.pos-1. It reports
 // whether they hold an escape.
 func (c *checker) str() (start int, escaped, ok bool) {
 	start = c.pos + 1

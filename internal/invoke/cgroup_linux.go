@@ -16,11 +16,11 @@ import (
 )
 
 // cgroupHost is what this process found out, once, about per-call
-// cgroups: where it may make them, or why it may not.
+// cgroups. That is where it may make them, or why it may not.
 //
 // A call's cgroup, its leaf, is made as a child of the host's own cgroup
-// v2: the 0:: line of /proc/self/cgroup, under the cgroup2 mount. That is
-// the one place an unprivileged host may own, and as good as any for
+// v2. That is the 0:: line of /proc/self/cgroup, under the cgroup2 mount.
+// It is the one place an unprivileged host may own, and as good as any for
 // root. A systemd user session delegates the user's subtree, and the
 // host's scope is inside it. An SSH session's scope belongs to root. A
 // child of a cgroup holding processes is allowed as long as no controller
@@ -30,10 +30,10 @@ import (
 // allowed too.
 //
 // Leaves that calls left empty are kept open for later calls, at most
-// maxFreeLeaves of them: those of a host that exited stay behind, empty,
-// until the next host started in the same cgroup removes them (or the
-// cgroup itself goes, as a systemd scope's does when its unit ends).
-// Safe for concurrent use.
+// maxFreeLeaves of them. Those of a host that exited stay behind, empty.
+// The next host started in the same cgroup removes them. Or the cgroup
+// itself goes, as a systemd scope's does when its unit ends. Safe for
+// concurrent use.
 type cgroupHost struct {
 	dir    string // the host's own cgroup directory; "" when leaves cannot be made
 	reason string // why not, when dir is ""
@@ -44,20 +44,20 @@ type cgroupHost struct {
 	free []*leaf // empty, their directories open
 }
 
-// maxFreeLeaves bounds the empty leaves kept for later calls: beyond it a
+// maxFreeLeaves bounds the empty leaves kept for later calls. Beyond it a
 // leaf is removed at the end of its call.
 const maxFreeLeaves = 16
 
-// hostCgroup is set once, at the first call (see cgroups), by one caller
-// holding detecting. It is package-level because what it mirrors is: a
-// process's cgroup and what it may do there hold for every caller.
+// hostCgroup is set once, at the first call (see cgroups). One caller
+// holding detecting sets it. It is package-level because what it mirrors
+// is. A process's cgroup and what it may do there hold for every caller.
 var (
 	hostCgroup atomic.Pointer[cgroupHost]
 	detecting  sync.Mutex
 )
 
 // cgroups returns the host's cgroup facts, finding them out at the first
-// call (the calls that start meanwhile wait for them).
+// call. The calls that start meanwhile wait for them.
 func cgroups() *cgroupHost {
 	if h := hostCgroup.Load(); h != nil {
 		return h
@@ -71,8 +71,8 @@ func cgroups() *cgroupHost {
 	return hostCgroup.Load()
 }
 
-// disableCgroups turns per-call cgroups off for the rest of the process:
-// calls then rely on the process group and the token scan alone.
+// disableCgroups turns per-call cgroups off for the rest of the process.
+// Calls then rely on the process group and the token scan alone.
 func disableCgroups(reason string) {
 	if old := hostCgroup.Swap(&cgroupHost{reason: reason}); old != nil {
 		old.mu.Lock()
@@ -111,7 +111,7 @@ func (h *cgroupHost) put(l *leaf) {
 	l.remove()
 }
 
-// detectCgroup finds the host's cgroup v2 directory and checks that it can
+// detectCgroup finds the host's cgroup v2 directory. It checks that it can
 // make a leaf there that has cgroup.kill (Linux 5.14).
 func detectCgroup() *cgroupHost {
 	path, err := cgroupPath("/proc/self/cgroup")
@@ -136,9 +136,9 @@ func detectCgroup() *cgroupHost {
 	return h
 }
 
-// leafPrefix is the start of the names of the leaves of the host pid in
-// the pid namespace ns (the inode of /proc/self/ns/pid, 0 when unknown):
-// "toolhost-NS-PID-". A leaf's name ends with its number.
+// leafPrefix is the start of the names of the host pid's leaves:
+// "toolhost-NS-PID-". ns is the pid namespace, the inode of
+// /proc/self/ns/pid, 0 when unknown. A leaf's name ends with its number.
 func leafPrefix(ns uint64, pid int) string {
 	return "toolhost-" + strconv.FormatUint(ns, 10) + "-" + strconv.Itoa(pid) + "-"
 }
@@ -160,12 +160,12 @@ func pidNamespace() uint64 {
 }
 
 // staleLeaf reports whether the leaf name in the host's cgroup is one a
-// host that exited left, and whether what runs in it may be killed. A
-// leaf of this pid namespace (ns, not 0) whose host's pid no longer runs
-// is killed. One of an older toolhost ("toolhost-PID-N", no namespace)
-// or of another namespace, whose pid means nothing here, is only removed
-// when empty, and the latter only when its pid is not running here
-// either.
+// host that exited left. It reports whether what runs in it may be killed.
+// A leaf of this pid namespace (ns, not 0) whose host's pid no longer runs
+// is killed. Some leaves are only removed when empty. They are those of an
+// older toolhost ("toolhost-PID-N", no namespace) or of another namespace,
+// whose pid means nothing here. A leaf of another namespace is removed
+// only when its pid is not running here either.
 func staleLeaf(name string, ns uint64) (stale, kill bool) {
 	rest, ok := strings.CutPrefix(name, "toolhost-")
 	f := strings.Split(rest, "-")
@@ -184,12 +184,12 @@ func staleLeaf(name string, ns uint64) (stale, kill bool) {
 }
 
 // removeStale ends what hosts that exited left in dir (see staleLeaf).
-// A host killed with SIGKILL could not end its calls, so whatever still
-// runs in its leaves (a sandboxed tool, which has no parent-death signal,
-// or any tool's descendant) is killed now, whole (cgroup.kill), and each
-// leaf is removed once empty, in the background. It runs once, when the
-// next host in the same cgroup first needs a leaf (or at its start, see
-// [EnableSubreaper]).
+// A host killed with SIGKILL could not end its calls. So whatever still
+// runs in its leaves is killed now, whole (cgroup.kill). That may be a
+// sandboxed tool, which has no parent-death signal, or any tool's
+// descendant. Each leaf is removed once empty, in the background. It runs
+// once, when the next host in the same cgroup first needs a leaf. Or it
+// runs at that host's start, see [EnableSubreaper].
 func removeStale(dir string) {
 	d, err := os.Open(dir)
 	if err != nil {
@@ -218,8 +218,8 @@ func removeStale(dir string) {
 // next host.
 const staleDrain = 5 * time.Second
 
-// removeKilled removes the cgroups dirs once each is empty, or at the
-// deadline those that are.
+// removeKilled removes the cgroups dirs once each is empty. At the
+// deadline it removes those that are.
 func removeKilled(dirs []string, deadline time.Time) {
 	for pause := time.Millisecond; len(dirs) > 0; pause = min(2*pause, 100*time.Millisecond) {
 		left := dirs[:0]
@@ -252,9 +252,9 @@ func ownCgroup(cgroupFile, mountinfoFile string) (string, error) {
 const cgroup2Magic = 0x63677270
 
 // standardCgroupDir returns the directory of cgroup path where cgroup2 is
-// mounted whole in the usual places: /sys/fs/cgroup (cgroup v2 alone) or
-// /sys/fs/cgroup/unified (hybrid). It costs a statfs and a stat. Reading
-// mountinfo costs ten times more (0.13 ms). ok is false when
+// mounted whole in the usual places. They are /sys/fs/cgroup (cgroup v2
+// alone) or /sys/fs/cgroup/unified (hybrid). It costs a statfs and a stat.
+// Reading mountinfo costs ten times more (0.13 ms). ok is false when
 // neither holds it.
 func standardCgroupDir(path string) (dir string, ok bool) {
 	for _, mnt := range []string{"/sys/fs/cgroup", "/sys/fs/cgroup/unified"} {
@@ -364,8 +364,8 @@ func (h *cgroupHost) newLeaf() (*leaf, error) {
 	}
 }
 
-// newCallLeaf returns an empty cgroup for one call, or nil where the
-// host may not make one (then it never tries again).
+// newCallLeaf returns an empty cgroup for one call. It returns nil where
+// the host may not make one. It then never tries again.
 func newCallLeaf() *leaf {
 	h := cgroups()
 	if h.dir == "" {
@@ -386,8 +386,8 @@ func (l *leaf) attach(cmd *exec.Cmd) {
 	cmd.SysProcAttr.UseCgroupFD, cmd.SysProcAttr.CgroupFD = true, l.fd
 }
 
-// remove closes l and removes its directory, which the kernel allows
-// only once no process is left in it. A nil l does nothing.
+// remove closes l and removes its directory. The kernel allows that only
+// once no process is left in it. A nil l does nothing.
 func (l *leaf) remove() {
 	if l != nil {
 		_ = syscall.Close(l.fd)
@@ -396,9 +396,9 @@ func (l *leaf) remove() {
 	}
 }
 
-// removeCgroup removes the cgroup dir and the empty cgroups below it,
-// which a tool may have made (a toolhost run as a tool keeps its calls'
-// cgroups in its own). A cgroup holding a process stays.
+// removeCgroup removes the cgroup dir and the empty cgroups below it. A
+// tool may have made those. A toolhost run as a tool keeps its calls'
+// cgroups in its own. A cgroup holding a process stays.
 func removeCgroup(dir string) {
 	if err := syscall.Rmdir(dir); err != syscall.EBUSY && err != syscall.ENOTEMPTY {
 		return
@@ -417,23 +417,23 @@ func removeCgroup(dir string) {
 	_ = syscall.Rmdir(dir)
 }
 
-// kill kills every process in l at once (cgroup.kill: SIGKILL to each,
-// without a race with fork). A nil l does nothing.
+// kill kills every process in l at once. cgroup.kill sends SIGKILL to
+// each, without a race with fork. A nil l does nothing.
 func (l *leaf) kill() {
 	if l != nil {
 		_ = writeControl(l.dir+"/cgroup.kill", "1")
 	}
 }
 
-// end ends whatever of a call still runs, once its first process was
-// waited for and its group killed: everything in l (cgroup.kill). It
-// waits, at most drain, for those processes to exit (reaping the ones
-// re-parented to the host when it is a subreaper), then keeps l, empty,
-// for a later call. With a subreaper it also runs the token scan, which
-// reaps orphans that exited by themselves and ends what moved out of the
-// cgroup but kept the token. Without one the cgroup is the whole check
-// (the scan reads every process's environ). With l nil (no cgroup) it is
-// the token scan alone.
+// end ends whatever of a call still runs. Its first process was waited for
+// and its group killed. end kills everything in l (cgroup.kill). It waits,
+// at most drain, for those processes to exit. When the host is a
+// subreaper it reaps the ones re-parented to it. It then keeps l, empty,
+// for a later call. With a subreaper it also runs the token scan. The scan
+// reaps orphans that exited by themselves. It ends what moved out of the
+// cgroup but kept the token. Without a subreaper the cgroup is the whole
+// check, as the scan reads every process's environ. With l nil (no cgroup)
+// it is the token scan alone.
 func (l *leaf) end(token string, drain time.Duration) {
 	if l == nil {
 		endEscaped(token)
@@ -450,10 +450,10 @@ func (l *leaf) end(token string, drain time.Duration) {
 		}
 		reapKilled(pids, deadline)
 		l.waitEmpty(deadline)
-		// Never reused: on Linux 6.18 every process cloned (clone3
+		// Never reused. On Linux 6.18 every process cloned (clone3
 		// CLONE_INTO_CGROUP) into a cgroup whose cgroup.kill was ever
-		// written is killed at birth, even when the cgroup was empty then
-		// (tried; TestRunAfterKilledLeaf fails when such a leaf is kept).
+		// written is killed at birth. That holds even when the cgroup was
+		// empty then. TestRunAfterKilledLeaf fails when such a leaf is kept.
 		l.once = true
 	}
 	if err != nil || l.once {
@@ -466,8 +466,8 @@ func (l *leaf) end(token string, drain time.Duration) {
 	}
 }
 
-// populated reports whether a process is in l (or below), from its
-// cgroup.events: read again from its start, the kernel writes it anew.
+// populated reports whether a process is in l or below. It reads l's
+// cgroup.events from its start, as the kernel writes it anew.
 func (l *leaf) populated() (bool, error) {
 	var b [128]byte
 	n, err := syscall.Pread(l.events, b[:], 0)
@@ -477,8 +477,8 @@ func (l *leaf) populated() (bool, error) {
 	return eventsPopulated(b[:n]), nil
 }
 
-// eventsPopulated reads a cgroup.events file: "populated 1" when a
-// process is in the cgroup or below.
+// eventsPopulated reads a cgroup.events file. It holds "populated 1" when
+// a process is in the cgroup or below.
 func eventsPopulated(events []byte) bool {
 	return !bytes.HasPrefix(events, []byte("populated 0")) && !bytes.Contains(events, []byte("\npopulated 0"))
 }
@@ -517,10 +517,11 @@ func (l *leaf) waitEmpty(deadline time.Time) {
 }
 
 // reapKilled reaps the killed processes pids as they exit, when the host
-// is a subreaper: each was in a call's cgroup, below the child Run waited
-// for. So each ends as a zombie child of the host (re-parented to it when
-// its parent exits), unless another call's cleanup reaps it first. It
-// gives up at deadline. Without a subreaper init reaps them.
+// is a subreaper. Each was in a call's cgroup, below the child Run waited
+// for. So each ends as a zombie child of the host. It was re-parented to
+// the host when its parent exited. Another call's cleanup may reap it
+// first. reapKilled gives up at deadline. Without a subreaper init reaps
+// them.
 func reapKilled(pids []int, deadline time.Time) {
 	r := adopted.Load()
 	if r == nil {

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Per-call cgroups are Linux's: elsewhere a call is followed by its
+// Per-call cgroups are Linux's. Elsewhere a call is followed by its
 // process group alone.
 
 // cgroupHost is never made here.

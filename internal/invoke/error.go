@@ -13,11 +13,12 @@ import (
 // wrapped in an [*Error]. Test with errors.Is. They are package toolerr's,
 // shared with every source of tools (catalog.ErrTimeout is ErrTimeout).
 var (
-	// ErrNotFound: the executable (or its working directory, or the
-	// interpreter on its #! line) does not exist.
+	// ErrNotFound: the executable does not exist. Nor may its working
+	// directory, or the interpreter on its #! line.
 	ErrNotFound = toolerr.ErrNotFound
-	// ErrNotExecutable: the file exists but cannot be executed (no x bit, a
-	// directory, no #! line or built for another machine).
+	// ErrNotExecutable: the file exists but cannot be executed. It may lack
+	// the x bit, be a directory, lack a #! line or be built for another
+	// machine.
 	ErrNotExecutable = toolerr.ErrNotExecutable
 	// ErrTimeout: the context's deadline passed. The process group was killed.
 	ErrTimeout = toolerr.ErrTimeout
@@ -25,13 +26,13 @@ var (
 	ErrOutputTooLarge = toolerr.ErrOutputTooLarge
 )
 
-// Error reports a tool process that gave no usable answer: the cause, what
-// the user can do about it, and the tail of the process's stderr. Its
-// message is one line:
+// Error reports a tool process that gave no usable answer. It holds the
+// cause, what the user can do about it, and the tail of the process's
+// stderr. Its message is one line:
 //
 //	run "bin/x": schema: tool failed: exit status 3: stderr: panic: boom
 //
-// The fix is not part of the message: faces show it on its own line.
+// The fix is not part of the message. Faces show it on its own line.
 type Error struct {
 	Command  string      // the command as configured, tokens joined by spaces
 	Action   tool.Action // the request's action
@@ -63,8 +64,8 @@ func (e *Error) Error() string {
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 
-// StderrTail returns the last lines of stderr (at most 8 lines and 2 KiB),
-// or "" when there were none.
+// StderrTail returns the last lines of stderr, at most 8 lines and 2 KiB.
+// It returns "" when there were none.
 func (e *Error) StderrTail() string {
 	return LastLines(e.Stderr, stderrLines, stderrMessageBytes)
 }
@@ -84,7 +85,7 @@ func OneLine(s string) string {
 	return strings.Join(lines, " | ")
 }
 
-// fixError is a cause that knows its fix; fail moves the fix into
+// fixError is a cause that knows its fix. fail moves the fix into
 // [Error.Fix].
 type fixError struct {
 	err error
@@ -97,8 +98,8 @@ func (e *fixError) Unwrap() error { return e.err }
 // withFix returns err with its fix attached.
 func withFix(err error, fix string) error { return &fixError{err: err, fix: fix} }
 
-// LastLines returns at most n trimmed last lines of b, at most max bytes,
-// prefixed by "…" when something was cut, with invalid UTF-8 dropped.
+// LastLines returns at most n trimmed last lines of b, at most max bytes.
+// They start with "…" when something was cut. Invalid UTF-8 is dropped.
 func LastLines(b []byte, n, max int) string {
 	b = bytes.TrimSpace(b)
 	start := len(b)

@@ -8,51 +8,51 @@ import (
 	"sync/atomic"
 )
 
-// CallEnv is the variable that marks every process of one [Run]: the
-// child gets CallEnv=TOKEN, a token new for each run, and its descendants
+// CallEnv is the variable that marks every process of one [Run]. The child
+// gets CallEnv=TOKEN, a token new for each run, and its descendants
 // inherit it. When Run returns, every process of the same user still
-// carrying the token is killed (Linux; see [EnableSubreaper]). So a tool
+// carrying the token is killed (Linux, see [EnableSubreaper]). So a tool
 // that daemonizes out of its process group (fork, setsid, fork) does not
-// outlive its call. Tokens differ between runs, so ending one run never
+// outlive its call. Tokens differ between runs. So ending one run never
 // touches the processes of another, however many run at once. A process
-// that clears its environment drops the token: only a run's cgroup
-// (Linux, where the host may make one) ends that one.
+// that clears its environment drops the token. Only a run's cgroup ends
+// that one. That is on Linux, where the host may make one.
 const CallEnv = "TOOLHOST_CALL"
 
-// newToken returns a fresh call token, 32 hex digits: the host's own 64
-// random bits ([hostToken]), then 64 random bits of the call's.
+// newToken returns a fresh call token, 32 hex digits. The host's own 64
+// random bits ([hostToken]) come first, then 64 random bits of the call's.
 func newToken() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go ≥ 1.24)
 	return hostToken + hex.EncodeToString(b[:])
 }
 
-// hostToken starts every call token of this process, so that the
-// watchdog (watchdog_linux.go) finds every process of the host's calls
-// once the host is gone. It is package-level because what it names is:
-// the process.
+// hostToken starts every call token of this process. So the watchdog
+// (watchdog_linux.go) finds every process of the host's calls once the
+// host is gone. It is package-level because what it names is: the
+// process.
 var hostToken = func() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
 }()
 
-// subreaper is the process-wide state of [EnableSubreaper]: the children
-// os/exec is waiting for, which the host must never reap itself.
+// subreaper is the process-wide state of [EnableSubreaper]. It holds the
+// children os/exec is waiting for, which the host must never reap itself.
 //
-// Run registers the process it starts while holding mu for reading, so
+// Run registers the process it starts while holding mu for reading. So
 // the reaper, holding mu for writing, sees every live Run's child in
-// leaders: any other dead child is an adopted orphan it may reap.
+// leaders. Any other dead child is an adopted orphan it may reap.
 type subreaper struct {
 	mu      sync.RWMutex
 	leaders sync.Map // pid → struct{}: started by Run, waited for by os/exec
 }
 
 // adopted is set once by EnableSubreaper. It is package-level because what
-// it mirrors is: a process is a subreaper or not, for every caller.
+// it mirrors is. A process is a subreaper or not, for every caller.
 var adopted atomic.Pointer[subreaper]
 
-// start starts cmd and, when the host is a subreaper, registers it so that
+// start starts cmd. When the host is a subreaper it registers cmd. So
 // reaping orphans never takes os/exec's own child.
 func start(cmd *exec.Cmd) error {
 	r := adopted.Load()

@@ -16,17 +16,19 @@ const prSetChildSubreaper = 36
 // prctl(PR_SET_CHILD_SUBREAPER)). A process orphaned below it, such as a
 // tool's daemon whose parent exited, is re-parented to it rather than to
 // init. [Run] then kills and reaps the ones carrying its token. It also
-// reaps adopted orphans that exited by themselves. So none is left as a zombie.
+// reaps adopted orphans that exited by themselves. So none is left as a
+// zombie.
 //
-// Call it once, at start, before any process is started, and only in a
-// program whose child processes are all started by [Run], such as the
+// Call it once, at start, before any process is started. Call it only in
+// a program whose child processes are all started by [Run], such as the
 // toolhost command. Reaping adopted orphans waits for children Run did not
 // start. That would steal the exit status of a child the program started
 // itself. Without it Run still kills what its tools leave behind (found
 // by [CallEnv]), and init reaps those. A host that called it also starts
-// a watchdog (watchdog_linux.go) with its first long-lived process, or
-// once a call has run 100 ms. The watchdog ends what the host leaves
-// running if it is killed. It returns an error on other systems.
+// a watchdog (watchdog_linux.go). It starts with the host's first
+// long-lived process, or once a call has run 100 ms. The watchdog ends
+// what the host leaves running if it is killed. EnableSubreaper returns an
+// error on other systems.
 func EnableSubreaper() error {
 	if adopted.Load() != nil {
 		return nil
@@ -45,20 +47,21 @@ func prctl(option, arg uintptr) error {
 	return nil
 }
 
-// maxEndRounds bounds the scans of endEscaped: each round kills what the
+// maxEndRounds bounds the scans of endEscaped. Each round kills what the
 // last one found, and a process killed can have forked just before.
 const maxEndRounds = 4
 
-// endEscaped kills every process whose environment carries CallEnv=token:
-// what a run left behind, in its group or escaped from it.
+// endEscaped kills every process whose environment carries CallEnv=token.
+// That is what a run left behind, in its group or escaped from it.
 //
-// When the host is a subreaper (the toolhost command), whatever escaped is
-// below one of its own children: a process whose parent died is
-// re-parented to the host. So only the host's children that no Run waits
-// for, and their descendants, are read (/proc/self/task/*/children and one
-// environ each) — a cost independent of how many processes the machine
-// runs. Otherwise every process whose environ this process may read is
-// scanned (/proc/*/environ: its user's; all, for root).
+// The host may be a subreaper, as the toolhost command is. Whatever
+// escaped is then below one of its own children. A process whose parent
+// died is re-parented to the host. So only the host's children that no Run
+// waits for, and their descendants, are read. That is
+// /proc/self/task/*/children and one environ each. The cost does not
+// depend on how many processes the machine runs. Otherwise every process
+// whose environ this process may read is scanned (/proc/*/environ). That
+// is its user's, or all for root.
 func endEscaped(token string) {
 	marker := []byte(CallEnv + "=" + token + "\x00")
 	self := os.Getpid()
@@ -70,7 +73,7 @@ func endEscaped(token string) {
 	var buf []byte // made when a child is to be read: most runs leave none
 	for range maxEndRounds {
 		// An orphan is re-parented to the subreaper's first live thread,
-		// its main thread (Linux find_new_reaper): one file lists them all.
+		// its main thread (Linux find_new_reaper). One file lists them all.
 		// Run's own children may sit under other threads. They are skipped.
 		kids, ok := childrenFile(strconv.Itoa(self) + "/task/" + strconv.Itoa(self))
 		if !ok { // no /proc/PID/task/TID/children: scan instead
@@ -126,8 +129,8 @@ func killTree(name string, marker, buf []byte) []byte {
 }
 
 // childrenOf lists the children of the threads under /proc/TASKDIR
-// (PID/task), from their children files. ok is false when the kernel has
-// none (CONFIG_PROC_CHILDREN).
+// (PID/task). It reads their children files. ok is false when the kernel
+// has none (CONFIG_PROC_CHILDREN).
 func childrenOf(taskDir string) (pids []int, ok bool) {
 	d, err := os.Open("/proc/" + taskDir)
 	if err != nil {
@@ -161,7 +164,7 @@ func childrenFile(task string) (pids []int, ok bool) {
 	return pids, true
 }
 
-// taskExists reports whether /proc/TASK exists, telling a thread that
+// taskExists reports whether /proc/TASK exists. It tells a thread that
 // ended from a kernel without children files.
 func taskExists(task string) bool {
 	_, err := os.Stat("/proc/" + task)
@@ -173,8 +176,8 @@ func hasMarker(environ, marker []byte) bool {
 	return bytes.HasPrefix(environ, marker) || bytes.Contains(environ, append([]byte{0}, marker...))
 }
 
-// endEscapedScan is endEscaped without a subreaper: it scans every
-// process's environ, killing those that carry marker (init reaps them).
+// endEscapedScan is endEscaped without a subreaper. It scans every
+// process's environ and kills those that carry marker. Init reaps them.
 func endEscapedScan(marker []byte, self int) {
 	for range maxEndRounds {
 		found, _ := scanProc(marker, self, false)
@@ -204,8 +207,8 @@ func (r *subreaper) reap(pids []int) {
 }
 
 // reapZombie reaps the dead child pid. A multi-threaded process's leader
-// shows "Z" as soon as it exits but cannot be waited for until its other
-// threads have exited too (the kernel's delay_group_leader): wait4 with
+// shows "Z" as soon as it exits. It cannot be waited for until its other
+// threads have exited too (the kernel's delay_group_leader). wait4 with
 // WNOHANG then returns 0. So it is asked again for up to ~200 ms.
 func reapZombie(pid int) {
 	for range 200 {
@@ -220,11 +223,12 @@ func reapZombie(pid int) {
 // procEntry is a process found by scanProc.
 type procEntry struct{ pid, ppid int }
 
-// scanProc lists the processes (other than self) whose environ holds
-// marker and, with children, the zombie children of self. It reads one
-// file per process, /proc/PID/environ (a process of another user fails
-// at once unless the host is root), and /proc/PID/stat only for a match
-// or, with children, for an environ empty or unreadable, as a zombie's is.
+// scanProc lists the processes other than self whose environ holds
+// marker. With children, it also lists the zombie children of self. It
+// reads one file per process, /proc/PID/environ. A process of another user
+// fails at once unless the host is root. It reads /proc/PID/stat only for
+// a match. With children it also reads it for an environ empty or
+// unreadable, as a zombie's is.
 func scanProc(marker []byte, self int, children bool) (found []procEntry, zombies []int) {
 	d, err := os.Open("/proc")
 	if err != nil {
@@ -276,7 +280,7 @@ func procStat(name string) (state byte, ppid int) {
 }
 
 // readAll reads file into buf, growing it as needed. It uses the system
-// calls directly: os.Open would also try to register the file with the
+// calls directly. os.Open would also try to register the file with the
 // poller, for every process scanned.
 func readAll(file string, buf []byte) ([]byte, error) {
 	fd, err := syscall.Open(file, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)

@@ -7,8 +7,8 @@ import (
 	"runtime"
 )
 
-// EnableSubreaper is Linux only: elsewhere it returns an error, and Run
-// ends only the process group of a call (what escapes it is not found).
+// EnableSubreaper is Linux only. Elsewhere it returns an error, and Run
+// ends only the process group of a call. What escapes it is not found.
 func EnableSubreaper() error {
 	return errors.New("invoke: a child subreaper needs Linux, not " + runtime.GOOS)
 }

@@ -8,22 +8,22 @@ import (
 )
 
 // closeInherited marks every descriptor of this process from 3 up
-// close-on-exec, before a process starts: a tool gets its standard
+// close-on-exec, before a process starts. A tool gets its standard
 // streams and what the host gives it on purpose, nothing else. Go opens
-// its own files close-on-exec, but not those it inherited: a secret file
-// or a terminal that toolhost's parent left open without the flag would
-// otherwise reach every tool (os/exec closes nothing). The streams the
-// spawner passes are dup'd onto 0, 1 and 2 in the child, which clears the
-// flag there. So they still reach it.
+// its own files close-on-exec, but not those it inherited. toolhost's
+// parent may leave a secret file or a terminal open without the flag. It
+// would otherwise reach every tool, as os/exec closes nothing. The
+// spawner dups the streams it passes onto 0, 1 and 2 in the child. That
+// clears the flag there. So they still reach it.
 //
-// It runs before every start, not once, because a descriptor can come
-// later (a library opening one without the flag). On Linux 5.11 and
-// later it is one close_range(2) call. Elsewhere each open descriptor is
-// marked in turn.
+// It runs before every start, not once. A descriptor can come later, from
+// a library opening one without the flag. On Linux 5.11 and later it is
+// one close_range(2) call. Elsewhere each open descriptor is marked in
+// turn.
 //
-// An embedding program that starts processes itself with raw fork and
-// exec, counting on a descriptor being inherited without the flag, must
-// clear the flag in the child (os/exec's ExtraFiles does).
+// An embedding program may start processes itself with raw fork and exec.
+// If it counts on a descriptor being inherited without the flag, it must
+// clear the flag in the child. os/exec's ExtraFiles does.
 func closeInherited() {
 	if !noCloseRange.Load() {
 		if err := closeRangeCloexec(3); err == nil {
@@ -38,8 +38,8 @@ func closeInherited() {
 // CLOSE_RANGE_CLOEXEC). So every later start marks each descriptor.
 var noCloseRange atomic.Bool
 
-// markEach sets close-on-exec on each open descriptor from 3 up, as
-// /proc/self/fd (or /dev/fd) lists them.
+// markEach sets close-on-exec on each open descriptor from 3 up. It takes
+// them as /proc/self/fd (or /dev/fd) lists them.
 func markEach() {
 	for _, dir := range []string{"/proc/self/fd", "/dev/fd"} {
 		d, err := os.Open(dir)

@@ -6,9 +6,9 @@ import (
 	"strings"
 )
 
-// ErrNULValue: a templated value holds a NUL byte, which no argv element
-// can carry (the kernel reads each as a C string). A [*NULError] names the
-// argument.
+// ErrNULValue: a templated value holds a NUL byte. No argv element can
+// carry one, as the kernel reads each as a C string. A [*NULError] names
+// the argument.
 var ErrNULValue = errors.New("value holds a NUL byte, which a command-line argument cannot carry")
 
 // NULError reports a templated value refused because it holds a NUL byte.

@@ -8,15 +8,15 @@ import (
 	"strings"
 )
 
-// ErrOptionValue: a templated value would start an argv element (or, in a
-// shell command, a word) with "-", where the program would read it as an
+// ErrOptionValue: a templated value would start an argv element with "-".
+// In a shell command, that is a word. The program would read it as an
 // option the entry did not ask for. An [*OptionError] names the argument.
 var ErrOptionValue = errors.New("value would be read as an option")
 
 // OptionError reports a templated value refused because it starts with
 // "-" where it would begin an argv element. It matches [ErrOptionValue]
-// for errors.Is. A caller serving a model turns it into an error outcome:
-// the model chose the value and can choose another.
+// for errors.Is. A caller serving a model turns it into an error outcome.
+// The model chose the value and can choose another.
 type OptionError struct {
 	Argument string // the argument at fault, "x" for {{tool.arguments.x}}; "" for other templates
 	Template string // the template as written, "{{tool.arguments.x}}"
@@ -56,9 +56,9 @@ func (e *OptionError) Is(target error) bool { return target == ErrOptionValue }
 // checkOptions refuses a value that would start an argv element (a shell
 // word) with "-". That is the first non-empty value of an element whose
 // templates come before any literal byte. It is allowed when a literal
-// "--" precedes it in the same command, or spec.AllowOption names its
-// argument. JP's {{context}}
-// and {{tool}} are JSON objects. So they never start with "-".
+// "--" precedes it in the same command. It is also allowed when
+// spec.AllowOption names its argument. JP's {{context}} and {{tool}} are
+// JSON objects. So they never start with "-".
 func checkOptions(spec *Spec, ts []Template, values []string) error {
 	decided := -1 // the last element whose first byte is known
 	for i, t := range ts {

@@ -4,6 +4,6 @@ package invoke
 
 import "syscall"
 
-// dieWithHost does nothing where there is no parent-death signal: a
+// dieWithHost does nothing where there is no parent-death signal. A
 // killed host leaves its tools running there.
 func dieWithHost(*syscall.SysProcAttr) {}

@@ -16,17 +16,18 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// Process is a long-lived process: a tool started by [Start] in
-// long-lived mode (package tool, "Long-lived mode"), which reads requests,
-// one a line, as they are written with [Process.Write], its stdout lines
-// going to the function given to Start. Or a process started by [Open],
-// whose stdin and stdout the caller speaks over itself (an MCP stdio
-// server). It runs in a process group of its own, with a [CallEnv] token
-// of its own, until [Process.Close], [Process.Stop] or [Process.Kill].
-// When it exits, nothing of its group is left running (nor, on Linux,
-// anything in its cgroup v2, where the host may make one, or that carries
-// its token). Multiplexing calls over it is the caller's business. Safe
-// for concurrent use.
+// Process is a long-lived process. It may be a tool started by [Start] in
+// long-lived mode (package tool, "Long-lived mode"). Such a tool reads
+// requests, one a line, as they are written with [Process.Write]. Its
+// stdout lines go to the function given to Start. Or it is a process
+// started by [Open], whose stdin and stdout the caller speaks over itself
+// (an MCP stdio server). It runs in a process group of its own, with a
+// [CallEnv] token of its own. It runs until [Process.Close],
+// [Process.Stop] or [Process.Kill]. When it exits, nothing of its group is
+// left running. On Linux nothing is left in its cgroup v2 either, where
+// the host may make one. Nor is anything that carries its token.
+// Multiplexing calls over it is the caller's business. Safe for
+// concurrent use.
 type Process struct {
 	cmd     *exec.Cmd
 	pgid    int
@@ -47,25 +48,26 @@ type Process struct {
 }
 
 // Start starts spec's command as a long-lived process, for requests like
-// req, with [tool.LongLivedEnv]=1 in its environment. req's context.root
-// is the working directory's base. Templates are rendered from req, so a
+// req. Its environment holds [tool.LongLivedEnv]=1. req's context.root
+// is the working directory's base. Templates are rendered from req. So a
 // caller pools only commands without templates. onLine is called with
-// each line of stdout, without the newline, in order, from one goroutine.
-// The slice is only valid during the call. A line longer than Spec.MaxStdout
-// kills the process group ([Process.Err] then wraps [ErrOutputTooLarge]).
-// Errors are those of [Run] before anything runs.
+// each line of stdout, without the newline. The calls come in order, from
+// one goroutine. The slice is only valid during the call. A line longer
+// than Spec.MaxStdout kills the process group. [Process.Err] then wraps
+// [ErrOutputTooLarge]. Errors are those of [Run] before anything runs.
 func Start(spec *Spec, req *tool.Request, onLine func([]byte)) (*Process, error) {
 	return startProcess(spec, req, false, onLine)
 }
 
 // Open starts spec's command as a long-lived process whose stdin and
-// stdout the caller speaks over ([Process.Write], [Process.Stdout]): an
-// MCP stdio server. Its tokens are argv as they are (no templates are
-// rendered), root is the workspace root (its working directory unless
-// Spec.Dir says otherwise, and what its sandbox grants); MaxStdout and
-// OnLine do not apply. It starts as [Run] and [Start] do, through the
-// same spawner: same environment rules, descriptors, sandbox, cgroup and
-// stop order. Errors are an [*Error] as Run's before anything runs.
+// stdout the caller speaks over ([Process.Write], [Process.Stdout]). That
+// is an MCP stdio server. Its tokens are argv as they are. No templates
+// are rendered. root is the workspace root. It is the working directory
+// unless Spec.Dir says otherwise, and what its sandbox grants. MaxStdout
+// and OnLine do not apply. It starts as [Run] and [Start] do, through the
+// same spawner. The environment rules, descriptors, sandbox, cgroup and
+// stop order are the same. Errors are an [*Error] as Run's before
+// anything runs.
 func Open(spec *Spec, root string) (*Process, error) {
 	return startProcess(spec, &tool.Request{Protocol: tool.Version, Context: tool.Context{Root: root}}, true, nil)
 }
@@ -235,9 +237,9 @@ func (w lockedWriter) Close() error {
 	return w.p.stdin.Close()
 }
 
-// Kill kills the process group at once (SIGKILL), and on Linux every
-// process in the process's cgroup. The caller sent the polite request
-// first (a cancel message, or the end of stdin).
+// Kill kills the process group at once (SIGKILL). On Linux it kills every
+// process in the process's cgroup too. The caller sent the polite request
+// first: a cancel message, or the end of stdin.
 func (p *Process) Kill() {
 	_ = signalGroup(p.pgid, syscall.SIGKILL)
 	p.box.kill()
@@ -249,15 +251,16 @@ func (p *Process) Pid() int { return p.pgid }
 // Done is closed once the process has exited and its stdout was read.
 func (p *Process) Done() <-chan struct{} { return p.done }
 
-// Exit returns the exit status of a process that is done: the code (-1
-// when killed by a signal) and its description ("exit status 3").
+// Exit returns the exit status of a process that is done. That is the
+// code (-1 when killed by a signal) and its description ("exit status 3").
 func (p *Process) Exit() (code int, status string) {
 	<-p.done
 	return p.exitCode, p.status
 }
 
 // Err returns why a done process is of no more use, as [Run] would
-// report it: ErrOutputTooLarge after an overlong stdout line, else nil.
+// report it. That is ErrOutputTooLarge after an overlong stdout line, else
+// nil.
 func (p *Process) Err() error {
 	<-p.done
 	if p.tooLarge {
@@ -268,13 +271,14 @@ func (p *Process) Err() error {
 	return nil
 }
 
-// StderrTail returns the last bytes (at most MaxStderrTail) the process
-// wrote on stderr so far.
+// StderrTail returns the last bytes the process wrote on stderr so far, at
+// most MaxStderrTail.
 func (p *Process) StderrTail() []byte { return p.stderr.Bytes() }
 
 // ContextError is the cause [Run] reports for a call whose ctx is done,
-// and the fix: wrapping [ErrTimeout] with the timeout for a deadline
-// (start is when the call began), the context's cause otherwise.
+// and the fix. For a deadline the cause wraps [ErrTimeout] with the
+// timeout. start is when the call began. Otherwise it is the context's
+// cause.
 func ContextError(ctx context.Context, start time.Time) (cause error, fix string) {
 	err := contextError(ctx, start)
 	if f, ok := err.(*fixError); ok {

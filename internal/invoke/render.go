@@ -12,25 +12,26 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// Render renders the JP argv templates in tokens (docs/protocol.md) for req and
-// returns the new argv. Tokens without "{{" are passed unchanged. Each
+// Render renders the JP argv templates in tokens (docs/protocol.md) for req.
+// It returns the new argv. Tokens without "{{" are passed unchanged. Each
 // other token is rendered on its own. So a template never splits or joins
 // argv elements:
 //
 //   - {{context}} and {{tool}} become the compact JSON of the request's
-//     context and tool objects, exactly as written on stdin ({{tool}} is
-//     null for a schema request).
+//     context and tool objects, exactly as written on stdin. {{tool}} is
+//     null for a schema request.
 //   - {{context.root}}, {{tool.name}}, {{tool.arguments.x}},
-//     {{tool.arguments.a.b}}, {{tool.arguments.list.0}} walk into them: a
-//     string, number or boolean renders bare, an object or array as compact
-//     JSON, and a missing value as null.
+//     {{tool.arguments.a.b}}, {{tool.arguments.list.0}} walk into them. A
+//     string, number or boolean renders bare. An object or array renders
+//     as compact JSON, and a missing value as null.
 //
-// Blanks inside the braces are allowed ({{ tool.arguments.x }}). An
-// unclosed "{{", an empty template, an empty path segment or a root other
-// than context and tool is an error naming the token.
+// Blanks inside the braces are allowed ({{ tool.arguments.x }}). Some
+// templates are an error naming the token. They are an unclosed "{{", an
+// empty template, an empty path segment, or a root other than context and
+// tool.
 //
-// Render applies no policy: [Run] also refuses values that would start an
-// argv element with "-" ([ErrOptionValue]), and runs shell commands with
+// Render applies no policy. [Run] also refuses values that would start an
+// argv element with "-" ([ErrOptionValue]). It runs shell commands with
 // the values as positional parameters.
 func Render(tokens []string, req *tool.Request) ([]string, error) {
 	ts, err := Templates(tokens, false)
@@ -61,10 +62,10 @@ const shellName = "sh"
 
 // commandLine renders spec's command for req into the argv Run starts.
 // Without Shell each token is rendered on its own. With Shell the tokens
-// joined by spaces are the script of /bin/sh -c, in which every template
-// is replaced by a reference to a positional parameter, and the values
-// follow as the parameters: /bin/sh -c SCRIPT sh VALUE1 VALUE2 …. The
-// script never holds a value. So no value is ever parsed as shell code.
+// joined by spaces are the script of /bin/sh -c. In it every template is
+// replaced by a reference to a positional parameter. The values follow as
+// the parameters: /bin/sh -c SCRIPT sh VALUE1 VALUE2 …. The script never
+// holds a value. So no value is ever parsed as shell code.
 func commandLine(spec *Spec, req *tool.Request) ([]string, error) {
 	ts, err := Templates(spec.Command, spec.Shell)
 	if err != nil {
@@ -95,10 +96,10 @@ func commandLine(spec *Spec, req *tool.Request) ([]string, error) {
 	return append([]string{"/bin/sh", "-c", b.String(), shellName}, values...), nil
 }
 
-// shellReference is the text that replaces a template in a shell script:
-// positional parameter n, expanded as exactly one word in the template's
-// quoting context. Inside single quotes, which expand nothing, the quotes
-// are closed around a double-quoted reference and reopened.
+// shellReference is the text that replaces a template in a shell script.
+// It is positional parameter n, expanded as exactly one word in the
+// template's quoting context. Single quotes expand nothing. Inside them
+// the quotes are closed around a double-quoted reference and reopened.
 func shellReference(n int, q Quoting) string {
 	ref := "${" + strconv.Itoa(n) + "}"
 	switch q {
@@ -193,8 +194,8 @@ func (r *templateRoots) lookup(path []string) (string, error) {
 	return scalarText(v)
 }
 
-// scalarText renders a decoded JSON value: scalars bare, composites as
-// compact JSON, nil as null.
+// scalarText renders a decoded JSON value. Scalars are bare, composites
+// compact JSON, nil null.
 func scalarText(v any) (string, error) {
 	switch x := v.(type) {
 	case nil:
@@ -218,8 +219,9 @@ func scalarText(v any) (string, error) {
 const RedactedAnswer = "[redacted]"
 
 // redacted returns req with every answer whose value is one of secrets
-// replaced by [RedactedAnswer], for rendering argv: req itself when there
-// is none. The request written on stdin keeps the answers.
+// replaced by [RedactedAnswer]. It is for rendering argv. It returns req
+// itself when there is none. The request written on stdin keeps the
+// answers.
 func redacted(req *tool.Request, secrets []string) *tool.Request {
 	if len(secrets) == 0 || req == nil || req.Tool == nil || len(req.Tool.Answers) == 0 {
 		return req

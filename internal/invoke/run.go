@@ -31,27 +31,27 @@ const (
 // Spec says how to start one tool process.
 type Spec struct {
 	// Command holds the argv tokens after shell-word splitting (see
-	// config.SplitWords); tokens may hold {{context}}, {{tool}} and
+	// config.SplitWords). Tokens may hold {{context}}, {{tool}} and
 	// {{tool.arguments.x}} templates (see [Render]). A first token with a
 	// slash is a path, relative to the working directory. A bare name is
 	// looked up on the child's PATH.
 	Command []string
-	// Shell runs the tokens joined by spaces as a /bin/sh -c script (only
-	// when the entry says shell = true). A caller holding the command as
-	// written should pass it as one token. Template values never enter the
-	// script: each template is replaced by a positional parameter
-	// reference ("${1}" bare, ${1} inside "…", '"${1}"' inside '…') and
-	// the values are passed as /bin/sh -c SCRIPT sh VALUE1 VALUE2 …. So the
-	// shell never parses a value as code. A template inside `…`, ${…},
-	// $((…)) or a here-document is refused ([ErrShellTemplate]).
+	// Shell runs the tokens joined by spaces as a /bin/sh -c script. It is
+	// set only when the entry says shell = true. A caller holding the command
+	// as written should pass it as one token. Template values never enter the
+	// script. Each template is replaced by a positional parameter reference:
+	// "${1}" bare, ${1} inside "…", '"${1}"' inside '…'. The values are
+	// passed as /bin/sh -c SCRIPT sh VALUE1 VALUE2 …. So the shell never
+	// parses a value as code. A template inside `…`, ${…}, $((…)) or a
+	// here-document is refused ([ErrShellTemplate]).
 	Shell bool
 	// AllowOption names the arguments (x of {{tool.arguments.x}}) whose
 	// values may start an argv element or shell word with "-". Any other
 	// such value is refused ([ErrOptionValue]), unless a literal "--"
 	// precedes it in the command.
 	AllowOption []string
-	// Dir is the working directory, "" means the request's context.root,
-	// and a relative Dir is taken relative to context.root.
+	// Dir is the working directory. "" means the request's context.root. A
+	// relative Dir is taken relative to context.root.
 	Dir string
 	// Env holds extra variables, set after (so overriding) the inherited ones.
 	Env map[string]string
@@ -60,30 +60,30 @@ type Spec struct {
 	// MaxStdout caps stdout in bytes, 0 means DefaultMaxStdout (16 MiB).
 	MaxStdout int64
 	// SecretAnswers are the values of the request's answers that are
-	// secret (a question asked as "Secret"). They never enter argv, which
-	// every local user can read (ps, /proc/PID/cmdline): where a template
-	// ({{tool}}, {{tool.answers.x}}) would render such an answer, it
+	// secret, from a question asked as "Secret". They never enter argv.
+	// Every local user can read argv (ps, /proc/PID/cmdline). A template
+	// ({{tool}}, {{tool.answers.x}}) that would render such an answer
 	// renders [RedactedAnswer] in its place. The request on stdin keeps
 	// them. So a tool reads them there.
 	SecretAnswers []string
 	// OnLine, when set, is called with each complete line of stdout as it
-	// arrives (without the newline; the slice is only valid during the
-	// call), from the goroutine copying stdout: protocol v2 event lines are
-	// forwarded live this way. The whole stdout is in the Result as well.
+	// arrives, without the newline. The slice is only valid during the call.
+	// It is called from the goroutine copying stdout. Protocol v2 event lines
+	// are forwarded live this way. The whole stdout is in the Result as well.
 	OnLine func(line []byte)
 	// Sandbox, when it enforces anything (see sandbox.Policy.Enforced),
-	// runs the process confined by the OS (docs/security.md): started
-	// from a thread confined by Landlock, with a minimal environment and a
-	// private TMPDIR.
+	// runs the process confined by the OS (docs/security.md). The process
+	// starts from a thread confined by Landlock. It gets a minimal
+	// environment and a private TMPDIR.
 	Sandbox *sandbox.Policy
 	// Grace is the delay between SIGTERM and SIGKILL to the process group
-	// when the context is done, and how long a process that exited may leave
-	// a descendant holding stdout open, 0 means DefaultGrace (2 s).
+	// when the context is done. It is also how long a process that exited may
+	// leave a descendant holding stdout open. 0 means DefaultGrace (2 s).
 	Grace time.Duration
 }
 
 // Result is what a tool process left: its stdout, the tail of its stderr
-// and its exit status. Reading it (is stdout an outcome, a schema answer?)
+// and its exit status. Is stdout an outcome, a schema answer? Reading it
 // is the resolver's business, not the spawner's.
 type Result struct {
 	Stdout     []byte        // at most Spec.MaxStdout bytes
@@ -92,8 +92,8 @@ type Result struct {
 	Elapsed    time.Duration // from the call of Run to the end of Wait
 
 	Status string // "exit status 3", "signal: killed"
-	// RequestSize is the size in bytes of the request written to stdin
-	// (the audit log's bytes_in).
+	// RequestSize is the size in bytes of the request written to stdin. It
+	// is the audit log's bytes_in.
 	RequestSize int
 
 	refused *sandbox.Denial // the first connection the egress proxy refused (see Denied)
@@ -109,15 +109,14 @@ type Result struct {
 // them. It holds a daemon that forked and called setsid, renamed itself or
 // cleared its environment.
 //
-// A non-zero exit is not an error from Run: it is in the [Result]. Run
+// A non-zero exit is not an error from Run. It is in the [Result]. Run
 // returns an [*Error] when no answer could be had. It wraps [ErrNotFound],
 // [ErrNotExecutable], [ErrTimeout], [ErrOutputTooLarge] or the context's
 // error. Before anything starts, it wraps [ErrShellTemplate], a malformed
 // template, or an [*OptionError] ([ErrOptionValue]). A caller serving a
 // model should turn that last one into an error outcome (see
-// [CheckArguments]).
-// The Result is then non-nil when the process had started (holding what it
-// printed until then).
+// [CheckArguments]). The Result is then non-nil when the process had
+// started. It holds what the process printed until then.
 func Run(ctx context.Context, spec *Spec, req *tool.Request) (res *Result, err error) {
 	start := time.Now()
 	if req == nil {
@@ -240,13 +239,13 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (res *Result, err e
 }
 
 // textBusyRetries bounds the new attempts of a start that failed with
-// ETXTBSY, after 10ms, 20ms, … 320ms: about 0.6s in all.
+// ETXTBSY. They come after 10ms, 20ms, … 320ms: about 0.6s in all.
 const textBusyRetries = 6
 
 // startRetrying starts a command made by newCmd, confined by launch when
 // not nil. It tries again with a new one while the start fails with
 // ETXTBSY. The executable is then open for writing, which passes: a build
-// is finishing. In a process that writes executables, as tests do, a
+// is finishing. Tests write executables, for one. In such a process a
 // child forked meanwhile may hold the file until it execs (Go issue
 // 22315).
 func startRetrying(ctx context.Context, launch *sandbox.Launch, newCmd func() *exec.Cmd) (*exec.Cmd, error) {
@@ -277,8 +276,8 @@ func WithTimeout(ctx context.Context, d time.Duration) (context.Context, context
 	return context.WithTimeout(context.WithValue(ctx, timeoutKey{}, d), d)
 }
 
-// contextError is the cause for a done ctx: ErrTimeout with the timeout
-// for a deadline, the context's error otherwise.
+// contextError is the cause for a done ctx. For a deadline it is
+// ErrTimeout with the timeout. Otherwise it is the context's error.
 func contextError(ctx context.Context, start time.Time) error {
 	if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return fmt.Errorf("canceled; the process group was killed: %w", context.Cause(ctx))
@@ -309,8 +308,8 @@ func signalGroup(pgid int, sig syscall.Signal) error {
 }
 
 // Executable returns the path of the executable that [Run] would start
-// for spec with workspace root root, and the working directory it would
-// start it in, without starting anything. The error is an [*Error]-style
+// for spec with workspace root root. It returns the working directory it
+// would start it in. It starts nothing. The error is an [*Error]-style
 // cause wrapping [ErrNotFound] or [ErrNotExecutable].
 func Executable(spec *Spec, root string) (path, dir string, err error) {
 	if len(spec.Command) == 0 {
@@ -333,14 +332,14 @@ func workDir(dir, root string) string {
 }
 
 // HostEnvPrefix starts the names of toolhost's own variables
-// (TOOLHOST_TOKEN, TOOLHOST_POOL_SIZE…): none of the host's passes to a
-// process it starts. The variables the host sets itself for a process
-// ([CallEnv], [tool.LongLivedEnv]) and the entry's env table do.
+// (TOOLHOST_TOKEN, TOOLHOST_POOL_SIZE…). None of the host's passes to a
+// process it starts. The variables the host sets itself for a process do
+// pass ([CallEnv], [tool.LongLivedEnv]). So does the entry's env table.
 const HostEnvPrefix = "TOOLHOST_"
 
-// environ builds the child's environment: the host's without its
-// [HostEnvPrefix] variables (with PWD set to dir) or, with ClearEnv, only
-// PATH and HOME. Then Env in key order. os/exec keeps the last of
+// environ builds the child's environment. That is the host's without its
+// [HostEnvPrefix] variables, with PWD set to dir. With ClearEnv it is only
+// PATH and HOME. Then comes Env in key order. os/exec keeps the last of
 // duplicate keys.
 func environ(spec *Spec, dir string) []string {
 	env := []string{}
@@ -378,10 +377,11 @@ func envValue(env []string, key string) string {
 	return ""
 }
 
-// lookPath resolves name as the child will see it: a name with a slash
-// relative to dir, a bare name on pathEnv (the child's PATH, whose relative
-// entries are taken relative to dir). It works like exec.LookPath but
-// against the child's working directory and PATH, and classifies failures.
+// lookPath resolves name as the child will see it. A name with a slash is
+// relative to dir. A bare name is looked up on pathEnv, the child's PATH.
+// Its relative entries are taken relative to dir. It works like
+// exec.LookPath but against the child's working directory and PATH. It
+// classifies failures.
 func lookPath(name, dir, pathEnv string) (string, error) {
 	if strings.Contains(name, "/") {
 		p := name

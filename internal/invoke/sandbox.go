@@ -13,15 +13,15 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// ErrSandbox: the OS sandbox could not confine the process (Landlock
+// ErrSandbox: the OS sandbox could not confine the process. Landlock was
 // missing with sandbox = "require", or the thread that starts it could not
-// be confined). So the tool did not run.
+// be confined. So the tool did not run.
 var ErrSandbox = errors.New("sandbox")
 
 // sandboxed prepares the launch of the executable path under
-// spec.Sandbox, nil when the spec is not sandboxed. env is the
-// environment the tool would get. The entry's own variables and the
-// host's (CallEnv, tool.LongLivedEnv, the trace context) always pass.
+// spec.Sandbox. It returns nil when the spec is not sandboxed. env is the
+// environment the tool would get. The entry's own variables always pass.
+// So do the host's: CallEnv, tool.LongLivedEnv, the trace context.
 func sandboxed(spec *Spec, path, root, dir string, env []string) (*sandbox.Launch, error) {
 	if !spec.Sandbox.Enforced() {
 		return nil, nil
@@ -69,10 +69,10 @@ func startIn(l *sandbox.Launch, cmd *exec.Cmd) error {
 }
 
 // Denied returns the refusal of spec's sandbox that res shows, nil when
-// none: a connection the egress proxy refused for want of a rule, else
-// what the tool printed (see sandbox.Policy.Explain). A caller turns it
-// into an error outcome naming the rule to add. root is the request's
-// context.root.
+// none. That is a connection the egress proxy refused for want of a rule.
+// Else it is what the tool printed (see sandbox.Policy.Explain). A caller
+// turns it into an error outcome naming the rule to add. root is the
+// request's context.root.
 func Denied(spec *Spec, root string, res *Result) *sandbox.Denial {
 	if spec == nil || res == nil {
 		return nil

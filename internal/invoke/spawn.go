@@ -15,7 +15,7 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// prepared is one process ready to start: its executable and argv
+// prepared is one process ready to start. Its executable and argv are
 // resolved, its environment built, its sandbox launch prepared. [Run],
 // [Start] and [Open] make one, and [spawn] starts it.
 type prepared struct {
@@ -27,11 +27,11 @@ type prepared struct {
 	launch *sandbox.Launch // nil when it runs unconfined
 }
 
-// prepare resolves spec for req: the working directory, the argv (its
-// templates rendered, unless literal), the environment (see environ,
-// then hostEnv, then the CallEnv token, which nothing overrides), the
-// executable, and the sandbox launch. The error is a cause for an
-// [*Error] (a *fixError carries its fix).
+// prepare resolves spec for req. It resolves the working directory and
+// the argv, its templates rendered unless literal. It builds the
+// environment: environ, then hostEnv, then the CallEnv token, which
+// nothing overrides. It resolves the executable and the sandbox launch.
+// The error is a cause for an [*Error]. A *fixError carries its fix.
 func prepare(spec *Spec, req *tool.Request, literal bool, hostEnv ...string) (*prepared, error) {
 	p := &prepared{dir: workDir(spec.Dir, req.Context.Root), token: newToken()}
 	p.env = append(append(environ(spec, p.dir), hostEnv...), CallEnv+"="+p.token)
@@ -65,25 +65,26 @@ func prepare(spec *Spec, req *tool.Request, literal bool, hostEnv ...string) (*p
 	return p, nil
 }
 
-// cleanup removes what the sandbox launch prepared (its ruleset, the
-// private TMPDIR), once the process and its descendants are gone.
+// cleanup removes what the sandbox launch prepared: its ruleset and the
+// private TMPDIR. It runs once the process and its descendants are gone.
 func (p *prepared) cleanup() {
 	if p.launch != nil {
 		p.launch.Cleanup()
 	}
 }
 
-// spawn is the one place toolhost starts a process: one-shot runs, the
-// long-lived processes of pools, MCP stdio servers. It starts p with the
-// standard streams that setup gives the command, and nothing else (see
-// closeInherited). p runs in a process group of its own, and in a cgroup
-// v2 of its own where the host may make one. p's sandbox launch confines
-// it. It gets SIGKILL as its parent-death signal unless the sandbox starts
-// it from a throwaway thread, whose end would fire the signal at once. An
-// unconfined process is forked from the fork thread (onForkThread), which
+// spawn is the one place toolhost starts a process. That covers one-shot
+// runs, the long-lived processes of pools, and MCP stdio servers. It
+// starts p with the standard streams that setup gives the command. It
+// gives nothing else (see closeInherited). p runs in a process group of
+// its own. Where the host may make one, it runs in a cgroup v2 of its
+// own. p's sandbox launch confines it. It gets SIGKILL as its
+// parent-death signal unless the sandbox starts it from a throwaway
+// thread. That thread's end would fire the signal at once. An unconfined
+// process is forked from the fork thread (onForkThread). That thread
 // lives as long as the host. setup may set Cancel and WaitDelay. ctx is
 // the command's (exec.CommandContext). spawn returns the started command
-// and the cgroup it runs in (nil for none). [end] ends what is left of it.
+// and the cgroup it runs in, nil for none. [end] ends what is left of it.
 func spawn(ctx context.Context, p *prepared, setup func(*exec.Cmd)) (*exec.Cmd, *leaf, error) {
 	closeInherited()
 	confined := p.launch != nil && p.launch.Enforced
@@ -101,9 +102,9 @@ func spawn(ctx context.Context, p *prepared, setup func(*exec.Cmd)) (*exec.Cmd, 
 	})
 }
 
-// end ends whatever is left of a spawned process that was waited for:
-// its process group (SIGKILL), then its cgroup and what still carries
-// its token (see leaf.end), giving them drain to go.
+// end ends whatever is left of a spawned process that was waited for. It
+// kills its process group (SIGKILL). It then ends its cgroup and what
+// still carries its token (see leaf.end), giving them drain to go.
 func end(pgid int, box *leaf, token string, drain time.Duration) {
 	waited(pgid)
 	_ = signalGroup(pgid, syscall.SIGKILL)

@@ -5,15 +5,17 @@ import (
 	"syscall"
 )
 
-// pipeBuf is PIPE_BUF: a write of at most this many bytes to an empty pipe
-// completes at once, whatever the pipe's capacity (at least a page).
+// pipeBuf is PIPE_BUF. A write of at most this many bytes to an empty pipe
+// completes at once. The pipe's capacity does not matter. It is at least
+// a page.
 const pipeBuf = 4096
 
-// filledStdin returns the read end of a pipe that already holds input and
-// is closed for writing, for a child's stdin: the child reads input then
-// end of file, and no goroutine copies it in. It returns nil when input is
-// longer than pipeBuf or the pipe cannot be made. The caller then copies
-// input as usual. The caller closes the file once the child has started.
+// filledStdin returns the read end of a pipe for a child's stdin. The pipe
+// already holds input and is closed for writing. The child reads input,
+// then end of file, and no goroutine copies it in. It returns nil when
+// input is longer than pipeBuf or the pipe cannot be made. The caller then
+// copies input as usual. The caller closes the file once the child has
+// started.
 func filledStdin(input []byte) *os.File {
 	if len(input) > pipeBuf {
 		return nil

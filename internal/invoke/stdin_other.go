@@ -4,6 +4,6 @@ package invoke
 
 import "os"
 
-// filledStdin is Linux only: elsewhere the request is copied into the
-// child's stdin by os/exec.
+// filledStdin is Linux only. Elsewhere os/exec copies the request into the
+// child's stdin.
 func filledStdin([]byte) *os.File { return nil }

@@ -5,9 +5,9 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// endRunSpan ends the span of one [Run] with what the host knows of it:
-// the action, the request's and stdout's sizes, the exit status, whether
-// it was sandboxed. Never the request or the output themselves.
+// endRunSpan ends the span of one [Run] with what the host knows of it.
+// That is the action, the request's and stdout's sizes, the exit status,
+// and whether it was sandboxed. Never the request or the output themselves.
 func endRunSpan(span telemetry.Span, spec *Spec, req *tool.Request, res *Result, err error) {
 	span.String(telemetry.AttrAction, string(req.Context.Action))
 	span.Bool(telemetry.AttrSandboxed, spec.Sandbox.Enforced())

@@ -41,17 +41,17 @@ type Template struct {
 	// template. Templates with the same Word end up in the same element.
 	Word int
 	// StartsWord reports that nothing literal precedes the template in its
-	// element. So its value (or a later one's, when it is empty) starts
-	// the element: a leading "-" would make an option of it.
+	// element. So its value starts the element, or a later one's when it is
+	// empty. A leading "-" would make an option of it.
 	StartsWord bool
 	// AfterDashDash reports that a literal "--" element precedes it in the
-	// same command, after which programs read no options.
+	// same command. Programs read no options after it.
 	AfterDashDash bool
 	// Before lists the words of the same simple command before the one
-	// holding the template ("sh", "-c" for sh -c '… {{x}} …'): without a
-	// shell the command's earlier tokens as written. In a shell script
-	// the words since the last operator or newline, each as its literal
-	// text, or "$" for a word that expands something.
+	// holding the template. For sh -c '… {{x}} …' they are "sh", "-c".
+	// Without a shell they are the command's earlier tokens as written. In a
+	// shell script they are the words since the last operator or newline. Each
+	// is its literal text, or "$" for a word that expands something.
 	Before []string
 }
 
@@ -65,20 +65,20 @@ func (t Template) Argument() string {
 }
 
 // ErrShellTemplate: a template of a shell command sits where its value
-// cannot be passed safely (inside `…`, ${…}, $((…)) or a here-document).
-// The fix: assign it to a variable first, as its own word
-// (x={{tool.arguments.x}}; … "$x"), or use $(…) rather than `…`.
+// cannot be passed safely. That is inside `…`, ${…}, $((…)) or a
+// here-document. The fix: assign it to a variable first, as its own word
+// (x={{tool.arguments.x}}; … "$x"). Or use $(…) rather than `…`.
 var ErrShellTemplate = errors.New("template in a shell construct that cannot take a value safely")
 
 // Templates lists the templates of a command in order. Tokens are argv
 // tokens as [Spec.Command] holds them. With shell the tokens joined by
-// spaces are one /bin/sh script, scanned for the quotes around each
+// spaces are one /bin/sh script. It is scanned for the quotes around each
 // template.
 //
-// It returns an error for a malformed template (an unclosed "{{", an
-// empty one, an empty path segment, a root other than context and tool)
-// and, in a shell script, for a template that [Run] cannot pass as a
-// positional parameter (ErrShellTemplate).
+// It returns an error for a malformed template. That is an unclosed "{{",
+// an empty one, an empty path segment, or a root other than context and
+// tool. In a shell script it returns an error for a template that [Run]
+// cannot pass as a positional parameter (ErrShellTemplate).
 func Templates(tokens []string, shell bool) ([]Template, error) {
 	if shell {
 		return scanShell(strings.Join(tokens, " "))
@@ -110,7 +110,7 @@ func Templates(tokens []string, shell bool) ([]Template, error) {
 	return out, nil
 }
 
-// parseTemplate reads the template opening at s[open:] and returns it and
+// parseTemplate reads the template opening at s[open:]. It returns it and
 // the offset after its closing braces.
 func parseTemplate(s string, open int) (Template, int, error) {
 	end := strings.Index(s[open+2:], "}}")
@@ -172,8 +172,8 @@ type frame struct {
 
 // shellScanner finds the templates of a /bin/sh script and the quoting
 // context of each. It understands what decides where a word starts and
-// which quotes are open: blanks, operators, comments, '…', "…",
-// backslashes, $(…) (recursively). It recognises the constructs in
+// which quotes are open. That is blanks, operators, comments, '…', "…",
+// backslashes, and $(…) recursively. It recognises the constructs in
 // which a template is refused: `…`, ${…}, $((…)) and here-documents.
 type shellScanner struct {
 	s       string
@@ -215,8 +215,8 @@ func (sc *shellScanner) pop() {
 
 func (sc *shellScanner) top() *frame { return sc.frames[len(sc.frames)-1] }
 
-// cmd returns the innermost command frame: the one whose word a quoted
-// part belongs to.
+// cmd returns the innermost command frame. A quoted part belongs to that
+// frame's word.
 func (sc *shellScanner) cmd() *frame {
 	for i := len(sc.frames) - 1; i >= 0; i-- {
 		if sc.frames[i].kind == command {
@@ -248,7 +248,7 @@ func (sc *shellScanner) literalByte(c byte) {
 }
 
 // expansion records something that expands (a $ or a template) in the
-// current word: the word is no longer a plain literal.
+// current word. The word is no longer a plain literal.
 func (sc *shellScanner) expansion() {
 	sc.startWord().plain = false
 }

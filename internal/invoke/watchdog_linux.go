@@ -18,15 +18,15 @@ import (
 // process, or once a call has run watchdogDelay. It waits for the end of
 // its stdin, a pipe whose other end only the host holds. The kernel closes
 // that end when the host dies, however it dies. The watchdog then kills
-// every leaf of the host (cgroup.kill) and every process carrying one of
-// the host's call tokens (see hostToken). It removes the leaves once
-// empty, and exits. A sandboxed process, which cannot have a
-// parent-death signal (see spawn), and every tool's descendant end so
-// within milliseconds, not at the next start.
+// every leaf of the host (cgroup.kill). It kills every process carrying
+// one of the host's call tokens (see hostToken). It removes the leaves
+// once empty, and exits. A sandboxed process cannot have a parent-death
+// signal (see spawn). It and every tool's descendant end so within
+// milliseconds, not at the next start.
 //
 // It is started only by a host that called [EnableSubreaper]. That is the
 // toolhost command, whose every child is started by this package. It runs
-// the host's binary again, and this package's init turns that binary's
+// the host's binary again. This package's init turns that binary's
 // package initialisation into the watchdog. An embedding program is not
 // re-run. What its killed host leaves in cgroups is swept by the next
 // host's first call.
@@ -46,7 +46,7 @@ func init() {
 }
 
 // watchdogDelay is how long a one-shot call runs before the host starts
-// its watchdog: most calls of a short-lived host (toolhost call) end
+// its watchdog. Most calls of a short-lived host (toolhost call) end
 // sooner, and start none. A long-lived process starts it at once.
 const watchdogDelay = 100 * time.Millisecond
 
@@ -68,10 +68,11 @@ func ensureWatchdog() {
 	}
 }
 
-// startWatchdog starts the watchdog of the leaves named prefix* in dir
-// ("" where the host makes no cgroups) and of the processes carrying the
-// host's token, once per process, in the background. It fails silently:
-// the sweep at the next host's first call remains.
+// startWatchdog starts the watchdog of the leaves named prefix* in dir.
+// dir is "" where the host makes no cgroups. The watchdog also covers the
+// processes carrying the host's token. It is started once per process, in
+// the background. It fails silently. The sweep at the next host's first
+// call remains.
 func startWatchdog(dir, prefix string) {
 	watchdogOnce.Do(func() {
 		watchdogStarted.Store(true)
@@ -79,10 +80,10 @@ func startWatchdog(dir, prefix string) {
 	})
 }
 
-// watchdogOnce, watchdogStarted and watchdogPipe are package-level because what they
-// mirror is: one watchdog per host process. watchdogPipe is the host's
-// end of the watchdog's stdin, kept open (and reachable, so never
-// finalized) for the life of the process.
+// watchdogOnce, watchdogStarted and watchdogPipe are package-level. What
+// they mirror is: one watchdog per host process. watchdogPipe is the
+// host's end of the watchdog's stdin. It is kept open for the life of the
+// process, and reachable, so never finalized.
 var (
 	watchdogOnce    sync.Once
 	watchdogStarted atomic.Bool
@@ -113,10 +114,10 @@ func runWatchdog(dir, prefix string) {
 	}()
 }
 
-// watchdog waits for the end of its stdin, then kills and removes every
-// leaf named prefix* in dir (none when dir is ""), and kills every
-// process whose CallEnv token starts with token: those of the host's
-// calls that are in no leaf. It returns the exit status.
+// watchdog waits for the end of its stdin. It then kills and removes every
+// leaf named prefix* in dir, none when dir is "". It kills every process
+// whose CallEnv token starts with token. Those are the host's calls that
+// are in no leaf. It returns the exit status.
 func watchdog(dir, prefix, token string) int {
 	signal.Ignore(syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM, syscall.SIGPIPE)
 	var b [64]byte

@@ -6,16 +6,16 @@ import (
 )
 
 // capWriter keeps at most max bytes. On the first write past max it keeps
-// what fits, sets exceeded and calls kill once. It never reports an error,
-// so the copying goroutine of os/exec drains the pipe until the killed
+// what fits, sets exceeded and calls kill once. It never reports an error.
+// So the copying goroutine of os/exec drains the pipe until the killed
 // process group closes it.
 //
 // With onLine set, the complete lines are passed to it from a goroutine of
-// their own ([newCapWriter]), never from Write. A slow onLine, such as a
-// face forwarding events to a slow client, must not hold the copying
-// goroutine past the process's exit. Else os/exec's WaitDelay closes the
-// pipe on the lines still in it, and the outcome is cut. [capWriter.finish] waits until
-// every line written has been passed.
+// their own ([newCapWriter]). They are never passed from Write. onLine may
+// be slow, as a face forwarding events to a slow client is. It must not
+// hold the copying goroutine past the process's exit. Else os/exec's
+// WaitDelay closes the pipe on the lines still in it, and the outcome is
+// cut. [capWriter.finish] waits until every line written has been passed.
 type capWriter struct {
 	max  int64
 	kill func()
@@ -31,9 +31,9 @@ type capWriter struct {
 	passed chan struct{}     // closed when the delivering goroutine has passed the last line
 }
 
-// newCapWriter returns a capWriter keeping at most max bytes, calling kill
-// when more come, and onLine (when not nil) with each line, in order, from
-// a goroutine that [capWriter.finish] ends.
+// newCapWriter returns a capWriter keeping at most max bytes. It calls
+// kill when more come. It calls onLine, when not nil, with each line, in
+// order. It does so from a goroutine that [capWriter.finish] ends.
 func newCapWriter(max int64, kill func(), onLine func([]byte)) *capWriter {
 	w := &capWriter{max: max, kill: kill, onLine: onLine}
 	if onLine != nil {

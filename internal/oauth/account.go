@@ -14,7 +14,7 @@ import (
 // protected resource metadata. There is nothing to sign in to.
 var ErrNotProtected = errors.New("the server asks for no authorization")
 
-// Login signs in afresh, whatever token is stored: it sends the server an
+// Login signs in afresh, whatever token is stored. It sends the server an
 // unauthenticated initialize request and authorizes against its
 // challenge. A server that answers it and publishes no protected
 // resource metadata is [ErrNotProtected].
@@ -44,7 +44,7 @@ func (c *Client) Login(ctx context.Context) error {
 	return c.authorize(ctx, ch, nil, false)
 }
 
-// probe posts an MCP initialize request without a token and returns the
+// probe posts an MCP initialize request without a token. It returns the
 // status and the Bearer challenge of the answer.
 func (c *Client) probe(ctx context.Context) (challenge, int, error) {
 	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"toolhost","version":"auth"}}}`
@@ -132,10 +132,10 @@ func (s *Status) String() string {
 }
 
 // Transport returns a RoundTripper that sends c's token with each request
-// to its server's origin (none elsewhere, a redirect's target included),
-// and on a 401 (or a 403 with insufficient_scope) authorizes and
-// sends the request once more. Only requests without a body, or whose body
-// can be read again (GetBody), are sent twice.
+// to its server's origin. It sends none elsewhere, a redirect's target
+// included. On a 401, or a 403 with insufficient_scope, it authorizes and
+// sends the request once more. Only requests without a body, or whose
+// body can be read again (GetBody), are sent twice.
 func (c *Client) Transport(base http.RoundTripper) http.RoundTripper {
 	if base == nil {
 		base = http.DefaultTransport

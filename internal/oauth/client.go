@@ -15,7 +15,7 @@ import (
 )
 
 // Client authorizes toolhost at one protected MCP server. It is the
-// go-sdk's OAuthHandler: the streamable HTTP transport asks it for the
+// go-sdk's OAuthHandler. The streamable HTTP transport asks it for the
 // token of each request, and calls [Client.Authorize] on a 401 or 403.
 // It is safe for concurrent use.
 type Client struct {
@@ -31,8 +31,8 @@ type Client struct {
 	authorized int // authorizations run
 }
 
-// New returns the client of the server name at serverURL. cfg nil is the
-// zero [Config], opts nil all defaults.
+// New returns the client of the server name at serverURL. A nil cfg is the
+// zero [Config]. A nil opts means all defaults.
 func New(name, serverURL string, cfg *Config, opts *Options) *Client {
 	c := &Client{name: name, resource: serverURL}
 	if cfg != nil {
@@ -61,7 +61,7 @@ func New(name, serverURL string, cfg *Config, opts *Options) *Client {
 }
 
 // sameOriginRedirect follows a redirect only within the origin of the
-// request, so that no metadata request is steered to another host.
+// request. So no metadata request is steered to another host.
 func sameOriginRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) >= 5 {
 		return errors.New("stopped after 5 redirects")
@@ -125,9 +125,9 @@ func (c *Client) save() error {
 	return nil
 }
 
-// TokenSource returns the source of the token sent with each request:
-// nil while the client has none (the request goes without, and a 401
-// starts [Client.Authorize]).
+// TokenSource returns the source of the token sent with each request. It
+// is nil while the client has none. The request then goes without, and a
+// 401 starts [Client.Authorize].
 func (c *Client) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -144,7 +144,7 @@ type tokenSource struct{ c *Client }
 
 // Token returns the stored access token, refreshed first when it has
 // expired. A refresh the server refuses drops the token and reports
-// invalid_grant, so that the request goes without and its 401 signs in
+// invalid_grant. The request then goes without, and its 401 signs in
 // again.
 func (ts tokenSource) Token() (*oauth2.Token, error) {
 	c := ts.c
@@ -164,7 +164,7 @@ func (ts tokenSource) Token() (*oauth2.Token, error) {
 	return &oauth2.Token{AccessToken: c.rec.Token.AccessToken, TokenType: "Bearer", Expiry: c.rec.Token.Expiry}, nil
 }
 
-// renew replaces the expired token: by the refresh token, or by a new
+// renew replaces the expired token by the refresh token, or by a new
 // client credentials grant. c.mu is held.
 func (c *Client) renew(ctx context.Context) error {
 	r := c.rec
@@ -206,11 +206,11 @@ func (c *Client) clientOf(r *Record) *client {
 	return &client{ID: r.ClientID, Secret: r.ClientSecret, Method: r.AuthMethod, key: c.cfg.PrivateKey, audience: r.Issuer}
 }
 
-// Authorize obtains a token after the server answered resp to req with
-// 401 (no token, or one it no longer takes) or 403 with
-// insufficient_scope (step-up: the scopes asked for are added to those
-// held). Another 403 is left to the caller. A server that keeps refusing
-// ends with [ErrTooManyAuthorizations].
+// Authorize obtains a token after the server answered resp to req. The
+// answer is 401 (no token, or one it no longer takes). Or it is 403 with
+// insufficient_scope, a step-up. The scopes asked for are then added to
+// those held. Another 403 is left to the caller. A server that keeps
+// refusing ends with [ErrTooManyAuthorizations].
 func (c *Client) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxDocument))
@@ -225,7 +225,7 @@ func (c *Client) Authorize(ctx context.Context, req *http.Request, resp *http.Re
 	}
 	var held []string
 	if c.rec != nil && c.rec.Token != nil && resp.StatusCode == http.StatusUnauthorized && c.rec.Token.RefreshToken != "" {
-		// A token the server no longer takes: a refreshed one may do,
+		// A token the server no longer takes. A refreshed one may do,
 		// without a person.
 		if c.renew(ctx) == nil {
 			return nil
@@ -248,7 +248,7 @@ func (c *Client) Authorize(ctx context.Context, req *http.Request, resp *http.Re
 }
 
 // ErrPlainHTTP: the server is at a plain http:// URL on a host that is not
-// loopback, where anyone on the path could read the token.
+// loopback. Anyone on the path could read the token.
 var ErrPlainHTTP = errors.New("the server's URL is plain http on a host that is not loopback")
 
 // authorize runs discovery and the grant. c.mu is held.

@@ -31,12 +31,13 @@ const (
 
 // Config is how one server's client identifies itself and what it asks
 // for. It is plain data, decoded from the oauth table of a server or a
-// remote. The zero value signs in a person, registering toolhost with the
-// authorization server (a Client ID Metadata Document when ClientMetadataURL
-// is set and the server takes one, else dynamic registration).
+// remote. The zero value signs in a person. It registers toolhost with the
+// authorization server. It uses a Client ID Metadata Document when
+// ClientMetadataURL is set and the server takes one. Else it uses dynamic
+// registration.
 type Config struct {
 	// ClientID and ClientSecret are a pre-registered client. The secret is
-	// the value itself (the caller reads it from the environment); ""
+	// the value itself. The caller reads it from the environment. ""
 	// makes a public client.
 	ClientID     string
 	ClientSecret string
@@ -47,20 +48,20 @@ type Config struct {
 	ClientMetadataURL string
 
 	// Scopes, when set, are the scopes asked for. When nil, they come from
-	// the server's WWW-Authenticate challenge, else from its protected
-	// resource metadata (scopes_supported), else none are asked for.
+	// the server's WWW-Authenticate challenge. Else they come from its
+	// protected resource metadata (scopes_supported). Else none are asked for.
 	Scopes []string
 
 	// Grant is GrantAuthorizationCode ("" too) or GrantClientCredentials.
 	Grant string
 
-	// AuthMethod forces a token endpoint authentication method (AuthBasic,
-	// AuthPost, AuthNone, AuthJWT). "" picks one from the registration and
+	// AuthMethod forces a token endpoint authentication method: AuthBasic,
+	// AuthPost, AuthNone or AuthJWT. "" picks one from the registration and
 	// the authorization server's metadata.
 	AuthMethod string
 
-	// PrivateKey is the PEM of the client's private key (PKCS #8, ECDSA
-	// P-256, signing ES256), for AuthJWT.
+	// PrivateKey is the PEM of the client's private key, for AuthJWT. It is
+	// PKCS #8, ECDSA P-256, signing ES256.
 	PrivateKey string
 }
 
@@ -70,9 +71,9 @@ type Options struct {
 	// memory only.
 	Store *Store
 
-	// Interactive lets the client sign a person in: open the authorization
-	// URL in a browser and wait for the redirect. Without it a server that
-	// needs a sign-in fails with [ErrLoginRequired].
+	// Interactive lets the client sign a person in. It opens the
+	// authorization URL in a browser and waits for the redirect. Without it a
+	// server that needs a sign-in fails with [ErrLoginRequired].
 	Interactive bool
 
 	// Browser is the command that opens the authorization URL ("" reads
@@ -82,25 +83,25 @@ type Options struct {
 	Open    func(url string) error
 	Out     io.Writer
 
-	// HTTPClient makes every request to the servers, nil: a client that
+	// HTTPClient makes every request to the servers. nil means a client that
 	// follows no redirect across origins with credentials.
 	HTTPClient *http.Client
 
 	// LoginTimeout bounds the wait for the browser's redirect.
-	// MaxAuthorize caps the authorizations one Client runs (step-up
-	// included), so that a server that never accepts a token cannot loop.
+	// MaxAuthorize caps the authorizations one Client runs, step-up
+	// included. So a server that never accepts a token cannot loop.
 	LoginTimeout time.Duration
 	MaxAuthorize int
 
 	// OnSecret is told every token and client secret the client obtains
-	// or loads, so that no log or audit line shows one.
+	// or loads. So no log or audit line shows one.
 	OnSecret func(string)
 }
 
 // Errors the client detects. Each reaches the caller wrapped in an *[Error].
 var (
-	// ErrLoginRequired: the server needs a person to sign in, and the
-	// client may not open a browser.
+	// ErrLoginRequired: the server needs a person to sign in. The client may
+	// not open a browser.
 	ErrLoginRequired = errors.New("the server needs authorization")
 	// ErrResourceMismatch: the protected resource metadata names another
 	// resource than the server's URL.
@@ -120,8 +121,9 @@ var (
 	ErrDenied = errors.New("the authorization server refused")
 )
 
-// Error is a failure to authorize toolhost at one server: the server's
-// name, the step, the cause and, where the user can do something, the fix.
+// Error is a failure to authorize toolhost at one server. It holds the
+// server's name, the step and the cause. Where the user can do something,
+// it holds the fix.
 type Error struct {
 	Server string // the server's name
 	Op     string // "discover", "register", "authorize", "token", "refresh", "store"

@@ -25,7 +25,7 @@ type challenge struct {
 
 // parseChallenge reads the Bearer challenge of a response's
 // WWW-Authenticate headers. A header that does not parse yields the zero
-// challenge: discovery then goes on from the well-known URIs.
+// challenge. Discovery then goes on from the well-known URIs.
 func parseChallenge(headers []string) challenge {
 	cs, err := oauthex.ParseWWWAuthenticate(headers)
 	if err != nil {
@@ -52,8 +52,8 @@ type resourceMeta struct {
 	ScopesSupported      []string `json:"scopes_supported"`
 }
 
-// serverMeta is the part of an authorization server's metadata (RFC 8414,
-// or OpenID Connect discovery) the client uses.
+// serverMeta is the part of an authorization server's metadata the client
+// uses. The metadata is RFC 8414, or OpenID Connect discovery.
 type serverMeta struct {
 	Issuer                            string   `json:"issuer"`
 	AuthorizationEndpoint             string   `json:"authorization_endpoint"`
@@ -68,8 +68,8 @@ type serverMeta struct {
 }
 
 // decodeResourceMeta decodes a protected resource metadata document and
-// checks it: it is for resource, and names at least one authorization
-// server, each an https (or loopback http) URL.
+// checks it. It must be for resource. It must name at least one
+// authorization server, each an https (or loopback http) URL.
 func decodeResourceMeta(body []byte, resource string) (*resourceMeta, error) {
 	var m resourceMeta
 	if err := json.Unmarshal(body, &m); err != nil {
@@ -90,9 +90,10 @@ func decodeResourceMeta(body []byte, resource string) (*resourceMeta, error) {
 }
 
 // decodeServerMeta decodes an authorization server's metadata and checks
-// it: its issuer is the one asked for (unless issuer is "": the server's
-// own origin, as 2025-03-26 has it, whose metadata may name another), its
-// endpoints are https (or loopback http), and it supports PKCE with S256.
+// it. Its issuer must be the one asked for. issuer "" is exempt: that is
+// the server's own origin, as 2025-03-26 has it, whose metadata may name
+// another. Its endpoints must be https (or loopback http). It must
+// support PKCE with S256.
 func decodeServerMeta(body []byte, issuer string) (*serverMeta, error) {
 	var m serverMeta
 	if err := json.Unmarshal(body, &m); err != nil {
@@ -119,7 +120,7 @@ func decodeServerMeta(body []byte, issuer string) (*serverMeta, error) {
 }
 
 // checkEndpoint accepts an absolute https URL, or an http URL whose host
-// is loopback, so that no credential crosses a network in clear text.
+// is loopback. So no credential crosses a network in clear text.
 func checkEndpoint(raw string) error {
 	u, err := url.Parse(raw)
 	switch {
@@ -144,15 +145,16 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// SameResource compares resource identifiers as RFC 8707 canonical URIs:
-// scheme and host case-insensitively, a trailing slash ignored.
+// SameResource compares resource identifiers as RFC 8707 canonical URIs.
+// Scheme and host compare case-insensitively. A trailing slash is
+// ignored.
 func SameResource(a, b string) bool {
 	return canonical(a) == canonical(b)
 }
 
-// canonical is the canonical form of a resource URI: lower-case scheme and
-// host, no fragment, no trailing slash. A URL that does not parse is
-// returned as it is.
+// canonical is the canonical form of a resource URI. It has a lower-case
+// scheme and host, no fragment and no trailing slash. A URL that does not
+// parse is returned as it is.
 func canonical(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {
@@ -174,10 +176,11 @@ func origin(raw string) string {
 }
 
 // resourceMetaURLs are where the protected resource metadata of resource
-// may be, in the order asked: the challenge's resource_metadata, then the
-// well-known URI with the resource's path inserted, then at the root.
-// Each comes with the resource its document must name: the server's URL,
-// or its origin for the document at the root (RFC 9728 §3.3).
+// may be, in the order asked. First comes the challenge's
+// resource_metadata. Then comes the well-known URI with the resource's
+// path inserted, then the one at the root. Each comes with the resource
+// its document must name. That is the server's URL, or its origin for the
+// document at the root (RFC 9728 §3.3).
 func resourceMetaURLs(fromChallenge, resource string) [][2]string {
 	var urls [][2]string
 	if fromChallenge != "" {
@@ -197,9 +200,9 @@ func resourceMetaURLs(fromChallenge, resource string) [][2]string {
 	return urls
 }
 
-// serverMetaURLs are where an authorization server's metadata may be
-// (RFC 8414 and OpenID Connect discovery, with path insertion when the
-// issuer has a path, then OpenID's path appending).
+// serverMetaURLs are where an authorization server's metadata may be.
+// They follow RFC 8414 and OpenID Connect discovery. When the issuer has
+// a path they insert it, then try OpenID's path appending.
 func serverMetaURLs(issuer string) []string {
 	u, err := url.Parse(issuer)
 	if err != nil {
@@ -225,8 +228,8 @@ func serverMetaURLs(issuer string) []string {
 	return urls
 }
 
-// errNotFound is a document the server does not have (a 4xx answer):
-// discovery tries the next place.
+// errNotFound is a document the server does not have, a 4xx answer.
+// Discovery tries the next place.
 var errNotFound = fmt.Errorf("not found")
 
 // getDocument fetches a JSON document, at most maxDocument bytes. A 4xx
@@ -270,12 +273,12 @@ type discovery struct {
 	as       *serverMeta
 }
 
-// discover finds the server's protected resource metadata (from the
-// challenge's resource_metadata, else the well-known URIs), then its
-// authorization server's metadata. A server with no protected resource
-// metadata is its own authorization server (2025-03-26); an authorization
-// server with no metadata has the default endpoints /authorize, /token
-// and /register.
+// discover finds the server's protected resource metadata. It looks at
+// the challenge's resource_metadata, else the well-known URIs. Then it
+// finds its authorization server's metadata. A server with no protected
+// resource metadata is its own authorization server (2025-03-26). An
+// authorization server with no metadata has the default endpoints
+// /authorize, /token and /register.
 func (c *Client) discover(ctx context.Context, ch challenge) (*discovery, error) {
 	d := &discovery{resource: c.resource}
 	for _, pair := range resourceMetaURLs(ch.metadata, c.resource) {

@@ -1,5 +1,5 @@
 // Package oauth signs toolhost in to an MCP server that asks for OAuth 2.1
-// authorization, and keeps the token for the next runs.
+// authorization. It keeps the token for the next runs.
 //
 //	c := oauth.New("linear", "https://mcp.linear.app/mcp", &oauth.Config{Scopes: []string{"read"}},
 //		&oauth.Options{Store: oauth.DefaultStore(), Interactive: true, Out: os.Stderr})
@@ -17,31 +17,31 @@
 // # Discovery
 //
 // The protected resource metadata (RFC 9728) is read at the challenge's
-// resource_metadata, else at the well-known URI with the server's path
-// inserted, else at the root. Its resource must name the server, or
-// [ErrResourceMismatch]. The authorization server's metadata comes from
-// its RFC 8414 or OpenID well-known URIs. It must list S256, or
+// resource_metadata. Else it is read at the well-known URI with the
+// server's path inserted, else at the root. Its resource must name the
+// server, or [ErrResourceMismatch]. The authorization server's metadata
+// comes from its RFC 8414 or OpenID well-known URIs. It must list S256, or
 // [ErrNoPKCE]. A server without resource metadata is its own
-// authorization server, and one without metadata has /authorize, /token
-// and /register (the 2025-03-26 fallbacks).
+// authorization server. One without metadata has /authorize, /token and
+// /register. Those are the 2025-03-26 fallbacks.
 //
 // # Clients and grants
 //
-// The client_id is [Config.ClientID] when set, else [Config.ClientMetadataURL]
-// where the server takes Client ID Metadata Documents, else a dynamic
-// registration (RFC 7591), kept in the [Store]. A person signs in with
-// the authorization code grant, only when [Options.Interactive]; else
-// [ErrLoginRequired]. A machine uses [GrantClientCredentials]. The token
-// endpoint takes client_secret_basic, client_secret_post, none or
-// private_key_jwt (ES256). Every request names the server with the
-// resource parameter (RFC 8707).
+// The client_id is [Config.ClientID] when set. Else it is
+// [Config.ClientMetadataURL] where the server takes Client ID Metadata
+// Documents. Else it is a dynamic registration (RFC 7591), kept in the
+// [Store]. A person signs in with the authorization code grant, only when
+// [Options.Interactive]. Else it is [ErrLoginRequired]. A machine uses
+// [GrantClientCredentials]. The token endpoint takes client_secret_basic,
+// client_secret_post, none or private_key_jwt (ES256). Every request
+// names the server with the resource parameter (RFC 8707).
 //
 // # Scopes
 //
 // [Config.Scopes], else the challenge's scope, else the metadata's
 // scopes_supported, else none. A step-up asks for the scopes held plus
 // those the 403 names. A Client runs at most [Options.MaxAuthorize]
-// authorizations, and none for scopes it already holds
+// authorizations. It runs none for scopes it already holds
 // ([ErrTooManyAuthorizations]).
 //
 // # Tokens

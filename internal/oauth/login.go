@@ -25,10 +25,10 @@ import (
 // callbackPath is the path of the loopback redirect URI.
 const callbackPath = "/callback"
 
-// authorizationCode signs a person in (OAuth 2.1 authorization code with
-// PKCE S256): it finds the client_id, opens the authorization URL in the
-// browser, waits for the redirect to a loopback listener and exchanges
-// the code.
+// authorizationCode signs a person in, with the OAuth 2.1 authorization
+// code and PKCE S256. It finds the client_id and opens the authorization
+// URL in the browser. It waits for the redirect to a loopback listener and
+// exchanges the code.
 func (c *Client) authorizationCode(ctx context.Context, d *discovery, scopes []string, stepUp bool) (*client, *Token, error) {
 	if !c.opts.Interactive {
 		fix := "run toolhost auth login " + c.name + " (it opens a browser to sign in)"
@@ -44,7 +44,7 @@ func (c *Client) authorizationCode(ctx context.Context, d *discovery, scopes []s
 	}
 	if !d.as.published && d.prm != nil {
 		// An authorization server named by metadata must publish its own,
-		// with PKCE: the default endpoints are for servers that are their
+		// with PKCE. The default endpoints are for servers that are their
 		// own authorization server (2025-03-26).
 		return nil, nil, c.fail("discover", fmt.Errorf("%w: %s publishes no metadata", ErrNoPKCE, d.as.Issuer), "")
 	}
@@ -99,8 +99,8 @@ func (c *Client) authorizationCode(ctx context.Context, d *discovery, scopes []s
 	return cl, t, nil
 }
 
-// listen opens the loopback listener of the redirect: on the port of a
-// stored dynamic registration when it is free, else on a random port.
+// listen opens the loopback listener of the redirect. It uses the port of
+// a stored dynamic registration when it is free, else a random port.
 func (c *Client) listen() (net.Listener, string, error) {
 	if r := c.rec; r != nil && r.Registered && r.RedirectURI != "" {
 		if u, err := url.Parse(r.RedirectURI); err == nil && u.Hostname() == "127.0.0.1" {
@@ -116,10 +116,11 @@ func (c *Client) listen() (net.Listener, string, error) {
 	return ln, "http://" + ln.Addr().String() + callbackPath, nil
 }
 
-// register finds the client_id: the configured one (pre-registration),
-// else the Client ID Metadata Document's URL where the authorization
-// server takes one, else the stored dynamic registration at that server,
-// else a new dynamic registration (RFC 7591).
+// register finds the client_id. That is the configured one
+// (pre-registration). Else it is the Client ID Metadata Document's URL
+// where the authorization server takes one. Else it is the stored dynamic
+// registration at that server. Else it is a new dynamic registration
+// (RFC 7591).
 func (c *Client) register(ctx context.Context, d *discovery, redirect string) (*client, error) {
 	supported := d.as.TokenEndpointAuthMethodsSupported
 	switch {
@@ -190,7 +191,8 @@ func (c *Client) registerClient(ctx context.Context, as *serverMeta, redirect st
 }
 
 // decodeRegistration decodes a registration endpoint's answer (RFC 7591
-// §3.2): the client_id, its secret and authentication method, if any.
+// §3.2). That is the client_id, and its secret and authentication method
+// if any.
 func decodeRegistration(status int, body []byte) (*client, error) {
 	if status != http.StatusCreated && status != http.StatusOK {
 		var e errorResponse
@@ -227,7 +229,7 @@ func containsStr(s []string, v string) bool {
 	return false
 }
 
-// waitForCode opens authURL in the browser (and prints it), then serves
+// waitForCode opens authURL in the browser and prints it. It then serves
 // the loopback redirect until it brings a code with the state sent.
 func (c *Client) waitForCode(ctx context.Context, ln net.Listener, authURL, state string) (string, error) {
 	type result struct {
@@ -244,7 +246,7 @@ func (c *Client) waitForCode(ctx context.Context, ln net.Listener, authURL, stat
 		var res result
 		switch {
 		case q.Get("state") != state:
-			// Another page's request (or a forged one): refused, and the
+			// Another page's request, or a forged one. It is refused, and the
 			// wait goes on for the real redirect.
 			http.Error(w, "state mismatch", http.StatusBadRequest)
 			return
@@ -292,9 +294,10 @@ func (c *Client) waitForCode(ctx context.Context, ln net.Listener, authURL, stat
 // errNoBrowser: neither $BROWSER nor a desktop to open a URL on.
 var errNoBrowser = errors.New("no browser: set $BROWSER")
 
-// openBrowser starts the browser on u without waiting for it: browser
-// (else $BROWSER, a list separated by colons whose entries may hold %s),
-// else the desktop's opener when there is a display.
+// openBrowser starts the browser on u without waiting for it. It uses
+// browser, else $BROWSER. $BROWSER is a list separated by colons whose
+// entries may hold %s. Else it uses the desktop's opener when there is a
+// display.
 func openBrowser(browser, u string) error {
 	if browser == "" {
 		browser = os.Getenv("BROWSER")

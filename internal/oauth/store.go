@@ -15,8 +15,9 @@ import (
 	"github.com/toolhost/toolhost/internal/config/secret"
 )
 
-// Record is what the client keeps about one server: how it is registered
-// at the server's authorization server, and its token.
+// Record is what the client keeps about one server. It holds how the
+// client is registered at the server's authorization server, and its
+// token.
 type Record struct {
 	Resource string `json:"resource"` // the server's URL, the record's key
 	Server   string `json:"server"`   // the server's name when the record was written
@@ -35,7 +36,7 @@ type Record struct {
 	Token *Token `json:"token,omitempty"`
 
 	// InKeyring says that the tokens and the client secret are in the OS
-	// keyring, not in the file (which then holds them empty).
+	// keyring, not in the file. The file then holds them empty.
 	InKeyring bool `json:"in_keyring,omitempty"`
 }
 
@@ -46,13 +47,13 @@ type keyringSecrets struct {
 	RefreshToken string `json:"refresh_token,omitempty"`
 }
 
-// Store keeps [Record]s in a directory, one owner-only file (mode 0600,
-// in a 0700 directory) per server URL. A store made by [DefaultStore] on a
-// system whose keyring toolhost can write keeps each record's secrets in
-// the keyring instead (service "toolhost", account "oauth-HASH"). It is
-// safe for concurrent use in one process. Two processes writing one
-// record at once leave one whole record, the last written (each write is
-// a rename).
+// Store keeps [Record]s in a directory. There is one owner-only file per
+// server URL, mode 0600, in a 0700 directory. A store made by
+// [DefaultStore] may run on a system whose keyring toolhost can write. It
+// then keeps each record's secrets in the keyring instead, under service
+// "toolhost", account "oauth-HASH". It is safe for concurrent use in one
+// process. Two processes may write one record at once. They leave one
+// whole record, the last written, as each write is a rename.
 type Store struct {
 	dir     string
 	keyring bool // the secrets go to the keyring
@@ -64,8 +65,8 @@ type Store struct {
 // everything in its files.
 func NewStore(dir string) *Store { return &Store{dir: dir} }
 
-// DefaultStore is the store of [DefaultDir], with the secrets in the OS
-// keyring where toolhost can write it (secret.KeyringWritable).
+// DefaultStore is the store of [DefaultDir]. It keeps the secrets in the
+// OS keyring where toolhost can write it (secret.KeyringWritable).
 func DefaultStore() *Store {
 	return &Store{dir: DefaultDir(), keyring: secret.KeyringWritable()}
 }
@@ -111,8 +112,8 @@ func (s *Store) Load(resource string) (*Record, error) {
 		return nil, nil
 	}
 	if r.InKeyring {
-		// Secrets the keyring no longer gives (a locked keyring, an item
-		// removed) are gone: the next 401 signs in again.
+		// Secrets the keyring no longer gives are gone. The keyring may be locked
+		// or the item removed. The next 401 signs in again.
 		var ks keyringSecrets
 		v, err := secret.ReadKeyring(item(r.Resource))
 		if err != nil || json.Unmarshal([]byte(v.Reveal()), &ks) != nil {
@@ -158,8 +159,8 @@ func decodeRecord(b []byte, path string) (*Record, error) {
 }
 
 // Save writes r, replacing the record of its resource. In a store that
-// uses the keyring, the secrets go there, and into the file only when the
-// keyring refuses them.
+// uses the keyring, the secrets go there. They go into the file only when
+// the keyring refuses them.
 func (s *Store) Save(r *Record) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

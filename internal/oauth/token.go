@@ -51,9 +51,9 @@ func (e *DeniedError) Error() string {
 // Unwrap returns ErrDenied.
 func (e *DeniedError) Unwrap() error { return ErrDenied }
 
-// decodeToken decodes a token endpoint's answer: a token of type Bearer
-// (or no type), or the server's error. now is when the request was sent,
-// from which expires_in counts.
+// decodeToken decodes a token endpoint's answer. That is a token of type
+// Bearer (or no type), or the server's error. now is when the request was
+// sent. expires_in counts from it.
 func decodeToken(status int, body []byte, now time.Time) (*Token, error) {
 	if status != http.StatusOK {
 		var e errorResponse
@@ -108,8 +108,9 @@ type client struct {
 }
 
 // authMethod picks how the client authenticates at a token endpoint that
-// supports methods: the configured one; none without a secret; else basic
-// unless the server lists only post (RFC 8414: basic is the default).
+// supports methods. It picks the configured one. Without a secret it
+// picks none. Else it picks basic unless the server lists only post. In
+// RFC 8414 basic is the default.
 func authMethod(configured, registered, secret string, supported []string) string {
 	switch {
 	case configured != "":
@@ -175,8 +176,8 @@ func (c *Client) requestToken(ctx context.Context, endpoint string, cl *client, 
 }
 
 // signAssertion makes the client assertion of private_key_jwt (RFC 7523
-// §2.2): a JWT signed ES256 with the PEM key, issued by and about the
-// client, for the authorization server.
+// §2.2). That is a JWT signed ES256 with the PEM key. It is issued by and
+// about the client, for the authorization server.
 func signAssertion(keyPEM, clientID, audience string, now time.Time) (string, error) {
 	block, _ := pem.Decode([]byte(keyPEM))
 	if block == nil {

@@ -1,9 +1,10 @@
 // Package plainrpc reads the members of a JSON-RPC message of plain
 // shape in one pass, as the MCP SDK's decoder would read them. A plain
 // string has no escapes. A plain id is absent, null, such a string or an
-// integer exact as a float64. The MCP face's screen (requests from a
-// client) and internal/source/mcp's stdio connection (messages from a server)
-// build their messages with it and leave anything else to the SDK.
+// integer exact as a float64. Two places build their messages with it and
+// leave anything else to the SDK. One is the MCP face's screen, for
+// requests from a client. The other is internal/source/mcp's stdio
+// connection, for messages from a server.
 package plainrpc
 
 import (
@@ -16,7 +17,8 @@ import (
 )
 
 // String returns the JSON string raw holds when it has no escapes and is
-// valid UTF-8 (a decoder replaces invalid bytes), false otherwise.
+// valid UTF-8. A decoder replaces invalid bytes. It returns false
+// otherwise.
 func String(raw json.RawMessage) (string, bool) {
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' || bytes.IndexByte(raw, '\\') >= 0 || !utf8.Valid(raw) {
 		return "", false

@@ -1,6 +1,6 @@
-// Package suggest finds the word a user probably meant ("did you mean
-// …?") among the valid ones, by edit distance. It is the one place that
-// does so, for config keys (package config) and for parameter and tool
+// Package suggest finds the word a user probably meant among the valid
+// ones, by edit distance ("did you mean …?"). It is the one place that
+// does so. It serves config keys (package config), and parameter and tool
 // names in overrides (resolver).
 //
 //	known := []string{"command", "description", "timeout"} // sorted: ties go to the earlier
@@ -12,8 +12,8 @@
 //
 // # Trade-offs
 //
-// [Distance] is the plain Levenshtein distance over bytes, quadratic in the
-// word lengths. Words longer than 64 bytes are taken as far apart. So a
-// pasted paragraph costs nothing. Callers choose how far a suggestion may
-// be (the config decoder allows a third of the key's length).
+// [Distance] is the plain Levenshtein distance over bytes. It is quadratic
+// in the word lengths. Words longer than 64 bytes are taken as far apart.
+// So a pasted paragraph costs nothing. Callers choose how far a suggestion
+// may be. The config decoder allows a third of the key's length.
 package suggest

@@ -1,8 +1,9 @@
 package suggest
 
 // Nearest returns the candidate closest to s by edit distance, if that
-// distance is at most maxDist, "" otherwise. On a tie the earlier candidate
-// wins, so callers that want a stable answer pass candidates sorted.
+// distance is at most maxDist. Otherwise it returns "". On a tie the
+// earlier candidate wins. So callers that want a stable answer pass
+// candidates sorted.
 func Nearest(s string, candidates []string, maxDist int) string {
 	best, bestD := "", maxDist+1
 	for _, c := range candidates {
@@ -13,7 +14,7 @@ func Nearest(s string, candidates []string, maxDist int) string {
 	return best
 }
 
-// maxLen bounds the words Distance compares: names and keys are short, and
+// maxLen bounds the words Distance compares. Names and keys are short, and
 // the cost is quadratic.
 const maxLen = 64
 

@@ -10,8 +10,8 @@ const (
 	// AttrSource is where the tool comes from: "binary", "dynamic", a
 	// source's kind.
 	AttrSource = "toolhost.tool.source"
-	// AttrOutcome is the call's outcome type (success, error,
-	// needs_input), or "host_error" when no outcome could be had.
+	// AttrOutcome is the call's outcome type: success, error or needs_input.
+	// It is "host_error" when no outcome could be had.
 	AttrOutcome = "toolhost.outcome.type"
 	// AttrArgsCount is how many arguments the call was given.
 	AttrArgsCount = "toolhost.arguments.count"
@@ -23,15 +23,16 @@ const (
 	AttrRequestBytes = "toolhost.request.bytes"
 	// AttrStdoutBytes is the size of what the tool printed on stdout.
 	AttrStdoutBytes = "toolhost.stdout.bytes"
-	// AttrExitCode is the tool process's exit status (-1: killed or not
-	// exited), as OpenTelemetry's semantic conventions name it.
+	// AttrExitCode is the tool process's exit status, as OpenTelemetry's
+	// semantic conventions name it. -1 means killed or not exited.
 	AttrExitCode = "process.exit.code"
 	// AttrApproval is an approval's result: approved, declined, pending.
 	AttrApproval = "toolhost.approval"
 	// AttrSandboxed is whether the process ran confined by the sandbox.
 	AttrSandboxed = "toolhost.sandboxed"
 	// AttrErrorType is the Go type of a host error, as the semantic
-	// conventions' error.type: "*invoke.Error", "context.deadlineExceededError".
+	// conventions' error.type. Examples: "*invoke.Error",
+	// "context.deadlineExceededError".
 	AttrErrorType = "error.type"
 	// AttrPoolState is a long-lived pool's process state: idle or busy.
 	AttrPoolState = "toolhost.pool.state"
@@ -42,8 +43,8 @@ const (
 	AttrPooled = "toolhost.pooled"
 )
 
-// The names of a call's spans: the call itself ("tools/call NAME", see
-// [StartCall]) and its children.
+// The names of a call's spans. They are the call itself ("tools/call
+// NAME", see [StartCall]) and its children.
 const (
 	SpanResolution = "resolution" // finding the tool and its input schema (which may run the binary)
 	SpanValidation = "validation" // checking the arguments against the input schema

@@ -19,8 +19,8 @@ const (
 	MetricPool     = "toolhost.pool.processes" // long-lived tool processes, by binary and state
 )
 
-// durationBounds are the call duration histogram's buckets, in seconds:
-// from a pooled call (about a millisecond) to a tool's timeout.
+// durationBounds are the call duration histogram's buckets, in seconds.
+// They go from a pooled call, about a millisecond, to a tool's timeout.
 var durationBounds = []float64{0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300}
 
 // callInstruments are the call metrics of one meter provider.
@@ -30,13 +30,13 @@ type callInstruments struct {
 	duration      metric.Float64Histogram
 }
 
-// current holds the call metrics, made at the first call and again
-// whenever the global meter provider changes (a test's Setup after
-// another's; a process installs one).
+// current holds the call metrics. They are made at the first call. They
+// are made again whenever the global meter provider changes. That happens
+// when a test's Setup comes after another's, or a process installs one.
 var current atomic.Pointer[callInstruments]
 
-// instruments returns the call metrics of the global meter provider, nil
-// while no SDK is installed.
+// instruments returns the call metrics of the global meter provider. It
+// returns nil while no SDK is installed.
 func instruments() *callInstruments {
 	mp := otel.GetMeterProvider()
 	if mp == offMetrics {
@@ -55,9 +55,9 @@ func instruments() *callInstruments {
 	return i
 }
 
-// Call is one tools/call: its span, "tools/call NAME", the parent of
-// [SpanResolution], [SpanValidation], [SpanApproval] and [SpanToolRun],
-// and the call metrics it adds to when it ends.
+// Call is one tools/call. It holds its span, "tools/call NAME". That span
+// is the parent of [SpanResolution], [SpanValidation], [SpanApproval] and
+// [SpanToolRun]. It adds to the call metrics when it ends.
 type Call struct {
 	Span
 	tool   string
@@ -65,8 +65,9 @@ type Call struct {
 	start  time.Time
 }
 
-// StartCall starts the span of a call of the named tool, as a child of
-// whatever span ctx carries (a caller's traceparent, see [FromMeta]).
+// StartCall starts the span of a call of the named tool. It is a child of
+// whatever span ctx carries, such as a caller's traceparent (see
+// [FromMeta]).
 func StartCall(ctx context.Context, tool string) (context.Context, *Call) {
 	c := &Call{tool: tool, start: time.Now()}
 	if t := tracer(); t != nil {
@@ -84,8 +85,8 @@ func (c *Call) Source(source string) {
 	c.String(AttrSource, source)
 }
 
-// End ends the call with its outcome type, or err when no outcome could
-// be had, and counts it.
+// End ends the call with its outcome type and counts it. err is given
+// when no outcome could be had.
 func (c *Call) End(outcome string, err error) {
 	if err != nil {
 		outcome = "host_error"

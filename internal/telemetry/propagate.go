@@ -8,9 +8,9 @@ import (
 	"go.opentelemetry.io/otel/trace"
 )
 
-// The variables the tool process finds its parent span in: the W3C trace
-// context headers, spelled as environment variables (the OpenTelemetry
-// environment carrier convention).
+// The variables the tool process finds its parent span in. They are the
+// W3C trace context headers, spelled as environment variables. That is
+// the OpenTelemetry environment carrier convention.
 const (
 	ParentEnv = "TRACEPARENT"
 	StateEnv  = "TRACESTATE"
@@ -25,8 +25,9 @@ const (
 var w3c propagation.TraceContext
 
 // Extract returns ctx carrying the remote parent span that the W3C
-// traceparent (and tracestate) values name. A missing or malformed
-// traceparent leaves ctx as it is: the call starts a trace of its own.
+// traceparent and tracestate values name. A missing or malformed
+// traceparent leaves ctx as it is. The call then starts a trace of its
+// own.
 func Extract(ctx context.Context, traceparent, tracestate string) context.Context {
 	if traceparent == "" {
 		return ctx
@@ -44,16 +45,16 @@ func FromHeader(ctx context.Context, h http.Header) context.Context {
 }
 
 // FromMeta is [Extract] of an MCP request's _meta traceparent and
-// tracestate (strings; anything else is ignored).
+// tracestate. They must be strings. Anything else is ignored.
 func FromMeta(ctx context.Context, meta map[string]any) context.Context {
 	parent, _ := meta[parentKey].(string)
 	state, _ := meta[stateKey].(string)
 	return Extract(ctx, parent, state)
 }
 
-// Environ returns the TRACEPARENT (and TRACESTATE, when there is one)
-// entries naming ctx's current span, for a tool process's environment; nil
-// when ctx carries no valid span context.
+// Environ returns the TRACEPARENT entry naming ctx's current span, for a
+// tool process's environment. It adds TRACESTATE when there is one. It
+// returns nil when ctx carries no valid span context.
 func Environ(ctx context.Context) []string {
 	sc := trace.SpanContextFromContext(ctx)
 	if !sc.IsValid() {

@@ -18,17 +18,17 @@ const ScopeName = "github.com/toolhost/toolhost"
 // while no SDK is installed, does nothing.
 type Span struct{ span trace.Span }
 
-// The global providers as the process started: OpenTelemetry's API, which
-// forwards nothing until an SDK is installed. While they are still in
-// place no span is started and no metric made: the instrumentation costs
-// two atomic loads (BenchmarkCallOff).
+// The global providers as the process started. They are OpenTelemetry's
+// API, which forwards nothing until an SDK is installed. While they are
+// still in place no span is started and no metric made. The
+// instrumentation then costs two atomic loads (BenchmarkCallOff).
 var (
 	offTracing = otel.GetTracerProvider()
 	offMetrics = otel.GetMeterProvider()
 )
 
-// currentTracer is toolhost's tracer of the global tracer provider, made
-// again whenever that changes.
+// currentTracer is toolhost's tracer of the global tracer provider. It is
+// made again whenever that changes.
 var currentTracer atomic.Pointer[struct {
 	provider trace.TracerProvider
 	tracer   trace.Tracer
@@ -53,7 +53,8 @@ func tracer() trace.Tracer {
 
 // Start starts the span name as a child of ctx's, and returns ctx carrying
 // it. While no SDK is installed it returns ctx as it is and a Span that
-// does nothing: ctx's span (a caller's traceparent) stays the current one.
+// does nothing. ctx's span, such as a caller's traceparent, stays the
+// current one.
 func Start(ctx context.Context, name string) (context.Context, Span) {
 	t := tracer()
 	if t == nil {
@@ -87,8 +88,8 @@ func (s Span) Bool(key string, v bool) {
 	}
 }
 
-// End ends s. A non-nil err marks it failed, with the error's type (never
-// its message, which may quote a tool's output) as error.type.
+// End ends s. A non-nil err marks it failed, with the error's type as
+// error.type. The message is never used, as it may quote a tool's output.
 func (s Span) End(err error) {
 	if s.span == nil {
 		return
@@ -101,8 +102,8 @@ func (s Span) End(err error) {
 	s.span.End()
 }
 
-// ErrorType names err's Go type, the value of error.type: a wrapper
-// (fmt.Errorf's) is looked through once to the type that says more.
+// ErrorType names err's Go type, the value of error.type. A wrapper such
+// as fmt.Errorf's is looked through once to the type that says more.
 func ErrorType(err error) string {
 	if u, ok := err.(interface{ Unwrap() error }); ok && u.Unwrap() != nil {
 		if t := fmt.Sprintf("%T", err); t == "*fmt.wrapError" {

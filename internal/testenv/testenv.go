@@ -28,8 +28,8 @@ var goVars = []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOENV"}
 
 // Run isolates the process with [Isolate], runs the tests and removes the
 // temporary home. It returns m.Run's exit code, or 2 when the home could
-// not be made. Processes that a TestMain dispatches to a helper role
-// (faketool.Start) must be dispatched before Run.
+// not be made. A TestMain may dispatch processes to a helper role
+// (faketool.Start). It must do so before Run.
 func Run(m *testing.M) int {
 	_, cleanup, err := Isolate()
 	if err != nil {
@@ -41,15 +41,15 @@ func Run(m *testing.M) int {
 	return code
 }
 
-// Isolate sets HOME to a fresh temporary directory and XDG_CONFIG_HOME,
-// XDG_STATE_HOME, XDG_CACHE_HOME and XDG_DATA_HOME to directories under
-// it (config, state, cache, data), and unsets DBUS_SESSION_BUS_ADDRESS
-// (the user's keyring). It creates only
+// Isolate sets HOME to a fresh temporary directory. It sets
+// XDG_CONFIG_HOME, XDG_STATE_HOME, XDG_CACHE_HOME and XDG_DATA_HOME to
+// directories under it: config, state, cache, data. It unsets
+// DBUS_SESSION_BUS_ADDRESS, the user's keyring. It creates only
 // config/go/telemetry/mode, which turns the go command's telemetry off.
-// XDG_RUNTIME_DIR is left alone: it holds sockets, not files that last.
+// XDG_RUNTIME_DIR is left alone. It holds sockets, not files that last.
 // Before the move it pins GOCACHE, GOMODCACHE, GOPATH and GOENV to the go
-// command's values, so that a `go build` started by a test reuses the
-// user's caches. It returns the new home and a function that removes it.
+// command's values. So a `go build` started by a test reuses the user's
+// caches. It returns the new home and a function that removes it.
 func Isolate() (home string, cleanup func(), err error) {
 	pinGo()
 	home, err = os.MkdirTemp("", "toolhost-test-home")
@@ -57,9 +57,9 @@ func Isolate() (home string, cleanup func(), err error) {
 		return "", nil, fmt.Errorf("making a temporary home: %w", err)
 	}
 	// The go command a test starts would count its use under the new
-	// config directory and start a telemetry uploader that outlives the
-	// test binary and writes there after the cleanup: off, as `go
-	// telemetry off` sets it.
+	// config directory. It would start a telemetry uploader that outlives
+	// the test binary and writes there after the cleanup. So it is off, as
+	// `go telemetry off` sets it.
 	telemetry := filepath.Join(home, "config", "go", "telemetry")
 	if err := os.MkdirAll(telemetry, 0o755); err != nil {
 		return "", nil, err
@@ -67,9 +67,9 @@ func Isolate() (home string, cleanup func(), err error) {
 	if err := os.WriteFile(filepath.Join(telemetry, "mode"), []byte("off"), 0o644); err != nil {
 		return "", nil, err
 	}
-	// No session bus: toolhost keeps OAuth tokens in the keyring where
-	// it can reach one (internal/oauth), and a test's must not land in
-	// the user's.
+	// No session bus. toolhost keeps OAuth tokens in the keyring where it
+	// can reach one (internal/oauth). A test's tokens must not land in the
+	// user's.
 	os.Unsetenv("DBUS_SESSION_BUS_ADDRESS")
 	for _, kv := range [][2]string{
 		{"HOME", home},
@@ -83,7 +83,7 @@ func Isolate() (home string, cleanup func(), err error) {
 	return home, func() { removeAll(home) }, nil
 }
 
-// removeAll removes dir, trying again for a moment while a process the
+// removeAll removes dir. It tries again for a moment while a process the
 // tests started and did not wait for still writes into it.
 func removeAll(dir string) {
 	for range 10 {
@@ -95,8 +95,8 @@ func removeAll(dir string) {
 }
 
 // pinGo sets the go command's directories that are unset in the
-// environment to the values `go env` reports. Without the go command
-// (a test binary copied elsewhere) it does nothing.
+// environment to the values `go env` reports. Without the go command it
+// does nothing. That happens for a test binary copied elsewhere.
 func pinGo() {
 	missing := false
 	for _, v := range goVars {
@@ -122,10 +122,10 @@ func pinGo() {
 	}
 }
 
-// Exit ends a helper process (a test binary playing a tool or a server
-// for the tests) with code, at once. Built with -race, a process that
-// ends with os.Exit(0) first sleeps a second (GORACE's atexit_sleep_ms)
-// for late race reports: a second on every stop of a helper, which the
-// test waits for. A helper's races are still reported on its stderr as
-// they happen.
+// Exit ends a helper process with code, at once. A helper is a test binary
+// playing a tool or a server for the tests. Built with -race, a process
+// that ends with os.Exit(0) first sleeps a second for late race reports
+// (GORACE's atexit_sleep_ms). That is a second on every stop of a helper,
+// which the test waits for. A helper's races are still reported on its
+// stderr as they happen.
 func Exit(code int) { syscall.Exit(code) }

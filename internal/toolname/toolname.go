@@ -1,12 +1,12 @@
 package toolname
 
 // Pattern is the tool name rule LLM providers accept, as shown in
-// messages: 1 to 64 ASCII letters, digits, '_' or '-'.
+// messages. A name has 1 to 64 ASCII letters, digits, '_' or '-'.
 const Pattern = `^[a-zA-Z0-9_-]{1,64}$`
 
 // Valid reports whether name matches [Pattern]. It is the one home of the
-// rule: the catalog, the CLI and the SDK all call it. (No regexp: compiling
-// one at init would cost every SDK tool binary start-up time.)
+// rule. The catalog, the CLI and the SDK all call it. It uses no regexp.
+// Compiling one at init would cost every SDK tool binary start-up time.
 func Valid(name string) bool {
 	if len(name) == 0 || len(name) > 64 {
 		return false

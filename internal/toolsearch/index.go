@@ -18,22 +18,22 @@ type Doc struct {
 	Category    string
 }
 
-// Param is a parameter of a tool: its name and its text (summary or
-// description).
+// Param is a parameter of a tool. It has its name and its text, the
+// summary or description.
 type Param struct {
 	Name, Description string
 }
 
-// Hit is one tool a search found: its name and summary, and its score
-// (higher is better; only the order is meaningful).
+// Hit is one tool a search found. It has its name, summary and score.
+// Higher is better, and only the order is meaningful.
 type Hit struct {
 	Name    string  `json:"name"`
 	Summary string  `json:"summary"`
 	Score   float64 `json:"score,omitempty"`
 }
 
-// Field weights: the weight of a term found in each field of a tool (see
-// the package comment). A term found in several fields of one tool counts
+// Field weights: the weight of a term found in each field of a tool. See
+// the package comment. A term found in several fields of one tool counts
 // with the best.
 const (
 	weightName      = 10
@@ -54,15 +54,15 @@ const (
 )
 
 // ExactNameBonus is added to the score of a tool whose name is the whole
-// query. Names are compared by terms, so "read file", "ReadFile" and
+// query. Names are compared by terms. So "read file", "ReadFile" and
 // "read_file" name read_file. The bonus is more than a query of
 // [MaxTerms] terms can score otherwise in a catalog of fewer than a
 // billion tools. A term adds at most the name's weight times ln(1+tools),
 // 10 × 20.7.
 const ExactNameBonus = 10000
 
-// posting is one tool holding a term, with the best weight of the fields
-// it holds it in.
+// posting is one tool holding a term. It has the best weight of the
+// fields it holds it in.
 type posting struct {
 	doc    int32
 	weight float32
@@ -143,8 +143,8 @@ func New(docs []Doc) *Index {
 // Len returns the number of tools indexed.
 func (ix *Index) Len() int { return len(ix.docs) }
 
-// nameKey is a name or query as its terms, joined: what "is the whole
-// query" compares.
+// nameKey is a name or query as its terms, joined. It is what "is the
+// whole query" compares.
 func nameKey(s string) string { return strings.Join(terms(s, nil), " ") }
 
 // Search returns the tools matching q, best first, at most q.Limit
@@ -161,9 +161,9 @@ func (ix *Index) Search(q Query) []Hit {
 	}
 	scores := make([]float32, len(ix.docs))
 	var touched []int32 // the tools with a score, in the order they got one
-	// cur is one query term's best contribution to each tool, curDocs the
-	// tools it has one for: a term counts once per tool, whatever number
-	// of the tool's terms it matched
+	// cur is one query term's best contribution to each tool. curDocs are
+	// the tools it has one for. A term counts once per tool, whatever number
+	// of the tool's terms it matched.
 	cur := make([]float32, len(ix.docs))
 	var curDocs []int32
 	seen := make(map[string]bool, len(qterms))
@@ -196,7 +196,7 @@ func (ix *Index) Search(q Query) []Hit {
 			}
 		}
 		// Each tool's score is the sum of its terms' contributions in the
-		// query's order: the same floats, the same sum, run after run.
+		// query's order. The same floats give the same sum, run after run.
 		for _, doc := range curDocs {
 			if scores[doc] == 0 {
 				touched = append(touched, doc)

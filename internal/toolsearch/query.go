@@ -27,8 +27,8 @@ const (
 	MaxTerms = 32
 )
 
-// Query is a search: free text, and the most hits wanted (0 for
-// [DefaultLimit]).
+// Query is a search. It has free text, and the most hits wanted, 0 for
+// [DefaultLimit].
 type Query struct {
 	Text  string
 	Limit int
@@ -37,9 +37,10 @@ type Query struct {
 // ErrQuery is the cause of every error of [DecodeQuery].
 var ErrQuery = errors.New("invalid search")
 
-// DecodeQuery reads a query from the arguments of a search, a JSON object
-// {"query": "…", "limit": N} (limit optional, an integer from 1 to
-// [MaxLimit]). An error wraps [ErrQuery] and says what to send instead.
+// DecodeQuery reads a query from the arguments of a search. They are a
+// JSON object {"query": "…", "limit": N}. limit is optional, an integer
+// from 1 to [MaxLimit]. An error wraps [ErrQuery] and says what to send
+// instead.
 func DecodeQuery(data []byte) (Query, error) {
 	bad := func(format string, a ...any) (Query, error) {
 		return Query{}, fmt.Errorf("%w: %s", ErrQuery, fmt.Sprintf(format, a...))

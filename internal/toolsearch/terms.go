@@ -7,16 +7,17 @@ import (
 	"unicode/utf8"
 )
 
-// terms appends to out the terms of text: cut at anything not a letter or
-// a digit and at camelCase humps, lowercased and stemmed.
+// terms appends to out the terms of text. Text is cut at anything not a
+// letter or a digit and at camelCase humps. Terms are lowercased and
+// stemmed.
 func terms(text string, out []string) []string {
 	eachTerm(text, nil, func(t []byte) { out = append(out, string(t)) })
 	return out
 }
 
-// eachTerm calls fn with each term of text (see terms), in a buffer that
-// the next term reuses: fn must copy what it keeps. buf is that buffer's
-// storage, returned for the next call.
+// eachTerm calls fn with each term of text (see terms). The term is in a
+// buffer that the next term reuses, so fn must copy what it keeps. buf is
+// that buffer's storage, returned for the next call.
 func eachTerm(text string, buf []byte, fn func(term []byte)) []byte {
 	word := buf[:0]
 	flush := func() {
@@ -59,15 +60,16 @@ func eachTerm(text string, buf []byte, fn func(term []byte)) []byte {
 }
 
 // hump reports whether a capital letter after prev, followed by rest,
-// starts a new word: after a lower case letter or a digit (readFile), or
-// as the last capital of a run before a lower case letter (HTTPServer).
+// starts a new word. It does after a lower case letter or a digit
+// (readFile). It does as the last capital of a run before a lower case
+// letter (HTTPServer).
 func hump(prev rune, rest string) bool {
 	next, _ := utf8.DecodeRuneInString(rest)
 	return unicode.IsLower(prev) || unicode.IsDigit(prev) || (unicode.IsUpper(prev) && unicode.IsLower(next))
 }
 
-// queryTerms returns the terms of a query, at most [MaxTerms], without
-// the common English words unless nothing else is left.
+// queryTerms returns the terms of a query, at most [MaxTerms]. It leaves
+// out the common English words unless nothing else is left.
 func queryTerms(text string) []string {
 	all := terms(text, nil)
 	if len(all) > MaxTerms {
@@ -85,8 +87,8 @@ func queryTerms(text string) []string {
 	return kept
 }
 
-// stopWords are the words of a query that say nothing about a tool (as
-// stem leaves them).
+// stopWords are the words of a query that say nothing about a tool. They
+// are spelled as stem leaves them.
 var stopWords = map[string]bool{}
 
 func init() {
@@ -98,12 +100,13 @@ func init() {
 }
 
 // stem cuts an ASCII word to a light stem, so that the forms of a word
-// meet: plural s, es and ies, then -ing and -ed (when a vowel is left
-// before them), then a final e. It is not Porter's stemmer: it is cheap,
-// and what it conflates the prefix match mostly covers anyway.
+// meet. It cuts plural s, es and ies. Then it cuts -ing and -ed when a
+// vowel is left before them. Then it cuts a final e. It is not Porter's
+// stemmer. It is cheap, and the prefix match mostly covers what it
+// conflates anyway.
 func stem(w string) string { return string(stemBytes([]byte(w))) }
 
-// stemBytes is stem in place: it returns a prefix of w, whose bytes it may
+// stemBytes is stem in place. It returns a prefix of w, whose bytes it may
 // change.
 func stemBytes(w []byte) []byte {
 	if len(w) <= 3 {
@@ -138,7 +141,7 @@ func stemBytes(w []byte) []byte {
 func hasVowel(s []byte) bool { return bytes.ContainsAny(s, "aeiouy") }
 
 // undouble drops the last letter of a doubled consonant other than l, s
-// and z: "runn" → "run", "pull" stays.
+// and z. "runn" becomes "run", and "pull" stays.
 func undouble(w []byte) []byte {
 	n := len(w)
 	if n >= 2 && w[n-1] == w[n-2] && !strings.ContainsRune("aeioulsz", rune(w[n-1])) {

@@ -6,13 +6,14 @@ import (
 )
 
 // override is set at link time with -ldflags "-X
-// github.com/toolhost/toolhost/internal/version.override=v1.2.3"; it wins
+// github.com/toolhost/toolhost/internal/version.override=v1.2.3". It wins
 // over the build info.
 var override string
 
-// String returns toolhost's version: the -X override, else the module
-// version from the build info, else "devel" with the VCS revision (and
-// "(modified)" for a build with uncommitted changes), else "devel".
+// String returns toolhost's version. That is the -X override, else the
+// module version from the build info. Else it is "devel" with the VCS
+// revision, and "(modified)" for a build with uncommitted changes. Else
+// it is "devel".
 func String() string {
 	if override != "" {
 		return override

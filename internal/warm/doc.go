@@ -1,7 +1,8 @@
 // Package warm runs functions on goroutines kept from one function to the
-// next, so that a call whose stack runs deep (an MCP call: the go-sdk's
-// layers, argument validation, JSON) does not grow a fresh goroutine's
-// stack, doubling and copying it frame by frame, every time.
+// next. Some calls run deep stacks, such as an MCP call with the go-sdk's
+// layers, argument validation and JSON. On a fresh goroutine such a call
+// grows the stack every time, doubling and copying it frame by frame. A
+// kept goroutine avoids that.
 //
 //	var p warm.Pool // the zero Pool is ready; safe for concurrent use
 //	p.Go(func() { res, err = forward(ctx, call) })
@@ -12,10 +13,10 @@
 //
 // # Trade-offs
 //
-// A Pool keeps as many workers as ran at once, each ending after
+// A Pool keeps as many workers as ran at once. Each ends after
 // [Pool.Idle] without work. A busy pool starts one per function as the
 // go statement does. The garbage collector still halves the stack of a
-// worker left idle (it uses little of it then). So a worker regrows it at
-// most once per collection, not on every call. A panic in f ends the
-// process as it would on a goroutine of its own: Do does not recover it.
+// worker left idle, as it uses little of it then. So a worker regrows it
+// at most once per collection, not on every call. A panic in f ends the
+// process as it would on a goroutine of its own. Do does not recover it.
 package warm

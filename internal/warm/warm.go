@@ -25,8 +25,8 @@ func (p *Pool) ch() chan func() {
 	return p.work
 }
 
-// Go runs f on an idle worker, or on a new goroutine that then stays as
-// one.
+// Go runs f on an idle worker. Or it runs f on a new goroutine that then
+// stays as one.
 func (p *Pool) Go(f func()) {
 	select {
 	case p.ch() <- f:
@@ -35,7 +35,7 @@ func (p *Pool) Go(f func()) {
 	}
 }
 
-// Do runs f on a worker, as Go does, and returns its result once it has
+// Do runs f on a worker, as Go does. It returns f's result once f has
 // returned.
 func (p *Pool) Do(f func() error) error {
 	done := make(chan error, 1)

@@ -4,9 +4,9 @@ import "unicode/utf8"
 
 const hexDigits = "0123456789abcdef"
 
-// AppendString appends s to b as a JSON string, quoted as encoding/json
-// quotes it with SetEscapeHTML(false):
-// invalid UTF-8 becomes U+FFFD; U+2028 and U+2029 are escaped.
+// AppendString appends s to b as a JSON string. It quotes s as
+// encoding/json does with SetEscapeHTML(false). Invalid UTF-8 becomes
+// U+FFFD. U+2028 and U+2029 are escaped.
 func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0

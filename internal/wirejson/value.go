@@ -121,8 +121,8 @@ func AppendFloat(b []byte, f float64) ([]byte, error) {
 	return b, nil
 }
 
-// isNumber reports whether s is one JSON number, as encoding/json requires
-// of a json.Number it encodes.
+// isNumber reports whether s is one JSON number. encoding/json requires
+// that of a json.Number it encodes.
 func isNumber(s string) bool {
 	i := 0
 	if i < len(s) && s[i] == '-' {

@@ -17,13 +17,13 @@ type Options struct {
 	Root    string         // context.root; "" means the current directory
 	Answers map[string]any // tool.answers: answers to questions, by question id
 	Options map[string]any // tool.options: the entry's options table
-	// Protocol is the version of the request: "" means "2", which hosts
-	// send to sdk binaries (they answer "schema" with "protocol":"2");
-	// "1" shows what a host of protocol v1 gets (no events, text only).
+	// Protocol is the version of the request. "" means "2", which hosts
+	// send to sdk binaries. They answer "schema" with "protocol":"2".
+	// "1" shows what a host of protocol v1 gets: no events, text only.
 	Protocol string
 }
 
-// Do serves req with tools in-process and returns what the binary would
+// Do serves req with tools in-process. It returns what the binary would
 // write to stdout and its exit status. It fails the test only when req
 // cannot be encoded.
 func Do(t testing.TB, req *tool.Request, tools ...*sdk.Tool) (stdout []byte, code int) {
@@ -42,8 +42,8 @@ func Do(t testing.TB, req *tool.Request, tools ...*sdk.Tool) (stdout []byte, cod
 
 // Schema asks tools for their schema, as a host does, and returns the
 // decoded answer. It fails the test when the answer is not a valid schema
-// response: an invalid tool name, an input type that cannot be reflected, a
-// name served twice.
+// response. Causes are an invalid tool name, an input type that cannot be
+// reflected, or a name served twice.
 func Schema(t testing.TB, tools ...*sdk.Tool) *tool.SchemaResponse {
 	t.Helper()
 	stdout, code := Do(t, request(tool.ActionSchema, "", nil, &Options{Protocol: tool.Version}), tools...)
@@ -57,19 +57,20 @@ func Schema(t testing.TB, tools ...*sdk.Tool) *tool.SchemaResponse {
 	return resp
 }
 
-// Run calls t with args (decoded from JSON, as a host sends them; Go values
-// such as int are fine) and returns the outcome. Argument errors come back as
-// error outcomes, as the host would see them. A structured value is checked
-// against the tool's output schema, as hosts check it: a mismatch fails the
-// test. Events the tool sends are logged; [RunEvents] returns them.
+// Run calls t with args and returns the outcome. args are decoded from
+// JSON, as a host sends them. Go values such as int are fine too. Argument
+// errors come back as error outcomes, as the host would see them. A
+// structured value is checked against the tool's output schema, as hosts
+// check it. A mismatch fails the test. Events the tool sends are logged.
+// [RunEvents] returns them.
 func Run(t testing.TB, tl *sdk.Tool, args map[string]any, opts *Options) tool.Outcome {
 	t.Helper()
 	_, o := call(t, tool.ActionRun, tl, args, opts)
 	return o
 }
 
-// RunEvents is [Run] that also returns the events ([sdk.Progress],
-// [sdk.Log]) the tool wrote before its outcome, in order.
+// RunEvents is [Run] that also returns the events the tool wrote before
+// its outcome, in order. [sdk.Progress] and [sdk.Log] write events.
 func RunEvents(t testing.TB, tl *sdk.Tool, args map[string]any, opts *Options) ([]tool.Event, tool.Outcome) {
 	t.Helper()
 	return call(t, tool.ActionRun, tl, args, opts)
@@ -83,8 +84,8 @@ func Format(t testing.TB, tl *sdk.Tool, args map[string]any, opts *Options) tool
 	return o
 }
 
-// Structured decodes the structured value of a success outcome into a T,
-// failing the test when there is none or it does not fit.
+// Structured decodes the structured value of a success outcome into a T.
+// It fails the test when there is none or it does not fit.
 func Structured[T any](t testing.TB, o tool.Outcome) T {
 	t.Helper()
 	var v T
@@ -132,8 +133,8 @@ func call(t testing.TB, action tool.Action, tl *sdk.Tool, args map[string]any, o
 	return events, o
 }
 
-// checkStructured fails the test when the tool declares an output schema
-// and o's structured value is missing or does not match it.
+// checkStructured fails the test when o's structured value is missing or
+// does not match the output schema the tool declares.
 func checkStructured(t testing.TB, tl *sdk.Tool, o tool.Outcome) {
 	t.Helper()
 	d, err := tl.Definition()

@@ -19,7 +19,8 @@ type client struct {
 }
 
 // retryDelays are the waits before another attempt of an export the
-// collector refused for now (429, 502, 503, 504), within the timeout.
+// collector refused for now (429, 502, 503, 504). They fit within the
+// timeout.
 var retryDelays = []time.Duration{100 * time.Millisecond, 400 * time.Millisecond, time.Second}
 
 // post sends body, a serialised Export*ServiceRequest. An error names the

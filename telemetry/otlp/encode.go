@@ -10,10 +10,10 @@ import (
 	"go.opentelemetry.io/otel/sdk/resource"
 )
 
-// pb appends protocol buffers fields to a byte slice: the little of the
-// wire format OTLP's messages need, written here so that toolhost links no
-// protobuf runtime (docs/dependencies.md). Field numbers are those of the
-// opentelemetry-proto .proto files, named at each call.
+// pb appends protocol buffers fields to a byte slice. It writes the little
+// of the wire format OTLP's messages need. It is written here so that
+// toolhost links no protobuf runtime (docs/dependencies.md). Field numbers
+// are those of the opentelemetry-proto .proto files, named at each call.
 type pb struct{ b []byte }
 
 const (
@@ -40,8 +40,8 @@ func (p *pb) fixed64(num int, v uint64) {
 	}
 }
 
-// fixed64Always appends a fixed64 (or sfixed64, or double) field even when
-// zero: a member of a oneof, or an optional field that is set.
+// fixed64Always appends a fixed64, sfixed64 or double field even when
+// zero. That is a member of a oneof, or an optional field that is set.
 func (p *pb) fixed64Always(num int, v uint64) {
 	p.tag(num, wireI64)
 	p.b = binary.LittleEndian.AppendUint64(p.b, v)

@@ -26,9 +26,9 @@ var (
 // is unset (the specification's 10s).
 const defaultTimeout = 10 * time.Second
 
-// endpoint is where and how one signal is sent: the specification's
-// OTEL_EXPORTER_OTLP_* variables, the signal's own winning over the
-// general ones.
+// endpoint is where and how one signal is sent. It follows the
+// specification's OTEL_EXPORTER_OTLP_* variables. The signal's own win
+// over the general ones.
 type endpoint struct {
 	url     string
 	headers map[string]string
@@ -46,8 +46,8 @@ func (s signal) get(key string) string {
 	return strings.TrimSpace(os.Getenv("OTEL_EXPORTER_OTLP_" + key))
 }
 
-// configured reports whether the environment names an endpoint for s and
-// does not turn it off (OTEL_<SIGNAL>_EXPORTER=none).
+// configured reports whether the environment names an endpoint for s. It
+// must not turn it off (OTEL_<SIGNAL>_EXPORTER=none).
 func (s signal) configured() bool {
 	if strings.EqualFold(strings.TrimSpace(os.Getenv(s.kind)), "none") {
 		return false
@@ -102,8 +102,8 @@ func (s signal) endpoint() (*endpoint, error) {
 	return e, nil
 }
 
-// parseHeaders adds the headers of a W3C-baggage-style list,
-// "key1=value1,key2=value2" with percent-encoded values, to h.
+// parseHeaders adds the headers of a W3C-baggage-style list to h. The
+// list is "key1=value1,key2=value2" with percent-encoded values.
 func parseHeaders(list string, h map[string]string) error {
 	for i, item := range strings.Split(list, ",") {
 		if strings.TrimSpace(item) == "" {

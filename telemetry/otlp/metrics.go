@@ -7,8 +7,8 @@ import (
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 )
 
-// metricExporter sends metrics as an OTLP/HTTP ExportMetricsServiceRequest,
-// with the SDK's default temporality (cumulative) and aggregations.
+// metricExporter sends metrics as an OTLP/HTTP ExportMetricsServiceRequest.
+// It uses the SDK's default temporality (cumulative) and aggregations.
 type metricExporter struct{ c *client }
 
 // Temporality implements sdkmetric.Exporter.
@@ -60,9 +60,10 @@ func encodeMetrics(rm *metricdata.ResourceMetrics) []byte {
 	return p.b
 }
 
-// metric writes a Metric: name = 1, description = 2, unit = 3, then its
-// data: gauge = 5, sum = 7, histogram = 9. Kinds the default aggregations
-// never make (exponential histograms, summaries) are left out.
+// metric writes a Metric: name = 1, description = 2, unit = 3. Then it
+// writes its data: gauge = 5, sum = 7, histogram = 9. Kinds the default
+// aggregations never make are left out. Those are exponential histograms
+// and summaries.
 func (p *pb) metric(m metricdata.Metrics) {
 	p.string(1, m.Name)
 	p.string(2, m.Description)
@@ -89,8 +90,8 @@ func (p *pb) sumTail(t metricdata.Temporality, monotonic bool) {
 	p.uint(3, b2u(monotonic))
 }
 
-// temporality is OTLP's AggregationTemporality of t: DELTA 1, CUMULATIVE 2
-// (the SDK numbers them the other way round).
+// temporality is OTLP's AggregationTemporality of t: DELTA 1, CUMULATIVE 2.
+// The SDK numbers them the other way round.
 func temporality(t metricdata.Temporality) uint64 {
 	switch t {
 	case metricdata.DeltaTemporality:
@@ -101,8 +102,8 @@ func temporality(t metricdata.Temporality) uint64 {
 	return 0
 }
 
-// numberPoints writes data_points = 1, each a NumberDataPoint:
-// start_time_unix_nano = 2, time_unix_nano = 3, as_double = 4 or
+// numberPoints writes data_points = 1, each a NumberDataPoint. Its fields
+// are start_time_unix_nano = 2, time_unix_nano = 3, as_double = 4 or
 // as_int = 6 (sfixed64), attributes = 7.
 func numberPoints[N int64 | float64](p *pb, points []metricdata.DataPoint[N]) {
 	for _, dp := range points {
@@ -120,10 +121,10 @@ func numberPoints[N int64 | float64](p *pb, points []metricdata.DataPoint[N]) {
 	}
 }
 
-// histogramPoints writes data_points = 1, each a HistogramDataPoint:
-// start_time_unix_nano = 2, time_unix_nano = 3, count = 4, sum = 5,
-// bucket_counts = 6 and explicit_bounds = 7 (packed), attributes = 9,
-// min = 11, max = 12.
+// histogramPoints writes data_points = 1, each a HistogramDataPoint. Its
+// fields are start_time_unix_nano = 2, time_unix_nano = 3, count = 4,
+// sum = 5, bucket_counts = 6 and explicit_bounds = 7 (packed),
+// attributes = 9, min = 11, max = 12.
 func histogramPoints[N int64 | float64](p *pb, points []metricdata.HistogramDataPoint[N]) {
 	for _, dp := range points {
 		p.msg(1, func(p *pb) {

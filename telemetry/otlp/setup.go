@@ -26,9 +26,10 @@ type Options struct {
 	Errors io.Writer
 }
 
-// Enabled reports whether the environment asks for telemetry: an
-// OTEL_EXPORTER_OTLP_ENDPOINT, _TRACES_ENDPOINT or _METRICS_ENDPOINT is
-// set, and OTEL_SDK_DISABLED is not true. It reads only these variables.
+// Enabled reports whether the environment asks for telemetry. That is so
+// when OTEL_EXPORTER_OTLP_ENDPOINT, _TRACES_ENDPOINT or _METRICS_ENDPOINT
+// is set, and OTEL_SDK_DISABLED is not true. It reads only these
+// variables.
 func Enabled() bool {
 	if strings.EqualFold(strings.TrimSpace(os.Getenv("OTEL_SDK_DISABLED")), "true") {
 		return false
@@ -37,14 +38,15 @@ func Enabled() bool {
 }
 
 // Setup installs OpenTelemetry's SDK as the global tracer and meter
-// providers, exporting over OTLP/HTTP protobuf to the endpoints the
-// standard variables name (docs/telemetry.md), and returns the function
-// that flushes and stops them: call it before the process exits. When
+// providers. They export over OTLP/HTTP protobuf to the endpoints the
+// standard variables name (docs/telemetry.md). Setup returns the function
+// that flushes and stops them. Call it before the process exits. When
 // [Enabled] is false it installs nothing and returns a shutdown that does
-// nothing: the instrumentation of package telemetry stays the API's no-op.
+// nothing. The instrumentation of package telemetry then stays the API's
+// no-op.
 //
-// The resource is service.name "toolhost" (and ServiceVersion), then the
-// SDK's own reading of OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES,
+// The resource is service.name "toolhost" and ServiceVersion. Then comes
+// the SDK's own reading of OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES,
 // which win. Sampling (OTEL_TRACES_SAMPLER), batching (OTEL_BSP_*) and the
 // metric interval (OTEL_METRIC_EXPORT_INTERVAL) are the SDK's too. An
 // error names the variable at fault and its fix. Nothing is installed then.
@@ -99,7 +101,7 @@ func stopAll(ctx context.Context, stops []func(context.Context) error) error {
 	return errors.Join(errs...)
 }
 
-// maxErrorLines bounds the export failures reported: a collector that is
+// maxErrorLines bounds the export failures reported. A collector that is
 // down would otherwise add a line per batch for as long as serve runs.
 const maxErrorLines = 10
 

@@ -10,8 +10,8 @@ import (
 )
 
 // lookup is [signal.get] that also returns the name of the variable the
-// value came from, for errors: OTEL_EXPORTER_OTLP_<SIGNAL>_<key>, or else
-// OTEL_EXPORTER_OTLP_<key>. Both are empty when neither is set.
+// value came from, for errors. That is OTEL_EXPORTER_OTLP_<SIGNAL>_<key>,
+// or else OTEL_EXPORTER_OTLP_<key>. Both are empty when neither is set.
 func (s signal) lookup(key string) (name, value string) {
 	for _, name := range []string{"OTEL_EXPORTER_OTLP_" + s.name + "_" + key, "OTEL_EXPORTER_OTLP_" + key} {
 		if v := strings.TrimSpace(os.Getenv(name)); v != "" {
@@ -21,10 +21,10 @@ func (s signal) lookup(key string) (name, value string) {
 	return "", ""
 }
 
-// tlsConfig reads the specification's TLS variables for s: _CERTIFICATE,
-// the PEM file of the certificates (a private CA's) that the collector's
-// certificate is checked against, instead of the system's roots. And
-// _CLIENT_CERTIFICATE with _CLIENT_KEY, the PEM files of the certificate
+// tlsConfig reads the specification's TLS variables for s. _CERTIFICATE
+// is the PEM file of the certificates, a private CA's. The collector's
+// certificate is checked against them instead of the system's roots.
+// _CLIENT_CERTIFICATE and _CLIENT_KEY are the PEM files of the certificate
 // (and chain) and private key toolhost presents for mutual TLS. Each is
 // the signal's own variable or else the general one. It returns nil when
 // none is set: the system's roots, no client certificate. Errors name the
@@ -72,9 +72,10 @@ func (s signal) tlsConfig() (*tls.Config, error) {
 	return cfg, nil
 }
 
-// httpClient returns the client that sends to e: shared, unless e has its
-// own TLS configuration, which gets a transport of its own (a copy of the
-// default one: proxies from the environment, keep-alives).
+// httpClient returns the client that sends to e. It is shared, unless e
+// has its own TLS configuration. Such an e gets a transport of its own. It
+// is a copy of the default one, with proxies from the environment and
+// keep-alives.
 func (e *endpoint) httpClient(shared *http.Client) *http.Client {
 	if e.tls == nil {
 		return shared

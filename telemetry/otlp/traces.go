@@ -21,9 +21,9 @@ func (e *traceExporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOn
 // Shutdown implements sdktrace.SpanExporter: nothing is held.
 func (e *traceExporter) Shutdown(context.Context) error { return nil }
 
-// encodeSpans returns the ExportTraceServiceRequest of spans: one
-// ResourceSpans per resource, one ScopeSpans per scope, in the order first
-// met.
+// encodeSpans returns the ExportTraceServiceRequest of spans. It has one
+// ResourceSpans per resource and one ScopeSpans per scope, in the order
+// first met.
 func encodeSpans(spans []sdktrace.ReadOnlySpan) []byte {
 	type group struct {
 		first int // a span of the group, for its resource and scope

@@ -13,8 +13,8 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// ErrorText is what the model reads of a host error: the cause, then the
-// fix on a line of its own.
+// ErrorText is what the model reads of a host error. It is the cause,
+// then the fix on a line of its own.
 func ErrorText(err error) string {
 	if fix := catalog.FixOf(err); fix != "" {
 		return err.Error() + "\nfix: " + fix
@@ -22,14 +22,13 @@ func ErrorText(err error) string {
 	return err.Error()
 }
 
-// Outcome maps a success or error outcome: a success's text, its
-// content blocks (protocol v2: image, audio, resource link, embedded
-// resource) and its structured
-// value (structuredContent).
+// Outcome maps a success or error outcome. It maps a success's text and
+// its content blocks (protocol v2: image, audio, resource link, embedded
+// resource). It maps its structured value (structuredContent).
 //
-// An outcome carrying an MCP server's whole answer ([tool.Outcome].MCP:
-// a tool served from an MCP server or a remote catalog) is that answer,
-// unchanged.
+// An outcome may carry an MCP server's whole answer ([tool.Outcome].MCP).
+// That is so for a tool served from an MCP server or a remote catalog.
+// The result is that answer, unchanged.
 func Outcome(out tool.Outcome) *mcp.CallToolResult {
 	if out.MCP != nil {
 		if res, ok := plainAnswer(out.MCP); ok {
@@ -91,9 +90,10 @@ func QuestionText(q tool.Question) string {
 	return q.Text
 }
 
-// Elicit is the form elicitation asking qs (one question, or several
-// asked together): one property per question, named after its id, typed by
-// its answer type, with its default where it has a valid one.
+// Elicit is the form elicitation asking qs. That is one question, or
+// several asked together. It has one property per question, named after
+// its id and typed by its answer type. The property has the question's
+// default where it has a valid one.
 func Elicit(qs []tool.Question) *mcp.ElicitParams {
 	props := make(map[string]any, len(qs))
 	required := make([]string, 0, len(qs))
@@ -114,10 +114,11 @@ func Elicit(qs []tool.Question) *mcp.ElicitParams {
 	}
 }
 
-// formField is the elicitation schema of one question: Boolean → boolean,
-// Select → a string enum, Number → number or integer with its bounds,
-// Text → string, Secret → string (described as secret: MCP forms have no
-// hidden field). A default that fits the question is given.
+// formField is the elicitation schema of one question. Boolean becomes
+// boolean, and Select a string enum. Number becomes number or integer
+// with its bounds. Text becomes string. Secret becomes string, described
+// as secret, as MCP forms have no hidden field. A default that fits the
+// question is given.
 func formField(q tool.Question) map[string]any {
 	prop := map[string]any{"title": q.Text}
 	a := q.AnswerType
@@ -172,7 +173,7 @@ func formField(q tool.Question) map[string]any {
 // A single question is keyed by its id.
 const FormKey = "form"
 
-// InputKey is the input request key of qs: the question's id, or
+// InputKey is the input request key of qs. It is the question's id, or
 // [FormKey] for several asked together.
 func InputKey(qs []tool.Question) string {
 	if len(qs) == 1 {
@@ -181,16 +182,16 @@ func InputKey(qs []tool.Question) string {
 	return FormKey
 }
 
-// ApprovalKey is the input request key of an approval (multi round-trip),
-// and ApproveField the form's one boolean field.
+// ApprovalKey is the input request key of an approval (multi round-trip).
+// ApproveField is the form's one boolean field.
 const (
 	ApprovalKey  = "approval"
 	ApproveField = "approve"
 )
 
-// ApprovalParams is the form asking a person to approve a call: the call
-// as the tool renders it in the message, and one boolean, false by
-// default.
+// ApprovalParams is the form asking a person to approve a call. Its
+// message is the call as the tool renders it. It has one boolean, false
+// by default.
 func ApprovalParams(a catalog.Approval) *mcp.ElicitParams {
 	return &mcp.ElicitParams{
 		Mode:    "form",
@@ -238,6 +239,7 @@ func Approval(a catalog.Approval, ticket string) *mcp.CallToolResult {
 	}
 }
 
-// HostError is the isError result of a host error (the binary is
-// missing, timed out…): its message, then the fix on a line of its own.
+// HostError is the isError result of a host error, such as a binary that
+// is missing or timed out. It holds the message, then the fix on a line
+// of its own.
 func HostError(err error) *mcp.CallToolResult { return Error(ErrorText(err)) }

@@ -9,11 +9,11 @@ import (
 // plainAnswer decodes an MCP server's answer ([tool.Outcome].MCP) of the
 // shape most tools answer with. That shape is text blocks alone
 // ({"type":"text","text":…}) beside isError and structuredContent. It
-// decodes as CallToolResult's own decoder does, and TestPlainAnswer and
+// decodes as CallToolResult's own decoder does. TestPlainAnswer and
 // FuzzPlainAnswer compare the two. But it does without the go-sdk's
-// decoder, which takes a buffer of 32 KiB for each answer and another for
-// each of its nested decodes. Any other member or
-// block reports false: the go-sdk decodes those.
+// decoder. That decoder takes a buffer of 32 KiB for each answer and
+// another for each of its nested decodes. Any other member or block
+// reports false. The go-sdk decodes those.
 func plainAnswer(data []byte) (*mcp.CallToolResult, bool) {
 	var fields map[string]json.RawMessage
 	if json.Unmarshal(data, &fields) != nil || fields == nil {

@@ -33,14 +33,14 @@ type Tool struct {
 	InputSchema  map[string]any
 	OutputSchema map[string]any
 	Annotations  map[string]any // nil when empty
-	// Provenance says where each field came from, by TOML key ("summary",
-	// "parameters.path.type", "annotations.readOnlyHint"): "server", or
-	// the file:line of the override.
+	// Provenance says where each field came from, by TOML key. Keys are like
+	// "summary", "parameters.path.type" or "annotations.readOnlyHint". A value
+	// is "server", or the file:line of the override.
 	Provenance map[string]string
 }
 
-// Warning is an override Merge did not apply, with the TOML key it is
-// about (relative to the entry: "parameters.path.required").
+// Warning is an override Merge did not apply. It has the TOML key it is
+// about, relative to the entry: "parameters.path.required".
 type Warning struct {
 	Key  string
 	Text string
@@ -50,9 +50,9 @@ type Warning struct {
 const fromServer = "server"
 
 // Merge returns the tool l with e's overrides merged on top, served as
-// name. See the package comment for the rules. e may be nil (no
-// overrides). An override that cannot apply is left out and reported as a
-// [Warning]; Merge never fails.
+// name. See the package comment for the rules. e may be nil, for no
+// overrides. An override that cannot apply is left out and reported as a
+// [Warning]. Merge never fails.
 func Merge(name string, l Listed, e *config.Entry) (*Tool, []Warning) {
 	if e == nil {
 		e = &config.Entry{}
@@ -125,10 +125,10 @@ func Merge(name string, l Listed, e *config.Entry) (*Tool, []Warning) {
 	return t, m.warnings
 }
 
-// Split returns the summary and the description of a text: the summary is
-// its first paragraph (up to the first blank line) with its lines joined
-// by spaces. The description is the whole text, trimmed, or "" when that
-// is the summary itself.
+// Split returns the summary and the description of a text. The summary is
+// its first paragraph, up to the first blank line, with its lines joined
+// by spaces. The description is the whole text, trimmed. It is "" when
+// that is the summary itself.
 func Split(text string) (summary, description string) {
 	text = strings.TrimSpace(strings.ReplaceAll(text, "\r\n", "\n"))
 	var first []string
@@ -156,9 +156,9 @@ func (m *merger) warn(key, format string, args ...any) {
 	m.warnings = append(m.warnings, Warning{Key: key, Text: fmt.Sprintf(format, args...)})
 }
 
-// object merges overrides onto the properties of the object schema s; key
-// is the TOML key of the overrides ("parameters", or
-// "parameters.P.properties").
+// object merges overrides onto the properties of the object schema s. The
+// TOML key of the overrides is key: "parameters", or
+// "parameters.P.properties".
 func (m *merger) object(key string, s map[string]any, overrides map[string]*tool.Parameter) {
 	if len(overrides) == 0 {
 		return
@@ -213,8 +213,8 @@ func (m *merger) object(key string, s map[string]any, overrides map[string]*tool
 	}
 }
 
-// param lays the keywords over sets onto the property schema prop: each
-// wins over the server's, type included; {{description}} in its text is
+// param lays the keywords over sets onto the property schema prop. Each
+// wins over the server's, type included. {{description}} in its text is
 // the server's text of the property.
 func (m *merger) param(key string, prop map[string]any, over *tool.Parameter) {
 	flat := *over

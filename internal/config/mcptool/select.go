@@ -7,21 +7,21 @@ import (
 	"github.com/toolhost/toolhost/config"
 )
 
-// Pick is one tool an entry serves: the name it is served under and its
-// name on the server.
+// Pick is one tool an entry serves. It has the name it is served under and
+// its name on the server.
 type Pick struct {
 	Name   string // served: the entry's prefix + Server, or the entry's name
 	Server string // the tool's name on the server
 }
 
-// Select returns the tools of a server (offered, the names its tools/list
-// gives, in its order) that e serves. An entry serving all the server's
-// tools ([config.Entry.AllTools]) serves those its include names, or all
-// but those its exclude names, each as prefix + name, as a toolset does.
-// An include or exclude naming a tool the server does not offer is a
-// [Warning]. An entry of one tool (source = "mcp.NAME.TOOL") serves it
-// under its own name, or nothing with a Warning when the server does not
-// offer it.
+// Select returns the tools of a server that e serves. The names in offered
+// are those the server's tools/list gives, in its order. An entry may serve
+// all the server's tools ([config.Entry.AllTools]). It then serves those
+// its include names, or all but those its exclude names. Each is served
+// as prefix + name, as a toolset does. An include or exclude naming a
+// tool the server does not offer is a [Warning]. An entry of one tool
+// (source = "mcp.NAME.TOOL") serves it under its own name. When the server
+// does not offer it, the entry serves nothing, with a Warning.
 func Select(e *config.Entry, offered []string) ([]Pick, []Warning) {
 	var warnings []Warning
 	if !e.AllTools() {

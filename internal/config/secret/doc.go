@@ -1,5 +1,5 @@
 // Package secret reads the secrets a tool entry passes in its environment,
-// at call time, and keeps them from being printed.
+// at call time. It keeps them from being printed.
 //
 //	ref, err := secret.Parse("file:/home/ada/.config/toolhost/gh-token")
 //	if err != nil { … }                  // the reference is malformed
@@ -10,20 +10,21 @@
 //
 // # References
 //
-// A [Ref] says where a value is read: "env:VAR" (a variable of toolhost's
-// own environment), "file:PATH" (a file only its owner may read or write:
-// mode & 077 == 0, owned by the user running toolhost) or "keyring:NAME"
-// (the OS keyring, read through its own client: secret-tool on Linux,
-// security on macOS; elsewhere [ErrNoKeyring]; the item is service
-// "toolhost", account NAME). In TOML:
-// env.GH_TOKEN = { secret = "env:GITHUB_TOKEN" } (package config decodes
-// it into Entry.Secrets).
+// A [Ref] says where a value is read. "env:VAR" is a variable of
+// toolhost's own environment. "file:PATH" is a file only its owner may
+// read or write: mode & 077 == 0, owned by the user running toolhost.
+// "keyring:NAME" is the OS keyring, read through its own client. That is
+// secret-tool on Linux and security on macOS. Elsewhere it is
+// [ErrNoKeyring]. The item is service "toolhost", account NAME. In TOML:
+// env.GH_TOKEN = { secret = "env:GITHUB_TOKEN" }. Package config decodes
+// it into Entry.Secrets.
 //
 // # Values
 //
-// A [Value] prints as [Masked] whatever the verb (String, GoString,
-// Format, MarshalJSON, MarshalText, slog's LogValue): only [Value.Reveal]
-// gives the text, for the one place that puts it in a tool's environment.
+// A [Value] prints as [Masked] whatever the verb. That covers String,
+// GoString, Format, MarshalJSON, MarshalText and slog's LogValue. Only
+// [Value.Reveal] gives the text. It is for the one place that puts it in
+// a tool's environment.
 //
 // Flow: TOML { secret = "…" } → [Parse] → [Ref] (load time, no value) →
 // [Ref.Resolve] (call time) → [Value] → Reveal into the tool's env.

@@ -11,22 +11,22 @@ import (
 )
 
 // This file reads a "keyring:NAME" reference through the OS keyring's own
-// command-line client, so that toolhost needs no D-Bus or Security
-// framework binding (docs/dependencies.md "Keyring through its CLI"):
+// command-line client. So toolhost needs no D-Bus or Security framework
+// binding (docs/dependencies.md "Keyring through its CLI"):
 //
 //	Linux (Secret Service: GNOME Keyring, KWallet):
 //	    secret-tool lookup service toolhost account NAME
 //	macOS (login keychain):
 //	    security find-generic-password -s toolhost -a NAME -w
 //
-// The client is exec'd directly (no shell), found on PATH, with stdin
-// empty (/dev/null), a timeout, its stdout (the value) read without one
-// trailing line break, and only a tail of its stderr kept for an error,
-// with the value (if any) replaced. Elsewhere a keyring reference is
-// refused with [ErrNoKeyring].
+// The client is exec'd directly, with no shell, and found on PATH. Its
+// stdin is empty (/dev/null), and it runs with a timeout. Its stdout, the
+// value, is read without one trailing line break. Only a tail of its
+// stderr is kept for an error, with the value, if any, replaced.
+// Elsewhere a keyring reference is refused with [ErrNoKeyring].
 
 // KeyringService is the service under which toolhost reads its keyring
-// items: the item of "keyring:NAME" is service "toolhost", account NAME.
+// items. The item of "keyring:NAME" is service "toolhost", account NAME.
 const KeyringService = "toolhost"
 
 // DefaultKeyringTimeout bounds a keyring lookup when [Options] gives none.
@@ -34,8 +34,9 @@ const KeyringService = "toolhost"
 // [ErrKeyring] then.
 const DefaultKeyringTimeout = 10 * time.Second
 
-// ErrKeyring reports a keyring client that ran and gave no value: no such
-// item, a locked keyring, no Secret Service on the session bus, a timeout.
+// ErrKeyring reports a keyring client that ran and gave no value. Causes
+// are no such item, a locked keyring, no Secret Service on the session
+// bus, or a timeout.
 var ErrKeyring = errors.New("keyring lookup failed")
 
 // keyringTail bounds the stderr a keyring error quotes.
@@ -69,8 +70,8 @@ var keyringClients = map[string]keyringClient{
 	},
 }
 
-// alternatives is the end of every keyring error: the kinds that need no
-// keyring.
+// alternatives is the end of every keyring error. It names the kinds that
+// need no keyring.
 const alternatives = `keep the secret in an owner-only file ({ secret = "file:PATH" }, chmod 600 PATH) or in a variable of toolhost's environment ({ secret = "env:VAR" })`
 
 // readKeyring reads r (a keyring reference) on the system goos.
@@ -113,9 +114,9 @@ func (r Ref) readKeyring(goos string, timeout time.Duration) (Value, error) {
 	return Value{v: s}, nil
 }
 
-// quoteTail returns "; stderr: …" quoting the trimmed stderr tail with out
-// (what the client wrote on stdout, a value perhaps) replaced, "" when it
-// is empty.
+// quoteTail returns "; stderr: …" quoting the trimmed stderr tail. out is
+// replaced in it. out is what the client wrote on stdout, a value
+// perhaps. quoteTail returns "" when the tail is empty.
 func quoteTail(tail, out []byte) string {
 	if v := bytes.TrimSpace(out); len(v) > 0 {
 		tail = bytes.ReplaceAll(tail, v, []byte("[redacted]"))
@@ -127,8 +128,9 @@ func quoteTail(tail, out []byte) string {
 	return fmt.Sprintf("; stderr: %q", tail)
 }
 
-// tailBuffer keeps at most max bytes: the first ones when head is set
-// (stdout: over says more came), else the last ones (stderr).
+// tailBuffer keeps at most max bytes. With head set it keeps the first
+// ones, for stdout, and over says more came. Else it keeps the last ones,
+// for stderr.
 type tailBuffer struct {
 	b    bytes.Buffer
 	max  int

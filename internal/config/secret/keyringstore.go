@@ -10,18 +10,20 @@ import (
 	"time"
 )
 
-// This file writes and removes keyring items, for the values toolhost
-// obtains itself (OAuth tokens), through the Secret Service's client:
+// This file writes and removes keyring items through the Secret Service's
+// client. It does so for the values toolhost obtains itself, the OAuth
+// tokens:
 //
 //	secret-tool store --label=toolhost service toolhost account NAME   (the value on stdin)
 //	secret-tool clear service toolhost account NAME
 //
-// Only on Linux: macOS's security takes a new password on its command
+// Only on Linux. macOS's security takes a new password on its command
 // line (-w VALUE), where other processes can read it.
 
-// KeyringWritable reports whether toolhost can write the keyring here:
-// Linux, secret-tool on PATH, and a session bus to reach the Secret
-// Service through. Without one, callers keep values in owner-only files.
+// KeyringWritable reports whether toolhost can write the keyring here.
+// That needs Linux, secret-tool on PATH, and a session bus to reach the
+// Secret Service through. Without one, callers keep values in owner-only
+// files.
 func KeyringWritable() bool {
 	if runtime.GOOS != "linux" || os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "" {
 		return false
@@ -48,8 +50,8 @@ func ReadKeyring(name string) (Value, error) {
 	return Ref{Kind: KindKeyring, Name: name}.Resolve(nil)
 }
 
-// runKeyring runs secret-tool with args, value on its stdin when
-// hasValue, and quotes its stderr tail in an error with value replaced.
+// runKeyring runs secret-tool with args. With hasValue, value goes on its
+// stdin. It quotes its stderr tail in an error, with value replaced.
 func runKeyring(name, value string, hasValue bool, args ...string) error {
 	if strings.HasPrefix(name, "-") {
 		return fmt.Errorf("keyring item %q: %w: a name does not start with \"-\"", name, ErrSyntax)

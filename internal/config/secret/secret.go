@@ -46,8 +46,8 @@ func (r Ref) String() string { return r.Kind + ":" + r.Name }
 func (r Ref) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
 
 // Parse reads a reference: "env:VAR", "file:PATH" or "keyring:NAME". A
-// relative PATH is kept as written (the caller anchors it; package config
-// anchors it at the configuration file's directory), and "~/" at its
+// relative PATH is kept as written, and the caller anchors it. Package
+// config anchors it at the configuration file's directory. "~/" at its
 // start means the home directory at resolution time.
 func Parse(s string) (Ref, error) {
 	kind, name, ok := strings.Cut(s, ":")
@@ -125,8 +125,9 @@ func (r Ref) Resolve(opts *Options) (Value, error) {
 	return Value{}, fmt.Errorf("secret %q: %w: the kind must be env, file or keyring", r.String(), ErrSyntax)
 }
 
-// readFile reads an owner-only file, checked on the open descriptor (no
-// race with a rename), without its one trailing line break.
+// readFile reads an owner-only file without its one trailing line break.
+// The file is checked on the open descriptor, so there is no race with a
+// rename.
 func (r Ref) readFile(home string) (Value, error) {
 	path := r.Name
 	if rest, ok := strings.CutPrefix(path, "~/"); ok {

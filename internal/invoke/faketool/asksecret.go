@@ -9,8 +9,9 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// AskSecretSchema is the schema answer of the "asks-secret" scenario: one
-// protocol v2 tool, login(exit = 0), which asks a "Secret" question.
+// AskSecretSchema is the schema answer of the "asks-secret" scenario. It
+// has one protocol v2 tool, login(exit = 0), which asks a "Secret"
+// question.
 const AskSecretSchema = `{"protocol":"2","tools":[{"name":"login","summary":"Log in with a password it asks for.",` +
 	`"input_schema":{"type":"object","properties":{"exit":{"type":"integer","default":0,` +
 	`"description":"Exit with this status, without an outcome, once answered, when not 0."}}}}]}`
@@ -23,7 +24,7 @@ const AskSecretQuestion = `{"type":"needs_input","question":{"id":"password","te
 // askSecret asks [AskSecretQuestion]. Once answered it prints the answer
 // on stderr, as a careless tool would. It answers success "password=HASH",
 // with the [AuditedHash] of the answer. With exit set it instead exits
-// with that status without an outcome after that stderr line, so that an
+// with that status, without an outcome, after that stderr line. So an
 // error quotes it.
 func askSecret() int {
 	data, _ := io.ReadAll(os.Stdin)

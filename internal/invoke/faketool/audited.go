@@ -11,15 +11,15 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// AuditedSchema is the schema answer of the "audited" scenario: one tool,
-// audited(text = "hi", exit = 0, api_key).
+// AuditedSchema is the schema answer of the "audited" scenario. It has one
+// tool, audited(text = "hi", exit = 0, api_key).
 const AuditedSchema = `{"tools":[{"name":"audited","summary":"Report what it received.","parameters":{` +
 	`"text":{"type":"string","default":"hi"},` +
 	`"exit":{"type":"integer","default":0,"summary":"Exit with this status, without an outcome, when not 0."},` +
 	`"api_key":{"type":"string","required":false,"summary":"A secret-named argument."}}}]}`
 
-// AuditedHash is how the "audited" scenario shows a variable's value:
-// the first 16 hex digits of its SHA-256, "unset" when it is not set.
+// AuditedHash is how the "audited" scenario shows a variable's value. It
+// is the first 16 hex digits of its SHA-256, "unset" when it is not set.
 func AuditedHash(value string, set bool) string {
 	if !set {
 		return "unset"
@@ -28,12 +28,12 @@ func AuditedHash(value string, set bool) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// audited is a tool whose answer tells a test what it received: run
-// answers success "got N bytes, VAR=HASH" (N: the request's size, HASH:
-// [AuditedHash] of the variable os.Args[2], "SECRET" when not given) and
-// prints the variable's value on stderr, as a careless tool would. With
-// exit set, it exits with that status without an outcome after that
-// stderr line.
+// audited is a tool whose answer tells a test what it received. run
+// answers success "got N bytes, VAR=HASH". N is the request's size. HASH
+// is the [AuditedHash] of the variable os.Args[2], "SECRET" when not
+// given. It prints the variable's value on stderr, as a careless tool
+// would. With exit set, it exits with that status, without an outcome,
+// after that stderr line.
 func audited() int {
 	data, _ := io.ReadAll(os.Stdin)
 	req, err := tool.DecodeRequest(data)

@@ -1,10 +1,10 @@
-// Package faketool lets a test binary play the tool binaries its tests run
-// (the os/exec helper-process pattern). It is for tests only: import it
-// from _test.go files, never from a package's code (a test in this package
-// checks that).
+// Package faketool lets a test binary play the tool binaries its tests run.
+// That is the os/exec helper-process pattern. It is for tests only. Import
+// it from _test.go files, never from a package's code. A test in this
+// package checks that.
 //
 // A package's TestMain hands over its own scenarios. Each is a function
-// returning the exit status, which reads its arguments from os.Args[2:]:
+// returning the exit status. It reads its arguments from os.Args[2:]:
 //
 //	func TestMain(m *testing.M) {
 //		faketool.Main(m, faketool.Scenarios{
@@ -12,19 +12,19 @@
 //		})
 //	}
 //
-// and a test runs faketool.Command(t, "greet", "--flag") (or writes
-// faketool.TOML(t, "greet") into a configuration file).
+// A test then runs faketool.Command(t, "greet", "--flag"). Or it writes
+// faketool.TOML(t, "greet") into a configuration file.
 //
 // # How a fake tool is recognised
 //
 // The test process sets [Env] in its own environment, which every process
 // it starts inherits. A process started with [Env] set plays the scenario
 // named by its first argument and exits. A process whose first argument is
-// a -test. flag (as a fuzz worker's) runs the tests as usual. A process
-// started with a scenario's name but without [Env] (a test cleared the
-// environment) exits 98 rather than run the tests again.
+// a -test. flag, as a fuzz worker's is, runs the tests as usual. A process
+// may be started with a scenario's name but without [Env], when a test
+// cleared the environment. It exits 98 rather than run the tests again.
 //
-// The test process also appends atexit_sleep_ms=0 to GORACE: a
+// The test process also appends atexit_sleep_ms=0 to GORACE. A
 // race-enabled child otherwise sleeps 1s at exit.
 package faketool
 
@@ -43,7 +43,8 @@ import (
 const Env = "FAKETOOL_PLAY"
 
 // PIDFileEnv, if set, names the file where "hang" writes its process id
-// before it hangs (atomically: a test may poll for the file).
+// before it hangs. It writes it atomically, as a test may poll for the
+// file.
 const PIDFileEnv = "FAKETOOL_PIDFILE"
 
 // Scenarios maps a scenario's name to the function that plays it. The
@@ -64,8 +65,9 @@ func Main(m *testing.M, own Scenarios) {
 
 // Start must be the first call of TestMain. In a process started as a fake
 // tool it plays the scenario and exits. Otherwise it registers the shared
-// scenarios and own (a name in both is a programming error: it panics),
-// sets [Env] and GORACE for the processes the tests start, and returns.
+// scenarios and own. A name in both is a programming error, and Start
+// panics. It sets [Env] and GORACE for the processes the tests start, and
+// returns.
 func Start(own Scenarios) {
 	all := Scenarios{}
 	for name, f := range shared {
@@ -161,8 +163,8 @@ func WaitFile(t testing.TB, path string) {
 	})
 }
 
-// WaitWritten waits until a scenario has written path: until it exists
-// and is not empty (os.WriteFile creates the file before it writes).
+// WaitWritten waits until a scenario has written path. That is, until it
+// exists and is not empty. os.WriteFile creates the file before it writes.
 func WaitWritten(t testing.TB, path string) {
 	t.Helper()
 	waitFor(t, "fake tool never wrote "+path, func() bool {
@@ -171,8 +173,8 @@ func WaitWritten(t testing.TB, path string) {
 	})
 }
 
-// waitFor polls cond every 10 ms. After 10 s, a bound for a hang rather
-// than a timing assertion, the test fails with msg.
+// waitFor polls cond every 10 ms. After 10 s the test fails with msg.
+// That is a bound for a hang rather than a timing assertion.
 func waitFor(t testing.TB, msg string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
@@ -186,7 +188,7 @@ func waitFor(t testing.TB, msg string, cond func() bool) {
 
 // ReadRequest reads the request on stdin, of protocol "1" or "2", for a
 // scenario that speaks the protocol. When it cannot, it says why on stderr
-// and returns nil: the scenario then exits 2, as a binary does with a
+// and returns nil. The scenario then exits 2, as a binary does with a
 // request it cannot read.
 func ReadRequest() *tool.Request {
 	data, err := io.ReadAll(os.Stdin)

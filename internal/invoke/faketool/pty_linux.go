@@ -8,9 +8,9 @@ import (
 	"unsafe"
 )
 
-// OpenPTY opens a pseudo-terminal pair (its master, and the terminal a
-// program would hold), closed at the end of the test, or skips the test
-// where there are none.
+// OpenPTY opens a pseudo-terminal pair: its master, and the terminal a
+// program would hold. They are closed at the end of the test. Where there
+// are none it skips the test.
 func OpenPTY(t testing.TB) (ptmx, tty *os.File) {
 	t.Helper()
 	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)

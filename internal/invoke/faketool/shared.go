@@ -61,8 +61,8 @@ var shared = Scenarios{
 		time.Sleep(time.Hour)
 		return 0
 	},
-	// flood writes to stdout until it is killed (or stdout is closed:
-	// then it exits 1).
+	// flood writes to stdout until it is killed. When stdout is closed it
+	// exits 1.
 	// touch appends a line to the file os.Args[2] on each run (touch.go).
 	"touch": touch,
 	"flood": func() int {

@@ -9,20 +9,20 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// TouchSchema is the schema answer of the "touch" scenario: one tool,
-// touch(text = "hi", approved = false, ask = false). approved is named like
-// an approval, so that a test can send it as a model would: it approves
-// nothing.
+// TouchSchema is the schema answer of the "touch" scenario. It has one
+// tool, touch(text = "hi", approved = false, ask = false). approved is
+// named like an approval, so that a test can send it as a model would. It
+// approves nothing.
 const TouchSchema = `{"tools":[{"name":"touch","summary":"Append a line to a file.","parameters":{` +
 	`"text":{"type":"string","default":"hi"},` +
 	`"approved":{"type":"boolean","default":false,"summary":"A model may send it; it approves nothing."},` +
 	`"ask":{"type":"boolean","default":false,"summary":"Ask the question again before writing."}}}]}`
 
-// touch is a tool with a side effect a test can see: run appends one line,
-// "ran TEXT", to the file os.Args[2] (so that a test counts the runs, and
-// asserts that a call that was not approved wrote nothing). With ask =
-// true it first asks the question "again" (Boolean). format_arguments
-// renders `append "TEXT" to FILE`, without side effects.
+// touch is a tool with a side effect a test can see. run appends one line,
+// "ran TEXT", to the file os.Args[2]. So a test counts the runs. It can
+// assert that a call that was not approved wrote nothing. With ask = true
+// it first asks the question "again" (Boolean). format_arguments renders
+// `append "TEXT" to FILE`, without side effects.
 func touch() int {
 	if len(os.Args) < 3 {
 		fmt.Fprintln(os.Stderr, "touch: want the file to append to as the first argument")

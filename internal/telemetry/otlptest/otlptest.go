@@ -1,6 +1,6 @@
-// Package otlptest is an in-process OTLP/HTTP collector for tests: it
+// Package otlptest is an in-process OTLP/HTTP collector for tests. It
 // decodes the protobuf requests of package otlp's exporters with the
-// opentelemetry-proto types, and keeps what it got.
+// opentelemetry-proto types. It keeps what it got.
 //
 //	c := otlptest.New(t) // an httptest server, closed with the test
 //	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", c.URL)
@@ -131,8 +131,8 @@ func (c *Collector) Headers() []http.Header {
 	return slices.Clone(c.headers)
 }
 
-// Bodies returns each request's body, decompressed: what a grep for a
-// value that must never be exported reads.
+// Bodies returns each request's body, decompressed. A grep for a value
+// that must never be exported reads them.
 func (c *Collector) Bodies() [][]byte {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -1,7 +1,7 @@
 // Package searchtest makes synthetic tool catalogs for the benchmarks of
-// package toolsearch and bench/figures: n tools with names, summaries,
-// descriptions, parameters, tags and categories drawn from fixed word
-// lists, the same n tools on every call.
+// package toolsearch and bench/figures. It makes n tools with names,
+// summaries, descriptions, parameters, tags and categories. They are drawn
+// from fixed word lists. Every call gives the same n tools.
 //
 //	docs := searchtest.Docs(10000)
 //	ix := toolsearch.New(docs)
@@ -39,8 +39,8 @@ var Queries = []string{
 	"grafana dashboard alerts",
 }
 
-// Docs returns n synthetic tools, each name unique (it ends in the
-// tool's number).
+// Docs returns n synthetic tools. Each name is unique, as it ends in the
+// tool's number.
 func Docs(n int) []toolsearch.Doc {
 	docs := make([]toolsearch.Doc, n)
 	x := uint64(0x9e3779b97f4a7c15) // xorshift state: the same catalog every time

@@ -9,14 +9,14 @@ import (
 
 // Templates that become code.
 //
-// shell = false keeps a value out of toolhost's own parsing, and shell =
-// true passes it as a positional parameter. Neither helps when the
-// command hands the value to another interpreter as code: the script of
+// shell = false keeps a value out of toolhost's own parsing. shell = true
+// passes it as a positional parameter. Neither helps when the command
+// hands the value to another interpreter as code. That is the script of
 // sh -c, the arguments of eval, the remote command of ssh, the code of
-// python3 -c. With command = "sh -c 'echo {{tool.arguments.x}}'" the value
-// "; touch X" runs touch. [CodeSink] finds such places so that `check`
-// warns with the safe form, which is always the same: the code stays fixed
-// and the value comes after it as an argument the code reads.
+// python3 -c. Take command = "sh -c 'echo {{tool.arguments.x}}'". The
+// value "; touch X" runs touch. [CodeSink] finds such places so that
+// `check` warns with the safe form. It is always the same. The code stays
+// fixed and the value comes after it as an argument the code reads.
 
 // Sink is a place where an argument is run as code.
 type Sink struct {
@@ -28,7 +28,7 @@ type Sink struct {
 // SinkKind says how a Sink runs its argument as code.
 type SinkKind int
 
-// The kinds of Sink; SinkNone: the argument is not run as code.
+// The kinds of Sink. SinkNone: the argument is not run as code.
 const (
 	SinkNone   SinkKind = iota
 	SinkScript          // the script of a shell's -c
@@ -48,8 +48,8 @@ type Warning struct {
 // shells take -c SCRIPT. Busybox and su are handled on their own.
 var shells = []string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "ksh93", "pdksh", "ash", "yash", "posh", "fish", "csh", "tcsh"}
 
-// codeFlags are the options after which an interpreter reads code, and how
-// the code reads its first argument.
+// codeFlags are the options after which an interpreter reads code. Each
+// says how the code reads its first argument.
 var codeFlags = map[string]struct {
 	flags []string
 	arg   string
@@ -68,8 +68,8 @@ var codeFlags = map[string]struct {
 // argument off the input files it loops over.
 var loopShift = map[string]string{"perl": "BEGIN{$v=shift}", "ruby": "BEGIN{$v=ARGV.shift}"}
 
-// wrappers run the command that follows their options (and, for some, a
-// fixed number of operands); valueOpts are their options that take the
+// wrappers run the command that follows their options. Some also skip a
+// fixed number of operands. valueOpts are their options that take the
 // next word as a value.
 var wrappers = map[string]struct {
 	valueOpts []string
@@ -96,8 +96,8 @@ var wrappers = map[string]struct {
 		"-P", "--max-procs", "-s", "--max-chars", "--process-slot-var"}, 0},
 }
 
-// awks read their program from their first operand (unless -f names a
-// program file); awkValueOpts are their options that take the next word.
+// awks read their program from their first operand, unless -f names a
+// program file. awkValueOpts are their options that take the next word.
 var (
 	awks         = []string{"awk", "gawk", "mawk", "nawk", "busybox-awk"}
 	awkValueOpts = []string{"-F", "-v", "-f", "--field-separator", "--assign", "--file"}
@@ -172,8 +172,9 @@ func CodeSink(words []string) Sink {
 	}
 }
 
-// codeFlag reports whether w is one of flags, alone or as the last of
-// several one-letter options written together (perl -ne, python3 -Bc).
+// codeFlag reports whether w is one of flags. It may stand alone, or be
+// the last of several one-letter options written together (perl -ne,
+// python3 -Bc).
 func codeFlag(flags []string, w string) bool {
 	if slices.Contains(flags, w) {
 		return true
@@ -189,8 +190,8 @@ func codeFlag(flags []string, w string) bool {
 	return slices.Contains(flags, "-"+w[len(w)-1:])
 }
 
-// awkProgram reports whether word k is awk's program: its first operand
-// from j on, when no -f names a program file.
+// awkProgram reports whether word k is awk's program. That is its first
+// operand from j on, when no -f names a program file.
 func awkProgram(words []string, j, k int) bool {
 	for ; j < k; j++ {
 		w := words[j]
@@ -209,8 +210,8 @@ func awkProgram(words []string, j, k int) bool {
 	return j == k
 }
 
-// watchShell reports whether word k is in the command of watch, which
-// watch joins into one line for sh -c unless -x (--exec) is given.
+// watchShell reports whether word k is in the command of watch. watch
+// joins that command into one line for sh -c unless -x (--exec) is given.
 func watchShell(words []string, j, k int) bool {
 	for ; j < k; j++ {
 		w := words[j]
@@ -243,10 +244,10 @@ func isAssignment(w string) bool {
 	return true
 }
 
-// skipOptions returns the index of the first operand at or after j (before
-// k): words starting with "-" are options, those in valueOpts take the
-// next word too, "--" ends them. With assignments, NAME=value words are
-// skipped as well (env).
+// skipOptions returns the index of the first operand at or after j, before
+// k. Words starting with "-" are options. Those in valueOpts take the next
+// word too. "--" ends them. With assignments, NAME=value words are skipped
+// as well (env).
 func skipOptions(words []string, j, k int, valueOpts []string, assignments bool) int {
 	for j < k {
 		w := words[j]
@@ -267,8 +268,8 @@ func skipOptions(words []string, j, k int, valueOpts []string, assignments bool)
 }
 
 // findExecStart returns where the command of the find action holding word
-// k starts: after the last -exec (or -execdir, -ok, -okdir) before k that
-// no ";" or "+" ended.
+// k starts. That is after the last -exec before k that no ";" or "+"
+// ended. -execdir, -ok and -okdir count as -exec.
 func findExecStart(words []string, j, k int) (int, bool) {
 	start, open := 0, false
 	for ; j < k; j++ {
@@ -283,7 +284,7 @@ func findExecStart(words []string, j, k int) (int, bool) {
 }
 
 // shellScript returns the index of a shell's script operand when its
-// options (from j on) include -c: sh -c [-e…] [-o opt…] SCRIPT [NAME ARG…].
+// options, from j on, include -c: sh -c [-e…] [-o opt…] SCRIPT [NAME ARG…].
 func shellScript(words []string, j int) (int, bool) {
 	hasC := false
 	for ; j < len(words); j++ {
@@ -312,8 +313,8 @@ func shellScript(words []string, j int) (int, bool) {
 	return j, hasC
 }
 
-// sshDestination returns the index of ssh's destination, its first operand
-// from j on (the options that take a value skip it).
+// sshDestination returns the index of ssh's destination. That is its first
+// operand from j on. The options that take a value skip it.
 func sshDestination(words []string, j int) int {
 	for ; j < len(words); j++ {
 		w := words[j]

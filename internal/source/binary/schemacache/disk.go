@@ -15,8 +15,8 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// The persistent schema cache is a directory of JSON files, one per
-// invocation (command line, working directory, env, workspace root):
+// The persistent schema cache is a directory of JSON files. There is one
+// per invocation: command line, working directory, env, workspace root.
 //
 //	CacheDir/schemas/<sha256 of the invocation>.json
 //	{"version":1,"key":"<StatKey key>","command":["bin/fs"],"response":{"tools":[…]}}
@@ -24,32 +24,32 @@ import (
 // An answer is used only when its key equals the binary's current
 // StatKey key. That key covers path, size, mtime, inode and ctime of the
 // executable and of file arguments, plus the command line. So an answer
-// is never stale. A rebuilt binary overwrites its file. Commands without a trustworthy key (go run, shell)
-// are never stored. Files are written to a temporary file and renamed. So a
-// reader never sees half a file. A file that does not decode is ignored and
-// rewritten.
+// is never stale. A rebuilt binary overwrites its file. Commands without
+// a trustworthy key (go run, shell) are never stored. Files are written
+// to a temporary file and renamed. So a reader never sees half a file. A
+// file that does not decode is ignored and rewritten.
 //
 // The directory is treated as hostile input, as any file is (docs/security.md):
-//   - An entry is read only when it is a regular file of at most
-//     MaxFile bytes. It is opened with O_NOFOLLOW|O_NONBLOCK (a symlink
-//     fails to open, a FIFO opens without waiting for a writer), then
-//     fstat'ed, and read through a limit. A symlink (to /dev/zero, say), a
-//     FIFO, a socket, a directory or an oversized file is ignored like a
-//     corrupt file, and replaced by a regular file when the answer is
-//     stored (a directory in its place is removed first: the schemas
-//     directory is the cache's own).
-//   - The temporary file is created by os.CreateTemp (O_CREAT|O_EXCL, mode
-//     0600, a random name) in the schemas directory itself, and rename
-//     replaces the entry's name without following a symlink there.
-//   - Directories are created 0700. CacheDir may be a symlink (to move the
-//     cache to another disk), but what it names must be a directory owned
-//     by the current user, and CacheDir/schemas a real directory owned by
-//     the current user. Either is made 0700 when it is open to others (a
-//     CacheDir that existed before toolhost, say). When CacheDir is
-//     another user's, or schemas is a symlink, not a directory, or another
-//     user's, the catalog keeps no persistent cache, silently (it only
-//     saves time): remove it, or run toolhost cache clear, to get the
-//     cache back.
+//   - An entry is read only when it is a regular file of at most MaxFile
+//     bytes. It is opened with O_NOFOLLOW|O_NONBLOCK. A symlink fails to
+//     open, and a FIFO opens without waiting for a writer. It is then
+//     fstat'ed, and read through a limit. Some entries are ignored like a
+//     corrupt file: a symlink (to /dev/zero, say), a FIFO, a socket, a
+//     directory or an oversized file. They are replaced by a regular file
+//     when the answer is stored. A directory in its place is removed
+//     first, as the schemas directory is the cache's own.
+//   - The temporary file is created by os.CreateTemp in the schemas
+//     directory itself. That is O_CREAT|O_EXCL, mode 0600, a random name.
+//     rename replaces the entry's name without following a symlink there.
+//   - Directories are created 0700. CacheDir may be a symlink, to move the
+//     cache to another disk. But what it names must be a directory owned
+//     by the current user. CacheDir/schemas must be a real directory owned
+//     by the current user. Either is made 0700 when it is open to others,
+//     as a CacheDir that existed before toolhost may be. CacheDir may be
+//     another user's. Or schemas may be a symlink, not a directory, or
+//     another user's. The catalog then keeps no persistent cache,
+//     silently, as it only saves time. Remove it, or run toolhost cache
+//     clear, to get the cache back.
 
 // Version is the version of the cache files. A file of another version
 // is not used (and is rewritten).
@@ -116,13 +116,13 @@ func (d Disk) Path(invocation, root string) string {
 	return filepath.Join(d.dir, hex.EncodeToString(sum[:16])+".json")
 }
 
-// MaxFile bounds the size of a cache file: a schema answer is at most
-// the stdout cap (16 MiB by default), and its file adds a key and a command
-// line. A larger file is not read. It is rewritten.
+// MaxFile bounds the size of a cache file. A schema answer is at most the
+// stdout cap, 16 MiB by default. Its file adds a key and a command line.
+// A larger file is not read. It is rewritten.
 const MaxFile = 16<<20 + 1<<20
 
-// Usable reports whether the schemas directory may be read and written
-// (see the rules above, and [cachefile.Usable]).
+// Usable reports whether the schemas directory may be read and written.
+// See the rules above, and [cachefile.Usable].
 func (d Disk) Usable() bool { return cachefile.Usable(d.dir) }
 
 // Load returns the stored answer for the invocation when its key is key.
@@ -155,9 +155,9 @@ func (d Disk) Store(invocation, root string, key Key, command []string, resp *to
 	return err
 }
 
-// DefaultDir returns the directory of the persistent schema cache:
-// $XDG_CACHE_HOME/toolhost, or ~/.cache/toolhost when XDG_CACHE_HOME is
-// unset or relative, "" when neither is known.
+// DefaultDir returns the directory of the persistent schema cache. That is
+// $XDG_CACHE_HOME/toolhost. It is ~/.cache/toolhost when XDG_CACHE_HOME is
+// unset or relative. It is "" when neither is known.
 func DefaultDir() string {
 	if x := os.Getenv("XDG_CACHE_HOME"); x != "" && filepath.IsAbs(x) {
 		return filepath.Join(x, "toolhost")
@@ -170,10 +170,10 @@ func DefaultDir() string {
 }
 
 // Clear removes the schema answers and the persisted resolutions stored
-// in dir by catalogs created with Options.CacheDir = dir, and the
-// listings of MCP servers and remote catalogs kept beside them (mcp,
-// remotes, and mcp-client for `toolhost --mcp`). It removes nothing
-// else, and a dir with no cache is not an error.
+// in dir by catalogs created with Options.CacheDir = dir. It also removes
+// the listings of MCP servers and remote catalogs kept beside them. Those
+// are mcp, remotes, and mcp-client for `toolhost --mcp`. It removes
+// nothing else. A dir with no cache is not an error.
 func Clear(dir string) error {
 	if dir == "" {
 		return errors.New("clear cache: no cache directory (DefaultCacheDir finds none when neither XDG_CACHE_HOME nor HOME is set; set one)")

@@ -12,6 +12,6 @@
 //   - [Session], the in-memory cache of one catalog's life. Each binary is
 //     asked once, and concurrent askers share one request.
 //
-// It knows nothing of the catalog: resolver, which still holds the rest
-// of the local-binary source, asks it for keys and answers.
+// It knows nothing of the catalog. resolver still holds the rest of the
+// local-binary source. It asks schemacache for keys and answers.
 package schemacache

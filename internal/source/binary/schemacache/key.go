@@ -16,17 +16,17 @@ import (
 )
 
 // Key identifies what a schema request would run, for the persistent
-// schema cache: it changes when the binary or a script it is given is
-// rebuilt or edited, or when the command, working directory or environment
-// changes. It is an opaque hex string, safe as a file name. Deciding what
-// may be persisted is the cache's business. The spawner only says where
-// the executable is ([invoke.Executable]).
+// schema cache. It changes when the binary or a script it is given is
+// rebuilt or edited. It changes when the command, working directory or
+// environment changes. It is an opaque hex string, safe as a file name.
+// Deciding what may be persisted is the cache's business. The spawner only
+// says where the executable is ([invoke.Executable]).
 type Key string
 
 // StatKey returns the persistent-cache key of spec run with workspace root
 // root. It is a hash of these:
 //
-//   - the resolved executable's stat ([StatFile]): path, size,
+//   - the resolved executable's stat ([StatFile]). That is path, size,
 //     modification time in ns, and device, inode and change time where the
 //     system has them. No tool can set the change time back. So a rewrite
 //     that keeps the size and restores the mtime, as cp -p or tar do,
@@ -37,12 +37,12 @@ type Key string
 //     relative to the working directory. That is a script passed to an
 //     interpreter.
 //
-// ok is false when no trustworthy key exists: shell commands, an
-// executable that cannot be resolved, a templated first token, and
-// launchers that build or fetch what they run (go run, go tool, cargo run,
-// npx, npm exec, pnpm dlx, yarn dlx, bunx, uv run, uvx, pipx run, poetry
-// run, deno run, dotnet run, env, python -m …). Their answers are not
-// persisted.
+// ok is false when no trustworthy key exists. That is so for shell
+// commands, an executable that cannot be resolved, and a templated first
+// token. It is so for launchers that build or fetch what they run: go run,
+// go tool, cargo run, npx, npm exec, pnpm dlx, yarn dlx, bunx, uv run,
+// uvx, pipx run, poetry run, deno run, dotnet run, env, python -m …. Their
+// answers are not persisted.
 func StatKey(spec *invoke.Spec, root string) (Key, bool) {
 	if spec.Shell || len(spec.Command) == 0 || strings.Contains(spec.Command[0], "{{") || untrusted(spec.Command) {
 		return "", false
@@ -76,14 +76,14 @@ func StatKey(spec *invoke.Spec, root string) (Key, bool) {
 	return Key(h.Sum()), true
 }
 
-// keyVersion changes whenever what StatKey hashes changes, so that
-// no old key can equal a new one by accident. 3: the fields are hashed
-// directly ([Hash]), no longer as JSON.
+// keyVersion changes whenever what StatKey hashes changes. So no old key
+// can equal a new one by accident. 3: the fields are hashed directly
+// ([Hash]), no longer as JSON.
 const keyVersion = 3
 
-// Hash is a SHA-256 of a sequence of typed fields: each string is
-// preceded by its length, so two different sequences never hash the same
-// bytes ("ab","c" and "a","bc" differ).
+// Hash is a SHA-256 of a sequence of typed fields. Each string is preceded
+// by its length. So two different sequences never hash the same bytes:
+// "ab","c" and "a","bc" differ.
 type Hash struct {
 	h   hash.Hash
 	buf [binary.MaxVarintLen64]byte
@@ -160,11 +160,11 @@ type FileKey struct {
 	Ctime int64  `json:"ctime_ns,omitempty"` // status change time: moves on every write, rename or chmod
 }
 
-// StatFile returns the key of p when it names a regular file (through
-// symlinks). Where the system gives a device and inode, they identify the
-// file a symlink leads to, and the key's path is p made absolute (no
-// symlink is read: a retargeted symlink leads to another inode). Elsewhere
-// the path is the one after symlinks.
+// StatFile returns the key of p when it names a regular file, through
+// symlinks. The system may give a device and inode. They then identify
+// the file a symlink leads to, and the key's path is p made absolute. No
+// symlink is read, as a retargeted symlink leads to another inode.
+// Elsewhere the path is the one after symlinks.
 func StatFile(p string) (FileKey, bool) {
 	var k FileKey
 	fi, err := os.Stat(p)
@@ -185,7 +185,7 @@ func StatFile(p string) (FileKey, bool) {
 }
 
 // launchers names commands whose output depends on more than their own
-// file: they build, fetch or resolve what they run. A nil list means any
+// file. They build, fetch or resolve what they run. A nil list means any
 // arguments. Otherwise the first non-flag argument must be one of them.
 var launchers = map[string][]string{
 	"go":      {"run", "tool"},
@@ -218,8 +218,9 @@ var launchers = map[string][]string{
 	"flatpak": {"run"},
 }
 
-// untrusted reports whether argv runs through a launcher (see launchers),
-// or runs an interpreter on a module (python -m) rather than a file.
+// untrusted reports whether argv runs through a launcher (see launchers).
+// It also reports an interpreter run on a module (python -m) rather than a
+// file.
 func untrusted(argv []string) bool {
 	base := filepath.Base(argv[0])
 	if subs, ok := launchers[base]; ok {

@@ -8,22 +8,23 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// Session holds the schema answers of one catalog: each binary is
-// asked at most once per catalog, and concurrent askers of the same binary
-// share one request (a hand-written singleflight). It is safe for
-// concurrent use.
+// Session holds the schema answers of one catalog. Each binary is asked at
+// most once per catalog. Concurrent askers of the same binary share one
+// request, as in a hand-written singleflight. It is safe for concurrent
+// use.
 //
 // Answers are keyed by the invocation and the binary's stat key
 // ([StatKey]). So a binary rebuilt during the catalog's life is a new
 // key and is asked again, while an unchanged one never is. Failures are
-// kept too (a missing binary is not asked again until its stat key
-// changes), except cancellations, which say nothing about the binary.
+// kept too. A missing binary is not asked again until its stat key
+// changes. Cancellations are not kept, as they say nothing about the
+// binary.
 //
 // # Trade-offs
 //
 // Unbounded: one answer per binary version seen, dropped with the catalog.
 // A command without a trustworthy stat key (go run, shell) is asked once
-// per catalog and its rebuilds go unnoticed.
+// per catalog, and its rebuilds go unnoticed.
 type Session struct {
 	mu      sync.Mutex
 	flights map[string]*flight
@@ -50,8 +51,8 @@ func (s *Session) Forget(key string) {
 	}
 }
 
-// Get returns the answer for key, calling fetch only if no request for key
-// finished or is under way. A waiter whose ctx ends stops waiting. The
+// Get returns the answer for key. It calls fetch only if no request for
+// key finished or is under way. A waiter whose ctx ends stops waiting. The
 // request goes on for the others.
 func (s *Session) Get(ctx context.Context, key string, fetch func() (*tool.SchemaResponse, error)) (*tool.SchemaResponse, error) {
 	for {
