@@ -4,8 +4,6 @@ package sandbox
 // packages owning each directory.
 func OwnDirs() []string { return ownDirs() }
 
-// Supervised is supervised, for the external tests of the explanations.
-func Supervised() bool { return supervised() }
 
 // SetSupervisorForTest turns the supervisor off (or on again) for the
 // starts that follow, until the returned function restores it.

@@ -383,3 +383,8 @@ func realPath(p string) string {
 func within(dir, p string) bool {
 	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
 }
+
+// Supervised reports whether the kernel takes the sandbox's supervisor
+// (Linux 5.19). Only then can a sandboxed tool create, rename and delete
+// entries directly in the workspace root.
+func Supervised() bool { return supervised() }
