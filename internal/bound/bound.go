@@ -224,18 +224,17 @@ func prefix(s string, n int) string {
 	return s[:n]
 }
 
-// Size writes a byte count for people: "512 B", "256 KiB", "5.0 MiB".
+// Size writes a byte count for people, with at most one decimal:
+// "512 B", "256 KiB", "1.5 MiB".
 func Size(n int) string {
+	unit, div := "MiB", float64(1<<20)
 	switch {
 	case n < 1<<10:
 		return fmt.Sprintf("%d B", n)
 	case n < 1<<20:
-		if n%(1<<10) == 0 {
-			return fmt.Sprintf("%d KiB", n>>10)
-		}
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+		unit, div = "KiB", 1<<10
 	}
-	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	return strings.TrimSuffix(fmt.Sprintf("%.1f", float64(n)/div), ".0") + " " + unit
 }
 
 func plural(n int, one, many string) string {

@@ -32,7 +32,7 @@ func TestResult(t *testing.T) {
 			content: []string{accented[:511], "[toolhost: this result was cut to its first 511 B of 1.2 KiB (the bound is 1 KiB): 690 B left out. The whole result is the resource toolhost://result/x (resources/read).]", "link toolhost://result/x"},
 			cut:     &Cut{Total: 1201, Kept: 511, URI: "toolhost://result/x"}},
 		{name: "image left out, text after it kept", res: &mcp.CallToolResult{Content: []mcp.Content{text("0123456789"), img, text("end")}}, max: 1024,
-			content: []string{"0123456789", "end", "[toolhost: this result was cut to its first 13 B of 2.0 KiB (the bound is 1 KiB): 2.0 KiB left out, 1 whole block among it. The whole result is the resource toolhost://result/x (resources/read).]", "link toolhost://result/x"},
+			content: []string{"0123456789", "end", "[toolhost: this result was cut to its first 13 B of 2 KiB (the bound is 1 KiB): 2 KiB left out, 1 whole block among it. The whole result is the resource toolhost://result/x (resources/read).]", "link toolhost://result/x"},
 			cut:     &Cut{Total: 2013, Kept: 13, Dropped: 1, URI: "toolhost://result/x"}},
 		{name: "structured left out", res: &mcp.CallToolResult{Content: []mcp.Content{text("ok")}, StructuredContent: map[string]any{"big": strings.Repeat("x", 1100)}}, max: 1024,
 			content: []string{"ok", "[toolhost: this result was cut to its first 2 B of 1.1 KiB (the bound is 1 KiB): 1.1 KiB left out, the structured content among it. The whole result is the resource toolhost://result/x (resources/read).]", "link toolhost://result/x"},
@@ -110,7 +110,7 @@ func TestResultKeepFails(t *testing.T) {
 	if cut == nil || cut.URI != "" || len(out.Content) != 2 {
 		t.Fatalf("cut %+v, %d blocks; want the text cut to the default bound and a note, no link", cut, len(out.Content))
 	}
-	if got := out.Content[1].(*mcp.TextContent).Text; got != "[toolhost: this result was cut to its first 255.5 KiB of 256.0 KiB (the bound is 256 KiB): 513 B left out.]" {
+	if got := out.Content[1].(*mcp.TextContent).Text; got != "[toolhost: this result was cut to its first 255.5 KiB of 256 KiB (the bound is 256 KiB): 513 B left out.]" {
 		t.Errorf("note = %s", got)
 	}
 }
@@ -207,4 +207,12 @@ func FuzzUpperSize(f *testing.F) {
 			t.Fatalf("upperSize(%s) = %d, %v; its JSON is %d bytes", data, n, ok, exact)
 		}
 	})
+}
+
+func TestSize(t *testing.T) {
+	for n, want := range map[int]string{0: "0 B", 1023: "1023 B", 1024: "1 KiB", 1536: "1.5 KiB", 262143: "256 KiB", 1 << 20: "1 MiB", 5<<20 + 1: "5 MiB", 1610612: "1.5 MiB"} {
+		if got := Size(n); got != want {
+			t.Errorf("Size(%d) = %q, want %q", n, got, want)
+		}
+	}
 }

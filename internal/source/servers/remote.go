@@ -23,6 +23,7 @@ type remoteSource struct {
 	name      string // "remote.NAME"
 	cfg       *config.Remote
 	rateLimit *int             // [defaults]' rate_limit_per_minute, the loosest a tool may have
+	maxOutput *int             // [defaults]' max_output, every tool's
 	timeout   *config.Duration // the remote's timeout, else [defaults]': the longest a call may take
 	list      *remote.Source
 	calls     *calls
@@ -50,7 +51,7 @@ func newRemote(r *config.Remote, d *config.Defaults, o *Options) *remoteSource {
 	if timeout == nil {
 		timeout = d.Timeout
 	}
-	return &remoteSource{name: name, cfg: r, rateLimit: d.RateLimit, timeout: timeout, calls: &calls{name: name}, pins: o.Pins,
+	return &remoteSource{name: name, cfg: r, rateLimit: d.RateLimit, maxOutput: d.MaxOutput, timeout: timeout, calls: &calls{name: name}, pins: o.Pins,
 		list: remote.New(r, &remote.Options{CacheDir: cacheDir(o.CacheDir, remoteCache)})}
 }
 
@@ -95,6 +96,9 @@ func (s *remoteSource) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 		s.policy(t, d)
 		var warning error
 		t.RateLimit, warning = s.manifestRateLimit(d)
+		if s.maxOutput != nil {
+			t.MaxOutput = *s.maxOutput
+		}
 		if warning != nil {
 			problems = append(problems, catalog.Problem{Tool: d.Name, Place: s.cfg.Place.String(), Warning: true, Err: warning})
 		}

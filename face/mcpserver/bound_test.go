@@ -1,0 +1,189 @@
+package mcpserver_test
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/face/mcpserver"
+	"github.com/toolhost/toolhost/internal/invoke/faketool"
+	"github.com/toolhost/toolhost/resolver"
+	"github.com/toolhost/toolhost/tool"
+)
+
+// boundCatalog serves the tools of TestBoundedResults: hostile results
+// of dynamic tools, and a binary printing 12000 bytes whose max_output
+// is 4 KiB.
+func boundCatalog(t *testing.T) *resolver.Catalog {
+	t.Helper()
+	cfg, err := config.Parse("test.toml", []byte(fmt.Sprintf("[tools.bin4k]\ncommand = %s\nself_describe = false\nmax_output = \"4KiB\"\n",
+		faketool.TOML(t, "big", "2000"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := resolver.New(t.Context(), cfg, &resolver.Options{Root: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cat.Close() })
+	image := base64.StdEncoding.EncodeToString(make([]byte, 200<<10))
+	bomb := make(map[string]any, 100000)
+	for i := range 100000 {
+		bomb[fmt.Sprintf("k%06d", i)] = i
+	}
+	results := map[string]tool.Outcome{
+		"small":  tool.Success(strings.Repeat("result line\n", 170)), // 2040 bytes
+		"big5":   tool.Success(strings.Repeat(faketool.BigUnit, 5<<20/6+1)),
+		"images": {Type: tool.KindSuccess, Content: "see", Blocks: []tool.Block{{Type: tool.BlockImage, Data: image, MimeType: "image/png"}, {Type: tool.BlockImage, Data: image, MimeType: "image/png"}, {Type: tool.BlockImage, Data: image, MimeType: "image/png"}}},
+		"bomb":   {Type: tool.KindSuccess, Content: "ok", Structured: bomb},
+	}
+	for name, out := range results {
+		err := cat.Register(resolver.Definition{Name: name, Summary: "A result."}, func(context.Context, map[string]any) (tool.Outcome, error) { return out, nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return cat
+}
+
+// TestBoundedResults: over MCP (in memory and streamable HTTP) a result
+// over its tool's max_output (256 KiB by default) is cut at a character,
+// images and structured content that do not fit are left out whole, and
+// a note says what was left out and links the whole, which resources/read
+// returns. A result that fits is sent as it is. The wire form of a cut
+// result is testdata/bound_cut.golden. Closing the server removes the
+// whole results it kept.
+func TestBoundedResults(t *testing.T) {
+	for _, transport := range []string{"memory", "http"} {
+		t.Run(transport, func(t *testing.T) {
+			dir := t.TempDir()
+			s := mcpserver.New(boundCatalog(t), &mcpserver.Options{AllowHTTPExecute: true, ResultsDir: dir})
+			c, _ := newClient(t, nil)
+			var cs *mcp.ClientSession
+			if transport == "memory" {
+				cs = connect(t, s, c, nil)
+			} else {
+				cs = connectHTTP(t, s, c, nil)
+			}
+			uri := regexp.MustCompile(`toolhost://result/[0-9a-f]{32}`)
+			for _, tt := range []struct {
+				tool  string
+				whole string // the text of the whole result
+				sent  []string
+			}{
+				{"small", strings.Repeat("result line\n", 170), []string{"text " + strings.Repeat("result line\n", 170)}},
+				{"big5", strings.Repeat(faketool.BigUnit, 5<<20/6+1), []string{
+					"text " + strings.Repeat(faketool.BigUnit, 43605) + "é",
+					"text [toolhost: this result was cut to its first 255.5 KiB of 5 MiB (the bound is 256 KiB): 4.8 MiB left out. The whole result is the resource URI (resources/read).]",
+					"link URI result The whole result application/json"}},
+				{"bin4k", strings.Repeat(faketool.BigUnit, 2000), []string{
+					"text " + strings.Repeat(faketool.BigUnit, 597) + "é",
+					"text [toolhost: this result was cut to its first 3.5 KiB of 11.7 KiB (the bound is 4 KiB): 8.2 KiB left out. The whole result is the resource URI (resources/read).]",
+					"link URI result The whole result application/json"}},
+				{"images", "see", []string{"text see", "image image/png 204800",
+					"text [toolhost: this result was cut to its first 200 KiB of 600 KiB (the bound is 256 KiB): 400 KiB left out, 2 whole blocks among it. The whole result is the resource URI (resources/read).]",
+					"link URI result The whole result application/json"}},
+				{"bomb", "ok", []string{"text ok",
+					"text [toolhost: this result was cut to its first 2 B of 1.5 MiB (the bound is 256 KiB): 1.5 MiB left out, the structured content among it. The whole result is the resource URI (resources/read).]",
+					"link URI result The whole result application/json"}},
+			} {
+				res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tt.tool, Arguments: map[string]any{}})
+				if err != nil || res.IsError {
+					t.Fatalf("%s: %v, %+v", tt.tool, err, res)
+				}
+				var got []string
+				link := ""
+				for _, c := range res.Content {
+					switch c := c.(type) {
+					case *mcp.TextContent:
+						if !utf8.ValidString(c.Text) {
+							t.Errorf("%s: a text block is not valid UTF-8", tt.tool)
+						}
+						got = append(got, "text "+uri.ReplaceAllString(c.Text, "URI"))
+					case *mcp.ImageContent:
+						got = append(got, fmt.Sprintf("image %s %d", c.MIMEType, len(c.Data)))
+					case *mcp.ResourceLink:
+						link = c.URI
+						got = append(got, fmt.Sprintf("link %s %s %s %s", uri.ReplaceAllString(c.URI, "URI"), c.Name, c.Title, c.MIMEType))
+					}
+				}
+				if strings.Join(got, "\n") != strings.Join(tt.sent, "\n") {
+					t.Errorf("%s: sent mismatch\n got: %.300q\nwant: %.300q", tt.tool, got, tt.sent)
+				}
+				if tt.tool == "bomb" && res.StructuredContent != nil {
+					t.Errorf("bomb: structured content sent")
+				}
+				if tt.tool == "bin4k" && transport == "memory" {
+					wire, _ := json.MarshalIndent(res, "", "  ")
+					checkGolden(t, "bound_cut.golden", append(uri.ReplaceAll(wire, []byte("toolhost://result/ID")), '\n'))
+				}
+				if link == "" {
+					continue
+				}
+				read, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: link})
+				if err != nil || len(read.Contents) != 1 || read.Contents[0].MIMEType != "application/json" {
+					t.Fatalf("%s: resources/read %s: %+v, %v", tt.tool, link, read, err)
+				}
+				var whole mcp.CallToolResult
+				if err := json.Unmarshal([]byte(read.Contents[0].Text), &whole); err != nil {
+					t.Fatalf("%s: the whole result: %v", tt.tool, err)
+				}
+				if text(&whole) != tt.whole {
+					t.Errorf("%s: the whole result's text is %d bytes, want %d", tt.tool, len(text(&whole)), len(tt.whole))
+				}
+				if tt.tool == "bomb" {
+					if m, _ := whole.StructuredContent.(map[string]any); len(m) != 100000 {
+						t.Errorf("bomb: the whole result's structured content has %d keys, want 100000", len(m))
+					}
+				}
+				if tt.tool == "images" && len(whole.Content) != 4 {
+					t.Errorf("images: the whole result has %d blocks, want 4", len(whole.Content))
+				}
+			}
+			if files, _ := os.ReadDir(dir); len(files) != 4 {
+				t.Errorf("%d whole results kept, want 4", len(files))
+			}
+			s.Close()
+			if files, _ := os.ReadDir(dir); len(files) != 0 {
+				t.Errorf("%d whole results left after Close, want none", len(files))
+			}
+		})
+	}
+}
+
+// TestReadResultHostile: resources/read of a URI that names no kept
+// result (a path out of the store, another scheme, an unknown or
+// malformed id) is "resource not found" (-32002), and reads nothing.
+func TestReadResultHostile(t *testing.T) {
+	dir := t.TempDir()
+	outside := dir + "/../secret.json"
+	if err := os.WriteFile(outside, []byte(`{"secret":1}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := mcpserver.New(boundCatalog(t), &mcpserver.Options{ResultsDir: dir})
+	c, _ := newClient(t, nil)
+	cs := connect(t, s, c, nil)
+	for _, u := range []string{
+		"toolhost://result/../secret",
+		"toolhost://result/..%2fsecret",
+		"toolhost://result/" + strings.Repeat("0", 32),
+		"toolhost://result/" + strings.Repeat("A", 32),
+		"toolhost://result/" + strings.Repeat("0", 31) + "/",
+		"toolhost://result/",
+		"file:///etc/passwd",
+	} {
+		read, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: u})
+		if err == nil || !strings.Contains(err.Error(), "Resource not found") {
+			t.Errorf("resources/read %q = %+v, %v; want resource not found", u, read, err)
+		}
+	}
+}
