@@ -181,7 +181,7 @@ func (a *ioStreams) describe(t *resolver.Tool, explain bool) {
 		line("RATE LIMIT", fmt.Sprintf("%d %s per minute (enforced by serve)", t.RateLimit, plural(t.RateLimit, "call", "calls")), "rate_limit_per_minute")
 	}
 	if t.MaxOutput > 0 {
-		line("MAX OUTPUT", bound.Size(t.MaxOutput)+" of each result to MCP clients (the rest is kept, linked)", "max_output")
+		line("MAX OUTPUT", bound.Size(t.MaxOutput)+" of each result sent to MCP clients", "max_output")
 	}
 	if !t.Enabled {
 		line("ENABLED", "no", "enable")
