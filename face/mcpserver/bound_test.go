@@ -187,3 +187,18 @@ func TestReadResultHostile(t *testing.T) {
 		}
 	}
 }
+
+// TestBoundedCallTool: with tool search, a result that call_tool gets is
+// bounded by the named tool's max_output, as a tools/call of it is.
+func TestBoundedCallTool(t *testing.T) {
+	s := mcpserver.New(boundCatalog(t), &mcpserver.Options{ToolSearch: true, ResultsDir: t.TempDir()})
+	c, _ := newClient(t, nil)
+	cs := connect(t, s, c, nil)
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: mcpserver.CallToolName, Arguments: map[string]any{"name": "bin4k", "arguments": map[string]any{}}})
+	if err != nil || res.IsError || len(res.Content) != 3 {
+		t.Fatalf("call_tool bin4k: %v, %+v; want the cut text, the note and the link", err, res)
+	}
+	if got := res.Content[0].(*mcp.TextContent).Text; got != strings.Repeat(faketool.BigUnit, 597)+"é" {
+		t.Errorf("call_tool bin4k sent %d bytes of text, want 3584", len(got))
+	}
+}

@@ -216,3 +216,30 @@ func TestSize(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRead: a URI from a client is outside input. Read never panics, and
+// reads nothing but a result the store kept.
+func FuzzRead(f *testing.F) {
+	dir := f.TempDir()
+	s := &Store{Dir: filepath.Join(dir, "results")}
+	uri, err := s.Put([]byte(`{}`))
+	if err != nil {
+		f.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "secret.json"), []byte(`secret`), 0o600)
+	f.Add(uri)
+	f.Add(URIPrefix + "../secret")
+	f.Add(URIPrefix + strings.Repeat("0", 32))
+	f.Fuzz(func(t *testing.T, u string) {
+		data, err := s.Read(u)
+		if u == uri {
+			if err != nil || string(data) != `{}` {
+				t.Fatalf("Read(%q) = %q, %v", u, data, err)
+			}
+			return
+		}
+		if !errors.Is(err, ErrNotKept) || data != nil {
+			t.Fatalf("Read(%q) = %q, %v; want ErrNotKept", u, data, err)
+		}
+	})
+}
