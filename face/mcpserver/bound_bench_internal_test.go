@@ -25,10 +25,10 @@ func BenchmarkBoundFits(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s := New(cat, &Options{ResultsDir: b.TempDir()})
-	defer s.Close()
 	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: result}}}
 	b.Run("bound", func(b *testing.B) {
+		s := New(cat, &Options{ResultsDir: b.TempDir()})
+		defer s.Close()
 		b.ReportAllocs()
 		for b.Loop() {
 			if s.boundResult("two_kib", res) != res {
@@ -37,6 +37,8 @@ func BenchmarkBoundFits(b *testing.B) {
 		}
 	})
 	b.Run("call", func(b *testing.B) {
+		s := New(cat, &Options{ResultsDir: b.TempDir()})
+		defer s.Close()
 		st, ct := mcp.NewInMemoryTransports()
 		go s.Run(context.Background(), st)
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "0"}, nil).Connect(b.Context(), ct, nil)
