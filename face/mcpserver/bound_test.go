@@ -202,3 +202,22 @@ func TestBoundedCallTool(t *testing.T) {
 		t.Errorf("call_tool bin4k sent %d bytes of text, want 3584", len(got))
 	}
 }
+
+// TestBoundedDescribeTools: describe_tools asked for one tool many times
+// answers within the default bound.
+func TestBoundedDescribeTools(t *testing.T) {
+	s := mcpserver.New(boundCatalog(t), &mcpserver.Options{DescribeTools: true, ResultsDir: t.TempDir()})
+	c, _ := newClient(t, nil)
+	cs := connect(t, s, c, nil)
+	names := make([]any, 20000)
+	for i := range names {
+		names[i] = "small" // "# small\n\nA result.": 21 bytes a name, 420 KB in all
+	}
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: mcpserver.DescribeToolsName, Arguments: map[string]any{"tools": names}})
+	if err != nil || len(res.Content) != 3 {
+		t.Fatalf("describe_tools: %v, %d blocks; want the cut text, the note and the link", err, len(res.Content))
+	}
+	if n := len(res.Content[0].(*mcp.TextContent).Text) + len(res.Content[1].(*mcp.TextContent).Text); n > 256<<10 {
+		t.Errorf("describe_tools sent %d bytes of text, over the bound of 256 KiB", n)
+	}
+}
