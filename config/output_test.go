@@ -166,3 +166,21 @@ func TestMergeMaxOutput(t *testing.T) {
 		t.Errorf("keep_output over three layers = %v, %v; want 3h", cfg.Defaults.KeepOutput, err)
 	}
 }
+
+// TestRemoteMaxOutput: a remote's max_output is read, checked and merged
+// across layers like its other keys.
+func TestRemoteMaxOutput(t *testing.T) {
+	cfg, _, err := loadLayers(t, "[remotes.r]\nurl = \"http://127.0.0.1:1\"\nmax_output = \"8KiB\"\n", "[remotes.r]\ntimeout = \"5s\"\n")
+	if err != nil || cfg.Remotes["r"].MaxOutput == nil || *cfg.Remotes["r"].MaxOutput != 8192 {
+		t.Errorf("a remote's max_output over two layers: %v, %v; want 8192", cfg.Remotes["r"], err)
+	}
+	cfg, _, err = loadLayers(t, "[remotes.r]\nurl = \"http://127.0.0.1:1\"\nmax_output = \"8KiB\"\n", "[remotes.r]\nmax_output = 2048\n")
+	if err != nil || *cfg.Remotes["r"].MaxOutput != 2048 {
+		t.Errorf("a later layer's max_output: %v; want 2048", err)
+	}
+	_, err = Parse("config.toml", []byte("[remotes.r]\nurl = \"http://127.0.0.1:1\"\nmax_output = \"1GB\"\n"))
+	want := `config.toml:3: remotes.r.max_output: must be a size from 1KiB to 64MiB (such as "256KiB", the default); got "1GB"`
+	if !errors.Is(err, ErrInvalid) || err.Error() != want {
+		t.Errorf("Parse error %v, want %s", err, want)
+	}
+}

@@ -45,9 +45,17 @@ func TestMaxOutputEntries(t *testing.T) {
 		fmt.Fprint(w, `{"protocol_version":"1.0","scenario":{"name":"p","version":"1"},"tools":[{"name":"r","description":"R.","parameters":{"type":"object"}}]}`)
 	}))
 	defer srv.Close()
-	for defaults, want := range map[string]int{"": 0, "[defaults]\nmax_output = 3000\n": 3000} {
+	for _, tt := range []struct {
+		defaults, remote string
+		want             int
+	}{
+		{"", "", 0},
+		{"[defaults]\nmax_output = 3000\n", "", 3000},
+		{"[defaults]\nmax_output = 3000\n", "max_output = \"2KiB\"\n", 2048}, // the remote's own wins
+	} {
+		defaults, want := tt.defaults+tt.remote, tt.want
 		root := t.TempDir()
-		cfg, err := config.Parse(filepath.Join(root, "tools.toml"), []byte(defaults+"[remotes.p]\nurl = \""+srv.URL+"\"\n"))
+		cfg, err := config.Parse(filepath.Join(root, "tools.toml"), []byte(tt.defaults+"[remotes.p]\nurl = \""+srv.URL+"\"\n"+tt.remote))
 		if err != nil {
 			t.Fatal(err)
 		}

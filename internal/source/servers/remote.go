@@ -1,6 +1,7 @@
 package servers
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -23,7 +24,7 @@ type remoteSource struct {
 	name      string // "remote.NAME"
 	cfg       *config.Remote
 	rateLimit *int             // [defaults]' rate_limit_per_minute, the loosest a tool may have
-	maxOutput *int             // [defaults]' max_output, every tool's
+	maxOutput *int             // the remote's max_output, else [defaults]': every tool's
 	timeout   *config.Duration // the remote's timeout, else [defaults]': the longest a call may take
 	list      *remote.Source
 	calls     *calls
@@ -51,7 +52,7 @@ func newRemote(r *config.Remote, d *config.Defaults, o *Options) *remoteSource {
 	if timeout == nil {
 		timeout = d.Timeout
 	}
-	return &remoteSource{name: name, cfg: r, rateLimit: d.RateLimit, maxOutput: d.MaxOutput, timeout: timeout, calls: &calls{name: name}, pins: o.Pins,
+	return &remoteSource{name: name, cfg: r, rateLimit: d.RateLimit, maxOutput: cmp.Or(r.MaxOutput, d.MaxOutput), timeout: timeout, calls: &calls{name: name}, pins: o.Pins,
 		list: remote.New(r, &remote.Options{CacheDir: cacheDir(o.CacheDir, remoteCache)})}
 }
 
