@@ -24,6 +24,10 @@ const DefaultMax = 256 << 10
 // to it, so that the note of a cut result fits.
 const MinMax = 1 << 10
 
+// MaxBlocks is the most content blocks a result keeps: a flood of empty
+// blocks, which count no bytes, is bounded too.
+const MaxBlocks = 1000
+
 // noteRoom is what a cut result keeps free for its note and its link.
 // The longest note and link come to about 400 bytes.
 const noteRoom = 512
@@ -41,8 +45,8 @@ type Cut struct {
 type Keeper func(whole []byte) (uri string, err error)
 
 // Result bounds res to max bytes (DefaultMax when max <= 0, at least
-// MinMax), counting text by its UTF-8 bytes, images and audio by their
-// decoded bytes, and structured content by its JSON. It returns res
+// MinMax) and MaxBlocks blocks, counting text by its UTF-8 bytes, images
+// and audio by their decoded bytes, and structured content by its JSON. It returns res
 // itself when it fits. Otherwise it returns a copy of res whose content,
 // note and link included, fits in max, and what was cut: keep, if set,
 // is given the whole result's JSON first. res is never modified.
@@ -66,7 +70,7 @@ func Result(res *mcp.CallToolResult, max int, keep Keeper) (*mcp.CallToolResult,
 		}
 		total += structured
 	}
-	if total <= max {
+	if total <= max && len(res.Content) <= MaxBlocks {
 		return res, nil
 	}
 	cut := &Cut{Total: total}
@@ -82,6 +86,10 @@ func Result(res *mcp.CallToolResult, max int, keep Keeper) (*mcp.CallToolResult,
 	left := max - noteRoom
 	for _, c := range res.Content {
 		n := size(c)
+		if len(out.Content) >= MaxBlocks {
+			cut.Dropped++
+			continue
+		}
 		if n <= left {
 			out.Content = append(out.Content, c)
 			left -= n
@@ -172,6 +180,14 @@ func jsonSize(v any) int {
 // Note is the text a cut result ends with, for the model.
 func (c *Cut) Note(max int) string {
 	var b strings.Builder
+	if c.Total == c.Kept { // only blocks beyond MaxBlocks were left out
+		fmt.Fprintf(&b, "[toolhost: this result was cut to its first %d blocks: %d more left out", MaxBlocks, c.Dropped)
+		if c.URI != "" {
+			fmt.Fprintf(&b, ". The whole result is the resource %s (resources/read)", c.URI)
+		}
+		b.WriteString(".]")
+		return b.String()
+	}
 	fmt.Fprintf(&b, "[toolhost: this result was cut to its first %s of %s (the bound is %s): %s left out",
 		Size(c.Kept), Size(c.Total), Size(max), Size(c.Total-c.Kept))
 	var what []string

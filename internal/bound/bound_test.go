@@ -243,3 +243,19 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// TestResultBlockFlood: a result of many empty blocks, which count no
+// bytes, keeps MaxBlocks of them.
+func TestResultBlockFlood(t *testing.T) {
+	res := &mcp.CallToolResult{}
+	for range 600000 {
+		res.Content = append(res.Content, &mcp.TextContent{})
+	}
+	out, cut := Result(res, 0, nil)
+	if cut == nil || len(out.Content) != MaxBlocks+1 || cut.Dropped != 600000-MaxBlocks {
+		t.Fatalf("cut %+v, %d blocks; want %d blocks and the note", cut, len(out.Content), MaxBlocks)
+	}
+	if got := out.Content[MaxBlocks].(*mcp.TextContent).Text; got != "[toolhost: this result was cut to its first 1000 blocks: 599000 more left out.]" {
+		t.Errorf("note = %s", got)
+	}
+}
