@@ -45,11 +45,12 @@ type Cut struct {
 type Keeper func(whole []byte) (uri string, err error)
 
 // Result bounds res to max bytes (DefaultMax when max <= 0, at least
-// MinMax) and MaxBlocks blocks, counting text by its UTF-8 bytes, images
-// and audio by their decoded bytes, and structured content by its JSON. It returns res
-// itself when it fits. Otherwise it returns a copy of res whose content,
-// note and link included, fits in max, and what was cut: keep, if set,
-// is given the whole result's JSON first. res is never modified.
+// MinMax) and MaxBlocks blocks. It counts text by its UTF-8 bytes, images
+// and audio by their decoded bytes, and structured content by its JSON.
+// It returns res itself when it fits. Otherwise it returns a copy of res
+// whose content, note and link included, fits in max, and what was cut:
+// keep, if set, is given the whole result's JSON first. res is never
+// modified.
 func Result(res *mcp.CallToolResult, max int, keep Keeper) (*mcp.CallToolResult, *Cut) {
 	switch {
 	case max <= 0:
@@ -72,6 +73,11 @@ func Result(res *mcp.CallToolResult, max int, keep Keeper) (*mcp.CallToolResult,
 	}
 	if total <= max && len(res.Content) <= MaxBlocks {
 		return res, nil
+	}
+	if res.StructuredContent != nil && total <= max { // structured holds a bound: count it exactly
+		total -= structured
+		structured = jsonSize(res.StructuredContent)
+		total += structured
 	}
 	cut := &Cut{Total: total}
 	var wholeSize int64
@@ -96,7 +102,7 @@ func Result(res *mcp.CallToolResult, max int, keep Keeper) (*mcp.CallToolResult,
 			cut.Kept += n
 			continue
 		}
-		if t, ok := c.(*mcp.TextContent); ok && left > 0 {
+		if t, ok := c.(*mcp.TextContent); ok && left > 0 && prefix(t.Text, left) != "" {
 			text := prefix(t.Text, left)
 			out.Content = append(out.Content, &mcp.TextContent{Text: text, Meta: t.Meta, Annotations: t.Annotations})
 			left -= len(text)

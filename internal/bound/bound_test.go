@@ -259,3 +259,21 @@ func TestResultBlockFlood(t *testing.T) {
 		t.Errorf("note = %s", got)
 	}
 }
+
+// TestResultExactTotals: a result cut for its blocks alone counts its
+// structured content exactly, and a text of which no whole character
+// fits is left out, not sent empty.
+func TestResultExactTotals(t *testing.T) {
+	res := &mcp.CallToolResult{StructuredContent: map[string]any{"a": "b"}}
+	for range MaxBlocks + 1 {
+		res.Content = append(res.Content, &mcp.TextContent{})
+	}
+	if _, cut := Result(res, 0, nil); cut == nil || cut.Total != len(`{"a":"b"}`) || cut.Kept != cut.Total || cut.Dropped != 1 {
+		t.Errorf("cut %+v; want a total of 9 bytes, all kept, 1 block left out", cut)
+	}
+	res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("a", 1024-512-1)}, &mcp.TextContent{Text: strings.Repeat("é", 300)}}}
+	out, cut := Result(res, 1024, nil)
+	if cut == nil || len(out.Content) != 2 || cut.Dropped != 1 {
+		t.Errorf("cut %+v, %d blocks; want the a's, the note, and the é's left out whole", cut, len(out.Content))
+	}
+}
