@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -59,15 +60,68 @@ func (s *Server) boundResult(name string, res *mcp.CallToolResult) *mcp.CallTool
 	if res == nil || res.InputRequests != nil {
 		return res
 	}
-	max := 0
-	if d, ok := s.cat.(describer); ok {
-		if t, ok := d.Tool(name); ok {
-			max = t.MaxOutput
-		}
-	}
-	out, cut := bound.Result(res, max, s.results.Put)
+	out, cut := bound.Result(res, s.maxOutput(name), s.results.Put)
 	if cut != nil {
 		s.logger.Info("result cut to the tool's max_output", "tool", name, "bytes", cut.Total, "sent", cut.Kept, "uri", cut.URI)
 	}
 	return out
+}
+
+// maxOutputs keeps each tool's max_output, by name, until the catalog
+// changes: the catalog's Tool copies the whole tool, schemas included. It
+// is safe for concurrent use.
+type maxOutputs struct {
+	once   sync.Once
+	cancel func() // unsubscribes from the catalog; nil until the first call
+
+	mu     sync.Mutex
+	gen    uint64         // the catalog's changes seen; guarded by mu
+	byName map[string]int // guarded by mu
+}
+
+// maxOutput returns the named tool's max_output, 0 for the default.
+func (s *Server) maxOutput(name string) int {
+	d, ok := s.cat.(describer)
+	if !ok {
+		return 0
+	}
+	m := &s.outputs
+	m.once.Do(func() { m.cancel = s.cat.Subscribe(m.clear) })
+	m.mu.Lock()
+	n, ok := m.byName[name]
+	gen := m.gen
+	m.mu.Unlock()
+	if ok {
+		return n
+	}
+	if t, ok := d.Tool(name); ok {
+		n = t.MaxOutput
+	}
+	m.mu.Lock()
+	if m.gen == gen { // no change since the lookup began
+		if m.byName == nil {
+			m.byName = map[string]int{}
+		}
+		m.byName[name] = n
+	}
+	m.mu.Unlock()
+	return n
+}
+
+// clear forgets the bounds kept: the catalog changed.
+func (m *maxOutputs) clear() {
+	m.mu.Lock()
+	m.gen++
+	m.byName = nil
+	m.mu.Unlock()
+}
+
+// closeBound removes the whole results kept and unsubscribes from the
+// catalog.
+func (s *Server) closeBound() {
+	s.outputs.once.Do(func() {}) // no subscription after this
+	if s.outputs.cancel != nil {
+		s.outputs.cancel()
+	}
+	s.results.Close()
 }

@@ -8,11 +8,14 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/face/mcpserver"
 	"github.com/toolhost/toolhost/internal/invoke/faketool"
@@ -219,5 +222,52 @@ func TestBoundedDescribeTools(t *testing.T) {
 	}
 	if n := len(res.Content[0].(*mcp.TextContent).Text) + len(res.Content[1].(*mcp.TextContent).Text); n > 256<<10 {
 		t.Errorf("describe_tools sent %d bytes of text, over the bound of 256 KiB", n)
+	}
+}
+
+// boundOverride is a catalog whose tools all have the max_output max.
+type boundOverride struct {
+	*resolver.Catalog
+	max atomic.Int64
+}
+
+func (b *boundOverride) Tool(name string) (*catalog.Tool, bool) {
+	t, ok := b.Catalog.Tool(name)
+	if ok {
+		t.MaxOutput = int(b.max.Load())
+	}
+	return t, ok
+}
+
+// TestBoundFollowsChanges: the server keeps each tool's max_output until
+// the catalog changes, then reads it again.
+func TestBoundFollowsChanges(t *testing.T) {
+	cat := &boundOverride{Catalog: boundCatalog(t)}
+	s := mcpserver.New(cat, &mcpserver.Options{ResultsDir: t.TempDir()})
+	c, _ := newClient(t, nil)
+	cs := connect(t, s, c, nil)
+	blocks := func() int {
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "small", Arguments: map[string]any{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(res.Content)
+	}
+	if n := blocks(); n != 1 {
+		t.Fatalf("small under the default bound: %d blocks, want 1", n)
+	}
+	cat.max.Store(1024)
+	if n := blocks(); n != 1 {
+		t.Errorf("small with the bound kept from before the change: %d blocks, want 1", n)
+	}
+	if err := cat.Register(resolver.Definition{Name: "other", Summary: "A change."}, func(context.Context, map[string]any) (tool.Outcome, error) { return tool.Success(""), nil }); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for blocks() != 3 {
+		if time.Now().After(deadline) {
+			t.Fatal("small still sent whole 10 s after the catalog changed its bound to 1 KiB")
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

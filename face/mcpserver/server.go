@@ -164,6 +164,7 @@ type Server struct {
 	runner warm.Pool // runs each tool call (see toolHandler); safe for concurrent use
 
 	results *bound.Store // the whole results of calls cut to max_output (bound.go); safe for concurrent use
+	outputs maxOutputs   // the tools' max_output, kept until the catalog changes (bound.go)
 
 	// held while the catalog's tools are given to the SDK (see sync)
 	syncMu     sync.Mutex
@@ -291,7 +292,7 @@ func (s *Server) Close() error {
 	s.stopCalls()
 	s.cancel()
 	s.calls.Wait()
-	s.results.Close()
+	s.closeBound()
 	return nil
 }
 
