@@ -60,7 +60,13 @@ func (s *Server) boundResult(name string, res *mcp.CallToolResult) *mcp.CallTool
 	if res == nil || res.InputRequests != nil {
 		return res
 	}
-	out, cut := bound.Result(res, s.maxOutput(name), s.results.Put)
+	out, cut := bound.Result(res, s.maxOutput(name), func(whole []byte) (string, error) {
+		uri, err := s.results.Put(whole)
+		if err != nil { // the cut result says so: it has no link
+			s.logger.Warn("the whole of a cut result could not be kept", "tool", name, "error", err)
+		}
+		return uri, err
+	})
 	if cut != nil {
 		s.logger.Info("result cut to the tool's max_output", "tool", name, "bytes", cut.Total, "sent", cut.Kept, "uri", cut.URI)
 	}

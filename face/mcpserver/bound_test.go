@@ -1,13 +1,16 @@
 package mcpserver_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -269,5 +272,31 @@ func TestBoundFollowsChanges(t *testing.T) {
 			t.Fatal("small still sent whole 10 s after the catalog changed its bound to 1 KiB")
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestBoundNowhereToKeep: when the whole result cannot be kept, the cut
+// result has a note without a link, and the server warns with the cause.
+func TestBoundNowhereToKeep(t *testing.T) {
+	file := t.TempDir() + "/file"
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	var mu sync.Mutex
+	s := mcpserver.New(boundCatalog(t), &mcpserver.Options{ResultsDir: file + "/results", Logger: slog.New(slog.NewTextHandler(&lockedWriter{&logs, &mu}, nil))})
+	c, _ := newClient(t, nil)
+	cs := connect(t, s, c, nil)
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "bin4k", Arguments: map[string]any{}})
+	if err != nil || len(res.Content) != 2 {
+		t.Fatalf("bin4k: %v, %+v; want the cut text and the note", err, res)
+	}
+	if got, want := res.Content[1].(*mcp.TextContent).Text, "[toolhost: this result was cut to its first 3.5 KiB of 11.7 KiB (the bound is 4 KiB): 8.2 KiB left out.]"; got != want {
+		t.Errorf("note %q, want %q", got, want)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(logs.String(), `level=WARN msg="the whole of a cut result could not be kept" tool=bin4k error="mkdir `+file+`: not a directory"`) {
+		t.Errorf("logs:\n%s\nwant the warning with its cause", logs.String())
 	}
 }
