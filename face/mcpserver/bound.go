@@ -35,7 +35,7 @@ func (s *Server) addResultTemplate() {
 		Name:        "result",
 		Title:       "The whole result of a tool call",
 		Description: "The whole result of a tool call that was cut to the tool's max_output, as the JSON of an MCP CallToolResult. " +
-			"A cut result links it; it stays readable while the server runs, for 24 hours at most unless configured otherwise.",
+			"A cut result links it. It stays readable while the server runs, for 24 hours at most unless configured otherwise.",
 		MIMEType: "application/json",
 	}, s.readResult)
 }
