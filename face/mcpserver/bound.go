@@ -85,10 +85,12 @@ type maxOutputs struct {
 	byName map[string]int // guarded by mu
 }
 
-// maxOutput returns the named tool's max_output, 0 for the default.
+// maxOutput returns the named tool's max_output, 0 for the default. A
+// tool of the server's own (describe_tools) has the default, and is not
+// looked up: the catalog would wait for its sources' first listings.
 func (s *Server) maxOutput(name string) int {
 	d, ok := s.cat.(describer)
-	if !ok {
+	if !ok || s.reserved(name) {
 		return 0
 	}
 	m := &s.outputs
