@@ -50,6 +50,10 @@ type Tool struct {
 	// this many calls of the tool in any 60 s (package ratelimit), 0 means
 	// no limit. Served as manifest metadata too.
 	RateLimit int
+	// MaxOutput is max_output: the most bytes of a call's result the MCP
+	// face sends a client (package internal/bound), 0 for the default of
+	// 256 KiB. The CLI and the HTTP page show results whole.
+	MaxOutput int
 	// Source says where the tool runs: `bin/fs (tool "grep_files")`, or
 	// "dynamic" for registered handlers.
 	Source  string

@@ -39,6 +39,12 @@ type Defaults struct {
 	Sandbox                   string  // sandbox of an entry without one: "true", "false", "require"; "" unset
 	// RateLimit is rate_limit_per_minute of an entry without one, nil unset.
 	RateLimit *int
+	// MaxOutput is max_output of an entry without one, and of a remote's
+	// tools, in bytes; nil unset.
+	MaxOutput *int
+	// KeepOutput is keep_output: how long the whole result of a call cut
+	// to max_output stays readable; nil: 24 hours.
+	KeepOutput *Duration
 
 	// Pos records where each field was set: "timeout", "clear_env", "env",
 	// "env.NAME".
@@ -120,6 +126,10 @@ type Entry struct {
 	// them (package ratelimit). 0 means no limit, and overrides [defaults]'
 	// or an earlier layer's. nil is unset: [defaults]' applies, or none.
 	RateLimit *int
+	// MaxOutput is max_output: the most bytes of a call's result an MCP
+	// client receives. A longer result is cut, and its whole is kept
+	// readable. nil is unset: [defaults]' applies, or 256 KiB.
+	MaxOutput *int
 
 	Prefix  string   // toolsets only: prepended to every tool name
 	Include []string // toolsets only: serve only these tools (binary names)

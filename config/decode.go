@@ -182,7 +182,7 @@ func (d *decoder) document(doc map[string]any) *Config {
 	return cfg
 }
 
-var defaultsKeys = []string{"timeout", "clear_env", "env", "run", "cancellation_response", "access", "sandbox", "rate_limit_per_minute"}
+var defaultsKeys = []string{"timeout", "clear_env", "env", "run", "cancellation_response", "access", "sandbox", "rate_limit_per_minute", "max_output", "keep_output"}
 
 func (d *decoder) defaults(path []string, t map[string]any) Defaults {
 	def := Defaults{Pos: map[string]Position{}}
@@ -206,6 +206,10 @@ func (d *decoder) defaults(path []string, t map[string]any) Defaults {
 			def.Sandbox = d.sandbox(p, v)
 		case "rate_limit_per_minute":
 			def.RateLimit = d.rateLimit(p, v)
+		case "max_output":
+			def.MaxOutput = d.outputSize(p, v)
+		case "keep_output":
+			def.KeepOutput = d.duration(p, v)
 		default:
 			d.unknown(p, defaultsKeys)
 			continue
@@ -246,13 +250,13 @@ var (
 		"examples", "parameters", "annotations", "options", "category", "tags",
 		"requires_approval", "timeout", "workdir", "env", "clear_env", "self_describe",
 		"prefix", "include", "exclude", "run", "questions", "cancellation_response", "access", "sandbox",
-		"rate_limit_per_minute", "pin",
+		"rate_limit_per_minute", "pin", "max_output",
 	}
 	toolsetKeys = []string{
 		"command", "shell", "timeout", "workdir", "env", "clear_env", "enable", "enabled",
 		"category", "tags", "requires_approval", "options", "prefix", "include", "exclude",
 		"run", "questions", "cancellation_response", "access", "sandbox", "source",
-		"rate_limit_per_minute", "pin",
+		"rate_limit_per_minute", "pin", "max_output",
 	}
 	toolsetOnly = []string{"prefix", "include", "exclude"}
 )
@@ -351,6 +355,8 @@ func (d *decoder) entry(path []string, name string, toolset bool, v any) *Entry 
 			e.Sandbox = d.sandbox(p, v)
 		case "rate_limit_per_minute":
 			e.RateLimit = d.rateLimit(p, v)
+		case "max_output":
+			e.MaxOutput = d.outputSize(p, v)
 		}
 		e.Pos[k] = d.pos(p)
 	}

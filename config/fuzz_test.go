@@ -19,6 +19,7 @@ func FuzzParse(f *testing.F) {
 		"[remotes.team]\nurl = \"http://10.0.0.2:8080\"\ninclude = [\"a\"]\ntimeout = \"5s\"\n[mcp_servers.x]\nurl = \"http://u:p@h\"\ncommand = []\n[tools.y]\nsource = \"mcp.\"\n",
 		"[defaults]\nrun = \"ask\"\n[tools.x]\ncommand = \"a\"\nrequires_approval = false\nrun = \"skip\"\nquestions.q.answer = [1, 2.5, {k = true}]\ncancellation_response = \"no\"\n",
 		"[defaults]\nrate_limit_per_minute = 30\n[tools.x]\ncommand = \"a\"\nrate_limit_per_minute = 0\n[toolsets.s]\ncommand = \"s\"\nrate_limit_per_minute = -1\n[tools.y]\ncommand = \"y\"\nrate_limit_per_minute = 1.5e3\n",
+		"[defaults]\nmax_output = \"1MiB\"\nkeep_output = \"1h\"\n[tools.x]\ncommand = \"a\"\nmax_output = 2048\n[toolsets.s]\ncommand = \"s\"\nmax_output = \" 1.5 kib \"\n[tools.y]\ncommand = \"y\"\nmax_output = \"9e9GB\"\n",
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))
@@ -52,6 +53,9 @@ func FuzzParse(f *testing.F) {
 			}
 			if e.RateLimit != nil && *e.RateLimit < 0 {
 				t.Fatalf("tool %q parsed with rate_limit_per_minute %d", e.Name, *e.RateLimit)
+			}
+			if e.MaxOutput != nil && (*e.MaxOutput < minOutput || *e.MaxOutput > maxOutput) {
+				t.Fatalf("tool %q parsed with max_output %d", e.Name, *e.MaxOutput)
 			}
 			if e.checkRun() != nil { // run and requires_approval that disagree are never served
 				t.Fatalf("tool %q parsed with run %v and requires_approval %v", e.Name, e.Run, e.RequiresApproval)

@@ -403,6 +403,7 @@ func (d *Defaults) apply(e *Entry) {
 	}
 	d.applyPolicy(e)
 	d.applyRateLimit(e)
+	d.applyMaxOutput(e)
 	if e.Server != "" { // its server's timeout holds [defaults]'; how it runs is its [mcp_servers.NAME]'s
 		return
 	}

@@ -112,6 +112,7 @@ type Remote struct {
 	Include        []string          // serve only these tools (the provider's names)
 	Exclude        []string          // serve all but these tools
 	Timeout        *Duration         // per request and call; nil: the source's default
+	MaxOutput      *int              // max_output of every tool, in bytes; nil: [defaults]' or 256 KiB
 	Enabled        *bool             // nil means enabled
 	// Run and RequiresApproval are the least strict run mode of the
 	// remote's tools (see [Remote.RunMode]): a tool the provider marks
@@ -139,7 +140,7 @@ var (
 	stdioKeys  = []string{"command", "args", "env", "dir", "sandbox", "access", "idle_timeout"}
 	httpKeys   = []string{"url", "headers", "bearer_token_env", "insecure", "oauth"}
 	remoteKeys = []string{"url", "headers", "bearer_token_env", "oauth", "prefix", "include", "exclude", "timeout", "enabled", "enable",
-		"run", "requires_approval", "insecure"}
+		"run", "requires_approval", "insecure", "max_output"}
 
 	envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 )
@@ -245,6 +246,8 @@ func (d *decoder) remote(path []string, name string, v any) *Remote {
 			r.Exclude = d.strings(p, v)
 		case "timeout":
 			r.Timeout = d.duration(p, v)
+		case "max_output":
+			r.MaxOutput = d.outputSize(p, v)
 		case "enabled":
 			r.Enabled = d.boolPtr(p, v)
 		case "run":
@@ -600,6 +603,9 @@ func mergeRemote(dst, src *Remote) {
 	}
 	if set("timeout") {
 		dst.Timeout = src.Timeout
+	}
+	if set("max_output") {
+		dst.MaxOutput = src.MaxOutput
 	}
 	if set("enabled") {
 		dst.Enabled = src.Enabled

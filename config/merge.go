@@ -60,6 +60,9 @@ func mergeDefaults(dst, src *Defaults) error {
 	if src.Timeout != nil { // mergo.WithoutDereference never overrides a pointer to a struct
 		dst.Timeout = src.Timeout
 	}
+	if src.KeepOutput != nil {
+		dst.KeepOutput = src.KeepOutput
+	}
 	dst.Access = appendAccess(dst.Access, src.Access) // rules append across layers
 	overrideEnv(&dst.Env, &dst.Secrets, src.Env, src.Secrets)
 	dst.Pos = mergePos(pos, src.Pos)

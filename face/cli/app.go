@@ -48,6 +48,7 @@ type app struct {
 	cfgFiles    []string
 	cfgProblems config.Problems
 	untrusted   *config.Error // the workspace left out because it is not trusted (workspacetrust.go)
+	keepOutput  time.Duration // [defaults] keep_output, for serve; 0: the default
 
 	// pool: the command serves many calls (serve), so binaries that
 	// declared long_lived run on pools of long-lived processes. The other

@@ -26,6 +26,9 @@ func (a *app) loadConfig(c *cli.Context, root string) (*config.Config, error) {
 	}
 	a.cfgProblems, a.untrusted = splitUntrusted(a.cfgProblems)
 	a.cfgFiles = cfg.Files
+	if k := cfg.Defaults.KeepOutput; k != nil {
+		a.keepOutput = k.Duration
+	}
 	return cfg, nil
 }
 

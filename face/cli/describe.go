@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/internal/bound"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -31,6 +32,7 @@ type toolJSON struct {
 	RequiresApproval bool                       `json:"requires_approval"`
 	TimeoutSeconds   float64                    `json:"timeout_seconds,omitempty"`
 	RateLimit        int                        `json:"rate_limit_per_minute,omitempty"`
+	MaxOutput        int                        `json:"max_output,omitempty"` // bytes an MCP client receives; 0: the default
 	Enabled          bool                       `json:"enabled"`
 	Source           string                     `json:"source"`
 	Dynamic          bool                       `json:"dynamic"`
@@ -53,6 +55,7 @@ func newToolJSON(t *catalog.Tool, explain bool) toolJSON {
 		RequiresApproval: t.RequiresApproval,
 		TimeoutSeconds:   t.Timeout.Seconds(),
 		RateLimit:        t.RateLimit,
+		MaxOutput:        t.MaxOutput,
 		Enabled:          t.Enabled,
 		Source:           t.Source,
 		Dynamic:          t.Dynamic,
@@ -177,6 +180,9 @@ func (a *ioStreams) describe(t *catalog.Tool, explain bool) {
 	}
 	if t.RateLimit > 0 {
 		line("RATE LIMIT", fmt.Sprintf("%d %s per minute (enforced by serve)", t.RateLimit, plural(t.RateLimit, "call", "calls")), "rate_limit_per_minute")
+	}
+	if t.MaxOutput > 0 {
+		line("MAX OUTPUT", bound.Size(t.MaxOutput)+" of each result sent to MCP clients", "max_output")
 	}
 	if !t.Enabled {
 		line("ENABLED", "no", "enable")

@@ -142,7 +142,7 @@ func serveRun(c *cli.Context, a *app, opts *serveOptions) error {
 		debug.SetMemoryLimit(budget + 64<<20)
 	}
 	ms := mcpserver.New(cat, &mcpserver.Options{Logger: logger, SessionTimeout: idle, MaxSessions: maxSessions, MemoryBudget: budget, Version: version.String(), DescribeTools: opts.DescribeTools,
-		AllowHTTPExecute: opts.AllowExecute, ToolSearch: opts.ToolSearch})
+		AllowHTTPExecute: opts.AllowExecute, ToolSearch: opts.ToolSearch, KeepResults: a.keepOutput})
 	defer ms.Close()
 
 	if !opts.HTTPSet {

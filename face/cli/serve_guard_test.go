@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/face/mcpserver"
+	"github.com/toolhost/toolhost/resolver"
 )
 
 // TestExecuteLine: the serve --http banner says what runs tools and what
@@ -141,14 +142,20 @@ func serveHTTPLines(t *testing.T, args ...string) (base string, lines []string) 
 // stderr after the banner, as it comes.
 func startServeHTTP(t *testing.T, args ...string) (base string, lines []string, rest *syncBuffer) {
 	t.Helper()
+	return startServeHTTPIn(t, t.TempDir(), tools, args...)
+}
+
+// startServeHTTPIn is startServeHTTP in the workspace root, with setup
+// registering dynamic tools (nil for none).
+func startServeHTTPIn(t *testing.T, root string, setup func(context.Context, *resolver.Catalog) error, args ...string) (base string, lines []string, rest *syncBuffer) {
+	t.Helper()
 	rest = new(syncBuffer)
 	ctx, cancel := context.WithCancel(context.Background())
 	stderrR, stderrW := io.Pipe()
 	done := make(chan int, 1)
-	root := t.TempDir()
 	argv := append([]string{"toolhost", "--root", root, "serve", "--http", "127.0.0.1:0"}, args...)
 	go func() {
-		code := Run(ctx, argv, io.Discard, stderrW, strings.NewReader(""), &Options{Setup: tools})
+		code := Run(ctx, argv, io.Discard, stderrW, strings.NewReader(""), &Options{Setup: setup})
 		stderrW.Close()
 		done <- code
 	}()

@@ -70,6 +70,7 @@ func (s *Server) toolHandler(name string) mcp.ToolHandler {
 			res, err = s.call(ctx, req, name, args, answers, v)
 			return err
 		})
+		res = s.boundResult(name, res) // bound.go: the tool's max_output
 		if err != nil && s.stopped() {
 			// Close (SIGTERM, stdin closed) cancelled the call: say so,
 			// rather than a bare "context canceled" with code 0.

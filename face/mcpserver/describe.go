@@ -61,7 +61,8 @@ func (s *Server) addDescribeTools(d describer) {
 			}
 			b.WriteString(describe(d, s.cat.List(), name))
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}, nil
+		res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}
+		return s.boundResult(DescribeToolsName, res), nil // a name asked for many times makes a long text
 	}
 	s.describeJSON = s.addOwnTools([]catalog.Definition{def}, s.describe)[0]
 }

@@ -92,6 +92,16 @@
 // A client may write its requests and close stdin at once. After the 2s,
 // whatever still runs is cancelled the same way.
 //
+// # Bounded results
+//
+// Every tools/call result is bounded by its tool's max_output (package
+// internal/bound; 256 KiB by default) before it is sent: describe_tools'
+// answer and call_tool's too. A result over it is cut, and ends with a
+// note and a link to its whole. The whole is kept in an owner-only file of
+// [Options.ResultsDir] and served by resources/read of the template
+// toolhost://result/{id}, until [Server.Close] or [Options.KeepResults]
+// (bound.go). A result that fits is sent as it is.
+//
 // # Tool search
 //
 // With [Options.ToolSearch] tools/list serves two tools instead of the

@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/internal/approval"
+	"github.com/toolhost/toolhost/internal/bound"
 	"github.com/toolhost/toolhost/internal/warm"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -113,6 +114,13 @@ type Options struct {
 	// (`toolhost list`, GET /tools). search_tools runs no process and is
 	// served over HTTP without AllowHTTPExecute. call_tool is not.
 	ToolSearch bool
+	// KeepResults is how long the whole of a result cut to its tool's
+	// max_output stays readable through resources/read, at most until
+	// [Server.Close]. If zero, 24 hours.
+	KeepResults time.Duration
+	// ResultsDir is where the whole results are kept, in owner-only
+	// files. If empty, $XDG_STATE_HOME/toolhost/results.
+	ResultsDir string
 }
 
 // Server serves a [Catalog] over MCP with the official Go SDK: the
@@ -154,6 +162,9 @@ type Server struct {
 	tickets approval.Tickets // one-time approvals of multi round-trip calls (approve.go); safe for concurrent use
 
 	runner warm.Pool // runs each tool call (see toolHandler); safe for concurrent use
+
+	results *bound.Store // the whole results of calls cut to max_output (bound.go); safe for concurrent use
+	outputs maxOutputs   // the tools' max_output, kept until the catalog changes (bound.go)
 
 	// held while the catalog's tools are given to the SDK (see sync)
 	syncMu     sync.Mutex
@@ -234,6 +245,7 @@ func New(cat Catalog, opts *Options) *Server {
 		drain:     o.DrainTimeout,
 		key:       newKey(),
 		admission: newAdmission(&o),
+		results:   newResults(&o),
 	}
 	s.httpExecute = o.AllowHTTPExecute
 	s.toolSearch = o.ToolSearch
@@ -255,6 +267,7 @@ func New(cat Catalog, opts *Options) *Server {
 	if s.toolSearch {
 		s.searchJSON = s.addOwnTools(searchDefs, s.searchTools, s.callTool)
 	}
+	s.addResultTemplate()
 	s.mcp.AddReceivingMiddleware(s.serveTools, s.admit)
 	s.mcp.AddSendingMiddleware(s.holdListChanged)
 	s.cancel = cat.Subscribe(s.changed)
@@ -286,6 +299,7 @@ func (s *Server) Close() error {
 	s.stopCalls()
 	s.cancel()
 	s.calls.Wait()
+	s.closeBound()
 	return nil
 }
 

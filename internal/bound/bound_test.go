@@ -14,33 +14,41 @@ import (
 
 func TestResult(t *testing.T) {
 	text := func(s string) *mcp.TextContent { return &mcp.TextContent{Text: s} }
-	img := &mcp.ImageContent{Data: make([]byte, 40), MIMEType: "image/png"}
+	img := &mcp.ImageContent{Data: make([]byte, 2000), MIMEType: "image/png"}
+	accented := "a" + strings.Repeat("é", 600) // 1201 bytes; byte 512 is inside an é
 	tests := []struct {
 		name    string
 		res     *mcp.CallToolResult
 		max     int
 		content []string // the text of each block kept, "image" for an image, "link URI" for a link
 		cut     *Cut
-		structd bool
 	}{
-		{name: "fits", res: &mcp.CallToolResult{Content: []mcp.Content{text("hello"), img}}, max: 45,
+		{name: "fits", res: &mcp.CallToolResult{Content: []mcp.Content{text("hello"), img}}, max: 2005,
 			content: []string{"hello", "image"}},
-		{name: "text cut at a character", res: &mcp.CallToolResult{Content: []mcp.Content{text("héllo wörld")}}, max: 3,
-			content: []string{"h\xc3\xa9", "[toolhost: this result was cut to its first 3 B of 13 B (the bound is 3 B): 10 B left out. The whole result is the resource toolhost://result/x (resources/read).]", "link toolhost://result/x"},
-			cut:     &Cut{Total: 13, Kept: 3, URI: "toolhost://result/x"}},
-		{name: "image left out, text after it kept", res: &mcp.CallToolResult{Content: []mcp.Content{text("0123456789"), img, text("end")}}, max: 20,
-			content: []string{"0123456789", "end", "[toolhost: this result was cut to its first 13 B of 53 B (the bound is 20 B): 40 B left out, 1 whole block among it. The whole result is the resource toolhost://result/x (resources/read).]", "link toolhost://result/x"},
-			cut:     &Cut{Total: 53, Kept: 13, Dropped: 1, URI: "toolhost://result/x"}},
-		{name: "structured left out", res: &mcp.CallToolResult{Content: []mcp.Content{text("ok")}, StructuredContent: map[string]any{"big": strings.Repeat("x", 30)}}, max: 20,
-			content: []string{"ok", "[toolhost: this result was cut to its first 2 B of 42 B (the bound is 20 B): 40 B left out, the structured content among it. The whole result is the resource toolhost://result/x (resources/read).]", "link toolhost://result/x"},
-			cut:     &Cut{Total: 42, Kept: 2, Struct: true, URI: "toolhost://result/x"}},
+		{name: "text cut at a character", res: &mcp.CallToolResult{Content: []mcp.Content{text(accented)}}, max: 1024,
+			content: []string{accented[:511], "[toolhost: this result was cut to its first 511 B of 1.2 KiB (the bound is 1 KiB): 690 B left out. The whole result is the resource toolhost://result/x (resources/read).]", "link toolhost://result/x"},
+			cut:     &Cut{Total: 1201, Kept: 511, URI: "toolhost://result/x"}},
+		{name: "a bound below the least is raised to it", res: &mcp.CallToolResult{Content: []mcp.Content{text(accented)}}, max: 3,
+			content: []string{accented[:511], "[toolhost: this result was cut to its first 511 B of 1.2 KiB (the bound is 1 KiB): 690 B left out. The whole result is the resource toolhost://result/x (resources/read).]", "link toolhost://result/x"},
+			cut:     &Cut{Total: 1201, Kept: 511, URI: "toolhost://result/x"}},
+		{name: "image left out, text after it kept", res: &mcp.CallToolResult{Content: []mcp.Content{text("0123456789"), img, text("end")}}, max: 1024,
+			content: []string{"0123456789", "end", "[toolhost: this result was cut to its first 13 B of 2 KiB (the bound is 1 KiB): 2 KiB left out, 1 whole block among it. The whole result is the resource toolhost://result/x (resources/read).]", "link toolhost://result/x"},
+			cut:     &Cut{Total: 2013, Kept: 13, Dropped: 1, URI: "toolhost://result/x"}},
+		{name: "structured left out", res: &mcp.CallToolResult{Content: []mcp.Content{text("ok")}, StructuredContent: map[string]any{"big": strings.Repeat("x", 1100)}}, max: 1024,
+			content: []string{"ok", "[toolhost: this result was cut to its first 2 B of 1.1 KiB (the bound is 1 KiB): 1.1 KiB left out, the structured content among it. The whole result is the resource toolhost://result/x (resources/read).]", "link toolhost://result/x"},
+			cut:     &Cut{Total: 1112, Kept: 2, Struct: true, URI: "toolhost://result/x"}},
+		{name: "raw structured counted by its bytes", res: &mcp.CallToolResult{StructuredContent: json.RawMessage(`"` + strings.Repeat("y", 1100) + `"`)}, max: 1024,
+			content: []string{"[toolhost: this result was cut to its first 0 B of 1.1 KiB (the bound is 1 KiB): 1.1 KiB left out, the structured content among it. The whole result is the resource toolhost://result/x (resources/read).]", "link toolhost://result/x"},
+			cut:     &Cut{Total: 1102, Struct: true, URI: "toolhost://result/x"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var kept []byte
 			out, cut := Result(tt.res, tt.max, func(whole []byte) (string, error) { kept = whole; return "toolhost://result/x", nil })
 			var got []string
+			sent := 0
 			for _, c := range out.Content {
+				sent += size(c)
 				switch c := c.(type) {
 				case *mcp.TextContent:
 					got = append(got, c.Text)
@@ -62,14 +70,37 @@ func TestResult(t *testing.T) {
 				}
 				return
 			}
+			if out.StructuredContent != nil {
+				sent += jsonSize(out.StructuredContent)
+			}
+			if bound := max(tt.max, MinMax); sent > bound {
+				t.Errorf("sent %d bytes, note and link included; the bound is %d", sent, bound)
+			}
 			want, _ := json.Marshal(tt.res)
 			if string(kept) != string(want) {
 				t.Errorf("kept %s, want the whole result %s", kept, want)
+			}
+			if link := out.Content[len(out.Content)-1].(*mcp.ResourceLink); link.Size == nil || *link.Size != int64(len(want)) {
+				t.Errorf("the link's size = %v, want the kept file's %d", link.Size, len(want))
 			}
 			if tt.res.StructuredContent != nil && (out.StructuredContent != nil) == tt.cut.Struct {
 				t.Errorf("structured content kept: %v", out.StructuredContent)
 			}
 		})
+	}
+}
+
+// TestResultKeepsTheRest: a cut result keeps what is not its content:
+// isError, _meta, and the fields of a multi round-trip answer.
+func TestResultKeepsTheRest(t *testing.T) {
+	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("a", 2000)}}, IsError: true,
+		Meta: mcp.Meta{"k": "v"}, RequestState: "state", InputRequests: mcp.InputRequestMap{"q": &mcp.ElicitParams{Message: "?"}}}
+	out, cut := Result(res, 1024, nil)
+	if cut == nil || !out.IsError || out.Meta["k"] != "v" || out.RequestState != "state" || out.InputRequests["q"] == nil {
+		t.Errorf("cut %+v: result %+v lost what is not its content", cut, out)
+	}
+	if len(res.Content) != 1 || len(res.Content[0].(*mcp.TextContent).Text) != 2000 {
+		t.Error("Result modified the result it was given")
 	}
 }
 
@@ -79,7 +110,7 @@ func TestResultKeepFails(t *testing.T) {
 	if cut == nil || cut.URI != "" || len(out.Content) != 2 {
 		t.Fatalf("cut %+v, %d blocks; want the text cut to the default bound and a note, no link", cut, len(out.Content))
 	}
-	if got := out.Content[1].(*mcp.TextContent).Text; got != "[toolhost: this result was cut to its first 256 KiB of 256.0 KiB (the bound is 256 KiB): 1 B left out.]" {
+	if got := out.Content[1].(*mcp.TextContent).Text; got != "[toolhost: this result was cut to its first 255.5 KiB of 256 KiB (the bound is 256 KiB): 513 B left out.]" {
 		t.Errorf("note = %s", got)
 	}
 }
@@ -133,3 +164,116 @@ func FuzzPrefix(f *testing.F) {
 }
 
 func utf8ValidString(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
+
+// BenchmarkResultFits is the cost of the bound on a call whose result
+// fits, a typical one of 2 KiB of text: the result is returned as it is.
+func BenchmarkResultFits(b *testing.B) {
+	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("result line\n", 170)}}}
+	for b.Loop() {
+		if out, cut := Result(res, 0, nil); out != res || cut != nil {
+			b.Fatal("cut")
+		}
+	}
+}
+
+// BenchmarkResultFitsStructured is BenchmarkResultFits with a structured
+// value beside the text, as a protocol v2 tool answers.
+func BenchmarkResultFitsStructured(b *testing.B) {
+	rows := make([]any, 20)
+	for i := range rows {
+		rows[i] = map[string]any{"name": "row", "size": json.Number("1024"), "ok": true}
+	}
+	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("result line\n", 100)}},
+		StructuredContent: map[string]any{"rows": rows}}
+	for b.Loop() {
+		if out, cut := Result(res, 0, nil); out != res || cut != nil {
+			b.Fatal("cut")
+		}
+	}
+}
+
+// FuzzUpperSize: for any JSON value, decoded as the faces decode one,
+// upperSize is never below the size of its JSON.
+func FuzzUpperSize(f *testing.F) {
+	f.Add([]byte(`{"a":[1,2.5,"x<y\u0001é",null,true,{"b":{}}]}`))
+	f.Add([]byte(`"\u2028\ud800"`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var v any
+		if json.Unmarshal(data, &v) != nil {
+			return
+		}
+		exact := jsonSize(v)
+		if n, ok := upperSize(v, exact+1<<20); !ok || n < exact {
+			t.Fatalf("upperSize(%s) = %d, %v; its JSON is %d bytes", data, n, ok, exact)
+		}
+	})
+}
+
+func TestSize(t *testing.T) {
+	for n, want := range map[int]string{0: "0 B", 1023: "1023 B", 1024: "1 KiB", 1536: "1.5 KiB", 262143: "256 KiB", 1 << 20: "1 MiB", 5<<20 + 1: "5 MiB", 1610612: "1.5 MiB"} {
+		if got := Size(n); got != want {
+			t.Errorf("Size(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// FuzzRead: a URI from a client is outside input. Read never panics, and
+// reads nothing but a result the store kept.
+func FuzzRead(f *testing.F) {
+	dir := f.TempDir()
+	s := &Store{Dir: filepath.Join(dir, "results")}
+	uri, err := s.Put([]byte(`{}`))
+	if err != nil {
+		f.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "secret.json"), []byte(`secret`), 0o600)
+	f.Add(uri)
+	f.Add(URIPrefix + "../secret")
+	f.Add(URIPrefix + strings.Repeat("0", 32))
+	f.Fuzz(func(t *testing.T, u string) {
+		data, err := s.Read(u)
+		if u == uri {
+			if err != nil || string(data) != `{}` {
+				t.Fatalf("Read(%q) = %q, %v", u, data, err)
+			}
+			return
+		}
+		if !errors.Is(err, ErrNotKept) || data != nil {
+			t.Fatalf("Read(%q) = %q, %v; want ErrNotKept", u, data, err)
+		}
+	})
+}
+
+// TestResultBlockFlood: a result of many empty blocks, which count no
+// bytes, keeps MaxBlocks of them.
+func TestResultBlockFlood(t *testing.T) {
+	res := &mcp.CallToolResult{}
+	for range 600000 {
+		res.Content = append(res.Content, &mcp.TextContent{})
+	}
+	out, cut := Result(res, 0, nil)
+	if cut == nil || len(out.Content) != MaxBlocks+1 || cut.Dropped != 600000-MaxBlocks {
+		t.Fatalf("cut %+v, %d blocks; want %d blocks and the note", cut, len(out.Content), MaxBlocks)
+	}
+	if got := out.Content[MaxBlocks].(*mcp.TextContent).Text; got != "[toolhost: this result was cut to its first 1000 blocks: 599000 more left out.]" {
+		t.Errorf("note = %s", got)
+	}
+}
+
+// TestResultExactTotals: a result cut for its blocks alone counts its
+// structured content exactly, and a text of which no whole character
+// fits is left out, not sent empty.
+func TestResultExactTotals(t *testing.T) {
+	res := &mcp.CallToolResult{StructuredContent: map[string]any{"a": "b"}}
+	for range MaxBlocks + 1 {
+		res.Content = append(res.Content, &mcp.TextContent{})
+	}
+	if _, cut := Result(res, 0, nil); cut == nil || cut.Total != len(`{"a":"b"}`) || cut.Kept != cut.Total || cut.Dropped != 1 {
+		t.Errorf("cut %+v; want a total of 9 bytes, all kept, 1 block left out", cut)
+	}
+	res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("a", 1024-512-1)}, &mcp.TextContent{Text: strings.Repeat("é", 300)}}}
+	out, cut := Result(res, 1024, nil)
+	if cut == nil || len(out.Content) != 2 || cut.Dropped != 1 {
+		t.Errorf("cut %+v, %d blocks; want the a's, the note, and the é's left out whole", cut, len(out.Content))
+	}
+}

@@ -58,6 +58,9 @@ func (s *Store) Put(whole []byte) (string, error) {
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
 		return "", err
 	}
+	if err := os.Chmod(s.Dir, 0o700); err != nil { // owner-only, even if it was made otherwise
+		return "", err
+	}
 	s.sweep()
 	var id [16]byte
 	rand.Read(id[:])

@@ -61,8 +61,20 @@ var shared = Scenarios{
 		time.Sleep(time.Hour)
 		return 0
 	},
-	// flood writes to stdout until it is killed. When stdout is closed it
-	// exits 1.
+	// big prints os.Args[2] times "é✓a" (6 bytes, 3 characters) as plain
+	// text, without a newline: a large result of multi-byte text.
+	"big": func() int {
+		drain()
+		n, err := strconv.Atoi(os.Args[2])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "big: want a count:", err)
+			return 2
+		}
+		fmt.Print(strings.Repeat(BigUnit, n))
+		return 0
+	},
+	// flood writes to stdout until it is killed (or stdout is closed:
+	// then it exits 1).
 	// touch appends a line to the file os.Args[2] on each run (touch.go).
 	"touch": touch,
 	"flood": func() int {
@@ -74,6 +86,9 @@ var shared = Scenarios{
 		}
 	},
 }
+
+// BigUnit is what the scenario "big" repeats.
+const BigUnit = "é✓a"
 
 // drain reads stdin to the end, as a tool reads its request.
 func drain() { _, _ = io.Copy(io.Discard, os.Stdin) }

@@ -159,6 +159,7 @@ func mergeWith(name string, bin *tool.Definition, e *config.Entry, overlay func(
 		Timeout:          DefaultTimeout,
 		Enabled:          base.Enable == nil || *base.Enable,
 		RateLimit:        deref(e.RateLimit),
+		MaxOutput:        deref(e.MaxOutput),
 		Provenance:       prov,
 	}
 	if base.Timeout != nil && *base.Timeout > 0 {

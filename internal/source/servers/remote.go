@@ -1,6 +1,7 @@
 package servers
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -26,6 +27,7 @@ type remoteSource struct {
 	name      string // "remote.NAME"
 	cfg       *config.Remote
 	rateLimit *int             // [defaults]' rate_limit_per_minute, the loosest a tool may have
+	maxOutput *int             // the remote's max_output, else [defaults]': every tool's
 	timeout   *config.Duration // the remote's timeout, else [defaults]': the longest a call may take
 	list      *remote.Source
 	calls     *calls
@@ -55,7 +57,7 @@ func newRemote(r *config.Remote, d *config.Defaults, o *Options) (*remoteSource,
 	if timeout == nil {
 		timeout = d.Timeout
 	}
-	s := &remoteSource{name: name, cfg: r, rateLimit: d.RateLimit, timeout: timeout, calls: &calls{name: name}, pins: o.Pins}
+	s := &remoteSource{name: name, cfg: r, rateLimit: d.RateLimit, timeout: timeout, maxOutput: cmp.Or(r.MaxOutput, d.MaxOutput), calls: &calls{name: name}, pins: o.Pins}
 	ro := &remote.Options{CacheDir: cacheDir(o.CacheDir, remoteCache)}
 	if r.BearerTokenEnv == "" {
 		oc, err := OAuthConfig(r.Key(), r.OAuth)
@@ -110,6 +112,9 @@ func (s *remoteSource) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 		s.policy(t, d)
 		var warning error
 		t.RateLimit, warning = s.manifestRateLimit(d)
+		if s.maxOutput != nil {
+			t.MaxOutput = *s.maxOutput
+		}
 		if warning != nil {
 			problems = append(problems, catalog.Problem{Tool: d.Name, Place: s.cfg.Place.String(), Warning: true, Err: warning})
 		}

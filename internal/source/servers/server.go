@@ -222,12 +222,15 @@ func (s *server) define(p mcptool.Pick, t mcp.Tool, e *config.Entry) (*catalog.T
 }
 
 // entryFields sets what an entry says of each tool it serves: enabled,
-// category, tags, run mode, timeout, rate limit, fixed answers,
+// category, tags, run mode, timeout, rate limit, output bound, fixed answers,
 // cancellation response, and the provenance of the entry.
 func entryFields(t *catalog.Tool, e *config.Entry, srv *config.Server) {
 	t.Enabled = e.Enabled()
 	if e.RateLimit != nil { // the entry's, or [defaults]' (config applies them)
 		t.RateLimit = *e.RateLimit
+	}
+	if e.MaxOutput != nil { // the entry's, or [defaults]'
+		t.MaxOutput = *e.MaxOutput
 	}
 	t.Category = e.Category
 	t.Tags = append([]string(nil), e.Tags...)
