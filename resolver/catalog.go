@@ -1,7 +1,6 @@
 package resolver
 
 import (
-	"github.com/toolhost/toolhost/internal/pin"
 	"strings"
 	"time"
 
@@ -61,14 +60,10 @@ type Options struct {
 	RetrySources bool
 	// PinDir keeps the accepted definitions of the tools of MCP servers
 	// and remotes. A tool whose definition differs is held, not served,
-	// until the person accepts it. The CLI passes [DefaultPinDir]. If
+	// until the person accepts it. The CLI passes $XDG_DATA_HOME/toolhost/pins. If
 	// empty, every listing is served as it is.
 	PinDir string
 }
-
-// DefaultPinDir returns where toolhost keeps accepted definitions:
-// $XDG_DATA_HOME/toolhost/pins, "" when no data directory is known.
-func DefaultPinDir() string { return pin.DefaultDir() }
 
 // Catalog is a [catalog.Catalog] served from a configuration: its base
 // source is the configuration's binaries (package internal/source/binary), beside

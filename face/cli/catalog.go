@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"github.com/toolhost/toolhost/internal/pin"
 	"strconv"
 	"strings"
 
@@ -54,7 +55,7 @@ func (a *app) toolCatalog(c *cli.Context, name string) (*resolver.Catalog, error
 	a.root = root
 	a.auditLog.SetWorkspace(root) // one log holds every workspace's calls
 	a.noteTool = name             // the one line of note is about this tool only
-	opts := &resolver.Options{Root: root, PoolSize: -1, Only: name, Audit: a.auditLog, PinDir: resolver.DefaultPinDir(),
+	opts := &resolver.Options{Root: root, PoolSize: -1, Only: name, Audit: a.auditLog, PinDir: pin.DefaultDir(),
 		RetrySources: c.Command.Name == "check"} // check tries a server whose failed start backs off
 	if a.pool {
 		opts.PoolSize = poolSize(a.opts.Getenv("TOOLHOST_POOL_SIZE"))

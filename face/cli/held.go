@@ -9,7 +9,6 @@ import (
 
 	"github.com/toolhost/toolhost/internal/pin"
 	"github.com/toolhost/toolhost/internal/source/servers"
-	"github.com/toolhost/toolhost/resolver"
 )
 
 // heldDiff is the difference a held tool's problem shows under it: the
@@ -59,7 +58,7 @@ func (a *app) acceptHeld(c *cli.Context, dryRun bool) (int, error) {
 		}
 		return n, nil
 	}
-	store := &pin.Store{Dir: resolver.DefaultPinDir()}
+	store := &pin.Store{Dir: pin.DefaultDir()}
 	for _, src := range order {
 		if err := store.AcceptChanges(src, bySource[src]); err != nil {
 			return n, err

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/toolhost/toolhost/internal/pin"
 	"maps"
 	"os"
 	"path/filepath"
@@ -14,7 +15,6 @@ import (
 
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/config/trust"
-	"github.com/toolhost/toolhost/resolver"
 )
 
 // newTrustCommand is `toolhost trust`.
@@ -99,7 +99,7 @@ var errNoWorkspace = errors.New("nothing to trust")
 // pinsRecorded reports whether a definition of an MCP server's or
 // remote's tool was ever recorded: only then can one be held.
 func pinsRecorded() bool {
-	dir := resolver.DefaultPinDir()
+	dir := pin.DefaultDir()
 	entries, err := os.ReadDir(dir)
 	return dir != "" && err == nil && len(entries) > 0
 }
