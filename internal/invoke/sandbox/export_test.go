@@ -4,7 +4,6 @@ package sandbox
 // packages owning each directory.
 func OwnDirs() []string { return ownDirs() }
 
-
 // SetSupervisorForTest turns the supervisor off (or on again) for the
 // starts that follow, until the returned function restores it.
 func SetSupervisorForTest(on bool) (restore func()) {
