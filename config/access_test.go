@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/toolhost/toolhost/tool"
 )
 
 // fsPaths renders an entry's fs rules as "path:r,w,c,u,d,x" for comparison.
-func fsPaths(a *Access) string {
+func fsPaths(a *tool.Access) string {
 	if a == nil {
 		return "<nil>"
 	}

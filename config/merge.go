@@ -60,7 +60,7 @@ func mergeDefaults(dst, src *Defaults) error {
 	if src.Timeout != nil { // mergo.WithoutDereference never overrides a pointer to a struct
 		dst.Timeout = src.Timeout
 	}
-	dst.Access = appendAccess(dst.Access, src.Access) // rules append across layers
+	dst.Access, dst.accessReplace = appendAccess(dst.Access, src.Access, src.accessReplace), mergedReplace(dst.accessReplace, src.Access) // rules append across layers
 	overrideEnv(&dst.Env, &dst.Secrets, src.Env, src.Secrets)
 	dst.Pos = mergePos(pos, src.Pos)
 	return nil
@@ -89,7 +89,7 @@ func mergeEntry(dst, src *Entry) error {
 	if err := mergo.Merge(dst, s, mergo.WithOverride, mergo.WithoutDereference); err != nil {
 		return err
 	}
-	dst.Access = appendAccess(dst.Access, src.Access) // rules append across layers
+	dst.Access, dst.accessReplace = appendAccess(dst.Access, src.Access, src.accessReplace), mergedReplace(dst.accessReplace, src.Access) // rules append across layers
 	overrideEnv(&dst.Env, &dst.Secrets, src.Env, src.Secrets)
 	set := func(k string) bool { _, ok := src.Pos[k]; return ok }
 	if set("timeout") { // mergo.WithoutDereference never overrides a pointer to a struct

@@ -1,5 +1,7 @@
 package tool
 
+import "strconv"
+
 // AccessPolicy is the JP assistant's access policy (its RFD 076, crate
 // jp_tool), the value of a request's context.access: what the host grants
 // the tool, for the tool to check cooperatively before it acts. Encoded
@@ -64,4 +66,76 @@ func (p AccessPolicy) MarshalJSON() ([]byte, error) {
 		p.Env = []EnvRule{}
 	}
 	return Marshal(plain(p))
+}
+
+// Access is an access policy as configured: the access.fs, access.net
+// and access.env rules of an entry or MCP server, in layer order. The
+// configuration decodes into it and the OS sandbox enforces it. For a
+// request it compiles to an [AccessPolicy], which carries only the
+// workspace's rules. An empty list leaves that kind unrestricted. One
+// rule makes it default-deny. The most specific rule wins, the last one
+// on a tie.
+type Access struct {
+	FS  []AccessFS
+	Net []AccessNet
+	Env []AccessEnv
+}
+
+// AccessFS is one access.fs rule as written. Path is relative to the
+// workspace root ("." is all of it), as in JP. It may also be absolute
+// or under "~/": the OS sandbox enforces such a rule, the wire form
+// leaves it out. Unset capabilities are denied. Write is the alias of
+// Create, Update and Delete, which override it when set.
+type AccessFS struct {
+	Path     string
+	External bool // Path is a symlink in the workspace resolving outside it
+	Read     *bool
+	Write    *bool
+	Create   *bool
+	Update   *bool
+	Delete   *bool
+	Execute  *bool
+	Pos      Position // where the rule was written
+	// Targets are where the rules of the trusted workspace file holding
+	// this rule resolved when a person trusted it: the absolute path a
+	// rule names (links not followed) mapped to its target. The sandbox
+	// refuses a call whose rule resolves elsewhere now. Targets is nil
+	// for the user's own and explicit files: the sandbox then pins the
+	// rule on its first use in the process.
+	Targets map[string]string
+}
+
+// AccessNet is one access.net rule: JP's fields, plus Bind. An allowed
+// rule grants its port, or its scheme's (80 and 443 when neither is
+// given).
+type AccessNet struct {
+	Host       string
+	Scheme     *string
+	Port       *uint16
+	PathPrefix *string
+	Allow      bool
+	Bind       bool     // the tool may also listen on Port (not on the wire)
+	Pos        Position // where the rule was written
+}
+
+// AccessEnv is one access.env rule: Name exact, or a prefix ending in "*".
+type AccessEnv struct {
+	Name string
+	Read bool
+	Pos  Position // where the rule was written
+}
+
+// Position is where a rule was written: a file and line. A rule toolhost
+// adds itself names its origin in File, with Line 0.
+type Position struct {
+	File string // the path the layer was read from
+	Line int    // 1-based; 0 when unknown
+}
+
+// String returns "file:line", or "file" when the line is unknown.
+func (p Position) String() string {
+	if p.Line <= 0 {
+		return p.File
+	}
+	return p.File + ":" + strconv.Itoa(p.Line)
 }

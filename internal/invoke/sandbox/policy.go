@@ -46,19 +46,40 @@ func (m Mode) String() string {
 	return ""
 }
 
-// Policy is an entry's access policy as configured: JP's access.fs,
-// access.net and access.env rules in layer order ([defaults] first), and
-// the sandbox mode. The zero Policy grants everything and enforces nothing.
+// Policy is what the sandbox enforces: an entry's access rules as the
+// configuration decoded them ([tool.Access], in layer order, [defaults]
+// first) under the sandbox mode. The zero Policy grants everything and
+// enforces nothing.
 type Policy struct {
 	Mode Mode
-	FS   []FSRule
-	Net  []NetRule
-	Env  []EnvRule
+	FS   []tool.AccessFS
+	Net  []tool.AccessNet
+	Env  []tool.AccessEnv
 
 	readOnly bool // a probe's policy (see Probe): no write, no network
 
 	keyOnce sync.Once
 	key     string
+}
+
+// New returns the policy that enforces the access rules a (nil for
+// none) under the sandbox setting mode: "false", "true", "require", or
+// "" for unset, as the configuration writes it. Each rule keeps the
+// place it was written.
+func New(mode string, a *tool.Access) *Policy {
+	p := &Policy{}
+	switch mode {
+	case ModeOff.String():
+		p.Mode = ModeOff
+	case ModeOn.String():
+		p.Mode = ModeOn
+	case ModeRequire.String():
+		p.Mode = ModeRequire
+	}
+	if a != nil {
+		p.FS, p.Net, p.Env = a.FS, a.Net, a.Env
+	}
+	return p
 }
 
 // Key identifies what the policy enforces (its mode and rules, not where
@@ -70,74 +91,31 @@ func (p *Policy) Key() string {
 		return ""
 	}
 	p.keyOnce.Do(func() {
-		fs := make([]FSRule, len(p.FS))
+		fs := make([]tool.AccessFS, len(p.FS))
 		for i, r := range p.FS {
-			r.Where, r.Targets = "", nil
+			r.Pos, r.Targets = tool.Position{}, nil
 			fs[i] = r
 		}
-		net := make([]NetRule, len(p.Net))
+		net := make([]tool.AccessNet, len(p.Net))
 		for i, r := range p.Net {
-			r.Where = ""
+			r.Pos = tool.Position{}
 			net[i] = r
 		}
-		env := make([]EnvRule, len(p.Env))
+		env := make([]tool.AccessEnv, len(p.Env))
 		for i, r := range p.Env {
-			r.Where = ""
+			r.Pos = tool.Position{}
 			env[i] = r
 		}
 		data, _ := json.Marshal(struct {
 			M   Mode
-			FS  []FSRule
-			Net []NetRule
-			Env []EnvRule
+			FS  []tool.AccessFS
+			Net []tool.AccessNet
+			Env []tool.AccessEnv
 			RO  bool `json:",omitempty"`
 		}{p.Mode, fs, net, env, p.readOnly})
 		p.key = string(data)
 	})
 	return p.key
-}
-
-// FSRule is one access.fs rule as written. Path is relative to the
-// workspace root (JP), or — a toolhost extension, enforced by the OS
-// sandbox only — absolute or under "~/".
-type FSRule struct {
-	Path     string
-	External bool // Path is a symlink in the workspace that resolves outside it
-	Read     *bool
-	Write    *bool // alias of Create, Update and Delete
-	Create   *bool
-	Update   *bool
-	Delete   *bool
-	Execute  *bool
-	Where    string // where it was written ("file:line", "the sandbox profile"), for display
-	// Targets are where the rules of the trusted workspace file that
-	// holds this one resolved when a person trusted it: the absolute path
-	// a rule names (links not followed) → its target. A rule whose path
-	// is there must resolve to that target, or the call is refused (see
-	// pin). nil outside a trusted workspace's files: the rule is pinned
-	// on its first use in the process instead.
-	Targets map[string]string
-}
-
-// NetRule is one access.net rule. An allowed rule grants its port (or
-// its scheme's, 80 and 443 when neither is given). Landlock filters TCP
-// ports, not hosts: a rule whose Host is a name is enforced by the egress
-// proxy instead (see viaProxy), any other opens its port to every host.
-type NetRule struct {
-	Host       string
-	Scheme     *string
-	Port       *uint16
-	PathPrefix *string
-	Allow      bool
-	Bind       bool   // toolhost extension (not on the wire): also let the tool listen on Port
-	Where      string // for display
-}
-
-// EnvRule is one access.env rule: Name exact, or a prefix ending in "*".
-type EnvRule struct {
-	Name  string
-	Read  bool
-	Where string // for display
 }
 
 // Enforced reports whether the OS sandbox applies: ModeOn and ModeRequire
@@ -165,12 +143,12 @@ func (p *Policy) profile() bool { return p.Mode == ModeOn || p.Mode == ModeRequi
 // true), before the declared ones: the workspace read-write, its
 // .git and .config/toolhost read-only (a tool must not rewrite history
 // or register new tools the next start would run).
-func ProfileRules() []FSRule {
+func ProfileRules() []tool.AccessFS {
 	t, f := true, false
-	return []FSRule{
-		{Path: ".", Read: &t, Write: &t, Where: profileWhere},
-		{Path: ".git", Read: &t, Write: &f, Where: profileWhere},
-		{Path: ".config/toolhost", Read: &t, Write: &f, Where: profileWhere},
+	return []tool.AccessFS{
+		{Path: ".", Read: &t, Write: &t, Pos: tool.Position{File: profileWhere}},
+		{Path: ".git", Read: &t, Write: &f, Pos: tool.Position{File: profileWhere}},
+		{Path: ".config/toolhost", Read: &t, Write: &f, Pos: tool.Position{File: profileWhere}},
 	}
 }
 
@@ -180,7 +158,7 @@ const profileWhere = "sandbox = true (the default profile)"
 // Rules returns the effective filesystem rules: the profile's, when it
 // applies, then the declared ones. For a probe (see [Policy.Probe]) the
 // same without their write capabilities.
-func (p *Policy) Rules() []FSRule {
+func (p *Policy) Rules() []tool.AccessFS {
 	if p == nil {
 		return nil
 	}
@@ -214,15 +192,15 @@ const probeWhere = "a schema or format_arguments request (read-only)"
 // probed returns rules without their write capabilities for a probe,
 // rules itself otherwise. A probe without rules or profile reads and
 // executes everything.
-func (p *Policy) probed(rules []FSRule) []FSRule {
+func (p *Policy) probed(rules []tool.AccessFS) []tool.AccessFS {
 	if !p.readOnly {
 		return rules
 	}
 	t, f := true, false
 	if len(rules) == 0 && !p.profile() {
-		return []FSRule{{Path: "/", Read: &t, Execute: &t, Where: probeWhere}}
+		return []tool.AccessFS{{Path: "/", Read: &t, Execute: &t, Pos: tool.Position{File: probeWhere}}}
 	}
-	out := make([]FSRule, len(rules))
+	out := make([]tool.AccessFS, len(rules))
 	for i, r := range rules {
 		r.Write, r.Create, r.Update, r.Delete = &f, &f, &f, &f
 		out[i] = r
