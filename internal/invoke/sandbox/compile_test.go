@@ -92,7 +92,7 @@ func TestCompilePlan(t *testing.T) {
 	root := tree(t, []string{"src"}, nil)
 	port := uint16(8080)
 	scheme := "https"
-	p := &Policy{Mode: ModeOn, Net: []tool.AccessNet{{Host: "127.0.0.1", Port: &port, Allow: true, Bind: true}, {Host: "*", Scheme: &scheme, Allow: true}, {Host: "c", Allow: false}}}
+	p := &Policy{Mode: ModeOn, Access: tool.Access{Net: []tool.AccessNet{{Host: "127.0.0.1", Port: &port, Allow: true, Bind: true}, {Host: "*", Scheme: &scheme, Allow: true}, {Host: "c", Allow: false}}}}
 	pl := p.Compile("/usr/bin/tool", root, "/home/u", "/tmp/call")
 	has := func(path string, want uint64) bool {
 		return slices.ContainsFunc(pl.Paths, func(g PathGrant) bool { return g.Path == path && g.Access == want })
@@ -114,11 +114,11 @@ func TestCompilePlan(t *testing.T) {
 	if !slices.Equal(pl.Connect, []uint16{8080, 443}) || !slices.Equal(pl.Bind, []uint16{8080}) {
 		t.Errorf("connect %v bind %v, want [8080 443] [8080]", pl.Connect, pl.Bind)
 	}
-	off := (&Policy{FS: []tool.AccessFS{{Path: "."}}}).Compile("/t", root, "", "")
+	off := (&Policy{Access: tool.Access{FS: []tool.AccessFS{{Path: "."}}}}).Compile("/t", root, "", "")
 	if off.Net || !off.FS {
 		t.Errorf("fs rules alone: net %v fs %v", off.Net, off.FS)
 	}
-	envOnly := (&Policy{Env: []tool.AccessEnv{{Name: "A"}}}).Compile("/t", root, "", "")
+	envOnly := (&Policy{Access: tool.Access{Env: []tool.AccessEnv{{Name: "A"}}}}).Compile("/t", root, "", "")
 	if envOnly.Net || envOnly.FS || !envOnly.Scope {
 		t.Errorf("env rules alone: %+v", envOnly)
 	}
@@ -141,13 +141,13 @@ func TestWireErrors(t *testing.T) {
 		{tool.AccessFS{Path: "inner", External: true}, `invalid access rule: access.fs path "inner" sets external = true but resolves inside the workspace; drop external`},
 	}
 	for _, tt := range tests {
-		_, _, err := (&Policy{FS: []tool.AccessFS{tt.rule}}).Wire(root)
+		_, _, err := (&Policy{Access: tool.Access{FS: []tool.AccessFS{tt.rule}}}).Wire(root)
 		if err == nil || err.Error() != tt.want {
 			t.Errorf("%s: err = %v\nwant %s", tt.rule.Path, err, tt.want)
 		}
 	}
 	yes := true
-	got, warnings, err := (&Policy{FS: []tool.AccessFS{{Path: "out", External: true, Read: &yes}, {Path: "gone", External: true}, {Path: "inner/x"}}}).Wire(root)
+	got, warnings, err := (&Policy{Access: tool.Access{FS: []tool.AccessFS{{Path: "out", External: true, Read: &yes}, {Path: "gone", External: true}, {Path: "inner/x"}}}}).Wire(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestWireErrors(t *testing.T) {
 	if len(warnings) != 1 || !strings.HasPrefix(warnings[0], `dropping external rule "gone": cannot resolve its target`) {
 		t.Errorf("warnings = %q", warnings)
 	}
-	all, _, _ := (&Policy{FS: []tool.AccessFS{{Path: "gone", External: true}}}).Wire(root)
+	all, _, _ := (&Policy{Access: tool.Access{FS: []tool.AccessFS{{Path: "gone", External: true}}}}).Wire(root)
 	if !strings.HasPrefix(string(all), `{"fs":[{"lexical_path":"","external":false,"approved_target":null,"read":null`) {
 		t.Errorf("every rule dropped: %s, want the deny-all rule", all)
 	}
@@ -167,10 +167,10 @@ func TestWireErrors(t *testing.T) {
 
 func TestPolicyKey(t *testing.T) {
 	yes := true
-	a := &Policy{Mode: ModeOn, FS: []tool.AccessFS{{Path: "x", Read: &yes, Pos: tool.Position{File: "a.toml", Line: 1}}}}
-	b := &Policy{Mode: ModeOn, FS: []tool.AccessFS{{Path: "x", Read: &yes, Pos: tool.Position{File: "b.toml", Line: 9}}}}
-	c := &Policy{Mode: ModeRequire, FS: []tool.AccessFS{{Path: "x", Read: &yes}}}
-	d := &Policy{Mode: ModeOn, FS: []tool.AccessFS{{Path: "x"}}}
+	a := &Policy{Mode: ModeOn, Access: tool.Access{FS: []tool.AccessFS{{Path: "x", Read: &yes, Pos: tool.Position{File: "a.toml", Line: 1}}}}}
+	b := &Policy{Mode: ModeOn, Access: tool.Access{FS: []tool.AccessFS{{Path: "x", Read: &yes, Pos: tool.Position{File: "b.toml", Line: 9}}}}}
+	c := &Policy{Mode: ModeRequire, Access: tool.Access{FS: []tool.AccessFS{{Path: "x", Read: &yes}}}}
+	d := &Policy{Mode: ModeOn, Access: tool.Access{FS: []tool.AccessFS{{Path: "x"}}}}
 	if a.Key() != b.Key() {
 		t.Errorf("the same rules written in two places: %q != %q", a.Key(), b.Key())
 	}

@@ -37,7 +37,7 @@ func TestCompileHostRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := &Policy{Mode: ModeOn, Net: tt.rules}
+			p := &Policy{Mode: ModeOn, Access: tool.Access{Net: tt.rules}}
 			pl := p.Compile("/usr/bin/tool", root, "/home/u", "")
 			if !slices.Equal(pl.Connect, tt.connect) || !slices.Equal(pl.Bind, tt.bind) {
 				t.Errorf("connect %v bind %v, want %v %v", pl.Connect, pl.Bind, tt.connect, tt.bind)

@@ -50,7 +50,7 @@ func ownWorld(t *testing.T) world {
 func TestOwnDirsOutOfReach(t *testing.T) {
 	needLandlock(t)
 	on := &sandbox.Policy{Mode: sandbox.ModeOn}
-	configRule := &sandbox.Policy{Mode: sandbox.ModeOn, FS: []tool.AccessFS{{Path: "~/.config", Read: yes(), Write: yes()}}}
+	configRule := &sandbox.Policy{Mode: sandbox.ModeOn, Access: tool.Access{FS: []tool.AccessFS{{Path: "~/.config", Read: yes(), Write: yes()}}}}
 	const ownFix = "toolhost's own files (its configuration, trust records, state and cache) are out of every sandboxed tool's reach, whatever the rules say; make this change yourself (docs/security.md)"
 	tests := []struct {
 		name      string

@@ -23,7 +23,7 @@ func TestDenialFixPasted(t *testing.T) {
 	ln := listen(t, "tcp", "127.0.0.1:0")
 	addr := ln.Addr().(*net.TCPAddr).String()
 	updateOnly := func() *sandbox.Policy {
-		return &sandbox.Policy{FS: []tool.AccessFS{{Path: ".", Read: yes()}, {Path: "src", Read: yes(), Update: yes()}}}
+		return &sandbox.Policy{Access: tool.Access{FS: []tool.AccessFS{{Path: ".", Read: yes()}, {Path: "src", Read: yes(), Update: yes()}}}}
 	}
 	on := func() *sandbox.Policy { return &sandbox.Policy{Mode: sandbox.ModeOn} }
 	tests := []struct {

@@ -55,7 +55,7 @@ func TestRulePinned(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			w := newWorld(t)
 			tt.setup(w)
-			pol := &sandbox.Policy{Mode: sandbox.ModeOn, FS: []tool.AccessFS{tt.rule}}
+			pol := &sandbox.Policy{Mode: sandbox.ModeOn, Access: tool.Access{FS: []tool.AccessFS{tt.rule}}}
 			res, _, err := w.run(t, pol, tt.scenario, tt.args(w)...)
 			if err != nil || res.ExitCode != 0 {
 				t.Fatalf("first call: %v, %+v", err, res)
@@ -132,7 +132,7 @@ func TestRuleTrustedTarget(t *testing.T) {
 			mkdir(t, filepath.Join(w.ws, "vendor"))
 			symlink(t, filepath.Join(w.home, ".ssh"), filepath.Join(w.ws, "vendor/fork"))
 			rule := tool.AccessFS{Path: "vendor/fork", External: true, Read: yes(), Pos: tool.Position{File: "tools.toml", Line: 7}, Targets: tt.targets(w)}
-			pol := &sandbox.Policy{Mode: sandbox.ModeOn, FS: []tool.AccessFS{rule}}
+			pol := &sandbox.Policy{Mode: sandbox.ModeOn, Access: tool.Access{FS: []tool.AccessFS{rule}}}
 			res, _, err := w.run(t, pol, "read-file", filepath.Join(w.ws, "vendor/fork/id_ed25519"))
 			if tt.want == "" {
 				if err != nil || res.ExitCode != 0 || string(res.Stdout) != "SECRET" {

@@ -52,9 +52,7 @@ func (m Mode) String() string {
 // enforces nothing.
 type Policy struct {
 	Mode Mode
-	FS   []tool.AccessFS
-	Net  []tool.AccessNet
-	Env  []tool.AccessEnv
+	tool.Access
 
 	readOnly bool // a probe's policy (see Probe): no write, no network
 
@@ -77,7 +75,7 @@ func New(mode string, a *tool.Access) *Policy {
 		p.Mode = ModeRequire
 	}
 	if a != nil {
-		p.FS, p.Net, p.Env = a.FS, a.Net, a.Env
+		p.Access = *a
 	}
 	return p
 }

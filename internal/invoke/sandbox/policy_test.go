@@ -21,7 +21,7 @@ func TestNew(t *testing.T) {
 		Env: []tool.AccessEnv{{Name: "HOME", Read: true, Pos: at(6)}},
 	}
 	withMode := func(m sandbox.Mode) *sandbox.Policy {
-		return &sandbox.Policy{Mode: m, FS: access.FS, Net: access.Net, Env: access.Env}
+		return &sandbox.Policy{Mode: m, Access: tool.Access{FS: access.FS, Net: access.Net, Env: access.Env}}
 	}
 	tests := []struct {
 		mode   string

@@ -177,7 +177,7 @@ func TestMPTCPUnderNetRules(t *testing.T) {
 	ln := listen(t, "tcp", "127.0.0.1:0")
 	port := ln.Addr().(*net.TCPAddr).Port
 	other := uint16(port + 1)
-	pol := &sandbox.Policy{Net: []tool.AccessNet{{Host: "127.0.0.1", Port: &other, Allow: true}}}
+	pol := &sandbox.Policy{Access: tool.Access{Net: []tool.AccessNet{{Host: "127.0.0.1", Port: &other, Allow: true}}}}
 	w := newWorld(t)
 	args := []string{fmt.Sprint(syscall.AF_INET), fmt.Sprint(syscall.SOCK_STREAM), "262", fmt.Sprint(port)}
 	for _, c := range []struct {
