@@ -97,17 +97,11 @@ func (s *remoteSource) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 		if !accepted[d.Name] {
 			continue
 		}
-		t := &catalog.Tool{
-			Definition: catalog.Definition{Name: d.Name, Summary: d.Summary, InputSchema: catalog.CloneMap(d.InputSchema),
-				Annotations: catalog.CloneMap(d.Annotations)},
-			Description: d.Description,
-			Examples:    d.Examples,
-			Category:    d.Category,
-			Tags:        d.Tags,
-			Enabled:     d.Enabled,
-			Source:      s.name + "." + d.Remote,
-			Provenance:  map[string]string{"entry": s.cfg.Key(), "summary": "remote", "parameters": "remote"},
-		}
+		t := new(catalog.Tool)
+		*t = d.Tool // the provider's; the configuration may tighten it
+		t.InputSchema, t.Annotations = catalog.CloneMap(d.InputSchema), catalog.CloneMap(d.Annotations)
+		t.Source = s.name + "." + d.Remote
+		t.Provenance = map[string]string{"entry": s.cfg.Key(), "summary": "remote", "parameters": "remote"}
 		s.policy(t, d)
 		var warning error
 		settings.FromRemote(t, s.defaults)
