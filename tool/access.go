@@ -1,6 +1,14 @@
 package tool
 
-import "strconv"
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+
+	"github.com/toolhost/toolhost/internal/wspath"
+)
 
 // AccessPolicy is the JP assistant's access policy (its RFD 076, crate
 // jp_tool), the value of a request's context.access: what the host grants
@@ -138,4 +146,69 @@ func (p Position) String() string {
 		return p.File
 	}
 	return p.File + ":" + strconv.Itoa(p.Line)
+}
+
+// ErrAccessRule reports an access rule that cannot be compiled for the
+// wire.
+var ErrAccessRule = errors.New("invalid access rule")
+
+// Wire compiles the policy for a request's context.access (see
+// [AccessPolicy]) with the workspace root root: nil when the policy
+// declares nothing (access null: unrestricted, as JP sends it). Rule paths
+// are resolved as JP resolves them (RFD 076): normalised, symlinks of
+// existing ancestors followed, made relative to the root. Rules outside the
+// workspace (absolute, "~/") are enforced by the OS only and not sent: JP's
+// tools match only workspace-relative paths. warnings name external rules
+// dropped because their symlink does not resolve.
+func (a *Access) Wire(root string) (access json.RawMessage, warnings []string, err error) {
+	if a == nil || len(a.FS)+len(a.Net)+len(a.Env) == 0 {
+		return nil, nil, nil
+	}
+	var ap AccessPolicy
+	rootReal := wspath.Real(root)
+	declared := false
+	for _, r := range a.FS {
+		if wspath.Outside(r.Path) {
+			continue
+		}
+		declared = true
+		lex, ok := wspath.Lexical(r.Path)
+		if !ok {
+			return nil, nil, fmt.Errorf("%w: access.fs path %q leaves the workspace; write a path inside it, or an absolute or ~/ path", ErrAccessRule, r.Path)
+		}
+		w := FSRule{External: r.External, Read: r.Read, Write: r.Write, Create: r.Create, Update: r.Update, Delete: r.Delete, Execute: r.Execute}
+		if r.External {
+			target, err := filepath.EvalSymlinks(filepath.Join(root, lex))
+			if err != nil {
+				warnings = append(warnings, fmt.Sprintf("dropping external rule %q: cannot resolve its target (%v)", r.Path, errors.Unwrap(err)))
+				continue
+			}
+			if wspath.Within(rootReal, target) {
+				return nil, nil, fmt.Errorf("%w: access.fs path %q sets external = true but resolves inside the workspace; drop external", ErrAccessRule, r.Path)
+			}
+			w.LexicalPath, w.ApprovedTarget = lex, &target
+		} else {
+			c := wspath.Canonical(rootReal, lex)
+			rel, err := filepath.Rel(rootReal, c)
+			if err != nil || !wspath.Within(rootReal, c) {
+				return nil, nil, fmt.Errorf("%w: access.fs path %q resolves outside the workspace (to %s); set external = true on it", ErrAccessRule, r.Path, c)
+			}
+			if rel == "." {
+				rel = ""
+			}
+			w.LexicalPath = filepath.ToSlash(rel)
+		}
+		ap.FS = append(ap.FS, w)
+	}
+	if declared && len(ap.FS) == 0 { // every rule compiled away: deny all, as JP does, never "unrestricted"
+		ap.FS = []FSRule{{}}
+	}
+	for _, r := range a.Net {
+		ap.Net = append(ap.Net, NetRule{Host: r.Host, Scheme: r.Scheme, Port: r.Port, PathPrefix: r.PathPrefix, Allow: r.Allow})
+	}
+	for _, r := range a.Env {
+		ap.Env = append(ap.Env, EnvRule{Name: r.Name, Read: r.Read})
+	}
+	data, err := Marshal(ap)
+	return data, warnings, err
 }

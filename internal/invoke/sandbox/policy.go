@@ -2,13 +2,9 @@ package sandbox
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"sync"
 
+	"github.com/toolhost/toolhost/internal/wspath"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -206,156 +202,20 @@ func (p *Policy) probed(rules []tool.AccessFS) []tool.AccessFS {
 	return out
 }
 
-// ErrRule reports an access rule that cannot be compiled.
-var ErrRule = errors.New("invalid access rule")
-
-// Wire compiles the policy for a request's context.access (see
-// [tool.AccessPolicy]) with the workspace root root: nil when the policy
-// declares nothing (access null: unrestricted, as JP sends it). Rule paths
-// are resolved as JP resolves them (RFD 076): normalised, symlinks of
-// existing ancestors followed, made relative to the root. Rules outside the
-// workspace (absolute, "~/") are enforced by the OS only and not sent: JP's
-// tools match only workspace-relative paths. warnings name external rules
-// dropped because their symlink does not resolve.
+// Wire compiles the policy for a request's context.access with the
+// workspace root root (see [tool.Access.Wire]): nil when the policy
+// declares nothing (access null: unrestricted, as JP sends it). The
+// default profile's rules come first when the mode applies it.
 func (p *Policy) Wire(root string) (access json.RawMessage, warnings []string, err error) {
 	if p == nil || (len(p.FS)+len(p.Net)+len(p.Env) == 0 && !p.profile()) {
 		return nil, nil, nil
 	}
-	var ap tool.AccessPolicy
-	rootReal := realPath(root)
-	declared := false
-	for _, r := range p.Rules() {
-		if isOutside(r.Path) {
-			continue
-		}
-		declared = true
-		lex, ok := lexical(r.Path)
-		if !ok {
-			return nil, nil, fmt.Errorf("%w: access.fs path %q leaves the workspace; write a path inside it, or an absolute or ~/ path", ErrRule, r.Path)
-		}
-		w := tool.FSRule{External: r.External, Read: r.Read, Write: r.Write, Create: r.Create, Update: r.Update, Delete: r.Delete, Execute: r.Execute}
-		if r.External {
-			target, err := filepath.EvalSymlinks(filepath.Join(root, lex))
-			if err != nil {
-				warnings = append(warnings, fmt.Sprintf("dropping external rule %q: cannot resolve its target (%v)", r.Path, errors.Unwrap(err)))
-				continue
-			}
-			if within(rootReal, target) {
-				return nil, nil, fmt.Errorf("%w: access.fs path %q sets external = true but resolves inside the workspace; drop external", ErrRule, r.Path)
-			}
-			w.LexicalPath, w.ApprovedTarget = lex, &target
-		} else {
-			c := canonical(rootReal, lex)
-			rel, err := filepath.Rel(rootReal, c)
-			if err != nil || !within(rootReal, c) {
-				return nil, nil, fmt.Errorf("%w: access.fs path %q resolves outside the workspace (to %s); set external = true on it", ErrRule, r.Path, c)
-			}
-			if rel == "." {
-				rel = ""
-			}
-			w.LexicalPath = filepath.ToSlash(rel)
-		}
-		ap.FS = append(ap.FS, w)
-	}
-	if declared && len(ap.FS) == 0 { // every rule compiled away: deny all, as JP does, never "unrestricted"
-		ap.FS = []tool.FSRule{{}}
-	}
-	for _, r := range p.Net {
-		ap.Net = append(ap.Net, tool.NetRule{Host: r.Host, Scheme: r.Scheme, Port: r.Port, PathPrefix: r.PathPrefix, Allow: r.Allow})
-	}
-	for _, r := range p.Env {
-		ap.Env = append(ap.Env, tool.EnvRule{Name: r.Name, Read: r.Read})
-	}
-	data, err := tool.Marshal(ap)
-	return data, warnings, err
+	return (&tool.Access{FS: p.Rules(), Net: p.Net, Env: p.Env}).Wire(root)
 }
 
-// isOutside reports whether a rule path names a place outside the
-// workspace by itself: absolute, or under the home directory.
-func isOutside(p string) bool {
-	return filepath.IsAbs(p) || p == "~" || strings.HasPrefix(p, "~/")
-}
-
-// lexical normalises a workspace-relative path ("." and "" are the root),
-// false when it is absolute or climbs above the root.
-func lexical(p string) (string, bool) {
-	if filepath.IsAbs(p) {
-		return "", false
-	}
-	c := filepath.Clean(p)
-	if c == ".." || strings.HasPrefix(c, "../") {
-		return "", false
-	}
-	if c == "." {
-		return "", true
-	}
-	return c, true
-}
-
-// canonical resolves root/lex through the symlinks of its deepest existing
-// ancestor and appends the rest (JP's canonicalize_workspace_target).
-func canonical(rootReal, lex string) string {
-	full := filepath.Join(rootReal, lex)
-	if plainBeneath(rootReal, full) {
-		return full
-	}
-	existing, rest := full, ""
-	for {
-		if _, err := os.Lstat(existing); err == nil {
-			break
-		}
-		parent := filepath.Dir(existing)
-		if parent == existing {
-			return full
-		}
-		rest = filepath.Join(filepath.Base(existing), rest)
-		existing = parent
-	}
-	r, err := filepath.EvalSymlinks(existing)
-	if err != nil {
-		return full
-	}
-	return filepath.Join(r, rest)
-}
-
-// plainBeneath reports whether full, which is rootReal or beneath it, is
-// already canonical. It is when rootReal exists and is not a symbolic
-// link, nor is any component of full below it. rootReal is a path realPath returned,
-// so canonical would resolve it to itself. Checked this way a rule costs
-// one lstat per component below the root. Else it costs one per component
-// of the whole path, which made most of the cost of compiling a plan.
-func plainBeneath(rootReal, full string) bool {
-	rel := ""
-	if full != rootReal {
-		var ok bool
-		if rel, ok = strings.CutPrefix(full, strings.TrimSuffix(rootReal, "/")+"/"); !ok {
-			return false
-		}
-	}
-	p := rootReal
-	for {
-		fi, err := os.Lstat(p)
-		if err != nil || fi.Mode()&os.ModeSymlink != 0 {
-			return false
-		}
-		if rel == "" {
-			return true
-		}
-		var c string
-		c, rel, _ = strings.Cut(rel, "/")
-		p = filepath.Join(p, c)
-	}
-}
-
-// realPath is p with its symlinks resolved, or p.
-func realPath(p string) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	return p
-}
-
-// within reports whether p is dir or beneath it.
-func within(dir, p string) bool {
-	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
-}
+// The workspace path rules the sandbox shares with the wire form.
+func isOutside(p string) bool               { return wspath.Outside(p) }
+func lexical(p string) (string, bool)       { return wspath.Lexical(p) }
+func canonical(rootReal, lex string) string { return wspath.Canonical(rootReal, lex) }
+func realPath(p string) string              { return wspath.Real(p) }
+func within(dir, p string) bool             { return wspath.Within(dir, p) }
