@@ -133,8 +133,9 @@ type AccessEnv struct {
 	Pos  Position // where the rule was written
 }
 
-// Position is where a rule was written: a file and line. A rule toolhost
-// adds itself names its origin in File, with Line 0.
+// Position is a place in a configuration file, such as where a rule was
+// written. A rule toolhost adds itself names its origin in File, with
+// Line 0.
 type Position struct {
 	File string // the path the layer was read from
 	Line int    // 1-based; 0 when unknown
