@@ -3,62 +3,9 @@ package config
 import (
 	"math"
 	"strings"
+
+	"github.com/toolhost/toolhost/tool"
 )
-
-// Access is an entry's access table: the JP assistant's access policy
-// (its RFD 076). Each list is default-deny once it holds a rule. A later
-// layer (and an entry, after [defaults]) appends its rules, and the most
-// specific rule wins, the last one on a tie. A layer replaces a list
-// instead with access.fs = {strategy = "replace", value = [...]} (JP's
-// form).
-type Access struct {
-	FS  []FSRule
-	Net []NetRule
-	Env []EnvRule
-	// Replace records which lists ("fs", "net", "env") the layer replaces
-	// rather than appends to. Used while merging.
-	Replace map[string]bool
-}
-
-// FSRule is one access.fs rule. Path is relative to the workspace root
-// ("." is all of it) as in JP, or — for the OS sandbox only — absolute or
-// under "~/". Unset capabilities are denied; Write is the alias of Create,
-// Update and Delete, which override it when set.
-type FSRule struct {
-	Path     string
-	External bool // Path is a symlink in the workspace resolving outside it
-	Read     *bool
-	Write    *bool
-	Create   *bool
-	Update   *bool
-	Delete   *bool
-	Execute  *bool
-	Pos      Position
-	// Targets are where the rules of the trusted workspace holding this
-	// rule resolved when a person trusted it ([trust.Record.Targets]). The
-	// sandbox refuses a call whose rule resolves elsewhere now. Targets is
-	// nil for the user's own and explicit files, and for older trust
-	// records.
-	Targets map[string]string
-}
-
-// NetRule is one access.net rule (JP's fields, plus bind).
-type NetRule struct {
-	Host       string
-	Scheme     *string
-	Port       *uint16
-	PathPrefix *string
-	Allow      bool
-	Bind       bool // toolhost: the tool may also listen on Port
-	Pos        Position
-}
-
-// EnvRule is one access.env rule: Name exact, or a prefix ending in "*".
-type EnvRule struct {
-	Name string
-	Read bool
-	Pos  Position
-}
 
 // Sandbox values of the sandbox field (see docs/security.md).
 const (
@@ -93,24 +40,26 @@ func (d *decoder) sandbox(path []string, v any) string {
 	return ""
 }
 
-// access decodes an access table.
-func (d *decoder) access(path []string, v any) *Access {
+// access decodes an access table into the policy type the sandbox
+// enforces. replace records which lists ("fs", "net", "env") the layer
+// replaces rather than appends to, for merging.
+func (d *decoder) access(path []string, v any) (a *tool.Access, replace map[string]bool) {
 	t, ok := d.table(path, v)
 	if !ok {
-		return nil
+		return nil, nil
 	}
-	a := &Access{}
+	a = &tool.Access{}
 	for _, k := range sortedKeys(t) {
 		p := with(path, k)
-		list, replace, ok := d.ruleList(p, t[k])
+		list, isReplace, ok := d.ruleList(p, t[k])
 		if !ok {
 			continue
 		}
-		if replace {
-			if a.Replace == nil {
-				a.Replace = map[string]bool{}
+		if isReplace {
+			if replace == nil {
+				replace = map[string]bool{}
 			}
-			a.Replace[k] = true
+			replace[k] = true
 		}
 		switch k {
 		case "fs":
@@ -135,7 +84,7 @@ func (d *decoder) access(path []string, v any) *Access {
 			d.unknown(p, accessKeys)
 		}
 	}
-	return a
+	return a, replace
 }
 
 // ruleList decodes an array of tables, or JP's {strategy, value} form.
@@ -201,8 +150,8 @@ func strContains(list []string, s string) bool {
 	return false
 }
 
-func (d *decoder) fsRule(path []string, i int, r map[string]any) (FSRule, bool) {
-	rule := FSRule{Pos: d.pos(path)}
+func (d *decoder) fsRule(path []string, i int, r map[string]any) (tool.AccessFS, bool) {
+	rule := tool.AccessFS{Pos: d.pos(path)}
 	if !d.ruleTable(path, i, r, fsKeys) {
 		return rule, false
 	}
@@ -226,8 +175,8 @@ func (d *decoder) fsRule(path []string, i int, r map[string]any) (FSRule, bool) 
 	return rule, true
 }
 
-func (d *decoder) netRule(path []string, i int, r map[string]any) (NetRule, bool) {
-	rule := NetRule{Pos: d.pos(path)}
+func (d *decoder) netRule(path []string, i int, r map[string]any) (tool.AccessNet, bool) {
+	rule := tool.AccessNet{Pos: d.pos(path)}
 	if !d.ruleTable(path, i, r, netKeys) {
 		return rule, false
 	}
@@ -266,8 +215,8 @@ func (d *decoder) netRule(path []string, i int, r map[string]any) (NetRule, bool
 	return rule, true
 }
 
-func (d *decoder) envRule(path []string, i int, r map[string]any) (EnvRule, bool) {
-	rule := EnvRule{Pos: d.pos(path)}
+func (d *decoder) envRule(path []string, i int, r map[string]any) (tool.AccessEnv, bool) {
+	rule := tool.AccessEnv{Pos: d.pos(path)}
 	if !d.ruleTable(path, i, r, envKeys) {
 		return rule, false
 	}
@@ -286,24 +235,35 @@ func (d *decoder) envRule(path []string, i int, r map[string]any) (EnvRule, bool
 }
 
 // appendAccess lays src (a later layer, or an entry over [defaults]) over
-// dst: its lists append, or replace where src says so. dst may be nil.
-func appendAccess(dst, src *Access) *Access {
+// dst: its lists append, or replace the lists named in replace (src's,
+// as [decoder.access] returned them). dst may be nil.
+func appendAccess(dst, src *tool.Access, replace map[string]bool) *tool.Access {
 	if src == nil {
 		return dst
 	}
-	out := &Access{}
+	out := &tool.Access{}
 	if dst != nil {
 		out.FS, out.Net, out.Env = append(out.FS, dst.FS...), append(out.Net, dst.Net...), append(out.Env, dst.Env...)
 	}
-	if src.Replace["fs"] {
+	if replace["fs"] {
 		out.FS = nil
 	}
-	if src.Replace["net"] {
+	if replace["net"] {
 		out.Net = nil
 	}
-	if src.Replace["env"] {
+	if replace["env"] {
 		out.Env = nil
 	}
 	out.FS, out.Net, out.Env = append(out.FS, src.FS...), append(out.Net, src.Net...), append(out.Env, src.Env...)
 	return out
+}
+
+// mergedReplace is what remains of a layer's replace record once src's
+// access table is laid over it: nothing when src has one, since the
+// merged lists are then new and replace nothing.
+func mergedReplace(dst map[string]bool, src *tool.Access) map[string]bool {
+	if src != nil {
+		return nil
+	}
+	return dst
 }

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/toolhost/toolhost/tool"
 )
 
 // fsPaths renders an entry's fs rules as "path:r,w,c,u,d,x" for comparison.
-func fsPaths(a *Access) string {
+func fsPaths(a *tool.Access) string {
 	if a == nil {
 		return "<nil>"
 	}
@@ -45,6 +47,9 @@ func TestAccessLayers(t *testing.T) {
 			".:t----- src:---t--", "", 0, 0},
 		{"replace strategy",
 			[]string{"[tools.x]\ncommand = \"x\"\naccess.fs = [{path = \".\", read = true}]\n", "[tools.x]\naccess.fs = {strategy = \"replace\", value = [{path = \"src\", read = true}]}\n"},
+			"src:t-----", "", 0, 0},
+		{"an entry's replace strategy replaces [defaults]' rules too",
+			[]string{"[defaults]\naccess.fs = [{path = \"~/.cache\", read = true}]\n[tools.x]\ncommand = \"x\"\naccess.fs = {strategy = \"replace\", value = [{path = \"src\", read = true}]}\n"},
 			"src:t-----", "", 0, 0},
 		{"defaults come first and set sandbox",
 			[]string{"[defaults]\nsandbox = true\naccess.fs = [{path = \"~/.cache\", read = true}]\naccess.env = [{name = \"AWS_*\", read = true}]\n[tools.x]\ncommand = \"x\"\naccess.fs = [{path = \".\", read = true}]\naccess.net = [{host = \"API.github.com\", port = 443, allow = true}]\n"},

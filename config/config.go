@@ -1,7 +1,6 @@
 package config
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -35,8 +34,9 @@ type Defaults struct {
 	// neither run nor requires_approval (resp. cancellation_response);
 	// Run is also that of an MCP server or remote that sets neither.
 	Run, CancellationResponse *string
-	Access                    *Access // rules every entry gets before its own
-	Sandbox                   string  // sandbox of an entry without one: "true", "false", "require"; "" unset
+	Access                    *tool.Access // rules every entry gets before its own
+	accessReplace             map[string]bool
+	Sandbox                   string // sandbox of an entry without one: "true", "false", "require"; "" unset
 	// RateLimit is rate_limit_per_minute of an entry without one, nil unset.
 	RateLimit *int
 	// MaxOutput is max_output of an entry without one, and of a remote's
@@ -116,7 +116,10 @@ type Entry struct {
 
 	// Access is the access policy (docs/security.md): [defaults]' rules,
 	// then the layers' in order, nil when none is declared.
-	Access *Access
+	Access *tool.Access
+	// accessReplace names the lists ("fs", "net", "env") this layer's
+	// access table replaces rather than appends to. Merging reads it.
+	accessReplace map[string]bool
 	// Sandbox is "true", "false" or "require" ([SandboxOn]…), "" unset:
 	// the OS enforces the access rules, if any.
 	Sandbox string
@@ -180,19 +183,9 @@ func (e *Entry) Key() string {
 	return dotted([]string{section, e.Name})
 }
 
-// Position is a place in a configuration file.
-type Position struct {
-	File string // the path the layer was read from
-	Line int    // 1-based; 0 when unknown
-}
-
-// String returns "file:line", or "file" when the line is unknown.
-func (p Position) String() string {
-	if p.Line <= 0 {
-		return p.File
-	}
-	return fmt.Sprintf("%s:%d", p.File, p.Line)
-}
+// Position is a place in a configuration file. It is the access rules'
+// own type, so a rule keeps where it was written.
+type Position = tool.Position
 
 // Command is an entry's command line.
 //

@@ -201,7 +201,7 @@ func (d *decoder) defaults(path []string, t map[string]any) Defaults {
 		case "cancellation_response":
 			def.CancellationResponse = d.strPtr(p, v)
 		case "access":
-			def.Access = d.access(p, v)
+			def.Access, def.accessReplace = d.access(p, v)
 		case "sandbox":
 			def.Sandbox = d.sandbox(p, v)
 		case "rate_limit_per_minute":
@@ -350,7 +350,7 @@ func (d *decoder) entry(path []string, name string, toolset bool, v any) *Entry 
 		case "exclude":
 			e.Exclude = d.strings(p, v)
 		case "access":
-			e.Access = d.access(p, v)
+			e.Access, e.accessReplace = d.access(p, v)
 		case "sandbox":
 			e.Sandbox = d.sandbox(p, v)
 		case "rate_limit_per_minute":

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/toolhost/toolhost/internal/config/secret"
+	"github.com/toolhost/toolhost/tool"
 )
 
 // GrantKind says what a [Grant] gives.
@@ -70,19 +71,19 @@ func (c *Config) Grants() []Grant {
 }
 
 // grantsOf adds the grants of one table.
-func grantsOf(add func(Grant), table string, secrets map[string]secret.Ref, a *Access, sandbox string, run setting, insecure *bool, pos map[string]Position) {
+func grantsOf(add func(Grant), table string, secrets map[string]secret.Ref, a *tool.Access, sandbox string, run setting, insecure *bool, pos map[string]Position) {
 	for _, name := range sortedKeys(secrets) {
 		add(Grant{Kind: GrantSecret, Table: table, Text: fmt.Sprintf("env.%s = { secret = %q }", name, secrets[name].String()), Pos: pos["env."+name]})
 	}
 	if a != nil {
 		for _, r := range a.FS {
-			if caps := r.caps(); caps != "" && r.outside() {
+			if caps := fsCaps(r); caps != "" && fsOutside(r) {
 				add(Grant{Kind: GrantFS, Table: table, Text: r.Path + ": " + caps, Pos: r.Pos})
 			}
 		}
 		for _, r := range a.Net {
 			if r.Allow || r.Bind {
-				add(Grant{Kind: GrantNet, Table: table, Text: r.String(), Pos: r.Pos})
+				add(Grant{Kind: GrantNet, Table: table, Text: netText(r), Pos: r.Pos})
 			}
 		}
 	}
@@ -97,19 +98,19 @@ func grantsOf(add func(Grant), table string, secrets map[string]secret.Ref, a *A
 	}
 }
 
-// outside reports whether the rule reaches outside the workspace: an
+// fsOutside reports whether the rule reaches outside the workspace: an
 // absolute path, one under "~", one that climbs out with "..", or a link
 // the rule says resolves outside (external = true).
-func (r FSRule) outside() bool {
+func fsOutside(r tool.AccessFS) bool {
 	if r.External || filepath.IsAbs(r.Path) || r.Path == "~" || strings.HasPrefix(r.Path, "~/") {
 		return true
 	}
 	return !filepath.IsLocal(filepath.Clean(r.Path)) && filepath.Clean(r.Path) != "."
 }
 
-// caps lists the capabilities the rule grants, such as "read, write".
+// fsCaps lists the capabilities the rule grants, such as "read, write".
 // It is "" when the rule grants none (a rule that denies).
-func (r FSRule) caps() string {
+func fsCaps(r tool.AccessFS) string {
 	var out []string
 	on := func(b *bool) bool { return b != nil && *b }
 	write := on(r.Write)
@@ -128,9 +129,9 @@ func (r FSRule) caps() string {
 	return strings.Join(out, ", ")
 }
 
-// String returns the rule as a person reads it, such as
+// netText returns the rule as a person reads it, such as
 // "https://api.github.com:443/repos (allow)".
-func (r NetRule) String() string {
+func netText(r tool.AccessNet) string {
 	var b strings.Builder
 	if r.Scheme != nil {
 		b.WriteString(*r.Scheme + "://")

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/toolhost/toolhost/tool"
 )
 
 // LoadOptions says which layers [Load] reads. A nil *LoadOptions means the
@@ -422,7 +424,7 @@ func (d *Defaults) apply(e *Entry) {
 		e.Pos["sandbox"] = d.Pos["sandbox"]
 	}
 	if d.Access != nil { // [defaults]' rules first: the entry's win a tie
-		e.Access = appendAccess(&Access{FS: d.Access.FS, Net: d.Access.Net, Env: d.Access.Env}, e.Access)
+		e.Access = appendAccess(&tool.Access{FS: d.Access.FS, Net: d.Access.Net, Env: d.Access.Env}, e.Access, e.accessReplace)
 	}
 	d.applySecrets(e)
 	for k, v := range d.Env {

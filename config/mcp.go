@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/toolhost/toolhost/internal/config/secret"
+	"github.com/toolhost/toolhost/tool"
 )
 
 // Server is one [mcp_servers.NAME] table: an MCP server whose tools
@@ -39,8 +40,10 @@ type Server struct {
 	// Access and Sandbox are the stdio server's access policy and sandbox
 	// mode, as an entry's (docs/security.md). Stdio servers start under the
 	// sandbox, as in the JP assistant. [defaults]' apply as to entries.
-	Access  *Access
-	Sandbox string
+	Access *tool.Access
+	// accessReplace names the lists this layer's access table replaces.
+	accessReplace map[string]bool
+	Sandbox       string
 
 	// Prefix is prepended to the name of each tool the server serves
 	// when no entry names it (all its tools, under their own names).
@@ -191,7 +194,7 @@ func (d *decoder) server(path []string, name string, v any) *Server {
 		case "sandbox":
 			s.Sandbox = d.sandbox(p, v)
 		case "access":
-			s.Access = d.access(p, v)
+			s.Access, s.accessReplace = d.access(p, v)
 		case "prefix":
 			s.Prefix, _ = d.str(p, v)
 		case "idle_timeout":
@@ -394,7 +397,7 @@ func (c *Config) checkMCP() (errs []*Error, broken []string) {
 				s.Pos["sandbox"] = c.Defaults.Pos["sandbox"]
 			}
 			if d := c.Defaults.Access; d != nil {
-				s.Access = appendAccess(&Access{FS: d.FS, Net: d.Net, Env: d.Env}, s.Access)
+				s.Access = appendAccess(&tool.Access{FS: d.FS, Net: d.Net, Env: d.Env}, s.Access, s.accessReplace)
 			}
 		}
 		if s.Timeout == nil && c.Defaults.Timeout != nil {
@@ -576,7 +579,7 @@ func mergeServer(dst, src *Server) {
 	dst.Env = mergeStrings(dst.Env, src.Env)
 	overrideEnv(&dst.Env, &dst.Secrets, src.Env, src.Secrets)
 	dst.Headers = mergeStrings(dst.Headers, src.Headers)
-	dst.Access = appendAccess(dst.Access, src.Access)
+	dst.Access, dst.accessReplace = appendAccess(dst.Access, src.Access, src.accessReplace), mergedReplace(dst.accessReplace, src.Access)
 	dst.Pos = mergePos(dst.Pos, src.Pos)
 }
 

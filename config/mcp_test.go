@@ -78,7 +78,7 @@ include = ["list_directory"]
 	}
 	team := cfg.Remotes["team"]
 	want := &Remote{Name: "team", URL: "https://10.0.0.2:8080", BearerTokenEnv: "TEAM_TOKEN", Prefix: "team_",
-		Include: []string{"grep", "wc"}, Place: Position{"config.toml", 21}, Pos: team.Pos}
+		Include: []string{"grep", "wc"}, Place: Position{File: "config.toml", Line: 21}, Pos: team.Pos}
 	if !reflect.DeepEqual(team, want) {
 		t.Errorf("team = %+v\nwant %+v", team, want)
 	}

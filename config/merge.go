@@ -63,7 +63,7 @@ func mergeDefaults(dst, src *Defaults) error {
 	if src.KeepOutput != nil {
 		dst.KeepOutput = src.KeepOutput
 	}
-	dst.Access = appendAccess(dst.Access, src.Access) // rules append across layers
+	dst.Access, dst.accessReplace = appendAccess(dst.Access, src.Access, src.accessReplace), mergedReplace(dst.accessReplace, src.Access) // rules append across layers
 	overrideEnv(&dst.Env, &dst.Secrets, src.Env, src.Secrets)
 	dst.Pos = mergePos(pos, src.Pos)
 	return nil
@@ -92,7 +92,7 @@ func mergeEntry(dst, src *Entry) error {
 	if err := mergo.Merge(dst, s, mergo.WithOverride, mergo.WithoutDereference); err != nil {
 		return err
 	}
-	dst.Access = appendAccess(dst.Access, src.Access) // rules append across layers
+	dst.Access, dst.accessReplace = appendAccess(dst.Access, src.Access, src.accessReplace), mergedReplace(dst.accessReplace, src.Access) // rules append across layers
 	overrideEnv(&dst.Env, &dst.Secrets, src.Env, src.Secrets)
 	set := func(k string) bool { _, ok := src.Pos[k]; return ok }
 	if set("timeout") { // mergo.WithoutDereference never overrides a pointer to a struct

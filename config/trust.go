@@ -22,7 +22,7 @@ import (
 // [*trust.Store] is the implementation toolhost's CLI uses (`toolhost
 // trust` writes it); [TrustAll] trusts every workspace. With a
 // *trust.Store, the access.fs rules of a trusted workspace also carry the
-// targets its record holds ([FSRule.Targets]).
+// targets its record holds ([tool.AccessFS.Targets]).
 type Trust interface {
 	// Verify returns nil when the workspace at root (the directory holding
 	// .config/toolhost) may use exactly these files: each *.toml file's

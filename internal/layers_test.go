@@ -35,7 +35,7 @@ var rooms = []struct {
 	{2, "rate limits", []string{"ratelimit"}},
 	{3, "catalog", []string{"catalog/..."}},
 	{3, "sign-in", []string{"internal/oauth/..."}},                           // OAuth for HTTP servers and remotes; stores tokens with the keyring of secrets                                  // the Catalog and its call path; the tool, identity, errors and the Source contract
-	{4, "sources' shared helpers", []string{"internal/source/internal/..."}}, // what two sources share (the translation of access rules)
+	{4, "sources' shared helpers", []string{"internal/source/internal/..."}}, // what two sources share (the effective policy describe shows)
 	{5, "local binaries", []string{"internal/source/binary/..."}},            // the sources stand beside each other: none imports another
 	{5, "an MCP server", []string{"internal/source/mcp/..."}},
 	{5, "a remote catalog", []string{"internal/source/remote/..."}},

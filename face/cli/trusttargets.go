@@ -10,12 +10,13 @@ import (
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/config/trust"
 	"github.com/toolhost/toolhost/internal/invoke/sandbox"
+	"github.com/toolhost/toolhost/tool"
 )
 
 // linkTarget is an access.fs rule that goes through a link, and where the
 // link leads now.
 type linkTarget struct {
-	rule   config.FSRule
+	rule   tool.AccessFS
 	target string
 }
 

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+
+	"github.com/toolhost/toolhost/tool"
 )
 
 // Landlock filesystem rights, grouped as JP's capabilities.
@@ -24,9 +26,9 @@ const (
 	handledFS = (1 << 16) - 1
 )
 
-// bits returns the Landlock rights of a rule's capabilities (JP's
+// ruleRights returns the Landlock rights of a rule's capabilities (JP's
 // accessors: an explicit capability overrides the write alias).
-func (r FSRule) bits() uint64 {
+func ruleRights(r tool.AccessFS) uint64 {
 	on := func(b *bool, alias *bool) bool {
 		if b != nil {
 			return *b
@@ -117,7 +119,7 @@ func (p *Policy) Compile(exe, root, home, tmp string) *Plan {
 				}
 				continue
 			}
-			abs[a] = r.bits() // the last rule on a path wins
+			abs[a] = ruleRights(r) // the last rule on a path wins
 		}
 		// A grant above one of toolhost's own directories stops there,
 		// as one above .git does.
@@ -152,7 +154,7 @@ func (p *Policy) Compile(exe, root, home, tmp string) *Plan {
 				continue
 			}
 			for _, port := range ports(r) {
-				if !r.viaProxy() && !slices.Contains(pl.Connect, port) {
+				if !viaProxy(r) && !slices.Contains(pl.Connect, port) {
 					pl.Connect = append(pl.Connect, port)
 				}
 				if r.Bind && !slices.Contains(pl.Bind, port) {
@@ -168,7 +170,7 @@ func (p *Policy) Compile(exe, root, home, tmp string) *Plan {
 // workspace root rootReal: [Policy.Rules], but where the profile grants
 // nothing at the root (see withheld) its rules are left out. Declared
 // rules still apply, but never in toolhost's own directories.
-func (p *Policy) enforcedRules(rootReal, home string) []FSRule {
+func (p *Policy) enforcedRules(rootReal, home string) []tool.AccessFS {
 	if p.profile() && withheld(rootReal, home) != "" {
 		return p.probed(p.FS)
 	}
@@ -177,7 +179,7 @@ func (p *Policy) enforcedRules(rootReal, home string) []FSRule {
 
 // ports are the TCP ports an allowed net rule opens: its port, else its
 // scheme's, else 80 and 443.
-func ports(r NetRule) []uint16 {
+func ports(r tool.AccessNet) []uint16 {
 	switch {
 	case r.Port != nil:
 		return []uint16{*r.Port}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/toolhost/toolhost/tool"
 )
 
 // rights names a set of Landlock rights by JP capabilities, for
@@ -45,19 +47,19 @@ func TestExpand(t *testing.T) {
 	yes, no := true, false
 	tests := []struct {
 		name  string
-		rules []FSRule
+		rules []tool.AccessFS
 		want  []string // "relative path: rights", sorted
 	}{
 		{"the default profile", ProfileRules(),
 			[]string{".: r", ".config/other: cud", "a: cud", "b: cud", "f.txt: u", "out: cud"}},
-		{"one rule", []FSRule{{Path: ".", Read: &yes}}, []string{".: r"}},
-		{"a deeper read-only rule under a read-write root", []FSRule{{Path: ".", Read: &yes, Write: &yes}, {Path: "a", Read: &yes}},
+		{"one rule", []tool.AccessFS{{Path: ".", Read: &yes}}, []string{".: r"}},
+		{"a deeper read-only rule under a read-write root", []tool.AccessFS{{Path: ".", Read: &yes, Write: &yes}, {Path: "a", Read: &yes}},
 			[]string{".: r", ".config: cud", ".git: cud", "b: cud", "f.txt: u", "out: cud"}},
-		{"a deeper rule granting more", []FSRule{{Path: ".", Read: &yes}, {Path: "a", Read: &yes, Write: &yes, Delete: &no}},
+		{"a deeper rule granting more", []tool.AccessFS{{Path: ".", Read: &yes}, {Path: "a", Read: &yes, Write: &yes, Delete: &no}},
 			[]string{".: r", "a: cu"}},
-		{"the last rule on a path wins", []FSRule{{Path: "a", Read: &yes}, {Path: "a", Execute: &yes}},
+		{"the last rule on a path wins", []tool.AccessFS{{Path: "a", Read: &yes}, {Path: "a", Execute: &yes}},
 			[]string{"a: x"}},
-		{"a symlink leaving the tree is not followed", []FSRule{{Path: ".", Read: &yes, Write: &yes}, {Path: "b", Read: &yes}},
+		{"a symlink leaving the tree is not followed", []tool.AccessFS{{Path: ".", Read: &yes, Write: &yes}, {Path: "b", Read: &yes}},
 			[]string{".: r", ".config: cud", ".git: cud", "a: cud", "f.txt: u", "out: cud"}},
 	}
 	for _, tt := range tests {
@@ -68,7 +70,7 @@ func TestExpand(t *testing.T) {
 			}
 			abs := map[string]uint64{}
 			for _, r := range tt.rules {
-				abs[absRule(r.Path, root, "")] = r.bits()
+				abs[absRule(r.Path, root, "")] = ruleRights(r)
 			}
 			var got []string
 			for _, g := range expand(abs) {
@@ -90,7 +92,7 @@ func TestCompilePlan(t *testing.T) {
 	root := tree(t, []string{"src"}, nil)
 	port := uint16(8080)
 	scheme := "https"
-	p := &Policy{Mode: ModeOn, Net: []NetRule{{Host: "127.0.0.1", Port: &port, Allow: true, Bind: true}, {Host: "*", Scheme: &scheme, Allow: true}, {Host: "c", Allow: false}}}
+	p := &Policy{Mode: ModeOn, Access: tool.Access{Net: []tool.AccessNet{{Host: "127.0.0.1", Port: &port, Allow: true, Bind: true}, {Host: "*", Scheme: &scheme, Allow: true}, {Host: "c", Allow: false}}}}
 	pl := p.Compile("/usr/bin/tool", root, "/home/u", "/tmp/call")
 	has := func(path string, want uint64) bool {
 		return slices.ContainsFunc(pl.Paths, func(g PathGrant) bool { return g.Path == path && g.Access == want })
@@ -112,11 +114,11 @@ func TestCompilePlan(t *testing.T) {
 	if !slices.Equal(pl.Connect, []uint16{8080, 443}) || !slices.Equal(pl.Bind, []uint16{8080}) {
 		t.Errorf("connect %v bind %v, want [8080 443] [8080]", pl.Connect, pl.Bind)
 	}
-	off := (&Policy{FS: []FSRule{{Path: "."}}}).Compile("/t", root, "", "")
+	off := (&Policy{Access: tool.Access{FS: []tool.AccessFS{{Path: "."}}}}).Compile("/t", root, "", "")
 	if off.Net || !off.FS {
 		t.Errorf("fs rules alone: net %v fs %v", off.Net, off.FS)
 	}
-	envOnly := (&Policy{Env: []EnvRule{{Name: "A"}}}).Compile("/t", root, "", "")
+	envOnly := (&Policy{Access: tool.Access{Env: []tool.AccessEnv{{Name: "A"}}}}).Compile("/t", root, "", "")
 	if envOnly.Net || envOnly.FS || !envOnly.Scope {
 		t.Errorf("env rules alone: %+v", envOnly)
 	}
@@ -131,21 +133,21 @@ func TestWireErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	tests := []struct {
-		rule FSRule
+		rule tool.AccessFS
 		want string
 	}{
-		{FSRule{Path: "../x"}, `invalid access rule: access.fs path "../x" leaves the workspace; write a path inside it, or an absolute or ~/ path`},
-		{FSRule{Path: "out"}, `invalid access rule: access.fs path "out" resolves outside the workspace (to /tmp); set external = true on it`},
-		{FSRule{Path: "inner", External: true}, `invalid access rule: access.fs path "inner" sets external = true but resolves inside the workspace; drop external`},
+		{tool.AccessFS{Path: "../x"}, `invalid access rule: access.fs path "../x" leaves the workspace; write a path inside it, or an absolute or ~/ path`},
+		{tool.AccessFS{Path: "out"}, `invalid access rule: access.fs path "out" resolves outside the workspace (to /tmp); set external = true on it`},
+		{tool.AccessFS{Path: "inner", External: true}, `invalid access rule: access.fs path "inner" sets external = true but resolves inside the workspace; drop external`},
 	}
 	for _, tt := range tests {
-		_, _, err := (&Policy{FS: []FSRule{tt.rule}}).Wire(root)
+		_, _, err := (&Policy{Access: tool.Access{FS: []tool.AccessFS{tt.rule}}}).Wire(root)
 		if err == nil || err.Error() != tt.want {
 			t.Errorf("%s: err = %v\nwant %s", tt.rule.Path, err, tt.want)
 		}
 	}
 	yes := true
-	got, warnings, err := (&Policy{FS: []FSRule{{Path: "out", External: true, Read: &yes}, {Path: "gone", External: true}, {Path: "inner/x"}}}).Wire(root)
+	got, warnings, err := (&Policy{Access: tool.Access{FS: []tool.AccessFS{{Path: "out", External: true, Read: &yes}, {Path: "gone", External: true}, {Path: "inner/x"}}}}).Wire(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +159,7 @@ func TestWireErrors(t *testing.T) {
 	if len(warnings) != 1 || !strings.HasPrefix(warnings[0], `dropping external rule "gone": cannot resolve its target`) {
 		t.Errorf("warnings = %q", warnings)
 	}
-	all, _, _ := (&Policy{FS: []FSRule{{Path: "gone", External: true}}}).Wire(root)
+	all, _, _ := (&Policy{Access: tool.Access{FS: []tool.AccessFS{{Path: "gone", External: true}}}}).Wire(root)
 	if !strings.HasPrefix(string(all), `{"fs":[{"lexical_path":"","external":false,"approved_target":null,"read":null`) {
 		t.Errorf("every rule dropped: %s, want the deny-all rule", all)
 	}
@@ -165,10 +167,10 @@ func TestWireErrors(t *testing.T) {
 
 func TestPolicyKey(t *testing.T) {
 	yes := true
-	a := &Policy{Mode: ModeOn, FS: []FSRule{{Path: "x", Read: &yes, Where: "a.toml:1"}}}
-	b := &Policy{Mode: ModeOn, FS: []FSRule{{Path: "x", Read: &yes, Where: "b.toml:9"}}}
-	c := &Policy{Mode: ModeRequire, FS: []FSRule{{Path: "x", Read: &yes}}}
-	d := &Policy{Mode: ModeOn, FS: []FSRule{{Path: "x"}}}
+	a := &Policy{Mode: ModeOn, Access: tool.Access{FS: []tool.AccessFS{{Path: "x", Read: &yes, Pos: tool.Position{File: "a.toml", Line: 1}}}}}
+	b := &Policy{Mode: ModeOn, Access: tool.Access{FS: []tool.AccessFS{{Path: "x", Read: &yes, Pos: tool.Position{File: "b.toml", Line: 9}}}}}
+	c := &Policy{Mode: ModeRequire, Access: tool.Access{FS: []tool.AccessFS{{Path: "x", Read: &yes}}}}
+	d := &Policy{Mode: ModeOn, Access: tool.Access{FS: []tool.AccessFS{{Path: "x"}}}}
 	if a.Key() != b.Key() {
 		t.Errorf("the same rules written in two places: %q != %q", a.Key(), b.Key())
 	}

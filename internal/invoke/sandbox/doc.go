@@ -36,7 +36,7 @@
 //
 // Whatever the rules say, no grant covers toolhost's own directories
 // (owndirs.go). Each rule's resolution is pinned, to the target its
-// workspace's trust record holds ([FSRule.Targets]) or else for the
+// workspace's trust record holds ([tool.AccessFS.Targets]) or else for the
 // process, and a call whose rule resolves elsewhere is refused (pin.go).
 // [Policy.Probe]
 // is the read-only, no-network policy of schema and format_arguments

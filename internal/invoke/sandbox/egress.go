@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/toolhost/toolhost/internal/invoke/egress"
+	"github.com/toolhost/toolhost/tool"
 )
 
 // viaProxy reports whether an allowed rule is enforced by the egress
@@ -16,7 +17,7 @@ import (
 // host is an IP literal, "localhost" or "*" opens its port to every host,
 // as Landlock can do no better, so that a client of any protocol, not
 // only HTTP through a proxy, reaches it.
-func (r NetRule) viaProxy() bool {
+func viaProxy(r tool.AccessNet) bool {
 	h := strings.TrimSuffix(strings.ToLower(r.Host), ".")
 	if !r.Allow || h == "" || h == "*" || h == "localhost" {
 		return false
@@ -29,7 +30,7 @@ func (r NetRule) viaProxy() bool {
 // rule needs it: every allowed rule, so that a client sending all its
 // requests through the proxy reaches what a port rule opens too.
 func (p *Policy) proxyRules() []egress.Rule {
-	if p.readOnly || !slices.ContainsFunc(p.Net, NetRule.viaProxy) {
+	if p.readOnly || !slices.ContainsFunc(p.Net, viaProxy) {
 		return nil
 	}
 	var rules []egress.Rule

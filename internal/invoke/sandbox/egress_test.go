@@ -89,7 +89,7 @@ func TestEgressHostRule(t *testing.T) {
 	needLandlock(t)
 	port := servers(t)
 	pol := func() *sandbox.Policy {
-		return &sandbox.Policy{Mode: sandbox.ModeOn, Net: []sandbox.NetRule{{Host: "allowed.test", Port: &port, Allow: true}, {Host: "rebound.test", Port: &port, Allow: true}}}
+		return &sandbox.Policy{Mode: sandbox.ModeOn, Access: tool.Access{Net: []tool.AccessNet{{Host: "allowed.test", Port: &port, Allow: true}, {Host: "rebound.test", Port: &port, Allow: true}}}}
 	}
 	tests := []struct {
 		name     string
@@ -134,7 +134,7 @@ func TestEgressHostRule(t *testing.T) {
 		w := newWorld(t)
 		t.Setenv("NO_PROXY", "allowed.test")
 		t.Setenv("HTTP_PROXY", "http://127.0.0.1:1")
-		auto := &sandbox.Policy{Net: []sandbox.NetRule{{Host: "allowed.test", Port: &port, Allow: true}}} // the environment passes whole
+		auto := &sandbox.Policy{Access: tool.Access{Net: []tool.AccessNet{{Host: "allowed.test", Port: &port, Allow: true}}}} // the environment passes whole
 		res, _, err := w.run(t, auto, "http-get", fmt.Sprintf("http://allowed.test:%d/", port))
 		if err != nil || res.ExitCode != 0 || string(res.Stdout) != "hello from allowed" {
 			t.Fatalf("Run: %v, exit %d, stdout %q, stderr %q", err, res.ExitCode, res.Stdout, res.StderrTail)
@@ -181,11 +181,11 @@ func BenchmarkEgress(b *testing.B) {
 	b.Setenv("HOME", b.TempDir())
 	root := b.TempDir()
 	variants := []struct {
-		rule sandbox.NetRule
+		rule tool.AccessNet
 		url  string
 	}{
-		{sandbox.NetRule{Host: "127.0.0.1", Port: &port, Allow: true}, fmt.Sprintf("http://127.0.0.1:%d/", port)},
-		{sandbox.NetRule{Host: "allowed.test", Port: &port, Allow: true}, fmt.Sprintf("http://allowed.test:%d/", port)},
+		{tool.AccessNet{Host: "127.0.0.1", Port: &port, Allow: true}, fmt.Sprintf("http://127.0.0.1:%d/", port)},
+		{tool.AccessNet{Host: "allowed.test", Port: &port, Allow: true}, fmt.Sprintf("http://allowed.test:%d/", port)},
 	}
 	var spent [2]time.Duration
 	var ratios []float64
@@ -198,7 +198,7 @@ func BenchmarkEgress(b *testing.B) {
 			spec := &invoke.Spec{
 				Command: []string{os.Args[0], "http-get", v.url},
 				Env:     map[string]string{"FAKETOOL_PLAY": "1"},
-				Sandbox: &sandbox.Policy{Mode: sandbox.ModeOn, Net: []sandbox.NetRule{v.rule}},
+				Sandbox: &sandbox.Policy{Mode: sandbox.ModeOn, Access: tool.Access{Net: []tool.AccessNet{v.rule}}},
 			}
 			start := time.Now()
 			res, err := invoke.Run(b.Context(), spec, req)

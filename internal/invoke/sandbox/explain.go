@@ -405,7 +405,7 @@ func (p *Policy) narrower(dir, rootReal, home, capability string) (path string, 
 	need := map[string]uint64{"create": accCreate, "delete": accDelete}[capability]
 	for _, r := range p.enforcedRules(rootReal, home) {
 		a := absRule(r.Path, rootReal, home)
-		if a != "" && a != dir && within(dir, a) && r.bits()&need != need {
+		if a != "" && a != dir && within(dir, a) && ruleRights(r)&need != need {
 			if _, err := os.Lstat(a); err == nil {
 				return a, true
 			}
@@ -429,7 +429,7 @@ func (p *Policy) granted(path, rootReal, home string) uint64 {
 			continue
 		}
 		if n := len(a); n >= best {
-			best, bits = n, r.bits()
+			best, bits = n, ruleRights(r)
 		}
 	}
 	return bits

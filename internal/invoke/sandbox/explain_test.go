@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolhost/toolhost/tool"
 )
 
 func TestExplain(t *testing.T) {
@@ -52,11 +54,11 @@ func TestExplain(t *testing.T) {
 			"read of ~/.aws/credentials", `access.fs: add {path="~/.aws/credentials", read=true}`},
 		{"sh redirect into .git", on, "sh: 1: cannot create " + ws + "/.git/x: Permission denied",
 			"create of .git/x", `the default profile keeps .git and .config/toolhost read-only on purpose: a tool that could write them could rewrite history or register commands the next start runs; make this change yourself (docs/security.md)`},
-		{"rm, relative", &Policy{FS: []FSRule{{Path: ".", Read: &yes}}}, "rm: cannot remove 'src/a.txt': Permission denied",
+		{"rm, relative", &Policy{Access: tool.Access{FS: []tool.AccessFS{{Path: ".", Read: &yes}}}}, "rm: cannot remove 'src/a.txt': Permission denied",
 			"delete of src/a.txt", `access.fs: add {path="src", read=true, delete=true}`},
-		{"create in directories to make", &Policy{FS: []FSRule{{Path: ".", Read: &yes}, {Path: "src", Read: &yes}}}, "writing src/new/deep/a.txt: permission denied",
+		{"create in directories to make", &Policy{Access: tool.Access{FS: []tool.AccessFS{{Path: ".", Read: &yes}, {Path: "src", Read: &yes}}}}, "writing src/new/deep/a.txt: permission denied",
 			"create of src/new/deep/a.txt", `access.fs: add {path="src", read=true, create=true, update=true}`},
-		{"update of an existing file", &Policy{FS: []FSRule{{Path: ".", Read: &yes}}}, "open src/a.txt: permission denied",
+		{"update of an existing file", &Policy{Access: tool.Access{FS: []tool.AccessFS{{Path: ".", Read: &yes}}}}, "open src/a.txt: permission denied",
 			"update of src/a.txt", `access.fs: add {path="src/a.txt", read=true, update=true}`},
 		{"outside home", on, "cat: " + other + "/data/x: Permission denied",
 			"create of " + other + "/data/x", `access.fs: add {path="` + other + `/data", create=true, update=true}`},
@@ -73,7 +75,7 @@ func TestExplain(t *testing.T) {
 			"a TCP connection to 127.0.0.1:5432", `access.net: add {host="127.0.0.1", port=5432, allow=true}`},
 		{"curl, no errno", on, "curl: (7) Failed to connect to registry.npmjs.org port 443 after 1 ms: Couldn't connect to server",
 			"a TCP connection to registry.npmjs.org:443", `access.net: add {host="registry.npmjs.org", port=443, allow=true}`},
-		{"curl, to a port a rule opens", &Policy{Mode: ModeOn, Net: []NetRule{{Host: "example.com", Allow: true}}}, "curl: (7) Failed to connect to registry.npmjs.org port 443 after 1 ms: Couldn't connect to server", "", ""},
+		{"curl, to a port a rule opens", &Policy{Mode: ModeOn, Access: tool.Access{Net: []tool.AccessNet{{Host: "example.com", Allow: true}}}}, "curl: (7) Failed to connect to registry.npmjs.org port 443 after 1 ms: Couldn't connect to server", "", ""},
 		{"go listen", on, "listen tcp :8080: bind: permission denied",
 			"listening on TCP port 8080", `access.net: add {host="localhost", port=8080, allow=true, bind=true}`},
 		{"kill", on, "kill 4242: operation not permitted",
@@ -83,7 +85,7 @@ func TestExplain(t *testing.T) {
 		{"a bare name in the root, a link leading out", on, "wc: leak: Permission denied",
 			"read of ~/.aws/credentials", `access.fs: add {path="~/.aws/credentials", read=true}`},
 		{"no denial", on, "open /x: no such file or directory", "", ""},
-		{"not enforced", &Policy{Mode: ModeOff, FS: []FSRule{{Path: "."}}}, "open /x/y: permission denied", "", ""},
+		{"not enforced", &Policy{Mode: ModeOff, Access: tool.Access{FS: []tool.AccessFS{{Path: "."}}}}, "open /x/y: permission denied", "", ""},
 		{"nil policy", nil, "open /x/y: permission denied", "", ""},
 	}
 	for _, tt := range tests {

@@ -4,6 +4,8 @@ import (
 	"maps"
 	"path/filepath"
 	"strings"
+
+	"github.com/toolhost/toolhost/tool"
 )
 
 // guard is what the supervisor of a sandboxed process enforces beside
@@ -32,7 +34,7 @@ type guard struct {
 // newGuard makes the guard of a plan whose rules by absolute path are
 // abs (see Compile), rules as written, the workspace root rootReal and
 // as given, and the private temporary directory tmp.
-func newGuard(abs map[string]uint64, rules []FSRule, rootReal, given, tmp string) *guard {
+func newGuard(abs map[string]uint64, rules []tool.AccessFS, rootReal, given, tmp string) *guard {
 	g := &guard{root: rootReal, given: filepath.Clean(given), rules: maps.Clone(abs), names: []string{".git", ".config"}}
 	if tmp != "" {
 		g.rules[tmp] = accRead | accUpdate | accCreate | accDelete

@@ -68,7 +68,7 @@ func TestHostileToolDenied(t *testing.T) {
 	ln := listen(t, "tcp", "127.0.0.1:0")
 	port := ln.Addr().(*net.TCPAddr).Port
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	updateOnly := &sandbox.Policy{FS: []sandbox.FSRule{{Path: ".", Read: yes()}, {Path: "src", Read: yes(), Update: yes()}}}
+	updateOnly := &sandbox.Policy{Access: tool.Access{FS: []tool.AccessFS{{Path: ".", Read: yes()}, {Path: "src", Read: yes(), Update: yes()}}}}
 
 	tests := []struct {
 		name     string
@@ -136,7 +136,7 @@ func TestHostileToolAllowed(t *testing.T) {
 	needLandlock(t)
 	ln := listen(t, "tcp", "127.0.0.1:0")
 	port := uint16(ln.Addr().(*net.TCPAddr).Port)
-	updateOnly := &sandbox.Policy{FS: []sandbox.FSRule{{Path: ".", Read: yes()}, {Path: "src", Read: yes(), Update: yes()}}}
+	updateOnly := &sandbox.Policy{Access: tool.Access{FS: []tool.AccessFS{{Path: ".", Read: yes()}, {Path: "src", Read: yes(), Update: yes()}}}}
 	tests := []struct {
 		name     string
 		pol      *sandbox.Policy
@@ -144,12 +144,12 @@ func TestHostileToolAllowed(t *testing.T) {
 		arg      string
 		want     string
 	}{
-		{"read a granted file", &sandbox.Policy{Mode: sandbox.ModeOn, FS: []sandbox.FSRule{{Path: "~/.ssh/id_ed25519", Read: yes()}}}, "read-file", ".ssh/id_ed25519", "SECRET"},
+		{"read a granted file", &sandbox.Policy{Mode: sandbox.ModeOn, Access: tool.Access{FS: []tool.AccessFS{{Path: "~/.ssh/id_ed25519", Read: yes()}}}}, "read-file", ".ssh/id_ed25519", "SECRET"},
 		{"unconfined", nil, "read-file", ".ssh/id_ed25519", "SECRET"},
 		{"update where update is granted", updateOnly, "update-file", "work/src/a.txt", "updated"},
 		{"write in the workspace", &sandbox.Policy{Mode: sandbox.ModeOn}, "create-file", "work/src/b.txt", "created"},
 		{"write .config/other", &sandbox.Policy{Mode: sandbox.ModeOn}, "create-file", "work/.config/other/b.txt", "created"},
-		{"connect to a granted port", &sandbox.Policy{Mode: sandbox.ModeOn, Net: []sandbox.NetRule{{Host: "127.0.0.1", Port: &port, Allow: true}}}, "connect", "", "connected"},
+		{"connect to a granted port", &sandbox.Policy{Mode: sandbox.ModeOn, Access: tool.Access{Net: []tool.AccessNet{{Host: "127.0.0.1", Port: &port, Allow: true}}}}, "connect", "", "connected"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -214,7 +214,7 @@ func TestSandboxEnvironment(t *testing.T) {
 		not  []string
 	}{
 		{"minimal", &sandbox.Policy{Mode: sandbox.ModeOn}, []string{"HOME", "PATH", "TMPDIR", invoke.CallEnv}, []string{"HOST_SECRET_TOKEN", "AWS_REGION"}},
-		{"granted by prefix, one denied", &sandbox.Policy{Mode: sandbox.ModeOn, Env: []sandbox.EnvRule{{Name: "AWS_*", Read: true}, {Name: "AWS_SECRET_ACCESS_KEY"}}},
+		{"granted by prefix, one denied", &sandbox.Policy{Mode: sandbox.ModeOn, Access: tool.Access{Env: []tool.AccessEnv{{Name: "AWS_*", Read: true}, {Name: "AWS_SECRET_ACCESS_KEY"}}}},
 			[]string{"AWS_REGION"}, []string{"AWS_SECRET_ACCESS_KEY", "HOST_SECRET_TOKEN"}},
 		{"unconfined", nil, []string{"HOST_SECRET_TOKEN", "AWS_SECRET_ACCESS_KEY"}, nil},
 	}
@@ -395,8 +395,7 @@ func TestProbeReadOnly(t *testing.T) {
 	needLandlock(t)
 	ln := listen(t, "tcp", "127.0.0.1:0")
 	port := uint16(ln.Addr().(*net.TCPAddr).Port)
-	granted := &sandbox.Policy{Mode: sandbox.ModeOn, FS: []sandbox.FSRule{{Path: "~/.ssh", Read: yes(), Write: yes()}},
-		Net: []sandbox.NetRule{{Host: "127.0.0.1", Port: &port, Allow: true}}}
+	granted := &sandbox.Policy{Mode: sandbox.ModeOn, Access: tool.Access{FS: []tool.AccessFS{{Path: "~/.ssh", Read: yes(), Write: yes()}}, Net: []tool.AccessNet{{Host: "127.0.0.1", Port: &port, Allow: true}}}}
 	tests := []struct {
 		name     string
 		pol      *sandbox.Policy

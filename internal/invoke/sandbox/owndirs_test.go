@@ -13,6 +13,7 @@ import (
 	"github.com/toolhost/toolhost/internal/invoke"
 	"github.com/toolhost/toolhost/internal/invoke/sandbox"
 	"github.com/toolhost/toolhost/internal/source/binary/schemacache"
+	"github.com/toolhost/toolhost/tool"
 )
 
 // ownWorld is newWorld with toolhost's own directories placed by the XDG
@@ -49,7 +50,7 @@ func ownWorld(t *testing.T) world {
 func TestOwnDirsOutOfReach(t *testing.T) {
 	needLandlock(t)
 	on := &sandbox.Policy{Mode: sandbox.ModeOn}
-	configRule := &sandbox.Policy{Mode: sandbox.ModeOn, FS: []sandbox.FSRule{{Path: "~/.config", Read: yes(), Write: yes()}}}
+	configRule := &sandbox.Policy{Mode: sandbox.ModeOn, Access: tool.Access{FS: []tool.AccessFS{{Path: "~/.config", Read: yes(), Write: yes()}}}}
 	const ownFix = "toolhost's own files (its configuration, trust records, state and cache) are out of every sandboxed tool's reach, whatever the rules say; make this change yourself (docs/security.md)"
 	tests := []struct {
 		name      string

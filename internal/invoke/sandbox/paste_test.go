@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolhost/toolhost/internal/invoke"
 	"github.com/toolhost/toolhost/internal/invoke/sandbox"
+	"github.com/toolhost/toolhost/tool"
 )
 
 // TestDenialFixPasted: each fix that adds a rule works when pasted: the
@@ -22,7 +23,7 @@ func TestDenialFixPasted(t *testing.T) {
 	ln := listen(t, "tcp", "127.0.0.1:0")
 	addr := ln.Addr().(*net.TCPAddr).String()
 	updateOnly := func() *sandbox.Policy {
-		return &sandbox.Policy{FS: []sandbox.FSRule{{Path: ".", Read: yes()}, {Path: "src", Read: yes(), Update: yes()}}}
+		return &sandbox.Policy{Access: tool.Access{FS: []tool.AccessFS{{Path: ".", Read: yes()}, {Path: "src", Read: yes(), Update: yes()}}}}
 	}
 	on := func() *sandbox.Policy { return &sandbox.Policy{Mode: sandbox.ModeOn} }
 	tests := []struct {
@@ -93,9 +94,9 @@ func paste(t *testing.T, pol *sandbox.Policy, d *sandbox.Denial) {
 	switch d.List {
 	case "access.fs":
 		f := r.Rule
-		pol.FS = append(pol.FS, sandbox.FSRule{Path: f.Path, Read: f.Read, Write: f.Write, Create: f.Create, Update: f.Update, Delete: f.Delete, Execute: f.Execute})
+		pol.FS = append(pol.FS, tool.AccessFS{Path: f.Path, Read: f.Read, Write: f.Write, Create: f.Create, Update: f.Update, Delete: f.Delete, Execute: f.Execute})
 	case "access.net":
-		pol.Net = append(pol.Net, sandbox.NetRule{Host: r.Rule.Host, Port: r.Rule.Port, Allow: r.Rule.Allow, Bind: r.Rule.Bind})
+		pol.Net = append(pol.Net, tool.AccessNet{Host: r.Rule.Host, Port: r.Rule.Port, Allow: r.Rule.Allow, Bind: r.Rule.Bind})
 	default:
 		t.Fatalf("list %q, want access.fs or access.net", d.List)
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/toolhost/toolhost/tool"
 )
 
 // ErrMoved reports an access.fs rule whose path resolves elsewhere than
@@ -18,7 +20,7 @@ var ErrMoved = errors.New("an access.fs rule resolves elsewhere than allowed")
 // vendor/fork link could be turned toward ~/.ssh, or an out/build
 // directory replaced by a link to ../.git. So a rule of a trusted workspace file must
 // resolve where it did when the person trusted the file
-// ([FSRule.Targets]). Any other rule (the user's own file, an older trust
+// ([tool.AccessFS.Targets]). Any other rule (the user's own file, an older trust
 // record) is pinned on its first resolution in this process, keyed by
 // workspace and rule. A call whose rule resolves elsewhere is refused,
 // naming the rule.
@@ -31,7 +33,7 @@ var (
 // directories, then against the target recorded when its workspace was
 // trusted, else against the target first resolved for it in this
 // process, which it records when there is none.
-func pin(r FSRule, a, rootReal, home string) error {
+func pin(r tool.AccessFS, a, rootReal, home string) error {
 	written := lexicalAbs(r.Path, rootReal, home)
 	for _, d := range []string{".git", ".config/toolhost"} {
 		if g := filepath.Join(rootReal, d); within(g, a) && !within(g, written) {
@@ -66,7 +68,7 @@ func pin(r FSRule, a, rootReal, home string) error {
 // links not followed. target is where a call would grant it, links
 // followed as far as the path exists. target is "" when the path cannot
 // be placed (a "~/" path without a home). `toolhost trust` records them
-// as [FSRule.Targets].
+// as [tool.AccessFS.Targets].
 func Resolve(path, root, home string) (named, target string) {
 	rootReal := realPath(root)
 	if target = absRule(path, rootReal, home); target == "" {
@@ -77,11 +79,11 @@ func Resolve(path, root, home string) (named, target string) {
 
 // where is " (file:line)" of a rule written in a file, "" for the
 // profile's.
-func where(r FSRule) string {
-	if r.Where == "" || r.Where == profileWhere {
+func where(r tool.AccessFS) string {
+	if r.Pos.File == "" || r.Pos.File == profileWhere {
 		return ""
 	}
-	return " (" + r.Where + ")"
+	return " (" + r.Pos.String() + ")"
 }
 
 // lexicalAbs is a rule's path made absolute without following links.

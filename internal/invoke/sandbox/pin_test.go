@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolhost/toolhost/internal/invoke"
 	"github.com/toolhost/toolhost/internal/invoke/sandbox"
+	"github.com/toolhost/toolhost/tool"
 )
 
 // TestRulePinned: a tool that may write where a rule's links are cannot
@@ -19,7 +20,7 @@ func TestRulePinned(t *testing.T) {
 	needLandlock(t)
 	tests := []struct {
 		name     string
-		rule     sandbox.FSRule
+		rule     tool.AccessFS
 		setup    func(w world) // before the first call
 		scenario string        // the first call, which moves the rule
 		args     func(w world) []string
@@ -29,7 +30,7 @@ func TestRulePinned(t *testing.T) {
 		fix      string
 	}{
 		{"an external link retargeted to ~/.ssh",
-			sandbox.FSRule{Path: "vendor/fork", External: true, Read: yes(), Where: "tools.toml:7"},
+			tool.AccessFS{Path: "vendor/fork", External: true, Read: yes(), Pos: tool.Position{File: "tools.toml", Line: 7}},
 			func(w world) {
 				mkdir(t, filepath.Join(w.home, "fork"))
 				write(t, filepath.Join(w.home, "fork/lib.txt"), "lib")
@@ -43,7 +44,7 @@ func TestRulePinned(t *testing.T) {
 			`sandbox: an access.fs rule resolves elsewhere than allowed: access.fs rule "vendor/fork" (tools.toml:7) now resolves to {home}/.ssh, not to {home}/fork as when this toolhost first used it: a link on its path changed`,
 			"if a tool changed it, restore the link (ls -l {home}/work/vendor/fork) and keep links a tool may write out of access.fs rules; if you did, restart toolhost to use the new target"},
 		{"a write rule's directory replaced by a link to .git",
-			sandbox.FSRule{Path: "out/build", Read: yes(), Write: yes(), Where: "tools.toml:9"},
+			tool.AccessFS{Path: "out/build", Read: yes(), Write: yes(), Pos: tool.Position{File: "tools.toml", Line: 9}},
 			func(w world) { mkdir(t, filepath.Join(w.ws, "out/build")) },
 			"replace-dir", func(w world) []string { return []string{filepath.Join(w.ws, "out/build"), "../.git"} },
 			"work/out/build/config", "update-file",
@@ -54,7 +55,7 @@ func TestRulePinned(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			w := newWorld(t)
 			tt.setup(w)
-			pol := &sandbox.Policy{Mode: sandbox.ModeOn, FS: []sandbox.FSRule{tt.rule}}
+			pol := &sandbox.Policy{Mode: sandbox.ModeOn, Access: tool.Access{FS: []tool.AccessFS{tt.rule}}}
 			res, _, err := w.run(t, pol, tt.scenario, tt.args(w)...)
 			if err != nil || res.ExitCode != 0 {
 				t.Fatalf("first call: %v, %+v", err, res)
@@ -130,8 +131,8 @@ func TestRuleTrustedTarget(t *testing.T) {
 			mkdir(t, filepath.Join(w.home, "fork"))
 			mkdir(t, filepath.Join(w.ws, "vendor"))
 			symlink(t, filepath.Join(w.home, ".ssh"), filepath.Join(w.ws, "vendor/fork"))
-			rule := sandbox.FSRule{Path: "vendor/fork", External: true, Read: yes(), Where: "tools.toml:7", Targets: tt.targets(w)}
-			pol := &sandbox.Policy{Mode: sandbox.ModeOn, FS: []sandbox.FSRule{rule}}
+			rule := tool.AccessFS{Path: "vendor/fork", External: true, Read: yes(), Pos: tool.Position{File: "tools.toml", Line: 7}, Targets: tt.targets(w)}
+			pol := &sandbox.Policy{Mode: sandbox.ModeOn, Access: tool.Access{FS: []tool.AccessFS{rule}}}
 			res, _, err := w.run(t, pol, "read-file", filepath.Join(w.ws, "vendor/fork/id_ed25519"))
 			if tt.want == "" {
 				if err != nil || res.ExitCode != 0 || string(res.Stdout) != "SECRET" {

@@ -2,13 +2,9 @@ package sandbox
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"sync"
 
+	"github.com/toolhost/toolhost/internal/wspath"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -46,19 +42,38 @@ func (m Mode) String() string {
 	return ""
 }
 
-// Policy is an entry's access policy as configured: JP's access.fs,
-// access.net and access.env rules in layer order ([defaults] first), and
-// the sandbox mode. The zero Policy grants everything and enforces nothing.
+// Policy is what the sandbox enforces: an entry's access rules as the
+// configuration decoded them ([tool.Access], in layer order, [defaults]
+// first) under the sandbox mode. The zero Policy grants everything and
+// enforces nothing.
 type Policy struct {
 	Mode Mode
-	FS   []FSRule
-	Net  []NetRule
-	Env  []EnvRule
+	tool.Access
 
 	readOnly bool // a probe's policy (see Probe): no write, no network
 
 	keyOnce sync.Once
 	key     string
+}
+
+// New returns the policy that enforces the access rules a (nil for
+// none) under the sandbox setting mode: "false", "true", "require", or
+// "" for unset, as the configuration writes it. Each rule keeps the
+// place it was written.
+func New(mode string, a *tool.Access) *Policy {
+	p := &Policy{}
+	switch mode {
+	case ModeOff.String():
+		p.Mode = ModeOff
+	case ModeOn.String():
+		p.Mode = ModeOn
+	case ModeRequire.String():
+		p.Mode = ModeRequire
+	}
+	if a != nil {
+		p.Access = *a
+	}
+	return p
 }
 
 // Key identifies what the policy enforces (its mode and rules, not where
@@ -70,74 +85,31 @@ func (p *Policy) Key() string {
 		return ""
 	}
 	p.keyOnce.Do(func() {
-		fs := make([]FSRule, len(p.FS))
+		fs := make([]tool.AccessFS, len(p.FS))
 		for i, r := range p.FS {
-			r.Where, r.Targets = "", nil
+			r.Pos, r.Targets = tool.Position{}, nil
 			fs[i] = r
 		}
-		net := make([]NetRule, len(p.Net))
+		net := make([]tool.AccessNet, len(p.Net))
 		for i, r := range p.Net {
-			r.Where = ""
+			r.Pos = tool.Position{}
 			net[i] = r
 		}
-		env := make([]EnvRule, len(p.Env))
+		env := make([]tool.AccessEnv, len(p.Env))
 		for i, r := range p.Env {
-			r.Where = ""
+			r.Pos = tool.Position{}
 			env[i] = r
 		}
 		data, _ := json.Marshal(struct {
 			M   Mode
-			FS  []FSRule
-			Net []NetRule
-			Env []EnvRule
+			FS  []tool.AccessFS
+			Net []tool.AccessNet
+			Env []tool.AccessEnv
 			RO  bool `json:",omitempty"`
 		}{p.Mode, fs, net, env, p.readOnly})
 		p.key = string(data)
 	})
 	return p.key
-}
-
-// FSRule is one access.fs rule as written. Path is relative to the
-// workspace root (JP), or — a toolhost extension, enforced by the OS
-// sandbox only — absolute or under "~/".
-type FSRule struct {
-	Path     string
-	External bool // Path is a symlink in the workspace that resolves outside it
-	Read     *bool
-	Write    *bool // alias of Create, Update and Delete
-	Create   *bool
-	Update   *bool
-	Delete   *bool
-	Execute  *bool
-	Where    string // where it was written ("file:line", "the sandbox profile"), for display
-	// Targets are where the rules of the trusted workspace file that
-	// holds this one resolved when a person trusted it: the absolute path
-	// a rule names (links not followed) → its target. A rule whose path
-	// is there must resolve to that target, or the call is refused (see
-	// pin). nil outside a trusted workspace's files: the rule is pinned
-	// on its first use in the process instead.
-	Targets map[string]string
-}
-
-// NetRule is one access.net rule. An allowed rule grants its port (or
-// its scheme's, 80 and 443 when neither is given). Landlock filters TCP
-// ports, not hosts: a rule whose Host is a name is enforced by the egress
-// proxy instead (see viaProxy), any other opens its port to every host.
-type NetRule struct {
-	Host       string
-	Scheme     *string
-	Port       *uint16
-	PathPrefix *string
-	Allow      bool
-	Bind       bool   // toolhost extension (not on the wire): also let the tool listen on Port
-	Where      string // for display
-}
-
-// EnvRule is one access.env rule: Name exact, or a prefix ending in "*".
-type EnvRule struct {
-	Name  string
-	Read  bool
-	Where string // for display
 }
 
 // Enforced reports whether the OS sandbox applies: ModeOn and ModeRequire
@@ -165,12 +137,12 @@ func (p *Policy) profile() bool { return p.Mode == ModeOn || p.Mode == ModeRequi
 // true), before the declared ones: the workspace read-write, its
 // .git and .config/toolhost read-only (a tool must not rewrite history
 // or register new tools the next start would run).
-func ProfileRules() []FSRule {
+func ProfileRules() []tool.AccessFS {
 	t, f := true, false
-	return []FSRule{
-		{Path: ".", Read: &t, Write: &t, Where: profileWhere},
-		{Path: ".git", Read: &t, Write: &f, Where: profileWhere},
-		{Path: ".config/toolhost", Read: &t, Write: &f, Where: profileWhere},
+	return []tool.AccessFS{
+		{Path: ".", Read: &t, Write: &t, Pos: tool.Position{File: profileWhere}},
+		{Path: ".git", Read: &t, Write: &f, Pos: tool.Position{File: profileWhere}},
+		{Path: ".config/toolhost", Read: &t, Write: &f, Pos: tool.Position{File: profileWhere}},
 	}
 }
 
@@ -180,7 +152,7 @@ const profileWhere = "sandbox = true (the default profile)"
 // Rules returns the effective filesystem rules: the profile's, when it
 // applies, then the declared ones. For a probe (see [Policy.Probe]) the
 // same without their write capabilities.
-func (p *Policy) Rules() []FSRule {
+func (p *Policy) Rules() []tool.AccessFS {
 	if p == nil {
 		return nil
 	}
@@ -214,15 +186,15 @@ const probeWhere = "a schema or format_arguments request (read-only)"
 // probed returns rules without their write capabilities for a probe,
 // rules itself otherwise. A probe without rules or profile reads and
 // executes everything.
-func (p *Policy) probed(rules []FSRule) []FSRule {
+func (p *Policy) probed(rules []tool.AccessFS) []tool.AccessFS {
 	if !p.readOnly {
 		return rules
 	}
 	t, f := true, false
 	if len(rules) == 0 && !p.profile() {
-		return []FSRule{{Path: "/", Read: &t, Execute: &t, Where: probeWhere}}
+		return []tool.AccessFS{{Path: "/", Read: &t, Execute: &t, Pos: tool.Position{File: probeWhere}}}
 	}
-	out := make([]FSRule, len(rules))
+	out := make([]tool.AccessFS, len(rules))
 	for i, r := range rules {
 		r.Write, r.Create, r.Update, r.Delete = &f, &f, &f, &f
 		out[i] = r
@@ -230,159 +202,23 @@ func (p *Policy) probed(rules []FSRule) []FSRule {
 	return out
 }
 
-// ErrRule reports an access rule that cannot be compiled.
-var ErrRule = errors.New("invalid access rule")
-
-// Wire compiles the policy for a request's context.access (see
-// [tool.AccessPolicy]) with the workspace root root: nil when the policy
-// declares nothing (access null: unrestricted, as JP sends it). Rule paths
-// are resolved as JP resolves them (RFD 076): normalised, symlinks of
-// existing ancestors followed, made relative to the root. Rules outside the
-// workspace (absolute, "~/") are enforced by the OS only and not sent: JP's
-// tools match only workspace-relative paths. warnings name external rules
-// dropped because their symlink does not resolve.
+// Wire compiles the policy for a request's context.access with the
+// workspace root root (see [tool.Access.Wire]): nil when the policy
+// declares nothing (access null: unrestricted, as JP sends it). The
+// default profile's rules come first when the mode applies it.
 func (p *Policy) Wire(root string) (access json.RawMessage, warnings []string, err error) {
 	if p == nil || (len(p.FS)+len(p.Net)+len(p.Env) == 0 && !p.profile()) {
 		return nil, nil, nil
 	}
-	var ap tool.AccessPolicy
-	rootReal := realPath(root)
-	declared := false
-	for _, r := range p.Rules() {
-		if isOutside(r.Path) {
-			continue
-		}
-		declared = true
-		lex, ok := lexical(r.Path)
-		if !ok {
-			return nil, nil, fmt.Errorf("%w: access.fs path %q leaves the workspace; write a path inside it, or an absolute or ~/ path", ErrRule, r.Path)
-		}
-		w := tool.FSRule{External: r.External, Read: r.Read, Write: r.Write, Create: r.Create, Update: r.Update, Delete: r.Delete, Execute: r.Execute}
-		if r.External {
-			target, err := filepath.EvalSymlinks(filepath.Join(root, lex))
-			if err != nil {
-				warnings = append(warnings, fmt.Sprintf("dropping external rule %q: cannot resolve its target (%v)", r.Path, errors.Unwrap(err)))
-				continue
-			}
-			if within(rootReal, target) {
-				return nil, nil, fmt.Errorf("%w: access.fs path %q sets external = true but resolves inside the workspace; drop external", ErrRule, r.Path)
-			}
-			w.LexicalPath, w.ApprovedTarget = lex, &target
-		} else {
-			c := canonical(rootReal, lex)
-			rel, err := filepath.Rel(rootReal, c)
-			if err != nil || !within(rootReal, c) {
-				return nil, nil, fmt.Errorf("%w: access.fs path %q resolves outside the workspace (to %s); set external = true on it", ErrRule, r.Path, c)
-			}
-			if rel == "." {
-				rel = ""
-			}
-			w.LexicalPath = filepath.ToSlash(rel)
-		}
-		ap.FS = append(ap.FS, w)
-	}
-	if declared && len(ap.FS) == 0 { // every rule compiled away: deny all, as JP does, never "unrestricted"
-		ap.FS = []tool.FSRule{{}}
-	}
-	for _, r := range p.Net {
-		ap.Net = append(ap.Net, tool.NetRule{Host: r.Host, Scheme: r.Scheme, Port: r.Port, PathPrefix: r.PathPrefix, Allow: r.Allow})
-	}
-	for _, r := range p.Env {
-		ap.Env = append(ap.Env, tool.EnvRule{Name: r.Name, Read: r.Read})
-	}
-	data, err := tool.Marshal(ap)
-	return data, warnings, err
+	return (&tool.Access{FS: p.Rules(), Net: p.Net, Env: p.Env}).Wire(root)
 }
 
-// isOutside reports whether a rule path names a place outside the
-// workspace by itself: absolute, or under the home directory.
-func isOutside(p string) bool {
-	return filepath.IsAbs(p) || p == "~" || strings.HasPrefix(p, "~/")
-}
-
-// lexical normalises a workspace-relative path ("." and "" are the root),
-// false when it is absolute or climbs above the root.
-func lexical(p string) (string, bool) {
-	if filepath.IsAbs(p) {
-		return "", false
-	}
-	c := filepath.Clean(p)
-	if c == ".." || strings.HasPrefix(c, "../") {
-		return "", false
-	}
-	if c == "." {
-		return "", true
-	}
-	return c, true
-}
-
-// canonical resolves root/lex through the symlinks of its deepest existing
-// ancestor and appends the rest (JP's canonicalize_workspace_target).
-func canonical(rootReal, lex string) string {
-	full := filepath.Join(rootReal, lex)
-	if plainBeneath(rootReal, full) {
-		return full
-	}
-	existing, rest := full, ""
-	for {
-		if _, err := os.Lstat(existing); err == nil {
-			break
-		}
-		parent := filepath.Dir(existing)
-		if parent == existing {
-			return full
-		}
-		rest = filepath.Join(filepath.Base(existing), rest)
-		existing = parent
-	}
-	r, err := filepath.EvalSymlinks(existing)
-	if err != nil {
-		return full
-	}
-	return filepath.Join(r, rest)
-}
-
-// plainBeneath reports whether full, which is rootReal or beneath it, is
-// already canonical. It is when rootReal exists and is not a symbolic
-// link, nor is any component of full below it. rootReal is a path realPath returned,
-// so canonical would resolve it to itself. Checked this way a rule costs
-// one lstat per component below the root. Else it costs one per component
-// of the whole path, which made most of the cost of compiling a plan.
-func plainBeneath(rootReal, full string) bool {
-	rel := ""
-	if full != rootReal {
-		var ok bool
-		if rel, ok = strings.CutPrefix(full, strings.TrimSuffix(rootReal, "/")+"/"); !ok {
-			return false
-		}
-	}
-	p := rootReal
-	for {
-		fi, err := os.Lstat(p)
-		if err != nil || fi.Mode()&os.ModeSymlink != 0 {
-			return false
-		}
-		if rel == "" {
-			return true
-		}
-		var c string
-		c, rel, _ = strings.Cut(rel, "/")
-		p = filepath.Join(p, c)
-	}
-}
-
-// realPath is p with its symlinks resolved, or p.
-func realPath(p string) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	return p
-}
-
-// within reports whether p is dir or beneath it.
-func within(dir, p string) bool {
-	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
-}
+// The workspace path rules the sandbox shares with the wire form.
+func isOutside(p string) bool               { return wspath.Outside(p) }
+func lexical(p string) (string, bool)       { return wspath.Lexical(p) }
+func canonical(rootReal, lex string) string { return wspath.Canonical(rootReal, lex) }
+func realPath(p string) string              { return wspath.Real(p) }
+func within(dir, p string) bool             { return wspath.Within(dir, p) }
 
 // Supervised reports whether the kernel takes the sandbox's supervisor
 // (Linux 5.19). Only then can a sandboxed tool create, rename and delete

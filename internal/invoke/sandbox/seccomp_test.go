@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolhost/toolhost/internal/invoke"
 	"github.com/toolhost/toolhost/internal/invoke/sandbox"
+	"github.com/toolhost/toolhost/tool"
 )
 
 // TestHostileSockets: under the sandbox a tool opens TCP and UDP sockets
@@ -176,7 +177,7 @@ func TestMPTCPUnderNetRules(t *testing.T) {
 	ln := listen(t, "tcp", "127.0.0.1:0")
 	port := ln.Addr().(*net.TCPAddr).Port
 	other := uint16(port + 1)
-	pol := &sandbox.Policy{Net: []sandbox.NetRule{{Host: "127.0.0.1", Port: &other, Allow: true}}}
+	pol := &sandbox.Policy{Access: tool.Access{Net: []tool.AccessNet{{Host: "127.0.0.1", Port: &other, Allow: true}}}}
 	w := newWorld(t)
 	args := []string{fmt.Sprint(syscall.AF_INET), fmt.Sprint(syscall.SOCK_STREAM), "262", fmt.Sprint(port)}
 	for _, c := range []struct {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/internal/invoke/sandbox"
+	"github.com/toolhost/toolhost/tool"
 )
 
 // noNewPrivsThreads returns the threads of this process whose
@@ -96,7 +97,7 @@ func TestConfinedToolState(t *testing.T) {
 	needLandlock(t)
 	w := newWorld(t)
 	port := uint16(1)
-	pol := &sandbox.Policy{Net: []sandbox.NetRule{{Host: "127.0.0.1", Port: &port, Allow: true}}}
+	pol := &sandbox.Policy{Access: tool.Access{Net: []tool.AccessNet{{Host: "127.0.0.1", Port: &port, Allow: true}}}}
 	res, _, err := w.run(t, pol, "status")
 	if err != nil || res.ExitCode != 0 {
 		t.Fatalf("Run: %v, %+v", err, res)

@@ -17,7 +17,7 @@ func policyOf(e *config.Entry) *sandbox.Policy {
 	if e.Access == nil && e.Sandbox == "" {
 		return nil
 	}
-	return policy.Of(e.Sandbox, e.Access)
+	return sandbox.New(e.Sandbox, e.Access)
 }
 
 // withPolicy returns spec confined by the entry's policy: spec itself when

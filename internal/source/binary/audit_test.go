@@ -198,8 +198,8 @@ func TestProfileOf(t *testing.T) {
 	}{
 		{nil, "off"},
 		{&sandbox.Policy{}, "off"},
-		{&sandbox.Policy{Mode: sandbox.ModeOff, FS: []sandbox.FSRule{{Path: ".", Read: ptr(true)}}}, "off"},
-		{&sandbox.Policy{FS: []sandbox.FSRule{{Path: ".", Read: ptr(true)}}}, "custom"},
+		{&sandbox.Policy{Mode: sandbox.ModeOff, Access: tool.Access{FS: []tool.AccessFS{{Path: ".", Read: ptr(true)}}}}, "off"},
+		{&sandbox.Policy{Access: tool.Access{FS: []tool.AccessFS{{Path: ".", Read: ptr(true)}}}}, "custom"},
 		{&sandbox.Policy{Mode: sandbox.ModeOn}, "default"},
 		{&sandbox.Policy{Mode: sandbox.ModeRequire}, "default"},
 	}

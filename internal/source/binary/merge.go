@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/internal/source/internal/settings"
 	"github.com/toolhost/toolhost/internal/suggest"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -148,25 +149,18 @@ func mergeWith(name string, bin *tool.Definition, e *config.Entry, overlay func(
 	}
 
 	t := &catalog.Tool{
-		Description:      deref(base.Description),
-		Examples:         deref(base.Examples),
-		Parameters:       params,
-		Category:         deref(base.Category),
-		Tags:             base.Tags,
-		RequiresApproval: e.RunMode() == config.RunAsk,
-		Run:              catalog.RunMode(e.RunMode()),
-		Answers:          catalog.CloneMap(e.Answers),
-		Timeout:          DefaultTimeout,
-		Enabled:          base.Enable == nil || *base.Enable,
-		RateLimit:        deref(e.RateLimit),
-		MaxOutput:        deref(e.MaxOutput),
-		Provenance:       prov,
+		Description: deref(base.Description),
+		Examples:    deref(base.Examples),
+		Parameters:  params,
+		Category:    deref(base.Category),
+		Tags:        base.Tags,
+		Timeout:     DefaultTimeout,
+		Enabled:     base.Enable == nil || *base.Enable,
+		Provenance:  prov,
 	}
+	settings.FromEntry(t, e)
 	if base.Timeout != nil && *base.Timeout > 0 {
 		t.Timeout = *base.Timeout
-	}
-	if e.CancellationResponse != nil {
-		t.CancellationResponse = *e.CancellationResponse
 	}
 	annotations := base.Annotations
 	if len(annotations) == 0 {

@@ -6,29 +6,26 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/internal/config/mcptool"
 )
 
-// Definition is a manifest tool as a catalog serves it.
+// Definition is a manifest tool as a catalog serves it: the catalog's
+// own tool, and what only a remote's tool has. The tool's fields come
+// from the manifest alone: its Name is the remote's prefix + Remote, its
+// Summary the first paragraph of the description, and Description the
+// whole when it is more. InputSchema is the manifest's parameters, an
+// object schema, shared with the kept manifest: read it, never modify
+// it. Annotations holds idempotentHint from metadata.idempotent, and
+// readOnlyHint, destructiveHint, openWorldHint from the booleans
+// read_only, destructive and open_world, nil when none. Examples are
+// metadata.examples' descriptions, one per line. RequiresApproval,
+// Enabled (metadata.enabled_by_default, true when absent) and Timeout
+// (metadata.timeout_seconds, 0 when absent) are the provider's: the
+// user's configuration may tighten them.
 type Definition struct {
-	Name        string // served: the remote's prefix + Remote
-	Remote      string // the provider's name, which calls use
-	Summary     string // the first paragraph of the manifest's description
-	Description string // the whole description when it is more than Summary
-	// InputSchema is the manifest's parameters, an object schema. It is
-	// shared with the kept manifest: read it, never modify it.
-	InputSchema map[string]any
-	// Annotations holds the MCP annotations the metadata says:
-	// idempotentHint from metadata.idempotent, and readOnlyHint,
-	// destructiveHint, openWorldHint from the booleans read_only,
-	// destructive, open_world, nil when none.
-	Annotations      map[string]any
-	Category         string
-	Tags             []string
-	Examples         string // metadata.examples' descriptions, one per line
-	RequiresApproval bool
-	Enabled          bool          // metadata.enabled_by_default (true when absent)
-	Timeout          time.Duration // metadata.timeout_seconds; 0 when absent
+	catalog.Tool
+	Remote string // the provider's name, which calls use
 	// Metadata holds the metadata keys the protocol does not define, as
 	// the provider sent them, nil when none.
 	Metadata map[string]any
@@ -45,14 +42,15 @@ var hints = map[string]string{
 // define converts a manifest tool.
 func define(prefix string, t Tool) Definition {
 	d := Definition{
-		Name:             prefix + t.Name,
-		Remote:           t.Name,
-		InputSchema:      t.Parameters,
-		Category:         t.Category,
-		Tags:             slices.Clone(t.Metadata.Tags),
-		RequiresApproval: t.Metadata.RequiresApproval,
-		Enabled:          t.Metadata.EnabledByDefault == nil || *t.Metadata.EnabledByDefault,
-		Metadata:         t.Metadata.Extra,
+		Tool: catalog.Tool{
+			Definition:       catalog.Definition{Name: prefix + t.Name, InputSchema: t.Parameters},
+			Category:         t.Category,
+			Tags:             slices.Clone(t.Metadata.Tags),
+			RequiresApproval: t.Metadata.RequiresApproval,
+			Enabled:          t.Metadata.EnabledByDefault == nil || *t.Metadata.EnabledByDefault,
+		},
+		Remote:   t.Name,
+		Metadata: t.Metadata.Extra,
 	}
 	d.Summary, d.Description = mcptool.Split(t.Description)
 	if s := t.Metadata.TimeoutSeconds; s > 0 && !math.IsInf(s, 0) {

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/toolhost/toolhost/catalog"
 )
 
 func TestDefine(t *testing.T) {
@@ -15,11 +17,15 @@ func TestDefine(t *testing.T) {
 	}
 	got := define("x_", m.Tools[0])
 	want := Definition{
-		Name: "x_rm", Remote: "rm", Summary: "Remove files.", Description: "Remove files.\n\nFor good.",
-		InputSchema: map[string]any{"type": "object", "properties": map[string]any{}},
-		Annotations: map[string]any{"idempotentHint": false, "readOnlyHint": false, "destructiveHint": true},
-		Category:    "fs", Tags: []string{"fs"}, Examples: "rm path=a\nrm path=b",
-		RequiresApproval: true, Enabled: false, Timeout: 2500 * time.Millisecond,
+		Tool: catalog.Tool{
+			Definition: catalog.Definition{Name: "x_rm", Summary: "Remove files.",
+				InputSchema: map[string]any{"type": "object", "properties": map[string]any{}},
+				Annotations: map[string]any{"idempotentHint": false, "readOnlyHint": false, "destructiveHint": true}},
+			Description: "Remove files.\n\nFor good.",
+			Category:    "fs", Tags: []string{"fs"}, Examples: "rm path=a\nrm path=b",
+			RequiresApproval: true, Enabled: false, Timeout: 2500 * time.Millisecond,
+		},
+		Remote:   "rm",
 		Metadata: map[string]any{"read_only": false, "destructive": true, "open_world": "no", "cost": 3.0},
 	}
 	if !reflect.DeepEqual(got, want) {

@@ -51,17 +51,24 @@ func TestListFromToolhost(t *testing.T) {
 	}
 	want := []remote.Definition{
 		{
-			Name: "team_deploy", Remote: "deploy", Summary: "Deploy the service.",
-			InputSchema:      map[string]any{"type": "object", "properties": map[string]any{}},
-			RequiresApproval: true, Enabled: false, Timeout: 2 * time.Second,
+			Tool: catalog.Tool{
+				Definition: catalog.Definition{Name: "team_deploy", Summary: "Deploy the service.",
+					InputSchema: map[string]any{"type": "object", "properties": map[string]any{}}},
+				RequiresApproval: true, Enabled: false, Timeout: 2 * time.Second,
+			},
+			Remote: "deploy",
 		},
 		{
-			Name: "team_grep", Remote: "grep", Summary: "Search files.", Description: "Search files.\n\nRegular expressions, RE2 syntax.",
-			InputSchema: map[string]any{"type": "object", "properties": map[string]any{"pattern": map[string]any{"type": "string"}},
-				"required": []any{"pattern"}, "additionalProperties": false},
-			Annotations: map[string]any{"idempotentHint": true},
-			Category:    "files", Tags: []string{"fs", "search"}, Examples: "grep pattern=TODO",
-			Enabled: true, Timeout: 90 * time.Second,
+			Tool: catalog.Tool{
+				Definition: catalog.Definition{Name: "team_grep", Summary: "Search files.",
+					InputSchema: map[string]any{"type": "object", "properties": map[string]any{"pattern": map[string]any{"type": "string"}},
+						"required": []any{"pattern"}, "additionalProperties": false},
+					Annotations: map[string]any{"idempotentHint": true}},
+				Description: "Search files.\n\nRegular expressions, RE2 syntax.",
+				Category:    "files", Tags: []string{"fs", "search"}, Examples: "grep pattern=TODO",
+				Enabled: true, Timeout: 90 * time.Second,
+			},
+			Remote: "grep",
 		},
 	}
 	if !reflect.DeepEqual(l.Tools, want) {

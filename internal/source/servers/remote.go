@@ -14,6 +14,7 @@ import (
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/oauth"
 	"github.com/toolhost/toolhost/internal/pin"
+	"github.com/toolhost/toolhost/internal/source/internal/settings"
 	"github.com/toolhost/toolhost/internal/source/mcp"
 	"github.com/toolhost/toolhost/internal/source/remote"
 	"github.com/toolhost/toolhost/internal/telemetry"
@@ -26,7 +27,7 @@ type remoteSource struct {
 	// fixed at creation
 	name      string // "remote.NAME"
 	cfg       *config.Remote
-	rateLimit *int             // [defaults]' rate_limit_per_minute, the loosest a tool may have
+	defaults  *config.Defaults // what [defaults] says of every tool ([settings.FromRemote])
 	maxOutput *int             // the remote's max_output, else [defaults]': every tool's
 	timeout   *config.Duration // the remote's timeout, else [defaults]': the longest a call may take
 	list      *remote.Source
@@ -57,7 +58,7 @@ func newRemote(r *config.Remote, d *config.Defaults, o *Options) (*remoteSource,
 	if timeout == nil {
 		timeout = d.Timeout
 	}
-	s := &remoteSource{name: name, cfg: r, rateLimit: d.RateLimit, timeout: timeout, maxOutput: cmp.Or(r.MaxOutput, d.MaxOutput), calls: &calls{name: name}, pins: o.Pins}
+	s := &remoteSource{name: name, cfg: r, defaults: d, maxOutput: cmp.Or(r.MaxOutput, d.MaxOutput), timeout: timeout, calls: &calls{name: name}, pins: o.Pins}
 	ro := &remote.Options{CacheDir: cacheDir(o.CacheDir, remoteCache)}
 	if r.BearerTokenEnv == "" {
 		oc, err := OAuthConfig(r.Key(), r.OAuth)
@@ -98,23 +99,18 @@ func (s *remoteSource) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 		if !accepted[d.Name] {
 			continue
 		}
-		t := &catalog.Tool{
-			Definition: catalog.Definition{Name: d.Name, Summary: d.Summary, InputSchema: catalog.CloneMap(d.InputSchema),
-				Annotations: catalog.CloneMap(d.Annotations)},
-			Description: d.Description,
-			Examples:    d.Examples,
-			Category:    d.Category,
-			Tags:        d.Tags,
-			Enabled:     d.Enabled,
-			Source:      s.name + "." + d.Remote,
-			Provenance:  map[string]string{"entry": s.cfg.Key(), "summary": "remote", "parameters": "remote"},
-		}
+		t := new(catalog.Tool)
+		*t = d.Tool // the provider's; the configuration may tighten it
+		t.InputSchema, t.Annotations = catalog.CloneMap(d.InputSchema), catalog.CloneMap(d.Annotations)
+		t.Source = s.name + "." + d.Remote
+		t.Provenance = map[string]string{"entry": s.cfg.Key(), "summary": "remote", "parameters": "remote"}
 		s.policy(t, d)
 		var warning error
-		t.RateLimit, warning = s.manifestRateLimit(d)
+		settings.FromRemote(t, s.defaults)
 		if s.maxOutput != nil {
 			t.MaxOutput = *s.maxOutput
 		}
+		t.RateLimit, warning = s.manifestRateLimit(t.RateLimit, d)
 		if warning != nil {
 			problems = append(problems, catalog.Problem{Tool: d.Name, Place: s.cfg.Place.String(), Warning: true, Err: warning})
 		}
@@ -159,15 +155,11 @@ func (s *remoteSource) policy(t *catalog.Tool, d remote.Definition) {
 
 // manifestRateLimit is the rate limit of d's tool: the stricter of the
 // manifest's metadata.rate_limit_per_minute (a toolhost provider sends
-// its own), which the catalog then enforces on this side too, and
-// [defaults]'. A provider's 0 (no limit) lifts no limit of the user's. A
+// its own), which the catalog then enforces on this side too, and the
+// user's, [defaults]'. A provider's 0 (no limit) lifts no limit of the user's. A
 // value that is not a whole number of calls from 0 to math.MaxInt32 is a
 // warning, and [defaults]' applies.
-func (s *remoteSource) manifestRateLimit(d remote.Definition) (int, error) {
-	user := 0
-	if s.rateLimit != nil {
-		user = *s.rateLimit
-	}
+func (s *remoteSource) manifestRateLimit(user int, d remote.Definition) (int, error) {
 	v, ok := d.Metadata["rate_limit_per_minute"]
 	if !ok {
 		return user, nil

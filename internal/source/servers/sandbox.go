@@ -48,7 +48,7 @@ func (l *secretEnv) env() ([]string, error) {
 // policyOf is the access policy of a stdio server: its sandbox mode and
 // its access rules. The mode is on unless its table or [defaults] says
 // otherwise, as in the JP assistant.
-func policyOf(s *config.Server) *sandbox.Policy { return policy.Of(s.SandboxMode(), s.Access) }
+func policyOf(s *config.Server) *sandbox.Policy { return sandbox.New(s.SandboxMode(), s.Access) }
 
 // redactBearer tells log the bearer token the variable env holds, if
 // any, so that no audit line holds it (internal/source/mcp reads it when it

@@ -13,6 +13,7 @@ import (
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/config/mcptool"
 	"github.com/toolhost/toolhost/internal/pin"
+	"github.com/toolhost/toolhost/internal/source/internal/settings"
 	"github.com/toolhost/toolhost/internal/source/mcp"
 	"github.com/toolhost/toolhost/internal/telemetry"
 	"github.com/toolhost/toolhost/tool"
@@ -222,24 +223,13 @@ func (s *server) define(p mcptool.Pick, t mcp.Tool, e *config.Entry) (*catalog.T
 }
 
 // entryFields sets what an entry says of each tool it serves: enabled,
-// category, tags, run mode, timeout, rate limit, output bound, fixed answers,
-// cancellation response, and the provenance of the entry.
+// category, tags, timeout, the settings every source passes alike
+// ([settings.FromEntry]), and the provenance of the entry.
 func entryFields(t *catalog.Tool, e *config.Entry, srv *config.Server) {
 	t.Enabled = e.Enabled()
-	if e.RateLimit != nil { // the entry's, or [defaults]' (config applies them)
-		t.RateLimit = *e.RateLimit
-	}
-	if e.MaxOutput != nil { // the entry's, or [defaults]'
-		t.MaxOutput = *e.MaxOutput
-	}
 	t.Category = e.Category
 	t.Tags = append([]string(nil), e.Tags...)
-	t.Run = catalog.RunMode(e.RunMode())
-	t.RequiresApproval = t.Run == catalog.RunAsk
-	t.Answers = catalog.CloneMap(e.Answers)
-	if e.CancellationResponse != nil {
-		t.CancellationResponse = *e.CancellationResponse
-	}
+	settings.FromEntry(t, e)
 	switch {
 	case e.Timeout != nil:
 		t.Timeout = e.Timeout.Duration

@@ -12,6 +12,7 @@ import (
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/invoke"
+	"github.com/toolhost/toolhost/tool"
 )
 
 // testResolution is a header using every field of the encoding.
@@ -25,7 +26,7 @@ func testResolution() (*Resolution, []byte) {
 			Groups: []Group{{Spec: invoke.Spec{Command: []string{"bin/x", "a b"}, Shell: true, Dir: "sub", Env: map[string]string{"B": "2", "A": "1"},
 				ClearEnv: true}, Text: "bin/x 'a b'", Timeout: 30 * time.Second, Asked: true}},
 			Entries: []Entry{{Key: "tools.x", Group: 0, Config: &config.Entry{AllowOption: map[string]bool{"flag": true},
-				Options: map[string]any{"n": json.Number("1.50")}, Sandbox: "require", Access: &config.Access{FS: []config.FSRule{{Path: "."}}}}}},
+				Options: map[string]any{"n": json.Number("1.50")}, Sandbox: "require", Access: &tool.Access{FS: []tool.AccessFS{{Path: "."}}}}}},
 			Categories: []catalog.Category{{ID: "fs", Name: "Files", Description: "d", Icon: "📁"}},
 		},
 		Keys:     []string{"k1"},

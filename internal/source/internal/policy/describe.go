@@ -1,3 +1,6 @@
+// Package policy renders a tool's effective access policy as `toolhost
+// describe --explain` shows it, for the sources that start processes
+// under the sandbox: the binaries and the stdio MCP servers.
 package policy
 
 import (
@@ -65,7 +68,7 @@ func Describe(p *sandbox.Policy, access json.RawMessage) *Effective {
 			ext = ", external=true"
 		}
 		out.FS = append(out.FS, Rule{fmt.Sprintf("{path=%q%s%s%s%s%s%s%s}", r.Path, ext, b("read", r.Read), b("write", r.Write),
-			b("create", r.Create), b("update", r.Update), b("delete", r.Delete), b("execute", r.Execute)), r.Where})
+			b("create", r.Create), b("update", r.Update), b("delete", r.Delete), b("execute", r.Execute)), r.Pos.String()})
 	}
 	for _, r := range p.Net {
 		rule := fmt.Sprintf("{host=%q", r.Host)
@@ -82,10 +85,10 @@ func Describe(p *sandbox.Policy, access json.RawMessage) *Effective {
 		if r.Bind {
 			rule += ", bind=true"
 		}
-		out.Net = append(out.Net, Rule{rule + "}", r.Where})
+		out.Net = append(out.Net, Rule{rule + "}", r.Pos.String()})
 	}
 	for _, r := range p.Env {
-		out.Env = append(out.Env, Rule{fmt.Sprintf("{name=%q, read=%v}", r.Name, r.Read), r.Where})
+		out.Env = append(out.Env, Rule{fmt.Sprintf("{name=%q, read=%v}", r.Name, r.Read), r.Pos.String()})
 	}
 	profile := p.Mode == sandbox.ModeOn || p.Mode == sandbox.ModeRequire
 	out.FSRestricted, out.NetRestricted, out.EnvRestricted = len(out.FS) > 0, len(out.Net) > 0 || profile, len(out.Env) > 0 || profile
