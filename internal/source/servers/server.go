@@ -38,6 +38,7 @@ type server struct {
 	keepable bool         // the last listing may be kept (see Keep)
 	watchers map[int]func()
 	nextW    int
+	notes    offerNotes // where its resources' and prompts' changes go (offer.go)
 }
 
 // pick is one served tool: its name on the server and its entry.
@@ -79,7 +80,8 @@ func newServer(s *config.Server, entries []*config.Entry, o *Options) (*server, 
 	if s.StartTimeout != nil {
 		spec.StartTimeout = s.StartTimeout.Duration
 	}
-	mo := &mcp.Options{CacheDir: cacheDir(o.CacheDir, mcpCache), OnChange: srv.changed, Retry: o.Retry}
+	mo := &mcp.Options{CacheDir: cacheDir(o.CacheDir, mcpCache), OnChange: srv.changed, Retry: o.Retry,
+		OnOfferChange: srv.offerChanged, OnResourceUpdated: srv.resourceUpdated}
 	if s.Stdio() && len(s.Secrets) > 0 {
 		mo.Env = (&secretEnv{server: s, secrets: o.Secrets, audit: o.Audit}).env
 	}
