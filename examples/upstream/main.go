@@ -11,13 +11,20 @@
 //
 //	[mcp_servers.upstream]
 //	command = "bin/upstream"
+//
+// With -http ADDR it serves streamable HTTP on ADDR instead, for the
+// suite to read it directly.
 package main
 
 import (
 	"context"
 	"encoding/base64"
+	"flag"
 	"fmt"
 	"log"
+	"net"
+	"net/http"
+	"os"
 	"strings"
 	"time"
 
@@ -31,9 +38,22 @@ var png, _ = base64.StdEncoding.DecodeString("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCA
 const widget = `<!doctype html><title>panel</title><p id="out">waiting for the tool's result</p>`
 
 func main() {
-	if err := newServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+	addr := flag.String("http", "", "serve streamable HTTP on `ADDR` rather than stdio")
+	flag.Parse()
+	if *addr == "" {
+		if err := newServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
+	l, err := net.Listen("tcp", *addr)
+	if err != nil {
 		log.Fatal(err)
 	}
+	fmt.Fprintf(os.Stderr, "serving on http://%s\n", l.Addr())
+	s := newServer()
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+	log.Fatal(http.Serve(l, h))
 }
 
 // newServer returns the server with everything it offers.
