@@ -42,13 +42,14 @@ func IdentityOf(defs []Definition) Identity {
 		InputSchema map[string]any `json:"inputSchema"`
 		Annotations map[string]any `json:"annotations,omitempty"`
 		// Protocol v2's fields. Absent for v1 tools, whose ids are unchanged.
-		Title        string         `json:"title,omitempty"`
-		Icons        []Icon         `json:"icons,omitempty"`
-		OutputSchema map[string]any `json:"outputSchema,omitempty"`
+		Title        string          `json:"title,omitempty"`
+		Icons        []Icon          `json:"icons,omitempty"`
+		OutputSchema map[string]any  `json:"outputSchema,omitempty"`
+		Meta         json.RawMessage `json:"_meta,omitempty"` // absent for tools without: their ids are unchanged
 	}
 	items := make([]item, len(defs))
 	for i, d := range defs {
-		items[i] = item{d.Name, d.Summary, d.InputSchema, d.Annotations, d.Title, d.Icons, d.OutputSchema}
+		items[i] = item{d.Name, d.Summary, d.InputSchema, d.Annotations, d.Title, d.Icons, d.OutputSchema, d.Meta}
 	}
 	slices.SortFunc(items, func(a, b item) int { return strings.Compare(a.Name, b.Name) })
 	data, err := json.Marshal(items) // map keys are written sorted: equal schemas hash equally

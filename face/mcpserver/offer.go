@@ -42,7 +42,6 @@ type offered struct {
 	resources map[string][]byte // given to the SDK, by URI: their JSON
 	templates map[string][]byte // by template
 	prompts   map[string][]byte // by name
-	subs      map[string]int    // upstream subscriptions, by URI: the sessions holding each
 	stop      func()
 }
 
@@ -56,7 +55,7 @@ func (s *Server) offerOptions(cat Catalog, opts *mcp.ServerOptions) *offered {
 		return nil
 	}
 	o := &offered{cat: oc, mcp: func() *mcp.Server { return s.mcp }, logger: s.logger.Warn,
-		resources: map[string][]byte{}, templates: map[string][]byte{}, prompts: map[string][]byte{}, subs: map[string]int{}}
+		resources: map[string][]byte{}, templates: map[string][]byte{}, prompts: map[string][]byte{}}
 	opts.HasResources, opts.HasPrompts = true, true
 	opts.CompletionHandler = o.complete
 	opts.SubscribeHandler = o.subscribe
@@ -193,44 +192,22 @@ func (o *offered) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.
 	return o.cat.Complete(ctx, req.Params)
 }
 
-// subscribe subscribes toolhost to the resource upstream on the first
-// session's subscription. The SDK keeps which sessions subscribed.
+// subscribe forwards a session's subscription to the server offering the
+// resource. The SDK keeps which sessions subscribed, and sends each the
+// server's resources/updated.
 func (o *offered) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 	uri := req.Params.URI
-	o.mu.Lock()
-	n := o.subs[uri]
-	o.mu.Unlock()
-	if n == 0 {
-		if err := o.cat.SubscribeResource(ctx, uri); err != nil {
-			if errors.Is(err, resolver.ErrNotOffered) {
-				return mcp.ResourceNotFoundError(uri)
-			}
-			return fmt.Errorf("subscribing to %s: %w", uri, err)
+	if err := o.cat.SubscribeResource(ctx, uri); err != nil {
+		if errors.Is(err, resolver.ErrNotOffered) {
+			return mcp.ResourceNotFoundError(uri)
 		}
+		return fmt.Errorf("subscribing to %s: %w", uri, err)
 	}
-	o.mu.Lock()
-	o.subs[uri]++
-	o.mu.Unlock()
 	return nil
 }
 
-// unsubscribe ends the upstream subscription with the last session's.
-func (o *offered) unsubscribe(ctx context.Context, req *mcp.UnsubscribeRequest) error {
-	uri := req.Params.URI
-	o.mu.Lock()
-	n := o.subs[uri]
-	if n > 0 {
-		o.subs[uri]--
-	}
-	if n <= 1 {
-		delete(o.subs, uri)
-	}
-	o.mu.Unlock()
-	if n != 1 {
-		return nil
-	}
-	if err := o.cat.UnsubscribeResource(ctx, uri); err != nil && !errors.Is(err, resolver.ErrNotOffered) {
-		return fmt.Errorf("unsubscribing from %s: %w", uri, err)
-	}
-	return nil
-}
+// unsubscribe ends a session's subscription. toolhost's own subscription
+// upstream lasts as long as the server's connection: the go-sdk ends every
+// list_changed subscription of a connection with any of its listen streams
+// (docs/mcp.md).
+func (o *offered) unsubscribe(context.Context, *mcp.UnsubscribeRequest) error { return nil }

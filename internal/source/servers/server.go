@@ -109,6 +109,7 @@ func (s *server) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 	}
 	defs := make(map[string]json.RawMessage, len(l.Tools))
 	for _, t := range l.Tools {
+		t.Meta = nil // not pinned: it names what a client shows, not what the model reads
 		defs[t.Name] = marshalDef(t)
 	}
 	accepted, problems := pinned(s.pins, s.pinID, s.cfg.Place.String(), defs)
@@ -205,7 +206,7 @@ func (s *server) define(p mcptool.Pick, t mcp.Tool, e *config.Entry) (*catalog.T
 		InputSchema: in, OutputSchema: out, Annotations: ann}, e)
 	ct := &catalog.Tool{
 		Definition: catalog.Definition{Name: m.Name, Summary: m.Summary, InputSchema: m.InputSchema,
-			Annotations: m.Annotations, Title: m.Title, OutputSchema: m.OutputSchema},
+			Annotations: m.Annotations, Title: m.Title, OutputSchema: m.OutputSchema, Meta: t.Meta},
 		Description: m.Description,
 		Examples:    m.Examples,
 		Source:      s.name + "." + t.Name,
