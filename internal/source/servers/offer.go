@@ -310,12 +310,17 @@ func notOffered(kind, key string) error {
 }
 
 // ReadResource reads the resource at uri from the server offering it.
+// A result's _meta loses the server's name and version
+// (io.modelcontextprotocol/serverInfo): toolhost answers, not the server.
 func (o *Offers) ReadResource(ctx context.Context, uri string) (*mcp.ReadResourceResult, error) {
 	s := o.current(ctx).owner(uri)
 	if s == nil {
 		return nil, notOffered("resource", uri)
 	}
 	res, err := s.src.ReadResource(ctx, uri)
+	if res != nil {
+		delete(res.Meta, mcp.MetaKeyServerInfo)
+	}
 	return res, s.sandboxHint(err)
 }
 
@@ -326,6 +331,9 @@ func (o *Offers) GetPrompt(ctx context.Context, name string, args map[string]str
 		return nil, notOffered("prompt", name)
 	}
 	res, err := p.srv.src.GetPrompt(ctx, p.name, args)
+	if res != nil {
+		delete(res.Meta, mcp.MetaKeyServerInfo)
+	}
 	return res, p.srv.sandboxHint(err)
 }
 
@@ -365,6 +373,9 @@ func (o *Offers) Complete(ctx context.Context, params *mcp.CompleteParams) (*mcp
 		return nil, fmt.Errorf("completion reference type %q: %w", ref.Type, ErrNotOffered)
 	}
 	res, err := s.src.Complete(ctx, &p)
+	if res != nil {
+		delete(res.Meta, mcp.MetaKeyServerInfo)
+	}
 	return res, s.sandboxHint(err)
 }
 

@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -15,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/face/httpserver"
 	"github.com/toolhost/toolhost/face/mcpserver"
 	"github.com/toolhost/toolhost/internal/face/mcpserver/mcptest"
 	"github.com/toolhost/toolhost/resolver"
@@ -76,7 +80,7 @@ func offerServer(name string) *mcp.Server {
 
 // offerCatalog resolves a configuration naming the servers a and b, both
 // playing "offer"; b's prompts and tools have the prefix "b_".
-func offerCatalog(t *testing.T) *resolver.Catalog {
+func offerCatalog(t *testing.T) (*resolver.Catalog, string) {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -98,13 +102,13 @@ env = { ` + fakeServerEnv + ` = "1", FAKE_NAME = "` + name + `" }
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cat.Close() })
-	return cat
+	return cat, root
 }
 
 // TestOfferMerged lists the offer of two servers: the first declared
 // keeps a URI both offer, and b's prompt has b's prefix.
 func TestOfferMerged(t *testing.T) {
-	cat := offerCatalog(t)
+	cat, _ := offerCatalog(t)
 	off, problems := cat.Offer(t.Context())
 	var uris, templates, prompts []string
 	for _, r := range off.Resources {
@@ -142,7 +146,7 @@ func TestOfferMerged(t *testing.T) {
 // offers them, a server's list_changed and resources/updated reach the
 // client, and a tool's _meta is served whole.
 func TestOfferThroughMCP(t *testing.T) {
-	cat := offerCatalog(t)
+	cat, _ := offerCatalog(t)
 	ms := mcpserver.New(cat, nil)
 	t.Cleanup(func() { ms.Close() })
 	updated := make(chan string, 4)
@@ -262,5 +266,65 @@ func drain(ch chan struct{}) {
 		default:
 			return
 		}
+	}
+}
+
+// TestOfferOverHTTP serves the two servers' offer through the HTTP API:
+// the lists are open as the tool listings are, a read or a prompt needs
+// the token, and what no server offers is 404.
+func TestOfferOverHTTP(t *testing.T) {
+	cat, root := offerCatalog(t)
+	srv := httptest.NewServer(httpserver.NewHandler(httpserver.FromCatalog(cat), &httpserver.Options{Token: "sesame"}))
+	defer srv.Close()
+	do := func(method, path, token, body string) (int, string) {
+		t.Helper()
+		req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		data, _ := io.ReadAll(res.Body)
+		return res.StatusCode, strings.TrimSpace(string(data))
+	}
+	tests := []struct {
+		method, path, token, body string
+		code                      int
+		want                      string
+	}{
+		{"GET", "/api/v1/prompts", "", "", 200,
+			`{"prompts":[{"arguments":[{"name":"who"}],"name":"hello"},{"arguments":[{"name":"who"}],"name":"b_hello"}],` +
+				`"problems":["` + filepath.Join("TMP", "tools.toml") + `:5: warning: mcp.b: resource \"test://shared\" is offered by mcp.a too, declared first: mcp.b's is left out"]}`},
+		{"GET", "/api/v1/resources/read?uri=test://b/7", "sesame", "", 200,
+			`{"contents":[{"uri":"test://b/7","mimeType":"text/plain","text":"test://b/7 from b"}]}`},
+		{"GET", "/api/v1/resources/read?uri=test://b/7", "", "", 401, ""},
+		{"GET", "/api/v1/resources/read", "sesame", "", 400, `{"error":"which resource? add ?uri=URI (GET /api/v1/resources lists them)"}`},
+		{"GET", "/api/v1/resources/read?uri=test://nowhere", "sesame", "", 404,
+			`{"error":"resource \"test://nowhere\": not offered by any MCP server (as last listed) (GET /api/v1/resources and /api/v1/prompts list what is)"}`},
+		{"POST", "/api/v1/prompts/b_hello", "sesame", `{"arguments":{"who":"you"}}`, 200,
+			`{"messages":[{"content":{"type":"text","text":"hello you from b"},"role":"user"}]}`},
+		{"POST", "/api/v1/prompts/b_hello", "", `{"arguments":{"who":"you"}}`, 401, ""},
+		{"POST", "/api/v1/prompts/b_hello", "sesame", `{"arguments":{"who":1}}`, 400, ""},
+		{"GET", "/api/v1/prompts/b_hello", "sesame", "", 405, `{"error":"method GET not allowed (POST only)"}`},
+	}
+	for _, tt := range tests {
+		code, got := do(tt.method, tt.path, tt.token, tt.body)
+		got = strings.ReplaceAll(got, root, "TMP")
+		if code != tt.code || (tt.want != "" && got != tt.want) {
+			t.Errorf("%s %s: %d %s\nwant %d %s", tt.method, tt.path, code, got, tt.code, tt.want)
+		}
+	}
+	code, got := do("GET", "/api/v1/resources", "", "")
+	if code != 200 || !strings.Contains(got, `"resourceTemplates":[{"name":"item","uriTemplate":"test://a/{id}"},{"name":"item","uriTemplate":"test://b/{id}"}]`) {
+		t.Errorf("GET /api/v1/resources: %d %s", code, got)
 	}
 }
