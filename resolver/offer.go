@@ -5,7 +5,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	mcpsrc "github.com/toolhost/toolhost/internal/source/mcp"
+	"github.com/toolhost/toolhost/internal/mcpoffer"
 	"github.com/toolhost/toolhost/internal/source/servers"
 )
 
@@ -14,11 +14,11 @@ import (
 // whether some server completes arguments or takes subscriptions. The
 // items are the go-sdk's, as the servers list them, but for a prompt's
 // name, which has its server's prefix.
-type Offer = mcpsrc.Offer
+type Offer = mcpoffer.Offer
 
 // ErrNotOffered is the error of a resource, prompt or completion no
 // server offers, as last listed. Test it with errors.Is.
-var ErrNotOffered = servers.ErrNotOffered
+var ErrNotOffered = mcpoffer.ErrNotOffered
 
 // offer returns the servers' offer, made on first need.
 func (c *Catalog) offer() *servers.Offers {

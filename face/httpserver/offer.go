@@ -14,13 +14,13 @@ import (
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/internal/dupkey"
-	"github.com/toolhost/toolhost/resolver"
+	"github.com/toolhost/toolhost/internal/mcpoffer"
 )
 
 // offerer is the optional interface of a [Catalog] whose MCP servers
-// offer resources and prompts (*resolver.Catalog).
+// offer resources and prompts (*resolver.Catalog, which has them).
 type offerer interface {
-	Offer(ctx context.Context) (*resolver.Offer, []catalog.Problem)
+	Offer(ctx context.Context) (*mcpoffer.Offer, []catalog.Problem)
 	ReadResource(ctx context.Context, uri string) (*mcp.ReadResourceResult, error)
 	GetPrompt(ctx context.Context, name string, args map[string]string) (*mcp.GetPromptResult, error)
 }
@@ -56,10 +56,10 @@ type offerList struct {
 }
 
 // offer returns the catalog's offer, or an empty one when it has none.
-func (h *handler) offer(r *http.Request) (*resolver.Offer, []string) {
+func (h *handler) offer(r *http.Request) (*mcpoffer.Offer, []string) {
 	o, ok := h.catalog().(offerer)
 	if !ok {
-		return &resolver.Offer{}, nil
+		return &mcpoffer.Offer{}, nil
 	}
 	off, problems := o.Offer(r.Context())
 	var lines []string
@@ -164,7 +164,7 @@ func (h *handler) offerer(w http.ResponseWriter, r *http.Request) (offerer, bool
 // writeOfferError answers a failed read or prompt: 404 for what no server
 // offers, else 502 with the server's error.
 func writeOfferError(w http.ResponseWriter, err error) {
-	if errors.Is(err, resolver.ErrNotOffered) {
+	if errors.Is(err, mcpoffer.ErrNotOffered) {
 		writeError(w, http.StatusNotFound, err.Error()+" (GET /api/v1/resources and /api/v1/prompts list what is)")
 		return
 	}

@@ -12,15 +12,15 @@ import (
 	"github.com/yosida95/uritemplate/v3"
 
 	"github.com/toolhost/toolhost/catalog"
-	"github.com/toolhost/toolhost/resolver"
+	"github.com/toolhost/toolhost/internal/mcpoffer"
 )
 
 // offerer is the optional interface of a [Catalog] whose MCP servers
-// offer resources, resource templates and prompts (*resolver.Catalog).
+// offer resources, resource templates and prompts (*resolver.Catalog, which has them).
 // The server serves them beside the tools.
 type offerer interface {
 	MayOffer() bool
-	Offer(ctx context.Context) (*resolver.Offer, []catalog.Problem)
+	Offer(ctx context.Context) (*mcpoffer.Offer, []catalog.Problem)
 	ReadResource(ctx context.Context, uri string) (*mcp.ReadResourceResult, error)
 	GetPrompt(ctx context.Context, name string, args map[string]string) (*mcp.GetPromptResult, error)
 	Complete(ctx context.Context, params *mcp.CompleteParams) (*mcp.CompleteResult, error)
@@ -176,7 +176,7 @@ func drop(held map[string][]byte, seen map[string]bool, remove func(...string)) 
 // read reads a resource from the server offering it.
 func (o *offered) read(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	res, err := o.cat.ReadResource(ctx, req.Params.URI)
-	if errors.Is(err, resolver.ErrNotOffered) {
+	if errors.Is(err, mcpoffer.ErrNotOffered) {
 		return nil, mcp.ResourceNotFoundError(req.Params.URI)
 	}
 	return res, err
@@ -198,7 +198,7 @@ func (o *offered) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.
 func (o *offered) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 	uri := req.Params.URI
 	if err := o.cat.SubscribeResource(ctx, uri); err != nil {
-		if errors.Is(err, resolver.ErrNotOffered) {
+		if errors.Is(err, mcpoffer.ErrNotOffered) {
 			return mcp.ResourceNotFoundError(uri)
 		}
 		return fmt.Errorf("subscribing to %s: %w", uri, err)

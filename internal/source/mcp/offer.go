@@ -6,21 +6,13 @@ import (
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/internal/mcpoffer"
 )
 
-// Offer is what a server offers beside its tools: its resources,
-// resource templates and prompts, and whether it completes their
-// arguments and takes subscriptions.
-type Offer struct {
-	Resources []*mcp.Resource
-	Templates []*mcp.ResourceTemplate
-	Prompts   []*mcp.Prompt
-	// Completes says the server completes the arguments of prompts and
-	// resource templates (completion/complete).
-	Completes bool
-	// Subscribes says the server takes resources/subscribe.
-	Subscribes bool
-}
+// Offer is what a server offers beside its tools (package
+// internal/mcpoffer).
+type Offer = mcpoffer.Offer
 
 // Offer lists what the server offers beside its tools, every page of
 // each list, bounded as a tool listing is (at most [MaxTools] items and

@@ -3,7 +3,6 @@ package servers
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -14,12 +13,8 @@ import (
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
-	mcpsrc "github.com/toolhost/toolhost/internal/source/mcp"
+	"github.com/toolhost/toolhost/internal/mcpoffer"
 )
-
-// ErrNotOffered is the error of a resource, prompt or completion that no
-// server offers, as last listed.
-var ErrNotOffered = errors.New("not offered by any MCP server")
 
 // Offers is what the MCP servers among a catalog's sources offer beside
 // their tools, made one offer: resources keyed by URI and templates by
@@ -109,8 +104,8 @@ func (o *Offers) Any() bool {
 // running) as one. A server that cannot be listed, and a URI or name a
 // server loses to one declared before it, are problems; the rest is
 // offered. Completes and Subscribes say whether some server does.
-func (o *Offers) Offer(ctx context.Context) (*mcpsrc.Offer, []catalog.Problem) {
-	out := &mcpsrc.Offer{}
+func (o *Offers) Offer(ctx context.Context) (*mcpoffer.Offer, []catalog.Problem) {
+	out := &mcpoffer.Offer{}
 	var problems []catalog.Problem
 	r := &routes{resources: map[string]*server{}, prompts: map[string]routedPrompt{}}
 	templates := map[string]*server{}
@@ -306,7 +301,7 @@ func (r *routes) owner(uri string) *server {
 
 // notOffered is the error of a key no server offers.
 func notOffered(kind, key string) error {
-	return fmt.Errorf("%s %q: %w (as last listed)", kind, key, ErrNotOffered)
+	return fmt.Errorf("%s %q: %w (as last listed)", kind, key, mcpoffer.ErrNotOffered)
 }
 
 // ReadResource reads the resource at uri from the server offering it.
@@ -342,7 +337,7 @@ func (o *Offers) GetPrompt(ctx context.Context, name string, args map[string]str
 // given to the server as the server names it.
 func (o *Offers) Complete(ctx context.Context, params *mcp.CompleteParams) (*mcp.CompleteResult, error) {
 	if params == nil || params.Ref == nil {
-		return nil, fmt.Errorf("completion/complete without a reference: %w", ErrNotOffered)
+		return nil, fmt.Errorf("completion/complete without a reference: %w", mcpoffer.ErrNotOffered)
 	}
 	r := o.current(ctx)
 	p := *params
@@ -370,7 +365,7 @@ func (o *Offers) Complete(ctx context.Context, params *mcp.CompleteParams) (*mcp
 			return nil, notOffered("resource template", ref.URI)
 		}
 	default:
-		return nil, fmt.Errorf("completion reference type %q: %w", ref.Type, ErrNotOffered)
+		return nil, fmt.Errorf("completion reference type %q: %w", ref.Type, mcpoffer.ErrNotOffered)
 	}
 	res, err := s.src.Complete(ctx, &p)
 	if res != nil {
