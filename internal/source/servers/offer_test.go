@@ -328,3 +328,46 @@ func TestOfferOverHTTP(t *testing.T) {
 		t.Errorf("GET /api/v1/resources: %d %s", code, got)
 	}
 }
+
+// TestOfferWarmOpen: a catalog served from what was kept of its servers
+// (a warm Open) offers what a cold one does, the first declared keeping
+// a shared URI, and its requests reach the server offering them.
+func TestOfferWarmOpen(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &openWorld{root: t.TempDir(), cacheDir: t.TempDir()}
+	w.file = filepath.Join(w.root, "tools.toml")
+	text := ""
+	for _, name := range []string{"b", "a"} { // b declared first
+		text += "[mcp_servers." + name + "]\ncommand = [" + strconv.Quote(exe) + `, "offer"]` + "\n" +
+			"env = { " + fakeServerEnv + ` = "1", FAKE_NAME = "` + name + `" }` + "\nprefix = \"" + name + "_\"\n\n"
+	}
+	if err := os.WriteFile(w.file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.open(t).Close()
+	w.open(t).Close()
+	w.reads = 0
+	warm := w.open(t)
+	if w.reads != 0 {
+		t.Fatalf("the catalog was not served from what was kept: %d reads of the configuration", w.reads)
+	}
+	off, problems := warm.Offer(t.Context())
+	var uris []string
+	for _, r := range off.Resources {
+		uris = append(uris, r.URI)
+	}
+	if want := []string{"test://b", "test://shared", "ui://b/panel.html", "test://a", "ui://a/panel.html"}; !reflect.DeepEqual(uris, want) || len(problems) != 1 {
+		t.Errorf("warm offer: %q, problems %v; want %q and a's test://shared left out", uris, problems, want)
+	}
+	res, err := warm.ReadResource(t.Context(), "test://shared")
+	if err != nil || res.Contents[0].Text != "test://shared from b" {
+		t.Errorf("read test://shared: %v, %v; want b's", res, err)
+	}
+	p, err := warm.GetPrompt(t.Context(), "a_hello", map[string]string{"who": "x"})
+	if err != nil || p.Messages[0].Content.(*mcp.TextContent).Text != "hello x from a" {
+		t.Errorf("a_hello: %v, %v; want a's", p, err)
+	}
+}
