@@ -146,7 +146,12 @@ func (o *offered) sync(ctx context.Context) {
 		}
 	}
 	drop(o.prompts, seen, srv.RemovePrompts)
-	o.fresh = len(problems) == 0 // a server that could not be listed is asked again
+	o.fresh = true
+	for _, p := range problems {
+		if !p.Warning { // a server that could not be listed is asked again
+			o.fresh = false
+		}
+	}
 }
 
 // add records v under key in held, reporting whether it is new or changed.

@@ -13,12 +13,20 @@ import (
 	"github.com/toolhost/toolhost/internal/mcpoffer"
 )
 
-// fixedOffer is an offerer serving one offer.
-type fixedOffer struct{ off *mcpoffer.Offer }
+// fixedOffer is an offerer serving one offer, with problems, counting
+// its listings.
+type fixedOffer struct {
+	off      *mcpoffer.Offer
+	problems []catalog.Problem
+	listed   *int
+}
 
 func (f fixedOffer) MayOffer() bool { return true }
 func (f fixedOffer) Offer(context.Context) (*mcpoffer.Offer, []catalog.Problem) {
-	return f.off, nil
+	if f.listed != nil {
+		*f.listed++
+	}
+	return f.off, f.problems
 }
 func (fixedOffer) ReadResource(context.Context, string) (*mcp.ReadResourceResult, error) {
 	return nil, mcpoffer.ErrNotOffered
@@ -47,7 +55,7 @@ func FuzzOfferSync(f *testing.F) {
 			Prompts:   []*mcp.Prompt{{Name: prompt}},
 		}
 		srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "0"}, nil)
-		o := &offered{cat: fixedOffer{off}, mcp: func() *mcp.Server { return srv }, logger: slog.New(slog.DiscardHandler).Warn,
+		o := &offered{cat: fixedOffer{off: off}, mcp: func() *mcp.Server { return srv }, logger: slog.New(slog.DiscardHandler).Warn,
 			resources: map[string][]byte{}, templates: map[string][]byte{}, prompts: map[string][]byte{}}
 		o.sync(context.Background())
 		_, uriErr := url.Parse(uri)
@@ -60,4 +68,25 @@ func FuzzOfferSync(f *testing.F) {
 		}
 		o.sync(context.Background()) // again, unchanged: nothing added twice
 	})
+}
+
+// TestOfferSyncAgain: an offer is listed again after a server could not
+// be listed, not after a warning (an item left out).
+func TestOfferSyncAgain(t *testing.T) {
+	for _, tt := range []struct {
+		warning bool
+		want    int
+	}{{true, 1}, {false, 3}} {
+		listed := 0
+		srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "0"}, nil)
+		o := &offered{cat: fixedOffer{off: &mcpoffer.Offer{}, problems: []catalog.Problem{{Warning: tt.warning, Err: mcpoffer.ErrNotOffered}}, listed: &listed},
+			mcp: func() *mcp.Server { return srv }, logger: slog.New(slog.DiscardHandler).Warn,
+			resources: map[string][]byte{}, templates: map[string][]byte{}, prompts: map[string][]byte{}}
+		for range 3 {
+			o.sync(context.Background())
+		}
+		if listed != tt.want {
+			t.Errorf("warning %v: listed %d times in 3 requests, want %d", tt.warning, listed, tt.want)
+		}
+	}
 }

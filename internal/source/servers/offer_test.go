@@ -371,3 +371,61 @@ func TestOfferWarmOpen(t *testing.T) {
 		t.Errorf("a_hello: %v, %v; want a's", p, err)
 	}
 }
+
+// BenchmarkWarmOfferList is resources/list and prompts/list through the
+// MCP face of five servers' offers once listed, beside tools/list of
+// their tools (docs/performance.md).
+func BenchmarkWarmOfferList(b *testing.B) {
+	exe, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	root := b.TempDir()
+	text := ""
+	for i := range 5 {
+		n := strconv.Itoa(i)
+		text += "[mcp_servers.s" + n + "]\ncommand = [" + strconv.Quote(exe) + `, "offer"]` + "\n" +
+			"env = { " + fakeServerEnv + ` = "1", FAKE_NAME = "s` + n + `" }` + "\nprefix = \"s" + n + "_\"\n\n"
+	}
+	cfg, err := config.Parse(filepath.Join(root, "tools.toml"), []byte(text))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cat, err := resolver.New(b.Context(), cfg, &resolver.Options{Root: root})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cat.Close()
+	ms := mcpserver.New(cat, nil)
+	defer ms.Close()
+	c, _ := mcptest.NewClient(b, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	st, ct := mcp.NewInMemoryTransports()
+	go func() { _ = ms.Run(ctx, st) }()
+	// 2025-11-25: the client of 2026-07-28 keeps tools/list and answers it itself.
+	cs, err := c.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cs.Close()
+	if _, err := cs.ListResources(ctx, nil); err != nil { // the first lists the servers
+		b.Fatal(err)
+	}
+	for _, bm := range []struct {
+		name string
+		f    func() error
+	}{
+		{"tools", func() error { _, err := cs.ListTools(ctx, nil); return err }},
+		{"resources", func() error { _, err := cs.ListResources(ctx, nil); return err }},
+		{"prompts", func() error { _, err := cs.ListPrompts(ctx, nil); return err }},
+	} {
+		b.Run(bm.name, func(b *testing.B) {
+			for b.Loop() {
+				if err := bm.f(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
