@@ -85,6 +85,17 @@
 // A client may write its requests and close stdin at once. After the 2s,
 // whatever still runs is cancelled the same way.
 //
+// # Resources and prompts
+//
+// A catalog whose MCP servers offer resources, resource templates and
+// prompts (*resolver.Catalog: MayOffer, Offer, ReadResource, GetPrompt,
+// Complete, SubscribeResource, WatchOffer) has them served beside its
+// tools, with the SDK's AddResource, AddResourceTemplate and AddPrompt,
+// and its CompletionHandler and SubscribeHandler (offer.go). The offer is
+// listed on the first request about it and again after a server says it
+// changed. The SDK then tells the clients. A server's resources/updated
+// reaches the sessions subscribed to the resource.
+//
 // # Tool search
 //
 // With [Options.ToolSearch] tools/list serves two tools instead of the
