@@ -35,4 +35,8 @@ func TestTerminalEscapesOfferText(t *testing.T) {
 			}
 		}
 	}
+	out, code := runOnTerminal(t, dir, []string{"NO_COLOR=1"}, "", "--no-cache", "resources", "--raw", "read", "test://note")
+	if code != 0 || !strings.Contains(out, "contents of test://note"+hostileText) {
+		t.Errorf("resources --raw read on a terminal: exit %d, want the text as it is, got %q", code, out)
+	}
 }
