@@ -106,3 +106,24 @@ func TestResourcesAndPrompts(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckOfferWarnings: check warns of a resource or prompt a server
+// offers under a URI or name another declared first has.
+func TestCheckOfferWarnings(t *testing.T) {
+	ownCache(t)
+	dir := workspace(t, "[mcp_servers.o]\ncommand = [{{exe}}, \"mcp-offer\"]\nsandbox = false\n\n"+
+		"[mcp_servers.p]\ncommand = [{{exe}}, \"mcp-offer\"]\nsandbox = false\nprefix = \"p_\"\n")
+	r := runIn(t, dir, "", nil, "--no-cache", "check")
+	for _, want := range []string{
+		`tools.toml:5: mcp.p: resource "test://dot" is offered by mcp.o too, declared first: mcp.p's is left out`,
+		`tools.toml:5: mcp.p: resource template "test://item/{id}" is offered by mcp.o too, declared first: mcp.p's is left out`,
+		"fix: to serve mcp.p's, disable mcp.o or declare mcp.p first",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("check: exit %d, want %q in\n%s%s", r.code, want, r.stdout, r.stderr)
+		}
+	}
+	if strings.Contains(r.stdout, `prompt "greet"`) {
+		t.Errorf("check warns of the prompts, which p's prefix tells apart:\n%s", r.stdout)
+	}
+}

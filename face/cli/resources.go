@@ -2,12 +2,14 @@ package cli
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v2"
 
 	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/resolver"
 )
 
 // newResourcesCommand is `toolhost resources` and `toolhost resources read`.
@@ -133,6 +135,24 @@ func (a *app) offerProblems(problems []catalog.Problem) {
 			fmt.Fprintf(a.stderr, "  fix: %s\n", a.errText(p.Fix))
 		}
 	}
+}
+
+// offerWarnings are the resources, templates and prompts of the MCP
+// servers left out for a URI or name another server declared first has,
+// for check. A server whose offer cannot be listed is left to the tools'
+// own problems.
+func offerWarnings(ctx context.Context, cat *resolver.Catalog) []catalog.Problem {
+	if !cat.MayOffer() {
+		return nil
+	}
+	_, problems := cat.Offer(ctx)
+	var out []catalog.Problem
+	for _, p := range problems {
+		if p.Warning {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // nonNil is s, or an empty slice for nil, so that JSON shows [].

@@ -178,9 +178,13 @@ func (o *Offers) Offer(ctx context.Context) (*mcpoffer.Offer, []catalog.Problem)
 
 // lost is the problem of what s offers under a key winner took first.
 func (s *server) lost(kind, key string, winner *server) catalog.Problem {
+	fix := fmt.Sprintf("to serve %s's, disable %s or declare %s first", s.name, winner.name, s.name)
+	if kind == "prompt" {
+		fix = fmt.Sprintf("set prefix in [mcp_servers.%s] to tell their prompts apart", s.cfg.Name)
+	}
 	return catalog.Problem{Place: s.cfg.Place.String(), Warning: true,
 		Err: fmt.Errorf("%s: %s %q is offered by %s too, declared first: %s's is left out", s.name, kind, key, winner.name, s.name),
-		Fix: fmt.Sprintf("set prefix in [mcp_servers.%s] to tell their prompts apart, or disable one of the two servers", s.cfg.Name)}
+		Fix: fix}
 }
 
 // placeOf is where src is declared, "" when unknown.
