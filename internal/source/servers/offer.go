@@ -101,7 +101,8 @@ func (o *Offers) Any() bool {
 }
 
 // Offer lists the servers' offers (each server starts if it is not
-// running) as one. A server that cannot be listed, and a URI or name a
+// running) as one. A server whose tools could not be listed last is not
+// asked. A server that cannot be listed, and a URI or name a
 // server loses to one declared before it, are problems; the rest is
 // offered. Completes and Subscribes say whether some server does.
 func (o *Offers) Offer(ctx context.Context) (*mcpoffer.Offer, []catalog.Problem) {
@@ -120,6 +121,13 @@ func (o *Offers) Offer(ctx context.Context) (*mcpoffer.Offer, []catalog.Problem)
 		}
 		if s == nil {
 			continue // a remote: it offers none
+		}
+		s.mu.Lock()
+		listErr := s.listErr
+		s.mu.Unlock()
+		if listErr != nil { // not started again for its offer: it is tried when its tools are
+			problems = append(problems, catalog.Problem{Place: s.cfg.Place.String(), Err: listErr})
+			continue
 		}
 		off, err := s.src.Offer(ctx)
 		if err != nil {

@@ -39,6 +39,7 @@ type server struct {
 	watchers map[int]func()
 	nextW    int
 	notes    offerNotes // where its resources' and prompts' changes go (offer.go)
+	listErr  error      // the last listing's error: its offer is not asked for (offer.go)
 }
 
 // pick is one served tool: its name on the server and its entry.
@@ -103,7 +104,7 @@ func (s *server) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 	if err != nil {
 		err = s.sandboxHint(err)
 		s.mu.Lock()
-		s.picks, s.problems, s.keepable = nil, nil, false
+		s.picks, s.problems, s.keepable, s.listErr = nil, nil, false, err
 		s.mu.Unlock()
 		return nil, err
 	}
@@ -159,7 +160,7 @@ func (s *server) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 	}
 	s.mu.Lock()
 	s.picks, s.problems = picks, problems
-	s.kept, s.validity, s.keepable = kept, v, keepable
+	s.kept, s.validity, s.keepable, s.listErr = kept, v, keepable, nil
 	s.mu.Unlock()
 	return tools, nil
 }
