@@ -64,14 +64,10 @@ func (c *Catalog) Complete(ctx context.Context, params *mcp.CompleteParams) (*mc
 }
 
 // SubscribeResource asks the server offering the resource at uri for its
-// updates, which reach [Catalog.WatchOffer]'s updated.
+// updates, which reach [Catalog.WatchOffer]'s updated. The subscription
+// lasts as long as the server's connection.
 func (c *Catalog) SubscribeResource(ctx context.Context, uri string) error {
 	return c.offer().Subscribe(ctx, uri)
-}
-
-// UnsubscribeResource ends a [Catalog.SubscribeResource].
-func (c *Catalog) UnsubscribeResource(ctx context.Context, uri string) error {
-	return c.offer().Unsubscribe(ctx, uri)
 }
 
 // WatchOffer registers changed to run when a server says its resources

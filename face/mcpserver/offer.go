@@ -25,7 +25,6 @@ type offerer interface {
 	GetPrompt(ctx context.Context, name string, args map[string]string) (*mcp.GetPromptResult, error)
 	Complete(ctx context.Context, params *mcp.CompleteParams) (*mcp.CompleteResult, error)
 	SubscribeResource(ctx context.Context, uri string) error
-	UnsubscribeResource(ctx context.Context, uri string) error
 	WatchOffer(changed func(), updated func(uri string)) func()
 }
 

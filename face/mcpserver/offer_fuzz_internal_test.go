@@ -37,9 +37,8 @@ func (fixedOffer) GetPrompt(context.Context, string, map[string]string) (*mcp.Ge
 func (fixedOffer) Complete(context.Context, *mcp.CompleteParams) (*mcp.CompleteResult, error) {
 	return nil, mcpoffer.ErrNotOffered
 }
-func (fixedOffer) SubscribeResource(context.Context, string) error   { return mcpoffer.ErrNotOffered }
-func (fixedOffer) UnsubscribeResource(context.Context, string) error { return mcpoffer.ErrNotOffered }
-func (fixedOffer) WatchOffer(func(), func(string)) func()            { return func() {} }
+func (fixedOffer) SubscribeResource(context.Context, string) error { return mcpoffer.ErrNotOffered }
+func (fixedOffer) WatchOffer(func(), func(string)) func()          { return func() {} }
 
 // FuzzOfferSync: whatever URIs, templates and prompt names a server
 // lists, giving them to the SDK never panics (the SDK panics on a URI or

@@ -396,15 +396,6 @@ func (o *Offers) Subscribe(ctx context.Context, uri string) error {
 	return s.sandboxHint(s.src.Subscribe(ctx, uri))
 }
 
-// Unsubscribe ends a [Offers.Subscribe].
-func (o *Offers) Unsubscribe(ctx context.Context, uri string) error {
-	s := o.current(ctx).owner(uri)
-	if s == nil {
-		return notOffered("resource", uri)
-	}
-	return s.sandboxHint(s.src.Unsubscribe(ctx, uri))
-}
-
 // offerNotes are where a server's notes of changes to its offer go: to
 // the [Offers] that listed it.
 type offerNotes struct {
