@@ -4,7 +4,8 @@
 // completion scenarios: the resources test://static-text,
 // test://static-binary and test://watched-resource, the template
 // test://template/{id}/data, four prompts, completions and
-// subscriptions. It also offers an MCP App: the tool show_widget, whose
+// subscriptions, and the tools of its content scenarios (text, image,
+// audio, an embedded resource, all three). It also offers an MCP App: the tool show_widget, whose
 // _meta names the resource ui://widget/panel.html. It serves on stdin and
 // stdout, as an upstream server of toolhost. internal/conformance runs
 // the suite against `toolhost serve --http` whose only source is it.
@@ -33,6 +34,9 @@ import (
 
 // png is a 1×1 transparent PNG.
 var png, _ = base64.StdEncoding.DecodeString("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")
+
+// wav is a WAV file's header, without samples.
+var wav, _ = base64.StdEncoding.DecodeString("UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=")
 
 // widget is the MCP App's page.
 const widget = `<!doctype html><title>panel</title><p id="out">waiting for the tool's result</p>`
@@ -124,6 +128,22 @@ func newServer() *mcp.Server {
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "the panel shows"}}}, nil
 		})
+	// The tools of the suite's content scenarios: each result's content
+	// blocks pass through toolhost whole.
+	content := func(name, desc string, blocks ...mcp.Content) {
+		s.AddTool(&mcp.Tool{Name: name, Description: desc, InputSchema: map[string]any{"type": "object"}},
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{Content: blocks}, nil
+			})
+	}
+	embedded := &mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "test://embedded-resource", MIMEType: "text/plain",
+		Text: "This is an embedded resource content."}}
+	content("test_simple_text", "Returns text", &mcp.TextContent{Text: "This is a simple text response for testing."})
+	content("test_image_content", "Returns an image", &mcp.ImageContent{Data: png, MIMEType: "image/png"})
+	content("test_audio_content", "Returns audio", &mcp.AudioContent{Data: wav, MIMEType: "audio/wav"})
+	content("test_embedded_resource", "Returns an embedded resource", embedded)
+	content("test_multiple_content_types", "Returns text, an image and a resource",
+		&mcp.TextContent{Text: "Multiple content types test:"}, &mcp.ImageContent{Data: png, MIMEType: "image/png"}, embedded)
 	s.AddTool(&mcp.Tool{Name: "add_note", Description: "Adds the resource test://note, so that the server's resources change",
 		InputSchema: map[string]any{"type": "object"}},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

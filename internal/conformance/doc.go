@@ -18,8 +18,8 @@
 // http://ADDR") → node conformance server --url http://ADDR/mcp --scenario S
 // → its exit status and output, per scenario.
 //
-// TestConformanceUpstream (upstream_test.go) runs the resources, prompts
-// and completion scenarios against examples/upstream, an MCP server, and
+// TestConformanceUpstream (upstream_test.go) runs the resources, prompts,
+// completion and content scenarios against examples/upstream, an MCP server, and
 // against toolhost serve --http whose only source is that server
 // (testdata/upstream.toml): each passes both ways.
 //

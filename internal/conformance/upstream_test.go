@@ -11,7 +11,8 @@ import (
 
 // upstreamScenarios are the suite's scenarios of what an MCP server
 // offers beside its tools: resources, resource templates, subscriptions,
-// prompts (with their content) and completions.
+// prompts (with their content) and completions; and of the content
+// blocks of its tools' results.
 var upstreamScenarios = []string{
 	"resources-list",
 	"resources-read-text",
@@ -25,6 +26,11 @@ var upstreamScenarios = []string{
 	"prompts-get-embedded-resource",
 	"prompts-get-with-image",
 	"completion-complete",
+	"tools-call-simple-text",
+	"tools-call-image",
+	"tools-call-audio",
+	"tools-call-embedded-resource",
+	"tools-call-mixed-content",
 }
 
 // TestConformanceUpstream runs the scenarios of an upstream server's
