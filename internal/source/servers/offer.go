@@ -186,6 +186,11 @@ func (o *Offers) Offer(ctx context.Context) (*mcpoffer.Offer, []catalog.Problem)
 
 // lost is the problem of what s offers under a key winner took first.
 func (s *server) lost(kind, key string, winner *server) catalog.Problem {
+	if winner == s {
+		return catalog.Problem{Place: s.cfg.Place.String(), Warning: true,
+			Err: fmt.Errorf("%s: %s %q is listed twice: the second is left out", s.name, kind, key),
+			Fix: "report it to the server's authors"}
+	}
 	fix := fmt.Sprintf("to serve %s's, disable %s or declare %s first", s.name, winner.name, s.name)
 	if kind == "prompt" {
 		fix = fmt.Sprintf("set prefix in [mcp_servers.%s] to tell their prompts apart", s.cfg.Name)
