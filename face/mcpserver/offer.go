@@ -85,18 +85,24 @@ func (o *offered) listFirst(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // changed is a server's note that its resources or prompts changed: the
-// offer is listed again, and the SDK tells the clients what changed.
+// offer is listed again, and the SDK tells the clients what changed. It
+// runs on the server's connection, which a sync under way may be waiting
+// on: the work is done on a goroutine of its own.
 func (o *offered) changed() {
-	o.mu.Lock()
-	o.fresh = false
-	o.mu.Unlock()
-	go o.sync(context.Background())
+	go func() {
+		o.mu.Lock()
+		o.fresh = false
+		o.mu.Unlock()
+		o.sync(context.Background())
+	}()
 }
 
 // updated forwards a server's resources/updated to the sessions
-// subscribed to uri.
+// subscribed to uri, on a goroutine of its own (a session may be slow).
 func (o *offered) updated(uri string) {
-	_ = o.mcp().ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: uri})
+	go func() {
+		_ = o.mcp().ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: uri})
+	}()
 }
 
 // sync gives the SDK the catalog's offer when it does not hold the last
