@@ -73,7 +73,8 @@ func (c *Catalog) SubscribeResource(ctx context.Context, uri string) error {
 // WatchOffer registers changed to run when a server says its resources
 // or prompts changed, and updated when a subscribed resource changed.
 // Either may be nil. A server's notes arrive once [Catalog.Offer] listed
-// it. The returned function ends the watch.
+// it. Both run on the server's connection: they must not block, nor ask
+// the server anything. The returned function ends the watch.
 func (c *Catalog) WatchOffer(changed func(), updated func(uri string)) func() {
 	return c.offer().Watch(changed, updated)
 }

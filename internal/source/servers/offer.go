@@ -239,8 +239,9 @@ func (o *Offers) hook(s *server) {
 
 // Watch registers changed to run when a server says its resources or
 // prompts changed, and updated when a subscribed resource changed. Both
-// may be nil. The notes of a server arrive once it was listed. The
-// returned function ends the watch.
+// may be nil. The notes of a server arrive once it was listed. Both run
+// on the server's connection: they must not block. The returned
+// function ends the watch.
 func (o *Offers) Watch(changed func(), updated func(uri string)) func() {
 	o.mu.Lock()
 	defer o.mu.Unlock()
