@@ -64,8 +64,9 @@ func (c *Catalog) Complete(ctx context.Context, params *mcp.CompleteParams) (*mc
 }
 
 // SubscribeResource asks the server offering the resource at uri for its
-// updates, which reach [Catalog.WatchOffer]'s updated. The subscription
-// lasts as long as the server's connection.
+// updates, which reach [Catalog.WatchOffer]'s updated. While it lasts,
+// the server is not stopped for being idle, and a server started again
+// after a crash is subscribed again.
 func (c *Catalog) SubscribeResource(ctx context.Context, uri string) error {
 	return c.offer().Subscribe(ctx, uri)
 }

@@ -216,8 +216,7 @@ func (o *offered) subscribe(ctx context.Context, req *mcp.SubscribeRequest) erro
 	return nil
 }
 
-// unsubscribe ends a session's subscription. toolhost's own subscription
-// upstream lasts as long as the server's connection: the go-sdk ends every
-// list_changed subscription of a connection with any of its listen streams
-// (docs/mcp.md).
+// unsubscribe ends a session's subscription. toolhost keeps its own
+// upstream: the go-sdk ends every list_changed subscription of a
+// connection with any of its listen streams (docs/mcp.md).
 func (o *offered) unsubscribe(context.Context, *mcp.UnsubscribeRequest) error { return nil }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -122,11 +124,21 @@ func (s *Source) Complete(ctx context.Context, params *mcp.CompleteParams) (*mcp
 }
 
 // Subscribe asks the server for notifications of changes to the resource
-// at uri; they reach [Options].OnResourceUpdated.
+// at uri; they reach [Options].OnResourceUpdated. While a subscription
+// lasts, the connection is not closed for being idle, and a new
+// connection (after a crash) subscribes again.
 func (s *Source) Subscribe(ctx context.Context, uri string) error {
 	_, err := request(s, ctx, "resources/subscribe", uri, func(c *conn) (struct{}, error) {
 		return struct{}{}, c.cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
 	})
+	if err == nil {
+		s.mu.Lock()
+		if s.subs == nil {
+			s.subs = map[string]bool{}
+		}
+		s.subs[uri] = true
+		s.mu.Unlock()
+	}
 	return err
 }
 
@@ -135,7 +147,31 @@ func (s *Source) Unsubscribe(ctx context.Context, uri string) error {
 	_, err := request(s, ctx, "resources/unsubscribe", uri, func(c *conn) (struct{}, error) {
 		return struct{}{}, c.cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: uri})
 	})
+	if err == nil {
+		s.mu.Lock()
+		delete(s.subs, uri)
+		s.mu.Unlock()
+	}
 	return err
+}
+
+// resubscribe subscribes a new connection to the resources subscribed
+// to before, in the background: the connection is not in place yet.
+func (s *Source) resubscribe() {
+	s.mu.Lock()
+	uris := slices.Sorted(maps.Keys(s.subs))
+	if len(uris) == 0 || s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.bg.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.bg.Done()
+		for _, uri := range uris {
+			_ = s.Subscribe(context.Background(), uri) // a failure leaves it to the next connection
+		}
+	}()
 }
 
 // request makes one request of the server within the call timeout. what

@@ -51,8 +51,9 @@ type Source struct {
 	seq      uint64
 	starts   int // processes started (or HTTP sessions opened)
 
-	relisting   bool // a listing after list_changed is under way
-	relistAgain bool // list_changed came while it was: list once more after it
+	relisting   bool            // a listing after list_changed is under way
+	subs        map[string]bool // the resources subscribed to (offer.go): kept across connections
+	relistAgain bool            // list_changed came while it was: list once more after it
 
 	noProbe atomic.Bool // server/identity broke an HTTP session: do not ask again
 
@@ -367,7 +368,7 @@ func (s *Source) release(c *conn, answered bool) {
 // reap closes c if it is still the idle live connection.
 func (s *Source) reap(c *conn) {
 	s.mu.Lock()
-	if s.conn != c || s.inflight > 0 || time.Since(s.lastUsed) < s.spec.IdleTimeout {
+	if s.conn != c || s.inflight > 0 || time.Since(s.lastUsed) < s.spec.IdleTimeout || len(s.subs) > 0 {
 		s.mu.Unlock()
 		return
 	}
@@ -490,6 +491,7 @@ func (s *Source) dialOnce(ctx context.Context) (*conn, error) {
 		}
 		return nil, err
 	}
+	s.resubscribe()
 	return c, nil
 }
 
