@@ -136,8 +136,9 @@ type Server struct {
 	key      []byte        // signs the request state of multi round-trip calls
 	stopping chan struct{} // closed by stopCalls: running tool calls are cancelled, new ones refused
 	stopOnce sync.Once
-	cancel   func()   // unsubscribes from the catalog
-	offer    *offered // the MCP servers' resources and prompts, nil: none (offer.go)
+	cancel   func() // unsubscribes from the catalog
+	// offer is the MCP servers' resources and prompts, nil: none (offer.go).
+	offer *offered
 
 	httpExecute bool // Options.AllowHTTPExecute; fixed at creation
 	toolSearch  bool // Options.ToolSearch; fixed at creation

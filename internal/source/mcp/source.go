@@ -51,9 +51,12 @@ type Source struct {
 	seq      uint64
 	starts   int // processes started (or HTTP sessions opened)
 
-	relisting   bool            // a listing after list_changed is under way
-	subs        map[string]bool // the resources subscribed to (offer.go): kept across connections
-	relistAgain bool            // list_changed came while it was: list once more after it
+	relisting   bool // a listing after list_changed is under way
+	relistAgain bool // list_changed came while it was: list once more after it
+
+	// subs are the resources subscribed to (offer.go), kept across
+	// connections.
+	subs map[string]bool
 
 	noProbe atomic.Bool // server/identity broke an HTTP session: do not ask again
 
