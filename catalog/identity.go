@@ -42,10 +42,12 @@ func IdentityOf(defs []Definition) Identity {
 		InputSchema map[string]any `json:"inputSchema"`
 		Annotations map[string]any `json:"annotations,omitempty"`
 		// Protocol v2's fields. Absent for v1 tools, whose ids are unchanged.
-		Title        string          `json:"title,omitempty"`
-		Icons        []Icon          `json:"icons,omitempty"`
-		OutputSchema map[string]any  `json:"outputSchema,omitempty"`
-		Meta         json.RawMessage `json:"_meta,omitempty"` // absent for tools without: their ids are unchanged
+		Title        string         `json:"title,omitempty"`
+		Icons        []Icon         `json:"icons,omitempty"`
+		OutputSchema map[string]any `json:"outputSchema,omitempty"`
+
+		// Absent for tools without: their ids are unchanged.
+		Meta json.RawMessage `json:"_meta,omitempty"`
 	}
 	items := make([]item, len(defs))
 	for i, d := range defs {
