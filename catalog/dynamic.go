@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -23,8 +24,8 @@ type Handler func(ctx context.Context, args map[string]any) (tool.Outcome, error
 // match ^[a-zA-Z0-9_-]{1,64}$ (else an error wrapping [ErrInvalidName]) and
 // must not be served already ([ErrDuplicate]). The input schema must be a
 // JSON Schema object ([ErrNotObject]). A nil schema means no arguments.
-// The annotations must marshal to JSON.
-// Subscribers are notified and the identity changes. h must not be nil.
+// The annotations must marshal to JSON, and Meta, when set, be a JSON
+// object. Subscribers are notified and the identity changes. h must not be nil.
 func (c *Catalog) Register(def Definition, h Handler) error {
 	if h == nil {
 		panic("catalog: Register with a nil handler")
@@ -42,6 +43,13 @@ func (c *Catalog) Register(def Definition, h Handler) error {
 	}
 	if _, err := json.Marshal(def.Annotations); err != nil { // IdentityOf marshals them
 		return fmt.Errorf("register %q: annotations are not JSON: %v", def.Name, err)
+	}
+	if def.Meta != nil {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(def.Meta, &m); err != nil || m == nil {
+			return fmt.Errorf("resolver: register %q: _meta is not a JSON object", def.Name)
+		}
+		def.Meta = bytes.Clone(def.Meta)
 	}
 	def.InputSchema = schema
 	def.Annotations = maps.Clone(def.Annotations)

@@ -45,10 +45,13 @@ func IdentityOf(defs []Definition) Identity {
 		Title        string         `json:"title,omitempty"`
 		Icons        []Icon         `json:"icons,omitempty"`
 		OutputSchema map[string]any `json:"outputSchema,omitempty"`
+
+		// Absent for tools without: their ids are unchanged.
+		Meta json.RawMessage `json:"_meta,omitempty"`
 	}
 	items := make([]item, len(defs))
 	for i, d := range defs {
-		items[i] = item{d.Name, d.Summary, d.InputSchema, d.Annotations, d.Title, d.Icons, d.OutputSchema}
+		items[i] = item{d.Name, d.Summary, d.InputSchema, d.Annotations, d.Title, d.Icons, d.OutputSchema, d.Meta}
 	}
 	slices.SortFunc(items, func(a, b item) int { return strings.Compare(a.Name, b.Name) })
 	data, err := json.Marshal(items) // map keys are written sorted: equal schemas hash equally

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"encoding/json"
 	"maps"
 	"slices"
 	"time"
@@ -21,6 +22,10 @@ type Definition struct {
 	Title        string         `json:"title,omitempty"`
 	Icons        []Icon         `json:"icons,omitempty"`
 	OutputSchema map[string]any `json:"outputSchema,omitempty"`
+	// Meta is the tool's _meta as its MCP server lists it, a JSON object
+	// served unchanged: an MCP App names its ui:// resource there. nil
+	// when the tool has none.
+	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
 // Icon is an image a client may show for a tool, as MCP spells it.

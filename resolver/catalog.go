@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/toolhost/toolhost/audit"
@@ -81,6 +82,8 @@ type Catalog struct {
 	sourcesSkipped bool
 	cfg            *config.Config    // the configuration, when read (New, or Open that read it); else bins.Config reads it
 	loadProblems   []catalog.Problem // the files and entries Load left out
+	offersOnce     sync.Once
+	offers         *servers.Offers // the servers' resources and prompts, made on first need (offer.go)
 }
 
 // Policy is a tool's effective access policy, as `toolhost describe

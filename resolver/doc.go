@@ -157,6 +157,16 @@
 // Options.Only whose tool the binaries serve adds no source: none could
 // change that tool's calls.
 //
+// # Resources and prompts
+//
+// [Catalog.Offer] lists what the configuration's MCP servers offer beside
+// their tools: resources, resource templates and prompts, in the go-sdk's
+// types. The first declared server keeps a URI or name several offer. A
+// prompt's name gets its server's prefix. [Catalog.ReadResource],
+// [Catalog.GetPrompt], [Catalog.Complete] and [Catalog.SubscribeResource]
+// go to the server that offers the resource or prompt.
+// [Catalog.WatchOffer] hears a server's changes.
+//
 // # Where it stands
 //
 // resolver is the wiring: [New] and [Open] make a [catalog.Catalog]

@@ -98,7 +98,9 @@ func (c *Catalog) restoreSources(ks []servers.Kept, o Options) {
 		}
 		if err := c.Restore(src, tools); err != nil {
 			_ = src.Close()
+			continue
 		}
+		c.servers = append(c.servers, src)
 	}
 }
 

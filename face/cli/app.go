@@ -203,6 +203,8 @@ func newApp(stdout, stderr io.Writer, stdin io.Reader, opts *Options) (*app, *cl
 		Commands: []*cli.Command{
 			newListCommand(a),
 			newSearchCommand(a),
+			newResourcesCommand(a),
+			newPromptsCommand(a),
 			newDescribeCommand(a),
 			newCallCommand(a),
 			newFormatCommand(a),

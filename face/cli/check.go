@@ -45,6 +45,8 @@ func checkRun(c *cli.Context, a *app, opts *checkOptions) error {
 	rep := cat.Report()
 	rep.Problems = append(rep.Problems, cat.Unconfined()...)        // shell and option-taking entries without a sandbox
 	rep.Problems = append(rep.Problems, cat.UnreadableSecrets()...) // secrets a call could not read now
+	// The resources and prompts a server loses to another (resources.go).
+	rep.Problems = append(rep.Problems, offerWarnings(c.Context, cat)...)
 	nerr, nwarn := len(rep.Errors())+len(a.cfgProblems), len(rep.Warnings())
 	if a.untrusted != nil {
 		nerr++ // its entries were not checked

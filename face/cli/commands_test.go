@@ -221,7 +221,7 @@ func TestUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"bogus"}, "toolhost: unknown command \"bogus\" (commands: list, search, describe, call, format, schema, add, edit, remove, import, check, identity, serve, audit, cache, auth, trust, untrust, completion, version, help)\nRun 'toolhost --help' for usage.\n"},
+		{[]string{"bogus"}, "toolhost: unknown command \"bogus\" (commands: list, search, resources, prompts, describe, call, format, schema, add, edit, remove, import, check, identity, serve, audit, cache, auth, trust, untrust, completion, version, help)\nRun 'toolhost --help' for usage.\n"},
 		{[]string{"lsit"}, "toolhost: unknown command \"lsit\" (did you mean \"list\"?)\nRun 'toolhost --help' for usage.\n"},
 		{[]string{"chek", "--json"}, "toolhost: unknown command \"chek\" (did you mean \"check\"?)\nRun 'toolhost --help' for usage.\n"},
 		{[]string{"serv"}, "toolhost: unknown command \"serv\" (did you mean \"serve\"?)\nRun 'toolhost --help' for usage.\n"},

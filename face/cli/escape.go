@@ -172,7 +172,7 @@ func (a *ioStreams) errText(s string) string {
 
 // rawCommands are the commands that print a tool's text, and so take
 // --raw.
-var rawCommands = []string{"list", "describe", "call", "format", "check", "audit"}
+var rawCommands = []string{"list", "describe", "call", "format", "check", "audit", "resources", "prompts"}
 
 // addRawFlags gives each of rawCommands a --raw flag, read before the
 // command's action runs.

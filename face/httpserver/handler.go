@@ -136,6 +136,7 @@ func NewHandler(p Provider, opts *Options) http.Handler {
 	mux.HandleFunc("GET /api/v1/tools/{name}", h.manifestTool)
 	mux.HandleFunc("GET /identity", h.identity)
 	h.browserRoutes(mux) // the page at / and POST /tools/{name}/validate, /call
+	h.offerRoutes(mux)   // the MCP servers' resources and prompts (offer.go)
 	if o.MCP != nil {
 		mux.Handle("/mcp", noWriteDeadline(o.MCP))
 	}

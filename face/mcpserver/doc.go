@@ -102,6 +102,17 @@
 // toolhost://result/{id}, until [Server.Close] or [Options.KeepResults]
 // (bound.go). A result that fits is sent as it is.
 //
+// # Resources and prompts
+//
+// A catalog whose MCP servers offer resources, resource templates and
+// prompts (*resolver.Catalog: MayOffer, Offer, ReadResource, GetPrompt,
+// Complete, SubscribeResource, WatchOffer) has them served beside its
+// tools, with the SDK's AddResource, AddResourceTemplate and AddPrompt,
+// and its CompletionHandler and SubscribeHandler (offer.go). The offer is
+// listed on the first request about it and again after a server says it
+// changed. The SDK then tells the clients. A server's resources/updated
+// reaches the sessions subscribed to the resource.
+//
 // # Tool search
 //
 // With [Options.ToolSearch] tools/list serves two tools instead of the

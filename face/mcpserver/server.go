@@ -145,6 +145,8 @@ type Server struct {
 	stopping chan struct{} // closed by stopCalls: running tool calls are cancelled, new ones refused
 	stopOnce sync.Once
 	cancel   func() // unsubscribes from the catalog
+	// offer is the MCP servers' resources and prompts, nil: none (offer.go).
+	offer *offered
 
 	httpExecute bool // Options.AllowHTTPExecute; fixed at creation
 	toolSearch  bool // Options.ToolSearch; fixed at creation
@@ -252,12 +254,15 @@ func New(cat Catalog, opts *Options) *Server {
 	if s.toolSearch {
 		s.warnShadowed()
 	}
-	s.mcp = mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
+	so := &mcp.ServerOptions{
 		Logger: o.Logger,
 		// Tools even when the catalog is empty, with list-changed
 		// notifications. Logging, for the log lines of protocol v2 tools.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}, Logging: &mcp.LoggingCapabilities{}},
-	})
+	}
+	s.offer = s.offerOptions(cat, so)
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, so)
+	s.serveOffer(s.offer)
 	if err := mcp.AddReceivingCustomMethod(s.mcp, MethodIdentity, s.identity); err != nil {
 		panic(err) // only if MethodIdentity shadowed a standard method: a programming error
 	}
@@ -298,6 +303,9 @@ func (s *Server) Close() error {
 	s.mu.Unlock()
 	s.stopCalls()
 	s.cancel()
+	if s.offer != nil {
+		s.offer.stop()
+	}
 	s.calls.Wait()
 	s.closeBound()
 	return nil

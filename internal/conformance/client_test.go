@@ -65,8 +65,7 @@ func TestClientConformance(t *testing.T) {
 		t.Skip("builds toolhost and runs node: skipped under -short")
 	}
 	root, node := suite(t)
-	dir := t.TempDir()
-	build(t, root, dir, "./cmd/toolhost")
+	dir := build(t, root, "./cmd/toolhost")
 	toolhost := filepath.Join(dir, "bin", "toolhost")
 	self, err := os.Executable()
 	if err != nil {
@@ -102,37 +101,6 @@ func TestClientConformance(t *testing.T) {
 				t.Fatalf("running the suite: %v\n%s", err, report)
 			}
 		})
-	}
-}
-
-// suite returns the repository's root and node, skipping the test when
-// the suite is not installed (failing it when CI is set).
-func suite(t *testing.T) (root, node string) {
-	t.Helper()
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	node, err = exec.LookPath("node")
-	if err == nil {
-		_, err = os.Stat(filepath.Join(root, suitePath))
-	}
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s (CI is set, so this fails rather than skips): %v", installHint, err)
-		}
-		t.Skip(installHint)
-	}
-	return root, node
-}
-
-// build builds the packages into dir/bin.
-func build(t *testing.T, root, dir string, pkgs ...string) {
-	t.Helper()
-	cmd := exec.CommandContext(t.Context(), "go", append([]string{"build", "-o", filepath.Join(dir, "bin") + "/"}, pkgs...)...)
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
 	}
 }
 

@@ -50,26 +50,13 @@ func TestConformance(t *testing.T) {
 		t.Skip("builds toolhost and runs node: skipped under -short")
 	}
 	root, node := suite(t)
-	dir := t.TempDir()
-	build(t, root, dir, "./cmd/toolhost", "./examples/conformance")
+	dir := build(t, root, "./cmd/toolhost", "./examples/conformance")
 	url, serverLog := serve(t, dir, filepath.Join(root, "internal", "conformance", "testdata", "toolhost.toml"))
 
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel() // each scenario is its own client session of the one server
-			ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, node,
-				"--import", filepath.Join(root, "conformance", "node20.mjs"),
-				filepath.Join(root, suitePath), "server", "--url", url, "--scenario", sc.name)
-			cmd.Dir = t.TempDir() // where the suite may write results/
-			out, err := cmd.CombinedOutput()
-			report := ansi.ReplaceAllString(string(out), "")
-			passed := err == nil
-			var exit *exec.ExitError
-			if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1) {
-				t.Fatalf("running the suite: %v\n%s", err, report)
-			}
+			passed, report := runScenario(t, node, root, url, sc.name)
 			switch {
 			case sc.unsupported == "" && !passed:
 				t.Errorf("scenario %s failed; the suite says:\n%s\ntoolhost's stderr:\n%s", sc.name, report, serverLog())
@@ -80,6 +67,63 @@ func TestConformance(t *testing.T) {
 			}
 		})
 	}
+}
+
+// suite returns the repository's root and the node the suite runs on. It
+// skips the test under -short and when the suite is not installed, unless
+// CI is set: then it fails.
+func suite(t *testing.T) (root, node string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds toolhost and runs node: skipped under -short")
+	}
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	node, err = exec.LookPath("node")
+	if err == nil {
+		_, err = os.Stat(filepath.Join(root, suitePath))
+	}
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s (CI is set, so this fails rather than skips): %v", installHint, err)
+		}
+		t.Skip(installHint)
+	}
+	return root, node
+}
+
+// build builds the packages pkgs of the repository at root into the bin/
+// of a new directory, which it returns.
+func build(t *testing.T, root string, pkgs ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	cmd := exec.CommandContext(t.Context(), "go", append([]string{"build", "-o", filepath.Join(dir, "bin") + "/"}, pkgs...)...)
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return dir
+}
+
+// runScenario runs the suite's server scenario name against the MCP
+// endpoint url and returns whether it passed and the suite's report.
+func runScenario(t *testing.T, node, root, url, name string) (bool, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node,
+		"--import", filepath.Join(root, "conformance", "node20.mjs"),
+		filepath.Join(root, suitePath), "server", "--url", url, "--scenario", name)
+	cmd.Dir = t.TempDir() // where the suite may write results/
+	out, err := cmd.CombinedOutput()
+	report := ansi.ReplaceAllString(string(out), "")
+	var exit *exec.ExitError
+	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1) {
+		t.Fatalf("running the suite: %v\n%s", err, report)
+	}
+	return err == nil, report
 }
 
 // ansi matches the colour escapes of the suite's output.

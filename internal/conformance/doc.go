@@ -26,7 +26,12 @@
 // http://ADDR") → node conformance server --url http://ADDR/mcp --scenario S
 // → its exit status and output, per scenario.
 //
+// TestConformanceUpstream (upstream_test.go) runs the resources, prompts,
+// completion and content scenarios against examples/upstream, an MCP server, and
+// against toolhost serve --http whose only source is that server
+// (testdata/upstream.toml): each passes both ways.
+//
 // The package has no code of its own besides this comment: everything is
-// in conformance_test.go and client_test.go. docs/mcp.md ("Conformance") lists the scenarios
+// in its tests. docs/mcp.md ("Conformance") lists the scenarios
 // and what passes.
 package conformance

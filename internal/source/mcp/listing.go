@@ -24,6 +24,9 @@ type Tool struct {
 	InputSchema  json.RawMessage      `json:"inputSchema"`
 	OutputSchema json.RawMessage      `json:"outputSchema,omitempty"`
 	Annotations  *mcp.ToolAnnotations `json:"annotations,omitempty"`
+	// Meta is the tool's _meta, as the server lists it: where an MCP App
+	// names its ui:// resource. nil when it has none.
+	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
 // Listing is a server's tools and what says how fresh they are.
@@ -293,7 +296,13 @@ func (s *Source) checkTool(t *mcp.Tool, seen map[string]bool) (Tool, *Error) {
 			return bad(t.Name, "outputSchema: "+err.Error())
 		}
 	}
-	return Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: in, OutputSchema: out, Annotations: t.Annotations}, nil
+	var meta json.RawMessage
+	if len(t.Meta) > 0 {
+		if meta, err = json.Marshal(t.Meta); err != nil {
+			return bad(t.Name, "_meta: "+err.Error())
+		}
+	}
+	return Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: in, OutputSchema: out, Annotations: t.Annotations, Meta: meta}, nil
 }
 
 // objectSchema encodes v, which must be a JSON object with "type":"object".

@@ -4,23 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/internal/mcpoffer"
 )
 
-// Offer is what a server offers beside its tools: its resources,
-// resource templates and prompts, and whether it completes their
-// arguments and takes subscriptions.
-type Offer struct {
-	Resources []*mcp.Resource
-	Templates []*mcp.ResourceTemplate
-	Prompts   []*mcp.Prompt
-	// Completes says the server completes the arguments of prompts and
-	// resource templates (completion/complete).
-	Completes bool
-	// Subscribes says the server takes resources/subscribe.
-	Subscribes bool
-}
+// Offer is what a server offers beside its tools (package
+// internal/mcpoffer).
+type Offer = mcpoffer.Offer
 
 // Offer lists what the server offers beside its tools, every page of
 // each list, bounded as a tool listing is (at most [MaxTools] items and
@@ -130,11 +124,21 @@ func (s *Source) Complete(ctx context.Context, params *mcp.CompleteParams) (*mcp
 }
 
 // Subscribe asks the server for notifications of changes to the resource
-// at uri; they reach [Options].OnResourceUpdated.
+// at uri; they reach [Options].OnResourceUpdated. While a subscription
+// lasts, the connection is not closed for being idle, and a new
+// connection (after a crash) subscribes again.
 func (s *Source) Subscribe(ctx context.Context, uri string) error {
 	_, err := request(s, ctx, "resources/subscribe", uri, func(c *conn) (struct{}, error) {
 		return struct{}{}, c.cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
 	})
+	if err == nil {
+		s.mu.Lock()
+		if s.subs == nil {
+			s.subs = map[string]bool{}
+		}
+		s.subs[uri] = true
+		s.mu.Unlock()
+	}
 	return err
 }
 
@@ -143,7 +147,31 @@ func (s *Source) Unsubscribe(ctx context.Context, uri string) error {
 	_, err := request(s, ctx, "resources/unsubscribe", uri, func(c *conn) (struct{}, error) {
 		return struct{}{}, c.cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: uri})
 	})
+	if err == nil {
+		s.mu.Lock()
+		delete(s.subs, uri)
+		s.mu.Unlock()
+	}
 	return err
+}
+
+// resubscribe subscribes a new connection to the resources subscribed
+// to before, in the background: the connection is not in place yet.
+func (s *Source) resubscribe() {
+	s.mu.Lock()
+	uris := slices.Sorted(maps.Keys(s.subs))
+	if len(uris) == 0 || s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.bg.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.bg.Done()
+		for _, uri := range uris {
+			_ = s.Subscribe(context.Background(), uri) // a failure leaves it to the next connection
+		}
+	}()
 }
 
 // request makes one request of the server within the call timeout. what

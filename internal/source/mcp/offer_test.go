@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +14,8 @@ import (
 
 func init() {
 	// offer serves resources, a template, a prompt, completions and
-	// subscriptions; its tool "touch" says the resource changed.
+	// subscriptions; its tool "touch" says the resource changed, and "die"
+	// exits.
 	fakeServers["offer"] = func() int { return serveStdio(offerServer()) }
 }
 
@@ -42,6 +44,11 @@ func offerServer() *mcp.Server {
 		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			err := s.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: "file:///notes.txt"})
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "touched"}}}, err
+		})
+	s.AddTool(&mcp.Tool{Name: "die", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			os.Exit(3)
+			return nil, nil
 		})
 	return s
 }
@@ -102,5 +109,64 @@ func TestOffer(t *testing.T) {
 	o, err = plain.Offer(ctx)
 	if err != nil || len(o.Resources)+len(o.Templates)+len(o.Prompts) != 0 {
 		t.Errorf("Offer of a server with tools only = %+v, %v", o, err)
+	}
+}
+
+// TestSubscriptionOutlivesIdle: a connection holding a subscription is
+// not closed for being idle, so the server's updates keep coming.
+func TestSubscriptionOutlivesIdle(t *testing.T) {
+	updated := make(chan string, 4)
+	spec := fakeSpec(t, "offer", "offer")
+	spec.IdleTimeout = 100 * time.Millisecond
+	s := newSource(t, spec, &Options{OnResourceUpdated: func(uri string) { updated <- uri }})
+	ctx := t.Context()
+	if err := s.Subscribe(ctx, "file:///notes.txt"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(4 * spec.IdleTimeout)
+	if _, err := s.Call(ctx, "touch", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case uri := <-updated:
+		if uri != "file:///notes.txt" {
+			t.Errorf("updated %q", uri)
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("no resources/updated after the idle timeout: the subscription was lost with its connection")
+	}
+	if n := s.Starts(); n != 1 {
+		t.Errorf("%d starts, want 1: the subscribed connection was closed for being idle", n)
+	}
+	if err := s.Unsubscribe(ctx, "file:///notes.txt"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSubscriptionAfterCrash: a new connection, after the server crashed,
+// subscribes again to what the last one was subscribed to.
+func TestSubscriptionAfterCrash(t *testing.T) {
+	updated := make(chan string, 16)
+	s := newSource(t, fakeSpec(t, "offer", "offer"), &Options{OnResourceUpdated: func(uri string) { updated <- uri }})
+	ctx := t.Context()
+	if err := s.Subscribe(ctx, "file:///notes.txt"); err != nil {
+		t.Fatal(err)
+	}
+	_, _ = s.Call(ctx, "die", nil, nil)
+	deadline := time.After(10 * time.Second)
+	for {
+		// The new connection subscribes in the background: touch until
+		// an update comes.
+		_, _ = s.Call(ctx, "touch", nil, nil)
+		select {
+		case <-updated:
+			if n := s.Starts(); n != 2 {
+				t.Errorf("%d starts, want 2", n)
+			}
+			return
+		case <-time.After(50 * time.Millisecond):
+		case <-deadline:
+			t.Fatal("no resources/updated from the restarted server: the subscription was not made again")
+		}
 	}
 }

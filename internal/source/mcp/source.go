@@ -57,6 +57,10 @@ type Source struct {
 	relisting   bool // a listing after list_changed is under way
 	relistAgain bool // list_changed came while it was: list once more after it
 
+	// subs are the resources subscribed to (offer.go), kept across
+	// connections.
+	subs map[string]bool
+
 	noProbe atomic.Bool // server/identity broke an HTTP session: do not ask again
 	legacy  atomic.Bool // the server speaks a protocol before 2026-07-28: connect with initialize alone
 
@@ -374,7 +378,7 @@ func (s *Source) release(c *conn, answered bool) {
 // reap closes c if it is still the idle live connection.
 func (s *Source) reap(c *conn) {
 	s.mu.Lock()
-	if s.conn != c || s.inflight > 0 || time.Since(s.lastUsed) < s.spec.IdleTimeout {
+	if s.conn != c || s.inflight > 0 || time.Since(s.lastUsed) < s.spec.IdleTimeout || len(s.subs) > 0 {
 		s.mu.Unlock()
 		return
 	}
@@ -518,6 +522,7 @@ func (s *Source) dialOnce(ctx context.Context) (*conn, error) {
 		}
 		return nil, err
 	}
+	s.resubscribe()
 	return c, nil
 }
 

@@ -60,6 +60,17 @@
 // request. It then leaves the server call waiting until its timeout. A later round with the same tool,
 // arguments and answers resumes it.
 //
+// # Resources and prompts
+//
+// [NewOffers] joins what the servers offer beside their tools (offer.go):
+// resources keyed by URI, templates by their template, prompts by name
+// with the server's prefix. The first declared keeps a key several offer,
+// and the others' are warnings. A read goes to the server listing the URI,
+// else to the first whose template matches it. A prompt, a completion and
+// a subscription go to the server of the prompt or resource. A server's
+// list_changed and resources/updated reach [Offers.Watch]. Remotes offer
+// none.
+//
 // # Sandbox and secrets
 //
 // A stdio server starts under the sandbox its table asks for (sandbox,

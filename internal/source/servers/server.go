@@ -40,6 +40,8 @@ type server struct {
 	keepable bool         // the last listing may be kept (see Keep)
 	watchers map[int]func()
 	nextW    int
+	notes    offerNotes // where its resources' and prompts' changes go (offer.go)
+	listErr  error      // the last listing's error: its offer is not asked for (offer.go)
 }
 
 // pick is one served tool: its name on the server and its entry.
@@ -81,7 +83,8 @@ func newServer(s *config.Server, entries []*config.Entry, o *Options) (*server, 
 	if s.StartTimeout != nil {
 		spec.StartTimeout = s.StartTimeout.Duration
 	}
-	mo := &mcp.Options{CacheDir: cacheDir(o.CacheDir, mcpCache), OnChange: srv.changed, Retry: o.Retry}
+	mo := &mcp.Options{CacheDir: cacheDir(o.CacheDir, mcpCache), OnChange: srv.changed, Retry: o.Retry,
+		OnOfferChange: srv.offerChanged, OnResourceUpdated: srv.resourceUpdated}
 	if !s.Stdio() {
 		oc, err := OAuthConfig(s.Key(), s.OAuth)
 		if err != nil {
@@ -110,12 +113,13 @@ func (s *server) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 	if err != nil {
 		err = sourceError(s.name, s.sandboxHint(err))
 		s.mu.Lock()
-		s.picks, s.problems, s.keepable = nil, nil, false
+		s.picks, s.problems, s.keepable, s.listErr = nil, nil, false, err
 		s.mu.Unlock()
 		return nil, err
 	}
 	defs := make(map[string]json.RawMessage, len(l.Tools))
 	for _, t := range l.Tools {
+		t.Meta = nil // not pinned: it names what a client shows, not what the model reads
 		defs[t.Name] = marshalDef(t)
 	}
 	accepted, problems := pinned(s.pins, s.pinID, s.cfg.Place.String(), defs)
@@ -165,7 +169,7 @@ func (s *server) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 	}
 	s.mu.Lock()
 	s.picks, s.problems = picks, problems
-	s.kept, s.validity, s.keepable = kept, v, keepable
+	s.kept, s.validity, s.keepable, s.listErr = kept, v, keepable, nil
 	s.mu.Unlock()
 	return tools, nil
 }
@@ -212,7 +216,7 @@ func (s *server) define(p mcptool.Pick, t mcp.Tool, e *config.Entry) (*catalog.T
 		InputSchema: in, OutputSchema: out, Annotations: ann}, e)
 	ct := &catalog.Tool{
 		Definition: catalog.Definition{Name: m.Name, Summary: m.Summary, InputSchema: m.InputSchema,
-			Annotations: m.Annotations, Title: m.Title, OutputSchema: m.OutputSchema},
+			Annotations: m.Annotations, Title: m.Title, OutputSchema: m.OutputSchema, Meta: t.Meta},
 		Description: m.Description,
 		Examples:    m.Examples,
 		Source:      s.name + "." + t.Name,

@@ -1,0 +1,222 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/yosida95/uritemplate/v3"
+
+	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/internal/mcpoffer"
+)
+
+// offerer is the optional interface of a [Catalog] whose MCP servers
+// offer resources, resource templates and prompts (*resolver.Catalog, which has them).
+// The server serves them beside the tools.
+type offerer interface {
+	MayOffer() bool
+	Offer(ctx context.Context) (*mcpoffer.Offer, []catalog.Problem)
+	ReadResource(ctx context.Context, uri string) (*mcp.ReadResourceResult, error)
+	GetPrompt(ctx context.Context, name string, args map[string]string) (*mcp.GetPromptResult, error)
+	Complete(ctx context.Context, params *mcp.CompleteParams) (*mcp.CompleteResult, error)
+	SubscribeResource(ctx context.Context, uri string) error
+	WatchOffer(changed func(), updated func(uri string)) func()
+}
+
+// offered is what the server serves of its catalog's offer: the items it
+// gave the SDK, listed on a client's first need and again after a
+// server says its list changed.
+type offered struct {
+	cat    offerer
+	mcp    func() *mcp.Server
+	logger func(msg string, args ...any)
+
+	mu        sync.Mutex
+	fresh     bool              // the SDK holds the last listing
+	resources map[string][]byte // given to the SDK, by URI: their JSON
+	templates map[string][]byte // by template
+	prompts   map[string][]byte // by name
+	stop      func()
+}
+
+// offerOptions readies the serving of cat's offer when cat has one: it
+// declares resources, prompts, completions and subscriptions in opts (a
+// capability is declared at initialize, before anything is listed).
+// It returns nil when cat offers nothing.
+func (s *Server) offerOptions(cat Catalog, opts *mcp.ServerOptions) *offered {
+	oc, ok := cat.(offerer)
+	if !ok || !oc.MayOffer() {
+		return nil
+	}
+	o := &offered{cat: oc, mcp: func() *mcp.Server { return s.mcp }, logger: s.logger.Warn,
+		resources: map[string][]byte{}, templates: map[string][]byte{}, prompts: map[string][]byte{}}
+	opts.HasResources, opts.HasPrompts = true, true
+	opts.CompletionHandler = o.complete
+	opts.SubscribeHandler = o.subscribe
+	opts.UnsubscribeHandler = o.unsubscribe
+	return o
+}
+
+// serveOffer makes the SDK server serve o: the offer is listed before
+// the first request about it, and again after a server says it changed.
+func (s *Server) serveOffer(o *offered) {
+	if o == nil {
+		return
+	}
+	s.mcp.AddReceivingMiddleware(o.listFirst)
+	o.stop = o.cat.WatchOffer(o.changed, o.updated)
+}
+
+// listFirst lists the offer before a request that needs it.
+func (o *offered) listFirst(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch method {
+		case "resources/list", "resources/templates/list", "resources/read", "resources/subscribe",
+			"prompts/list", "prompts/get", "completion/complete":
+			o.sync(ctx)
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// changed is a server's note that its resources or prompts changed: the
+// offer is listed again, and the SDK tells the clients what changed. It
+// runs on the server's connection, which a sync under way may be waiting
+// on: the work is done on a goroutine of its own.
+func (o *offered) changed() {
+	go func() {
+		o.mu.Lock()
+		o.fresh = false
+		o.mu.Unlock()
+		o.sync(context.Background())
+	}()
+}
+
+// updated forwards a server's resources/updated to the sessions
+// subscribed to uri, on a goroutine of its own (a session may be slow).
+func (o *offered) updated(uri string) {
+	go func() {
+		_ = o.mcp().ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: uri})
+	}()
+}
+
+// sync gives the SDK the catalog's offer when it does not hold the last
+// listing: what is new or changed is added, what is gone removed. A URI
+// or template the SDK would refuse is left out and logged.
+func (o *offered) sync(ctx context.Context) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.fresh {
+		return
+	}
+	off, problems := o.cat.Offer(ctx)
+	for _, p := range problems {
+		o.logger("serving the MCP servers' resources and prompts", "problem", p.Error())
+	}
+	srv := o.mcp()
+	seen := map[string]bool{}
+	for _, r := range off.Resources {
+		if _, err := url.Parse(r.URI); err != nil {
+			o.logger("a server's resource is left out", "uri", r.URI, "error", err)
+			continue
+		}
+		seen[r.URI] = true
+		if add(o.resources, r.URI, r) {
+			srv.AddResource(r, o.read)
+		}
+	}
+	drop(o.resources, seen, srv.RemoveResources)
+	seen = map[string]bool{}
+	for _, t := range off.Templates {
+		if _, err := uritemplate.New(t.URITemplate); err != nil {
+			o.logger("a server's resource template is left out", "uriTemplate", t.URITemplate, "error", err)
+			continue
+		}
+		seen[t.URITemplate] = true
+		if add(o.templates, t.URITemplate, t) {
+			srv.AddResourceTemplate(t, o.read)
+		}
+	}
+	drop(o.templates, seen, srv.RemoveResourceTemplates)
+	seen = map[string]bool{}
+	for _, p := range off.Prompts {
+		seen[p.Name] = true
+		if add(o.prompts, p.Name, p) {
+			srv.AddPrompt(p, o.get)
+		}
+	}
+	drop(o.prompts, seen, srv.RemovePrompts)
+	o.fresh = true
+	for _, p := range problems {
+		if !p.Warning { // a server that could not be listed is asked again
+			o.fresh = false
+		}
+	}
+}
+
+// add records v under key in held, reporting whether it is new or changed.
+func add(held map[string][]byte, key string, v any) bool {
+	data, _ := json.Marshal(v)
+	if old, ok := held[key]; ok && string(old) == string(data) {
+		return false
+	}
+	held[key] = data
+	return true
+}
+
+// drop forgets the keys of held not seen and removes them with remove.
+func drop(held map[string][]byte, seen map[string]bool, remove func(...string)) {
+	var gone []string
+	for k := range held {
+		if !seen[k] {
+			gone = append(gone, k)
+			delete(held, k)
+		}
+	}
+	if len(gone) > 0 {
+		remove(gone...)
+	}
+}
+
+// read reads a resource from the server offering it.
+func (o *offered) read(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	res, err := o.cat.ReadResource(ctx, req.Params.URI)
+	if errors.Is(err, mcpoffer.ErrNotOffered) {
+		return nil, mcp.ResourceNotFoundError(req.Params.URI)
+	}
+	return res, err
+}
+
+// get gets a prompt from the server offering it.
+func (o *offered) get(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	return o.cat.GetPrompt(ctx, req.Params.Name, req.Params.Arguments)
+}
+
+// complete asks the server offering the reference to complete it.
+func (o *offered) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+	return o.cat.Complete(ctx, req.Params)
+}
+
+// subscribe forwards a session's subscription to the server offering the
+// resource. The SDK keeps which sessions subscribed, and sends each the
+// server's resources/updated.
+func (o *offered) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
+	uri := req.Params.URI
+	if err := o.cat.SubscribeResource(ctx, uri); err != nil {
+		if errors.Is(err, mcpoffer.ErrNotOffered) {
+			return mcp.ResourceNotFoundError(uri)
+		}
+		return fmt.Errorf("subscribing to %s: %w", uri, err)
+	}
+	return nil
+}
+
+// unsubscribe ends a session's subscription. toolhost keeps its own
+// upstream: the go-sdk ends every list_changed subscription of a
+// connection with any of its listen streams (docs/mcp.md).
+func (o *offered) unsubscribe(context.Context, *mcp.UnsubscribeRequest) error { return nil }
