@@ -15,7 +15,7 @@ import (
 
 // Defaults of [Options].
 const (
-	DefaultMaxSize      = 16 << 20 // bytes of one file before it is rotated
+	defaultMaxSize      = 16 << 20 // bytes of one file before it is rotated
 	DefaultMaxFiles     = 3        // rotated files kept beside the current one
 	DefaultMaxArguments = 4 << 10  // bytes of a call's arguments kept
 )
@@ -23,7 +23,7 @@ const (
 // Options configures a [Log]. A nil *Options means all defaults.
 type Options struct {
 	// MaxSize is the size in bytes past which the file is rotated before the
-	// next line is written. If zero, it is [DefaultMaxSize].
+	// next line is written. If zero, it is [defaultMaxSize].
 	MaxSize int64
 	// MaxFiles is how many rotated files (FILE.1 the newest … FILE.N) are
 	// kept. Older ones are removed. If zero, [DefaultMaxFiles]. Negative:
@@ -85,7 +85,7 @@ var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b 
 // Open opens the audit file at path for appending. It creates the file
 // and its directory, owner-only.
 func Open(path string, opts *Options) (*Log, error) {
-	l := &Log{path: path, maxSize: DefaultMaxSize, maxFiles: DefaultMaxFiles, maxArgs: DefaultMaxArguments}
+	l := &Log{path: path, maxSize: defaultMaxSize, maxFiles: DefaultMaxFiles, maxArgs: DefaultMaxArguments}
 	if opts != nil {
 		if opts.MaxSize > 0 {
 			l.maxSize = opts.MaxSize

@@ -140,8 +140,8 @@ func Files(path string) []string {
 	return out
 }
 
-// FollowInterval is how often [Follow] looks for new lines.
-const FollowInterval = 250 * time.Millisecond
+// followInterval is how often [Follow] looks for new lines.
+const followInterval = 250 * time.Millisecond
 
 // Follow calls fn with every selected line of the file at path, from its
 // start. It then calls fn with each line appended to it. It stops when
@@ -151,7 +151,7 @@ const FollowInterval = 250 * time.Millisecond
 // truncated, Follow goes on from the start of the new file. The file need
 // not exist yet. Lines that are not audit lines are skipped.
 func Follow(ctx context.Context, path string, f *Filter, fn func(line []byte, r *Record) error) error {
-	return follow(ctx, path, f, FollowInterval, fn)
+	return follow(ctx, path, f, followInterval, fn)
 }
 
 // follow is [Follow], looking every so often.

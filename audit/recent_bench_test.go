@@ -15,7 +15,7 @@ func BenchmarkRecent(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "audit.jsonl")
 	var sb strings.Builder
 	sb.WriteString(line("rare", 0))
-	for i := 1; sb.Len() < DefaultMaxSize; i++ {
+	for i := 1; sb.Len() < defaultMaxSize; i++ {
 		r := &Record{Time: time.Unix(int64(i), 0), Face: "mcp", Client: Client{Name: "claude-code", Version: "2.1.0"}, Tool: "grep",
 			Arguments: []byte(`{"pattern":"TODO","path":"src/` + strings.Repeat("x", 60) + `"}`), Duration: time.Millisecond, Outcome: OutcomeSuccess}
 		l, _ := r.MarshalJSON()

@@ -126,10 +126,10 @@ func TestAppendToolKeepsModeAndSymlink(t *testing.T) {
 	}
 }
 
-// TestAppendServer: add --mcp appends an [mcp_servers.NAME] table with
+// TestAppendServers: add --mcp appends an [mcp_servers.NAME] table with
 // a command or a url, returns the bytes it wrote, and refuses a name the
 // file already has, or a table that would have both or neither.
-func TestAppendServer(t *testing.T) {
+func TestAppendServers(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	tests := []struct {
@@ -156,7 +156,7 @@ func TestAppendServer(t *testing.T) {
 		if tt.old != "" {
 			writeFile(t, file, tt.old)
 		}
-		wrote, err := AppendServer(file, tt.server, tt.command, tt.url)
+		wrote, err := AppendServers(file, []*Server{{Name: tt.server, URL: tt.url, Command: Command{Args: tt.command}}})
 		got, _ := os.ReadFile(file)
 		if err != nil {
 			if want := strings.ReplaceAll(tt.want, "FILE", file); "error: "+err.Error() != want {

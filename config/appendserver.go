@@ -8,42 +8,27 @@ import (
 	"strings"
 )
 
-// AppendServer registers an MCP server for `toolhost add --mcp`: it
-// appends
-//
-//	[mcp_servers.NAME]
-//	command = "…"          # a server started over stdio, or
-//	url = "https://…"      # one reached over streamable HTTP
-//
-// to file, as [AppendTool] appends a tool: the bytes already there stay,
-// the write is atomic, and the bytes written are returned. Exactly one of
-// command and url is set. It refuses when the file is not valid
-// configuration or already has [mcp_servers.NAME].
-func AppendServer(file, name string, command []string, url string) ([]byte, error) {
-	switch {
-	case name == "":
-		return nil, errors.New("config: add --mcp: empty server name")
-	case (len(command) == 0) == (url == ""):
-		return nil, fmt.Errorf("config: add --mcp %q: give a command or a url, not both or neither", name)
-	case len(command) > 0 && command[0] == "":
-		return nil, fmt.Errorf("config: add --mcp %q: empty command", name)
-	}
-	s := &Server{Name: name, URL: url, Command: Command{Args: command}}
-	return appendServers(file, fmt.Sprintf("add --mcp %q", name), fmt.Sprintf("add --mcp %q to", name), []*Server{s})
-}
-
-// AppendServers appends an [mcp_servers.NAME] table for each of servers
-// to file, as [AppendServer] does for one. It writes each server's
-// command (with its Args), dir, env and secrets, or its url, headers and
-// bearer_token_env, and enabled = false for a disabled one. Nothing is
-// written when one of the names is already in the file.
+// AppendServers registers MCP servers for `toolhost add --mcp` and
+// `toolhost import --mcp-json`: it appends an [mcp_servers.NAME] table
+// for each of servers to file, as [AppendTool] appends a tool. The bytes
+// already there stay, the write is atomic, and the bytes written are
+// returned. It writes each server's command (with its Args), dir, env
+// and secrets, or its url, headers and bearer_token_env, and
+// enabled = false for a disabled one. Each server has a name and exactly
+// one of a command and a url. Nothing is written when the file is not
+// valid configuration or already has one of the names.
 func AppendServers(file string, servers []*Server) ([]byte, error) {
 	for _, s := range servers {
-		if s.Name == "" || (s.Command.IsZero()) == (s.URL == "") {
-			return nil, fmt.Errorf("config: import: server %q: give a command or a url, not both or neither", s.Name)
+		switch {
+		case s.Name == "":
+			return nil, errors.New("config: add --mcp: empty server name")
+		case s.Command.IsZero() == (s.URL == ""):
+			return nil, fmt.Errorf("config: add --mcp %q: give a command or a url, not both or neither", s.Name)
+		case !s.Command.IsZero() && len(s.Command.Args) > 0 && s.Command.Args[0] == "":
+			return nil, fmt.Errorf("config: add --mcp %q: empty command", s.Name)
 		}
 	}
-	return appendServers(file, "import", "import into", servers)
+	return appendServers(file, "add --mcp", "add --mcp to", servers)
 }
 
 // appendServers writes servers' tables at the end of file for op.

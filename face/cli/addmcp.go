@@ -80,7 +80,7 @@ func (a *app) addServer(c *cli.Context, opts *addOptions, name string) error {
 	if !user {
 		before, trusted = trustedBefore(root)
 	}
-	wrote, err := config.AppendServer(file, name, argv, endpoint)
+	wrote, err := config.AppendServers(file, []*config.Server{{Name: name, URL: endpoint, Command: config.Command{Args: argv}}})
 	if err != nil {
 		return &exitError{code: ExitFailure, err: err}
 	}

@@ -136,16 +136,10 @@ func errorText(err error) string {
 	return msg
 }
 
-// New builds the toolhost app writing to stdout and stderr and reading
-// answers from stdin. Its actions never exit the process: they return
-// errors, which [Run] maps to exit codes. Use [Run] rather than calling
-// RunContext directly, so that flags may follow positional arguments.
-func New(stdout, stderr io.Writer, stdin io.Reader, opts *Options) *cli.App {
-	_, app := newApp(stdout, stderr, stdin, opts)
-	return app
-}
-
-// newApp is [New], also returning the app state its actions share.
+// newApp builds the toolhost app writing to stdout and stderr and
+// reading answers from stdin, and returns the state its actions share.
+// Its actions never exit the process: they return errors, which [Run]
+// maps to exit codes.
 func newApp(stdout, stderr io.Writer, stdin io.Reader, opts *Options) (*app, *cli.App) {
 	a := &app{ioStreams: ioStreams{stdout: stdout, stderr: stderr, stdin: stdin, termOut: isTerminal(stdout), termErr: isTerminal(stderr)}}
 	if opts != nil {

@@ -144,7 +144,7 @@ func TestParseAnswer(t *testing.T) {
 }
 
 func TestPermute(t *testing.T) {
-	app := New(nil, nil, nil, nil)
+	_, app := newApp(nil, nil, nil, nil)
 	tests := []struct{ in, want string }{
 		{"list --json", "list --json"},
 		{"call echo text=a --json", "call --json echo text=a"},

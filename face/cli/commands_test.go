@@ -259,7 +259,7 @@ func TestHelpHasExamples(t *testing.T) {
 // ("--tool-search toolhost list"), so the help would say the flag takes a
 // value it does not.
 func TestBoolFlagsTakeNoValueInHelp(t *testing.T) {
-	app := New(io.Discard, io.Discard, strings.NewReader(""), nil)
+	_, app := newApp(io.Discard, io.Discard, strings.NewReader(""), nil)
 	var walk func(path string, flags []cli.Flag, cmds []*cli.Command)
 	walk = func(path string, flags []cli.Flag, cmds []*cli.Command) {
 		for _, f := range flags {

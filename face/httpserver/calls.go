@@ -14,7 +14,7 @@ import (
 
 // Limits of GET /tools/{name}/calls?limit=N.
 const (
-	DefaultCallsLimit = 20  // calls listed when limit is absent
+	defaultCallsLimit = 20  // calls listed when limit is absent
 	MaxCallsLimit     = 100 // the largest limit accepted
 )
 
@@ -41,7 +41,7 @@ type recentCalls struct {
 
 // calls answers GET /tools/{name}/calls?limit=N with the last N calls of
 // an enabled tool in the audit log ([Options.AuditFile]), newest first. N
-// is [DefaultCallsLimit] by default, at most [MaxCallsLimit]. Each call is
+// is [defaultCallsLimit] by default, at most [MaxCallsLimit]. Each call is
 // its audit line as the log holds it, arguments already redacted and
 // capped.
 // {"audit":"off","calls":[]} when there is no log. The lines show what
@@ -62,7 +62,7 @@ func (h *handler) calls(w http.ResponseWriter, r *http.Request) {
 	if _, ok := h.enabledTool(w, r, name); !ok {
 		return
 	}
-	limit := DefaultCallsLimit
+	limit := defaultCallsLimit
 	if q := r.URL.Query(); q.Has("limit") {
 		n, err := strconv.Atoi(q.Get("limit"))
 		if err != nil || n < 1 || n > MaxCallsLimit {

@@ -60,7 +60,7 @@
 // /tools/{name}/call, and the recent calls, which a server without a
 // token does not serve. With [Options.TokenEverywhere] the read-only ones
 // too. (Whether /mcp runs tools at all is the MCP server's option,
-// mcpserver.Options.AllowHTTPExecute.) [NewServer] sets read, write and
+// mcpserver.Options.AllowHTTPExecute.) [newServer] sets read, write and
 // idle timeouts and a header limit; [NewHandler] limits request bodies.
 // [LogRequests] logs one line per request, never a header or a body.
 //

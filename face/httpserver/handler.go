@@ -78,9 +78,9 @@ type Scenario struct {
 	BaseURL     string `json:"base_url,omitempty"` // where the server is reached; omitted when empty
 }
 
-// DefaultMaxBodyBytes is the request body limit when
+// defaultMaxBodyBytes is the request body limit when
 // [Options.MaxBodyBytes] is zero.
-const DefaultMaxBodyBytes = 4 << 20
+const defaultMaxBodyBytes = 4 << 20
 
 // NewHandler returns the HTTP face of p. Its shapes are a contract:
 //
@@ -117,7 +117,7 @@ func NewHandler(p Provider, opts *Options) http.Handler {
 		o.Scenario.Description = "Local tool binaries served by toolhost."
 	}
 	if o.MaxBodyBytes <= 0 {
-		o.MaxBodyBytes = DefaultMaxBodyBytes
+		o.MaxBodyBytes = defaultMaxBodyBytes
 	}
 	if o.Now == nil {
 		o.Now = time.Now

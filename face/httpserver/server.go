@@ -12,9 +12,9 @@ import (
 // DefaultAddr is the address served when none is given.
 const DefaultAddr = "127.0.0.1:7477"
 
-// Timeouts and limits of the server [NewServer] returns.
+// Timeouts and limits of the server [newServer] returns.
 const (
-	ReadHeaderTimeout = 10 * time.Second
+	readHeaderTimeout = 10 * time.Second
 	ReadTimeout       = 30 * time.Second
 	WriteTimeout      = 30 * time.Second // lifted for /mcp, which streams
 	IdleTimeout       = 2 * time.Minute
@@ -64,12 +64,12 @@ func Listen(addr string) (net.Listener, error) {
 	return net.Listen("tcp", ListenAddr(addr))
 }
 
-// NewServer returns an http.Server for h with read and write timeouts and
+// newServer returns an http.Server for h with read and write timeouts and
 // a header size limit (request bodies are limited by [NewHandler]).
-func NewServer(h http.Handler) *http.Server {
+func newServer(h http.Handler) *http.Server {
 	return &http.Server{
 		Handler:           h,
-		ReadHeaderTimeout: ReadHeaderTimeout,
+		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       ReadTimeout,
 		WriteTimeout:      WriteTimeout,
 		IdleTimeout:       IdleTimeout,
@@ -77,11 +77,11 @@ func NewServer(h http.Handler) *http.Server {
 	}
 }
 
-// Serve serves h on ln with [NewServer] until ctx is done, then shuts down:
+// Serve serves h on ln with [newServer] until ctx is done, then shuts down:
 // requests in flight get [ShutdownGrace] to finish before their
 // connections are closed. It returns nil after a shutdown caused by ctx.
 func Serve(ctx context.Context, ln net.Listener, h http.Handler) error {
-	srv := NewServer(h)
+	srv := newServer(h)
 	srv.BaseContext = func(net.Listener) context.Context { return context.WithoutCancel(ctx) }
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

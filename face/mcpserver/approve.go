@@ -77,10 +77,10 @@ func (s *Server) approvalRequired(name string, args, answers map[string]any, a c
 	}, nil
 }
 
-// ApprovalResult is the result asking a person to approve a call, as this
+// approvalResult is the result asking a person to approve a call, as this
 // server asks in a multi round-trip call. It is for other faces that
 // answer with a CallToolResult (see callresult.Approval). ticket is the
 // one-time approval ticket the face issued for this call.
-func ApprovalResult(a catalog.Approval, ticket string) *mcp.CallToolResult {
+func approvalResult(a catalog.Approval, ticket string) *mcp.CallToolResult {
 	return callresult.Approval(a, ticket)
 }

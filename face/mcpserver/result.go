@@ -7,16 +7,16 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// OutcomeResult maps a success or error outcome of [catalog.Catalog.Call]
+// outcomeResult maps a success or error outcome of [catalog.Catalog.Call]
 // to MCP as this server does (docs/mcp.md): success → its text, isError
 // false; error → isError true with the message. Other faces that answer
 // with a CallToolResult (the HTTP call endpoint) use it. So the mapping is
 // written once.
-func OutcomeResult(out tool.Outcome) *mcp.CallToolResult { return callresult.Outcome(out) }
+func outcomeResult(out tool.Outcome) *mcp.CallToolResult { return callresult.Outcome(out) }
 
-// HostErrorResult is the isError result of a host error (the binary is
+// hostErrorResult is the isError result of a host error (the binary is
 // missing, timed out…): its message, then the fix on a line of its own.
-func HostErrorResult(err error) *mcp.CallToolResult {
+func hostErrorResult(err error) *mcp.CallToolResult {
 	return callresult.Error(callresult.ErrorText(err))
 }
 

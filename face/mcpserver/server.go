@@ -86,7 +86,7 @@ type Options struct {
 	// DrainTimeout bounds how long a session of [Server.Run] whose peer
 	// closed its end (stdin closed) waits for the answers to the calls it
 	// had already read. Then it cancels those still running. If zero,
-	// [DefaultDrainTimeout].
+	// [defaultDrainTimeout].
 	DrainTimeout time.Duration
 	// Logger receives the server's diagnostics (never stdout). If nil,
 	// nothing is logged.
@@ -231,7 +231,7 @@ func New(cat Catalog, opts *Options) *Server {
 		o.RefreshInterval = 2 * time.Second
 	}
 	if o.DrainTimeout <= 0 {
-		o.DrainTimeout = DefaultDrainTimeout
+		o.DrainTimeout = defaultDrainTimeout
 	}
 	logger := o.Logger
 	if logger == nil {

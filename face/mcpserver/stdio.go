@@ -74,8 +74,8 @@ func (t *watchedTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 	return &watchedConn{Connection: c, gone: t.gone, limit: t.limit, pending: map[jsonrpc.ID]bool{}, answered: make(chan struct{}, 1)}, nil
 }
 
-// DefaultDrainTimeout is [Options.DrainTimeout] when zero.
-const DefaultDrainTimeout = 2 * time.Second
+// defaultDrainTimeout is [Options.DrainTimeout] when zero.
+const defaultDrainTimeout = 2 * time.Second
 
 // watchedConn tracks the requests read and not yet answered. When the
 // peer closes its end (io.EOF), Read holds the EOF back until those are
