@@ -138,39 +138,55 @@ func callError(ctx context.Context, name string, err error) (*mcp.CallToolResult
 // 2026-07-28 the client sets the level with logging/setLevel. Since then
 // it sets it in the request's _meta "io.modelcontextprotocol/logLevel".
 func eventSink(ctx context.Context, req *mcp.CallToolRequest) func(tool.Event) {
-	token := req.Params.GetProgressToken()
-	bucket := float64(progressBurst) // tokens: a burst of progress goes out whole, a flood is thinned
-	last := time.Now()
-	logs := 0
-	return func(e tool.Event) { // called from one goroutine: the call's stdout reader
-		switch e.Type {
-		case tool.EventProgress:
-			if token == nil {
-				return
-			}
-			now := time.Now()
-			bucket = min(progressBurst, bucket+now.Sub(last).Seconds()*progressRate)
-			last = now
-			done := e.Total != nil && e.Progress >= *e.Total
-			if bucket < 1 && !done {
-				return // a tool may report faster than a client wants to hear
-			}
-			bucket--
-			p := &mcp.ProgressNotificationParams{ProgressToken: token, Progress: e.Progress, Message: e.Message}
-			if e.Total != nil {
-				p.Total = *e.Total
-			}
-			_ = req.Session.NotifyProgress(ctx, p)
-		case tool.EventLog:
-			if logs++; logs > maxLogsPerCall {
-				return
-			}
-			msg := e.Message
-			if logs == maxLogsPerCall {
-				msg += fmt.Sprintf(" (the tool's further log lines in this call are dropped: at most %d are forwarded)", maxLogsPerCall)
-			}
-			_ = req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: mcp.LoggingLevel(e.Level), Logger: "tool", Data: msg})
+	k := &sink{ctx: ctx, req: req, token: req.Params.GetProgressToken(), bucket: progressBurst}
+	return k.event
+}
+
+// sink is the state of one call's eventSink. Most calls send no event:
+// it reads the clock at the first progress, not when the call starts. The
+// bucket starts full, so the time before the first progress would add
+// nothing to it.
+type sink struct {
+	ctx    context.Context
+	req    *mcp.CallToolRequest
+	token  any
+	bucket float64   // tokens: a burst of progress goes out whole, a flood is thinned
+	last   time.Time // zero until the first progress
+	logs   int
+}
+
+// event forwards e. It is called from one goroutine: the call's stdout
+// reader.
+func (k *sink) event(e tool.Event) {
+	switch e.Type {
+	case tool.EventProgress:
+		if k.token == nil {
+			return
 		}
+		now := time.Now()
+		if !k.last.IsZero() {
+			k.bucket = min(progressBurst, k.bucket+now.Sub(k.last).Seconds()*progressRate)
+		}
+		k.last = now
+		done := e.Total != nil && e.Progress >= *e.Total
+		if k.bucket < 1 && !done {
+			return // a tool may report faster than a client wants to hear
+		}
+		k.bucket--
+		p := &mcp.ProgressNotificationParams{ProgressToken: k.token, Progress: e.Progress, Message: e.Message}
+		if e.Total != nil {
+			p.Total = *e.Total
+		}
+		_ = k.req.Session.NotifyProgress(k.ctx, p)
+	case tool.EventLog:
+		if k.logs++; k.logs > maxLogsPerCall {
+			return
+		}
+		msg := e.Message
+		if k.logs == maxLogsPerCall {
+			msg += fmt.Sprintf(" (the tool's further log lines in this call are dropped: at most %d are forwarded)", maxLogsPerCall)
+		}
+		_ = k.req.Session.Log(k.ctx, &mcp.LoggingMessageParams{Level: mcp.LoggingLevel(e.Level), Logger: "tool", Data: msg})
 	}
 }
 

@@ -48,8 +48,9 @@ type pending struct {
 	onEvent func(tool.Event) // the current round's
 	answers map[string]any   // the current round's
 	asked   []tool.Question  // the questions the call waits for, while parked
-	used    map[string]int   // form fields asked in this call, by name
-	asker   string           // what each question starts with (see calls.asker)
+	used    map[string]int   // form fields asked in this call, by name; nil until the first elicitation
+	asker   string           // what each question starts with (see calls.asker); "" until the first elicitation
+	from    *calls           // the source's calls, for asker
 }
 
 // asker is what each question a server asks starts with. So no server can
@@ -120,7 +121,7 @@ func (c *calls) start(ctx context.Context, src *mcp.Source, name string, args []
 		cancel = func() { stop(); inner() }
 	}
 	p := &pending{key: key, cancel: cancel, asks: make(chan []tool.Question), reply: make(chan map[string]any, 1),
-		done: make(chan struct{}), onEvent: req.OnEvent, answers: req.Answers, used: map[string]int{}, asker: c.asker()}
+		done: make(chan struct{}), onEvent: req.OnEvent, answers: req.Answers, from: c}
 	hooks := &mcp.Hooks{Progress: p.progress, Log: p.log, Elicit: p.elicit}
 	c.runner.Go(func() {
 		res, err := src.Call(pctx, name, args, hooks)
@@ -221,6 +222,9 @@ func (p *pending) log(m *mcp.LogMessage) {
 // back here.
 func (p *pending) elicit(ctx context.Context, params *mcpsdk.ElicitParams) (*mcpsdk.ElicitResult, error) {
 	p.mu.Lock()
+	if p.used == nil { // most calls elicit nothing: made at the first
+		p.used, p.asker = map[string]int{}, p.from.asker()
+	}
 	form, err := formOf(params, p.used, p.asker)
 	answers := maps.Clone(p.answers)
 	p.mu.Unlock()
@@ -517,8 +521,50 @@ func outcomeOf(res *mcpsdk.CallToolResult) tool.Outcome {
 	if whole.Content == nil {
 		whole.Content = []mcpsdk.Content{}
 	}
-	if data, err := json.Marshal(whole); err == nil {
+	if data, ok := textAnswer(whole); ok {
+		out.MCP = data
+	} else if data, err := json.Marshal(whole); err == nil {
 		out.MCP = data
 	}
 	return out
+}
+
+// textAnswer encodes res as json.Marshal does when res is of the shape
+// most tools answer with: text blocks alone, each without _meta or
+// annotations, beside isError. ok is false for any other result. Each
+// text is encoded by json.Marshal itself, so its escaping is the same.
+// It spares a call the reflection of the go-sdk's encoder, which builds
+// a wire copy of the result and of each block. TestTextAnswer and
+// FuzzTextAnswer compare the two.
+func textAnswer(res *mcpsdk.CallToolResult) ([]byte, bool) {
+	if res.Meta != nil || res.StructuredContent != nil {
+		return nil, false
+	}
+	size := len(`{"content":[],"isError":true}`)
+	for _, c := range res.Content {
+		t, ok := c.(*mcpsdk.TextContent)
+		if !ok || t == nil || t.Meta != nil || t.Annotations != nil {
+			return nil, false
+		}
+		size += len(`{"type":"text","text":""},`) + len(t.Text) + len(t.Text)/8
+	}
+	b := make([]byte, 0, size)
+	b = append(b, `{"content":[`...)
+	for i, c := range res.Content {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		text, err := json.Marshal(c.(*mcpsdk.TextContent).Text)
+		if err != nil {
+			return nil, false
+		}
+		b = append(b, `{"type":"text","text":`...)
+		b = append(b, text...)
+		b = append(b, '}')
+	}
+	b = append(b, ']')
+	if res.IsError {
+		b = append(b, `,"isError":true`...)
+	}
+	return append(b, '}'), true
 }
