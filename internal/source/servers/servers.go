@@ -169,11 +169,14 @@ var (
 // message is the source error's own, which names the server or remote,
 // the step and the tool. Any other error is returned as it is.
 func sourceError(name string, err error) error {
+	if err == nil {
+		return nil // the usual case: no errors.As targets escape to the heap
+	}
 	var ce *catalog.Error
 	var me *mcp.Error
 	var re *remote.Error
 	switch {
-	case err == nil || errors.As(err, &ce):
+	case errors.As(err, &ce):
 		return err
 	case errors.As(err, &me):
 		return &catalog.Error{Op: me.Op, Source: name, Err: err, Fix: me.Fix}
