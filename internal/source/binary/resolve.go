@@ -558,6 +558,9 @@ func firstWord(g *group) string {
 // allowed lists the arguments an entry lets start with "-", sorted; nil
 // when none.
 func allowed(m map[string]bool) []string {
+	if len(m) == 0 {
+		return nil // the usual case: no allocation for each restored tool
+	}
 	var out []string
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if m[k] {
