@@ -13,9 +13,9 @@ import (
 	"github.com/toolhost/toolhost/internal/source/internal/cachefile"
 )
 
-// cacheVersion changes when the file's shape does. Other versions are
-// ignored (and rewritten).
-const cacheVersion = 1
+// cacheVersion changes when the listing file's shape does. Other
+// versions are ignored (and rewritten). 2: tools keep their _meta.
+const cacheVersion = 2
 
 // maxCacheFile bounds a cache file that is read.
 const maxCacheFile = 16 << 20

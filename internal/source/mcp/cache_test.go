@@ -235,8 +235,8 @@ func TestCacheHostile(t *testing.T) {
 // FuzzCacheLoad: any bytes in a cache file are ignored or loaded, never a
 // panic.
 func FuzzCacheLoad(f *testing.F) {
-	f.Add([]byte(`{"version":1,"key":"k","listing":{"tools":[{"name":"a","inputSchema":{"type":"object"}}]}}`))
-	f.Add([]byte(`{"version":1,"listing":null}`))
+	f.Add([]byte(`{"version":2,"key":"k","listing":{"tools":[{"name":"a","inputSchema":{"type":"object"}}]}}`))
+	f.Add([]byte(`{"version":2,"listing":null}`))
 	f.Add([]byte(`not json`))
 	exe, err := os.Executable()
 	if err != nil {

@@ -38,6 +38,9 @@ const minUnfinished = time.Second
 const maxRecord = 64 << 10
 
 // startRecord is the remembered failure of a server's starts.
+// startVersion changes when the failed-start record's shape does.
+const startVersion = 1
+
 type startRecord struct {
 	Version  int       `json:"version"`
 	Key      string    `json:"key"`      // failKey of the spec
@@ -89,7 +92,7 @@ func (d *diskCache) loadRecord(spec *Spec) *startRecord {
 		return nil
 	}
 	var r startRecord
-	if json.Unmarshal(raw, &r) != nil || r.Version != cacheVersion || r.Key != failKey(spec) || r.Failures < 1 {
+	if json.Unmarshal(raw, &r) != nil || r.Version != startVersion || r.Key != failKey(spec) || r.Failures < 1 {
 		return nil
 	}
 	// A wait longer than any this package sets, or a failure in the
@@ -128,7 +131,7 @@ func (s *Source) remember(err error) {
 	if s.cache == nil || !errors.As(err, &e) || NotFound(e) || errors.Is(e, ErrNoToken) || errors.Is(e, ErrClosed) || errors.Is(e, ErrBackoff) {
 		return
 	}
-	r := &startRecord{Version: cacheVersion, Key: failKey(&s.spec), Failures: 1, Failed: time.Now(),
+	r := &startRecord{Version: startVersion, Key: failKey(&s.spec), Failures: 1, Failed: time.Now(),
 		Cause: e.Err.Error(), Stderr: e.Stderr, Fix: e.Fix}
 	if old := s.cache.loadRecord(&s.spec); old != nil {
 		r.Failures = old.Failures + 1
