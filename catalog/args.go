@@ -93,7 +93,7 @@ func numberAsJSON(v any) any {
 	return v
 }
 
-// sentCopy is numbersAsJSON(cloneValue(v)) in one pass. It makes a copy of
+// sentCopy is numbersAsJSON(jsonclone.Value(v)) in one pass. It makes a copy of
 // a JSON value tree, with maps, slices and []string new, and every Go
 // number made a json.Number. It reports false, and copies nothing, when
 // the tree holds a map or struct of another type than map[string]any. Such

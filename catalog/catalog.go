@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/toolhost/toolhost/internal/jsonclone"
 	"maps"
 	"slices"
 	"sort"
@@ -180,7 +181,7 @@ func (c *Catalog) List() []Definition {
 	for _, e := range c.sortedLocked() {
 		if e.enabled {
 			d := e.t().Definition
-			d.InputSchema = CloneMap(d.InputSchema)
+			d.InputSchema = jsonclone.Map(d.InputSchema)
 			d.Annotations = maps.Clone(d.Annotations)
 			out = append(out, d)
 		}

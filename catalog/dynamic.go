@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/toolhost/toolhost/internal/jsonclone"
 	"maps"
 
 	"github.com/toolhost/toolhost/tool"
@@ -33,7 +34,7 @@ func (c *Catalog) Register(def Definition, h Handler) error {
 	if err := CheckName(def.Name); err != nil {
 		return fmt.Errorf("register: %w", err)
 	}
-	schema := CloneMap(def.InputSchema)
+	schema := jsonclone.Map(def.InputSchema)
 	if schema == nil {
 		schema = EmptyObject()
 	}

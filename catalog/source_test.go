@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolhost/toolhost/internal/jsonclone"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -52,7 +53,7 @@ func (f *fakeSource) Tools(context.Context) ([]*catalog.Tool, error) {
 	out := make([]*catalog.Tool, len(f.tools))
 	for i := range f.tools {
 		t := f.tools[i]
-		t.InputSchema = catalog.CloneMap(t.InputSchema)
+		t.InputSchema = jsonclone.Map(t.InputSchema)
 		out[i] = &t
 	}
 	return out, nil

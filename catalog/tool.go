@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"encoding/json"
+	"github.com/toolhost/toolhost/internal/jsonclone"
 	"maps"
 	"slices"
 	"time"
@@ -86,43 +87,13 @@ type Tool struct {
 // modify with the catalog's copy (parameters are shared: treat them as read-only).
 func (t *Tool) Clone() *Tool {
 	c := *t
-	c.InputSchema = CloneMap(t.InputSchema)
+	c.InputSchema = jsonclone.Map(t.InputSchema)
 	c.Annotations = maps.Clone(t.Annotations)
 	c.Parameters = maps.Clone(t.Parameters)
 	c.Tags = slices.Clone(t.Tags)
 	c.Provenance = maps.Clone(t.Provenance)
-	c.Answers = CloneMap(t.Answers)
+	c.Answers = jsonclone.Map(t.Answers)
 	return &c
-}
-
-// CloneMap deep-copies a JSON-like value tree.
-func CloneMap(m map[string]any) map[string]any {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = cloneValue(v)
-	}
-	return out
-}
-
-// cloneValue deep-copies a JSON-like value: maps, slices and []string are
-// copied, other values shared.
-func cloneValue(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		return CloneMap(v)
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = cloneValue(e)
-		}
-		return out
-	case []string:
-		return slices.Clone(v)
-	}
-	return v
 }
 
 // Category describes a category that tools name, from [categories.ID].

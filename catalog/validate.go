@@ -3,6 +3,7 @@ package catalog
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/toolhost/toolhost/internal/jsonclone"
 	"regexp"
 	"slices"
 	"sort"
@@ -225,7 +226,7 @@ func (a *ArgSchema) prepare(args map[string]any) (sent, shadow map[string]any, e
 			return sent, forValidation(sent).(map[string]any), nil
 		}
 	}
-	sent = CloneMap(args)
+	sent = jsonclone.Map(args)
 	if sent == nil {
 		sent = map[string]any{}
 	}
@@ -319,7 +320,7 @@ func (d *defaults) apply(m map[string]any) {
 		switch {
 		case present:
 		case p.hasDefault:
-			v = cloneValue(p.value)
+			v = jsonclone.Value(p.value)
 		default:
 			v = map[string]any{}
 		}

@@ -2,6 +2,7 @@ package mcptool
 
 import (
 	"fmt"
+	"github.com/toolhost/toolhost/internal/jsonclone"
 	"maps"
 	"slices"
 	"strings"
@@ -61,9 +62,9 @@ func Merge(name string, l Listed, e *config.Entry) (*Tool, []Warning) {
 		Name:         name,
 		Server:       l.Name,
 		Title:        l.Title,
-		InputSchema:  cloneMap(l.InputSchema),
-		OutputSchema: cloneMap(l.OutputSchema),
-		Annotations:  cloneMap(l.Annotations),
+		InputSchema:  jsonclone.Map(l.InputSchema),
+		OutputSchema: jsonclone.Map(l.OutputSchema),
+		Annotations:  jsonclone.Map(l.Annotations),
 		Provenance:   map[string]string{},
 	}
 	pos := func(key string) string { return e.Pos[key].String() }
@@ -101,7 +102,7 @@ func Merge(name string, l Listed, e *config.Entry) (*Tool, []Warning) {
 		if t.Annotations == nil {
 			t.Annotations = map[string]any{}
 		}
-		t.Annotations[k] = cloneValue(e.Annotations[k])
+		t.Annotations[k] = jsonclone.Value(e.Annotations[k])
 		t.Provenance["annotations."+k] = pos("annotations." + k)
 	}
 	if len(t.Annotations) == 0 {
@@ -277,31 +278,4 @@ func quoted(names []string) string {
 		q[i] = fmt.Sprintf("%q", n)
 	}
 	return strings.Join(q, ", ")
-}
-
-func cloneMap(m map[string]any) map[string]any {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = cloneValue(v)
-	}
-	return out
-}
-
-func cloneValue(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		return cloneMap(v)
-	case []any:
-		out := make([]any, len(v))
-		for i, x := range v {
-			out[i] = cloneValue(x)
-		}
-		return out
-	case []string:
-		return slices.Clone(v)
-	}
-	return v
 }

@@ -2,6 +2,7 @@ package binary
 
 import (
 	"fmt"
+	"github.com/toolhost/toolhost/internal/jsonclone"
 	"maps"
 	"slices"
 	"sort"
@@ -174,7 +175,7 @@ func mergeWith(name string, bin *tool.Definition, e *config.Entry, overlay func(
 	}
 	if bin != nil {
 		t.Title = bin.Title
-		t.OutputSchema = catalog.CloneMap(bin.OutputSchema)
+		t.OutputSchema = jsonclone.Map(bin.OutputSchema)
 		for _, ic := range bin.Icons {
 			t.Icons = append(t.Icons, catalog.Icon{Src: ic.Src, MimeType: ic.MimeType, Sizes: slices.Clone(ic.Sizes)})
 		}
@@ -375,7 +376,7 @@ func deref[T any](p *T) T {
 // description, becomes the property's "description". A default becomes
 // its "default". $defs, $ref and every other keyword are kept as given.
 func rawSchema(raw map[string]any, overrides map[string]*tool.Parameter) map[string]any {
-	s := catalog.CloneMap(raw)
+	s := jsonclone.Map(raw)
 	props, _ := s["properties"].(map[string]any)
 	for name, over := range overrides {
 		prop, ok := props[name].(map[string]any)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/toolhost/toolhost/internal/jsonclone"
 	"math"
 	"net/http"
 	"sync"
@@ -101,7 +102,7 @@ func (s *remoteSource) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 		}
 		t := new(catalog.Tool)
 		*t = d.Tool // the provider's; the configuration may tighten it
-		t.InputSchema, t.Annotations = catalog.CloneMap(d.InputSchema), catalog.CloneMap(d.Annotations)
+		t.InputSchema, t.Annotations = jsonclone.Map(d.InputSchema), jsonclone.Map(d.Annotations)
 		t.Source = s.name + "." + d.Remote
 		t.Provenance = map[string]string{"entry": s.cfg.Key(), "summary": "remote", "parameters": "remote"}
 		s.policy(t, d)

@@ -12,6 +12,7 @@ package settings
 import (
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/internal/jsonclone"
 )
 
 // FromEntry sets on t what the entry e says of each tool it serves, with
@@ -27,7 +28,7 @@ func FromEntry(t *catalog.Tool, e *config.Entry) {
 	}
 	t.Run = catalog.RunMode(e.RunMode())
 	t.RequiresApproval = t.Run == catalog.RunAsk
-	t.Answers = catalog.CloneMap(e.Answers)
+	t.Answers = jsonclone.Map(e.Answers)
 	if e.CancellationResponse != nil {
 		t.CancellationResponse = *e.CancellationResponse
 	}
