@@ -360,7 +360,9 @@ func uniqueName(name string, taken map[string]bool) string {
 	}
 	n := base
 	for i := 2; taken[n] || !toolname.Valid(n); i++ {
-		n = fmt.Sprintf("%s-%d", base, i)
+		// The suffix takes its room from the base: a name stays within 64.
+		suffix := fmt.Sprintf("-%d", i)
+		n = base[:min(len(base), 64-len(suffix))] + suffix
 	}
 	taken[n] = true
 	return n

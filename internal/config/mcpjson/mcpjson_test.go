@@ -1,10 +1,13 @@
 package mcpjson
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/internal/toolname"
 )
 
 func TestParse(t *testing.T) {
@@ -187,4 +190,48 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("the tables do not load: %v\n%s", err, text)
 		}
 	})
+}
+
+// TestParseManyLongNames: a file of more than a thousand servers whose
+// names share their first 60 characters still gives each a valid, unique
+// name. The suffix must not push a name past 64 characters.
+func TestParseManyLongNames(t *testing.T) {
+	const n = 1005
+	long := strings.Repeat("a", 60)
+	var b strings.Builder
+	b.WriteString(`{"mcpServers": {`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"%s.%d": {"command": "x"}`, long, i)
+	}
+	b.WriteString(`}}`)
+	done := make(chan *Result, 1)
+	go func() {
+		r, err := Parse([]byte(b.String()), nil)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- r
+	}()
+	var r *Result
+	select {
+	case r = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Parse did not return within 10 s")
+	}
+	if r == nil || len(r.Servers) != n {
+		t.Fatalf("got %d servers, want %d", len(r.Servers), n)
+	}
+	seen := map[string]bool{}
+	for _, s := range r.Servers {
+		if !toolname.Valid(s.Name) || seen[s.Name] {
+			t.Fatalf("name %q: not valid or not unique", s.Name)
+		}
+		seen[s.Name] = true
+	}
+	if got, want := r.Servers[n-1].Name, strings.Repeat("a", 59)+"-1005"; got != want {
+		t.Errorf("last name = %q, want %q", got, want)
+	}
 }
