@@ -6,7 +6,8 @@
 //
 // No credential is copied into the configuration. A variable that looks
 // like a secret becomes a secret reference, and the result's notes say
-// what the person must set.
+// what the person must set. A server whose arguments or URL query hold
+// what looks like a credential is left out, with a note.
 package mcpjson
 
 import (
@@ -14,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/url"
 	"path/filepath"
@@ -183,6 +185,12 @@ func server(name string, raw json.RawMessage, home string) (*config.Server, []st
 		if isToolhost(e.Command, e.Args) {
 			return nil, nil, errors.New("it is toolhost itself, which would serve its own tools")
 		}
+		for i, a := range e.Args {
+			_, v, _ := strings.Cut(a, "=")
+			if tokenish.MatchString(a) || tokenish.MatchString(v) {
+				return nil, nil, fmt.Errorf("its argument %d looks like a credential, which the configuration would hold as plain text: have the server read it from a variable in env, then import again", i+1)
+			}
+		}
 		argv, n := paths(append([]string{e.Command}, e.Args...), home)
 		notes = append(notes, n...)
 		s.Command = config.Command{Args: argv}
@@ -209,6 +217,9 @@ func server(name string, raw json.RawMessage, home string) (*config.Server, []st
 			return nil, nil, fmt.Errorf("%q is not an http or https URL with a host", e.URL)
 		case u.User != nil:
 			return nil, nil, errors.New("its URL holds a user or password: take the credential out of the URL, then import again")
+		}
+		if k := queryCredential(u.Query()); k != "" {
+			return nil, nil, fmt.Errorf("its URL's query holds a credential (%s): take it out of the URL (the server may take it as a header), then import again", k)
 		}
 		s.URL = e.URL
 		notes = append(notes, headers(s, name, e.Headers)...)
@@ -322,6 +333,17 @@ func paths(args []string, home string) ([]string, []string) {
 		out[i] = a
 	}
 	return out, notes
+}
+
+// queryCredential is the first parameter of q, by name, that looks like
+// a credential: by its name or by its value. It is "" when none does.
+func queryCredential(q url.Values) string {
+	for _, k := range slices.Sorted(maps.Keys(q)) {
+		if secretish.MatchString(k) || slices.ContainsFunc(q[k], tokenish.MatchString) {
+			return k
+		}
+	}
+	return ""
 }
 
 // loopback reports whether host is this machine, as the configuration

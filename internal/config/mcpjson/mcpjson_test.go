@@ -85,7 +85,13 @@ enabled = false
 			"plain": {"url": "http://example.com/mcp", "headers": {"Authorization": "Bearer ${env:T}"}},
 			"me": {"command": "/usr/local/bin/toolhost", "args": ["serve"]},
 			"num": {"command": "x", "args": [1]},
-			"home": {"command": "srv", "args": ["${userHome}/data", "${env:X}"], "env": {"P": "${workspaceFolder}/x"}, "envFile": ".env"}
+			"home": {"command": "srv", "args": ["${userHome}/data", "${env:X}"], "env": {"P": "${workspaceFolder}/x"}, "envFile": ".env"},
+			"query": {"url": "https://h/mcp?profile=dev&api_key=abc"},
+			"querytok": {"url": "https://h/mcp?k=ghp_abc"},
+			"argtok": {"command": "srv", "args": ["--token=ghp_abc"]},
+			"argtok2": {"command": "srv", "args": ["--key", "sk-abc"]},
+			"fine": {"url": "https://h/mcp?profile=dev"},
+			"fine2": {"command": "srv", "args": ["--profile=dev", "--key-file", "k.pem"]}
 		}}`,
 		toml: `[mcp_servers.my-server-v2]
 command = ["a b"]
@@ -99,6 +105,12 @@ url = "http://example.com/mcp"
 [mcp_servers.home]
 command = ["srv", "/home/ada/data", "${env:X}"]
 env.P = "${workspaceFolder}/x"
+
+[mcp_servers.fine]
+url = "https://h/mcp?profile=dev"
+
+[mcp_servers.fine2]
+command = "srv --profile=dev --key-file k.pem"
 `,
 		notes: []string{
 			`"my server.v2": named my-server-v2: a server's name is 1 to 64 letters, digits, '_' or '-'`,
@@ -113,6 +125,10 @@ env.P = "${workspaceFolder}/x"
 			`"home": "${env:X}" is passed as written; toolhost does not expand ${…} in arguments`,
 			`"home": env.P: "${workspaceFolder}/x" is passed as written; toolhost does not expand ${…} in values`,
 			`"home": envFile ".env" is not read: put its variables in env`,
+			`"query": left out: its URL's query holds a credential (api_key): take it out of the URL (the server may take it as a header), then import again`,
+			`"querytok": left out: its URL's query holds a credential (k): take it out of the URL (the server may take it as a header), then import again`,
+			`"argtok": left out: its argument 1 looks like a credential, which the configuration would hold as plain text: have the server read it from a variable in env, then import again`,
+			`"argtok2": left out: its argument 2 looks like a credential, which the configuration would hold as plain text: have the server read it from a variable in env, then import again`,
 		},
 	}}
 	for _, tt := range tests {
