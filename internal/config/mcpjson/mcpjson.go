@@ -94,11 +94,12 @@ func Parse(data []byte, opts *Options) (*Result, error) {
 	}
 	r := &Result{}
 	taken := map[string]bool{}
+	vars := map[string]bool{} // the variables made up for bearer tokens
 	for i, name := range names {
 		if len(opts.Only) > 0 && !slices.Contains(opts.Only, name) {
 			continue
 		}
-		s, notes, err := server(name, raws[i], opts.Home)
+		s, notes, err := server(name, raws[i], opts.Home, vars)
 		if err != nil {
 			r.Notes = append(r.Notes, fmt.Sprintf("%s: left out: %v", quoteName(name), err))
 			continue
@@ -146,8 +147,9 @@ var (
 	tokenish = regexp.MustCompile(`^(ghp_|gho_|ghu_|ghs_|github_pat_|glpat-|sk-|xox[abpr]-|AKIA|AIza|ya29\.)`)
 )
 
-// server converts one entry. An error leaves the server out.
-func server(name string, raw json.RawMessage, home string) (*config.Server, []string, error) {
+// server converts one entry. An error leaves the server out. vars are
+// the variables already made up for other servers' bearer tokens.
+func server(name string, raw json.RawMessage, home string, vars map[string]bool) (*config.Server, []string, error) {
 	var keys map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &keys); err != nil {
 		return nil, nil, errors.New("not a JSON object")
@@ -222,7 +224,7 @@ func server(name string, raw json.RawMessage, home string) (*config.Server, []st
 			return nil, nil, fmt.Errorf("its URL's query holds a credential (%s): take it out of the URL (the server may take it as a header), then import again", k)
 		}
 		s.URL = e.URL
-		notes = append(notes, headers(s, name, e.Headers)...)
+		notes = append(notes, headers(s, name, e.Headers, vars)...)
 		if s.BearerTokenEnv != "" && u.Scheme == "http" && !loopback(u.Hostname()) {
 			s.BearerTokenEnv = ""
 			notes = append(notes, "its bearer token is left out: the URL is plain http:// to a host that is not this machine, where anyone on the path could read it; use the server's https:// URL, or set bearer_token_env and insecure = true with toolhost edit")
@@ -282,7 +284,9 @@ func addSecret(s *config.Server, name, from string) {
 
 // headers copies the headers of an HTTP server into s. A bearer token
 // becomes bearer_token_env; other credentials are left out, with a note.
-func headers(s *config.Server, name string, hs map[string]string) []string {
+// A variable made up for a token is not one of vars, so no two servers
+// read one token. It is added to vars.
+func headers(s *config.Server, name string, hs map[string]string, vars map[string]bool) []string {
 	var notes []string
 	for _, k := range sortedKeys(hs) {
 		v := hs[k]
@@ -296,7 +300,12 @@ func headers(s *config.Server, name string, hs map[string]string) []string {
 				s.BearerTokenEnv = m[1]
 				continue
 			}
-			s.BearerTokenEnv = envName(name) + "_TOKEN"
+			v := envName(name) + "_TOKEN"
+			for i := 2; vars[v]; i++ {
+				v = fmt.Sprintf("%s_%d_TOKEN", envName(name), i)
+			}
+			vars[v] = true
+			s.BearerTokenEnv = v
 			notes = append(notes, fmt.Sprintf("its bearer token is not copied into the configuration; toolhost reads it from the variable %s: export %s=… where toolhost starts", s.BearerTokenEnv, s.BearerTokenEnv))
 			continue
 		}

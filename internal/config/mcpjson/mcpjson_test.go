@@ -130,6 +130,26 @@ command = "srv --profile=dev --key-file k.pem"
 			`"argtok": left out: its argument 1 looks like a credential, which the configuration would hold as plain text: have the server read it from a variable in env, then import again`,
 			`"argtok2": left out: its argument 2 looks like a credential, which the configuration would hold as plain text: have the server read it from a variable in env, then import again`,
 		},
+	}, {
+		name: "bearer tokens of servers whose names map to one variable",
+		in: `{"mcpServers": {
+			"a.b": {"url": "https://one.example.com/mcp", "headers": {"Authorization": "Bearer t1"}},
+			"a-b": {"url": "https://two.example.com/mcp", "headers": {"Authorization": "Bearer t2"}}
+		}}`,
+		toml: `[mcp_servers.a-b]
+url = "https://one.example.com/mcp"
+bearer_token_env = "A_B_TOKEN"
+
+[mcp_servers.a-b-2]
+url = "https://two.example.com/mcp"
+bearer_token_env = "A_B_2_TOKEN"
+`,
+		notes: []string{
+			`"a.b": named a-b: a server's name is 1 to 64 letters, digits, '_' or '-'`,
+			`"a.b": its bearer token is not copied into the configuration; toolhost reads it from the variable A_B_TOKEN: export A_B_TOKEN=… where toolhost starts`,
+			`"a-b": named a-b-2: a server's name is 1 to 64 letters, digits, '_' or '-'`,
+			`"a-b": its bearer token is not copied into the configuration; toolhost reads it from the variable A_B_2_TOKEN: export A_B_2_TOKEN=… where toolhost starts`,
+		},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
