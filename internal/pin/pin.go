@@ -86,11 +86,22 @@ func (s *Store) Check(source string, defs map[string]json.RawMessage) ([]Change,
 		if err != nil {
 			return nil, fmt.Errorf("pin: tool %q of %s: %w", name, source, err)
 		}
-		if old, ok := rec.Tools[name]; !ok || !bytes.Equal(old, now) {
+		if old, ok := rec.Tools[name]; !ok || !sameDef(old, now) {
 			changes = append(changes, Change{Tool: name, Old: old, New: now})
 		}
 	}
 	return changes, nil
+}
+
+// sameDef reports whether the recorded definition old is now, which is
+// canonical. A record written with <, > and & escaped is canonicalized
+// before it is compared again.
+func sameDef(old, now json.RawMessage) bool {
+	if bytes.Equal(old, now) {
+		return true
+	}
+	c, err := Canonical(old)
+	return err == nil && bytes.Equal(c, now)
 }
 
 // Get returns the source's record, nil when there is none.
@@ -131,11 +142,16 @@ func (s *Store) Accept(source string, defs map[string]json.RawMessage) error {
 		}
 		rec.Tools[name] = c
 	}
-	data, err := json.Marshal(&rec)
-	if err != nil {
+	// The definitions keep their bytes: json.Marshal would write <, > and
+	// & as \u003c and so on. The record would then never equal the
+	// listing, and would grow up to six times its size.
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(&rec); err != nil {
 		return fmt.Errorf("pin: %w", err)
 	}
-	return writeAtomic(s.Dir, s.path(source), data)
+	return writeAtomic(s.Dir, s.path(source), b.Bytes())
 }
 
 // AcceptChanges records changes on top of the source's record: the

@@ -132,3 +132,58 @@ func FuzzCanonical(f *testing.F) {
 		}
 	})
 }
+
+// TestCheckHTMLCharacters: a definition with <, > or & compares equal to
+// its record on the next listing. The record keeps the bytes as they are,
+// so a large listing of such characters also stays within the record's
+// bound.
+func TestCheckHTMLCharacters(t *testing.T) {
+	tests := []struct {
+		name string
+		desc string
+	}{
+		{"markup", "Fetch <url> & return it."},
+		{"large", strings.Repeat("<", 6<<20)}, // 36 MiB if each became \u003c
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := &Store{Dir: t.TempDir()}
+			const src = "mcp.docs https://docs.example.com/mcp"
+			defs := map[string]json.RawMessage{
+				"fetch": json.RawMessage(`{"name":"fetch","description":"` + tt.desc + `"}`),
+			}
+			if changes, err := s.Check(src, defs); err != nil || changes != nil {
+				t.Fatalf("first listing: %v, %v; want it recorded", changes, err)
+			}
+			changes, err := s.Check(src, defs)
+			if err != nil {
+				t.Fatalf("second listing: %v", err)
+			}
+			for _, c := range changes {
+				t.Errorf("tool %q: held, want no change", c.Tool)
+			}
+		})
+	}
+}
+
+// TestCheckEscapedRecord: a record written with <, > and & escaped as
+// \u003c and so on still equals the listing it was made from.
+func TestCheckEscapedRecord(t *testing.T) {
+	s := &Store{Dir: t.TempDir()}
+	const src = "mcp.docs https://docs.example.com/mcp"
+	def := json.RawMessage(`{"description":"Fetch <url> & return it.","name":"fetch"}`)
+	data, err := json.Marshal(&Record{Source: src, Tools: map[string]json.RawMessage{"fetch": def}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `\u003curl\u003e \u0026`) {
+		t.Fatalf("the record is not escaped: %s", data)
+	}
+	if err := os.WriteFile(s.path(src), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	changes, err := s.Check(src, map[string]json.RawMessage{"fetch": def})
+	if err != nil || changes != nil {
+		t.Errorf("Check = %v, %v; want no change", changes, err)
+	}
+}

@@ -6,7 +6,8 @@
 //
 // No credential is copied into the configuration. A variable that looks
 // like a secret becomes a secret reference, and the result's notes say
-// what the person must set.
+// what the person must set. A server whose arguments or URL query hold
+// what looks like a credential is left out, with a note.
 package mcpjson
 
 import (
@@ -14,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/url"
 	"path/filepath"
@@ -92,11 +94,12 @@ func Parse(data []byte, opts *Options) (*Result, error) {
 	}
 	r := &Result{}
 	taken := map[string]bool{}
+	vars := map[string]bool{} // the variables made up for bearer tokens
 	for i, name := range names {
 		if len(opts.Only) > 0 && !slices.Contains(opts.Only, name) {
 			continue
 		}
-		s, notes, err := server(name, raws[i], opts.Home)
+		s, notes, err := server(name, raws[i], opts.Home, vars)
 		if err != nil {
 			r.Notes = append(r.Notes, fmt.Sprintf("%s: left out: %v", quoteName(name), err))
 			continue
@@ -144,8 +147,9 @@ var (
 	tokenish = regexp.MustCompile(`^(ghp_|gho_|ghu_|ghs_|github_pat_|glpat-|sk-|xox[abpr]-|AKIA|AIza|ya29\.)`)
 )
 
-// server converts one entry. An error leaves the server out.
-func server(name string, raw json.RawMessage, home string) (*config.Server, []string, error) {
+// server converts one entry. An error leaves the server out. vars are
+// the variables already made up for other servers' bearer tokens.
+func server(name string, raw json.RawMessage, home string, vars map[string]bool) (*config.Server, []string, error) {
 	var keys map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &keys); err != nil {
 		return nil, nil, errors.New("not a JSON object")
@@ -183,6 +187,12 @@ func server(name string, raw json.RawMessage, home string) (*config.Server, []st
 		if isToolhost(e.Command, e.Args) {
 			return nil, nil, errors.New("it is toolhost itself, which would serve its own tools")
 		}
+		for i, a := range e.Args {
+			_, v, _ := strings.Cut(a, "=")
+			if tokenish.MatchString(a) || tokenish.MatchString(v) {
+				return nil, nil, fmt.Errorf("its argument %d looks like a credential, which the configuration would hold as plain text: have the server read it from a variable in env, then import again", i+1)
+			}
+		}
 		argv, n := paths(append([]string{e.Command}, e.Args...), home)
 		notes = append(notes, n...)
 		s.Command = config.Command{Args: argv}
@@ -210,8 +220,11 @@ func server(name string, raw json.RawMessage, home string) (*config.Server, []st
 		case u.User != nil:
 			return nil, nil, errors.New("its URL holds a user or password: take the credential out of the URL, then import again")
 		}
+		if k := queryCredential(u.Query()); k != "" {
+			return nil, nil, fmt.Errorf("its URL's query holds a credential (%s): take it out of the URL (the server may take it as a header), then import again", k)
+		}
 		s.URL = e.URL
-		notes = append(notes, headers(s, name, e.Headers)...)
+		notes = append(notes, headers(s, name, e.Headers, vars)...)
 		if s.BearerTokenEnv != "" && u.Scheme == "http" && !loopback(u.Hostname()) {
 			s.BearerTokenEnv = ""
 			notes = append(notes, "its bearer token is left out: the URL is plain http:// to a host that is not this machine, where anyone on the path could read it; use the server's https:// URL, or set bearer_token_env and insecure = true with toolhost edit")
@@ -271,7 +284,9 @@ func addSecret(s *config.Server, name, from string) {
 
 // headers copies the headers of an HTTP server into s. A bearer token
 // becomes bearer_token_env; other credentials are left out, with a note.
-func headers(s *config.Server, name string, hs map[string]string) []string {
+// A variable made up for a token is not one of vars, so no two servers
+// read one token. It is added to vars.
+func headers(s *config.Server, name string, hs map[string]string, vars map[string]bool) []string {
 	var notes []string
 	for _, k := range sortedKeys(hs) {
 		v := hs[k]
@@ -285,7 +300,12 @@ func headers(s *config.Server, name string, hs map[string]string) []string {
 				s.BearerTokenEnv = m[1]
 				continue
 			}
-			s.BearerTokenEnv = envName(name) + "_TOKEN"
+			v := envName(name) + "_TOKEN"
+			for i := 2; vars[v]; i++ {
+				v = fmt.Sprintf("%s_%d_TOKEN", envName(name), i)
+			}
+			vars[v] = true
+			s.BearerTokenEnv = v
 			notes = append(notes, fmt.Sprintf("its bearer token is not copied into the configuration; toolhost reads it from the variable %s: export %s=… where toolhost starts", s.BearerTokenEnv, s.BearerTokenEnv))
 			continue
 		}
@@ -324,6 +344,17 @@ func paths(args []string, home string) ([]string, []string) {
 	return out, notes
 }
 
+// queryCredential is the first parameter of q, by name, that looks like
+// a credential: by its name or by its value. It is "" when none does.
+func queryCredential(q url.Values) string {
+	for _, k := range slices.Sorted(maps.Keys(q)) {
+		if secretish.MatchString(k) || slices.ContainsFunc(q[k], tokenish.MatchString) {
+			return k
+		}
+	}
+	return ""
+}
+
 // loopback reports whether host is this machine, as the configuration
 // decides where a bearer token may go over plain http://.
 func loopback(host string) bool {
@@ -360,7 +391,9 @@ func uniqueName(name string, taken map[string]bool) string {
 	}
 	n := base
 	for i := 2; taken[n] || !toolname.Valid(n); i++ {
-		n = fmt.Sprintf("%s-%d", base, i)
+		// The suffix takes its room from the base: a name stays within 64.
+		suffix := fmt.Sprintf("-%d", i)
+		n = base[:min(len(base), 64-len(suffix))] + suffix
 	}
 	taken[n] = true
 	return n

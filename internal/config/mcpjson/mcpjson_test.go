@@ -1,10 +1,13 @@
 package mcpjson
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/internal/toolname"
 )
 
 func TestParse(t *testing.T) {
@@ -82,7 +85,13 @@ enabled = false
 			"plain": {"url": "http://example.com/mcp", "headers": {"Authorization": "Bearer ${env:T}"}},
 			"me": {"command": "/usr/local/bin/toolhost", "args": ["serve"]},
 			"num": {"command": "x", "args": [1]},
-			"home": {"command": "srv", "args": ["${userHome}/data", "${env:X}"], "env": {"P": "${workspaceFolder}/x"}, "envFile": ".env"}
+			"home": {"command": "srv", "args": ["${userHome}/data", "${env:X}"], "env": {"P": "${workspaceFolder}/x"}, "envFile": ".env"},
+			"query": {"url": "https://h/mcp?profile=dev&api_key=abc"},
+			"querytok": {"url": "https://h/mcp?k=ghp_abc"},
+			"argtok": {"command": "srv", "args": ["--token=ghp_abc"]},
+			"argtok2": {"command": "srv", "args": ["--key", "sk-abc"]},
+			"fine": {"url": "https://h/mcp?profile=dev"},
+			"fine2": {"command": "srv", "args": ["--profile=dev", "--key-file", "k.pem"]}
 		}}`,
 		toml: `[mcp_servers.my-server-v2]
 command = ["a b"]
@@ -96,6 +105,12 @@ url = "http://example.com/mcp"
 [mcp_servers.home]
 command = ["srv", "/home/ada/data", "${env:X}"]
 env.P = "${workspaceFolder}/x"
+
+[mcp_servers.fine]
+url = "https://h/mcp?profile=dev"
+
+[mcp_servers.fine2]
+command = "srv --profile=dev --key-file k.pem"
 `,
 		notes: []string{
 			`"my server.v2": named my-server-v2: a server's name is 1 to 64 letters, digits, '_' or '-'`,
@@ -110,6 +125,30 @@ env.P = "${workspaceFolder}/x"
 			`"home": "${env:X}" is passed as written; toolhost does not expand ${…} in arguments`,
 			`"home": env.P: "${workspaceFolder}/x" is passed as written; toolhost does not expand ${…} in values`,
 			`"home": envFile ".env" is not read: put its variables in env`,
+			`"query": left out: its URL's query holds a credential (api_key): take it out of the URL (the server may take it as a header), then import again`,
+			`"querytok": left out: its URL's query holds a credential (k): take it out of the URL (the server may take it as a header), then import again`,
+			`"argtok": left out: its argument 1 looks like a credential, which the configuration would hold as plain text: have the server read it from a variable in env, then import again`,
+			`"argtok2": left out: its argument 2 looks like a credential, which the configuration would hold as plain text: have the server read it from a variable in env, then import again`,
+		},
+	}, {
+		name: "bearer tokens of servers whose names map to one variable",
+		in: `{"mcpServers": {
+			"a.b": {"url": "https://one.example.com/mcp", "headers": {"Authorization": "Bearer t1"}},
+			"a-b": {"url": "https://two.example.com/mcp", "headers": {"Authorization": "Bearer t2"}}
+		}}`,
+		toml: `[mcp_servers.a-b]
+url = "https://one.example.com/mcp"
+bearer_token_env = "A_B_TOKEN"
+
+[mcp_servers.a-b-2]
+url = "https://two.example.com/mcp"
+bearer_token_env = "A_B_2_TOKEN"
+`,
+		notes: []string{
+			`"a.b": named a-b: a server's name is 1 to 64 letters, digits, '_' or '-'`,
+			`"a.b": its bearer token is not copied into the configuration; toolhost reads it from the variable A_B_TOKEN: export A_B_TOKEN=… where toolhost starts`,
+			`"a-b": named a-b-2: a server's name is 1 to 64 letters, digits, '_' or '-'`,
+			`"a-b": its bearer token is not copied into the configuration; toolhost reads it from the variable A_B_2_TOKEN: export A_B_2_TOKEN=… where toolhost starts`,
 		},
 	}}
 	for _, tt := range tests {
@@ -187,4 +226,48 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("the tables do not load: %v\n%s", err, text)
 		}
 	})
+}
+
+// TestParseManyLongNames: a file of more than a thousand servers whose
+// names share their first 60 characters still gives each a valid, unique
+// name. The suffix must not push a name past 64 characters.
+func TestParseManyLongNames(t *testing.T) {
+	const n = 1005
+	long := strings.Repeat("a", 60)
+	var b strings.Builder
+	b.WriteString(`{"mcpServers": {`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"%s.%d": {"command": "x"}`, long, i)
+	}
+	b.WriteString(`}}`)
+	done := make(chan *Result, 1)
+	go func() {
+		r, err := Parse([]byte(b.String()), nil)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- r
+	}()
+	var r *Result
+	select {
+	case r = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Parse did not return within 10 s")
+	}
+	if r == nil || len(r.Servers) != n {
+		t.Fatalf("got %d servers, want %d", len(r.Servers), n)
+	}
+	seen := map[string]bool{}
+	for _, s := range r.Servers {
+		if !toolname.Valid(s.Name) || seen[s.Name] {
+			t.Fatalf("name %q: not valid or not unique", s.Name)
+		}
+		seen[s.Name] = true
+	}
+	if got, want := r.Servers[n-1].Name, strings.Repeat("a", 59)+"-1005"; got != want {
+		t.Errorf("last name = %q, want %q", got, want)
+	}
 }
