@@ -146,3 +146,21 @@ func TestStore(t *testing.T) {
 		t.Errorf("second Delete = %v, %v; want false", had, err)
 	}
 }
+
+// TestDefaultDirNoHome: with neither XDG_STATE_HOME nor a home directory,
+// tokens have no place (never a shared directory such as /tmp): Save
+// fails saying what to set, Load finds nothing.
+func TestDefaultDirNoHome(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", "")
+	t.Setenv("HOME", "")
+	if d := DefaultDir(); d != "" {
+		t.Fatalf("DefaultDir = %q, want none", d)
+	}
+	s := NewStore(DefaultDir())
+	if err := s.Save(&Record{Resource: "https://example.com/mcp"}); err == nil || err.Error() != "no place to keep OAuth tokens: set XDG_STATE_HOME or HOME" {
+		t.Errorf("Save = %v", err)
+	}
+	if r, err := s.Load("https://example.com/mcp"); r != nil || err != nil {
+		t.Errorf("Load = %v, %v; want nothing", r, err)
+	}
+}

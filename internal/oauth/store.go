@@ -73,16 +73,21 @@ func DefaultStore() *Store {
 
 // DefaultDir is where toolhost keeps its OAuth records:
 // $XDG_STATE_HOME/toolhost/oauth, else ~/.local/state/toolhost/oauth.
+// It is "" when neither is known: never a shared directory such as
+// /tmp, where another user could make the directory first.
 func DefaultDir() string {
 	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "toolhost", "oauth")
 	}
 	home, err := os.UserHomeDir()
-	if err != nil {
-		return filepath.Join(os.TempDir(), "toolhost-oauth")
+	if err != nil || home == "" {
+		return ""
 	}
 	return filepath.Join(home, ".local", "state", "toolhost", "oauth")
 }
+
+// errNoDir is Save's error when the store has no directory.
+var errNoDir = errors.New("no place to keep OAuth tokens: set XDG_STATE_HOME or HOME")
 
 // ErrPermissions: a record file others may read or write.
 var ErrPermissions = errors.New("the file is readable or writable by others")
@@ -129,6 +134,9 @@ func (s *Store) Load(resource string) (*Record, error) {
 }
 
 func (s *Store) read(path string) (*Record, error) {
+	if s.dir == "" {
+		return nil, nil // no directory: no record
+	}
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -162,6 +170,9 @@ func decodeRecord(b []byte, path string) (*Record, error) {
 // uses the keyring, the secrets go there. They go into the file only when
 // the keyring refuses them.
 func (s *Store) Save(r *Record) error {
+	if s.dir == "" {
+		return errNoDir
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rec := *r
@@ -215,6 +226,9 @@ func (s *Store) Delete(resource string) (bool, error) {
 		if err := secret.DeleteKeyring(item(resource)); err != nil {
 			return false, err
 		}
+	}
+	if s.dir == "" {
+		return false, nil
 	}
 	err := os.Remove(s.path(resource))
 	if errors.Is(err, fs.ErrNotExist) {
