@@ -42,9 +42,10 @@ func (fixedOffer) WatchOffer(func(), func(string)) func()          { return func
 
 // FuzzOfferSync: whatever URIs, templates and prompt names a server
 // lists, giving them to the SDK never panics (the SDK panics on a URI or
-// template it cannot parse), and what the SDK then lists is what parses.
+// template it cannot parse), and what the SDK then lists is what parses,
+// but for the toolhost scheme.
 func FuzzOfferSync(f *testing.F) {
-	for _, s := range [][3]string{{"test://a", "test://{id}", "p"}, {"%zz", "{", ""}, {"", "x://{a", "\x00"}, {"ui://w/p.html", "test://t/{id}/data", "b_p"}} {
+	for _, s := range [][3]string{{"test://a", "test://{id}", "p"}, {"%zz", "{", ""}, {"", "x://{a", "\x00"}, {"ui://w/p.html", "test://t/{id}/data", "b_p"}, {"Toolhost://result/a", "toolhost://result/{id}", "p"}} {
 		f.Add(s[0], s[1], s[2])
 	}
 	f.Fuzz(func(t *testing.T, uri, tmpl, prompt string) {
@@ -59,10 +60,10 @@ func FuzzOfferSync(f *testing.F) {
 		o.sync(context.Background())
 		_, uriErr := url.Parse(uri)
 		_, tmplErr := uritemplate.New(tmpl)
-		if _, held := o.resources[uri]; held != (uriErr == nil) {
+		if _, held := o.resources[uri]; held != (uriErr == nil && !ownScheme(uri)) {
 			t.Fatalf("resource %q held %v, parse error %v", uri, held, uriErr)
 		}
-		if _, held := o.templates[tmpl]; held != (tmplErr == nil) {
+		if _, held := o.templates[tmpl]; held != (tmplErr == nil && !ownScheme(tmpl)) {
 			t.Fatalf("template %q held %v, parse error %v", tmpl, held, tmplErr)
 		}
 		o.sync(context.Background()) // again, unchanged: nothing added twice
