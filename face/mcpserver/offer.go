@@ -44,6 +44,12 @@ type offered struct {
 	templates map[string][]byte // by template
 	prompts   map[string][]byte // by name
 	stop      func()
+
+	relist struct { // the listing again after a server's changes
+		sync.Mutex
+		running bool // a goroutine lists the offer again
+		again   bool // a change came while it did: it lists once more
+	}
 }
 
 // offerOptions readies the serving of cat's offer when cat has one: it
@@ -89,13 +95,31 @@ func (o *offered) listFirst(next mcp.MethodHandler) mcp.MethodHandler {
 // changed is a server's note that its resources or prompts changed: the
 // offer is listed again, and the SDK tells the clients what changed. It
 // runs on the server's connection, which a sync under way may be waiting
-// on: the work is done on a goroutine of its own.
+// on: the work is done on a goroutine of its own. One goroutine lists at
+// a time. The notes that come while it does make one more listing, so a
+// flood of them costs no more than two.
 func (o *offered) changed() {
+	o.relist.Lock()
+	defer o.relist.Unlock()
+	if o.relist.running {
+		o.relist.again = true
+		return
+	}
+	o.relist.running = true
 	go func() {
-		o.mu.Lock()
-		o.fresh = false
-		o.mu.Unlock()
-		o.sync(context.Background())
+		for {
+			o.mu.Lock()
+			o.fresh = false
+			o.mu.Unlock()
+			o.sync(context.Background())
+			o.relist.Lock()
+			again := o.relist.again
+			o.relist.again, o.relist.running = false, again
+			o.relist.Unlock()
+			if !again {
+				return
+			}
+		}
 	}()
 }
 

@@ -4,7 +4,9 @@ import (
 	"context"
 	"log/slog"
 	"net/url"
+	"sync"
 	"testing"
+	"testing/synctest"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/yosida95/uritemplate/v3"
@@ -89,4 +91,40 @@ func TestOfferSyncAgain(t *testing.T) {
 			t.Errorf("warning %v: listed %d times in 3 requests, want %d", tt.warning, listed, tt.want)
 		}
 	}
+}
+
+// gatedOffer is an offerer whose listings wait for gate, counted.
+type gatedOffer struct {
+	fixedOffer
+	gate chan struct{}
+
+	mu     sync.Mutex
+	listed int
+}
+
+func (g *gatedOffer) Offer(context.Context) (*mcpoffer.Offer, []catalog.Problem) {
+	<-g.gate
+	g.mu.Lock()
+	g.listed++
+	g.mu.Unlock()
+	return &mcpoffer.Offer{}, nil
+}
+
+// TestOfferChangedCoalesced: a flood of a server's list_changed while
+// the offer is being listed makes one more listing, not one each.
+func TestOfferChangedCoalesced(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cat := &gatedOffer{gate: make(chan struct{})}
+		srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "0"}, nil)
+		o := &offered{cat: cat, mcp: func() *mcp.Server { return srv }, logger: slog.New(slog.DiscardHandler).Warn,
+			resources: map[string][]byte{}, templates: map[string][]byte{}, prompts: map[string][]byte{}}
+		for range 1000 {
+			o.changed()
+		}
+		close(cat.gate)
+		synctest.Wait()
+		if cat.listed > 2 {
+			t.Errorf("1000 list_changed made %d listings, want at most 2", cat.listed)
+		}
+	})
 }
