@@ -58,12 +58,10 @@ type promptsOptions struct {
 
 // promptsRun prints the servers' prompts.
 func promptsRun(c *cli.Context, a *app, opts *promptsOptions) error {
-	cat, err := a.catalog(c)
+	off, err := a.listOffer(c)
 	if err != nil {
 		return err
 	}
-	off, problems := cat.Offer(c.Context)
-	a.offerProblems(problems)
 	if opts.JSON {
 		return writeJSON(a.stdout, struct {
 			Prompts []*mcp.Prompt `json:"prompts"`

@@ -55,12 +55,10 @@ type resourcesOptions struct {
 
 // resourcesRun prints the servers' resources and resource templates.
 func resourcesRun(c *cli.Context, a *app, opts *resourcesOptions) error {
-	cat, err := a.catalog(c)
+	off, err := a.listOffer(c)
 	if err != nil {
 		return err
 	}
-	off, problems := cat.Offer(c.Context)
-	a.offerProblems(problems)
 	if opts.JSON {
 		return writeJSON(a.stdout, struct {
 			Resources []*mcp.Resource         `json:"resources"`
@@ -126,15 +124,21 @@ func resourceReadRun(c *cli.Context, a *app, opts *resourceReadOptions) error {
 	return nil
 }
 
-// offerProblems prints the problems of listing the servers' offer on
-// stderr, one line each.
-func (a *app) offerProblems(problems []catalog.Problem) {
+// listOffer lists the servers' offer, each server started if it is not
+// running, and prints the problems of listing it on stderr, one line each.
+func (a *app) listOffer(c *cli.Context) (*resolver.Offer, error) {
+	cat, err := a.catalog(c)
+	if err != nil {
+		return nil, err
+	}
+	off, problems := cat.Offer(c.Context)
 	for _, p := range problems {
 		fmt.Fprintf(a.stderr, "toolhost: %s\n", a.errText(p.Error()))
 		if p.Fix != "" {
 			fmt.Fprintf(a.stderr, "  fix: %s\n", a.errText(p.Fix))
 		}
 	}
+	return off, nil
 }
 
 // offerWarnings are the resources, templates and prompts of the MCP

@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/yosida95/uritemplate/v3"
 
 	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/internal/bound"
 	"github.com/toolhost/toolhost/internal/mcpoffer"
 )
 
@@ -42,6 +44,12 @@ type offered struct {
 	templates map[string][]byte // by template
 	prompts   map[string][]byte // by name
 	stop      func()
+
+	relist struct { // the listing again after a server's changes
+		sync.Mutex
+		running bool // a goroutine lists the offer again
+		again   bool // a change came while it did: it lists once more
+	}
 }
 
 // offerOptions readies the serving of cat's offer when cat has one: it
@@ -87,13 +95,31 @@ func (o *offered) listFirst(next mcp.MethodHandler) mcp.MethodHandler {
 // changed is a server's note that its resources or prompts changed: the
 // offer is listed again, and the SDK tells the clients what changed. It
 // runs on the server's connection, which a sync under way may be waiting
-// on: the work is done on a goroutine of its own.
+// on: the work is done on a goroutine of its own. One goroutine lists at
+// a time. The notes that come while it does make one more listing, so a
+// flood of them costs no more than two.
 func (o *offered) changed() {
+	o.relist.Lock()
+	defer o.relist.Unlock()
+	if o.relist.running {
+		o.relist.again = true
+		return
+	}
+	o.relist.running = true
 	go func() {
-		o.mu.Lock()
-		o.fresh = false
-		o.mu.Unlock()
-		o.sync(context.Background())
+		for {
+			o.mu.Lock()
+			o.fresh = false
+			o.mu.Unlock()
+			o.sync(context.Background())
+			o.relist.Lock()
+			again := o.relist.again
+			o.relist.again, o.relist.running = false, again
+			o.relist.Unlock()
+			if !again {
+				return
+			}
+		}
 	}()
 }
 
@@ -107,7 +133,8 @@ func (o *offered) updated(uri string) {
 
 // sync gives the SDK the catalog's offer when it does not hold the last
 // listing: what is new or changed is added, what is gone removed. A URI
-// or template the SDK would refuse is left out and logged.
+// or template the SDK would refuse is left out and logged. So is one in
+// the toolhost scheme: the kept results' template is the server's own.
 func (o *offered) sync(ctx context.Context) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -125,6 +152,10 @@ func (o *offered) sync(ctx context.Context) {
 			o.logger("a server's resource is left out", "uri", r.URI, "error", err)
 			continue
 		}
+		if ownScheme(r.URI) {
+			o.logger("a server's resource is left out", "uri", r.URI, "error", errOwnScheme)
+			continue
+		}
 		seen[r.URI] = true
 		if add(o.resources, r.URI, r) {
 			srv.AddResource(r, o.read)
@@ -135,6 +166,10 @@ func (o *offered) sync(ctx context.Context) {
 	for _, t := range off.Templates {
 		if _, err := uritemplate.New(t.URITemplate); err != nil {
 			o.logger("a server's resource template is left out", "uriTemplate", t.URITemplate, "error", err)
+			continue
+		}
+		if ownScheme(t.URITemplate) {
+			o.logger("a server's resource template is left out", "uriTemplate", t.URITemplate, "error", errOwnScheme)
 			continue
 		}
 		seen[t.URITemplate] = true
@@ -157,6 +192,16 @@ func (o *offered) sync(ctx context.Context) {
 			o.fresh = false
 		}
 	}
+}
+
+// errOwnScheme is why a server's resource in the toolhost scheme is left out.
+var errOwnScheme = errors.New("the toolhost scheme is toolhost's own: a server's resource there could answer for a kept result")
+
+// ownScheme reports whether a URI or URI template is in the toolhost
+// scheme, whose case does not matter.
+func ownScheme(uri string) bool {
+	scheme, _, _ := strings.Cut(bound.URIPrefix, ":")
+	return len(uri) > len(scheme) && strings.EqualFold(uri[:len(scheme)+1], scheme+":")
 }
 
 // add records v under key in held, reporting whether it is new or changed.

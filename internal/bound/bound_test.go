@@ -277,3 +277,18 @@ func TestResultExactTotals(t *testing.T) {
 		t.Errorf("cut %+v, %d blocks; want the a's, the note, and the é's left out whole", cut, len(out.Content))
 	}
 }
+
+// TestStoreNowhereReadsNothing: a store without a directory, which keeps
+// nothing, reads nothing either: not a file of the working directory
+// that a result's name names.
+func TestStoreNowhereReadsNothing(t *testing.T) {
+	t.Chdir(t.TempDir())
+	name := strings.Repeat("0", 32)
+	if err := os.WriteFile(name+".json", []byte(`{"secret":1}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := &Store{}
+	if data, err := s.Read(URIPrefix + name); !errors.Is(err, ErrNotKept) {
+		t.Errorf("Read = %s, %v; want ErrNotKept", data, err)
+	}
+}

@@ -84,10 +84,11 @@ func (s *Store) Put(whole []byte) (string, error) {
 	return URIPrefix + name, nil
 }
 
-// Read returns the whole result kept at uri.
+// Read returns the whole result kept at uri. A store without a Dir,
+// which keeps nothing, reads nothing.
 func (s *Store) Read(uri string) ([]byte, error) {
 	name, ok := strings.CutPrefix(uri, URIPrefix)
-	if !ok || len(name) != 32 || strings.Trim(name, "0123456789abcdef") != "" {
+	if !ok || s.Dir == "" || len(name) != 32 || strings.Trim(name, "0123456789abcdef") != "" {
 		return nil, ErrNotKept
 	}
 	file := filepath.Join(s.Dir, name+".json")
