@@ -918,11 +918,16 @@ func (c *call) chmod(dirfd int32, addr uint64, hasPath bool, mode uint32, flags 
 // would resolve such a path to its own descriptor.
 func (c *call) procFD(path string) (int32, bool) {
 	p := filepath.Clean(path)
+	if strings.HasSuffix(path, "/") {
+		return 0, false // ENOTDIR for a file: the kernel's answer
+	}
 	for _, dir := range []string{"/proc/self/fd/", "/proc/thread-self/fd/", "/dev/fd/"} {
-		if v, ok := strings.CutPrefix(p, dir); ok {
-			n, err := strconv.ParseInt(v, 10, 32)
-			return int32(n), err == nil && n >= 0
+		v, ok := strings.CutPrefix(p, dir)
+		if !ok || v == "" || len(v) > 1 && v[0] == '0' || strings.Trim(v, "0123456789") != "" {
+			continue // /proc knows no "+3" nor "03"
 		}
+		n, err := strconv.ParseInt(v, 10, 32)
+		return int32(n), err == nil
 	}
 	return 0, false
 }
