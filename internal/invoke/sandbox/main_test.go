@@ -172,7 +172,8 @@ var hostile = faketool.Scenarios{
 	// directories made, then the file written), mkdir-then DIR PATH (DIR
 	// made, then PATH written), rename OLD NEW, exchange A B, symlink
 	// TARGET LINK, chmod MODE PATH, fchmod MODE PATH (on a descriptor
-	// opened to read), openat DIR NAME (created through a descriptor of
+	// opened to read), chmod-procfd MODE PATH (chmod of /proc/self/fd/N,
+	// N a descriptor opened to read), openat DIR NAME (created through a descriptor of
 	// DIR), create-many N DIR (N empty files in DIR). It prints "done".
 	"fs": func() int {
 		a := os.Args[3:]
@@ -217,7 +218,7 @@ var hostile = faketool.Scenarios{
 			}
 		case "symlink":
 			err = os.Symlink(a[0], a[1])
-		case "chmod", "fchmod":
+		case "chmod", "fchmod", "chmod-procfd":
 			mode, _ := strconv.ParseUint(a[0], 8, 32)
 			if os.Args[2] == "chmod" {
 				err = os.Chmod(a[1], os.FileMode(mode))
@@ -225,7 +226,11 @@ var hostile = faketool.Scenarios{
 			}
 			var f *os.File
 			if f, err = os.Open(a[1]); err == nil {
-				err = f.Chmod(os.FileMode(mode))
+				if os.Args[2] == "chmod-procfd" { // as musl's fchmod of an O_PATH descriptor
+					err = os.Chmod("/proc/self/fd/"+strconv.Itoa(int(f.Fd())), os.FileMode(mode))
+				} else {
+					err = f.Chmod(os.FileMode(mode))
+				}
 				f.Close()
 			}
 		case "create-many": // create-many N DIR

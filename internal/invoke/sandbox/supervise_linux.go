@@ -60,25 +60,26 @@ const (
 
 // File constants, the same on amd64 and arm64.
 const (
-	atFDCWD          = -100
-	atRemoveDir      = 0x200
-	atSymlinkNoFollo = 0x100
-	atEmptyPath      = 0x1000
-	oAccMode         = 0x3
-	oExcl            = 0x80
-	oNoCTTY          = 0x100
-	oTrunc           = 0x200
-	oNonBlock        = 0x800
-	oDirectory       = 0x10000
-	oNoFollow        = 0x20000
-	oCloexec         = 0x80000
-	renameNoReplace  = 1
-	renameExchange   = 2
-	pathMax          = 4096
-	pollIn           = 0x1
-	pollErr          = 0x8
-	pollHup          = 0x10
-	resolveNoSymlink = 0x04
+	atFDCWD             = -100
+	atRemoveDir         = 0x200
+	atSymlinkNoFollo    = 0x100
+	atEmptyPath         = 0x1000
+	oAccMode            = 0x3
+	oExcl               = 0x80
+	oNoCTTY             = 0x100
+	oTrunc              = 0x200
+	oNonBlock           = 0x800
+	oDirectory          = 0x10000
+	oNoFollow           = 0x20000
+	oCloexec            = 0x80000
+	renameNoReplace     = 1
+	renameExchange      = 2
+	pathMax             = 4096
+	pollIn              = 0x1
+	pollErr             = 0x8
+	pollHup             = 0x10
+	resolveNoSymlink    = 0x04
+	resolveNoMagicLinks = 0x02
 )
 
 type seccompData struct {
@@ -865,8 +866,16 @@ func (c *call) chmod(dirfd int32, addr uint64, hasPath bool, mode uint32, flags 
 			return failed(syscall.EBADF)
 		}
 		target = fd
+	} else if fd, ok := c.procFD(path); ok && flags&atSymlinkNoFollo == 0 {
+		// The tool's own descriptor, as musl and glibc name one to
+		// change the mode of an O_PATH descriptor.
+		b, err := c.base(fd, false)
+		if err != nil {
+			return failed(syscall.ENOENT)
+		}
+		target = b
 	} else if filepath.IsAbs(path) {
-		fd, err := openat(atFDCWD, path, c.follow(flags))
+		fd, err := openNoMagic(atFDCWD, path, c.follow(flags))
 		if err != nil {
 			return result(err)
 		}
@@ -879,7 +888,7 @@ func (c *call) chmod(dirfd int32, addr uint64, hasPath bool, mode uint32, flags 
 		if path == "" {
 			target = b
 		} else {
-			fd, err := openat(b, path, c.follow(flags))
+			fd, err := openNoMagic(b, path, c.follow(flags))
 			syscall.Close(b)
 			if err != nil {
 				return result(err)
@@ -902,6 +911,41 @@ func (c *call) chmod(dirfd int32, addr uint64, hasPath bool, mode uint32, flags 
 		return failed(syscall.ENOENT)
 	}
 	return result(chmodFD(target, mode&0o7777))
+}
+
+// procFD reports whether path names one of the caller's descriptors
+// through /proc/self, /proc/thread-self or /dev/fd, and which. The host
+// would resolve such a path to its own descriptor.
+func (c *call) procFD(path string) (int32, bool) {
+	p := filepath.Clean(path)
+	if strings.HasSuffix(path, "/") {
+		return 0, false // ENOTDIR for a file: the kernel's answer
+	}
+	for _, dir := range []string{"/proc/self/fd/", "/proc/thread-self/fd/", "/dev/fd/"} {
+		v, ok := strings.CutPrefix(p, dir)
+		if !ok || v == "" || len(v) > 1 && v[0] == '0' || strings.Trim(v, "0123456789") != "" {
+			continue // /proc knows no "+3" nor "03"
+		}
+		n, err := strconv.ParseInt(v, 10, 32)
+		return int32(n), err == nil
+	}
+	return 0, false
+}
+
+// openNoMagic opens path relative to dir (O_PATH) for a chmod, through
+// no /proc link to a file (RESOLVE_NO_MAGICLINKS). The host would
+// resolve such a link in /proc/self as its own, not the caller's.
+func openNoMagic(dir int, path string, flags int) (int, error) {
+	how := struct{ flags, mode, resolve uint64 }{uint64(flags), 0, resolveNoMagicLinks}
+	p, err := syscall.BytePtrFromString(path)
+	if err != nil {
+		return -1, err
+	}
+	fd, _, e := syscall.Syscall6(uintptr(nrs.openat2), uintptr(dir), uintptr(unsafe.Pointer(p)), uintptr(unsafe.Pointer(&how)), unsafe.Sizeof(how), 0, 0)
+	if e != 0 {
+		return -1, e
+	}
+	return int(fd), nil
 }
 
 // follow returns the open flags resolving a chmod's path as its flags
