@@ -164,3 +164,13 @@ func TestDefaultDirNoHome(t *testing.T) {
 		t.Errorf("Load = %v, %v; want nothing", r, err)
 	}
 }
+
+// TestDisplayURL: what a server put in its authorization URL is printed
+// percent-encoded, never as control or bidirectional characters.
+func TestDisplayURL(t *testing.T) {
+	got := displayURL("https://as.example/authorize?x=\u202egnp.exe&y=a b\x1b[2J")
+	want := "https://as.example/authorize?x=%E2%80%AEgnp.exe&y=a%20b%1B[2J"
+	if got != want {
+		t.Errorf("displayURL = %q, want %q", got, want)
+	}
+}

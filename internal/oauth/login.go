@@ -271,7 +271,7 @@ func (c *Client) waitForCode(ctx context.Context, ln net.Listener, authURL, stat
 	go func() { _ = srv.Serve(ln) }()
 	defer srv.Close()
 
-	fmt.Fprintf(c.opts.Out, "toolhost: to authorize toolhost at %s, open this URL in a browser:\n  %s\n", c.name, authURL)
+	fmt.Fprintf(c.opts.Out, "toolhost: to authorize toolhost at %s, open this URL in a browser:\n  %s\n", c.name, displayURL(authURL))
 	open := c.opts.Open
 	if open == nil {
 		open = func(u string) error { return openBrowser(c.opts.Browser, u) }
@@ -340,4 +340,19 @@ func openBrowser(browser, u string) error {
 	}
 	go func() { _ = cmd.Wait() }()
 	return nil
+}
+
+// displayURL is u as printed on a terminal: every byte that is not
+// printable ASCII percent-encoded, so that a server's text cannot move
+// the cursor or reorder what the person reads (bidirectional overrides).
+func displayURL(u string) string {
+	var b strings.Builder
+	for i := 0; i < len(u); i++ {
+		if c := u[i]; c < 0x21 || c > 0x7e {
+			fmt.Fprintf(&b, "%%%02X", c)
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
