@@ -65,6 +65,7 @@ type PathGrant struct {
 type Plan struct {
 	Exec     string      // the tool's executable
 	FS       bool        // restrict the filesystem to Paths
+	ReadAll  bool        // with FS, reading and running are not restricted: only changes are (see Policy.Probe)
 	Paths    []PathGrant // granted hierarchies
 	Net      bool        // restrict TCP to Connect and Bind
 	Connect  []uint16    // TCP ports the tool may connect to
@@ -105,7 +106,18 @@ func (p *Policy) Compile(exe, root, home, tmp string) *Plan {
 	pl := &Plan{Exec: exe, Scope: true, NoCore: true, Required: p.Mode == ModeRequire}
 	rootReal := realPath(root)
 	rules := p.enforcedRules(rootReal, home)
-	if len(rules) > 0 || p.profile() {
+	if p.readOnly && len(p.FS) == 0 && !p.profile() {
+		// A probe of an entry that restricts no path reads and runs
+		// what its run may: everything. It changes nothing but its
+		// TMPDIR and the writable devices.
+		pl.FS, pl.ReadAll = true, true
+		for _, d := range devRW {
+			pl.Paths = append(pl.Paths, PathGrant{d, ll.AccessFSWriteFile | ll.AccessFSTruncate})
+		}
+		if tmp != "" {
+			pl.Paths = append(pl.Paths, PathGrant{tmp, accUpdate | accCreate | accDelete})
+		}
+	} else if len(rules) > 0 || p.profile() {
 		pl.FS = true
 		abs := map[string]uint64{}
 		for _, r := range rules {

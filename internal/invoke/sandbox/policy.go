@@ -164,8 +164,8 @@ func (p *Policy) Rules() []tool.AccessFS {
 
 // Probe returns the policy of a request that must change nothing: a
 // schema or format_arguments request. It reads what p lets the tool read
-// (everything when p restricts no path), writes nothing, and reaches no
-// network, whatever p grants. Its mode stays p's, so "require" still
+// (everything when p restricts no path), writes nothing, changes no mode
+// and reaches no network, whatever p grants. Its mode stays p's, so "require" still
 // refuses where Landlock is missing. A plain command that takes the
 // request for arguments (touch X) then changes nothing.
 func (p *Policy) Probe() *Policy {

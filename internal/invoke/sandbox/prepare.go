@@ -39,6 +39,7 @@ type Launch struct {
 	rs     *os.File // the Landlock ruleset, nil when there is nothing to restrict
 	base   *os.File // a probe's first layer, enforced before rs (probelayers_linux.go); nil for others
 	flags  uint32   // landlock_restrict_self's flags
+	probe  bool     // a probe's launch: the probe's seccomp filter, no supervisor
 	noCore bool     // RLIMIT_CORE 0 for the process
 
 	egress *egress.Call // the registration with the egress proxy, nil when no rule names a host
@@ -86,11 +87,13 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 	}
 	// The thread that will start the tool, made meanwhile, when the
 	// plan will restrict the file system or the network.
-	// A plan that restricts files gets a supervisor (supervise_linux.go):
-	// a probe's too, so that it changes no mode but in its TMPDIR.
-	notify := p.readOnly || p.profile() || len(p.FS) > 0
+	// A plan that restricts files gets a supervisor (supervise_linux.go),
+	// but a probe's: its filter refuses every mode change, and Landlock
+	// every other change.
+	notify := !p.readOnly && (p.profile() || len(p.FS) > 0)
+	l.probe = p.readOnly
 	if p.profile() || p.readOnly || len(p.FS)+len(p.Net) > 0 {
-		l.thread = earlyThread(notify)
+		l.thread = earlyThread(p.readOnly, notify)
 	}
 	pl := p.Compile(exe, root, envValue(env, "HOME"), tmp)
 	pl.connectProxy(proxyPort)

@@ -11,8 +11,10 @@ import (
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
 
-// A probe (a schema or format_arguments request) is confined by two
-// Landlock layers, each of which must allow an access. The shared layer
+// A probe (a schema or format_arguments request) of an entry that
+// restricts no path reads everything, as its run may: one small layer
+// handles the other rights, the network and the scope. Any other probe
+// is confined by two Landlock layers, each of which must allow an access. The shared layer
 // handles reading and running, the network and the scope: it is the same
 // for the probes of every binary that reads the same. So it is made once
 // a second and shared. The probe's own layer handles every other file
@@ -48,6 +50,10 @@ type readLayer struct {
 // enforced: its own, then the shared one (a descriptor of its own on
 // the shared ruleset).
 func probeRulesets(pl *Plan, exe, tmp string) (own, shared *os.File, err error) {
+	if pl.ReadAll { // reads are not handled: one small layer of its own
+		own, err = rulesetOf(pl, pl.Paths, handledFS&^readRights, true)
+		return own, nil, err
+	}
 	reads := make([]PathGrant, 0, len(pl.Paths))
 	var writes []PathGrant
 	share := true // no grant of this probe's own: the layer may be shared

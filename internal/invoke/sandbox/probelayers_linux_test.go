@@ -5,18 +5,31 @@ import (
 	"runtime"
 	"syscall"
 	"testing"
+
+	"github.com/toolhost/toolhost/tool"
 )
 
-// TestProbeLayers: a probe's own layer is enforced first, made for it,
-// and the shared layer last, the same ruleset for the probes of two
-// binaries that read the same. Each landlock_restrict_self copies the
-// layers the thread already has, so the large shared one goes last.
+// TestProbeLayers: the probe of an entry that restricts no path has one
+// small layer of its own, which leaves reading alone. Another probe's own
+// layer is enforced first, made for it, and the shared layer last, the
+// same ruleset for the probes of two binaries that read the same. Each
+// landlock_restrict_self copies the layers the thread already has, so the
+// large shared one goes last.
 func TestProbeLayers(t *testing.T) {
 	if kernelABI() == 0 {
 		t.Skip(noLandlock())
 	}
 	root := t.TempDir()
-	p := (*Policy)(nil).Probe()
+	l, err := Prepare((*Policy)(nil).Probe(), "/bin/true", root, os.Environ(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(l.Cleanup)
+	if l.base == nil || l.rs != nil {
+		t.Fatalf("no rules: layers %v, %v; want one of its own", l.base, l.rs)
+	}
+	yes := true
+	p := (&Policy{Access: tool.Access{FS: []tool.AccessFS{{Path: "/", Read: &yes, Execute: &yes}}}}).Probe()
 	var ls []*Launch
 	for _, exe := range []string{"/bin/true", "/bin/false"} {
 		l, err := Prepare(p, exe, root, os.Environ(), nil)

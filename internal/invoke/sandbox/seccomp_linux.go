@@ -31,7 +31,8 @@ import (
 //   - Metadata. Landlock has no right for a file's mode, owner or
 //     extended attributes. The chown family and every call setting or
 //     removing an extended attribute fail with EPERM. So does a chmod
-//     family call whose mode has S_ISUID, S_ISGID or S_IWOTH, and an
+//     family call whose mode has S_ISUID, S_ISGID or S_IWOTH (any chmod
+//     family call, for a probe: it has no supervisor), and an
 //     open, creat or mknod that would create a file with S_ISUID or
 //     S_ISGID. openat2, whose mode the filter cannot read, fails with
 //     ENOSYS, as on kernels before 5.6: C libraries and runtimes fall back
@@ -101,8 +102,9 @@ type check struct {
 }
 
 // checks are this architecture's syscalls and what the filter does with
-// each (sysnum_linux_*.go: arch, nrs).
-func checks() []check {
+// each (sysnum_linux_*.go: arch, nrs). A probe's filter refuses every
+// mode change.
+func checks(probe bool) []check {
 	n := nrs
 	var out []check
 	add := func(c check, nrs ...uint32) {
@@ -119,8 +121,12 @@ func checks() []check {
 	add(check{ret: errNoSys, mode: argNone, flags: argNone}, n.keys...)
 	add(check{ret: errPerm, mode: argNone, flags: argNone}, n.chown...)
 	add(check{ret: errPerm, mode: argNone, flags: argNone}, n.xattrSet...)
-	add(check{mode: 1, mask: modeSetID | modeWorldW, flags: argNone}, n.chmod, n.fchmod)
-	add(check{mode: 2, mask: modeSetID | modeWorldW, flags: argNone}, n.fchmodat, n.fchmodat2)
+	if probe {
+		add(check{ret: errPerm, mode: argNone, flags: argNone}, n.chmod, n.fchmod, n.fchmodat, n.fchmodat2)
+	} else {
+		add(check{mode: 1, mask: modeSetID | modeWorldW, flags: argNone}, n.chmod, n.fchmod)
+		add(check{mode: 2, mask: modeSetID | modeWorldW, flags: argNone}, n.fchmodat, n.fchmodat2)
+	}
 	add(check{mode: 1, mask: modeSetID, flags: argNone}, n.creat, n.mknod)
 	add(check{mode: 2, mask: modeSetID, flags: argNone}, n.mknodat)
 	add(check{mode: 2, mask: modeSetID, flags: 1}, n.open)
@@ -186,14 +192,14 @@ func (p *prog) resolve() []sockFilter {
 	return p.ins
 }
 
-// seccompFilter is the filter's program, nil where it is not written for
-// the architecture.
-func seccompFilter() []sockFilter {
+// seccompFilter is the filter's program, a probe's when probe is set, nil
+// where it is not written for the architecture.
+func seccompFilter(probe bool) []sockFilter {
 	if arch == 0 {
 		return nil
 	}
 	p := &prog{labels: map[string]int{}}
-	cs := checks()
+	cs := checks(probe)
 	p.stmt(bpfLdWAbs, seccompDataArch)
 	p.jmp(bpfJeqK, arch, "", "deny") // another ABI
 	p.stmt(bpfLdWAbs, seccompDataNr)
@@ -286,15 +292,22 @@ func (p *prog) dispatch(cs []check, idx []int, name string) {
 	p.dispatch(cs, idx[mid:], name+"r")
 }
 
-// filterProgram is the filter's program, built once: the kernel copies
-// it at each install.
-var filterProgram = sync.OnceValue(seccompFilter)
+// The filter's programs, each built once: the kernel copies them at each
+// install.
+var (
+	filterProgram = sync.OnceValue(func() []sockFilter { return seccompFilter(false) })
+	probeProgram  = sync.OnceValue(func() []sockFilter { return seccompFilter(true) })
+)
 
-// installFilter installs the filter on the calling thread (without
-// TSYNC: this thread only), which must have no_new_privs. It does nothing
-// where the filter is not written for the architecture.
-func installFilter() error {
+// installFilter installs the filter, a probe's when probe is set, on the
+// calling thread (without TSYNC: this thread only), which must have
+// no_new_privs. It does nothing where the filter is not written for the
+// architecture.
+func installFilter(probe bool) error {
 	prog := filterProgram()
+	if probe {
+		prog = probeProgram()
+	}
 	if prog == nil {
 		return nil
 	}
