@@ -103,7 +103,7 @@ func (c *checker) value() (bool, *found) {
 
 // few is how many keys an object holds before they are looked up in a
 // map instead of compared one by one.
-const few = 8
+const few = 16
 
 func (c *checker) object() (bool, *found) {
 	if c.depth++; c.depth > MaxDepth {

@@ -124,13 +124,23 @@ func FuzzCheck(f *testing.F) {
 	})
 }
 
-// BenchmarkCheck: a tools/call line as an MCP client sends it.
+// BenchmarkCheck: a tools/call line as an MCP client sends it, and a run
+// request of a sandboxed tool as toolhost sends it (access rules of nine
+// keys each).
 func BenchmarkCheck(b *testing.B) {
-	line := []byte(`{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"docs/performance.md","limit":200,"flags":["a","b"]},"_meta":{"progressToken":12}}}`)
-	b.SetBytes(int64(len(line)))
-	for b.Loop() {
-		if err := Check(line); err != nil {
-			b.Fatal(err)
-		}
+	for _, bc := range []struct{ name, line string }{
+		{"mcp", `{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"docs/performance.md","limit":200,"flags":["a","b"]},"_meta":{"progressToken":12}}}`},
+		{"access", `{"protocol":"2","id":"c7","context":{"action":"run","root":"/w","workspace_id":"w-1","conversation_id":"s-1","access":{"fs":[{"lexical_path":"","external":false,"approved_target":null,"read":true,"write":true,"create":null,"update":null,"delete":null,"execute":null},{"lexical_path":".git","external":false,"approved_target":null,"read":true,"write":false,"create":null,"update":null,"delete":null,"execute":null},{"lexical_path":".config/toolhost","external":false,"approved_target":null,"read":true,"write":false,"create":null,"update":null,"delete":null,"execute":null}],"net":[],"env":[]}},"tool":{"name":"alpha","arguments":{"path":"a.txt"}}}`},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			line := []byte(bc.line)
+			b.SetBytes(int64(len(line)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := Check(line); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
