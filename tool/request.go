@@ -319,8 +319,19 @@ func article(value string) string {
 // encoder of everything toolhost writes on a wire. That is the stdin
 // request, argv templates, MCP and HTTP answers. Take a value whose
 // MarshalJSON uses Marshal. json.Marshal of it re-escapes the bytes. So
-// encode with Marshal at the top.
-func Marshal(v any) ([]byte, error) { return wirejson.Marshal(v) }
+// encode with Marshal at the top. A [Request] is written without
+// reflection, the same bytes.
+func Marshal(v any) ([]byte, error) {
+	switch r := v.(type) {
+	case *Request:
+		if r != nil {
+			return appendRequest(make([]byte, 0, 256+len(r.Context.Access)), r)
+		}
+	case Request:
+		return appendRequest(make([]byte, 0, 256+len(r.Context.Access)), &r)
+	}
+	return wirejson.Marshal(v)
+}
 
 // decodeOne decodes exactly one JSON value from data into v. It rejects
 // anything but whitespace after it. It rejects an object holding a key
