@@ -175,21 +175,31 @@ func (a *ioStreams) errText(s string) string {
 var rawCommands = []string{"list", "describe", "call", "format", "check", "audit", "resources", "prompts"}
 
 // addRawFlags gives each of rawCommands a --raw flag, read before the
-// command's action runs.
+// command's action runs, and to each of their subcommands: so
+// `resources read URI --raw` works as `resources --raw read URI` does.
 func (a *ioStreams) addRawFlags(cmds []*cli.Command) {
 	for _, c := range cmds {
 		if !slices.Contains(rawCommands, c.Name) {
 			continue
 		}
-		c.Flags = append(c.Flags, &cli.BoolFlag{Name: "raw",
-			Usage: `print the tools' text as it is on a terminal too (by default control characters are shown escaped, ESC as \x1b)`})
-		before := c.Before
-		c.Before = func(ctx *cli.Context) error {
-			a.raw = ctx.Bool("raw")
-			if before != nil {
-				return before(ctx)
-			}
-			return nil
+		a.addRawFlag(c)
+		for _, sub := range c.Subcommands {
+			a.addRawFlag(sub)
 		}
+	}
+}
+
+// addRawFlag gives c a --raw flag, read before its action runs. Given to
+// a command or its subcommand, it holds for both.
+func (a *ioStreams) addRawFlag(c *cli.Command) {
+	c.Flags = append(c.Flags, &cli.BoolFlag{Name: "raw",
+		Usage: `print the tools' text as it is on a terminal too (by default control characters are shown escaped, ESC as \x1b)`})
+	before := c.Before
+	c.Before = func(ctx *cli.Context) error {
+		a.raw = a.raw || ctx.Bool("raw")
+		if before != nil {
+			return before(ctx)
+		}
+		return nil
 	}
 }

@@ -35,8 +35,18 @@ func TestTerminalEscapesOfferText(t *testing.T) {
 			}
 		}
 	}
-	out, code := runOnTerminal(t, dir, []string{"NO_COLOR=1"}, "", "--no-cache", "resources", "--raw", "read", "test://note")
-	if code != 0 || !strings.Contains(out, "contents of test://note"+hostileText) {
-		t.Errorf("resources --raw read on a terminal: exit %d, want the text as it is, got %q", code, out)
+	for _, args := range [][]string{
+		{"resources", "--raw", "read", "test://note"},
+		{"resources", "read", "test://note", "--raw"},
+		{"resources", "read", "--raw", "test://note"},
+	} {
+		out, code := runOnTerminal(t, dir, []string{"NO_COLOR=1"}, "", append([]string{"--no-cache"}, args...)...)
+		if code != 0 || !strings.Contains(out, "contents of test://note"+hostileText) {
+			t.Errorf("%v on a terminal: exit %d, want the text as it is, got %q", args, code, out)
+		}
+	}
+	out, code := runOnTerminal(t, dir, []string{"NO_COLOR=1"}, "", "--no-cache", "prompts", "get", "o_greet", "who=Ada", "--raw")
+	if code != 0 || !strings.Contains(out, "Greet Ada"+hostileText) {
+		t.Errorf("prompts get --raw on a terminal: exit %d, want the text as it is, got %q", code, out)
 	}
 }
