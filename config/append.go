@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/toolhost/toolhost/internal/atomicfile"
 )
 
 // AppendTool registers a tool for `toolhost add`: it appends
@@ -140,30 +142,9 @@ func commandValue(command []string) string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
-func writeAtomic(file string, data []byte, mode fs.FileMode) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*.tmp")
-	if err != nil {
+func writeAtomic(file string, data []byte, mode fs.FileMode) error {
+	if err := atomicfile.Write(file, data, mode); err != nil {
 		return fmt.Errorf("config: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), mode)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), file)
-	}
-	if err != nil {
-		return fmt.Errorf("config: write %s: %w", file, err)
 	}
 	return nil
 }

@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/toolhost/toolhost/internal/atomicfile"
 )
 
 // ErrUntrusted is wrapped by every [*Error]. The workspace's configuration
@@ -335,23 +337,8 @@ func (s *Store) TrustTargets(root string, files, targets map[string]string) (*Re
 	if err := s.mkdir(); err != nil {
 		return nil, err
 	}
-	tmp, err := os.CreateTemp(s.Dir, ".tmp-*") // O_CREAT|O_EXCL, 0600
-	if err != nil {
-		return nil, err
-	}
-	_, werr := tmp.Write(append(data, '\n'))
-	if werr == nil {
-		werr = tmp.Sync()
-	}
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), s.path(canon))
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return nil, fmt.Errorf("recording trust in %s: %w", s.Dir, werr)
+	if err := atomicfile.Write(s.path(canon), append(data, '\n'), 0o600); err != nil {
+		return nil, fmt.Errorf("recording trust in %s: %w", s.Dir, err)
 	}
 	os.Remove(s.revokedPath(canon)) // trusted again: what was revoked is moot
 	s.prune(time.Now())

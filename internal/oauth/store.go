@@ -12,6 +12,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/toolhost/toolhost/internal/atomicfile"
 	"github.com/toolhost/toolhost/internal/config/secret"
 )
 
@@ -199,23 +200,7 @@ func (s *Store) Save(r *Record) error {
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(s.dir, ".record-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return err
-	}
-	if _, err := f.Write(append(b, '\n')); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), s.path(r.Resource))
+	return atomicfile.Write(s.path(r.Resource), append(b, '\n'), 0o600)
 }
 
 // Delete removes the record of resource. It reports whether there was one.

@@ -23,6 +23,8 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
+
+	"github.com/toolhost/toolhost/internal/atomicfile"
 )
 
 // maxRecord bounds the size of a record file.
@@ -201,30 +203,12 @@ func Canonical(def json.RawMessage) (json.RawMessage, error) {
 
 // writeAtomic writes data to file in dir, owner-only, through a
 // temporary file renamed over it.
-func writeAtomic(dir, file string, data []byte) (err error) {
+func writeAtomic(dir, file string, data []byte) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("pin: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, ".tmp-*") // O_CREAT|O_EXCL, 0600
-	if err != nil {
+	if err := atomicfile.Write(file, data, 0o600); err != nil {
 		return fmt.Errorf("pin: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), file)
-	}
-	if err != nil {
-		return fmt.Errorf("pin: write %s: %w", file, err)
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/internal/atomicfile"
 )
 
 // entry is a manifest as kept, in memory and on disk.
@@ -97,23 +98,5 @@ func writeCache(path string, e *entry) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, ".remote-*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
+	return atomicfile.Write(path, data, 0o600)
 }
