@@ -130,7 +130,7 @@ func (h *handler) getPrompt(w http.ResponseWriter, r *http.Request) {
 	}
 	args, err := decodePromptBody(data)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+		writeProblem(w, http.StatusBadRequest, err)
 		return
 	}
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
@@ -183,7 +183,7 @@ func decodePromptBody(data []byte) (map[string]string, error) {
 		return nil, errors.New("the body must be a JSON object: " + shape)
 	}
 	if err := dupkey.Check(data); err != nil {
-		return nil, fmt.Errorf("the body holds a %v: readers may take either value (fix: send each key once)", err)
+		return nil, catalog.Problem{Err: fmt.Errorf("the body holds a %v: readers may take either value", err), Fix: "send each key once"}
 	}
 	var body struct {
 		Arguments map[string]string `json:"arguments"`
