@@ -79,9 +79,12 @@ func decodeBody(data []byte, answers bool) (callBody, error) {
 		case "arguments":
 			b.Arguments, err = catalog.DecodeArguments(raw)
 		case "answers":
-			b.Answers, err = catalog.DecodeArguments(raw)
-			if err != nil {
-				err = errors.New(strings.Replace(err.Error(), "arguments", "answers", 1))
+			// The body decoded and holds no key twice: what is left to
+			// refuse is a value that is not an object (or null).
+			if v := bytes.TrimSpace(raw); v[0] != '{' && string(v) != "null" {
+				err = errors.New("answers must be a JSON object")
+			} else if b.Answers, err = catalog.DecodeArguments(raw); err != nil {
+				err = fmt.Errorf("answers: %w", err)
 			}
 		case "approval":
 			if json.Unmarshal(raw, &b.Approval) != nil {
