@@ -20,8 +20,8 @@ import (
 // JSON object, or null or nothing for no arguments. Numbers stay
 // json.Number. So every digit reaches the tool: an integer
 // beyond 2^53 is not rounded through float64. A key twice in one object
-// is refused, naming it. The error says what is wrong without Go
-// internals.
+// is refused, naming it: the error is a [Problem] whose Fix says to send
+// each key once. The error says what is wrong without Go internals.
 func DecodeArguments(data []byte) (map[string]any, error) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 || string(data) == "null" {
@@ -33,7 +33,7 @@ func DecodeArguments(data []byte) (map[string]any, error) {
 	if err := dupkey.Check(data); err != nil {
 		// encoding/json would keep the last value. What a prompt or a
 		// proxy shows of the arguments might be the first.
-		return nil, fmt.Errorf("arguments: %v (fix: send each key once)", err)
+		return nil, Problem{Err: fmt.Errorf("arguments: %w", err), Fix: "send each key once"}
 	}
 	args := map[string]any{}
 	dec := json.NewDecoder(bytes.NewReader(data))

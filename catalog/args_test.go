@@ -10,24 +10,24 @@ import (
 
 func TestDecodeArguments(t *testing.T) {
 	tests := []struct {
-		in, want, err string
+		in, want, err, fix string
 	}{
-		{``, `{}`, ""},
-		{` null `, `{}`, ""},
-		{`{"n":12345678901234567890123}`, `{"n":12345678901234567890123}`, ""},
-		{`[]`, "", "arguments must be a JSON object"},
-		{`"x"`, "", "arguments must be a JSON object"},
-		{`{"a":1} {}`, "", `arguments: unexpected data after the JSON object: "{}"`},
-		{`{"a":`, "", "arguments are not valid JSON: unexpected EOF"},
-		{`{"path":"a.txt","path":"/etc/shadow"}`, "", `arguments: duplicate key "path" (fix: send each key once)`},
-		{`{"opts":{"x":1,"\u0078":2}}`, "", `arguments: duplicate key "x" in /opts (fix: send each key once)`},
-		{`{"a":[{"b":1,"b":1}]}`, "", `arguments: duplicate key "b" in /a/0 (fix: send each key once)`},
+		{``, `{}`, "", ""},
+		{` null `, `{}`, "", ""},
+		{`{"n":12345678901234567890123}`, `{"n":12345678901234567890123}`, "", ""},
+		{`[]`, "", "arguments must be a JSON object", ""},
+		{`"x"`, "", "arguments must be a JSON object", ""},
+		{`{"a":1} {}`, "", `arguments: unexpected data after the JSON object: "{}"`, ""},
+		{`{"a":`, "", "arguments are not valid JSON: unexpected EOF", ""},
+		{`{"path":"a.txt","path":"/etc/shadow"}`, "", `arguments: duplicate key "path"`, "send each key once"},
+		{`{"opts":{"x":1,"\u0078":2}}`, "", `arguments: duplicate key "x" in /opts`, "send each key once"},
+		{`{"a":[{"b":1,"b":1}]}`, "", `arguments: duplicate key "b" in /a/0`, "send each key once"},
 	}
 	for _, tt := range tests {
 		got, err := DecodeArguments([]byte(tt.in))
 		if tt.err != "" {
-			if err == nil || err.Error() != tt.err {
-				t.Errorf("DecodeArguments(%q) error = %v, want %s", tt.in, err, tt.err)
+			if err == nil || err.Error() != tt.err || FixOf(err) != tt.fix {
+				t.Errorf("DecodeArguments(%q) error = %v, fix %q; want %s, fix %q", tt.in, err, FixOf(err), tt.err, tt.fix)
 			}
 			continue
 		}
@@ -35,6 +35,17 @@ func TestDecodeArguments(t *testing.T) {
 		if err != nil || string(data) != tt.want {
 			t.Errorf("DecodeArguments(%q) = %s, %v; want %s", tt.in, data, err, tt.want)
 		}
+	}
+}
+
+// TestWithFix: the fix follows the message on a line of its own, and
+// nothing is added when there is none.
+func TestWithFix(t *testing.T) {
+	if got, want := WithFix("tool \"x\": timed out", "raise timeout"), "tool \"x\": timed out\nfix: raise timeout"; got != want {
+		t.Errorf("WithFix = %q, want %q", got, want)
+	}
+	if got := WithFix("no fix", ""); got != "no fix" {
+		t.Errorf("WithFix without a fix = %q, want %q", got, "no fix")
 	}
 }
 

@@ -99,6 +99,16 @@ func FixOf(err error) string {
 	return ""
 }
 
+// WithFix is the text a person or a model reads of a problem: msg, then
+// fix on a line of its own ("fix: …"). It is msg alone when fix is "".
+// Every face and source that puts a fix into text renders it here.
+func WithFix(msg, fix string) string {
+	if fix == "" {
+		return msg
+	}
+	return msg + "\nfix: " + fix
+}
+
 // Problem is one thing that went wrong (or looks wrong) while resolving one
 // entry. Errors leave the tool out of the catalog. Warnings do not.
 type Problem struct {

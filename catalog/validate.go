@@ -52,29 +52,84 @@ type ArgSchema struct {
 // own when a call's arguments are first found invalid (a valid call needs
 // only the whole schema). It is shared by the copies of an ArgSchema, and
 // safe for concurrent use.
+//
+// Beside each property it resolves the property's "type" alone and its
+// "enum" alone. So a message can say which of them a value breaks, from
+// the schema, without reading the validator's words.
 type propSchemas struct {
+	root     *jsonschema.Schema // the whole schema, for the definitions a property refers to
 	schemas  map[string]*jsonschema.Schema
 	once     sync.Once
 	resolved map[string]*jsonschema.Resolved
+	inRoot   map[string]*jsonschema.Resolved // a property that does not resolve alone, beside the root's definitions
+	types    map[string]*jsonschema.Resolved // a property's "type" alone
+	enums    map[string]*jsonschema.Resolved // a property's "enum" alone
 }
 
-// get returns property k resolved on its own, false when it is not
-// declared or does not resolve alone (a $ref to the root: the whole
-// schema's message names it then).
-func (p *propSchemas) get(k string) (*jsonschema.Resolved, bool) {
+// resolve resolves the properties, once.
+func (p *propSchemas) resolve() {
 	p.once.Do(func() {
 		p.resolved = make(map[string]*jsonschema.Resolved, len(p.schemas))
+		p.inRoot = map[string]*jsonschema.Resolved{}
+		p.types = map[string]*jsonschema.Resolved{}
+		p.enums = map[string]*jsonschema.Resolved{}
 		for name, sub := range p.schemas {
 			if sub == nil {
 				continue
 			}
 			if r, err := sub.Resolve(nil); err == nil {
 				p.resolved[name] = r
+			} else if p.root != nil {
+				// A property that refers to the root's definitions ($ref:
+				// "#/$defs/…") resolves beside them.
+				beside := &jsonschema.Schema{Schema: p.root.Schema, ID: p.root.ID, Defs: p.root.Defs, Definitions: p.root.Definitions,
+					Properties: map[string]*jsonschema.Schema{name: sub}}
+				if r, err := beside.Resolve(nil); err == nil {
+					p.inRoot[name] = r
+				}
+			}
+			if sub.Type != "" || sub.Types != nil {
+				if r, err := (&jsonschema.Schema{Type: sub.Type, Types: sub.Types}).Resolve(nil); err == nil {
+					p.types[name] = r
+				}
+			}
+			if sub.Enum != nil {
+				if r, err := (&jsonschema.Schema{Enum: sub.Enum}).Resolve(nil); err == nil {
+					p.enums[name] = r
+				}
 			}
 		}
 	})
+}
+
+// get returns property k resolved on its own, false when it is not
+// declared or does not resolve alone (a $ref to the root's definitions:
+// [propSchemas.failing] names it then).
+func (p *propSchemas) get(k string) (*jsonschema.Resolved, bool) {
+	p.resolve()
 	r, ok := p.resolved[k]
 	return r, ok
+}
+
+// breaks reports whether v, as validation sees it, breaks the part of
+// property k's schema that rs holds. A part the property lacks is never
+// broken.
+func breaks(rs map[string]*jsonschema.Resolved, k string, v any) bool {
+	r, ok := rs[k]
+	return ok && r.Validate(v) != nil
+}
+
+// failing returns the first property, in the order of names, that does
+// not resolve alone and whose value in args (as validation sees them)
+// its schema rejects beside the root's definitions, or "".
+func (p *propSchemas) failing(names []string, args map[string]any) string {
+	p.resolve()
+	for _, k := range names {
+		if v, ok := args[k]; ok && breaks(p.inRoot, k, map[string]any{k: v}) {
+			return k
+		}
+	}
+	return ""
 }
 
 // WithRefuse returns a copy of a whose check also applies refuse. refuse
@@ -131,7 +186,7 @@ func compileJSON(s map[string]any, data []byte) (*ArgSchema, error) {
 	}
 	a := &ArgSchema{
 		all:      all,
-		props:    &propSchemas{schemas: js.Properties},
+		props:    &propSchemas{root: js, schemas: js.Properties},
 		required: slices.Clone(js.Required),
 		closed:   js.AdditionalProperties != nil && js.AdditionalProperties.Not != nil,
 		types:    map[string][]string{},
@@ -376,7 +431,7 @@ func (a *ArgSchema) Check(args map[string]any) (map[string]any, []string) {
 		}
 		if sub, declared := a.props.get(k); declared {
 			if err := sub.Validate(shadow[k]); err != nil {
-				problems = append(problems, fmt.Sprintf("argument %q: %s", k, a.problem(k, args[k], err)))
+				problems = append(problems, fmt.Sprintf("argument %q: %s", k, a.problem(k, args[k], shadow[k], err)))
 			}
 		}
 	}
@@ -389,9 +444,9 @@ func (a *ArgSchema) Check(args map[string]any) (map[string]any, []string) {
 	}
 	if len(problems) == 0 {
 		// A property whose schema is a $ref (a raw v2 schema) is checked
-		// by the whole schema only: name it from the error's location.
+		// by the whole schema only: name the one its schema rejects.
 		msg := cleanValidation(err)
-		if name := propertyOf(err); name != "" {
+		if name := a.props.failing(a.names, shadow); name != "" {
 			msg = fmt.Sprintf("argument %q: %s", name, msg)
 		}
 		problems = []string{msg}
@@ -400,24 +455,26 @@ func (a *ArgSchema) Check(args map[string]any) (map[string]any, []string) {
 }
 
 // problem says what is wrong with the value v of property k in words a
-// model reads: the validator's own messages for a type or enum mismatch
-// print Go values (<invalid reflect.Value>, map[a:1]). Those are rebuilt
-// from the schema and the value's JSON.
-func (a *ArgSchema) problem(k string, v any, err error) string {
-	msg := cleanValidation(err)
-	nested := innerPath(err.Error()) != "" || strings.Contains(err.Error(), "validating /items")
+// model reads. seen is v as validation sees it, and err the validator's
+// error. The validator's own messages for a type or enum mismatch print
+// Go values (<invalid reflect.Value>, map[a:1]). So a value that breaks
+// the property's own "type", or else its own "enum", is worded from the
+// schema and the value's JSON. The validator checks those two first. A
+// value inside the property (an item, a member) keeps the validator's
+// words: the rebuilt wording would describe the property instead.
+func (a *ArgSchema) problem(k string, v, seen any, err error) string {
+	a.props.resolve()
 	switch {
-	case nested: // the rebuilt wording would describe the property, not the value at fault inside it
-	case strings.HasPrefix(msg, "type: ") && len(a.types[k]) > 0:
+	case len(a.types[k]) > 0 && breaks(a.props.types, k, seen):
 		return fmt.Sprintf("want %s, got %s %s", strings.Join(a.types[k], " or "), jsonKind(v), shownValue(v))
-	case strings.HasPrefix(msg, "enum: ") && len(a.enums[k]) > 0:
+	case len(a.enums[k]) > 0 && breaks(a.props.enums, k, seen):
 		list := make([]string, len(a.enums[k]))
 		for i, e := range a.enums[k] {
 			list[i] = shownValue(e)
 		}
 		return fmt.Sprintf("want one of %s, got %s", strings.Join(list, ", "), shownValue(v))
 	}
-	return msg
+	return cleanValidation(err)
 }
 
 // cleanValidation drops jsonschema's "validating /path: " prefixes, which
@@ -471,17 +528,4 @@ func QuoteList(list []string) string {
 		q[i] = fmt.Sprintf("%q", s)
 	}
 	return strings.Join(q, ", ")
-}
-
-// propertyOf returns the top-level property a validation error is about,
-// from the first "/properties/NAME" of its schema location, or "".
-func propertyOf(err error) string {
-	_, rest, ok := strings.Cut(err.Error(), "validating /properties/")
-	if !ok {
-		return ""
-	}
-	if i := strings.IndexAny(rest, "/:"); i >= 0 {
-		rest = rest[:i]
-	}
-	return rest
 }

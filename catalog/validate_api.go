@@ -80,7 +80,7 @@ func (a *ArgSchema) Validate(args map[string]any) []ValidationError {
 		if err := sub.Validate(shadow[k]); err != nil {
 			out = append(out, ValidationError{
 				Path:    pointer(k) + innerPath(err.Error()),
-				Message: fmt.Sprintf("argument %q: %s", k, a.problem(k, args[k], err)),
+				Message: fmt.Sprintf("argument %q: %s", k, a.problem(k, args[k], shadow[k], err)),
 				Keyword: keywordOf(cleanValidation(err)),
 			})
 		}

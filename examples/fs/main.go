@@ -282,8 +282,9 @@ func FormatWrite(ctx context.Context, in WriteInput) (string, error) {
 }
 
 // open opens the workspace root and returns p as a name inside it, or an
-// error when p leaves the root. Symbolic links that leave it are caught by
-// os.Root when the file is opened.
+// error when p leaves the root: through "..", as an absolute path, or
+// through a symbolic link ([resolveIn]). os.Root refuses such a path
+// too. The check here words the refusal.
 func open(ctx context.Context, p string) (*os.Root, string, error) {
 	rootDir := sdk.Root(ctx)
 	if p == "" {
@@ -300,6 +301,9 @@ func open(ctx context.Context, p string) (*os.Root, string, error) {
 	name = filepath.Clean(name)
 	if !filepath.IsLocal(name) {
 		return nil, "", fmt.Errorf("path %s is outside the workspace root %s", p, rootDir)
+	}
+	if _, err := resolveIn(rootDir, name); errors.Is(err, errLeaves) {
+		return nil, "", fmt.Errorf("path %s is outside the workspace root %s: a symbolic link on it leads out", p, rootDir)
 	}
 	root, err := os.OpenRoot(rootDir)
 	if err != nil {
@@ -348,15 +352,11 @@ func walk(ctx context.Context, dir, glob string, fn func(fsys fs.FS, p string, d
 }
 
 // unwrapPath drops the operation and name of a *fs.PathError, which repeat
-// what the caller's message already says, and explains os.Root's refusal to
-// follow a symbolic link out of the root.
+// what the caller's message already says.
 func unwrapPath(err error) error {
 	var pe *fs.PathError
 	if !errors.As(err, &pe) {
 		return err
-	}
-	if strings.Contains(pe.Err.Error(), "escapes") {
-		return fmt.Errorf("outside the workspace root: %w", pe.Err)
 	}
 	return pe.Err
 }
@@ -377,9 +377,9 @@ func unwrapPath(err error) error {
 // symbolic link between them wins. The OS sandbox (access.fs) is the
 // guard against that; this check makes the refusal clear.
 func protected(rootDir, name, p string) error {
-	real, ok := resolveIn(rootDir, name)
-	if !ok {
-		return nil // it leaves the root: os.Root refuses it when writing
+	real, err := resolveIn(rootDir, name)
+	if err != nil {
+		return nil // it leaves the root or loops: open or os.Root refuses it
 	}
 	parts := strings.Split(filepath.ToSlash(real), "/")
 	for i, c := range parts {
@@ -405,12 +405,18 @@ func protected(rootDir, name, p string) error {
 	return nil
 }
 
+// Why [resolveIn] cannot resolve a name. os.Root refuses such a name too.
+var (
+	errLeaves = errors.New("leaves the root") // through ".." or an absolute link
+	errLoop   = errors.New("too many links")  // more than 40 links: a loop
+)
+
 // resolveIn returns the path, relative to rootDir, that the local path name
 // designates once the symbolic links inside the root are followed as
 // os.Root follows them; components that do not exist yet are kept as they
-// are. It reports false when name leaves the root (through "..", an
-// absolute link or a loop), which os.Root refuses anyway.
-func resolveIn(rootDir, name string) (string, bool) {
+// are. Its error is errLeaves when name leaves the root, errLoop when the
+// links loop.
+func resolveIn(rootDir, name string) (string, error) {
 	var done []string
 	todo := strings.Split(filepath.ToSlash(name), "/")
 	for links := 0; len(todo) > 0; {
@@ -421,7 +427,7 @@ func resolveIn(rootDir, name string) (string, bool) {
 			continue
 		case "..":
 			if len(done) == 0 {
-				return "", false
+				return "", errLeaves
 			}
 			done = done[:len(done)-1]
 			continue
@@ -433,13 +439,13 @@ func resolveIn(rootDir, name string) (string, bool) {
 			continue
 		}
 		if links++; links > 40 {
-			return "", false
+			return "", errLoop
 		}
 		target, err := os.Readlink(full)
 		if err != nil || filepath.IsAbs(target) {
-			return "", false
+			return "", errLeaves
 		}
 		todo = append(strings.Split(filepath.ToSlash(target), "/"), todo...)
 	}
-	return filepath.Join(done...), true
+	return filepath.Join(done...), nil
 }

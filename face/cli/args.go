@@ -20,7 +20,7 @@ import (
 func parseArguments(argsJSON string, pairs []string, params map[string]*tool.Parameter) (map[string]any, error) {
 	args, err := catalog.DecodeArguments([]byte(argsJSON))
 	if err != nil {
-		return nil, usageErrorf("--args: %v", err)
+		return nil, usageFix(err, "--args: %v", err)
 	}
 	seen := map[string]bool{}
 	for _, kv := range pairs {

@@ -84,19 +84,20 @@ func TestParseArguments(t *testing.T) {
 		t.Errorf("got %#v, want %#v", got, want)
 	}
 	for _, tt := range []struct {
-		json  string
-		pairs []string
-		want  string
+		json      string
+		pairs     []string
+		want, fix string
 	}{
-		{"", []string{"n"}, `argument "n": want key=value`},
-		{"", []string{"=1"}, `argument "=1": want key=value`},
-		{"", []string{"n=1", "n=2"}, `argument "n" given twice`},
-		{"[]", nil, "--args: arguments must be a JSON object"},
+		{"", []string{"n"}, `argument "n": want key=value`, ""},
+		{"", []string{"=1"}, `argument "=1": want key=value`, ""},
+		{"", []string{"n=1", "n=2"}, `argument "n" given twice`, ""},
+		{"[]", nil, "--args: arguments must be a JSON object", ""},
+		{`{"a":1,"a":2}`, nil, `--args: arguments: duplicate key "a"`, "send each key once"},
 	} {
 		_, err := parseArguments(tt.json, tt.pairs, params)
 		var u *usageError
-		if !errors.As(err, &u) || err.Error() != tt.want || exitCode(err) != ExitFailure {
-			t.Errorf("parseArguments(%q, %q): error %v, want usage error %q", tt.json, tt.pairs, err, tt.want)
+		if !errors.As(err, &u) || err.Error() != tt.want || u.fix != tt.fix || exitCode(err) != ExitFailure {
+			t.Errorf("parseArguments(%q, %q): error %v (fix %q), want usage error %q (fix %q)", tt.json, tt.pairs, err, errFix(err), tt.want, tt.fix)
 		}
 	}
 }

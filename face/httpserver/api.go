@@ -58,7 +58,7 @@ func decodeBody(data []byte, answers bool) (callBody, error) {
 		return b, errors.New(`the body must be a JSON object: the arguments ({"name":"Ada"}), or {"arguments":{…}}`)
 	}
 	if err := dupkey.Check(data); err != nil {
-		return b, fmt.Errorf("the body holds a %v: readers may take either value (fix: send each key once)", err)
+		return b, catalog.Problem{Err: fmt.Errorf("the body holds a %v: readers may take either value", err), Fix: "send each key once"}
 	}
 	var members map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -79,9 +79,12 @@ func decodeBody(data []byte, answers bool) (callBody, error) {
 		case "arguments":
 			b.Arguments, err = catalog.DecodeArguments(raw)
 		case "answers":
-			b.Answers, err = catalog.DecodeArguments(raw)
-			if err != nil {
-				err = errors.New(strings.Replace(err.Error(), "arguments", "answers", 1))
+			// The body decoded and holds no key twice: what is left to
+			// refuse is a value that is not an object (or null).
+			if v := bytes.TrimSpace(raw); v[0] != '{' && string(v) != "null" {
+				err = errors.New("answers must be a JSON object")
+			} else if b.Answers, err = catalog.DecodeArguments(raw); err != nil {
+				err = fmt.Errorf("answers: %w", err)
 			}
 		case "approval":
 			if json.Unmarshal(raw, &b.Approval) != nil {
@@ -151,11 +154,11 @@ func (h *handler) validate(w http.ResponseWriter, r *http.Request) {
 	}
 	body, err := decodeBody(data, false)
 	if err != nil {
-		// {"error"} as every endpoint answers, and F7's shape of it.
+		// {"error","fix"} as every endpoint answers, and F7's shape of it.
 		writeJSON(w, http.StatusBadRequest, struct {
-			Error string `json:"error"`
+			errorBody
 			validation
-		}{err.Error(), validation{Errors: []catalog.ValidationError{{Path: "", Message: err.Error(), Keyword: "format"}}}})
+		}{errorBodyOf(err), validation{Errors: []catalog.ValidationError{{Path: "", Message: err.Error(), Keyword: "format"}}}})
 		return
 	}
 	var errs []catalog.ValidationError
@@ -225,7 +228,7 @@ func (h *handler) call(w http.ResponseWriter, r *http.Request) {
 	}
 	body, err := decodeBody(data, true)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+		writeProblem(w, http.StatusBadRequest, err)
 		return
 	}
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{}) // a call lasts as long as its tool's timeout

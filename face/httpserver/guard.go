@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/http"
 	"strings"
+
+	"github.com/toolhost/toolhost/catalog"
 )
 
 // The rules every request meets before routing: its Host, its Origin and,
@@ -16,8 +18,8 @@ import (
 // for every endpoint alike, and limits request bodies.
 func (h *handler) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if msg := h.hostRefusal(r); msg != "" {
-			writeError(w, http.StatusForbidden, msg)
+		if err := h.hostRefusal(r); err != nil {
+			writeProblem(w, http.StatusForbidden, err)
 			return
 		}
 		if origin := r.Header.Get("Origin"); origin != "" {
@@ -43,7 +45,7 @@ func (h *handler) guard(next http.Handler) http.Handler {
 	})
 }
 
-// hostRefusal is the message refusing r's Host header, or "" when the Host
+// hostRefusal is the error refusing r's Host header, or nil when the Host
 // names the server (the DNS rebinding defence). A Host is accepted when its
 // name, without the port, is:
 //
@@ -59,18 +61,18 @@ func (h *handler) guard(next http.Handler) http.Handler {
 // names another, and a rebound name is refused whatever its port. A
 // handler called without a listener (no http.LocalAddrContextKey) checks
 // only the allowed hosts when some are listed.
-func (h *handler) hostRefusal(r *http.Request) string {
+func (h *handler) hostRefusal(r *http.Request) error {
 	name := strings.ToLower(strings.Trim(hostOnly(r.Host), "[]"))
 	if allowedHost(name, h.o.AllowedHosts) {
-		return ""
+		return nil
 	}
 	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
 	if !ok || local == nil {
 		if len(h.o.AllowedHosts) == 0 {
-			return ""
+			return nil
 		}
-		return fmt.Sprintf("host %q is not allowed: this server answers requests for %s only "+
-			"(fix: add the name to httpserver.Options.AllowedHosts)", r.Host, strings.Join(h.o.AllowedHosts, ", "))
+		return catalog.Problem{Err: fmt.Errorf("host %q is not allowed: this server answers requests for %s only", r.Host, strings.Join(h.o.AllowedHosts, ", ")),
+			Fix: "add the name to httpserver.Options.AllowedHosts"}
 	}
 	addr, _, err := net.SplitHostPort(local.String())
 	if err != nil {
@@ -78,10 +80,10 @@ func (h *handler) hostRefusal(r *http.Request) string {
 	}
 	loopback := isLoopbackHost(addr)
 	if ip := net.ParseIP(name); ip != nil && ip.IsUnspecified() {
-		return ""
+		return nil
 	}
 	if name != "" && (sameIP(name, addr) || loopback && isLoopbackHost(name)) {
-		return ""
+		return nil
 	}
 	names := addr
 	if ip := net.ParseIP(addr); ip != nil && ip.To4() == nil {
@@ -90,9 +92,9 @@ func (h *handler) hostRefusal(r *http.Request) string {
 	if loopback {
 		names = "localhost, 127.0.0.1 or [::1]"
 	}
-	return fmt.Sprintf("host %q is not allowed: this server answers only requests that name it (%s), "+
-		"so that a page whose DNS name was rebound to this address reaches nothing; "+
-		"to reach it by another name, start it with --allow-host NAME (Go: httpserver.Options.AllowedHosts)", r.Host, names)
+	return catalog.Problem{Err: fmt.Errorf("host %q is not allowed: this server answers only requests that name it (%s), "+
+		"so that a page whose DNS name was rebound to this address reaches nothing", r.Host, names),
+		Fix: "to reach it by another name, start it with --allow-host NAME (Go: httpserver.Options.AllowedHosts)"}
 }
 
 // sameIP reports whether two host strings are the same IP address.

@@ -109,13 +109,15 @@ func (c addrConn) LocalAddr() net.Addr { return c.addr }
 
 // TestHostEveryListener: a listener on a non-loopback address answers
 // only requests naming its address or a host the user allowed; a rebound
-// name, and localhost (which is not this listener), get 403 with the fix.
+// name, and localhost (which is not this listener), get 403 with the fix
+// as a member of its own. A handler without a listener checks the allowed
+// hosts only.
 // Before, only loopback listeners checked the Host: evil.example rebound
 // to a LAN address got every answer.
 func TestHostEveryListener(t *testing.T) {
 	const refused = `{"error":"host \"%s\" is not allowed: this server answers only requests that name it (%s), ` +
-		`so that a page whose DNS name was rebound to this address reaches nothing; ` +
-		`to reach it by another name, start it with --allow-host NAME (Go: httpserver.Options.AllowedHosts)"}`
+		`so that a page whose DNS name was rebound to this address reaches nothing",` +
+		`"fix":"to reach it by another name, start it with --allow-host NAME (Go: httpserver.Options.AllowedHosts)"}`
 	tests := []struct {
 		name    string
 		local   string // the listener's address
@@ -166,6 +168,21 @@ func TestHostEveryListener(t *testing.T) {
 				t.Errorf("Host %s: %d %s\nwant 403 %s", tt.host, resp.StatusCode, body, tt.want)
 			}
 		})
+	}
+}
+
+// TestHostWithoutListener: a handler called without a listener refuses a
+// Host its allowed hosts do not list. The fix names the option.
+func TestHostWithoutListener(t *testing.T) {
+	h := httpserver.NewHandler(httpserver.Static(snapshot()), &httpserver.Options{AllowedHosts: []string{"tools.example.com"}})
+	req := httptest.NewRequestWithContext(t.Context(), "GET", "/identity", nil)
+	req.Host = "evil.example"
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	want := `{"error":"host \"evil.example\" is not allowed: this server answers requests for tools.example.com only",` +
+		`"fix":"add the name to httpserver.Options.AllowedHosts"}`
+	if got := strings.TrimSpace(rec.Body.String()); rec.Code != http.StatusForbidden || got != want {
+		t.Errorf("Host evil.example: %d %s\nwant 403 %s", rec.Code, got, want)
 	}
 }
 

@@ -2,6 +2,7 @@ package httpserver
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -483,9 +484,25 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // writeError writes {"error": msg}.
 func writeError(w http.ResponseWriter, status int, msg string) {
-	b, _ := json.Marshal(struct {
-		Error string `json:"error"`
-	}{msg})
+	writeProblem(w, status, errors.New(msg))
+}
+
+// errorBody is the body of every error answer: what is wrong, and what
+// the client can do about it when that is known.
+type errorBody struct {
+	Error string `json:"error"`
+	Fix   string `json:"fix,omitempty"`
+}
+
+// errorBodyOf is the error body saying err: its message, and its fix
+// ([catalog.FixOf]) as a member of its own. Every error body is made here.
+func errorBodyOf(err error) errorBody {
+	return errorBody{Error: err.Error(), Fix: catalog.FixOf(err)}
+}
+
+// writeProblem writes {"error": …, "fix": …} saying err ([errorBodyOf]).
+func writeProblem(w http.ResponseWriter, status int, err error) {
+	b, _ := json.Marshal(errorBodyOf(err))
 	w.Header().Del("ETag")
 	w.Header().Del("Cache-Control")
 	w.Header().Set("Content-Type", "application/json")

@@ -6,8 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
-	"strings"
+	"slices"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -15,6 +16,7 @@ import (
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/internal/dupkey"
 	"github.com/toolhost/toolhost/internal/mcpoffer"
+	"github.com/toolhost/toolhost/internal/wirejson"
 )
 
 // offerer is the optional interface of a [Catalog] whose MCP servers
@@ -130,7 +132,7 @@ func (h *handler) getPrompt(w http.ResponseWriter, r *http.Request) {
 	}
 	args, err := decodePromptBody(data)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+		writeProblem(w, http.StatusBadRequest, err)
 		return
 	}
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
@@ -183,18 +185,53 @@ func decodePromptBody(data []byte) (map[string]string, error) {
 		return nil, errors.New("the body must be a JSON object: " + shape)
 	}
 	if err := dupkey.Check(data); err != nil {
-		return nil, fmt.Errorf("the body holds a %v: readers may take either value (fix: send each key once)", err)
+		return nil, catalog.Problem{Err: fmt.Errorf("the body holds a %v: readers may take either value", err), Fix: "send each key once"}
 	}
-	var body struct {
-		Arguments map[string]string `json:"arguments"`
-	}
+	var members map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&body); err != nil {
-		return nil, fmt.Errorf("the body must be %s, each value a string: %v", shape, strings.TrimPrefix(err.Error(), "json: "))
+	if err := dec.Decode(&members); err != nil {
+		return nil, fmt.Errorf("the body must be %s, each value a string: %s", shape, wirejson.Problem(err))
 	}
 	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
 		return nil, fmt.Errorf("unexpected data after the JSON object: %.40q", rest)
 	}
-	return body.Arguments, nil
+	for _, k := range slices.Sorted(maps.Keys(members)) {
+		if k != "arguments" {
+			return nil, fmt.Errorf("the body must be %s, each value a string: unknown field %q", shape, k)
+		}
+	}
+	raw, ok := members["arguments"]
+	if !ok || string(raw) == "null" {
+		return nil, nil
+	}
+	var values map[string]any
+	if err := json.Unmarshal(raw, &values); err != nil {
+		return nil, fmt.Errorf("the body must be %s, each value a string: arguments: %s", shape, wirejson.Problem(err))
+	}
+	args := make(map[string]string, len(values))
+	for _, k := range slices.Sorted(maps.Keys(values)) {
+		switch v := values[k].(type) {
+		case string:
+			args[k] = v
+		case nil: // null reads as "", as encoding/json reads it into a string
+			args[k] = ""
+		default:
+			return nil, fmt.Errorf("the body must be %s, each value a string: argument %q is a JSON %s", shape, k, promptKind(v))
+		}
+	}
+	return args, nil
+}
+
+// promptKind names the JSON kind of a value that is not a string or null,
+// as json.Unmarshal decodes it into an any.
+func promptKind(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "object"
+	case []any:
+		return "array"
+	case bool:
+		return "boolean"
+	}
+	return "number"
 }

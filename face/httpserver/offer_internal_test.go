@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/internal/dupkey"
 )
 
@@ -13,15 +14,23 @@ func TestDecodePromptBody(t *testing.T) {
 		body    string
 		want    map[string]string
 		wantErr string
+		wantFix string
 	}{
-		{``, nil, ""},
-		{`{}`, nil, ""},
-		{`{"arguments":{"who":"you","n":"1"}}`, map[string]string{"who": "you", "n": "1"}, ""},
-		{`[]`, nil, `the body must be a JSON object: {"arguments":{"name":"value",…}}`},
-		{`{"arguments":{"n":1}}`, nil, `the body must be {"arguments":{"name":"value",…}}, each value a string: cannot unmarshal number into Go struct field .arguments of type string`},
-		{`{"who":"you"}`, nil, `the body must be {"arguments":{"name":"value",…}}, each value a string: unknown field "who"`},
-		{`{"arguments":{"a":"1","a":"2"}}`, nil, `the body holds a duplicate key "a" in /arguments: readers may take either value (fix: send each key once)`},
-		{`{"arguments":{}} {}`, nil, `unexpected data after the JSON object: "{}"`},
+		{``, nil, "", ""},
+		{`{}`, nil, "", ""},
+		{`{"arguments":{"who":"you","n":"1"}}`, map[string]string{"who": "you", "n": "1"}, "", ""},
+		{`[]`, nil, `the body must be a JSON object: {"arguments":{"name":"value",…}}`, ""},
+		{`{"arguments":{"n":1}}`, nil, `the body must be {"arguments":{"name":"value",…}}, each value a string: argument "n" is a JSON number`, ""},
+		{`{"arguments":{"a":"x","b":true,"c":[]}}`, nil, `the body must be {"arguments":{"name":"value",…}}, each value a string: argument "b" is a JSON boolean`, ""},
+		{`{"arguments":{"o":{}}}`, nil, `the body must be {"arguments":{"name":"value",…}}, each value a string: argument "o" is a JSON object`, ""},
+		{`{"arguments":{"a":null}}`, map[string]string{"a": ""}, "", ""},
+		{`{"arguments":null}`, nil, "", ""},
+		{`{"arguments":[1]}`, nil, `the body must be {"arguments":{"name":"value",…}}, each value a string: arguments: not a JSON object (a JSON array)`, ""},
+		{`{"who":"you"}`, nil, `the body must be {"arguments":{"name":"value",…}}, each value a string: unknown field "who"`, ""},
+		{`{"Arguments":{}}`, nil, `the body must be {"arguments":{"name":"value",…}}, each value a string: unknown field "Arguments"`, ""},
+		{`{"arguments":{"a":"1"`, nil, `the body must be {"arguments":{"name":"value",…}}, each value a string: unexpected EOF`, ""},
+		{`{"arguments":{"a":"1","a":"2"}}`, nil, `the body holds a duplicate key "a" in /arguments: readers may take either value`, "send each key once"},
+		{`{"arguments":{}} {}`, nil, `unexpected data after the JSON object: "{}"`, ""},
 	}
 	for _, tt := range tests {
 		got, err := decodePromptBody([]byte(tt.body))
@@ -29,8 +38,8 @@ func TestDecodePromptBody(t *testing.T) {
 		if err != nil {
 			gotErr = err.Error()
 		}
-		if gotErr != tt.wantErr || !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("decodePromptBody(%q) = %v, %q\nwant %v, %q", tt.body, got, gotErr, tt.want, tt.wantErr)
+		if gotErr != tt.wantErr || catalog.FixOf(err) != tt.wantFix || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("decodePromptBody(%q) = %v, %q (fix %q)\nwant %v, %q (fix %q)", tt.body, got, gotErr, catalog.FixOf(err), tt.want, tt.wantErr, tt.wantFix)
 		}
 	}
 }

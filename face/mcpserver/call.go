@@ -44,7 +44,7 @@ func (s *Server) toolHandler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args, err := catalog.DecodeArguments(req.Params.Arguments)
 		if err != nil {
-			return callresult.Error(fmt.Sprintf("invalid arguments for tool %q: %v", name, err)), nil
+			return callresult.Error(callresult.ErrorText(fmt.Errorf("invalid arguments for tool %q: %w", name, err))), nil
 		}
 		answers := map[string]any{}
 		v := notAsked

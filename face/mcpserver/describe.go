@@ -47,7 +47,7 @@ func (s *Server) addDescribeTools(d describer) {
 	s.describe = func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args, err := catalog.DecodeArguments(req.Params.Arguments)
 		if err != nil {
-			return callresult.Error(err.Error()), nil
+			return callresult.Error(callresult.ErrorText(err)), nil
 		}
 		names, _ := args["tools"].([]any)
 		if len(names) == 0 {

@@ -1,8 +1,10 @@
 package mcpserver
 
 import (
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"errors"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolhost/toolhost/catalog"
 )
 
 // CodeExecutionDisabled is the JSON-RPC error code of a tools/call that
@@ -14,9 +16,9 @@ const CodeExecutionDisabled = -32010
 
 // ErrExecutionDisabled answers a tools/call over HTTP when
 // [Options.AllowHTTPExecute] is not set.
-var ErrExecutionDisabled = &jsonrpc.Error{Code: CodeExecutionDisabled, Message: "tools/call is disabled over HTTP: " +
+var ErrExecutionDisabled = rpcError(CodeExecutionDisabled, catalog.Problem{Err: errors.New("tools/call is disabled over HTTP: " +
 	"the server was started without --allow-execute (Go: mcpserver.Options.AllowHTTPExecute), because anything that can reach its port could run the tools; " +
-	"tools/list works (fix: restart it with --allow-execute, or have the client start toolhost serve over stdio)"}
+	"tools/list works"), Fix: "restart it with --allow-execute, or have the client start toolhost serve over stdio"})
 
 // mayExecute refuses a tools/call that came over HTTP when execution over
 // HTTP is not allowed. The streamable transport gives every request its

@@ -19,8 +19,8 @@ import (
 // (in memory here) the option does not apply.
 func TestHTTPExecuteRule(t *testing.T) {
 	const wantMsg = "tools/call is disabled over HTTP: the server was started without --allow-execute (Go: mcpserver.Options.AllowHTTPExecute), " +
-		"because anything that can reach its port could run the tools; tools/list works " +
-		"(fix: restart it with --allow-execute, or have the client start toolhost serve over stdio)"
+		"because anything that can reach its port could run the tools; tools/list works"
+	const wantData = `{"fix":"restart it with --allow-execute, or have the client start toolhost serve over stdio"}`
 	tests := []struct {
 		name    string
 		http    bool
@@ -64,8 +64,8 @@ func TestHTTPExecuteRule(t *testing.T) {
 				res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "ran"}})
 				var werr *jsonrpc.Error
 				switch {
-				case tt.refused && (!errors.As(err, &werr) || werr.Code != mcpserver.CodeExecutionDisabled || werr.Message != wantMsg):
-					t.Errorf("tools/call echo = %+v, %v;\nwant the error %d %q", res, err, mcpserver.CodeExecutionDisabled, wantMsg)
+				case tt.refused && (!errors.As(err, &werr) || werr.Code != mcpserver.CodeExecutionDisabled || werr.Message != wantMsg || string(werr.Data) != wantData):
+					t.Errorf("tools/call echo = %+v, %v;\nwant the error %d %q with data %s", res, err, mcpserver.CodeExecutionDisabled, wantMsg, wantData)
 				case !tt.refused && (err != nil || text(res) != "ran"):
 					t.Errorf("tools/call echo = %+v, %v; want it run", res, err)
 				}

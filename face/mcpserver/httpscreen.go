@@ -74,8 +74,8 @@ func screenBody(body []byte) []byte {
 		if len(m) == 0 || m[0] != '{' || json.Unmarshal(m, &fields) != nil {
 			continue // not a message: the SDK refuses it
 		}
-		if p := idProblem(fields["id"], fields["method"]); p != "" {
-			return errorAnswer(nil, jsonrpc.CodeInvalidRequest, "invalid request: "+p)
+		if p := idProblem(fields["id"], fields["method"]); p != nil {
+			return errorAnswer(nil, jsonrpc.CodeInvalidRequest, fmt.Errorf("invalid request: %w", p))
 		}
 		if len(msgs) == 1 && string(fields["id"]) != "null" {
 			id = fields["id"]

@@ -9,6 +9,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/internal/dupkey"
 )
 
@@ -47,29 +48,32 @@ import (
 const maxID = 1<<53 - 1
 
 // idProblem says why the raw id of a message cannot be echoed exactly,
-// or "" when it can (or is absent). method is the message's raw method,
-// nil for a response.
-func idProblem(id, method json.RawMessage) string {
+// with the fix as a field. It is nil when the id can be echoed (or is
+// absent). method is the message's raw method, nil for a response.
+func idProblem(id, method json.RawMessage) error {
 	switch {
 	case id == nil:
-		return ""
+		return nil
 	case string(id) == "null":
 		if method != nil && !bytes.HasPrefix(method, []byte(`"notifications/`)) {
-			return `"id" must not be null: a request's id is a string or an integer (fix: number your requests, or leave "id" out for a notification)`
+			return catalog.Problem{Err: errors.New(`"id" must not be null: a request's id is a string or an integer`),
+				Fix: `number your requests, or leave "id" out for a notification`}
 		}
-		return ""
+		return nil
 	case id[0] == '"':
 		if bytes.IndexByte(id, '\\') >= 0 && !wholeEscapes(id) {
-			return fmt.Sprintf(`"id" %.40s holds an escape that is not a character, and would come back changed (fix: use ids of plain characters)`, id)
+			return catalog.Problem{Err: fmt.Errorf(`"id" %.40s holds an escape that is not a character, and would come back changed`, id),
+				Fix: "use ids of plain characters"}
 		}
-		return ""
+		return nil
 	case id[0] == '-' || '0' <= id[0] && id[0] <= '9':
 		if integerID(id) {
-			return ""
+			return nil
 		}
-		return fmt.Sprintf(`"id" %.40s cannot be echoed exactly: a numeric id must be an integer from -9007199254740991 to 9007199254740991, without fraction or exponent (fix: number your requests from 1, or use string ids)`, id)
+		return catalog.Problem{Err: fmt.Errorf(`"id" %.40s cannot be echoed exactly: a numeric id must be an integer from -9007199254740991 to 9007199254740991, without fraction or exponent`, id),
+			Fix: "number your requests from 1, or use string ids"}
 	}
-	return fmt.Sprintf(`"id" must be a string or a number, not %.40s (fix: number your requests)`, id)
+	return catalog.Problem{Err: fmt.Errorf(`"id" must be a string or a number, not %.40s`, id), Fix: "number your requests"}
 }
 
 // integerID reports whether a JSON number is an integer written in plain
@@ -148,5 +152,5 @@ func duplicateAnswer(msg []byte, id json.RawMessage) []byte {
 	if errors.As(err, &dup) && dup.In == "" && dup.Key == "id" {
 		id = nil
 	}
-	return errorAnswer(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: %v: readers may take either value (fix: send each key once)", err))
+	return errorAnswer(id, jsonrpc.CodeInvalidRequest, catalog.Problem{Err: fmt.Errorf("invalid request: %v: readers may take either value", err), Fix: "send each key once"})
 }

@@ -74,7 +74,7 @@ func TestNullIDNotification(t *testing.T) {
 		t.Errorf("after a notification with id null: got %s, want the ping's answer %s", got, want)
 	}
 	if got, want := exchange(`{"jsonrpc":"2.0","id":null,"method":"tools/list"}`),
-		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: \"id\" must not be null: a request's id is a string or an integer (fix: number your requests, or leave \"id\" out for a notification)"}}`; got != want {
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: \"id\" must not be null: a request's id is a string or an integer","data":{"fix":"number your requests, or leave \"id\" out for a notification"}}}`; got != want {
 		t.Errorf("a request with id null: got %s, want %s", got, want)
 	}
 	stdinW.Close()
@@ -229,13 +229,13 @@ func TestDuplicateKeys(t *testing.T) {
 		line, want string
 	}{
 		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","name":"register","arguments":{"text":"a"}}}`,
-			`{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"invalid request: duplicate key \"name\" in /params: readers may take either value (fix: send each key once)"}}`},
+			`{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"invalid request: duplicate key \"name\" in /params: readers may take either value","data":{"fix":"send each key once"}}}`},
 		{`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"a","te\u0078t":"b"}}}`,
-			`{"jsonrpc":"2.0","id":2,"error":{"code":-32600,"message":"invalid request: duplicate key \"text\" in /params/arguments: readers may take either value (fix: send each key once)"}}`},
+			`{"jsonrpc":"2.0","id":2,"error":{"code":-32600,"message":"invalid request: duplicate key \"text\" in /params/arguments: readers may take either value","data":{"fix":"send each key once"}}}`},
 		{`{"jsonrpc":"2.0","id":3,"id":4,"method":"ping"}`,
-			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: duplicate key \"id\": readers may take either value (fix: send each key once)"}}`},
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: duplicate key \"id\": readers may take either value","data":{"fix":"send each key once"}}}`},
 		{`{"jsonrpc":"2.0","id":5,"method":"ping","method":"tools/list"}`,
-			`{"jsonrpc":"2.0","id":5,"error":{"code":-32600,"message":"invalid request: duplicate key \"method\": readers may take either value (fix: send each key once)"}}`},
+			`{"jsonrpc":"2.0","id":5,"error":{"code":-32600,"message":"invalid request: duplicate key \"method\": readers may take either value","data":{"fix":"send each key once"}}}`},
 	}
 	t.Run("stdio", func(t *testing.T) {
 		cat, err := testCatalog(t.Context(), nil, &probe{})
@@ -287,7 +287,7 @@ func TestDuplicateKeys(t *testing.T) {
 			}
 		}
 		batch := `[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping","params":{"a":1,"a":2}}]`
-		want := `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: duplicate key \"a\" in /1/params: readers may take either value (fix: send each key once)"}}`
+		want := `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: duplicate key \"a\" in /1/params: readers may take either value","data":{"fix":"send each key once"}}}`
 		if status, got := postMCP(t, srv.URL, batch); status != http.StatusBadRequest || string(got) != want {
 			t.Errorf("a batch\n got %d %s\nwant 400 %s", status, got, want)
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/internal/plainrpc"
 	"github.com/toolhost/toolhost/internal/warm"
 	"github.com/toolhost/toolhost/tool"
@@ -257,8 +258,8 @@ func (s *screen) next() (jsonrpc.Message, error) {
 		var answer []byte
 		switch {
 		case tooLong:
-			answer = errorAnswer(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf(
-				"invalid request: the message is longer than %s, the most one line may hold (fix: send smaller arguments)", byteSize(int64(s.maxLine))))
+			answer = errorAnswer(nil, jsonrpc.CodeInvalidRequest, catalog.Problem{Err: fmt.Errorf(
+				"invalid request: the message is longer than %s, the most one line may hold", byteSize(int64(s.maxLine))), Fix: "send smaller arguments"})
 		case len(line) > 0:
 			msg, answer = screenLine(line)
 		}
@@ -303,27 +304,27 @@ func screenLine(line []byte) (msg jsonrpc.Message, answer []byte) {
 		return nil, nil
 	}
 	if !utf8.Valid(line) {
-		return nil, errorAnswer(nil, jsonrpc.CodeParseError, "parse error: the message is not valid UTF-8 (fix: send UTF-8 JSON, one message per line)")
+		return nil, errorAnswer(nil, jsonrpc.CodeParseError, catalog.Problem{Err: errors.New("parse error: the message is not valid UTF-8"), Fix: "send UTF-8 JSON, one message per line"})
 	}
 	if !json.Valid(line) {
 		var v json.RawMessage
 		err := json.Unmarshal(line, &v)
-		return nil, errorAnswer(nil, jsonrpc.CodeParseError, fmt.Sprintf("parse error: %v (fix: send one JSON-RPC message per line)", err))
+		return nil, errorAnswer(nil, jsonrpc.CodeParseError, catalog.Problem{Err: fmt.Errorf("parse error: %v", err), Fix: "send one JSON-RPC message per line"})
 	}
 	switch line[0] {
 	case '{':
 	case '[':
-		return nil, errorAnswer(nil, jsonrpc.CodeInvalidRequest, "invalid request: batches are not supported (fix: send one message per line)")
+		return nil, errorAnswer(nil, jsonrpc.CodeInvalidRequest, catalog.Problem{Err: errors.New("invalid request: batches are not supported"), Fix: "send one message per line"})
 	default:
-		return nil, errorAnswer(nil, jsonrpc.CodeInvalidRequest, "invalid request: a message must be a JSON object")
+		return nil, errorAnswer(nil, jsonrpc.CodeInvalidRequest, errors.New("invalid request: a message must be a JSON object"))
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(line, &fields); err != nil { // deep nesting: encoding/json allows 10000 levels
-		return nil, errorAnswer(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: %v", err))
+		return nil, errorAnswer(nil, jsonrpc.CodeInvalidRequest, fmt.Errorf("invalid request: %v", err))
 	}
 	id := fields["id"]
-	if p := idProblem(id, fields["method"]); p != "" {
-		return nil, errorAnswer(nil, jsonrpc.CodeInvalidRequest, "invalid request: "+p)
+	if p := idProblem(id, fields["method"]); p != nil {
+		return nil, errorAnswer(nil, jsonrpc.CodeInvalidRequest, fmt.Errorf("invalid request: %w", p))
 	}
 	if string(id) == "null" {
 		id = nil
@@ -333,20 +334,20 @@ func screenLine(line []byte) (msg jsonrpc.Message, answer []byte) {
 		if v != nil {
 			got = fmt.Sprintf("%.40s", v)
 		}
-		return nil, errorAnswer(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf(`invalid request: "jsonrpc" must be "2.0", not %s (fix: send JSON-RPC 2.0 messages)`, got))
+		return nil, errorAnswer(id, jsonrpc.CodeInvalidRequest, catalog.Problem{Err: fmt.Errorf(`invalid request: "jsonrpc" must be "2.0", not %s`, got), Fix: "send JSON-RPC 2.0 messages"})
 	}
 	if m := fields["method"]; m != nil && m[0] != '"' {
-		return nil, errorAnswer(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf(`invalid request: "method" must be a string, not %.40s`, m))
+		return nil, errorAnswer(id, jsonrpc.CodeInvalidRequest, fmt.Errorf(`invalid request: "method" must be a string, not %.40s`, m))
 	}
 	if depth(line) > MaxDepth {
-		return nil, errorAnswer(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: nested deeper than %d levels", MaxDepth))
+		return nil, errorAnswer(id, jsonrpc.CodeInvalidRequest, fmt.Errorf("invalid request: nested deeper than %d levels", MaxDepth))
 	}
 	if answer := duplicateAnswer(line, id); answer != nil {
 		return nil, answer
 	}
 	msg, err := message(line, fields)
 	if err != nil {
-		return nil, errorAnswer(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: %v", err))
+		return nil, errorAnswer(id, jsonrpc.CodeInvalidRequest, fmt.Errorf("invalid request: %v", err))
 	}
 	return msg, nil
 }
@@ -406,18 +407,37 @@ func depth(data []byte) int {
 	return deepest
 }
 
-// errorAnswer is a JSON-RPC error response. A nil id is written as null.
-func errorAnswer(id json.RawMessage, code int64, msg string) []byte {
+// errorAnswer is a JSON-RPC error response carrying [rpcError] of code
+// and err. A nil id is written as null.
+func errorAnswer(id json.RawMessage, code int64, err error) []byte {
 	if id == nil {
 		id = json.RawMessage("null")
 	}
-	b, err := tool.Marshal(struct {
+	b, merr := tool.Marshal(struct {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
 		Error   *jsonrpc.Error  `json:"error"`
-	}{"2.0", id, &jsonrpc.Error{Code: code, Message: msg}})
-	if err != nil {
-		panic(err) // an id from json.Unmarshal and a string always marshal
+	}{"2.0", id, rpcError(code, err)})
+	if merr != nil {
+		panic(merr) // an id from json.Unmarshal and a string always marshal
 	}
 	return b
+}
+
+// rpcError is the JSON-RPC error of code saying err. Its message is
+// err's, which states the problem. Its data is {"fix":"…"} when err
+// carries a fix ([catalog.FixOf]). Every error with a fix that the face
+// answers with is made here.
+func rpcError(code int64, err error) *jsonrpc.Error {
+	e := &jsonrpc.Error{Code: code, Message: err.Error()}
+	if fix := catalog.FixOf(err); fix != "" {
+		data, merr := tool.Marshal(struct {
+			Fix string `json:"fix"`
+		}{fix})
+		if merr != nil {
+			panic(merr) // a string always marshals
+		}
+		e.Data = data
+	}
+	return e
 }

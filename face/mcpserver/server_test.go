@@ -159,6 +159,7 @@ func TestInMemory(t *testing.T) {
 			c, changed := newClient(t, nil)
 			cs := connect(t, s, c, &mcp.ClientSessionOptions{ProtocolVersion: version})
 			checkSession(t, cs, changed)
+			checkKeyTwice(t, cs)
 			id, err := mcp.CallCustomMethod[*mcpserver.IdentityParams, *mcpserver.IdentityResult](t.Context(), cs, mcpserver.MethodIdentity, &mcpserver.IdentityParams{})
 			if err != nil {
 				t.Fatal(err)
@@ -167,6 +168,22 @@ func TestInMemory(t *testing.T) {
 				t.Errorf("server/identity = %+v, want the catalog's %+v", id.Identity, cat.Identity())
 			}
 		})
+	}
+}
+
+// checkKeyTwice checks the result of a call whose arguments hold a key
+// twice: the model reads the problem, then the fix on a line of its own.
+// Only an in-process transport lets such arguments reach the handler:
+// stdio and HTTP refuse the message before it.
+func checkKeyTwice(t *testing.T, cs *mcp.ClientSession) {
+	t.Helper()
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "echo", Arguments: json.RawMessage(`{"text":"a","text":"b"}`)})
+	if err != nil {
+		t.Fatalf("CallTool: %v", err)
+	}
+	want := "invalid arguments for tool \"echo\": arguments: duplicate key \"text\"\nfix: send each key once"
+	if got := text(res); !res.IsError || got != want {
+		t.Errorf("result = %q (isError %v), want isError %q", got, res.IsError, want)
 	}
 }
 

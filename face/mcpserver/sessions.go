@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolhost/toolhost/catalog"
 )
 
 // DefaultMaxSessions is [Options.MaxSessions] when zero.
@@ -143,7 +144,8 @@ func (s *Server) serveStateful(stateful http.Handler, w http.ResponseWriter, r *
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Retry-After", "5")
 		w.WriteHeader(http.StatusServiceUnavailable)
-		w.Write(errorAnswer(nil, CodeBusy, fmt.Sprintf("too many sessions: the server holds %d, all in use (fix: retry later, end sessions you no longer use with DELETE, or raise --max-sessions)", s.sessions.max)))
+		w.Write(errorAnswer(nil, CodeBusy, catalog.Problem{Err: fmt.Errorf("too many sessions: the server holds %d, all in use", s.sessions.max),
+			Fix: "retry later, end sessions you no longer use with DELETE, or raise --max-sessions"}))
 		return
 	}
 	stateful.ServeHTTP(&headerHook{ResponseWriter: w, hook: func(h http.Header) {

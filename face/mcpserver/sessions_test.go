@@ -97,7 +97,7 @@ func TestSessionsBounded(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	want := fmt.Sprintf(`{"jsonrpc":"2.0","id":null,"error":{"code":%d,"message":"too many sessions: the server holds 1, all in use (fix: retry later, end sessions you no longer use with DELETE, or raise --max-sessions)"}}`, mcpserver.CodeBusy)
+	want := fmt.Sprintf(`{"jsonrpc":"2.0","id":null,"error":{"code":%d,"message":"too many sessions: the server holds 1, all in use","data":{"fix":"retry later, end sessions you no longer use with DELETE, or raise --max-sessions"}}}`, mcpserver.CodeBusy)
 	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") != "5" || strings.TrimSpace(string(body)) != want {
 		t.Errorf("a session beyond the bound, all busy: %d Retry-After %q %s\nwant 503 Retry-After 5 %s", resp.StatusCode, resp.Header.Get("Retry-After"), body, want)
 	}

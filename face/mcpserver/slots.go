@@ -6,6 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/internal/invoke"
 )
 
@@ -211,9 +212,9 @@ func (s *Server) acquire(ctx context.Context) (context.Context, func(), error) {
 	perSession, perQueue := a.limits(s.solo)
 	if charge > a.budget {
 		s.mu.Unlock()
-		return nil, nil, &jsonrpc.Error{Code: CodeBusy, Message: fmt.Sprintf(
-			"arguments of %s exceed what the server's memory budget of %s can take (fix: send smaller arguments, or serve with a larger --memory-budget)",
-			byteSize(info.argBytes), byteSize(a.budget))}
+		return nil, nil, rpcError(CodeBusy, catalog.Problem{Err: fmt.Errorf(
+			"arguments of %s exceed what the server's memory budget of %s can take", byteSize(info.argBytes), byteSize(a.budget)),
+			Fix: "send smaller arguments, or serve with a larger --memory-budget"})
 	}
 	s.calls.Add(1)
 	var w *waiter
@@ -227,9 +228,9 @@ func (s *Server) acquire(ctx context.Context) (context.Context, func(), error) {
 			}
 			s.mu.Unlock()
 			s.calls.Done()
-			return nil, nil, &jsonrpc.Error{Code: CodeBusy, Message: fmt.Sprintf(
-				"server busy: %d tool calls running and %d waiting, %d of them this client's (fix: wait for your running calls to finish, or cancel some, then call again)",
-				a.running, len(a.waiting), l.running+l.waiting)}
+			return nil, nil, rpcError(CodeBusy, catalog.Problem{Err: fmt.Errorf(
+				"server busy: %d tool calls running and %d waiting, %d of them this client's", a.running, len(a.waiting), l.running+l.waiting),
+				Fix: "wait for your running calls to finish, or cancel some, then call again"})
 		}
 		w = &waiter{session: info.session, charge: charge, ready: make(chan struct{})}
 		l.waiting++

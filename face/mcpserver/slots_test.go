@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -91,9 +92,10 @@ func testSessionCannotStarve(t *testing.T, version string) {
 	if !errors.As(err, &werr) || werr.Code != mcpserver.CodeBusy {
 		t.Fatalf("a call beyond the session's queue share: err = %v, want CodeBusy", err)
 	}
-	want := "server busy: 2 tool calls running and 1 waiting, 3 of them this client's (fix: wait for your running calls to finish, or cancel some, then call again)"
-	if werr.Message != want {
-		t.Errorf("busy message mismatch:\nwant %s\ngot  %s", want, werr.Message)
+	want := "server busy: 2 tool calls running and 1 waiting, 3 of them this client's"
+	wantData := `{"fix":"wait for your running calls to finish, or cancel some, then call again"}`
+	if werr.Message != want || string(werr.Data) != wantData {
+		t.Errorf("busy error mismatch:\nwant %s, data %s\ngot  %s, data %s", want, wantData, werr.Message, werr.Data)
 	}
 
 	res, err := other.CallTool(t.Context(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "still served"}})
@@ -166,5 +168,29 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestArgumentsBeyondBudget: a call whose arguments the memory budget
+// cannot take is refused with CodeBusy. The message says what is wrong.
+// The fix is the error's data, not part of the message.
+func TestArgumentsBeyondBudget(t *testing.T) {
+	cat, err := testCatalog(t.Context(), nil, &probe{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The budget holds the output reserve (3 × 16 MiB) and nothing more.
+	s := mcpserver.New(cat, &mcpserver.Options{MemoryBudget: 48 << 20})
+	c, _ := newClient(t, nil)
+	cs := connect(t, s, c, nil)
+	_, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "echo", Arguments: json.RawMessage(`{"text":"hi"}`)})
+	var werr *jsonrpc.Error
+	if !errors.As(err, &werr) || werr.Code != mcpserver.CodeBusy {
+		t.Fatalf("a call beyond the budget: err = %v, want CodeBusy", err)
+	}
+	want := "arguments of 13 B exceed what the server's memory budget of 48 MiB can take"
+	wantData := `{"fix":"send smaller arguments, or serve with a larger --memory-budget"}`
+	if werr.Message != want || string(werr.Data) != wantData {
+		t.Errorf("budget error mismatch:\nwant %s, data %s\ngot  %s, data %s", want, wantData, werr.Message, werr.Data)
 	}
 }

@@ -5,7 +5,7 @@
 // while the tool runs with the other.
 //
 //	if err := dupkey.Check(body); err != nil {
-//		return fmt.Errorf("%v (fix: send each key once)", err) // duplicate key "name" in /params
+//		return catalog.Problem{Err: err, Fix: "send each key once"} // duplicate key "name" in /params
 //	}
 //	// then decode body as usual
 //

@@ -75,8 +75,12 @@ function headers(json) {
   return h;
 }
 
+// errorText is an error body as a person reads it: what is wrong, then
+// the fix on a line of its own when the server gives one.
+function errorText(j) { return j.fix ? `${j.error}\nfix: ${j.fix}` : j.error; }
+
 async function errorOf(r) {
-  try { const j = await r.json(); if (j && j.error) return j.error; } catch (e) { /* not JSON */ }
+  try { const j = await r.json(); if (j && j.error) return errorText(j); } catch (e) { /* not JSON */ }
   return r.status + ' ' + r.statusText;
 }
 
@@ -516,7 +520,7 @@ async function validate() {
   const name = st.detail.name;
   const r = await post(toolPath(name, 'validate'), stringify({ arguments: a }));
   if (st.open !== name) return;
-  if (!r.ok || !r.data) return result('error', el('p', { class: 'status error', text: `Validation failed: ${(r.data && r.data.error) || r.text}` }));
+  if (!r.ok || !r.data) return result('error', el('p', { class: 'status error long', text: `Validation failed: ${(r.data && r.data.error && errorText(r.data)) || r.text}` }));
   if (r.data.valid) return result('ok', el('p', { class: 'status ok', text: 'Valid: these arguments would be accepted.' }));
   const ul = el('ul');
   let first = null;
@@ -551,7 +555,7 @@ async function run(answers, approval) {
   loadCalls(name); // the call's audit line is written before its answer
   const raw = el('details', null, el('summary', { text: 'Raw response' }), el('pre', { text: r.data ? pretty(r.data) : r.text }));
   if (!r.ok || !r.data) {
-    return result('error', el('p', { class: 'status error', text: `HTTP ${r.status}: ${(r.data && r.data.error) || r.text}` }), raw);
+    return result('error', el('p', { class: 'status error long', text: `HTTP ${r.status}: ${(r.data && r.data.error && errorText(r.data)) || r.text}` }), raw);
   }
   const res = r.data;
   if (res.resultType === 'input_required' && res.inputRequests && typeof res.inputRequests === 'object') {

@@ -16,10 +16,7 @@ import (
 // ErrorText is what the model reads of a host error. It is the cause,
 // then the fix on a line of its own.
 func ErrorText(err error) string {
-	if fix := catalog.FixOf(err); fix != "" {
-		return err.Error() + "\nfix: " + fix
-	}
-	return err.Error()
+	return catalog.WithFix(err.Error(), catalog.FixOf(err))
 }
 
 // Outcome maps a success or error outcome. It maps a success's text and

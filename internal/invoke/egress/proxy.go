@@ -171,14 +171,22 @@ func (p *Proxy) serve(ln net.Listener) {
 	}
 }
 
-// refusal is why a request is not forwarded: an HTTP status and a line
-// the tool's client shows.
+// refusal is why a request is not forwarded: an HTTP status, a line the
+// tool's client shows, and what the user can do about it ("" when
+// nothing is known). [reply] writes the fix on a line of its own.
 type refusal struct {
 	status int
 	msg    string
+	fix    string
 }
 
 func (r *refusal) Error() string { return r.msg }
+
+// grantFix is the fix of a connection to host:port no rule grants: the
+// rule to add.
+func grantFix(host string, port uint16) string {
+	return fmt.Sprintf(`access.net: add {host="%s", port=%d, allow=true}`, host, port)
+}
 
 // handle serves one connection: one CONNECT tunnel or one plain request.
 func (p *Proxy) handle(c net.Conn) {
@@ -199,7 +207,7 @@ func (p *Proxy) handle(c net.Conn) {
 	if err != nil {
 		var r *refusal
 		if !errors.As(err, &r) {
-			r = &refusal{http.StatusBadGateway, "toolhost egress proxy: " + err.Error()}
+			r = &refusal{status: http.StatusBadGateway, msg: "toolhost egress proxy: " + err.Error()}
 		}
 		reply(c, r)
 		return
@@ -228,15 +236,15 @@ func (p *Proxy) handle(c net.Conn) {
 func (p *Proxy) open(ctx context.Context, c net.Conn, req *http.Request) (net.Conn, error) {
 	cl, ok, full := p.lookup(req.Header.Get("Proxy-Authorization"), c)
 	if !ok {
-		return nil, &refusal{http.StatusProxyAuthRequired, "toolhost egress proxy: no live call has this credential (the call ended, or the client did not send the proxy URL's user)"}
+		return nil, &refusal{status: http.StatusProxyAuthRequired, msg: "toolhost egress proxy: no live call has this credential (the call ended, or the client did not send the proxy URL's user)"}
 	}
 	if full {
-		return nil, &refusal{http.StatusTooManyRequests, fmt.Sprintf("toolhost egress proxy: the call has %d connections open through the proxy already; close some first", maxConns)}
+		return nil, &refusal{status: http.StatusTooManyRequests, msg: fmt.Sprintf("toolhost egress proxy: the call has %d connections open through the proxy already; close some first", maxConns)}
 	}
 	hostport := req.Host
 	if req.Method != http.MethodConnect {
 		if req.URL == nil || req.URL.Scheme != "http" || req.URL.Host == "" {
-			return nil, &refusal{http.StatusBadRequest, "toolhost egress proxy: want CONNECT host:port, or a request for an absolute http:// URL"}
+			return nil, &refusal{status: http.StatusBadRequest, msg: "toolhost egress proxy: want CONNECT host:port, or a request for an absolute http:// URL"}
 		}
 		hostport = req.URL.Host
 		if req.URL.Port() == "" {
@@ -246,7 +254,7 @@ func (p *Proxy) open(ctx context.Context, c net.Conn, req *http.Request) (net.Co
 	host, portStr, err := net.SplitHostPort(hostport)
 	port, perr := strconv.ParseUint(portStr, 10, 16)
 	if err != nil || perr != nil || port == 0 {
-		return nil, &refusal{http.StatusBadRequest, fmt.Sprintf("toolhost egress proxy: %q is not host:port", hostport)}
+		return nil, &refusal{status: http.StatusBadRequest, msg: fmt.Sprintf("toolhost egress proxy: %q is not host:port", hostport)}
 	}
 	addrs, refused, err := p.check(ctx, cl.rules, host, uint16(port))
 	if refused != nil {
@@ -316,8 +324,8 @@ func (p *Proxy) untie(c net.Conn) {
 // returned as a Refusal.
 func (p *Proxy) check(ctx context.Context, rules []Rule, host string, port uint16) ([]netip.Addr, *Refusal, error) {
 	host = strings.TrimSuffix(strings.ToLower(host), ".")
-	deny := &refusal{http.StatusForbidden, fmt.Sprintf(`toolhost egress proxy: no access.net rule grants %s (fix: access.net: add {host="%s", port=%d, allow=true})`,
-		net.JoinHostPort(host, strconv.Itoa(int(port))), host, port)}
+	deny := &refusal{status: http.StatusForbidden, msg: "toolhost egress proxy: no access.net rule grants " + net.JoinHostPort(host, strconv.Itoa(int(port))),
+		fix: grantFix(host, port)}
 	if ip, err := netip.ParseAddr(host); err == nil {
 		ip = ip.Unmap()
 		for _, r := range rules {
@@ -345,17 +353,18 @@ func (p *Proxy) check(ctx context.Context, rules []Rule, host string, port uint1
 	}
 	addrs, err := resolve(ctx, host)
 	if err != nil {
-		return nil, nil, &refusal{http.StatusBadGateway, fmt.Sprintf("toolhost egress proxy: resolving %s: %v", host, err)}
+		return nil, nil, &refusal{status: http.StatusBadGateway, msg: fmt.Sprintf("toolhost egress proxy: resolving %s: %v", host, err)}
 	}
 	if len(addrs) == 0 {
-		return nil, nil, &refusal{http.StatusBadGateway, fmt.Sprintf("toolhost egress proxy: %s has no address", host)}
+		return nil, nil, &refusal{status: http.StatusBadGateway, msg: fmt.Sprintf("toolhost egress proxy: %s has no address", host)}
 	}
 	for i, a := range addrs {
 		a = a.Unmap()
 		addrs[i] = a
 		if internal(a) && host != "localhost" {
-			return nil, &Refusal{Host: host, Port: port, Addr: a}, &refusal{http.StatusForbidden, fmt.Sprintf(`toolhost egress proxy: %s resolves to %s, an address of this machine or its link; a rule must name it (fix: access.net: add {host="%s", port=%d, allow=true})`,
-				host, a, a, port)}
+			return nil, &Refusal{Host: host, Port: port, Addr: a}, &refusal{status: http.StatusForbidden,
+				msg: fmt.Sprintf("toolhost egress proxy: %s resolves to %s, an address of this machine or its link; a rule must name it", host, a),
+				fix: grantFix(a.String(), port)}
 		}
 	}
 	return addrs, nil, nil
@@ -368,9 +377,13 @@ func internal(a netip.Addr) bool {
 		a.IsUnspecified() || a.IsMulticast() || a.IsInterfaceLocalMulticast()
 }
 
-// reply answers a refused request with r.
+// reply answers a refused request with r: its message, then its fix on
+// a line of its own ("fix: …"), as text/plain.
 func reply(c net.Conn, r *refusal) {
 	body := r.msg + "\n"
+	if r.fix != "" {
+		body += "fix: " + r.fix + "\n"
+	}
 	fmt.Fprintf(c, "HTTP/1.1 %d %s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\nConnection: close\r\n", r.status, http.StatusText(r.status), len(body))
 	if r.status == http.StatusProxyAuthRequired {
 		io.WriteString(c, "Proxy-Authenticate: Basic realm=\"toolhost\"\r\n")

@@ -114,7 +114,7 @@ func TestProxy(t *testing.T) {
 	ended.End()
 	basic := func(tok string) string { return base64.StdEncoding.EncodeToString([]byte(tok + ":")) }
 	fix := func(host string) string {
-		return fmt.Sprintf(`toolhost egress proxy: no access.net rule grants %s:%d (fix: access.net: add {host="%s", port=%d, allow=true})`, host, port, host, port)
+		return fmt.Sprintf(`toolhost egress proxy: no access.net rule grants %s:%d`+"\nfix: "+`access.net: add {host="%s", port=%d, allow=true}`, host, port, host, port)
 	}
 	tests := []struct {
 		name   string
@@ -131,16 +131,16 @@ func TestProxy(t *testing.T) {
 		{"other host on the same port", fmt.Sprintf("CONNECT other.test:%d", port), "Basic " + basic(token), 403, fix("other.test")},
 		{"other host, plain http", fmt.Sprintf("GET http://other.test:%d/", port), "Basic " + basic(token), 403, fix("other.test")},
 		{"allowed host on another port", fmt.Sprintf("CONNECT allowed.test:%d", port+1), "Basic " + basic(token), 403,
-			fmt.Sprintf(`toolhost egress proxy: no access.net rule grants allowed.test:%d (fix: access.net: add {host="allowed.test", port=%d, allow=true})`, port+1, port+1)},
+			fmt.Sprintf(`toolhost egress proxy: no access.net rule grants allowed.test:%d`+"\nfix: "+`access.net: add {host="allowed.test", port=%d, allow=true}`, port+1, port+1)},
 		{"IP literal no rule names", fmt.Sprintf("CONNECT 192.0.2.1:%d", port), "Basic " + basic(token), 403, fix("192.0.2.1")},
 		{"IPv6 loopback literal", fmt.Sprintf("CONNECT [::1]:%d", port), "Basic " + basic(token), 403,
-			fmt.Sprintf(`toolhost egress proxy: no access.net rule grants [::1]:%d (fix: access.net: add {host="::1", port=%d, allow=true})`, port, port)},
+			fmt.Sprintf(`toolhost egress proxy: no access.net rule grants [::1]:%d`+"\nfix: "+`access.net: add {host="::1", port=%d, allow=true}`, port, port)},
 		{"name resolving to loopback", fmt.Sprintf("CONNECT rebound.test:%d", port), "Basic " + basic(token), 403,
-			fmt.Sprintf(`toolhost egress proxy: rebound.test resolves to 127.0.0.1, an address of this machine or its link; a rule must name it (fix: access.net: add {host="127.0.0.1", port=%d, allow=true})`, port)},
+			fmt.Sprintf(`toolhost egress proxy: rebound.test resolves to 127.0.0.1, an address of this machine or its link; a rule must name it`+"\nfix: "+`access.net: add {host="127.0.0.1", port=%d, allow=true}`, port)},
 		{"name resolving to a mapped loopback", fmt.Sprintf("CONNECT mapped.test:%d", port), "Basic " + basic(token), 403,
-			fmt.Sprintf(`toolhost egress proxy: mapped.test resolves to 127.0.0.1, an address of this machine or its link; a rule must name it (fix: access.net: add {host="127.0.0.1", port=%d, allow=true})`, port)},
+			fmt.Sprintf(`toolhost egress proxy: mapped.test resolves to 127.0.0.1, an address of this machine or its link; a rule must name it`+"\nfix: "+`access.net: add {host="127.0.0.1", port=%d, allow=true}`, port)},
 		{"name resolving to link-local", fmt.Sprintf("CONNECT link.test:%d", port), "Basic " + basic(token), 403,
-			fmt.Sprintf(`toolhost egress proxy: link.test resolves to 169.254.169.254, an address of this machine or its link; a rule must name it (fix: access.net: add {host="169.254.169.254", port=%d, allow=true})`, port)},
+			fmt.Sprintf(`toolhost egress proxy: link.test resolves to 169.254.169.254, an address of this machine or its link; a rule must name it`+"\nfix: "+`access.net: add {host="169.254.169.254", port=%d, allow=true}`, port)},
 		{"no credential", fmt.Sprintf("CONNECT allowed.test:%d", port), "", 407,
 			"toolhost egress proxy: no live call has this credential (the call ended, or the client did not send the proxy URL's user)"},
 		{"bad credential", fmt.Sprintf("CONNECT allowed.test:%d", port), "Basic " + basic("0123456789abcdef0123456789abcdef"), 407,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/invoke"
 	"github.com/toolhost/toolhost/internal/invoke/sandbox"
@@ -34,14 +35,21 @@ func withPolicy(spec *invoke.Spec, e *config.Entry) *invoke.Spec {
 }
 
 // denialOutcome is the error outcome of a call the sandbox refused
-// something: the model (or the user) learns what, and the rule to add.
-// What the tool said is kept as the trace.
+// something: the model (or the user) learns what, what the tool said,
+// and the rule to add ([catalog.WithFix]). The fix comes last, on a line
+// of its own. So the tool's words go in the message, before it, not in
+// the trace, which would follow it.
 func denialOutcome(name string, d *sandbox.Denial, said string) tool.Outcome {
-	out := tool.Fail(fmt.Sprintf("tool %q: %v (fix: %s)", name, d, d.Fix))
+	return tool.Fail(catalog.WithFix(denialText(name, d, said), d.Fix))
+}
+
+// denialText is "tool NAME: the sandbox denied WHAT: what the tool said".
+func denialText(name string, d *sandbox.Denial, said string) string {
+	msg := fmt.Sprintf("tool %q: %v", name, d)
 	if said != "" {
-		out.Trace = []string{said}
+		msg += ": " + said
 	}
-	return out
+	return msg
 }
 
 // denied returns the denial a finished run shows, nil when none or when

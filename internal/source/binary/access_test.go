@@ -121,23 +121,28 @@ type = "string"
 	}
 	tests := []struct {
 		tool, path string
-		want       string
+		want, said string // the refusal; what the tool said
+		fix        string
 	}{
 		{"cat", filepath.Join(home, ".ssh/id_ed25519"),
-			`tool "cat": the sandbox denied read of ~/.ssh/id_ed25519 (fix: access.fs: add {path="~/.ssh/id_ed25519", read=true})`},
+			`tool "cat": the sandbox denied read of ~/.ssh/id_ed25519`,
+			`tool "cat" exited with status 1: cat: ` + filepath.Join(home, ".ssh/id_ed25519") + ": Permission denied",
+			`access.fs: add {path="~/.ssh/id_ed25519", read=true}`},
 		{"sh", filepath.Join(root, ".config/toolhost/x.toml"),
-			`tool "sh": the sandbox denied create of .config/toolhost/x.toml (fix: the default profile keeps .git and .config/toolhost read-only on purpose: a tool that could write them could rewrite history or register commands the next start runs; make this change yourself (docs/security.md))`},
+			`tool "sh": the sandbox denied create of .config/toolhost/x.toml`,
+			`tool "sh" exited with status 2: sh: 1: cannot create ` + filepath.Join(root, ".config/toolhost/x.toml") + ": Permission denied",
+			`the default profile keeps .git and .config/toolhost read-only on purpose: a tool that could write them could rewrite history or register commands the next start runs; make this change yourself (docs/security.md)`},
 	}
 	for _, tt := range tests {
 		out, err := c.Call(t.Context(), tt.tool, map[string]any{"path": tt.path}, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.tool, err)
 		}
-		if !out.IsError() || out.Message != tt.want {
-			t.Errorf("%s: outcome mismatch\n got %s\nwant %s", tt.tool, out.Message, tt.want)
-		}
-		if len(out.Trace) != 1 || !strings.Contains(strings.ToLower(out.Trace[0]), "permission denied") {
-			t.Errorf("%s: trace = %q, want what the tool said", tt.tool, out.Trace)
+		// The fix comes last, on a line of its own; what the tool said is
+		// in the message before it.
+		want := tt.want + ": " + tt.said + "\nfix: " + tt.fix
+		if !out.IsError() || out.Message != want || out.Trace != nil {
+			t.Errorf("%s: outcome mismatch\n got %q, trace %q\nwant %q", tt.tool, out.Message, out.Trace, want)
 		}
 	}
 	if _, err := os.Stat(filepath.Join(root, ".config/toolhost/x.toml")); !errors.Is(err, os.ErrNotExist) {

@@ -53,7 +53,7 @@ required = false
 		{"echo_n", `{"n":9007199254740993}`, tool.Success("9007199254740993")},
 		{"stdin", `{"n":-9223372036854775808}`, tool.Success(`{"greeting":"Hello","n":-9223372036854775808}`)},
 		// In argv, a value starting with "-" would be an option: refused.
-		{"echo_n", `{"n":-1}`, tool.Fail(`invalid arguments for tool "echo_n": argument "n" starts with "-" and would be read as an option by echo: "-1" (fix: pass a value that does not start with "-"; a file named -x can be given as ./-x)`)},
+		{"echo_n", `{"n":-1}`, tool.Fail(`invalid arguments for tool "echo_n": argument "n" starts with "-" and would be read as an option by echo: "-1"` + "\nfix: " + `pass a value that does not start with "-"; a file named -x can be given as ./-x`)},
 		{"echo_n", `{"n":123456789012345678901234567890}`, tool.Success("123456789012345678901234567890")},
 		{"echo_n", `{"n":1.5}`, tool.Fail(`invalid arguments for tool "echo_n": argument "n": want integer, got number 1.5`)},
 		{"stdin", `{"n":9007199254740993,"x":0.1000000000000000055511151231257827,"obj":{"deep":[18446744073709551615]}}`,

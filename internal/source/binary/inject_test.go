@@ -147,8 +147,8 @@ parameters.path = { type = "string", allow_option = true }
 		tool string
 		want tool.Outcome
 	}{
-		{"lc", tool.Fail(`invalid arguments for tool "lc": argument "path" starts with "-" and would be read as an option by wc: "--files0-from=/etc/os-release" (fix: pass a value that does not start with "-"; a file named -x can be given as ./-x)`)},
-		{"lc_shell", tool.Fail(`invalid arguments for tool "lc_shell": argument "path" starts with "-" and would be read as an option: "--files0-from=/etc/os-release" (fix: pass a value that does not start with "-"; a file named -x can be given as ./-x)`)},
+		{"lc", tool.Fail(`invalid arguments for tool "lc": argument "path" starts with "-" and would be read as an option by wc: "--files0-from=/etc/os-release"` + "\nfix: " + `pass a value that does not start with "-"; a file named -x can be given as ./-x`)},
+		{"lc_shell", tool.Fail(`invalid arguments for tool "lc_shell": argument "path" starts with "-" and would be read as an option: "--files0-from=/etc/os-release"` + "\nfix: " + `pass a value that does not start with "-"; a file named -x can be given as ./-x`)},
 		{"lc_dashes", tool.Fail(`tool "lc_dashes" exited with status 1: wc: '--files0-from=/etc/os-release': No such file or directory`)},
 	}
 	for _, tt := range tests {

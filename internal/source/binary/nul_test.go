@@ -38,8 +38,8 @@ parameters.text.type = "string"
 		args map[string]any
 		want tool.Outcome
 	}{
-		{"lc", map[string]any{"path": "a\x00b"}, tool.Fail(`invalid arguments for tool "lc": argument "path" holds a NUL byte (at byte 1), which a command-line argument cannot carry (fix: pass the value without the NUL byte (\u0000))`)},
-		{"lc_shell", map[string]any{"path": "\x00"}, tool.Fail(`invalid arguments for tool "lc_shell": argument "path" holds a NUL byte (at byte 0), which a command-line argument cannot carry (fix: pass the value without the NUL byte (\u0000))`)},
+		{"lc", map[string]any{"path": "a\x00b"}, tool.Fail(`invalid arguments for tool "lc": argument "path" holds a NUL byte (at byte 1), which a command-line argument cannot carry` + "\nfix: " + `pass the value without the NUL byte (\u0000)`)},
+		{"lc_shell", map[string]any{"path": "\x00"}, tool.Fail(`invalid arguments for tool "lc_shell": argument "path" holds a NUL byte (at byte 0), which a command-line argument cannot carry` + "\nfix: " + `pass the value without the NUL byte (\u0000)`)},
 		{"plain", map[string]any{"text": "a\x00b"}, tool.Success("hello world")}, // on stdin only
 	}
 	for _, tt := range tests {
@@ -53,7 +53,7 @@ parameters.text.type = "string"
 	}
 	verrs, err := c.Validate("lc", map[string]any{"path": "a\x00b"})
 	want := []catalog.ValidationError{{Path: "/path", Keyword: "nul",
-		Message: `argument "path" holds a NUL byte (at byte 1), which a command-line argument cannot carry (fix: pass the value without the NUL byte (\u0000))`}}
+		Message: `argument "path" holds a NUL byte (at byte 1), which a command-line argument cannot carry` + "\nfix: " + `pass the value without the NUL byte (\u0000)`}}
 	if err != nil || len(verrs) != 1 || verrs[0] != want[0] {
 		t.Errorf("Validate: %+v, %v; want %+v", verrs, err, want)
 	}

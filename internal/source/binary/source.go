@@ -98,7 +98,8 @@ func (e *entry) Refuse(args map[string]any) *catalog.ValidationError {
 // ([*invoke.OptionError]) or one holding a NUL byte ([*invoke.NULError]).
 // Such a value is the model's to change: an error outcome or a validation
 // error naming the argument, never a host error. Its message is text for
-// the model, so it says the fix. refusal is nil for any other err.
+// the model, so it ends with the fix ([catalog.WithFix]). refusal is nil
+// for any other err.
 func refusal(err error) *catalog.ValidationError {
 	var arg, keyword, fix string
 	var oe *invoke.OptionError
@@ -111,7 +112,7 @@ func refusal(err error) *catalog.ValidationError {
 	default:
 		return nil
 	}
-	v := &catalog.ValidationError{Message: err.Error() + " (fix: " + fix + ")", Keyword: keyword}
+	v := &catalog.ValidationError{Message: catalog.WithFix(err.Error(), fix), Keyword: keyword}
 	if arg != "" {
 		v.Path = "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(arg)
 	}

@@ -152,8 +152,9 @@ func (s *server) denial(out ...[]byte) *sandbox.Denial {
 
 // deniedOutcome returns out, a tool's error result, as the refusal of
 // the server's sandbox it shows, naming the rule to add, as a binary's
-// call does; out itself when it shows none. What the server said is kept
-// as the trace.
+// call does; out itself when it shows none. What the server said follows
+// the refusal in the message. The fix comes last, on a line of its own
+// ([catalog.WithFix]).
 func (s *server) deniedOutcome(name string, out tool.Outcome) tool.Outcome {
 	if !s.cfg.Stdio() {
 		return out
@@ -163,7 +164,7 @@ func (s *server) deniedOutcome(name string, out tool.Outcome) tool.Outcome {
 		return out
 	}
 	// A new outcome: the server's answer (out.MCP) is not sent unchanged.
-	return tool.Fail(fmt.Sprintf("tool %q: %v (fix: %s)", name, d, s.denialFix(d)), out.Message)
+	return tool.Fail(catalog.WithFix(fmt.Sprintf("tool %q: %v: %s", name, d, out.Message), s.denialFix(d)))
 }
 
 // denialFix is the fix of d for the server's table: the rule to add

@@ -238,9 +238,9 @@ func TestSandboxHintNPX(t *testing.T) {
 
 // TestSandboxHintCall: a tool of a sandboxed server whose call the
 // sandbox refused (the npm filesystem server writing outside the
-// workspace) fails naming what was refused and the rule to add, as a
-// binary's does; pasted into the server's table, the rule lets the call
-// pass.
+// workspace) fails naming what was refused, what the server said and,
+// on the last line, the rule to add, as a binary's does; pasted into the
+// server's table, the rule lets the call pass.
 func TestSandboxHintCall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a node server; skipped with -short")
@@ -262,7 +262,8 @@ access.fs = [{ path = ` + q(npm) + `, read = true }, { path = ` + q(outside) + `
 	for _, tt := range []struct {
 		name, toml, want string
 	}{
-		{"refused", table + entry, `tool "write": the sandbox denied create of ` + file + ` (fix: add ` + rule + ` to access.fs in [mcp_servers.fs])`},
+		{"refused", table + entry, `tool "write": the sandbox denied create of ` + file + `: EACCES: permission denied, open '` + file + `'` +
+			"\nfix: add " + rule + " to access.fs in [mcp_servers.fs]"},
 		{"the fix pasted", table + ", " + rule + entry, "Successfully wrote to " + file},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -283,8 +284,8 @@ access.fs = [{ path = ` + q(npm) + `, read = true }, { path = ` + q(outside) + `
 			if got := out.Content + out.Message; got != tt.want || out.IsError() != strings.HasPrefix(tt.want, "tool ") {
 				t.Errorf("outcome %q (%s), want %q", got, out.Type, tt.want)
 			}
-			if want := "EACCES: permission denied, open '" + file + "'"; out.IsError() && (len(out.Trace) != 1 || out.Trace[0] != want || out.MCP != nil) {
-				t.Errorf("trace %q, MCP %s; want the server's own words %q as the trace, and not its answer", out.Trace, out.MCP, want)
+			if out.IsError() && (out.Trace != nil || out.MCP != nil) {
+				t.Errorf("trace %q, MCP %s; want the server's own words in the message, and not its answer", out.Trace, out.MCP)
 			}
 		})
 	}
