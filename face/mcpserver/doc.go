@@ -113,7 +113,8 @@
 // and its CompletionHandler and SubscribeHandler (offer.go). The offer is
 // listed on the first request about it and again after a server says it
 // changed. The SDK then tells the clients. A server's resources/updated
-// reaches the sessions subscribed to the resource.
+// reaches the sessions subscribed to the resource. The notes wait in a
+// bounded queue, one a resource, for at most four sending goroutines.
 //
 // # Tool search
 //
