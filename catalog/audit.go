@@ -109,7 +109,8 @@ func (n *callNote) refuseLimited(name string, perMinute int, wait time.Duration)
 //
 // With [Options.Audit] set, each call appends one line to the log once it
 // ended, whatever its end: an unknown tool, a refusal, a host error. The
-// line names the caller the context carries ([audit.WithCaller]).
+// line names the caller the context carries ([audit.WithCaller]). It
+// holds the cut [CallOptions.Sent] returns, which Call calls just before.
 func (c *Catalog) Call(ctx context.Context, name string, args map[string]any, opts *CallOptions) (tool.Outcome, error) {
 	if c.audit == nil {
 		out, err := c.call(ctx, nil, name, args, opts)
