@@ -18,8 +18,9 @@
 // [TokenID], never the token. It holds the tool, source and arguments. The
 // arguments are redacted by [Redact] and capped. It holds the approval and
 // who decided, the sandbox profile and denial, and the duration. It holds
-// the outcome type, exit status, and bytes in and out. docs/audit.md lists
-// the fields.
+// the outcome type, exit status, and bytes in and out. And it holds what a
+// face cut of the result it sent ([Cut]): sizes and a result's id, never
+// the result. docs/audit.md lists the fields.
 //
 // # Writing and reading
 //

@@ -130,6 +130,7 @@ func TestFollow(t *testing.T) {
 func FuzzScanner(f *testing.F) {
 	f.Add(line("a", 1) + "garbage\n" + line("b", 2)[:30])
 	f.Add("\n\n{}\n")
+	f.Add(`{"time":"2026-11-25T15:04:05Z","tool":"t","duration_ms":1,"outcome":"success","cut":{"kept":-1,"left_out":1e3,"result_id":"\u0000"}}` + "\n")
 	f.Fuzz(func(t *testing.T, data string) {
 		s := NewScanner(strings.NewReader(data), &Filter{Since: time.Unix(1, 0)})
 		for s.Scan() {

@@ -44,6 +44,23 @@ type Record struct {
 	ExitStatus *int
 	BytesIn    int64 // bytes sent to the tool (its request)
 	BytesOut   int64 // bytes the tool answered (its stdout)
+
+	// Cut says what the face left out of the result it sent, when it
+	// sent less than the whole. The MCP face bounds a result to its
+	// tool's max_output. The CLI and the HTTP call API send it whole.
+	Cut Cut
+}
+
+// Cut is what a face left out of a call's result: its sizes and where the
+// whole is kept, never its content. The zero Cut means the result was
+// sent whole.
+type Cut struct {
+	Kept    int64 // bytes of the result sent, the note and link of the cut aside
+	LeftOut int64 // bytes of the result left out
+	Blocks  int   // content blocks left out whole
+	// Result is the id of the whole result kept (the ID of the link
+	// toolhost://result/ID). It is "" when the whole could not be kept.
+	Result string
 }
 
 // Client is who made a call.
@@ -157,6 +174,18 @@ func (r *Record) appendJSON(b []byte, args []byte) []byte {
 		b = append(b, `,"bytes_out":`...)
 		b = strconv.AppendInt(b, r.BytesOut, 10)
 	}
+	if r.Cut != (Cut{}) {
+		b = append(b, `,"cut":{"kept":`...)
+		b = strconv.AppendInt(b, r.Cut.Kept, 10)
+		b = append(b, `,"left_out":`...)
+		b = strconv.AppendInt(b, r.Cut.LeftOut, 10)
+		if r.Cut.Blocks != 0 {
+			b = append(b, `,"blocks_left_out":`...)
+			b = strconv.AppendInt(b, int64(r.Cut.Blocks), 10)
+		}
+		b = field(b, "result_id", r.Cut.Result)
+		b = append(b, '}')
+	}
 	return append(b, '}')
 }
 
@@ -200,6 +229,12 @@ type wireRecord struct {
 	ExitStatus *int     `json:"exit_status"`
 	BytesIn    int64    `json:"bytes_in"`
 	BytesOut   int64    `json:"bytes_out"`
+	Cut        *struct {
+		Kept    int64  `json:"kept"`
+		LeftOut int64  `json:"left_out"`
+		Blocks  int    `json:"blocks_left_out"`
+		Result  string `json:"result_id"`
+	} `json:"cut"`
 }
 
 type wireClient struct {
@@ -236,6 +271,9 @@ func (r *Record) UnmarshalJSON(data []byte) error {
 	}
 	if w.Sandbox != nil {
 		r.Sandbox = Sandbox{Profile: w.Sandbox.Profile, Denial: w.Sandbox.Denial}
+	}
+	if w.Cut != nil {
+		r.Cut = Cut(*w.Cut)
 	}
 	return nil
 }

@@ -35,6 +35,7 @@ func fullRecord() *Record {
 		ExitStatus:    &status,
 		BytesIn:       321,
 		BytesOut:      654,
+		Cut:           Cut{Kept: 261632, LeftOut: 4980739, Blocks: 2, Result: "3f9c0a6e1b2d4c5f8e7a9b0c1d2e3f40"},
 	}
 }
 

@@ -15,7 +15,8 @@ import (
 // a log, Call hands the path a note. The path writes in it what only it
 // knows: the approval decision, and what each round's [CallResult]
 // reports (a sandbox denial, the process's exit status and bytes). Call
-// writes them in the one [audit.Record] it writes when the call ends.
+// adds what the face left out of the result it sent ([CallOptions.Sent]),
+// and writes them in the one [audit.Record] it writes when the call ends.
 
 // callNote is what the call path tells the audit line while a call runs.
 // One goroutine (the call's) writes it. A nil note, as when the catalog
@@ -25,8 +26,9 @@ type callNote struct {
 	denial            string
 	exit              *int
 	bytesIn, bytesOut int64
-	secrets           []string // the call's Secret answers (secretanswers.go)
-	limited           bool     // the rate limit refused the call
+	secrets           []string  // the call's Secret answers (secretanswers.go)
+	limited           bool      // the rate limit refused the call
+	cut               audit.Cut // what the face left out of the result it sent ([CallOptions.Sent])
 }
 
 // noteApproval records what the approval path decided, and by which
@@ -107,16 +109,29 @@ func (n *callNote) refuseLimited(name string, perMinute int, wait time.Duration)
 //
 // With [Options.Audit] set, each call appends one line to the log once it
 // ended, whatever its end: an unknown tool, a refusal, a host error. The
-// line names the caller the context carries ([audit.WithCaller]).
+// line names the caller the context carries ([audit.WithCaller]). It
+// holds the cut [CallOptions.Sent] returns, which Call calls just before.
 func (c *Catalog) Call(ctx context.Context, name string, args map[string]any, opts *CallOptions) (tool.Outcome, error) {
 	if c.audit == nil {
-		return c.call(ctx, nil, name, args, opts)
+		out, err := c.call(ctx, nil, name, args, opts)
+		opts.sent(out, err)
+		return out, err
 	}
 	start := time.Now()
 	n := &callNote{}
 	out, err := c.call(ctx, n, name, args, opts)
-	c.writeAudit(ctx, start, time.Since(start), name, args, n, out, err)
+	d := time.Since(start)
+	n.cut = opts.sent(out, err)
+	c.writeAudit(ctx, start, d, name, args, n, out, err)
 	return out, err
+}
+
+// sent calls o.Sent, if set, and returns what it cut.
+func (o *CallOptions) sent(out tool.Outcome, err error) audit.Cut {
+	if o == nil || o.Sent == nil {
+		return audit.Cut{}
+	}
+	return o.Sent(out, err)
 }
 
 // writeAudit writes the line of a call that ended with out, err. A line
@@ -124,7 +139,7 @@ func (c *Catalog) Call(ctx context.Context, name string, args map[string]any, op
 func (c *Catalog) writeAudit(ctx context.Context, start time.Time, d time.Duration, name string, args map[string]any, n *callNote, out tool.Outcome, err error) {
 	caller := audit.CallerFrom(ctx)
 	r := &audit.Record{Time: start, Face: caller.Face, Client: caller.Client, Tool: name, Duration: d,
-		Approval: n.approval, ExitStatus: n.exit, BytesIn: n.bytesIn, BytesOut: n.bytesOut}
+		Approval: n.approval, ExitStatus: n.exit, BytesIn: n.bytesIn, BytesOut: n.bytesOut, Cut: n.cut}
 	if args != nil {
 		if data, merr := tool.Marshal(args); merr == nil {
 			r.Arguments = audit.Redact(data, n.secrets)

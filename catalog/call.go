@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/internal/telemetry"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -50,6 +51,13 @@ type CallOptions struct {
 	// sends approves a call: not an argument, an answer id or metadata. So
 	// Approve must not decide from them.
 	Approve func(ctx context.Context, a Approval) (bool, error)
+	// Sent, if set, is called once the call has ended, with what Call is
+	// about to return, before the call's audit line is written. It is
+	// called once, whatever the end. A face that sends its client less
+	// than the whole result makes its answer there, and returns what it
+	// left out. The line records it. The MCP face bounds results to their
+	// tool's max_output this way. The zero [audit.Cut] means the whole.
+	Sent func(out tool.Outcome, err error) audit.Cut
 }
 
 // ErrNoAnswer is returned by a [CallOptions.Ask] that cannot answer now:

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/toolhost/toolhost/internal/jsonclone"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -567,5 +568,77 @@ func TestSourceRunReport(t *testing.T) {
 	}
 	if strings.Contains(string(r.Arguments), "hunter2") {
 		t.Errorf("audit arguments %s hold the secret answer", r.Arguments)
+	}
+}
+
+// TestCallSent: Call calls CallOptions.Sent once, with what it returns,
+// whatever the end (an outcome, an unknown tool), with or without an
+// audit log, and before the line is written: the line holds the cut Sent
+// returns, and no cut when Sent is nil.
+func TestCallSent(t *testing.T) {
+	cut := audit.Cut{Kept: 3584, LeftOut: 8416, Blocks: 1, Result: "0123456789abcdef0123456789abcdef"}
+	for _, tt := range []struct {
+		name     string
+		log      bool
+		tool     string
+		sent     bool      // Sent is set
+		wantCut  audit.Cut // on the line
+		wantErr  error
+		wantText string
+	}{
+		{"logged", true, "echo", true, cut, nil, "hi"},
+		{"logged, no Sent", true, "echo", false, audit.Cut{}, nil, "hi"},
+		{"logged, unknown tool", true, "nope", true, cut, catalog.ErrUnknownTool, ""},
+		{"no log", false, "echo", true, audit.Cut{}, nil, "hi"},
+		{"no log, unknown tool", false, "nope", true, audit.Cut{}, catalog.ErrUnknownTool, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "audit.jsonl")
+			opts := &catalog.Options{}
+			if tt.log {
+				log, err := audit.Open(path, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { log.Close() })
+				opts.Audit = log
+			}
+			c := catalog.New(opts)
+			t.Cleanup(func() { c.Close() })
+			if err := c.Register(catalog.Definition{Name: "echo", Summary: "Say hi."}, func(context.Context, map[string]any) (tool.Outcome, error) {
+				return tool.Success("hi"), nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			var calls []string
+			call := &catalog.CallOptions{}
+			if tt.sent {
+				call.Sent = func(out tool.Outcome, err error) audit.Cut {
+					lines := 0
+					if data, rerr := os.ReadFile(path); rerr == nil {
+						lines = strings.Count(string(data), "\n")
+					}
+					calls = append(calls, fmt.Sprintf("%q %v, %d lines", out.Content, errors.Is(err, tt.wantErr) && (err == nil) == (tt.wantErr == nil), lines))
+					return cut
+				}
+			}
+			out, err := c.Call(t.Context(), tt.tool, map[string]any{}, call)
+			if !errors.Is(err, tt.wantErr) || (err == nil) != (tt.wantErr == nil) || out.Content != tt.wantText {
+				t.Fatalf("Call = %+v, %v; want %q, %v", out, err, tt.wantText, tt.wantErr)
+			}
+			if want := []string{fmt.Sprintf("%q true, 0 lines", tt.wantText)}; tt.sent && !reflect.DeepEqual(calls, want) {
+				t.Errorf("Sent calls %q, want %q (once, with what Call returns, before the line)", calls, want)
+			}
+			if !tt.log {
+				return
+			}
+			recs, err := audit.Recent(path, nil, 10)
+			if err != nil || len(recs) != 1 {
+				t.Fatalf("audit records = %+v, %v; want one", recs, err)
+			}
+			if recs[0].Cut != tt.wantCut {
+				t.Errorf("the line's cut = %+v, want %+v", recs[0].Cut, tt.wantCut)
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/internal/bound"
 )
 
 // newAuditCommand is `toolhost audit`.
@@ -198,6 +200,25 @@ func outcomeLabel(r *audit.Record) string {
 	return r.Outcome
 }
 
+// cutLabel is what audit adds to the outcome of a call whose result the
+// face cut (the MCP face, to max_output): what the client got of the
+// whole. It is "" for a result sent whole.
+func cutLabel(c audit.Cut) string {
+	if c == (audit.Cut{}) {
+		return ""
+	}
+	return fmt.Sprintf(" (cut: %s of %s sent)", byteSize(c.Kept), byteSize(c.Kept+c.LeftOut))
+}
+
+// byteSize is bound.Size for a count read from the log, which may be
+// anything.
+func byteSize(n int64) string {
+	if n < 0 || n > math.MaxInt {
+		return strconv.FormatInt(n, 10) + " B"
+	}
+	return bound.Size(int(n))
+}
+
 func (p *auditPrinter) print(line []byte, r *audit.Record) {
 	p.n++
 	if p.json {
@@ -223,6 +244,7 @@ func (p *auditPrinter) print(line []byte, r *audit.Record) {
 	if r.Sandbox.Denial != "" {
 		outcome += sandboxDenied
 	}
+	outcome += cutLabel(r.Cut)
 	// Every cell but the time and duration comes from the log's bytes,
 	// which any program that can write the file may have written.
 	cells := []string{

@@ -105,6 +105,31 @@ func TestAuditCommand(t *testing.T) {
 	}
 }
 
+// TestAuditCommandCut: a call whose result the MCP face cut shows what
+// its client got of the whole beside the outcome; a call sent whole shows
+// the outcome alone.
+func TestAuditCommandCut(t *testing.T) {
+	now := time.Now()
+	zero := 0
+	recs := []*audit.Record{
+		{Time: now.Add(-time.Minute), Face: "mcp", Tool: "logs", Duration: 5 * time.Millisecond, Outcome: audit.OutcomeSuccess, ExitStatus: &zero,
+			Cut: audit.Cut{Kept: 261632, LeftOut: 4981248, Result: "0123456789abcdef0123456789abcdef"}},
+		{Time: now.Add(-30 * time.Second), Face: "cli", Tool: "logs", Duration: 5 * time.Millisecond, Outcome: audit.OutcomeSuccess, ExitStatus: &zero},
+		{Time: now.Add(-20 * time.Second), Face: "mcp", Tool: "shots", Duration: time.Millisecond, Outcome: audit.OutcomeError,
+			Cut: audit.Cut{Kept: 204803, LeftOut: 409600, Blocks: 2}},
+	}
+	path := writeAuditLog(t, recs...)
+	local := func(i int) string { return recs[i].Time.Local().Format("2006-01-02 15:04:05") }
+	want := "TIME                 TOOL   FACE  CLIENT  OUTCOME                                 EXIT  DURATION  APPROVAL  WORKSPACE  ARGUMENTS\n" +
+		local(0) + "  logs   mcp   -       success (cut: 255.5 KiB of 5 MiB sent)  0     5ms       -         -          -\n" +
+		local(1) + "  logs   cli   -       success                                 0     5ms       -         -          -\n" +
+		local(2) + "  shots  mcp   -       error (cut: 200 KiB of 600 KiB sent)    -     1ms       -         -          -\n"
+	r := run(t, nil, "audit", "--file", path)
+	if r.code != 0 || r.stdout != want || r.stderr != "" {
+		t.Errorf("toolhost audit: exit %d, stderr %q\nstdout mismatch (-want +got):\n-%s\n+%s", r.code, r.stderr, want, r.stdout)
+	}
+}
+
 // TestAuditTornAndRotated: the rotated files are read oldest first, and a
 // torn last line is skipped with a warning.
 func TestAuditTornAndRotated(t *testing.T) {

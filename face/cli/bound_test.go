@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -18,19 +19,22 @@ import (
 // TestBigResultWhole: a result of 5 MiB of multi-byte text reaches
 // `toolhost call` and the page's call API whole; an MCP client of
 // `serve` gets it cut to 256 KiB with the note and a link, and
-// resources/read of the link returns it whole.
+// resources/read of the link returns it whole. The audit line of each
+// call says what its client got: no cut for the CLI and the page, the
+// bytes kept and left out and the link's id for MCP.
 func TestBigResultWhole(t *testing.T) {
 	const times = 5<<20/len("é✓a ") + 1
 	args := map[string]any{"text": "é✓a", "times": times}
 	argsJSON, _ := json.Marshal(args)
 	whole := strings.TrimSpace(strings.Repeat("é✓a ", times))
+	log := filepath.Join(t.TempDir(), "audit.jsonl")
 
-	r := run(t, tools, "call", "echo", "--args", string(argsJSON))
+	r := run(t, tools, "call", "echo", "--args", string(argsJSON), "--audit", log)
 	if r.code != 0 || r.stdout != whole+"\n" {
 		t.Errorf("toolhost call: exit %d, %d bytes of stdout (stderr %q); want 0 and the %d bytes whole", r.code, len(r.stdout), r.stderr, len(whole)+1)
 	}
 
-	base, _ := serveHTTP(t, "--allow-execute")
+	base, _ := serveHTTP(t, "--allow-execute", "--audit", log)
 	resp, err := http.Post(base+"/tools/echo/call", "application/json", strings.NewReader(`{"arguments":`+string(argsJSON)+`}`))
 	if err != nil {
 		t.Fatal(err)
@@ -65,6 +69,31 @@ func TestBigResultWhole(t *testing.T) {
 	var kept mcp.CallToolResult
 	if err := json.Unmarshal([]byte(read.Contents[0].Text), &kept); err != nil || len(kept.Content) != 1 || kept.Content[0].(*mcp.TextContent).Text != whole {
 		t.Errorf("resources/read: %v, %d blocks; want the result whole", err, len(kept.Content))
+	}
+
+	data, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := strings.TrimPrefix(link.URI, "toolhost://result/")
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	tail := regexp.MustCompile(`,"outcome":"success"(,"cut":\{[^}]*\})?\}$`)
+	var got []string
+	for _, l := range lines {
+		var rec struct{ Face string }
+		json.Unmarshal([]byte(l), &rec)
+		got = append(got, rec.Face+" "+tail.FindString(l))
+	}
+	want := []string{
+		`cli ,"outcome":"success"}`,
+		`http ,"outcome":"success"}`,
+		`mcp ,"outcome":"success","cut":{"kept":261632,"left_out":4981248,"result_id":"` + id + `"}}`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("audit lines' faces and ends mismatch (-want +got):\n-%s\n+%s", strings.Join(want, "\n"), strings.Join(got, "\n"))
+	}
+	if strings.Contains(string(data), "é✓a é✓a") { // the text argument is "é✓a"
+		t.Errorf("the audit log holds the result")
 	}
 }
 

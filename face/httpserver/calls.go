@@ -43,7 +43,7 @@ type recentCalls struct {
 // an enabled tool in the audit log ([Options.AuditFile]), newest first. N
 // is [defaultCallsLimit] by default, at most [MaxCallsLimit]. Each call is
 // its audit line as the log holds it, arguments already redacted and
-// capped.
+// capped, without the id of a cut result.
 // {"audit":"off","calls":[]} when there is no log. The lines show what
 // other clients sent. So they are served only with the token: 403 when
 // the server has none ([Options.Token]), 401 when the request lacks it;
@@ -80,6 +80,9 @@ func (h *handler) calls(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		for i := range recs {
+			// A cut result's id reads the whole result over /mcp: it is
+			// not shown to whoever lists the calls.
+			recs[i].Cut.Result = ""
 			line, _ := recs[i].MarshalJSON()
 			ans.Calls = append(ans.Calls, line)
 		}

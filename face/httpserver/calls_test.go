@@ -48,7 +48,7 @@ func callsLog(t *testing.T) string {
 		audit.Record{Time: at(1), Face: "mcp", Client: audit.Client{Name: "claude-code", Version: "2.1.0"}, Tool: "greet", Source: "dynamic",
 			Arguments: json.RawMessage(`{"name":"Ada","api_key":"sk-1"}`), Duration: 1500 * time.Microsecond, Outcome: audit.OutcomeSuccess},
 		audit.Record{Time: at(2), Face: "http", Client: audit.Client{Addr: "127.0.0.1:4242", TokenID: "t-0123456789ab"}, Tool: "fail", Source: "dynamic",
-			Duration: time.Millisecond, Outcome: audit.OutcomeError},
+			Duration: time.Millisecond, Outcome: audit.OutcomeError, Cut: audit.Cut{Kept: 3584, LeftOut: 8416, Result: "0123456789abcdef0123456789abcdef"}},
 		audit.Record{Time: at(3), Face: "http", Client: audit.Client{Addr: "127.0.0.1:4243"}, Tool: "greet", Source: "wc -c",
 			Arguments: json.RawMessage(`{"name":"` + strings.Repeat("x", 80) + `"}`), Approval: audit.Approval{Decision: audit.DecisionApproved, By: "http"},
 			Sandbox: audit.Sandbox{Profile: "default"}, Duration: 2 * time.Second, Outcome: audit.OutcomeHostError, ExitStatus: exit(-1), BytesIn: 99},
@@ -59,7 +59,8 @@ func callsLog(t *testing.T) string {
 
 // TestCalls: GET /tools/{name}/calls lists the tool's calls in the audit
 // log, newest first, each its line as the log holds it (redacted, capped),
-// up to limit; the torn last line and other tools' calls are left out. No
+// up to limit, but a cut result's id, which reads the result; the torn
+// last line and other tools' calls are left out. No
 // log: audit "off" and an empty list; a log with no file yet: an empty
 // list. Unknown tool 404, a bad limit 400, another method 405.
 func TestCalls(t *testing.T) {

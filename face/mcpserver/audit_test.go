@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/audit"
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/face/internal/callresult"
 	"github.com/toolhost/toolhost/face/mcpserver"
@@ -152,4 +154,88 @@ func httpServer(t *testing.T, s *mcpserver.Server) string {
 		srv.Close()
 	})
 	return srv.URL
+}
+
+// TestAuditCut: the audit line of a call whose result the MCP face cut to
+// its tool's max_output says so: the bytes kept and left out, the blocks
+// left out whole, and the id of the whole result the link names (none
+// when it could not be kept). It holds none of the result. A result that
+// fits has no cut. Each call has one line.
+func TestAuditCut(t *testing.T) {
+	image := base64.StdEncoding.EncodeToString(make([]byte, 200<<10))
+	for _, tt := range []struct {
+		name, tool string
+		nowhere    bool   // the whole result cannot be kept
+		cut        string // the line's cut, ID for the link's id; "" none
+	}{
+		{"text", "bin4k", false, `,"cut":{"kept":3584,"left_out":8416,"result_id":"ID"}`},
+		{"blocks", "images", false, `,"cut":{"kept":204803,"left_out":409600,"blocks_left_out":2,"result_id":"ID"}`},
+		{"fits", "small", false, ""},
+		{"nowhere to keep", "bin4k", true, `,"cut":{"kept":3584,"left_out":8416}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			log, err := audit.Open(filepath.Join(dir, "audit.jsonl"), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer log.Close()
+			cfg, err := config.Parse("test.toml", []byte(fmt.Sprintf("[tools.bin4k]\ncommand = %s\nself_describe = false\nmax_output = \"4KiB\"\n",
+				faketool.TOML(t, "big", "2000"))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cat, err := resolver.New(t.Context(), cfg, &resolver.Options{Root: dir, Audit: log})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cat.Close()
+			for name, out := range map[string]tool.Outcome{
+				"images": {Type: tool.KindSuccess, Content: "see", Blocks: []tool.Block{{Type: tool.BlockImage, Data: image, MimeType: "image/png"},
+					{Type: tool.BlockImage, Data: image, MimeType: "image/png"}, {Type: tool.BlockImage, Data: image, MimeType: "image/png"}}},
+				"small": tool.Success("fits"),
+			} {
+				if err := cat.Register(catalog.Definition{Name: name, Summary: "A result."}, func(context.Context, map[string]any) (tool.Outcome, error) { return out, nil }); err != nil {
+					t.Fatal(err)
+				}
+			}
+			results := filepath.Join(dir, "results")
+			if tt.nowhere {
+				if err := os.WriteFile(results, nil, 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s := mcpserver.New(cat, &mcpserver.Options{ResultsDir: results})
+			c, _ := newClient(t, nil)
+			cs := connect(t, s, c, nil)
+			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tt.tool, Arguments: map[string]any{}})
+			if err != nil || res.IsError {
+				t.Fatalf("%s: %v, %+v", tt.tool, err, res)
+			}
+			want := tt.cut
+			if link, ok := res.Content[len(res.Content)-1].(*mcp.ResourceLink); ok {
+				want = strings.Replace(want, "ID", strings.TrimPrefix(link.URI, "toolhost://result/"), 1)
+			} else if strings.Contains(want, "ID") {
+				t.Fatalf("%s: no link to the whole result: %+v", tt.tool, res.Content)
+			}
+			lines := auditLines(t, log.Path())
+			if len(lines) != 1 {
+				t.Fatalf("audit log: %d lines, want 1:\n%s", len(lines), strings.Join(lines, "\n"))
+			}
+			got := regexp.MustCompile(`,"cut":\{[^}]*\}`).FindString(lines[0])
+			if got != want || !strings.HasSuffix(lines[0], want+"}") {
+				t.Errorf("line's cut %q, want %q, last in the line:\n%s", got, want, lines[0])
+			}
+			var r audit.Record
+			if err := r.UnmarshalJSON([]byte(strings.NewReplacer(`"time":T`, `"time":"2026-01-01T00:00:00Z"`, `"duration_ms":D`, `"duration_ms":1`).Replace(lines[0]))); err != nil {
+				t.Fatal(err)
+			}
+			if tt.cut != "" && (r.Cut.Kept == 0 || r.Cut.LeftOut == 0) {
+				t.Errorf("the line read back has the cut %+v", r.Cut)
+			}
+			if strings.Contains(lines[0], faketool.BigUnit) || strings.Contains(lines[0], image[:64]) || strings.Contains(lines[0], "fits") {
+				t.Errorf("the audit line holds the result:\n%.300s", lines[0])
+			}
+		})
+	}
 }

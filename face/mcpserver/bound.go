@@ -3,10 +3,12 @@ package mcpserver
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/internal/bound"
 )
 
@@ -54,11 +56,12 @@ func (s *Server) readResult(_ context.Context, req *mcp.ReadResourceRequest) (*m
 }
 
 // boundResult bounds res, the result of the named catalog tool, to the
-// tool's max_output. A result that fits is res itself. A result asking
+// tool's max_output, and says what it cut, for the call's audit line. A
+// result that fits is res itself, with the zero cut. A result asking
 // for input is never cut: its questions are the server's own.
-func (s *Server) boundResult(name string, res *mcp.CallToolResult) *mcp.CallToolResult {
+func (s *Server) boundResult(name string, res *mcp.CallToolResult) (*mcp.CallToolResult, audit.Cut) {
 	if res == nil || res.InputRequests != nil {
-		return res
+		return res, audit.Cut{}
 	}
 	out, cut := bound.Result(res, s.maxOutput(name), func(whole []byte) (string, error) {
 		uri, err := s.results.Put(whole)
@@ -67,10 +70,12 @@ func (s *Server) boundResult(name string, res *mcp.CallToolResult) *mcp.CallTool
 		}
 		return uri, err
 	})
-	if cut != nil {
-		s.logger.Info("result cut to the tool's max_output", "tool", name, "bytes", cut.Total, "sent", cut.Kept, "uri", cut.URI)
+	if cut == nil {
+		return out, audit.Cut{}
 	}
-	return out
+	s.logger.Info("result cut to the tool's max_output", "tool", name, "bytes", cut.Total, "sent", cut.Kept, "uri", cut.URI)
+	return out, audit.Cut{Kept: int64(cut.Kept), LeftOut: int64(cut.Total - cut.Kept), Blocks: cut.Dropped,
+		Result: strings.TrimPrefix(cut.URI, bound.URIPrefix)}
 }
 
 // maxOutputs keeps each tool's max_output, by name, until the catalog

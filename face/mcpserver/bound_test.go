@@ -355,3 +355,36 @@ func TestResultsNotShadowed(t *testing.T) {
 		t.Errorf("resources/list: %+v, %v; want none", resources, err)
 	}
 }
+
+// TestBoundedMeta: a server's result whose _meta is over the bound
+// reaches the client with the _meta keys MCP Apps read (where it names
+// its ui:// resource) and without the rest, which the note says was left
+// out; the whole result, read through the link, has all of it.
+func TestBoundedMeta(t *testing.T) {
+	cat := boundCatalog(t)
+	whole := `{"content":[{"type":"text","text":"ok"}],"_meta":{"ui":{"resourceUri":"ui://app/view.html"},"junk":"` + strings.Repeat("x", 300<<10) + `"}}`
+	err := cat.Register(catalog.Definition{Name: "app", Summary: "An app's result."}, func(context.Context, map[string]any) (tool.Outcome, error) {
+		return tool.Outcome{Type: tool.KindSuccess, Content: "ok", MCP: json.RawMessage(whole)}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := mcpserver.New(cat, &mcpserver.Options{ResultsDir: t.TempDir()})
+	c, _ := newClient(t, nil)
+	cs := connect(t, s, c, nil)
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "app", Arguments: map[string]any{}})
+	if err != nil || len(res.Content) != 3 {
+		t.Fatalf("app: %v, %+v; want the text, the note and the link", err, res)
+	}
+	if ui, _ := res.Meta["ui"].(map[string]any); ui["resourceUri"] != "ui://app/view.html" || res.Meta["junk"] != nil {
+		t.Errorf("_meta sent: ui %v, junk sent: %v; want the ui resource, not the junk", res.Meta["ui"], res.Meta["junk"] != nil)
+	}
+	note := regexp.MustCompile(`^\[toolhost: this result was cut to its first 45 B of 300.1 KiB \(the bound is 256 KiB\): 300 KiB left out, the _meta but its keys for MCP Apps among it\. The whole result is the resource toolhost://result/[0-9a-f]{32} \(resources/read\)\.\]$`)
+	if got := res.Content[1].(*mcp.TextContent).Text; !note.MatchString(got) {
+		t.Errorf("note %q, want it to match %s", got, note)
+	}
+	read, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: res.Content[2].(*mcp.ResourceLink).URI})
+	if err != nil || !strings.Contains(read.Contents[0].Text, strings.Repeat("x", 300<<10)) {
+		t.Errorf("resources/read of the link: %v; want the whole _meta", err)
+	}
+}

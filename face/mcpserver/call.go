@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/face/internal/callresult"
 	"github.com/toolhost/toolhost/tool"
@@ -70,7 +71,6 @@ func (s *Server) toolHandler(name string) mcp.ToolHandler {
 			res, err = s.call(ctx, req, name, args, answers, v)
 			return err
 		})
-		res = s.boundResult(name, res) // bound.go: the tool's max_output
 		if err != nil && s.stopped() {
 			// Close (SIGTERM, stdin closed) cancelled the call: say so,
 			// rather than a bare "context canceled" with code 0.
@@ -102,7 +102,30 @@ func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, name string
 			return got[q.ID], err
 		}
 	}
+	// The answer is made and bounded (bound.go: the tool's max_output)
+	// when the call ends, before the catalog writes its audit line, so
+	// that the line says what was cut.
+	var res *mcp.CallToolResult
+	var resErr error
+	sent := false
+	opts.Sent = func(out tool.Outcome, err error) audit.Cut {
+		sent = true
+		res, resErr = s.answer(ctx, name, args, answers, v, mrtr, opts, pending, out, err)
+		var cut audit.Cut
+		res, cut = s.boundResult(name, res)
+		return cut
+	}
 	out, err := s.cat.Call(withCaller(ctx, req), name, args, opts) // caller.go: the audit line's face and client
+	if !sent {
+		// A Catalog of a host's own may not call Sent.
+		opts.Sent(out, err)
+	}
+	return res, resErr
+}
+
+// answer maps the end of a call, out and err, to the result for the
+// client. pending is the approval asked for in this request, if any.
+func (s *Server) answer(ctx context.Context, name string, args, answers map[string]any, v verdict, mrtr bool, opts *catalog.CallOptions, pending *catalog.Approval, out tool.Outcome, err error) (*mcp.CallToolResult, error) {
 	switch {
 	case pending != nil && errors.Is(err, catalog.ErrNoAnswer):
 		return s.approvalRequired(name, args, answers, *pending)

@@ -62,7 +62,8 @@ func (s *Server) addDescribeTools(d describer) {
 			b.WriteString(describe(d, s.cat.List(), name))
 		}
 		res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}
-		return s.boundResult(DescribeToolsName, res), nil // a name asked for many times makes a long text
+		res, _ = s.boundResult(DescribeToolsName, res) // a name asked for many times makes a long text
+		return res, nil
 	}
 	s.describeJSON = s.addOwnTools([]catalog.Definition{def}, s.describe)[0]
 }

@@ -100,7 +100,9 @@
 // note and a link to its whole. The whole is kept in an owner-only file of
 // [Options.ResultsDir] and served by resources/read of the template
 // toolhost://result/{id}, until [Server.Close] or [Options.KeepResults]
-// (bound.go). A result that fits is sent as it is.
+// (bound.go). A result that fits is sent as it is. The result is made
+// and bounded in the call's [catalog.CallOptions] Sent, before the
+// catalog writes the call's audit line, and the line records the cut.
 //
 // # Resources and prompts
 //
@@ -111,7 +113,8 @@
 // and its CompletionHandler and SubscribeHandler (offer.go). The offer is
 // listed on the first request about it and again after a server says it
 // changed. The SDK then tells the clients. A server's resources/updated
-// reaches the sessions subscribed to the resource.
+// reaches the sessions subscribed to the resource. The notes wait in a
+// bounded queue, one a resource, for at most four sending goroutines.
 //
 // # Tool search
 //

@@ -50,7 +50,25 @@ type offered struct {
 		running bool // a goroutine lists the offer again
 		again   bool // a change came while it did: it lists once more
 	}
+
+	notes struct { // a server's resources/updated, on their way to the sessions
+		sync.Mutex
+		waiting map[string]bool // URIs whose note waits to be sent
+		queue   []string        // the same, in the order they came
+		senders int             // goroutines sending them, at most updateSenders
+		dropped bool            // a note was dropped, as maxWaitingUpdates waited
+	}
 }
+
+// Bounds on the forwarding of resources/updated. A note for a URI whose
+// note still waits adds nothing. So a flood of notes on a few resources
+// costs a few sends. At most maxWaitingUpdates URIs wait: a note beyond
+// them is dropped. At most updateSenders goroutines send, so that one slow
+// session does not hold the others' notes for long.
+const (
+	maxWaitingUpdates = 1024
+	updateSenders     = 4
+)
 
 // offerOptions readies the serving of cat's offer when cat has one: it
 // declares resources, prompts, completions and subscriptions in opts (a
@@ -124,11 +142,60 @@ func (o *offered) changed() {
 }
 
 // updated forwards a server's resources/updated to the sessions
-// subscribed to uri, on a goroutine of its own (a session may be slow).
+// subscribed to uri. It runs on the server's connection and does not
+// block: the note waits for one of at most updateSenders goroutines (a
+// session may be slow). A note for a URI whose note waits is dropped, as
+// the one waiting says the same. So is one that finds maxWaitingUpdates
+// URIs waiting; the first such drop is logged.
 func (o *offered) updated(uri string) {
-	go func() {
+	n := &o.notes
+	n.Lock()
+	switch {
+	case n.waiting[uri]:
+		n.Unlock()
+		return
+	case len(n.queue) >= maxWaitingUpdates:
+		first := !n.dropped
+		n.dropped = true
+		n.Unlock()
+		if first {
+			o.logger("a server's resources/updated notes are dropped: too many resources changed at once for the sessions to be told", "waiting", maxWaitingUpdates)
+		}
+		return
+	}
+	if n.waiting == nil {
+		n.waiting = map[string]bool{}
+	}
+	n.waiting[uri] = true
+	n.queue = append(n.queue, uri)
+	start := n.senders < updateSenders
+	if start {
+		n.senders++
+	}
+	n.Unlock()
+	if start {
+		go o.sendUpdates()
+	}
+}
+
+// sendUpdates sends the waiting resources/updated notes, oldest first,
+// until none waits.
+func (o *offered) sendUpdates() {
+	n := &o.notes
+	for {
+		n.Lock()
+		if len(n.queue) == 0 {
+			n.queue = nil // the array a flood grew goes
+			n.senders--
+			n.Unlock()
+			return
+		}
+		uri := n.queue[0]
+		n.queue = n.queue[1:]
+		delete(n.waiting, uri) // a note that comes from now on is sent again
+		n.Unlock()
 		_ = o.mcp().ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: uri})
-	}()
+	}
 }
 
 // sync gives the SDK the catalog's offer when it does not hold the last

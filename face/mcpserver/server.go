@@ -30,7 +30,10 @@ import (
 type Catalog interface {
 	// List returns the definitions tools/list serves, sorted by name.
 	List() []catalog.Definition
-	// Call runs a tool (see [catalog.Catalog.Call]).
+	// Call runs a tool (see [catalog.Catalog.Call]). It calls the
+	// options' Sent once the call ended, before its audit line, as
+	// catalog.Catalog.Call does. That is where the server makes and
+	// bounds its answer, so the line says what was cut.
 	Call(ctx context.Context, name string, args map[string]any, opts *catalog.CallOptions) (tool.Outcome, error)
 	// Identity identifies the current set of tools.
 	Identity() catalog.Identity

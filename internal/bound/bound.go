@@ -2,7 +2,9 @@
 //
 // A result over its bound keeps its first blocks, in order, up to the
 // bound: text is cut at a character boundary, and an image, an audio
-// clip or an embedded resource that does not fit is left out whole. A
+// clip or an embedded resource that does not fit is left out whole. Its
+// _meta counts too: a cut result keeps it whole when it takes at most a
+// quarter of the bound, else only the keys MCP Apps read ([AppKeys]). A
 // last text block says what was left out and where the whole result is
 // kept, and a resource link names it. The person's own views (the CLI,
 // the tool page) show the whole result: they do not use this package.
@@ -32,12 +34,19 @@ const MaxBlocks = 1000
 // The longest note and link come to about 400 bytes.
 const noteRoom = 512
 
+// AppKeys are the keys of a result's _meta that MCP Apps read: where the
+// result names its ui:// resource. A cut result keeps them when the rest
+// of its _meta is too big to keep.
+var AppKeys = []string{"ui", "ui/resourceUri"}
+
 // Cut says what [Result] left out of a result.
 type Cut struct {
 	Total   int    // the size of the whole result, in bytes
 	Kept    int    // the size of what was kept, the note and the link aside
 	Dropped int    // blocks left out whole
 	Struct  bool   // the structured content was left out
+	Meta    bool   // the result's _meta was left out, whole or but for its AppKeys
+	AppMeta bool   // of the _meta left out, its AppKeys were kept
 	URI     string // where the whole result is kept; "" when it could not be
 }
 
@@ -46,11 +55,12 @@ type Keeper func(whole []byte) (uri string, err error)
 
 // Result bounds res to max bytes (DefaultMax when max <= 0, at least
 // MinMax) and MaxBlocks blocks. It counts text by its UTF-8 bytes, images
-// and audio by their decoded bytes, and structured content by its JSON.
-// It returns res itself when it fits. Otherwise it returns a copy of res
-// whose content, note and link included, fits in max, and what was cut:
-// keep, if set, is given the whole result's JSON first. res is never
-// modified.
+// and audio by their decoded bytes, and structured content and _meta by
+// their JSON. A block's own _meta, annotations and icons count by their
+// JSON too. It returns res itself when it fits. Otherwise it returns a
+// copy of res whose content, note and link included, fits in max, and
+// what was cut: keep, if set, is given the whole result's JSON first. res
+// is never modified.
 func Result(res *mcp.CallToolResult, max int, keep Keeper) (*mcp.CallToolResult, *Cut) {
 	switch {
 	case max <= 0:
@@ -62,22 +72,22 @@ func Result(res *mcp.CallToolResult, max int, keep Keeper) (*mcp.CallToolResult,
 	for _, c := range res.Content {
 		total += size(c)
 	}
-	var structured int
-	if res.StructuredContent != nil {
-		if n, ok := upperSize(res.StructuredContent, max-total); ok {
-			structured = n // at most n bytes, and they fit: the result is not cut
-		} else {
-			structured = jsonSize(res.StructuredContent)
-		}
-		total += structured
-	}
+	structured, structuredExact := count(res.StructuredContent, max-total)
+	total += structured
+	meta, metaExact := count(map[string]any(res.Meta), max-total)
+	total += meta
 	if total <= max && len(res.Content) <= MaxBlocks {
 		return res, nil
 	}
-	if res.StructuredContent != nil && total <= max { // structured holds a bound: count it exactly
+	if !structuredExact { // an upper bound, that fit: count it exactly
 		total -= structured
 		structured = jsonSize(res.StructuredContent)
 		total += structured
+	}
+	if !metaExact {
+		total -= meta
+		meta = jsonSize(res.Meta)
+		total += meta
 	}
 	cut := &Cut{Total: total}
 	var wholeSize int64
@@ -88,8 +98,15 @@ func Result(res *mcp.CallToolResult, max int, keep Keeper) (*mcp.CallToolResult,
 		}
 	}
 	out := *res
-	out.Content, out.StructuredContent = nil, nil
+	out.Content, out.StructuredContent, out.Meta = nil, nil, nil
 	left := max - noteRoom
+	if res.Meta != nil {
+		n := keptMeta(&out, res.Meta, meta, max/4)
+		cut.Meta = len(out.Meta) < len(res.Meta)
+		cut.AppMeta = cut.Meta && len(out.Meta) > 0
+		left -= n
+		cut.Kept += n
+	}
 	for _, c := range res.Content {
 		n := size(c)
 		if len(out.Content) >= MaxBlocks {
@@ -102,12 +119,13 @@ func Result(res *mcp.CallToolResult, max int, keep Keeper) (*mcp.CallToolResult,
 			cut.Kept += n
 			continue
 		}
-		if t, ok := c.(*mcp.TextContent); ok && left > 0 && prefix(t.Text, left) != "" {
-			text := prefix(t.Text, left)
-			out.Content = append(out.Content, &mcp.TextContent{Text: text, Meta: t.Meta, Annotations: t.Annotations})
-			left -= len(text)
-			cut.Kept += len(text)
-			continue
+		if t, ok := c.(*mcp.TextContent); ok {
+			if p, n := cutText(t, left); p != nil {
+				out.Content = append(out.Content, p)
+				left -= n
+				cut.Kept += n
+				continue
+			}
 		}
 		cut.Dropped++
 	}
@@ -125,6 +143,68 @@ func Result(res *mcp.CallToolResult, max int, keep Keeper) (*mcp.CallToolResult,
 			Title: "The whole result", MIMEType: "application/json", Size: &wholeSize})
 	}
 	return &out, cut
+}
+
+// count counts v toward a bound: an upper bound of the size of its JSON
+// when that fits in limit, else the size itself (exact). Nil counts 0.
+func count(v any, limit int) (n int, exact bool) {
+	switch v := v.(type) {
+	case nil:
+		return 0, true
+	case map[string]any:
+		if v == nil {
+			return 0, true
+		}
+	}
+	if n, ok := upperSize(v, limit); ok {
+		return n, false
+	}
+	return jsonSize(v), true
+}
+
+// keptMeta sets out's _meta to what a cut result keeps of meta, whose
+// JSON is size bytes, and returns the bytes it counts. It keeps meta
+// whole when it takes at most room bytes. Otherwise it keeps meta's
+// AppKeys alone, when they take at most room bytes, and else nothing.
+func keptMeta(out *mcp.CallToolResult, meta mcp.Meta, size, room int) int {
+	if size <= room {
+		out.Meta = meta
+		return size
+	}
+	app := mcp.Meta{}
+	for _, k := range AppKeys {
+		if v, ok := meta[k]; ok {
+			app[k] = v
+		}
+	}
+	if len(app) == 0 {
+		return 0
+	}
+	n := jsonSize(app)
+	if n > room {
+		return 0
+	}
+	out.Meta = app
+	return n
+}
+
+// cutText is the longest prefix of t that fits in left bytes, as a
+// block, and the bytes it counts; nil when no whole character fits. The
+// prefix keeps t's _meta and annotations when they fit beside some of
+// its text, and leaves them out otherwise.
+func cutText(t *mcp.TextContent, left int) (*mcp.TextContent, int) {
+	if extra := size(t) - len(t.Text); extra > 0 && left > extra {
+		if text := prefix(t.Text, left-extra); text != "" {
+			return &mcp.TextContent{Text: text, Meta: t.Meta, Annotations: t.Annotations}, len(text) + extra
+		}
+	}
+	if left <= 0 {
+		return nil, 0
+	}
+	if text := prefix(t.Text, left); text != "" {
+		return &mcp.TextContent{Text: text}, len(text)
+	}
+	return nil, 0
 }
 
 // upperSize bounds the size of v's JSON without encoding it, for the
@@ -203,6 +283,12 @@ func (c *Cut) Note(max int) string {
 	if c.Struct {
 		what = append(what, "the structured content")
 	}
+	switch {
+	case c.AppMeta:
+		what = append(what, "the _meta but its keys for MCP Apps")
+	case c.Meta:
+		what = append(what, "the _meta")
+	}
 	if len(what) > 0 {
 		fmt.Fprintf(&b, ", %s among it", strings.Join(what, " and "))
 	}
@@ -213,25 +299,44 @@ func (c *Cut) Note(max int) string {
 	return b.String()
 }
 
-// size is a content block's size as the bound counts it.
+// size is a content block's size as the bound counts it: its payload,
+// and the JSON of its _meta and annotations (and a link's icons).
 func size(c mcp.Content) int {
 	switch c := c.(type) {
 	case *mcp.TextContent:
-		return len(c.Text)
+		return len(c.Text) + extra(c.Meta, c.Annotations)
 	case *mcp.ImageContent:
-		return len(c.Data)
+		return len(c.Data) + extra(c.Meta, c.Annotations)
 	case *mcp.AudioContent:
-		return len(c.Data)
+		return len(c.Data) + extra(c.Meta, c.Annotations)
 	case *mcp.EmbeddedResource:
-		if c.Resource == nil {
-			return 0
+		n := extra(c.Meta, c.Annotations)
+		if r := c.Resource; r != nil {
+			n += len(r.Text) + len(r.Blob) + extra(r.Meta, nil)
 		}
-		return len(c.Resource.Text) + len(c.Resource.Blob)
+		return n
 	case *mcp.ResourceLink:
-		return len(c.URI) + len(c.Name) + len(c.Title) + len(c.Description)
+		n := len(c.URI) + len(c.Name) + len(c.Title) + len(c.Description) + extra(c.Meta, c.Annotations)
+		if c.Icons != nil {
+			n += jsonSize(c.Icons)
+		}
+		return n
 	}
 	data, _ := json.Marshal(c)
 	return len(data)
+}
+
+// extra is the size of the JSON of a block's _meta and annotations, 0
+// when it has neither.
+func extra(meta mcp.Meta, ann *mcp.Annotations) int {
+	n := 0
+	if meta != nil {
+		n += jsonSize(meta)
+	}
+	if ann != nil {
+		n += jsonSize(ann)
+	}
+	return n
 }
 
 // prefix is the longest prefix of s of at most n bytes that ends at a

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -21,7 +22,10 @@ func TestResult(t *testing.T) {
 		res     *mcp.CallToolResult
 		max     int
 		content []string // the text of each block kept, "image" for an image, "link URI" for a link
-		cut     *Cut
+		meta    string   // the JSON of the _meta kept; "" none
+		// blockMeta: the first block keeps its _meta
+		blockMeta bool
+		cut       *Cut
 	}{
 		{name: "fits", res: &mcp.CallToolResult{Content: []mcp.Content{text("hello"), img}}, max: 2005,
 			content: []string{"hello", "image"}},
@@ -37,6 +41,31 @@ func TestResult(t *testing.T) {
 		{name: "structured left out", res: &mcp.CallToolResult{Content: []mcp.Content{text("ok")}, StructuredContent: map[string]any{"big": strings.Repeat("x", 1100)}}, max: 1024,
 			content: []string{"ok", "[toolhost: this result was cut to its first 2 B of 1.1 KiB (the bound is 1 KiB): 1.1 KiB left out, the structured content among it. The whole result is the resource toolhost://result/x (resources/read).]", "link toolhost://result/x"},
 			cut:     &Cut{Total: 1112, Kept: 2, Struct: true, URI: "toolhost://result/x"}},
+		{name: "small _meta kept whole beside cut text", res: &mcp.CallToolResult{Content: []mcp.Content{text(strings.Repeat("a", 2000))}, Meta: mcp.Meta{"k": "v"}}, max: 1024,
+			content: []string{strings.Repeat("a", 503), "[toolhost: this result was cut to its first 512 B of 2 KiB (the bound is 1 KiB): 1.5 KiB left out. The whole result is the resource toolhost://result/x (resources/read).]", "link toolhost://result/x"},
+			meta:    `{"k":"v"}`,
+			cut:     &Cut{Total: 2009, Kept: 512, URI: "toolhost://result/x"}},
+		{name: "big _meta: its keys for MCP Apps kept", res: &mcp.CallToolResult{Content: []mcp.Content{text("ok")},
+			Meta: mcp.Meta{"ui": map[string]any{"resourceUri": "ui://w/v.html"}, "ui/resourceUri": "ui://w/v.html", "junk": strings.Repeat("x", 2000)}}, max: 1024,
+			content: []string{"ok", "[toolhost: this result was cut to its first 73 B of 2 KiB (the bound is 1 KiB): 2 KiB left out, the _meta but its keys for MCP Apps among it. The whole result is the resource toolhost://result/x (resources/read).]", "link toolhost://result/x"},
+			meta:    `{"ui":{"resourceUri":"ui://w/v.html"},"ui/resourceUri":"ui://w/v.html"}`,
+			cut:     &Cut{Total: 2083, Kept: 73, Meta: true, AppMeta: true, URI: "toolhost://result/x"}},
+		{name: "big _meta without keys for MCP Apps left out", res: &mcp.CallToolResult{Content: []mcp.Content{text("ok")}, Meta: mcp.Meta{"junk": strings.Repeat("x", 2000)}}, max: 1024,
+			content: []string{"ok", "[toolhost: this result was cut to its first 2 B of 2 KiB (the bound is 1 KiB): 2 KiB left out, the _meta among it. The whole result is the resource toolhost://result/x (resources/read).]", "link toolhost://result/x"},
+			cut:     &Cut{Total: 2013, Kept: 2, Meta: true, URI: "toolhost://result/x"}},
+		{name: "keys for MCP Apps over a quarter of the bound left out", res: &mcp.CallToolResult{Content: []mcp.Content{text("ok")}, Meta: mcp.Meta{"ui": strings.Repeat("u", 1100)}}, max: 1024,
+			content: []string{"ok", "[toolhost: this result was cut to its first 2 B of 1.1 KiB (the bound is 1 KiB): 1.1 KiB left out, the _meta among it. The whole result is the resource toolhost://result/x (resources/read).]", "link toolhost://result/x"},
+			cut:     &Cut{Total: 1111, Kept: 2, Meta: true, URI: "toolhost://result/x"}},
+		{name: "a block's _meta counts", res: &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "hi", Meta: mcp.Meta{"junk": strings.Repeat("x", 2000)}}}}, max: 1024,
+			content: []string{"hi", "[toolhost: this result was cut to its first 2 B of 2 KiB (the bound is 1 KiB): 2 KiB left out. The whole result is the resource toolhost://result/x (resources/read).]", "link toolhost://result/x"},
+			cut:     &Cut{Total: 2013, Kept: 2, URI: "toolhost://result/x"}},
+		{name: "a block's annotations count", res: &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "hi", Annotations: &mcp.Annotations{Audience: slices.Repeat([]mcp.Role{"user"}, 200)}}}}, max: 1024,
+			content: []string{"hi", "[toolhost: this result was cut to its first 2 B of 1.4 KiB (the bound is 1 KiB): 1.4 KiB left out. The whole result is the resource toolhost://result/x (resources/read).]", "link toolhost://result/x"},
+			cut:     &Cut{Total: 1416, Kept: 2, URI: "toolhost://result/x"}},
+		{name: "a cut text keeps its small _meta", res: &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("a", 2000), Meta: mcp.Meta{"k": "v"}}}}, max: 1024,
+			content:   []string{strings.Repeat("a", 503), "[toolhost: this result was cut to its first 512 B of 2 KiB (the bound is 1 KiB): 1.5 KiB left out. The whole result is the resource toolhost://result/x (resources/read).]", "link toolhost://result/x"},
+			blockMeta: true,
+			cut:       &Cut{Total: 2009, Kept: 512, URI: "toolhost://result/x"}},
 		{name: "raw structured counted by its bytes", res: &mcp.CallToolResult{StructuredContent: json.RawMessage(`"` + strings.Repeat("y", 1100) + `"`)}, max: 1024,
 			content: []string{"[toolhost: this result was cut to its first 0 B of 1.1 KiB (the bound is 1 KiB): 1.1 KiB left out, the structured content among it. The whole result is the resource toolhost://result/x (resources/read).]", "link toolhost://result/x"},
 			cut:     &Cut{Total: 1102, Struct: true, URI: "toolhost://result/x"}},
@@ -72,6 +101,17 @@ func TestResult(t *testing.T) {
 			}
 			if out.StructuredContent != nil {
 				sent += jsonSize(out.StructuredContent)
+			}
+			gotMeta := ""
+			if out.Meta != nil {
+				sent += jsonSize(out.Meta)
+				gotMeta = string(must(json.Marshal(out.Meta)))
+			}
+			if gotMeta != tt.meta {
+				t.Errorf("_meta kept %s, want %s", gotMeta, tt.meta)
+			}
+			if got := out.Content[0].(*mcp.TextContent).Meta != nil; got != tt.blockMeta {
+				t.Errorf("the first block kept its _meta: %v, want %v", got, tt.blockMeta)
 			}
 			if bound := max(tt.max, MinMax); sent > bound {
 				t.Errorf("sent %d bytes, note and link included; the bound is %d", sent, bound)
@@ -161,6 +201,13 @@ func FuzzPrefix(f *testing.F) {
 			t.Fatalf("prefix(%q, %d) = %q", s, n, p)
 		}
 	})
+}
+
+func must(data []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return data
 }
 
 func utf8ValidString(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
@@ -291,4 +338,50 @@ func TestStoreNowhereReadsNothing(t *testing.T) {
 	if data, err := s.Read(URIPrefix + name); !errors.Is(err, ErrNotKept) {
 		t.Errorf("Read = %s, %v; want ErrNotKept", data, err)
 	}
+}
+
+// FuzzResult: any result a server may send, bounded to any bound, never
+// panics, and what is sent (its blocks, structured content and _meta, the
+// note and link included) fits in the bound, counted as the bound counts.
+func FuzzResult(f *testing.F) {
+	f.Add([]byte(`{"content":[{"type":"text","text":"hi","_meta":{"k":"`+strings.Repeat("x", 3000)+`"}}],"_meta":{"ui":{"resourceUri":"ui://a"},"j":"`+strings.Repeat("y", 900)+`"}}`), 1024)
+	f.Add([]byte(`{"content":[{"type":"text","text":"`+strings.Repeat("é", 700)+`","annotations":{"audience":["user","user"]}}],"structuredContent":{"a":[1,2,3]}}`), 0)
+	f.Add([]byte(`{"content":[{"type":"image","data":"AAAA","mimeType":"image/png","_meta":{"a":1}},{"type":"resource_link","uri":"x:y","name":"n","icons":[{"src":"data:,`+strings.Repeat("z", 2000)+`"}]}]}`), 1500)
+	f.Fuzz(func(t *testing.T, data []byte, max int) {
+		var res mcp.CallToolResult
+		if json.Unmarshal(data, &res) != nil {
+			return
+		}
+		max %= 1 << 16
+		out, cut := Result(&res, max, func([]byte) (string, error) { return URIPrefix + strings.Repeat("0", 32), nil })
+		if cut == nil {
+			if out != &res {
+				t.Fatal("a result that fits is not returned as it is")
+			}
+			return
+		}
+		sent := 0
+		for _, c := range out.Content {
+			sent += size(c)
+		}
+		if out.StructuredContent != nil {
+			sent += jsonSize(out.StructuredContent)
+		}
+		if out.Meta != nil {
+			sent += jsonSize(out.Meta)
+		}
+		bound := max
+		switch {
+		case bound <= 0:
+			bound = DefaultMax
+		case bound < MinMax:
+			bound = MinMax
+		}
+		if sent > bound || len(out.Content) > MaxBlocks+2 {
+			t.Fatalf("sent %d bytes in %d blocks, over the bound %d", sent, len(out.Content), bound)
+		}
+		if cut.Kept > cut.Total {
+			t.Fatalf("cut %+v: kept more than the whole", cut)
+		}
+	})
 }
