@@ -41,6 +41,9 @@ var (
 	// sockRe is the refusal of a socket the seccomp filter does not
 	// allow (EAFNOSUPPORT, EPROTONOSUPPORT).
 	sockRe = regexp.MustCompile(`(?i)address family not supported|protocol not supported`)
+	// udpRe is a refused UDP socket: Go's "dial udp 1.1.1.1:53: socket:
+	// permission denied", or a socket(2) call naming SOCK_DGRAM.
+	udpRe  = regexp.MustCompile(`(?i)\budp\b|\bSOCK_DGRAM\b`)
 	unixRe = regexp.MustCompile(`(?i)\b(dial|connect|socket)\b[^\n]*\bunix\b|\bunix\b[^\n]*\b(dial|connect|socket)\b|\bAF_UNIX\b`)
 	// nodeConnRe is node's refused connect ("connect EACCES
 	// 104.16.0.35:443"), urlHostRe the host of a URL on the same line
@@ -105,6 +108,13 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 			if m := devTCPRe.FindStringSubmatch(s); m != nil && (len(p.Net) > 0 || p.profile()) {
 				port, _ := strconv.Atoi(m[2])
 				return grant(fmt.Sprintf("a TCP connection to %s:%d", m[1], port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, m[1], port))
+			}
+			if udpRe.MatchString(s) && p.filter()&filterNoUDP != 0 {
+				if m := addrRe.FindStringSubmatch(s); m != nil && m[2] != "" {
+					port, _ := strconv.Atoi(m[3])
+					return grant(fmt.Sprintf("UDP to %s:%d", m[2], port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, m[2], port))
+				}
+				return &Denial{What: "a UDP socket", Fix: udpWhy + p.unconfined("needs UDP") + " (docs/security.md)"}
 			}
 			if m := addrRe.FindStringSubmatch(s); m != nil && (len(p.Net) > 0 || p.profile()) {
 				port, _ := strconv.Atoi(m[3])
@@ -241,6 +251,9 @@ func (p *Policy) unconfined(need string) string {
 	}
 	return "; set sandbox = false in the entry if it " + need
 }
+
+// udpWhy says why the seccomp filter refused a UDP socket.
+const udpWhy = "a sandboxed tool opens UDP sockets only when an access.net rule allows it some network (Landlock cannot filter UDP by port, so a datagram could go anywhere); add the rule the tool needs, {host=\"HOST\", port=PORT, allow=true}"
 
 // metaFix is the fix of a metadata change the seccomp filter refuses.
 const metaFix = "a sandboxed tool may not set a setuid, setgid or world-write bit, change an owner or set extended attributes, nor change a mode where no rule lets it update the file, as in .git and .config/toolhost (docs/security.md); make this change yourself"

@@ -28,7 +28,7 @@ func (l *Launch) Start(_ *syscall.SysProcAttr, start func() (pid int, err error)
 // startThread is Linux only.
 type startThread struct{}
 
-func earlyThread(bool, bool) *startThread { return nil }
+func earlyThread(filterKind, bool) *startThread { return nil }
 
 func (l *Launch) endThread() {}
 

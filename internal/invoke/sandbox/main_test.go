@@ -84,6 +84,18 @@ var hostile = faketool.Scenarios{
 	},
 	// socket FAMILY TYPE PROTO [PORT] opens a socket with those numbers
 	// and, given a port, connects it to 127.0.0.1:PORT.
+	// udp-send PORT TEXT sends TEXT in a datagram to 127.0.0.1:PORT.
+	"udp-send": func() int {
+		c, err := net.Dial("udp", "127.0.0.1:"+os.Args[2])
+		if err != nil {
+			return report("", err)
+		}
+		defer c.Close()
+		if _, err := c.Write([]byte(os.Args[3])); err != nil {
+			return report("", err)
+		}
+		return report("sent", nil)
+	},
 	"socket": func() int {
 		n := make([]int, 4)
 		for i, a := range os.Args[2:] {
@@ -91,11 +103,7 @@ var hostile = faketool.Scenarios{
 		}
 		fd, err := syscall.Socket(n[0], n[1], n[2])
 		if err != nil {
-			family := map[int]string{syscall.AF_UNIX: "AF_UNIX"}[n[0]]
-			if family == "" {
-				family = fmt.Sprint(n[0])
-			}
-			return report("", fmt.Errorf("socket(%s, %d, %d): %w", family, n[1], n[2], err))
+			return report("", fmt.Errorf("socket(%s, %s, %d): %w", familyName(n[0]), typeName(n[1]), n[2], err))
 		}
 		defer syscall.Close(fd)
 		if len(os.Args) > 5 {
@@ -496,3 +504,19 @@ func unlinkAt(dir int, name string) error {
 const atFDCWD = -100
 
 func TestMain(m *testing.M) { faketool.Main(m, hostile) }
+
+// familyName and typeName are how the socket scenario names a socket's
+// family and type: AF_UNIX and SOCK_DGRAM by name, others by number.
+func familyName(family int) string {
+	if family == syscall.AF_UNIX {
+		return "AF_UNIX"
+	}
+	return fmt.Sprint(family)
+}
+
+func typeName(typ int) string {
+	if typ&^(syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC) == syscall.SOCK_DGRAM {
+		return "SOCK_DGRAM"
+	}
+	return fmt.Sprint(typ)
+}

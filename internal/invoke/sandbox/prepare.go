@@ -6,11 +6,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 
 	"github.com/toolhost/toolhost/internal/invoke/egress"
+	"github.com/toolhost/toolhost/tool"
 )
 
 // ErrUnavailable reports that the OS cannot enforce a policy whose entry
@@ -36,11 +38,11 @@ type Launch struct {
 	threadMu sync.Mutex
 	thread   *startThread // made by Prepare for the first start (thread_linux.go)
 
-	rs     *os.File // the Landlock ruleset, nil when there is nothing to restrict
-	base   *os.File // a probe's first layer, enforced before rs (probelayers_linux.go); nil for others
-	flags  uint32   // landlock_restrict_self's flags
-	probe  bool     // a probe's launch: the probe's seccomp filter, no supervisor
-	noCore bool     // RLIMIT_CORE 0 for the process
+	rs     *os.File   // the Landlock ruleset, nil when there is nothing to restrict
+	base   *os.File   // a probe's first layer, enforced before rs (probelayers_linux.go); nil for others
+	flags  uint32     // landlock_restrict_self's flags
+	filter filterKind // the seccomp filter's (seccomp_linux.go)
+	noCore bool       // RLIMIT_CORE 0 for the process
 
 	egress *egress.Call // the registration with the egress proxy, nil when no rule names a host
 
@@ -91,9 +93,9 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 	// but a probe's: its filter refuses every mode change, and Landlock
 	// every other change.
 	notify := !p.readOnly && (p.profile() || len(p.FS) > 0)
-	l.probe = p.readOnly
+	l.filter = p.filter()
 	if p.profile() || p.readOnly || len(p.FS)+len(p.Net) > 0 {
-		l.thread = earlyThread(p.readOnly, notify)
+		l.thread = earlyThread(l.filter, notify)
 	}
 	pl := p.Compile(exe, root, envValue(env, "HOME"), tmp)
 	pl.connectProxy(proxyPort)
@@ -295,4 +297,27 @@ func ABI() int {
 		return f
 	}
 	return kernelABI()
+}
+
+// filterKind selects the seccomp filter's program: each bit refuses more.
+type filterKind uint8
+
+const (
+	filterProbe filterKind  = 1 << iota // every mode change (a probe has no supervisor)
+	filterNoUDP                         // UDP sockets: the plan grants no network
+	filterKinds = 1 << iota             // how many kinds there are
+)
+
+// filter returns the kind of seccomp filter p's processes get. A probe
+// reaches no network, and neither does a plan that restricts the
+// network without a rule that allows: for both, no UDP either.
+func (p *Policy) filter() filterKind {
+	var k filterKind
+	if p.readOnly {
+		return filterProbe | filterNoUDP
+	}
+	if (p.profile() || len(p.Net) > 0) && !slices.ContainsFunc(p.Net, func(r tool.AccessNet) bool { return r.Allow }) {
+		k |= filterNoUDP
+	}
+	return k
 }

@@ -24,6 +24,9 @@ import (
 //     bus, $SSH_AUTH_SOCK, docker.sock). socket(2) is allowed only for
 //     AF_INET and AF_INET6, SOCK_STREAM or SOCK_DGRAM (SOCK_NONBLOCK and
 //     SOCK_CLOEXEC aside), protocol 0, IPPROTO_TCP or IPPROTO_UDP.
+//     Landlock does not see UDP: where the plan grants no network (a
+//     probe, a profile without access.net rules that allow), SOCK_DGRAM
+//     fails with EACCES too, so no datagram (no DNS query) leaves.
 //     AF_UNIX fails with EACCES, another family with EAFNOSUPPORT, another
 //     type or protocol with EPROTONOSUPPORT, as on a kernel without it (so
 //     a program asking for MPTCP falls back to TCP). socketpair, which
@@ -104,7 +107,7 @@ type check struct {
 // checks are this architecture's syscalls and what the filter does with
 // each (sysnum_linux_*.go: arch, nrs). A probe's filter refuses every
 // mode change.
-func checks(probe bool) []check {
+func checks(kind filterKind) []check {
 	n := nrs
 	var out []check
 	add := func(c check, nrs ...uint32) {
@@ -121,7 +124,7 @@ func checks(probe bool) []check {
 	add(check{ret: errNoSys, mode: argNone, flags: argNone}, n.keys...)
 	add(check{ret: errPerm, mode: argNone, flags: argNone}, n.chown...)
 	add(check{ret: errPerm, mode: argNone, flags: argNone}, n.xattrSet...)
-	if probe {
+	if kind&filterProbe != 0 {
 		add(check{ret: errPerm, mode: argNone, flags: argNone}, n.chmod, n.fchmod, n.fchmodat, n.fchmodat2)
 	} else {
 		add(check{mode: 1, mask: modeSetID | modeWorldW, flags: argNone}, n.chmod, n.fchmod)
@@ -192,14 +195,18 @@ func (p *prog) resolve() []sockFilter {
 	return p.ins
 }
 
-// seccompFilter is the filter's program, a probe's when probe is set, nil
-// where it is not written for the architecture.
-func seccompFilter(probe bool) []sockFilter {
+// seccompFilter is the filter's program of kind, nil where it is not
+// written for the architecture.
+func seccompFilter(kind filterKind) []sockFilter {
 	if arch == 0 {
 		return nil
 	}
 	p := &prog{labels: map[string]int{}}
-	cs := checks(probe)
+	cs := checks(kind)
+	inet := "allow" // where a socket of a known type and protocol goes
+	if kind&filterNoUDP != 0 {
+		inet = "stream"
+	}
 	p.stmt(bpfLdWAbs, seccompDataArch)
 	p.jmp(bpfJeqK, arch, "", "deny") // another ABI
 	p.stmt(bpfLdWAbs, seccompDataNr)
@@ -240,10 +247,16 @@ func seccompFilter(probe bool) []sockFilter {
 			p.ret(errNoProto)
 			p.label("type")
 			p.loadArg(2)
-			p.jmp(bpfJeqK, 0, "allow", "")
-			p.jmp(bpfJeqK, ipprotoTCP, "allow", "")
-			p.jmp(bpfJeqK, ipprotoUDP, "allow", "")
+			p.jmp(bpfJeqK, 0, inet, "")
+			p.jmp(bpfJeqK, ipprotoTCP, inet, "")
+			p.jmp(bpfJeqK, ipprotoUDP, inet, "")
 			p.ret(errNoProto)
+			if inet != "allow" { // no UDP: a known protocol over a datagram is refused
+				p.label(inet)
+				p.loadArg(1)
+				p.stmt(bpfAndK, ^uint32(sockFlags))
+				p.jmp(bpfJeqK, sockDgram, "deny", "allow")
+			}
 		default:
 			if c.flags != argNone {
 				p.loadArg(c.flags)
@@ -292,22 +305,21 @@ func (p *prog) dispatch(cs []check, idx []int, name string) {
 	p.dispatch(cs, idx[mid:], name+"r")
 }
 
-// The filter's programs, each built once: the kernel copies them at each
-// install.
-var (
-	filterProgram = sync.OnceValue(func() []sockFilter { return seccompFilter(false) })
-	probeProgram  = sync.OnceValue(func() []sockFilter { return seccompFilter(true) })
-)
+// filterPrograms are the filter's programs by kind, each built once: the
+// kernel copies them at each install.
+var filterPrograms [filterKinds]func() []sockFilter
 
-// installFilter installs the filter, a probe's when probe is set, on the
-// calling thread (without TSYNC: this thread only), which must have
-// no_new_privs. It does nothing where the filter is not written for the
-// architecture.
-func installFilter(probe bool) error {
-	prog := filterProgram()
-	if probe {
-		prog = probeProgram()
+func init() {
+	for k := range filterPrograms {
+		filterPrograms[k] = sync.OnceValue(func() []sockFilter { return seccompFilter(filterKind(k)) })
 	}
+}
+
+// installFilter installs the filter of kind on the calling thread
+// (without TSYNC: this thread only), which must have no_new_privs. It does
+// nothing where the filter is not written for the architecture.
+func installFilter(kind filterKind) error {
+	prog := filterPrograms[kind]()
 	if prog == nil {
 		return nil
 	}

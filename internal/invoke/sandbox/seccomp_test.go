@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/toolhost/toolhost/internal/invoke"
 	"github.com/toolhost/toolhost/internal/invoke/sandbox"
@@ -49,8 +50,8 @@ func TestHostileSockets(t *testing.T) {
 		{"unix", syscall.AF_UNIX, syscall.SOCK_STREAM, 0, false, "permission denied", "a unix socket", unixFix, false},
 		{"TCP", syscall.AF_INET, syscall.SOCK_STREAM, 0, false, "", "", "", false},
 		{"TCP nonblocking, close-on-exec", syscall.AF_INET6, syscall.SOCK_STREAM | nb | cx, syscall.IPPROTO_TCP, false, "", "", "", false},
-		{"UDP", syscall.AF_INET, syscall.SOCK_DGRAM, 0, false, "", "", "", false},
-		{"UDP over IPv6", syscall.AF_INET6, syscall.SOCK_DGRAM | cx, syscall.IPPROTO_UDP, false, "", "", "", false},
+		{"UDP, no net rule", syscall.AF_INET, syscall.SOCK_DGRAM, 0, false, "permission denied", "a UDP socket", udpFix, false},
+		{"UDP over IPv6, no net rule", syscall.AF_INET6, syscall.SOCK_DGRAM | cx, syscall.IPPROTO_UDP, false, "permission denied", "a UDP socket", udpFix, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -80,11 +81,7 @@ func TestHostileSockets(t *testing.T) {
 				}
 				return
 			}
-			family := fmt.Sprint(tt.family)
-			if tt.family == syscall.AF_UNIX {
-				family = "AF_UNIX"
-			}
-			wantErr := fmt.Sprintf("socket(%s, %d, %d): %s\n", family, tt.typ, tt.proto, tt.denied)
+			wantErr := fmt.Sprintf("socket(%s, %s, %d): %s\n", familyName(tt.family), typeName(tt.typ), tt.proto, tt.denied)
 			if res.ExitCode != 1 || len(res.Stdout) != 0 || string(res.StderrTail) != wantErr {
 				t.Fatalf("got exit %d, stdout %q, stderr %q; want stderr %q", res.ExitCode, res.Stdout, res.StderrTail, wantErr)
 			}
@@ -96,7 +93,77 @@ func TestHostileSockets(t *testing.T) {
 	}
 }
 
+// TestHostileUDP: Landlock does not see UDP. So where the plan grants no
+// network (the profile without an allowing net rule, a probe) a UDP
+// socket is refused and no datagram leaves; a rule that allows some
+// network opens UDP, as before.
+func TestHostileUDP(t *testing.T) {
+	needLandlock(t)
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pc.Close() })
+	port := uint16(pc.LocalAddr().(*net.UDPAddr).Port)
+	got := make(chan string, 8)
+	go func() {
+		buf := make([]byte, 64)
+		for {
+			n, _, err := pc.ReadFrom(buf)
+			if err != nil {
+				return
+			}
+			got <- string(buf[:n])
+		}
+	}()
+	other := uint16(1)
+	for _, tt := range []struct {
+		name string
+		pol  *sandbox.Policy
+		sent bool
+	}{
+		{"unconfined", nil, true},
+		{"profile, no net rule", &sandbox.Policy{Mode: sandbox.ModeOn}, false},
+		{"a net rule that denies", &sandbox.Policy{Access: tool.Access{Net: []tool.AccessNet{{Host: "*", Allow: false}}}}, false},
+		{"a net rule that allows another port", &sandbox.Policy{Mode: sandbox.ModeOn, Access: tool.Access{Net: []tool.AccessNet{{Host: "127.0.0.1", Port: &other, Allow: true}}}}, true},
+		{"a probe of an unconfined entry", (*sandbox.Policy)(nil).Probe(), false},
+		{"a probe of a rule that allows", (&sandbox.Policy{Access: tool.Access{Net: []tool.AccessNet{{Host: "127.0.0.1", Port: &port, Allow: true}}}}).Probe(), false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWorld(t)
+			res, spec, err := w.run(t, tt.pol, "udp-send", fmt.Sprint(port), tt.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.sent {
+				if string(res.Stdout) != "sent" {
+					t.Fatalf("stdout %q, stderr %q; want sent", res.Stdout, res.StderrTail)
+				}
+				if s := <-got; s != tt.name {
+					t.Fatalf("the listener read %q, want %q", s, tt.name)
+				}
+				return
+			}
+			want := fmt.Sprintf("dial udp 127.0.0.1:%d: socket: permission denied\n", port)
+			if res.ExitCode != 1 || string(res.StderrTail) != want {
+				t.Fatalf("exit %d, stdout %q, stderr %q; want %q", res.ExitCode, res.Stdout, res.StderrTail, want)
+			}
+			d := invoke.Denied(spec, w.ws, res)
+			wantWhat, wantFix := fmt.Sprintf("UDP to 127.0.0.1:%d", port), fmt.Sprintf(`access.net: add {host="127.0.0.1", port=%d, allow=true}`, port)
+			if d == nil || d.What != wantWhat || d.Fix != wantFix {
+				t.Errorf("denial = %+v, want %q / %q", d, wantWhat, wantFix)
+			}
+			select {
+			case s := <-got:
+				t.Fatalf("a datagram left: %q", s)
+			case <-time.After(50 * time.Millisecond):
+			}
+		})
+	}
+}
+
 const (
+	udpFix     = "a sandboxed tool opens UDP sockets only when an access.net rule allows it some network (Landlock cannot filter UDP by port, so a datagram could go anywhere); add the rule the tool needs, {host=\"HOST\", port=PORT, allow=true}; set sandbox = false in the entry if it needs UDP (docs/security.md)"
 	socketWhat = "a socket other than TCP or UDP over IPv4 or IPv6"
 	socketFix  = "a sandboxed tool may open only TCP and UDP sockets over IPv4 and IPv6 (no MPTCP, SCTP, ICMP, raw, packet or netlink ones, which the network rules could not filter); set sandbox = false in the entry if it needs one (docs/security.md)"
 )

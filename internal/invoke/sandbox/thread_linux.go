@@ -99,9 +99,9 @@ type startThread struct {
 	listener int   // of the supervisor's filter, -1 for none; the start takes it
 }
 
-// newStartThread starts the thread of a launch, with a probe's filter when
-// probe is set, and the supervisor's filter too when notify is set.
-func newStartThread(probe, notify bool) *startThread {
+// newStartThread starts the thread of a launch, with the filter of kind,
+// and the supervisor's filter too when notify is set.
+func newStartThread(kind filterKind, notify bool) *startThread {
 	t := &startThread{work: make(chan func()), done: make(chan struct{}), listener: -1}
 	var run func()
 	run = func() {
@@ -117,7 +117,7 @@ func newStartThread(probe, notify bool) *startThread {
 		defer close(t.done)
 		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0); e != 0 {
 			t.err = fmt.Errorf("%w: prctl(PR_SET_NO_NEW_PRIVS): %v", ErrConfine, e)
-		} else if t.err = installFilter(probe); t.err == nil && notify {
+		} else if t.err = installFilter(kind); t.err == nil && notify {
 			t.listener = installNotify()
 		}
 		if fn, ok := <-t.work; ok && t.err == nil {
@@ -170,7 +170,7 @@ func (l *Launch) confined(fds []int, start func() (int, error), ready bool, list
 		}
 	}
 	if !ready {
-		if err := installFilter(l.probe); err != nil {
+		if err := installFilter(l.filter); err != nil {
 			return err
 		}
 		if l.guard != nil {
@@ -262,7 +262,7 @@ func yamaScope() int {
 }
 
 // earlyThread is newStartThread, for Prepare.
-func earlyThread(probe, notify bool) *startThread { return newStartThread(probe, notify) }
+func earlyThread(kind filterKind, notify bool) *startThread { return newStartThread(kind, notify) }
 
 // serve starts the supervisor of listener for one start of l.
 func (l *Launch) serve(listener int) {
