@@ -52,9 +52,8 @@ type Tool struct {
 	RequiresApproval bool
 	Timeout          time.Duration // per call; 0 for dynamic tools (the caller's ctx decides)
 	Enabled          bool          // false: listed by Tools, left out of List, Names and Call
-	// Settings are what the configuration says of the tool's calls. Its
-	// RateLimit is enforced by [Catalog.Call], its MaxOutput by the MCP
-	// face.
+	// Settings are what the configuration says of the tool's calls.
+	// Each field's doc says who enforces it: [Catalog.Call] or a face.
 	tool.Settings
 	// Source says where the tool runs: `bin/fs (tool "grep_files")`, or
 	// "dynamic" for registered handlers.

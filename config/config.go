@@ -124,8 +124,7 @@ type Entry struct {
 
 	// Settings are what the entry says of each of its tools' calls. Pos
 	// says which are set: an unset one is [defaults]', or the zero value.
-	// A set zero, such as rate_limit_per_minute = 0, overrides [defaults]'
-	// or an earlier layer's.
+	// A set zero overrides [defaults]' or an earlier layer's.
 	tool.Settings
 
 	Prefix  string   // toolsets only: prepended to every tool name

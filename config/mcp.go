@@ -123,9 +123,9 @@ type Remote struct {
 	Run              *string
 	RequiresApproval *bool
 	Insecure         *bool // as [Server].Insecure
-	// Settings are those of every tool the remote serves that its table
-	// may set: max_output. Pos says which are set. [defaults]' apply to
-	// the others.
+	// Settings are those of every tool the remote serves. Its table sets
+	// the ones tagged remotes in [tool.Settings]. Pos says which are set.
+	// [defaults]' apply to the others.
 	tool.Settings
 
 	Pos   map[string]Position // where each field was set, by TOML key

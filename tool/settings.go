@@ -22,8 +22,10 @@ import (
 // A new setting is a field here, with its type, doc comment and tags.
 type Settings struct {
 	// RateLimit is rate_limit_per_minute: the most calls in any 60 s.
+	// The catalog counts them.
 	RateLimit RateLimit `toml:"rate_limit_per_minute" json:"rate_limit_per_minute,omitempty" describe:"RATE LIMIT"`
-	// MaxOutput is max_output: the most bytes of a result an MCP client receives.
+	// MaxOutput is max_output: the most bytes of a result an MCP client
+	// receives. The MCP face cuts a longer one.
 	MaxOutput MaxOutput `toml:"max_output,remotes" json:"max_output,omitempty" describe:"MAX OUTPUT"`
 }
 
