@@ -97,3 +97,30 @@ func TestSettingsDescribe(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSettingsDecode: a setting's decoder never panics, and a value it
+// takes is in the setting's range. A value it refuses leaves the setting
+// as it was.
+func FuzzSettingsDecode(f *testing.F) {
+	for _, s := range []string{"256KiB", " 1.5 kib ", "64MiB", "9e9GB", "1e3kB", ".", "12.5.5MiB", ""} {
+		f.Add(s, int64(1024))
+	}
+	f.Add("x", int64(-1))
+	f.Add("x", int64(1<<31))
+	f.Fuzz(func(t *testing.T, s string, n int64) {
+		for _, v := range []any{s, n} {
+			var m MaxOutput
+			if err := m.UnmarshalTOML(v); err == nil && (m < 1<<10 || m > 64<<20) {
+				t.Fatalf("max_output %#v decoded to %d", v, m)
+			} else if err != nil && m != 0 {
+				t.Fatalf("max_output %#v refused (%v) but set to %d", v, err, m)
+			}
+			var r RateLimit
+			if err := r.UnmarshalTOML(v); err == nil && (r < 0 || r > 1<<31-1) {
+				t.Fatalf("rate_limit_per_minute %#v decoded to %d", v, r)
+			} else if err != nil && r != 0 {
+				t.Fatalf("rate_limit_per_minute %#v refused (%v) but set to %d", v, err, r)
+			}
+		}
+	})
+}
