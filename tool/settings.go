@@ -27,9 +27,6 @@ type Settings struct {
 	// MaxOutput is max_output: the most bytes of a result an MCP client
 	// receives. The MCP face cuts a longer one.
 	MaxOutput MaxOutput `toml:"max_output,remotes" json:"max_output,omitempty" describe:"MAX OUTPUT"`
-	// MaxCallsPerSession is max_calls_per_session: the most calls of the
-	// tool in one session. Nothing enforces it yet.
-	MaxCallsPerSession MaxCalls `toml:"max_calls_per_session" json:"max_calls_per_session,omitempty" describe:"MAX CALLS"`
 }
 
 // WrongType is the error of a setting given a TOML value of another type.
@@ -65,26 +62,6 @@ func (n RateLimit) Describe() string {
 	}
 	return fmt.Sprintf("%d calls per minute (enforced by serve)", n)
 }
-
-// MaxCalls is max_calls_per_session: the most calls of the tool in one
-// session. 0 means no limit.
-type MaxCalls int
-
-// UnmarshalTOML reads a whole number of calls from 0 to math.MaxInt32.
-func (n *MaxCalls) UnmarshalTOML(v any) error {
-	i, ok := v.(int64)
-	if !ok {
-		return WrongType("a whole number of calls per session (0 for no limit)")
-	}
-	if i < 0 || i > math.MaxInt32 {
-		return fmt.Errorf("must be a number of calls per session from 1 to %d, or 0 for no limit; got %d", math.MaxInt32, i)
-	}
-	*n = MaxCalls(i)
-	return nil
-}
-
-// Describe returns the limit as `toolhost describe` shows it.
-func (n MaxCalls) Describe() string { return fmt.Sprintf("%d per session", n) }
 
 // MaxOutput is max_output: the most bytes of a call's result the MCP face
 // sends a client (package internal/bound). A longer result is cut, and

@@ -62,9 +62,6 @@ func TestSettingsDecode(t *testing.T) {
 		{"max output in kB", new(MaxOutput), "64kB", MaxOutput(64000), "", false},
 		{"max output too small", new(MaxOutput), int64(1023), MaxOutput(0), `must be a size from 1KiB to 64MiB (such as "256KiB", the default); got 1023`, false},
 		{"max output not a size", new(MaxOutput), "lots", MaxOutput(0), `"lots" is not a size; write a number of bytes, or e.g. "256KiB", "1MiB" or "64kB"`, false},
-		{"calls per session", new(MaxCalls), int64(3), MaxCalls(3), "", false},
-		{"calls per session as a string", new(MaxCalls), "3", MaxCalls(0), "want a whole number of calls per session (0 for no limit)", true},
-		{"negative calls per session", new(MaxCalls), int64(-2), MaxCalls(0), "must be a number of calls per session from 1 to 2147483647, or 0 for no limit; got -2", false},
 		{"max output as a boolean", new(MaxOutput), true, MaxOutput(0), `want a number of bytes or a size string such as "256KiB"`, true},
 	}
 	for _, tt := range tests {
@@ -94,7 +91,6 @@ func TestSettingsDescribe(t *testing.T) {
 		{MaxOutput(4096), "4 KiB of each result sent to MCP clients"},
 		{MaxOutput(1536 << 10), "1.5 MiB of each result sent to MCP clients"},
 		{MaxOutput(512), "512 B of each result sent to MCP clients"},
-		{MaxCalls(3), "3 per session"},
 	} {
 		if got := tt.s.Describe(); got != tt.want {
 			t.Errorf("%T(%v).Describe() = %q, want %q", tt.s, tt.s, got, tt.want)
