@@ -96,13 +96,13 @@ func LaySettings(dst *tool.Settings, src *tool.Settings, pos map[string]Position
 // applySettings gives e each setting of [defaults] d that e does not set,
 // with its position: a tool of an MCP server too.
 func (d *Defaults) applySettings(e *Entry) {
-	for _, f := range settingFields {
-		if _, ok := e.Pos[f.key]; ok {
-			continue
+	laySettings(&e.Settings, &d.Settings, func(key string) bool {
+		_, own := e.Pos[key]
+		p, def := d.Pos[key]
+		if own || !def {
+			return false
 		}
-		if p, ok := d.Pos[f.key]; ok {
-			reflect.ValueOf(&e.Settings).Elem().Field(f.index).Set(reflect.ValueOf(&d.Settings).Elem().Field(f.index))
-			e.Pos[f.key] = p
-		}
-	}
+		e.Pos[key] = p
+		return true
+	})
 }
