@@ -92,7 +92,7 @@ func (n *callNote) refuseLimited(name string, perMinute int, wait time.Duration)
 // call (see there). The configuration's fixed answers (questions.ID.answer)
 // are sent with every run and win over Answers.
 //
-// A tool may have a rate limit ([Tool.RateLimit]). When its calls
+// A tool may have a rate limit ([tool.RateLimit]). When its calls
 // admitted in the last 60 s already reach it, a call is refused before
 // anything runs, and before anyone is asked to approve it. A transient
 // error outcome gives the seconds to wait (package ratelimit). A call counts

@@ -93,8 +93,8 @@ func (c *Catalog) call(ctx context.Context, n *callNote, name string, args map[s
 	case RunSkip:
 		return skipped(name, t), nil
 	case RunAsk:
-		if wait := c.limits.Wait(name, t.RateLimit); wait > 0 { // nobody approves a call the limit refuses
-			return n.refuseLimited(name, t.RateLimit, wait), nil
+		if wait := c.limits.Wait(name, int(t.RateLimit)); wait > 0 { // nobody approves a call the limit refuses
+			return n.refuseLimited(name, int(t.RateLimit), wait), nil
 		}
 		if declined, err := c.approveTraced(ctx, n, e, name, checked, o.Approve); declined != nil || err != nil {
 			if declined == nil {
@@ -103,7 +103,7 @@ func (c *Catalog) call(ctx context.Context, n *callNote, name string, args map[s
 			return *declined, nil
 		}
 	}
-	if limit := e.t().RateLimit; limit > 0 { // counted here, just before the tool starts
+	if limit := int(e.t().RateLimit); limit > 0 { // counted here, just before the tool starts
 		if wait, ok := c.limits.Admit(name, limit); !ok {
 			return n.refuseLimited(name, limit, wait), nil
 		}

@@ -22,7 +22,7 @@ import (
 // Options configures a [Catalog]. A nil *Options means all defaults.
 type Options struct {
 	// Limiter counts the calls of the tools that set
-	// rate_limit_per_minute ([Tool.RateLimit]). If nil, the catalog keeps
+	// rate_limit_per_minute ([tool.RateLimit]). If nil, the catalog keeps
 	// its own, which every face and client calling through the catalog
 	// shares. Pass one to share the counts between catalogs.
 	Limiter *ratelimit.Limiter

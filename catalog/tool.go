@@ -52,14 +52,9 @@ type Tool struct {
 	RequiresApproval bool
 	Timeout          time.Duration // per call; 0 for dynamic tools (the caller's ctx decides)
 	Enabled          bool          // false: listed by Tools, left out of List, Names and Call
-	// RateLimit is rate_limit_per_minute: [Catalog.Call] admits at most
-	// this many calls of the tool in any 60 s (package ratelimit), 0 means
-	// no limit. Served as manifest metadata too.
-	RateLimit int
-	// MaxOutput is max_output: the most bytes of a call's result the MCP
-	// face sends a client (package internal/bound), 0 for the default of
-	// 256 KiB. The CLI and the HTTP page show results whole.
-	MaxOutput int
+	// Settings are what the configuration says of the tool's calls.
+	// Each field's doc says who enforces it: [Catalog.Call] or a face.
+	tool.Settings
 	// Source says where the tool runs: `bin/fs (tool "grep_files")`, or
 	// "dynamic" for registered handlers.
 	Source  string

@@ -37,11 +37,9 @@ type Defaults struct {
 	Access                    *tool.Access // rules every entry gets before its own
 	accessReplace             map[string]bool
 	Sandbox                   string // sandbox of an entry without one: "true", "false", "require"; "" unset
-	// RateLimit is rate_limit_per_minute of an entry without one, nil unset.
-	RateLimit *int
-	// MaxOutput is max_output of an entry without one, and of a remote's
-	// tools, in bytes; nil unset.
-	MaxOutput *int
+	// Settings are those of an entry, and of a remote's tools, that set
+	// none. Pos says which are set.
+	tool.Settings
 	// KeepOutput is keep_output: how long the whole result of a call cut
 	// to max_output stays readable; nil: 24 hours.
 	KeepOutput *Duration
@@ -124,15 +122,10 @@ type Entry struct {
 	// the OS enforces the access rules, if any.
 	Sandbox string
 
-	// RateLimit is rate_limit_per_minute: at most this many calls of each
-	// of the entry's tools in any 60 s. The process that serves them counts
-	// them (package ratelimit). 0 means no limit, and overrides [defaults]'
-	// or an earlier layer's. nil is unset: [defaults]' applies, or none.
-	RateLimit *int
-	// MaxOutput is max_output: the most bytes of a call's result an MCP
-	// client receives. A longer result is cut, and its whole is kept
-	// readable. nil is unset: [defaults]' applies, or 256 KiB.
-	MaxOutput *int
+	// Settings are what the entry says of each of its tools' calls. Pos
+	// says which are set: an unset one is [defaults]', or the zero value.
+	// A set zero overrides [defaults]' or an earlier layer's.
+	tool.Settings
 
 	Prefix  string   // toolsets only: prepended to every tool name
 	Include []string // toolsets only: serve only these tools (binary names)

@@ -182,7 +182,8 @@ func (d *decoder) document(doc map[string]any) *Config {
 	return cfg
 }
 
-var defaultsKeys = []string{"timeout", "clear_env", "env", "run", "cancellation_response", "access", "sandbox", "rate_limit_per_minute", "max_output", "keep_output"}
+var defaultsKeys = slices.Concat([]string{"timeout", "clear_env", "env", "run", "cancellation_response", "access", "sandbox"},
+	settingKeys(false), []string{"keep_output"})
 
 func (d *decoder) defaults(path []string, t map[string]any) Defaults {
 	def := Defaults{Pos: map[string]Position{}}
@@ -204,15 +205,15 @@ func (d *decoder) defaults(path []string, t map[string]any) Defaults {
 			def.Access, def.accessReplace = d.access(p, v)
 		case "sandbox":
 			def.Sandbox = d.sandbox(p, v)
-		case "rate_limit_per_minute":
-			def.RateLimit = d.rateLimit(p, v)
-		case "max_output":
-			def.MaxOutput = d.outputSize(p, v)
 		case "keep_output":
 			def.KeepOutput = d.duration(p, v)
 		default:
-			d.unknown(p, defaultsKeys)
-			continue
+			f, ok := settingOf(k, false)
+			if !ok {
+				d.unknown(p, defaultsKeys)
+				continue
+			}
+			d.setting(p, &def.Settings, f, v)
 		}
 		def.Pos[k] = d.pos(p)
 	}
@@ -245,19 +246,19 @@ func (d *decoder) category(path []string, id string, v any) *Category {
 
 // Keys of an entry. toolsetKeys are the ones a toolset accepts.
 var (
-	entryKeys = []string{
+	entryKeys = slices.Concat([]string{
 		"command", "tool", "source", "shell", "enable", "enabled", "summary", "description",
 		"examples", "parameters", "annotations", "options", "category", "tags",
 		"requires_approval", "timeout", "workdir", "env", "clear_env", "self_describe",
 		"prefix", "include", "exclude", "run", "questions", "cancellation_response", "access", "sandbox",
-		"rate_limit_per_minute", "pin", "max_output",
-	}
-	toolsetKeys = []string{
+		"pin",
+	}, settingKeys(false))
+	toolsetKeys = slices.Concat([]string{
 		"command", "shell", "timeout", "workdir", "env", "clear_env", "enable", "enabled",
 		"category", "tags", "requires_approval", "options", "prefix", "include", "exclude",
 		"run", "questions", "cancellation_response", "access", "sandbox", "source",
-		"rate_limit_per_minute", "pin", "max_output",
-	}
+		"pin",
+	}, settingKeys(false))
 	toolsetOnly = []string{"prefix", "include", "exclude"}
 )
 
@@ -353,10 +354,10 @@ func (d *decoder) entry(path []string, name string, toolset bool, v any) *Entry 
 			e.Access, e.accessReplace = d.access(p, v)
 		case "sandbox":
 			e.Sandbox = d.sandbox(p, v)
-		case "rate_limit_per_minute":
-			e.RateLimit = d.rateLimit(p, v)
-		case "max_output":
-			e.MaxOutput = d.outputSize(p, v)
+		default:
+			if f, ok := settingOf(k, false); ok {
+				d.setting(p, &e.Settings, f, v)
+			}
 		}
 		e.Pos[k] = d.pos(p)
 	}

@@ -51,11 +51,11 @@ func FuzzParse(f *testing.F) {
 			} else if e.Command.IsZero() {
 				t.Fatalf("tool %q parsed without a command", e.Name)
 			}
-			if e.RateLimit != nil && *e.RateLimit < 0 {
-				t.Fatalf("tool %q parsed with rate_limit_per_minute %d", e.Name, *e.RateLimit)
+			if e.RateLimit < 0 {
+				t.Fatalf("tool %q parsed with rate_limit_per_minute %d", e.Name, e.RateLimit)
 			}
-			if e.MaxOutput != nil && (*e.MaxOutput < minOutput || *e.MaxOutput > maxOutput) {
-				t.Fatalf("tool %q parsed with max_output %d", e.Name, *e.MaxOutput)
+			if _, set := e.Pos["max_output"]; set && (e.MaxOutput < 1<<10 || e.MaxOutput > 64<<20) {
+				t.Fatalf("tool %q parsed with max_output %d", e.Name, e.MaxOutput)
 			}
 			if e.checkRun() != nil { // run and requires_approval that disagree are never served
 				t.Fatalf("tool %q parsed with run %v and requires_approval %v", e.Name, e.Run, e.RequiresApproval)

@@ -404,8 +404,7 @@ func (d *Defaults) apply(e *Entry) {
 		e.Pos = map[string]Position{}
 	}
 	d.applyPolicy(e)
-	d.applyRateLimit(e)
-	d.applyMaxOutput(e)
+	d.applySettings(e)
 	if e.Server != "" { // its server's timeout holds [defaults]'; how it runs is its [mcp_servers.NAME]'s
 		return
 	}

@@ -115,7 +115,6 @@ type Remote struct {
 	Include        []string          // serve only these tools (the provider's names)
 	Exclude        []string          // serve all but these tools
 	Timeout        *Duration         // per request and call; nil: the source's default
-	MaxOutput      *int              // max_output of every tool, in bytes; nil: [defaults]' or 256 KiB
 	Enabled        *bool             // nil means enabled
 	// Run and RequiresApproval are the least strict run mode of the
 	// remote's tools (see [Remote.RunMode]): a tool the provider marks
@@ -124,6 +123,10 @@ type Remote struct {
 	Run              *string
 	RequiresApproval *bool
 	Insecure         *bool // as [Server].Insecure
+	// Settings are those of every tool the remote serves. Its table sets
+	// the ones tagged remotes in [tool.Settings]. Pos says which are set.
+	// [defaults]' apply to the others.
+	tool.Settings
 
 	Pos   map[string]Position // where each field was set, by TOML key
 	Place Position            // the [remotes.NAME] header in the first layer defining it
@@ -142,8 +145,8 @@ var (
 	}
 	stdioKeys  = []string{"command", "args", "env", "dir", "sandbox", "access", "idle_timeout"}
 	httpKeys   = []string{"url", "headers", "bearer_token_env", "insecure", "oauth"}
-	remoteKeys = []string{"url", "headers", "bearer_token_env", "oauth", "prefix", "include", "exclude", "timeout", "enabled", "enable",
-		"run", "requires_approval", "insecure", "max_output"}
+	remoteKeys = append([]string{"url", "headers", "bearer_token_env", "oauth", "prefix", "include", "exclude", "timeout", "enabled", "enable",
+		"run", "requires_approval", "insecure"}, settingKeys(true)...)
 
 	envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 )
@@ -249,8 +252,6 @@ func (d *decoder) remote(path []string, name string, v any) *Remote {
 			r.Exclude = d.strings(p, v)
 		case "timeout":
 			r.Timeout = d.duration(p, v)
-		case "max_output":
-			r.MaxOutput = d.outputSize(p, v)
 		case "enabled":
 			r.Enabled = d.boolPtr(p, v)
 		case "run":
@@ -260,8 +261,12 @@ func (d *decoder) remote(path []string, name string, v any) *Remote {
 		case "insecure":
 			r.Insecure = d.boolPtr(p, v)
 		default:
-			d.unknown(p, remoteKeys)
-			continue
+			f, ok := settingOf(k, true)
+			if !ok {
+				d.unknown(p, remoteKeys)
+				continue
+			}
+			d.setting(p, &r.Settings, f, v)
 		}
 		r.Pos[k] = d.pos(p)
 	}
@@ -607,9 +612,7 @@ func mergeRemote(dst, src *Remote) {
 	if set("timeout") {
 		dst.Timeout = src.Timeout
 	}
-	if set("max_output") {
-		dst.MaxOutput = src.MaxOutput
-	}
+	laySettings(&dst.Settings, &src.Settings, set)
 	if set("enabled") {
 		dst.Enabled = src.Enabled
 	}

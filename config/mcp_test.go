@@ -417,8 +417,8 @@ source = "mcp.strict.c"
 			t.Errorf("%s: run set at %q, want %q", tt.what, tt.got, tt.want)
 		}
 	}
-	if n := cfg.ImpliedEntry(cfg.Servers["plain"]).RateLimit; n == nil || *n != 4 {
-		t.Errorf("implied entry's rate limit %v, want [defaults]' 4", n)
+	if n := cfg.ImpliedEntry(cfg.Servers["plain"]).RateLimit; n != 4 {
+		t.Errorf("implied entry's rate limit %d, want [defaults]' 4", n)
 	}
 
 	_, err := Parse("config.toml", []byte("[remotes.r]\nurl = \"https://r\"\nrun = \"unattended\"\nrequires_approval = true\n"))

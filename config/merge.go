@@ -53,10 +53,12 @@ func merge(dst, src *Config) error {
 func mergeDefaults(dst, src *Defaults) error {
 	pos := dst.Pos
 	s := *src
-	s.Pos, s.Access = nil, nil
+	s.Pos, s.Access, s.Settings = nil, nil, tool.Settings{}
 	if err := mergo.Merge(dst, s, mergo.WithOverride, mergo.WithoutDereference); err != nil {
 		return err
 	}
+	// By hand too: mergo skips a set zero.
+	LaySettings(&dst.Settings, &src.Settings, src.Pos)
 	if src.Timeout != nil { // mergo.WithoutDereference never overrides a pointer to a struct
 		dst.Timeout = src.Timeout
 	}
@@ -84,14 +86,16 @@ func mergePos(dst, src map[string]Position) map[string]Position {
 // command is replaced as a unit. Some fields mergo treats as empty but src
 // sets explicitly, such as "" and []. They are copied by hand, guided by
 // src.Pos. So is the timeout: with WithoutDereference mergo leaves a
-// pointer to a struct (*Duration) alone when both sides are set.
+// pointer to a struct (*Duration) alone when both sides are set. So are
+// the settings, whose set zero overrides too.
 func mergeEntry(dst, src *Entry) error {
 	s := *src
 	s.Name, s.Toolset, s.Pos, s.Place = "", false, nil, Position{}
-	s.Command, s.Parameters, s.AllowOption, s.Access = Command{}, nil, nil, nil
+	s.Command, s.Parameters, s.AllowOption, s.Access, s.Settings = Command{}, nil, nil, nil, tool.Settings{}
 	if err := mergo.Merge(dst, s, mergo.WithOverride, mergo.WithoutDereference); err != nil {
 		return err
 	}
+	LaySettings(&dst.Settings, &src.Settings, src.Pos)
 	dst.Access, dst.accessReplace = appendAccess(dst.Access, src.Access, src.accessReplace), mergedReplace(dst.accessReplace, src.Access) // rules append across layers
 	overrideEnv(&dst.Env, &dst.Secrets, src.Env, src.Secrets)
 	set := func(k string) bool { _, ok := src.Pos[k]; return ok }

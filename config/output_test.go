@@ -10,10 +10,11 @@ import (
 // maxOutputOf returns an entry's max_output and where it was set, for
 // messages: "nil" when unset.
 func maxOutputOf(e *Entry) string {
-	if e.MaxOutput == nil {
+	pos, ok := e.Pos["max_output"]
+	if !ok {
 		return "nil"
 	}
-	return fmt.Sprintf("%d at %s", *e.MaxOutput, e.Pos["max_output"])
+	return fmt.Sprintf("%d at %s", e.MaxOutput, pos)
 }
 
 func TestParseMaxOutput(t *testing.T) {
@@ -66,7 +67,7 @@ max_output = "2kib"
 			t.Errorf("%s: max_output = %s, want %s", tt.e.Key(), got, tt.want)
 		}
 	}
-	if got := *cfg.Defaults.MaxOutput; got != 1<<20 {
+	if got := cfg.Defaults.MaxOutput; got != 1<<20 {
 		t.Errorf("Defaults.MaxOutput = %d, want 1 MiB", got)
 	}
 	if got := cfg.Defaults.KeepOutput.Duration; got != 2*time.Hour {
@@ -171,11 +172,11 @@ func TestMergeMaxOutput(t *testing.T) {
 // across layers like its other keys.
 func TestRemoteMaxOutput(t *testing.T) {
 	cfg, _, err := loadLayers(t, "[remotes.r]\nurl = \"http://127.0.0.1:1\"\nmax_output = \"8KiB\"\n", "[remotes.r]\ntimeout = \"5s\"\n")
-	if err != nil || cfg.Remotes["r"].MaxOutput == nil || *cfg.Remotes["r"].MaxOutput != 8192 {
+	if err != nil || cfg.Remotes["r"].MaxOutput != 8192 {
 		t.Errorf("a remote's max_output over two layers: %v, %v; want 8192", cfg.Remotes["r"], err)
 	}
 	cfg, _, err = loadLayers(t, "[remotes.r]\nurl = \"http://127.0.0.1:1\"\nmax_output = \"8KiB\"\n", "[remotes.r]\nmax_output = 2048\n")
-	if err != nil || *cfg.Remotes["r"].MaxOutput != 2048 {
+	if err != nil || cfg.Remotes["r"].MaxOutput != 2048 {
 		t.Errorf("a later layer's max_output: %v; want 2048", err)
 	}
 	_, err = Parse("config.toml", []byte("[remotes.r]\nurl = \"http://127.0.0.1:1\"\nmax_output = \"1GB\"\n"))

@@ -10,10 +10,11 @@ import (
 // rateLimitOf returns an entry's limit and where it was set, for messages:
 // "nil" when unset.
 func rateLimitOf(e *Entry) string {
-	if e.RateLimit == nil {
+	pos, ok := e.Pos["rate_limit_per_minute"]
+	if !ok {
 		return "nil"
 	}
-	return fmt.Sprintf("%d at %s", *e.RateLimit, e.Pos["rate_limit_per_minute"])
+	return fmt.Sprintf("%d at %s", e.RateLimit, pos)
 }
 
 func TestParseRateLimit(t *testing.T) {
@@ -55,7 +56,7 @@ source = "mcp.gh.issues"
 			t.Errorf("%s: rate_limit_per_minute = %s, want %s", tt.e.Key(), got, tt.want)
 		}
 	}
-	if got := *cfg.Defaults.RateLimit; got != 30 {
+	if got := cfg.Defaults.RateLimit; got != 30 {
 		t.Errorf("Defaults.RateLimit = %d, want 30", got)
 	}
 

@@ -15,6 +15,11 @@
 //
 // Flow: host → [Request] on stdin → binary → [SchemaResponse] or [Outcome] on stdout.
 //
+// The package also holds the host's types for what a configuration says
+// of a tool: its access policy ([Access]) and its other settings
+// ([Settings]). Package config decodes them. The sandbox and the catalog
+// enforce them.
+//
 // # The protocol (normative)
 //
 // This section is the specification. docs/protocol.md is the guide for

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -10,7 +11,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/toolhost/toolhost/catalog"
-	"github.com/toolhost/toolhost/internal/bound"
 	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )
@@ -31,8 +31,7 @@ type toolJSON struct {
 	Tags             []string                   `json:"tags,omitempty"`
 	RequiresApproval bool                       `json:"requires_approval"`
 	TimeoutSeconds   float64                    `json:"timeout_seconds,omitempty"`
-	RateLimit        int                        `json:"rate_limit_per_minute,omitempty"`
-	MaxOutput        int                        `json:"max_output,omitempty"` // bytes an MCP client receives; 0: the default
+	tool.Settings                               // each under its json name, left out when zero
 	Enabled          bool                       `json:"enabled"`
 	Source           string                     `json:"source"`
 	Dynamic          bool                       `json:"dynamic"`
@@ -54,8 +53,7 @@ func newToolJSON(t *catalog.Tool, explain bool) toolJSON {
 		Tags:             t.Tags,
 		RequiresApproval: t.RequiresApproval,
 		TimeoutSeconds:   t.Timeout.Seconds(),
-		RateLimit:        t.RateLimit,
-		MaxOutput:        t.MaxOutput,
+		Settings:         t.Settings,
 		Enabled:          t.Enabled,
 		Source:           t.Source,
 		Dynamic:          t.Dynamic,
@@ -178,11 +176,8 @@ func (a *ioStreams) describe(t *catalog.Tool, explain bool) {
 	if t.Timeout > 0 {
 		line("TIMEOUT", durationText(t.Timeout), "timeout")
 	}
-	if t.RateLimit > 0 {
-		line("RATE LIMIT", fmt.Sprintf("%d %s per minute (enforced by serve)", t.RateLimit, plural(t.RateLimit, "call", "calls")), "rate_limit_per_minute")
-	}
-	if t.MaxOutput > 0 {
-		line("MAX OUTPUT", bound.Size(t.MaxOutput)+" of each result sent to MCP clients", "max_output")
+	for _, s := range settingLines(t.Settings) {
+		line(s.label, s.text, s.key)
 	}
 	if !t.Enabled {
 		line("ENABLED", "no", "enable")
@@ -282,4 +277,26 @@ func durationText(d time.Duration) string {
 		return fmt.Sprintf("%ds", d/time.Second)
 	}
 	return d.Round(time.Millisecond).String()
+}
+
+// settingLine is one line of describe for a setting of a tool.
+type settingLine struct {
+	label, text, key string // its describe tag, its Describe text and its TOML key
+}
+
+// settingLines returns describe's lines for the settings s holds that
+// are not zero, in the fields' order ([tool.Settings]).
+func settingLines(s tool.Settings) []settingLine {
+	var lines []settingLine
+	v := reflect.ValueOf(s)
+	for i := range v.NumField() {
+		f, field := v.Type().Field(i), v.Field(i)
+		if field.IsZero() {
+			continue
+		}
+		key, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+		text := field.Interface().(interface{ Describe() string }).Describe()
+		lines = append(lines, settingLine{label: f.Tag.Get("describe"), text: text, key: key})
+	}
+	return lines
 }

@@ -413,7 +413,7 @@ func toManifestTool(t *catalog.Tool) manifestTool {
 			EnabledByDefault: t.Enabled,
 			RequiresApproval: t.RequiresApproval,
 			TimeoutSeconds:   int64(math.Ceil(t.Timeout.Seconds())),
-			RateLimit:        t.RateLimit,
+			RateLimit:        int(t.RateLimit),
 			Tags:             t.Tags,
 		},
 	}

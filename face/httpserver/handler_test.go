@@ -53,7 +53,7 @@ func snapshot() httpserver.Snapshot {
 				Timeout:          1500 * time.Millisecond,
 				RequiresApproval: false,
 				Enabled:          true,
-				RateLimit:        10,
+				Settings:         tool.Settings{RateLimit: 10},
 			},
 			{
 				Definition: catalog.Definition{

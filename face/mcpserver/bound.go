@@ -108,7 +108,7 @@ func (s *Server) maxOutput(name string) int {
 		return n
 	}
 	if t, ok := d.Tool(name); ok {
-		n = t.MaxOutput
+		n = int(t.MaxOutput)
 	}
 	m.mu.Lock()
 	if m.gen == gen { // no change since the lookup began

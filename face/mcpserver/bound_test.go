@@ -238,7 +238,7 @@ type boundOverride struct {
 func (b *boundOverride) Tool(name string) (*catalog.Tool, bool) {
 	t, ok := b.Catalog.Tool(name)
 	if ok {
-		t.MaxOutput = int(b.max.Load())
+		t.MaxOutput = tool.MaxOutput(b.max.Load())
 	}
 	return t, ok
 }

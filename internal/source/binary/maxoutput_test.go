@@ -25,7 +25,7 @@ func TestMaxOutputMetadata(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: no tool t", tt.round)
 		}
-		if tl.MaxOutput != tt.want || tl.Provenance["max_output"] != tt.place {
+		if int(tl.MaxOutput) != tt.want || tl.Provenance["max_output"] != tt.place {
 			t.Errorf("%s: MaxOutput %d from %q, want %d from %q", tt.round, tl.MaxOutput, tl.Provenance["max_output"], tt.want, tt.place)
 		}
 	}

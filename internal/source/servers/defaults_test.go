@@ -41,7 +41,7 @@ func toolPolicies(t *testing.T, cat *resolver.Catalog, names []string) map[strin
 		if tl.RequiresApproval != (tl.Run == catalog.RunAsk) {
 			t.Errorf("%s: RequiresApproval %t with run %q", name, tl.RequiresApproval, tl.Run)
 		}
-		got[name] = policyOf{tl.Run, tl.Timeout, tl.RateLimit}
+		got[name] = policyOf{tl.Run, tl.Timeout, int(tl.RateLimit)}
 	}
 	return got
 }

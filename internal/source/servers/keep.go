@@ -317,7 +317,7 @@ var _ catalog.Source = (*restored)(nil)
 // source, framed by package internal/source/internal/cachefile.
 const (
 	snapshotMagic   = "toolhost servers\n"
-	snapshotVersion = 1
+	snapshotVersion = 2 // 2: a tool's settings under their TOML names
 	snapshotExt     = ".servers"
 	maxSnapshot     = 64 << 20
 )

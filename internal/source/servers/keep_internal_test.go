@@ -12,6 +12,7 @@ import (
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/internal/source/internal/cachefile"
 	"github.com/toolhost/toolhost/internal/source/mcp"
+	"github.com/toolhost/toolhost/tool"
 )
 
 // TestKeptToolFields: a kept tool carries every field of catalog.Tool a
@@ -26,7 +27,7 @@ func TestKeptToolFields(t *testing.T) {
 			Annotations: map[string]any{"readOnlyHint": true}, Title: "T", Icons: []catalog.Icon{{Src: "i.png"}},
 			OutputSchema: map[string]any{"type": "object"}},
 		Description: "d", Examples: "e", Category: "c", Tags: []string{"t"}, RequiresApproval: true, Timeout: time.Second,
-		Enabled: true, RateLimit: 3, MaxOutput: 4096, Source: "mcp.s.n", Provenance: map[string]string{"entry": "toolsets.s"},
+		Enabled: true, Settings: tool.Settings{RateLimit: 3, MaxOutput: 4096}, Source: "mcp.s.n", Provenance: map[string]string{"entry": "toolsets.s"},
 		Run: catalog.RunAsk, Answers: map[string]any{"q": "a"}, CancellationResponse: "no",
 	}
 	v := reflect.ValueOf(*want)

@@ -33,7 +33,7 @@ func TestMaxOutputEntries(t *testing.T) {
 				if !ok {
 					t.Fatalf("no tool %q (problems %v)", name, cat.Report().Problems)
 				}
-				if tl.MaxOutput != want {
+				if int(tl.MaxOutput) != want {
 					t.Errorf("%s: MaxOutput = %d, want %d", name, tl.MaxOutput, want)
 				}
 			}
@@ -63,7 +63,7 @@ func TestMaxOutputEntries(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if tl, ok := cat.Tool("r"); !ok || tl.MaxOutput != want {
+		if tl, ok := cat.Tool("r"); !ok || int(tl.MaxOutput) != want {
 			t.Errorf("remote with %q: tool r %v, MaxOutput %+v; want %d", defaults, ok, tl, want)
 		}
 		cat.Close()

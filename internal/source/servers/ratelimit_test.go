@@ -44,7 +44,7 @@ func TestRateLimitEntries(t *testing.T) {
 				if !ok {
 					t.Fatalf("no tool %q (problems %v)", name, cat.Report().Problems)
 				}
-				if tl.RateLimit != want {
+				if int(tl.RateLimit) != want {
 					t.Errorf("%s: RateLimit = %d, want %d", name, tl.RateLimit, want)
 				}
 			}
@@ -109,7 +109,7 @@ func TestRateLimitRemote(t *testing.T) {
 				if !ok {
 					t.Fatalf("no tool %q (problems %v)", name, cat.Report().Problems)
 				}
-				if tl.RateLimit != want {
+				if int(tl.RateLimit) != want {
 					t.Errorf("%s: RateLimit = %d, want %d", name, tl.RateLimit, want)
 				}
 			}

@@ -1,7 +1,6 @@
 package servers
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -19,6 +18,7 @@ import (
 	"github.com/toolhost/toolhost/internal/source/mcp"
 	"github.com/toolhost/toolhost/internal/source/remote"
 	"github.com/toolhost/toolhost/internal/telemetry"
+	"github.com/toolhost/toolhost/tool"
 )
 
 // remoteSource is the catalog.Source of one remote catalog: its tools
@@ -29,7 +29,6 @@ type remoteSource struct {
 	name      string // "remote.NAME"
 	cfg       *config.Remote
 	defaults  *config.Defaults // what [defaults] says of every tool ([settings.FromRemote])
-	maxOutput *int             // the remote's max_output, else [defaults]': every tool's
 	timeout   *config.Duration // the remote's timeout, else [defaults]': the longest a call may take
 	list      *remote.Source
 	calls     *calls
@@ -59,7 +58,7 @@ func newRemote(r *config.Remote, d *config.Defaults, o *Options) (*remoteSource,
 	if timeout == nil {
 		timeout = d.Timeout
 	}
-	s := &remoteSource{name: name, cfg: r, defaults: d, maxOutput: cmp.Or(r.MaxOutput, d.MaxOutput), timeout: timeout, calls: &calls{name: name}, pins: o.Pins}
+	s := &remoteSource{name: name, cfg: r, defaults: d, timeout: timeout, calls: &calls{name: name}, pins: o.Pins}
 	ro := &remote.Options{CacheDir: cacheDir(o.CacheDir, remoteCache)}
 	if r.BearerTokenEnv == "" {
 		oc, err := OAuthConfig(r.Key(), r.OAuth)
@@ -107,10 +106,7 @@ func (s *remoteSource) Tools(ctx context.Context) ([]*catalog.Tool, error) {
 		t.Provenance = map[string]string{"entry": s.cfg.Key(), "summary": "remote", "parameters": "remote"}
 		s.policy(t, d)
 		var warning error
-		settings.FromRemote(t, s.defaults)
-		if s.maxOutput != nil {
-			t.MaxOutput = *s.maxOutput
-		}
+		settings.FromRemote(t, s.cfg, s.defaults)
 		t.RateLimit, warning = s.manifestRateLimit(t.RateLimit, d)
 		if warning != nil {
 			problems = append(problems, catalog.Problem{Tool: d.Name, Place: s.cfg.Place.String(), Warning: true, Err: warning})
@@ -160,20 +156,20 @@ func (s *remoteSource) policy(t *catalog.Tool, d remote.Definition) {
 // user's, [defaults]'. A provider's 0 (no limit) lifts no limit of the user's. A
 // value that is not a whole number of calls from 0 to math.MaxInt32 is a
 // warning, and [defaults]' applies.
-func (s *remoteSource) manifestRateLimit(user int, d remote.Definition) (int, error) {
+func (s *remoteSource) manifestRateLimit(user tool.RateLimit, d remote.Definition) (tool.RateLimit, error) {
 	v, ok := d.Metadata["rate_limit_per_minute"]
 	if !ok {
 		return user, nil
 	}
 	if n, ok := v.(float64); ok && n >= 0 && n <= math.MaxInt32 && n == math.Trunc(n) {
-		return stricterLimit(user, int(n)), nil
+		return stricterLimit(user, tool.RateLimit(n)), nil
 	}
 	return user, fmt.Errorf("%s: tool %q: metadata.rate_limit_per_minute is %v, not a whole number of calls per minute from 0 to %d; left out",
 		s.cfg.Key(), d.Remote, v, math.MaxInt32)
 }
 
 // stricterLimit is the stricter of two rate limits, 0 meaning none.
-func stricterLimit(a, b int) int {
+func stricterLimit(a, b tool.RateLimit) tool.RateLimit {
 	if a == 0 || (b != 0 && b < a) {
 		return b
 	}

@@ -40,7 +40,7 @@ import (
 
 // Version is the version of the format. A file of another version does
 // not decode.
-const Version = 10 // 2: long_lived; 3: layers key and plan; 4: binary header; 5: CRC-32 (IEEE); 6: a CRC per span; 7: access policy; 8: no plan for a configuration with secrets; 9: rate limits and the sources kept; 10: the sources keep their own snapshot, a detail is a catalog.Tool, a warning is data
+const Version = 11 // 2: long_lived; 3: layers key and plan; 4: binary header; 5: CRC-32 (IEEE); 6: a CRC per span; 7: access policy; 8: no plan for a configuration with secrets; 9: rate limits and the sources kept; 10: the sources keep their own snapshot, a detail is a catalog.Tool, a warning is data; 11: a tool's settings under their TOML names
 
 // MaxFile bounds the size of a persisted resolution.
 const MaxFile = 64 << 20

@@ -21,7 +21,7 @@ func TestToolRoundTrip(t *testing.T) {
 			Annotations: map[string]any{"readOnlyHint": true}, Title: "T", Icons: []catalog.Icon{{Src: "i.png"}},
 			OutputSchema: map[string]any{"type": "object", "properties": map[string]any{"n": map[string]any{"default": json.Number("2.50")}}}},
 		Description: "d", Examples: "e", Parameters: params, Category: "c", Tags: []string{"t"}, RequiresApproval: true,
-		Timeout: time.Second, Enabled: true, RateLimit: 3, MaxOutput: 4096, Source: "bin/x", Dynamic: true,
+		Timeout: time.Second, Enabled: true, Settings: tool.Settings{RateLimit: 3, MaxOutput: 4096}, Source: "bin/x", Dynamic: true,
 		Provenance: map[string]string{"entry": "tools.n"}, Run: catalog.RunAsk, Answers: map[string]any{"q": json.Number("7")},
 		CancellationResponse: "no",
 	}

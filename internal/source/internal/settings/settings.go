@@ -1,12 +1,11 @@
 // Package settings passes what a configuration says of each tool to the
-// catalog's tool, the same way for every source. An entry's rate limit,
-// run mode, fixed answers and cancellation response reach a binary's
-// tools and an MCP server's alike. A remote's tools have no entry: its
-// table and [defaults] say it for them.
+// catalog's tool, the same way for every source. An entry's settings
+// ([tool.Settings]), run mode, fixed answers and cancellation response
+// reach a binary's tools and an MCP server's alike. A remote's tools have
+// no entry: its table and [defaults] say it for them.
 //
-// A new per-tool setting that every source passes unchanged is one line
-// in [FromEntry], and one in [FromRemote] when remotes take it too (then
-// with the remote's table as a parameter).
+// A new field of [tool.Settings] needs no line here: the settings pass as
+// one value.
 package settings
 
 import (
@@ -16,16 +15,11 @@ import (
 )
 
 // FromEntry sets on t what the entry e says of each tool it serves, with
-// [defaults] already applied by the configuration: the rate limit, the
+// [defaults] already applied by the configuration: the settings, the
 // run mode, the fixed answers and the cancellation response. Unset
 // settings leave t's as they are.
 func FromEntry(t *catalog.Tool, e *config.Entry) {
-	if e.RateLimit != nil {
-		t.RateLimit = *e.RateLimit
-	}
-	if e.MaxOutput != nil {
-		t.MaxOutput = *e.MaxOutput
-	}
+	config.LaySettings(&t.Settings, &e.Settings, e.Pos)
 	t.Run = catalog.RunMode(e.RunMode())
 	t.RequiresApproval = t.Run == catalog.RunAsk
 	t.Answers = jsonclone.Map(e.Answers)
@@ -34,11 +28,11 @@ func FromEntry(t *catalog.Tool, e *config.Entry) {
 	}
 }
 
-// FromRemote sets on t, a remote catalog's tool, what [defaults] d says
-// of every tool: its rate limit. The remote's source may then tighten it
-// with what the provider's manifest says.
-func FromRemote(t *catalog.Tool, d *config.Defaults) {
-	if d.RateLimit != nil {
-		t.RateLimit = *d.RateLimit
-	}
+// FromRemote sets on t, a tool of the remote r, the settings of
+// [defaults] d, then those r's table sets. Unset settings leave t's as
+// they are. The remote's source may then tighten them with what the
+// provider's manifest says.
+func FromRemote(t *catalog.Tool, r *config.Remote, d *config.Defaults) {
+	config.LaySettings(&t.Settings, &d.Settings, d.Pos)
+	config.LaySettings(&t.Settings, &r.Settings, r.Pos)
 }
