@@ -194,8 +194,8 @@ func fakeTouch() int {
 }
 
 // udpMarker is where the schematouch scenario reports that it ran: a
-// loopback UDP port, since a schema request runs read-only and without
-// TCP (docs/security.md). ran reports whether a report came since its
+// loopback UDP port: a schema request runs read-only and without network,
+// but these tests let it open UDP sockets (see TestMain). ran reports whether a report came since its
 // previous call, waiting a little for one (loopback delivery may lag the
 // tool's exit).
 func udpMarker(t *testing.T) (addr string, ran func() bool) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/internal/invoke/faketool"
+	"github.com/toolhost/toolhost/internal/invoke/sandbox"
 	"github.com/toolhost/toolhost/internal/testenv"
 
 	"github.com/toolhost/toolhost/resolver"
@@ -24,6 +25,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 func TestMain(m *testing.M) {
 	faketool.Start(fakeTools)
+	sandbox.AllowProbeUDPForTest() // schematouch reports its schema requests by datagram (udpMarker)
 	// Keep the user's files out of the tests: HOME and the XDG
 	// directories (config, cache, serve's default audit log, and the
 	// trust store that workspace and trustWorkspace write, as `toolhost

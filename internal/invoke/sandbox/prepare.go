@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/toolhost/toolhost/internal/invoke/egress"
@@ -314,6 +315,9 @@ const (
 func (p *Policy) filter() filterKind {
 	var k filterKind
 	if p.readOnly {
+		if probeUDP.Load() {
+			return filterProbe
+		}
 		return filterProbe | filterNoUDP
 	}
 	if (p.profile() || len(p.Net) > 0) && !slices.ContainsFunc(p.Net, func(r tool.AccessNet) bool { return r.Allow }) {
@@ -321,3 +325,11 @@ func (p *Policy) filter() filterKind {
 	}
 	return k
 }
+
+// probeUDP lets probes open UDP sockets (see AllowProbeUDPForTest).
+var probeUDP atomic.Bool
+
+// AllowProbeUDPForTest lets schema and format_arguments requests open
+// UDP sockets, for the tests of packages whose fake tools report their
+// schema requests by datagram. For tests only.
+func AllowProbeUDPForTest() { probeUDP.Store(true) }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/internal/invoke/faketool"
+	"github.com/toolhost/toolhost/internal/invoke/sandbox"
 
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/tool"
@@ -37,6 +38,7 @@ func TestMain(m *testing.M) {
 	own["v1-env"] = fakeV1Env
 	own["deaf-later"] = fakeDeafLater
 	own["secret-argv"] = fakeSecretArgv
+	sandbox.AllowProbeUDPForTest() // fakeTool counts schema requests by datagram
 	faketool.Main(m, own)
 }
 
@@ -45,8 +47,8 @@ func exe(t testing.TB) string { return faketool.Exe(t) }
 
 // fakeTool acts as the tool args[0] ("scenario"). Every schema request is
 // counted as one UDP datagram to $RESOLVER_TEST_COUNTER (a loopback
-// address), if set: a schema request runs read-only and without TCP, and
-// UDP is what the sandbox lets through (docs/security.md).
+// address), if set: a schema request runs read-only and without network,
+// but these tests let it open UDP sockets (see TestMain).
 func fakeTool(args []string) int {
 	data, _ := io.ReadAll(os.Stdin)
 	req, err := tool.DecodeRequest(data)
