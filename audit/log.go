@@ -145,7 +145,7 @@ func (l *Log) Path() string {
 }
 
 // AddSecret registers values that never appear in a line. [Log.Write]
-// replaces them by [Redacted] wherever they occur in a string of the
+// replaces them by redacted wherever they occur in a string of the
 // arguments. The caller registers each secret it resolves before writing
 // the call's record. On the lead's call path that is every secret env
 // value of the entry, and the serve token. Empty values are ignored.
@@ -155,8 +155,8 @@ func (l *Log) AddSecret(values ...string) {
 	}
 }
 
-// ErrClosed is returned by [Log.Write] after [Log.Close].
-var ErrClosed = errors.New("audit: log closed")
+// errClosed is returned by [Log.Write] after [Log.Close].
+var errClosed = errors.New("audit: log closed")
 
 // Write appends r as one line. It sets r.Time to now when zero. The
 // arguments are redacted ([Redact], with the registered secrets). They
@@ -205,7 +205,7 @@ func (l *Log) write(line []byte) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f == nil {
-		return ErrClosed
+		return errClosed
 	}
 	if l.size > 0 && l.size+int64(len(line)) > l.maxSize {
 		if err := l.rotate(); err != nil {
@@ -248,7 +248,7 @@ func (l *Log) rotate() error {
 // rotated names the i-th rotated file of path: path.i.
 func rotated(path string, i int) string { return path + "." + strconv.Itoa(i) }
 
-// Close closes the file. Later writes return [ErrClosed].
+// Close closes the file. Later writes return errClosed.
 func (l *Log) Close() error {
 	if l == nil {
 		return nil

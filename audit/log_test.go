@@ -226,8 +226,8 @@ func TestClosedAndNil(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.Close()
-	if err := l.Write(&Record{Tool: "t", Outcome: OutcomeSuccess}); !errors.Is(err, ErrClosed) {
-		t.Errorf("Write after Close = %v, want ErrClosed", err)
+	if err := l.Write(&Record{Tool: "t", Outcome: OutcomeSuccess}); !errors.Is(err, errClosed) {
+		t.Errorf("Write after Close = %v, want errClosed", err)
 	}
 	var nl *Log
 	nl.AddSecret("x")

@@ -12,8 +12,8 @@ import (
 	"unicode/utf8"
 )
 
-// Redacted replaces a secret in the audit log.
-const Redacted = "[redacted]"
+// redacted replaces a secret in the audit log.
+const redacted = "[redacted]"
 
 // secretSuffixes are the endings of a secret-named key. They are lower
 // case with "_", "-" and "." removed. api_key, GITHUB_TOKEN, clientSecret,
@@ -24,12 +24,12 @@ var secretSuffixes = []string{
 	"credential", "credentials", "authorization", "auth", "cookie", "bearer",
 }
 
-// SecretKey reports whether an argument named key holds a secret by its
+// secretKey reports whether an argument named key holds a secret by its
 // name. Its lower-case form without "_", "-" and "." must end in one of
 // these: secret, token, password, passwd, passphrase, pwd, apikey,
 // accesskey, privatekey, secretkey, signingkey, credential(s),
 // authorization, auth, cookie or bearer.
-func SecretKey(key string) bool {
+func secretKey(key string) bool {
 	var buf [64]byte
 	k := buf[:0]
 	for i := 0; i < len(key); i++ {
@@ -51,7 +51,7 @@ func SecretKey(key string) bool {
 }
 
 // mayHoldSecretKey is a quick screen. false means no key of data can be a
-// [SecretKey], as no byte sequence could end one. So the arguments of
+// secretKey, as no byte sequence could end one. So the arguments of
 // most calls are written as they came without being decoded.
 func mayHoldSecretKey(data []byte) bool {
 	for i := 0; i < len(data); i++ {
@@ -69,7 +69,7 @@ func mayHoldSecretKey(data []byte) bool {
 }
 
 // endsFold reports whether b ends in s, lower-case ASCII. It ignores case
-// and the separators "_", "-" and ".", as [SecretKey] does.
+// and the separators "_", "-" and ".", as secretKey does.
 func endsFold(b []byte, s string) bool {
 	j := len(b)
 	for i := len(s) - 1; i >= 0; i-- {
@@ -92,7 +92,7 @@ func endsFold(b []byte, s string) bool {
 }
 
 // Redact returns args, a call's arguments as JSON, with the value of every
-// secret-named key replaced by [Redacted]. [SecretKey] names them, at any
+// secret-named key replaced by redacted. secretKey names them, at any
 // depth. Every occurrence of one of the secret values inside a string is
 // replaced too. The result is JSON on one line. Where something may need
 // redacting it is re-encoded token by token. Keys keep their order,
@@ -113,7 +113,7 @@ func redact(b, args []byte, secrets []string) []byte {
 	if !json.Valid(args) {
 		s := string(args)
 		for _, v := range secrets {
-			s = strings.ReplaceAll(s, v, Redacted)
+			s = strings.ReplaceAll(s, v, redacted)
 		}
 		return appendString(b, s)
 	}
@@ -139,13 +139,13 @@ func redact(b, args []byte, secrets []string) []byte {
 	}
 	out, err := redactTokens(b, args, secrets)
 	if err != nil {
-		return appendString(b, Redacted) // cannot happen: args are valid JSON
+		return appendString(b, redacted) // cannot happen: args are valid JSON
 	}
 	return out
 }
 
 // redactTokens appends args re-encoded token by token, in their order.
-// The values of secret-named keys are replaced by [Redacted]. The secrets
+// The values of secret-named keys are replaced by redacted. The secrets
 // are replaced inside every string, keys included.
 func redactTokens(b, args []byte, secrets []string) ([]byte, error) {
 	d := json.NewDecoder(bytes.NewReader(args))
@@ -197,7 +197,7 @@ func redactTokens(b, args []byte, secrets []string) ([]byte, error) {
 					}
 				}
 			}
-			b = appendString(b, Redacted)
+			b = appendString(b, redacted)
 			continue
 		}
 		switch t := tok.(type) {
@@ -205,7 +205,7 @@ func redactTokens(b, args []byte, secrets []string) ([]byte, error) {
 			stack = append(stack, level{object: t == '{'})
 			b = append(b, byte(t))
 		case string:
-			if isKey && SecretKey(t) {
+			if isKey && secretKey(t) {
 				mask = true
 			}
 			b = appendString(b, redactString(t, secrets))
@@ -227,7 +227,7 @@ func jsonInner(v string) []byte {
 
 func redactString(v string, secrets []string) string {
 	for _, s := range secrets {
-		v = strings.ReplaceAll(v, s, Redacted)
+		v = strings.ReplaceAll(v, s, redacted)
 	}
 	return v
 }

@@ -15,8 +15,8 @@ func TestSecretKey(t *testing.T) {
 		"max_tokens": false, "author": false, "path": false, "key": false, "password_hint": false,
 		"tokens": false, "": false, "secretary": false,
 	} {
-		if got := SecretKey(key); got != want {
-			t.Errorf("SecretKey(%q) = %v, want %v", key, got, want)
+		if got := secretKey(key); got != want {
+			t.Errorf("secretKey(%q) = %v, want %v", key, got, want)
 		}
 	}
 }
@@ -62,7 +62,7 @@ func TestRedact(t *testing.T) {
 // where a key is secret-named (it may also let through others).
 func TestMayHoldSecretKeyScreens(t *testing.T) {
 	for _, s := range secretSuffixes {
-		spread := strings.Join(strings.Split(s, ""), "_") // a_p_i_k_e_y: SecretKey drops separators
+		spread := strings.Join(strings.Split(s, ""), "_") // a_p_i_k_e_y: secretKey drops separators
 		for _, key := range []string{s, strings.ToUpper(s), "x_" + s, spread, s + "__", "X-" + strings.ToUpper(spread)} {
 			args := `{"` + key + `":"v"}`
 			if !mayHoldSecretKey([]byte(args)) {
@@ -102,7 +102,7 @@ func FuzzRedact(f *testing.F) {
 		if len(out) > 0 && !json.Valid(out) {
 			t.Fatalf("Redact(%q, %q) = %q: not JSON", args, secret, out)
 		}
-		if secret == "" || !utf8.ValidString(secret) || strings.ContainsAny(secret, "[]") || strings.Contains(Redacted, secret) || len(out) == 0 {
+		if secret == "" || !utf8.ValidString(secret) || strings.ContainsAny(secret, "[]") || strings.Contains(redacted, secret) || len(out) == 0 {
 			return // the mask itself could spell the secret
 		}
 		var v any

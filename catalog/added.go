@@ -41,10 +41,10 @@ type added struct {
 	base          bool          // the base source (AddBase)
 }
 
-// DefaultListWait is how long [Catalog.AddSource] waits for a source's
+// defaultListWait is how long [Catalog.AddSource] waits for a source's
 // first listing, unless [Options].ListWait says otherwise: a healthy MCP
 // server started cold lists well within it (docs/reliability.md).
-const DefaultListWait = 2 * time.Second
+const defaultListWait = 2 * time.Second
 
 // ErrListing is the problem of a source whose first listing has not
 // ended within the catalog's list wait: its tools are served once it

@@ -33,7 +33,7 @@ type Options struct {
 	// listing before it serves the catalog without that source's tools.
 	// The listing goes on, and its tools are served (subscribers
 	// notified) when it ends. A lookup of a name not served waits for it.
-	// If zero, [DefaultListWait].
+	// If zero, defaultListWait.
 	ListWait time.Duration
 }
 
@@ -155,7 +155,7 @@ func New(opts *Options) *Catalog {
 	if opts != nil {
 		o = *opts
 	}
-	c := &Catalog{limits: o.Limiter, audit: o.Audit, listWait: cmp.Or(o.ListWait, DefaultListWait), tools: map[string]*entry{}}
+	c := &Catalog{limits: o.Limiter, audit: o.Audit, listWait: cmp.Or(o.ListWait, defaultListWait), tools: map[string]*entry{}}
 	if c.limits == nil {
 		c.limits = ratelimit.New(nil)
 	}

@@ -8,8 +8,8 @@ import (
 	"strings"
 )
 
-// ProtocolVersion is the identity's protocol_version.
-const ProtocolVersion = "1.0"
+// protocolVersion is the identity's protocol_version.
+const protocolVersion = "1.0"
 
 // Identity identifies the set of tools a catalog serves (contract):
 //
@@ -21,7 +21,7 @@ const ProtocolVersion = "1.0"
 type Identity struct {
 	ServerID        string `json:"server_id"`        // a version 5 UUID
 	ToolsCount      int    `json:"tools_count"`      // enabled tools
-	ProtocolVersion string `json:"protocol_version"` // [ProtocolVersion]
+	ProtocolVersion string `json:"protocol_version"` // "1.0"
 }
 
 // identityNamespace is the UUID namespace of server ids (a fixed random UUID).
@@ -58,7 +58,7 @@ func IdentityOf(defs []Definition) Identity {
 	if err != nil {
 		panic("catalog: definitions are not JSON: " + err.Error())
 	}
-	return Identity{ServerID: uuid5(identityNamespace, data), ToolsCount: len(defs), ProtocolVersion: ProtocolVersion}
+	return Identity{ServerID: uuid5(identityNamespace, data), ToolsCount: len(defs), ProtocolVersion: protocolVersion}
 }
 
 // uuid5 returns the RFC 9562 version 5 UUID of name in namespace ns.

@@ -5,9 +5,9 @@ import (
 	"time"
 )
 
-// Window is the span a limit counts over. rate_limit_per_minute admits at
-// most N calls in any Window.
-const Window = time.Minute
+// window is the span a limit counts over. rate_limit_per_minute admits at
+// most N calls in any window.
+const window = time.Minute
 
 // Options configures a [Limiter]. A nil *Options means all defaults.
 type Options struct {
@@ -93,22 +93,22 @@ type callLog struct {
 	n     int     // times held
 }
 
-// admit drops the times at least a Window old. Then, when fewer than
+// admit drops the times at least a window old. Then, when fewer than
 // limit are left, it admits a call now. It counts the call when count is
 // true. Otherwise it returns the wait. That lasts until the oldest time
-// that must go for the count to fall below limit is a Window old. The
+// that must go for the count to fall below limit is a window old. The
 // clock is read under the lock. So the times are recorded in order.
 func (c *callLog) admit(l *Limiter, limit int, count bool) (time.Duration, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := l.since()
-	for c.n > 0 && c.times[c.head] <= now-int64(Window) {
+	for c.n > 0 && c.times[c.head] <= now-int64(window) {
 		c.head = (c.head + 1) % len(c.times)
 		c.n--
 	}
 	if c.n >= limit {
 		oldest := c.times[(c.head+c.n-limit)%len(c.times)]
-		return time.Duration(oldest + int64(Window) - now), false
+		return time.Duration(oldest + int64(window) - now), false
 	}
 	if !count {
 		return 0, true

@@ -19,14 +19,14 @@ func Refusal(name string, perMinute int, wait time.Duration) tool.Outcome {
 	if perMinute == 1 {
 		calls = "call"
 	}
-	o := tool.Failf("tool %q is over its rate limit of %d %s per minute: retry in %d s", name, perMinute, calls, Seconds(wait))
+	o := tool.Failf("tool %q is over its rate limit of %d %s per minute: retry in %d s", name, perMinute, calls, seconds(wait))
 	o.Transient = true
 	return o
 }
 
-// Seconds returns wait in whole seconds, rounded up. That is at least 1
+// seconds returns wait in whole seconds, rounded up. That is at least 1
 // for any wait above zero, 0 for none.
-func Seconds(wait time.Duration) int64 {
+func seconds(wait time.Duration) int64 {
 	if wait <= 0 {
 		return 0
 	}

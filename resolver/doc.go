@@ -178,7 +178,7 @@
 // configuration names (package internal/source/servers). It stands above them and
 // below the faces (face/cli, face/mcpserver, face/httpserver), which
 // translate (docs/architecture.md). It names what only the binaries
-// define ([Policy], [ErrExit], [DefaultTimeout]…). The catalog's own
+// define ([Policy], [ErrExit], [ErrSecret]…). The catalog's own
 // vocabulary is used from package catalog.
 //
 // A Catalog is safe for concurrent use. It never holds a lock while a

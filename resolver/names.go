@@ -28,10 +28,6 @@ const (
 	DefaultPoolIdle = binary.DefaultPoolIdle // a process idle this long is ended
 )
 
-// DefaultTimeout is [binary.DefaultTimeout]: the per-call timeout of an
-// entry that sets none, in itself or in [defaults].
-const DefaultTimeout = binary.DefaultTimeout
-
 // ErrSecret is [binary.ErrSecret]: a secret of the tool's environment
 // could not be read when the tool was to run. Nothing ran.
 var ErrSecret = binary.ErrSecret

@@ -51,8 +51,8 @@ func TestDuplicateKeys(t *testing.T) {
 	// The sentinels still hold, and the key can be read from the error.
 	_, err := DecodeOutcome([]byte(`{"type":"success","content":"a","content":"b"}`))
 	var dup *dupkey.Error
-	if !errors.Is(err, ErrNotOutcome) || !errors.As(err, &dup) || dup.Key != "content" {
-		t.Errorf("DecodeOutcome error %v: want ErrNotOutcome and a *dupkey.Error for content", err)
+	if !errors.Is(err, errNotOutcome) || !errors.As(err, &dup) || dup.Key != "content" {
+		t.Errorf("DecodeOutcome error %v: want errNotOutcome and a *dupkey.Error for content", err)
 	}
 	_, err = DecodeSchemaResponse([]byte(`{"tools":[],"tools":[]}`))
 	if !errors.Is(err, ErrNotSchema) || !errors.As(err, &dup) || dup.Key != "tools" {

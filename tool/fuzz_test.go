@@ -93,14 +93,14 @@ func FuzzDecodeOutcome(f *testing.F) {
 }
 
 // fuzzOutcome holds an outcome decoder to its promises: an error wraps
-// ErrNotOutcome, a needs_input has a question id, and what it accepts
+// errNotOutcome, a needs_input has a question id, and what it accepts
 // round-trips.
 func fuzzOutcome(f *testing.F, decode func([]byte) (Outcome, error)) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		o, err := decode(data)
 		if err != nil {
-			if !errors.Is(err, ErrNotOutcome) {
-				t.Fatalf("error %v does not wrap ErrNotOutcome", err)
+			if !errors.Is(err, errNotOutcome) {
+				t.Fatalf("error %v does not wrap errNotOutcome", err)
 			}
 			return
 		}

@@ -143,9 +143,9 @@ func (o Outcome) MarshalJSON() ([]byte, error) {
 	return nil, fmt.Errorf("tool: outcome of unknown type %q", o.Type)
 }
 
-// ErrNotOutcome reports that a document is not an outcome object. Hosts
+// errNotOutcome reports that a document is not an outcome object. Hosts
 // treat such stdout as plain content when the exit status is 0.
-var ErrNotOutcome = errors.New("not an outcome")
+var errNotOutcome = errors.New("not an outcome")
 
 // UnmarshalJSON decodes an outcome. It checks that its type is known and
 // that a needs_input outcome carries a question with an id. Unknown fields
@@ -163,51 +163,51 @@ func (o *Outcome) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	if raw.Type == nil {
-		return fmt.Errorf(`%w: no "type" field`, ErrNotOutcome)
+		return fmt.Errorf(`%w: no "type" field`, errNotOutcome)
 	}
 	*o = Outcome{Type: *raw.Type}
 	switch *raw.Type {
 	case KindSuccess:
 		if raw.Content == nil {
-			return fmt.Errorf(`%w: success without "content"`, ErrNotOutcome)
+			return fmt.Errorf(`%w: success without "content"`, errNotOutcome)
 		}
 		o.Content = *raw.Content
 	case KindError:
 		o.Message, o.Trace, o.Transient = raw.Message, raw.Trace, raw.Transient
 	case KindNeedsInput:
 		if raw.Question == nil || raw.Question.ID == "" {
-			return fmt.Errorf(`%w: needs_input without a question id`, ErrNotOutcome)
+			return fmt.Errorf(`%w: needs_input without a question id`, errNotOutcome)
 		}
 		if raw.Question.AnswerType.Kind == "" {
-			return fmt.Errorf(`%w: needs_input question %q without an answer_type`, ErrNotOutcome, raw.Question.ID)
+			return fmt.Errorf(`%w: needs_input question %q without an answer_type`, errNotOutcome, raw.Question.ID)
 		}
 		o.Question = raw.Question
 	default:
-		return fmt.Errorf(`%w: unknown type %q (want "success", "error" or "needs_input")`, ErrNotOutcome, *raw.Type)
+		return fmt.Errorf(`%w: unknown type %q (want "success", "error" or "needs_input")`, errNotOutcome, *raw.Type)
 	}
 	return nil
 }
 
 // DecodeOutcome decodes stdout holding one outcome. Whitespace around it is
-// allowed. It returns an error wrapping [ErrNotOutcome] when data is not a
+// allowed. It returns an error wrapping errNotOutcome when data is not a
 // JSON object with a known "type". Hosts then apply the plain-output rules.
 func DecodeOutcome(data []byte) (Outcome, error) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 || data[0] != '{' {
-		return Outcome{}, fmt.Errorf("%w: not a JSON object", ErrNotOutcome)
+		return Outcome{}, fmt.Errorf("%w: not a JSON object", errNotOutcome)
 	}
 	var o Outcome
 	if err := decodeOne(data, &o); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		switch {
-		case errors.Is(err, ErrNotOutcome):
+		case errors.Is(err, errNotOutcome):
 			return Outcome{}, err
 		case errors.As(err, &typeErr):
-			return Outcome{}, fmt.Errorf("%w: %s", ErrNotOutcome, describeTypeError("the outcome", typeErr))
+			return Outcome{}, fmt.Errorf("%w: %s", errNotOutcome, describeTypeError("the outcome", typeErr))
 		case errors.As(err, new(*dupkey.Error)):
-			return Outcome{}, fmt.Errorf("%w: %w", ErrNotOutcome, err)
+			return Outcome{}, fmt.Errorf("%w: %w", errNotOutcome, err)
 		}
-		return Outcome{}, fmt.Errorf("%w: %v", ErrNotOutcome, err)
+		return Outcome{}, fmt.Errorf("%w: %v", errNotOutcome, err)
 	}
 	return o, nil
 }

@@ -196,8 +196,8 @@ func TestOutcomeString(t *testing.T) {
 
 func TestDecodeOutcomeNotOutcome(t *testing.T) {
 	for _, input := range []string{"", "plain text", "[]", `{"content":"x"}`, `{"type":"bogus"}`, `{"type":"success","content":1}`, `{"type":"success"`} {
-		if _, err := DecodeOutcome([]byte(input)); !errors.Is(err, ErrNotOutcome) {
-			t.Errorf("DecodeOutcome(%q) error = %v, want ErrNotOutcome", input, err)
+		if _, err := DecodeOutcome([]byte(input)); !errors.Is(err, errNotOutcome) {
+			t.Errorf("DecodeOutcome(%q) error = %v, want errNotOutcome", input, err)
 		}
 	}
 }

@@ -254,25 +254,25 @@ func (q questionV2) question() (Question, error) {
 // DecodeOutcomeV2 decodes a v2 outcome. It reads v1's shapes. A success may
 // add "structured" and "blocks", and its "content" is then optional. A
 // needs_input may add "questions", several answered together. Numbers stay
-// json.Number. Errors wrap [ErrNotOutcome].
+// json.Number. Errors wrap errNotOutcome.
 func DecodeOutcomeV2(data []byte) (Outcome, error) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 || data[0] != '{' {
-		return Outcome{}, fmt.Errorf("%w: not a JSON object", ErrNotOutcome)
+		return Outcome{}, fmt.Errorf("%w: not a JSON object", errNotOutcome)
 	}
 	raw, err := decodeOutcomeFields(data)
 	if err != nil {
 		return Outcome{}, err
 	}
 	if raw.Type == nil {
-		return Outcome{}, fmt.Errorf(`%w: no "type" field`, ErrNotOutcome)
+		return Outcome{}, fmt.Errorf(`%w: no "type" field`, errNotOutcome)
 	}
 	o := Outcome{Type: *raw.Type}
 	switch *raw.Type {
 	case KindSuccess:
 		hasStructured := len(raw.Structured) > 0 && string(raw.Structured) != "null"
 		if raw.Content == nil && !hasStructured && raw.Blocks == nil {
-			return Outcome{}, fmt.Errorf(`%w: success without "content", "structured" or "blocks"`, ErrNotOutcome)
+			return Outcome{}, fmt.Errorf(`%w: success without "content", "structured" or "blocks"`, errNotOutcome)
 		}
 		if raw.Content != nil {
 			o.Content = *raw.Content
@@ -282,13 +282,13 @@ func DecodeOutcomeV2(data []byte) (Outcome, error) {
 			d := json.NewDecoder(bytes.NewReader(raw.Structured))
 			d.UseNumber()
 			if err := d.Decode(&v); err != nil {
-				return Outcome{}, fmt.Errorf("%w: structured: %v", ErrNotOutcome, err)
+				return Outcome{}, fmt.Errorf("%w: structured: %v", errNotOutcome, err)
 			}
 			o.Structured = v
 		}
 		for i, b := range raw.Blocks {
 			if err := b.check(); err != nil {
-				return Outcome{}, fmt.Errorf("%w: block %d: %v", ErrNotOutcome, i, err)
+				return Outcome{}, fmt.Errorf("%w: block %d: %v", errNotOutcome, i, err)
 			}
 		}
 		o.Blocks = raw.Blocks
@@ -300,16 +300,16 @@ func DecodeOutcomeV2(data []byte) (Outcome, error) {
 			qs = append([]questionV2{*raw.Question}, qs...)
 		}
 		if len(qs) == 0 {
-			return Outcome{}, fmt.Errorf(`%w: needs_input without "question" or "questions"`, ErrNotOutcome)
+			return Outcome{}, fmt.Errorf(`%w: needs_input without "question" or "questions"`, errNotOutcome)
 		}
 		seen := map[string]bool{}
 		for _, rq := range qs {
 			q, err := rq.question()
 			if err != nil {
-				return Outcome{}, fmt.Errorf("%w: needs_input: %v", ErrNotOutcome, err)
+				return Outcome{}, fmt.Errorf("%w: needs_input: %v", errNotOutcome, err)
 			}
 			if seen[q.ID] {
-				return Outcome{}, fmt.Errorf("%w: needs_input: question %q asked twice", ErrNotOutcome, q.ID)
+				return Outcome{}, fmt.Errorf("%w: needs_input: question %q asked twice", errNotOutcome, q.ID)
 			}
 			seen[q.ID] = true
 			o.Questions = append(o.Questions, q)
@@ -319,7 +319,7 @@ func DecodeOutcomeV2(data []byte) (Outcome, error) {
 			o.Questions = nil
 		}
 	default:
-		return Outcome{}, fmt.Errorf(`%w: unknown type %q (want "success", "error" or "needs_input")`, ErrNotOutcome, *raw.Type)
+		return Outcome{}, fmt.Errorf(`%w: unknown type %q (want "success", "error" or "needs_input")`, errNotOutcome, *raw.Type)
 	}
 	return o, nil
 }
@@ -359,36 +359,36 @@ type Event struct {
 	Message  string    `json:"message,omitempty"`
 }
 
-// ErrNotEvent reports a line that is not an event.
-var ErrNotEvent = errors.New("not an event")
+// errNotEvent reports a line that is not an event.
+var errNotEvent = errors.New("not an event")
 
-// DecodeEvent decodes one event line. Errors wrap [ErrNotEvent].
+// DecodeEvent decodes one event line. Errors wrap errNotEvent.
 func DecodeEvent(line []byte) (Event, error) {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 || line[0] != '{' {
-		return Event{}, fmt.Errorf("%w: not a JSON object", ErrNotEvent)
+		return Event{}, fmt.Errorf("%w: not a JSON object", errNotEvent)
 	}
 	var e Event
 	if err := decodeOne(line, &e); err != nil {
 		if errors.As(err, new(*dupkey.Error)) {
-			return Event{}, fmt.Errorf("%w: %w", ErrNotEvent, err)
+			return Event{}, fmt.Errorf("%w: %w", errNotEvent, err)
 		}
-		return Event{}, fmt.Errorf("%w: %v", ErrNotEvent, wirejson.Problem(err))
+		return Event{}, fmt.Errorf("%w: %v", errNotEvent, wirejson.Problem(err))
 	}
 	switch e.Type {
 	case EventProgress:
 		if e.Progress < 0 || e.Total != nil && *e.Total < 0 {
-			return Event{}, fmt.Errorf("%w: progress and total must not be negative", ErrNotEvent)
+			return Event{}, fmt.Errorf("%w: progress and total must not be negative", errNotEvent)
 		}
 	case EventLog:
 		if e.Level == "" {
 			e.Level = "info"
 		}
 		if !validLevel(e.Level) {
-			return Event{}, fmt.Errorf("%w: unknown log level %q (want one of %s)", ErrNotEvent, e.Level, strings.Join(LogLevels, ", "))
+			return Event{}, fmt.Errorf("%w: unknown log level %q (want one of %s)", errNotEvent, e.Level, strings.Join(LogLevels, ", "))
 		}
 	default:
-		return Event{}, fmt.Errorf(`%w: unknown type %q (want "progress" or "log")`, ErrNotEvent, e.Type)
+		return Event{}, fmt.Errorf(`%w: unknown type %q (want "progress" or "log")`, errNotEvent, e.Type)
 	}
 	return e, nil
 }
@@ -422,7 +422,7 @@ func IsEventLine(line []byte) bool {
 // DecodeStream decodes what a v2 binary printed on stdout for run or
 // format_arguments. That is zero or more event lines, then the outcome as
 // the last non-blank line. A malformed event line or a missing outcome is
-// an error naming the line. It wraps [ErrNotEvent] or [ErrNotOutcome].
+// an error naming the line. It wraps errNotEvent or errNotOutcome.
 func DecodeStream(stdout []byte) ([]Event, Outcome, error) {
 	lines := bytes.Split(stdout, []byte("\n"))
 	last := -1
@@ -433,7 +433,7 @@ func DecodeStream(stdout []byte) ([]Event, Outcome, error) {
 		}
 	}
 	if last < 0 {
-		return nil, Outcome{}, fmt.Errorf("%w: stdout is empty", ErrNotOutcome)
+		return nil, Outcome{}, fmt.Errorf("%w: stdout is empty", errNotOutcome)
 	}
 	var events []Event
 	for i, l := range lines[:last] {
@@ -489,15 +489,15 @@ func decodeOutcomeFields(data []byte) (outcomeFields, error) {
 		Questions  []questionV2    `json:"questions"`
 	}
 	if err := dupkey.Check(data); err != nil {
-		return outcomeFields{}, fmt.Errorf("%w: %w", ErrNotOutcome, err)
+		return outcomeFields{}, fmt.Errorf("%w: %w", errNotOutcome, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	if err := dec.Decode(&raw); err != nil {
-		return outcomeFields{}, fmt.Errorf("%w: %v", ErrNotOutcome, wirejson.Problem(err))
+		return outcomeFields{}, fmt.Errorf("%w: %v", errNotOutcome, wirejson.Problem(err))
 	}
 	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
-		return outcomeFields{}, fmt.Errorf("%w: unexpected data after the JSON value: %.40q", ErrNotOutcome, rest)
+		return outcomeFields{}, fmt.Errorf("%w: unexpected data after the JSON value: %.40q", errNotOutcome, rest)
 	}
 	return outcomeFields(raw), nil
 }

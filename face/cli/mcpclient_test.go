@@ -15,7 +15,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/internal/invoke/faketool"
 )
 
@@ -42,7 +41,7 @@ func init() {
 	// mcp-slow serves fakeMCPServer once 2.5 s have passed, longer than
 	// the catalog's list wait, as npx does when it downloads its package.
 	fakeTools["mcp-slow"] = func() int {
-		time.Sleep(catalog.DefaultListWait + 500*time.Millisecond)
+		time.Sleep(2*time.Second + 500*time.Millisecond)
 		if err := fakeMCPServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 			fmt.Fprintln(os.Stderr, "fake server:", err)
 			return 1

@@ -19,9 +19,3 @@ func outcomeResult(out tool.Outcome) *mcp.CallToolResult { return callresult.Out
 func hostErrorResult(err error) *mcp.CallToolResult {
 	return callresult.Error(callresult.ErrorText(err))
 }
-
-// QuestionResult is the result asking qs (a needs_input outcome's
-// questions: one, or several asked together), as this server sends it in
-// a multi round-trip call but without a request state (see
-// callresult.Questions).
-func QuestionResult(qs []tool.Question) *mcp.CallToolResult { return callresult.Questions(qs) }

@@ -528,7 +528,7 @@ func TestSecretAtStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `"the token is ` + audit.Redacted + `"`; strings.Contains(string(lines), "s3cret-value") || !strings.Contains(string(lines), want) {
+	if want := `"the token is [redacted]"`; strings.Contains(string(lines), "s3cret-value") || !strings.Contains(string(lines), want) {
 		t.Errorf("audit log:\n%s\nwant the secret redacted (%s), nowhere in it", lines, want)
 	}
 	err = filepath.WalkDir(w.cacheDir, func(path string, d os.DirEntry, err error) error {
