@@ -48,6 +48,8 @@ import (
 // "gateway-floor" is the gateway with serve's GC setting (its -gcfloor):
 // "serve/gateway-floor" is what serve adds to two hops when both let
 // their heap grow alike between collections.
+// "serve-rss-MB", "gateway-rss-MB" (and the others') are each process's
+// resident set after the run, in MB: what a GC setting trades.
 func BenchmarkMCPServerCall(b *testing.B) {
 	f := setup(b)
 	ctx := context.Background()
@@ -244,6 +246,19 @@ func BenchmarkMCPServerCall(b *testing.B) {
 		b.ReportMetric(float64(m["serve-before"])/float64(m["direct"]), "serve-before/direct")
 		b.ReportMetric(float64(m["serve-before"])/float64(m["gateway"]), "serve-before/gateway")
 		b.ReportMetric(float64(m["serve"])/float64(m["serve-before"]), "serve/serve-before")
+	}
+	rss := func(pid int) float64 {
+		status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+		if err != nil {
+			b.Fatalf("the resident set of process %d: %v", pid, err)
+		}
+		return statusMB(status, "VmRSS")
+	}
+	b.ReportMetric(rss(serveCmd.Process.Pid), "serve-rss-MB")
+	b.ReportMetric(rss(gwCmd.Process.Pid), "gateway-rss-MB")
+	b.ReportMetric(rss(gwfCmd.Process.Pid), "gateway-floor-rss-MB")
+	if beforeCmd != nil {
+		b.ReportMetric(rss(beforeCmd.Process.Pid), "serve-before-rss-MB")
 	}
 	b.ReportMetric(float64(m["serve"])/float64(m["direct"]), "serve/direct")
 	// Two MCP hops without toolhost: the floor of any gateway over stdio.

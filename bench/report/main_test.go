@@ -91,3 +91,17 @@ func TestWrite(t *testing.T) {
 		}
 	}
 }
+
+func TestBeforeMetric(t *testing.T) {
+	for _, tt := range []struct{ metric, want string }{
+		{"after/bare", "before/bare"},
+		{"after-VmHWM-max-MB", "before-VmHWM-max-MB"},
+		{"serve/gateway", "serve-before/gateway"},
+		{"serve-cpu/gateway-cpu", "serve-cpu-before/gateway-cpu"},
+		{"serve-rss-MB", "serve-before-rss-MB"},
+	} {
+		if got := beforeMetric(tt.metric); got != tt.want {
+			t.Errorf("beforeMetric(%q) = %q, want %q", tt.metric, got, tt.want)
+		}
+	}
+}
