@@ -66,12 +66,15 @@ type tuner struct {
 type sentinel struct{ _ *byte }
 
 // Start sets the GC percent after each collection so that the heap may
-// grow by at least headroom before the next (see [Percent]). It sets it
-// once at once, from the last collection's live heap. stop sets the
-// percent back to 100 and ends the tuning.
+// grow by at least headroom before the next (see [Percent]). Until the
+// first collection it is 100, the runtime's default. A collection before
+// Start may have found a heap still growing: at the start of a server,
+// what its set-up had made so far. stop sets the percent back to 100 and
+// ends the tuning.
 func Start(headroom uint64) (stop func()) {
 	t := &tuner{headroom: headroom, sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/gogc:percent"}}}
-	t.collected()
+	debug.SetGCPercent(100)
+	t.arm()
 	return func() {
 		t.mu.Lock()
 		defer t.mu.Unlock()
