@@ -2,8 +2,8 @@
 // fixed headroom between two garbage collections. The runtime's default
 // collects when the heap doubles what is live, and at 4 MiB at least. A
 // server whose live heap is a few MiB then collects every few requests.
-// Each collection costs about the same whatever it finds, so most of its
-// CPU goes to the collector.
+// Each collection has a cost of its own, whatever it finds. So such a
+// server spends much of its CPU collecting.
 //
 //	stop := gcfloor.Start(8 << 20) // the heap may grow by 8 MiB, or by what is live if more
 //	defer stop()
