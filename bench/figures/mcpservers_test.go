@@ -44,6 +44,12 @@ import (
 // their threads), which the shared machine's noise moves less than the
 // wall time. With TOOLHOST_BEFORE, that binary's serve is measured too,
 // interleaved ("serve-before", "serve-cpu-before").
+//
+// "gateway-floor" is the gateway with serve's GC setting (its -gcfloor):
+// "serve/gateway-floor" is what serve adds to two hops when both let
+// their heap grow alike between collections.
+// "serve-rss-MB", "gateway-rss-MB" (and the others') are each process's
+// resident set after the run, in MB: what a GC setting trades.
 func BenchmarkMCPServerCall(b *testing.B) {
 	f := setup(b)
 	ctx := context.Background()
@@ -84,6 +90,12 @@ func BenchmarkMCPServerCall(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer gw.Close()
+	gwfCmd := exec.Command(f.gateway, "-gcfloor", f.gosdk)
+	gwf, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: gwfCmd}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer gwf.Close()
 
 	root := b.TempDir()
 	cfg, err := config.Parse(filepath.Join(root, "tools.toml"), []byte(fmt.Sprintf(
@@ -131,9 +143,9 @@ func BenchmarkMCPServerCall(b *testing.B) {
 	// The CPU time of the serve and gateway processes over the run, per
 	// call through them: what each spends on a call, with less noise than
 	// the wall time of two hops on a shared machine.
-	var serveCalls, gwCalls, beforeCalls int
-	serveCPU, gwCPU := procCPU(b, serveCmd.Process.Pid), procCPU(b, gwCmd.Process.Pid)
-	names := []string{"direct", "after", "face", "face-local", "serve", "gateway"}
+	var serveCalls, gwCalls, gwfCalls, beforeCalls int
+	serveCPU, gwCPU, gwfCPU := procCPU(b, serveCmd.Process.Pid), procCPU(b, gwCmd.Process.Pid), procCPU(b, gwfCmd.Process.Pid)
+	names := []string{"direct", "after", "face", "face-local", "serve", "gateway", "gateway-floor"}
 	fns := []func() time.Duration{
 		func() time.Duration {
 			start := time.Now()
@@ -182,6 +194,14 @@ func BenchmarkMCPServerCall(b *testing.B) {
 			gwCalls += calls
 			return time.Since(start) / calls
 		},
+		func() time.Duration {
+			start := time.Now()
+			for range calls {
+				check(gwf.CallTool(ctx, &mcp.CallToolParams{Name: "b07_alpha", Arguments: args}))
+			}
+			gwfCalls += calls
+			return time.Since(start) / calls
+		},
 	}
 	// With TOOLHOST_BEFORE, the same call through that binary's serve,
 	// interleaved with the others: this tree against an earlier one.
@@ -210,11 +230,14 @@ func BenchmarkMCPServerCall(b *testing.B) {
 	}
 	m := measure(b, names, fns)
 	serveCPU, gwCPU = procCPU(b, serveCmd.Process.Pid)-serveCPU, procCPU(b, gwCmd.Process.Pid)-gwCPU
+	gwfCPU = procCPU(b, gwfCmd.Process.Pid) - gwfCPU
 	perCall := func(d time.Duration, n int) float64 { return float64(d) / float64(n) / float64(time.Millisecond) }
-	serveMS, gwMS := perCall(serveCPU, serveCalls), perCall(gwCPU, gwCalls)
+	serveMS, gwMS, gwfMS := perCall(serveCPU, serveCalls), perCall(gwCPU, gwCalls), perCall(gwfCPU, gwfCalls)
 	b.ReportMetric(serveMS, "serve-cpu-ms")
 	b.ReportMetric(gwMS, "gateway-cpu-ms")
 	b.ReportMetric(serveMS/gwMS, "serve-cpu/gateway-cpu")
+	b.ReportMetric(gwfMS, "gateway-floor-cpu-ms")
+	b.ReportMetric(serveMS/gwfMS, "serve-cpu/gateway-floor-cpu")
 	if beforeCmd != nil {
 		beforeMS := perCall(procCPU(b, beforeCmd.Process.Pid)-beforeCPU, beforeCalls)
 		b.ReportMetric(beforeMS, "serve-cpu-before-ms")
@@ -224,10 +247,24 @@ func BenchmarkMCPServerCall(b *testing.B) {
 		b.ReportMetric(float64(m["serve-before"])/float64(m["gateway"]), "serve-before/gateway")
 		b.ReportMetric(float64(m["serve"])/float64(m["serve-before"]), "serve/serve-before")
 	}
+	rss := func(pid int) float64 {
+		status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+		if err != nil {
+			b.Fatalf("the resident set of process %d: %v", pid, err)
+		}
+		return statusMB(status, "VmRSS")
+	}
+	b.ReportMetric(rss(serveCmd.Process.Pid), "serve-rss-MB")
+	b.ReportMetric(rss(gwCmd.Process.Pid), "gateway-rss-MB")
+	b.ReportMetric(rss(gwfCmd.Process.Pid), "gateway-floor-rss-MB")
+	if beforeCmd != nil {
+		b.ReportMetric(rss(beforeCmd.Process.Pid), "serve-before-rss-MB")
+	}
 	b.ReportMetric(float64(m["serve"])/float64(m["direct"]), "serve/direct")
 	// Two MCP hops without toolhost: the floor of any gateway over stdio.
 	b.ReportMetric(float64(m["gateway"])/float64(m["direct"]), "gateway/direct")
 	b.ReportMetric(float64(m["serve"])/float64(m["gateway"]), "serve/gateway")
+	b.ReportMetric(float64(m["serve"])/float64(m["gateway-floor"]), "serve/gateway-floor")
 	b.ReportMetric(float64(m["after"])/float64(m["direct"]), "after/direct")
 	b.ReportMetric(float64(m["face"])/float64(m["direct"]), "face/direct")
 	// What the gateway adds to the face's own cost, against the direct call.

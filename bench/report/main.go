@@ -66,8 +66,12 @@ var figures = []figure{
 	{"a stdio MCP server's tool through the MCP face, in-memory transport", "MCPServerCall", "face/direct", "the go-sdk client calling it directly", "direct-ms", 1.2, "×"},
 	{"a stdio MCP server's tool through `toolhost serve` on stdio, two MCP hops (over MCP)", "MCPServerCall", "serve/direct", "the go-sdk client calling it directly", "direct-ms", 1.2, "×"},
 	{"the same through the go-sdk's smallest gateway (two hops, no toolhost)", "MCPServerCall", "gateway/direct", "the go-sdk client calling it directly", "direct-ms", 1.2, "×"},
-	{"what `serve` adds over that gateway: its call (reference)", "MCPServerCall", "serve/gateway", "the gateway's call", "gateway-ms", 0, "×"},
+	{"what `serve` adds over that gateway: its call", "MCPServerCall", "serve/gateway", "the gateway's call", "gateway-ms", 1.1, "×"},
 	{"what `serve` adds over that gateway: its CPU per call (reference)", "MCPServerCall", "serve-cpu/gateway-cpu", "the gateway process's CPU per call", "gateway-cpu-ms", 0, "×"},
+	{"the same, the gateway at serve's GC setting: its call (reference)", "MCPServerCall", "serve/gateway-floor", "that gateway's call", "gateway-floor-ms", 0, "×"},
+	{"the same, the gateway at serve's GC setting: its CPU per call (reference)", "MCPServerCall", "serve-cpu/gateway-floor-cpu", "that gateway process's CPU per call", "gateway-floor-cpu-ms", 0, "×"},
+	{"`serve`'s resident set after these calls (reference)", "MCPServerCall", "serve-rss-MB", "the gateway's", "gateway-rss-MB", 0, "MB"},
+	{"the gateway's at serve's GC setting (reference)", "MCPServerCall", "gateway-floor-rss-MB", "the gateway's", "gateway-rss-MB", 0, "MB"},
 	{"warm `toolhost list`, 5 MCP servers configured", "WarmListServers", "after/none", "the same list without them", "none-ms", 1.1, "×"},
 	{"`serve --http` calls at 64 in flight, audit log on (≥ 0.95× calls/s)", "ServeAudit", "after/off", "the same calls with `--audit off`", "off-ms", 1.053, "×"},
 	{"a call through an OAuth-protected HTTP server, stored token", "OAuthCall", "oauth/bearer", "the same server with a static bearer token", "bearer-ms", 1.05, "×"},
@@ -159,6 +163,8 @@ func write(w io.Writer, res results, cpu string, now time.Time) {
 			unit := "ms"
 			if strings.HasSuffix(f.BaseMS, "-KiB") {
 				unit = "KiB"
+			} else if strings.HasSuffix(f.BaseMS, "-MB") {
+				unit = "MB"
 			}
 			base += ", " + span(b, unit)
 		}
@@ -183,12 +189,16 @@ func write(w io.Writer, res results, cpu string, now time.Time) {
 // tree under test: "after/x" has "before/x", and a metric of a named
 // measurement, "serve/x" or "serve-cpu/x", has "serve-before/x" or
 // "serve-cpu-before/x" (BenchmarkMCPServerCall's serve of TOOLHOST_BEFORE).
+// A named value, "serve-rss-MB", has "serve-before-rss-MB".
 func beforeMetric(metric string) string {
 	if rest, ok := strings.CutPrefix(metric, "after"); ok {
 		return "before" + rest
 	}
-	name, rest, _ := strings.Cut(metric, "/")
-	return name + "-before/" + rest
+	if name, rest, ok := strings.Cut(metric, "/"); ok {
+		return name + "-before/" + rest
+	}
+	name, rest, _ := strings.Cut(metric, "-")
+	return name + "-before-" + rest
 }
 
 func orUnknown(s string) string {

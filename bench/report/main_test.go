@@ -83,11 +83,25 @@ func TestWrite(t *testing.T) {
 		// A named measurement's before (serve-before/direct), and reference
 		// rows without a goal.
 		"| a stdio MCP server's tool through `toolhost serve` on stdio, two MCP hops (over MCP) | the go-sdk client calling it directly, 0.35–0.36 ms | ≤ 1.2 × | 2.50–2.61 × | 2.13–2.41 × | no |\n",
-		"| what `serve` adds over that gateway: its call (reference) | the gateway's call, 0.64–0.71 ms | — | 1.31–1.36 × | 1.16–1.21 × | — |\n",
+		"| what `serve` adds over that gateway: its call | the gateway's call, 0.64–0.71 ms | ≤ 1.1 × | 1.31–1.36 × | 1.16–1.21 × | no |\n",
 		"| what `serve` adds over that gateway: its CPU per call (reference) | the gateway process's CPU per call, 0.41–0.44 ms | — | 1.44–1.46 × | 1.19–1.22 × | — |\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+func TestBeforeMetric(t *testing.T) {
+	for _, tt := range []struct{ metric, want string }{
+		{"after/bare", "before/bare"},
+		{"after-VmHWM-max-MB", "before-VmHWM-max-MB"},
+		{"serve/gateway", "serve-before/gateway"},
+		{"serve-cpu/gateway-cpu", "serve-cpu-before/gateway-cpu"},
+		{"serve-rss-MB", "serve-before-rss-MB"},
+	} {
+		if got := beforeMetric(tt.metric); got != tt.want {
+			t.Errorf("beforeMetric(%q) = %q, want %q", tt.metric, got, tt.want)
 		}
 	}
 }

@@ -107,7 +107,7 @@ type serveOptions struct {
 // serveRun serves the catalog over MCP on stdio, or over HTTP.
 func serveRun(c *cli.Context, a *app, opts *serveOptions) error {
 	a.pool = true
-	longLivedGC()
+	defer longLivedGC()()
 	auditLog, err := a.openAudit(c) // serveaudit.go; nil with --audit off
 	if err != nil {
 		return err

@@ -5,6 +5,10 @@
 // server's result. BenchmarkMCPServerCall measures it as the floor of
 // two MCP hops (client → gateway → server) without anything of
 // toolhost's: no catalog, no validation, no sandbox.
+//
+// With -gcfloor first, the gateway sets its garbage collector as `toolhost
+// serve` does (internal/gcfloor, 8 MiB): the same two hops at serve's GC
+// setting. The server it starts keeps the runtime's default either way.
 package main
 
 import (
@@ -14,15 +18,22 @@ import (
 	"os/exec"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/internal/gcfloor"
 )
 
 func main() {
-	if len(os.Args) < 2 {
-		log.Fatal("usage: gateway SERVER-COMMAND [ARGS…]")
+	args := os.Args[1:]
+	if len(args) > 0 && args[0] == "-gcfloor" {
+		defer gcfloor.Start(8 << 20)()
+		args = args[1:]
+	}
+	if len(args) < 1 {
+		log.Fatal("usage: gateway [-gcfloor] SERVER-COMMAND [ARGS…]")
 	}
 	ctx := context.Background()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "gateway", Version: "1"}, nil).
-		Connect(ctx, &mcp.CommandTransport{Command: exec.Command(os.Args[1], os.Args[2:]...)}, nil)
+		Connect(ctx, &mcp.CommandTransport{Command: exec.Command(args[0], args[1:]...)}, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
