@@ -8,6 +8,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/toolhost/toolhost/internal/warm"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -36,7 +37,7 @@ func Serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, tools
 	readErr := make(chan error, 1)
 	sc := bufio.NewScanner(stdin)
 	sc.Buffer(make([]byte, 0, 64<<10), MaxRequest+1)
-	go s.read(ctx, sc, readErr)
+	s.readers.Go(func() { s.read(ctx, sc, readErr) })
 	code := ExitOK
 	select {
 	case err := <-readErr:
@@ -65,6 +66,10 @@ type server struct {
 	tools    []*Tool
 	toolsErr error // checkTools(tools)
 
+	// readers keeps the goroutines that read: one that ran a call reads
+	// a later line with its stack already grown (package warm).
+	readers warm.Pool
+
 	calls   sync.WaitGroup // the calls running; Add only under mu while !stopped
 	mu      sync.Mutex
 	stopped bool                          // Serve returns: no call starts
@@ -72,7 +77,8 @@ type server struct {
 }
 
 // read reads lines from sc until one is a request. It starts a new read
-// for the lines after it, then runs the request. So the request runs on
+// for the lines after it, on a kept goroutine whose stack has grown
+// already, then runs the request. So the request runs on
 // the thread that read it, while the next read waits on another. A request
 // handed to another goroutine would wait for the scheduler. The scheduler
 // would have to move it to another thread, as this one blocks reading
@@ -99,7 +105,7 @@ func (s *server) read(ctx context.Context, sc *bufio.Scanner, done chan<- error)
 		s.cancels[req.ID] = cancel // before the next line is read: it may cancel this call
 		s.calls.Add(1)
 		s.mu.Unlock()
-		go s.read(ctx, sc, done)
+		s.readers.Go(func() { s.read(ctx, sc, done) })
 		s.call(callCtx, cancel, req)
 		return
 	}
