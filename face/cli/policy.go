@@ -47,7 +47,7 @@ func (a *ioStreams) writePolicy(w io.Writer, p *resolver.Policy) {
 		}
 	}
 	list("fs", p.FS, p.FSRestricted, "")
-	list("net", p.Net, p.NetRestricted, "none: no TCP connection or listening port")
+	list("net", p.Net, p.NetRestricted, "none: no TCP connection, listening port or UDP socket")
 	list("env", p.Env, p.EnvRestricted, "minimal: PATH HOME USER LANG LC_* TERM TZ…, a private TMPDIR")
 	for i, r := range accessRules(p.Access) {
 		label := ""
