@@ -213,7 +213,7 @@ func TestCallDynamic(t *testing.T) {
 		{"wrong type", "greet", map[string]any{"name": 7},
 			tool.Fail(`invalid arguments for tool "greet": argument "name": want string, got integer 7`)},
 		{"several fields", "greet", map[string]any{"times": 0, "colour": "red"},
-			tool.Fail(`invalid arguments for tool "greet": missing required argument "name"; argument "times": minimum: 0 is less than 1; unknown argument "colour" (the tool takes "name", "times")`)},
+			tool.Fail(`invalid arguments for tool "greet": missing required argument "name"; argument "times": want at least 1, got 0; unknown argument "colour" (the tool takes "name", "times")`)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -312,7 +312,7 @@ func TestRegisteredOutputChecked(t *testing.T) {
 		want       tool.Outcome
 	}{
 		{map[string]any{"n": 3}, tool.Outcome{Type: tool.KindSuccess, Content: `{"n":3}`, Structured: map[string]any{"n": 3}}},
-		{map[string]any{"n": "three"}, tool.Fail(`tool "count" returned structured output that does not match its output schema: validating /properties/n: type: three has type "string", want "integer"`)},
+		{map[string]any{"n": "three"}, tool.Fail(`tool "count" returned structured output that does not match its output schema: at /n: want integer, got string "three"`)},
 		{nil, tool.Fail(`tool "count" declares an output schema but its answer has no structured value`)},
 	}
 	for _, tt := range tests {
