@@ -181,6 +181,16 @@ func jsonKind(v any) string {
 	case map[string]any:
 		return "object"
 	}
+	switch reflect.ValueOf(v).Kind() { // a value of a Go caller
+	case reflect.Slice, reflect.Array:
+		return "array"
+	case reflect.Map, reflect.Struct:
+		return "object"
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	}
 	return "value"
 }
 

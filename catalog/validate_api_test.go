@@ -245,3 +245,17 @@ func compile(t *testing.T, schema string) *catalog.ArgSchema {
 	}
 	return s
 }
+
+// TestFaultGoValues: values of a Go caller's own types are named by their
+// JSON type, and walked as JSON.
+func TestFaultGoValues(t *testing.T) {
+	s := compile(t, `{"type":"object","properties":{"o":{"type":"object"},"l":{"type":"array","items":{"maxLength":1}}}}`)
+	got := s.Validate(map[string]any{"o": []string{"x"}, "l": []string{"a", "bc"}})
+	want := []catalog.ValidationError{
+		{Path: "/l/1", Keyword: "maxLength", Message: `argument "l": at /l/1: want at most 1 character, got 2`},
+		{Path: "/o", Keyword: "type", Message: `argument "o": want object, got array ["x"]`},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Validate = %+v, want %+v", got, want)
+	}
+}
