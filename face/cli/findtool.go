@@ -44,10 +44,7 @@ func (a *app) findTool(cat *resolver.Catalog, name string) (*catalog.Tool, error
 				b.WriteString(shortPlace(p.Place) + ": ")
 			}
 			b.WriteString(strings.TrimPrefix(problemCause(p), fmt.Sprintf("tool %q: ", name)))
-			if fix := problemFix(p); fix != "" {
-				b.WriteString("\n  fix: " + indentLines(strings.TrimRight(fix, "\n"), "  "))
-			}
-			return nil, &exitError{code: ExitFailure, err: errors.New(b.String())}
+			return nil, &exitError{code: ExitFailure, err: catalog.Problem{Err: errors.New(b.String()), Fix: problemFix(p)}}
 		}
 	}
 	for _, p := range a.cfgProblems {
