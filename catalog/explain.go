@@ -103,15 +103,13 @@ func (x *explainer) valid(node *jsonschema.Schema, keyword string, v any) bool {
 	return r == nil || r.Validate(v) == nil
 }
 
-// probe is the schema holding only the keyword of node. A keyword that
-// holds schemas gets the root's definitions beside it, for their
-// references. A keyword "pattern:P" is the pattern P, for
-// patternProperties.
+// probe is the schema holding only the keyword of node. A keyword "" is
+// the whole of node. A keyword "pattern:P" is the pattern P, for
+// patternProperties. A keyword that holds schemas gets a copy of the root
+// beside it, for their references ([explainer.beside]).
 func (x *explainer) probe(node *jsonschema.Schema, keyword string) *jsonschema.Schema {
 	s := &jsonschema.Schema{Schema: x.root.Schema}
-	withDefs := func() {
-		s.ID, s.Defs, s.Definitions = x.root.ID, x.root.Defs, x.root.Definitions
-	}
+	withDefs := func() { x.beside(s) }
 	if p, ok := strings.CutPrefix(keyword, "pattern:"); ok {
 		s.Pattern = p
 		return s
@@ -121,8 +119,8 @@ func (x *explainer) probe(node *jsonschema.Schema, keyword string) *jsonschema.S
 		if node == x.root {
 			return node
 		}
-		withDefs()
 		s.AllOf = []*jsonschema.Schema{node.CloneSchemas()}
+		withDefs()
 	case "type":
 		s.Type, s.Types = node.Type, node.Types
 	case "enum":
@@ -152,23 +150,71 @@ func (x *explainer) probe(node *jsonschema.Schema, keyword string) *jsonschema.S
 	case "uniqueItems":
 		s.UniqueItems = node.UniqueItems
 	case "contains":
-		withDefs()
 		s.Contains, s.MinContains, s.MaxContains = node.Contains.CloneSchemas(), node.MinContains, node.MaxContains
+		withDefs()
 	case "minProperties":
 		s.MinProperties = node.MinProperties
 	case "maxProperties":
 		s.MaxProperties = node.MaxProperties
 	case "anyOf":
-		withDefs()
 		s.AnyOf = cloneAll(node.AnyOf)
+		withDefs()
 	case "oneOf":
-		withDefs()
 		s.OneOf = cloneAll(node.OneOf)
-	case "not":
 		withDefs()
+	case "not":
 		s.Not = node.Not.CloneSchemas()
+		withDefs()
 	}
 	return s
+}
+
+// rootDef is the name of the root's copy in a probe's $defs.
+const rootDef = "toolhost-root"
+
+// beside puts a copy of the root in the $defs of probe p, whose
+// subschemas are copies. Each reference into the document, from p's
+// subschemas or from the copy ("#", "#/$defs/x", "#/properties/a"), is
+// made to point into the copy. So a reference reaches what it reaches
+// from the root, and "#" in p never names p itself, which would recurse
+// without end.
+func (x *explainer) beside(p *jsonschema.Schema) {
+	root := x.root.CloneSchemas()
+	root.ID, root.Schema = "", ""
+	rebase(root, true)
+	rebase(p, true)
+	p.Defs = map[string]*jsonschema.Schema{rootDef: root}
+}
+
+// rebase makes each reference into the document below s point into the
+// root's copy in $defs. It leaves a subschema with an $id of its own as
+// it is: its references are relative to it. top says s is the schema
+// being made a probe or the copy, whose $id was removed.
+func rebase(s *jsonschema.Schema, top bool) {
+	if s == nil || s.ID != "" && !top {
+		return
+	}
+	if s.Ref == "#" || strings.HasPrefix(s.Ref, "#/") {
+		s.Ref = "#/$defs/" + rootDef + s.Ref[1:]
+	}
+	v := reflect.ValueOf(s).Elem()
+	for i := range v.NumField() {
+		if !v.Field(i).CanInterface() {
+			continue
+		}
+		switch f := v.Field(i).Interface().(type) {
+		case *jsonschema.Schema:
+			rebase(f, false)
+		case []*jsonschema.Schema:
+			for _, c := range f {
+				rebase(c, false)
+			}
+		case map[string]*jsonschema.Schema:
+			for _, c := range f {
+				rebase(c, false)
+			}
+		}
+	}
 }
 
 func cloneAll(list []*jsonschema.Schema) []*jsonschema.Schema {

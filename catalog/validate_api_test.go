@@ -208,8 +208,9 @@ func TestFaultWording(t *testing.T) {
 }
 
 // TestFaultAcrossArguments: a rule across arguments, which no argument
-// breaks alone, is worded from the root schema. A draft-07 schema's items
-// array is walked as draft-07 reads it.
+// breaks alone, is worded from the root schema. A reference by a path from
+// the root ("#/properties/a", "#") is followed as the whole schema reads
+// it. A draft-07 schema's items array is walked as draft-07 reads it.
 func TestFaultAcrossArguments(t *testing.T) {
 	for _, tc := range []struct {
 		schema, args string
@@ -219,6 +220,13 @@ func TestFaultAcrossArguments(t *testing.T) {
 			catalog.ValidationError{Path: "/b", Keyword: "dependentRequired", Message: `missing member "b" in the arguments, which "a" requires`}},
 		{`{"type":"object","properties":{"a":{},"b":{}},"maxProperties":1}`, `{"a":1,"b":2}`,
 			catalog.ValidationError{Path: "", Keyword: "maxProperties", Message: `want at most 1 member, got 2`}},
+		// zod-to-json-schema refers to a schema met before by its path from the root
+		{`{"type":"object","properties":{"a":{"type":"object","properties":{"n":{"type":"integer","minimum":1}}},"b":{"$ref":"#/properties/a"}}}`, `{"a":{"n":1},"b":{"n":0}}`,
+			catalog.ValidationError{Path: "/b/n", Keyword: "minimum", Message: `argument "b": at /b/n: want at least 1, got 0`}},
+		{`{"type":"object","properties":{"v":{"type":"integer"},"kids":{"type":"array","items":{"$ref":"#"}}}}`, `{"kids":[{"v":1},{"kids":[{"v":"x"}]}]}`,
+			catalog.ValidationError{Path: "/kids/1/kids/0/v", Keyword: "type", Message: `argument "kids": at /kids/1/kids/0/v: want integer, got string "x"`}},
+		{`{"type":"object","$defs":{"n":{"type":"integer"}},"properties":{"o":{"type":"object","properties":{"m":{"$ref":"#/$defs/n"}}},"p":{"$ref":"#/properties/o"}}}`, `{"p":{"m":"x"}}`,
+			catalog.ValidationError{Path: "/p/m", Keyword: "type", Message: `argument "p": at /p/m: want integer, got string "x"`}},
 		{`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"p":{"items":[{"type":"string"}],"additionalItems":{"type":"integer"}}}}`, `{"p":["x","y"]}`,
 			catalog.ValidationError{Path: "/p/1", Keyword: "type", Message: `argument "p": at /p/1: want integer, got string "y"`}},
 	} {
