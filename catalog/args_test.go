@@ -95,6 +95,7 @@ func FuzzCompileSchema(f *testing.F) {
 	f.Add(`{"type":"object","properties":{"n":{"type":"integer","minimum":1e400}}}`, `{"n":12345678901234567890}`)
 	f.Add(`{"type":"object","$defs":{"n":{"properties":{"k":{"items":{"$ref":"#/$defs/n"}}},"required":["v"]}},"properties":{"t":{"$ref":"#/$defs/n"}}}`, `{"t":{"v":1,"k":[{"k":[{}]}]}}`)
 	f.Add(`{"type":"object","properties":{"a":{"anyOf":[{"type":"string","minLength":2},{"const":1}],"uniqueItems":true,"propertyNames":{"maxLength":1}}}}`, `{"a":"x"}`)
+	f.Add(`{"type":"object","$defs":{"a":{"$ref":"#/$defs/a"}},"properties":{"p":{"$ref":"#/$defs/a"}}}`, `{"p":1}`)
 	f.Add(`{"type":"object","properties":{"a":{"type":"array","prefixItems":[{"not":{}}],"contains":{"type":"null"},"maxContains":1}}}`, `{"a":[null,null]}`)
 	f.Fuzz(func(t *testing.T, schema, args string) {
 		dec := json.NewDecoder(strings.NewReader(schema))

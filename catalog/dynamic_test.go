@@ -323,3 +323,23 @@ func TestRegisteredOutputChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputSchemaCycle: an output schema whose references lead back to a
+// place with no step into the value is reported as one that does not
+// compile, on the tool's first structured answer. Validating against it
+// would overflow the stack.
+func TestOutputSchemaCycle(t *testing.T) {
+	c := newEmpty(t)
+	def := catalog.Definition{Name: "loop", Summary: "Loop.", InputSchema: catalog.EmptyObject(),
+		OutputSchema: map[string]any{"type": "object", "not": map[string]any{"$ref": "#"}}}
+	if err := c.Register(def, func(context.Context, map[string]any) (tool.Outcome, error) {
+		return tool.Outcome{Type: tool.KindSuccess, Structured: map[string]any{"n": 1}}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.Call(t.Context(), "loop", nil, nil)
+	want := tool.Fail(`tool "loop" declares an output schema that does not compile: its references at the root lead back there without a step into the value`)
+	if err != nil || !reflect.DeepEqual(out, want) {
+		t.Errorf("Call = %+v, %v; want %+v", out, err, want)
+	}
+}

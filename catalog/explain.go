@@ -197,24 +197,7 @@ func rebase(s *jsonschema.Schema, top bool) {
 	if s.Ref == "#" || strings.HasPrefix(s.Ref, "#/") {
 		s.Ref = "#/$defs/" + rootDef + s.Ref[1:]
 	}
-	v := reflect.ValueOf(s).Elem()
-	for i := range v.NumField() {
-		if !v.Field(i).CanInterface() {
-			continue
-		}
-		switch f := v.Field(i).Interface().(type) {
-		case *jsonschema.Schema:
-			rebase(f, false)
-		case []*jsonschema.Schema:
-			for _, c := range f {
-				rebase(c, false)
-			}
-		case map[string]*jsonschema.Schema:
-			for _, c := range f {
-				rebase(c, false)
-			}
-		}
-	}
+	eachChild(s, true, func(_ string, c *jsonschema.Schema) { rebase(c, false) })
 }
 
 func cloneAll(list []*jsonschema.Schema) []*jsonschema.Schema {

@@ -32,8 +32,12 @@ func compileOutput(s map[string]any) outputChecker {
 	if err := json.Unmarshal(data, &js); err != nil {
 		return outputChecker{err: err}
 	}
+	x := newExplainer(&js, data, "the value")
+	if at := x.refCycle(); at != "" {
+		return outputChecker{err: fmt.Errorf("its references at %s lead back there without a step into the value", at)}
+	}
 	r, err := js.Resolve(nil)
-	return outputChecker{resolved: r, explain: newExplainer(&js, data, "the value"), err: err}
+	return outputChecker{resolved: r, explain: x, err: err}
 }
 
 // checkOutput holds a success of a tool that declares an output schema to

@@ -94,13 +94,17 @@ func compileJSON(s map[string]any, data []byte) (*ArgSchema, error) {
 	if err := json.Unmarshal(data, js); err != nil {
 		return nil, &invalidSchema{fmt.Sprintf("input schema is not a JSON Schema: %v", err)}
 	}
+	x := newExplainer(js, data, "the arguments")
+	if at := x.refCycle(); at != "" { // before Resolve, which validates the defaults
+		return nil, &invalidSchema{fmt.Sprintf("input schema does not compile: its references at %s lead back there without a step into the value", at)}
+	}
 	all, err := js.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
 	if err != nil {
 		return nil, &invalidSchema{fmt.Sprintf("input schema does not compile: %v", err)}
 	}
 	a := &ArgSchema{
 		all:      all,
-		explain:  newExplainer(js, data, "the arguments"),
+		explain:  x,
 		required: slices.Clone(js.Required),
 		closed:   js.AdditionalProperties != nil && js.AdditionalProperties.Not != nil,
 		types:    map[string][]string{},

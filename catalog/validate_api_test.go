@@ -2,6 +2,7 @@ package catalog_test
 
 import (
 	"encoding/json"
+	"errors"
 	"reflect"
 	"testing"
 
@@ -265,5 +266,43 @@ func TestFaultGoValues(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Validate = %+v, want %+v", got, want)
+	}
+}
+
+// TestRefCycle: a schema whose references lead back to a place with no
+// step into the value is refused when it compiles. jsonschema-go would
+// recurse until the stack overflows, which ends the process. A recursive
+// schema that steps into the value, and a cycle nothing refers to, are
+// accepted.
+func TestRefCycle(t *testing.T) {
+	for _, tc := range []struct {
+		schema, want string
+	}{
+		{`{"type":"object","$defs":{"a":{"$ref":"#/$defs/a"}},"properties":{"p":{"$ref":"#/$defs/a"}}}`,
+			"input schema does not compile: its references at /$defs/a lead back there without a step into the value"},
+		{`{"type":"object","$defs":{"a":{"anyOf":[{"type":"string"},{"$ref":"#/$defs/b"}]},"b":{"allOf":[{"$ref":"#/$defs/a"}]}},"properties":{"p":{"$ref":"#/$defs/b"}}}`,
+			"input schema does not compile: its references at /$defs/a lead back there without a step into the value"},
+		{`{"type":"object","not":{"$ref":"#"}}`,
+			"input schema does not compile: its references at the root lead back there without a step into the value"},
+		{`{"type":"object","properties":{"p":{"$ref":"#/properties/p"}}}`,
+			"input schema does not compile: its references at /properties/p lead back there without a step into the value"},
+		{`{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#"}}}}`, ""},
+		{`{"type":"object","$defs":{"unused":{"$ref":"#/$defs/unused"}},"properties":{"p":{"type":"string"}}}`, ""},
+	} {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(tc.schema), &m); err != nil {
+			t.Fatal(err)
+		}
+		_, err := catalog.CompileSchema(m)
+		got := ""
+		if err != nil {
+			got = err.Error()
+			if !errors.Is(err, catalog.ErrNotObject) {
+				t.Errorf("%s: error %v does not match ErrNotObject", tc.schema, err)
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%s: CompileSchema error %q, want %q", tc.schema, got, tc.want)
+		}
 	}
 }
