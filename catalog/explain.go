@@ -57,6 +57,8 @@ type explainer struct {
 	top    string // what the root's value is called in a message: "the arguments"
 	draft7 bool   // the root declares draft-07: items as an array, siblings of $ref ignored
 	refs   bool   // "#/…" references are followed: no subschema has an $id of its own
+	// hasRefs: the schema holds a $ref or a $dynamicRef (or a property so named)
+	hasRefs bool
 
 	mu     sync.Mutex
 	probes map[probeKey]*jsonschema.Resolved // nil: the probe does not compile
@@ -76,10 +78,11 @@ func newExplainer(root *jsonschema.Schema, data []byte, top string) *explainer {
 		ids--
 	}
 	return &explainer{
-		root:   root,
-		top:    top,
-		draft7: strings.Contains(root.Schema, "draft-07"),
-		refs:   ids == 0,
+		root:    root,
+		top:     top,
+		draft7:  strings.Contains(root.Schema, "draft-07"),
+		refs:    ids == 0,
+		hasRefs: bytes.Contains(data, []byte(`"$ref":`)) || bytes.Contains(data, []byte(`"$dynamicRef":`)),
 	}
 }
 
@@ -197,7 +200,7 @@ func rebase(s *jsonschema.Schema, top bool) {
 	if s.Ref == "#" || strings.HasPrefix(s.Ref, "#/") {
 		s.Ref = "#/$defs/" + rootDef + s.Ref[1:]
 	}
-	eachChild(s, true, func(_ string, c *jsonschema.Schema) { rebase(c, false) })
+	eachChild(s, true, false, func(_ string, c *jsonschema.Schema) { rebase(c, false) })
 }
 
 func cloneAll(list []*jsonschema.Schema) []*jsonschema.Schema {
@@ -222,12 +225,22 @@ func (x *explainer) deref(ref string) *jsonschema.Schema {
 	if u.Fragment[0] != '/' {
 		return nil
 	}
-	s := x.root
-	segs := strings.Split(u.Fragment[1:], "/")
+	return walkPointer(x.root, u.Fragment)
+}
+
+// walkPointer returns the schema that JSON Pointer ptr ("/$defs/a") names
+// from s, or nil.
+func walkPointer(s *jsonschema.Schema, ptr string) *jsonschema.Schema {
+	segs := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	if ptr == "" {
+		segs = nil
+	}
 	for i := 0; i < len(segs) && s != nil; i++ {
 		keyword, key := segs[i], ""
 		if i+1 < len(segs) {
-			key = strings.NewReplacer("~1", "/", "~0", "~").Replace(segs[i+1])
+			if key = segs[i+1]; strings.Contains(key, "~") {
+				key = strings.NewReplacer("~1", "/", "~0", "~").Replace(key)
+			}
 		}
 		index := func(list []*jsonschema.Schema) *jsonschema.Schema {
 			i++

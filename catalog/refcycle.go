@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"net/url"
 	"reflect"
 	"slices"
 	"strconv"
@@ -14,9 +15,13 @@ import (
 // whose references lead back to it with no step into the value: a chain
 // of $ref, allOf, anyOf, oneOf, not, if/then/else or dependentSchemas.
 // jsonschema-go would follow such a chain until the stack overflows,
-// which ends the process. It returns "" when there is none. It sees the
-// references the explainer follows ([explainer.deref]).
+// which ends the process. It returns "" when there is none. It finds a
+// reference's target as jsonschema-go does without a loader ([refIndex]).
 func (x *explainer) refCycle() string {
+	if !x.hasRefs { // no chain without a reference
+		return ""
+	}
+	refs := newRefIndex(x.root)
 	var reached []*jsonschema.Schema
 	seen := map[*jsonschema.Schema]bool{}
 	var reach func(s *jsonschema.Schema)
@@ -26,10 +31,10 @@ func (x *explainer) refCycle() string {
 		}
 		seen[s] = true
 		reached = append(reached, s)
-		if s.Ref != "" {
-			reach(x.deref(s.Ref))
+		for _, t := range refs.targets(s) {
+			reach(t)
 		}
-		eachChild(s, false, func(_ string, c *jsonschema.Schema) { reach(c) })
+		eachChild(s, false, false, func(_ string, c *jsonschema.Schema) { reach(c) })
 	}
 	reach(x.root)
 
@@ -49,7 +54,7 @@ func (x *explainer) refCycle() string {
 		}
 		state[s] = open
 		chain = append(chain, s)
-		for _, next := range x.sameValue(s) {
+		for _, next := range sameValue(s, refs) {
 			if cycle := visit(next); cycle != nil {
 				return cycle
 			}
@@ -82,7 +87,7 @@ func (x *explainer) pathOf(s *jsonschema.Schema) string {
 		}
 		var found string
 		var ok bool
-		eachChild(at, true, func(seg string, c *jsonschema.Schema) {
+		eachChild(at, true, true, func(seg string, c *jsonschema.Schema) {
 			if !ok {
 				found, ok = find(c, path+"/"+seg)
 			}
@@ -94,11 +99,8 @@ func (x *explainer) pathOf(s *jsonschema.Schema) string {
 }
 
 // sameValue lists the schemas validation applies to the same value as s.
-func (x *explainer) sameValue(s *jsonschema.Schema) []*jsonschema.Schema {
-	var out []*jsonschema.Schema
-	if t := x.deref(s.Ref); s.Ref != "" && t != nil {
-		out = append(out, t)
-	}
+func sameValue(s *jsonschema.Schema, refs *refIndex) []*jsonschema.Schema {
+	out := refs.targets(s)
 	out = append(out, s.AllOf...)
 	out = append(out, s.AnyOf...)
 	out = append(out, s.OneOf...)
@@ -116,43 +118,123 @@ func (x *explainer) sameValue(s *jsonschema.Schema) []*jsonschema.Schema {
 	return out
 }
 
-// eachChild calls f with each subschema of s. With named, it also gives
-// the JSON Pointer segments that lead to it from s ("properties/a",
-// "items", "anyOf/0"), and includes the definitions. Without, it skips
-// them: a definition applies only through a reference.
-func eachChild(s *jsonschema.Schema, named bool, f func(seg string, c *jsonschema.Schema)) {
-	v := reflect.ValueOf(s).Elem()
-	for _, sf := range schemaFields() {
-		if !named && sf.defs {
+// refIndex finds the schemas that references name, as jsonschema-go
+// resolves them without a loader: a document by its $id (the root's
+// without one), then a JSON Pointer from it or one of its anchors.
+type refIndex struct {
+	base    map[*jsonschema.Schema]*url.URL             // the base URI the references of a schema resolve against
+	docs    map[string]*jsonschema.Schema               // a schema with an $id (and the root) by its URI
+	anchors map[string]*jsonschema.Schema               // a schema by its document's URI, "#" and its $anchor or $dynamicAnchor
+	found   map[*jsonschema.Schema][]*jsonschema.Schema // targets already found
+}
+
+// newRefIndex indexes the schemas below root.
+func newRefIndex(root *jsonschema.Schema) *refIndex {
+	r := &refIndex{base: map[*jsonschema.Schema]*url.URL{}, docs: map[string]*jsonschema.Schema{}, anchors: map[string]*jsonschema.Schema{},
+		found: map[*jsonschema.Schema][]*jsonschema.Schema{}}
+	var walk func(s *jsonschema.Schema, base *url.URL)
+	walk = func(s *jsonschema.Schema, base *url.URL) {
+		if s.ID != "" || s == root {
+			if id, err := url.Parse(s.ID); err == nil {
+				base = base.ResolveReference(id)
+				base.Fragment, base.RawFragment = "", ""
+			}
+			r.docs[base.String()] = s
+		}
+		if s.Ref != "" || s.DynamicRef != "" {
+			r.base[s] = base
+		}
+		for _, a := range []string{s.Anchor, s.DynamicAnchor} {
+			if a != "" {
+				r.anchors[base.String()+"#"+a] = s
+			}
+		}
+		eachChild(s, true, false, func(_ string, c *jsonschema.Schema) { walk(c, base) })
+	}
+	walk(root, &url.URL{})
+	return r
+}
+
+// targets returns the schemas that the $ref and the $dynamicRef of s name
+// and that the index finds.
+func (r *refIndex) targets(s *jsonschema.Schema) []*jsonschema.Schema {
+	if s.Ref == "" && s.DynamicRef == "" {
+		return nil
+	}
+	if t, ok := r.found[s]; ok {
+		return t
+	}
+	out := r.find(s)
+	r.found[s] = out
+	return out
+}
+
+// find is targets, without the memo.
+func (r *refIndex) find(s *jsonschema.Schema) []*jsonschema.Schema {
+	var out []*jsonschema.Schema
+	for _, ref := range []string{s.Ref, s.DynamicRef} {
+		if ref == "" {
 			continue
 		}
-		var key string
-		if named {
-			key = sf.name
+		u, err := url.Parse(ref)
+		if err != nil || r.base[s] == nil {
+			continue
+		}
+		abs := r.base[s].ResolveReference(u)
+		frag := abs.Fragment
+		abs.Fragment, abs.RawFragment = "", ""
+		var t *jsonschema.Schema
+		switch doc := r.docs[abs.String()]; {
+		case doc == nil:
+		case frag == "":
+			t = doc
+		case frag[0] == '/':
+			t = walkPointer(doc, frag)
+		default:
+			t = r.anchors[abs.String()+"#"+frag]
+		}
+		if t != nil {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// eachChild calls f with each subschema of s. With named, it also gives
+// the JSON Pointer segments that lead to it from s ("properties/a",
+// "items", "anyOf/0"). With defs, it includes the definitions, which
+// apply only through a reference.
+func eachChild(s *jsonschema.Schema, defs, named bool, f func(seg string, c *jsonschema.Schema)) {
+	v := reflect.ValueOf(s).Elem()
+	for _, sf := range schemaFields() {
+		if !defs && sf.defs {
+			continue
 		}
 		fv := v.Field(sf.index)
 		if fv.IsNil() {
 			continue
 		}
-		switch c := fv.Interface().(type) {
-		case *jsonschema.Schema:
-			if c != nil {
-				f(key, c)
-			}
-		case []*jsonschema.Schema:
-			for j, e := range c {
-				if e != nil && named {
-					f(key+"/"+strconv.Itoa(j), e)
-				} else if e != nil {
-					f("", e)
+		switch fv.Kind() {
+		case reflect.Pointer:
+			f(sf.name, fv.Interface().(*jsonschema.Schema))
+		case reflect.Slice:
+			for j := range fv.Len() {
+				if e := fv.Index(j).Interface().(*jsonschema.Schema); e != nil {
+					seg := ""
+					if named {
+						seg = sf.name + "/" + strconv.Itoa(j)
+					}
+					f(seg, e)
 				}
 			}
-		case map[string]*jsonschema.Schema:
-			for k, e := range c {
-				if e != nil && named {
-					f(key+pointer(k), e)
-				} else if e != nil {
-					f("", e)
+		case reflect.Map:
+			for it := fv.MapRange(); it.Next(); {
+				if e := it.Value().Interface().(*jsonschema.Schema); e != nil {
+					seg := ""
+					if named {
+						seg = sf.name + pointer(it.Key().String())
+					}
+					f(seg, e)
 				}
 			}
 		}

@@ -69,5 +69,8 @@ func (a *ArgSchema) Validate(args map[string]any) []ValidationError {
 // pointer is the JSON Pointer of a member named name (RFC 6901 escapes),
 // below its object's pointer.
 func pointer(name string) string {
+	if !strings.ContainsAny(name, "~/") {
+		return "/" + name
+	}
 	return "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
 }

@@ -286,7 +286,19 @@ func TestRefCycle(t *testing.T) {
 			"input schema does not compile: its references at the root lead back there without a step into the value"},
 		{`{"type":"object","properties":{"p":{"$ref":"#/properties/p"}}}`,
 			"input schema does not compile: its references at /properties/p lead back there without a step into the value"},
+		// however the reference names its target
+		{`{"type":"object","$defs":{"a":{"$ref":"#/$defs/a"},"b":{"$id":"https://example.com/b","type":"string"}},"properties":{"p":{"$ref":"#/$defs/a"}}}`,
+			"input schema does not compile: its references at /$defs/a lead back there without a step into the value"},
+		{`{"type":"object","$defs":{"a":{"$anchor":"loop","allOf":[{"$ref":"#loop"}]}},"properties":{"p":{"$ref":"#loop"}}}`,
+			"input schema does not compile: its references at /$defs/a lead back there without a step into the value"},
+		{`{"type":"object","$id":"https://example.com/root","$defs":{"a":{"$id":"a","$ref":"https://example.com/a"}},"properties":{"p":{"$ref":"a"}}}`,
+			"input schema does not compile: its references at /$defs/a lead back there without a step into the value"},
+		{`{"type":"object","$defs":{"a":{"$id":"https://example.com/a","$ref":"#"}},"properties":{"p":{"$ref":"https://example.com/a"}}}`,
+			"input schema does not compile: its references at /$defs/a lead back there without a step into the value"},
+		{`{"type":"object","$defs":{"a":{"$dynamicAnchor":"d","$dynamicRef":"#d"}},"properties":{"p":{"$ref":"#/$defs/a"}}}`,
+			"input schema does not compile: its references at /$defs/a lead back there without a step into the value"},
 		{`{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#"}}}}`, ""},
+		{`{"type":"object","$defs":{"a":{"$id":"https://example.com/a","properties":{"k":{"$ref":"#"}}}},"properties":{"p":{"$ref":"https://example.com/a"}}}`, ""},
 		{`{"type":"object","$defs":{"unused":{"$ref":"#/$defs/unused"}},"properties":{"p":{"type":"string"}}}`, ""},
 	} {
 		var m map[string]any
