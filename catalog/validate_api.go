@@ -10,13 +10,16 @@ import (
 // fault, such as "/count" or "/options/depth". It is "" for the arguments
 // as a whole. Message says what is wrong in the words of a call's error
 // outcome. Keyword is the JSON Schema keyword that failed ("type",
-// "required", "enum", "minimum", "additionalProperties"…). It is "option"
-// for a value the entry refuses because it would be read as a
-// command-line option. It is "nul" for a value holding a NUL byte, which a
-// command line cannot carry.
+// "required", "enum", "minimum", "additionalProperties"…). It is "schema"
+// for a place rejected by a rule the catalog does not walk, such as
+// unevaluatedProperties. It is "option" for a value the entry refuses
+// because it would be read as a command-line option. It is "nul" for a
+// value holding a NUL byte, which a command line cannot carry.
 //
 // A missing required argument is reported at the path of that argument
-// (not of the object holding it), so that a form can mark the field.
+// (not of the object holding it), so that a form can mark the field. A
+// missing member below an argument is too, when it is the only one
+// missing.
 type ValidationError struct {
 	Path    string `json:"path"`
 	Message string `json:"message"`
