@@ -112,7 +112,6 @@ func (x *explainer) valid(node *jsonschema.Schema, keyword string, v any) bool {
 // beside it, for their references ([explainer.beside]).
 func (x *explainer) probe(node *jsonschema.Schema, keyword string) *jsonschema.Schema {
 	s := &jsonschema.Schema{Schema: x.root.Schema}
-	withDefs := func() { x.beside(s) }
 	if p, ok := strings.CutPrefix(keyword, "pattern:"); ok {
 		s.Pattern = p
 		return s
@@ -123,7 +122,7 @@ func (x *explainer) probe(node *jsonschema.Schema, keyword string) *jsonschema.S
 			return node
 		}
 		s.AllOf = []*jsonschema.Schema{node.CloneSchemas()}
-		withDefs()
+		x.beside(s)
 	case "type":
 		s.Type, s.Types = node.Type, node.Types
 	case "enum":
@@ -154,20 +153,20 @@ func (x *explainer) probe(node *jsonschema.Schema, keyword string) *jsonschema.S
 		s.UniqueItems = node.UniqueItems
 	case "contains":
 		s.Contains, s.MinContains, s.MaxContains = node.Contains.CloneSchemas(), node.MinContains, node.MaxContains
-		withDefs()
+		x.beside(s)
 	case "minProperties":
 		s.MinProperties = node.MinProperties
 	case "maxProperties":
 		s.MaxProperties = node.MaxProperties
 	case "anyOf":
 		s.AnyOf = cloneAll(node.AnyOf)
-		withDefs()
+		x.beside(s)
 	case "oneOf":
 		s.OneOf = cloneAll(node.OneOf)
-		withDefs()
+		x.beside(s)
 	case "not":
 		s.Not = node.Not.CloneSchemas()
-		withDefs()
+		x.beside(s)
 	}
 	return s
 }
@@ -203,6 +202,7 @@ func rebase(s *jsonschema.Schema, top bool) {
 	eachChild(s, true, false, func(_ string, c *jsonschema.Schema) { rebase(c, false) })
 }
 
+// cloneAll copies each schema of list.
 func cloneAll(list []*jsonschema.Schema) []*jsonschema.Schema {
 	out := make([]*jsonschema.Schema, len(list))
 	for i, s := range list {
