@@ -40,7 +40,9 @@ func (a *app) addToolset(c *cli.Context, opts *addOptions, name string, argv []s
 	for i, n := range names {
 		served[i] = prefix + n
 		if !toolname.Valid(served[i]) {
-			return &exitError{code: ExitFailure, err: fmt.Errorf("add --toolset %s: the tool name %q is not valid: use 1 to 64 letters, digits, '_' or '-' (change --prefix)", name, served[i])}
+			return &exitError{code: ExitFailure, err: catalog.Problem{
+				Err: fmt.Errorf("add --toolset %s: the tool name %q is not valid: use 1 to 64 letters, digits, '_' or '-'", name, served[i]),
+				Fix: "change --prefix"}}
 		}
 		if cfg != nil && cfg.Tools[served[i]] != nil {
 			return &exitError{code: ExitFailure, err: catalog.Problem{

@@ -72,6 +72,8 @@ func TestAddToolsetAndRemove(t *testing.T) {
 	}{
 		{[]string{"add", "--toolset", "m", "--", exe, "multi"}, 2, "",
 			"toolhost: add --toolset m: the binary's tool \"alpha\" would be served as \"alpha\", which .config/toolhost/tools.toml:7 already defines\nfix: give the toolset a prefix, such as --prefix m_\n", ""},
+		{[]string{"add", "--toolset", "m", "--prefix", "m.", "--", exe, "multi"}, 2, "",
+			"toolhost: add --toolset m: the tool name \"m.alpha\" is not valid: use 1 to 64 letters, digits, '_' or '-'\nfix: change --prefix\n", ""},
 		{[]string{"add", "--toolset", "m", "--prefix", "m_", "--", exe, "multi"}, 0,
 			"added toolset m to .config/toolhost/tools.toml: m_alpha, m_beta (2 tools)\ntry: toolhost list\n", "",
 			"\n[toolsets.m]\ncommand = " + strconv.Quote(exe+" multi") + "\nprefix = \"m_\"\n"},
