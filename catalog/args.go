@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -166,7 +167,12 @@ func jsonKind(v any) string {
 			return "integer"
 		}
 		return "number"
-	case float64, float32:
+	case float64:
+		if x == math.Trunc(x) && !math.IsInf(x, 0) {
+			return "integer" // as JSON Schema counts 42.0
+		}
+		return "number"
+	case float32:
 		return "number"
 	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
 		return "integer"
@@ -174,6 +180,16 @@ func jsonKind(v any) string {
 		return "array"
 	case map[string]any:
 		return "object"
+	}
+	switch reflect.ValueOf(v).Kind() { // a value of a Go caller
+	case reflect.Slice, reflect.Array:
+		return "array"
+	case reflect.Map, reflect.Struct:
+		return "object"
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
 	}
 	return "value"
 }

@@ -86,12 +86,17 @@ func BenchmarkDecodeArguments(b *testing.B) {
 
 // FuzzCompileSchema: any input schema a binary or a server may describe
 // compiles or is refused with an error, never a panic. What compiles
-// checks any arguments without a panic either.
+// checks any arguments without a panic either, and says what is wrong
+// whenever it refuses them.
 func FuzzCompileSchema(f *testing.F) {
 	f.Add(benchSchema, `{"path":"a.txt","limit":3}`)
 	f.Add(`{"type":"object","properties":{"a":{"type":["string","null"],"minItems":2,"maximum":-0.5,"enum":[1e3,"x"]}}}`, `{"a":null}`)
 	f.Add(`{"type":"object","$defs":{"p":{"type":"string"}},"properties":{"p":{"$ref":"#/$defs/p"}}}`, `{"p":1}`)
 	f.Add(`{"type":"object","properties":{"n":{"type":"integer","minimum":1e400}}}`, `{"n":12345678901234567890}`)
+	f.Add(`{"type":"object","$defs":{"n":{"properties":{"k":{"items":{"$ref":"#/$defs/n"}}},"required":["v"]}},"properties":{"t":{"$ref":"#/$defs/n"}}}`, `{"t":{"v":1,"k":[{"k":[{}]}]}}`)
+	f.Add(`{"type":"object","properties":{"a":{"anyOf":[{"type":"string","minLength":2},{"const":1}],"uniqueItems":true,"propertyNames":{"maxLength":1}}}}`, `{"a":"x"}`)
+	f.Add(`{"type":"object","$defs":{"a":{"$ref":"#/$defs/a"}},"properties":{"p":{"$ref":"#/$defs/a"}}}`, `{"p":1}`)
+	f.Add(`{"type":"object","properties":{"a":{"type":"array","prefixItems":[{"not":{}}],"contains":{"type":"null"},"maxContains":1}}}`, `{"a":[null,null]}`)
 	f.Fuzz(func(t *testing.T, schema, args string) {
 		dec := json.NewDecoder(strings.NewReader(schema))
 		dec.UseNumber()
@@ -104,8 +109,13 @@ func FuzzCompileSchema(f *testing.F) {
 			return
 		}
 		if a, err := DecodeArguments([]byte(args)); err == nil {
-			s.Check(a)
-			s.Validate(a)
+			sent, problems := s.Check(a)
+			if (sent == nil) != (len(problems) > 0) {
+				t.Fatalf("Check = %v, %q: want arguments or problems", sent, problems)
+			}
+			if faults := s.Validate(a); (len(faults) > 0) != (len(problems) > 0) {
+				t.Fatalf("Validate = %+v, Check's problems %q: they disagree", faults, problems)
+			}
 		}
 	})
 }

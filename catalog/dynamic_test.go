@@ -213,7 +213,7 @@ func TestCallDynamic(t *testing.T) {
 		{"wrong type", "greet", map[string]any{"name": 7},
 			tool.Fail(`invalid arguments for tool "greet": argument "name": want string, got integer 7`)},
 		{"several fields", "greet", map[string]any{"times": 0, "colour": "red"},
-			tool.Fail(`invalid arguments for tool "greet": missing required argument "name"; argument "times": minimum: 0 is less than 1; unknown argument "colour" (the tool takes "name", "times")`)},
+			tool.Fail(`invalid arguments for tool "greet": missing required argument "name"; argument "times": want at least 1, got 0; unknown argument "colour" (the tool takes "name", "times")`)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -312,7 +312,7 @@ func TestRegisteredOutputChecked(t *testing.T) {
 		want       tool.Outcome
 	}{
 		{map[string]any{"n": 3}, tool.Outcome{Type: tool.KindSuccess, Content: `{"n":3}`, Structured: map[string]any{"n": 3}}},
-		{map[string]any{"n": "three"}, tool.Fail(`tool "count" returned structured output that does not match its output schema: validating /properties/n: type: three has type "string", want "integer"`)},
+		{map[string]any{"n": "three"}, tool.Fail(`tool "count" returned structured output that does not match its output schema: at /n: want integer, got string "three"`)},
 		{nil, tool.Fail(`tool "count" declares an output schema but its answer has no structured value`)},
 	}
 	for _, tt := range tests {
@@ -321,5 +321,25 @@ func TestRegisteredOutputChecked(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(out, tt.want) {
 			t.Errorf("structured %v: Call = %+v, %v; want %+v", tt.structured, out, err, tt.want)
 		}
+	}
+}
+
+// TestOutputSchemaCycle: an output schema whose references lead back to a
+// place with no step into the value is reported as one that does not
+// compile, on the tool's first structured answer. Validating against it
+// would overflow the stack.
+func TestOutputSchemaCycle(t *testing.T) {
+	c := newEmpty(t)
+	def := catalog.Definition{Name: "loop", Summary: "Loop.", InputSchema: catalog.EmptyObject(),
+		OutputSchema: map[string]any{"type": "object", "not": map[string]any{"$ref": "#"}}}
+	if err := c.Register(def, func(context.Context, map[string]any) (tool.Outcome, error) {
+		return tool.Outcome{Type: tool.KindSuccess, Structured: map[string]any{"n": 1}}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.Call(t.Context(), "loop", nil, nil)
+	want := tool.Fail(`tool "loop" declares an output schema that does not compile: its references at the root lead back there without a step into the value`)
+	if err != nil || !reflect.DeepEqual(out, want) {
+		t.Errorf("Call = %+v, %v; want %+v", out, err, want)
 	}
 }

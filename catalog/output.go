@@ -18,6 +18,7 @@ import (
 // structured answer.
 type outputChecker struct {
 	resolved *jsonschema.Resolved
+	explain  *explainer // says where a value that does not match is at fault
 	err      error
 }
 
@@ -31,8 +32,12 @@ func compileOutput(s map[string]any) outputChecker {
 	if err := json.Unmarshal(data, &js); err != nil {
 		return outputChecker{err: err}
 	}
+	x := newExplainer(&js, data, "the value")
+	if at := x.refCycle(); at != "" {
+		return outputChecker{err: fmt.Errorf("its references at %s lead back there without a step into the value", at)}
+	}
 	r, err := js.Resolve(nil)
-	return outputChecker{resolved: r, err: err}
+	return outputChecker{resolved: r, explain: x, err: err}
 }
 
 // checkOutput holds a success of a tool that declares an output schema to
@@ -51,8 +56,9 @@ func (e *entry) checkOutput(out tool.Outcome) tool.Outcome {
 		if e.out.err != nil {
 			return tool.Fail(fmt.Sprintf("tool %q declares an output schema that does not compile: %v", e.name, e.out.err))
 		}
-		if err := e.out.resolved.Validate(forValidation(out.Structured)); err != nil {
-			return tool.Fail(fmt.Sprintf("tool %q returned structured output that does not match its output schema: %s", e.name, structuredProblem(err)))
+		if seen := forValidation(out.Structured); e.out.resolved.Validate(seen) != nil {
+			f := e.out.explain.explain(e.out.explain.root, out.Structured, seen, "", 0)
+			return tool.Fail(fmt.Sprintf("tool %q returned structured output that does not match its output schema: %s", e.name, f.text("")))
 		}
 	}
 	if out.Structured != nil && out.Content == "" {

@@ -3,8 +3,6 @@ package catalog
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/toolhost/toolhost/internal/jsonclone"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/toolhost/toolhost/internal/jsonclone"
 	"github.com/toolhost/toolhost/internal/toolname"
 )
 
@@ -31,12 +30,11 @@ func CheckName(name string) error {
 // and fills in defaults (docs/validation.md says why google/jsonschema-go).
 type ArgSchema struct {
 	all      *jsonschema.Resolved
-	props    *propSchemas // each property on its own, to name the fields at fault
-	names    []string     // declared properties, sorted
+	explain  *explainer // says what is wrong with arguments the schema rejects
+	names    []string   // declared properties, sorted
 	required []string
 	closed   bool                // additionalProperties: false
-	types    map[string][]string // each property's declared types, for messages
-	enums    map[string][]any    // each property's enum, for messages
+	types    map[string][]string // each property's declared types, for explicit nulls
 
 	// defaults are the schema's defaults as ApplyDefaults applies them,
 	// decoded once, nil when one did not decode (ApplyDefaults runs then).
@@ -46,90 +44,6 @@ type ArgSchema struct {
 	// accepts, such as a binary's refusal of a value that would be read
 	// as an option ([Listed.Refuse]).
 	refuse func(args map[string]any) *ValidationError
-}
-
-// propSchemas are the properties of an input schema, each resolved on its
-// own when a call's arguments are first found invalid (a valid call needs
-// only the whole schema). It is shared by the copies of an ArgSchema, and
-// safe for concurrent use.
-//
-// Beside each property it resolves the property's "type" alone and its
-// "enum" alone. So a message can say which of them a value breaks, from
-// the schema, without reading the validator's words.
-type propSchemas struct {
-	root     *jsonschema.Schema // the whole schema, for the definitions a property refers to
-	schemas  map[string]*jsonschema.Schema
-	once     sync.Once
-	resolved map[string]*jsonschema.Resolved
-	inRoot   map[string]*jsonschema.Resolved // a property that does not resolve alone, beside the root's definitions
-	types    map[string]*jsonschema.Resolved // a property's "type" alone
-	enums    map[string]*jsonschema.Resolved // a property's "enum" alone
-}
-
-// resolve resolves the properties, once.
-func (p *propSchemas) resolve() {
-	p.once.Do(func() {
-		p.resolved = make(map[string]*jsonschema.Resolved, len(p.schemas))
-		p.inRoot = map[string]*jsonschema.Resolved{}
-		p.types = map[string]*jsonschema.Resolved{}
-		p.enums = map[string]*jsonschema.Resolved{}
-		for name, sub := range p.schemas {
-			if sub == nil {
-				continue
-			}
-			if r, err := sub.Resolve(nil); err == nil {
-				p.resolved[name] = r
-			} else if p.root != nil {
-				// A property that refers to the root's definitions ($ref:
-				// "#/$defs/…") resolves beside them.
-				beside := &jsonschema.Schema{Schema: p.root.Schema, ID: p.root.ID, Defs: p.root.Defs, Definitions: p.root.Definitions,
-					Properties: map[string]*jsonschema.Schema{name: sub}}
-				if r, err := beside.Resolve(nil); err == nil {
-					p.inRoot[name] = r
-				}
-			}
-			if sub.Type != "" || sub.Types != nil {
-				if r, err := (&jsonschema.Schema{Type: sub.Type, Types: sub.Types}).Resolve(nil); err == nil {
-					p.types[name] = r
-				}
-			}
-			if sub.Enum != nil {
-				if r, err := (&jsonschema.Schema{Enum: sub.Enum}).Resolve(nil); err == nil {
-					p.enums[name] = r
-				}
-			}
-		}
-	})
-}
-
-// get returns property k resolved on its own, false when it is not
-// declared or does not resolve alone (a $ref to the root's definitions:
-// [propSchemas.failing] names it then).
-func (p *propSchemas) get(k string) (*jsonschema.Resolved, bool) {
-	p.resolve()
-	r, ok := p.resolved[k]
-	return r, ok
-}
-
-// breaks reports whether v, as validation sees it, breaks the part of
-// property k's schema that rs holds. A part the property lacks is never
-// broken.
-func breaks(rs map[string]*jsonschema.Resolved, k string, v any) bool {
-	r, ok := rs[k]
-	return ok && r.Validate(v) != nil
-}
-
-// failing returns the first property, in the order of names, that does
-// not resolve alone and whose value in args (as validation sees them)
-// its schema rejects beside the root's definitions, or "".
-func (p *propSchemas) failing(names []string, args map[string]any) string {
-	p.resolve()
-	for _, k := range names {
-		if v, ok := args[k]; ok && breaks(p.inRoot, k, map[string]any{k: v}) {
-			return k
-		}
-	}
-	return ""
 }
 
 // WithRefuse returns a copy of a whose check also applies refuse. refuse
@@ -180,17 +94,20 @@ func compileJSON(s map[string]any, data []byte) (*ArgSchema, error) {
 	if err := json.Unmarshal(data, js); err != nil {
 		return nil, &invalidSchema{fmt.Sprintf("input schema is not a JSON Schema: %v", err)}
 	}
+	x := newExplainer(js, data, "the arguments")
+	if at := x.refCycle(); at != "" { // before Resolve, which validates the defaults
+		return nil, &invalidSchema{fmt.Sprintf("input schema does not compile: its references at %s lead back there without a step into the value", at)}
+	}
 	all, err := js.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
 	if err != nil {
 		return nil, &invalidSchema{fmt.Sprintf("input schema does not compile: %v", err)}
 	}
 	a := &ArgSchema{
 		all:      all,
-		props:    &propSchemas{root: js, schemas: js.Properties},
+		explain:  x,
 		required: slices.Clone(js.Required),
 		closed:   js.AdditionalProperties != nil && js.AdditionalProperties.Not != nil,
 		types:    map[string][]string{},
-		enums:    map[string][]any{},
 	}
 	for name, sub := range js.Properties {
 		a.names = append(a.names, name)
@@ -201,9 +118,6 @@ func compileJSON(s map[string]any, data []byte) (*ArgSchema, error) {
 			a.types[name] = []string{sub.Type}
 		} else if len(sub.Types) > 0 {
 			a.types[name] = sub.Types
-		}
-		if len(sub.Enum) > 0 {
-			a.enums[name] = sub.Enum
 		}
 	}
 	sort.Strings(a.names)
@@ -386,7 +300,7 @@ func (d *defaults) apply(m map[string]any) {
 	}
 }
 
-// check applies defaults to a copy of args and validates it. It returns
+// Check applies defaults to a copy of args and validates it. It returns
 // the arguments to send, or the list of problems, each naming its field.
 // An explicit null for an optional argument counts as absent (its default
 // applies), unless its type admits null. Numbers are validated by value
@@ -394,10 +308,9 @@ func (d *defaults) apply(m map[string]any) {
 func (a *ArgSchema) Check(args map[string]any) (map[string]any, []string) {
 	args, shadow, err := a.prepare(args)
 	if err != nil {
-		return nil, []string{cleanValidation(err)}
+		return nil, []string{defaultsProblem(err)}
 	}
-	err = a.all.Validate(shadow)
-	if err == nil {
+	if a.all.Validate(shadow) == nil {
 		if a.refuse == nil {
 			return args, nil
 		}
@@ -406,113 +319,92 @@ func (a *ArgSchema) Check(args map[string]any) (map[string]any, []string) {
 		}
 		return args, nil
 	}
-	var problems []string
-	var missing []string
-	for _, r := range a.required {
-		if _, ok := shadow[r]; !ok {
-			missing = append(missing, r)
+	var missing, unknown, problems []string
+	for _, f := range a.diagnose(args, shadow) {
+		switch f.kind {
+		case missingArg:
+			missing = append(missing, f.name)
+		case unknownArg:
+			unknown = append(unknown, f.name)
+		default:
+			problems = append(problems, f.text())
 		}
 	}
 	if len(missing) > 0 {
-		problems = append(problems, fmt.Sprintf("missing required %s %s", plural(len(missing), "argument", "arguments"), QuoteList(missing)))
-	}
-	keys := make([]string, 0, len(args))
-	for k := range args {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var unknown []string
-	for _, k := range keys {
-		if !slices.Contains(a.names, k) {
-			if a.closed {
-				unknown = append(unknown, k)
-			}
-			continue
-		}
-		if sub, declared := a.props.get(k); declared {
-			if err := sub.Validate(shadow[k]); err != nil {
-				problems = append(problems, fmt.Sprintf("argument %q: %s", k, a.problem(k, args[k], shadow[k], err)))
-			}
-		}
+		problems = append([]string{fmt.Sprintf("missing required %s %s", plural(len(missing), "argument", "arguments"), QuoteList(missing))}, problems...)
 	}
 	if len(unknown) > 0 {
-		takes := "no arguments"
-		if len(a.names) > 0 {
-			takes = QuoteList(a.names)
-		}
-		problems = append(problems, fmt.Sprintf("unknown %s %s (the tool takes %s)", plural(len(unknown), "argument", "arguments"), QuoteList(unknown), takes))
-	}
-	if len(problems) == 0 {
-		// A property whose schema is a $ref (a raw v2 schema) is checked
-		// by the whole schema only: name the one its schema rejects.
-		msg := cleanValidation(err)
-		if name := a.props.failing(a.names, shadow); name != "" {
-			msg = fmt.Sprintf("argument %q: %s", name, msg)
-		}
-		problems = []string{msg}
+		problems = append(problems, fmt.Sprintf("unknown %s %s (the tool takes %s)", plural(len(unknown), "argument", "arguments"), QuoteList(unknown), a.takes()))
 	}
 	return nil, problems
 }
 
-// problem says what is wrong with the value v of property k in words a
-// model reads. seen is v as validation sees it, and err the validator's
-// error. The validator's own messages for a type or enum mismatch print
-// Go values (<invalid reflect.Value>, map[a:1]). So a value that breaks
-// the property's own "type", or else its own "enum", is worded from the
-// schema and the value's JSON. The validator checks those two first. A
-// value inside the property (an item, a member) keeps the validator's
-// words: the rebuilt wording would describe the property instead.
-func (a *ArgSchema) problem(k string, v, seen any, err error) string {
-	a.props.resolve()
-	switch {
-	case len(a.types[k]) > 0 && breaks(a.props.types, k, seen):
-		return fmt.Sprintf("want %s, got %s %s", strings.Join(a.types[k], " or "), jsonKind(v), shownValue(v))
-	case len(a.enums[k]) > 0 && breaks(a.props.enums, k, seen):
-		list := make([]string, len(a.enums[k]))
-		for i, e := range a.enums[k] {
-			list[i] = shownValue(e)
-		}
-		return fmt.Sprintf("want one of %s, got %s", strings.Join(list, ", "), shownValue(v))
-	}
-	return cleanValidation(err)
+// defaultsProblem words an error of jsonschema-go's ApplyDefaults, which
+// runs for arguments from a Go caller holding maps of other types.
+func defaultsProblem(err error) string {
+	return "the schema's defaults do not apply to the arguments: " + err.Error()
 }
 
-// cleanValidation drops jsonschema's "validating /path: " prefixes, which
-// name schema locations rather than fields.
-func cleanValidation(err error) string {
-	s := err.Error()
-	for strings.HasPrefix(s, "validating ") || strings.HasPrefix(s, "applyDefaults: ") {
-		_, rest, ok := strings.Cut(s, ": ")
-		if !ok {
-			break
-		}
-		s = rest
-	}
-	// jsonschema-go prints numbers of constraints as big.Rat ("0/1") and %f ("1.000000").
-	s = ratInt().ReplaceAllString(s, "$1")
-	s = strings.ReplaceAll(s, "<invalid reflect.Value>", "null")
-	return floatInt().ReplaceAllString(s, "$1")
-}
+// argFaultKind says what is wrong with one argument.
+type argFaultKind int
 
-// structuredProblem words a validation error of a structured value: the
-// schema location names the field ("validating /properties/matches/items:
-// type: …"), so it is kept, and Go's rendering of a missing value is null.
-func structuredProblem(err error) string {
-	s := err.Error()
-	if i := strings.LastIndex(s, "validating "); i > 0 { // the innermost location names the field
-		s = s[i:]
-	}
-	s = strings.ReplaceAll(s, "<invalid reflect.Value>", "null")
-	s = ratInt().ReplaceAllString(s, "$1")
-	return floatInt().ReplaceAllString(s, "$1")
-}
-
-// ratInt and floatInt are compiled when first needed: only a failed
-// validation uses them, and compiling costs every toolhost process.
-var (
-	ratInt   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(-?\d+)/1\b`) })
-	floatInt = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(-?\d+)\.0+\b`) })
+const (
+	badArg     argFaultKind = iota // its value breaks its schema
+	missingArg                     // it is required and missing
+	unknownArg                     // the tool does not take it
 )
+
+// argFault is one fault of a call's arguments.
+type argFault struct {
+	name string // the argument, "" for the arguments as a whole
+	kind argFaultKind
+	fault
+}
+
+// text is the fault's message: after the argument's name, for a value
+// that breaks its schema.
+func (f argFault) text() string {
+	if f.name == "" {
+		return f.fault.text("")
+	}
+	return fmt.Sprintf("argument %q: %s", f.name, f.fault.text(pointer(f.name)))
+}
+
+// diagnose lists what is wrong with arguments the schema rejects: each
+// missing required argument, then each argument in name order that the
+// tool does not take or whose value breaks its schema. When none of
+// those explains the rejection (a rule across arguments), it says what
+// the whole schema rejects. sent are the arguments as the tool would get
+// them, and seen as validation sees them.
+func (a *ArgSchema) diagnose(sent, seen map[string]any) []argFault {
+	var out []argFault
+	for _, r := range a.required {
+		if _, ok := seen[r]; !ok {
+			out = append(out, argFault{name: r, kind: missingArg})
+		}
+	}
+	for _, k := range slices.Sorted(mapKeys(seen)) {
+		node, declared := a.explain.root.Properties[k]
+		switch {
+		case !declared && a.closed:
+			out = append(out, argFault{name: k, kind: unknownArg})
+		case declared && node != nil && !a.explain.valid(node, "", seen[k]):
+			out = append(out, argFault{name: k, fault: a.explain.explain(node, sent[k], seen[k], pointer(k), 0)})
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, argFault{fault: a.explain.explain(a.explain.root, sent, seen, "", 0)})
+	}
+	return out
+}
+
+// takes lists the arguments the tool takes, for a message.
+func (a *ArgSchema) takes() string {
+	if len(a.names) == 0 {
+		return "no arguments"
+	}
+	return QuoteList(a.names)
+}
 
 func plural(n int, one, many string) string {
 	if n == 1 {

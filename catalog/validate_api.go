@@ -2,11 +2,7 @@ package catalog
 
 import (
 	"fmt"
-	"regexp"
-	"slices"
-	"sort"
 	"strings"
-	"sync"
 )
 
 // ValidationError is one problem with a call's arguments, as
@@ -14,13 +10,16 @@ import (
 // fault, such as "/count" or "/options/depth". It is "" for the arguments
 // as a whole. Message says what is wrong in the words of a call's error
 // outcome. Keyword is the JSON Schema keyword that failed ("type",
-// "required", "enum", "minimum", "additionalProperties"…). It is "option"
-// for a value the entry refuses because it would be read as a
-// command-line option. It is "nul" for a value holding a NUL byte, which a
-// command line cannot carry.
+// "required", "enum", "minimum", "additionalProperties"…). It is "schema"
+// for a place rejected by a rule the catalog does not walk, such as
+// unevaluatedProperties. It is "option" for a value the entry refuses
+// because it would be read as a command-line option. It is "nul" for a
+// value holding a NUL byte, which a command line cannot carry.
 //
 // A missing required argument is reported at the path of that argument
-// (not of the object holding it), so that a form can mark the field.
+// (not of the object holding it), so that a form can mark the field. A
+// missing member below an argument is too, when it is the only one
+// missing.
 type ValidationError struct {
 	Path    string `json:"path"`
 	Message string `json:"message"`
@@ -40,110 +39,41 @@ func ValidateArguments(schema map[string]any, args map[string]any) ([]Validation
 	return a.Validate(args), nil
 }
 
-// Validate is Check with its problems as structured errors. It runs Check
-// first, so that a call and a validation never disagree on validity.
+// Validate is Check with its problems as structured errors. Both decide
+// validity with the whole schema, so a call and a validation never
+// disagree on it.
 func (a *ArgSchema) Validate(args map[string]any) []ValidationError {
-	_, problems := a.Check(args)
-	if problems == nil {
-		return nil
-	}
 	args, shadow, err := a.prepare(args)
 	if err != nil {
-		return []ValidationError{{Path: "", Message: cleanValidation(err), Keyword: keywordOf(cleanValidation(err))}}
+		return []ValidationError{{Path: "", Message: defaultsProblem(err), Keyword: "default"}}
+	}
+	if a.all.Validate(shadow) == nil {
+		if a.refuse != nil {
+			if v := a.refuse(args); v != nil {
+				return []ValidationError{*v}
+			}
+		}
+		return nil
 	}
 	var out []ValidationError
-	for _, r := range a.required {
-		if _, ok := shadow[r]; !ok {
-			out = append(out, ValidationError{Path: pointer(r), Message: fmt.Sprintf("missing required argument %q", r), Keyword: "required"})
+	for _, f := range a.diagnose(args, shadow) {
+		switch f.kind {
+		case missingArg:
+			out = append(out, ValidationError{Path: pointer(f.name), Message: fmt.Sprintf("missing required argument %q", f.name), Keyword: "required"})
+		case unknownArg:
+			out = append(out, ValidationError{Path: pointer(f.name), Message: fmt.Sprintf("unknown argument %q (the tool takes %s)", f.name, a.takes()), Keyword: "additionalProperties"})
+		default:
+			out = append(out, ValidationError{Path: f.path, Message: f.text(), Keyword: f.keyword})
 		}
 	}
-	keys := make([]string, 0, len(args))
-	for k := range args {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if !slices.Contains(a.names, k) {
-			if a.closed {
-				takes := "no arguments"
-				if len(a.names) > 0 {
-					takes = QuoteList(a.names)
-				}
-				out = append(out, ValidationError{Path: pointer(k), Message: fmt.Sprintf("unknown argument %q (the tool takes %s)", k, takes), Keyword: "additionalProperties"})
-			}
-			continue
-		}
-		sub, declared := a.props.get(k)
-		if !declared {
-			continue
-		}
-		if err := sub.Validate(shadow[k]); err != nil {
-			out = append(out, ValidationError{
-				Path:    pointer(k) + innerPath(err.Error()),
-				Message: fmt.Sprintf("argument %q: %s", k, a.problem(k, args[k], shadow[k], err)),
-				Keyword: keywordOf(cleanValidation(err)),
-			})
-		}
-	}
-	if len(out) > 0 {
-		return out
-	}
-	if a.refuse != nil {
-		if v := a.refuse(args); v != nil {
-			return []ValidationError{*v}
-		}
-	}
-	// Whatever check found that the per-field passes did not (a rule of
-	// the whole object, such as dependentRequired).
-	msg := strings.Join(problems, "; ")
-	return []ValidationError{{Path: "", Message: msg, Keyword: keywordOf(msg)}}
+	return out
 }
 
-// pointer is the JSON Pointer of a top-level property (RFC 6901 escapes).
+// pointer is the JSON Pointer of a member named name (RFC 6901 escapes),
+// below its object's pointer.
 func pointer(name string) string {
+	if !strings.ContainsAny(name, "~/") {
+		return "/" + name
+	}
 	return "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
-}
-
-// keyword matches the keyword google/jsonschema-go puts before its
-// messages: "type: …", "minimum: …", "required: …". It is compiled when
-// first needed, as the other patterns of validation messages: only a
-// failed validation uses them, and compiling them cost every process.
-var keyword = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$?[a-zA-Z]+: `) })
-
-// keywordOf is the failing keyword of a cleaned validation message, or
-// "schema" when it names none.
-func keywordOf(msg string) string {
-	if k := keyword().FindString(msg); k != "" {
-		return strings.TrimSuffix(k, ": ")
-	}
-	return "schema"
-}
-
-// schemaLocation matches jsonschema-go's "validating /properties/a/properties/b: "
-// prefixes, which name schema locations.
-var schemaLocation = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^validating (root|/[^:]*): `) })
-
-// innerPath turns the schema location of a property's error into an
-// instance path below that property, as far as it names properties:
-// "/properties/b" → "/b". An array item's index is not in the message, so
-// the path stops at the array.
-func innerPath(msg string) string {
-	var path string
-	for {
-		m := schemaLocation().FindStringSubmatch(msg)
-		if m == nil {
-			return path
-		}
-		msg = msg[len(m[0]):]
-		if m[1] == "root" {
-			continue
-		}
-		segs := strings.Split(strings.TrimPrefix(m[1], "/"), "/")
-		for i := 0; i+1 < len(segs); i += 2 {
-			if segs[i] != "properties" {
-				return path
-			}
-			path += "/" + segs[i+1]
-		}
-	}
 }

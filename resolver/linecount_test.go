@@ -22,8 +22,8 @@ func TestLineCountStaysInWorkspace(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(root, "sub", ".hidden"), "one\n")
 	refused := func(path string) tool.Outcome {
-		return tool.Fail(`invalid arguments for tool "line_count": argument "path": pattern: "` + path +
-			`" does not match regular expression "^(?:\\./)?(?:[^/.][^/]*|\\.[^/.][^/]*)(?:/(?:[^/.][^/]*|\\.[^/.][^/]*))*$"`)
+		return tool.Fail(`invalid arguments for tool "line_count": argument "path": want a string matching ` +
+			`^(?:\./)?(?:[^/.][^/]*|\.[^/.][^/]*)(?:/(?:[^/.][^/]*|\.[^/.][^/]*))*$, got "` + path + `"`)
 	}
 	tests := []struct {
 		path string

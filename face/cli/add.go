@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/toolname"
 	"github.com/toolhost/toolhost/resolver"
@@ -95,9 +96,10 @@ func addRun(c *cli.Context, a *app, opts *addOptions) error {
 			// The binary failed because its script or file is not there.
 			// The generic diagnosis (declare parameters in TOML) misleads.
 			cause := err.Error() // one line: the fix is a field, left out here
-			return &exitError{code: ExitFailure, err: fmt.Errorf("add %s: %s: no such file or directory (the command runs in %s)\n"+
-				"  %s\n  fix: check the path; type it as it is from the current directory, as in a shell",
-				name, strings.Join(missing, ", "), root, indentLines(cause, "  "))}
+			return &exitError{code: ExitFailure, err: catalog.Problem{
+				Err: fmt.Errorf("add %s: %s: no such file or directory (the command runs in %s)\n  %s",
+					name, strings.Join(missing, ", "), root, indentLines(cause, "  ")),
+				Fix: "check the path; type it as it is from the current directory, as in a shell"}}
 		}
 		if looksLikeMCPServer(argv) {
 			return &exitError{code: ExitFailure, err: mcpServerHint(name, argv, err)}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/toolname"
 	"github.com/toolhost/toolhost/tool"
@@ -39,11 +40,15 @@ func (a *app) addToolset(c *cli.Context, opts *addOptions, name string, argv []s
 	for i, n := range names {
 		served[i] = prefix + n
 		if !toolname.Valid(served[i]) {
-			return &exitError{code: ExitFailure, err: fmt.Errorf("add --toolset %s: the tool name %q is not valid: use 1 to 64 letters, digits, '_' or '-' (change --prefix)", name, served[i])}
+			return &exitError{code: ExitFailure, err: catalog.Problem{
+				Err: fmt.Errorf("add --toolset %s: the tool name %q is not valid: use 1 to 64 letters, digits, '_' or '-'", name, served[i]),
+				Fix: "change --prefix"}}
 		}
 		if cfg != nil && cfg.Tools[served[i]] != nil {
-			return &exitError{code: ExitFailure, err: fmt.Errorf("add --toolset %s: the binary's tool %q would be served as %q, which %s already defines\n  fix: give the toolset a prefix, such as --prefix %s_",
-				name, n, served[i], shortErrPos(cfg.Tools[served[i]].Place), name)}
+			return &exitError{code: ExitFailure, err: catalog.Problem{
+				Err: fmt.Errorf("add --toolset %s: the binary's tool %q would be served as %q, which %s already defines",
+					name, n, served[i], shortErrPos(cfg.Tools[served[i]].Place)),
+				Fix: fmt.Sprintf("give the toolset a prefix, such as --prefix %s_", name)}}
 		}
 	}
 	file := filepath.Join(root, ".config", "toolhost", "tools.toml")

@@ -318,7 +318,7 @@ func TestDisabledTool(t *testing.T) {
 		wantStdout string // substring
 		wantStderr string // substring
 	}{
-		{[]string{"call", "greet", "name=Ada"}, 2, "", `.config/toolhost/tools.toml:4 to run it`},
+		{[]string{"call", "greet", "name=Ada"}, 2, "", "toolhost: tool \"greet\" is disabled\nfix: set enable = true in " + filepath.Join(dir, ".config", "toolhost", "tools.toml") + ":4 to run it\n"},
 		{[]string{"format", "greet", "name=Ada"}, 2, "", `tool "greet" is disabled`},
 		{[]string{"list"}, 0, "", "no enabled tools (disabled: greet)\n"},
 		{[]string{"list", "--json"}, 0, "{\n  \"tools\": []\n}\n", ""},

@@ -126,7 +126,7 @@ command = "bin/gone"
 		wantStderr []string // in order, each a line or a part of one
 	}{
 		{[]string{"call", "gone"}, 2, "", []string{`toolhost: tool "gone" could not be resolved: `, `tools.toml:6: run "bin/gone": schema: executable not found: `,
-			`bin/gone does not exist` + "\n  fix: check command in [tools.gone]"}},
+			`bin/gone does not exist` + "\nfix: check command in [tools.gone]"}},
 		{[]string{"describe", "gone"}, 2, "", []string{`toolhost: tool "gone" could not be resolved: `}},
 		{[]string{"format", "gone"}, 2, "", []string{`toolhost: tool "gone" could not be resolved: `}},
 		{[]string{"list"}, 0, "NAME   DESCRIPTION\ngreet  Greet someone.\n",
@@ -176,7 +176,7 @@ func TestAddFromSubdirectory(t *testing.T) {
 		{"word that is no file stays", []string{exe, "script", "sub/tw.txt"}, 0, ` script sub/tw.txt"`, nil},
 		{"missing script", []string{exe, "script", "./nope.txt"}, 2, "", []string{
 			"toolhost: add tw: ./nope.txt: no such file or directory (the command runs in ",
-			"\n  fix: check the path; type it as it is from the current directory, as in a shell\n"}},
+			"\nfix: check the path; type it as it is from the current directory, as in a shell\n"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

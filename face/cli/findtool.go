@@ -24,7 +24,7 @@ func (a *app) findEnabled(cat *resolver.Catalog, name string) (*catalog.Tool, er
 	if p := origin(t.Provenance, "enable"); p != "" && p != "default" {
 		where = p
 	}
-	return nil, &exitError{code: ExitFailure, err: fmt.Errorf("tool %q is disabled: set enable = true in %s to run it", name, where)}
+	return nil, &exitError{code: ExitFailure, err: catalog.Problem{Err: fmt.Errorf("tool %q is disabled", name), Fix: fmt.Sprintf("set enable = true in %s to run it", where)}}
 }
 
 // findTool returns the named tool, or an exit-2 error that says why there
@@ -44,10 +44,7 @@ func (a *app) findTool(cat *resolver.Catalog, name string) (*catalog.Tool, error
 				b.WriteString(shortPlace(p.Place) + ": ")
 			}
 			b.WriteString(strings.TrimPrefix(problemCause(p), fmt.Sprintf("tool %q: ", name)))
-			if fix := problemFix(p); fix != "" {
-				b.WriteString("\n  fix: " + indentLines(strings.TrimRight(fix, "\n"), "  "))
-			}
-			return nil, &exitError{code: ExitFailure, err: errors.New(b.String())}
+			return nil, &exitError{code: ExitFailure, err: catalog.Problem{Err: errors.New(b.String()), Fix: problemFix(p)}}
 		}
 	}
 	for _, p := range a.cfgProblems {

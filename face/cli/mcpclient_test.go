@@ -185,7 +185,7 @@ func TestMCPClientOutput(t *testing.T) {
 		{name: "boolean typed", args: []string{"call", "echo", "text=hi", "loud=maybe"}, code: 2,
 			stderr: "toolhost: argument loud: want true or false, got \"maybe\"\nRun 'toolhost call echo --help --mcp -- FAKE-MCP' for usage.\n"},
 		{name: "schema violation", args: []string{"call", "echo", "text=hi", "times=0"}, code: 1,
-			stderr: "error: invalid arguments for tool \"echo\": argument \"times\": minimum: 0 is less than 1\n"},
+			stderr: "error: invalid arguments for tool \"echo\": argument \"times\": want at least 1, got 0\n"},
 		{name: "unknown tool", args: []string{"call", "ech"}, code: 2,
 			stderr: "toolhost: unknown tool \"ech\" (did you mean \"echo\"? tools: echo, fail, paint)\n"},
 	}

@@ -71,7 +71,9 @@ func TestAddToolsetAndRemove(t *testing.T) {
 		wantFileSuffix string // the end of tools.toml after the step
 	}{
 		{[]string{"add", "--toolset", "m", "--", exe, "multi"}, 2, "",
-			"toolhost: add --toolset m: the binary's tool \"alpha\" would be served as \"alpha\", which .config/toolhost/tools.toml:7 already defines\n  fix: give the toolset a prefix, such as --prefix m_\n", ""},
+			"toolhost: add --toolset m: the binary's tool \"alpha\" would be served as \"alpha\", which .config/toolhost/tools.toml:7 already defines\nfix: give the toolset a prefix, such as --prefix m_\n", ""},
+		{[]string{"add", "--toolset", "m", "--prefix", "m.", "--", exe, "multi"}, 2, "",
+			"toolhost: add --toolset m: the tool name \"m.alpha\" is not valid: use 1 to 64 letters, digits, '_' or '-'\nfix: change --prefix\n", ""},
 		{[]string{"add", "--toolset", "m", "--prefix", "m_", "--", exe, "multi"}, 0,
 			"added toolset m to .config/toolhost/tools.toml: m_alpha, m_beta (2 tools)\ntry: toolhost list\n", "",
 			"\n[toolsets.m]\ncommand = " + strconv.Quote(exe+" multi") + "\nprefix = \"m_\"\n"},
@@ -100,7 +102,7 @@ func TestAddToolsetAndRemove(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := runIn(t, dir, "", nil, "remove", "greet")
-	if want := "toolhost: remove greet: config: " + file + " is read-only: permission denied\n  fix: make .config/toolhost/tools.toml writable, or remove the entry there by hand\n"; r.code != 2 || r.stderr != want {
+	if want := "toolhost: remove greet: config: " + file + " is read-only: permission denied\nfix: make .config/toolhost/tools.toml writable, or remove the entry there by hand\n"; r.code != 2 || r.stderr != want {
 		t.Errorf("remove from a read-only file: exit %d, stderr %q, want 2 and %q", r.code, r.stderr, want)
 	}
 	got, _ := os.ReadFile(file)

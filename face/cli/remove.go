@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/suggest"
 )
@@ -63,10 +64,11 @@ func removeRun(c *cli.Context, a *app, opts *removeOptions) error {
 				continue
 			}
 			if err != nil {
+				err = fmt.Errorf("remove %s: %w", name, err)
 				if errors.Is(err, os.ErrPermission) {
-					err = fmt.Errorf("%w\n  fix: make %s writable, or remove the entry there by hand", err, relPath(f))
+					err = catalog.Problem{Err: err, Fix: fmt.Sprintf("make %s writable, or remove the entry there by hand", relPath(f))}
 				}
-				return &exitError{code: ExitFailure, err: fmt.Errorf("remove %s: %w", name, err)}
+				return &exitError{code: ExitFailure, err: err}
 			}
 			removed = append(removed, fmt.Sprintf("[%s] from %s", configKey(section, name), relPath(f)))
 			if n := keepTrusted(before, trusted, f, nil); n != "" {

@@ -25,8 +25,9 @@ func (h *handler) guard(next http.Handler) http.Handler {
 		if origin := r.Header.Get("Origin"); origin != "" {
 			listed := allowedOrigin(origin, h.o.AllowedOrigins)
 			if !listed && !sameOrigin(origin, r) {
-				writeError(w, http.StatusForbidden, fmt.Sprintf("origin %q is not allowed: only the server's own pages (%s) may call it; "+
-					"to let a page of another origin call it, list that origin in httpserver.Options.AllowedOrigins", origin, ownOrigin(r)))
+				writeProblem(w, http.StatusForbidden, catalog.Problem{
+					Err: fmt.Errorf("origin %q is not allowed: only the server's own pages (%s) may call it", origin, ownOrigin(r)),
+					Fix: "to let a page of another origin call it, list that origin in httpserver.Options.AllowedOrigins"})
 				return
 			}
 			if listed { // a page of the server's own origin needs no CORS header

@@ -209,7 +209,7 @@ func TestCrossSitePost(t *testing.T) {
 	}
 	approve := `{` + args + `,"approval":"` + asked.RequestState + `"}`
 	const unsupported = `{"error":"Content-Type %s is not accepted: POST /tools/write_file/call takes a JSON body sent with Content-Type: application/json"}`
-	const foreign = `{"error":"origin \"%s\" is not allowed: only the server's own pages (%s) may call it; to let a page of another origin call it, list that origin in httpserver.Options.AllowedOrigins"}`
+	const foreign = `{"error":"origin \"%s\" is not allowed: only the server's own pages (%s) may call it","fix":"to let a page of another origin call it, list that origin in httpserver.Options.AllowedOrigins"}`
 	tests := []struct {
 		name, contentType, origin string
 		status                    int

@@ -170,9 +170,9 @@ func TestEndpoints(t *testing.T) {
 		{name: "no mcp unless configured", path: "/mcp", status: 404, body: `{"error":"no endpoint GET /mcp"}` + "\n"},
 		{name: "own origin", path: "/identity", header: map[string]string{"Origin": srv.URL}, status: 200},
 		{name: "another loopback origin", path: "/identity", header: map[string]string{"Origin": "http://localhost:3000"}, status: 403,
-			body: `{"error":"origin \"http://localhost:3000\" is not allowed: only the server's own pages (` + srv.URL + `) may call it; to let a page of another origin call it, list that origin in httpserver.Options.AllowedOrigins"}` + "\n"},
+			body: `{"error":"origin \"http://localhost:3000\" is not allowed: only the server's own pages (` + srv.URL + `) may call it","fix":"to let a page of another origin call it, list that origin in httpserver.Options.AllowedOrigins"}` + "\n"},
 		{name: "foreign origin", path: "/tools", header: map[string]string{"Origin": "https://evil.example"}, status: 403,
-			body: `{"error":"origin \"https://evil.example\" is not allowed: only the server's own pages (` + srv.URL + `) may call it; to let a page of another origin call it, list that origin in httpserver.Options.AllowedOrigins"}` + "\n"},
+			body: `{"error":"origin \"https://evil.example\" is not allowed: only the server's own pages (` + srv.URL + `) may call it","fix":"to let a page of another origin call it, list that origin in httpserver.Options.AllowedOrigins"}` + "\n"},
 		{name: "null origin", path: "/tools", header: map[string]string{"Origin": "null"}, status: 403},
 	}
 	for _, tt := range tests {

@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/config"
@@ -165,9 +167,9 @@ func TestApprovalRoundTrip(t *testing.T) {
 		t.Fatalf("first round = %+v, want the approval form and a state", first)
 	}
 	yes := mcp.InputResponseMap{"approval": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}}
-	spent := "requestState already used or expired: an approval counts for one call; call the tool again without requestState and inputResponses, and the user is asked again"
+	spent := "requestState already used or expired: an approval counts for one call"
 	invalid := "invalid requestState: this server did not issue it for this tool and these arguments " +
-		"(a restarted server forgets the states it issued); call the tool again without requestState and inputResponses"
+		"(a restarted server forgets the states it issued)"
 	steps := []struct {
 		name      string
 		args      map[string]any
@@ -188,6 +190,10 @@ func TestApprovalRoundTrip(t *testing.T) {
 			got = err.Error() // "calling "tools/call": " and the server's message
 			if strings.HasSuffix(got, st.want) {
 				got = st.want
+			}
+			var werr *jsonrpc.Error // the fix travels as the error's data
+			if !errors.As(err, &werr) || !strings.HasPrefix(string(werr.Data), `{"fix":"call the tool again without requestState and inputResponses`) {
+				t.Errorf("%s: error %#v, want data {\"fix\": …}", st.name, err)
 			}
 		} else {
 			got = text(res)

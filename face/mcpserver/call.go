@@ -390,8 +390,9 @@ func (s *Server) inputRequired(name string, args, answers map[string]any, qs []t
 // question. Or it returns a protocol error, for forged or foreign state
 // or an approval ticket already spent.
 func (s *Server) resume(name string, args map[string]any, p *mcp.CallToolParamsRaw) (map[string]any, verdict, *mcp.CallToolResult, error) {
-	bad := &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid requestState: this server did not issue it for this tool and these arguments " +
-		"(a restarted server forgets the states it issued); call the tool again without requestState and inputResponses"}
+	bad := rpcError(jsonrpc.CodeInvalidParams, catalog.Problem{
+		Err: errors.New("invalid requestState: this server did not issue it for this tool and these arguments (a restarted server forgets the states it issued)"),
+		Fix: "call the tool again without requestState and inputResponses"})
 	payload, ok := s.open(p.RequestState)
 	if !ok {
 		return nil, notAsked, nil, bad
@@ -406,8 +407,9 @@ func (s *Server) resume(name string, args map[string]any, p *mcp.CallToolParamsR
 	if answers == nil {
 		answers = map[string]any{}
 	}
-	spent := &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requestState already used or expired: an approval counts for one call; " +
-		"call the tool again without requestState and inputResponses, and the user is asked again"}
+	spent := rpcError(jsonrpc.CodeInvalidParams, catalog.Problem{
+		Err: errors.New("requestState already used or expired: an approval counts for one call"),
+		Fix: "call the tool again without requestState and inputResponses, and the user is asked again"})
 	v := notAsked
 	switch {
 	case st.Approval != "": // this round asked for approval, and nothing else

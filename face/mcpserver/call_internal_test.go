@@ -29,7 +29,8 @@ func TestResume(t *testing.T) {
 	state := res.RequestState
 	accept := mcp.InputResponseMap{"overwrite": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"overwrite": true}}}
 	invalid := "invalid requestState: this server did not issue it for this tool and these arguments " +
-		"(a restarted server forgets the states it issued); call the tool again without requestState and inputResponses"
+		"(a restarted server forgets the states it issued)"
+	const again = `{"fix":"call the tool again without requestState and inputResponses"}`
 	tests := []struct {
 		name      string
 		tool      string
@@ -37,19 +38,20 @@ func TestResume(t *testing.T) {
 		state     string
 		responses mcp.InputResponseMap
 		wantErr   string
+		wantData  string // the error's data: its fix
 	}{
-		{"forged", "rm", args, "e30.AAAA", accept, invalid},
-		{"other server", "rm", args, (&Server{key: newKey()}).seal([]byte("{}")), accept, invalid},
-		{"other tool", "mv", args, state, accept, invalid},
-		{"other arguments", "rm", map[string]any{"path": "b.txt"}, state, accept, invalid},
-		{"no answer", "rm", args, state, nil, `missing input response "overwrite"`},
+		{"forged", "rm", args, "e30.AAAA", accept, invalid, again},
+		{"other server", "rm", args, (&Server{key: newKey()}).seal([]byte("{}")), accept, invalid, again},
+		{"other tool", "mv", args, state, accept, invalid, again},
+		{"other arguments", "rm", map[string]any{"path": "b.txt"}, state, accept, invalid, again},
+		{"no answer", "rm", args, state, nil, `missing input response "overwrite"`, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, _, _, err := s.resume(tt.tool, tt.args, &mcp.CallToolParamsRaw{RequestState: tt.state, InputResponses: tt.responses})
 			var werr *jsonrpc.Error
-			if !errors.As(err, &werr) || werr.Code != jsonrpc.CodeInvalidParams || werr.Message != tt.wantErr {
-				t.Errorf("resume err = %v, want code %d %q", err, jsonrpc.CodeInvalidParams, tt.wantErr)
+			if !errors.As(err, &werr) || werr.Code != jsonrpc.CodeInvalidParams || werr.Message != tt.wantErr || string(werr.Data) != tt.wantData {
+				t.Errorf("resume err = %v, want code %d %q with data %s", err, jsonrpc.CodeInvalidParams, tt.wantErr, tt.wantData)
 			}
 		})
 	}

@@ -168,7 +168,7 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	}
 	name, args, err := decodeCallTool(req.Params.Arguments)
 	if err != nil {
-		return callresult.Error(err.Error()), nil
+		return callresult.Error(callresult.ErrorText(err)), nil
 	}
 	if !s.catalogHas(name) {
 		msg := fmt.Sprintf("unknown tool %q", name)
@@ -176,7 +176,7 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 		if near := suggest.Nearest(name, names, max(2, len(name)/3)); near != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", near)
 		}
-		return callresult.Error(msg + ": call " + SearchToolsName + " to find tools, then call one by the name it gives"), nil
+		return callresult.Error(catalog.WithFix(msg, "call "+SearchToolsName+" to find tools, then call one by the name it gives")), nil
 	}
 	p := *req.Params
 	p.Name, p.Arguments = name, args
@@ -186,15 +186,19 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 }
 
 // decodeCallTool reads call_tool's arguments: the tool's name, and its
-// arguments as sent (absent or null: none).
+// arguments as sent (absent or null: none). Its error is a
+// [catalog.Problem] whose Fix says what to send.
 func decodeCallTool(data []byte) (string, json.RawMessage, error) {
-	const want = `send {"name": "a tool's name", "arguments": {…}}`
+	invalid := func(format string, args ...any) error {
+		return catalog.Problem{Err: fmt.Errorf("invalid arguments for %s: "+format, append([]any{CallToolName}, args...)...),
+			Fix: `send {"name": "a tool's name", "arguments": {…}}`}
+	}
 	if err := dupkey.Check(data); err != nil {
-		return "", nil, fmt.Errorf("invalid arguments for %s: %v: send each key once", CallToolName, err)
+		return "", nil, catalog.Problem{Err: fmt.Errorf("invalid arguments for %s: %w", CallToolName, err), Fix: "send each key once"}
 	}
 	var outer map[string]json.RawMessage
 	if err := json.Unmarshal(data, &outer); err != nil || outer == nil {
-		return "", nil, fmt.Errorf("invalid arguments for %s: not a JSON object: %s", CallToolName, want)
+		return "", nil, invalid("not a JSON object")
 	}
 	var name string
 	args := json.RawMessage(`{}`)
@@ -203,7 +207,7 @@ func decodeCallTool(data []byte) (string, json.RawMessage, error) {
 		switch key {
 		case "name":
 			if err := json.Unmarshal(raw, &name); err != nil || name == "" {
-				return "", nil, fmt.Errorf("invalid arguments for %s: \"name\" is not a tool's name: %s", CallToolName, want)
+				return "", nil, invalid(`"name" is not a tool's name`)
 			}
 		case "arguments":
 			switch {
@@ -211,14 +215,14 @@ func decodeCallTool(data []byte) (string, json.RawMessage, error) {
 			case len(raw) > 0 && raw[0] == '{':
 				args = raw
 			default:
-				return "", nil, fmt.Errorf("invalid arguments for %s: \"arguments\" is not an object: %s", CallToolName, want)
+				return "", nil, invalid(`"arguments" is not an object`)
 			}
 		default:
-			return "", nil, fmt.Errorf("invalid arguments for %s: unknown argument %q: %s", CallToolName, key, want)
+			return "", nil, invalid("unknown argument %q", key)
 		}
 	}
 	if name == "" {
-		return "", nil, fmt.Errorf("invalid arguments for %s: \"name\" is missing: %s", CallToolName, want)
+		return "", nil, invalid(`"name" is missing`)
 	}
 	return name, args, nil
 }

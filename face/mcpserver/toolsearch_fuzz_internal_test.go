@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/toolhost/toolhost/catalog"
 )
 
 // FuzzDecodeCallTool: call_tool's arguments give a name and an object of
@@ -35,23 +37,26 @@ func FuzzDecodeCallTool(f *testing.F) {
 	})
 }
 
+// TestDecodeCallTool: the name and the arguments as sent, or an error
+// whose fix, a field, says what to send.
 func TestDecodeCallTool(t *testing.T) {
-	const want = `: send {"name": "a tool's name", "arguments": {…}}`
+	const want = `send {"name": "a tool's name", "arguments": {…}}`
+	const once = "send each key once"
 	tests := []struct {
-		in, name, args, err string
+		in, name, args, err, fix string
 	}{
 		{in: `{"name":"echo","arguments":{"n":1.50}}`, name: "echo", args: `{"n":1.50}`}, // the digits as sent
 		{in: `{"name":"echo"}`, name: "echo", args: `{}`},
 		{in: `{"name":"echo","arguments":null}`, name: "echo", args: `{}`},
-		{in: `{"name":"a","name":"b"}`, err: `invalid arguments for call_tool: duplicate key "name": send each key once`},
-		{in: `{"name":"e","arguments":{"x":1,"x":2}}`, err: `invalid arguments for call_tool: duplicate key "x" in /arguments: send each key once`},
-		{in: `[]`, err: `invalid arguments for call_tool: not a JSON object` + want},
-		{in: ``, err: `invalid arguments for call_tool: not a JSON object` + want},
-		{in: `{"name":1}`, err: `invalid arguments for call_tool: "name" is not a tool's name` + want},
-		{in: `{"name":""}`, err: `invalid arguments for call_tool: "name" is not a tool's name` + want},
-		{in: `{"name":"e","arguments":[1]}`, err: `invalid arguments for call_tool: "arguments" is not an object` + want},
-		{in: `{"arguments":{}}`, err: `invalid arguments for call_tool: "name" is missing` + want},
-		{in: `{"name":"e","tool":"x"}`, err: `invalid arguments for call_tool: unknown argument "tool"` + want},
+		{in: `{"name":"a","name":"b"}`, err: `invalid arguments for call_tool: duplicate key "name"`, fix: once},
+		{in: `{"name":"e","arguments":{"x":1,"x":2}}`, err: `invalid arguments for call_tool: duplicate key "x" in /arguments`, fix: once},
+		{in: `[]`, err: `invalid arguments for call_tool: not a JSON object`, fix: want},
+		{in: ``, err: `invalid arguments for call_tool: not a JSON object`, fix: want},
+		{in: `{"name":1}`, err: `invalid arguments for call_tool: "name" is not a tool's name`, fix: want},
+		{in: `{"name":""}`, err: `invalid arguments for call_tool: "name" is not a tool's name`, fix: want},
+		{in: `{"name":"e","arguments":[1]}`, err: `invalid arguments for call_tool: "arguments" is not an object`, fix: want},
+		{in: `{"arguments":{}}`, err: `invalid arguments for call_tool: "name" is missing`, fix: want},
+		{in: `{"name":"e","tool":"x"}`, err: `invalid arguments for call_tool: unknown argument "tool"`, fix: want},
 	}
 	for _, tt := range tests {
 		name, args, err := decodeCallTool([]byte(tt.in))
@@ -59,8 +64,8 @@ func TestDecodeCallTool(t *testing.T) {
 		if err != nil {
 			got = err.Error()
 		}
-		if got != tt.err || name != tt.name || (tt.err == "" && string(args) != tt.args) {
-			t.Errorf("decodeCallTool(%s) = %q, %s, %q; want %q, %s, %q", tt.in, name, args, got, tt.name, tt.args, tt.err)
+		if got != tt.err || catalog.FixOf(err) != tt.fix || name != tt.name || (tt.err == "" && string(args) != tt.args) {
+			t.Errorf("decodeCallTool(%s) = %q, %s, %q (fix %q); want %q, %s, %q (fix %q)", tt.in, name, args, got, catalog.FixOf(err), tt.name, tt.args, tt.err, tt.fix)
 		}
 	}
 }

@@ -157,17 +157,19 @@ func TestToolSearch(t *testing.T) {
 			if !via.IsError || text(via) != text(direct) || !strings.Contains(text(via), "text") {
 				t.Errorf("call_tool with bad arguments = %q (isError %v), want the direct call's %q", text(via), via.IsError, text(direct))
 			}
+			const searchFix = "\nfix: call search_tools to find tools, then call one by the name it gives"
+			const sendFix = "\nfix: send {\"name\": \"a tool's name\", \"arguments\": {…}}"
 			for _, tt := range []struct {
 				args map[string]any
 				want string
 			}{
-				{map[string]any{"name": "ecoh"}, `unknown tool "ecoh" (did you mean "echo"?): call search_tools to find tools, then call one by the name it gives`},
-				{map[string]any{"name": "zzzzzzzz"}, `unknown tool "zzzzzzzz": call search_tools to find tools, then call one by the name it gives`},
+				{map[string]any{"name": "ecoh"}, `unknown tool "ecoh" (did you mean "echo"?)` + searchFix},
+				{map[string]any{"name": "zzzzzzzz"}, `unknown tool "zzzzzzzz"` + searchFix},
 				// the pair is not the catalog's
-				{map[string]any{"name": "call_tool"}, `unknown tool "call_tool": call search_tools to find tools, then call one by the name it gives`},
-				{map[string]any{}, `invalid arguments for call_tool: "name" is missing: send {"name": "a tool's name", "arguments": {…}}`},
-				{map[string]any{"name": "echo", "arguments": `{"text":"hi"}`}, `invalid arguments for call_tool: "arguments" is not an object: send {"name": "a tool's name", "arguments": {…}}`},
-				{map[string]any{"name": "echo", "args": map[string]any{}}, `invalid arguments for call_tool: unknown argument "args": send {"name": "a tool's name", "arguments": {…}}`},
+				{map[string]any{"name": "call_tool"}, `unknown tool "call_tool"` + searchFix},
+				{map[string]any{}, `invalid arguments for call_tool: "name" is missing` + sendFix},
+				{map[string]any{"name": "echo", "arguments": `{"text":"hi"}`}, `invalid arguments for call_tool: "arguments" is not an object` + sendFix},
+				{map[string]any{"name": "echo", "args": map[string]any{}}, `invalid arguments for call_tool: unknown argument "args"` + sendFix},
 			} {
 				if res := call(mcpserver.CallToolName, tt.args); !res.IsError || text(res) != tt.want {
 					t.Errorf("call_tool %v = %q (isError %v), want isError %q", tt.args, text(res), res.IsError, tt.want)

@@ -59,7 +59,7 @@ required = false
 		{"stdin", `{"n":9007199254740993,"x":0.1000000000000000055511151231257827,"obj":{"deep":[18446744073709551615]}}`,
 			tool.Success(`{"greeting":"Hello","n":9007199254740993,"obj":{"deep":[18446744073709551615]},"x":0.1000000000000000055511151231257827}`)},
 		{"stdin", `{"n":1,"greeting":null,"x":null}`, tool.Success(`{"greeting":"Hello","n":1}`)},
-		{"stdin", `{"n":null}`, tool.Fail(`invalid arguments for tool "stdin": argument "n": want integer, got null null`)},
+		{"stdin", `{"n":null}`, tool.Fail(`invalid arguments for tool "stdin": argument "n": want integer, got null`)},
 		{"stdin", `{"n":"1"}`, tool.Fail(`invalid arguments for tool "stdin": argument "n": want integer, got string "1"`)},
 		{"stdin", `{"n":1,"obj":"x","mode":"c"}`, tool.Fail(`invalid arguments for tool "stdin": argument "mode": want one of "a", "b", got "c"; argument "obj": want object, got string "x"`)},
 		{"stdin", `{"n":{"a":[1,2]}}`, tool.Fail(`invalid arguments for tool "stdin": argument "n": want integer, got object {"a":[1,2]}`)},

@@ -69,7 +69,7 @@ func TestCallBinary(t *testing.T) {
 		{"defaults and options", map[string]any{"name": "Ada"}, nil,
 			tool.Success(`Hello, Ada (times=1, answers={}, options={"style":"warm"})`)},
 		{"invalid arguments, nothing spawned", map[string]any{"name": 3, "times": 0}, nil,
-			tool.Fail(`invalid arguments for tool "greet": argument "name": want string, got integer 3; argument "times": minimum: 0 is less than 1`)},
+			tool.Fail(`invalid arguments for tool "greet": argument "name": want string, got integer 3; argument "times": want at least 1, got 0`)},
 		{"questions answered by Ask", map[string]any{"name": "question"}, &catalog.CallOptions{Ask: yes},
 			tool.Success(`Hello, question (times=1, answers={"first":true,"second":true}, options={"style":"warm"})`)},
 		{"questions answered by their defaults", map[string]any{"name": "question"}, nil,

@@ -46,7 +46,7 @@ func TestProtocolV2(t *testing.T) {
 
 	// The raw schema validates, $ref included.
 	out, err := c.Call(t.Context(), "events", map[string]any{"pattern": "x", "glob": ""}, nil)
-	if err != nil || out.Message != `invalid arguments for tool "events": argument "glob": minLength: "" contains 0 Unicode code points, fewer than 1` {
+	if err != nil || out.Message != `invalid arguments for tool "events": argument "glob": want at least 1 character, got 0` {
 		t.Errorf("Call with glob \"\" = %+v, %v", out, err)
 	}
 
@@ -68,7 +68,7 @@ func TestProtocolV2(t *testing.T) {
 	tests := []struct {
 		tool, message string
 	}{
-		{"mismatch", `tool "mismatch" returned structured output that does not match its output schema: validating /properties/matches/items/properties/line: type: twelve has type "string", want "integer"`},
+		{"mismatch", `tool "mismatch" returned structured output that does not match its output schema: at /matches/0/line: want integer, got string "twelve"`},
 		{"no-structured", `tool "no-structured" declares an output schema but its answer has no structured value`},
 		{"protocol", ""},
 	}

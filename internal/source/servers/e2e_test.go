@@ -283,7 +283,7 @@ func TestStructuredChecked(t *testing.T) {
 	}{
 		{"hi", tool.Outcome{Type: tool.KindSuccess, Content: "hi", Structured: map[string]any{"echo": "hi"}}},
 		{"off-schema", tool.Fail(`tool "f_echo" returned structured output that does not match its output schema: ` +
-			`validating /properties/echo: type: 42 has type "integer", want "string"`)},
+			`at /echo: want string, got integer 42`)},
 	}
 	for _, tt := range tests {
 		out, err := cat.Call(t.Context(), "f_echo", map[string]any{"text": tt.text}, nil)
