@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -139,7 +140,11 @@ func (s *Server) index() *searchIndex {
 func (s *Server) searchTools(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	q, err := toolsearch.DecodeQuery(req.Params.Arguments)
 	if err != nil {
-		return callresult.Error(err.Error()), nil
+		var fix string
+		if qe := (*toolsearch.QueryError)(nil); errors.As(err, &qe) {
+			fix = qe.Fix
+		}
+		return callresult.Error(catalog.WithFix(err.Error(), fix)), nil
 	}
 	si := s.index()
 	var b bytes.Buffer

@@ -144,7 +144,7 @@ func TestToolSearch(t *testing.T) {
 				}
 			}
 			if res := call(mcpserver.SearchToolsName, map[string]any{"query": "x", "limit": 0}); !res.IsError ||
-				text(res) != `invalid search: argument "limit" is 0: send an integer from 1 to 50, or leave it out for 10` {
+				text(res) != "invalid search: argument \"limit\" is 0\nfix: send an integer from 1 to 50, or leave it out for 10" {
 				t.Errorf("search_tools with limit 0 = %q (isError %v), want the limit refused", text(res), res.IsError)
 			}
 
