@@ -45,7 +45,11 @@ type listOptions struct {
 
 // listRun prints the tools the catalog serves.
 func listRun(c *cli.Context, a *app, opts *listOptions) error {
-	cat, err := a.catalog(c)
+	open := a.listCatalog
+	if opts.Schemas {
+		open = a.catalog // every tool's parameters: every detail
+	}
+	cat, err := open(c)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package binary
 
 import (
 	"encoding/json"
+	"errors"
 	"maps"
 	"os"
 	"slices"
@@ -14,8 +15,9 @@ import (
 )
 
 // This file reads a persisted resolution back (store.go says when one
-// is used): the whole file, or with Options.Only the header and one tool's
-// detail, checked against the binaries' stat keys before it is served.
+// is used): the whole file, with Options.Only the header and one tool's
+// detail, or with Options.ListOnly the header and the tools/list result.
+// It is checked against the binaries' stat keys before it is served.
 
 // loaded is a persisted resolution ready to install.
 type loaded struct {
@@ -39,6 +41,9 @@ func (s *store) load(pl *plan) (*loaded, bool) {
 			return l, l != nil
 		}
 	}
+	if s.listOnly {
+		return s.loadLazy(p, pl)
+	}
 	data, _, err := cachefile.Read(p.path, persist.MaxFile)
 	if err != nil {
 		return nil, false
@@ -55,8 +60,44 @@ func (s *store) load(pl *plan) (*loaded, bool) {
 	l.list, _ = h.List.Of(body) // persist.Decode checked the spans
 	for _, st := range h.Tools {
 		detail, _ := st.Detail.Of(body)
-		e, ok := s.restore(l.plan, st, detail)
+		e, ok := s.restore(l.plan, st, detail, nil, 0)
 		if !ok {
+			return nil, false
+		}
+		l.tools[st.Name] = e
+	}
+	return l, true
+}
+
+// loadLazy is load for [Options.ListOnly]. It reads the header and the
+// tools/list result, about a quarter of the file for 1000 tools. Each
+// tool's detail is read from the file, still open, when first asked. A
+// detail that is then not as written cannot be resolved afresh any more:
+// its tool is served without parameters (see restore).
+func (s *store) loadLazy(p *persistence, pl *plan) (*loaded, bool) {
+	f, fi, err := cachefile.Open(p.path, persist.MaxFile)
+	if err != nil {
+		return nil, false
+	}
+	lz, err := persist.DecodeLazy(f, fi.Size())
+	var l *loaded
+	ok := err == nil
+	if ok {
+		l, ok = s.loadHeader(p, pl, lz.Header)
+	}
+	if !ok {
+		f.Close()
+		return nil, false
+	}
+	// f stays open while the entries may read their details from it. It
+	// is closed with the last of them, by its finalizer, or when the
+	// process ends.
+	l.identity = &lz.Header.Identity
+	l.list = lz.List
+	for i, st := range lz.Header.Tools {
+		e, ok := s.restore(l.plan, st, nil, lz, i)
+		if !ok {
+			f.Close()
 			return nil, false
 		}
 		l.tools[st.Name] = e
@@ -81,7 +122,7 @@ func (s *store) loadOne(p *persistence, pl *plan) (l *loaded, found bool) {
 		return nil, false
 	}
 	if l, ok := s.loadHeader(p, pl, h); ok {
-		if e, ok := s.restore(l.plan, h.Tools[i], detail); ok {
+		if e, ok := s.restore(l.plan, h.Tools[i], detail, nil, 0); ok {
 			l.tools[e.name] = e
 			return l, true
 		}
@@ -174,8 +215,9 @@ func (s *store) current(keys map[string]cacheKey, groups []*group) bool {
 }
 
 // restore rebuilds one tool's entry: its binding from the configuration
-// entry, its detail decoded on first use.
-func (s *store) restore(pl *plan, st persist.Tool, detail []byte) (*entry, bool) {
+// entry, its detail decoded on first use. The detail is given, or read
+// on first use from lz, whose tool i st is.
+func (s *store) restore(pl *plan, st persist.Tool, detail []byte, lz *persist.Lazy, i int) (*entry, bool) {
 	ce := pl.byKey[st.Entry]
 	if ce == nil || st.Name == "" {
 		return nil, false
@@ -197,11 +239,21 @@ func (s *store) restore(pl *plan, st persist.Tool, detail []byte) (*entry, bool)
 		access: access, secrets: secretsOf(ce),
 	}}
 	e.decode = func() *catalog.Tool {
-		t, err := cachefile.UnmarshalTool(detail)
+		d, err := detail, error(nil)
+		if lz != nil {
+			d, err = lz.Detail(i)
+		}
+		var t *catalog.Tool
+		if err == nil {
+			t, err = cachefile.UnmarshalTool(d)
+		}
 		if err != nil {
-			// The CRC matched, so only a hostile writer gets here: serve
-			// the tool without parameters, and resolve afresh next time.
-			if p := s.persist.Load(); p != nil {
+			// A detail read when the resolution was served had its CRC
+			// checked then: only a hostile writer gets here. One read
+			// later (ListOnly) may also find the file changed, or fail to
+			// read. Serve the tool without parameters, and resolve afresh
+			// next time when the file is not as written.
+			if p := s.persist.Load(); p != nil && (lz == nil || errors.Is(err, persist.ErrBad) || d != nil) {
 				os.Remove(p.path)
 			}
 			t = &catalog.Tool{Definition: catalog.Definition{InputSchema: tool.InputSchema(nil)},

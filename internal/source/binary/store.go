@@ -50,7 +50,9 @@ import (
 //     and every tool names an entry of the configuration. With
 //     [Options.Only] naming a tool it has, only the header and that
 //     tool's detail are read and checked (loadOne), and the catalog holds
-//     that tool alone.
+//     that tool alone. With [Options.ListOnly], the header and the
+//     tools/list result are read and checked (loadLazy). Each detail is
+//     read and checked when first asked.
 //
 // A resolution is stored only when nothing in it is in doubt: no error
 // problem (a binary that failed, timed out — a transient failure is
@@ -70,6 +72,7 @@ type store struct {
 	// fixed at creation
 	root, cacheDir string
 	only           string                // Options.Only
+	listOnly       bool                  // Options.ListOnly
 	stat           func(*group) cacheKey // a group's stat key now
 	host           *runner               // runs the restored tools' calls
 	files          []string              // SetLoad's, set before Start

@@ -67,7 +67,8 @@ func asHeader(payload []byte) []byte {
 // FuzzDecodeResolution checks that any file decodes or fails cleanly (no
 // panic, no allocation beyond the input's size), that what decodes has its
 // spans in the body and survives a round trip, and that DecodeOne (Only)
-// agrees with it. Each input is tried as a whole file and as a header.
+// and DecodeLazy agree with it. Each input is tried as a whole file and as
+// a header.
 func FuzzDecodeResolution(f *testing.F) {
 	h, body := testResolution()
 	good, _ := Encode(h, body)
@@ -92,12 +93,34 @@ func checkDecode(t *testing.T, data []byte) {
 			t.Fatalf("DecodeOne(x) = tool %q, %d bytes of detail, span %v", oh.Tools[i].Name, len(detail), oh.Tools[i].Detail)
 		}
 	}
+	// DecodeLazy checks less too (no detail until asked); a detail it
+	// reads must be the span's bytes.
+	lazy, lerr := DecodeLazy(bytes.NewReader(data), int64(len(data)))
+	if lerr == nil {
+		for i, st := range lazy.Header.Tools {
+			if detail, err := lazy.Detail(i); err == nil && len(detail) != st.Detail[1] {
+				t.Fatalf("Lazy.Detail(%d) = %d bytes, span %v", i, len(detail), st.Detail)
+			}
+		}
+	}
 	h, body, err := Decode(data)
 	if err != nil {
 		if h != nil || body != nil {
 			t.Fatal("a header or body with an error")
 		}
 		return
+	}
+	if lerr != nil {
+		t.Fatalf("DecodeLazy refused what Decode read: %v", lerr)
+	}
+	if list, _ := h.List.Of(body); !reflect.DeepEqual(lazy.Header, h) || !bytes.Equal(lazy.List, list) {
+		t.Fatalf("DecodeLazy = %+v, list %q; Decode = %+v, list %q", lazy.Header, lazy.List, h, list)
+	}
+	for i, st := range h.Tools {
+		want, _ := st.Detail.Of(body)
+		if got, err := lazy.Detail(i); err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("Lazy.Detail(%d) = %q, %v; want %q", i, got, err, want)
+		}
 	}
 	if h.Version != Version {
 		t.Fatalf("accepted version %d", h.Version)
