@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -49,13 +50,16 @@ func TestCacheClear(t *testing.T) {
 // needs every detail and resolves afresh when one is corrupt.
 func TestListReadsNoDetail(t *testing.T) {
 	dir := workspace(t, greetTOML)
+	pattern := filepath.Join(resolver.DefaultCacheDir(), "resolutions", "*.res")
+	others, _ := filepath.Glob(pattern) // other tests' workspaces
 	want := runIn(t, dir, "", nil, "list")
 	if want.code != 0 {
 		t.Fatalf("list: exit %d, stderr %q", want.code, want.stderr)
 	}
-	files, _ := filepath.Glob(filepath.Join(resolver.DefaultCacheDir(), "resolutions", "*.res"))
+	files, _ := filepath.Glob(pattern)
+	files = slices.DeleteFunc(files, func(f string) bool { return slices.Contains(others, f) })
 	if len(files) != 1 {
-		t.Fatalf("resolutions: %v", files)
+		t.Fatalf("this workspace's resolutions: %v", files)
 	}
 	data, err := os.ReadFile(files[0])
 	if err != nil {
