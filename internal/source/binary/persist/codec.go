@@ -305,7 +305,7 @@ type spanSums struct {
 // the CRCs of its spans. The header's own CRC is the caller's to check.
 func decodeHeader(header []byte) (*Resolution, spanSums, error) {
 	var sums spanSums
-	d := &decoder{b: header}
+	d := &decoder{b: header, s: string(header)}
 	h := &Resolution{}
 	if h.Version = int(d.uint()); d.bad || h.Version != Version {
 		return nil, sums, ErrBad
@@ -446,6 +446,7 @@ func (e *encoder) span(s Span, body []byte) {
 // once at the end.
 type decoder struct {
 	b   []byte
+	s   string // if set, the whole of b as a string: str returns parts of it
 	bad bool
 }
 
@@ -516,7 +517,17 @@ func (d *decoder) bytes() []byte {
 	return b
 }
 
-func (d *decoder) str() string { return string(d.bytes()) }
+// str reads a string. With d.s set, it is a part of d.s: the strings of
+// one header share one allocation, as a warm start restores each tool's
+// name, summary, entry and binary name from them.
+func (d *decoder) str() string {
+	if d.s == "" {
+		return string(d.bytes())
+	}
+	b := d.bytes()
+	at := len(d.s) - len(d.b) - len(b) // b ends where d.b starts
+	return d.s[at : at+len(b)]
+}
 
 func (d *decoder) strs() []string {
 	n := d.count()

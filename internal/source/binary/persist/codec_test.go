@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"hash/crc32"
 	"reflect"
 	"testing"
@@ -160,4 +161,29 @@ func mustEncode(t testing.TB, h *Resolution, body []byte) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// TestDecodeHeaderAllocs: the strings of a header share one allocation,
+// so decoding a header of 100 tools allocates no more than one of 1.
+func TestDecodeHeaderAllocs(t *testing.T) {
+	allocs := func(n int) float64 {
+		h := &Resolution{Version: Version, Key: "key"}
+		var body []byte
+		for i := range n {
+			detail := []byte(`{"parameters":{}}`)
+			h.Tools = append(h.Tools, Tool{Name: fmt.Sprintf("tool_%04d", i), Summary: "Reads part of a file.", Entry: "toolsets.many",
+				Bin: fmt.Sprintf("tool_%04d", i), Enabled: true, Detail: Span{len(body), len(detail)}})
+			body = append(body, detail...)
+		}
+		data := mustEncode(t, h, body)
+		header := data[prefixLen : len(data)-len(body)]
+		return testing.AllocsPerRun(20, func() {
+			if _, _, err := decodeHeader(header); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	if one, hundred := allocs(1), allocs(100); hundred != one {
+		t.Errorf("decoding a header allocates %v times with 100 tools, %v with 1; want the same", hundred, one)
+	}
 }
