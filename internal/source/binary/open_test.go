@@ -412,6 +412,59 @@ func TestOpenListOnly(t *testing.T) {
 	}
 }
 
+// TestOpenDetailsWhenAsked: without ListOnly, every detail is checked
+// when the persisted resolution is served (one corrupt resolves afresh:
+// TestOpenOnlyOneTool), and read again from the open file when asked. So
+// a detail changed in place after the open leaves its tool without
+// parameters.
+func TestOpenDetailsWhenAsked(t *testing.T) {
+	if !keepOpen {
+		t.Skip("the file is read whole here")
+	}
+	t.Parallel()
+	count, _ := counter(t)
+	root, cache := t.TempDir(), t.TempDir()
+	writeConfig(t, root, persistConfig(count))
+	first, _ := openCat(t, root, cache)
+	c, without := openCat(t, root, cache)
+	if !without {
+		t.Fatal("the second Open read the configuration")
+	}
+	files := resolutionFiles(t, cache)
+	if len(files) != 1 {
+		t.Fatalf("resolutions: %v", files)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, body, err := persist.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(h.Tools, func(st persist.Tool) bool { return st.Name == "one" })
+	f, err := os.OpenFile(files[0], os.O_WRONLY, 0) // in place: the open catalog reads this file
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := len(data) - len(body) + h.Tools[i].Detail[0]
+	if _, err := f.WriteAt([]byte{data[at] ^ 0x20}, int64(at)); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if one, ok := c.Tool("one"); !ok || one.Source != "(unreadable persisted resolution)" || len(one.Parameters) != 0 {
+		t.Errorf("the tool changed in place = %+v, %v; want it without parameters", one, ok)
+	}
+	got, _ := c.Tool("m_t1")
+	w, _ := first.Tool("m_t1")
+	if g, w := mustJSON(t, got), mustJSON(t, w); g != w {
+		t.Errorf("another tool = %s, want %s", g, w)
+	}
+	if files := resolutionFiles(t, cache); len(files) != 0 {
+		t.Errorf("the changed file was kept: %v", files)
+	}
+}
+
 // TestOpenOldFormat: a persisted resolution written by the previous
 // format (version 9, testdata/resolution-v9.res, as the released toolhost
 // wrote it) is ignored cleanly: Open reads the configuration and serves

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -15,9 +16,11 @@ import (
 )
 
 // This file reads a persisted resolution back (store.go says when one
-// is used): the whole file, with Options.Only the header and one tool's
-// detail, or with Options.ListOnly the header and the tools/list result.
-// It is checked against the binaries' stat keys before it is served.
+// is used): the header and the tools/list result, with every detail
+// checked and read again when asked; with Options.Only the header and one
+// tool's detail; with Options.ListOnly the header and the tools/list
+// result alone. It is checked against the binaries' stat keys before it
+// is served.
 
 // loaded is a persisted resolution ready to install.
 type loaded struct {
@@ -41,8 +44,8 @@ func (s *store) load(pl *plan) (*loaded, bool) {
 			return l, l != nil
 		}
 	}
-	if s.listOnly {
-		return s.loadLazy(p, pl)
+	if s.listOnly || keepOpen {
+		return s.loadLazy(p, pl, !s.listOnly)
 	}
 	data, _, err := cachefile.Read(p.path, persist.MaxFile)
 	if err != nil {
@@ -69,12 +72,20 @@ func (s *store) load(pl *plan) (*loaded, bool) {
 	return l, true
 }
 
-// loadLazy is load for [Options.ListOnly]. It reads the header and the
-// tools/list result, about a quarter of the file for 1000 tools. Each
-// tool's detail is read from the file, still open, when first asked. A
-// detail that is then not as written cannot be resolved afresh any more:
-// its tool is served without parameters (see restore).
-func (s *store) loadLazy(p *persistence, pl *plan) (*loaded, bool) {
+// keepOpen is whether a persisted resolution's file may stay open while
+// its details are read from it. Elsewhere than on Unix, an open file may
+// not be replaced: the next resolution stored would fail.
+const keepOpen = runtime.GOOS != "windows"
+
+// loadLazy reads the header and the tools/list result, about a quarter
+// of the file for 1000 tools. With check, it then reads every tool's
+// detail through a small buffer and checks its CRC, as load does. Each
+// detail is read again from the file, still open, when first asked. So
+// the details of a catalog served long, such as serve's, take no memory
+// until asked. A detail found not as written then (changed in place, or
+// never checked with [Options.ListOnly]) cannot be resolved afresh any
+// more: its tool is served without parameters (see restore).
+func (s *store) loadLazy(p *persistence, pl *plan, check bool) (*loaded, bool) {
 	f, fi, err := cachefile.Open(p.path, persist.MaxFile)
 	if err != nil {
 		return nil, false
@@ -84,6 +95,9 @@ func (s *store) loadLazy(p *persistence, pl *plan) (*loaded, bool) {
 	ok := err == nil
 	if ok {
 		l, ok = s.loadHeader(p, pl, lz.Header)
+	}
+	if ok && check {
+		ok = lz.Check() == nil
 	}
 	if !ok {
 		f.Close()

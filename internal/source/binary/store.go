@@ -30,6 +30,8 @@ import (
 // The file is a binary header (package internal/source/binary/persist), then a body of raw JSON
 // blobs the header points into by offset: the tools/list result, and each
 // tool's detail (decoded only when the tool is first described or called).
+// On Unix the file stays open while the catalog serves it: a detail is
+// read from it when first asked, and is not held in memory before.
 //
 // It is used only when all of these hold, else the configuration is
 // resolved as before (asking binaries through the schema cache):
@@ -50,7 +52,7 @@ import (
 //     and every tool names an entry of the configuration. With
 //     [Options.Only] naming a tool it has, only the header and that
 //     tool's detail are read and checked (loadOne), and the catalog holds
-//     that tool alone. With [Options.ListOnly], the header and the
+//     that tool alone. With [Options.ListOnly], only the header and the
 //     tools/list result are read and checked (loadLazy). Each detail is
 //     read and checked when first asked.
 //

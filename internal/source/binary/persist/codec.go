@@ -1,6 +1,7 @@
 package persist
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
@@ -231,6 +232,42 @@ func DecodeLazy(r io.ReaderAt, size int64) (*Lazy, error) {
 // reader's error.
 func (l *Lazy) Detail(i int) ([]byte, error) {
 	return readSpan(l.r, l.body, l.bodyLen, l.Header.Tools[i].Detail, l.details[i])
+}
+
+// Check reads every tool's detail and checks its CRC, as [Decode] does,
+// without holding the details: the body is read in order through a
+// buffer of 64 KiB. It returns [ErrBad] when one is not as written, or
+// the reader's error.
+func (l *Lazy) Check() error {
+	br := bufio.NewReaderSize(io.NewSectionReader(l.r, l.body, l.bodyLen), 64<<10)
+	pos := int64(0) // of br in the body
+	h := crc32.NewIEEE()
+	for i, st := range l.Header.Tools {
+		sp := st.Detail
+		if !sp.in(l.bodyLen) {
+			return ErrBad
+		}
+		if int64(sp[0]) < pos { // not in the order written: read it on its own
+			if _, err := l.Detail(i); err != nil {
+				return err
+			}
+			continue
+		}
+		if _, err := br.Discard(sp[0] - int(pos)); err != nil {
+			return ErrBad
+		}
+		h.Reset()
+		if _, err := io.CopyN(h, br, int64(sp[1])); errors.Is(err, io.EOF) {
+			return ErrBad
+		} else if err != nil {
+			return err
+		}
+		if h.Sum32() != l.details[i] {
+			return ErrBad
+		}
+		pos = int64(sp[0] + sp[1])
+	}
+	return nil
 }
 
 // readHeader reads and decodes the header of the file r of size bytes,

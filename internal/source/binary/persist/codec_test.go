@@ -67,8 +67,8 @@ func asHeader(payload []byte) []byte {
 
 // FuzzDecodeResolution checks that any file decodes or fails cleanly (no
 // panic, no allocation beyond the input's size), that what decodes has its
-// spans in the body and survives a round trip, and that DecodeOne (Only)
-// and DecodeLazy agree with it. Each input is tried as a whole file and as
+// spans in the body and survives a round trip, and that DecodeOne (Only),
+// DecodeLazy and its Check agree with it. Each input is tried as a whole file and as
 // a header.
 func FuzzDecodeResolution(f *testing.F) {
 	h, body := testResolution()
@@ -105,6 +105,13 @@ func checkDecode(t *testing.T, data []byte) {
 		}
 	}
 	h, body, err := Decode(data)
+	if lerr == nil {
+		// Check reads every detail: DecodeLazy and Check accept what
+		// Decode accepts.
+		if cerr := lazy.Check(); (cerr == nil) != (err == nil) {
+			t.Fatalf("Lazy.Check = %v, Decode = %v", cerr, err)
+		}
+	}
 	if err != nil {
 		if h != nil || body != nil {
 			t.Fatal("a header or body with an error")
@@ -185,5 +192,54 @@ func TestDecodeHeaderAllocs(t *testing.T) {
 	}
 	if one, hundred := allocs(1), allocs(100); hundred != one {
 		t.Errorf("decoding a header allocates %v times with 100 tools, %v with 1; want the same", hundred, one)
+	}
+}
+
+// TestLazyCheck: Check accepts the details as written, in the order
+// written or not, and refuses one changed byte of any.
+func TestLazyCheck(t *testing.T) {
+	file := func(reverse bool) ([]byte, int) {
+		h := &Resolution{Version: Version, List: Span{0, 12}}
+		body := []byte(`{"tools":[]}`)
+		details := []string{`{"a":1}`, `{"b":22}`, `{"c":333}`}
+		at := make([]int, len(details))
+		for _, k := range []int{0, 1, 2} {
+			if reverse {
+				k = 2 - k
+			}
+			at[k] = len(body)
+			body = append(body, details[k]...)
+		}
+		for k, d := range details {
+			h.Tools = append(h.Tools, Tool{Name: string(rune('a' + k)), Detail: Span{at[k], len(d)}})
+		}
+		data := mustEncode(t, h, body)
+		return data, len(data) - len(body)
+	}
+	for _, tt := range []struct {
+		name    string
+		reverse bool
+		flip    int // a byte of the body to change, counted from the first detail; -1: none
+		want    error
+	}{
+		{"in order", false, -1, nil},
+		{"in reverse order", true, -1, nil},
+		{"first detail changed", false, 0, ErrBad},
+		{"last detail changed", false, 7 + 8 + 8, ErrBad},
+		{"a detail read out of order changed", true, 0, ErrBad},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			data, body := file(tt.reverse)
+			if tt.flip >= 0 {
+				data[body+12+tt.flip] ^= 0x20
+			}
+			lz, err := DecodeLazy(bytes.NewReader(data), int64(len(data)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := lz.Check(); err != tt.want {
+				t.Errorf("Check = %v, want %v", err, tt.want)
+			}
+		})
 	}
 }
