@@ -257,10 +257,17 @@ func (l *Lazy) Check() error {
 			return ErrBad
 		}
 		h.Reset()
-		if _, err := io.CopyN(h, br, int64(sp[1])); errors.Is(err, io.EOF) {
-			return ErrBad
-		} else if err != nil {
-			return err
+		for left := sp[1]; left > 0; { // in br's buffer, not a copy
+			b, err := br.Peek(min(left, br.Size()))
+			if len(b) == 0 {
+				if errors.Is(err, io.EOF) {
+					return ErrBad
+				}
+				return err
+			}
+			h.Write(b)
+			br.Discard(len(b))
+			left -= len(b)
 		}
 		if h.Sum32() != l.details[i] {
 			return ErrBad

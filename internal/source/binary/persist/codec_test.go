@@ -243,3 +243,30 @@ func TestLazyCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestLazyCheckAllocs: Check reads the details through one buffer, so it
+// allocates no more for 100 tools than for 1.
+func TestLazyCheckAllocs(t *testing.T) {
+	allocs := func(n int) float64 {
+		h := &Resolution{Version: Version}
+		var body []byte
+		for i := range n {
+			detail := bytes.Repeat([]byte("x"), 1500) // about a tool's detail
+			h.Tools = append(h.Tools, Tool{Name: fmt.Sprintf("tool_%04d", i), Detail: Span{len(body), len(detail)}})
+			body = append(body, detail...)
+		}
+		data := mustEncode(t, h, body)
+		lz, err := DecodeLazy(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return testing.AllocsPerRun(5, func() {
+			if err := lz.Check(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	if one, hundred := allocs(1), allocs(100); hundred != one {
+		t.Errorf("Check allocates %v times for 100 tools, %v for 1; want the same", hundred, one)
+	}
+}
