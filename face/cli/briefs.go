@@ -41,9 +41,9 @@ func briefText(s string, nameWidth, width int) string {
 }
 
 // singleSpaced reports whether s is ASCII text whose words are already
-// separated by one space, as strings.Fields and strings.Join would leave
-// it: no other space, none at either end. Most summaries are, and list
-// then copies none of them.
+// separated by one space. strings.Fields and strings.Join would leave it
+// as it is: no other space, none at either end. Most summaries are so,
+// and list then copies none of them.
 func singleSpaced(s string) bool {
 	space := true // a space at the start is not single spaced
 	for i := 0; i < len(s); i++ {

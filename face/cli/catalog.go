@@ -49,8 +49,8 @@ func (a *app) toolCatalog(c *cli.Context, name string) (*resolver.Catalog, error
 }
 
 // listCatalog is [app.catalog] for a command that lists the tools and
-// reads a tool's detail only by exception (list without --schemas): a
-// persisted resolution is read without the details
+// reads a tool's detail only by exception, as list without --schemas.
+// A persisted resolution is read without the details
 // ([resolver.Options.ListOnly]).
 func (a *app) listCatalog(c *cli.Context) (*resolver.Catalog, error) {
 	return a.openCatalog(c, "", true)

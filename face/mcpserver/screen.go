@@ -63,9 +63,9 @@ type screenedTransport struct {
 
 // screened returns t wrapped in a screen when it is one of the SDK's
 // newline-delimited transports (stdio), else t.
-// A pipe written to is widened (package internal/pipebuf), so that a
-// large answer such as tools/list is written without waiting for the
-// client at every 64 KiB.
+// A pipe written to is widened (package internal/pipebuf). So a large
+// answer such as tools/list is written without waiting for the client at
+// every 64 KiB.
 func screened(t mcp.Transport) mcp.Transport {
 	switch t := t.(type) {
 	case *mcp.IOTransport:

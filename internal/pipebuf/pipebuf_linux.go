@@ -13,9 +13,9 @@ import (
 const Size = 1 << 20
 
 // Widen asks the kernel for a buffer of [Size] bytes for the pipe w
-// writes to, when w is an *os.File on a pipe with a smaller buffer. It
-// returns the pipe's buffer size after the request, or 0 when w is not a
-// pipe. It never shrinks a buffer.
+// writes to. It asks only when w is an *os.File on a pipe with a smaller
+// buffer. It returns the pipe's buffer size after the request, or 0 when
+// w is not a pipe. It never shrinks a buffer.
 func Widen(w io.Writer) int {
 	f, ok := w.(*os.File)
 	if !ok {

@@ -49,9 +49,9 @@ type Options struct {
 	// persisted resolution that has it is served with that tool alone,
 	// once its binary is found unchanged (resolver.Options.Only).
 	Only string
-	// ListOnly tells that a one-shot caller lists the tools and reads no
-	// tool's detail but by exception, as `toolhost list` does: a persisted
-	// resolution is read without the details (resolver.Options.ListOnly).
+	// ListOnly tells that a one-shot caller lists the tools. It reads a
+	// tool's detail only by exception, as `toolhost list` does. A persisted
+	// resolution is then read without the details (resolver.Options.ListOnly).
 	ListOnly bool
 	// Audit, if set, is told the secrets the binaries read, to redact
 	// them from the audit log.

@@ -15,12 +15,12 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// This file reads a persisted resolution back (store.go says when one
-// is used): the header and the tools/list result, with every detail
-// checked and read again when asked; with Options.Only the header and one
-// tool's detail; with Options.ListOnly the header and the tools/list
-// result alone. It is checked against the binaries' stat keys before it
-// is served.
+// This file reads a persisted resolution back. Store.go says when one is
+// used. It reads the header and the tools/list result, and checks every
+// detail, read again when asked. With Options.Only it reads the header
+// and one tool's detail. With Options.ListOnly it reads the header and
+// the tools/list result alone. It is checked against the binaries' stat
+// keys before it is served.
 
 // loaded is a persisted resolution ready to install.
 type loaded struct {
@@ -79,12 +79,12 @@ const keepOpen = runtime.GOOS != "windows"
 
 // loadLazy reads the header and the tools/list result, about a quarter
 // of the file for 1000 tools. With check, it then reads every tool's
-// detail through a small buffer and checks its CRC, as load does. Each
-// detail is read again from the file, still open, when first asked. So
-// the details of a catalog served long, such as serve's, take no memory
-// until asked. A detail found not as written then (changed in place, or
-// never checked with [Options.ListOnly]) cannot be resolved afresh any
-// more: its tool is served without parameters (see restore).
+// detail through a small buffer and checks its CRC. Each detail is read
+// again from the file, still open, when first asked. So the details of a
+// catalog served long, as by serve, take no memory until asked. A detail
+// may then be found not as written: changed in place, or never checked
+// with [Options.ListOnly]. It cannot be resolved afresh any more. Its
+// tool is served without parameters (see restore).
 func (s *store) loadLazy(p *persistence, pl *plan, check bool) (*loaded, bool) {
 	f, fi, err := cachefile.Open(p.path, persist.MaxFile)
 	if err != nil {

@@ -30,8 +30,8 @@ import (
 // The file is a binary header (package internal/source/binary/persist), then a body of raw JSON
 // blobs the header points into by offset: the tools/list result, and each
 // tool's detail (decoded only when the tool is first described or called).
-// On Unix the file stays open while the catalog serves it: a detail is
-// read from it when first asked, and is not held in memory before.
+// On Unix the file stays open while the catalog serves it. A detail is
+// read from it when first asked. It is not held in memory before.
 //
 // It is used only when all of these hold, else the configuration is
 // resolved as before (asking binaries through the schema cache):

@@ -234,10 +234,10 @@ func (l *Lazy) Detail(i int) ([]byte, error) {
 	return readSpan(l.r, l.body, l.bodyLen, l.Header.Tools[i].Detail, l.details[i])
 }
 
-// Check reads every tool's detail and checks its CRC, as [Decode] does,
-// without holding the details: the body is read in order through a
-// buffer of 64 KiB. It returns [ErrBad] when one is not as written, or
-// the reader's error.
+// Check reads every tool's detail and checks its CRC, as [Decode] does.
+// It holds no detail: the body is read in order through a buffer of 64
+// KiB. It returns [ErrBad] when one is not as written, or the reader's
+// error.
 func (l *Lazy) Check() error {
 	br := bufio.NewReaderSize(io.NewSectionReader(l.r, l.body, l.bodyLen), 64<<10)
 	pos := int64(0) // of br in the body
@@ -303,8 +303,8 @@ func readHeader(r io.ReaderAt, size int64) (*Resolution, spanSums, int, error) {
 	return h, sums, n, nil
 }
 
-// readSpan reads span sp of the body, which starts at offset body of r
-// and holds bodyLen bytes, and checks that its bytes have CRC sum. A span
+// readSpan reads span sp of the body and checks that its bytes have CRC
+// sum. The body starts at offset body of r and holds bodyLen bytes. A span
 // that leaves the body, a short read or another CRC is [ErrBad]. Another
 // error of the reader is returned as it is.
 func readSpan(r io.ReaderAt, body, bodyLen int64, sp Span, sum uint32) ([]byte, error) {
@@ -561,8 +561,8 @@ func (d *decoder) bytes() []byte {
 	return b
 }
 
-// str reads a string. With d.s set, it is a part of d.s: the strings of
-// one header share one allocation, as a warm start restores each tool's
+// str reads a string. With d.s set, it is a part of d.s. So the strings
+// of one header share one allocation. A warm start restores each tool's
 // name, summary, entry and binary name from them.
 func (d *decoder) str() string {
 	if d.s == "" {

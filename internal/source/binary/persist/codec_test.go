@@ -94,7 +94,7 @@ func checkDecode(t *testing.T, data []byte) {
 			t.Fatalf("DecodeOne(x) = tool %q, %d bytes of detail, span %v", oh.Tools[i].Name, len(detail), oh.Tools[i].Detail)
 		}
 	}
-	// DecodeLazy checks less too (no detail until asked); a detail it
+	// DecodeLazy checks less too: no detail until asked. A detail it
 	// reads must be the span's bytes.
 	lazy, lerr := DecodeLazy(bytes.NewReader(data), int64(len(data)))
 	if lerr == nil {
