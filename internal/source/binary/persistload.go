@@ -73,8 +73,8 @@ func (s *store) load(pl *plan) (*loaded, bool) {
 }
 
 // keepOpen is whether a persisted resolution's file may stay open while
-// its details are read from it. Elsewhere than on Unix, an open file may
-// not be replaced: the next resolution stored would fail.
+// its details are read from it. On Windows an open file cannot be
+// replaced: the next resolution stored would fail.
 const keepOpen = runtime.GOOS != "windows"
 
 // loadLazy reads the header and the tools/list result, about a quarter
