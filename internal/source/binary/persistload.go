@@ -61,9 +61,11 @@ func (s *store) load(pl *plan) (*loaded, bool) {
 	}
 	l.identity = &h.Identity
 	l.list, _ = h.List.Of(body) // persist.Decode checked the spans
-	for _, st := range h.Tools {
+	rs := make([]restoredTool, len(h.Tools))
+	for i, st := range h.Tools {
 		detail, _ := st.Detail.Of(body)
-		e, ok := s.restore(l.plan, st, detail, nil, 0)
+		rs[i] = restoredTool{s: s, detail: detail}
+		e, ok := s.restore(l.plan, st, &rs[i])
 		if !ok {
 			return nil, false
 		}
@@ -108,8 +110,10 @@ func (s *store) loadLazy(p *persistence, pl *plan, check bool) (*loaded, bool) {
 	// process ends.
 	l.identity = &lz.Header.Identity
 	l.list = lz.List
+	rs := make([]restoredTool, len(lz.Header.Tools))
 	for i, st := range lz.Header.Tools {
-		e, ok := s.restore(l.plan, st, nil, lz, i)
+		rs[i] = restoredTool{s: s, lz: lz, i: i}
+		e, ok := s.restore(l.plan, st, &rs[i])
 		if !ok {
 			f.Close()
 			return nil, false
@@ -136,7 +140,7 @@ func (s *store) loadOne(p *persistence, pl *plan) (l *loaded, found bool) {
 		return nil, false
 	}
 	if l, ok := s.loadHeader(p, pl, h); ok {
-		if e, ok := s.restore(l.plan, h.Tools[i], detail, nil, 0); ok {
+		if e, ok := s.restore(l.plan, h.Tools[i], &restoredTool{s: s, detail: detail}); ok {
 			l.tools[e.name] = e
 			return l, true
 		}
@@ -228,10 +232,9 @@ func (s *store) current(keys map[string]cacheKey, groups []*group) bool {
 	return true
 }
 
-// restore rebuilds one tool's entry: its binding from the configuration
-// entry, its detail decoded on first use. The detail is given, or read
-// on first use from lz, whose tool i st is.
-func (s *store) restore(pl *plan, st persist.Tool, detail []byte, lz *persist.Lazy, i int) (*entry, bool) {
+// restore rebuilds one tool's entry in r: its binding from the
+// configuration entry, its detail decoded on first use ([restoredTool]).
+func (s *store) restore(pl *plan, st persist.Tool, r *restoredTool) (*entry, bool) {
 	ce := pl.byKey[st.Entry]
 	if ce == nil || st.Name == "" {
 		return nil, false
@@ -248,33 +251,51 @@ func (s *store) restore(pl *plan, st persist.Tool, detail []byte, lz *persist.La
 	if err != nil {
 		return nil, false // resolve afresh, which reports it
 	}
-	e := &entry{name: st.Name, summary: st.Summary, enabled: st.Enabled, bin: &binding{
+	r.b = binding{
 		host: s.host, spec: spec, group: g, name: st.Bin, options: maps.Clone(ce.Options), timeout: st.Timeout, protocol: st.Protocol, v2: st.V2, longLived: st.LongLived,
 		access: access, secrets: secretsOf(ce),
-	}}
-	e.decode = func() *catalog.Tool {
-		d, err := detail, error(nil)
-		if lz != nil {
-			d, err = lz.Detail(i)
-		}
-		var t *catalog.Tool
-		if err == nil {
-			t, err = cachefile.UnmarshalTool(d)
-		}
-		if err != nil {
-			// A detail read when the resolution was served had its CRC
-			// checked then: only a hostile writer gets here. One read
-			// later (ListOnly) may also find the file changed, or fail to
-			// read. Serve the tool without parameters, and resolve afresh
-			// next time when the file is not as written.
-			if p := s.persist.Load(); p != nil && (lz == nil || errors.Is(err, persist.ErrBad) || d != nil) {
-				os.Remove(p.path)
-			}
-			t = &catalog.Tool{Definition: catalog.Definition{InputSchema: tool.InputSchema(nil)},
-				Source: "(unreadable persisted resolution)", Provenance: map[string]string{}}
-		}
-		t.Name, t.Summary, t.Enabled = st.Name, st.Summary, st.Enabled
-		return t
 	}
-	return e, true
+	r.e = entry{name: st.Name, summary: st.Summary, enabled: st.Enabled, bin: &r.b, decode: r.decode}
+	return &r.e, true
+}
+
+// restoredTool is one tool of a persisted resolution: its entry, its
+// binding and where its detail is. A resolution's are allocated together,
+// in one slice.
+type restoredTool struct {
+	e entry
+	b binding
+
+	s      *store
+	detail []byte        // the detail, or nil: read it from lz
+	lz     *persist.Lazy // the file read in part, whose tool i this is
+	i      int
+}
+
+// decode decodes the tool's detail ([entry.decode]), read from the file
+// first if it was not read whole.
+func (r *restoredTool) decode() *catalog.Tool {
+	d, err := r.detail, error(nil)
+	if r.lz != nil {
+		d, err = r.lz.Detail(r.i)
+	}
+	r.detail, r.lz = nil, nil // decoded once: the file may go
+	var t *catalog.Tool
+	if err == nil {
+		t, err = cachefile.UnmarshalTool(d)
+	}
+	if err != nil {
+		// A detail read when the resolution was served had its CRC
+		// checked then: only a hostile writer gets here. One read later
+		// may also find the file changed, or fail to read. Serve the tool
+		// without parameters, and resolve afresh next time when the file
+		// is not as written.
+		if p := r.s.persist.Load(); p != nil && (d != nil || errors.Is(err, persist.ErrBad)) {
+			os.Remove(p.path)
+		}
+		t = &catalog.Tool{Definition: catalog.Definition{InputSchema: tool.InputSchema(nil)},
+			Source: "(unreadable persisted resolution)", Provenance: map[string]string{}}
+	}
+	t.Name, t.Summary, t.Enabled = r.e.name, r.e.summary, r.e.enabled
+	return t
 }
