@@ -8,8 +8,8 @@ import (
 	"github.com/toolhost/toolhost/internal/jsonclone"
 	"maps"
 	"slices"
-	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -309,7 +309,7 @@ func (c *Catalog) sortedLocked() []*entry {
 	for _, e := range c.tools {
 		out = append(out, e)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	slices.SortFunc(out, func(a, b *entry) int { return strings.Compare(a.name, b.name) })
 	return out
 }
 

@@ -48,6 +48,13 @@ type Options struct {
 	// persisted resolution does not have the tool, Only changes nothing. If
 	// empty, every binary is checked and every tool served.
 	Only string
+	// ListOnly tells that the caller lists the tools and reads a tool's
+	// detail only by exception, as `toolhost list` does. A persisted
+	// resolution is then read without the tools' details: each is read
+	// from the file when first asked. One found changed by then cannot be
+	// resolved afresh, and its tool has no parameters. So a caller that
+	// describes or calls tools leaves it unset.
+	ListOnly bool
 	// Limiter counts the calls of the tools that set
 	// rate_limit_per_minute ([catalog.Tool.RateLimit]). If nil, the catalog keeps
 	// its own, which every face and client calling through the catalog

@@ -127,7 +127,9 @@
 // even read the configuration when its files' stat is unchanged. With
 // Options.Only, as for a one-shot call, it reads only the file's header
 // and that tool's detail. It checks only that tool's binary and holds that
-// tool alone. A validator is compiled when its tool is first called.
+// tool alone. With Options.ListOnly, as for `toolhost list`, it reads
+// the header and the listing, and each tool's detail when first asked. A
+// validator is compiled when its tool is first called.
 //
 // # Identity
 //

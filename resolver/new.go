@@ -71,7 +71,7 @@ func newCatalog(opts *Options) (*Catalog, Options) {
 	}
 	b := binary.New(&binary.Options{
 		Root: o.Root, WorkspaceID: o.WorkspaceID, ConversationID: o.ConversationID, CacheDir: o.CacheDir,
-		Concurrency: o.Concurrency, Progress: o.Progress, PoolSize: o.PoolSize, PoolIdle: o.PoolIdle, Only: o.Only,
+		Concurrency: o.Concurrency, Progress: o.Progress, PoolSize: o.PoolSize, PoolIdle: o.PoolIdle, Only: o.Only, ListOnly: o.ListOnly,
 		Audit: o.Audit, Pins: pinStore(o.PinDir),
 	})
 	o.Root = b.Root()

@@ -31,11 +31,35 @@ func (a *ioStreams) width() int {
 // "…" to what is left of width (at least 20 runes), as gh and kubectl
 // fit their tables to the terminal.
 func briefText(s string, nameWidth, width int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	if !singleSpaced(s) {
+		s = strings.Join(strings.Fields(s), " ")
+	}
 	if width <= 0 {
 		return s
 	}
 	return cutRunes(firstSentence(s), max(width-nameWidth-2, 20))
+}
+
+// singleSpaced reports whether s is ASCII text whose words are already
+// separated by one space. strings.Fields and strings.Join would leave it
+// as it is: no other space, none at either end. Most summaries are so,
+// and list then copies none of them.
+func singleSpaced(s string) bool {
+	space := true // a space at the start is not single spaced
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf, c == '\t', c == '\n', c == '\v', c == '\f', c == '\r':
+			return false // another space, or a rune that may be one
+		case c == ' ':
+			if space {
+				return false
+			}
+			space = true
+		default:
+			space = false
+		}
+	}
+	return !space || s == ""
 }
 
 // firstSentence returns s up to the end of its first sentence: a '.',

@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/toolhost/toolhost/internal/source/binary/persist"
 	"github.com/toolhost/toolhost/resolver"
 )
 
@@ -39,5 +42,47 @@ func TestCacheClear(t *testing.T) {
 	}
 	if r := runIn(t, dir, "", nil, "cache"); r.code != 0 || !strings.Contains(r.stdout, "clear") {
 		t.Errorf("cache: exit %d, stdout %q; want its help", r.code, r.stdout)
+	}
+}
+
+// TestListReadsNoDetail: a warm `list` reads the persisted resolution's
+// header and listing, not the tools' details, while `list --schemas`
+// needs every detail and resolves afresh when one is corrupt.
+func TestListReadsNoDetail(t *testing.T) {
+	dir := workspace(t, greetTOML)
+	pattern := filepath.Join(resolver.DefaultCacheDir(), "resolutions", "*.res")
+	others, _ := filepath.Glob(pattern) // other tests' workspaces
+	want := runIn(t, dir, "", nil, "list")
+	if want.code != 0 {
+		t.Fatalf("list: exit %d, stderr %q", want.code, want.stderr)
+	}
+	files, _ := filepath.Glob(pattern)
+	files = slices.DeleteFunc(files, func(f string) bool { return slices.Contains(others, f) })
+	if len(files) != 1 {
+		t.Fatalf("this workspace's resolutions: %v", files)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, body, err := persist.Decode(data)
+	if err != nil || len(h.Tools) != 1 {
+		t.Fatalf("the persisted resolution: %v, %d tools", err, len(h.Tools))
+	}
+	data[len(data)-len(body)+h.Tools[0].Detail[0]] ^= 0x20 // one byte of greet's detail
+	if err := os.WriteFile(files[0], data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := runIn(t, dir, "", nil, "list"); r != want {
+		t.Errorf("list with a detail corrupt = %+v, want %+v", r, want)
+	}
+	if now, _ := os.ReadFile(files[0]); !bytes.Equal(now, data) {
+		t.Error("list resolved afresh, want the header and listing read alone")
+	}
+	if r := runIn(t, dir, "", nil, "list", "--schemas"); r.code != 0 || !strings.Contains(r.stdout, "greet") {
+		t.Errorf("list --schemas: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if now, _ := os.ReadFile(files[0]); bytes.Equal(now, data) {
+		t.Error("list --schemas served a corrupt detail, want resolved afresh")
 	}
 }

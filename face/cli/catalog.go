@@ -45,6 +45,20 @@ func (a *app) catalog(c *cli.Context) (*resolver.Catalog, error) {
 // that tool's binary is checked, without checking the others
 // ([resolver.Options.Only]). An empty name checks them all.
 func (a *app) toolCatalog(c *cli.Context, name string) (*resolver.Catalog, error) {
+	return a.openCatalog(c, name, false)
+}
+
+// listCatalog is [app.catalog] for a command that lists the tools and
+// reads a tool's detail only by exception, as list without --schemas.
+// A persisted resolution is read without the details
+// ([resolver.Options.ListOnly]).
+func (a *app) listCatalog(c *cli.Context) (*resolver.Catalog, error) {
+	return a.openCatalog(c, "", true)
+}
+
+// openCatalog is [app.toolCatalog], with [resolver.Options.ListOnly] set
+// to listOnly.
+func (a *app) openCatalog(c *cli.Context, name string, listOnly bool) (*resolver.Catalog, error) {
 	if a.client != nil {
 		return a.clientCatalog(c, name)
 	}
@@ -55,7 +69,7 @@ func (a *app) toolCatalog(c *cli.Context, name string) (*resolver.Catalog, error
 	a.root = root
 	a.auditLog.SetWorkspace(root) // one log holds every workspace's calls
 	a.noteTool = name             // the one line of note is about this tool only
-	opts := &resolver.Options{Root: root, PoolSize: -1, Only: name, Audit: a.auditLog, PinDir: pin.DefaultDir(),
+	opts := &resolver.Options{Root: root, PoolSize: -1, Only: name, ListOnly: listOnly, Audit: a.auditLog, PinDir: pin.DefaultDir(),
 		RetrySources: c.Command.Name == "check"} // check tries a server whose failed start backs off
 	if a.pool {
 		opts.PoolSize = poolSize(a.opts.Getenv("TOOLHOST_POOL_SIZE"))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/toolhost/toolhost/internal/pipebuf"
 	"github.com/toolhost/toolhost/resolver"
 )
 
@@ -45,7 +46,11 @@ type listOptions struct {
 
 // listRun prints the tools the catalog serves.
 func listRun(c *cli.Context, a *app, opts *listOptions) error {
-	cat, err := a.catalog(c)
+	open := a.listCatalog
+	if opts.Schemas {
+		open = a.catalog // every tool's parameters: every detail
+	}
+	cat, err := open(c)
 	if err != nil {
 		return err
 	}
@@ -67,6 +72,8 @@ func listRun(c *cli.Context, a *app, opts *listOptions) error {
 		if a.termOut {
 			data = escapeJSON(data) // the same JSON, without the controls a terminal acts on
 		}
+		// A pipe of 1 MiB takes the 1.1 MB of 1000 tools in two rounds, not 17.
+		pipebuf.Widen(a.stdout)
 		_, err = a.stdout.Write(data)
 		return err
 	}

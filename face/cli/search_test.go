@@ -65,6 +65,38 @@ func TestBriefText(t *testing.T) {
 	}
 }
 
+// TestSingleSpaced: a text singleSpaced accepts is what strings.Fields
+// and strings.Join make of it, and every other text is refused.
+func TestSingleSpaced(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		want bool
+	}{
+		{"", true},
+		{"a", true},
+		{"Read a file.", true},
+		{" a", false},
+		{"a ", false},
+		{" ", false},
+		{"a  b", false},
+		{"a\tb", false},
+		{"a\nb", false},
+		{"a\rb", false},
+		{"a\vb", false},
+		{"a\fb", false},
+		{"a\u00a0b", false}, // a space outside ASCII
+		{"a\u0085b", false},
+		{"héllo", false}, // not ASCII: left to Fields
+	} {
+		if got := singleSpaced(tt.s); got != tt.want {
+			t.Errorf("singleSpaced(%q) = %v, want %v", tt.s, got, tt.want)
+		}
+		if fields := strings.Join(strings.Fields(tt.s), " "); tt.want && fields != tt.s {
+			t.Errorf("singleSpaced(%q) but Fields and Join give %q", tt.s, fields)
+		}
+	}
+}
+
 // TestAccessRules: describe --explain shows context.access as rules
 // people read, not as the JSON the tool gets (full of nulls).
 func TestAccessRules(t *testing.T) {

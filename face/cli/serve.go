@@ -16,6 +16,7 @@ import (
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/face/httpserver"
 	"github.com/toolhost/toolhost/face/mcpserver"
+	"github.com/toolhost/toolhost/internal/pipebuf"
 	"github.com/toolhost/toolhost/internal/version"
 	"github.com/toolhost/toolhost/resolver"
 )
@@ -149,6 +150,9 @@ func serveRun(c *cli.Context, a *app, opts *serveOptions) error {
 		if f := opts.HTTPOnly; f != "" {
 			return commandUsageErrorf(c.Command.HelpName, "serve: --%s applies to HTTP (the tool browser and /mcp), served with --http ADDR", f)
 		}
+		// The transport sees stdout through nopWriteCloser: widen its
+		// pipe here (docs/performance.md, "1000-tool listings").
+		pipebuf.Widen(a.stdout)
 		t := &mcp.IOTransport{Reader: io.NopCloser(a.stdin), Writer: nopWriteCloser{a.stdout}}
 		if err := ms.Run(c.Context, t); err != nil {
 			return &exitError{code: ExitFailure, err: fmt.Errorf("serve: %w", err)}

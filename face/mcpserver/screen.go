@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/internal/pipebuf"
 	"github.com/toolhost/toolhost/internal/plainrpc"
 	"github.com/toolhost/toolhost/internal/warm"
 	"github.com/toolhost/toolhost/tool"
@@ -63,11 +64,16 @@ type screenedTransport struct {
 
 // screened returns t wrapped in a screen when it is one of the SDK's
 // newline-delimited transports (stdio), else t.
+// A pipe written to is widened (package internal/pipebuf). So a large
+// answer such as tools/list is written without waiting for the client at
+// every 64 KiB.
 func screened(t mcp.Transport) mcp.Transport {
 	switch t := t.(type) {
 	case *mcp.IOTransport:
+		pipebuf.Widen(t.Writer)
 		return &screenedTransport{r: t.Reader, w: t.Writer, maxLine: lineLimit(t.MaxLineLength)}
 	case *mcp.StdioTransport:
+		pipebuf.Widen(os.Stdout)
 		return &screenedTransport{r: os.Stdin, w: nopCloser{os.Stdout}, maxLine: lineLimit(t.MaxLineLength)}
 	}
 	return t

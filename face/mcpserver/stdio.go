@@ -20,7 +20,8 @@ import (
 // killed) and waited for before Run returns. Over stdio (t an
 // *mcp.IOTransport or *mcp.StdioTransport) every line is screened first: a
 // malformed message is answered with a JSON-RPC error and the session goes
-// on (see [MaxLineBytes], [MaxDepth]). When the peer closes its end
+// on (see [MaxLineBytes], [MaxDepth]). A pipe the answers go to gets a
+// buffer of 1 MiB where the kernel allows it. When the peer closes its end
 // (stdin closed), the calls it had already sent are answered first, for up
 // to [Options.DrainTimeout] (2s). Such a session returns nil.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {

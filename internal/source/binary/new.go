@@ -49,6 +49,10 @@ type Options struct {
 	// persisted resolution that has it is served with that tool alone,
 	// once its binary is found unchanged (resolver.Options.Only).
 	Only string
+	// ListOnly tells that a one-shot caller lists the tools. It reads a
+	// tool's detail only by exception, as `toolhost list` does. A persisted
+	// resolution is then read without the details (resolver.Options.ListOnly).
+	ListOnly bool
 	// Audit, if set, is told the secrets the binaries read, to redact
 	// them from the audit log.
 	Audit *audit.Log
@@ -96,7 +100,7 @@ func New(opts *Options) *Source {
 		pools: &pools{size: o.PoolSize, idle: o.PoolIdle}, audit: o.Audit, keyOf: c.keyOf}
 	c.planner = &planner{root: o.Root, concurrency: o.Concurrency, progress: o.Progress, schemas: &schemacache.Session{},
 		disk: newDiskCache(o.CacheDir), runner: c.runner, pins: o.Pins}
-	c.store = &store{root: o.Root, cacheDir: o.CacheDir, only: o.Only, stat: c.planner.statKey, host: c.runner}
+	c.store = &store{root: o.Root, cacheDir: o.CacheDir, only: o.Only, listOnly: o.ListOnly, stat: c.planner.statKey, host: c.runner}
 	if o.PoolSize >= 0 {
 		c.runner.pools.stopGauge = telemetry.ObservePools(c.runner.pools.counts)
 	}

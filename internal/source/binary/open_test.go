@@ -1,6 +1,7 @@
 package binary
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -315,7 +316,13 @@ func TestOpenOnlyOneTool(t *testing.T) {
 // openOnly is openCat with Options.Only.
 func openOnly(t *testing.T, root, cache, only string) (c *Catalog, withoutConfig bool) {
 	t.Helper()
-	opts := &config.LoadOptions{Dir: root, NoUser: true, Trust: config.TrustAll} // the test wrote the workspace
+	return openWith(t, &Options{Root: root, CacheDir: cache, Only: only})
+}
+
+// openWith is openCat with the Options o.
+func openWith(t *testing.T, o *Options) (c *Catalog, withoutConfig bool) {
+	t.Helper()
+	opts := &config.LoadOptions{Dir: o.Root, NoUser: true, Trust: config.TrustAll} // the test wrote the workspace
 	files, err := config.Layers(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -324,11 +331,138 @@ func openOnly(t *testing.T, root, cache, only string) (c *Catalog, withoutConfig
 	c, err = openCatalog(t.Context(), files, func() (*config.Config, error) {
 		loaded = true
 		return config.Load(opts)
-	}, &Options{Root: root, CacheDir: cache, Only: only})
+	}, o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return c, !loaded
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// TestOpenListOnly: with Options.ListOnly, a persisted resolution is
+// served from its header and listing. Each detail is read from the file
+// when first asked, the same as a whole read gives, even once the file is
+// gone. A detail found corrupt only then leaves its tool without
+// parameters, and the file is removed.
+func TestOpenListOnly(t *testing.T) {
+	t.Parallel()
+	count, asked := counter(t)
+	root, cache := t.TempDir(), t.TempDir()
+	writeConfig(t, root, persistConfig(count))
+	first, _ := openCat(t, root, cache)
+	want := view(t, first)
+	n := asked()
+
+	listOnly := &Options{Root: root, CacheDir: cache, ListOnly: true}
+	c, without := openWith(t, listOnly)
+	if !without || asked() != n {
+		t.Fatalf("ListOnly: without config %v, %d schema requests, want served as persisted", without, asked()-n)
+	}
+	files := resolutionFiles(t, cache)
+	if len(files) != 1 {
+		t.Fatalf("resolutions: %v", files)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(files[0]); err != nil { // the details are read from the file opened
+		t.Fatal(err)
+	}
+	if got := view(t, c); got != want {
+		t.Errorf("ListOnly catalog differs:\n--- whole\n%s\n--- ListOnly\n%s", want, got)
+	}
+
+	// Corrupt one detail (a byte inside its span): the header and the
+	// listing still check.
+	h, body, err := persist.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(h.Tools, func(st persist.Tool) bool { return st.Name == "one" })
+	data[len(data)-len(body)+h.Tools[i].Detail[0]] ^= 0x20
+	if err := os.WriteFile(files[0], data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, without = openWith(t, listOnly)
+	if !without {
+		t.Fatal("ListOnly with a detail corrupted: resolved, want served (no detail read)")
+	}
+	if got, want := fmt.Sprint(c.Briefs()), fmt.Sprint(first.Briefs()); got != want {
+		t.Errorf("Briefs = %s, want %s", got, want)
+	}
+	if one, ok := c.Tool("one"); !ok || one.Source != "(unreadable persisted resolution)" || len(one.Parameters) != 0 {
+		t.Errorf("the corrupt tool = %+v, %v; want it without parameters", one, ok)
+	}
+	got, _ := c.Tool("m_t1")
+	w, _ := first.Tool("m_t1")
+	if g, w := mustJSON(t, got), mustJSON(t, w); g != w {
+		t.Errorf("another tool = %s, want %s", g, w)
+	}
+	if files := resolutionFiles(t, cache); len(files) != 0 {
+		t.Errorf("the corrupt file was kept: %v", files)
+	}
+}
+
+// TestOpenDetailsWhenAsked: without ListOnly, every detail is checked
+// when the persisted resolution is served (one corrupt resolves afresh:
+// TestOpenOnlyOneTool), and read again from the open file when asked. So
+// a detail changed in place after the open leaves its tool without
+// parameters.
+func TestOpenDetailsWhenAsked(t *testing.T) {
+	if !keepOpen {
+		t.Skip("the file is read whole here")
+	}
+	t.Parallel()
+	count, _ := counter(t)
+	root, cache := t.TempDir(), t.TempDir()
+	writeConfig(t, root, persistConfig(count))
+	first, _ := openCat(t, root, cache)
+	c, without := openCat(t, root, cache)
+	if !without {
+		t.Fatal("the second Open read the configuration")
+	}
+	files := resolutionFiles(t, cache)
+	if len(files) != 1 {
+		t.Fatalf("resolutions: %v", files)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, body, err := persist.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(h.Tools, func(st persist.Tool) bool { return st.Name == "one" })
+	f, err := os.OpenFile(files[0], os.O_WRONLY, 0) // in place: the open catalog reads this file
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := len(data) - len(body) + h.Tools[i].Detail[0]
+	if _, err := f.WriteAt([]byte{data[at] ^ 0x20}, int64(at)); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if one, ok := c.Tool("one"); !ok || one.Source != "(unreadable persisted resolution)" || len(one.Parameters) != 0 {
+		t.Errorf("the tool changed in place = %+v, %v; want it without parameters", one, ok)
+	}
+	got, _ := c.Tool("m_t1")
+	w, _ := first.Tool("m_t1")
+	if g, w := mustJSON(t, got), mustJSON(t, w); g != w {
+		t.Errorf("another tool = %s, want %s", g, w)
+	}
+	if files := resolutionFiles(t, cache); len(files) != 0 {
+		t.Errorf("the changed file was kept: %v", files)
+	}
 }
 
 // TestOpenOldFormat: a persisted resolution written by the previous

@@ -2,8 +2,10 @@ package binary
 
 import (
 	"encoding/json"
+	"errors"
 	"maps"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -13,9 +15,12 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// This file reads a persisted resolution back (store.go says when one
-// is used): the whole file, or with Options.Only the header and one tool's
-// detail, checked against the binaries' stat keys before it is served.
+// This file reads a persisted resolution back. Store.go says when one is
+// used. It reads the header and the tools/list result, and checks every
+// detail, read again when asked. With Options.Only it reads the header
+// and one tool's detail. With Options.ListOnly it reads the header and
+// the tools/list result alone. It is checked against the binaries' stat
+// keys before it is served.
 
 // loaded is a persisted resolution ready to install.
 type loaded struct {
@@ -39,6 +44,9 @@ func (s *store) load(pl *plan) (*loaded, bool) {
 			return l, l != nil
 		}
 	}
+	if s.listOnly || keepOpen {
+		return s.loadLazy(p, pl, !s.listOnly)
+	}
 	data, _, err := cachefile.Read(p.path, persist.MaxFile)
 	if err != nil {
 		return nil, false
@@ -53,10 +61,61 @@ func (s *store) load(pl *plan) (*loaded, bool) {
 	}
 	l.identity = &h.Identity
 	l.list, _ = h.List.Of(body) // persist.Decode checked the spans
-	for _, st := range h.Tools {
+	rs := make([]restoredTool, len(h.Tools))
+	for i, st := range h.Tools {
 		detail, _ := st.Detail.Of(body)
-		e, ok := s.restore(l.plan, st, detail)
+		rs[i] = restoredTool{s: s, detail: detail}
+		e, ok := s.restore(l.plan, st, &rs[i])
 		if !ok {
+			return nil, false
+		}
+		l.tools[st.Name] = e
+	}
+	return l, true
+}
+
+// keepOpen is whether a persisted resolution's file may stay open while
+// its details are read from it. On Windows an open file cannot be
+// replaced: the next resolution stored would fail.
+const keepOpen = runtime.GOOS != "windows"
+
+// loadLazy reads the header and the tools/list result, about a quarter
+// of the file for 1000 tools. With check, it then reads every tool's
+// detail through a small buffer and checks its CRC. Each detail is read
+// again from the file, still open, when first asked. So the details of a
+// catalog served long, as by serve, take no memory until asked. A detail
+// may then be found not as written: changed in place, or never checked
+// with [Options.ListOnly]. It cannot be resolved afresh any more. Its
+// tool is served without parameters (see restore).
+func (s *store) loadLazy(p *persistence, pl *plan, check bool) (*loaded, bool) {
+	f, fi, err := cachefile.Open(p.path, persist.MaxFile)
+	if err != nil {
+		return nil, false
+	}
+	lz, err := persist.DecodeLazy(f, fi.Size())
+	var l *loaded
+	ok := err == nil
+	if ok {
+		l, ok = s.loadHeader(p, pl, lz.Header)
+	}
+	if ok && check {
+		ok = lz.Check() == nil
+	}
+	if !ok {
+		f.Close()
+		return nil, false
+	}
+	// f stays open while the entries may read their details from it. It
+	// is closed with the last of them, by its finalizer, or when the
+	// process ends.
+	l.identity = &lz.Header.Identity
+	l.list = lz.List
+	rs := make([]restoredTool, len(lz.Header.Tools))
+	for i, st := range lz.Header.Tools {
+		rs[i] = restoredTool{s: s, lz: lz, i: i}
+		e, ok := s.restore(l.plan, st, &rs[i])
+		if !ok {
+			f.Close()
 			return nil, false
 		}
 		l.tools[st.Name] = e
@@ -81,7 +140,7 @@ func (s *store) loadOne(p *persistence, pl *plan) (l *loaded, found bool) {
 		return nil, false
 	}
 	if l, ok := s.loadHeader(p, pl, h); ok {
-		if e, ok := s.restore(l.plan, h.Tools[i], detail); ok {
+		if e, ok := s.restore(l.plan, h.Tools[i], &restoredTool{s: s, detail: detail}); ok {
 			l.tools[e.name] = e
 			return l, true
 		}
@@ -173,9 +232,9 @@ func (s *store) current(keys map[string]cacheKey, groups []*group) bool {
 	return true
 }
 
-// restore rebuilds one tool's entry: its binding from the configuration
-// entry, its detail decoded on first use.
-func (s *store) restore(pl *plan, st persist.Tool, detail []byte) (*entry, bool) {
+// restore rebuilds one tool's entry in r: its binding from the
+// configuration entry, its detail decoded on first use ([restoredTool]).
+func (s *store) restore(pl *plan, st persist.Tool, r *restoredTool) (*entry, bool) {
 	ce := pl.byKey[st.Entry]
 	if ce == nil || st.Name == "" {
 		return nil, false
@@ -192,23 +251,51 @@ func (s *store) restore(pl *plan, st persist.Tool, detail []byte) (*entry, bool)
 	if err != nil {
 		return nil, false // resolve afresh, which reports it
 	}
-	e := &entry{name: st.Name, summary: st.Summary, enabled: st.Enabled, bin: &binding{
+	r.b = binding{
 		host: s.host, spec: spec, group: g, name: st.Bin, options: maps.Clone(ce.Options), timeout: st.Timeout, protocol: st.Protocol, v2: st.V2, longLived: st.LongLived,
 		access: access, secrets: secretsOf(ce),
-	}}
-	e.decode = func() *catalog.Tool {
-		t, err := cachefile.UnmarshalTool(detail)
-		if err != nil {
-			// The CRC matched, so only a hostile writer gets here: serve
-			// the tool without parameters, and resolve afresh next time.
-			if p := s.persist.Load(); p != nil {
-				os.Remove(p.path)
-			}
-			t = &catalog.Tool{Definition: catalog.Definition{InputSchema: tool.InputSchema(nil)},
-				Source: "(unreadable persisted resolution)", Provenance: map[string]string{}}
-		}
-		t.Name, t.Summary, t.Enabled = st.Name, st.Summary, st.Enabled
-		return t
 	}
-	return e, true
+	r.e = entry{name: st.Name, summary: st.Summary, enabled: st.Enabled, bin: &r.b, decode: r.decode}
+	return &r.e, true
+}
+
+// restoredTool is one tool of a persisted resolution: its entry, its
+// binding and where its detail is. A resolution's are allocated together,
+// in one slice.
+type restoredTool struct {
+	e entry
+	b binding
+
+	s      *store
+	detail []byte        // the detail, or nil: read it from lz
+	lz     *persist.Lazy // the file read in part, whose tool i this is
+	i      int
+}
+
+// decode decodes the tool's detail ([entry.decode]), read from the file
+// first if it was not read whole.
+func (r *restoredTool) decode() *catalog.Tool {
+	d, err := r.detail, error(nil)
+	if r.lz != nil {
+		d, err = r.lz.Detail(r.i)
+	}
+	r.detail, r.lz = nil, nil // decoded once: the file may go
+	var t *catalog.Tool
+	if err == nil {
+		t, err = cachefile.UnmarshalTool(d)
+	}
+	if err != nil {
+		// A detail read when the resolution was served had its CRC
+		// checked then: only a hostile writer gets here. One read later
+		// may also find the file changed, or fail to read. Serve the tool
+		// without parameters, and resolve afresh next time when the file
+		// is not as written.
+		if p := r.s.persist.Load(); p != nil && (d != nil || errors.Is(err, persist.ErrBad)) {
+			os.Remove(p.path)
+		}
+		t = &catalog.Tool{Definition: catalog.Definition{InputSchema: tool.InputSchema(nil)},
+			Source: "(unreadable persisted resolution)", Provenance: map[string]string{}}
+	}
+	t.Name, t.Summary, t.Enabled = r.e.name, r.e.summary, r.e.enabled
+	return t
 }

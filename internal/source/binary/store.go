@@ -30,6 +30,8 @@ import (
 // The file is a binary header (package internal/source/binary/persist), then a body of raw JSON
 // blobs the header points into by offset: the tools/list result, and each
 // tool's detail (decoded only when the tool is first described or called).
+// On Unix the file stays open while the catalog serves it. A detail is
+// read from it when first asked. It is not held in memory before.
 //
 // It is used only when all of these hold, else the configuration is
 // resolved as before (asking binaries through the schema cache):
@@ -50,7 +52,9 @@ import (
 //     and every tool names an entry of the configuration. With
 //     [Options.Only] naming a tool it has, only the header and that
 //     tool's detail are read and checked (loadOne), and the catalog holds
-//     that tool alone.
+//     that tool alone. With [Options.ListOnly], only the header and the
+//     tools/list result are read and checked (loadLazy). Each detail is
+//     read and checked when first asked.
 //
 // A resolution is stored only when nothing in it is in doubt: no error
 // problem (a binary that failed, timed out — a transient failure is
@@ -70,6 +74,7 @@ type store struct {
 	// fixed at creation
 	root, cacheDir string
 	only           string                // Options.Only
+	listOnly       bool                  // Options.ListOnly
 	stat           func(*group) cacheKey // a group's stat key now
 	host           *runner               // runs the restored tools' calls
 	files          []string              // SetLoad's, set before Start

@@ -1,6 +1,7 @@
 package persist
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
@@ -177,22 +178,7 @@ func Decode(data []byte) (*Resolution, []byte, error) {
 // tool's index in h.Tools, or -1 (and a nil detail) when h has no such
 // tool.
 func DecodeOne(r io.ReaderAt, size int64, name string) (h *Resolution, i int, detail []byte, err error) {
-	prefix := make([]byte, prefixLen)
-	if _, err := r.ReadAt(prefix, 0); err != nil {
-		return nil, -1, nil, ErrBad
-	}
-	n, err := headerLen(prefix, size)
-	if err != nil {
-		return nil, -1, nil, err
-	}
-	header := make([]byte, n)
-	if _, err := r.ReadAt(header, int64(prefixLen)); err != nil {
-		return nil, -1, nil, ErrBad
-	}
-	if crc32.ChecksumIEEE(header) != binary.LittleEndian.Uint32(prefix[len(Magic):]) {
-		return nil, -1, nil, ErrBad
-	}
-	h, sums, err := decodeHeader(header)
+	h, sums, n, err := readHeader(r, size)
 	if err != nil {
 		return nil, -1, nil, err
 	}
@@ -200,15 +186,143 @@ func DecodeOne(r io.ReaderAt, size int64, name string) (h *Resolution, i int, de
 	if !found {
 		return h, -1, nil, nil
 	}
-	sp, bodyLen := h.Tools[i].Detail, size-int64(prefixLen+n)
-	if int64(sp[0]) > bodyLen || int64(sp[1]) > bodyLen-int64(sp[0]) {
-		return nil, -1, nil, ErrBad
-	}
-	detail = make([]byte, sp[1])
-	if _, err := r.ReadAt(detail, int64(prefixLen+n+sp[0])); err != nil || crc32.ChecksumIEEE(detail) != sums.details[i] {
-		return nil, -1, nil, ErrBad
+	detail, err = readSpan(r, int64(prefixLen+n), size-int64(prefixLen+n), h.Tools[i].Detail, sums.details[i])
+	if err != nil {
+		return nil, -1, nil, err
 	}
 	return h, i, detail, nil
+}
+
+// Lazy is a persisted resolution read in part: its header and its
+// tools/list result. Each tool's detail is read from the file when asked
+// ([Lazy.Detail]). The file must stay open as long as the details may be
+// asked.
+type Lazy struct {
+	Header *Resolution
+	List   []byte // the tools/list result, {"tools":[…]}
+
+	r       io.ReaderAt
+	body    int64 // the body's offset in the file
+	bodyLen int64
+	details []uint32 // the CRC of each tool's detail
+}
+
+// DecodeLazy reads from r (a file of size bytes) the header of a persisted
+// resolution and its tools/list result. It checks the header's CRC, the
+// list's, and that every span lies in the body. It reads no detail.
+func DecodeLazy(r io.ReaderAt, size int64) (*Lazy, error) {
+	h, sums, n, err := readHeader(r, size)
+	if err != nil {
+		return nil, err
+	}
+	l := &Lazy{Header: h, r: r, body: int64(prefixLen + n), bodyLen: size - int64(prefixLen+n), details: sums.details}
+	for _, st := range h.Tools {
+		if !st.Detail.in(l.bodyLen) {
+			return nil, ErrBad
+		}
+	}
+	if l.List, err = readSpan(r, l.body, l.bodyLen, h.List, sums.list); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// Detail reads the detail of Header.Tools[i] from the file and checks its
+// CRC. It returns [ErrBad] when the bytes are not those written, or the
+// reader's error.
+func (l *Lazy) Detail(i int) ([]byte, error) {
+	return readSpan(l.r, l.body, l.bodyLen, l.Header.Tools[i].Detail, l.details[i])
+}
+
+// Check reads every tool's detail and checks its CRC, as [Decode] does.
+// It holds no detail: the body is read in order through a buffer of 64
+// KiB. It returns [ErrBad] when one is not as written, or the reader's
+// error.
+func (l *Lazy) Check() error {
+	br := bufio.NewReaderSize(io.NewSectionReader(l.r, l.body, l.bodyLen), 64<<10)
+	pos := int64(0) // of br in the body
+	h := crc32.NewIEEE()
+	for i, st := range l.Header.Tools {
+		sp := st.Detail
+		if !sp.in(l.bodyLen) {
+			return ErrBad
+		}
+		if int64(sp[0]) < pos { // not in the order written: read it on its own
+			if _, err := l.Detail(i); err != nil {
+				return err
+			}
+			continue
+		}
+		if _, err := br.Discard(sp[0] - int(pos)); err != nil {
+			return ErrBad
+		}
+		h.Reset()
+		for left := sp[1]; left > 0; { // in br's buffer, not a copy
+			b, err := br.Peek(min(left, br.Size()))
+			if len(b) == 0 {
+				if errors.Is(err, io.EOF) {
+					return ErrBad
+				}
+				return err
+			}
+			h.Write(b)
+			br.Discard(len(b))
+			left -= len(b)
+		}
+		if h.Sum32() != l.details[i] {
+			return ErrBad
+		}
+		pos = int64(sp[0] + sp[1])
+	}
+	return nil
+}
+
+// readHeader reads and decodes the header of the file r of size bytes,
+// checking its CRC. It returns the header's length.
+func readHeader(r io.ReaderAt, size int64) (*Resolution, spanSums, int, error) {
+	var sums spanSums
+	prefix := make([]byte, prefixLen)
+	if _, err := r.ReadAt(prefix, 0); err != nil {
+		return nil, sums, 0, ErrBad
+	}
+	n, err := headerLen(prefix, size)
+	if err != nil {
+		return nil, sums, 0, err
+	}
+	header := make([]byte, n)
+	if _, err := r.ReadAt(header, int64(prefixLen)); err != nil {
+		return nil, sums, 0, ErrBad
+	}
+	if crc32.ChecksumIEEE(header) != binary.LittleEndian.Uint32(prefix[len(Magic):]) {
+		return nil, sums, 0, ErrBad
+	}
+	h, sums, err := decodeHeader(header)
+	if err != nil {
+		return nil, sums, 0, err
+	}
+	return h, sums, n, nil
+}
+
+// readSpan reads span sp of the body and checks that its bytes have CRC
+// sum. The body starts at offset body of r and holds bodyLen bytes. A span
+// that leaves the body, a short read or another CRC is [ErrBad]. Another
+// error of the reader is returned as it is.
+func readSpan(r io.ReaderAt, body, bodyLen int64, sp Span, sum uint32) ([]byte, error) {
+	if !sp.in(bodyLen) {
+		return nil, ErrBad
+	}
+	b := make([]byte, sp[1])
+	if len(b) > 0 { // an empty read at the end of the file may be io.EOF
+		if _, err := r.ReadAt(b, body+int64(sp[0])); errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, ErrBad
+		} else if err != nil {
+			return nil, err
+		}
+	}
+	if crc32.ChecksumIEEE(b) != sum {
+		return nil, ErrBad
+	}
+	return b, nil
 }
 
 // headerLen checks the magic at the start of data (at least its first
@@ -235,7 +349,7 @@ type spanSums struct {
 // the CRCs of its spans. The header's own CRC is the caller's to check.
 func decodeHeader(header []byte) (*Resolution, spanSums, error) {
 	var sums spanSums
-	d := &decoder{b: header}
+	d := &decoder{b: header, s: string(header)}
 	h := &Resolution{}
 	if h.Version = int(d.uint()); d.bad || h.Version != Version {
 		return nil, sums, ErrBad
@@ -376,6 +490,7 @@ func (e *encoder) span(s Span, body []byte) {
 // once at the end.
 type decoder struct {
 	b   []byte
+	s   string // if set, the whole of b as a string: str returns parts of it
 	bad bool
 }
 
@@ -446,7 +561,17 @@ func (d *decoder) bytes() []byte {
 	return b
 }
 
-func (d *decoder) str() string { return string(d.bytes()) }
+// str reads a string. With d.s set, it is a part of d.s. So the strings
+// of one header share one allocation. A warm start restores each tool's
+// name, summary, entry and binary name from them.
+func (d *decoder) str() string {
+	if d.s == "" {
+		return string(d.bytes())
+	}
+	b := d.bytes()
+	at := len(d.s) - len(d.b) - len(b) // b ends where d.b starts
+	return d.s[at : at+len(b)]
+}
 
 func (d *decoder) strs() []string {
 	n := d.count()

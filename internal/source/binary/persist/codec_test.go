@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"hash/crc32"
 	"reflect"
 	"testing"
@@ -66,8 +67,9 @@ func asHeader(payload []byte) []byte {
 
 // FuzzDecodeResolution checks that any file decodes or fails cleanly (no
 // panic, no allocation beyond the input's size), that what decodes has its
-// spans in the body and survives a round trip, and that DecodeOne (Only)
-// agrees with it. Each input is tried as a whole file and as a header.
+// spans in the body and survives a round trip, and that DecodeOne (Only),
+// DecodeLazy and its Check agree with it. Each input is tried as a whole file and as
+// a header.
 func FuzzDecodeResolution(f *testing.F) {
 	h, body := testResolution()
 	good, _ := Encode(h, body)
@@ -92,12 +94,41 @@ func checkDecode(t *testing.T, data []byte) {
 			t.Fatalf("DecodeOne(x) = tool %q, %d bytes of detail, span %v", oh.Tools[i].Name, len(detail), oh.Tools[i].Detail)
 		}
 	}
+	// DecodeLazy checks less too: no detail until asked. A detail it
+	// reads must be the span's bytes.
+	lazy, lerr := DecodeLazy(bytes.NewReader(data), int64(len(data)))
+	if lerr == nil {
+		for i, st := range lazy.Header.Tools {
+			if detail, err := lazy.Detail(i); err == nil && len(detail) != st.Detail[1] {
+				t.Fatalf("Lazy.Detail(%d) = %d bytes, span %v", i, len(detail), st.Detail)
+			}
+		}
+	}
 	h, body, err := Decode(data)
+	if lerr == nil {
+		// Check reads every detail: DecodeLazy and Check accept what
+		// Decode accepts.
+		if cerr := lazy.Check(); (cerr == nil) != (err == nil) {
+			t.Fatalf("Lazy.Check = %v, Decode = %v", cerr, err)
+		}
+	}
 	if err != nil {
 		if h != nil || body != nil {
 			t.Fatal("a header or body with an error")
 		}
 		return
+	}
+	if lerr != nil {
+		t.Fatalf("DecodeLazy refused what Decode read: %v", lerr)
+	}
+	if list, _ := h.List.Of(body); !reflect.DeepEqual(lazy.Header, h) || !bytes.Equal(lazy.List, list) {
+		t.Fatalf("DecodeLazy = %+v, list %q; Decode = %+v, list %q", lazy.Header, lazy.List, h, list)
+	}
+	for i, st := range h.Tools {
+		want, _ := st.Detail.Of(body)
+		if got, err := lazy.Detail(i); err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("Lazy.Detail(%d) = %q, %v; want %q", i, got, err, want)
+		}
 	}
 	if h.Version != Version {
 		t.Fatalf("accepted version %d", h.Version)
@@ -137,4 +168,105 @@ func mustEncode(t testing.TB, h *Resolution, body []byte) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// TestDecodeHeaderAllocs: the strings of a header share one allocation,
+// so decoding a header of 100 tools allocates no more than one of 1.
+func TestDecodeHeaderAllocs(t *testing.T) {
+	allocs := func(n int) float64 {
+		h := &Resolution{Version: Version, Key: "key"}
+		var body []byte
+		for i := range n {
+			detail := []byte(`{"parameters":{}}`)
+			h.Tools = append(h.Tools, Tool{Name: fmt.Sprintf("tool_%04d", i), Summary: "Reads part of a file.", Entry: "toolsets.many",
+				Bin: fmt.Sprintf("tool_%04d", i), Enabled: true, Detail: Span{len(body), len(detail)}})
+			body = append(body, detail...)
+		}
+		data := mustEncode(t, h, body)
+		header := data[prefixLen : len(data)-len(body)]
+		return testing.AllocsPerRun(20, func() {
+			if _, _, err := decodeHeader(header); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	if one, hundred := allocs(1), allocs(100); hundred != one {
+		t.Errorf("decoding a header allocates %v times with 100 tools, %v with 1; want the same", hundred, one)
+	}
+}
+
+// TestLazyCheck: Check accepts the details as written, in the order
+// written or not, and refuses one changed byte of any.
+func TestLazyCheck(t *testing.T) {
+	file := func(reverse bool) ([]byte, int) {
+		h := &Resolution{Version: Version, List: Span{0, 12}}
+		body := []byte(`{"tools":[]}`)
+		details := []string{`{"a":1}`, `{"b":22}`, `{"c":333}`}
+		at := make([]int, len(details))
+		for _, k := range []int{0, 1, 2} {
+			if reverse {
+				k = 2 - k
+			}
+			at[k] = len(body)
+			body = append(body, details[k]...)
+		}
+		for k, d := range details {
+			h.Tools = append(h.Tools, Tool{Name: string(rune('a' + k)), Detail: Span{at[k], len(d)}})
+		}
+		data := mustEncode(t, h, body)
+		return data, len(data) - len(body)
+	}
+	for _, tt := range []struct {
+		name    string
+		reverse bool
+		flip    int // a byte of the body to change, counted from the first detail; -1: none
+		want    error
+	}{
+		{"in order", false, -1, nil},
+		{"in reverse order", true, -1, nil},
+		{"first detail changed", false, 0, ErrBad},
+		{"last detail changed", false, 7 + 8 + 8, ErrBad},
+		{"a detail read out of order changed", true, 0, ErrBad},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			data, body := file(tt.reverse)
+			if tt.flip >= 0 {
+				data[body+12+tt.flip] ^= 0x20
+			}
+			lz, err := DecodeLazy(bytes.NewReader(data), int64(len(data)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := lz.Check(); err != tt.want {
+				t.Errorf("Check = %v, want %v", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestLazyCheckAllocs: Check reads the details through one buffer, so it
+// allocates no more for 100 tools than for 1.
+func TestLazyCheckAllocs(t *testing.T) {
+	allocs := func(n int) float64 {
+		h := &Resolution{Version: Version}
+		var body []byte
+		for i := range n {
+			detail := bytes.Repeat([]byte("x"), 1500) // about a tool's detail
+			h.Tools = append(h.Tools, Tool{Name: fmt.Sprintf("tool_%04d", i), Detail: Span{len(body), len(detail)}})
+			body = append(body, detail...)
+		}
+		data := mustEncode(t, h, body)
+		lz, err := DecodeLazy(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return testing.AllocsPerRun(5, func() {
+			if err := lz.Check(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	if one, hundred := allocs(1), allocs(100); hundred != one {
+		t.Errorf("Check allocates %v times for 100 tools, %v for 1; want the same", hundred, one)
+	}
 }

@@ -57,6 +57,11 @@ type Entry struct {
 // Span is [offset, length] in the body.
 type Span [2]int
 
+// in reports whether s lies in a body of n bytes.
+func (s Span) in(n int64) bool {
+	return s[0] >= 0 && s[1] >= 0 && int64(s[0]) <= n && int64(s[1]) <= n-int64(s[0])
+}
+
 // Of returns the bytes of body that s points at, false when s leaves body.
 func (s Span) Of(body []byte) ([]byte, bool) {
 	if s[0] < 0 || s[1] < 0 || s[0] > len(body) || s[1] > len(body)-s[0] {
