@@ -8,15 +8,16 @@ import (
 	"github.com/toolhost/toolhost/tool"
 )
 
-// BenchmarkRun is one call of /bin/true through invoke.Run, unconfined
-// and sandboxed (from a confined throwaway thread): the sandbox's whole
-// cost per one-shot call, host and child.
+// BenchmarkRun is one call of /bin/true through invoke.Run, unconfined,
+// sandboxed (from a confined throwaway thread) and as a schema request
+// of an entry that restricts nothing: the sandbox's whole cost per
+// one-shot call, host and child.
 func BenchmarkRun(b *testing.B) {
 	root := b.TempDir()
 	for _, c := range []struct {
 		name string
 		pol  *sandbox.Policy
-	}{{"plain", nil}, {"sandboxed", &sandbox.Policy{Mode: sandbox.ModeOn}}} {
+	}{{"plain", nil}, {"sandboxed", &sandbox.Policy{Mode: sandbox.ModeOn}}, {"probe", (*sandbox.Policy)(nil).Probe()}} {
 		b.Run(c.name, func(b *testing.B) {
 			spec := &invoke.Spec{Command: []string{"/bin/true"}, Sandbox: c.pol}
 			req := &tool.Request{Protocol: tool.Version, Context: tool.Context{Action: tool.ActionRun, Root: root}}
