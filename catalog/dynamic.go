@@ -48,7 +48,7 @@ func (c *Catalog) Register(def Definition, h Handler) error {
 	if def.Meta != nil {
 		var m map[string]json.RawMessage
 		if err := json.Unmarshal(def.Meta, &m); err != nil || m == nil {
-			return fmt.Errorf("resolver: register %q: _meta is not a JSON object", def.Name)
+			return fmt.Errorf("register %q: _meta is not a JSON object", def.Name)
 		}
 		def.Meta = bytes.Clone(def.Meta)
 	}

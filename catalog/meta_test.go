@@ -22,8 +22,8 @@ func TestRegisterMeta(t *testing.T) {
 		{"", `{"tools":[{"name":"w","description":"","inputSchema":{"properties":{},"type":"object"}}]}`, ""},
 		{`{"ui":{"resourceUri":"ui://w/p.html"}}`,
 			`{"tools":[{"name":"w","description":"","inputSchema":{"properties":{},"type":"object"},"_meta":{"ui":{"resourceUri":"ui://w/p.html"}}}]}`, ""},
-		{`[1]`, "", `resolver: register "w": _meta is not a JSON object`},
-		{`null`, "", `resolver: register "w": _meta is not a JSON object`},
+		{`[1]`, "", `register "w": _meta is not a JSON object`},
+		{`null`, "", `register "w": _meta is not a JSON object`},
 	}
 	var plain catalog.Identity
 	for _, tt := range tests {

@@ -53,7 +53,7 @@ const Magic = "toolhost resolution\n"
 const prefixLen = len(Magic) + 8
 
 // ErrBad is a persisted resolution that does not decode.
-var ErrBad = errors.New("resolver: persisted resolution does not decode")
+var ErrBad = errors.New("persist: the persisted resolution does not decode")
 
 // Encode returns the file of header h and body. It fails only when an
 // entry's Options or Access do not encode as JSON.
