@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/toolhost/toolhost/internal/bytesize"
 )
 
 // Settings are what a configuration says of a tool's calls, beside its
@@ -102,7 +104,7 @@ func (m *MaxOutput) UnmarshalTOML(v any) error {
 
 // Describe returns the bound as `toolhost describe` shows it.
 func (m MaxOutput) Describe() string {
-	return sizeText(int(m)) + " of each result sent to MCP clients"
+	return bytesize.Format(int64(m)) + " of each result sent to MCP clients"
 }
 
 // sizeUnits are the units of a size string, by their lower-case spelling.
@@ -131,17 +133,4 @@ func parseSize(s string) (float64, bool) {
 		return 0, false
 	}
 	return n * mult, true
-}
-
-// sizeText writes n bytes as "512 B", "4 KiB" or "1.5 MiB", as the notes
-// of a cut result do.
-func sizeText(n int) string {
-	unit, div := "MiB", float64(1<<20)
-	switch {
-	case n < 1<<10:
-		return fmt.Sprintf("%d B", n)
-	case n < 1<<20:
-		unit, div = "KiB", 1<<10
-	}
-	return strings.TrimSuffix(fmt.Sprintf("%.1f", float64(n)/div), ".0") + " " + unit
 }

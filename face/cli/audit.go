@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,7 +14,7 @@ import (
 
 	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/config"
-	"github.com/toolhost/toolhost/internal/bound"
+	"github.com/toolhost/toolhost/internal/bytesize"
 )
 
 // newAuditCommand is `toolhost audit`.
@@ -207,16 +206,7 @@ func cutLabel(c audit.Cut) string {
 	if c == (audit.Cut{}) {
 		return ""
 	}
-	return fmt.Sprintf(" (cut: %s of %s sent)", byteSize(c.Kept), byteSize(c.Kept+c.LeftOut))
-}
-
-// byteSize is bound.Size for a count read from the log, which may be
-// anything.
-func byteSize(n int64) string {
-	if n < 0 || n > math.MaxInt {
-		return strconv.FormatInt(n, 10) + " B"
-	}
-	return bound.Size(int(n))
+	return fmt.Sprintf(" (cut: %s of %s sent)", bytesize.Format(c.Kept), bytesize.Format(c.Kept+c.LeftOut))
 }
 
 func (p *auditPrinter) print(line []byte, r *audit.Record) {

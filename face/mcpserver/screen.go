@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/internal/bytesize"
 	"github.com/toolhost/toolhost/internal/pipebuf"
 	"github.com/toolhost/toolhost/internal/plainrpc"
 	"github.com/toolhost/toolhost/internal/warm"
@@ -265,7 +266,7 @@ func (s *screen) next() (jsonrpc.Message, error) {
 		switch {
 		case tooLong:
 			answer = errorAnswer(nil, jsonrpc.CodeInvalidRequest, catalog.Problem{Err: fmt.Errorf(
-				"invalid request: the message is longer than %s, the most one line may hold", byteSize(int64(s.maxLine))), Fix: "send smaller arguments"})
+				"invalid request: the message is longer than %s, the most one line may hold", bytesize.Format(int64(s.maxLine))), Fix: "send smaller arguments"})
 		case len(line) > 0:
 			msg, answer = screenLine(line)
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/internal/bytesize"
 	"github.com/toolhost/toolhost/internal/invoke"
 )
 
@@ -213,7 +214,7 @@ func (s *Server) acquire(ctx context.Context) (context.Context, func(), error) {
 	if charge > a.budget {
 		s.mu.Unlock()
 		return nil, nil, rpcError(CodeBusy, catalog.Problem{Err: fmt.Errorf(
-			"arguments of %s exceed what the server's memory budget of %s can take", byteSize(info.argBytes), byteSize(a.budget)),
+			"arguments of %s exceed what the server's memory budget of %s can take", bytesize.Format(info.argBytes), bytesize.Format(a.budget)),
 			Fix: "send smaller arguments, or serve with a larger --memory-budget"})
 	}
 	s.calls.Add(1)
@@ -279,17 +280,4 @@ func (s *Server) giveUp(w *waiter, perSession int) bool {
 	s.admission.drop(w)
 	s.admission.admitWaiters(perSession)
 	return true
-}
-
-// byteSize formats n bytes for a message: "10 MiB", "512 KiB", "300 B".
-func byteSize(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d B", n)
 }

@@ -17,6 +17,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/internal/bytesize"
 )
 
 // DefaultMax is the bound of a result when its tool sets none: 256 KiB.
@@ -275,7 +277,7 @@ func (c *Cut) Note(max int) string {
 		return b.String()
 	}
 	fmt.Fprintf(&b, "[toolhost: this result was cut to its first %s of %s (the bound is %s): %s left out",
-		Size(c.Kept), Size(c.Total), Size(max), Size(c.Total-c.Kept))
+		size64(c.Kept), size64(c.Total), size64(max), size64(c.Total-c.Kept))
 	var what []string
 	if c.Dropped > 0 {
 		what = append(what, fmt.Sprintf("%d whole %s", c.Dropped, plural(c.Dropped, "block", "blocks")))
@@ -351,22 +353,12 @@ func prefix(s string, n int) string {
 	return s[:n]
 }
 
-// Size writes a byte count for people, with at most one decimal:
-// "512 B", "256 KiB", "1.5 MiB".
-func Size(n int) string {
-	unit, div := "MiB", float64(1<<20)
-	switch {
-	case n < 1<<10:
-		return fmt.Sprintf("%d B", n)
-	case n < 1<<20:
-		unit, div = "KiB", 1<<10
-	}
-	return strings.TrimSuffix(fmt.Sprintf("%.1f", float64(n)/div), ".0") + " " + unit
-}
-
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one
 	}
 	return many
 }
+
+// size64 is bytesize.Format of an int.
+func size64(n int) string { return bytesize.Format(int64(n)) }

@@ -256,14 +256,6 @@ func FuzzUpperSize(f *testing.F) {
 	})
 }
 
-func TestSize(t *testing.T) {
-	for n, want := range map[int]string{0: "0 B", 1023: "1023 B", 1024: "1 KiB", 1536: "1.5 KiB", 262143: "256 KiB", 1 << 20: "1 MiB", 5<<20 + 1: "5 MiB", 1610612: "1.5 MiB"} {
-		if got := Size(n); got != want {
-			t.Errorf("Size(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
-
 // FuzzRead: a URI from a client is outside input. Read never panics, and
 // reads nothing but a result the store kept.
 func FuzzRead(f *testing.F) {

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/toolhost/toolhost/internal/bytesize"
 	"github.com/toolhost/toolhost/internal/invoke/sandbox"
 	"github.com/toolhost/toolhost/internal/telemetry"
 	"github.com/toolhost/toolhost/tool"
@@ -229,7 +230,7 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (res *Result, err e
 	switch {
 	case stdout.exceeded:
 		e.ExitCode = -1
-		return res, fail(withFix(fmt.Errorf("%w: more than %s; the process group was killed", ErrOutputTooLarge, byteSize(maxOut)),
+		return res, fail(withFix(fmt.Errorf("%w: more than %s; the process group was killed", ErrOutputTooLarge, bytesize.Format(maxOut)),
 			"the tool must print less on stdout, where only its answer belongs; logs go to stderr"))
 	case canceled.Load() && waitErr != nil:
 		e.ExitCode = -1
@@ -448,15 +449,4 @@ func startError(err error, path string) error {
 		return withFix(fmt.Errorf("%w: %s: %v", ErrNotExecutable, path, err), fmt.Sprintf("chmod +x %s, and check the file system is not mounted noexec", path))
 	}
 	return fmt.Errorf("starting %s: %w", path, err)
-}
-
-// byteSize renders n as "16 MiB", "64 KiB" or "100 bytes".
-func byteSize(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
