@@ -22,6 +22,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/config/secret"
@@ -138,13 +139,13 @@ var known = map[string]bool{
 }
 
 var (
-	envVar   = regexp.MustCompile(`^\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}$`)
-	inputVar = regexp.MustCompile(`^\$\{input:([^}]*)\}$`)
-	anyVar   = regexp.MustCompile(`\$\{[^}]*\}`)
+	envVar   = lazyRegexp(`^\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}$`)
+	inputVar = lazyRegexp(`^\$\{input:([^}]*)\}$`)
+	anyVar   = lazyRegexp(`\$\{[^}]*\}`)
 	// secretish matches names of variables and headers that hold credentials.
-	secretish = regexp.MustCompile(`(?i)token|secret|passw|passphrase|api[-_]?key|access[-_]?key|private[-_]?key|credential|auth|cookie|session|(^|[-_])pat($|[-_])`)
+	secretish = lazyRegexp(`(?i)token|secret|passw|passphrase|api[-_]?key|access[-_]?key|private[-_]?key|credential|auth|cookie|session|(^|[-_])pat($|[-_])`)
 	// tokenish matches values shaped as well-known credentials.
-	tokenish = regexp.MustCompile(`^(ghp_|gho_|ghu_|ghs_|github_pat_|glpat-|sk-|xox[abpr]-|AKIA|AIza|ya29\.)`)
+	tokenish = lazyRegexp(`^(ghp_|gho_|ghu_|ghs_|github_pat_|glpat-|sk-|xox[abpr]-|AKIA|AIza|ya29\.)`)
 )
 
 // server converts one entry. An error leaves the server out. vars are
@@ -189,7 +190,7 @@ func server(name string, raw json.RawMessage, home string, vars map[string]bool)
 		}
 		for i, a := range e.Args {
 			_, v, _ := strings.Cut(a, "=")
-			if tokenish.MatchString(a) || tokenish.MatchString(v) {
+			if tokenish().MatchString(a) || tokenish().MatchString(v) {
 				return nil, nil, fmt.Errorf("its argument %d looks like a credential, which the configuration would hold as plain text: have the server read it from a variable in env, then import again", i+1)
 			}
 		}
@@ -248,21 +249,21 @@ func env(s *config.Server, vars map[string]string) []string {
 	var notes []string
 	for _, k := range sortedKeys(vars) {
 		v := vars[k]
-		if m := envVar.FindStringSubmatch(v); m != nil {
+		if m := envVar().FindStringSubmatch(v); m != nil {
 			addSecret(s, k, m[1])
 			continue
 		}
-		if m := inputVar.FindStringSubmatch(v); m != nil {
+		if m := inputVar().FindStringSubmatch(v); m != nil {
 			addSecret(s, k, k)
 			notes = append(notes, fmt.Sprintf("env.%s: VS Code asks for it (input %q); toolhost reads it from its environment: export %s=… where toolhost starts", k, m[1], k))
 			continue
 		}
-		if secretish.MatchString(k) || tokenish.MatchString(v) {
+		if secretish().MatchString(k) || tokenish().MatchString(v) {
 			addSecret(s, k, k)
 			notes = append(notes, fmt.Sprintf("env.%s: its value is not copied into the configuration; toolhost reads it from its environment: export %s=… where toolhost starts (or keep it in an owner-only file or the keyring: docs/config.md#secrets)", k, k))
 			continue
 		}
-		if anyVar.MatchString(v) {
+		if anyVar().MatchString(v) {
 			notes = append(notes, fmt.Sprintf("env.%s: %q is passed as written; toolhost does not expand ${…} in values", k, v))
 		}
 		if s.Env == nil {
@@ -296,7 +297,7 @@ func headers(s *config.Server, name string, hs map[string]string, vars map[strin
 				notes = append(notes, fmt.Sprintf("headers.%s is left out: toolhost sends only a bearer token (bearer_token_env)", k))
 				continue
 			}
-			if m := envVar.FindStringSubmatch(strings.TrimSpace(tok)); m != nil {
+			if m := envVar().FindStringSubmatch(strings.TrimSpace(tok)); m != nil {
 				s.BearerTokenEnv = m[1]
 				continue
 			}
@@ -309,7 +310,7 @@ func headers(s *config.Server, name string, hs map[string]string, vars map[strin
 			notes = append(notes, fmt.Sprintf("its bearer token is not copied into the configuration; toolhost reads it from the variable %s: export %s=… where toolhost starts", s.BearerTokenEnv, s.BearerTokenEnv))
 			continue
 		}
-		if secretish.MatchString(k) || anyVar.MatchString(v) || tokenish.MatchString(v) {
+		if secretish().MatchString(k) || anyVar().MatchString(v) || tokenish().MatchString(v) {
 			notes = append(notes, fmt.Sprintf("headers.%s is left out: it looks like a credential, and a header's value in the configuration is plain text; if the server needs it, add it with toolhost edit", k))
 			continue
 		}
@@ -336,7 +337,7 @@ func paths(args []string, home string) ([]string, []string) {
 		case home != "" && strings.HasPrefix(a, "${userHome}"):
 			a = home + strings.TrimPrefix(a, "${userHome}")
 		}
-		if anyVar.MatchString(a) {
+		if anyVar().MatchString(a) {
 			notes = append(notes, fmt.Sprintf("%q is passed as written; toolhost does not expand ${…} in arguments", a))
 		}
 		out[i] = a
@@ -348,7 +349,7 @@ func paths(args []string, home string) ([]string, []string) {
 // a credential: by its name or by its value. It is "" when none does.
 func queryCredential(q url.Values) string {
 	for _, k := range slices.Sorted(maps.Keys(q)) {
-		if secretish.MatchString(k) || slices.ContainsFunc(q[k], tokenish.MatchString) {
+		if secretish().MatchString(k) || slices.ContainsFunc(q[k], tokenish().MatchString) {
 			return k
 		}
 	}
@@ -491,4 +492,11 @@ func sortedKeys(m map[string]string) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// lazyRegexp returns a function that compiles expr when first called:
+// compiling at start-up would cost every toolhost process, and only a
+// few ever use it.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Denial is an access the sandbox refused, recognised in what a confined
@@ -31,34 +32,34 @@ func grant(what, list, rule string) *Denial {
 func (d *Denial) Error() string { return "the sandbox denied " + d.What }
 
 var (
-	deniedRe = regexp.MustCompile(`(?i)permission denied|operation not permitted`)
+	deniedRe = lazyRegexp(`(?i)permission denied|operation not permitted`)
 	// epermRe is EPERM: Landlock refuses a path with EACCES, the seccomp
 	// filter a file's metadata change with EPERM.
-	epermRe  = regexp.MustCompile(`(?i)operation not permitted`)
-	tokenRe  = regexp.MustCompile(`[\s:'"` + "`" + `,;()\[\]{}]+`)
-	addrRe   = regexp.MustCompile(`(?i)\b(connect|bind|dial|listen)\b[^\n]*?\[?([0-9a-z.:-]*?)\]?:([0-9]{1,5})\b`)
-	signalRe = regexp.MustCompile(`(?i)\b(kill|signal)`)
+	epermRe  = lazyRegexp(`(?i)operation not permitted`)
+	tokenRe  = lazyRegexp(`[\s:'"` + "`" + `,;()\[\]{}]+`)
+	addrRe   = lazyRegexp(`(?i)\b(connect|bind|dial|listen)\b[^\n]*?\[?([0-9a-z.:-]*?)\]?:([0-9]{1,5})\b`)
+	signalRe = lazyRegexp(`(?i)\b(kill|signal)`)
 	// sockRe is the refusal of a socket the seccomp filter does not
 	// allow (EAFNOSUPPORT, EPROTONOSUPPORT).
-	sockRe = regexp.MustCompile(`(?i)address family not supported|protocol not supported`)
+	sockRe = lazyRegexp(`(?i)address family not supported|protocol not supported`)
 	// udpRe is a refused UDP socket: Go's "dial udp 1.1.1.1:53: socket:
 	// permission denied", or a socket(2) call naming SOCK_DGRAM.
-	udpRe  = regexp.MustCompile(`(?i)\budp\b|\bSOCK_DGRAM\b`)
-	unixRe = regexp.MustCompile(`(?i)\b(dial|connect|socket)\b[^\n]*\bunix\b|\bunix\b[^\n]*\b(dial|connect|socket)\b|\bAF_UNIX\b`)
+	udpRe  = lazyRegexp(`(?i)\budp\b|\bSOCK_DGRAM\b`)
+	unixRe = lazyRegexp(`(?i)\b(dial|connect|socket)\b[^\n]*\bunix\b|\bunix\b[^\n]*\b(dial|connect|socket)\b|\bAF_UNIX\b`)
 	// nodeConnRe is node's refused connect ("connect EACCES
 	// 104.16.0.35:443"), urlHostRe the host of a URL on the same line
 	// (npm: "request to https://registry.npmjs.org/x failed, reason: …").
 	// nodeModuleRe is node's failed require of a file by its path: under
 	// the sandbox, a module outside the grants is "not found".
-	nodeModuleRe = regexp.MustCompile(`Cannot find module '(/[^']+)'`)
-	nodeConnRe   = regexp.MustCompile(`\b(connect|bind|listen) (?:EACCES|EPERM) \[?([0-9A-Fa-f.:]+?)\]?:([0-9]{1,5})\b`)
-	urlHostRe    = regexp.MustCompile(`\bhttps?://([A-Za-z0-9.-]+)`)
+	nodeModuleRe = lazyRegexp(`Cannot find module '(/[^']+)'`)
+	nodeConnRe   = lazyRegexp(`\b(connect|bind|listen) (?:EACCES|EPERM) \[?([0-9A-Fa-f.:]+?)\]?:([0-9]{1,5})\b`)
+	urlHostRe    = lazyRegexp(`\bhttps?://([A-Za-z0-9.-]+)`)
 	// curlRe is curl's failed connect, which names no errno ("curl: (7)
 	// Failed to connect to example.com port 443 after 1 ms: Couldn't
 	// connect to server"): the sandbox's when no rule opens the port.
-	curlRe = regexp.MustCompile(`Failed to connect to \[?([0-9A-Za-z.:-]+?)\]? port ([0-9]{1,5})\b`)
+	curlRe = lazyRegexp(`Failed to connect to \[?([0-9A-Za-z.:-]+?)\]? port ([0-9]{1,5})\b`)
 	// devTCPRe is bash's /dev/tcp/HOST/PORT, a connection, not a file.
-	devTCPRe = regexp.MustCompile(`/dev/tcp/([0-9A-Za-z.:-]+)/([0-9]{1,5})\b`)
+	devTCPRe = lazyRegexp(`/dev/tcp/([0-9A-Za-z.:-]+)/([0-9]{1,5})\b`)
 )
 
 // Explain looks in out of a process that ran under the policy for the
@@ -75,13 +76,13 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 	filtered := p.profile() || len(p.FS)+len(p.Net) > 0 // the seccomp filter applies
 	for _, o := range out {
 		for _, line := range bytes.Split(o, []byte("\n")) {
-			if filtered && sockRe.Match(line) {
+			if filtered && sockRe().Match(line) {
 				return &Denial{What: "a socket other than TCP or UDP over IPv4 or IPv6", Fix: socketWhy + p.unconfined("needs one") + " (docs/security.md)"}
 			}
-			if m := nodeConnRe.FindSubmatch(line); m != nil && (len(p.Net) > 0 || p.profile()) {
+			if m := nodeConnRe().FindSubmatch(line); m != nil && (len(p.Net) > 0 || p.profile()) {
 				port, _ := strconv.Atoi(string(m[3]))
 				host := string(m[2])
-				if u := urlHostRe.FindSubmatch(line); u != nil {
+				if u := urlHostRe().FindSubmatch(line); u != nil {
 					host = string(u[1]) // the name the tool asked for, not one of its addresses
 				}
 				if string(m[1]) != "connect" {
@@ -89,34 +90,34 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 				}
 				return grant(fmt.Sprintf("a TCP connection to %s:%d", host, port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, host, port))
 			}
-			if m := curlRe.FindSubmatch(line); m != nil && (len(p.Net) > 0 || p.profile()) {
+			if m := curlRe().FindSubmatch(line); m != nil && (len(p.Net) > 0 || p.profile()) {
 				port, _ := strconv.Atoi(string(m[2]))
 				if port <= 65535 && !p.opens(port) {
 					return grant(fmt.Sprintf("a TCP connection to %s:%d", m[1], port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, m[1], port))
 				}
 			}
-			if m := nodeModuleRe.FindSubmatch(line); m != nil && len(p.Rules()) > 0 {
+			if m := nodeModuleRe().FindSubmatch(line); m != nil && len(p.Rules()) > 0 {
 				if dir := nodeModules(string(m[1])); dir != "" {
 					name := ruleName(dir, rootReal, home)
 					return grant("read of "+ruleName(string(m[1]), rootReal, home), "access.fs", fmt.Sprintf(`{path="%s", read=true, execute=true}`, name))
 				}
 			}
-			if !deniedRe.Match(line) {
+			if !deniedRe().Match(line) {
 				continue
 			}
 			s := string(line)
-			if m := devTCPRe.FindStringSubmatch(s); m != nil && (len(p.Net) > 0 || p.profile()) {
+			if m := devTCPRe().FindStringSubmatch(s); m != nil && (len(p.Net) > 0 || p.profile()) {
 				port, _ := strconv.Atoi(m[2])
 				return grant(fmt.Sprintf("a TCP connection to %s:%d", m[1], port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, m[1], port))
 			}
-			if udpRe.MatchString(s) && p.filter()&filterNoUDP != 0 {
-				if m := addrRe.FindStringSubmatch(s); m != nil && m[2] != "" {
+			if udpRe().MatchString(s) && p.filter()&filterNoUDP != 0 {
+				if m := addrRe().FindStringSubmatch(s); m != nil && m[2] != "" {
 					port, _ := strconv.Atoi(m[3])
 					return grant(fmt.Sprintf("UDP to %s:%d", m[2], port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, m[2], port))
 				}
 				return &Denial{What: "a UDP socket", Fix: udpWhy + p.unconfined("needs UDP") + " (docs/security.md)"}
 			}
-			if m := addrRe.FindStringSubmatch(s); m != nil && (len(p.Net) > 0 || p.profile()) {
+			if m := addrRe().FindStringSubmatch(s); m != nil && (len(p.Net) > 0 || p.profile()) {
 				port, _ := strconv.Atoi(m[3])
 				host := m[2]
 				if host == "" {
@@ -127,11 +128,11 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 				}
 				return grant(fmt.Sprintf("a TCP connection to %s:%d", host, port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, host, port))
 			}
-			if unixRe.MatchString(s) && filtered {
+			if unixRe().MatchString(s) && filtered {
 				return &Denial{What: "a unix socket",
 					Fix: "a sandboxed tool may not open unix sockets, since Landlock does not check connecting to one (the session bus, ssh-agent, docker.sock)" + p.unconfined("needs one") + " (docs/security.md)"}
 			}
-			if paths := pathsIn(s, rootReal); len(paths) > 0 && filtered && epermRe.MatchString(s) && !signalRe.MatchString(s) {
+			if paths := pathsIn(s, rootReal); len(paths) > 0 && filtered && epermRe().MatchString(s) && !signalRe().MatchString(s) {
 				return &Denial{What: fmt.Sprintf("a change of the mode, owner or extended attributes of %s", ruleName(pickPath(paths), rootReal, home)), Fix: metaFix}
 			}
 			if paths := pathsIn(s, rootReal); len(paths) > 0 && len(p.Rules()) > 0 {
@@ -222,7 +223,7 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 				return grant(fmt.Sprintf("%s of %s", capability, ruleName(path, rootReal, home)), "access.fs",
 					fmt.Sprintf(`{path="%s", %s}`, ruleName(at, rootReal, home), capabilities(p.granted(at, rootReal, home), add)))
 			}
-			if signalRe.MatchString(s) {
+			if signalRe().MatchString(s) {
 				return &Denial{What: "a signal to a process outside the sandbox",
 					Fix: "a sandboxed tool may signal only the processes it started" + p.unconfined("must signal others")}
 			}
@@ -328,7 +329,7 @@ func procPath(path string) bool {
 // a relative one is taken from the workspace root, where the tool runs.
 func pathsIn(line, rootReal string) []string {
 	var out []string
-	for _, w := range tokenRe.Split(line, -1) {
+	for _, w := range tokenRe().Split(line, -1) {
 		// a path has a slash, or is a file name with an extension
 		// ("notes.txt") directly in the workspace root
 		name := strings.Contains(w, ".") && !strings.HasSuffix(w, ".") && !strings.HasPrefix(w, ".")
@@ -479,4 +480,11 @@ func nodeModules(path string) string {
 		return path[:i+len("/node_modules")]
 	}
 	return filepath.Dir(path)
+}
+
+// lazyRegexp returns a function that compiles expr when first called:
+// compiling at start-up would cost every toolhost process, and only a
+// few ever use it.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
