@@ -24,18 +24,18 @@ const CallEnv = "TOOLHOST_CALL"
 func newToken() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go ≥ 1.24)
-	return hostToken + hex.EncodeToString(b[:])
+	return hostToken() + hex.EncodeToString(b[:])
 }
 
 // hostToken starts every call token of this process. So the watchdog
 // (watchdog_linux.go) finds every process of the host's calls once the
 // host is gone. It is package-level because what it names is: the
-// process.
-var hostToken = func() string {
+// process. It is drawn at the first call, not at every start.
+var hostToken = sync.OnceValue(func() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
-}()
+})
 
 // subreaper is the process-wide state of [EnableSubreaper]. It holds the
 // children os/exec is waiting for, which the host must never reap itself.

@@ -97,7 +97,7 @@ func runWatchdog(dir, prefix string) {
 	}
 	cmd := exec.Command("/proc/self/exe")
 	cmd.Args = []string{"toolhost-watchdog"}
-	cmd.Env = []string{watchdogDirEnv + "=" + dir, watchdogPrefixEnv + "=" + prefix, watchdogTokenEnv + "=" + hostToken}
+	cmd.Env = []string{watchdogDirEnv + "=" + dir, watchdogPrefixEnv + "=" + prefix, watchdogTokenEnv + "=" + hostToken()}
 	cmd.Stdin = r
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // no terminal's signals
 	closeInherited()                                     // it holds no descriptor of the host but its stdin
