@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // Denial is an access the sandbox refused, recognised in what a confined
@@ -219,6 +220,9 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 				if capability == "create" {
 					add = "create+update"
 				}
+				if capability == "execute" && script(path) {
+					add = "read+execute" // its interpreter opens it to read it
+				}
 				return grant(fmt.Sprintf("%s of %s", capability, ruleName(path, rootReal, home)), "access.fs",
 					fmt.Sprintf(`{path="%s", %s}`, ruleName(at, rootReal, home), capabilities(p.granted(at, rootReal, home), add)))
 			}
@@ -310,6 +314,24 @@ func shellName(name string) string {
 		return "~/" + rest
 	}
 	return rest
+}
+
+// script reports whether the file at path starts with "#!": the kernel
+// starts its interpreter, which then reads the file by its path.
+// A tool names the path: what is not a regular file is not read, and the
+// open does not wait on a FIFO.
+func script(path string) bool {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	var b [2]byte
+	n, _ := f.Read(b[:])
+	return n == 2 && string(b[:]) == "#!"
 }
 
 // procPath reports whether path is in /proc, or in /dev/fd (a link to

@@ -37,6 +37,14 @@ func TestExplain(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(other, "node_modules/sdk/server/mcp.js"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	for f, data := range map[string]string{"bin/tool.sh": "#!/bin/sh\necho hi\n", "bin/tool": "\x7fELF"} {
+		if err := os.MkdirAll(filepath.Join(other, filepath.Dir(f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(other, f), []byte(data), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	tests := []struct {
 		name string
 		pol  *Policy
@@ -64,6 +72,10 @@ func TestExplain(t *testing.T) {
 			"create of " + other + "/data/x", `access.fs: add {path="` + other + `/data", create=true, update=true}`},
 		{"node module outside the grants", on, "Error: Cannot find module '" + other + "/node_modules/sdk/server/mcp.js'",
 			"read of " + other + "/node_modules/sdk/server/mcp.js", `access.fs: add {path="` + other + `/node_modules", read=true, execute=true}`},
+		{"exec of a binary", on, "fork/exec " + other + "/bin/tool: permission denied",
+			"execute of " + other + "/bin/tool", `access.fs: add {path="` + other + `/bin/tool", execute=true}`},
+		{"exec of a script, which its interpreter reads", on, "fork/exec " + other + "/bin/tool.sh: permission denied",
+			"execute of " + other + "/bin/tool.sh", `access.fs: add {path="` + other + `/bin/tool.sh", read=true, execute=true}`},
 		{"node module that is not there", on, "Error: Cannot find module '" + other + "/node_modules/nosuch.js'", "", ""},
 		{"go dial", on, "dial tcp 10.0.0.1:443: connect: permission denied",
 			"a TCP connection to 10.0.0.1:443", `access.net: add {host="10.0.0.1", port=443, allow=true}`},
