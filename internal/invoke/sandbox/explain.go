@@ -58,8 +58,10 @@ var (
 	// Failed to connect to example.com port 443 after 1 ms: Couldn't
 	// connect to server"): the sandbox's when no rule opens the port.
 	curlRe = regexp.MustCompile(`Failed to connect to \[?([0-9A-Za-z.:-]+?)\]? port ([0-9]{1,5})\b`)
-	// devTCPRe is bash's /dev/tcp/HOST/PORT, a connection, not a file.
+	// devTCPRe is bash's /dev/tcp/HOST/PORT, a connection, not a file;
+	// devUDPRe its /dev/udp/HOST/PORT, a datagram.
 	devTCPRe = regexp.MustCompile(`/dev/tcp/([0-9A-Za-z.:-]+)/([0-9]{1,5})\b`)
+	devUDPRe = regexp.MustCompile(`/dev/udp/([0-9A-Za-z.:-]+)/([0-9]{1,5})\b`)
 )
 
 // Explain looks in out of a process that ran under the policy for the
@@ -111,9 +113,14 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 				return grant(fmt.Sprintf("a TCP connection to %s:%d", m[1], port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, m[1], port))
 			}
 			if udpRe.MatchString(s) && p.filter()&filterNoUDP != 0 {
-				if m := addrRe.FindStringSubmatch(s); m != nil && m[2] != "" {
-					port, _ := strconv.Atoi(m[3])
-					return grant(fmt.Sprintf("UDP to %s:%d", m[2], port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, m[2], port))
+				m := addrRe.FindStringSubmatch(s)
+				if m == nil || m[2] == "" {
+					m = devUDPRe.FindStringSubmatch(s)
+				}
+				if m != nil && m[len(m)-2] != "" {
+					host := m[len(m)-2]
+					port, _ := strconv.Atoi(m[len(m)-1])
+					return grant(fmt.Sprintf("UDP to %s:%d", host, port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, host, port))
 				}
 				return &Denial{What: "a UDP socket", Fix: udpWhy + p.unconfined("needs UDP") + " (docs/security.md)"}
 			}

@@ -81,6 +81,8 @@ func TestExplain(t *testing.T) {
 			"a TCP connection to 10.0.0.1:443", `access.net: add {host="10.0.0.1", port=443, allow=true}`},
 		{"bash /dev/tcp", on, "bash: connect: Permission denied\nbash: line 1: /dev/tcp/127.0.0.1/47001: Permission denied",
 			"a TCP connection to 127.0.0.1:47001", `access.net: add {host="127.0.0.1", port=47001, allow=true}`},
+		{"bash /dev/udp", on, "bash: socket: Permission denied\nbash: line 1: /dev/udp/8.8.8.8/53: Permission denied",
+			"UDP to 8.8.8.8:53", `access.net: add {host="8.8.8.8", port=53, allow=true}`},
 		{"node connect, with the URL's host", on, "npm error FetchError: request to https://registry.npmjs.org/left-pad failed, reason: connect EACCES 104.16.1.35:443",
 			"a TCP connection to registry.npmjs.org:443", `access.net: add {host="registry.npmjs.org", port=443, allow=true}`},
 		{"node connect", on, "Error: connect EACCES 127.0.0.1:5432",
