@@ -58,6 +58,14 @@ var (
 	// Failed to connect to example.com port 443 after 1 ms: Couldn't
 	// connect to server"): the sandbox's when no rule opens the port.
 	curlRe = regexp.MustCompile(`Failed to connect to \[?([0-9A-Za-z.:-]+?)\]? port ([0-9]{1,5})\b`)
+	// pyDeniedRe is Python's PermissionError naming no path, as a refused
+	// socket or connect raises it. The frames above it say which:
+	// pyConnectRe a connect (with the address when the source line holds
+	// it, pyAddrRe), pySocketRe the making of a socket.
+	pyDeniedRe  = regexp.MustCompile(`^\s*PermissionError: \[Errno 13\] Permission denied\s*$`)
+	pyConnectRe = regexp.MustCompile(`\.connect(?:_ex)?\(|\bcreate_connection\b`)
+	pyAddrRe    = regexp.MustCompile(`\(\s*['"]([0-9A-Za-z.:-]+)['"]\s*,\s*([0-9]{1,5})\s*\)`)
+	pySocketRe  = regexp.MustCompile(`\bsocket\.socket\b|socket\.py", line [0-9]+, in __init__`)
 	// devTCPRe is bash's /dev/tcp/HOST/PORT, a connection, not a file;
 	// devUDPRe its /dev/udp/HOST/PORT, a datagram.
 	devTCPRe = regexp.MustCompile(`/dev/tcp/([0-9A-Za-z.:-]+)/([0-9]{1,5})\b`)
@@ -77,7 +85,8 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 	rootReal := realPath(root)
 	filtered := p.profile() || len(p.FS)+len(p.Net) > 0 // the seccomp filter applies
 	for _, o := range out {
-		for _, line := range bytes.Split(o, []byte("\n")) {
+		lines := bytes.Split(o, []byte("\n"))
+		for i, line := range lines {
 			if filtered && sockRe.Match(line) {
 				return &Denial{What: "a socket other than TCP or UDP over IPv4 or IPv6", Fix: socketWhy + p.unconfined("needs one") + " (docs/security.md)"}
 			}
@@ -106,6 +115,11 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 			}
 			if !deniedRe.Match(line) {
 				continue
+			}
+			if pyDeniedRe.Match(line) && filtered {
+				if d := p.pythonSocket(traceback(lines[:i])); d != nil {
+					return d
+				}
 			}
 			s := string(line)
 			if m := devTCPRe.FindStringSubmatch(s); m != nil && (len(p.Net) > 0 || p.profile()) {
@@ -136,8 +150,7 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 				return grant(fmt.Sprintf("a TCP connection to %s:%d", host, port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, host, port))
 			}
 			if unixRe.MatchString(s) && filtered {
-				return &Denial{What: "a unix socket",
-					Fix: "a sandboxed tool may not open unix sockets, since Landlock does not check connecting to one (the session bus, ssh-agent, docker.sock)" + p.unconfined("needs one") + " (docs/security.md)"}
+				return &Denial{What: "a unix socket", Fix: unixWhy + p.unconfined("needs one") + " (docs/security.md)"}
 			}
 			if paths := pathsIn(s, rootReal); len(paths) > 0 && filtered && epermRe.MatchString(s) && !signalRe.MatchString(s) {
 				return &Denial{What: fmt.Sprintf("a change of the mode, owner or extended attributes of %s", ruleName(pickPath(paths), rootReal, home)), Fix: metaFix}
@@ -241,6 +254,46 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 	}
 	return nil
 }
+
+// pythonSocket explains Python's PermissionError that names no path,
+// from the frames of its traceback: a refused connect, or a
+// refused socket, which the filter allows only over TCP when no rule
+// allows some network.
+func (p *Policy) pythonSocket(frames [][]byte) *Denial {
+	src := bytes.Join(frames, []byte("\n"))
+	switch {
+	case pyConnectRe.Match(src):
+		if m := pyAddrRe.FindSubmatch(src); m != nil {
+			port, _ := strconv.Atoi(string(m[2]))
+			return grant(fmt.Sprintf("a TCP connection to %s:%d", m[1], port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, m[1], port))
+		}
+		return &Denial{What: "a TCP connection", Fix: `add an access.net rule for the host and port the tool connects to, {host="HOST", port=PORT, allow=true}` + p.unconfined("needs the network") + " (docs/security.md)"}
+	case !pySocketRe.Match(src):
+		return nil
+	case bytes.Contains(src, []byte("AF_UNIX")):
+		return &Denial{What: "a unix socket", Fix: unixWhy + p.unconfined("needs one") + " (docs/security.md)"}
+	case p.filter()&filterNoUDP == 0:
+		return nil
+	case udpRe.Match(src):
+		return &Denial{What: "a UDP socket", Fix: udpWhy + p.unconfined("needs UDP") + " (docs/security.md)"}
+	}
+	return &Denial{What: "a UDP or unix socket", Fix: udpWhy + "; no rule allows a unix socket" + p.unconfined("needs one") + " (docs/security.md)"}
+}
+
+// traceback returns the frames of the Python traceback that above ends:
+// the lines after its last "Traceback" line, at most 50.
+func traceback(above [][]byte) [][]byte {
+	from := max(0, len(above)-50)
+	for i := len(above) - 1; i >= from; i-- {
+		if bytes.HasPrefix(above[i], []byte("Traceback ")) {
+			return above[i+1:]
+		}
+	}
+	return above[from:]
+}
+
+// unixWhy says why the seccomp filter refused a unix socket.
+const unixWhy = "a sandboxed tool may not open unix sockets, since Landlock does not check connecting to one (the session bus, ssh-agent, docker.sock)"
 
 // socketWhy says why the seccomp filter refused a socket, socketFix is
 // the whole fix for an entry that does not require the sandbox.

@@ -83,6 +83,17 @@ func TestExplain(t *testing.T) {
 			"a TCP connection to 127.0.0.1:47001", `access.net: add {host="127.0.0.1", port=47001, allow=true}`},
 		{"bash /dev/udp", on, "bash: socket: Permission denied\nbash: line 1: /dev/udp/8.8.8.8/53: Permission denied",
 			"UDP to 8.8.8.8:53", `access.net: add {host="8.8.8.8", port=53, allow=true}`},
+		{"python -c UDP socket", on, pyUDP, "a UDP or unix socket", udpWhy + "; no rule allows a unix socket; set sandbox = false in the entry if it needs one (docs/security.md)"},
+		{"python UDP socket, the source shown", on, strings.Replace(pyUDP, "line 1, in <module>", "line 2, in <module>\n    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)", 1),
+			"a UDP socket", udpWhy + "; set sandbox = false in the entry if it needs UDP (docs/security.md)"},
+		{"python unix socket, the source shown", on, strings.Replace(pyUDP, "line 1, in <module>", "line 2, in <module>\n    s = socket.socket(socket.AF_UNIX)", 1),
+			"a unix socket", unixWhy + "; set sandbox = false in the entry if it needs one (docs/security.md)"},
+		{"python socket where a rule allows some network", &Policy{Mode: ModeOn, Access: tool.Access{Net: []tool.AccessNet{{Host: "example.com", Allow: true}}}}, pyUDP, "", ""},
+		{"python -c create_connection", on, pyConnect,
+			"a TCP connection", `add an access.net rule for the host and port the tool connects to, {host="HOST", port=PORT, allow=true}; set sandbox = false in the entry if it needs the network (docs/security.md)`},
+		{"python create_connection, the source shown", on, strings.Replace(pyConnect, "line 1, in <module>", "line 1, in <module>\n    s = socket.create_connection((\"127.0.0.1\", 22), timeout=2)", 1),
+			"a TCP connection to 127.0.0.1:22", `access.net: add {host="127.0.0.1", port=22, allow=true}`},
+		{"python, a path's PermissionError beside no socket", on, "Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\nPermissionError: [Errno 13] Permission denied", "", ""},
 		{"node connect, with the URL's host", on, "npm error FetchError: request to https://registry.npmjs.org/left-pad failed, reason: connect EACCES 104.16.1.35:443",
 			"a TCP connection to registry.npmjs.org:443", `access.net: add {host="registry.npmjs.org", port=443, allow=true}`},
 		{"node connect", on, "Error: connect EACCES 127.0.0.1:5432",
@@ -196,3 +207,20 @@ func rootFix(while, since string) string {
 	}
 	return `create it in a subdirectory: the sandbox cannot let a tool create entries directly in "." while ` + while + ` (docs/security.md, "Limits")`
 }
+
+// pyUDP and pyConnect are what python3 -c prints when the sandbox refuses
+// socket.socket(AF_INET, SOCK_DGRAM) and socket.create_connection.
+const (
+	pyUDP = `Traceback (most recent call last):
+  File "<string>", line 1, in <module>
+  File "/usr/lib/python3.11/socket.py", line 232, in __init__
+    _socket.socket.__init__(self, family, type, proto, fileno)
+PermissionError: [Errno 13] Permission denied`
+	pyConnect = `Traceback (most recent call last):
+  File "<string>", line 1, in <module>
+  File "/usr/lib/python3.11/socket.py", line 851, in create_connection
+    raise exceptions[0]
+  File "/usr/lib/python3.11/socket.py", line 836, in create_connection
+    sock.connect(sa)
+PermissionError: [Errno 13] Permission denied`
+)
