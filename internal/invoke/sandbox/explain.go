@@ -35,8 +35,10 @@ var (
 	deniedRe = regexp.MustCompile(`(?i)permission denied|operation not permitted`)
 	// epermRe is EPERM: Landlock refuses a path with EACCES, the seccomp
 	// filter a file's metadata change with EPERM.
-	epermRe  = regexp.MustCompile(`(?i)operation not permitted`)
-	tokenRe  = regexp.MustCompile(`[\s:'"` + "`" + `,;()\[\]{}]+`)
+	epermRe = regexp.MustCompile(`(?i)operation not permitted`)
+	// tokenRe splits a message into words. GNU tools in a UTF-8 locale
+	// quote a path in ‘’ (mkdir: cannot create directory ‘/x’).
+	tokenRe  = regexp.MustCompile(`[\s:'"` + "`" + `,;()\[\]{}‘’“”]+`)
 	addrRe   = regexp.MustCompile(`(?i)\b(connect|bind|dial|listen)\b[^\n]*?\[?([0-9a-z.:-]*?)\]?:([0-9]{1,5})\b`)
 	signalRe = regexp.MustCompile(`(?i)\b(kill|signal)`)
 	// sockRe is the refusal of a socket the seccomp filter does not

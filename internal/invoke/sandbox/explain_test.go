@@ -62,6 +62,8 @@ func TestExplain(t *testing.T) {
 			"read of ~/.aws/credentials", `access.fs: add {path="~/.aws/credentials", read=true}`},
 		{"sh redirect into .git", on, "sh: 1: cannot create " + ws + "/.git/x: Permission denied",
 			"create of .git/x", `the default profile keeps .git and .config/toolhost read-only on purpose: a tool that could write them could rewrite history or register commands the next start runs; make this change yourself (docs/security.md)`},
+		{"mkdir in a UTF-8 locale, the path in curly quotes", on, "mkdir: cannot create directory ‘" + other + "/data/sub’: Permission denied",
+			"create of " + other + "/data/sub", `access.fs: add {path="` + other + `/data", create=true, update=true}`},
 		{"rm, relative", &Policy{Access: tool.Access{FS: []tool.AccessFS{{Path: ".", Read: &yes}}}}, "rm: cannot remove 'src/a.txt': Permission denied",
 			"delete of src/a.txt", `access.fs: add {path="src", read=true, delete=true}`},
 		{"create in directories to make", &Policy{Access: tool.Access{FS: []tool.AccessFS{{Path: ".", Read: &yes}, {Path: "src", Read: &yes}}}}, "writing src/new/deep/a.txt: permission denied",
