@@ -54,8 +54,11 @@ var (
 	// nodeModuleRe is node's failed require of a file by its path: under
 	// the sandbox, a module outside the grants is "not found".
 	nodeModuleRe = regexp.MustCompile(`Cannot find module '(/[^']+)'`)
-	nodeConnRe   = regexp.MustCompile(`\b(connect|bind|listen) (?:EACCES|EPERM) \[?([0-9A-Fa-f.:]+?)\]?:([0-9]{1,5})\b`)
-	urlHostRe    = regexp.MustCompile(`\bhttps?://([A-Za-z0-9.-]+)`)
+	// nodeUDPRe is node's refused UDP socket ("bind EACCES 0.0.0.0", the
+	// stack in node:dgram): node makes the socket when it binds or sends.
+	nodeUDPRe  = regexp.MustCompile(`\b(?:bind|send) EACCES\b`)
+	nodeConnRe = regexp.MustCompile(`\b(connect|bind|listen) (?:EACCES|EPERM) \[?([0-9A-Fa-f.:]+?)\]?:([0-9]{1,5})\b`)
+	urlHostRe  = regexp.MustCompile(`\bhttps?://([A-Za-z0-9.-]+)`)
 	// curlRe is curl's failed connect, which names no errno ("curl: (7)
 	// Failed to connect to example.com port 443 after 1 ms: Couldn't
 	// connect to server"): the sandbox's when no rule opens the port.
@@ -91,6 +94,9 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 		for i, line := range lines {
 			if filtered && sockRe.Match(line) {
 				return &Denial{What: "a socket other than TCP or UDP over IPv4 or IPv6", Fix: socketWhy + p.unconfined("needs one") + " (docs/security.md)"}
+			}
+			if nodeUDPRe.Match(line) && p.filter()&filterNoUDP != 0 && bytes.Contains(o, []byte("node:dgram")) {
+				return &Denial{What: "a UDP socket", Fix: udpWhy + p.unconfined("needs UDP") + " (docs/security.md)"}
 			}
 			if m := nodeConnRe.FindSubmatch(line); m != nil && (len(p.Net) > 0 || p.profile()) {
 				port, _ := strconv.Atoi(string(m[3]))
