@@ -128,6 +128,14 @@ or upgrade the binary to answer the schema action (protocol v1; Go tools: sdk.Ma
 	if got := catalog.FixOf(err); got != want {
 		t.Errorf("AskSchema(plain) fix:\n%s\nwant:\n%s", got, want)
 	}
+	// An interpreter given a script that is not there: the script is the
+	// fix, not the parameters.
+	root := t.TempDir()
+	_, err = AskSchema(t.Context(), []string{"/bin/sh", "nosuch.sh"}, root)
+	want = "the script nosuch.sh is missing: /bin/sh exited without running it (relative paths are taken from " + root + "); create it, or fix the command"
+	if got := catalog.FixOf(err); !errors.Is(err, ErrExit) || got != want {
+		t.Errorf("AskSchema(sh nosuch.sh) = %v, fix:\n%s\nwant:\n%s", err, got, want)
+	}
 	for _, tt := range tests {
 		_, err := AskSchema(t.Context(), tt.command, "")
 		var rerr *catalog.Error
