@@ -270,6 +270,8 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 func (p *Policy) pythonSocket(frames [][]byte) *Denial {
 	src := bytes.Join(frames, []byte("\n"))
 	switch {
+	case pyConnectRe.Match(src) && len(p.Net) == 0 && !p.profile():
+		return nil // the plan leaves TCP alone
 	case pyConnectRe.Match(src):
 		if m := pyAddrRe.FindSubmatch(src); m != nil {
 			port, _ := strconv.Atoi(string(m[2]))

@@ -95,6 +95,7 @@ func TestExplain(t *testing.T) {
 			"a TCP connection", `add an access.net rule for the host and port the tool connects to, {host="HOST", port=PORT, allow=true}; set sandbox = false in the entry if it needs the network (docs/security.md)`},
 		{"python create_connection, the source shown", on, strings.Replace(pyConnect, "line 1, in <module>", "line 1, in <module>\n    s = socket.create_connection((\"127.0.0.1\", 22), timeout=2)", 1),
 			"a TCP connection to 127.0.0.1:22", `access.net: add {host="127.0.0.1", port=22, allow=true}`},
+		{"python connect where the plan leaves TCP alone", &Policy{Access: tool.Access{FS: []tool.AccessFS{{Path: ".", Read: &yes}}}}, pyConnect, "", ""},
 		{"python, a path's PermissionError beside no socket", on, "Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\nPermissionError: [Errno 13] Permission denied", "", ""},
 		{"node UDP", on, "Error: bind EACCES 0.0.0.0\n    at node:dgram:373:20\n  syscall: 'bind',",
 			"a UDP socket", udpWhy + "; set sandbox = false in the entry if it needs UDP (docs/security.md)"},
