@@ -53,7 +53,7 @@ func appendEntry(file, section, name string, command []string, keys [][2]string)
 	}
 	var text strings.Builder
 	fmt.Fprintf(&text, "[%s]\n", dotted([]string{section, name}))
-	fmt.Fprintf(&text, "command = %s\n", commandValue(command))
+	fmt.Fprintf(&text, "command = %s\n", CommandValue(command))
 	for _, kv := range keys {
 		if kv[1] != "" && !(kv[0] == "tool" && kv[1] == name) {
 			fmt.Fprintf(&text, "%s = %s\n", kv[0], tomlString(kv[1]))
@@ -123,9 +123,10 @@ func appendText(file, op, into string, check func(*Config) error, text string) (
 	return data, nil
 }
 
-// commandValue writes command as a TOML string when it splits back into
-// the same tokens without quoting, else as an array.
-func commandValue(command []string) string {
+// CommandValue writes command as a TOML value: a string when it splits
+// back into the same tokens without quoting, else an array. An entry's
+// command = CommandValue(argv) runs argv as it is.
+func CommandValue(command []string) string {
 	plain := true
 	for _, a := range command {
 		if a == "" || QuoteWord(a) != a || strings.ContainsAny(a, " \t") {

@@ -56,7 +56,7 @@ func ServersText(servers []*Server) string {
 		if s.URL != "" {
 			b.WriteString("url = " + tomlString(s.URL) + "\n")
 		} else {
-			b.WriteString("command = " + commandValue(s.Argv()) + "\n")
+			b.WriteString("command = " + CommandValue(s.Argv()) + "\n")
 		}
 		if s.Dir != "" {
 			b.WriteString("dir = " + tomlString(s.Dir) + "\n")

@@ -210,7 +210,9 @@ func (h *handler) call(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case !h.o.AllowExecute:
-		writeError(w, http.StatusForbidden, "execution is disabled: start the server with --allow-execute (Go: httpserver.Options.AllowExecute) to run tools from here")
+		writeProblem(w, http.StatusForbidden, catalog.Problem{
+			Err: errors.New("execution is disabled: the server was started without --allow-execute (Go: httpserver.Options.AllowExecute)"),
+			Fix: "restart it with --allow-execute to run tools from here, or have the client start toolhost serve over stdio"})
 		return
 	case call == nil:
 		writeError(w, http.StatusForbidden, "this server cannot run tools: its provider is not a catalog and it has no call function (httpserver.Options.Call)")

@@ -143,8 +143,9 @@ func TestAPI(t *testing.T) {
 func TestCallDisabled(t *testing.T) {
 	srv := newServer(t, httpserver.FromCatalog(apiCatalog(t)), nil)
 	resp, body := post(t, srv.URL+"/tools/greet/call", `{"arguments":{"name":"Ada"}}`, nil)
-	if resp.StatusCode != 403 || !strings.Contains(string(body), "--allow-execute") {
-		t.Errorf("call without AllowExecute: %d %s", resp.StatusCode, body)
+	want := `{"error":"execution is disabled: the server was started without --allow-execute (Go: httpserver.Options.AllowExecute)","fix":"restart it with --allow-execute to run tools from here, or have the client start toolhost serve over stdio"}` + "\n"
+	if resp.StatusCode != 403 || string(body) != want {
+		t.Errorf("call without AllowExecute: %d %s\nwant 403 %s", resp.StatusCode, body, want)
 	}
 	if resp, body := post(t, srv.URL+"/tools/greet/validate", `{"arguments":{"name":"Ada"}}`, nil); resp.StatusCode != 200 {
 		t.Errorf("validate without AllowExecute: %d %s", resp.StatusCode, body)

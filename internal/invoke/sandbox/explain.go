@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // Denial is an access the sandbox refused, recognised in what a confined
@@ -35,8 +36,10 @@ var (
 	deniedRe = lazyRegexp(`(?i)permission denied|operation not permitted`)
 	// epermRe is EPERM: Landlock refuses a path with EACCES, the seccomp
 	// filter a file's metadata change with EPERM.
-	epermRe  = lazyRegexp(`(?i)operation not permitted`)
-	tokenRe  = lazyRegexp(`[\s:'"` + "`" + `,;()\[\]{}]+`)
+	epermRe = lazyRegexp(`(?i)operation not permitted`)
+	// tokenRe splits a message into words. GNU tools in a UTF-8 locale
+	// quote a path in ‘’ (mkdir: cannot create directory ‘/x’).
+	tokenRe  = lazyRegexp(`[\s:'"` + "`" + `,;()\[\]{}‘’“”]+`)
 	addrRe   = lazyRegexp(`(?i)\b(connect|bind|dial|listen)\b[^\n]*?\[?([0-9a-z.:-]*?)\]?:([0-9]{1,5})\b`)
 	signalRe = lazyRegexp(`(?i)\b(kill|signal)`)
 	// sockRe is the refusal of a socket the seccomp filter does not
@@ -52,14 +55,27 @@ var (
 	// nodeModuleRe is node's failed require of a file by its path: under
 	// the sandbox, a module outside the grants is "not found".
 	nodeModuleRe = lazyRegexp(`Cannot find module '(/[^']+)'`)
-	nodeConnRe   = lazyRegexp(`\b(connect|bind|listen) (?:EACCES|EPERM) \[?([0-9A-Fa-f.:]+?)\]?:([0-9]{1,5})\b`)
-	urlHostRe    = lazyRegexp(`\bhttps?://([A-Za-z0-9.-]+)`)
+	// nodeUDPRe is node's refused UDP socket ("bind EACCES 0.0.0.0", the
+	// stack in node:dgram): node makes the socket when it binds or sends.
+	nodeUDPRe  = lazyRegexp(`\b(?:bind|send) EACCES\b`)
+	nodeConnRe = lazyRegexp(`\b(connect|bind|listen) (?:EACCES|EPERM) \[?([0-9A-Fa-f.:]+?)\]?:([0-9]{1,5})\b`)
+	urlHostRe  = lazyRegexp(`\bhttps?://([A-Za-z0-9.-]+)`)
 	// curlRe is curl's failed connect, which names no errno ("curl: (7)
 	// Failed to connect to example.com port 443 after 1 ms: Couldn't
 	// connect to server"): the sandbox's when no rule opens the port.
 	curlRe = lazyRegexp(`Failed to connect to \[?([0-9A-Za-z.:-]+?)\]? port ([0-9]{1,5})\b`)
-	// devTCPRe is bash's /dev/tcp/HOST/PORT, a connection, not a file.
+	// pyDeniedRe is Python's PermissionError naming no path, as a refused
+	// socket or connect raises it. The frames above it say which:
+	// pyConnectRe a connect (with the address when the source line holds
+	// it, pyAddrRe), pySocketRe the making of a socket.
+	pyDeniedRe  = lazyRegexp(`^\s*PermissionError: \[Errno 13\] Permission denied\s*$`)
+	pyConnectRe = lazyRegexp(`\.connect(?:_ex)?\(|\bcreate_connection\b`)
+	pyAddrRe    = lazyRegexp(`\(\s*['"]([0-9A-Za-z.:-]+)['"]\s*,\s*([0-9]{1,5})\s*\)`)
+	pySocketRe  = lazyRegexp(`\bsocket\.socket\b|socket\.py", line [0-9]+, in __init__`)
+	// devTCPRe is bash's /dev/tcp/HOST/PORT, a connection, not a file;
+	// devUDPRe its /dev/udp/HOST/PORT, a datagram.
 	devTCPRe = lazyRegexp(`/dev/tcp/([0-9A-Za-z.:-]+)/([0-9]{1,5})\b`)
+	devUDPRe = lazyRegexp(`/dev/udp/([0-9A-Za-z.:-]+)/([0-9]{1,5})\b`)
 )
 
 // Explain looks in out of a process that ran under the policy for the
@@ -75,9 +91,13 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 	rootReal := realPath(root)
 	filtered := p.profile() || len(p.FS)+len(p.Net) > 0 // the seccomp filter applies
 	for _, o := range out {
-		for _, line := range bytes.Split(o, []byte("\n")) {
+		lines := bytes.Split(o, []byte("\n"))
+		for i, line := range lines {
 			if filtered && sockRe().Match(line) {
 				return &Denial{What: "a socket other than TCP or UDP over IPv4 or IPv6", Fix: socketWhy + p.unconfined("needs one") + " (docs/security.md)"}
+			}
+			if nodeUDPRe().Match(line) && p.filter()&filterNoUDP != 0 && bytes.Contains(o, []byte("node:dgram")) {
+				return &Denial{What: "a UDP socket", Fix: udpWhy + p.unconfined("needs UDP") + " (docs/security.md)"}
 			}
 			if m := nodeConnRe().FindSubmatch(line); m != nil && (len(p.Net) > 0 || p.profile()) {
 				port, _ := strconv.Atoi(string(m[3]))
@@ -105,15 +125,25 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 			if !deniedRe().Match(line) {
 				continue
 			}
+			if pyDeniedRe().Match(line) && filtered {
+				if d := p.pythonSocket(traceback(lines[:i])); d != nil {
+					return d
+				}
+			}
 			s := string(line)
 			if m := devTCPRe().FindStringSubmatch(s); m != nil && (len(p.Net) > 0 || p.profile()) {
 				port, _ := strconv.Atoi(m[2])
 				return grant(fmt.Sprintf("a TCP connection to %s:%d", m[1], port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, m[1], port))
 			}
 			if udpRe().MatchString(s) && p.filter()&filterNoUDP != 0 {
-				if m := addrRe().FindStringSubmatch(s); m != nil && m[2] != "" {
-					port, _ := strconv.Atoi(m[3])
-					return grant(fmt.Sprintf("UDP to %s:%d", m[2], port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, m[2], port))
+				m := addrRe().FindStringSubmatch(s)
+				if m == nil || m[2] == "" {
+					m = devUDPRe().FindStringSubmatch(s)
+				}
+				if m != nil && m[len(m)-2] != "" {
+					host := m[len(m)-2]
+					port, _ := strconv.Atoi(m[len(m)-1])
+					return grant(fmt.Sprintf("UDP to %s:%d", host, port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, host, port))
 				}
 				return &Denial{What: "a UDP socket", Fix: udpWhy + p.unconfined("needs UDP") + " (docs/security.md)"}
 			}
@@ -129,8 +159,7 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 				return grant(fmt.Sprintf("a TCP connection to %s:%d", host, port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, host, port))
 			}
 			if unixRe().MatchString(s) && filtered {
-				return &Denial{What: "a unix socket",
-					Fix: "a sandboxed tool may not open unix sockets, since Landlock does not check connecting to one (the session bus, ssh-agent, docker.sock)" + p.unconfined("needs one") + " (docs/security.md)"}
+				return &Denial{What: "a unix socket", Fix: unixWhy + p.unconfined("needs one") + " (docs/security.md)"}
 			}
 			if paths := pathsIn(s, rootReal); len(paths) > 0 && filtered && epermRe().MatchString(s) && !signalRe().MatchString(s) {
 				return &Denial{What: fmt.Sprintf("a change of the mode, owner or extended attributes of %s", ruleName(pickPath(paths), rootReal, home)), Fix: metaFix}
@@ -220,6 +249,9 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 				if capability == "create" {
 					add = "create+update"
 				}
+				if capability == "execute" && script(path) {
+					add = "read+execute" // its interpreter opens it to read it
+				}
 				return grant(fmt.Sprintf("%s of %s", capability, ruleName(path, rootReal, home)), "access.fs",
 					fmt.Sprintf(`{path="%s", %s}`, ruleName(at, rootReal, home), capabilities(p.granted(at, rootReal, home), add)))
 			}
@@ -231,6 +263,48 @@ func (p *Policy) Explain(root, home string, out ...[]byte) *Denial {
 	}
 	return nil
 }
+
+// pythonSocket explains Python's PermissionError that names no path,
+// from the frames of its traceback: a refused connect, or a
+// refused socket, which the filter allows only over TCP when no rule
+// allows some network.
+func (p *Policy) pythonSocket(frames [][]byte) *Denial {
+	src := bytes.Join(frames, []byte("\n"))
+	switch {
+	case pyConnectRe().Match(src) && len(p.Net) == 0 && !p.profile():
+		return nil // the plan leaves TCP alone
+	case pyConnectRe().Match(src):
+		if m := pyAddrRe().FindSubmatch(src); m != nil {
+			port, _ := strconv.Atoi(string(m[2]))
+			return grant(fmt.Sprintf("a TCP connection to %s:%d", m[1], port), "access.net", fmt.Sprintf(`{host="%s", port=%d, allow=true}`, m[1], port))
+		}
+		return &Denial{What: "a TCP connection", Fix: `add an access.net rule for the host and port the tool connects to, {host="HOST", port=PORT, allow=true}` + p.unconfined("needs the network") + " (docs/security.md)"}
+	case !pySocketRe().Match(src):
+		return nil
+	case bytes.Contains(src, []byte("AF_UNIX")):
+		return &Denial{What: "a unix socket", Fix: unixWhy + p.unconfined("needs one") + " (docs/security.md)"}
+	case p.filter()&filterNoUDP == 0:
+		return nil
+	case udpRe().Match(src):
+		return &Denial{What: "a UDP socket", Fix: udpWhy + p.unconfined("needs UDP") + " (docs/security.md)"}
+	}
+	return &Denial{What: "a UDP or unix socket", Fix: udpWhy + "; no rule allows a unix socket" + p.unconfined("needs one") + " (docs/security.md)"}
+}
+
+// traceback returns the frames of the Python traceback that above ends:
+// the lines after its last "Traceback" line, at most 50.
+func traceback(above [][]byte) [][]byte {
+	from := max(0, len(above)-50)
+	for i := len(above) - 1; i >= from; i-- {
+		if bytes.HasPrefix(above[i], []byte("Traceback ")) {
+			return above[i+1:]
+		}
+	}
+	return above[from:]
+}
+
+// unixWhy says why the seccomp filter refused a unix socket.
+const unixWhy = "a sandboxed tool may not open unix sockets, since Landlock does not check connecting to one (the session bus, ssh-agent, docker.sock)"
 
 // socketWhy says why the seccomp filter refused a socket, socketFix is
 // the whole fix for an entry that does not require the sandbox.
@@ -311,6 +385,24 @@ func shellName(name string) string {
 		return "~/" + rest
 	}
 	return rest
+}
+
+// script reports whether the file at path starts with "#!": the kernel
+// starts its interpreter, which then reads the file by its path.
+// A tool names the path: what is not a regular file is not read, and the
+// open does not wait on a FIFO.
+func script(path string) bool {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	var b [2]byte
+	n, _ := f.Read(b[:])
+	return n == 2 && string(b[:]) == "#!"
 }
 
 // procPath reports whether path is in /proc, or in /dev/fd (a link to

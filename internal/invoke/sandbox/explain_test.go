@@ -37,6 +37,14 @@ func TestExplain(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(other, "node_modules/sdk/server/mcp.js"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	for f, data := range map[string]string{"bin/tool.sh": "#!/bin/sh\necho hi\n", "bin/tool": "\x7fELF"} {
+		if err := os.MkdirAll(filepath.Join(other, filepath.Dir(f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(other, f), []byte(data), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	tests := []struct {
 		name string
 		pol  *Policy
@@ -54,6 +62,8 @@ func TestExplain(t *testing.T) {
 			"read of ~/.aws/credentials", `access.fs: add {path="~/.aws/credentials", read=true}`},
 		{"sh redirect into .git", on, "sh: 1: cannot create " + ws + "/.git/x: Permission denied",
 			"create of .git/x", `the default profile keeps .git and .config/toolhost read-only on purpose: a tool that could write them could rewrite history or register commands the next start runs; make this change yourself (docs/security.md)`},
+		{"mkdir in a UTF-8 locale, the path in curly quotes", on, "mkdir: cannot create directory ‘" + other + "/data/sub’: Permission denied",
+			"create of " + other + "/data/sub", `access.fs: add {path="` + other + `/data", create=true, update=true}`},
 		{"rm, relative", &Policy{Access: tool.Access{FS: []tool.AccessFS{{Path: ".", Read: &yes}}}}, "rm: cannot remove 'src/a.txt': Permission denied",
 			"delete of src/a.txt", `access.fs: add {path="src", read=true, delete=true}`},
 		{"create in directories to make", &Policy{Access: tool.Access{FS: []tool.AccessFS{{Path: ".", Read: &yes}, {Path: "src", Read: &yes}}}}, "writing src/new/deep/a.txt: permission denied",
@@ -64,11 +74,33 @@ func TestExplain(t *testing.T) {
 			"create of " + other + "/data/x", `access.fs: add {path="` + other + `/data", create=true, update=true}`},
 		{"node module outside the grants", on, "Error: Cannot find module '" + other + "/node_modules/sdk/server/mcp.js'",
 			"read of " + other + "/node_modules/sdk/server/mcp.js", `access.fs: add {path="` + other + `/node_modules", read=true, execute=true}`},
+		{"exec of a binary", on, "fork/exec " + other + "/bin/tool: permission denied",
+			"execute of " + other + "/bin/tool", `access.fs: add {path="` + other + `/bin/tool", execute=true}`},
+		{"exec of a script, which its interpreter reads", on, "fork/exec " + other + "/bin/tool.sh: permission denied",
+			"execute of " + other + "/bin/tool.sh", `access.fs: add {path="` + other + `/bin/tool.sh", read=true, execute=true}`},
 		{"node module that is not there", on, "Error: Cannot find module '" + other + "/node_modules/nosuch.js'", "", ""},
 		{"go dial", on, "dial tcp 10.0.0.1:443: connect: permission denied",
 			"a TCP connection to 10.0.0.1:443", `access.net: add {host="10.0.0.1", port=443, allow=true}`},
 		{"bash /dev/tcp", on, "bash: connect: Permission denied\nbash: line 1: /dev/tcp/127.0.0.1/47001: Permission denied",
 			"a TCP connection to 127.0.0.1:47001", `access.net: add {host="127.0.0.1", port=47001, allow=true}`},
+		{"bash /dev/udp", on, "bash: socket: Permission denied\nbash: line 1: /dev/udp/8.8.8.8/53: Permission denied",
+			"UDP to 8.8.8.8:53", `access.net: add {host="8.8.8.8", port=53, allow=true}`},
+		{"python -c UDP socket", on, pyUDP, "a UDP or unix socket", udpWhy + "; no rule allows a unix socket; set sandbox = false in the entry if it needs one (docs/security.md)"},
+		{"python UDP socket, the source shown", on, strings.Replace(pyUDP, "line 1, in <module>", "line 2, in <module>\n    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)", 1),
+			"a UDP socket", udpWhy + "; set sandbox = false in the entry if it needs UDP (docs/security.md)"},
+		{"python unix socket, the source shown", on, strings.Replace(pyUDP, "line 1, in <module>", "line 2, in <module>\n    s = socket.socket(socket.AF_UNIX)", 1),
+			"a unix socket", unixWhy + "; set sandbox = false in the entry if it needs one (docs/security.md)"},
+		{"python socket where a rule allows some network", &Policy{Mode: ModeOn, Access: tool.Access{Net: []tool.AccessNet{{Host: "example.com", Allow: true}}}}, pyUDP, "", ""},
+		{"python -c create_connection", on, pyConnect,
+			"a TCP connection", `add an access.net rule for the host and port the tool connects to, {host="HOST", port=PORT, allow=true}; set sandbox = false in the entry if it needs the network (docs/security.md)`},
+		{"python create_connection, the source shown", on, strings.Replace(pyConnect, "line 1, in <module>", "line 1, in <module>\n    s = socket.create_connection((\"127.0.0.1\", 22), timeout=2)", 1),
+			"a TCP connection to 127.0.0.1:22", `access.net: add {host="127.0.0.1", port=22, allow=true}`},
+		{"python connect where the plan leaves TCP alone", &Policy{Access: tool.Access{FS: []tool.AccessFS{{Path: ".", Read: &yes}}}}, pyConnect, "", ""},
+		{"python, a path's PermissionError beside no socket", on, "Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\nPermissionError: [Errno 13] Permission denied", "", ""},
+		{"node UDP", on, "Error: bind EACCES 0.0.0.0\n    at node:dgram:373:20\n  syscall: 'bind',",
+			"a UDP socket", udpWhy + "; set sandbox = false in the entry if it needs UDP (docs/security.md)"},
+		{"node UDP bound to a port", on, "Error: bind EACCES 0.0.0.0:5353\n    at node:dgram:373:20",
+			"a UDP socket", udpWhy + "; set sandbox = false in the entry if it needs UDP (docs/security.md)"},
 		{"node connect, with the URL's host", on, "npm error FetchError: request to https://registry.npmjs.org/left-pad failed, reason: connect EACCES 104.16.1.35:443",
 			"a TCP connection to registry.npmjs.org:443", `access.net: add {host="registry.npmjs.org", port=443, allow=true}`},
 		{"node connect", on, "Error: connect EACCES 127.0.0.1:5432",
@@ -182,3 +214,20 @@ func rootFix(while, since string) string {
 	}
 	return `create it in a subdirectory: the sandbox cannot let a tool create entries directly in "." while ` + while + ` (docs/security.md, "Limits")`
 }
+
+// pyUDP and pyConnect are what python3 -c prints when the sandbox refuses
+// socket.socket(AF_INET, SOCK_DGRAM) and socket.create_connection.
+const (
+	pyUDP = `Traceback (most recent call last):
+  File "<string>", line 1, in <module>
+  File "/usr/lib/python3.11/socket.py", line 232, in __init__
+    _socket.socket.__init__(self, family, type, proto, fileno)
+PermissionError: [Errno 13] Permission denied`
+	pyConnect = `Traceback (most recent call last):
+  File "<string>", line 1, in <module>
+  File "/usr/lib/python3.11/socket.py", line 851, in create_connection
+    raise exceptions[0]
+  File "/usr/lib/python3.11/socket.py", line 836, in create_connection
+    sock.connect(sa)
+PermissionError: [Errno 13] Permission denied`
+)

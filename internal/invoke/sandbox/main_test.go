@@ -63,6 +63,8 @@ var hostile = faketool.Scenarios{
 		}
 		return report("connected", err)
 	},
+	// exec PATH runs the program PATH.
+	"exec": func() int { return report("ran", exec.Command(os.Args[2]).Run()) },
 	// dial-unix PATH connects to the unix socket PATH.
 	"dial-unix": func() int {
 		c, err := net.DialTimeout("unix", os.Args[2], 2*time.Second)

@@ -38,12 +38,19 @@ func TestDenialFixPasted(t *testing.T) {
 		{"write in a cache outside the workspace", on, "write-file", "cache/index", `{path="~/cache", create=true, update=true}`},
 		{"create where only update is granted", updateOnly, "create-file", "work/src/new.txt", `{path="src", read=true, create=true, update=true}`},
 		{"delete where only update is granted", updateOnly, "delete-file", "work/src/a.txt", `{path="src", read=true, update=true, delete=true}`},
+		{"run a script outside the workspace", on, "exec", "bin/tool.sh", `{path="~/bin/tool.sh", read=true, execute=true}`},
 		{"connect", on, "connect", addr, fmt.Sprintf(`{host="127.0.0.1", port=%d, allow=true}`, ln.Addr().(*net.TCPAddr).Port)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w := newWorld(t)
 			if err := os.Mkdir(filepath.Join(w.home, "cache"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Mkdir(filepath.Join(w.home, "bin"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(w.home, "bin/tool.sh"), []byte("#!/bin/sh\necho hi\n"), 0o755); err != nil {
 				t.Fatal(err)
 			}
 			arg := tt.arg

@@ -3,6 +3,7 @@ package binary
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
@@ -43,9 +44,13 @@ func denialOutcome(name string, d *sandbox.Denial, said string) tool.Outcome {
 	return tool.Fail(catalog.WithFix(denialText(name, d, said), d.Fix))
 }
 
-// denialText is "tool NAME: the sandbox denied WHAT: what the tool said".
+// denialText is "tool NAME: the sandbox denied WHAT: what the tool said",
+// the tool named once: "tool NAME exited…" becomes "it exited…".
 func denialText(name string, d *sandbox.Denial, said string) string {
 	msg := fmt.Sprintf("tool %q: %v", name, d)
+	if rest, ok := strings.CutPrefix(said, fmt.Sprintf("tool %q ", name)); ok {
+		said = "it " + rest
+	}
 	if said != "" {
 		msg += ": " + said
 	}

@@ -126,11 +126,11 @@ type = "string"
 	}{
 		{"cat", filepath.Join(home, ".ssh/id_ed25519"),
 			`tool "cat": the sandbox denied read of ~/.ssh/id_ed25519`,
-			`tool "cat" exited with status 1: cat: ` + filepath.Join(home, ".ssh/id_ed25519") + ": Permission denied",
+			`it exited with status 1: cat: ` + filepath.Join(home, ".ssh/id_ed25519") + ": Permission denied",
 			`access.fs: add {path="~/.ssh/id_ed25519", read=true}`},
 		{"sh", filepath.Join(root, ".config/toolhost/x.toml"),
 			`tool "sh": the sandbox denied create of .config/toolhost/x.toml`,
-			`tool "sh" exited with status 2: sh: 1: cannot create ` + filepath.Join(root, ".config/toolhost/x.toml") + ": Permission denied",
+			`it exited with status 2: sh: 1: cannot create ` + filepath.Join(root, ".config/toolhost/x.toml") + ": Permission denied",
 			`the default profile keeps .git and .config/toolhost read-only on purpose: a tool that could write them could rewrite history or register commands the next start runs; make this change yourself (docs/security.md)`},
 	}
 	for _, tt := range tests {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/toolhost/toolhost/catalog"
+	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/invoke"
 	"github.com/toolhost/toolhost/internal/invoke/sandbox"
 	"github.com/toolhost/toolhost/tool"
@@ -39,11 +40,14 @@ func AskSchema(ctx context.Context, command []string, root string) (*tool.Schema
 	}
 	display := strings.Join(command, " ")
 	var fix string
+	script, dir, hasMissing := missingScript(spec, root) // an interpreter's exit names it its own way
 	switch {
 	case errors.Is(err, catalog.ErrTimeout):
 		fix = fmt.Sprintf("a binary must answer the schema action at once and without side effects (toolhost waits at most %gs); if %q does not speak the protocol, register it with its parameters declared in TOML", DefaultTimeout.Seconds(), display)
+	case errors.Is(err, ErrExit) && hasMissing:
+		fix = fmt.Sprintf("the script %s is missing: %s exited without running it (relative paths are taken from %s); create it, or fix the command", script, command[0], dir)
 	case errors.Is(err, ErrExit), errors.Is(err, ErrNotJSON), errors.Is(err, tool.ErrNotSchema), errors.Is(err, catalog.ErrOutputTooLarge):
-		fix = fmt.Sprintf("%q does not describe itself; register it with its parameters declared in TOML:\n\n    [tools.NAME]\n    command = %q\n    [tools.NAME.parameters.ARG]\n    type = \"string\"\n    summary = \"What ARG is.\"\n\nor upgrade the binary to answer the schema action (protocol v1; Go tools: sdk.Main)", display, display)
+		fix = fmt.Sprintf("%q does not describe itself; register it with its parameters declared in TOML:\n\n    [tools.NAME]\n    command = %s\n    [tools.NAME.parameters.ARG]   # one table per argument\n    type = \"string\"\n    summary = \"What ARG is.\"\n\nor, for a command that takes no arguments, parameters = {} in [tools.NAME]\n\nor upgrade the binary to answer the schema action (protocol v1; Go tools: sdk.Main)", display, config.CommandValue(command))
 	}
 	return nil, newError("", display, tool.ActionSchema, err, fix)
 }

@@ -111,6 +111,31 @@ func TestAskSchema(t *testing.T) {
 	if want := "\nfix: a binary must answer the schema action at once and without side effects (toolhost waits at most 60s); if"; !errors.Is(err, catalog.ErrTimeout) || !strings.Contains(shown(err), want) {
 		t.Errorf("AskSchema(hang) = %v, want ErrTimeout with %q", err, want)
 	}
+	// The fix's command, pasted, runs the same argv: a word with a space
+	// or a quote makes it an array.
+	_, err = AskSchema(t.Context(), []string{exe(t), "plain", `print("hi there")`}, "")
+	want := fmt.Sprintf(`"%[1]s plain print(\"hi there\")" does not describe itself; register it with its parameters declared in TOML:
+
+    [tools.NAME]
+    command = ["%[1]s", "plain", "print(\"hi there\")"]
+    [tools.NAME.parameters.ARG]   # one table per argument
+    type = "string"
+    summary = "What ARG is."
+
+or, for a command that takes no arguments, parameters = {} in [tools.NAME]
+
+or upgrade the binary to answer the schema action (protocol v1; Go tools: sdk.Main)`, exe(t))
+	if got := catalog.FixOf(err); got != want {
+		t.Errorf("AskSchema(plain) fix:\n%s\nwant:\n%s", got, want)
+	}
+	// An interpreter given a script that is not there: the script is the
+	// fix, not the parameters.
+	root := t.TempDir()
+	_, err = AskSchema(t.Context(), []string{"/bin/sh", "nosuch.sh"}, root)
+	want = "the script nosuch.sh is missing: /bin/sh exited without running it (relative paths are taken from " + root + "); create it, or fix the command"
+	if got := catalog.FixOf(err); !errors.Is(err, ErrExit) || got != want {
+		t.Errorf("AskSchema(sh nosuch.sh) = %v, fix:\n%s\nwant:\n%s", err, got, want)
+	}
 	for _, tt := range tests {
 		_, err := AskSchema(t.Context(), tt.command, "")
 		var rerr *catalog.Error

@@ -56,24 +56,25 @@ func (s *planner) lint(e *entry) *lintError {
 	return nil
 }
 
-// untypedFix ends the warning about a parameter without a type.
-const untypedFix = "; add type = \"string\" (or the type it takes)"
+// untypedFix is the fix of the warning about a parameter without a type.
+const untypedFix = `add type = "string" (or the type it takes)`
 
-// lintWarnings lists what works but serves a model poorly.
-func lintWarnings(t *catalog.Tool) []string {
-	var w []string
+// lintWarnings lists what works but serves a model poorly, each with its fix.
+func lintWarnings(t *catalog.Tool) []commandWarning {
+	var w []commandWarning
 	if t.Summary == "" {
-		w = append(w, "the tool has no summary, which is what a model reads to choose it; add summary = \"…\"")
+		w = append(w, commandWarning{"the tool has no summary, which is what a model reads to choose it", `add summary = "…"`})
 	}
 	for _, p := range slices.Sorted(maps.Keys(t.Parameters)) {
 		if param := t.Parameters[p]; param != nil && len(param.Type) == 0 && param.Properties == nil {
-			w = append(w, fmt.Sprintf("parameter %q has no type%s", p, untypedFix))
+			w = append(w, commandWarning{fmt.Sprintf("parameter %q has no type", p), untypedFix})
 		}
 	}
 	return w
 }
 
-// commandWarning is a warning about how a command takes its arguments.
+// commandWarning is a warning and its fix: about how a command takes its
+// arguments, or about what serves a model poorly.
 type commandWarning struct {
 	text, fix string
 }

@@ -317,7 +317,9 @@ func TestOverridesWithoutSelfDescribe(t *testing.T) {
 		{"description splices", head + "description = \"{{description}} More.\"\n[tools.x.parameters.a]\ntype = \"string\"\n",
 			[]string{`test.toml:5: warning: tool "x": the description splices {{description}}` + tail + " (" + fix + ")"}},
 		{"self_describe = false says so", head + "self_describe = false\n[tools.x.parameters.a]\nsummary = \"A.\"\n",
-			[]string{`test.toml:1: warning: tool "x": parameter "a" has no type; add type = "string" (or the type it takes) ()`}},
+			[]string{`test.toml:1: warning: tool "x": parameter "a" has no type (add type = "string" (or the type it takes))`}},
+		{"no summary, its fix a field", "[tools.x]\ncommand = \"bin/fs\"\n[tools.x.parameters.a]\ntype = \"string\"\n",
+			[]string{`test.toml:1: warning: tool "x": the tool has no summary, which is what a model reads to choose it (add summary = "…")`}},
 		{"typed parameters are declarations", head + "[tools.x.parameters.a]\ntype = \"string\"\n", nil},
 	}
 	for _, tt := range tests {

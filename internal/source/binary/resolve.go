@@ -126,7 +126,7 @@ type produced struct {
 	lint        *lintError // the definition LLM providers would reject
 	cmdErr      *lintError // a command that cannot take its arguments
 	cmdWarnings []commandWarning
-	warnings    []string // what works but serves a model poorly
+	warnings    []commandWarning // what works but serves a model poorly
 }
 
 // resolve asks every group for its schema (bounded, concurrently) and
@@ -204,7 +204,7 @@ func (s *planner) resolve(ctx context.Context, p *plan) *resolution {
 		}
 		s.refuseOptions(pr.e)
 		for _, w := range pr.warnings {
-			r.problems = append(r.problems, catalog.Problem{Tool: name, Place: pr.place, Warning: true, Err: errors.New(w)})
+			r.problems = append(r.problems, catalog.Problem{Tool: name, Place: pr.place, Warning: true, Err: errors.New(w.text), Fix: w.fix})
 		}
 		byName[name] = pr.place
 		r.tools[name] = pr.e
@@ -287,7 +287,7 @@ func (s *planner) build(e *config.Entry, g *group, a *answer) *built {
 	pr := s.check(s.bind(t, e, g, resp), place, cmdPlace)
 	if p, ok := overridesWithoutBinary(e, g); ok && pr.lint == nil && pr.cmdErr == nil {
 		b.problems = append(b.problems, p)
-		pr.warnings = slices.DeleteFunc(pr.warnings, func(w string) bool { return strings.HasSuffix(w, untypedFix) })
+		pr.warnings = slices.DeleteFunc(pr.warnings, func(w commandWarning) bool { return w.fix == untypedFix })
 	}
 	b.tools = append(b.tools, pr)
 	return b

@@ -54,6 +54,7 @@ type routedTemplate struct {
 type routedPrompt struct {
 	name string // on the server
 	srv  *server
+	args []*mcp.PromptArgument // as the server lists them
 }
 
 // NewOffers returns the offer of srcs. cfg, if set, orders them as the
@@ -169,7 +170,7 @@ func (o *Offers) Offer(ctx context.Context) (*mcpoffer.Offer, []catalog.Problem)
 				problems = append(problems, s.lost("prompt", name, w.srv))
 				continue
 			}
-			r.prompts[name] = routedPrompt{name: p.Name, srv: s}
+			r.prompts[name] = routedPrompt{name: p.Name, srv: s, args: p.Arguments}
 			if name != p.Name {
 				cp := *p
 				cp.Name = name
@@ -343,11 +344,59 @@ func (o *Offers) GetPrompt(ctx context.Context, name string, args map[string]str
 	if !ok {
 		return nil, notOffered("prompt", name)
 	}
+	if err := p.check(name, args); err != nil {
+		return nil, err
+	}
 	res, err := p.srv.src.GetPrompt(ctx, p.name, args)
 	if res != nil {
 		delete(res.Meta, mcp.MetaKeyServerInfo)
 	}
 	return res, p.srv.sandboxHint(err)
+}
+
+// check refuses args of the prompt served as name that it does not list,
+// or that leave out one it requires: the server may fill the gap with
+// nothing and answer as if all were well.
+func (p routedPrompt) check(name string, args map[string]string) error {
+	var takes, missing, unknown []string
+	for _, a := range p.args {
+		if a == nil {
+			continue
+		}
+		takes = append(takes, a.Name)
+		if _, ok := args[a.Name]; a.Required && !ok {
+			missing = append(missing, a.Name)
+		}
+	}
+	for k := range args {
+		if !slices.Contains(takes, k) {
+			unknown = append(unknown, k)
+		}
+	}
+	slices.Sort(unknown)
+	var problems []string
+	if len(missing) > 0 {
+		problems = append(problems, fmt.Sprintf("missing required %s %s", plural(len(missing), "argument"), catalog.QuoteList(missing)))
+	}
+	if len(unknown) > 0 {
+		takesText := "no arguments"
+		if len(takes) > 0 {
+			takesText = catalog.QuoteList(takes)
+		}
+		problems = append(problems, fmt.Sprintf("unknown %s %s (the prompt takes %s)", plural(len(unknown), "argument"), catalog.QuoteList(unknown), takesText))
+	}
+	if problems == nil {
+		return nil
+	}
+	return fmt.Errorf("invalid arguments for prompt %q: %s", name, strings.Join(problems, "; "))
+}
+
+// plural is word, with an s when n is not 1.
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
 
 // Complete asks the server offering the prompt or resource template the

@@ -62,7 +62,7 @@ func offerServer(name string) *mcp.Server {
 	s.AddResource(&mcp.Resource{URI: "test://" + name, Name: name}, read)
 	s.AddResource(&mcp.Resource{URI: "ui://" + name + "/panel.html", Name: "panel", MIMEType: "text/html;profile=mcp-app"}, read)
 	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "test://" + name + "/{id}", Name: "item"}, read)
-	s.AddPrompt(&mcp.Prompt{Name: "hello", Arguments: []*mcp.PromptArgument{{Name: "who"}}},
+	s.AddPrompt(&mcp.Prompt{Name: "hello", Arguments: []*mcp.PromptArgument{{Name: "who", Required: true}, {Name: "how"}}},
 		func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user",
 				Content: &mcp.TextContent{Text: "hello " + req.Params.Arguments["who"] + " from " + name}}}}, nil
@@ -306,7 +306,7 @@ func TestOfferOverHTTP(t *testing.T) {
 		want                      string
 	}{
 		{"GET", "/api/v1/prompts", "", "", 200,
-			`{"prompts":[{"arguments":[{"name":"who"}],"name":"hello"},{"arguments":[{"name":"who"}],"name":"b_hello"}],` +
+			`{"prompts":[{"arguments":[{"name":"who","required":true},{"name":"how"}],"name":"hello"},{"arguments":[{"name":"who","required":true},{"name":"how"}],"name":"b_hello"}],` +
 				`"problems":["` + filepath.Join("TMP", "tools.toml") + `:5: warning: mcp.b: resource \"test://shared\" is offered by mcp.a too, declared first: mcp.b's is left out"]}`},
 		{"GET", "/api/v1/resources/read?uri=test://b/7", "sesame", "", 200,
 			`{"contents":[{"uri":"test://b/7","mimeType":"text/plain","text":"test://b/7 from b"}]}`},
@@ -373,6 +373,20 @@ func TestOfferWarmOpen(t *testing.T) {
 	p, err := warm.GetPrompt(t.Context(), "a_hello", map[string]string{"who": "x"})
 	if err != nil || p.Messages[0].Content.(*mcp.TextContent).Text != "hello x from a" {
 		t.Errorf("a_hello: %v, %v; want a's", p, err)
+	}
+	// Arguments the prompt does not list, or without one it requires, are
+	// refused before the server is asked (it would answer with a gap).
+	for _, tt := range []struct {
+		args map[string]string
+		want string
+	}{
+		{nil, `invalid arguments for prompt "a_hello": missing required argument "who"`},
+		{map[string]string{"who": "x", "hwo": "y", "whom": "z"}, `invalid arguments for prompt "a_hello": unknown arguments "hwo", "whom" (the prompt takes "who", "how")`},
+		{map[string]string{"hwo": "y"}, `invalid arguments for prompt "a_hello": missing required argument "who"; unknown argument "hwo" (the prompt takes "who", "how")`},
+	} {
+		if _, err := warm.GetPrompt(t.Context(), "a_hello", tt.args); err == nil || err.Error() != tt.want {
+			t.Errorf("a_hello %v: %v, want %s", tt.args, err, tt.want)
+		}
 	}
 }
 
