@@ -237,7 +237,10 @@ var hostile = faketool.Scenarios{
 			var f *os.File
 			if f, err = os.Open(a[1]); err == nil {
 				if os.Args[2] == "chmod-procfd" { // as musl's fchmod of an O_PATH descriptor
-					err = os.Chmod("/proc/self/fd/"+strconv.Itoa(int(f.Fd())), os.FileMode(mode))
+					if err = os.Chmod("/proc/self/fd/"+strconv.Itoa(int(f.Fd())), os.FileMode(mode)); err != nil {
+						// N: the number depends on what the process opened before
+						err = fmt.Errorf("chmod /proc/self/fd/N: %w", errors.Unwrap(err))
+					}
 				} else {
 					err = f.Chmod(os.FileMode(mode))
 				}

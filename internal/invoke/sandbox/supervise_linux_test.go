@@ -230,7 +230,7 @@ func TestSupervisedMode(t *testing.T) {
 		{"chmod +x in a subdirectory", []string{"chmod", "755", "src/a.txt"}, "", "src/a.txt", 0o755},
 		{"fchmod in a subdirectory", []string{"fchmod", "640", "src/a.txt"}, "", "src/a.txt", 0o640},
 		{"chmod /proc/self/fd/N is the tool's descriptor", []string{"chmod-procfd", "640", "src/a.txt"}, "", "src/a.txt", 0o640},
-		{"chmod /proc/self/fd/N into .git", []string{"chmod-procfd", "644", ".git/hooks/pre-commit"}, "chmod /proc/self/fd/5" + eperm, ".git/hooks/pre-commit", 0o755},
+		{"chmod /proc/self/fd/N into .git", []string{"chmod-procfd", "644", ".git/hooks/pre-commit"}, "chmod /proc/self/fd/N" + eperm, ".git/hooks/pre-commit", 0o755},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
