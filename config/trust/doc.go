@@ -38,7 +38,7 @@
 //
 // [Store.Revoke] keeps the record aside (HASH.revoked), trusting nothing.
 // So the files are called untrusted rather than new. [Store.Trust] and
-// Revoke prune such records once revoked for [RevokedKeep]. They also
+// Revoke prune such records once revoked for 90 days. They also
 // prune them once their workspace's directory is gone (prune.go).
 //
 // The store is the person's. A tool must never be able to write it. Keep

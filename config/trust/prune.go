@@ -9,11 +9,11 @@ import (
 	"time"
 )
 
-// RevokedKeep is how long a revoked record is kept after `toolhost
+// revokedKeep is how long a revoked record is kept after `toolhost
 // untrust`. It is long enough that the workspace's next run still calls
 // its files "untrusted" rather than "new". They were once trusted, then
 // revoked.
-const RevokedKeep = 90 * 24 * time.Hour
+const revokedKeep = 90 * 24 * time.Hour
 
 // prune removes from the store the revoked records that tell nothing any
 // more. Those are the .revoked files [Store.Revoke] leaves. It returns how
@@ -21,7 +21,7 @@ const RevokedKeep = 90 * 24 * time.Hour
 // named for its root, one readRecord believes. It must also meet one of
 // these:
 //
-//   - It was revoked more than [RevokedKeep] before now. That time is the
+//   - It was revoked more than revokedKeep before now. That time is the
 //     later of its file's change time and its modification time. The
 //     rename of Revoke sets the change time, and no one can set it back.
 //     Revoke sets the modification time too. Or
@@ -58,7 +58,7 @@ func (s *Store) prune(now time.Time) int {
 		}
 		_, rerr := os.Lstat(rec.Root)
 		gone := errors.Is(rerr, fs.ErrNotExist)
-		if !gone && now.Sub(revokedAt(fi)) <= RevokedKeep {
+		if !gone && now.Sub(revokedAt(fi)) <= revokedKeep {
 			continue
 		}
 		if os.Remove(path) == nil {

@@ -9,7 +9,7 @@ import (
 )
 
 // TestPrune: a revoked record goes once revoked for longer than
-// RevokedKeep, or once its workspace's directory is gone; until then
+// revokedKeep, or once its workspace's directory is gone; until then
 // Verify still calls its files "untrusted", after that "new". Trusted
 // records and files prune does not believe stay.
 func TestPrune(t *testing.T) {
@@ -26,8 +26,8 @@ func TestPrune(t *testing.T) {
 		count   int                                                     // what prune reports
 	}{
 		{"revoked just now", 0, nil, false, 0},
-		{"revoked a day less than RevokedKeep ago", RevokedKeep - 24*time.Hour, nil, false, 0},
-		{"revoked longer than RevokedKeep ago", RevokedKeep + time.Hour, nil, true, 1},
+		{"revoked a day less than revokedKeep ago", revokedKeep - 24*time.Hour, nil, false, 0},
+		{"revoked longer than revokedKeep ago", revokedKeep + time.Hour, nil, true, 1},
 		{"the workspace's directory is gone", 0, func(t *testing.T, _ *Store, root string) string {
 			if err := os.Remove(root); err != nil {
 				t.Fatal(err)
@@ -38,13 +38,13 @@ func TestPrune(t *testing.T) {
 			if runtime.GOOS != "linux" {
 				t.Skip("the change time is read on Linux")
 			}
-			old := time.Now().Add(-2 * RevokedKeep)
+			old := time.Now().Add(-2 * revokedKeep)
 			if err := os.Chtimes(s.revokedPath(canonical(t, root)), old, old); err != nil {
 				t.Fatal(err)
 			}
 			return ""
 		}, false, 0},
-		{"a trusted record of a gone workspace", RevokedKeep + time.Hour, func(t *testing.T, s *Store, _ string) string {
+		{"a trusted record of a gone workspace", revokedKeep + time.Hour, func(t *testing.T, s *Store, _ string) string {
 			other := t.TempDir()
 			if _, err := s.Trust(other, files); err != nil {
 				t.Fatal(err)
@@ -55,7 +55,7 @@ func TestPrune(t *testing.T) {
 			}
 			return p
 		}, true, 1},
-		{"a symbolic link named like a revoked record", RevokedKeep + time.Hour, func(t *testing.T, s *Store, root string) string {
+		{"a symbolic link named like a revoked record", revokedKeep + time.Hour, func(t *testing.T, s *Store, root string) string {
 			p := s.revokedPath(canonical(t, root))
 			target := filepath.Join(t.TempDir(), "target")
 			if err := os.Rename(p, target); err != nil {
@@ -66,20 +66,20 @@ func TestPrune(t *testing.T) {
 			}
 			return target
 		}, false, 0},
-		{"not named for its root", RevokedKeep + time.Hour, func(t *testing.T, s *Store, root string) string {
+		{"not named for its root", revokedKeep + time.Hour, func(t *testing.T, s *Store, root string) string {
 			p := s.revokedPath(canonical(t, root))
 			if err := os.Rename(p, filepath.Join(s.Dir, "0123.revoked")); err != nil {
 				t.Fatal(err)
 			}
 			return filepath.Join(s.Dir, "0123.revoked")
 		}, true, 0}, // moved away: absent, and the moved file kept
-		{"writable by others", RevokedKeep + time.Hour, func(t *testing.T, s *Store, root string) string {
+		{"writable by others", revokedKeep + time.Hour, func(t *testing.T, s *Store, root string) string {
 			if err := os.Chmod(s.revokedPath(canonical(t, root)), 0o666); err != nil {
 				t.Fatal(err)
 			}
 			return ""
 		}, false, 0},
-		{"malformed", RevokedKeep + time.Hour, func(t *testing.T, s *Store, root string) string {
+		{"malformed", revokedKeep + time.Hour, func(t *testing.T, s *Store, root string) string {
 			if err := os.WriteFile(s.revokedPath(canonical(t, root)), []byte("{"), 0o600); err != nil {
 				t.Fatal(err)
 			}
@@ -143,7 +143,7 @@ func TestRevokeAndTrustPrune(t *testing.T) {
 		}
 	}
 	goneRec := s.revokedPath(canonical(t, gone))
-	old := time.Now().Add(-2 * RevokedKeep)
+	old := time.Now().Add(-2 * revokedKeep)
 	if err := os.Chtimes(s.path(canonical(t, gone)), old, old); err != nil {
 		t.Fatal(err)
 	}

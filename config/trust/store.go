@@ -364,7 +364,7 @@ func (s *Store) mkdir() error {
 // Revoke removes the record of the workspace at root, and reports whether
 // there was one. The record is kept aside, trusting nothing. So
 // [Store.Verify] calls its files untrusted rather than new. That lasts for
-// [RevokedKeep] or until the workspace's directory is gone. Revoke and
+// revokedKeep (90 days) or until the workspace's directory is gone. Revoke and
 // [Store.Trust] prune older ones (prune.go).
 func (s *Store) Revoke(root string) (bool, error) {
 	if s.Dir == "" {
