@@ -34,7 +34,7 @@ func parseArguments(argsJSON string, pairs []string, params map[string]*tool.Par
 		seen[k] = true
 		val, err := typeValue(v, params[k])
 		if err != nil {
-			return nil, usageFix(err, "argument %s: %v", k, err)
+			return nil, usageFix(err, "argument %q: %v", k, err)
 		}
 		args[k] = val
 	}

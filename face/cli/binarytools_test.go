@@ -21,7 +21,7 @@ func TestCallBinary(t *testing.T) {
 		{"success", []string{"call", "greet", "name=Ada"}, "", 0, "Hello, Ada!\n", ""},
 		{"boolean typed", []string{"call", "greet", "name=Ada", "shout=false", "--json"}, "", 0,
 			"{\n  \"type\": \"success\",\n  \"content\": \"Hello, Ada!\"\n}\n", ""},
-		{"bad boolean", []string{"call", "greet", "name=Ada", "shout=loud"}, "", 2, "", `argument shout: want true or false, got "loud"`},
+		{"bad boolean", []string{"call", "greet", "name=Ada", "shout=loud"}, "", 2, "", `argument "shout": want true or false, got "loud"`},
 		{"tool error", []string{"call", "greet", "name="}, "", 1, "", "error: nobody to greet\n"},
 		{"question, no terminal, no default", []string{"call", "greet", "name=root"}, "", 1, "",
 			"question: the tool asks: Greet root?\n  answer with --answer sure=yes|no\n"},

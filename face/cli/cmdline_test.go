@@ -244,7 +244,7 @@ func TestServeNoTools(t *testing.T) {
 // format's help, not call's.
 func TestFormatUsageHint(t *testing.T) {
 	r := run(t, tools, "format", "echo", "times=many")
-	want := "toolhost: argument times: want an integer, got \"many\"\nRun 'toolhost format --help' for usage.\n"
+	want := "toolhost: argument \"times\": want an integer, got \"many\"\nRun 'toolhost format --help' for usage.\n"
 	if r.code != 2 || r.stderr != want {
 		t.Errorf("exit %d, stderr %q; want 2, %q", r.code, r.stderr, want)
 	}

@@ -111,7 +111,7 @@ func TestCall(t *testing.T) {
 		{"host failure", []string{"call", "broken"}, "", 2, "", "toolhost: call broken: handler lost its database\n"},
 		{"unknown tool", []string{"call", "nope"}, "", 2, "", `unknown tool "nope"`},
 		{"no name", []string{"call"}, "", 2, "", "toolhost: usage: toolhost call NAME [key=value…]\nRun 'toolhost call --help' for usage.\n"},
-		{"bad integer", []string{"call", "echo", "text=a", "times=many"}, "", 2, "", `toolhost: argument times: want an integer, got "many"`},
+		{"bad integer", []string{"call", "echo", "text=a", "times=many"}, "", 2, "", `toolhost: argument "times": want an integer, got "many"`},
 		{"bad pair", []string{"call", "echo", "text"}, "", 2, "", `argument "text": want key=value`},
 		{"bad --args", []string{"call", "echo", "--args", "[1]"}, "", 2, "", "--args: arguments must be a JSON object"},
 		{"bad --answer", []string{"call", "echo", "text=a", "--answer", "x"}, "", 2, "", `--answer "x": want id=value`},

@@ -67,7 +67,7 @@ func TestMCPClientEverything(t *testing.T) {
 		{name: "numbers typed", args: []string{"call", "get-sum", "a=2", "b=3.5"}, stdout: "The sum of 2 and 3.5 is 5.5."},
 		{name: "structured", args: []string{"call", "get-structured-content", "location=Chicago", "--json"}, stdout: `"structured": {`},
 		{name: "typed error", args: []string{"call", "get-sum", "a=two", "b=1"}, code: 2,
-			stderr: "toolhost: argument a: want a number, got \"two\"\nRun 'toolhost call get-sum --help --mcp -- " + shellCommand(server[2:]) + "' for usage.\n"},
+			stderr: "toolhost: argument \"a\": want a number, got \"two\"\nRun 'toolhost call get-sum --help --mcp -- " + shellCommand(server[2:]) + "' for usage.\n"},
 		{name: "identity", args: []string{"identity", "--json"}, stdout: `"protocol_version": "1.0"`},
 	}
 	for _, tt := range tests {
