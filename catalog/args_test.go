@@ -119,3 +119,26 @@ func FuzzCompileSchema(f *testing.F) {
 		}
 	})
 }
+
+// TestUnknownArgumentNear: one unknown argument a typo away from one the
+// tool takes and was not given is named as the likely one.
+func TestUnknownArgumentNear(t *testing.T) {
+	s, err := CompileSchema(map[string]any{"type": "object", "additionalProperties": false, "properties": map[string]any{
+		"name": map[string]any{"type": "string"}, "times": map[string]any{"type": "integer"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"nam": "Ada"}, `unknown argument "nam" (the tool takes "name", "times") (did you mean "name"?)`},
+		{map[string]any{"name": "Ada", "nme": "x"}, `unknown argument "nme" (the tool takes "name", "times")`}, // name is given: not that one
+		{map[string]any{"colour": "red"}, `unknown argument "colour" (the tool takes "name", "times")`},
+		{map[string]any{"nam": "Ada", "tims": 2}, `unknown arguments "nam", "tims" (the tool takes "name", "times")`},
+	} {
+		if _, problems := s.Check(tt.args); len(problems) != 1 || problems[0] != tt.want {
+			t.Errorf("Check(%v) = %q, want [%q]", tt.args, problems, tt.want)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/toolhost/toolhost/internal/jsonclone"
+	"github.com/toolhost/toolhost/internal/suggest"
 	"github.com/toolhost/toolhost/internal/toolname"
 )
 
@@ -334,7 +335,11 @@ func (a *ArgSchema) Check(args map[string]any) (map[string]any, []string) {
 		problems = append([]string{fmt.Sprintf("missing required %s %s", plural(len(missing), "argument", "arguments"), QuoteList(missing))}, problems...)
 	}
 	if len(unknown) > 0 {
-		problems = append(problems, fmt.Sprintf("unknown %s %s (the tool takes %s)", plural(len(unknown), "argument", "arguments"), QuoteList(unknown), a.takes()))
+		msg := fmt.Sprintf("unknown %s %s (the tool takes %s)", plural(len(unknown), "argument", "arguments"), QuoteList(unknown), a.takes())
+		if near := a.nearest(unknown, args); near != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", near)
+		}
+		problems = append(problems, msg)
 	}
 	return nil, problems
 }
@@ -399,6 +404,22 @@ func (a *ArgSchema) diagnose(sent, seen map[string]any) []argFault {
 }
 
 // takes lists the arguments the tool takes, for a message.
+// nearest is the argument the one unknown name was likely meant for: a
+// name the tool takes, not given, a typo away. It is "" for several
+// unknown names or none near.
+func (a *ArgSchema) nearest(unknown []string, args map[string]any) string {
+	if len(unknown) != 1 {
+		return ""
+	}
+	var free []string
+	for _, n := range a.names {
+		if _, given := args[n]; !given {
+			free = append(free, n)
+		}
+	}
+	return suggest.Nearest(unknown[0], free, max(1, len(unknown[0])/3))
+}
+
 func (a *ArgSchema) takes() string {
 	if len(a.names) == 0 {
 		return "no arguments"
