@@ -132,7 +132,7 @@ func TestUnknownArgumentNear(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{map[string]any{"nam": "Ada"}, `unknown argument "nam" (the tool takes "name", "times") (did you mean "name"?)`},
+		{map[string]any{"nam": "Ada"}, `unknown argument "nam" (did you mean "name"? the tool takes "name", "times")`},
 		{map[string]any{"name": "Ada", "nme": "x"}, `unknown argument "nme" (the tool takes "name", "times")`}, // name is given: not that one
 		{map[string]any{"colour": "red"}, `unknown argument "colour" (the tool takes "name", "times")`},
 		{map[string]any{"nam": "Ada", "tims": 2}, `unknown arguments "nam", "tims" (the tool takes "name", "times")`},

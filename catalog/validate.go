@@ -335,11 +335,11 @@ func (a *ArgSchema) Check(args map[string]any) (map[string]any, []string) {
 		problems = append([]string{fmt.Sprintf("missing required %s %s", plural(len(missing), "argument", "arguments"), QuoteList(missing))}, problems...)
 	}
 	if len(unknown) > 0 {
-		msg := fmt.Sprintf("unknown %s %s (the tool takes %s)", plural(len(unknown), "argument", "arguments"), QuoteList(unknown), a.takes())
+		hint := ""
 		if near := a.nearest(unknown, args); near != "" {
-			msg += fmt.Sprintf(" (did you mean %q?)", near)
+			hint = fmt.Sprintf("did you mean %q? ", near)
 		}
-		problems = append(problems, msg)
+		problems = append(problems, fmt.Sprintf("unknown %s %s (%sthe tool takes %s)", plural(len(unknown), "argument", "arguments"), QuoteList(unknown), hint, a.takes()))
 	}
 	return nil, problems
 }
