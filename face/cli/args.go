@@ -20,6 +20,9 @@ import (
 func parseArguments(argsJSON string, pairs []string, params map[string]*tool.Parameter) (map[string]any, error) {
 	args, err := catalog.DecodeArguments([]byte(argsJSON))
 	if err != nil {
+		if dup := (*dupkey.Error)(nil); errors.As(err, &dup) { // the catalog's "arguments: " would follow "--args: "
+			return nil, usageFix(err, "--args: %v", dup)
+		}
 		return nil, usageFix(err, "--args: %v", err)
 	}
 	seen := map[string]bool{}

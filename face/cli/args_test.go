@@ -92,7 +92,7 @@ func TestParseArguments(t *testing.T) {
 		{"", []string{"=1"}, `argument "=1": want key=value`, ""},
 		{"", []string{"n=1", "n=2"}, `argument "n" given twice`, ""},
 		{"[]", nil, "--args: arguments must be a JSON object", ""},
-		{`{"a":1,"a":2}`, nil, `--args: arguments: duplicate key "a"`, "send each key once"},
+		{`{"a":1,"a":2}`, nil, `--args: duplicate key "a"`, "send each key once"},
 	} {
 		_, err := parseArguments(tt.json, tt.pairs, params)
 		var u *usageError
