@@ -122,46 +122,9 @@ func TestParseMaxOutputErrors(t *testing.T) {
 	}
 }
 
-func TestMergeMaxOutput(t *testing.T) {
-	tests := []struct {
-		name   string
-		layers []string
-		want   map[string]string // entry key → maxOutputOf, with the layer's index for its file
-	}{
-		{"later layer wins",
-			[]string{"[tools.x]\ncommand = \"x\"\nmax_output = 2048\n", "[tools.x]\nmax_output = \"4KiB\"\n"},
-			map[string]string{"tools.x": "4096 at 1:2"}},
-		{"nil leaves the earlier value",
-			[]string{"[tools.x]\ncommand = \"x\"\nmax_output = 2048\n", "[tools.x]\nsummary = \"S\"\n"},
-			map[string]string{"tools.x": "2048 at 0:3"}},
-		{"[defaults] of a later layer",
-			[]string{"[defaults]\nmax_output = 2048\n[tools.x]\ncommand = \"x\"\n[tools.y]\ncommand = \"y\"\nmax_output = 3000\n",
-				"[defaults]\nmax_output = 5000\n"},
-			map[string]string{"tools.x": "5000 at 1:2", "tools.y": "3000 at 0:7"}},
-		{"[defaults]: nil leaves it",
-			[]string{"[defaults]\nmax_output = 2048\n[tools.x]\ncommand = \"x\"\n", "[defaults]\ntimeout = \"5s\"\n"},
-			map[string]string{"tools.x": "2048 at 0:2"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			cfg, files, err := loadLayers(t, tt.layers...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			entries := map[string]*Entry{}
-			for _, e := range cfg.Tools {
-				entries[e.Key()] = e
-			}
-			for key, want := range tt.want {
-				for i, f := range files {
-					want = replaceLayer(want, i, f)
-				}
-				if got := maxOutputOf(entries[key]); got != want {
-					t.Errorf("%s: max_output = %s, want %s", key, got, want)
-				}
-			}
-		})
-	}
+// TestMergeKeepOutput: keep_output, a [defaults] key of its own, merges
+// across layers: the last that sets it wins.
+func TestMergeKeepOutput(t *testing.T) {
 	cfg, _, err := loadLayers(t, "[defaults]\nkeep_output = \"1h\"\n", "[defaults]\nkeep_output = \"3h\"\n", "[defaults]\ntimeout = \"5s\"\n")
 	if err != nil || cfg.Defaults.KeepOutput == nil || cfg.Defaults.KeepOutput.Duration != 3*time.Hour {
 		t.Errorf("keep_output over three layers = %v, %v; want 3h", cfg.Defaults.KeepOutput, err)

@@ -3,7 +3,6 @@ package config
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"testing"
 )
 
@@ -99,63 +98,4 @@ func TestParseRateLimitErrors(t *testing.T) {
 			}
 		})
 	}
-}
-
-func TestMergeRateLimit(t *testing.T) {
-	tests := []struct {
-		name   string
-		layers []string
-		want   map[string]string // entry key → rateLimitOf, with the layer's index for its file
-	}{
-		{"later layer wins",
-			[]string{"[tools.x]\ncommand = \"x\"\nrate_limit_per_minute = 10\n", "[tools.x]\nrate_limit_per_minute = 20\n"},
-			map[string]string{"tools.x": "20 at 1:2"}},
-		{"override 10 with 0 (no limit)",
-			[]string{"[tools.x]\ncommand = \"x\"\nrate_limit_per_minute = 10\n", "[tools.x]\nrate_limit_per_minute = 0\n"},
-			map[string]string{"tools.x": "0 at 1:2"}},
-		{"nil leaves the earlier value",
-			[]string{"[tools.x]\ncommand = \"x\"\nrate_limit_per_minute = 10\n", "[tools.x]\nsummary = \"S\"\n"},
-			map[string]string{"tools.x": "10 at 0:3"}},
-		{"toolsets merge alike",
-			[]string{"[toolsets.fs]\ncommand = \"fs\"\nrate_limit_per_minute = 10\n", "[toolsets.fs]\nrate_limit_per_minute = 0\n"},
-			map[string]string{"toolsets.fs": "0 at 1:2"}},
-		{"[defaults] of a later layer",
-			[]string{"[defaults]\nrate_limit_per_minute = 10\n[tools.x]\ncommand = \"x\"\n[tools.y]\ncommand = \"y\"\nrate_limit_per_minute = 3\n",
-				"[defaults]\nrate_limit_per_minute = 60\n"},
-			map[string]string{"tools.x": "60 at 1:2", "tools.y": "3 at 0:7"}},
-		{"[defaults]: override 10 with 0",
-			[]string{"[defaults]\nrate_limit_per_minute = 10\n[tools.x]\ncommand = \"x\"\n", "[defaults]\nrate_limit_per_minute = 0\n"},
-			map[string]string{"tools.x": "0 at 1:2"}},
-		{"[defaults]: nil leaves it",
-			[]string{"[defaults]\nrate_limit_per_minute = 10\n[tools.x]\ncommand = \"x\"\n", "[defaults]\ntimeout = \"5s\"\n"},
-			map[string]string{"tools.x": "10 at 0:2"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			cfg, files, err := loadLayers(t, tt.layers...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			entries := map[string]*Entry{}
-			for _, e := range cfg.Tools {
-				entries[e.Key()] = e
-			}
-			for _, e := range cfg.Toolsets {
-				entries[e.Key()] = e
-			}
-			for key, want := range tt.want {
-				for i, f := range files {
-					want = replaceLayer(want, i, f)
-				}
-				if got := rateLimitOf(entries[key]); got != want {
-					t.Errorf("%s: rate_limit_per_minute = %s, want %s", key, got, want)
-				}
-			}
-		})
-	}
-}
-
-// replaceLayer turns "N at I:line" into "N at FILE:line" for layer I.
-func replaceLayer(s string, i int, file string) string {
-	return strings.Replace(s, fmt.Sprintf(" at %d:", i), " at "+file+":", 1)
 }
