@@ -2,20 +2,9 @@ package config
 
 import (
 	"errors"
-	"fmt"
 	"testing"
 	"time"
 )
-
-// maxOutputOf returns an entry's max_output and where it was set, for
-// messages: "nil" when unset.
-func maxOutputOf(e *Entry) string {
-	pos, ok := e.Pos["max_output"]
-	if !ok {
-		return "nil"
-	}
-	return fmt.Sprintf("%d at %s", e.MaxOutput, pos)
-}
 
 func TestParseMaxOutput(t *testing.T) {
 	cfg := mustParse(t, `[defaults]
@@ -63,7 +52,7 @@ max_output = "2kib"
 		{cfg.Tools["issues"], "1048576 at config.toml:2"}, // a tool of an MCP server is bounded too
 		{cfg.Toolsets["gh"], "2048 at config.toml:32"},
 	} {
-		if got := maxOutputOf(tt.e); got != tt.want {
+		if got := settingAt(tt.e, "max_output"); got != tt.want {
 			t.Errorf("%s: max_output = %s, want %s", tt.e.Key(), got, tt.want)
 		}
 	}
@@ -74,7 +63,7 @@ max_output = "2kib"
 		t.Errorf("Defaults.KeepOutput = %v, want 2h", got)
 	}
 	cfg = mustParse(t, "[tools.a]\ncommand = \"a\"\n")
-	if got := maxOutputOf(cfg.Tools["a"]); got != "nil" || cfg.Defaults.KeepOutput != nil {
+	if got := settingAt(cfg.Tools["a"], "max_output"); got != "nil" || cfg.Defaults.KeepOutput != nil {
 		t.Errorf("without max_output anywhere: %s, keep_output %v; want nil, nil", got, cfg.Defaults.KeepOutput)
 	}
 }

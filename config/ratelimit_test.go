@@ -2,19 +2,8 @@ package config
 
 import (
 	"errors"
-	"fmt"
 	"testing"
 )
-
-// rateLimitOf returns an entry's limit and where it was set, for messages:
-// "nil" when unset.
-func rateLimitOf(e *Entry) string {
-	pos, ok := e.Pos["rate_limit_per_minute"]
-	if !ok {
-		return "nil"
-	}
-	return fmt.Sprintf("%d at %s", e.RateLimit, pos)
-}
 
 func TestParseRateLimit(t *testing.T) {
 	cfg := mustParse(t, `[defaults]
@@ -51,7 +40,7 @@ source = "mcp.gh.issues"
 		{cfg.Toolsets["fs"], "2147483647 at config.toml:17"},
 		{cfg.Tools["issues"], "30 at config.toml:2"}, // a tool of an MCP server is limited too
 	} {
-		if got := rateLimitOf(tt.e); got != tt.want {
+		if got := settingAt(tt.e, "rate_limit_per_minute"); got != tt.want {
 			t.Errorf("%s: rate_limit_per_minute = %s, want %s", tt.e.Key(), got, tt.want)
 		}
 	}
@@ -60,7 +49,7 @@ source = "mcp.gh.issues"
 	}
 
 	cfg = mustParse(t, "[tools.a]\ncommand = \"a\"\n")
-	if got := rateLimitOf(cfg.Tools["a"]); got != "nil" {
+	if got := settingAt(cfg.Tools["a"], "rate_limit_per_minute"); got != "nil" {
 		t.Errorf("without a limit anywhere: %s, want nil", got)
 	}
 }
