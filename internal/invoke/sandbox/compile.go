@@ -104,8 +104,6 @@ var (
 // (see expand).
 func (p *Policy) Compile(exe, root, home, tmp string) *Plan {
 	pl := &Plan{Exec: exe, Scope: true, NoCore: true, Required: p.Mode == ModeRequire}
-	rootReal := realPath(root)
-	rules := p.enforcedRules(rootReal, home)
 	if p.readOnly && len(p.FS) == 0 && !p.profile() {
 		// A probe of an entry that restricts no path reads and runs
 		// what its run may: everything. It changes nothing but its
@@ -117,47 +115,8 @@ func (p *Policy) Compile(exe, root, home, tmp string) *Plan {
 		if tmp != "" {
 			pl.Paths = append(pl.Paths, PathGrant{tmp, accUpdate | accCreate | accDelete})
 		}
-	} else if len(rules) > 0 || p.profile() {
-		pl.FS = true
-		abs := map[string]uint64{}
-		for _, r := range rules {
-			a := absRule(r.Path, rootReal, home)
-			if a == "" || toolhostDir(a) != "" {
-				continue // toolhost's own directories: never granted
-			}
-			if err := pin(r, a, rootReal, home); err != nil {
-				if pl.Err == nil {
-					pl.Err = err
-				}
-				continue
-			}
-			abs[a] = ruleRights(r) // the last rule on a path wins
-		}
-		// A grant above one of toolhost's own directories stops there,
-		// as one above .git does.
-		for _, d := range ownDirs() {
-			for a, bits := range abs {
-				if bits != 0 && within(a, d) {
-					abs[d] = 0
-					break
-				}
-			}
-		}
-		pl.guard = newGuard(abs, rules, rootReal, root, tmp)
-		pl.Paths, pl.gen = expandCached(abs)
-		for _, d := range systemRead {
-			pl.Paths = append(pl.Paths, PathGrant{d, accRead | accExecute})
-		}
-		for _, d := range devRW {
-			pl.Paths = append(pl.Paths, PathGrant{d, ll.AccessFSReadFile | ll.AccessFSWriteFile | ll.AccessFSTruncate})
-		}
-		for _, d := range devRead {
-			pl.Paths = append(pl.Paths, PathGrant{d, ll.AccessFSReadFile})
-		}
-		pl.Paths = append(pl.Paths, PathGrant{exe, ll.AccessFSReadFile | ll.AccessFSExecute})
-		if tmp != "" {
-			pl.Paths = append(pl.Paths, PathGrant{tmp, accRead | accUpdate | accCreate | accDelete})
-		}
+	} else {
+		pl.restrictFS(p, root, home, tmp)
 	}
 	if len(p.Net) > 0 || p.profile() || p.readOnly {
 		pl.Net = true
@@ -176,6 +135,57 @@ func (p *Policy) Compile(exe, root, home, tmp string) *Plan {
 		}
 	}
 	return pl
+}
+
+// restrictFS confines pl's file system to p's rules with the workspace
+// root root, home directory home and private temporary directory tmp:
+// the profile's, the declared ones, and what every process needs.
+func (pl *Plan) restrictFS(p *Policy, root, home, tmp string) {
+	rootReal := realPath(root)
+	rules := p.enforcedRules(rootReal, home)
+	if len(rules) == 0 && !p.profile() {
+		return
+	}
+	pl.FS = true
+	abs := map[string]uint64{}
+	for _, r := range rules {
+		a := absRule(r.Path, rootReal, home)
+		if a == "" || toolhostDir(a) != "" {
+			continue // toolhost's own directories: never granted
+		}
+		if err := pin(r, a, rootReal, home); err != nil {
+			if pl.Err == nil {
+				pl.Err = err
+			}
+			continue
+		}
+		abs[a] = ruleRights(r) // the last rule on a path wins
+	}
+	// A grant above one of toolhost's own directories stops there,
+	// as one above .git does.
+	for _, d := range ownDirs() {
+		for a, bits := range abs {
+			if bits != 0 && within(a, d) {
+				abs[d] = 0
+				break
+			}
+		}
+	}
+	pl.guard = newGuard(abs, rules, rootReal, root, tmp)
+	pl.Paths, pl.gen = expandCached(abs)
+	for _, d := range systemRead {
+		pl.Paths = append(pl.Paths, PathGrant{d, accRead | accExecute})
+	}
+	for _, d := range devRW {
+		pl.Paths = append(pl.Paths, PathGrant{d, ll.AccessFSReadFile | ll.AccessFSWriteFile | ll.AccessFSTruncate})
+	}
+	for _, d := range devRead {
+		pl.Paths = append(pl.Paths, PathGrant{d, ll.AccessFSReadFile})
+	}
+	pl.Paths = append(pl.Paths, PathGrant{pl.Exec, ll.AccessFSReadFile | ll.AccessFSExecute})
+	if tmp != "" {
+		pl.Paths = append(pl.Paths, PathGrant{tmp, accRead | accUpdate | accCreate | accDelete})
+	}
 }
 
 // enforcedRules are the filesystem rules the OS enforces with the
