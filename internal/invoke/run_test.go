@@ -1,16 +1,19 @@
 package invoke
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/toolhost/toolhost/internal/invoke/faketool"
@@ -519,5 +522,67 @@ func TestRunSlowOnLine(t *testing.T) {
 	}
 	if len(got) != 1001 || got[0] != lineOf(1) || got[999] != lineOf(1000) || got[1000] != "end" {
 		t.Errorf("OnLine got %d lines, want the 1001 in order", len(got))
+	}
+}
+
+// TestWritersReadFrom: os/exec copies a child's output with the writers'
+// ReadFrom (no buffer of its own). It keeps what Write keeps, and passes
+// a read error on.
+func TestWritersReadFrom(t *testing.T) {
+	big := bytes.Repeat([]byte("0123456789abcdef"), 5000) // 80,000 bytes: more than one buffer
+	boom := errors.New("boom")
+	for _, c := range []struct {
+		name     string
+		data     []byte
+		oneByte  bool  // the reader gives one byte a read
+		readErr  error // after data, instead of EOF
+		max      int64
+		kept     []byte
+		exceeded bool
+	}{
+		{"small", []byte("hello\n"), false, nil, 100, []byte("hello\n"), false},
+		{"several buffers", big, false, nil, 1 << 20, big, false},
+		{"past the cap", big, false, nil, 40000, big[:40000], true},
+		{"one byte a read", []byte("a\nb"), true, nil, 100, []byte("a\nb"), false},
+		{"read error", []byte("part"), false, boom, 100, []byte("part"), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			reader := func() io.Reader {
+				var r io.Reader = bytes.NewReader(c.data)
+				if c.oneByte {
+					r = iotest.OneByteReader(r)
+				}
+				if c.readErr != nil {
+					r = io.MultiReader(r, iotest.ErrReader(c.readErr))
+				}
+				return r
+			}
+			kills := 0
+			cw := newCapWriter(c.max, func() { kills++ }, nil)
+			if n, err := io.Copy(cw, reader()); err != c.readErr || n != int64(len(c.data)) {
+				t.Fatalf("capWriter: copied %d, %v; want %d, %v", n, err, len(c.data), c.readErr)
+			}
+			wantKills := 0
+			if c.exceeded {
+				wantKills = 1
+			}
+			if !bytes.Equal(cw.bytes(), c.kept) || cw.exceeded != c.exceeded || kills != wantKills {
+				t.Fatalf("capWriter kept %d bytes (exceeded %v, %d kills), want %d (exceeded %v, %d kills)", len(cw.bytes()), cw.exceeded, kills, len(c.kept), c.exceeded, wantKills)
+			}
+			tw := &tailWriter{max: MaxStderrTail}
+			if n, err := io.Copy(tw, reader()); err != c.readErr || n != int64(len(c.data)) {
+				t.Fatalf("tailWriter: copied %d, %v; want %d, %v", n, err, len(c.data), c.readErr)
+			}
+			if got, want := tw.Bytes(), c.data[max(0, len(c.data)-MaxStderrTail):]; !bytes.Equal(got, want) {
+				t.Fatalf("tailWriter kept %d bytes, want %d", len(got), len(want))
+			}
+		})
+	}
+	// io.Copy makes no 32 KiB buffer per copy: the writers read into one
+	// of their own, reused.
+	tw := &tailWriter{max: 10, buf: make([]byte, 0, 64)}
+	src := iotest.OneByteReader(strings.NewReader("")) // a plain Reader: no WriterTo
+	if a := testing.AllocsPerRun(20, func() { _, _ = io.Copy(tw, src) }); a != 0 {
+		t.Errorf("io.Copy into a tailWriter: %v allocations, want 0", a)
 	}
 }

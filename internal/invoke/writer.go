@@ -2,6 +2,7 @@ package invoke
 
 import (
 	"bytes"
+	"io"
 	"sync"
 )
 
@@ -70,6 +71,10 @@ func (w *capWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// ReadFrom writes what r gives until EOF, through a shared buffer.
+// os/exec copies a child's output with it, without a buffer of its own.
+func (w *capWriter) ReadFrom(r io.Reader) (int64, error) { return copyThrough(w.Write, r) }
+
 // deliver passes each complete line to onLine as it comes, until finish.
 func (w *capWriter) deliver() {
 	defer close(w.passed)
@@ -133,6 +138,9 @@ func (w *tailWriter) Write(p []byte) (int, error) {
 	return n, nil
 }
 
+// ReadFrom writes what r gives until EOF, through a shared buffer.
+func (w *tailWriter) ReadFrom(r io.Reader) (int64, error) { return copyThrough(w.Write, r) }
+
 // Bytes returns a copy of the last max bytes written.
 func (w *tailWriter) Bytes() []byte {
 	b := w.buf
@@ -140,4 +148,30 @@ func (w *tailWriter) Bytes() []byte {
 		b = b[len(b)-w.max:]
 	}
 	return append([]byte(nil), b...)
+}
+
+// copyBufs are the buffers of copyThrough. A one-shot host runs without
+// collections, so a buffer made per copy would be fresh memory each time.
+var copyBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
+// copyThrough passes what r gives to write until EOF, as io.Copy does.
+func copyThrough(write func([]byte) (int, error), r io.Reader) (int64, error) {
+	bp := copyBufs.Get().(*[]byte)
+	defer copyBufs.Put(bp)
+	var n int64
+	for {
+		k, err := r.Read(*bp)
+		if k > 0 {
+			if _, werr := write((*bp)[:k]); werr != nil {
+				return n, werr
+			}
+			n += int64(k)
+		}
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
 }
