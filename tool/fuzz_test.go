@@ -334,3 +334,21 @@ func FuzzDecodeTagged(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPlainName: a type name taken without the library reads as the
+// library reads it.
+func FuzzPlainName(f *testing.F) {
+	for _, s := range []string{`"string"`, `"a\"b"`, `"é"`, `"\u0041"`, `""`, `"`, `"a`, "\"tab\there\"", `["x"]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		name, ok := plainName(data)
+		if !ok {
+			return
+		}
+		var s string
+		if err := json.Unmarshal(data, &s); err != nil || s != name {
+			t.Fatalf("plainName(%q) = %q; encoding/json: %q, %v", data, name, s, err)
+		}
+	})
+}

@@ -89,6 +89,10 @@ func (t Types) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON accepts a string or an array of strings.
 func (t *Types) UnmarshalJSON(data []byte) error {
 	data = bytes.TrimSpace(data)
+	if name, ok := plainName(data); ok { // most are: "string"
+		*t = Types{name}
+		return nil
+	}
 	if len(data) > 0 && data[0] == '"' {
 		var s string
 		if err := json.Unmarshal(data, &s); err != nil {
@@ -103,6 +107,21 @@ func (t *Types) UnmarshalJSON(data []byte) error {
 	}
 	*t = list
 	return nil
+}
+
+// plainName returns the string data holds when it is a JSON string of
+// printable ASCII without escapes, which needs no decoding.
+func plainName(data []byte) (string, bool) {
+	n := len(data)
+	if n < 2 || data[0] != '"' || data[n-1] != '"' {
+		return "", false
+	}
+	for _, c := range data[1 : n-1] {
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return "", false
+		}
+	}
+	return string(data[1 : n-1]), true
 }
 
 // UnmarshalTOML accepts a string or an array of strings. It serves TOML

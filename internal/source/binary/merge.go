@@ -82,7 +82,13 @@ func mergeWith(name string, bin *tool.Definition, e *config.Entry, overlay func(
 	}
 	overlay(&base, user)
 
-	prov := make(map[string]string, 32) // a tool of a few parameters: no growing
+	size := 5 + len(e.Pos) // summary, description, examples, timeout, enable
+	if bin != nil {
+		size += len(bin.Annotations) + provSize(bin.Parameters)
+	} else {
+		size += provSize(e.Parameters)
+	}
+	prov := make(map[string]string, size) // sized: no growing, no room to spare
 	if bin != nil {
 		setProv(prov, "summary", bin.Summary != "", "binary")
 		setProv(prov, "description", bin.Description != "", "binary")
@@ -304,33 +310,67 @@ func jpOptional(params map[string]*tool.Parameter) {
 // paramProv records where a parameter and each of its set fields came from.
 func paramProv(prov map[string]string, key string, p *tool.Parameter, from string) {
 	prov[key] = from
+	setFields(p, func(field string) { prov[key+"."+field] = from })
 	if p == nil {
 		return
 	}
-	set := func(field string, ok bool) {
-		if ok {
-			prov[key+"."+field] = from
-		}
-	}
-	set("type", len(p.Type) > 0)
-	set("summary", p.Summary != "")
-	set("description", p.Description != "")
-	set("required", p.Required != nil)
-	set("default", p.Default != nil)
-	set("enum", p.Enum != nil)
-	set("pattern", p.Pattern != "")
-	set("format", p.Format != "")
-	set("minimum", p.Minimum != nil)
-	set("maximum", p.Maximum != nil)
-	set("minLength", p.MinLength != nil)
-	set("maxLength", p.MaxLength != nil)
-	set("minItems", p.MinItems != nil)
-	set("maxItems", p.MaxItems != nil)
 	if p.Items != nil {
 		paramProv(prov, key+".items", p.Items, from)
 	}
 	for k, sub := range p.Properties {
 		paramProv(prov, key+".properties."+k, sub, from)
+	}
+}
+
+// provSize is how many keys paramProv records for each of params.
+func provSize(params map[string]*tool.Parameter) int {
+	n := 0
+	for _, p := range params {
+		n += paramProvSize(p)
+	}
+	return n
+}
+
+// paramProvSize is how many keys paramProv records for p.
+func paramProvSize(p *tool.Parameter) int {
+	n := 1
+	setFields(p, func(string) { n++ })
+	if p != nil {
+		if p.Items != nil {
+			n += paramProvSize(p.Items)
+		}
+		n += provSize(p.Properties)
+	}
+	return n
+}
+
+// setFields calls set with the name of each field p sets.
+func setFields(p *tool.Parameter, set func(field string)) {
+	if p == nil {
+		return
+	}
+	for _, f := range [...]struct {
+		name string
+		ok   bool
+	}{
+		{"type", len(p.Type) > 0},
+		{"summary", p.Summary != ""},
+		{"description", p.Description != ""},
+		{"required", p.Required != nil},
+		{"default", p.Default != nil},
+		{"enum", p.Enum != nil},
+		{"pattern", p.Pattern != ""},
+		{"format", p.Format != ""},
+		{"minimum", p.Minimum != nil},
+		{"maximum", p.Maximum != nil},
+		{"minLength", p.MinLength != nil},
+		{"maxLength", p.MaxLength != nil},
+		{"minItems", p.MinItems != nil},
+		{"maxItems", p.MaxItems != nil},
+	} {
+		if f.ok {
+			set(f.name)
+		}
 	}
 }
 

@@ -339,3 +339,24 @@ func TestOverridesWithoutSelfDescribe(t *testing.T) {
 		})
 	}
 }
+
+// TestProvSize: provSize counts exactly the keys paramProv records, so
+// mergeWith's provenance map never grows.
+func TestProvSize(t *testing.T) {
+	one := 1
+	params := map[string]*tool.Parameter{
+		"bare": nil,
+		"path": {Type: tool.Types{"string"}, Summary: "a path", MinLength: &one},
+		"list": {Type: tool.Types{"array"}, Items: &tool.Parameter{Type: tool.Types{"object"}, Properties: map[string]*tool.Parameter{
+			"depth": {Type: tool.Types{"integer"}, Default: 2, Enum: []any{1, 2}},
+			"deep":  {Properties: map[string]*tool.Parameter{"leaf": {Format: "date", Pattern: "^x"}}},
+		}}},
+	}
+	prov := map[string]string{}
+	for name, p := range params {
+		paramProv(prov, "parameters."+name, p, "binary")
+	}
+	if got := provSize(params); got != len(prov) {
+		t.Fatalf("provSize = %d, paramProv recorded %d keys: %v", got, len(prov), prov)
+	}
+}
