@@ -27,8 +27,20 @@ type decoder struct {
 // parseLayer parses one file without the whole-configuration checks (a
 // layer may override an entry whose command an earlier layer sets).
 func parseLayer(file string, data []byte) (*Config, error) {
+	// The key lines are found beside the TOML parse, on another
+	// processor, when the file is large enough to pay for it.
+	var lines *keyLines
+	scanned := make(chan struct{})
+	if len(data) >= scanAside {
+		go func() { lines = scanKeys(data); close(scanned) }()
+	} else {
+		lines = scanKeys(data)
+		close(scanned)
+	}
 	var doc map[string]any
-	if _, err := toml.Decode(string(data), &doc); err != nil {
+	_, err := toml.Decode(string(data), &doc)
+	<-scanned
+	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
 			pe.Position = fixPosition(data, pe.Position)
@@ -42,7 +54,7 @@ func parseLayer(file string, data []byte) (*Config, error) {
 		}
 		return nil, &Error{Pos: Position{File: file}, Err: ErrSyntax, Msg: "TOML syntax error: " + err.Error()}
 	}
-	d := &decoder{file: file, lines: scanKeys(data)}
+	d := &decoder{file: file, lines: lines}
 	cfg := d.document(doc)
 	if err := d.err(); err != nil {
 		return nil, err
@@ -50,6 +62,10 @@ func parseLayer(file string, data []byte) (*Config, error) {
 	cfg.Files = []string{file}
 	return cfg, nil
 }
+
+// scanAside is the size from which parseLayer scans the key lines
+// concurrently with the TOML parse.
+const scanAside = 8 << 10
 
 // fixPosition recomputes the line and column of a TOML parse error from its
 // byte offset. The parser counts a newline before reporting it. So an error

@@ -539,3 +539,26 @@ func TestEveryKeywordDecoded(t *testing.T) {
 		}
 	}
 }
+
+// TestParseLargeFileLines: in a file large enough that the key lines are
+// scanned beside the TOML parse, a problem still names its entry's line,
+// and a syntax error its own.
+func TestParseLargeFileLines(t *testing.T) {
+	var b strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&b, "[tools.t%03d]\ncommand = \"bin/t\"\ntool = \"t\"\n\n", i)
+	}
+	if b.Len() < scanAside {
+		t.Fatalf("fixture of %d bytes: not past scanAside (%d)", b.Len(), scanAside)
+	}
+	good := b.String()
+	lines := strings.Count(good, "\n")
+	_, err := Parse("c.toml", []byte(good+"[tools.bad]\ncommand = \"x\"\ntimeout = \"soon\"\n"))
+	if want := fmt.Sprintf("c.toml:%d: ", lines+3); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("error = %v, want the prefix %q", err, want)
+	}
+	_, err = Parse("c.toml", []byte(good+"[tools.x\n"))
+	if want := fmt.Sprintf("c.toml:%d: TOML syntax error: ", lines+1); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("error = %v, want the prefix %q", err, want)
+	}
+}
