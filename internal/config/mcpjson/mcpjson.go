@@ -19,14 +19,13 @@ import (
 	"net"
 	"net/url"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/toolhost/toolhost/config"
 	"github.com/toolhost/toolhost/internal/config/secret"
 	"github.com/toolhost/toolhost/internal/dupkey"
+	"github.com/toolhost/toolhost/internal/lazyre"
 	"github.com/toolhost/toolhost/internal/toolname"
 )
 
@@ -139,13 +138,13 @@ var known = map[string]bool{
 }
 
 var (
-	envVar   = lazyRegexp(`^\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}$`)
-	inputVar = lazyRegexp(`^\$\{input:([^}]*)\}$`)
-	anyVar   = lazyRegexp(`\$\{[^}]*\}`)
+	envVar   = lazyre.New(`^\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}$`)
+	inputVar = lazyre.New(`^\$\{input:([^}]*)\}$`)
+	anyVar   = lazyre.New(`\$\{[^}]*\}`)
 	// secretish matches names of variables and headers that hold credentials.
-	secretish = lazyRegexp(`(?i)token|secret|passw|passphrase|api[-_]?key|access[-_]?key|private[-_]?key|credential|auth|cookie|session|(^|[-_])pat($|[-_])`)
+	secretish = lazyre.New(`(?i)token|secret|passw|passphrase|api[-_]?key|access[-_]?key|private[-_]?key|credential|auth|cookie|session|(^|[-_])pat($|[-_])`)
 	// tokenish matches values shaped as well-known credentials.
-	tokenish = lazyRegexp(`^(ghp_|gho_|ghu_|ghs_|github_pat_|glpat-|sk-|xox[abpr]-|AKIA|AIza|ya29\.)`)
+	tokenish = lazyre.New(`^(ghp_|gho_|ghu_|ghs_|github_pat_|glpat-|sk-|xox[abpr]-|AKIA|AIza|ya29\.)`)
 )
 
 // server converts one entry. An error leaves the server out. vars are
@@ -492,11 +491,4 @@ func sortedKeys(m map[string]string) []string {
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-// lazyRegexp returns a function that compiles expr when first called:
-// compiling at start-up would cost every toolhost process, and only a
-// few ever use it.
-func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
+
+	"github.com/toolhost/toolhost/internal/lazyre"
 )
 
 // Denial is an access the sandbox refused, recognised in what a confined
@@ -33,49 +33,49 @@ func grant(what, list, rule string) *Denial {
 func (d *Denial) Error() string { return "the sandbox denied " + d.What }
 
 var (
-	deniedRe = lazyRegexp(`(?i)permission denied|operation not permitted`)
+	deniedRe = lazyre.New(`(?i)permission denied|operation not permitted`)
 	// epermRe is EPERM: Landlock refuses a path with EACCES, the seccomp
 	// filter a file's metadata change with EPERM.
-	epermRe = lazyRegexp(`(?i)operation not permitted`)
+	epermRe = lazyre.New(`(?i)operation not permitted`)
 	// tokenRe splits a message into words. GNU tools in a UTF-8 locale
 	// quote a path in ‘’ (mkdir: cannot create directory ‘/x’).
-	tokenRe  = lazyRegexp(`[\s:'"` + "`" + `,;()\[\]{}‘’“”]+`)
-	addrRe   = lazyRegexp(`(?i)\b(connect|bind|dial|listen)\b[^\n]*?\[?([0-9a-z.:-]*?)\]?:([0-9]{1,5})\b`)
-	signalRe = lazyRegexp(`(?i)\b(kill|signal)`)
+	tokenRe  = lazyre.New(`[\s:'"` + "`" + `,;()\[\]{}‘’“”]+`)
+	addrRe   = lazyre.New(`(?i)\b(connect|bind|dial|listen)\b[^\n]*?\[?([0-9a-z.:-]*?)\]?:([0-9]{1,5})\b`)
+	signalRe = lazyre.New(`(?i)\b(kill|signal)`)
 	// sockRe is the refusal of a socket the seccomp filter does not
 	// allow (EAFNOSUPPORT, EPROTONOSUPPORT).
-	sockRe = lazyRegexp(`(?i)address family not supported|protocol not supported`)
+	sockRe = lazyre.New(`(?i)address family not supported|protocol not supported`)
 	// udpRe is a refused UDP socket: Go's "dial udp 1.1.1.1:53: socket:
 	// permission denied", or a socket(2) call naming SOCK_DGRAM.
-	udpRe  = lazyRegexp(`(?i)\budp\b|\bSOCK_DGRAM\b`)
-	unixRe = lazyRegexp(`(?i)\b(dial|connect|socket)\b[^\n]*\bunix\b|\bunix\b[^\n]*\b(dial|connect|socket)\b|\bAF_UNIX\b`)
+	udpRe  = lazyre.New(`(?i)\budp\b|\bSOCK_DGRAM\b`)
+	unixRe = lazyre.New(`(?i)\b(dial|connect|socket)\b[^\n]*\bunix\b|\bunix\b[^\n]*\b(dial|connect|socket)\b|\bAF_UNIX\b`)
 	// nodeConnRe is node's refused connect ("connect EACCES
 	// 104.16.0.35:443"), urlHostRe the host of a URL on the same line
 	// (npm: "request to https://registry.npmjs.org/x failed, reason: …").
 	// nodeModuleRe is node's failed require of a file by its path: under
 	// the sandbox, a module outside the grants is "not found".
-	nodeModuleRe = lazyRegexp(`Cannot find module '(/[^']+)'`)
+	nodeModuleRe = lazyre.New(`Cannot find module '(/[^']+)'`)
 	// nodeUDPRe is node's refused UDP socket ("bind EACCES 0.0.0.0", the
 	// stack in node:dgram): node makes the socket when it binds or sends.
-	nodeUDPRe  = lazyRegexp(`\b(?:bind|send) EACCES\b`)
-	nodeConnRe = lazyRegexp(`\b(connect|bind|listen) (?:EACCES|EPERM) \[?([0-9A-Fa-f.:]+?)\]?:([0-9]{1,5})\b`)
-	urlHostRe  = lazyRegexp(`\bhttps?://([A-Za-z0-9.-]+)`)
+	nodeUDPRe  = lazyre.New(`\b(?:bind|send) EACCES\b`)
+	nodeConnRe = lazyre.New(`\b(connect|bind|listen) (?:EACCES|EPERM) \[?([0-9A-Fa-f.:]+?)\]?:([0-9]{1,5})\b`)
+	urlHostRe  = lazyre.New(`\bhttps?://([A-Za-z0-9.-]+)`)
 	// curlRe is curl's failed connect, which names no errno ("curl: (7)
 	// Failed to connect to example.com port 443 after 1 ms: Couldn't
 	// connect to server"): the sandbox's when no rule opens the port.
-	curlRe = lazyRegexp(`Failed to connect to \[?([0-9A-Za-z.:-]+?)\]? port ([0-9]{1,5})\b`)
+	curlRe = lazyre.New(`Failed to connect to \[?([0-9A-Za-z.:-]+?)\]? port ([0-9]{1,5})\b`)
 	// pyDeniedRe is Python's PermissionError naming no path, as a refused
 	// socket or connect raises it. The frames above it say which:
 	// pyConnectRe a connect (with the address when the source line holds
 	// it, pyAddrRe), pySocketRe the making of a socket.
-	pyDeniedRe  = lazyRegexp(`^\s*PermissionError: \[Errno 13\] Permission denied\s*$`)
-	pyConnectRe = lazyRegexp(`\.connect(?:_ex)?\(|\bcreate_connection\b`)
-	pyAddrRe    = lazyRegexp(`\(\s*['"]([0-9A-Za-z.:-]+)['"]\s*,\s*([0-9]{1,5})\s*\)`)
-	pySocketRe  = lazyRegexp(`\bsocket\.socket\b|socket\.py", line [0-9]+, in __init__`)
+	pyDeniedRe  = lazyre.New(`^\s*PermissionError: \[Errno 13\] Permission denied\s*$`)
+	pyConnectRe = lazyre.New(`\.connect(?:_ex)?\(|\bcreate_connection\b`)
+	pyAddrRe    = lazyre.New(`\(\s*['"]([0-9A-Za-z.:-]+)['"]\s*,\s*([0-9]{1,5})\s*\)`)
+	pySocketRe  = lazyre.New(`\bsocket\.socket\b|socket\.py", line [0-9]+, in __init__`)
 	// devTCPRe is bash's /dev/tcp/HOST/PORT, a connection, not a file;
 	// devUDPRe its /dev/udp/HOST/PORT, a datagram.
-	devTCPRe = lazyRegexp(`/dev/tcp/([0-9A-Za-z.:-]+)/([0-9]{1,5})\b`)
-	devUDPRe = lazyRegexp(`/dev/udp/([0-9A-Za-z.:-]+)/([0-9]{1,5})\b`)
+	devTCPRe = lazyre.New(`/dev/tcp/([0-9A-Za-z.:-]+)/([0-9]{1,5})\b`)
+	devUDPRe = lazyre.New(`/dev/udp/([0-9A-Za-z.:-]+)/([0-9]{1,5})\b`)
 )
 
 // Explain looks in out of a process that ran under the policy for the
@@ -572,11 +572,4 @@ func nodeModules(path string) string {
 		return path[:i+len("/node_modules")]
 	}
 	return filepath.Dir(path)
-}
-
-// lazyRegexp returns a function that compiles expr when first called:
-// compiling at start-up would cost every toolhost process, and only a
-// few ever use it.
-func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
