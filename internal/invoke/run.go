@@ -208,6 +208,7 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (res *Result, err e
 	}
 	pgid := cmd.Process.Pid
 	stopWatch := watchCall() // a call that lasts starts the host's watchdog
+	awaitExit(pgid)
 	waitErr := cmd.Wait()
 	stopWatch()
 	stdout.finish()                // the lines still on their way to spec.OnLine

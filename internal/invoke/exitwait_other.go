@@ -1,0 +1,6 @@
+//go:build !linux
+
+package invoke
+
+// awaitExit does nothing: Wait blocks.
+func awaitExit(int) {}
