@@ -122,7 +122,11 @@ func decodeRequestOf(data []byte, extra ...string) (*Request, error) {
 	if len(data) == 0 {
 		return nil, ErrEmptyRequest
 	}
-	req, err := decodeRequest(data)
+	req, ok := scanRequest(data)
+	var err error
+	if !ok {
+		req, err = decodeRequest(data)
+	}
 	if err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) {
