@@ -3,6 +3,7 @@ package tool
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/toolhost/toolhost/internal/wirejson"
@@ -36,6 +37,10 @@ func TestRequestJSON(t *testing.T) {
 		"null access":      {Protocol: Version, Context: Context{Access: json.RawMessage("null")}},
 		"invalid access":   {Protocol: Version, Context: Context{Access: json.RawMessage(`{"fs":`)}},
 		"access with html": {Protocol: Version, Context: Context{Access: json.RawMessage(`{"a":"<b>&\u2028"}`)}},
+		"compact access":   {Protocol: Version, Context: Context{Access: json.RawMessage(`{"fs":[{"lexical_path":"\u00e9\n","read":true,"write":null,"n":-1.5e3}],"a":{"b":1,"b":2}}`)}},
+		"deep access":      {Protocol: Version, Context: Context{Access: json.RawMessage(strings.Repeat("[", scanDepth+1) + strings.Repeat("]", scanDepth+1))}},
+		"truncated access": {Protocol: Version, Context: Context{Access: json.RawMessage(`{"fs":[{"read":true}]`)}},
+		"trailing access":  {Protocol: Version, Context: Context{Access: json.RawMessage(`{}{}`)}},
 		"strings": {ID: "\x00\"\\", Protocol: "<1>", Context: Context{Action: "a&b", Root: "/w/é ✓ \xff \u2028", WorkspaceID: "\t", ConversationID: "\u2029"},
 			Tool: &Call{Name: "<n>"}},
 		"arguments": {Protocol: Version, Tool: &Call{Name: "t",

@@ -15,7 +15,7 @@ import (
 // scanDepth. decodeRequest then decodes data and words the error.
 // FuzzScanRequest holds the two to the same requests.
 func scanRequest(data []byte) (*Request, bool) {
-	s := scanner{data: data}
+	s := scanner{data: data, keys: true}
 	var req Request
 	ok := s.peek() == '{' && s.fields(func(key []byte) bool {
 		switch string(key) {
@@ -43,9 +43,13 @@ const scanDepth = 100
 // scanner reads one JSON document. Its methods read a value at pos, after
 // whitespace, and report false where decodeRequest might differ.
 type scanner struct {
-	data  []byte
-	pos   int
-	depth int
+	data []byte
+	// keys: refuse a key twice in an object, and a key that is not plain
+	// (see str), as scanRequest does. Without it, any key is read.
+	keys   bool
+	pos    int
+	depth  int
+	spaced bool // whitespace was skipped
 }
 
 // space skips JSON whitespace.
@@ -54,6 +58,7 @@ func (s *scanner) space() {
 		switch s.data[s.pos] {
 		case ' ', '\t', '\n', '\r':
 			s.pos++
+			s.spaced = true
 		default:
 			return
 		}
@@ -77,8 +82,8 @@ func (s *scanner) eat(c byte) bool {
 	return false
 }
 
-// fields reads an object whose keys are plain (see str). It calls field
-// with each key, to read its value. It refuses a key twice.
+// fields reads an object. It calls field with each key, to read its
+// value. With s.keys, it refuses a key twice and a key that is not plain.
 func (s *scanner) fields(field func(key []byte) bool) bool {
 	if !s.open() {
 		return false
@@ -91,7 +96,7 @@ func (s *scanner) fields(field func(key []byte) bool) bool {
 	for {
 		s.space()
 		key, plain, ok := s.str()
-		if !ok || !plain || !seen.add(key) || !s.eat(':') || !field(key) {
+		if !ok || s.keys && (!plain || !seen.add(key)) || !s.eat(':') || !field(key) {
 			return false
 		}
 		if s.eat(',') {
@@ -305,8 +310,8 @@ func (s *scanner) number() ([]byte, bool) {
 	return d[start:i], true
 }
 
-// skip reads one value without keeping it. It refuses a key twice and a
-// key that is not plain, as fields does.
+// skip reads one value without keeping it. Its objects' keys are read as
+// fields reads them.
 func (s *scanner) skip() bool {
 	switch s.peek() {
 	case '{':
@@ -442,4 +447,19 @@ func (k *keySet) add(key []byte) bool {
 		k.many[string(x)] = true
 	}
 	return true
+}
+
+// appendCompact appends the JSON value a without whitespace, as
+// json.Compact does. A value that is compact already, as a host's compiled
+// access policy is, is checked in one pass and appended as it is.
+func appendCompact(b, a []byte) ([]byte, error) {
+	s := scanner{data: a}
+	if s.skip() && !s.spaced && s.pos == len(a) {
+		return append(b, a...), nil
+	}
+	buf := bytes.NewBuffer(b)
+	if err := json.Compact(buf, a); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
