@@ -55,13 +55,11 @@ type scanner struct {
 // space skips JSON whitespace.
 func (s *scanner) space() {
 	for s.pos < len(s.data) {
-		switch s.data[s.pos] {
-		case ' ', '\t', '\n', '\r':
-			s.pos++
-			s.spaced = true
-		default:
+		if c := s.data[s.pos]; c > ' ' || c != ' ' && c != '\t' && c != '\n' && c != '\r' {
 			return
 		}
+		s.pos++
+		s.spaced = true
 	}
 }
 
@@ -216,6 +214,12 @@ func (s *scanner) str() (raw []byte, plain, ok bool) {
 	start := s.pos + 1
 	plain = true
 	for i := start; i < len(d); i++ {
+		for i < len(d) && plainByte[d[i]] {
+			i++
+		}
+		if i == len(d) {
+			break
+		}
 		switch c := d[i]; {
 		case c == '"':
 			s.pos = i + 1
@@ -242,12 +246,21 @@ func (s *scanner) str() (raw []byte, plain, ok bool) {
 			}
 		case c < 0x20:
 			return nil, false, false
-		case c >= 0x80:
+		default: // above ASCII
 			plain = false
 		}
 	}
 	return nil, false, false
 }
+
+// plainByte holds the bytes that stand for themselves in a plain string:
+// ASCII but control characters, the quote and the backslash.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
