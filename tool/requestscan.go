@@ -446,7 +446,7 @@ func (k *keySet) add(key []byte) bool {
 		return true
 	}
 	for _, x := range k.few[:k.n] {
-		if bytes.Equal(x, key) {
+		if len(x) == len(key) && (len(x) == 0 || x[0] == key[0]) && string(x) == string(key) {
 			return false
 		}
 	}
