@@ -86,3 +86,25 @@ func BenchmarkRequestJSON(b *testing.B) {
 		})
 	}
 }
+
+// TestAppendCompactSeen: a compact policy is checked once, and only a
+// compact one is remembered.
+func TestAppendCompactSeen(t *testing.T) {
+	compactSeen.Store(nil)
+	for _, tt := range []struct{ access, want, seen string }{
+		{`{"fs":[],"net":[]}`, `{"fs":[],"net":[]}`, `{"fs":[],"net":[]}`},
+		{`{"fs":[],"net":[]}`, `{"fs":[],"net":[]}`, `{"fs":[],"net":[]}`},
+		{`{"fs": [] }`, `{"fs":[]}`, `{"fs":[],"net":[]}`},
+		{`{"a":1,"a":2}`, `{"a":1,"a":2}`, `{"a":1,"a":2}`},
+		{`[1,`, "", `{"a":1,"a":2}`},
+	} {
+		got, err := appendCompact(nil, []byte(tt.access))
+		if string(got) != tt.want || (err != nil) != (tt.want == "") {
+			t.Errorf("appendCompact(%q) = %q, %v; want %q", tt.access, got, err, tt.want)
+		}
+		if seen := compactSeen.Load(); seen == nil || string(*seen) != tt.seen {
+			t.Errorf("after %q: compactSeen %q, want %q", tt.access, deref(seen), tt.seen)
+		}
+	}
+	compactSeen.Store(nil)
+}

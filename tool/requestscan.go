@@ -3,6 +3,21 @@ package tool
 import (
 	"bytes"
 	"encoding/json"
+	"sync/atomic"
+)
+
+// The last policy read. A host writes the same context.access at every
+// call of a pooled process, and a long-lived tool reads it at every call.
+// A value equal byte for byte to one read before is not read again. These
+// cache what bytes are, never what a caller did: every answer is the same
+// without them.
+var (
+	// accessSeen is the last context.access object or array scanRequest
+	// read, keys checked. Bytes that start with it hold that value: it
+	// ends where the object or array closes.
+	accessSeen atomic.Pointer[[]byte]
+	// compactSeen is the last value appendCompact found compact.
+	compactSeen atomic.Pointer[[]byte]
 )
 
 // scanRequest decodes a request as decodeRequest does, in one pass over
@@ -136,8 +151,13 @@ func (s *scanner) context(tc *Context) bool {
 		case "access": // passed through as it is written
 			s.space()
 			start := s.pos
-			if !s.skip() {
+			if seen := accessSeen.Load(); seen != nil && bytes.HasPrefix(s.data[start:], *seen) {
+				s.pos += len(*seen) // the same policy as before: read already
+			} else if !s.skip() {
 				return false
+			} else if c := s.data[start]; c == '{' || c == '[' {
+				seen := bytes.Clone(s.data[start:s.pos])
+				accessSeen.Store(&seen)
 			}
 			tc.Access = bytes.Clone(s.data[start:s.pos])
 			return true
@@ -466,8 +486,13 @@ func (k *keySet) add(key []byte) bool {
 // json.Compact does. A value that is compact already, as a host's compiled
 // access policy is, is checked in one pass and appended as it is.
 func appendCompact(b, a []byte) ([]byte, error) {
+	if seen := compactSeen.Load(); seen != nil && bytes.Equal(a, *seen) {
+		return append(b, a...), nil
+	}
 	s := scanner{data: a}
 	if s.skip() && !s.spaced && s.pos == len(a) {
+		seen := bytes.Clone(a)
+		compactSeen.Store(&seen)
 		return append(b, a...), nil
 	}
 	buf := bytes.NewBuffer(b)

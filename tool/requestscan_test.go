@@ -114,6 +114,13 @@ func TestScanRequest(t *testing.T) {
 	}
 }
 
+func deref(b *[]byte) string {
+	if b == nil {
+		return "<nil>"
+	}
+	return string(*b)
+}
+
 // FuzzScanRequest holds scanRequest to decodeRequest: what it reads,
 // decodeRequest reads to the same request, and what decodeRequest
 // refuses, it declines.
@@ -127,10 +134,16 @@ func FuzzScanRequest(f *testing.F) {
 		`{"x":[1,-0.5e+3,"\ud800",true,false,null,{}]}`,
 		"{\"context\":{\"root\":\"\xff\xfe\"}}",
 		`{"x":01}`,
+		`{"context":{"access":{"fs":[]}}}`,
+		`{"context":{"access":{"fs":[]}x}}`,
+		`{"context":{"access":[1]}}`,
+		`{"context":{"access":[1]1}}`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// accessSeen carries over from one input to the next: what a
+		// policy read before changes nothing.
 		got, ok := scanRequest(data)
 		ref, err := decodeRequest(data)
 		switch {
@@ -165,4 +178,42 @@ func BenchmarkDecodeRequest(b *testing.B) {
 			})
 		}
 	}
+}
+
+// TestScanRequestSeen: a policy read once is not read again, and the
+// request is still the one decodeRequest reads; bytes that only start
+// like it are read as they are.
+func TestScanRequestSeen(t *testing.T) {
+	const policy = `{"fs":[{"lexical_path":"","read":true}],"net":[],"env":[]}`
+	req := func(access string) []byte {
+		return []byte(`{"protocol":"2","context":{"action":"run","access":` + access + `},"tool":{"name":"t"}}`)
+	}
+	accessSeen.Store(nil)
+	for _, tt := range []struct {
+		name, access string
+		reads        bool
+		seen         string // accessSeen after it
+	}{
+		{"first", policy, true, policy},
+		{"again", policy, true, policy},
+		{"then garbage", policy + `x`, false, policy},
+		{"then more", policy + `,"x":1`, true, policy},
+		{"then a key twice", policy + `,"x":1,"x":2`, false, policy},
+		{"another", `{"fs":[]}`, true, `{"fs":[]}`},
+		{"a key twice", `{"fs":[],"fs":[]}`, false, `{"fs":[]}`},
+		{"after a refused one", `{"fs":[]}`, true, `{"fs":[]}`},
+		{"a string", `"rw"`, true, `{"fs":[]}`},
+		{"a number", `1`, true, `{"fs":[]}`},
+		{"an array", `[1]`, true, `[1]`},
+		{"a longer number", `12`, true, `[1]`},
+		{"spaced", ` [1] `, true, `[1]`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			checkScan(t, req(tt.access), tt.reads)
+			if got := accessSeen.Load(); got == nil || string(*got) != tt.seen {
+				t.Errorf("accessSeen %q, want %q", deref(got), tt.seen)
+			}
+		})
+	}
+	accessSeen.Store(nil)
 }
