@@ -181,7 +181,7 @@ func BenchmarkDecodeRequest(b *testing.B) {
 }
 
 // TestScanRequestSeen: a policy read once is not read again, and the
-// request is still the one decodeRequest reads; bytes that only start
+// request is still the one decodeRequest reads. Bytes that only start
 // like it are read as they are.
 func TestScanRequestSeen(t *testing.T) {
 	const policy = `{"fs":[{"lexical_path":"","read":true}],"net":[],"env":[]}`
