@@ -122,7 +122,11 @@ func decodeRequestOf(data []byte, extra ...string) (*Request, error) {
 	if len(data) == 0 {
 		return nil, ErrEmptyRequest
 	}
-	req, err := decodeRequest(data)
+	req, ok := scanRequest(data)
+	var err error
+	if !ok {
+		req, err = decodeRequest(data)
+	}
 	if err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) {
@@ -325,12 +329,20 @@ func Marshal(v any) ([]byte, error) {
 	switch r := v.(type) {
 	case *Request:
 		if r != nil {
-			return appendRequest(make([]byte, 0, 256+len(r.Context.Access)), r)
+			return appendRequest(make([]byte, 0, requestSize(r)), r)
 		}
 	case Request:
-		return appendRequest(make([]byte, 0, 256+len(r.Context.Access)), &r)
+		return appendRequest(make([]byte, 0, requestSize(&r)), &r)
 	}
 	return wirejson.Marshal(v)
+}
+
+// requestSize is room for r's bytes, so that appendRequest rarely grows
+// its buffer: the fields of known length, and 384 bytes for the keys and a
+// small call.
+func requestSize(r *Request) int {
+	tc := r.Context
+	return 384 + len(r.ID) + len(tc.Root) + len(tc.WorkspaceID) + len(tc.ConversationID) + len(tc.Access)
 }
 
 // decodeOne decodes exactly one JSON value from data into v. It rejects

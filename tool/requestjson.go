@@ -2,7 +2,6 @@ package tool
 
 import (
 	"bytes"
-	"encoding/json"
 
 	"github.com/toolhost/toolhost/internal/wirejson"
 )
@@ -10,8 +9,8 @@ import (
 // appendRequest appends r as [Marshal] writes it through encoding/json and
 // the MarshalJSON methods of [Context] and [Call], without reflection: a
 // host writes one request per call, and a long-lived process's calls are
-// a fraction of a millisecond. The access policy is compacted once, which
-// also checks it is JSON.
+// a fraction of a millisecond. The access policy is compacted, which also
+// checks it is JSON. A compact policy is appended as it is (appendCompact).
 func appendRequest(b []byte, r *Request) ([]byte, error) {
 	var err error
 	b = append(b, '{')
@@ -33,12 +32,8 @@ func appendRequest(b []byte, r *Request) ([]byte, error) {
 	b = append(b, `,"access":`...)
 	if a := r.Context.Access; len(bytes.TrimSpace(a)) == 0 {
 		b = append(b, "null"...)
-	} else {
-		buf := bytes.NewBuffer(b)
-		if err := json.Compact(buf, a); err != nil {
-			return nil, err
-		}
-		b = buf.Bytes()
+	} else if b, err = appendCompact(b, a); err != nil {
+		return nil, err
 	}
 	b = append(b, '}')
 	if c := r.Tool; c != nil {

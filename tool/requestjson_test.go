@@ -3,6 +3,7 @@ package tool
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/toolhost/toolhost/internal/wirejson"
@@ -36,6 +37,10 @@ func TestRequestJSON(t *testing.T) {
 		"null access":      {Protocol: Version, Context: Context{Access: json.RawMessage("null")}},
 		"invalid access":   {Protocol: Version, Context: Context{Access: json.RawMessage(`{"fs":`)}},
 		"access with html": {Protocol: Version, Context: Context{Access: json.RawMessage(`{"a":"<b>&\u2028"}`)}},
+		"compact access":   {Protocol: Version, Context: Context{Access: json.RawMessage(`{"fs":[{"lexical_path":"\u00e9\n","read":true,"write":null,"n":-1.5e3}],"a":{"b":1,"b":2}}`)}},
+		"deep access":      {Protocol: Version, Context: Context{Access: json.RawMessage(strings.Repeat("[", scanDepth+1) + strings.Repeat("]", scanDepth+1))}},
+		"truncated access": {Protocol: Version, Context: Context{Access: json.RawMessage(`{"fs":[{"read":true}]`)}},
+		"trailing access":  {Protocol: Version, Context: Context{Access: json.RawMessage(`{}{}`)}},
 		"strings": {ID: "\x00\"\\", Protocol: "<1>", Context: Context{Action: "a&b", Root: "/w/é ✓ \xff \u2028", WorkspaceID: "\t", ConversationID: "\u2029"},
 			Tool: &Call{Name: "<n>"}},
 		"arguments": {Protocol: Version, Tool: &Call{Name: "t",
@@ -80,4 +85,26 @@ func BenchmarkRequestJSON(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestAppendCompactSeen: a compact policy is checked once, and only a
+// compact one is remembered.
+func TestAppendCompactSeen(t *testing.T) {
+	compactSeen.Store(nil)
+	for _, tt := range []struct{ access, want, seen string }{
+		{`{"fs":[],"net":[]}`, `{"fs":[],"net":[]}`, `{"fs":[],"net":[]}`},
+		{`{"fs":[],"net":[]}`, `{"fs":[],"net":[]}`, `{"fs":[],"net":[]}`},
+		{`{"fs": [] }`, `{"fs":[]}`, `{"fs":[],"net":[]}`},
+		{`{"a":1,"a":2}`, `{"a":1,"a":2}`, `{"a":1,"a":2}`},
+		{`[1,`, "", `{"a":1,"a":2}`},
+	} {
+		got, err := appendCompact(nil, []byte(tt.access))
+		if string(got) != tt.want || (err != nil) != (tt.want == "") {
+			t.Errorf("appendCompact(%q) = %q, %v; want %q", tt.access, got, err, tt.want)
+		}
+		if seen := compactSeen.Load(); seen == nil || string(*seen) != tt.seen {
+			t.Errorf("after %q: compactSeen %q, want %q", tt.access, deref(seen), tt.seen)
+		}
+	}
+	compactSeen.Store(nil)
 }

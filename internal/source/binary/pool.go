@@ -69,8 +69,17 @@ type pools struct {
 	stopGauge func()        // fixed at creation: ends the pool gauge (telemetry.go); nil without pooling
 
 	mu     sync.Mutex
-	byKey  map[string]*pool // by group key
+	byKey  map[poolKey]*pool
 	closed bool
+}
+
+// poolKey names the pool of a group and a sandbox policy: entries that
+// share a binary but not a policy never share a process. It is a pair, not
+// one string, so that a call does not join the two again (a policy's key
+// is some hundreds of bytes).
+type poolKey struct {
+	group   string // the group's key
+	sandbox string // the policy's Key, "" for none
 }
 
 // pool is the long-lived processes of one binary (one group, one stat key).
@@ -148,10 +157,7 @@ func (ps *pools) get(g *group, key cacheKey, spec *invoke.Spec, proto *tool.Requ
 	if ps.closed {
 		return nil
 	}
-	pk := g.key
-	if spec.Sandbox != nil { // entries sharing a binary but not a sandbox never share a process
-		pk += "\x00" + spec.Sandbox.Key()
-	}
+	pk := poolKey{g.key, spec.Sandbox.Key()}
 	p := ps.byKey[pk]
 	if p != nil && p.key == key {
 		return p
@@ -161,7 +167,7 @@ func (ps *pools) get(g *group, key cacheKey, spec *invoke.Spec, proto *tool.Requ
 	}
 	p = &pool{key: key, spec: spec, root: proto.Context.Root, size: ps.size, idle: ps.idle, proto: proto}
 	if ps.byKey == nil {
-		ps.byKey = map[string]*pool{}
+		ps.byKey = map[poolKey]*pool{}
 	}
 	ps.byKey[pk] = p
 	return p
