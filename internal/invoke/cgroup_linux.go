@@ -433,13 +433,15 @@ func (l *leaf) kill() {
 // reaps orphans that exited by themselves. It ends what moved out of the
 // cgroup but kept the token. Without a subreaper the cgroup is the whole
 // check, as the scan reads every process's environ. With l nil (no cgroup)
-// it is the token scan alone.
-func (l *leaf) end(token string, drain time.Duration) {
+// it is the token scan alone. It reports whether l was found empty at the
+// end (false with l nil: a process that left everything may live on).
+func (l *leaf) end(token string, drain time.Duration) (emptied bool) {
 	if l == nil {
 		endEscaped(token)
-		return
+		return false
 	}
 	busy, err := l.populated()
+	emptied = err == nil && !busy
 	if err == nil && busy { // processes are left in it
 		deadline := time.Now().Add(drain)
 		pids := cgroupPids(l.dir)
@@ -450,6 +452,9 @@ func (l *leaf) end(token string, drain time.Duration) {
 		}
 		reapKilled(pids, deadline)
 		l.waitEmpty(deadline)
+		if left, err := l.populated(); err == nil && !left {
+			emptied = true
+		}
 		// Never reused. On Linux 6.18 every process cloned (clone3
 		// CLONE_INTO_CGROUP) into a cgroup whose cgroup.kill was ever
 		// written is killed at birth. That holds even when the cgroup was
@@ -464,6 +469,7 @@ func (l *leaf) end(token string, drain time.Duration) {
 	if adopted.Load() != nil {
 		endEscaped(token)
 	}
+	return emptied
 }
 
 // populated reports whether a process is in l or below. It reads l's

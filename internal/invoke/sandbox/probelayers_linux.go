@@ -165,3 +165,51 @@ func dupCloexec(fd int) (int, error) {
 	}
 	return int(nfd), nil
 }
+
+// layer returns a descriptor of s's Landlock layer for the read-all
+// probe plan pl, whose TMPDIR is s.tmp. It makes the layer when s has
+// none, or one for another plan.
+func (s *probeSlot) layer(pl *Plan) (*os.File, error) {
+	key := slotKey(pl, s.tmp)
+	if s.rs == nil || s.key != key {
+		if s.rs != nil {
+			s.rs.Close()
+			s.rs = nil
+		}
+		rs, err := rulesetOf(pl, pl.Paths, handledFS&^readRights, true)
+		if err != nil || rs == nil {
+			return nil, err
+		}
+		s.rs, s.key = rs, key
+	}
+	fd, err := dupCloexec(int(s.rs.Fd()))
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), "landlock-ruleset"), nil
+}
+
+// slotKey is what a read-all plan's layer grants besides its TMPDIR tmp:
+// two plans of the same key make the same layer for the same TMPDIR.
+func slotKey(pl *Plan, tmp string) string {
+	b := make([]byte, 0, 128)
+	for _, f := range []bool{pl.FS, pl.Net, pl.Scope, pl.ReadAll} {
+		b = strconv.AppendBool(b, f)
+	}
+	for _, ports := range [][]uint16{pl.Connect, pl.Bind} {
+		b = append(b, ';')
+		for _, p := range ports {
+			b = strconv.AppendUint(b, uint64(p), 10)
+			b = append(b, ',')
+		}
+	}
+	for _, g := range pl.Paths {
+		if g.Path != tmp {
+			b = append(b, ';')
+			b = append(b, g.Path...)
+			b = append(b, '=')
+			b = strconv.AppendUint(b, g.Access, 16)
+		}
+	}
+	return string(b)
+}
