@@ -201,19 +201,22 @@ func (c *Catalog) watch(ctx context.Context, src Source, a *added, kept []Listed
 // base source's, always): a listing that takes longer goes on in the
 // background, and a's tools are served when it ends.
 func (c *Catalog) firstListing(ctx context.Context, a *added) {
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
+	list := func() {
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		if !a.closed.Load() {
 			c.listSource(ctx, a)
 		}
-	}()
-	if a.base {
-		<-done
+	}
+	if a.base { // waited for whatever it takes: on this goroutine
+		list()
 		return
 	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		list()
+	}()
 	t := time.NewTimer(c.listWait)
 	defer t.Stop()
 	select {

@@ -85,16 +85,21 @@ func CompileSchema(s map[string]any) (*ArgSchema, error) {
 // compileJSON is CompileSchema of object schema s, whose JSON is data
 // (nil: marshalled here if it is needed).
 func compileJSON(s map[string]any, data []byte) (*ArgSchema, error) {
-	if data == nil {
-		var err error
-		if data, err = json.Marshal(s); err != nil {
-			return nil, &invalidSchema{fmt.Sprintf("input schema is not JSON: %v", err)}
+	js, ok := schemaValue(s)
+	if !ok {
+		if data == nil {
+			var err error
+			if data, err = json.Marshal(s); err != nil {
+				return nil, &invalidSchema{fmt.Sprintf("input schema is not JSON: %v", err)}
+			}
+		}
+		js = &jsonschema.Schema{}
+		if err := json.Unmarshal(data, js); err != nil {
+			return nil, &invalidSchema{fmt.Sprintf("input schema is not a JSON Schema: %v", err)}
 		}
 	}
-	js := &jsonschema.Schema{}
-	if err := json.Unmarshal(data, js); err != nil {
-		return nil, &invalidSchema{fmt.Sprintf("input schema is not a JSON Schema: %v", err)}
-	}
+	// A schema schemaValue built has no $id and no $ref. So data may be
+	// nil then: the explainer reads it only to look for those.
 	x := newExplainer(js, data, "the arguments")
 	if at := x.refCycle(); at != "" { // before Resolve, which validates the defaults
 		return nil, &invalidSchema{fmt.Sprintf("input schema does not compile: its references at %s lead back there without a step into the value", at)}

@@ -122,7 +122,8 @@ func detectCgroup() *cgroupHost {
 	if err != nil {
 		return &cgroupHost{reason: err.Error()}
 	}
-	h := &cgroupHost{dir: dir, prefix: leafPrefix(pidNamespace(), os.Getpid())}
+	ns := pidNamespace()
+	h := &cgroupHost{dir: dir, prefix: leafPrefix(ns, os.Getpid())}
 	l, err := h.newLeaf()
 	if err != nil {
 		return &cgroupHost{reason: err.Error()}
@@ -132,7 +133,7 @@ func detectCgroup() *cgroupHost {
 		return &cgroupHost{reason: "the kernel has no cgroup.kill (Linux 5.14 or later has)"}
 	}
 	h.free = append(h.free, l)
-	removeStale(dir)
+	removeStale(dir, ns)
 	return h
 }
 
@@ -183,21 +184,21 @@ func staleLeaf(name string, ns uint64) (stale, kill bool) {
 	return err == nil, err == nil && ns != 0 && leafNS == ns
 }
 
-// removeStale ends what hosts that exited left in dir (see staleLeaf).
+// removeStale ends what hosts that exited left in dir (see staleLeaf). ns
+// is the host's pid namespace ([pidNamespace]).
 // A host killed with SIGKILL could not end its calls. So whatever still
 // runs in its leaves is killed now, whole (cgroup.kill). That may be a
 // sandboxed tool, which has no parent-death signal, or any tool's
 // descendant. Each leaf is removed once empty, in the background. It runs
 // once, when the next host in the same cgroup first needs a leaf. Or it
 // runs at that host's start, see [EnableSubreaper].
-func removeStale(dir string) {
+func removeStale(dir string, ns uint64) {
 	d, err := os.Open(dir)
 	if err != nil {
 		return
 	}
 	names, _ := d.Readdirnames(-1)
 	d.Close()
-	ns := pidNamespace()
 	var stale []string
 	for _, name := range names {
 		if ok, kill := staleLeaf(name, ns); ok {

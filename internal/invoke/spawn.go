@@ -86,8 +86,11 @@ func (p *prepared) cleanup() {
 // the command's (exec.CommandContext). spawn returns the started command
 // and the cgroup it runs in, nil for none. [end] ends what is left of it.
 func spawn(ctx context.Context, p *prepared, setup func(*exec.Cmd)) (*exec.Cmd, *leaf, error) {
-	closeInherited()
 	confined := p.launch != nil && p.launch.Enforced
+	if !confined {
+		startForkThread()
+	}
+	closeInherited()
 	return startContained(ctx, newCallLeaf(), p.launch, func() *exec.Cmd {
 		cmd := exec.CommandContext(ctx, p.path, p.argv[1:]...)
 		cmd.Args[0] = p.argv[0]
@@ -126,17 +129,37 @@ var forkThread struct {
 	work chan func()
 }
 
-// onForkThread runs fn on the fork thread and waits for it.
-func onForkThread(fn func()) {
+// startForkThread starts the fork thread, once. spawn starts it before it
+// makes the cgroup leaf. So the thread starts beside that work. Started
+// by the first fork, it took the forking goroutine's own thread. That
+// goroutine then waited for a new one, made while the tool started.
+func startForkThread() {
 	forkThread.once.Do(func() {
 		forkThread.work = make(chan func())
 		go func() {
 			runtime.LockOSThread() // never unlocked: the thread lives as long as the host
+			checkPidfd()
 			for f := range forkThread.work {
 				f()
 			}
 		}()
 	})
+}
+
+// checkPidfd makes package os check now that pidfds work. It checks once,
+// at its first use of one, by cloning a child that exits at once and
+// waiting for it: about 0.3 ms. The fork thread does it when it starts,
+// while the caller makes the cgroup leaf. The first fork then finds it
+// done. Asking for a pidfd of the host is such a use.
+func checkPidfd() {
+	if p, err := os.FindProcess(os.Getpid()); err == nil {
+		_ = p.Release()
+	}
+}
+
+// onForkThread runs fn on the fork thread and waits for it.
+func onForkThread(fn func()) {
+	startForkThread()
 	done := make(chan struct{})
 	forkThread.work <- func() { fn(); close(done) }
 	<-done

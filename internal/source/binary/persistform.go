@@ -38,7 +38,8 @@ func storePlan(p *plan, tools []persist.Tool) *persist.Plan {
 // restorePlan rebuilds a plan from sp: entries hold only what a binding
 // takes (AllowOption, Options).
 func restorePlan(sp *persist.Plan) (*plan, bool) {
-	p := &plan{restored: true, groups: map[string]*group{}, groupOf: map[*config.Entry]*group{}, byKey: map[string]*config.Entry{}}
+	p := &plan{restored: true, groups: make(map[string]*group, len(sp.Groups)), order: make([]*group, 0, len(sp.Groups)),
+		groupOf: make(map[*config.Entry]*group, len(sp.Entries)), byKey: make(map[string]*config.Entry, len(sp.Entries))}
 	for _, sg := range sp.Groups {
 		spec := sg.Spec
 		g := &group{key: invocationKey(&spec), spec: &spec, command: sg.Text, timeout: sg.Timeout, asked: sg.Asked}
