@@ -14,7 +14,6 @@ import (
 
 	"github.com/toolhost/toolhost/audit"
 	"github.com/toolhost/toolhost/config"
-	"github.com/toolhost/toolhost/internal/invoke/sandbox"
 	"github.com/toolhost/toolhost/internal/suggest"
 	"github.com/toolhost/toolhost/internal/version"
 	"github.com/toolhost/toolhost/resolver"
@@ -91,7 +90,6 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, stdin io.
 			_ = cat.Close()
 		}
 	}
-	sandbox.ReleaseProbeSlots() // the TMPDIRs kept for the next schema request
 	flush()
 	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		// Ctrl-C or SIGTERM while resolving: say so, not "context canceled".

@@ -434,15 +434,13 @@ func (l *leaf) kill() {
 // reaps orphans that exited by themselves. It ends what moved out of the
 // cgroup but kept the token. Without a subreaper the cgroup is the whole
 // check, as the scan reads every process's environ. With l nil (no cgroup)
-// it is the token scan alone. It reports whether l was found empty at the
-// end (false with l nil: a process that left everything may live on).
-func (l *leaf) end(token string, drain time.Duration) (emptied bool) {
+// it is the token scan alone.
+func (l *leaf) end(token string, drain time.Duration) {
 	if l == nil {
 		endEscaped(token)
-		return false
+		return
 	}
 	busy, err := l.populated()
-	emptied = err == nil && !busy
 	if err == nil && busy { // processes are left in it
 		deadline := time.Now().Add(drain)
 		pids := cgroupPids(l.dir)
@@ -453,9 +451,6 @@ func (l *leaf) end(token string, drain time.Duration) (emptied bool) {
 		}
 		reapKilled(pids, deadline)
 		l.waitEmpty(deadline)
-		if left, err := l.populated(); err == nil && !left {
-			emptied = true
-		}
 		// Never reused. On Linux 6.18 every process cloned (clone3
 		// CLONE_INTO_CGROUP) into a cgroup whose cgroup.kill was ever
 		// written is killed at birth. That holds even when the cgroup was
@@ -470,7 +465,6 @@ func (l *leaf) end(token string, drain time.Duration) (emptied bool) {
 	if adopted.Load() != nil {
 		endEscaped(token)
 	}
-	return emptied
 }
 
 // populated reports whether a process is in l or below. It reads l's

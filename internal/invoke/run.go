@@ -211,11 +211,8 @@ func Run(ctx context.Context, spec *Spec, req *tool.Request) (res *Result, err e
 	awaitExit(pgid)
 	waitErr := cmd.Wait()
 	stopWatch()
-	stdout.finish() // the lines still on their way to spec.OnLine
-	// Leave nothing of the group behind, nor anything that left it.
-	if end(pgid, box, p.token, grace) && p.launch != nil {
-		p.launch.Ended() // its cgroup is empty: nothing it started lives on
-	}
+	stdout.finish()                // the lines still on their way to spec.OnLine
+	end(pgid, box, p.token, grace) // leave nothing of the group behind, nor anything that left it
 
 	e.ExitCode = cmd.ProcessState.ExitCode()
 	e.Stderr = stderr.Bytes()

@@ -107,13 +107,11 @@ func spawn(ctx context.Context, p *prepared, setup func(*exec.Cmd)) (*exec.Cmd, 
 
 // end ends whatever is left of a spawned process that was waited for. It
 // kills its process group (SIGKILL). It then ends its cgroup and what
-// still carries its token (see leaf.end), giving them drain to go. It
-// reports whether the cgroup is known empty: nothing the process started
-// lives on.
-func end(pgid int, box *leaf, token string, drain time.Duration) (emptied bool) {
+// still carries its token (see leaf.end), giving them drain to go.
+func end(pgid int, box *leaf, token string, drain time.Duration) {
 	waited(pgid)
 	_ = signalGroup(pgid, syscall.SIGKILL)
-	return box.end(token, drain)
+	box.end(token, drain)
 }
 
 // forkThread is the thread every unconfined process is forked from. It is

@@ -104,7 +104,7 @@ var (
 // (see expand).
 func (p *Policy) Compile(exe, root, home, tmp string) *Plan {
 	pl := &Plan{Exec: exe, Scope: true, NoCore: true, Required: p.Mode == ModeRequire}
-	if p.readsAll() {
+	if p.readOnly && len(p.FS) == 0 && !p.profile() {
 		// A probe of an entry that restricts no path reads and runs
 		// what its run may: everything. It changes nothing but its
 		// TMPDIR and the writable devices.

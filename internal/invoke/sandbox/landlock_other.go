@@ -42,7 +42,3 @@ func supervised() bool { return false }
 func probeRulesets(*Plan, string, string) (read, write *os.File, err error) {
 	return nil, nil, errors.New("no Landlock on " + runtime.GOOS)
 }
-
-func (s *probeSlot) layer(*Plan) (*os.File, error) {
-	return nil, errors.New("no Landlock on " + runtime.GOOS)
-}

@@ -450,24 +450,6 @@ var hostile = faketool.Scenarios{
 		return report("injected", nil)
 	},
 	// env prints the environment's names, sorted, one a line.
-	// tmpdir prints its TMPDIR and, after a newline, the names in it. With
-	// the argument "leave" it then leaves a file there.
-	"tmpdir": func() int {
-		dir := os.Getenv("TMPDIR")
-		names, err := os.ReadDir(dir)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		fmt.Println(dir)
-		for _, n := range names {
-			fmt.Println(n.Name())
-		}
-		if len(os.Args) > 2 && os.Args[2] == "leave" {
-			return report("", os.WriteFile(filepath.Join(dir, "left"), []byte("x"), 0o600))
-		}
-		return 0
-	},
 	"env": func() int {
 		var names []string
 		for _, kv := range os.Environ() {

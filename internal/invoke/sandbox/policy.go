@@ -179,11 +179,6 @@ func (p *Policy) Probe() *Policy {
 	return q
 }
 
-// readsAll reports whether p is a probe's policy that restricts no path:
-// its processes read and run everything and change nothing but their
-// TMPDIR and the writable devices (see Compile).
-func (p *Policy) readsAll() bool { return p.readOnly && len(p.FS) == 0 && !p.profile() }
-
 // probeWhere is where the rule of a probe of a tool without fs rules
 // comes from, for display.
 const probeWhere = "a schema or format_arguments request (read-only)"

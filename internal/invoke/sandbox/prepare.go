@@ -46,17 +46,11 @@ type Launch struct {
 	noCore bool       // RLIMIT_CORE 0 for the process
 
 	egress *egress.Call // the registration with the egress proxy, nil when no rule names a host
-	ended  bool         // set by Ended: every process of the launch is gone
 
 	guard *guard // what the supervisor of each start enforces (guard.go), nil for none
 	supMu sync.Mutex
 	sups  []*supervisor // one per start, stopped by Cleanup
 }
-
-// Ended tells the launch, before its Cleanup, that every process it
-// started is gone for certain (its cgroup is empty). A read-all probe's
-// TMPDIR, when left empty, is then kept for the next probe.
-func (l *Launch) Ended() { l.ended = true }
 
 // baseEnv are the variables a sandboxed tool keeps without a grant.
 var baseEnv = []string{"PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_*", "TERM", "TZ"}
@@ -80,24 +74,11 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 			warnOnce(why)
 		}
 	}
-	// A read-all probe may take the TMPDIR (and layer) an earlier one left.
-	slot := takeProbeSlot(p.readsAll() && abi > 0)
-	var tmp string
-	if slot != nil {
-		tmp = slot.tmp
-	} else {
-		var err error
-		if tmp, err = privateTemp(); err != nil {
-			return nil, fmt.Errorf("sandbox: private temporary directory: %w", err)
-		}
-		if p.readsAll() && abi > 0 {
-			slot = &probeSlot{tmp: tmp}
-		}
+	tmp, err := privateTemp()
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: private temporary directory: %w", err)
 	}
 	l := &Launch{Cleanup: func() { removeTemp(tmp) }, Required: p.Mode == ModeRequire}
-	if slot != nil {
-		l.Cleanup = func() { slot.release(l.ended) }
-	}
 	l.Env = append(filterEnv(p, env, keep), "TMPDIR="+tmp)
 	proxyPort, err := l.useProxy(p)
 	if err != nil {
@@ -126,12 +107,9 @@ func Prepare(p *Policy, exe, root string, env, keep []string) (*Launch, error) {
 	}
 	var base, rs *os.File
 	var flags uint32
-	switch {
-	case slot != nil && pl.ReadAll:
-		base, err = slot.layer(pl)
-	case p.readOnly:
+	if p.readOnly {
 		base, rs, err = probeRulesets(pl, exe, tmp)
-	default:
+	} else {
 		rs, flags, err = ruleset(pl)
 	}
 	if err != nil || rs == nil && base == nil {
