@@ -111,6 +111,9 @@ func stringList(v any) ([]string, bool) {
 	var l []any
 	switch v := v.(type) {
 	case []string:
+		if v == nil { // null in JSON, which the keywords refuse
+			return nil, false
+		}
 		for _, s := range v {
 			if !utf8.ValidString(s) {
 				return nil, false
@@ -118,6 +121,9 @@ func stringList(v any) ([]string, bool) {
 		}
 		return append([]string{}, v...), true
 	case []any:
+		if v == nil {
+			return nil, false
+		}
 		l = v
 	default:
 		return nil, false
@@ -201,23 +207,27 @@ func jsonNumber(s string) bool {
 // integer is a JSON number with an integral value, as jsonschema-go reads
 // minLength and its kin (anything less plain falls back to unmarshalling).
 func integer(v any) (*int, bool) {
-	var i int
+	var i int64
 	switch n := v.(type) {
 	case int:
-		i = n
+		i = int64(n)
 	case json.Number:
-		v, err := strconv.ParseInt(string(n), 10, 0)
+		v, err := strconv.ParseInt(string(n), 10, 64)
 		if err != nil || !jsonNumber(string(n)) {
 			return nil, false
 		}
-		i = int(v)
+		i = v
 	case float64:
-		if n != math.Trunc(n) || math.Abs(n) >= 1e15 {
+		if n != math.Trunc(n) || math.Abs(n) > math.MaxInt32 {
 			return nil, false
 		}
-		i = int(n)
+		i = int64(n)
 	default:
 		return nil, false
 	}
-	return &i, true
+	if i < math.MinInt32 || i > math.MaxInt32 { // jsonschema-go reads these keywords as int32
+		return nil, false
+	}
+	r := int(i)
+	return &r, true
 }

@@ -76,6 +76,7 @@ func TestSchemaValue(t *testing.T) {
 func FuzzSchemaValue(f *testing.F) {
 	f.Add(benchSchema)
 	f.Add(`{"type":"object","properties":{"a":{"type":["string","null"],"minItems":2,"maximum":-0.5,"enum":[1e3,"x"]}}}`)
+	f.Add(`{"type":"object","properties":{"a":{"type":"string","maxLength":2147483647,"minLength":-2147483649}}}`)
 	f.Fuzz(func(t *testing.T, js string) {
 		dec := json.NewDecoder(bytes.NewReader([]byte(js)))
 		dec.UseNumber()
@@ -122,6 +123,10 @@ func TestSchemaValueRefuses(t *testing.T) {
 		{"type not UTF-8", prop(map[string]any{"type": []any{"string", "\xff"}}), ""},
 		{"property name not UTF-8", map[string]any{"type": "object", "properties": map[string]any{"\xff": map[string]any{}}}, ""},
 		{"required not UTF-8", map[string]any{"type": "object", "required": []string{"\xff"}}, ""},
+		{"maxLength past int32", prop(map[string]any{"type": "string", "maxLength": json.Number("2147483648")}), "input schema is not a JSON Schema: integer is out of range"},
+		{"minItems past int32, an int", prop(map[string]any{"type": "array", "minItems": 1 << 32}), "input schema is not a JSON Schema: integer is out of range"},
+		{"maxItems past int32, a float", prop(map[string]any{"type": "array", "maxItems": float64(1 << 33)}), "input schema is not a JSON Schema: integer is out of range"},
+		{"type a nil list", prop(map[string]any{"type": []string(nil)}), `input schema is not a JSON Schema: invalid value for "type": "null"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, ok := schemaValue(tc.schema); ok {

@@ -77,10 +77,16 @@ func (k *keyLines) record(path []string, off int) {
 }
 
 type keyScanner struct {
-	s []byte
-	i int
-	k *keyLines
+	s     []byte
+	i     int
+	k     *keyLines
+	depth int // arrays and inline tables open at i
 }
+
+// maxKeyDepth bounds the arrays and inline tables the scan descends into.
+// A document nested deeper has no key lines past that point: the scan
+// stops there rather than recurse without end.
+const maxKeyDepth = 128
 
 func (sc *keyScanner) eof() bool { return sc.i >= len(sc.s) }
 
@@ -278,6 +284,14 @@ func (sc *keyScanner) value(path []string) {
 	sc.blank(false)
 	if sc.eof() {
 		return
+	}
+	if c := sc.s[sc.i]; c == '[' || c == '{' {
+		if sc.depth == maxKeyDepth {
+			sc.i = len(sc.s)
+			return
+		}
+		sc.depth++
+		defer func() { sc.depth-- }()
 	}
 	switch sc.s[sc.i] {
 	case '"':

@@ -562,3 +562,18 @@ func TestParseLargeFileLines(t *testing.T) {
 		t.Fatalf("error = %v, want the prefix %q", err, want)
 	}
 }
+
+// TestParseDeepNesting: a value nested past any configuration's depth
+// gives the TOML error or a result, never a stack overflow of the key-line
+// scan (which runs beside the parse).
+func TestParseDeepNesting(t *testing.T) {
+	deep := strings.Repeat("[", 12_000_000)
+	_, err := Parse("c.toml", []byte("a = 1 1\nb = "+deep))
+	if err == nil || !strings.HasPrefix(err.Error(), "c.toml:1: TOML syntax error: ") {
+		t.Fatalf("error = %v, want the syntax error of line 1", err)
+	}
+	lines := scanKeys([]byte("[tools.x]\ncommand = \"a\"\nopts = " + strings.Repeat("{a = ", 1000) + "1" + strings.Repeat("}", 1000) + "\ntool = \"t\"\n"))
+	if got := lines.line([]string{"tools", "x", "command"}); got != 2 {
+		t.Fatalf("line of tools.x.command = %d, want 2", got)
+	}
+}

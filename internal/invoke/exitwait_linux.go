@@ -37,11 +37,14 @@ func awaitExit(pid int) {
 // reaping it. It reports true too when waitid fails: Wait then tells.
 func exited(fd uintptr) bool {
 	for {
-		var info [128]byte // siginfo_t; si_pid stays 0 while the process runs
+		// siginfo_t. Its first field, si_signo, is at the same place on
+		// every architecture: SIGCHLD when the process exited, 0 while it
+		// runs (waitid writes it either way).
+		var info [128]byte
 		_, _, e := syscall.Syscall6(syscall.SYS_WAITID, pPIDFD, fd, uintptr(unsafe.Pointer(&info[0])), syscall.WEXITED|syscall.WNOHANG|wNoWait, 0, 0)
 		if e == syscall.EINTR {
 			continue
 		}
-		return e != 0 || *(*int32)(unsafe.Pointer(&info[16])) != 0
+		return e != 0 || *(*int32)(unsafe.Pointer(&info[0])) != 0
 	}
 }
