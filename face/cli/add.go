@@ -11,8 +11,8 @@ import (
 
 	"github.com/toolhost/toolhost/catalog"
 	"github.com/toolhost/toolhost/config"
+	"github.com/toolhost/toolhost/internal/source/binary"
 	"github.com/toolhost/toolhost/internal/toolname"
-	"github.com/toolhost/toolhost/resolver"
 	"github.com/toolhost/toolhost/tool"
 )
 
@@ -90,7 +90,7 @@ func addRun(c *cli.Context, a *app, opts *addOptions) error {
 			return &exitError{code: ExitFailure, err: fmt.Errorf("%s: %s %q already exists; edit it there or choose another name", shortErrPos(e.Place), what, name)}
 		}
 	}
-	resp, err := resolver.AskSchema(c.Context, argv, root)
+	resp, err := binary.AskSchemaFor(c.Context, (&config.Entry{Name: name}).Key(), argv, root) // a command that does not describe itself is a tool, not a toolset
 	if err != nil {
 		if missing := missingPaths(argv, root); len(missing) > 0 {
 			// The binary failed because its script or file is not there.

@@ -113,7 +113,9 @@ func TestAdd(t *testing.T) {
 		{"several tools", []string{"add", "fs", "--", exe, "multi"}, 2, "offers 2 tools: alpha, beta\n  pick one with --tool NAME, or register them all as a toolset: toolhost add --toolset fs -- "},
 		{"--tool", []string{"add", "second", "--tool", "beta", "--", exe, "multi"}, 0, "added second"},
 		{"--tool unknown", []string{"add", "third", "--tool", "gamma", "--", exe, "multi"}, 2, `offers no tool "gamma" (it offers: alpha, beta)`},
-		{"does not answer", []string{"add", "bad", "--", exe, "no-schema"}, 2, "fix:"},
+		{"does not answer", []string{"add", "bad", "--", exe, "no-schema"}, 2, "fix: \"" + exe + " no-schema\" does not describe itself; register it with its parameters declared in TOML:\n\n      [tools.bad]\n"},
+		{"does not answer, the table named", []string{"add", "bad", "--", exe, "no-schema"}, 2, "      [tools.bad.parameters.ARG]   # one table per argument\n"},
+		{"does not answer, a toolset", []string{"add", "--toolset", "bad", "--", exe, "no-schema"}, 2, "parameters = {} in [tools.bad]\n"},
 		{"bad name", []string{"add", "a b", "--", exe, "greet"}, 2, `invalid tool name "a b"`},
 		{"no command", []string{"add", "x"}, 2, "usage: toolhost add NAME -- COMMAND"},
 	}

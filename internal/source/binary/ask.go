@@ -15,11 +15,21 @@ import (
 )
 
 // AskSchema asks any command for its schema, as `toolhost schema -- CMD`
-// and `toolhost add` do: command holds argv tokens (no shell), run in root
-// ("" for the current directory) with the default timeout. Nothing is
-// cached. A failure is a [*catalog.Error] wrapping one of package
-// catalog's error variables (catalog.ErrNotFound…), with the fix.
+// does: command holds argv tokens (no shell), run in root ("" for the
+// current directory) with the default timeout. Nothing is cached. A
+// failure is a [*catalog.Error] wrapping one of package catalog's error
+// variables (catalog.ErrNotFound…), with the fix.
 func AskSchema(ctx context.Context, command []string, root string) (*tool.SchemaResponse, error) {
+	return AskSchemaFor(ctx, "", command, root)
+}
+
+// AskSchemaFor is [AskSchema] for the entry key will name, as
+// `toolhost add` does: a fix that shows TOML shows that table. key is
+// what [config.Entry.Key] returns, "" for a placeholder.
+func AskSchemaFor(ctx context.Context, key string, command []string, root string) (*tool.SchemaResponse, error) {
+	if key == "" {
+		key = "tools.NAME"
+	}
 	if root == "" {
 		root = getwd()
 	}
@@ -47,7 +57,7 @@ func AskSchema(ctx context.Context, command []string, root string) (*tool.Schema
 	case errors.Is(err, ErrExit) && hasMissing:
 		fix = fmt.Sprintf("the script %s is missing: %s exited without running it (relative paths are taken from %s); create it, or fix the command", script, command[0], dir)
 	case errors.Is(err, ErrExit), errors.Is(err, ErrNotJSON), errors.Is(err, tool.ErrNotSchema), errors.Is(err, catalog.ErrOutputTooLarge):
-		fix = fmt.Sprintf("%q does not describe itself; register it with its parameters declared in TOML:\n\n    [tools.NAME]\n    command = %s\n    [tools.NAME.parameters.ARG]   # one table per argument\n    type = \"string\"\n    summary = \"What ARG is.\"\n\nor, for a command that takes no arguments, parameters = {} in [tools.NAME]\n\nor upgrade the binary to answer the schema action (protocol v1; Go tools: sdk.Main)", display, config.CommandValue(command))
+		fix = fmt.Sprintf("%q does not describe itself; register it with its parameters declared in TOML:\n\n    [%s]\n    command = %s\n    [%s.parameters.ARG]   # one table per argument\n    type = \"string\"\n    summary = \"What ARG is.\"\n\nor, for a command that takes no arguments, parameters = {} in [%s]\n\nor upgrade the binary to answer the schema action (protocol v1; Go tools: sdk.Main)", display, key, config.CommandValue(command), key, key)
 	}
 	return nil, newError("", display, tool.ActionSchema, err, fix)
 }
