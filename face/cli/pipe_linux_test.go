@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -17,11 +16,11 @@ import (
 // pipeSize is the kernel's buffer size of the pipe f is an end of.
 func pipeSize(t *testing.T, f *os.File) int {
 	t.Helper()
-	n, _, errno := syscall.Syscall(syscall.SYS_FCNTL, f.Fd(), syscall.F_GETPIPE_SZ, 0)
-	if errno != 0 {
-		t.Fatalf("F_GETPIPE_SZ: %v", errno)
+	n, err := pipebuf.SizeOf(f)
+	if err != nil {
+		t.Fatalf("F_GETPIPE_SZ: %v", err)
 	}
-	return int(n)
+	return n
 }
 
 // TestListJSONWidensStdoutPipe checks that `list --json` gives a pipe on

@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"io"
 	"os"
-	"syscall"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -18,11 +17,11 @@ import (
 // pipeSize is the kernel's buffer size of the pipe f is an end of.
 func pipeSize(t *testing.T, f *os.File) int {
 	t.Helper()
-	n, _, errno := syscall.Syscall(syscall.SYS_FCNTL, f.Fd(), syscall.F_GETPIPE_SZ, 0)
-	if errno != 0 {
-		t.Fatalf("F_GETPIPE_SZ: %v", errno)
+	n, err := pipebuf.SizeOf(f)
+	if err != nil {
+		t.Fatalf("F_GETPIPE_SZ: %v", err)
 	}
-	return int(n)
+	return n
 }
 
 // TestRunWidensPipe checks that Run over a pipe gives the pipe a buffer

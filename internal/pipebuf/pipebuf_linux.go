@@ -31,11 +31,11 @@ func Widen(w io.Writer) int {
 	}
 	size := 0
 	rc.Control(func(fd uintptr) {
-		n, _, errno := syscall.Syscall(syscall.SYS_FCNTL, fd, syscall.F_GETPIPE_SZ, 0)
-		if errno != 0 {
+		n, err := sizeOf(fd)
+		if err != nil {
 			return
 		}
-		size = int(n)
+		size = n
 		if size >= Size {
 			return
 		}
@@ -44,4 +44,26 @@ func Widen(w io.Writer) int {
 		}
 	})
 	return size
+}
+
+// SizeOf returns the buffer size of the pipe f is an end of.
+func SizeOf(f *os.File) (int, error) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return 0, err
+	}
+	var n int
+	if cerr := rc.Control(func(fd uintptr) { n, err = sizeOf(fd) }); cerr != nil {
+		return 0, cerr
+	}
+	return n, err
+}
+
+// sizeOf is F_GETPIPE_SZ of descriptor fd.
+func sizeOf(fd uintptr) (int, error) {
+	n, _, errno := syscall.Syscall(syscall.SYS_FCNTL, fd, syscall.F_GETPIPE_SZ, 0)
+	if errno != 0 {
+		return 0, errno
+	}
+	return int(n), nil
 }
