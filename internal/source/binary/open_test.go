@@ -399,17 +399,7 @@ func TestOpenListOnly(t *testing.T) {
 	if got, want := fmt.Sprint(c.Briefs()), fmt.Sprint(first.Briefs()); got != want {
 		t.Errorf("Briefs = %s, want %s", got, want)
 	}
-	if one, ok := c.Tool("one"); !ok || one.Source != "(unreadable persisted resolution)" || len(one.Parameters) != 0 {
-		t.Errorf("the corrupt tool = %+v, %v; want it without parameters", one, ok)
-	}
-	got, _ := c.Tool("m_t1")
-	w, _ := first.Tool("m_t1")
-	if g, w := mustJSON(t, got), mustJSON(t, w); g != w {
-		t.Errorf("another tool = %s, want %s", g, w)
-	}
-	if files := resolutionFiles(t, cache); len(files) != 0 {
-		t.Errorf("the corrupt file was kept: %v", files)
-	}
+	checkUnreadableOne(t, c, first, cache, "corrupt")
 }
 
 // TestOpenDetailsWhenAsked: without ListOnly, every detail is checked
@@ -452,8 +442,16 @@ func TestOpenDetailsWhenAsked(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
+	checkUnreadableOne(t, c, first, cache, "changed in place")
+}
+
+// checkUnreadableOne checks c, opened from a persisted resolution whose
+// detail of tool "one" is what: "one" is served without parameters,
+// "m_t1" as first serves it, and the file is gone.
+func checkUnreadableOne(t *testing.T, c, first *Catalog, cache, what string) {
+	t.Helper()
 	if one, ok := c.Tool("one"); !ok || one.Source != "(unreadable persisted resolution)" || len(one.Parameters) != 0 {
-		t.Errorf("the tool changed in place = %+v, %v; want it without parameters", one, ok)
+		t.Errorf("the tool %s = %+v, %v; want it without parameters", what, one, ok)
 	}
 	got, _ := c.Tool("m_t1")
 	w, _ := first.Tool("m_t1")
@@ -461,7 +459,7 @@ func TestOpenDetailsWhenAsked(t *testing.T) {
 		t.Errorf("another tool = %s, want %s", g, w)
 	}
 	if files := resolutionFiles(t, cache); len(files) != 0 {
-		t.Errorf("the changed file was kept: %v", files)
+		t.Errorf("the file with the tool %s was kept: %v", what, files)
 	}
 }
 
