@@ -41,7 +41,7 @@ func DefaultCacheDir() string { return binary.DefaultCacheDir() }
 func ClearCache(dir string) error { return binary.ClearCache(dir) }
 
 // AskSchema is [binary.AskSchema]: any command asked for its schema, as
-// `toolhost schema -- CMD` and `toolhost add` do. Nothing is cached.
+// `toolhost schema -- CMD` does. Nothing is cached.
 func AskSchema(ctx context.Context, command []string, root string) (*tool.SchemaResponse, error) {
 	return binary.AskSchema(ctx, command, root)
 }
