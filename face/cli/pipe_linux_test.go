@@ -8,7 +8,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/toolhost/toolhost/internal/pipebuf"
 )
@@ -87,12 +86,5 @@ func TestServeWidensStdoutPipe(t *testing.T) {
 		t.Errorf("serve's stdout pipe = %d bytes, want %d", got, pipebuf.Size)
 	}
 	inW.Close()
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Errorf("serve exit %d, stderr:\n%s", code, stderr.String())
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not end when stdin closed")
-	}
+	awaitServeEnd(t, done, &stderr)
 }

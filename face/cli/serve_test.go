@@ -33,6 +33,20 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
+// awaitServeEnd waits for the exit code of a serve run on its stdin's
+// close: 0, within 10 s.
+func awaitServeEnd(t *testing.T, done <-chan int, stderr *syncBuffer) {
+	t.Helper()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("serve exit %d, stderr:\n%s", code, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not end when stdin closed")
+	}
+}
+
 func TestServeStdio(t *testing.T) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -124,14 +138,7 @@ func TestServeStdio(t *testing.T) {
 
 	inW.Close() // the client hangs up
 	go io.Copy(io.Discard, outR)
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Errorf("serve exit %d, stderr:\n%s", code, stderr.String())
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not end when stdin closed")
-	}
+	awaitServeEnd(t, done, &stderr)
 }
 
 func TestServeHTTP(t *testing.T) {

@@ -78,14 +78,7 @@ func TestServeToolSearch(t *testing.T) {
 		}
 		check(t, cs)
 		cs.Close()
-		select {
-		case code := <-done:
-			if code != 0 {
-				t.Errorf("serve exit %d, stderr:\n%s", code, stderr.String())
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatal("serve did not end when stdin closed")
-		}
+		awaitServeEnd(t, done, &stderr)
 	})
 
 	t.Run("http", func(t *testing.T) {
