@@ -40,7 +40,7 @@ func (c *Client) Login(ctx context.Context) error {
 	if err := c.load(); err != nil {
 		return err
 	}
-	c.authorized = 0
+	c.authorized.Store(0)
 	return c.authorize(ctx, ch, nil, false)
 }
 
@@ -172,6 +172,9 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	resp, err := send()
 	if err != nil || (resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden) {
+		if err == nil {
+			t.c.accepted()
+		}
 		return resp, err
 	}
 	if req.Body != nil && req.GetBody == nil {
@@ -183,5 +186,9 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err := t.c.Authorize(req.Context(), req, resp); err != nil {
 		return nil, err
 	}
-	return send()
+	resp, err = send()
+	if err == nil && resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
+		t.c.accepted()
+	}
+	return resp, err
 }

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/oauth2"
@@ -28,7 +29,7 @@ type Client struct {
 	mu         sync.Mutex
 	rec        *Record // nil until loaded
 	loaded     bool
-	authorized int // authorizations run
+	authorized atomic.Int32 // tokens obtained since the server last took one
 }
 
 // New returns the client of the server name at serverURL. A nil cfg is the
@@ -239,12 +240,22 @@ func (c *Client) Authorize(ctx context.Context, req *http.Request, resp *http.Re
 				"the server's authorization server grants scopes the server does not accept: tell the server's operator")
 		}
 	}
-	if c.authorized >= c.opts.MaxAuthorize {
-		return c.fail("authorize", fmt.Errorf("%w: %d authorizations in a row", ErrTooManyAuthorizations, c.authorized),
+	if n := int(c.authorized.Load()); n >= c.opts.MaxAuthorize {
+		return c.fail("authorize", fmt.Errorf("%w: %d authorizations in a row", ErrTooManyAuthorizations, n),
 			"check the scopes the account may grant, then run toolhost auth login "+c.name)
 	}
-	c.authorized++
-	return c.authorize(ctx, ch, held, resp.StatusCode == http.StatusForbidden)
+	if err := c.authorize(ctx, ch, held, resp.StatusCode == http.StatusForbidden); err != nil {
+		return err // no token: nothing the server could refuse
+	}
+	c.authorized.Add(1)
+	return nil
+}
+
+// accepted ends a row of authorizations: the server took a token.
+func (c *Client) accepted() {
+	if c.authorized.Load() != 0 {
+		c.authorized.Store(0)
+	}
 }
 
 // ErrPlainHTTP: the server is at a plain http:// URL on a host that is not

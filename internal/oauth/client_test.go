@@ -13,6 +13,7 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -393,6 +394,43 @@ func TestTransport(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		t.Errorf("status = %d after signing in, want 200", resp.StatusCode)
+	}
+}
+
+// TestAuthorizationsInARow: MaxAuthorize counts the tokens obtained
+// before the server takes one. A token revoked after it served, again
+// and again, gets a new one each time. A sign-in that needs a person
+// obtains none, so it says so however often it is asked.
+func TestAuthorizationsInARow(t *testing.T) {
+	f := newFake(t, std())
+	c := New("srv", f.url(), nil, &Options{Interactive: true, Open: follow, MaxAuthorize: 2})
+	hc := &http.Client{Transport: c.Transport(nil)}
+	for i := range 5 {
+		resp, err := hc.Get(f.url())
+		if err != nil {
+			t.Fatalf("request %d: %v", i, err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("request %d: status %d, want 200", i, resp.StatusCode)
+		}
+		f.mu.Lock()
+		if f.revoked == nil {
+			f.revoked = map[string]bool{}
+		}
+		f.revoked["token-"+strconv.Itoa(f.issued)] = true // the server stops taking it
+		f.mu.Unlock()
+	}
+	if f.issued != 5 {
+		t.Errorf("tokens issued = %d, want 5 (one a request)", f.issued)
+	}
+
+	none := New("srv", f.url(), nil, &Options{MaxAuthorize: 2})
+	for i := range 4 {
+		req, resp := unauthorized(`Bearer resource_metadata="` + f.srv.URL + `/.well-known/oauth-protected-resource/mcp"`)
+		if err := none.Authorize(t.Context(), req, resp); !errors.Is(err, ErrLoginRequired) {
+			t.Fatalf("Authorize %d without a browser = %v, want ErrLoginRequired", i, err)
+		}
 	}
 }
 

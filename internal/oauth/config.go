@@ -24,7 +24,7 @@ const (
 // Defaults applied to the zero fields of [Options].
 const (
 	DefaultLoginTimeout = 5 * time.Minute // waiting for the browser's redirect
-	DefaultMaxAuthorize = 3               // authorizations one Client runs before it gives up
+	DefaultMaxAuthorize = 3               // authorizations in a row one Client runs before it gives up
 	maxDocument         = 1 << 20         // bytes read of any document an outside server sends
 	expiryMargin        = 30 * time.Second
 )
@@ -88,8 +88,9 @@ type Options struct {
 	HTTPClient *http.Client
 
 	// LoginTimeout bounds the wait for the browser's redirect.
-	// MaxAuthorize caps the authorizations one Client runs, step-up
-	// included. So a server that never accepts a token cannot loop.
+	// MaxAuthorize caps the authorizations one Client runs in a row,
+	// step-up included: the tokens it obtains before the server takes
+	// one. So a server that never accepts a token cannot loop.
 	LoginTimeout time.Duration
 	MaxAuthorize int
 

@@ -41,7 +41,7 @@
 // [Config.Scopes], else the challenge's scope, else the metadata's
 // scopes_supported, else none. A step-up asks for the scopes held plus
 // those the 403 names. A Client runs at most [Options.MaxAuthorize]
-// authorizations. It runs none for scopes it already holds
+// authorizations in a row, until the server takes a token. It runs none for scopes it already holds
 // ([ErrTooManyAuthorizations]).
 //
 // # Tokens

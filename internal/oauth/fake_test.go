@@ -38,6 +38,7 @@ type fake struct {
 	tokenAuth []string     // and its Authorization header
 	regs      int          // registrations
 	issued    int
+	revoked   map[string]bool // tokens /mcp no longer takes
 }
 
 func newFake(t *testing.T, f *fake) *fake {
@@ -126,7 +127,8 @@ func (f *fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		writeJSON(201, m)
 	case r.URL.Path == "/mcp":
-		if strings.HasPrefix(r.Header.Get("Authorization"), "Bearer token-") {
+		revoked := f.revoked[strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")] // f.mu is held
+		if strings.HasPrefix(r.Header.Get("Authorization"), "Bearer token-") && !revoked {
 			writeJSON(200, map[string]any{"jsonrpc": "2.0", "id": 1, "result": map[string]any{}})
 			return
 		}

@@ -83,7 +83,11 @@ func TestHTTPOAuth(t *testing.T) {
 	_, err := s.Tools(t.Context())
 	var e *Error
 	if !errors.Is(err, oauth.ErrLoginRequired) || !errors.As(err, &e) || e.Fix != "run toolhost auth login remote (it opens a browser to sign in)" {
-		t.Fatalf("Tools with no browser = %v (fix %q), want ErrLoginRequired with the login fix", err, e.Fix)
+		fix := "none"
+		if e != nil {
+			fix = e.Fix
+		}
+		t.Fatalf("Tools with no browser = %v (fix %q), want ErrLoginRequired with the login fix", err, fix)
 	}
 
 	s = newSource(t, Spec{Name: "remote", URL: ts.URL + "/mcp"}, &Options{OAuth: &oauth.Options{Store: store, Interactive: true, Open: follow}})
